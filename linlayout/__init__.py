@@ -1,0 +1,35 @@
+"""linlayout: linear layouts over F₂, exact shared-memory bank conflicts, optimal swizzles.
+
+Public names:
+
+* :class:`LinearLayout` — a GPU data layout as a bit-matrix (Triton's conventions).
+* :func:`bank_conflicts` — exact wavefront count of a warp access (closed form, Lemma 9.4
+  generalised to sub-word accesses); :func:`simulate_bank_access` — the brute-force check.
+* :func:`synthesize_swizzle` — the optimal shared-memory layout for a store/load pair.
+* :class:`LayoutError` — raised for every invalid input.
+* :mod:`linlayout.f2` — the bit-vector linear algebra underneath.
+
+``import linlayout`` loads neither galois nor sympy; they are imported where used.
+"""
+
+from . import f2
+from .conflicts import ConflictReport, bank_conflicts
+from .errors import LayoutError, NotInvertibleError
+from .layout import LinearLayout
+from .simulate import simulate_bank_access
+from .swizzle import OptimalityBound, SwizzleResult, synthesize_swizzle
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConflictReport",
+    "LayoutError",
+    "LinearLayout",
+    "NotInvertibleError",
+    "OptimalityBound",
+    "SwizzleResult",
+    "bank_conflicts",
+    "f2",
+    "simulate_bank_access",
+    "synthesize_swizzle",
+]

@@ -1,0 +1,421 @@
+"""Exact shared-memory bank-conflict counts in closed form.
+
+The hardware model (DESIGN.md §3, NVIDIA defaults): shared memory has ``num_banks`` banks of
+``bank_bytes`` bytes; word ``w`` (a ``bank_bytes``-sized word) lives in bank ``w % num_banks``.
+A warp-level ``ld/st.shared`` in which each lane moves ``access_bits`` bits is split, when
+``access_bits`` exceeds one bank word, into **phases** of ``row_bits / access_bits`` lanes by
+lane id (``row_bits = num_banks · bank_bytes · 8``): 8-byte accesses run as 2 half-warp phases,
+16-byte accesses as 4 quarter-warp phases. Inside a phase, lanes asking for the same word are
+served together (broadcast on load, merged on store) and a bank serves one word per wavefront,
+so a phase takes as many wavefronts as the most distinct words any single bank is asked for.
+Different warps never conflict.
+
+The closed form (Lemma 9.4 of the Linear Layouts paper, arXiv 2505.23819, generalised to
+sub-word accesses as in DESIGN.md §4). Let ``P = memory⁻¹ ∘ layout`` map hardware bits to
+element-offset bits. Split the offset bits into
+
+* ``Z``: the lowest ``z = max(k, w)`` bits — the vector (``2^k`` elements) and, for elements
+  narrower than a word, the ``w`` within-word bits;
+* bank bits up to ``seg_lo = log2(row_bits / element_bits)``;
+* segment bits from ``seg_lo`` up (two offsets that differ only there share a bank).
+
+For a phase whose lanes have offset images ``Λ``, the phase takes ``2^e`` wavefronts with
+``e = dim(span(segment bits) ∩ (span(Λ) + Z))``, computed as
+``rank(Λ mod Z) − rank(bank part of Λ mod Z)``. For word-or-wider accesses this is Lemma 9.4;
+for sub-word accesses it also counts lanes whose offsets differ in within-word *and* segment
+bits, which the plain lemma misses. :func:`linlayout.simulate_bank_access` checks it by brute
+force.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import f2
+from .errors import LayoutError, NotInvertibleError
+from .layout import LinearLayout
+
+__all__ = ["ConflictReport", "bank_conflicts"]
+
+#: In-dims a distributed (register) layout may have.
+DISTRIBUTED_IN_DIMS = ("register", "lane", "warp", "block")
+#: Accepted in-dim sets for shared-memory layouts, each in flattening order.
+MEMORY_IN_DIMS = (("offset", "block"), ("vector", "bank", "segment", "reps"))
+#: Lanes per warp on NVIDIA GPUs.
+WARP_SIZE = 32
+#: Widest access one lane can make, in bits (``ld.shared.v4.b32``).
+MAX_ACCESS_BITS = 128
+
+
+@dataclass(frozen=True)
+class ConflictReport:
+    """The cost of one warp-level shared-memory access pattern.
+
+    Attributes:
+        degree: n-way conflict degree: the largest number of distinct bank words any bank is
+            asked for within one phase (max over warps, instructions and phases). 1 means
+            conflict-free.
+        wavefronts: wavefronts per warp-level instruction, summed over its phases
+            (``phases · degree``; all phases cost the same because the layout is linear).
+        vector_elems: elements each lane moves per instruction.
+        phases: phases per instruction.
+        lanes_per_phase: lanes served together in one phase.
+        access_bits: bits each lane moves per instruction (``vector_elems · element_bits``).
+        element_bits: bits per element.
+        instructions: distinct warp-level instructions per warp needed to cover the layout's
+            registers.
+        conflict_offsets: element offsets (flat ints over the memory's offset bits) spanning
+            the conflicting directions: a basis of ``span(segment bits) ∩ (span(Λ) + Z)``;
+            its length is ``log2(degree)``. Empty when conflict-free or from the simulator.
+    """
+
+    degree: int
+    wavefronts: int
+    vector_elems: int
+    phases: int
+    lanes_per_phase: int
+    access_bits: int
+    element_bits: int
+    instructions: int
+    conflict_offsets: tuple[int, ...] = field(default=(), compare=False)
+
+    @property
+    def conflict_free(self) -> bool:
+        """True when ``degree == 1``."""
+        return self.degree == 1
+
+    @property
+    def extra_wavefronts(self) -> int:
+        """Wavefronts beyond one per phase (what Triton's ``get_shared_bank_conflicts`` reports)."""
+        return self.wavefronts - self.phases
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary."""
+        return {
+            "degree": self.degree,
+            "wavefronts": self.wavefronts,
+            "vector_elems": self.vector_elems,
+            "phases": self.phases,
+            "lanes_per_phase": self.lanes_per_phase,
+            "access_bits": self.access_bits,
+            "instructions": self.instructions,
+        }
+
+
+@dataclass(frozen=True)
+class BankModel:
+    """Validated hardware parameters shared by the counter, the simulator and the synthesizer.
+
+    Attributes (all log2 unless named otherwise):
+        element_log2: log2(element_bits).
+        word_log2: log2(bank_bytes · 8).
+        banks_log2: log2(num_banks).
+        warp_log2: log2(lanes per warp).
+    """
+
+    element_log2: int
+    word_log2: int
+    banks_log2: int
+    warp_log2: int = 5
+
+    @property
+    def element_bits(self) -> int:
+        return 1 << self.element_log2
+
+    @property
+    def max_vector_log2(self) -> int:
+        """Largest k with 2^k · element_bits ≤ 128."""
+        return max(0, 7 - self.element_log2)
+
+    @property
+    def within_word_bits(self) -> int:
+        """w: offset bits that address inside one bank word (0 for word-or-wider elements)."""
+        return max(0, self.word_log2 - self.element_log2)
+
+    @property
+    def seg_lo(self) -> int:
+        """First offset bit of the segment part: log2(row_bits / element_bits)."""
+        return max(0, self.word_log2 + self.banks_log2 - self.element_log2)
+
+    def lanes_per_phase_log2(self, vector_log2: int) -> int:
+        """log2 of lanes per phase for a vector of 2^vector_log2 elements."""
+        access_log2 = vector_log2 + self.element_log2
+        if access_log2 <= self.word_log2:
+            return self.warp_log2
+        return min(self.warp_log2, self.word_log2 + self.banks_log2 - access_log2)
+
+
+def _int_param(value: Any, name: str) -> int:
+    if isinstance(value, bool):
+        raise LayoutError(f"{name} must be an int, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise LayoutError(f"{name} must be an int, got {value!r}") from None
+
+
+def _pow2_log2(value: Any, name: str, lo: int, hi: int | None = None) -> int:
+    v = _int_param(value, name)
+    if v < 1 or v & (v - 1) or v < lo or (hi is not None and v > hi):
+        rng = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+        raise LayoutError(f"{name} must be a power of two {rng}, got {v}")
+    return v.bit_length() - 1
+
+
+def bank_model(element_bits: Any, num_banks: Any = 32, bank_bytes: Any = 4) -> BankModel:
+    """Validate the hardware parameters.
+
+    Raises:
+        LayoutError: a parameter is not a power of two in range, or a row of banks is
+            narrower than the widest (128-bit) vector access.
+    """
+    e = _pow2_log2(element_bits, "element_bits", 1, MAX_ACCESS_BITS)
+    b = _pow2_log2(num_banks, "num_banks", 1, 1 << 16)
+    w = _pow2_log2(bank_bytes, "bank_bytes", 1, 1 << 10) + 3
+    if w + b < 7:
+        raise LayoutError(
+            f"a row of {num_banks} banks × {bank_bytes} bytes is narrower than a 16-byte vector "
+            "access; use at least 16 bytes per row"
+        )
+    return BankModel(element_log2=e, word_log2=w, banks_log2=b)
+
+
+@dataclass(frozen=True)
+class AccessPlan:
+    """A distributed layout and a shared-memory layout, validated and in flat-int form.
+
+    Attributes:
+        memory_cols: flattened tensor coordinate of each memory input bit: the offset bits
+            first (element offsets), then block bits.
+        offset_bits: how many of ``memory_cols`` are offset bits.
+        register, lane, warp, block: flattened tensor coordinates of each input bit of the
+            distributed layout; ``lane`` is zero-extended to the warp's lanes.
+    """
+
+    memory_cols: tuple[int, ...]
+    offset_bits: int
+    register: tuple[int, ...]
+    lane: tuple[int, ...]
+    warp: tuple[int, ...]
+    block: tuple[int, ...]
+
+
+def memory_columns(memory: LinearLayout, out_order: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
+    """Flat columns of a shared-memory layout in canonical in-dim order, outputs in ``out_order``.
+
+    Returns:
+        ``(columns, offset_bits)``: offset bits (``offset``, or ``vector, bank, segment, reps``)
+        first, then ``block`` bits.
+
+    Raises:
+        LayoutError: unknown in dims, out dims that differ from ``out_order`` (names or sizes
+            are checked by the caller), or a memory layout that is not a bijection.
+    """
+    names = set(memory.in_dim_names)
+    for group in MEMORY_IN_DIMS:
+        if names <= set(group) and names:
+            break
+    else:
+        raise LayoutError(
+            f"a shared-memory layout has in dims 'offset' [+ 'block'] or 'vector', 'bank', "
+            f"'segment' [+ 'reps']; got {list(memory.in_dim_names)}"
+        )
+    if group[0] == "offset" and "offset" not in names:
+        raise LayoutError("a shared-memory layout with a 'block' in dim also needs 'offset'")
+    mem = memory.transpose_outs(out_order)
+    cols: list[int] = []
+    offset_bits = 0
+    for n in group:
+        c = mem.dim_columns(n)
+        cols.extend(c)
+        if n != "block":
+            offset_bits += len(c)
+    if not mem.is_invertible:
+        raise NotInvertibleError(
+            f"the shared-memory layout must be a bijection from its {mem.total_in_bits} "
+            f"in bits onto the {mem.total_out_bits} tensor bits, but its rank is {mem.rank}; "
+            "every element needs exactly one offset"
+        )
+    return tuple(cols), offset_bits
+
+
+def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) -> AccessPlan:
+    """Validate a (distributed layout, shared-memory layout) pair; return it in flat form.
+
+    Raises:
+        LayoutError: wrong in dims, mismatched out dims or sizes, too many lanes, or a memory
+            layout that is not a bijection.
+    """
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"layout must be a LinearLayout, got {type(layout).__name__}")
+    if not isinstance(memory, LinearLayout):
+        raise LayoutError(f"memory must be a LinearLayout, got {type(memory).__name__}")
+    for n in layout.in_dim_names:
+        if n not in DISTRIBUTED_IN_DIMS:
+            raise LayoutError(
+                f"distributed layout has in dim {n!r}; allowed are {list(DISTRIBUTED_IN_DIMS)} "
+                "(rename it, e.g. 'thread' -> 'lane')"
+            )
+    if set(layout.out_dim_names) != set(memory.out_dim_names):
+        raise LayoutError(
+            f"layout and memory must have the same out dims; got {list(layout.out_dim_names)} "
+            f"and {list(memory.out_dim_names)}"
+        )
+    lsizes, msizes = layout.out_dims, memory.out_dims
+    for n in layout.out_dim_names:
+        if lsizes[n] != msizes[n]:
+            raise LayoutError(
+                f"out dim {n!r} has size {lsizes[n]} in the layout but {msizes[n]} in the "
+                "memory layout; the shared-memory buffer must hold exactly the tensor"
+            )
+    mem_cols, offset_bits = memory_columns(memory, layout.out_dim_names)
+    lane = layout.dim_columns("lane")
+    if len(lane) > warp_log2:
+        raise LayoutError(
+            f"lane dim has size {1 << len(lane)} but a warp has {1 << warp_log2} lanes; move the "
+            "extra bits to 'warp'"
+        )
+    lane = tuple(lane) + (0,) * (warp_log2 - len(lane))
+    return AccessPlan(
+        memory_cols=mem_cols,
+        offset_bits=offset_bits,
+        register=layout.dim_columns("register"),
+        lane=lane,
+        warp=layout.dim_columns("warp"),
+        block=layout.dim_columns("block"),
+    )
+
+
+def widest_vector_log2(memory_cols: tuple[int, ...], offset_bits: int,
+                       register_cols: tuple[int, ...], model: BankModel) -> int:
+    """Largest k with memory offset bits 0..k-1 in span(registers) and 2^k·element_bits ≤ 128."""
+    piv = f2.echelon(register_cols)
+    k = 0
+    limit = min(model.max_vector_log2, offset_bits)
+    while k < limit and f2.reduce(memory_cols[k], piv) == 0:
+        k += 1
+    return k
+
+
+def count_offsets(
+    lane_offs: tuple[int, ...] | list[int],
+    reg_offs: tuple[int, ...] | list[int],
+    vector_log2: int,
+    model: BankModel,
+    with_basis: bool = True,
+) -> ConflictReport:
+    """The closed form on offset-space images (the engine of :func:`bank_conflicts`).
+
+    Args:
+        lane_offs: element offset of each lane bit (``warp_log2`` of them, zero-extended).
+        reg_offs: element offset of each register bit.
+        vector_log2: k, log2 of the vector width in elements.
+        model: validated hardware parameters.
+        with_basis: also compute ``conflict_offsets``.
+    """
+    z = max(vector_log2, model.within_word_bits)
+    seg_lo = model.seg_lo
+    p = model.lanes_per_phase_log2(vector_log2)
+    hi = [x >> z for x in lane_offs[:p]]
+    bank_mask = (1 << (seg_lo - z)) - 1
+    exp = f2.rank(hi) - f2.rank([h & bank_mask for h in hi])
+    basis: tuple[int, ...] = ()
+    if exp and with_basis:
+        zs = [1 << j for j in range(z)]
+        top = max([x.bit_length() for x in lane_offs] + [seg_lo + 1])
+        seg = [1 << j for j in range(seg_lo, top)]
+        basis = tuple(sorted(f2.intersection(list(lane_offs[:p]) + zs, seg)))
+    kmask = (1 << vector_log2) - 1
+    instructions = 1 << f2.rank([x & ~kmask for x in reg_offs])
+    phases = 1 << (model.warp_log2 - p)
+    degree = 1 << exp
+    return ConflictReport(
+        degree=degree,
+        wavefronts=phases * degree,
+        vector_elems=1 << vector_log2,
+        phases=phases,
+        lanes_per_phase=1 << p,
+        access_bits=model.element_bits << vector_log2,
+        element_bits=model.element_bits,
+        instructions=instructions,
+        conflict_offsets=basis,
+    )
+
+
+def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: int,
+                 register_cols: tuple[int, ...], model: BankModel) -> int:
+    """Validate a requested vector width; return its log2.
+
+    Raises:
+        LayoutError: not a power of two, wider than 128 bits, or not backed by registers.
+    """
+    k = _pow2_log2(vector_elems, "vector_elems", 1)
+    if k > model.max_vector_log2:
+        raise LayoutError(
+            f"vector_elems={vector_elems} of {model.element_bits}-bit elements exceeds the "
+            f"{MAX_ACCESS_BITS}-bit maximum access; use at most {1 << model.max_vector_log2}"
+        )
+    widest = widest_vector_log2(memory_cols, offset_bits, register_cols, model)
+    if k > widest:
+        raise LayoutError(
+            f"vector_elems={vector_elems} is not possible: only the first {1 << widest} "
+            "consecutive offsets of the memory layout are held in one thread's registers"
+        )
+    return k
+
+
+def bank_conflicts(
+    layout: LinearLayout,
+    memory: LinearLayout,
+    *,
+    element_bits: int,
+    num_banks: int = 32,
+    bank_bytes: int = 4,
+    vector_elems: int | None = None,
+) -> ConflictReport:
+    """Exact bank conflicts of a warp storing or loading ``layout`` into/from ``memory``.
+
+    Args:
+        layout: distributed layout, in dims among ``register, lane, warp, block`` → tensor out
+            dims. A lane dim smaller than 32 lanes is padded with broadcast (zero) lanes.
+        memory: shared-memory layout, a bijection with in dims ``offset`` (elements)
+            [+ ``block``] or ``vector, bank, segment`` [+ ``reps``] (flattened in that order)
+            onto the same out dims with the same sizes.
+        element_bits: bits per element, a power of two from 1 to 128.
+        num_banks: banks per row (power of two, default 32).
+        bank_bytes: bytes per bank word (power of two, default 4).
+        vector_elems: elements per lane per instruction; default the widest ``2^k`` such that
+            memory offsets ``0..2^k-1`` are held in one thread's registers and
+            ``2^k · element_bits ≤ 128``.
+
+    Returns:
+        A :class:`ConflictReport` (degree, wavefronts per instruction, vector width, phases).
+
+    Raises:
+        LayoutError: invalid dims, sizes or parameters; a vector the registers cannot back; a
+            lane whose access leaves its CTA's shared memory (memory ``block`` bits).
+        NotInvertibleError: the memory layout is not a bijection.
+
+    Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised to sub-word
+    accesses (module docstring); verified against :func:`simulate_bank_access`.
+
+    """
+    model = bank_model(element_bits, num_banks, bank_bytes)
+    plan = plan_access(layout, memory, model.warp_log2)
+    if vector_elems is None:
+        k = widest_vector_log2(plan.memory_cols, plan.offset_bits, plan.register, model)
+    else:
+        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model)
+    inv = f2.inverse(plan.memory_cols)
+    lane_offs = [f2.apply(inv, c) for c in plan.lane]
+    offset_mask = (1 << plan.offset_bits) - 1
+    for i, x in enumerate(lane_offs):
+        if x & ~offset_mask:
+            raise LayoutError(
+                f"lane bit {i} moves the access to another CTA's shared memory (memory 'block' "
+                "bits); a warp's ld/st.shared addresses only its own CTA"
+            )
+    reg_offs = [f2.apply(inv, c) for c in plan.register]
+    return count_offsets(lane_offs, reg_offs, k, model)

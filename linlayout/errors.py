@@ -1,0 +1,24 @@
+"""The exception every bad input raises.
+
+Nothing in linlayout aborts the interpreter or returns a silently wrong answer: a call whose
+arguments break a precondition raises :class:`LayoutError` (or a subclass) with a message that
+says what was wrong and how to fix it.
+"""
+
+from __future__ import annotations
+
+
+class LayoutError(ValueError):
+    """A layout, dimension or parameter is invalid for the requested operation.
+
+    Subclass of :class:`ValueError`, so ``except ValueError`` also catches it. The message names
+    the offending dimension (or parameter) and says how to fix the call.
+    """
+
+
+class NotInvertibleError(LayoutError):
+    """A map that must be invertible (or injective, or surjective) is not.
+
+    Raised by :meth:`LinearLayout.invert`, :func:`linlayout.f2.inverse` and by every function
+    that needs a shared-memory layout to be a bijection.
+    """

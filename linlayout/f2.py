@@ -1,0 +1,372 @@
+"""Linear algebra over F₂ on Python ints.
+
+A vector of F₂ⁿ is a non-negative ``int``: bit ``i`` is coordinate ``i``. Addition is XOR, so
+``u ^ v`` is ``u + v``. A linear map from F₂ⁿ to F₂ᵐ is given by its **columns**: a sequence of
+``n`` ints, column ``i`` being the image of the unit vector ``1 << i`` (this is exactly Triton's
+``bases`` convention once the output dims are flattened). Applying the map XORs the columns of
+the set bits of the input::
+
+    cols = [0b01, 0b11]          # e0 -> 1, e1 -> 3
+    apply(cols, 0b11) == 0b10    # 1 ^ 3
+
+A subspace is given by any list of spanning vectors. :func:`echelon` returns its canonical
+basis: *fully reduced* row-echelon form, sorted by descending leading bit, where no basis vector
+has another's leading bit set. Two lists span the same subspace exactly when their echelon
+bases are equal. Worked 4-bit example::
+
+    echelon([0b1100, 0b0110, 0b1010])  ->  (0b1010, 0b0110)
+    # 0b1100 ^ 0b0110 = 0b1010, so the three vectors span a plane; its reduced basis has
+    # leading bits 3 and 2, and neither vector contains the other's leading bit.
+
+Everything here is pure Python on ints (an 8×8 rank takes a few microseconds); galois is used
+only as an independent oracle in the tests, never on these paths. Functions that take a
+dimension ``nbits`` need it only where the answer depends on the ambient space (complements,
+inverses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .errors import LayoutError, NotInvertibleError
+
+__all__ = [
+    "apply",
+    "compose",
+    "echelon",
+    "rank",
+    "reduce",
+    "in_span",
+    "span_sum",
+    "intersection",
+    "complement",
+    "extend_basis",
+    "null_space",
+    "solve",
+    "inverse",
+    "avoiding_sequence",
+    "span_elements",
+]
+
+
+def apply(columns: Sequence[int], x: int) -> int:
+    """Apply the linear map with the given columns to the vector ``x``.
+
+    Args:
+        columns: ``n`` ints, column ``i`` is the image of ``1 << i``.
+        x: the input vector; bits at or above ``n`` are ignored.
+
+    Returns:
+        The XOR of ``columns[i]`` over the set bits ``i`` of ``x``.
+    """
+    out = 0
+    i = 0
+    while x:
+        if x & 1:
+            out ^= columns[i]
+        x >>= 1
+        i += 1
+        if i == len(columns):
+            break
+    return out
+
+
+def compose(outer: Sequence[int], inner: Sequence[int]) -> list[int]:
+    """Columns of ``outer ∘ inner`` (apply ``inner`` first).
+
+    Args:
+        outer: columns of a map F₂ᵐ → F₂ᵏ.
+        inner: columns of a map F₂ⁿ → F₂ᵐ.
+
+    Returns:
+        ``n`` columns of the composite map F₂ⁿ → F₂ᵏ.
+    """
+    return [apply(outer, c) for c in inner]
+
+
+def _pivots(vectors: Iterable[int]) -> dict[int, int]:
+    """Echelon form keyed by leading-bit position (not fully reduced)."""
+    piv: dict[int, int] = {}
+    for v in vectors:
+        while v:
+            top = v.bit_length()
+            p = piv.get(top)
+            if p is None:
+                piv[top] = v
+                break
+            v ^= p
+    return piv
+
+
+def rank(vectors: Iterable[int]) -> int:
+    """Dimension of the span of ``vectors``.
+
+    Example: ``rank([0b1100, 0b0110, 0b1010]) == 2``.
+    """
+    return len(_pivots(vectors))
+
+
+def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
+    """Canonical basis of ``span(vectors)``: fully reduced echelon form, leading bits descending.
+
+    Two inputs span the same subspace iff their echelon bases are equal, so the result can be
+    compared and hashed. Zero vectors and dependent vectors are dropped.
+
+    Example: ``echelon([0b1100, 0b0110, 0b1010]) == (0b1010, 0b0110)``.
+    """
+    piv = _pivots(vectors)
+    tops = sorted(piv, reverse=True)
+    basis = [piv[t] for t in tops]
+    # Back-substitution: clear each leading bit from every other basis vector.
+    for i, t in enumerate(tops):
+        bit = 1 << (t - 1)
+        b = basis[i]
+        for j in range(len(basis)):
+            if j != i and basis[j] & bit:
+                basis[j] ^= b
+    return tuple(basis)
+
+
+def reduce(v: int, basis: Sequence[int]) -> int:
+    """Reduce ``v`` modulo ``span(basis)``, where ``basis`` is an :func:`echelon` basis.
+
+    The result is the canonical representative of the coset ``v + span(basis)``: it is 0 iff
+    ``v`` lies in the span. ``basis`` must be the output of :func:`echelon` (fully reduced);
+    for an arbitrary spanning list use :func:`in_span`.
+    """
+    for b in basis:
+        w = v ^ b
+        if w < v:  # v has b's leading bit set (b is fully reduced, so order does not matter)
+            v = w
+    return v
+
+
+def in_span(v: int, vectors: Iterable[int]) -> bool:
+    """Whether ``v`` lies in ``span(vectors)``."""
+    piv = _pivots(vectors)
+    while v:
+        p = piv.get(v.bit_length())
+        if p is None:
+            return False
+        v ^= p
+    return True
+
+
+def span_sum(*spaces: Iterable[int]) -> tuple[int, ...]:
+    """Echelon basis of ``U + V + …`` (the span of the union of the given spanning lists)."""
+    allv: list[int] = []
+    for s in spaces:
+        allv.extend(s)
+    return echelon(allv)
+
+
+def intersection(u: Iterable[int], v: Iterable[int]) -> tuple[int, ...]:
+    """Echelon basis of ``span(u) ∩ span(v)`` (Zassenhaus' algorithm).
+
+    Rows ``(a | a)`` for ``a`` in ``u`` and ``(b | 0)`` for ``b`` in ``v`` are reduced with the
+    left half in the high bits; the reduced rows whose left half vanished carry, in their
+    right half, a basis of the intersection.
+    """
+    u = list(u)
+    v = list(v)
+    if not u or not v:
+        return ()
+    shift = max(max(u).bit_length(), max(v).bit_length())
+    rows = [(a << shift) | a for a in u] + [b << shift for b in v]
+    piv = _pivots(rows)
+    low = (1 << shift) - 1
+    return echelon(r & low for t, r in piv.items() if t <= shift)
+
+
+def extend_basis(base: Iterable[int], candidates: Iterable[int]) -> list[int]:
+    """Greedily pick the candidates that enlarge ``span(base)``, in the order given.
+
+    Returns:
+        The chosen candidates (not reduced): together with ``base`` they are linearly
+        independent, and ``span(base + chosen) == span(base + candidates)``.
+    """
+    piv = _pivots(base)
+    chosen = []
+    for c in candidates:
+        w = c
+        while w:
+            top = w.bit_length()
+            p = piv.get(top)
+            if p is None:
+                piv[top] = w
+                chosen.append(c)
+                break
+            w ^= p
+    return chosen
+
+
+def complement(vectors: Iterable[int], nbits: int) -> list[int]:
+    """Unit vectors completing ``span(vectors)`` to all of F₂^nbits, lowest bit first.
+
+    Args:
+        vectors: a spanning list of a subspace of F₂^nbits.
+        nbits: the ambient dimension.
+
+    Returns:
+        ``nbits - rank(vectors)`` unit vectors ``1 << i`` (ascending ``i``) such that
+        ``span(vectors) ⊕ span(result) = F₂^nbits``.
+
+    Raises:
+        LayoutError: a vector has a bit at or above ``nbits``.
+    """
+    vectors = list(vectors)
+    for v in vectors:
+        if v < 0 or v >> nbits:
+            raise LayoutError(f"vector {v:#x} does not fit in {nbits} bits")
+    return extend_basis(vectors, (1 << i for i in range(nbits)))
+
+
+def _eliminate(columns: Sequence[int]) -> tuple[dict[int, tuple[int, int]], list[int]]:
+    """Gaussian elimination tracking input combinations.
+
+    Returns ``(piv, kernel)``: ``piv`` maps a leading-bit position to ``(image, combo)`` with
+    ``apply(columns, combo) == image``, where every ``combo`` uses only *basic* columns (those
+    not in the span of earlier columns); ``kernel`` is a basis of the null space.
+    """
+    piv: dict[int, tuple[int, int]] = {}
+    kernel = []
+    for i, col in enumerate(columns):
+        v, combo = col, 1 << i
+        while v:
+            top = v.bit_length()
+            p = piv.get(top)
+            if p is None:
+                piv[top] = (v, combo)
+                break
+            v ^= p[0]
+            combo ^= p[1]
+        else:
+            kernel.append(combo)
+    return piv, kernel
+
+
+def null_space(columns: Sequence[int]) -> tuple[int, ...]:
+    """Echelon basis of the kernel ``{x : apply(columns, x) == 0}`` (vectors over input bits)."""
+    return echelon(_eliminate(columns)[1])
+
+
+def solve(columns: Sequence[int], target: int) -> int | None:
+    """Solve ``apply(columns, x) == target`` with every free variable set to zero.
+
+    A column is *basic* when it is not in the span of the columns before it; the solution
+    uses basic columns only, which makes it unique. This is the solution Triton's ``lstsq``
+    (LinearLayout.cpp) picks: the reduced row-echelon solution with free variables zero.
+
+    Returns:
+        The input vector ``x``, or ``None`` when ``target`` is not in the image.
+    """
+    piv, _ = _eliminate(columns)
+    return _solve_with(piv, target)
+
+
+def _solve_with(piv: dict[int, tuple[int, int]], target: int) -> int | None:
+    x = 0
+    while target:
+        p = piv.get(target.bit_length())
+        if p is None:
+            return None
+        target ^= p[0]
+        x ^= p[1]
+    return x
+
+
+def solve_many(columns: Sequence[int], targets: Sequence[int]) -> list[int | None]:
+    """:func:`solve` for several targets, sharing one elimination."""
+    piv, _ = _eliminate(columns)
+    return [_solve_with(piv, t) for t in targets]
+
+
+def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
+    """Columns of the inverse of a bijection of F₂ⁿ.
+
+    Args:
+        columns: ``n`` columns of a square map F₂ⁿ → F₂ⁿ.
+        nbits: ``n``; defaults to ``len(columns)``.
+
+    Returns:
+        ``n`` columns: column ``j`` is the input whose image is ``1 << j``.
+
+    Raises:
+        NotInvertibleError: the map is not square or not of full rank.
+    """
+    n = len(columns) if nbits is None else nbits
+    if len(columns) != n:
+        raise NotInvertibleError(f"a map with {len(columns)} columns on {n} bits is not square")
+    piv, kernel = _eliminate(columns)
+    if kernel or any(c >> n for c in columns):
+        raise NotInvertibleError(
+            f"the {n}x{n} map has rank {len(piv)} (or images outside {n} bits); "
+            "only a bijection can be inverted"
+        )
+    out = []
+    for j in range(n):
+        x = _solve_with(piv, 1 << j)
+        assert x is not None  # full rank
+        out.append(x)
+    return out
+
+
+def span_elements(vectors: Sequence[int]) -> list[int]:
+    """Every element of ``span(vectors)`` (2^rank of them), in Gray-code order from 0.
+
+    Intended for small subspaces (tests, brute force); the list has 2^rank entries.
+    """
+    basis = echelon(vectors)
+    out = [0]
+    for b in basis:
+        out += [x ^ b for x in out]
+    return out
+
+
+def avoiding_sequence(
+    xa: Iterable[int], xb: Iterable[int], z: Iterable[int], nbits: int
+) -> list[int]:
+    """An ordered basis of a complement of ``Z`` whose prefixes meet ``Xa`` and ``Xb`` minimally.
+
+    The generalised construction behind Lemma 9.5 of the Linear Layouts paper
+    (arXiv 2505.23819), for arbitrary subspaces rather than spans of unit vectors.
+
+    Preconditions: ``span(z) ⊆ span(xa) ∩ span(xb)``. Write ``I = Xa ∩ Xb``,
+    ``Xa = I ⊕ A′`` and ``Xb = I ⊕ B′``. The sequence is
+
+    1. ``C``: a complement of ``Xa + Xb`` (meets neither),
+    2. ``a′ᵢ ⊕ b′ᵢ`` for ``i < min(|A′|, |B′|)`` (meets neither: each has a component that
+       the other side cannot produce),
+    3. the unpaired rest of the longer of ``A′``, ``B′`` (meets only that side),
+    4. a complement of ``Z`` inside ``I`` (meets both),
+    5. ``b′ᵢ`` (or ``a′ᵢ``) for the paired ``i`` (meets both).
+
+    For every ``j`` the span ``T`` of the first ``j`` vectors satisfies ``T ∩ Z = 0`` and
+    ``dim(T ∩ Xa) = max(0, j − (n − dim Xa))``, ``dim(T ∩ Xb) = max(0, j − (n − dim Xb))``
+    — both the smallest any ``j``-dimensional ``T`` can have (a dimension count), reached
+    simultaneously. In particular the first ``n − max(dim Xa, dim Xb)`` vectors span a
+    subspace meeting both only in 0 (Lemma 9.5).
+
+    Args:
+        xa, xb: spanning lists of the two subspaces to avoid.
+        z: a spanning list of a common subspace to complement (may be empty).
+        nbits: the ambient dimension ``n``.
+
+    Returns:
+        ``nbits - dim Z`` vectors. Choices are canonical: bases are taken from the reduced
+        echelon forms in ascending order and paired in that order.
+    """
+    ea = sorted(echelon(xa))
+    eb = sorted(echelon(xb))
+    ez = echelon(z)
+    inter = sorted(intersection(ea, eb))
+    a_rest = extend_basis(inter, ea)
+    b_rest = extend_basis(inter, eb)
+    npair = min(len(a_rest), len(b_rest))
+    pairs = [a_rest[i] ^ b_rest[i] for i in range(npair)]
+    longer = a_rest if len(a_rest) > len(b_rest) else b_rest
+    leftover = longer[npair:]
+    c = complement(ea + eb, nbits)
+    i_part = extend_basis(ez, inter)
+    unpaired = b_rest[:npair]
+    return c + pairs + leftover + i_part + unpaired
