@@ -153,7 +153,7 @@ def _outside(candidates: Iterator[int], spaces: list[tuple[int, ...]]) -> Iterat
 
 def _candidates(nbits: int, first: list[int]) -> Iterator[int]:
     """Vectors to try for a basis slot: ``first``, unit vectors, then sums of two and three."""
-    yield from first
+    yield from (c for c in first if c)
     units = [1 << i for i in range(nbits)]
     yield from units
     for a, b in combinations(units, 2):
@@ -261,7 +261,9 @@ def synthesize_swizzle(
             if fb is None:
                 continue
             banks.append(fb)
-        banks += f2.extend_basis(vec + banks + seg, (1 << i for i in range(d)))[: nbank - len(banks)]
+        banks += f2.extend_basis(
+            vec + banks + seg, _candidates(d, lanes_a + lanes_b), limit=nbank - len(banks)
+        )
         seg = sorted(seg, key=lambda v: ((v & -v).bit_length(), v))
         cols = vec + banks + seg
         inv = f2.inverse(cols)
@@ -325,28 +327,28 @@ def _first_bank_choices(vec, z, d, lanes_a, lanes_b, reg_a, reg_b, can_widen):
     unconstrained choice guarantees progress.
     """
     k = len(vec)
-    shared = sorted(f2.intersection(lanes_a, lanes_b))
+    shared = sorted(f2.intersection(lanes_a, lanes_b)) + lanes_a + lanes_b
     avoid = [reg_a, reg_b] if can_widen else []
     if z > k:
         # Sub-word: choose the within-word extras now, the first outside both register spans.
         seen = 0
         for first in _outside(_candidates(d, shared), avoid + [f2.echelon(vec)]):
             zcols = vec + [first]
-            zcols += f2.extend_basis(zcols, _candidates(d, shared))[: z - k - 1]
+            zcols += f2.extend_basis(zcols, _candidates(d, shared), limit=z - k - 1)
             if len(zcols) < z:
                 continue
             yield zcols, None
             seen += 1
             if seen >= 8:
                 break
-        zcols = vec + f2.extend_basis(vec, _candidates(d, shared))[: z - k]
+        zcols = vec + f2.extend_basis(vec, _candidates(d, shared), limit=z - k)
         yield zcols, None
         return
 
     def first_bank(avoid_spaces):
         def pick(seg):
             taken = f2.echelon(vec + seg)
-            for c in _outside(_candidates(d, []), avoid_spaces + [taken]):
+            for c in _outside(_candidates(d, lanes_a + lanes_b), avoid_spaces + [taken]):
                 return c
             return None
         return pick
