@@ -286,13 +286,14 @@ def synthesize_swizzle(
         tuple((n, store.out_bits(n)) for n in out_dims),
         cols,
     )
+    dim_xa, dim_xb = f2.rank(lanes_a + cols[:z]), f2.rank(lanes_b + cols[:z])
     argument = (
-        f"vector: Reg_store ∩ Reg_load has dimension {len(common)}, capped at "
-        f"{model.max_vector_log2} by 128-bit accesses -> 2^{kmax} elements; "
-        f"segment: {nseg} bits in a {d}-bit tensor must meet span(phase lanes + vector + "
-        f"within-word bits) of dimension {f2.rank(lanes_a + cols[:z])} (store) and "
-        f"{f2.rank(lanes_b + cols[:z])} (load) in at least {lb_a} and {lb_b} dimensions "
-        "(Lemma 9.5 dimension count)"
+        f"vector: dim(Reg_store ∩ Reg_load) = {len(common)} and a 128-bit access holds at "
+        f"most 2^{model.max_vector_log2} elements, so no layout vectorises both sides beyond "
+        f"2^{kmax}; segment: any {nseg}-dim segment span in the {d}-bit tensor space meets "
+        f"X = span(lanes of a phase + vector + within-word bits) in at least "
+        f"max(0, {nseg} - ({d} - dim X)) dims (Lemma 9.5 count): dim X = {dim_xa} for the store "
+        f"-> {1 << lb_a}-way at best, {dim_xb} for the load -> {1 << lb_b}-way at best"
     )
     bound = OptimalityBound(
         vector_elems=1 << kmax, store_degree=1 << lb_a, load_degree=1 << lb_b, argument=argument
