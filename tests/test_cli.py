@@ -1,0 +1,232 @@
+"""The ``linlayout`` command, run in-process through ``main`` (plus one real subprocess)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from linlayout import LinearLayout, examples, synthesize_swizzle
+from linlayout.cli import main
+
+FORMULA = "offset = 32·m + (n ⊕ 2·m)"
+#: Row-major memory for the 16×32 transpose: store degree 1, load degree 16.
+ROW_MAJOR = LinearLayout(
+    {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0]]},
+    {"dim0": 16, "dim1": 32},
+)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path, name: str, data) -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def table_rows(out: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if cells[0] in ("store", "load"):
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+# ---------------------------------------------------------------------------- synthesize
+def test_synthesize_default_is_the_article(capsys):
+    code, out, err = run(capsys, "synthesize")
+    assert code == 0 and err == ""
+    assert out.splitlines()[0].startswith("example transpose")
+    assert FORMULA in out.splitlines()
+    rows = table_rows(out)
+    assert rows["store"] == ["1", "1", "1"]  # vector, degree, wavefronts
+    assert rows["load"] == ["1", "1", "1"]
+    assert "proven optimal: yes" in out
+    assert "segment=1 -> (1, 2)" in out
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_synthesize_json(capsys, name):
+    code, out, _ = run(capsys, "synthesize", "--example", name, "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("layout", "vector_elems", "store", "load", "optimal"):
+        assert key in data
+    assert set(data["layout"]) >= {"bases", "out_dims"}
+    for side in ("store", "load"):
+        assert data[side]["degree"] == 1
+        assert data[side]["wavefronts"] >= 1
+    assert data["optimal"] is True
+    LinearLayout.from_dict(data["layout"])  # loads back
+
+
+def test_synthesize_src_dst_round_trip(capsys, tmp_path):
+    ex = examples.get("blocked-mma")
+    src = write(tmp_path, "src.json", ex.store.to_dict())
+    dst = write(tmp_path, "dst.json", ex.load.to_dict())
+    code, out, _ = run(capsys, "synthesize", "--src", src, "--dst", dst,
+                       "--element-bits", str(ex.element_bits), "--json")
+    assert code == 0
+    data = json.loads(out)
+    expected = synthesize_swizzle(ex.store, ex.load, element_bits=ex.element_bits)
+    assert LinearLayout.from_dict(data["layout"]) == expected.layout
+    assert data["store"]["degree"] == data["load"]["degree"] == 1
+
+    mem = write(tmp_path, "mem.json", data["layout"])
+    for layout in (src, dst):
+        code, out, _ = run(capsys, "conflicts", "--layout", layout, "--memory", mem,
+                           "--element-bits", "16", "--json")
+        assert code == 0 and json.loads(out)["degree"] == 1
+
+    code, out, _ = run(capsys, "synthesize", "--src", src, "--dst", dst, "--element-bits", "16")
+    assert code == 0 and f"synthesize: store {src}" in out and "offset = " in out
+
+
+# ---------------------------------------------------------------------------- conflicts
+@pytest.fixture
+def transpose_files(tmp_path):
+    ex = examples.get("transpose")
+    return {
+        "store": write(tmp_path, "store.json", ex.store.to_dict()),
+        "load": write(tmp_path, "load.json", ex.load.to_dict()),
+        "row_major": write(tmp_path, "row_major.json", ROW_MAJOR.to_dict()),
+    }
+
+
+def test_conflicts_exit_codes(capsys, transpose_files):
+    f = transpose_files
+    base = ["conflicts", "--memory", f["row_major"], "--element-bits", "32"]
+    code, out, _ = run(capsys, *base, "--layout", f["store"])
+    assert code == 0 and "ok: degree 1" in out
+    code, out, err = run(capsys, *base, "--layout", f["load"])
+    assert code == 1 and err == ""
+    assert "FAIL: degree 16 > --max-degree 1" in out
+    code, out, _ = run(capsys, *base, "--layout", f["load"], "--max-degree", "16")
+    assert code == 0
+    code, out, _ = run(capsys, *base, "--layout", f["load"], "--max-degree", "8", "--json")
+    data = json.loads(out)
+    assert code == 1
+    assert data["degree"] == 16 and data["wavefronts"] == 16 and data["vector_elems"] == 1
+
+
+# ---------------------------------------------------------------------------- show, examples
+def test_show_distributed_and_memory(capsys, transpose_files, tmp_path):
+    code, out, _ = run(capsys, "show", transpose_files["store"])
+    assert code == 0 and "t31:r15" in out
+    code, out, _ = run(capsys, "show", transpose_files["row_major"])
+    assert code == 0
+    assert "offset = 32·dim0 + dim1" in out and "33/1" in out
+    art = write(tmp_path, "art.json", synthesize_swizzle(
+        examples.get("transpose").store, examples.get("transpose").load,
+        element_bits=32).layout.to_dict())
+    code, out, _ = run(capsys, "show", art, "--element-bits", "16")
+    assert code == 0 and "34/17" in out  # offset 34 of 16-bit elements -> bank 17
+
+
+def test_examples_lists_all(capsys):
+    code, out, _ = run(capsys, "examples")
+    assert code == 0
+    assert [line.split(":")[0] for line in out.splitlines()] == examples.names()
+
+
+# ---------------------------------------------------------------------------- errors
+THREE_D = {"bases": {"register": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]},
+           "out_dims": {"dim0": 2, "dim1": 2, "dim2": 2}}
+
+
+@pytest.fixture
+def bad_files(tmp_path, transpose_files):
+    f = dict(transpose_files)
+    f["invalid_json"] = write(tmp_path, "bad.json", "{not json")
+    f["not_utf8"] = str(tmp_path / "bin.json")
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
+    f["list"] = write(tmp_path, "list.json", [1, 2, 3])
+    f["bases_not_list"] = write(tmp_path, "b1.json", {"bases": {"lane": 5}, "out_dims": {"dim0": 4}})
+    f["wrong_len"] = write(tmp_path, "b2.json", {"bases": {"lane": [[1, 2]]}, "out_dims": {"dim0": 4}})
+    f["bad_size"] = write(tmp_path, "b3.json", {"bases": {"lane": [[1]]}, "out_dims": {"dim0": 3}})
+    f["no_out_dims"] = write(tmp_path, "b4.json", {"bases": {}})
+    f["singular"] = write(tmp_path, "sing.json", {
+        "bases": {"offset": [[0, 1], [0, 1], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0],
+                             [8, 0]]},
+        "out_dims": {"dim0": 16, "dim1": 32}})
+    f["small"] = write(tmp_path, "small.json", {"bases": {"register": [[1, 0]], "lane": [[0, 1]]},
+                                                "out_dims": {"dim0": 2, "dim1": 2}})
+    f["three_d"] = write(tmp_path, "three.json", THREE_D)
+    f["missing"] = str(tmp_path / "does-not-exist.json")
+    return f
+
+
+ERROR_CASES = [
+    ("synthesize", "--example", "nope"),
+    ("synthesize", "--src", "{store}"),
+    ("synthesize", "--src", "{store}", "--dst", "{load}"),  # no --element-bits
+    ("synthesize", "--example", "transpose", "--src", "{store}", "--dst", "{load}"),
+    ("synthesize", "--src", "{missing}", "--dst", "{load}", "--element-bits", "32"),
+    ("synthesize", "--src", "{invalid_json}", "--dst", "{load}", "--element-bits", "32"),
+    ("synthesize", "--src", "{store}", "--dst", "{small}", "--element-bits", "32"),
+    ("synthesize", "--src", "{store}", "--dst", "{load}", "--element-bits", "3"),
+    ("synthesize", "--num-banks", "0"),
+    ("synthesize", "--src", "{row_major}", "--dst", "{load}", "--element-bits", "32"),
+    ("conflicts", "--layout", "{store}", "--memory", "{singular}", "--element-bits", "32"),
+    ("conflicts", "--layout", "{store}", "--memory", "{small}", "--element-bits", "32"),
+    ("conflicts", "--layout", "{row_major}", "--memory", "{row_major}", "--element-bits", "32"),
+    ("conflicts", "--layout", "{not_utf8}", "--memory", "{row_major}", "--element-bits", "32"),
+    ("conflicts", "--layout", "{list}", "--memory", "{row_major}", "--element-bits", "32"),
+    ("conflicts", "--layout", "{store}", "--memory", "{row_major}", "--element-bits", "32",
+     "--vector-elems", "4"),
+    ("conflicts", "--layout", "{store}", "--memory", "{row_major}", "--element-bits", "32",
+     "--max-degree", "0"),
+    ("conflicts", "--layout", "{bases_not_list}", "--memory", "{row_major}", "--element-bits", "8"),
+    ("show", "{wrong_len}"),
+    ("show", "{bad_size}"),
+    ("show", "{no_out_dims}"),
+    ("show", "{three_d}"),
+    ("show", "{singular}"),
+    ("show", "{row_major}", "--element-bits", "5"),
+    ("show", "{missing}"),
+]
+
+
+@pytest.mark.parametrize("case", ERROR_CASES, ids=lambda c: " ".join(c)[:60])
+def test_errors_exit_2_with_one_line(capsys, bad_files, case):
+    argv = [a.format(**bad_files) for a in case]
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("linlayout: error: ")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["conflicts", "--layout", "x.json"],
+                                  ["synthesize", "--element-bits", "many"]])
+def test_usage_errors_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("usage: linlayout")  # argparse's own usage text
+    assert "error:" in err and "Traceback" not in err
+
+
+def test_help_exits_0(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "synthesize" in out
+
+
+def test_entry_point_subprocess():
+    proc = subprocess.run([sys.executable, "-m", "linlayout", "synthesize"],
+                          capture_output=True, text=True, encoding="utf-8", check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert FORMULA in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "linlayout", "show", "/nonexistent.json"],
+                          capture_output=True, text=True, encoding="utf-8", check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("linlayout: error: ") and len(proc.stderr.splitlines()) == 1
