@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -121,7 +122,7 @@ def _cmd_synthesize(args: argparse.Namespace) -> int:
         out["formula"] = formula
         if example is not None:
             out["example"] = example
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+        print(_dumps(out))
     else:
         print(_synthesize_text(title, result, formula))
     return 0
@@ -140,7 +141,7 @@ def _cmd_conflicts(args: argparse.Namespace) -> int:
         out = rep.to_dict()
         out["max_degree"] = args.max_degree
         out["ok"] = ok
-        print(json.dumps(out, indent=2))
+        print(_dumps(out))
     else:
         print(_table(
             ("degree", "wavefronts", "vector", "phases", "lanes/phase", "instructions"),
@@ -226,6 +227,15 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("examples", help="list the built-in examples")
     e.set_defaults(func=_cmd_examples)
     return p
+
+
+_INT_LIST = re.compile(r"\[\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*\]")
+
+
+def _dumps(data: Any) -> str:
+    """Indented JSON with lists of ints kept on one line (``[0, 1]``), still valid JSON."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _INT_LIST.sub(lambda m: "[" + ", ".join(re.split(r"\s*,\s*", m.group(1))) + "]", text)
 
 
 def _one_line(msg: str) -> str:
