@@ -30,6 +30,7 @@ force.
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -288,10 +289,16 @@ def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) 
     )
 
 
-def widest_vector_log2(memory_cols: tuple[int, ...], offset_bits: int,
-                       register_cols: tuple[int, ...], model: BankModel) -> int:
-    """Largest k with memory offset bits 0..k-1 in span(registers) and 2^k·element_bits ≤ 128."""
-    piv = f2.echelon(register_cols)
+def widest_vector_log2(memory_cols: Sequence[int], offset_bits: int,
+                       register_basis: Sequence[int], model: BankModel) -> int:
+    """Largest k with memory offset bits 0..k-1 in span(registers) and 2^k·element_bits ≤ 128.
+
+    Args:
+        memory_cols: tensor coordinate (flat int) of each memory input bit, offset bits first.
+        offset_bits: how many of ``memory_cols`` are offset bits.
+        register_basis: :func:`linlayout.f2.echelon` basis of the register images.
+    """
+    piv = register_basis
     k = 0
     limit = min(model.max_vector_log2, offset_bits)
     while k < limit and f2.reduce(memory_cols[k], piv) == 0:
@@ -357,7 +364,7 @@ def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: i
             f"vector_elems={vector_elems} of {model.element_bits}-bit elements exceeds the "
             f"{MAX_ACCESS_BITS}-bit maximum access; use at most {1 << model.max_vector_log2}"
         )
-    widest = widest_vector_log2(memory_cols, offset_bits, register_cols, model)
+    widest = widest_vector_log2(memory_cols, offset_bits, f2.echelon(register_cols), model)
     if k > widest:
         raise LayoutError(
             f"vector_elems={vector_elems} is not possible: only the first {1 << widest} "
@@ -405,7 +412,8 @@ def bank_conflicts(
     model = bank_model(element_bits, num_banks, bank_bytes)
     plan = plan_access(layout, memory, model.warp_log2)
     if vector_elems is None:
-        k = widest_vector_log2(plan.memory_cols, plan.offset_bits, plan.register, model)
+        k = widest_vector_log2(plan.memory_cols, plan.offset_bits, f2.echelon(plan.register),
+                               model)
     else:
         k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model)
     inv = f2.inverse(plan.memory_cols)

@@ -162,8 +162,10 @@ def _candidates(nbits: int, first: list[int]) -> Iterator[int]:
         yield a | b | c
 
 
-def _report(mem_cols: list[int], inv: list[int], side: _Side, model: BankModel, d: int) -> ConflictReport:
-    k = widest_vector_log2(tuple(mem_cols), d, side.reg, model)
+def _report(mem_cols: list[int], inv: list[int], side: _Side, reg_basis: tuple[int, ...],
+            model: BankModel, d: int) -> ConflictReport:
+    """Exactly what bank_conflicts(side, memory) returns, from flat columns."""
+    k = widest_vector_log2(mem_cols, d, reg_basis, model)
     lane_offs = [f2.apply(inv, c) for c in side.lane]
     reg_offs = [f2.apply(inv, c) for c in side.reg]
     return count_offsets(lane_offs, reg_offs, k, model)
@@ -267,8 +269,8 @@ def synthesize_swizzle(
         seg = sorted(seg, key=lambda v: ((v & -v).bit_length(), v))
         cols = vec + banks + seg
         inv = f2.inverse(cols)
-        rep_a = _report(cols, inv, a, model, d)
-        rep_b = _report(cols, inv, b, model, d)
+        rep_a = _report(cols, inv, a, reg_a, model, d)
+        rep_b = _report(cols, inv, b, reg_b, model, d)
         score = (max(rep_a.degree, rep_b.degree), rep_a.wavefronts + rep_b.wavefronts)
         if best is None or score < (max(best[2].degree, best[3].degree),
                                     best[2].wavefronts + best[3].wavefronts):
