@@ -43,6 +43,7 @@ __all__ = [
     "extend_basis",
     "null_space",
     "solve",
+    "solve_many",
     "inverse",
     "avoiding_sequence",
     "span_elements",
@@ -61,13 +62,12 @@ def apply(columns: Sequence[int], x: int) -> int:
     """
     out = 0
     i = 0
-    while x:
+    n = len(columns)
+    while x and i < n:
         if x & 1:
             out ^= columns[i]
         x >>= 1
         i += 1
-        if i == len(columns):
-            break
     return out
 
 
@@ -178,15 +178,24 @@ def intersection(u: Iterable[int], v: Iterable[int]) -> tuple[int, ...]:
     return echelon(r & low for t, r in piv.items() if t <= shift)
 
 
-def extend_basis(base: Iterable[int], candidates: Iterable[int]) -> list[int]:
+def extend_basis(
+    base: Iterable[int], candidates: Iterable[int], limit: int | None = None
+) -> list[int]:
     """Greedily pick the candidates that enlarge ``span(base)``, in the order given.
+
+    Args:
+        base: spanning list of the starting subspace.
+        candidates: vectors to try, in order (may be a lazy iterator).
+        limit: stop after choosing this many (the iterator is not consumed further).
 
     Returns:
         The chosen candidates (not reduced): together with ``base`` they are linearly
-        independent, and ``span(base + chosen) == span(base + candidates)``.
+        independent, and, without ``limit``, ``span(base + chosen) == span(base + candidates)``.
     """
     piv = _pivots(base)
-    chosen = []
+    chosen: list[int] = []
+    if limit is not None and limit <= 0:
+        return chosen
     for c in candidates:
         w = c
         while w:
@@ -197,6 +206,8 @@ def extend_basis(base: Iterable[int], candidates: Iterable[int]) -> list[int]:
                 chosen.append(c)
                 break
             w ^= p
+        if limit is not None and len(chosen) >= limit:
+            break
     return chosen
 
 
@@ -314,12 +325,16 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
 def span_elements(vectors: Sequence[int]) -> list[int]:
     """Every element of ``span(vectors)`` (2^rank of them), in Gray-code order from 0.
 
-    Intended for small subspaces (tests, brute force); the list has 2^rank entries.
+    Consecutive elements differ by exactly one vector of the :func:`echelon` basis (the
+    reflected binary Gray code over that basis). Intended for small subspaces (tests, brute
+    force); the list has 2^rank entries.
+
+    Example: ``span_elements([0b01, 0b10]) == [0b00, 0b10, 0b11, 0b01]``.
     """
     basis = echelon(vectors)
     out = [0]
     for b in basis:
-        out += [x ^ b for x in out]
+        out += [x ^ b for x in reversed(out)]
     return out
 
 
@@ -355,11 +370,22 @@ def avoiding_sequence(
     Returns:
         ``nbits - dim Z`` vectors. Choices are canonical: bases are taken from the reduced
         echelon forms in ascending order and paired in that order.
+
+    Raises:
+        LayoutError: ``span(z)`` is not inside ``span(xa) ∩ span(xb)``, or a vector of ``xa``
+            or ``xb`` has a bit at or above ``nbits``.
     """
     ea = sorted(echelon(xa))
     eb = sorted(echelon(xb))
     ez = echelon(z)
-    inter = sorted(intersection(ea, eb))
+    inter_e = intersection(ea, eb)
+    for v in ez:
+        if reduce(v, inter_e):
+            raise LayoutError(
+                f"z vector {v:#x} is not in span(xa) ∩ span(xb); avoiding_sequence needs "
+                "span(z) ⊆ span(xa) ∩ span(xb)"
+            )
+    inter = sorted(inter_e)
     a_rest = extend_basis(inter, ea)
     b_rest = extend_basis(inter, eb)
     npair = min(len(a_rest), len(b_rest))

@@ -59,7 +59,8 @@ class LinearLayout:
         out_dims: ``{out_dim: size}`` (sizes are powers of two), in minor-to-major order; or a
             sequence of out-dim names, in which case each size is inferred as the smallest
             power of two above every basis value and the layout must be surjective (Triton's
-            inferring constructor). When ``bases`` is empty, only the mapping form is allowed.
+            inferring constructor). May be omitted only when ``bases`` is empty (a layout
+            with no dims at all).
         require_surjective: raise unless every output is reached.
 
     Raises:
@@ -217,6 +218,8 @@ class LinearLayout:
             LayoutError: sizes are not powers of two, the column count does not match, or a
                 column does not fit in the output bits.
         """
+        _need_mapping(in_dims, "in_dims")
+        _need_mapping(out_dims, "out_dims")
         ins = [(_check_name(n, "in-dim"), _log2_exact(s, f"size of in dim {n!r}"))
                for n, s in in_dims.items()]
         outs = [(_check_name(n, "out-dim"), _log2_exact(s, f"size of out dim {n!r}"))
@@ -403,6 +406,7 @@ class LinearLayout:
         return dict(zip(self.out_dim_names, self._split_out(self.apply_flat(self._flat_in(inputs)))))
 
     def _flat_in(self, inputs: Mapping[str, int]) -> int:
+        _need_mapping(inputs, "inputs")
         offs = self._in_offsets()
         sizes = dict(self._in)
         x = 0
@@ -477,8 +481,10 @@ class LinearLayout:
     def pseudoinvert(self) -> LinearLayout:
         """A right inverse ``R`` with ``self(R(y)) == y`` for every output ``y``.
 
-        Among the preimages, each output bit picks the one with all free variables zero
-        (Triton ``pseudoinvert`` = ``identity.invertAndCompose(self)``).
+        Exactly Triton's ``pseudoinvert``: ``I.invert_and_compose(self)`` where ``I`` is the
+        identity on this layout's out dims. Among the preimages, each output bit picks the one
+        with all free variables zero; an in dim named like an out dim on which this layout is
+        the identity maps back identically (the :meth:`invert_and_compose` heuristic).
 
         Raises:
             NotInvertibleError: the layout is not surjective.
@@ -488,8 +494,10 @@ class LinearLayout:
                 f"pseudoinvert needs a surjective layout; rank {self.rank} < "
                 f"{self.total_out_bits} output bits"
             )
-        sols = f2.solve_many(self._cols, [1 << j for j in range(self.total_out_bits)])
-        return LinearLayout._from_flat(self._out, self._in, sols)  # type: ignore[arg-type]
+        ident = LinearLayout._from_flat(
+            self._out, self._out, [1 << j for j in range(self.total_out_bits)]
+        )
+        return ident.invert_and_compose(self)
 
     def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
         """``C`` with ``outer(C(x)) == self(x)`` for all ``x`` (Triton ``invertAndCompose``).
@@ -497,7 +505,11 @@ class LinearLayout:
         Both layouts must have the same out dims (any order) with equal sizes, and ``outer``
         must be surjective. As in Triton: an in dim that both layouts have, with identical
         images, maps to itself (identity); the rest is solved with free variables zero
-        (Triton's ``lstsq``), which maps broadcast copies to the smallest input.
+        (Triton's ``lstsq``) over ``outer``'s other in dims, which maps broadcast copies to the
+        smallest input. Where Triton's heuristic fails (an output of ``self``'s other dims
+        needs an identity dim of ``outer`` too; Triton asserts), the identity dims' columns
+        are used as well, after the others, so a valid ``C`` is always returned and equals
+        Triton's whenever Triton's exists.
 
         Returns:
             A layout from ``self``'s in dims to ``outer``'s in dims.
@@ -507,15 +519,20 @@ class LinearLayout:
         """
         _need_layout(outer, "outer")
         if set(outer.out_dim_names) != set(self.out_dim_names):
+            only_self = [n for n in self.out_dim_names if n not in outer.out_dim_names]
+            only_outer = [n for n in outer.out_dim_names if n not in self.out_dim_names]
             raise LayoutError(
                 f"invert_and_compose needs equal out dims, got {list(self.out_dim_names)} and "
-                f"{list(outer.out_dim_names)}"
+                f"{list(outer.out_dim_names)} (only in this layout: {only_self}; only in "
+                f"outer: {only_outer})"
             )
         outer_t = outer.transpose_outs(self.out_dim_names)
         if outer_t._out != self._out:
+            bad = [n for (n, b), (_, ob) in zip(self._out, outer_t._out) if b != ob]
             raise LayoutError(
-                f"out-dim sizes differ: {self.out_dims} vs {outer.out_dims}; a conversion does "
-                "not change the shape of a tensor"
+                f"out dim {bad[0]!r} has size {self.out_dims[bad[0]]} here but "
+                f"{outer.out_dims[bad[0]]} in outer ({self.out_dims} vs {outer.out_dims}); a "
+                "conversion does not change the shape of a tensor"
             )
         if not outer_t.is_surjective:
             raise NotInvertibleError(
@@ -531,16 +548,18 @@ class LinearLayout:
         a_cols: list[int] = []
         a_index: list[int] = []  # flat position in outer's input of each A column
         ooffs = outer_t._in_offsets()
-        for n, b in outer_t._in:
-            if n not in identity:
-                a_cols.extend(outer_t.dim_columns(n))
-                a_index.extend(range(ooffs[n], ooffs[n] + b))
+        # Non-identity dims first (Triton's lstsq over them), then the identity dims: with free
+        # variables zero the identity columns are used only when the others cannot reach a
+        # target, so the answer is Triton's whenever Triton's succeeds.
+        for use_identity in (False, True):
+            for n, b in outer_t._in:
+                if (n in identity) == use_identity:
+                    a_cols.extend(outer_t.dim_columns(n))
+                    a_index.extend(range(ooffs[n], ooffs[n] + b))
         b_reduced = [c for n, _ in self._in if n not in identity for c in self.dim_columns(n)]
         sols = f2.solve_many(a_cols, b_reduced)
-        if any(s is None for s in sols):
-            raise NotInvertibleError(
-                "some output of this layout is not produced by the non-identity dims of outer"
-            )
+        # outer is surjective, so every target is reached.
+        assert all(s is not None for s in sols)
         # Scatter solutions (over A's columns) into outer's flat input positions.
         result = []
         it = iter(sols)
@@ -610,8 +629,13 @@ class LinearLayout:
         Raises:
             LayoutError: ``order`` is not a permutation of the out-dim names.
         """
-        order = list(order)
-        if sorted(order) != sorted(self.out_dim_names) or len(set(order)) != len(order):
+        order = [order] if isinstance(order, str) else list(order)
+        names = self.out_dim_names
+        if (
+            len(order) != len(names)
+            or not all(isinstance(n, str) for n in order)
+            or set(order) != set(names)
+        ):
             raise LayoutError(
                 f"transpose_outs needs a permutation of {list(self.out_dim_names)}, got {order}"
             )
@@ -648,12 +672,14 @@ class LinearLayout:
     def sublayout(self, in_dims: Iterable[str], out_dims: Iterable[str]) -> LinearLayout:
         """Restrict to some in dims (others set to 0) and out dims (others dropped).
 
-        Dim order follows this layout, not the arguments (Triton ``sublayout``).
+        Dim order follows this layout, not the arguments (Triton ``sublayout``). A bare string
+        stands for a single dim name.
 
         Raises:
             LayoutError: a name is not a dim of this layout.
         """
-        in_set, out_set = set(in_dims), set(out_dims)
+        in_set = {in_dims} if isinstance(in_dims, str) else set(in_dims)
+        out_set = {out_dims} if isinstance(out_dims, str) else set(out_dims)
         for n in in_set:
             self.in_bits(n)
         for n in out_set:
@@ -704,10 +730,14 @@ class LinearLayout:
             m = np.asarray(matrix)
         except Exception as exc:  # pragma: no cover - numpy accepts nearly anything
             raise LayoutError(f"cannot read a matrix from {type(matrix).__name__}: {exc}") from None
+        _need_mapping(in_dims, "in_dims")
+        _need_mapping(out_dims, "out_dims")
         ins = {n: s for n, s in in_dims.items()}
         outs = {n: s for n, s in out_dims.items()}
         nin = sum(_log2_exact(s, f"size of in dim {n!r}") for n, s in ins.items())
         nout = sum(_log2_exact(s, f"size of out dim {n!r}") for n, s in outs.items())
+        if m.ndim == 1 and m.size == 0 and nout == 0:
+            m = m.reshape(0, nin)  # a matrix with no rows, e.g. from ``[]`` (nested lists)
         if m.ndim != 2 or m.shape != (nout, nin):
             raise LayoutError(
                 f"matrix has shape {m.shape} but the dims need ({nout} out bits, {nin} in bits)"
@@ -767,7 +797,7 @@ class LinearLayout:
     def __str__(self) -> str:
         outs = ", ".join(f"{n} (size {1 << b})" for n, b in self._out)
         if not self._in:
-            return f"(empty layout with out dims [{outs}])" if self._out else "(empty layout)"
+            return f"(empty layout with out-dims [{outs}])" if self._out else "(empty layout)"
         lines = []
         for name, imgs in self.bases.items():
             if not imgs:
@@ -787,6 +817,14 @@ class LinearLayout:
             object.__setattr__(self, name, value)
             return
         raise AttributeError("LinearLayout is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("LinearLayout is immutable")
+
+
+def _need_mapping(x: Any, what: str) -> None:
+    if not isinstance(x, Mapping):
+        raise LayoutError(f"{what} must be a mapping {{name: value}}, got {type(x).__name__}")
 
 
 def _need_layout(x: Any, what: str) -> None:
