@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import examples
-from .conflicts import DISTRIBUTED_IN_DIMS, bank_conflicts
+from .conflicts import bank_conflicts
+from .kinds import is_distributed
 from .errors import LayoutError
 from .formula import offset_formula
 from .layout import LinearLayout
@@ -156,8 +157,7 @@ def _cmd_conflicts(args: argparse.Namespace) -> int:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     layout = _load_layout(args.file, "layout")
-    ins = set(layout.in_dim_names)
-    if ins and ins <= set(DISTRIBUTED_IN_DIMS):
+    if is_distributed(layout):
         print(grid_distributed(layout))
     else:
         grid = grid_memory(layout, args.element_bits, num_banks=args.num_banks,

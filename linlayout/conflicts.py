@@ -35,15 +35,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import f2
-from .errors import LayoutError, NotInvertibleError
+from .errors import LayoutError
+from .kinds import distributed_columns, memory_columns
 from .layout import LinearLayout
 
 __all__ = ["ConflictReport", "bank_conflicts"]
 
-#: In-dims a distributed (register) layout may have.
-DISTRIBUTED_IN_DIMS = ("register", "lane", "warp", "block")
-#: Accepted in-dim sets for shared-memory layouts, each in flattening order.
-MEMORY_IN_DIMS = (("offset", "block"), ("vector", "bank", "segment", "reps"))
 #: Lanes per warp on NVIDIA GPUs.
 WARP_SIZE = 32
 #: Widest access one lane can make, in bits (``ld.shared.v4.b32``).
@@ -203,45 +200,6 @@ class AccessPlan:
     block: tuple[int, ...]
 
 
-def memory_columns(memory: LinearLayout, out_order: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
-    """Flat columns of a shared-memory layout in canonical in-dim order, outputs in ``out_order``.
-
-    Returns:
-        ``(columns, offset_bits)``: offset bits (``offset``, or ``vector, bank, segment, reps``)
-        first, then ``block`` bits.
-
-    Raises:
-        LayoutError: unknown in dims, out dims that differ from ``out_order`` (names or sizes
-            are checked by the caller), or a memory layout that is not a bijection.
-    """
-    names = set(memory.in_dim_names)
-    for group in MEMORY_IN_DIMS:
-        if names <= set(group) and names:
-            break
-    else:
-        raise LayoutError(
-            f"a shared-memory layout has in dims 'offset' [+ 'block'] or 'vector', 'bank', "
-            f"'segment' [+ 'reps']; got {list(memory.in_dim_names)}"
-        )
-    if group[0] == "offset" and "offset" not in names:
-        raise LayoutError("a shared-memory layout with a 'block' in dim also needs 'offset'")
-    mem = memory.transpose_outs(out_order)
-    cols: list[int] = []
-    offset_bits = 0
-    for n in group:
-        c = mem.dim_columns(n)
-        cols.extend(c)
-        if n != "block":
-            offset_bits += len(c)
-    if not mem.is_invertible:
-        raise NotInvertibleError(
-            f"the shared-memory layout must be a bijection from its {mem.total_in_bits} "
-            f"in bits onto the {mem.total_out_bits} tensor bits, but its rank is {mem.rank}; "
-            "every element needs exactly one offset"
-        )
-    return tuple(cols), offset_bits
-
-
 def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) -> AccessPlan:
     """Validate a (distributed layout, shared-memory layout) pair; return it in flat form.
 
@@ -249,16 +207,9 @@ def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) 
         LayoutError: wrong in dims, mismatched out dims or sizes, too many lanes, or a memory
             layout that is not a bijection.
     """
-    if not isinstance(layout, LinearLayout):
-        raise LayoutError(f"layout must be a LinearLayout, got {type(layout).__name__}")
+    dist = distributed_columns(layout, "layout", warp_log2)
     if not isinstance(memory, LinearLayout):
         raise LayoutError(f"memory must be a LinearLayout, got {type(memory).__name__}")
-    for n in layout.in_dim_names:
-        if n not in DISTRIBUTED_IN_DIMS:
-            raise LayoutError(
-                f"distributed layout has in dim {n!r}; allowed are {list(DISTRIBUTED_IN_DIMS)} "
-                "(rename it, e.g. 'thread' -> 'lane')"
-            )
     if set(layout.out_dim_names) != set(memory.out_dim_names):
         raise LayoutError(
             f"layout and memory must have the same out dims; got {list(layout.out_dim_names)} "
@@ -272,20 +223,13 @@ def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) 
                 "memory layout; the shared-memory buffer must hold exactly the tensor"
             )
     mem_cols, offset_bits = memory_columns(memory, layout.out_dim_names)
-    lane = layout.dim_columns("lane")
-    if len(lane) > warp_log2:
-        raise LayoutError(
-            f"lane dim has size {1 << len(lane)} but a warp has {1 << warp_log2} lanes; move the "
-            "extra bits to 'warp'"
-        )
-    lane = tuple(lane) + (0,) * (warp_log2 - len(lane))
     return AccessPlan(
         memory_cols=mem_cols,
         offset_bits=offset_bits,
-        register=layout.dim_columns("register"),
-        lane=lane,
-        warp=layout.dim_columns("warp"),
-        block=layout.dim_columns("block"),
+        register=dist.register,
+        lane=dist.lane,
+        warp=dist.warp,
+        block=dist.block,
     )
 
 

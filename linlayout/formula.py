@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import f2
-from .conflicts import memory_columns
+from .kinds import memory_columns
 from .errors import LayoutError
 from .layout import LinearLayout
 

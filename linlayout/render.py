@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import f2
-from .conflicts import DISTRIBUTED_IN_DIMS, bank_model, memory_columns
+from .conflicts import bank_model
+from .kinds import distributed_columns, memory_columns
 from .errors import LayoutError
 from .layout import LinearLayout
 
@@ -91,13 +92,7 @@ def grid_distributed(layout: LinearLayout, *, max_cols: int = MAX_COLS,
     Raises:
         LayoutError: an in dim outside ``register, lane, warp, block``, or not 1-D/2-D.
     """
-    if not isinstance(layout, LinearLayout):
-        raise LayoutError(f"layout must be a LinearLayout, got {type(layout).__name__}")
-    for n in layout.in_dim_names:
-        if n not in DISTRIBUTED_IN_DIMS:
-            raise LayoutError(
-                f"distributed layout has in dim {n!r}; allowed are {list(DISTRIBUTED_IN_DIMS)}"
-            )
+    distributed_columns(layout, "layout")
     _shape(layout)
     if layout.total_in_bits > MAX_IN_BITS:
         raise LayoutError(

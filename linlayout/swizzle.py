@@ -34,7 +34,6 @@ from typing import Any
 
 from . import f2
 from .conflicts import (
-    DISTRIBUTED_IN_DIMS,
     BankModel,
     ConflictReport,
     bank_model,
@@ -42,6 +41,7 @@ from .conflicts import (
     widest_vector_log2,
 )
 from .errors import LayoutError
+from .kinds import Distributed, distributed_columns
 from .layout import LinearLayout
 
 __all__ = ["OptimalityBound", "SwizzleResult", "synthesize_swizzle"]
@@ -117,31 +117,13 @@ class SwizzleResult:
         }
 
 
-@dataclass(frozen=True)
-class _Side:
-    reg: tuple[int, ...]
-    lane: tuple[int, ...]
-
-
-def _side(layout: Any, name: str, out_order: tuple[str, ...] | None, warp_log2: int) -> tuple[LinearLayout, _Side]:
-    if not isinstance(layout, LinearLayout):
-        raise LayoutError(f"{name} must be a LinearLayout, got {type(layout).__name__}")
-    for n in layout.in_dim_names:
-        if n not in DISTRIBUTED_IN_DIMS:
-            raise LayoutError(
-                f"{name} layout has in dim {n!r}; a distributed layout's in dims are among "
-                f"{list(DISTRIBUTED_IN_DIMS)}"
-            )
+def _side(layout: Any, name: str, out_order: tuple[str, ...] | None,
+          warp_log2: int) -> tuple[LinearLayout, Distributed]:
+    """Validate one side; return it (out dims in ``out_order``) and its flat columns."""
+    distributed_columns(layout, name, warp_log2)
     if out_order is not None:
         layout = layout.transpose_outs(out_order)
-    lane = layout.dim_columns("lane")
-    if len(lane) > warp_log2:
-        raise LayoutError(
-            f"{name} layout's lane dim has size {1 << len(lane)} but a warp has "
-            f"{1 << warp_log2} lanes; move the extra bits to 'warp'"
-        )
-    lane = tuple(lane) + (0,) * (warp_log2 - len(lane))
-    return layout, _Side(reg=layout.dim_columns("register"), lane=lane)
+    return layout, distributed_columns(layout, name, warp_log2)
 
 
 def _outside(candidates: Iterator[int], spaces: list[tuple[int, ...]]) -> Iterator[int]:
@@ -162,12 +144,12 @@ def _candidates(nbits: int, first: list[int]) -> Iterator[int]:
         yield a | b | c
 
 
-def _report(mem_cols: list[int], inv: list[int], side: _Side, reg_basis: tuple[int, ...],
+def _report(mem_cols: list[int], inv: list[int], side: Distributed, reg_basis: tuple[int, ...],
             model: BankModel, d: int) -> ConflictReport:
     """Exactly what bank_conflicts(side, memory) returns, from flat columns."""
     k = widest_vector_log2(mem_cols, d, reg_basis, model)
     lane_offs = [f2.apply(inv, c) for c in side.lane]
-    reg_offs = [f2.apply(inv, c) for c in side.reg]
+    reg_offs = [f2.apply(inv, c) for c in side.register]
     return count_offsets(lane_offs, reg_offs, k, model)
 
 
@@ -213,8 +195,7 @@ def synthesize_swizzle(
     """
     model = bank_model(element_bits, num_banks, bank_bytes)
     store, a = _side(store, "store", None, model.warp_log2)
-    if not isinstance(load, LinearLayout):
-        raise LayoutError(f"load must be a LinearLayout, got {type(load).__name__}")
+    distributed_columns(load, "load", model.warp_log2)
     if set(load.out_dim_names) != set(store.out_dim_names):
         raise LayoutError(
             f"store and load must have the same out dims; got {list(store.out_dim_names)} and "
@@ -231,7 +212,7 @@ def synthesize_swizzle(
     d = store.total_out_bits
 
     # 1. Vector: the widest common register subspace, capped at 128-bit accesses.
-    common = sorted(f2.intersection(a.reg, b.reg))
+    common = sorted(f2.intersection(a.register, b.register))
     kmax = min(len(common), model.max_vector_log2, d)
     vec = common[:kmax]
     k = kmax
@@ -242,7 +223,7 @@ def synthesize_swizzle(
     nbank = row - k
     nseg = d - row
     p = model.lanes_per_phase_log2(k)
-    reg_a, reg_b = f2.echelon(a.reg), f2.echelon(b.reg)
+    reg_a, reg_b = f2.echelon(a.register), f2.echelon(b.register)
     can_widen = k < model.max_vector_log2
     lanes_a, lanes_b = list(a.lane[:p]), list(b.lane[:p])
 

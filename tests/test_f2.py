@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 from linlayout import LayoutError, NotInvertibleError, f2
 
+from strategies import gl_columns
+
 GF2 = galois.GF2
 NMAX = 12
 SETTINGS = settings(
@@ -107,21 +109,6 @@ def vectors_in(draw, n: int, max_len: int = 12, min_len: int = 0):
 def space(draw, min_n: int = 0, max_len: int = 12):
     n = draw(st.integers(min_n, NMAX))
     return n, draw(vectors_in(n, max_len))
-
-
-@st.composite
-def gl_columns(draw, n: int):
-    """Columns of a random element of GL(n, 2): identity, column transvections, permutation."""
-    cols = [1 << i for i in range(n)]
-    if n >= 2:
-        ops = draw(
-            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n)
-        )
-        for i, j in ops:
-            if i != j:
-                cols[i] ^= cols[j]
-    perm = draw(st.permutations(range(n)))
-    return [cols[p] for p in perm]
 
 
 # ---------------------------------------------------------------------------- worked examples

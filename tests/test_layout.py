@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 import linlayout
 from linlayout import LayoutError, LinearLayout, NotInvertibleError
 
+from strategies import gl_columns
+
 GF2 = galois.GF2
 SETTINGS = settings(
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -113,21 +115,6 @@ def layouts(draw, in_names=None, out_dims=None, max_in_bits=4, max_out_bits=4, o
         k = draw(st.integers(0, max_in_bits))
         bases[n] = draw(images(out_bits, k, [img for imgs in bases.values() for img in imgs]))
     return LinearLayout(bases, out_dims=dict(out_dims))
-
-
-@st.composite
-def gl_columns(draw, n: int):
-    """Columns of a random element of GL(n, 2)."""
-    cols = [1 << i for i in range(n)]
-    if n >= 2:
-        ops = draw(
-            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n)
-        )
-        for i, j in ops:
-            if i != j:
-                cols[i] ^= cols[j]
-    perm = draw(st.permutations(range(n)))
-    return [cols[p] for p in perm]
 
 
 @st.composite

@@ -1,0 +1,135 @@
+"""The two kinds of layout the hardware functions take, and their validation.
+
+* A **distributed** layout maps hardware positions to tensor coordinates: in dims among
+  ``register, lane, warp, block`` (Triton's names).
+* A **shared-memory** layout maps an element offset to tensor coordinates: in dims ``offset``
+  [+ ``block``], or ``vector, bank, segment`` [+ ``reps``] as a synthesized swizzle has them
+  (flattened in that order into the offset, vector least significant). It must be a bijection.
+
+Both are returned as flat columns (one int per input bit, the tensor coordinate flattened with
+dim0 in the low bits), which is what the counting and synthesis code works on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import LayoutError, NotInvertibleError
+from .layout import LinearLayout
+
+__all__ = [
+    "DISTRIBUTED_IN_DIMS",
+    "MEMORY_IN_DIMS",
+    "Distributed",
+    "distributed_columns",
+    "is_distributed",
+    "memory_columns",
+]
+
+#: In dims a distributed (register) layout may have.
+DISTRIBUTED_IN_DIMS = ("register", "lane", "warp", "block")
+#: Accepted in-dim sets for shared-memory layouts, each in flattening order.
+MEMORY_IN_DIMS = (("offset", "block"), ("vector", "bank", "segment", "reps"))
+
+
+@dataclass(frozen=True)
+class Distributed:
+    """Flat columns of a distributed layout, per hardware dim.
+
+    Attributes:
+        register, lane, warp, block: the flattened tensor coordinate of each input bit;
+            ``lane`` is zero-extended (broadcast) to the warp's lanes.
+    """
+
+    register: tuple[int, ...]
+    lane: tuple[int, ...]
+    warp: tuple[int, ...]
+    block: tuple[int, ...]
+
+
+def is_distributed(layout: LinearLayout) -> bool:
+    """True when every in dim is one of ``register, lane, warp, block`` (and there is one)."""
+    names = set(layout.in_dim_names)
+    return bool(names) and names <= set(DISTRIBUTED_IN_DIMS)
+
+
+def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -> Distributed:
+    """Validate a distributed layout and return its flat columns.
+
+    Args:
+        layout: the layout to check.
+        what: how to name it in error messages (``"store"``, ``"load"``, …).
+        warp_log2: log2 of the lanes per warp; a smaller lane dim is padded with broadcast
+            (zero) lanes, as Triton treats a missing dim as size 1.
+
+    Raises:
+        LayoutError: not a LinearLayout, an in dim outside ``register, lane, warp, block``,
+            or more lanes than a warp has.
+    """
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"{what} must be a LinearLayout, got {type(layout).__name__}")
+    for n in layout.in_dim_names:
+        if n not in DISTRIBUTED_IN_DIMS:
+            raise LayoutError(
+                f"{what} has in dim {n!r}; a distributed layout's in dims are among "
+                f"{list(DISTRIBUTED_IN_DIMS)} (rename it, e.g. 'thread' -> 'lane')"
+            )
+    lane = layout.dim_columns("lane")
+    if len(lane) > warp_log2:
+        raise LayoutError(
+            f"{what}'s lane dim has size {1 << len(lane)} but a warp has {1 << warp_log2} "
+            "lanes; move the extra bits to 'warp'"
+        )
+    return Distributed(
+        register=layout.dim_columns("register"),
+        lane=tuple(lane) + (0,) * (warp_log2 - len(lane)),
+        warp=layout.dim_columns("warp"),
+        block=layout.dim_columns("block"),
+    )
+
+
+def memory_columns(memory: Any, out_order: tuple[str, ...] | None = None) -> tuple[tuple[int, ...], int]:
+    """Validate a shared-memory layout; return its flat columns in canonical in-dim order.
+
+    Args:
+        memory: the layout to check.
+        out_order: out-dim order for the flattened columns (default: the layout's own);
+            must be a permutation of the memory's out dims.
+
+    Returns:
+        ``(columns, offset_bits)``: the offset bits (``offset``, or ``vector, bank, segment,
+        reps``) first, then ``block`` bits; ``offset_bits`` counts the former.
+
+    Raises:
+        LayoutError: not a LinearLayout, unknown in dims, or a bad ``out_order``.
+        NotInvertibleError: the memory layout is not a bijection.
+    """
+    if not isinstance(memory, LinearLayout):
+        raise LayoutError(f"memory must be a LinearLayout, got {type(memory).__name__}")
+    names = set(memory.in_dim_names)
+    for group in MEMORY_IN_DIMS:
+        if names and names <= set(group):
+            break
+    else:
+        raise LayoutError(
+            f"a shared-memory layout has in dims 'offset' [+ 'block'] or 'vector', 'bank', "
+            f"'segment' [+ 'reps']; got {list(memory.in_dim_names)}"
+        )
+    if group[0] == "offset" and "offset" not in names:
+        raise LayoutError("a shared-memory layout with a 'block' in dim also needs 'offset'")
+    mem = memory.transpose_outs(out_order if out_order is not None else memory.out_dim_names)
+    cols: list[int] = []
+    offset_bits = 0
+    for n in group:
+        c = mem.dim_columns(n)
+        cols.extend(c)
+        if n != "block":
+            offset_bits += len(c)
+    if not mem.is_invertible:
+        raise NotInvertibleError(
+            f"the shared-memory layout must be a bijection from its {mem.total_in_bits} "
+            f"in bits onto the {mem.total_out_bits} tensor bits, but its rank is {mem.rank}; "
+            "every element needs exactly one offset"
+        )
+    return tuple(cols), offset_bits
