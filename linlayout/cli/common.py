@@ -1,0 +1,66 @@
+"""Shared pieces of the ``linlayout`` subcommands: reading layout files, tables, JSON, errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import LayoutError
+from ..layout import LinearLayout
+
+
+PROG = "linlayout"
+
+
+class CliError(Exception):
+    """Bad command-line input; the message becomes the one-line error."""
+
+
+def load_layout(path: str, what: str) -> LinearLayout:
+    """Read a JSON layout file; CliError naming the file on any problem."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise CliError(f"cannot read {what} file {path!r}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{what} file {path!r} is not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{what} file {path!r} is not UTF-8 text: {exc.reason}") from None
+    try:
+        return LinearLayout.from_dict(data)
+    except (LayoutError, ValueError, TypeError, KeyError) as exc:
+        raise CliError(f"{what} file {path!r}: {exc}") from None
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Left-aligned columns separated by ' | '."""
+    cells = [list(map(str, header))] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+_INT_LIST = re.compile(r"\[\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*\]")
+
+
+def dumps(data: Any) -> str:
+    """Indented JSON with lists of ints kept on one line (``[0, 1]``), still valid JSON."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _INT_LIST.sub(lambda m: "[" + ", ".join(re.split(r"\s*,\s*", m.group(1))) + "]", text)
+
+
+def one_line(msg: str) -> str:
+    return " ".join(str(msg).split())
+
+
+def add_hardware_args(sp: argparse.ArgumentParser) -> None:
+    """``--num-banks`` and ``--bank-bytes`` with NVIDIA's defaults."""
+    sp.add_argument("--num-banks", type=int, default=32, metavar="N",
+                    help="banks per row (default 32)")
+    sp.add_argument("--bank-bytes", type=int, default=4, metavar="N",
+                    help="bytes per bank word (default 4)")

@@ -1,0 +1,50 @@
+"""``linlayout conflicts``: bank conflicts of one warp access, with a CI exit code."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..conflicts import bank_conflicts
+from .common import CliError, add_hardware_args, dumps, load_layout, table
+
+
+def run(args: argparse.Namespace) -> int:
+    layout = load_layout(args.layout, "--layout")
+    memory = load_layout(args.memory, "--memory")
+    if args.max_degree < 1:
+        raise CliError(f"--max-degree must be at least 1, got {args.max_degree}")
+    rep = bank_conflicts(layout, memory, element_bits=args.element_bits,
+                         num_banks=args.num_banks, bank_bytes=args.bank_bytes,
+                         vector_elems=args.vector_elems)
+    ok = rep.degree <= args.max_degree
+    if args.json:
+        out = rep.to_dict()
+        out["max_degree"] = args.max_degree
+        out["ok"] = ok
+        print(dumps(out))
+    else:
+        print(table(
+            ("degree", "wavefronts", "vector", "phases", "lanes/phase", "instructions"),
+            [(rep.degree, rep.wavefronts, rep.vector_elems, rep.phases,
+              rep.lanes_per_phase, rep.instructions)],
+        ))
+        word = "ok" if ok else "FAIL"
+        cmp = "<=" if ok else ">"
+        print(f"{word}: degree {rep.degree} {cmp} --max-degree {args.max_degree}")
+    return 0 if ok else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``conflicts`` subcommand."""
+    c = sub.add_parser("conflicts", help="bank conflicts of one warp access",
+                       description="Exit status 1 when the degree exceeds --max-degree.")
+    c.add_argument("--layout", required=True, metavar="FILE", help="distributed layout (JSON)")
+    c.add_argument("--memory", required=True, metavar="FILE", help="shared-memory layout (JSON)")
+    c.add_argument("--element-bits", type=int, required=True, metavar="N")
+    add_hardware_args(c)
+    c.add_argument("--vector-elems", type=int, metavar="N",
+                   help="elements per lane per access (default: widest the layouts allow)")
+    c.add_argument("--max-degree", type=int, default=1, metavar="K",
+                   help="largest acceptable conflict degree (default 1: conflict-free)")
+    c.add_argument("--json", action="store_true", help="machine-readable output")
+    c.set_defaults(func=run)

@@ -1,0 +1,20 @@
+"""``linlayout examples``: list the built-in layout pairs."""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import examples
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in examples.names():
+        ex = examples.get(name)
+        print(f"{name}: {ex.description} ({ex.element_bits}-bit elements)")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``examples`` subcommand."""
+    e = sub.add_parser("examples", help="list the built-in examples")
+    e.set_defaults(func=run)

@@ -1,0 +1,36 @@
+"""``linlayout show``: a layout as a text grid."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..formula import offset_formula
+from ..kinds import is_distributed
+from ..render import grid_distributed, grid_memory
+from .common import add_hardware_args, load_layout
+
+
+def run(args: argparse.Namespace) -> int:
+    layout = load_layout(args.file, "layout")
+    if is_distributed(layout):
+        print(grid_distributed(layout))
+    else:
+        grid = grid_memory(layout, args.element_bits, num_banks=args.num_banks,
+                           bank_bytes=args.bank_bytes)
+        print(offset_formula(layout))
+        print(grid)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``show`` subcommand."""
+    sh = sub.add_parser("show", help="print a layout as a grid",
+                        description="A distributed layout (in dims among register, lane, warp, "
+                                    "block) shows lane:register per element; a shared-memory "
+                                    "layout (offset or vector/bank/segment) shows its offset "
+                                    "formula and offset/bank per element.")
+    sh.add_argument("file", metavar="FILE", help="JSON layout file")
+    sh.add_argument("--element-bits", type=int, default=32, metavar="N",
+                    help="bits per element for memory layouts (default 32)")
+    add_hardware_args(sh)
+    sh.set_defaults(func=run)
