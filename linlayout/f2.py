@@ -44,6 +44,7 @@ __all__ = [
     "null_space",
     "solve",
     "solve_many",
+    "least_squares",
     "inverse",
     "avoiding_sequence",
     "span_elements",
@@ -290,6 +291,33 @@ def solve_many(columns: Sequence[int], targets: Sequence[int]) -> list[int | Non
     """:func:`solve` for several targets, sharing one elimination."""
     piv, _ = _eliminate(columns)
     return [_solve_with(piv, t) for t in targets]
+
+
+def least_squares(columns: Sequence[int], targets: Sequence[int]) -> list[int]:
+    """Columns ``X`` with ``A ∘ X = B`` for ``A = columns`` and ``B = targets``, free variables 0.
+
+    Triton's ``lstsq`` (LinearLayout.cpp): the reduced row-echelon solution of ``A X = B``,
+    i.e. :func:`solve` for each column of ``B``. Over F₂ it is exact, so every target must lie
+    in the image of ``A``.
+
+    Args:
+        columns: ``n`` columns of ``A`` (F₂ⁿ → F₂ᵐ).
+        targets: ``p`` columns of ``B`` (F₂ᵖ → F₂ᵐ).
+
+    Returns:
+        ``p`` columns of ``X`` (F₂ᵖ → F₂ⁿ).
+
+    Raises:
+        NotInvertibleError: a target is not in the image of ``A`` (its index is named).
+    """
+    sols = solve_many(columns, targets)
+    for i, s in enumerate(sols):
+        if s is None:
+            raise NotInvertibleError(
+                f"target column {i} ({targets[i]:#x}) is not in the image of the map; "
+                "least squares over F2 needs Im(B) ⊆ Im(A)"
+            )
+    return sols  # type: ignore[return-value]
 
 
 def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:

@@ -550,3 +550,12 @@ def test_avoiding_sequence(case):
 def test_avoiding_sequence_rejects_z_outside_intersection():
     with pytest.raises(LayoutError, match="not in span"):
         f2.avoiding_sequence([1, 2], [1, 4], [2], 4)
+
+
+def test_least_squares_is_exact_solve_with_free_variables_zero():
+    cols = [0b011, 0b110, 0b101, 0b001]  # column 2 = column 0 ^ column 1
+    x = f2.least_squares(cols, [0b101, 0b011, 0b000])
+    assert [f2.apply(cols, v) for v in x] == [0b101, 0b011, 0b000]
+    assert all(v & 0b0100 == 0 for v in x)  # column 2 is not basic: its variable is 0
+    with pytest.raises(NotInvertibleError, match="column 0"):
+        f2.least_squares([0b001], [0b010])
