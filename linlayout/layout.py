@@ -476,7 +476,8 @@ class LinearLayout:
                 f"bits, {self.total_out_bits} output bits; a bijection needs all three equal. "
                 "Use pseudoinvert() for a surjective layout"
             )
-        return self.pseudoinvert()
+        # A bijection has exactly one inverse, so the direct elimination gives Triton's answer.
+        return LinearLayout._from_flat(self._out, self._in, f2.inverse(self._cols))
 
     def pseudoinvert(self) -> LinearLayout:
         """A right inverse ``R`` with ``self(R(y)) == y`` for every output ``y``.
