@@ -2,10 +2,11 @@
 
 The hardware model (DESIGN.md §3, NVIDIA defaults): shared memory has ``num_banks`` banks of
 ``bank_bytes`` bytes; word ``w`` (a ``bank_bytes``-sized word) lives in bank ``w % num_banks``.
-A warp-level ``ld/st.shared`` in which each lane moves ``access_bits`` bits is split, when
-``access_bits`` exceeds one bank word, into **phases** of ``row_bits / access_bits`` lanes by
-lane id (``row_bits = num_banks · bank_bytes · 8``): 8-byte accesses run as 2 half-warp phases,
-16-byte accesses as 4 quarter-warp phases. Inside a phase, lanes asking for the same word are
+A warp-level ``ld/st.shared`` in which each lane moves ``access_bits`` bits is split into
+**phases** of ``row_bits / max(access_bits, word_bits)`` lanes by lane id (``row_bits =
+num_banks · bank_bytes · 8``): on NVIDIA 8-byte accesses run as 2 half-warp phases, 16-byte
+accesses as 4 quarter-warp phases. Other models (:mod:`linlayout.hardware`) may group lanes
+differently, as long as a phase is a coset of a subspace of lane ids. Inside a phase, lanes asking for the same word are
 served together (broadcast on load, merged on store) and a bank serves one word per wavefront,
 so a phase takes as many wavefronts as the most distinct words any single bank is asked for.
 Different warps never conflict.
@@ -19,7 +20,7 @@ element-offset bits. Split the offset bits into
 * bank bits up to ``seg_lo = log2(row_bits / element_bits)``;
 * segment bits from ``seg_lo`` up (two offsets that differ only there share a bank).
 
-For a phase whose lanes have offset images ``Λ``, the phase takes ``2^e`` wavefronts with
+For a phase whose lanes span offset images ``Λ``, the phase takes ``2^e`` wavefronts with
 ``e = dim(span(segment bits) ∩ (span(Λ) + Z))``, computed as
 ``rank(Λ mod Z) − rank(bank part of Λ mod Z)``. For word-or-wider accesses this is Lemma 9.4;
 for sub-word accesses it also counts lanes whose offsets differ in within-word *and* segment
@@ -36,16 +37,11 @@ from typing import Any
 
 from . import f2
 from .errors import LayoutError
+from .hardware import BankModel, HardwareModel, _pow2, bank_model
 from .kinds import distributed_columns, memory_columns
 from .layout import LinearLayout
 
 __all__ = ["ConflictReport", "bank_conflicts"]
-
-#: Lanes per warp on NVIDIA GPUs.
-WARP_SIZE = 32
-#: Widest access one lane can make, in bits (``ld.shared.v4.b32``).
-MAX_ACCESS_BITS = 128
-
 
 @dataclass(frozen=True)
 class ConflictReport:
@@ -100,84 +96,6 @@ class ConflictReport:
             "access_bits": self.access_bits,
             "instructions": self.instructions,
         }
-
-
-@dataclass(frozen=True)
-class BankModel:
-    """Validated hardware parameters shared by the counter, the simulator and the synthesizer.
-
-    Attributes (all log2 unless named otherwise):
-        element_log2: log2(element_bits).
-        word_log2: log2(bank_bytes · 8).
-        banks_log2: log2(num_banks).
-        warp_log2: log2(lanes per warp).
-    """
-
-    element_log2: int
-    word_log2: int
-    banks_log2: int
-    warp_log2: int = 5
-
-    @property
-    def element_bits(self) -> int:
-        return 1 << self.element_log2
-
-    @property
-    def max_vector_log2(self) -> int:
-        """Largest k with 2^k · element_bits ≤ 128."""
-        return max(0, 7 - self.element_log2)
-
-    @property
-    def within_word_bits(self) -> int:
-        """w: offset bits that address inside one bank word (0 for word-or-wider elements)."""
-        return max(0, self.word_log2 - self.element_log2)
-
-    @property
-    def seg_lo(self) -> int:
-        """First offset bit of the segment part: log2(row_bits / element_bits)."""
-        return max(0, self.word_log2 + self.banks_log2 - self.element_log2)
-
-    def lanes_per_phase_log2(self, vector_log2: int) -> int:
-        """log2 of lanes per phase for a vector of 2^vector_log2 elements."""
-        access_log2 = vector_log2 + self.element_log2
-        if access_log2 <= self.word_log2:
-            return self.warp_log2
-        return min(self.warp_log2, self.word_log2 + self.banks_log2 - access_log2)
-
-
-def _int_param(value: Any, name: str) -> int:
-    if isinstance(value, bool):
-        raise LayoutError(f"{name} must be an int, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise LayoutError(f"{name} must be an int, got {value!r}") from None
-
-
-def _pow2_log2(value: Any, name: str, lo: int, hi: int | None = None) -> int:
-    v = _int_param(value, name)
-    if v < 1 or v & (v - 1) or v < lo or (hi is not None and v > hi):
-        rng = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
-        raise LayoutError(f"{name} must be a power of two {rng}, got {v}")
-    return v.bit_length() - 1
-
-
-def bank_model(element_bits: Any, num_banks: Any = 32, bank_bytes: Any = 4) -> BankModel:
-    """Validate the hardware parameters.
-
-    Raises:
-        LayoutError: a parameter is not a power of two in range, or a row of banks is
-            narrower than the widest (128-bit) vector access.
-    """
-    e = _pow2_log2(element_bits, "element_bits", 1, MAX_ACCESS_BITS)
-    b = _pow2_log2(num_banks, "num_banks", 1, 1 << 16)
-    w = _pow2_log2(bank_bytes, "bank_bytes", 1, 1 << 10) + 3
-    if w + b < 7:
-        raise LayoutError(
-            f"a row of {num_banks} banks × {bank_bytes} bytes is narrower than a 16-byte vector "
-            "access; use at least 16 bytes per row"
-        )
-    return BankModel(element_log2=e, word_log2=w, banks_log2=b)
 
 
 @dataclass(frozen=True)
@@ -260,7 +178,8 @@ def count_offsets(
     """The closed form on offset-space images (the engine of :func:`bank_conflicts`).
 
     Args:
-        lane_offs: element offset of each lane bit (``warp_log2`` of them, zero-extended).
+        lane_offs: element offset of each lane bit (``warp_log2`` of them, zero-extended);
+            the lanes of one phase are ``model.phase_lanes(vector_log2)``.
         reg_offs: element offset of each register bit.
         vector_log2: k, log2 of the vector width in elements.
         model: validated hardware parameters.
@@ -268,18 +187,19 @@ def count_offsets(
     """
     z = max(vector_log2, model.within_word_bits)
     seg_lo = model.seg_lo
-    p = model.lanes_per_phase_log2(vector_log2)
-    hi = [x >> z for x in lane_offs[:p]]
+    phase = [f2.apply(lane_offs, v) for v in model.phase_lanes(vector_log2)]
+    hi = [x >> z for x in phase]
     bank_mask = (1 << (seg_lo - z)) - 1
     exp = f2.rank(hi) - f2.rank([h & bank_mask for h in hi])
     basis: tuple[int, ...] = ()
     if exp and with_basis:
         zs = [1 << j for j in range(z)]
-        top = max([x.bit_length() for x in lane_offs] + [seg_lo + 1])
+        top = max([x.bit_length() for x in phase] + [seg_lo + 1])
         seg = [1 << j for j in range(seg_lo, top)]
-        basis = tuple(sorted(f2.intersection(list(lane_offs[:p]) + zs, seg)))
+        basis = tuple(sorted(f2.intersection(phase + zs, seg)))
     kmask = (1 << vector_log2) - 1
     instructions = 1 << f2.rank([x & ~kmask for x in reg_offs])
+    p = model.warp_log2 - len(model.phase_masks(vector_log2))
     phases = 1 << (model.warp_log2 - p)
     degree = 1 << exp
     return ConflictReport(
@@ -302,11 +222,12 @@ def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: i
     Raises:
         LayoutError: not a power of two, wider than 128 bits, or not backed by registers.
     """
-    k = _pow2_log2(vector_elems, "vector_elems", 1)
+    k = _pow2(vector_elems, "vector_elems")
     if k > model.max_vector_log2:
         raise LayoutError(
             f"vector_elems={vector_elems} of {model.element_bits}-bit elements exceeds the "
-            f"{MAX_ACCESS_BITS}-bit maximum access; use at most {1 << model.max_vector_log2}"
+            f"{model.hardware.max_access_bytes * 8}-bit widest access; use at most "
+            f"{1 << model.max_vector_log2}"
         )
     widest = widest_vector_log2(memory_cols, offset_bits, f2.echelon(register_cols), model)
     if k > widest:
@@ -322,24 +243,27 @@ def bank_conflicts(
     memory: LinearLayout,
     *,
     element_bits: int,
-    num_banks: int = 32,
-    bank_bytes: int = 4,
+    num_banks: int | None = None,
+    bank_bytes: int | None = None,
     vector_elems: int | None = None,
+    hardware: HardwareModel | None = None,
 ) -> ConflictReport:
     """Exact bank conflicts of a warp storing or loading ``layout`` into/from ``memory``.
 
     Args:
         layout: distributed layout, in dims among ``register, lane, warp, block`` → tensor out
-            dims. A lane dim smaller than 32 lanes is padded with broadcast (zero) lanes.
+            dims. A lane dim smaller than the warp is padded with broadcast (zero) lanes.
         memory: shared-memory layout, a bijection with in dims ``offset`` (elements)
             [+ ``block``] or ``vector, bank, segment`` [+ ``reps``] (flattened in that order)
             onto the same out dims with the same sizes.
-        element_bits: bits per element, a power of two from 1 to 128.
-        num_banks: banks per row (power of two, default 32).
-        bank_bytes: bytes per bank word (power of two, default 4).
+        element_bits: bits per element, a power of two from 1 to the widest access (128).
+        num_banks: banks per row (power of two); overrides ``hardware``'s (default 32).
+        bank_bytes: bytes per bank word (power of two); overrides ``hardware``'s (default 4).
         vector_elems: elements per lane per instruction; default the widest ``2^k`` such that
             memory offsets ``0..2^k-1`` are held in one thread's registers and
-            ``2^k · element_bits ≤ 128``.
+            ``2^k · element_bits`` fits the widest access (128 bits).
+        hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``; presets
+            ``AMD_CDNA3``, ``AMD_CDNA4``), which also fixes the warp size and the phases.
 
     Returns:
         A :class:`ConflictReport` (degree, wavefronts per instruction, vector width, phases).
@@ -351,9 +275,8 @@ def bank_conflicts(
 
     Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised to sub-word
     accesses (module docstring); verified against :func:`simulate_bank_access`.
-
     """
-    model = bank_model(element_bits, num_banks, bank_bytes)
+    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
     plan = plan_access(layout, memory, model.warp_log2)
     if vector_elems is None:
         k = widest_vector_log2(plan.memory_cols, plan.offset_bits, f2.echelon(plan.register),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import f2
-from .conflicts import bank_model
+from .hardware import bank_model
 from .kinds import distributed_columns, memory_columns
 from .errors import LayoutError
 from .layout import LinearLayout

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .conflicts import (
-    ConflictReport,
-    bank_model,
-    check_vector,
-    plan_access,
-)
+from .conflicts import ConflictReport, check_vector, plan_access
 from .errors import LayoutError
+from .hardware import HardwareModel, bank_model
 from .layout import LinearLayout
 
 __all__ = ["simulate_bank_access"]
@@ -34,14 +30,16 @@ def simulate_bank_access(
     memory: LinearLayout,
     *,
     element_bits: int,
-    num_banks: int = 32,
-    bank_bytes: int = 4,
+    num_banks: int | None = None,
+    bank_bytes: int | None = None,
     vector_elems: int | None = None,
+    hardware: HardwareModel | None = None,
 ) -> ConflictReport:
     """Count bank conflicts by enumerating every lane's words (the ground truth).
 
     Arguments, defaults, result and errors are those of :func:`linlayout.bank_conflicts`; the
-    default vector width is found by enumerating the registers' span. The cost is one step per
+    default vector width is found by enumerating the registers' span, and each lane's phase by
+    evaluating the hardware's phase masks on its lane id. The cost is one step per
     (block, warp, register, lane) combination plus one per memory location, so keep tensors
     below ~2^16 elements. ``conflict_offsets`` is left empty.
 
@@ -49,7 +47,7 @@ def simulate_bank_access(
         LayoutError: as :func:`linlayout.bank_conflicts`; also when the instructions of one
             access disagree (impossible for linear layouts; a guard against bugs).
     """
-    model = bank_model(element_bits, num_banks, bank_bytes)
+    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
     plan = plan_access(layout, memory, model.warp_log2)
     nmem = len(plan.memory_cols)
     where = {}  # tensor element -> (offset, block)
@@ -79,7 +77,12 @@ def simulate_bank_access(
     word_bits = 1 << model.word_log2
     nbanks = 1 << model.banks_log2
     warp = 1 << model.warp_log2
-    lpp = 1 << model.lanes_per_phase_log2(k)
+    masks = model.phase_masks(k)
+    phase_of = [tuple(bin(lane & m).count("1") & 1 for m in masks) for lane in range(warp)]
+    phase_members: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for lane in range(warp):
+        phase_members[phase_of[lane]].append(lane)
+    lpp = warp // len(phase_members)
     lanes = plan.lane
     worst_degree = 0
     worst_wavefronts = 0
@@ -90,29 +93,27 @@ def simulate_bank_access(
             w_elem = blk_elem ^ _xor_all(plan.warp, w)
             for members in groups.values():
                 total = 0
-                for phase_start in range(0, warp, lpp):
+                ctas = set()
+                for members_of_phase in phase_members.values():
                     banks: dict[int, set[tuple[int, int]]] = defaultdict(set)
-                    for lane in range(phase_start, phase_start + lpp):
+                    for lane in members_of_phase:
                         l_elem = w_elem ^ _xor_all(lanes, lane)
-                        mem_block = None
                         for r in members:
                             loc = where[l_elem ^ reg_elems[r]]
                             off, mb = loc & off_mask, loc >> plan.offset_bits
-                            if mem_block is None:
-                                mem_block = mb
                             first_bit = off * e
                             for word in range(first_bit // word_bits,
                                               (first_bit + e - 1) // word_bits + 1):
                                 banks[word % nbanks].add((mb, word))
                     degree = max((len(s) for s in banks.values()), default=1)
-                    # words of different CTAs in one phase would be a distributed access
-                    if len({mb for s in banks.values() for mb, _ in s}) > 1:
-                        raise LayoutError(
-                            "a phase reaches the shared memory of several CTAs; a warp's "
-                            "ld/st.shared addresses only its own CTA"
-                        )
+                    ctas |= {mb for s in banks.values() for mb, _ in s}
                     worst_degree = max(worst_degree, degree)
                     total += degree
+                if len(ctas) > 1:  # a distributed (cross-CTA) access is not ld/st.shared
+                    raise LayoutError(
+                        "the lanes of one instruction reach the shared memory of several CTAs; "
+                        "a warp's ld/st.shared addresses only its own CTA"
+                    )
                 wave_set.add(total)
                 worst_wavefronts = max(worst_wavefronts, total)
     if len(wave_set) > 1:
@@ -121,7 +122,7 @@ def simulate_bank_access(
         degree=worst_degree,
         wavefronts=worst_wavefronts,
         vector_elems=v,
-        phases=warp // lpp,
+        phases=len(phase_members),
         lanes_per_phase=lpp,
         access_bits=e * v,
         element_bits=e,

@@ -33,13 +33,8 @@ from itertools import combinations
 from typing import Any
 
 from . import f2
-from .conflicts import (
-    BankModel,
-    ConflictReport,
-    bank_model,
-    count_offsets,
-    widest_vector_log2,
-)
+from .conflicts import ConflictReport, count_offsets, widest_vector_log2
+from .hardware import BankModel, HardwareModel, bank_model
 from .errors import LayoutError
 from .kinds import Distributed, distributed_columns
 from .layout import LinearLayout
@@ -158,8 +153,9 @@ def synthesize_swizzle(
     load: LinearLayout,
     *,
     element_bits: int,
-    num_banks: int = 32,
-    bank_bytes: int = 4,
+    num_banks: int | None = None,
+    bank_bytes: int | None = None,
+    hardware: HardwareModel | None = None,
 ) -> SwizzleResult:
     """The shared-memory layout with the widest vectors and the fewest wavefronts for a pair.
 
@@ -193,7 +189,7 @@ def synthesize_swizzle(
         >>> r.load.degree, r.store.degree, r.optimal
         (1, 1, True)
     """
-    model = bank_model(element_bits, num_banks, bank_bytes)
+    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
     store, a = _side(store, "store", None, model.warp_log2)
     distributed_columns(load, "load", model.warp_log2)
     if set(load.out_dim_names) != set(store.out_dim_names):
@@ -222,10 +218,11 @@ def synthesize_swizzle(
     row = min(model.seg_lo, d)
     nbank = row - k
     nseg = d - row
-    p = model.lanes_per_phase_log2(k)
+    phase_ids = model.phase_lanes(k)
     reg_a, reg_b = f2.echelon(a.register), f2.echelon(b.register)
     can_widen = k < model.max_vector_log2
-    lanes_a, lanes_b = list(a.lane[:p]), list(b.lane[:p])
+    lanes_a = [f2.apply(a.lane, v) for v in phase_ids]
+    lanes_b = [f2.apply(b.lane, v) for v in phase_ids]
 
     best: tuple[tuple[int, ...], list[int], ConflictReport, ConflictReport, int, int] | None = None
     tries = 0

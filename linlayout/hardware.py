@@ -1,0 +1,261 @@
+"""Shared-memory hardware models: banks, warps, and how a warp access splits into phases.
+
+A :class:`HardwareModel` says how many banks a row of shared memory has, how wide a bank word
+is, how many lanes a warp has, the widest per-lane access, and which lanes are served together
+in one **phase** (wavefront group) for each access width.
+
+Phases are described as linear functionals on the lane id: a phase-index bit is the parity of
+``lane & mask``. Lanes with equal phase index run together, so the lanes of one phase form a
+coset of the kernel of those functionals — which keeps the conflict count a subspace question
+(:mod:`linlayout.conflicts`). The default rule splits by lane id (NVIDIA: a warp access of
+``b`` bytes per lane runs in phases of ``row_bytes / max(b, bank_bytes)`` consecutive lanes);
+models may override it per access width with explicit functionals, as AMD's ``ds_read_b128``
+needs (non-consecutive lane groups).
+
+Presets:
+
+* :data:`NVIDIA` — 32 banks × 4 bytes, warps of 32, phases by lane id (PTX ISA and the CUDA
+  programming guide, "Shared Memory" bank rules).
+* :data:`AMD_CDNA3` — wave64, 32 banks × 4 bytes; 128-bit accesses run in 8 phases of 8 lanes,
+  lanes ``{0-3, 20-23}``, ``{4-7, 16-19}``, ``{8-11, 28-31}``, ``{12-15, 24-27}`` and the same
+  +32: phase bits ``(t5, t2 ⊕ t4, t3)``.
+* :data:`AMD_CDNA4` — wave64, 64 banks × 4 bytes; 128-bit accesses run in 4 phases of 16
+  lanes: phase bits ``(t5, t2 ⊕ t3 ⊕ t4)``.
+
+The AMD phase groups are the ones Triton's bank-conflict tests model (``unittest/Dialect/
+TritonGPU/SwizzleTest.cpp``, ``bruteforceBankConflictsPerWavefront64``); narrower accesses
+split by lane id as on NVIDIA.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import f2
+from .errors import LayoutError
+
+__all__ = ["AMD_CDNA3", "AMD_CDNA4", "NVIDIA", "PRESETS", "BankModel", "HardwareModel", "bank_model"]
+
+
+def _pow2(value: Any, name: str, lo: int = 1, hi: int | None = None) -> int:
+    """log2 of a power of two in [lo, hi], else LayoutError naming ``name``."""
+    if isinstance(value, bool):
+        raise LayoutError(f"{name} must be an int power of two, got {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise LayoutError(f"{name} must be an int power of two, got {value!r}") from None
+    if v < 1 or v & (v - 1) or v < lo or (hi is not None and v > hi):
+        rng = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+        raise LayoutError(f"{name} must be a power of two {rng}, got {v}")
+    return v.bit_length() - 1
+
+
+@dataclass(frozen=True)
+class HardwareModel:
+    """A shared-memory bank model.
+
+    Attributes:
+        name: a label for reports.
+        num_banks: banks per row (power of two).
+        bank_bytes: bytes per bank word (power of two).
+        warp_size: lanes per warp (power of two, 32 on NVIDIA, 64 on AMD CDNA).
+        max_access_bytes: widest access one lane can make (16: ``ld.shared.v4.b32``,
+            ``ds_read_b128``).
+        phase_overrides: ``((access_bytes, (mask, …)), …)``: for an access of that many
+            bytes per lane, phase-index bit ``j`` is the parity of ``lane & mask[j]``.
+            Widths not listed split by lane id.
+
+    Raises:
+        LayoutError: a size that is not a power of two, a row narrower than the widest
+            access, or phase masks that are not independent functionals on the lane bits
+            or do not give rows' worth of lanes per phase.
+    """
+
+    name: str = "custom"
+    num_banks: int = 32
+    bank_bytes: int = 4
+    warp_size: int = 32
+    max_access_bytes: int = 16
+    phase_overrides: tuple[tuple[int, tuple[int, ...]], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        banks = _pow2(self.num_banks, "num_banks", 1, 1 << 16)
+        word = _pow2(self.bank_bytes, "bank_bytes", 1, 1 << 10)
+        warp = _pow2(self.warp_size, "warp_size", 1, 1 << 10)
+        access = _pow2(self.max_access_bytes, "max_access_bytes", 1, 1 << 10)
+        if banks + word < access:
+            raise LayoutError(
+                f"a row of {self.num_banks} banks × {self.bank_bytes} bytes is narrower than the "
+                f"{self.max_access_bytes}-byte widest access; use a wider row or a narrower access"
+            )
+        for entry in self.phase_overrides:
+            try:
+                width, masks = entry
+            except (TypeError, ValueError):
+                raise LayoutError(
+                    f"phase_overrides entries are (access_bytes, (mask, ...)), got {entry!r}"
+                ) from None
+            w = _pow2(width, "phase override access_bytes", 1, self.max_access_bytes)
+            masks = tuple(masks)
+            for m in masks:
+                if not isinstance(m, int) or isinstance(m, bool) or m <= 0 or m >> warp:
+                    raise LayoutError(
+                        f"phase mask {m!r} for {width}-byte accesses must be a nonzero lane mask "
+                        f"below {self.warp_size}"
+                    )
+            if f2.rank(masks) != len(masks):
+                raise LayoutError(
+                    f"phase masks {masks} for {width}-byte accesses are linearly dependent; each "
+                    "must add one independent bit to the phase index"
+                )
+            lanes_log2 = warp - len(masks)
+            if lanes_log2 > banks + word - max(w, word):
+                raise LayoutError(
+                    f"{width}-byte accesses with {1 << lanes_log2} lanes per phase need more than "
+                    f"one row of {self.num_banks} banks per wavefront; add phase masks"
+                )
+
+    @property
+    def row_bytes(self) -> int:
+        """Bytes one wavefront can serve: ``num_banks · bank_bytes``."""
+        return self.num_banks * self.bank_bytes
+
+    def phase_masks(self, access_bits: int) -> tuple[int, ...]:
+        """Lane masks whose parities give the phase index of an access of ``access_bits`` per lane.
+
+        The default (by lane id) puts ``row_bytes / max(access_bytes, bank_bytes)`` consecutive
+        lanes in a phase: the masks are the single higher lane bits.
+        """
+        for width, masks in self.phase_overrides:
+            if width * 8 == access_bits:
+                return tuple(masks)
+        warp = self.warp_size.bit_length() - 1
+        per_lane_bits = max(access_bits, self.bank_bytes * 8)
+        lanes = max(1, (self.row_bytes * 8) // per_lane_bits)
+        p = min(warp, lanes.bit_length() - 1)
+        return tuple(1 << i for i in range(p, warp))
+
+    def with_banks(self, num_banks: int | None = None, bank_bytes: int | None = None) -> HardwareModel:
+        """A copy with other bank parameters (None keeps the current value)."""
+        if num_banks is None and bank_bytes is None:
+            return self
+        return replace(
+            self,
+            name=f"{self.name} (modified)",
+            num_banks=self.num_banks if num_banks is None else num_banks,
+            bank_bytes=self.bank_bytes if bank_bytes is None else bank_bytes,
+        )
+
+
+NVIDIA = HardwareModel(name="NVIDIA")
+AMD_CDNA3 = HardwareModel(
+    name="AMD_CDNA3",
+    num_banks=32,
+    warp_size=64,
+    phase_overrides=((16, (1 << 5, (1 << 2) | (1 << 4), 1 << 3)),),
+)
+AMD_CDNA4 = HardwareModel(
+    name="AMD_CDNA4",
+    num_banks=64,
+    warp_size=64,
+    phase_overrides=((16, (1 << 5, (1 << 2) | (1 << 3) | (1 << 4))),),
+)
+#: Presets by name (for the command line).
+PRESETS = {m.name: m for m in (NVIDIA, AMD_CDNA3, AMD_CDNA4)}
+
+
+@dataclass(frozen=True)
+class BankModel:
+    """A hardware model specialised to one element size: the numbers the counters need.
+
+    Attributes:
+        hardware: the :class:`HardwareModel`.
+        element_log2: log2(element_bits).
+    """
+
+    hardware: HardwareModel
+    element_log2: int
+
+    @property
+    def element_bits(self) -> int:
+        return 1 << self.element_log2
+
+    @property
+    def word_log2(self) -> int:
+        """log2 of the bank word in bits."""
+        return (self.hardware.bank_bytes * 8).bit_length() - 1
+
+    @property
+    def banks_log2(self) -> int:
+        return self.hardware.num_banks.bit_length() - 1
+
+    @property
+    def warp_log2(self) -> int:
+        return self.hardware.warp_size.bit_length() - 1
+
+    @property
+    def max_vector_log2(self) -> int:
+        """Largest k with 2^k · element_bits ≤ the widest access."""
+        return max(0, (self.hardware.max_access_bytes * 8).bit_length() - 1 - self.element_log2)
+
+    @property
+    def within_word_bits(self) -> int:
+        """w: offset bits that address inside one bank word (0 for word-or-wider elements)."""
+        return max(0, self.word_log2 - self.element_log2)
+
+    @property
+    def seg_lo(self) -> int:
+        """First offset bit of the segment part: log2(row_bits / element_bits)."""
+        return max(0, self.word_log2 + self.banks_log2 - self.element_log2)
+
+    def phase_masks(self, vector_log2: int) -> tuple[int, ...]:
+        """Phase-index lane masks for vectors of ``2^vector_log2`` elements."""
+        return self.hardware.phase_masks(self.element_bits << vector_log2)
+
+    def phase_lanes(self, vector_log2: int) -> tuple[int, ...]:
+        """A basis of lane ids (ints over the lane bits) spanning the lanes of one phase.
+
+        Sorted ascending, so a by-lane-id split gives the unit lane ids ``1, 2, 4, …``.
+        """
+        masks = self.phase_masks(vector_log2)
+        cols = [sum(((m >> i) & 1) << j for j, m in enumerate(masks)) for i in range(self.warp_log2)]
+        return tuple(sorted(f2.null_space(cols)))
+
+
+def bank_model(
+    element_bits: Any,
+    num_banks: Any = None,
+    bank_bytes: Any = None,
+    hardware: HardwareModel | None = None,
+) -> BankModel:
+    """Validate the parameters of one access and combine them into a :class:`BankModel`.
+
+    Args:
+        element_bits: bits per element, a power of two up to the widest access.
+        num_banks, bank_bytes: override the hardware model's bank parameters (None keeps them).
+        hardware: the model (default :data:`NVIDIA`).
+
+    Raises:
+        LayoutError: a parameter is not a power of two in range, or ``hardware`` is not a
+            HardwareModel.
+    """
+    if hardware is None:
+        hardware = NVIDIA
+    elif not isinstance(hardware, HardwareModel):
+        raise LayoutError(
+            f"hardware must be a HardwareModel (e.g. linlayout.hardware.NVIDIA), got "
+            f"{type(hardware).__name__}"
+        )
+    hw = hardware.with_banks(num_banks, bank_bytes)
+    e = _pow2(element_bits, "element_bits", 1, hw.max_access_bytes * 8)
+    return BankModel(hardware=hw, element_log2=e)
+
+
+def lane_span(lane_cols: Iterable[int], lane_ids: Iterable[int]) -> list[int]:
+    """Images of the given lane ids under a map with the given lane columns (XOR of columns)."""
+    cols = list(lane_cols)
+    return [f2.apply(cols, v) for v in lane_ids]
