@@ -32,6 +32,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from . import f2
@@ -221,9 +222,16 @@ class BankModel:
 
         Sorted ascending, so a by-lane-id split gives the unit lane ids ``1, 2, 4, …``.
         """
-        masks = self.phase_masks(vector_log2)
-        cols = [sum(((m >> i) & 1) << j for j, m in enumerate(masks)) for i in range(self.warp_log2)]
-        return tuple(sorted(f2.null_space(cols)))
+        return _phase_lanes(self.hardware, self.element_bits << vector_log2)
+
+
+@lru_cache(maxsize=256)
+def _phase_lanes(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
+    """Kernel of the phase functionals on the lane bits (cached: models are immutable)."""
+    masks = hardware.phase_masks(access_bits)
+    warp_log2 = hardware.warp_size.bit_length() - 1
+    cols = [sum(((m >> i) & 1) << j for j, m in enumerate(masks)) for i in range(warp_log2)]
+    return tuple(sorted(f2.null_space(cols)))
 
 
 def bank_model(

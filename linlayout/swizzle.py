@@ -1,45 +1,51 @@
-"""Optimal swizzle synthesis: the shared-memory layout for a store in layout A and a load in B.
+"""Optimal swizzle synthesis: the shared-memory layout for a store in layout A and loads in B….
 
 The construction (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5; the article
 "Swizzle by hand, swizzle by algebra" replays it on a 16×32 transpose). Work in the tensor's
 bit space F₂ᵈ. The memory layout is an ordered basis of it, split into
 
-* ``vector`` (k bits): directions in both register spans, so both sides move ``2^k``
-  contiguous elements per lane; k = dim(Reg_A ∩ Reg_B), capped at 128-bit accesses;
+* ``vector`` (k bits): directions in every side's register span, so each side moves ``2^k``
+  contiguous elements per lane; k = dim(∩ Reg), capped at the widest access (128 bits);
 * ``bank`` (the rest of one row of banks): for elements narrower than a bank word its first
   bits are the within-word bits;
 * ``segment`` (the rest): two offsets differing only here hit the same bank.
 
 By the closed form in :mod:`linlayout.conflicts`, a side X is conflict-free exactly when the
 segment span meets ``X_X = span(lanes of one phase of X) + Z`` only in 0, ``Z`` being the vector
-plus within-word directions. :func:`linlayout.f2.avoiding_sequence` builds a segment span that
-meets both ``X_A`` and ``X_B`` as little as any subspace of its dimension can (Lemma 9.5,
-generalised to arbitrary — not only unit-vector — subspaces), so the result is conflict-free
-whenever any layout with this vector is, and otherwise reaches the per-side lower bound
-``2^max(0, dim segment − (d − dim X_X))`` on both sides at once.
+plus within-word directions. For a store and one load :func:`linlayout.f2.avoiding_sequence`
+builds a segment span meeting both as little as any subspace of its dimension can (Lemma 9.5,
+generalised to arbitrary — not only unit-vector — subspaces): the result is conflict-free
+whenever any layout with this vector is, and otherwise reaches the per-side lower bound on both
+sides at once. With several loads, :func:`linlayout.segments.best_segment` searches exactly.
 
-A compiler vectorises as wide as the memory layout allows: if the first bank basis lay in one
+A compiler vectorises as wide as the memory layout allows: if the first bank basis lay in a
 side's register span, that side would use wider vectors and different phases than planned.
-The first bank basis is therefore chosen outside both register spans whenever such a vector
-exists, and ``.store``/``.load`` are always counted at the widest vectorisation the result
-admits (exactly what :func:`linlayout.bank_conflicts` returns).
+The first basis after the vector is therefore chosen outside every register span whenever
+such a vector exists, and the reports are always counted at the widest vectorisation the
+result admits (exactly what :func:`linlayout.bank_conflicts` returns). With
+``vectors="per_side"`` a side may instead be given a wider vector on purpose, when that lowers
+the total cost.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from . import f2
 from .conflicts import ConflictReport, count_offsets, widest_vector_log2
-from .hardware import BankModel, HardwareModel, bank_model
 from .errors import LayoutError
+from .hardware import BankModel, HardwareModel, bank_model
 from .kinds import Distributed, distributed_columns
 from .layout import LinearLayout
+from .segments import best_segment
 
 __all__ = ["OptimalityBound", "SwizzleResult", "synthesize_swizzle"]
+
+#: Values of ``vectors=``.
+VECTOR_MODES = ("common", "per_side")
 
 
 @dataclass(frozen=True)
@@ -47,27 +53,41 @@ class OptimalityBound:
     """What no shared-memory layout can beat, and why.
 
     Attributes:
-        vector_elems: the widest vector both sides can use: ``2^dim(Reg_A ∩ Reg_B)`` elements,
-            capped at 128-bit accesses (a memory layout's first offsets must be held in
-            registers by both sides).
-        store_degree, load_degree: the least conflict degree any memory layout with that
-            vector subspace (and these within-word bits) gives each side:
-            ``2^max(0, s − (d − dim X))`` with ``s`` segment bits, ``d`` tensor bits and
-            ``X = span(lanes in one phase) + vector + within-word bits`` — a segment span
-            of dimension ``s`` must meet ``X`` in at least that many dimensions.
+        vector_elems: the widest vector every side can use: ``2^dim(∩ Reg)`` elements, capped
+            at the widest access (a memory layout's first offsets must be held in registers
+            by every side that vectorises them).
+        store_degree: the least conflict degree any memory layout with that vector subspace
+            (and these within-word bits) gives the store: ``2^max(0, s − (d − dim X))`` with
+            ``s`` segment bits, ``d`` tensor bits and ``X = span(lanes in one phase) + vector
+            + within-word bits`` — an ``s``-dim segment span meets ``X`` in at least that.
+        load_degrees: the same for each load.
+        worst_degree: the least possible degree of the worst side (``2^min max e``). With one
+            load it is the larger per-side bound (both are reached at once); with several it
+            comes from the exact search.
+        proven: the search that produced ``worst_degree`` finished (always True with one load).
         argument: the same, in words, with the numbers filled in.
     """
 
     vector_elems: int
     store_degree: int
-    load_degree: int
+    load_degrees: tuple[int, ...]
+    worst_degree: int
+    proven: bool
     argument: str
+
+    @property
+    def load_degree(self) -> int:
+        """The first load's bound (the only one for a store/load pair)."""
+        return self.load_degrees[0]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "vector_elems": self.vector_elems,
             "store_degree": self.store_degree,
             "load_degree": self.load_degree,
+            "load_degrees": list(self.load_degrees),
+            "worst_degree": self.worst_degree,
+            "proven": self.proven,
             "argument": self.argument,
         }
 
@@ -79,13 +99,13 @@ class SwizzleResult:
     Attributes:
         layout: bijection with in dims ``vector``, ``bank``, ``segment`` (flattened in that
             order into the element offset) onto the tensor's out dims.
-        vector_elems: the common vector width (elements) the layout was built for.
-        store, load: :class:`ConflictReport` of each side, exactly as
-            ``bank_conflicts(side, layout, element_bits=…)`` counts them (widest
-            vectorisation the layout admits; a side may vectorise wider than
-            ``vector_elems``).
-        optimal: ``vector_elems`` equals ``bound.vector_elems`` and each side is
-            conflict-free or meets its lower bound at the planned vector width.
+        vector_elems: the vector width (elements) every side shares.
+        store: :class:`ConflictReport` of the store, exactly as
+            ``bank_conflicts(store, layout, element_bits=…)`` counts it (at the widest
+            vectorisation the layout admits, which may exceed ``vector_elems``).
+        loads: the same for each load, in the order given.
+        optimal: ``vector_elems`` equals ``bound.vector_elems``, every side is conflict-free or
+            at its proven optimum, and (with several loads) the search finished.
         bound: the :class:`OptimalityBound` the result was checked against.
         element_bits: bits per element.
     """
@@ -93,20 +113,26 @@ class SwizzleResult:
     layout: LinearLayout
     vector_elems: int
     store: ConflictReport
-    load: ConflictReport
+    loads: tuple[ConflictReport, ...]
     optimal: bool
     bound: OptimalityBound
     element_bits: int
 
+    @property
+    def load(self) -> ConflictReport:
+        """The first load's report (the only one for a store/load pair)."""
+        return self.loads[0]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"layout": {"bases", "out_dims"}, "vector_elems", "store", "load",
-        "optimal", "bound"}``."""
+        "loads", "optimal", "bound"}``."""
         return {
             "layout": self.layout.to_dict(),
             "vector_elems": self.vector_elems,
             "element_bits": self.element_bits,
             "store": self.store.to_dict(),
             "load": self.load.to_dict(),
+            "loads": [r.to_dict() for r in self.loads],
             "optimal": self.optimal,
             "bound": self.bound.to_dict(),
         }
@@ -115,8 +141,7 @@ class SwizzleResult:
 def _side(layout: Any, name: str, out_order: tuple[str, ...] | None,
           warp_log2: int) -> tuple[LinearLayout, Distributed]:
     """Validate one side; return it (out dims in ``out_order``) and its flat columns."""
-    distributed_columns(layout, name, warp_log2)
-    if out_order is not None:
+    if out_order is not None and isinstance(layout, LinearLayout):
         layout = layout.transpose_outs(out_order)
     return layout, distributed_columns(layout, name, warp_log2)
 
@@ -148,35 +173,85 @@ def _report(mem_cols: list[int], inv: list[int], side: Distributed, reg_basis: t
     return count_offsets(lane_offs, reg_offs, k, model)
 
 
+def _prefix_len(prefix: Sequence[int], reg_basis: tuple[int, ...]) -> int:
+    """How many leading prefix vectors lie in the register span (the side's vector log2)."""
+    k = 0
+    while k < len(prefix) and f2.reduce(prefix[k], reg_basis) == 0:
+        k += 1
+    return k
+
+
+@dataclass
+class _Plan:
+    """One candidate: its memory columns, reports, and the bounds it was built against."""
+
+    cols: list[int]
+    nbank: int
+    reports: list[ConflictReport]
+    bounds: tuple[int, ...]  # per-side lower-bound exponents
+    optimum: tuple[int, ...]  # exponents of the chosen segment (optimal when proven)
+    proven: bool
+    planned_k: list[int]
+
+    def meets(self) -> bool:
+        """Every side conflict-free, or at the segment optimum with its planned vector."""
+        return all(
+            rep.degree == 1 or (rep.vector_elems == 1 << k and rep.degree <= 1 << e)
+            for rep, k, e in zip(self.reports, self.planned_k, self.optimum)
+        )
+
+    def score(self) -> tuple[int, int]:
+        degrees = [r.degree for r in self.reports]
+        return (max(degrees), sum(degrees))
+
+    def cost(self) -> tuple[int, int, int]:
+        """(total wavefronts per warp, instructions per warp, worst degree) over all sides."""
+        total = sum(r.instructions * r.wavefronts for r in self.reports)
+        instr = sum(r.instructions for r in self.reports)
+        return (total, instr, max(r.degree for r in self.reports))
+
+
 def synthesize_swizzle(
     store: LinearLayout,
-    load: LinearLayout,
+    load: LinearLayout | Sequence[LinearLayout],
     *,
     element_bits: int,
     num_banks: int | None = None,
     bank_bytes: int | None = None,
     hardware: HardwareModel | None = None,
+    vectors: str = "common",
+    node_limit: int = 200_000,
 ) -> SwizzleResult:
-    """The shared-memory layout with the widest vectors and the fewest wavefronts for a pair.
+    """The shared-memory layout with the widest vectors and the fewest wavefronts.
 
     Args:
         store: distributed layout that writes the tile (in dims among ``register, lane, warp,
             block``); bases may be any linear maps, including broadcasts (zero bases).
-        load: distributed layout that reads it, over the same out dims with the same sizes
-            (the order of out dims may differ; the result uses ``store``'s).
-        element_bits: bits per element, a power of two from 1 to 128.
-        num_banks: banks per row (power of two, default 32).
-        bank_bytes: bytes per bank word (power of two, default 4).
+        load: distributed layout that reads it — or a sequence of them, for a tile read by
+            several loads — over the same out dims with the same sizes (the order of out dims
+            may differ; the result uses ``store``'s).
+        element_bits: bits per element, a power of two up to the widest access (128).
+        num_banks: banks per row; overrides ``hardware``'s (default 32).
+        bank_bytes: bytes per bank word; overrides ``hardware``'s (default 4).
+        hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``).
+        vectors: ``"common"`` (default): every side uses the widest vector all register spans
+            allow. ``"per_side"``: a side may use a wider vector of its own (its extra register
+            directions placed right after the common vector) when that lowers the total cost:
+            wavefronts per warp summed over the sides, then instructions.
+        node_limit: budget of the exact segment search used with several loads; past it the
+            best layout found is returned with ``optimal=False``.
 
     Returns:
-        A :class:`SwizzleResult`. Its vector is the widest both register spans allow; both
-        sides are conflict-free whenever any memory layout with that vector makes them so;
-        otherwise each side meets its lower bound (``.bound``), which is both the balanced
-        and the minimum-sum choice.
+        A :class:`SwizzleResult`. With one load: both sides are conflict-free whenever any
+        memory layout with that vector makes them so; otherwise each side meets its lower
+        bound (``.bound``), which is both the balanced and the minimum-sum choice. With several
+        loads: the ``(worst degree, sum of degrees)`` is minimal among segment choices, proven
+        by exhaustive search unless the budget ran out.
 
     Raises:
         LayoutError: wrong in dims, out dims or sizes that differ between the sides, more
-            lanes than a warp, or invalid hardware parameters.
+            lanes than a warp, an empty list of loads, an unknown ``vectors`` mode, or
+            invalid hardware parameters.
 
     Source: Linear Layouts paper (arXiv 2505.23819) §5.4, Lemmas 9.4 and 9.5; Triton's
     ``GenericSwizzling.cpp`` computes the same kind of layout for unit-vector bases.
@@ -190,112 +265,143 @@ def synthesize_swizzle(
         (1, 1, True)
     """
     model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    if vectors not in VECTOR_MODES:
+        raise LayoutError(f"vectors must be one of {VECTOR_MODES}, got {vectors!r}")
+    if not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 0:
+        raise LayoutError(f"node_limit must be a non-negative int, got {node_limit!r}")
     store, a = _side(store, "store", None, model.warp_log2)
-    distributed_columns(load, "load", model.warp_log2)
-    if set(load.out_dim_names) != set(store.out_dim_names):
-        raise LayoutError(
-            f"store and load must have the same out dims; got {list(store.out_dim_names)} and "
-            f"{list(load.out_dim_names)}"
-        )
-    ssizes, lsizes = store.out_dims, load.out_dims
-    for n in store.out_dim_names:
-        if ssizes[n] != lsizes[n]:
+    loads_in = [load] if isinstance(load, LinearLayout) or not isinstance(load, Sequence) else list(load)
+    if not loads_in:
+        raise LayoutError("give at least one load layout")
+    sides = [a]
+    for i, ld in enumerate(loads_in):
+        name = "load" if len(loads_in) == 1 else f"load {i}"
+        if not isinstance(ld, LinearLayout):
+            raise LayoutError(f"{name} must be a LinearLayout, got {type(ld).__name__}")
+        if set(ld.out_dim_names) != set(store.out_dim_names):
             raise LayoutError(
-                f"out dim {n!r} has size {ssizes[n]} in the store but {lsizes[n]} in the load; "
-                "both must describe the same tensor"
+                f"store and {name} must have the same out dims; got "
+                f"{list(store.out_dim_names)} and {list(ld.out_dim_names)}"
             )
-    load, b = _side(load, "load", store.out_dim_names, model.warp_log2)
+        lsizes = ld.out_dims
+        for n, size in store.out_dims.items():
+            if size != lsizes[n]:
+                raise LayoutError(
+                    f"out dim {n!r} has size {size} in the store but {lsizes[n]} in the {name}; "
+                    "all sides must describe the same tensor"
+                )
+        sides.append(_side(ld, name, store.out_dim_names, model.warp_log2)[1])
     d = store.total_out_bits
+    regs = [f2.echelon(s.register) for s in sides]
 
-    # 1. Vector: the widest common register subspace, capped at 128-bit accesses.
-    common = sorted(f2.intersection(a.register, b.register))
-    kmax = min(len(common), model.max_vector_log2, d)
-    vec = common[:kmax]
-    k = kmax
+    # 1. Vector: the widest common register subspace, capped at the widest access.
+    common: tuple[int, ...] = regs[0]
+    for r in regs[1:]:
+        common = f2.intersection(common, r)
+    common_sorted = sorted(common)
+    kmax = min(len(common_sorted), model.max_vector_log2, d)
+    vec = common_sorted[:kmax]
 
-    # 2. Sizes: Z = vector + within-word bits; bank bits fill one row; segment the rest.
-    z = min(max(k, model.within_word_bits), d)
+    prefixes = [vec]
+    if vectors == "per_side":
+        for r in regs:
+            extra = f2.extend_basis(vec, sorted(r), limit=min(model.max_vector_log2, d) - kmax)
+            if extra:
+                prefixes.append(vec + extra)
+
+    plans = [_build(prefix, sides, regs, model, d, node_limit) for prefix in prefixes]
+    base = plans[0]
+    best = min(plans, key=lambda p: p.cost()) if vectors == "per_side" else base
+
     row = min(model.seg_lo, d)
-    nbank = row - k
     nseg = d - row
-    phase_ids = model.phase_lanes(k)
-    reg_a, reg_b = f2.echelon(a.register), f2.echelon(b.register)
-    can_widen = k < model.max_vector_log2
-    lanes_a = [f2.apply(a.lane, v) for v in phase_ids]
-    lanes_b = [f2.apply(b.lane, v) for v in phase_ids]
-
-    best: tuple[tuple[int, ...], list[int], ConflictReport, ConflictReport, int, int] | None = None
-    tries = 0
-    for zcols, first_bank in _first_bank_choices(vec, z, d, lanes_a, lanes_b, reg_a, reg_b, can_widen):
-        # 3. Segment: the Lemma 9.5 sequence against both sides' phase spans.
-        xa = lanes_a + zcols
-        xb = lanes_b + zcols
-        seq = f2.avoiding_sequence(xa, xb, zcols, d)
-        seg = seq[:nseg]
-        lb_a = max(0, nseg - (d - f2.rank(xa)))
-        lb_b = max(0, nseg - (d - f2.rank(xb)))
-        # 4. Bank: Z's extra bits, then the first bank basis, then unit vectors.
-        banks = list(zcols[k:])
-        if first_bank is not None and len(banks) < nbank:
-            fb = first_bank(seg)
-            if fb is None:
-                continue
-            banks.append(fb)
-        banks += f2.extend_basis(
-            vec + banks + seg, _candidates(d, lanes_a + lanes_b), limit=nbank - len(banks)
-        )
-        seg = sorted(seg, key=lambda v: ((v & -v).bit_length(), v))
-        cols = vec + banks + seg
-        inv = f2.inverse(cols)
-        rep_a = _report(cols, inv, a, reg_a, model, d)
-        rep_b = _report(cols, inv, b, reg_b, model, d)
-        score = (max(rep_a.degree, rep_b.degree), rep_a.wavefronts + rep_b.wavefronts)
-        if best is None or score < (max(best[2].degree, best[3].degree),
-                                    best[2].wavefronts + best[3].wavefronts):
-            best = (tuple(cols), banks, rep_a, rep_b, lb_a, lb_b)
-        tries += 1
-        if _meets(rep_a, lb_a, k) and _meets(rep_b, lb_b, k) or tries >= 32:
-            break
-    assert best is not None  # the unconstrained fallback always yields a choice
-    cols_t, banks, rep_a, rep_b, lb_a, lb_b = best
-    cols = list(cols_t)
-
-    out_dims = store.out_dims
     layout = LinearLayout._from_flat(
-        (("vector", k), ("bank", nbank), ("segment", nseg)),
-        tuple((n, store.out_bits(n)) for n in out_dims),
-        cols,
+        (("vector", kmax), ("bank", row - kmax), ("segment", nseg)),
+        tuple((n, store.out_bits(n)) for n in store.out_dim_names),
+        best.cols,
     )
-    dim_xa, dim_xb = f2.rank(lanes_a + cols[:z]), f2.rank(lanes_b + cols[:z])
+    worst = max(base.optimum) if base.optimum else 0
+    names = ["store"] + (["load"] if len(sides) == 2 else [f"load {i}" for i in range(len(sides) - 1)])
+    per_side = ", ".join(
+        f"{nm} -> {1 << lb}-way at best" for nm, lb in zip(names, base.bounds)
+    )
     argument = (
-        f"vector: dim(Reg_store ∩ Reg_load) = {len(common)} and a 128-bit access holds at "
-        f"most 2^{model.max_vector_log2} elements, so no layout vectorises both sides beyond "
-        f"2^{kmax}; segment: any {nseg}-dim segment span in the {d}-bit tensor space meets "
-        f"X = span(lanes of a phase + vector + within-word bits) in at least "
-        f"max(0, {nseg} - ({d} - dim X)) dims (Lemma 9.5 count): dim X = {dim_xa} for the store "
-        f"-> {1 << lb_a}-way at best, {dim_xb} for the load -> {1 << lb_b}-way at best"
+        f"vector: dim(∩ Reg) = {len(common_sorted)} and a {model.hardware.max_access_bytes}-byte "
+        f"access holds at most 2^{model.max_vector_log2} elements, so no layout vectorises every "
+        f"side beyond 2^{kmax}; segment: any {nseg}-dim segment span in the {d}-bit tensor "
+        f"space meets X = span(lanes of a phase + vector + within-word bits) in at least "
+        f"max(0, {nseg} - ({d} - dim X)) dims (Lemma 9.5 count): {per_side}"
     )
+    if len(sides) > 2:
+        argument += (
+            f"; jointly the worst side is at least {1 << worst}-way "
+            f"({'proven by exhaustive search' if base.proven else 'search budget exhausted'})"
+        )
     bound = OptimalityBound(
-        vector_elems=1 << kmax, store_degree=1 << lb_a, load_degree=1 << lb_b, argument=argument
+        vector_elems=1 << kmax,
+        store_degree=1 << base.bounds[0],
+        load_degrees=tuple(1 << b for b in base.bounds[1:]),
+        worst_degree=1 << worst,
+        proven=base.proven,
+        argument=argument,
     )
-    optimal = _meets(rep_a, lb_a, k) and _meets(rep_b, lb_b, k)
+    optimal = best.proven and (best.meets() or best.cost() < base.cost())
     return SwizzleResult(
         layout=layout,
-        vector_elems=1 << k,
-        store=rep_a,
-        load=rep_b,
+        vector_elems=1 << kmax,
+        store=best.reports[0],
+        loads=tuple(best.reports[1:]),
         optimal=optimal,
         bound=bound,
         element_bits=model.element_bits,
     )
 
 
-def _meets(rep: ConflictReport, lb: int, k: int) -> bool:
-    """Conflict-free, or at the lower bound with the planned vector width."""
-    return rep.degree == 1 or (rep.vector_elems == 1 << k and rep.degree == 1 << lb)
+def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ...]],
+           model: BankModel, d: int, node_limit: int) -> _Plan:
+    """Build the best layout whose offsets start with ``prefix`` (the vector part)."""
+    kp = len(prefix)
+    ks = [_prefix_len(prefix, r) for r in regs]
+    z = min(max(kp, model.within_word_bits), d)
+    row = min(model.seg_lo, d)
+    nbank = row - kp
+    nseg = d - row
+    lanes = [[f2.apply(s.lane, v) for v in model.phase_lanes(k)] for s, k in zip(sides, ks)]
+    # The first basis after the prefix must not extend the vector of a side that holds the
+    # whole prefix in registers (and could still widen).
+    avoid = [r for r, k in zip(regs, ks) if k == kp and k < model.max_vector_log2]
+
+    best: _Plan | None = None
+    tries = 0
+    for zcols, first_bank in _first_bank_choices(prefix, z, d, lanes, avoid):
+        xs = [ln + zcols for ln in lanes]
+        choice = best_segment(xs, zcols, d, nseg, node_limit=node_limit)
+        seg = list(choice.segment)
+        banks = list(zcols[kp:])
+        if first_bank is not None and len(banks) < nbank:
+            fb = first_bank(seg)
+            if fb is None:
+                continue
+            banks.append(fb)
+        flat_lanes = [v for ln in lanes for v in ln]
+        banks += f2.extend_basis(prefix + banks + seg, _candidates(d, flat_lanes),
+                                 limit=nbank - len(banks))
+        seg.sort(key=lambda v: ((v & -v).bit_length(), v))
+        cols = prefix + banks + seg
+        inv = f2.inverse(cols)
+        reports = [_report(cols, inv, s, r, model, d) for s, r in zip(sides, regs)]
+        plan = _Plan(cols, nbank, reports, choice.lower_bounds, choice.exponents,
+                     choice.proven, ks)
+        if best is None or plan.score() < best.score():
+            best = plan
+        tries += 1
+        if plan.meets() or tries >= 32:
+            break
+    assert best is not None  # the unconstrained fallback always yields a choice
+    return best
 
 
-def _first_bank_choices(vec, z, d, lanes_a, lanes_b, reg_a, reg_b, can_widen):
+def _first_bank_choices(vec, z, d, lanes, avoid):
     """Yield ``(Z columns, first_bank)`` choices, best first.
 
     ``first_bank(seg)`` returns the first bank basis given the segment basis (or None when no
@@ -303,39 +409,43 @@ def _first_bank_choices(vec, z, d, lanes_a, lanes_b, reg_a, reg_b, can_widen):
 
     For sub-word elements the first bank-dim bases are the within-word bits (part of Z);
     otherwise the first bank basis is picked after the segment span. Either way the first
-    basis after the vector should lie outside both register spans (so neither side
+    basis after the vector should lie outside the register spans in ``avoid`` (so no side
     vectorises wider than planned); candidates that satisfy this come first, and a final
     unconstrained choice guarantees progress.
     """
     k = len(vec)
-    shared = sorted(f2.intersection(lanes_a, lanes_b)) + lanes_a + lanes_b
-    avoid = [reg_a, reg_b] if can_widen else []
+    shared = list(lanes[0])
+    for ln in lanes[1:]:
+        shared = list(f2.intersection(shared, ln))
+    prefer = sorted(shared) + [v for ln in lanes for v in ln]
     if z > k:
-        # Sub-word: choose the within-word extras now, the first outside both register spans.
+        # Sub-word: choose the within-word extras now, the first outside the register spans.
         seen = 0
-        for first in _outside(_candidates(d, shared), avoid + [f2.echelon(vec)]):
+        for first in _outside(_candidates(d, prefer), avoid + [f2.echelon(vec)]):
             zcols = vec + [first]
-            zcols += f2.extend_basis(zcols, _candidates(d, shared), limit=z - k - 1)
+            zcols += f2.extend_basis(zcols, _candidates(d, prefer), limit=z - k - 1)
             if len(zcols) < z:
                 continue
             yield zcols, None
             seen += 1
             if seen >= 8:
                 break
-        zcols = vec + f2.extend_basis(vec, _candidates(d, shared), limit=z - k)
+        zcols = vec + f2.extend_basis(vec, _candidates(d, prefer), limit=z - k)
         yield zcols, None
         return
+
+    flat = [v for ln in lanes for v in ln]
 
     def first_bank(avoid_spaces):
         def pick(seg):
             taken = f2.echelon(vec + seg)
-            for c in _outside(_candidates(d, lanes_a + lanes_b), avoid_spaces + [taken]):
+            for c in _outside(_candidates(d, flat), avoid_spaces + [taken]):
                 return c
             return None
         return pick
 
     yield vec, first_bank(avoid)
+    for i in range(len(avoid)):
+        yield vec, first_bank(avoid[:i] + avoid[i + 1:])
     if avoid:
-        yield vec, first_bank([reg_a])
-        yield vec, first_bank([reg_b])
         yield vec, first_bank([])

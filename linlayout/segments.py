@@ -1,0 +1,278 @@
+"""Choosing the segment subspace: exact minima for any number of accesses.
+
+A side X of a shared-memory access (a store or a load) takes ``2^e_X`` wavefronts per phase
+with ``e_X = dim(St ∩ X_X)``: ``St`` is the span of the memory layout's segment bases and
+``X_X = span(lanes of one phase) + Z`` (:mod:`linlayout.conflicts`). Choosing the memory layout
+therefore comes down to choosing an ``s``-dimensional ``St`` with ``St ∩ Z = 0`` that meets
+every ``X_X`` as little as possible.
+
+* Two sides: :func:`linlayout.f2.avoiding_sequence` reaches the per-side lower bound
+  ``max(0, s − (n − dim X))`` on both at once (Lemma 9.5 of the Linear Layouts paper,
+  generalised), so the answer is immediate and provably optimal.
+* Three or more: over F₂ the subspaces can block each other (``u``, ``v`` and ``u ⊕ v`` spanning
+  three lines in a plane leave no line free), so the lemma no longer decides. Work in the
+  quotient ``Q = F₂ⁿ / Z`` and let ``W = ΣX̄``; directions outside ``W`` are harmless, so only
+  ``κ = max(0, s − (dim Q − dim W))`` dimensions of ``St`` must lie inside ``W``. The search
+  enumerates the kernels ``K ⊆ W`` of dimension ``κ`` as kernels of "bank maps"
+  ``B: W → F₂^(w−κ)`` in canonical column form (one representative per kernel), fixing the
+  columns of ``B`` one basis vector at a time and pruning on the sides already determined.
+  A heuristic incumbent that meets every per-side lower bound ends the search at once.
+
+:func:`best_segment` returns the witness, the exponent of each side, and whether optimality
+was proven (the search finished within its node budget).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import f2
+
+__all__ = ["SegmentChoice", "best_segment", "lower_bounds"]
+
+
+@dataclass(frozen=True)
+class SegmentChoice:
+    """The outcome of a segment search.
+
+    Attributes:
+        segment: basis of ``St`` (vectors of F₂ⁿ), ``St ∩ Z = 0``.
+        exponents: ``dim(St ∩ X_i)`` for each side, in input order (conflict degree ``2^e``).
+        lower_bounds: the per-side dimension-count bounds ``max(0, s − (n − dim X_i))``.
+        proven: True when no ``St`` has a smaller ``(max, sum)`` of exponents: either every
+            side meets its lower bound or the exhaustive search finished.
+        nodes: search nodes visited (0 when the closed form or the heuristic sufficed).
+    """
+
+    segment: tuple[int, ...]
+    exponents: tuple[int, ...]
+    lower_bounds: tuple[int, ...]
+    proven: bool
+    nodes: int = 0
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """``(max exponent, sum of exponents)``: the lexicographic objective."""
+        return (max(self.exponents, default=0), sum(self.exponents))
+
+
+def lower_bounds(xs: Sequence[Sequence[int]], nbits: int, nseg: int) -> tuple[int, ...]:
+    """Per-side bounds ``max(0, s − (n − dim X_i))``: any s-dim subspace meets X_i that much."""
+    return tuple(max(0, nseg - (nbits - f2.rank(x))) for x in xs)
+
+
+def _exponents(seg: Sequence[int], xs: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    return tuple(len(f2.intersection(seg, x)) for x in xs)
+
+
+class _Quotient:
+    """Coordinates on ``F₂ⁿ / Z``: reduce modulo Z's echelon basis, drop its pivot bits."""
+
+    def __init__(self, z: Sequence[int], nbits: int) -> None:
+        self.z = f2.echelon(z)
+        pivots = {b.bit_length() - 1 for b in self.z}
+        self.free = [i for i in range(nbits) if i not in pivots]
+
+    @property
+    def dim(self) -> int:
+        return len(self.free)
+
+    def down(self, v: int) -> int:
+        v = f2.reduce(v, self.z)
+        out = 0
+        for j, i in enumerate(self.free):
+            if v >> i & 1:
+                out |= 1 << j
+        return out
+
+    def up(self, c: int) -> int:
+        out = 0
+        for j, i in enumerate(self.free):
+            if c >> j & 1:
+                out |= 1 << i
+        return out
+
+
+def best_segment(
+    xs: Sequence[Sequence[int]],
+    z: Sequence[int],
+    nbits: int,
+    nseg: int,
+    *,
+    node_limit: int = 200_000,
+    seed: int = 0,
+) -> SegmentChoice:
+    """An ``nseg``-dimensional segment span meeting the sides' subspaces as little as possible.
+
+    Args:
+        xs: spanning lists of the sides' subspaces ``X_i`` (each containing ``span(z)``).
+        z: spanning list of the vector + within-word subspace ``Z`` (``St ∩ Z`` must be 0).
+        nbits: the tensor's bit count ``n``.
+        nseg: the segment dimension ``s`` (``s ≤ n − dim Z``).
+        node_limit: search budget (nodes); past it the best found is returned unproven.
+        seed: seed of the heuristic's random choices (results are deterministic per seed).
+
+    Returns:
+        A :class:`SegmentChoice` minimising ``(max_i e_i, Σ e_i)`` — proven, or the best found
+        within the budget.
+
+    Raises:
+        ValueError: ``nseg`` exceeds ``n − dim Z`` (a programming error; callers size it).
+    """
+    xs = [list(x) + list(z) for x in xs]
+    bounds = lower_bounds(xs, nbits, nseg)
+    if len(xs) <= 2:
+        # Lemma 9.5, generalised: both per-side bounds are reached at once.
+        seg = f2.avoiding_sequence(xs[0], xs[-1], z, nbits)[:nseg]
+        if len(seg) < nseg:
+            raise ValueError(f"a {nseg}-dim segment cannot avoid Z in {nbits} bits")
+        return SegmentChoice(tuple(seg), bounds, bounds, proven=True)
+    quo = _Quotient(z, nbits)
+    q = quo.dim
+    if nseg > q:
+        raise ValueError(f"a {nseg}-dim segment cannot avoid a {nbits - q}-dim Z in {nbits} bits")
+
+    xbar = [f2.echelon(quo.down(v) for v in x) for x in xs]
+    wbasis: list[int] = []
+    for xb_ in xbar:  # W's basis adapted to X̄_1, then X̄_2's extension, …
+        wbasis += f2.extend_basis(wbasis, sorted(xb_))
+    w = len(wbasis)
+    comp = f2.complement(wbasis, q)  # harmless directions, outside every side
+    kappa = max(0, nseg - len(comp))
+    outside = [quo.up(c) for c in comp[: nseg - kappa]]
+
+    def lift(kernel_w: Sequence[int]) -> tuple[int, ...]:
+        """Kernel vectors in W-coordinates -> segment basis in F₂ⁿ."""
+        vecs = []
+        for kv in kernel_w:
+            v = 0
+            for j, b in enumerate(wbasis):
+                if kv >> j & 1:
+                    v ^= b
+            vecs.append(quo.up(v))
+        return tuple(outside + vecs)
+
+    if kappa == 0 or kappa == w:
+        seg = lift([1 << j for j in range(w)] if kappa == w else [])
+        return SegmentChoice(seg, _exponents(seg, xs), bounds, proven=True)
+
+    # Sides in W-coordinates (each basis vector as a bitmask over wbasis).
+    sol = f2.solve_many(wbasis, [v for xb_ in xbar for v in xb_])
+    sides_w: list[list[int]] = []
+    it = iter(sol)
+    for xb_ in xbar:
+        sides_w.append([next(it) for _ in xb_])  # type: ignore[misc]
+
+    best = _heuristic(sides_w, w, kappa, seed)
+    best_score = _score(best, sides_w)
+    bounds_w = tuple(max(0, kappa - (w - len(s))) for s in sides_w)
+    if best_score == (max(bounds_w), sum(bounds_w)):
+        seg = lift(best)
+        return SegmentChoice(seg, _exponents(seg, xs), bounds, proven=True)
+
+    found, nodes, complete = _search(sides_w, w, kappa, best_score, node_limit)
+    if found is not None:
+        best = found
+    seg = lift(best)
+    return SegmentChoice(seg, _exponents(seg, xs), bounds, proven=complete, nodes=nodes)
+
+
+def _score(kernel: Sequence[int], sides: Sequence[Sequence[int]]) -> tuple[int, int]:
+    exps = [len(f2.intersection(kernel, s)) for s in sides]
+    return (max(exps, default=0), sum(exps))
+
+
+def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int) -> list[int]:
+    """Greedy randomized kernel: add the sampled vector that raises (max, sum) the least."""
+    rng = random.Random(seed)
+    best: list[int] | None = None
+    best_score = None
+    for attempt in range(6):
+        kernel: list[int] = []
+        while len(kernel) < kappa:
+            cands = {rng.getrandbits(w) for _ in range(48)}
+            cands |= {1 << j for j in range(w)}
+            scored = []
+            for c in cands:
+                if c == 0 or f2.in_span(c, kernel):
+                    continue
+                scored.append((_score(kernel + [c], sides), c))
+            scored.sort()
+            kernel.append(scored[0][1])
+        sc = _score(kernel, sides)
+        if best_score is None or sc < best_score:
+            best, best_score = kernel, sc
+    assert best is not None
+    return best
+
+
+def _search(
+    sides: Sequence[Sequence[int]], w: int, kappa: int, incumbent: tuple[int, int], limit: int
+) -> tuple[list[int] | None, int, bool]:
+    """Exhaustive search over bank maps ``B: F₂^w → F₂^r`` (``r = w − κ``) in canonical form.
+
+    Column ``j`` of ``B`` is either a vector of the span of the earlier columns or the next
+    unit vector (a new pivot): every kernel is met exactly once. A side is scored as soon as
+    all coordinates its vectors use are fixed, and a branch is cut when the sides scored so
+    far already rule out beating the incumbent.
+
+    Returns ``(kernel or None, nodes, complete)``: the best kernel found that beats the
+    incumbent (None if none), the nodes visited, and whether the search ran to the end.
+    """
+    r = w - kappa
+    # when each side becomes fully determined
+    ready_at: list[list[int]] = [[] for _ in range(w)]
+    for i, vs in enumerate(sides):
+        top = max(v.bit_length() for v in vs) - 1 if vs else 0
+        ready_at[max(top, 0)].append(i)
+    bounds = [max(0, kappa - (w - len(vs))) for vs in sides]
+    best_score = incumbent
+    best_cols: list[int] | None = None
+    cols = [0] * w
+    exps = list(bounds)  # undetermined sides count with their lower bound
+    nodes = 0
+    complete = True
+
+    def side_exp(i: int) -> int:
+        imgs = [f2.apply(cols, v) for v in sides[i]]
+        return len(sides[i]) - f2.rank(imgs)
+
+    def rec(j: int, rank: int, span: list[int]) -> None:
+        nonlocal nodes, best_score, best_cols, complete
+        if j == w:
+            if rank == r:
+                sc = (max(exps, default=0), sum(exps))
+                if sc < best_score:
+                    best_score, best_cols = sc, list(cols)
+            return
+        if rank + (w - j) < r:
+            return
+        nodes += 1
+        if nodes > limit:
+            complete = False
+            return
+        options = [(1 << rank, rank + 1)] if rank < r else []
+        options += [(v, rank) for v in span]
+        touched = ready_at[j]
+        for col, new_rank in options:
+            cols[j] = col
+            for i in touched:
+                exps[i] = side_exp(i)
+            # every completion scores at least (max, sum) of the current exponents
+            if (max(exps, default=0), sum(exps)) < best_score:
+                new_span = span if new_rank == rank else span + [x ^ col for x in span]
+                rec(j + 1, new_rank, new_span)
+            if not complete:
+                break
+        for i in touched:
+            exps[i] = bounds[i]
+        cols[j] = 0
+
+    rec(0, 0, [0])
+    if best_cols is None:
+        return None, nodes, complete
+    # kernel of B: vectors x (over W coordinates) with B x = 0
+    kernel = list(f2.null_space(best_cols))
+    return kernel, nodes, complete
