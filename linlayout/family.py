@@ -1,0 +1,327 @@
+"""The whole family of optimal swizzles, and certificates for hand-written layouts.
+
+:func:`optimal_swizzles` counts — in closed form — and enumerates every segment subspace that
+makes a store/load pair optimal, given the vector and within-word bits of the synthesized
+layout. For the article's 16×32 transpose that family is exactly the workbench's conflict-free
+configurations: 322,560 of the 2^20 ways to XOR row bits into column bits.
+
+The count. In the quotient ``Q = F₂ᵈ / Z`` (dimension ``q``) let ``U = X̄_store``,
+``V = X̄_load``, ``I = U ∩ V`` and let ``s`` be the segment dimension. The moments
+``M(α, β) = Σ_T [dim(T∩U), α]₂ [dim(T∩V), β]₂`` over all ``s``-dim subspaces ``T`` count the
+triples ``(T, A ≤ T∩U, B ≤ T∩V)``; grouping by ``a′ = dim(A ∩ I)`` and ``c = dim(A ∩ B)``,
+
+    M(α, β) = Σ_{a′, c} N(i, u, α, a′) · N(a′, v, β, c) · [q − α − β + c, s − α − β + c]₂
+
+where ``N(t, n, k, c) = [t, c]₂ [n − t, k − c]₂ 2^{(t − c)(k − c)}`` counts the ``k``-dim
+subspaces of an ``n``-dim space meeting a fixed ``t``-dim one in exactly ``c`` dimensions.
+Gaussian-binomial inversion turns the moments into the number of ``T`` with
+``dim(T∩U) = a`` and ``dim(T∩V) = b``; each such ``T`` lifts to ``2^(s·dim Z)`` segment
+subspaces of F₂ᵈ (graphs of maps ``T → Z``). The tests check the formula against enumeration.
+
+:func:`is_optimal` certifies a given memory layout: the widest possible common vector, and
+each side at its proven minimum.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from . import f2
+from .conflicts import ConflictReport, bank_conflicts
+from .errors import LayoutError
+from .hardware import HardwareModel, bank_model
+from .kinds import distributed_columns
+from .layout import LinearLayout
+from .segments import _Quotient
+from .swizzle import OptimalityBound, synthesize_swizzle
+
+__all__ = ["Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal", "optimal_swizzles"]
+
+
+@lru_cache(maxsize=4096)
+def gaussian_binomial(n: int, k: int) -> int:
+    """The number of ``k``-dim subspaces of F₂ⁿ (``[n, k]₂``); 0 when ``k`` is out of range."""
+    if k < 0 or k > n or n < 0:
+        return 0
+    num, den = 1, 1
+    for j in range(k):
+        num *= (1 << (n - j)) - 1
+        den *= (1 << (j + 1)) - 1
+    return num // den
+
+
+def _meeting(t: int, n: int, k: int, c: int) -> int:
+    """k-dim subspaces of an n-dim space meeting a fixed t-dim subspace in exactly c dims."""
+    if c < 0 or c > t or k - c < 0 or k - c > n - t:
+        return 0
+    return gaussian_binomial(t, c) * gaussian_binomial(n - t, k - c) * (1 << ((t - c) * (k - c)))
+
+
+def count_meeting(q: int, s: int, u: int, v: int, i: int, a: int, b: int) -> int:
+    """Number of ``s``-dim ``T ≤ F₂^q`` with ``dim(T∩U) = a`` and ``dim(T∩V) = b``.
+
+    ``U``, ``V`` have dimensions ``u``, ``v`` and meet in dimension ``i`` (the count depends
+    on nothing else). Exact integer arithmetic; see the module docstring for the derivation.
+    """
+
+    def moment(alpha: int, beta: int) -> int:
+        total = 0
+        for ap in range(0, min(alpha, i) + 1):
+            n_a = _meeting(i, u, alpha, ap)
+            if not n_a:
+                continue
+            for c in range(0, min(ap, beta) + 1):
+                n_b = _meeting(ap, v, beta, c)
+                if not n_b:
+                    continue
+                t = alpha + beta - c
+                total += n_a * n_b * gaussian_binomial(q - t, s - t)
+        return total
+
+    result = 0
+    for alpha in range(a, min(u, s) + 1):
+        for beta in range(b, min(v, s) + 1):
+            da, db = alpha - a, beta - b
+            sign = -1 if (da + db) & 1 else 1
+            weight = (1 << (da * (da - 1) // 2 + db * (db - 1) // 2))
+            result += sign * weight * gaussian_binomial(alpha, a) * gaussian_binomial(beta, b) * \
+                moment(alpha, beta)
+    return result
+
+
+@dataclass(frozen=True)
+class OptimalFamily:
+    """Every optimal segment subspace for a store/load pair (given vector and within-word bits).
+
+    Attributes:
+        reference: the synthesized layout (a member of the family).
+        count: how many segment subspaces ``St ⊆ F₂ᵈ`` (``St ∩ Z = 0``) give each side its
+            optimal degree (``reference.bound``): closed form, exact.
+        exponents: the optimal ``(e_store, e_load)`` (degrees ``2^e``).
+        z_basis: the vector + within-word directions ``Z`` the family shares.
+        nbits: tensor bits ``d``; nseg: segment dimension ``s``.
+
+    Iterating yields each member's segment basis (an :func:`linlayout.f2.echelon` tuple of
+    flat tensor coordinates). Enumeration is exhaustive, so it is practical for families of
+    up to a few million members; :meth:`layout` turns a member into a memory layout.
+    """
+
+    reference: Any
+    count: int
+    exponents: tuple[int, int]
+    z_basis: tuple[int, ...]
+    x_store: tuple[int, ...]
+    x_load: tuple[int, ...]
+    nbits: int
+    nseg: int
+    out_dims: tuple[tuple[str, int], ...]
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        quo = _Quotient(self.z_basis, self.nbits)
+        u = f2.echelon(quo.down(x) for x in self.x_store)
+        v = f2.echelon(quo.down(x) for x in self.x_load)
+        ea, eb = self.exponents
+        z = list(f2.echelon(self.z_basis))
+        for tbar in _subspaces_meeting(quo.dim, self.nseg, u, v, ea, eb):
+            lifted = [quo.up(t) for t in tbar]
+            for combo in itertools.product(range(1 << len(z)), repeat=len(lifted)):
+                seg = [t ^ f2.apply(z, c) for t, c in zip(lifted, combo)]
+                yield f2.echelon(seg)
+
+    def layout(self, segment: Sequence[int]) -> LinearLayout:
+        """The memory layout with the reference's vector and banks and this segment basis.
+
+        Raises:
+            LayoutError: ``segment`` is not independent of the vector and bank bases (then
+                the bank bases are re-completed with unit vectors) or has the wrong size.
+        """
+        ref = self.reference.layout
+        seg = list(segment)
+        if len(seg) != self.nseg:
+            raise LayoutError(f"a member has {self.nseg} segment bases, got {len(seg)}")
+        nvec = ref.in_bits("vector")
+        cols = list(ref.columns)
+        vec, banks = cols[:nvec], cols[nvec:self.nbits - self.nseg]
+        if f2.rank(vec + banks + seg) != self.nbits:
+            fixed = vec + list(self.z_basis[nvec:])
+            banks = list(self.z_basis[nvec:]) + f2.extend_basis(
+                fixed + seg, (1 << i for i in range(self.nbits)),
+                limit=self.nbits - self.nseg - len(fixed))
+            if f2.rank(vec + banks + seg) != self.nbits:
+                raise LayoutError("the segment basis is not independent of the vector bits")
+        return LinearLayout._from_flat(
+            (("vector", nvec), ("bank", len(banks)), ("segment", self.nseg)),
+            self.out_dims, vec + banks + seg)
+
+
+def _subspaces_meeting(q: int, s: int, u: Sequence[int], v: Sequence[int], ea: int, eb: int
+                       ) -> Iterator[list[int]]:
+    """Every s-dim subspace of F₂^q meeting span(u) in ea and span(v) in eb dims (bases)."""
+    # Fast path: the complements of a side (T ∩ U = 0, dim T = q − dim U) are the graphs of
+    # the linear maps C → U over a fixed complement C.
+    for first, second, e1, e2 in ((u, v, ea, eb), (v, u, eb, ea)):
+        if e1 == 0 and s + len(first) == q:
+            comp = f2.complement(first, q)
+            fb = list(first)
+            for entries in itertools.product(range(1 << len(fb)), repeat=s):
+                t = [c ^ f2.apply(fb, m) for c, m in zip(comp, entries)]
+                if len(f2.intersection(t, second)) == e2:
+                    yield t
+            return
+    # General case: reduced echelon forms (pivot = highest bit, no other vector has it).
+    for pivots in itertools.combinations(range(q), s):
+        pset = set(pivots)
+        frees = [[j for j in range(p) if j not in pset] for p in pivots]
+        nfree = sum(len(f) for f in frees)
+        for bits in range(1 << nfree):
+            t, pos = [], 0
+            for p, fr in zip(pivots, frees):
+                vec = 1 << p
+                for j in fr:
+                    if bits >> pos & 1:
+                        vec |= 1 << j
+                    pos += 1
+                t.append(vec)
+            if len(f2.intersection(t, u)) == ea and len(f2.intersection(t, v)) == eb:
+                yield t
+
+
+def optimal_swizzles(
+    store: LinearLayout,
+    load: LinearLayout,
+    *,
+    element_bits: int,
+    num_banks: int | None = None,
+    bank_bytes: int | None = None,
+    hardware: HardwareModel | None = None,
+) -> OptimalFamily:
+    """Count (exactly) and enumerate every optimal segment subspace of a store/load pair.
+
+    The family: memory layouts with the synthesized layout's vector and within-word bits
+    (``Z``) whose segment span gives each side its optimal degree — for NVIDIA's banks,
+    every conflict-free one. Segment subspaces are counted, not orderings of their bases, nor
+    choices of bank bases (any complement works; only ``Z`` and the segment span matter).
+
+    Args: as :func:`linlayout.synthesize_swizzle` with a single load.
+
+    Returns:
+        An :class:`OptimalFamily` (``.count``, iteration, ``.layout(member)``).
+
+    Raises:
+        LayoutError: as :func:`linlayout.synthesize_swizzle`, or ``load`` is a list.
+
+    Source: Lemma 9.5 of the Linear Layouts paper and the counting argument in this module's
+    docstring; the article's workbench family (322,560 of 2^20) is the reproduction.
+    """
+    if not isinstance(load, LinearLayout):
+        raise LayoutError("optimal_swizzles takes one load layout (a LinearLayout)")
+    r = synthesize_swizzle(store, load, element_bits=element_bits, num_banks=num_banks,
+                           bank_bytes=bank_bytes, hardware=hardware)
+    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    d = r.layout.total_out_bits
+    k = r.layout.in_bits("vector")
+    nseg = r.layout.in_bits("segment")
+    z = min(max(k, model.within_word_bits), d)
+    cols = list(r.layout.columns)
+    zb = tuple(cols[:z])
+    xs = []
+    for side in (store, load.transpose_outs(store.out_dim_names)):
+        dist = distributed_columns(side, "layout", model.warp_log2)
+        xs.append(tuple(f2.apply(dist.lane, v) for v in model.phase_lanes(k)) + zb)
+    ea = max(0, nseg - (d - f2.rank(xs[0])))
+    eb = max(0, nseg - (d - f2.rank(xs[1])))
+    q = d - z
+    u = f2.rank(xs[0]) - z
+    v = f2.rank(xs[1]) - z
+    i = len(f2.intersection(xs[0], xs[1])) - z
+    count = count_meeting(q, nseg, u, v, i, ea, eb) << (nseg * z)
+    return OptimalFamily(
+        reference=r, count=count, exponents=(ea, eb), z_basis=zb, x_store=xs[0],
+        x_load=xs[1], nbits=d, nseg=nseg,
+        out_dims=tuple((n, store.out_bits(n)) for n in store.out_dim_names))
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """Whether a memory layout is optimal for a store and its loads, and why (not).
+
+    Attributes:
+        optimal: True when no memory layout gives every side a wider common vector, and none
+            with that vector gives fewer conflicts (per side, and for the worst side).
+        reasons: one sentence per check, failed ones first.
+        store, loads: the memory layout's :class:`ConflictReport` per side.
+        bound: the :class:`linlayout.swizzle.OptimalityBound` it was compared with.
+    """
+
+    optimal: bool
+    reasons: tuple[str, ...]
+    store: ConflictReport
+    loads: tuple[ConflictReport, ...]
+    bound: OptimalityBound
+
+
+def is_optimal(
+    memory: LinearLayout,
+    store: LinearLayout,
+    load: LinearLayout | Sequence[LinearLayout],
+    *,
+    element_bits: int,
+    num_banks: int | None = None,
+    bank_bytes: int | None = None,
+    hardware: HardwareModel | None = None,
+) -> Certificate:
+    """Certify a hand-written shared-memory layout against the proven optimum.
+
+    Args:
+        memory: the shared-memory layout to check (in dims ``offset`` or
+            ``vector/bank/segment``; a bijection onto the tensor).
+        store, load: the accesses (``load`` may be a list), as for
+            :func:`linlayout.synthesize_swizzle`.
+        element_bits, num_banks, bank_bytes, hardware: as there.
+
+    Returns:
+        A :class:`Certificate`. ``optimal`` requires every side to vectorise at least as wide
+        as the widest common vector (``bound.vector_elems``) and to be conflict-free or at its
+        per-side lower bound; with several loads, the worst side must also reach the proven
+        joint minimum.
+
+    Raises:
+        LayoutError: as :func:`linlayout.bank_conflicts` and :func:`synthesize_swizzle`.
+    """
+    loads = [load] if isinstance(load, LinearLayout) else list(load)
+    r = synthesize_swizzle(store, loads, element_bits=element_bits, num_banks=num_banks,
+                           bank_bytes=bank_bytes, hardware=hardware)
+    kw = dict(element_bits=element_bits, num_banks=num_banks, bank_bytes=bank_bytes,
+              hardware=hardware)
+    reports = [bank_conflicts(store, memory, **kw)] + [bank_conflicts(ld, memory, **kw)
+                                                       for ld in loads]
+    names = ["store"] + (["load"] if len(loads) == 1 else [f"load {i}" for i in range(len(loads))])
+    bounds = [r.bound.store_degree, *r.bound.load_degrees]
+    good: list[str] = []
+    bad: list[str] = []
+    common = min(rep.vector_elems for rep in reports)
+    msg = (f"common vector {common} elements (widest possible: {r.bound.vector_elems})")
+    (good if common >= r.bound.vector_elems else bad).append(msg)
+    worst = max(rep.degree for rep in reports)
+    if len(loads) == 1:
+        # both per-side bounds are reached at once (Lemma 9.5), so each side must meet its own
+        for name, rep, bd in zip(names, reports, bounds):
+            msg = f"{name}: {rep.degree}-way (best possible: {bd}-way)"
+            (good if rep.degree <= bd else bad).append(msg)
+    else:
+        # several loads: the (worst degree, total) of the exact search is the optimum
+        best = (max(x.degree for x in (r.store, *r.loads)),
+                sum(x.degree.bit_length() for x in (r.store, *r.loads)))
+        mine = (worst, sum(x.degree.bit_length() for x in reports))
+        msg = (f"worst side {worst}-way (joint minimum: {r.bound.worst_degree}-way"
+               + (")" if r.bound.proven else ", search unfinished)"))
+        (good if mine <= best and r.bound.proven else bad).append(msg)
+    return Certificate(optimal=not bad, reasons=tuple(bad + good), store=reports[0],
+                       loads=tuple(reports[1:]), bound=r.bound)
