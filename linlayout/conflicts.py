@@ -38,6 +38,8 @@ from typing import Any
 from . import f2
 from .errors import LayoutError
 from .hardware import BankModel, HardwareModel, _pow2, bank_model
+from .instructions import DEFAULT as DEFAULT_INSTRUCTION
+from .instructions import Instruction, check_memory, matrix_geometry, parse_instruction
 from .kinds import distributed_columns, memory_columns
 from .layout import LinearLayout
 
@@ -63,6 +65,9 @@ class ConflictReport:
         conflict_offsets: element offsets (flat ints over the memory's offset bits) spanning
             the conflicting directions: a basis of ``span(segment bits) ∩ (span(Λ) + Z)``;
             its length is ``log2(degree)``. Empty when conflict-free or from the simulator.
+        instruction: ``"ld/st.shared"`` or the ldmatrix/stmatrix variant counted (for those,
+            a phase is one 8×8 matrix, ``vector_elems`` the elements of one 16-byte row and
+            ``lanes_per_phase`` its 8 rows).
     """
 
     degree: int
@@ -74,6 +79,7 @@ class ConflictReport:
     element_bits: int
     instructions: int
     conflict_offsets: tuple[int, ...] = field(default=(), compare=False)
+    instruction: str = DEFAULT_INSTRUCTION
 
     @property
     def conflict_free(self) -> bool:
@@ -95,6 +101,7 @@ class ConflictReport:
             "lanes_per_phase": self.lanes_per_phase,
             "access_bits": self.access_bits,
             "instructions": self.instructions,
+            "instruction": self.instruction,
         }
 
 
@@ -168,6 +175,28 @@ def widest_vector_log2(memory_cols: Sequence[int], offset_bits: int,
     return k
 
 
+def phase_exponent(phase: Sequence[int], z: int, seg_lo: int,
+                   with_basis: bool = False) -> tuple[int, tuple[int, ...]]:
+    """``e = dim(span(segment bits) ∩ (span(phase) + span(offset bits < z)))`` and a basis.
+
+    Args:
+        phase: element offsets spanning the accesses of one phase (lanes or matrix rows).
+        z: offset bits below ``z`` are the vector / within-word / row bits.
+        seg_lo: first segment offset bit.
+        with_basis: also return a basis of that intersection (else ``()``).
+    """
+    hi = [x >> z for x in phase]
+    bank_mask = (1 << (seg_lo - z)) - 1
+    exp = f2.rank(hi) - f2.rank([h & bank_mask for h in hi])
+    basis: tuple[int, ...] = ()
+    if exp and with_basis:
+        zs = [1 << j for j in range(z)]
+        top = max([x.bit_length() for x in phase] + [seg_lo + 1])
+        seg = [1 << j for j in range(seg_lo, top)]
+        basis = tuple(sorted(f2.intersection(list(phase) + zs, seg)))
+    return exp, basis
+
+
 def count_offsets(
     lane_offs: tuple[int, ...] | list[int],
     reg_offs: tuple[int, ...] | list[int],
@@ -186,17 +215,8 @@ def count_offsets(
         with_basis: also compute ``conflict_offsets``.
     """
     z = max(vector_log2, model.within_word_bits)
-    seg_lo = model.seg_lo
     phase = [f2.apply(lane_offs, v) for v in model.phase_lanes(vector_log2)]
-    hi = [x >> z for x in phase]
-    bank_mask = (1 << (seg_lo - z)) - 1
-    exp = f2.rank(hi) - f2.rank([h & bank_mask for h in hi])
-    basis: tuple[int, ...] = ()
-    if exp and with_basis:
-        zs = [1 << j for j in range(z)]
-        top = max([x.bit_length() for x in phase] + [seg_lo + 1])
-        seg = [1 << j for j in range(seg_lo, top)]
-        basis = tuple(sorted(f2.intersection(phase + zs, seg)))
+    exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
     kmask = (1 << vector_log2) - 1
     instructions = 1 << f2.rank([x & ~kmask for x in reg_offs])
     p = model.warp_log2 - len(model.phase_masks(vector_log2))
@@ -212,6 +232,44 @@ def count_offsets(
         element_bits=model.element_bits,
         instructions=instructions,
         conflict_offsets=basis,
+    )
+
+
+def count_matrix(
+    instr: Instruction,
+    row_offs: Sequence[int],
+    row_bits: int,
+    reg_offs: Sequence[int],
+    model: BankModel,
+    with_basis: bool = True,
+) -> ConflictReport:
+    """The closed form for an ldmatrix/stmatrix access (one phase per 8×8 matrix).
+
+    Args:
+        instr: the matrix instruction.
+        row_offs: element offsets of the three row directions of a matrix.
+        row_bits: offset bits of one 16-byte row.
+        reg_offs: element offsets of each register bit.
+        model: hardware parameters (a row of banks must hold the 8 rows: 128 bytes).
+    """
+    exp, basis = phase_exponent(row_offs, row_bits, model.seg_lo, with_basis)
+    keep = (1 << row_bits) - 1
+    # registers beyond the chunk (or the .trans row selector) and the matrix index
+    rest = f2.rank([x & ~keep for x in reg_offs]) - (1 if instr.trans else 0)
+    mat_log2 = instr.matrices.bit_length() - 1
+    instructions = 1 << max(0, rest - mat_log2)
+    degree = 1 << exp
+    return ConflictReport(
+        degree=degree,
+        wavefronts=instr.matrices * degree,
+        vector_elems=1 << row_bits,
+        phases=instr.matrices,
+        lanes_per_phase=8,
+        access_bits=128,
+        element_bits=model.element_bits,
+        instructions=instructions,
+        conflict_offsets=basis,
+        instruction=instr.name,
     )
 
 
@@ -247,6 +305,7 @@ def bank_conflicts(
     bank_bytes: int | None = None,
     vector_elems: int | None = None,
     hardware: HardwareModel | None = None,
+    instruction: str | None = None,
 ) -> ConflictReport:
     """Exact bank conflicts of a warp storing or loading ``layout`` into/from ``memory``.
 
@@ -264,20 +323,36 @@ def bank_conflicts(
             ``2^k · element_bits`` fits the widest access (128 bits).
         hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``; presets
             ``AMD_CDNA3``, ``AMD_CDNA4``), which also fixes the warp size and the phases.
+        instruction: ``"ld.shared"``/``"st.shared"`` (default, vectorised) or a matrix
+            instruction ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``, …
+            (:mod:`linlayout.instructions`); ``vector_elems`` does not apply to those.
 
     Returns:
         A :class:`ConflictReport` (degree, wavefronts per instruction, vector width, phases).
 
     Raises:
         LayoutError: invalid dims, sizes or parameters; a vector the registers cannot back; a
-            lane whose access leaves its CTA's shared memory (memory ``block`` bits).
+            lane whose access leaves its CTA's shared memory (memory ``block`` bits); a
+            matrix instruction the layouts cannot use (the message says why).
         NotInvertibleError: the memory layout is not a bijection.
 
     Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised to sub-word
     accesses (module docstring); verified against :func:`simulate_bank_access`.
     """
     model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    instr = parse_instruction(instruction)
     plan = plan_access(layout, memory, model.warp_log2)
+    if instr.is_matrix:
+        if vector_elems is not None:
+            raise LayoutError(f"vector_elems does not apply to {instr.name} (rows are 16 bytes)")
+        if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
+            raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
+        geom = matrix_geometry(instr, plan.register, plan.lane, model.element_bits)
+        inv = f2.inverse(plan.memory_cols)
+        row_offs, row_bits = check_memory(instr, geom, inv, plan.register, plan.lane,
+                                          plan.warp, model.element_bits)
+        reg_offs = [f2.apply(inv, c) for c in plan.register]
+        return count_matrix(instr, row_offs, row_bits, reg_offs, model)
     if vector_elems is None:
         k = widest_vector_log2(plan.memory_cols, plan.offset_bits, f2.echelon(plan.register),
                                model)

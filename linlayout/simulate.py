@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .conflicts import ConflictReport, check_vector, plan_access
+from .conflicts import AccessPlan, ConflictReport, check_vector, plan_access
 from .errors import LayoutError
-from .hardware import HardwareModel, bank_model
+from .hardware import BankModel, HardwareModel, bank_model
+from .instructions import Instruction, check_element, parse_instruction
 from .layout import LinearLayout
 
 __all__ = ["simulate_bank_access"]
@@ -34,6 +35,7 @@ def simulate_bank_access(
     bank_bytes: int | None = None,
     vector_elems: int | None = None,
     hardware: HardwareModel | None = None,
+    instruction: str | None = None,
 ) -> ConflictReport:
     """Count bank conflicts by enumerating every lane's words (the ground truth).
 
@@ -43,17 +45,26 @@ def simulate_bank_access(
     (block, warp, register, lane) combination plus one per memory location, so keep tensors
     below ~2^16 elements. ``conflict_offsets`` is left empty.
 
+    For ldmatrix/stmatrix it replays the instruction: every lane's elements must sit where the
+    instruction delivers them (16-byte rows, lane ``4r + j`` holding bytes ``4j…4j+3`` of row
+    ``r``, or the ``.trans`` arrangement), and each matrix's 8 rows are one phase.
+
     Raises:
         LayoutError: as :func:`linlayout.bank_conflicts`; also when the instructions of one
             access disagree (impossible for linear layouts; a guard against bugs).
     """
     model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    instr = parse_instruction(instruction)
     plan = plan_access(layout, memory, model.warp_log2)
     nmem = len(plan.memory_cols)
     where = {}  # tensor element -> (offset, block)
     for x in range(1 << nmem):
         where[_xor_all(plan.memory_cols, x)] = x
     off_mask = (1 << plan.offset_bits) - 1
+    if instr.is_matrix:
+        if vector_elems is not None:
+            raise LayoutError(f"vector_elems does not apply to {instr.name} (rows are 16 bytes)")
+        return _simulate_matrix(instr, plan, where, model)
 
     regs = plan.register
     reg_elems = [_xor_all(regs, r) for r in range(1 << len(regs))]
@@ -128,4 +139,85 @@ def simulate_bank_access(
         element_bits=e,
         instructions=len(groups),
         conflict_offsets=(),
+    )
+
+
+def _simulate_matrix(instr: Instruction, plan: AccessPlan, where: dict[int, int],
+                     model: BankModel) -> ConflictReport:
+    """Replay ldmatrix/stmatrix: check every delivered element, count each matrix's rows."""
+    e = model.element_bits
+    check_element(instr, e)
+    if model.warp_log2 != 5:
+        raise LayoutError(f"{instr.name} needs 32-lane warps")
+    row_elems = 128 // e
+    chunk = 1 if instr.trans else 32 // e
+    word_bits = 1 << model.word_log2
+    nbanks = 1 << model.banks_log2
+    regs = plan.register
+    nreg = 1 << len(regs)
+
+    def offset(elem: int) -> int:
+        return where[elem]
+
+    sel_bit = 1  # .trans: register bit 0 selects the row pair
+    degrees = set()
+    groups_seen = set()
+    for blk in range(1 << len(plan.block)):
+        base_b = _xor_all(plan.block, blk)
+        for w in range(1 << len(plan.warp)):
+            base = base_b ^ _xor_all(plan.warp, w)
+            rows: dict[tuple[int, int], int] = {}  # (group, row) -> row start offset
+            for lane in range(32):
+                l_elem = base ^ _xor_all(plan.lane, lane)
+                for r in range(nreg):
+                    off = offset(l_elem ^ _xor_all(regs, r))
+                    start, pos = off - off % row_elems, off % row_elems
+                    if instr.trans:
+                        row, col = 2 * (lane & 3) + (r & sel_bit), lane >> 2
+                        group, want = r >> 1, col
+                    else:
+                        row, group = lane >> 2, None
+                        want = None
+                        # the register's place in the chunk is its position at lane 0
+                        p0 = offset(base ^ _xor_all(regs, r)) % row_elems % chunk
+                        want = (lane & 3) * chunk + p0
+                        group = (offset(base ^ _xor_all(regs, r)) - p0) // row_elems
+                    if pos != want:
+                        raise LayoutError(
+                            f"{instr.name} would deliver another element to lane {lane}, "
+                            f"register {r}: the memory layout does not store its rows as the "
+                            "instruction reads them"
+                        )
+                    key = (group, row)
+                    if rows.setdefault(key, start) != start:
+                        raise LayoutError(
+                            f"{instr.name}: the elements of one row are not in one 16-byte row"
+                        )
+            by_group: dict[int, list[int]] = defaultdict(list)
+            for (group, row), start in rows.items():
+                by_group[group].append(start)
+            for group, starts in by_group.items():
+                groups_seen.add((blk, w, group))
+                banks: dict[int, set[tuple[int, int]]] = defaultdict(set)
+                for start in starts:
+                    loc_block = 0  # rows of one warp stay in its CTA (checked by plan_access)
+                    first = start * e
+                    for word in range(first // word_bits, (first + 128 - 1) // word_bits + 1):
+                        banks[word % nbanks].add((loc_block, word))
+                degrees.add(max(len(x) for x in banks.values()))
+    if len(degrees) > 1:
+        raise LayoutError(f"matrices of one access disagree: {sorted(degrees)}")
+    degree = degrees.pop()
+    matrices_per_warp = len(groups_seen) // ((1 << len(plan.block)) * (1 << len(plan.warp)))
+    return ConflictReport(
+        degree=degree,
+        wavefronts=instr.matrices * degree,
+        vector_elems=row_elems,
+        phases=instr.matrices,
+        lanes_per_phase=8,
+        access_bits=128,
+        element_bits=e,
+        instructions=max(1, matrices_per_warp // instr.matrices),
+        conflict_offsets=(),
+        instruction=instr.name,
     )

@@ -1,0 +1,209 @@
+"""Shared-memory access instructions: vectorised ld/st.shared, and ldmatrix / stmatrix.
+
+``ld.shared`` / ``st.shared`` (the default) move ``2^k`` contiguous elements per lane; the
+phases are the hardware model's (:mod:`linlayout.hardware`).
+
+``ldmatrix`` / ``stmatrix`` (PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16 "stmatrix",
+shape ``.m8n8``) move 8×8 matrices of 16-bit elements: each of the 8 rows of a matrix is 16
+contiguous bytes of shared memory, and lane ``4r + j`` holds bytes ``4j … 4j+3`` of row ``r``
+(``.x1``, ``.x2``, ``.x4`` move 1, 2 or 4 matrices, one phase each). With ``.trans`` lane
+``4c + j`` instead holds rows ``2j`` and ``2j + 1`` of column ``c``. Elements of 8 or 32 bits
+are handled as Triton does, packing them into the same 32-bit lane chunks (no ``.trans``).
+
+In the algebra, with ``P`` mapping a distributed layout's bits to element offsets and ``c =
+log2(32 / element_bits)``:
+
+* non-transposed: the row is offset bits ``0 … c+1``; ``P`` of ``c`` register directions must
+  give offset bits ``0 … c−1`` (the lane's 32-bit chunk), and ``P(lane 0) = 2^c``,
+  ``P(lane 1) = 2^(c+1)``; the 8 rows of a matrix are ``P(lane 2, 3, 4)``.
+* ``.trans`` (16-bit only): the row is offset bits ``0 … 2`` = ``P(lane 2, 3, 4)``; the rows
+  are ``P(register)``, ``P(lane 0)``, ``P(lane 1)``.
+
+Every row (and every other register, warp and matrix direction) must start on a 16-byte
+boundary. A matrix then takes ``2^e`` wavefronts with ``e = dim(segment ∩ (rows + row bits))``
+— the same closed form as a 16-byte vector access whose phase is the 8 rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import f2
+from .errors import LayoutError
+
+__all__ = ["DEFAULT", "Instruction", "MatrixGeometry", "matrix_geometry", "parse_instruction"]
+
+#: The plain vectorised access.
+DEFAULT = "ld/st.shared"
+_MATRIX = re.compile(r"^(ld|st)matrix\.x([124])(\.trans)?$")
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """A shared-memory access kind.
+
+    Attributes:
+        name: ``"ld/st.shared"`` or e.g. ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``.
+        matrices: matrices per instruction (1, 2 or 4); 0 for ld/st.shared.
+        trans: the ``.trans`` variant.
+        store: True for stmatrix, False for ldmatrix, None for ld/st.shared.
+    """
+
+    name: str
+    matrices: int = 0
+    trans: bool = False
+    store: bool | None = None
+
+    @property
+    def is_matrix(self) -> bool:
+        return self.matrices > 0
+
+
+def parse_instruction(name: str | Instruction | None) -> Instruction:
+    """The :class:`Instruction` for a name (``None`` means ld/st.shared).
+
+    Raises:
+        LayoutError: an unknown name (the message lists the accepted forms).
+    """
+    if isinstance(name, Instruction):
+        return name
+    if name is None or name in (DEFAULT, "ld.shared", "st.shared"):
+        return Instruction(DEFAULT if name is None else str(name))
+    m = _MATRIX.match(name) if isinstance(name, str) else None
+    if not m:
+        raise LayoutError(
+            f"unknown instruction {name!r}; use 'ld.shared', 'st.shared', or "
+            "'ldmatrix.x{1,2,4}[.trans]' / 'stmatrix.x{1,2,4}[.trans]'"
+        )
+    return Instruction(name, matrices=int(m.group(2)), trans=bool(m.group(3)),
+                       store=m.group(1) == "st")
+
+
+def all_variants(store: bool) -> list[Instruction]:
+    """The matrix instructions of one direction, widest first (for ``instructions="auto"``)."""
+    op = "st" if store else "ld"
+    return [parse_instruction(f"{op}matrix.x{n}{t}") for n in (4, 2, 1) for t in ("", ".trans")]
+
+
+@dataclass(frozen=True)
+class MatrixGeometry:
+    """Where an ldmatrix/stmatrix access sits in the tensor (flat tensor coordinates).
+
+    Attributes:
+        row: the tensor directions of offset bits ``0 … row_bits−1`` (one 16-byte row), in
+            offset order — a memory layout must start with exactly these.
+        rows: the three directions spanning the 8 rows of one matrix (the phase).
+        chunk_registers: register bit positions forming the lane's 32-bit chunk (non-trans)
+            or the row-selecting register (trans).
+    """
+
+    row: tuple[int, ...]
+    rows: tuple[int, ...]
+    chunk_registers: tuple[int, ...]
+
+
+def _chunk_log2(element_bits: int) -> int:
+    return max(0, 5 - (element_bits.bit_length() - 1))
+
+
+def check_element(instr: Instruction, element_bits: int) -> None:
+    """Raise LayoutError unless the element size suits the matrix instruction."""
+    if instr.trans and element_bits != 16:
+        raise LayoutError(f"{instr.name} moves 16-bit elements only; element_bits is {element_bits}")
+    if element_bits not in (8, 16, 32):
+        raise LayoutError(
+            f"{instr.name} moves 8×8 matrices of 16-bit words (8- and 32-bit elements packed); "
+            f"element_bits {element_bits} is not supported"
+        )
+
+
+def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[int],
+                    element_bits: int) -> MatrixGeometry:
+    """The row and row-set directions an ldmatrix/stmatrix access of a layout needs.
+
+    Args:
+        instr: a matrix instruction.
+        register, lane: flat tensor coordinates of the distributed layout's register and lane
+            bits (lane zero-extended to 32).
+        element_bits: 8, 16 or 32 (16 for ``.trans``).
+
+    Raises:
+        LayoutError: the element size does not fit, the layout has too few registers for
+            the chunk or the ``.xN`` matrices, or a needed lane or register is a broadcast.
+    """
+    check_element(instr, element_bits)
+    c = _chunk_log2(element_bits)
+    regs = list(register)
+    if len(lane) < 5:
+        raise LayoutError(f"{instr.name} needs a 32-lane warp")
+    if instr.trans:
+        if not regs:
+            raise LayoutError(f"{instr.name} needs a register selecting the row pair")
+        row = (lane[2], lane[3], lane[4])
+        rows = (regs[0], lane[0], lane[1])
+        chunk = (0,)
+    else:
+        if len(regs) < c:
+            raise LayoutError(
+                f"{instr.name} with {element_bits}-bit elements needs {1 << c} elements per lane "
+                f"in registers; the layout has {1 << len(regs)}"
+            )
+        chunk_cols = _chunk_columns(regs, c)
+        row = tuple(chunk_cols) + (lane[0], lane[1])
+        rows = (lane[2], lane[3], lane[4])
+        chunk = tuple(regs.index(x) for x in chunk_cols)
+    if f2.rank(list(row) + list(rows)) != len(row) + 3:
+        raise LayoutError(
+            f"{instr.name} needs 8 distinct rows of distinct elements; the layout's lanes or "
+            "registers broadcast (repeat) elements"
+        )
+    needed = instr.matrices.bit_length() - 1
+    extra = [r for r in regs if not f2.in_span(r, list(row) + list(rows))]
+    if f2.rank(extra) < needed:
+        raise LayoutError(
+            f"{instr.name} moves {instr.matrices} matrices per instruction but the layout's "
+            "registers hold fewer; use a smaller .xN"
+        )
+    return MatrixGeometry(row=row, rows=rows, chunk_registers=chunk)
+
+
+def _chunk_columns(regs: Sequence[int], c: int) -> list[int]:
+    """The first ``c`` independent nonzero register columns (the lane's 32-bit chunk)."""
+    return f2.extend_basis([], [r for r in regs if r], limit=c)
+
+
+def check_memory(instr: Instruction, geom: MatrixGeometry, inv: Sequence[int],
+                 register: Sequence[int], lane: Sequence[int], warp: Sequence[int],
+                 element_bits: int) -> tuple[list[int], int]:
+    """Check that a memory layout serves the matrix access; return (row offsets, row bits).
+
+    Args:
+        inv: columns of the memory layout's inverse (tensor bit -> offset bits).
+
+    Raises:
+        LayoutError: the memory layout does not store each row as 16 contiguous bytes in the
+            order the instruction delivers them, or a row is not 16-byte aligned.
+    """
+    row_bits = len(geom.row)
+    want = [f2.apply(inv, v) for v in geom.row]
+    if want != [1 << i for i in range(row_bits)]:
+        raise LayoutError(
+            f"{instr.name} reads rows of 16 contiguous bytes: the memory layout's first "
+            f"{row_bits} offset bits must hold the directions {list(geom.row)} in that order "
+            "(a lane's chunk, then lanes 0 and 1; with .trans lanes 2, 3, 4)"
+        )
+    low = (1 << row_bits) - 1
+    # a register may mix in chunk bits (the compiler renames registers); nothing else may
+    chunk_mask = 0 if instr.trans else (1 << _chunk_log2(element_bits)) - 1
+    row_offs = [f2.apply(inv, v) for v in geom.rows]
+    regs = [f2.apply(inv, v) & ~chunk_mask for v in register]
+    warps = [f2.apply(inv, v) for v in warp]
+    for off in row_offs + regs + warps:
+        if off & low:
+            raise LayoutError(
+                f"{instr.name} needs every row to start on a 16-byte boundary; the memory "
+                "layout places a row (or another register's or warp's data) mid-row"
+            )
+    return row_offs, row_bits
