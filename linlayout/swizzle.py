@@ -31,13 +31,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+import itertools
 from itertools import combinations
 from typing import Any
 
 from . import f2
-from .conflicts import ConflictReport, count_offsets, widest_vector_log2
+from .conflicts import ConflictReport, count_matrix, count_offsets, widest_vector_log2
 from .errors import LayoutError
 from .hardware import BankModel, HardwareModel, bank_model
+from .instructions import (
+    Instruction,
+    MatrixGeometry,
+    all_variants,
+    check_memory,
+    matrix_geometry,
+    parse_instruction,
+)
 from .kinds import Distributed, distributed_columns
 from .layout import LinearLayout
 from .segments import best_segment
@@ -196,7 +205,8 @@ class _Plan:
     def meets(self) -> bool:
         """Every side conflict-free, or at the segment optimum with its planned vector."""
         return all(
-            rep.degree == 1 or (rep.vector_elems == 1 << k and rep.degree <= 1 << e)
+            rep.degree == 1 or ((rep.vector_elems == 1 << k or rep.instruction != "ld/st.shared")
+                                and rep.degree <= 1 << e)
             for rep, k, e in zip(self.reports, self.planned_k, self.optimum)
         )
 
@@ -220,6 +230,7 @@ def synthesize_swizzle(
     bank_bytes: int | None = None,
     hardware: HardwareModel | None = None,
     vectors: str = "common",
+    instructions: str | Sequence[str | None] | None = None,
     node_limit: int = 200_000,
 ) -> SwizzleResult:
     """The shared-memory layout with the widest vectors and the fewest wavefronts.
@@ -238,6 +249,12 @@ def synthesize_swizzle(
             allow. ``"per_side"``: a side may use a wider vector of its own (its extra register
             directions placed right after the common vector) when that lowers the total cost:
             wavefronts per warp summed over the sides, then instructions.
+        instructions: None (default): every side uses ld/st.shared. ``"auto"``: each side may
+            instead use ldmatrix (loads) or stmatrix (the store), ``.x4`` when its registers
+            allow, plain or ``.trans`` (:mod:`linlayout.instructions`); the combination with the
+            fewest wavefronts per warp, then the fewest instructions, is chosen and each report
+            names its instruction. A sequence (store first, then each load) fixes them, e.g.
+            ``(None, "ldmatrix.x4")``.
         node_limit: budget of the exact segment search used with several loads; past it the
             best layout found is returned with ``optimal=False``.
 
@@ -311,12 +328,32 @@ def synthesize_swizzle(
 
     plans = [_build(prefix, sides, regs, model, d, node_limit) for prefix in prefixes]
     base = plans[0]
-    best = min(plans, key=lambda p: p.cost()) if vectors == "per_side" else base
+    assert base is not None
+    for kinds in _kind_choices(instructions, sides, model, d):
+        prefix = list(next(k for k in kinds if k).geom.row)
+        plan = _build(prefix, sides, regs, model, d, node_limit, kinds)
+        if plan is not None:
+            plans.append(plan)
+    choosing = vectors == "per_side" or instructions is not None
+    best = min((p for p in plans if p is not None), key=lambda p: p.cost()) if choosing else base
+    if isinstance(instructions, (list, tuple)) and any(
+            parse_instruction(n).is_matrix for n in instructions):
+        fixed = [p for p in plans[len(prefixes):] if p is not None]
+        if not fixed:
+            raise LayoutError(
+                f"no shared-memory layout serves the instructions {list(instructions)}: the "
+                "matrix instructions need each 16-byte row in the order they deliver it, and "
+                "the sides' rows disagree"
+            )
+        best = fixed[0]
 
     row = min(model.seg_lo, d)
     nseg = d - row
+    plain_k = [k for k, rep in zip(best.planned_k, best.reports) if rep.instruction == "ld/st.shared"]
+    nvec = min(plain_k) if plain_k else len(best.cols) - nseg - (row - best.planned_k[0])
+    nvec = min(nvec, row)
     layout = LinearLayout._from_flat(
-        (("vector", kmax), ("bank", row - kmax), ("segment", nseg)),
+        (("vector", nvec), ("bank", row - nvec), ("segment", nseg)),
         tuple((n, store.out_bits(n)) for n in store.out_dim_names),
         best.cols,
     )
@@ -348,7 +385,7 @@ def synthesize_swizzle(
     optimal = best.proven and (best.meets() or best.cost() < base.cost())
     return SwizzleResult(
         layout=layout,
-        vector_elems=1 << kmax,
+        vector_elems=1 << nvec,
         store=best.reports[0],
         loads=tuple(best.reports[1:]),
         optimal=optimal,
@@ -357,19 +394,115 @@ def synthesize_swizzle(
     )
 
 
+@dataclass(frozen=True)
+class _Kind:
+    """A side's matrix instruction, its geometry, and the subspace its rows must start in."""
+
+    instr: Instruction
+    geom: MatrixGeometry
+    aligned: tuple[int, ...]
+
+
+def _matrix_kind(instr: Instruction, side: Distributed, model: BankModel, d: int) -> _Kind | None:
+    """The side's geometry for a matrix instruction, or None when the layout cannot use it."""
+    if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
+        return None
+    try:
+        geom = matrix_geometry(instr, side.register, side.lane, model.element_bits)
+    except LayoutError:
+        return None
+    row = list(geom.row)
+    if instr.trans:
+        rest = list(side.register) + [side.lane[0], side.lane[1]]
+    else:
+        rest = [r for r in side.register if not f2.in_span(r, row)] + list(side.lane[2:])
+    rest += list(side.warp) + list(side.block)
+    aligned = f2.extend_basis(row, rest)
+    aligned += f2.extend_basis(row + aligned, (1 << i for i in range(d)))
+    return _Kind(instr, geom, tuple(aligned))
+
+
+def _project(vectors: Sequence[int], prefix: Sequence[int], aligned: Sequence[int]) -> list[int]:
+    """Project along span(prefix) onto span(aligned) (a complement of it)."""
+    basis = list(prefix) + list(aligned)
+    out = []
+    for x in f2.solve_many(basis, vectors):
+        assert x is not None
+        out.append(f2.apply(aligned, x >> len(prefix)))
+    return out
+
+
+def _kind_choices(instructions: Any, sides: list[Distributed], model: BankModel,
+                  d: int) -> Iterator[list[_Kind | None]]:
+    """Per-side matrix-instruction combinations to try (at least one matrix side each)."""
+    if instructions is None:
+        return
+    if instructions == "auto":
+        options: list[list[_Kind | None]] = []
+        for i, side in enumerate(sides):
+            opts: list[_Kind | None] = [None]
+            for trans in (False, True):
+                for instr in all_variants(store=i == 0):
+                    if instr.trans != trans:
+                        continue
+                    kind = _matrix_kind(instr, side, model, d)
+                    if kind is not None:  # widest .xN first: keep it
+                        opts.append(kind)
+                        break
+            options.append(opts)
+        for combo in itertools.product(*options):
+            matrix = [k for k in combo if k]
+            if matrix and all(k.geom.row == matrix[0].geom.row for k in matrix):
+                yield list(combo)
+        return
+    if isinstance(instructions, str) or not isinstance(instructions, Sequence):
+        raise LayoutError(
+            f"instructions must be None, 'auto', or one name per side; got {instructions!r}"
+        )
+    if len(instructions) != len(sides):
+        raise LayoutError(
+            f"give one instruction per side (store first, then each load): {len(sides)} "
+            f"names, got {len(instructions)}"
+        )
+    combo: list[_Kind | None] = []
+    for i, (name, side) in enumerate(zip(instructions, sides)):
+        instr = parse_instruction(name)
+        if not instr.is_matrix:
+            combo.append(None)
+            continue
+        if instr.store != (i == 0):
+            raise LayoutError(f"{instr.name} is a {'store' if instr.store else 'load'}; "
+                              f"side {i} is {'the store' if i == 0 else 'a load'}")
+        if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
+            raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
+        matrix_geometry(instr, side.register, side.lane, model.element_bits)  # raises why not
+        combo.append(_matrix_kind(instr, side, model, d))
+    if any(combo):
+        yield combo
+
+
 def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ...]],
-           model: BankModel, d: int, node_limit: int) -> _Plan:
-    """Build the best layout whose offsets start with ``prefix`` (the vector part)."""
+           model: BankModel, d: int, node_limit: int,
+           kinds: Sequence[_Kind | None] | None = None) -> _Plan | None:
+    """Build the best layout whose offsets start with ``prefix`` (the vector, or a matrix row).
+
+    ``kinds`` gives each side's matrix instruction (None: ld/st.shared). Returns None when a
+    matrix side cannot use the resulting layout.
+    """
+    kinds = list(kinds) if kinds is not None else [None] * len(sides)
     kp = len(prefix)
-    ks = [_prefix_len(prefix, r) for r in regs]
+    ks = [kp if kind else _prefix_len(prefix, r) for r, kind in zip(regs, kinds)]
     z = min(max(kp, model.within_word_bits), d)
     row = min(model.seg_lo, d)
     nbank = row - kp
     nseg = d - row
-    lanes = [[f2.apply(s.lane, v) for v in model.phase_lanes(k)] for s, k in zip(sides, ks)]
+    lanes = [list(kind.geom.rows) if kind else [f2.apply(s.lane, v) for v in model.phase_lanes(k)]
+             for s, k, kind in zip(sides, ks, kinds)]
     # The first basis after the prefix must not extend the vector of a side that holds the
     # whole prefix in registers (and could still widen).
-    avoid = [r for r, k in zip(regs, ks) if k == kp and k < model.max_vector_log2]
+    avoid = [r for r, k, kind in zip(regs, ks, kinds)
+             if not kind and k == kp and k < model.max_vector_log2]
+    matrix = next((kind for kind in kinds if kind), None)
 
     best: _Plan | None = None
     tries = 0
@@ -386,10 +519,19 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
         flat_lanes = [v for ln in lanes for v in ln]
         banks += f2.extend_basis(prefix + banks + seg, _candidates(d, flat_lanes),
                                  limit=nbank - len(banks))
+        if matrix is not None:
+            # rows must start on 16-byte boundaries: every non-row basis inside the aligned
+            # complement (projection along the row keeps every side's conflicts, Z ⊇ row)
+            banks = _project(banks, prefix, matrix.aligned)
+            seg = _project(seg, prefix, matrix.aligned)
         seg.sort(key=lambda v: ((v & -v).bit_length(), v))
         cols = prefix + banks + seg
         inv = f2.inverse(cols)
-        reports = [_report(cols, inv, s, r, model, d) for s, r in zip(sides, regs)]
+        try:
+            reports = [_report_kind(cols, inv, s, r, kind, model, d)
+                       for s, r, kind in zip(sides, regs, kinds)]
+        except LayoutError:
+            return None
         plan = _Plan(cols, nbank, reports, choice.lower_bounds, choice.exponents,
                      choice.proven, ks)
         if best is None or plan.score() < best.score():
@@ -397,8 +539,18 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
         tries += 1
         if plan.meets() or tries >= 32:
             break
-    assert best is not None  # the unconstrained fallback always yields a choice
     return best
+
+
+def _report_kind(cols: list[int], inv: list[int], side: Distributed, reg: tuple[int, ...],
+                 kind: _Kind | None, model: BankModel, d: int) -> ConflictReport:
+    """The side's exact report: ld/st.shared at its widest vector, or its matrix instruction."""
+    if kind is None:
+        return _report(cols, inv, side, reg, model, d)
+    row_offs, row_bits = check_memory(kind.instr, kind.geom, inv, side.register, side.lane,
+                                      side.warp, model.element_bits)
+    reg_offs = [f2.apply(inv, c) for c in side.register]
+    return count_matrix(kind.instr, row_offs, row_bits, reg_offs, model)
 
 
 def _first_bank_choices(vec, z, d, lanes, avoid):

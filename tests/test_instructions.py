@@ -88,3 +88,61 @@ def test_misplaced_rows_are_rejected_by_both():
         bank_conflicts(MMA_A, ROW_MAJOR, element_bits=32, instruction="ldmatrix.x4.trans")
     with pytest.raises(LayoutError, match="vector_elems"):
         bank_conflicts(MMA_A, ROW_MAJOR, element_bits=16, instruction="ldmatrix.x4", vector_elems=2)
+
+
+BLOCKED = LinearLayout({"register": [[0, 1], [0, 2], [0, 4]],
+                        "lane": [[0, 8], [1, 0], [2, 0], [4, 0], [8, 0]]}, OUT16)
+
+
+def test_auto_picks_ldmatrix_for_the_mma_operand():
+    from linlayout import synthesize_swizzle
+
+    plain = synthesize_swizzle(BLOCKED, MMA_A, element_bits=16)
+    auto = synthesize_swizzle(BLOCKED, MMA_A, element_bits=16, instructions="auto")
+    assert auto.load.instruction == "ldmatrix.x4" and auto.store.instruction == "ld/st.shared"
+    assert (auto.store.degree, auto.load.degree) == (1, 1)
+    assert auto.store.vector_elems == 8  # the ldmatrix rows are the store's registers: v8 stores
+
+    def cost(r):
+        return (sum(x.instructions * x.wavefronts for x in (r.store, r.load)),
+                sum(x.instructions for x in (r.store, r.load)))
+    assert cost(auto) < cost(plain)
+    assert auto.optimal
+    assert bank_conflicts(MMA_A, auto.layout, element_bits=16, instruction="ldmatrix.x4") == auto.load
+    assert simulate_bank_access(MMA_A, auto.layout, element_bits=16,
+                                instruction="ldmatrix.x4") == auto.load
+    assert bank_conflicts(BLOCKED, auto.layout, element_bits=16) == auto.store
+
+
+def test_explicit_instructions():
+    from linlayout import synthesize_swizzle
+
+    r = synthesize_swizzle(BLOCKED, MMA_A, element_bits=16, instructions=(None, "ldmatrix.x2"))
+    assert r.load.instruction == "ldmatrix.x2" and r.load.degree == 1
+    with pytest.raises(LayoutError, match="store"):
+        synthesize_swizzle(BLOCKED, MMA_A, element_bits=16, instructions=("ldmatrix.x4", None))
+    with pytest.raises(LayoutError, match="one instruction per side"):
+        synthesize_swizzle(BLOCKED, MMA_A, element_bits=16, instructions=("ldmatrix.x4",))
+    with pytest.raises(LayoutError, match="16-bit"):
+        synthesize_swizzle(BLOCKED, MMA_A, element_bits=32, instructions=(None, "ldmatrix.x4.trans"))
+
+
+def test_auto_on_random_pairs_is_exact_and_no_worse():
+    from linlayout import synthesize_swizzle
+
+    from randlayouts import random_pair
+
+    rng = random.Random(12)
+    for _ in range(40):
+        d = rng.randint(7, 10)
+        a = rng.randint(0, d)
+        store, load = random_pair(rng, [a, d - a], unit=rng.random() < 0.7, warp_bits=0)
+        e = rng.choice([8, 16, 32])
+        auto = synthesize_swizzle(store, load, element_bits=e, instructions="auto")
+        plain = synthesize_swizzle(store, load, element_bits=e)
+        for side, rep in ((store, auto.store), (load, auto.load)):
+            instr = None if rep.instruction == "ld/st.shared" else rep.instruction
+            assert bank_conflicts(side, auto.layout, element_bits=e, instruction=instr) == rep
+        cost = lambda r: (sum(x.instructions * x.wavefronts for x in (r.store, r.load)),  # noqa: E731
+                          sum(x.instructions for x in (r.store, r.load)))
+        assert cost(auto) <= cost(plain)
