@@ -231,6 +231,7 @@ def synthesize_swizzle(
     hardware: HardwareModel | None = None,
     vectors: str = "common",
     instructions: str | Sequence[str | None] | None = None,
+    fixed: Sequence[Sequence[int]] | None = None,
     node_limit: int = 200_000,
 ) -> SwizzleResult:
     """The shared-memory layout with the widest vectors and the fewest wavefronts.
@@ -255,6 +256,11 @@ def synthesize_swizzle(
             fewest wavefronts per warp, then the fewest instructions, is chosen and each report
             names its instruction. A sequence (store first, then each load) fixes them, e.g.
             ``(None, "ldmatrix.x4")``.
+        fixed: pin the first offsets: ``fixed[i]`` is the tensor coordinate (one int per out
+            dim, in the store's out-dim order, a basis vector like ``bases`` entries) that
+            offset bit ``i`` must map to — e.g. a contiguity a TMA box or a global-memory
+            access imposes. At most one row of banks can be pinned. The rest is synthesized;
+            the bounds then hold among layouts with this prefix.
         node_limit: budget of the exact segment search used with several loads; past it the
             best layout found is returned with ``optimal=False``.
 
@@ -319,8 +325,16 @@ def synthesize_swizzle(
     kmax = min(len(common_sorted), model.max_vector_log2, d)
     vec = common_sorted[:kmax]
 
-    prefixes = [vec]
-    if vectors == "per_side":
+    pinned = _pinned(fixed, store, d)
+    if pinned is not None and instructions is not None:
+        raise LayoutError("fixed= pins the first offsets; it cannot be combined with instructions=")
+    if pinned is not None and len(pinned) > min(model.seg_lo, d):
+        raise LayoutError(
+            f"fixed= pins {len(pinned)} offset bits but one row of banks holds "
+            f"{min(model.seg_lo, d)}; pin at most that many"
+        )
+    prefixes = [vec] if pinned is None else [pinned]
+    if vectors == "per_side" and pinned is None:
         for r in regs:
             extra = f2.extend_basis(vec, sorted(r), limit=min(model.max_vector_log2, d) - kmax)
             if extra:
@@ -383,6 +397,10 @@ def synthesize_swizzle(
         argument=argument,
     )
     optimal = best.proven and (best.meets() or best.cost() < base.cost())
+    if pinned is not None:
+        # with pinned offsets the vector may be narrower than kmax: optimal among layouts
+        # with this prefix when every side meets its bound (those bounds assume the prefix)
+        optimal = best.proven and best.meets()
     return SwizzleResult(
         layout=layout,
         vector_elems=1 << nvec,
@@ -430,6 +448,22 @@ def _project(vectors: Sequence[int], prefix: Sequence[int], aligned: Sequence[in
         assert x is not None
         out.append(f2.apply(aligned, x >> len(prefix)))
     return out
+
+
+def _pinned(fixed: Any, store: LinearLayout, d: int) -> list[int] | None:
+    """Validate ``fixed`` and return it as flat tensor coordinates (None when not given)."""
+    if fixed is None:
+        return None
+    try:
+        probe = LinearLayout({"offset": list(fixed)}, store.out_dims)
+    except LayoutError as exc:
+        raise LayoutError(f"fixed must list tensor coordinates, one per pinned offset bit: {exc}"
+                          ) from None
+    cols = list(probe.columns)
+    if f2.rank(cols) != len(cols):
+        raise LayoutError("the pinned offsets in fixed= are linearly dependent (or zero); "
+                          "each must add a new tensor direction")
+    return cols
 
 
 def _kind_choices(instructions: Any, sides: list[Distributed], model: BankModel,

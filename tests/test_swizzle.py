@@ -235,3 +235,29 @@ def test_per_side_vectors_lower_the_instruction_count():
         synthesize_swizzle(ex.store, ex.load, element_bits=32, vectors="wide")
     with pytest.raises(LayoutError, match="at least one load"):
         synthesize_swizzle(ex.store, [], element_bits=32)
+
+
+def test_fixed_prefix_is_honoured():
+    ex = examples.get("transpose")
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed=[[1, 0], [2, 0]])
+    assert r.layout.columns[:2] == (1, 2)  # offset bits 0, 1 = m0, m1 (the store's registers)
+    assert r.store.vector_elems == 4 and r.load.vector_elems == 1
+    assert (r.store.degree, r.load.degree) == (1, 1) and r.optimal
+    for side, rep in ((ex.store, r.store), (ex.load, r.load)):
+        assert bank_conflicts(side, r.layout, element_bits=32) == rep
+    # pinning the load's lane direction m0 next to n0 still leaves a conflict-free completion
+    r2 = synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed=[[0, 1]])
+    assert r2.layout.columns[0] == 1 << 4 and r2.load.degree == 1
+
+
+def test_fixed_errors():
+    ex = examples.get("transpose")
+    with pytest.raises(LayoutError, match="dependent"):
+        synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed=[[1, 0], [1, 0]])
+    with pytest.raises(LayoutError, match="fixed"):
+        synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed=[[1, 0, 0]])
+    with pytest.raises(LayoutError, match="at most"):
+        synthesize_swizzle(ex.store, ex.load, element_bits=32,
+                           fixed=[[0, 1 << i] for i in range(5)] + [[1, 0]])
+    with pytest.raises(LayoutError, match="instructions"):
+        synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed=[[1, 0]], instructions="auto")
