@@ -215,7 +215,7 @@ class BankModel:
 
     def phase_masks(self, vector_log2: int) -> tuple[int, ...]:
         """Phase-index lane masks for vectors of ``2^vector_log2`` elements."""
-        return self.hardware.phase_masks(self.element_bits << vector_log2)
+        return _phase_masks(self.hardware, self.element_bits << vector_log2)
 
     def phase_lanes(self, vector_log2: int) -> tuple[int, ...]:
         """A basis of lane ids (ints over the lane bits) spanning the lanes of one phase.
@@ -226,9 +226,15 @@ class BankModel:
 
 
 @lru_cache(maxsize=256)
+def _phase_masks(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
+    """``hardware.phase_masks`` (cached: models are immutable)."""
+    return hardware.phase_masks(access_bits)
+
+
+@lru_cache(maxsize=256)
 def _phase_lanes(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
     """Kernel of the phase functionals on the lane bits (cached: models are immutable)."""
-    masks = hardware.phase_masks(access_bits)
+    masks = _phase_masks(hardware, access_bits)
     warp_log2 = hardware.warp_size.bit_length() - 1
     cols = [sum(((m >> i) & 1) << j for j, m in enumerate(masks)) for i in range(warp_log2)]
     return tuple(sorted(f2.null_space(cols)))

@@ -30,7 +30,7 @@ the total cost.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import itertools
 from itertools import combinations
 from typing import Any
@@ -74,7 +74,8 @@ class OptimalityBound:
             load it is the larger per-side bound (both are reached at once); with several it
             comes from the exact search.
         proven: the search that produced ``worst_degree`` finished (always True with one load).
-        argument: the same, in words, with the numbers filled in.
+        common_dim, access_bytes, nseg, nbits: the numbers behind the proof (``argument``:
+            the same in words).
     """
 
     vector_elems: int
@@ -82,12 +83,35 @@ class OptimalityBound:
     load_degrees: tuple[int, ...]
     worst_degree: int
     proven: bool
-    argument: str
+    common_dim: int = field(default=0, compare=False)
+    access_bytes: int = field(default=16, compare=False)
+    nseg: int = field(default=0, compare=False)
+    nbits: int = field(default=0, compare=False)
 
     @property
     def load_degree(self) -> int:
         """The first load's bound (the only one for a store/load pair)."""
         return self.load_degrees[0]
+
+    @property
+    def argument(self) -> str:
+        """The proof in words, with the numbers filled in."""
+        loads = self.load_degrees
+        names = ["load"] if len(loads) == 1 else [f"load {i}" for i in range(len(loads))]
+        per_side = ", ".join(f"{nm} -> {deg}-way at best"
+                             for nm, deg in zip(["store"] + names, (self.store_degree, *loads)))
+        text = (
+            f"vector: dim(∩ Reg) = {self.common_dim} and a {self.access_bytes}-byte access "
+            f"limits the vector, so no layout vectorises every side beyond {self.vector_elems} "
+            f"elements; segment: any {self.nseg}-dim segment span in the {self.nbits}-bit "
+            f"tensor space meets X = span(lanes of a phase + vector + within-word bits) in at "
+            f"least max(0, {self.nseg} - ({self.nbits} - dim X)) dims (Lemma 9.5 count): "
+            f"{per_side}"
+        )
+        if len(loads) > 1:
+            how = "proven by exhaustive search" if self.proven else "search budget exhausted"
+            text += f"; jointly the worst side is at least {self.worst_degree}-way ({how})"
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -372,29 +396,16 @@ def synthesize_swizzle(
         best.cols,
     )
     worst = max(base.optimum) if base.optimum else 0
-    names = ["store"] + (["load"] if len(sides) == 2 else [f"load {i}" for i in range(len(sides) - 1)])
-    per_side = ", ".join(
-        f"{nm} -> {1 << lb}-way at best" for nm, lb in zip(names, base.bounds)
-    )
-    argument = (
-        f"vector: dim(∩ Reg) = {len(common_sorted)} and a {model.hardware.max_access_bytes}-byte "
-        f"access holds at most 2^{model.max_vector_log2} elements, so no layout vectorises every "
-        f"side beyond 2^{kmax}; segment: any {nseg}-dim segment span in the {d}-bit tensor "
-        f"space meets X = span(lanes of a phase + vector + within-word bits) in at least "
-        f"max(0, {nseg} - ({d} - dim X)) dims (Lemma 9.5 count): {per_side}"
-    )
-    if len(sides) > 2:
-        argument += (
-            f"; jointly the worst side is at least {1 << worst}-way "
-            f"({'proven by exhaustive search' if base.proven else 'search budget exhausted'})"
-        )
     bound = OptimalityBound(
         vector_elems=1 << kmax,
         store_degree=1 << base.bounds[0],
         load_degrees=tuple(1 << b for b in base.bounds[1:]),
         worst_degree=1 << worst,
         proven=base.proven,
-        argument=argument,
+        common_dim=len(common_sorted),
+        access_bytes=model.hardware.max_access_bytes,
+        nseg=nseg,
+        nbits=d,
     )
     optimal = best.proven and (best.meets() or best.cost() < base.cost())
     if pinned is not None:
@@ -600,12 +611,13 @@ def _first_bank_choices(vec, z, d, lanes, avoid):
     unconstrained choice guarantees progress.
     """
     k = len(vec)
-    shared = list(lanes[0])
-    for ln in lanes[1:]:
-        shared = list(f2.intersection(shared, ln))
-    prefer = sorted(shared) + [v for ln in lanes for v in ln]
     if z > k:
-        # Sub-word: choose the within-word extras now, the first outside the register spans.
+        # Sub-word: choose the within-word extras now, the first outside the register spans;
+        # lane directions every side shares come first (those lanes then share a word).
+        shared = list(lanes[0])
+        for ln in lanes[1:]:
+            shared = list(f2.intersection(shared, ln))
+        prefer = sorted(shared) + [v for ln in lanes for v in ln]
         seen = 0
         for first in _outside(_candidates(d, prefer), avoid + [f2.echelon(vec)]):
             zcols = vec + [first]
