@@ -44,6 +44,8 @@ class SegmentChoice:
         proven: True when no ``St`` has a smaller ``(max, sum)`` of exponents: either every
             side meets its lower bound or the exhaustive search finished.
         nodes: search nodes visited (0 when the closed form or the heuristic sufficed).
+        min_sum_degrees: the least ``Σ 2^e_i`` over all segment spans (the total rather than
+            the worst side; proven when ``proven``), and ``sum_witness`` a span reaching it.
     """
 
     segment: tuple[int, ...]
@@ -52,15 +54,26 @@ class SegmentChoice:
     proven: bool
     nodes: int = 0
 
+    min_sum_degrees: int = 0
+    sum_witness: tuple[int, ...] = ()
+
     @property
     def score(self) -> tuple[int, int]:
-        """``(max exponent, sum of exponents)``: the lexicographic objective."""
-        return (max(self.exponents, default=0), sum(self.exponents))
+        """``(max exponent, sum of degrees 2^e)``: the lexicographic objective."""
+        return _worst_first(self.exponents)
 
 
 def lower_bounds(xs: Sequence[Sequence[int]], nbits: int, nseg: int) -> tuple[int, ...]:
     """Per-side bounds ``max(0, s − (n − dim X_i))``: any s-dim subspace meets X_i that much."""
     return tuple(max(0, nseg - (nbits - f2.rank(x))) for x in xs)
+
+
+def _worst_first(exps: Sequence[int]) -> tuple[int, int]:
+    return (max(exps, default=0), sum(1 << e for e in exps))
+
+
+def _sum_first(exps: Sequence[int]) -> tuple[int, int]:
+    return (sum(1 << e for e in exps), max(exps, default=0))
 
 
 def _exponents(seg: Sequence[int], xs: Sequence[Sequence[int]]) -> tuple[int, ...]:
@@ -128,7 +141,9 @@ def best_segment(
         seg = f2.avoiding_sequence(xs[0], xs[-1], z, nbits)[:nseg]
         if len(seg) < nseg:
             raise ValueError(f"a {nseg}-dim segment cannot avoid Z in {nbits} bits")
-        return SegmentChoice(tuple(seg), bounds, bounds, proven=True)
+        total = sum(1 << b for b in bounds)
+        return SegmentChoice(tuple(seg), bounds, bounds, proven=True, min_sum_degrees=total,
+                             sum_witness=tuple(seg))
     quo = _Quotient(z, nbits)
     q = quo.dim
     if nseg > q:
@@ -156,7 +171,9 @@ def best_segment(
 
     if kappa == 0 or kappa == w:
         seg = lift([1 << j for j in range(w)] if kappa == w else [])
-        return SegmentChoice(seg, _exponents(seg, xs), bounds, proven=True)
+        exps = _exponents(seg, xs)
+        return SegmentChoice(seg, exps, bounds, proven=True,
+                             min_sum_degrees=sum(1 << e for e in exps), sum_witness=seg)
 
     # Sides in W-coordinates (each basis vector as a bitmask over wbasis).
     sol = f2.solve_many(wbasis, [v for xb_ in xbar for v in xb_])
@@ -166,22 +183,25 @@ def best_segment(
         sides_w.append([next(it) for _ in xb_])  # type: ignore[misc]
 
     best = _heuristic(sides_w, w, kappa, seed)
-    best_score = _score(best, sides_w)
-    bounds_w = tuple(max(0, kappa - (w - len(s))) for s in sides_w)
-    if best_score == (max(bounds_w), sum(bounds_w)):
+    exps_h = [len(f2.intersection(best, sd)) for sd in sides_w]
+    bounds_w = tuple(max(0, kappa - (w - len(sd))) for sd in sides_w)
+    if tuple(exps_h) == bounds_w:  # every side at its own bound: optimal for both objectives
         seg = lift(best)
-        return SegmentChoice(seg, _exponents(seg, xs), bounds, proven=True)
+        exps = _exponents(seg, xs)
+        return SegmentChoice(seg, exps, bounds, proven=True,
+                             min_sum_degrees=sum(1 << e for e in exps), sum_witness=seg)
 
-    found, nodes, complete = _search(sides_w, w, kappa, best_score, node_limit)
-    if found is not None:
-        best = found
-    seg = lift(best)
-    return SegmentChoice(seg, _exponents(seg, xs), bounds, proven=complete, nodes=nodes)
+    found_mx, found_sm, nodes, complete = _search(
+        sides_w, w, kappa, _worst_first(exps_h), _sum_first(exps_h), node_limit)
+    seg = lift(found_mx if found_mx is not None else best)
+    sum_seg = lift(found_sm if found_sm is not None else best)
+    exps_sum = _exponents(sum_seg, xs)
+    return SegmentChoice(seg, _exponents(seg, xs), bounds, proven=complete, nodes=nodes,
+                         min_sum_degrees=sum(1 << e for e in exps_sum), sum_witness=sum_seg)
 
 
 def _score(kernel: Sequence[int], sides: Sequence[Sequence[int]]) -> tuple[int, int]:
-    exps = [len(f2.intersection(kernel, s)) for s in sides]
-    return (max(exps, default=0), sum(exps))
+    return _worst_first([len(f2.intersection(kernel, s)) for s in sides])
 
 
 def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int) -> list[int]:
@@ -209,27 +229,29 @@ def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int) ->
 
 
 def _search(
-    sides: Sequence[Sequence[int]], w: int, kappa: int, incumbent: tuple[int, int], limit: int
-) -> tuple[list[int] | None, int, bool]:
+    sides: Sequence[Sequence[int]], w: int, kappa: int, inc_worst: tuple[int, int],
+    inc_sum: tuple[int, int], limit: int
+) -> tuple[list[int] | None, list[int] | None, int, bool]:
     """Exhaustive search over bank maps ``B: F₂^w → F₂^r`` (``r = w − κ``) in canonical form.
 
     Column ``j`` of ``B`` is either a vector of the span of the earlier columns or the next
     unit vector (a new pivot): every kernel is met exactly once. A side is scored as soon as
-    all coordinates its vectors use are fixed, and a branch is cut when the sides scored so
-    far already rule out beating the incumbent.
+    all coordinates its vectors use are fixed (the others count with their lower bound), and a
+    branch is cut when it can beat neither incumbent: ``(worst exponent, Σ degrees)`` nor
+    ``(Σ degrees, worst exponent)``.
 
-    Returns ``(kernel or None, nodes, complete)``: the best kernel found that beats the
-    incumbent (None if none), the nodes visited, and whether the search ran to the end.
+    Returns ``(kernel best for the worst side or None, kernel best for the sum or None, nodes,
+    complete)``; None where no kernel beats the incumbent.
     """
     r = w - kappa
-    # when each side becomes fully determined
     ready_at: list[list[int]] = [[] for _ in range(w)]
     for i, vs in enumerate(sides):
         top = max(v.bit_length() for v in vs) - 1 if vs else 0
         ready_at[max(top, 0)].append(i)
     bounds = [max(0, kappa - (w - len(vs))) for vs in sides]
-    best_score = incumbent
-    best_cols: list[int] | None = None
+    best_w, best_s = inc_worst, inc_sum
+    cols_w: list[int] | None = None
+    cols_s: list[int] | None = None
     cols = [0] * w
     exps = list(bounds)  # undetermined sides count with their lower bound
     nodes = 0
@@ -240,12 +262,14 @@ def _search(
         return len(sides[i]) - f2.rank(imgs)
 
     def rec(j: int, rank: int, span: list[int]) -> None:
-        nonlocal nodes, best_score, best_cols, complete
+        nonlocal nodes, best_w, best_s, cols_w, cols_s, complete
         if j == w:
             if rank == r:
-                sc = (max(exps, default=0), sum(exps))
-                if sc < best_score:
-                    best_score, best_cols = sc, list(cols)
+                sw, ss = _worst_first(exps), _sum_first(exps)
+                if sw < best_w:
+                    best_w, cols_w = sw, list(cols)
+                if ss < best_s:
+                    best_s, cols_s = ss, list(cols)
             return
         if rank + (w - j) < r:
             return
@@ -260,8 +284,8 @@ def _search(
             cols[j] = col
             for i in touched:
                 exps[i] = side_exp(i)
-            # every completion scores at least (max, sum) of the current exponents
-            if (max(exps, default=0), sum(exps)) < best_score:
+            # every completion scores at least the current (monotone) values
+            if _worst_first(exps) < best_w or _sum_first(exps) < best_s:
                 new_span = span if new_rank == rank else span + [x ^ col for x in span]
                 rec(j + 1, new_rank, new_span)
             if not complete:
@@ -271,8 +295,7 @@ def _search(
         cols[j] = 0
 
     rec(0, 0, [0])
-    if best_cols is None:
-        return None, nodes, complete
     # kernel of B: vectors x (over W coordinates) with B x = 0
-    kernel = list(f2.null_space(best_cols))
-    return kernel, nodes, complete
+    kern_w = list(f2.null_space(cols_w)) if cols_w is not None else None
+    kern_s = list(f2.null_space(cols_s)) if cols_s is not None else None
+    return kern_w, kern_s, nodes, complete

@@ -74,6 +74,9 @@ class OptimalityBound:
             load it is the larger per-side bound (both are reached at once); with several it
             comes from the exact search.
         proven: the search that produced ``worst_degree`` finished (always True with one load).
+        sum_degrees: the least total ``Σ degree`` over the sides any segment span gives (with
+            one load, the two per-side bounds added; with several it may need a less balanced
+            span than the one minimising the worst side).
         common_dim, access_bytes, nseg, nbits: the numbers behind the proof (``argument``:
             the same in words).
     """
@@ -83,6 +86,7 @@ class OptimalityBound:
     load_degrees: tuple[int, ...]
     worst_degree: int
     proven: bool
+    sum_degrees: int = 0
     common_dim: int = field(default=0, compare=False)
     access_bytes: int = field(default=16, compare=False)
     nseg: int = field(default=0, compare=False)
@@ -110,7 +114,8 @@ class OptimalityBound:
         )
         if len(loads) > 1:
             how = "proven by exhaustive search" if self.proven else "search budget exhausted"
-            text += f"; jointly the worst side is at least {self.worst_degree}-way ({how})"
+            text += (f"; jointly the worst side is at least {self.worst_degree}-way and the "
+                     f"degrees add up to at least {self.sum_degrees} ({how})")
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,6 +125,7 @@ class OptimalityBound:
             "load_degree": self.load_degree,
             "load_degrees": list(self.load_degrees),
             "worst_degree": self.worst_degree,
+            "sum_degrees": self.sum_degrees,
             "proven": self.proven,
             "argument": self.argument,
         }
@@ -225,6 +231,7 @@ class _Plan:
     optimum: tuple[int, ...]  # exponents of the chosen segment (optimal when proven)
     proven: bool
     planned_k: list[int]
+    min_sum: int = 0
 
     def meets(self) -> bool:
         """Every side conflict-free, or at the segment optimum with its planned vector."""
@@ -402,6 +409,7 @@ def synthesize_swizzle(
         load_degrees=tuple(1 << b for b in base.bounds[1:]),
         worst_degree=1 << worst,
         proven=base.proven,
+        sum_degrees=base.min_sum,
         common_dim=len(common_sorted),
         access_bytes=model.hardware.max_access_bytes,
         nseg=nseg,
@@ -578,7 +586,7 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
         except LayoutError:
             return None
         plan = _Plan(cols, nbank, reports, choice.lower_bounds, choice.exponents,
-                     choice.proven, ks)
+                     choice.proven, ks, choice.min_sum_degrees)
         if best is None or plan.score() < best.score():
             best = plan
         tries += 1

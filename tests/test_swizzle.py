@@ -261,3 +261,14 @@ def test_fixed_errors():
                            fixed=[[0, 1 << i] for i in range(5)] + [[1, 0]])
     with pytest.raises(LayoutError, match="instructions"):
         synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed=[[1, 0]], instructions="auto")
+
+
+def test_bound_reports_least_total():
+    e = [1 << i for i in range(6)]
+    a = _one_d(e[1:], [e[0]])
+    b = _one_d([e[0]] + e[2:], [e[1]])
+    c = _one_d([e[0] ^ e[1]] + e[2:], [e[0]])
+    r = synthesize_swizzle(a, [b, c], element_bits=32)
+    assert r.bound.sum_degrees == 4  # 1 + 1 + 2: one side must be 2-way
+    ex = examples.get("transpose")
+    assert synthesize_swizzle(ex.store, ex.load, element_bits=32).bound.sum_degrees == 2
