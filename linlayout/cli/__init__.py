@@ -21,14 +21,14 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import LayoutError
-from . import conflicts, examples_cmd, show, synthesize
+from . import conflicts, examples_cmd, ptx, show, synthesize
 from .common import PROG, CliError, one_line
 
 __all__ = ["main"]
 
 
 #: Subcommand modules, each with ``register(subparsers)``; add new subcommands here.
-COMMANDS = (synthesize, conflicts, show, examples_cmd)
+COMMANDS = (synthesize, conflicts, show, examples_cmd, ptx)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -6,6 +6,7 @@ import argparse
 
 from .. import examples
 from ..formula import offset_formula
+from ..ptx import match_tma_mode
 from ..swizzle import SwizzleResult, synthesize_swizzle
 from .common import CliError, add_hardware_args, dumps, load_layout, table
 
@@ -14,7 +15,8 @@ from .common import CliError, add_hardware_args, dumps, load_layout, table
 EXAMPLE_NAMES = {"transpose": {"dim0": "m", "dim1": "n"}}
 
 
-def _synthesize_text(title: str, result: SwizzleResult, formula: str) -> str:
+def _synthesize_text(title: str, result: SwizzleResult, formula: str,
+                     tma_line: str | None = None) -> str:
     rows = [
         (side, rep.vector_elems, rep.degree, rep.wavefronts)
         for side, rep in (("store", result.store), ("load", result.load))
@@ -32,6 +34,7 @@ def _synthesize_text(title: str, result: SwizzleResult, formula: str) -> str:
         str(result.layout),
         "",
         formula,
+        *([tma_line] if tma_line else []),
         "",
         table(("side", "vector", "degree", "wavefronts"), rows),
         "",
@@ -64,14 +67,18 @@ def run(args: argparse.Namespace) -> int:
     result = synthesize_swizzle(store, load, element_bits=element_bits,
                                 num_banks=args.num_banks, bank_bytes=args.bank_bytes)
     formula = offset_formula(result.layout, names)
+    tma = match_tma_mode(result.layout, element_bits)
     if args.json:
         out = result.to_dict()
         out["formula"] = formula
+        out["tma_mode"] = tma.to_dict() if tma else None
         if example is not None:
             out["example"] = example
         print(dumps(out))
     else:
-        print(_synthesize_text(title, result, formula))
+        # Only a positive note: "not realisable" would be noise for most synthesized layouts
+        # (the JSON always carries "tma_mode", null when no TMA mode writes the layout).
+        print(_synthesize_text(title, result, formula, tma.describe() if tma else None))
     return 0
 
 

@@ -1,0 +1,210 @@
+"""CuTe Swizzle<B,M,S> (linlayout.cute) and the tcgen05/wgmma atoms against CUTLASS's definitions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from linlayout import LayoutError, LinearLayout
+from linlayout import ptx
+from linlayout.cute import (
+    cute_swizzle,
+    cute_swizzle_offset,
+    format_cute_swizzle,
+    parse_cute_swizzle,
+    to_cute_swizzle,
+)
+
+TRIPLES = [(b, m, s) for b in range(0, 4) for m in range(0, 5)
+           for s in list(range(b, b + 4)) + list(range(-b - 3, -b + 1)) if abs(s) >= b]
+
+
+def design_formula(B, M, S, a):
+    """DESIGN §8 (S >= 0): a ^ ((a & (((1<<B)-1) << (M+S))) >> S)."""
+    return a ^ ((a & (((1 << B) - 1) << (M + S))) >> S)
+
+
+def cute_reference(B, M, S, a):
+    """CUTLASS include/cute/swizzle.hpp, read independently: yyy = mask << (M + max(0,S)),
+    result = a ^ shiftr(a & yyy, S) with shiftr a left shift for negative S."""
+    yyy = ((1 << B) - 1) << (M + max(0, S))
+    x = a & yyy
+    return a ^ (x >> S if S >= 0 else x << -S)
+
+
+@pytest.mark.parametrize("B,M,S", TRIPLES)
+def test_cute_swizzle_against_the_definitions(B, M, S):
+    L = cute_swizzle(B, M, S)
+    size = L.in_dims["offset"]
+    for a in range(size):
+        v = cute_swizzle_offset(B, M, S, a)
+        assert v == cute_reference(B, M, S, a)
+        if S >= 0:
+            assert v == design_formula(B, M, S, a)
+        assert L.apply_flat(a) == v
+    if B:
+        assert to_cute_swizzle(L) == (B, M, S)
+    else:
+        assert to_cute_swizzle(L) == (0, 4, 3)
+
+
+def test_to_cute_swizzle_rejects_non_swizzles():
+    assert to_cute_swizzle(ptx.swizzle_layout("128B_atom_32B_flip_8B")) is None
+    # one source feeding two targets
+    two = LinearLayout.from_columns([1, 2, 4, 8 | 1 | 2], {"offset": 16}, {"offset": 16})
+    assert to_cute_swizzle(two) is None
+    # a plain permutation of bits
+    perm = LinearLayout.from_columns([2, 1, 4, 8], {"offset": 16}, {"offset": 16})
+    assert to_cute_swizzle(perm) is None
+    # |S| < B (overlapping read and written bits) is not a CuTe swizzle
+    overl = LinearLayout.from_columns([1, 2, 4 | 1, 8 | 2, 16 | 4], {"offset": 32}, {"offset": 32})
+    assert to_cute_swizzle(overl) is None
+    # non-contiguous targets
+    gap = LinearLayout.from_columns([1, 2, 4, 8, 16 | 1, 32 | 4], {"offset": 64}, {"offset": 64})
+    assert to_cute_swizzle(gap) is None
+    rng = random.Random(5)
+    for _ in range(200):
+        cols = list(range(6))
+        rng.shuffle(cols)
+        L = LinearLayout.from_columns([1 << c for c in cols], {"offset": 64}, {"offset": 64})
+        assert to_cute_swizzle(L) in (None, (0, 4, 3))
+
+
+def test_to_cute_swizzle_errors():
+    with pytest.raises(LayoutError, match="one in dim"):
+        to_cute_swizzle(LinearLayout({"a": [[1]], "b": [[2]]}, {"x": 4}))
+    with pytest.raises(LayoutError, match="same size"):
+        to_cute_swizzle(LinearLayout({"a": [[1]]}, {"x": 4}))
+    with pytest.raises(LayoutError):
+        to_cute_swizzle("Sw<3,4,3>")
+
+
+def test_cute_swizzle_errors():
+    for args in ((-1, 4, 3), (1, -1, 3), (3, 4, 2), (2, 0, -1), (True, 4, 3), (1.0, 4, 3)):
+        with pytest.raises(LayoutError):
+            cute_swizzle(*args)
+    with pytest.raises(LayoutError, match="power of two"):
+        cute_swizzle(3, 4, 3, 1000)
+    with pytest.raises(LayoutError, match="writes bit"):
+        cute_swizzle(3, 4, -3, 128)  # writes bits 7..9
+    assert cute_swizzle(3, 4, 3, 128) == ptx.swizzle_layout("none", 128)  # sources out of range
+    with pytest.raises(LayoutError):
+        cute_swizzle_offset(3, 4, 3, -1)
+
+
+def test_parse_and_format():
+    assert parse_cute_swizzle("Sw<3,4,3>") == (3, 4, 3)
+    assert parse_cute_swizzle(" Swizzle< 2 , 5 , 2 > ") == (2, 5, 2)
+    assert parse_cute_swizzle("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)") == (3, 4, 3)
+    assert parse_cute_swizzle("Sw<1,0,-3>") == (1, 0, -3)
+    for B, M, S in TRIPLES:
+        assert parse_cute_swizzle(format_cute_swizzle(B, M, S)) == (B, M, S)
+    for bad in ("Sw<1,4>", "Swz<1,4,3>", "Sw<3,4,2>", "Sw<1,2,3> o Sw<1,3,4>", ""):
+        with pytest.raises(LayoutError):
+            parse_cute_swizzle(bad)
+    with pytest.raises(LayoutError):
+        parse_cute_swizzle(343)
+    with pytest.raises(LayoutError):
+        format_cute_swizzle(3, 4, 1)
+
+
+# ------------------------------------------------------------------ modes and CuTe
+def test_mode_cute_triples():
+    expected = {"none": (0, 4, 3), "32B": (1, 4, 3), "64B": (2, 4, 3), "96B": (1, 4, 3),
+                "128B": (3, 4, 3), "128B_atom_32B": (2, 5, 2), "128B_atom_32B_flip_8B": None,
+                "128B_atom_64B": (1, 6, 1)}
+    for name, triple in expected.items():
+        m = ptx.swizzle_mode(name)
+        assert m.cute == triple
+        assert to_cute_swizzle(ptx.swizzle_layout(m)) == triple
+        if triple:
+            assert ptx.swizzle_layout(m) == cute_swizzle(*triple, 1024)
+            assert ptx.cute_name(m) == format_cute_swizzle(*triple)
+    # the flip is the composition of two CuTe swizzles (they commute: disjoint read/write bits)
+    a, b = cute_swizzle(2, 5, 2, 1024), cute_swizzle(1, 3, 4, 1024)
+    assert a.compose(b) == b.compose(a) == ptx.swizzle_layout("128B_atom_32B_flip_8B")
+    assert ptx.cute_name("128B_atom_32B_flip_8B") is None
+
+
+# ------------------------------------------------------------------ tcgen05 / CUTLASS atoms
+#: CUTLASS's shared-memory atoms "in units of bits": (swizzle, shape, stride) with shape/stride
+#: (mode 0 = MN, mode 1 = K). GMMA: include/cute/atom/mma_traits_sm90_gmma.hpp
+#: (Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom_Bits); UMMA: include/cute/atom/mma_traits_sm100.hpp
+#: (Layout_MN_SW128_32B_Atom_Bits). Layout_*_Atom<T> = upcast<sizeof_bits<T>>(…_Bits).
+CUTLASS_ATOMS_BITS = {
+    ("none", "MN"): ((0, 4, 3), (128, 8), (1, 128)),
+    ("32B", "MN"): ((1, 4, 3), (256, 8), (1, 256)),
+    ("64B", "MN"): ((2, 4, 3), (512, 8), (1, 512)),
+    ("128B", "MN"): ((3, 4, 3), (1024, 8), (1, 1024)),
+    ("none", "K"): ((0, 4, 3), (8, 128), (128, 1)),
+    ("32B", "K"): ((1, 4, 3), (8, 256), (256, 1)),
+    ("64B", "K"): ((2, 4, 3), (8, 512), (512, 1)),
+    ("128B", "K"): ((3, 4, 3), (8, 1024), (1024, 1)),
+    ("128B_atom_32B", "MN"): ((2, 5, 2), (1024, 4), (1, 1024)),
+}
+
+
+def cutlass_bit_address(key, eb, mn, k):
+    """Bit address of element (mn, k) in Layout_*_Atom<T> for a T of ``eb`` bits: the upcast
+    divides the stride-1 mode's extent by eb, so element (mn, k) sits at the bit coordinate of
+    the _Bits layout scaled along that mode; the swizzle acts on the byte address
+    (swizzle_ptr, include/cute/pointer_swizzle.hpp)."""
+    (B, M, S), shape, stride = CUTLASS_ATOMS_BITS[key]
+    coord = (mn * eb, k) if stride[0] == 1 else (mn, k * eb)
+    bit = coord[0] * stride[0] + coord[1] * stride[1]
+    return cute_swizzle_offset(B, M, S, bit >> 3) * 8 + (bit & 7)
+
+
+#: PTX Table 55 (128-bit elements), (MN, K).
+TABLE_55 = {("128B_atom_32B", "MN"): (8, 4), ("128B", "MN"): (8, 8), ("128B", "K"): (8, 8),
+            ("64B", "MN"): (4, 8), ("64B", "K"): (8, 4), ("32B", "MN"): (2, 8),
+            ("32B", "K"): (8, 2), ("none", "MN"): (1, 8), ("none", "K"): (8, 1)}
+
+
+@pytest.mark.parametrize("key", sorted(CUTLASS_ATOMS_BITS))
+@pytest.mark.parametrize("eb", [4, 8, 16, 32, 64, 128])
+def test_tcgen05_atom_equals_cutlass(key, eb):
+    mode, major = key
+    atom = ptx.tcgen05_atom(mode, major, eb)
+    _, shape_bits, stride = CUTLASS_ATOMS_BITS[key]
+    mn_ext = shape_bits[0] // eb if stride[0] == 1 else shape_bits[0]
+    k_ext = shape_bits[1] // eb if stride[1] == 1 else shape_bits[1]
+    assert atom.out_dims == {"dim0": mn_ext, "dim1": k_ext}
+    # Table 55 shape scaled along the leading dimension
+    tmn, tk = TABLE_55[key]
+    scale = 128 // eb
+    assert (mn_ext, k_ext) == ((tmn * scale, tk) if major == "MN" else (tmn, tk * scale))
+    inv = atom.invert()
+    for mn in range(mn_ext):
+        for k in range(k_ext):
+            e = inv.apply({"dim0": mn, "dim1": k})["offset"]
+            assert e * eb == cutlass_bit_address(key, eb, mn, k)
+
+
+def test_tcgen05_atom_examples_and_tma_equivalence():
+    assert ptx.tcgen05_atom("128B", "K", 16).out_dims == {"dim0": 8, "dim1": 64}
+    assert ptx.tcgen05_atom("128B", "MN", 32).out_dims == {"dim0": 32, "dim1": 8}  # tf32 example
+    for key in TABLE_55:
+        for eb in (8, 16, 32):
+            atom = ptx.tcgen05_atom(*key, eb)
+            got = ptx.match_tma_mode(atom, eb)
+            assert got is not None and got.mode is ptx.swizzle_mode(key[0])
+            assert got.inner_dim == ("dim1" if key[1] == "K" else "dim0")
+    # K-major atom == the TMA tile with one atom row per box
+    assert ptx.tcgen05_atom("64B", "K", 16) == ptx.tma_tile_layout(
+        "64B", element_bits=16, rows=8, cols=32)
+
+
+def test_tcgen05_atom_errors():
+    with pytest.raises(LayoutError, match="MN-major only"):
+        ptx.tcgen05_atom("128B_atom_32B", "K", 16)
+    for mode in ("96B", "128B_atom_32B_flip_8B", "128B_atom_64B"):
+        with pytest.raises(LayoutError, match="no tcgen05"):
+            ptx.tcgen05_atom(mode, "MN", 16)
+    with pytest.raises(LayoutError, match="major"):
+        ptx.tcgen05_atom("128B", "row", 16)
+    with pytest.raises(LayoutError, match="element_bits"):
+        ptx.tcgen05_atom("128B", "K", 6)
+    assert ptx.tcgen05_atom("128B", "n", 16) == ptx.tcgen05_atom("128B", "MN", 16)
+    assert ptx.tcgen05_atom("128B", "K-major", 16) == ptx.tcgen05_atom("128B", "K", 16)
