@@ -1146,9 +1146,16 @@ def tma_matches(memory_layout: LinearLayout, element_bits: int) -> list[TmaMatch
     # memory_columns gives offset -> tensor in canonical in-dim order (vector, bank, segment
     # flatten into the offset); the forward map tensor -> element offset is its inverse.
     target = f2.inverse(list(cols))
+    return [match for match, cand in _tma_candidates(MATCH_ORDER, out_dims, eb)
+            if list(f2.inverse(list(cand.columns))) == target]
+
+
+def _tma_candidates(modes: Sequence[SwizzleMode], out_dims: Mapping[str, int], eb: int
+                    ) -> list[tuple[TmaMatch, LinearLayout]]:
+    """Every (mode, dim order, box) TMA can issue for the tile, with the layout it writes."""
     big = [d for d, s in out_dims.items() if s > 1]
     found = []
-    for m in MATCH_ORDER:
+    for m in modes:
         for order in permutations(big):
             inner = out_dims[order[0]]
             rows_total = 1
@@ -1161,10 +1168,27 @@ def tma_matches(memory_layout: LinearLayout, element_bits: int) -> list[TmaMatch
             while B >= 16:
                 if _box_problem(m, eb, inner, rows_total, B) is None:
                     cand = _tma_layout(m, eb, out_dims, list(order), B)
-                    if list(f2.inverse(list(cand.columns))) == target:
-                        found.append(TmaMatch(m, B, tuple(order), inner_bytes // B, eb))
+                    found.append((TmaMatch(m, B, tuple(order), inner_bytes // B, eb), cand))
                 B //= 2
     return found
+
+
+def tma_layouts(mode: Any, out_dims: Mapping[str, int], element_bits: int
+                ) -> list[tuple[TmaMatch, LinearLayout]]:
+    """Every shared-memory layout TMA can write for a tile of ``out_dims`` with one mode.
+
+    One per choice of contiguous dim, order of the other dims and box inner size (the choice
+    space :func:`match_tma_mode` searches), as ``(TmaMatch, layout)`` pairs; the layouts have
+    in dim ``offset`` (elements). Empty when TMA cannot issue any box for the tile.
+
+    Raises:
+        LayoutError: an unknown mode, 96B (not F₂-linear), or bad ``element_bits``.
+    """
+    m = swizzle_mode(mode)
+    if m is SwizzleMode.SWIZZLE_96B:
+        raise LayoutError("96B swizzling has 96-byte rows, which are not F2-linear; "
+                          "use swizzle96_cell for its addresses")
+    return _tma_candidates([m], dict(out_dims), _element_bits(element_bits))
 
 
 def match_tma_mode(memory_layout: LinearLayout, element_bits: int) -> TmaMatch | None:

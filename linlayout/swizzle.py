@@ -47,7 +47,7 @@ from .instructions import (
     matrix_geometry,
     parse_instruction,
 )
-from .kinds import Distributed, distributed_columns
+from .kinds import Distributed, distributed_columns, memory_columns
 from .layout import LinearLayout
 from .segments import best_segment
 
@@ -162,6 +162,14 @@ class SwizzleResult:
         """The first load's report (the only one for a store/load pair)."""
         return self.loads[0]
 
+    @property
+    def tma_mode(self) -> Any:
+        """The TMA swizzle mode and box that write ``layout`` exactly
+        (:class:`linlayout.ptx.TmaMatch`), or None (:func:`linlayout.ptx.match_tma_mode`)."""
+        from . import ptx
+
+        return ptx.match_tma_mode(self.layout, self.element_bits)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"layout": {"bases", "out_dims"}, "vector_elems", "store", "load",
         "loads", "optimal", "bound"}``."""
@@ -262,7 +270,7 @@ def synthesize_swizzle(
     hardware: HardwareModel | None = None,
     vectors: str = "common",
     instructions: str | Sequence[str | None] | None = None,
-    fixed: Sequence[Sequence[int]] | None = None,
+    fixed: Sequence[Sequence[int]] | str | None = None,
     node_limit: int = 200_000,
 ) -> SwizzleResult:
     """The shared-memory layout with the widest vectors and the fewest wavefronts.
@@ -289,9 +297,13 @@ def synthesize_swizzle(
             ``(None, "ldmatrix.x4")``.
         fixed: pin the first offsets: ``fixed[i]`` is the tensor coordinate (one int per out
             dim, in the store's out-dim order, a basis vector like ``bases`` entries) that
-            offset bit ``i`` must map to — e.g. a contiguity a TMA box or a global-memory
-            access imposes. At most one row of banks can be pinned. The rest is synthesized;
-            the bounds then hold among layouts with this prefix.
+            offset bit ``i`` must map to — e.g. a contiguity a global-memory access imposes.
+            At most one row of banks can be pinned. The rest is synthesized; the bounds then
+            hold among layouts with this prefix. Or a TMA swizzle mode name (``"128B"``,
+            ``"64B"``, ``"32B"``, ``"none"``, the 128B sub-modes): the layout must be one TMA
+            writes with that mode (:func:`linlayout.ptx.tma_layouts`: every contiguous dim,
+            dim order and box size is tried) — the exact minimum of the worst side (then of
+            the total) over that choice space is returned, proven by exhaustion.
         node_limit: budget of the exact segment search used with several loads; past it the
             best layout found is returned with ``optimal=False``.
 
@@ -356,6 +368,11 @@ def synthesize_swizzle(
     kmax = min(len(common_sorted), model.max_vector_log2, d)
     vec = common_sorted[:kmax]
 
+    if isinstance(fixed, str):
+        if instructions is not None or vectors != "common":
+            raise LayoutError("fixed=<TMA mode> fixes the whole layout; it cannot be combined "
+                              "with instructions= or vectors=")
+        return _fixed_tma(fixed, store, sides, regs, model, d, len(common_sorted))
     pinned = _pinned(fixed, store, d)
     if pinned is not None and instructions is not None:
         raise LayoutError("fixed= pins the first offsets; it cannot be combined with instructions=")
@@ -467,6 +484,44 @@ def _project(vectors: Sequence[int], prefix: Sequence[int], aligned: Sequence[in
         assert x is not None
         out.append(f2.apply(aligned, x >> len(prefix)))
     return out
+
+
+def _fixed_tma(mode: str, store: LinearLayout, sides: list[Distributed],
+               regs: list[tuple[int, ...]], model: BankModel, d: int,
+               common_dim: int) -> SwizzleResult:
+    """The best layout TMA can write with ``mode`` (exhaustive over its choices)."""
+    from . import ptx  # ptx depends on nothing here; imported when a TMA mode is fixed
+
+    cands = ptx.tma_layouts(mode, store.out_dims, model.element_bits)
+    if not cands:
+        raise LayoutError(
+            f"TMA cannot write a tile of shape {list(store.out_dims.values())} with "
+            f"{model.element_bits}-bit elements in mode {mode!r} (no box fits); try another mode"
+        )
+    scored = []
+    for _, mem in cands:
+        cols = list(memory_columns(mem, store.out_dim_names)[0])
+        inv = f2.inverse(cols)
+        reports = [_report(cols, inv, s, r, model, d) for s, r in zip(sides, regs)]
+        degrees = [r.degree for r in reports]
+        scored.append(((max(degrees), sum(degrees)), cols, reports))
+    scored.sort(key=lambda t: t[0])
+    (worst, _), cols, reports = scored[0]
+    row = min(model.seg_lo, d)
+    nvec = min(min(r.vector_elems for r in reports).bit_length() - 1, row)
+    layout = LinearLayout._from_flat(
+        (("vector", nvec), ("bank", row - nvec), ("segment", d - row)),
+        tuple((n, store.out_bits(n)) for n in store.out_dim_names), cols)
+    per_side = [min(t[2][i].degree for t in scored) for i in range(len(sides))]
+    bound = OptimalityBound(
+        vector_elems=1 << nvec, store_degree=per_side[0], load_degrees=tuple(per_side[1:]),
+        worst_degree=worst, proven=True, sum_degrees=min(sum(r.degree for r in t[2])
+                                                         for t in scored),
+        common_dim=common_dim, access_bytes=model.hardware.max_access_bytes, nseg=d - row,
+        nbits=d)
+    return SwizzleResult(layout=layout, vector_elems=1 << nvec, store=reports[0],
+                         loads=tuple(reports[1:]), optimal=True, bound=bound,
+                         element_bits=model.element_bits)
 
 
 def _pinned(fixed: Any, store: LinearLayout, d: int) -> list[int] | None:

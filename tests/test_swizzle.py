@@ -272,3 +272,29 @@ def test_bound_reports_least_total():
     assert r.bound.sum_degrees == 4  # 1 + 1 + 2: one side must be 2-way
     ex = examples.get("transpose")
     assert synthesize_swizzle(ex.store, ex.load, element_bits=32).bound.sum_degrees == 2
+
+
+@pytest.mark.parametrize("mode", ["none", "32B", "64B", "128B"])
+def test_fixed_tma_mode_is_the_exact_minimum(mode):
+    from linlayout import ptx
+
+    ex = examples.get("transpose-128")
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=16, fixed=mode)
+    assert r.optimal and r.bound.proven
+    best = None
+    for _, mem in ptx.tma_layouts(mode, ex.store.out_dims, 16):
+        degs = [bank_conflicts(s, mem, element_bits=16).degree for s in (ex.store, ex.load)]
+        sc = (max(degs), sum(degs))
+        best = sc if best is None or sc < best else best
+    assert (max(r.store.degree, r.load.degree), r.store.degree + r.load.degree) == best
+    assert r.tma_mode is not None and r.tma_mode.mode.value == mode
+    assert bank_conflicts(ex.load, r.layout, element_bits=16) == r.load
+
+
+def test_fixed_tma_errors():
+    ex = examples.get("transpose")
+    with pytest.raises(LayoutError):
+        synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed="97B")
+    with pytest.raises(LayoutError, match="combined"):
+        synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed="128B", instructions="auto")
+    assert synthesize_swizzle(ex.store, ex.load, element_bits=32).tma_mode is None
