@@ -78,7 +78,8 @@ class OptimalityBound:
             one load, the two per-side bounds added; with several it may need a less balanced
             span than the one minimising the worst side).
         common_dim, access_bytes, nseg, nbits: the numbers behind the proof (``argument``:
-            the same in words).
+            the same in words). tma_candidates: with a fixed TMA mode, how many layouts were
+            counted exhaustively.
     """
 
     vector_elems: int
@@ -91,6 +92,7 @@ class OptimalityBound:
     access_bytes: int = field(default=16, compare=False)
     nseg: int = field(default=0, compare=False)
     nbits: int = field(default=0, compare=False)
+    tma_candidates: int = field(default=0, compare=False)
 
     @property
     def load_degree(self) -> int:
@@ -100,6 +102,11 @@ class OptimalityBound:
     @property
     def argument(self) -> str:
         """The proof in words, with the numbers filled in."""
+        if self.tma_candidates:
+            return (f"exhaustive: all {self.tma_candidates} layouts TMA can write for this tile "
+                    f"with the fixed mode were counted; the worst side is at best "
+                    f"{self.worst_degree}-way and the degrees add up to at least "
+                    f"{self.sum_degrees}")
         loads = self.load_degrees
         names = ["load"] if len(loads) == 1 else [f"load {i}" for i in range(len(loads))]
         per_side = ", ".join(f"{nm} -> {deg}-way at best"
@@ -518,7 +525,7 @@ def _fixed_tma(mode: str, store: LinearLayout, sides: list[Distributed],
         worst_degree=worst, proven=True, sum_degrees=min(sum(r.degree for r in t[2])
                                                          for t in scored),
         common_dim=common_dim, access_bytes=model.hardware.max_access_bytes, nseg=d - row,
-        nbits=d)
+        nbits=d, tma_candidates=len(scored))
     return SwizzleResult(layout=layout, vector_elems=1 << nvec, store=reports[0],
                          loads=tuple(reports[1:]), optimal=True, bound=bound,
                          element_bits=model.element_bits)

@@ -230,3 +230,50 @@ def test_entry_point_subprocess():
                           capture_output=True, text=True, encoding="utf-8", check=False)
     assert proc.returncode == 2
     assert proc.stderr.startswith("linlayout: error: ") and len(proc.stderr.splitlines()) == 1
+
+
+def test_synthesize_options(tmp_path, capsys):
+    import json
+
+    from linlayout import examples
+    from linlayout.cli import main
+
+    code = main(["synthesize", "--example", "blocked-mma", "--instructions", "auto", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["load"]["instruction"] == "ldmatrix.x4"
+    code = main(["synthesize", "--example", "transpose-128", "--fixed", "128B", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["tma_mode"]["mode"] in ("128B", "SWIZZLE_128B") or out["tma_mode"]
+    assert main(["synthesize", "--hardware", "AMD_CDNA3"]) == 0
+    assert "load" in capsys.readouterr().out
+    ex = examples.get("transpose")
+    paths = []
+    for i, lay in enumerate([ex.store, ex.load, ex.load.transpose_outs(["dim1", "dim0"])]):
+        p = tmp_path / f"l{i}.json"
+        p.write_text(json.dumps(lay.to_dict()))
+        paths.append(str(p))
+    code = main(["synthesize", "--src", paths[0], "--dst", paths[1], "--dst", paths[2],
+                 "--element-bits", "32", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(out["loads"]) == 2
+    assert main(["synthesize", "--fixed", "97B"]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_conflicts_instruction(tmp_path, capsys):
+    import json
+
+    from linlayout import LinearLayout
+    from linlayout.cli import main
+
+    out = {"dim0": 16, "dim1": 16}
+    a = LinearLayout({"register": [[0, 1], [8, 0], [0, 8]],
+                      "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}, out)
+    rm = LinearLayout({"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 0], [8, 0]]}, out)
+    pa, pm = tmp_path / "a.json", tmp_path / "m.json"
+    pa.write_text(json.dumps(a.to_dict()))
+    pm.write_text(json.dumps(rm.to_dict()))
+    code = main(["conflicts", "--layout", str(pa), "--memory", str(pm), "--element-bits", "16",
+                 "--instruction", "ldmatrix.x4", "--max-degree", "2", "--json"])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 0 and res["degree"] == 2 and res["instruction"] == "ldmatrix.x4"

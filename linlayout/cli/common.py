@@ -59,8 +59,20 @@ def one_line(msg: str) -> str:
 
 
 def add_hardware_args(sp: argparse.ArgumentParser) -> None:
-    """``--num-banks`` and ``--bank-bytes`` with NVIDIA's defaults."""
-    sp.add_argument("--num-banks", type=int, default=32, metavar="N",
-                    help="banks per row (default 32)")
-    sp.add_argument("--bank-bytes", type=int, default=4, metavar="N",
-                    help="bytes per bank word (default 4)")
+    """``--hardware`` (a preset), and ``--num-banks`` / ``--bank-bytes`` overrides."""
+    from ..hardware import PRESETS
+
+    sp.add_argument("--hardware", choices=sorted(PRESETS), default="NVIDIA",
+                    help="hardware model: banks, warp size, phases (default NVIDIA)")
+    sp.add_argument("--num-banks", type=int, default=None, metavar="N",
+                    help="banks per row (default: the model's, 32)")
+    sp.add_argument("--bank-bytes", type=int, default=None, metavar="N",
+                    help="bytes per bank word (default: the model's, 4)")
+
+
+def hardware_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """``hardware=``, ``num_banks=``, ``bank_bytes=`` for the library calls."""
+    from ..hardware import PRESETS
+
+    return {"hardware": PRESETS[args.hardware], "num_banks": args.num_banks,
+            "bank_bytes": args.bank_bytes}

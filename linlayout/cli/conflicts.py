@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..conflicts import bank_conflicts
-from .common import CliError, add_hardware_args, dumps, load_layout, table
+from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout, table
 
 
 def run(args: argparse.Namespace) -> int:
@@ -14,7 +14,7 @@ def run(args: argparse.Namespace) -> int:
     if args.max_degree < 1:
         raise CliError(f"--max-degree must be at least 1, got {args.max_degree}")
     rep = bank_conflicts(layout, memory, element_bits=args.element_bits,
-                         num_banks=args.num_banks, bank_bytes=args.bank_bytes,
+                         **hardware_kwargs(args), instruction=args.instruction,
                          vector_elems=args.vector_elems)
     ok = rep.degree <= args.max_degree
     if args.json:
@@ -42,6 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--memory", required=True, metavar="FILE", help="shared-memory layout (JSON)")
     c.add_argument("--element-bits", type=int, required=True, metavar="N")
     add_hardware_args(c)
+    c.add_argument("--instruction", metavar="NAME",
+                   help="ld.shared/st.shared (default) or ldmatrix/stmatrix.x{1,2,4}[.trans]")
     c.add_argument("--vector-elems", type=int, metavar="N",
                    help="elements per lane per access (default: widest the layouts allow)")
     c.add_argument("--max-degree", type=int, default=1, metavar="K",

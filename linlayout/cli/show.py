@@ -1,4 +1,4 @@
-"""``linlayout show``: a layout as a text grid."""
+"""``linlayout show``: a layout as a text grid, and optionally as a picture (PNG or SVG)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 from ..formula import offset_formula
 from ..kinds import is_distributed
 from ..render import grid_distributed, grid_memory
-from .common import add_hardware_args, load_layout
+from .common import add_hardware_args, hardware_kwargs, load_layout
 
 
 def run(args: argparse.Namespace) -> int:
@@ -15,8 +15,10 @@ def run(args: argparse.Namespace) -> int:
     if is_distributed(layout):
         print(grid_distributed(layout))
     else:
-        grid = grid_memory(layout, args.element_bits, num_banks=args.num_banks,
-                           bank_bytes=args.bank_bytes)
+        hw = hardware_kwargs(args)
+        grid = grid_memory(layout, args.element_bits,
+                           num_banks=args.num_banks or hw["hardware"].num_banks,
+                           bank_bytes=args.bank_bytes or hw["hardware"].bank_bytes)
         print(offset_formula(layout))
         print(grid)
     return 0
@@ -24,13 +26,17 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``show`` subcommand."""
-    sh = sub.add_parser("show", help="print a layout as a grid",
+    sh = sub.add_parser("show", help="print a layout as a grid (and draw it: --png/--svg)",
                         description="A distributed layout (in dims among register, lane, warp, "
                                     "block) shows lane:register per element; a shared-memory "
                                     "layout (offset or vector/bank/segment) shows its offset "
-                                    "formula and offset/bank per element.")
+                                    "formula and offset/bank per element. --png/--svg also "
+                                    "draw it (colour = lane or bank, with its F2 matrix); they "
+                                    "need matplotlib: pip install \"linlayout[plot]\".")
     sh.add_argument("file", metavar="FILE", help="JSON layout file")
     sh.add_argument("--element-bits", type=int, default=32, metavar="N",
                     help="bits per element for memory layouts (default 32)")
+    sh.add_argument("--png", metavar="OUT", help="also draw the layout into this PNG file")
+    sh.add_argument("--svg", metavar="OUT", help="also draw the layout into this SVG file")
     add_hardware_args(sh)
     sh.set_defaults(func=run)

@@ -1,4 +1,4 @@
-"""``linlayout synthesize``: the optimal shared-memory layout for a store/load pair."""
+"""``linlayout synthesize``: the optimal shared-memory layout for a store and its loads."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .. import examples
 from ..formula import offset_formula
 from ..ptx import match_tma_mode
 from ..swizzle import SwizzleResult, synthesize_swizzle
-from .common import CliError, add_hardware_args, dumps, load_layout, table
+from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout, table
 
 
 #: Display names of tensor dims for built-in examples (the article calls them m and n).
@@ -17,9 +17,14 @@ EXAMPLE_NAMES = {"transpose": {"dim0": "m", "dim1": "n"}}
 
 def _synthesize_text(title: str, result: SwizzleResult, formula: str,
                      tma_line: str | None = None) -> str:
+    names = ["load"] if len(result.loads) == 1 else [f"load {i}" for i in range(len(result.loads))]
+    sides = [("store", result.store)] + list(zip(names, result.loads))
+    plain = all(rep.instruction == "ld/st.shared" for _, rep in sides)
+    header = ("side", "vector", "degree", "wavefronts") + (() if plain else ("instruction",))
     rows = [
         (side, rep.vector_elems, rep.degree, rep.wavefronts)
-        for side, rep in (("store", result.store), ("load", result.load))
+        + (() if plain else (rep.instruction,))
+        for side, rep in sides
     ]
     b = result.bound
     if result.optimal:
@@ -36,7 +41,7 @@ def _synthesize_text(title: str, result: SwizzleResult, formula: str,
         formula,
         *([tma_line] if tma_line else []),
         "",
-        table(("side", "vector", "degree", "wavefronts"), rows),
+        table(header, rows),
         "",
         verdict,
         f"bound: {b.argument}",
@@ -52,10 +57,12 @@ def run(args: argparse.Namespace) -> int:
         if args.element_bits is None:
             raise CliError("--element-bits is required with --src/--dst (e.g. 16 for fp16)")
         store = load_layout(args.src, "--src")
-        load = load_layout(args.dst, "--dst")
+        loads = [load_layout(path, "--dst") for path in args.dst]
+        load = loads[0] if len(loads) == 1 else loads
         element_bits = args.element_bits
         names = None
-        title = f"synthesize: store {args.src}, load {args.dst}, {element_bits}-bit elements"
+        title = (f"synthesize: store {args.src}, load {', '.join(args.dst)}, "
+                 f"{element_bits}-bit elements")
         example = None
     else:
         example = args.example or examples.DEFAULT
@@ -64,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
         element_bits = ex.element_bits if args.element_bits is None else args.element_bits
         names = EXAMPLE_NAMES.get(example)
         title = f"example {example} ({element_bits}-bit elements): {ex.description}"
-    result = synthesize_swizzle(store, load, element_bits=element_bits,
-                                num_banks=args.num_banks, bank_bytes=args.bank_bytes)
+    result = synthesize_swizzle(store, load, element_bits=element_bits, **hardware_kwargs(args),
+                                vectors=args.vectors, instructions=args.instructions,
+                                fixed=args.fixed)
     formula = offset_formula(result.layout, names)
     tma = match_tma_mode(result.layout, element_bits)
     if args.json:
@@ -89,9 +97,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    f"{examples.DEFAULT!r}.")
     s.add_argument("--example", metavar="NAME", help="built-in example (see `linlayout examples`)")
     s.add_argument("--src", metavar="FILE", help="JSON layout of the store (distributed)")
-    s.add_argument("--dst", metavar="FILE", help="JSON layout of the load (distributed)")
+    s.add_argument("--dst", metavar="FILE", action="append",
+                   help="JSON layout of the load (distributed); repeat for several loads")
     s.add_argument("--element-bits", type=int, metavar="N",
                    help="bits per element (required with --src/--dst; overrides the example's)")
     add_hardware_args(s)
+    s.add_argument("--vectors", choices=("common", "per_side"), default="common",
+                   help="per_side: a side may use a wider vector of its own (default common)")
+    s.add_argument("--instructions", choices=("auto",), default=None,
+                   help="auto: let each side use ldmatrix/stmatrix when that costs less")
+    s.add_argument("--fixed", metavar="MODE", default=None,
+                   help="only layouts TMA writes with this swizzle mode (none, 32B, 64B, 128B, …)")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=run)
