@@ -1005,6 +1005,8 @@ def _tma_layout(m: SwizzleMode, eb: int, out_dims: Mapping[str, int], order: Seq
     sizes = [out_dims[d] for d in order]
     cols = []
     for name, size in out_dims.items():
+        if size == 1:  # a dim of size 1 has no bits (and no place in the box order)
+            continue
         k = order.index(name)
         for i in range(size.bit_length() - 1):
             coords = [0] * len(order)
@@ -1154,7 +1156,9 @@ def _tma_candidates(modes: Sequence[SwizzleMode], out_dims: Mapping[str, int], e
                     ) -> list[tuple[TmaMatch, LinearLayout]]:
     """Every (mode, dim order, box) TMA can issue for the tile, with the layout it writes."""
     big = [d for d, s in out_dims.items() if s > 1]
-    found = []
+    found: list[tuple[TmaMatch, LinearLayout]] = []
+    if not big:
+        return found
     for m in modes:
         for order in permutations(big):
             inner = out_dims[order[0]]
