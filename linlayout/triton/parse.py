@@ -1,0 +1,823 @@
+"""Read Triton's MLIR text: layout attributes and ``tensor`` / ``!ttg.memdesc`` types.
+
+Accepted syntax (Triton 3.9 as printed by its compiler, plus the older spellings still found in
+dumps):
+
+* attributes ``#ttg.<mnemonic><{key = value, …}>`` for ``blocked``, ``slice``,
+  ``nvidia_mma``, ``dot_op``, ``amd_mfma``, ``amd_wmma``, ``linear``, ``swizzled_shared``,
+  ``nvmma_shared``, ``amd_rotating_shared``, ``shared_linear``; the ``#triton_gpu.`` prefix
+  and ``CTAsPerCGA / CTASplitNum / CTAOrder`` (Triton ≤ 3.5); ``#ttg.shared`` with
+  ``hasLeadingOffset`` (Triton ≤ 3.2); ``amd_wmma`` / ``amd_mfma`` with ``warpsPerCTA`` or
+  ``versionMajor`` (pre-3.9);
+* alias references ``#blocked1`` once ``#blocked1 = …`` is known (pass ``aliases``);
+* types ``tensor<64x64xf16, #enc>``, ``tensor<64x!tt.ptr<f16>, #enc>``,
+  ``!ttg.memdesc<2x64x64xf16, #shared, #smem, mutable[, allocShape]>`` (also ``!tt.memdesc``
+  and the bare ``<…>`` that ``ttg.async_copy_global_to_local`` prints).
+
+Element widths (``element_bits``) are the bits one element occupies in memory: ``f16``/``bf16``
+16, ``f32``/``tf32`` 32, ``f64`` 64, every ``f8E…`` 8, ``iN``/``uiN``/``siN`` N except ``i1``,
+which Triton stores as a byte (8), 4-bit ``f4E2M1FN``/``i4`` 4, pointers 64.
+
+Every malformed input raises :class:`linlayout.LayoutError` naming the line and column and what
+was expected there.
+
+Example::
+
+    >>> from linlayout.triton import parse_type
+    >>> t = parse_type("tensor<32x16xf16, #ttg.blocked<{sizePerThread = [1, 4], "
+    ...                "threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>")
+    >>> t.shape, t.element_bits, t.layout.out_dims
+    ((32, 16), 16, {'dim0': 32, 'dim1': 16})
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import LayoutError
+from ..layout import LinearLayout
+from . import layouts as Lyt
+from .layouts import Encoding
+
+__all__ = [
+    "MemorySpace",
+    "TritonType",
+    "UnsupportedEncoding",
+    "element_bits",
+    "parse_aliases",
+    "parse_attribute",
+    "parse_encoding",
+    "parse_type",
+]
+
+_DIALECTS = ("ttg", "triton_gpu")
+
+
+@dataclass(frozen=True)
+class MemorySpace:
+    """A non-layout attribute such as ``#ttg.shared_memory`` (kept by name)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class UnsupportedEncoding(Encoding):
+    """A well-formed attribute linlayout cannot turn into a linear layout (TTGIR reading only:
+    one odd layout must not stop the whole file). Its ``to_linear_layout`` raises ``reason``."""
+
+    name: str
+    reason: str
+    kind = "unsupported"
+    mnemonic = "unsupported"
+
+    @property
+    def rank(self) -> int:
+        return -1
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        raise LayoutError(self.reason)
+
+    def text(self) -> str:
+        return f"#ttg.{self.name}<…>"
+
+
+@dataclass(frozen=True)
+class TritonType:
+    """A parsed ``tensor<…>`` or ``!ttg.memdesc<…>`` type.
+
+    Attributes:
+        kind: ``"tensor"`` or ``"memdesc"``.
+        shape: the shape as written, ``dim0`` first.
+        element_type: the element type as written (``"f16"``, ``"!tt.ptr<f16>"``).
+        element_bits: bits one element occupies in memory (see the module docstring).
+        encoding: the layout attribute, or None when the type has none.
+        alloc_shape: the allocation shape (memdescs; equals ``shape`` unless the type names
+            one, as ``memdesc_subslice`` results do).
+        memory_space: e.g. ``"shared_memory"`` (memdescs), else None.
+        mutable: the memdesc is ``mutable``.
+    """
+
+    kind: str
+    shape: tuple[int, ...]
+    element_type: str
+    element_bits: int
+    encoding: Encoding | None
+    alloc_shape: tuple[int, ...]
+    memory_space: str | None = None
+    mutable: bool = False
+
+    @property
+    def rank(self) -> int:
+        """The layout's rank: the encoding's, else the shape's. A memdesc may have more dims
+        than its encoding (``2x128x32`` with a rank-2 encoding): the leading ones index
+        buffers."""
+        if self.encoding is None or isinstance(self.encoding, UnsupportedEncoding):
+            return len(self.shape)
+        return self.encoding.rank
+
+    @property
+    def view_shape(self) -> tuple[int, ...]:
+        """The last :attr:`rank` dims of ``shape``: what one access covers."""
+        return self.shape[len(self.shape) - self.rank:]
+
+    @property
+    def layout_shape(self) -> tuple[int, ...]:
+        """The shape the layout is built for: ``shape`` for tensors, the last :attr:`rank` dims
+        of ``alloc_shape`` for memdescs (Triton's ``toLinearLayout(MemDescType)``)."""
+        if self.kind == "memdesc":
+            return self.alloc_shape[len(self.alloc_shape) - self.rank:]
+        return self.shape
+
+    @property
+    def layout(self) -> LinearLayout:
+        """The encoding's layout at :attr:`layout_shape`.
+
+        Raises:
+            LayoutError: the type has no encoding, or the shape does not suit it.
+        """
+        if self.encoding is None:
+            raise LayoutError(f"the {self.kind} type has no layout encoding; add one, e.g. "
+                              "tensor<64x64xf16, #ttg.blocked<{...}>>")
+        return self.encoding.to_linear_layout(self.layout_shape)
+
+
+# ----------------------------------------------------------------------------- element types
+_FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "tf32": 32, "f64": 64, "f128": 128,
+               "f80": 128, "index": 64}
+
+
+def element_bits(element_type: str) -> int:
+    """Bits one element of an MLIR element type occupies in (shared) memory.
+
+    Raises:
+        LayoutError: the type is not a known integer, float or pointer type.
+    """
+    t = element_type.strip()
+    if t.startswith("!tt.ptr"):
+        return 64
+    if t in _FLOAT_BITS:
+        return _FLOAT_BITS[t]
+    if t.startswith("f8") or t == "f8":
+        return 8
+    if t.startswith("f6"):
+        return 8
+    if t.startswith("f4"):
+        return 4
+    m = re.fullmatch(r"(?:u|s)?i(\d+)", t)
+    if m:
+        n = int(m.group(1))
+        if n == 1:
+            return 8  # Triton keeps i1 in a byte in memory
+        if n < 1 or n & (n - 1):
+            raise LayoutError(f"element type {t!r} is not a power-of-two width")
+        return n
+    raise LayoutError(f"unknown element type {t!r}; expected f16, bf16, f32, f64, f8E4M3FN, "
+                      "i1…i64 or !tt.ptr<…>")
+
+
+# ----------------------------------------------------------------------------- the scanner
+class _Parser:
+    def __init__(self, text: str, aliases: Mapping[str, Any] | None, where: str = "",
+                 tolerant: bool = False):
+        if not isinstance(text, str):
+            raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
+        self.s = text
+        self.i = 0
+        self.aliases = dict(aliases or {})
+        self.where = where
+        #: unsupported (but well-formed) attributes become UnsupportedEncoding, not errors
+        self.tolerant = tolerant
+
+    def skip_balanced(self) -> None:
+        """Skip from just after a ``<`` to just after its matching ``>``."""
+        depth = 1
+        n = len(self.s)
+        while self.i < n and depth:
+            c = self.s[self.i]
+            if c == "-" and self.s.startswith("->", self.i):
+                self.i += 2
+                continue
+            if c == "<":
+                depth += 1
+            elif c == ">":
+                depth -= 1
+            self.i += 1
+        if depth:
+            raise self.error("a closing '>'")
+
+    # -- positions and errors
+    def pos(self, i: int | None = None) -> str:
+        i = self.i if i is None else i
+        line = self.s.count("\n", 0, i) + 1
+        col = i - (self.s.rfind("\n", 0, i) + 1) + 1
+        return f"{self.where}line {line}, column {col}"
+
+    def error(self, expected: str, i: int | None = None) -> LayoutError:
+        i = self.i if i is None else i
+        found = self.s[i:i + 20].split("\n")[0]
+        found = repr(found) if found else "the end of the text"
+        return LayoutError(f"malformed MLIR at {self.pos(i)}: expected {expected}, found {found}")
+
+    def ws(self) -> None:
+        s, n = self.s, len(self.s)
+        while self.i < n and s[self.i] in " \t\r\n":
+            self.i += 1
+
+    def peek(self, tok: str) -> bool:
+        self.ws()
+        return self.s.startswith(tok, self.i)
+
+    def take(self, tok: str) -> bool:
+        if self.peek(tok):
+            self.i += len(tok)
+            return True
+        return False
+
+    def expect(self, tok: str, what: str | None = None) -> None:
+        if not self.take(tok):
+            raise self.error(what or f"{tok!r}")
+
+    def at_end(self) -> bool:
+        self.ws()
+        return self.i >= len(self.s)
+
+    def ident(self, what: str = "a name") -> str:
+        self.ws()
+        m = re.compile(r"[A-Za-z_][\w$.]*").match(self.s, self.i)
+        if not m:
+            raise self.error(what)
+        self.i = m.end()
+        return m.group(0)
+
+    def integer(self) -> int:
+        self.ws()
+        m = re.compile(r"-?\d+").match(self.s, self.i)
+        if not m:
+            raise self.error("an integer")
+        self.i = m.end()
+        return int(m.group(0))
+
+    # -- values inside attribute dictionaries
+    def value(self) -> Any:
+        self.ws()
+        c = self.s[self.i:self.i + 1]
+        if c == "[":
+            return self.list_()
+        if c == "{":
+            return self.dict_()
+        if c == "#":
+            return self.attribute()
+        if c == '"':
+            j = self.s.find('"', self.i + 1)
+            if j < 0:
+                raise self.error("a closing '\"'")
+            v = self.s[self.i + 1:j]
+            self.i = j + 1
+            return v
+        if c == "-" or c.isdigit():
+            v = self.integer()
+            if self.peek(":") and not self.peek("::"):
+                # typed integer such as `16 : i32`
+                save = self.i
+                self.take(":")
+                self.ws()
+                if re.compile(r"[iuf]\d+").match(self.s, self.i):
+                    self.ident()
+                else:
+                    self.i = save
+            return v
+        word = self.ident("a value (int, true/false, list, dict or #attribute)")
+        if word == "true":
+            return True
+        if word == "false":
+            return False
+        return word
+
+    def list_(self) -> list[Any]:
+        self.expect("[")
+        out: list[Any] = []
+        if self.take("]"):
+            return out
+        while True:
+            out.append(self.value())
+            if self.take("]"):
+                return out
+            self.expect(",", "',' or ']'")
+
+    def dict_(self) -> dict[str, Any]:
+        self.expect("{")
+        out: dict[str, Any] = {}
+        if self.take("}"):
+            return out
+        while True:
+            start = self.i
+            key = self.key()
+            if key in out:
+                raise LayoutError(f"malformed MLIR at {self.pos(start)}: key {key!r} is given "
+                                  "twice")
+            if self.take("="):
+                out[key] = self.value()
+            else:
+                out[key] = True  # unit attribute
+            if self.take("}"):
+                return out
+            self.expect(",", "',' or '}'")
+
+    def key(self) -> str:
+        self.ws()
+        if self.s.startswith('"', self.i):
+            j = self.s.find('"', self.i + 1)
+            if j < 0:
+                raise self.error("a closing '\"'")
+            k = self.s[self.i + 1:j]
+            self.i = j + 1
+            return k
+        return self.ident("a key")
+
+    # -- attributes
+    def attribute(self) -> Any:
+        """``#dialect.mnemonic<…>``, ``#dialect.mnemonic`` or an alias ``#name``."""
+        start = self.i
+        self.expect("#", "'#'")
+        name = self.ident("an attribute name after '#'")
+        if "." not in name:
+            if name not in self.aliases:
+                raise LayoutError(
+                    f"malformed MLIR at {self.pos(start)}: unknown attribute alias #{name}; "
+                    f"define it first ('#{name} = #ttg.…') or pass aliases="
+                    + (f" (known: {', '.join('#' + a for a in sorted(self.aliases))})"
+                       if self.aliases else "")
+                )
+            return self.aliases[name]
+        dialect, _, mnemonic = name.partition(".")
+        if dialect not in _DIALECTS:
+            raise LayoutError(f"malformed MLIR at {self.pos(start)}: #{name} is not a Triton GPU "
+                              "attribute (expected #ttg.… or #triton_gpu.…)")
+        if not self.peek("<"):
+            if mnemonic in ("shared_memory", "tensor_memory"):
+                return MemorySpace(mnemonic)
+            raise self.error(f"'<' after #{name}")
+        self.expect("<")
+        if mnemonic in ("padded_shared", "partitioned_shared") or (
+                mnemonic not in _KNOWN_KEYS and mnemonic != "mma"):
+            if mnemonic == "padded_shared":
+                reason = (f"#ttg.padded_shared at {self.pos(start)} inserts padding, so element "
+                          "offsets are not a linear function of the index; it has no linear "
+                          "layout (use swizzled_shared, nvmma_shared or shared_linear)")
+            else:
+                reason = (f"#ttg.{mnemonic} at {self.pos(start)} is not a layout linlayout "
+                          f"knows; supported: {', '.join(sorted(_KNOWN_KEYS))}")
+            if not self.tolerant:
+                raise LayoutError(reason)
+            self.skip_balanced()
+            return UnsupportedEncoding(mnemonic, reason)
+        if mnemonic == "shared_linear":
+            body = self.dict_()
+            extra = {}
+            while self.take(","):
+                k = self.key()
+                self.expect("=")
+                extra[k] = self.value()
+            self.expect(">", "'>'")
+        else:
+            body = self.dict_()
+            self.expect(">", "'>'")
+        try:
+            return _build(mnemonic, body, self, start)
+        except LayoutError as exc:
+            if not self.tolerant:
+                raise
+            return UnsupportedEncoding(mnemonic, str(exc))
+
+    # -- types
+    def shape_and_element(self) -> tuple[list[int], str]:
+        """``64x64xf16`` or ``64x!tt.ptr<f16>``: dims then the element type."""
+        dims: list[int] = []
+        self.ws()
+        while True:
+            m = re.compile(r"(\d+)x").match(self.s, self.i)
+            if not m:
+                break
+            dims.append(int(m.group(1)))
+            self.i = m.end()
+        start = self.i
+        if self.s.startswith("!tt.ptr<", self.i):
+            depth = 0
+            j = self.i
+            while j < len(self.s):
+                if self.s[j] == "<":
+                    depth += 1
+                elif self.s[j] == ">":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            if depth:
+                raise self.error("a closing '>' for !tt.ptr<…>", start)
+            self.i = j + 1
+            elt = self.s[start:self.i]
+        else:
+            m = re.compile(r"[A-Za-z_][\w]*").match(self.s, self.i)
+            if not m:
+                raise self.error("a shape like 64x64xf16")
+            self.i = m.end()
+            elt = m.group(0)
+            if re.fullmatch(r"\d+", elt):  # pragma: no cover - guarded by the regex
+                raise self.error("an element type")
+        return dims, elt
+
+    def type_(self) -> TritonType:
+        self.ws()
+        start = self.i
+        if self.take("tensor<"):
+            kind = "tensor"
+        elif self.take("!ttg.memdesc<") or self.take("!tt.memdesc<") or self.take(
+                "!triton_gpu.memdesc<") or self.take("memdesc<"):
+            kind = "memdesc"
+        elif self.take("<"):
+            kind = "memdesc"  # the bare form printed by async_copy_global_to_local
+        else:
+            raise self.error("a type: tensor<…> or !ttg.memdesc<…>")
+        dims, elt = self.shape_and_element()
+        if not dims and kind == "tensor":
+            raise self.error("a shape such as 64x64 before the element type", start)
+        try:
+            bits = element_bits(elt)
+        except LayoutError as exc:
+            raise LayoutError(f"malformed MLIR at {self.pos(start)}: {exc}") from None
+        encoding: Encoding | None = None
+        space: str | None = None
+        mutable = False
+        alloc: list[int] | None = None
+        while self.take(","):
+            self.ws()
+            if self.s.startswith("#", self.i):
+                a_start = self.i
+                attr = self.attribute()
+                if isinstance(attr, MemorySpace):
+                    space = attr.name
+                elif isinstance(attr, Encoding):
+                    if encoding is not None:
+                        raise LayoutError(f"malformed MLIR at {self.pos(a_start)}: a second "
+                                          "layout encoding in one type")
+                    encoding = attr
+                else:
+                    raise LayoutError(f"malformed MLIR at {self.pos(a_start)}: {attr!r} is not "
+                                      "a layout encoding or memory space")
+            elif self.take("mutable"):
+                mutable = True
+            elif re.compile(r"\d").match(self.s, self.i):
+                alloc = []
+                while True:
+                    alloc.append(self.integer())
+                    if not self.take("x"):
+                        break
+            else:
+                raise self.error("an encoding (#…), 'mutable' or an allocation shape")
+        self.expect(">", "'>' closing the type")
+        if alloc is None:
+            alloc = list(dims)
+        elif len(alloc) < len(dims):
+            raise LayoutError(f"malformed MLIR at {self.pos(start)}: allocation shape {alloc} "
+                              f"has fewer dims than the shape {dims}")
+        # Leading memdesc dims beyond the encoding's rank count buffers (3x128x64 for three
+        # pipeline stages) and need not be powers of two; the laid-out dims must be.
+        laid = len(dims)
+        if kind == "memdesc" and encoding is not None and 0 < encoding.rank < len(dims):
+            laid = encoding.rank
+        for d in dims[len(dims) - laid:] + alloc[len(alloc) - laid:]:
+            if d < 1 or d & (d - 1):
+                raise LayoutError(f"malformed MLIR at {self.pos(start)}: dimension {d} of "
+                                  f"{dims} is not a power of two; linear layouts need "
+                                  "power-of-two shapes")
+        if encoding is not None and encoding.rank not in (-1, len(dims)) and not (
+                kind == "memdesc" and encoding.rank < len(dims)):
+            raise LayoutError(f"malformed MLIR at {self.pos(start)}: the encoding has rank "
+                              f"{encoding.rank} but the shape {dims} has rank {len(dims)}")
+        return TritonType(kind, tuple(dims), elt, bits, encoding, tuple(alloc), space, mutable)
+
+
+# ----------------------------------------------------------------------------- attribute builders
+def _need(body: Mapping[str, Any], key: str, p: _Parser, start: int, mnemonic: str) -> Any:
+    if key not in body:
+        raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} needs '{key}'")
+    return body[key]
+
+
+def _cga_from(body: Mapping[str, Any], rank: int, p: _Parser, start: int) -> Lyt.CGALayout | None:
+    if "CGALayout" in body:
+        v = body["CGALayout"]
+        if not isinstance(v, list):
+            raise LayoutError(f"malformed MLIR at {p.pos(start)}: CGALayout must be a list of "
+                              "bases")
+        return Lyt.CGALayout(rank, tuple(tuple(b) for b in v))
+    legacy = [k for k in ("CTAsPerCGA", "CTASplitNum", "CTAOrder") if k in body]
+    if legacy:
+        per = body.get("CTAsPerCGA", [1] * rank)
+        split = body.get("CTASplitNum", per)
+        order = body.get("CTAOrder", list(range(rank - 1, -1, -1)))
+        return Lyt.cga_layout_from_split(per, split, order)
+    return None
+
+
+_KNOWN_KEYS = {
+    "blocked": {"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CGALayout",
+                "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
+    "slice": {"dim", "parent"},
+    "nvidia_mma": {"versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "CGALayout",
+                   "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
+    "dot_op": {"opIdx", "parent", "kWidth"},
+    "amd_mfma": {"version", "versionMajor", "versionMinor", "warpsPerCTA", "instrShape",
+                 "isTransposed", "tilesPerWarp", "elementBitWidth", "CGALayout", "CTAsPerCGA",
+                 "CTASplitNum", "CTAOrder"},
+    "amd_wmma": {"version", "isTranspose", "isTransposed", "ctaLayout", "warpsPerCTA",
+                 "tilesPerWarp", "instrShape", "CGALayout", "CTAsPerCGA", "CTASplitNum",
+                 "CTAOrder", "rank"},
+    "linear": {"register", "lane", "warp", "block"},
+    "swizzled_shared": {"vec", "perPhase", "maxPhase", "order", "CGALayout", "CTAsPerCGA",
+                        "CTASplitNum", "CTAOrder"},
+    "amd_rotating_shared": {"vec", "perPhase", "maxPhase", "order", "CGALayout", "CTAsPerCGA",
+                            "CTASplitNum", "CTAOrder"},
+    "shared": {"vec", "perPhase", "maxPhase", "order", "hasLeadingOffset", "CTAsPerCGA",
+               "CTASplitNum", "CTAOrder", "CGALayout"},
+    "nvmma_shared": {"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank",
+                     "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
+    "shared_linear": {"offset", "block", "alignment"},
+}
+
+
+def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encoding:
+    if mnemonic == "mma":
+        mnemonic = "nvidia_mma"
+    unknown = sorted(set(body) - _KNOWN_KEYS[mnemonic])
+    if unknown:
+        raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} has unknown "
+                          f"key(s) {unknown}; known: {sorted(_KNOWN_KEYS[mnemonic])}")
+    need = lambda k: _need(body, k, p, start, mnemonic)  # noqa: E731
+    try:
+        if mnemonic == "blocked":
+            order = need("order")
+            return Lyt.BlockedEncoding(need("sizePerThread"), need("threadsPerWarp"),
+                                       need("warpsPerCTA"), order,
+                                       _cga_from(body, len(order), p, start))
+        if mnemonic == "slice":
+            return Lyt.SliceEncoding(need("dim"), _enc(need("parent"), p, start))
+        if mnemonic == "nvidia_mma":
+            w = need("warpsPerCTA")
+            instr = body.get("instrShape")
+            if instr is None and body.get("versionMajor") == 2:
+                instr = [1] * (len(w) - 2) + [16, 8]  # Triton ≤ 3.0 left it implicit
+            elif instr is None:
+                need("instrShape")
+            return Lyt.NvidiaMmaEncoding(need("versionMajor"), body.get("versionMinor", 0), w,
+                                         instr, _cga_from(body, len(w), p, start))
+        if mnemonic == "dot_op":
+            return Lyt.DotOperandEncoding(need("opIdx"), _enc(need("parent"), p, start),
+                                          body.get("kWidth", 0))
+        if mnemonic == "amd_mfma":
+            w = need("warpsPerCTA")
+            version = body.get("version", body.get("versionMajor"))
+            if version is None:
+                need("version")
+            instr = list(need("instrShape"))
+            if len(instr) == 2:  # pre-3.3 [M, N]; K does not affect the layout
+                instr.append(8)
+            return Lyt.AmdMfmaEncoding(version, w, instr, need("isTransposed"),
+                                       body.get("tilesPerWarp"),
+                                       body.get("elementBitWidth", 32),
+                                       _cga_from(body, len(w), p, start))
+        if mnemonic == "amd_wmma":
+            transposed = body.get("isTranspose", body.get("isTransposed", False))
+            instr = body.get("instrShape", [16, 16, 16])
+            if "ctaLayout" in body:
+                cta = body["ctaLayout"]
+                if not isinstance(cta, dict):
+                    raise LayoutError(f"malformed MLIR at {p.pos(start)}: ctaLayout must be "
+                                      "{register = [...], warp = [...]}")
+                bad = sorted(set(cta) - {"register", "warp"})
+                if bad:
+                    raise LayoutError(f"malformed MLIR at {p.pos(start)}: ctaLayout has "
+                                      f"unknown dims {bad}; expected register and warp")
+                wb, rb = cta.get("warp", []), cta.get("register", [])
+                rank = body.get("rank")
+                if rank is None:
+                    first = (wb or rb)
+                    rank = len(first[0]) if first else 2
+                cga = _cga_from(body, rank, p, start)
+                return Lyt.AmdWmmaEncoding(need("version"), transposed, wb, rb, instr, cga,
+                                           rank)
+            w = need("warpsPerCTA")
+            return Lyt.amd_wmma(need("version"), transposed, warps_per_cta=w,
+                                tiles_per_warp=body.get("tilesPerWarp"), instr_shape=instr,
+                                cga_layout=_cga_from(body, len(w), p, start))
+        if mnemonic == "linear":
+            bases = {k: body.get(k, []) for k in ("register", "lane", "warp", "block")}
+            rank = None
+            for v in bases.values():
+                if v:
+                    rank = len(v[0])
+                    break
+            return Lyt.LinearEncoding(bases["register"], bases["lane"], bases["warp"],
+                                      bases["block"], rank)
+        if mnemonic in ("swizzled_shared", "amd_rotating_shared"):
+            order = need("order")
+            cls = (Lyt.SwizzledSharedEncoding if mnemonic == "swizzled_shared"
+                   else Lyt.AmdRotatingSharedEncoding)
+            return cls(need("vec"), need("perPhase"), need("maxPhase"), order,
+                       _cga_from(body, len(order), p, start))
+        if mnemonic == "shared":
+            order = need("order")
+            cga = _cga_from(body, len(order), p, start)
+            if body.get("hasLeadingOffset", False):
+                return _legacy_leading_offset(body, order, cga, p, start)
+            return Lyt.SwizzledSharedEncoding(need("vec"), need("perPhase"), need("maxPhase"),
+                                              order, cga)
+        if mnemonic == "nvmma_shared":
+            rank = body.get("rank")
+            if rank is None:
+                rank = len(body["CGALayout"][0]) if body.get("CGALayout") else 2
+            return Lyt.NvmmaSharedEncoding(need("swizzlingByteWidth"),
+                                           body.get("transposed", False),
+                                           need("elementBitWidth"), body.get("fp4Padded", False),
+                                           _cga_from(body, rank, p, start), rank)
+        # shared_linear
+        return Lyt.SharedLinearEncoding(need("offset"), body.get("block", []),
+                                        body.get("alignment", 16))
+    except LayoutError as exc:
+        msg = str(exc)
+        if msg.startswith("malformed MLIR"):
+            raise
+        raise LayoutError(f"invalid #ttg.{mnemonic} at {p.pos(start)}: {msg}") from None
+
+
+def _legacy_leading_offset(body: Mapping[str, Any], order: Sequence[int], cga: Any, p: _Parser,
+                         start: int) -> Encoding:
+    """Triton ≤ 3.2's ``#ttg.shared<{…, hasLeadingOffset = true}>`` is the MMAv3 layout that
+    3.3 renamed ``nvmma_shared``; the swizzle width follows from (perPhase, maxPhase)."""
+    width = {(4, 2): 32, (2, 4): 64, (1, 8): 128}.get((body.get("perPhase"), body.get("maxPhase")))
+    if width is None:
+        raise LayoutError(f"invalid #ttg.shared at {p.pos(start)}: with hasLeadingOffset, "
+                          "(perPhase, maxPhase) must be (4, 2), (2, 4) or (1, 8)")
+    return _PendingNvmma(width, order[0] == 0 if len(order) > 1 else False, len(order), cga)
+
+
+@dataclass(frozen=True)
+class _PendingNvmma(Encoding):
+    """A legacy leading-offset layout whose element width comes from the enclosing type."""
+
+    swizzling_byte_width: int
+    transposed: bool
+    rank_: int
+    cga: Any = None
+    kind = "shared"
+    mnemonic = "shared"
+
+    @property
+    def rank(self) -> int:
+        return self.rank_
+
+    def with_bits(self, bits: int) -> Encoding:
+        return Lyt.NvmmaSharedEncoding(self.swizzling_byte_width, self.transposed, bits, False,
+                                       self.cga, self.rank_)
+
+    def _tl(self, shape: list[int]):  # pragma: no cover - resolved by parse_type
+        raise LayoutError("a legacy #ttg.shared<{hasLeadingOffset = true}> needs the element "
+                          "type: parse it as part of a memdesc type")
+
+    def text(self) -> str:
+        return self.with_bits(16).text()
+
+
+def _enc(v: Any, p: _Parser, start: int) -> Encoding:
+    if isinstance(v, Encoding):
+        return v
+    raise LayoutError(f"malformed MLIR at {p.pos(start)}: 'parent' must be a layout attribute, "
+                      f"got {v!r}")
+
+
+def _resolve_aliases(aliases: Mapping[str, Any] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in (aliases or {}).items():
+        name = k[1:] if isinstance(k, str) and k.startswith("#") else k
+        if isinstance(v, str):
+            v = parse_encoding(v, out) if v.strip().startswith("#") else v
+        out[name] = v
+    return out
+
+
+# ----------------------------------------------------------------------------- public API
+def parse_encoding(text: str, aliases: Mapping[str, Any] | None = None) -> Encoding:
+    """Parse one layout attribute (``#ttg.blocked<{…}>`` or an alias) into an encoding.
+
+    Args:
+        text: the attribute text.
+        aliases: ``{name: Encoding or attribute text}`` for ``#name`` references
+            (:func:`parse_aliases` builds it from a file's ``#name = …`` lines).
+
+    Raises:
+        LayoutError: malformed text (with line and column), unknown attribute or key,
+            invalid parameters, or trailing text.
+    """
+    p = _Parser(text, _resolve_aliases(aliases))
+    start = p.i
+    v = p.value() if p.peek("#") else None
+    if v is None:
+        raise p.error("a layout attribute starting with '#'")
+    if not p.at_end():
+        raise p.error("the end of the attribute")
+    if not isinstance(v, Encoding):
+        raise LayoutError(f"{text.strip()!r} at {p.pos(start)} is not a layout encoding")
+    if isinstance(v, _PendingNvmma):
+        raise LayoutError("a legacy #ttg.shared<{hasLeadingOffset = true}> depends on the "
+                          "element type; parse the whole memdesc type with parse_type")
+    return v
+
+
+def parse_attribute(text: str, shape: Sequence[int],
+                    aliases: Mapping[str, Any] | None = None) -> LinearLayout:
+    """The linear layout of a bare attribute at ``shape`` (Triton's ``toLinearLayout``).
+
+    Args:
+        text: ``#ttg.…<{…}>`` or an alias name.
+        shape: sizes per dim, ``dim0`` first (the allocation shape for shared layouts).
+        aliases: as in :func:`parse_encoding`.
+
+    Returns:
+        A :class:`LinearLayout` (``register, lane, warp, block`` or ``offset, block`` →
+        ``dim0 …``).
+
+    Raises:
+        LayoutError: malformed text or a shape the encoding cannot take.
+    """
+    return parse_encoding(text, aliases).to_linear_layout(shape)
+
+
+def parse_type(text: str, aliases: Mapping[str, Any] | None = None) -> TritonType:
+    """Parse ``tensor<…>`` or ``!ttg.memdesc<…>`` (see the module docstring).
+
+    Args:
+        text: the type text.
+        aliases: as in :func:`parse_encoding`.
+
+    Returns:
+        A :class:`TritonType` with ``.layout``, ``.shape`` and ``.element_bits``.
+
+    Raises:
+        LayoutError: malformed text (with line and column), non-power-of-two dims, unknown
+            element types or encodings.
+    """
+    p = _Parser(text, _resolve_aliases(aliases))
+    t = p.type_()
+    if not p.at_end():
+        raise p.error("the end of the type")
+    return _finish(t)
+
+
+def _finish(t: TritonType) -> TritonType:
+    if isinstance(t.encoding, _PendingNvmma):
+        enc = t.encoding.with_bits(t.element_bits)
+        return TritonType(t.kind, t.shape, t.element_type, t.element_bits, enc, t.alloc_shape,
+                          t.memory_space, t.mutable)
+    return t
+
+
+def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
+    """The ``#name = …`` definitions at the top of a TTGIR/MLIR file.
+
+    Layout attributes become encodings, memory spaces :class:`MemorySpace`; other aliases
+    (``#loc…``, ``#ttng.…``) are skipped. Later definitions may use earlier ones.
+
+    Args:
+        text: the file.
+        tolerant: a well-formed attribute without a linear layout (``padded_shared``, an
+            unknown mnemonic, parameters linlayout rejects) becomes an
+            :class:`UnsupportedEncoding` instead of an error.
+
+    Raises:
+        LayoutError: a layout alias is malformed (with its line and column).
+    """
+    out: dict[str, Any] = {}
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"\s*#([A-Za-z_][\w$.]*)\s*=\s*(#.*?)\s*$", line)
+        if m and not m.group(1).startswith("loc") and not m.group(2).startswith("#loc") \
+                and (m.group(2).startswith("#ttg.") or m.group(2).startswith("#triton_gpu.")):
+            p = _Parser(text, out, tolerant=tolerant)
+            p.i = offset + m.start(2)
+            v = p.attribute()
+            out[m.group(1)] = v
+        offset += len(line)
+    return out
+
+
+def parse_type_at(text: str, i: int, aliases: Mapping[str, Any], where: str = "",
+                  tolerant: bool = False) -> tuple[TritonType, int]:
+    """Parse a type starting at offset ``i`` of ``text`` (for the TTGIR reader); returns the
+    type and the offset after it."""
+    p = _Parser(text, aliases, where, tolerant)
+    p.i = i
+    t = p.type_()
+    return _finish(t), p.i
