@@ -88,7 +88,11 @@ class ConflictReport:
 
     @property
     def extra_wavefronts(self) -> int:
-        """Wavefronts beyond one per phase (what Triton's ``get_shared_bank_conflicts`` reports)."""
+        """Wavefronts beyond one per phase: ``wavefronts − phases``.
+
+        Triton's ``get_shared_bank_conflicts`` reports ``degree − 1`` instead (per phase); the
+        two agree for single-phase accesses (up to 32 bits per lane on NVIDIA).
+        """
         return self.wavefronts - self.phases
 
     def to_dict(self) -> dict[str, Any]:
@@ -158,18 +162,35 @@ def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) 
     )
 
 
+def alignment_log2(offsets: Sequence[int]) -> int:
+    """Largest k such that every offset is a multiple of 2^k (zero offsets impose nothing).
+
+    A vector of ``2^k`` elements is one instruction only if every thread's run starts on a
+    multiple of ``2^k``: the element offsets of the lane, warp and block bits must have their
+    low ``k`` bits clear (registers may mix in vector bits: the compiler renames them).
+    """
+    k = 64
+    for x in offsets:
+        if x:
+            k = min(k, (x & -x).bit_length() - 1)
+    return k
+
+
 def widest_vector_log2(memory_cols: Sequence[int], offset_bits: int,
-                       register_basis: Sequence[int], model: BankModel) -> int:
-    """Largest k with memory offset bits 0..k-1 in span(registers) and 2^k·element_bits ≤ 128.
+                       register_basis: Sequence[int], model: BankModel,
+                       align_log2: int = 64) -> int:
+    """Largest k with memory offset bits 0..k-1 in span(registers), every thread's run of
+    ``2^k`` offsets aligned (``k ≤ align_log2``), and 2^k·element_bits ≤ the widest access.
 
     Args:
         memory_cols: tensor coordinate (flat int) of each memory input bit, offset bits first.
         offset_bits: how many of ``memory_cols`` are offset bits.
         register_basis: :func:`linlayout.f2.echelon` basis of the register images.
+        align_log2: :func:`alignment_log2` of the lane, warp and block offsets.
     """
     piv = register_basis
     k = 0
-    limit = min(model.max_vector_log2, offset_bits)
+    limit = min(model.max_vector_log2, offset_bits, align_log2)
     while k < limit and f2.reduce(memory_cols[k], piv) == 0:
         k += 1
     return k
@@ -274,7 +295,7 @@ def count_matrix(
 
 
 def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: int,
-                 register_cols: tuple[int, ...], model: BankModel) -> int:
+                 register_cols: tuple[int, ...], model: BankModel, align_log2: int = 64) -> int:
     """Validate a requested vector width; return its log2.
 
     Raises:
@@ -292,6 +313,12 @@ def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: i
         raise LayoutError(
             f"vector_elems={vector_elems} is not possible: only the first {1 << widest} "
             "consecutive offsets of the memory layout are held in one thread's registers"
+        )
+    if k > align_log2:
+        raise LayoutError(
+            f"vector_elems={vector_elems} is not possible: a lane's (or warp's) run of offsets "
+            f"starts at a multiple of {1 << align_log2} elements only, so its vector would "
+            "straddle two aligned blocks"
         )
     return k
 
@@ -319,8 +346,9 @@ def bank_conflicts(
         num_banks: banks per row (power of two); overrides ``hardware``'s (default 32).
         bank_bytes: bytes per bank word (power of two); overrides ``hardware``'s (default 4).
         vector_elems: elements per lane per instruction; default the widest ``2^k`` such that
-            memory offsets ``0..2^k-1`` are held in one thread's registers and
-            ``2^k · element_bits`` fits the widest access (128 bits).
+            memory offsets ``0..2^k-1`` are held in one thread's registers, every lane's,
+            warp's and block's run of offsets starts on a multiple of ``2^k`` (else no single
+            instruction moves it), and ``2^k · element_bits`` fits the widest access (128 bits).
         hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``; presets
             ``AMD_CDNA3``, ``AMD_CDNA4``), which also fixes the warp size and the phases.
         instruction: ``"ld.shared"``/``"st.shared"`` (default, vectorised) or a matrix
@@ -353,13 +381,15 @@ def bank_conflicts(
                                           plan.warp, model.element_bits)
         reg_offs = [f2.apply(inv, c) for c in plan.register]
         return count_matrix(instr, row_offs, row_bits, reg_offs, model)
-    if vector_elems is None:
-        k = widest_vector_log2(plan.memory_cols, plan.offset_bits, f2.echelon(plan.register),
-                               model)
-    else:
-        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model)
     inv = f2.inverse(plan.memory_cols)
     lane_offs = [f2.apply(inv, c) for c in plan.lane]
+    align = alignment_log2(lane_offs + [f2.apply(inv, c) for c in plan.warp + plan.block])
+    if vector_elems is None:
+        k = widest_vector_log2(plan.memory_cols, plan.offset_bits, f2.echelon(plan.register),
+                               model, align)
+    else:
+        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model,
+                         align)
     offset_mask = (1 << plan.offset_bits) - 1
     for i, x in enumerate(lane_offs):
         if x & ~offset_mask:

@@ -15,8 +15,9 @@ triples ``(T, A ≤ T∩U, B ≤ T∩V)``; grouping by ``a′ = dim(A ∩ I)`` a
 where ``N(t, n, k, c) = [t, c]₂ [n − t, k − c]₂ 2^{(t − c)(k − c)}`` counts the ``k``-dim
 subspaces of an ``n``-dim space meeting a fixed ``t``-dim one in exactly ``c`` dimensions.
 Gaussian-binomial inversion turns the moments into the number of ``T`` with
-``dim(T∩U) = a`` and ``dim(T∩V) = b``; each such ``T`` lifts to ``2^(s·dim Z)`` segment
-subspaces of F₂ᵈ (graphs of maps ``T → Z``). The tests check the formula against enumeration.
+``dim(T∩U) = a`` and ``dim(T∩V) = b``. Members are these ``T`` (spans modulo ``Z``); each is
+realised by the lift whose non-vector bases contain every lane, warp and block direction, so
+that every thread's vector stays aligned. The tests check the formula against enumeration.
 
 :func:`is_optimal` certifies a given memory layout: the widest possible common vector, and
 each side at its proven minimum.
@@ -37,7 +38,7 @@ from .hardware import HardwareModel, bank_model
 from .kinds import distributed_columns
 from .layout import LinearLayout
 from .segments import _Quotient
-from .swizzle import OptimalityBound, synthesize_swizzle
+from .swizzle import OptimalityBound, _project, synthesize_swizzle
 
 __all__ = ["Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal", "optimal_swizzles"]
 
@@ -99,15 +100,18 @@ class OptimalFamily:
 
     Attributes:
         reference: the synthesized layout (a member of the family).
-        count: how many segment subspaces ``St ⊆ F₂ᵈ`` (``St ∩ Z = 0``) give each side its
-            optimal degree (``reference.bound``): closed form, exact.
+        count: how many segment spans give each side its optimal degree
+            (``reference.bound``), counted modulo ``Z`` — two spans that differ only by vector
+            or within-word components are one swizzle relabelled inside a vector or word:
+            closed form, exact.
         exponents: the optimal ``(e_store, e_load)`` (degrees ``2^e``).
         z_basis: the vector + within-word directions ``Z`` the family shares.
         nbits: tensor bits ``d``; nseg: segment dimension ``s``.
 
     Iterating yields each member's segment basis (an :func:`linlayout.f2.echelon` tuple of
-    flat tensor coordinates). Enumeration is exhaustive, so it is practical for families of
-    up to a few million members; :meth:`layout` turns a member into a memory layout.
+    flat tensor coordinates): the representative whose layout keeps every thread's vector
+    aligned. Enumeration is exhaustive, so it is practical for families of up to a few million
+    members; :meth:`layout` turns a member into a memory layout.
     """
 
     reference: Any
@@ -118,6 +122,8 @@ class OptimalFamily:
     x_load: tuple[int, ...]
     nbits: int
     nseg: int
+    vector_bits: int
+    aligned: tuple[int, ...]
     out_dims: tuple[tuple[str, int], ...]
 
     def __len__(self) -> int:
@@ -128,12 +134,12 @@ class OptimalFamily:
         u = f2.echelon(quo.down(x) for x in self.x_store)
         v = f2.echelon(quo.down(x) for x in self.x_load)
         ea, eb = self.exponents
-        z = list(f2.echelon(self.z_basis))
+        vec = list(self.z_basis[:self.vector_bits])
         for tbar in _subspaces_meeting(quo.dim, self.nseg, u, v, ea, eb):
             lifted = [quo.up(t) for t in tbar]
-            for combo in itertools.product(range(1 << len(z)), repeat=len(lifted)):
-                seg = [t ^ f2.apply(z, c) for t, c in zip(lifted, combo)]
-                yield f2.echelon(seg)
+            if vec:  # the aligned representative: no lane/warp direction gains vector bits
+                lifted = _project(lifted, vec, self.aligned)
+            yield f2.echelon(lifted)
 
     def layout(self, segment: Sequence[int]) -> LinearLayout:
         """The memory layout with the reference's vector and banks and this segment basis.
@@ -149,6 +155,8 @@ class OptimalFamily:
         nvec = ref.in_bits("vector")
         cols = list(ref.columns)
         vec, banks = cols[:nvec], cols[nvec:self.nbits - self.nseg]
+        if vec:
+            seg = _project(seg, vec, self.aligned)
         if f2.rank(vec + banks + seg) != self.nbits:
             fixed = vec + list(self.z_basis[nvec:])
             banks = list(self.z_basis[nvec:]) + f2.extend_basis(
@@ -156,6 +164,8 @@ class OptimalFamily:
                 limit=self.nbits - self.nseg - len(fixed))
             if f2.rank(vec + banks + seg) != self.nbits:
                 raise LayoutError("the segment basis is not independent of the vector bits")
+            if vec:
+                banks = _project(banks, vec, self.aligned)
         return LinearLayout._from_flat(
             (("vector", nvec), ("bank", len(banks)), ("segment", self.nseg)),
             self.out_dims, vec + banks + seg)
@@ -241,10 +251,15 @@ def optimal_swizzles(
     u = f2.rank(xs[0]) - z
     v = f2.rank(xs[1]) - z
     i = len(f2.intersection(xs[0], xs[1])) - z
-    count = count_meeting(q, nseg, u, v, i, ea, eb) << (nseg * z)
+    count = count_meeting(q, nseg, u, v, i, ea, eb)
+    threads = [c for side in (store, load.transpose_outs(store.out_dim_names))
+               for n in ("lane", "warp", "block") for c in side.dim_columns(n)]
+    vec = list(zb[:k])
+    t_basis = f2.extend_basis([], threads)
+    aligned = tuple(t_basis + f2.extend_basis(vec + t_basis, (1 << j for j in range(d))))
     return OptimalFamily(
         reference=r, count=count, exponents=(ea, eb), z_basis=zb, x_store=xs[0],
-        x_load=xs[1], nbits=d, nseg=nseg,
+        x_load=xs[1], nbits=d, nseg=nseg, vector_bits=k, aligned=aligned,
         out_dims=tuple((n, store.out_bits(n)) for n in store.out_dim_names))
 
 

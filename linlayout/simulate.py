@@ -68,14 +68,25 @@ def simulate_bank_access(
 
     regs = plan.register
     reg_elems = [_xor_all(regs, r) for r in range(1 << len(regs))]
+    # alignment by enumeration: the largest k such that every thread's register-0 element
+    # (every lane, warp, block) sits at the same offset modulo 2^k
+    starts = set()
+    for blk in range(1 << len(plan.block)):
+        for w in range(1 << len(plan.warp)):
+            base = _xor_all(plan.block, blk) ^ _xor_all(plan.warp, w)
+            for lane in range(1 << len(plan.lane)):
+                starts.add(where[base ^ _xor_all(plan.lane, lane)] & off_mask)
+    align = 0
+    while align < plan.offset_bits and len({x & ((2 << align) - 1) for x in starts}) == 1:
+        align += 1
     if vector_elems is None:
         held = set(reg_elems)
         k = 0
-        while (k < min(model.max_vector_log2, plan.offset_bits)
+        while (k < min(model.max_vector_log2, plan.offset_bits, align)
                and plan.memory_cols[k] in held):
             k += 1
     else:
-        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, regs, model)
+        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, regs, model, align)
     v = 1 << k
 
     # Group registers into vectors: registers whose elements lie in the same aligned run of

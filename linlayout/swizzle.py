@@ -36,7 +36,13 @@ from itertools import combinations
 from typing import Any
 
 from . import f2
-from .conflicts import ConflictReport, count_matrix, count_offsets, widest_vector_log2
+from .conflicts import (
+    ConflictReport,
+    alignment_log2,
+    count_matrix,
+    count_offsets,
+    widest_vector_log2,
+)
 from .errors import LayoutError
 from .hardware import BankModel, HardwareModel, bank_model
 from .instructions import (
@@ -77,8 +83,8 @@ class OptimalityBound:
         sum_degrees: the least total ``Σ degree`` over the sides any segment span gives (with
             one load, the two per-side bounds added; with several it may need a less balanced
             span than the one minimising the worst side).
-        common_dim, access_bytes, nseg, nbits: the numbers behind the proof (``argument``:
-            the same in words). tma_candidates: with a fixed TMA mode, how many layouts were
+        common_dim, access_bytes, nseg, nbits, aligned_dim: the numbers behind the proof
+            (``argument``: the same in words). tma_candidates: with a fixed TMA mode, how many layouts were
             counted exhaustively.
     """
 
@@ -93,6 +99,7 @@ class OptimalityBound:
     nseg: int = field(default=0, compare=False)
     nbits: int = field(default=0, compare=False)
     tma_candidates: int = field(default=0, compare=False)
+    aligned_dim: int = field(default=-1, compare=False)
 
     @property
     def load_degree(self) -> int:
@@ -111,10 +118,12 @@ class OptimalityBound:
         names = ["load"] if len(loads) == 1 else [f"load {i}" for i in range(len(loads))]
         per_side = ", ".join(f"{nm} -> {deg}-way at best"
                              for nm, deg in zip(["store"] + names, (self.store_degree, *loads)))
+        aligned = self.common_dim if self.aligned_dim < 0 else self.aligned_dim
         text = (
-            f"vector: dim(∩ Reg) = {self.common_dim} and a {self.access_bytes}-byte access "
-            f"limits the vector, so no layout vectorises every side beyond {self.vector_elems} "
-            f"elements; segment: any {self.nseg}-dim segment span in the {self.nbits}-bit "
+            f"vector: dim(∩ Reg) = {self.common_dim}, of which {aligned} dims avoid every "
+            f"lane/warp/block direction (each thread's run must start aligned), and a "
+            f"{self.access_bytes}-byte access limits the vector, so no layout vectorises every "
+            f"side beyond {self.vector_elems} elements; segment: any {self.nseg}-dim segment span in the {self.nbits}-bit "
             f"tensor space meets X = span(lanes of a phase + vector + within-word bits) in at "
             f"least max(0, {self.nseg} - ({self.nbits} - dim X)) dims (Lemma 9.5 count): "
             f"{per_side}"
@@ -221,8 +230,9 @@ def _candidates(nbits: int, first: list[int]) -> Iterator[int]:
 def _report(mem_cols: list[int], inv: list[int], side: Distributed, reg_basis: tuple[int, ...],
             model: BankModel, d: int) -> ConflictReport:
     """Exactly what bank_conflicts(side, memory) returns, from flat columns."""
-    k = widest_vector_log2(mem_cols, d, reg_basis, model)
     lane_offs = [f2.apply(inv, c) for c in side.lane]
+    align = alignment_log2(lane_offs + [f2.apply(inv, c) for c in side.warp + side.block])
+    k = widest_vector_log2(mem_cols, d, reg_basis, model, align)
     reg_offs = [f2.apply(inv, c) for c in side.register]
     return count_offsets(lane_offs, reg_offs, k, model)
 
@@ -371,7 +381,11 @@ def synthesize_swizzle(
     common: tuple[int, ...] = regs[0]
     for r in regs[1:]:
         common = f2.intersection(common, r)
-    common_sorted = sorted(common)
+    # A vector direction must also stay clear of every lane, warp and block direction: each
+    # thread's run of 2^k offsets must start on a multiple of 2^k (alignment).
+    threads = [c for s_ in sides for c in s_.lane + s_.warp + s_.block]
+    blocked = f2.intersection(common, threads) if threads and common else ()
+    common_sorted = f2.extend_basis(blocked, sorted(common))
     kmax = min(len(common_sorted), model.max_vector_log2, d)
     vec = common_sorted[:kmax]
 
@@ -379,7 +393,7 @@ def synthesize_swizzle(
         if instructions is not None or vectors != "common":
             raise LayoutError("fixed=<TMA mode> fixes the whole layout; it cannot be combined "
                               "with instructions= or vectors=")
-        return _fixed_tma(fixed, store, sides, regs, model, d, len(common_sorted))
+        return _fixed_tma(fixed, store, sides, regs, model, d, len(common))
     pinned = _pinned(fixed, store, d)
     if pinned is not None and instructions is not None:
         raise LayoutError("fixed= pins the first offsets; it cannot be combined with instructions=")
@@ -434,7 +448,8 @@ def synthesize_swizzle(
         worst_degree=1 << worst,
         proven=base.proven,
         sum_degrees=base.min_sum,
-        common_dim=len(common_sorted),
+        common_dim=len(common),
+        aligned_dim=len(common_sorted),
         access_bytes=model.hardware.max_access_bytes,
         nseg=nseg,
         nbits=d,
@@ -618,6 +633,11 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
     avoid = [r for r, k, kind in zip(regs, ks, kinds)
              if not kind and k == kp and k < model.max_vector_log2]
     matrix = next((kind for kind in kinds if kind), None)
+    threads = [c for s_ in sides for c in s_.lane + s_.warp + s_.block]
+    aligned = None
+    if kp and f2.rank(prefix + threads) == kp + f2.rank(threads):
+        t_basis = f2.extend_basis([], threads)
+        aligned = t_basis + f2.extend_basis(prefix + t_basis, (1 << i for i in range(d)))
 
     best: _Plan | None = None
     tries = 0
@@ -639,6 +659,11 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
             # complement (projection along the row keeps every side's conflicts, Z ⊇ row)
             banks = _project(banks, prefix, matrix.aligned)
             seg = _project(seg, prefix, matrix.aligned)
+        elif aligned is not None:
+            # every thread's vector must start aligned: the lane, warp and block directions
+            # must lie in the span of the non-vector bases (same projection argument)
+            banks = _project(banks, prefix, aligned)
+            seg = _project(seg, prefix, aligned)
         seg.sort(key=lambda v: ((v & -v).bit_length(), v))
         cols = prefix + banks + seg
         inv = f2.inverse(cols)

@@ -198,3 +198,17 @@ def test_lane_crossing_cta_rejected():
         simulate_bank_access(lay, mem, element_bits=32)
     ok = LinearLayout({"lane": [[1], [2], [4], [8], [16]], "block": [[32]]}, out)
     assert bank_conflicts(ok, mem, element_bits=32) == simulate_bank_access(ok, mem, element_bits=32)
+
+
+def test_misaligned_lanes_cannot_vectorise():
+    """Registers hold offsets {0, 1} of each thread, but lane 0's run starts at offset 1 ⊕ 8:
+    its two elements straddle the aligned pair, so no single v2 access moves them."""
+    out = {"dim0": 64}
+    mem = LinearLayout({"offset": [[1 << i] for i in range(6)]}, out)
+    lay = LinearLayout({"register": [[1]], "lane": [[1 | 8], [2], [4], [16], [32]]}, out)
+    rep = bank_conflicts(lay, mem, element_bits=32)
+    assert rep.vector_elems == 1 and rep == simulate_bank_access(lay, mem, element_bits=32)
+    with pytest.raises(LayoutError, match="straddle"):
+        bank_conflicts(lay, mem, element_bits=32, vector_elems=2)
+    aligned = LinearLayout({"register": [[1]], "lane": [[8], [2], [4], [16], [32]]}, out)
+    assert bank_conflicts(aligned, mem, element_bits=32).vector_elems == 2
