@@ -7,20 +7,37 @@ import argparse
 from ..formula import offset_formula
 from ..kinds import is_distributed
 from ..render import grid_distributed, grid_memory
-from .common import add_hardware_args, hardware_kwargs, load_layout
+from .common import CliError, add_hardware_args, hardware_kwargs, load_layout
 
 
 def run(args: argparse.Namespace) -> int:
+    pictures = [p for p in (args.png, args.svg) if p]
+    if args.png and not args.png.lower().endswith(".png"):
+        raise CliError(f"--png needs a path ending in .png, got {args.png!r}")
+    if args.svg and not args.svg.lower().endswith(".svg"):
+        raise CliError(f"--svg needs a path ending in .svg, got {args.svg!r}")
+    if pictures:
+        try:
+            import matplotlib  # noqa: F401  (checked before any output)
+        except ImportError:
+            raise CliError('pictures need matplotlib: pip install "linlayout[plot]"') from None
     layout = load_layout(args.file, "layout")
+    hw = hardware_kwargs(args)
     if is_distributed(layout):
         print(grid_distributed(layout))
     else:
-        hw = hardware_kwargs(args)
         grid = grid_memory(layout, args.element_bits,
                            num_banks=args.num_banks or hw["hardware"].num_banks,
                            bank_bytes=args.bank_bytes or hw["hardware"].bank_bytes)
         print(offset_formula(layout))
         print(grid)
+    if pictures:
+        from ..pictures import draw_layout, save
+
+        fig = draw_layout(layout, element_bits=args.element_bits, **hw)
+        for path in pictures:
+            save(fig, path)
+            print(f"wrote {path}")
     return 0
 
 
