@@ -60,7 +60,7 @@ from .segments import best_segment
 __all__ = ["OptimalityBound", "SwizzleResult", "synthesize_swizzle"]
 
 #: Values of ``vectors=``.
-VECTOR_MODES = ("common", "per_side")
+VECTOR_MODES = ("auto", "common", "per_side")
 
 
 @dataclass(frozen=True)
@@ -302,10 +302,14 @@ def synthesize_swizzle(
         num_banks: banks per row; overrides ``hardware``'s (default 32).
         bank_bytes: bytes per bank word; overrides ``hardware``'s (default 4).
         hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``).
-        vectors: ``"common"`` (default): every side uses the widest vector all register spans
-            allow. ``"per_side"``: a side may use a wider vector of its own (its extra register
-            directions placed right after the common vector) when that lowers the total cost:
-            wavefronts per warp summed over the sides, then instructions.
+        vectors: ``"common"`` (default, the fastest): every side uses the widest vector all
+            register spans allow. ``"auto"``: give one side a wider vector of its own (its
+            extra register directions placed right after the common vector) when that takes
+            strictly fewer wavefronts per warp in total — possible only when the common vector
+            is narrower than a bank word (e.g. the 128×128 fp16 transpose: 48 instead of 64
+            wavefronts, 36 instead of 64 instructions). ``"per_side"``: widen whenever it
+            lowers (wavefronts, then instructions), e.g. fewer store instructions at the same
+            wavefront count.
         instructions: None (default): every side uses ld/st.shared. ``"auto"``: each side may
             instead use ldmatrix (loads) or stmatrix (the store), ``.x4`` when its registers
             allow, plain or ``.trans`` (:mod:`linlayout.instructions`); the combination with the
@@ -390,7 +394,7 @@ def synthesize_swizzle(
     vec = common_sorted[:kmax]
 
     if isinstance(fixed, str):
-        if instructions is not None or vectors != "common":
+        if instructions is not None or vectors == "per_side":
             raise LayoutError("fixed=<TMA mode> fixes the whole layout; it cannot be combined "
                               "with instructions= or vectors=")
         return _fixed_tma(fixed, store, sides, regs, model, d, len(common))
@@ -403,22 +407,36 @@ def synthesize_swizzle(
             f"{min(model.seg_lo, d)}; pin at most that many"
         )
     prefixes = [vec] if pinned is None else [pinned]
-    if vectors == "per_side" and pinned is None:
-        for r in regs:
-            extra = f2.extend_basis(vec, sorted(r), limit=min(model.max_vector_log2, d) - kmax)
+    # A side whose common-vector access is narrower than a bank word pays one wavefront per
+    # instruction, so a wider vector of its own can lower the total; otherwise a conflict-free
+    # layout already moves the data in the fewest wavefronts and only instructions could drop.
+    subword = (model.element_bits << kmax) < (1 << model.word_log2)
+    if pinned is None and (vectors == "per_side" or (vectors == "auto" and subword)):
+        for side, r in zip(sides, regs):
+            own = f2.extend_basis([], side.lane + side.warp + side.block)  # its own threads
+            extra = f2.extend_basis(vec + own, sorted(r),
+                                    limit=min(model.max_vector_log2, d) - kmax)
             if extra:
                 prefixes.append(vec + extra)
 
-    plans = [_build(prefix, sides, regs, model, d, node_limit) for prefix in prefixes]
-    base = plans[0]
+    base = _build(prefixes[0], sides, regs, model, d, node_limit)
     assert base is not None
+    plans: list[_Plan | None] = [base]
+    if len(prefixes) > 1:
+        plans += _widened_plans(prefixes[1:], base, vectors, sides, regs, model, d, node_limit)
     for kinds in _kind_choices(instructions, sides, model, d):
         prefix = list(next(k for k in kinds if k).geom.row)
         plan = _build(prefix, sides, regs, model, d, node_limit, kinds)
         if plan is not None:
             plans.append(plan)
-    choosing = vectors == "per_side" or instructions is not None
-    best = min((p for p in plans if p is not None), key=lambda p: p.cost()) if choosing else base
+    candidates = [p for p in plans if p is not None]
+    if vectors == "per_side" or instructions is not None:
+        best = min(candidates, key=lambda p: p.cost())
+    elif vectors == "auto":
+        # only strictly fewer wavefronts justify leaving the common vector
+        best = min(candidates, key=lambda p: (p.cost()[0], p is not base, p.cost()[1:]))
+    else:
+        best = base
     if isinstance(instructions, (list, tuple)) and any(
             parse_instruction(n).is_matrix for n in instructions):
         fixed = [p for p in plans[len(prefixes):] if p is not None]
@@ -432,9 +450,10 @@ def synthesize_swizzle(
 
     row = min(model.seg_lo, d)
     nseg = d - row
-    plain_k = [k for k, rep in zip(best.planned_k, best.reports) if rep.instruction == "ld/st.shared"]
-    nvec = min(plain_k) if plain_k else len(best.cols) - nseg - (row - best.planned_k[0])
-    nvec = min(nvec, row)
+    # the vector every plain side actually uses (as counted), or a matrix row
+    plain_k = [rep.vector_elems.bit_length() - 1 for rep in best.reports
+               if rep.instruction == "ld/st.shared"]
+    nvec = min(min(plain_k) if plain_k else best.planned_k[0], row)
     layout = LinearLayout._from_flat(
         (("vector", nvec), ("bank", row - nvec), ("segment", nseg)),
         tuple((n, store.out_bits(n)) for n in store.out_dim_names),
@@ -562,6 +581,44 @@ def _pinned(fixed: Any, store: LinearLayout, d: int) -> list[int] | None:
     return cols
 
 
+def _ideal_cost(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ...]],
+                model: BankModel) -> tuple[int, int]:
+    """(wavefronts, instructions) per warp if every side were conflict-free at the vector the
+    prefix gives it — a lower bound on what a plan with this prefix can cost."""
+    waves = instrs = 0
+    for side, r in zip(sides, regs):
+        k = _prefix_len(prefix, r)
+        n = 1 << max(0, len(r) - k)
+        phases = 1 << len(model.phase_masks(k))
+        waves += n * phases
+        instrs += n
+    return waves, instrs
+
+
+def _widened_plans(prefixes: list[list[int]], base: _Plan, vectors: str,
+                   sides: list[Distributed], regs: list[tuple[int, ...]], model: BankModel,
+                   d: int, node_limit: int) -> list[_Plan]:
+    """Plans giving one side a wider vector, built cheapest-ideal first.
+
+    A plan can cost no less than its ideal (every side conflict-free), so once the best plan
+    built so far is no worse than the next ideal, the remaining ones cannot win and are not
+    built."""
+    def key(cost: tuple[int, int, int], is_base: bool) -> tuple:
+        # "auto" leaves the common vector only for strictly fewer wavefronts
+        return (cost[0], not is_base, cost[1]) if vectors == "auto" else cost[:2]
+
+    best_key = key(base.cost(), True)
+    out = []
+    for prefix in sorted(prefixes, key=lambda p: _ideal_cost(p, sides, regs, model)):
+        if key(_ideal_cost(prefix, sides, regs, model) + (0,), False) >= best_key:
+            break
+        plan = _build(prefix, sides, regs, model, d, node_limit)
+        if plan is not None:
+            out.append(plan)
+            best_key = min(best_key, key(plan.cost(), False))
+    return out
+
+
 def _kind_choices(instructions: Any, sides: list[Distributed], model: BankModel,
                   d: int) -> Iterator[list[_Kind | None]]:
     """Per-side matrix-instruction combinations to try (at least one matrix side each)."""
@@ -633,16 +690,31 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
     avoid = [r for r, k, kind in zip(regs, ks, kinds)
              if not kind and k == kp and k < model.max_vector_log2]
     matrix = next((kind for kind in kinds if kind), None)
-    threads = [c for s_ in sides for c in s_.lane + s_.warp + s_.block]
     aligned = None
-    if kp and f2.rank(prefix + threads) == kp + f2.rank(threads):
-        t_basis = f2.extend_basis([], threads)
+    if kp:
+        # Thread directions of the sides holding the whole prefix first (they vectorise over
+        # all of it), then the others: every one taken stays clear of the vector bits.
+        order = sorted(range(len(sides)), key=lambda i: ks[i] != kp)
+        threads = [c for i in order for c in sides[i].lane + sides[i].warp + sides[i].block]
+        t_basis = f2.extend_basis(prefix, threads)
         aligned = t_basis + f2.extend_basis(prefix + t_basis, (1 << i for i in range(d)))
+
+    target = matrix.aligned if matrix is not None else aligned
+    # Sides whose vector is shorter than the prefix: Z ⊇ prefix no longer holds for them, so
+    # search inside the aligned complement the non-prefix bases will span (exact there).
+    uneven = target is not None and any(k < kp for k in ks)
 
     best: _Plan | None = None
     tries = 0
     for zcols, first_bank in _first_bank_choices(prefix, z, d, lanes, avoid):
-        xs = [ln + zcols for ln in lanes]
+        if uneven:
+            assert target is not None
+            zcols = prefix + _project(zcols[kp:], prefix, target)
+            w = model.within_word_bits
+            xs = [list(f2.intersection(ln + zcols[:max(k, w)], target)) + zcols
+                  for ln, k in zip(lanes, ks)]
+        else:
+            xs = [ln + zcols for ln in lanes]
         choice = best_segment(xs, zcols, d, nseg, node_limit=node_limit)
         seg = list(choice.segment)
         banks = list(zcols[kp:])

@@ -302,3 +302,21 @@ def test_fixed_tma_errors():
     with pytest.raises(LayoutError, match="combined"):
         synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed="128B", instructions="auto")
     assert synthesize_swizzle(ex.store, ex.load, element_bits=32).tma_mode is None
+
+
+def test_auto_vectors_lower_wavefronts_on_the_fp16_transpose():
+    """Scalar fp16 accesses pay a wavefront per instruction: letting one side load 8 elements
+    takes 48 wavefronts per warp instead of 64 (Triton's layout also takes 48)."""
+    ex = examples.get("transpose-128")
+    common = synthesize_swizzle(ex.store, ex.load, element_bits=16)
+    auto = synthesize_swizzle(ex.store, ex.load, element_bits=16, vectors="auto")
+    total = lambda r: sum(x.instructions * x.wavefronts for x in (r.store, r.load))  # noqa: E731
+    assert (total(common), total(auto)) == (64, 48)
+    assert max(auto.store.degree, auto.load.degree) == 1 and auto.optimal
+    assert sorted([auto.store.vector_elems, auto.load.vector_elems]) == [1, 8]
+    for side, rep in ((ex.store, auto.store), (ex.load, auto.load)):
+        assert bank_conflicts(side, auto.layout, element_bits=16) == rep
+    # word-wide common vectors: auto changes nothing (the article keeps n ⊕ 2m)
+    tr = examples.get("transpose")
+    assert synthesize_swizzle(tr.store, tr.load, element_bits=32, vectors="auto").layout == \
+        synthesize_swizzle(tr.store, tr.load, element_bits=32).layout

@@ -102,8 +102,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--element-bits", type=int, metavar="N",
                    help="bits per element (required with --src/--dst; overrides the example's)")
     add_hardware_args(s)
-    s.add_argument("--vectors", choices=("common", "per_side"), default="common",
-                   help="per_side: a side may use a wider vector of its own (default common)")
+    s.add_argument("--vectors", choices=("common", "auto", "per_side"), default="common",
+                   help="auto/per_side: a side may use a wider vector of its own when that "
+                        "lowers the wavefronts (auto) or wavefronts then instructions "
+                        "(default common)")
     s.add_argument("--instructions", choices=("auto",), default=None,
                    help="auto: let each side use ldmatrix/stmatrix when that costs less")
     s.add_argument("--fixed", metavar="MODE", default=None,
