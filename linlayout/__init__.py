@@ -2,11 +2,14 @@
 
 Public names:
 
-* :class:`LinearLayout` — a GPU data layout as a bit-matrix (Triton's conventions).
+* :class:`LinearLayout` — a GPU data layout as a bit-matrix (Triton's conventions), with
+  Triton's full algebra (product, compose, invert, divide, quotient, least squares, …).
+* :class:`Subspace` — an immutable subspace of F₂ⁿ (``layout.image()``, ``layout.kernel()``).
 * :func:`bank_conflicts` — exact wavefront count of a warp access (closed form, Lemma 9.4
   generalised to sub-word accesses); :func:`simulate_bank_access` — the brute-force check.
 * :func:`synthesize_swizzle` — the optimal shared-memory layout for a store/load pair.
-* :class:`LayoutError` — raised for every invalid input.
+* :class:`LayoutError` — raised for every invalid input (subclasses: :class:`NotInvertibleError`,
+  :class:`NotLinearError`, :class:`LayoutParseError`).
 * :mod:`linlayout.f2` — the bit-vector linear algebra underneath.
 
 ``import linlayout`` loads neither galois nor sympy; they are imported where used.
@@ -15,8 +18,9 @@ Public names:
 from . import f2
 from .conflicts import ConflictReport, bank_conflicts
 from .errors import LayoutError, NotInvertibleError
-from .layout import LinearLayout
+from .layout import LayoutParseError, LinearLayout, NotLinearError
 from .simulate import simulate_bank_access
+from .subspace import Subspace
 from .swizzle import OptimalityBound, SwizzleResult, synthesize_swizzle
 
 __version__ = "0.1.0"
@@ -24,9 +28,12 @@ __version__ = "0.1.0"
 __all__ = [
     "ConflictReport",
     "LayoutError",
+    "LayoutParseError",
     "LinearLayout",
     "NotInvertibleError",
+    "NotLinearError",
     "OptimalityBound",
+    "Subspace",
     "SwizzleResult",
     "bank_conflicts",
     "f2",

@@ -42,6 +42,7 @@ __all__ = [
     "complement",
     "extend_basis",
     "null_space",
+    "basic_columns",
     "solve",
     "solve_many",
     "least_squares",
@@ -62,13 +63,14 @@ def apply(columns: Sequence[int], x: int) -> int:
         The XOR of ``columns[i]`` over the set bits ``i`` of ``x``.
     """
     out = 0
-    i = 0
     n = len(columns)
-    while x and i < n:
-        if x & 1:
-            out ^= columns[i]
-        x >>= 1
-        i += 1
+    while x:  # visit the set bits only (layouts are mostly sparse)
+        low = x & -x
+        i = low.bit_length() - 1
+        if i >= n:
+            break
+        out ^= columns[i]
+        x ^= low
     return out
 
 
@@ -82,7 +84,36 @@ def compose(outer: Sequence[int], inner: Sequence[int]) -> list[int]:
     Returns:
         ``n`` columns of the composite map F₂ⁿ → F₂ᵏ.
     """
-    return [apply(outer, c) for c in inner]
+    # Sparse inner columns (unit vectors, Triton's usual layouts): one XOR per set bit. Dense
+    # ones: "four Russians" — a 16-entry table of the XORs of each group of 4 outer columns,
+    # then one lookup per group; worth it once the columns average a few set bits.
+    groups = (len(outer) + 3) // 4
+    if not 1 <= groups <= 6 or \
+            sum(map(int.bit_count, inner)) * 10 <= groups * (47 + 4 * len(inner)):
+        return [apply(outer, c) for c in inner]
+    padded = list(outer) + [0] * (4 * groups - len(outer))  # a short last group: zero columns
+    t = []
+    for i in range(0, 4 * groups, 4):
+        a, b, c, d = padded[i:i + 4]
+        ab, cd = a ^ b, c ^ d
+        t.append([0, a, b, ab, c, a ^ c, b ^ c, ab ^ c, d, a ^ d, b ^ d, ab ^ d, cd, a ^ cd,
+                  b ^ cd, ab ^ cd])
+    return _TABLE_LOOKUPS[groups](t, inner)  # bits beyond the groups are ignored, as in apply
+
+
+# One lookup per group of 4 input bits, unrolled for 1..6 groups (inputs up to 24 bits).
+_TABLE_LOOKUPS = {
+    1: lambda t, xs: [t[0][x & 15] for x in xs],
+    2: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] for x in xs],
+    3: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] ^ t[2][x >> 8 & 15] for x in xs],
+    4: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] ^ t[2][x >> 8 & 15]
+                      ^ t[3][x >> 12 & 15] for x in xs],
+    5: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] ^ t[2][x >> 8 & 15]
+                      ^ t[3][x >> 12 & 15] ^ t[4][x >> 16 & 15] for x in xs],
+    6: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] ^ t[2][x >> 8 & 15]
+                      ^ t[3][x >> 12 & 15] ^ t[4][x >> 16 & 15] ^ t[5][x >> 20 & 15]
+                      for x in xs],
+}
 
 
 def _pivots(vectors: Iterable[int]) -> dict[int, int]:
@@ -230,36 +261,59 @@ def complement(vectors: Iterable[int], nbits: int) -> list[int]:
     for v in vectors:
         if v < 0 or v >> nbits:
             raise LayoutError(f"vector {v:#x} does not fit in {nbits} bits")
-    return extend_basis(vectors, (1 << i for i in range(nbits)))
+    piv = _pivots(vectors)
+    return extend_basis(piv.values(), (1 << i for i in range(nbits)), limit=nbits - len(piv))
 
 
-def _eliminate(columns: Sequence[int]) -> tuple[dict[int, tuple[int, int]], list[int]]:
+def _eliminate(columns: Sequence[int]) -> tuple[dict[int, int], list[int], int]:
     """Gaussian elimination tracking input combinations.
 
-    Returns ``(piv, kernel)``: ``piv`` maps a leading-bit position to ``(image, combo)`` with
-    ``apply(columns, combo) == image``, where every ``combo`` uses only *basic* columns (those
-    not in the span of earlier columns); ``kernel`` is a basis of the null space.
+    Each row is one int ``(image << n) | combo`` with ``apply(columns, combo) == image`` (``n``
+    = number of columns), so one XOR updates both halves. Returns ``(piv, kernel, n)``:
+    ``piv`` maps the bit length of a row (its image's leading bit, offset by ``n``) to the
+    row, every ``combo`` using only *basic* columns (those not in the span of earlier
+    columns); ``kernel`` is a basis of the null space (rows whose image vanished).
     """
-    piv: dict[int, tuple[int, int]] = {}
+    n = len(columns)
+    limit = 1 << n
+    piv: dict[int, int] = {}
     kernel = []
     for i, col in enumerate(columns):
-        v, combo = col, 1 << i
-        while v:
-            top = v.bit_length()
+        r = (col << n) | (1 << i)
+        while r >= limit:
+            top = r.bit_length()
             p = piv.get(top)
             if p is None:
-                piv[top] = (v, combo)
+                piv[top] = r
                 break
-            v ^= p[0]
-            combo ^= p[1]
+            r ^= p
         else:
-            kernel.append(combo)
-    return piv, kernel
+            kernel.append(r)
+    return piv, kernel, n
 
 
 def null_space(columns: Sequence[int]) -> tuple[int, ...]:
     """Echelon basis of the kernel ``{x : apply(columns, x) == 0}`` (vectors over input bits)."""
     return echelon(_eliminate(columns)[1])
+
+
+def basic_columns(columns: Sequence[int]) -> int:
+    """Bitmask of the *basic* columns: those not in the span of the columns before them.
+
+    These are the pivot columns of the reduced row-echelon form of the matrix whose column
+    ``i`` is ``columns[i]``; the others are the free variables (Triton's
+    ``getFreeVariableMasks``, LinearLayout.cpp, reports their complement). The basic columns
+    form a basis of the image, so ``popcount(result) == rank(columns)``.
+
+    Example: ``basic_columns([0b01, 0b01, 0b10, 0b11]) == 0b0101``.
+    """
+    # The pivot created while processing column i has a combination whose top bit is i.
+    piv, _, n = _eliminate(columns)
+    low = (1 << n) - 1
+    mask = 0
+    for r in piv.values():
+        mask |= 1 << ((r & low).bit_length() - 1)
+    return mask
 
 
 def solve(columns: Sequence[int], target: int) -> int | None:
@@ -272,25 +326,26 @@ def solve(columns: Sequence[int], target: int) -> int | None:
     Returns:
         The input vector ``x``, or ``None`` when ``target`` is not in the image.
     """
-    piv, _ = _eliminate(columns)
-    return _solve_with(piv, target)
+    piv, _, n = _eliminate(columns)
+    return _solve_with(piv, n, target)
 
 
-def _solve_with(piv: dict[int, tuple[int, int]], target: int) -> int | None:
-    x = 0
-    while target:
-        p = piv.get(target.bit_length())
+def _solve_with(piv: dict[int, int], n: int, target: int) -> int | None:
+    """Reduce ``target << n`` by the pivot rows; the low ``n`` bits left are the solution."""
+    limit = 1 << n
+    r = target << n
+    while r >= limit:
+        p = piv.get(r.bit_length())
         if p is None:
             return None
-        target ^= p[0]
-        x ^= p[1]
-    return x
+        r ^= p
+    return r
 
 
 def solve_many(columns: Sequence[int], targets: Sequence[int]) -> list[int | None]:
     """:func:`solve` for several targets, sharing one elimination."""
-    piv, _ = _eliminate(columns)
-    return [_solve_with(piv, t) for t in targets]
+    piv, _, n = _eliminate(columns)
+    return [_solve_with(piv, n, t) for t in targets]
 
 
 def least_squares(columns: Sequence[int], targets: Sequence[int]) -> list[int]:
@@ -336,7 +391,7 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
     n = len(columns) if nbits is None else nbits
     if len(columns) != n:
         raise NotInvertibleError(f"a map with {len(columns)} columns on {n} bits is not square")
-    piv, kernel = _eliminate(columns)
+    piv, kernel, _ = _eliminate(columns)
     if kernel or any(c >> n for c in columns):
         raise NotInvertibleError(
             f"the {n}x{n} map has rank {len(piv)} (or images outside {n} bits); "
@@ -344,7 +399,7 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
         )
     out = []
     for j in range(n):
-        x = _solve_with(piv, 1 << j)
+        x = _solve_with(piv, n, 1 << j)
         assert x is not None  # full rank
         out.append(x)
     return out
@@ -420,7 +475,8 @@ def avoiding_sequence(
     pairs = [a_rest[i] ^ b_rest[i] for i in range(npair)]
     longer = a_rest if len(a_rest) > len(b_rest) else b_rest
     leftover = longer[npair:]
-    c = complement(ea + eb, nbits)
+    c = extend_basis(ea + b_rest, (1 << i for i in range(nbits)),
+                     limit=nbits - len(ea) - len(b_rest))
     i_part = extend_basis(ez, inter)
     unpaired = b_rest[:npair]
     return c + pairs + leftover + i_part + unpaired

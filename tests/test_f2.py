@@ -146,6 +146,8 @@ def test_hand_worked_values():
     assert f2.compose([0b11, 0b01], [0b10, 0b11]) == [0b01, 0b10]
     assert f2.span_elements([0b01, 0b10]) == [0b00, 0b10, 0b11, 0b01]
     assert f2.span_elements([]) == [0]
+    assert f2.basic_columns([0b01, 0b01, 0b10, 0b11]) == 0b0101  # docstring example
+    assert f2.basic_columns([]) == 0 and f2.basic_columns([0, 0]) == 0
 
 
 def test_avoiding_sequence_worked_example():
@@ -190,6 +192,40 @@ def test_apply_and_compose_match_matrix_products(data):
     else:
         assert comp == [0] * k
     assert f2.apply(comp, x) == f2.apply(outer, y)
+
+
+@SETTINGS
+@given(st.data())
+def test_compose_dense_and_wide(data):
+    """Both compose strategies (one XOR per set bit; four-Russians tables for dense columns)
+    agree with galois on maps up to 30 bits wide, including bits beyond the outer columns."""
+    m = data.draw(st.integers(0, 30), label="mid bits")
+    p = data.draw(st.integers(1, 30), label="out bits")
+    dense = data.draw(st.booleans(), label="dense")
+    width = m + data.draw(st.integers(0, 3), label="extra input bits (ignored)")
+    k = data.draw(st.integers(0, 30), label="columns")
+    inner = data.draw(st.lists(
+        st.integers(0, (1 << width) - 1) if dense else
+        st.sampled_from([0] + [1 << i for i in range(max(width, 1))]),
+        min_size=k, max_size=k), label="inner")
+    outer = data.draw(st.lists(st.integers(0, (1 << p) - 1), min_size=m, max_size=m),
+                      label="outer")
+    comp = f2.compose(outer, inner)
+    assert comp == [f2.apply(outer, c) for c in inner]
+    if k and m:
+        low = [c & ((1 << m) - 1) for c in inner]
+        assert np.array_equal(cols_gf(comp, p), cols_gf(outer, p) @ cols_gf(low, m))
+
+
+@SETTINGS
+@given(st.data())
+def test_basic_columns_are_the_galois_pivots(data):
+    m = data.draw(st.integers(0, NMAX), label="out bits")
+    cols = data.draw(vectors_in(m), label="columns")
+    mask = f2.basic_columns(cols)
+    assert bin(mask).count("1") == f2.rank(cols)
+    expected = pivot_columns(cols_gf(cols, m)) if cols and m else []
+    assert mask == sum(1 << c for c in expected)
 
 
 # ---------------------------------------------------------------------------- rank / echelon
