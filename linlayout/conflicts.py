@@ -30,7 +30,6 @@ force.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
