@@ -893,12 +893,9 @@ class LinearEncoding(Encoding):
 
 # ----------------------------------------------------------------------------- shared
 @dataclass(frozen=True)
-class SwizzledSharedEncoding(Encoding):
-    """``#ttg.swizzled_shared``: row ``r`` of the two most minor dims (``order[1]``,
-    ``order[0]``) has its ``vec``-element groups XORed with ``(r / perPhase) % maxPhase``.
-
-    Source: ``swizzledSharedToLinearLayout`` (LinearLayoutConversions.cpp).
-    """
+class _XorSharedEncoding(Encoding):
+    """The (vec, perPhase, maxPhase, order) shared encodings: rows XOR their vec-groups with
+    a phase of the row index (the subclasses say which phase)."""
 
     vec: int
     per_phase: int
@@ -906,7 +903,7 @@ class SwizzledSharedEncoding(Encoding):
     order: tuple[int, ...]
     cga: CGALayout | None = None
     kind = "shared"
-    mnemonic = "swizzled_shared"
+    _rotating = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "vec", _pow2(self.vec, "vec"))
@@ -922,11 +919,22 @@ class SwizzledSharedEncoding(Encoding):
 
     def _tl(self, shape: list[int]) -> T.TL:
         return _swizzled_tl(shape, self.vec, self.per_phase, self.max_phase, self.order,
-                            self.cga, rotating=False)
+                            self.cga, rotating=self._rotating)
 
     def text(self) -> str:
-        return (f"#ttg.swizzled_shared<{{vec = {self.vec}, perPhase = {self.per_phase}, "
+        return (f"#ttg.{self.mnemonic}<{{vec = {self.vec}, perPhase = {self.per_phase}, "
                 f"maxPhase = {self.max_phase}, order = {_fmt(self.order)}{self.cga.text()}}}>")
+
+
+@dataclass(frozen=True)
+class SwizzledSharedEncoding(_XorSharedEncoding):
+    """``#ttg.swizzled_shared``: row ``r`` of the two most minor dims (``order[1]``,
+    ``order[0]``) has its ``vec``-element groups XORed with ``(r / perPhase) % maxPhase``.
+
+    Source: ``swizzledSharedToLinearLayout`` (LinearLayoutConversions.cpp).
+    """
+
+    mnemonic = "swizzled_shared"
 
 
 def _swizzled_tl(shape: list[int], vec: int, per_phase: int, max_phase: int,
@@ -959,40 +967,15 @@ def _swizzled_tl(shape: list[int], vec: int, per_phase: int, max_phase: int,
 
 
 @dataclass(frozen=True)
-class AmdRotatingSharedEncoding(Encoding):
+class AmdRotatingSharedEncoding(_XorSharedEncoding):
     """``#ttg.amd_rotating_shared``: like swizzled_shared, but the XOR phase of row ``r`` is
     ``((r / perPhase) % maxPhase) ^ ((r / (perPhase·maxPhase)) % maxPhase)``.
 
     Source: ``sharedToLinearLayoutAMDRotating`` (LinearLayoutConversions.cpp).
     """
 
-    vec: int
-    per_phase: int
-    max_phase: int
-    order: tuple[int, ...]
-    cga: CGALayout | None = None
-    kind = "shared"
     mnemonic = "amd_rotating_shared"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "vec", _pow2(self.vec, "vec"))
-        object.__setattr__(self, "per_phase", _pow2(self.per_phase, "perPhase"))
-        object.__setattr__(self, "max_phase", _pow2(self.max_phase, "maxPhase"))
-        o = _ints(self.order, "order")
-        object.__setattr__(self, "order", _order(o, len(o)))
-        object.__setattr__(self, "cga", _cga(self.cga, len(o)))
-
-    @property
-    def rank(self) -> int:
-        return len(self.order)
-
-    def _tl(self, shape: list[int]) -> T.TL:
-        return _swizzled_tl(shape, self.vec, self.per_phase, self.max_phase, self.order,
-                            self.cga, rotating=True)
-
-    def text(self) -> str:
-        return (f"#ttg.amd_rotating_shared<{{vec = {self.vec}, perPhase = {self.per_phase}, "
-                f"maxPhase = {self.max_phase}, order = {_fmt(self.order)}{self.cga.text()}}}>")
+    _rotating = True
 
 
 @dataclass(frozen=True)
