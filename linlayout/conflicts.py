@@ -39,7 +39,7 @@ from .errors import LayoutError
 from .hardware import BankModel, HardwareModel, _pow2, bank_model
 from .instructions import DEFAULT as DEFAULT_INSTRUCTION
 from .instructions import Instruction, check_memory, matrix_geometry, parse_instruction
-from .kinds import distributed_columns, memory_columns
+from .kinds import distributed_columns, memory_columns, require_same_tensor
 from .layout import LinearLayout
 
 __all__ = ["ConflictReport", "bank_conflicts"]
@@ -136,20 +136,7 @@ def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) 
             layout that is not a bijection.
     """
     dist = distributed_columns(layout, "layout", warp_log2)
-    if not isinstance(memory, LinearLayout):
-        raise LayoutError(f"memory must be a LinearLayout, got {type(memory).__name__}")
-    if set(layout.out_dim_names) != set(memory.out_dim_names):
-        raise LayoutError(
-            f"layout and memory must have the same out dims; got {list(layout.out_dim_names)} "
-            f"and {list(memory.out_dim_names)}"
-        )
-    lsizes, msizes = layout.out_dims, memory.out_dims
-    for n in layout.out_dim_names:
-        if lsizes[n] != msizes[n]:
-            raise LayoutError(
-                f"out dim {n!r} has size {lsizes[n]} in the layout but {msizes[n]} in the "
-                "memory layout; the shared-memory buffer must hold exactly the tensor"
-            )
+    require_same_tensor(layout, memory, "layout", "memory")
     mem_cols, offset_bits = memory_columns(memory, layout.out_dim_names)
     return AccessPlan(
         memory_cols=mem_cols,

@@ -25,6 +25,7 @@ __all__ = [
     "distributed_columns",
     "is_distributed",
     "memory_columns",
+    "require_same_tensor",
 ]
 
 #: In dims a distributed (register) layout may have.
@@ -46,6 +47,27 @@ class Distributed:
     lane: tuple[int, ...]
     warp: tuple[int, ...]
     block: tuple[int, ...]
+
+
+def require_same_tensor(a: Any, b: Any, name_a: str, name_b: str) -> None:
+    """Raise LayoutError unless ``b`` is a LinearLayout over ``a``'s out dims, same sizes.
+
+    The out dims may come in another order (callers transpose); names and sizes must match.
+    """
+    if not isinstance(b, LinearLayout):
+        raise LayoutError(f"{name_b} must be a LinearLayout, got {type(b).__name__}")
+    if set(a.out_dim_names) != set(b.out_dim_names):
+        raise LayoutError(
+            f"{name_a} and {name_b} must have the same out dims; got {list(a.out_dim_names)} "
+            f"and {list(b.out_dim_names)}"
+        )
+    bsizes = b.out_dims
+    for n, size in a.out_dims.items():
+        if size != bsizes[n]:
+            raise LayoutError(
+                f"out dim {n!r} has size {size} in the {name_a} but {bsizes[n]} in the "
+                f"{name_b}; both must describe the same tensor"
+            )
 
 
 def is_distributed(layout: LinearLayout) -> bool:

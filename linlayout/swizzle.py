@@ -53,7 +53,7 @@ from .instructions import (
     matrix_geometry,
     parse_instruction,
 )
-from .kinds import Distributed, distributed_columns, memory_columns
+from .kinds import Distributed, distributed_columns, memory_columns, require_same_tensor
 from .layout import LinearLayout
 from .segments import best_segment
 
@@ -363,20 +363,7 @@ def synthesize_swizzle(
     sides = [a]
     for i, ld in enumerate(loads_in):
         name = "load" if len(loads_in) == 1 else f"load {i}"
-        if not isinstance(ld, LinearLayout):
-            raise LayoutError(f"{name} must be a LinearLayout, got {type(ld).__name__}")
-        if set(ld.out_dim_names) != set(store.out_dim_names):
-            raise LayoutError(
-                f"store and {name} must have the same out dims; got "
-                f"{list(store.out_dim_names)} and {list(ld.out_dim_names)}"
-            )
-        lsizes = ld.out_dims
-        for n, size in store.out_dims.items():
-            if size != lsizes[n]:
-                raise LayoutError(
-                    f"out dim {n!r} has size {size} in the store but {lsizes[n]} in the {name}; "
-                    "all sides must describe the same tensor"
-                )
+        require_same_tensor(store, ld, "store", name)
         sides.append(_side(ld, name, store.out_dim_names, model.warp_log2)[1])
     d = store.total_out_bits
     regs = [f2.echelon(s.register) for s in sides]
