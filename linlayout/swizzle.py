@@ -82,7 +82,8 @@ class OptimalityBound:
         proven: the search that produced ``worst_degree`` finished (always True with one load).
         sum_degrees: the least total ``Σ degree`` over the sides any segment span gives (with
             one load, the two per-side bounds added; with several it may need a less balanced
-            span than the one minimising the worst side).
+            span than the one minimising the worst side); ``sum_witness`` is a segment basis
+            (flat tensor coordinates) that reaches it.
         common_dim, access_bytes, nseg, nbits, aligned_dim: the numbers behind the proof
             (``argument``: the same in words). tma_candidates: with a fixed TMA mode, how many layouts were
             counted exhaustively.
@@ -94,6 +95,7 @@ class OptimalityBound:
     worst_degree: int
     proven: bool
     sum_degrees: int = 0
+    sum_witness: tuple[int, ...] = field(default=(), compare=False)
     common_dim: int = field(default=0, compare=False)
     access_bytes: int = field(default=16, compare=False)
     nseg: int = field(default=0, compare=False)
@@ -257,6 +259,7 @@ class _Plan:
     proven: bool
     planned_k: list[int]
     min_sum: int = 0
+    sum_witness: tuple[int, ...] = ()
 
     def meets(self) -> bool:
         """Every side conflict-free, or at the segment optimum with its planned vector."""
@@ -454,6 +457,7 @@ def synthesize_swizzle(
         worst_degree=1 << worst,
         proven=base.proven,
         sum_degrees=base.min_sum,
+        sum_witness=base.sum_witness,
         common_dim=len(common),
         aligned_dim=len(common_sorted),
         access_bytes=model.hardware.max_access_bytes,
@@ -732,7 +736,7 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
         except LayoutError:
             return None
         plan = _Plan(cols, nbank, reports, choice.lower_bounds, choice.exponents,
-                     choice.proven, ks, choice.min_sum_degrees)
+                     choice.proven, ks, choice.min_sum_degrees, choice.sum_witness)
         if best is None or plan.score() < best.score():
             best = plan
         tries += 1

@@ -274,6 +274,9 @@ def test_bound_reports_least_total():
     c = _one_d([e[0] ^ e[1]] + e[2:], [e[0]])
     r = synthesize_swizzle(a, [b, c], element_bits=32)
     assert r.bound.sum_degrees == 4  # 1 + 1 + 2: one side must be 2-way
+    assert len(r.bound.sum_witness) == r.layout.in_bits("segment")
+    assert sum(1 << len(f2.intersection(r.bound.sum_witness, lanes)) for lanes in (
+        a.dim_columns("lane"), b.dim_columns("lane"), c.dim_columns("lane"))) == 4
     ex = examples.get("transpose")
     assert synthesize_swizzle(ex.store, ex.load, element_bits=32).bound.sum_degrees == 2
 
