@@ -48,6 +48,7 @@ __all__ = [
     "least_squares",
     "inverse",
     "avoiding_sequence",
+    "avoiding_sequence_echelon",
     "span_elements",
 ]
 
@@ -458,9 +459,13 @@ def avoiding_sequence(
         LayoutError: ``span(z)`` is not inside ``span(xa) ∩ span(xb)``, or a vector of ``xa``
             or ``xb`` has a bit at or above ``nbits``.
     """
-    ea = sorted(echelon(xa))
-    eb = sorted(echelon(xb))
-    ez = echelon(z)
+    return avoiding_sequence_echelon(sorted(echelon(xa)), sorted(echelon(xb)), echelon(z), nbits)
+
+
+def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],
+                              nbits: int) -> list[int]:
+    """:func:`avoiding_sequence` on bases already in :func:`echelon` form (``ea``, ``eb``
+    sorted ascending), for callers that have them: same result, no re-reduction."""
     inter_e = intersection(ea, eb)
     for v in ez:
         if reduce(v, inter_e):

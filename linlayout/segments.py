@@ -135,15 +135,18 @@ def best_segment(
         ValueError: ``nseg`` exceeds ``n − dim Z`` (a programming error; callers size it).
     """
     xs = [list(x) + list(z) for x in xs]
-    bounds = lower_bounds(xs, nbits, nseg)
     if len(xs) <= 2:
         # Lemma 9.5, generalised: both per-side bounds are reached at once.
-        seg = f2.avoiding_sequence(xs[0], xs[-1], z, nbits)[:nseg]
+        ea, eb = sorted(f2.echelon(xs[0])), sorted(f2.echelon(xs[-1]))
+        bounds = tuple(max(0, nseg - (nbits - len(e))) for e in ((ea, eb) if len(xs) == 2
+                                                                 else (ea,)))
+        seg = f2.avoiding_sequence_echelon(ea, eb, f2.echelon(z), nbits)[:nseg]
         if len(seg) < nseg:
             raise ValueError(f"a {nseg}-dim segment cannot avoid Z in {nbits} bits")
         total = sum(1 << b for b in bounds)
         return SegmentChoice(tuple(seg), bounds, bounds, proven=True, min_sum_degrees=total,
                              sum_witness=tuple(seg))
+    bounds = lower_bounds(xs, nbits, nseg)
     quo = _Quotient(z, nbits)
     q = quo.dim
     if nseg > q:

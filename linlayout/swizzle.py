@@ -681,25 +681,27 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
     avoid = [r for r, k, kind in zip(regs, ks, kinds)
              if not kind and k == kp and k < model.max_vector_log2]
     matrix = next((kind for kind in kinds if kind), None)
-    aligned = None
-    if kp:
-        # Thread directions of the sides holding the whole prefix first (they vectorise over
-        # all of it), then the others: every one taken stays clear of the vector bits.
+    def aligned_complement() -> list[int] | None:
+        """A complement of the prefix holding the thread directions: those of the sides that
+        hold the whole prefix first (they vectorise over all of it), then the others."""
+        if matrix is not None:
+            return list(matrix.aligned)
+        if not kp:
+            return None
         order = sorted(range(len(sides)), key=lambda i: ks[i] != kp)
         threads = [c for i in order for c in sides[i].lane + sides[i].warp + sides[i].block]
         t_basis = f2.extend_basis(prefix, threads)
-        aligned = t_basis + f2.extend_basis(prefix + t_basis, (1 << i for i in range(d)))
+        return t_basis + f2.extend_basis(prefix + t_basis, (1 << i for i in range(d)))
 
-    target = matrix.aligned if matrix is not None else aligned
     # Sides whose vector is shorter than the prefix: Z ⊇ prefix no longer holds for them, so
     # search inside the aligned complement the non-prefix bases will span (exact there).
-    uneven = target is not None and any(k < kp for k in ks)
+    uneven = bool(kp) and any(k < kp for k in ks)
+    target = aligned_complement() if uneven or matrix is not None else None
 
     best: _Plan | None = None
     tries = 0
     for zcols, first_bank in _first_bank_choices(prefix, z, d, lanes, avoid):
-        if uneven:
-            assert target is not None
+        if uneven and target is not None:
             zcols = prefix + _project(zcols[kp:], prefix, target)
             w = model.within_word_bits
             xs = [list(f2.intersection(ln + zcols[:max(k, w)], target)) + zcols
@@ -717,19 +719,21 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
         flat_lanes = [v for ln in lanes for v in ln]
         banks += f2.extend_basis(prefix + banks + seg, _candidates(d, flat_lanes),
                                  limit=nbank - len(banks))
-        if matrix is not None:
-            # rows must start on 16-byte boundaries: every non-row basis inside the aligned
-            # complement (projection along the row keeps every side's conflicts, Z ⊇ row)
-            banks = _project(banks, prefix, matrix.aligned)
-            seg = _project(seg, prefix, matrix.aligned)
-        elif aligned is not None:
-            # every thread's vector must start aligned: the lane, warp and block directions
-            # must lie in the span of the non-vector bases (same projection argument)
-            banks = _project(banks, prefix, aligned)
-            seg = _project(seg, prefix, aligned)
         seg.sort(key=lambda v: ((v & -v).bit_length(), v))
         cols = prefix + banks + seg
         inv = f2.inverse(cols)
+        if kp and (matrix is not None or _misaligned(inv, sides, kp)):
+            if target is None:
+                target = aligned_complement()
+            assert target is not None
+            # Rows (matrix) or every thread's vector must start aligned: the thread (and row)
+            # directions must lie in the span of the non-prefix bases. Project those bases
+            # along the prefix onto the aligned complement; every side's X contains its Z,
+            # so the conflicts do not change (the same argument as for Z in Lemma 9.5).
+            rest = _project(banks + seg, prefix, target)
+            banks, seg = rest[:len(banks)], rest[len(banks):]
+            cols = prefix + banks + seg
+            inv = f2.inverse(cols)
         try:
             reports = [_report_kind(cols, inv, s, r, kind, model, d)
                        for s, r, kind in zip(sides, regs, kinds)]
@@ -743,6 +747,12 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
         if plan.meets() or tries >= 32:
             break
     return best
+
+
+def _misaligned(inv: list[int], sides: list[Distributed], kp: int) -> bool:
+    """Whether some lane, warp or block direction has offset bits inside the prefix."""
+    low = (1 << kp) - 1
+    return any(f2.apply(inv, c) & low for s_ in sides for c in s_.lane + s_.warp + s_.block)
 
 
 def _report_kind(cols: list[int], inv: list[int], side: Distributed, reg: tuple[int, ...],
