@@ -183,6 +183,7 @@ class BankModel:
 
     @property
     def element_bits(self) -> int:
+        """Bits per element."""
         return 1 << self.element_log2
 
     @property
@@ -192,10 +193,12 @@ class BankModel:
 
     @property
     def banks_log2(self) -> int:
+        """log2 of the banks per row."""
         return self.hardware.num_banks.bit_length() - 1
 
     @property
     def warp_log2(self) -> int:
+        """log2 of the lanes per warp."""
         return self.hardware.warp_size.bit_length() - 1
 
     @property

@@ -58,6 +58,7 @@ class Instruction:
 
     @property
     def is_matrix(self) -> bool:
+        """True for ldmatrix/stmatrix."""
         return self.matrices > 0
 
 

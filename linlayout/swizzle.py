@@ -137,6 +137,7 @@ class OptimalityBound:
         return text
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the bounds, ``proven`` and the ``argument`` text."""
         return {
             "vector_elems": self.vector_elems,
             "store_degree": self.store_degree,

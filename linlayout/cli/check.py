@@ -29,6 +29,7 @@ def _cell(v) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     from ..triton.analysis import check_module
     from ..triton.ttgir import read_ttgir
 

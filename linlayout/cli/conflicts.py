@@ -9,6 +9,7 @@ from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_la
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     layout = load_layout(args.layout, "--layout")
     memory = load_layout(args.memory, "--memory")
     if args.max_degree < 1:

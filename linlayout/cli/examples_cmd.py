@@ -8,6 +8,7 @@ from .. import examples
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     for name in examples.names():
         ex = examples.get(name)
         print(f"{name}: {ex.description} ({ex.element_bits}-bit elements)")

@@ -118,6 +118,7 @@ def _png(m: ptx.SwizzleMode, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     m = ptx.swizzle_mode(args.mode)
     eb = args.element_bits
     if eb < 1 or eb > 128 or eb & (eb - 1):

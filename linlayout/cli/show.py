@@ -11,6 +11,7 @@ from .common import CliError, add_hardware_args, hardware_kwargs, load_layout
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     pictures = [p for p in (args.png, args.svg) if p]
     if args.png and not args.png.lower().endswith(".png"):
         raise CliError(f"--png needs a path ending in .png, got {args.png!r}")

@@ -49,6 +49,7 @@ def _synthesize_text(title: str, result: SwizzleResult, formula: str,
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     if args.src or args.dst:
         if args.example:
             raise CliError("give either --example or --src/--dst, not both")
