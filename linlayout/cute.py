@@ -25,11 +25,10 @@ pointer (``swizzle_ptr::apply_swizzle`` casts the pointer to ``uintptr_t``,
 
 from __future__ import annotations
 
-import operator
 import re
 from typing import Any
 
-from .errors import LayoutError
+from .errors import LayoutError, as_int
 from .layout import LinearLayout
 
 __all__ = [
@@ -45,13 +44,7 @@ __all__ = [
 IDENTITY = (0, 4, 3)
 
 
-def _int(x: Any, what: str) -> int:
-    if isinstance(x, bool):
-        raise LayoutError(f"{what} must be an int, got the bool {x!r}")
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise LayoutError(f"{what} must be an int, got {x!r}") from None
+_int = as_int  # shared argument check (linlayout.errors)
 
 
 def _check_bms(B: Any, M: Any, S: Any) -> tuple[int, int, int]:

@@ -71,7 +71,7 @@ from typing import Any
 
 from . import f2
 from .cute import format_cute_swizzle
-from .errors import LayoutError
+from .errors import LayoutError, as_int
 from .kinds import memory_columns
 from .layout import LinearLayout
 
@@ -369,13 +369,7 @@ _SPECS: dict[SwizzleMode, _Spec] = {
 }
 
 
-def _int(x: Any, what: str) -> int:
-    if isinstance(x, bool):
-        raise LayoutError(f"{what} must be an int, got the bool {x!r}")
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise LayoutError(f"{what} must be an int, got {x!r}") from None
+_int = as_int  # shared argument check (linlayout.errors)
 
 
 def _decode(value: Any, attr: str, what: str) -> SwizzleMode:
