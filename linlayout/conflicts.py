@@ -371,8 +371,8 @@ def bank_conflicts(
     lane_offs = [f2.apply(inv, c) for c in plan.lane]
     align = alignment_log2(lane_offs + [f2.apply(inv, c) for c in plan.warp + plan.block])
     if vector_elems is None:
-        k = widest_vector_log2(plan.memory_cols, plan.offset_bits, f2.echelon(plan.register),
-                               model, align)
+        k = min(align, widest_vector_log2(plan.memory_cols, plan.offset_bits,
+                                          f2.echelon(plan.register), model))
     else:
         k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model,
                          align)

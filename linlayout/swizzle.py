@@ -234,8 +234,9 @@ def _report(mem_cols: list[int], inv: list[int], side: Distributed, reg_basis: t
             model: BankModel, d: int) -> ConflictReport:
     """Exactly what bank_conflicts(side, memory) returns, from flat columns."""
     lane_offs = [f2.apply(inv, c) for c in side.lane]
-    align = alignment_log2(lane_offs + [f2.apply(inv, c) for c in side.warp + side.block])
-    k = widest_vector_log2(mem_cols, d, reg_basis, model, align)
+    k = widest_vector_log2(mem_cols, d, reg_basis, model)
+    if k:  # a vector must also start aligned in every thread
+        k = min(k, alignment_log2(lane_offs + [f2.apply(inv, c) for c in side.warp + side.block]))
     reg_offs = [f2.apply(inv, c) for c in side.register]
     return count_offsets(lane_offs, reg_offs, k, model)
 
@@ -783,10 +784,9 @@ def _first_bank_choices(vec, z, d, lanes, avoid):
     if z > k:
         # Sub-word: choose the within-word extras now, the first outside the register spans;
         # lane directions every side shares come first (those lanes then share a word).
-        shared = list(lanes[0])
-        for ln in lanes[1:]:
-            shared = list(f2.intersection(shared, ln))
-        prefer = sorted(shared) + [v for ln in lanes for v in ln]
+        # (a preference order only: common lane columns, then all lane columns)
+        common_lanes = set(lanes[0]).intersection(*lanes[1:])
+        prefer = sorted(common_lanes) + [v for ln in lanes for v in ln]
         seen = 0
         for first in _outside(_candidates(d, prefer), avoid + [f2.echelon(vec)]):
             zcols = vec + [first]
