@@ -93,15 +93,22 @@ class HardwareModel:
                 f"a row of {self.num_banks} banks × {self.bank_bytes} bytes is narrower than the "
                 f"{self.max_access_bytes}-byte widest access; use a wider row or a narrower access"
             )
-        for entry in self.phase_overrides:
+        overrides = self.phase_overrides
+        if isinstance(overrides, (str, bytes)) or not isinstance(overrides, Iterable):
+            raise LayoutError(
+                f"phase_overrides must be a tuple of (access_bytes, (mask, ...)) pairs, got "
+                f"{overrides!r}"
+            )
+        overrides = tuple(overrides)
+        for entry in overrides:
             try:
                 width, masks = entry
+                masks = tuple(masks)
             except (TypeError, ValueError):
                 raise LayoutError(
                     f"phase_overrides entries are (access_bytes, (mask, ...)), got {entry!r}"
                 ) from None
             w = _pow2(width, "phase override access_bytes", 1, self.max_access_bytes)
-            masks = tuple(masks)
             for m in masks:
                 if not isinstance(m, int) or isinstance(m, bool) or m <= 0 or m >> warp:
                     raise LayoutError(
@@ -119,6 +126,10 @@ class HardwareModel:
                     f"{width}-byte accesses with {1 << lanes_log2} lanes per phase need more than "
                     f"one row of {self.num_banks} banks per wavefront; add phase masks"
                 )
+
+        # hashable and canonical (the model keys caches): ((bytes, (mask, ...)), ...)
+        object.__setattr__(self, "phase_overrides",
+                           tuple((int(wd), tuple(int(m) for m in ms)) for wd, ms in overrides))
 
     @property
     def row_bytes(self) -> int:

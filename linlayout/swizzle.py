@@ -29,7 +29,7 @@ the total cost.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 import itertools
 from itertools import combinations
@@ -562,6 +562,11 @@ def _pinned(fixed: Any, store: LinearLayout, d: int) -> list[int] | None:
     """Validate ``fixed`` and return it as flat tensor coordinates (None when not given)."""
     if fixed is None:
         return None
+    if isinstance(fixed, (str, bytes)) or not isinstance(fixed, Iterable):
+        raise LayoutError(
+            f"fixed must be a TMA mode name or a list of tensor coordinates (one list of ints "
+            f"per pinned offset bit), got {fixed!r}"
+        )
     try:
         probe = LinearLayout({"offset": list(fixed)}, store.out_dims)
     except LayoutError as exc:

@@ -52,3 +52,44 @@ def test_tma_mode_on_degenerate_tiles():
         ll.synthesize_swizzle(scalar, scalar, element_bits=32, fixed="128B")
     except LayoutError as exc:
         assert "TMA cannot" in str(exc)
+
+
+JUNK = [None, -1, 0, 3, 2.5, "x", [], [1], {}, True, object(), (1, 2), [[1, 0]], "128B",
+        "auto", 10**9]
+
+
+def test_junk_arguments_raise_layout_error_only():
+    """Every argument of the synthesis-level API, fed junk: LayoutError or a result, nothing
+    else (no TypeError, no crash)."""
+    from linlayout import examples
+    from linlayout.family import is_optimal, optimal_swizzles
+    from linlayout.hardware import HardwareModel
+
+    ex = examples.get("transpose")
+    mem = ll.synthesize_swizzle(ex.store, ex.load, element_bits=32).layout
+
+    def call(fn, *args, **kwargs):
+        try:
+            fn(*args, **kwargs)
+        except LayoutError:
+            pass
+
+    for j in JUNK + [ex.store]:
+        call(ll.synthesize_swizzle, ex.store, ex.load, element_bits=j)
+        call(ll.synthesize_swizzle, j, ex.load, element_bits=32)
+        call(ll.synthesize_swizzle, ex.store, j, element_bits=32)
+        for kw in ("num_banks", "bank_bytes", "hardware", "vectors", "instructions", "fixed",
+                   "node_limit"):
+            call(ll.synthesize_swizzle, ex.store, ex.load, element_bits=32, **{kw: j})
+        for kw in ("num_banks", "bank_bytes", "hardware", "vector_elems", "instruction",
+                   "element_bits"):
+            kwargs = {"element_bits": 32, kw: j}
+            call(ll.bank_conflicts, ex.load, mem, **kwargs)
+            call(ll.simulate_bank_access, ex.load, mem, **kwargs)
+        call(ll.bank_conflicts, j, mem, element_bits=32)
+        call(ll.bank_conflicts, ex.load, j, element_bits=32)
+        call(optimal_swizzles, ex.store, j, element_bits=32)
+        call(is_optimal, j, ex.store, ex.load, element_bits=32)
+        for kw in ("num_banks", "bank_bytes", "warp_size", "max_access_bytes",
+                   "phase_overrides"):
+            call(HardwareModel, **{kw: j})
