@@ -29,7 +29,6 @@ Example::
     1
 """
 
-from . import layouts
 from .analysis import AccessReport, check_module, triton_vector_elems
 from .layouts import (
     AmdMfmaEncoding,
@@ -71,7 +70,31 @@ from .to_triton import express, to_offset_layout, to_triton_text
 from .ttgir import Access, Op, TTGIRModule, find_accesses, read_ttgir
 
 __all__ = [
-    *layouts.__all__,
+    "AmdMfmaEncoding",
+    "AmdRotatingSharedEncoding",
+    "AmdWmmaEncoding",
+    "BlockedEncoding",
+    "CGALayout",
+    "DotOperandEncoding",
+    "Encoding",
+    "LinearEncoding",
+    "NvidiaMmaEncoding",
+    "NvmmaSharedEncoding",
+    "SharedLinearEncoding",
+    "SliceEncoding",
+    "SwizzledSharedEncoding",
+    "amd_mfma",
+    "amd_rotating_shared",
+    "amd_wmma",
+    "blocked",
+    "cga_layout_from_split",
+    "dot_operand",
+    "linear",
+    "nvidia_mma",
+    "nvmma_shared",
+    "shared_linear",
+    "slice",
+    "swizzled_shared",
     "Access",
     "AccessReport",
     "MemorySpace",
