@@ -26,13 +26,19 @@ inverses).
 
 from __future__ import annotations
 
+import sys
+from array import array as _array
 from collections.abc import Iterable, Sequence
 
 from .errors import LayoutError, NotInvertibleError
 
+_BYTEORDER = sys.byteorder
+
 __all__ = [
     "apply",
     "compose",
+    "pack",
+    "unpack",
     "echelon",
     "rank",
     "reduce",
@@ -75,46 +81,98 @@ def apply(columns: Sequence[int], x: int) -> int:
     return out
 
 
-def compose(outer: Sequence[int], inner: Sequence[int]) -> list[int]:
+def compose(outer: Sequence[int], inner: Sequence[int], width: int | None = None) -> list[int]:
     """Columns of ``outer ∘ inner`` (apply ``inner`` first).
 
     Args:
         outer: columns of a map F₂ᵐ → F₂ᵏ.
-        inner: columns of a map F₂ⁿ → F₂ᵐ.
+        inner: columns of a map F₂ⁿ → F₂ᵐ; bits at or above ``m`` are ignored, as in
+            :func:`apply`.
+        width: optional bound on the bit length of every column of both (a caller that
+            knows its dims saves two ``max`` scans); wrong bounds give wrong answers.
 
     Returns:
         ``n`` columns of the composite map F₂ⁿ → F₂ᵏ.
     """
-    # Sparse inner columns (unit vectors, Triton's usual layouts): one XOR per set bit. Dense
-    # ones: "four Russians" — a 16-entry table of the XORs of each group of 4 outer columns,
-    # then one lookup per group; worth it once the columns average a few set bits.
-    groups = (len(outer) + 3) // 4
-    if not 1 <= groups <= 6 or \
-            sum(map(int.bit_count, inner)) * 10 <= groups * (47 + 4 * len(inner)):
-        return [apply(outer, c) for c in inner]
-    padded = list(outer) + [0] * (4 * groups - len(outer))  # a short last group: zero columns
-    t = []
-    for i in range(0, 4 * groups, 4):
-        a, b, c, d = padded[i:i + 4]
-        ab, cd = a ^ b, c ^ d
-        t.append([0, a, b, ab, c, a ^ c, b ^ c, ab ^ c, d, a ^ d, b ^ d, ab ^ d, cd, a ^ cd,
-                  b ^ cd, ab ^ cd])
-    return _TABLE_LOOKUPS[groups](t, inner)  # bits beyond the groups are ignored, as in apply
+    out = []
+    try:
+        for c in inner:  # unit and zero columns (Triton's usual layouts): one lookup each
+            if c & (c - 1):
+                break
+            out.append(outer[c.bit_length() - 1] if c else 0)
+        else:
+            return out
+    except IndexError:  # a bit beyond outer's columns: the general path ignores it
+        pass
+    # Dense columns: bit-sliced. All n inner columns are packed as w-bit fields of one int;
+    # outer column i is added to every field whose bit i is set by one multiplication
+    # (spread * outer[i] copies outer[i] into each selected field, carry-free as
+    # outer[i] < 2^w): m big-int steps instead of one XOR per set bit of inner.
+    if width is None:
+        width = max(max(outer, default=0), max(inner)).bit_length()
+    n = len(inner)
+    packed, w = pack(inner, width)
+    ones = _ones(n, w)
+    if len(outer) > w:  # inner has no bit there; shifting further would cross fields
+        outer = outer[:w]
+    acc = 0
+    for o in outer:
+        acc ^= (packed & ones) * o
+        packed >>= 1
+    return unpack(acc, n, w)
 
 
-# One lookup per group of 4 input bits, unrolled for 1..6 groups (inputs up to 24 bits).
-_TABLE_LOOKUPS = {
-    1: lambda t, xs: [t[0][x & 15] for x in xs],
-    2: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] for x in xs],
-    3: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] ^ t[2][x >> 8 & 15] for x in xs],
-    4: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] ^ t[2][x >> 8 & 15]
-                      ^ t[3][x >> 12 & 15] for x in xs],
-    5: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] ^ t[2][x >> 8 & 15]
-                      ^ t[3][x >> 12 & 15] ^ t[4][x >> 16 & 15] for x in xs],
-    6: lambda t, xs: [t[0][x & 15] ^ t[1][x >> 4 & 15] ^ t[2][x >> 8 & 15]
-                      ^ t[3][x >> 12 & 15] ^ t[4][x >> 16 & 15] ^ t[5][x >> 20 & 15]
-                      for x in xs],
-}
+def pack(columns: Sequence[int], width: int) -> tuple[int, int]:
+    """All columns in one int, as fields of ``w`` bits: ``Σ columns[j] << j·w``.
+
+    ``w`` is ``width`` rounded up to 8, 16, 32 or 64 (then the packing is one C-level array
+    conversion), or ``width`` itself above 64. Every column must be below ``2^width``.
+    Returns ``(packed, w)``; :func:`unpack` reverses it. Used for bit-sliced products and
+    field moves, where one big-int operation acts on every column at once.
+    """
+    packing = _PACKINGS.get(width)
+    if packing is None:  # fields wider than 64 bits: pack by hand
+        packed = 0
+        for j, c in enumerate(columns):
+            packed |= c << j * width
+        return packed, width
+    code, w = packing
+    return int.from_bytes(bytes(columns) if w == 8 else _array(code, columns), _BYTEORDER), w
+
+
+def unpack(packed: int, count: int, w: int) -> list[int]:
+    """The ``count`` fields of ``w`` bits of ``packed`` (low field first), which must be
+    below ``2^(count·w)`` (OverflowError otherwise). Reverses :func:`pack`."""
+    if w == 8:
+        return list(packed.to_bytes(count, _BYTEORDER))
+    packing = _PACKINGS.get(w)
+    if packing is None or packing[1] != w:
+        mask = (1 << w) - 1
+        return [packed >> j & mask for j in range(0, count * w, w)]
+    return _array(packing[0], packed.to_bytes(count * w >> 3, _BYTEORDER)).tolist()
+
+
+def _ones(count: int, w: int) -> int:
+    """Bit 0 of each of ``count`` fields of ``w`` bits (cached for w <= 64)."""
+    key = count << 7 | w if w <= 64 else -1  # unambiguous for w <= 64; wider: not cached
+    ones = _ONES.get(key)
+    if ones is None:
+        ones = ((1 << count * w) - 1) // ((1 << w) - 1)
+        if key >= 0:
+            _ONES[key] = ones
+    return ones
+
+
+def _packings() -> dict[int, tuple[str, int]]:
+    """Column bit width → (array typecode, field bits) of the narrowest unsigned array type
+    that holds it, for widths 0..64."""
+    types = sorted((_array(c).itemsize * 8, c) for c in "BHILQ")
+    return {width: next((code, bits) for bits, code in types if bits >= max(width, 1))
+            for width in range(65)}
+
+
+_PACKINGS = _packings()
+_ONES: dict[int, int] = {}  # fields << 7 | field bits (<= 64) -> bit 0 of every field
 
 
 def _pivots(vectors: Iterable[int]) -> dict[int, int]:

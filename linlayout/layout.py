@@ -45,11 +45,15 @@ import operator
 import random as _random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain, repeat
+from operator import and_, rshift
 from typing import Any
 
 from . import f2
 from .errors import LayoutError, NotInvertibleError
 from .subspace import Subspace, _rng
+
+_new = object.__new__
 
 __all__ = ["LayoutParseError", "LinearLayout", "NotLinearError"]
 
@@ -128,6 +132,55 @@ def _pack_image(name: str, i: int, vals: Sequence[int], out_names: Sequence[str]
     return flat
 
 
+def _pack_plain(bases: dict, out_dims: dict) -> tuple | None:
+    """``(in dims, out dims, columns)`` for the constructor when every name is a non-empty
+    str, every size a plain power-of-two int and every image a list or tuple of in-range
+    plain ints; None otherwise (the caller then re-reads the input and names the fault)."""
+    outs = []
+    for name, size in out_dims.items():
+        if type(name) is not str or not name or type(size) is not int or size < 1 \
+                or size & (size - 1):
+            return None
+        outs.append((name, size.bit_length() - 1))
+    cols: list[int] = []
+    ins = []
+    try:
+        if len(outs) == 2:  # the usual (dim0, dim1): unrolled
+            (_, l0), (_, l1) = outs
+            for name, images in bases.items():
+                if type(name) is not str or not name or type(images) is not list and \
+                        type(images) is not tuple:
+                    return None
+                for img in images:
+                    a, b = img
+                    if type(a) is not int or type(b) is not int or a >> l0 or b >> l1 or \
+                            type(img) is not list and type(img) is not tuple:
+                        return None
+                    cols.append(a | b << l0)
+                ins.append((name, len(images)))
+        else:
+            nout = len(outs)
+            shifts = _prefix_sums([lg for _, lg in outs])
+            fields = list(zip(shifts, (lg for _, lg in outs)))
+            for name, images in bases.items():
+                if type(name) is not str or not name or type(images) is not list and \
+                        type(images) is not tuple:
+                    return None
+                for img in images:
+                    if type(img) is not list and type(img) is not tuple or len(img) != nout:
+                        return None
+                    flat = 0
+                    for v, (sh, lg) in zip(img, fields):
+                        if type(v) is not int or v >> lg:  # negative: v >> lg == -1
+                            return None
+                        flat |= v << sh
+                    cols.append(flat)
+                ins.append((name, len(images)))
+    except (TypeError, ValueError):  # an image that does not unpack into two values
+        return None
+    return tuple(ins), tuple(outs), tuple(cols)
+
+
 def _names_arg(names: Any, what: str) -> list[str]:
     """A dim-name argument: one name, or an iterable of names (repeats dropped, as Triton's
     sets of names do)."""
@@ -157,6 +210,10 @@ def _dims_arg(dims: Any, what: str, kind: str) -> list[tuple[str, int]]:
 
 class LinearLayout:
     """A linear map over F₂ from named input dims to named output dims (immutable, hashable).
+
+    Immutable through its public API: every attribute is a read-only property and no
+    attribute can be added. (The private ``_`` slots are not guarded: a ``__setattr__``
+    guard would cost about 0.3 µs on every layout built.)
 
     Args:
         bases: ``{in_dim: [image of 2^0, image of 2^1, …]}``; each image is a sequence of
@@ -192,6 +249,14 @@ class LinearLayout:
         *,
         require_surjective: bool = False,
     ) -> None:
+        if type(bases) is dict and type(out_dims) is dict:
+            packed = _pack_plain(bases, out_dims)
+            if packed is not None:  # plain, valid input (the usual case): packed in one pass
+                self._in, self._out, self._cols = packed
+                self._hash = self._rank = self._meta = None
+                if require_surjective and not self.is_surjective:
+                    self._not_surjective()
+                return
         if not isinstance(bases, Mapping):
             raise LayoutError(
                 f"bases must be a mapping {{in_dim: [[...], ...]}}, got {type(bases).__name__}"
@@ -255,19 +320,19 @@ class LinearLayout:
             cols = [_pack_image(name, i, next(it), out_names, shifts, out_log2)
                     for name, count in ins for i in range(count)]
             require_surjective = True
-        setter = object.__setattr__
-        setter(self, "_out", tuple(zip(out_names, out_log2)))
-        setter(self, "_in", tuple(ins))
-        setter(self, "_cols", tuple(cols))
-        setter(self, "_hash", None)
-        setter(self, "_rank", None)
-        setter(self, "_meta", None)
+        self._out = tuple(zip(out_names, out_log2))
+        self._in = tuple(ins)
+        self._cols = tuple(cols)
+        self._hash = self._rank = self._meta = None
         if require_surjective and not self.is_surjective:
-            raise LayoutError(
-                f"the layout is not surjective: its {len(cols)} bases span a space of "
-                f"dimension {self.rank} but the out dims {self.out_dims} need "
-                f"{self.total_out_bits}; add bases or shrink the out dims"
-            )
+            self._not_surjective()
+
+    def _not_surjective(self) -> None:
+        raise LayoutError(
+            f"the layout is not surjective: its {len(self._cols)} bases span a space of "
+            f"dimension {self.rank} but the out dims {self.out_dims} need "
+            f"{self.total_out_bits}; add bases or shrink the out dims"
+        )
 
     # ------------------------------------------------------------------ construction helpers
     @classmethod
@@ -278,14 +343,11 @@ class LinearLayout:
         cols: Sequence[int],
     ) -> LinearLayout:
         """Build from flat columns without re-validating (internal; inputs already checked)."""
-        self = object.__new__(cls)
-        setter = object.__setattr__
-        setter(self, "_in", tuple(in_dims))
-        setter(self, "_out", tuple(out_dims))
-        setter(self, "_cols", tuple(cols))
-        setter(self, "_hash", None)
-        setter(self, "_rank", None)
-        setter(self, "_meta", None)
+        self = _new(cls)
+        self._in = tuple(in_dims)
+        self._out = tuple(out_dims)
+        self._cols = tuple(cols)
+        self._hash = self._rank = self._meta = None
         return self
 
     @classmethod
@@ -584,15 +646,20 @@ class LinearLayout:
         return cls._from_flat(ins, outs, cols)
 
     # ------------------------------------------------------------------ basic accessors
-    def _info(self) -> tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int]]:
-        """Cached ``(in offset, in bits, out shift, out bits)`` dicts by dim name (read-only)."""
+    def _info(self) -> tuple:
+        """Cached per-layout tables (read-only), by dim name: ``(in offset, in bits, out shift,
+        out bits, {in dim: (offset, size)}, ((out dim, shift, mask), …), in names, out
+        names)``."""
         meta = getattr(self, "_meta", None)  # absent on layouts pickled by older versions
         if meta is None:
             in_offs = dict(zip((n for n, _ in self._in), _prefix_sums([b for _, b in self._in])))
             shifts = dict(zip((n for n, _ in self._out),
                               _prefix_sums([b for _, b in self._out])))
-            meta = (in_offs, dict(self._in), shifts, dict(self._out))
-            object.__setattr__(self, "_meta", meta)
+            meta = (in_offs, dict(self._in), shifts, dict(self._out),
+                    {n: (in_offs[n], 1 << b) for n, b in self._in},
+                    tuple((n, shifts[n], (1 << b) - 1) for n, b in self._out),
+                    tuple(in_offs), tuple(shifts))
+            self._meta = meta
         return meta
 
     def _out_shifts(self) -> list[int]:
@@ -657,7 +724,10 @@ class LinearLayout:
     @property
     def total_out_bits(self) -> int:
         """Sum of log2 of the out-dim sizes (number of rows)."""
-        return sum(b for _, b in self._out)
+        out = self._out
+        if len(out) == 2:  # the usual (dim0, dim1)
+            return out[0][1] + out[1][1]
+        return sum(b for _, b in out)
 
     @property
     def columns(self) -> tuple[int, ...]:
@@ -708,9 +778,26 @@ class LinearLayout:
         Raises:
             LayoutError: an unknown in dim, or a value outside ``[0, size)``.
         """
-        flat = f2.apply(self._cols, self._flat_in(inputs))
-        shifts = self._info()[2].values()
-        return {n: (flat >> sh) & ((1 << b) - 1) for (n, b), sh in zip(self._out, shifts)}
+        meta = self._meta or self._info()
+        spec = meta[4]
+        cols = self._cols
+        out = 0
+        try:  # fast path: plain ints in range; anything else is re-read by _flat_in
+            for name, v in inputs.items():
+                off, size = spec[name]
+                if type(v) is not int or not 0 <= v < size:
+                    raise TypeError
+                while v:  # the set bits of v only
+                    low = v & -v
+                    out ^= cols[off + low.bit_length() - 1]
+                    v ^= low
+        except (TypeError, KeyError, AttributeError):
+            out = f2.apply(cols, self._flat_in(inputs))
+        fields = meta[5]
+        if len(fields) == 2:  # the usual (dim0, dim1): unrolled
+            (n0, _, m0), (n1, s1, m1) = fields
+            return {n0: out & m0, n1: out >> s1 & m1}
+        return {n: out >> sh & m for n, sh, m in fields}
 
     def _flat_in(self, inputs: Mapping[str, int]) -> int:
         _need_mapping(inputs, "inputs")
@@ -761,6 +848,14 @@ class LinearLayout:
         Raises:
             LayoutError: the dims do not match (named) or a size is too large.
         """
+        if type(outer) is LinearLayout and self._out == outer._in:  # the usual case, inlined
+            ocols, oout = outer._cols, outer._out
+            nout = oout[0][1] + oout[1][1] if len(oout) == 2 else sum(b for _, b in oout)
+            result = _new(LinearLayout)
+            result._in, result._out = self._in, oout
+            result._cols = tuple(f2.compose(ocols, self._cols, max(len(ocols), nout)))
+            result._hash = result._rank = result._meta = None
+            return result
         _need_layout(outer, "outer")
         ooffs, osizes = outer._info()[:2]
         if len(osizes) != len(self._out) or any(n not in osizes for n, _ in self._out):
@@ -779,7 +874,8 @@ class LinearLayout:
                     f"{1 << osizes[n]}; it must be at most that"
                 )
             remap += outer_cols[ooffs[n]:ooffs[n] + b]
-        return LinearLayout._from_flat(self._in, outer._out, f2.compose(remap, self._cols))
+        return LinearLayout._from_flat(self._in, outer._out, f2.compose(
+            remap, self._cols, max(len(remap), outer.total_out_bits)))
 
     def invert(self) -> LinearLayout:
         """The inverse map (out dims become in dims). Triton ``invert``, LinearLayout.cpp.
@@ -968,21 +1064,27 @@ class LinearLayout:
         """
         if not isinstance(outer, LinearLayout):
             return NotImplemented
-        ins = _supremum_dims(self._in, outer._in, "in")
-        outs = _supremum_dims(self._out, outer._out, "out")
+        mi, mo = self._meta or self._info(), outer._meta or outer._info()
+        ins = _supremum_dims(self._in, outer._in, mi[6], mo[6], "in")
+        outs = _supremum_dims(self._out, outer._out, mi[7], mo[7], "out")
         shift: dict[str, int] = {}
         s = 0
         for n, b in outs:
             shift[n] = s
             s += b
-        inner_bits = self._info()[3]
-        inner_cols = self._dim_map(_remap(self._cols, self._out_spec(shift)))
-        outer_shift = {n: shift[n] + inner_bits.get(n, 0) for n, _ in outer._out}
-        outer_cols = outer._dim_map(_remap(outer._cols, outer._out_spec(outer_shift)))
+        inner_bits = mi[3]
+        # Each layout's out fields keep their relative order in ``outs``: spread them apart.
+        inner_cols = _spread(self._cols, [(sh, shift[n]) for n, sh, m in mi[5] if m])
+        outer_cols = _spread(outer._cols, [(sh, shift[n] + inner_bits.get(n, 0))
+                                           for n, sh, m in mo[5] if m])
+        if len(ins) == len(self._in) + len(outer._in):  # no shared in dim: inner's, outer's
+            return LinearLayout._from_flat(ins, outs, inner_cols + outer_cols)
+        inner_by_dim = self._dim_map(inner_cols)
+        outer_by_dim = outer._dim_map(outer_cols)
         cols: list[int] = []
         for n, _ in ins:
-            cols.extend(inner_cols.get(n, ()))
-            cols.extend(outer_cols.get(n, ()))
+            cols.extend(inner_by_dim.get(n, ()))
+            cols.extend(outer_by_dim.get(n, ()))
         return LinearLayout._from_flat(ins, outs, cols)
 
     def divide_left(self, divisor: LinearLayout) -> LinearLayout | None:
@@ -1020,8 +1122,8 @@ class LinearLayout:
     def _divide(self, divisor: LinearLayout, *, left: bool) -> LinearLayout | None:
         """Candidate quotient read off the block structure, kept only if the product matches."""
         _need_layout(divisor, "divisor")
-        _, b_in, _, b_out = divisor._info()
-        _, a_in, a_shift, a_out = self._info()
+        _, b_in, _, b_out = divisor._info()[:4]
+        _, a_in, a_shift, a_out = self._info()[:4]
         if any(n not in a_in for n in b_in) or any(n not in a_out for n in b_out):
             return None
         c_out = [(n, b - b_out.get(n, 0)) for n, b in self._out]
@@ -1063,7 +1165,7 @@ class LinearLayout:
             LayoutError: a name is not a non-empty string.
         """
         names = _names_arg(dims, "dims")
-        _, ins, _, outs = self._info()
+        _, ins, _, outs = self._info()[:4]
         if any(ins.get(n) is None or outs.get(n) != ins[n] for n in names):
             return False
         rest_in = [n for n in self.in_dim_names if n not in names]
@@ -1194,8 +1296,8 @@ class LinearLayout:
     # ------------------------------------------------------------------ structure
     def _out_spec(self, shift_of: Mapping[str, int]) -> list[tuple[int, int, int]]:
         """Remap spec moving each out dim named in ``shift_of`` to that bit (others dropped)."""
-        return [(s, (1 << b) - 1, shift_of[n])
-                for (n, b), s in zip(self._out, self._out_shifts()) if b and n in shift_of]
+        return [(sh, m, shift_of[n]) for n, sh, m in (self._meta or self._info())[5]
+                if m and n in shift_of]
 
     def _dim_map(self, cols: Sequence[int]) -> dict[str, Sequence[int]]:
         """Split flat columns (in this layout's in order) per in dim."""
@@ -1740,33 +1842,67 @@ class LinearLayout:
         return f"LinearLayout({self.bases!r}, out_dims={self.out_dims!r})"
 
     def __str__(self) -> str:
-        outs = ", ".join(f"{n} (size {1 << b})" for n, b in self._out)
-        if not self._in:
-            return f"(empty layout with out-dims [{outs}])" if self._out else "(empty layout)"
-        fields = [(sh, (1 << b) - 1) for (_, b), sh in zip(self._out, self._info()[2].values())]
-        lines = []
-        cols = iter(self._cols)
-        for name, b in self._in:
-            if not b:
-                lines.append(f" - {name} is a size 1 dimension")
-            for i in range(b):
-                c = next(cols)
-                img = ", ".join([str(c >> sh & m) for sh, m in fields])
-                lines.append(f"{' - ' if i == 0 else '   '}{name}={1 << i} -> ({img})")
-        lines.append(f"where out dims are: [{outs}]")
-        return "\n".join(lines)
+        """Triton's ``toString``: one line per basis (`` - register=1 -> (0, 1)``), then the
+        out dims. One %-format of a per-shape template (cached) with every value's decimal
+        string (a table below 4096)."""
+        if not self._cols:
+            return _str_template(self._in, self._out)
+        key = (self._in, self._out)
+        template = _STR_TEMPLATES.get(key)
+        if template is None:
+            if len(_STR_TEMPLATES) >= 256:
+                _STR_TEMPLATES.clear()
+            template = _STR_TEMPLATES[key] = _str_template(self._in, self._out)
+        try:
+            return template % tuple(map(_decimals().__getitem__, self._str_values()))
+        except IndexError:  # a value of 4096 or more
+            return template % tuple(map(str, self._str_values()))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in self.__slots__ and not hasattr(self, name):
-            object.__setattr__(self, name, value)
-            return
-        if name in ("_hash", "_rank", "_meta"):
-            object.__setattr__(self, name, value)
-            return
-        raise AttributeError("LinearLayout is immutable")
+    def _str_values(self) -> Iterable[int]:
+        """Every basis's out-dim values, basis after basis (the order of ``__str__``)."""
+        cols = self._cols
+        fields = (self._meta or self._info())[5]
+        top = len(fields) - 1
+        columns = []  # the values of each out dim, for every column
+        for k, (_, sh, m) in enumerate(fields):
+            if k == top:  # the top field needs no mask
+                columns.append(map(rshift, cols, repeat(sh)) if sh else cols)
+            else:
+                columns.append(map(and_, map(rshift, cols, repeat(sh)) if sh else cols,
+                                   repeat(m)))
+        return chain.from_iterable(zip(*columns))
 
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("LinearLayout is immutable")
+
+_STR_TEMPLATES: dict[tuple, str] = {}  # (in dims, out dims) -> %-template of the str
+
+
+def _str_template(ins: tuple[tuple[str, int], ...], outs: tuple[tuple[str, int], ...]) -> str:
+    """The text of :meth:`LinearLayout.__str__` with ``%s`` for each value (``%`` escaped);
+    the text itself when there are no values."""
+    out_text = ", ".join(f"{n} (size {1 << b})" for n, b in outs)
+    if not ins:
+        return f"(empty layout with out-dims [{out_text}])" if outs else "(empty layout)"
+    image = "(" + ", ".join(["%s"] * len(outs)) + ")"
+    lines = []
+    for name, b in ins:
+        name = name.replace("%", "%%")
+        if not b:
+            lines.append(f" - {name} is a size 1 dimension")
+        for i in range(b):
+            lines.append(f"{' - ' if i == 0 else '   '}{name}={1 << i} -> {image}")
+    lines.append(f"where out dims are: [{out_text.replace('%', '%%')}]")
+    text = "\n".join(lines)
+    return text if any(b for _, b in ins) else text.replace("%%", "%")
+
+
+_DECIMALS: list[str] = []
+
+
+def _decimals() -> list[str]:
+    """``str(i)`` for ``0 <= i < 4096`` (built on first use)."""
+    if not _DECIMALS:
+        _DECIMALS.extend(map(str, range(4096)))
+    return _DECIMALS
 
 
 # ---------------------------------------------------------------------------- module helpers
@@ -1804,6 +1940,43 @@ def _remap(cols: Iterable[int], spec: Sequence[tuple[int, int, int]]) -> list[in
     return out
 
 
+def _spread(cols: Sequence[int], fields: Sequence[tuple[int, int]]) -> list[int]:
+    """Move the bit fields of each column to new, increasing, non-overlapping places.
+
+    ``fields`` lists ``(source shift, target shift)`` for consecutive fields that tile every
+    column from bit 0 (field ``i`` is bits ``[s_i, s_{i+1})``, the last runs to the top), with
+    targets increasing and far enough apart to hold each field. Arithmetic instead of
+    masks: with ``g_i = c >> s_i``, the result is ``g_0·2^{d_0} + Σ_{i≥1} g_i·(2^{d_i} −
+    2^{d_{i−1} + s_i − s_{i−1}})``, three operations per field and column.
+    """
+    if not fields:
+        return [0] * len(cols)
+    (s0, d0), rest = fields[0], fields[1:]
+    if s0:  # the first field does not start at bit 0: drop the bits below it
+        cols = [c >> s0 for c in cols]
+        fields = [(s - s0, d) for s, d in fields]
+        (s0, d0), rest = fields[0], fields[1:]
+    terms = []
+    prev_s, prev_d = s0, d0
+    for s, d in rest:
+        terms.append((s, (1 << d) - (1 << (prev_d + s - prev_s))))
+        prev_s, prev_d = s, d
+    if not terms:
+        return [c << d0 for c in cols] if d0 else list(cols)
+    if len(terms) == 1:
+        ((s1, k1),) = terms
+        if d0:
+            return [(c << d0) + (c >> s1) * k1 for c in cols]
+        return [c + (c >> s1) * k1 for c in cols]
+    out = []
+    for c in cols:
+        v = c << d0
+        for s, k in terms:
+            v += (c >> s) * k
+        out.append(v)
+    return out
+
+
 def _scatter(x: int, positions: Sequence[int]) -> int:
     """Move bit ``j`` of ``x`` to bit ``positions[j]``."""
     out = 0
@@ -1815,21 +1988,21 @@ def _scatter(x: int, positions: Sequence[int]) -> int:
 
 
 def _supremum_dims(
-    a: Sequence[tuple[str, int]], b: Sequence[tuple[str, int]], kind: str
+    a: Sequence[tuple[str, int]], b: Sequence[tuple[str, int]],
+    a_names: tuple[str, ...], b_names: tuple[str, ...], kind: str
 ) -> list[tuple[str, int]]:
     """Triton's ``supremum`` of two ordered dim lists (LayoutUtils.cpp), log2 sizes added.
 
-    The dims common to both must be in the same relative order. Between consecutive common
+    ``a_names``/``b_names`` are the names of ``a``/``b``. The dims common to both must be in
+    the same relative order. Between consecutive common
     dims (and before the first, after the last) ``a``'s own dims come first, then ``b``'s:
     ``sup([a, b], [c, b]) == [a, c, b]``, ``sup([a, b], [a, c]) == [a, b, c]``.
     """
-    a_names = [n for n, _ in a]
-    b_names = [n for n, _ in b]
     if a_names == b_names:  # the usual case: same dims, sizes add
         return [(n, x + y) for (n, x), (_, y) in zip(a, b)]
-    common_a = [n for n in a_names if n in b_names]
-    if not common_a:  # disjoint: inner's dims, then outer's
+    if set(a_names).isdisjoint(b_names):  # inner's dims, then outer's
         return list(a) + list(b)
+    common_a = [n for n in a_names if n in b_names]
     common_b = [n for n in b_names if n in a_names]
     if common_a != common_b:
         bad = next(x for x, y in zip(common_a, common_b) if x != y)
