@@ -143,9 +143,13 @@ def operations(c: dict[str, Any], gal: dict[str, Any], tri: dict[str, Any] | Non
     def tri_op(key, fn):
         return (lambda: fn(t[key])) if key in t and t[key] is not None else None
 
+    np_reg, bit_rows = gal["np_reg"], gal["np_reg"].tolist()
+    ins = reg.in_dims
     ops = [
-        ("construct from bases", lambda: LinearLayout(bases, outs), lambda: GF2(gal["np_reg"]),
-         tri.get("construct") if tri else None, "galois: GF2(array)"),
+        ("construct from bases", lambda: LinearLayout(bases, outs), lambda: GF2(bit_rows),
+         tri.get("construct") if tri else None, "galois: GF2(nested lists of bits)"),
+        ("construct from a numpy matrix", lambda: LinearLayout.from_matrix(np_reg, ins, outs),
+         lambda: GF2(np_reg), None, "galois: GF2(array)"),
         ("apply (one point)", lambda: reg.apply(c["point"]), lambda: g_reg @ v,
          tri_op("reg", lambda x: triton_apply(x, c["point"])), "galois: matrix @ vector"),
         ("compose", lambda: reg.compose(c["inv"]), lambda: g_inv @ g_reg,
@@ -224,6 +228,43 @@ def measure(n: int, rng: random.Random, scale: float, triton_cls) -> list[tuple]
     return rows
 
 
+# Why a goal is missed, for the operations where it can be (quoted in the summary only when
+# that operation misses it in this run).
+GALOIS_WHY = {
+    "construct from bases": "galois converts a list in one numpy call",
+    "construct from a numpy matrix": "galois wraps the array in one numpy call",
+    "apply (one point)": "galois does one numpy matrix-vector product",
+    "compose": "galois does one numpy matrix product",
+    "compose (unit-vector bases)": "galois does one numpy matrix product",
+}
+
+
+def galois_floor(galois_s: list[float], triton_over_galois: list[float]) -> str:
+    """Why the galois goal is out of reach for one-numpy-call operations."""
+    lo, hi = min(galois_s) * 1e6, max(galois_s) * 1e6
+    text = (f"Each of these is one numpy call for galois ({lo:.0f}–{hi:.0f} µs, "
+            f"mostly call and conversion overhead); 20× that is {lo / 20:.1f}–{hi / 20:.1f} "
+            "µs, the cost of building one Python object, so pure Python gets near it at best")
+    if triton_over_galois:
+        text += (f" (Triton's C++ binding is itself {min(triton_over_galois):.1f}–"
+                 f"{max(triton_over_galois):.1f}× faster than galois on them)")
+    return text + ". Everything that needs elimination is far ahead."
+
+
+TRITON_WHY = {
+    "str (Triton toString)": "`str` writes every value in decimal, and CPython's int-to-text "
+                             "costs 30–60 ns a value even through C-level maps, where C++ "
+                             "writes a whole line in ~90 ns",
+    "compose": "a dense compose of 8 bits is a handful of big-int operations, within ~10% of "
+               "the C++ call",
+}
+
+
+def why(ops: list[str], reasons: dict[str, str]) -> str:
+    """The recorded reasons for the listed misses, one sentence each."""
+    return " ".join(f"{op}: {reasons[op]}." for op in ops if op in reasons)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -237,6 +278,8 @@ def main() -> int:
     rng = random.Random(0)
     sections = []
     worst: dict[str, list[float | None]] = {}  # op -> [min galois ratio, min Triton ratio]
+    tri_vs_gal: dict[str, list[float]] = {}  # op -> galois time / Triton time, each size
+    gal_times: dict[str, list[float]] = {}  # op -> galois seconds, each size
     for n in BITS:
         rows = measure(n, rng, scale, triton_cls)
         lines = [
@@ -249,6 +292,10 @@ def main() -> int:
         for name, t_ours, t_gal, t_tri, note in rows:
             lines.append(f"| {name} | {fmt(t_ours)} | {fmt(t_gal)} | {ratio(t_gal, t_ours)} | "
                          f"{fmt(t_tri)} | {ratio(t_tri, t_ours)} | {note} |")
+            if t_gal is not None:
+                gal_times.setdefault(name, []).append(t_gal)
+            if t_gal is not None and t_tri is not None:
+                tri_vs_gal.setdefault(name, []).append(t_gal / t_tri)
             w = worst.setdefault(name, [None, None])
             for k, t in ((0, t_gal), (1, t_tri)):
                 if t is not None:
@@ -269,16 +316,15 @@ def main() -> int:
         f"* ≥ 20× faster than galois: {len(fast_gal)} of {len(gal)} operations with a galois "
         "counterpart"
         + (f" ({min(fast_gal):,.0f}–{max(fast_gal):,.0f}× ahead)" if fast_gal else "")
-        + (f"; not {', '.join(slow_gal)}: galois does a matrix product or an array "
-           "conversion in one vectorised numpy call (~10 µs at any size), which a loop over "
-           "Python ints cannot beat by 20×; everything that needs elimination is far ahead."
+        + (f"; not {', '.join(slow_gal)}. {why(slow_gal, GALOIS_WHY)} "
+           + galois_floor([t for k in slow_gal for t in gal_times[k]],
+                          [r for k in slow_gal for r in tri_vs_gal.get(k, [])])
            if slow_gal else "."),
         "* Not slower than Triton's binding: "
         + (f"{len(tri) - len(slow_tri)} of {len(tri)} operations the binding exposes"
-           + (f"; slower on {', '.join(slow_tri)} (by {min(slow_tri.values()):.1f}–"
-              f"{max(slow_tri.values()):.1f}×): per-call work that is a few hundred "
-              "nanoseconds of C++ costs a few microseconds in pure Python, while the "
-              "elimination-based operations are ahead of Triton's C++." if slow_tri else ".")
+           + (f"; slower on {', '.join(slow_tri)} (by {min(slow_tri.values()):.2f}–"
+              f"{max(slow_tri.values()):.1f}×). {why(list(slow_tri), TRITON_WHY)}"
+              if slow_tri else ".")
            if triton_cls is not None else
            f"not measured — {triton_note}; install `triton` (≥ 3.9) and re-run."),
         "",

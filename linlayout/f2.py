@@ -111,8 +111,13 @@ def compose(outer: Sequence[int], inner: Sequence[int], width: int | None = None
     if width is None:
         width = max(max(outer, default=0), max(inner)).bit_length()
     n = len(inner)
-    packed, w = pack(inner, width)
-    ones = _ones(n, w)
+    if width <= 8:  # pack() and _ones() inlined for the smallest fields (the hot case)
+        w = 8
+        packed = int.from_bytes(bytes(inner), _BYTEORDER)
+        ones = _ONES.get(n << 7 | 8) or _ones(n, 8)
+    else:
+        packed, w = pack(inner, width)
+        ones = _ones(n, w)
     if len(outer) > w:  # inner has no bit there; shifting further would cross fields
         outer = outer[:w]
     acc = 0
@@ -208,12 +213,13 @@ def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
     piv = _pivots(vectors)
     tops = sorted(piv, reverse=True)
     basis = [piv[t] for t in tops]
-    # Back-substitution: clear each leading bit from every other basis vector.
-    for i, t in enumerate(tops):
-        bit = 1 << (t - 1)
+    # Back-substitution: clear each leading bit from the vectors above it (those below have
+    # lower leading bits, so cannot hold it).
+    for i in range(1, len(basis)):
         b = basis[i]
-        for j in range(len(basis)):
-            if j != i and basis[j] & bit:
+        bit = 1 << (tops[i] - 1)
+        for j in range(i):
+            if basis[j] & bit:
                 basis[j] ^= b
     return tuple(basis)
 

@@ -1661,12 +1661,13 @@ class LinearLayout:
         import numpy as np
 
         nrows, ncols = self.total_out_bits, self.total_in_bits
-        m = np.zeros((nrows, ncols), dtype=np.uint8)
-        for c, col in enumerate(self._cols):
-            for r in range(nrows):
-                if col >> r & 1:
-                    m[r, c] = 1
-        return m
+        nbytes = (nrows + 7) // 8
+        if not nrows or not ncols:
+            return np.zeros((nrows, ncols), dtype=np.uint8)
+        data = b"".join([c.to_bytes(nbytes, "little") for c in self._cols])
+        per_column = np.frombuffer(data, dtype=np.uint8).reshape(ncols, nbytes)
+        bits = np.unpackbits(per_column, axis=1, count=nrows, bitorder="little")
+        return np.ascontiguousarray(bits.T)
 
     @classmethod
     def from_matrix(cls, matrix, in_dims: Mapping[str, int], out_dims: Mapping[str, int]):
@@ -1690,21 +1691,37 @@ class LinearLayout:
             raise LayoutError(f"cannot read a matrix from {type(matrix).__name__}: {exc}") from None
         _need_mapping(in_dims, "in_dims")
         _need_mapping(out_dims, "out_dims")
-        ins = {n: s for n, s in in_dims.items()}
-        outs = {n: s for n, s in out_dims.items()}
-        nin = sum(_log2_exact(s, f"size of in dim {n!r}") for n, s in ins.items())
-        nout = sum(_log2_exact(s, f"size of out dim {n!r}") for n, s in outs.items())
+        ins = [(_check_name(n, "in-dim"), _log2_exact(s, f"size of in dim {n!r}"))
+               for n, s in in_dims.items()]
+        outs = [(_check_name(n, "out-dim"), _log2_exact(s, f"size of out dim {n!r}"))
+                for n, s in out_dims.items()]
+        nin = sum(b for _, b in ins)
+        nout = sum(b for _, b in outs)
         if m.ndim == 1 and m.size == 0 and nout == 0:
             m = m.reshape(0, nin)  # a matrix with no rows, e.g. from ``[]`` (nested lists)
         if m.ndim != 2 or m.shape != (nout, nin):
             raise LayoutError(
                 f"matrix has shape {m.shape} but the dims need ({nout} out bits, {nin} in bits)"
             )
-        if m.size and not np.isin(m, (0, 1)).all():
-            raise LayoutError("matrix entries must be 0 or 1 (elements of F2)")
-        mi = m.astype(np.int64)
-        cols = [sum(int(mi[r, c]) << r for r in range(nout)) for c in range(nin)]
-        return cls.from_columns(cols, ins, outs)
+        if m.dtype != np.bool_ and m.size:
+            try:
+                m8 = m.astype(np.uint8)
+                ok = m8.max() <= 1 and (m.dtype == np.uint8 or (m8 == m).all())
+            except (TypeError, ValueError):  # strings, objects that are not numbers
+                ok = False
+            if not ok:
+                raise LayoutError("matrix entries must be 0 or 1 (elements of F2)")
+            m = m8
+        if nout and nin:  # each column's bits, packed little-endian into bytes
+            per_column = np.packbits(np.ascontiguousarray(m.T, dtype=np.uint8), axis=1,
+                                     bitorder="little")
+            nbytes = per_column.shape[1]
+            data = per_column.tobytes()
+            cols = [int.from_bytes(data[i:i + nbytes], "little")
+                    for i in range(0, nin * nbytes, nbytes)]
+        else:
+            cols = [0] * nin
+        return cls._from_flat(ins, outs, cols)  # every column fits: nout rows
 
     def to_galois(self):
         """The matrix as a ``galois.GF(2)`` array of shape (total out bits, total in bits).

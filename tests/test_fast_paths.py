@@ -203,3 +203,17 @@ def test_compose_fast_and_general_paths_agree():
         assert inner.compose(flipped) == fast
         for x in itertools.islice(range(1 << n), 16):
             assert fast.apply({"lane": x}) == outer.apply(inner.apply({"lane": x}))
+
+
+@pytest.mark.parametrize("out_bits", [1, 7, 8, 9, 24, 64, 70])
+def test_matrix_round_trip_any_width(out_bits):
+    """``matrix`` / ``from_matrix`` pack bits with numpy (any number of bytes per column)."""
+    rng = random.Random(out_bits)
+    L = LinearLayout.random({"lane": 32, "warp": 1 << rng.randrange(0, 4)},
+                            {"dim0": 1 << (out_bits // 2), "dim1": 1 << (out_bits - out_bits // 2)},
+                            kind="general", rng=rng)
+    m = L.matrix
+    assert m.shape == (out_bits, L.total_in_bits) and m.dtype == np.uint8
+    for c, col in enumerate(L.columns):
+        assert [int(b) for b in m[:, c]] == [col >> r & 1 for r in range(out_bits)]
+    assert LinearLayout.from_matrix(m, L.in_dims, L.out_dims) == L

@@ -178,8 +178,13 @@ def test_matrix_galois_round_trip(L):
 def test_from_matrix_errors():
     with pytest.raises(LayoutError, match="shape"):
         LinearLayout.from_matrix(np.zeros((2, 3)), {"register": 4}, {"dim0": 4})
-    with pytest.raises(LayoutError, match="0 or 1"):
-        LinearLayout.from_matrix([[2, 0], [0, 1]], {"register": 4}, {"dim0": 4})
+    for bad in ([[2, 0], [0, 1]], [[0.5, 0], [0, 1]], [[-1, 0], [0, 1]], [[257, 0], [0, 1]],
+                [["1", "0"], ["0", "1"]], [[None, 0], [0, 1]]):
+        with pytest.raises(LayoutError, match="0 or 1"):
+            LinearLayout.from_matrix(bad, {"register": 4}, {"dim0": 4})
+    expect = LinearLayout.identity_1d(4, "register", "dim0")
+    for good in ([[1.0, 0.0], [0.0, 1.0]], np.eye(2, dtype=bool), np.eye(2, dtype=np.int64)):
+        assert LinearLayout.from_matrix(good, {"register": 4}, {"dim0": 4}) == expect
     with pytest.raises(LayoutError, match="'dim0'"):
         LinearLayout.from_matrix([[1]], {"register": 2}, {"dim0": 3})
     with pytest.raises(LayoutError, match="columns"):
