@@ -37,6 +37,7 @@ _BYTEORDER = sys.byteorder
 __all__ = [
     "apply",
     "compose",
+    "compose_within",
     "pack",
     "unpack",
     "echelon",
@@ -81,18 +82,28 @@ def apply(columns: Sequence[int], x: int) -> int:
     return out
 
 
-def compose(outer: Sequence[int], inner: Sequence[int], width: int | None = None) -> list[int]:
+def compose(outer: Sequence[int], inner: Sequence[int]) -> list[int]:
     """Columns of ``outer ∘ inner`` (apply ``inner`` first).
 
     Args:
         outer: columns of a map F₂ᵐ → F₂ᵏ.
         inner: columns of a map F₂ⁿ → F₂ᵐ; bits at or above ``m`` are ignored, as in
             :func:`apply`.
-        width: optional bound on the bit length of every column of both (a caller that
-            knows its dims saves two ``max`` scans); wrong bounds give wrong answers.
 
     Returns:
         ``n`` columns of the composite map F₂ⁿ → F₂ᵏ.
+    """
+    if not inner:
+        return []
+    return compose_within(outer, inner, max(max(outer, default=0), max(inner)).bit_length())
+
+
+def compose_within(outer: Sequence[int], inner: Sequence[int], width: int) -> list[int]:
+    """:func:`compose` for callers that know a bound: every column of both is below
+    ``2^width`` (a layout knows it from its dims; this saves two ``max`` scans).
+
+    A bound that is too small raises (ValueError or OverflowError) or, above 64 bits, gives
+    wrong columns: only pass one the dims guarantee.
     """
     out = []
     try:
@@ -108,8 +119,6 @@ def compose(outer: Sequence[int], inner: Sequence[int], width: int | None = None
     # outer column i is added to every field whose bit i is set by one multiplication
     # (spread * outer[i] copies outer[i] into each selected field, carry-free as
     # outer[i] < 2^w): m big-int steps instead of one XOR per set bit of inner.
-    if width is None:
-        width = max(max(outer, default=0), max(inner)).bit_length()
     n = len(inner)
     if width <= 8:  # pack() and _ones() inlined for the smallest fields (the hot case)
         w = 8

@@ -138,7 +138,7 @@ def test_compose_wide_columns(m, k, n, data):
     inner = data.draw(st.lists(st.integers(0, (1 << m) - 1), min_size=n, max_size=n))
     expect = [f2.apply(outer, c) for c in inner]
     assert f2.compose(outer, inner) == expect
-    assert f2.compose(outer, inner, max(m, k)) == expect
+    assert f2.compose_within(outer, inner, max(m, k)) == expect
 
 
 # ---------------------------------------------------------------------------- product, str

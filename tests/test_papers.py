@@ -24,6 +24,8 @@ FAST = [
      ["--max-d", "5", "--max-d-seq", "4", "--samples", "100", "--no-progress"]),
     ("papers/linear_layouts/triton_bank_conflicts.py", []),
     ("papers/linear_layouts/compare_synthesizers.py", ["--random", "15"]),
+    # compares with Triton when installed; checks A(C(x)) == B(x) either way
+    ("papers/linear_layouts/triton_invert_and_compose.py", ["--pairs", "300"]),
 ]
 
 
