@@ -197,7 +197,7 @@ def test_apply_and_compose_match_matrix_products(data):
 @SETTINGS
 @given(st.data())
 def test_compose_dense_and_wide(data):
-    """Both compose strategies (one XOR per set bit; four-Russians tables for dense columns)
+    """Both compose strategies (a lookup per unit column; the bit-sliced product for dense ones)
     agree with galois on maps up to 30 bits wide, including bits beyond the outer columns."""
     m = data.draw(st.integers(0, 30), label="mid bits")
     p = data.draw(st.integers(1, 30), label="out bits")
