@@ -32,8 +32,9 @@ def test_swizzled_layouts_come_back_as_swizzled_shared():
         assert text.startswith("#ttg.swizzled_shared")
 
 
-@pytest.mark.parametrize("sw, bits, tr", itertools.product((0, 32, 64, 128), (8, 16, 32, 64),
-                                                           (False, True)))
+@pytest.mark.parametrize("sw, bits, tr", list(itertools.product((0, 32, 64, 128),
+                                                                (8, 16, 32, 64),
+                                                                (False, True))))
 def test_nvmma_layouts_come_back_as_nvmma_shared(sw, bits, tr):
     mem = L.nvmma_shared(sw, bits, transposed=tr).to_linear_layout([128, 128])
     text = _roundtrip(mem, bits, prefer="nvmma")
