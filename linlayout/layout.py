@@ -45,7 +45,7 @@ import operator
 import random as _random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
-from itertools import chain, repeat
+from itertools import repeat
 from operator import and_, rshift
 from typing import Any
 
@@ -1869,8 +1869,7 @@ class LinearLayout:
 
     def __str__(self) -> str:
         """Triton's ``toString``: one line per basis (`` - register=1 -> (0, 1)``), then the
-        out dims. One %-format of a per-shape template (cached) with every value's decimal
-        string (a table below 4096)."""
+        out dims. One %-format of a per-shape template (cached) with every value."""
         if not self._cols:
             return _str_template(self._in, self._out)
         key = (self._in, self._out)
@@ -1879,36 +1878,34 @@ class LinearLayout:
             if len(_STR_TEMPLATES) >= 256:
                 _STR_TEMPLATES.clear()
             template = _STR_TEMPLATES[key] = _str_template(self._in, self._out)
-        try:
-            return template % tuple(map(_decimals().__getitem__, self._str_values()))
-        except IndexError:  # a value of 4096 or more
-            return template % tuple(map(str, self._str_values()))
-
-    def _str_values(self) -> Iterable[int]:
-        """Every basis's out-dim values, basis after basis (the order of ``__str__``)."""
         cols = self._cols
         fields = (self._meta or self._info())[5]
-        top = len(fields) - 1
-        columns = []  # the values of each out dim, for every column
-        for k, (_, sh, m) in enumerate(fields):
-            if k == top:  # the top field needs no mask
-                columns.append(map(rshift, cols, repeat(sh)) if sh else cols)
+        k = len(fields)
+        values: list[int] = [0] * (k * len(cols))  # basis after basis, out dims in order
+        if k == 2:  # the usual (dim0, dim1): unrolled
+            (_, _, m0), (_, s1, _) = fields
+            values[0::2] = map(and_, cols, repeat(m0))
+            values[1::2] = map(rshift, cols, repeat(s1))
+            return template % tuple(values)
+        for j, (_, sh, m) in enumerate(fields):
+            if j == k - 1:  # the top field needs no mask
+                values[j::k] = map(rshift, cols, repeat(sh)) if sh else cols
             else:
-                columns.append(map(and_, map(rshift, cols, repeat(sh)) if sh else cols,
-                                   repeat(m)))
-        return chain.from_iterable(zip(*columns))
+                values[j::k] = map(and_, map(rshift, cols, repeat(sh)) if sh else cols,
+                                   repeat(m))
+        return template % tuple(values)
 
 
 _STR_TEMPLATES: dict[tuple, str] = {}  # (in dims, out dims) -> %-template of the str
 
 
 def _str_template(ins: tuple[tuple[str, int], ...], outs: tuple[tuple[str, int], ...]) -> str:
-    """The text of :meth:`LinearLayout.__str__` with ``%s`` for each value (``%`` escaped);
+    """The text of :meth:`LinearLayout.__str__` with ``%d`` for each value (``%`` escaped);
     the text itself when there are no values."""
     out_text = ", ".join(f"{n} (size {1 << b})" for n, b in outs)
     if not ins:
         return f"(empty layout with out-dims [{out_text}])" if outs else "(empty layout)"
-    image = "(" + ", ".join(["%s"] * len(outs)) + ")"
+    image = "(" + ", ".join(["%d"] * len(outs)) + ")"
     lines = []
     for name, b in ins:
         name = name.replace("%", "%%")
@@ -1919,16 +1916,6 @@ def _str_template(ins: tuple[tuple[str, int], ...], outs: tuple[tuple[str, int],
     lines.append(f"where out dims are: [{out_text.replace('%', '%%')}]")
     text = "\n".join(lines)
     return text if any(b for _, b in ins) else text.replace("%%", "%")
-
-
-_DECIMALS: list[str] = []
-
-
-def _decimals() -> list[str]:
-    """``str(i)`` for ``0 <= i < 4096`` (built on first use)."""
-    if not _DECIMALS:
-        _DECIMALS.extend(map(str, range(4096)))
-    return _DECIMALS
 
 
 # ---------------------------------------------------------------------------- module helpers
