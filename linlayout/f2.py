@@ -105,28 +105,39 @@ def compose_within(outer: Sequence[int], inner: Sequence[int], width: int) -> li
     A bound that is too small raises (ValueError or OverflowError) or, above 64 bits, gives
     wrong columns: only pass one the dims guarantee.
     """
-    out = []
-    try:
-        for c in inner:  # unit and zero columns (Triton's usual layouts): one lookup each
-            if c & (c - 1):
-                break
-            out.append(outer[c.bit_length() - 1] if c else 0)
-        else:
-            return out
-    except IndexError:  # a bit beyond outer's columns: the general path ignores it
-        pass
+    return list(_compose_columns(outer, inner, width))
+
+
+def _compose_columns(outer: Sequence[int], inner: Sequence[int], width: int) -> Sequence[int]:
+    """:func:`compose_within` as a list or a tuple (whichever is cheaper to make)."""
+    if inner and not inner[0] & (inner[0] - 1):  # a unit or zero column first: try lookups
+        out = []
+        try:
+            for c in inner:  # unit and zero columns (Triton's usual layouts): a lookup each
+                if c & (c - 1):
+                    break
+                out.append(outer[c.bit_length() - 1] if c else 0)
+            else:
+                return out
+        except IndexError:  # a bit beyond outer's columns: the general path ignores it
+            pass
+    elif not inner:
+        return []
     # Dense columns: bit-sliced. All n inner columns are packed as w-bit fields of one int;
     # outer column i is added to every field whose bit i is set by one multiplication
     # (spread * outer[i] copies outer[i] into each selected field, carry-free as
     # outer[i] < 2^w): m big-int steps instead of one XOR per set bit of inner.
     n = len(inner)
-    if width <= 8:  # pack() and _ones() inlined for the smallest fields (the hot case)
-        w = 8
+    if width <= 8:  # pack(), _ones() and unpack() inlined for the smallest fields (hot)
         packed = int.from_bytes(bytes(inner), _BYTEORDER)
         ones = _ONES.get(n << 7 | 8) or _ones(n, 8)
-    else:
-        packed, w = pack(inner, width)
-        ones = _ones(n, w)
+        acc = 0
+        for o in outer[:8] if len(outer) > 8 else outer:
+            acc ^= (packed & ones) * o
+            packed >>= 1
+        return tuple(acc.to_bytes(n, _BYTEORDER))
+    packed, w = pack(inner, width)
+    ones = _ones(n, w)
     if len(outer) > w:  # inner has no bit there; shifting further would cross fields
         outer = outer[:w]
     acc = 0

@@ -853,10 +853,12 @@ class LinearLayout:
         """
         if type(outer) is LinearLayout and self._out == outer._in:  # the usual case, inlined
             ocols, oout = outer._cols, outer._out
-            nout = oout[0][1] + oout[1][1] if len(oout) == 2 else sum(b for _, b in oout)
+            width = oout[0][1] + oout[1][1] if len(oout) == 2 else sum(b for _, b in oout)
+            if width < len(ocols):  # the bound on both layouts' columns
+                width = len(ocols)
             result = _new(LinearLayout)
             result._in, result._out = self._in, oout
-            result._cols = tuple(f2.compose_within(ocols, self._cols, max(len(ocols), nout)))
+            result._cols = tuple(f2._compose_columns(ocols, self._cols, width))
             result._hash = result._rank = result._meta = None
             return result
         _need_layout(outer, "outer")
