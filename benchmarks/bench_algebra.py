@@ -260,6 +260,12 @@ TRITON_WHY = {
 }
 
 
+def span(factors) -> str:
+    """``"1.2×"`` or ``"1.2–2.5×"`` for the smallest and largest of the factors."""
+    lo, hi = f"{min(factors):.1f}", f"{max(factors):.1f}"
+    return f"{lo}×" if lo == hi else f"{lo}–{hi}×"
+
+
 def why(ops: list[str], reasons: dict[str, str]) -> str:
     """The recorded reasons for the listed misses, one sentence each."""
     return " ".join(f"{op}: {reasons[op]}." for op in ops if op in reasons)
@@ -322,8 +328,8 @@ def main() -> int:
            if slow_gal else "."),
         "* Not slower than Triton's binding: "
         + (f"{len(tri) - len(slow_tri)} of {len(tri)} operations the binding exposes"
-           + (f"; slower on {', '.join(slow_tri)} (by {min(slow_tri.values()):.2f}–"
-              f"{max(slow_tri.values()):.1f}×). {why(list(slow_tri), TRITON_WHY)}"
+           + (f"; slower on {', '.join(slow_tri)} (by {span(slow_tri.values())}). "
+              f"{why(list(slow_tri), TRITON_WHY)}"
               if slow_tri else ".")
            if triton_cls is not None else
            f"not measured — {triton_note}; install `triton` (≥ 3.9) and re-run."),

@@ -222,7 +222,7 @@ def count_offsets(
         with_basis: also compute ``conflict_offsets``.
     """
     z = max(vector_log2, model.within_word_bits)
-    phase = [f2.apply(lane_offs, v) for v in model.phase_lanes(vector_log2)]
+    phase = f2.compose(lane_offs, model.phase_lanes(vector_log2))
     exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
     kmask = (1 << vector_log2) - 1
     instructions = 1 << f2.rank([x & ~kmask for x in reg_offs])

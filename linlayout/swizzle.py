@@ -233,11 +233,12 @@ def _candidates(nbits: int, first: list[int]) -> Iterator[int]:
 def _report(mem_cols: list[int], inv: list[int], side: Distributed, reg_basis: tuple[int, ...],
             model: BankModel, d: int) -> ConflictReport:
     """Exactly what bank_conflicts(side, memory) returns, from flat columns."""
-    lane_offs = [f2.apply(inv, c) for c in side.lane]
+    lane_offs = f2.compose_within(inv, side.lane, d)  # memory offset of each lane bit
     k = widest_vector_log2(mem_cols, d, reg_basis, model)
     if k:  # a vector must also start aligned in every thread
-        k = min(k, alignment_log2(lane_offs + [f2.apply(inv, c) for c in side.warp + side.block]))
-    reg_offs = [f2.apply(inv, c) for c in side.register]
+        k = min(k, alignment_log2(lane_offs + f2.compose_within(inv, side.warp + side.block,
+                                                                 d)))
+    reg_offs = f2.compose_within(inv, side.register, d)
     return count_offsets(lane_offs, reg_offs, k, model)
 
 
@@ -681,7 +682,7 @@ def _build(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ..
     row = min(model.seg_lo, d)
     nbank = row - kp
     nseg = d - row
-    lanes = [list(kind.geom.rows) if kind else [f2.apply(s.lane, v) for v in model.phase_lanes(k)]
+    lanes = [list(kind.geom.rows) if kind else f2.compose(s.lane, model.phase_lanes(k))
              for s, k, kind in zip(sides, ks, kinds)]
     # The first basis after the prefix must not extend the vector of a side that holds the
     # whole prefix in registers (and could still widen).
