@@ -93,9 +93,7 @@ def compose(outer: Sequence[int], inner: Sequence[int]) -> list[int]:
     Returns:
         ``n`` columns of the composite map F₂ⁿ → F₂ᵏ.
     """
-    if not inner:
-        return []
-    return compose_within(outer, inner, max(max(outer, default=0), max(inner)).bit_length())
+    return list(_compose_columns(outer, inner, None))
 
 
 def compose_within(outer: Sequence[int], inner: Sequence[int], width: int) -> list[int]:
@@ -108,8 +106,10 @@ def compose_within(outer: Sequence[int], inner: Sequence[int], width: int) -> li
     return list(_compose_columns(outer, inner, width))
 
 
-def _compose_columns(outer: Sequence[int], inner: Sequence[int], width: int) -> Sequence[int]:
-    """:func:`compose_within` as a list or a tuple (whichever is cheaper to make)."""
+def _compose_columns(outer: Sequence[int], inner: Sequence[int],
+                     width: int | None) -> Sequence[int]:
+    """:func:`compose_within` as a list or a tuple (whichever is cheaper to make); a
+    ``width`` of None is found from the columns when the dense path needs it."""
     if inner and not inner[0] & (inner[0] - 1):  # a unit or zero column first: try lookups
         out = []
         try:
@@ -128,6 +128,8 @@ def _compose_columns(outer: Sequence[int], inner: Sequence[int], width: int) -> 
     # (spread * outer[i] copies outer[i] into each selected field, carry-free as
     # outer[i] < 2^w): m big-int steps instead of one XOR per set bit of inner.
     n = len(inner)
+    if width is None:
+        width = max(max(outer, default=0), max(inner)).bit_length()
     if width <= 8:  # pack(), _ones() and unpack() inlined for the smallest fields (hot)
         packed = int.from_bytes(bytes(inner), _BYTEORDER)
         ones = _ONES.get(n << 7 | 8) or _ones(n, 8)
