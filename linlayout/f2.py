@@ -100,8 +100,8 @@ def compose_within(outer: Sequence[int], inner: Sequence[int], width: int) -> li
     """:func:`compose` for callers that know a bound: every column of both is below
     ``2^width`` (a layout knows it from its dims; this saves two ``max`` scans).
 
-    A bound that is too small raises (ValueError or OverflowError) or, above 64 bits, gives
-    wrong columns: only pass one the dims guarantee.
+    A bound that is too small raises LayoutError or, above 64 bits, gives wrong columns:
+    only pass one the dims guarantee.
     """
     return list(_compose_columns(outer, inner, width))
 
@@ -131,7 +131,11 @@ def _compose_columns(outer: Sequence[int], inner: Sequence[int],
     if width is None:
         width = max(max(outer, default=0), max(inner)).bit_length()
     if width <= 8:  # pack(), _ones() and unpack() inlined for the smallest fields (hot)
-        packed = int.from_bytes(bytes(inner), _BYTEORDER)
+        try:
+            packed = int.from_bytes(bytes(inner), _BYTEORDER)
+        except ValueError:
+            raise LayoutError(f"a column of {list(inner)} is wider than the {width}-bit "
+                              "bound") from None
         ones = _ONES.get(n << 7 | 8) or _ones(n, 8)
         acc = 0
         for o in outer[:8] if len(outer) > 8 else outer:
@@ -164,19 +168,30 @@ def pack(columns: Sequence[int], width: int) -> tuple[int, int]:
             packed |= c << j * width
         return packed, width
     code, w = packing
-    return int.from_bytes(bytes(columns) if w == 8 else _array(code, columns), _BYTEORDER), w
+    try:
+        data = bytes(columns) if w == 8 else _array(code, columns)
+    except (TypeError, ValueError, OverflowError):
+        bad = next((c for c in columns if not isinstance(c, int) or c < 0 or c >> width),
+                   None)
+        raise LayoutError(f"pack needs non-negative ints below 2^{width}; got {bad!r}") from None
+    return int.from_bytes(data, _BYTEORDER), w
 
 
 def unpack(packed: int, count: int, w: int) -> list[int]:
     """The ``count`` fields of ``w`` bits of ``packed`` (low field first), which must be
-    below ``2^(count·w)`` (OverflowError otherwise). Reverses :func:`pack`."""
-    if w == 8:
-        return list(packed.to_bytes(count, _BYTEORDER))
+    below ``2^(count·w)`` (LayoutError otherwise). Reverses :func:`pack`."""
     packing = _PACKINGS.get(w)
-    if packing is None or packing[1] != w:
-        mask = (1 << w) - 1
-        return [packed >> j & mask for j in range(0, count * w, w)]
-    return _array(packing[0], packed.to_bytes(count * w >> 3, _BYTEORDER)).tolist()
+    try:
+        if packing is None or packing[1] != w:  # a width without an array type: by hand
+            if packed < 0 or packed >> (count * w):
+                raise OverflowError
+            mask = (1 << w) - 1
+            return [packed >> j & mask for j in range(0, count * w, w)]
+        data = packed.to_bytes(count * w >> 3, _BYTEORDER)
+    except (OverflowError, TypeError, AttributeError):
+        raise LayoutError(f"unpack needs a non-negative int below 2^({count}·{w}), got "
+                          f"{packed!r}") from None
+    return list(data) if w == 8 else _array(packing[0], data).tolist()
 
 
 def _ones(count: int, w: int) -> int:

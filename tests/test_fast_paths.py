@@ -217,3 +217,14 @@ def test_matrix_round_trip_any_width(out_bits):
     for c, col in enumerate(L.columns):
         assert [int(b) for b in m[:, c]] == [col >> r & 1 for r in range(out_bits)]
     assert LinearLayout.from_matrix(m, L.in_dims, L.out_dims) == L
+
+
+def test_pack_unpack_errors():
+    for columns in ([1, "a"], [300], [-1]):
+        with pytest.raises(LayoutError, match="pack needs"):
+            f2.pack(columns, 8)
+    for packed, w in ((1 << 70, 8), (1 << 70, 9), ("x", 16), (-1, 32)):
+        with pytest.raises(LayoutError, match="unpack needs"):
+            f2.unpack(packed, 2, w)
+    with pytest.raises(LayoutError, match="8-bit bound"):
+        f2.compose_within([1] * 9, [300], 8)
