@@ -156,15 +156,25 @@ def _compose_columns(outer: Sequence[int], inner: Sequence[int],
 def pack(columns: Sequence[int], width: int) -> tuple[int, int]:
     """All columns in one int, as fields of ``w`` bits: ``Σ columns[j] << j·w``.
 
-    ``w`` is ``width`` rounded up to 8, 16, 32 or 64 (then the packing is one C-level array
-    conversion), or ``width`` itself above 64. Every column must be below ``2^width``.
-    Returns ``(packed, w)``; :func:`unpack` reverses it. Used for bit-sliced products and
-    field moves, where one big-int operation acts on every column at once.
+    Args:
+        columns: ``n`` non-negative ints, each below ``2^width`` (bit vectors).
+        width: a bound on their bit length.
+
+    Returns:
+        ``(packed, w)``: ``w`` is ``width`` rounded up to 8, 16, 32 or 64 bits (then packing
+        is one C-level array conversion), or ``width`` itself above 64; :func:`unpack`
+        reverses it. Bit slicing ("SIMD within a register"): one big-int operation then acts
+        on every column at once (:func:`compose`).
+
+    Raises:
+        LayoutError: a column is not an int, is negative, or does not fit its field.
     """
     packing = _PACKINGS.get(width)
     if packing is None:  # fields wider than 64 bits: pack by hand
         packed = 0
         for j, c in enumerate(columns):
+            if not isinstance(c, int) or c < 0 or c >> width:
+                raise LayoutError(f"pack needs non-negative ints below 2^{width}; got {c!r}")
             packed |= c << j * width
         return packed, width
     code, w = packing
@@ -178,8 +188,11 @@ def pack(columns: Sequence[int], width: int) -> tuple[int, int]:
 
 
 def unpack(packed: int, count: int, w: int) -> list[int]:
-    """The ``count`` fields of ``w`` bits of ``packed`` (low field first), which must be
-    below ``2^(count·w)`` (LayoutError otherwise). Reverses :func:`pack`."""
+    """The ``count`` fields of ``w`` bits of ``packed``, low field first: reverses :func:`pack`.
+
+    Raises:
+        LayoutError: ``packed`` is not a non-negative int below ``2^(count·w)``.
+    """
     packing = _PACKINGS.get(w)
     try:
         if packing is None or packing[1] != w:  # a width without an array type: by hand

@@ -220,9 +220,10 @@ def test_matrix_round_trip_any_width(out_bits):
 
 
 def test_pack_unpack_errors():
-    for columns in ([1, "a"], [300], [-1]):
+    for columns, width in (([1, "a"], 8), ([300], 8), ([-1], 8), ([1 << 70], 70),
+                           ([-1], 70), ([1.0], 70)):
         with pytest.raises(LayoutError, match="pack needs"):
-            f2.pack(columns, 8)
+            f2.pack(columns, width)
     for packed, w in ((1 << 70, 8), (1 << 70, 9), ("x", 16), (-1, 32)):
         with pytest.raises(LayoutError, match="unpack needs"):
             f2.unpack(packed, 2, w)
