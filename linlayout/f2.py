@@ -97,19 +97,35 @@ def compose(outer: Sequence[int], inner: Sequence[int]) -> list[int]:
 
 
 def compose_within(outer: Sequence[int], inner: Sequence[int], width: int) -> list[int]:
-    """:func:`compose` for callers that know a bound: every column of both is below
-    ``2^width`` (a layout knows it from its dims; this saves two ``max`` scans).
+    """:func:`compose` for callers that know a bound on the columns (a layout knows it from
+    its dims; this saves two ``max`` scans).
 
-    A bound that is too small raises LayoutError or, above 64 bits, gives wrong columns:
-    only pass one the dims guarantee.
+    Args:
+        outer: ``m`` columns of a map F₂ᵐ → F₂ᵏ (bit vectors).
+        inner: ``n`` columns of a map F₂ⁿ → F₂ᵐ.
+        width: bits; every column of both must be below ``2^width``.
+
+    Returns:
+        ``n`` columns of ``outer ∘ inner``, as :func:`compose`.
+
+    Raises:
+        LayoutError: a column is negative or does not fit the bound (checked where the
+            answer depends on it: unit inner columns are exact lookups whatever the bound).
+
+    Source: Triton ``compose`` on flattened layouts (LinearLayout.cpp), computed by bit
+    slicing (:func:`pack`).
     """
+    if max(outer, default=0) >> width:  # it would spill across fields of the product
+        raise LayoutError(f"an outer column is wider than the {width}-bit bound")
     return list(_compose_columns(outer, inner, width))
 
 
 def _compose_columns(outer: Sequence[int], inner: Sequence[int],
                      width: int | None) -> Sequence[int]:
-    """:func:`compose_within` as a list or a tuple (whichever is cheaper to make); a
-    ``width`` of None is found from the columns when the dense path needs it."""
+    """:func:`compose_within` as a list or a tuple (whichever is cheaper to make), for
+    callers whose dims guarantee ``width`` for the outer columns (not checked here; inner
+    columns are); a ``width`` of None is found from the columns when the dense path needs
+    it."""
     if inner and not inner[0] & (inner[0] - 1):  # a unit or zero column first: try lookups
         out = []
         try:
@@ -141,7 +157,10 @@ def _compose_columns(outer: Sequence[int], inner: Sequence[int],
         for o in outer[:8] if len(outer) > 8 else outer:
             acc ^= (packed & ones) * o
             packed >>= 1
-        return tuple(acc.to_bytes(n, _BYTEORDER))
+        try:
+            return tuple(acc.to_bytes(n, _BYTEORDER))
+        except OverflowError:  # only a negative outer column gets here
+            raise LayoutError("compose needs non-negative columns") from None
     packed, w = pack(inner, width)
     ones = _ones(n, w)
     if len(outer) > w:  # inner has no bit there; shifting further would cross fields

@@ -229,3 +229,11 @@ def test_pack_unpack_errors():
             f2.unpack(packed, 2, w)
     with pytest.raises(LayoutError, match="8-bit bound"):
         f2.compose_within([1] * 9, [300], 8)
+    # an outer column beyond the bound would spill into the next field: refused, any width
+    for width in (8, 16, 70):
+        with pytest.raises(LayoutError, match="outer column"):
+            f2.compose_within([1 << width, 1], [3, 3], width)
+    with pytest.raises(LayoutError, match="non-negative"):
+        f2.compose_within([-1, 1], [3, 3], 8)
+    with pytest.raises(LayoutError):
+        f2.compose_within([-1, 1], [3, 3], 16)

@@ -85,7 +85,7 @@ def test_immutability():
     assert L.in_dims == {"register": 4, "lane": 4} and L.out_dims == {"dim0": 4, "dim1": 4}
     # public attributes are read-only properties and no attribute can be added (slots); the
     # private "_" slots are deliberately unguarded (a __setattr__ guard costs ~0.3 µs per
-    # layout built, a tenth of a small compose)
+    # layout built, a fifth of a small compose)
     for attr, value in [("bases", {}), ("out_dims", {}), ("columns", ()), ("rank", 0),
                         ("foo", 1)]:
         with pytest.raises(AttributeError):
