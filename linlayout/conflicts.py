@@ -36,7 +36,8 @@ from typing import Any
 
 from . import f2
 from .errors import LayoutError
-from .hardware import BankModel, HardwareModel, _pow2, bank_model
+from ._checks import log2_exact
+from .hardware import BankModel, HardwareModel, bank_model
 from .instructions import DEFAULT as DEFAULT_INSTRUCTION
 from .instructions import Instruction, check_memory, matrix_geometry, parse_instruction
 from .kinds import distributed_columns, memory_columns, require_same_tensor
@@ -287,7 +288,7 @@ def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: i
     Raises:
         LayoutError: not a power of two, wider than 128 bits, or not backed by registers.
     """
-    k = _pow2(vector_elems, "vector_elems")
+    k = log2_exact(vector_elems, "vector_elems")
     if k > model.max_vector_log2:
         raise LayoutError(
             f"vector_elems={vector_elems} of {model.element_bits}-bit elements exceeds the "

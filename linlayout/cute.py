@@ -28,7 +28,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import LayoutError, as_int
+from ._checks import as_int
+from .errors import LayoutError
 from .layout import LinearLayout
 
 __all__ = [
@@ -44,12 +45,11 @@ __all__ = [
 IDENTITY = (0, 4, 3)
 
 
-_int = as_int  # shared argument check (linlayout.errors)
 
 
 def _check_bms(B: Any, M: Any, S: Any) -> tuple[int, int, int]:
     """Validate a CuTe triple exactly as CuTe's static_asserts do."""
-    B, M, S = _int(B, "B"), _int(M, "M"), _int(S, "S")
+    B, M, S = as_int(B, "B"), as_int(M, "M"), as_int(S, "S")
     if B < 0:
         raise LayoutError(f"Swizzle<B,M,S> needs B >= 0 (number of bits), got B = {B}")
     if M < 0:
@@ -88,7 +88,7 @@ def cute_swizzle_offset(B: int, M: int, S: int, offset: int) -> int:
         128
     """
     B, M, S = _check_bms(B, M, S)
-    a = _int(offset, "offset")
+    a = as_int(offset, "offset")
     if a < 0:
         raise LayoutError(f"offset must be non-negative, got {a}")
     yyy = ((1 << B) - 1) << (M + max(0, S))

@@ -7,9 +7,6 @@ says what was wrong and how to fix it.
 
 from __future__ import annotations
 
-import operator
-from typing import Any
-
 
 class LayoutError(ValueError):
     """A layout, dimension or parameter is invalid for the requested operation.
@@ -26,13 +23,3 @@ class NotInvertibleError(LayoutError):
     that needs a shared-memory layout to be a bijection.
     """
 
-
-def as_int(value: Any, what: str) -> int:
-    """``value`` as an int (anything with ``__index__``, not a bool), else LayoutError naming
-    ``what``."""
-    if isinstance(value, bool):
-        raise LayoutError(f"{what} must be an int, got the bool {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise LayoutError(f"{what} must be an int, got {value!r}") from None

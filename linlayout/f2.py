@@ -38,6 +38,7 @@ __all__ = [
     "apply",
     "compose",
     "compose_within",
+    "compose_unchecked",
     "pack",
     "unpack",
     "echelon",
@@ -93,7 +94,7 @@ def compose(outer: Sequence[int], inner: Sequence[int]) -> list[int]:
     Returns:
         ``n`` columns of the composite map F₂ⁿ → F₂ᵏ.
     """
-    return list(_compose_columns(outer, inner, None))
+    return list(compose_unchecked(outer, inner, None))
 
 
 def compose_within(outer: Sequence[int], inner: Sequence[int], width: int) -> list[int]:
@@ -117,15 +118,27 @@ def compose_within(outer: Sequence[int], inner: Sequence[int], width: int) -> li
     """
     if max(outer, default=0) >> width:  # it would spill across fields of the product
         raise LayoutError(f"an outer column is wider than the {width}-bit bound")
-    return list(_compose_columns(outer, inner, width))
+    return list(compose_unchecked(outer, inner, width))
 
 
-def _compose_columns(outer: Sequence[int], inner: Sequence[int],
+def compose_unchecked(outer: Sequence[int], inner: Sequence[int],
                      width: int | None) -> Sequence[int]:
-    """:func:`compose_within` as a list or a tuple (whichever is cheaper to make), for
-    callers whose dims guarantee ``width`` for the outer columns (not checked here; inner
-    columns are); a ``width`` of None is found from the columns when the dense path needs
-    it."""
+    """:func:`compose_within` without the bound check: for callers whose dims already
+    guarantee that every outer column is below ``2^width`` (a layout's compose).
+
+    Args:
+        outer: ``m`` columns (bit vectors), each below ``2^width`` — not checked: a wider one
+            silently spills into the neighbouring field of the bit-sliced product.
+        inner: ``n`` columns; checked against ``width`` where the dense path needs it.
+        width: the bound in bits, or None to find it from the columns.
+
+    Returns:
+        The ``n`` columns of ``outer ∘ inner``, as a list or a tuple (whichever is cheaper to
+        make).
+
+    Raises:
+        LayoutError: an inner column wider than ``width`` or a negative outer column.
+    """
     if inner and not inner[0] & (inner[0] - 1):  # a unit or zero column first: try lookups
         out = []
         try:

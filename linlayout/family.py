@@ -166,7 +166,7 @@ class OptimalFamily:
                 raise LayoutError("the segment basis is not independent of the vector bits")
             if vec:
                 banks = _project(banks, vec, self.aligned)
-        return LinearLayout._from_flat(
+        return LinearLayout.unchecked(
             (("vector", nvec), ("bank", len(banks)), ("segment", self.nseg)),
             self.out_dims, vec + banks + seg)
 

@@ -29,30 +29,17 @@ split by lane id as on NVIDIA.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from . import f2
+from ._checks import log2_exact
 from .errors import LayoutError
 
 __all__ = ["AMD_CDNA3", "AMD_CDNA4", "NVIDIA", "PRESETS", "BankModel", "HardwareModel", "bank_model"]
 
-
-def _pow2(value: Any, name: str, lo: int = 1, hi: int | None = None) -> int:
-    """log2 of a power of two in [lo, hi], else LayoutError naming ``name``."""
-    if isinstance(value, bool):
-        raise LayoutError(f"{name} must be an int power of two, got {value!r}")
-    try:
-        v = operator.index(value)
-    except TypeError:
-        raise LayoutError(f"{name} must be an int power of two, got {value!r}") from None
-    if v < 1 or v & (v - 1) or v < lo or (hi is not None and v > hi):
-        rng = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
-        raise LayoutError(f"{name} must be a power of two {rng}, got {v}")
-    return v.bit_length() - 1
 
 
 @dataclass(frozen=True)
@@ -84,10 +71,10 @@ class HardwareModel:
     phase_overrides: tuple[tuple[int, tuple[int, ...]], ...] = field(default=())
 
     def __post_init__(self) -> None:
-        banks = _pow2(self.num_banks, "num_banks", 1, 1 << 16)
-        word = _pow2(self.bank_bytes, "bank_bytes", 1, 1 << 10)
-        warp = _pow2(self.warp_size, "warp_size", 1, 1 << 10)
-        access = _pow2(self.max_access_bytes, "max_access_bytes", 1, 1 << 10)
+        banks = log2_exact(self.num_banks, "num_banks", 1, 1 << 16)
+        word = log2_exact(self.bank_bytes, "bank_bytes", 1, 1 << 10)
+        warp = log2_exact(self.warp_size, "warp_size", 1, 1 << 10)
+        access = log2_exact(self.max_access_bytes, "max_access_bytes", 1, 1 << 10)
         if banks + word < access:
             raise LayoutError(
                 f"a row of {self.num_banks} banks × {self.bank_bytes} bytes is narrower than the "
@@ -108,7 +95,7 @@ class HardwareModel:
                 raise LayoutError(
                     f"phase_overrides entries are (access_bytes, (mask, ...)), got {entry!r}"
                 ) from None
-            w = _pow2(width, "phase override access_bytes", 1, self.max_access_bytes)
+            w = log2_exact(width, "phase override access_bytes", 1, self.max_access_bytes)
             for m in masks:
                 if not isinstance(m, int) or isinstance(m, bool) or m <= 0 or m >> warp:
                     raise LayoutError(
@@ -279,7 +266,7 @@ def bank_model(
             f"{type(hardware).__name__}"
         )
     hw = hardware.with_banks(num_banks, bank_bytes)
-    e = _pow2(element_bits, "element_bits", 1, hw.max_access_bytes * 8)
+    e = log2_exact(element_bits, "element_bits", 1, hw.max_access_bytes * 8)
     return BankModel(hardware=hw, element_log2=e)
 
 

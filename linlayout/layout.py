@@ -50,8 +50,9 @@ from operator import and_, rshift
 from typing import Any
 
 from . import f2
+from ._checks import dim_name, log2_exact, need_mapping, random_source
 from .errors import LayoutError, NotInvertibleError
-from .subspace import Subspace, _rng
+from .subspace import Subspace
 
 _new = object.__new__
 
@@ -66,23 +67,6 @@ class LayoutParseError(LayoutError):
     """:meth:`LinearLayout.parse` was given text in neither the repr nor the str format."""
 
 
-def _log2_exact(size: Any, what: str) -> int:
-    """log2 of a positive power-of-two int, else LayoutError naming ``what``."""
-    if isinstance(size, bool):
-        raise LayoutError(f"{what} must be a power of two, got {size!r}")
-    try:
-        size = operator.index(size)
-    except TypeError:
-        raise LayoutError(f"{what} must be an int power of two, got {size!r}") from None
-    if size < 1 or size & (size - 1):
-        raise LayoutError(f"{what} must be a positive power of two, got {size}")
-    return size.bit_length() - 1
-
-
-def _check_name(name: Any, what: str) -> str:
-    if not isinstance(name, str) or not name:
-        raise LayoutError(f"{what} names must be non-empty strings, got {name!r}")
-    return name
 
 
 def _prefix_sums(bits: Sequence[int]) -> list[int]:
@@ -189,7 +173,7 @@ def _names_arg(names: Any, what: str) -> list[str]:
         return [names]
     if not isinstance(names, Iterable):
         raise LayoutError(f"{what} must be a dim name or a list of names, got {names!r}")
-    return list(dict.fromkeys(_check_name(n, "dim") for n in names))
+    return list(dict.fromkeys(dim_name(n, "dim") for n in names))
 
 
 def _dims_arg(dims: Any, what: str, kind: str) -> list[tuple[str, int]]:
@@ -202,7 +186,7 @@ def _dims_arg(dims: Any, what: str, kind: str) -> list[tuple[str, int]]:
             raise LayoutError(f"{what} must be {{name: size}} or [(name, size), ...], got {dims!r}")
     else:
         raise LayoutError(f"{what} must be {{name: size}} or [(name, size), ...], got {dims!r}")
-    out = [(_check_name(n, kind), _log2_exact(s, f"size of {kind} {n!r}")) for n, s in pairs]
+    out = [(dim_name(n, kind), log2_exact(s, f"size of {kind} {n!r}")) for n, s in pairs]
     names = [n for n, _ in out]
     if len(set(names)) != len(names):
         raise LayoutError(f"{what} repeats a name: {names}")
@@ -270,24 +254,24 @@ class LinearLayout:
                 )
             out_names: list[str] = []
         elif isinstance(out_dims, Mapping):
-            out_names = [_check_name(n, "out-dim") for n in out_dims]
+            out_names = [dim_name(n, "out-dim") for n in out_dims]
         elif isinstance(out_dims, (str, bytes)) or not isinstance(out_dims, Iterable):
             raise LayoutError(f"out_dims must be a mapping or a list of names, got {out_dims!r}")
         else:
-            out_names = [_check_name(n, "out-dim") for n in out_dims]
+            out_names = [dim_name(n, "out-dim") for n in out_dims]
         if len(set(out_names)) != len(out_names):
             raise LayoutError(f"out-dim names must be distinct, got {out_names}")
         nout = len(out_names)
 
         if not infer:
             assert isinstance(out_dims, Mapping)
-            out_log2 = [_log2_exact(out_dims[n], f"size of out dim {n!r}") for n in out_names]
+            out_log2 = [log2_exact(out_dims[n], f"size of out dim {n!r}") for n in out_names]
             shifts = _prefix_sums(out_log2)
         ins: list[tuple[str, int]] = []
         cols: list[int] = []
         raw: list[tuple[int, ...]] = []  # validated images, when the sizes are inferred
         for name, images in bases.items():
-            _check_name(name, "in-dim")
+            dim_name(name, "in-dim")
             if isinstance(images, (str, bytes, Set, Mapping)) or \
                     not isinstance(images, Iterable):
                 raise LayoutError(f"bases[{name!r}] must be a list of images (an ordered "
@@ -339,13 +323,27 @@ class LinearLayout:
 
     # ------------------------------------------------------------------ construction helpers
     @classmethod
-    def _from_flat(
+    def unchecked(
         cls,
         in_dims: Sequence[tuple[str, int]],
         out_dims: Sequence[tuple[str, int]],
         cols: Sequence[int],
     ) -> LinearLayout:
-        """Build from flat columns without re-validating (internal; inputs already checked)."""
+        """Build from flat columns without any validation (the fast, unchecked constructor).
+
+        For code that has already established every invariant — the algebra's own results,
+        the synthesizer's layouts. Everyone else should use the constructor or
+        :meth:`from_columns`, which check their input.
+
+        Args:
+            in_dims: ``((name, log2 size), …)`` in order (distinct non-empty names).
+            out_dims: ``((name, log2 size), …)`` minor to major.
+            cols: ``sum(log2 in sizes)`` non-negative ints, each below ``2^sum(log2 out
+                sizes)``: the flat image of each input bit (:attr:`columns`).
+
+        Nothing is checked: input that breaks these rules gives a layout whose methods
+        return wrong answers.
+        """
         self = _new(cls)
         self._in = tuple(in_dims)
         self._out = tuple(out_dims)
@@ -374,13 +372,13 @@ class LinearLayout:
             LayoutError: sizes are not powers of two, the column count does not match, or a
                 column does not fit in the output bits.
         """
-        _need_mapping(in_dims, "in_dims")
-        _need_mapping(out_dims, "out_dims")
+        need_mapping(in_dims, "in_dims")
+        need_mapping(out_dims, "out_dims")
         if isinstance(columns, (str, bytes)) or not isinstance(columns, Iterable):
             raise LayoutError(f"columns must be a sequence of ints, got {columns!r}")
-        ins = [(_check_name(n, "in-dim"), _log2_exact(s, f"size of in dim {n!r}"))
+        ins = [(dim_name(n, "in-dim"), log2_exact(s, f"size of in dim {n!r}"))
                for n, s in in_dims.items()]
-        outs = [(_check_name(n, "out-dim"), _log2_exact(s, f"size of out dim {n!r}"))
+        outs = [(dim_name(n, "out-dim"), log2_exact(s, f"size of out dim {n!r}"))
                 for n, s in out_dims.items()]
         nin = sum(b for _, b in ins)
         nout = sum(b for _, b in outs)
@@ -399,12 +397,12 @@ class LinearLayout:
             raise LayoutError(
                 f"got {len(cols)} columns but the in dims {dict(in_dims)} have {nin} bits"
             )
-        return cls._from_flat(ins, outs, cols)
+        return cls.unchecked(ins, outs, cols)
 
     @classmethod
     def empty(cls) -> LinearLayout:
         """The layout with no in dims and no out dims, the identity of ``*`` (Triton ``empty``)."""
-        return cls._from_flat((), (), ())
+        return cls.unchecked((), (), ())
 
     @classmethod
     def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:
@@ -413,9 +411,9 @@ class LinearLayout:
         Raises:
             LayoutError: ``size`` is not a positive power of two or a name is empty.
         """
-        n = _log2_exact(size, "identity_1d size")
-        return cls._from_flat(
-            ((_check_name(in_dim, "in-dim"), n),), ((_check_name(out_dim, "out-dim"), n),),
+        n = log2_exact(size, "identity_1d size")
+        return cls.unchecked(
+            ((dim_name(in_dim, "in-dim"), n),), ((dim_name(out_dim, "out-dim"), n),),
             [1 << i for i in range(n)],
         )
 
@@ -430,10 +428,10 @@ class LinearLayout:
         Raises:
             LayoutError: a size is not a positive power of two or a name is empty.
         """
-        n = _log2_exact(size, "zeros_1d size")
-        m = _log2_exact(out_dim_size, "zeros_1d out_dim_size")
-        return cls._from_flat(
-            ((_check_name(in_dim, "in-dim"), n),), ((_check_name(out_dim, "out-dim"), m),),
+        n = log2_exact(size, "zeros_1d size")
+        m = log2_exact(out_dim_size, "zeros_1d out_dim_size")
+        return cls.unchecked(
+            ((dim_name(in_dim, "in-dim"), n),), ((dim_name(out_dim, "out-dim"), m),),
             [0] * n,
         )
 
@@ -453,10 +451,10 @@ class LinearLayout:
             >>> LinearLayout.strided_1d(4, 2, "lane", "dim0").bases
             {'lane': [[2], [4]]}
         """
-        n = _log2_exact(size, "strided_1d size")
-        k = _log2_exact(stride, "strided_1d stride")
-        return cls._from_flat(
-            ((_check_name(in_dim, "in-dim"), n),), ((_check_name(out_dim, "out-dim"), n + k),),
+        n = log2_exact(size, "strided_1d size")
+        k = log2_exact(stride, "strided_1d stride")
+        return cls.unchecked(
+            ((dim_name(in_dim, "in-dim"), n),), ((dim_name(out_dim, "out-dim"), n + k),),
             [1 << (i + k) for i in range(n)],
         )
 
@@ -503,8 +501,8 @@ class LinearLayout:
         outs = _dims_arg(out_dims, "out_dims", "out-dim")
         if isinstance(max_checks, bool) or not isinstance(max_checks, int) or max_checks < 0:
             raise LayoutError(f"max_checks must be a non-negative int, got {max_checks!r}")
-        sampler = _rng(rng)
-        probe = cls._from_flat(ins, outs, [0] * sum(b for _, b in ins))
+        sampler = random_source(rng)
+        probe = cls.unchecked(ins, outs, [0] * sum(b for _, b in ins))
 
         def point(x: int) -> dict[str, int]:
             p = {}
@@ -524,7 +522,7 @@ class LinearLayout:
             return probe._flat_out(value, point(x))
 
         nin = probe.total_in_bits
-        layout = cls._from_flat(ins, outs, [evaluate(1 << i) for i in range(nin)])
+        layout = cls.unchecked(ins, outs, [evaluate(1 << i) for i in range(nin)])
         if nin <= max_checks.bit_length() - 1:
             xs: Iterable[int] = range(1 << nin)
         else:
@@ -619,7 +617,7 @@ class LinearLayout:
         if isinstance(broadcast, bool) or not isinstance(broadcast, (int, float)) \
                 or not 0.0 <= broadcast <= 1.0:
             raise LayoutError(f"broadcast must be a probability in [0, 1], got {broadcast!r}")
-        r = _rng(rng)
+        r = random_source(rng)
         nin, nout = sum(b for _, b in ins), sum(b for _, b in outs)
         if surjective and nin < nout:
             raise LayoutError(
@@ -646,7 +644,7 @@ class LinearLayout:
         for pos in range(nin):
             if pos not in keep and broadcast and r.random() < broadcast:
                 cols[pos] = 0
-        return cls._from_flat(ins, outs, cols)
+        return cls.unchecked(ins, outs, cols)
 
     # ------------------------------------------------------------------ basic accessors
     def _info(self) -> tuple:
@@ -803,7 +801,7 @@ class LinearLayout:
         return {n: out >> sh & m for n, sh, m in fields}
 
     def _flat_in(self, inputs: Mapping[str, int]) -> int:
-        _need_mapping(inputs, "inputs")
+        need_mapping(inputs, "inputs")
         offs, sizes = self._info()[:2]
         x = 0
         for name, v in inputs.items():
@@ -858,7 +856,7 @@ class LinearLayout:
                 width = len(ocols)
             result = _new(LinearLayout)
             result._in, result._out = self._in, oout
-            result._cols = tuple(f2._compose_columns(ocols, self._cols, width))
+            result._cols = tuple(f2.compose_unchecked(ocols, self._cols, width))
             result._hash = result._rank = result._meta = None
             return result
         _need_layout(outer, "outer")
@@ -879,7 +877,7 @@ class LinearLayout:
                     f"{1 << osizes[n]}; it must be at most that"
                 )
             remap += outer_cols[ooffs[n]:ooffs[n] + b]
-        return LinearLayout._from_flat(self._in, outer._out, f2.compose_within(
+        return LinearLayout.unchecked(self._in, outer._out, f2.compose_within(
             remap, self._cols, max(len(remap), outer.total_out_bits)))
 
     def invert(self) -> LinearLayout:
@@ -895,7 +893,7 @@ class LinearLayout:
                 "Use pseudoinvert() for a surjective layout"
             )
         # A bijection has exactly one inverse, so the direct elimination gives Triton's answer.
-        return LinearLayout._from_flat(self._out, self._in, f2.inverse(self._cols))
+        return LinearLayout.unchecked(self._out, self._in, f2.inverse(self._cols))
 
     def pseudoinvert(self) -> LinearLayout:
         """A right inverse ``R`` with ``self(R(y)) == y`` for every output ``y``.
@@ -914,7 +912,7 @@ class LinearLayout:
                 f"pseudoinvert needs a surjective layout; rank {self.rank} < "
                 f"{self.total_out_bits} output bits"
             )
-        ident = LinearLayout._from_flat(
+        ident = LinearLayout.unchecked(
             self._out, self._out, [1 << j for j in range(self.total_out_bits)]
         )
         return ident.invert_and_compose(self)
@@ -988,7 +986,7 @@ class LinearLayout:
                     "not in the image of this layout; least squares over F2 needs "
                     "Im(other) ⊆ Im(self)"
                 )
-        return LinearLayout._from_flat(other._in, self._in, sols)  # type: ignore[arg-type]
+        return LinearLayout.unchecked(other._in, self._in, sols)  # type: ignore[arg-type]
 
     def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
         """``C`` with ``outer(C(x)) == self(x)`` for all ``x`` (Triton ``invertAndCompose``).
@@ -1053,7 +1051,7 @@ class LinearLayout:
                 result.extend(1 << (ooffs[n] + i) for i in range(b))
             else:
                 result.extend(next(it) for _ in range(b))
-        return LinearLayout._from_flat(self._in, outer._in, result)
+        return LinearLayout.unchecked(self._in, outer._in, result)
 
     def __mul__(self, outer: LinearLayout) -> LinearLayout:
         """Triton's direct product ``inner * outer`` (``operator*``, LinearLayout.cpp).
@@ -1089,14 +1087,14 @@ class LinearLayout:
         outer_cols = _spread(outer._cols, [(sh, shift[n] + inner_bits.get(n, 0))
                                            for n, sh, m in mo[5] if m])
         if len(ins) == len(self._in) + len(outer._in):  # no shared in dim: inner's, outer's
-            return LinearLayout._from_flat(ins, outs, inner_cols + outer_cols)
+            return LinearLayout.unchecked(ins, outs, inner_cols + outer_cols)
         inner_by_dim = self._dim_map(inner_cols)
         outer_by_dim = outer._dim_map(outer_cols)
         cols: list[int] = []
         for n, _ in ins:
             cols.extend(inner_by_dim.get(n, ()))
             cols.extend(outer_by_dim.get(n, ()))
-        return LinearLayout._from_flat(ins, outs, cols)
+        return LinearLayout.unchecked(ins, outs, cols)
 
     def divide_left(self, divisor: LinearLayout) -> LinearLayout | None:
         """``C`` with ``divisor * C == self``, or None when there is none (Triton ``divideLeft``).
@@ -1153,7 +1151,7 @@ class LinearLayout:
         for (n, b), (_, cb) in zip(self._in, c_in):
             own = self.dim_columns(n)
             cols.extend(_remap(own[b - cb:] if left else own[:cb], spec))
-        quotient = LinearLayout._from_flat(c_in, c_out, cols)
+        quotient = LinearLayout.unchecked(c_in, c_out, cols)
         try:
             product = divisor * quotient if left else quotient * divisor
         except LayoutError:  # dim orders incompatible: no product can equal self
@@ -1292,7 +1290,7 @@ class LinearLayout:
         No Triton counterpart (Triton only computes the rank, ``getMatrixRank`` in
         LinearLayout.cpp).
         """
-        return Subspace._of(f2.echelon(self._cols))
+        return Subspace.from_echelon(f2.echelon(self._cols))
 
     def kernel(self) -> Subspace:
         """The subspace of inputs mapped to 0, as flat in-bit vectors (first in dim lowest).
@@ -1302,7 +1300,7 @@ class LinearLayout:
         ``x ^ k`` hold the same tensor element. No Triton counterpart (Triton reports the free
         variables instead, :meth:`free_variable_masks`).
         """
-        return Subspace._of(f2.null_space(self._cols))
+        return Subspace.from_echelon(f2.null_space(self._cols))
 
     # ------------------------------------------------------------------ structure
     def _out_spec(self, shift_of: Mapping[str, int]) -> list[tuple[int, int, int]]:
@@ -1357,7 +1355,7 @@ class LinearLayout:
             return self
         by_dim = self._dim_map(self._cols)
         sizes = dict(self._in)
-        return LinearLayout._from_flat([(n, sizes[n]) for n in order], self._out,
+        return LinearLayout.unchecked([(n, sizes[n]) for n in order], self._out,
                                        [c for n in order for c in by_dim[n]])
 
     def transpose_outs(self, order: Sequence[str]) -> LinearLayout:
@@ -1375,7 +1373,7 @@ class LinearLayout:
         for n, b in new_out:
             shift[n] = s
             s += b
-        return LinearLayout._from_flat(self._in, new_out,
+        return LinearLayout.unchecked(self._in, new_out,
                                        _remap(self._cols, self._out_spec(shift)))
 
     def reshape_ins(self, new_in_dims: Mapping[str, int] | Sequence[tuple[str, int]]
@@ -1403,7 +1401,7 @@ class LinearLayout:
                 f"{1 << sum(b for _, b in dims)}) must keep the total in size "
                 f"{1 << self.total_in_bits} of {self.in_dims}"
             )
-        return LinearLayout._from_flat(dims, self._out, self._cols)
+        return LinearLayout.unchecked(dims, self._out, self._cols)
 
     def reshape_outs(self, new_out_dims: Mapping[str, int] | Sequence[tuple[str, int]]
                      ) -> LinearLayout:
@@ -1426,13 +1424,13 @@ class LinearLayout:
                 f"{1 << sum(b for _, b in dims)}) must keep the total out size "
                 f"{1 << self.total_out_bits} of {self.out_dims}"
             )
-        return LinearLayout._from_flat(self._in, dims, self._cols)
+        return LinearLayout.unchecked(self._in, dims, self._cols)
 
     def flatten_outs(self) -> LinearLayout:
         """One out dim, named like the first, of size the product (Triton ``flattenOuts``)."""
         if not self._out:
             return self
-        return LinearLayout._from_flat(
+        return LinearLayout.unchecked(
             self._in, ((self._out[0][0], self.total_out_bits),), self._cols
         )
 
@@ -1440,7 +1438,7 @@ class LinearLayout:
         """One in dim, named like the first, of size the product (Triton ``flattenIns``)."""
         if not self._in:
             return self
-        return LinearLayout._from_flat(
+        return LinearLayout.unchecked(
             ((self._in[0][0], self.total_in_bits),), self._out, self._cols
         )
 
@@ -1454,12 +1452,12 @@ class LinearLayout:
             LayoutError: ``in_dim`` is not an in dim or ``size`` is not a power of two.
         """
         old = self.in_bits(in_dim)
-        new = _log2_exact(size, f"new size of in dim {in_dim!r}")
+        new = log2_exact(size, f"new size of in dim {in_dim!r}")
         if new == old:
             return self
         by_dim = self._dim_map(self._cols)
         cols = (list(by_dim[in_dim]) + [0] * (new - old))[:new]
-        return LinearLayout._from_flat(
+        return LinearLayout.unchecked(
             [(n, new if n == in_dim else b) for n, b in self._in], self._out,
             [c for n, _ in self._in for c in (cols if n == in_dim else by_dim[n])],
         )
@@ -1475,7 +1473,7 @@ class LinearLayout:
             LayoutError: ``out_dim`` is not an out dim or ``size`` is not a power of two.
         """
         old = self.out_bits(out_dim)
-        new = _log2_exact(size, f"new size of out dim {out_dim!r}")
+        new = log2_exact(size, f"new size of out dim {out_dim!r}")
         if new == old:
             return self
         new_out = [(n, new if n == out_dim else b) for n, b in self._out]
@@ -1491,7 +1489,7 @@ class LinearLayout:
             field = ((1 << new) - 1) << shift[out_dim]
             cols = [c & ~field if ((orig >> src[out_dim]) & ((1 << old) - 1)) >> new else c
                     for c, orig in zip(cols, self._cols)]
-        return LinearLayout._from_flat(self._in, new_out, cols)
+        return LinearLayout.unchecked(self._in, new_out, cols)
 
     def rename_in_dim(self, old: str, new: str) -> LinearLayout:
         """The same layout with in dim ``old`` called ``new`` (order and bases unchanged).
@@ -1502,10 +1500,10 @@ class LinearLayout:
             LayoutError: ``old`` is not an in dim, or ``new`` is empty or already an in dim.
         """
         self.in_bits(old)
-        _check_name(new, "in-dim")
+        dim_name(new, "in-dim")
         if new != old and new in self.in_dim_names:
             raise LayoutError(f"cannot rename in dim {old!r} to {new!r}: {new!r} already exists")
-        return LinearLayout._from_flat([(new if n == old else n, b) for n, b in self._in],
+        return LinearLayout.unchecked([(new if n == old else n, b) for n, b in self._in],
                                        self._out, self._cols)
 
     def rename_out_dim(self, old: str, new: str) -> LinearLayout:
@@ -1517,10 +1515,10 @@ class LinearLayout:
             LayoutError: ``old`` is not an out dim, or ``new`` is empty or already an out dim.
         """
         self.out_bits(old)
-        _check_name(new, "out-dim")
+        dim_name(new, "out-dim")
         if new != old and new in self.out_dim_names:
             raise LayoutError(f"cannot rename out dim {old!r} to {new!r}: {new!r} already exists")
-        return LinearLayout._from_flat(self._in, [(new if n == old else n, b)
+        return LinearLayout.unchecked(self._in, [(new if n == old else n, b)
                                                   for n, b in self._out], self._cols)
 
     def squeeze_ins(self, dims: str | Iterable[str]) -> LinearLayout:
@@ -1534,7 +1532,7 @@ class LinearLayout:
             if self.in_bits(n):
                 raise LayoutError(f"cannot squeeze in dim {n!r} of size {1 << self.in_bits(n)}; "
                                   "only size-1 dims can be removed")
-        return LinearLayout._from_flat([d for d in self._in if d[0] not in names], self._out,
+        return LinearLayout.unchecked([d for d in self._in if d[0] not in names], self._out,
                                        self._cols)
 
     def squeeze_outs(self, dims: str | Iterable[str]) -> LinearLayout:
@@ -1548,7 +1546,7 @@ class LinearLayout:
             if self.out_bits(n):
                 raise LayoutError(f"cannot squeeze out dim {n!r} of size "
                                   f"{1 << self.out_bits(n)}; only size-1 dims can be removed")
-        return LinearLayout._from_flat(self._in, [d for d in self._out if d[0] not in names],
+        return LinearLayout.unchecked(self._in, [d for d in self._out if d[0] not in names],
                                        self._cols)
 
     def squeeze(self) -> LinearLayout:
@@ -1556,7 +1554,7 @@ class LinearLayout:
 
         Triton ``squeezeIns``/``squeezeOuts`` (LinearLayout.cpp) applied to all such dims.
         """
-        return LinearLayout._from_flat([d for d in self._in if d[1]],
+        return LinearLayout.unchecked([d for d in self._in if d[1]],
                                        [d for d in self._out if d[1]], self._cols)
 
     def concat_ins(self, other: LinearLayout) -> LinearLayout:
@@ -1576,7 +1574,7 @@ class LinearLayout:
         shared = [n for n in other.in_dim_names if n in self.in_dim_names]
         if shared:
             raise LayoutError(f"concat_ins needs disjoint in dims; {shared[0]!r} is in both")
-        return LinearLayout._from_flat(self._in + other._in, self._out, self._cols + other._cols)
+        return LinearLayout.unchecked(self._in + other._in, self._out, self._cols + other._cols)
 
     def concat_outs(self, other: LinearLayout) -> LinearLayout:
         """Both layouts stacked on the outputs: ``L(x) = (self(x), other(x))``.
@@ -1596,7 +1594,7 @@ class LinearLayout:
         if shared:
             raise LayoutError(f"concat_outs needs disjoint out dims; {shared[0]!r} is in both")
         s = self.total_out_bits
-        return LinearLayout._from_flat(self._in, self._out + other._out,
+        return LinearLayout.unchecked(self._in, self._out + other._out,
                                        [a | (b << s) for a, b in zip(self._cols, other._cols)])
 
     def sublayout(self, in_dims: str | Iterable[str], out_dims: str | Iterable[str]
@@ -1623,7 +1621,7 @@ class LinearLayout:
         spec = self._out_spec(shift)
         by_dim = self._dim_map(self._cols)
         new_in = [(n, b) for n, b in self._in if n in in_set]
-        return LinearLayout._from_flat(new_in, new_out,
+        return LinearLayout.unchecked(new_in, new_out,
                                        _remap([c for n, _ in new_in for c in by_dim[n]], spec))
 
     def sublayout_is_zero(self, in_dims: str | Iterable[str], out_dims: str | Iterable[str]
@@ -1651,7 +1649,7 @@ class LinearLayout:
         by_dim = self._dim_map(self._cols)
         kept = {n: [c for c in by_dim[n] if c] if n in names else list(by_dim[n])
                 for n, _ in self._in}
-        return LinearLayout._from_flat([(n, len(kept[n])) for n, _ in self._in], self._out,
+        return LinearLayout.unchecked([(n, len(kept[n])) for n, _ in self._in], self._out,
                                        [c for n, _ in self._in for c in kept[n]])
 
     # ------------------------------------------------------------------ matrices, galois
@@ -1692,11 +1690,11 @@ class LinearLayout:
             m = np.asarray(matrix)
         except Exception as exc:  # pragma: no cover - numpy accepts nearly anything
             raise LayoutError(f"cannot read a matrix from {type(matrix).__name__}: {exc}") from None
-        _need_mapping(in_dims, "in_dims")
-        _need_mapping(out_dims, "out_dims")
-        ins = [(_check_name(n, "in-dim"), _log2_exact(s, f"size of in dim {n!r}"))
+        need_mapping(in_dims, "in_dims")
+        need_mapping(out_dims, "out_dims")
+        ins = [(dim_name(n, "in-dim"), log2_exact(s, f"size of in dim {n!r}"))
                for n, s in in_dims.items()]
-        outs = [(_check_name(n, "out-dim"), _log2_exact(s, f"size of out dim {n!r}"))
+        outs = [(dim_name(n, "out-dim"), log2_exact(s, f"size of out dim {n!r}"))
                 for n, s in out_dims.items()]
         nin = sum(b for _, b in ins)
         nout = sum(b for _, b in outs)
@@ -1724,7 +1722,7 @@ class LinearLayout:
                     for i in range(0, nin * nbytes, nbytes)]
         else:
             cols = [0] * nin
-        return cls._from_flat(ins, outs, cols)  # every column fits: nout rows
+        return cls.unchecked(ins, outs, cols)  # every column fits: nout rows
 
     def to_galois(self):
         """The matrix as a ``galois.GF(2)`` array of shape (total out bits, total in bits).
@@ -1921,10 +1919,6 @@ def _str_template(ins: tuple[tuple[str, int], ...], outs: tuple[tuple[str, int],
 
 
 # ---------------------------------------------------------------------------- module helpers
-def _need_mapping(x: Any, what: str) -> None:
-    if type(x) is not dict and not isinstance(x, Mapping):
-        raise LayoutError(f"{what} must be a mapping {{name: value}}, got {type(x).__name__}")
-
 
 def _need_layout(x: Any, what: str) -> None:
     if type(x) is not LinearLayout and not isinstance(x, LinearLayout):

@@ -71,7 +71,8 @@ from typing import Any
 
 from . import f2
 from .cute import format_cute_swizzle
-from .errors import LayoutError, as_int
+from ._checks import as_int
+from .errors import LayoutError
 from .kinds import memory_columns
 from .layout import LinearLayout
 
@@ -297,10 +298,10 @@ class SwizzleMode(enum.Enum):
             LayoutError: unknown values, or a combination Table 14 does not allow (only 128B
                 takes atomicities other than 16B).
         """
-        mode_v = _int(swizzle_mode, "swizzle_mode")
+        mode_v = as_int(swizzle_mode, "swizzle_mode")
         if mode_v == 0:
             return cls.NONE
-        atom_v = 0 if swizzle_atomicity is None else _int(swizzle_atomicity, "swizzle_atomicity")
+        atom_v = 0 if swizzle_atomicity is None else as_int(swizzle_atomicity, "swizzle_atomicity")
         for m in cls:
             if _SPECS[m].ptx_mode == mode_v and _SPECS[m].ptx_atomicity == atom_v:
                 return m
@@ -369,11 +370,10 @@ _SPECS: dict[SwizzleMode, _Spec] = {
 }
 
 
-_int = as_int  # shared argument check (linlayout.errors)
 
 
 def _decode(value: Any, attr: str, what: str) -> SwizzleMode:
-    v = _int(value, what)
+    v = as_int(value, what)
     for m in SwizzleMode:
         if getattr(m, attr) == v:
             return m
@@ -432,14 +432,14 @@ def swizzle_mode(mode: Any) -> SwizzleMode:
 
 
 def _size_log2(size: Any, what: str) -> int:
-    s = _int(size, what)
+    s = as_int(size, what)
     if s < 1 or s & (s - 1):
         raise LayoutError(f"{what} must be a positive power of two, got {s}")
     return s.bit_length() - 1
 
 
 def _element_bits(element_bits: Any) -> int:
-    eb = _int(element_bits, "element_bits")
+    eb = as_int(element_bits, "element_bits")
     if eb < 1 or eb > 128 or eb & (eb - 1):
         raise LayoutError(
             f"element_bits must be a power of two from 1 to 128 (e.g. 16 for fp16), got {eb}"
@@ -481,7 +481,7 @@ def swizzled_address(mode: Any, address: int) -> int:
         128
     """
     spec = swizzle_mode(mode)
-    a = _int(address, "address")
+    a = as_int(address, "address")
     if a < 0:
         raise LayoutError(f"address must be a non-negative byte address, got {a}")
     return _sw(spec.xor_pairs, a)
@@ -575,10 +575,10 @@ def chunk_table(mode: Any, lines: int = 8, cell_bytes: int = 16) -> list[list[in
         [3, 2, 1, 0, 7, 6, 5, 4]
     """
     m = swizzle_mode(mode)
-    nl = _int(lines, "lines")
+    nl = as_int(lines, "lines")
     if nl < 1:
         raise LayoutError(f"lines must be at least 1, got {nl}")
-    cb = _int(cell_bytes, "cell_bytes")
+    cb = as_int(cell_bytes, "cell_bytes")
     if cb < 1 or cb > LINE_BYTES or cb & (cb - 1):
         raise LayoutError(f"cell_bytes must be a power of two from 1 to 128, got {cb}")
     g = m.granularity_bytes
@@ -651,7 +651,7 @@ def base_offset(mode: Any, address: int) -> int:
         5
     """
     m = swizzle_mode(mode)
-    a = _int(address, "address")
+    a = as_int(address, "address")
     if a < 0:
         raise LayoutError(f"address must be a non-negative byte address, got {a}")
     return (a // LINE_BYTES) % m.base_modulus
@@ -672,7 +672,7 @@ def buffer_offset(mode: Any, base: int, offset: int) -> int:
         32
     """
     m = swizzle_mode(mode)
-    b, o = _int(base, "base"), _int(offset, "offset")
+    b, o = as_int(base, "base"), as_int(offset, "offset")
     if b < 0 or o < 0:
         raise LayoutError(f"base and offset must be non-negative, got base={b}, offset={o}")
     return _sw(m.xor_pairs, b + o) - b
@@ -710,7 +710,7 @@ class AffineLayout:
             raise LayoutError(f"linear must be a LinearLayout, got {type(self.linear).__name__}")
         if isinstance(self.constant, (str, bytes)) or not isinstance(self.constant, Iterable):
             raise LayoutError(f"constant must be a tuple of ints, got {self.constant!r}")
-        const = tuple(_int(c, "constant entry") for c in self.constant)
+        const = tuple(as_int(c, "constant entry") for c in self.constant)
         outs = self.linear.out_dims
         if len(const) != len(outs):
             raise LayoutError(
@@ -810,7 +810,7 @@ def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES) ->
         (64,)
     """
     m = swizzle_mode(mode)
-    b = _int(base, "base")
+    b = as_int(base, "base")
     if b < 0:
         raise LayoutError(f"base must be a non-negative byte address, got {b}")
     n = _size_log2(size_bytes, "size_bytes")
@@ -853,7 +853,7 @@ def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES) ->
 
 # ---------------------------------------------------------------------------- 96B
 def _check_96_args(row: Any, cell: Any, base: Any) -> tuple[int, int, int]:
-    r, c, b = _int(row, "row"), _int(cell, "cell"), _int(base, "base")
+    r, c, b = as_int(row, "row"), as_int(cell, "cell"), as_int(base, "base")
     if r < 0:
         raise LayoutError(f"row must be non-negative, got {r}")
     if not 0 <= c < 6:
@@ -1057,7 +1057,7 @@ def tma_tile_layout(mode: Any, *, element_bits: int, rows: int, cols: int,
     r_log = _size_log2(rows, "rows")
     c_log = _size_log2(cols, "cols")
     B = _default_box(m, eb, 1 << c_log) if box_inner_bytes is None else \
-        _int(box_inner_bytes, "box_inner_bytes")
+        as_int(box_inner_bytes, "box_inner_bytes")
     problem = _box_problem(m, eb, 1 << c_log, 1 << r_log, B)
     if problem:
         raise LayoutError(problem)

@@ -24,37 +24,17 @@ the pivots behind ``getFreeVariableMasks``).
 
 from __future__ import annotations
 
-import operator
-import random as _random
+import random
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import f2
+from ._checks import bit_vector, random_source
 from .errors import LayoutError
 
 __all__ = ["Subspace"]
 
 
-def _vector(v: Any, what: str) -> int:
-    """``v`` as a non-negative int, else LayoutError naming ``what``."""
-    if isinstance(v, bool):
-        raise LayoutError(f"{what} must be a non-negative int bit vector, got the bool {v!r}")
-    try:
-        v = operator.index(v)
-    except TypeError:
-        raise LayoutError(f"{what} must be a non-negative int bit vector, got {v!r}") from None
-    if v < 0:
-        raise LayoutError(f"{what} must be a non-negative int bit vector, got {v}")
-    return v
-
-
-def _rng(rng: Any) -> _random.Random:
-    """A ``random.Random`` from one, an int seed, or None (fresh entropy)."""
-    if isinstance(rng, _random.Random):
-        return rng
-    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
-        return _random.Random(rng)
-    raise LayoutError(f"rng must be a random.Random, an int seed or None, got {rng!r}")
 
 
 class Subspace:
@@ -85,13 +65,19 @@ class Subspace:
             raise LayoutError(
                 f"a Subspace is built from an iterable of int vectors, got {vectors!r}"
             )
-        vecs = [_vector(v, f"vector {i} of the subspace") for i, v in enumerate(vectors)]
+        vecs = [bit_vector(v, f"vector {i} of the subspace") for i, v in enumerate(vectors)]
         object.__setattr__(self, "_basis", f2.echelon(vecs))
         object.__setattr__(self, "_hash", None)
 
     @classmethod
-    def _of(cls, basis: tuple[int, ...]) -> Subspace:
-        """Wrap an :func:`f2.echelon` basis without re-reducing it (internal)."""
+    def from_echelon(cls, basis: tuple[int, ...]) -> Subspace:
+        """The subspace with this canonical basis, taken as is (an unchecked constructor).
+
+        For callers that already hold an :func:`linlayout.f2.echelon` result (layouts'
+        :meth:`~linlayout.LinearLayout.image` and :meth:`~linlayout.LinearLayout.kernel`):
+        it skips the reduction the constructor does. Passing anything else makes a Subspace
+        whose equality and membership tests are wrong; use ``Subspace(vectors)`` otherwise.
+        """
         self = object.__new__(cls)
         object.__setattr__(self, "_basis", basis)
         object.__setattr__(self, "_hash", None)
@@ -100,13 +86,13 @@ class Subspace:
     @classmethod
     def zero(cls) -> Subspace:
         """The subspace ``{0}`` (dimension 0)."""
-        return cls._of(())
+        return cls.from_echelon(())
 
     @classmethod
     def full(cls, nbits: int) -> Subspace:
         """All of F₂^nbits. Raises LayoutError unless ``nbits`` is a non-negative int."""
-        n = _vector(nbits, "nbits")
-        return cls._of(tuple(1 << i for i in reversed(range(n))))
+        n = bit_vector(nbits, "nbits")
+        return cls.from_echelon(tuple(1 << i for i in reversed(range(n))))
 
     # ------------------------------------------------------------------ accessors
     @property
@@ -130,7 +116,7 @@ class Subspace:
         Raises:
             LayoutError: ``v`` is not a non-negative int.
         """
-        return f2.reduce(_vector(v, "the vector tested for membership"), self._basis) == 0
+        return f2.reduce(bit_vector(v, "the vector tested for membership"), self._basis) == 0
 
     def __iter__(self) -> Iterator[int]:
         """Every element (``2**dim`` of them), in Gray-code order from 0.
@@ -144,13 +130,13 @@ class Subspace:
         """Intersection ``U ∩ V`` (Zassenhaus, :func:`f2.intersection`)."""
         if not isinstance(other, Subspace):
             return NotImplemented
-        return Subspace._of(f2.intersection(self._basis, other._basis))
+        return Subspace.from_echelon(f2.intersection(self._basis, other._basis))
 
     def __add__(self, other: Subspace) -> Subspace:
         """Sum ``U + V``: the span of both."""
         if not isinstance(other, Subspace):
             return NotImplemented
-        return Subspace._of(f2.span_sum(self._basis, other._basis))
+        return Subspace.from_echelon(f2.span_sum(self._basis, other._basis))
 
     def __le__(self, other: Subspace) -> bool:
         """``U <= V``: ``U`` is a subspace of ``V``."""
@@ -188,7 +174,7 @@ class Subspace:
                         "complement is taken inside a space that contains the subspace"
                     )
             return Subspace(f2.extend_basis(self._basis, reversed(ambient._basis)))
-        n = _vector(ambient, "ambient (an int number of bits or a Subspace)")
+        n = bit_vector(ambient, "ambient (an int number of bits or a Subspace)")
         return Subspace(f2.complement(self._basis, n))
 
     def quotient(self, other: Subspace) -> Subspace:
@@ -214,9 +200,9 @@ class Subspace:
         Raises:
             LayoutError: ``v`` is not a non-negative int.
         """
-        return f2.reduce(_vector(v, "the vector to reduce"), self._basis)
+        return f2.reduce(bit_vector(v, "the vector to reduce"), self._basis)
 
-    def random_element(self, rng: _random.Random | int | None = None) -> int:
+    def random_element(self, rng: random.Random | int | None = None) -> int:
         """A uniformly random element (XOR of a random subset of the basis).
 
         Args:
@@ -225,7 +211,7 @@ class Subspace:
         Raises:
             LayoutError: ``rng`` is none of those.
         """
-        r = _rng(rng)
+        r = random_source(rng)
         bits = r.getrandbits(len(self._basis)) if self._basis else 0
         return f2.apply(self._basis, bits)
 
@@ -242,7 +228,7 @@ class Subspace:
         import galois
         import numpy as np
 
-        n = self.nbits if nbits is None else _vector(nbits, "nbits")
+        n = self.nbits if nbits is None else bit_vector(nbits, "nbits")
         if n < self.nbits:
             raise LayoutError(f"the subspace needs {self.nbits} bits, got nbits={n}")
         m = np.zeros((self.dim, n), dtype=np.uint8)

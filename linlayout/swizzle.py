@@ -447,7 +447,7 @@ def synthesize_swizzle(
     plain_k = [rep.vector_elems.bit_length() - 1 for rep in best.reports
                if rep.instruction == "ld/st.shared"]
     nvec = min(min(plain_k) if plain_k else best.planned_k[0], row)
-    layout = LinearLayout._from_flat(
+    layout = LinearLayout.unchecked(
         (("vector", nvec), ("bank", row - nvec), ("segment", nseg)),
         tuple((n, store.out_bits(n)) for n in store.out_dim_names),
         best.cols,
@@ -544,7 +544,7 @@ def _fixed_tma(mode: str, store: LinearLayout, sides: list[Distributed],
     (worst, _), cols, reports = scored[0]
     row = min(model.seg_lo, d)
     nvec = min(min(r.vector_elems for r in reports).bit_length() - 1, row)
-    layout = LinearLayout._from_flat(
+    layout = LinearLayout.unchecked(
         (("vector", nvec), ("bank", row - nvec), ("segment", d - row)),
         tuple((n, store.out_bits(n)) for n in store.out_dim_names), cols)
     per_side = [min(t[2][i].degree for t in scored) for i in range(len(sides))]

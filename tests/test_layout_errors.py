@@ -97,6 +97,10 @@ NULLARY = {
     "total_out_bits",
 }
 SUBSPACE_NULLARY = {"basis", "dim", "nbits", "zero"}
+# constructors documented as unchecked (for callers that established every invariant): they
+# validate nothing by design, so junk is not walked through them
+UNCHECKED = {"unchecked"}
+SUBSPACE_UNCHECKED = {"from_echelon"}
 
 JUNK = [None, 0, -1, 3, 2.5, True, float("nan"), "", "nope", "dim0", "register", b"x", [],
         ["nope"], [3], [[1]], [("x", 3)], {}, {"nope": 3}, {"register": 3}, {3: 4}, object(),
@@ -105,9 +109,16 @@ JUNK = [None, 0, -1, 3, 2.5, True, float("nan"), "", "nope", "dim0", "register",
 
 def test_the_walk_covers_the_public_api():
     public = {n for n in dir(LinearLayout) if not n.startswith("_")}
-    assert public | {"__init__"} == set(WALK) | NULLARY
+    assert public | {"__init__"} == set(WALK) | NULLARY | UNCHECKED
     public = {n for n in dir(Subspace) if not n.startswith("_")}
-    assert public | {"__contains__", "__init__"} == set(SUBSPACE_WALK) | SUBSPACE_NULLARY
+    assert public | {"__contains__", "__init__"} == \
+        set(SUBSPACE_WALK) | SUBSPACE_NULLARY | SUBSPACE_UNCHECKED
+
+
+@pytest.mark.parametrize("method", [getattr(LinearLayout, n) for n in sorted(UNCHECKED)]
+                         + [getattr(Subspace, n) for n in sorted(SUBSPACE_UNCHECKED)])
+def test_unchecked_constructors_say_so(method):
+    assert "unchecked" in method.__doc__.lower()
 
 
 def _call(table, name, args, kwargs):

@@ -1,0 +1,153 @@
+"""Argument checks shared by the whole package (package-internal).
+
+Every public function validates its arguments with these helpers, so a bad value raises
+:class:`~linlayout.LayoutError` with the same wording wherever it is passed. Each helper takes
+``what``, the name of the argument as the caller's user knows it (``"element_bits"``,
+``"size of out dim 'dim0'"``, ``"bases['lane'][2]"``), and puts it at the front of the message.
+
+Nothing here knows about layouts; the checks that need a :class:`~linlayout.LinearLayout` live
+with it (:mod:`linlayout.layout`).
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import LayoutError
+
+__all__ = [
+    "as_int",
+    "bit_vector",
+    "dim_name",
+    "int_list",
+    "log2_exact",
+    "need_mapping",
+    "power_of_two",
+    "random_source",
+]
+
+
+def as_int(value: Any, what: str) -> int:
+    """``value`` as an int (anything with ``__index__``, not a bool).
+
+    Raises:
+        LayoutError: ``value`` is a bool or not an integer.
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        raise LayoutError(f"{what} must be an int, got the bool {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise LayoutError(f"{what} must be an int, got {value!r}") from None
+
+
+def bit_vector(value: Any, what: str) -> int:
+    """``value`` as a non-negative int (a vector of F₂ⁿ, bit ``i`` = coordinate ``i``).
+
+    Raises:
+        LayoutError: a bool, not an integer, or negative.
+    """
+    if isinstance(value, bool):
+        raise LayoutError(f"{what} must be a non-negative int bit vector, got the bool {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise LayoutError(f"{what} must be a non-negative int bit vector, got {value!r}") from None
+    if v < 0:
+        raise LayoutError(f"{what} must be a non-negative int bit vector, got {v}")
+    return v
+
+
+def log2_exact(value: Any, what: str, lo: int = 1, hi: int | None = None) -> int:
+    """log2 of ``value``, which must be a power of two in ``[lo, hi]``.
+
+    Args:
+        value: the argument (an int; bools are refused).
+        what: its name, for the message.
+        lo, hi: the accepted range (``hi`` None: no upper limit).
+
+    Raises:
+        LayoutError: not an int, not a power of two, or outside the range.
+    """
+    if type(value) is not int:
+        if isinstance(value, bool):
+            raise LayoutError(f"{what} must be an int power of two, got {value!r}")
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise LayoutError(f"{what} must be an int power of two, got {value!r}") from None
+    if value < 1 or value & (value - 1) or value < lo or (hi is not None and value > hi):
+        if lo <= 1 and hi is None:
+            raise LayoutError(f"{what} must be a positive power of two, got {value}")
+        span = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+        raise LayoutError(f"{what} must be a power of two {span}, got {value}")
+    return value.bit_length() - 1
+
+
+def power_of_two(value: Any, what: str, allow_zero: bool = False) -> int:
+    """``value`` itself, which must be a positive power of two (or 0 when allowed).
+
+    Raises:
+        LayoutError: not an int, or not a power of two.
+    """
+    v = as_int(value, what)
+    if allow_zero and v == 0:
+        return 0
+    if v < 1 or v & (v - 1):
+        raise LayoutError(f"{what} must be a positive power of two, got {v}")
+    return v
+
+
+def int_list(seq: Any, what: str, *, pow2: bool = False,
+             length: int | None = None) -> tuple[int, ...]:
+    """A sequence of ints (each a positive power of two with ``pow2``), of ``length`` entries
+    when given.
+
+    Raises:
+        LayoutError: not a sequence (a string is refused), an entry that is not an int (or not
+            a power of two), or the wrong length (the message calls it the rank).
+    """
+    if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
+        raise LayoutError(f"{what} must be a list of ints, got {seq!r}")
+    out = tuple(power_of_two(x, f"{what}[{i}]") if pow2 else as_int(x, f"{what}[{i}]")
+                for i, x in enumerate(seq))
+    if length is not None and len(out) != length:
+        raise LayoutError(f"{what} has {len(out)} entries but the rank is {length}; "
+                          f"give one per dimension")
+    return out
+
+
+def dim_name(name: Any, what: str) -> str:
+    """A dimension name: a non-empty string.
+
+    Raises:
+        LayoutError: anything else (``what`` says which kind of dim, e.g. ``"in-dim"``).
+    """
+    if type(name) is not str or not name:
+        if not isinstance(name, str) or not name:
+            raise LayoutError(f"{what} names must be non-empty strings, got {name!r}")
+    return name
+
+
+def need_mapping(value: Any, what: str) -> None:
+    """Raise LayoutError unless ``value`` is a mapping (``{name: value}``)."""
+    if type(value) is not dict and not isinstance(value, Mapping):
+        raise LayoutError(f"{what} must be a mapping {{name: value}}, got {type(value).__name__}")
+
+
+def random_source(rng: Any) -> random.Random:
+    """A ``random.Random`` from one, an int seed, or None (fresh entropy).
+
+    Raises:
+        LayoutError: anything else.
+    """
+    if isinstance(rng, random.Random):
+        return rng
+    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
+        return random.Random(rng)
+    raise LayoutError(f"rng must be a random.Random, an int seed or None, got {rng!r}")
