@@ -129,7 +129,7 @@ def operations(c: dict[str, Any], gal: dict[str, Any], tri: dict[str, Any] | Non
     GF2 = galois.GF2
     reg, shared, shared_b = c["reg"], c["shared"], c["shared_b"]
     g_reg, g_inv, g_shared, g_shared_b = gal["reg"], gal["inv"], gal["shared"], gal["shared_b"]
-    v = GF2(np.array([(LinearLayout._flat_in(reg, c["point"]) >> i) & 1
+    v = GF2(np.array([(reg.flat_input(c["point"]) >> i) & 1
                       for i in range(reg.total_in_bits)], dtype=np.uint8))
     eye = GF2(np.eye(shared_b.total_out_bits, dtype=np.uint8))
     aug_inv = np.hstack((g_shared_b, eye))

@@ -23,3 +23,12 @@ class NotInvertibleError(LayoutError):
     that needs a shared-memory layout to be a bijection.
     """
 
+
+class NotLinearError(LayoutError):
+    """:meth:`LinearLayout.from_function <linlayout.LinearLayout.from_function>` found a point
+    where the function is not F₂-linear (the message names the input and both outputs)."""
+
+
+class LayoutParseError(LayoutError):
+    """:meth:`LinearLayout.parse <linlayout.LinearLayout.parse>` was given text in neither the
+    repr nor the str format (the message quotes the offending line)."""

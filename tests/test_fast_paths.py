@@ -183,10 +183,10 @@ def test_str_odd_names_sizes_and_values():
 
 
 def test_template_cache_is_bounded():
-    from linlayout import layout as layout_module
+    from linlayout.layout import text as layout_text
     for i in range(300):
         str(LinearLayout({f"d{i}": [[1]]}, {"o": 2}))
-    assert len(layout_module._STR_TEMPLATES) <= 256
+    assert len(layout_text.STR_TEMPLATES) <= 256
 
 
 def test_compose_fast_and_general_paths_agree():

@@ -37,6 +37,7 @@ WALK = {
     "__init__": (LinearLayout, (BASE.bases, BASE.out_dims), {"require_surjective": True}),
     "apply": (BASE, ({"register": 1},), {}),
     "apply_flat": (BASE, (3,), {}),
+    "flat_input": (BASE, ({"register": 1, "lane": 2},), {}),
     "compose": (BASE, (IDENT,), {}),
     "concat_ins": (BASE, (L({"warp": [[1, 0]]}, BASE.out_dims),), {}),
     "concat_outs": (BASE, (L({"register": [[1], [0]], "lane": [[0], [0]], "block": []},
@@ -90,7 +91,7 @@ SUBSPACE_WALK = {
 # public names that take no arguments (properties and nullary methods): nothing to get wrong
 # except the layout itself, covered by test_nullary_methods_on_bad_layouts
 NULLARY = {
-    "bases", "columns", "empty", "flatten_ins", "flatten_outs", "free_variable_masks",
+    "bases", "columns", "dim_tables", "empty", "in_dims_log2", "out_dims_log2", "flatten_ins", "flatten_outs", "free_variable_masks",
     "image", "in_dim_names", "in_dims", "invert", "is_injective", "is_invertible",
     "is_surjective", "kernel", "matrix", "num_consecutive_in_out", "out_dim_names",
     "out_dims", "pseudoinvert", "rank", "squeeze", "to_dict", "to_galois", "total_in_bits",
