@@ -39,7 +39,7 @@ import f2np  # noqa: E402
 
 import linlayout as ll  # noqa: E402
 from linlayout import bank_conflicts, examples  # noqa: E402
-from linlayout.conflicts import count_offsets  # noqa: E402
+from linlayout.conflicts.closed_form import count_offsets  # noqa: E402
 from linlayout.hardware import bank_model  # noqa: E402
 
 U64 = np.uint64

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 import linlayout as ll
 from linlayout import LinearLayout, bank_conflicts, examples, simulate_bank_access, synthesize_swizzle
-from linlayout.kinds import memory_columns
+from linlayout.hardware.kinds import memory_columns
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import linlayout as ll
 from linlayout import examples
-from linlayout.family import is_optimal, optimal_swizzles
+from linlayout.swizzle.family import is_optimal, optimal_swizzles
 from linlayout.hardware import AMD_CDNA3
 
 HERE = Path(__file__).resolve().parent

@@ -16,10 +16,9 @@ Public names:
 """
 
 from . import f2
-from .conflicts import ConflictReport, bank_conflicts
+from .conflicts import ConflictReport, bank_conflicts, simulate_bank_access
 from .errors import LayoutError, NotInvertibleError
 from .layout import LayoutParseError, LinearLayout, NotLinearError
-from .simulate import simulate_bank_access
 from .subspace import Subspace
 from .swizzle import OptimalityBound, SwizzleResult, synthesize_swizzle
 

@@ -73,7 +73,7 @@ from . import f2
 from .cute import format_cute_swizzle
 from ._checks import as_int
 from .errors import LayoutError
-from .kinds import memory_columns
+from .hardware.kinds import memory_columns
 from .layout import LinearLayout
 
 __all__ = [
@@ -1047,7 +1047,7 @@ def tma_tile_layout(mode: Any, *, element_bits: int, rows: int, cols: int,
 
     Example::
 
-        >>> from linlayout.formula import offset_formula
+        >>> from linlayout.show.formula import offset_formula
         >>> L = tma_tile_layout("128B", element_bits=16, rows=8, cols=64)
         >>> offset_formula(L, {"dim0": "row", "dim1": "col"})
         'offset = 64·row + (col ⊕ 8·row)'

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from linlayout import LayoutError, LinearLayout, bank_conflicts, examples, f2
-from linlayout.family import count_meeting, gaussian_binomial, is_optimal, optimal_swizzles
+from linlayout.swizzle.family import count_meeting, gaussian_binomial, is_optimal, optimal_swizzles
 
 
 def test_gaussian_binomial():

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from linlayout import LayoutError, LinearLayout, bank_conflicts, f2, simulate_bank_access
-from linlayout.instructions import parse_instruction
+from linlayout.hardware.instructions import parse_instruction
 
 from randlayouts import random_invertible, split_out
 

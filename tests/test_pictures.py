@@ -1,4 +1,4 @@
-"""Pictures (linlayout.pictures and ``linlayout show --png/--svg``); need matplotlib."""
+"""Pictures (linlayout.show.pictures and ``linlayout show --png/--svg``); need matplotlib."""
 
 from __future__ import annotations
 
@@ -24,14 +24,14 @@ SMALL_DIST = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[0, 1], [0, 2]
 
 
 def test_import_does_not_load_matplotlib():
-    code = ("import sys, linlayout, linlayout.pictures; "
+    code = ("import sys, linlayout, linlayout.show.pictures; "
             "print('matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_bank_colours_follow_the_article():
-    from linlayout.pictures import bank_color
+    from linlayout.show.pictures import bank_color
 
     for b in range(0, 32, 2):
         even, odd = colorsys.rgb_to_hsv(*bank_color(b)), colorsys.rgb_to_hsv(*bank_color(b + 1))
@@ -53,7 +53,7 @@ def test_missing_matplotlib_in_the_cli(tmp_path, monkeypatch, capsys):
 
 
 def test_missing_matplotlib_in_the_library(monkeypatch):
-    from linlayout import pictures
+    from linlayout.show import pictures
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
@@ -69,7 +69,7 @@ def _is_png(path) -> bool:
 
 
 def test_draw_memory_png_and_svg(tmp_path):
-    from linlayout.pictures import draw_memory, save
+    from linlayout.show.pictures import draw_memory, save
 
     fig = draw_memory(SMALL, 32, highlight={"a": [0, 1, 2], "b": [16]},
                       names={"dim0": "m", "dim1": "n"})
@@ -84,7 +84,7 @@ def test_draw_memory_png_and_svg(tmp_path):
 
 
 def test_memory_labels_are_the_offsets():
-    from linlayout.pictures import draw_memory
+    from linlayout.show.pictures import draw_memory
 
     ax = draw_memory(XOR2M, 32).axes[0]
     # 512 cells, each labelled with its offset; offsets are a permutation of 0..511
@@ -95,7 +95,7 @@ def test_memory_labels_are_the_offsets():
 
 
 def test_cell_colour_is_the_bank():
-    from linlayout.pictures import bank_color, draw_memory
+    from linlayout.show.pictures import bank_color, draw_memory
 
     fig = draw_memory(XOR2M, 32, numbers=False, legend=False)
     image = fig.axes[0].images[0].get_array()
@@ -107,7 +107,7 @@ def test_cell_colour_is_the_bank():
 
 
 def test_draw_distributed_and_matrix():
-    from linlayout.pictures import draw_distributed, draw_matrix
+    from linlayout.show.pictures import draw_distributed, draw_matrix
 
     ex = examples.get("transpose")
     fig = draw_distributed(ex.load, ring=9)
@@ -124,14 +124,14 @@ def test_draw_distributed_and_matrix():
 
 
 def test_draw_matrix_groups_for_sub_word_elements():
-    from linlayout.pictures import draw_matrix
+    from linlayout.show.pictures import draw_matrix
 
     fig = draw_matrix(XOR2M, element_bits=16)
     assert [t.get_text() for t in fig.axes[0].texts] == ["in word", "bank", "seg"]
 
 
 def test_draw_swizzle_titles_carry_the_counts():
-    from linlayout.pictures import draw_swizzle
+    from linlayout.show.pictures import draw_swizzle
 
     ex = examples.get("transpose")
     fig = draw_swizzle(ex.store, ex.load, 32)
@@ -144,7 +144,7 @@ def test_draw_swizzle_titles_carry_the_counts():
 
 
 def test_large_tensors_are_cut_and_say_so():
-    from linlayout.pictures import draw_memory
+    from linlayout.show.pictures import draw_memory
 
     ex = examples.get("transpose-128")
     r = synthesize_swizzle(ex.store, ex.load, element_bits=16)
@@ -154,7 +154,7 @@ def test_large_tensors_are_cut_and_say_so():
 
 
 def test_errors():
-    from linlayout.pictures import draw_distributed, draw_memory, save
+    from linlayout.show.pictures import draw_distributed, draw_memory, save
 
     with pytest.raises(LayoutError, match="label"):
         draw_memory(XOR2M, 32, label="nope")

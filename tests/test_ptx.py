@@ -438,7 +438,7 @@ def test_tma_tile_layout_brute_force(mode, eb):
 
 
 def test_tma_tile_layout_formulas():
-    from linlayout.formula import offset_formula
+    from linlayout.show.formula import offset_formula
 
     names = {"dim0": "row", "dim1": "col"}
     L = ptx.tma_tile_layout("128B", element_bits=16, rows=16, cols=128)

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linlayout import LayoutError, LinearLayout, examples, f2, synthesize_swizzle
-from linlayout.formula import evaluate_fields, offset_fields, offset_formula, offset_formula_latex
-from linlayout.render import grid_distributed, grid_memory
+from linlayout.show.formula import evaluate_fields, offset_fields, offset_formula, offset_formula_latex
+from linlayout.show.render import grid_distributed, grid_memory
 
 MN = {"dim0": "m", "dim1": "n"}
 
@@ -188,7 +188,7 @@ def test_latex():
 
 def test_import_stays_light():
     code = (
-        "import sys, linlayout, linlayout.cli, linlayout.formula, linlayout.render;"
+        "import sys, linlayout, linlayout.cli, linlayout.show.formula, linlayout.show.render;"
         "bad = [m for m in ('sympy', 'galois') if m in sys.modules];"
         "assert not bad, bad"
     )

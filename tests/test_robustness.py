@@ -62,7 +62,7 @@ def test_junk_arguments_raise_layout_error_only():
     """Every argument of the synthesis-level API, fed junk: LayoutError or a result, nothing
     else (no TypeError, no crash)."""
     from linlayout import examples
-    from linlayout.family import is_optimal, optimal_swizzles
+    from linlayout.swizzle.family import is_optimal, optimal_swizzles
     from linlayout.hardware import HardwareModel
 
     ex = examples.get("transpose")

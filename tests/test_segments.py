@@ -6,7 +6,7 @@ import itertools
 import random
 
 from linlayout import f2
-from linlayout.segments import best_segment
+from linlayout.swizzle.segments import best_segment
 
 
 def all_subspaces(n: int, s: int, z: list[int]):

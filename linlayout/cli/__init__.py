@@ -21,14 +21,14 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import LayoutError
-from . import check, conflicts, examples_cmd, ptx, show, synthesize
+from . import check, conflicts, examples, ptx, show, synthesize
 from .common import PROG, CliError, one_line
 
 __all__ = ["main"]
 
 
 #: Subcommand modules, each with ``register(subparsers)``; add new subcommands here.
-COMMANDS = (synthesize, conflicts, show, examples_cmd, ptx, check)
+COMMANDS = (synthesize, conflicts, show, examples, ptx, check)
 
 
 def parser() -> argparse.ArgumentParser:

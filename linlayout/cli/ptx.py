@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import ptx
 from ..errors import LayoutError
-from ..formula import offset_formula
+from ..show.formula import offset_formula
 from .common import CliError, dumps
 
 #: Display names of the tile's dims in formulas.

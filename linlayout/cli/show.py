@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..formula import offset_formula
-from ..kinds import is_distributed
-from ..render import grid_distributed, grid_memory
+from ..show.formula import offset_formula
+from ..hardware.kinds import is_distributed
+from ..show.render import grid_distributed, grid_memory
 from .common import CliError, add_hardware_args, hardware_kwargs, load_layout
 
 
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         print(offset_formula(layout))
         print(grid)
     if pictures:
-        from ..pictures import draw_layout, save
+        from ..show.pictures import draw_layout, save
 
         fig = draw_layout(layout, element_bits=args.element_bits, **hw)
         for path in pictures:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .. import examples
-from ..formula import offset_formula
+from ..show.formula import offset_formula
 from ..ptx import match_tma_mode
 from ..swizzle import SwizzleResult, synthesize_swizzle
 from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout, table

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import LayoutError
-from ..kinds import memory_columns
+from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
 from . import layouts as Lyt
 from .layouts import Encoding

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from linlayout import LinearLayout, bank_conflicts, examples
-from linlayout import pictures as P
+from linlayout.show import pictures as P
 
 HERE = Path(__file__).resolve().parent
 MN = {"dim0": "m", "dim1": "n"}

@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import f2np  # noqa: E402
 
 from linlayout import LinearLayout, bank_conflicts, f2, simulate_bank_access  # noqa: E402
-from linlayout.conflicts import count_offsets  # noqa: E402
+from linlayout.conflicts.closed_form import count_offsets  # noqa: E402
 from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA, bank_model  # noqa: E402
 
 U64 = np.uint64

@@ -32,12 +32,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from . import f2
-from .conflicts import bank_conflicts
-from .errors import LayoutError
-from .hardware import HardwareModel, bank_model
-from .kinds import distributed_columns, is_distributed, memory_columns
-from .layout import LinearLayout
+from .. import f2
+from ..conflicts import bank_conflicts
+from ..errors import LayoutError
+from ..hardware.model import HardwareModel, bank_model
+from ..hardware.kinds import distributed_columns, is_distributed, memory_columns
+from ..layout import LinearLayout
 
 __all__ = [
     "MissingMatplotlib",
@@ -619,7 +619,7 @@ def draw_swizzle(
     """
     Figure, _, _ = _mpl()
     if after is None:
-        from .swizzle import synthesize_swizzle
+        from ..swizzle import synthesize_swizzle
 
         after = synthesize_swizzle(store, load, element_bits=element_bits,
                                    hardware=hardware).layout

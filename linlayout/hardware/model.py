@@ -34,9 +34,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from . import f2
-from ._checks import log2_exact
-from .errors import LayoutError
+from .. import f2
+from .._checks import log2_exact
+from ..errors import LayoutError
 
 __all__ = ["AMD_CDNA3", "AMD_CDNA4", "NVIDIA", "PRESETS", "BankModel", "HardwareModel", "bank_model"]
 

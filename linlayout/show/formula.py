@@ -29,10 +29,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from . import f2
-from .kinds import memory_columns
-from .errors import LayoutError
-from .layout import LinearLayout
+from .. import f2
+from ..hardware.kinds import memory_columns
+from ..errors import LayoutError
+from ..layout import LinearLayout
 
 __all__ = [
     "Field",

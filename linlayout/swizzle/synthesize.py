@@ -35,17 +35,17 @@ import itertools
 from itertools import combinations
 from typing import Any
 
-from . import f2
-from .conflicts import (
+from .. import f2
+from ..conflicts.closed_form import (
     ConflictReport,
     alignment_log2,
     count_matrix,
     count_offsets,
     widest_vector_log2,
 )
-from .errors import LayoutError
-from .hardware import BankModel, HardwareModel, bank_model
-from .instructions import (
+from ..errors import LayoutError
+from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..hardware.instructions import (
     Instruction,
     MatrixGeometry,
     all_variants,
@@ -53,8 +53,8 @@ from .instructions import (
     matrix_geometry,
     parse_instruction,
 )
-from .kinds import Distributed, distributed_columns, memory_columns, require_same_tensor
-from .layout import LinearLayout
+from ..hardware.kinds import Distributed, distributed_columns, memory_columns, require_same_tensor
+from ..layout import LinearLayout
 from .segments import best_segment
 
 __all__ = ["OptimalityBound", "SwizzleResult", "synthesize_swizzle"]
@@ -185,7 +185,7 @@ class SwizzleResult:
     def tma_mode(self) -> Any:
         """The TMA swizzle mode and box that write ``layout`` exactly
         (:class:`linlayout.ptx.TmaMatch`), or None (:func:`linlayout.ptx.match_tma_mode`)."""
-        from . import ptx
+        from .. import ptx
 
         return ptx.match_tma_mode(self.layout, self.element_bits)
 
@@ -525,7 +525,7 @@ def _fixed_tma(mode: str, store: LinearLayout, sides: list[Distributed],
                regs: list[tuple[int, ...]], model: BankModel, d: int,
                common_dim: int) -> SwizzleResult:
     """The best layout TMA can write with ``mode`` (exhaustive over its choices)."""
-    from . import ptx  # ptx depends on nothing here; imported when a TMA mode is fixed
+    from .. import ptx  # ptx depends on nothing here; imported when a TMA mode is fixed
 
     cands = ptx.tma_layouts(mode, store.out_dims, model.element_bits)
     if not cands:

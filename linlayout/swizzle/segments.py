@@ -28,7 +28,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import f2
+from .. import f2
 
 __all__ = ["SegmentChoice", "best_segment", "lower_bounds"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import LayoutError, NotInvertibleError
-from .layout import LinearLayout
+from ..errors import LayoutError, NotInvertibleError
+from ..layout import LinearLayout
 
 __all__ = [
     "DISTRIBUTED_IN_DIMS",

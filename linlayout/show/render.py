@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import f2
-from .hardware import bank_model
-from .kinds import distributed_columns, memory_columns
-from .errors import LayoutError
-from .layout import LinearLayout
+from .. import f2
+from ..hardware.model import bank_model
+from ..hardware.kinds import distributed_columns, memory_columns
+from ..errors import LayoutError
+from ..layout import LinearLayout
 
 __all__ = ["grid_distributed", "grid_memory"]
 

@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from . import f2
-from .conflicts import ConflictReport, bank_conflicts
-from .errors import LayoutError
-from .hardware import HardwareModel, bank_model
-from .kinds import distributed_columns
-from .layout import LinearLayout
+from .. import f2
+from ..conflicts import ConflictReport, bank_conflicts
+from ..errors import LayoutError
+from ..hardware.model import HardwareModel, bank_model
+from ..hardware.kinds import distributed_columns
+from ..layout import LinearLayout
 from .segments import _Quotient
-from .swizzle import OptimalityBound, _project, synthesize_swizzle
+from .synthesize import OptimalityBound, _project, synthesize_swizzle
 
 __all__ = ["Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal", "optimal_swizzles"]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .conflicts import AccessPlan, ConflictReport, check_vector, plan_access
-from .errors import LayoutError
-from .hardware import BankModel, HardwareModel, bank_model
-from .instructions import Instruction, check_element, parse_instruction
-from .layout import LinearLayout
+from .closed_form import AccessPlan, ConflictReport, check_vector, plan_access
+from ..errors import LayoutError
+from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..hardware.instructions import Instruction, check_element, parse_instruction
+from ..layout import LinearLayout
 
 __all__ = ["simulate_bank_access"]
 

@@ -34,14 +34,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import f2
-from .errors import LayoutError
-from ._checks import log2_exact
-from .hardware import BankModel, HardwareModel, bank_model
-from .instructions import DEFAULT as DEFAULT_INSTRUCTION
-from .instructions import Instruction, check_memory, matrix_geometry, parse_instruction
-from .kinds import distributed_columns, memory_columns, require_same_tensor
-from .layout import LinearLayout
+from .. import f2
+from ..errors import LayoutError
+from .._checks import log2_exact
+from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..hardware.instructions import DEFAULT as DEFAULT_INSTRUCTION
+from ..hardware.instructions import Instruction, check_memory, matrix_geometry, parse_instruction
+from ..hardware.kinds import distributed_columns, memory_columns, require_same_tensor
+from ..layout import LinearLayout
 
 __all__ = ["ConflictReport", "bank_conflicts"]
 

@@ -30,8 +30,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import f2
-from .errors import LayoutError
+from .. import f2
+from ..errors import LayoutError
 
 __all__ = ["DEFAULT", "Instruction", "MatrixGeometry", "matrix_geometry", "parse_instruction"]
 

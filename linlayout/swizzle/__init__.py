@@ -1,0 +1,24 @@
+"""Optimal swizzle synthesis: the shared-memory layout for a store in layout A and loads in B.
+
+* :func:`synthesize_swizzle` (:mod:`.synthesize`) — the layout, its certified cost per side
+  and the bound that proves it optimal (:class:`SwizzleResult`, :class:`OptimalityBound`).
+* :mod:`.segments` — the exact segment search for a tile read by several loads.
+* :mod:`.family` — every optimal layout: :func:`optimal_swizzles` counts and enumerates them,
+  :func:`is_optimal` certifies a hand-written one.
+
+The theory (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, generalised to
+arbitrary subspaces) is in ``docs/theory.md``.
+"""
+
+from .family import Certificate, OptimalFamily, is_optimal, optimal_swizzles
+from .synthesize import OptimalityBound, SwizzleResult, synthesize_swizzle
+
+__all__ = [
+    "Certificate",
+    "OptimalFamily",
+    "OptimalityBound",
+    "SwizzleResult",
+    "is_optimal",
+    "optimal_swizzles",
+    "synthesize_swizzle",
+]
