@@ -7,6 +7,7 @@ import random
 import pytest
 
 from linlayout import LayoutError, LinearLayout, bank_conflicts, examples, simulate_bank_access
+from linlayout.hardware import NVIDIA
 from linlayout.errors import NotInvertibleError
 
 from randlayouts import (
@@ -121,7 +122,7 @@ def test_closed_form_matches_simulator_other_bank_models():
         lay = random_distributed(rng, out_bits, unit=False, warp_bits=rng.randint(0, 1))
         e = rng.choice(ELEMENT_BITS)
         nb, bb = rng.choice([(16, 4), (64, 4), (32, 8), (8, 4), (4, 4)])
-        kw = dict(element_bits=e, num_banks=nb, bank_bytes=bb)
+        kw = dict(element_bits=e, hardware=NVIDIA.with_banks(num_banks=nb, bank_bytes=bb))
         assert bank_conflicts(lay, mem, **kw) == simulate_bank_access(lay, mem, **kw)
 
 
@@ -164,7 +165,7 @@ def test_errors():
     with pytest.raises(LayoutError, match="element_bits"):
         bank_conflicts(ex.load, mem, element_bits=256)
     with pytest.raises(LayoutError, match="num_banks"):
-        bank_conflicts(ex.load, mem, element_bits=32, num_banks=3)
+        bank_conflicts(ex.load, mem, element_bits=32, hardware=NVIDIA.with_banks(num_banks=3))
     with pytest.raises(LayoutError, match="vector_elems"):
         bank_conflicts(ex.load, mem, element_bits=32, vector_elems=2)  # registers can't back it
     with pytest.raises(LayoutError, match="thread"):

@@ -78,10 +78,10 @@ def test_junk_arguments_raise_layout_error_only():
         call(ll.synthesize_swizzle, ex.store, ex.load, element_bits=j)
         call(ll.synthesize_swizzle, j, ex.load, element_bits=32)
         call(ll.synthesize_swizzle, ex.store, j, element_bits=32)
-        for kw in ("num_banks", "bank_bytes", "hardware", "vectors", "instructions", "fixed",
+        for kw in ("hardware", "vectors", "instructions", "fixed",
                    "node_limit"):
             call(ll.synthesize_swizzle, ex.store, ex.load, element_bits=32, **{kw: j})
-        for kw in ("num_banks", "bank_bytes", "hardware", "vector_elems", "instruction",
+        for kw in ("hardware", "vector_elems", "instruction",
                    "element_bits"):
             kwargs = {"element_bits": 32, kw: j}
             call(ll.bank_conflicts, ex.load, mem, **kwargs)

@@ -15,6 +15,7 @@ from linlayout import (
     simulate_bank_access,
     synthesize_swizzle,
 )
+from linlayout.hardware import NVIDIA
 
 from randlayouts import random_invertible, random_out_bits, random_pair, split_out
 
@@ -113,7 +114,7 @@ def test_other_bank_models(num_banks, bank_bytes):
     made conflict-free; the result meets its bound, and no random memory layout with the same
     vector beats the bound."""
     rng = random.Random(num_banks * 100 + bank_bytes)
-    hw = dict(num_banks=num_banks, bank_bytes=bank_bytes)
+    hw = dict(hardware=NVIDIA.with_banks(num_banks=num_banks, bank_bytes=bank_bytes))
     for _ in range(60):
         d = rng.randint(6, 11)
         out_bits = random_out_bits(rng, d)
@@ -135,7 +136,8 @@ def test_other_bank_models(num_banks, bank_bytes):
 def test_narrow_banks_split_the_warp():
     """16 banks of 4 bytes: a 4-byte access runs in two phases of 16 lanes."""
     ex = examples.get("transpose")
-    r = synthesize_swizzle(ex.store, ex.load, element_bits=32, num_banks=16)
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=32,
+                            hardware=NVIDIA.with_banks(num_banks=16))
     assert (r.store.degree, r.load.degree) == (1, 1)
     assert (r.store.phases, r.store.lanes_per_phase, r.load.wavefronts) == (2, 16, 2)
     assert r.optimal

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import CliError, dumps, table
+from .common import CliError, add_hardware_args, dumps, hardware_kwargs, table
 
 
 def _read(path: str) -> str:
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     for path in args.files:
         module = read_ttgir(_read(path), path)
-        reports = check_module(module, num_banks=args.num_banks, bank_bytes=args.bank_bytes)
+        reports = check_module(module, **hardware_kwargs(args))
         results.append((path, reports))
     worst = max((r.degree for _, reps in results for r in reps if r.degree is not None),
                 default=1)
@@ -98,10 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("files", nargs="+", metavar="FILE", help="TTGIR (Triton GPU IR) text")
     c.add_argument("--max-degree", type=int, default=1, metavar="K",
                    help="largest acceptable conflict degree (default 1: conflict-free)")
-    c.add_argument("--num-banks", type=int, default=32, metavar="N",
-                   help="banks per row (default 32)")
-    c.add_argument("--bank-bytes", type=int, default=4, metavar="N",
-                   help="bytes per bank word (default 4)")
+    add_hardware_args(c)
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.set_defaults(func=run)
 

@@ -71,8 +71,11 @@ def add_hardware_args(sp: argparse.ArgumentParser) -> None:
 
 
 def hardware_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    """``hardware=``, ``num_banks=``, ``bank_bytes=`` for the library calls."""
+    """``{"hardware": model}`` for the library calls: the ``--hardware`` preset with the
+    ``--num-banks`` / ``--bank-bytes`` overrides applied (LayoutError if they are invalid)."""
     from ..hardware import PRESETS
 
-    return {"hardware": PRESETS[args.hardware], "num_banks": args.num_banks,
-            "bank_bytes": args.bank_bytes}
+    model = PRESETS[args.hardware]
+    if args.num_banks is not None or args.bank_bytes is not None:
+        model = model.with_banks(num_banks=args.num_banks, bank_bytes=args.bank_bytes)
+    return {"hardware": model}

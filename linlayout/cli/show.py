@@ -27,9 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if is_distributed(layout):
         print(grid_distributed(layout))
     else:
-        grid = grid_memory(layout, args.element_bits,
-                           num_banks=args.num_banks or hw["hardware"].num_banks,
-                           bank_bytes=args.bank_bytes or hw["hardware"].bank_bytes)
+        grid = grid_memory(layout, args.element_bits, **hw)
         print(offset_formula(layout))
         print(grid)
     if pictures:

@@ -315,8 +315,6 @@ def bank_conflicts(
     memory: LinearLayout,
     *,
     element_bits: int,
-    num_banks: int | None = None,
-    bank_bytes: int | None = None,
     vector_elems: int | None = None,
     hardware: HardwareModel | None = None,
     instruction: str | None = None,
@@ -330,14 +328,13 @@ def bank_conflicts(
             [+ ``block``] or ``vector, bank, segment`` [+ ``reps``] (flattened in that order)
             onto the same out dims with the same sizes.
         element_bits: bits per element, a power of two from 1 to the widest access (128).
-        num_banks: banks per row (power of two); overrides ``hardware``'s (default 32).
-        bank_bytes: bytes per bank word (power of two); overrides ``hardware``'s (default 4).
         vector_elems: elements per lane per instruction; default the widest ``2^k`` such that
             memory offsets ``0..2^k-1`` are held in one thread's registers, every lane's,
             warp's and block's run of offsets starts on a multiple of ``2^k`` (else no single
             instruction moves it), and ``2^k · element_bits`` fits the widest access (128 bits).
         hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``; presets
-            ``AMD_CDNA3``, ``AMD_CDNA4``), which also fixes the warp size and the phases.
+            ``AMD_CDNA3``, ``AMD_CDNA4``; ``NVIDIA.with_banks(num_banks=16)`` for other bank
+            counts): banks, bank words, warp size, widest access and phases.
         instruction: ``"ld.shared"``/``"st.shared"`` (default, vectorised) or a matrix
             instruction ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``, …
             (:mod:`linlayout.instructions`); ``vector_elems`` does not apply to those.
@@ -354,7 +351,7 @@ def bank_conflicts(
     Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised to sub-word
     accesses (module docstring); verified against :func:`simulate_bank_access`.
     """
-    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    model = bank_model(element_bits, hardware)
     instr = parse_instruction(instruction)
     plan = plan_access(layout, memory, model.warp_log2)
     if instr.is_matrix:

@@ -31,8 +31,6 @@ def simulate_bank_access(
     memory: LinearLayout,
     *,
     element_bits: int,
-    num_banks: int | None = None,
-    bank_bytes: int | None = None,
     vector_elems: int | None = None,
     hardware: HardwareModel | None = None,
     instruction: str | None = None,
@@ -53,7 +51,7 @@ def simulate_bank_access(
         LayoutError: as :func:`linlayout.bank_conflicts`; also when the instructions of one
             access disagree (impossible for linear layouts; a guard against bugs).
     """
-    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    model = bank_model(element_bits, hardware)
     instr = parse_instruction(instruction)
     plan = plan_access(layout, memory, model.warp_log2)
     nmem = len(plan.memory_cols)

@@ -241,36 +241,24 @@ def _phase_lanes(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
     return tuple(sorted(f2.null_space(cols)))
 
 
-def bank_model(
-    element_bits: Any,
-    num_banks: Any = None,
-    bank_bytes: Any = None,
-    hardware: HardwareModel | None = None,
-) -> BankModel:
+def bank_model(element_bits: Any, hardware: HardwareModel | None = None) -> BankModel:
     """Validate the parameters of one access and combine them into a :class:`BankModel`.
 
     Args:
         element_bits: bits per element, a power of two up to the widest access.
-        num_banks, bank_bytes: override the hardware model's bank parameters (None keeps them).
-        hardware: the model (default :data:`NVIDIA`).
+        hardware: the model (default :data:`NVIDIA`); :meth:`HardwareModel.with_banks`
+            derives one with other bank parameters.
 
     Raises:
-        LayoutError: a parameter is not a power of two in range, or ``hardware`` is not a
+        LayoutError: ``element_bits`` is not a power of two in range, or ``hardware`` is not a
             HardwareModel.
     """
     if hardware is None:
         hardware = NVIDIA
     elif not isinstance(hardware, HardwareModel):
         raise LayoutError(
-            f"hardware must be a HardwareModel (e.g. linlayout.hardware.NVIDIA), got "
-            f"{type(hardware).__name__}"
+            f"hardware must be a HardwareModel (e.g. linlayout.hardware.NVIDIA, or "
+            f"NVIDIA.with_banks(num_banks=16)), got {type(hardware).__name__}"
         )
-    hw = hardware.with_banks(num_banks, bank_bytes)
-    e = log2_exact(element_bits, "element_bits", 1, hw.max_access_bytes * 8)
-    return BankModel(hardware=hw, element_log2=e)
-
-
-def lane_span(lane_cols: Iterable[int], lane_ids: Iterable[int]) -> list[int]:
-    """Images of the given lane ids under a map with the given lane columns (XOR of columns)."""
-    cols = list(lane_cols)
-    return [f2.apply(cols, v) for v in lane_ids]
+    e = log2_exact(element_bits, "element_bits", 1, hardware.max_access_bytes * 8)
+    return BankModel(hardware=hardware, element_log2=e)

@@ -181,12 +181,11 @@ def _cut_title(title: str, nrows: int, ncols: int, rows: int, cols: int) -> str:
     return title + (f" ({', '.join(notes)})" if notes else "")
 
 
-def _memory_map(memory: LinearLayout, element_bits: int, num_banks: int | None,
-                bank_bytes: int | None, hardware: HardwareModel | None):
+def _memory_map(memory: LinearLayout, element_bits: int, hardware: HardwareModel | None):
     """(offset_of(flat tensor index) -> (offset, block), bank_of(offset), model)."""
     if not isinstance(memory, LinearLayout):
         raise LayoutError(f"memory must be a LinearLayout, got {type(memory).__name__}")
-    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    model = bank_model(element_bits, hardware)
     cols, offset_bits = memory_columns(memory, memory.out_dim_names)
     inv = f2.inverse(list(cols))
     mask = (1 << offset_bits) - 1
@@ -207,8 +206,6 @@ def draw_memory(
     memory: LinearLayout,
     element_bits: int,
     *,
-    num_banks: int | None = None,
-    bank_bytes: int | None = None,
     hardware: HardwareModel | None = None,
     label: str | None = "offset",
     highlight: Mapping[str, Iterable[int]] | None = None,
@@ -226,8 +223,8 @@ def draw_memory(
         memory: shared-memory layout (in dims ``offset`` [+ ``block``] or ``vector, bank,
             segment`` [+ ``reps``]) onto one or two out dims.
         element_bits: bits per element; bank = ``offset · element_bits / (8 · bank_bytes)``
-            mod ``num_banks``.
-        num_banks, bank_bytes, hardware: the bank model (default NVIDIA: 32 banks × 4 bytes).
+            mod ``num_banks`` of the hardware model.
+        hardware: the bank model (default NVIDIA: 32 banks × 4 bytes).
         label: number in each cell: ``"offset"`` (element offset), ``"bank"``, or None.
         highlight: ``{legend text: flat tensor indices}``: elements outlined, one outline colour
             per entry (e.g. the elements one load instruction touches, split by half-warp).
@@ -249,7 +246,7 @@ def draw_memory(
     _mpl()
     if label not in ("offset", "bank", None):
         raise LayoutError(f"label must be 'offset', 'bank' or None, got {label!r}")
-    where, bank, model = _memory_map(memory, element_bits, num_banks, bank_bytes, hardware)
+    where, bank, model = _memory_map(memory, element_bits, hardware)
     nrows, ncols, two_d = _shape(memory)
     rows, cols = min(nrows, max_rows), min(ncols, max_cols)
     numbers, fs = _auto_numbers(numbers, rows, cols)
@@ -450,11 +447,10 @@ _GROUP_NAMES = {"vector": "vec", "bank": "bank", "segment": "seg", "reps": "reps
 
 
 def _column_groups(layout: LinearLayout, element_bits: int | None,
-                   hardware: HardwareModel | None, num_banks: int | None = None,
-                   bank_bytes: int | None = None) -> list[tuple[str, int]]:
+                   hardware: HardwareModel | None) -> list[tuple[str, int]]:
     """(label, width) of the input-bit groups, left to right."""
     if "offset" in layout.in_dims and element_bits is not None:
-        model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+        model = bank_model(element_bits, hardware)
         nbits = layout.in_bits("offset")
         w = min(model.within_word_bits, nbits)
         seg_lo = min(model.seg_lo, nbits)
@@ -475,8 +471,6 @@ def draw_matrix(
     layout: LinearLayout,
     *,
     element_bits: int | None = None,
-    num_banks: int | None = None,
-    bank_bytes: int | None = None,
     hardware: HardwareModel | None = None,
     names: Mapping[str, str] | None = None,
     title: str | None = None,
@@ -492,7 +486,7 @@ def draw_matrix(
     Args:
         layout: any LinearLayout (a distributed or shared-memory one, or any other).
         element_bits: split an ``offset`` in dim into in-word | bank | segment bits.
-        num_banks, bank_bytes, hardware: the bank model for that split (default NVIDIA).
+        hardware: the bank model for that split (default NVIDIA).
         names: short names for the out dims in row labels, e.g. ``{"dim0": "m", "dim1": "n"}``.
         title: axes title.
         ax: draw into this Axes.
@@ -507,7 +501,7 @@ def draw_matrix(
     _, Rectangle, _ = _mpl()
     cols = layout.columns
     nin, nout = len(cols), layout.total_out_bits
-    groups = [g for g in _column_groups(layout, element_bits, hardware, num_banks, bank_bytes)
+    groups = [g for g in _column_groups(layout, element_bits, hardware)
               if g[1] > 0]
     fig, ax = _new_axes(ax, max(3.0, nin * 0.34 + 1.6), max(2.2, nout * 0.34 + 1.4))
     palette = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860"]
@@ -646,8 +640,8 @@ def draw_swizzle(
     return fig
 
 
-def draw_layout(layout: LinearLayout, *, element_bits: int = 32, num_banks: int | None = None,
-                bank_bytes: int | None = None, hardware: HardwareModel | None = None):
+def draw_layout(layout: LinearLayout, *, element_bits: int = 32,
+                hardware: HardwareModel | None = None):
     """The picture ``linlayout show --png/--svg`` writes: the grid above the matrix view.
 
     Distributed layouts: :func:`draw_distributed` (colour = lane, number = register).
@@ -670,10 +664,9 @@ def draw_layout(layout: LinearLayout, *, element_bits: int = 32, num_banks: int 
         draw_distributed(layout, ax=top)
         draw_matrix(layout, ax=bottom)
     else:
-        draw_memory(layout, element_bits, num_banks=num_banks, bank_bytes=bank_bytes,
-                    hardware=hardware, ax=top)
+        draw_memory(layout, element_bits, hardware=hardware, ax=top)
         draw_matrix(layout, element_bits=element_bits if "offset" in layout.in_dims else None,
-                    num_banks=num_banks, bank_bytes=bank_bytes, hardware=hardware, ax=bottom)
+                    hardware=hardware, ax=bottom)
     return fig
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import f2
-from ..hardware.model import bank_model
+from ..hardware.model import HardwareModel, bank_model
 from ..hardware.kinds import distributed_columns, memory_columns
 from ..errors import LayoutError
 from ..layout import LinearLayout
@@ -132,15 +132,16 @@ def grid_distributed(layout: LinearLayout, *, max_cols: int = MAX_COLS,
     return _grid(layout, cell, legend + " (* = held by several; first shown)", max_cols, max_rows)
 
 
-def grid_memory(memory: LinearLayout, element_bits: int, *, num_banks: int = 32,
-                bank_bytes: int = 4, max_cols: int = MAX_COLS, max_rows: int = MAX_ROWS) -> str:
+def grid_memory(memory: LinearLayout, element_bits: int, *,
+                hardware: HardwareModel | None = None, max_cols: int = MAX_COLS,
+                max_rows: int = MAX_ROWS) -> str:
     """Element offset and bank of each element of a 1-D or 2-D tensor in shared memory.
 
     Args:
         memory: shared-memory layout, a bijection with in dims ``offset`` [+ ``block``] or
             ``vector, bank, segment`` [+ ``reps``] onto one or two out dims.
         element_bits: bits per element (power of two, 1..128).
-        num_banks: banks per row (default 32); bank_bytes: bytes per bank word (default 4).
+        hardware: the bank model (default ``NVIDIA``: 32 banks of 4 bytes).
         max_cols, max_rows: truncation limits (module docstring).
 
     Returns:
@@ -154,7 +155,8 @@ def grid_memory(memory: LinearLayout, element_bits: int, *, num_banks: int = 32,
     """
     if not isinstance(memory, LinearLayout):
         raise LayoutError(f"memory must be a LinearLayout, got {type(memory).__name__}")
-    model = bank_model(element_bits, num_banks, bank_bytes)
+    model = bank_model(element_bits, hardware)
+    num_banks, bank_bytes = model.hardware.num_banks, model.hardware.bank_bytes
     _shape(memory)
     mcols, offset_bits = memory_columns(memory, memory.out_dim_names)
     inv = f2.inverse(list(mcols))

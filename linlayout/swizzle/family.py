@@ -208,8 +208,6 @@ def optimal_swizzles(
     load: LinearLayout,
     *,
     element_bits: int,
-    num_banks: int | None = None,
-    bank_bytes: int | None = None,
     hardware: HardwareModel | None = None,
 ) -> OptimalFamily:
     """Count (exactly) and enumerate every optimal segment subspace of a store/load pair.
@@ -232,9 +230,8 @@ def optimal_swizzles(
     """
     if not isinstance(load, LinearLayout):
         raise LayoutError("optimal_swizzles takes one load layout (a LinearLayout)")
-    r = synthesize_swizzle(store, load, element_bits=element_bits, num_banks=num_banks,
-                           bank_bytes=bank_bytes, hardware=hardware)
-    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    r = synthesize_swizzle(store, load, element_bits=element_bits, hardware=hardware)
+    model = bank_model(element_bits, hardware)
     d = r.layout.total_out_bits
     k = r.layout.in_bits("vector")
     nseg = r.layout.in_bits("segment")
@@ -288,8 +285,6 @@ def is_optimal(
     load: LinearLayout | Sequence[LinearLayout],
     *,
     element_bits: int,
-    num_banks: int | None = None,
-    bank_bytes: int | None = None,
     hardware: HardwareModel | None = None,
 ) -> Certificate:
     """Certify a hand-written shared-memory layout against the proven optimum.
@@ -299,7 +294,7 @@ def is_optimal(
             ``vector/bank/segment``; a bijection onto the tensor).
         store, load: the accesses (``load`` may be a list), as for
             :func:`linlayout.synthesize_swizzle`.
-        element_bits, num_banks, bank_bytes, hardware: as there.
+        element_bits, hardware: as there.
 
     Returns:
         A :class:`Certificate`. ``optimal`` requires every side to vectorise at least as wide
@@ -311,9 +306,8 @@ def is_optimal(
         LayoutError: as :func:`linlayout.bank_conflicts` and :func:`synthesize_swizzle`.
     """
     loads = [load] if isinstance(load, LinearLayout) else list(load)
-    r = synthesize_swizzle(store, loads, element_bits=element_bits, num_banks=num_banks,
-                           bank_bytes=bank_bytes, hardware=hardware)
-    kw = dict(element_bits=element_bits, num_banks=num_banks, bank_bytes=bank_bytes,
+    r = synthesize_swizzle(store, loads, element_bits=element_bits, hardware=hardware)
+    kw = dict(element_bits=element_bits,
               hardware=hardware)
     reports = [bank_conflicts(store, memory, **kw)] + [bank_conflicts(ld, memory, **kw)
                                                        for ld in loads]

@@ -288,8 +288,6 @@ def synthesize_swizzle(
     load: LinearLayout | Sequence[LinearLayout],
     *,
     element_bits: int,
-    num_banks: int | None = None,
-    bank_bytes: int | None = None,
     hardware: HardwareModel | None = None,
     vectors: str = "common",
     instructions: str | Sequence[str | None] | None = None,
@@ -305,9 +303,8 @@ def synthesize_swizzle(
             several loads — over the same out dims with the same sizes (the order of out dims
             may differ; the result uses ``store``'s).
         element_bits: bits per element, a power of two up to the widest access (128).
-        num_banks: banks per row; overrides ``hardware``'s (default 32).
-        bank_bytes: bytes per bank word; overrides ``hardware``'s (default 4).
-        hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``).
+        hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``; other
+            bank counts: ``NVIDIA.with_banks(num_banks=16)``).
         vectors: ``"common"`` (default, the fastest): every side uses the widest vector all
             register spans allow. ``"auto"``: give one side a wider vector of its own (its
             extra register directions placed right after the common vector) when that takes
@@ -357,7 +354,7 @@ def synthesize_swizzle(
         >>> r.load.degree, r.store.degree, r.optimal
         (1, 1, True)
     """
-    model = bank_model(element_bits, num_banks, bank_bytes, hardware)
+    model = bank_model(element_bits, hardware)
     if vectors not in VECTOR_MODES:
         raise LayoutError(f"vectors must be one of {VECTOR_MODES}, got {vectors!r}")
     if not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 0:

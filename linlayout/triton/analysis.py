@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..conflicts import ConflictReport, bank_conflicts
+from ..hardware.model import HardwareModel
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..swizzle import synthesize_swizzle
@@ -157,14 +158,13 @@ def triton_vector_elems(dist: LinearLayout, memory: LinearLayout, element_bits: 
 
 
 def _count(dist: LinearLayout, memory: LinearLayout, bits: int, cap: int | None,
-           num_banks: int, bank_bytes: int) -> ConflictReport:
+           hardware: HardwareModel | None) -> ConflictReport:
     """Bank conflicts at the vector width Triton's codegen uses (capped by ``cap``)."""
     v = triton_vector_elems(dist, memory, bits)
     if cap is not None:
         while v > max(1, cap):
             v //= 2
-    return bank_conflicts(dist, memory, element_bits=bits, num_banks=num_banks,
-                          bank_bytes=bank_bytes, vector_elems=v)
+    return bank_conflicts(dist, memory, element_bits=bits, hardware=hardware, vector_elems=v)
 
 
 def _needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
@@ -190,13 +190,13 @@ def _needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
     return False
 
 
-def check_module(module: TTGIRModule, *, num_banks: int = 32,
-                 bank_bytes: int = 4) -> list[AccessReport]:
+def check_module(module: TTGIRModule, *,
+                 hardware: HardwareModel | None = None) -> list[AccessReport]:
     """Bank conflicts of every shared-memory access of ``module``, with suggestions.
 
     Args:
         module: from :func:`~linlayout.triton.ttgir.read_ttgir`.
-        num_banks, bank_bytes: the bank model (NVIDIA defaults).
+        hardware: the bank model (default ``NVIDIA``).
 
     Returns:
         One :class:`AccessReport` per access, in file order.
@@ -217,14 +217,13 @@ def check_module(module: TTGIRModule, *, num_banks: int = 32,
     groups: dict[str, list[int]] = defaultdict(list)
     for idx, a in enumerate(accesses):
         if a.kind == "convert":
-            reports[idx] = _convert(a, num_banks, bank_bytes)
+            reports[idx] = _convert(a, hardware)
             continue
         assert a.memory is not None
         try:
             memory = a.memory.layout
             dist = _embed(a.distributed.layout, memory)
-            rep = _count(dist, memory, a.element_bits, a.max_vector_elems, num_banks,
-                         bank_bytes)
+            rep = _count(dist, memory, a.element_bits, a.max_vector_elems, hardware)
         except LayoutError as exc:
             reports[idx] = AccessReport(a, None, None, None, note=f"not analysed: {exc}")
             continue
@@ -238,7 +237,7 @@ def check_module(module: TTGIRModule, *, num_banks: int = 32,
         if worst <= 1:
             continue
         nvmma_only = root in ttng
-        best = _suggest([sides[i] for i in members], nvmma_only, num_banks, bank_bytes,
+        best = _suggest([sides[i] for i in members], nvmma_only, hardware,
                         accesses[members[0]].memory.encoding)  # type: ignore[union-attr]
         for i in members:
             r = reports[i]
@@ -266,7 +265,7 @@ def _replace(r: AccessReport, **kw) -> AccessReport:
     return AccessReport(**d)
 
 
-def _convert(a: Access, num_banks: int, bank_bytes: int) -> AccessReport:
+def _convert(a: Access, hardware: HardwareModel | None) -> AccessReport:
     assert a.destination is not None
     try:
         src, dst = a.distributed.layout, a.destination.layout
@@ -276,8 +275,7 @@ def _convert(a: Access, num_banks: int, bank_bytes: int) -> AccessReport:
         return AccessReport(a, None, None, None,
                             note="stays within each warp (registers/shuffles): no shared memory")
     try:
-        r = synthesize_swizzle(src, dst, element_bits=a.element_bits, num_banks=num_banks,
-                               bank_bytes=bank_bytes)
+        r = synthesize_swizzle(src, dst, element_bits=a.element_bits, hardware=hardware)
     except LayoutError as exc:
         return AccessReport(a, None, None, None, note=f"not analysed: {exc}")
     degree = max(r.store.degree, r.load.degree)
@@ -319,7 +317,7 @@ def _catalog(shape: list[int], bits: int) -> list[tuple[LinearLayout, str]]:
     return out
 
 
-def _suggest(sides: Sequence[_Side], nvmma_only: bool, num_banks: int, bank_bytes: int,
+def _suggest(sides: Sequence[_Side], nvmma_only: bool, hardware: HardwareModel | None,
              current: Lyt.Encoding | None = None) -> tuple[str, int, str] | None:
     """Best layout for all ``sides`` of one buffer: (text, worst degree, how it was found).
 
@@ -355,7 +353,7 @@ def _suggest(sides: Sequence[_Side], nvmma_only: bool, num_banks: int, bank_byte
             for ld in loads:
                 try:
                     r = synthesize_swizzle(st.dist, ld.dist, element_bits=bits,
-                                           num_banks=num_banks, bank_bytes=bank_bytes)
+                                           hardware=hardware)
                 except LayoutError:
                     continue
                 cands.append((r.layout, f"synthesize_swizzle(store line {st.line}, "
@@ -363,7 +361,7 @@ def _suggest(sides: Sequence[_Side], nvmma_only: bool, num_banks: int, bank_byte
     best: tuple[tuple[int, int, int], LinearLayout, str] | None = None
     for layout, how, rank_pref in cands:
         try:
-            reps = [_count(s.dist, layout, s.bits, s.cap, num_banks, bank_bytes) for s in sides]
+            reps = [_count(s.dist, layout, s.bits, s.cap, hardware) for s in sides]
         except LayoutError:
             continue
         # total wavefronts of the whole access: per instruction × instructions
