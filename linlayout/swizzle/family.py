@@ -37,8 +37,9 @@ from ..errors import LayoutError
 from ..hardware.model import HardwareModel, bank_model
 from ..hardware.kinds import distributed_columns
 from ..layout import LinearLayout
-from .segments import _Quotient
-from .synthesize import OptimalityBound, _project, synthesize_swizzle
+from .space import QuotientSpace, project_along
+from .result import OptimalityBound
+from .synthesize import synthesize_swizzle
 
 __all__ = ["Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal", "optimal_swizzles"]
 
@@ -130,7 +131,7 @@ class OptimalFamily:
         return self.count
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
-        quo = _Quotient(self.z_basis, self.nbits)
+        quo = QuotientSpace(self.z_basis, self.nbits)
         u = f2.echelon(quo.down(x) for x in self.x_store)
         v = f2.echelon(quo.down(x) for x in self.x_load)
         ea, eb = self.exponents
@@ -138,7 +139,7 @@ class OptimalFamily:
         for tbar in _subspaces_meeting(quo.dim, self.nseg, u, v, ea, eb):
             lifted = [quo.up(t) for t in tbar]
             if vec:  # the aligned representative: no lane/warp direction gains vector bits
-                lifted = _project(lifted, vec, self.aligned)
+                lifted = project_along(lifted, vec, self.aligned)
             yield f2.echelon(lifted)
 
     def layout(self, segment: Sequence[int]) -> LinearLayout:
@@ -156,7 +157,7 @@ class OptimalFamily:
         cols = list(ref.columns)
         vec, banks = cols[:nvec], cols[nvec:self.nbits - self.nseg]
         if vec:
-            seg = _project(seg, vec, self.aligned)
+            seg = project_along(seg, vec, self.aligned)
         if f2.rank(vec + banks + seg) != self.nbits:
             fixed = vec + list(self.z_basis[nvec:])
             banks = list(self.z_basis[nvec:]) + f2.extend_basis(
@@ -165,7 +166,7 @@ class OptimalFamily:
             if f2.rank(vec + banks + seg) != self.nbits:
                 raise LayoutError("the segment basis is not independent of the vector bits")
             if vec:
-                banks = _project(banks, vec, self.aligned)
+                banks = project_along(banks, vec, self.aligned)
         return LinearLayout.unchecked(
             (("vector", nvec), ("bank", len(banks)), ("segment", self.nseg)),
             self.out_dims, vec + banks + seg)

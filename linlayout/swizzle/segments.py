@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import f2
+from .space import QuotientSpace
 
 __all__ = ["SegmentChoice", "best_segment", "lower_bounds"]
 
@@ -80,34 +81,6 @@ def _exponents(seg: Sequence[int], xs: Sequence[Sequence[int]]) -> tuple[int, ..
     return tuple(len(f2.intersection(seg, x)) for x in xs)
 
 
-class _Quotient:
-    """Coordinates on ``F₂ⁿ / Z``: reduce modulo Z's echelon basis, drop its pivot bits."""
-
-    def __init__(self, z: Sequence[int], nbits: int) -> None:
-        self.z = f2.echelon(z)
-        pivots = {b.bit_length() - 1 for b in self.z}
-        self.free = [i for i in range(nbits) if i not in pivots]
-
-    @property
-    def dim(self) -> int:
-        return len(self.free)
-
-    def down(self, v: int) -> int:
-        v = f2.reduce(v, self.z)
-        out = 0
-        for j, i in enumerate(self.free):
-            if v >> i & 1:
-                out |= 1 << j
-        return out
-
-    def up(self, c: int) -> int:
-        out = 0
-        for j, i in enumerate(self.free):
-            if c >> j & 1:
-                out |= 1 << i
-        return out
-
-
 def best_segment(
     xs: Sequence[Sequence[int]],
     z: Sequence[int],
@@ -147,7 +120,7 @@ def best_segment(
         return SegmentChoice(tuple(seg), bounds, bounds, proven=True, min_sum_degrees=total,
                              sum_witness=tuple(seg))
     bounds = lower_bounds(xs, nbits, nseg)
-    quo = _Quotient(z, nbits)
+    quo = QuotientSpace(z, nbits)
     q = quo.dim
     if nseg > q:
         raise ValueError(f"a {nseg}-dim segment cannot avoid a {nbits - q}-dim Z in {nbits} bits")
