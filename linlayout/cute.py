@@ -113,8 +113,9 @@ def cute_swizzle(B: int, M: int, S: int, size: int | None = None) -> LinearLayou
         LayoutError: invalid parameters, ``size`` not a power of two, or written bits at or
             above ``log2(size)`` (the map would leave ``[0, size)``).
 
-    Source: CUTLASS ``include/cute/swizzle.hpp``; DESIGN §8 states the ``S >= 0`` formula
-    ``a ^ ((a & (((1<<B)-1) << (M+S))) >> S)``.
+    Source: CUTLASS ``include/cute/swizzle.hpp`` (``Swizzle::apply`` and the diagram above
+    ``struct Swizzle``: the ``B`` bits "YYY" at ``M + S`` are XORed into the ``B`` bits "ZZZ"
+    at ``M``); for ``S >= 0`` that is ``a ^ ((a & (((1<<B)-1) << (M+S))) >> S)``.
 
     Example::
 

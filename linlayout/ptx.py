@@ -11,10 +11,11 @@ offsets. 2-bit worked example (the 32B swizzle seen on address bits 4 and 7 only
 ``x = chunk + 2·line``)::
 
     L(x) = x ⊕ line              columns: bit 0 (chunk) -> 0b01, bit 1 (line) -> 0b11
-    line 0: chunks 0, 1 stay     line 1: chunk 0 <-> chunk 1    (the seed's "1 0 3 2 …")
+    line 0: chunks 0, 1 stay     line 1: chunk 0 <-> chunk 1    (PTX's 32B table: "1 0 3 2 …")
 
-The modes, as ``(target bit, source bit)`` pairs on byte addresses (all verified against every
-table of the seeds; see ``tests/test_ptx.py`` and ``papers/ptx_swizzles``):
+The modes, as ``(target bit, source bit)`` pairs on byte addresses. Each is checked against
+every 16-byte-cell table of PTX ISA §5.5.7 "Swizzling Modes" and CUDA C++ Programming Guide
+§10.29.3.2 "The Swizzle Modes" (``tests/test_ptx.py``, ``papers/ptx_swizzles``):
 
 =========================  =========================  ====================  ==============
 mode                       XOR pairs                   repeats after         CuTe
@@ -47,8 +48,10 @@ mode                       XOR pairs                   repeats after         CuT
 * *CuTe*: ``128B_atom_32B_flip_8B`` is the composition ``Sw<1,3,4> ∘ Sw<2,5,2>`` (its written
   bits 3, 5, 6 are not contiguous), so no single ``Swizzle<B,M,S>`` expresses it. The 96B mode
   has no CuTe form as a tile (its 96-byte rows are not a power-of-two layout), although its
-  address map is ``Sw<1,4,3>``. Contrary to DESIGN §8, ``128B_atom_64B`` *is* a single CuTe
-  swizzle, ``Sw<1,6,1>``: its seed table swaps the two 64-byte halves of odd lines only.
+  address map is ``Sw<1,4,3>``. ``128B_atom_64B``, although a sub-mode of 128B, *is* a single
+  CuTe swizzle, ``Sw<1,6,1>``: PTX §5.5.7's 64-byte-atomicity table ("0 1 2 3 | 4 5 6 7" /
+  "4 5 6 7 | 0 1 2 3", then repeat) swaps the two 64-byte halves of odd lines only, so the one
+  address bit 7 flips bit 6.
 
 **Numberings.** The driver's ``CUtensorMapSwizzle``, PTX ``tensormap.replace``'s
 ``.swizzle_mode``/``.swizzle_atomicity`` fields, and the tcgen05 and wgmma shared-memory
@@ -57,7 +60,7 @@ each numbering separate and an int is never accepted as a mode name.
 
 Units: names say ``_bytes`` or ``_elems``/``element_bits``; the ``offset`` dims of
 :func:`swizzle_layout` and :func:`buffer_layout` are bytes, those of :func:`tma_tile_layout`
-and :func:`tcgen05_atom` are elements (DESIGN §2).
+and :func:`tcgen05_atom` are elements (``element_bits`` bits each).
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ __all__ = [
 #: Bytes per shared-memory line: the swizzles permute chunks inside 128-byte lines.
 LINE_BYTES = 128
 #: Default extent of :func:`swizzle_layout` and :func:`buffer_layout`: eight 128-byte lines,
-#: the longest repeat period (128B) and the 8-line tables of the seeds.
+#: the longest repeat period (128B) and the 8-line tables of PTX ISA §5.5.7.
 DEFAULT_SIZE_BYTES = 1024
 #: TMA's largest box extent per dimension, in elements (cuTensorMapEncodeTiled: boxDim <= 256).
 MAX_BOX_ELEMS = 256
@@ -150,9 +153,11 @@ class SwizzleMode(enum.Enum):
 
     Sources:
 
-    * CU: CUDA driver API ``CUtensorMapSwizzle`` (``CU_TENSOR_MAP_SWIZZLE_NONE = 0`` …
-      ``CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B = 6``; also ``cuda.bindings.driver``); DESIGN §8.
-      There is no driver value for 96B.
+    * CU: CUDA driver API enum ``CUtensorMapSwizzle`` (``cuda.h``, ``CUtensorMapSwizzle_enum``:
+      ``CU_TENSOR_MAP_SWIZZLE_NONE = 0``, then ``_32B``, ``_64B``, ``_128B``,
+      ``_128B_ATOM_32B``, ``_128B_ATOM_32B_FLIP_8B``, ``_128B_ATOM_64B`` numbered on to 6, the
+      last three since CUDA 12.8; the same values in ``cuda.bindings.driver``), the ``swizzle``
+      argument of ``cuTensorMapEncodeTiled``. There is no driver value for 96B.
     * PTX mode / atomicity: PTX ISA, ``tensormap.replace`` (#data-movement-and-conversion-
       instructions-tensormap-replace), fields ``.swizzle_mode`` (0 none, 1 32B, 2 64B, 3 128B,
       4 96B) and ``.swizzle_atomicity`` (0 16B, 1 32B, 2 32B + 8B flip, 3 64B); the same
@@ -550,7 +555,7 @@ def address_formula(mode: Any) -> str:
 
 
 def chunk_table(mode: Any, lines: int = 8, cell_bytes: int = 16) -> list[list[int]]:
-    """The seeds' tables: for each 128-byte line, the cell stored at each position.
+    """PTX ISA §5.5.7's tables: for each 128-byte line, the cell stored at each position.
 
     Args:
         mode: a swizzle mode.
@@ -599,7 +604,8 @@ def chunk_table(mode: Any, lines: int = 8, cell_bytes: int = 16) -> list[list[in
 
 
 def format_chunk_table(mode: Any, lines: int = 8, cell_bytes: int | None = None) -> str:
-    """:func:`chunk_table` as text, cells grouped by the mode's atomicity (as the seeds do).
+    """:func:`chunk_table` as text, cells grouped by the mode's atomicity (as PTX ISA §5.5.7
+    prints its 32- and 64-byte-atomicity tables, e.g. ``| 2 3 | 0 1 | 6 7 | 4 5 |``).
 
     Args:
         cell_bytes: default 16, or 8 for ``128B_atom_32B_flip_8B`` (so the flip shows).

@@ -20,8 +20,9 @@ TRIPLES = [(b, m, s) for b in range(0, 4) for m in range(0, 5)
            for s in list(range(b, b + 4)) + list(range(-b - 3, -b + 1)) if abs(s) >= b]
 
 
-def design_formula(B, M, S, a):
-    """DESIGN §8 (S >= 0): a ^ ((a & (((1<<B)-1) << (M+S))) >> S)."""
+def positive_shift_formula(B, M, S, a):
+    """CUTLASS include/cute/swizzle.hpp's diagram for S >= 0 ("AA = ZZ xor YY": the B bits at
+    M + S are XORed into the B bits at M), written out: a ^ ((a & (((1<<B)-1) << (M+S))) >> S)."""
     return a ^ ((a & (((1 << B) - 1) << (M + S))) >> S)
 
 
@@ -41,7 +42,7 @@ def test_cute_swizzle_against_the_definitions(B, M, S):
         v = cute_swizzle_offset(B, M, S, a)
         assert v == cute_reference(B, M, S, a)
         if S >= 0:
-            assert v == design_formula(B, M, S, a)
+            assert v == positive_shift_formula(B, M, S, a)
         assert L.apply_flat(a) == v
     if B:
         assert to_cute_swizzle(L) == (B, M, S)
