@@ -73,8 +73,13 @@ from itertools import permutations
 from typing import Any
 
 from . import f2
-from .cute import format_cute_swizzle
-from ._checks import as_int
+from ._checks import as_int, log2_exact
+from .cute import (
+    apply_xor_pairs,
+    cute_from_xor_pairs,
+    format_cute_swizzle,
+    xor_pairs_layout,
+)
 from .errors import LayoutError
 from .kinds import memory_columns
 from .layout import LinearLayout
@@ -123,7 +128,6 @@ class _Spec:
     tcgen05: int | None  # tcgen05 shared-memory descriptor, bits 61-63
     wgmma: int | None  # wgmma matrix descriptor, bits 62-63
     base_modulus: int  # base offset = (address / 128) % base_modulus (PTX §5.5.7)
-    cute: tuple[int, int, int] | None  # CuTe Swizzle<B,M,S> of the address map
     summary: str
 
 
@@ -272,8 +276,9 @@ class SwizzleMode(enum.Enum):
     @property
     def cute(self) -> tuple[int, int, int] | None:
         """CuTe ``Swizzle<B,M,S>`` of the byte-address map, or None when no single one exists
-        (the 8-byte flip). For 96B this describes the address map only (see module notes)."""
-        return self._spec.cute
+        (the 8-byte flip). For 96B this describes the address map only (see module notes).
+        Derived from :attr:`xor_pairs` (:func:`linlayout.cute.cute_from_xor_pairs`)."""
+        return cute_from_xor_pairs(self._spec.pairs)
 
     @property
     def summary(self) -> str:
@@ -347,34 +352,49 @@ class SwizzleMode(enum.Enum):
         return self.value
 
 
-_P16 = ((4, 7), (5, 8), (6, 9))
+_P16 = ((4, 7), (5, 8), (6, 9))  # 16-byte chunks: line bits 7, 8, 9 flip chunk bits 4, 5, 6
 _SPECS: dict[SwizzleMode, _Spec] = {
-    SwizzleMode.NONE: _Spec((), None, None, 0, "CU_TENSOR_MAP_SWIZZLE_NONE", 0, None, 0, 0, 1,
-                            (0, 4, 3), "no swizzle: every byte stays where it is"),
-    SwizzleMode.SWIZZLE_32B: _Spec(_P16[:1], 32, 16, 1, "CU_TENSOR_MAP_SWIZZLE_32B", 1, 0, 6, 3,
-                                   2, (1, 4, 3),
-                                   "16-byte chunks swapped in pairs on odd 128-byte lines"),
-    SwizzleMode.SWIZZLE_64B: _Spec(_P16[:2], 64, 16, 2, "CU_TENSOR_MAP_SWIZZLE_64B", 2, 0, 4, 2,
-                                   4, (2, 4, 3),
-                                   "16-byte chunks XOR-permuted within 64 bytes by line mod 4"),
-    SwizzleMode.SWIZZLE_96B: _Spec(_P16[:1], 96, 16, None, None, 4, 0, None, None, 2, (1, 4, 3),
-                                   "32B's address map applied to boxes with 96-byte rows"),
-    SwizzleMode.SWIZZLE_128B: _Spec(_P16, 128, 16, 3, "CU_TENSOR_MAP_SWIZZLE_128B", 3, 0, 2, 1,
-                                    8, (3, 4, 3),
-                                    "16-byte chunks XOR-permuted within 128 bytes by line mod 8"),
+    SwizzleMode.NONE: _Spec(
+        pairs=(), span_bytes=None, atomicity_bytes=None,
+        cu=0, cu_name="CU_TENSOR_MAP_SWIZZLE_NONE", ptx_mode=0, ptx_atomicity=None,
+        tcgen05=0, wgmma=0, base_modulus=1,
+        summary="no swizzle: every byte stays where it is"),
+    SwizzleMode.SWIZZLE_32B: _Spec(
+        pairs=_P16[:1], span_bytes=32, atomicity_bytes=16,
+        cu=1, cu_name="CU_TENSOR_MAP_SWIZZLE_32B", ptx_mode=1, ptx_atomicity=0,
+        tcgen05=6, wgmma=3, base_modulus=2,
+        summary="16-byte chunks swapped in pairs on odd 128-byte lines"),
+    SwizzleMode.SWIZZLE_64B: _Spec(
+        pairs=_P16[:2], span_bytes=64, atomicity_bytes=16,
+        cu=2, cu_name="CU_TENSOR_MAP_SWIZZLE_64B", ptx_mode=2, ptx_atomicity=0,
+        tcgen05=4, wgmma=2, base_modulus=4,
+        summary="16-byte chunks XOR-permuted within 64 bytes by line mod 4"),
+    SwizzleMode.SWIZZLE_96B: _Spec(
+        pairs=_P16[:1], span_bytes=96, atomicity_bytes=16,
+        cu=None, cu_name=None, ptx_mode=4, ptx_atomicity=0,
+        tcgen05=None, wgmma=None, base_modulus=2,
+        summary="32B's address map applied to boxes with 96-byte rows"),
+    SwizzleMode.SWIZZLE_128B: _Spec(
+        pairs=_P16, span_bytes=128, atomicity_bytes=16,
+        cu=3, cu_name="CU_TENSOR_MAP_SWIZZLE_128B", ptx_mode=3, ptx_atomicity=0,
+        tcgen05=2, wgmma=1, base_modulus=8,
+        summary="16-byte chunks XOR-permuted within 128 bytes by line mod 8"),
     SwizzleMode.SWIZZLE_128B_ATOM_32B: _Spec(
-        ((5, 7), (6, 8)), 128, 32, 4, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B", 3, 1, 1, None, 8,
-        (2, 5, 2), "32-byte units XOR-permuted within 128 bytes by line mod 4"),
+        pairs=((5, 7), (6, 8)), span_bytes=128, atomicity_bytes=32,
+        cu=4, cu_name="CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B", ptx_mode=3, ptx_atomicity=1,
+        tcgen05=1, wgmma=None, base_modulus=8,
+        summary="32-byte units XOR-permuted within 128 bytes by line mod 4"),
     SwizzleMode.SWIZZLE_128B_ATOM_32B_FLIP_8B: _Spec(
-        ((5, 7), (6, 8), (3, 7)), 128, 32, 5, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B", 3, 2,
-        None, None, 8, None,
-        "128B_atom_32B plus a swap of the 8-byte halves of every 16 bytes on odd lines"),
+        pairs=((5, 7), (6, 8), (3, 7)), span_bytes=128, atomicity_bytes=32,
+        cu=5, cu_name="CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B", ptx_mode=3, ptx_atomicity=2,
+        tcgen05=None, wgmma=None, base_modulus=8,
+        summary="128B_atom_32B plus a swap of the 8-byte halves of every 16 bytes on odd lines"),
     SwizzleMode.SWIZZLE_128B_ATOM_64B: _Spec(
-        ((6, 7),), 128, 64, 6, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B", 3, 3, None, None, 8,
-        (1, 6, 1), "the two 64-byte halves of odd 128-byte lines swapped"),
+        pairs=((6, 7),), span_bytes=128, atomicity_bytes=64,
+        cu=6, cu_name="CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B", ptx_mode=3, ptx_atomicity=3,
+        tcgen05=None, wgmma=None, base_modulus=8,
+        summary="the two 64-byte halves of odd 128-byte lines swapped"),
 }
-
-
 
 
 def _decode(value: Any, attr: str, what: str) -> SwizzleMode:
@@ -436,13 +456,6 @@ def swizzle_mode(mode: Any) -> SwizzleMode:
     )
 
 
-def _size_log2(size: Any, what: str) -> int:
-    s = as_int(size, what)
-    if s < 1 or s & (s - 1):
-        raise LayoutError(f"{what} must be a positive power of two, got {s}")
-    return s.bit_length() - 1
-
-
 def _element_bits(element_bits: Any) -> int:
     eb = as_int(element_bits, "element_bits")
     if eb < 1 or eb > 128 or eb & (eb - 1):
@@ -450,13 +463,6 @@ def _element_bits(element_bits: Any) -> int:
             f"element_bits must be a power of two from 1 to 128 (e.g. 16 for fp16), got {eb}"
         )
     return eb
-
-
-def _sw(pairs: Sequence[tuple[int, int]], a: int) -> int:
-    x = a
-    for t, s in pairs:
-        x ^= ((a >> s) & 1) << t
-    return x
 
 
 # ---------------------------------------------------------------------------- address maps
@@ -489,7 +495,7 @@ def swizzled_address(mode: Any, address: int) -> int:
     a = as_int(address, "address")
     if a < 0:
         raise LayoutError(f"address must be a non-negative byte address, got {a}")
-    return _sw(spec.xor_pairs, a)
+    return apply_xor_pairs(spec.xor_pairs, a)
 
 
 def swizzle_layout(mode: Any, size_bytes: int = DEFAULT_SIZE_BYTES) -> LinearLayout:
@@ -517,11 +523,9 @@ def swizzle_layout(mode: Any, size_bytes: int = DEFAULT_SIZE_BYTES) -> LinearLay
         (1, 2, 4, 8, 16, 32, 64, 144)
     """
     m = swizzle_mode(mode)
-    n = _size_log2(size_bytes, "size_bytes")
-    # Written bits (<= 6) lie below source bits (>= 7), so the image of 2^i stays below 2^(i+1)
-    # and the restriction to [0, size) is exact.
-    cols = [_sw(m.xor_pairs, 1 << i) for i in range(n)]
-    return LinearLayout.from_columns(cols, {"offset": 1 << n}, {"offset": 1 << n})
+    # Written bits (<= 6) lie below source bits (>= 7), so the restriction to [0, size) is exact.
+    n = log2_exact(size_bytes, "size_bytes")
+    return xor_pairs_layout(m.xor_pairs, 1 << n)
 
 
 def address_formula(mode: Any) -> str:
@@ -597,7 +601,7 @@ def chunk_table(mode: Any, lines: int = 8, cell_bytes: int = 16) -> list[list[in
     for line in range(nl):
         row = []
         for pos in range(LINE_BYTES // cb):
-            src = _sw(m.xor_pairs, line * LINE_BYTES + pos * cb)  # involution: inverse = itself
+            src = apply_xor_pairs(m.xor_pairs, line * LINE_BYTES + pos * cb)  # involution: inverse = itself
             row.append((src % LINE_BYTES) // cb)
         table.append(row)
     return table
@@ -681,7 +685,7 @@ def buffer_offset(mode: Any, base: int, offset: int) -> int:
     b, o = as_int(base, "base"), as_int(offset, "offset")
     if b < 0 or o < 0:
         raise LayoutError(f"base and offset must be non-negative, got base={b}, offset={o}")
-    return _sw(m.xor_pairs, b + o) - b
+    return apply_xor_pairs(m.xor_pairs, b + o) - b
 
 
 @dataclass(frozen=True)
@@ -819,10 +823,10 @@ def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES) ->
     b = as_int(base, "base")
     if b < 0:
         raise LayoutError(f"base must be a non-negative byte address, got {b}")
-    n = _size_log2(size_bytes, "size_bytes")
+    n = log2_exact(size_bytes, "size_bytes")
     size = 1 << n
     pairs = m.xor_pairs
-    vals = [_sw(pairs, b + o) - b for o in range(size)]
+    vals = [apply_xor_pairs(pairs, b + o) - b for o in range(size)]
     for o, v in enumerate(vals):
         if not 0 <= v < size:
             raise LayoutError(
@@ -902,7 +906,7 @@ def swizzle96_address(row: int, cell: int, base: int = 0) -> int:
         [96, 112, 144, 128, 176, 160]
     """
     r, c, b = _check_96_args(row, cell, base)
-    return _sw(SwizzleMode.SWIZZLE_96B.xor_pairs, b + 96 * r + 16 * c) - b
+    return apply_xor_pairs(SwizzleMode.SWIZZLE_96B.xor_pairs, b + 96 * r + 16 * c) - b
 
 
 def swizzle96_cell(row: int, cell: int, base: int = 0) -> tuple[int, int]:
@@ -993,7 +997,7 @@ def _tma_offset(m: SwizzleMode, eb: int, sizes: Sequence[int], box_inner_bytes: 
         stride *= s
     bit = ((j * stride + r) * box_inner_bytes) * 8 + cc * eb
     byte, sub = divmod(bit, 8)
-    sw_bit = _sw(m.xor_pairs, byte) * 8 + sub
+    sw_bit = apply_xor_pairs(m.xor_pairs, byte) * 8 + sub
     assert sw_bit % eb == 0
     return sw_bit // eb
 
@@ -1060,8 +1064,8 @@ def tma_tile_layout(mode: Any, *, element_bits: int, rows: int, cols: int,
     """
     m = swizzle_mode(mode)
     eb = _element_bits(element_bits)
-    r_log = _size_log2(rows, "rows")
-    c_log = _size_log2(cols, "cols")
+    r_log = log2_exact(rows, "rows")
+    c_log = log2_exact(cols, "cols")
     B = _default_box(m, eb, 1 << c_log) if box_inner_bytes is None else \
         as_int(box_inner_bytes, "box_inner_bytes")
     problem = _box_problem(m, eb, 1 << c_log, 1 << r_log, B)
