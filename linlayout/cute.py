@@ -31,6 +31,7 @@ swizzle). :func:`xor_pairs`, :func:`apply_xor_pairs`, :func:`xor_pairs_layout` a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from ._checks import as_int, log2_exact
@@ -77,6 +78,21 @@ def _check_bms(B: Any, M: Any, S: Any) -> tuple[int, int, int]:
 def _top_bit(B: int, M: int, S: int) -> int:
     """1 + the highest bit a Swizzle<B,M,S> reads or writes (0 for B = 0)."""
     return M + B + abs(S) if B else 0
+
+
+def _checked_pairs(pairs: Any) -> list[tuple[int, int]]:
+    """``pairs`` as a list of ``(target, source)`` int pairs; LayoutError for anything else."""
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise LayoutError(f"pairs must be (target bit, source bit) pairs, got {pairs!r}")
+    out = []
+    for i, pair in enumerate(pairs):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise LayoutError(f"pairs[{i}] must be a (target bit, source bit) pair, got {pair!r}")
+        t, src = as_int(pair[0], f"pairs[{i}] target"), as_int(pair[1], f"pairs[{i}] source")
+        if t < 0 or src < 0:
+            raise LayoutError(f"pairs[{i}] = {pair!r}: bit positions must be non-negative")
+        out.append((t, src))
+    return out
 
 
 def xor_pairs(B: int, M: int, S: int) -> XorPairs:
@@ -150,19 +166,13 @@ def xor_pairs_layout(pairs: XorPairs, size: int) -> LinearLayout:
         (1, 2, 4, 8, 16, 32, 64, 144)
     """
     n = log2_exact(size, "size")
-    checked = []
-    for i, pair in enumerate(pairs):
-        if isinstance(pair, (str, bytes)) or len(pair) != 2:
-            raise LayoutError(f"pairs[{i}] must be a (target bit, source bit) pair, got {pair!r}")
-        t, src = as_int(pair[0], f"pairs[{i}] target"), as_int(pair[1], f"pairs[{i}] source")
-        if t < 0 or src < 0:
-            raise LayoutError(f"pairs[{i}] = {pair!r}: bit positions must be non-negative")
+    checked = _checked_pairs(pairs)
+    for t, src in checked:
         if src < n <= t:
             raise LayoutError(
-                f"pairs[{i}] = ({t}, {src}) writes bit {t}, outside offsets [0, {1 << n}); use "
+                f"the pair ({t}, {src}) writes bit {t}, outside offsets [0, {1 << n}); use "
                 f"size >= {1 << (t + 1)}"
             )
-        checked.append((t, src))
     cols = [apply_xor_pairs(checked, 1 << i) for i in range(n)]
     return LinearLayout.from_columns(cols, {"offset": 1 << n}, {"offset": 1 << n})
 
@@ -181,18 +191,14 @@ def cute_from_xor_pairs(pairs: XorPairs) -> tuple[int, int, int] | None:
         contiguous: it is the composition of two CuTe swizzles).
 
     Raises:
-        LayoutError: an entry that is not a pair of ints.
+        LayoutError: an entry that is not a pair of non-negative ints.
 
     Example::
 
         >>> cute_from_xor_pairs(((6, 7),))      # the 128B_atom_64B TMA mode
         (1, 6, 1)
     """
-    clean = []
-    for i, pair in enumerate(pairs):
-        if isinstance(pair, (str, bytes)) or len(pair) != 2:
-            raise LayoutError(f"pairs[{i}] must be a (target bit, source bit) pair, got {pair!r}")
-        clean.append((as_int(pair[0], f"pairs[{i}] target"), as_int(pair[1], f"pairs[{i}] source")))
+    clean = _checked_pairs(pairs)
     if not clean:
         return IDENTITY
     targets = sorted(t for t, _ in clean)
@@ -203,7 +209,7 @@ def cute_from_xor_pairs(pairs: XorPairs) -> tuple[int, int, int] | None:
     if sources != list(range(sources[0], sources[0] + B)):
         return None
     S = sources[0] - targets[0]
-    if any(s - t != S for t, s in clean) or abs(S) < B or targets[0] < 0 or sources[0] < 0:
+    if any(s - t != S for t, s in clean) or abs(S) < B:
         return None
     return (B, targets[0] if S > 0 else sources[0], S)
 

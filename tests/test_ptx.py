@@ -9,6 +9,10 @@ transcribed from them cell by cell.
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import pkgutil
+
 import numpy as np
 import pytest
 
@@ -468,6 +472,34 @@ def test_tma_tile_layout_errors(kwargs, match):
         ptx.tma_tile_layout(mode, **kwargs)
 
 
+def test_tma_box_layout_generalises_the_tile():
+    from linlayout.ptx.tma import tma_box_layout
+
+    tile = ptx.tma_tile_layout("64B", element_bits=16, rows=8, cols=64, box_inner_bytes=64)
+    assert tma_box_layout("64B", {"dim0": 8, "dim1": 64}, ["dim1", "dim0"], 16, 64) == tile
+    # three dims, the middle one contiguous: every element lands once, where the model says
+    L = tma_box_layout("128B", {"a": 2, "b": 64, "c": 4}, ["b", "a", "c"], 16, 128)
+    assert L.in_dims == {"offset": 512} and L.is_invertible
+    inv = L.invert()
+    for a in range(2):
+        for c in range(4):
+            for b in range(64):
+                r = a + 2 * c  # rows: the other dims in box order, the first fastest
+                e = inv.apply({"a": a, "b": b, "c": c})["offset"]
+                assert e == ptx.swizzled_address("128B", r * 128 + 2 * b) // 2
+    for args, match in [
+        (({"dim0": 8, "dim1": 64}, ["dim1"]), "every dim"),
+        (({"dim0": 8, "dim1": 64}, ["dim1", "dim1"]), "every dim"),
+        (({"dim0": 8, "dim1": 64}, "dim1"), "list of dim names"),
+        (({"dim0": 6, "dim1": 64}, ["dim1", "dim0"]), "dim0"),
+        ((["dim0"], ["dim0"]), "mapping"),
+    ]:
+        with pytest.raises(LayoutError, match=match):
+            tma_box_layout("128B", *args, 16, 128)
+    with pytest.raises(LayoutError, match="96B"):
+        tma_box_layout("96B", {"dim0": 8, "dim1": 64}, ["dim1", "dim0"], 16, 64)
+
+
 # ------------------------------------------------------------------ matching
 def test_match_tma_mode_finds_tiles():
     for m in LINEAR_ROWS:
@@ -526,3 +558,29 @@ def test_match_tma_mode_errors():
         ptx.match_tma_mode("layout", 16)
     with pytest.raises(LayoutError):
         ptx.match_tma_mode(ptx.tcgen05_atom("128B", "K", 16), 24)
+
+
+# ------------------------------------------------------------------ the package's submodules
+#: tests/test_doctests.py runs the top-level modules only; linlayout.ptx is a package whose
+#: functions live in submodules (doctest skips re-exported functions), so they are run here.
+PTX_SUBMODULES = sorted(m.name for m in pkgutil.iter_modules(ptx.__path__, "linlayout.ptx."))
+
+
+@pytest.mark.parametrize("name", PTX_SUBMODULES)
+def test_submodule_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted > 0
+
+
+def test_package_reexports_its_submodules():
+    """``from linlayout import ptx; ptx.<name>`` reaches every public name it had as one module,
+    and a name both the package and a submodule export is the same object."""
+    for name in PTX_SUBMODULES:
+        module = importlib.import_module(name)
+        for public in module.__all__:
+            if hasattr(ptx, public):
+                assert getattr(ptx, public) is getattr(module, public)
+    for public in ptx.__all__ + ["tma_layouts", "LINE_BYTES", "DEFAULT_SIZE_BYTES",
+                                 "MAX_BOX_ELEMS", "MATCH_ORDER"]:
+        assert hasattr(ptx, public)
