@@ -20,31 +20,44 @@ CuTe prints the functor as ``Sw<B,M,S>`` (``print(Swizzle<B,M,S>)``, same file).
 (``ComposedLayout<Swizzle<…>, smem_ptr_flag, …>``) apply it to the *byte* address of the
 pointer (``swizzle_ptr::apply_swizzle`` casts the pointer to ``uintptr_t``,
 ``include/cute/pointer_swizzle.hpp``), so for those the offsets here are **bytes**.
-:mod:`linlayout.ptx` relates the TMA/tcgen05 modes to these triples.
+
+**Bit pairs.** A swizzle is also a set of ``(target bit, source bit)`` pairs —
+``Sw<3,4,3>`` is ``((4, 7), (5, 8), (6, 9))`` — and the hardware's TMA/tcgen05 modes are
+written that way in :mod:`linlayout.ptx` (one of them, the 8-byte flip, is not a single CuTe
+swizzle). :func:`xor_pairs`, :func:`apply_xor_pairs`, :func:`xor_pairs_layout` and
+:func:`cute_from_xor_pairs` are the code both modules evaluate swizzles with.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
-from ._checks import as_int
+from ._checks import as_int, log2_exact
 from .errors import LayoutError
 from .layout import LinearLayout
 
 __all__ = [
+    "apply_xor_pairs",
+    "cute_from_xor_pairs",
     "cute_swizzle",
     "cute_swizzle_offset",
     "format_cute_swizzle",
     "parse_cute_swizzle",
     "to_cute_swizzle",
+    "xor_pairs",
+    "xor_pairs_layout",
 ]
 
 #: The triple returned for the identity: CUTLASS spells "no swizzle" ``Swizzle<0,4,3>``
 #: (``Layout_{K,MN}_INTER_Atom`` in ``include/cute/atom/mma_traits_sm90_gmma.hpp``).
 IDENTITY = (0, 4, 3)
 
-
+#: A bit-XOR swizzle as ``(target bit, source bit)`` pairs: bit ``target`` of the result is bit
+#: ``target`` of the input XOR bit ``source`` of the input. CuTe swizzles and the hardware's
+#: TMA/tcgen05 modes (:attr:`linlayout.ptx.SwizzleMode.xor_pairs`) are both written this way.
+XorPairs = tuple[tuple[int, int], ...]
 
 
 def _check_bms(B: Any, M: Any, S: Any) -> tuple[int, int, int]:
@@ -67,6 +80,140 @@ def _top_bit(B: int, M: int, S: int) -> int:
     return M + B + abs(S) if B else 0
 
 
+def _checked_pairs(pairs: Any) -> list[tuple[int, int]]:
+    """``pairs`` as a list of ``(target, source)`` int pairs; LayoutError for anything else."""
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise LayoutError(f"pairs must be (target bit, source bit) pairs, got {pairs!r}")
+    out = []
+    for i, pair in enumerate(pairs):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise LayoutError(f"pairs[{i}] must be a (target bit, source bit) pair, got {pair!r}")
+        t, src = as_int(pair[0], f"pairs[{i}] target"), as_int(pair[1], f"pairs[{i}] source")
+        if t < 0 or src < 0:
+            raise LayoutError(f"pairs[{i}] = {pair!r}: bit positions must be non-negative")
+        out.append((t, src))
+    return out
+
+
+def xor_pairs(B: int, M: int, S: int) -> XorPairs:
+    """``Swizzle<B,M,S>`` as ``(target bit, source bit)`` pairs, targets ascending.
+
+    Args:
+        B, M, S: CuTe's parameters (``B, M >= 0``, ``|S| >= B``).
+
+    Returns:
+        For ``S >= 0``: ``((M, M+S), (M+1, M+S+1), …)`` (the ``B`` bits at ``M + S`` flip the
+        ``B`` bits at ``M``); for ``S < 0``: ``((M+|S|, M), …)``; ``()`` for ``B = 0``.
+
+    Raises:
+        LayoutError: invalid parameters.
+
+    Source: CUTLASS ``include/cute/swizzle.hpp`` (``yyy_msk`` and ``shiftr`` in ``apply``).
+
+    Example::
+
+        >>> xor_pairs(3, 4, 3)     # the 128B TMA swizzle: address bits 7, 8, 9 flip 4, 5, 6
+        ((4, 7), (5, 8), (6, 9))
+    """
+    B, M, S = _check_bms(B, M, S)
+    if S >= 0:
+        return tuple((M + i, M + S + i) for i in range(B))
+    return tuple((M - S + i, M + i) for i in range(B))
+
+
+def apply_xor_pairs(pairs: XorPairs, value: int) -> int:
+    """Apply a bit-XOR swizzle to one non-negative int (no validation: the hot path).
+
+    Args:
+        pairs: ``(target bit, source bit)`` pairs (see :data:`XorPairs`); sources are read from
+            ``value`` itself, so the order of the pairs does not matter.
+        value: a non-negative int (a byte address for the hardware modes).
+
+    Returns:
+        ``value`` with bit ``t`` XORed with bit ``s`` of ``value`` for every pair ``(t, s)``.
+
+    Example::
+
+        >>> apply_xor_pairs(((4, 7),), 0x80)   # bit 7 set: bit 4 flips
+        144
+    """
+    x = value
+    for t, src in pairs:
+        x ^= ((value >> src) & 1) << t
+    return x
+
+
+def xor_pairs_layout(pairs: XorPairs, size: int) -> LinearLayout:
+    """A bit-XOR swizzle restricted to ``[0, size)``, as a layout ``offset -> offset``.
+
+    Args:
+        pairs: ``(target bit, source bit)`` pairs (see :data:`XorPairs`). Pairs whose source is
+            at or above ``log2(size)`` read only zeros there and drop out of the restriction.
+        size: number of offsets, a positive power of two.
+
+    Returns:
+        A :class:`LinearLayout` with in dim ``offset`` and out dim ``offset`` of size ``size``;
+        column ``i`` is ``apply_xor_pairs(pairs, 1 << i)``.
+
+    Raises:
+        LayoutError: ``size`` not a positive power of two, a pair that is not two non-negative
+            ints, or a pair whose source lies inside ``[0, size)`` but whose target does not (the
+            map would leave the range).
+
+    Example::
+
+        >>> xor_pairs_layout(((4, 7),), 256).columns   # the 32B TMA swizzle on 256 bytes
+        (1, 2, 4, 8, 16, 32, 64, 144)
+    """
+    n = log2_exact(size, "size")
+    checked = _checked_pairs(pairs)
+    for t, src in checked:
+        if src < n <= t:
+            raise LayoutError(
+                f"the pair ({t}, {src}) writes bit {t}, outside offsets [0, {1 << n}); use "
+                f"size >= {1 << (t + 1)}"
+            )
+    cols = [apply_xor_pairs(checked, 1 << i) for i in range(n)]
+    return LinearLayout.from_columns(cols, {"offset": 1 << n}, {"offset": 1 << n})
+
+
+def cute_from_xor_pairs(pairs: XorPairs) -> tuple[int, int, int] | None:
+    """The CuTe ``(B, M, S)`` whose :func:`xor_pairs` are ``pairs`` (in any order), or None.
+
+    Args:
+        pairs: ``(target bit, source bit)`` pairs.
+
+    Returns:
+        ``(B, M, S)`` when the targets are ``B`` contiguous bits, the sources are ``B``
+        contiguous bits, every source is its target plus the same shift ``S``, and
+        ``|S| >= B`` (CuTe's static_assert); :data:`IDENTITY` ``(0, 4, 3)`` for no pairs;
+        None otherwise (e.g. the 8-byte-flip TMA mode, whose written bits 3, 5, 6 are not
+        contiguous: it is the composition of two CuTe swizzles).
+
+    Raises:
+        LayoutError: an entry that is not a pair of non-negative ints.
+
+    Example::
+
+        >>> cute_from_xor_pairs(((6, 7),))      # the 128B_atom_64B TMA mode
+        (1, 6, 1)
+    """
+    clean = _checked_pairs(pairs)
+    if not clean:
+        return IDENTITY
+    targets = sorted(t for t, _ in clean)
+    sources = sorted(s for _, s in clean)
+    B = len(clean)
+    if targets != list(range(targets[0], targets[0] + B)):
+        return None
+    if sources != list(range(sources[0], sources[0] + B)):
+        return None
+    S = sources[0] - targets[0]
+    if any(s - t != S for t, s in clean) or abs(S) < B:
+        return None
+    return (B, targets[0] if S > 0 else sources[0], S)
+
+
 def cute_swizzle_offset(B: int, M: int, S: int, offset: int) -> int:
     """Apply ``Swizzle<B,M,S>`` to one non-negative offset (plain integer arithmetic).
 
@@ -87,13 +234,11 @@ def cute_swizzle_offset(B: int, M: int, S: int, offset: int) -> int:
         >>> cute_swizzle_offset(3, 4, 3, 0x90)   # 128B TMA swizzle: line 1, chunk 1 -> chunk 0
         128
     """
-    B, M, S = _check_bms(B, M, S)
+    pairs = xor_pairs(B, M, S)
     a = as_int(offset, "offset")
     if a < 0:
         raise LayoutError(f"offset must be non-negative, got {a}")
-    yyy = ((1 << B) - 1) << (M + max(0, S))
-    moved = a & yyy
-    return a ^ (moved >> S if S >= 0 else moved << -S)
+    return apply_xor_pairs(pairs, a)
 
 
 def cute_swizzle(B: int, M: int, S: int, size: int | None = None) -> LinearLayout:
@@ -113,29 +258,25 @@ def cute_swizzle(B: int, M: int, S: int, size: int | None = None) -> LinearLayou
         LayoutError: invalid parameters, ``size`` not a power of two, or written bits at or
             above ``log2(size)`` (the map would leave ``[0, size)``).
 
-    Source: CUTLASS ``include/cute/swizzle.hpp``; DESIGN §8 states the ``S >= 0`` formula
-    ``a ^ ((a & (((1<<B)-1) << (M+S))) >> S)``.
+    Source: CUTLASS ``include/cute/swizzle.hpp`` (``Swizzle::apply`` and the diagram above
+    ``struct Swizzle``: the ``B`` bits "YYY" at ``M + S`` are XORed into the ``B`` bits "ZZZ"
+    at ``M``); for ``S >= 0`` that is ``a ^ ((a & (((1<<B)-1) << (M+S))) >> S)``.
 
     Example::
 
         >>> cute_swizzle(1, 4, 3).columns   # 32B swizzle: byte-address bit 7 flips bit 4
         (1, 2, 4, 8, 16, 32, 64, 144)
     """
-    B, M, S = _check_bms(B, M, S)
-    if size is None:
-        size = 1 << _top_bit(B, M, S)
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1 or size & (size - 1):
-        raise LayoutError(f"size must be a positive power of two, got {size!r}")
-    n = size.bit_length() - 1
-    if B:
-        written_top = (M + B if S >= 0 else M - S + B)  # 1 + highest written bit
+    pairs = xor_pairs(B, M, S)
+    n = _top_bit(B, M, S) if size is None else log2_exact(size, "size")
+    if pairs:
+        written_top = max(t for t, _ in pairs) + 1
         if written_top > n:
             raise LayoutError(
                 f"Swizzle<{B},{M},{S}> writes bit {written_top - 1}, outside offsets "
-                f"[0, {size}); use size >= {1 << written_top}"
+                f"[0, {1 << n}); use size >= {1 << written_top}"
             )
-    cols = [cute_swizzle_offset(B, M, S, 1 << i) for i in range(n)]
-    return LinearLayout.from_columns(cols, {"offset": size}, {"offset": size})
+    return xor_pairs_layout(pairs, 1 << n)
 
 
 def to_cute_swizzle(layout: LinearLayout) -> tuple[int, int, int] | None:
@@ -180,24 +321,12 @@ def to_cute_swizzle(layout: LinearLayout) -> tuple[int, int, int] | None:
             if not col >> s & 1:
                 return None  # the identity part is missing: not a swizzle
             pairs.append((t, s))
-    if not pairs:
-        return IDENTITY
-    targets = sorted(t for t, _ in pairs)
-    sources = sorted(s for _, s in pairs)
-    B = len(pairs)
-    if len(set(targets)) != B:
+    triple = cute_from_xor_pairs(pairs)
+    if triple is None or not pairs:
+        return triple
+    if cute_swizzle(*triple, isize).columns != layout.columns:
         return None
-    if targets != list(range(targets[0], targets[0] + B)):
-        return None
-    if sources != list(range(sources[0], sources[0] + B)):
-        return None
-    S = sources[0] - targets[0]
-    if any(s - t != S for t, s in pairs) or abs(S) < B:
-        return None
-    M = targets[0] if S > 0 else sources[0]
-    if cute_swizzle(B, M, S, isize).columns != layout.columns:
-        return None
-    return (B, M, S)
+    return triple
 
 
 _SW = re.compile(r"(?:Sw|Swizzle)\s*<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*>")

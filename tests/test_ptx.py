@@ -1,11 +1,17 @@
-"""linlayout.ptx: every seed table, every numbering, base offsets and 96B against brute force.
+"""linlayout.ptx: every published table, every numbering, base offsets and 96B against brute force.
 
-Seeds (shared/seeds): PTX ISA §5.5.7 "Swizzling Modes" (ptx-tensor-swizzling-modes.md), CUDA
-C++ Programming Guide §10.29.3.2 "The Swizzle Modes" (cuda-guide-tma-swizzle-modes.md). The
-tables below are transcribed from them cell by cell.
+Sources: PTX ISA §5.5.7 "Swizzling Modes" (the 16-byte-cell table of each mode, Table 14 of
+valid swizzle atomicities, the repeating-pattern boundaries and base-offset formulas) and the
+CUDA C++ Programming Guide §10.29.3.2 "The Swizzle Modes" (Table 11: offset formula and index
+relation; Table 12: swizzle width, inner-dimension limit, repeat). The tables below are
+transcribed from them cell by cell.
 """
 
 from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
 
 import numpy as np
 import pytest
@@ -14,9 +20,9 @@ from linlayout import LayoutError, LinearLayout
 from linlayout import ptx
 from linlayout.ptx import SwizzleMode as SM
 
-# ------------------------------------------------------------------ seed tables (16-byte cells)
+# ------------------------------------------------------------------ PTX tables (16-byte cells)
 #: PTX §5.5.7: each table lists the lines until "… Pattern repeats …".
-SEED_TABLES = {
+PTX_TABLES = {
     "none": [[0, 1, 2, 3, 4, 5, 6, 7]],
     "32B": [[0, 1, 2, 3, 4, 5, 6, 7],
             [1, 0, 3, 2, 5, 4, 7, 6]],
@@ -44,29 +50,29 @@ SEED_TABLES = {
                       [4, 5, 6, 7, 0, 1, 2, 3]],
 }
 #: PTX §5.5.7 "Starting address of the repeating pattern" and CUDA guide Table 12 "Repeats after".
-SEED_REPEAT = {"128B": 1024, "96B": 256, "64B": 512, "32B": 256}
+PTX_REPEAT = {"128B": 1024, "96B": 256, "64B": 512, "32B": 256}
 #: PTX §5.5.7 base offset formulas: (dstMem / 128) % m.
-SEED_BASE_MODULUS = {"128B": 8, "96B": 2, "64B": 4, "32B": 2}
+PTX_BASE_MODULUS = {"128B": 8, "96B": 2, "64B": 4, "32B": 2}
 #: CUDA guide Table 12: swizzle width and maximal shared box inner dimension (bytes).
-SEED_WIDTH = {"128B": 128, "64B": 64, "32B": 32}
+GUIDE_WIDTH = {"128B": 128, "64B": 64, "32B": 32}
 
 ALL = list(SM)
 LINEAR_ROWS = [m for m in SM if m is not SM.SWIZZLE_96B]
 
 
-@pytest.mark.parametrize("name", sorted(SEED_TABLES))
-def test_seed_tables_regenerate_exactly(name):
-    seed = SEED_TABLES[name]
+@pytest.mark.parametrize("name", sorted(PTX_TABLES))
+def test_ptx_tables_regenerate_exactly(name):
+    table = PTX_TABLES[name]
     ours = ptx.chunk_table(name, lines=8)
-    # eight lines: the seed's lines, repeated with the seed's period
-    assert ours == [seed[i % len(seed)] for i in range(8)]
-    # and the seed's period is the true one (no shorter repeat hides in our table)
-    assert ptx.swizzle_mode(name).repeat_bytes == max(128, 128 * len(seed))
+    # eight lines: the published lines, repeated with the published period
+    assert ours == [table[i % len(table)] for i in range(8)]
+    # and the published period is the true one (no shorter repeat hides in our table)
+    assert ptx.swizzle_mode(name).repeat_bytes == max(128, 128 * len(table))
 
 
 def test_flip_8b_table():
     """"a flip of adjacent 8-bytes within the 16-byte data at every alternate shared memory
-    line", on top of the 32-byte-atomicity pattern (PTX §5.5.7; no table in the seed)."""
+    line", on top of the 32-byte-atomicity pattern (PTX §5.5.7 gives this sentence but no table)."""
     flip = ptx.chunk_table("128B_atom_32B_flip_8B", lines=8, cell_bytes=8)
     atom = ptx.chunk_table("128B_atom_32B", lines=8, cell_bytes=8)
     for line in range(8):
@@ -93,7 +99,7 @@ def test_chunk_table_rejects_split_cells():
         ptx.chunk_table("128B", lines=0)
 
 
-def test_format_chunk_table_groups_like_the_seed():
+def test_format_chunk_table_groups_like_ptx():
     text = ptx.format_chunk_table("128B_atom_32B", lines=2)
     assert text.splitlines() == ["line 0: 0 1 | 2 3 | 4 5 | 6 7", "line 1: 2 3 | 0 1 | 6 7 | 4 5"]
     assert ptx.format_chunk_table("128B_atom_64B", 2).splitlines()[1] == "line 1: 4 5 6 7 | 0 1 2 3"
@@ -101,19 +107,19 @@ def test_format_chunk_table_groups_like_the_seed():
 
 # ------------------------------------------------------------------ address maps
 def brute(mode, a):
-    """Independent model straight from the seed tables: cell ↦ table[line % period][cell]."""
+    """Independent model straight from the PTX tables: cell ↦ table[line % period][cell]."""
     name = ptx.swizzle_mode(mode).value
     if name == "128B_atom_32B_flip_8B":
         base = brute("128B_atom_32B", a)
         return base ^ (8 if (a >> 7) & 1 else 0)
-    table = SEED_TABLES[name]
+    table = PTX_TABLES[name]
     line, within = divmod(a, 128)
     cell, byte = divmod(within, 16)
     return line * 128 + table[line % len(table)][cell] * 16 + byte
 
 
 @pytest.mark.parametrize("mode", ALL)
-def test_swizzled_address_matches_seed_model_and_layout(mode):
+def test_swizzled_address_matches_table_model_and_layout(mode):
     L = ptx.swizzle_layout(mode, 4096)
     for a in range(4096):
         s = ptx.swizzled_address(mode, a)
@@ -133,7 +139,7 @@ def test_swizzle_layout_properties():
         assert L.is_invertible and L.compose(L) == ptx.swizzle_layout("none")
         small = ptx.swizzle_layout(m, 64)
         assert small == ptx.swizzle_layout("none", 64)  # nothing moves inside one line's 64 B
-    # 96B's address map is 32B's (seed: identical tables, same repeat, same base offset)
+    # 96B's address map is 32B's (PTX §5.5.7: identical tables, same repeat, same base offset)
     assert ptx.swizzle_layout("96B") == ptx.swizzle_layout("32B")
     with pytest.raises(LayoutError, match="power of two"):
         ptx.swizzle_layout("128B", 1000)
@@ -149,10 +155,10 @@ def test_address_formula_evaluates_to_the_map(mode):
         assert eval(expr, {"a": a}) == ptx.swizzled_address(mode, a)  # noqa: S307
 
 
-def test_repeat_and_width_match_the_seeds():
-    for name, rep in SEED_REPEAT.items():
+def test_repeat_and_width_match_ptx_and_the_guide():
+    for name, rep in PTX_REPEAT.items():
         assert ptx.swizzle_mode(name).repeat_bytes == rep
-    for name, width in SEED_WIDTH.items():
+    for name, width in GUIDE_WIDTH.items():
         assert ptx.swizzle_mode(name).span_bytes == width
     # the claimed repeat is the least period of the address map
     for m in ALL:
@@ -248,12 +254,12 @@ def test_swizzle_mode_names():
 
 # ------------------------------------------------------------------ base offsets
 def test_base_offset_formulas():
-    for name, mod in SEED_BASE_MODULUS.items():
+    for name, mod in PTX_BASE_MODULUS.items():
         for addr in range(0, 8192, 16):
             assert ptx.base_offset(name, addr) == (addr // 128) % mod
         # zero exactly on the boundary where the repeating pattern starts (128-aligned addresses)
         for addr in range(0, 8192, 128):
-            assert (ptx.base_offset(name, addr) == 0) == (addr % SEED_REPEAT[name] == 0)
+            assert (ptx.base_offset(name, addr) == 0) == (addr % PTX_REPEAT[name] == 0)
     for sub in ("128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B"):
         assert ptx.base_offset(sub, 0x380) == 7
     assert ptx.base_offset("none", 12345 * 16) == 0
@@ -466,6 +472,34 @@ def test_tma_tile_layout_errors(kwargs, match):
         ptx.tma_tile_layout(mode, **kwargs)
 
 
+def test_tma_box_layout_generalises_the_tile():
+    from linlayout.ptx.tma import tma_box_layout
+
+    tile = ptx.tma_tile_layout("64B", element_bits=16, rows=8, cols=64, box_inner_bytes=64)
+    assert tma_box_layout("64B", {"dim0": 8, "dim1": 64}, ["dim1", "dim0"], 16, 64) == tile
+    # three dims, the middle one contiguous: every element lands once, where the model says
+    L = tma_box_layout("128B", {"a": 2, "b": 64, "c": 4}, ["b", "a", "c"], 16, 128)
+    assert L.in_dims == {"offset": 512} and L.is_invertible
+    inv = L.invert()
+    for a in range(2):
+        for c in range(4):
+            for b in range(64):
+                r = a + 2 * c  # rows: the other dims in box order, the first fastest
+                e = inv.apply({"a": a, "b": b, "c": c})["offset"]
+                assert e == ptx.swizzled_address("128B", r * 128 + 2 * b) // 2
+    for args, match in [
+        (({"dim0": 8, "dim1": 64}, ["dim1"]), "every dim"),
+        (({"dim0": 8, "dim1": 64}, ["dim1", "dim1"]), "every dim"),
+        (({"dim0": 8, "dim1": 64}, "dim1"), "list of dim names"),
+        (({"dim0": 6, "dim1": 64}, ["dim1", "dim0"]), "dim0"),
+        ((["dim0"], ["dim0"]), "mapping"),
+    ]:
+        with pytest.raises(LayoutError, match=match):
+            tma_box_layout("128B", *args, 16, 128)
+    with pytest.raises(LayoutError, match="96B"):
+        tma_box_layout("96B", {"dim0": 8, "dim1": 64}, ["dim1", "dim0"], 16, 64)
+
+
 # ------------------------------------------------------------------ matching
 def test_match_tma_mode_finds_tiles():
     for m in LINEAR_ROWS:
@@ -524,3 +558,29 @@ def test_match_tma_mode_errors():
         ptx.match_tma_mode("layout", 16)
     with pytest.raises(LayoutError):
         ptx.match_tma_mode(ptx.tcgen05_atom("128B", "K", 16), 24)
+
+
+# ------------------------------------------------------------------ the package's submodules
+#: tests/test_doctests.py runs the top-level modules only; linlayout.ptx is a package whose
+#: functions live in submodules (doctest skips re-exported functions), so they are run here.
+PTX_SUBMODULES = sorted(m.name for m in pkgutil.iter_modules(ptx.__path__, "linlayout.ptx."))
+
+
+@pytest.mark.parametrize("name", PTX_SUBMODULES)
+def test_submodule_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted > 0
+
+
+def test_package_reexports_its_submodules():
+    """``from linlayout import ptx; ptx.<name>`` reaches every public name it had as one module,
+    and a name both the package and a submodule export is the same object."""
+    for name in PTX_SUBMODULES:
+        module = importlib.import_module(name)
+        for public in module.__all__:
+            if hasattr(ptx, public):
+                assert getattr(ptx, public) is getattr(module, public)
+    for public in ptx.__all__ + ["tma_layouts", "LINE_BYTES", "DEFAULT_SIZE_BYTES",
+                                 "MAX_BOX_ELEMS", "MATCH_ORDER"]:
+        assert hasattr(ptx, public)

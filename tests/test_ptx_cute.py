@@ -9,19 +9,24 @@ import pytest
 from linlayout import LayoutError, LinearLayout
 from linlayout import ptx
 from linlayout.cute import (
+    apply_xor_pairs,
+    cute_from_xor_pairs,
     cute_swizzle,
     cute_swizzle_offset,
     format_cute_swizzle,
     parse_cute_swizzle,
     to_cute_swizzle,
+    xor_pairs,
+    xor_pairs_layout,
 )
 
 TRIPLES = [(b, m, s) for b in range(0, 4) for m in range(0, 5)
            for s in list(range(b, b + 4)) + list(range(-b - 3, -b + 1)) if abs(s) >= b]
 
 
-def design_formula(B, M, S, a):
-    """DESIGN §8 (S >= 0): a ^ ((a & (((1<<B)-1) << (M+S))) >> S)."""
+def positive_shift_formula(B, M, S, a):
+    """CUTLASS include/cute/swizzle.hpp's diagram for S >= 0 ("AA = ZZ xor YY": the B bits at
+    M + S are XORed into the B bits at M), written out: a ^ ((a & (((1<<B)-1) << (M+S))) >> S)."""
     return a ^ ((a & (((1 << B) - 1) << (M + S))) >> S)
 
 
@@ -41,12 +46,43 @@ def test_cute_swizzle_against_the_definitions(B, M, S):
         v = cute_swizzle_offset(B, M, S, a)
         assert v == cute_reference(B, M, S, a)
         if S >= 0:
-            assert v == design_formula(B, M, S, a)
+            assert v == positive_shift_formula(B, M, S, a)
         assert L.apply_flat(a) == v
     if B:
         assert to_cute_swizzle(L) == (B, M, S)
     else:
         assert to_cute_swizzle(L) == (0, 4, 3)
+
+
+@pytest.mark.parametrize("B,M,S", TRIPLES)
+def test_xor_pairs_are_the_swizzle(B, M, S):
+    """The bit-pair helpers that ptx shares: same map as the functor, and back to the triple."""
+    pairs = xor_pairs(B, M, S)
+    assert len(pairs) == B and all(abs(s - t) == abs(S) for t, s in pairs)
+    L = cute_swizzle(B, M, S)
+    size = L.in_dims["offset"]
+    assert xor_pairs_layout(pairs, size) == L
+    for a in range(size):
+        assert apply_xor_pairs(pairs, a) == cute_reference(B, M, S, a)
+    assert cute_from_xor_pairs(pairs) == ((B, M, S) if B else (0, 4, 3))
+    assert cute_from_xor_pairs(list(reversed(pairs))) == cute_from_xor_pairs(pairs)
+
+
+def test_xor_pair_helpers_refuse_bad_pairs():
+    assert cute_from_xor_pairs(((5, 7), (6, 8), (3, 7))) is None  # the 8-byte flip
+    assert cute_from_xor_pairs(((4, 5), (5, 6))) is None  # |S| < B
+    assert cute_from_xor_pairs(((4, 7), (6, 9))) is None  # gap in the targets
+    for bad in ("47", 7, [(4,)], [(4, 7, 1)], [("4", 7)], [(-1, 7)], [(True, 7)]):
+        with pytest.raises(LayoutError):
+            cute_from_xor_pairs(bad)
+        with pytest.raises(LayoutError):
+            xor_pairs_layout(bad, 256)
+    with pytest.raises(LayoutError, match="writes bit 8"):
+        xor_pairs_layout(((8, 4),), 256)
+    with pytest.raises(LayoutError, match="power of two"):
+        xor_pairs_layout(((4, 7),), 100)
+    # a source beyond the range drops out of the restriction
+    assert xor_pairs_layout(((4, 9),), 256) == cute_swizzle(0, 4, 3, 256)
 
 
 def test_to_cute_swizzle_rejects_non_swizzles():
