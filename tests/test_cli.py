@@ -277,3 +277,27 @@ def test_conflicts_instruction(tmp_path, capsys):
                  "--instruction", "ldmatrix.x4", "--max-degree", "2", "--json"])
     res = json.loads(capsys.readouterr().out)
     assert code == 0 and res["degree"] == 2 and res["instruction"] == "ldmatrix.x4"
+
+
+def test_an_internal_error_is_not_blamed_on_the_input(monkeypatch, capsys):
+    """A bug (an exception that is no bad-input error) exits 3 and says it is a bug."""
+    from linlayout.cli import EXIT_INTERNAL_ERROR, synthesize as synthesize_cmd
+
+    def broken(args):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(synthesize_cmd, "run", broken)
+    from linlayout.cli import main
+    code = main(["synthesize"])
+    err = capsys.readouterr().err
+    assert code == EXIT_INTERNAL_ERROR == 3
+    assert "internal error" in err and "bug" in err and "error: " not in err.split("internal")[0]
+
+
+def test_deeply_nested_json_is_bad_input(tmp_path, capsys):
+    from linlayout.cli import main
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    code = main(["show", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("linlayout: error:") and err.count("\n") == 1

@@ -1,30 +1,46 @@
-"""The ``linlayout`` command: synthesize swizzles, count bank conflicts, show layouts.
+"""The ``linlayout`` command: synthesize swizzles, count bank conflicts, check kernels.
 
-Subcommands::
+Subcommands, one module each (named after it)::
 
-    linlayout synthesize [--example NAME | --src FILE --dst FILE --element-bits N] [--json]
+    linlayout synthesize [--example NAME | --src FILE --dst FILE ... --element-bits N] [--json]
     linlayout conflicts --layout FILE --memory FILE --element-bits N [--max-degree K] [--json]
-    linlayout show FILE [--element-bits N]
+    linlayout check FILE ... [--max-degree K] [--json]
+    linlayout show FILE [--element-bits N] [--png OUT | --svg OUT]
+    linlayout ptx MODE [--element-bits N] [--json]
     linlayout examples
 
 Layout files are JSON ``{"bases": {in_dim: [[...], ...]}, "out_dims": {name: size}}``
-(:meth:`LinearLayout.to_dict`). Exit status: 0 success; 1 ``conflicts`` found a degree above
-``--max-degree``; 2 bad input — then stderr holds one line ``linlayout: error: …`` (argparse
-usage errors also exit 2, with argparse's own usage text).
+(:meth:`LinearLayout.to_dict`).
+
+Exit status:
+
+* 0 — success;
+* 1 — ``conflicts`` or ``check`` found a degree above ``--max-degree``;
+* 2 — bad input: stderr holds one line ``linlayout: error: …`` (argparse usage errors also
+  exit 2, with argparse's usage text);
+* 3 — an internal error, i.e. a bug in linlayout, never the user's input: stderr says so, with
+  the exception, and asks for a report (``LINLAYOUT_DEBUG=1`` prints the traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 from ..errors import LayoutError
 from . import check, conflicts, examples, ptx, show, synthesize
 from .common import PROG, CliError, one_line
 
-__all__ = ["main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERNAL_ERROR", "main"]
+
+#: Exit status for bad input (one ``linlayout: error:`` line).
+EXIT_BAD_INPUT = 2
+#: Exit status for a bug in linlayout (an exception that is not a bad-input error).
+EXIT_INTERNAL_ERROR = 3
 
 
 #: Subcommand modules, each with ``register(subparsers)``; add new subcommands here.
@@ -52,8 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: arguments without the program name; default ``sys.argv[1:]``.
 
     Returns:
-        The exit status: 0 success, 1 ``conflicts`` above ``--max-degree``, 2 bad input (one
-        ``linlayout: error: …`` line on stderr) or a usage error. Never raises for bad input.
+        The exit status (module docstring): 0 success, 1 a degree above ``--max-degree``, 2
+        bad input or a usage error (one ``linlayout: error: …`` line on stderr), 3 an internal
+        error. Never raises.
     """
     try:
         args = parser().parse_args(argv)
@@ -61,8 +78,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
         return args.func(args)
-    except (CliError, LayoutError, OSError, json.JSONDecodeError,
-            ValueError, TypeError, KeyError) as exc:
-        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"{PROG}: error: {one_line(msg)}", file=sys.stderr)
-        return 2
+    except (CliError, LayoutError, OSError, json.JSONDecodeError) as exc:
+        print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: say so, never blame the input
+        from .. import __version__
+
+        print(f"{PROG}: internal error: {type(exc).__name__}: {one_line(exc)} — this is a bug "
+              f"in linlayout {__version__}, not a problem with your input; please report it "
+              "with the command line and its input files (set LINLAYOUT_DEBUG=1 for the "
+              "traceback)", file=sys.stderr)
+        if os.environ.get("LINLAYOUT_DEBUG"):
+            traceback.print_exc()
+        return EXIT_INTERNAL_ERROR

@@ -30,9 +30,11 @@ def load_layout(path: str, what: str) -> LinearLayout:
         raise CliError(f"{what} file {path!r} is not valid JSON: {exc}") from None
     except UnicodeDecodeError as exc:
         raise CliError(f"{what} file {path!r} is not UTF-8 text: {exc.reason}") from None
+    except RecursionError:
+        raise CliError(f"{what} file {path!r} nests JSON too deeply to be a layout") from None
     try:
         return LinearLayout.from_dict(data)
-    except (LayoutError, ValueError, TypeError, KeyError) as exc:
+    except LayoutError as exc:
         raise CliError(f"{what} file {path!r}: {exc}") from None
 
 
