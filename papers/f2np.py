@@ -180,7 +180,7 @@ def closed_form_log2_degree(lane_offs: np.ndarray, z: int, seg_lo: int, nbits: i
     Returns:
         ``(...)`` ints ``e`` with degree ``2^e``: ``e = rank(Λ >> z) − rank((Λ >> z) mod
         2^(seg_lo−z))``, which equals ``dim(span(segment bits) ∩ (span(Λ) + Z))`` minus the
-        within-word part — the formula of ``linlayout.conflicts`` (DESIGN.md §4).
+        within-word part — the formula of ``linlayout.conflicts`` (docs/theory.md §2).
     """
     lane_offs = np.asarray(lane_offs, dtype=U64)
     hi = lane_offs >> U64(z)
@@ -275,7 +275,7 @@ def simulate_degree(lane_offs: np.ndarray, vector_log2: int, element_log2: int,
         phase_masks: lane masks whose parities index the phase (as
             ``linlayout.hardware.HardwareModel.phase_masks``); default: by lane id,
             ``row_bits / max(access_bits, word_bits)`` consecutive lanes per phase
-            (DESIGN.md §3: 8-byte accesses in 2 half-warp phases, 16-byte in 4).
+            (docs/hardware-model.md: 8-byte accesses in 2 half-warp phases, 16-byte in 4).
 
     Returns:
         ``(degree, wavefronts)``, each ``(N,)``: max and sum over the phases of the most

@@ -56,7 +56,8 @@ def test_conflict_offsets_are_segment_directions():
 
 
 def test_subword_undercount_of_plain_lemma():
-    """Two lanes differing in a within-word bit and a segment bit conflict (DESIGN.md §4).
+    """Two lanes differing in a within-word bit and a segment bit conflict (the sub-word
+    generalisation of Lemma 9.4, docs/theory.md §2).
 
     fp16, 1 element per lane: lane 0 -> offset 0 (word 0, bank 0), lane bit 0 -> offset
     1 + 64 (the other half of word 32 -> bank 0 again, other row). Plain Lemma 9.4 sees no

@@ -1,6 +1,6 @@
 """Exact shared-memory bank-conflict counts in closed form.
 
-The hardware model (DESIGN.md §3, NVIDIA defaults): shared memory has ``num_banks`` banks of
+The hardware model (``docs/hardware-model.md``; NVIDIA defaults): shared memory has ``num_banks`` banks of
 ``bank_bytes`` bytes; word ``w`` (a ``bank_bytes``-sized word) lives in bank ``w % num_banks``.
 A warp-level ``ld/st.shared`` in which each lane moves ``access_bits`` bits is split into
 **phases** of ``row_bits / max(access_bits, word_bits)`` lanes by lane id (``row_bits =
@@ -12,7 +12,7 @@ so a phase takes as many wavefronts as the most distinct words any single bank i
 Different warps never conflict.
 
 The closed form (Lemma 9.4 of the Linear Layouts paper, arXiv 2505.23819, generalised to
-sub-word accesses as in DESIGN.md §4). Let ``P = memory⁻¹ ∘ layout`` map hardware bits to
+sub-word accesses; proof in ``docs/theory.md``). Let ``P = memory⁻¹ ∘ layout`` map hardware bits to
 element-offset bits. Split the offset bits into
 
 * ``Z``: the lowest ``z = max(k, w)`` bits — the vector (``2^k`` elements) and, for elements

@@ -4,7 +4,7 @@ For every (store, load) pair the script builds two shared-memory layouts —
 :func:`linlayout.synthesize_swizzle` and ``triton_algorithm.triton_swizzle`` (Triton's
 ``GenericSwizzling.cpp`` ld/st path, re-expressed from its documentation) — and measures both
 with the same exact counter, :func:`linlayout.bank_conflicts`, at the widest vectorisation each
-layout admits (a compiler vectorises as wide as the layout allows; DESIGN.md §4). Columns:
+layout admits (a compiler vectorises as wide as the layout allows; docs/hardware-model.md). Columns:
 
 * ``vec``: elements per lane each side moves per instruction (store/load);
 * ``deg``: conflict degree of each side (1 = conflict-free);

@@ -3,7 +3,7 @@
 Lemma 9.4 (arXiv 2505.23819): when a memory layout's offset bits split into vector | bank |
 segment and each lane moves at least one bank word, a warp access takes
 ``2^dim(span(M_seg) ∩ span(lanes of a phase))`` wavefronts per phase. linlayout generalises it
-to sub-word accesses (DESIGN.md §4, ``linlayout/conflicts.py``): with ``Z`` the vector plus
+to sub-word accesses (docs/theory.md §2, ``linlayout/conflicts/closed_form.py``): with ``Z`` the vector plus
 within-word offset bits, the degree is ``2^(rank(Λ ≫ z) − rank((Λ ≫ z) mod 2^(seg_lo−z)))``.
 
 Three parts, each comparing a prediction with a simulation that lists bank words lane by lane

@@ -1,4 +1,4 @@
-"""Reproduce the table of "Swizzle by hand, swizzle by algebra" (shared/seeds), §05.
+"""Reproduce the table of the article "Swizzle by hand, swizzle by algebra", §05.
 
 One warp transposes a 16×32 fp32 tile through shared memory. For three memory layouts —
 row-major, XOR by m, XOR by 2m — the article gives the read (load) wavefronts 16 / 2 / 1 and

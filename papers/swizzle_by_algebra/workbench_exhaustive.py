@@ -1,6 +1,6 @@
 """All 2^20 configurations of the article's swizzle workbench, simulated and predicted.
 
-"Swizzle by hand, swizzle by algebra" (shared/seeds, §03–§05) lets the reader fold each of the
+"Swizzle by hand, swizzle by algebra" (§03–§05) lets the reader fold each of the
 four row bits m_0..m_3 of a 16×32 fp32 tile into any subset of the five column bits n_0..n_4:
 row bit m_j gets a mask c_j ⊆ {n_0..n_4}, so there are 32^4 = 2^20 = 1,048,576 configurations.
 The memory layout of a configuration is
