@@ -89,8 +89,8 @@ class Plan:
 
     def cost(self) -> tuple[int, int, int]:
         """(total wavefronts per warp, instructions per warp, worst degree) over all sides."""
-        total = sum(r.instructions * r.wavefronts for r in self.reports)
-        instr = sum(r.instructions for r in self.reports)
+        total = sum(r.wavefronts_per_warp for r in self.reports)
+        instr = sum(r.instructions_per_warp for r in self.reports)
         return (total, instr, max(r.degree for r in self.reports))
 
 

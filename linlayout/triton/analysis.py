@@ -227,7 +227,7 @@ def check_module(module: TTGIRModule, *,
         except LayoutError as exc:
             reports[idx] = AccessReport(a, None, None, None, note=f"not analysed: {exc}")
             continue
-        reports[idx] = AccessReport(a, rep.degree, rep.wavefronts, rep.vector_elems, rep)
+        reports[idx] = AccessReport(a, rep.degree, rep.wavefronts_per_instruction, rep.vector_elems, rep)
         sides[idx] = _Side(a.line, dist, memory, a.element_bits, a.max_vector_elems, a.kind)
         groups[a.root or a.memdesc or f"line{a.line}"].append(idx)
     parents = view_parents(module)
@@ -282,7 +282,7 @@ def _convert(a: Access, hardware: HardwareModel | None) -> AccessReport:
     note = "optimal scratch layout (synthesize_swizzle)"
     if degree > 1:
         note += f"; no layout does better: {r.bound.argument}"
-    return AccessReport(a, degree, r.store.wavefronts + r.load.wavefronts, r.vector_elems,
+    return AccessReport(a, degree, r.store.wavefronts_per_instruction + r.load.wavefronts_per_instruction, r.vector_elems,
                         store=r.store, load=r.load, note=note)
 
 
@@ -366,7 +366,7 @@ def _suggest(sides: Sequence[_Side], nvmma_only: bool, hardware: HardwareModel |
             continue
         # total wavefronts of the whole access: per instruction × instructions
         score = (max(r.degree for r in reps),
-                 sum(r.wavefronts * r.instructions for r in reps), rank_pref)
+                 sum(r.wavefronts_per_warp for r in reps), rank_pref)
         if best is None or score < best[0]:
             best = (score, layout, how)
     if best is None:
