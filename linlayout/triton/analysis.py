@@ -36,7 +36,7 @@ from ..conflicts import ConflictReport, bank_conflicts
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..swizzle import synthesize_swizzle
-from . import layouts as Lyt
+from . import encodings as Lyt
 from .to_triton import to_offset_layout, to_triton_text
 from .ttgir import Access, TTGIRModule, buffer_root, find_accesses, view_parents
 
