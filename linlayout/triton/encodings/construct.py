@@ -138,7 +138,8 @@ def ensure_not_larger(layout: LinearLayout, shape: Mapping[str, int],
     """Shrink every out dim larger than ``shape`` (Triton ``ensureLayoutNotLargerThan``).
 
     Per out dim, the bases with the largest values for it lose that value (become broadcast)
-    until the dim fits; ties go in in-dim order, then basis order. With
+    until the dim fits; ties go in in-dim order, then basis order (Triton's ``llvm::sort``
+    is ``std::sort``, an insertion sort — stable too — up to 16 entries). With
     ``broadcast_registers=False`` such ``register`` bases are removed instead of zeroed. The
     result's out-dim sizes are inferred again (as Triton rebuilds the layout).
 
@@ -154,13 +155,12 @@ def ensure_not_larger(layout: LinearLayout, shape: Mapping[str, int],
         shifts[name] = s
         s += size.bit_length() - 1
     in_dims = layout.in_dims
-    starts = {}
-    i = 0
+    reg_lo = reg_hi = i = 0  # the columns of the register bases: [reg_lo, reg_hi)
     for name, size in in_dims.items():
-        starts[name] = i
-        i += size.bit_length() - 1
-    reg = starts.get("register", -1), starts.get("register", -1) + (
-        in_dims.get("register", 1).bit_length() - 1)
+        bits = size.bit_length() - 1
+        if name == "register":
+            reg_lo, reg_hi = i, i + bits
+        i += bits
     dropped: set[int] = set()
     changed = False
     for name, actual in out_dims.items():
@@ -173,7 +173,7 @@ def ensure_not_larger(layout: LinearLayout, shape: Mapping[str, int],
         for _, k in entries:
             if actual <= desired:
                 break
-            if not broadcast_registers and reg[0] <= k < reg[1]:
+            if not broadcast_registers and reg_lo <= k < reg_hi:
                 dropped.add(k)
             else:
                 cols[k] &= ~(mask << sh)
