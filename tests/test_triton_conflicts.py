@@ -17,7 +17,7 @@ import pathlib
 import pytest
 
 from linlayout import bank_conflicts, simulate_bank_access
-from linlayout.triton import layouts as L
+from linlayout.triton import encodings as L
 from linlayout.triton import parse_encoding, triton_vector_elems
 
 DATA = json.loads(

@@ -1,4 +1,4 @@
-"""``linlayout.triton.layouts`` is bit-exact with Triton 3.9's ``toLinearLayout``.
+"""``linlayout.triton.encodings`` is bit-exact with Triton 3.9's ``toLinearLayout``.
 
 The expected bases come from Triton itself (``tests/data/triton_layouts.json``, written by
 ``tests/data/generate_triton_fixtures.py``); Triton is not needed to run these tests.
@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from linlayout import LayoutError, LinearLayout
-from linlayout.triton import layouts as L
+from linlayout.triton import encodings as L
 from linlayout.triton import parse_encoding
 
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "triton_layouts.json").read_text())

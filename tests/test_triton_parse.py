@@ -11,12 +11,12 @@ from linlayout import LayoutError
 from linlayout.triton import (
     TritonType,
     element_bits,
-    layouts as L,
     parse_aliases,
     parse_attribute,
     parse_encoding,
     parse_type,
 )
+from linlayout.triton import encodings as L
 
 BLOCKED = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
            "order = [1, 0]}>")
@@ -177,8 +177,11 @@ def test_docstring_examples_run():
     import doctest
     import importlib
 
-    for name in ("linlayout.triton", "linlayout.triton.layouts", "linlayout.triton.parse",
-                 "linlayout.triton.to_triton", "linlayout.triton.ttgir",
+    for name in ("linlayout.triton", "linlayout.triton.encodings",
+                 "linlayout.triton.encodings.base", "linlayout.triton.encodings.construct",
+                 "linlayout.triton.encodings.distributed", "linlayout.triton.encodings.mma",
+                 "linlayout.triton.encodings.dot", "linlayout.triton.encodings.shared",
+                 "linlayout.triton.parse", "linlayout.triton.to_triton", "linlayout.triton.ttgir",
                  "linlayout.triton.analysis"):
         result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, name

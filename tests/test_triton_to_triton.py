@@ -8,7 +8,8 @@ import random
 import pytest
 
 from linlayout import LayoutError, LinearLayout, examples, synthesize_swizzle
-from linlayout.triton import express, layouts as L, parse_encoding, to_offset_layout, to_triton_text
+from linlayout.triton import encodings as L
+from linlayout.triton import express, parse_encoding, to_offset_layout, to_triton_text
 
 
 def _roundtrip(memory: LinearLayout, bits: int | None, **kw) -> str:

@@ -17,7 +17,7 @@ from linlayout.triton import (
     read_ttgir,
     triton_vector_elems,
 )
-from linlayout.triton.analysis import _embed
+from linlayout.triton.analysis import embed_in_buffer
 
 DATA = pathlib.Path(__file__).parent / "data"
 TTGIR = DATA / "ttgir"
@@ -64,7 +64,7 @@ def test_degrees_agree_with_triton_and_the_simulator(name):
             continue
         if want["triton_extra"] is not None:
             assert rep.degree - 1 == want["triton_extra"]
-        dist = _embed(a.distributed.layout, a.memory.layout)
+        dist = embed_in_buffer(a.distributed.layout, a.memory.layout)
         sim = simulate_bank_access(dist, a.memory.layout, element_bits=a.element_bits,
                                    vector_elems=rep.vector_elems)
         assert (sim.degree, sim.wavefronts) == (rep.degree, rep.wavefronts)

@@ -1,6 +1,6 @@
 """Triton interop: Triton's layout encodings, its MLIR text, and whole TTGIR files.
 
-* :mod:`~linlayout.triton.layouts` — the encodings (:func:`blocked`, :func:`slice`,
+* :mod:`~linlayout.triton.encodings` — the encodings (:func:`blocked`, :func:`slice`,
   :func:`nvidia_mma`, :func:`dot_operand`, :func:`amd_mfma`, :func:`amd_wmma`, :func:`linear`,
   :func:`swizzled_shared`, :func:`nvmma_shared`, :func:`amd_rotating_shared`,
   :func:`shared_linear`) and ``enc.to_linear_layout(shape)``, bit-exact with Triton 3.9's
@@ -30,7 +30,7 @@ Example::
 """
 
 from .analysis import AccessReport, check_module, triton_vector_elems
-from .layouts import (
+from .encodings import (
     AmdMfmaEncoding,
     AmdRotatingSharedEncoding,
     AmdWmmaEncoding,

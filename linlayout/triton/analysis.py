@@ -37,11 +37,11 @@ from ..hardware.model import HardwareModel
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..swizzle import synthesize_swizzle
-from . import layouts as Lyt
+from . import encodings as Lyt
 from .to_triton import to_offset_layout, to_triton_text
 from .ttgir import Access, TTGIRModule, buffer_root, find_accesses, view_parents
 
-__all__ = ["AccessReport", "check_module", "triton_vector_elems"]
+__all__ = ["AccessReport", "check_module", "embed_in_buffer", "triton_vector_elems"]
 
 
 @dataclass(frozen=True)
@@ -108,8 +108,14 @@ class _Side:
     kind: str
 
 
-def _embed(dist: LinearLayout, memory: LinearLayout) -> LinearLayout:
-    """``dist`` with the out-dim sizes of ``memory`` (a view inside a larger allocation)."""
+def embed_in_buffer(dist: LinearLayout, memory: LinearLayout) -> LinearLayout:
+    """``dist`` with the out-dim sizes of ``memory``: the tensor of a view (``memdesc``
+    subslice or pipeline stage) placed inside its larger allocation, so that the two layouts
+    can be compared by :func:`linlayout.bank_conflicts` and the simulator.
+
+    Raises:
+        LayoutError: an out dim of ``dist`` is missing from ``memory`` or larger there.
+    """
     if dist.out_dims == memory.out_dims:
         return dist
     for n, s in dist.out_dims.items():
@@ -222,7 +228,7 @@ def check_module(module: TTGIRModule, *,
         assert a.memory is not None
         try:
             memory = a.memory.layout
-            dist = _embed(a.distributed.layout, memory)
+            dist = embed_in_buffer(a.distributed.layout, memory)
             rep = _count(dist, memory, a.element_bits, a.max_vector_elems, hardware)
         except LayoutError as exc:
             reports[idx] = AccessReport(a, None, None, None, note=f"not analysed: {exc}")

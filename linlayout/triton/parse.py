@@ -39,8 +39,8 @@ from typing import Any
 
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from . import layouts as Lyt
-from .layouts import Encoding
+from . import encodings as Lyt
+from .encodings import Encoding
 
 __all__ = [
     "MemorySpace",
@@ -683,7 +683,8 @@ class _PendingNvmma(Encoding):
         return Lyt.NvmmaSharedEncoding(self.swizzling_byte_width, self.transposed, bits, False,
                                        self.cga, self.rank_)
 
-    def _tl(self, shape: list[int]):  # pragma: no cover - resolved by parse_type
+    def build_linear_layout(self, shape: list[int]) -> LinearLayout:  # pragma: no cover
+        # resolved by parse_type
         raise LayoutError("a legacy #ttg.shared<{hasLeadingOffset = true}> needs the element "
                           "type: parse it as part of a memdesc type")
 

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from ..errors import LayoutError
 from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
-from . import layouts as Lyt
-from .layouts import Encoding
+from . import encodings as Lyt
+from .encodings import Encoding
 
 __all__ = ["express", "to_offset_layout", "to_triton_text"]
 
@@ -124,7 +124,7 @@ def express(memory: LinearLayout, element_bits: int | None = None, *,
             the layout.
 
     Returns:
-        An :class:`~linlayout.triton.layouts.Encoding` whose ``to_linear_layout`` at the
+        An :class:`~linlayout.triton.encodings.Encoding` whose ``to_linear_layout`` at the
         memory's shape equals ``to_offset_layout(memory)``.
 
     Raises:

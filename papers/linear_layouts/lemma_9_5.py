@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import f2np  # noqa: E402
-from triton_algorithm import _segment as set_difference_segment  # noqa: E402
+from triton_algorithm import set_difference_segment  # noqa: E402
 
 from linlayout import f2  # noqa: E402
 

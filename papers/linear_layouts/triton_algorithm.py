@@ -162,7 +162,7 @@ def _tile(lanes: list[int], vector_len: int, bits: int, num_banks: int) -> list[
     return lanes[: len(lanes) - drop]
 
 
-def _segment(bank_s: list[int], bank_d: list[int], block: list[int], d: int,
+def set_difference_segment(bank_s: list[int], bank_d: list[int], block: list[int], d: int,
              want: int) -> list[int]:
     """Step 3 (computeSegment), on sets of basis vectors."""
     set_s = {x for x in bank_s + block if x}
@@ -219,7 +219,7 @@ def triton_swizzle(src: LinearLayout, dst: LinearLayout, element_bits: int,
     len_bank = min(_log2(num_banks * 32 // ((1 << len(vec)) * element_bits)),
                    d - len(vec) - len(block))
     len_seg = d - len_bank - len(vec) - len(block)
-    seg = _segment(vec + tile_s, vec + tile_d, block, d, len_seg)
+    seg = set_difference_segment(vec + tile_s, vec + tile_d, block, d, len_seg)
     bank = _unit_complement(vec + seg + block, d)
     if _log2(max(1, (1 << len(vec)) * element_bits // 32)) < 2:
         in_s = [b for b in bank if b in reg_s]

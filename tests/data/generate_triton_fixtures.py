@@ -76,7 +76,7 @@ from triton.experimental.gluon.language.amd._layouts import (  # noqa: E402
 )
 
 from linlayout.errors import LayoutError  # noqa: E402
-from linlayout.triton import layouts as L  # noqa: E402
+from linlayout.triton import encodings as L  # noqa: E402
 from linlayout.triton.parse import parse_encoding  # noqa: E402
 from linlayout.triton.ttgir import find_accesses, read_ttgir  # noqa: E402
 
@@ -124,10 +124,10 @@ def to_gluon(e: L.Encoding):
 
 def to_attr(e: L.Encoding, shape):
     if isinstance(e, L.LinearEncoding):
-        base = e.base_tl()
+        base = e.base_layout()
         return B.get_distributed_linear_layout(
-            *[[list(b) for b in base.bases[n]] for n in ("register", "lane", "warp", "block")],
-            [base.out_size(n) for n in base.out_names])
+            *[base.bases[n] for n in ("register", "lane", "warp", "block")],
+            list(base.out_dims.values()))
     return to_gluon(e)._to_ir(B)
 
 
