@@ -175,13 +175,14 @@ def chain_ok(prefix: Sequence[int], cons: Sequence[tuple[int, ...]]) -> bool:
 
 
 def chain_dims_ok(assignment: Sequence[SideOption], regs: Sequence[tuple[int, ...]],
-                  sides: Sequence[Distributed]) -> bool:
+                  sides: Sequence[Distributed],
+                  spans: dict[tuple[int, ...], tuple[int, ...]] | None = None) -> bool:
     """The exact necessary condition on dimensions for an assignment's vector chain: the
     first ``k`` offset bits lie in the register span of every side with a vector of at least
     ``k`` and avoid all those sides' thread directions, so for every such ``k`` that
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
-    every side its assigned access."""
+    every side its assigned access. ``spans`` caches common register spans between calls."""
     matrix = [o for o in assignment if o.is_matrix]
     if any(o.prefix != matrix[0].prefix for o in matrix):
         return False
@@ -193,7 +194,7 @@ def chain_dims_ok(assignment: Sequence[SideOption], regs: Sequence[tuple[int, ..
             return False
     for k in {o.vector_log2 for o in plain if o.vector_log2 > len(row)}:
         members = [o.side for o in plain if o.vector_log2 >= k]
-        space = _common_span(members, regs)
+        space = _common_span(members, regs, spans)
         if any(f2.reduce(c, space) for c in row):
             return False
         thr = [c for s in members for t in (sides[s].lane, sides[s].warp, sides[s].block)
@@ -204,10 +205,18 @@ def chain_dims_ok(assignment: Sequence[SideOption], regs: Sequence[tuple[int, ..
     return True
 
 
-def _common_span(members: Sequence[int], regs: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+def _common_span(members: Sequence[int], regs: Sequence[tuple[int, ...]],
+                 cache: dict[tuple[int, ...], tuple[int, ...]] | None = None) -> tuple[int, ...]:
+    """Echelon basis of the intersection of the members' register spans (cached by member
+    set when ``cache`` is given)."""
+    key = tuple(members)
+    if cache is not None and key in cache:
+        return cache[key]
     space: tuple[int, ...] = regs[members[0]]
     for s in members[1:]:
         space = f2.intersection(space, regs[s])
+    if cache is not None:
+        cache[key] = space
     return space
 
 
@@ -222,7 +231,9 @@ def _span_candidates(space: Sequence[int], limit: int = 4096) -> list[int]:
 
 def build_prefix(assignment: Sequence[SideOption], sides: Sequence[Distributed],
                  regs: Sequence[tuple[int, ...]], model: BankModel, d: int,
-                 lanes: Sequence[Sequence[int]] | None = None) -> list[int] | None:
+                 lanes: Sequence[Sequence[int]] | None = None,
+                 spans: dict[tuple[int, ...], tuple[int, ...]] | None = None
+                 ) -> list[int] | None:
     """The vector prefix of an assignment (module docstring, step 1), or None when none was
     found (:func:`chain_dims_ok` tells whether none exists).
 
@@ -243,13 +254,13 @@ def build_prefix(assignment: Sequence[SideOption], sides: Sequence[Distributed],
             return []
         k = levels.pop()
         members = [o.side for o in plain if o.vector_log2 == k]
-        space = _common_span(members, regs)
+        space = _common_span(members, regs, spans)
         thr = [c for s in members for t in (sides[s].lane, sides[s].warp, sides[s].block)
                for c in t if c]
         new = f2.extend_basis(thr, sorted(space, key=lambda v: (bin(v).count("1"), v)),
                               limit=k)
         return new if len(new) == k else None
-    if not chain_dims_ok(assignment, regs, sides):
+    if not chain_dims_ok(assignment, regs, sides, spans):
         return None
     prefix: list[int] = list(matrix[0].prefix) if matrix else []
     top = max([o.vector_log2 for o in assignment], default=0)
@@ -259,7 +270,7 @@ def build_prefix(assignment: Sequence[SideOption], sides: Sequence[Distributed],
     w = model.within_word_bits
     for k in sorted({o.vector_log2 for o in plain if o.vector_log2 > len(prefix)}):
         members = [o.side for o in plain if o.vector_log2 >= k]
-        space = _common_span(members, regs)
+        space = _common_span(members, regs, spans)
         shorter = [regs[o.side] for o in plain if o.vector_log2 < k]
         base = sorted(_span_candidates(space),
                       key=lambda v: (sum(1 for r in shorter if not f2.reduce(v, r)),
@@ -416,7 +427,8 @@ def build_plan(assignment: Sequence[SideOption], sides: Sequence[Distributed],
                regs: Sequence[tuple[int, ...]], model: BankModel, d: int,
                weights: Sequence[int], node_limit: int, prefix: list[int] | None = None,
                objective: str = "wavefronts", target: tuple[int, int] | None = None,
-               max_variants: int = MAX_VARIANTS) -> Plan | None:
+               max_variants: int = MAX_VARIANTS,
+               spans: dict[tuple[int, ...], tuple[int, ...]] | None = None) -> Plan | None:
     """The cheapest memory layout found for an assignment (module docstring), with its exact
     reports; None when the assignment cannot be built (no prefix, no aligned complement, or a
     matrix instruction the result does not serve).
@@ -437,7 +449,7 @@ def build_plan(assignment: Sequence[SideOption], sides: Sequence[Distributed],
     if prefix is not None:
         return _build(prefix, assignment, sides, regs, model, d, weights, node_limit,
                       lanes_by_side)
-    first = build_prefix(assignment, sides, regs, model, d, lanes_by_side)
+    first = build_prefix(assignment, sides, regs, model, d, lanes_by_side, spans)
     if first is None:
         return None
     best: Plan | None = None

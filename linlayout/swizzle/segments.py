@@ -195,23 +195,38 @@ def _score(kernel: Sequence[int], sides: Sequence[Sequence[int]],
 
 def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int,
                weights: Sequence[int] | None = None) -> list[int]:
-    """Greedy randomized kernel: add the sampled vector that raises (max, sum) the least."""
+    """Greedy randomized kernel: add the sampled vector that raises (max, sum) the least.
+
+    Adding ``c`` to a kernel ``K`` raises ``dim(K ∩ X)`` by one exactly when ``c`` lies in
+    ``K + X`` (and not in ``K``), so each side's exponent is tracked with one reduction
+    against the echelon basis of ``K + X``.
+    """
     rng = random.Random(seed)
     best: list[int] | None = None
     best_score = None
-    for attempt in range(6):
+    side_bases = [f2.echelon(sd) for sd in sides]
+    for _ in range(6):
         kernel: list[int] = []
+        k_basis: tuple[int, ...] = ()
+        sums = list(side_bases)  # echelon bases of K + X_i
+        exps = [0] * len(sides)
         while len(kernel) < kappa:
             cands = {rng.getrandbits(w) for _ in range(48)}
             cands |= {1 << j for j in range(w)}
-            scored = []
-            for c in cands:
-                if c == 0 or f2.in_span(c, kernel):
+            pick = None
+            for c in sorted(cands):
+                if c == 0 or f2.reduce(c, k_basis) == 0:
                     continue
-                scored.append((_score(kernel + [c], sides, weights), c))
-            scored.sort()
-            kernel.append(scored[0][1])
-        sc = _score(kernel, sides, weights)
+                trial = [e + (f2.reduce(c, sb) == 0) for e, sb in zip(exps, sums)]
+                sc = _worst_first(trial, weights)
+                if pick is None or sc < pick[0]:
+                    pick = (sc, c, trial)
+            assert pick is not None
+            _, c, exps = pick
+            kernel.append(c)
+            k_basis = f2.echelon(kernel)
+            sums = [f2.echelon(list(sb) + [c]) for sb in sums]
+        sc = _worst_first(exps, weights)
         if best_score is None or sc < best_score:
             best, best_score = kernel, sc
     assert best is not None

@@ -355,17 +355,19 @@ def _search(options: Sequence[Sequence[SideOption]], sides: Sequence[Distributed
     bound_key: tuple[int, int] | None = None
     bound_assignment: tuple[SideOption, ...] = ()
     infeasible = builds = 0
+    spans: dict[tuple[int, ...], tuple[int, ...]] = {}  # common register spans, by side set
     for key, assignment in _assignments(options, weights, objective):
         if best_key is not None and key >= best_key:
             break
         if builds >= MAX_BUILDS:
             break
+        if not chain_dims_ok(assignment, regs, sides, spans):
+            if bound_key is None:
+                infeasible += 1
+            continue
         plan = build_plan(assignment, sides, regs, model, d, weights, node_limit,
                           objective=objective, target=key,
-                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds))
-        if plan is None and bound_key is None and not chain_dims_ok(assignment, regs, sides):
-            infeasible += 1
-            continue
+                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds), spans=spans)
         if bound_key is None:
             bound_key, bound_assignment = key, assignment
         builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
