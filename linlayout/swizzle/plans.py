@@ -56,6 +56,7 @@ __all__ = [
     "build_plan",
     "build_prefix",
     "chain_dims_ok",
+    "prefixes",
     "chain_ok",
     "matrix_report",
     "side_report",
@@ -234,61 +235,68 @@ def build_prefix(assignment: Sequence[SideOption], sides: Sequence[Distributed],
                  lanes: Sequence[Sequence[int]] | None = None,
                  spans: dict[tuple[int, ...], tuple[int, ...]] | None = None
                  ) -> list[int] | None:
-    """The vector prefix of an assignment (module docstring, step 1), or None when none was
-    found (:func:`chain_dims_ok` tells whether none exists).
+    """The preferred vector prefix of an assignment (module docstring, step 1), or None when
+    none was found (:func:`chain_dims_ok` tells whether none exists): the first of
+    :func:`prefixes`."""
+    return next(iter(prefixes(assignment, sides, regs, model, d, lanes, spans)), None)
+
+
+def prefixes(assignment: Sequence[SideOption], sides: Sequence[Distributed],
+             regs: Sequence[tuple[int, ...]], model: BankModel, d: int,
+             lanes: Sequence[Sequence[int]] | None = None,
+             spans: dict[tuple[int, ...], tuple[int, ...]] | None = None
+             ) -> Iterable[list[int]]:
+    """Every vector prefix of an assignment, lazily, the preferred first.
 
     A matrix option fixes the prefix to its row; the ``ld/st.shared`` sides' prefixes are
     nested by vector width, each level chosen inside the common register span of the sides
-    that reach it, keeping :func:`chain_ok` true (simplest directions first: unit vectors,
-    low bits; directions that would widen a shorter side's vector last). A bit inside a
-    shorter side's bank word (beyond its vector, below its within-word bits) prefers that
-    side's phase lanes (``lanes[s]``): lanes that share a word never conflict.
+    that reach it, keeping :func:`chain_ok` true. Preference, bit by bit: a bit inside a
+    shorter side's bank word (beyond its vector, below its within-word bits) takes that
+    side's phase lanes (``lanes[s]``) first — lanes that share a word never conflict — then
+    the directions that would not widen a shorter side's vector, then the simplest (unit
+    vectors, low bits). The order of a level's bits matters only to the shorter sides, which
+    is why the alternatives are worth trying (:func:`build_plan` does, while it misses its
+    bound).
     """
     matrix = [o for o in assignment if o.is_matrix]
     plain = [o for o in assignment if not o.is_matrix]
-    levels = {o.vector_log2 for o in plain if o.vector_log2}
-    if not matrix and len(levels) <= 1:
-        # one vector width for every side that vectorises: extend greedily inside the common
-        # register span, avoiding those sides' thread directions (exact, nothing to order)
-        if not levels:
-            return []
-        k = levels.pop()
-        members = [o.side for o in plain if o.vector_log2 == k]
-        space = _common_span(members, regs, spans)
-        thr = [c for s in members for t in (sides[s].lane, sides[s].warp, sides[s].block)
-               for c in t if c]
-        new = f2.extend_basis(thr, sorted(space, key=lambda v: (bin(v).count("1"), v)),
-                              limit=k)
-        return new if len(new) == k else None
     if not chain_dims_ok(assignment, regs, sides, spans):
-        return None
-    prefix: list[int] = list(matrix[0].prefix) if matrix else []
+        return
+    head: list[int] = list(matrix[0].prefix) if matrix else []
     top = max([o.vector_log2 for o in assignment], default=0)
-    cons = alignment_constraints(assignment, sides, max(top, len(prefix)))
-    if not chain_ok(prefix, cons):
-        return None
+    cons = alignment_constraints(assignment, sides, max(top, len(head)))
+    if not chain_ok(head, cons):
+        return
     w = model.within_word_bits
-    for k in sorted({o.vector_log2 for o in plain if o.vector_log2 > len(prefix)}):
+    levels = sorted({o.vector_log2 for o in plain if o.vector_log2 > len(head)})
+    pools = []
+    for k in levels:
         members = [o.side for o in plain if o.vector_log2 >= k]
         space = _common_span(members, regs, spans)
         shorter = [regs[o.side] for o in plain if o.vector_log2 < k]
-        base = sorted(_span_candidates(space),
-                      key=lambda v: (sum(1 for r in shorter if not f2.reduce(v, r)),
-                                     bin(v).count("1"), v))
-        while len(prefix) < k:
-            pos = len(prefix)
-            in_word = [f2.echelon(lanes[o.side]) for o in plain
-                       if lanes and o.vector_log2 <= pos < w and lanes[o.side]]
-            cands = sorted(base, key=lambda v: sum(1 for ln in in_word if f2.reduce(v, ln))) \
-                if in_word else base
-            for v in cands:
-                trial = prefix + [v]
-                if f2.rank(trial) == len(trial) and chain_ok(trial, cons):
-                    prefix = trial
-                    break
-            else:
-                return None
-    return prefix
+        pools.append(sorted(_span_candidates(space),
+                            key=lambda v, sh=shorter: (sum(1 for r in sh if not f2.reduce(v, r)),
+                                                       bin(v).count("1"), v)))
+    in_word = {pos: [f2.echelon(lanes[o.side]) for o in plain
+                     if lanes and o.vector_log2 <= pos < w and lanes[o.side]]
+               for pos in range(len(head), top)}
+
+    def extend(prefix: list[int], level: int) -> Iterable[list[int]]:
+        if level == len(levels):
+            yield prefix
+            return
+        if len(prefix) == levels[level]:
+            yield from extend(prefix, level + 1)
+            return
+        spaces = in_word.get(len(prefix))
+        cands = sorted(pools[level], key=lambda v: sum(1 for ln in spaces if f2.reduce(v, ln))) \
+            if spaces else pools[level]
+        for v in cands:
+            trial = prefix + [v]
+            if f2.rank(trial) == len(trial) and chain_ok(trial, cons):
+                yield from extend(trial, level)
+
+    yield from extend(head, 0)
 
 
 def within_word(prefix: list[int], lanes: Sequence[Sequence[int]], model: BankModel,
@@ -433,10 +441,10 @@ def build_plan(assignment: Sequence[SideOption], sides: Sequence[Distributed],
     reports; None when the assignment cannot be built (no prefix, no aligned complement, or a
     matrix instruction the result does not serve).
 
-    The first prefix is :func:`build_prefix`'s; while the plan misses ``target`` (the
-    assignment's ideal key), other orderings and bases of each vector level are tried (up to
-    ``max_variants``): the order decides which directions a shorter side sees inside its
-    bank word. ``prefix`` pins the first offset bits instead (``fixed=``).
+    The prefixes come from :func:`prefixes`, preferred first; while the plan misses
+    ``target`` (the assignment's ideal key), the next ones are tried (up to
+    ``max_variants``): the choice and order of a level's bits decide what a shorter side
+    sees inside its bank word. ``prefix`` pins the first offset bits instead (``fixed=``).
     """
     lanes_by_side = []
     for o in assignment:
@@ -449,12 +457,10 @@ def build_plan(assignment: Sequence[SideOption], sides: Sequence[Distributed],
     if prefix is not None:
         return _build(prefix, assignment, sides, regs, model, d, weights, node_limit,
                       lanes_by_side)
-    first = build_prefix(assignment, sides, regs, model, d, lanes_by_side, spans)
-    if first is None:
-        return None
     best: Plan | None = None
     best_key = None
-    for variant in itertools.islice(_prefix_variants(first, assignment), max(1, max_variants)):
+    candidates = prefixes(assignment, sides, regs, model, d, lanes_by_side, spans)
+    for variant in itertools.islice(candidates, max(1, max_variants)):
         plan = _build(variant, assignment, sides, regs, model, d, weights, node_limit,
                       lanes_by_side)
         if plan is None:
@@ -465,30 +471,6 @@ def build_plan(assignment: Sequence[SideOption], sides: Sequence[Distributed],
         if target is None or key <= target:
             break
     return best
-
-
-def _prefix_variants(prefix: list[int], assignment: Sequence[SideOption]) -> Iterable[list[int]]:
-    """``prefix`` first, then other ordered bases of each vector level (the positions between
-    consecutive vector widths: every ordered basis of a level of up to two dimensions, the
-    permutations beyond), up to :data:`MAX_VARIANTS` in all. A matrix row stays fixed."""
-    yield prefix
-    fixed = max([len(o.prefix) for o in assignment if o.is_matrix], default=0)
-    cuts = sorted({fixed, len(prefix)} | {o.vector_log2 for o in assignment
-                                          if not o.is_matrix and fixed < o.vector_log2})
-    levels = [prefix[a:b] for a, b in zip(cuts, cuts[1:])]
-    options = []
-    for lv in levels:
-        if len(lv) <= 2:
-            elems = [v for v in f2.span_elements(lv) if v]
-            opts = [list(t) for t in itertools.permutations(elems, len(lv))
-                    if f2.rank(t) == len(lv)]
-        else:
-            opts = [list(t) for t in itertools.permutations(lv)]
-        opts.sort(key=lambda o, lv=lv: o != lv)  # the original first
-        options.append(opts)
-    head = prefix[:fixed]
-    for combo in itertools.islice(itertools.product(*options), 1, MAX_VARIANTS):
-        yield head + [v for lv in combo for v in lv]
 
 
 def _build(prefix: list[int], assignment: Sequence[SideOption], sides: Sequence[Distributed],
@@ -530,12 +512,16 @@ def _build(prefix: list[int], assignment: Sequence[SideOption], sides: Sequence[
     seg_sorted = sorted(f2.echelon(f2.apply(q, c) for c in seq))
     # step 4: the banks, outside the register spans where possible
     nbank = row - kp
-    candidates = _bank_candidates(f2.echelon(q), regs)
-    banks = f2.extend_basis(full + seg_sorted, candidates, limit=nbank)
+    qb = f2.echelon(q)
+    # the first bank bit decides whether a side vectorises wider than planned: outside every
+    # register span if possible; the others only need to be simple (unit vectors first)
+    first = f2.extend_basis(full + seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
+    simple = sorted(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
+                    key=lambda v: (bin(v).count("1"), v))
+    banks = first + f2.extend_basis(full + seg_sorted + first, simple,
+                                    limit=nbank - len(first))
     if len(banks) < nbank:
         return None
-    if banks:  # the first may widen a vector (it is chosen for that); the rest in order
-        banks = banks[:1] + sorted(banks[1:])
     cols = tuple(full + banks + seg_sorted)
     inv = f2.inverse(list(cols))
     reports = []

@@ -36,10 +36,10 @@ def main() -> int:
         load = bank_conflicts(ex.load, mem, element_bits=32)
         sim = simulate_bank_access(ex.load, mem, element_bits=32)
         store = bank_conflicts(ex.store, mem, element_bits=32)
-        row_ok = load.wavefronts == sim.wavefronts == claimed and store.wavefronts == 1
+        row_ok = load.wavefronts_per_instruction == sim.wavefronts_per_instruction == claimed and store.wavefronts_per_instruction == 1
         ok &= row_ok
-        print(f"{name:<24}{claimed:>8}{load.wavefronts:>13}{sim.wavefronts:>11}"
-              f"{store.wavefronts:>7}  {'ok' if row_ok else 'MISMATCH'}")
+        print(f"{name:<24}{claimed:>8}{load.wavefronts_per_instruction:>13}{sim.wavefronts_per_instruction:>11}"
+              f"{store.wavefronts_per_instruction:>7}  {'ok' if row_ok else 'MISMATCH'}")
     r = synthesize_swizzle(ex.store, ex.load, element_bits=32)
     same = r.layout.flatten_ins().columns == memory(1).flatten_ins().columns
     ok &= same and r.optimal
