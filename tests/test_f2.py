@@ -10,6 +10,9 @@ with what galois computes on the same data as a GF(2) matrix:
 The pivot columns of galois' reduced row-echelon form are exactly the columns that are not in
 the span of the columns before them, which gives "basic columns", prefix ranks and the
 free-variables-zero solution in one ``row_reduce``.
+
+Also the packed-column helpers (``pack``, ``unpack``, ``compose_within``) that the algebra's fast
+paths use, on columns wider than 64 bits and every field width in between.
 """
 
 from __future__ import annotations
@@ -24,16 +27,20 @@ from hypothesis import strategies as st
 
 from linlayout import LayoutError, NotInvertibleError, f2
 
-from strategies import gl_columns
+from tests.support import gl_columns
+
 
 GF2 = galois.GF2
+
+
 NMAX = 12
+
+
 SETTINGS = settings(
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
-# ---------------------------------------------------------------------------- oracle helpers
 def rows_gf(vectors, n: int, msb_first: bool = False):
     """GF2 matrix with one row per vector; column j is bit j (bit n-1-j when msb_first)."""
     m = np.zeros((len(vectors), n), dtype=np.uint8)
@@ -80,7 +87,6 @@ def brute_span(vectors) -> set[int]:
     return span
 
 
-# ---------------------------------------------------------------------------- strategies
 @st.composite
 def vectors_in(draw, n: int, max_len: int = 12, min_len: int = 0):
     """A list of n-bit vectors: uniform, low-rank (combinations of few generators) or sparse."""
@@ -111,7 +117,6 @@ def space(draw, min_n: int = 0, max_len: int = 12):
     return n, draw(vectors_in(n, max_len))
 
 
-# ---------------------------------------------------------------------------- worked examples
 def test_module_docstring_examples():
     cols = [0b01, 0b11]
     assert f2.apply(cols, 0b11) == 0b10
@@ -169,7 +174,6 @@ def test_apply_ignores_bits_beyond_columns():
     assert f2.apply([5, 6], 0b1111) == 3
 
 
-# ---------------------------------------------------------------------------- apply / compose
 @SETTINGS
 @given(st.data())
 def test_apply_and_compose_match_matrix_products(data):
@@ -228,7 +232,6 @@ def test_basic_columns_are_the_galois_pivots(data):
     assert mask == sum(1 << c for c in expected)
 
 
-# ---------------------------------------------------------------------------- rank / echelon
 @SETTINGS
 @given(space())
 def test_rank_matches_galois(nv):
@@ -283,7 +286,6 @@ def test_echelon_is_canonical(data):
     assert (f2.echelon(list(vs) + [extra]) != f2.echelon(vs)) == grows
 
 
-# ---------------------------------------------------------------------------- reduce / in_span
 @SETTINGS
 @given(st.data())
 def test_reduce_and_in_span(data):
@@ -303,7 +305,6 @@ def test_reduce_and_in_span(data):
         assert r == min(v ^ s for s in brute_span(e))
 
 
-# ---------------------------------------------------------------------------- span_sum
 @SETTINGS
 @given(st.data())
 def test_span_sum(data):
@@ -316,7 +317,6 @@ def test_span_sum(data):
     assert gf_rank(allv + list(got), n) == len(got)
 
 
-# ---------------------------------------------------------------------------- intersection
 @SETTINGS
 @given(st.data())
 def test_intersection(data):
@@ -342,7 +342,6 @@ def test_intersection_edge_cases():
     assert f2.intersection(iter([1, 2]), iter([3])) == (3,)
 
 
-# ---------------------------------------------------------------------------- complement
 @SETTINGS
 @given(space())
 def test_complement(nv):
@@ -361,7 +360,6 @@ def test_complement_rejects_wide_vectors():
         f2.complement([-1], 3)
 
 
-# ---------------------------------------------------------------------------- extend_basis
 @SETTINGS
 @given(st.data())
 def test_extend_basis(data):
@@ -389,7 +387,6 @@ def test_extend_basis_limit_stops_consuming():
     assert f2.extend_basis([], gen(), limit=2) == [1, 2]
 
 
-# ---------------------------------------------------------------------------- null space
 @SETTINGS
 @given(st.data())
 def test_null_space(data):
@@ -410,7 +407,6 @@ def test_null_space(data):
             assert not np.any(np.asarray(mat @ rows_gf(list(ns), k).T))
 
 
-# ---------------------------------------------------------------------------- solve
 def _galois_free_zero_solution(cols, m, target):
     """(solution or None, basic columns) from galois' RREF of [A | target]."""
     k = len(cols)
@@ -474,7 +470,6 @@ def test_solve_many(data):
             assert f2.apply(cols, x) == t
 
 
-# ---------------------------------------------------------------------------- inverse
 @SETTINGS
 @given(st.data())
 def test_inverse_matches_galois(data):
@@ -522,7 +517,6 @@ def test_inverse_rejects_non_square():
     assert issubclass(LayoutError, ValueError)
 
 
-# ---------------------------------------------------------------------------- span_elements
 @SETTINGS
 @given(st.data())
 def test_span_elements(data):
@@ -537,7 +531,6 @@ def test_span_elements(data):
     assert all(a ^ b in basis for a, b in itertools.pairwise(els))
 
 
-# ---------------------------------------------------------------------------- avoiding_sequence
 @st.composite
 def avoid_case(draw):
     n = draw(st.integers(0, NMAX))
@@ -595,3 +588,44 @@ def test_least_squares_is_exact_solve_with_free_variables_zero():
     assert all(v & 0b0100 == 0 for v in x)  # column 2 is not basic: its variable is 0
     with pytest.raises(NotInvertibleError, match="column 0"):
         f2.least_squares([0b001], [0b010])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 130), st.lists(st.integers(0, 2**130), max_size=12))
+def test_pack_unpack_round_trip(width, values):
+    cols = [v & ((1 << width) - 1) for v in values]
+    packed, w = f2.pack(cols, width)
+    assert w >= width and (w in (8, 16, 32, 64) or w == width > 64)
+    assert packed == sum(c << j * w for j, c in enumerate(cols))
+    assert f2.unpack(packed, len(cols), w) == cols
+
+
+def test_pack_unpack_errors():
+    for columns, width in (([1, "a"], 8), ([300], 8), ([-1], 8), ([1 << 70], 70),
+                           ([-1], 70), ([1.0], 70)):
+        with pytest.raises(LayoutError, match="pack needs"):
+            f2.pack(columns, width)
+    for packed, w in ((1 << 70, 8), (1 << 70, 9), ("x", 16), (-1, 32)):
+        with pytest.raises(LayoutError, match="unpack needs"):
+            f2.unpack(packed, 2, w)
+    with pytest.raises(LayoutError, match="8-bit bound"):
+        f2.compose_within([1] * 9, [300], 8)
+    # an outer column beyond the bound would spill into the next field: refused, any width
+    for width in (8, 16, 70):
+        with pytest.raises(LayoutError, match="outer column"):
+            f2.compose_within([1 << width, 1], [3, 3], width)
+    with pytest.raises(LayoutError, match="non-negative"):
+        f2.compose_within([-1, 1], [3, 3], 8)
+    with pytest.raises(LayoutError):
+        f2.compose_within([-1, 1], [3, 3], 16)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 100), st.integers(1, 100), st.integers(0, 12), st.data())
+def test_compose_wide_columns(m, k, n, data):
+    """Columns beyond 64 bits (hand packing) and every field width in between."""
+    outer = data.draw(st.lists(st.integers(0, (1 << k) - 1), min_size=m, max_size=m))
+    inner = data.draw(st.lists(st.integers(0, (1 << m) - 1), min_size=n, max_size=n))
+    expect = [f2.apply(outer, c) for c in inner]
+    assert f2.compose(outer, inner) == expect
+    assert f2.compose_within(outer, inner, max(m, k)) == expect

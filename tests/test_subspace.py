@@ -2,6 +2,8 @@
 
 galois gives the oracles: the rank of stacked rows (dimensions of sums), the left null space
 of ``[U; V]`` (the intersection: ``aU = bV``), and ``row_space``/``row_reduce`` (spans).
+
+And every method fed junk arguments raises LayoutError, never another exception.
 """
 
 from __future__ import annotations
@@ -17,10 +19,14 @@ from hypothesis import strategies as st
 
 from linlayout import LayoutError, LinearLayout, Subspace, f2
 
-from strategies import GF2
+from tests.support import GF2
+from tests.support import walk_with_junk
+
 
 SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
+
+
 NMAX = 8
 
 
@@ -219,3 +225,39 @@ def test_errors():
         U & 3  # noqa: B018 - operators follow Python's protocol
     with pytest.raises(TypeError):
         U + 3  # noqa: B018
+
+
+U = Subspace([0b011, 0b100])
+
+
+SUBSPACE_WALK = {
+    "complement": (U, (8,), {}),
+    "quotient": (U, (Subspace([1]),), {}),
+    "random_element": (U, (3,), {}),
+    "representative": (U, (5,), {}),
+    "to_galois": (U, (4,), {}),
+    "from_galois": (Subspace, ([[1, 0], [0, 1]],), {}),
+    "full": (Subspace, (3,), {}),
+    "__contains__": (U, (3,), {}),
+    "__init__": (Subspace, ([1, 2],), {}),
+}
+
+
+SUBSPACE_NULLARY = {"basis", "dim", "nbits", "zero"}
+
+
+SUBSPACE_UNCHECKED = {"from_echelon"}
+
+
+def test_the_walk_covers_the_public_api():
+    public = {n for n in dir(Subspace) if not n.startswith("_")}
+    assert public | {"__contains__", "__init__"} == \
+        set(SUBSPACE_WALK) | SUBSPACE_NULLARY | SUBSPACE_UNCHECKED
+
+
+def test_every_argument_survives_junk():
+    walk_with_junk(SUBSPACE_WALK)
+
+
+def test_unchecked_constructor_says_so():
+    assert "unchecked" in Subspace.from_echelon.__doc__.lower()
