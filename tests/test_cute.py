@@ -110,7 +110,7 @@ def test_to_cute_swizzle_rejects_non_swizzles():
         assert to_cute_swizzle(L) in (None, (0, 4, 3))
 
 
-def test_to_cute_swizzle_errors():
+def test_to_cute_swizzle_needs_one_square_in_dim():
     with pytest.raises(LayoutError, match="one in dim"):
         to_cute_swizzle(LinearLayout({"a": [[1]], "b": [[2]]}, {"x": 4}))
     with pytest.raises(LayoutError, match="same size"):
@@ -119,7 +119,7 @@ def test_to_cute_swizzle_errors():
         to_cute_swizzle("Sw<3,4,3>")
 
 
-def test_cute_swizzle_errors():
+def test_cute_swizzle_rejects_bad_triples():
     for args in ((-1, 4, 3), (1, -1, 3), (3, 4, 2), (2, 0, -1), (True, 4, 3), (1.0, 4, 3)):
         with pytest.raises(LayoutError):
             cute_swizzle(*args)
@@ -132,7 +132,7 @@ def test_cute_swizzle_errors():
         cute_swizzle_offset(3, 4, 3, -1)
 
 
-def test_parse_and_format():
+def test_sw_text_parses_and_formats_back():
     assert parse_cute_swizzle("Sw<3,4,3>") == (3, 4, 3)
     assert parse_cute_swizzle(" Swizzle< 2 , 5 , 2 > ") == (2, 5, 2)
     assert parse_cute_swizzle("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)") == (3, 4, 3)

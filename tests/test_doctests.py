@@ -22,7 +22,7 @@ MODULES = sorted(m.name for m in pkgutil.iter_modules(linlayout.__path__, "linla
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(name):
+def test_module_docstring_examples_run(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
@@ -32,16 +32,13 @@ PTX_SUBMODULES = sorted(m.name for m in pkgutil.iter_modules(ptx.__path__, "linl
 
 
 @pytest.mark.parametrize("name", PTX_SUBMODULES)
-def test_submodule_docstring_examples(name):
+def test_ptx_submodule_docstring_examples_run(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted > 0
 
 
-def test_docstring_examples_run():
-    import doctest
-    import importlib
-
+def test_triton_submodule_docstring_examples_run():
     for name in ("linlayout.triton", "linlayout.triton.encodings",
                  "linlayout.triton.encodings.base", "linlayout.triton.encodings.construct",
                  "linlayout.triton.encodings.distributed", "linlayout.triton.encodings.mma",

@@ -21,17 +21,15 @@ from tests.support import BASE_LAYOUT
 
 
 L = LinearLayout
-
-
 BASE = BASE_LAYOUT
 
 
-def test_errors_are_value_errors():
+def test_a_bad_layout_raises_a_value_error():
     with pytest.raises(ValueError):
         LinearLayout({"register": [[5]]}, {"dim0": 4})
 
 
-def test_error_subclasses():
+def test_each_error_subclass_is_raised_where_documented():
     assert issubclass(NotLinearError, LayoutError) and issubclass(LayoutParseError, LayoutError)
     assert issubclass(LayoutError, ValueError)
     with pytest.raises(NotLinearError):

@@ -29,18 +29,14 @@ from linlayout import LayoutError, NotInvertibleError, f2
 
 from tests.support import gl_columns
 
-
 GF2 = galois.GF2
-
-
 NMAX = 12
-
-
 SETTINGS = settings(
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
+# ---------------------------------------------------------------------------- oracle helpers
 def rows_gf(vectors, n: int, msb_first: bool = False):
     """GF2 matrix with one row per vector; column j is bit j (bit n-1-j when msb_first)."""
     m = np.zeros((len(vectors), n), dtype=np.uint8)
@@ -87,6 +83,7 @@ def brute_span(vectors) -> set[int]:
     return span
 
 
+# ---------------------------------------------------------------------------- strategies
 @st.composite
 def vectors_in(draw, n: int, max_len: int = 12, min_len: int = 0):
     """A list of n-bit vectors: uniform, low-rank (combinations of few generators) or sparse."""
@@ -117,7 +114,8 @@ def space(draw, min_n: int = 0, max_len: int = 12):
     return n, draw(vectors_in(n, max_len))
 
 
-def test_module_docstring_examples():
+# ---------------------------------------------------------------------------- worked examples
+def test_module_docstring_examples_hold():
     cols = [0b01, 0b11]
     assert f2.apply(cols, 0b11) == 0b10
     assert f2.echelon([0b1100, 0b0110, 0b1010]) == (0b1010, 0b0110)
@@ -174,6 +172,7 @@ def test_apply_ignores_bits_beyond_columns():
     assert f2.apply([5, 6], 0b1111) == 3
 
 
+# ---------------------------------------------------------------------------- apply / compose
 @SETTINGS
 @given(st.data())
 def test_apply_and_compose_match_matrix_products(data):
@@ -232,6 +231,7 @@ def test_basic_columns_are_the_galois_pivots(data):
     assert mask == sum(1 << c for c in expected)
 
 
+# ---------------------------------------------------------------------------- rank / echelon
 @SETTINGS
 @given(space())
 def test_rank_matches_galois(nv):
@@ -286,9 +286,10 @@ def test_echelon_is_canonical(data):
     assert (f2.echelon(list(vs) + [extra]) != f2.echelon(vs)) == grows
 
 
+# ---------------------------------------------------------------------------- reduce / in_span
 @SETTINGS
 @given(st.data())
-def test_reduce_and_in_span(data):
+def test_reduce_gives_the_smallest_coset_member(data):
     n, vs = data.draw(space(), label="space")
     v = data.draw(st.integers(0, (1 << n) - 1), label="v")
     e = f2.echelon(vs)
@@ -305,9 +306,10 @@ def test_reduce_and_in_span(data):
         assert r == min(v ^ s for s in brute_span(e))
 
 
+# ---------------------------------------------------------------------------- span_sum
 @SETTINGS
 @given(st.data())
-def test_span_sum(data):
+def test_span_sum_is_the_echelon_basis_of_all_vectors(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     spaces = data.draw(st.lists(vectors_in(n, max_len=5), max_size=3), label="spaces")
     allv = [v for s in spaces for v in s]
@@ -317,9 +319,10 @@ def test_span_sum(data):
     assert gf_rank(allv + list(got), n) == len(got)
 
 
+# ---------------------------------------------------------------------------- intersection
 @SETTINGS
 @given(st.data())
-def test_intersection(data):
+def test_intersection_meets_the_dimension_formula(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     u = data.draw(vectors_in(n), label="u")
     v = data.draw(vectors_in(n), label="v")
@@ -342,9 +345,10 @@ def test_intersection_edge_cases():
     assert f2.intersection(iter([1, 2]), iter([3])) == (3,)
 
 
+# ---------------------------------------------------------------------------- complement
 @SETTINGS
 @given(space())
-def test_complement(nv):
+def test_complement_is_unit_vectors_filling_the_space(nv):
     n, vs = nv
     c = f2.complement(vs, n)
     assert all(x > 0 and x & (x - 1) == 0 for x in c)  # unit vectors
@@ -360,9 +364,10 @@ def test_complement_rejects_wide_vectors():
         f2.complement([-1], 3)
 
 
+# ---------------------------------------------------------------------------- extend_basis
 @SETTINGS
 @given(st.data())
-def test_extend_basis(data):
+def test_extend_basis_is_greedy_in_order(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     base = data.draw(vectors_in(n, max_len=6), label="base")
     cands = data.draw(vectors_in(n), label="candidates")
@@ -387,9 +392,10 @@ def test_extend_basis_limit_stops_consuming():
     assert f2.extend_basis([], gen(), limit=2) == [1, 2]
 
 
+# ---------------------------------------------------------------------------- null space
 @SETTINGS
 @given(st.data())
-def test_null_space(data):
+def test_null_space_matches_galois(data):
     m = data.draw(st.integers(0, NMAX), label="out bits")
     cols = data.draw(vectors_in(m), label="columns")
     k = len(cols)
@@ -407,6 +413,7 @@ def test_null_space(data):
             assert not np.any(np.asarray(mat @ rows_gf(list(ns), k).T))
 
 
+# ---------------------------------------------------------------------------- solve
 def _galois_free_zero_solution(cols, m, target):
     """(solution or None, basic columns) from galois' RREF of [A | target]."""
     k = len(cols)
@@ -430,7 +437,7 @@ def _galois_free_zero_solution(cols, m, target):
 
 @SETTINGS
 @given(st.data())
-def test_solve(data):
+def test_solve_gives_the_free_variables_zero_solution(data):
     m = data.draw(st.integers(0, NMAX), label="out bits")
     cols = data.draw(vectors_in(m), label="columns")
     in_image = data.draw(st.booleans(), label="in image")
@@ -458,7 +465,7 @@ def test_solve(data):
 
 @SETTINGS
 @given(st.data())
-def test_solve_many(data):
+def test_solve_many_solves_each_target(data):
     m = data.draw(st.integers(0, NMAX), label="out bits")
     cols = data.draw(vectors_in(m), label="columns")
     targets = data.draw(st.lists(st.integers(0, (1 << m) - 1), max_size=6), label="targets")
@@ -470,6 +477,7 @@ def test_solve_many(data):
             assert f2.apply(cols, x) == t
 
 
+# ---------------------------------------------------------------------------- inverse
 @SETTINGS
 @given(st.data())
 def test_inverse_matches_galois(data):
@@ -517,9 +525,10 @@ def test_inverse_rejects_non_square():
     assert issubclass(LayoutError, ValueError)
 
 
+# ---------------------------------------------------------------------------- span_elements
 @SETTINGS
 @given(st.data())
-def test_span_elements(data):
+def test_span_elements_in_gray_code_order(data):
     n = data.draw(st.integers(0, 10), label="n")
     vs = data.draw(vectors_in(n, max_len=8), label="vectors")
     els = f2.span_elements(vs)
@@ -531,6 +540,7 @@ def test_span_elements(data):
     assert all(a ^ b in basis for a, b in itertools.pairwise(els))
 
 
+# ---------------------------------------------------------------------------- avoiding_sequence
 @st.composite
 def avoid_case(draw):
     n = draw(st.integers(0, NMAX))
@@ -556,7 +566,7 @@ def _prefix_meets(seq, x, n):
 
 @SETTINGS
 @given(avoid_case())
-def test_avoiding_sequence(case):
+def test_avoiding_sequence_meets_both_subspaces_minimally(case):
     n, xa, xb, z = case
     seq = f2.avoiding_sequence(xa, xb, z, n)
     dz = gf_rank(z, n)
@@ -590,6 +600,7 @@ def test_least_squares_is_exact_solve_with_free_variables_zero():
         f2.least_squares([0b001], [0b010])
 
 
+# ---------------------------------------------------------------------------- packed columns
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 130), st.lists(st.integers(0, 2**130), max_size=12))
 def test_pack_unpack_round_trip(width, values):
@@ -600,7 +611,7 @@ def test_pack_unpack_round_trip(width, values):
     assert f2.unpack(packed, len(cols), w) == cols
 
 
-def test_pack_unpack_errors():
+def test_pack_unpack_and_compose_within_reject_bad_input():
     for columns, width in (([1, "a"], 8), ([300], 8), ([-1], 8), ([1 << 70], 70),
                            ([-1], 70), ([1.0], 70)):
         with pytest.raises(LayoutError, match="pack needs"):
@@ -622,7 +633,7 @@ def test_pack_unpack_errors():
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(1, 100), st.integers(1, 100), st.integers(0, 12), st.data())
-def test_compose_wide_columns(m, k, n, data):
+def test_compose_handles_columns_wider_than_64_bits(m, k, n, data):
     """Columns beyond 64 bits (hand packing) and every field width in between."""
     outer = data.draw(st.lists(st.integers(0, (1 << k) - 1), min_size=m, max_size=m))
     inner = data.draw(st.lists(st.integers(0, (1 << m) - 1), min_size=n, max_size=n))

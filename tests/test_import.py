@@ -21,7 +21,7 @@ def test_import_does_not_load_galois_or_sympy():
     assert out.stdout.strip() == "[]"
 
 
-def test_import_stays_light():
+def test_cli_formula_and_render_do_not_load_sympy_or_galois():
     code = (
         "import sys, linlayout, linlayout.cli, linlayout.show.formula, linlayout.show.render;"
         "bad = [m for m in ('sympy', 'galois') if m in sys.modules];"
@@ -30,7 +30,7 @@ def test_import_stays_light():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_import_is_lazy_and_triton_free():
+def test_linlayout_triton_loads_lazily_and_never_imports_triton():
     code = ("import sys, linlayout; a = 'linlayout.triton' in sys.modules; "
             "import linlayout.triton; "
             "print(a, any(m == 'triton' or m.startswith('triton.') for m in sys.modules))")
@@ -38,7 +38,7 @@ def test_import_is_lazy_and_triton_free():
     assert out.stdout.split() == ["False", "False"]
 
 
-def test_public_names():
+def test_public_names_are_importable():
     import linlayout
 
     for name in ("LinearLayout", "LayoutError", "bank_conflicts", "simulate_bank_access",
@@ -50,7 +50,7 @@ def test_public_names():
 PTX_SUBMODULES = sorted(m.name for m in pkgutil.iter_modules(ptx.__path__, "linlayout.ptx."))
 
 
-def test_package_reexports_its_submodules():
+def test_ptx_package_reexports_its_submodules():
     """``from linlayout import ptx; ptx.<name>`` reaches every public name it had as one module,
     and a name both the package and a submodule export is the same object."""
     for name in PTX_SUBMODULES:

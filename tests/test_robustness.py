@@ -20,11 +20,7 @@ from tests.support import BASE_LAYOUT, GF2, walk_with_junk
 
 
 L = LinearLayout
-
-
 BASE = BASE_LAYOUT
-
-
 IDENT = L({"dim0": [[1, 0], [2, 0]], "dim1": [[0, 1], [0, 2]]}, {"dim0": 4, "dim1": 4})
 
 

@@ -1,4 +1,5 @@
-"""Subspace: a canonical, hashable subspace of F₂ⁿ, checked against galois.GF2 and brute force.
+"""linlayout.subspace: Subspace, a canonical, hashable subspace of F₂ⁿ, checked against
+galois.GF2 and brute force.
 
 galois gives the oracles: the rank of stacked rows (dimensions of sums), the left null space
 of ``[U; V]`` (the intersection: ``aU = bV``), and ``row_space``/``row_reduce`` (spans).
@@ -77,7 +78,7 @@ def spanning(draw, n=None, max_len=6):
 
 @SETTINGS
 @given(spanning(), st.randoms(use_true_random=False))
-def test_canonical_basis_and_hash(space, rnd):
+def test_equal_subspaces_share_basis_and_hash(space, rnd):
     n, gens = space
     U = Subspace(gens)
     shuffled = list(gens)
@@ -97,7 +98,7 @@ def test_canonical_basis_and_hash(space, rnd):
 
 @SETTINGS
 @given(spanning(), st.integers(0, (1 << NMAX) - 1))
-def test_membership(space, x):
+def test_membership_and_coset_representatives(space, x):
     n, gens = space
     U = Subspace(gens)
     x &= (1 << n) - 1
@@ -128,7 +129,7 @@ def test_sum_intersection_and_dimension_formula(data):
 
 @SETTINGS
 @given(st.data())
-def test_complement(data):
+def test_complement_fills_the_ambient_space(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     _, u = data.draw(spanning(n), label="U")
     U = Subspace(u)
@@ -146,7 +147,7 @@ def test_complement(data):
 
 @SETTINGS
 @given(st.data())
-def test_quotient(data):
+def test_quotient_represents_each_coset_once(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     _, u = data.draw(spanning(n), label="U")
     _, w = data.draw(spanning(n), label="W")
@@ -197,7 +198,7 @@ def test_immutable_copyable_picklable():
     assert U != (3, 5) and U != "U"
 
 
-def test_errors():
+def test_bad_arguments_raise_layout_error():
     for bad in ([-1], [True], [1.5], ["a"], "abc", 5, None):
         with pytest.raises(LayoutError):
             Subspace(bad)
@@ -228,8 +229,6 @@ def test_errors():
 
 
 U = Subspace([0b011, 0b100])
-
-
 SUBSPACE_WALK = {
     "complement": (U, (8,), {}),
     "quotient": (U, (Subspace([1]),), {}),
@@ -244,8 +243,6 @@ SUBSPACE_WALK = {
 
 
 SUBSPACE_NULLARY = {"basis", "dim", "nbits", "zero"}
-
-
 SUBSPACE_UNCHECKED = {"from_echelon"}
 
 

@@ -13,7 +13,7 @@ from tests.support import TTGIR_DIR, load_json, run_cli
 FILES = sorted(load_json("ttgir_expected.json")["files"])
 
 
-def test_check_cli_human(capsys):
+def test_check_reports_each_access_and_fails_above_max_degree(capsys):
     code, out, err = run_cli(capsys, "check", str(TTGIR_DIR / "transpose2.ttgir"))
     assert code == 1 and err == ""
     assert "local_load" in out and "FAIL" in out
@@ -23,7 +23,7 @@ def test_check_cli_human(capsys):
     assert code == 0 and out.strip().endswith("ok: worst degree 8 <= --max-degree 8")
 
 
-def test_check_cli_json(capsys):
+def test_check_json_lists_every_access(capsys):
     files = [str(TTGIR_DIR / n) for n in FILES]
     code, out, _ = run_cli(capsys, "check", "--json", *files)
     data = json.loads(out)
@@ -41,7 +41,7 @@ def test_check_cli_json(capsys):
     assert code == 0 and json.loads(out)["ok"] is True
 
 
-def test_check_cli_bad_input(capsys, tmp_path):
+def test_check_bad_input_exits_2_with_one_line(capsys, tmp_path):
     code, out, err = run_cli(capsys, "check", str(tmp_path / "missing.ttgir"))
     assert code == 2 and out == ""
     assert err.startswith("linlayout: error: cannot read TTGIR file") and err.count("\n") == 1

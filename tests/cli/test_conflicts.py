@@ -11,7 +11,7 @@ import pytest
 from tests.support import assert_one_line_error, run_cli
 
 
-def test_conflicts_exit_codes(capsys, transpose_files):
+def test_conflicts_exit_status_follows_max_degree(capsys, transpose_files):
     f = transpose_files
     base = ["conflicts", "--memory", f["row_major"], "--element-bits", "32"]
     code, out, _ = run_cli(capsys, *base, "--layout", f["store"])
@@ -27,7 +27,7 @@ def test_conflicts_exit_codes(capsys, transpose_files):
     assert data["degree"] == 16 and data["wavefronts"] == 16 and data["vector_elems"] == 1
 
 
-def test_conflicts_instruction(tmp_path, capsys):
+def test_conflicts_counts_ldmatrix(tmp_path, capsys):
     import json
 
     from linlayout import LinearLayout

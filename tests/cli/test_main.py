@@ -29,7 +29,7 @@ def test_help_exits_0(capsys):
     assert code == 0 and "synthesize" in out
 
 
-def test_entry_point_subprocess():
+def test_python_m_linlayout_runs_the_cli():
     proc = subprocess.run([sys.executable, "-m", "linlayout", "synthesize"],
                           capture_output=True, text=True, encoding="utf-8", check=False)
     assert proc.returncode == 0, proc.stderr

@@ -14,7 +14,7 @@ from linlayout import LinearLayout, ptx
 from tests.support import run_cli
 
 
-def test_ptx_128b_text(capsys):
+def test_ptx_128b_text_shows_numbers_formulas_matrix_and_table(capsys):
     code, out, err = run_cli(capsys, "ptx", "128B", "--element-bits", "16")
     assert code == 0 and err == ""
     lines = out.splitlines()
@@ -33,7 +33,7 @@ def test_ptx_128b_text(capsys):
 
 
 @pytest.mark.parametrize("mode", [m.value for m in ptx.SwizzleMode])
-def test_ptx_every_mode_json(capsys, mode):
+def test_ptx_json_for_every_mode(capsys, mode):
     code, out, _ = run_cli(capsys, "ptx", mode, "--json")
     assert code == 0
     data = json.loads(out)
@@ -52,7 +52,7 @@ def test_ptx_every_mode_json(capsys, mode):
         assert data["tile"]["formula"].startswith("offset = ")
 
 
-def test_ptx_96b_and_flip_text(capsys):
+def test_ptx_explains_96b_and_the_8b_flip(capsys):
     code, out, _ = run_cli(capsys, "ptx", "96B")
     assert code == 0
     assert "96-byte rows are not F2-linear" in out and "no CUtensorMapSwizzle value" in out
@@ -62,7 +62,7 @@ def test_ptx_96b_and_flip_text(capsys):
     assert "8-byte cells" in out and "line 1:  5  4  7  6 |" in out
 
 
-def test_ptx_bad_input(capsys):
+def test_ptx_bad_input_exits_2(capsys):
     code, _, err = run_cli(capsys, "ptx", "256B")
     assert code == 2 and err.startswith("linlayout: error: unknown swizzle mode")
     code, _, err = run_cli(capsys, "ptx", "128B", "--element-bits", "12")
@@ -71,7 +71,7 @@ def test_ptx_bad_input(capsys):
     assert code == 0 and "split 128-bit elements" in out  # the tile is explained, not faked
 
 
-def test_ptx_png(capsys, tmp_path):
+def test_ptx_png_writes_a_picture(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "sw.png"
     code, out, _ = run_cli(capsys, "ptx", "128B", "--png", str(path))
@@ -80,7 +80,7 @@ def test_ptx_png(capsys, tmp_path):
     assert code == 2 and "--png" in err
 
 
-def test_ptx_png_without_matplotlib(capsys, monkeypatch, tmp_path):
+def test_ptx_png_without_matplotlib_says_what_to_install(capsys, monkeypatch, tmp_path):
     real_import = builtins.__import__
 
     def fake(name, *args, **kwargs):

@@ -17,13 +17,11 @@ from tests.support import article_memory, assert_one_line_error, run_cli, write_
 
 #: A small swizzled 4x8 layout for the tests that write files (text rendering is the cost).
 SMALL = LinearLayout({"offset": [[0, 1], [0, 2], [0, 4], [1, 2], [2, 4]]}, {"dim0": 4, "dim1": 8})
-
-
 SMALL_DIST = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[0, 1], [0, 2], [0, 4]]},
                           {"dim0": 4, "dim1": 8})
 
 
-def test_show_distributed_and_memory(capsys, transpose_files, tmp_path):
+def test_show_prints_grids_and_formulas(capsys, transpose_files, tmp_path):
     code, out, _ = run_cli(capsys, "show", transpose_files["store"])
     assert code == 0 and "t31:r15" in out
     code, out, _ = run_cli(capsys, "show", transpose_files["row_major"])
@@ -36,7 +34,7 @@ def test_show_distributed_and_memory(capsys, transpose_files, tmp_path):
     assert code == 0 and "34/17" in out  # offset 34 of 16-bit elements -> bank 17
 
 
-def test_missing_matplotlib_in_the_cli(tmp_path, monkeypatch, capsys):
+def test_show_png_without_matplotlib_says_what_to_install(tmp_path, monkeypatch, capsys):
     path = tmp_path / "mem.json"
     path.write_text(json.dumps(article_memory(1).to_dict()), encoding="utf-8")
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
@@ -51,7 +49,7 @@ def _is_png(path) -> bool:
     return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_cli_show_png_and_svg(tmp_path, capsys):
+def test_show_writes_png_and_svg(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     mem, dist = tmp_path / "mem.json", tmp_path / "dist.json"
     mem.write_text(json.dumps(SMALL.to_dict()), encoding="utf-8")

@@ -38,7 +38,7 @@ def test_synthesize_default_is_the_article(capsys):
 
 
 @pytest.mark.parametrize("name", examples.names())
-def test_synthesize_json(capsys, name):
+def test_synthesize_json_for_every_example(capsys, name):
     code, out, _ = run_cli(capsys, "synthesize", "--example", name, "--json")
     assert code == 0
     data = json.loads(out)
@@ -52,7 +52,7 @@ def test_synthesize_json(capsys, name):
     LinearLayout.from_dict(data["layout"])  # loads back
 
 
-def test_synthesize_src_dst_round_trip(capsys, tmp_path):
+def test_synthesize_from_files_round_trips_through_conflicts(capsys, tmp_path):
     ex = examples.get("blocked-mma")
     src = write_file(tmp_path, "src.json", ex.store.to_dict())
     dst = write_file(tmp_path, "dst.json", ex.load.to_dict())
@@ -74,7 +74,7 @@ def test_synthesize_src_dst_round_trip(capsys, tmp_path):
     assert code == 0 and f"synthesize: store {src}" in out and "offset = " in out
 
 
-def test_synthesize_options(tmp_path, capsys):
+def test_synthesize_options_reach_the_synthesizer(tmp_path, capsys):
     import json
 
     from linlayout import examples
@@ -102,14 +102,14 @@ def test_synthesize_options(tmp_path, capsys):
     assert "error" in capsys.readouterr().err
 
 
-def test_synthesize_reports_tma_mode(capsys):
+def test_synthesize_reports_no_tma_mode_for_the_article(capsys):
     code, out, _ = run_cli(capsys, "synthesize")
     assert code == 0 and "realisable" not in out  # the article's layout swizzles 8-byte units
     code, out, _ = run_cli(capsys, "synthesize", "--example", "transpose", "--json")
     assert code == 0 and json.loads(out)["tma_mode"] is None
 
 
-def test_synthesize_tma_line_for_a_tma_layout(capsys, monkeypatch):
+def test_synthesize_names_the_tma_mode_of_a_tma_layout(capsys, monkeypatch):
     """When the synthesized layout is a TMA tile the note names the driver mode."""
     import linlayout.cli.synthesize as syn
 

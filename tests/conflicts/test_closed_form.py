@@ -35,7 +35,7 @@ from tests.support import (
 @pytest.mark.parametrize(
     "shift, load_degree", [(None, 16), (0, 2), (1, 1)], ids=["row-major", "xor-m", "xor-2m"]
 )
-def test_article_table(shift, load_degree):
+def test_article_table_reads_are_16_2_1_way(shift, load_degree):
     """The article's table: read degrees 16 / 2 / 1, stores always conflict-free."""
     ex = examples.get("transpose")
     mem = article_memory(shift)
@@ -56,7 +56,7 @@ def test_conflict_offsets_are_segment_directions():
     assert rep.conflict_offsets == (1 << 5, 1 << 6, 1 << 7, 1 << 8)
 
 
-def test_subword_undercount_of_plain_lemma():
+def test_sub_word_conflicts_through_within_word_bits():
     """Two lanes differing in a within-word bit and a segment bit conflict (the sub-word
     generalisation of Lemma 9.4, docs/theory.md §2).
 
@@ -75,7 +75,7 @@ def test_subword_undercount_of_plain_lemma():
     assert rep.degree == 2
 
 
-def test_vector_and_phases():
+def test_vectors_split_the_warp_into_phases():
     """16-byte vectors run as 4 quarter-warp phases; 8-byte as 2 half-warp phases."""
     out = {"dim0": 256}
     mem = LinearLayout({"offset": [[1 << i] for i in range(8)]}, out)
@@ -96,7 +96,7 @@ def test_vector_and_phases():
     assert rep == simulate_bank_access(lay, mem, element_bits=32, vector_elems=2)
 
 
-def test_memory_with_vector_bank_segment_dims():
+def test_memory_with_vector_bank_segment_dims_is_accepted():
     ex = examples.get("transpose")
     mem = LinearLayout(
         {"vector": [], "bank": [[0, 1 << i] for i in range(5)],
@@ -120,7 +120,7 @@ def test_misaligned_lanes_cannot_vectorise():
     assert bank_conflicts(aligned, mem, element_bits=32).vector_elems == 2
 
 
-def test_lane_crossing_cta_rejected():
+def test_lanes_reaching_another_cta_are_rejected():
     out = {"dim0": 64}
     mem = LinearLayout({"offset": [[1 << i] for i in range(5)], "block": [[32]]}, out)
     lay = LinearLayout({"lane": [[1], [2], [4], [8], [32]], "register": [[16]]}, out)
@@ -223,7 +223,7 @@ def _random_matrix_case(rng, trans):
 
 
 @pytest.mark.parametrize("trans", [False, True])
-def test_closed_form_matches_replay(trans):
+def test_closed_form_matches_simulator_on_ldmatrix_stmatrix(trans):
     rng = random.Random(10 + trans)
     seen = set()
     for _ in range(120):
@@ -242,7 +242,7 @@ def test_closed_form_matches_replay(trans):
     assert len(seen) > 1  # conflicts and conflict-free cases both exercised
 
 
-def test_errors():
+def test_bad_arguments_raise_layout_error():
     ex = examples.get("transpose")
     mem = article_memory(1)
     with pytest.raises(LayoutError, match="element_bits"):

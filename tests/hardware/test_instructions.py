@@ -15,7 +15,7 @@ from linlayout.hardware.instructions import parse_instruction
 from tests.support import MMA_A, OUT16, ROW_MAJOR_16X16
 
 
-def test_parse():
+def test_instruction_names_parse_to_matrices_and_transposition():
     i = parse_instruction("ldmatrix.x4.trans")
     assert (i.matrices, i.trans, i.store) == (4, True, False)
     assert parse_instruction(None).name == "ld/st.shared"
@@ -24,7 +24,7 @@ def test_parse():
         parse_instruction("ldmatrix.x8")
 
 
-def test_row_major_16x16_fp16_is_two_way():
+def test_ldmatrix_from_row_major_16x16_fp16_is_two_way():
     """32-byte rows: ldmatrix rows 0 and 4 land in the same four banks."""
     for name, mats, instrs in (("ldmatrix.x4", 4, 1), ("ldmatrix.x2", 2, 2), ("ldmatrix.x1", 1, 4)):
         rep = bank_conflicts(MMA_A, ROW_MAJOR_16X16, element_bits=16, instruction=name)

@@ -23,7 +23,7 @@ def phase_groups(model, access_bits):
     return sorted(groups.values())
 
 
-def test_nvidia_phases_by_lane_id():
+def test_nvidia_phases_group_lanes_by_lane_id():
     assert phase_groups(NVIDIA, 32) == [list(range(32))]
     assert phase_groups(NVIDIA, 64) == [list(range(16)), list(range(16, 32))]
     assert phase_groups(NVIDIA, 128) == [list(range(i, i + 8)) for i in range(0, 32, 8)]
@@ -54,7 +54,7 @@ def test_amd_cdna4_ds_read_b128_groups():
     assert phase_groups(AMD_CDNA4, 32) == [list(range(64))]
 
 
-def test_hardware_validation():
+def test_hardware_model_rejects_impossible_banks_and_phases():
     with pytest.raises(LayoutError, match="num_banks"):
         HardwareModel(num_banks=24)
     with pytest.raises(LayoutError, match="narrower"):

@@ -67,6 +67,7 @@ def gf_rank(matrix) -> int:
     return 0 if 0 in matrix.shape else int(np.linalg.matrix_rank(GF2(matrix)))
 
 
+# ---------------------------------------------------------------------------- compose
 @st.composite
 def compose_chain(draw):
     L1 = draw(layouts(max_out_bits=3))
@@ -97,7 +98,7 @@ def _aligned_outer_matrix(inner: LinearLayout, outer: LinearLayout):
 
 @SETTINGS
 @given(compose_chain())
-def test_compose_laws(chain):
+def test_compose_applies_inner_then_outer_and_is_associative(chain):
     L1, L2, L3 = chain
     c12 = L1.compose(L2)
     assert c12.in_dims == L1.in_dims and c12.out_dims == L2.out_dims
@@ -111,7 +112,7 @@ def test_compose_laws(chain):
     assert L1.compose(identity_on(L1.out_dims)) == L1
 
 
-def test_triton_compose():
+def test_compose_matches_triton_compose_tests():
     # Triton: Compose — the composite is not surjective
     l1 = L({"in1": [[1, 1], [0, 1]], "in2": [[1, 0], [1, 2]]}, ["out1", "out2"])
     l2 = L({"out1": [[2, 2], [1, 0]], "out2": [[1, 1], [2, 1]]}, ["out3", "out4"])
@@ -148,7 +149,7 @@ def test_compose_fast_and_general_paths_agree():
             assert fast.apply({"lane": x}) == outer.apply(inner.apply({"lane": x}))
 
 
-def test_compose_errors():
+def test_compose_rejects_mismatched_dims():
     L = reg_lane_layout()
     with pytest.raises(LayoutError, match="dim0"):
         L.compose(LinearLayout({"dim0": [[1], [2]]}, {"x": 4}))  # dim1 missing
@@ -158,9 +159,10 @@ def test_compose_errors():
         L.compose(42)
 
 
+# ---------------------------------------------------------------------------- invert, pseudoinvert
 @SETTINGS
 @given(invertible_layouts())
-def test_invert_laws(L):
+def test_invert_is_a_two_sided_inverse(L):
     assert L.is_invertible
     inv = L.invert()
     assert inv.in_dims == L.out_dims and inv.out_dims == L.in_dims
@@ -185,7 +187,7 @@ def test_invert_rejects_non_invertible():
 
 @SETTINGS
 @given(surjective_layouts())
-def test_pseudoinvert_right_inverse(L):
+def test_pseudoinvert_is_the_smallest_right_inverse(L):
     R = L.pseudoinvert()
     assert R.in_dims == L.out_dims and R.out_dims == L.in_dims
     assert R.compose(L) == identity_on(L.out_dims)  # L(R(y)) == y
@@ -202,7 +204,7 @@ def test_pseudoinvert_right_inverse(L):
         assert R.apply_flat(y) == pre[y]
 
 
-def test_pseudoinvert_broadcast_and_triton_identity_heuristic():
+def test_pseudoinvert_picks_the_smallest_input_or_the_identity_dim():
     # register 1 and 2 both hold dim0 = 1: the smallest input is chosen
     L = LinearLayout({"register": [[1], [1], [2]]}, {"dim0": 4})
     R = L.pseudoinvert()
@@ -226,6 +228,7 @@ def test_pseudoinvert_rejects_non_surjective():
         LinearLayout({"register": [[1], [1]]}, {"dim0": 4}).pseudoinvert()
 
 
+# ---------------------------------------------------------------------------- invert_and_compose, least_squares
 @st.composite
 def conversion_pair(draw):
     """(self, outer): same out dims (outer's possibly reordered), outer surjective."""
@@ -259,7 +262,7 @@ def conversion_pair(draw):
 
 @SETTINGS
 @given(conversion_pair())
-def test_invert_and_compose(pair):
+def test_invert_and_compose_solves_outer_after_it_equals_self(pair):
     B, A = pair  # C = B.invert_and_compose(A): A(C(x)) == B(x)
     C = B.invert_and_compose(A)
     assert C.in_dims == B.in_dims and C.out_dims == A.in_dims
@@ -299,7 +302,7 @@ def test_invert_and_compose(pair):
         assert C.apply_flat(flat_in(C, point)) == best[B.apply_flat(flat_in(B, point))]
 
 
-def test_invert_and_compose_triton_semantics():
+def test_invert_and_compose_chooses_like_triton():
     outs = {"dim0": 4}
     # broadcast in self (register 4 holds nothing new) and duplicate images in outer
     # (lane 1 and lane 2 both hold dim0 = 1): the smallest input is chosen
@@ -341,7 +344,7 @@ def test_invert_and_compose_prefers_non_identity_dims():
     assert C.apply({"block": 1}) == {"block": 1, "lane": 0}
 
 
-def test_invert_and_compose_where_triton_heuristic_fails():
+def test_invert_and_compose_falls_back_where_triton_asserts():
     # block is identical in both (identity dim), but self's register reaches dim0 = 2, which
     # outer's only non-identity dim cannot produce without block's help: Triton asserts; we
     # fall back to using the identity dim's columns and still return a valid conversion.
@@ -355,7 +358,7 @@ def test_invert_and_compose_where_triton_heuristic_fails():
         assert A.apply(C.apply(p)) == B.apply(p)
 
 
-def test_triton_invert_and_compose():
+def test_invert_and_compose_matches_triton_tests():
     # Triton: InvertAndCompose_Simple
     l1, l2 = L({"in1": [[2], [1], [4]]}, ["out"]), L({"in2": [[4], [1], [2]]}, ["out"])
     c = l1.invert_and_compose(l2)
@@ -399,7 +402,7 @@ def test_triton_invert_and_compose():
     assert l2.invert_and_compose(l1).compose(l1) == l2.transpose_outs(l1.out_dim_names)
 
 
-def test_triton_invert_and_compose_15_bit_register_to_shared():
+def test_invert_and_compose_into_a_larger_15_bit_shared_layout():
     # Triton: InvertAndComposeLargerA — registers of a 64x64 tile into a 15-bit swizzled
     # shared layout of 256x128 (outer larger than self in both out dims)
     reg = L({"register": [[0, 1], [0, 2], [0, 4], [0, 32], [32, 0]],
@@ -416,7 +419,7 @@ def test_triton_invert_and_compose_15_bit_register_to_shared():
     assert reg.compose(shared.invert()) == expected
 
 
-def test_triton_invert_and_compose_identity_in_dim():
+def test_invert_and_compose_maps_an_identical_register_dim_identically():
     # Triton: InvertAndCompose_IdentityInDim — registers identical in both layouts
     outs = [f"dim{i}" for i in range(9)]
 
@@ -448,7 +451,7 @@ def test_invert_and_compose_with_larger_outer(data):
         assert outer.apply(C.apply(p)) == me.apply(p)
 
 
-def test_invert_and_compose_errors():
+def test_invert_and_compose_rejects_mismatched_or_non_surjective_outer():
     A = LinearLayout({"lane": [[1, 0], [0, 1]]}, {"dim0": 2, "dim1": 2})
     with pytest.raises(LayoutError, match="dim1"):
         LinearLayout({"register": [[1]]}, {"dim0": 2}).invert_and_compose(A)
@@ -474,7 +477,7 @@ def lstsq_pair(draw):
 
 @SETTINGS
 @given(lstsq_pair())
-def test_least_squares(pair):
+def test_least_squares_solves_with_free_variables_zero(pair):
     A, B = pair
     full = np.hstack([A.matrix, B.matrix])
     solvable = gf_rank(full) == gf_rank(A.matrix)
@@ -492,7 +495,8 @@ def test_least_squares(pair):
         assert A.apply(X.apply(p)) == B.apply(p)
 
 
-def test_triton_product_examples():
+# ---------------------------------------------------------------------------- product
+def test_product_puts_outer_above_inner():
     I4, I2, I8 = (LinearLayout.identity_1d(s, "i", "o") for s in (4, 2, 8))
     assert I4 * I2 == I8
     Z2 = LinearLayout.zeros_1d(2, "i", "o")
@@ -516,7 +520,7 @@ def test_triton_product_examples():
     assert (I2 * Z).apply({"i": 3}) == {"o": 1}
 
 
-def test_triton_multiply():
+def test_product_matches_triton_multiply_tests():
     # Triton: MultiplyOverlapping
     assert I1(4, "in", "out1") * I1(8, "in", "out2") == L(
         {"in": [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]]}, ["out1", "out2"])
@@ -536,7 +540,7 @@ def test_triton_multiply():
 
 @SETTINGS
 @given(st.data())
-def test_product_laws(data):
+def test_product_is_associative_and_stacks_inputs_and_outputs(data):
     # all in dims in one order (size-1 dims allowed) so that every product is defined;
     # sometimes subsets, where a product may be undefined (then both sides must agree it is)
     full = data.draw(st.booleans(), label="all in dims")
@@ -609,7 +613,7 @@ def test_product_with_three_out_dims_pointwise(A, B):
                                   for n in P.out_dims}
 
 
-def test_product_order_errors():
+def test_product_rejects_shared_dims_in_another_order():
     A = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
     B = LinearLayout({"lane": [[1]], "register": [[2]]}, {"dim0": 4})
     with pytest.raises(LayoutError, match="same relative order"):
@@ -622,6 +626,7 @@ def test_product_order_errors():
         A * 3
 
 
+# ---------------------------------------------------------------------------- divide, quotient
 @st.composite
 def dividend(draw):
     """(B, C): B with an ordered subset of the dims, C with all of them (sizes may be 1)."""
@@ -635,7 +640,7 @@ def dividend(draw):
 
 @SETTINGS
 @given(dividend(), st.data())
-def test_divide_round_trips(pair, data):
+def test_divide_undoes_a_product(pair, data):
     B, C = pair
     A = B * C
     assert A.divide_left(B) == C  # C has all of A's dims, so it is exactly Triton's answer
@@ -661,7 +666,7 @@ def test_divide_round_trips(pair, data):
         assert LinearLayout.from_columns(cols, A.in_dims, A.out_dims).divide_left(B) is None
 
 
-def test_triton_divide():
+def test_divide_matches_triton_divide_tests():
     # Triton: Divide_Basic
     b, c = I1(8, "in", "out"), Z1(16, "in", "out")
     assert (b * c).divide_left(b) == c and (b * c).divide_right(c) == b
@@ -676,7 +681,7 @@ def test_triton_divide():
     assert a.divide_left(a) == I1(1, "in", "out") == a.divide_right(a)
 
 
-def test_triton_divide_2d():
+def test_divide_matches_triton_2d_test():
     # Triton: Divide_2D
     l1 = L({"in1": [[1, 1], [2, 2], [0, 8], [0, 4]], "in2": [[0, 2], [0, 1]]}, ["out1", "out2"])
     l2 = L({"in1": [[1, 1], [2, 2]], "in2": [[0, 2], [0, 1]]}, ["out1", "out2"])
@@ -685,7 +690,7 @@ def test_triton_divide_2d():
     assert l1.divide_left(l2) == l3 and l1.divide_right(l3) == l2
 
 
-def test_triton_divide_eliminating_dims():
+def test_divide_eliminates_dims_like_triton():
     # Triton: Divide_EliminateInDim
     l1 = L({"in2": [[0, 1], [1, 0]], "in1": [[2, 0], [0, 2]]}, ["out1", "out2"])
     l2 = L({"in2": [[0, 1], [1, 0]]}, ["out1", "out2"])
@@ -716,7 +721,7 @@ def test_triton_divide_eliminating_dims():
     assert l5 * l4 == l4 and l4.divide_left(l5) == l4 == l4.divide_right(l5)
 
 
-def test_triton_quotient():
+def test_quotient_matches_triton_quotient_tests():
     # Triton: QuotientOneDimension
     layout = L({"dim1": [[1, 0]], "dim2": [[0, 0]]}, {"dim1": 2, "dim2": 1})
     q = layout.quotient(["dim1"])
@@ -733,7 +738,7 @@ def test_triton_quotient():
     assert q == I1(2, "dim2", "dim2") and q.quotient(["dim2"]) == L.empty()
 
 
-def test_triton_quotient_several_trivial_dims():
+def test_quotient_by_a_trivial_dim_despite_mixing_elsewhere():
     # Triton: QuotientMultipleTrivialDimensions — dim2 is trivial despite dim1/dim3 mixing
     layout = L({"dim1": [[1, 0, 2], [2, 0, 1]], "dim2": [[0, 1, 0], [0, 2, 0], [0, 4, 0]],
                 "dim3": [[0, 0, 1], [0, 0, 2]]}, ["dim1", "dim2", "dim3"])
@@ -766,7 +771,7 @@ def maybe_trivial(draw):
 
 @SETTINGS
 @given(maybe_trivial())
-def test_quotient_by_brute_force(case):
+def test_quotient_exists_exactly_when_the_dims_are_trivial(case):
     L0, Lx, dims = case
     both = all(d in Lx.in_dims and Lx.out_dims.get(d) == Lx.in_dims[d] for d in dims)
     trivial = both and all(
@@ -787,7 +792,8 @@ def test_quotient_by_brute_force(case):
         assert Lx.quotient([d for d in ("block", "cta") if d in Lx.in_dims]) == L0
 
 
-def test_triton_free_variable_masks():
+# ---------------------------------------------------------------------------- free variables, contiguity, image, kernel
+def test_free_variable_masks_match_triton_tests():
     # Triton: FreeVariableMasks
     assert I1(4, "in", "out").free_variable_masks() == {"in": 0}
     assert Z1(16, "in", "out").free_variable_masks() == {"in": 0b1111}
@@ -815,7 +821,7 @@ def test_free_variable_masks_match_galois_pivots(Lx):
     assert len(outs) == len(set(outs)) == 1 << Lx.rank
 
 
-def test_triton_num_consecutive_in_out():
+def test_num_consecutive_in_out_matches_triton_tests():
     # Triton: NumConsecutiveInOut
     assert I1(1, "in", "out").num_consecutive_in_out() == 1
     assert I1(4, "in", "out").num_consecutive_in_out() == 4
@@ -862,7 +868,7 @@ def test_num_consecutive_and_contiguity_by_brute_force(Lx, data):
 
 @SETTINGS
 @given(layouts(max_in_bits=3))
-def test_image_kernel_rank_nullity(Lx):
+def test_image_and_kernel_satisfy_rank_nullity(Lx):
     im, ker = Lx.image(), Lx.kernel()
     assert isinstance(im, Subspace) and isinstance(ker, Subspace)
     assert im.dim == Lx.rank and ker.dim + im.dim == Lx.total_in_bits  # rank–nullity
@@ -874,6 +880,7 @@ def test_image_kernel_rank_nullity(Lx):
         assert im == Subspace.from_galois(g.column_space())
 
 
+# ---------------------------------------------------------------------------- error messages
 NAMED = [
     (lambda: BASE_LAYOUT.compose(L({"dim0": [[1], [2]]}, {"o": 4})), "'dim1'"),
     (lambda: BASE_LAYOUT.compose(L({"dim0": [[1]], "dim1": [[2], [1]]}, {"o": 4})), "'dim0'"),

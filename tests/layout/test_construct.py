@@ -32,7 +32,7 @@ I1 = LinearLayout.identity_1d
 Z1 = LinearLayout.zeros_1d
 
 
-def test_matrix_layout_and_dtype():
+def test_matrix_is_out_bits_by_in_bits_uint8():
     L = LinearLayout(
         {"register": [[1, 0], [0, 2]], "lane": [[3, 1]]}, out_dims={"dim0": 4, "dim1": 4}
     )
@@ -51,7 +51,7 @@ def test_matrix_layout_and_dtype():
 
 @SETTINGS
 @given(layouts())
-def test_matrix_galois_round_trip(L):
+def test_matrix_and_galois_forms_round_trip(L):
     m = L.matrix
     assert m.shape == (L.total_out_bits, L.total_in_bits) and m.dtype == np.uint8
     g = L.to_galois()
@@ -85,7 +85,7 @@ def test_matrix_round_trip_any_width(out_bits):
     assert LinearLayout.from_matrix(m, L.in_dims, L.out_dims) == L
 
 
-def test_from_matrix_errors():
+def test_from_matrix_and_from_columns_reject_bad_entries():
     with pytest.raises(LayoutError, match="shape"):
         LinearLayout.from_matrix(np.zeros((2, 3)), {"register": 4}, {"dim0": 4})
     for bad in ([[2, 0], [0, 1]], [[0.5, 0], [0, 1]], [[-1, 0], [0, 1]], [[257, 0], [0, 1]],
@@ -110,7 +110,7 @@ def test_from_columns_and_from_matrix_need_dim_mappings():
         LinearLayout.from_matrix([[1]], {"register": 2}, ["dim0"])
 
 
-def test_identity_and_zeros_1d():
+def test_identity_and_zeros_1d_need_power_of_two_sizes():
     assert LinearLayout.identity_1d(1, "i", "o").in_dims == {"i": 1}
     assert LinearLayout.identity_1d(8, "i", "o").bases == {"i": [[1], [2], [4]]}
     for bad in (0, 3, -4, True, 2.0):
@@ -174,7 +174,7 @@ def test_from_function_rejects_non_linear(Lx, data):
         LinearLayout.from_function(fn, Lx.in_dims, Lx.out_dims)
 
 
-def test_from_function_examples_and_sampling():
+def test_from_function_accepts_xor_swizzles_and_samples_wide_inputs():
     # XOR swizzle (col ^ row) is linear; + is not
     sw = LinearLayout.from_function(lambda p: p["i"] ^ (p["i"] >> 3), {"i": 64}, {"o": 64})
     assert [sw.apply({"i": x})["o"] for x in range(64)] == [x ^ (x >> 3) for x in range(64)]
@@ -189,7 +189,7 @@ def test_from_function_examples_and_sampling():
 @SETTINGS
 @given(st.integers(0, 2**32), st.sampled_from(["general", "unit"]), st.booleans(),
        st.sampled_from([0.0, 0.5, 1.0]))
-def test_random_layouts(seed, kind, surjective, broadcast):
+def test_random_is_seeded_and_honours_kind_surjective_and_broadcast(seed, kind, surjective, broadcast):
     ins = {"register": 4, "lane": 32, "warp": 4}
     outs = {"dim0": 16, "dim1": 8}
     Lx = LinearLayout.random(ins, outs, kind=kind, surjective=surjective, broadcast=broadcast,

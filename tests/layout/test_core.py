@@ -30,7 +30,8 @@ SETTINGS = settings(
 L = LinearLayout
 
 
-def test_issue_contract():
+# ---------------------------------------------------------------------------- accessors and apply
+def test_bases_dims_and_apply_of_a_4x4_layout():
     L = reg_lane_layout()
     assert L.bases == {"register": [[1, 0], [2, 0]], "lane": [[0, 1], [0, 2]]}
     assert L.in_dims == {"register": 4, "lane": 4}
@@ -42,7 +43,7 @@ def test_issue_contract():
     assert L.rank == 4 and L.is_surjective and L.is_injective and L.is_invertible
 
 
-def test_module_docstring_example():
+def test_package_docstring_example_holds():
     L = LinearLayout({"register": [[1]], "lane": [[2]]}, out_dims={"dim0": 4})
     assert L.apply({"register": 1, "lane": 1}) == {"dim0": 3}
     assert L.matrix.tolist() == [[1, 0], [0, 1]]
@@ -55,14 +56,15 @@ def test_apply_is_xor_of_bases():
     assert L.apply({"register": 3}) == {"dim0": 2, "dim1": 3}
 
 
-def test_apply_matches_triton():
+def test_apply_matches_triton_apply_test():
     # Triton: Apply
     ll = L({"in1": [[4, 2], [2, 1], [1, 0]], "in2": [[1, 2], [2, 1]]}, {"out1": 8, "out2": 4})
     assert ll.apply({"in2": 0, "in1": 1}) == {"out1": 4, "out2": 2}
     assert ll.apply({"in2": 1, "in1": 0}) == {"out1": 1, "out2": 2}
 
 
-def test_immutability():
+# ---------------------------------------------------------------------------- construction, immutability, equality
+def test_public_attributes_are_read_only_and_inputs_are_copied():
     L = reg_lane_layout()
     b = L.bases
     b["register"][0][0] = 3
@@ -93,14 +95,14 @@ def test_immutability():
     assert M.bases == {"register": [[1, 0]]} and M.out_dims == {"dim0": 2, "dim1": 1}
 
 
-def test_copy_and_pickle():
+def test_copies_and_pickles_equal_the_original():
     L = reg_lane_layout()
     for other in (copy.copy(L), copy.deepcopy(L), pickle.loads(pickle.dumps(L))):
         assert other == L and hash(other) == hash(L)
         assert other.apply({"register": 3, "lane": 1}) == {"dim0": 3, "dim1": 1}
 
 
-def test_inferring_constructor():
+def test_out_dim_names_alone_infer_sizes_and_need_surjectivity():
     L = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[0, 1], [4, 0]]}, ["dim0", "dim1"])
     assert L.out_dims == {"dim0": 8, "dim1": 2}  # next power of two above every value
     with pytest.raises(LayoutError, match="not surjective"):
@@ -109,13 +111,13 @@ def test_inferring_constructor():
     assert LinearLayout({"register": []}, ["dim0"]).out_dims == {"dim0": 1}
 
 
-def test_require_surjective():
+def test_require_surjective_rejects_unreached_outputs():
     LinearLayout({"register": [[1]]}, {"dim0": 2}, require_surjective=True)
     with pytest.raises(LayoutError, match="not surjective"):
         LinearLayout({"register": [[1]]}, {"dim0": 4}, require_surjective=True)
 
 
-def test_size_one_dims_and_empty():
+def test_size_one_dims_and_the_empty_layout():
     L = LinearLayout({"register": [], "lane": [[1, 0]]}, out_dims={"dim0": 2, "dim1": 1})
     assert L.in_dims == {"register": 1, "lane": 2}
     assert L.apply({"register": 0, "lane": 1}) == {"dim0": 1, "dim1": 0}
@@ -128,7 +130,7 @@ def test_size_one_dims_and_empty():
 
 @SETTINGS
 @given(layouts())
-def test_eq_hash(L):
+def test_equal_layouts_hash_alike_and_differ_from_other_values(L):
     M = LinearLayout(L.bases, L.out_dims)
     assert M == L and hash(M) == hash(L) and len({L, M}) == 1
     bigger = {**L.out_dims, "dim1": L.out_dims["dim1"] * 2}
@@ -143,6 +145,7 @@ def test_equality_is_ordered_like_triton():
     assert A.transpose_outs(["dim0"]) is A
 
 
+# ---------------------------------------------------------------------------- errors
 OUTS = {"dim0": 4, "dim1": 4}
 
 
@@ -169,7 +172,7 @@ OUTS = {"dim0": 4, "dim1": 4}
         ({"register": [[1]]}, ["dim0", "dim0"], "distinct"),
     ],
 )
-def test_constructor_errors(bases, out_dims, match):
+def test_constructor_rejects_bad_bases_and_out_dims(bases, out_dims, match):
     with pytest.raises(LayoutError, match=match):
         LinearLayout(bases, out_dims)
 
@@ -179,7 +182,7 @@ def test_constructor_rejects_non_mapping_bases():
         LinearLayout([[1, 0]], OUTS)
 
 
-def test_apply_errors():
+def test_apply_rejects_unknown_dims_and_values_outside():
     L = reg_lane_layout()
     with pytest.raises(LayoutError, match="'warp'"):
         L.apply({"warp": 0})
@@ -195,6 +198,7 @@ def test_apply_errors():
         L.apply(3)
 
 
+# ---------------------------------------------------------------------------- fast paths
 @settings(max_examples=150, deadline=None)
 @given(random_layouts(max_out_bits=14), st.booleans())
 def test_constructor_fast_path_equals_slow_path(L, as_tuples):

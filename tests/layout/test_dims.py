@@ -32,7 +32,7 @@ from linlayout.layout.dims import (
 L = LinearLayout
 
 
-def test_triton_supremum_of_dim_names():
+def test_product_orders_dims_like_triton_supremum_tests():
     # Triton: SupremumTest.{IdenticalLists, NonUniqueSupremumFirstListPriority,
     # NonUniqueSupremumAlternate, DifferentLengths, OneEmptyList}, seen through operator*
     def sup(x, y):

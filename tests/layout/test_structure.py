@@ -40,7 +40,7 @@ I1 = LinearLayout.identity_1d
 
 @SETTINGS
 @given(layouts())
-def test_flatten_and_transpose(L):
+def test_flatten_and_transpose_outs_keep_the_map(L):
     F = L.flatten_outs()
     s0 = L.out_dims["dim0"]
     assert F.out_dims == {"dim0": L.out_dims["dim0"] * L.out_dims["dim1"]}
@@ -62,7 +62,7 @@ def test_flatten_and_transpose(L):
         assert FI == L
 
 
-def test_flatten_examples():
+def test_flatten_puts_the_first_dim_lowest():
     L = reg_lane_layout()
     assert L.flatten_outs().bases == {"register": [[1], [2]], "lane": [[4], [8]]}
     assert L.flatten_outs().out_dims == {"dim0": 16}
@@ -70,7 +70,7 @@ def test_flatten_examples():
     assert L.flatten_ins().in_dims == {"register": 16}
 
 
-def test_transpose_outs_errors():
+def test_transpose_outs_needs_a_permutation():
     L = reg_lane_layout()
     for bad in (["dim0"], ["dim0", "dim0"], ["dim0", "dim2"], ["dim0", "dim1", "dim2"],
                 ["dim0", 1], "dim0"):
@@ -78,7 +78,7 @@ def test_transpose_outs_errors():
             L.transpose_outs(bad)
 
 
-def test_structure_ops_match_triton():
+def test_transpose_reshape_flatten_sublayout_match_triton_tests():
     # Triton: TransposeIns, TransposeOuts, TransposeOutsDegenerate
     prod = I1(32, "in1", "out1") * I1(16, "in2", "out2")
     assert prod.transpose_ins(["in2", "in1"]) == L(
@@ -136,7 +136,7 @@ def test_structure_ops_match_triton():
 
 @SETTINGS
 @given(layouts(), st.data())
-def test_transpose_and_reshape(Lx, data):
+def test_transpose_permutes_the_matrix_and_reshape_keeps_the_columns(Lx, data):
     ins = data.draw(st.permutations(list(Lx.in_dims)), label="in order")
     outs = data.draw(st.permutations(list(Lx.out_dims)), label="out order")
     T = Lx.transpose_ins(ins).transpose_outs(outs)
@@ -160,7 +160,7 @@ def test_transpose_and_reshape(Lx, data):
 
 @SETTINGS
 @given(layouts(), st.data())
-def test_resize_rename_squeeze(Lx, data):
+def test_resize_rename_and_squeeze_keep_the_map(Lx, data):
     if Lx.in_dims:
         name = data.draw(st.sampled_from(list(Lx.in_dims)), label="in dim")
         size = Lx.in_dims[name]
@@ -199,7 +199,7 @@ def test_resize_rename_squeeze(Lx, data):
 
 @SETTINGS
 @given(st.data())
-def test_concat_and_sublayout(data):
+def test_concat_stacks_matrix_blocks_and_sublayout_takes_them_back(data):
     outs = {"dim0": 1 << data.draw(st.integers(0, 3)), "dim1": 1 << data.draw(st.integers(0, 3))}
     A = data.draw(layouts(in_names=["register", "lane"], out_dims=outs), label="A")
     B = data.draw(layouts(in_names=["warp"], out_dims=outs), label="B")
@@ -228,7 +228,7 @@ def test_concat_and_sublayout(data):
 
 @SETTINGS
 @given(st.data())
-def test_sublayout(data):
+def test_sublayout_restricts_the_map_in_layout_order(data):
     L = data.draw(layouts(), label="L")
     ins = data.draw(st.lists(st.sampled_from(list(L.in_dims) or ["x"]), unique=True)
                     if L.in_dims else st.just([]), label="ins")
@@ -242,7 +242,7 @@ def test_sublayout(data):
     assert L.sublayout(L.in_dims, L.out_dims) == L
 
 
-def test_sublayout_examples_and_errors():
+def test_sublayout_examples_and_unknown_dims():
     L = reg_lane_layout()
     S = L.sublayout(["lane"], ["dim1"])
     assert S.bases == {"lane": [[1], [2]]} and S.out_dims == {"dim1": 4}
@@ -255,7 +255,7 @@ def test_sublayout_examples_and_errors():
 
 @SETTINGS
 @given(layouts())
-def test_remove_zero_bases(Lx):
+def test_remove_zero_bases_keeps_the_image(Lx):
     R = Lx.remove_zero_bases()
     assert all(R.columns) and R.image() == Lx.image()
     assert sorted(R.columns) == sorted(c for c in Lx.columns if c)

@@ -41,7 +41,7 @@ def slow_str(L: LinearLayout) -> str:
     return "\n".join(lines)
 
 
-def test_str_is_triton_to_string():
+def test_str_is_tritons_to_string():
     assert str(reg_lane_layout()) == (
         " - register=1 -> (1, 0)\n"
         "   register=2 -> (2, 0)\n"
@@ -92,7 +92,7 @@ def test_template_cache_is_bounded():
     assert len(layout_text.STR_TEMPLATES) <= 256
 
 
-def test_repr_is_readable():
+def test_repr_is_a_constructor_call():
     r = repr(reg_lane_layout())
     assert r == (
         "LinearLayout({'register': [[1, 0], [2, 0]], 'lane': [[0, 1], [0, 2]]}, "
@@ -109,13 +109,13 @@ def test_dict_and_repr_round_trip(L):
 
 @SETTINGS
 @given(layouts())
-def test_parse_round_trips(Lx):
+def test_parse_reads_back_str_and_repr(Lx):
     assert LinearLayout.parse(repr(Lx)) == Lx
     assert LinearLayout.parse(str(Lx)) == Lx
     assert LinearLayout.parse("\n" + str(Lx) + "\n") == Lx  # Triton's toString leads with \n
 
 
-def test_parse_examples_and_errors():
+def test_parse_reads_tritons_text_and_rejects_anything_else():
     text = ("\n - register=1 -> (0, 1)\n   register=2 -> (0, 2)\n - lane=1 -> (1, 0)\n"
             " - block is a size 1 dimension\nwhere out dims are: [dim0 (size 2), dim1 (size 4)]")
     Lx = LinearLayout.parse(text)

@@ -56,8 +56,6 @@ PTX_BASE_MODULUS = {"128B": 8, "96B": 2, "64B": 4, "32B": 2}
 
 #: CUDA guide Table 12: swizzle width and maximal shared box inner dimension (bytes).
 GUIDE_WIDTH = {"128B": 128, "64B": 64, "32B": 32}
-
-
 ALL = list(SM)
 
 
@@ -71,7 +69,7 @@ def test_ptx_tables_regenerate_exactly(name):
     assert ptx.swizzle_mode(name).repeat_bytes == max(128, 128 * len(table))
 
 
-def test_flip_8b_table():
+def test_flip_8b_swaps_8_byte_halves_on_odd_lines():
     """"a flip of adjacent 8-bytes within the 16-byte data at every alternate shared memory
     line", on top of the 32-byte-atomicity pattern (PTX §5.5.7 gives this sentence but no table)."""
     flip = ptx.chunk_table("128B_atom_32B_flip_8B", lines=8, cell_bytes=8)
@@ -132,7 +130,7 @@ def test_swizzled_address_matches_table_model_and_layout(mode):
         assert ptx.swizzled_address(mode, a + 5 * P) == ptx.swizzled_address(mode, a) + 5 * P
 
 
-def test_swizzle_layout_properties():
+def test_swizzle_layout_is_an_involution_that_fixes_64_byte_lines():
     for m in ALL:
         L = ptx.swizzle_layout(m)
         assert L.in_dims == {"offset": 1024} and L.out_dims == {"offset": 1024}
@@ -171,7 +169,7 @@ def test_repeat_and_width_match_ptx_and_the_guide():
             assert any(L.apply_flat(a + half) != L.apply_flat(a) + half for a in range(half))
 
 
-def test_base_offset_formulas():
+def test_base_offset_matches_ptx_formulas():
     for name, mod in PTX_BASE_MODULUS.items():
         for addr in range(0, 8192, 16):
             assert ptx.base_offset(name, addr) == (addr // 128) % mod
@@ -186,7 +184,7 @@ def test_base_offset_formulas():
 
 
 @pytest.mark.parametrize("name,mod", [("128B", 8), ("64B", 4), ("32B", 2)])
-def test_cuda_guide_index_relation(name, mod):
+def test_buffer_offset_matches_the_cuda_guide_index_relation(name, mod):
     """CUDA guide Table 11: smem[y][x] <-> smem[y][((y+offset)%mod)^x], offset from the formula."""
     for base in range(0, 2048, 128):
         off = ptx.base_offset(name, base)
@@ -224,7 +222,7 @@ def test_96b_rows_are_not_f2_affine():
         ptx.tma_tile_layout("96B", element_bits=16, rows=8, cols=32)
 
 
-def test_96b_errors():
+def test_96b_rejects_bad_rows_cells_and_bases():
     for args in ((0, 6), (-1, 0), (0, 0, 64), (0, 0, -128)):
         with pytest.raises(LayoutError):
             ptx.swizzle96_cell(*args)

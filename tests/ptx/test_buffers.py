@@ -84,7 +84,7 @@ def test_buffer_layout_closed_form_for_128_aligned_bases(mode):
     assert ptx.buffer_layout("32B", 64).is_linear  # not 128-aligned, yet linear (exhaustive)
 
 
-def test_buffer_layout_sizes_and_errors():
+def test_buffer_layout_sizes_and_bad_bases():
     A = ptx.buffer_layout("64B", 384, 4096)
     for o in range(0, 4096, 16):
         assert A.apply({"offset": o}) == {"offset": ptx.buffer_offset("64B", 384, o)}
@@ -99,7 +99,7 @@ def test_buffer_layout_sizes_and_errors():
         ptx.buffer_layout("128B", 0, 100)
 
 
-def test_affine_layout_value():
+def test_affine_layout_is_a_linear_layout_plus_a_constant():
     lin = LinearLayout({"offset": [[1], [2]]}, {"offset": 4})
     A = ptx.AffineLayout(lin, (3,))
     assert [A.apply_flat(x) for x in range(4)] == [3, 2, 1, 0]

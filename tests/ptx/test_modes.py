@@ -29,7 +29,7 @@ EXPECTED_NUMBERS = {
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_NUMBERS))
-def test_each_numbering(name):
+def test_each_mode_has_its_documented_numbers(name):
     m = ptx.swizzle_mode(name)
     cu, pm, pa, tc, wg = EXPECTED_NUMBERS[name]
     assert m.value == name
@@ -85,7 +85,7 @@ def test_from_ptx_validates_table_14():
         SM.from_ptx(True)
 
 
-def test_swizzle_mode_names():
+def test_swizzle_mode_reads_names_in_any_case():
     assert ptx.swizzle_mode("128b") is SM.SWIZZLE_128B
     assert ptx.swizzle_mode("SWIZZLE_128B_ATOM_64B") is SM.SWIZZLE_128B_ATOM_64B
     assert ptx.swizzle_mode(" none ") is SM.NONE
@@ -95,7 +95,7 @@ def test_swizzle_mode_names():
             ptx.swizzle_mode(bad)
 
 
-def test_mode_cute_triples():
+def test_each_mode_is_its_cute_swizzle():
     expected = {"none": (0, 4, 3), "32B": (1, 4, 3), "64B": (2, 4, 3), "96B": (1, 4, 3),
                 "128B": (3, 4, 3), "128B_atom_32B": (2, 5, 2), "128B_atom_32B_flip_8B": None,
                 "128B_atom_64B": (1, 6, 1)}

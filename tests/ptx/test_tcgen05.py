@@ -79,7 +79,7 @@ def test_tcgen05_atom_examples_and_tma_equivalence():
         "64B", element_bits=16, rows=8, cols=32)
 
 
-def test_tcgen05_atom_errors():
+def test_tcgen05_atom_rejects_modes_without_atoms():
     with pytest.raises(LayoutError, match="MN-major only"):
         ptx.tcgen05_atom("128B_atom_32B", "K", 16)
     for mode in ("96B", "128B_atom_32B_flip_8B", "128B_atom_64B"):

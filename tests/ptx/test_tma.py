@@ -34,7 +34,7 @@ def direct_tile_offset(mode, eb, rows, cols, B, r, c):
 
 @pytest.mark.parametrize("mode", LINEAR_ROWS)
 @pytest.mark.parametrize("eb", [4, 8, 16, 32, 64])
-def test_tma_tile_layout_brute_force(mode, eb):
+def test_tma_tile_layout_matches_the_hardware_model(mode, eb):
     m = ptx.swizzle_mode(mode)
     cols = 256 * 8 // eb  # 256-byte rows: two 128 B boxes, or more for narrower swizzles
     for rows in (8, 16):
@@ -54,7 +54,7 @@ def test_tma_tile_layout_brute_force(mode, eb):
         assert len(seen) == rows * cols
 
 
-def test_tma_tile_layout_formulas():
+def test_tma_tile_layout_prints_the_expected_formula():
     from linlayout.show.formula import offset_formula
 
     names = {"dim0": "row", "dim1": "col"}
@@ -77,7 +77,7 @@ def test_tma_tile_layout_formulas():
     (dict(mode="128B", element_bits=12, rows=8, cols=64), "element_bits"),
     (dict(mode="128B", element_bits=16, rows=6, cols=64), "rows"),
 ])
-def test_tma_tile_layout_errors(kwargs, match):
+def test_tma_tile_layout_rejects_impossible_boxes(kwargs, match):
     mode = kwargs.pop("mode")
     with pytest.raises(LayoutError, match=match):
         ptx.tma_tile_layout(mode, **kwargs)
@@ -158,7 +158,7 @@ def test_match_tma_mode_none_for_non_tma_layouts():
     assert ptx.match_tma_mode(tiny, 16) is None  # 4 bytes: no 16-byte chunk
 
 
-def test_match_tma_mode_errors():
+def test_match_tma_mode_rejects_bad_layouts():
     L = LinearLayout({"offset": [[0, 1], [1, 0]], "block": [[0, 2]]}, {"dim0": 2, "dim1": 4})
     with pytest.raises(LayoutError, match="block"):
         ptx.match_tma_mode(L, 128)

@@ -94,7 +94,7 @@ def test_synthesized_transpose_prints_article_formula():
     assert offset_formula(result.layout, MN) == "offset = 32·m + (n ⊕ 2·m)"
 
 
-def test_row_major_formula():
+def test_row_major_prints_32m_plus_n():
     assert _assert_formula_exact(ROW_MAJOR, MN) == "offset = 32·m + n"
     assert offset_formula(ROW_MAJOR) == "offset = 32·dim0 + dim1"
 
@@ -167,7 +167,7 @@ def test_formula_of_random_bijections_is_exact(mem):
     _assert_formula_exact(mem)
 
 
-def test_formula_errors():
+def test_formula_rejects_bad_names_and_non_bijections():
     with pytest.raises(LayoutError):
         offset_formula(ARTICLE, {"rows": "m"})
     with pytest.raises(LayoutError):
@@ -181,10 +181,10 @@ def test_formula_errors():
         offset_formula("not a layout")  # type: ignore[arg-type]
 
 
-def test_empty_tensor_formula():
+def test_empty_tensor_offset_is_zero():
     mem = LinearLayout({"offset": []}, {"dim0": 1})
     assert offset_formula(mem) == "offset = 0"
 
 
-def test_latex():
+def test_latex_formula_of_the_article_layout():
     assert offset_formula_latex(ARTICLE, MN) == r"\mathrm{offset} = 32 m + \left(n \oplus 2 m\right)"

@@ -143,7 +143,7 @@ def test_large_tensors_are_cut_and_say_so():
     assert not fig.axes[0].texts  # no numbers on a 64x64 grid
 
 
-def test_errors():
+def test_pictures_reject_bad_labels_shapes_and_extensions():
     from linlayout.show.pictures import draw_distributed, draw_memory, save
 
     with pytest.raises(LayoutError, match="label"):

@@ -29,7 +29,7 @@ def _body(grid: str) -> list[str]:
     return grid.splitlines()[3:]
 
 
-def test_grid_distributed_transpose():
+def test_grid_distributed_labels_thread_and_register():
     ex = examples.get("transpose")
     g = grid_distributed(ex.store)
     lines = g.splitlines()
@@ -70,7 +70,7 @@ def test_grid_rejects_3d_and_bad_in_dims():
         grid_distributed(ROW_MAJOR)
 
 
-def test_grid_memory_article():
+def test_grid_memory_shows_offset_and_bank():
     g = grid_memory(ARTICLE, 32)
     body = _body(g)
     assert len(body) == 16

@@ -15,7 +15,7 @@ from linlayout.swizzle.family import count_meeting, gaussian_binomial, is_optima
 from tests.support import SYNTHESIS_JUNK, article_memory, returns_or_raises_layout_error
 
 
-def test_gaussian_binomial():
+def test_gaussian_binomial_values():
     assert [gaussian_binomial(4, k) for k in range(5)] == [1, 15, 35, 15, 1]
     assert gaussian_binomial(9, 4) == 3309747
     assert gaussian_binomial(3, 4) == 0
@@ -97,7 +97,7 @@ def test_certificate_rejects_narrow_vectors():
     assert not cert.optimal and any("common vector 1" in r for r in cert.reasons)
 
 
-def test_family_errors():
+def test_family_rejects_several_loads_and_bad_segments():
     ex = examples.get("transpose")
     with pytest.raises(LayoutError):
         optimal_swizzles(ex.store, [ex.load], element_bits=32)

@@ -1,4 +1,5 @@
-"""linlayout.swizzle.segments: the exact segment search against brute force over every subspace (small spaces)."""
+"""linlayout.swizzle.segments: the exact segment search against brute force over every
+subspace (small spaces), and the two-sided case against Lemma 9.5's bound."""
 
 from __future__ import annotations
 

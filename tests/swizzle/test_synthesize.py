@@ -52,7 +52,7 @@ def test_article_transpose_gives_n_xor_2m():
 
 
 @pytest.mark.parametrize("name", examples.names())
-def test_examples_conflict_free_and_exact(name):
+def test_every_example_is_conflict_free_and_exact(name):
     ex = examples.get(name)
     r = synthesize_swizzle(ex.store, ex.load, element_bits=ex.element_bits)
     assert r.optimal
@@ -125,7 +125,7 @@ def _random_memory_with_vector(rng, store, load, k):
 
 
 @pytest.mark.parametrize("num_banks, bank_bytes", [(16, 4), (8, 4), (4, 4), (32, 8), (64, 4)])
-def test_other_bank_models(num_banks, bank_bytes):
+def test_other_bank_models_stay_conflict_free_and_meet_the_bound(num_banks, bank_bytes):
     """Other rows of banks: phases hold a row's worth of lanes, so two layouts can still be
     made conflict-free; the result meets its bound, and no random memory layout with the same
     vector beats the bound."""
@@ -165,8 +165,6 @@ def _ll(bases, out):
 
 # Triton SwizzleTest.cpp: Test64x128F16BlockedLinear32Bank / Test64x128F16BlockedMfma64Bank
 OUT = {"dim0": 64, "dim1": 128}
-
-
 SRC = {"register": [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]],
        "lane": [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0], [2, 0]],
        "warp": [[4, 0], [8, 0]]}
@@ -193,7 +191,7 @@ def test_triton_amd_swizzle_cases_are_conflict_free(hw, dst):
         assert simulate_bank_access(side, r.layout, element_bits=16, hardware=hw) == rep
 
 
-def test_load_out_dims_in_other_order():
+def test_load_out_dims_in_another_order_are_accepted():
     ex = examples.get("transpose")
     flipped = ex.load.transpose_outs(["dim1", "dim0"])
     r = synthesize_swizzle(ex.store, flipped, element_bits=32)
@@ -240,7 +238,7 @@ def test_three_accesses_that_block_each_other():
     assert (r.bound.store_degree, r.bound.load_degrees) == (1, (1, 1))  # per-side bounds alone
 
 
-def test_several_random_loads():
+def test_several_loads_report_exact_costs_above_the_bound():
     rng = random.Random(21)
     for _ in range(40):
         d = rng.randint(6, 10)
@@ -327,7 +325,7 @@ def test_auto_picks_ldmatrix_for_the_mma_operand():
     assert bank_conflicts(BLOCKED_16X16, auto.layout, element_bits=16) == auto.store
 
 
-def test_explicit_instructions():
+def test_explicit_instructions_per_side():
     from linlayout import synthesize_swizzle
 
     r = synthesize_swizzle(BLOCKED_16X16, MMA_A, element_bits=16, instructions=(None, "ldmatrix.x2"))
@@ -374,7 +372,7 @@ def test_fixed_prefix_is_honoured():
     assert r2.layout.columns[0] == 1 << 4 and r2.load.degree == 1
 
 
-def test_fixed_errors():
+def test_fixed_prefix_rejects_dependent_or_too_long_prefixes():
     ex = examples.get("transpose")
     with pytest.raises(LayoutError, match="dependent"):
         synthesize_swizzle(ex.store, ex.load, element_bits=32, fixed=[[1, 0], [1, 0]])
@@ -425,7 +423,7 @@ def test_tma_mode_on_degenerate_tiles():
         assert "TMA cannot" in str(exc)
 
 
-def test_errors():
+def test_bad_arguments_raise_layout_error():
     ex = examples.get("transpose")
     with pytest.raises(LayoutError, match="element_bits"):
         synthesize_swizzle(ex.store, ex.load, element_bits=12)

@@ -26,8 +26,6 @@ from tests.support import load_json, read_ttgir_fixture, run_cli
 
 
 EXPECTED = load_json("ttgir_expected.json")
-
-
 FILES = sorted(EXPECTED["files"])
 
 
@@ -150,8 +148,6 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 
 
 DATA = load_json("triton_bank_conflicts.json")
-
-
 CASES = DATA["cases"]
 
 
@@ -169,7 +165,7 @@ def test_fixtures_cover_both_regimes():
 
 
 @pytest.mark.parametrize("i", range(len(CASES)))
-def test_against_triton_counter(i):
+def test_degree_matches_tritons_counter_on_the_fixtures(i):
     case = CASES[i]
     dist, shared = _layouts(case)
     bits = case["element_bits"]
@@ -260,7 +256,7 @@ _MMA2_14 = L.nvidia_mma(2, [1, 4], [16, 8])
     (L.nvidia_mma(2, [2, 4], [16, 8]), L.nvmma_shared(0, 16), [4, 64], 16, 3),
     (L.nvidia_mma(3, [4, 1], [16, 32, 16]), L.nvmma_shared(128, 32), [128, 64], 32, 1),
 ])
-def test_triton_own_test_expectations(dist, shared, shape, bits, ref):
+def test_matches_tritons_own_bank_conflict_tests(dist, shared, shape, bits, ref):
     """The cases and expected counts of Triton's ``test_bank_conflicts``
     (python/test/gluon/test_frontend.py)."""
     dl, sl = dist.to_linear_layout(shape), shared.to_linear_layout(shape)
@@ -268,7 +264,7 @@ def test_triton_own_test_expectations(dist, shared, shape, bits, ref):
     assert rep.degree - 1 == ref
 
 
-def test_bank_conflicts_match_triton_counter(triton_generator):
+def test_bank_conflicts_match_a_live_tritons_counter(triton_generator):
     cases = [
         ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], "
          "order = [0, 1]}>",

@@ -21,8 +21,6 @@ from tests.support import load_json
 
 
 DATA = load_json("triton_layouts.json")
-
-
 CASES = DATA["cases"]
 
 
@@ -30,7 +28,7 @@ def _expected(case) -> LinearLayout:
     return LinearLayout(case["layout"]["bases"], out_dims=case["layout"]["out_dims"])
 
 
-def test_fixture_metadata():
+def test_fixtures_come_from_triton_3():
     assert DATA["triton_version"].startswith("3.")
     assert len(CASES) > 400
 
@@ -168,7 +166,7 @@ def test_transposed_rank3_unswizzled_nvmma_is_replayed_with_its_broadcast():
     assert not lay.is_invertible
 
 
-def test_random_layouts_bit_exact(triton_generator):
+def test_random_encodings_bit_exact_with_a_live_triton(triton_generator):
     rng = random.Random(987654)
     checked = 0
     for enc, shape in triton_generator.layout_candidates(rng)[::3]:

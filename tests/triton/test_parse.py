@@ -23,7 +23,7 @@ BLOCKED = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warps
 SWZ = "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>"
 
 
-def test_tensor_type():
+def test_tensor_type_gives_its_layout():
     t = parse_type(f"tensor<64x64xf16, {BLOCKED}>")
     assert isinstance(t, TritonType)
     assert (t.kind, t.shape, t.element_type, t.element_bits) == ("tensor", (64, 64), "f16", 16)
@@ -32,7 +32,7 @@ def test_tensor_type():
     assert list(t.layout.out_dim_names) == ["dim0", "dim1"]
 
 
-def test_memdesc_types():
+def test_memdesc_types_give_one_buffers_layout():
     t = parse_type(f"!ttg.memdesc<64x64xf16, {SWZ}, #ttg.shared_memory, mutable>")
     assert (t.kind, t.shape, t.memory_space, t.mutable) == ("memdesc", (64, 64), "shared_memory",
                                                            True)
@@ -64,7 +64,7 @@ def test_pointer_tensor_and_no_encoding():
     ("i8", 8), ("i16", 16), ("i32", 32), ("i64", 64), ("ui8", 8), ("f4E2M1FN", 4),
     ("!tt.ptr<f32>", 64),
 ])
-def test_element_bits(ty, bits):
+def test_element_bits_of_every_type(ty, bits):
     assert element_bits(ty) == bits
 
 
@@ -75,7 +75,7 @@ def test_unknown_element_type():
         parse_type("tensor<4xq7>")
 
 
-def test_aliases():
+def test_aliases_resolve_in_types():
     text = f"""#blocked = {BLOCKED}
 #mma = #ttg.nvidia_mma<{{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}}>
 #shared = {SWZ}
@@ -160,6 +160,6 @@ def test_error_position_is_on_the_right_line():
         parse_type(text)
 
 
-def test_non_string_input():
+def test_non_string_input_raises_layout_error():
     with pytest.raises(LayoutError, match="str"):
         parse_type(42)  # type: ignore[arg-type]

@@ -59,7 +59,7 @@ def test_arbitrary_bijection_falls_back_to_shared_linear():
     assert isinstance(express(mem, 16), L.SharedLinearEncoding)
 
 
-def test_errors():
+def test_bad_layouts_raise_layout_error():
     with pytest.raises(LayoutError, match="dim0"):
         to_triton_text(LinearLayout({"offset": [[1]]}, out_dims={"m": 2}))
     with pytest.raises(LayoutError, match="bijection"):

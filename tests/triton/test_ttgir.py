@@ -14,12 +14,10 @@ from tests.support import TTGIR_DIR, load_json, read_ttgir_fixture
 
 
 EXPECTED = load_json("ttgir_expected.json")
-
-
 FILES = sorted(EXPECTED["files"])
 
 
-def test_module_attributes():
+def test_module_attributes_and_aliases_are_read():
     m = read_ttgir_fixture("matmul_sm80.ttgir")
     assert (m.threads_per_warp, m.num_warps, m.target) == (32, 4, "cuda:80")
     assert {"blocked", "blocked1", "mma", "shared", "shared1", "smem"} <= set(m.aliases)
@@ -68,7 +66,7 @@ module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 4 :
 """
 
 
-def test_triton_3_0_syntax():
+def test_triton_3_0_syntax_is_read():
     """``triton_gpu.`` ops, ``!tt.memdesc``, ``#triton_gpu.shared``, CTA triples and an mma
     without instrShape, as Triton 3.0 printed them; a function-argument buffer."""
     m = read_ttgir(LEGACY, "old.ttgir")
