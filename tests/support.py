@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 TTGIR_DIR = DATA / "ttgir"
 
+
 # ============================================================================ strategies (algebra)
 @st.composite
 def gl_columns(draw, n: int):
@@ -378,8 +379,8 @@ BLOCKED_16X16 = LinearLayout({"register": [[0, 1], [0, 2], [0, 4]],
 # ============================================================================ robustness walks
 #: Junk for every argument of the synthesis-level API (synthesize_swizzle, bank_conflicts,
 #: simulate_bank_access, optimal_swizzles, is_optimal, HardwareModel).
-SYNTHESIS_JUNK = [None, -1, 0, 3, 2.5, "x", [], [1], {}, True, object(), (1, 2), [[1, 0]], "128B",
-        "auto", 10**9]
+SYNTHESIS_JUNK = [None, -1, 0, 3, 2.5, "x", [], [1], {}, True, object(), (1, 2), [[1, 0]],
+                  "128B", "auto", 10**9]
 
 
 #: Junk for every argument of LinearLayout's and Subspace's methods.
@@ -392,6 +393,7 @@ def walk_with_junk(table) -> None:
     """``table`` maps a method name to ``(receiver, valid args, valid kwargs)``. Call each
     method with its valid arguments, then with each argument replaced in turn by every
     :data:`LAYOUT_JUNK` value: every call must return or raise LayoutError."""
+
     def call(name, args, kwargs):
         receiver = table[name][0]
         if name == "__init__":  # the constructor: the receiver is the class
