@@ -88,7 +88,7 @@ def synthesize_swizzle(
             wavefront count.
         instructions: None (default): every side uses ld/st.shared. ``"auto"``: each side may
             instead use ldmatrix (loads) or stmatrix (the store), ``.x4`` when its registers
-            allow, plain or ``.trans`` (:mod:`linlayout.instructions`); the combination with the
+            allow, plain or ``.trans`` (:mod:`linlayout.hardware.instructions`); the combination with the
             fewest wavefronts per warp, then the fewest instructions, is chosen and each report
             names its instruction. A sequence (store first, then each load) fixes them, e.g.
             ``(None, "ldmatrix.x4")``.
