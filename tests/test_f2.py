@@ -10,6 +10,9 @@ with what galois computes on the same data as a GF(2) matrix:
 The pivot columns of galois' reduced row-echelon form are exactly the columns that are not in
 the span of the columns before them, which gives "basic columns", prefix ranks and the
 free-variables-zero solution in one ``row_reduce``.
+
+Also the packed-column helpers (``pack``, ``unpack``, ``compose_within``) that the algebra's fast
+paths use, on columns wider than 64 bits and every field width in between.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from hypothesis import strategies as st
 
 from linlayout import LayoutError, NotInvertibleError, f2
 
-from strategies import gl_columns
+from tests.support import gl_columns
 
 GF2 = galois.GF2
 NMAX = 12
@@ -112,7 +115,7 @@ def space(draw, min_n: int = 0, max_len: int = 12):
 
 
 # ---------------------------------------------------------------------------- worked examples
-def test_module_docstring_examples():
+def test_module_docstring_examples_hold():
     cols = [0b01, 0b11]
     assert f2.apply(cols, 0b11) == 0b10
     assert f2.echelon([0b1100, 0b0110, 0b1010]) == (0b1010, 0b0110)
@@ -286,7 +289,7 @@ def test_echelon_is_canonical(data):
 # ---------------------------------------------------------------------------- reduce / in_span
 @SETTINGS
 @given(st.data())
-def test_reduce_and_in_span(data):
+def test_reduce_gives_the_smallest_coset_member(data):
     n, vs = data.draw(space(), label="space")
     v = data.draw(st.integers(0, (1 << n) - 1), label="v")
     e = f2.echelon(vs)
@@ -306,7 +309,7 @@ def test_reduce_and_in_span(data):
 # ---------------------------------------------------------------------------- span_sum
 @SETTINGS
 @given(st.data())
-def test_span_sum(data):
+def test_span_sum_is_the_echelon_basis_of_all_vectors(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     spaces = data.draw(st.lists(vectors_in(n, max_len=5), max_size=3), label="spaces")
     allv = [v for s in spaces for v in s]
@@ -319,7 +322,7 @@ def test_span_sum(data):
 # ---------------------------------------------------------------------------- intersection
 @SETTINGS
 @given(st.data())
-def test_intersection(data):
+def test_intersection_meets_the_dimension_formula(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     u = data.draw(vectors_in(n), label="u")
     v = data.draw(vectors_in(n), label="v")
@@ -345,7 +348,7 @@ def test_intersection_edge_cases():
 # ---------------------------------------------------------------------------- complement
 @SETTINGS
 @given(space())
-def test_complement(nv):
+def test_complement_is_unit_vectors_filling_the_space(nv):
     n, vs = nv
     c = f2.complement(vs, n)
     assert all(x > 0 and x & (x - 1) == 0 for x in c)  # unit vectors
@@ -364,7 +367,7 @@ def test_complement_rejects_wide_vectors():
 # ---------------------------------------------------------------------------- extend_basis
 @SETTINGS
 @given(st.data())
-def test_extend_basis(data):
+def test_extend_basis_is_greedy_in_order(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     base = data.draw(vectors_in(n, max_len=6), label="base")
     cands = data.draw(vectors_in(n), label="candidates")
@@ -392,7 +395,7 @@ def test_extend_basis_limit_stops_consuming():
 # ---------------------------------------------------------------------------- null space
 @SETTINGS
 @given(st.data())
-def test_null_space(data):
+def test_null_space_matches_galois(data):
     m = data.draw(st.integers(0, NMAX), label="out bits")
     cols = data.draw(vectors_in(m), label="columns")
     k = len(cols)
@@ -434,7 +437,7 @@ def _galois_free_zero_solution(cols, m, target):
 
 @SETTINGS
 @given(st.data())
-def test_solve(data):
+def test_solve_gives_the_free_variables_zero_solution(data):
     m = data.draw(st.integers(0, NMAX), label="out bits")
     cols = data.draw(vectors_in(m), label="columns")
     in_image = data.draw(st.booleans(), label="in image")
@@ -462,7 +465,7 @@ def test_solve(data):
 
 @SETTINGS
 @given(st.data())
-def test_solve_many(data):
+def test_solve_many_solves_each_target(data):
     m = data.draw(st.integers(0, NMAX), label="out bits")
     cols = data.draw(vectors_in(m), label="columns")
     targets = data.draw(st.lists(st.integers(0, (1 << m) - 1), max_size=6), label="targets")
@@ -525,7 +528,7 @@ def test_inverse_rejects_non_square():
 # ---------------------------------------------------------------------------- span_elements
 @SETTINGS
 @given(st.data())
-def test_span_elements(data):
+def test_span_elements_in_gray_code_order(data):
     n = data.draw(st.integers(0, 10), label="n")
     vs = data.draw(vectors_in(n, max_len=8), label="vectors")
     els = f2.span_elements(vs)
@@ -563,7 +566,7 @@ def _prefix_meets(seq, x, n):
 
 @SETTINGS
 @given(avoid_case())
-def test_avoiding_sequence(case):
+def test_avoiding_sequence_meets_both_subspaces_minimally(case):
     n, xa, xb, z = case
     seq = f2.avoiding_sequence(xa, xb, z, n)
     dz = gf_rank(z, n)
@@ -595,3 +598,45 @@ def test_least_squares_is_exact_solve_with_free_variables_zero():
     assert all(v & 0b0100 == 0 for v in x)  # column 2 is not basic: its variable is 0
     with pytest.raises(NotInvertibleError, match="column 0"):
         f2.least_squares([0b001], [0b010])
+
+
+# ---------------------------------------------------------------------------- packed columns
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 130), st.lists(st.integers(0, 2**130), max_size=12))
+def test_pack_unpack_round_trip(width, values):
+    cols = [v & ((1 << width) - 1) for v in values]
+    packed, w = f2.pack(cols, width)
+    assert w >= width and (w in (8, 16, 32, 64) or w == width > 64)
+    assert packed == sum(c << j * w for j, c in enumerate(cols))
+    assert f2.unpack(packed, len(cols), w) == cols
+
+
+def test_pack_unpack_and_compose_within_reject_bad_input():
+    for columns, width in (([1, "a"], 8), ([300], 8), ([-1], 8), ([1 << 70], 70),
+                           ([-1], 70), ([1.0], 70)):
+        with pytest.raises(LayoutError, match="pack needs"):
+            f2.pack(columns, width)
+    for packed, w in ((1 << 70, 8), (1 << 70, 9), ("x", 16), (-1, 32)):
+        with pytest.raises(LayoutError, match="unpack needs"):
+            f2.unpack(packed, 2, w)
+    with pytest.raises(LayoutError, match="8-bit bound"):
+        f2.compose_within([1] * 9, [300], 8)
+    # an outer column beyond the bound would spill into the next field: refused, any width
+    for width in (8, 16, 70):
+        with pytest.raises(LayoutError, match="outer column"):
+            f2.compose_within([1 << width, 1], [3, 3], width)
+    with pytest.raises(LayoutError, match="non-negative"):
+        f2.compose_within([-1, 1], [3, 3], 8)
+    with pytest.raises(LayoutError):
+        f2.compose_within([-1, 1], [3, 3], 16)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 100), st.integers(1, 100), st.integers(0, 12), st.data())
+def test_compose_handles_columns_wider_than_64_bits(m, k, n, data):
+    """Columns beyond 64 bits (hand packing) and every field width in between."""
+    outer = data.draw(st.lists(st.integers(0, (1 << k) - 1), min_size=m, max_size=m))
+    inner = data.draw(st.lists(st.integers(0, (1 << m) - 1), min_size=n, max_size=n))
+    expect = [f2.apply(outer, c) for c in inner]
+    assert f2.compose(outer, inner) == expect
+    assert f2.compose_within(outer, inner, max(m, k)) == expect

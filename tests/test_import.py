@@ -1,9 +1,15 @@
-"""``import linlayout`` stays light: galois and sympy load only where they are used."""
+"""Importing linlayout stays light and complete: galois, sympy, matplotlib and Triton load
+only where they are used, and every public name is reachable where the docs say.
+"""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import subprocess
 import sys
+
+from linlayout import ptx
 
 
 def test_import_does_not_load_galois_or_sympy():
@@ -15,10 +21,43 @@ def test_import_does_not_load_galois_or_sympy():
     assert out.stdout.strip() == "[]"
 
 
-def test_public_names():
+def test_cli_formula_and_render_do_not_load_sympy_or_galois():
+    code = (
+        "import sys, linlayout, linlayout.cli, linlayout.show.formula, linlayout.show.render;"
+        "bad = [m for m in ('sympy', 'galois') if m in sys.modules];"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_linlayout_triton_loads_lazily_and_never_imports_triton():
+    code = ("import sys, linlayout; a = 'linlayout.triton' in sys.modules; "
+            "import linlayout.triton; "
+            "print(a, any(m == 'triton' or m.startswith('triton.') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_public_names_are_importable():
     import linlayout
 
     for name in ("LinearLayout", "LayoutError", "bank_conflicts", "simulate_bank_access",
                  "synthesize_swizzle", "ConflictReport", "SwizzleResult", "f2"):
         assert hasattr(linlayout, name)
     assert issubclass(linlayout.LayoutError, ValueError)
+
+
+PTX_SUBMODULES = sorted(m.name for m in pkgutil.iter_modules(ptx.__path__, "linlayout.ptx."))
+
+
+def test_ptx_package_reexports_its_submodules():
+    """``from linlayout import ptx; ptx.<name>`` reaches every public name it had as one module,
+    and a name both the package and a submodule export is the same object."""
+    for name in PTX_SUBMODULES:
+        module = importlib.import_module(name)
+        for public in module.__all__:
+            if hasattr(ptx, public):
+                assert getattr(ptx, public) is getattr(module, public)
+    for public in ptx.__all__ + ["tma_layouts", "LINE_BYTES", "DEFAULT_SIZE_BYTES",
+                                 "MAX_BOX_ELEMS", "MATCH_ORDER"]:
+        assert hasattr(ptx, public)

@@ -1,95 +1,116 @@
-"""Compiler passes call the synthesizer in a loop: it must never crash, and must stay exact.
+"""LinearLayout's whole public API — every method of every module of linlayout.layout —
+given bad arguments raises LayoutError: never another exception, never an abort.
 
-Random pairs of every size (including 0-bit tensors and heavy broadcasts), every element size,
-every hardware preset and every option: the only exception allowed is LayoutError, and each
-reported cost equals what bank_conflicts counts on the result.
+Each public method is called with a valid argument list, then with each argument replaced in
+turn by junk values; every call must return or raise LayoutError.
+``test_the_walk_covers_the_public_api`` fails when a public name is added without an entry
+here. (Which dim each error message names is checked with the module that raises it, in
+``tests/layout/``; Subspace's walk is in ``tests/test_subspace.py``, the synthesis-level
+walks are with their modules.)
 """
 
 from __future__ import annotations
 
-import random
+import numpy as np
+import pytest
 
-import linlayout as ll
-from linlayout import LayoutError, LinearLayout
-from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
+from linlayout import LinearLayout, NotInvertibleError
 
-from randlayouts import random_out_bits, random_pair
-
-
-def test_synthesis_never_crashes_and_stays_exact():
-    rng = random.Random(2026)
-    ok = 0
-    for _ in range(250):
-        d = rng.choice([0, 1, 2, 3, 4, 5, 6, 8, 10, 12])
-        out_bits = random_out_bits(rng, d) if d else [0, 0]
-        store, load = random_pair(rng, out_bits, unit=rng.random() < 0.5,
-                                  warp_bits=rng.randint(0, 2),
-                                  broadcast=rng.choice([0.0, 0.3, 0.8]))
-        kw = dict(element_bits=rng.choice([1, 2, 4, 8, 16, 32, 64, 128]),
-                  hardware=rng.choice([NVIDIA, NVIDIA, AMD_CDNA3, AMD_CDNA4]))
-        opt = rng.choice([{}, {"vectors": "per_side"}, {"instructions": "auto"},
-                          {"fixed": "128B"}, {"fixed": "none"}])
-        loads = [load] if rng.random() < 0.8 else [load, random_pair(rng, out_bits, unit=True,
-                                                                     warp_bits=0)[1]]
-        try:
-            r = ll.synthesize_swizzle(store, loads, **kw, **opt, node_limit=5000)
-        except LayoutError:
-            continue
-        ok += 1
-        for side, rep in zip([store, *loads], [r.store, *r.loads]):
-            instr = None if rep.instruction == "ld/st.shared" else rep.instruction
-            assert ll.bank_conflicts(side, r.layout, **kw, instruction=instr) == rep
-    assert ok > 150
+from tests.support import BASE_LAYOUT, GF2, walk_with_junk
 
 
-def test_tma_mode_on_degenerate_tiles():
-    one_row = LinearLayout({"lane": [[0, 1 << i] for i in range(5)],
-                            "register": [[0, 32], [0, 64], [0, 128]]}, {"dim0": 1, "dim1": 256})
-    r = ll.synthesize_swizzle(one_row, one_row, element_bits=32, fixed="none")
-    assert r.store.degree == 1
-    scalar = LinearLayout({"lane": [[0]] * 5}, {"dim0": 1})
-    try:
-        ll.synthesize_swizzle(scalar, scalar, element_bits=32, fixed="128B")
-    except LayoutError as exc:
-        assert "TMA cannot" in str(exc)
+L = LinearLayout
+BASE = BASE_LAYOUT
+IDENT = L({"dim0": [[1, 0], [2, 0]], "dim1": [[0, 1], [0, 2]]}, {"dim0": 4, "dim1": 4})
 
 
-JUNK = [None, -1, 0, 3, 2.5, "x", [], [1], {}, True, object(), (1, 2), [[1, 0]], "128B",
-        "auto", 10**9]
+# name -> (receiver, valid positional args, valid keyword args)
+WALK = {
+    "__init__": (LinearLayout, (BASE.bases, BASE.out_dims), {"require_surjective": True}),
+    "apply": (BASE, ({"register": 1},), {}),
+    "apply_flat": (BASE, (3,), {}),
+    "flat_input": (BASE, ({"register": 1, "lane": 2},), {}),
+    "compose": (BASE, (IDENT,), {}),
+    "concat_ins": (BASE, (L({"warp": [[1, 0]]}, BASE.out_dims),), {}),
+    "concat_outs": (BASE, (L({"register": [[1], [0]], "lane": [[0], [0]], "block": []},
+                             {"x": 2}),), {}),
+    "contiguous_elems_along": (BASE, ("dim0", "register"), {}),
+    "dim_columns": (BASE, ("register",), {}),
+    "divide_left": (BASE, (L.identity_1d(4, "register", "dim0"),), {}),
+    "divide_right": (BASE, (L.identity_1d(4, "lane", "dim1"),), {}),
+    "from_columns": (L, ([1, 2], {"register": 4}, {"dim0": 4}), {}),
+    "from_dict": (L, (BASE.to_dict(),), {}),
+    "from_function": (L, (lambda p: p["i"], {"i": 4}, {"o": 4}), {"max_checks": 16, "rng": 0}),
+    "from_galois": (L, (GF2(np.eye(2, dtype=np.uint8)), {"r": 4}, {"o": 4}), {}),
+    "from_matrix": (L, (np.eye(2, dtype=np.uint8), {"r": 4}, {"o": 4}), {}),
+    "identity_1d": (L, (4, "i", "o"), {}),
+    "zeros_1d": (L, (4, "i", "o", 2), {}),
+    "strided_1d": (L, (4, 2, "i", "o"), {}),
+    "in_bits": (BASE, ("register",), {}),
+    "out_bits": (BASE, ("dim0",), {}),
+    "invert_and_compose": (BASE, (IDENT,), {}),
+    "is_trivial_over": (BASE, (["block"],), {}),
+    "least_squares": (BASE, (IDENT,), {}),
+    "parse": (L, (repr(BASE),), {}),
+    "quotient": (BASE, (["dim0"],), {}),
+    "random": (L, ({"r": 4}, {"o": 4}),
+               {"kind": "unit", "broadcast": 0.5, "surjective": True, "rng": 1}),
+    "remove_zero_bases": (BASE, ("register",), {}),
+    "rename_in_dim": (BASE, ("register", "reg"), {}),
+    "rename_out_dim": (BASE, ("dim0", "d0"), {}),
+    "reshape_ins": (BASE, ({"x": 16},), {}),
+    "reshape_outs": (BASE, ({"y": 16},), {}),
+    "resize_in_dim": (BASE, ("register", 8), {}),
+    "resize_out_dim": (BASE, ("dim0", 8), {}),
+    "squeeze_ins": (BASE, ("block",), {}),
+    "squeeze_outs": (BASE, ([],), {}),
+    "sublayout": (BASE, (["register"], ["dim0"]), {}),
+    "sublayout_is_zero": (BASE, (["register"], ["dim0"]), {}),
+    "transpose_ins": (BASE, (["lane", "register", "block"],), {}),
+    "transpose_outs": (BASE, (["dim1", "dim0"],), {}),
+}
 
 
-def test_junk_arguments_raise_layout_error_only():
-    """Every argument of the synthesis-level API, fed junk: LayoutError or a result, nothing
-    else (no TypeError, no crash)."""
-    from linlayout import examples
-    from linlayout.swizzle.family import is_optimal, optimal_swizzles
-    from linlayout.hardware import HardwareModel
+# public names that take no arguments (properties and nullary methods): nothing to get wrong
+# except the layout itself, covered by test_nullary_methods_on_bad_layouts
+NULLARY = {
+    "bases", "columns", "dim_tables", "empty", "in_dims_log2", "out_dims_log2", "flatten_ins", "flatten_outs", "free_variable_masks",
+    "image", "in_dim_names", "in_dims", "invert", "is_injective", "is_invertible",
+    "is_surjective", "kernel", "matrix", "num_consecutive_in_out", "out_dim_names",
+    "out_dims", "pseudoinvert", "rank", "squeeze", "to_dict", "to_galois", "total_in_bits",
+    "total_out_bits",
+}
 
-    ex = examples.get("transpose")
-    mem = ll.synthesize_swizzle(ex.store, ex.load, element_bits=32).layout
 
-    def call(fn, *args, **kwargs):
-        try:
-            fn(*args, **kwargs)
-        except LayoutError:
-            pass
+# constructors documented as unchecked (for callers that established every invariant): they
+# validate nothing by design, so junk is not walked through them
+UNCHECKED = {"unchecked"}
 
-    for j in JUNK + [ex.store]:
-        call(ll.synthesize_swizzle, ex.store, ex.load, element_bits=j)
-        call(ll.synthesize_swizzle, j, ex.load, element_bits=32)
-        call(ll.synthesize_swizzle, ex.store, j, element_bits=32)
-        for kw in ("hardware", "vectors", "instructions", "fixed",
-                   "node_limit"):
-            call(ll.synthesize_swizzle, ex.store, ex.load, element_bits=32, **{kw: j})
-        for kw in ("hardware", "vector_elems", "instruction",
-                   "element_bits"):
-            kwargs = {"element_bits": 32, kw: j}
-            call(ll.bank_conflicts, ex.load, mem, **kwargs)
-            call(ll.simulate_bank_access, ex.load, mem, **kwargs)
-        call(ll.bank_conflicts, j, mem, element_bits=32)
-        call(ll.bank_conflicts, ex.load, j, element_bits=32)
-        call(optimal_swizzles, ex.store, j, element_bits=32)
-        call(is_optimal, j, ex.store, ex.load, element_bits=32)
-        for kw in ("num_banks", "bank_bytes", "warp_size", "max_access_bytes",
-                   "phase_overrides"):
-            call(HardwareModel, **{kw: j})
+
+def test_the_walk_covers_the_public_api():
+    public = {n for n in dir(LinearLayout) if not n.startswith("_")}
+    assert public | {"__init__"} == set(WALK) | NULLARY | UNCHECKED
+
+
+def test_every_argument_survives_junk():
+    walk_with_junk(WALK)
+
+
+def test_nullary_methods_on_bad_layouts():
+    with pytest.raises(NotInvertibleError, match="not invertible"):
+        L({"register": [[1], [1]]}, {"dim0": 4}).invert()
+    with pytest.raises(NotInvertibleError, match="surjective"):
+        L({"register": [[1], [1]]}, {"dim0": 4}).pseudoinvert()
+    for lay in (L.empty(), L({"r": []}, {}), L({}, {"o": 4}), BASE):
+        for name in NULLARY - {"invert", "pseudoinvert", "empty"}:
+            value = getattr(lay, name)
+            if callable(value):
+                value()
+
+
+def test_operators_follow_python_protocol():
+    with pytest.raises(TypeError):
+        BASE * 3  # noqa: B018
+    with pytest.raises(TypeError):
+        3 * BASE  # noqa: B018
+    assert (BASE == 3) is False

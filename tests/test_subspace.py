@@ -1,7 +1,10 @@
-"""Subspace: a canonical, hashable subspace of F₂ⁿ, checked against galois.GF2 and brute force.
+"""linlayout.subspace: Subspace, a canonical, hashable subspace of F₂ⁿ, checked against
+galois.GF2 and brute force.
 
 galois gives the oracles: the rank of stacked rows (dimensions of sums), the left null space
 of ``[U; V]`` (the intersection: ``aU = bV``), and ``row_space``/``row_reduce`` (spans).
+
+And every method fed junk arguments raises LayoutError, never another exception.
 """
 
 from __future__ import annotations
@@ -17,10 +20,14 @@ from hypothesis import strategies as st
 
 from linlayout import LayoutError, LinearLayout, Subspace, f2
 
-from strategies import GF2
+from tests.support import GF2
+from tests.support import walk_with_junk
+
 
 SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
+
+
 NMAX = 8
 
 
@@ -71,7 +78,7 @@ def spanning(draw, n=None, max_len=6):
 
 @SETTINGS
 @given(spanning(), st.randoms(use_true_random=False))
-def test_canonical_basis_and_hash(space, rnd):
+def test_equal_subspaces_share_basis_and_hash(space, rnd):
     n, gens = space
     U = Subspace(gens)
     shuffled = list(gens)
@@ -91,7 +98,7 @@ def test_canonical_basis_and_hash(space, rnd):
 
 @SETTINGS
 @given(spanning(), st.integers(0, (1 << NMAX) - 1))
-def test_membership(space, x):
+def test_membership_and_coset_representatives(space, x):
     n, gens = space
     U = Subspace(gens)
     x &= (1 << n) - 1
@@ -122,7 +129,7 @@ def test_sum_intersection_and_dimension_formula(data):
 
 @SETTINGS
 @given(st.data())
-def test_complement(data):
+def test_complement_fills_the_ambient_space(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     _, u = data.draw(spanning(n), label="U")
     U = Subspace(u)
@@ -140,7 +147,7 @@ def test_complement(data):
 
 @SETTINGS
 @given(st.data())
-def test_quotient(data):
+def test_quotient_represents_each_coset_once(data):
     n = data.draw(st.integers(0, NMAX), label="n")
     _, u = data.draw(spanning(n), label="U")
     _, w = data.draw(spanning(n), label="W")
@@ -191,7 +198,7 @@ def test_immutable_copyable_picklable():
     assert U != (3, 5) and U != "U"
 
 
-def test_errors():
+def test_bad_arguments_raise_layout_error():
     for bad in ([-1], [True], [1.5], ["a"], "abc", 5, None):
         with pytest.raises(LayoutError):
             Subspace(bad)
@@ -219,3 +226,35 @@ def test_errors():
         U & 3  # noqa: B018 - operators follow Python's protocol
     with pytest.raises(TypeError):
         U + 3  # noqa: B018
+
+
+U = Subspace([0b011, 0b100])
+SUBSPACE_WALK = {
+    "complement": (U, (8,), {}),
+    "quotient": (U, (Subspace([1]),), {}),
+    "random_element": (U, (3,), {}),
+    "representative": (U, (5,), {}),
+    "to_galois": (U, (4,), {}),
+    "from_galois": (Subspace, ([[1, 0], [0, 1]],), {}),
+    "full": (Subspace, (3,), {}),
+    "__contains__": (U, (3,), {}),
+    "__init__": (Subspace, ([1, 2],), {}),
+}
+
+
+SUBSPACE_NULLARY = {"basis", "dim", "nbits", "zero"}
+SUBSPACE_UNCHECKED = {"from_echelon"}
+
+
+def test_the_walk_covers_the_public_api():
+    public = {n for n in dir(Subspace) if not n.startswith("_")}
+    assert public | {"__contains__", "__init__"} == \
+        set(SUBSPACE_WALK) | SUBSPACE_NULLARY | SUBSPACE_UNCHECKED
+
+
+def test_every_argument_survives_junk():
+    walk_with_junk(SUBSPACE_WALK)
+
+
+def test_unchecked_constructor_says_so():
+    assert "unchecked" in Subspace.from_echelon.__doc__.lower()

@@ -290,7 +290,7 @@ def bank_conflicts(
             counts): banks, bank words, warp size, widest access and phases.
         instruction: ``"ld.shared"``/``"st.shared"`` (default, vectorised) or a matrix
             instruction ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``, …
-            (:mod:`linlayout.instructions`); ``vector_elems`` does not apply to those.
+            (:mod:`linlayout.hardware.instructions`); ``vector_elems`` does not apply to those.
 
     Returns:
         A :class:`ConflictReport`: degree, wavefronts per instruction, vector width, phases,

@@ -15,7 +15,7 @@ offsets. 2-bit worked example (the 32B swizzle seen on address bits 4 and 7 only
 
 The modes, as ``(target bit, source bit)`` pairs on byte addresses. Each is checked against
 every 16-byte-cell table of PTX ISA §5.5.7 "Swizzling Modes" and CUDA C++ Programming Guide
-§10.29.3.2 "The Swizzle Modes" (``tests/test_ptx.py``, ``papers/ptx_swizzles``):
+§10.29.3.2 "The Swizzle Modes" (``tests/ptx/``, ``papers/ptx_swizzles``):
 
 =========================  =========================  ====================  ==============
 mode                       XOR pairs                   repeats after         CuTe

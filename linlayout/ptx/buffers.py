@@ -144,7 +144,7 @@ def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES) ->
 
     Source: PTX ISA §5.5.7 (base offset formulas), CUDA C++ Programming Guide §10.29.3.2
     Table 11 (index relation ``((y+offset)%8)^x``); the characterisation above is ours and is
-    checked against brute force over every offset and every base in ``tests/test_ptx.py``.
+    checked against brute force over every offset and every base in ``tests/ptx/test_buffers.py``.
 
     Example::
 

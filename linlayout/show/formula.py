@@ -217,7 +217,7 @@ def _self_check(memory: LinearLayout, fields: tuple[list[Field], list[Field]]) -
                 or evaluate_fields(blocks, coords) != real >> offset_bits):
             raise RuntimeError(
                 f"offset_formula self-check failed at {coords}: this is a bug in "
-                "linlayout.formula, please report it with the layout"
+                "linlayout.show.formula, please report it with the layout"
             )
 
 

@@ -6,7 +6,7 @@ function raises :class:`MissingMatplotlib` (an ``ImportError``) naming the insta
 Figures are built with the object-oriented API (``matplotlib.figure.Figure``), so no GUI
 backend or global ``pyplot`` state is involved; :func:`save` writes PNG or SVG by extension.
 
-Conventions (as :mod:`linlayout.render`): a 2-D tensor is drawn with ``dim0`` down the rows
+Conventions (as :mod:`linlayout.show.render`): a 2-D tensor is drawn with ``dim0`` down the rows
 and ``dim1`` across the columns; a 1-D tensor is one row. Colours follow the article "Swizzle
 by hand, swizzle by algebra": in memory pictures **hue = bank ÷ 2 and odd banks are darker**,
 so neighbouring banks share a hue and a column of one colour is a column of one bank; in

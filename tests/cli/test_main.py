@@ -1,0 +1,55 @@
+"""The ``linlayout`` command itself (linlayout.cli.main): usage errors, ``--help``, the
+``python -m linlayout`` entry point, and bugs reported as bugs (exit 3), not as bad input.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.support import run_cli
+
+
+FORMULA = "offset = 32·m + (n ⊕ 2·m)"
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["conflicts", "--layout", "x.json"],
+                                  ["synthesize", "--element-bits", "many"]])
+def test_usage_errors_exit_2(capsys, argv):
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert err.startswith("usage: linlayout")  # argparse's own usage text
+    assert "error:" in err and "Traceback" not in err
+
+
+def test_help_exits_0(capsys):
+    code, out, _ = run_cli(capsys, "--help")
+    assert code == 0 and "synthesize" in out
+
+
+def test_python_m_linlayout_runs_the_cli():
+    proc = subprocess.run([sys.executable, "-m", "linlayout", "synthesize"],
+                          capture_output=True, text=True, encoding="utf-8", check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert FORMULA in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "linlayout", "show", "/nonexistent.json"],
+                          capture_output=True, text=True, encoding="utf-8", check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("linlayout: error: ") and len(proc.stderr.splitlines()) == 1
+
+
+def test_an_internal_error_is_not_blamed_on_the_input(monkeypatch, capsys):
+    """A bug (an exception that is no bad-input error) exits 3 and says it is a bug."""
+    from linlayout.cli import EXIT_INTERNAL_ERROR, synthesize as synthesize_cmd
+
+    def broken(args):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(synthesize_cmd, "run", broken)
+    from linlayout.cli import main
+    code = main(["synthesize"])
+    err = capsys.readouterr().err
+    assert code == EXIT_INTERNAL_ERROR == 3
+    assert "internal error" in err and "bug" in err and "error: " not in err.split("internal")[0]

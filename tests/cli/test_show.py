@@ -1,0 +1,85 @@
+"""``linlayout show``: grids and formulas of layout files, pictures (with matplotlib, and
+the message without it), and one-line errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from linlayout import LinearLayout, examples, synthesize_swizzle
+from linlayout.cli import main
+
+from tests.support import article_memory, assert_one_line_error, run_cli, write_file
+
+
+#: A small swizzled 4x8 layout for the tests that write files (text rendering is the cost).
+SMALL = LinearLayout({"offset": [[0, 1], [0, 2], [0, 4], [1, 2], [2, 4]]}, {"dim0": 4, "dim1": 8})
+SMALL_DIST = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[0, 1], [0, 2], [0, 4]]},
+                          {"dim0": 4, "dim1": 8})
+
+
+def test_show_prints_grids_and_formulas(capsys, transpose_files, tmp_path):
+    code, out, _ = run_cli(capsys, "show", transpose_files["store"])
+    assert code == 0 and "t31:r15" in out
+    code, out, _ = run_cli(capsys, "show", transpose_files["row_major"])
+    assert code == 0
+    assert "offset = 32·dim0 + dim1" in out and "33/1" in out
+    art = write_file(tmp_path, "art.json", synthesize_swizzle(
+        examples.get("transpose").store, examples.get("transpose").load,
+        element_bits=32).layout.to_dict())
+    code, out, _ = run_cli(capsys, "show", art, "--element-bits", "16")
+    assert code == 0 and "34/17" in out  # offset 34 of 16-bit elements -> bank 17
+
+
+def test_show_png_without_matplotlib_says_what_to_install(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "mem.json"
+    path.write_text(json.dumps(article_memory(1).to_dict()), encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    code = main(["show", str(path), "--png", str(tmp_path / "x.png")])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.strip() == 'linlayout: error: pictures need matplotlib: pip install "linlayout[plot]"'
+    assert not (tmp_path / "x.png").exists()
+
+
+def _is_png(path) -> bool:
+    return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_show_writes_png_and_svg(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    mem, dist = tmp_path / "mem.json", tmp_path / "dist.json"
+    mem.write_text(json.dumps(SMALL.to_dict()), encoding="utf-8")
+    dist.write_text(json.dumps(SMALL_DIST.to_dict()), encoding="utf-8")
+    code = main(["show", str(mem), "--png", str(tmp_path / "m.png"),
+                 "--svg", str(tmp_path / "m.svg")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "offset =" in out
+    assert f"wrote {tmp_path / 'm.png'}" in out and f"wrote {tmp_path / 'm.svg'}" in out
+    assert _is_png(tmp_path / "m.png")
+    code = main(["show", str(dist), "--png", str(tmp_path / "d.png")])
+    assert code == 0 and _is_png(tmp_path / "d.png")
+    code = main(["show", str(dist), "--png", str(tmp_path / "d.jpg")])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--png needs a path ending in .png" in err
+
+
+ERROR_CASES = [
+    ("show", "{wrong_len}"),
+    ("show", "{bad_size}"),
+    ("show", "{no_out_dims}"),
+    ("show", "{three_d}"),
+    ("show", "{singular}"),
+    ("show", "{row_major}", "--element-bits", "5"),
+    ("show", "{missing}"),
+]
+
+
+@pytest.mark.parametrize("case", ERROR_CASES, ids=lambda c: " ".join(c)[:60])
+def test_errors_exit_2_with_one_line(capsys, bad_files, case):
+    argv = [a.format(**bad_files) for a in case]
+    assert_one_line_error(*run_cli(capsys, *argv))

@@ -1,0 +1,158 @@
+"""linlayout.show.pictures: figures of memory, distributed layouts and matrices (need
+matplotlib, an optional extra; without it the library says how to install it).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import subprocess
+import sys
+
+import pytest
+
+from linlayout import LayoutError, LinearLayout, examples, synthesize_swizzle
+
+
+#: The article's XOR-2m layout: bank bits -> n, segment bit j -> m_j ^ n_{j+1}.
+XOR2M = LinearLayout(
+    {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 2], [2, 4], [4, 8], [8, 16]]},
+    {"dim0": 16, "dim1": 32},
+)
+
+
+#: A small swizzled 4x8 layout for the tests that write files (text rendering is the cost).
+SMALL = LinearLayout({"offset": [[0, 1], [0, 2], [0, 4], [1, 2], [2, 4]]}, {"dim0": 4, "dim1": 8})
+
+
+def test_import_does_not_load_matplotlib():
+    code = ("import sys, linlayout, linlayout.show.pictures; "
+            "print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_bank_colours_follow_the_article():
+    from linlayout.show.pictures import bank_color
+
+    for b in range(0, 32, 2):
+        even, odd = colorsys.rgb_to_hsv(*bank_color(b)), colorsys.rgb_to_hsv(*bank_color(b + 1))
+        assert even[0] == pytest.approx(odd[0])  # hue = bank // 2
+        assert odd[2] < even[2]  # odd banks darker
+    hues = {round(colorsys.rgb_to_hsv(*bank_color(b))[0], 6) for b in range(0, 32, 2)}
+    assert len(hues) == 16
+
+
+def test_missing_matplotlib_in_the_library(monkeypatch):
+    from linlayout.show import pictures
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(pictures.MissingMatplotlib, match=r'pip install "linlayout\[plot\]"'):
+        pictures.draw_memory(XOR2M, 32)
+
+
+mpl = pytest.importorskip("matplotlib")
+
+
+def _is_png(path) -> bool:
+    return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_draw_memory_png_and_svg(tmp_path):
+    from linlayout.show.pictures import draw_memory, save
+
+    fig = draw_memory(SMALL, 32, highlight={"a": [0, 1, 2], "b": [16]},
+                      names={"dim0": "m", "dim1": "n"})
+    save(fig, str(tmp_path / "m.png"))
+    save(fig, str(tmp_path / "m.svg"))
+    assert _is_png(tmp_path / "m.png")
+    assert (tmp_path / "m.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "n" and ax.get_ylabel() == "m"
+    outlined = [p for p in ax.patches if not p.get_fill()]
+    assert len(outlined) == 4  # 4 highlighted cells
+
+
+def test_memory_labels_are_the_offsets():
+    from linlayout.show.pictures import draw_memory
+
+    ax = draw_memory(XOR2M, 32).axes[0]
+    # 512 cells, each labelled with its offset; offsets are a permutation of 0..511
+    assert sorted(int(t.get_text()) for t in ax.texts) == list(range(512))
+    by_cell = {(int(t.get_position()[1]), int(t.get_position()[0])): int(t.get_text())
+               for t in ax.texts}
+    assert all(by_cell[(m, n)] == 32 * m + (n ^ (2 * m)) for m in range(16) for n in range(32))
+
+
+def test_cell_colour_is_the_bank():
+    from linlayout.show.pictures import bank_color, draw_memory
+
+    fig = draw_memory(XOR2M, 32, numbers=False, legend=False)
+    image = fig.axes[0].images[0].get_array()
+    assert image.shape[:2] == (16, 32)
+    for r in range(16):
+        for c in range(32):
+            offset = 32 * r + (c ^ (2 * r))  # offset = 32·m + (n ⊕ 2m)
+            assert tuple(image[r, c][:3]) == pytest.approx(bank_color(offset % 32))
+
+
+def test_draw_distributed_and_matrix():
+    from linlayout.show.pictures import draw_distributed, draw_matrix
+
+    ex = examples.get("transpose")
+    fig = draw_distributed(ex.load, ring=9)
+    ax = fig.axes[0]
+    ringed = [p for p in ax.patches if not p.get_fill()]
+    assert len(ringed) == 16  # thread 9 holds 16 elements
+    assert {int(p.get_y()) for p in ringed} == {9}  # row 9 of every even column
+    assert {int(p.get_x()) for p in ringed} == set(range(0, 32, 2))
+    fig = draw_matrix(XOR2M, element_bits=32)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts == ["bank", "seg"]
+    ones = [p for p in fig.axes[0].patches if p.get_fill() and p.get_facecolor()[:3] != (1, 1, 1)]
+    assert len(ones) == 13  # 5 bank units + 4 segments with 2 bits each
+
+
+def test_draw_matrix_groups_for_sub_word_elements():
+    from linlayout.show.pictures import draw_matrix
+
+    fig = draw_matrix(XOR2M, element_bits=16)
+    assert [t.get_text() for t in fig.axes[0].texts] == ["in word", "bank", "seg"]
+
+
+def test_draw_swizzle_titles_carry_the_counts():
+    from linlayout.show.pictures import draw_swizzle
+
+    ex = examples.get("transpose")
+    fig = draw_swizzle(ex.store, ex.load, 32)
+    titles = [a.get_title() for a in fig.axes[:2]]
+    assert "load: 16-way" in titles[0]
+    assert "load: 1-way" in titles[1]
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=32)
+    fig = draw_swizzle(ex.store, ex.load, 32, after=r.layout, before=XOR2M)
+    assert "load: 1-way" in fig.axes[0].get_title()
+
+
+def test_large_tensors_are_cut_and_say_so():
+    from linlayout.show.pictures import draw_memory
+
+    ex = examples.get("transpose-128")
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=16)
+    fig = draw_memory(r.layout, 16)
+    assert "first 64 of 128 rows" in fig.axes[0].get_title()
+    assert not fig.axes[0].texts  # no numbers on a 64x64 grid
+
+
+def test_pictures_reject_bad_labels_shapes_and_extensions():
+    from linlayout.show.pictures import draw_distributed, draw_memory, save
+
+    with pytest.raises(LayoutError, match="label"):
+        draw_memory(XOR2M, 32, label="nope")
+    three = LinearLayout({"offset": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]},
+                         {"dim0": 2, "dim1": 2, "dim2": 2})
+    with pytest.raises(LayoutError, match="1-D and 2-D"):
+        draw_memory(three, 32)
+    with pytest.raises(LayoutError, match="distributed"):
+        draw_distributed(XOR2M)
+    with pytest.raises(LayoutError, match="png or .svg"):
+        save(draw_memory(XOR2M, 32), "x.jpg")

@@ -1,0 +1,114 @@
+"""linlayout.swizzle.family: the optimal family's closed-form count against enumeration,
+its members, and certificates for hand-written layouts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from linlayout import LayoutError, LinearLayout, bank_conflicts, examples, f2
+from linlayout.swizzle.family import count_meeting, gaussian_binomial, is_optimal, optimal_swizzles
+
+from tests.support import SYNTHESIS_JUNK, article_memory, returns_or_raises_layout_error
+
+
+def test_gaussian_binomial_values():
+    assert [gaussian_binomial(4, k) for k in range(5)] == [1, 15, 35, 15, 1]
+    assert gaussian_binomial(9, 4) == 3309747
+    assert gaussian_binomial(3, 4) == 0
+
+
+def _all_subspaces(q, s):
+    seen = set()
+    for combo in itertools.combinations(range(1, 1 << q), s):
+        if f2.rank(list(combo)) == s:
+            seen.add(f2.echelon(combo))
+    return seen
+
+
+def test_count_formula_matches_enumeration():
+    rng = random.Random(3)
+    cache = {}
+    for _ in range(60):
+        q = rng.randint(1, 5)
+        s = rng.randint(0, q)
+        u_basis = [rng.getrandbits(q) for _ in range(rng.randint(0, q))]
+        v_basis = [rng.getrandbits(q) for _ in range(rng.randint(0, q))]
+        u, v = f2.rank(u_basis), f2.rank(v_basis)
+        i = len(f2.intersection(u_basis, v_basis)) if u and v else 0
+        subs = cache.setdefault((q, s), _all_subspaces(q, s) if s else {()})
+        tally = {}
+        for t in subs:
+            key = (len(f2.intersection(t, u_basis)) if t and u_basis else 0,
+                   len(f2.intersection(t, v_basis)) if t and v_basis else 0)
+            tally[key] = tally.get(key, 0) + 1
+        for a in range(0, s + 1):
+            for b in range(0, s + 1):
+                assert count_meeting(q, s, u, v, i, a, b) == tally.get((a, b), 0), (q, s, u, v, i, a, b)
+
+
+def test_article_family_is_322560():
+    """The article's independence rule: 30·28·24·16 = 322560 of the 2^20 workbench masks."""
+    ex = examples.get("transpose")
+    fam = optimal_swizzles(ex.store, ex.load, element_bits=32)
+    assert fam.count == len(fam) == 30 * 28 * 24 * 16 == 322560
+    assert fam.exponents == (0, 0)
+
+
+def test_family_enumeration_matches_count_and_members_are_optimal():
+    ex = examples.get("blocked-mma")
+    fam = optimal_swizzles(ex.store, ex.load, element_bits=16)
+    members = list(fam)
+    assert len(members) == len(set(members)) == fam.count == 384
+    rng = random.Random(0)
+    for seg in rng.sample(members, 20):
+        mem = fam.layout(seg)
+        assert bank_conflicts(ex.store, mem, element_bits=16).degree == 1
+        assert bank_conflicts(ex.load, mem, element_bits=16).degree == 1
+        assert is_optimal(mem, ex.store, ex.load, element_bits=16).optimal
+    assert f2.echelon(fam.reference.layout.dim_columns("segment")) in set(members)
+
+
+@pytest.mark.parametrize("shift, optimal", [(None, False), (0, False), (1, True)])
+def test_certificates_for_the_article_layouts(shift, optimal):
+    ex = examples.get("transpose")
+    cert = is_optimal(article_memory(shift), ex.store, ex.load, element_bits=32)
+    assert cert.optimal is optimal
+    if not optimal:
+        assert cert.reasons[0].startswith("load:")
+        assert "best possible: 1-way" in cert.reasons[0]
+    assert cert.store.degree == 1
+
+
+def test_certificate_rejects_narrow_vectors():
+    ex = examples.get("blocked-mma")
+    # a row-major layout stores dim1 contiguously: both sides vectorise 2 — but conflicts
+    mem = LinearLayout({"offset": [[0, 1 << i] for i in range(4)] + [[1 << i, 0] for i in range(4)]},
+                       {"dim0": 16, "dim1": 16})
+    cert = is_optimal(mem, ex.store, ex.load, element_bits=16)
+    assert not cert.optimal
+    # column-major: dim0 contiguous, which no side holds in registers: vector 1 < 2
+    mem_t = LinearLayout({"offset": [[1 << i, 0] for i in range(4)] + [[0, 1 << i] for i in range(4)]},
+                         {"dim0": 16, "dim1": 16})
+    cert = is_optimal(mem_t, ex.store, ex.load, element_bits=16)
+    assert not cert.optimal and any("common vector 1" in r for r in cert.reasons)
+
+
+def test_family_rejects_several_loads_and_bad_segments():
+    ex = examples.get("transpose")
+    with pytest.raises(LayoutError):
+        optimal_swizzles(ex.store, [ex.load], element_bits=32)
+    fam = optimal_swizzles(ex.store, ex.load, element_bits=32)
+    with pytest.raises(LayoutError):
+        fam.layout([1])
+
+
+def test_junk_arguments_raise_layout_error_only():
+    """Every argument of optimal_swizzles and is_optimal, fed junk: LayoutError or a result."""
+    ex = examples.get("transpose")
+    for j in SYNTHESIS_JUNK + [ex.store]:
+        returns_or_raises_layout_error(optimal_swizzles, ex.store, j, element_bits=32)
+        returns_or_raises_layout_error(is_optimal, j, ex.store, ex.load, element_bits=32)

@@ -1,0 +1,94 @@
+"""linlayout.triton.ttgir: reading TTGIR from Triton's compiler (module attributes, aliases,
+Triton 3.0's spellings, errors naming the line) and finding every shared-memory access, views
+resolved to their allocation.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout import LayoutError
+from linlayout.triton import check_module, find_accesses, read_ttgir
+
+from tests.support import TTGIR_DIR, load_json, read_ttgir_fixture
+
+
+EXPECTED = load_json("ttgir_expected.json")
+FILES = sorted(EXPECTED["files"])
+
+
+def test_module_attributes_and_aliases_are_read():
+    m = read_ttgir_fixture("matmul_sm80.ttgir")
+    assert (m.threads_per_warp, m.num_warps, m.target) == (32, 4, "cuda:80")
+    assert {"blocked", "blocked1", "mma", "shared", "shared1", "smem"} <= set(m.aliases)
+    assert read_ttgir_fixture("tma_sm90.ttgir").target == "cuda:90"
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_accesses_match_the_fixture(name):
+    accesses = find_accesses(read_ttgir_fixture(name))
+    want = EXPECTED["files"][name]
+    got = [(a.line, a.op, a.result, a.memdesc) for a in accesses]
+    assert got == [(o["line"], o["op"], o["result"], o["memdesc"]) for o in want]
+
+
+def test_views_resolve_to_their_allocation():
+    acc = find_accesses(read_ttgir_fixture("matmul_sm80.ttgir"))
+    roots = {a.root for a in acc if a.kind != "convert"}
+    assert roots == {"%a", "%b"}  # through memdesc_index, memdesc_subslice and scf.for
+    sub = [a for a in acc if a.op == "local_load"]
+    assert all(a.memory.layout_shape != a.distributed.shape for a in sub)
+    copies = [a for a in acc if a.op == "async_copy_global_to_local"]
+    assert all(a.max_vector_elems == 8 and a.element_bits == 16 for a in copies)
+
+
+def test_malformed_ttgir_names_the_line():
+    text = (TTGIR_DIR / "transpose2.ttgir").read_text().replace(
+        "-> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>",
+        "-> !ttg.memdesc<64x60xf16, #shared, #smem, mutable>", 1)
+    with pytest.raises(LayoutError, match=r"k\.ttgir: line 25, column \d+: .*power of two"):
+        read_ttgir(text, "k.ttgir")
+    with pytest.raises(LayoutError, match="no MLIR module"):
+        read_ttgir("hello world\n")
+
+
+LEGACY = """#blocked = #triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]}>
+#C = #triton_gpu.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1]}>
+#A = #triton_gpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0], CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0], hasLeadingOffset = false}>
+module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 4 : i32, triton_gpu.target = "cuda:80", "triton_gpu.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: tensor<128x16xf16, #blocked>, %w: !tt.memdesc<128x16xf16, #A, #triton_gpu.shared_memory>) {
+    %a = triton_gpu.local_alloc %x : (tensor<128x16xf16, #blocked>) -> !tt.memdesc<128x16xf16, #A, #triton_gpu.shared_memory>
+    %a_op = triton_gpu.local_load %a : !tt.memdesc<128x16xf16, #A, #triton_gpu.shared_memory> -> tensor<128x16xf16, #triton_gpu.dot_op<{opIdx = 0, parent = #C, kWidth = 2}>>
+    %w_op = triton_gpu.local_load %w shouldHoist = true : !tt.memdesc<128x16xf16, #A, #triton_gpu.shared_memory> -> tensor<128x16xf16, #triton_gpu.dot_op<{opIdx = 0, parent = #C, kWidth = 2}>>
+    tt.return
+  }
+}
+"""
+
+
+def test_triton_3_0_syntax_is_read():
+    """``triton_gpu.`` ops, ``!tt.memdesc``, ``#triton_gpu.shared``, CTA triples and an mma
+    without instrShape, as Triton 3.0 printed them; a function-argument buffer."""
+    m = read_ttgir(LEGACY, "old.ttgir")
+    assert (m.threads_per_warp, m.num_warps, m.target) == (32, 4, "cuda:80")
+    reports = check_module(m)
+    assert [(r.access.op, r.access.memdesc) for r in reports] == [
+        ("local_alloc", "%a"), ("local_load", "%a"), ("local_load", "%w")]
+    assert reports[1].degree > 1 and reports[1].suggestion is not None
+    assert reports[2].access.root == "%w"
+
+
+def test_hopper_matmul_epilogue_and_three_stage_buffers():
+    """wgmma fed by TMA: operand buffers are ``3x128x64`` (three stages — not a power of two,
+    which only the laid-out dims must be); the epilogue stores the mma accumulator with
+    ``local_alloc`` into ``nvmma_shared`` for the TMA store."""
+    m = read_ttgir_fixture("matmul_tma_sm90.ttgir")
+    assert {"%a", "%b"} <= {n.split("_")[0] for n in m.ttng_uses}
+    (rep,) = check_module(m)
+    a = rep.access
+    assert (a.op, a.kind) == ("local_alloc", "store")
+    assert a.distributed.encoding.mnemonic == "nvidia_mma"
+    assert a.memory.encoding.mnemonic == "nvmma_shared"
+    assert (rep.degree, rep.vector_elems) == (1, 2)
+    alloc = next(op for op in m.ops if op.short == "local_alloc" and op.results == ("%a",))
+    assert alloc.types[0].shape == (3, 128, 64) and alloc.types[0].view_shape == (128, 64)
