@@ -30,7 +30,6 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from .. import f2
 from ..conflicts import ConflictReport, bank_conflicts
@@ -101,15 +100,21 @@ class OptimalFamily:
     """Every optimal segment subspace for a store/load pair (given vector and within-word bits).
 
     Attributes:
-        reference: a member of the family: the layout the synthesizer builds when every side
-            uses the widest common vector (:func:`~.synthesize.common_vector_layout`).
+        reference: a member of the family (a :class:`~linlayout.LinearLayout` with in dims
+            ``vector/bank/segment``): the layout the synthesizer builds when every side uses
+            the widest common vector (:func:`~.synthesize.common_vector_layout`).
         count: how many segment spans give each side its optimal degree
-            (``reference.bound``), counted modulo ``Z`` — two spans that differ only by vector
+            (``exponents``), counted modulo ``Z`` — two spans that differ only by vector
             or within-word components are one swizzle relabelled inside a vector or word:
             closed form, exact.
         exponents: the optimal ``(e_store, e_load)`` (degrees ``2^e``).
         z_basis: the vector + within-word directions ``Z`` the family shares.
+        x_store, x_load: each side's phase directions ``X`` (echelon, flat coordinates).
         nbits: tensor bits ``d``; nseg: segment dimension ``s``.
+        vector_bits: log2 of the common vector (elements per lane per access).
+        aligned: the lane, warp and block directions every member's lift keeps outside the
+            vector bits.
+        out_dims: the tensor's ``(name, size)`` pairs.
 
     Iterating yields each member's segment basis (an :func:`linlayout.f2.echelon` tuple of
     flat tensor coordinates): the representative whose layout keeps every thread's vector
@@ -117,7 +122,7 @@ class OptimalFamily:
     members; :meth:`layout` turns a member into a memory layout.
     """
 
-    reference: Any
+    reference: LinearLayout
     count: int
     exponents: tuple[int, int]
     z_basis: tuple[int, ...]
@@ -283,6 +288,11 @@ class Certificate:
     bound: OptimalityBound
     wavefronts_per_warp: int = 0
     instructions_per_warp: int = 0
+
+    @property
+    def load(self) -> ConflictReport:
+        """The first load's report (the only one for a store/load pair)."""
+        return self.loads[0]
 
 
 def is_optimal(

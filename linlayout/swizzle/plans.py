@@ -31,8 +31,8 @@ at the widest vector the layout admits), so a plan is never better on paper than
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 
 from .. import f2
 from ..conflicts import ConflictReport
@@ -83,6 +83,38 @@ class Plan:
     assignment: tuple[SideOption, ...]
     proven: bool = True
     source: str = "construction"
+
+
+@dataclass
+class Problem:
+    """What stays fixed while one synthesis searches: the sides, the hardware, the objective.
+
+    Attributes:
+        sides: each side's flat columns (store first).
+        regs: the echelon basis of each side's register images.
+        model: the bank model; d: the tensor's bit count; dim_bits: each out dim's width,
+            dim0 first (for the preference among equally good directions, :func:`simplicity_key`).
+        weights: per-side weights (0 for a side that is not counted); objective: the order of
+            the totals (:func:`~.options.cost_key`); node_limit: segment-search budget.
+        spans, free: caches by side set of the common register span and of its dimension
+            free of thread directions (filled as the search goes).
+        simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
+    """
+
+    sides: tuple[Distributed, ...]
+    regs: tuple[tuple[int, ...], ...]
+    model: BankModel
+    d: int
+    dim_bits: tuple[int, ...]
+    weights: tuple[int, ...]
+    objective: str = "wavefronts"
+    node_limit: int = 200_000
+    spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
+    free: dict[tuple[int, ...], int] = field(default_factory=dict)
+    simplicity: Callable[[int], tuple] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.simplicity = simplicity_key(self.d, self.dim_bits)
 
 
 def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:
@@ -175,15 +207,14 @@ def chain_ok(prefix: Sequence[int], cons: Sequence[tuple[int, ...]]) -> bool:
     return True
 
 
-def chain_dims_ok(assignment: Sequence[SideOption], regs: Sequence[tuple[int, ...]],
-                  sides: Sequence[Distributed],
-                  spans: dict[tuple[int, ...], tuple[int, ...]] | None = None) -> bool:
+def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
     """The exact necessary condition on dimensions for an assignment's vector chain: the
     first ``k`` offset bits lie in the register span of every side with a vector of at least
     ``k`` and avoid all those sides' thread directions, so for every such ``k`` that
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
-    every side its assigned access. ``spans`` caches common register spans between calls."""
+    every side its assigned access."""
+    regs, spans = problem.regs, problem.spans
     matrix = [o for o in assignment if o.is_matrix]
     if any(o.prefix != matrix[0].prefix for o in matrix):
         return False
@@ -198,12 +229,23 @@ def chain_dims_ok(assignment: Sequence[SideOption], regs: Sequence[tuple[int, ..
         space = _common_span(members, regs, spans)
         if any(f2.reduce(c, space) for c in row):
             return False
+        if _free_dims(members, problem) < k:
+            return False
+    return True
+
+
+def _free_dims(members: Sequence[int], problem: Problem) -> int:
+    """``dim`` of the members' common register span less its dimensions along their thread
+    directions: how long a vector chain they can share (cached by member set)."""
+    key = tuple(members)
+    if key not in problem.free:
+        space = _common_span(members, problem.regs, problem.spans)
+        sides = problem.sides
         thr = [c for s in members for t in (sides[s].lane, sides[s].warp, sides[s].block)
                for c in t if c]
         blocked = len(f2.intersection(space, thr)) if thr and space else 0
-        if len(space) - blocked < k:
-            return False
-    return True
+        problem.free[key] = len(space) - blocked
+    return problem.free[key]
 
 
 def _common_span(members: Sequence[int], regs: Sequence[tuple[int, ...]],
@@ -221,6 +263,78 @@ def _common_span(members: Sequence[int], regs: Sequence[tuple[int, ...]],
     return space
 
 
+def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[int], tuple]:
+    """A sort key on ``d``-bit directions preferring simple ones: fewer set bits, then — as in
+    a row-major tile, the last dim fastest — bits of later dims, lower bits within a dim.
+    ``dim_bits`` are the out dims' widths (dim0 first); without them, lower flat bits first.
+
+    Two directions with as many bits compare by their lowest-ranked bit first (ranks: the
+    preference order of the bits); reversing the ranks into a bitmask turns that into one
+    integer comparison, so the key is ``(popcount, −reversed mask)``.
+    """
+    order: list[int] = []
+    if dim_bits:
+        starts, pos = [], 0
+        for b in dim_bits:
+            starts.append(pos)
+            pos += b
+        for j in reversed(range(len(dim_bits))):
+            order.extend(range(starts[j], starts[j] + dim_bits[j]))
+    order.extend(i for i in range(d) if i not in set(order))
+    if not dim_bits:  # lower flat bits first: (popcount, v) orders the same way
+        return lambda v: (bin(v).count("1"), v)
+    weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
+    cache: dict[int, tuple] = {}
+
+    def key(v: int) -> tuple:
+        k = cache.get(v)
+        if k is None:
+            m, x = 0, v
+            while x:
+                low = x & -x
+                m |= weight[low.bit_length() - 1]
+                x ^= low
+            k = cache[v] = (bin(v).count("1"), -m)
+        return k
+
+    return key
+
+
+class _Pool:
+    """A level's candidate directions — the nonzero elements of a common register span —
+    preferred first: those in fewer shorter sides' register spans (they would widen that
+    side's vector), then the simplest. Iterating yields the span's basis and sums of two
+    first (sorted), then, only if the iteration gets that far, every other element (sorted):
+    most constructions take the first candidates, and a span may have thousands."""
+
+    def __init__(self, space: Sequence[int], shorter: Sequence[tuple[int, ...]],
+                 simplicity: Callable[[int], tuple]) -> None:
+        self._basis = f2.echelon(space)
+        if shorter:
+            def key(v: int) -> tuple:
+                return (sum(1 for r in shorter if not f2.reduce(v, r)), simplicity(v))
+            self._key: Callable[[int], tuple] = key
+        else:
+            self._key = simplicity
+        b = self._basis
+        self._head = sorted(set(b) | {x ^ y for i, x in enumerate(b) for y in b[i + 1:]},
+                            key=self._key)
+        self._rest: list[int] | None = None
+
+    def __iter__(self) -> Iterator[int]:
+        yield from self._head
+        if len(self._basis) > 2:
+            if self._rest is None:
+                seen = set(self._head)
+                self._rest = sorted((v for v in f2.span_elements(self._basis)
+                                     if v and v not in seen), key=self._key)
+            yield from self._rest
+
+    def all(self) -> list[int]:
+        """Every candidate, in the order of iteration."""
+        return list(self)
+
+
 def _span_candidates(space: Sequence[int], limit: int = 4096) -> list[int]:
     """Nonzero elements of ``span(space)`` (all of them up to ``limit``; beyond, the basis
     and the sums of two)."""
@@ -230,22 +344,16 @@ def _span_candidates(space: Sequence[int], limit: int = 4096) -> list[int]:
     return list(basis) + [a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]]
 
 
-def build_prefix(assignment: Sequence[SideOption], sides: Sequence[Distributed],
-                 regs: Sequence[tuple[int, ...]], model: BankModel, d: int,
-                 lanes: Sequence[Sequence[int]] | None = None,
-                 spans: dict[tuple[int, ...], tuple[int, ...]] | None = None
-                 ) -> list[int] | None:
+def build_prefix(assignment: Sequence[SideOption], problem: Problem,
+                 lanes: Sequence[Sequence[int]] | None = None) -> list[int] | None:
     """The preferred vector prefix of an assignment (module docstring, step 1), or None when
     none was found (:func:`chain_dims_ok` tells whether none exists): the first of
     :func:`prefixes`."""
-    return next(iter(prefixes(assignment, sides, regs, model, d, lanes, spans)), None)
+    return next(iter(prefixes(assignment, problem, lanes)), None)
 
 
-def prefixes(assignment: Sequence[SideOption], sides: Sequence[Distributed],
-             regs: Sequence[tuple[int, ...]], model: BankModel, d: int,
-             lanes: Sequence[Sequence[int]] | None = None,
-             spans: dict[tuple[int, ...], tuple[int, ...]] | None = None
-             ) -> Iterable[list[int]]:
+def prefixes(assignment: Sequence[SideOption], problem: Problem,
+             lanes: Sequence[Sequence[int]] | None = None) -> Iterable[list[int]]:
     """Every vector prefix of an assignment, lazily, the preferred first.
 
     A matrix option fixes the prefix to its row; the ``ld/st.shared`` sides' prefixes are
@@ -258,9 +366,10 @@ def prefixes(assignment: Sequence[SideOption], sides: Sequence[Distributed],
     is why the alternatives are worth trying (:func:`build_plan` does, while it misses its
     bound).
     """
+    sides, regs, model, spans = problem.sides, problem.regs, problem.model, problem.spans
     matrix = [o for o in assignment if o.is_matrix]
     plain = [o for o in assignment if not o.is_matrix]
-    if not chain_dims_ok(assignment, regs, sides, spans):
+    if not chain_dims_ok(assignment, problem):
         return
     head: list[int] = list(matrix[0].prefix) if matrix else []
     top = max([o.vector_log2 for o in assignment], default=0)
@@ -269,14 +378,16 @@ def prefixes(assignment: Sequence[SideOption], sides: Sequence[Distributed],
         return
     w = model.within_word_bits
     levels = sorted({o.vector_log2 for o in plain if o.vector_log2 > len(head)})
-    pools = []
-    for k in levels:
-        members = [o.side for o in plain if o.vector_log2 >= k]
-        space = _common_span(members, regs, spans)
-        shorter = [regs[o.side] for o in plain if o.vector_log2 < k]
-        pools.append(sorted(_span_candidates(space),
-                            key=lambda v, sh=shorter: (sum(1 for r in sh if not f2.reduce(v, r)),
-                                                       bin(v).count("1"), v)))
+    pools: dict[int, _Pool] = {}
+
+    def pool(level: int) -> _Pool:
+        if level not in pools:
+            k = levels[level]
+            members = [o.side for o in plain if o.vector_log2 >= k]
+            shorter = [regs[o.side] for o in plain if o.vector_log2 < k]
+            pools[level] = _Pool(_common_span(members, regs, spans), shorter, problem.simplicity)
+        return pools[level]
+
     in_word = {pos: [f2.echelon(lanes[o.side]) for o in plain
                      if lanes and o.vector_log2 <= pos < w and lanes[o.side]]
                for pos in range(len(head), top)}
@@ -289,8 +400,9 @@ def prefixes(assignment: Sequence[SideOption], sides: Sequence[Distributed],
             yield from extend(prefix, level + 1)
             return
         spaces = in_word.get(len(prefix))
-        cands = sorted(pools[level], key=lambda v: sum(1 for ln in spaces if f2.reduce(v, ln))) \
-            if spaces else pools[level]
+        cands = sorted(pool(level).all(),
+                       key=lambda v: sum(1 for ln in spaces if f2.reduce(v, ln))) \
+            if spaces else pool(level)
         for v in cands:
             trial = prefix + [v]
             if f2.rank(trial) == len(trial) and chain_ok(trial, cons):
@@ -330,9 +442,10 @@ def within_word(prefix: list[int], lanes: Sequence[Sequence[int]], model: BankMo
 # ---------------------------------------------------------------------------------- step 2
 def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
                        lanes: Sequence[Sequence[int]], zs: Sequence[int], d: int
-                       ) -> list[int] | None:
+                       ) -> tuple[list[int], bool] | None:
     """A complement ``Q`` of ``span(prefix)`` satisfying every side's alignment (module
-    docstring, step 2), as a basis; None when the alignment equations have no solution.
+    docstring, step 2), as a basis, and whether the rank condition below holds for every
+    side; None when the alignment equations have no solution.
 
     Offset bit ``i`` of the prefix is a linear functional ``g_i``; with an initial
     complement ``Q₀`` every complement is ``{q + φ(q)}`` for a map ``φ: Q₀ → span(prefix)``,
@@ -355,7 +468,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
         if len(inside) != f2.rank(thr):
             return None
         return inside + f2.extend_basis(list(prefix) + inside, (1 << i for i in range(d)),
-                                        limit=d - kp - len(inside))
+                                        limit=d - kp - len(inside)), True
     q0 = f2.complement(prefix, d)
     m = len(q0)
     basis = list(prefix) + q0
@@ -395,6 +508,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
         phi.append(sol)
         nulls.append(null)
     # rank condition for the sides with a shorter Z
+    ok = True
     for side_lanes, z in short:
         lam = [split(x) for x in side_lanes]
 
@@ -416,6 +530,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
                         v = alt
                         break
             chosen.append(v)
+        ok = ok and f2.rank(chosen) >= min(len(side_lanes), kp - z)
     out = []
     for j, e in enumerate(q0):
         x = e
@@ -423,26 +538,28 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
             if (phi[i] >> j) & 1:
                 x ^= prefix[i]
         out.append(x)
-    return out
+    return out, ok
 
 
 # ---------------------------------------------------------------------------------- steps 3-4
 #: Prefix variants :func:`build_plan` tries when the first misses its assignment's bound.
-MAX_VARIANTS = 8
+MAX_VARIANTS = 4
+#: How many prefixes :func:`build_plan` looks at (cheaply: steps 1–2) to find those worth
+#: building.
+SCAN_PREFIXES = 32
 
 
-def build_plan(assignment: Sequence[SideOption], sides: Sequence[Distributed],
-               regs: Sequence[tuple[int, ...]], model: BankModel, d: int,
-               weights: Sequence[int], node_limit: int, prefix: list[int] | None = None,
-               objective: str = "wavefronts", target: tuple[int, int] | None = None,
-               max_variants: int = MAX_VARIANTS,
-               spans: dict[tuple[int, ...], tuple[int, ...]] | None = None) -> Plan | None:
+def build_plan(assignment: Sequence[SideOption], problem: Problem,
+               prefix: list[int] | None = None, target: tuple[int, int] | None = None,
+               max_variants: int = MAX_VARIANTS) -> Plan | None:
     """The cheapest memory layout found for an assignment (module docstring), with its exact
     reports; None when the assignment cannot be built (no prefix, no aligned complement, or a
     matrix instruction the result does not serve).
 
-    The prefixes come from :func:`prefixes`, preferred first; while the plan misses
-    ``target`` (the assignment's ideal key), the next ones are tried (up to
+    The prefixes come from :func:`prefixes`, preferred first; those whose aligned complement
+    meets every shorter side's rank condition are built first (up to :data:`SCAN_PREFIXES`
+    are looked at: the check is cheap, the exact count is not). While the plan misses
+    ``target`` (the assignment's ideal key), the next ones are built (up to
     ``max_variants``): the choice and order of a level's bits decide what a shorter side
     sees inside its bank word. ``prefix`` pins the first offset bits instead (``fixed=``).
     """
@@ -452,45 +569,85 @@ def build_plan(assignment: Sequence[SideOption], sides: Sequence[Distributed],
             assert o.geometry is not None
             lanes_by_side.append([c for c in o.geometry.rows if c])
         else:
-            lanes_by_side.append(f2.compose(sides[o.side].lane,
-                                            model.phase_lanes(o.vector_log2)))
+            lanes_by_side.append(f2.compose(problem.sides[o.side].lane,
+                                            problem.model.phase_lanes(o.vector_log2)))
     if prefix is not None:
-        return _build(prefix, assignment, sides, regs, model, d, weights, node_limit,
-                      lanes_by_side)
+        ready = _prepare(prefix, assignment, problem, lanes_by_side)
+        return None if ready is None else _build(ready, assignment, problem, lanes_by_side)
     best: Plan | None = None
     best_key = None
-    candidates = prefixes(assignment, sides, regs, model, d, lanes_by_side, spans)
-    for variant in itertools.islice(candidates, max(1, max_variants)):
-        plan = _build(variant, assignment, sides, regs, model, d, weights, node_limit,
-                      lanes_by_side)
-        if plan is None:
+    builds = 0
+    later: list[_Prepared] = []  # prefixes that miss a shorter side's rank condition
+
+    def consider(ready: _Prepared) -> bool:
+        """Build one prefix; True when the search can stop (target met or builds used)."""
+        nonlocal best, best_key, builds
+        builds += 1
+        plan = _build(ready, assignment, problem, lanes_by_side)
+        if plan is not None:
+            key = plan_key(plan, problem.weights, problem.objective)
+            if best_key is None or key < best_key:
+                best, best_key = plan, key
+            if target is None or key <= target:
+                return True
+        return builds >= max(1, max_variants)
+
+    for variant in itertools.islice(prefixes(assignment, problem, lanes_by_side),
+                                    SCAN_PREFIXES):
+        ready = _prepare(variant, assignment, problem, lanes_by_side)
+        if ready is None:
             continue
-        key = plan_key(plan, weights, objective)
-        if best_key is None or key < best_key:
-            best, best_key = plan, key
-        if target is None or key <= target:
+        if not ready.fits:
+            later.append(ready)
+            continue
+        if consider(ready):
+            return best
+    for ready in later:
+        if consider(ready):
             break
     return best
 
 
-def _build(prefix: list[int], assignment: Sequence[SideOption], sides: Sequence[Distributed],
-           regs: Sequence[tuple[int, ...]], model: BankModel, d: int,
-           weights: Sequence[int], node_limit: int,
-           lanes_by_side: Sequence[Sequence[int]]) -> Plan | None:
-    """Steps 2–4 and the exact count, from a given prefix (None when it cannot be built)."""
-    row = min(model.seg_lo, d)
-    nseg = d - row
+@dataclass(frozen=True)
+class _Prepared:
+    """Steps 1–2 of one construction: the full prefix (with the within-word bits), the
+    alignment constraints, each side's ``Z`` width, the aligned complement and whether it
+    meets the rank condition of every shorter side."""
+
+    full: list[int]
+    cons: list[tuple[int, ...]]
+    zs: list[int]
+    q: list[int]
+    fits: bool
+
+
+def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
+             lanes_by_side: Sequence[Sequence[int]]) -> _Prepared | None:
+    """Steps 1–2 from a given prefix (None when no aligned complement exists)."""
+    model, d = problem.model, problem.d
     top = max([o.vector_log2 for o in assignment] + [len(prefix)])
-    cons = alignment_constraints(assignment, sides, top)
+    cons = alignment_constraints(assignment, problem.sides, top)
     full = within_word(list(prefix), lanes_by_side, model, d, cons)
     if full is None:
         return None
     kp = len(full)
     w = model.within_word_bits
     zs = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp) for o in assignment]
-    q = aligned_complement(full, cons, lanes_by_side, zs, d)
-    if q is None:
+    found = aligned_complement(full, cons, lanes_by_side, zs, d)
+    if found is None:
         return None
+    return _Prepared(full, list(cons), zs, found[0], found[1])
+
+
+def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
+           lanes_by_side: Sequence[Sequence[int]]) -> Plan | None:
+    """Steps 3–4 and the exact count (None when a matrix instruction is not served)."""
+    sides, regs, model, d = problem.sides, problem.regs, problem.model, problem.d
+    weights, node_limit = problem.weights, problem.node_limit
+    full, zs, q = ready.full, ready.zs, ready.q
+    row = min(model.seg_lo, d)
+    nseg = d - row
+    kp = len(full)
     # step 3: the segment, in coordinates over Q
     xs = []
     for o, lam, z in zip(assignment, lanes_by_side, zs):
@@ -517,7 +674,7 @@ def _build(prefix: list[int], assignment: Sequence[SideOption], sides: Sequence[
     # register span if possible; the others only need to be simple (unit vectors first)
     first = f2.extend_basis(full + seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
     simple = sorted(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
-                    key=lambda v: (bin(v).count("1"), v))
+                    key=problem.simplicity)
     banks = first + f2.extend_basis(full + seg_sorted + first, simple,
                                     limit=nbank - len(first))
     if len(banks) < nbank:

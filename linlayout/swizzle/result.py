@@ -96,15 +96,17 @@ class OptimalityBound:
             what = (f"{b.instruction} rows of {b.vector_elems} elements" if b.instruction !=
                     "ld/st.shared" else f"{b.vector_elems}-element vectors")
             parts.append(f"{b.side} with {what}: at least {b.wavefronts_per_warp} wavefronts "
-                         f"({b.instructions_per_warp} instructions, {b.degree}-way at best, "
+                         f"({_count(b.instructions_per_warp, 'instruction')}, "
+                         f"{b.degree}-way at best, "
                          f"floor {b.wavefront_floor})")
         scope = "among layouts with the pinned prefix, " if self.method == "pinned" else ""
         text = (f"{scope}each side costs at least what its access costs conflict-free or at "
                 f"its Lemma 9.5 dimension count; the cheapest accesses that fit together are "
                 + "; ".join(parts))
         if self.infeasible:
-            text += (f" ({self.infeasible} cheaper combinations of accesses were proven "
-                     "impossible: no vector chain serves all their sides)")
+            were = "was" if self.infeasible == 1 else "were"
+            text += (f" ({_count(self.infeasible, 'cheaper combination')} of accesses {were} "
+                     "proven impossible: no vector chain serves all their sides)")
         text += (f". So no layout beats {self.wavefronts_per_warp} wavefronts and "
                  f"{self.instructions_per_warp} instructions per warp in total (objective: "
                  f"{order}{weighted})")
@@ -124,6 +126,11 @@ class OptimalityBound:
             "reached": self.reached,
             "argument": self.argument,
         }
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 instruction"``, ``"4 instructions"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @dataclass(frozen=True)

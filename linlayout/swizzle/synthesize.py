@@ -44,6 +44,7 @@ from .options import OBJECTIVES, SideOption, cost_key, matrix_instructions, side
 from .plans import (
     MAX_VARIANTS,
     Plan,
+    Problem,
     build_plan,
     chain_dims_ok,
     matrix_report,
@@ -56,7 +57,7 @@ __all__ = ["OptimalityBound", "SwizzleResult", "common_vector_layout", "synthesi
 
 #: How many layouts the search constructs at most (over all assignments and their prefix
 #: variants) before it settles for the best so far.
-MAX_BUILDS = 32
+MAX_BUILDS = 40
 #: ``instructions=`` entry for a store performed by TMA (not counted: no bank conflicts).
 TMA_STORE = "tma"
 
@@ -144,41 +145,40 @@ def synthesize_swizzle(
     if not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 0:
         raise LayoutError(f"node_limit must be a non-negative int, got {node_limit!r}")
     store, sides = _read_sides(store, load, model)
-    nsides = len(sides)
-    ws = _weights(weights, nsides)
-    d = store.total_out_bits
-    regs = [f2.echelon(s.register) for s in sides]
-    requests = _requests(instructions, nsides, fixed)
+    ws = _weights(weights, len(sides))
+    requests = _requests(instructions, len(sides), fixed)
     counted = tuple(req != TMA_STORE for req in requests)
-    eff = tuple(w if c else 0 for w, c in zip(ws, counted))
-    options = _options(requests, sides, regs, model, d)
+    problem = _problem(store, sides, model, tuple(w if c else 0 for w, c in zip(ws, counted)),
+                       objective, node_limit)
+    options = _options(requests, problem)
     notes: list[str] = []
     if isinstance(fixed, str):
-        plan, bound = _fixed_tma(fixed, store, options, sides, regs, model, d, eff, objective)
-        notes.append(f"the layout is one TMA writes with swizzle mode {fixed!r}; TMA's own "
-                     "writes have no bank conflicts and are not counted")
-        if not counted[0]:
-            notes.append("the store is a TMA copy: only the loads are counted")
-        return _result(plan, bound, store, options, model, d, objective, ws, counted,
-                       tuple(notes))
-    pinned = _pinned(fixed, store, d, model)
+        plan, bound = _fixed_tma(fixed, store, options, problem)
+        if counted[0]:
+            notes.append(f"the layout is one TMA writes with swizzle mode {fixed!r}; a TMA "
+                         "copy has no bank conflicts and would not be counted (the store is "
+                         "counted here as ld/st.shared; instructions=('tma', ...) leaves it "
+                         "out)")
+        else:
+            notes.append(f"the layout is one TMA writes with swizzle mode {fixed!r}; the "
+                         "store is that TMA copy, which has no bank conflicts and is not "
+                         "counted: only the loads are")
+        return _result(plan, bound, store, options, problem, ws, counted, tuple(notes))
+    pinned = _pinned(fixed, store, problem.d, model)
     if pinned is not None:
-        plan, bound = _pinned_plan(pinned, options, sides, regs, model, d, eff, objective,
-                                   node_limit)
+        if any(o.is_matrix for opts in options for o in opts):
+            raise LayoutError("fixed= pins the first offsets; it cannot be combined with "
+                              "matrix instructions (their 16-byte rows fix the first offsets)")
+        plan, bound = _pinned_plan(pinned, options, problem)
     else:
-        plan, bound = _search(options, sides, regs, model, d, eff, objective, node_limit)
-        if plan is None or plan_key(plan, eff, objective) > bound.key:
-            alt = _alternatives(store, options, sides, regs, model, d, eff, objective)
-            if alt is not None and (plan is None or plan_key(alt, eff, objective) <
-                                    plan_key(plan, eff, objective)):
-                notes.append(f"the {alt.source} layout costs less than every constructed "
-                             "one and is returned")
-                plan = alt
+        plan, bound = _search(options, problem)
+        if plan is None or _key(plan, problem) > bound.key:
+            plan = _fallbacks(plan, store, options, problem, notes)
     if plan is None:
         raise LayoutError("no shared-memory layout serves these accesses: the matrix "
                           "instructions need each 16-byte row in the order they deliver it, "
                           "and the sides' rows disagree (or the vectors cannot be aligned)")
-    return _result(plan, bound, store, options, model, d, objective, ws, counted, tuple(notes))
+    return _result(plan, bound, store, options, problem, ws, counted, tuple(notes))
 
 
 def common_vector_layout(store: LinearLayout, load: LinearLayout | Sequence[LinearLayout], *,
@@ -195,12 +195,12 @@ def common_vector_layout(store: LinearLayout, load: LinearLayout | Sequence[Line
     """
     model = bank_model(element_bits, hardware)
     store, sides = _read_sides(store, load, model)
-    d = store.total_out_bits
-    regs = [f2.echelon(s.register) for s in sides]
-    options = _options([None] * len(sides), sides, regs, model, d)
+    problem = _problem(store, sides, model, (1,) * len(sides), "wavefronts", node_limit)
+    d = problem.d
+    options = _options([None] * len(sides), problem)
     for k in range(min(o[0].vector_log2 for o in options), -1, -1):
         assignment = [next(o for o in opts if o.vector_log2 == k) for opts in options]
-        plan = build_plan(assignment, sides, regs, model, d, (1,) * len(sides), node_limit)
+        plan = build_plan(assignment, problem)
         if plan is not None:
             row = min(model.seg_lo, d)
             return LinearLayout.unchecked(
@@ -226,6 +226,20 @@ def _read_sides(store: Any, load: Any, model: BankModel) -> tuple[LinearLayout, 
         sides.append(distributed_columns(ld.transpose_outs(store.out_dim_names), name,
                                          model.warp_log2))
     return store, sides
+
+
+def _problem(store: LinearLayout, sides: list[Distributed], model: BankModel,
+             weights: tuple[int, ...], objective: str, node_limit: int) -> Problem:
+    """The fixed part of one synthesis (:class:`~.plans.Problem`)."""
+    return Problem(sides=tuple(sides), regs=tuple(f2.echelon(s.register) for s in sides),
+                   model=model, d=store.total_out_bits,
+                   dim_bits=tuple(store.out_bits(n) for n in store.out_dim_names),
+                   weights=weights, objective=objective, node_limit=node_limit)
+
+
+def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
+    """The objective's key of a plan's exact cost."""
+    return plan_key(plan, problem.weights, problem.objective)
 
 
 def _weights(weights: Any, nsides: int) -> tuple[int, ...]:
@@ -265,15 +279,14 @@ def _requests(instructions: Any, nsides: int, fixed: Any) -> list[Any]:
     return reqs
 
 
-def _options(requests: Sequence[Any], sides: Sequence[Distributed],
-             regs: Sequence[tuple[int, ...]], model: BankModel, d: int
-             ) -> list[list[SideOption]]:
+def _options(requests: Sequence[Any], problem: Problem) -> list[list[SideOption]]:
     """Every side's access options, as its request allows (a TMA store: ``ld/st.shared``
     options, used only for its — uncounted — report)."""
     out = []
-    for i, (req, side) in enumerate(zip(requests, sides)):
+    for i, (req, side) in enumerate(zip(requests, problem.sides)):
         matrix, plain = ([], True) if req in (None, TMA_STORE) else matrix_instructions(req, i)
-        opts = side_options(i, side, regs[i], model, d, matrix=matrix, plain=plain)
+        opts = side_options(i, side, problem.regs[i], problem.model, problem.d, matrix=matrix,
+                            plain=plain)
         if not opts:
             raise LayoutError(f"side {i} cannot use {req!r}: its registers do not hold what "
                               "the instruction moves")
@@ -339,9 +352,7 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
                                                  objective), nxt))
 
 
-def _search(options: Sequence[Sequence[SideOption]], sides: Sequence[Distributed],
-            regs: Sequence[tuple[int, ...]], model: BankModel, d: int,
-            weights: Sequence[int], objective: str, node_limit: int
+def _search(options: Sequence[Sequence[SideOption]], problem: Problem
             ) -> tuple[Plan | None, _Bound]:
     """Best-first over assignments: build each, keep the cheapest plan, stop when no
     assignment left can beat it (or after :data:`MAX_BUILDS` constructions).
@@ -355,19 +366,18 @@ def _search(options: Sequence[Sequence[SideOption]], sides: Sequence[Distributed
     bound_key: tuple[int, int] | None = None
     bound_assignment: tuple[SideOption, ...] = ()
     infeasible = builds = 0
-    spans: dict[tuple[int, ...], tuple[int, ...]] = {}  # common register spans, by side set
+    weights, objective = problem.weights, problem.objective
     for key, assignment in _assignments(options, weights, objective):
         if best_key is not None and key >= best_key:
             break
         if builds >= MAX_BUILDS:
             break
-        if not chain_dims_ok(assignment, regs, sides, spans):
+        if not chain_dims_ok(assignment, problem):
             if bound_key is None:
                 infeasible += 1
             continue
-        plan = build_plan(assignment, sides, regs, model, d, weights, node_limit,
-                          objective=objective, target=key,
-                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds), spans=spans)
+        plan = build_plan(assignment, problem, target=key,
+                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds))
         if bound_key is None:
             bound_key, bound_assignment = key, assignment
         builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
@@ -383,14 +393,43 @@ def _search(options: Sequence[Sequence[SideOption]], sides: Sequence[Distributed
                         infeasible=infeasible)
 
 
+def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequence[SideOption]],
+               problem: Problem, notes: list[str]) -> Plan | None:
+    """When the search missed its bound: the cheapest of its plan, the ``ld/st.shared``-only
+    search (matrix options may have used up the budget), the widest common vector (the Linear
+    Layouts paper's objective) and the simple layouts (:func:`_alternatives`) — so the result
+    never costs more than any of them."""
+    plain = [[o for o in opts if not o.is_matrix] for opts in options]
+    candidates: list[Plan] = [] if plan is None else [plan]
+    if all(plain) and plain != [list(o) for o in options]:
+        alone, _ = _search(plain, problem)
+        if alone is not None:
+            candidates.append(alone)
+    if all(plain):
+        for k in range(min(o[0].vector_log2 for o in plain), -1, -1):
+            common = build_plan([next(o for o in opts if o.vector_log2 == k) for opts in plain],
+                                problem, max_variants=1)
+            if common is not None:
+                candidates.append(common)
+                break
+    alt = _alternatives(store, options, problem)
+    if alt is not None:
+        candidates.append(alt)
+    if not candidates:
+        return None
+    best = min(candidates, key=lambda c: _key(c, problem))
+    if best.source != "construction":
+        notes.append(f"the {best.source} layout costs less than every constructed one and is "
+                     "returned")
+    return best
+
+
 def _pinned_plan(pinned: list[int], options: Sequence[Sequence[SideOption]],
-                 sides: Sequence[Distributed], regs: Sequence[tuple[int, ...]],
-                 model: BankModel, d: int, weights: Sequence[int], objective: str,
-                 node_limit: int) -> tuple[Plan | None, _Bound]:
+                 problem: Problem) -> tuple[Plan | None, _Bound]:
     """The best plan whose first offset bits are ``pinned``: each side takes the widest
     ``ld/st.shared`` vector the pinned prefix gives it."""
     assignment = []
-    for opts, r in zip(options, regs):
+    for opts, r in zip(options, problem.regs):
         k = 0
         while k < len(pinned) and f2.reduce(pinned[k], r) == 0:
             k += 1
@@ -400,20 +439,20 @@ def _pinned_plan(pinned: list[int], options: Sequence[Sequence[SideOption]],
                               "matrix instructions")
         fits = [o for o in plain if o.vector_log2 <= k]
         assignment.append(max(fits, key=lambda o: o.vector_log2) if fits else plain[-1])
-    plan = build_plan(assignment, sides, regs, model, d, weights, node_limit, prefix=pinned)
+    plan = build_plan(assignment, problem, prefix=pinned)
     if plan is None:
         raise LayoutError("no layout starting with the pinned offsets keeps every thread's "
                           "vector aligned; pin other directions")
-    return plan, _Bound(_ideal(assignment, weights, objective), "pinned", tuple(assignment))
+    return plan, _Bound(_ideal(assignment, problem.weights, problem.objective), "pinned",
+                        tuple(assignment))
 
 
 def _fixed_tma(mode: str, store: LinearLayout, options: Sequence[Sequence[SideOption]],
-               sides: Sequence[Distributed], regs: Sequence[tuple[int, ...]],
-               model: BankModel, d: int, weights: Sequence[int], objective: str
-               ) -> tuple[Plan, _Bound]:
+               problem: Problem) -> tuple[Plan, _Bound]:
     """The cheapest layout TMA writes with ``mode``, by counting every candidate."""
     from .. import ptx  # imported only when a TMA mode is fixed
 
+    model = problem.model
     cands = ptx.tma_layouts(mode, store.out_dims, model.element_bits)
     if not cands:
         raise LayoutError(
@@ -423,25 +462,24 @@ def _fixed_tma(mode: str, store: LinearLayout, options: Sequence[Sequence[SideOp
     best: Plan | None = None
     for _, mem in cands:
         cols = list(memory_columns(mem, store.out_dim_names)[0])
-        plan = _count(cols, options, sides, regs, model, d, weights, objective, f"TMA {mode}")
-        if plan is not None and (best is None or plan_key(plan, weights, objective) <
-                                 plan_key(best, weights, objective)):
+        plan = _count(cols, options, problem, f"TMA {mode}")
+        if plan is not None and (best is None or _key(plan, problem) < _key(best, problem)):
             best = plan
     if best is None:
         raise LayoutError(f"no layout TMA writes in mode {mode!r} serves the requested "
                           "instructions (a matrix instruction needs its 16-byte rows)")
-    return best, _Bound(plan_key(best, weights, objective), "exhaustive", best.assignment,
+    return best, _Bound(_key(best, problem), "exhaustive", best.assignment,
                         candidates=len(cands))
 
 
-def _count(cols: list[int], options: Sequence[Sequence[SideOption]],
-           sides: Sequence[Distributed], regs: Sequence[tuple[int, ...]], model: BankModel,
-           d: int, weights: Sequence[int], objective: str, source: str) -> Plan | None:
+def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Problem,
+           source: str) -> Plan | None:
     """A given layout as a plan: each side's cheapest allowed access on it (None when a side
     has no allowed access the layout serves)."""
+    model, d, objective = problem.model, problem.d, problem.objective
     inv = f2.inverse(cols)
     reports, chosen = [], []
-    for opts, side, reg, wt in zip(options, sides, regs, weights):
+    for opts, side, reg in zip(options, problem.sides, problem.regs):
         best = None
         if any(not o.is_matrix for o in opts):
             rep = side_report(cols, inv, side, reg, model, d)
@@ -466,9 +504,7 @@ def _count(cols: list[int], options: Sequence[Sequence[SideOption]],
 
 
 def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
-                  sides: Sequence[Distributed], regs: Sequence[tuple[int, ...]],
-                  model: BankModel, d: int, weights: Sequence[int], objective: str
-                  ) -> Plan | None:
+                  problem: Problem) -> Plan | None:
     """The cheapest of the simple layouts: row-major in every dimension order (all orders up
     to rank 3; both directions beyond) and every TMA mode's layouts."""
     from .. import ptx
@@ -485,25 +521,25 @@ def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
         cols = [1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim])]
         candidates.append(("row-major", cols))
     for mode in ptx.MATCH_ORDER:
-        for _, mem in ptx.tma_layouts(mode, store.out_dims, model.element_bits):
-            candidates.append((f"TMA {mode}", list(memory_columns(mem, names)[0])))
+        for _, mem in ptx.tma_layouts(mode, store.out_dims, problem.model.element_bits):
+            candidates.append((f"TMA {mode.value}", list(memory_columns(mem, names)[0])))
     best: Plan | None = None
     for source, cols in candidates:
-        plan = _count(cols, options, sides, regs, model, d, weights, objective, source)
-        if plan is not None and (best is None or plan_key(plan, weights, objective) <
-                                 plan_key(best, weights, objective)):
+        plan = _count(cols, options, problem, source)
+        if plan is not None and (best is None or _key(plan, problem) < _key(best, problem)):
             best = plan
     return best
 
 
 # ------------------------------------------------------------------------------ the result
 def _result(plan: Plan, bound: _Bound, store: LinearLayout,
-            options: Sequence[Sequence[SideOption]], model: BankModel, d: int,
-            objective: str, weights: tuple[int, ...], counted: tuple[bool, ...],
+            options: Sequence[Sequence[SideOption]], problem: Problem,
+            weights: tuple[int, ...], counted: tuple[bool, ...],
             notes: tuple[str, ...]) -> SwizzleResult:
     """The plan as a :class:`SwizzleResult`: the layout with in dims ``vector, bank,
     segment``, the bound and the optimality claim."""
-    eff = tuple(w if c else 0 for w, c in zip(weights, counted))
+    model, d, objective = problem.model, problem.d, problem.objective
+    eff = problem.weights
     row = min(model.seg_lo, d)
     nseg = d - row
     plain_k = [rep.vector_elems.bit_length() - 1 for rep in plan.reports
