@@ -1,24 +1,30 @@
-"""Time the synthesis paths beyond one store and one load; write benchmarks/SYNTHESIS.md.
+"""Time the synthesis paths; write benchmarks/SYNTHESIS.md.
 
 Run from the repository root:  python benchmarks/bench_synthesis.py [--quick] [--no-write]
 
-Paths (issue 6): the plain store/load pair (must not get slower), several loads (exact segment
-search), ``vectors="per_side"``, ``instructions="auto"`` (ld/st.shared vs ldmatrix/stmatrix),
-the AMD hardware models, the closed-form count of the optimal family, and ``is_optimal``.
+Paths: the built-in store/load pairs, ``instructions="auto"`` (ld/st.shared vs
+ldmatrix/stmatrix), the closed-form count of the optimal family and ``is_optimal``, a store
+with two loads (exact segment search), the AMD hardware models, and — what a compiler pass
+sees — random pairs of Triton encodings and a store with three loads
+(:mod:`linlayout.triton.encodings.sampling`): median, 90th percentile and worst time per call.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import random
+import statistics
 import sys
+import time
 import timeit
 from pathlib import Path
 
 import linlayout as ll
 from linlayout import examples
-from linlayout.swizzle.family import is_optimal, optimal_swizzles
 from linlayout.hardware import AMD_CDNA3
+from linlayout.swizzle.family import is_optimal, optimal_swizzles
+from linlayout.triton.encodings.sampling import random_pair
 
 HERE = Path(__file__).resolve().parent
 
@@ -39,6 +45,30 @@ def rows_cols_diag():
     return rows, [cols, diag]
 
 
+def random_triton(count: int, nloads: int, seed: int) -> tuple[list[float], int]:
+    """Seconds per call of synthesize_swizzle on ``count`` random Triton tiles (one store,
+    ``nloads`` loads of the same tile), and how many results were proven optimal."""
+    rng = random.Random(seed)
+    times, proven = [], 0
+    for _ in range(count):
+        store, load, bits, _ = random_pair(rng)
+        loads = [load]
+        while len(loads) < nloads:
+            s2, l2, b2, _ = random_pair(rng, element_bits=(bits,))
+            if l2.out_dims == store.out_dims:
+                loads.append(l2)
+        arg = loads[0] if nloads == 1 else loads
+        best = None
+        for _ in range(3):
+            t0 = time.perf_counter()
+            r = ll.synthesize_swizzle(store, arg, element_bits=bits)
+            dt = time.perf_counter() - t0
+            best = dt if best is None else min(best, dt)
+        times.append(best)
+        proven += r.optimal
+    return times, proven
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -55,8 +85,6 @@ def main() -> int:
         e = ex.element_bits
         cases = [
             ("store + load", lambda: ll.synthesize_swizzle(ex.store, ex.load, element_bits=e), 500),
-            ('vectors="per_side"', lambda: ll.synthesize_swizzle(
-                ex.store, ex.load, element_bits=e, vectors="per_side"), 200),
             ('instructions="auto"', lambda: ll.synthesize_swizzle(
                 ex.store, ex.load, element_bits=e, instructions="auto"), 50),
             ("optimal_swizzles count", lambda: optimal_swizzles(
@@ -79,6 +107,14 @@ def main() -> int:
                                                          hardware=AMD_CDNA3), n(200))))
     table = ["| pair | path | time per call |", "|---|---|---|"]
     table += [f"| {a} | {b} | {t * 1e6:,.0f} µs |" for a, b, t in rows]
+    dist = ["| pairs | calls | median | 90th percentile | worst | proven optimal |",
+            "|---|---|---|---|---|---|"]
+    for label, nloads, count in (("random Triton pairs (store + load)", 1, n(300)),
+                                 ("random Triton tiles (store + 3 loads)", 3, n(60))):
+        times, proven = random_triton(count, nloads, seed=nloads)
+        q = statistics.quantiles(times, n=10)
+        dist.append(f"| {label} | {count} | {statistics.median(times) * 1e3:.3f} ms | "
+                    f"{q[-1] * 1e3:.3f} ms | {max(times) * 1e3:.1f} ms | {proven}/{count} |")
     report = "\n".join([
         "# Synthesis paths",
         "",
@@ -86,6 +122,10 @@ def main() -> int:
         f"Machine: {platform.machine()}, Python {platform.python_version()}.",
         "",
         *table,
+        "",
+        "Random Triton encodings (each call timed alone; best of 3 runs per pair):",
+        "",
+        *dist,
         "",
     ])
     print(report)

@@ -17,12 +17,16 @@ def test_readme_python_block_runs():
     exec(compile(block, "README.md", "exec"), ns)
     ll = ns["ll"]
     assert ns["L"].apply({"register": 3, "lane": 1}) == {"dim0": 3, "dim1": 1}
-    rep = ll.bank_conflicts(ns["ex"].load, ns["row_major"], element_bits=32)
-    assert (rep.degree, rep.wavefronts, rep.conflict_offsets) == (16, 16, (32, 64, 128, 256))
+    rep = ns["rep"]
+    assert (rep.degree, rep.wavefronts_per_instruction, rep.conflict_offsets) == (16, 16, (32, 64, 128, 256))
+    assert (rep.instructions_per_warp, rep.bytes_per_warp) == (16, 2048)
+    assert (rep.wavefronts_per_warp, rep.wavefront_floor) == (256, 16)
     r = ns["r"]
-    assert r.layout.bases == {"vector": [], "bank": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]],
-                              "segment": [[1, 2], [2, 4], [4, 8], [8, 16]]}
-    assert (r.load.degree, r.store.degree, r.optimal) == (1, 1, True)
+    assert r.layout.bases == {"vector": [], "bank": [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]],
+                              "segment": [[4, 2], [8, 4], [0, 8], [0, 16]]}
+    assert (r.store.vector_elems, r.load.vector_elems) == (4, 1)
+    assert (r.wavefronts_per_warp, r.instructions_per_warp, r.wavefront_floor) == (32, 20, 32)
+    assert (r.conflict_free, r.at_floor, r.optimal) == (True, True, True)
 
 
 def test_readme_quick_start_is_two_commands():
@@ -39,3 +43,22 @@ def test_readme_synthesize_output_is_current(capsys):
     text = README.read_text(encoding="utf-8")
     shown = re.search(r"\$ linlayout synthesize\n(.*?)```", text, re.S).group(1).strip()
     assert shown == out
+
+
+def test_readme_command_examples_match_the_cli(capsys):
+    """Every `$ linlayout synthesize …` excerpt in the README (lines other than `…`) is in
+    what that command prints now."""
+    import shlex
+
+    from linlayout.cli import main
+
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"```\n *\$ linlayout (synthesize [^\n]+)\n(.*?)```", text, re.S)
+    assert blocks
+    for command, shown in blocks:
+        assert main(shlex.split(command)) == 0
+        out = capsys.readouterr().out.splitlines()
+        for line in shown.splitlines():
+            line = line.strip()
+            if line and line != "…":
+                assert any(o.strip() == line for o in out), (command, line)

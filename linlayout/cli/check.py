@@ -69,9 +69,10 @@ def run(args: argparse.Namespace) -> int:
             elif r.degree is None and r.note:
                 flag = "no smem" if "no shared memory" in r.note else "skipped"
             rows.append((a.line, a.op, _cell(a.result), _cell(a.memdesc), a.element_type,
-                         _cell(r.vector_elems), _cell(r.degree), _cell(r.wavefronts), flag))
-        print(table(("line", "op", "result", "memdesc", "type", "vector", "degree",
-                     "wavefronts", "status"), rows))
+                         _cell(r.vector_elems), _cell(r.degree), _cell(r.instructions_per_warp),
+                         _cell(r.wavefronts_per_warp), _cell(r.wavefront_floor), flag))
+        print(table(("line", "op", "result", "memdesc", "type", "vector (elems)", "degree",
+                     "instr/warp", "wavefronts/warp", "floor (wavefronts)", "status"), rows))
         seen = set()
         for r in reps:
             a = r.access

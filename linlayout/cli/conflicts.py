@@ -25,9 +25,12 @@ def run(args: argparse.Namespace) -> int:
         print(dumps(out))
     else:
         print(table(
-            ("degree", "wavefronts", "vector", "phases", "lanes/phase", "instructions"),
-            [(rep.degree, rep.wavefronts, rep.vector_elems, rep.phases,
-              rep.lanes_per_phase, rep.instructions)],
+            ("instruction", "vector (elems)", "degree", "phases", "lanes/phase",
+             "wavefronts/instr", "instr/warp", "wavefronts/warp", "floor (wavefronts)",
+             "bytes/warp"),
+            [(rep.instruction, rep.vector_elems, rep.degree, rep.phases, rep.lanes_per_phase,
+              rep.wavefronts_per_instruction, rep.instructions_per_warp,
+              rep.wavefronts_per_warp, rep.wavefront_floor, rep.bytes_per_warp)],
         ))
         word = "ok" if ok else "FAIL"
         cmp = "<=" if ok else ">"

@@ -15,23 +15,48 @@ from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_la
 EXAMPLE_NAMES = {"transpose": {"dim0": "m", "dim1": "n"}}
 
 
+def side_rows(names: list[str], reports: list, counted: tuple[bool, ...] = ()) -> list[tuple]:
+    """One table row per side: instruction, vector (elements), degree, and the warp's totals
+    against the floors; a side not counted (a TMA copy) is marked so."""
+    rows = []
+    counted = counted or (True,) * len(reports)
+    for name, rep, c in zip(names, reports, counted):
+        if not c:
+            rows.append((name, "TMA copy (not counted)", "-", "-", "-", "-", "-", "-"))
+            continue
+        rows.append((name, rep.instruction, rep.vector_elems, rep.degree,
+                     rep.instructions_per_warp, rep.wavefronts_per_warp, rep.wavefront_floor,
+                     rep.bytes_per_warp))
+    return rows
+
+
+#: The header of :func:`side_rows`.
+SIDE_HEADER = ("side", "instruction", "vector (elems)", "degree", "instr/warp",
+               "wavefronts/warp", "floor (wavefronts)", "bytes/warp")
+
+
 def _synthesize_text(title: str, result: SwizzleResult, formula: str,
                      tma_line: str | None = None) -> str:
-    names = ["load"] if len(result.loads) == 1 else [f"load {i}" for i in range(len(result.loads))]
-    sides = [("store", result.store)] + list(zip(names, result.loads))
-    plain = all(rep.instruction == "ld/st.shared" for _, rep in sides)
-    header = ("side", "vector", "degree", "wavefronts") + (() if plain else ("instruction",))
-    rows = [
-        (side, rep.vector_elems, rep.degree, rep.wavefronts)
-        + (() if plain else (rep.instruction,))
-        for side, rep in sides
-    ]
+    names = ["store"] + (["load"] if len(result.loads) == 1 else
+                         [f"load {i}" for i in range(len(result.loads))])
+    rows = side_rows(names, list(result.reports), result.counted)
+    weighted = any(w != 1 for w in result.weights)
+    rows.append(("total" + (" (weighted)" if weighted else ""), "", "", "",
+                 result.instructions_per_warp, result.wavefronts_per_warp,
+                 result.wavefront_floor, ""))
     b = result.bound
+    floor_word = "yes" if result.at_floor else "no"
+    summary = (f"conflict-free: {'yes' if result.conflict_free else 'no'}; at the bandwidth "
+               f"floor: {floor_word} ({result.wavefronts_per_warp} wavefronts per warp, floor "
+               f"{result.wavefront_floor})")
     if result.optimal:
-        verdict = "proven optimal: yes"
+        verdict = (f"proven optimal: yes — no layout beats {b.wavefronts_per_warp} wavefronts "
+                   f"and {b.instructions_per_warp} instructions per warp")
     else:
-        verdict = (f"proven optimal: no (lower bound: vector {b.vector_elems}, store degree "
-                   f"{b.store_degree}, load degree {b.load_degree})")
+        gw, gi = result.gap
+        verdict = (f"proven optimal: no — the bound is {b.wavefronts_per_warp} wavefronts and "
+                   f"{b.instructions_per_warp} instructions per warp; this layout is {gw} "
+                   f"wavefronts and {gi} instructions above it")
     return "\n".join([
         title,
         "",
@@ -41,11 +66,24 @@ def _synthesize_text(title: str, result: SwizzleResult, formula: str,
         formula,
         *([tma_line] if tma_line else []),
         "",
-        table(header, rows),
+        table(SIDE_HEADER, rows),
         "",
+        summary,
         verdict,
+        *[f"note: {n}" for n in result.notes],
         f"bound: {b.argument}",
     ])
+
+
+def _instructions(text: str | None, nsides: int) -> object:
+    """``--instructions``: None, ``auto``, or one comma-separated entry per side."""
+    if text is None or text == "auto":
+        return text
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != nsides:
+        raise CliError(f"--instructions needs 'auto' or {nsides} comma-separated entries "
+                       f"(store first, then each load), got {text!r}")
+    return [None if p in ("", "none", "ld/st", "ld/st.shared") else p for p in parts]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,8 +110,10 @@ def run(args: argparse.Namespace) -> int:
         element_bits = ex.element_bits if args.element_bits is None else args.element_bits
         names = EXAMPLE_NAMES.get(example)
         title = f"example {example} ({element_bits}-bit elements): {ex.description}"
+    nsides = 1 + (len(load) if isinstance(load, list) else 1)
     result = synthesize_swizzle(store, load, element_bits=element_bits, **hardware_kwargs(args),
-                                vectors=args.vectors, instructions=args.instructions,
+                                objective=args.objective, weights=args.weights,
+                                instructions=_instructions(args.instructions, nsides),
                                 fixed=args.fixed)
     formula = offset_formula(result.layout, names)
     tma = match_tma_mode(result.layout, element_bits)
@@ -103,12 +143,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--element-bits", type=int, metavar="N",
                    help="bits per element (required with --src/--dst; overrides the example's)")
     add_hardware_args(s)
-    s.add_argument("--vectors", choices=("common", "auto", "per_side"), default="common",
-                   help="auto/per_side: a side may use a wider vector of its own when that "
-                        "lowers the wavefronts (auto) or wavefronts then instructions "
-                        "(default common)")
-    s.add_argument("--instructions", choices=("auto",), default=None,
-                   help="auto: let each side use ldmatrix/stmatrix when that costs less")
+    s.add_argument("--objective", choices=("wavefronts", "instructions"), default="wavefronts",
+                   help="minimise total wavefronts per warp, then instructions (default), or "
+                        "the other order")
+    s.add_argument("--weights", type=int, nargs="+", metavar="W",
+                   help="how often each side runs (store first, then each load), e.g. 1 4")
+    s.add_argument("--instructions", metavar="auto|S,L,…", default=None,
+                   help="auto: each side may use ldmatrix/stmatrix when that costs less; or "
+                        "one entry per side: none (ld/st.shared), ldmatrix.x4, stmatrix.x2.trans, "
+                        "auto, or tma for a store done by a TMA copy (with --fixed MODE)")
     s.add_argument("--fixed", metavar="MODE", default=None,
                    help="only layouts TMA writes with this swizzle mode (none, 32B, 64B, 128B, …)")
     s.add_argument("--json", action="store_true", help="machine-readable output")

@@ -9,7 +9,8 @@
 * :class:`ConflictReport` — what both return.
 """
 
-from .closed_form import ConflictReport, bank_conflicts
+from .closed_form import bank_conflicts
+from .report import ConflictReport
 from .simulate import simulate_bank_access
 
 __all__ = ["ConflictReport", "bank_conflicts", "simulate_bank_access"]

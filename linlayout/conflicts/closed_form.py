@@ -31,83 +31,19 @@ force.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import f2
 from ..errors import LayoutError
 from .._checks import log2_exact
 from ..hardware.model import BankModel, HardwareModel, bank_model
-from ..hardware.instructions import DEFAULT as DEFAULT_INSTRUCTION
 from ..hardware.instructions import Instruction, check_memory, matrix_geometry, parse_instruction
 from ..hardware.kinds import distributed_columns, memory_columns, require_same_tensor
 from ..layout import LinearLayout
+from .report import ConflictReport
 
-__all__ = ["ConflictReport", "bank_conflicts"]
-
-@dataclass(frozen=True)
-class ConflictReport:
-    """The cost of one warp-level shared-memory access pattern.
-
-    Attributes:
-        degree: n-way conflict degree: the largest number of distinct bank words any bank is
-            asked for within one phase (max over warps, instructions and phases). 1 means
-            conflict-free.
-        wavefronts: wavefronts per warp-level instruction, summed over its phases
-            (``phases · degree``; all phases cost the same because the layout is linear).
-        vector_elems: elements each lane moves per instruction.
-        phases: phases per instruction.
-        lanes_per_phase: lanes served together in one phase.
-        access_bits: bits each lane moves per instruction (``vector_elems · element_bits``).
-        element_bits: bits per element.
-        instructions: distinct warp-level instructions per warp needed to cover the layout's
-            registers.
-        conflict_offsets: element offsets (flat ints over the memory's offset bits) spanning
-            the conflicting directions: a basis of ``span(segment bits) ∩ (span(Λ) + Z)``;
-            its length is ``log2(degree)``. Empty when conflict-free or from the simulator.
-        instruction: ``"ld/st.shared"`` or the ldmatrix/stmatrix variant counted (for those,
-            a phase is one 8×8 matrix, ``vector_elems`` the elements of one 16-byte row and
-            ``lanes_per_phase`` its 8 rows).
-    """
-
-    degree: int
-    wavefronts: int
-    vector_elems: int
-    phases: int
-    lanes_per_phase: int
-    access_bits: int
-    element_bits: int
-    instructions: int
-    conflict_offsets: tuple[int, ...] = field(default=(), compare=False)
-    instruction: str = DEFAULT_INSTRUCTION
-
-    @property
-    def conflict_free(self) -> bool:
-        """True when ``degree == 1``."""
-        return self.degree == 1
-
-    @property
-    def extra_wavefronts(self) -> int:
-        """Wavefronts beyond one per phase: ``wavefronts − phases``.
-
-        Triton's ``get_shared_bank_conflicts`` reports ``degree − 1`` instead (per phase); the
-        two agree for single-phase accesses (up to 32 bits per lane on NVIDIA).
-        """
-        return self.wavefronts - self.phases
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary."""
-        return {
-            "degree": self.degree,
-            "wavefronts": self.wavefronts,
-            "vector_elems": self.vector_elems,
-            "phases": self.phases,
-            "lanes_per_phase": self.lanes_per_phase,
-            "access_bits": self.access_bits,
-            "instructions": self.instructions,
-            "instruction": self.instruction,
-        }
-
+__all__ = ["ConflictReport", "bank_conflicts", "count_matrix", "count_offsets", "warp_bytes"]
 
 @dataclass(frozen=True)
 class AccessPlan:
@@ -230,17 +166,28 @@ def count_offsets(
     p = model.warp_log2 - len(model.phase_masks(vector_log2))
     phases = 1 << (model.warp_log2 - p)
     degree = 1 << exp
+    hw = model.hardware
     return ConflictReport(
         degree=degree,
-        wavefronts=phases * degree,
+        wavefronts_per_instruction=phases * degree,
         vector_elems=1 << vector_log2,
         phases=phases,
         lanes_per_phase=1 << p,
         access_bits=model.element_bits << vector_log2,
         element_bits=model.element_bits,
-        instructions=instructions,
+        instructions_per_warp=instructions,
+        bytes_per_warp=warp_bytes(lane_offs, reg_offs, model),
+        row_bytes=hw.row_bytes,
+        max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=basis,
     )
+
+
+def warp_bytes(lane_offs: Sequence[int], reg_offs: Sequence[int], model: BankModel) -> int:
+    """Distinct bytes one warp moves: ``2^rank(lane and register offsets)`` elements, in bytes
+    (rounded up for sub-byte totals)."""
+    elems_log2 = f2.rank(list(lane_offs) + list(reg_offs))
+    return -(-(model.element_bits << elems_log2) // 8)
 
 
 def count_matrix(
@@ -248,6 +195,7 @@ def count_matrix(
     row_offs: Sequence[int],
     row_bits: int,
     reg_offs: Sequence[int],
+    lane_offs: Sequence[int],
     model: BankModel,
     with_basis: bool = True,
 ) -> ConflictReport:
@@ -258,6 +206,7 @@ def count_matrix(
         row_offs: element offsets of the three row directions of a matrix.
         row_bits: offset bits of one 16-byte row.
         reg_offs: element offsets of each register bit.
+        lane_offs: element offsets of each lane bit (for the bytes the warp moves).
         model: hardware parameters (a row of banks must hold the 8 rows: 128 bytes).
     """
     exp, basis = phase_exponent(row_offs, row_bits, model.seg_lo, with_basis)
@@ -267,15 +216,19 @@ def count_matrix(
     mat_log2 = instr.matrices.bit_length() - 1
     instructions = 1 << max(0, rest - mat_log2)
     degree = 1 << exp
+    hw = model.hardware
     return ConflictReport(
         degree=degree,
-        wavefronts=instr.matrices * degree,
+        wavefronts_per_instruction=instr.matrices * degree,
         vector_elems=1 << row_bits,
         phases=instr.matrices,
         lanes_per_phase=8,
         access_bits=128,
         element_bits=model.element_bits,
-        instructions=instructions,
+        instructions_per_warp=instructions,
+        bytes_per_warp=warp_bytes(lane_offs, reg_offs, model),
+        row_bytes=hw.row_bytes,
+        max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=basis,
         instruction=instr.name,
     )
@@ -340,7 +293,9 @@ def bank_conflicts(
             (:mod:`linlayout.hardware.instructions`); ``vector_elems`` does not apply to those.
 
     Returns:
-        A :class:`ConflictReport` (degree, wavefronts per instruction, vector width, phases).
+        A :class:`ConflictReport`: degree, wavefronts per instruction, vector width, phases,
+        and the warp's whole-tile cost (instructions and wavefronts per warp, the bytes it
+        moves and the floors they imply).
 
     Raises:
         LayoutError: invalid dims, sizes or parameters; a vector the registers cannot back; a
@@ -364,7 +319,8 @@ def bank_conflicts(
         row_offs, row_bits = check_memory(instr, geom, inv, plan.register, plan.lane,
                                           plan.warp, model.element_bits)
         reg_offs = [f2.apply(inv, c) for c in plan.register]
-        return count_matrix(instr, row_offs, row_bits, reg_offs, model)
+        lane_offs = [f2.apply(inv, c) for c in plan.lane]
+        return count_matrix(instr, row_offs, row_bits, reg_offs, lane_offs, model)
     inv = f2.inverse(plan.memory_cols)
     lane_offs = [f2.apply(inv, c) for c in plan.lane]
     align = alignment_log2(lane_offs + [f2.apply(inv, c) for c in plan.warp + plan.block])

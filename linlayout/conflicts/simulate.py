@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .closed_form import AccessPlan, ConflictReport, check_vector, plan_access
+from .closed_form import AccessPlan, check_vector, plan_access
+from .report import ConflictReport
 from ..errors import LayoutError
 from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..hardware.instructions import Instruction, check_element, parse_instruction
@@ -138,17 +139,28 @@ def simulate_bank_access(
                 worst_wavefronts = max(worst_wavefronts, total)
     if len(wave_set) > 1:
         raise LayoutError(f"instructions of one access disagree: {sorted(wave_set)} wavefronts")
+    hw = model.hardware
     return ConflictReport(
         degree=worst_degree,
-        wavefronts=worst_wavefronts,
+        wavefronts_per_instruction=worst_wavefronts,
         vector_elems=v,
         phases=len(phase_members),
         lanes_per_phase=lpp,
         access_bits=e * v,
         element_bits=e,
-        instructions=len(groups),
+        instructions_per_warp=len(groups),
+        bytes_per_warp=_warp_bytes(plan, model),
+        row_bytes=hw.row_bytes,
+        max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=(),
     )
+
+
+def _warp_bytes(plan: AccessPlan, model: BankModel) -> int:
+    """Distinct bytes warp 0 of block 0 moves, by listing its elements."""
+    regs = [_xor_all(plan.register, r) for r in range(1 << len(plan.register))]
+    elems = {_xor_all(plan.lane, lane) ^ r for lane in range(1 << len(plan.lane)) for r in regs}
+    return -(-(len(elems) * model.element_bits) // 8)
 
 
 def _simulate_matrix(instr: Instruction, plan: AccessPlan, where: dict[int, int],
@@ -218,15 +230,19 @@ def _simulate_matrix(instr: Instruction, plan: AccessPlan, where: dict[int, int]
         raise LayoutError(f"matrices of one access disagree: {sorted(degrees)}")
     degree = degrees.pop()
     matrices_per_warp = len(groups_seen) // ((1 << len(plan.block)) * (1 << len(plan.warp)))
+    hw = model.hardware
     return ConflictReport(
         degree=degree,
-        wavefronts=instr.matrices * degree,
+        wavefronts_per_instruction=instr.matrices * degree,
         vector_elems=row_elems,
         phases=instr.matrices,
         lanes_per_phase=8,
         access_bits=128,
         element_bits=e,
-        instructions=max(1, matrices_per_warp // instr.matrices),
+        instructions_per_warp=max(1, matrices_per_warp // instr.matrices),
+        bytes_per_warp=_warp_bytes(plan, model),
+        row_bytes=hw.row_bytes,
+        max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=(),
         instruction=instr.name,
     )

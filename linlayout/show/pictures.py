@@ -630,8 +630,8 @@ def draw_swizzle(
     for ax, mem, name in ((axes[0], before, titles[0]), (axes[1], after, titles[1])):
         groups, rep = instruction_elements(load, mem, element_bits, hardware)
         st = bank_conflicts(store, mem, element_bits=element_bits, hardware=hardware)
-        title = (f"{name}\nstore: {st.degree}-way, {st.wavefronts} wavefront(s)/instr; "
-                 f"load: {rep.degree}-way, {rep.wavefronts} wavefront(s)/instr")
+        title = (f"{name}\nstore: {st.degree}-way, {st.wavefronts_per_warp} wavefront(s)/warp; "
+                 f"load: {rep.degree}-way, {rep.wavefronts_per_warp} wavefront(s)/warp")
         draw_memory(mem, element_bits, hardware=hardware, highlight=groups, numbers=numbers,
                     max_rows=max_rows, max_cols=max_cols, title=title, ax=ax, legend=False)
         model = bank_model(element_bits, hardware=hardware)

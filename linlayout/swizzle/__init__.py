@@ -1,7 +1,9 @@
 """Optimal swizzle synthesis: the shared-memory layout for a store in layout A and loads in B.
 
 * :func:`synthesize_swizzle` (:mod:`.synthesize`) — the layout, its certified cost per side
-  and the bound that proves it optimal (:class:`SwizzleResult`, :class:`OptimalityBound`).
+  and the bound that proves it optimal (:class:`SwizzleResult`, :class:`OptimalityBound`);
+  :func:`common_vector_layout` is the Linear Layouts paper's objective (one vector width for
+  every side).
 * :mod:`.segments` — the exact segment search for a tile read by several loads.
 * :mod:`.family` — every optimal layout: :func:`optimal_swizzles` counts and enumerates them,
   :func:`is_optimal` certifies a hand-written one.
@@ -11,13 +13,14 @@ arbitrary subspaces) is in ``docs/theory.md``.
 """
 
 from .family import Certificate, OptimalFamily, is_optimal, optimal_swizzles
-from .synthesize import OptimalityBound, SwizzleResult, synthesize_swizzle
+from .synthesize import OptimalityBound, SwizzleResult, common_vector_layout, synthesize_swizzle
 
 __all__ = [
     "Certificate",
     "OptimalFamily",
     "OptimalityBound",
     "SwizzleResult",
+    "common_vector_layout",
     "is_optimal",
     "optimal_swizzles",
     "synthesize_swizzle",

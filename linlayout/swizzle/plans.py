@@ -1,129 +1,137 @@
-"""Candidate memory layouts ("plans") and how each is built and counted.
+"""Building the memory layout for one assignment of accesses, and counting it exactly.
 
-A plan fixes the memory layout's first offset bits (the *prefix*: the common vector, a side's
-wider vector, a pinned prefix, or one 16-byte row of a matrix instruction), chooses the
-segment span with :func:`~.segments.best_segment`, fills the bank bits, and reports every
-side exactly as :func:`~linlayout.bank_conflicts` would count it on the result.
-:func:`build_plan` is the workhorse; :func:`widened_plans` and :func:`kind_choices` produce
-the alternatives :mod:`.synthesize` chooses among.
+An *assignment* gives every side one :class:`~.options.SideOption`: its vector width (or its
+matrix instruction). :func:`build_plan` turns it into a memory layout in four steps, each a
+piece of linear algebra over the tensor's bit space F₂ᵈ:
+
+1. **The prefix** (:func:`build_prefix`): offset bits ``0 … K−1`` hold the vectors. Sides
+   with longer vectors extend the prefix of sides with shorter ones, so the prefix is a chain:
+   the first ``k`` directions must lie in the register span of every side with a vector of at
+   least ``k`` and avoid every thread (lane, warp, block) direction of those sides — else a
+   thread's run of ``2^k`` elements would not start aligned. A matrix instruction fixes the
+   first bits to its 16-byte row instead. For elements narrower than a bank word the
+   within-word bits follow (``K′ = max(K, w)``), lane directions first: lanes that share a
+   word never conflict.
+2. **The aligned complement** (:func:`aligned_complement`): the remaining offset bits span a
+   complement ``Q`` of the prefix. Alignment asks, for every side and every one of its vector
+   bits ``i``, that its thread directions have offset bit ``i`` clear: a linear condition on
+   ``Q``, solved row by row. The freedom left is used so that a side with a shorter vector
+   sees the longer vectors' bits as bank bits spread by its own lanes, which is what lets it
+   reach its own bound (the rank condition in :func:`aligned_complement`).
+3. **The segment** (:func:`~.segments.best_segment`, Lemma 9.5 for two sides): an
+   ``s``-dimensional subspace of ``Q`` meeting every side's ``X = Λ + Z`` as little as
+   possible.
+4. **The banks**: the rest of ``Q``, preferring directions outside the register spans so no
+   side vectorises differently from the plan.
+
+Every plan is then counted exactly as :func:`~linlayout.bank_conflicts` counts it (each side
+at the widest vector the layout admits), so a plan is never better on paper than on the GPU.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 
 from .. import f2
 from ..conflicts import ConflictReport
-from ..conflicts.closed_form import alignment_log2, count_matrix, count_offsets, widest_vector_log2
-from ..errors import LayoutError
-from ..hardware.instructions import (
-    Instruction,
-    MatrixGeometry,
-    all_variants,
-    check_memory,
-    matrix_geometry,
-    parse_instruction,
+from ..conflicts.closed_form import (
+    alignment_log2,
+    count_matrix,
+    count_offsets,
+    widest_vector_log2,
 )
+from ..errors import LayoutError
+from ..hardware.instructions import check_memory
 from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
+from .options import SideOption, cost_key
 from .segments import best_segment
-from .space import candidate_vectors, outside_spaces, project_along, vector_prefix_len
 
 __all__ = [
-    "MatrixKind",
     "Plan",
+    "aligned_complement",
+    "alignment_constraints",
     "build_plan",
-    "first_bank_choices",
-    "ideal_cost",
-    "kind_choices",
-    "kind_report",
-    "matrix_kind",
-    "misaligned",
+    "build_prefix",
+    "chain_dims_ok",
+    "prefixes",
+    "chain_ok",
+    "matrix_report",
     "side_report",
-    "widened_plans",
+    "totals",
 ]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
-    """One candidate memory layout: its columns, its sides' reports, and the bounds it was
-    built against.
+    """One memory layout and its sides' exact reports.
 
     Attributes:
         cols: flat tensor coordinate of each offset bit (prefix, bank bits, segment bits).
-        nbank: how many bank bits follow the prefix.
         reports: each side's exact :class:`~linlayout.ConflictReport`, store first.
-        bounds: per-side lower-bound exponents of the segment choice.
-        optimum: the exponents the chosen segment reaches (optimal when ``proven``).
-        proven: the segment search finished.
-        planned_k: the vector log2 each side was planned with.
-        min_sum, sum_witness: the least sum of degrees over segment spans, and a span
-            reaching it.
+        assignment: the options it was built for (the reports may do better: a side
+            vectorises as widely as the layout allows).
+        proven: the segment choice is optimal for the assignment's Z (always with two
+            sides; with more, the exact search finished).
+        source: how the layout was found (``"construction"``, ``"row-major"``, …).
     """
 
-    cols: list[int]
-    nbank: int
-    reports: list[ConflictReport]
-    bounds: tuple[int, ...]  # per-side lower-bound exponents
-    optimum: tuple[int, ...]  # exponents of the chosen segment (optimal when proven)
-    proven: bool
-    planned_k: list[int]
-    min_sum: int = 0
-    sum_witness: tuple[int, ...] = ()
-
-    def meets(self) -> bool:
-        """Every side conflict-free, or at the segment optimum with its planned vector."""
-        return all(
-            rep.degree == 1 or ((rep.vector_elems == 1 << k or rep.instruction != "ld/st.shared")
-                                and rep.degree <= 1 << e)
-            for rep, k, e in zip(self.reports, self.planned_k, self.optimum)
-        )
-
-    def score(self) -> tuple[int, int]:
-        """``(worst degree, sum of degrees)`` over the sides."""
-        degrees = [r.degree for r in self.reports]
-        return (max(degrees), sum(degrees))
-
-    def cost(self) -> tuple[int, int, int]:
-        """(total wavefronts per warp, instructions per warp, worst degree) over all sides."""
-        total = sum(r.instructions * r.wavefronts for r in self.reports)
-        instr = sum(r.instructions for r in self.reports)
-        return (total, instr, max(r.degree for r in self.reports))
+    cols: tuple[int, ...]
+    reports: tuple[ConflictReport, ...]
+    assignment: tuple[SideOption, ...]
+    proven: bool = True
+    source: str = "construction"
 
 
-@dataclass(frozen=True)
-class MatrixKind:
-    """A side's matrix instruction, its geometry, and the subspace its rows must start in."""
+@dataclass
+class Problem:
+    """What stays fixed while one synthesis searches: the sides, the hardware, the objective.
 
-    instr: Instruction
-    geom: MatrixGeometry
-    aligned: tuple[int, ...]
+    Attributes:
+        sides: each side's flat columns (store first).
+        regs: the echelon basis of each side's register images.
+        model: the bank model; d: the tensor's bit count; dim_bits: each out dim's width,
+            dim0 first (for the preference among equally good directions, :func:`simplicity_key`).
+        weights: per-side weights (0 for a side that is not counted); objective: the order of
+            the totals (:func:`~.options.cost_key`); node_limit: segment-search budget.
+        spans, free: caches by side set of the common register span and of its dimension
+            free of thread directions (filled as the search goes).
+        simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
+    """
+
+    sides: tuple[Distributed, ...]
+    regs: tuple[tuple[int, ...], ...]
+    model: BankModel
+    d: int
+    dim_bits: tuple[int, ...]
+    weights: tuple[int, ...]
+    objective: str = "wavefronts"
+    node_limit: int = 200_000
+    spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
+    free: dict[tuple[int, ...], int] = field(default_factory=dict)
+    simplicity: Callable[[int], tuple] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.simplicity = simplicity_key(self.d, self.dim_bits)
 
 
-def matrix_kind(instr: Instruction, side: Distributed, model: BankModel, d: int) -> MatrixKind | None:
-    """The side's geometry for a matrix instruction, or None when the layout cannot use it."""
-    if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
-        return None
-    try:
-        geom = matrix_geometry(instr, side.register, side.lane, model.element_bits)
-    except LayoutError:
-        return None
-    row = list(geom.row)
-    if instr.trans:
-        rest = list(side.register) + [side.lane[0], side.lane[1]]
-    else:
-        rest = [r for r in side.register if not f2.in_span(r, row)] + list(side.lane[2:])
-    rest += list(side.warp) + list(side.block)
-    aligned = f2.extend_basis(row, rest)
-    aligned += f2.extend_basis(row + aligned, (1 << i for i in range(d)))
-    return MatrixKind(instr, geom, tuple(aligned))
+def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:
+    """``(Σ weight · wavefronts_per_warp, Σ weight · instructions_per_warp)`` over the sides."""
+    w = sum(wt * r.wavefronts_per_warp for r, wt in zip(reports, weights))
+    n = sum(wt * r.instructions_per_warp for r, wt in zip(reports, weights))
+    return w, n
 
 
-def side_report(mem_cols: list[int], inv: list[int], side: Distributed, reg_basis: tuple[int, ...],
-            model: BankModel, d: int) -> ConflictReport:
+def plan_key(plan: Plan, weights: Sequence[int], objective: str) -> tuple[int, int]:
+    """The objective's key of a plan's exact cost (:func:`~.options.cost_key`)."""
+    return cost_key(*totals(plan.reports, weights), objective)
+
+
+# ---------------------------------------------------------------------------------- counting
+def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
+                reg_basis: tuple[int, ...], model: BankModel, d: int) -> ConflictReport:
     """Exactly what ``bank_conflicts(side, memory)`` returns, from flat columns.
 
     Args:
@@ -142,245 +150,557 @@ def side_report(mem_cols: list[int], inv: list[int], side: Distributed, reg_basi
     return count_offsets(lane_offs, reg_offs, k, model)
 
 
-def kind_report(cols: list[int], inv: list[int], side: Distributed, reg: tuple[int, ...],
-                 kind: MatrixKind | None, model: BankModel, d: int) -> ConflictReport:
-    """The side's exact report: ld/st.shared at its widest vector, or its matrix instruction."""
-    if kind is None:
-        return side_report(cols, inv, side, reg, model, d)
-    row_offs, row_bits = check_memory(kind.instr, kind.geom, inv, side.register, side.lane,
-                                      side.warp, model.element_bits)
-    reg_offs = [f2.apply(inv, c) for c in side.register]
-    return count_matrix(kind.instr, row_offs, row_bits, reg_offs, model)
+def matrix_report(option: SideOption, inv: Sequence[int], side: Distributed,
+                  model: BankModel) -> ConflictReport:
+    """Exactly what ``bank_conflicts(side, memory, instruction=…)`` returns for a matrix
+    option.
 
-
-def misaligned(inv: list[int], sides: list[Distributed], kp: int) -> bool:
-    """Whether some lane, warp or block direction has offset bits inside the prefix."""
-    low = (1 << kp) - 1
-    return any(f2.apply(inv, c) & low for s_ in sides for c in s_.lane + s_.warp + s_.block)
-
-
-def ideal_cost(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ...]],
-                model: BankModel) -> tuple[int, int]:
-    """(wavefronts, instructions) per warp if every side were conflict-free at the vector the
-    prefix gives it — a lower bound on what a plan with this prefix can cost."""
-    waves = instrs = 0
-    for side, r in zip(sides, regs):
-        k = vector_prefix_len(prefix, r)
-        n = 1 << max(0, len(r) - k)
-        phases = 1 << len(model.phase_masks(k))
-        waves += n * phases
-        instrs += n
-    return waves, instrs
-
-
-def widened_plans(prefixes: list[list[int]], base: Plan, vectors: str,
-                   sides: list[Distributed], regs: list[tuple[int, ...]], model: BankModel,
-                   d: int, node_limit: int) -> list[Plan]:
-    """Plans giving one side a wider vector, built cheapest-ideal first.
-
-    A plan can cost no less than its ideal (every side conflict-free), so once the best plan
-    built so far is no worse than the next ideal, the remaining ones cannot win and are not
-    built."""
-    def key(cost: tuple[int, int, int], is_base: bool) -> tuple:
-        # "auto" leaves the common vector only for strictly fewer wavefronts
-        return (cost[0], not is_base, cost[1]) if vectors == "auto" else cost[:2]
-
-    best_key = key(base.cost(), True)
-    out = []
-    for prefix in sorted(prefixes, key=lambda p: ideal_cost(p, sides, regs, model)):
-        if key(ideal_cost(prefix, sides, regs, model) + (0,), False) >= best_key:
-            break
-        plan = build_plan(prefix, sides, regs, model, d, node_limit)
-        if plan is not None:
-            out.append(plan)
-            best_key = min(best_key, key(plan.cost(), False))
-    return out
-
-
-def kind_choices(instructions: Any, sides: list[Distributed], model: BankModel,
-                  d: int) -> Iterator[list[MatrixKind | None]]:
-    """Per-side matrix-instruction combinations to try (at least one matrix side each)."""
-    if instructions is None:
-        return
-    if instructions == "auto":
-        options: list[list[MatrixKind | None]] = []
-        for i, side in enumerate(sides):
-            opts: list[MatrixKind | None] = [None]
-            for trans in (False, True):
-                for instr in all_variants(store=i == 0):
-                    if instr.trans != trans:
-                        continue
-                    kind = matrix_kind(instr, side, model, d)
-                    if kind is not None:  # widest .xN first: keep it
-                        opts.append(kind)
-                        break
-            options.append(opts)
-        for combo in itertools.product(*options):
-            matrix = [k for k in combo if k]
-            if matrix and all(k.geom.row == matrix[0].geom.row for k in matrix):
-                yield list(combo)
-        return
-    if isinstance(instructions, str) or not isinstance(instructions, Sequence):
-        raise LayoutError(
-            f"instructions must be None, 'auto', or one name per side; got {instructions!r}"
-        )
-    if len(instructions) != len(sides):
-        raise LayoutError(
-            f"give one instruction per side (store first, then each load): {len(sides)} "
-            f"names, got {len(instructions)}"
-        )
-    combo: list[MatrixKind | None] = []
-    for i, (name, side) in enumerate(zip(instructions, sides)):
-        instr = parse_instruction(name)
-        if not instr.is_matrix:
-            combo.append(None)
-            continue
-        if instr.store != (i == 0):
-            raise LayoutError(f"{instr.name} is a {'store' if instr.store else 'load'}; "
-                              f"side {i} is {'the store' if i == 0 else 'a load'}")
-        if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
-            raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
-        matrix_geometry(instr, side.register, side.lane, model.element_bits)  # raises why not
-        combo.append(matrix_kind(instr, side, model, d))
-    if any(combo):
-        yield combo
-
-
-def build_plan(prefix: list[int], sides: list[Distributed], regs: list[tuple[int, ...]],
-           model: BankModel, d: int, node_limit: int,
-           kinds: Sequence[MatrixKind | None] | None = None) -> Plan | None:
-    """Build the best layout whose offsets start with ``prefix`` (the vector, or a matrix row).
-
-    ``kinds`` gives each side's matrix instruction (None: ld/st.shared). Returns None when a
-    matrix side cannot use the resulting layout.
+    Raises:
+        LayoutError: the memory layout does not serve the instruction (rows out of place).
     """
-    kinds = list(kinds) if kinds is not None else [None] * len(sides)
-    kp = len(prefix)
-    ks = [kp if kind else vector_prefix_len(prefix, r) for r, kind in zip(regs, kinds)]
-    z = min(max(kp, model.within_word_bits), d)
-    row = min(model.seg_lo, d)
-    nbank = row - kp
-    nseg = d - row
-    lanes = [list(kind.geom.rows) if kind else f2.compose(s.lane, model.phase_lanes(k))
-             for s, k, kind in zip(sides, ks, kinds)]
-    # The first basis after the prefix must not extend the vector of a side that holds the
-    # whole prefix in registers (and could still widen).
-    avoid = [r for r, k, kind in zip(regs, ks, kinds)
-             if not kind and k == kp and k < model.max_vector_log2]
-    matrix = next((kind for kind in kinds if kind), None)
-    def aligned_complement() -> list[int] | None:
-        """A complement of the prefix holding the thread directions: those of the sides that
-        hold the whole prefix first (they vectorise over all of it), then the others."""
-        if matrix is not None:
-            return list(matrix.aligned)
-        if not kp:
-            return None
-        order = sorted(range(len(sides)), key=lambda i: ks[i] != kp)
-        threads = [c for i in order for c in sides[i].lane + sides[i].warp + sides[i].block]
-        t_basis = f2.extend_basis(prefix, threads)
-        return t_basis + f2.extend_basis(prefix + t_basis, (1 << i for i in range(d)))
+    assert option.geometry is not None
+    row_offs, row_bits = check_memory(option.instruction, option.geometry, inv, side.register,
+                                      side.lane, side.warp, model.element_bits)
+    reg_offs = [f2.apply(inv, c) for c in side.register]
+    lane_offs = [f2.apply(inv, c) for c in side.lane]
+    return count_matrix(option.instruction, row_offs, row_bits, reg_offs, lane_offs, model)
 
-    # Sides whose vector is shorter than the prefix: Z ⊇ prefix no longer holds for them, so
-    # search inside the aligned complement the non-prefix bases will span (exact there).
-    uneven = bool(kp) and any(k < kp for k in ks)
-    target = aligned_complement() if uneven or matrix is not None else None
 
-    best: Plan | None = None
-    tries = 0
-    for zcols, first_bank in first_bank_choices(prefix, z, d, lanes, avoid):
-        if uneven and target is not None:
-            zcols = prefix + project_along(zcols[kp:], prefix, target)
-            w = model.within_word_bits
-            xs = [list(f2.intersection(ln + zcols[:max(k, w)], target)) + zcols
-                  for ln, k in zip(lanes, ks)]
+# ---------------------------------------------------------------------------------- step 1
+def alignment_constraints(assignment: Sequence[SideOption], sides: Sequence[Distributed],
+                          nbits: int) -> list[tuple[int, ...]]:
+    """For each of the first ``nbits`` offset bits, the directions whose offsets must have
+    that bit clear: the thread directions of every ``ld/st.shared`` side whose vector covers
+    the bit; for a matrix instruction its rows and warps, and its registers from the lane
+    chunk up (the rule of :func:`~linlayout.hardware.instructions.check_memory`)."""
+    cons: list[list[int]] = [[] for _ in range(nbits)]
+    for o in assignment:
+        s = sides[o.side]
+        if o.is_matrix:
+            every, from_chunk = o.constraints
+            for i in range(min(nbits, o.vector_log2)):
+                cons[i] += every
+                if i >= o.chunk_bits:
+                    cons[i] += from_chunk
         else:
-            xs = [ln + zcols for ln in lanes]
-        choice = best_segment(xs, zcols, d, nseg, node_limit=node_limit)
-        seg = list(choice.segment)
-        banks = list(zcols[kp:])
-        if first_bank is not None and len(banks) < nbank:
-            fb = first_bank(seg)
-            if fb is None:
-                continue
-            banks.append(fb)
-        flat_lanes = [v for ln in lanes for v in ln]
-        banks += f2.extend_basis(prefix + banks + seg, candidate_vectors(d, flat_lanes),
-                                 limit=nbank - len(banks))
-        seg.sort(key=lambda v: ((v & -v).bit_length(), v))
-        cols = prefix + banks + seg
-        inv = f2.inverse(cols)
-        if kp and (matrix is not None or misaligned(inv, sides, kp)):
-            if target is None:
-                target = aligned_complement()
-            assert target is not None
-            # Rows (matrix) or every thread's vector must start aligned: the thread (and row)
-            # directions must lie in the span of the non-prefix bases. Project those bases
-            # along the prefix onto the aligned complement; every side's X contains its Z,
-            # so the conflicts do not change (the same argument as for Z in Lemma 9.5).
-            rest = project_along(banks + seg, prefix, target)
-            banks, seg = rest[:len(banks)], rest[len(banks):]
-            cols = prefix + banks + seg
-            inv = f2.inverse(cols)
-        try:
-            reports = [kind_report(cols, inv, s, r, kind, model, d)
-                       for s, r, kind in zip(sides, regs, kinds)]
-        except LayoutError:
+            thr = [c for c in s.lane + s.warp + s.block if c]
+            for i in range(min(nbits, o.vector_log2)):
+                cons[i] += thr
+    return [tuple(c) for c in cons]
+
+
+def chain_ok(prefix: Sequence[int], cons: Sequence[tuple[int, ...]]) -> bool:
+    """Whether a complement of ``span(prefix)`` can satisfy the alignment constraints: for
+    every bit ``i`` some functional is 1 on ``prefix[i]``, 0 on the other prefix vectors and 0
+    on ``cons[i]`` — i.e. each group of bits with the same constraints stays independent
+    modulo the other prefix vectors plus those constraints."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i in range(len(prefix)):
+        c = cons[i] if i < len(cons) else ()
+        if c:
+            groups.setdefault(c, []).append(i)
+    for c, positions in groups.items():
+        pos = set(positions)
+        others = [v for j, v in enumerate(prefix) if j not in pos]
+        if f2.rank(list(prefix) + list(c)) != f2.rank(others + list(c)) + len(positions):
+            return False
+    return True
+
+
+def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
+    """The exact necessary condition on dimensions for an assignment's vector chain: the
+    first ``k`` offset bits lie in the register span of every side with a vector of at least
+    ``k`` and avoid all those sides' thread directions, so for every such ``k`` that
+    intersection of register spans, less its thread directions, has at least ``k``
+    dimensions; matrix options must agree on their row. False proves that no layout gives
+    every side its assigned access."""
+    regs, spans = problem.regs, problem.spans
+    matrix = [o for o in assignment if o.is_matrix]
+    if any(o.prefix != matrix[0].prefix for o in matrix):
+        return False
+    plain = [o for o in assignment if not o.is_matrix]
+    row = list(matrix[0].prefix) if matrix else []
+    for o in plain:
+        k = o.vector_log2
+        if k and k <= len(row) and any(f2.reduce(c, regs[o.side]) for c in row[:k]):
+            return False
+    for k in {o.vector_log2 for o in plain if o.vector_log2 > len(row)}:
+        members = [o.side for o in plain if o.vector_log2 >= k]
+        space = _common_span(members, regs, spans)
+        if any(f2.reduce(c, space) for c in row):
+            return False
+        if _free_dims(members, problem) < k:
+            return False
+    return True
+
+
+def _free_dims(members: Sequence[int], problem: Problem) -> int:
+    """``dim`` of the members' common register span less its dimensions along their thread
+    directions: how long a vector chain they can share (cached by member set)."""
+    key = tuple(members)
+    if key not in problem.free:
+        space = _common_span(members, problem.regs, problem.spans)
+        sides = problem.sides
+        thr = [c for s in members for t in (sides[s].lane, sides[s].warp, sides[s].block)
+               for c in t if c]
+        blocked = len(f2.intersection(space, thr)) if thr and space else 0
+        problem.free[key] = len(space) - blocked
+    return problem.free[key]
+
+
+def _common_span(members: Sequence[int], regs: Sequence[tuple[int, ...]],
+                 cache: dict[tuple[int, ...], tuple[int, ...]] | None = None) -> tuple[int, ...]:
+    """Echelon basis of the intersection of the members' register spans (cached by member
+    set when ``cache`` is given)."""
+    key = tuple(members)
+    if cache is not None and key in cache:
+        return cache[key]
+    space: tuple[int, ...] = regs[members[0]]
+    for s in members[1:]:
+        space = f2.intersection(space, regs[s])
+    if cache is not None:
+        cache[key] = space
+    return space
+
+
+def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[int], tuple]:
+    """A sort key on ``d``-bit directions preferring simple ones: fewer set bits, then — as in
+    a row-major tile, the last dim fastest — bits of later dims, lower bits within a dim.
+    ``dim_bits`` are the out dims' widths (dim0 first); without them, lower flat bits first.
+
+    Two directions with as many bits compare by their lowest-ranked bit first (ranks: the
+    preference order of the bits); reversing the ranks into a bitmask turns that into one
+    integer comparison, so the key is ``(popcount, −reversed mask)``.
+    """
+    order: list[int] = []
+    if dim_bits:
+        starts, pos = [], 0
+        for b in dim_bits:
+            starts.append(pos)
+            pos += b
+        for j in reversed(range(len(dim_bits))):
+            order.extend(range(starts[j], starts[j] + dim_bits[j]))
+    order.extend(i for i in range(d) if i not in set(order))
+    if not dim_bits:  # lower flat bits first: (popcount, v) orders the same way
+        return lambda v: (bin(v).count("1"), v)
+    weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
+    cache: dict[int, tuple] = {}
+
+    def key(v: int) -> tuple:
+        k = cache.get(v)
+        if k is None:
+            m, x = 0, v
+            while x:
+                low = x & -x
+                m |= weight[low.bit_length() - 1]
+                x ^= low
+            k = cache[v] = (bin(v).count("1"), -m)
+        return k
+
+    return key
+
+
+class _Pool:
+    """A level's candidate directions — the nonzero elements of a common register span —
+    preferred first: those in fewer shorter sides' register spans (they would widen that
+    side's vector), then the simplest. Iterating yields the span's basis and sums of two
+    first (sorted), then, only if the iteration gets that far, every other element (sorted):
+    most constructions take the first candidates, and a span may have thousands."""
+
+    def __init__(self, space: Sequence[int], shorter: Sequence[tuple[int, ...]],
+                 simplicity: Callable[[int], tuple]) -> None:
+        self._basis = f2.echelon(space)
+        if shorter:
+            def key(v: int) -> tuple:
+                return (sum(1 for r in shorter if not f2.reduce(v, r)), simplicity(v))
+            self._key: Callable[[int], tuple] = key
+        else:
+            self._key = simplicity
+        b = self._basis
+        self._head = sorted(set(b) | {x ^ y for i, x in enumerate(b) for y in b[i + 1:]},
+                            key=self._key)
+        self._rest: list[int] | None = None
+
+    def __iter__(self) -> Iterator[int]:
+        yield from self._head
+        if len(self._basis) > 2:
+            if self._rest is None:
+                seen = set(self._head)
+                self._rest = sorted((v for v in f2.span_elements(self._basis)
+                                     if v and v not in seen), key=self._key)
+            yield from self._rest
+
+    def all(self) -> list[int]:
+        """Every candidate, in the order of iteration."""
+        return list(self)
+
+
+def _span_candidates(space: Sequence[int], limit: int = 4096) -> list[int]:
+    """Nonzero elements of ``span(space)`` (all of them up to ``limit``; beyond, the basis
+    and the sums of two)."""
+    basis = f2.echelon(space)
+    if len(basis) <= limit.bit_length() - 1:
+        return [v for v in f2.span_elements(basis) if v]
+    return list(basis) + [a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]]
+
+
+def build_prefix(assignment: Sequence[SideOption], problem: Problem,
+                 lanes: Sequence[Sequence[int]] | None = None) -> list[int] | None:
+    """The preferred vector prefix of an assignment (module docstring, step 1), or None when
+    none was found (:func:`chain_dims_ok` tells whether none exists): the first of
+    :func:`prefixes`."""
+    return next(iter(prefixes(assignment, problem, lanes)), None)
+
+
+def prefixes(assignment: Sequence[SideOption], problem: Problem,
+             lanes: Sequence[Sequence[int]] | None = None) -> Iterable[list[int]]:
+    """Every vector prefix of an assignment, lazily, the preferred first.
+
+    A matrix option fixes the prefix to its row; the ``ld/st.shared`` sides' prefixes are
+    nested by vector width, each level chosen inside the common register span of the sides
+    that reach it, keeping :func:`chain_ok` true. Preference, bit by bit: a bit inside a
+    shorter side's bank word (beyond its vector, below its within-word bits) takes that
+    side's phase lanes (``lanes[s]``) first — lanes that share a word never conflict — then
+    the directions that would not widen a shorter side's vector, then the simplest (unit
+    vectors, low bits). The order of a level's bits matters only to the shorter sides, which
+    is why the alternatives are worth trying (:func:`build_plan` does, while it misses its
+    bound).
+    """
+    sides, regs, model, spans = problem.sides, problem.regs, problem.model, problem.spans
+    matrix = [o for o in assignment if o.is_matrix]
+    plain = [o for o in assignment if not o.is_matrix]
+    if not chain_dims_ok(assignment, problem):
+        return
+    head: list[int] = list(matrix[0].prefix) if matrix else []
+    top = max([o.vector_log2 for o in assignment], default=0)
+    cons = alignment_constraints(assignment, sides, max(top, len(head)))
+    if not chain_ok(head, cons):
+        return
+    w = model.within_word_bits
+    levels = sorted({o.vector_log2 for o in plain if o.vector_log2 > len(head)})
+    pools: dict[int, _Pool] = {}
+
+    def pool(level: int) -> _Pool:
+        if level not in pools:
+            k = levels[level]
+            members = [o.side for o in plain if o.vector_log2 >= k]
+            shorter = [regs[o.side] for o in plain if o.vector_log2 < k]
+            pools[level] = _Pool(_common_span(members, regs, spans), shorter, problem.simplicity)
+        return pools[level]
+
+    in_word = {pos: [f2.echelon(lanes[o.side]) for o in plain
+                     if lanes and o.vector_log2 <= pos < w and lanes[o.side]]
+               for pos in range(len(head), top)}
+
+    def extend(prefix: list[int], level: int) -> Iterable[list[int]]:
+        if level == len(levels):
+            yield prefix
+            return
+        if len(prefix) == levels[level]:
+            yield from extend(prefix, level + 1)
+            return
+        spaces = in_word.get(len(prefix))
+        cands = sorted(pool(level).all(),
+                       key=lambda v: sum(1 for ln in spaces if f2.reduce(v, ln))) \
+            if spaces else pool(level)
+        for v in cands:
+            trial = prefix + [v]
+            if f2.rank(trial) == len(trial) and chain_ok(trial, cons):
+                yield from extend(trial, level)
+
+    yield from extend(head, 0)
+
+
+def within_word(prefix: list[int], lanes: Sequence[Sequence[int]], model: BankModel,
+                d: int, cons: Sequence[tuple[int, ...]] = ()) -> list[int] | None:
+    """Extend the prefix with the within-word bits of sub-word elements (lane directions the
+    sides share first, then any lane direction, then unit vectors), keeping
+    :func:`chain_ok`; None when no extension fits."""
+    w = min(model.within_word_bits, d)
+    if len(prefix) >= w:
+        return prefix
+    common = set(lanes[0]).intersection(*lanes[1:]) if lanes else set()
+    candidates = sorted(c for c in common if c) + [c for ln in lanes for c in ln if c]
+    candidates += [1 << i for i in range(d)]
+    out = list(prefix)
+    for v in candidates:
+        if len(out) >= w:
+            break
+        trial = out + [v]
+        if f2.rank(trial) == len(trial) and (not cons or chain_ok(trial, cons)):
+            out = trial
+    if len(out) < w and cons:  # any independent vector keeping the chain
+        for v in _span_candidates([1 << i for i in range(d)], limit=1 << 12):
+            if len(out) >= w:
+                break
+            trial = out + [v]
+            if f2.rank(trial) == len(trial) and chain_ok(trial, cons):
+                out = trial
+    return out if len(out) == w else None
+
+
+# ---------------------------------------------------------------------------------- step 2
+def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
+                       lanes: Sequence[Sequence[int]], zs: Sequence[int], d: int
+                       ) -> tuple[list[int], bool] | None:
+    """A complement ``Q`` of ``span(prefix)`` satisfying every side's alignment (module
+    docstring, step 2), as a basis, and whether the rank condition below holds for every
+    side; None when the alignment equations have no solution.
+
+    Offset bit ``i`` of the prefix is a linear functional ``g_i``; with an initial
+    complement ``Q₀`` every complement is ``{q + φ(q)}`` for a map ``φ: Q₀ → span(prefix)``,
+    and ``g_i(x) = p_i(x) + φ_i·q(x)`` (``p``, ``q``: the parts of ``x``). Alignment:
+    ``g_i`` vanishes on the thread directions of every side whose vector covers bit ``i``
+    (for a matrix instruction: its rows and warps, and its registers above the lane chunk) —
+    one linear system per bit. The solution space is then used, bit by bit, so that for a
+    side with a shorter ``Z`` (``zs[s]`` bits) the functionals of the bits above it are
+    independent on its phase lanes ``lanes[s]``: then its ``X = Λ + Z`` projects onto the
+    whole prefix and it keeps its own conflict bound.
+    """
+    kp = len(prefix)
+    groups = {cons[i] if i < len(cons) else () for i in range(kp)}
+    short = [(ln, z) for ln, z in zip(lanes, zs) if z < kp and ln]
+    if len(groups) == 1 and () not in groups and not short:
+        # every prefix bit has the same constraint directions S: Q ⊇ S, which needs S to
+        # avoid the prefix
+        thr = list(next(iter(groups)))
+        inside = f2.extend_basis(prefix, thr)
+        if len(inside) != f2.rank(thr):
             return None
-        plan = Plan(cols, nbank, reports, choice.lower_bounds, choice.exponents,
-                     choice.proven, ks, choice.min_sum_degrees, choice.sum_witness)
-        if best is None or plan.score() < best.score():
-            best = plan
-        tries += 1
-        if plan.meets() or tries >= 32:
+        return inside + f2.extend_basis(list(prefix) + inside, (1 << i for i in range(d)),
+                                        limit=d - kp - len(inside)), True
+    q0 = f2.complement(prefix, d)
+    m = len(q0)
+    basis = list(prefix) + q0
+    coords = f2.inverse(basis)  # tensor bit -> coordinates over (prefix, Q0)
+    pmask = (1 << kp) - 1
+
+    def split(x: int) -> tuple[int, int]:
+        c = f2.apply(coords, x)
+        return c & pmask, c >> kp
+
+    phi: list[int] = []  # row i: a bitmask over Q0's basis
+    nulls: list[tuple[int, ...]] = []
+    cache: dict[tuple[int, ...], tuple[list[tuple[int, int]], list[int], tuple[int, ...]]] = {}
+    for i in range(kp):
+        key = tuple(cons[i]) if i < len(cons) else ()
+        if not key:
+            phi.append(0)
+            nulls.append(tuple(1 << j for j in range(m)))
+            continue
+        if key not in cache:
+            parts = [split(t) for t in key]
+            # the system's columns: for each Q0 coordinate j, the vector (bit j of q(t))_t
+            cols = [0] * m
+            for r, (_, q) in enumerate(parts):
+                while q:
+                    low = q & -q
+                    cols[low.bit_length() - 1] |= 1 << r
+                    q ^= low
+            cache[key] = (parts, cols, tuple(f2.null_space(cols)))
+        parts, cols, null = cache[key]
+        target = 0
+        for r, (pp, _) in enumerate(parts):
+            target |= ((pp >> i) & 1) << r
+        sol = f2.solve(cols, target)
+        if sol is None:
+            return None
+        phi.append(sol)
+        nulls.append(null)
+    # rank condition for the sides with a shorter Z
+    ok = True
+    for side_lanes, z in short:
+        lam = [split(x) for x in side_lanes]
+
+        def row_vec(i: int, f: int) -> int:
+            out = 0
+            for r, (pp, q) in enumerate(lam):
+                out |= (((pp >> i) & 1) ^ (bin(f & q).count("1") & 1)) << r
+            return out
+
+        chosen: list[int] = []
+        for i in range(z, kp):
+            v = row_vec(i, phi[i])
+            ech = f2.echelon(chosen)
+            if f2.reduce(v, ech) == 0:
+                for n in nulls[i]:
+                    alt = row_vec(i, phi[i] ^ n)
+                    if f2.reduce(alt, ech):
+                        phi[i] ^= n
+                        v = alt
+                        break
+            chosen.append(v)
+        ok = ok and f2.rank(chosen) >= min(len(side_lanes), kp - z)
+    out = []
+    for j, e in enumerate(q0):
+        x = e
+        for i in range(kp):
+            if (phi[i] >> j) & 1:
+                x ^= prefix[i]
+        out.append(x)
+    return out, ok
+
+
+# ---------------------------------------------------------------------------------- steps 3-4
+#: Prefix variants :func:`build_plan` tries when the first misses its assignment's bound.
+MAX_VARIANTS = 4
+#: How many prefixes :func:`build_plan` looks at (cheaply: steps 1–2) to find those worth
+#: building.
+SCAN_PREFIXES = 32
+
+
+def build_plan(assignment: Sequence[SideOption], problem: Problem,
+               prefix: list[int] | None = None, target: tuple[int, int] | None = None,
+               max_variants: int = MAX_VARIANTS) -> Plan | None:
+    """The cheapest memory layout found for an assignment (module docstring), with its exact
+    reports; None when the assignment cannot be built (no prefix, no aligned complement, or a
+    matrix instruction the result does not serve).
+
+    The prefixes come from :func:`prefixes`, preferred first; those whose aligned complement
+    meets every shorter side's rank condition are built first (up to :data:`SCAN_PREFIXES`
+    are looked at: the check is cheap, the exact count is not). While the plan misses
+    ``target`` (the assignment's ideal key), the next ones are built (up to
+    ``max_variants``): the choice and order of a level's bits decide what a shorter side
+    sees inside its bank word. ``prefix`` pins the first offset bits instead (``fixed=``).
+    """
+    lanes_by_side = []
+    for o in assignment:
+        if o.is_matrix:
+            assert o.geometry is not None
+            lanes_by_side.append([c for c in o.geometry.rows if c])
+        else:
+            lanes_by_side.append(f2.compose(problem.sides[o.side].lane,
+                                            problem.model.phase_lanes(o.vector_log2)))
+    if prefix is not None:
+        ready = _prepare(prefix, assignment, problem, lanes_by_side)
+        return None if ready is None else _build(ready, assignment, problem, lanes_by_side)
+    best: Plan | None = None
+    best_key = None
+    builds = 0
+    later: list[_Prepared] = []  # prefixes that miss a shorter side's rank condition
+
+    def consider(ready: _Prepared) -> bool:
+        """Build one prefix; True when the search can stop (target met or builds used)."""
+        nonlocal best, best_key, builds
+        builds += 1
+        plan = _build(ready, assignment, problem, lanes_by_side)
+        if plan is not None:
+            key = plan_key(plan, problem.weights, problem.objective)
+            if best_key is None or key < best_key:
+                best, best_key = plan, key
+            if target is None or key <= target:
+                return True
+        return builds >= max(1, max_variants)
+
+    for variant in itertools.islice(prefixes(assignment, problem, lanes_by_side),
+                                    SCAN_PREFIXES):
+        ready = _prepare(variant, assignment, problem, lanes_by_side)
+        if ready is None:
+            continue
+        if not ready.fits:
+            later.append(ready)
+            continue
+        if consider(ready):
+            return best
+    for ready in later:
+        if consider(ready):
             break
     return best
 
 
-def first_bank_choices(vec, z, d, lanes, avoid):
-    """Yield ``(Z columns, first_bank)`` choices, best first.
+@dataclass(frozen=True)
+class _Prepared:
+    """Steps 1–2 of one construction: the full prefix (with the within-word bits), the
+    alignment constraints, each side's ``Z`` width, the aligned complement and whether it
+    meets the rank condition of every shorter side."""
 
-    ``first_bank(seg)`` returns the first bank basis given the segment basis (or None when no
-    candidate fits); it is None itself when Z already holds the first bank-dim basis.
+    full: list[int]
+    cons: list[tuple[int, ...]]
+    zs: list[int]
+    q: list[int]
+    fits: bool
 
-    For sub-word elements the first bank-dim bases are the within-word bits (part of Z);
-    otherwise the first bank basis is picked after the segment span. Either way the first
-    basis after the vector should lie outside the register spans in ``avoid`` (so no side
-    vectorises wider than planned); candidates that satisfy this come first, and a final
-    unconstrained choice guarantees progress.
-    """
-    k = len(vec)
-    if z > k:
-        # Sub-word: choose the within-word extras now, the first outside the register spans;
-        # lane directions every side shares come first (those lanes then share a word).
-        # (a preference order only: common lane columns, then all lane columns)
-        common_lanes = set(lanes[0]).intersection(*lanes[1:])
-        prefer = sorted(common_lanes) + [v for ln in lanes for v in ln]
-        seen = 0
-        for first in outside_spaces(candidate_vectors(d, prefer), avoid + [f2.echelon(vec)]):
-            zcols = vec + [first]
-            zcols += f2.extend_basis(zcols, candidate_vectors(d, prefer), limit=z - k - 1)
-            if len(zcols) < z:
-                continue
-            yield zcols, None
-            seen += 1
-            if seen >= 8:
-                break
-        zcols = vec + f2.extend_basis(vec, candidate_vectors(d, prefer), limit=z - k)
-        yield zcols, None
-        return
 
-    flat = [v for ln in lanes for v in ln]
+def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
+             lanes_by_side: Sequence[Sequence[int]]) -> _Prepared | None:
+    """Steps 1–2 from a given prefix (None when no aligned complement exists)."""
+    model, d = problem.model, problem.d
+    top = max([o.vector_log2 for o in assignment] + [len(prefix)])
+    cons = alignment_constraints(assignment, problem.sides, top)
+    full = within_word(list(prefix), lanes_by_side, model, d, cons)
+    if full is None:
+        return None
+    kp = len(full)
+    w = model.within_word_bits
+    zs = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp) for o in assignment]
+    found = aligned_complement(full, cons, lanes_by_side, zs, d)
+    if found is None:
+        return None
+    return _Prepared(full, list(cons), zs, found[0], found[1])
 
-    def first_bank(avoid_spaces):
-        def pick(seg):
-            taken = f2.echelon(vec + seg)
-            for c in outside_spaces(candidate_vectors(d, flat), avoid_spaces + [taken]):
-                return c
-            return None
-        return pick
 
-    yield vec, first_bank(avoid)
-    for i in range(len(avoid)):
-        yield vec, first_bank(avoid[:i] + avoid[i + 1:])
-    if avoid:
-        yield vec, first_bank([])
+def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
+           lanes_by_side: Sequence[Sequence[int]]) -> Plan | None:
+    """Steps 3–4 and the exact count (None when a matrix instruction is not served)."""
+    sides, regs, model, d = problem.sides, problem.regs, problem.model, problem.d
+    weights, node_limit = problem.weights, problem.node_limit
+    full, zs, q = ready.full, ready.zs, ready.q
+    row = min(model.seg_lo, d)
+    nseg = d - row
+    kp = len(full)
+    # step 3: the segment, in coordinates over Q
+    xs = []
+    for o, lam, z in zip(assignment, lanes_by_side, zs):
+        inter = f2.intersection(list(lam) + full[:z], q) if q else ()
+        sol = f2.solve_many(q, list(inter))
+        xs.append([c for c in sol if c is not None])
+    m = len(q)
+    nseg = min(nseg, m)
+    if len(xs) == 2:
+        seq = f2.avoiding_sequence_echelon(sorted(f2.echelon(xs[0])), sorted(f2.echelon(xs[1])),
+                                           (), m)[:nseg]
+        proven = True
+    else:
+        costs = [wt * o.instructions_per_warp * o.phases for o, wt in zip(assignment, weights)]
+        choice = best_segment(xs, [], m, nseg, node_limit=node_limit, weights=costs)
+        seq = list(choice.sum_witness)
+        proven = choice.proven
+    # any basis of the segment span counts the same: take the reduced one, lowest bits first
+    seg_sorted = sorted(f2.echelon(f2.apply(q, c) for c in seq))
+    # step 4: the banks, outside the register spans where possible
+    nbank = row - kp
+    qb = f2.echelon(q)
+    # the first bank bit decides whether a side vectorises wider than planned: outside every
+    # register span if possible; the others only need to be simple (unit vectors first)
+    first = f2.extend_basis(full + seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
+    simple = sorted(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
+                    key=problem.simplicity)
+    banks = first + f2.extend_basis(full + seg_sorted + first, simple,
+                                    limit=nbank - len(first))
+    if len(banks) < nbank:
+        return None
+    cols = tuple(full + banks + seg_sorted)
+    inv = f2.inverse(list(cols))
+    reports = []
+    try:
+        for o in assignment:
+            if o.is_matrix:
+                reports.append(matrix_report(o, inv, sides[o.side], model))
+            else:
+                reports.append(side_report(cols, inv, sides[o.side], regs[o.side], model, d))
+    except LayoutError:
+        return None
+    return Plan(cols, tuple(reports), tuple(assignment), proven)
+
+
+def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Iterable[int]:
+    """Vectors of ``span(q)`` to complete the banks with: those in no register span first,
+    then the rest (basis vectors, then sums of two)."""
+    basis = sorted(q)
+    spans = [r for r in regs if r]
+
+    def widening(v: int) -> int:
+        return sum(1 for r in spans if not f2.reduce(v, r))
+
+    yield from sorted(basis, key=widening)
+    yield from sorted((a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]), key=widening)

@@ -1,8 +1,9 @@
 """What :func:`~linlayout.synthesize_swizzle` returns: the layout, its costs, and its proof.
 
 :class:`SwizzleResult` holds the synthesized shared-memory layout with the exact report of
-every side (as :func:`~linlayout.bank_conflicts` counts it); :class:`OptimalityBound` holds
-what no layout can beat and the argument, in words, that proves it.
+every side (as :func:`~linlayout.bank_conflicts` counts it) and the totals the objective
+minimises; :class:`OptimalityBound` holds what no layout can beat, side by side, and the
+argument, in words, that proves the result optimal — or the gap when it does not.
 """
 
 from __future__ import annotations
@@ -13,7 +14,36 @@ from typing import Any
 from ..conflicts import ConflictReport
 from ..layout import LinearLayout
 
-__all__ = ["OptimalityBound", "SwizzleResult"]
+__all__ = ["OptimalityBound", "SideBound", "SwizzleResult"]
+
+
+@dataclass(frozen=True)
+class SideBound:
+    """The least one side can cost with any memory layout (the side on its own).
+
+    Attributes:
+        side: ``"store"``, ``"load"`` or ``"load i"``.
+        instruction: the access that reaches it (``ld/st.shared`` or a matrix instruction).
+        vector_elems: elements per lane per instruction of that access (a matrix
+            instruction: elements of one 16-byte row).
+        degree: the least conflict degree any layout giving that access can have
+            (Lemma 9.5 dimension count).
+        wavefronts_per_warp: the least wavefronts per warp.
+        instructions_per_warp: the instructions per warp of that access.
+        wavefront_floor: ``⌈bytes per warp / bytes per wavefront⌉``.
+    """
+
+    side: str
+    instruction: str
+    vector_elems: int
+    degree: int
+    wavefronts_per_warp: int
+    instructions_per_warp: int
+    wavefront_floor: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: every field."""
+        return dict(self.__dict__)
 
 
 @dataclass(frozen=True)
@@ -21,86 +51,86 @@ class OptimalityBound:
     """What no shared-memory layout can beat, and why.
 
     Attributes:
-        vector_elems: the widest vector every side can use: ``2^dim(∩ Reg)`` elements, capped
-            at the widest access (a memory layout's first offsets must be held in registers
-            by every side that vectorises them).
-        store_degree: the least conflict degree any memory layout with that vector subspace
-            (and these within-word bits) gives the store: ``2^max(0, s − (d − dim X))`` with
-            ``s`` segment bits, ``d`` tensor bits and ``X = span(lanes in one phase) + vector
-            + within-word bits`` — an ``s``-dim segment span meets ``X`` in at least that.
-        load_degrees: the same for each load.
-        worst_degree: the least possible degree of the worst side (``2^min max e``). With one
-            load it is the larger per-side bound (both are reached at once); with several it
-            comes from the exact search.
-        proven: the search that produced ``worst_degree`` finished (always True with one load).
-        sum_degrees: the least total ``Σ degree`` over the sides any segment span gives (with
-            one load, the two per-side bounds added; with several it may need a less balanced
-            span than the one minimising the worst side); ``sum_witness`` is a segment basis
-            (flat tensor coordinates) that reaches it.
-        common_dim, access_bytes, nseg, nbits, aligned_dim: the numbers behind the proof
-            (``argument``: the same in words). tma_candidates: with a fixed TMA mode, how many layouts were
-            counted exhaustively.
+        objective: ``"wavefronts"`` (total wavefronts first, then instructions) or
+            ``"instructions"`` (the other order, Triton's).
+        weights: the weight of each side (store first) in the totals.
+        sides: one :class:`SideBound` per side, store first.
+        wavefronts_per_warp: ``Σ weight · wavefronts`` no layout beats (for the
+            ``"instructions"`` objective: among layouts reaching :attr:`instructions_per_warp`).
+        instructions_per_warp: ``Σ weight · instructions`` no layout beats (for the
+            ``"wavefronts"`` objective: among layouts reaching :attr:`wavefronts_per_warp`).
+        reached: the result costs exactly the bound, which proves it optimal.
+        method: how the bound was obtained — ``"per-side"`` (every side at its own minimum,
+            the sides' vector chains being compatible), ``"exhaustive"`` (every candidate of a
+            fixed TMA mode counted) or ``"pinned"`` (per-side minima among layouts with the
+            pinned prefix).
+        candidates: with ``"exhaustive"``, how many layouts were counted.
+        infeasible: access assignments proven impossible (their sides' vector chains do not
+            fit), which raised the bound above the plain per-side sum.
     """
 
-    vector_elems: int
-    store_degree: int
-    load_degrees: tuple[int, ...]
-    worst_degree: int
-    proven: bool
-    sum_degrees: int = 0
-    sum_witness: tuple[int, ...] = field(default=(), compare=False)
-    common_dim: int = field(default=0, compare=False)
-    access_bytes: int = field(default=16, compare=False)
-    nseg: int = field(default=0, compare=False)
-    nbits: int = field(default=0, compare=False)
-    tma_candidates: int = field(default=0, compare=False)
-    aligned_dim: int = field(default=-1, compare=False)
-
-    @property
-    def load_degree(self) -> int:
-        """The first load's bound (the only one for a store/load pair)."""
-        return self.load_degrees[0]
+    objective: str
+    weights: tuple[int, ...]
+    sides: tuple[SideBound, ...]
+    wavefronts_per_warp: int
+    instructions_per_warp: int
+    reached: bool
+    method: str = "per-side"
+    candidates: int = 0
+    infeasible: int = 0
 
     @property
     def argument(self) -> str:
         """The proof in words, with the numbers filled in."""
-        if self.tma_candidates:
-            return (f"exhaustive: all {self.tma_candidates} layouts TMA can write for this tile "
-                    f"with the fixed mode were counted; the worst side is at best "
-                    f"{self.worst_degree}-way and the degrees add up to at least "
-                    f"{self.sum_degrees}")
-        loads = self.load_degrees
-        names = ["load"] if len(loads) == 1 else [f"load {i}" for i in range(len(loads))]
-        per_side = ", ".join(f"{nm} -> {deg}-way at best"
-                             for nm, deg in zip(["store"] + names, (self.store_degree, *loads)))
-        aligned = self.common_dim if self.aligned_dim < 0 else self.aligned_dim
-        text = (
-            f"vector: dim(∩ Reg) = {self.common_dim}, of which {aligned} dims avoid every "
-            f"lane/warp/block direction (each thread's run must start aligned), and a "
-            f"{self.access_bytes}-byte access limits the vector, so no layout vectorises every "
-            f"side beyond {self.vector_elems} elements; segment: any {self.nseg}-dim segment span in the {self.nbits}-bit "
-            f"tensor space meets X = span(lanes of a phase + vector + within-word bits) in at "
-            f"least max(0, {self.nseg} - ({self.nbits} - dim X)) dims (Lemma 9.5 count): "
-            f"{per_side}"
-        )
-        if len(loads) > 1:
-            how = "proven by exhaustive search" if self.proven else "search budget exhausted"
-            text += (f"; jointly the worst side is at least {self.worst_degree}-way and the "
-                     f"degrees add up to at least {self.sum_degrees} ({how})")
+        order = ("wavefronts, then instructions" if self.objective == "wavefronts"
+                 else "instructions, then wavefronts")
+        weighted = "" if all(w == 1 for w in self.weights) else \
+            f", weights {list(self.weights)}"
+        if self.method == "exhaustive":
+            return (f"exhaustive: all {self.candidates} layouts the fixed TMA mode can write "
+                    f"for this tile were counted exactly (objective: {order}{weighted}); none "
+                    f"costs less than {self.wavefronts_per_warp} wavefronts and "
+                    f"{self.instructions_per_warp} instructions per warp")
+        parts = []
+        for b in self.sides:
+            what = (f"{b.instruction} rows of {b.vector_elems} elements" if b.instruction !=
+                    "ld/st.shared" else f"{b.vector_elems}-element vectors")
+            parts.append(f"{b.side} with {what}: at least {b.wavefronts_per_warp} wavefronts "
+                         f"({_count(b.instructions_per_warp, 'instruction')}, "
+                         f"{b.degree}-way at best, "
+                         f"floor {b.wavefront_floor})")
+        scope = "among layouts with the pinned prefix, " if self.method == "pinned" else ""
+        text = (f"{scope}each side costs at least what its access costs conflict-free or at "
+                f"its Lemma 9.5 dimension count; the cheapest accesses that fit together are "
+                + "; ".join(parts))
+        if self.infeasible:
+            were = "was" if self.infeasible == 1 else "were"
+            text += (f" ({_count(self.infeasible, 'cheaper combination')} of accesses {were} "
+                     "proven impossible: no vector chain serves all their sides)")
+        text += (f". So no layout beats {self.wavefronts_per_warp} wavefronts and "
+                 f"{self.instructions_per_warp} instructions per warp in total (objective: "
+                 f"{order}{weighted})")
+        text += "; this layout reaches the bound" if self.reached else \
+            "; this layout does not reach it (see the gap)"
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the bounds, ``proven`` and the ``argument`` text."""
+        """JSON-ready: the bound, its per-side parts, ``reached`` and the argument."""
         return {
-            "vector_elems": self.vector_elems,
-            "store_degree": self.store_degree,
-            "load_degree": self.load_degree,
-            "load_degrees": list(self.load_degrees),
-            "worst_degree": self.worst_degree,
-            "sum_degrees": self.sum_degrees,
-            "proven": self.proven,
+            "objective": self.objective,
+            "weights": list(self.weights),
+            "wavefronts_per_warp": self.wavefronts_per_warp,
+            "instructions_per_warp": self.instructions_per_warp,
+            "sides": [b.to_dict() for b in self.sides],
+            "method": self.method,
+            "reached": self.reached,
             "argument": self.argument,
         }
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 instruction"``, ``"4 instructions"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @dataclass(frozen=True)
@@ -109,16 +139,21 @@ class SwizzleResult:
 
     Attributes:
         layout: bijection with in dims ``vector``, ``bank``, ``segment`` (flattened in that
-            order into the element offset) onto the tensor's out dims.
-        vector_elems: the vector width (elements) every side shares.
+            order into the element offset) onto the tensor's out dims; ``vector`` is the
+            widest vector every ``ld/st.shared`` side uses (a side may use more).
+        vector_elems: ``2^(vector bits)``.
         store: :class:`ConflictReport` of the store, exactly as
-            ``bank_conflicts(store, layout, element_bits=…)`` counts it (at the widest
-            vectorisation the layout admits, which may exceed ``vector_elems``).
+            ``bank_conflicts(store, layout, element_bits=…, instruction=…)`` counts it (at
+            the widest vectorisation the layout admits).
         loads: the same for each load, in the order given.
-        optimal: ``vector_elems`` equals ``bound.vector_elems``, every side is conflict-free or
-            at its proven optimum, and (with several loads) the search finished.
+        optimal: proven optimal for the objective: it costs exactly :attr:`bound`, or (a
+            fixed TMA mode) every alternative was counted.
         bound: the :class:`OptimalityBound` the result was checked against.
         element_bits: bits per element.
+        objective: ``"wavefronts"`` or ``"instructions"``.
+        weights: per-side weights (store first).
+        notes: remarks a user should read (e.g. that TMA's own writes are not counted).
+        counted: which sides' costs enter the totals (False: a TMA copy, no bank conflicts).
     """
 
     layout: LinearLayout
@@ -128,11 +163,56 @@ class SwizzleResult:
     optimal: bool
     bound: OptimalityBound
     element_bits: int
+    objective: str = "wavefronts"
+    weights: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+    counted: tuple[bool, ...] = field(default=())
 
     @property
     def load(self) -> ConflictReport:
         """The first load's report (the only one for a store/load pair)."""
         return self.loads[0]
+
+    @property
+    def reports(self) -> tuple[ConflictReport, ...]:
+        """Every side's report, store first."""
+        return (self.store, *self.loads)
+
+    def _weights(self) -> tuple[int, ...]:
+        ws = self.weights or (1,) * len(self.reports)
+        counted = self.counted or (True,) * len(self.reports)
+        return tuple(w if c else 0 for w, c in zip(ws, counted))
+
+    @property
+    def wavefronts_per_warp(self) -> int:
+        """``Σ weight · wavefronts_per_warp`` over the counted sides."""
+        return sum(w * r.wavefronts_per_warp for w, r in zip(self._weights(), self.reports))
+
+    @property
+    def instructions_per_warp(self) -> int:
+        """``Σ weight · instructions_per_warp`` over the counted sides."""
+        return sum(w * r.instructions_per_warp for w, r in zip(self._weights(), self.reports))
+
+    @property
+    def wavefront_floor(self) -> int:
+        """``Σ weight · wavefront_floor`` over the counted sides: the bandwidth floor."""
+        return sum(w * r.wavefront_floor for w, r in zip(self._weights(), self.reports))
+
+    @property
+    def conflict_free(self) -> bool:
+        """Every counted side is conflict-free."""
+        return all(r.degree == 1 for w, r in zip(self._weights(), self.reports) if w)
+
+    @property
+    def at_floor(self) -> bool:
+        """Every counted side pays exactly its bandwidth floor."""
+        return all(r.at_floor for w, r in zip(self._weights(), self.reports) if w)
+
+    @property
+    def gap(self) -> tuple[int, int]:
+        """``(wavefronts, instructions)`` per warp above the bound; ``(0, 0)`` when reached."""
+        return (self.wavefronts_per_warp - self.bound.wavefronts_per_warp,
+                self.instructions_per_warp - self.bound.instructions_per_warp)
 
     @property
     def tma_mode(self) -> Any:
@@ -144,7 +224,7 @@ class SwizzleResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"layout": {"bases", "out_dims"}, "vector_elems", "store", "load",
-        "loads", "optimal", "bound"}``."""
+        "loads", "totals", "optimal", "bound", "notes"}``."""
         return {
             "layout": self.layout.to_dict(),
             "vector_elems": self.vector_elems,
@@ -152,6 +232,17 @@ class SwizzleResult:
             "store": self.store.to_dict(),
             "load": self.load.to_dict(),
             "loads": [r.to_dict() for r in self.loads],
+            "totals": {
+                "objective": self.objective,
+                "weights": list(self.weights),
+                "wavefronts_per_warp": self.wavefronts_per_warp,
+                "instructions_per_warp": self.instructions_per_warp,
+                "wavefront_floor": self.wavefront_floor,
+                "conflict_free": self.conflict_free,
+                "at_floor": self.at_floor,
+                "gap": list(self.gap),
+            },
             "optimal": self.optimal,
             "bound": self.bound.to_dict(),
+            "notes": list(self.notes),
         }

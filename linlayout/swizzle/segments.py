@@ -69,12 +69,19 @@ def lower_bounds(xs: Sequence[Sequence[int]], nbits: int, nseg: int) -> tuple[in
     return tuple(max(0, nseg - (nbits - f2.rank(x))) for x in xs)
 
 
-def _worst_first(exps: Sequence[int]) -> tuple[int, int]:
-    return (max(exps, default=0), sum(1 << e for e in exps))
+def _worst_first(exps: Sequence[int], weights: Sequence[int] | None = None) -> tuple[int, int]:
+    return (max(exps, default=0), _weighted(exps, weights))
 
 
-def _sum_first(exps: Sequence[int]) -> tuple[int, int]:
-    return (sum(1 << e for e in exps), max(exps, default=0))
+def _sum_first(exps: Sequence[int], weights: Sequence[int] | None = None) -> tuple[int, int]:
+    return (_weighted(exps, weights), max(exps, default=0))
+
+
+def _weighted(exps: Sequence[int], weights: Sequence[int] | None) -> int:
+    """``Σ weight · 2^e`` (weights 1 when None)."""
+    if weights is None:
+        return sum(1 << e for e in exps)
+    return sum(wt << e for wt, e in zip(weights, exps))
 
 
 def _exponents(seg: Sequence[int], xs: Sequence[Sequence[int]]) -> tuple[int, ...]:
@@ -89,6 +96,7 @@ def best_segment(
     *,
     node_limit: int = 200_000,
     seed: int = 0,
+    weights: Sequence[int] | None = None,
 ) -> SegmentChoice:
     """An ``nseg``-dimensional segment span meeting the sides' subspaces as little as possible.
 
@@ -99,6 +107,9 @@ def best_segment(
         nseg: the segment dimension ``s`` (``s ≤ n − dim Z``).
         node_limit: search budget (nodes); past it the best found is returned unproven.
         seed: seed of the heuristic's random choices (results are deterministic per seed).
+        weights: per-side weights of the sum objective ``Σ weight · 2^e`` (default 1 each):
+            with each side's instructions × phases (× its weight) the sum is the total
+            wavefronts per warp, and ``sum_witness`` minimises it.
 
     Returns:
         A :class:`SegmentChoice` minimising ``(max_i e_i, Σ e_i)`` — proven, or the best found
@@ -116,7 +127,7 @@ def best_segment(
         seg = f2.avoiding_sequence_echelon(ea, eb, f2.echelon(z), nbits)[:nseg]
         if len(seg) < nseg:
             raise ValueError(f"a {nseg}-dim segment cannot avoid Z in {nbits} bits")
-        total = sum(1 << b for b in bounds)
+        total = _weighted(bounds, weights)
         return SegmentChoice(tuple(seg), bounds, bounds, proven=True, min_sum_degrees=total,
                              sum_witness=tuple(seg))
     bounds = lower_bounds(xs, nbits, nseg)
@@ -149,7 +160,7 @@ def best_segment(
         seg = lift([1 << j for j in range(w)] if kappa == w else [])
         exps = _exponents(seg, xs)
         return SegmentChoice(seg, exps, bounds, proven=True,
-                             min_sum_degrees=sum(1 << e for e in exps), sum_witness=seg)
+                             min_sum_degrees=_weighted(exps, weights), sum_witness=seg)
 
     # Sides in W-coordinates (each basis vector as a bitmask over wbasis).
     sol = f2.solve_many(wbasis, [v for xb_ in xbar for v in xb_])
@@ -158,46 +169,64 @@ def best_segment(
     for xb_ in xbar:
         sides_w.append([next(it) for _ in xb_])  # type: ignore[misc]
 
-    best = _heuristic(sides_w, w, kappa, seed)
+    best = _heuristic(sides_w, w, kappa, seed, weights)
     exps_h = [len(f2.intersection(best, sd)) for sd in sides_w]
     bounds_w = tuple(max(0, kappa - (w - len(sd))) for sd in sides_w)
     if tuple(exps_h) == bounds_w:  # every side at its own bound: optimal for both objectives
         seg = lift(best)
         exps = _exponents(seg, xs)
         return SegmentChoice(seg, exps, bounds, proven=True,
-                             min_sum_degrees=sum(1 << e for e in exps), sum_witness=seg)
+                             min_sum_degrees=_weighted(exps, weights), sum_witness=seg)
 
     found_mx, found_sm, nodes, complete = _search(
-        sides_w, w, kappa, _worst_first(exps_h), _sum_first(exps_h), node_limit)
+        sides_w, w, kappa, _worst_first(exps_h, weights), _sum_first(exps_h, weights),
+        node_limit, weights)
     seg = lift(found_mx if found_mx is not None else best)
     sum_seg = lift(found_sm if found_sm is not None else best)
     exps_sum = _exponents(sum_seg, xs)
     return SegmentChoice(seg, _exponents(seg, xs), bounds, proven=complete, nodes=nodes,
-                         min_sum_degrees=sum(1 << e for e in exps_sum), sum_witness=sum_seg)
+                         min_sum_degrees=_weighted(exps_sum, weights), sum_witness=sum_seg)
 
 
-def _score(kernel: Sequence[int], sides: Sequence[Sequence[int]]) -> tuple[int, int]:
-    return _worst_first([len(f2.intersection(kernel, s)) for s in sides])
+def _score(kernel: Sequence[int], sides: Sequence[Sequence[int]],
+           weights: Sequence[int] | None = None) -> tuple[int, int]:
+    return _worst_first([len(f2.intersection(kernel, s)) for s in sides], weights)
 
 
-def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int) -> list[int]:
-    """Greedy randomized kernel: add the sampled vector that raises (max, sum) the least."""
+def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int,
+               weights: Sequence[int] | None = None) -> list[int]:
+    """Greedy randomized kernel: add the sampled vector that raises (max, sum) the least.
+
+    Adding ``c`` to a kernel ``K`` raises ``dim(K ∩ X)`` by one exactly when ``c`` lies in
+    ``K + X`` (and not in ``K``), so each side's exponent is tracked with one reduction
+    against the echelon basis of ``K + X``.
+    """
     rng = random.Random(seed)
     best: list[int] | None = None
     best_score = None
-    for attempt in range(6):
+    side_bases = [f2.echelon(sd) for sd in sides]
+    for _ in range(6):
         kernel: list[int] = []
+        k_basis: tuple[int, ...] = ()
+        sums = list(side_bases)  # echelon bases of K + X_i
+        exps = [0] * len(sides)
         while len(kernel) < kappa:
             cands = {rng.getrandbits(w) for _ in range(48)}
             cands |= {1 << j for j in range(w)}
-            scored = []
-            for c in cands:
-                if c == 0 or f2.in_span(c, kernel):
+            pick = None
+            for c in sorted(cands):
+                if c == 0 or f2.reduce(c, k_basis) == 0:
                     continue
-                scored.append((_score(kernel + [c], sides), c))
-            scored.sort()
-            kernel.append(scored[0][1])
-        sc = _score(kernel, sides)
+                trial = [e + (f2.reduce(c, sb) == 0) for e, sb in zip(exps, sums)]
+                sc = _worst_first(trial, weights)
+                if pick is None or sc < pick[0]:
+                    pick = (sc, c, trial)
+            assert pick is not None
+            _, c, exps = pick
+            kernel.append(c)
+            k_basis = f2.echelon(kernel)
+            sums = [f2.echelon(list(sb) + [c]) for sb in sums]
+        sc = _worst_first(exps, weights)
         if best_score is None or sc < best_score:
             best, best_score = kernel, sc
     assert best is not None
@@ -206,7 +235,7 @@ def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int) ->
 
 def _search(
     sides: Sequence[Sequence[int]], w: int, kappa: int, inc_worst: tuple[int, int],
-    inc_sum: tuple[int, int], limit: int
+    inc_sum: tuple[int, int], limit: int, weights: Sequence[int] | None = None
 ) -> tuple[list[int] | None, list[int] | None, int, bool]:
     """Exhaustive search over bank maps ``B: F₂^w → F₂^r`` (``r = w − κ``) in canonical form.
 
@@ -241,7 +270,7 @@ def _search(
         nonlocal nodes, best_w, best_s, cols_w, cols_s, complete
         if j == w:
             if rank == r:
-                sw, ss = _worst_first(exps), _sum_first(exps)
+                sw, ss = _worst_first(exps, weights), _sum_first(exps, weights)
                 if sw < best_w:
                     best_w, cols_w = sw, list(cols)
                 if ss < best_s:
@@ -261,7 +290,7 @@ def _search(
             for i in touched:
                 exps[i] = side_exp(i)
             # every completion scores at least the current (monotone) values
-            if _worst_first(exps) < best_w or _sum_first(exps) < best_s:
+            if _worst_first(exps, weights) < best_w or _sum_first(exps, weights) < best_s:
                 new_span = span if new_rank == rank else span + [x ^ col for x in span]
                 rec(j + 1, new_rank, new_span)
             if not complete:

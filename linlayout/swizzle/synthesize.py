@@ -1,59 +1,75 @@
-"""Optimal swizzle synthesis: the shared-memory layout for a store in layout A and loads in B….
+"""Optimal swizzle synthesis: the shared-memory layout a store and its loads pay least for.
 
-The construction (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5; the article
-"Swizzle by hand, swizzle by algebra" replays it on a 16×32 transpose). Work in the tensor's
-bit space F₂ᵈ. The memory layout is an ordered basis of it, split into
+What the GPU pays for a tile moved through shared memory is, per warp, the total number of
+wavefronts over every instruction that moves it (bandwidth: a wavefront serves at most one
+row of banks) and the number of instructions issued. :func:`synthesize_swizzle` minimises
+exactly that — the sum over the sides (the store and each load) of their wavefronts per warp,
+then of their instructions (or the other order) — with every side counted as the compiler
+executes it: vectorised as widely as the memory layout allows.
 
-* ``vector`` (k bits): directions in every side's register span, so each side moves ``2^k``
-  contiguous elements per lane; k = dim(∩ Reg), capped at the widest access (128 bits);
-* ``bank`` (the rest of one row of banks): for elements narrower than a bank word its first
-  bits are the within-word bits;
-* ``segment`` (the rest): two offsets differing only here hit the same bank.
+The search (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, generalised):
 
-By the closed form in :mod:`linlayout.conflicts`, a side X is conflict-free exactly when the
-segment span meets ``X_X = span(lanes of one phase of X) + Z`` only in 0, ``Z`` being the vector
-plus within-word directions. For a store and one load :func:`linlayout.f2.avoiding_sequence`
-builds a segment span meeting both as little as any subspace of its dimension can (Lemma 9.5,
-generalised to arbitrary — not only unit-vector — subspaces): the result is conflict-free
-whenever any layout with this vector is, and otherwise reaches the per-side lower bound on both
-sides at once. With several loads, :func:`linlayout.swizzle.segments.best_segment` searches exactly.
+* each side has a few possible accesses — ``ld/st.shared`` of ``2^k`` elements per lane
+  for each ``k`` its registers and alignment allow, or ``ldmatrix``/``stmatrix`` when
+  allowed — each with exact instruction and phase counts and a lower bound on its conflicts
+  (:mod:`.options`); summing each side's best is a lower bound on the total that no layout
+  beats;
+* assignments of one access per side are tried cheapest-first; each is built
+  (:mod:`.plans`: a vector chain, an aligned complement, a Lemma 9.5 segment, banks) and
+  counted exactly; the search stops when nothing left can beat the best plan;
+* the result is ``optimal`` when it costs exactly the bound — a certificate that needs no
+  search. Otherwise simple alternatives (row-major in every dimension order, every TMA mode)
+  are counted too, the cheapest layout wins, and the report gives the gap to the bound.
 
-A compiler vectorises as wide as the memory layout allows: if the first bank basis lay in a
-side's register span, that side would use wider vectors and different phases than planned.
-The first basis after the vector is therefore chosen outside every register span whenever
-such a vector exists, and the reports are always counted at the widest vectorisation the
-result admits (exactly what :func:`linlayout.bank_conflicts` returns). With
-``vectors="per_side"`` a side may instead be given a wider vector on purpose, when that lowers
-the total cost.
-
-:func:`synthesize_swizzle` runs in named stages: :func:`_read_sides` (validate the store and
-the loads), :func:`_common_vector` (the widest aligned common register subspace),
-:func:`_prefixes` (which first offsets to try: the vector, a pinned prefix, each side's wider
-vector), :func:`_candidate_plans` (build a :class:`~.plans.Plan` for each, and for each
-matrix-instruction combination), :func:`_choose` (the plan the objective prefers) and
-:func:`_result` (the layout, the bound and the optimality claim).
+Stages of :func:`synthesize_swizzle`: :func:`_read_sides`, :func:`_options`, then
+:func:`_fixed_tma`, :func:`_pinned_plan` or :func:`_search`, then :func:`_alternatives` (only
+when the bound was missed) and :func:`_result`.
 """
-
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import f2
+from .._checks import as_int
 from ..errors import LayoutError
-from ..hardware.instructions import DEFAULT, parse_instruction
+from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import Distributed, distributed_columns, memory_columns, require_same_tensor
 from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..layout import LinearLayout
-from .plans import Plan, build_plan, kind_choices, side_report, widened_plans
-from .result import OptimalityBound, SwizzleResult
+from .options import OBJECTIVES, SideOption, cost_key, matrix_instructions, side_options
+from .plans import (
+    MAX_VARIANTS,
+    Plan,
+    Problem,
+    build_plan,
+    chain_dims_ok,
+    matrix_report,
+    plan_key,
+    side_report,
+)
+from .result import OptimalityBound, SideBound, SwizzleResult
 
-__all__ = ["OptimalityBound", "SwizzleResult", "synthesize_swizzle"]
+__all__ = ["OptimalityBound", "SwizzleResult", "common_vector_layout", "synthesize_swizzle"]
 
-#: Values of ``vectors=``.
-VECTOR_MODES = ("auto", "common", "per_side")
+#: How many layouts the search constructs at most (over all assignments and their prefix
+#: variants) before it settles for the best so far.
+MAX_BUILDS = 40
+#: ``instructions=`` entry for a store performed by TMA (not counted: no bank conflicts).
+TMA_STORE = "tma"
+
+
+class _Bound(NamedTuple):
+    """A bound on the objective's key and how it was obtained (:class:`OptimalityBound`)."""
+
+    key: tuple[int, int]
+    method: str
+    assignment: tuple[SideOption, ...] = ()
+    candidates: int = 0
+    infeasible: int = 0
 
 
 def synthesize_swizzle(
@@ -62,12 +78,13 @@ def synthesize_swizzle(
     *,
     element_bits: int,
     hardware: HardwareModel | None = None,
-    vectors: str = "common",
+    objective: str = "wavefronts",
+    weights: Sequence[int] | None = None,
     instructions: str | Sequence[str | None] | None = None,
     fixed: Sequence[Sequence[int]] | str | None = None,
     node_limit: int = 200_000,
 ) -> SwizzleResult:
-    """The shared-memory layout with the widest vectors and the fewest wavefronts.
+    """The shared-memory layout that moves the tile in the fewest wavefronts and instructions.
 
     Args:
         store: distributed layout that writes the tile (in dims among ``register, lane, warp,
@@ -78,259 +95,210 @@ def synthesize_swizzle(
         element_bits: bits per element, a power of two up to the widest access (128).
         hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``; other
             bank counts: ``NVIDIA.with_banks(num_banks=16)``).
-        vectors: ``"common"`` (default, the fastest): every side uses the widest vector all
-            register spans allow. ``"auto"``: give one side a wider vector of its own (its
-            extra register directions placed right after the common vector) when that takes
-            strictly fewer wavefronts per warp in total — possible only when the common vector
-            is narrower than a bank word (e.g. the 128×128 fp16 transpose: 48 instead of 64
-            wavefronts, 36 instead of 64 instructions). ``"per_side"``: widen whenever it
-            lowers (wavefronts, then instructions), e.g. fewer store instructions at the same
-            wavefront count.
-        instructions: None (default): every side uses ld/st.shared. ``"auto"``: each side may
-            instead use ldmatrix (loads) or stmatrix (the store), ``.x4`` when its registers
-            allow, plain or ``.trans`` (:mod:`linlayout.hardware.instructions`); the combination with the
-            fewest wavefronts per warp, then the fewest instructions, is chosen and each report
-            names its instruction. A sequence (store first, then each load) fixes them, e.g.
-            ``(None, "ldmatrix.x4")``.
+        objective: ``"wavefronts"`` (default): minimise the total wavefronts per warp over
+            the sides, then the total instructions. ``"instructions"``: the other order
+            (Triton's generic swizzling prefers the widest vectors).
+        weights: one positive int per side (store first): how often each side runs, e.g.
+            ``(1, 4)`` for a tile written once and read four times. Default: 1 each.
+        instructions: None (default): every side uses ``ld/st.shared``, vectorised as widely
+            as the layout allows. ``"auto"``: each side may instead use ``ldmatrix`` (loads)
+            or ``stmatrix`` (the store), ``.x1/.x2/.x4``, plain or ``.trans``, whichever the
+            objective prefers. A sequence (store first, then each load) fixes each side: None
+            for ``ld/st.shared``, a matrix instruction name, ``"auto"``, or for the store
+            ``"tma"`` (the tile is written by a TMA copy: not counted, TMA has no bank
+            conflicts; needs a TMA mode in ``fixed``).
         fixed: pin the first offsets: ``fixed[i]`` is the tensor coordinate (one int per out
-            dim, in the store's out-dim order, a basis vector like ``bases`` entries) that
-            offset bit ``i`` must map to — e.g. a contiguity a global-memory access imposes.
-            At most one row of banks can be pinned. The rest is synthesized; the bounds then
-            hold among layouts with this prefix. Or a TMA swizzle mode name (``"128B"``,
-            ``"64B"``, ``"32B"``, ``"none"``, the 128B sub-modes): the layout must be one TMA
-            writes with that mode (:func:`linlayout.ptx.tma_layouts`: every contiguous dim,
-            dim order and box size is tried) — the exact minimum of the worst side (then of
-            the total) over that choice space is returned, proven by exhaustion.
-        node_limit: budget of the exact segment search used with several loads; past it the
-            best layout found is returned with ``optimal=False``.
+            dim, in the store's out-dim order) that offset bit ``i`` must map to — e.g. a
+            contiguity a global-memory access imposes; at most one row of banks. Or a TMA
+            swizzle mode name (``"128B"``, ``"64B"``, ``"32B"``, ``"none"``, the 128B
+            sub-modes): the layout must be one TMA writes with that mode
+            (:func:`linlayout.ptx.tma_layouts`: every contiguous dim, dim order and box size
+            is counted, so the result is proven optimal among them).
+        node_limit: budget of the exact segment search used with three or more sides.
 
     Returns:
-        A :class:`SwizzleResult`. With one load: both sides are conflict-free whenever any
-        memory layout with that vector makes them so; otherwise each side meets its lower
-        bound (``.bound``), which is both the balanced and the minimum-sum choice. With several
-        loads: the ``(worst degree, sum of degrees)`` is minimal among segment choices, proven
-        by exhaustive search unless the budget ran out.
+        A :class:`SwizzleResult`: the layout, every side's exact report, the weighted totals,
+        and ``optimal`` with its proof (``.bound``) — or, when the bound is not reached, the
+        gap.
 
     Raises:
         LayoutError: wrong in dims, out dims or sizes that differ between the sides, more
-            lanes than a warp, an empty list of loads, an unknown ``vectors`` mode, or
-            invalid hardware parameters.
+            lanes than a warp, an empty list of loads, an unknown objective, bad weights, an
+            instruction a side cannot use, invalid hardware parameters, or a fixed prefix or
+            TMA mode that no layout of this tile satisfies.
 
-    Source: Linear Layouts paper (arXiv 2505.23819) §5.4, Lemmas 9.4 and 9.5; Triton's
-    ``GenericSwizzling.cpp`` computes the same kind of layout for unit-vector bases.
+    Source: Linear Layouts paper (arXiv 2505.23819) §5.4, Lemmas 9.4 and 9.5 (generalised:
+    ``docs/theory.md``); Triton's ``lib/Tools/GenericSwizzling.cpp`` computes layouts of the
+    same kind for unit-vector bases.
 
     Example (the article's 16×32 fp32 transpose)::
 
         >>> from linlayout import examples, synthesize_swizzle
         >>> ex = examples.get("transpose")
         >>> r = synthesize_swizzle(ex.store, ex.load, element_bits=32)
-        >>> r.load.degree, r.store.degree, r.optimal
-        (1, 1, True)
+        >>> r.load.degree, r.store.degree, r.wavefronts_per_warp, r.optimal
+        (1, 1, 32, True)
     """
     model = bank_model(element_bits, hardware)
-    if vectors not in VECTOR_MODES:
-        raise LayoutError(f"vectors must be one of {VECTOR_MODES}, got {vectors!r}")
+    if objective not in OBJECTIVES:
+        raise LayoutError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
     if not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 0:
         raise LayoutError(f"node_limit must be a non-negative int, got {node_limit!r}")
     store, sides = _read_sides(store, load, model)
-    d = store.total_out_bits
-    regs = [f2.echelon(s.register) for s in sides]
-    vector = _common_vector(sides, regs, model, d)
+    ws = _weights(weights, len(sides))
+    requests = _requests(instructions, len(sides), fixed)
+    counted = tuple(req != TMA_STORE for req in requests)
+    problem = _problem(store, sides, model, tuple(w if c else 0 for w, c in zip(ws, counted)),
+                       objective, node_limit)
+    options = _options(requests, problem)
+    notes: list[str] = []
     if isinstance(fixed, str):
-        if instructions is not None or vectors == "per_side":
-            raise LayoutError("fixed=<TMA mode> fixes the whole layout; it cannot be combined "
-                              "with instructions= or vectors=")
-        return _fixed_tma(fixed, store, sides, regs, model, d, vector.common_dim)
-    pinned = _pinned(fixed, store, d)
-    if pinned is not None and instructions is not None:
-        raise LayoutError("fixed= pins the first offsets; it cannot be combined with instructions=")
-    if pinned is not None and len(pinned) > min(model.seg_lo, d):
-        raise LayoutError(
-            f"fixed= pins {len(pinned)} offset bits but one row of banks holds "
-            f"{min(model.seg_lo, d)}; pin at most that many"
-        )
-    prefixes = _prefixes(vector, pinned, vectors, sides, regs, model, d)
-    base, plans = _candidate_plans(prefixes, vectors, instructions, sides, regs, model, d,
-                                   node_limit)
-    best = _choose(base, plans, vectors, instructions)
-    return _result(best, base, vector, pinned is not None, store, model, d)
+        plan, bound = _fixed_tma(fixed, store, options, problem)
+        if counted[0]:
+            notes.append(f"the layout is one TMA writes with swizzle mode {fixed!r}; a TMA "
+                         "copy has no bank conflicts and would not be counted (the store is "
+                         "counted here as ld/st.shared; instructions=('tma', ...) leaves it "
+                         "out)")
+        else:
+            notes.append(f"the layout is one TMA writes with swizzle mode {fixed!r}; the "
+                         "store is that TMA copy, which has no bank conflicts and is not "
+                         "counted: only the loads are")
+        return _result(plan, bound, store, options, problem, ws, counted, tuple(notes))
+    pinned = _pinned(fixed, store, problem.d, model)
+    if pinned is not None:
+        if any(o.is_matrix for opts in options for o in opts):
+            raise LayoutError("fixed= pins the first offsets; it cannot be combined with "
+                              "matrix instructions (their 16-byte rows fix the first offsets)")
+        plan, bound = _pinned_plan(pinned, options, problem)
+    else:
+        plan, bound = _search(options, problem)
+        if plan is None or _key(plan, problem) > bound.key:
+            plan = _fallbacks(plan, store, options, problem, notes)
+    if plan is None:
+        raise LayoutError("no shared-memory layout serves these accesses: the matrix "
+                          "instructions need each 16-byte row in the order they deliver it, "
+                          "and the sides' rows disagree (or the vectors cannot be aligned)")
+    return _result(plan, bound, store, options, problem, ws, counted, tuple(notes))
 
 
-@dataclass(frozen=True)
-class _Vector:
-    """The common vector stage's outcome.
+def common_vector_layout(store: LinearLayout, load: LinearLayout | Sequence[LinearLayout], *,
+                         element_bits: int, hardware: HardwareModel | None = None,
+                         node_limit: int = 200_000) -> LinearLayout:
+    """The layout built when every side uses the same, widest possible ``ld/st.shared``
+    vector — the Linear Layouts paper's objective (widest common vector, then the fewest
+    conflicts per instruction), the reference of :mod:`.family`.
 
-    Attributes:
-        basis: the vector directions (flat tensor coordinates), at most the widest access.
-        common_dim: ``dim(∩ Reg)`` over the sides.
-        aligned_dim: how many of those avoid every lane/warp/block direction.
+    Args and errors: as :func:`synthesize_swizzle`.
+
+    Returns:
+        A layout with in dims ``vector, bank, segment``; its ``vector`` is the common one.
     """
+    model = bank_model(element_bits, hardware)
+    store, sides = _read_sides(store, load, model)
+    problem = _problem(store, sides, model, (1,) * len(sides), "wavefronts", node_limit)
+    d = problem.d
+    options = _options([None] * len(sides), problem)
+    for k in range(min(o[0].vector_log2 for o in options), -1, -1):
+        assignment = [next(o for o in opts if o.vector_log2 == k) for opts in options]
+        plan = build_plan(assignment, problem)
+        if plan is not None:
+            row = min(model.seg_lo, d)
+            return LinearLayout.unchecked(
+                (("vector", k), ("bank", row - k), ("segment", d - row)),
+                tuple((n, store.out_bits(n)) for n in store.out_dim_names), plan.cols)
+    raise LayoutError("no layout serves these sides with a common vector")  # k = 0 always does
 
-    basis: list[int]
-    common_dim: int
-    aligned_dim: int
 
-
+# ------------------------------------------------------------------------------ reading input
 def _read_sides(store: Any, load: Any, model: BankModel) -> tuple[LinearLayout, list[Distributed]]:
     """Validate the store and every load; the store (its out-dim order is the result's) and
     each side's flat columns, store first, loads transposed to the store's out-dim order."""
-    store, a = _side(store, "store", None, model.warp_log2)
+    if not isinstance(store, LinearLayout):
+        raise LayoutError(f"store must be a LinearLayout, got {type(store).__name__}")
+    sides = [distributed_columns(store, "store", model.warp_log2)]
     loads_in = [load] if isinstance(load, LinearLayout) or not isinstance(load, Sequence) \
         else list(load)
     if not loads_in:
         raise LayoutError("give at least one load layout")
-    sides = [a]
     for i, ld in enumerate(loads_in):
         name = "load" if len(loads_in) == 1 else f"load {i}"
         require_same_tensor(store, ld, "store", name)
-        sides.append(_side(ld, name, store.out_dim_names, model.warp_log2)[1])
+        sides.append(distributed_columns(ld.transpose_outs(store.out_dim_names), name,
+                                         model.warp_log2))
     return store, sides
 
 
-def _common_vector(sides: list[Distributed], regs: list[tuple[int, ...]], model: BankModel,
-                   d: int) -> _Vector:
-    """The widest common register subspace whose directions avoid every thread direction
-    (each thread's run of ``2^k`` offsets must start on a multiple of ``2^k``), capped at the
-    widest access."""
-    common: tuple[int, ...] = regs[0]
-    for r in regs[1:]:
-        common = f2.intersection(common, r)
-    threads = [c for s_ in sides for c in s_.lane + s_.warp + s_.block]
-    blocked = f2.intersection(common, threads) if threads and common else ()
-    common_sorted = f2.extend_basis(blocked, sorted(common))
-    kmax = min(len(common_sorted), model.max_vector_log2, d)
-    return _Vector(common_sorted[:kmax], len(common), len(common_sorted))
+def _problem(store: LinearLayout, sides: list[Distributed], model: BankModel,
+             weights: tuple[int, ...], objective: str, node_limit: int) -> Problem:
+    """The fixed part of one synthesis (:class:`~.plans.Problem`)."""
+    return Problem(sides=tuple(sides), regs=tuple(f2.echelon(s.register) for s in sides),
+                   model=model, d=store.total_out_bits,
+                   dim_bits=tuple(store.out_bits(n) for n in store.out_dim_names),
+                   weights=weights, objective=objective, node_limit=node_limit)
 
 
-def _prefixes(vector: _Vector, pinned: list[int] | None, vectors: str,
-              sides: list[Distributed], regs: list[tuple[int, ...]], model: BankModel,
-              d: int) -> list[list[int]]:
-    """The first offsets to build plans from: the common vector (or the pinned prefix), then,
-    when ``vectors`` asks for it, each side's own wider vector.
-
-    A side whose common-vector access is narrower than a bank word pays one wavefront per
-    instruction, so a wider vector of its own can lower the total; otherwise a conflict-free
-    layout already moves the data in the fewest wavefronts and only instructions could drop.
-    """
-    vec = vector.basis
-    kmax = len(vec)
-    prefixes = [vec] if pinned is None else [pinned]
-    subword = (model.element_bits << kmax) < (1 << model.word_log2)
-    if pinned is None and (vectors == "per_side" or (vectors == "auto" and subword)):
-        for side, r in zip(sides, regs):
-            own = f2.extend_basis([], side.lane + side.warp + side.block)  # its own threads
-            extra = f2.extend_basis(vec + own, sorted(r),
-                                    limit=min(model.max_vector_log2, d) - kmax)
-            if extra:
-                prefixes.append(vec + extra)
-    return prefixes
+def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
+    """The objective's key of a plan's exact cost."""
+    return plan_key(plan, problem.weights, problem.objective)
 
 
-def _candidate_plans(prefixes: list[list[int]], vectors: str, instructions: Any,
-                     sides: list[Distributed], regs: list[tuple[int, ...]], model: BankModel,
-                     d: int, node_limit: int) -> tuple[Plan, list[Plan]]:
-    """``(base plan, every plan)``: the base plan on the first prefix, the widened plans on
-    the others, and one plan per matrix-instruction combination (those that exist)."""
-    base = build_plan(prefixes[0], sides, regs, model, d, node_limit)
-    assert base is not None
-    plans: list[Plan] = [base]
-    if len(prefixes) > 1:
-        plans += widened_plans(prefixes[1:], base, vectors, sides, regs, model, d, node_limit)
-    for kinds in kind_choices(instructions, sides, model, d):
-        prefix = list(next(k for k in kinds if k).geom.row)
-        plan = build_plan(prefix, sides, regs, model, d, node_limit, kinds)
-        if plan is not None:
-            plans.append(plan)
-    return base, plans
+def _weights(weights: Any, nsides: int) -> tuple[int, ...]:
+    """Per-side weights, validated (default 1 each)."""
+    if weights is None:
+        return (1,) * nsides
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+        raise LayoutError(f"weights must be one positive int per side, got {weights!r}")
+    ws = tuple(as_int(w, "a weight") for w in weights)
+    if len(ws) != nsides or any(w < 1 for w in ws):
+        raise LayoutError(f"weights must be {nsides} positive ints (store first, then each "
+                          f"load), got {list(ws)}")
+    return ws
 
 
-def _choose(base: Plan, plans: list[Plan], vectors: str, instructions: Any) -> Plan:
-    """The plan the objective prefers.
-
-    ``vectors="common"``: the base plan. ``"per_side"`` or any ``instructions``: the fewest
-    (wavefronts, instructions) per warp. ``"auto"``: the base plan unless another takes
-    strictly fewer wavefronts. Instructions given as a list with a matrix instruction: the
-    first plan that uses them (LayoutError when none exists).
-    """
-    if vectors == "per_side" or instructions is not None:
-        best = min(plans, key=lambda p: p.cost())
-    elif vectors == "auto":
-        best = min(plans, key=lambda p: (p.cost()[0], p is not base, p.cost()[1:]))
+def _requests(instructions: Any, nsides: int, fixed: Any) -> list[Any]:
+    """One instruction request per side: None, ``"auto"``, a name, or ``"tma"``."""
+    if instructions is None or instructions == "auto":
+        reqs = [instructions] * nsides
+    elif isinstance(instructions, str) or not isinstance(instructions, Sequence):
+        raise LayoutError(
+            f"instructions must be None, 'auto', or one name per side; got {instructions!r}")
+    elif len(instructions) != nsides:
+        raise LayoutError(
+            f"give one instruction per side (store first, then each load): {nsides} names, "
+            f"got {len(instructions)}")
     else:
-        best = base
-    if isinstance(instructions, (list, tuple)) and any(
-            parse_instruction(n).is_matrix for n in instructions):
-        matrix_plans = [p for p in plans if any(r.instruction != DEFAULT for r in p.reports)]
-        if not matrix_plans:
-            raise LayoutError(
-                f"no shared-memory layout serves the instructions {list(instructions)}: the "
-                "matrix instructions need each 16-byte row in the order they deliver it, and "
-                "the sides' rows disagree"
-            )
-        best = matrix_plans[0]
-    return best
+        reqs = list(instructions)
+    for i, req in enumerate(reqs):
+        if req == TMA_STORE:
+            if i != 0:
+                raise LayoutError("'tma' names a TMA copy writing the tile: only the store "
+                                  "(the first entry) can be one")
+            if not isinstance(fixed, str):
+                raise LayoutError("instructions 'tma' for the store needs a TMA swizzle mode "
+                                  "in fixed= (e.g. fixed='128B'): TMA writes only its modes")
+    return reqs
 
 
-def _result(best: Plan, base: Plan, vector: _Vector, pinned: bool, store: LinearLayout,
-            model: BankModel, d: int) -> SwizzleResult:
-    """The chosen plan as a :class:`SwizzleResult`: the layout with in dims ``vector, bank,
-    segment``, the bound (from the base plan: the widest common vector's segment bounds) and
-    the optimality claim."""
-    row = min(model.seg_lo, d)
-    nseg = d - row
-    # the vector every plain side actually uses (as counted), or a matrix row
-    plain_k = [rep.vector_elems.bit_length() - 1 for rep in best.reports
-               if rep.instruction == DEFAULT]
-    nvec = min(min(plain_k) if plain_k else best.planned_k[0], row)
-    layout = LinearLayout.unchecked(
-        (("vector", nvec), ("bank", row - nvec), ("segment", nseg)),
-        tuple((n, store.out_bits(n)) for n in store.out_dim_names),
-        best.cols,
-    )
-    worst = max(base.optimum) if base.optimum else 0
-    bound = OptimalityBound(
-        vector_elems=1 << len(vector.basis),
-        store_degree=1 << base.bounds[0],
-        load_degrees=tuple(1 << b for b in base.bounds[1:]),
-        worst_degree=1 << worst,
-        proven=base.proven,
-        sum_degrees=base.min_sum,
-        sum_witness=base.sum_witness,
-        common_dim=vector.common_dim,
-        aligned_dim=vector.aligned_dim,
-        access_bytes=model.hardware.max_access_bytes,
-        nseg=nseg,
-        nbits=d,
-    )
-    optimal = best.proven and (best.meets() or best.cost() < base.cost())
-    if pinned:
-        # with pinned offsets the vector may be narrower than kmax: optimal among layouts
-        # with this prefix when every side meets its bound (those bounds assume the prefix)
-        optimal = best.proven and best.meets()
-    return SwizzleResult(
-        layout=layout,
-        vector_elems=1 << nvec,
-        store=best.reports[0],
-        loads=tuple(best.reports[1:]),
-        optimal=optimal,
-        bound=bound,
-        element_bits=model.element_bits,
-    )
+def _options(requests: Sequence[Any], problem: Problem) -> list[list[SideOption]]:
+    """Every side's access options, as its request allows (a TMA store: ``ld/st.shared``
+    options, used only for its — uncounted — report)."""
+    out = []
+    for i, (req, side) in enumerate(zip(requests, problem.sides)):
+        matrix, plain = ([], True) if req in (None, TMA_STORE) else matrix_instructions(req, i)
+        opts = side_options(i, side, problem.regs[i], problem.model, problem.d, matrix=matrix,
+                            plain=plain)
+        if not opts:
+            raise LayoutError(f"side {i} cannot use {req!r}: its registers do not hold what "
+                              "the instruction moves")
+        out.append(opts)
+    return out
 
 
-def _side(layout: Any, name: str, out_order: tuple[str, ...] | None,
-          warp_log2: int) -> tuple[LinearLayout, Distributed]:
-    """Validate one side; return it (out dims in ``out_order``) and its flat columns."""
-    if out_order is not None and isinstance(layout, LinearLayout):
-        layout = layout.transpose_outs(out_order)
-    return layout, distributed_columns(layout, name, warp_log2)
-
-
-def _pinned(fixed: Any, store: LinearLayout, d: int) -> list[int] | None:
+def _pinned(fixed: Any, store: LinearLayout, d: int, model: BankModel) -> list[int] | None:
     """Validate ``fixed`` and return it as flat tensor coordinates (None when not given)."""
     if fixed is None:
         return None
-    if isinstance(fixed, (str, bytes)) or not isinstance(fixed, Iterable):
+    if isinstance(fixed, (bytes, bytearray)) or not isinstance(fixed, Iterable):
         raise LayoutError(
             f"fixed must be a TMA mode name or a list of tensor coordinates (one list of ints "
             f"per pinned offset bit), got {fixed!r}"
@@ -344,42 +312,265 @@ def _pinned(fixed: Any, store: LinearLayout, d: int) -> list[int] | None:
     if f2.rank(cols) != len(cols):
         raise LayoutError("the pinned offsets in fixed= are linearly dependent (or zero); "
                           "each must add a new tensor direction")
+    if len(cols) > min(model.seg_lo, d):
+        raise LayoutError(
+            f"fixed= pins {len(cols)} offset bits but one row of banks holds "
+            f"{min(model.seg_lo, d)}; pin at most that many"
+        )
     return cols
 
 
-def _fixed_tma(mode: str, store: LinearLayout, sides: list[Distributed],
-               regs: list[tuple[int, ...]], model: BankModel, d: int,
-               common_dim: int) -> SwizzleResult:
-    """The best layout TMA can write with ``mode`` (exhaustive over its choices)."""
-    from .. import ptx  # ptx depends on nothing here; imported when a TMA mode is fixed
+# ------------------------------------------------------------------------------ the search
+def _ideal(assignment: Sequence[SideOption], weights: Sequence[int],
+           objective: str) -> tuple[int, int]:
+    """The key an assignment would have if every side reached its bound."""
+    w = sum(wt * o.wavefronts_bound for o, wt in zip(assignment, weights))
+    n = sum(wt * o.instructions_per_warp for o, wt in zip(assignment, weights))
+    return cost_key(w, n, objective)
 
+
+def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
+                 objective: str) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
+    """Every assignment (one option per side) in increasing ideal key — lazily, best first
+    (a heap over index vectors: the key is additive, so a neighbour never sorts earlier)."""
+    ranked = [sorted(opts, key=lambda o, wt=wt: cost_key(wt * o.wavefronts_bound,
+                                                          wt * o.instructions_per_warp,
+                                                          objective))
+              for opts, wt in zip(options, weights)]
+    start = (0,) * len(ranked)
+    seen = {start}
+    heap = [(_ideal([r[0] for r in ranked], weights, objective), start)]
+    while heap:
+        key, idx = heapq.heappop(heap)
+        yield key, tuple(r[i] for r, i in zip(ranked, idx))
+        for s in range(len(ranked)):
+            if idx[s] + 1 < len(ranked[s]):
+                nxt = idx[:s] + (idx[s] + 1,) + idx[s + 1:]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heapq.heappush(heap, (_ideal([r[i] for r, i in zip(ranked, nxt)], weights,
+                                                 objective), nxt))
+
+
+def _search(options: Sequence[Sequence[SideOption]], problem: Problem
+            ) -> tuple[Plan | None, _Bound]:
+    """Best-first over assignments: build each, keep the cheapest plan, stop when no
+    assignment left can beat it (or after :data:`MAX_BUILDS` constructions).
+
+    Returns:
+        ``(plan, bound)``: the bound is the ideal key of the first assignment not proven
+        impossible — no layout costs less.
+    """
+    best: Plan | None = None
+    best_key: tuple[int, int] | None = None
+    bound_key: tuple[int, int] | None = None
+    bound_assignment: tuple[SideOption, ...] = ()
+    infeasible = builds = 0
+    weights, objective = problem.weights, problem.objective
+    for key, assignment in _assignments(options, weights, objective):
+        if best_key is not None and key >= best_key:
+            break
+        if builds >= MAX_BUILDS:
+            break
+        if not chain_dims_ok(assignment, problem):
+            if bound_key is None:
+                infeasible += 1
+            continue
+        plan = build_plan(assignment, problem, target=key,
+                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds))
+        if bound_key is None:
+            bound_key, bound_assignment = key, assignment
+        builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
+            min(MAX_VARIANTS, MAX_BUILDS - builds)
+        if plan is None:
+            continue
+        pk = plan_key(plan, weights, objective)
+        if best_key is None or pk < best_key:
+            best, best_key = plan, pk
+        if pk == key:  # reached its own ideal: nothing later can beat it
+            break
+    return best, _Bound(bound_key or (0, 0), "per-side", bound_assignment,
+                        infeasible=infeasible)
+
+
+def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequence[SideOption]],
+               problem: Problem, notes: list[str]) -> Plan | None:
+    """When the search missed its bound: the cheapest of its plan, the ``ld/st.shared``-only
+    search (matrix options may have used up the budget), the widest common vector (the Linear
+    Layouts paper's objective) and the simple layouts (:func:`_alternatives`) — so the result
+    never costs more than any of them."""
+    plain = [[o for o in opts if not o.is_matrix] for opts in options]
+    candidates: list[Plan] = [] if plan is None else [plan]
+    if all(plain) and plain != [list(o) for o in options]:
+        alone, _ = _search(plain, problem)
+        if alone is not None:
+            candidates.append(alone)
+    if all(plain):
+        for k in range(min(o[0].vector_log2 for o in plain), -1, -1):
+            common = build_plan([next(o for o in opts if o.vector_log2 == k) for opts in plain],
+                                problem, max_variants=1)
+            if common is not None:
+                candidates.append(common)
+                break
+    alt = _alternatives(store, options, problem)
+    if alt is not None:
+        candidates.append(alt)
+    if not candidates:
+        return None
+    best = min(candidates, key=lambda c: _key(c, problem))
+    if best.source != "construction":
+        notes.append(f"the {best.source} layout costs less than every constructed one and is "
+                     "returned")
+    return best
+
+
+def _pinned_plan(pinned: list[int], options: Sequence[Sequence[SideOption]],
+                 problem: Problem) -> tuple[Plan | None, _Bound]:
+    """The best plan whose first offset bits are ``pinned``: each side takes the widest
+    ``ld/st.shared`` vector the pinned prefix gives it."""
+    assignment = []
+    for opts, r in zip(options, problem.regs):
+        k = 0
+        while k < len(pinned) and f2.reduce(pinned[k], r) == 0:
+            k += 1
+        plain = [o for o in opts if not o.is_matrix]
+        if not plain:
+            raise LayoutError("fixed= pins the first offsets; it cannot be combined with "
+                              "matrix instructions")
+        fits = [o for o in plain if o.vector_log2 <= k]
+        assignment.append(max(fits, key=lambda o: o.vector_log2) if fits else plain[-1])
+    plan = build_plan(assignment, problem, prefix=pinned)
+    if plan is None:
+        raise LayoutError("no layout starting with the pinned offsets keeps every thread's "
+                          "vector aligned; pin other directions")
+    return plan, _Bound(_ideal(assignment, problem.weights, problem.objective), "pinned",
+                        tuple(assignment))
+
+
+def _fixed_tma(mode: str, store: LinearLayout, options: Sequence[Sequence[SideOption]],
+               problem: Problem) -> tuple[Plan, _Bound]:
+    """The cheapest layout TMA writes with ``mode``, by counting every candidate."""
+    from .. import ptx  # imported only when a TMA mode is fixed
+
+    model = problem.model
     cands = ptx.tma_layouts(mode, store.out_dims, model.element_bits)
     if not cands:
         raise LayoutError(
             f"TMA cannot write a tile of shape {list(store.out_dims.values())} with "
             f"{model.element_bits}-bit elements in mode {mode!r} (no box fits); try another mode"
         )
-    scored = []
+    best: Plan | None = None
     for _, mem in cands:
         cols = list(memory_columns(mem, store.out_dim_names)[0])
-        inv = f2.inverse(cols)
-        reports = [side_report(cols, inv, s, r, model, d) for s, r in zip(sides, regs)]
-        degrees = [r.degree for r in reports]
-        scored.append(((max(degrees), sum(degrees)), cols, reports))
-    scored.sort(key=lambda t: t[0])
-    (worst, _), cols, reports = scored[0]
+        plan = _count(cols, options, problem, f"TMA {mode}")
+        if plan is not None and (best is None or _key(plan, problem) < _key(best, problem)):
+            best = plan
+    if best is None:
+        raise LayoutError(f"no layout TMA writes in mode {mode!r} serves the requested "
+                          "instructions (a matrix instruction needs its 16-byte rows)")
+    return best, _Bound(_key(best, problem), "exhaustive", best.assignment,
+                        candidates=len(cands))
+
+
+def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Problem,
+           source: str) -> Plan | None:
+    """A given layout as a plan: each side's cheapest allowed access on it (None when a side
+    has no allowed access the layout serves)."""
+    model, d, objective = problem.model, problem.d, problem.objective
+    inv = f2.inverse(cols)
+    reports, chosen = [], []
+    for opts, side, reg in zip(options, problem.sides, problem.regs):
+        best = None
+        if any(not o.is_matrix for o in opts):
+            rep = side_report(cols, inv, side, reg, model, d)
+            plain = next(o for o in opts if not o.is_matrix)
+            best = (cost_key(rep.wavefronts_per_warp, rep.instructions_per_warp, objective),
+                    rep, plain)
+        for o in opts:
+            if not o.is_matrix:
+                continue
+            try:
+                rep = matrix_report(o, inv, side, model)
+            except LayoutError:
+                continue
+            k = cost_key(rep.wavefronts_per_warp, rep.instructions_per_warp, objective)
+            if best is None or k < best[0]:
+                best = (k, rep, o)
+        if best is None:
+            return None
+        reports.append(best[1])
+        chosen.append(best[2])
+    return Plan(tuple(cols), tuple(reports), tuple(chosen), True, source)
+
+
+def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
+                  problem: Problem) -> Plan | None:
+    """The cheapest of the simple layouts: row-major in every dimension order (all orders up
+    to rank 3; both directions beyond) and every TMA mode's layouts."""
+    from .. import ptx
+
+    names = store.out_dim_names
+    sizes = [store.out_bits(n) for n in names]
+    orders = (list(itertools.permutations(range(len(names)))) if len(names) <= 3 else
+              [tuple(range(len(names))), tuple(reversed(range(len(names))))])
+    shifts = [0]
+    for b in sizes:
+        shifts.append(shifts[-1] + b)
+    candidates: list[tuple[str, list[int]]] = []
+    for order in orders:  # order[0] is the fastest-varying dim
+        cols = [1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim])]
+        candidates.append(("row-major", cols))
+    for mode in ptx.MATCH_ORDER:
+        for _, mem in ptx.tma_layouts(mode, store.out_dims, problem.model.element_bits):
+            candidates.append((f"TMA {mode.value}", list(memory_columns(mem, names)[0])))
+    best: Plan | None = None
+    for source, cols in candidates:
+        plan = _count(cols, options, problem, source)
+        if plan is not None and (best is None or _key(plan, problem) < _key(best, problem)):
+            best = plan
+    return best
+
+
+# ------------------------------------------------------------------------------ the result
+def _result(plan: Plan, bound: _Bound, store: LinearLayout,
+            options: Sequence[Sequence[SideOption]], problem: Problem,
+            weights: tuple[int, ...], counted: tuple[bool, ...],
+            notes: tuple[str, ...]) -> SwizzleResult:
+    """The plan as a :class:`SwizzleResult`: the layout with in dims ``vector, bank,
+    segment``, the bound and the optimality claim."""
+    model, d, objective = problem.model, problem.d, problem.objective
+    eff = problem.weights
     row = min(model.seg_lo, d)
-    nvec = min(min(r.vector_elems for r in reports).bit_length() - 1, row)
+    nseg = d - row
+    plain_k = [rep.vector_elems.bit_length() - 1 for rep in plan.reports
+               if rep.instruction == DEFAULT]
+    nvec = min(min(plain_k) if plain_k else plan.reports[0].vector_elems.bit_length() - 1, row)
     layout = LinearLayout.unchecked(
-        (("vector", nvec), ("bank", row - nvec), ("segment", d - row)),
-        tuple((n, store.out_bits(n)) for n in store.out_dim_names), cols)
-    per_side = [min(t[2][i].degree for t in scored) for i in range(len(sides))]
-    bound = OptimalityBound(
-        vector_elems=1 << nvec, store_degree=per_side[0], load_degrees=tuple(per_side[1:]),
-        worst_degree=worst, proven=True, sum_degrees=min(sum(r.degree for r in t[2])
-                                                         for t in scored),
-        common_dim=common_dim, access_bytes=model.hardware.max_access_bytes, nseg=d - row,
-        nbits=d, tma_candidates=len(scored))
-    return SwizzleResult(layout=layout, vector_elems=1 << nvec, store=reports[0],
-                         loads=tuple(reports[1:]), optimal=True, bound=bound,
-                         element_bits=model.element_bits)
+        (("vector", nvec), ("bank", row - nvec), ("segment", nseg)),
+        tuple((n, store.out_bits(n)) for n in store.out_dim_names),
+        plan.cols,
+    )
+    names = ["store"] + (["load"] if len(options) == 2 else
+                         [f"load {i}" for i in range(len(options) - 1)])
+    side_bounds = []
+    assignment = bound.assignment or plan.assignment
+    for name, best, rep in zip(names, assignment, plan.reports):
+        elems = (1 << best.vector_log2)
+        side_bounds.append(SideBound(
+            side=name, instruction=best.instruction.name, vector_elems=elems,
+            degree=1 << best.bound_exponent, wavefronts_per_warp=best.wavefronts_bound,
+            instructions_per_warp=best.instructions_per_warp,
+            wavefront_floor=rep.wavefront_floor))
+    key = plan_key(plan, eff, objective)
+    first, second = bound.key
+    w_bound, i_bound = (first, second) if objective == "wavefronts" else (second, first)
+    reached = key == bound.key
+    ob = OptimalityBound(
+        objective=objective, weights=weights, sides=tuple(side_bounds),
+        wavefronts_per_warp=w_bound, instructions_per_warp=i_bound, reached=reached,
+        method=bound.method, candidates=bound.candidates, infeasible=bound.infeasible)
+    return SwizzleResult(
+        layout=layout, vector_elems=1 << nvec, store=plan.reports[0],
+        loads=tuple(plan.reports[1:]), optimal=reached and plan.proven, bound=ob,
+        element_bits=model.element_bits, objective=objective, weights=weights, notes=notes,
+        counted=counted)

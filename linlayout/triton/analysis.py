@@ -10,7 +10,7 @@
   every address with one constant, which moves no access between banks.
 * ``convert_layout``: when warps exchange data the compiler goes through a scratch buffer whose
   layout it picks; the report is the optimum, :func:`linlayout.synthesize_swizzle` of the pair
-  (degree = the worse side, wavefronts = store + load). Conversions that stay inside each warp
+  (degree = the worse side; wavefronts and instructions per warp = store + load). Conversions that stay inside each warp
   (register moves and shuffles) use no shared memory and get no degree.
 
 For a buffer with an access of degree > 1 a **suggestion** is computed from the candidates
@@ -50,10 +50,11 @@ class AccessReport:
 
     Attributes:
         access: the :class:`~linlayout.triton.ttgir.Access`.
-        degree: conflict degree (1 = conflict-free), or None when not applicable (a convert
-            without shared memory) or not computable (see ``note``).
-        wavefronts: wavefronts per warp-level instruction (for converts: store + load).
-        vector_elems: elements per lane per access.
+        degree: conflict degree (1 = conflict-free; for converts the worse side), or None
+            when not applicable (a convert without shared memory) or not computable (see
+            ``note``).
+        vector_elems: elements per lane per access (for converts: the widest vector both
+            sides of the scratch layout share).
         report: the :class:`~linlayout.ConflictReport` (loads/stores), else None.
         store, load: the two sides of a convert's optimal scratch layout, else None.
         suggestion: Triton text of a better shared layout for this buffer (only when the
@@ -64,7 +65,6 @@ class AccessReport:
 
     access: Access
     degree: int | None
-    wavefronts: int | None
     vector_elems: int | None
     report: ConflictReport | None = None
     store: ConflictReport | None = None
@@ -73,9 +73,42 @@ class AccessReport:
     suggestion_degree: int | None = None
     note: str = ""
 
+    @property
+    def reports(self) -> tuple[ConflictReport, ...]:
+        """The counted sides: the access's report, or a convert's store and load."""
+        if self.report is not None:
+            return (self.report,)
+        return tuple(r for r in (self.store, self.load) if r is not None)
+
+    @property
+    def wavefronts_per_instruction(self) -> int | None:
+        """Wavefronts of one warp-level instruction (a load or store; None for converts,
+        whose two sides differ: see their ``store`` and ``load``)."""
+        return None if self.report is None else self.report.wavefronts_per_instruction
+
+    @property
+    def instructions_per_warp(self) -> int | None:
+        """Instructions one warp issues for the whole tile (converts: store + load)."""
+        reps = self.reports
+        return sum(r.instructions_per_warp for r in reps) if reps else None
+
+    @property
+    def wavefronts_per_warp(self) -> int | None:
+        """Wavefronts one warp pays for the whole tile (converts: store + load)."""
+        reps = self.reports
+        return sum(r.wavefronts_per_warp for r in reps) if reps else None
+
+    @property
+    def wavefront_floor(self) -> int | None:
+        """The fewest wavefronts the bytes a warp moves could take (128 bytes each on
+        NVIDIA; converts: store + load)."""
+        reps = self.reports
+        return sum(r.wavefront_floor for r in reps) if reps else None
+
     def to_dict(self) -> dict:
         """JSON-ready: ``line, op, result, memdesc, element_type, element_bits, vector_elems,
-        degree, wavefronts, suggestion`` (+ ``suggestion_degree``, ``note``)."""
+        degree, wavefronts_per_instruction, instructions_per_warp, wavefronts_per_warp,
+        wavefront_floor, suggestion`` (+ ``suggestion_degree``, ``note``)."""
         a = self.access
         out = {
             "line": a.line,
@@ -86,7 +119,10 @@ class AccessReport:
             "element_bits": a.element_bits,
             "vector_elems": self.vector_elems,
             "degree": self.degree,
-            "wavefronts": self.wavefronts,
+            "wavefronts_per_instruction": self.wavefronts_per_instruction,
+            "instructions_per_warp": self.instructions_per_warp,
+            "wavefronts_per_warp": self.wavefronts_per_warp,
+            "wavefront_floor": self.wavefront_floor,
             "suggestion": self.suggestion,
         }
         if self.suggestion is not None:
@@ -231,9 +267,9 @@ def check_module(module: TTGIRModule, *,
             dist = embed_in_buffer(a.distributed.layout, memory)
             rep = _count(dist, memory, a.element_bits, a.max_vector_elems, hardware)
         except LayoutError as exc:
-            reports[idx] = AccessReport(a, None, None, None, note=f"not analysed: {exc}")
+            reports[idx] = AccessReport(a, None, None, note=f"not analysed: {exc}")
             continue
-        reports[idx] = AccessReport(a, rep.degree, rep.wavefronts, rep.vector_elems, rep)
+        reports[idx] = AccessReport(a, rep.degree, rep.vector_elems, rep)
         sides[idx] = _Side(a.line, dist, memory, a.element_bits, a.max_vector_elems, a.kind)
         groups[a.root or a.memdesc or f"line{a.line}"].append(idx)
     parents = view_parents(module)
@@ -276,20 +312,19 @@ def _convert(a: Access, hardware: HardwareModel | None) -> AccessReport:
     try:
         src, dst = a.distributed.layout, a.destination.layout
     except LayoutError as exc:
-        return AccessReport(a, None, None, None, note=f"not analysed: {exc}")
+        return AccessReport(a, None, None, note=f"not analysed: {exc}")
     if not _needs_shared(src, dst):
-        return AccessReport(a, None, None, None,
+        return AccessReport(a, None, None,
                             note="stays within each warp (registers/shuffles): no shared memory")
     try:
         r = synthesize_swizzle(src, dst, element_bits=a.element_bits, hardware=hardware)
     except LayoutError as exc:
-        return AccessReport(a, None, None, None, note=f"not analysed: {exc}")
+        return AccessReport(a, None, None, note=f"not analysed: {exc}")
     degree = max(r.store.degree, r.load.degree)
     note = "optimal scratch layout (synthesize_swizzle)"
     if degree > 1:
         note += f"; no layout does better: {r.bound.argument}"
-    return AccessReport(a, degree, r.store.wavefronts + r.load.wavefronts, r.vector_elems,
-                        store=r.store, load=r.load, note=note)
+    return AccessReport(a, degree, r.vector_elems, store=r.store, load=r.load, note=note)
 
 
 def _catalog(shape: list[int], bits: int) -> list[tuple[LinearLayout, str]]:
@@ -372,7 +407,7 @@ def _suggest(sides: Sequence[_Side], nvmma_only: bool, hardware: HardwareModel |
             continue
         # total wavefronts of the whole access: per instruction × instructions
         score = (max(r.degree for r in reps),
-                 sum(r.wavefronts * r.instructions for r in reps), rank_pref)
+                 sum(r.wavefronts_per_warp for r in reps), rank_pref)
         if best is None or score < best[0]:
             best = (score, layout, how)
     if best is None:

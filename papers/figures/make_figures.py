@@ -51,7 +51,7 @@ def three_layouts(path: Path) -> None:
         store = bank_conflicts(ex.store, mem, element_bits=32)
         P.draw_memory(mem, 32, highlight=groups, label="bank", ax=ax, legend=ax is axes[-1],
                       names=AXES,
-                      title=f"{name}    store {store.wavefronts}, load {load.wavefronts} "
+                      title=f"{name}    store {store.wavefronts_per_instruction}, load {load.wavefronts_per_instruction} "
                             f"wavefront(s) per instruction")
     fig.suptitle("16×32 fp32 transpose in shared memory, colour = bank (number = bank)",
                  fontsize=11)

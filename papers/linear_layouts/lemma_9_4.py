@@ -145,7 +145,7 @@ def part_b(max_d: int, progress: bool, seed: int) -> tuple[bool, list[str]]:
                     lib_wav = np.empty(len(arr), dtype=np.int64)
                     for i, lanes in enumerate(lane_lists):
                         rep = count_offsets(lanes, regs, k, model, with_basis=False)
-                        lib_deg[i], lib_wav[i] = rep.degree, rep.wavefronts
+                        lib_deg[i], lib_wav[i] = rep.degree, rep.wavefronts_per_instruction
                     bad = (deg != cf) | (deg != lib_deg) | (wav != lib_wav)
                     mism += int(bad.sum())
                     total += len(arr)
@@ -216,8 +216,8 @@ def part_c(samples: int, progress: bool, seed: int, d_hi: int = 16) -> tuple[boo
                 continue
             bf = simulate_bank_access(dist, mem, element_bits=bits, hardware=hw)
             n += 1
-            if (cf.degree, cf.wavefronts, cf.vector_elems, cf.instructions) != \
-                    (bf.degree, bf.wavefronts, bf.vector_elems, bf.instructions):
+            if (cf.degree, cf.wavefronts_per_instruction, cf.vector_elems, cf.instructions_per_warp) != \
+                    (bf.degree, bf.wavefronts_per_instruction, bf.vector_elems, bf.instructions_per_warp):
                 mism += 1
     ok &= mism == 0
     lines.append(f"  {n:,} random layout pairs, d = 7…{d_hi} "
@@ -244,7 +244,7 @@ def part_d(samples: int, progress: bool, seed: int, d_hi: int = 16) -> tuple[boo
                 phase_masks=model.phase_masks(k))
             rep = count_offsets(lanes, [1 << i for i in range(k)], k, model, with_basis=False)
             n += 1
-            mism += (rep.degree, rep.wavefronts) != (int(deg[0]), int(wav[0]))
+            mism += (rep.degree, rep.wavefronts_per_instruction) != (int(deg[0]), int(wav[0]))
     return mism == 0, [f"  {n:,} random lane-offset configurations ({samples} per d, d = 7…{d_hi}); "
                        f"count_offsets == simulation on {n - mism:,}"]
 

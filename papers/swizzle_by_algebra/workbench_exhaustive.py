@@ -248,8 +248,8 @@ def main(argv: list[str] | None = None) -> int:
                                     (ex.store, store_max, store_pred)):
             cf = bank_conflicts(side, mem, element_bits=32)
             bf = simulate_bank_access(side, mem, element_bits=32)
-            if not (cf.wavefronts == bf.wavefronts == int(sim_max[c]) == 1 << int(pred[c])
-                    and cf.instructions == bf.instructions == 16):
+            if not (cf.wavefronts_per_instruction == bf.wavefronts_per_instruction == int(sim_max[c]) == 1 << int(pred[c])
+                    and cf.instructions_per_warp == bf.instructions_per_warp == 16):
                 disagree += 1
     print(f"\n  linlayout cross-check on {len(sample):,} configurations "
           f"({time.perf_counter() - t1:.1f} s): bank_conflicts and simulate_bank_access agree "

@@ -30,10 +30,14 @@ def test_check_json_lists_every_access(capsys):
     assert code == 1
     assert data["max_degree"] == 1 and data["worst_degree"] == 8 and data["ok"] is False
     keys = {"line", "op", "result", "memdesc", "element_bits", "vector_elems", "degree",
-            "wavefronts", "suggestion"}
+            "wavefronts_per_instruction", "instructions_per_warp", "wavefronts_per_warp",
+            "wavefront_floor", "suggestion"}
     assert all(keys <= set(op) for op in data["ops"])
     by = {(pathlib.Path(o["file"]).name, o["line"]): o for o in data["ops"]}
     assert by[("transpose2.ttgir", 26)]["degree"] == 8
+    load = by[("transpose2.ttgir", 26)]
+    assert load["wavefronts_per_warp"] == 8 * load["instructions_per_warp"]
+    assert load["wavefront_floor"] == 16  # 64x64 f16 over 4 warps: 2 KB, 128 B a wavefront
     assert by[("transpose2.ttgir", 26)]["suggestion"].startswith("#ttg.swizzled_shared")
     assert by[("matmul_sm80.ttgir", 53)]["vector_elems"] == 8
     assert by[("tma_sm90.ttgir", 32)]["suggestion"] is None

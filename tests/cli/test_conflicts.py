@@ -24,7 +24,7 @@ def test_conflicts_exit_status_follows_max_degree(capsys, transpose_files):
     code, out, _ = run_cli(capsys, *base, "--layout", f["load"], "--max-degree", "8", "--json")
     data = json.loads(out)
     assert code == 1
-    assert data["degree"] == 16 and data["wavefronts"] == 16 and data["vector_elems"] == 1
+    assert data["degree"] == 16 and data["wavefronts_per_instruction"] == 16 and data["vector_elems"] == 1
 
 
 def test_conflicts_counts_ldmatrix(tmp_path, capsys):

@@ -12,7 +12,7 @@ import pytest
 from tests.support import run_cli
 
 
-FORMULA = "offset = 32·m + (n ⊕ 2·m)"
+FORMULA = "offset = 128·⌊n/8⌋ + 32·⌊m/4⌋ + 4·((n & 7) ⊕ 2·⌊m/4⌋) + (m & 3)"
 
 
 @pytest.mark.parametrize("argv", [[], ["frobnicate"], ["conflicts", "--layout", "x.json"],

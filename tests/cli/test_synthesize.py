@@ -13,7 +13,7 @@ from linlayout import LinearLayout, examples, ptx, synthesize_swizzle
 from tests.support import assert_one_line_error, run_cli, write_file
 
 
-FORMULA = "offset = 32·m + (n ⊕ 2·m)"
+FORMULA = "offset = 128·⌊n/8⌋ + 32·⌊m/4⌋ + 4·((n & 7) ⊕ 2·⌊m/4⌋) + (m & 3)"
 
 
 def table_rows(out: str) -> dict[str, list[str]]:
@@ -31,10 +31,12 @@ def test_synthesize_default_is_the_article(capsys):
     assert out.splitlines()[0].startswith("example transpose")
     assert FORMULA in out.splitlines()
     rows = table_rows(out)
-    assert rows["store"] == ["1", "1", "1"]  # vector, degree, wavefronts
-    assert rows["load"] == ["1", "1", "1"]
+    # instruction, vector, degree, instructions, wavefronts, floor, bytes (per warp)
+    assert rows["store"] == ["ld/st.shared", "4", "1", "4", "16", "16", "2048"]
+    assert rows["load"] == ["ld/st.shared", "1", "1", "16", "16", "16", "2048"]
+    assert "conflict-free: yes; at the bandwidth floor: yes" in out
     assert "proven optimal: yes" in out
-    assert "segment=1 -> (1, 2)" in out
+    assert "segment=1 -> (4, 2)" in out
 
 
 @pytest.mark.parametrize("name", examples.names())
@@ -47,7 +49,7 @@ def test_synthesize_json_for_every_example(capsys, name):
     assert set(data["layout"]) >= {"bases", "out_dims"}
     for side in ("store", "load"):
         assert data[side]["degree"] == 1
-        assert data[side]["wavefronts"] >= 1
+        assert data[side]["wavefronts_per_instruction"] >= 1
     assert data["optimal"] is True
     LinearLayout.from_dict(data["layout"])  # loads back
 

@@ -41,8 +41,8 @@ def test_article_table_reads_are_16_2_1_way(shift, load_degree):
     mem = article_memory(shift)
     load = bank_conflicts(ex.load, mem, element_bits=32)
     store = bank_conflicts(ex.store, mem, element_bits=32)
-    assert (load.degree, load.wavefronts, load.vector_elems) == (load_degree, load_degree, 1)
-    assert (store.degree, store.wavefronts) == (1, 1)
+    assert (load.degree, load.wavefronts_per_instruction, load.vector_elems) == (load_degree, load_degree, 1)
+    assert (store.degree, store.wavefronts_per_instruction) == (1, 1)
     assert load.extra_wavefronts == load_degree - 1
     assert len(load.conflict_offsets) == (load_degree.bit_length() - 1)
     assert simulate_bank_access(ex.load, mem, element_bits=32) == load
@@ -88,11 +88,11 @@ def test_vectors_split_the_warp_into_phases():
     # quarter-warp phase spans 256 bytes: lanes 0-3 and 4-7 hit the same banks.
     rep = bank_conflicts(lay, mem, element_bits=32)
     assert (rep.vector_elems, rep.phases, rep.lanes_per_phase, rep.degree) == (4, 4, 8, 2)
-    assert rep.instructions == 2
+    assert rep.instructions_per_warp == 2
     # 8-byte vectors: half-warp phases of 16 lanes spread over 512 bytes: 4-way.
     rep = bank_conflicts(lay, mem, element_bits=32, vector_elems=2)
     assert (rep.vector_elems, rep.phases, rep.access_bits, rep.degree) == (2, 2, 64, 4)
-    assert rep.instructions == 4
+    assert rep.instructions_per_warp == 4
     assert rep == simulate_bank_access(lay, mem, element_bits=32, vector_elems=2)
 
 

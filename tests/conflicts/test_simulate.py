@@ -38,7 +38,7 @@ ROWS_PER_LANE = LinearLayout({"lane": [[1 << i, 0] for i in range(5)],
 
 
 def report(sim, *, degree, wavefronts, vector_elems, phases, instructions):
-    assert (sim.degree, sim.wavefronts, sim.vector_elems, sim.phases, sim.instructions) == (
+    assert (sim.degree, sim.wavefronts_per_instruction, sim.vector_elems, sim.phases, sim.instructions_per_warp) == (
         degree, wavefronts, vector_elems, phases, instructions)
 
 
@@ -89,7 +89,7 @@ def test_the_article_row_major_read_is_16_way():
     load = simulate_bank_access(ex.load, article_memory(None), element_bits=32)
     report(load, degree=16, wavefronts=16, vector_elems=1, phases=1, instructions=16)
     store = simulate_bank_access(ex.store, article_memory(None), element_bits=32)
-    assert (store.degree, store.wavefronts) == (1, 1)
+    assert (store.degree, store.wavefronts_per_instruction) == (1, 1)
 
 
 def test_sub_word_elements_share_words():

@@ -28,7 +28,7 @@ def test_ldmatrix_from_row_major_16x16_fp16_is_two_way():
     """32-byte rows: ldmatrix rows 0 and 4 land in the same four banks."""
     for name, mats, instrs in (("ldmatrix.x4", 4, 1), ("ldmatrix.x2", 2, 2), ("ldmatrix.x1", 1, 4)):
         rep = bank_conflicts(MMA_A, ROW_MAJOR_16X16, element_bits=16, instruction=name)
-        assert (rep.degree, rep.phases, rep.wavefronts, rep.instructions) == (2, mats, 2 * mats, instrs)
+        assert (rep.degree, rep.phases, rep.wavefronts_per_instruction, rep.instructions_per_warp) == (2, mats, 2 * mats, instrs)
         assert rep == simulate_bank_access(MMA_A, ROW_MAJOR_16X16, element_bits=16, instruction=name)
 
 

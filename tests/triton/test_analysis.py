@@ -42,7 +42,7 @@ def test_degrees_agree_with_triton_and_the_simulator(name):
         dist = embed_in_buffer(a.distributed.layout, a.memory.layout)
         sim = simulate_bank_access(dist, a.memory.layout, element_bits=a.element_bits,
                                    vector_elems=rep.vector_elems)
-        assert (sim.degree, sim.wavefronts) == (rep.degree, rep.wavefronts)
+        assert (sim.degree, sim.wavefronts_per_instruction) == (rep.degree, rep.wavefronts_per_instruction)
 
 
 def test_transpose_report_and_suggestion():
@@ -74,7 +74,9 @@ def test_matmul_is_conflict_free_and_the_epilogue_needs_shared_memory():
     assert all(r.degree == 1 for r in reports)
     conv = reports[-1]
     assert conv.access.op == "convert_layout" and conv.store is not None
-    assert conv.wavefronts == conv.store.wavefronts + conv.load.wavefronts
+    assert conv.wavefronts_per_warp == conv.store.wavefronts_per_warp + conv.load.wavefronts_per_warp
+    assert conv.instructions_per_warp == conv.store.instructions_per_warp + conv.load.instructions_per_warp
+    assert conv.wavefronts_per_instruction is None
 
 
 def test_convert_within_a_warp_uses_no_shared_memory():
@@ -178,7 +180,7 @@ def test_degree_matches_tritons_counter_on_the_fixtures(i):
         assert ours.degree - 1 >= case["triton_extra"]
     if ours.access_bits < 32 or i % 4 == 0:
         sim = simulate_bank_access(dist, shared, element_bits=bits, vector_elems=v)
-        assert (sim.degree, sim.wavefronts) == (ours.degree, ours.wavefronts)
+        assert (sim.degree, sim.wavefronts_per_instruction) == (ours.degree, ours.wavefronts_per_instruction)
 
 
 def test_triton_undercounts_subword_accesses_worked_example():

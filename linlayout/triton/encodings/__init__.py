@@ -29,7 +29,8 @@ Modules:
 * :mod:`~linlayout.triton.encodings.mma` — nvidia_mma, amd_mfma, amd_wmma;
 * :mod:`~linlayout.triton.encodings.dot` — dot_operand;
 * :mod:`~linlayout.triton.encodings.shared` — swizzled_shared, amd_rotating_shared,
-  nvmma_shared, shared_linear.
+  nvmma_shared, shared_linear;
+* :mod:`~linlayout.triton.encodings.sampling` — random encodings and (store, load) pairs.
 
 Example::
 

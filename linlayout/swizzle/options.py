@@ -1,0 +1,216 @@
+"""How each side of a transfer can access the tile, and what no memory layout can beat.
+
+A *side* is one distributed layout that stores or loads the tile. With a given memory layout
+the compiler vectorises the side as widely as the layout allows, so the layout decides each
+side's access: ``ld/st.shared`` of ``2^k`` elements per lane (``k`` from 0 to the widest
+vector its registers and alignment allow), or a matrix instruction (``ldmatrix``/
+``stmatrix``) when the caller allows one. Each such :class:`SideOption` has an exact
+instruction count and phase count, and a lower bound on its conflict degree that holds for
+*every* memory layout giving the side that access:
+
+* ``instructions_per_warp = 2^(dim R − k)`` (``R``: the span of the register images; the
+  vector takes ``k`` of them);
+* each of an instruction's phases serves the lanes ``Λ`` of one phase plus the vector and
+  within-word directions ``Z``: any ``s``-dimensional segment span meets ``X = Λ + Z`` in
+  at least ``s − (d − dim X)`` dimensions (``d`` tensor bits), and ``dim X`` is at least
+  ``max(dim Λ + k, w)`` (``w`` within-word bits; the vector avoids every lane direction, and
+  the within-word bits beyond the vector can at best be lane directions);
+* so ``wavefronts_per_warp ≥ instructions · phases · 2^max(0, s − d + dim X)``.
+
+Summing each side's best option gives a lower bound for the whole transfer that no layout
+beats (:func:`cost_bound`): a layout that reaches it is optimal, with no search needed.
+
+Worked example (the 64×64 fp16 tile of a blocked ``[1, 8]`` store read as an mma dot
+operand, 4 warps): the store can vectorise up to 8 elements (16 bytes): at ``k = 3`` it takes
+4 instructions of 4 phases, conflict-free at best, 16 wavefronts; the load holds 2
+consecutive elements: 16 instructions of 1 phase, 16 wavefronts. The bound is 32 wavefronts
+and 20 instructions per warp — the textbook 128-byte swizzle reaches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import f2
+from ..errors import LayoutError
+from ..hardware.instructions import DEFAULT, Instruction, MatrixGeometry, all_variants, \
+    matrix_geometry, parse_instruction
+from ..hardware.kinds import Distributed
+from ..hardware.model import BankModel
+
+__all__ = ["OBJECTIVES", "SideOption", "cost_bound", "cost_key", "side_options"]
+
+#: Values of ``objective=``: which total is minimised first.
+OBJECTIVES = ("wavefronts", "instructions")
+
+
+@dataclass(frozen=True)
+class SideOption:
+    """One way a side can access the tile, with its exact counts and its conflict bound.
+
+    Attributes:
+        side: index of the side (0 the store, then the loads).
+        instruction: the :class:`~linlayout.hardware.Instruction` (``ld/st.shared`` or a
+            matrix instruction).
+        vector_log2: ``k`` for ``ld/st.shared`` (``2^k`` elements per lane); for a matrix
+            instruction the offset bits of one 16-byte row.
+        instructions_per_warp: instructions one warp issues with this access.
+        phases: phases per instruction.
+        bound_exponent: ``e`` with degree ``≥ 2^e`` for every memory layout giving this
+            access.
+        geometry: the matrix geometry (None for ``ld/st.shared``).
+        prefix: for a matrix instruction, the tensor directions its row needs at offset bits
+            ``0 … row bits − 1``, in order; empty otherwise.
+        constraints: for a matrix instruction, the directions whose offsets must be clear of
+            the row bits (``check_memory``'s rule), split as ``(all row bits, bits from the
+            lane chunk up)``; empty otherwise.
+    """
+
+    side: int
+    instruction: Instruction
+    vector_log2: int
+    instructions_per_warp: int
+    phases: int
+    bound_exponent: int
+    geometry: MatrixGeometry | None = None
+    prefix: tuple[int, ...] = ()
+    constraints: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    chunk_bits: int = 0
+
+    @property
+    def is_matrix(self) -> bool:
+        """True for ldmatrix/stmatrix."""
+        return self.geometry is not None
+
+    @property
+    def wavefronts_bound(self) -> int:
+        """The least wavefronts per warp any memory layout giving this access can cost."""
+        return self.instructions_per_warp * self.phases << self.bound_exponent
+
+
+def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], model: BankModel,
+                 d: int, matrix: Sequence[Instruction] | None = None,
+                 plain: bool = True) -> list[SideOption]:
+    """Every access option of one side (module docstring), widest ``ld/st.shared`` first.
+
+    Args:
+        index: the side's index (0: the store).
+        side: its flat columns; reg_basis: the echelon basis of its register images.
+        model: the bank model; d: the tensor's bit count.
+        matrix: the matrix instructions to consider for this side (None: none).
+        plain: include the ``ld/st.shared`` options.
+
+    Raises:
+        LayoutError: a matrix instruction named explicitly (``matrix`` of one entry with
+            ``plain`` False) that the side's registers cannot use (the message says why).
+    """
+    nseg = max(0, d - model.seg_lo)
+    w = model.within_word_bits
+    threads = [c for c in side.lane + side.warp + side.block if c]
+    rank_r = len(reg_basis)
+    out: list[SideOption] = []
+    if plain:
+        blocked = len(f2.intersection(reg_basis, threads)) if threads and reg_basis else 0
+        kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
+        lam_rank: dict[tuple[int, ...], int] = {}
+        for k in range(kmax, -1, -1):
+            phase = model.phase_lanes(k)
+            lam = lam_rank.get(phase)
+            if lam is None:
+                lam = lam_rank[phase] = f2.rank(f2.compose(side.lane, phase))
+            dim_x = max(lam + k, w)
+            out.append(SideOption(
+                side=index, instruction=parse_instruction(DEFAULT), vector_log2=k,
+                instructions_per_warp=1 << (rank_r - k),
+                phases=1 << len(model.phase_masks(k)),
+                bound_exponent=max(0, nseg - (d - dim_x))))
+    for instr in matrix or ():
+        opt = _matrix_option(index, instr, side, reg_basis, model, d, nseg,
+                             explicit=not plain and len(matrix or ()) == 1)
+        if opt is not None:
+            out.append(opt)
+    return out
+
+
+def _matrix_option(index: int, instr: Instruction, side: Distributed,
+                   reg_basis: tuple[int, ...], model: BankModel, d: int, nseg: int,
+                   explicit: bool) -> SideOption | None:
+    """The option of a matrix instruction, or None when the side cannot use it (LayoutError
+    instead when it was asked for explicitly)."""
+    if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
+        if explicit:
+            raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
+        return None
+    try:
+        geom = matrix_geometry(instr, side.register, side.lane, model.element_bits)
+    except LayoutError:
+        if explicit:
+            raise
+        return None
+    row = tuple(geom.row)
+    row_bits = len(row)
+    rest = f2.rank(list(reg_basis) + list(row)) - row_bits - (1 if instr.trans else 0)
+    mat_log2 = instr.matrices.bit_length() - 1
+    chunk = 0 if instr.trans else max(0, 5 - (model.element_bits.bit_length() - 1))
+    regs = [r for r in side.register if r]
+    everywhere = tuple(c for c in list(geom.rows) + list(side.warp) if c)
+    from_chunk = tuple(regs)
+    return SideOption(
+        side=index, instruction=instr, vector_log2=row_bits,
+        instructions_per_warp=1 << max(0, rest - mat_log2), phases=instr.matrices,
+        bound_exponent=max(0, nseg - (d - (row_bits + 3))), geometry=geom, prefix=row,
+        constraints=(everywhere, from_chunk), chunk_bits=chunk)
+
+
+def matrix_instructions(request: object, index: int) -> tuple[list[Instruction], bool]:
+    """The matrix instructions a side may use, and whether ``ld/st.shared`` stays allowed.
+
+    ``request`` is ``"auto"`` (every variant of the side's direction, ld/st.shared too), None
+    or an ``ld/st.shared`` name (no matrix instruction), or one matrix instruction name
+    (that one only).
+
+    Raises:
+        LayoutError: an unknown name, or a load instruction named for the store (or the
+            reverse).
+    """
+    if request == "auto":
+        return all_variants(store=index == 0), True
+    instr = parse_instruction(request)  # type: ignore[arg-type]
+    if not instr.is_matrix:
+        return [], True
+    if instr.store != (index == 0):
+        raise LayoutError(f"{instr.name} is a {'store' if instr.store else 'load'}; side "
+                          f"{index} is {'the store' if index == 0 else 'a load'}")
+    return [instr], False
+
+
+def cost_key(wavefronts: int, instructions: int, objective: str) -> tuple[int, int]:
+    """The lexicographic key a cost is minimised by: ``(wavefronts, instructions)`` for the
+    ``"wavefronts"`` objective, ``(instructions, wavefronts)`` for ``"instructions"``."""
+    return (wavefronts, instructions) if objective == "wavefronts" else (instructions, wavefronts)
+
+
+def cost_bound(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
+               objective: str) -> tuple[tuple[int, int], list[SideOption]]:
+    """The least key any memory layout can reach, and each side's option that reaches it.
+
+    Every side is minimised on its own (a layout cannot do better for a side than that
+    side's best option); the weighted sums of the per-side minima bound the total. For the
+    lexicographic second component only the options that reach their side's minimum of the
+    first count.
+
+    Returns:
+        ``((first, second), best option per side)`` with ``first`` and ``second`` in the
+        objective's order (:func:`cost_key`).
+    """
+    total = [0, 0]
+    chosen = []
+    for opts, wt in zip(options, weights):
+        best = min(opts, key=lambda o: cost_key(o.wavefronts_bound, o.instructions_per_warp,
+                                                objective))
+        chosen.append(best)
+        key = cost_key(best.wavefronts_bound, best.instructions_per_warp, objective)
+        total[0] += wt * key[0]
+        total[1] += wt * key[1]
+    return (total[0], total[1]), chosen
