@@ -12,7 +12,7 @@
 #define __shared__ static
 #define __constant__
 #define __launch_bounds__(...)
-#define __align__(n) alignas(n)
+#define __align__(n) __attribute__((aligned(n)))
 
 struct hw_stub_dim3 {
   unsigned x, y, z;
