@@ -182,13 +182,18 @@ def profile_chunk(ncu: str, binary: str, metrics: list[str], iters: int, names: 
     """Run one ncu process over ``names`` (report file ``report``.ncu-rep); returns (rows, log)."""
     cmd = [ncu, "--clock-control", "none", "--metrics", ",".join(metrics), "-k", "regex:^hw_",
            "--export", str(report), "--force-overwrite", binary, "profile", str(iters), *names]
-    p = run(cmd, timeout)
+    try:
+        p = run(cmd, timeout)
+    except subprocess.TimeoutExpired:
+        return [], f"ncu did not finish in {timeout} s"
     log = p.stdout[-3000:] + p.stderr[-3000:]
     rep = Path(str(report) + ".ncu-rep")
     if p.returncode or not rep.is_file():
         return [], f"ncu exited {p.returncode}: {log}"
-    q = run([ncu, "--import", str(rep), "--csv", "--page", "raw", "--print-units", "base"],
-            timeout)
+    base = [ncu, "--import", str(rep), "--csv", "--page", "raw"]
+    q = run(base + ["--print-units", "base"], timeout)
+    if q.returncode:  # an ncu without --print-units: counts carry no unit prefix anyway
+        q = run(base, timeout)
     if q.returncode:
         return [], f"ncu --import exited {q.returncode}: {q.stderr[-2000:]}"
     return parse_raw_csv(q.stdout), log
@@ -298,7 +303,11 @@ def measure_clock(binary: str, cases: list[dict], iters: int, repeats: int,
     for cal in CALIBRATION:
         if cal not in names:
             names.append(cal)
-    p = run([binary, "timing", str(iters), str(repeats), *names], timeout)
+    try:
+        p = run([binary, "timing", str(iters), str(repeats), *names], timeout)
+    except subprocess.TimeoutExpired:
+        return {c["case"]: {"error": f"hwcases timing did not finish in {timeout} s"}
+                for c in cases}
     if p.returncode:
         return {c["case"]: {"error": f"hwcases timing exited {p.returncode}: {p.stderr[-500:]}"}
                 for c in cases}
