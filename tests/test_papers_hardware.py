@@ -387,3 +387,14 @@ def test_metric_choice():
     assert runner.wave_metric(case, chosen) == ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",)
     assert runner.wave_metric(case, list(runner.REQUIRED)) == (
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",)
+
+
+def test_runner_time_budget(tmp_path):
+    """No ncu chunk starts once the budget is spent; those cases are marked, not timed."""
+    out = tmp_path / "measurements.json"
+    proc = run_script("runner.py", "--ncu", str(fake_ncu(tmp_path)), "--binary", "/bin/false",
+                      "--out", str(out), "--budget", "0", "--only", "width-8bit-ld",
+                      env_extra={"FAKE_CASES": str(HW / "cases.json")})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (case,) = json.loads(out.read_text())["cases"]
+    assert case["error"] == runner.SKIPPED

@@ -4,13 +4,13 @@
 #   bash papers/hardware/run_on_gpu.sh
 #
 # 1. build.sh        — nvcc (sm_90a) every kernels/*.cu + cuda/driver.cu -> build/hwcases
-# 2. check_sass.py   — each loop issues exactly its instructions (cuobjdump), -> build/sass.json
+# 2. check_sass.py   — each loop issues exactly its instructions (cuobjdump) -> sass.json
 # 3. runner.py       — ncu counters (clock64() timing if ncu cannot read them) -> measurements.json
 # 4. compare.py      — the table against cases.json; its exit status is this script's
 #
 # Needs nvcc, ncu (Nsight Compute), cuobjdump and python3 (standard library only): not
 # linlayout, which only generate.py uses (on any machine). When $OUT is set (the device tool),
-# measurements.json, the comparison, the SASS check and the build log are copied there.
+# measurements.json, sass.json, compare.txt and build.log go there; else into this directory.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$HERE"
@@ -27,16 +27,20 @@ if [ "$rc" -ne 0 ]; then
   exit 3
 fi
 
-"$PY" check_sass.py --out build/sass.json | tail -5 || true
+# With $OUT set, results are written straight there (rewritten after every ncu chunk), so a
+# run stopped at the device tool's 600 s limit still brings back what it measured.
+DEST="${OUT:-$HERE}"
+[ -n "${OUT:-}" ] && cp build.log "$OUT/"
+"$PY" check_sass.py --out "$DEST/sass.json" | tail -5 || true
 
-"$PY" runner.py --out measurements.json --sass build/sass.json "$@"
-"$PY" compare.py --measurements measurements.json > compare.txt 2>&1
+"$PY" runner.py --out "$DEST/measurements.json" --sass "$DEST/sass.json" "$@"
+"$PY" compare.py --measurements "$DEST/measurements.json" > compare.txt 2>&1
 status=$?
 cat compare.txt
 
 if [ -n "${OUT:-}" ]; then
-  cp measurements.json compare.txt build.log "$OUT/"
-  [ -f build/sass.json ] && cp build/sass.json "$OUT/"
+  cp compare.txt "$OUT/"
+  cp "$OUT/measurements.json" "$HERE/measurements.json"
 fi
 echo "run_on_gpu.sh: $(( $(date +%s) - start )) s, compare exit status $status"
 exit $status

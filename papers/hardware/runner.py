@@ -270,14 +270,24 @@ def ncu_result(case: dict, launches: list[dict], metrics: list[str], iters: int)
     }
 
 
+SKIPPED = "skipped: the time budget (--budget) ran out"
+
+
 def measure_ncu(ncu: str, binary: str, cases: list[dict], iters: int, chunk: int,
-                timeout: float, workdir: Path) -> tuple[dict, list[str], str]:
-    """Profile every case; returns ({case: result}, metrics, log)."""
+                timeout: float, workdir: Path, deadline: float = float("inf"),
+                on_chunk=None) -> tuple[dict, list[str], str]:
+    """Profile every case, ``chunk`` cases per ncu process; returns ({case: result}, metrics,
+    log). No chunk starts after ``deadline`` (``time.time()``): its cases get :data:`SKIPPED`.
+    ``on_chunk(results, metrics)`` is called after each chunk (to save partial results)."""
     metrics = choose_metrics(available_metrics(ncu))
     results: dict[str, dict] = {}
     logs = []
     for start in range(0, len(cases), chunk):
         part = cases[start:start + chunk]
+        if time.time() > deadline:
+            for c in part:
+                results[c["case"]] = {"error": SKIPPED}
+            continue
         rows, log = profile_chunk(ncu, binary, metrics, iters, [c["case"] for c in part],
                                   workdir / f"chunk{start}", timeout)
         logs.append(log)
@@ -291,6 +301,8 @@ def measure_ncu(ncu: str, binary: str, cases: list[dict], iters: int, chunk: int
             else:
                 results[c["case"]] = ncu_result(c, launches, metrics, iters)
         print(f"ncu: {min(start + chunk, len(cases))}/{len(cases)} cases", flush=True)
+        if on_chunk is not None:
+            on_chunk(results, metrics)
     return results, metrics, "\n".join(logs)
 
 
@@ -363,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--chunk", type=int, default=40, help="cases per ncu process")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per ncu/timing process")
+    ap.add_argument("--budget", type=float, default=420,
+                    help="seconds after which no further ncu chunk starts (the device tool stops "
+                         "a command at 600 s); measurements.json is rewritten after every chunk")
     ap.add_argument("--only", nargs="*", default=None, help="case names to run (default: all)")
     ap.add_argument("--sass", type=Path, default=None, help="check_sass.py's JSON, to attach")
     args = ap.parse_args(argv)
@@ -374,16 +389,37 @@ def main(argv: list[str] | None = None) -> int:
     ncu = find_ncu(args.ncu) if args.method != "clock64" else None
     results: dict[str, dict] = {}
     metrics: list[str] = []
-    notes = []
+    notes: list[str] = []
+    sass = json.loads(args.sass.read_text(encoding="utf-8")) if args.sass and args.sass.is_file() \
+        else {}
+
+    def write(results: dict[str, dict], metrics: list[str]) -> list[dict]:
+        out_cases = []
+        for c in cases:
+            entry = {k: c[k] for k in COPIED}
+            entry.update(results.get(c["case"], {"error": "not measured"}))
+            if c["case"] in sass:
+                entry["sass"] = sass[c["case"]]
+            out_cases.append(entry)
+        out = {**info, "iters": args.iters, "metrics": metrics, "notes": notes,
+               "seconds": round(time.time() - started, 1),
+               "host": os.uname().nodename, "cases": out_cases}
+        args.out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        return out_cases
+
     if ncu:
-        with tempfile.TemporaryDirectory() as tmp:
-            results, metrics, log = measure_ncu(ncu, args.binary, cases, args.iters, args.chunk,
-                                                args.timeout, Path(tmp))
         ver = run([ncu, "--version"], 60).stdout.strip().splitlines()
         info["ncu"] = ver[-1] if ver else "unknown"
-        failed = [c for c in cases if "error" in results.get(c["case"], {"error": 1})]
+        with tempfile.TemporaryDirectory() as tmp:
+            results, metrics, log = measure_ncu(ncu, args.binary, cases, args.iters, args.chunk,
+                                                args.timeout, Path(tmp),
+                                                started + args.budget, write)
+        failed = [c for c in cases if results.get(c["case"], {}).get("error") not in (None, SKIPPED)]
+        skipped = [c for c in cases if results.get(c["case"], {}).get("error") == SKIPPED]
         if failed:
             notes.append(f"ncu failed on {len(failed)} case(s)")
+        if skipped:
+            notes.append(f"{len(skipped)} case(s) skipped: time budget")
     else:
         notes.append("no ncu found" if args.method != "clock64" else "clock64 requested")
         failed = cases
@@ -395,22 +431,10 @@ def main(argv: list[str] | None = None) -> int:
             results[c["case"]] = timed[c["case"]]
             if prev and "error" in prev:
                 results[c["case"]]["ncu_error"] = prev["error"][:500]
-    sass = json.loads(args.sass.read_text(encoding="utf-8")) if args.sass and args.sass.is_file() \
-        else {}
-    out_cases = []
-    for c in cases:
-        entry = {k: c[k] for k in COPIED}
-        entry.update(results.get(c["case"], {"error": "not measured"}))
-        if c["case"] in sass:
-            entry["sass"] = sass[c["case"]]
-        out_cases.append(entry)
-    out = {**info, "iters": args.iters, "metrics": metrics, "notes": notes,
-           "seconds": round(time.time() - started, 1),
-           "host": os.uname().nodename, "cases": out_cases}
-    args.out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    out_cases = write(results, metrics)
     errors = sum(1 for e in out_cases if "error" in e)
     print(f"wrote {args.out}: {len(out_cases)} cases, {errors} without a measurement, "
-          f"{out['seconds']} s")
+          f"{round(time.time() - started, 1)} s")
     return 0
 
 
