@@ -28,8 +28,8 @@ Units: addresses are bytes from the start of the buffer; offsets are elements.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 #: NVIDIA shared memory: banks per row, bytes per bank word, lanes per warp.
 NUM_BANKS = 32
@@ -141,7 +141,8 @@ def vector_table(grid: Grid, vector_elems: int) -> list[list[list[int]]]:
     return table
 
 
-def matrix_table(grid: Grid, element_bits: int, matrices: int, trans: bool) -> list[list[list[int]]]:
+def matrix_table(grid: Grid, element_bits: int, matrices: int,
+                 trans: bool) -> list[list[list[int]]]:
     """``table[w][i][lane]``: the element offset of the row lane ``lane`` addresses in
     ``ldmatrix``/``stmatrix`` instruction ``i`` (``.x{matrices}``, ``.trans`` or not).
 
@@ -150,7 +151,8 @@ def matrix_table(grid: Grid, element_bits: int, matrices: int, trans: bool) -> l
     ``.trans`` (16-bit only) lane ``4c + j`` holds rows ``2j`` and ``2j + 1`` of column ``c`` in
     registers ``r`` and ``r ^ 1``. Matrices are ordered by their first register and packed
     ``matrices`` to an instruction; lane ``8j + q`` addresses row ``q`` of the instruction's
-    matrix ``j``; lanes ``≥ 8·matrices`` (ignored by the hardware) repeat lane ``lane % (8·matrices)``.
+    matrix ``j``; lanes ``≥ 8·matrices`` (ignored by the hardware) repeat lane
+    ``lane % (8·matrices)``.
     """
     row_elems = 128 // element_bits
     table = []

@@ -59,6 +59,8 @@ def kernel_source(p: Prediction) -> str:
     """The ``.cu`` file of one case."""
     c, j = p.case, p.to_json()
     name = kernel_name(c.name)
+    wf, deg = j["predicted_wavefronts"], j["predicted_degree"]
+    per_warp, per_block = j["predicted_wavefronts_per_warp"], j["predicted_wavefronts_per_block"]
     if max(a for w in p.table for i in w for a in i) >= 1 << 16:
         raise ValueError(f"{c.name}: addresses do not fit 16 bits")
     return f"""{HEADER}//
@@ -67,8 +69,8 @@ def kernel_source(p: Prediction) -> str:
 // instruction: {p.ptx}, {p.access_bytes} byte(s) per lane, {j['phases']} phase(s)
 // layout:      {c.element_bits}-bit elements, vector of {j['vector_elems']}, {p.warps} warp(s),
 //              {p.instructions} instruction(s) per warp per iteration
-// predicted:   {j['predicted_wavefronts']} wavefront(s) per instruction (degree {j['predicted_degree']}), \
-{j['predicted_wavefronts_per_warp']} per warp, {j['predicted_wavefronts_per_block']} per CTA iteration
+// predicted:   {wf} wavefront(s) per instruction (degree {deg}), {per_warp} per warp, \
+{per_block} per CTA iteration
 //              (source: {p.source})
 #include "../cuda/common.cuh"
 

@@ -26,11 +26,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import linlayout  # noqa: E402
-
 import cases as catalogue_module  # noqa: E402
 import emit  # noqa: E402
 from predict import Prediction, predict  # noqa: E402
+
+import linlayout  # noqa: E402
 
 MODEL = ("NVIDIA: 32 banks of 4-byte words; ld/st.shared phases of 128/max(bytes,4) consecutive "
          "lanes; ldmatrix/stmatrix one phase per 8x8 matrix; same-word requests served "

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from linlayout import bank_conflicts, simulate_bank_access
-
 import addresses
 from cases import MAX_INSTRS, MAX_SMEM, Case
+
+from linlayout import bank_conflicts, simulate_bank_access
 
 #: PTX spelling of ld/st.shared by bytes per lane (PTX ISA §9.7.9.8 "ld", §9.7.9.10 "st").
 PTX_TYPE = {1: "u8", 2: "u16", 4: "u32", 8: "v2.u32", 16: "v4.u32"}

@@ -17,8 +17,9 @@ shared-memory table uses the same):
   ``…_op_stsm.sum`` and the all-ops total ``l1tex__data_pipe_lsu_wavefronts_mem_shared.sum``;
 * ``l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum`` / ``…_op_st.sum`` (and
   ``_op_ldsm``, ``_op_stsm``) — the tool's own bank-conflict count, recorded as is;
-* ``smsp__sass_inst_executed_op_shared_ld.sum`` / ``…_st.sum``, ``smsp__inst_executed_op_ldsm.sum``
-  (``_op_stsm``) — warp-level instructions executed, to check the kernel issued what it meant.
+* ``smsp__sass_inst_executed_op_shared_ld.sum`` / ``…_st.sum``,
+  ``smsp__inst_executed_op_ldsm.sum`` (``_op_stsm``) — warp-level instructions executed, to check
+  the kernel issued what it meant.
 
 The runner asks ``ncu --query-metrics`` which exist and uses those; the four the issue names are
 always requested. A kernel's baseline (zeroing the buffer: 32-bit stores, and anything else
@@ -85,7 +86,7 @@ CALIBRATION = {"width-32bit-ld": 1, "stride32-32bit-ld": 32}
 # -- environment -------------------------------------------------------------------------------
 
 def run(cmd: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
 
 
 def device_info() -> dict:
@@ -411,11 +412,12 @@ def main(argv: list[str] | None = None) -> int:
         ver = run([ncu, "--version"], 60).stdout.strip().splitlines()
         info["ncu"] = ver[-1] if ver else "unknown"
         with tempfile.TemporaryDirectory() as tmp:
-            results, metrics, log = measure_ncu(ncu, args.binary, cases, args.iters, args.chunk,
+            results, metrics, _ = measure_ncu(ncu, args.binary, cases, args.iters, args.chunk,
                                                 args.timeout, Path(tmp),
                                                 started + args.budget, write)
-        failed = [c for c in cases if results.get(c["case"], {}).get("error") not in (None, SKIPPED)]
-        skipped = [c for c in cases if results.get(c["case"], {}).get("error") == SKIPPED]
+        errs = {c["case"]: results.get(c["case"], {}).get("error") for c in cases}
+        failed = [c for c in cases if errs[c["case"]] not in (None, SKIPPED)]
+        skipped = [c for c in cases if errs[c["case"]] == SKIPPED]
         if failed:
             notes.append(f"ncu failed on {len(failed)} case(s)")
         if skipped:
