@@ -101,9 +101,10 @@ def device_info() -> dict:
         pass
     try:
         p = run(["nvcc", "--version"], 30)
-        if p.returncode == 0:
-            info["nvcc"] = p.stdout.strip().splitlines()[-1]
-    except (OSError, subprocess.SubprocessError, IndexError):
+        release = [ln for ln in p.stdout.splitlines() if "release" in ln]
+        if p.returncode == 0 and release:
+            info["nvcc"] = release[0].strip()
+    except (OSError, subprocess.SubprocessError):
         pass
     return info
 
