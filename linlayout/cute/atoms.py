@@ -10,7 +10,9 @@ Names are ``<atom>.<part>``, case-insensitive (so CUTLASS's own spelling works:
 
 * ``sm80_16x8x16.A`` / ``.B`` / ``.C`` — ``MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>`` (also
   the F32-accumulator and BF16 variants): A on the ``(m, k)`` 16×16 tile, B on ``(n, k)`` 8×16
-  (CuTe writes B as N×K), C on ``(m, n)`` 16×8; elements; one warp.
+  (CuTe writes B as N×K), C on ``(m, n)`` 16×8; elements; one warp. Likewise
+  ``sm80_16x8x8_tf32``, ``sm80_16x8x32_s8`` and ``sm80_8x8x4_f64`` (the TF32, int8 and FP64
+  atoms of CUTLASS's SM80 GEMM configurations).
 * ``sm90_64xN.C`` (N = 8, 16, 32, 64, 128, 256) — ``SM90::GMMA::CLayout_64xN``, the
   accumulator of every ``SM90_64xNxK`` wgmma, ``(m, n)``; 128 threads (4 warps).
 * ``sm90_64x16.A`` — ``SM90::GMMA::ALayout_64x16``, the register A operand of the RS wgmma
@@ -153,6 +155,27 @@ def _catalogue() -> dict[str, Atom]:
              "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", (16, 8), ("m", "n"),
              "elements", (16, 32), _MMA80, mma, "registers"),
     ]
+    more = [  # (name, traits, ptx, {part: (layout, tile, dims, widths)})
+        ("sm80_16x8x8_tf32", "MMA_Traits<SM80_16x8x8_F32TF32TF32F32_TN>",
+         "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", {
+             "A": ("((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", (16, 8), ("m", "k"), (32,)),
+             "B": ("((_4,_8),_2):((_8,_1),_32)", (8, 8), ("n", "k"), (32,)),
+             "C": ("((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", (16, 8), ("m", "n"), (32,))}),
+        ("sm80_16x8x32_s8", "MMA_Traits<SM80_16x8x32_S32S8S8S32_TN>",
+         "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", {
+             "A": ("((_4,_8),(_4,_2,_2)):((_64,_1),(_16,_8,_256))", (16, 32), ("m", "k"), (8,)),
+             "B": ("((_4,_8),(_4,_2)):((_32,_1),(_8,_128))", (8, 32), ("n", "k"), (8,)),
+             "C": ("((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", (16, 8), ("m", "n"), (32,))}),
+        ("sm80_8x8x4_f64", "MMA_Traits<SM80_8x8x4_F64F64F64F64_TN>",
+         "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", {
+             "A": ("((_4,_8),_1):((_8,_1),_0)", (8, 4), ("m", "k"), (64,)),
+             "B": ("((_4,_8),_1):((_8,_1),_0)", (8, 4), ("n", "k"), (64,)),
+             "C": ("((_4,_8),_2):((_16,_1),_8)", (8, 8), ("m", "n"), (64,))}),
+    ]
+    for name, traits, ptx_ins, parts in more:
+        for part, (text, tile, dims, widths) in parts.items():
+            out.append(Atom(f"{name}.{part}", f"{traits}::{part}Layout", text, tile, dims,
+                            "elements", widths, _MMA80, ptx_ins, "registers"))
     for n in (8, 16, 32, 64, 128, 256):
         out.append(Atom(
             f"sm90_64x{n}.C", f"SM90::GMMA::CLayout_64x{n}",
