@@ -36,6 +36,7 @@ Modules, one job each:
 * :mod:`~linlayout.cute.memory` — :func:`parse_layout` (memory layouts), :func:`index_layout`;
 * :mod:`~linlayout.cute.tv` — :func:`tv_layout`, :func:`tiled_tv_layout` (``make_tiled_copy``);
 * :mod:`~linlayout.cute.recast` — :func:`upcast` (copy atoms are in bits);
+* :mod:`~linlayout.cute.tile` — :func:`tile_to_shape` (an atom repeated over a tile);
 * :mod:`~linlayout.cute.atoms` — CUTLASS's MMA and copy atoms by name: :func:`atom`,
   :func:`atom_names`;
 * :mod:`~linlayout.cute.convert` — :func:`to_cute`: a memory layout as the shortest
@@ -67,6 +68,7 @@ from .swizzle import (
     xor_pairs,
     xor_pairs_layout,
 )
+from .tile import tile_to_shape
 from .tv import tiled_tv_layout, tv_layout
 
 __all__ = [
@@ -94,6 +96,7 @@ __all__ = [
     "parse_cute",
     "parse_cute_swizzle",
     "parse_layout",
+    "tile_to_shape",
     "tiled_tv_layout",
     "to_cute",
     "to_cute_layout",

@@ -16,7 +16,8 @@ Names are ``<atom>.<part>``, case-insensitive (so CUTLASS's own spelling works:
 * ``sm90_64xN.C`` (N = 8, 16, 32, 64, 128, 256) — ``SM90::GMMA::CLayout_64xN``, the
   accumulator of every ``SM90_64xNxK`` wgmma, ``(m, n)``; 128 threads (4 warps).
 * ``sm90_64x16.A`` — ``SM90::GMMA::ALayout_64x16``, the register A operand of the RS wgmma
-  for 16-bit types, ``(m, k)`` 64×16; 128 threads.
+  for 16-bit types, ``(m, k)`` 64×16; 128 threads. ``sm90_64x8.A`` (32-bit types, K = 8) and
+  ``sm90_64x32.A`` (8-bit, K = 32) likewise (``ALayout_64x8``, ``ALayout_64x32``).
 * ``sm75_u32x{1,2,4}_ldsm_n``, ``sm75_u16x{2,4,8}_ldsm_t`` — ``ldmatrix.x1/.x2/.x4`` and
   their ``.trans`` forms; ``sm90_u32x{1,2,4}_stsm_n``, ``sm90_u16x{2,4,8}_stsm_t`` —
   ``stmatrix``; ``sm80_cp_async_u128`` — ``cp.async`` of 16 bytes
@@ -182,11 +183,14 @@ def _catalogue() -> dict[str, Atom]:
             f"((_4,_8,_4),(_2,_2,_{n // 8})):((_128,_1,_16),(_64,_8,_512))", (64, n),
             ("m", "n"), "elements", (16, 32), _GMMA,
             f"wgmma.mma_async.sync.aligned.m64n{n}k* (accumulator)", "registers"))
-    out.append(Atom(
-        "sm90_64x16.A", "SM90::GMMA::ALayout_64x16",
-        "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))", (64, 16), ("m", "k"),
-        "elements", (16,), _GMMA, "wgmma.mma_async.sync.aligned.m64nNk16 (A from registers)",
-        "registers"))
+    for k, bits, text in ((8, 32, "((_4,_8,_4),(_2,_2)):((_64,_1,_16),(_8,_256))"),
+                          (16, 16, "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))"),
+                          (32, 8, "((_4,_8,_4),(_4,_2,_2)):((_256,_1,_16),(_64,_8,_1024))")):
+        out.append(Atom(
+            f"sm90_64x{k}.A", f"SM90::GMMA::ALayout_64x{k}", text, (64, k), ("m", "k"),
+            "elements", (bits,), _GMMA,
+            f"wgmma.mma_async.sync.aligned.m64nNk{k} (A from registers, {bits}-bit)",
+            "registers"))
     ldsm = {  # nmat: (SrcLayout = smem rows, DstLayout = registers), bits
         ("u32", 1): ("((_8,_4),_128):((_128,_0),_1)", "(_32,_32):(_32,_1)"),
         ("u32", 2): ("((_16,_2),_128):((_128,_0),_1)", "(_32,(_32,_2)):(_32,(_1,_1024))"),
