@@ -49,7 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from linlayout import LayoutError, LinearLayout, bank_conflicts  # noqa: E402
+from linlayout import LayoutError, LinearLayout, bank_conflicts, simulate_bank_access  # noqa: E402
 from linlayout.cute import (  # noqa: E402
     CuteLayout,
     atom,
@@ -197,14 +197,19 @@ def sm90_accesses() -> list[Access]:
 
 
 def count(a: Access, drop_swizzle: bool = False):
+    """The closed-form count, and whether the brute-force simulator agrees with it."""
     tiled = tile_to_shape(a.smem, list(a.tile))
     if drop_swizzle:  # the negative control: the same atom without its swizzle
         tiled = CuteLayout(tiled.shape, tiled.stride)
     memory = parse_layout(tiled)
     dist = LinearLayout(a.dist.bases, out_dims={n: memory.out_dims[n]
                                                 for n in a.dist.out_dim_names})
-    return bank_conflicts(dist, memory, element_bits=a.element_bits, instruction=a.instruction,
-                          vector_elems=a.vector_elems)
+    rep = bank_conflicts(dist, memory, element_bits=a.element_bits, instruction=a.instruction,
+                         vector_elems=a.vector_elems)
+    sim = simulate_bank_access(dist, memory, element_bits=a.element_bits,
+                               instruction=a.instruction,
+                               vector_elems=None if a.instruction else rep.vector_elems)
+    return rep, (sim.degree, sim.wavefronts_per_warp) == (rep.degree, rep.wavefronts_per_warp)
 
 
 def gmma_checks() -> tuple[list[tuple], int]:
@@ -254,14 +259,16 @@ def main(argv=None) -> int:
         rows = []
         for a in accesses:
             try:
-                r = count(a, args.drop_swizzles)
+                r, agrees = count(a, args.drop_swizzles)
             except LayoutError as exc:
                 bad += 1
                 rows.append((a.where, a.atom_name, a.copy, "ERROR", str(exc), "", "", "", "",
-                             "MISMATCH"))
+                             "", "MISMATCH"))
                 continue
             free = r.degree == 1
             verdict = "—" if a.intends is None else ("ok" if free == a.intends else "MISMATCH")
+            if not agrees:
+                verdict = "MISMATCH (simulator)"
             bad += verdict == "MISMATCH"
             rows.append((a.where, a.atom_name, a.copy, r.instruction, r.vector_elems, r.degree,
                          r.wavefronts_per_warp, r.instructions_per_warp, r.wavefront_floor,
