@@ -36,8 +36,10 @@ Source: CUTLASS ``include/cute/atom/mma_traits_sm80.hpp``,
 ``include/cute/atom/mma_traits_sm90_gmma.hpp`` (``CLayout_64xN``, ``ALayout_64x16``),
 ``include/cute/atom/copy_traits_sm75.hpp``, ``include/cute/atom/copy_traits_sm90.hpp``
 (stmatrix = ldmatrix with ``SrcLayout`` and ``DstLayout`` swapped),
-``include/cute/atom/copy_traits_sm80.hpp``; PTX ISA §9.7.14.5.14 "Matrix Fragments for
-mma.m16n8k16", §9.7.9.x ``ldmatrix`` / ``stmatrix``, §9.7.15.5.1 wgmma "Register Fragments".
+``include/cute/atom/copy_traits_sm80.hpp``; PTX ISA sections "Matrix Fragments for
+mma.m16n8k16 with floating point type" (and the m16n8k8 / m16n8k32 / m8n8k4 ones),
+"Warp-level matrix load instruction: ldmatrix", "Warp-level matrix store instruction:
+stmatrix", "Register Fragments and Shared Memory Matrix Layouts" (wgmma), "cp.async".
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from .._checks import as_int
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .cutelayout import CuteLayout
+from .inttuple import product
 from .parse import parse_cute
 from .recast import upcast
 from .tv import tv_layout
@@ -88,7 +91,7 @@ class Atom:
     @property
     def threads(self) -> int:
         """Threads of the atom (size of the thread mode)."""
-        return _size(parse_cute(self.layout).modes()[0][0])
+        return product(parse_cute(self.layout).modes()[0][0])
 
     def cute(self, element_bits: int | None = None) -> CuteLayout:
         """The TV layout, upcast to ``element_bits``-bit elements for a bit-unit atom.
@@ -123,15 +126,6 @@ class Atom:
         if e not in self.element_bits:
             raise LayoutError(f"{self.name} takes {list(self.element_bits)}-bit elements, not {e}")
         return e if self.units == "bits" else None
-
-
-def _size(shape: Any) -> int:
-    if isinstance(shape, tuple):
-        p = 1
-        for s in shape:
-            p *= _size(s)
-        return p
-    return shape
 
 
 _MMA80 = "include/cute/atom/mma_traits_sm80.hpp"

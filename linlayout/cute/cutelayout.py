@@ -63,6 +63,8 @@ def _int_tree(t: Any, what: str, level: int = 0) -> IntTuple:
     if isinstance(t, (tuple, list)):
         if level >= MAX_DEPTH:
             raise LayoutError(f"{what} is nested deeper than {MAX_DEPTH} levels")
+        if not t:
+            raise LayoutError(f"{what} holds an empty tuple; every mode needs an extent")
         return tuple(_int_tree(e, what, level + 1) for e in t)
     return as_int(t, what)
 
@@ -84,8 +86,8 @@ class CuteLayout:
             addresses of ``N``-bit elements; None for an integer offset.
 
     Raises:
-        LayoutError: shape and stride not congruent, a leaf that is not an int, a shape entry
-            below 1, nesting deeper than :data:`~linlayout.cute.inttuple.MAX_DEPTH`, more than
+        LayoutError: shape and stride not congruent, a leaf that is not an int, an empty
+            tuple, a shape entry below 1, nesting deeper than :data:`~linlayout.cute.inttuple.MAX_DEPTH`, more than
             :data:`~linlayout.cute.inttuple.MAX_ELEMENTS` elements, an invalid swizzle, a
             negative offset, a pointer flag that is not a power of two up to
             :data:`MAX_POINTER_BITS`, or a pointer flag together with a nonzero offset.

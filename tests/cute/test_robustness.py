@@ -40,3 +40,38 @@ def test_junk_raises_layout_error_only(name, call):
             pass
         except Exception as exc:  # pragma: no cover - the failure message
             pytest.fail(f"{name}({x!r:.60}) raised {type(exc).__name__}: {exc}")
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+CUTE_ALPHABET = "_0123456789(),:<>o SwmprtenubM|&=@-[]"
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=CUTE_ALPHABET, max_size=60))
+def test_random_text_parses_or_raises_layout_error(text):
+    for fn in (cute.parse_cute, cute.parse_layout):
+        try:
+            fn(text)
+        except LayoutError:
+            pass
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.recursive(st.integers(-70, 70), lambda c: st.lists(c, max_size=3).map(tuple),
+                    max_leaves=8),
+       st.recursive(st.integers(-70, 70), lambda c: st.lists(c, max_size=3).map(tuple),
+                    max_leaves=8))
+def test_random_trees_parse_or_raise_layout_error(shape, stride):
+    try:
+        cl = cute.CuteLayout(shape, stride)
+    except LayoutError:
+        return
+    assert cute.parse_cute(cl.text()) == cl
+    for fn in (cute.parse_layout, cute.index_layout,
+               lambda x: cute.tv_layout(x, [1 << 12])):
+        try:
+            fn(cl)
+        except LayoutError:
+            pass
