@@ -29,6 +29,7 @@ with), ``TritonGPUAttrDefs.td``.
 from __future__ import annotations
 
 import itertools
+
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .encodings import (

@@ -53,7 +53,6 @@ from linlayout import LayoutError, LinearLayout, bank_conflicts, simulate_bank_a
 from linlayout.cute import (  # noqa: E402
     CuteLayout,
     atom,
-    parse_cute,
     parse_layout,
     tile_to_shape,
     tiled_tv_layout,

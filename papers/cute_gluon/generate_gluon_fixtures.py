@@ -34,7 +34,7 @@ from triton._C.libtriton.gluon_ir import GluonOpBuilder  # noqa: E402
 from triton.experimental.gluon import language as gl  # noqa: E402
 
 from linlayout import LinearLayout, examples, synthesize_swizzle  # noqa: E402
-from linlayout.cute import atom_info, atoms, parse_layout  # noqa: E402
+from linlayout.cute import atoms, parse_layout  # noqa: E402
 from linlayout.triton import to_gluon  # noqa: E402
 from linlayout.triton.encodings.sampling import random_distributed  # noqa: E402
 

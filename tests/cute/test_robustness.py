@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from linlayout import LayoutError
-from linlayout import cute
+from linlayout import LayoutError, cute
 
 JUNK = [None, True, 3, -1, 2.5, "", "junk", b"(_8):(_1)", [], [1, 2], {}, {"a": 1}, object(),
         (1,), ((),), "(" * 5000, "(_8):(_1)" * 3000, "Sw<3,4,3> o _0 o", "_8:_1:_2",
@@ -40,10 +41,6 @@ def test_junk_raises_layout_error_only(name, call):
             pass
         except Exception as exc:  # pragma: no cover - the failure message
             pytest.fail(f"{name}({x!r:.60}) raised {type(exc).__name__}: {exc}")
-
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 CUTE_ALPHABET = "_0123456789(),:<>o SwmprtenubM|&=@-[]"
 
