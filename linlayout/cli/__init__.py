@@ -10,7 +10,10 @@ Subcommands, one module each (named after it)::
     linlayout examples
 
 Layout files are JSON ``{"bases": {in_dim: [[...], ...]}, "out_dims": {name: size}}``
-(:meth:`LinearLayout.to_dict`).
+(:meth:`LinearLayout.to_dict`). Wherever a layout file is taken, a CuTe atom name
+(``sm80_16x8x16.A``, :func:`linlayout.cute.atom_names`) or CuTe layout text
+(``"Sw<3,4,3> o _0 o (_64,_64):(_64,_1)"``; a thread-value layout ending in ``on 16x8``) works
+too (:func:`linlayout.cli.common.load_layout`).
 
 Exit status:
 

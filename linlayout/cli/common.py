@@ -19,7 +19,51 @@ class CliError(Exception):
     """Bad command-line input; the message becomes the one-line error."""
 
 
-def load_layout(path: str, what: str) -> LinearLayout:
+#: How the error for an unreadable layout argument lists what is accepted.
+LAYOUT_FORMS = ("a JSON layout file, a CuTe atom name (e.g. sm80_16x8x16.A; "
+                "linlayout.cute.atom_names() lists them) or CuTe layout text (e.g. "
+                "'Sw<3,4,3> o _0 o (_64,_64):(_64,_1)', or a thread-value layout with its tile: "
+                "'((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) on 16x8')")
+
+_TILE = re.compile(r"^(?P<text>.*\S)\s+on\s+(?P<tile>\d+(?:\s*x\s*\d+)*)\s*$", re.S)
+
+
+def load_layout(path: str, what: str, element_bits: int | None = None) -> LinearLayout:
+    """A layout argument: a JSON layout file (if that file exists), else a CuTe atom name
+    (:func:`linlayout.cute.atom`; copy atoms take ``element_bits``), else CuTe text — a
+    shared-memory layout (:func:`linlayout.cute.parse_layout`) or, ending in ``on MxN``, a
+    thread-value layout over that tile (:func:`linlayout.cute.tv_layout`). CliError naming the
+    argument and the three accepted forms on any problem."""
+    import os
+
+    if os.path.isfile(path):
+        return _load_json(path, what)
+    from .. import cute
+
+    if cute.is_atom_name(path):
+        info = cute.atom_info(path)
+        bits = element_bits if info.units == "bits" else None
+        if info.units == "bits" and element_bits is None:
+            raise CliError(f"{what} {path!r} is a copy atom in bits; give --element-bits")
+        try:
+            return info.linear_layout(bits)
+        except LayoutError as exc:
+            raise CliError(f"{what} {path!r}: {exc}") from None
+    m = _TILE.match(path)
+    try:
+        if m:
+            tile = [int(x) for x in re.split(r"\s*x\s*", m.group("tile"))]
+            return cute.tv_layout(m.group("text"), tile)
+        return cute.parse_layout(path)
+    except LayoutError as exc:
+        looks_cute = bool(re.search(r"[():<]", path))
+        if looks_cute:
+            raise CliError(f"{what} {path!r}: {exc}") from None
+        raise CliError(f"{what} {path!r} is no file, atom name or CuTe layout; give "
+                       f"{LAYOUT_FORMS}") from None
+
+
+def _load_json(path: str, what: str) -> LinearLayout:
     """Read a JSON layout file; CliError naming the file on any problem."""
     try:
         with open(path, encoding="utf-8") as fh:

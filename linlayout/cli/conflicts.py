@@ -5,13 +5,22 @@ from __future__ import annotations
 import argparse
 
 from ..conflicts import bank_conflicts
+from ..layout import LinearLayout
 from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout, table
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
-    layout = load_layout(args.layout, "--layout")
-    memory = load_layout(args.memory, "--memory")
+    layout = load_layout(args.layout, "--layout", args.element_bits)
+    memory = load_layout(args.memory, "--memory", args.element_bits)
+    note = None
+    if layout.out_dims != memory.out_dims and set(layout.out_dims) == set(memory.out_dims) and \
+            all(s <= memory.out_dims[n] for n, s in layout.out_dims.items()):
+        # a warp's tile (e.g. an MMA atom) inside a larger shared-memory tile: at its origin
+        note = (f"the layout covers {list(layout.out_dims.values())} of the memory's "
+                f"{[memory.out_dims[n] for n in layout.out_dims]}: counted at the tile's origin")
+        layout = LinearLayout(layout.bases, out_dims={n: memory.out_dims[n]
+                                                      for n in layout.out_dim_names})
     if args.max_degree < 1:
         raise CliError(f"--max-degree must be at least 1, got {args.max_degree}")
     rep = bank_conflicts(layout, memory, element_bits=args.element_bits,
@@ -22,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
         out = rep.to_dict()
         out["max_degree"] = args.max_degree
         out["ok"] = ok
+        if note:
+            out["note"] = note
         print(dumps(out))
     else:
         print(table(
@@ -32,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
               rep.wavefronts_per_instruction, rep.instructions_per_warp,
               rep.wavefronts_per_warp, rep.wavefront_floor, rep.bytes_per_warp)],
         ))
+        if note:
+            print(f"note: {note}")
         word = "ok" if ok else "FAIL"
         cmp = "<=" if ok else ">"
         print(f"{word}: degree {rep.degree} {cmp} --max-degree {args.max_degree}")
@@ -42,8 +55,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``conflicts`` subcommand."""
     c = sub.add_parser("conflicts", help="bank conflicts of one warp access",
                        description="Exit status 1 when the degree exceeds --max-degree.")
-    c.add_argument("--layout", required=True, metavar="FILE", help="distributed layout (JSON)")
-    c.add_argument("--memory", required=True, metavar="FILE", help="shared-memory layout (JSON)")
+    c.add_argument("--layout", required=True, metavar="FILE",
+                   help="distributed layout: JSON file, CuTe atom name (sm80_16x8x16.A) or "
+                        "CuTe TV text ending in 'on MxN'; a smaller tile is counted at the "
+                        "memory's origin")
+    c.add_argument("--memory", required=True, metavar="FILE",
+                   help="shared-memory layout: JSON file or CuTe text "
+                        "('Sw<3,4,3> o _0 o (_64,_64):(_64,_1)')")
     c.add_argument("--element-bits", type=int, required=True, metavar="N")
     add_hardware_args(c)
     c.add_argument("--instruction", metavar="NAME",

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401  (checked before any output)
         except ImportError:
             raise CliError('pictures need matplotlib: pip install "linlayout[plot]"') from None
-    layout = load_layout(args.file, "layout")
+    layout = load_layout(args.file, "layout", args.element_bits)
     hw = hardware_kwargs(args)
     if is_distributed(layout):
         print(grid_distributed(layout))
@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "formula and offset/bank per element. --png/--svg also "
                                     "draw it (colour = lane or bank, with its F2 matrix); they "
                                     "need matplotlib: pip install \"linlayout[plot]\".")
-    sh.add_argument("file", metavar="FILE", help="JSON layout file")
+    sh.add_argument("file", metavar="FILE",
+                    help="JSON layout file, CuTe atom name or CuTe layout text")
     sh.add_argument("--element-bits", type=int, default=32, metavar="N",
                     help="bits per element for memory layouts (default 32)")
     sh.add_argument("--png", metavar="OUT", help="also draw the layout into this PNG file")

@@ -35,8 +35,33 @@ SIDE_HEADER = ("side", "instruction", "vector (elems)", "degree", "instr/warp",
                "wavefronts/warp", "floor (wavefronts)", "bytes/warp")
 
 
+def interop(memory, element_bits: int) -> dict:
+    """The layout as Triton attribute text, Gluon source and CuTe text: ``{"triton", "gluon",
+    "cute"}``, each None (with ``"cute_reason"`` for CuTe) where it has no such form."""
+    from ..cute import NoCuteFormError, to_cute
+    from ..errors import LayoutError
+    from ..triton import to_gluon, to_triton_text
+
+    out: dict = {}
+    try:
+        out["triton"] = to_triton_text(memory, element_bits)
+        out["gluon"] = to_gluon(memory, element_bits)
+    except LayoutError:
+        out["triton"] = out["gluon"] = None
+    try:
+        out["cute"] = to_cute(memory)
+    except NoCuteFormError as exc:
+        out["cute"], out["cute_reason"] = None, str(exc)
+    return out
+
+
+def _interop_lines(forms: dict) -> list[str]:
+    cute = forms["cute"] or f"none — {forms['cute_reason']}"
+    return [f"Triton: {forms['triton']}", f"Gluon:  {forms['gluon']}", f"CuTe:   {cute}"]
+
+
 def _synthesize_text(title: str, result: SwizzleResult, formula: str,
-                     tma_line: str | None = None) -> str:
+                     tma_line: str | None = None, forms: dict | None = None) -> str:
     names = ["store"] + (["load"] if len(result.loads) == 1 else
                          [f"load {i}" for i in range(len(result.loads))])
     rows = side_rows(names, list(result.reports), result.counted)
@@ -65,6 +90,7 @@ def _synthesize_text(title: str, result: SwizzleResult, formula: str,
         "",
         formula,
         *([tma_line] if tma_line else []),
+        *(_interop_lines(forms) if forms else []),
         "",
         table(SIDE_HEADER, rows),
         "",
@@ -95,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("--src and --dst go together: give both layout files")
         if args.element_bits is None:
             raise CliError("--element-bits is required with --src/--dst (e.g. 16 for fp16)")
-        store = load_layout(args.src, "--src")
-        loads = [load_layout(path, "--dst") for path in args.dst]
+        store = load_layout(args.src, "--src", args.element_bits)
+        loads = [load_layout(path, "--dst", args.element_bits) for path in args.dst]
         load = loads[0] if len(loads) == 1 else loads
         element_bits = args.element_bits
         names = None
@@ -117,17 +143,19 @@ def run(args: argparse.Namespace) -> int:
                                 fixed=args.fixed)
     formula = offset_formula(result.layout, names)
     tma = match_tma_mode(result.layout, element_bits)
+    forms = interop(result.layout, element_bits)
     if args.json:
         out = result.to_dict()
         out["formula"] = formula
         out["tma_mode"] = tma.to_dict() if tma else None
+        out.update(forms)
         if example is not None:
             out["example"] = example
         print(dumps(out))
     else:
         # Only a positive note: "not realisable" would be noise for most synthesized layouts
         # (the JSON always carries "tma_mode", null when no TMA mode writes the layout).
-        print(_synthesize_text(title, result, formula, tma.describe() if tma else None))
+        print(_synthesize_text(title, result, formula, tma.describe() if tma else None, forms))
     return 0
 
 
@@ -137,9 +165,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Without arguments: the built-in example "
                                    f"{examples.DEFAULT!r}.")
     s.add_argument("--example", metavar="NAME", help="built-in example (see `linlayout examples`)")
-    s.add_argument("--src", metavar="FILE", help="JSON layout of the store (distributed)")
+    s.add_argument("--src", metavar="FILE",
+                   help="layout of the store (distributed): JSON file, CuTe atom name or CuTe "
+                        "TV text ending in 'on MxN'")
     s.add_argument("--dst", metavar="FILE", action="append",
-                   help="JSON layout of the load (distributed); repeat for several loads")
+                   help="layout of the load (distributed), same forms; repeat for several loads")
     s.add_argument("--element-bits", type=int, metavar="N",
                    help="bits per element (required with --src/--dst; overrides the example's)")
     add_hardware_args(s)

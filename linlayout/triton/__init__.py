@@ -11,6 +11,10 @@
 * :mod:`~linlayout.triton.analysis` — :func:`check_module`: bank conflicts of every access and
   a better shared layout where one exists (what ``linlayout check`` prints).
 * :mod:`~linlayout.triton.to_triton` — :func:`to_triton_text`: a shared layout as Triton text.
+* :mod:`~linlayout.triton.recognize` — :func:`recognize_distributed`: the named encoding
+  (mma, dot operand, blocked) equal to a distributed layout.
+* :mod:`~linlayout.triton.gluon` — :func:`to_gluon`: a layout as Gluon source
+  (``gl.NVMMASharedLayout(...)``, ``gl.DistributedLinearLayout(...)``, …).
 
 Out dims are ``dim0, dim1, …`` in Triton's order (``dim0`` is the first index of the shape).
 
@@ -66,6 +70,8 @@ from .parse import (
     parse_encoding,
     parse_type,
 )
+from .gluon import gluon_source, to_gluon
+from .recognize import recognize_distributed
 from .to_triton import express, to_offset_layout, to_triton_text
 from .ttgir import Access, Op, TTGIRModule, find_accesses, read_ttgir
 
@@ -105,11 +111,14 @@ __all__ = [
     "element_bits",
     "express",
     "find_accesses",
+    "gluon_source",
     "parse_aliases",
     "parse_attribute",
     "parse_encoding",
     "parse_type",
     "read_ttgir",
+    "recognize_distributed",
+    "to_gluon",
     "to_offset_layout",
     "to_triton_text",
     "triton_vector_elems",

@@ -34,12 +34,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ._checks import as_int, log2_exact
-from .errors import LayoutError
-from .layout import LinearLayout
+from .._checks import as_int, log2_exact
+from ..errors import LayoutError
+from ..layout import LinearLayout
 
 __all__ = [
+    "IDENTITY",
     "apply_xor_pairs",
+    "check_swizzle",
     "cute_from_xor_pairs",
     "cute_swizzle",
     "cute_swizzle_offset",
@@ -60,8 +62,24 @@ IDENTITY = (0, 4, 3)
 XorPairs = tuple[tuple[int, int], ...]
 
 
-def _check_bms(B: Any, M: Any, S: Any) -> tuple[int, int, int]:
-    """Validate a CuTe triple exactly as CuTe's static_asserts do."""
+def check_swizzle(B: Any, M: Any, S: Any) -> tuple[int, int, int]:
+    """Validate a CuTe triple exactly as CuTe's static_asserts do.
+
+    Args:
+        B, M, S: ``Swizzle<B,M,S>``'s parameters (ints; bools are refused).
+
+    Returns:
+        ``(B, M, S)`` as ints.
+
+    Raises:
+        LayoutError: ``B < 0``, ``M < 0`` or ``|S| < B`` (CUTLASS ``include/cute/swizzle.hpp``:
+            the read bits ``YYY`` and the written bits ``ZZZ`` must not overlap).
+
+    Example::
+
+        >>> check_swizzle(3, 4, 3)
+        (3, 4, 3)
+    """
     B, M, S = as_int(B, "B"), as_int(M, "M"), as_int(S, "S")
     if B < 0:
         raise LayoutError(f"Swizzle<B,M,S> needs B >= 0 (number of bits), got B = {B}")
@@ -115,7 +133,7 @@ def xor_pairs(B: int, M: int, S: int) -> XorPairs:
         >>> xor_pairs(3, 4, 3)     # the 128B TMA swizzle: address bits 7, 8, 9 flip 4, 5, 6
         ((4, 7), (5, 8), (6, 9))
     """
-    B, M, S = _check_bms(B, M, S)
+    B, M, S = check_swizzle(B, M, S)
     if S >= 0:
         return tuple((M + i, M + S + i) for i in range(B))
     return tuple((M - S + i, M + i) for i in range(B))
@@ -365,7 +383,7 @@ def parse_cute_swizzle(text: str) -> tuple[int, int, int]:
             f"{text!r} holds {len(found)} swizzles; pass one, e.g. 'Sw<3,4,3>' (a composition "
             "of swizzles is not a single CuTe Swizzle)"
         )
-    return _check_bms(*(int(v) for v in found[0]))
+    return check_swizzle(*(int(v) for v in found[0]))
 
 
 def format_cute_swizzle(B: int, M: int, S: int) -> str:
@@ -379,5 +397,5 @@ def format_cute_swizzle(B: int, M: int, S: int) -> str:
         >>> format_cute_swizzle(3, 4, 3)
         'Sw<3,4,3>'
     """
-    B, M, S = _check_bms(B, M, S)
+    B, M, S = check_swizzle(B, M, S)
     return f"Sw<{B},{M},{S}>"

@@ -1,0 +1,189 @@
+"""CuTe shared-memory layouts as linlayout memory layouts: ``offset -> dim0, dim1, …``.
+
+A CuTe layout maps a coordinate to an offset; linlayout's shared-memory layouts
+(:func:`linlayout.bank_conflicts`, :func:`linlayout.synthesize_swizzle`) map an offset to the
+coordinate stored there. :func:`parse_layout` reads the first and returns the second — its
+inverse — which exists exactly when the CuTe layout is F₂-linear and a bijection onto
+``[0, size)``:
+
+* every mode's shape a power of two, strides powers of two on pairwise disjoint bits
+  (:mod:`linlayout.cute.bits`), no zero stride on a mode of size > 1 (a broadcast), and the
+  strides filling ``[0, size)`` with no gap (cosize = size);
+* the swizzle (on the layout's index: ``Sw<B,M,S>`` after ``o _0 o``, or the byte swizzle of
+  ``smem_ptr[Nb]`` recast to elements) moving no bit of ``[0, size)`` outside it;
+* an offset ``o`` other than 0 only where it leaves the map linear relative to the start of
+  the tile, which this module recognises in two cases: no swizzle (``Sw<0,M,S>``: the tile
+  simply starts ``o`` units later), or ``o`` a multiple of the size ``N`` (so
+  ``o + i = o ⊕ i`` for every index ``i``) with ``Sw(o)`` a multiple of ``N`` too (then
+  ``Sw(o ⊕ i) = Sw(o) + Sw(i)``: the same tile, starting ``Sw(o)`` units later). The result
+  is relative to that start. Any other offset is refused with the reason: typically the map is
+  affine — a constant XORed into every offset, as in a slice of a larger swizzled layout
+  (``Sw<3,3,3> o _64 o (_4,_64):(_128,_1)``); parse the whole layout instead. (A swizzle that
+  happens to read only bits the shifted tile never sets would also be linear; such offsets
+  are refused too.)
+
+Units: the offsets are the CuTe layout's (usually elements); the out dims ``dim0, dim1, …``
+are the top-level modes in order, and a coordinate of a hierarchical mode is its
+colexicographic index (CuTe's 1-D coordinate of that mode). Example: the SM80 f16 GEMM atom
+``Sw<3,3,3> o _0 o (_8,_64):(_64,_1)`` (8 rows of 64 halves) is ``offset -> (dim0 = row,
+dim1 = column)`` with ``offset 8 -> (0, 8)`` and ``offset 64 -> (1, 8)`` (row 1's first chunk
+is swizzled to chunk 1).
+
+Source: CUTLASS ``include/cute/layout_composed.hpp`` (``ComposedLayout``:
+``L(c) = Sw(offset + layout(c))``), ``include/cute/swizzle.hpp``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import LayoutError
+from ..layout import LinearLayout
+from .bits import coordinate_images, describe_mode
+from .cutelayout import CuteLayout
+from .inttuple import leaves, product
+from .parse import parse_cute
+from .swizzle import apply_xor_pairs, format_cute_swizzle, xor_pairs
+
+__all__ = ["index_layout", "parse_layout"]
+
+
+def _mode_leaves(cl: CuteLayout) -> list[tuple[str, int, int]]:
+    """``(description, shape, stride)`` of every leaf, mode 0 first."""
+    out = []
+    top = isinstance(cl.shape, tuple)
+    for k, (ms, md) in enumerate(cl.modes()):
+        base = (k,) if top else ()
+        for (sub, s), (_, d) in zip(leaves(ms), leaves(md)):
+            out.append((describe_mode(base + sub, s, d), s, d))
+    return out
+
+
+def _dims(cl: CuteLayout) -> dict[str, int]:
+    """``{"dim{k}": size of top-level mode k}``."""
+    return {f"dim{k}": product(ms) for k, (ms, _) in enumerate(cl.modes())}
+
+
+def index_layout(layout: Any) -> LinearLayout:
+    """A CuTe layout as the F₂-linear map ``dim0, dim1, … -> offset`` (the CuTe direction).
+
+    Args:
+        layout: CuTe text, a :class:`~linlayout.cute.CuteLayout` or a pycute object
+            (:func:`linlayout.cute.parse_cute`). Zero strides (broadcasts) are allowed here.
+
+    Returns:
+        In dims ``dim{k}`` (the size of top-level mode ``k``), one out dim ``offset`` of the
+        smallest power-of-two size holding every index; ``apply_flat(i)`` is CuTe's ``L(i)``.
+
+    Raises:
+        LayoutError: the layout is not F₂-linear (:func:`linlayout.cute.bits.
+            coordinate_images`), it has an offset other than 0, or its byte swizzle splits an
+            element.
+
+    Example::
+
+        >>> index_layout("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)").apply_flat(64)  # (0, 8)
+        8
+    """
+    cl = parse_cute(layout)
+    images = coordinate_images(cl)
+    if cl.offset:
+        raise LayoutError(f"{cl.text()}: the offset {cl.offset} makes the map affine "
+                          "(coordinate 0 is not at offset 0); index_layout needs offset 0")
+    sw = cl.element_swizzle()
+    pairs = xor_pairs(*sw) if sw else ()
+    cols = [apply_xor_pairs(pairs, img) for mode in images for img in mode]
+    top = 0
+    for c in cols:
+        top |= c
+    return LinearLayout.from_columns(cols, _dims(cl), {"offset": 1 << top.bit_length()})
+
+
+def parse_layout(layout: Any) -> LinearLayout:
+    """A CuTe shared-memory layout as a linlayout memory layout ``offset -> dim0, dim1, …``.
+
+    Args:
+        layout: CuTe text as CuTe prints it — ``"(_64,_64):(_64,_1)"``,
+            ``"((_8,_8),_64):((_64,_512),_1)"``, ``"Sw<3,4,3> o _0 o (_64,_64):(_64,_1)"``,
+            ``"Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"``, pycute's
+            ``"SW_3_4_3 o 0 o (8, 64):(64, 1)"`` — a :class:`~linlayout.cute.CuteLayout`, or a
+            pycute ``Layout``/``ComposedLayout`` object.
+
+    Returns:
+        A :class:`~linlayout.LinearLayout` with in dim ``offset`` (the layout's units, size =
+        the number of coordinates) and out dims ``dim0, dim1, …``, one per top-level mode (a
+        hierarchical mode's coordinate is its colexicographic index); it maps each offset to
+        the coordinate CuTe stores there.
+
+    Raises:
+        LayoutError: unless the layout is F₂-linear and a bijection onto ``[0, size)`` (module
+            docstring); the message names the offending mode, swizzle bit or offset and why.
+
+    Example::
+
+        >>> M = parse_layout("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)")
+        >>> M.out_dims, M.apply({"offset": 64})
+        ({'dim0': 8, 'dim1': 64}, {'dim0': 1, 'dim1': 8})
+    """
+    cl = parse_cute(layout)
+    images = coordinate_images(cl)
+    size = cl.size
+    n = size.bit_length() - 1
+    text = cl.text()
+    for where, s, d in _mode_leaves(cl):
+        if s > 1 and d == 0:
+            raise LayoutError(
+                f"{text}: {where} has stride 0, a broadcast: {s} coordinates share each "
+                "offset, so it is not a bijection and has no memory layout"
+            )
+    for where, s, d in _mode_leaves(cl):
+        if s > 1 and d & (d - 1):
+            raise LayoutError(
+                f"{text}: {where} has the stride {d}, not a power of two: each of its "
+                "coordinate bits lands on several offset bits, so it is not a bijection onto "
+                f"[0, {size})"
+            )
+    flat = [img for mode in images for img in mode]
+    reach = 0
+    for img in flat:
+        reach |= img
+    if reach >= size:
+        cosize = reach + 1
+        for where, s, d in _mode_leaves(cl):
+            if s > 1 and (d * (s - 1)) >= size:
+                raise LayoutError(
+                    f"{text}: {where} reaches offset {d * (s - 1)}, beyond the {size} "
+                    f"coordinates: the layout leaves gaps (cosize {cosize} > size {size}), so "
+                    f"it is not a bijection onto [0, {size})"
+                )
+        raise LayoutError(
+            f"{text}: the strides are not the powers of two 1 … {size // 2}: the layout leaves "
+            f"gaps (cosize {cosize} > size {size}), so it is not a bijection onto [0, {size})"
+        )
+    sw = cl.element_swizzle()
+    pairs = xor_pairs(*sw) if sw else ()
+    for t, s in pairs:
+        if s < n <= t:
+            raise LayoutError(
+                f"{text}: {format_cute_swizzle(*sw)} XORs index bit {s} into bit {t}, outside "
+                f"the {size} offsets [0, {size}); the swizzle must stay inside the layout's "
+                "codomain"
+            )
+    if cl.offset and pairs:
+        o = cl.offset
+        if o % size:
+            raise LayoutError(
+                f"{text}: the offset {o} is not a multiple of the size {size}, so offset + "
+                "index carries into the bits the swizzle reads and the map is not F2-linear; "
+                "parse the whole (unsliced) layout instead"
+            )
+        k = apply_xor_pairs(pairs, o)
+        if k % size:
+            raise LayoutError(
+                f"{text}: the swizzle turns the offset {o} into {k}, which XORs the constant "
+                f"{k % size} into every offset of the tile: an affine map, not a linear one "
+                "(this is a slice of a larger swizzled layout); parse the whole layout instead"
+            )
+    cols = [apply_xor_pairs(pairs, img) for img in flat]
+    forward = LinearLayout.from_columns(cols, _dims(cl), {"offset": size})
+    return forward.invert()

@@ -1,0 +1,186 @@
+"""Layouts as Gluon source: the Python expression that builds the same layout in a Gluon kernel.
+
+Gluon (``triton.experimental.gluon.language``, imported as ``gl``) writes Triton's encodings
+as Python objects. :func:`to_gluon` returns the constructor call for a linlayout layout:
+
+* shared memory — what :func:`linlayout.triton.express` picks (the same choice as
+  :func:`~linlayout.triton.to_triton_text`): ``gl.SwizzledSharedLayout(vec=…, per_phase=…,
+  max_phase=…, order=[…])``, ``gl.NVMMASharedLayout(swizzle_byte_width=…,
+  element_bitwidth=…, …)``, else ``gl.SharedLinearLayout(offset_bases=[…])``;
+* distributed — the named encoding :func:`linlayout.triton.recognize.recognize_distributed`
+  finds (``gl.NVMMADistributedLayout``, ``gl.DotOperandLayout``, ``gl.BlockedLayout``), else
+  ``gl.DistributedLinearLayout(reg_bases=…, lane_bases=…, warp_bases=…, block_bases=…,
+  shape=[…])``.
+
+Arguments equal to the Gluon defaults are left out (``rank=2``, ``transposed=False``,
+``cga_layout=[]``, ``alignment=16``). :func:`gluon_source` writes one encoding. Nothing here
+imports Triton; ``tests/data/gluon_roundtrip.json`` (written with Triton 3.9 by
+``papers/cute_gluon/generate_gluon_fixtures.py``) records what Triton's own
+``to_linear_layout`` makes of the emitted source.
+
+Source: Gluon's ``python/triton/experimental/gluon/language/_layouts.py`` (the constructors'
+signatures), ``layoutToGluon`` in ``python/src/gluon_ir.cc`` (the attribute → object map).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import LayoutError
+from ..hardware.kinds import is_distributed
+from ..layout import LinearLayout
+from .encodings import (
+    BlockedEncoding,
+    CGALayout,
+    DotOperandEncoding,
+    Encoding,
+    LinearEncoding,
+    NvidiaMmaEncoding,
+    NvmmaSharedEncoding,
+    SharedLinearEncoding,
+    SliceEncoding,
+    SwizzledSharedEncoding,
+)
+from .recognize import distributed_bases, recognize_distributed
+from .to_triton import express
+
+__all__ = ["gluon_source", "to_gluon"]
+
+_IN_DIMS = ("register", "lane", "warp", "block")
+
+
+def _ints(v: Sequence[Any]) -> str:
+    return "[" + ", ".join(_ints(x) if isinstance(x, (list, tuple)) else str(x) for x in v) + "]"
+
+
+def _cga(cga: CGALayout | None) -> str:
+    if cga is None or cga.is_trivial:
+        return ""
+    return f", cga_layout={_ints([list(b) for b in cga.bases])}"
+
+
+def gluon_source(enc: Encoding, shape: Sequence[int] | None = None, *,
+                 module: str = "gl") -> str:
+    """The Gluon constructor call for one Triton encoding.
+
+    Args:
+        enc: a :mod:`linlayout.triton.encodings` value: blocked, slice, nvidia_mma, dot_op,
+            linear, swizzled_shared, nvmma_shared or shared_linear.
+        shape: the tensor shape; needed for ``linear`` (``gl.DistributedLinearLayout`` takes
+            it).
+        module: the name the kernel imported ``triton.experimental.gluon.language`` as.
+
+    Raises:
+        LayoutError: an encoding Gluon cannot build this way (``amd_rotating_shared``; the
+            AMD encodings are not written here), or ``linear`` without a shape.
+
+    Example::
+
+        >>> from linlayout.triton import nvmma_shared
+        >>> gluon_source(nvmma_shared(128, 16))
+        'gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16)'
+    """
+    g = module
+    if isinstance(enc, BlockedEncoding):
+        return (f"{g}.BlockedLayout(size_per_thread={_ints(enc.size_per_thread)}, "
+                f"threads_per_warp={_ints(enc.threads_per_warp)}, "
+                f"warps_per_cta={_ints(enc.warps_per_cta)}, order={_ints(enc.order)}"
+                f"{_cga(enc.cga)})")
+    if isinstance(enc, SliceEncoding):
+        return f"{g}.SliceLayout(dim={enc.dim}, parent={gluon_source(enc.parent, None, module=g)})"
+    if isinstance(enc, NvidiaMmaEncoding):
+        return (f"{g}.NVMMADistributedLayout(version=[{enc.version_major}, "
+                f"{enc.version_minor}], warps_per_cta={_ints(enc.warps_per_cta)}, "
+                f"instr_shape={_ints(enc.instr_shape)}{_cga(enc.cga)})")
+    if isinstance(enc, DotOperandEncoding):
+        return (f"{g}.DotOperandLayout(operand_index={enc.op_idx}, "
+                f"parent={gluon_source(enc.parent, None, module=g)}, k_width={enc.k_width})")
+    if isinstance(enc, LinearEncoding):
+        if shape is None:
+            raise LayoutError("gl.DistributedLinearLayout needs the tensor shape")
+        return (f"{g}.DistributedLinearLayout(reg_bases={_ints(enc.register)}, "
+                f"lane_bases={_ints(enc.lane)}, warp_bases={_ints(enc.warp)}, "
+                f"block_bases={_ints(enc.block)}, shape={_ints(list(shape))})")
+    if isinstance(enc, SwizzledSharedEncoding):
+        return (f"{g}.SwizzledSharedLayout(vec={enc.vec}, per_phase={enc.per_phase}, "
+                f"max_phase={enc.max_phase}, order={_ints(enc.order)}{_cga(enc.cga)})")
+    if isinstance(enc, NvmmaSharedEncoding):
+        extra = ""
+        if enc.rank_ != 2:
+            extra += f", rank={enc.rank_}"
+        if enc.transposed:
+            extra += ", transposed=True"
+        if enc.fp4_padded:
+            extra += ", fp4_padded=True"
+        return (f"{g}.NVMMASharedLayout(swizzle_byte_width={enc.swizzling_byte_width}, "
+                f"element_bitwidth={enc.element_bit_width}{extra}{_cga(enc.cga)})")
+    if isinstance(enc, SharedLinearEncoding):
+        extra = f", block_bases={_ints(enc.block)}" if enc.block else ""
+        if enc.alignment != 16:
+            extra += f", alignment={enc.alignment}"
+        return f"{g}.SharedLinearLayout(offset_bases={_ints(enc.offset)}{extra})"
+    raise LayoutError(f"no Gluon constructor is written for {type(enc).__name__} "
+                      f"({enc.text()})")
+
+
+def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
+             prefer: str = "swizzled", module: str = "gl") -> str:
+    """Gluon source for a linlayout layout (module docstring).
+
+    Args:
+        layout: a distributed layout (in dims among ``register, lane, warp, block``) or a
+            shared-memory layout (``offset`` [+ ``block``], or ``vector, bank, segment``
+            [+ ``reps``]); out dims ``dim0 … dim{r-1}``.
+        element_bits: element width, needed to name an ``NVMMASharedLayout`` (8, 16, 32, 64).
+        prefer: ``"swizzled"`` or ``"nvmma"`` when both name a shared layout (as
+            :func:`linlayout.triton.express`).
+        module: the name of the Gluon language module in the kernel (``gl``).
+
+    Returns:
+        One Python expression, e.g. ``gl.SwizzledSharedLayout(vec=8, per_phase=1,
+        max_phase=8, order=[1, 0])``.
+
+    Raises:
+        LayoutError: not a layout of either kind, out dims not ``dim0 …``, a shared layout
+            that is not a bijection, or a distributed layout no Gluon layout expresses: Triton
+            3.9 verifies that a distributed layout is surjective and, for
+            ``gl.DistributedLinearLayout``, that its nonzero bases are distinct single bits (a
+            permutation matrix once broadcasts are removed).
+
+    Example::
+
+        >>> from linlayout.cute import atom, parse_layout
+        >>> to_gluon(parse_layout("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"))
+        'gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=8, order=[1, 0])'
+        >>> to_gluon(atom("sm90_64x64.C"))
+        'gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 64, 16])'
+    """
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"layout must be a LinearLayout, got {type(layout).__name__}")
+    if is_distributed(layout):
+        if not layout.is_surjective:
+            raise LayoutError("Triton requires a distributed layout to be surjective (every "
+                              "tensor element held by some thread); this one is not")
+        enc = recognize_distributed(layout)
+        shape = list(layout.out_dims.values())
+        if enc is not None:
+            return gluon_source(enc, shape, module=module)
+        b = distributed_bases(layout)
+        seen: set[tuple[int, int]] = set()
+        for dim in _IN_DIMS:
+            for i, v in enumerate(b[dim]):
+                nz = [(d, x) for d, x in enumerate(v) if x]
+                if not nz:
+                    continue
+                if len(nz) > 1 or nz[0][1] & (nz[0][1] - 1) or nz[0] in seen:
+                    raise LayoutError(
+                        f"{dim} basis {i} = {v} is not a new single bit of one dim; Triton "
+                        "3.9's gl.DistributedLinearLayout (LinearEncodingAttr) requires the "
+                        "bases, broadcasts removed, to be a permutation matrix, so no Gluon "
+                        "layout expresses this one"
+                    )
+                seen.add(nz[0])
+        return gluon_source(LinearEncoding(b["register"], b["lane"], b["warp"], b["block"],
+                                           len(shape)), shape, module=module)
+    return gluon_source(express(layout, element_bits, prefer=prefer), module=module)
