@@ -61,3 +61,19 @@ def test_ptx_package_reexports_its_submodules():
     for public in ptx.__all__ + ["tma_layouts", "LINE_BYTES", "DEFAULT_SIZE_BYTES",
                                  "MAX_BOX_ELEMS", "MATCH_ORDER"]:
         assert hasattr(ptx, public)
+
+
+def test_no_module_imports_another_modules_private_names():
+    """Modules talk through public names only (a leading underscore stays in its module)."""
+    import ast
+    from pathlib import Path
+
+    import linlayout
+
+    root = Path(linlayout.__file__).parent
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                private = [a.name for a in node.names
+                           if a.name.startswith("_") and not a.name.startswith("__")]
+                assert not private, f"{path.relative_to(root)} imports {private} from {node.module}"

@@ -30,6 +30,9 @@ FAST = [
     ("papers/linear_layouts/compare_synthesizers.py", ["--random", "15"]),
     # compares with Triton when installed; checks A(C(x)) == B(x) either way
     ("papers/linear_layouts/triton_invert_and_compose.py", ["--pairs", "300"]),
+    ("papers/synthesis/tutorial_table.py", []),
+    ("papers/synthesis/compare_alternatives.py", ["--pairs", "20"]),
+    ("papers/synthesis/exhaustive_small_tiles.py", ["--pairs", "3"]),
 ]
 
 

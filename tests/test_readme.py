@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import doctest
 import re
+import shlex
 
 from tests.support import ROOT
 
@@ -15,7 +17,6 @@ def test_readme_python_block_runs():
     block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     ns: dict = {}
     exec(compile(block, "README.md", "exec"), ns)
-    ll = ns["ll"]
     assert ns["L"].apply({"register": 3, "lane": 1}) == {"dim0": 3, "dim1": 1}
     rep = ns["rep"]
     assert (rep.degree, rep.wavefronts_per_instruction, rep.conflict_offsets) == (16, 16, (32, 64, 128, 256))
@@ -48,7 +49,6 @@ def test_readme_synthesize_output_is_current(capsys):
 def test_readme_command_examples_match_the_cli(capsys):
     """Every `$ linlayout synthesize …` excerpt in the README (lines other than `…`) is in
     what that command prints now."""
-    import shlex
 
     from linlayout.cli import main
 
@@ -62,3 +62,25 @@ def test_readme_command_examples_match_the_cli(capsys):
             line = line.strip()
             if line and line != "…":
                 assert any(o.strip() == line for o in out), (command, line)
+
+
+# ------------------------------------------------------------ the "CuTe and Gluon" section
+def cute_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    return re.search(r"## CuTe and Gluon\n(.*?)\n## ", text, re.S).group(1)
+
+
+def test_readme_cute_command_output_is_current(capsys):
+    from linlayout.cli import main
+
+    block = re.search(r"```\n\$ linlayout (.*?)\n(.*?)```", cute_section(), re.S)
+    code = main(shlex.split(block.group(1)))
+    out = capsys.readouterr().out.strip()
+    assert code == 0 and out == block.group(2).strip()
+
+
+def test_readme_cute_python_session_runs():
+    session = re.search(r"```\n(>>> .*?)```", cute_section(), re.S).group(1)
+    test = doctest.DocTestParser().get_doctest(session, {}, "README", "README.md", 0)
+    result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test)
+    assert result.failed == 0
