@@ -26,6 +26,14 @@ from linlayout import examples, f2
 HERE = Path(__file__).resolve().parent
 
 
+def uncached(*args, **kwargs):
+    """synthesize_swizzle without its result cache (every call computes)."""
+    import linlayout
+
+    linlayout.synthesize_swizzle.cache_clear()
+    return linlayout.synthesize_swizzle(*args, **kwargs)
+
+
 def best_time(fn, number: int, repeat: int = 5) -> float:
     """Best mean seconds per call over ``repeat`` runs of ``number`` calls."""
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
@@ -55,7 +63,7 @@ def main() -> int:
     for name in examples.names():
         ex = examples.get(name)
         e = ex.element_bits
-        syn = lambda: ll.synthesize_swizzle(ex.store, ex.load, element_bits=e)  # noqa: E731
+        syn = lambda: uncached(ex.store, ex.load, element_bits=e)  # noqa: E731
         r = syn()
         t_syn = best_time(syn, n(500))
         t_bc = best_time(lambda: ll.bank_conflicts(ex.store, r.layout, element_bits=e), n(2000))

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -119,7 +120,10 @@ def synthesize_swizzle(
     Returns:
         A :class:`SwizzleResult`: the layout, every side's exact report, the weighted totals,
         and ``optimal`` with its proof (``.bound``) — or, when the bound is not reached, the
-        gap.
+        gap. Results are immutable and the last :data:`CACHE_SIZE` distinct calls are cached:
+        a compiler pass that asks again for the same layouts gets the same result at once
+        (``synthesize_swizzle.cache_clear()`` empties the cache, as for
+        :func:`functools.lru_cache`).
 
     Raises:
         LayoutError: wrong in dims, out dims or sizes that differ between the sides, more
@@ -139,6 +143,51 @@ def synthesize_swizzle(
         >>> r.load.degree, r.store.degree, r.wavefronts_per_warp, r.optimal
         (1, 1, 32, True)
     """
+    key = _cache_key(store, load, element_bits, hardware, objective, weights, instructions,
+                     fixed, node_limit)
+    if key is not None and key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    result = _synthesize(store, load, element_bits, hardware, objective, weights, instructions,
+                         fixed, node_limit)
+    if key is not None:
+        _CACHE[key] = result
+        if len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return result
+
+
+#: How many distinct :func:`synthesize_swizzle` calls keep their result.
+CACHE_SIZE = 512
+_CACHE: OrderedDict[tuple, SwizzleResult] = OrderedDict()
+
+
+synthesize_swizzle.cache_clear = _CACHE.clear  # type: ignore[attr-defined]
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable copy of a nested sequence argument (TypeError when it has no such copy)."""
+    if isinstance(value, (str, int, type(None), LinearLayout, HardwareModel)):
+        return (type(value).__name__, value)
+    if isinstance(value, Sequence):
+        return ("seq", tuple(_frozen(v) for v in value))
+    raise TypeError("not cacheable")
+
+
+def _cache_key(*args: Any) -> tuple | None:
+    """The cache key of a call, or None when an argument is not a plain value (then the call
+    is computed, and validated, as usual)."""
+    try:
+        key = tuple(_frozen(a) for a in args)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _synthesize(store: Any, load: Any, element_bits: Any, hardware: Any, objective: Any,
+                weights: Any, instructions: Any, fixed: Any, node_limit: Any) -> SwizzleResult:
+    """:func:`synthesize_swizzle`, uncached."""
     model = bank_model(element_bits, hardware)
     if objective not in OBJECTIVES:
         raise LayoutError(f"objective must be one of {OBJECTIVES}, got {objective!r}")

@@ -503,3 +503,20 @@ def test_junk_arguments_raise_layout_error_only():
                    "node_limit"):
             returns_or_raises_layout_error(ll.synthesize_swizzle, ex.store, ex.load,
                                            element_bits=32, **{kw: j})
+
+
+def test_results_are_cached_by_value():
+    ex = examples.get("blocked-mma")
+    synthesize_swizzle.cache_clear()
+    a = synthesize_swizzle(ex.store, ex.load, element_bits=16, weights=[1, 2])
+    b = synthesize_swizzle(ex.store, [ex.load], element_bits=16, weights=(1, 2))
+    c = synthesize_swizzle(ex.store, ex.load, element_bits=16, weights=(1, 2))
+    assert a is c and a.layout == b.layout
+    d = synthesize_swizzle(ex.store, ex.load, element_bits=16, weights=(2, 1))
+    assert d is not a and d.weights == (2, 1)
+    with pytest.raises(LayoutError):  # junk is not cached: it is validated each time
+        synthesize_swizzle(ex.store, ex.load, element_bits=16.5)
+    with pytest.raises(LayoutError):
+        synthesize_swizzle(ex.store, ex.load, element_bits=16, weights={"a": 1})
+    synthesize_swizzle.cache_clear()
+    assert synthesize_swizzle(ex.store, ex.load, element_bits=16, weights=(1, 2)) is not a
