@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .. import f2
 from ..conflicts import ConflictReport
@@ -264,6 +265,13 @@ def _common_span(members: Sequence[int], regs: Sequence[tuple[int, ...]],
 
 
 def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[int], tuple]:
+    """:func:`_simplicity_key`, shared between calls for the same tensor shape (its cache of
+    keys then serves every synthesis of that shape)."""
+    return _simplicity_key(d, tuple(dim_bits) if dim_bits else None)
+
+
+@lru_cache(maxsize=64)
+def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int], tuple]:
     """A sort key on ``d``-bit directions preferring simple ones: fewer set bits, then — as in
     a row-major tile, the last dim fastest — bits of later dims, lower bits within a dim.
     ``dim_bits`` are the out dims' widths (dim0 first); without them, lower flat bits first.
@@ -285,6 +293,7 @@ def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[i
         return lambda v: (bin(v).count("1"), v)
     weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
     cache: dict[int, tuple] = {}
+    limit = 1 << 16  # keys kept per shape
 
     def key(v: int) -> tuple:
         k = cache.get(v)
@@ -294,7 +303,9 @@ def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[i
                 low = x & -x
                 m |= weight[low.bit_length() - 1]
                 x ^= low
-            k = cache[v] = (bin(v).count("1"), -m)
+            k = (bin(v).count("1"), -m)
+            if len(cache) < limit:
+                cache[v] = k
         return k
 
     return key
