@@ -33,13 +33,13 @@ CUTLASS sources (``NVIDIA/cutlass``): ``include/cute/atom/mma_traits_sm80.hpp``,
 
 from __future__ import annotations
 
-import argparse
 import json
 import pathlib
 import random
 import sys
 from importlib import metadata
 
+import fixture_file
 from pycute import ComposedLayout, Layout, Swizzle, composition, logical_product, right_inverse, size
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -424,19 +424,5 @@ def dumps(data) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare with the file, write nothing")
-    args = ap.parse_args()
-    text = dumps(build())
-    if args.check:
-        ok = OUT.exists() and OUT.read_text() == text
-        print(f"{OUT.relative_to(ROOT)} {'up to date' if ok else 'differs'}")
-        return 0 if ok else 1
-    OUT.write_text(text)
-    print(f"wrote {OUT.relative_to(ROOT)} ({len(text)} bytes)")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fixture_file.main(build, dumps, OUT, ROOT, __doc__))

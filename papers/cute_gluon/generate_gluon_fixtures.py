@@ -18,7 +18,6 @@ layout's own: the oracle is Triton, not linlayout.
 
 from __future__ import annotations
 
-import argparse
 import json
 import pathlib
 import random
@@ -28,6 +27,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "tests" / "data" / "gluon_roundtrip.json"
 
+import fixture_file  # noqa: E402  (this directory)
 import triton  # noqa: E402
 from triton._C.libtriton import ir  # noqa: E402
 from triton._C.libtriton.gluon_ir import GluonOpBuilder  # noqa: E402
@@ -112,19 +112,5 @@ def dumps(data) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare with the file, write nothing")
-    args = ap.parse_args()
-    text = dumps(build())
-    if args.check:
-        ok = OUT.exists() and OUT.read_text() == text
-        print(f"{OUT.relative_to(ROOT)} {'up to date' if ok else 'differs'}")
-        return 0 if ok else 1
-    OUT.write_text(text)
-    print(f"wrote {OUT.relative_to(ROOT)} ({len(text)} bytes)")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fixture_file.main(build, dumps, OUT, ROOT, __doc__))

@@ -9,16 +9,15 @@ against the simple alternatives on random Triton-encoding pairs.
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import random
 import sys
 from pathlib import Path
 
 import pytest
 
-from linlayout import LayoutError, LinearLayout, bank_conflicts, examples, f2, ptx
+from linlayout import LayoutError, LinearLayout, bank_conflicts, examples, ptx
 from linlayout import synthesize_swizzle
-from linlayout.hardware import HardwareModel, bank_model
+from linlayout.hardware import bank_model
 from linlayout.triton import blocked, dot_operand, nvidia_mma
 from linlayout.triton.encodings.sampling import random_pair
 
@@ -149,52 +148,19 @@ def test_the_reports_are_what_bank_conflicts_counts():
 
 
 # ----------------------------------------------------------------- exhaustive, small tiles
-TINY = (
-    HardwareModel(name="2x4B, 4 lanes", num_banks=2, bank_bytes=4, warp_size=4,
-                  max_access_bytes=8),
-    HardwareModel(name="4x4B, 4 lanes", num_banks=4, bank_bytes=4, warp_size=4,
-                  max_access_bytes=16),
-    HardwareModel(name="2x2B, 2 lanes", num_banks=2, bank_bytes=2, warp_size=2,
-                  max_access_bytes=4),
-)
+def _paper_module(relative: str, name: str):
+    """A papers/ script, imported (its helpers are what the tests reuse)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / relative)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module
 
 
-def _layout_classes(d, r):
-    """One memory layout per (ordered first r columns, complement): every cost there is."""
-    for first in itertools.permutations(range(1, 1 << d), r):
-        if f2.rank(first) != r:
-            continue
-        comp = f2.complement(first, d)
-        m = d - r
-        for phi in range(1 << (r * m)):
-            rest = []
-            for j, c in enumerate(comp):
-                v, bits = c, (phi >> (j * r)) & ((1 << r) - 1)
-                for i in range(r):
-                    if bits >> i & 1:
-                        v ^= first[i]
-                rest.append(v)
-            yield list(first) + rest
-
-
-def _random_side(rng, out, nreg, nlane, nwarp):
-    bits = [s.bit_length() - 1 for s in out.values()]
-    d = sum(bits)
-
-    def image(v):
-        vals, s = [], 0
-        for b in bits:
-            vals.append((v >> s) & ((1 << b) - 1))
-            s += b
-        return vals
-
-    while True:
-        cols = [rng.getrandbits(d) for _ in range(nreg + nlane + nwarp)]
-        if f2.rank(cols) == d:
-            break
-    return LinearLayout({"register": [image(c) for c in cols[:nreg]],
-                         "lane": [image(c) for c in cols[nreg:nreg + nlane]],
-                         "warp": [image(c) for c in cols[nreg + nlane:]]}, out)
+EXHAUSTIVE = _paper_module("papers/synthesis/exhaustive_small_tiles.py", "exhaustive_small_tiles")
+TINY = EXHAUSTIVE.HARDWARE
+_layout_classes = EXHAUSTIVE.layout_classes
+_random_side = EXHAUSTIVE.random_side
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -228,12 +194,8 @@ def test_no_layout_of_a_small_tile_costs_less(seed):
 
 # ----------------------------------------------------------------- the simple alternatives
 def _triton_algorithm():
-    path = ROOT / "papers" / "linear_layouts" / "triton_algorithm.py"
-    spec = importlib.util.spec_from_file_location("triton_algorithm_replica", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module.triton_swizzle
+    return _paper_module("papers/linear_layouts/triton_algorithm.py",
+                         "triton_algorithm_replica").triton_swizzle
 
 
 def _row_major(out_dims, fastest_first):
