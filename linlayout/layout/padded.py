@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..errors import LayoutError
 from . import LinearLayout
 
-__all__ = ["PaddedLayout", "padded_size_elems", "padding_vector_log2"]
+__all__ = ["PaddedLayout", "check_padding_pairs", "padded_size_elems", "padding_vector_log2"]
 
 
 def _pow2(x: object, what: str) -> int:
@@ -32,7 +32,15 @@ def _pow2(x: object, what: str) -> int:
     return x
 
 
-def _check_pairs(pairs: Sequence[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+def check_padding_pairs(pairs: Sequence[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+    """``pairs`` as a tuple of ``(interval, pad)`` ints, validated as Triton's verifier does.
+
+    Raises:
+        LayoutError: no pair, a pair that is not two ints, an interval or pad that is not a
+            positive power of two, or a repeated interval.
+
+    Source: ``PaddedSharedEncodingAttr::verify`` (Triton ``Dialect.cpp``).
+    """
     try:
         out = tuple((p[0], p[1]) for p in pairs)
         if any(len(p) != 2 for p in pairs):
@@ -62,7 +70,7 @@ def padded_size_elems(n_elems: int, pairs: Sequence[Sequence[int]]) -> int:
     Raises:
         LayoutError: ``n_elems < 1`` or invalid pairs.
     """
-    checked = _check_pairs(pairs)
+    checked = check_padding_pairs(pairs)
     if isinstance(n_elems, bool) or not isinstance(n_elems, int) or n_elems < 1:
         raise LayoutError(f"n_elems must be a positive int, got {n_elems!r}")
     return _apply(n_elems - 1, checked) + 1
@@ -79,7 +87,7 @@ def padding_vector_log2(pairs: Sequence[Sequence[int]]) -> int:
     Raises:
         LayoutError: invalid pairs.
     """
-    checked = _check_pairs(pairs)
+    checked = check_padding_pairs(pairs)
     return min(min(i, p) for i, p in checked).bit_length() - 1
 
 
@@ -117,7 +125,7 @@ class PaddedLayout:
         if not (self.linear.is_injective and self.linear.is_surjective):
             raise LayoutError("a padded layout's linear component must be a bijection "
                               "(Triton: 'Broadcasting is not supported')")
-        object.__setattr__(self, "pairs", _check_pairs(self.pairs))
+        object.__setattr__(self, "pairs", check_padding_pairs(self.pairs))
 
     @classmethod
     def identity(cls, pairs: Sequence[Sequence[int]], shape: Sequence[int],

@@ -144,9 +144,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     path.write_text(text)
     code, out, _ = run_cli(capsys, "check", str(path))
     assert code == 0 and "skipped" in out and "line 8: not analysed" in out
-    # outside a TTGIR file the same attribute is an error
+    # outside a TTGIR file the attribute parses, but has no linear layout
     with pytest.raises(LayoutError, match="padding"):
-        parse_encoding("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>")
+        parse_encoding("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>"
+                       ).to_linear_layout([64, 64])
 
 
 DATA = load_json("triton_bank_conflicts.json")
