@@ -38,6 +38,7 @@ from .. import f2
 from ..errors import LayoutError
 from .._checks import log2_exact
 from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..hardware.lds import is_lds_instruction
 from ..hardware.instructions import Instruction, check_memory, matrix_geometry, parse_instruction
 from ..hardware.kinds import distributed_columns, memory_columns, require_same_tensor
 from ..layout import LinearLayout
@@ -293,7 +294,11 @@ def bank_conflicts(
             counts): banks, bank words, warp size, widest access and phases.
         instruction: ``"ld.shared"``/``"st.shared"`` (default, vectorised) or a matrix
             instruction ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``, …
-            (:mod:`linlayout.hardware.instructions`); ``vector_elems`` does not apply to those.
+            (:mod:`linlayout.hardware.instructions`), or an AMD LDS mnemonic (``"ds_read_b128"``,
+            ``"ds_read2_b64"``, ``"ds_read_b64_tr_b16"``, ``"global_load_lds_dwordx4"``, …;
+            :mod:`linlayout.hardware.lds`, counted by
+            :func:`linlayout.conflicts.lds.lds_bank_conflicts`, default hardware
+            ``AMD_CDNA4``); ``vector_elems`` does not apply to those.
 
     Returns:
         A :class:`ConflictReport`: degree, wavefronts per instruction, vector width, phases,
@@ -309,6 +314,13 @@ def bank_conflicts(
     Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised to sub-word
     accesses (module docstring); verified against :func:`simulate_bank_access`.
     """
+    if is_lds_instruction(instruction):
+        from .lds import lds_bank_conflicts  # imports this module
+        if vector_elems is not None:
+            raise LayoutError(f"vector_elems does not apply to {instruction} (its width is "
+                              "fixed)")
+        return lds_bank_conflicts(layout, memory, element_bits=element_bits,
+                                  instruction=instruction, hardware=hardware, simulate=False)
     if isinstance(memory, PaddedLayout):
         from .padded import padded_bank_conflicts  # imports this module
         return padded_bank_conflicts(layout, memory, element_bits=element_bits,

@@ -13,6 +13,7 @@ from .closed_form import AccessPlan, check_vector, plan_access
 from .report import ConflictReport
 from ..errors import LayoutError
 from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..hardware.lds import is_lds_instruction
 from ..hardware.instructions import Instruction, check_element, parse_instruction
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout, padding_vector_log2
@@ -58,6 +59,13 @@ def simulate_bank_access(
         LayoutError: as :func:`linlayout.bank_conflicts`; also when the instructions of one
             access disagree (impossible for linear layouts; a guard against bugs).
     """
+    if is_lds_instruction(instruction):
+        from .lds import lds_bank_conflicts  # imports this module
+        if vector_elems is not None:
+            raise LayoutError(f"vector_elems does not apply to {instruction} (its width is "
+                              "fixed)")
+        return lds_bank_conflicts(layout, memory, element_bits=element_bits,
+                                  instruction=instruction, hardware=hardware, simulate=True)
     model = bank_model(element_bits, hardware)
     instr = parse_instruction(instruction)
     padded = memory if isinstance(memory, PaddedLayout) else None
