@@ -16,7 +16,7 @@ from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
 from .lowering import Side
 
-__all__ = ["count_side"]
+__all__ = ["clear_count_cache", "count_side", "try_count"]
 
 
 @lru_cache(maxsize=8192)
@@ -49,3 +49,8 @@ def try_count(side: Side, hardware: HardwareModel) -> tuple[ConflictReport | Non
         return count_side(side, hardware), ""
     except LayoutError as exc:
         return None, str(exc)
+
+
+def clear_count_cache() -> None:
+    """Empty the bank-conflict cache (for cold-start timings)."""
+    _count.cache_clear()

@@ -22,10 +22,11 @@ from ..layout import LinearLayout
 from ..swizzle import synthesize_swizzle
 from . import encodings as Lyt
 from .count import count_side
-from .lowering import Target, predict_copy
+from .lowering import Target
+from .lowering.ops import cached_copy
 from .to_triton import to_triton_text
 
-__all__ = ["BufferSide", "Suggestion", "suggest_layout"]
+__all__ = ["BufferSide", "Suggestion", "cost_on", "suggest_layout"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,15 @@ def _catalog(shape: list[int]) -> list[tuple[LinearLayout, str]]:
     return out
 
 
+def _distinct(sides: Sequence[BufferSide]) -> list[tuple[tuple, int]]:
+    """Identical accesses once, with how many times they occur."""
+    times: dict[tuple, int] = {}
+    for s in sides:
+        key = (s.kind, s.dist, s.bits, s.async_copy, s.contiguity)
+        times[key] = times.get(key, 0) + 1
+    return list(times.items())
+
+
 def cost_on(sides: Sequence[BufferSide], layout: LinearLayout, target: Target,
             hardware: HardwareModel) -> tuple[int, int, int]:
     """(worst degree, wavefronts per warp, instructions per warp) of ``sides`` on ``layout``.
@@ -89,17 +99,21 @@ def cost_on(sides: Sequence[BufferSide], layout: LinearLayout, target: Target,
     Raises:
         LayoutError: an access cannot be lowered on this layout.
     """
+    return _cost(_distinct(sides), layout, target, hardware)
+
+
+def _cost(distinct: list[tuple[tuple, int]], layout: LinearLayout, target: Target,
+          hardware: HardwareModel) -> tuple[int, int, int]:
     deg, wf, ins = 1, 0, 0
-    for s in sides:
-        p = predict_copy(s.kind, s.dist, layout, s.bits, target, async_copy=s.async_copy,
-                         contiguity=s.contiguity)
+    for (kind, dist, bits, async_copy, contiguity), n in distinct:
+        p = cached_copy(kind, dist, layout, bits, target, async_copy, contiguity)
         for side in p.sides:
             rep = count_side(side, hardware)
             if rep is None:
                 continue
             deg = max(deg, rep.degree)
-            wf += rep.wavefronts_per_warp
-            ins += rep.instructions_per_warp
+            wf += n * rep.wavefronts_per_warp
+            ins += n * rep.instructions_per_warp
     return deg, wf, ins
 
 
@@ -141,9 +155,10 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
                 cands.append((r.layout, f"synthesize_swizzle(store line {st.line}, "
                                         f"load line {ld.line})", 1))
     best = None
+    distinct = _distinct(sides)
     for layout, how, pref in cands:
         try:
-            deg, wf, ins = cost_on(sides, layout, target, hardware)
+            deg, wf, ins = _cost(distinct, layout, target, hardware)
         except LayoutError:
             continue
         key = (deg, wf, ins, pref)

@@ -7,12 +7,14 @@ from functools import lru_cache
 
 from ...errors import LayoutError
 from ...layout import LinearLayout
+from ..parse import TritonType
 from ..ttgir import Access, TTGIRModule, find_accesses
 from .predict import (Prediction, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from .target import Target, parse_target
 
-__all__ = ["embed_in_buffer", "module_target", "predict_access", "predict_module"]
+__all__ = ["cached_copy", "clear_caches", "embed_in_buffer", "layout_of", "module_target", "predict_access",
+           "predict_module"]
 
 
 def module_target(module: TTGIRModule) -> Target:
@@ -42,8 +44,12 @@ def embed_in_buffer(dist: LinearLayout, memory: LinearLayout) -> LinearLayout:
 
 
 @lru_cache(maxsize=4096)
-def _copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, target: Target,
-          async_copy: bool, contiguity: int | None, other: bool, buffer_op: bool) -> Prediction:
+def cached_copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, target: Target,
+                async_copy: bool = False, contiguity: int | None = None, other: bool = False,
+                buffer_op: bool = False) -> Prediction:
+    """:func:`~.predict.predict_copy`, cached per arguments (a file with hundreds of
+    identical accesses, or a layout search costing the same access on many candidates, pays
+    once)."""
     return predict_copy(kind, dist, memory, bits, target, async_copy=async_copy,
                         contiguity=contiguity, has_other=other, buffer_op=buffer_op)
 
@@ -51,6 +57,16 @@ def _copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, target
 @lru_cache(maxsize=1024)
 def _convert(src: LinearLayout, dst: LinearLayout, bits: int, target: Target) -> Prediction:
     return predict_convert(src, dst, bits, target)
+
+
+@lru_cache(maxsize=4096)
+def layout_of(t: TritonType) -> LinearLayout:
+    """``t.layout``, cached per type (encodings and shapes repeat across a file).
+
+    Raises:
+        LayoutError: the encoding has no linear layout for this shape.
+    """
+    return t.layout
 
 
 def predict_access(a: Access, target: Target) -> Prediction:
@@ -65,8 +81,8 @@ def predict_access(a: Access, target: Target) -> Prediction:
         if getattr(a.memory.encoding, "name", None) == "padded_shared":
             raise LayoutError("padded: see issue 15 (#ttg.padded_shared inserts padding "
                               "between rows; such buffers are not analysed yet)")
-        memory = a.memory.layout
-        dist = embed_in_buffer(a.distributed.layout, memory)
+        memory = layout_of(a.memory)
+        dist = embed_in_buffer(layout_of(a.distributed), memory)
         bits = moved_bits(a.element_bits, a.element_type)
         async_copy = a.op in ("async_copy_global_to_local", "buffer_load_to_local")
         cap = None
@@ -74,17 +90,17 @@ def predict_access(a: Access, target: Target) -> Prediction:
             # the contiguity attribute when the compiler printed one; else the pointers'
             # own contiguity (the layout's) unless a mask of unknown alignment cuts it to 1
             cap = a.max_vector_elems or (1 if a.masked else 0)
-        return _copy(a.kind, dist, memory, bits, target, async_copy, cap, a.has_other,
+        return cached_copy(a.kind, dist, memory, bits, target, async_copy, cap, a.has_other,
                      a.op == "buffer_load_to_local")
     if a.kind == "convert":
         assert a.distributed is not None and a.destination is not None
         bits = moved_bits(a.element_bits, a.element_type)
-        return _convert(a.distributed.layout, a.destination.layout, bits, target)
+        return _convert(layout_of(a.distributed), layout_of(a.destination), bits, target)
     if a.kind == "scratch":
         m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
         axis = int(m.group(1)) if m else None
-        operand = a.distributed.layout if a.distributed is not None else None
-        result = a.destination.layout if a.destination is not None else None
+        operand = layout_of(a.distributed) if a.distributed is not None else None
+        result = layout_of(a.destination) if a.destination is not None else None
         n = max(1, len(a.result.split(":", 1)[1:]) and int(a.result.split(":", 1)[1])) \
             if a.result and ":" in a.result else 1
         if a.op in ("atomic_rmw", "atomic_cas") and not a.result_used:
@@ -119,3 +135,9 @@ def predict_module(module: TTGIRModule, target: Target | None = None
         except LayoutError as exc:
             out.append((a, exc))
     return out
+
+
+def clear_caches() -> None:
+    """Empty the per-layout caches of this module (for cold-start timings)."""
+    for f in (cached_copy, layout_of, _convert):
+        f.cache_clear()

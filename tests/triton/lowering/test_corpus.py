@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triton.lowering.corpus_check import compare, corpus
+from tests.triton.lowering.corpus_check import compare, compare_ops, corpus
 
 #: Files whose shared memory linlayout does not predict yet, and why.
 GAPS = {
@@ -45,6 +45,11 @@ def test_predicted_instructions_match_triton(name):
         assert got != want, f"{name} now matches: remove it from GAPS ({why})"
         pytest.skip(why)
     assert got == want
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if not _gap(n)])
+def test_predicted_instructions_match_triton_op_by_op(name):
+    assert compare_ops(name) == []
 
 
 def test_most_of_the_corpus_is_predicted_exactly():
