@@ -158,7 +158,7 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
             return Side(matrix(side, m, n, tile == "matrix.trans"), layout, plan.memory)
     v = largest_vectorisation(m)
     e = ld_st(side, m, target, v)
-    if target.is_nvidia and bits < 32 and v * bits == 32:
+    if target.is_nvidia and bits < 32 and v == 2:  # <2 x i16>, <2 x i8> are not packed
         op = "ld" if side == "load" else "st"
         e = Emitted(e.side, f"{op}.shared.v{v}.b{bits}", e.per_thread, v, bits,
                     e.bytes_per_lane, None)

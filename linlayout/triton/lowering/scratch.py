@@ -89,24 +89,12 @@ def _intersection(b1: list[int], b2: list[int]) -> list[int]:
     return list(f2.intersection([b for b in b1 if b], [b for b in b2 if b]))
 
 
-def _low_pivots(vectors: list[int]) -> set[int]:
-    """Pivot columns of the reduced row echelon form with the lowest set bit as pivot
-    (``f2reduce::inplace_rref_strided`` as used by ``complementBasis``)."""
-    rows = [v for v in vectors if v]
-    pivots: set[int] = set()
-    bit = 0
-    while rows and bit < 64:
-        hit = next((r for r in rows if r >> bit & 1), None)
-        if hit is not None:
-            pivots.add(bit)
-            rows = [r ^ hit if (r >> bit & 1) else r for r in rows if r is not hit]
-            rows = [r for r in rows if r]
-        bit += 1
-    return pivots
-
-
 def _complement(basis: list[int], dim: int) -> list[int]:
-    piv = _low_pivots(basis)
+    """``complementBasis``: the unit vectors of the positions that are not leading bits of
+    an echelon form of ``basis``, lowest first. (Leading = highest bit: with it, the bank
+    bases of an 8-bit transpose keep the loads at the 2-element vector the 3.9.0 wheel
+    emits, ``ld.shared.v2.b8``; the whole corpus agrees.)"""
+    piv = {v.bit_length() - 1 for v in f2.echelon([b for b in basis if b])}
     return [1 << i for i in range(dim) if i not in piv]
 
 
@@ -205,14 +193,15 @@ def _side_tile(addr: tuple[int, ...], regs: list[int], lanes: list[int],
 
 def _vbasis_ldst(src: LinearLayout, dst: LinearLayout, bits: int) -> list[int]:
     """``getVbasis`` as the 3.9.0 wheel behaves: the registers common to both sides (at most
-    128 bits); when they fill less than a 32-bit word, the destination's next registers
-    complete the word (the loads are vectorised, the stores are not)."""
+    128 bits); when they fill less than a 32-bit word, one more register of the destination
+    joins them (the loads are vectorised, the stores are not: ``ld.shared.v2.b16`` after
+    ``st.shared.b16`` for 16-bit elements, ``ld.shared.v2.b8`` after ``st.shared.b8`` for
+    8-bit ones, as in the wheel's PTX)."""
     reg_s, reg_d = _flat(src, "register"), _flat(dst, "register")
     vb = _intersection(reg_s, reg_d)[:max(0, (128 // bits).bit_length() - 1)]
     if (1 << len(vb)) * bits < 32:
-        per_bank = (32 // bits).bit_length() - 1
         rest = [r for r in reg_d if r not in vb]
-        vb = vb + rest[:max(0, per_bank - len(vb))]
+        vb = vb + rest[:1]
     return vb
 
 

@@ -44,3 +44,15 @@ def test_converts_inside_a_warp_use_no_shared_memory():
     src, _ = _pair()
     p = predict_convert(src, src, 16, parse_target("cuda:90"))
     assert not p.uses_shared and p.sides == ()
+
+
+def test_an_8bit_transpose_loads_two_bytes_per_lane():
+    """``tl.trans`` of a 64×64 int8 tile (4 warps) on sm_80: the wheel's PTX has
+    ``st.shared.b8`` x32 and ``ld.shared.v2.b8`` x16 per thread."""
+    src = parse_encoding("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+                         "warpsPerCTA = [2, 2], order = [1, 0]}>").to_linear_layout([64, 64])
+    dst = parse_encoding("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], "
+                         "warpsPerCTA = [2, 2], order = [0, 1]}>").to_linear_layout([64, 64])
+    p = predict_convert(src, dst, 8, parse_target("cuda:80"))
+    assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
+        ("st.shared.b8", 32), ("ld.shared.v2.b8", 16)]
