@@ -99,6 +99,12 @@ def _print_text(entry: dict, reports, max_degree: int) -> None:
             seen.add((a.root, r.suggestion))
             print(f"  suggestion for {a.root or a.memdesc} (line {a.line}): {r.suggestion}"
                   f"  -> worst degree {r.suggestion_degree}")
+        if r.suggestion and r.suggestion_instructions:
+            now = ", ".join(f"{i.emitted.opcode} x{i.emitted.per_thread}"
+                            for i in r.instructions)
+            then = ", ".join(f"{e.opcode} x{e.per_thread}" for e in r.suggestion_instructions)
+            if now != then:
+                print(f"    line {a.line} would become {then} (now {now})")
         elif r.degree is not None and r.degree > 1 and not r.suggestion and r.note:
             print(f"  line {a.line}: {r.note}")
         elif r.degree is None and r.note.startswith("not analysed"):

@@ -34,7 +34,7 @@ from ..layout import LinearLayout
 from ..swizzle import synthesize_swizzle
 from .count import try_count
 from .lowering import Emitted, Prediction, Target, largest_vectorisation, access_map
-from .lowering.ops import embed_in_buffer, module_target, predict_module
+from .lowering.ops import cached_copy, embed_in_buffer, module_target, predict_module
 from .suggest import BufferSide, suggest_layout
 from .to_triton import to_triton_text
 from .ttgir import Access, TTGIRModule, buffer_root, view_parents
@@ -92,6 +92,8 @@ class AccessReport:
             saving (``{"layout", "wavefronts_per_warp", "instructions_per_warp", "saving":
             {...}}``), else None.
         uses_shared: False for converts that stay in registers/shuffles and tensor-memory ops.
+        suggestion_instructions: the instructions Triton would emit for this access under
+            the suggestion (the vectorisation it gains or loses), else empty.
         note: how the instructions were decided, why a value is missing, or what the
             suggestion is based on.
     """
@@ -109,6 +111,7 @@ class AccessReport:
     alternative: dict | None = None
     uses_shared: bool = True
     target: Target | None = field(default=None, compare=False)
+    suggestion_instructions: tuple[Emitted, ...] = ()
 
     @property
     def reports(self) -> tuple[ConflictReport, ...]:
@@ -167,6 +170,10 @@ class AccessReport:
         }
         if self.suggestion is not None:
             out["suggestion_degree"] = self.suggestion_degree
+            key = "isa" if amd else "ptx"
+            out["suggestion_instructions"] = [
+                {"side": e.side, key: e.opcode, "per_thread": e.per_thread,
+                 "vector_elems": e.vector_elems} for e in self.suggestion_instructions]
         if self.alternative is not None:
             out["alternative"] = self.alternative
         if self.note:
@@ -279,6 +286,19 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     return reports
 
 
+def _under(side: BufferSide, layout: LinearLayout | None, target: Target
+           ) -> tuple[Emitted, ...]:
+    """The instructions of one access if its buffer had ``layout``."""
+    if layout is None:
+        return ()
+    try:
+        p = cached_copy(side.kind, side.dist, layout, side.bits, target, side.async_copy,
+                        side.contiguity)
+    except LayoutError:
+        return ()
+    return tuple(s.emitted for s in p.sides)
+
+
 def _suggest_buffers(module: TTGIRModule, reports: list[AccessReport],
                      groups: dict[str, list[int]], sides: dict[int, BufferSide],
                      target: Target, hw: HardwareModel) -> None:
@@ -307,4 +327,6 @@ def _suggest_buffers(module: TTGIRModule, reports: list[AccessReport],
                                              f"better: degree {best.degree}")
             else:
                 reports[i] = replace(r, suggestion=best.text, suggestion_degree=best.degree,
-                                     note=f"suggestion for buffer {root}: {best.basis}")
+                                     note=f"suggestion for buffer {root}: {best.basis}",
+                                     suggestion_instructions=_under(sides[i], best.layout,
+                                                                    target))

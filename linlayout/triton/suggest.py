@@ -45,13 +45,14 @@ class BufferSide:
 @dataclass(frozen=True)
 class Suggestion:
     """The best layout found: Triton text, worst degree, total wavefronts and instructions per
-    warp of all the buffer's accesses, and how it was found."""
+    warp of all the buffer's accesses, how it was found, and the layout itself."""
 
     text: str
     degree: int
     wavefronts_per_warp: int
     instructions_per_warp: int
     basis: str
+    layout: LinearLayout | None = None
 
 
 def _catalog(shape: list[int]) -> list[tuple[LinearLayout, str]]:
@@ -169,4 +170,4 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
     (deg, wf, ins, _), layout, how = best
     text = to_triton_text(layout, bits if bits in (8, 16, 32, 64) else None,
                           prefer="nvmma" if nvmma_only else "swizzled")
-    return Suggestion(text, deg, wf, ins, how)
+    return Suggestion(text, deg, wf, ins, how, layout)

@@ -299,3 +299,25 @@ def test_bank_conflicts_match_a_live_tritons_counter(triton_generator):
         rep = bank_conflicts(dl, sl, element_bits=bits,
                              vector_elems=triton_vector_elems(dl, sl, bits))
         assert triton_generator.triton_bank_conflicts(d, s, shape, shape, bits) == rep.degree - 1
+
+
+def test_suggestion_lists_the_instructions_triton_would_then_emit():
+    """A row-major register tile stored into a column-major buffer moves one element per
+    st.shared (and conflicts); the suggested layout brings the 16-byte vector back."""
+    text = """#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%x: tensor<64x64xf16, #blocked>) {
+    %a = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %y = ttg.local_load %a : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+"""
+    st, ld = check_module(read_ttgir(text))
+    assert st.instructions[0].emitted.opcode == "st.shared.b16" and st.degree > 1
+    assert st.suggestion is not None and st.suggestion_degree == 1
+    assert [(e.opcode, e.per_thread) for e in st.suggestion_instructions] == [
+        ("st.shared.v4.b32", 4)]
+    assert st.to_dict()["suggestion_instructions"][0]["ptx"] == "st.shared.v4.b32"
