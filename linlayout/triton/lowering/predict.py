@@ -9,10 +9,11 @@ layout it moves (for the bank-conflict counter):
   and warp shuffles, Triton's ``cvtNeedsSharedMemory``), else the scratch layout of
   :mod:`.scratch`, the source side stored and the destination side loaded;
 * private scratch (``tt.reduce`` across warps — ``ReduceOpToLLVM.cpp``
-  ``storeWarpReduceToSharedMemory``/``accumulatePartialReductions``; ``tt.histogram`` —
-  ``HistogramOpToLLVM.cpp``; scalar ``tt.atomic_rmw``/``atomic_cas`` returning the old value
-  through shared memory): the rules in :func:`_private_scratch`. ``tt.scan`` and ``tt.gather``
-  are named without a count;
+  ``storeWarpReduceToSharedMemory``/``accumulatePartialReductions``; ``tt.scan`` across warps
+  — ``ScanOpToLLVM.cpp``: one predicated store of each warp's running total per chunk, then
+  every thread reloads all warps' totals; ``tt.histogram`` — ``HistogramOpToLLVM.cpp``;
+  scalar ``tt.atomic_rmw``/``atomic_cas`` returning the old value through shared memory):
+  :func:`predict_private`. ``tt.gather`` is named without a count;
 * TMA copies, ``warp_group_dot``/``tc_gen5_mma`` (shared operands read through matrix
   descriptors) and tensor-memory ops: named, not counted — no lane addresses shared memory
   (``tmem_alloc`` reads the TMEM address back with one ``ld.shared.b32``).
@@ -224,10 +225,28 @@ def _outputs_per_thread(layout: LinearLayout, axis: int) -> tuple[int, int]:
     return 1 << rank, contig
 
 
+def _scan_shape(layout: LinearLayout, axis: int) -> tuple[int, int, int]:
+    """(chunks along the axis held in registers beyond the lanes and warps, outputs across
+    the other dims per thread, warps along the axis) of a scan's operand."""
+    names = layout.out_dim_names
+    k = names.index(f"dim{axis}")
+    along = [img[k] for d in ("lane", "warp") for img in layout.bases.get(d, []) if img[k]]
+    top = max(along, default=0)
+    chunks = outs = 0
+    for img in layout.bases.get("register", []):
+        if img[k] and img[k] > top:
+            chunks += 1
+        elif not img[k] and any(img):
+            outs += 1
+    warps = 1 << sum(1 for img in layout.bases.get("warp", []) if img[k])
+    return 1 << chunks, 1 << outs, warps
+
+
 def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout | None,
                     element_bits: int, target: Target, axis: int | None,
                     operands: int = 1) -> Prediction:
-    """The private scratch of ``tt.reduce``, ``tt.histogram`` and scalar atomics."""
+    """The private scratch of ``tt.reduce``, ``tt.scan``, ``tt.histogram`` and scalar
+    atomics (whose scratch has no layout in the TTGIR: counts only, not bank conflicts)."""
     def st_ld(side: str, v: int, per: int, bits: int) -> Emitted:
         nbytes = v * bits // 8
         if target.is_nvidia:
@@ -247,6 +266,19 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         per = max(1, outs // v) * operands
         return Prediction((Side(st_ld("store", v, per, bits)), Side(st_ld("load", v, per, bits))),
                           "partial results of each warp exchanged through scratch")
+    if op == "scan":
+        if operand is None or axis is None or not _crosses_warps(operand, axis):
+            return Prediction((), "scanned within each warp (shuffles): no shared memory",
+                              uses_shared=False)
+        chunks, outs, warps = _scan_shape(operand, axis)
+        bits = max(32, element_bits)
+        per_store = outs * chunks * operands
+        st = st_ld("store", 1, per_store, bits)
+        if target.is_nvidia and bits == 32:
+            st = Emitted("store", "st.shared::cta.b32", per_store, 1, 32, 4, "")
+        ld = st_ld("load", 1, outs * chunks * warps * operands, bits)
+        return Prediction((Side(st), Side(ld)), "each warp's running totals stored (one "
+                          "thread per warp and chunk), every thread reloads all warps' totals")
     if op == "histogram":
         if operand is None or result is None:
             return Prediction((), "not analysed: missing types")
