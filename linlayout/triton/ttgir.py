@@ -623,7 +623,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
                                    False, op.operands, False, op.result_used))
         elif s in _NAMED:
             res = op.results[0] if op.results else None
-            ms = memdescs(op)
+            # the data buffer, not an mbarrier (a 1-D i64 memdesc)
+            ms = [m for m in memdescs(op) if not (m.rank == 1 and m.element_type == "i64")]
             accesses.append(Access(op.line, s, "named", res, None, None, None,
                                    ms[0] if ms else None, None,
                                    ms[0].element_type if ms else "",
