@@ -1,17 +1,18 @@
 #!/usr/bin/env python
-"""``tl.trans`` probes: Triton 3.9.0's shared-memory instructions for the convert of a
-transposed tile, over element types, tile shapes, warp counts and targets — data that the
-corpus (``corpus.py``) does not vary and that the rules were not fitted on.
+"""``tl.trans`` and ``tl.dot`` probes: Triton 3.9.0's shared-memory instructions over
+element types, tile shapes, warp counts and targets — data that the corpus (``corpus.py``)
+does not vary and that the rules were not fitted on.
 
 Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only)::
 
     python papers/triton_lowering/trans_probes.py            # writes tests/data/triton_trans_probes.json.gz
     python papers/triton_lowering/trans_probes.py --check    # compare, write nothing
 
-Each probe loads an ``M×N`` tile, stores ``tl.trans`` of it, and is compiled for sm_80, sm_90
-and gfx942 with 4 and 8 warps; the fixture keeps the TTGIR and the static count of every
-shared-memory instruction of the PTX/AMDGCN (a kernel without loops: every count is Triton's
-and LLVM's decision for the one convert; AMD counts include LLVM's ``ds_read2*`` pairs).
+A ``trans`` probe loads an ``M×N`` tile and stores ``tl.trans`` of it (sm_80, sm_90, gfx942;
+4 and 8 warps); a ``dot`` probe multiplies one ``M×K`` by one ``K×N`` tile (f16, bf16, f32,
+i8; sm_80, sm_90, gfx942, gfx950). The fixture keeps the TTGIR and the static count of every
+shared-memory instruction of the PTX/AMDGCN (kernels without loops: every count is Triton's
+and LLVM's decision for the kernel's few ops; AMD counts include LLVM's ``ds_read2*`` pairs).
 """
 
 from __future__ import annotations
@@ -55,6 +56,33 @@ def build() -> dict:
         asm = k.asm["ptx"] if tgt.backend == "cuda" else k.asm["amdgcn"]
         ttgir = k.asm["ttgir"].replace(str(pathlib.Path(__file__).resolve()), "trans_probes.py")
         name = f"trans_{ty[1:]}_{m}x{n}_w{warps}_{tgt.arch}"
+        probes[name] = {"target": str(tgt.arch), "ttgir": ttgir,
+                        "counts": dict(sorted(collections.Counter(SMEM.findall(asm)).items()))}
+    @triton.jit
+    def dot_probe(A, B, C, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        rk = tl.arange(0, K)
+        a = tl.load(A + rm[:, None] * K + rk[None, :])
+        b = tl.load(B + rk[:, None] * N + rn[None, :])
+        c = tl.dot(a, b)
+        tl.store(C + rm[:, None] * N + rn[None, :], c.to(C.dtype.element_ty))
+
+    targets.append(GPUTarget("hip", "gfx950", 64))
+    for (ta, tc), (m, n, kk), warps, tgt in itertools.product(
+            [("*fp16", "*fp16"), ("*bf16", "*fp32"), ("*fp32", "*fp32"), ("*i8", "*i32")],
+            [(64, 64, 32), (128, 64, 64), (64, 128, 16)], [4, 8], targets):
+        src = triton.compiler.ASTSource(
+            fn=dot_probe, signature={"A": ta, "B": ta, "C": tc, "M": "constexpr",
+                                     "N": "constexpr", "K": "constexpr"},
+            constexprs={"M": m, "N": n, "K": kk})
+        try:
+            k = triton.compile(src, target=tgt, options={"num_warps": warps})
+        except Exception:  # e.g. an i8 dot a target does not support: not a probe
+            continue
+        asm = k.asm["ptx"] if tgt.backend == "cuda" else k.asm["amdgcn"]
+        ttgir = k.asm["ttgir"].replace(str(pathlib.Path(__file__).resolve()), "trans_probes.py")
+        name = f"dot_{ta[1:]}_{m}x{n}x{kk}_w{warps}_{tgt.arch}"
         probes[name] = {"target": str(tgt.arch), "ttgir": ttgir,
                         "counts": dict(sorted(collections.Counter(SMEM.findall(asm)).items()))}
     return {"triton_version": triton.__version__, "probes": probes}
