@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 _DIALECTS = ("ttg", "triton_gpu")
+_TMEM_DIALECTS = ("ttng", "triton_nvidia_gpu")
 
 
 @dataclass(frozen=True)
@@ -353,6 +354,8 @@ class _Parser:
                 )
             return self.aliases[name]
         dialect, _, mnemonic = name.partition(".")
+        if dialect in _TMEM_DIALECTS:
+            return self.tensor_memory_attribute(mnemonic, start)
         if dialect not in _DIALECTS:
             raise LayoutError(f"malformed MLIR at {self.pos(start)}: #{name} is not a Triton GPU "
                               "attribute (expected #ttg.… or #triton_gpu.…)")
@@ -388,6 +391,18 @@ class _Parser:
             if not self.tolerant:
                 raise
             return UnsupportedEncoding(mnemonic, str(exc))
+
+    def tensor_memory_attribute(self, mnemonic: str, start: int) -> Any:
+        """``#ttng.tensor_memory`` (a memory space) or ``#ttng.tensor_memory_encoding<…>``
+        / ``#ttng.tensor_memory_scales_encoding<…>`` (Blackwell TMEM layouts, see Triton's
+        ``TritonNvidiaGPUAttrDefs.td``): kept as :class:`MemorySpace` / an
+        :class:`UnsupportedEncoding` — tensor memory is not shared memory."""
+        if not self.peek("<"):
+            return MemorySpace(mnemonic)
+        self.expect("<")
+        self.skip_balanced()
+        return UnsupportedEncoding(mnemonic, f"#ttng.{mnemonic} at {self.pos(start)} is a "
+                                             "tensor-memory (TMEM) layout, not shared memory")
 
     # -- types
     def shape_and_element(self) -> tuple[list[int], str]:
@@ -843,7 +858,8 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
     for line in text.splitlines(keepends=True):
         m = re.match(r"\s*#([A-Za-z_][\w$.]*)\s*=\s*(#.*?)\s*$", line)
         if m and not m.group(1).startswith("loc") and not m.group(2).startswith("#loc") \
-                and (m.group(2).startswith("#ttg.") or m.group(2).startswith("#triton_gpu.")):
+                and m.group(2).startswith(("#ttg.", "#triton_gpu.", "#ttng.",
+                                           "#triton_nvidia_gpu.")):
             p = _Parser(text, out, tolerant=tolerant)
             p.i = offset + m.start(2)
             v = p.attribute()
