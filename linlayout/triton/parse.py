@@ -709,18 +709,21 @@ def _padded_shared_attribute(p: _Parser, start: int) -> Encoding:
     """The body of ``#ttg.padded_shared<…>`` after ``<``: ``[I:+P, …] {order, shape}`` or
     ``[I:+P, …] {offset, block}`` (``PaddedSharedEncodingAttr::parse``, Triton ``Dialect.cpp``).
 
-    In tolerant mode (``linlayout check``) the attribute still becomes an
-    :class:`UnsupportedEncoding` whose reason names the padding, because the check does not
-    count padded buffers yet; :meth:`PaddedSharedEncoding.to_padded_layout
-    <linlayout.triton.encodings.padded.PaddedSharedEncoding.to_padded_layout>` is what it
-    would use.
+    In tolerant mode (``linlayout check``) an invalid attribute becomes an
+    :class:`UnsupportedEncoding` carrying the reason, so one bad buffer does not stop the file.
     """
-    if p.tolerant:
+    body_start = p.i
+    try:
+        return _padded_shared_body(p, start)
+    except LayoutError as exc:
+        if not p.tolerant:
+            raise
+        p.i = body_start
         p.skip_balanced()
-        return UnsupportedEncoding(
-            "padded_shared", f"#ttg.padded_shared at {p.pos(start)} inserts padding, so element "
-            "offsets are not a linear function of the index; `check` does not count padded "
-            "buffers yet (bank_conflicts does: PaddedSharedEncoding.to_padded_layout)")
+        return UnsupportedEncoding("padded_shared", str(exc))
+
+
+def _padded_shared_body(p: _Parser, start: int) -> Encoding:
     p.expect("[", "'[' opening the interval:+padding pairs")
     pairs = []
     while True:

@@ -70,6 +70,23 @@ def predict_local(side: str, m: AccessMap, target: Target) -> Emitted:
     return ld_st(side, m, target, largest_vectorisation(m))
 
 
+def predict_padded_local(side: str, m: AccessMap, target: Target,
+                         min_interval_elems: int) -> Emitted:
+    """``local_store``/``local_load`` of a ``padded_shared`` buffer: no ldmatrix/stmatrix
+    (Triton lowers padded buffers with plain vectors), the vector capped at the smallest
+    padding interval; on gfx950 a transposed read when its 64-bit tile fits in an interval.
+
+    Source: ``lowerLocalLdSt`` (``maybeMaxVecElems = getMinInterval()``) and the AMD
+    ``ds_read_tr`` lowering (``elemsPerVec = min(elemsPerVec, minInterval)``), Triton 3.9.
+    """
+    if not target.is_nvidia and side == "load" and target.has_ds_read_tr \
+            and transposed_read_tile(m) and min_interval_elems * m.element_bits >= 64:
+        bits = m.element_bits
+        return Emitted(side, f"ds_read_b64_tr_b{bits}", m.registers_per_thread * bits // 64,
+                       64 // bits, bits, 8, "")
+    return ld_st(side, m, target, largest_vectorisation(m, max_vec=min_interval_elems))
+
+
 def predict_async_copy(m: AccessMap, target: Target, contiguity: int | None,
                        has_other: bool, buffer_op: bool = False) -> list[Emitted]:
     """The instructions of ``ttg.async_copy_global_to_local`` (``buffer_op``:
