@@ -217,6 +217,10 @@ def _padding_text(result: SwizzleResult, padding: PaddingResult, objective: str)
         f"wavefronts, {padding.instructions_per_warp} instructions, "
         f"{padding.overhead_bytes} bytes",
         f"choose: {choice} — {why}",
+        *([f"note: the padding caps vectors at {padding.memory.max_vector_elems} elements "
+           f"(every interval and pad must be a multiple of the vector)"]
+          if padding.memory.max_vector_elems < max(r.vector_elems for r in result.reports)
+          else []),
     ])
 
 

@@ -70,3 +70,10 @@ def test_builder_and_counting():
     assert rep.degree == 1
     with pytest.raises(LayoutError, match="either"):
         padded_shared([(32, 1)])
+
+
+def test_xor_remaps_cannot_be_emitted():
+    from linlayout import LinearLayout
+    lin = LinearLayout({"offset": [[0, 1], [1, 1]]}, out_dims={"dim0": 2, "dim1": 2})
+    with pytest.raises(LayoutError, match="one dim"):
+        to_triton_text(PaddedLayout(lin, ((2, 1),)))
