@@ -120,6 +120,17 @@ def triton_gfx950() -> None:
     for name, dist, mem, bits, instr, published in cases:
         rep = bank_conflicts(dist, mem, element_bits=bits, instruction=instr, hardware=hw)
         record("Triton #7929/#8365", name, "conflict-free", rep.degree, published)
+    # the write side: global_load_lds_dwordx4 lanes fill 1024 contiguous bytes in lane order;
+    # the copy layout follows the remap (offset bits 0-2: a lane's 16 bytes, 3-8: lanes,
+    # 9-10: warps, the rest: registers)
+    mem = padded("512:+16", REORDER16, [128, 64])
+    cols = mem.linear.bases["offset"]
+    copy = LinearLayout({"register": cols[:3] + cols[11:], "lane": cols[3:9],
+                         "warp": cols[9:11]}, out_dims={"dim0": 128, "dim1": 64})
+    rep = bank_conflicts(copy, mem, element_bits=16, instruction="global_load_lds_dwordx4",
+                         hardware=hw)
+    record("Triton #7929/#8365", "A bf16 [512:+16] written by global_load_lds_dwordx4",
+           "conflict-free", rep.degree, 1)
     # PR #9544: kWidth 4, k-contiguous A read with ds_read2_b64 (32 banks, 16-lane phases),
     # next to what a plain ds_read_b64 (64 banks, 32-lane phases) would cost
     for pad, read2, b64, who in ((4, 1, 2, "#8365/#9544: 8 bytes"),
