@@ -39,7 +39,7 @@ from .closed_form import (
 )
 from .report import ConflictReport
 
-__all__ = ["padded_bank_conflicts", "padding_is_row_aligned"]
+__all__ = ["check_padded_vector", "padded_bank_conflicts", "padding_is_row_aligned"]
 
 
 def padding_is_row_aligned(memory: PaddedLayout, model: BankModel) -> bool:
