@@ -39,7 +39,7 @@ from .closed_form import (
 )
 from .report import ConflictReport
 
-__all__ = ["padded_bank_conflicts", "padding_is_row_aligned"]
+__all__ = ["check_padded_vector", "padded_bank_conflicts", "padding_is_row_aligned"]
 
 
 def padding_is_row_aligned(memory: PaddedLayout, model: BankModel) -> bool:
@@ -85,7 +85,9 @@ def padded_bank_conflicts(
     :class:`~linlayout.layout.padded.PaddedLayout`. The default vector is also capped by the
     padding (:attr:`PaddedLayout.max_vector_elems`): padding can cost vector width. ``degree``
     is the worst phase and ``wavefronts_per_instruction`` the worst instruction over all
-    warps and blocks (padded instructions may differ); ``conflict_offsets`` is empty.
+    warps and blocks (padded instructions may differ); when they differ,
+    ``uneven_wavefronts_per_warp`` (hence ``wavefronts_per_warp``) is the exact total of the
+    costliest warp. ``conflict_offsets`` is empty.
     ``force_enumeration=True`` skips the row-aligned closed form (to check it).
 
     Raises:
@@ -160,7 +162,9 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
     for lane in range(warp):
         members[tuple(bin(lane & m).count("1") & 1 for m in masks)].append(lane)
     worst_degree, worst_waves = 1, 0
+    totals, per_warp = set(), 0
     for base in _span(block_offs + warp_offs):
+        warp_total = 0
         for regs in groups.values():
             total = 0
             for phase in members.values():
@@ -175,6 +179,9 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
                 worst_degree = max(worst_degree, degree)
                 total += degree
             worst_waves = max(worst_waves, total)
+            totals.add(total)
+            warp_total += total
+        per_warp = max(per_warp, warp_total)
     hw = model.hardware
     return ConflictReport(
         degree=worst_degree,
@@ -189,4 +196,5 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
         row_bytes=hw.row_bytes,
         max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=(),
+        uneven_wavefronts_per_warp=per_warp if len(totals) > 1 else None,
     )

@@ -137,10 +137,12 @@ def simulate_bank_access(
     worst_degree = 0
     worst_wavefronts = 0
     wave_set = set()
+    per_warp = 0
     for blk in range(1 << len(plan.block)):
         blk_elem = _xor_all(plan.block, blk)
         for w in range(1 << len(plan.warp)):
             w_elem = blk_elem ^ _xor_all(plan.warp, w)
+            warp_total = 0
             for members in groups.values():
                 total = 0
                 ctas = set()
@@ -168,6 +170,8 @@ def simulate_bank_access(
                     )
                 wave_set.add(total)
                 worst_wavefronts = max(worst_wavefronts, total)
+                warp_total += total
+            per_warp = max(per_warp, warp_total)
     if len(wave_set) > 1 and table is None:
         raise LayoutError(f"instructions of one access disagree: {sorted(wave_set)} wavefronts")
     hw = model.hardware
@@ -184,6 +188,7 @@ def simulate_bank_access(
         row_bytes=hw.row_bytes,
         max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=(),
+        uneven_wavefronts_per_warp=per_warp if len(wave_set) > 1 else None,
     )
 
 

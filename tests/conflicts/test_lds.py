@@ -1,12 +1,22 @@
 """AMD LDS instructions in the counter and the simulator."""
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from linlayout import LayoutError, LinearLayout, bank_conflicts, simulate_bank_access
 from linlayout.conflicts.lds import check_direct_to_lds, lds_bank_conflicts
 from linlayout.hardware import AMD_CDNA3, AMD_CDNA4
-from linlayout.hardware.lds import lds_instruction
+from linlayout.hardware.lds import LDS_INSTRUCTIONS, lds_instruction, transpose_address_layout
 from linlayout.layout.padded import PaddedLayout
+from tests.support import (
+    out_dims_for,
+    random_distributed,
+    random_memory_vectorisable,
+    split_out,
+)
 
 # 64 lanes, lane l holds row l (8 bf16 = 16 bytes) of a row-major 64x8 tile
 ROWS = LinearLayout({"register": [[0, 1], [0, 2], [0, 4]],
@@ -67,3 +77,35 @@ def test_errors():
         lds_bank_conflicts(ROWS, ROW_MAJOR, element_bits=8, instruction="ds_read_b64_tr_b16")
     with pytest.raises(LayoutError, match="do not fit"):
         lds_bank_conflicts(ROWS, ROW_MAJOR, element_bits=64, instruction="ds_read_b32")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(sorted(LDS_INSTRUCTIONS)),
+       st.sampled_from([AMD_CDNA3, AMD_CDNA4]), st.booleans())
+def test_random_layouts_counter_equals_simulator(seed, name, hw, pad):
+    rng = random.Random(seed)
+    instr = lds_instruction(name)
+    bits = instr.transpose_bits or rng.choice([8, 16, 32])
+    out_bits = [6, rng.randint(5, 6)]  # room for the 4 registers of ds_read_b64_tr_b4
+    layout = random_distributed(rng, out_bits, unit=True, warp_bits=1, lane_bits=6)
+    if rng.random() < 0.2:
+        memory = random_memory_vectorisable(rng, layout, unit=True)
+    else:  # memory whose first offset bits are the (addressed) vector's registers
+        addressed = (transpose_address_layout(layout, bits) if instr.transpose_bits
+                     else layout)
+        k = (instr.bytes_per_lane * 8 // bits).bit_length() - 1
+        first = [c for c in addressed.dim_columns("register") if c][:k]
+        rest = [1 << i for i in range(sum(out_bits)) if 1 << i not in first]
+        rng.shuffle(rest)
+        memory = LinearLayout({"offset": [split_out(c, out_bits) for c in first + rest]},
+                              out_dims_for(out_bits))
+    if pad:
+        memory = PaddedLayout(memory, ((1 << rng.randint(2, 6), 1 << rng.randint(2, 5)),))
+    kw = dict(element_bits=bits, instruction=name, hardware=hw)
+    try:
+        want = simulate_bank_access(layout, memory, **kw)
+    except LayoutError:
+        with pytest.raises(LayoutError):
+            bank_conflicts(layout, memory, **kw)
+        return
+    assert bank_conflicts(layout, memory, **kw) == want

@@ -103,3 +103,26 @@ def test_row_aligned_closed_form_equals_enumeration(seed, element_bits, hardware
     lin_rep = bank_conflicts(layout, lin, **kw)
     if lin_rep.vector_elems <= closed.vector_elems:
         assert closed.degree == lin_rep.degree
+
+
+def test_uneven_instructions_are_summed_exactly():
+    # padding is not linear: instructions of one access may cost differently; the per-warp
+    # total is then summed, not extrapolated from the worst instruction
+    found = strict = 0
+    for seed in range(120):
+        rng = random.Random(seed)
+        out_bits = [rng.randint(2, 5), rng.randint(2, 5)]
+        while sum(out_bits) < 5:
+            out_bits[0] += 1
+        layout = random_distributed(rng, out_bits, unit=True, warp_bits=1)
+        memory = _random_padded(rng, layout)
+        rep = bank_conflicts(layout, memory, element_bits=16)
+        if rep.uneven_wavefronts_per_warp is None:
+            continue
+        found += 1
+        assert rep == simulate_bank_access(layout, memory, element_bits=16)
+        assert rep.wavefronts_per_warp == rep.uneven_wavefronts_per_warp
+        worst_case = rep.instructions_per_warp * rep.wavefronts_per_instruction
+        assert rep.wavefronts_per_warp <= worst_case
+        strict += rep.wavefronts_per_warp < worst_case
+    assert found and strict

@@ -70,3 +70,24 @@ def test_builder_and_counting():
     assert rep.degree == 1
     with pytest.raises(LayoutError, match="either"):
         padded_shared([(32, 1)])
+
+
+def test_xor_remaps_cannot_be_emitted():
+    from linlayout import LinearLayout
+    lin = LinearLayout({"offset": [[0, 1], [1, 1]]}, out_dims={"dim0": 2, "dim1": 2})
+    with pytest.raises(LayoutError, match="one dim"):
+        to_triton_text(PaddedLayout(lin, ((2, 1),)))
+
+
+@pytest.mark.parametrize("text, shape, size, expected", [
+    # Gluon's PaddedSharedLayout docstring examples, as Triton 3.9 prints and lowers them
+    ("#ttg.padded_shared<[8:+1] {offset = [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], "
+     "block = []}>", [8, 4], 35,
+     {(0, 0): 0, (0, 3): 3, (1, 0): 18, (1, 3): 21, (2, 0): 4, (2, 3): 7}),
+    ("#ttg.padded_shared<[2:+2] {offset = [[2], [1], [4]], block = []}>", [8], 14,
+     {(0,): 0, (1,): 4, (2,): 1, (3,): 5, (4,): 8, (5,): 12, (6,): 9, (7,): 13}),
+])
+def test_gluon_docstring_examples(text, shape, size, expected):
+    p = parse_encoding(text).to_padded_layout(shape)
+    assert p.size_elems == size
+    assert {c: p.element_offset(list(c))[0] for c in expected} == expected
