@@ -7,6 +7,8 @@ Public names:
 * :class:`Subspace` — an immutable subspace of F₂ⁿ (``layout.image()``, ``layout.kernel()``).
 * :func:`bank_conflicts` — exact wavefront count of a warp access (closed form, Lemma 9.4
   generalised to sub-word accesses); :func:`simulate_bank_access` — the brute-force check.
+* :class:`PaddedLayout` — a shared-memory layout with padding (a linear remap plus
+  ``(interval, pad)`` pairs, Triton's ``#ttg.padded_shared``); the counters accept it.
 * :func:`synthesize_swizzle` — the optimal shared-memory layout for a store/load pair.
 * :class:`LayoutError` — raised for every invalid input (subclasses: :class:`NotInvertibleError`,
   :class:`NotLinearError`, :class:`LayoutParseError`).
@@ -21,6 +23,7 @@ from . import f2
 from .conflicts import ConflictReport, bank_conflicts, simulate_bank_access
 from .errors import LayoutError, NotInvertibleError
 from .layout import LayoutParseError, LinearLayout, NotLinearError
+from .layout.padded import PaddedLayout
 from .subspace import Subspace
 
 _LAZY = {"OptimalityBound": "swizzle", "SwizzleResult": "swizzle", "synthesize_swizzle": "swizzle"}
@@ -35,6 +38,7 @@ __all__ = [
     "NotInvertibleError",
     "NotLinearError",
     "OptimalityBound",
+    "PaddedLayout",
     "Subspace",
     "SwizzleResult",
     "bank_conflicts",

@@ -33,6 +33,7 @@ FAST = [
     ("papers/synthesis/tutorial_table.py", []),
     ("papers/synthesis/compare_alternatives.py", ["--pairs", "20"]),
     ("papers/synthesis/exhaustive_small_tiles.py", ["--pairs", "3"]),
+    ("papers/padding/reproduce.py", []),
 ]
 
 

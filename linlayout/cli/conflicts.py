@@ -65,7 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--element-bits", type=int, required=True, metavar="N")
     add_hardware_args(c)
     c.add_argument("--instruction", metavar="NAME",
-                   help="ld.shared/st.shared (default) or ldmatrix/stmatrix.x{1,2,4}[.trans]")
+                   help="ld.shared/st.shared (default), ldmatrix/stmatrix.x{1,2,4}[.trans], or an "
+                        "AMD LDS instruction (ds_read_b128, ds_read2_b64, ds_read_b64_tr_b16, "
+                        "global_load_lds_dwordx4, …; with --hardware AMD_CDNA3/AMD_CDNA4)")
     c.add_argument("--vector-elems", type=int, metavar="N",
                    help="elements per lane per access (default: widest the layouts allow)")
     c.add_argument("--max-degree", type=int, default=1, metavar="K",

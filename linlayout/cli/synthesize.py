@@ -7,7 +7,10 @@ import argparse
 from .. import examples
 from ..show.formula import offset_formula
 from ..ptx import match_tma_mode
+from ..errors import LayoutError
 from ..swizzle import SwizzleResult, synthesize_swizzle
+from ..swizzle.padding import PaddingResult, synthesize_padding
+from ..triton.to_triton import to_triton_text
 from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout, table
 
 
@@ -144,6 +147,11 @@ def run(args: argparse.Namespace) -> int:
     formula = offset_formula(result.layout, names)
     tma = match_tma_mode(result.layout, element_bits)
     forms = interop(result.layout, element_bits)
+    padding = None
+    if args.padding:
+        padding = synthesize_padding(store, load, element_bits=element_bits,
+                                     **hardware_kwargs(args), objective=args.objective,
+                                     weights=args.weights)
     if args.json:
         out = result.to_dict()
         out["formula"] = formula
@@ -151,12 +159,69 @@ def run(args: argparse.Namespace) -> int:
         out.update(forms)
         if example is not None:
             out["example"] = example
+        if padding is not None:
+            out["padding"] = padding.to_dict()
+            out["padding"]["triton"] = _padded_text(padding)
+            out["choice"] = _choice(result, padding, args.objective)[0]
         print(dumps(out))
     else:
         # Only a positive note: "not realisable" would be noise for most synthesized layouts
         # (the JSON always carries "tma_mode", null when no TMA mode writes the layout).
         print(_synthesize_text(title, result, formula, tma.describe() if tma else None, forms))
+        if padding is not None:
+            print()
+            print(_padding_text(result, padding, args.objective))
     return 0
+
+
+def _padded_text(padding: PaddingResult) -> str | None:
+    try:
+        return to_triton_text(padding.memory)
+    except LayoutError:
+        return None
+
+
+def _choice(result: SwizzleResult, padding: PaddingResult, objective: str) -> tuple[str, str]:
+    """("swizzle" | "padding", why): the cheaper by the objective, the swizzle on a tie."""
+    s = (result.wavefronts_per_warp, result.instructions_per_warp)
+    p = (padding.wavefronts_per_warp, padding.instructions_per_warp)
+    if objective == "instructions":
+        s, p = s[::-1], p[::-1]
+    if p < s:
+        return "padding", f"padding is cheaper, for {padding.overhead_bytes} bytes of shared memory"
+    if p == s:
+        return "swizzle", (f"they tie; the swizzle needs no padding ({padding.overhead_bytes} "
+                           "bytes saved)")
+    return "swizzle", "the swizzle is cheaper"
+
+
+def _padding_text(result: SwizzleResult, padding: PaddingResult, objective: str) -> str:
+    names = ["store"] + (["load"] if len(padding.loads) == 1 else
+                         [f"load {i}" for i in range(len(padding.loads))])
+    rows = side_rows(names, list(padding.reports))
+    rows.append(("total", "", "", "", padding.instructions_per_warp,
+                 padding.wavefronts_per_warp, "", ""))
+    pairs = ", ".join(f"{i}:+{p}" for i, p in padding.memory.pairs)
+    text = _padded_text(padding)
+    choice, why = _choice(result, padding, objective)
+    return "\n".join([
+        f"best padded layout ({padding.candidates} candidates): pad [{pairs}] (elements), "
+        f"overhead {padding.overhead_bytes} bytes per CTA "
+        f"({padding.memory.size_bytes(padding.element_bits)} bytes in all)",
+        *([f"Triton: {text}"] if text else []),
+        "",
+        table(SIDE_HEADER, rows),
+        "",
+        f"swizzle: {result.wavefronts_per_warp} wavefronts, {result.instructions_per_warp} "
+        f"instructions per warp, 0 bytes of padding; padding: {padding.wavefronts_per_warp} "
+        f"wavefronts, {padding.instructions_per_warp} instructions, "
+        f"{padding.overhead_bytes} bytes",
+        f"choose: {choice} — {why}",
+        *([f"note: the padding caps vectors at {padding.memory.max_vector_elems} elements "
+           f"(every interval and pad must be a multiple of the vector)"]
+          if padding.memory.max_vector_elems < max(r.vector_elems for r in result.reports)
+          else []),
+    ])
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -184,5 +249,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "auto, or tma for a store done by a TMA copy (with --fixed MODE)")
     s.add_argument("--fixed", metavar="MODE", default=None,
                    help="only layouts TMA writes with this swizzle mode (none, 32B, 64B, 128B, …)")
+    s.add_argument("--padding", action="store_true",
+                   help="also search padded layouts (row-major remap + interval:+pad) and report "
+                        "the best beside the swizzle, with its memory overhead in bytes")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=run)

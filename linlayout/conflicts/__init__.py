@@ -7,6 +7,10 @@
   lane's bank words, with no subspace algebra: the ground truth the closed form is tested
   against.
 * :class:`ConflictReport` — what both return.
+
+Both also take a :class:`~linlayout.layout.padded.PaddedLayout` as memory (counted by
+:mod:`.padded`: the closed form when the padding is row-aligned, else per-phase enumeration)
+and AMD LDS mnemonics as ``instruction`` (:mod:`.lds`).
 """
 
 from .closed_form import bank_conflicts

@@ -38,9 +38,11 @@ from .. import f2
 from ..errors import LayoutError
 from .._checks import log2_exact
 from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..hardware.lds import is_lds_instruction
 from ..hardware.instructions import Instruction, check_memory, matrix_geometry, parse_instruction
 from ..hardware.kinds import distributed_columns, memory_columns, require_same_tensor
 from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout
 from .report import ConflictReport
 
 __all__ = ["ConflictReport", "bank_conflicts", "count_matrix", "count_offsets", "warp_bytes"]
@@ -265,7 +267,7 @@ def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: i
 
 def bank_conflicts(
     layout: LinearLayout,
-    memory: LinearLayout,
+    memory: LinearLayout | PaddedLayout,
     *,
     element_bits: int,
     vector_elems: int | None = None,
@@ -279,7 +281,9 @@ def bank_conflicts(
             dims. A lane dim smaller than the warp is padded with broadcast (zero) lanes.
         memory: shared-memory layout, a bijection with in dims ``offset`` (elements)
             [+ ``block``] or ``vector, bank, segment`` [+ ``reps``] (flattened in that order)
-            onto the same out dims with the same sizes.
+            onto the same out dims with the same sizes; or a
+            :class:`~linlayout.layout.padded.PaddedLayout` (counted by
+            :func:`linlayout.conflicts.padded.padded_bank_conflicts`).
         element_bits: bits per element, a power of two from 1 to the widest access (128).
         vector_elems: elements per lane per instruction; default the widest ``2^k`` such that
             memory offsets ``0..2^k-1`` are held in one thread's registers, every lane's,
@@ -290,7 +294,11 @@ def bank_conflicts(
             counts): banks, bank words, warp size, widest access and phases.
         instruction: ``"ld.shared"``/``"st.shared"`` (default, vectorised) or a matrix
             instruction ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``, …
-            (:mod:`linlayout.hardware.instructions`); ``vector_elems`` does not apply to those.
+            (:mod:`linlayout.hardware.instructions`), or an AMD LDS mnemonic (``"ds_read_b128"``,
+            ``"ds_read2_b64"``, ``"ds_read_b64_tr_b16"``, ``"global_load_lds_dwordx4"``, …;
+            :mod:`linlayout.hardware.lds`, counted by
+            :func:`linlayout.conflicts.lds.lds_bank_conflicts`, default hardware
+            ``AMD_CDNA4``); ``vector_elems`` does not apply to those.
 
     Returns:
         A :class:`ConflictReport`: degree, wavefronts per instruction, vector width, phases,
@@ -306,6 +314,18 @@ def bank_conflicts(
     Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised to sub-word
     accesses (module docstring); verified against :func:`simulate_bank_access`.
     """
+    if is_lds_instruction(instruction):
+        from .lds import lds_bank_conflicts  # imports this module
+        if vector_elems is not None:
+            raise LayoutError(f"vector_elems does not apply to {instruction} (its width is "
+                              "fixed)")
+        return lds_bank_conflicts(layout, memory, element_bits=element_bits,
+                                  instruction=instruction, hardware=hardware, simulate=False)
+    if isinstance(memory, PaddedLayout):
+        from .padded import padded_bank_conflicts  # imports this module
+        return padded_bank_conflicts(layout, memory, element_bits=element_bits,
+                                     vector_elems=vector_elems, hardware=hardware,
+                                     instruction=instruction)
     model = bank_model(element_bits, hardware)
     instr = parse_instruction(instruction)
     plan = plan_access(layout, memory, model.warp_log2)

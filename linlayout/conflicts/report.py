@@ -60,7 +60,11 @@ class ConflictReport:
             its length is ``log2(degree)``. Empty when conflict-free or from the simulator.
         instruction: ``"ld/st.shared"`` or the ldmatrix/stmatrix variant counted (for those,
             a phase is one 8×8 matrix, ``vector_elems`` the elements of one 16-byte row and
-            ``lanes_per_phase`` its 8 rows).
+            ``lanes_per_phase`` its 8 rows), or an AMD LDS mnemonic.
+        uneven_wavefronts_per_warp: set only for padded layouts whose instructions do not all
+            cost the same (padding is not linear): the exact wavefronts of the costliest
+            warp, summed over its instructions; ``wavefronts_per_instruction`` is then the
+            costliest instruction. None otherwise.
     """
 
     degree: int
@@ -76,6 +80,7 @@ class ConflictReport:
     max_instruction_bytes: int
     conflict_offsets: tuple[int, ...] = field(default=(), compare=False)
     instruction: str = DEFAULT_INSTRUCTION
+    uneven_wavefronts_per_warp: int | None = None
 
     @property
     def conflict_free(self) -> bool:
@@ -84,7 +89,10 @@ class ConflictReport:
 
     @property
     def wavefronts_per_warp(self) -> int:
-        """What the warp pays: ``instructions_per_warp · wavefronts_per_instruction``."""
+        """What the warp pays: ``instructions_per_warp · wavefronts_per_instruction``, or
+        :attr:`uneven_wavefronts_per_warp` when that is set."""
+        if self.uneven_wavefronts_per_warp is not None:
+            return self.uneven_wavefronts_per_warp
         return self.instructions_per_warp * self.wavefronts_per_instruction
 
     @property

@@ -13,8 +13,10 @@ from .closed_form import AccessPlan, check_vector, plan_access
 from .report import ConflictReport
 from ..errors import LayoutError
 from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..hardware.lds import is_lds_instruction
 from ..hardware.instructions import Instruction, check_element, parse_instruction
 from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout, padding_vector_log2
 
 __all__ = ["simulate_bank_access"]
 
@@ -29,7 +31,7 @@ def _xor_all(cols: tuple[int, ...], x: int) -> int:
 
 def simulate_bank_access(
     layout: LinearLayout,
-    memory: LinearLayout,
+    memory: LinearLayout | PaddedLayout,
     *,
     element_bits: int,
     vector_elems: int | None = None,
@@ -44,6 +46,11 @@ def simulate_bank_access(
     (block, warp, register, lane) combination plus one per memory location, so keep tensors
     below ~2^16 elements. ``conflict_offsets`` is left empty.
 
+    ``memory`` may be a :class:`~linlayout.layout.padded.PaddedLayout`: each element's offset
+    then goes through the padding before it becomes a bank word, the default vector is capped
+    by the padding, and (padding being non-linear) the report gives the worst phase and the
+    worst instruction instead of requiring all to agree.
+
     For ldmatrix/stmatrix it replays the instruction: every lane's elements must sit where the
     instruction delivers them (16-byte rows, lane ``4r + j`` holding bytes ``4j…4j+3`` of row
     ``r``, or the ``.trans`` arrangement), and each matrix's 8 rows are one phase.
@@ -52,8 +59,30 @@ def simulate_bank_access(
         LayoutError: as :func:`linlayout.bank_conflicts`; also when the instructions of one
             access disagree (impossible for linear layouts; a guard against bugs).
     """
+    if is_lds_instruction(instruction):
+        from .lds import lds_bank_conflicts  # imports this module
+        if vector_elems is not None:
+            raise LayoutError(f"vector_elems does not apply to {instruction} (its width is "
+                              "fixed)")
+        return lds_bank_conflicts(layout, memory, element_bits=element_bits,
+                                  instruction=instruction, hardware=hardware, simulate=True)
     model = bank_model(element_bits, hardware)
     instr = parse_instruction(instruction)
+    padded = memory if isinstance(memory, PaddedLayout) else None
+    if padded is not None:
+        if instr.is_matrix:
+            raise LayoutError(f"{instr.name} on a padded layout is not modelled; use "
+                              "ld/st.shared")
+        memory = padded.linear
+        table = padded.all_padded_offsets()  # unpadded -> padded element offset
+        cap_log2 = padding_vector_log2(padded.pairs)
+        if vector_elems is not None and isinstance(vector_elems, int) and \
+                vector_elems > 1 << cap_log2:
+            raise LayoutError(f"vector_elems={vector_elems} is not possible with padding "
+                              f"{list(padded.pairs)}: at most {1 << cap_log2} elements")
+    else:
+        table = None
+        cap_log2 = 64
     plan = plan_access(layout, memory, model.warp_log2)
     nmem = len(plan.memory_cols)
     where = {}  # tensor element -> (offset, block)
@@ -81,7 +110,7 @@ def simulate_bank_access(
     if vector_elems is None:
         held = set(reg_elems)
         k = 0
-        while (k < min(model.max_vector_log2, plan.offset_bits, align)
+        while (k < min(model.max_vector_log2, plan.offset_bits, align, cap_log2)
                and plan.memory_cols[k] in held):
             k += 1
     else:
@@ -108,10 +137,12 @@ def simulate_bank_access(
     worst_degree = 0
     worst_wavefronts = 0
     wave_set = set()
+    per_warp = 0
     for blk in range(1 << len(plan.block)):
         blk_elem = _xor_all(plan.block, blk)
         for w in range(1 << len(plan.warp)):
             w_elem = blk_elem ^ _xor_all(plan.warp, w)
+            warp_total = 0
             for members in groups.values():
                 total = 0
                 ctas = set()
@@ -122,6 +153,8 @@ def simulate_bank_access(
                         for r in members:
                             loc = where[l_elem ^ reg_elems[r]]
                             off, mb = loc & off_mask, loc >> plan.offset_bits
+                            if table is not None:
+                                off = table[off]
                             first_bit = off * e
                             for word in range(first_bit // word_bits,
                                               (first_bit + e - 1) // word_bits + 1):
@@ -137,7 +170,9 @@ def simulate_bank_access(
                     )
                 wave_set.add(total)
                 worst_wavefronts = max(worst_wavefronts, total)
-    if len(wave_set) > 1:
+                warp_total += total
+            per_warp = max(per_warp, warp_total)
+    if len(wave_set) > 1 and table is None:
         raise LayoutError(f"instructions of one access disagree: {sorted(wave_set)} wavefronts")
     hw = model.hardware
     return ConflictReport(
@@ -153,6 +188,7 @@ def simulate_bank_access(
         row_bytes=hw.row_bytes,
         max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=(),
+        uneven_wavefronts_per_warp=per_warp if len(wave_set) > 1 else None,
     )
 
 

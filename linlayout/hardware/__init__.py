@@ -5,6 +5,8 @@
   :class:`BankModel`, a model specialised to one element size.
 * :mod:`.instructions` — the instructions that move data between registers and shared
   memory (``ld/st.shared``, ``ldmatrix``/``stmatrix``) and what each needs of the layouts.
+* :mod:`.lds` — AMD LDS instructions (``ds_read_b128``, ``ds_read2_b64``, transpose loads,
+  ``global_load_lds_dwordx4``) and the bank model each is counted on.
 * :mod:`.kinds` — distributed (register, lane, warp, block) versus shared-memory (offset)
   layouts, and their validation.
 
@@ -22,6 +24,7 @@ from .kinds import (
     memory_columns,
     require_same_tensor,
 )
+from .lds import LDS_INSTRUCTIONS, LdsInstruction, lds_instruction
 from .model import AMD_CDNA3, AMD_CDNA4, NVIDIA, PRESETS, BankModel, HardwareModel, bank_model
 
 __all__ = [
@@ -29,6 +32,7 @@ __all__ = [
     "AMD_CDNA4",
     "DEFAULT",
     "DISTRIBUTED_IN_DIMS",
+    "LDS_INSTRUCTIONS",
     "MEMORY_IN_DIMS",
     "NVIDIA",
     "PRESETS",
@@ -36,10 +40,12 @@ __all__ = [
     "Distributed",
     "HardwareModel",
     "Instruction",
+    "LdsInstruction",
     "MatrixGeometry",
     "bank_model",
     "distributed_columns",
     "is_distributed",
+    "lds_instruction",
     "matrix_geometry",
     "memory_columns",
     "parse_instruction",

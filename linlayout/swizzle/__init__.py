@@ -7,21 +7,28 @@
 * :mod:`.segments` — the exact segment search for a tile read by several loads.
 * :mod:`.family` — every optimal layout: :func:`optimal_swizzles` counts and enumerates them,
   :func:`is_optimal` certifies a hand-written one.
+* :mod:`.padding` — the best padded layout instead (:func:`synthesize_padding`), and
+  :func:`compare_padding_and_swizzle` to choose between the two.
 
 The theory (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, generalised to
 arbitrary subspaces) is in ``docs/theory.md``.
 """
 
 from .family import Certificate, OptimalFamily, is_optimal, optimal_swizzles
+from .padding import PaddingChoice, PaddingResult, compare_padding_and_swizzle, synthesize_padding
 from .synthesize import OptimalityBound, SwizzleResult, common_vector_layout, synthesize_swizzle
 
 __all__ = [
     "Certificate",
     "OptimalFamily",
     "OptimalityBound",
+    "PaddingChoice",
+    "PaddingResult",
     "SwizzleResult",
     "common_vector_layout",
+    "compare_padding_and_swizzle",
     "is_optimal",
     "optimal_swizzles",
+    "synthesize_padding",
     "synthesize_swizzle",
 ]

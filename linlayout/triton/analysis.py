@@ -37,6 +37,7 @@ from .lowering import Emitted, Prediction, Target, largest_vectorisation, access
 from .lowering.ops import cached_copy, embed_in_buffer, module_target, predict_module
 from .suggest import BufferSide, suggest_layout
 from .to_triton import to_triton_text
+from .encodings.padded import PaddedSharedEncoding
 from .ttgir import Access, TTGIRModule, buffer_root, view_parents
 
 __all__ = ["AccessReport", "InstructionReport", "check_module", "embed_in_buffer",
@@ -270,7 +271,9 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         r = _report(a, pred, target, hw)
         if a.kind == "convert" and suggest and r.degree is not None:
             r = replace(r, alternative=_alternative(a, r, hw))
-        if a.kind in ("store", "load") and r.degree is not None:
+        if a.kind in ("store", "load") and r.degree is not None \
+                and not isinstance(a.memory.encoding, PaddedSharedEncoding):
+            # padded buffers get no layout suggestion here
             assert a.memory is not None and a.distributed is not None
             idx = len(reports)
             async_copy = a.op in ("async_copy_global_to_local", "buffer_load_to_local")

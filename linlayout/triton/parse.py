@@ -364,15 +364,12 @@ class _Parser:
                 return MemorySpace(mnemonic)
             raise self.error(f"'<' after #{name}")
         self.expect("<")
-        if mnemonic in ("padded_shared", "partitioned_shared") or (
+        if mnemonic == "padded_shared":
+            return _padded_shared_attribute(self, start)
+        if mnemonic == "partitioned_shared" or (
                 mnemonic not in _KNOWN_KEYS and mnemonic != "mma"):
-            if mnemonic == "padded_shared":
-                reason = (f"#ttg.padded_shared at {self.pos(start)} inserts padding, so element "
-                          "offsets are not a linear function of the index; it has no linear "
-                          "layout (use swizzled_shared, nvmma_shared or shared_linear)")
-            else:
-                reason = (f"#ttg.{mnemonic} at {self.pos(start)} is not a layout linlayout "
-                          f"knows; supported: {', '.join(sorted(_KNOWN_KEYS))}")
+            reason = (f"#ttg.{mnemonic} at {self.pos(start)} is not a layout linlayout "
+                      f"knows; supported: {', '.join(sorted(_KNOWN_KEYS))}")
             if not self.tolerant:
                 raise LayoutError(reason)
             self.skip_balanced()
@@ -705,6 +702,50 @@ class _PendingNvmma(Encoding):
 
     def text(self) -> str:
         return self.with_bits(16).text()
+
+
+# ----------------------------------------------------------------------------- padded_shared
+def _padded_shared_attribute(p: _Parser, start: int) -> Encoding:
+    """The body of ``#ttg.padded_shared<…>`` after ``<``: ``[I:+P, …] {order, shape}`` or
+    ``[I:+P, …] {offset, block}`` (``PaddedSharedEncodingAttr::parse``, Triton ``Dialect.cpp``).
+
+    In tolerant mode (``linlayout check``) an invalid attribute becomes an
+    :class:`UnsupportedEncoding` carrying the reason, so one bad buffer does not stop the file.
+    """
+    body_start = p.i
+    try:
+        return _padded_shared_body(p, start)
+    except LayoutError as exc:
+        if not p.tolerant:
+            raise
+        p.i = body_start
+        p.skip_balanced()
+        return UnsupportedEncoding("padded_shared", str(exc))
+
+
+def _padded_shared_body(p: _Parser, start: int) -> Encoding:
+    p.expect("[", "'[' opening the interval:+padding pairs")
+    pairs = []
+    while True:
+        interval = p.integer()
+        p.expect(":", "':' between interval and padding")
+        p.expect("+", "'+' before the padding")
+        pairs.append((interval, p.integer()))
+        if not p.take(","):
+            break
+    p.expect("]", "']' closing the interval:+padding pairs")
+    body = p.dict_()
+    p.expect(">", "'>'")
+    keys = set(body)
+    try:
+        if keys == {"order", "shape"}:
+            return Lyt.padded_shared(pairs, order=body["order"], shape=body["shape"])
+        if keys in ({"offset"}, {"offset", "block"}):
+            return Lyt.padded_shared(pairs, offset=body["offset"], block=body.get("block", []))
+    except LayoutError as exc:
+        raise LayoutError(f"invalid #ttg.padded_shared at {p.pos(start)}: {exc}") from None
+    raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.padded_shared takes either "
+                      f"{{order, shape}} or {{offset, block}}, got keys {sorted(keys)}")
 
 
 def _enc(v: Any, p: _Parser, start: int) -> Encoding:

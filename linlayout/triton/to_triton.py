@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from ..errors import LayoutError
 from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout
 from . import encodings as Lyt
 from .encodings import Encoding
 
@@ -111,13 +112,15 @@ def _swizzled_candidate(layout: LinearLayout) -> Encoding | None:
     return Lyt.SwizzledSharedEncoding(vec, 1 << p, 1 << m, order)
 
 
-def express(memory: LinearLayout, element_bits: int | None = None, *,
+def express(memory: LinearLayout | PaddedLayout, element_bits: int | None = None, *,
             prefer: str = "swizzled") -> Encoding:
     """The Triton encoding that reproduces ``memory`` exactly (see the module docstring).
 
     Args:
         memory: a shared-memory layout (in dims ``offset[, block]`` or ``vector, bank,
-            segment[, reps]``; out dims ``dim0 …``).
+            segment[, reps]``; out dims ``dim0 …``), or a
+            :class:`~linlayout.layout.padded.PaddedLayout`, expressed as
+            ``#ttg.padded_shared`` (short form when its remap is the identity).
         element_bits: element width, needed to try ``nvmma_shared`` (8, 16, 32 or 64); None
             skips it.
         prefer: ``"swizzled"`` (default) or ``"nvmma"``: which to return when both express
@@ -128,11 +131,14 @@ def express(memory: LinearLayout, element_bits: int | None = None, *,
         memory's shape equals ``to_offset_layout(memory)``.
 
     Raises:
-        LayoutError: ``memory`` is not a bijective shared-memory layout over ``dim0 …``, or
-            ``prefer`` is unknown.
+        LayoutError: ``memory`` is not a bijective shared-memory layout over ``dim0 …``,
+            ``prefer`` is unknown, or a padded layout's remap is not one Triton accepts
+            (every basis along one dim by a power of two).
     """
     if prefer not in ("swizzled", "nvmma"):
         raise LayoutError(f"prefer must be 'swizzled' or 'nvmma', got {prefer!r}")
+    if isinstance(memory, PaddedLayout):
+        return Lyt.PaddedSharedEncoding.from_padded_layout(memory)
     layout = to_offset_layout(memory)
     shape = _shape(layout)
     rank = len(shape)
@@ -161,7 +167,7 @@ def _same(enc: Encoding, shape: list[int], layout: LinearLayout) -> bool:
         return False
 
 
-def to_triton_text(memory: LinearLayout, element_bits: int | None = None, *,
+def to_triton_text(memory: LinearLayout | PaddedLayout, element_bits: int | None = None, *,
                    prefer: str = "swizzled") -> str:
     """Triton attribute text for ``memory`` (see :func:`express`).
 

@@ -144,8 +144,6 @@ def test_older_spellings():
     ("tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], "
      "warpsPerCTA = [4, 1], order = [1, 0]}>>", "invalid #ttg.blocked"),
     ("tensor<64xf16, " + BLOCKED + ">", "rank"),
-    ("!ttg.memdesc<64x64xf16, #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>>",
-     "padding"),
     (f"tensor<64x64xf16, {BLOCKED}, {BLOCKED}>", "second layout"),
     (f"tensor<64x64xf16, {BLOCKED}> trailing", "end of the type"),
 ])

@@ -28,6 +28,8 @@ Modules:
 * :mod:`~linlayout.triton.encodings.distributed` — blocked, slice, linear;
 * :mod:`~linlayout.triton.encodings.mma` — nvidia_mma, amd_mfma, amd_wmma;
 * :mod:`~linlayout.triton.encodings.dot` — dot_operand;
+* :mod:`~linlayout.triton.encodings.padded` — padded_shared (no linear layout:
+  ``to_padded_layout(shape)`` gives a :class:`~linlayout.layout.padded.PaddedLayout`);
 * :mod:`~linlayout.triton.encodings.shared` — swizzled_shared, amd_rotating_shared,
   nvmma_shared, shared_linear;
 * :mod:`~linlayout.triton.encodings.sampling` — random encodings and (store, load) pairs.
@@ -63,6 +65,7 @@ from .mma import (
     amd_wmma,
     nvidia_mma,
 )
+from .padded import PaddedSharedEncoding, padded_shared
 from .shared import (
     AmdRotatingSharedEncoding,
     NvmmaSharedEncoding,
@@ -85,6 +88,7 @@ __all__ = [
     "LinearEncoding",
     "NvidiaMmaEncoding",
     "NvmmaSharedEncoding",
+    "PaddedSharedEncoding",
     "SharedLinearEncoding",
     "SliceEncoding",
     "SwizzledSharedEncoding",
@@ -97,6 +101,7 @@ __all__ = [
     "linear",
     "nvidia_mma",
     "nvmma_shared",
+    "padded_shared",
     "shared_linear",
     "slice",
     "swizzled_shared",

@@ -23,6 +23,7 @@ writes the ``other`` value of masked lanes with a plain LDS store.
 from __future__ import annotations
 
 from ...errors import LayoutError
+from ...hardware.lds import is_lds_instruction
 from .emitted import Emitted
 from .names import amd_lds, cp_async, matrix_name, nvidia_ld_st
 from .target import Target
@@ -38,7 +39,17 @@ def ld_st(side: str, m: AccessMap, target: Target, vector_elems: int) -> Emitted
     nbytes = vector_elems * bits // 8
     opcode = nvidia_ld_st(side, vector_elems, bits) if target.is_nvidia else amd_lds(side, nbytes)
     return Emitted(side, opcode, max(1, m.registers_per_thread // vector_elems), vector_elems,
-                   bits, nbytes, None)
+                   bits, nbytes, amd_counter(opcode, target))
+
+
+def amd_counter(opcode: str, target: Target) -> str | None:
+    """The counter's instruction for an AMD opcode: the mnemonic itself when
+    :mod:`linlayout.hardware.lds` models it (its own lane grouping per phase: e.g.
+    ``ds_write_b128`` on CDNA3, the transposed reads' addressed layout, the direct-to-LDS lane
+    order), else None (a plain vector on the target's preset)."""
+    if target.is_nvidia:
+        return None
+    return opcode if is_lds_instruction(opcode) else None
 
 
 def matrix(side: str, m: AccessMap, n: int, trans: bool) -> Emitted:
@@ -65,9 +76,28 @@ def predict_local(side: str, m: AccessMap, target: Target) -> Emitted:
     if not target.is_nvidia and side == "load" and target.has_ds_read_tr \
             and transposed_read_tile(m):
         bits = m.element_bits
-        return Emitted(side, f"ds_read_b64_tr_b{bits}", m.registers_per_thread * bits // 64,
-                       64 // bits, bits, 8, "")
+        name = f"ds_read_b64_tr_b{bits}"
+        return Emitted(side, name, m.registers_per_thread * bits // 64, 64 // bits, bits, 8,
+                       amd_counter(name, target) or "")
     return ld_st(side, m, target, largest_vectorisation(m))
+
+
+def predict_padded_local(side: str, m: AccessMap, target: Target,
+                         min_interval_elems: int) -> Emitted:
+    """``local_store``/``local_load`` of a ``padded_shared`` buffer: no ldmatrix/stmatrix
+    (Triton lowers padded buffers with plain vectors), the vector capped at the smallest
+    padding interval; on gfx950 a transposed read when its 64-bit tile fits in an interval.
+
+    Source: ``lowerLocalLdSt`` (``maybeMaxVecElems = getMinInterval()``) and the AMD
+    ``ds_read_tr`` lowering (``elemsPerVec = min(elemsPerVec, minInterval)``), Triton 3.9.
+    """
+    if not target.is_nvidia and side == "load" and target.has_ds_read_tr \
+            and transposed_read_tile(m) and min_interval_elems * m.element_bits >= 64:
+        bits = m.element_bits
+        name = f"ds_read_b64_tr_b{bits}"
+        return Emitted(side, name, m.registers_per_thread * bits // 64, 64 // bits, bits, 8,
+                       amd_counter(name, target) or "")
+    return ld_st(side, m, target, largest_vectorisation(m, max_vec=min_interval_elems))
 
 
 def predict_async_copy(m: AccessMap, target: Target, contiguity: int | None,
@@ -99,7 +129,8 @@ def predict_async_copy(m: AccessMap, target: Target, contiguity: int | None,
     v = nbytes * 8 // bits
     suffix = "dwordx4" if nbytes == 16 else "dword"
     name = f"buffer_load_{suffix} lds" if buffer_op else f"global_load_lds_{suffix}"
-    out = [Emitted("store", name, m.registers_per_thread // v, v, bits, nbytes, "")]
+    out = [Emitted("store", name, m.registers_per_thread // v, v, bits, nbytes,
+                   amd_counter(name, target) or "")]
     if has_other:
         out.append(ld_st("store", m, target, v))
     return out

@@ -9,7 +9,11 @@ from ...errors import LayoutError
 from ...layout import LinearLayout
 from ..parse import TritonType
 from ..ttgir import Access, TTGIRModule, find_accesses
-from .predict import (Prediction, moved_bits, predict_convert, predict_copy, predict_named,
+from ...layout.padded import PaddedLayout
+from ..encodings.padded import PaddedSharedEncoding
+from .local import predict_async_copy, predict_padded_local
+from .vectorise import access_map
+from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from .target import Target, parse_target
 
@@ -78,9 +82,8 @@ def predict_access(a: Access, target: Target) -> Prediction:
     """
     if a.kind in ("store", "load"):
         assert a.memory is not None and a.distributed is not None
-        if getattr(a.memory.encoding, "name", None) == "padded_shared":
-            raise LayoutError("padded: see issue 15 (#ttg.padded_shared inserts padding "
-                              "between rows; such buffers are not analysed yet)")
+        if isinstance(a.memory.encoding, PaddedSharedEncoding):
+            return _padded(a, target)
         memory = layout_of(a.memory)
         dist = embed_in_buffer(layout_of(a.distributed), memory)
         bits = moved_bits(a.element_bits, a.element_type)
@@ -109,6 +112,36 @@ def predict_access(a: Access, target: Target) -> Prediction:
         return predict_private(a.op, operand, result, moved_bits(a.element_bits, a.element_type)
                                if a.element_bits else 32, target, axis, n)
     return predict_named(a.op, target)
+
+
+@lru_cache(maxsize=1024)
+def padded_of(t: TritonType) -> PaddedLayout:
+    """The :class:`~linlayout.PaddedLayout` of a ``padded_shared`` memdesc (cached).
+
+    Raises:
+        LayoutError: the encoding does not cover the allocation shape.
+    """
+    return t.encoding.to_padded_layout(t.layout_shape)
+
+
+def _padded(a: Access, target: Target) -> Prediction:
+    """A copy to or from a ``padded_shared`` buffer: planned on the linear remap, the vector
+    capped at the smallest interval (Triton's ``getMinInterval`` cap), counted on the padded
+    layout."""
+    padded = padded_of(a.memory)
+    dist = embed_in_buffer(layout_of(a.distributed), padded.linear)
+    bits = moved_bits(a.element_bits, a.element_type)
+    m = access_map(dist, padded.linear, bits)
+    interval = min(iv for iv, _ in padded.pairs)
+    pairs = ", ".join(f"{iv}:+{pad}" for iv, pad in padded.pairs)
+    note = f"padded [{pairs}]: vectors capped at {interval} elements"
+    if a.op in ("async_copy_global_to_local", "buffer_load_to_local"):
+        cap = a.max_vector_elems or (1 if a.masked else 0)
+        cap = min(cap, interval) if cap else interval
+        ems = predict_async_copy(m, target, cap, a.has_other, a.op == "buffer_load_to_local")
+        return Prediction(tuple(Side(e, dist, padded) for e in ems), note)
+    e = predict_padded_local(a.kind, m, target, interval)
+    return Prediction((Side(e, dist, padded),), note)
 
 
 def predict_module(module: TTGIRModule, target: Target | None = None

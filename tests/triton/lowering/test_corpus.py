@@ -11,9 +11,6 @@ from tests.triton.lowering.corpus_check import compare, compare_ops, corpus
 
 #: Files whose shared memory linlayout does not predict yet, and why.
 GAPS = {
-    "padded_shared buffers (see issue 15)": (
-        "p_padded_rowmajor_colmajor_f16_", "attn_fwd_ptr_gfx950", "attn_fwd_tma_gfx950",
-        "matmul_fp8_gfx950", "matmul_gfx950", "matmul_tma_persistent_gfx950"),
     "tt.scan on NVIDIA: LLVM merges (cumsum_1d) or removes (cumsum_axis0) some of the "
     "scalar reloads Triton emits": ("cumsum_1d_cuda", "cumsum_axis0_cuda"),
     "tt.reduce across warps with several outputs per thread, or on 64-lane warps": (

@@ -1,0 +1,200 @@
+"""Exact bank conflicts of padded shared-memory layouts (:class:`~linlayout.layout.padded.PaddedLayout`).
+
+Padding is integer addition, not F₂-linear, so the subspace closed form of :mod:`.closed_form`
+does not apply in general (padded accesses can be 3-way conflicted, and different warps or
+instructions of one access can cost differently). Two regimes:
+
+* **row-aligned padding** — every pad a multiple of the row of banks (``P·element_bits`` a
+  multiple of ``row_bits``) and every interval a whole number of bank words
+  (``I·element_bits`` a multiple of ``word_bits``): the padding then moves each word by a
+  multiple of a row, keeping its bank, and maps distinct words to distinct words, so every
+  phase costs what it costs on the linear component alone. The closed form of
+  :func:`~linlayout.bank_conflicts` on ``memory.linear`` is exact (proof: ``docs/padding.md``).
+* otherwise, **enumeration per phase**: for every block, warp and instruction, every phase's
+  lanes (at most 64) are listed with their padded bank words. The result reports the worst
+  phase (``degree``) and the worst instruction (``wavefronts_per_instruction``).
+
+Both agree with :func:`~linlayout.simulate_bank_access`, which replays padded layouts by brute
+force (tested).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+
+from .. import f2
+from ..errors import LayoutError
+from ..hardware.instructions import parse_instruction
+from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout, padding_vector_log2
+from .closed_form import (
+    alignment_log2,
+    bank_conflicts,
+    check_vector,
+    plan_access,
+    warp_bytes,
+    widest_vector_log2,
+)
+from .report import ConflictReport
+
+__all__ = ["check_padded_vector", "padded_bank_conflicts", "padding_is_row_aligned"]
+
+
+def padding_is_row_aligned(memory: PaddedLayout, model: BankModel) -> bool:
+    """True when the padding cannot change any bank count (the closed-form regime).
+
+    Every pad is a multiple of the bank row (``P·element_bits % row_bits == 0``) and every
+    interval is a whole number of bank words (``I·element_bits % word_bits == 0``); proof in
+    ``docs/padding.md``.
+    """
+    e = model.element_bits
+    row_bits = (1 << model.banks_log2) << model.word_log2
+    word_bits = 1 << model.word_log2
+    return all(p * e % row_bits == 0 and i * e % word_bits == 0 for i, p in memory.pairs)
+
+
+def check_padded_vector(vector_elems: int | None, memory: PaddedLayout) -> None:
+    """Raise when an explicit ``vector_elems`` is wider than the padding allows.
+
+    Raises:
+        LayoutError: ``vector_elems`` > the smallest interval or the smallest pad.
+    """
+    cap = 1 << padding_vector_log2(memory.pairs)
+    if vector_elems is not None and isinstance(vector_elems, int) and vector_elems > cap:
+        raise LayoutError(
+            f"vector_elems={vector_elems} is not possible with padding {list(memory.pairs)}: a "
+            f"vector would straddle a gap or lose its alignment; at most {cap} elements "
+            "(every interval and every pad must be a multiple of the vector)")
+
+
+def padded_bank_conflicts(
+    layout: LinearLayout,
+    memory: PaddedLayout,
+    *,
+    element_bits: int,
+    vector_elems: int | None = None,
+    hardware: HardwareModel | None = None,
+    instruction: str | None = None,
+    force_enumeration: bool = False,
+) -> ConflictReport:
+    """Exact bank conflicts of ``layout`` stored to / loaded from a padded layout.
+
+    Arguments and result as :func:`linlayout.bank_conflicts`, with ``memory`` a
+    :class:`~linlayout.layout.padded.PaddedLayout`. The default vector is also capped by the
+    padding (:attr:`PaddedLayout.max_vector_elems`): padding can cost vector width. ``degree``
+    is the worst phase and ``wavefronts_per_instruction`` the worst instruction over all
+    warps and blocks (padded instructions may differ); when they differ,
+    ``uneven_wavefronts_per_warp`` (hence ``wavefronts_per_warp``) is the exact total of the
+    costliest warp. ``conflict_offsets`` is empty.
+    ``force_enumeration=True`` skips the row-aligned closed form (to check it).
+
+    Raises:
+        LayoutError: as :func:`linlayout.bank_conflicts`; a ``vector_elems`` wider than the
+            padding allows; a matrix instruction (ldmatrix/stmatrix on padded layouts is not
+            modelled).
+
+    Source: the address function of Triton's ``applyPadding`` (``TritonGPUToLLVM/Utility.cpp``)
+    and the vector cap of ``lowerLocalLdSt`` (``getMinInterval``); counting as in
+    ``docs/padding.md``.
+    """
+    if not isinstance(memory, PaddedLayout):
+        raise LayoutError(f"memory must be a PaddedLayout, got {type(memory).__name__}")
+    model = bank_model(element_bits, hardware)
+    instr = parse_instruction(instruction)
+    if instr.is_matrix:
+        raise LayoutError(f"{instr.name} on a padded layout is not modelled; use ld/st.shared")
+    check_padded_vector(vector_elems, memory)
+    kmax = padding_vector_log2(memory.pairs)
+    if not force_enumeration and padding_is_row_aligned(memory, model):
+        rep = bank_conflicts(layout, memory.linear, element_bits=element_bits,
+                             vector_elems=vector_elems, hardware=hardware,
+                             instruction=instruction)
+        if rep.vector_elems > 1 << kmax:
+            rep = bank_conflicts(layout, memory.linear, element_bits=element_bits,
+                                 vector_elems=1 << kmax, hardware=hardware,
+                                 instruction=instruction)
+        return replace(rep, conflict_offsets=())
+    return _enumerate(layout, memory, model, vector_elems, kmax)
+
+
+def _span(cols: list[int]) -> list[int]:
+    out = [0]
+    for c in cols:
+        out += [x ^ c for x in out]
+    return out
+
+
+def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
+               vector_elems: int | None, kmax: int) -> ConflictReport:
+    """Per-phase enumeration over every block, warp and instruction (module docstring)."""
+    plan = plan_access(layout, memory.linear, model.warp_log2)
+    inv = f2.inverse(plan.memory_cols)
+    lane_offs = [f2.apply(inv, c) for c in plan.lane]
+    warp_offs = [f2.apply(inv, c) for c in plan.warp]
+    block_offs = [f2.apply(inv, c) for c in plan.block]
+    reg_offs = [f2.apply(inv, c) for c in plan.register]
+    align = alignment_log2(lane_offs + warp_offs + block_offs)
+    if vector_elems is None:
+        k = min(align, kmax, widest_vector_log2(plan.memory_cols, plan.offset_bits,
+                                                f2.echelon(plan.register), model))
+    else:
+        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model,
+                         align)
+    mask = (1 << plan.offset_bits) - 1
+    for i, x in enumerate(lane_offs):
+        if x & ~mask:
+            raise LayoutError(
+                f"lane bit {i} moves the access to another CTA's shared memory (memory 'block' "
+                "bits); a warp's ld/st.shared addresses only its own CTA")
+    table = memory.all_padded_offsets()
+    groups: dict[int, list[int]] = defaultdict(list)
+    for r in _span(reg_offs):
+        groups[r >> k].append(r)
+    e = model.element_bits
+    word_bits = 1 << model.word_log2
+    nbanks = 1 << model.banks_log2
+    warp = 1 << model.warp_log2
+    lanes = _span(lane_offs)  # plan_access zero-extends the lane bits to the warp
+    masks = model.phase_masks(k)
+    members: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for lane in range(warp):
+        members[tuple(bin(lane & m).count("1") & 1 for m in masks)].append(lane)
+    worst_degree, worst_waves = 1, 0
+    totals, per_warp = set(), 0
+    for base in _span(block_offs + warp_offs):
+        warp_total = 0
+        for regs in groups.values():
+            total = 0
+            for phase in members.values():
+                banks: dict[int, set[int]] = defaultdict(set)
+                for lane in phase:
+                    for r in regs:
+                        x = base ^ lanes[lane] ^ r
+                        first = table[x & mask] * e
+                        for word in range(first // word_bits, (first + e - 1) // word_bits + 1):
+                            banks[word % nbanks].add(word)
+                degree = max((len(s) for s in banks.values()), default=1)
+                worst_degree = max(worst_degree, degree)
+                total += degree
+            worst_waves = max(worst_waves, total)
+            totals.add(total)
+            warp_total += total
+        per_warp = max(per_warp, warp_total)
+    hw = model.hardware
+    return ConflictReport(
+        degree=worst_degree,
+        wavefronts_per_instruction=worst_waves,
+        vector_elems=1 << k,
+        phases=len(members),
+        lanes_per_phase=warp // len(members),
+        access_bits=e << k,
+        element_bits=e,
+        instructions_per_warp=len(groups),
+        bytes_per_warp=warp_bytes(lane_offs, reg_offs, model),
+        row_bytes=hw.row_bytes,
+        max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
+        conflict_offsets=(),
+        uneven_wavefronts_per_warp=per_warp if len(totals) > 1 else None,
+    )
