@@ -33,7 +33,7 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,35 @@ __all__ = [
 ]
 
 _DIALECTS = ("ttg", "triton_gpu")
+
+#: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
+#: deepest real attribute (a slice of a dot operand of an mma layout, with list-of-list bases)
+#: nests about 6 levels; deeper text is refused before Python's recursion limit is reached.
+MAX_NESTING = 32
+#: Longest chain of layouts inside layouts (``slice`` of ``slice`` of … through aliases or
+#: inline). Real files chain at most 3 (slice of dot_op of mma).
+MAX_LAYOUT_DEPTH = 16
+#: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
+MAX_INT_DIGITS = 18
+
+
+def _int_token(digits: str, where: Callable[[], str]) -> int:
+    """``int(digits)`` for a ``-?\\d+`` token, refusing more than :data:`MAX_INT_DIGITS`
+    digits (whatever ``sys.set_int_max_str_digits`` says)."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise LayoutError(f"malformed MLIR at {where()}: an integer with {len(digits.lstrip('-'))} "
+                          f"digits; at most {MAX_INT_DIGITS} digits are accepted")
+    return int(digits)
+
+
+def _layout_depth(enc: Any) -> int:
+    """How many layouts are chained through ``parent`` (1 for a layout without a parent);
+    stops counting past :data:`MAX_LAYOUT_DEPTH` + 1."""
+    depth = 1
+    while depth <= MAX_LAYOUT_DEPTH and isinstance(getattr(enc, "parent", None), Encoding):
+        enc = enc.parent
+        depth += 1
+    return depth
 
 
 @dataclass(frozen=True)
@@ -82,6 +111,14 @@ class UnsupportedEncoding(Encoding):
 
     def text(self) -> str:
         return f"#ttg.{self.name}<…>"
+
+    def __repr__(self) -> str:  # bounded: a reason never embeds another repr in full
+        return f"UnsupportedEncoding({self.name!r}, {_clip(self.reason)!r})"
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters (with ``…``), so messages stay bounded."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -166,7 +203,7 @@ def element_bits(element_type: str) -> int:
         return 8
     if t.startswith("f4"):
         return 4
-    m = re.fullmatch(r"(?:u|s)?i(\d+)", t)
+    m = re.fullmatch(r"(?:u|s)?i(\d{1,18})", t)
     if m:
         n = int(m.group(1))
         if n == 1:
@@ -186,8 +223,9 @@ class _Parser:
             raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
         self.s = text
         self.i = 0
-        self.aliases = dict(aliases or {})
+        self.aliases = aliases if isinstance(aliases, dict) else dict(aliases or {})
         self.where = where
+        self.depth = 0
         #: unsupported (but well-formed) attributes become UnsupportedEncoding, not errors
         self.tolerant = tolerant
 
@@ -257,19 +295,31 @@ class _Parser:
         m = re.compile(r"-?\d+").match(self.s, self.i)
         if not m:
             raise self.error("an integer")
+        value = _int_token(m.group(0), self.pos)
         self.i = m.end()
-        return int(m.group(0))
+        return value
+
+    def enter(self) -> None:
+        """One more level of nesting; LayoutError past :data:`MAX_NESTING`."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise LayoutError(f"malformed MLIR at {self.pos()}: brackets and attributes nest "
+                              f"more than {MAX_NESTING} levels deep; no Triton layout does")
 
     # -- values inside attribute dictionaries
     def value(self) -> Any:
         self.ws()
         c = self.s[self.i:self.i + 1]
-        if c == "[":
-            return self.list_()
-        if c == "{":
-            return self.dict_()
-        if c == "#":
-            return self.attribute()
+        if c in "[{#" and c:
+            self.enter()
+            try:
+                if c == "[":
+                    return self.list_()
+                if c == "{":
+                    return self.dict_()
+                return self.attribute()
+            finally:
+                self.depth -= 1
         if c == '"':
             j = self.s.find('"', self.i + 1)
             if j < 0:
@@ -401,7 +451,7 @@ class _Parser:
             m = re.compile(r"(\d+)x").match(self.s, self.i)
             if not m:
                 break
-            dims.append(int(m.group(1)))
+            dims.append(_int_token(m.group(1), self.pos))
             self.i = m.end()
         start = self.i
         if self.s.startswith("!tt.ptr<", self.i):
@@ -693,16 +743,32 @@ class _PendingNvmma(Encoding):
 
 
 def _enc(v: Any, p: _Parser, start: int) -> Encoding:
+    if isinstance(v, UnsupportedEncoding):
+        # Name the parent's problem once, cut short: a chain of such parents must not repeat
+        # (and re-quote) every message below it.
+        raise LayoutError(f"at {p.pos(start)} the parent layout is unsupported: "
+                          f"{_clip(v.reason)}")
     if isinstance(v, Encoding):
+        if _layout_depth(v) >= MAX_LAYOUT_DEPTH:
+            raise LayoutError(f"malformed MLIR at {p.pos(start)}: layouts nest (parent of "
+                              f"parent of …) more than {MAX_LAYOUT_DEPTH} deep; no Triton "
+                              "layout does")
         return v
     raise LayoutError(f"malformed MLIR at {p.pos(start)}: 'parent' must be a layout attribute, "
-                      f"got {v!r}")
+                      f"got {_clip(repr(v), 80)}")
 
 
 def _resolve_aliases(aliases: Mapping[str, Any] | None) -> dict[str, Any]:
+    if aliases is None:
+        return {}
+    if not isinstance(aliases, Mapping):
+        raise LayoutError("aliases must be a mapping {name: Encoding or attribute text}, got "
+                          f"{type(aliases).__name__}")
     out: dict[str, Any] = {}
-    for k, v in (aliases or {}).items():
-        name = k[1:] if isinstance(k, str) and k.startswith("#") else k
+    for k, v in aliases.items():
+        if not isinstance(k, str):
+            raise LayoutError(f"alias names must be str, got {type(k).__name__}")
+        name = k[1:] if k.startswith("#") else k
         if isinstance(v, str):
             v = parse_encoding(v, out) if v.strip().startswith("#") else v
         out[name] = v
@@ -800,18 +866,23 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
     Raises:
         LayoutError: a layout alias is malformed (with its line and column).
     """
+    if not isinstance(text, str):
+        raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
     out: dict[str, Any] = {}
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        m = re.match(r"\s*#([A-Za-z_][\w$.]*)\s*=\s*(#.*?)\s*$", line)
-        if m and not m.group(1).startswith("loc") and not m.group(2).startswith("#loc") \
-                and (m.group(2).startswith("#ttg.") or m.group(2).startswith("#triton_gpu.")):
-            p = _Parser(text, out, tolerant=tolerant)
-            p.i = offset + m.start(2)
-            v = p.attribute()
-            out[m.group(1)] = v
-        offset += len(line)
+    p = _Parser(text, out, tolerant=tolerant)  # one parser, one shared alias table
+    for m in _ALIAS_LINE.finditer(text):
+        name, value_at = m.group(1), m.end() - 1
+        if name.startswith("loc") or not text.startswith(_LAYOUT_PREFIXES, value_at):
+            continue
+        p.i, p.depth = value_at, 0
+        out[name] = p.attribute()
     return out
+
+
+#: The start of an alias definition line, up to the ``#`` of its value. No part can
+#: backtrack more than the name's length, so the scan is linear in the file size.
+_ALIAS_LINE = re.compile(r"^[ \t\r\f\v]*#([A-Za-z_][\w$.]*)[ \t]*=[ \t]*#", re.M)
+_LAYOUT_PREFIXES = ("#ttg.", "#triton_gpu.")
 
 
 def parse_type_at(text: str, i: int, aliases: Mapping[str, Any], where: str = "",
