@@ -82,15 +82,32 @@ def check_swizzle(B: Any, M: Any, S: Any) -> tuple[int, int, int]:
     """
     B, M, S = as_int(B, "B"), as_int(M, "M"), as_int(S, "S")
     if B < 0:
-        raise LayoutError(f"Swizzle<B,M,S> needs B >= 0 (number of bits), got B = {B}")
+        raise LayoutError(f"Swizzle<B,M,S> needs B >= 0 (number of bits), got B = {_short(B)}")
     if M < 0:
-        raise LayoutError(f"Swizzle<B,M,S> needs M >= 0 (bits kept constant), got M = {M}")
+        raise LayoutError(f"Swizzle<B,M,S> needs M >= 0 (bits kept constant), got M = "
+                          f"{_short(M)}")
     if abs(S) < B:
         raise LayoutError(
-            f"Swizzle<{B},{M},{S}> needs |S| >= B (CuTe static_assert: the read and written "
-            f"bits must not overlap); use |S| >= {B}"
+            f"Swizzle<{_short(B)},{_short(M)},{_short(S)}> needs |S| >= B (CuTe static_assert: "
+            f"the read and written bits must not overlap); use |S| >= {_short(B)}"
+        )
+    if M + B + abs(S) > MAX_SWIZZLE_BITS:
+        raise LayoutError(
+            f"Swizzle<{_short(B)},{_short(M)},{_short(S)}> touches address bits up to "
+            f"M + B + |S| = {_short(M + B + abs(S))}; at most {MAX_SWIZZLE_BITS} (a 64-bit "
+            "address) are accepted"
         )
     return B, M, S
+
+
+#: Highest address bit + 1 a swizzle may touch: ``M + B + |S| <= 64`` (addresses are at most
+#: 64-bit; CUTLASS's swizzles use at most 10).
+MAX_SWIZZLE_BITS = 64
+
+
+def _short(n: int) -> str:
+    """``n`` in decimal, or its bit length when it is too long to print usefully."""
+    return str(n) if abs(n) < 1 << 64 else f"<{n.bit_length()}-bit integer>"
 
 
 def _top_bit(B: int, M: int, S: int) -> int:
@@ -348,6 +365,8 @@ def to_cute_swizzle(layout: LinearLayout) -> tuple[int, int, int] | None:
 
 
 _SW = re.compile(r"(?:Sw|Swizzle)\s*<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*>")
+#: Digits of one swizzle parameter in text (no valid parameter has more than 2).
+_SW_DIGITS = 6
 
 
 def parse_cute_swizzle(text: str) -> tuple[int, int, int]:
@@ -383,6 +402,9 @@ def parse_cute_swizzle(text: str) -> tuple[int, int, int]:
             f"{text!r} holds {len(found)} swizzles; pass one, e.g. 'Sw<3,4,3>' (a composition "
             "of swizzles is not a single CuTe Swizzle)"
         )
+    if any(len(v.lstrip("-")) > _SW_DIGITS for v in found[0]):
+        raise LayoutError(f"a swizzle parameter in {text[:60]!r} has more than {_SW_DIGITS} "
+                          f"digits; B, M and |S| are at most {MAX_SWIZZLE_BITS}")
     return check_swizzle(*(int(v) for v in found[0]))
 
 
