@@ -13,7 +13,8 @@ from .closed_form import AccessPlan, check_vector, plan_access
 from .report import ConflictReport
 from ..errors import LayoutError
 from ..hardware.model import BankModel, HardwareModel, bank_model
-from ..hardware.instructions import Instruction, check_element, parse_instruction
+from ..hardware.instructions import (Instruction, check_element, check_matrix_access,
+                                     parse_instruction)
 from ..layout import LinearLayout
 
 __all__ = ["simulate_bank_access"]
@@ -55,14 +56,15 @@ def simulate_bank_access(
     model = bank_model(element_bits, hardware)
     instr = parse_instruction(instruction)
     plan = plan_access(layout, memory, model.warp_log2)
+    if instr.is_matrix:  # the same preconditions as the closed form, from one function
+        check_matrix_access(instr, plan.register, plan.lane, model.warp_log2,
+                            model.hardware.row_bytes, model.element_bits, vector_elems)
     nmem = len(plan.memory_cols)
     where = {}  # tensor element -> (offset, block)
     for x in range(1 << nmem):
         where[_xor_all(plan.memory_cols, x)] = x
     off_mask = (1 << plan.offset_bits) - 1
     if instr.is_matrix:
-        if vector_elems is not None:
-            raise LayoutError(f"vector_elems does not apply to {instr.name} (rows are 16 bytes)")
         return _simulate_matrix(instr, plan, where, model)
 
     regs = plan.register
