@@ -47,6 +47,7 @@ __all__ = [
     "TritonType",
     "UnsupportedEncoding",
     "element_bits",
+    "mlir_int",
     "parse_aliases",
     "parse_attribute",
     "parse_encoding",
@@ -73,6 +74,20 @@ def _int_token(digits: str, where: Callable[[], str]) -> int:
         raise LayoutError(f"malformed MLIR at {where()}: an integer with {len(digits.lstrip('-'))} "
                           f"digits; at most {MAX_INT_DIGITS} digits are accepted")
     return int(digits)
+
+
+def mlir_int(digits: str, what: str) -> int:
+    """An integer read from MLIR text (``\\d+``), at most :data:`MAX_INT_DIGITS` digits.
+
+    Args:
+        digits: the decimal digits (an optional leading ``-``).
+        what: what the integer is, for the message (``"ttg.num-warps"``).
+
+    Raises:
+        LayoutError: more than :data:`MAX_INT_DIGITS` digits (refused whatever
+            ``sys.set_int_max_str_digits`` allows).
+    """
+    return _int_token(digits, lambda: what)
 
 
 def _layout_depth(enc: Any) -> int:

@@ -101,3 +101,10 @@ def test_non_text(text):
         parse_type(text)
     with pytest.raises(LayoutError):
         parse_aliases(text)
+
+
+@pytest.mark.parametrize("attr", ["ttg.num-warps", "ttg.threads-per-warp"])
+def test_huge_module_attributes_raise_layout_error(attr):
+    text = f'module attributes {{"{attr}" = {"9" * 5000} : i32}} {{\n}}\n'
+    with pytest.raises(LayoutError, match=f"{attr}: an integer with 5000 digits"):
+        read_ttgir(text)
