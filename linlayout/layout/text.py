@@ -198,7 +198,7 @@ class _ReprReader:
             if kind == "name" and self.peek() == ("punct", "="):
                 self.token()
                 if tok in kwargs:
-                    raise LayoutParseError(f"LinearLayout argument {tok!r} is given twice")
+                    raise LayoutParseError(f"LinearLayout argument {_q(tok)} is given twice")
                 kwargs[tok] = self.value()
             else:
                 if kwargs:
@@ -257,15 +257,15 @@ def _parse_str(cls, s: str) -> LinearLayout:
                 current = _new_parsed_dim(bases, name, ln)
             if current != name or value != 1 << len(bases[name]):
                 raise LayoutParseError(
-                    f"basis line {ln!r} is out of order: expected {current}="
+                    f"basis line {_q(ln)} is out of order: expected {str(current)[:60]}="
                     f"{1 << len(bases[current]) if current else 1} next"
                 )
             vals = [v.strip() for v in img.split(",")] if img.strip() else []
             if not all(v.isdigit() for v in vals):
-                raise LayoutParseError(f"basis line {ln!r} has a non-integer value")
+                raise LayoutParseError(f"basis line {_q(ln)} has a non-integer value")
             bases[name].append([_str_int(v, ln) for v in vals])
         else:
-            raise LayoutParseError(f"cannot read line {ln!r} of a LinearLayout str")
+            raise LayoutParseError(f"cannot read line {_q(ln)} of a LinearLayout str")
     return cls(bases, outs)
 
 
@@ -340,9 +340,15 @@ def _parse_out_dims(text: str, line: str) -> dict[str, int]:
     for part in (p.strip() for p in body.split(", ")) if body.strip() else ():
         m = _OUT_DIM.fullmatch(part)
         if not m or m.group(1) in outs:
-            raise LayoutParseError(f"cannot read out dim {part!r} in {line!r}")
+            raise LayoutParseError(f"cannot read out dim {_q(part)} in {_q(line)}")
         outs[m.group(1)] = _str_int(m.group(2), line)
     return outs
+
+
+def _q(text: object, limit: int = 100) -> str:
+    """``repr(text)`` cut to about ``limit`` characters: messages quote input, boundedly."""
+    r = repr(text)
+    return r if len(r) <= limit else r[:limit - 1] + "…"
 
 
 def _str_int(digits: str, line: str) -> int:
@@ -355,6 +361,6 @@ def _str_int(digits: str, line: str) -> int:
 
 def _new_parsed_dim(bases: dict[str, list[list[int]]], name: str, line: str) -> str:
     if name in bases:
-        raise LayoutParseError(f"in dim {name!r} appears twice (line {line!r})")
+        raise LayoutParseError(f"in dim {_q(name)} appears twice (line {_q(line)})")
     bases[name] = []
     return name
