@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .._checks import as_int, log2_exact
+from .._checks import as_int, log2_exact, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
@@ -118,14 +118,14 @@ def _top_bit(B: int, M: int, S: int) -> int:
 def _checked_pairs(pairs: Any) -> list[tuple[int, int]]:
     """``pairs`` as a list of ``(target, source)`` int pairs; LayoutError for anything else."""
     if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
-        raise LayoutError(f"pairs must be (target bit, source bit) pairs, got {pairs!r}")
+        raise LayoutError(f"pairs must be (target bit, source bit) pairs, got {shown(pairs)}")
     out = []
     for i, pair in enumerate(pairs):
         if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
-            raise LayoutError(f"pairs[{i}] must be a (target bit, source bit) pair, got {pair!r}")
+            raise LayoutError(f"pairs[{i}] must be a (target bit, source bit) pair, got {shown(pair)}")
         t, src = as_int(pair[0], f"pairs[{i}] target"), as_int(pair[1], f"pairs[{i}] source")
         if t < 0 or src < 0:
-            raise LayoutError(f"pairs[{i}] = {pair!r}: bit positions must be non-negative")
+            raise LayoutError(f"pairs[{i}] = {shown(pair)}: bit positions must be non-negative")
         out.append((t, src))
     return out
 
@@ -395,11 +395,11 @@ def parse_cute_swizzle(text: str) -> tuple[int, int, int]:
     found = _SW.findall(text)
     if not found:
         raise LayoutError(
-            f"no CuTe swizzle in {text!r}; write it as CuTe prints it, e.g. 'Sw<3,4,3>'"
+            f"no CuTe swizzle in {shown(text)}; write it as CuTe prints it, e.g. 'Sw<3,4,3>'"
         )
     if len(found) > 1:
         raise LayoutError(
-            f"{text!r} holds {len(found)} swizzles; pass one, e.g. 'Sw<3,4,3>' (a composition "
+            f"{shown(text)} holds {len(found)} swizzles; pass one, e.g. 'Sw<3,4,3>' (a composition "
             "of swizzles is not a single CuTe Swizzle)"
         )
     if any(len(v.lstrip("-")) > _SW_DIGITS for v in found[0]):

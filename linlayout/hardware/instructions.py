@@ -30,6 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._checks import shown
 from .. import f2
 from ..errors import LayoutError
 
@@ -75,7 +76,7 @@ def parse_instruction(name: str | Instruction | None) -> Instruction:
     m = _MATRIX.match(name) if isinstance(name, str) else None
     if not m:
         raise LayoutError(
-            f"unknown instruction {name!r}; use 'ld.shared', 'st.shared', or "
+            f"unknown instruction {shown(name)}; use 'ld.shared', 'st.shared', or "
             "'ldmatrix.x{1,2,4}[.trans]' / 'stmatrix.x{1,2,4}[.trans]'"
         )
     return Instruction(name, matrices=int(m.group(2)), trans=bool(m.group(3)),

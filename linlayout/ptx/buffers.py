@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._checks import as_int, log2_exact
+from .._checks import as_int, log2_exact, shown
 from ..cute import apply_xor_pairs
 from ..errors import LayoutError
 from ..layout import LinearLayout
@@ -53,7 +53,7 @@ class AffineLayout:
         if not isinstance(self.linear, LinearLayout):
             raise LayoutError(f"linear must be a LinearLayout, got {type(self.linear).__name__}")
         if isinstance(self.constant, (str, bytes)) or not isinstance(self.constant, Iterable):
-            raise LayoutError(f"constant must be a tuple of ints, got {self.constant!r}")
+            raise LayoutError(f"constant must be a tuple of ints, got {shown(self.constant)}")
         const = tuple(as_int(c, "constant entry") for c in self.constant)
         outs = self.linear.out_dims
         if len(const) != len(outs):
@@ -62,7 +62,7 @@ class AffineLayout:
             )
         for v, (name, size) in zip(const, outs.items()):
             if v < 0 or v >= size:
-                raise LayoutError(f"constant {v} for out dim {name!r} is outside [0, {size})")
+                raise LayoutError(f"constant {v} for out dim {shown(name)} is outside [0, {size})")
         object.__setattr__(self, "constant", const)
 
     @property
@@ -172,7 +172,7 @@ def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES, *,
         raise LayoutError(
             f"buffer_layout evaluates every offset: size_bytes = {size} (2^{n}) is over the "
             f"limit of {limit} bytes (pass limit= to go on); the closed form is above: at a "
-            f"base aligned to {m.repeat_bytes} bytes the map is swizzle_layout({m.value!r}, "
+            f"base aligned to {m.repeat_bytes} bytes the map is swizzle_layout({shown(m.value)}, "
             "size_bytes), and buffer_offset() gives single offsets at any base")
     pairs = m.xor_pairs
     vals = [apply_xor_pairs(pairs, b + o) - b for o in range(size)]

@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._checks import shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from . import encodings as Lyt
@@ -224,9 +225,9 @@ def element_bits(element_type: str) -> int:
         if n == 1:
             return 8  # Triton keeps i1 in a byte in memory
         if n < 1 or n & (n - 1):
-            raise LayoutError(f"element type {t!r} is not a power-of-two width")
+            raise LayoutError(f"element type {shown(t)} is not a power-of-two width")
         return n
-    raise LayoutError(f"unknown element type {t!r}; expected f16, bf16, f32, f64, f8E4M3FN, "
+    raise LayoutError(f"unknown element type {shown(t)}; expected f16, bf16, f32, f64, f8E4M3FN, "
                       "i1…i64 or !tt.ptr<…>")
 
 
@@ -291,7 +292,7 @@ class _Parser:
 
     def expect(self, tok: str, what: str | None = None) -> None:
         if not self.take(tok):
-            raise self.error(what or f"{tok!r}")
+            raise self.error(what or f"{shown(tok)}")
 
     def at_end(self) -> bool:
         self.ws()
@@ -381,7 +382,7 @@ class _Parser:
             start = self.i
             key = self.key()
             if key in out:
-                raise LayoutError(f"malformed MLIR at {self.pos(start)}: key {key!r} is given "
+                raise LayoutError(f"malformed MLIR at {self.pos(start)}: key {shown(key)} is given "
                                   "twice")
             if self.take("="):
                 out[key] = self.value()
@@ -530,7 +531,7 @@ class _Parser:
                                           "layout encoding in one type")
                     encoding = attr
                 else:
-                    raise LayoutError(f"malformed MLIR at {self.pos(a_start)}: {attr!r} is not "
+                    raise LayoutError(f"malformed MLIR at {self.pos(a_start)}: {shown(attr)} is not "
                                       "a layout encoding or memory space")
             elif self.take("mutable"):
                 mutable = True
@@ -811,7 +812,7 @@ def parse_encoding(text: str, aliases: Mapping[str, Any] | None = None) -> Encod
     if not p.at_end():
         raise p.error("the end of the attribute")
     if not isinstance(v, Encoding):
-        raise LayoutError(f"{text.strip()!r} at {p.pos(start)} is not a layout encoding")
+        raise LayoutError(f"{shown(text.strip())} at {p.pos(start)} is not a layout encoding")
     if isinstance(v, _PendingNvmma):
         raise LayoutError("a legacy #ttg.shared<{hasLeadingOffset = true}> depends on the "
                           "element type; parse the whole memdesc type with parse_type")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._checks import shown
 from ..errors import LayoutError
 from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
@@ -132,7 +133,7 @@ def express(memory: LinearLayout, element_bits: int | None = None, *,
             ``prefer`` is unknown.
     """
     if prefer not in ("swizzled", "nvmma"):
-        raise LayoutError(f"prefer must be 'swizzled' or 'nvmma', got {prefer!r}")
+        raise LayoutError(f"prefer must be 'swizzled' or 'nvmma', got {shown(prefer)}")
     layout = to_offset_layout(memory)
     shape = _shape(layout)
     rank = len(shape)
