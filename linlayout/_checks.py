@@ -19,6 +19,7 @@ from typing import Any
 from .errors import LayoutError
 
 __all__ = [
+    "MAX_INT_BITS",
     "as_int",
     "shown",
     "bit_vector",
@@ -45,18 +46,33 @@ def shown(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+#: Widest int any argument may be: 2048 bits (617 decimal digits), below the floor of
+#: ``sys.set_int_max_str_digits`` (640 digits), so every accepted int can be printed in a
+#: message whatever the interpreter's setting. No size, shift or bit vector of a layout is
+#: anywhere near it.
+MAX_INT_BITS = 2048
+
+
+def _fits(value: int, what: str) -> int:
+    if value.bit_length() > MAX_INT_BITS:
+        raise LayoutError(f"{what} is an int of {value.bit_length()} bits; at most "
+                          f"{MAX_INT_BITS} bits are accepted")
+    return value
+
+
 def as_int(value: Any, what: str) -> int:
-    """``value`` as an int (anything with ``__index__``, not a bool).
+    """``value`` as an int (anything with ``__index__``, not a bool), of at most
+    :data:`MAX_INT_BITS` bits.
 
     Raises:
-        LayoutError: ``value`` is a bool or not an integer.
+        LayoutError: ``value`` is a bool, not an integer, or wider than :data:`MAX_INT_BITS`.
     """
     if type(value) is int:
-        return value
+        return _fits(value, what)
     if isinstance(value, bool):
         raise LayoutError(f"{what} must be an int, got the bool {shown(value)}")
     try:
-        return operator.index(value)
+        return _fits(operator.index(value), what)
     except TypeError:
         raise LayoutError(f"{what} must be an int, got {shown(value)}") from None
 
@@ -75,7 +91,7 @@ def bit_vector(value: Any, what: str) -> int:
         raise LayoutError(f"{what} must be a non-negative int bit vector, got {shown(value)}") from None
     if v < 0:
         raise LayoutError(f"{what} must be a non-negative int bit vector, got {shown(v)}")
-    return v
+    return _fits(v, what)
 
 
 def log2_exact(value: Any, what: str, lo: int = 1, hi: int | None = None) -> int:
@@ -96,6 +112,7 @@ def log2_exact(value: Any, what: str, lo: int = 1, hi: int | None = None) -> int
             value = operator.index(value)
         except TypeError:
             raise LayoutError(f"{what} must be an int power of two, got {shown(value)}") from None
+    _fits(value, what)
     if value < 1 or value & (value - 1) or value < lo or (hi is not None and value > hi):
         if lo <= 1 and hi is None:
             raise LayoutError(f"{what} must be a positive power of two, got {shown(value)}")
