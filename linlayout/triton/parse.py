@@ -411,11 +411,14 @@ class _Parser:
         name = self.ident("an attribute name after '#'")
         if "." not in name:
             if name not in self.aliases:
+                shown_name = _clip(name, 60)
+                known = sorted(self.aliases)
+                listed = ", ".join("#" + _clip(a, 40) for a in known[:10])
+                more = f" and {len(known) - 10} more" if len(known) > 10 else ""
                 raise LayoutError(
-                    f"malformed MLIR at {self.pos(start)}: unknown attribute alias #{name}; "
-                    f"define it first ('#{name} = #ttg.…') or pass aliases="
-                    + (f" (known: {', '.join('#' + a for a in sorted(self.aliases))})"
-                       if self.aliases else "")
+                    f"malformed MLIR at {self.pos(start)}: unknown attribute alias #{shown_name}; "
+                    f"define it first ('#{shown_name} = #ttg.…') or pass aliases="
+                    + (f" (known: {listed}{more})" if known else "")
                 )
             return self.aliases[name]
         dialect, _, mnemonic = name.partition(".")

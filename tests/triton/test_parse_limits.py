@@ -108,3 +108,12 @@ def test_huge_module_attributes_raise_layout_error(attr):
     text = f'module attributes {{"{attr}" = {"9" * 5000} : i32}} {{\n}}\n'
     with pytest.raises(LayoutError, match=f"{attr}: an integer with 5000 digits"):
         read_ttgir(text)
+
+
+def test_unknown_alias_messages_stay_short():
+    aliases = "".join(f"#k{i} = {BLOCKED_1D}\n" for i in range(500))
+    text = aliases + "module {\n  %0 = ttg.local_alloc : () -> !ttg.memdesc<64xf16, #a" + "b" * 100_000 \
+        + ", #ttg.shared_memory, mutable>\n}\n"
+    with pytest.raises(LayoutError, match="unknown attribute alias") as info:
+        read_ttgir(text)
+    assert len(str(info.value)) < 1000 and "and 490 more" in str(info.value)
