@@ -438,7 +438,7 @@ def _image_values(name: str, i: int, img: Any, out_names: Sequence[str]) -> tupl
             raise LayoutError(f"bases[{shown(name)}][{i}] holds {shown(v)}, which is not an int") from None
     if len(vals) != nout:
         raise LayoutError(
-            f"bases[{shown(name)}][{i}] = {vals} has {len(vals)} entries but there are {nout} out "
+            f"bases[{shown(name)}][{i}] = {shown(vals)} has {len(vals)} entries but there are {nout} out "
             f"dims {list(out_names)}; give one int per out dim"
         )
     for v, on in zip(vals, out_names):

@@ -225,7 +225,7 @@ def _parse_repr(cls, s: str) -> LinearLayout:
         )
     unknown = set(kwargs) - {"out_dims", "require_surjective"}
     if unknown:
-        raise LayoutParseError(f"unknown LinearLayout arguments {sorted(unknown)}")
+        raise LayoutParseError(f"unknown LinearLayout arguments {_q(sorted(unknown))}")
     return cls(*args, **kwargs)
 
 

@@ -64,6 +64,8 @@ MAX_NESTING = 32
 #: Longest chain of layouts inside layouts (``slice`` of ``slice`` of … through aliases or
 #: inline). Real files chain at most 3 (slice of dot_op of mma).
 MAX_LAYOUT_DEPTH = 16
+#: Longest name (attribute, key, alias, element type) accepted; real ones are under 40.
+MAX_NAME_CHARS = 256
 #: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
 MAX_INT_DIGITS = 18
 
@@ -303,6 +305,9 @@ class _Parser:
         m = re.compile(r"[A-Za-z_][\w$.]*").match(self.s, self.i)
         if not m:
             raise self.error(what)
+        if m.end() - m.start() > MAX_NAME_CHARS:
+            raise LayoutError(f"malformed MLIR at {self.pos()}: a name of {m.end() - m.start()} "
+                              f"characters ({_clip(m.group(0), 40)}); at most {MAX_NAME_CHARS}")
         self.i = m.end()
         return m.group(0)
 
@@ -576,12 +581,26 @@ def _need(body: Mapping[str, Any], key: str, p: _Parser, start: int, mnemonic: s
     return body[key]
 
 
+def _need_list(body: Mapping[str, Any], key: str, p: _Parser, start: int, mnemonic: str
+               ) -> list[Any]:
+    v = _need(body, key, p, start, mnemonic)
+    if not isinstance(v, list):
+        raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} needs '{key}' to "
+                          f"be a list such as [1, 0], got {_clip(repr(v), 60)}")
+    return v
+
+
+def _list_of_lists(v: Any, what: str, p: _Parser, start: int) -> list[list[Any]]:
+    """``v`` if it is a list of lists (bases), else LayoutError naming ``what``."""
+    if not isinstance(v, list) or not all(isinstance(b, list) for b in v):
+        raise LayoutError(f"malformed MLIR at {p.pos(start)}: '{what}' must be a list of bases "
+                          f"such as [[0, 1], [1, 0]], got {_clip(repr(v), 60)}")
+    return v
+
+
 def _cga_from(body: Mapping[str, Any], rank: int, p: _Parser, start: int) -> Lyt.CGALayout | None:
     if "CGALayout" in body:
-        v = body["CGALayout"]
-        if not isinstance(v, list):
-            raise LayoutError(f"malformed MLIR at {p.pos(start)}: CGALayout must be a list of "
-                              "bases")
+        v = _list_of_lists(body["CGALayout"], "CGALayout", p, start)
         return Lyt.CGALayout(rank, tuple(tuple(b) for b in v))
     legacy = [k for k in ("CTAsPerCGA", "CTASplitNum", "CTAOrder") if k in body]
     if legacy:
@@ -624,18 +643,19 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
     unknown = sorted(set(body) - _KNOWN_KEYS[mnemonic])
     if unknown:
         raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} has unknown "
-                          f"key(s) {unknown}; known: {sorted(_KNOWN_KEYS[mnemonic])}")
+                          f"key(s) {_clip(str(unknown))}; known: {sorted(_KNOWN_KEYS[mnemonic])}")
     need = lambda k: _need(body, k, p, start, mnemonic)  # noqa: E731
+    need_list = lambda k: _need_list(body, k, p, start, mnemonic)  # noqa: E731
     try:
         if mnemonic == "blocked":
-            order = need("order")
+            order = need_list("order")
             return Lyt.BlockedEncoding(need("sizePerThread"), need("threadsPerWarp"),
                                        need("warpsPerCTA"), order,
                                        _cga_from(body, len(order), p, start))
         if mnemonic == "slice":
             return Lyt.SliceEncoding(need("dim"), _enc(need("parent"), p, start))
         if mnemonic == "nvidia_mma":
-            w = need("warpsPerCTA")
+            w = need_list("warpsPerCTA")
             instr = body.get("instrShape")
             if instr is None and body.get("versionMajor") == 2:
                 instr = [1] * (len(w) - 2) + [16, 8]  # Triton ≤ 3.0 left it implicit
@@ -647,11 +667,11 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
             return Lyt.DotOperandEncoding(need("opIdx"), _enc(need("parent"), p, start),
                                           body.get("kWidth", 0))
         if mnemonic == "amd_mfma":
-            w = need("warpsPerCTA")
+            w = need_list("warpsPerCTA")
             version = body.get("version", body.get("versionMajor"))
             if version is None:
                 need("version")
-            instr = list(need("instrShape"))
+            instr = list(need_list("instrShape"))
             if len(instr) == 2:  # pre-3.3 [M, N]; K does not affect the layout
                 instr.append(8)
             return Lyt.AmdMfmaEncoding(version, w, instr, need("isTransposed"),
@@ -670,7 +690,8 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
                 if bad:
                     raise LayoutError(f"malformed MLIR at {p.pos(start)}: ctaLayout has "
                                       f"unknown dims {bad}; expected register and warp")
-                wb, rb = cta.get("warp", []), cta.get("register", [])
+                wb, rb = (_list_of_lists(cta.get(k, []), f"ctaLayout {k}", p, start)
+                          for k in ("warp", "register"))
                 rank = body.get("rank")
                 if rank is None:
                     first = (wb or rb)
@@ -678,12 +699,13 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
                 cga = _cga_from(body, rank, p, start)
                 return Lyt.AmdWmmaEncoding(need("version"), transposed, wb, rb, instr, cga,
                                            rank)
-            w = need("warpsPerCTA")
+            w = need_list("warpsPerCTA")
             return Lyt.amd_wmma(need("version"), transposed, warps_per_cta=w,
                                 tiles_per_warp=body.get("tilesPerWarp"), instr_shape=instr,
                                 cga_layout=_cga_from(body, len(w), p, start))
         if mnemonic == "linear":
-            bases = {k: body.get(k, []) for k in ("register", "lane", "warp", "block")}
+            bases = {k: _list_of_lists(body.get(k, []), k, p, start)
+                     for k in ("register", "lane", "warp", "block")}
             rank = None
             for v in bases.values():
                 if v:
@@ -692,13 +714,13 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
             return Lyt.LinearEncoding(bases["register"], bases["lane"], bases["warp"],
                                       bases["block"], rank)
         if mnemonic in ("swizzled_shared", "amd_rotating_shared"):
-            order = need("order")
+            order = need_list("order")
             cls = (Lyt.SwizzledSharedEncoding if mnemonic == "swizzled_shared"
                    else Lyt.AmdRotatingSharedEncoding)
             return cls(need("vec"), need("perPhase"), need("maxPhase"), order,
                        _cga_from(body, len(order), p, start))
         if mnemonic == "shared":
-            order = need("order")
+            order = need_list("order")
             cga = _cga_from(body, len(order), p, start)
             if body.get("hasLeadingOffset", False):
                 return _legacy_leading_offset(body, order, cga, p, start)
@@ -707,7 +729,8 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
         if mnemonic == "nvmma_shared":
             rank = body.get("rank")
             if rank is None:
-                rank = len(body["CGALayout"][0]) if body.get("CGALayout") else 2
+                cga = _list_of_lists(body.get("CGALayout", []), "CGALayout", p, start)
+                rank = len(cga[0]) if cga else 2
             return Lyt.NvmmaSharedEncoding(need("swizzlingByteWidth"),
                                            body.get("transposed", False),
                                            need("elementBitWidth"), body.get("fp4Padded", False),

@@ -75,5 +75,5 @@ def test_conflicts(text, bits):
 @FUZZ
 @given(mutated(CUTE_TEXTS))
 def test_show_cute_text(text):
-    code, _, err = _run(["show", text])
+    code, _, err = _run(["show", "--", text])
     _assert_clean(code, err)
