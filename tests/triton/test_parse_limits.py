@@ -9,7 +9,8 @@ import pytest
 
 from linlayout import LayoutError
 from linlayout.triton import parse_attribute, parse_encoding, parse_type
-from linlayout.triton.parse import MAX_INT_DIGITS, MAX_LAYOUT_DEPTH, MAX_NESTING, parse_aliases
+from linlayout.triton.parse import (MAX_INT_DIGITS, MAX_LAYOUT_DEPTH, MAX_NAME_CHARS, MAX_NESTING,
+                                    parse_aliases)
 from linlayout.triton.ttgir import read_ttgir
 
 BLOCKED_1D = ("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
@@ -112,8 +113,10 @@ def test_huge_module_attributes_raise_layout_error(attr):
 
 def test_unknown_alias_messages_stay_short():
     aliases = "".join(f"#k{i} = {BLOCKED_1D}\n" for i in range(500))
-    text = aliases + "module {\n  %0 = ttg.local_alloc : () -> !ttg.memdesc<64xf16, #a" + "b" * 100_000 \
-        + ", #ttg.shared_memory, mutable>\n}\n"
+    use = "module {\n  %0 = ttg.local_alloc : () -> !ttg.memdesc<64xf16, #a{}, #ttg.shared_memory, " \
+        "mutable>\n}\n"
     with pytest.raises(LayoutError, match="unknown attribute alias") as info:
-        read_ttgir(text)
+        read_ttgir(aliases + use.format("b" * 250))
     assert len(str(info.value)) < 1000 and "and 490 more" in str(info.value)
+    with pytest.raises(LayoutError, match=f"a name of 100001 characters.*at most {MAX_NAME_CHARS}"):
+        read_ttgir(aliases + use.format("b" * 100_000))
