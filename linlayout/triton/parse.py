@@ -33,7 +33,7 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,8 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 from . import encodings as Lyt
 from .encodings import Encoding
+from .limits import (MAX_LAYOUT_DEPTH, MAX_NAME_CHARS, MAX_NESTING, clip,
+                     int_token, layout_depth, mlir_int)
 
 __all__ = [
     "MemorySpace",
@@ -56,52 +58,6 @@ __all__ = [
 ]
 
 _DIALECTS = ("ttg", "triton_gpu")
-
-#: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
-#: deepest real attribute (a slice of a dot operand of an mma layout, with list-of-list bases)
-#: nests about 6 levels; deeper text is refused before Python's recursion limit is reached.
-MAX_NESTING = 32
-#: Longest chain of layouts inside layouts (``slice`` of ``slice`` of … through aliases or
-#: inline). Real files chain at most 3 (slice of dot_op of mma).
-MAX_LAYOUT_DEPTH = 16
-#: Longest name (attribute, key, alias, element type) accepted; real ones are under 40.
-MAX_NAME_CHARS = 256
-#: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
-MAX_INT_DIGITS = 18
-
-
-def _int_token(digits: str, where: Callable[[], str]) -> int:
-    """``int(digits)`` for a ``-?\\d+`` token, refusing more than :data:`MAX_INT_DIGITS`
-    digits (whatever ``sys.set_int_max_str_digits`` says)."""
-    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        raise LayoutError(f"malformed MLIR at {where()}: an integer with {len(digits.lstrip('-'))} "
-                          f"digits; at most {MAX_INT_DIGITS} digits are accepted")
-    return int(digits)
-
-
-def mlir_int(digits: str, what: str) -> int:
-    """An integer read from MLIR text (``\\d+``), at most :data:`MAX_INT_DIGITS` digits.
-
-    Args:
-        digits: the decimal digits (an optional leading ``-``).
-        what: what the integer is, for the message (``"ttg.num-warps"``).
-
-    Raises:
-        LayoutError: more than :data:`MAX_INT_DIGITS` digits (refused whatever
-            ``sys.set_int_max_str_digits`` allows).
-    """
-    return _int_token(digits, lambda: what)
-
-
-def _layout_depth(enc: Any) -> int:
-    """How many layouts are chained through ``parent`` (1 for a layout without a parent);
-    stops counting past :data:`MAX_LAYOUT_DEPTH` + 1."""
-    depth = 1
-    while depth <= MAX_LAYOUT_DEPTH and isinstance(getattr(enc, "parent", None), Encoding):
-        enc = enc.parent
-        depth += 1
-    return depth
-
 
 @dataclass(frozen=True)
 class MemorySpace:
@@ -131,12 +87,7 @@ class UnsupportedEncoding(Encoding):
         return f"#ttg.{self.name}<…>"
 
     def __repr__(self) -> str:  # bounded: a reason never embeds another repr in full
-        return f"UnsupportedEncoding({self.name!r}, {_clip(self.reason)!r})"
-
-
-def _clip(text: str, limit: int = 200) -> str:
-    """``text`` cut to ``limit`` characters (with ``…``), so messages stay bounded."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+        return f"UnsupportedEncoding({self.name!r}, {clip(self.reason)!r})"
 
 
 @dataclass(frozen=True)
@@ -307,7 +258,7 @@ class _Parser:
             raise self.error(what)
         if m.end() - m.start() > MAX_NAME_CHARS:
             raise LayoutError(f"malformed MLIR at {self.pos()}: a name of {m.end() - m.start()} "
-                              f"characters ({_clip(m.group(0), 40)}); at most {MAX_NAME_CHARS}")
+                              f"characters ({clip(m.group(0), 40)}); at most {MAX_NAME_CHARS}")
         self.i = m.end()
         return m.group(0)
 
@@ -316,7 +267,7 @@ class _Parser:
         m = re.compile(r"-?\d+").match(self.s, self.i)
         if not m:
             raise self.error("an integer")
-        value = _int_token(m.group(0), self.pos)
+        value = int_token(m.group(0), self.pos)
         self.i = m.end()
         return value
 
@@ -416,9 +367,9 @@ class _Parser:
         name = self.ident("an attribute name after '#'")
         if "." not in name:
             if name not in self.aliases:
-                shown_name = _clip(name, 60)
+                shown_name = clip(name, 60)
                 known = sorted(self.aliases)
-                listed = ", ".join("#" + _clip(a, 40) for a in known[:10])
+                listed = ", ".join("#" + clip(a, 40) for a in known[:10])
                 more = f" and {len(known) - 10} more" if len(known) > 10 else ""
                 raise LayoutError(
                     f"malformed MLIR at {self.pos(start)}: unknown attribute alias #{shown_name}; "
@@ -475,7 +426,7 @@ class _Parser:
             m = re.compile(r"(\d+)x").match(self.s, self.i)
             if not m:
                 break
-            dims.append(_int_token(m.group(1), self.pos))
+            dims.append(int_token(m.group(1), self.pos))
             self.i = m.end()
         start = self.i
         if self.s.startswith("!tt.ptr<", self.i):
@@ -586,7 +537,7 @@ def _need_list(body: Mapping[str, Any], key: str, p: _Parser, start: int, mnemon
     v = _need(body, key, p, start, mnemonic)
     if not isinstance(v, list):
         raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} needs '{key}' to "
-                          f"be a list such as [1, 0], got {_clip(repr(v), 60)}")
+                          f"be a list such as [1, 0], got {clip(repr(v), 60)}")
     return v
 
 
@@ -594,7 +545,7 @@ def _list_of_lists(v: Any, what: str, p: _Parser, start: int) -> list[list[Any]]
     """``v`` if it is a list of lists (bases), else LayoutError naming ``what``."""
     if not isinstance(v, list) or not all(isinstance(b, list) for b in v):
         raise LayoutError(f"malformed MLIR at {p.pos(start)}: '{what}' must be a list of bases "
-                          f"such as [[0, 1], [1, 0]], got {_clip(repr(v), 60)}")
+                          f"such as [[0, 1], [1, 0]], got {clip(repr(v), 60)}")
     return v
 
 
@@ -643,7 +594,7 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
     unknown = sorted(set(body) - _KNOWN_KEYS[mnemonic])
     if unknown:
         raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} has unknown "
-                          f"key(s) {_clip(str(unknown))}; known: {sorted(_KNOWN_KEYS[mnemonic])}")
+                          f"key(s) {clip(str(unknown))}; known: {sorted(_KNOWN_KEYS[mnemonic])}")
     need = lambda k: _need(body, k, p, start, mnemonic)  # noqa: E731
     need_list = lambda k: _need_list(body, k, p, start, mnemonic)  # noqa: E731
     try:
@@ -789,15 +740,15 @@ def _enc(v: Any, p: _Parser, start: int) -> Encoding:
         # Name the parent's problem once, cut short: a chain of such parents must not repeat
         # (and re-quote) every message below it.
         raise LayoutError(f"at {p.pos(start)} the parent layout is unsupported: "
-                          f"{_clip(v.reason)}")
+                          f"{clip(v.reason)}")
     if isinstance(v, Encoding):
-        if _layout_depth(v) >= MAX_LAYOUT_DEPTH:
+        if layout_depth(v) >= MAX_LAYOUT_DEPTH:
             raise LayoutError(f"malformed MLIR at {p.pos(start)}: layouts nest (parent of "
                               f"parent of …) more than {MAX_LAYOUT_DEPTH} deep; no Triton "
                               "layout does")
         return v
     raise LayoutError(f"malformed MLIR at {p.pos(start)}: 'parent' must be a layout attribute, "
-                      f"got {_clip(repr(v), 80)}")
+                      f"got {clip(repr(v), 80)}")
 
 
 def _resolve_aliases(aliases: Mapping[str, Any] | None) -> dict[str, Any]:

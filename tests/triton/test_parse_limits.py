@@ -9,8 +9,8 @@ import pytest
 
 from linlayout import LayoutError
 from linlayout.triton import parse_attribute, parse_encoding, parse_type
-from linlayout.triton.parse import (MAX_INT_DIGITS, MAX_LAYOUT_DEPTH, MAX_NAME_CHARS, MAX_NESTING,
-                                    parse_aliases)
+from linlayout.triton.limits import MAX_INT_DIGITS, MAX_LAYOUT_DEPTH, MAX_NAME_CHARS, MAX_NESTING
+from linlayout.triton.parse import parse_aliases
 from linlayout.triton.ttgir import read_ttgir
 
 BLOCKED_1D = ("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
