@@ -14,7 +14,8 @@ from typing import Any
 from ..errors import LayoutError
 from .encodings import Encoding
 
-__all__ = ["MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS", "MAX_NESTING", "clip",
+__all__ = ["MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS", "MAX_NESTING",
+           "MAX_TYPE_ELEMENTS", "clip",
            "int_token", "layout_depth", "mlir_int"]
 
 #: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
@@ -26,6 +27,9 @@ MAX_NESTING = 32
 MAX_LAYOUT_DEPTH = 16
 #: Longest name (attribute, key, alias, element type) accepted; real ones are under 40.
 MAX_NAME_CHARS = 256
+#: Most elements one tensor or memdesc type may have (its shape's product): 2^32, more than
+#: any GPU's shared memory or a CTA's registers hold.
+MAX_TYPE_ELEMENTS = 1 << 32
 #: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
 MAX_INT_DIGITS = 18
 

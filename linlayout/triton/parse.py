@@ -32,6 +32,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 from . import encodings as Lyt
 from .encodings import Encoding
-from .limits import (MAX_LAYOUT_DEPTH, MAX_NAME_CHARS, MAX_NESTING, clip,
+from .limits import (MAX_LAYOUT_DEPTH, MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip,
                      int_token, layout_depth, mlir_int)
 
 __all__ = [
@@ -518,6 +519,11 @@ class _Parser:
                 raise LayoutError(f"malformed MLIR at {self.pos(start)}: dimension {d} of "
                                   f"{dims} is not a power of two; linear layouts need "
                                   "power-of-two shapes")
+        for what, sizes in (("shape", dims), ("allocation shape", alloc)):
+            if math.prod(sizes) > MAX_TYPE_ELEMENTS:
+                raise LayoutError(f"malformed MLIR at {self.pos(start)}: the {what} "
+                                  f"{clip(str(sizes), 80)} has {math.prod(sizes)} elements; at "
+                                  f"most {MAX_TYPE_ELEMENTS} (2^32) fit any GPU's memory")
         if encoding is not None and encoding.rank not in (-1, len(dims)) and not (
                 kind == "memdesc" and encoding.rank < len(dims)):
             raise LayoutError(f"malformed MLIR at {self.pos(start)}: the encoding has rank "

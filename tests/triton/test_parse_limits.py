@@ -120,3 +120,13 @@ def test_unknown_alias_messages_stay_short():
     assert len(str(info.value)) < 1000 and "and 490 more" in str(info.value)
     with pytest.raises(LayoutError, match=f"a name of 100001 characters.*at most {MAX_NAME_CHARS}"):
         read_ttgir(aliases + use.replace("NAME", "b" * 100_000))
+
+
+def test_types_larger_than_any_memory_are_refused():
+    from linlayout.triton.limits import MAX_TYPE_ELEMENTS
+
+    assert parse_type("tensor<65536x65536xf16>").shape == (65536, 65536)  # 2^32: accepted
+    with pytest.raises(LayoutError, match=f"1099511627776 elements; at most {MAX_TYPE_ELEMENTS}"):
+        parse_type("tensor<1048576x1048576xf16>")
+    with pytest.raises(LayoutError, match="allocation shape"):
+        parse_type("!ttg.memdesc<64x64xf16, #ttg.shared_memory, mutable, 1048576x1048576x64>")
