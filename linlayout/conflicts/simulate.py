@@ -18,7 +18,7 @@ from ..hardware.instructions import (Instruction, check_element, check_matrix_ac
                                      parse_instruction)
 from ..layout import LinearLayout
 
-__all__ = ["simulate_bank_access"]
+__all__ = ["MAX_SIMULATION_STEPS", "check_work", "simulate_bank_access"]
 
 
 def _xor_all(cols: tuple[int, ...], x: int) -> int:

@@ -40,6 +40,7 @@ from ..layout import LinearLayout
 
 __all__ = [
     "IDENTITY",
+    "MAX_SWIZZLE_BITS",
     "apply_xor_pairs",
     "check_swizzle",
     "cute_from_xor_pairs",

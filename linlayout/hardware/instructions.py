@@ -34,7 +34,8 @@ from .._checks import shown
 from .. import f2
 from ..errors import LayoutError
 
-__all__ = ["DEFAULT", "Instruction", "MatrixGeometry", "matrix_geometry", "parse_instruction"]
+__all__ = ["DEFAULT", "Instruction", "MatrixGeometry", "check_matrix_access", "matrix_geometry",
+           "parse_instruction"]
 
 #: The plain vectorised access.
 DEFAULT = "ld/st.shared"

@@ -26,7 +26,8 @@ from ..errors import LayoutError, LayoutParseError
 if TYPE_CHECKING:
     from . import LinearLayout
 
-__all__ = ["from_dict", "layout_repr", "layout_str", "parse", "to_dict"]
+__all__ = ["MAX_REPR_INT_DIGITS", "MAX_REPR_NESTING", "from_dict", "layout_repr", "layout_str", "parse",
+           "to_dict"]
 
 
 def to_dict(self) -> dict[str, Any]:

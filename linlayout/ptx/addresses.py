@@ -24,6 +24,7 @@ from .modes import LINE_BYTES, SwizzleMode, swizzle_mode
 
 __all__ = [
     "DEFAULT_SIZE_BYTES",
+    "MAX_TABLE_LINES",
     "address_formula",
     "base_offset",
     "buffer_offset",

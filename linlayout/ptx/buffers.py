@@ -19,7 +19,7 @@ from ..layout import LinearLayout
 from .addresses import DEFAULT_SIZE_BYTES, base_offset
 from .modes import LINE_BYTES, SwizzleMode, swizzle_mode
 
-__all__ = ["AffineLayout", "buffer_layout"]
+__all__ = ["MAX_BUFFER_BYTES", "AffineLayout", "buffer_layout"]
 
 
 @dataclass(frozen=True)

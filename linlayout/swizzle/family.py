@@ -43,7 +43,8 @@ from .result import OptimalityBound
 from .space import QuotientSpace, project_along
 from .synthesize import common_vector_layout, synthesize_swizzle
 
-__all__ = ["Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal", "optimal_swizzles"]
+__all__ = ["MAX_ENUMERATION", "Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal",
+           "optimal_swizzles"]
 
 
 #: Default limit of :meth:`OptimalFamily.members`: candidate subspaces examined (about a
