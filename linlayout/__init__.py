@@ -12,7 +12,9 @@ Public names:
   :class:`NotLinearError`, :class:`LayoutParseError`).
 * :mod:`linlayout.f2` — the bit-vector linear algebra underneath.
 
-``import linlayout`` loads neither galois nor sympy; they are imported where used.
+``import linlayout`` loads neither galois nor sympy; they are imported where used. The
+synthesizer (:mod:`linlayout.swizzle`) loads on first use of one of its names, so a program
+that only builds layouts or counts conflicts does not pay for it.
 """
 
 from . import f2
@@ -20,7 +22,8 @@ from .conflicts import ConflictReport, bank_conflicts, simulate_bank_access
 from .errors import LayoutError, NotInvertibleError
 from .layout import LayoutParseError, LinearLayout, NotLinearError
 from .subspace import Subspace
-from .swizzle import OptimalityBound, SwizzleResult, synthesize_swizzle
+
+_LAZY = {"OptimalityBound": "swizzle", "SwizzleResult": "swizzle", "synthesize_swizzle": "swizzle"}
 
 __version__ = "0.1.0"
 
@@ -39,3 +42,19 @@ __all__ = [
     "simulate_bank_access",
     "synthesize_swizzle",
 ]
+
+
+def __getattr__(name: str):
+    """Load the synthesizer's public names on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'linlayout' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

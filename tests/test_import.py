@@ -77,3 +77,25 @@ def test_no_module_imports_another_modules_private_names():
                 private = [a.name for a in node.names
                            if a.name.startswith("_") and not a.name.startswith("__")]
                 assert not private, f"{path.relative_to(root)} imports {private} from {node.module}"
+
+
+def test_synthesizer_loads_on_first_use():
+    """``import linlayout`` leaves the synthesizer unloaded; its names load on first access
+    and are the very objects :mod:`linlayout.swizzle` exports."""
+    code = ("import sys, linlayout as ll; a = 'linlayout.swizzle' in sys.modules; "
+            "f = ll.synthesize_swizzle; import linlayout.swizzle as s; "
+            "print(a, f is s.synthesize_swizzle, ll.SwizzleResult is s.SwizzleResult, "
+            "'OptimalityBound' in dir(ll))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "True", "True"]
+
+
+def test_unknown_attribute_is_an_attribute_error():
+    import linlayout
+
+    try:
+        linlayout.no_such_name
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:
+        raise AssertionError("expected AttributeError")

@@ -7,9 +7,15 @@
   ``toLinearLayout``.
 * :mod:`~linlayout.triton.parse` — :func:`parse_type` / :func:`parse_attribute` for MLIR text
   (``tensor<64x64xf16, #ttg.blocked<{…}>>``, ``!ttg.memdesc<…>``).
-* :mod:`~linlayout.triton.ttgir` — :func:`read_ttgir` and :func:`find_accesses`.
-* :mod:`~linlayout.triton.analysis` — :func:`check_module`: bank conflicts of every access and
-  a better shared layout where one exists (what ``linlayout check`` prints).
+* :mod:`~linlayout.triton.ttgir` — :func:`read_ttgir` (text or a path; ``MLIR_ENABLE_DUMP``
+  sections) and :func:`find_accesses`.
+* :mod:`~linlayout.triton.lowering` — the shared-memory instructions Triton 3.9 emits for
+  each TTGIR op (``ldmatrix``/``stmatrix``, vectors, ``cp.async``, AMD LDS, the scratch layout
+  of ``convert_layout``).
+* :mod:`~linlayout.triton.analysis` — :func:`check_module`: those instructions with their
+  exact bank conflicts, and a better shared layout where one exists (what ``linlayout check``
+  prints; :mod:`~linlayout.triton.report` the JSON and totals, :mod:`~linlayout.triton.suggest`
+  the layout search, :mod:`~linlayout.triton.count` the cached counting).
 * :mod:`~linlayout.triton.to_triton` — :func:`to_triton_text`: a shared layout as Triton text.
 * :mod:`~linlayout.triton.recognize` — :func:`recognize_distributed`: the named encoding
   (mma, dot operand, blocked) equal to a distributed layout.

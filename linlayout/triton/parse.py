@@ -59,6 +59,7 @@ __all__ = [
 ]
 
 _DIALECTS = ("ttg", "triton_gpu")
+_TMEM_DIALECTS = ("ttng", "triton_nvidia_gpu")
 
 @dataclass(frozen=True)
 class MemorySpace:
@@ -379,6 +380,8 @@ class _Parser:
                 )
             return self.aliases[name]
         dialect, _, mnemonic = name.partition(".")
+        if dialect in _TMEM_DIALECTS:
+            return self.tensor_memory_attribute(mnemonic, start)
         if dialect not in _DIALECTS:
             raise LayoutError(f"malformed MLIR at {self.pos(start)}: #{name} is not a Triton GPU "
                               "attribute (expected #ttg.… or #triton_gpu.…)")
@@ -417,6 +420,18 @@ class _Parser:
             if not self.tolerant:
                 raise
             return UnsupportedEncoding(mnemonic, str(exc))
+
+    def tensor_memory_attribute(self, mnemonic: str, start: int) -> Any:
+        """``#ttng.tensor_memory`` (a memory space) or ``#ttng.tensor_memory_encoding<…>``
+        / ``#ttng.tensor_memory_scales_encoding<…>`` (Blackwell TMEM layouts, see Triton's
+        ``TritonNvidiaGPUAttrDefs.td``): kept as :class:`MemorySpace` / an
+        :class:`UnsupportedEncoding` — tensor memory is not shared memory."""
+        if not self.peek("<"):
+            return MemorySpace(mnemonic)
+        self.expect("<")
+        self.skip_balanced()
+        return UnsupportedEncoding(mnemonic, f"#ttng.{mnemonic} at {self.pos(start)} is a "
+                                             "tensor-memory (TMEM) layout, not shared memory")
 
     # -- types
     def shape_and_element(self) -> tuple[list[int], str]:
@@ -881,7 +896,7 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
 #: The start of an alias definition line, up to the ``#`` of its value. No part can
 #: backtrack more than the name's length, so the scan is linear in the file size.
 _ALIAS_LINE = re.compile(r"^[ \t\r\f\v]*#([A-Za-z_][\w$.]*)[ \t]*=[ \t]*#", re.M)
-_LAYOUT_PREFIXES = ("#ttg.", "#triton_gpu.")
+_LAYOUT_PREFIXES = ("#ttg.", "#triton_gpu.", "#ttng.", "#triton_nvidia_gpu.")
 
 
 def parse_type_at(text: str, i: int, aliases: Mapping[str, Any], where: str = "",

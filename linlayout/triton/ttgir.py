@@ -24,6 +24,8 @@ Both ``ttg.`` and the older ``triton_gpu.`` spellings are accepted.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,11 +35,11 @@ from ..errors import LayoutError
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 
 __all__ = ["Access", "Op", "TTGIRModule", "buffer_root", "find_accesses", "read_ttgir",
-           "view_parents"]
+           "split_sections", "view_parents"]
 
 _OP_RE = re.compile(
     r"^\s*(?:(?P<res>%[\w$.#:-]+(?:\s*,\s*%[\w$.#:-]+)*)\s*=\s*)?"
-    r"(?P<name>(?:ttg|triton_gpu|ttng|triton_nvidia_gpu|scf|tt)\.[\w.]+)\b"
+    r"(?P<q>\"?)(?P<name>(?:ttg|triton_gpu|ttng|triton_nvidia_gpu|scf|tt|amdg)\.[\w.]+)\b(?P=q)"
 )
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _TYPE_STARTS = ("tensor<", "!ttg.memdesc<", "!tt.memdesc<", "!triton_gpu.memdesc<")
@@ -46,8 +48,15 @@ _TYPE_STARTS = ("tensor<", "!ttg.memdesc<", "!tt.memdesc<", "!triton_gpu.memdesc
 _KEEP = {
     "local_alloc", "local_store", "local_load", "async_copy_global_to_local", "convert_layout",
     "memdesc_index", "memdesc_subview", "memdesc_subslice", "memdesc_trans", "memdesc_reshape",
-    "memdesc_reinterpret", "for",
+    "memdesc_reinterpret", "for", "buffer_load_to_local",
 }
+#: ``tt`` operations whose lowering uses a private scratch buffer.
+_SCRATCH = {"reduce", "scan", "histogram", "gather", "atomic_rmw", "atomic_cas"}
+#: ``ttng`` operations reported by name (TMA copies, MMA reading shared operands, TMEM).
+_NAMED = {"async_tma_copy_global_to_local", "async_tma_copy_local_to_global",
+          "async_tma_gather", "async_tma_scatter", "async_tma_reduce", "warp_group_dot",
+          "tc_gen5_mma", "tc_gen5_mma_scaled", "tmem_alloc", "tmem_load", "tmem_store",
+          "tmem_copy", "tensormap_create"}
 _VIEW_SAME = {"memdesc_index", "memdesc_subview", "memdesc_subslice"}
 _VIEW_NEW = {"memdesc_trans", "memdesc_reshape", "memdesc_reinterpret"}
 
@@ -64,6 +73,8 @@ class Op:
         types: the ``tensor``/``memdesc`` types of the signature, in order.
         attrs: the ``{…}`` attribute dictionary text, if any.
         text: the line without its ``loc(…)``.
+        source: ``file.py:line`` from the op's ``loc(…)``, or None.
+        result_used: whether a later line uses a result (checked for scratch ops only).
     """
 
     line: int
@@ -73,6 +84,8 @@ class Op:
     types: tuple[TritonType, ...]
     attrs: str
     text: str
+    source: str | None = None
+    result_used: bool = True
 
     @property
     def short(self) -> str:
@@ -93,6 +106,9 @@ class TTGIRModule:
         ttng_uses: SSA names used by ``ttng.*`` operations (TMA copies, wgmma, tcgen05).
         iter_args: ``{loop-carried name: initial value}`` from ``scf.for``.
         path: the file name, when read from a file.
+        section: the ``MLIR_ENABLE_DUMP`` pass section analysed (``"IR Dump Before
+            ConvertTritonGPUToLLVM"`` …), None for a plain TTGIR file.
+        sections: the pass names of every TTGIR section of a dump, in file order.
     """
 
     aliases: Mapping[str, Any]
@@ -103,6 +119,8 @@ class TTGIRModule:
     ttng_uses: tuple[str, ...] = ()
     iter_args: Mapping[str, str] = field(default_factory=dict)
     path: str | None = None
+    section: str | None = None
+    sections: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +141,17 @@ class Access:
         element_type: the stored element type (``"f16"`` …).
         element_bits: bits per element in memory.
         max_vector_elems: a cap on elements per lane (``contiguity`` of async copies), or None.
+        source: ``file.py:line`` of the op (from ``loc``), or None.
+        attrs: the op's attribute text (``axis``, ``contiguity`` …).
+        has_other: an async copy with ``other`` (AMD writes it with a plain store).
+        operands: the op's SSA operands.
+        masked: an async copy with a ``mask``.
+        result_used: whether the op's result is used (scalar atomics only pay for it then).
+
+    ``kind`` is ``"store"``/``"load"`` (a register ⇄ shared copy), ``"convert"``,
+    ``"scratch"`` (``tt.reduce``/``scan``/``histogram``/``gather``/scalar atomics: a private
+    scratch buffer, ``distributed`` = the operand, ``destination`` = the result) or
+    ``"named"`` (TMA copies, wgmma/tcgen05 and tensor-memory ops: ``distributed`` None).
     """
 
     line: int
@@ -131,12 +160,18 @@ class Access:
     result: str | None
     memdesc: str | None
     root: str | None
-    distributed: TritonType
+    distributed: TritonType | None
     memory: TritonType | None
     destination: TritonType | None
     element_type: str
     element_bits: int
     max_vector_elems: int | None = None
+    source: str | None = None
+    attrs: str = ""
+    has_other: bool = False
+    operands: tuple[str, ...] = ()
+    masked: bool = False
+    result_used: bool = True
 
 
 def _strip_loc(line: str) -> str:
@@ -224,28 +259,149 @@ def _parse_types(text: str, start: int, end: int, aliases: Mapping[str, Any],
     return tuple(types)
 
 
-def read_ttgir(text: str, path: str | None = None) -> TTGIRModule:
-    """Parse TTGIR text.
+_SECTION_RE = re.compile(r"^//\s*-----//\s*IR Dump (?:Before|After) (?P<pass>\S+)(?P<rest>.*?)//-----\s*//\s*$",
+                         re.M)
+_LOC_DEF_RE = re.compile(r"^#(loc\d*)\s*=\s*(loc\(.*\))\s*$", re.M)
+
+
+def _resolve_loc(text: str, locs: Mapping[str, str], depth: int = 0) -> str | None:
+    """``file.py:line`` of a ``loc(…)`` body: a file location, a name wrapping one
+    (``loc("x"(#loc3))``), an alias, or a call site (the caller's line: the user's code)."""
+    if depth > 50:
+        return None
+    t = text.strip()
+    if t.startswith("loc(") and t.endswith(")"):
+        t = t[4:-1].strip()
+    if t.startswith("#"):
+        body = locs.get(t[1:])
+        return None if body is None else _resolve_loc(body, locs, depth + 1)
+    m = re.match(r'"((?:[^"\\]|\\.)*)":(\d+)(?::\d+)?$', t)
+    if m:
+        return f"{m.group(1).replace(chr(92), '/').rsplit('/', 1)[-1]}:{m.group(2)}"
+    if t.startswith("callsite("):
+        inner = t[len("callsite("):-1]
+        depth_p = 0
+        for i in range(len(inner)):
+            c = inner[i]
+            if c in "([":
+                depth_p += 1
+            elif c in ")]":
+                depth_p -= 1
+            elif depth_p == 0 and inner.startswith(" at ", i):
+                return _resolve_loc(inner[i + 4:], locs, depth + 1) or \
+                    _resolve_loc(inner[:i], locs, depth + 1)
+        return None
+    m = re.match(r'"(?:[^"\\]|\\.)*"\((.*)\)$', t)
+    if m:
+        return _resolve_loc(m.group(1), locs, depth + 1)
+    if t.startswith("fused["):
+        for part in re.findall(r'"[^"]*":\d+:\d+|#loc\d*', t):
+            r = _resolve_loc(part, locs, depth + 1)
+            if r:
+                return r
+    return None
+
+
+def _trailing_loc(line: str) -> str | None:
+    """The trailing top-level ``loc(…)`` of an op line, or None."""
+    i = line.rfind(" loc(")
+    if i >= 0 and line.rstrip().endswith(")"):
+        return line[i + 1:].rstrip()
+    return None
+
+
+def split_sections(text: str) -> list[tuple[str, int, str]]:
+    """``MLIR_ENABLE_DUMP`` output cut at its ``// -----// IR Dump Before <Pass> …`` headers:
+    ``(pass name, first line number, text)`` per section (one unnamed section for a plain
+    file). Each section has its own aliases: a pass may redefine ``#blocked``."""
+    heads = list(_SECTION_RE.finditer(text))
+    if not heads:
+        return [("", 1, text)]
+    out = []
+    for k, h in enumerate(heads):
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+        start_line = text.count("\n", 0, h.end()) + 2
+        name = h.group("pass")
+        out.append((name, start_line, text[h.end() + 1:end]))
+    return out
+
+
+def _is_ttgir(section: str) -> bool:
+    return bool(re.search(r"^\s*tt\.func\b", section, re.M)) and "llvm.func" not in section
+
+
+def _source_text(source: str | os.PathLike, path: str | None) -> tuple[str, str | None]:
+    if isinstance(source, os.PathLike) or (
+            isinstance(source, str) and "\n" not in source and len(source) < 4096
+            and not source.lstrip().startswith(("#", "module", "//", "tt.func"))
+            and os.path.isfile(source)):
+        name = os.fspath(source)
+        try:
+            with open(name, encoding="utf-8") as fh:
+                return fh.read(), path or name
+        except OSError as exc:
+            raise LayoutError(f"cannot read TTGIR file {name!r}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise LayoutError(f"TTGIR file {name!r} is not UTF-8 text: {exc.reason}") from None
+    if not isinstance(source, str):
+        raise LayoutError(f"TTGIR must be text or a path, got {type(source).__name__}")
+    return source, path
+
+
+def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
+               pass_name: str | None = None) -> TTGIRModule:
+    """Parse TTGIR text or a TTGIR file.
 
     Args:
-        text: the file contents.
-        path: a name for error messages (``"kernel.ttgir: line 12, column 40: …"``).
+        source: the file contents, or a path (``pathlib.Path``, or a string naming an
+            existing file).
+        path: a name for error messages (``"kernel.ttgir: line 12, column 40: …"``); the
+            path itself when ``source`` is one.
+        pass_name: for ``MLIR_ENABLE_DUMP`` output, the section to analyse: the last one
+            whose pass (``IR Dump Before <Pass>``) contains this text. Default: the last
+            TTGIR section (the input of ``ConvertTritonGPUToLLVM``).
 
     Returns:
-        A :class:`TTGIRModule`.
+        A :class:`TTGIRModule` (line numbers count from the start of the whole file).
 
     Raises:
-        LayoutError: the text has no ``module``/``tt.func`` and no shared-memory operation
-            (it is probably not TTGIR), or an alias or a type of a kept operation is
-            malformed (the message names the line and column).
+        LayoutError: an unreadable path; the text has no ``module``/``tt.func`` and no
+            shared-memory operation (it is probably not TTGIR); no section matches
+            ``pass_name`` (the message lists the passes); an alias or a type of a kept
+            operation is malformed (the message names the line and column).
     """
-    if not isinstance(text, str):
-        raise LayoutError(f"TTGIR must be text, got {type(text).__name__}")
+    text, path = _source_text(source, path)
     where = f"{path}: " if path else ""
+    sections = split_sections(text)
+    names = tuple(n for n, _, t in sections if n and _is_ttgir(t))
+    if len(sections) == 1:
+        chosen = sections[0]
+    else:
+        cands = [s for s in sections if _is_ttgir(s[2])]
+        if pass_name is not None:
+            cands = [s for s in cands if pass_name.lower() in s[0].lower()]
+            if not cands:
+                raise LayoutError(f"{where}no TTGIR section of the dump matches pass "
+                                  f"{pass_name!r}; passes: {', '.join(dict.fromkeys(names))}")
+        if not cands:
+            raise LayoutError(f"{where}the dump has no TTGIR section (no 'tt.func' outside "
+                              "LLVM IR)")
+        chosen = cands[-1]
+    name, first_line, body = chosen
+    padded = "\n" * (first_line - 1) + body
+    mod = _read_text(padded, path, where)
+    return TTGIRModule(mod.aliases, mod.threads_per_warp, mod.num_warps, mod.target, mod.ops,
+                       mod.ttng_uses, mod.iter_args, path,
+                       f"IR Dump Before {name}" if name else None, names)
+
+
+def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
+    """One module's text (a whole file or one dump section, padded to its line numbers)."""
     try:
         aliases = parse_aliases(text, tolerant=True)
     except LayoutError as exc:
         raise LayoutError(f"{where}{exc}") from None
+    locs = {m.group(1): m.group(2) for m in _LOC_DEF_RE.finditer(text)}
     m = re.search(r'"?ttg\.threads-per-warp"?\s*=\s*(\d+)', text) or re.search(
         r'"?triton_gpu\.threads-per-warp"?\s*=\s*(\d+)', text)
     tpw = mlir_int(m.group(1), f"{where}ttg.threads-per-warp") if m else 32
@@ -256,42 +412,105 @@ def read_ttgir(text: str, path: str | None = None) -> TTGIRModule:
     ops: list[Op] = []
     ttng_uses: list[str] = []
     iter_args: dict[str, str] = {}
-    offset = 0
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for raw in lines:
+        starts.append(starts[-1] + len(raw))
     saw_module = False
-    for lineno, raw in enumerate(text.splitlines(keepends=True), start=1):
-        line_start = offset
-        offset += len(raw)
+    for idx, raw in enumerate(lines):
+        lineno = idx + 1
         line = raw.rstrip("\n")
         if not saw_module and re.match(r"\s*(module\b|tt\.func\b|func\.func\b)", line):
             saw_module = True
+        if "." not in line:
+            continue
         mo = _OP_RE.match(line)
         if not mo:
             continue
         name = mo.group("name")
         dialect, _, short = name.partition(".")
+        loc = _trailing_loc(line)
+        source = _resolve_loc(loc, locs) if loc else None
         body = _strip_loc(line)
+        results = tuple(r.strip() for r in mo.group("res").split(",")) if mo.group("res") else ()
         if dialect in ("ttng", "triton_nvidia_gpu"):
-            ttng_uses.extend(_SSA_RE.findall(_split_signature(body[mo.end():])[0]))
+            head, sig = _split_signature(body[mo.end():])
+            ttng_uses.extend(_SSA_RE.findall(head))
+            if short in _NAMED:
+                operand_text, attrs = _top_level_braces(head)
+                sig_start = starts[idx] + mo.end() + len(head) + 1
+                try:
+                    types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where)
+                except LayoutError:
+                    types = ()
+                ops.append(Op(lineno, name, results, tuple(_SSA_RE.findall(operand_text)),
+                              types, attrs, body.strip(), source))
             continue
         if short == "for" and dialect == "scf":
             for a, b in re.findall(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+(?:#\d+)?)",
                                    body[body.find("iter_args"):] if "iter_args" in body else ""):
                 iter_args[a] = b
             continue
-        if dialect not in ("ttg", "triton_gpu") or short not in _KEEP:
+        if dialect == "tt" and short in _SCRATCH:
+            op = _scratch_op(text, lines, starts, idx, mo, name, results, aliases, where,
+                             locs, source)
+            if op is not None:
+                used = True
+                if op.results:
+                    names = [_base(r).split(":")[0] for r in op.results]
+                    later = text[starts[idx + 1] if idx + 1 < len(starts) else len(text):]
+                    used = any(re.search(re.escape(n) + r"(?![\w$.-])", later) for n in names)
+                ops.append(dataclasses.replace(op, result_used=used))
             continue
-        results = tuple(r.strip() for r in mo.group("res").split(",")) if mo.group("res") else ()
+        if dialect not in ("ttg", "triton_gpu", "amdg") or short not in _KEEP:
+            continue
         head, sig = _split_signature(body[mo.end():])
         operand_text, attrs = _top_level_braces(head)
         operands = tuple(_SSA_RE.findall(operand_text))
-        sig_start = line_start + mo.end() + len(head) + 1
+        sig_start = starts[idx] + mo.end() + len(head) + 1
         types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where)
-        ops.append(Op(lineno, name, results, operands, types, attrs, body.strip()))
+        ops.append(Op(lineno, name, results, operands, types, attrs, body.strip(), source))
     if not ops and not saw_module:
         raise LayoutError(f"{where}no MLIR module, function or shared-memory operation found; "
                           "pass a TTGIR dump (e.g. kernel.asm['ttgir'] or MLIR_ENABLE_DUMP=1 "
                           "output)")
     return TTGIRModule(aliases, tpw, nw, target, tuple(ops), tuple(ttng_uses), iter_args, path)
+
+
+def _scratch_op(text: str, lines: list[str], starts: list[int], idx: int, mo: re.Match,
+                name: str, results: tuple[str, ...], aliases: Mapping[str, Any], where: str,
+                locs: Mapping[str, str], source: str | None) -> Op | None:
+    """A ``tt.reduce``/``tt.scan`` (generic form: the types are on the line closing the
+    combine region, ``}) : (tensor<…>) -> tensor<…>``) or a one-line ``tt.histogram``,
+    ``tt.gather``, ``tt.atomic_*``."""
+    line = lines[idx].rstrip("\n")
+    body = _strip_loc(line)
+    rest = body[mo.end():]
+    if mo.group("q"):
+        close = None
+        for j in range(idx + 1, min(len(lines), idx + 400)):
+            if re.match(r"\s*\}\)\s*:", lines[j]):
+                close = j
+                break
+        if close is None:
+            return None
+        cl = lines[close].rstrip("\n")
+        loc = _trailing_loc(cl)
+        if loc:
+            source = _resolve_loc(loc, locs) or source
+        cbody = _strip_loc(cl)
+        k = cbody.index(":") + 1
+        types = _parse_types(text, starts[close] + k, starts[close] + len(cbody), aliases, where)
+        paren = rest[:rest.find(")") + 1] if ")" in rest else rest
+        operands = tuple(_SSA_RE.findall(paren))
+        attrs = rest[len(paren):]
+        return Op(idx + 1, name, results, operands, types, attrs, body.strip(), source)
+    head, sig = _split_signature(rest)
+    operand_text, attrs = _top_level_braces(head)
+    sig_start = starts[idx] + mo.end() + len(head) + 1
+    types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where)
+    return Op(idx + 1, name, results, tuple(_SSA_RE.findall(operand_text)), types, attrs,
+              body.strip(), source)
 
 
 def _root(name: str | None, parents: Mapping[str, str]) -> str | None:
@@ -368,15 +587,22 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             md = _base(op.operands[0])
             res = op.results[0] if op.results else None
             accesses.append(_make(op, "load", res, md, _root(md, parents), ts[0], ms[0]))
-        elif s == "async_copy_global_to_local":
+        elif s in ("async_copy_global_to_local", "buffer_load_to_local"):
             ts, ms = tensors(op), memdescs(op)
             if not ts or not ms or len(op.operands) < 2:
                 raise bad(op, "needs 'pointers, memdesc : tensor<…x!tt.ptr<…>> -> <…>'")
-            md = _base(op.operands[1])
+            if s == "buffer_load_to_local":  # %base[%offsets] into %buffer
+                mi = re.search(r"\binto\s+(%[\w$.-]+)", op.text)
+                md = _base(mi.group(1)) if mi else _base(op.operands[-1])
+            else:
+                md = _base(op.operands[1])
             m = re.search(r"contiguity\s*=\s*(\d+)", op.attrs)
             cap = mlir_int(m.group(1), "contiguity") if m else None
             res = op.results[0] if op.results else None
-            accesses.append(_make(op, "store", res, md, _root(md, parents), ts[0], ms[0], cap))
+            other = bool(re.search(r"\bother\s+%", op.text))
+            a = _make(op, "store", res, md, _root(md, parents), ts[0], ms[0], cap, other)
+            accesses.append(dataclasses.replace(
+                a, masked=bool(re.search(r"\bmask\s+%", op.text))))
         elif s == "convert_layout":
             ts = tensors(op)
             if len(ts) < 2:
@@ -384,11 +610,32 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             res = op.results[0] if op.results else None
             src, dst = ts[0], ts[1]
             accesses.append(Access(op.line, s, "convert", res, None, None, src, None, dst,
-                                   src.element_type, src.element_bits))
+                                   src.element_type, src.element_bits, None, op.source,
+                                   op.attrs, False, op.operands))
+        elif s in _SCRATCH:
+            ts = tensors(op)
+            res = op.results[0] if op.results else None
+            src = ts[0] if ts else None
+            dst = ts[-1] if len(ts) > 1 else None
+            accesses.append(Access(op.line, s, "scratch", res, None, None, src, None, dst,
+                                   src.element_type if src else "",
+                                   src.element_bits if src else 0, None, op.source, op.attrs,
+                                   False, op.operands, False, op.result_used))
+        elif s in _NAMED:
+            res = op.results[0] if op.results else None
+            # the data buffer, not an mbarrier (a 1-D i64 memdesc)
+            ms = [m for m in memdescs(op) if not (m.rank == 1 and m.element_type == "i64")]
+            accesses.append(Access(op.line, s, "named", res, None, None, None,
+                                   ms[0] if ms else None, None,
+                                   ms[0].element_type if ms else "",
+                                   ms[0].element_bits if ms else 0, None, op.source, op.attrs,
+                                   False, op.operands))
     return accesses
 
 
 def _make(op: Op, kind: str, result: str | None, memdesc: str | None, root: str | None,
-          dist: TritonType, mem: TritonType, cap: int | None = None) -> Access:
+          dist: TritonType, mem: TritonType, cap: int | None = None,
+          other: bool = False) -> Access:
     return Access(op.line, op.short, kind, result, memdesc, root, dist, mem, None,
-                  mem.element_type, mem.element_bits, cap)
+                  mem.element_type, mem.element_bits, cap, op.source, op.attrs, other,
+                  op.operands)

@@ -55,3 +55,82 @@ def test_check_bad_input_exits_2_with_one_line(capsys, tmp_path):
     assert code == 2 and "bad.ttgir: malformed MLIR at line" in err and err.count("\n") == 1
     code, _, err = run_cli(capsys, "check", "--max-degree", "0", str(TTGIR_DIR / "tma_sm90.ttgir"))
     assert code == 2 and "--max-degree" in err
+
+
+def _corpus_file(tmp_path, name):
+    from tests.triton.lowering.corpus_check import corpus
+
+    path = tmp_path / name
+    path.write_text(corpus()["files"][name]["ttgir"])
+    return str(path)
+
+
+def test_check_json_contract_instructions_source_and_totals(capsys, tmp_path):
+    path = _corpus_file(tmp_path, "matmul_cuda80.ttgir")
+    code, out, _ = run_cli(capsys, "check", "--json", path)
+    data = json.loads(out)
+    assert code == 0 and data["errors"] == 0
+    (f,) = data["files"]
+    assert (f["target"], f["hardware"], f["section"]) == ("cuda:80", "NVIDIA", None)
+    loads = [o for o in f["ops"] if o["op"] == "local_load"]
+    ins = loads[0]["instructions"][0]
+    assert set(ins) >= {"side", "ptx", "per_thread", "vector_elems", "degree",
+                        "wavefronts_per_warp"}
+    assert ins["ptx"].startswith("ldmatrix.sync.aligned.m8n8.x4") and ins["side"] == "load"
+    assert all(o["source"].startswith("corpus.py:") for o in f["ops"])
+    t = f["totals"]
+    assert t["per_thread"]["cp.async.cg.shared.global"] == 48
+    assert t["wavefronts_per_warp"] >= t["wavefront_floor"] > 0
+    conv = next(o for o in f["ops"] if o["op"] == "convert_layout")
+    assert [i["side"] for i in conv["instructions"]] == ["store", "load"]
+    assert "alternative" in conv and "saving" in conv["alternative"]
+
+
+def test_check_amd_modules_use_isa_names_and_their_hardware(capsys, tmp_path):
+    path = _corpus_file(tmp_path, "p_ld_mfma_dot_b_f16_ncontig_gfx950.ttgir")
+    code, out, _ = run_cli(capsys, "check", "--json", path)
+    f = json.loads(out)["files"][0]
+    assert f["hardware"] == "AMD_CDNA4" and f["threads_per_warp"] == 64
+    isas = [i["isa"] for o in f["ops"] for i in o["instructions"]]
+    assert "ds_read_b64_tr_b16" in isas
+    code, out, _ = run_cli(capsys, "check", "--json", "--hardware", "AMD_CDNA3", path)
+    assert json.loads(out)["files"][0]["hardware"] == "AMD_CDNA3"
+
+
+def test_check_reports_good_files_beside_unreadable_ones(capsys, tmp_path):
+    good = str(TTGIR_DIR / "matmul_sm80.ttgir")
+    missing = str(tmp_path / "missing.ttgir")
+    code, out, err = run_cli(capsys, "check", "--json", good, missing)
+    data = json.loads(out)
+    assert code == 2 and data["errors"] == 1
+    assert [("error" in f) for f in data["files"]] == [False, True]
+    assert data["files"][1]["file"] == missing and "cannot read" in data["files"][1]["error"]
+    assert data["ops"] and err.count("\n") == 1
+    code, out, err = run_cli(capsys, "check", good, missing)
+    assert code == 2 and "matmul_sm80.ttgir" in out and "1 file(s) could not be read" in out
+    assert "instruction x per thread" in out and "totals per warp" in out
+    assert err.startswith("linlayout: error: cannot read TTGIR file")
+
+
+def test_check_pass_picks_a_dump_section(capsys, tmp_path):
+    from tests.triton.test_ttgir_sections import _dump
+
+    path = tmp_path / "dump.txt"
+    path.write_text(_dump())
+    code, out, _ = run_cli(capsys, "check", "--json", "--max-degree", "8", str(path))
+    f = json.loads(out)["files"][0]
+    assert code == 0 and f["section"] == "IR Dump Before ConvertTritonGPUToLLVM"
+    code, out, _ = run_cli(capsys, "check", "--json", "--max-degree", "8", "--pass",
+                           "Coalesce", str(path))
+    f = json.loads(out)["files"][0]
+    assert f["section"] == "IR Dump Before TritonGPUCoalesce"
+    assert f["ops"][0]["instructions"][0]["ptx"].startswith("stmatrix")
+
+
+def test_check_padded_buffers_are_skipped_pending_issue_15(capsys, tmp_path):
+    path = _corpus_file(tmp_path, "matmul_gfx950.ttgir")
+    code, out, _ = run_cli(capsys, "check", "--json", path)
+    f = json.loads(out)["files"][0]
+    skipped = [o for o in f["ops"] if o.get("note", "").startswith("not analysed: padded")]
+    assert skipped and all("issue 15" in o["note"] for o in skipped)
+    assert f["totals"]["not_analysed"] == len(skipped)

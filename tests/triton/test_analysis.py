@@ -26,22 +26,32 @@ from tests.support import load_json, read_ttgir_fixture, run_cli
 
 
 EXPECTED = load_json("ttgir_expected.json")
+
+
+def lane_reports(reports):
+    """The loads, stores and converts (not the named TMA/MMA/tensor-memory ops)."""
+    return [r for r in reports if r.access.kind in ("store", "load", "convert")]
 FILES = sorted(EXPECTED["files"])
 
 
 @pytest.mark.parametrize("name", FILES)
 def test_degrees_agree_with_triton_and_the_simulator(name):
-    reports = check_module(read_ttgir_fixture(name))
+    reports = lane_reports(check_module(read_ttgir_fixture(name)))
     for rep, want in zip(reports, EXPECTED["files"][name]):
         a = rep.access
         assert a.line == want["line"]
         if a.kind == "convert":
             continue
-        if want["triton_extra"] is not None:
-            assert rep.degree - 1 == want["triton_extra"]
+        (ins,) = rep.instructions
         dist = embed_in_buffer(a.distributed.layout, a.memory.layout)
-        sim = simulate_bank_access(dist, a.memory.layout, element_bits=a.element_bits,
-                                   vector_elems=rep.vector_elems)
+        if ins.emitted.counter is None:  # ld/st.shared: Triton's own counter models it
+            if want["triton_extra"] is not None:
+                assert rep.degree - 1 == want["triton_extra"]
+            sim = simulate_bank_access(dist, a.memory.layout, element_bits=a.element_bits,
+                                       vector_elems=rep.vector_elems)
+        else:  # ldmatrix / stmatrix: 8-lane row groups
+            sim = simulate_bank_access(dist, a.memory.layout, element_bits=a.element_bits,
+                                       instruction=ins.emitted.counter)
         assert (sim.degree, sim.wavefronts_per_instruction) == (rep.degree, rep.wavefronts_per_instruction)
 
 
@@ -63,7 +73,7 @@ def test_transpose_report_and_suggestion():
 
 
 def test_tma_buffer_only_gets_nvmma_candidates():
-    (rep,) = check_module(read_ttgir_fixture("tma_sm90.ttgir"))
+    (rep,) = lane_reports(check_module(read_ttgir_fixture("tma_sm90.ttgir")))
     assert (rep.degree, rep.vector_elems) == (8, 1)
     assert rep.suggestion is None
     assert "TMA" in rep.note
@@ -95,11 +105,13 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     assert r[1].degree is not None  # warps 0..3 own different rows in the two layouts
 
 
-def test_wave64_modules_are_refused():
+def test_wave64_modules_are_read_with_an_amd_model():
     text = ('module attributes {"ttg.threads-per-warp" = 64 : i32} {\n'
             '  tt.func @f() {\n    tt.return\n  }\n}\n')
-    with pytest.raises(LayoutError, match="32-lane"):
-        check_module(read_ttgir(text))
+    assert check_module(read_ttgir(text)) == []
+    bad = text.replace('{"ttg', '{ttg.target = "opencl:1", "ttg')
+    with pytest.raises(LayoutError, match="unknown ttg.target"):
+        check_module(read_ttgir(bad))
 
 
 def test_buffers_used_by_wgmma_through_a_view_get_nvmma_suggestions():
@@ -117,7 +129,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
   }
 }
 """
-    (rep,) = check_module(read_ttgir(text))
+    (rep,) = lane_reports(check_module(read_ttgir(text)))
     assert rep.access.root == "%buf" and rep.degree == 8
     assert rep.suggestion is None and "TMA/wgmma" in rep.note
 
@@ -287,3 +299,25 @@ def test_bank_conflicts_match_a_live_tritons_counter(triton_generator):
         rep = bank_conflicts(dl, sl, element_bits=bits,
                              vector_elems=triton_vector_elems(dl, sl, bits))
         assert triton_generator.triton_bank_conflicts(d, s, shape, shape, bits) == rep.degree - 1
+
+
+def test_suggestion_lists_the_instructions_triton_would_then_emit():
+    """A row-major register tile stored into a column-major buffer moves one element per
+    st.shared (and conflicts); the suggested layout brings the 16-byte vector back."""
+    text = """#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%x: tensor<64x64xf16, #blocked>) {
+    %a = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %y = ttg.local_load %a : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+"""
+    st, ld = check_module(read_ttgir(text))
+    assert st.instructions[0].emitted.opcode == "st.shared.b16" and st.degree > 1
+    assert st.suggestion is not None and st.suggestion_degree == 1
+    assert [(e.opcode, e.per_thread) for e in st.suggestion_instructions] == [
+        ("st.shared.v4.b32", 4)]
+    assert st.to_dict()["suggestion_instructions"][0]["ptx"] == "st.shared.v4.b32"

@@ -26,7 +26,8 @@ def test_module_attributes_and_aliases_are_read():
 
 @pytest.mark.parametrize("name", FILES)
 def test_accesses_match_the_fixture(name):
-    accesses = find_accesses(read_ttgir_fixture(name))
+    accesses = [a for a in find_accesses(read_ttgir_fixture(name))
+                if a.kind in ("store", "load", "convert")]
     want = EXPECTED["files"][name]
     got = [(a.line, a.op, a.result, a.memdesc) for a in accesses]
     assert got == [(o["line"], o["op"], o["result"], o["memdesc"]) for o in want]
@@ -84,11 +85,13 @@ def test_hopper_matmul_epilogue_and_three_stage_buffers():
     ``local_alloc`` into ``nvmma_shared`` for the TMA store."""
     m = read_ttgir_fixture("matmul_tma_sm90.ttgir")
     assert {"%a", "%b"} <= {n.split("_")[0] for n in m.ttng_uses}
-    (rep,) = check_module(m)
+    (rep,) = [r for r in check_module(m) if r.access.kind in ("store", "load", "convert")]
     a = rep.access
     assert (a.op, a.kind) == ("local_alloc", "store")
     assert a.distributed.encoding.mnemonic == "nvidia_mma"
     assert a.memory.encoding.mnemonic == "nvmma_shared"
-    assert (rep.degree, rep.vector_elems) == (1, 2)
+    # sm_90 stores the f16 accumulator with stmatrix (16-byte rows), as Triton's PTX does
+    assert rep.instructions[0].emitted.opcode == "stmatrix.sync.aligned.m8n8.x4.shared.b16"
+    assert (rep.degree, rep.vector_elems) == (1, 8)
     alloc = next(op for op in m.ops if op.short == "local_alloc" and op.results == ("%a",))
     assert alloc.types[0].shape == (3, 128, 64) and alloc.types[0].view_shape == (128, 64)

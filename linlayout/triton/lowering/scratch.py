@@ -1,0 +1,295 @@
+"""The scratch layout Triton 3.9.0 picks for a ``convert_layout`` through shared memory.
+
+A reproduction of ``transferWithinBlockSwizzling`` (Triton
+``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/ConvertLayoutOpToLLVM.cpp``; the AMD/generic
+twin in ``lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp``) and of the search in
+``lib/Tools/GenericSwizzling.cpp``:
+
+1. broadcast registers are removed from both layouts; tensors are flattened (``dim0`` the
+   fastest-varying bits) and every basis is a flat position;
+2. each side lists the instruction *tiles* it may use (``getSrcDstTiles``): ``ld/st.shared``
+   always; on NVIDIA ``stmatrix`` on the source side (sm_90+) and ``ldmatrix`` on the
+   destination side (sm_75+) for elements up to 32 bits, and their ``.trans`` forms for 16-bit
+   elements;
+3. for every (source tile, destination tile) pair whose lane requirements both layouts meet
+   (``optimalSwizzlingTile``) a scratch layout is built: ``vector`` bases (the common
+   register bases filling a 128-bit access, then the tile's lanes), ``segment`` bases chosen
+   by ``computeSegment`` to avoid bank conflicts, ``bank`` bases completing the space
+   (``complementBasis``), and ``reps`` (bases in registers on both sides: the conversion runs
+   in that many store → barrier → load rounds);
+4. the pair with the fewest read + write bank conflicts wins, ties going to more rounds;
+   without any pair, ``optimalSwizzlingLdSt`` builds an ``ld/st.shared`` layout from
+   ``getVbasis``.
+
+Each side is then lowered on the chosen layout like a ``local_store``/``local_load``
+(``lowerLdStShared`` or ``lowerLdStMatrix``, falling back to ``ld/st`` when the matrix tile
+does not fit).
+
+The source versions readable here bracket 3.9.0 (it has the ``numBanks`` argument of the newer
+``GenericSwizzling.cpp``); where they differ, the rules that reproduce the 3.9.0 wheel's PTX
+are used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ... import f2
+from ...errors import LayoutError
+from ...layout import LinearLayout
+
+__all__ = ["ScratchPlan", "drop_broadcast_registers", "triton_scratch_layout"]
+
+#: ``LocalMemOpTile``s: (lanes that hold contiguous elements, lanes that supply addresses).
+LD_ST = ((), (0, 1, 2))
+MATRIX = ((0, 1), (2, 3, 4))
+MATRIX_TRANS = ((2, 3, 4), (0, 1))
+
+
+@dataclass(frozen=True)
+class ScratchPlan:
+    """Triton's scratch layout for one conversion.
+
+    Attributes:
+        memory: the scratch layout, in dims ``vector, bank, segment, reps`` → the tensor.
+        store_tile: ``"ld/st"``, ``"matrix"`` or ``"matrix.trans"`` (the source side).
+        load_tile: the same for the destination side.
+        reps: store → barrier → load rounds.
+        conflicts: Triton's own estimate ``(read, write)`` of extra wavefronts.
+    """
+
+    memory: LinearLayout
+    store_tile: str
+    load_tile: str
+    reps: int
+    conflicts: tuple[int, int]
+
+
+def drop_broadcast_registers(layout: LinearLayout) -> LinearLayout:
+    """``layout`` without its zero register bases and without a ``block`` dim of size 1
+    (Triton's ``actionRemoveBroadcastedRegs``)."""
+    bases = {}
+    for name, imgs in layout.bases.items():
+        if name == "register":
+            imgs = [img for img in imgs if any(img)]
+        bases[name] = [list(i) for i in imgs]
+    return LinearLayout(bases, dict(layout.out_dims))
+
+
+def _flat(layout: LinearLayout, dim: str) -> list[int]:
+    return list(layout.dim_columns(dim))
+
+
+def _intersection(b1: list[int], b2: list[int]) -> list[int]:
+    """``intersectionBasis``: for unit vectors the common ones in ``b1``'s order."""
+    pow2 = all(x and not x & (x - 1) for x in b1 + b2 if x)
+    if pow2:
+        s2 = set(b2)
+        return [b for b in b1 if b and b in s2]
+    return list(f2.intersection([b for b in b1 if b], [b for b in b2 if b]))
+
+
+def _complement(basis: list[int], dim: int) -> list[int]:
+    """``complementBasis``: the unit vectors of the positions that are not leading bits of
+    an echelon form of ``basis``, lowest first. (Leading = highest bit: with it, the bank
+    bases of an 8-bit transpose keep the loads at the 2-element vector the 3.9.0 wheel
+    emits, ``ld.shared.v2.b8``; the whole corpus agrees.)"""
+    piv = {v.bit_length() - 1 for v in f2.echelon([b for b in basis if b])}
+    return [1 << i for i in range(dim) if i not in piv]
+
+
+def _compute_segment(bank_src: list[int], bank_dst: list[int], dim: int,
+                     length: int) -> list[int]:
+    s_src = {b for b in bank_src if b}
+    s_dst = {b for b in bank_dst if b}
+    seg = [1 << b for b in range(dim) if (1 << b) not in s_src and (1 << b) not in s_dst]
+    if len(seg) >= length:
+        return seg[:length]
+    a = sorted(v for v in s_src if v not in s_dst)
+    b = sorted(v for v in s_dst if v not in s_src)
+    if len(a) > len(b):
+        a, b = b, a
+    log_conf = min(max(0, length - len(a) - len(seg)), len(a))
+    for i in range(log_conf, len(a)):
+        seg.append(a[i] ^ b[i])
+    seg.extend(a[:log_conf])
+    seg.extend(b[:log_conf])
+    return seg[:length]
+
+
+def _build(src: LinearLayout, dst: LinearLayout, bits: int, vbasis: list[int],
+           tile_src: list[int], tile_dst: list[int], leave_reps: int,
+           bank_bits: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """``optimalSwizzling`` + ``buildReps``: (vector, bank, segment, reps) flat bases."""
+    dim = src.total_out_bits
+    bank_s = vbasis + tile_src
+    bank_d = vbasis + tile_dst
+    len_b = min(max(0, (bank_bits // ((1 << len(vbasis)) * bits)).bit_length() - 1),
+                dim - len(vbasis))
+    len_s = dim - len_b - len(vbasis)
+    sbasis = _compute_segment(bank_s, bank_d, dim, len_s)
+    bbasis = _complement(vbasis + sbasis, dim)
+    regs_s = set(_flat(src, "register"))
+    regs_d = set(_flat(dst, "register"))
+    seg, reps = [], []
+    for s in sbasis:
+        if s in regs_s and s in regs_d:
+            if leave_reps > 0:
+                leave_reps -= 1
+                seg.append(s)
+            else:
+                reps.append(s)
+        else:
+            seg.append(s)
+    return vbasis, bbasis, seg, reps
+
+
+def _tile(a: LinearLayout, b: LinearLayout, n_reg_a: int, n_reg_b: int,
+          lanes_a: tuple[int, ...], lanes_b: tuple[int, ...]) -> list[int] | None:
+    """``optimalSwizzlingTile``: the common vector tile of two instruction tiles, or None."""
+    if n_reg_a < n_reg_b:
+        return _tile(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a)
+    reg_a, reg_b = _flat(a, "register"), _flat(b, "register")
+    lane_a, lane_b = _flat(a, "lane"), _flat(b, "lane")
+    if any(i >= len(lane_a) for i in lanes_a) or any(i >= len(lane_b) for i in lanes_b):
+        return None
+    vb = _intersection(reg_a, reg_b)
+    if len(vb) < n_reg_b:
+        return None
+    vb = vb[:n_reg_b]
+    tile_a = [lane_a[i] for i in lanes_a]
+    tile_b = [lane_b[i] for i in lanes_b]
+    if any(x == 0 for x in tile_a + tile_b):
+        return None
+    if lanes_b:
+        try:
+            cvt = b.invert_and_compose(a)  # b's hardware -> a's hardware
+        except LayoutError:
+            return None
+        names = cvt.out_dim_names
+        ri, li = names.index("register") if "register" in names else -1, names.index("lane")
+        lane_imgs = cvt.bases.get("lane", [])
+        for i in range(n_reg_a - n_reg_b):
+            img = lane_imgs[lanes_b[i]]
+            if ri < 0 or img[ri] == 0:
+                return None
+        tail = lanes_b[len(lanes_b) - len(lanes_a):] if lanes_a else ()
+        for ia, ib in zip(lanes_a, tail):
+            if lane_imgs[ib][li] != 1 << ia:
+                return None
+    return vb + tile_b
+
+
+def _side_tile(addr: tuple[int, ...], regs: list[int], lanes: list[int],
+               vbasis: list[int]) -> list[int] | None:
+    """``getTile``: the first ``3 − len(addr)`` registers outside the vector, then the
+    address lanes."""
+    need = 3 - len(addr)
+    tile = [r for r in regs if r not in vbasis][:need]
+    if len(tile) < need or any(i >= len(lanes) for i in addr):
+        return None
+    return tile + [lanes[i] for i in addr]
+
+
+def _vbasis_ldst(src: LinearLayout, dst: LinearLayout, bits: int) -> list[int]:
+    """``getVbasis`` as the 3.9.0 wheel behaves: the registers common to both sides (at most
+    128 bits); when they fill less than a 32-bit word, one more register of the destination
+    joins them (the loads are vectorised, the stores are not: ``ld.shared.v2.b16`` after
+    ``st.shared.b16`` for 16-bit elements, ``ld.shared.v2.b8`` after ``st.shared.b8`` for
+    8-bit ones, as in the wheel's PTX)."""
+    reg_s, reg_d = _flat(src, "register"), _flat(dst, "register")
+    vb = _intersection(reg_s, reg_d)[:max(0, (128 // bits).bit_length() - 1)]
+    if (1 << len(vb)) * bits < 32:
+        rest = [r for r in reg_d if r not in vb]
+        vb = vb + rest[:1]
+    return vb
+
+
+def _vector_prefix(regs: list[int], vb: list[int]) -> int:
+    i = 0
+    while i < len(vb) and i < len(regs) and regs[i] == vb[i]:
+        i += 1
+    return i
+
+
+def _layout(src: LinearLayout, parts: tuple[list[int], list[int], list[int], list[int]]
+            ) -> LinearLayout:
+    v, b, s, r = parts
+    return LinearLayout.from_columns(v + b + s + r, {"vector": 1 << len(v), "bank": 1 << len(b),
+                                                     "segment": 1 << len(s), "reps": 1 << len(r)},
+                                     dict(src.out_dims))
+
+
+def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
+                          stmatrix: bool = False, ldmatrix: bool = False,
+                          bank_bits: int = 1024) -> ScratchPlan:
+    """The scratch layout Triton 3.9.0 builds to convert ``src`` into ``dst``.
+
+    Args:
+        src, dst: distributed layouts (register/lane/warp[/block] → the same tensor); the
+            ``block`` dim must be trivial.
+        element_bits: bits per element as moved (pointers 64, sub-byte types 8).
+        stmatrix, ldmatrix: whether the target has them (sm_90+ / sm_75+, NVIDIA only).
+        bank_bits: bits in one row of banks (32 banks × 32 bits on NVIDIA and CDNA3).
+
+    Returns:
+        A :class:`ScratchPlan`.
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor.
+    """
+    src = drop_broadcast_registers(src)
+    dst = drop_broadcast_registers(dst)
+    if dict(src.out_dims) != dict(dst.out_dims):
+        raise LayoutError(f"convert between different tensors: {src.out_dims} vs "
+                          f"{dst.out_dims}")
+    bits = element_bits
+    total = max(0, (128 // bits).bit_length() - 1)
+    src_tiles = [("ld/st", LD_ST)]
+    dst_tiles = [("ld/st", LD_ST)]
+    if bits <= 32:
+        if stmatrix:
+            src_tiles.append(("matrix", MATRIX))
+            if bits == 16:
+                src_tiles.append(("matrix.trans", MATRIX_TRANS))
+        if ldmatrix:
+            dst_tiles.append(("matrix", MATRIX))
+            if bits == 16:
+                dst_tiles.append(("matrix.trans", MATRIX_TRANS))
+    reg_s, reg_d = _flat(src, "register"), _flat(dst, "register")
+    lane_s, lane_d = _flat(src, "lane"), _flat(dst, "lane")
+    best = None
+    for sname, (scontig, saddr) in src_tiles:
+        for dname, (dcontig, daddr) in dst_tiles:
+            n_s, n_d = total - len(scontig), total - len(dcontig)
+            if n_s < 0 or n_d < 0:
+                continue
+            vb = _tile(src, dst, n_s, n_d, scontig, dcontig)
+            if vb is None:
+                continue
+            ts = _side_tile(saddr, reg_s, lane_s, vb)
+            td = _side_tile(daddr, reg_d, lane_d, vb)
+            if ts is None or td is None:
+                continue
+            leave = min(len(scontig) + len(saddr) - 3, len(dcontig) + len(daddr) - 3)
+            parts = _build(src, dst, bits, vb, ts, td, leave, bank_bits)
+            seg = parts[2]
+            write = (1 << len(f2.intersection(seg, ts))) - 1 if seg and ts else 0
+            read = (1 << len(f2.intersection(seg, td))) - 1 if seg and td else 0
+            key = (read + write, -len(parts[3]))
+            if best is None or key < best[0]:
+                best = (key, parts, sname, dname, (read, write))
+    if best is not None:
+        _, parts, sname, dname, conf = best
+        return ScratchPlan(_layout(src, parts), sname, dname, 1 << len(parts[3]), conf)
+    vb = _vbasis_ldst(src, dst, bits)
+    ts, td = list(lane_s), list(lane_d)
+    for regs, tile in ((reg_s, ts), (reg_d, td)):
+        k = _vector_prefix(regs, vb)
+        if (1 << k) * bits > 32:
+            vn = ((1 << k) * bits // 32).bit_length() - 1
+            del tile[len(tile) - vn:]
+    ts = [x for x in ts if x not in vb]
+    td = [x for x in td if x not in vb]
+    parts = _build(src, dst, bits, vb, ts, td, 0, bank_bits)
+    return ScratchPlan(_layout(src, parts), "ld/st", "ld/st", 1 << len(parts[3]), (0, 0))
