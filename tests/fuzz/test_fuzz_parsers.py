@@ -4,6 +4,9 @@ deadline and in bounded memory (:func:`tests.fuzz.support.result_or_layout_error
 
 from __future__ import annotations
 
+import gzip
+import json
+
 from hypothesis import given, strategies as st
 
 from linlayout import LinearLayout, cute
@@ -13,7 +16,7 @@ from linlayout.triton.parse import parse_aliases
 from linlayout.triton.ttgir import find_accesses, read_ttgir
 
 from tests.fuzz.support import FUZZ, SYNTAX, mutated, result_or_layout_error
-from tests.support import TTGIR_DIR
+from tests.support import DATA, TTGIR_DIR
 
 BLOCKED = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
            "order = [1, 0]}>")
@@ -38,7 +41,16 @@ LAYOUT_TEXTS = [repr(L), str(L), repr(LinearLayout.empty()), str(LinearLayout.em
 CUTE_TEXTS = ["Sw<3,4,3> o _0 o (_64,_64):(_64,_1)", "(_8,_64):(_64,_1)",
               "Sw<2,4,3> o smem_ptr[16b](unset) o ((_8,_2),(_64,_1)):((_64,_512),(_1,_0))",
               "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"]
-TTGIR_FILES = [p.read_text() for p in sorted(TTGIR_DIR.glob("*.ttgir"))]
+
+
+def _corpus_sample(every: int = 20) -> list[str]:
+    """Every ``every``-th kernel of the Triton-compiled corpus (CUDA and HIP, all op kinds)."""
+    with gzip.open(DATA / "triton_lowering.json.gz", "rt", encoding="utf-8") as fh:
+        files = json.load(fh)["files"]
+    return [files[name]["ttgir"] for name in sorted(files)[::every]]
+
+
+TTGIR_FILES = [p.read_text() for p in sorted(TTGIR_DIR.glob("*.ttgir"))] + _corpus_sample()
 
 
 @FUZZ
