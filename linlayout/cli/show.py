@@ -19,8 +19,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--svg needs a path ending in .svg, got {args.svg!r}")
     if pictures:
         try:  # checked before any output
-            import matplotlib
-            del matplotlib
+            __import__("matplotlib")
         except ImportError:
             raise CliError('pictures need matplotlib: pip install "linlayout[plot]"') from None
     layout = load_layout(args.file, "layout", args.element_bits)
