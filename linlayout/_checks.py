@@ -19,7 +19,9 @@ from typing import Any
 from .errors import LayoutError
 
 __all__ = [
+    "MAX_INT_BITS",
     "as_int",
+    "shown",
     "bit_vector",
     "dim_name",
     "int_list",
@@ -30,20 +32,49 @@ __all__ = [
 ]
 
 
+def shown(value: Any, limit: int = 120) -> str:
+    """``repr(value)`` for an error message, bounded: an int too long to print usefully is
+    described by its bit length (``repr`` of an int over 4300 digits raises ValueError), a
+    long repr is cut to ``limit`` characters, and a repr that raises is replaced by the type.
+    """
+    if type(value) is int and value.bit_length() > 64:
+        return f"<an int of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ or an int past the digit limit
+        return f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+#: Widest int any argument may be: 2048 bits (617 decimal digits), below the floor of
+#: ``sys.set_int_max_str_digits`` (640 digits), so every accepted int can be printed in a
+#: message whatever the interpreter's setting. No size, shift or bit vector of a layout is
+#: anywhere near it.
+MAX_INT_BITS = 2048
+
+
+def _fits(value: int, what: str) -> int:
+    if value.bit_length() > MAX_INT_BITS:
+        raise LayoutError(f"{what} is an int of {value.bit_length()} bits; at most "
+                          f"{MAX_INT_BITS} bits are accepted")
+    return value
+
+
 def as_int(value: Any, what: str) -> int:
-    """``value`` as an int (anything with ``__index__``, not a bool).
+    """``value`` as an int (anything with ``__index__``, not a bool), of at most
+    :data:`MAX_INT_BITS` bits.
 
     Raises:
-        LayoutError: ``value`` is a bool or not an integer.
+        LayoutError: ``value`` is a bool, not an integer, or wider than :data:`MAX_INT_BITS`.
     """
     if type(value) is int:
-        return value
+        return _fits(value, what)
     if isinstance(value, bool):
-        raise LayoutError(f"{what} must be an int, got the bool {value!r}")
+        raise LayoutError(f"{what} must be an int, got the bool {shown(value)}")
     try:
-        return operator.index(value)
+        return _fits(operator.index(value), what)
     except TypeError:
-        raise LayoutError(f"{what} must be an int, got {value!r}") from None
+        raise LayoutError(f"{what} must be an int, got {shown(value)}") from None
 
 
 def bit_vector(value: Any, what: str) -> int:
@@ -53,14 +84,14 @@ def bit_vector(value: Any, what: str) -> int:
         LayoutError: a bool, not an integer, or negative.
     """
     if isinstance(value, bool):
-        raise LayoutError(f"{what} must be a non-negative int bit vector, got the bool {value!r}")
+        raise LayoutError(f"{what} must be a non-negative int bit vector, got the bool {shown(value)}")
     try:
         v = operator.index(value)
     except TypeError:
-        raise LayoutError(f"{what} must be a non-negative int bit vector, got {value!r}") from None
+        raise LayoutError(f"{what} must be a non-negative int bit vector, got {shown(value)}") from None
     if v < 0:
-        raise LayoutError(f"{what} must be a non-negative int bit vector, got {v}")
-    return v
+        raise LayoutError(f"{what} must be a non-negative int bit vector, got {shown(v)}")
+    return _fits(v, what)
 
 
 def log2_exact(value: Any, what: str, lo: int = 1, hi: int | None = None) -> int:
@@ -76,16 +107,17 @@ def log2_exact(value: Any, what: str, lo: int = 1, hi: int | None = None) -> int
     """
     if type(value) is not int:
         if isinstance(value, bool):
-            raise LayoutError(f"{what} must be an int power of two, got {value!r}")
+            raise LayoutError(f"{what} must be an int power of two, got {shown(value)}")
         try:
             value = operator.index(value)
         except TypeError:
-            raise LayoutError(f"{what} must be an int power of two, got {value!r}") from None
+            raise LayoutError(f"{what} must be an int power of two, got {shown(value)}") from None
+    _fits(value, what)
     if value < 1 or value & (value - 1) or value < lo or (hi is not None and value > hi):
         if lo <= 1 and hi is None:
-            raise LayoutError(f"{what} must be a positive power of two, got {value}")
+            raise LayoutError(f"{what} must be a positive power of two, got {shown(value)}")
         span = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
-        raise LayoutError(f"{what} must be a power of two {span}, got {value}")
+        raise LayoutError(f"{what} must be a power of two {span}, got {shown(value)}")
     return value.bit_length() - 1
 
 
@@ -99,7 +131,7 @@ def power_of_two(value: Any, what: str, allow_zero: bool = False) -> int:
     if allow_zero and v == 0:
         return 0
     if v < 1 or v & (v - 1):
-        raise LayoutError(f"{what} must be a positive power of two, got {v}")
+        raise LayoutError(f"{what} must be a positive power of two, got {shown(v)}")
     return v
 
 
@@ -113,7 +145,7 @@ def int_list(seq: Any, what: str, *, pow2: bool = False,
             a power of two), or the wrong length (the message calls it the rank).
     """
     if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
-        raise LayoutError(f"{what} must be a list of ints, got {seq!r}")
+        raise LayoutError(f"{what} must be a list of ints, got {shown(seq)}")
     out = tuple(power_of_two(x, f"{what}[{i}]") if pow2 else as_int(x, f"{what}[{i}]")
                 for i, x in enumerate(seq))
     if length is not None and len(out) != length:
@@ -130,7 +162,7 @@ def dim_name(name: Any, what: str) -> str:
     """
     if type(name) is not str or not name:
         if not isinstance(name, str) or not name:
-            raise LayoutError(f"{what} names must be non-empty strings, got {name!r}")
+            raise LayoutError(f"{what} names must be non-empty strings, got {shown(name)}")
     return name
 
 
@@ -150,4 +182,4 @@ def random_source(rng: Any) -> random.Random:
         return rng
     if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
         return random.Random(rng)
-    raise LayoutError(f"rng must be a random.Random, an int seed or None, got {rng!r}")
+    raise LayoutError(f"rng must be a random.Random, an int seed or None, got {shown(rng)}")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ._checks import shown
 from .errors import LayoutError
 from .layout import LinearLayout
 
@@ -61,7 +62,7 @@ def get(name: str = DEFAULT) -> Example:
     """
     data = _data()
     if name not in data:
-        raise LayoutError(f"no example {name!r}; choose one of {names()}")
+        raise LayoutError(f"no example {shown(name)}; choose one of {names()}")
     e = data[name]
     return Example(
         name=name,

@@ -30,6 +30,7 @@ import sys
 from array import array as _array
 from collections.abc import Iterable, Sequence
 
+from ._checks import shown
 from .errors import LayoutError, NotInvertibleError
 
 _BYTEORDER = sys.byteorder
@@ -206,7 +207,7 @@ def pack(columns: Sequence[int], width: int) -> tuple[int, int]:
         packed = 0
         for j, c in enumerate(columns):
             if not isinstance(c, int) or c < 0 or c >> width:
-                raise LayoutError(f"pack needs non-negative ints below 2^{width}; got {c!r}")
+                raise LayoutError(f"pack needs non-negative ints below 2^{width}; got {shown(c)}")
             packed |= c << j * width
         return packed, width
     code, w = packing
@@ -215,7 +216,7 @@ def pack(columns: Sequence[int], width: int) -> tuple[int, int]:
     except (TypeError, ValueError, OverflowError):
         bad = next((c for c in columns if not isinstance(c, int) or c < 0 or c >> width),
                    None)
-        raise LayoutError(f"pack needs non-negative ints below 2^{width}; got {bad!r}") from None
+        raise LayoutError(f"pack needs non-negative ints below 2^{width}; got {shown(bad)}") from None
     return int.from_bytes(data, _BYTEORDER), w
 
 
@@ -235,7 +236,7 @@ def unpack(packed: int, count: int, w: int) -> list[int]:
         data = packed.to_bytes(count * w >> 3, _BYTEORDER)
     except (OverflowError, TypeError, AttributeError):
         raise LayoutError(f"unpack needs a non-negative int below 2^({count}·{w}), got "
-                          f"{packed!r}") from None
+                          f"{shown(packed)}") from None
     return list(data) if w == 8 else _array(packing[0], data).tolist()
 
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import f2
-from ._checks import bit_vector, random_source
+from ._checks import bit_vector, random_source, shown
 from .errors import LayoutError
 
 __all__ = ["Subspace"]
@@ -63,7 +63,7 @@ class Subspace:
     def __init__(self, vectors: Iterable[int] = ()) -> None:
         if isinstance(vectors, (str, bytes)) or not isinstance(vectors, Iterable):
             raise LayoutError(
-                f"a Subspace is built from an iterable of int vectors, got {vectors!r}"
+                f"a Subspace is built from an iterable of int vectors, got {shown(vectors)}"
             )
         vecs = [bit_vector(v, f"vector {i} of the subspace") for i, v in enumerate(vectors)]
         object.__setattr__(self, "_basis", f2.echelon(vecs))
@@ -170,7 +170,7 @@ class Subspace:
             for b in self._basis:
                 if f2.reduce(b, ambient._basis):
                     raise LayoutError(
-                        f"basis vector {b:#x} is not in the ambient subspace {ambient!r}; a "
+                        f"basis vector {b:#x} is not in the ambient subspace {shown(ambient)}; a "
                         "complement is taken inside a space that contains the subspace"
                     )
             return Subspace(f2.extend_basis(self._basis, reversed(ambient._basis)))

@@ -155,3 +155,30 @@ def test_random_source_rejects_other_values(bad):
     message = f"rng must be a random.Random, an int seed or None, got {bad!r}"
     with pytest.raises(LayoutError, match=f"^{re.escape(message)}$"):
         random_source(bad)
+
+
+# ----------------------------------------------------------------------------- issue 14 limits
+def test_ints_past_max_int_bits_are_refused_without_printing_them():
+    from linlayout._checks import MAX_INT_BITS, as_int, bit_vector, log2_exact, power_of_two
+
+    huge = 10 ** 5000  # str() of it raises ValueError under Python's default digit limit
+    for check in (as_int, bit_vector, log2_exact, power_of_two):
+        with pytest.raises(LayoutError, match=rf"int of \d+ bits; at most {MAX_INT_BITS}"):
+            check(huge, "x")
+    assert as_int(1 << (MAX_INT_BITS - 1), "x") == 1 << (MAX_INT_BITS - 1)
+    with pytest.raises(LayoutError):
+        as_int(1 << MAX_INT_BITS, "x")
+
+
+def test_shown_is_bounded_and_never_raises():
+    from linlayout._checks import shown
+
+    class Hostile:
+        def __repr__(self):
+            raise RuntimeError("no")
+
+    assert shown(10 ** 5000).startswith("<an int of")
+    assert shown([10 ** 5000]) == "<a list>"
+    assert shown(Hostile()) == "<a Hostile>"
+    assert len(shown("x" * 10_000)) <= 120
+    assert shown("dim0") == "'dim0'"

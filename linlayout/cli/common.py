@@ -52,7 +52,8 @@ def load_layout(path: str, what: str, element_bits: int | None = None) -> Linear
     m = _TILE.match(path)
     try:
         if m:
-            tile = [int(x) for x in re.split(r"\s*x\s*", m.group("tile"))]
+            tile = [_cli_int(x, f"{what} tile size") for x in re.split(r"\s*x\s*",
+                                                                        m.group("tile"))]
             return cute.tv_layout(m.group("text"), tile)
         return cute.parse_layout(path)
     except LayoutError as exc:
@@ -67,7 +68,8 @@ def _load_json(path: str, what: str) -> LinearLayout:
     """Read a JSON layout file; CliError naming the file on any problem."""
     try:
         with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+            data = json.load(fh, parse_int=lambda t: _cli_int(t, f"{what} file {path!r}"),
+                             parse_constant=_no_constant)
     except OSError as exc:
         raise CliError(f"cannot read {what} file {path!r}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
@@ -80,6 +82,24 @@ def _load_json(path: str, what: str) -> LinearLayout:
         return LinearLayout.from_dict(data)
     except LayoutError as exc:
         raise CliError(f"{what} file {path!r}: {exc}") from None
+
+
+#: Most digits of an integer read from a layout file or argument: far above any size or basis,
+#: and below the interpreter's own limit (``sys.set_int_max_str_digits``, at least 640).
+MAX_INT_DIGITS = 600
+
+
+def _cli_int(text: str, what: str) -> int:
+    """``int(text)`` for a decimal token, CliError past :data:`MAX_INT_DIGITS` digits."""
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise CliError(f"{what} holds an integer with {digits} digits; at most "
+                       f"{MAX_INT_DIGITS} are accepted")
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise CliError(f"{name} is not a layout value (JSON layout files hold integers)")
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

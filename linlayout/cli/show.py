@@ -18,8 +18,8 @@ def run(args: argparse.Namespace) -> int:
     if args.svg and not args.svg.lower().endswith(".svg"):
         raise CliError(f"--svg needs a path ending in .svg, got {args.svg!r}")
     if pictures:
-        try:
-            import matplotlib  # noqa: F401  (checked before any output)
+        try:  # checked before any output
+            __import__("matplotlib")
         except ImportError:
             raise CliError('pictures need matplotlib: pip install "linlayout[plot]"') from None
     layout = load_layout(args.file, "layout", args.element_bits)

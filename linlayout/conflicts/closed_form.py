@@ -39,7 +39,8 @@ from ..errors import LayoutError
 from .._checks import log2_exact
 from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..hardware.lds import is_lds_instruction
-from ..hardware.instructions import Instruction, check_memory, matrix_geometry, parse_instruction
+from ..hardware.instructions import (Instruction, check_matrix_access, check_memory,
+                                     parse_instruction)
 from ..hardware.kinds import distributed_columns, memory_columns, require_same_tensor
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout
@@ -330,11 +331,8 @@ def bank_conflicts(
     instr = parse_instruction(instruction)
     plan = plan_access(layout, memory, model.warp_log2)
     if instr.is_matrix:
-        if vector_elems is not None:
-            raise LayoutError(f"vector_elems does not apply to {instr.name} (rows are 16 bytes)")
-        if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
-            raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
-        geom = matrix_geometry(instr, plan.register, plan.lane, model.element_bits)
+        geom = check_matrix_access(instr, plan.register, plan.lane, model.warp_log2,
+                                   model.hardware.row_bytes, model.element_bits, vector_elems)
         inv = f2.inverse(plan.memory_cols)
         row_offs, row_bits = check_memory(instr, geom, inv, plan.register, plan.lane,
                                           plan.warp, model.element_bits)

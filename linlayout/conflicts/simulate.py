@@ -11,14 +11,16 @@ from collections import defaultdict
 
 from .closed_form import AccessPlan, check_vector, plan_access
 from .report import ConflictReport
+from .._checks import as_int
 from ..errors import LayoutError
 from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..hardware.lds import is_lds_instruction
-from ..hardware.instructions import Instruction, check_element, parse_instruction
+from ..hardware.instructions import (Instruction, check_element, check_matrix_access,
+                                     parse_instruction)
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout, padding_vector_log2
 
-__all__ = ["simulate_bank_access"]
+__all__ = ["MAX_SIMULATION_STEPS", "check_work", "simulate_bank_access"]
 
 
 def _xor_all(cols: tuple[int, ...], x: int) -> int:
@@ -29,6 +31,27 @@ def _xor_all(cols: tuple[int, ...], x: int) -> int:
     return out
 
 
+#: Default work limit of :func:`simulate_bank_access`: memory locations plus thread-register
+#: combinations (about ten seconds of enumeration at the limit).
+MAX_SIMULATION_STEPS = 1 << 22
+
+
+def check_work(plan: AccessPlan, limit: int | None = None) -> int:
+    """The enumeration steps :func:`simulate_bank_access` would take for ``plan``; LayoutError
+    when they exceed ``limit`` (default :data:`MAX_SIMULATION_STEPS`)."""
+    limit = MAX_SIMULATION_STEPS if limit is None else as_int(limit, "limit")
+    locations = 1 << len(plan.memory_cols)
+    threads = 1 << (len(plan.block) + len(plan.warp) + len(plan.register) + len(plan.lane))
+    steps = locations + threads
+    if steps > limit:
+        raise LayoutError(
+            f"simulating this access enumerates 2^{len(plan.memory_cols)} memory locations and "
+            f"{threads} (block, warp, register, lane) combinations, {steps} steps, over the "
+            f"limit of {limit}; bank_conflicts counts the same access in closed form (pass "
+            "limit= to simulate anyway)")
+    return steps
+
+
 def simulate_bank_access(
     layout: LinearLayout,
     memory: LinearLayout | PaddedLayout,
@@ -37,6 +60,7 @@ def simulate_bank_access(
     vector_elems: int | None = None,
     hardware: HardwareModel | None = None,
     instruction: str | None = None,
+    limit: int | None = None,
 ) -> ConflictReport:
     """Count bank conflicts by enumerating every lane's words (the ground truth).
 
@@ -55,8 +79,12 @@ def simulate_bank_access(
     instruction delivers them (16-byte rows, lane ``4r + j`` holding bytes ``4j…4j+3`` of row
     ``r``, or the ``.trans`` arrangement), and each matrix's 8 rows are one phase.
 
+    ``limit`` (default :data:`MAX_SIMULATION_STEPS`) caps that work: memory locations plus
+    (block, warp, register, lane) combinations; a larger access is refused up front.
+
     Raises:
-        LayoutError: as :func:`linlayout.bank_conflicts`; also when the instructions of one
+        LayoutError: as :func:`linlayout.bank_conflicts`; the work exceeds ``limit`` (the
+            message gives both and points to the closed form); or the instructions of one
             access disagree (impossible for linear layouts; a guard against bugs).
     """
     if is_lds_instruction(instruction):
@@ -84,14 +112,16 @@ def simulate_bank_access(
         table = None
         cap_log2 = 64
     plan = plan_access(layout, memory, model.warp_log2)
+    check_work(plan, limit)
+    if instr.is_matrix:  # the same preconditions as the closed form, from one function
+        check_matrix_access(instr, plan.register, plan.lane, model.warp_log2,
+                            model.hardware.row_bytes, model.element_bits, vector_elems)
     nmem = len(plan.memory_cols)
     where = {}  # tensor element -> (offset, block)
     for x in range(1 << nmem):
         where[_xor_all(plan.memory_cols, x)] = x
     off_mask = (1 << plan.offset_bits) - 1
     if instr.is_matrix:
-        if vector_elems is not None:
-            raise LayoutError(f"vector_elems does not apply to {instr.name} (rows are 16 bytes)")
         return _simulate_matrix(instr, plan, where, model)
 
     regs = plan.register

@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._checks import as_int
+from .._checks import as_int, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .cutelayout import CuteLayout
@@ -267,7 +267,7 @@ def atom_info(name: Any) -> Atom:
     stem = key.split(".")[0]
     close = [a.name for k, a in _ATOMS.items() if k.startswith(stem[:6])][:6]
     hint = f"; close: {', '.join(close)}" if close else ""
-    raise LayoutError(f"unknown CuTe atom {name!r}{hint} (linlayout.cute.atom_names() lists "
+    raise LayoutError(f"unknown CuTe atom {shown(name)}{hint} (linlayout.cute.atom_names() lists "
                       "them all)")
 
 

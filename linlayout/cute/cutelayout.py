@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._checks import as_int
+from .._checks import as_int, shown
 from ..errors import LayoutError
 from .inttuple import (
     MAX_DEPTH,
@@ -128,7 +128,7 @@ class CuteLayout:
         if self.swizzle is not None:
             sw = self.swizzle
             if isinstance(sw, (str, bytes)) or not hasattr(sw, "__len__") or len(sw) != 3:
-                raise LayoutError(f"swizzle must be (B, M, S) or None, got {sw!r}")
+                raise LayoutError(f"swizzle must be (B, M, S) or None, got {shown(sw)}")
             object.__setattr__(self, "swizzle", check_swizzle(*sw))
         off = as_int(self.offset, "offset")
         if off < 0:
@@ -226,7 +226,7 @@ class CuteLayout:
         if self.swizzle is None:
             return idx
         if idx < 0:
-            raise LayoutError(f"coordinate {coord!r} has the negative index {idx}; a swizzle "
+            raise LayoutError(f"coordinate {shown(coord)} has the negative index {idx}; a swizzle "
                               "needs a non-negative one")
         B, M, S = self.swizzle
         if self.pointer_bits is None:
@@ -234,7 +234,7 @@ class CuteLayout:
         bit_addr = idx * self.pointer_bits
         swz = (cute_swizzle_offset(B, M, S, bit_addr >> 3) << 3) | (bit_addr & 7)
         if swz % self.pointer_bits:
-            raise LayoutError(f"the byte swizzle moves coordinate {coord!r} off an element "
+            raise LayoutError(f"the byte swizzle moves coordinate {shown(coord)} off an element "
                               "boundary")
         return swz // self.pointer_bits
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Union
 
+from .._checks import shown
 from ..errors import LayoutError
 
 __all__ = [
@@ -67,7 +68,7 @@ def _depth(t: IntTuple, level: int) -> int:
     if isinstance(t, tuple):
         return 1 + max((_depth(e, level + 1) for e in t), default=0)
     if type(t) is not int:
-        raise LayoutError(f"an IntTuple holds ints and tuples, got {t!r}")
+        raise LayoutError(f"an IntTuple holds ints and tuples, got {shown(t)}")
     return 0
 
 
@@ -165,10 +166,10 @@ def crd2idx(coord: IntTuple, shape: IntTuple, stride: IntTuple) -> int:
         if not isinstance(coord, tuple):
             coord = idx2crd(coord, shape)
         if len(coord) != len(shape):
-            raise LayoutError(f"coordinate {coord!r} does not match the shape {shape!r}")
+            raise LayoutError(f"coordinate {shown(coord)} does not match the shape {shown(shape)}")
         return sum(crd2idx(c, s, d) for c, s, d in zip(coord, shape, stride))
     if isinstance(coord, tuple):
-        raise LayoutError(f"coordinate {coord!r} is a tuple but its mode has the shape {shape}")
+        raise LayoutError(f"coordinate {shown(coord)} is a tuple but its mode has the shape {shape}")
     return coord * stride
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._checks import shown
 from ..errors import LayoutError
 from .cutelayout import CuteLayout
 from .inttuple import MAX_DEPTH, IntTuple
@@ -61,7 +62,7 @@ class _Reader:
 
     def error(self, msg: str) -> LayoutError:
         snippet = self.text if len(self.text) <= 80 else self.text[:77] + "..."
-        return LayoutError(f"CuTe layout {snippet!r}, column {self.pos + 1}: {msg}")
+        return LayoutError(f"CuTe layout {shown(snippet)}, column {self.pos + 1}: {msg}")
 
     def skip(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -85,7 +86,7 @@ class _Reader:
     def expect(self, char: str, what: str) -> None:
         if self.peek() != char:
             found = self.peek() or "the end"
-            raise self.error(f"expected {char!r} {what}, found {found!r}")
+            raise self.error(f"expected {shown(char)} {what}, found {shown(found)}")
         self.pos += 1
 
     # ------------------------------------------------------------------ grammar
@@ -108,7 +109,7 @@ class _Reader:
                 raise self.error("an integer with more than 18 digits is refused")
             found = self.peek() or "the end"
             raise self.error(f"expected an integer such as _64 or 64, or a tuple, found "
-                             f"{found!r}")
+                             f"{shown(found)}")
         if self.peek() == "@":
             raise self.error("strides with '@' (ScaledBasis, e.g. _1@0) are coordinate "
                              "layouts of TMA tensors, not offsets; only integer strides are "
@@ -218,7 +219,7 @@ def parse_cute(text: Any) -> CuteLayout:
         if r.separator():
             raise r.error("a composition whose outer function is a layout is not supported; "
                           "only Sw<B,M,S> o offset o layout")
-        raise r.error(f"unexpected {r.peek()!r} after the layout")
+        raise r.error(f"unexpected {shown(r.peek())} after the layout")
     return CuteLayout(shape, stride, swz, offset, pointer_bits)
 
 

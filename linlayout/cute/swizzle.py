@@ -34,12 +34,13 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .._checks import as_int, log2_exact
+from .._checks import as_int, log2_exact, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
 __all__ = [
     "IDENTITY",
+    "MAX_SWIZZLE_BITS",
     "apply_xor_pairs",
     "check_swizzle",
     "cute_from_xor_pairs",
@@ -82,15 +83,32 @@ def check_swizzle(B: Any, M: Any, S: Any) -> tuple[int, int, int]:
     """
     B, M, S = as_int(B, "B"), as_int(M, "M"), as_int(S, "S")
     if B < 0:
-        raise LayoutError(f"Swizzle<B,M,S> needs B >= 0 (number of bits), got B = {B}")
+        raise LayoutError(f"Swizzle<B,M,S> needs B >= 0 (number of bits), got B = {_short(B)}")
     if M < 0:
-        raise LayoutError(f"Swizzle<B,M,S> needs M >= 0 (bits kept constant), got M = {M}")
+        raise LayoutError(f"Swizzle<B,M,S> needs M >= 0 (bits kept constant), got M = "
+                          f"{_short(M)}")
     if abs(S) < B:
         raise LayoutError(
-            f"Swizzle<{B},{M},{S}> needs |S| >= B (CuTe static_assert: the read and written "
-            f"bits must not overlap); use |S| >= {B}"
+            f"Swizzle<{_short(B)},{_short(M)},{_short(S)}> needs |S| >= B (CuTe static_assert: "
+            f"the read and written bits must not overlap); use |S| >= {_short(B)}"
+        )
+    if M + B + abs(S) > MAX_SWIZZLE_BITS:
+        raise LayoutError(
+            f"Swizzle<{_short(B)},{_short(M)},{_short(S)}> touches address bits up to "
+            f"M + B + |S| = {_short(M + B + abs(S))}; at most {MAX_SWIZZLE_BITS} (a 64-bit "
+            "address) are accepted"
         )
     return B, M, S
+
+
+#: Highest address bit + 1 a swizzle may touch: ``M + B + |S| <= 64`` (addresses are at most
+#: 64-bit; CUTLASS's swizzles use at most 10).
+MAX_SWIZZLE_BITS = 64
+
+
+def _short(n: int) -> str:
+    """``n`` in decimal, or its bit length when it is too long to print usefully."""
+    return str(n) if abs(n) < 1 << 64 else f"<{n.bit_length()}-bit integer>"
 
 
 def _top_bit(B: int, M: int, S: int) -> int:
@@ -101,14 +119,14 @@ def _top_bit(B: int, M: int, S: int) -> int:
 def _checked_pairs(pairs: Any) -> list[tuple[int, int]]:
     """``pairs`` as a list of ``(target, source)`` int pairs; LayoutError for anything else."""
     if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
-        raise LayoutError(f"pairs must be (target bit, source bit) pairs, got {pairs!r}")
+        raise LayoutError(f"pairs must be (target bit, source bit) pairs, got {shown(pairs)}")
     out = []
     for i, pair in enumerate(pairs):
         if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
-            raise LayoutError(f"pairs[{i}] must be a (target bit, source bit) pair, got {pair!r}")
+            raise LayoutError(f"pairs[{i}] must be a (target bit, source bit) pair, got {shown(pair)}")
         t, src = as_int(pair[0], f"pairs[{i}] target"), as_int(pair[1], f"pairs[{i}] source")
         if t < 0 or src < 0:
-            raise LayoutError(f"pairs[{i}] = {pair!r}: bit positions must be non-negative")
+            raise LayoutError(f"pairs[{i}] = {shown(pair)}: bit positions must be non-negative")
         out.append((t, src))
     return out
 
@@ -348,6 +366,8 @@ def to_cute_swizzle(layout: LinearLayout) -> tuple[int, int, int] | None:
 
 
 _SW = re.compile(r"(?:Sw|Swizzle)\s*<\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*>")
+#: Digits of one swizzle parameter in text (no valid parameter has more than 2).
+_SW_DIGITS = 6
 
 
 def parse_cute_swizzle(text: str) -> tuple[int, int, int]:
@@ -376,13 +396,16 @@ def parse_cute_swizzle(text: str) -> tuple[int, int, int]:
     found = _SW.findall(text)
     if not found:
         raise LayoutError(
-            f"no CuTe swizzle in {text!r}; write it as CuTe prints it, e.g. 'Sw<3,4,3>'"
+            f"no CuTe swizzle in {shown(text)}; write it as CuTe prints it, e.g. 'Sw<3,4,3>'"
         )
     if len(found) > 1:
         raise LayoutError(
-            f"{text!r} holds {len(found)} swizzles; pass one, e.g. 'Sw<3,4,3>' (a composition "
+            f"{shown(text)} holds {len(found)} swizzles; pass one, e.g. 'Sw<3,4,3>' (a composition "
             "of swizzles is not a single CuTe Swizzle)"
         )
+    if any(len(v.lstrip("-")) > _SW_DIGITS for v in found[0]):
+        raise LayoutError(f"a swizzle parameter in {text[:60]!r} has more than {_SW_DIGITS} "
+                          f"digits; B, M and |S| are at most {MAX_SWIZZLE_BITS}")
     return check_swizzle(*(int(v) for v in found[0]))
 
 

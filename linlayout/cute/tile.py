@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._checks import as_int
+from .._checks import as_int, shown
 from ..errors import LayoutError
 from .cutelayout import CuteLayout
 from .inttuple import leaves, product
@@ -64,7 +64,7 @@ def tile_to_shape(atom: Any, shape: Sequence[int]) -> CuteLayout:
     """
     cl = parse_cute(atom)
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
-        raise LayoutError(f"shape must be a list of extents, got {shape!r}")
+        raise LayoutError(f"shape must be a list of extents, got {shown(shape)}")
     modes = cl.modes()
     if len(shape) != len(modes):
         raise LayoutError(f"{cl.text()} has {len(modes)} modes but the shape {list(shape)} has "

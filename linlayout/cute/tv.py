@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._checks import log2_exact
+from .._checks import log2_exact, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .bits import coordinate_images
@@ -50,7 +50,7 @@ def _tile_dims(tile_shape: Any) -> list[int]:
     if isinstance(tile_shape, int) and not isinstance(tile_shape, bool):
         tile_shape = [tile_shape]
     if isinstance(tile_shape, (str, bytes)) or not isinstance(tile_shape, Sequence):
-        raise LayoutError(f"tile_shape must be a list of powers of two, got {tile_shape!r}")
+        raise LayoutError(f"tile_shape must be a list of powers of two, got {shown(tile_shape)}")
     if not tile_shape:
         raise LayoutError("tile_shape must name at least one dim")
     logs = [log2_exact(s, f"tile_shape[{i}]") for i, s in enumerate(tile_shape)]

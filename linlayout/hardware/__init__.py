@@ -14,7 +14,8 @@
 this package.
 """
 
-from .instructions import DEFAULT, Instruction, MatrixGeometry, matrix_geometry, parse_instruction
+from .instructions import (DEFAULT, Instruction, MatrixGeometry, check_matrix_access,
+                           matrix_geometry, parse_instruction)
 from .kinds import (
     DISTRIBUTED_IN_DIMS,
     MEMORY_IN_DIMS,
@@ -43,6 +44,7 @@ __all__ = [
     "LdsInstruction",
     "MatrixGeometry",
     "bank_model",
+    "check_matrix_access",
     "distributed_columns",
     "is_distributed",
     "lds_instruction",

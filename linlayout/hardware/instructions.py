@@ -30,10 +30,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._checks import shown
 from .. import f2
 from ..errors import LayoutError
 
-__all__ = ["DEFAULT", "Instruction", "MatrixGeometry", "matrix_geometry", "parse_instruction"]
+__all__ = ["DEFAULT", "Instruction", "MatrixGeometry", "check_matrix_access", "matrix_geometry",
+           "parse_instruction"]
 
 #: The plain vectorised access.
 DEFAULT = "ld/st.shared"
@@ -75,7 +77,7 @@ def parse_instruction(name: str | Instruction | None) -> Instruction:
     m = _MATRIX.match(name) if isinstance(name, str) else None
     if not m:
         raise LayoutError(
-            f"unknown instruction {name!r}; use 'ld.shared', 'st.shared', or "
+            f"unknown instruction {shown(name)}; use 'ld.shared', 'st.shared', or "
             "'ldmatrix.x{1,2,4}[.trans]' / 'stmatrix.x{1,2,4}[.trans]'"
         )
     return Instruction(name, matrices=int(m.group(2)), trans=bool(m.group(3)),
@@ -168,6 +170,41 @@ def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[
             "registers hold fewer; use a smaller .xN"
         )
     return MatrixGeometry(row=row, rows=rows, chunk_registers=chunk)
+
+
+def check_matrix_access(instr: Instruction, register: Sequence[int], lane: Sequence[int],
+                        warp_log2: int, row_bytes: int, element_bits: int,
+                        vector_elems: object = None) -> MatrixGeometry:
+    """Every precondition an ldmatrix/stmatrix access puts on the distributed layout and the
+    hardware, in one place: :func:`linlayout.bank_conflicts` and
+    :func:`linlayout.simulate_bank_access` both call it, so they accept exactly the same
+    accesses (the simulator then replays the memory side itself).
+
+    Args:
+        instr: a matrix instruction (``instr.is_matrix``).
+        register, lane: flat tensor coordinates of the layout's register and lane bits (lane
+            zero-extended to the warp).
+        warp_log2: log2 of the lanes per warp (the instruction needs 5: 32 lanes).
+        row_bytes: bytes in one row of banks (at least 128: the 8 rows of a matrix).
+        element_bits: bits per element (8, 16 or 32; 16 for ``.trans``).
+        vector_elems: must be None (a matrix instruction moves fixed 16-byte rows).
+
+    Returns:
+        The :class:`MatrixGeometry` (:func:`matrix_geometry`).
+
+    Raises:
+        LayoutError: ``vector_elems`` given, a warp that is not 32 lanes, rows of banks
+            narrower than 128 bytes, or any :func:`matrix_geometry` error (element size, too
+            few registers for the 32-bit chunk or the ``.xN`` matrices, broadcast lanes).
+
+    Source: PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16 "stmatrix" (``.m8n8``: 32
+    threads, 16-byte rows, one 8×8 matrix per ``.xN`` step).
+    """
+    if vector_elems is not None:
+        raise LayoutError(f"vector_elems does not apply to {instr.name} (rows are 16 bytes)")
+    if warp_log2 != 5 or row_bytes < 128:
+        raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
+    return matrix_geometry(instr, register, lane, element_bits)
 
 
 def _chunk_columns(regs: Sequence[int], c: int) -> list[int]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._checks import shown
 from ..errors import LayoutError, NotInvertibleError
 from ..layout import LinearLayout
 
@@ -65,7 +66,7 @@ def require_same_tensor(a: Any, b: Any, name_a: str, name_b: str) -> None:
     for n, size in a.out_dims.items():
         if size != bsizes[n]:
             raise LayoutError(
-                f"out dim {n!r} has size {size} in the {name_a} but {bsizes[n]} in the "
+                f"out dim {shown(n)} has size {size} in the {name_a} but {bsizes[n]} in the "
                 f"{name_b}; both must describe the same tensor"
             )
 
@@ -94,7 +95,7 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
     for n in layout.in_dim_names:
         if n not in DISTRIBUTED_IN_DIMS:
             raise LayoutError(
-                f"{what} has in dim {n!r}; a distributed layout's in dims are among "
+                f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
                 f"{list(DISTRIBUTED_IN_DIMS)} (rename it, e.g. 'thread' -> 'lane')"
             )
     lane = layout.dim_columns("lane")

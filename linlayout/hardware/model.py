@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import f2
-from .._checks import log2_exact
+from .._checks import log2_exact, shown
 from ..errors import LayoutError
 
 __all__ = ["AMD_CDNA3", "AMD_CDNA4", "NVIDIA", "PRESETS", "BankModel", "HardwareModel", "bank_model"]
@@ -84,7 +84,7 @@ class HardwareModel:
         if isinstance(overrides, (str, bytes)) or not isinstance(overrides, Iterable):
             raise LayoutError(
                 f"phase_overrides must be a tuple of (access_bytes, (mask, ...)) pairs, got "
-                f"{overrides!r}"
+                f"{shown(overrides)}"
             )
         overrides = tuple(overrides)
         for entry in overrides:
@@ -93,13 +93,13 @@ class HardwareModel:
                 masks = tuple(masks)
             except (TypeError, ValueError):
                 raise LayoutError(
-                    f"phase_overrides entries are (access_bytes, (mask, ...)), got {entry!r}"
+                    f"phase_overrides entries are (access_bytes, (mask, ...)), got {shown(entry)}"
                 ) from None
             w = log2_exact(width, "phase override access_bytes", 1, self.max_access_bytes)
             for m in masks:
                 if not isinstance(m, int) or isinstance(m, bool) or m <= 0 or m >> warp:
                     raise LayoutError(
-                        f"phase mask {m!r} for {width}-byte accesses must be a nonzero lane mask "
+                        f"phase mask {shown(m)} for {width}-byte accesses must be a nonzero lane mask "
                         f"below {self.warp_size}"
                     )
             if f2.rank(masks) != len(masks):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._checks import shown
 from .. import f2
 from ..errors import LayoutError, NotInvertibleError
 from ..subspace import Subspace
@@ -92,7 +93,7 @@ def compose(self, outer: LinearLayout) -> LinearLayout:
     for n, b in self._out:
         if b > osizes[n]:
             raise LayoutError(
-                f"out dim {n!r} has size {1 << b} but the outer in dim has size "
+                f"out dim {shown(n)} has size {1 << b} but the outer in dim has size "
                 f"{1 << osizes[n]}; it must be at most that"
             )
         rows += outer_cols[ooffs[n]:ooffs[n] + b]
@@ -165,7 +166,7 @@ def _columns_in(self: LayoutCore, target: LayoutCore, op: str, what: str) -> Seq
     for n, b in self._out:
         if b > tsizes[n]:
             raise LayoutError(
-                f"out dim {n!r} has size {1 << b} here but {1 << tsizes[n]} in {what} "
+                f"out dim {shown(n)} has size {1 << b} here but {1 << tsizes[n]} in {what} "
                 f"({self.out_dims} vs {target.out_dims}); {what}'s out dims must be at "
                 "least as large"
             )

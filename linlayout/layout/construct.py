@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import f2
-from .._checks import dim_name, log2_exact, need_mapping, random_source
+from .._checks import dim_name, log2_exact, need_mapping, random_source, shown
 from ..errors import LayoutError, NotLinearError
 from .dims import dims_arg, prefix_sums, split_flat
 
@@ -64,21 +64,21 @@ def from_columns(
     need_mapping(in_dims, "in_dims")
     need_mapping(out_dims, "out_dims")
     if isinstance(columns, (str, bytes)) or not isinstance(columns, Iterable):
-        raise LayoutError(f"columns must be a sequence of ints, got {columns!r}")
-    ins = [(dim_name(n, "in-dim"), log2_exact(s, f"size of in dim {n!r}"))
+        raise LayoutError(f"columns must be a sequence of ints, got {shown(columns)}")
+    ins = [(dim_name(n, "in-dim"), log2_exact(s, f"size of in dim {shown(n)}"))
            for n, s in in_dims.items()]
-    outs = [(dim_name(n, "out-dim"), log2_exact(s, f"size of out dim {n!r}"))
+    outs = [(dim_name(n, "out-dim"), log2_exact(s, f"size of out dim {shown(n)}"))
             for n, s in out_dims.items()]
     nin = sum(b for _, b in ins)
     nout = sum(b for _, b in outs)
     cols = []
     for c in columns:
         if isinstance(c, bool):
-            raise LayoutError(f"column {c!r} is a bool; use ints")
+            raise LayoutError(f"column {shown(c)} is a bool; use ints")
         try:
             c = operator.index(c)
         except TypeError:
-            raise LayoutError(f"column {c!r} is not an int") from None
+            raise LayoutError(f"column {shown(c)} is not an int") from None
         if c < 0 or c >> nout:
             raise LayoutError(f"column {c:#x} does not fit in the {nout} output bits")
         cols.append(c)
@@ -184,11 +184,11 @@ def from_function(
         [[1, 1], [2, 2], [4, 4]]
     """
     if not callable(fn):
-        raise LayoutError(f"from_function needs a callable, got {fn!r}")
+        raise LayoutError(f"from_function needs a callable, got {shown(fn)}")
     ins = dims_arg(in_dims, "in_dims", "in-dim")
     outs = dims_arg(out_dims, "out_dims", "out-dim")
     if isinstance(max_checks, bool) or not isinstance(max_checks, int) or max_checks < 0:
-        raise LayoutError(f"max_checks must be a non-negative int, got {max_checks!r}")
+        raise LayoutError(f"max_checks must be a non-negative int, got {shown(max_checks)}")
     sampler = random_source(rng)
 
     def point(x: int) -> dict[str, int]:
@@ -242,7 +242,7 @@ def _flat_output(outs: Sequence[tuple[str, int]], value: Any, where: Mapping[str
         vals = [value]
     else:
         raise LayoutError(
-            f"at {dict(where)} the function returned {value!r}; return {{out_dim: value}} "
+            f"at {dict(where)} the function returned {shown(value)}; return {{out_dim: value}} "
             f"or one value per out dim {list(names)}"
         )
     if len(vals) != len(names):
@@ -254,7 +254,7 @@ def _flat_output(outs: Sequence[tuple[str, int]], value: Any, where: Mapping[str
     for (n, b), s, v in zip(outs, prefix_sums([b for _, b in outs]), vals):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v >> b:
             raise LayoutError(
-                f"at {dict(where)} the function gives {v!r} for out dim {n!r}, which needs "
+                f"at {dict(where)} the function gives {shown(v)} for out dim {shown(n)}, which needs "
                 f"an int in [0, {1 << b})"
             )
         flat |= v << s
@@ -299,12 +299,12 @@ def random_layout(
     ins = dims_arg(in_dims, "in_dims", "in-dim")
     outs = dims_arg(out_dims, "out_dims", "out-dim")
     if not isinstance(surjective, bool):
-        raise LayoutError(f"surjective must be a bool, got {surjective!r}")
+        raise LayoutError(f"surjective must be a bool, got {shown(surjective)}")
     if kind not in ("general", "unit"):
-        raise LayoutError(f"kind must be 'general' or 'unit', got {kind!r}")
+        raise LayoutError(f"kind must be 'general' or 'unit', got {shown(kind)}")
     if isinstance(broadcast, bool) or not isinstance(broadcast, (int, float)) \
             or not 0.0 <= broadcast <= 1.0:
-        raise LayoutError(f"broadcast must be a probability in [0, 1], got {broadcast!r}")
+        raise LayoutError(f"broadcast must be a probability in [0, 1], got {shown(broadcast)}")
     r = random_source(rng)
     nin, nout = sum(b for _, b in ins), sum(b for _, b in outs)
     if surjective and nin < nout:
@@ -373,9 +373,9 @@ def from_matrix(cls, matrix, in_dims: Mapping[str, int], out_dims: Mapping[str, 
         raise LayoutError(f"cannot read a matrix from {type(matrix).__name__}: {exc}") from None
     need_mapping(in_dims, "in_dims")
     need_mapping(out_dims, "out_dims")
-    ins = [(dim_name(n, "in-dim"), log2_exact(s, f"size of in dim {n!r}"))
+    ins = [(dim_name(n, "in-dim"), log2_exact(s, f"size of in dim {shown(n)}"))
            for n, s in in_dims.items()]
-    outs = [(dim_name(n, "out-dim"), log2_exact(s, f"size of out dim {n!r}"))
+    outs = [(dim_name(n, "out-dim"), log2_exact(s, f"size of out dim {shown(n)}"))
             for n, s in out_dims.items()]
     nin = sum(b for _, b in ins)
     nout = sum(b for _, b in outs)

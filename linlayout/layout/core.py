@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Any
 
 from .. import f2
-from .._checks import dim_name, log2_exact, need_mapping
+from .._checks import dim_name, log2_exact, need_mapping, shown
 from ..errors import LayoutError
 from .dims import DimTables, dim_tables, prefix_sums, split_flat
 
@@ -156,7 +156,7 @@ class LayoutCore:
         bits = self.dim_tables.in_bits
         if isinstance(in_dim, str) and in_dim in bits:
             return bits[in_dim]
-        raise LayoutError(f"no in dim {in_dim!r}; the in dims are {list(self.in_dim_names)}")
+        raise LayoutError(f"no in dim {shown(in_dim)}; the in dims are {list(self.in_dim_names)}")
 
     def out_bits(self, out_dim: str) -> int:
         """log2 of the size of ``out_dim``.
@@ -167,7 +167,7 @@ class LayoutCore:
         bits = self.dim_tables.out_bits
         if isinstance(out_dim, str) and out_dim in bits:
             return bits[out_dim]
-        raise LayoutError(f"no out dim {out_dim!r}; the out dims are {list(self.out_dim_names)}")
+        raise LayoutError(f"no out dim {shown(out_dim)}; the out dims are {list(self.out_dim_names)}")
 
     @property
     def total_in_bits(self) -> int:
@@ -267,19 +267,19 @@ class LayoutCore:
         for name, v in inputs.items():
             if not isinstance(name, str) or name not in sizes:
                 raise LayoutError(
-                    f"unknown in dim {name!r}; the in dims are {list(self.in_dim_names)}"
+                    f"unknown in dim {shown(name)}; the in dims are {list(self.in_dim_names)}"
                 )
             if type(v) is not int:
                 if isinstance(v, bool):
-                    raise LayoutError(f"value for in dim {name!r} is a bool; use an int")
+                    raise LayoutError(f"value for in dim {shown(name)} is a bool; use an int")
                 try:
                     v = operator.index(v)
                 except TypeError:
                     raise LayoutError(
-                        f"value for in dim {name!r} must be an int, got {v!r}") from None
+                        f"value for in dim {shown(name)} must be an int, got {shown(v)}") from None
             if v < 0 or v >> sizes[name]:
                 raise LayoutError(
-                    f"value {v} for in dim {name!r} is outside [0, {1 << sizes[name]})"
+                    f"value {v} for in dim {shown(name)} is outside [0, {1 << sizes[name]})"
                 )
             x |= v << offs[name]
         return x
@@ -295,7 +295,7 @@ class LayoutCore:
             LayoutError: ``x`` is not a non-negative int.
         """
         if not isinstance(x, int) or isinstance(x, bool) or x < 0:
-            raise LayoutError(f"apply_flat needs a non-negative int flat input, got {x!r}")
+            raise LayoutError(f"apply_flat needs a non-negative int flat input, got {shown(x)}")
         return f2.apply(self._cols, x)
 
     # ------------------------------------------------------------------ identity
@@ -381,22 +381,22 @@ def _pack_checked(bases: Any, out_dims: Any) -> tuple:
             )
         out_names: list[str] = []
     elif isinstance(out_dims, (str, bytes)) or not isinstance(out_dims, Iterable):
-        raise LayoutError(f"out_dims must be a mapping or a list of names, got {out_dims!r}")
+        raise LayoutError(f"out_dims must be a mapping or a list of names, got {shown(out_dims)}")
     else:
         out_names = [dim_name(n, "out-dim") for n in out_dims]
     if len(set(out_names)) != len(out_names):
         raise LayoutError(f"out-dim names must be distinct, got {out_names}")
     sized = isinstance(out_dims, Mapping)
     if sized:
-        out_log2 = [log2_exact(out_dims[n], f"size of out dim {n!r}") for n in out_names]
+        out_log2 = [log2_exact(out_dims[n], f"size of out dim {shown(n)}") for n in out_names]
     ins: list[tuple[str, int]] = []
     images: list[tuple[str, int, tuple[int, ...]]] = []
     for name, dim_images in bases.items():
         dim_name(name, "in-dim")
         if isinstance(dim_images, (str, bytes, Set, Mapping)) or \
                 not isinstance(dim_images, Iterable):
-            raise LayoutError(f"bases[{name!r}] must be a list of images (an ordered "
-                              f"sequence), got {dim_images!r}")
+            raise LayoutError(f"bases[{shown(name)}] must be a list of images (an ordered "
+                              f"sequence), got {shown(dim_images)}")
         count = 0
         for i, img in enumerate(dim_images):
             images.append((name, i, _image_values(name, i, img, out_names)))
@@ -414,7 +414,7 @@ def _pack_checked(bases: Any, out_dims: Any) -> tuple:
         for v, on, sh, lg in zip(vals, out_names, shifts, out_log2):
             if v >> lg:
                 raise LayoutError(
-                    f"bases[{name!r}][{i}] has value {v} for out dim {on!r}, which has size "
+                    f"bases[{shown(name)}][{i}] has value {v} for out dim {shown(on)}, which has size "
                     f"{1 << lg}; values must be below the out-dim size"
                 )
             flat |= v << sh
@@ -426,22 +426,22 @@ def _image_values(name: str, i: int, img: Any, out_names: Sequence[str]) -> tupl
     """The values of ``bases[name][i]``, validated (ints, one per out dim, non-negative)."""
     nout = len(out_names)
     if isinstance(img, (str, bytes, Set, Mapping)) or not isinstance(img, Iterable):
-        raise LayoutError(f"bases[{name!r}][{i}] must be a list of {nout} ints (an ordered "
-                          f"sequence), got {img!r}")
+        raise LayoutError(f"bases[{shown(name)}][{i}] must be a list of {nout} ints (an ordered "
+                          f"sequence), got {shown(img)}")
     vals = []
     for v in img:
         if isinstance(v, bool):
-            raise LayoutError(f"bases[{name!r}][{i}] holds a bool {v!r}; use ints")
+            raise LayoutError(f"bases[{shown(name)}][{i}] holds a bool {shown(v)}; use ints")
         try:
             vals.append(operator.index(v))
         except TypeError:
-            raise LayoutError(f"bases[{name!r}][{i}] holds {v!r}, which is not an int") from None
+            raise LayoutError(f"bases[{shown(name)}][{i}] holds {shown(v)}, which is not an int") from None
     if len(vals) != nout:
         raise LayoutError(
-            f"bases[{name!r}][{i}] = {vals} has {len(vals)} entries but there are {nout} out "
+            f"bases[{shown(name)}][{i}] = {shown(vals)} has {len(vals)} entries but there are {nout} out "
             f"dims {list(out_names)}; give one int per out dim"
         )
     for v, on in zip(vals, out_names):
         if v < 0:
-            raise LayoutError(f"bases[{name!r}][{i}] has negative value {v} for out dim {on!r}")
+            raise LayoutError(f"bases[{shown(name)}][{i}] has negative value {v} for out dim {shown(on)}")
     return tuple(vals)

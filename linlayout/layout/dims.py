@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .._checks import dim_name, log2_exact
+from .._checks import dim_name, log2_exact, shown
 from ..errors import LayoutError
 
 __all__ = [
@@ -131,7 +131,7 @@ def names_arg(names: Any, what: str) -> list[str]:
     if isinstance(names, str):
         return [names]
     if not isinstance(names, Iterable):
-        raise LayoutError(f"{what} must be a dim name or a list of names, got {names!r}")
+        raise LayoutError(f"{what} must be a dim name or a list of names, got {shown(names)}")
     return list(dict.fromkeys(dim_name(n, "dim") for n in names))
 
 
@@ -147,10 +147,10 @@ def dims_arg(dims: Any, what: str, kind: str) -> list[tuple[str, int]]:
     elif isinstance(dims, Iterable) and not isinstance(dims, (str, bytes)):
         pairs = list(dims)
         if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs):
-            raise LayoutError(f"{what} must be {{name: size}} or [(name, size), ...], got {dims!r}")
+            raise LayoutError(f"{what} must be {{name: size}} or [(name, size), ...], got {shown(dims)}")
     else:
-        raise LayoutError(f"{what} must be {{name: size}} or [(name, size), ...], got {dims!r}")
-    out = [(dim_name(n, kind), log2_exact(s, f"size of {kind} {n!r}")) for n, s in pairs]
+        raise LayoutError(f"{what} must be {{name: size}} or [(name, size), ...], got {shown(dims)}")
+    out = [(dim_name(n, kind), log2_exact(s, f"size of {kind} {shown(n)}")) for n, s in pairs]
     names = [n for n, _ in out]
     if len(set(names)) != len(names):
         raise LayoutError(f"{what} repeats a name: {names}")
@@ -164,7 +164,7 @@ def permutation(order: Any, names: tuple[str, ...], what: str, op: str) -> list[
         LayoutError: ``order`` is not a permutation of ``names`` (the missing ones named).
     """
     if not isinstance(order, Iterable):
-        raise LayoutError(f"{op} needs a permutation of {list(names)}, got {order!r}")
+        raise LayoutError(f"{op} needs a permutation of {list(names)}, got {shown(order)}")
     order = [order] if isinstance(order, str) else list(order)
     if (
         len(order) != len(names)
@@ -278,7 +278,7 @@ def supremum(a: Dims, b: Dims, a_names: tuple[str, ...], b_names: tuple[str, ...
         bad = next(x for x, y in zip(common_a, common_b) if x != y)
         raise LayoutError(
             f"the {kind} dims common to both layouts must appear in the same relative order; "
-            f"{bad!r} is out of order in {a_names} and {b_names}"
+            f"{shown(bad)} is out of order in {a_names} and {b_names}"
         )
     merged: list[str] = []
     i = j = 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .._checks import dim_name, log2_exact
+from .._checks import dim_name, log2_exact, shown
 from ..errors import LayoutError
 from .core import need_layout
 from .dims import dims_arg, names_arg, out_spec, permutation, remap, split_by_dim
@@ -164,7 +164,7 @@ def resize_in_dim(self, in_dim: str, size: int) -> LinearLayout:
         LayoutError: ``in_dim`` is not an in dim or ``size`` is not a power of two.
     """
     old = self.in_bits(in_dim)
-    new = log2_exact(size, f"new size of in dim {in_dim!r}")
+    new = log2_exact(size, f"new size of in dim {shown(in_dim)}")
     if new == old:
         return self
     by_dim = split_by_dim(self._in, self._cols)
@@ -186,7 +186,7 @@ def resize_out_dim(self, out_dim: str, size: int) -> LinearLayout:
         LayoutError: ``out_dim`` is not an out dim or ``size`` is not a power of two.
     """
     old = self.out_bits(out_dim)
-    new = log2_exact(size, f"new size of out dim {out_dim!r}")
+    new = log2_exact(size, f"new size of out dim {shown(out_dim)}")
     if new == old:
         return self
     new_out = [(n, new if n == out_dim else b) for n, b in self._out]
@@ -216,7 +216,7 @@ def rename_in_dim(self, old: str, new: str) -> LinearLayout:
     self.in_bits(old)
     dim_name(new, "in-dim")
     if new != old and new in self.in_dim_names:
-        raise LayoutError(f"cannot rename in dim {old!r} to {new!r}: {new!r} already exists")
+        raise LayoutError(f"cannot rename in dim {shown(old)} to {shown(new)}: {shown(new)} already exists")
     return type(self).unchecked([(new if n == old else n, b) for n, b in self._in],
                                    self._out, self._cols)
 
@@ -232,7 +232,7 @@ def rename_out_dim(self, old: str, new: str) -> LinearLayout:
     self.out_bits(old)
     dim_name(new, "out-dim")
     if new != old and new in self.out_dim_names:
-        raise LayoutError(f"cannot rename out dim {old!r} to {new!r}: {new!r} already exists")
+        raise LayoutError(f"cannot rename out dim {shown(old)} to {shown(new)}: {shown(new)} already exists")
     return type(self).unchecked(self._in, [(new if n == old else n, b)
                                               for n, b in self._out], self._cols)
 
@@ -246,7 +246,7 @@ def squeeze_ins(self, dims: str | Iterable[str]) -> LinearLayout:
     names = names_arg(dims, "dims")
     for n in names:
         if self.in_bits(n):
-            raise LayoutError(f"cannot squeeze in dim {n!r} of size {1 << self.in_bits(n)}; "
+            raise LayoutError(f"cannot squeeze in dim {shown(n)} of size {1 << self.in_bits(n)}; "
                               "only size-1 dims can be removed")
     return type(self).unchecked([d for d in self._in if d[0] not in names], self._out,
                                    self._cols)
@@ -261,7 +261,7 @@ def squeeze_outs(self, dims: str | Iterable[str]) -> LinearLayout:
     names = names_arg(dims, "dims")
     for n in names:
         if self.out_bits(n):
-            raise LayoutError(f"cannot squeeze out dim {n!r} of size "
+            raise LayoutError(f"cannot squeeze out dim {shown(n)} of size "
                               f"{1 << self.out_bits(n)}; only size-1 dims can be removed")
     return type(self).unchecked(self._in, [d for d in self._out if d[0] not in names],
                                    self._cols)
@@ -292,7 +292,7 @@ def concat_ins(self, other: LinearLayout) -> LinearLayout:
                           f"{other.out_dims}")
     shared = [n for n in other.in_dim_names if n in self.in_dim_names]
     if shared:
-        raise LayoutError(f"concat_ins needs disjoint in dims; {shared[0]!r} is in both")
+        raise LayoutError(f"concat_ins needs disjoint in dims; {shown(shared[0])} is in both")
     return type(self).unchecked(self._in + other._in, self._out, self._cols + other._cols)
 
 
@@ -312,7 +312,7 @@ def concat_outs(self, other: LinearLayout) -> LinearLayout:
                           f"{other.in_dims}")
     shared = [n for n in other.out_dim_names if n in self.out_dim_names]
     if shared:
-        raise LayoutError(f"concat_outs needs disjoint out dims; {shared[0]!r} is in both")
+        raise LayoutError(f"concat_outs needs disjoint out dims; {shown(shared[0])} is in both")
     s = self.total_out_bits
     return type(self).unchecked(self._in, self._out + other._out,
                                    [a | (b << s) for a, b in zip(self._cols, other._cols)])

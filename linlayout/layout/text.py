@@ -26,7 +26,8 @@ from ..errors import LayoutError, LayoutParseError
 if TYPE_CHECKING:
     from . import LinearLayout
 
-__all__ = ["from_dict", "layout_repr", "layout_str", "parse", "to_dict"]
+__all__ = ["MAX_REPR_INT_DIGITS", "MAX_REPR_NESTING", "from_dict", "layout_repr", "layout_str", "parse",
+           "to_dict"]
 
 
 def to_dict(self) -> dict[str, Any]:
@@ -56,8 +57,10 @@ def from_dict(cls, data: Mapping[str, Any]) -> LinearLayout:
 def parse(cls, text: str) -> LinearLayout:
     """Read a layout back from its ``repr()`` or its ``str()`` (Triton's ``toString``).
 
-    No ``eval``: the repr is read with :func:`ast.literal_eval` on the literal arguments of
-    the ``LinearLayout(...)`` call, the str line by line. Triton's output (with its leading
+    No ``eval``: the repr's literal arguments are read by a small one-pass reader (dicts,
+    lists, tuples, str, int, True/False; at most :data:`MAX_REPR_NESTING` levels and
+    :data:`MAX_REPR_INT_DIGITS` digits), the str line by line (integers of at most
+    :data:`MAX_REPR_INT_DIGITS` digits). Triton's output (with its leading
     newline) parses too. The str format cannot carry dim names that contain ``=``, `` -> ``,
     ``, `` or `` (size``; the repr can carry any name.
 
@@ -79,24 +82,151 @@ def parse(cls, text: str) -> LinearLayout:
     return _parse_str(cls, s)
 
 
+#: Limits of :func:`parse` on its repr form: nesting of ``[``/``{``/``(`` and digits of one
+#: integer. Both are far above any layout (bases nest 3 deep; a value has at most as many
+#: digits as 2^(out bits)) and keep parsing linear in the text, whatever
+#: ``sys.set_int_max_str_digits`` says (its floor is 640 digits).
+MAX_REPR_NESTING = 16
+MAX_REPR_INT_DIGITS = 600
+
+_REPR_TOKEN = re.compile(r"""[ \t\r\n]*(?:(?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
+                         r"|(?P<int>-?[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+                         r"|(?P<punct>[\[\](){}:,=]))")
+_CLOSERS = {"[": "]", "(": ")", "{": "}"}
+
+
+class _ReprReader:
+    """A reader of the literal arguments of ``LinearLayout(...)``: dicts, lists, tuples, str,
+    int, True/False — iteration-bounded, one pass, no ``eval`` and no :mod:`ast` (whose parser
+    runs out of memory or recursion on hostile text)."""
+
+    def __init__(self, text: str):
+        self.s, self.i, self.depth = text, 0, 0
+
+    def fail(self, expected: str) -> LayoutParseError:
+        found = self.s[self.i:self.i + 30]
+        return LayoutParseError(f"not a LinearLayout repr: expected {expected} at character "
+                                f"{self.i}, found {found!r}" if found else
+                                f"not a LinearLayout repr: expected {expected}, found the end")
+
+    def token(self) -> tuple[str, str]:
+        m = _REPR_TOKEN.match(self.s, self.i)
+        if not m:
+            raise self.fail("a literal, a name or one of []{}():,=")
+        self.i = m.end()
+        kind = m.lastgroup or "punct"
+        return kind, m.group(kind)
+
+    def peek(self) -> tuple[str, str] | None:
+        m = _REPR_TOKEN.match(self.s, self.i)
+        if not m:
+            return None
+        kind = m.lastgroup or "punct"
+        return kind, m.group(kind)
+
+    def expect(self, punct: str) -> None:
+        if self.token() != ("punct", punct):
+            raise self.fail(repr(punct))
+
+    def value(self) -> Any:
+        kind, tok = self.token()
+        if kind == "int":
+            if len(tok.lstrip("-")) > MAX_REPR_INT_DIGITS:
+                raise LayoutParseError(f"an integer with {len(tok.lstrip('-'))} digits in a "
+                                       f"LinearLayout repr; at most {MAX_REPR_INT_DIGITS}")
+            return int(tok)
+        if kind == "str":
+            return ast.literal_eval(tok)  # one flat string token: bounded work
+        if kind == "name" and tok in ("True", "False", "None"):
+            return {"True": True, "False": False, "None": None}[tok]
+        if kind == "punct" and tok in _CLOSERS:
+            self.depth += 1
+            if self.depth > MAX_REPR_NESTING:
+                raise LayoutParseError(f"a LinearLayout repr nests more than {MAX_REPR_NESTING} "
+                                       "levels deep; no layout does")
+            try:
+                return self.container(tok)
+            finally:
+                self.depth -= 1
+        self.i -= len(tok)
+        raise self.fail("a literal (dict, list, tuple, str, int, True or False)")
+
+    def container(self, opener: str) -> Any:
+        closer = _CLOSERS[opener]
+        items: list[Any] = []
+        pairs: dict[Any, Any] = {}
+        trailing_comma = False
+        while True:
+            if self.peek() == ("punct", closer):
+                self.token()
+                break
+            item = self.value()
+            if opener == "{":
+                self.expect(":")
+                if not isinstance(item, (str, int, bool)):
+                    raise LayoutParseError("not a LinearLayout repr: a dict key must be a str "
+                                           f"or int, got {type(item).__name__}")
+                pairs[item] = self.value()
+            else:
+                items.append(item)
+            kind, tok = self.token()
+            if tok == closer and kind == "punct":
+                trailing_comma = False
+                break
+            if (kind, tok) != ("punct", ","):
+                self.i -= len(tok)
+                raise self.fail(f"',' or {closer!r}")
+            trailing_comma = True
+        if opener == "{":
+            return pairs
+        if opener == "(":
+            return tuple(items) if len(items) != 1 or trailing_comma else items[0]
+        return items
+
+    def call(self) -> tuple[list[Any], dict[str, Any]]:
+        if self.token() != ("name", "LinearLayout"):
+            raise self.fail("'LinearLayout'")
+        self.expect("(")
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        while True:
+            nxt = self.peek()
+            if nxt == ("punct", ")"):
+                self.token()
+                break
+            save = self.i
+            kind, tok = self.token()
+            if kind == "name" and self.peek() == ("punct", "="):
+                self.token()
+                if tok in kwargs:
+                    raise LayoutParseError(f"LinearLayout argument {_q(tok)} is given twice")
+                kwargs[tok] = self.value()
+            else:
+                if kwargs:
+                    raise LayoutParseError("a positional argument follows a keyword argument "
+                                           "in the LinearLayout repr")
+                self.i = save
+                args.append(self.value())
+            kind, tok = self.token()
+            if (kind, tok) == ("punct", ")"):
+                break
+            if (kind, tok) != ("punct", ","):
+                self.i -= len(tok)
+                raise self.fail("',' or ')'")
+        if self.s[self.i:].strip():
+            raise self.fail("the end of the text after 'LinearLayout(...)'")
+        return args, kwargs
+
+
 def _parse_repr(cls, s: str) -> LinearLayout:
-    try:
-        call = ast.parse(s, mode="eval").body
-    except SyntaxError as exc:
-        raise LayoutParseError(f"not a LinearLayout repr: {exc.msg} in {s[:80]!r}") from None
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
-            and call.func.id == "LinearLayout" and 1 <= len(call.args) <= 2):
+    args, kwargs = _ReprReader(s).call()
+    if not 1 <= len(args) <= 2:
         raise LayoutParseError(
             f"a LinearLayout repr is LinearLayout({{bases}}, out_dims={{...}}), got {s[:80]!r}"
         )
-    try:
-        args = [ast.literal_eval(a) for a in call.args]
-        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-    except ValueError:
-        raise LayoutParseError(f"the arguments of {s[:80]!r} are not literals") from None
     unknown = set(kwargs) - {"out_dims", "require_surjective"}
-    if unknown or None in kwargs:
-        raise LayoutParseError(f"unknown LinearLayout arguments {sorted(map(str, unknown))}")
+    if unknown:
+        raise LayoutParseError(f"unknown LinearLayout arguments {_q(sorted(unknown))}")
     return cls(*args, **kwargs)
 
 
@@ -123,20 +253,20 @@ def _parse_str(cls, s: str) -> LinearLayout:
             current = None  # no continuation lines after a size-1 dim
         elif basis:
             name, img = basis.group("name"), basis.group("img")
-            value = int(basis.group("value"))
+            value = _str_int(basis.group("value"), ln)
             if basis.group("new"):
                 current = _new_parsed_dim(bases, name, ln)
             if current != name or value != 1 << len(bases[name]):
                 raise LayoutParseError(
-                    f"basis line {ln!r} is out of order: expected {current}="
+                    f"basis line {_q(ln)} is out of order: expected {str(current)[:60]}="
                     f"{1 << len(bases[current]) if current else 1} next"
                 )
             vals = [v.strip() for v in img.split(",")] if img.strip() else []
             if not all(v.isdigit() for v in vals):
-                raise LayoutParseError(f"basis line {ln!r} has a non-integer value")
-            bases[name].append([int(v) for v in vals])
+                raise LayoutParseError(f"basis line {_q(ln)} has a non-integer value")
+            bases[name].append([_str_int(v, ln) for v in vals])
         else:
-            raise LayoutParseError(f"cannot read line {ln!r} of a LinearLayout str")
+            raise LayoutParseError(f"cannot read line {_q(ln)} of a LinearLayout str")
     return cls(bases, outs)
 
 
@@ -200,7 +330,7 @@ def _str_template(ins: tuple[tuple[str, int], ...], outs: tuple[tuple[str, int],
 _WHERE = "where out dims are: ["
 _EMPTY_WITH_OUTS = re.compile(r"\(empty layout with out-dims \[(.*)\]\)", re.S)
 _SIZE1 = re.compile(r"- (.+) is a size 1 dimension")
-_BASIS = re.compile(r"(?P<new>- )?(?P<name>.+)=(?P<value>\d+) -> \((?P<img>[^()]*)\)")
+_BASIS = re.compile(r"(?P<new>- )?(?P<name>[^=]+)=(?P<value>\d+) -> \((?P<img>[^()]*)\)")
 _OUT_DIM = re.compile(r"(.+) \(size (\d+)\)")
 
 
@@ -211,13 +341,27 @@ def _parse_out_dims(text: str, line: str) -> dict[str, int]:
     for part in (p.strip() for p in body.split(", ")) if body.strip() else ():
         m = _OUT_DIM.fullmatch(part)
         if not m or m.group(1) in outs:
-            raise LayoutParseError(f"cannot read out dim {part!r} in {line!r}")
-        outs[m.group(1)] = int(m.group(2))
+            raise LayoutParseError(f"cannot read out dim {_q(part)} in {_q(line)}")
+        outs[m.group(1)] = _str_int(m.group(2), line)
     return outs
+
+
+def _q(text: object, limit: int = 100) -> str:
+    """``repr(text)`` cut to about ``limit`` characters: messages quote input, boundedly."""
+    r = repr(text)
+    return r if len(r) <= limit else r[:limit - 1] + "…"
+
+
+def _str_int(digits: str, line: str) -> int:
+    """``int(digits)`` with at most :data:`MAX_REPR_INT_DIGITS` digits."""
+    if len(digits) > MAX_REPR_INT_DIGITS:
+        raise LayoutParseError(f"an integer with {len(digits)} digits in line {line[:60]!r}…; "
+                               f"at most {MAX_REPR_INT_DIGITS}")
+    return int(digits)
 
 
 def _new_parsed_dim(bases: dict[str, list[list[int]]], name: str, line: str) -> str:
     if name in bases:
-        raise LayoutParseError(f"in dim {name!r} appears twice (line {line!r})")
+        raise LayoutParseError(f"in dim {_q(name)} appears twice (line {_q(line)})")
     bases[name] = []
     return name

@@ -24,6 +24,7 @@ from .modes import LINE_BYTES, SwizzleMode, swizzle_mode
 
 __all__ = [
     "DEFAULT_SIZE_BYTES",
+    "MAX_TABLE_LINES",
     "address_formula",
     "base_offset",
     "buffer_offset",
@@ -132,6 +133,10 @@ def address_formula(mode: Any) -> str:
     return "swizzled(a) = " + " ⊕ ".join(["a"] + terms)
 
 
+#: Most lines :func:`chunk_table` lists (it enumerates them); every mode repeats within 8.
+MAX_TABLE_LINES = 1 << 12
+
+
 def chunk_table(mode: Any, lines: int = 8, cell_bytes: int = 16) -> list[list[int]]:
     """PTX ISA §5.5.7's tables: for each 128-byte line, the cell stored at each position.
 
@@ -148,7 +153,8 @@ def chunk_table(mode: Any, lines: int = 8, cell_bytes: int = 16) -> list[list[in
         also where cell ``pos`` goes. E.g. 128B: line 1 is ``[1, 0, 3, 2, 5, 4, 7, 6]``.
 
     Raises:
-        LayoutError: unknown mode, bad ``lines``, or a ``cell_bytes`` the mode would split.
+        LayoutError: unknown mode, bad ``lines`` (below 1 or over :data:`MAX_TABLE_LINES`:
+            the table is listed line by line), or a ``cell_bytes`` the mode would split.
 
     Source: PTX ISA §5.5.7 "Swizzling Modes" tables (16-byte cells, numbered per line).
 
@@ -161,6 +167,11 @@ def chunk_table(mode: Any, lines: int = 8, cell_bytes: int = 16) -> list[list[in
     nl = as_int(lines, "lines")
     if nl < 1:
         raise LayoutError(f"lines must be at least 1, got {nl}")
+    if nl > MAX_TABLE_LINES:
+        raise LayoutError(
+            f"lines = {nl} is over the limit of {MAX_TABLE_LINES}: the table repeats every "
+            f"{m.repeat_bytes // LINE_BYTES} lines (the mode's repeat period), so ask for at "
+            "most that many; swizzled_address() and address_formula() give any address")
     cb = as_int(cell_bytes, "cell_bytes")
     if cb < 1 or cb > LINE_BYTES or cb & (cb - 1):
         raise LayoutError(f"cell_bytes must be a power of two from 1 to 128, got {cb}")

@@ -12,14 +12,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._checks import as_int, log2_exact
+from .._checks import as_int, log2_exact, shown
 from ..cute import apply_xor_pairs
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .addresses import DEFAULT_SIZE_BYTES, base_offset
 from .modes import LINE_BYTES, SwizzleMode, swizzle_mode
 
-__all__ = ["AffineLayout", "buffer_layout"]
+__all__ = ["MAX_BUFFER_BYTES", "AffineLayout", "buffer_layout"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class AffineLayout:
         if not isinstance(self.linear, LinearLayout):
             raise LayoutError(f"linear must be a LinearLayout, got {type(self.linear).__name__}")
         if isinstance(self.constant, (str, bytes)) or not isinstance(self.constant, Iterable):
-            raise LayoutError(f"constant must be a tuple of ints, got {self.constant!r}")
+            raise LayoutError(f"constant must be a tuple of ints, got {shown(self.constant)}")
         const = tuple(as_int(c, "constant entry") for c in self.constant)
         outs = self.linear.out_dims
         if len(const) != len(outs):
@@ -62,7 +62,7 @@ class AffineLayout:
             )
         for v, (name, size) in zip(const, outs.items()):
             if v < 0 or v >= size:
-                raise LayoutError(f"constant {v} for out dim {name!r} is outside [0, {size})")
+                raise LayoutError(f"constant {v} for out dim {shown(name)} is outside [0, {size})")
         object.__setattr__(self, "constant", const)
 
     @property
@@ -105,7 +105,13 @@ def _affine_alignment(m: SwizzleMode) -> int:
     return LINE_BYTES << max(0, n - 2)
 
 
-def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES) -> AffineLayout:
+#: Default limit of :func:`buffer_layout`'s ``size_bytes`` (it evaluates every offset): 16 MiB,
+#: far above any GPU's shared memory (228 KiB per SM on Hopper and Blackwell).
+MAX_BUFFER_BYTES = 1 << 24
+
+
+def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES, *,
+                  limit: int | None = None) -> AffineLayout:
     """The swizzle seen from a buffer at byte ``base``: buffer offset -> swizzled buffer offset.
 
     The map is ``f(o) = swizzled_address(mode, base + o) − base`` on ``o`` in
@@ -131,6 +137,8 @@ def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES) ->
         mode: a swizzle mode (96B: its address map, equal to 32B's).
         base: the buffer's absolute shared-memory byte address (non-negative).
         size_bytes: buffer size, a power of two (default 1024: one 128B repeat period).
+        limit: the largest ``size_bytes`` accepted (default :data:`MAX_BUFFER_BYTES`): every
+            offset is evaluated, so the cost is linear in the size.
 
     Returns:
         :class:`AffineLayout` with in dim ``offset`` (bytes) -> out dim ``offset`` (bytes);
@@ -138,7 +146,7 @@ def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES) ->
         :func:`buffer_offset` on every offset before it is returned.
 
     Raises:
-        LayoutError: unknown mode, negative base, bad size; or the map is not F₂-affine on
+        LayoutError: unknown mode, negative base, bad size, a size over ``limit``; or the map is not F₂-affine on
             ``[0, size_bytes)`` — the message gives the offending offset, the reason and the
             alignment that fixes it.
 
@@ -159,6 +167,13 @@ def buffer_layout(mode: Any, base: int, size_bytes: int = DEFAULT_SIZE_BYTES) ->
         raise LayoutError(f"base must be a non-negative byte address, got {b}")
     n = log2_exact(size_bytes, "size_bytes")
     size = 1 << n
+    limit = MAX_BUFFER_BYTES if limit is None else as_int(limit, "limit")
+    if size > limit:
+        raise LayoutError(
+            f"buffer_layout evaluates every offset: size_bytes = {size} (2^{n}) is over the "
+            f"limit of {limit} bytes (pass limit= to go on); the closed form is above: at a "
+            f"base aligned to {m.repeat_bytes} bytes the map is swizzle_layout({shown(m.value)}, "
+            "size_bytes), and buffer_offset() gives single offsets at any base")
     pairs = m.xor_pairs
     vals = [apply_xor_pairs(pairs, b + o) - b for o in range(size)]
     for o, v in enumerate(vals):

@@ -17,7 +17,7 @@ import operator
 from dataclasses import dataclass
 from typing import Any
 
-from .._checks import as_int
+from .._checks import as_int, shown
 from ..cute import cute_from_xor_pairs, format_cute_swizzle
 from ..errors import LayoutError
 
@@ -348,7 +348,7 @@ def swizzle_mode(mode: Any) -> SwizzleMode:
             pass
     if is_int:
         raise LayoutError(
-            f"a bare int ({mode}) is ambiguous: CUtensorMapSwizzle, PTX tensormap.replace and "
+            f"a bare int ({shown(mode)}) is ambiguous: CUtensorMapSwizzle, PTX tensormap.replace and "
             "the tcgen05/wgmma descriptors number the modes differently; use a name such as "
             "'128B' or SwizzleMode.from_cu_tensor_map_swizzle / from_ptx / "
             "from_tcgen05_layout_type / from_wgmma_layout_type"
@@ -362,7 +362,7 @@ def swizzle_mode(mode: Any) -> SwizzleMode:
             if key in names:
                 return m
     raise LayoutError(
-        f"unknown swizzle mode {mode!r}; use one of "
+        f"unknown swizzle mode {shown(mode)}; use one of "
         f"{[m.value for m in SwizzleMode]} (or CU_TENSOR_MAP_SWIZZLE_* names)"
     )
 

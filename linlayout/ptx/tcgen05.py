@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._checks import shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .modes import SwizzleMode, swizzle_mode
@@ -43,7 +44,7 @@ def _major(major: Any) -> str:
             return "K"
         if key in ("MN", "M", "N"):
             return "MN"
-    raise LayoutError(f"major must be 'K' or 'MN' (also 'M' or 'N'), got {major!r}")
+    raise LayoutError(f"major must be 'K' or 'MN' (also 'M' or 'N'), got {shown(major)}")
 
 
 def tcgen05_atom(mode: Any, major: str, element_bits: int) -> LinearLayout:

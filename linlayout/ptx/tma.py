@@ -20,7 +20,7 @@ from itertools import permutations
 from typing import Any
 
 from .. import f2
-from .._checks import as_int, log2_exact, need_mapping
+from .._checks import as_int, log2_exact, need_mapping, shown
 from ..cute import apply_xor_pairs
 from ..errors import LayoutError
 from ..hardware.kinds import memory_columns
@@ -189,10 +189,10 @@ def tma_box_layout(mode: Any, out_dims: Mapping[str, int], dim_order: Sequence[s
     """
     m = swizzle_mode(mode)
     need_mapping(out_dims, "out_dims")
-    sizes = {name: 1 << log2_exact(size, f"size of dim {name!r}")
+    sizes = {name: 1 << log2_exact(size, f"size of dim {shown(name)}")
              for name, size in out_dims.items()}
     if isinstance(dim_order, str):
-        raise LayoutError(f"dim_order must be a list of dim names, got {dim_order!r}")
+        raise LayoutError(f"dim_order must be a list of dim names, got {shown(dim_order)}")
     order = list(dim_order)
     if len(order) != len(sizes) or set(order) != set(sizes):
         raise LayoutError(

@@ -27,11 +27,13 @@ each side at its proven minimum.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .. import f2
+from .._checks import as_int
 from ..conflicts import ConflictReport, bank_conflicts
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel, bank_model
@@ -41,7 +43,13 @@ from .result import OptimalityBound
 from .space import QuotientSpace, project_along
 from .synthesize import common_vector_layout, synthesize_swizzle
 
-__all__ = ["Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal", "optimal_swizzles"]
+__all__ = ["MAX_ENUMERATION", "Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal",
+           "optimal_swizzles"]
+
+
+#: Default limit of :meth:`OptimalFamily.members`: candidate subspaces examined (about a
+#: second per 10^5 on one core).
+MAX_ENUMERATION = 1 << 20
 
 
 @lru_cache(maxsize=4096)
@@ -119,7 +127,9 @@ class OptimalFamily:
     Iterating yields each member's segment basis (an :func:`linlayout.f2.echelon` tuple of
     flat tensor coordinates): the representative whose layout keeps every thread's vector
     aligned. Enumeration is exhaustive, so it is practical for families of up to a few million
-    members; :meth:`layout` turns a member into a memory layout.
+    members; :meth:`members` refuses (LayoutError, before yielding) when the search would
+    examine more than :data:`MAX_ENUMERATION` candidates (see :attr:`enumeration_size`), and
+    :meth:`layout` turns a member into a memory layout.
     """
 
     reference: LinearLayout
@@ -135,9 +145,57 @@ class OptimalFamily:
     out_dims: tuple[tuple[str, int], ...]
 
     def __len__(self) -> int:
+        """``count``, when Python's ``len()`` can return it.
+
+        Raises:
+            LayoutError: the family has more than ``sys.maxsize`` members (read ``.count``,
+                an exact int of any size).
+        """
+        if self.count > sys.maxsize:
+            raise LayoutError(f"the family has {self.count} members (about 2^"
+                              f"{self.count.bit_length() - 1}), more than len() can return; "
+                              "read .count instead")
         return self.count
 
+    @property
+    def enumeration_size(self) -> int:
+        """How many candidate segment subspaces :meth:`members` examines (closed form): the
+        graphs of the maps from a complement onto one side's phase span when a side is
+        conflict-free with a complementary segment, else every ``nseg``-dim subspace of the
+        quotient (the Gaussian binomial ``[q, nseg]₂``)."""
+        q = self.nbits - len(self.z_basis)
+        quo_dims = (f2.rank(list(self.x_store)) - len(self.z_basis),
+                    f2.rank(list(self.x_load)) - len(self.z_basis))
+        for first, e1 in zip(quo_dims, self.exponents):
+            if e1 == 0 and self.nseg + first == q:
+                return 1 << (first * self.nseg)
+        return gaussian_binomial(q, self.nseg)
+
+    def members(self, limit: int | None = None) -> Iterator[tuple[int, ...]]:
+        """Each member's segment basis (see the class docstring), after checking the work.
+
+        Args:
+            limit: the most candidate subspaces to examine (default
+                :data:`MAX_ENUMERATION`); enumeration visits :attr:`enumeration_size` of them.
+
+        Raises:
+            LayoutError: :attr:`enumeration_size` exceeds ``limit`` (the message gives both
+                and the closed-form alternatives), raised before anything is yielded.
+        """
+        limit = MAX_ENUMERATION if limit is None else as_int(limit, "limit")
+        size = self.enumeration_size
+        if size > limit:
+            raise LayoutError(
+                f"enumerating this family examines {size} candidate segment subspaces (about "
+                f"2^{size.bit_length() - 1}), over the limit of {limit}; .count gives the number "
+                "of members in closed form, .reference (or synthesize_swizzle) one optimal "
+                "member, and members(limit=...) enumerates anyway")
+        return self._members()
+
     def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return self.members()
+
+    def _members(self) -> Iterator[tuple[int, ...]]:
         quo = QuotientSpace(self.z_basis, self.nbits)
         u = f2.echelon(quo.down(x) for x in self.x_store)
         v = f2.echelon(quo.down(x) for x in self.x_load)
@@ -149,17 +207,56 @@ class OptimalFamily:
                 lifted = project_along(lifted, vec, self.aligned)
             yield f2.echelon(lifted)
 
+    def is_member(self, segment: Sequence[int]) -> bool:
+        """Whether a segment basis (flat tensor coordinates) spans a member: ``nseg``
+        directions independent modulo ``Z`` meeting each side's phase span in the optimal
+        dimension (:attr:`exponents`).
+
+        Raises:
+            LayoutError: ``segment`` is not a sequence of ints in ``[1, 2^nbits)``.
+        """
+        seg = self._check_segment(segment)
+        quo = QuotientSpace(self.z_basis, self.nbits)
+        t = [quo.down(x) for x in seg]
+        if f2.rank(t) != self.nseg:
+            return False
+        u = f2.echelon(quo.down(x) for x in self.x_store)
+        v = f2.echelon(quo.down(x) for x in self.x_load)
+        return (len(f2.intersection(t, u)), len(f2.intersection(t, v))) == self.exponents
+
+    def _check_segment(self, segment: Sequence[int]) -> list[int]:
+        if isinstance(segment, (str, bytes)) or not isinstance(segment, Iterable):
+            raise LayoutError(f"a member is a sequence of {self.nseg} segment bases (ints), got "
+                              f"{type(segment).__name__}")
+        seg = list(segment)
+        if len(seg) != self.nseg:
+            raise LayoutError(f"a member has {self.nseg} segment bases, got {len(seg)}")
+        top = 1 << self.nbits
+        for x in seg:
+            if isinstance(x, bool) or not isinstance(x, int):
+                raise LayoutError(f"segment bases are ints (flat tensor coordinates), got "
+                                  f"{type(x).__name__}")
+            if not 0 < x < top:
+                shown = x if abs(x) < 1 << 64 else f"an int of {x.bit_length()} bits"
+                raise LayoutError(f"segment basis {shown} is outside the tensor: flat "
+                                  f"coordinates are 1 … {top - 1} ({self.nbits} bits)")
+        return seg
+
     def layout(self, segment: Sequence[int]) -> LinearLayout:
         """The memory layout with the reference's vector and banks and this segment basis.
 
         Raises:
-            LayoutError: ``segment`` is not independent of the vector and bank bases (then
-                the bank bases are re-completed with unit vectors) or has the wrong size.
+            LayoutError: ``segment`` is not a sequence of ``nseg`` ints in ``[1, 2^nbits)``,
+                or is not a member (:meth:`is_member`: dependent modulo the vector and
+                within-word bits, or not optimal for a side).
         """
         ref = self.reference
-        seg = list(segment)
-        if len(seg) != self.nseg:
-            raise LayoutError(f"a member has {self.nseg} segment bases, got {len(seg)}")
+        seg = self._check_segment(segment)
+        if not self.is_member(seg):
+            raise LayoutError("the segment basis is not a member of the family: it is dependent "
+                              "modulo the vector and within-word bits, or its span does not give "
+                              "both sides their optimal degree; take members from iterating "
+                              "the family")
         nvec = ref.in_bits("vector")
         cols = list(ref.columns)
         vec, banks = cols[:nvec], cols[nvec:self.nbits - self.nseg]

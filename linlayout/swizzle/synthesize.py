@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .. import f2
-from .._checks import as_int
+from .._checks import as_int, shown
 from ..errors import LayoutError
 from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import Distributed, distributed_columns, memory_columns, require_same_tensor
@@ -190,9 +190,9 @@ def _synthesize(store: Any, load: Any, element_bits: Any, hardware: Any, objecti
     """:func:`synthesize_swizzle`, uncached."""
     model = bank_model(element_bits, hardware)
     if objective not in OBJECTIVES:
-        raise LayoutError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
+        raise LayoutError(f"objective must be one of {OBJECTIVES}, got {shown(objective)}")
     if not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 0:
-        raise LayoutError(f"node_limit must be a non-negative int, got {node_limit!r}")
+        raise LayoutError(f"node_limit must be a non-negative int, got {shown(node_limit)}")
     store, sides = _read_sides(store, load, model)
     ws = _weights(weights, len(sides))
     requests = _requests(instructions, len(sides), fixed)
@@ -204,12 +204,12 @@ def _synthesize(store: Any, load: Any, element_bits: Any, hardware: Any, objecti
     if isinstance(fixed, str):
         plan, bound = _fixed_tma(fixed, store, options, problem)
         if counted[0]:
-            notes.append(f"the layout is one TMA writes with swizzle mode {fixed!r}; a TMA "
+            notes.append(f"the layout is one TMA writes with swizzle mode {shown(fixed)}; a TMA "
                          "copy has no bank conflicts and would not be counted (the store is "
                          "counted here as ld/st.shared; instructions=('tma', ...) leaves it "
                          "out)")
         else:
-            notes.append(f"the layout is one TMA writes with swizzle mode {fixed!r}; the "
+            notes.append(f"the layout is one TMA writes with swizzle mode {shown(fixed)}; the "
                          "store is that TMA copy, which has no bank conflicts and is not "
                          "counted: only the loads are")
         return _result(plan, bound, store, options, problem, ws, counted, tuple(notes))
@@ -296,7 +296,7 @@ def _weights(weights: Any, nsides: int) -> tuple[int, ...]:
     if weights is None:
         return (1,) * nsides
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
-        raise LayoutError(f"weights must be one positive int per side, got {weights!r}")
+        raise LayoutError(f"weights must be one positive int per side, got {shown(weights)}")
     ws = tuple(as_int(w, "a weight") for w in weights)
     if len(ws) != nsides or any(w < 1 for w in ws):
         raise LayoutError(f"weights must be {nsides} positive ints (store first, then each "
@@ -310,7 +310,7 @@ def _requests(instructions: Any, nsides: int, fixed: Any) -> list[Any]:
         reqs = [instructions] * nsides
     elif isinstance(instructions, str) or not isinstance(instructions, Sequence):
         raise LayoutError(
-            f"instructions must be None, 'auto', or one name per side; got {instructions!r}")
+            f"instructions must be None, 'auto', or one name per side; got {shown(instructions)}")
     elif len(instructions) != nsides:
         raise LayoutError(
             f"give one instruction per side (store first, then each load): {nsides} names, "
@@ -337,7 +337,7 @@ def _options(requests: Sequence[Any], problem: Problem) -> list[list[SideOption]
         opts = side_options(i, side, problem.regs[i], problem.model, problem.d, matrix=matrix,
                             plain=plain)
         if not opts:
-            raise LayoutError(f"side {i} cannot use {req!r}: its registers do not hold what "
+            raise LayoutError(f"side {i} cannot use {shown(req)}: its registers do not hold what "
                               "the instruction moves")
         out.append(opts)
     return out
@@ -350,7 +350,7 @@ def _pinned(fixed: Any, store: LinearLayout, d: int, model: BankModel) -> list[i
     if isinstance(fixed, (bytes, bytearray)) or not isinstance(fixed, Iterable):
         raise LayoutError(
             f"fixed must be a TMA mode name or a list of tensor coordinates (one list of ints "
-            f"per pinned offset bit), got {fixed!r}"
+            f"per pinned offset bit), got {shown(fixed)}"
         )
     try:
         probe = LinearLayout({"offset": list(fixed)}, store.out_dims)
@@ -506,7 +506,7 @@ def _fixed_tma(mode: str, store: LinearLayout, options: Sequence[Sequence[SideOp
     if not cands:
         raise LayoutError(
             f"TMA cannot write a tile of shape {list(store.out_dims.values())} with "
-            f"{model.element_bits}-bit elements in mode {mode!r} (no box fits); try another mode"
+            f"{model.element_bits}-bit elements in mode {shown(mode)} (no box fits); try another mode"
         )
     best: Plan | None = None
     for _, mem in cands:
@@ -515,7 +515,7 @@ def _fixed_tma(mode: str, store: LinearLayout, options: Sequence[Sequence[SideOp
         if plan is not None and (best is None or _key(plan, problem) < _key(best, problem)):
             best = plan
     if best is None:
-        raise LayoutError(f"no layout TMA writes in mode {mode!r} serves the requested "
+        raise LayoutError(f"no layout TMA writes in mode {shown(mode)} serves the requested "
                           "instructions (a matrix instruction needs its 16-byte rows)")
     return best, _Bound(_key(best, problem), "exhaustive", best.assignment,
                         candidates=len(cands))

@@ -32,21 +32,26 @@ Example::
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._checks import shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from . import encodings as Lyt
 from .encodings import Encoding
+from .limits import (MAX_LAYOUT_DEPTH, MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip,
+                     int_token, layout_depth, mlir_int)
 
 __all__ = [
     "MemorySpace",
     "TritonType",
     "UnsupportedEncoding",
     "element_bits",
+    "mlir_int",
     "parse_aliases",
     "parse_attribute",
     "parse_encoding",
@@ -55,7 +60,6 @@ __all__ = [
 
 _DIALECTS = ("ttg", "triton_gpu")
 _TMEM_DIALECTS = ("ttng", "triton_nvidia_gpu")
-
 
 @dataclass(frozen=True)
 class MemorySpace:
@@ -83,6 +87,9 @@ class UnsupportedEncoding(Encoding):
 
     def text(self) -> str:
         return f"#ttg.{self.name}<…>"
+
+    def __repr__(self) -> str:  # bounded: a reason never embeds another repr in full
+        return f"UnsupportedEncoding({self.name!r}, {clip(self.reason)!r})"
 
 
 @dataclass(frozen=True)
@@ -167,15 +174,15 @@ def element_bits(element_type: str) -> int:
         return 8
     if t.startswith("f4"):
         return 4
-    m = re.fullmatch(r"(?:u|s)?i(\d+)", t)
+    m = re.fullmatch(r"(?:u|s)?i(\d{1,18})", t)
     if m:
         n = int(m.group(1))
         if n == 1:
             return 8  # Triton keeps i1 in a byte in memory
         if n < 1 or n & (n - 1):
-            raise LayoutError(f"element type {t!r} is not a power-of-two width")
+            raise LayoutError(f"element type {shown(t)} is not a power-of-two width")
         return n
-    raise LayoutError(f"unknown element type {t!r}; expected f16, bf16, f32, f64, f8E4M3FN, "
+    raise LayoutError(f"unknown element type {shown(t)}; expected f16, bf16, f32, f64, f8E4M3FN, "
                       "i1…i64 or !tt.ptr<…>")
 
 
@@ -187,8 +194,9 @@ class _Parser:
             raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
         self.s = text
         self.i = 0
-        self.aliases = dict(aliases or {})
+        self.aliases = aliases if isinstance(aliases, dict) else dict(aliases or {})
         self.where = where
+        self.depth = 0
         #: unsupported (but well-formed) attributes become UnsupportedEncoding, not errors
         self.tolerant = tolerant
 
@@ -239,7 +247,7 @@ class _Parser:
 
     def expect(self, tok: str, what: str | None = None) -> None:
         if not self.take(tok):
-            raise self.error(what or f"{tok!r}")
+            raise self.error(what or f"{shown(tok)}")
 
     def at_end(self) -> bool:
         self.ws()
@@ -250,6 +258,9 @@ class _Parser:
         m = re.compile(r"[A-Za-z_][\w$.]*").match(self.s, self.i)
         if not m:
             raise self.error(what)
+        if m.end() - m.start() > MAX_NAME_CHARS:
+            raise LayoutError(f"malformed MLIR at {self.pos()}: a name of {m.end() - m.start()} "
+                              f"characters ({clip(m.group(0), 40)}); at most {MAX_NAME_CHARS}")
         self.i = m.end()
         return m.group(0)
 
@@ -258,19 +269,31 @@ class _Parser:
         m = re.compile(r"-?\d+").match(self.s, self.i)
         if not m:
             raise self.error("an integer")
+        value = int_token(m.group(0), self.pos)
         self.i = m.end()
-        return int(m.group(0))
+        return value
+
+    def enter(self) -> None:
+        """One more level of nesting; LayoutError past :data:`MAX_NESTING`."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise LayoutError(f"malformed MLIR at {self.pos()}: brackets and attributes nest "
+                              f"more than {MAX_NESTING} levels deep; no Triton layout does")
 
     # -- values inside attribute dictionaries
     def value(self) -> Any:
         self.ws()
         c = self.s[self.i:self.i + 1]
-        if c == "[":
-            return self.list_()
-        if c == "{":
-            return self.dict_()
-        if c == "#":
-            return self.attribute()
+        if c in "[{#" and c:
+            self.enter()
+            try:
+                if c == "[":
+                    return self.list_()
+                if c == "{":
+                    return self.dict_()
+                return self.attribute()
+            finally:
+                self.depth -= 1
         if c == '"':
             j = self.s.find('"', self.i + 1)
             if j < 0:
@@ -317,7 +340,7 @@ class _Parser:
             start = self.i
             key = self.key()
             if key in out:
-                raise LayoutError(f"malformed MLIR at {self.pos(start)}: key {key!r} is given "
+                raise LayoutError(f"malformed MLIR at {self.pos(start)}: key {shown(key)} is given "
                                   "twice")
             if self.take("="):
                 out[key] = self.value()
@@ -346,11 +369,14 @@ class _Parser:
         name = self.ident("an attribute name after '#'")
         if "." not in name:
             if name not in self.aliases:
+                shown_name = clip(name, 60)
+                known = sorted(self.aliases)
+                listed = ", ".join("#" + clip(a, 40) for a in known[:10])
+                more = f" and {len(known) - 10} more" if len(known) > 10 else ""
                 raise LayoutError(
-                    f"malformed MLIR at {self.pos(start)}: unknown attribute alias #{name}; "
-                    f"define it first ('#{name} = #ttg.…') or pass aliases="
-                    + (f" (known: {', '.join('#' + a for a in sorted(self.aliases))})"
-                       if self.aliases else "")
+                    f"malformed MLIR at {self.pos(start)}: unknown attribute alias #{shown_name}; "
+                    f"define it first ('#{shown_name} = #ttg.…') or pass aliases="
+                    + (f" (known: {listed}{more})" if known else "")
                 )
             return self.aliases[name]
         dialect, _, mnemonic = name.partition(".")
@@ -413,7 +439,7 @@ class _Parser:
             m = re.compile(r"(\d+)x").match(self.s, self.i)
             if not m:
                 break
-            dims.append(int(m.group(1)))
+            dims.append(int_token(m.group(1), self.pos))
             self.i = m.end()
         start = self.i
         if self.s.startswith("!tt.ptr<", self.i):
@@ -477,7 +503,7 @@ class _Parser:
                                           "layout encoding in one type")
                     encoding = attr
                 else:
-                    raise LayoutError(f"malformed MLIR at {self.pos(a_start)}: {attr!r} is not "
+                    raise LayoutError(f"malformed MLIR at {self.pos(a_start)}: {shown(attr)} is not "
                                       "a layout encoding or memory space")
             elif self.take("mutable"):
                 mutable = True
@@ -505,6 +531,11 @@ class _Parser:
                 raise LayoutError(f"malformed MLIR at {self.pos(start)}: dimension {d} of "
                                   f"{dims} is not a power of two; linear layouts need "
                                   "power-of-two shapes")
+        for what, sizes in (("shape", dims), ("allocation shape", alloc)):
+            if math.prod(sizes) > MAX_TYPE_ELEMENTS:
+                raise LayoutError(f"malformed MLIR at {self.pos(start)}: the {what} "
+                                  f"{clip(str(sizes), 80)} has {math.prod(sizes)} elements; at "
+                                  f"most {MAX_TYPE_ELEMENTS} (2^32) fit any GPU's memory")
         if encoding is not None and encoding.rank not in (-1, len(dims)) and not (
                 kind == "memdesc" and encoding.rank < len(dims)):
             raise LayoutError(f"malformed MLIR at {self.pos(start)}: the encoding has rank "
@@ -519,12 +550,26 @@ def _need(body: Mapping[str, Any], key: str, p: _Parser, start: int, mnemonic: s
     return body[key]
 
 
+def _need_list(body: Mapping[str, Any], key: str, p: _Parser, start: int, mnemonic: str
+               ) -> list[Any]:
+    v = _need(body, key, p, start, mnemonic)
+    if not isinstance(v, list):
+        raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} needs '{key}' to "
+                          f"be a list such as [1, 0], got {clip(repr(v), 60)}")
+    return v
+
+
+def _list_of_lists(v: Any, what: str, p: _Parser, start: int) -> list[list[Any]]:
+    """``v`` if it is a list of lists (bases), else LayoutError naming ``what``."""
+    if not isinstance(v, list) or not all(isinstance(b, list) for b in v):
+        raise LayoutError(f"malformed MLIR at {p.pos(start)}: '{what}' must be a list of bases "
+                          f"such as [[0, 1], [1, 0]], got {clip(repr(v), 60)}")
+    return v
+
+
 def _cga_from(body: Mapping[str, Any], rank: int, p: _Parser, start: int) -> Lyt.CGALayout | None:
     if "CGALayout" in body:
-        v = body["CGALayout"]
-        if not isinstance(v, list):
-            raise LayoutError(f"malformed MLIR at {p.pos(start)}: CGALayout must be a list of "
-                              "bases")
+        v = _list_of_lists(body["CGALayout"], "CGALayout", p, start)
         return Lyt.CGALayout(rank, tuple(tuple(b) for b in v))
     legacy = [k for k in ("CTAsPerCGA", "CTASplitNum", "CTAOrder") if k in body]
     if legacy:
@@ -567,18 +612,19 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
     unknown = sorted(set(body) - _KNOWN_KEYS[mnemonic])
     if unknown:
         raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} has unknown "
-                          f"key(s) {unknown}; known: {sorted(_KNOWN_KEYS[mnemonic])}")
+                          f"key(s) {clip(str(unknown))}; known: {sorted(_KNOWN_KEYS[mnemonic])}")
     need = lambda k: _need(body, k, p, start, mnemonic)  # noqa: E731
+    need_list = lambda k: _need_list(body, k, p, start, mnemonic)  # noqa: E731
     try:
         if mnemonic == "blocked":
-            order = need("order")
+            order = need_list("order")
             return Lyt.BlockedEncoding(need("sizePerThread"), need("threadsPerWarp"),
                                        need("warpsPerCTA"), order,
                                        _cga_from(body, len(order), p, start))
         if mnemonic == "slice":
             return Lyt.SliceEncoding(need("dim"), _enc(need("parent"), p, start))
         if mnemonic == "nvidia_mma":
-            w = need("warpsPerCTA")
+            w = need_list("warpsPerCTA")
             instr = body.get("instrShape")
             if instr is None and body.get("versionMajor") == 2:
                 instr = [1] * (len(w) - 2) + [16, 8]  # Triton ≤ 3.0 left it implicit
@@ -590,11 +636,11 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
             return Lyt.DotOperandEncoding(need("opIdx"), _enc(need("parent"), p, start),
                                           body.get("kWidth", 0))
         if mnemonic == "amd_mfma":
-            w = need("warpsPerCTA")
+            w = need_list("warpsPerCTA")
             version = body.get("version", body.get("versionMajor"))
             if version is None:
                 need("version")
-            instr = list(need("instrShape"))
+            instr = list(need_list("instrShape"))
             if len(instr) == 2:  # pre-3.3 [M, N]; K does not affect the layout
                 instr.append(8)
             return Lyt.AmdMfmaEncoding(version, w, instr, need("isTransposed"),
@@ -613,7 +659,8 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
                 if bad:
                     raise LayoutError(f"malformed MLIR at {p.pos(start)}: ctaLayout has "
                                       f"unknown dims {bad}; expected register and warp")
-                wb, rb = cta.get("warp", []), cta.get("register", [])
+                wb, rb = (_list_of_lists(cta.get(k, []), f"ctaLayout {k}", p, start)
+                          for k in ("warp", "register"))
                 rank = body.get("rank")
                 if rank is None:
                     first = (wb or rb)
@@ -621,12 +668,13 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
                 cga = _cga_from(body, rank, p, start)
                 return Lyt.AmdWmmaEncoding(need("version"), transposed, wb, rb, instr, cga,
                                            rank)
-            w = need("warpsPerCTA")
+            w = need_list("warpsPerCTA")
             return Lyt.amd_wmma(need("version"), transposed, warps_per_cta=w,
                                 tiles_per_warp=body.get("tilesPerWarp"), instr_shape=instr,
                                 cga_layout=_cga_from(body, len(w), p, start))
         if mnemonic == "linear":
-            bases = {k: body.get(k, []) for k in ("register", "lane", "warp", "block")}
+            bases = {k: _list_of_lists(body.get(k, []), k, p, start)
+                     for k in ("register", "lane", "warp", "block")}
             rank = None
             for v in bases.values():
                 if v:
@@ -635,13 +683,13 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
             return Lyt.LinearEncoding(bases["register"], bases["lane"], bases["warp"],
                                       bases["block"], rank)
         if mnemonic in ("swizzled_shared", "amd_rotating_shared"):
-            order = need("order")
+            order = need_list("order")
             cls = (Lyt.SwizzledSharedEncoding if mnemonic == "swizzled_shared"
                    else Lyt.AmdRotatingSharedEncoding)
             return cls(need("vec"), need("perPhase"), need("maxPhase"), order,
                        _cga_from(body, len(order), p, start))
         if mnemonic == "shared":
-            order = need("order")
+            order = need_list("order")
             cga = _cga_from(body, len(order), p, start)
             if body.get("hasLeadingOffset", False):
                 return _legacy_leading_offset(body, order, cga, p, start)
@@ -650,7 +698,8 @@ def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encod
         if mnemonic == "nvmma_shared":
             rank = body.get("rank")
             if rank is None:
-                rank = len(body["CGALayout"][0]) if body.get("CGALayout") else 2
+                cga = _list_of_lists(body.get("CGALayout", []), "CGALayout", p, start)
+                rank = len(cga[0]) if cga else 2
             return Lyt.NvmmaSharedEncoding(need("swizzlingByteWidth"),
                                            body.get("transposed", False),
                                            need("elementBitWidth"), body.get("fp4Padded", False),
@@ -749,16 +798,32 @@ def _padded_shared_body(p: _Parser, start: int) -> Encoding:
 
 
 def _enc(v: Any, p: _Parser, start: int) -> Encoding:
+    if isinstance(v, UnsupportedEncoding):
+        # Name the parent's problem once, cut short: a chain of such parents must not repeat
+        # (and re-quote) every message below it.
+        raise LayoutError(f"at {p.pos(start)} the parent layout is unsupported: "
+                          f"{clip(v.reason)}")
     if isinstance(v, Encoding):
+        if layout_depth(v) >= MAX_LAYOUT_DEPTH:
+            raise LayoutError(f"malformed MLIR at {p.pos(start)}: layouts nest (parent of "
+                              f"parent of …) more than {MAX_LAYOUT_DEPTH} deep; no Triton "
+                              "layout does")
         return v
     raise LayoutError(f"malformed MLIR at {p.pos(start)}: 'parent' must be a layout attribute, "
-                      f"got {v!r}")
+                      f"got {clip(repr(v), 80)}")
 
 
 def _resolve_aliases(aliases: Mapping[str, Any] | None) -> dict[str, Any]:
+    if aliases is None:
+        return {}
+    if not isinstance(aliases, Mapping):
+        raise LayoutError("aliases must be a mapping {name: Encoding or attribute text}, got "
+                          f"{type(aliases).__name__}")
     out: dict[str, Any] = {}
-    for k, v in (aliases or {}).items():
-        name = k[1:] if isinstance(k, str) and k.startswith("#") else k
+    for k, v in aliases.items():
+        if not isinstance(k, str):
+            raise LayoutError(f"alias names must be str, got {type(k).__name__}")
+        name = k[1:] if k.startswith("#") else k
         if isinstance(v, str):
             v = parse_encoding(v, out) if v.strip().startswith("#") else v
         out[name] = v
@@ -786,7 +851,7 @@ def parse_encoding(text: str, aliases: Mapping[str, Any] | None = None) -> Encod
     if not p.at_end():
         raise p.error("the end of the attribute")
     if not isinstance(v, Encoding):
-        raise LayoutError(f"{text.strip()!r} at {p.pos(start)} is not a layout encoding")
+        raise LayoutError(f"{shown(text.strip())} at {p.pos(start)} is not a layout encoding")
     if isinstance(v, _PendingNvmma):
         raise LayoutError("a legacy #ttg.shared<{hasLeadingOffset = true}> depends on the "
                           "element type; parse the whole memdesc type with parse_type")
@@ -856,19 +921,23 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
     Raises:
         LayoutError: a layout alias is malformed (with its line and column).
     """
+    if not isinstance(text, str):
+        raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
     out: dict[str, Any] = {}
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        m = re.match(r"\s*#([A-Za-z_][\w$.]*)\s*=\s*(#.*?)\s*$", line)
-        if m and not m.group(1).startswith("loc") and not m.group(2).startswith("#loc") \
-                and m.group(2).startswith(("#ttg.", "#triton_gpu.", "#ttng.",
-                                           "#triton_nvidia_gpu.")):
-            p = _Parser(text, out, tolerant=tolerant)
-            p.i = offset + m.start(2)
-            v = p.attribute()
-            out[m.group(1)] = v
-        offset += len(line)
+    p = _Parser(text, out, tolerant=tolerant)  # one parser, one shared alias table
+    for m in _ALIAS_LINE.finditer(text):
+        name, value_at = m.group(1), m.end() - 1
+        if name.startswith("loc") or not text.startswith(_LAYOUT_PREFIXES, value_at):
+            continue
+        p.i, p.depth = value_at, 0
+        out[name] = p.attribute()
     return out
+
+
+#: The start of an alias definition line, up to the ``#`` of its value. No part can
+#: backtrack more than the name's length, so the scan is linear in the file size.
+_ALIAS_LINE = re.compile(r"^[ \t\r\f\v]*#([A-Za-z_][\w$.]*)[ \t]*=[ \t]*#", re.M)
+_LAYOUT_PREFIXES = ("#ttg.", "#triton_gpu.", "#ttng.", "#triton_nvidia_gpu.")
 
 
 def parse_type_at(text: str, i: int, aliases: Mapping[str, Any], where: str = "",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._checks import shown
 from ..errors import LayoutError
 from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
@@ -136,7 +137,7 @@ def express(memory: LinearLayout | PaddedLayout, element_bits: int | None = None
             (every basis along one dim by a power of two).
     """
     if prefer not in ("swizzled", "nvmma"):
-        raise LayoutError(f"prefer must be 'swizzled' or 'nvmma', got {prefer!r}")
+        raise LayoutError(f"prefer must be 'swizzled' or 'nvmma', got {shown(prefer)}")
     if isinstance(memory, PaddedLayout):
         return Lyt.PaddedSharedEncoding.from_padded_layout(memory)
     layout = to_offset_layout(memory)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import LayoutError
-from .parse import TritonType, parse_aliases, parse_type_at
+from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 
 __all__ = ["Access", "Op", "TTGIRModule", "buffer_root", "find_accesses", "read_ttgir",
            "split_sections", "view_parents"]
@@ -404,9 +404,9 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
     locs = {m.group(1): m.group(2) for m in _LOC_DEF_RE.finditer(text)}
     m = re.search(r'"?ttg\.threads-per-warp"?\s*=\s*(\d+)', text) or re.search(
         r'"?triton_gpu\.threads-per-warp"?\s*=\s*(\d+)', text)
-    tpw = int(m.group(1)) if m else 32
+    tpw = mlir_int(m.group(1), f"{where}ttg.threads-per-warp") if m else 32
     m = re.search(r'"?(?:ttg|triton_gpu)\.num-warps"?\s*=\s*(\d+)', text)
-    nw = int(m.group(1)) if m else None
+    nw = mlir_int(m.group(1), f"{where}ttg.num-warps") if m else None
     m = re.search(r'(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"]*)"', text)
     target = m.group(1) if m else None
     ops: list[Op] = []
@@ -597,7 +597,7 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             else:
                 md = _base(op.operands[1])
             m = re.search(r"contiguity\s*=\s*(\d+)", op.attrs)
-            cap = int(m.group(1)) if m else None
+            cap = mlir_int(m.group(1), "contiguity") if m else None
             res = op.results[0] if op.results else None
             other = bool(re.search(r"\bother\s+%", op.text))
             a = _make(op, "store", res, md, _root(md, parents), ts[0], ms[0], cap, other)

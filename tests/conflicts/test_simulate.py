@@ -137,3 +137,29 @@ def test_junk_arguments_raise_layout_error_only():
         for kw in ("hardware", "vector_elems", "instruction", "element_bits"):
             kwargs = {"element_bits": 32, kw: j}
             returns_or_raises_layout_error(ll.simulate_bank_access, ex.load, mem, **kwargs)
+
+
+def test_oversize_simulation_is_refused_up_front():
+    """Issue 14: a 2^30-element tensor once enumerated for minutes; now it is refused at once
+    with the size, the limit and the closed-form alternative."""
+    from linlayout.conflicts.simulate import MAX_SIMULATION_STEPS
+
+    out = {"dim0": 1 << 15, "dim1": 1 << 15}
+    lay = LinearLayout({"register": [[0, 1 << i] for i in range(15)] +
+                        [[1 << i, 0] for i in range(10)],
+                        "lane": [[1 << i, 0] for i in range(10, 15)]}, out)
+    mem = LinearLayout({"offset": [[0, 1 << i] for i in range(15)] +
+                        [[1 << i, 0] for i in range(15)]}, out)
+    with pytest.raises(LayoutError, match=rf"2\^30 memory locations.*limit of "
+                       rf"{MAX_SIMULATION_STEPS}.*bank_conflicts"):
+        simulate_bank_access(lay, mem, element_bits=16)
+    assert ll.bank_conflicts(lay, mem, element_bits=16).degree >= 1  # the closed form answers
+    ex = examples.get("transpose")
+    mem = LinearLayout({"offset": [[0, 1 << i] for i in range(5)] + [[1 << i, 0] for i in range(4)]},
+                       {"dim0": 16, "dim1": 32})
+    with pytest.raises(LayoutError, match="limit of 100"):
+        simulate_bank_access(ex.store, mem, element_bits=32, limit=100)
+    with pytest.raises(LayoutError, match="limit"):
+        simulate_bank_access(ex.store, mem, element_bits=32, limit="big")
+    assert simulate_bank_access(ex.store, mem, element_bits=32, limit=1024) == \
+        ll.bank_conflicts(ex.store, mem, element_bits=32)

@@ -21,6 +21,7 @@ from linlayout.cute import (
     xor_pairs,
     xor_pairs_layout,
 )
+from linlayout.cute.swizzle import MAX_SWIZZLE_BITS, check_swizzle
 
 
 TRIPLES = [(b, m, s) for b in range(0, 4) for m in range(0, 5)
@@ -146,3 +147,24 @@ def test_sw_text_parses_and_formats_back():
         parse_cute_swizzle(343)
     with pytest.raises(LayoutError):
         format_cute_swizzle(3, 4, 1)
+
+
+# ----------------------------------------------------------------------------- issue 14 limits
+@pytest.mark.parametrize("call", [
+    lambda: cute_swizzle(2**70, 0, 2**70),
+    lambda: cute_swizzle(2**20, 0, 2**20),
+    lambda: cute_swizzle(3, 2**70, 3),
+    lambda: cute_swizzle_offset(2**70, 0, 2**70, 5),
+    lambda: parse_cute_swizzle("Swizzle<" + "1" * 5000 + ",0,1>"),
+    lambda: parse_cute_swizzle("Sw<999999,0,999999>"),
+])
+def test_oversize_swizzles_are_refused_promptly(call):
+    # Once an OverflowError, or a B-long tuple of pairs that exhausted memory.
+    with pytest.raises(LayoutError, match="at most"):
+        call()
+
+
+def test_largest_accepted_swizzle():
+    assert check_swizzle(21, 22, 21) == (21, 22, 21)  # M + B + |S| = 64
+    with pytest.raises(LayoutError, match=f"at most {MAX_SWIZZLE_BITS}"):
+        check_swizzle(21, 23, 21)

@@ -7,12 +7,15 @@ rejected by the counter and the simulator alike.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from linlayout import LayoutError, LinearLayout, bank_conflicts, simulate_bank_access
+from linlayout import LayoutError, LinearLayout, bank_conflicts, f2, simulate_bank_access
+from linlayout.hardware import NVIDIA, check_matrix_access
 from linlayout.hardware.instructions import parse_instruction
 
-from tests.support import MMA_A, OUT16, ROW_MAJOR_16X16
+from tests.support import MMA_A, OUT16, ROW_MAJOR_16X16, random_invertible, split_out
 
 
 def test_instruction_names_parse_to_matrices_and_transposition():
@@ -43,3 +46,73 @@ def test_misplaced_rows_are_rejected_by_both():
         bank_conflicts(MMA_A, ROW_MAJOR_16X16, element_bits=32, instruction="ldmatrix.x4.trans")
     with pytest.raises(LayoutError, match="vector_elems"):
         bank_conflicts(MMA_A, ROW_MAJOR_16X16, element_bits=16, instruction="ldmatrix.x4", vector_elems=2)
+
+
+# ----------------------------------------------------------------------------- issue 14
+def _four_registers_fp16():
+    """16×16 fp16, 4 registers per lane (two 32-bit chunks): enough for stmatrix.x2, too few
+    for stmatrix.x4 (four 8×8 matrices need 8 registers per lane)."""
+    out = {"dim0": 16, "dim1": 16}
+    lay = LinearLayout({"register": [[0, 1], [8, 0]], "lane": [[0, 2], [0, 4], [1, 0], [2, 0],
+                                                              [4, 0]]}, out)
+    mem = LinearLayout({"offset": [[0, 1 << i] for i in range(4)]
+                        + [[1 << i, 0] for i in range(4)]}, out)
+    return lay, mem
+
+
+def test_stmatrix_x4_needs_eight_registers_in_both():
+    lay, mem = _four_registers_fp16()
+    for name in ("stmatrix.x4", "ldmatrix.x4"):
+        with pytest.raises(LayoutError, match="matrices per instruction"):
+            bank_conflicts(lay, mem, element_bits=16, instruction=name)
+        with pytest.raises(LayoutError, match="matrices per instruction"):
+            simulate_bank_access(lay, mem, element_bits=16, instruction=name)
+    assert bank_conflicts(lay, mem, element_bits=16, instruction="stmatrix.x2") == \
+        simulate_bank_access(lay, mem, element_bits=16, instruction="stmatrix.x2")
+
+
+def test_check_matrix_access_refuses_the_hardware_it_cannot_run_on():
+    instr = parse_instruction("ldmatrix.x1")
+    regs, lanes = [1, 16], [2, 4, 32, 64, 128]
+    assert check_matrix_access(instr, regs, lanes, 5, 128, 16).row == (1, 2, 4)
+    with pytest.raises(LayoutError, match="32-lane"):
+        check_matrix_access(instr, regs, lanes + [256], 6, 128, 16)
+    with pytest.raises(LayoutError, match="128-byte rows"):
+        check_matrix_access(instr, regs, lanes, 5, 64, 16)
+    with pytest.raises(LayoutError, match="vector_elems"):
+        check_matrix_access(instr, regs, lanes, 5, 128, 16, vector_elems=2)
+
+
+def _outcome(f, *args, **kwargs):
+    try:
+        return f(*args, **kwargs)
+    except LayoutError:
+        return "refused"
+
+
+def test_counter_and_simulator_agree_on_random_matrix_accesses():
+    """Random layouts with 1 to 5 register bits, memory layouts that store the 16-bit rows as
+    ldmatrix reads them (or not), random .xN and element sizes: the counter and the simulator
+    refuse the same accesses and count the rest equally."""
+    rng = random.Random(14)
+    kinds = {"refused": 0, "counted": 0}
+    for _ in range(150):
+        d = rng.randint(6, 10)
+        a = rng.randint(0, d)
+        out_bits, out = [a, d - a], {"dim0": 1 << a, "dim1": 1 << (d - a)}
+        cols = random_invertible(rng, d, rng.random() < 0.5)
+        lanes, regs = cols[:5], cols[5:]
+        row = [regs[0], lanes[0], lanes[1]] if rng.random() < 0.8 else []
+        rest = [c for c in cols if c not in row]
+        rest = [f2.apply(rest, m) for m in random_invertible(rng, len(rest), False)]
+        mem = LinearLayout({"offset": [split_out(c, out_bits) for c in row + rest]}, out)
+        lay = LinearLayout({"register": [split_out(c, out_bits) for c in regs],
+                            "lane": [split_out(c, out_bits) for c in lanes]}, out)
+        name = rng.choice(["ldmatrix", "stmatrix"]) + rng.choice([".x1", ".x2", ".x4"])
+        e = rng.choice([8, 16, 16, 16, 32])
+        counted = _outcome(bank_conflicts, lay, mem, element_bits=e, instruction=name)
+        simulated = _outcome(simulate_bank_access, lay, mem, element_bits=e, instruction=name,
+                             hardware=NVIDIA)
+        assert counted == simulated, (lay, mem, e, name)
+        kinds["refused" if counted == "refused" else "counted"] += 1
+    assert kinds["refused"] > 10 and kinds["counted"] > 10

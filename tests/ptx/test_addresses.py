@@ -226,3 +226,13 @@ def test_96b_rejects_bad_rows_cells_and_bases():
     for args in ((0, 6), (-1, 0), (0, 0, 64), (0, 0, -128)):
         with pytest.raises(LayoutError):
             ptx.swizzle96_cell(*args)
+
+
+def test_oversize_chunk_tables_are_refused_up_front():
+    from linlayout.ptx.addresses import MAX_TABLE_LINES
+
+    with pytest.raises(LayoutError, match=f"over the limit of {MAX_TABLE_LINES}.*repeats every 8"):
+        ptx.chunk_table("128B", lines=10 ** 9)
+    with pytest.raises(LayoutError, match="limit"):
+        ptx.format_chunk_table("128B", lines=10 ** 9)
+    assert len(ptx.chunk_table("32B", lines=MAX_TABLE_LINES)) == MAX_TABLE_LINES

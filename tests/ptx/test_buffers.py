@@ -112,3 +112,14 @@ def test_affine_layout_is_a_linear_layout_plus_a_constant():
             ptx.AffineLayout(lin, bad)
     with pytest.raises(LayoutError):
         ptx.AffineLayout("not a layout", (0,))
+
+
+def test_oversize_buffers_are_refused_up_front():
+    """Issue 14: buffer_layout("128B", 0, 1 << 40) once evaluated 2^40 offsets."""
+    from linlayout.ptx.buffers import MAX_BUFFER_BYTES
+
+    with pytest.raises(LayoutError, match=rf"2\^40.*limit of {MAX_BUFFER_BYTES}.*swizzle_layout"):
+        ptx.buffer_layout("128B", 0, 1 << 40)
+    with pytest.raises(LayoutError, match="limit of 512"):
+        ptx.buffer_layout("128B", 0, 1024, limit=512)
+    assert ptx.buffer_layout("128B", 0, 2048, limit=2048).is_linear

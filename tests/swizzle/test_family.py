@@ -10,7 +10,8 @@ import random
 import pytest
 
 from linlayout import LayoutError, LinearLayout, bank_conflicts, examples, f2, synthesize_swizzle
-from linlayout.swizzle.family import count_meeting, gaussian_binomial, is_optimal, optimal_swizzles
+from linlayout.swizzle.family import (MAX_ENUMERATION, count_meeting, gaussian_binomial,
+                                      is_optimal, optimal_swizzles)
 
 from tests.support import SYNTHESIS_JUNK, article_memory, returns_or_raises_layout_error
 
@@ -128,3 +129,66 @@ def test_junk_arguments_raise_layout_error_only():
     for j in SYNTHESIS_JUNK + [ex.store]:
         returns_or_raises_layout_error(optimal_swizzles, ex.store, j, element_bits=32)
         returns_or_raises_layout_error(is_optimal, j, ex.store, ex.load, element_bits=32)
+
+
+# ----------------------------------------------------------------------------- issue 14 limits
+@pytest.mark.parametrize("segment, match", [
+    ([1 << 100, 2, 4, 8], "outside the tensor"),
+    ([-1, 2, 4, 8], "outside the tensor"),
+    ([0, 2, 4, 8], "outside the tensor"),
+    (None, "sequence"),
+    ("abcd", "sequence"),
+    ([None, 2, 4, 8], "ints"),
+    ([True, 2, 4, 8], "ints"),
+    ([1, 2, 4, 8], "not a member"),
+    ([3, 3, 4, 8], "not a member"),
+])
+def test_layout_refuses_non_members(segment, match):
+    ex = examples.get("transpose")
+    fam = optimal_swizzles(ex.store, ex.load, element_bits=32)
+    with pytest.raises(LayoutError, match=match):
+        fam.layout(segment)
+    if match == "not a member":
+        assert not fam.is_member(segment)
+
+
+def test_members_are_members_and_give_bijections():
+    ex = examples.get("blocked-mma")
+    fam = optimal_swizzles(ex.store, ex.load, element_bits=16)
+    for seg in list(fam)[:50]:
+        assert fam.is_member(seg)
+        fam.layout(seg).invert()  # a bijection, so it inverts
+
+
+def test_len_of_a_huge_family_is_a_layout_error():
+    import dataclasses
+
+    ex = examples.get("transpose")
+    fam = dataclasses.replace(optimal_swizzles(ex.store, ex.load, element_bits=32),
+                              count=1 << 70)
+    with pytest.raises(LayoutError, match=r"about 2\^70.*\.count"):
+        len(fam)
+    assert fam.count == 1 << 70
+
+
+def test_enumeration_refuses_oversize_work_before_yielding():
+    from linlayout.triton import blocked
+
+    shape = [64, 64]
+    st = blocked([1, 8], [4, 8], [4, 1], [1, 0]).to_linear_layout(shape)
+    ld = blocked([8, 1], [8, 4], [1, 4], [0, 1]).to_linear_layout(shape)
+    fam = optimal_swizzles(st, ld, element_bits=16)
+    assert fam.enumeration_size > MAX_ENUMERATION
+    with pytest.raises(LayoutError, match=rf"{fam.enumeration_size}.*limit of {MAX_ENUMERATION}"
+                       r".*\.count"):
+        next(iter(fam))
+    with pytest.raises(LayoutError, match="limit of 10"):
+        fam.members(limit=10)
+    with pytest.raises(LayoutError, match="limit"):
+        fam.members(limit="many")
+    small = optimal_swizzles(examples.get("blocked-mma").store, examples.get("blocked-mma").load,
+                             element_bits=16)
+    assert small.enumeration_size == 1024
+    assert len(list(small.members(limit=1024))) == small.count
+    with pytest.raises(LayoutError):
+        small.members(limit=1023)

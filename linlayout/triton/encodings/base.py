@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..._checks import as_int, int_list
+from ..._checks import as_int, int_list, shown
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from .construct import (
@@ -65,7 +65,7 @@ def check_bases(seq: Any, rank: int, what: str) -> tuple[tuple[int, ...], ...]:
             entry.
     """
     if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
-        raise LayoutError(f"{what} must be a list of bases [[...], ...], got {seq!r}")
+        raise LayoutError(f"{what} must be a list of bases [[...], ...], got {shown(seq)}")
     out = []
     for i, b in enumerate(seq):
         vals = int_list(b, f"{what}[{i}]", length=rank)

@@ -118,7 +118,7 @@ class SliceEncoding(Encoding):
     def __post_init__(self) -> None:
         if not isinstance(self.parent, Encoding) or self.parent.kind != "distributed":
             raise LayoutError(f"a slice's parent must be a distributed encoding, got "
-                              f"{self.parent!r}")
+                              f"{getattr(self.parent, 'mnemonic', type(self.parent).__name__)}")
         d = as_int(self.dim, "slice dim")
         if not 0 <= d < self.parent.rank:
             raise LayoutError(f"slice dim {d} is out of range for a rank-{self.parent.rank} parent")

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..._checks import as_int, int_list
+from ..._checks import as_int, int_list, shown
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from .base import (
@@ -185,7 +185,7 @@ class AmdMfmaEncoding(Encoding):
                               f"16x16, 64x4, 4x64; got {list(ins)}")
         object.__setattr__(self, "instr_shape", ins)
         if not isinstance(self.is_transposed, bool):
-            raise LayoutError(f"isTransposed must be a bool, got {self.is_transposed!r}")
+            raise LayoutError(f"isTransposed must be a bool, got {shown(self.is_transposed)}")
         if ins[0] == 64 and ins[1] == 4 and not self.is_transposed:
             raise LayoutError("a 64x4 mfma layout must be transposed (isTransposed = true)")
         tpw = self.tiles_per_warp if self.tiles_per_warp is not None else [1] * len(w)
@@ -279,7 +279,7 @@ class AmdWmmaEncoding(Encoding):
             raise LayoutError(f"amd_wmma version must be 1, 2 or 3, got {v}")
         object.__setattr__(self, "version", v)
         if not isinstance(self.is_transposed, bool):
-            raise LayoutError(f"isTranspose must be a bool, got {self.is_transposed!r}")
+            raise LayoutError(f"isTranspose must be a bool, got {shown(self.is_transposed)}")
         r = as_int(self.rank_, "rank")
         if r not in (2, 3):
             raise LayoutError(f"amd_wmma has rank 2 or 3, got {r}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..._checks import shown
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from .base import Encoding
@@ -48,7 +49,7 @@ def random_distributed(rng: random.Random, *, num_warps: int = 4, element_bits: 
         LayoutError: an unknown kind or an unsupported ``num_warps``.
     """
     if num_warps not in (1, 2, 4, 8):
-        raise LayoutError(f"num_warps must be 1, 2, 4 or 8, got {num_warps!r}")
+        raise LayoutError(f"num_warps must be 1, 2, 4 or 8, got {shown(num_warps)}")
     unknown = [k for k in kinds if k not in KINDS]
     if unknown or not kinds:
         raise LayoutError(f"kinds must be among {KINDS}, got {list(kinds)}")

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..._checks import as_int, int_list, power_of_two
+from ..._checks import as_int, int_list, power_of_two, shown
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from .base import (
@@ -180,7 +180,7 @@ class NvmmaSharedEncoding(Encoding):
         object.__setattr__(self, "element_bit_width", e)
         for name in ("transposed", "fp4_padded"):
             if not isinstance(getattr(self, name), bool):
-                raise LayoutError(f"{name} must be a bool, got {getattr(self, name)!r}")
+                raise LayoutError(f"{name} must be a bool, got {shown(getattr(self, name))}")
         if self.fp4_padded and (s != 128 or e != 8):
             raise LayoutError("fp4Padded needs swizzlingByteWidth = 128 and elementBitWidth = 8")
         r = as_int(self.rank_, "rank")

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from ...errors import LayoutError
 from ...layout import LinearLayout
+from ..limits import mlir_int
 from ..parse import TritonType
 from ..ttgir import Access, TTGIRModule, find_accesses
 from ...layout.padded import PaddedLayout
@@ -101,11 +102,11 @@ def predict_access(a: Access, target: Target) -> Prediction:
         return _convert(layout_of(a.distributed), layout_of(a.destination), bits, target)
     if a.kind == "scratch":
         m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
-        axis = int(m.group(1)) if m else None
+        axis = mlir_int(m.group(1), "axis") if m else None
         operand = layout_of(a.distributed) if a.distributed is not None else None
         result = layout_of(a.destination) if a.destination is not None else None
-        n = max(1, len(a.result.split(":", 1)[1:]) and int(a.result.split(":", 1)[1])) \
-            if a.result and ":" in a.result else 1
+        count = a.result.split(":", 1)[1] if a.result and ":" in a.result else ""
+        n = max(1, mlir_int(count, "result count")) if count.isdigit() else 1
         if a.op in ("atomic_rmw", "atomic_cas") and not a.result_used:
             return Prediction((), "the old value is not used: no shared memory",
                               uses_shared=False)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ...errors import LayoutError
 from ...hardware.model import AMD_CDNA3, AMD_CDNA4, NVIDIA, HardwareModel
+from ..limits import mlir_int
 
 __all__ = ["Target", "parse_target"]
 
@@ -73,7 +74,7 @@ def parse_target(text: str | None, threads_per_warp: int = 32) -> Target:
             Target("hip", "gfx942", threads_per_warp)
     m = re.fullmatch(r"cuda:(\d+)", text.strip())
     if m:
-        return Target("cuda", int(m.group(1)), threads_per_warp)
+        return Target("cuda", mlir_int(m.group(1), "ttg.target"), threads_per_warp)
     m = re.fullmatch(r"hip:(gfx\w+)", text.strip())
     if m:
         return Target("hip", m.group(1), threads_per_warp)

@@ -1,0 +1,73 @@
+"""Size limits of the Triton text reader (:mod:`linlayout.triton.parse` and the TTGIR reader).
+
+Every limit sits far above real Triton output and keeps hostile text cheap: nesting stays
+below Python's recursion limit, alias chains cannot multiply work, integers cannot reach the
+interpreter's int-to-str digit limit, and error messages quote bounded excerpts. Each
+violation raises :class:`linlayout.LayoutError` naming the limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import LayoutError
+from .encodings import Encoding
+
+__all__ = ["MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS", "MAX_NESTING",
+           "MAX_TYPE_ELEMENTS", "clip",
+           "int_token", "layout_depth", "mlir_int"]
+
+#: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
+#: deepest real attribute (a slice of a dot operand of an mma layout, with list-of-list bases)
+#: nests about 6 levels; deeper text is refused before Python's recursion limit is reached.
+MAX_NESTING = 32
+#: Longest chain of layouts inside layouts (``slice`` of ``slice`` of … through aliases or
+#: inline). Real files chain at most 3 (slice of dot_op of mma).
+MAX_LAYOUT_DEPTH = 16
+#: Longest name (attribute, key, alias, element type) accepted; real ones are under 40.
+MAX_NAME_CHARS = 256
+#: Most elements one tensor or memdesc type may have (its shape's product): 2^32, more than
+#: any GPU's shared memory or a CTA's registers hold.
+MAX_TYPE_ELEMENTS = 1 << 32
+#: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
+MAX_INT_DIGITS = 18
+
+
+def int_token(digits: str, where: Callable[[], str]) -> int:
+    """``int(digits)`` for a ``-?\\d+`` token, refusing more than :data:`MAX_INT_DIGITS`
+    digits (whatever ``sys.set_int_max_str_digits`` says)."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise LayoutError(f"malformed MLIR at {where()}: an integer with {len(digits.lstrip('-'))} "
+                          f"digits; at most {MAX_INT_DIGITS} digits are accepted")
+    return int(digits)
+
+
+def mlir_int(digits: str, what: str) -> int:
+    """An integer read from MLIR text (``\\d+``), at most :data:`MAX_INT_DIGITS` digits.
+
+    Args:
+        digits: the decimal digits (an optional leading ``-``).
+        what: what the integer is, for the message (``"ttg.num-warps"``).
+
+    Raises:
+        LayoutError: more than :data:`MAX_INT_DIGITS` digits (refused whatever
+            ``sys.set_int_max_str_digits`` allows).
+    """
+    return int_token(digits, lambda: what)
+
+
+def layout_depth(enc: Any) -> int:
+    """How many layouts are chained through ``parent`` (1 for a layout without a parent);
+    stops counting past :data:`MAX_LAYOUT_DEPTH` + 1."""
+    depth = 1
+    while depth <= MAX_LAYOUT_DEPTH and isinstance(getattr(enc, "parent", None), Encoding):
+        enc = enc.parent
+        depth += 1
+    return depth
+
+
+
+def clip(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters (with ``…``), so messages stay bounded."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
