@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .._checks import shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .model import HardwareModel
@@ -111,7 +112,7 @@ def lds_instruction(name: str | LdsInstruction) -> LdsInstruction:
     if isinstance(name, LdsInstruction):
         return name
     if name not in LDS_INSTRUCTIONS:
-        raise LayoutError(f"unknown AMD LDS instruction {name!r}; known: "
+        raise LayoutError(f"unknown AMD LDS instruction {shown(name)}; known: "
                           f"{', '.join(sorted(LDS_INSTRUCTIONS))}")
     return LDS_INSTRUCTIONS[name]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._checks import shown
 from ..errors import LayoutError
 from . import LinearLayout
 
@@ -28,7 +29,7 @@ __all__ = ["PaddedLayout", "check_padding_pairs", "padded_size_elems", "padding_
 
 def _pow2(x: object, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int) or x < 1 or x & (x - 1):
-        raise LayoutError(f"{what} must be a positive power of two, got {x!r}")
+        raise LayoutError(f"{what} must be a positive power of two, got {shown(x)}")
     return x
 
 
@@ -46,7 +47,7 @@ def check_padding_pairs(pairs: Sequence[Sequence[int]]) -> tuple[tuple[int, int]
         if any(len(p) != 2 for p in pairs):
             raise TypeError
     except (TypeError, IndexError, KeyError):
-        raise LayoutError(f"padding must be a list of (interval, pad) pairs, got {pairs!r}") \
+        raise LayoutError(f"padding must be a list of (interval, pad) pairs, got {shown(pairs)}") \
             from None
     if not out:
         raise LayoutError("a padded layout needs at least one (interval, pad) pair; without "
@@ -56,7 +57,8 @@ def check_padding_pairs(pairs: Sequence[Sequence[int]]) -> tuple[tuple[int, int]
         _pow2(pad, f"pad {i}")
     intervals = [i for i, _ in out]
     if len(set(intervals)) != len(intervals):
-        raise LayoutError(f"intervals must be distinct, got {intervals} (merge equal intervals "
+        raise LayoutError(f"intervals must be distinct, got {shown(intervals)} "
+                          "(merge equal intervals "
                           "by adding their pads)")
     return out
 
@@ -72,7 +74,7 @@ def padded_size_elems(n_elems: int, pairs: Sequence[Sequence[int]]) -> int:
     """
     checked = check_padding_pairs(pairs)
     if isinstance(n_elems, bool) or not isinstance(n_elems, int) or n_elems < 1:
-        raise LayoutError(f"n_elems must be a positive int, got {n_elems!r}")
+        raise LayoutError(f"n_elems must be a positive int, got {shown(n_elems)}")
     return _apply(n_elems - 1, checked) + 1
 
 
@@ -121,7 +123,7 @@ class PaddedLayout:
         ins = list(self.linear.in_dim_names)
         if ins not in (["offset"], ["offset", "block"]):
             raise LayoutError(f"a padded layout's linear component needs in dims offset[, block], "
-                              f"got {ins}")
+                              f"got {shown(ins)}")
         if not (self.linear.is_injective and self.linear.is_surjective):
             raise LayoutError("a padded layout's linear component must be a bijection "
                               "(Triton: 'Broadcasting is not supported')")
@@ -143,7 +145,8 @@ class PaddedLayout:
         shape = list(shape)
         rank = len(shape)
         if sorted(order) != list(range(rank)):
-            raise LayoutError(f"order must be a permutation of 0..{rank - 1}, got {list(order)}")
+            raise LayoutError(f"order must be a permutation of 0..{rank - 1}, "
+                              f"got {shown(list(order))}")
         for s in shape:
             _pow2(s, "every dim size")
         bases = []
@@ -174,7 +177,7 @@ class PaddedLayout:
             LayoutError: ``element_bits`` not a positive int.
         """
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits < 1:
-            raise LayoutError(f"element_bits must be a positive int, got {element_bits!r}")
+            raise LayoutError(f"element_bits must be a positive int, got {shown(element_bits)}")
         return -(-self.size_elems * element_bits // 8)
 
     def overhead_bytes(self, element_bits: int) -> int:
@@ -196,7 +199,7 @@ class PaddedLayout:
         if isinstance(offset, bool) or not isinstance(offset, int) or not (
                 0 <= offset < self.offset_elems):
             raise LayoutError(f"offset must be an int in 0..{self.offset_elems - 1}, "
-                              f"got {offset!r}")
+                              f"got {shown(offset)}")
         return _apply(offset, self.pairs)
 
     def element_offset(self, coord: Sequence[int]) -> tuple[int, int]:
@@ -207,10 +210,12 @@ class PaddedLayout:
         """
         names = list(self.linear.out_dim_names)
         if len(coord) != len(names):
-            raise LayoutError(f"coord needs {len(names)} entries ({names}), got {list(coord)}")
+            raise LayoutError(f"coord needs {len(names)} entries ({names}), "
+                              f"got {shown(list(coord))}")
         for n, c in zip(names, coord):
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < self.linear.out_dims[n]:
-                raise LayoutError(f"coord {list(coord)} is outside the tensor {dict(self.linear.out_dims)}")
+                raise LayoutError(f"coord {shown(list(coord))} is outside the tensor "
+                                  f"{dict(self.linear.out_dims)}")
         pre = self.linear.invert().apply(dict(zip(names, coord)))
         return _apply(pre["offset"], self.pairs), pre.get("block", 0)
 
@@ -221,7 +226,7 @@ class PaddedLayout:
             LayoutError: as :meth:`element_offset`; an ``element_bits`` that is not positive.
         """
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits < 1:
-            raise LayoutError(f"element_bits must be a positive int, got {element_bits!r}")
+            raise LayoutError(f"element_bits must be a positive int, got {shown(element_bits)}")
         return self.element_offset(coord)[0] * element_bits // 8
 
     def all_padded_offsets(self) -> list[int]:

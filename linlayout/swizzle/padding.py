@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..conflicts import ConflictReport, bank_conflicts
+from .._checks import shown
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel, bank_model
 from ..layout import LinearLayout
@@ -141,7 +142,8 @@ def synthesize_padding(
     if not loads:
         raise LayoutError("synthesize_padding needs at least one load")
     if objective not in ("wavefronts", "instructions"):
-        raise LayoutError(f"objective must be 'wavefronts' or 'instructions', got {objective!r}")
+        raise LayoutError("objective must be 'wavefronts' or 'instructions', "
+                          f"got {shown(objective)}")
     sides = [store, *loads]
     w = tuple(weights) if weights is not None else (1,) * len(sides)
     if len(w) != len(sides) or any(isinstance(x, bool) or not isinstance(x, int) or x < 1
@@ -149,7 +151,7 @@ def synthesize_padding(
         raise LayoutError(f"weights must be {len(sides)} positive ints (store first), got "
                           f"{list(w)}")
     if max_pairs not in (1, 2):
-        raise LayoutError(f"max_pairs must be 1 or 2, got {max_pairs!r}")
+        raise LayoutError(f"max_pairs must be 1 or 2, got {shown(max_pairs)}")
     model = bank_model(element_bits, hardware)
     out_dims = dict(store.out_dims)
     n = 1
