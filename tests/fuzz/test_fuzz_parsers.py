@@ -31,10 +31,14 @@ ATTRIBUTES = [
     "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
     "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]],"
     " warp = [], block = []}>",
+    "#ttg.padded_shared<[32:+4, 64:+8] {order = [1, 0], shape = [32, 64]}>",
+    "#ttg.padded_shared<[64:+4] {offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], "
+    "[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], block = []}>",
 ]
 TYPES = [f"tensor<32x64xf16, {BLOCKED}>",
          f"!ttg.memdesc<2x32x64xf16, {ATTRIBUTES[4]}, #ttg.shared_memory, mutable>",
-         "tensor<64x!tt.ptr<f16>, #ttg.slice<{dim = 1, parent = " + BLOCKED + "}>>"]
+         "tensor<64x!tt.ptr<f16>, #ttg.slice<{dim = 1, parent = " + BLOCKED + "}>>",
+         f"!ttg.memdesc<32x64xf16, {ATTRIBUTES[7]}, #ttg.shared_memory, mutable>"]
 L = LinearLayout({"register": [[1, 0]], "lane": [[0, 1], [0, 2]], "warp": []},
                  {"dim0": 2, "dim1": 4})
 LAYOUT_TEXTS = [repr(L), str(L), repr(LinearLayout.empty()), str(LinearLayout.empty())]
