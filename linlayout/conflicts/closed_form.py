@@ -266,6 +266,36 @@ def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: i
     return k
 
 
+def plan_vector(plan: AccessPlan, model: BankModel, vector_elems: Any = None,
+                cap_log2: int = 64) -> tuple[list[int], list[int], int]:
+    """The ``ld/st.shared`` vector of a planned access: ``(inverse memory columns, lane
+    offsets, log2 of the vector)``. The default vector is the widest the registers back, the
+    lanes', warps' and blocks' alignment allows and ``cap_log2`` (e.g. padding) permits; a
+    requested one is checked (:func:`check_vector`).
+
+    Raises:
+        LayoutError: a requested vector that is not possible (:func:`check_vector`), or a lane
+            bit that reaches another CTA's shared memory.
+    """
+    inv = f2.inverse(plan.memory_cols)
+    lane_offs = [f2.apply(inv, c) for c in plan.lane]
+    align = alignment_log2(lane_offs + [f2.apply(inv, c) for c in plan.warp + plan.block])
+    if vector_elems is None:
+        k = min(align, cap_log2, widest_vector_log2(plan.memory_cols, plan.offset_bits,
+                                                    f2.echelon(plan.register), model))
+    else:
+        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model,
+                         align)
+    offset_mask = (1 << plan.offset_bits) - 1
+    for i, x in enumerate(lane_offs):
+        if x & ~offset_mask:
+            raise LayoutError(
+                f"lane bit {i} moves the access to another CTA's shared memory (memory 'block' "
+                "bits); a warp's ld/st.shared addresses only its own CTA"
+            )
+    return inv, lane_offs, k
+
+
 def bank_conflicts(
     layout: LinearLayout,
     memory: LinearLayout | PaddedLayout,
@@ -339,21 +369,6 @@ def bank_conflicts(
         reg_offs = [f2.apply(inv, c) for c in plan.register]
         lane_offs = [f2.apply(inv, c) for c in plan.lane]
         return count_matrix(instr, row_offs, row_bits, reg_offs, lane_offs, model)
-    inv = f2.inverse(plan.memory_cols)
-    lane_offs = [f2.apply(inv, c) for c in plan.lane]
-    align = alignment_log2(lane_offs + [f2.apply(inv, c) for c in plan.warp + plan.block])
-    if vector_elems is None:
-        k = min(align, widest_vector_log2(plan.memory_cols, plan.offset_bits,
-                                          f2.echelon(plan.register), model))
-    else:
-        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model,
-                         align)
-    offset_mask = (1 << plan.offset_bits) - 1
-    for i, x in enumerate(lane_offs):
-        if x & ~offset_mask:
-            raise LayoutError(
-                f"lane bit {i} moves the access to another CTA's shared memory (memory 'block' "
-                "bits); a warp's ld/st.shared addresses only its own CTA"
-            )
+    inv, lane_offs, k = plan_vector(plan, model, vector_elems)
     reg_offs = [f2.apply(inv, c) for c in plan.register]
     return count_offsets(lane_offs, reg_offs, k, model)

@@ -29,14 +29,7 @@ from ..hardware.instructions import parse_instruction
 from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout, padding_vector_log2
-from .closed_form import (
-    alignment_log2,
-    bank_conflicts,
-    check_vector,
-    plan_access,
-    warp_bytes,
-    widest_vector_log2,
-)
+from .closed_form import bank_conflicts, plan_access, plan_vector, warp_bytes
 from .report import ConflictReport
 
 __all__ = ["check_padded_vector", "padded_bank_conflicts", "padding_is_row_aligned"]
@@ -130,24 +123,11 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
                vector_elems: int | None, kmax: int) -> ConflictReport:
     """Per-phase enumeration over every block, warp and instruction (module docstring)."""
     plan = plan_access(layout, memory.linear, model.warp_log2)
-    inv = f2.inverse(plan.memory_cols)
-    lane_offs = [f2.apply(inv, c) for c in plan.lane]
+    inv, lane_offs, k = plan_vector(plan, model, vector_elems, kmax)
     warp_offs = [f2.apply(inv, c) for c in plan.warp]
     block_offs = [f2.apply(inv, c) for c in plan.block]
     reg_offs = [f2.apply(inv, c) for c in plan.register]
-    align = alignment_log2(lane_offs + warp_offs + block_offs)
-    if vector_elems is None:
-        k = min(align, kmax, widest_vector_log2(plan.memory_cols, plan.offset_bits,
-                                                f2.echelon(plan.register), model))
-    else:
-        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model,
-                         align)
     mask = (1 << plan.offset_bits) - 1
-    for i, x in enumerate(lane_offs):
-        if x & ~mask:
-            raise LayoutError(
-                f"lane bit {i} moves the access to another CTA's shared memory (memory 'block' "
-                "bits); a warp's ld/st.shared addresses only its own CTA")
     table = memory.all_padded_offsets()
     groups: dict[int, list[int]] = defaultdict(list)
     for r in _span(reg_offs):
