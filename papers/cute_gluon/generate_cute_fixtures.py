@@ -3,8 +3,8 @@
 
 Run with a Python that has the ``nvidia-cutlass`` wheel (its ``pycute`` module needs no CUDA)::
 
-    /work/cvenv/bin/python papers/cute_gluon/generate_cute_fixtures.py          # write
-    /work/cvenv/bin/python papers/cute_gluon/generate_cute_fixtures.py --check  # compare
+    python papers/cute_gluon/generate_cute_fixtures.py          # write
+    python papers/cute_gluon/generate_cute_fixtures.py --check  # compare
 
 This script does not import linlayout: every layout is built with pycute from its own
 transcription of the CUTLASS headers, and every expected value comes from evaluating the

@@ -3,8 +3,8 @@
 
 Run with a Python that has Triton 3.9 (CPU only, no GPU or CUDA driver)::
 
-    /work/tvenv/bin/python papers/cute_gluon/generate_gluon_fixtures.py          # write
-    /work/tvenv/bin/python papers/cute_gluon/generate_gluon_fixtures.py --check  # compare
+    python papers/cute_gluon/generate_gluon_fixtures.py          # write
+    python papers/cute_gluon/generate_gluon_fixtures.py --check  # compare
 
 For each layout below (the CuTe atoms of ``linlayout.cute``, CUTLASS's shared-memory atoms,
 the built-in examples' synthesized swizzles, Triton's own random encodings and random linear
