@@ -17,6 +17,7 @@ Run:  python papers/figures/make_figures.py
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -88,9 +89,7 @@ def transpose_layouts(path: Path) -> None:
 
 
 def main() -> int:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("matplotlib") is None:
         print(P.INSTALL_HINT, file=sys.stderr)
         return 2
     for name, fn in (("article_three_layouts.png", three_layouts),

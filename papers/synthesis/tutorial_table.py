@@ -69,7 +69,7 @@ def cases():
     out.append(("attention V 64x64", 16, coalesced([64, 64], 16, 4, [1, 0]),
                 dot_operand(1, attn, k_width=2).to_linear_layout([64, 64])))
     for bits in (8, 16, 32):
-        out.append((f"transpose 64x64", bits, coalesced([64, 64], bits, 4, [1, 0]),
+        out.append(("transpose 64x64", bits, coalesced([64, 64], bits, 4, [1, 0]),
                     coalesced([64, 64], bits, 4, [0, 1])))
     return out
 
