@@ -32,7 +32,12 @@ from ..layout.padded import PaddedLayout, padding_vector_log2
 from .closed_form import bank_conflicts, plan_access, plan_vector, warp_bytes
 from .report import ConflictReport
 
-__all__ = ["check_padded_vector", "padded_bank_conflicts", "padding_is_row_aligned"]
+__all__ = ["MAX_ENUMERATION_STEPS", "check_padded_vector", "padded_bank_conflicts",
+           "padding_is_row_aligned"]
+
+#: Default work limit of the per-phase enumeration: (block, warp, lane, register)
+#: combinations visited (about ten seconds of Python at the limit).
+MAX_ENUMERATION_STEPS = 1 << 22
 
 
 def padding_is_row_aligned(memory: PaddedLayout, model: BankModel) -> bool:
@@ -71,6 +76,7 @@ def padded_bank_conflicts(
     hardware: HardwareModel | None = None,
     instruction: str | None = None,
     force_enumeration: bool = False,
+    max_steps: int = MAX_ENUMERATION_STEPS,
 ) -> ConflictReport:
     """Exact bank conflicts of ``layout`` stored to / loaded from a padded layout.
 
@@ -81,12 +87,14 @@ def padded_bank_conflicts(
     warps and blocks (padded instructions may differ); when they differ,
     ``uneven_wavefronts_per_warp`` (hence ``wavefronts_per_warp``) is the exact total of the
     costliest warp. ``conflict_offsets`` is empty.
-    ``force_enumeration=True`` skips the row-aligned closed form (to check it).
+    ``force_enumeration=True`` skips the row-aligned closed form (to check it). The
+    enumeration visits every (warp, lane, register) of the tile once; more than ``max_steps``
+    such steps is refused up front.
 
     Raises:
         LayoutError: as :func:`linlayout.bank_conflicts`; a ``vector_elems`` wider than the
             padding allows; a matrix instruction (ldmatrix/stmatrix on padded layouts is not
-            modelled).
+            modelled); an enumeration above ``max_steps`` (the message gives both numbers).
 
     Source: the address function of Triton's ``applyPadding`` (``TritonGPUToLLVM/Utility.cpp``)
     and the vector cap of ``lowerLocalLdSt`` (``getMinInterval``); counting as in
@@ -101,15 +109,14 @@ def padded_bank_conflicts(
     check_padded_vector(vector_elems, memory)
     kmax = padding_vector_log2(memory.pairs)
     if not force_enumeration and padding_is_row_aligned(memory, model):
+        if vector_elems is None:  # the default vector, capped by the padding
+            plan = plan_access(layout, memory.linear, model.warp_log2)
+            vector_elems = 1 << plan_vector(plan, model, None, kmax)[2]
         rep = bank_conflicts(layout, memory.linear, element_bits=element_bits,
                              vector_elems=vector_elems, hardware=hardware,
                              instruction=instruction)
-        if rep.vector_elems > 1 << kmax:
-            rep = bank_conflicts(layout, memory.linear, element_bits=element_bits,
-                                 vector_elems=1 << kmax, hardware=hardware,
-                                 instruction=instruction)
         return replace(rep, conflict_offsets=())
-    return _enumerate(layout, memory, model, vector_elems, kmax)
+    return _enumerate(layout, memory, model, vector_elems, kmax, max_steps)
 
 
 def _span(cols: list[int]) -> list[int]:
@@ -120,15 +127,21 @@ def _span(cols: list[int]) -> list[int]:
 
 
 def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
-               vector_elems: int | None, kmax: int) -> ConflictReport:
+               vector_elems: int | None, kmax: int, max_steps: int) -> ConflictReport:
     """Per-phase enumeration over every block, warp and instruction (module docstring)."""
     plan = plan_access(layout, memory.linear, model.warp_log2)
+    steps = 1 << (len(plan.block) + len(plan.warp) + model.warp_log2 + len(plan.register))
+    if steps > max_steps:
+        raise LayoutError(
+            f"counting this padded access enumerates {steps} (block, warp, lane, register) "
+            f"combinations, over the limit of {max_steps}; count one warp's share of the tile, "
+            "use row-aligned padding (closed form), or pass max_steps=")
     inv, lane_offs, k = plan_vector(plan, model, vector_elems, kmax)
     warp_offs = [f2.apply(inv, c) for c in plan.warp]
     block_offs = [f2.apply(inv, c) for c in plan.block]
     reg_offs = [f2.apply(inv, c) for c in plan.register]
     mask = (1 << plan.offset_bits) - 1
-    table = memory.all_padded_offsets()
+    pairs = memory.pairs
     groups: dict[int, list[int]] = defaultdict(list)
     for r in _span(reg_offs):
         groups[r >> k].append(r)
@@ -151,8 +164,8 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
                 banks: dict[int, set[int]] = defaultdict(set)
                 for lane in phase:
                     for r in regs:
-                        x = base ^ lanes[lane] ^ r
-                        first = table[x & mask] * e
+                        x = (base ^ lanes[lane] ^ r) & mask
+                        first = (x + sum((x // i) * p for i, p in pairs)) * e
                         for word in range(first // word_bits, (first + e - 1) // word_bits + 1):
                             banks[word % nbanks].add(word)
                 degree = max((len(s) for s in banks.values()), default=1)

@@ -20,17 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._checks import shown
+from .._checks import power_of_two, shown
 from ..errors import LayoutError
 from . import LinearLayout
 
 __all__ = ["PaddedLayout", "check_padding_pairs", "padded_size_elems", "padding_vector_log2"]
-
-
-def _pow2(x: object, what: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or x < 1 or x & (x - 1):
-        raise LayoutError(f"{what} must be a positive power of two, got {shown(x)}")
-    return x
 
 
 def check_padding_pairs(pairs: Sequence[Sequence[int]]) -> tuple[tuple[int, int], ...]:
@@ -53,8 +47,8 @@ def check_padding_pairs(pairs: Sequence[Sequence[int]]) -> tuple[tuple[int, int]
         raise LayoutError("a padded layout needs at least one (interval, pad) pair; without "
                           "padding use the LinearLayout itself")
     for i, (interval, pad) in enumerate(out):
-        _pow2(interval, f"interval {i}")
-        _pow2(pad, f"pad {i}")
+        power_of_two(interval, f"interval {i}")
+        power_of_two(pad, f"pad {i}")
     intervals = [i for i, _ in out]
     if len(set(intervals)) != len(intervals):
         raise LayoutError(f"intervals must be distinct, got {shown(intervals)} "
@@ -148,7 +142,7 @@ class PaddedLayout:
             raise LayoutError(f"order must be a permutation of 0..{rank - 1}, "
                               f"got {shown(list(order))}")
         for s in shape:
-            _pow2(s, "every dim size")
+            power_of_two(s, "every dim size")
         bases = []
         for d in order:
             for b in range(shape[d].bit_length() - 1):

@@ -126,3 +126,13 @@ def test_uneven_instructions_are_summed_exactly():
         assert rep.wavefronts_per_warp <= worst_case
         strict += rep.wavefronts_per_warp < worst_case
     assert found and strict
+
+
+def test_oversize_enumeration_is_refused_up_front():
+    memory = PaddedLayout.identity([(32, 1)], [32, 32], [1, 0])
+    with pytest.raises(LayoutError, match="over the limit of 100"):
+        padded_bank_conflicts(COLUMN_READ, memory, element_bits=32, max_steps=100)
+    # the row-aligned closed form needs no enumeration, and keeps the padding's vector cap
+    aligned = PaddedLayout.identity([(32, 64)], [32, 32], [1, 0])
+    rep = padded_bank_conflicts(COLUMN_READ, aligned, element_bits=32, max_steps=100)
+    assert rep == simulate_bank_access(COLUMN_READ, aligned, element_bits=32)

@@ -29,20 +29,9 @@ from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout, check_padding_pairs
 from .base import Encoding, check_bases, check_order, check_shape, format_value
-from .construct import from_bases, standard_out_dims
+from .construct import from_bases, identity_standard_nd, standard_out_dims
 
 __all__ = ["PaddedSharedEncoding", "padded_shared"]
-
-
-def _identity_bases(shape: Sequence[int], order: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    rank = len(shape)
-    out = []
-    for d in order:
-        for b in range(shape[d].bit_length() - 1):
-            v = [0] * rank
-            v[d] = 1 << b
-            out.append(tuple(v))
-    return tuple(out)
 
 
 def _as_identity(offset: tuple[tuple[int, ...], ...]) -> tuple[list[int], list[int]] | None:
@@ -203,6 +192,7 @@ def padded_shared(pairs: Sequence[Sequence[int]], *, order: Sequence[int] | None
     if offset is None:
         shape = check_shape(shape, len(list(shape)))
         order = check_order(order, len(shape))
-        offset = _identity_bases(shape, order)
+        ident = identity_standard_nd("offset", shape, order)
+        offset = ident.transpose_outs(standard_out_dims(len(shape))).bases["offset"]
     return PaddedSharedEncoding(tuple(tuple(p) for p in pairs), tuple(map(tuple, offset)),
                                 tuple(map(tuple, block)))
