@@ -23,10 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ... import f2
 from ...layout import LinearLayout
+from ...layout.padded import PaddedLayout
 from .emitted import Emitted
 from .local import ld_st, matrix, predict_async_copy, predict_local
-from .names import nvidia_ld_st
+from .names import amd_lds, nvidia_ld_st
 from .scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from .target import Target
 from .vectorise import access_map, largest_vectorisation, matrix_tile
@@ -58,12 +60,12 @@ class Side:
         emitted: the :class:`~.emitted.Emitted` instruction.
         dist: the register layout (broadcast registers kept), or None when not a lane access.
         memory: the shared layout it reads or writes (offset or vector/bank/segment/reps in
-            dims), or None.
+            dims; a :class:`~linlayout.PaddedLayout` for a ``padded_shared`` buffer), or None.
     """
 
     emitted: Emitted
     dist: LinearLayout | None = None
-    memory: LinearLayout | None = None
+    memory: LinearLayout | PaddedLayout | None = None
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,6 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
     Registers only renamed, or one register/lane exchange and lane permutations, are done
     with registers and warp shuffles.
     """
-    from ... import f2
-
     def cols(layout: LinearLayout, dim: str) -> list[int]:
         return list(layout.dim_columns(dim))
 
@@ -217,7 +217,6 @@ def _outputs_per_thread(layout: LinearLayout, axis: int) -> tuple[int, int]:
             v |= x << shift
             shift += max(0, s.bit_length() - 1)
         cols.append(v)
-    from ... import f2
     rank = f2.rank(cols)
     contig = 1
     while contig in cols:
@@ -252,7 +251,6 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         if target.is_nvidia:
             name = nvidia_ld_st(side, v, bits)
         else:
-            from .names import amd_lds
             name = amd_lds(side, nbytes)
         return Emitted(side, name, per, v, bits, nbytes, "")
 
