@@ -48,6 +48,7 @@ __all__ = [
     "in_span",
     "span_sum",
     "intersection",
+    "low_subspace",
     "complement",
     "extend_basis",
     "null_space",
@@ -356,6 +357,16 @@ def intersection(u: Iterable[int], v: Iterable[int]) -> tuple[int, ...]:
     piv = _pivots(rows)
     low = (1 << shift) - 1
     return echelon(r & low for t, r in piv.items() if t <= shift)
+
+
+def low_subspace(vectors: Iterable[int], nbits: int) -> list[int]:
+    """A basis of ``span(vectors) ∩ F₂^nbits``: the elements of the span with no bit at or
+    above ``nbits`` (in echelon form by leading bit, the pivots whose leading bit is below
+    ``nbits`` span exactly those).
+
+    Example: ``low_subspace([0b110, 0b101], 2) == [0b011]``.
+    """
+    return [r for t, r in _pivots(vectors).items() if t <= nbits]
 
 
 def extend_basis(

@@ -338,6 +338,17 @@ def test_intersection_meets_the_dimension_formula(data):
         assert set(f2.span_elements(inter)) == brute_span(u) & brute_span(v)
 
 
+@SETTINGS
+@given(st.data())
+def test_low_subspace_is_the_span_below_nbits(data):
+    n = data.draw(st.integers(0, 10), label="n")
+    u = data.draw(vectors_in(n), label="u")
+    k = data.draw(st.integers(0, n), label="nbits")
+    low = f2.low_subspace(u, k)
+    assert f2.rank(low) == len(low) and all(x >> k == 0 for x in low)
+    assert set(f2.span_elements(low)) == {x for x in brute_span(u) if x >> k == 0}
+
+
 def test_intersection_edge_cases():
     assert f2.intersection([], [1, 2]) == ()
     assert f2.intersection([0, 0], [0]) == ()

@@ -111,9 +111,12 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
     rank_r = len(reg_basis)
     out: list[SideOption] = []
     if plain:
-        blocked = len(f2.intersection(reg_basis, threads)) if threads and reg_basis else 0
+        # dim(R ∩ T) = dim R + dim T − dim(R + T)
+        blocked = (rank_r + f2.rank(threads) - f2.rank(list(reg_basis) + threads)
+                   if threads and reg_basis else 0)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
+        instr = parse_instruction(DEFAULT)
         for k in range(kmax, -1, -1):
             phase = model.phase_lanes(k)
             lam = lam_rank.get(phase)
@@ -121,7 +124,7 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
                 lam = lam_rank[phase] = f2.rank(f2.compose(side.lane, phase))
             dim_x = max(lam + k, w)
             out.append(SideOption(
-                side=index, instruction=parse_instruction(DEFAULT), vector_log2=k,
+                side=index, instruction=instr, vector_log2=k,
                 instructions_per_warp=1 << (rank_r - k),
                 phases=1 << len(model.phase_masks(k)),
                 bound_exponent=max(0, nseg - (d - dim_x))))

@@ -30,6 +30,7 @@ at the widest vector the layout admits), so a plan is never better on paper than
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ __all__ = [
     "matrix_report",
     "side_report",
     "totals",
+    "with_conflict_offsets",
 ]
 
 
@@ -132,7 +134,8 @@ def plan_key(plan: Plan, weights: Sequence[int], objective: str) -> tuple[int, i
 
 # ---------------------------------------------------------------------------------- counting
 def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
-                reg_basis: tuple[int, ...], model: BankModel, d: int) -> ConflictReport:
+                reg_basis: tuple[int, ...], model: BankModel, d: int,
+                with_basis: bool = True) -> ConflictReport:
     """Exactly what ``bank_conflicts(side, memory)`` returns, from flat columns.
 
     Args:
@@ -141,6 +144,8 @@ def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         side: the distributed layout's columns.
         reg_basis: echelon basis of its register images.
         model: the bank model; d: the tensor's bit count.
+        with_basis: also compute ``conflict_offsets`` (else empty: the search compares
+            costs only, :func:`with_conflict_offsets` fills them in for the result).
     """
     lane_offs = f2.compose_within(inv, side.lane, d)  # memory offset of each lane bit
     k = widest_vector_log2(mem_cols, d, reg_basis, model)
@@ -148,13 +153,13 @@ def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         k = min(k, alignment_log2(lane_offs + f2.compose_within(inv, side.warp + side.block,
                                                                  d)))
     reg_offs = f2.compose_within(inv, side.register, d)
-    return count_offsets(lane_offs, reg_offs, k, model)
+    return count_offsets(lane_offs, reg_offs, k, model, with_basis)
 
 
 def matrix_report(option: SideOption, inv: Sequence[int], side: Distributed,
-                  model: BankModel) -> ConflictReport:
+                  model: BankModel, with_basis: bool = True) -> ConflictReport:
     """Exactly what ``bank_conflicts(side, memory, instruction=…)`` returns for a matrix
-    option.
+    option (``with_basis``: as :func:`side_report`).
 
     Raises:
         LayoutError: the memory layout does not serve the instruction (rows out of place).
@@ -164,7 +169,27 @@ def matrix_report(option: SideOption, inv: Sequence[int], side: Distributed,
                                       side.lane, side.warp, model.element_bits)
     reg_offs = [f2.apply(inv, c) for c in side.register]
     lane_offs = [f2.apply(inv, c) for c in side.lane]
-    return count_matrix(option.instruction, row_offs, row_bits, reg_offs, lane_offs, model)
+    return count_matrix(option.instruction, row_offs, row_bits, reg_offs, lane_offs, model,
+                        with_basis)
+
+
+def with_conflict_offsets(plan: Plan, problem: Problem) -> Plan:
+    """The plan with every conflicted side's report counted again with its
+    ``conflict_offsets`` (the search counts without them; a conflict-free report has none)."""
+    if all(rep.degree == 1 for rep in plan.reports):
+        return plan
+    cols = list(plan.cols)
+    inv = f2.inverse(cols)
+    reports = []
+    for rep, o in zip(plan.reports, plan.assignment):
+        if rep.degree == 1:
+            reports.append(rep)
+        elif o.is_matrix:
+            reports.append(matrix_report(o, inv, problem.sides[o.side], problem.model))
+        else:
+            reports.append(side_report(cols, inv, problem.sides[o.side], problem.regs[o.side],
+                                       problem.model, problem.d))
+    return dataclasses.replace(plan, reports=tuple(reports))
 
 
 # ---------------------------------------------------------------------------------- step 1
@@ -190,20 +215,29 @@ def alignment_constraints(assignment: Sequence[SideOption], sides: Sequence[Dist
     return [tuple(c) for c in cons]
 
 
-def chain_ok(prefix: Sequence[int], cons: Sequence[tuple[int, ...]]) -> bool:
+def chain_ok(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
+             bases: dict[tuple[int, ...], tuple[int, ...]] | None = None) -> bool:
     """Whether a complement of ``span(prefix)`` can satisfy the alignment constraints: for
     every bit ``i`` some functional is 1 on ``prefix[i]``, 0 on the other prefix vectors and 0
     on ``cons[i]`` — i.e. each group of bits with the same constraints stays independent
-    modulo the other prefix vectors plus those constraints."""
+    modulo the other prefix vectors plus those constraints.
+
+    ``bases`` caches the echelon basis of each constraint group between calls (the prefix is
+    reduced modulo it: ``rank(P + C) = rank(C) + rank(P mod C)``)."""
     groups: dict[tuple[int, ...], list[int]] = {}
     for i in range(len(prefix)):
         c = cons[i] if i < len(cons) else ()
         if c:
             groups.setdefault(c, []).append(i)
     for c, positions in groups.items():
-        pos = set(positions)
-        others = [v for j, v in enumerate(prefix) if j not in pos]
-        if f2.rank(list(prefix) + list(c)) != f2.rank(others + list(c)) + len(positions):
+        basis = bases.get(c) if bases is not None else None
+        if basis is None:
+            basis = f2.echelon(c)
+            if bases is not None:
+                bases[c] = basis
+        red = [f2.reduce(v, basis) for v in prefix]
+        others = [v for j, v in enumerate(red) if j not in positions]
+        if f2.rank(red) != f2.rank(others) + len(positions):
             return False
     return True
 
@@ -244,7 +278,9 @@ def _free_dims(members: Sequence[int], problem: Problem) -> int:
         sides = problem.sides
         thr = [c for s in members for t in (sides[s].lane, sides[s].warp, sides[s].block)
                for c in t if c]
-        blocked = len(f2.intersection(space, thr)) if thr and space else 0
+        # dim(space ∩ T) = dim space + dim T − dim(space + T)
+        blocked = (len(space) + f2.rank(thr) - f2.rank(list(space) + thr)
+                   if thr and space else 0)
         problem.free[key] = len(space) - blocked
     return problem.free[key]
 
@@ -341,9 +377,26 @@ class _Pool:
                                      if v and v not in seen), key=self._key)
             yield from self._rest
 
-    def all(self) -> list[int]:
-        """Every candidate, in the order of iteration."""
-        return list(self)
+    def preferring(self, spaces: Sequence[tuple[int, ...]]) -> Iterator[int]:
+        """Every candidate, those inside more of ``spaces`` (echelon bases) first, in the
+        order of iteration otherwise — the same order as sorting the whole span by that
+        count, without enumerating it when an early candidate is taken."""
+        counts: dict[int, int] = {}
+        for sp in spaces:
+            for v in f2.span_elements(f2.intersection(self._basis, sp)):
+                if v:
+                    counts[v] = counts.get(v, 0) + 1
+        head = set(self._head)
+
+        def order(v: int) -> tuple:
+            return (-counts[v], v not in head, self._key(v))
+
+        first = sorted(counts, key=order)
+        yield from first
+        taken = set(first)
+        for v in self:
+            if v not in taken:
+                yield v
 
 
 def _span_candidates(space: Sequence[int], limit: int = 4096) -> list[int]:
@@ -364,7 +417,9 @@ def build_prefix(assignment: Sequence[SideOption], problem: Problem,
 
 
 def prefixes(assignment: Sequence[SideOption], problem: Problem,
-             lanes: Sequence[Sequence[int]] | None = None) -> Iterable[list[int]]:
+             lanes: Sequence[Sequence[int]] | None = None,
+             bases: dict[tuple[int, ...], tuple[int, ...]] | None = None
+             ) -> Iterable[list[int]]:
     """Every vector prefix of an assignment, lazily, the preferred first.
 
     A matrix option fixes the prefix to its row; the ``ld/st.shared`` sides' prefixes are
@@ -375,7 +430,7 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
     the directions that would not widen a shorter side's vector, then the simplest (unit
     vectors, low bits). The order of a level's bits matters only to the shorter sides, which
     is why the alternatives are worth trying (:func:`build_plan` does, while it misses its
-    bound).
+    bound). ``bases``: a cache shared with :func:`chain_ok`.
     """
     sides, regs, model, spans = problem.sides, problem.regs, problem.model, problem.spans
     matrix = [o for o in assignment if o.is_matrix]
@@ -385,7 +440,8 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
     head: list[int] = list(matrix[0].prefix) if matrix else []
     top = max([o.vector_log2 for o in assignment], default=0)
     cons = alignment_constraints(assignment, sides, max(top, len(head)))
-    if not chain_ok(head, cons):
+    bases = {} if bases is None else bases
+    if not chain_ok(head, cons, bases):
         return
     w = model.within_word_bits
     levels = sorted({o.vector_log2 for o in plain if o.vector_log2 > len(head)})
@@ -411,19 +467,19 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
             yield from extend(prefix, level + 1)
             return
         spaces = in_word.get(len(prefix))
-        cands = sorted(pool(level).all(),
-                       key=lambda v: sum(1 for ln in spaces if f2.reduce(v, ln))) \
-            if spaces else pool(level)
+        cands = pool(level).preferring(spaces) if spaces else pool(level)
         for v in cands:
             trial = prefix + [v]
-            if f2.rank(trial) == len(trial) and chain_ok(trial, cons):
+            if f2.rank(trial) == len(trial) and chain_ok(trial, cons, bases):
                 yield from extend(trial, level)
 
     yield from extend(head, 0)
 
 
 def within_word(prefix: list[int], lanes: Sequence[Sequence[int]], model: BankModel,
-                d: int, cons: Sequence[tuple[int, ...]] = ()) -> list[int] | None:
+                d: int, cons: Sequence[tuple[int, ...]] = (),
+                bases: dict[tuple[int, ...], tuple[int, ...]] | None = None
+                ) -> list[int] | None:
     """Extend the prefix with the within-word bits of sub-word elements (lane directions the
     sides share first, then any lane direction, then unit vectors), keeping
     :func:`chain_ok`; None when no extension fits."""
@@ -438,14 +494,14 @@ def within_word(prefix: list[int], lanes: Sequence[Sequence[int]], model: BankMo
         if len(out) >= w:
             break
         trial = out + [v]
-        if f2.rank(trial) == len(trial) and (not cons or chain_ok(trial, cons)):
+        if f2.rank(trial) == len(trial) and (not cons or chain_ok(trial, cons, bases)):
             out = trial
     if len(out) < w and cons:  # any independent vector keeping the chain
         for v in _span_candidates([1 << i for i in range(d)], limit=1 << 12):
             if len(out) >= w:
                 break
             trial = out + [v]
-            if f2.rank(trial) == len(trial) and chain_ok(trial, cons):
+            if f2.rank(trial) == len(trial) and chain_ok(trial, cons, bases):
                 out = trial
     return out if len(out) == w else None
 
@@ -582,8 +638,9 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         else:
             lanes_by_side.append(f2.compose(problem.sides[o.side].lane,
                                             problem.model.phase_lanes(o.vector_log2)))
+    bases: dict[tuple[int, ...], tuple[int, ...]] = {}
     if prefix is not None:
-        ready = _prepare(prefix, assignment, problem, lanes_by_side)
+        ready = _prepare(prefix, assignment, problem, lanes_by_side, bases)
         return None if ready is None else _build(ready, assignment, problem, lanes_by_side)
     best: Plan | None = None
     best_key = None
@@ -603,9 +660,9 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
                 return True
         return builds >= max(1, max_variants)
 
-    for variant in itertools.islice(prefixes(assignment, problem, lanes_by_side),
+    for variant in itertools.islice(prefixes(assignment, problem, lanes_by_side, bases),
                                     SCAN_PREFIXES):
-        ready = _prepare(variant, assignment, problem, lanes_by_side)
+        ready = _prepare(variant, assignment, problem, lanes_by_side, bases)
         if ready is None:
             continue
         if not ready.fits:
@@ -633,12 +690,14 @@ class _Prepared:
 
 
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
-             lanes_by_side: Sequence[Sequence[int]]) -> _Prepared | None:
-    """Steps 1–2 from a given prefix (None when no aligned complement exists)."""
+             lanes_by_side: Sequence[Sequence[int]],
+             bases: dict[tuple[int, ...], tuple[int, ...]]) -> _Prepared | None:
+    """Steps 1–2 from a given prefix (None when no aligned complement exists); ``bases``: the
+    cache of :func:`chain_ok`."""
     model, d = problem.model, problem.d
     top = max([o.vector_log2 for o in assignment] + [len(prefix)])
     cons = alignment_constraints(assignment, problem.sides, top)
-    full = within_word(list(prefix), lanes_by_side, model, d, cons)
+    full = within_word(list(prefix), lanes_by_side, model, d, cons, bases)
     if full is None:
         return None
     kp = len(full)
@@ -659,13 +718,19 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     row = min(model.seg_lo, d)
     nseg = d - row
     kp = len(full)
-    # step 3: the segment, in coordinates over Q
-    xs = []
-    for o, lam, z in zip(assignment, lanes_by_side, zs):
-        inter = f2.intersection(list(lam) + full[:z], q) if q else ()
-        sol = f2.solve_many(q, list(inter))
-        xs.append([c for c in sol if c is not None])
+    # step 3: the segment, in coordinates over Q. Each side's X ∩ Q: with coordinates over
+    # (prefix, Q), x in span(lanes) + span(prefix[:z]) lies in Q iff its lane part has no
+    # prefix coordinate at or above z; its Q coordinates are then those of the lane part.
     m = len(q)
+    coords = f2.inverse(full + q)
+    pmask = (1 << kp) - 1
+    xs = []
+    for lam, z in zip(lanes_by_side, zs):
+        rows = []
+        for x in lam:
+            c = f2.apply(coords, x)
+            rows.append((((c & pmask) >> z) << m) | (c >> kp))
+        xs.append(f2.low_subspace(rows, m))
     nseg = min(nseg, m)
     if len(xs) == 2:
         seq = f2.avoiding_sequence_echelon(sorted(f2.echelon(xs[0])), sorted(f2.echelon(xs[1])),
@@ -682,12 +747,13 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     nbank = row - kp
     qb = f2.echelon(q)
     # the first bank bit decides whether a side vectorises wider than planned: outside every
-    # register span if possible; the others only need to be simple (unit vectors first)
-    first = f2.extend_basis(full + seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
+    # register span if possible; the others only need to be simple (unit vectors first).
+    # Every candidate lies in Q, which meets span(prefix) only in 0: independence from the
+    # prefix and the segment is independence from the segment.
+    first = f2.extend_basis(seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
     simple = sorted(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
                     key=problem.simplicity)
-    banks = first + f2.extend_basis(full + seg_sorted + first, simple,
-                                    limit=nbank - len(first))
+    banks = first + f2.extend_basis(seg_sorted + first, simple, limit=nbank - len(first))
     if len(banks) < nbank:
         return None
     cols = tuple(full + banks + seg_sorted)
@@ -696,17 +762,18 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     try:
         for o in assignment:
             if o.is_matrix:
-                reports.append(matrix_report(o, inv, sides[o.side], model))
+                reports.append(matrix_report(o, inv, sides[o.side], model, False))
             else:
-                reports.append(side_report(cols, inv, sides[o.side], regs[o.side], model, d))
+                reports.append(side_report(cols, inv, sides[o.side], regs[o.side], model, d,
+                                           False))
     except LayoutError:
         return None
     return Plan(cols, tuple(reports), tuple(assignment), proven)
 
 
 def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Iterable[int]:
-    """Vectors of ``span(q)`` to complete the banks with: those in no register span first,
-    then the rest (basis vectors, then sums of two)."""
+    """Vectors of ``span(q)`` to complete the banks with: those in fewer register spans
+    first (basis vectors, then sums of two)."""
     basis = sorted(q)
     spans = [r for r in regs if r]
 

@@ -51,6 +51,7 @@ from .plans import (
     matrix_report,
     plan_key,
     side_report,
+    with_conflict_offsets,
 )
 from .result import OptimalityBound, SideBound, SwizzleResult
 
@@ -531,7 +532,7 @@ def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Pr
     for opts, side, reg in zip(options, problem.sides, problem.regs):
         best = None
         if any(not o.is_matrix for o in opts):
-            rep = side_report(cols, inv, side, reg, model, d)
+            rep = side_report(cols, inv, side, reg, model, d, False)
             plain = next(o for o in opts if not o.is_matrix)
             best = (cost_key(rep.wavefronts_per_warp, rep.instructions_per_warp, objective),
                     rep, plain)
@@ -539,7 +540,7 @@ def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Pr
             if not o.is_matrix:
                 continue
             try:
-                rep = matrix_report(o, inv, side, model)
+                rep = matrix_report(o, inv, side, model, False)
             except LayoutError:
                 continue
             k = cost_key(rep.wavefronts_per_warp, rep.instructions_per_warp, objective)
@@ -588,6 +589,7 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
     """The plan as a :class:`SwizzleResult`: the layout with in dims ``vector, bank,
     segment``, the bound and the optimality claim."""
     model, d, objective = problem.model, problem.d, problem.objective
+    plan = with_conflict_offsets(plan, problem)
     eff = problem.weights
     row = min(model.seg_lo, d)
     nseg = d - row
