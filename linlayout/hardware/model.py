@@ -174,56 +174,66 @@ class BankModel:
     Attributes:
         hardware: the :class:`HardwareModel`.
         element_log2: log2(element_bits).
+        element_bits: bits per element.
+        word_log2: log2 of the bank word in bits.
+        banks_log2: log2 of the banks per row.
+        warp_log2: log2 of the lanes per warp.
+        max_vector_log2: largest k with 2^k · element_bits ≤ the widest access.
+        within_word_bits: w, the offset bits that address inside one bank word (0 for
+            word-or-wider elements).
+        seg_lo: first offset bit of the segment part: log2(row_bits / element_bits).
+
+    The derived numbers are computed once, at construction (the counters read them in their
+    inner loops), as are the phase masks and lanes of each vector width, on first use.
     """
 
     hardware: HardwareModel
     element_log2: int
+    element_bits: int = field(init=False, repr=False, compare=False)
+    word_log2: int = field(init=False, repr=False, compare=False)
+    banks_log2: int = field(init=False, repr=False, compare=False)
+    warp_log2: int = field(init=False, repr=False, compare=False)
+    max_vector_log2: int = field(init=False, repr=False, compare=False)
+    within_word_bits: int = field(init=False, repr=False, compare=False)
+    seg_lo: int = field(init=False, repr=False, compare=False)
+    _phases: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(
+        init=False, repr=False, compare=False)
 
-    @property
-    def element_bits(self) -> int:
-        """Bits per element."""
-        return 1 << self.element_log2
+    def __post_init__(self) -> None:
+        hw, e = self.hardware, self.element_log2
+        word = (hw.bank_bytes * 8).bit_length() - 1
+        banks = hw.num_banks.bit_length() - 1
+        derived = {
+            "element_bits": 1 << e,
+            "word_log2": word,
+            "banks_log2": banks,
+            "warp_log2": hw.warp_size.bit_length() - 1,
+            "max_vector_log2": max(0, (hw.max_access_bytes * 8).bit_length() - 1 - e),
+            "within_word_bits": max(0, word - e),
+            "seg_lo": max(0, word + banks - e),
+            "_phases": {},
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
-    @property
-    def word_log2(self) -> int:
-        """log2 of the bank word in bits."""
-        return (self.hardware.bank_bytes * 8).bit_length() - 1
-
-    @property
-    def banks_log2(self) -> int:
-        """log2 of the banks per row."""
-        return self.hardware.num_banks.bit_length() - 1
-
-    @property
-    def warp_log2(self) -> int:
-        """log2 of the lanes per warp."""
-        return self.hardware.warp_size.bit_length() - 1
-
-    @property
-    def max_vector_log2(self) -> int:
-        """Largest k with 2^k · element_bits ≤ the widest access."""
-        return max(0, (self.hardware.max_access_bytes * 8).bit_length() - 1 - self.element_log2)
-
-    @property
-    def within_word_bits(self) -> int:
-        """w: offset bits that address inside one bank word (0 for word-or-wider elements)."""
-        return max(0, self.word_log2 - self.element_log2)
-
-    @property
-    def seg_lo(self) -> int:
-        """First offset bit of the segment part: log2(row_bits / element_bits)."""
-        return max(0, self.word_log2 + self.banks_log2 - self.element_log2)
+    def _phase(self, vector_log2: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        got = self._phases.get(vector_log2)
+        if got is None:
+            bits = self.element_bits << vector_log2
+            got = self._phases[vector_log2] = (_phase_masks(self.hardware, bits),
+                                               _phase_lanes(self.hardware, bits))
+        return got
 
     def phase_masks(self, vector_log2: int) -> tuple[int, ...]:
         """Phase-index lane masks for vectors of ``2^vector_log2`` elements."""
-        return _phase_masks(self.hardware, self.element_bits << vector_log2)
+        return self._phase(vector_log2)[0]
 
     def phase_lanes(self, vector_log2: int) -> tuple[int, ...]:
         """A basis of lane ids (ints over the lane bits) spanning the lanes of one phase.
 
         Sorted ascending, so a by-lane-id split gives the unit lane ids ``1, 2, 4, …``.
         """
-        return _phase_lanes(self.hardware, self.element_bits << vector_log2)
+        return self._phase(vector_log2)[1]
 
 
 @lru_cache(maxsize=256)
