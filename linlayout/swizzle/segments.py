@@ -193,32 +193,48 @@ def _score(kernel: Sequence[int], sides: Sequence[Sequence[int]],
     return _worst_first([len(f2.intersection(kernel, s)) for s in sides], weights)
 
 
+#: Up to this many coordinates the heuristic tries every vector at every step (then it is
+#: deterministic and one pass suffices); beyond, it samples.
+_EXHAUSTIVE_CANDIDATES_BITS = 7
+
+
 def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int,
                weights: Sequence[int] | None = None) -> list[int]:
-    """Greedy randomized kernel: add the sampled vector that raises (max, sum) the least.
+    """Greedy kernel: add the candidate vector that raises (max, sum) the least.
 
     Adding ``c`` to a kernel ``K`` raises ``dim(K ∩ X)`` by one exactly when ``c`` lies in
     ``K + X`` (and not in ``K``), so each side's exponent is tracked with one reduction
-    against the echelon basis of ``K + X``.
+    against the echelon basis of ``K + X``. With at most :data:`_EXHAUSTIVE_CANDIDATES_BITS`
+    coordinates every nonzero vector is a candidate (one deterministic pass); beyond, six
+    randomised passes (seeded) each try 48 sampled vectors and the unit vectors per step.
+    A pass that meets every side's lower bound ends the search (nothing scores less).
     """
     rng = random.Random(seed)
     best: list[int] | None = None
     best_score = None
     side_bases = [f2.echelon(sd) for sd in sides]
-    for _ in range(6):
+    wts = [1] * len(sides) if weights is None else list(weights)
+    floor = [max(0, kappa - (w - len(sb))) for sb in side_bases]
+    floor_score = _worst_first(floor, weights)
+    everything = w <= _EXHAUSTIVE_CANDIDATES_BITS
+    for _ in range(1 if everything else 6):
         kernel: list[int] = []
         k_basis: tuple[int, ...] = ()
         sums = list(side_bases)  # echelon bases of K + X_i
         exps = [0] * len(sides)
         while len(kernel) < kappa:
-            cands = {rng.getrandbits(w) for _ in range(48)}
-            cands |= {1 << j for j in range(w)}
+            if everything:
+                cands = range(1, 1 << w)
+            else:
+                pool = {rng.getrandbits(w) for _ in range(48)}
+                pool |= {1 << j for j in range(w)}
+                cands = sorted(pool)
             pick = None
-            for c in sorted(cands):
+            for c in cands:
                 if c == 0 or f2.reduce(c, k_basis) == 0:
                     continue
                 trial = [e + (f2.reduce(c, sb) == 0) for e, sb in zip(exps, sums)]
-                sc = _worst_first(trial, weights)
+                sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
                 if pick is None or sc < pick[0]:
                     pick = (sc, c, trial)
             assert pick is not None
@@ -229,6 +245,8 @@ def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int,
         sc = _worst_first(exps, weights)
         if best_score is None or sc < best_score:
             best, best_score = kernel, sc
+        if best_score == floor_score:
+            break
     assert best is not None
     return best
 
