@@ -59,6 +59,7 @@ __all__ = [
     "inverse",
     "avoiding_sequence",
     "avoiding_sequence_echelon",
+    "images",
     "span_elements",
 ]
 
@@ -561,6 +562,19 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
         x = _solve_with(piv, n, 1 << j)
         assert x is not None  # full rank
         out.append(x)
+    return out
+
+
+def images(columns: Sequence[int]) -> list[int]:
+    """The image of every input of the map: ``images(columns)[x] == apply(columns, x)`` for
+    ``0 <= x < 2**len(columns)`` (a list of that length: for small maps, e.g. every offset a
+    warp's lanes reach).
+
+    Example: ``images([0b01, 0b11]) == [0b00, 0b01, 0b11, 0b10]``.
+    """
+    out = [0]
+    for c in columns:
+        out += [x ^ c for x in out]
     return out
 
 

@@ -349,6 +349,14 @@ def test_low_subspace_is_the_span_below_nbits(data):
     assert set(f2.span_elements(low)) == {x for x in brute_span(u) if x >> k == 0}
 
 
+@SETTINGS
+@given(st.data())
+def test_images_lists_apply_of_every_input(data):
+    n = data.draw(st.integers(0, 8), label="n")
+    cols = data.draw(vectors_in(n, max_len=6), label="columns")
+    assert f2.images(cols) == [f2.apply(cols, x) for x in range(1 << len(cols))]
+
+
 def test_intersection_edge_cases():
     assert f2.intersection([], [1, 2]) == ()
     assert f2.intersection([0, 0], [0]) == ()

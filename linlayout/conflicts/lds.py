@@ -100,10 +100,7 @@ def check_direct_to_lds(layout: LinearLayout, memory: LinearLayout | PaddedLayou
     v = bytes_per_lane * 8 // element_bits
 
     def span(cols):
-        out = [0]
-        for c in cols:
-            out += [x ^ f2.apply(inv, c) for x in out]
-        return out
+        return f2.images([f2.apply(inv, c) for c in cols])
 
     regs = span(plan.register)
     groups = defaultdict(list)

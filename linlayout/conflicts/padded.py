@@ -119,13 +119,6 @@ def padded_bank_conflicts(
     return _enumerate(layout, memory, model, vector_elems, kmax, max_steps)
 
 
-def _span(cols: list[int]) -> list[int]:
-    out = [0]
-    for c in cols:
-        out += [x ^ c for x in out]
-    return out
-
-
 def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
                vector_elems: int | None, kmax: int, max_steps: int) -> ConflictReport:
     """Per-phase enumeration over every block, warp and instruction (module docstring)."""
@@ -143,20 +136,20 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
     mask = (1 << plan.offset_bits) - 1
     pairs = memory.pairs
     groups: dict[int, list[int]] = defaultdict(list)
-    for r in _span(reg_offs):
+    for r in f2.images(reg_offs):
         groups[r >> k].append(r)
     e = model.element_bits
     word_bits = 1 << model.word_log2
     nbanks = 1 << model.banks_log2
     warp = 1 << model.warp_log2
-    lanes = _span(lane_offs)  # plan_access zero-extends the lane bits to the warp
+    lanes = f2.images(lane_offs)  # plan_access zero-extends the lane bits to the warp
     masks = model.phase_masks(k)
     members: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for lane in range(warp):
         members[tuple(bin(lane & m).count("1") & 1 for m in masks)].append(lane)
     worst_degree, worst_waves = 1, 0
     totals, per_warp = set(), 0
-    for base in _span(block_offs + warp_offs):
+    for base in f2.images(block_offs + warp_offs):
         warp_total = 0
         for regs in groups.values():
             total = 0
