@@ -147,6 +147,26 @@ def test_the_reports_are_what_bank_conflicts_counts():
         assert r.load == bank_conflicts(load, r.layout, element_bits=bits)
 
 
+def test_conflicted_reports_carry_their_conflict_offsets():
+    """The search counts without conflict bases; the result's reports have them, exactly as
+    bank_conflicts gives them (tiles read by three loads are often conflicted)."""
+    rng = random.Random(0)
+    conflicted = 0
+    while not conflicted:
+        store, load, bits, _ = random_pair(rng)
+        loads = [load]
+        while len(loads) < 3:
+            _, other, _, _ = random_pair(rng, element_bits=(bits,))
+            if other.out_dims == store.out_dims:
+                loads.append(other)
+        r = synthesize_swizzle(store, loads, element_bits=bits)
+        for side, rep in zip([store] + loads, r.reports):
+            assert rep == bank_conflicts(side, r.layout, element_bits=bits)
+            if rep.degree > 1:
+                conflicted += 1
+                assert len(rep.conflict_offsets) == rep.degree.bit_length() - 1
+
+
 # ----------------------------------------------------------------- exhaustive, small tiles
 def _paper_module(relative: str, name: str):
     """A papers/ script, imported (its helpers are what the tests reuse)."""
