@@ -29,6 +29,7 @@ from ...layout.padded import PaddedLayout
 from .emitted import Emitted
 from .local import ld_st, matrix, predict_async_copy, predict_local
 from .names import amd_lds, nvidia_ld_st
+from .reduce import reduce_conversions
 from .scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from .target import Target
 from .vectorise import access_map, largest_vectorisation, matrix_tile
@@ -198,32 +199,6 @@ def _crosses_warps(layout: LinearLayout, axis: int) -> bool:
     return any(img[k] for img in layout.bases.get("warp", []))
 
 
-def _outputs_per_thread(layout: LinearLayout, axis: int) -> tuple[int, int]:
-    """(distinct outputs per thread, consecutive outputs along the fastest output dim)."""
-    names = layout.out_dim_names
-    keep = [i for i, n in enumerate(names) if n != f"dim{axis}"]
-    regs = []
-    for img in layout.bases.get("register", []):
-        proj = tuple(img[i] for i in keep)
-        if any(proj):
-            regs.append(proj)
-    cols = []
-    shift = 0
-    sizes = [layout.out_dims[names[i]] for i in keep]
-    for proj in regs:
-        v = 0
-        shift = 0
-        for x, s in zip(proj, sizes):
-            v |= x << shift
-            shift += max(0, s.bit_length() - 1)
-        cols.append(v)
-    rank = f2.rank(cols)
-    contig = 1
-    while contig in cols:
-        contig *= 2
-    return 1 << rank, contig
-
-
 def _scan_shape(layout: LinearLayout, axis: int) -> tuple[int, int, int]:
     """(chunks along the axis held in registers beyond the lanes and warps, outputs across
     the other dims per thread, warps along the axis) of a scan's operand."""
@@ -243,9 +218,20 @@ def _scan_shape(layout: LinearLayout, axis: int) -> tuple[int, int, int]:
 
 def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout | None,
                     element_bits: int, target: Target, axis: int | None,
-                    operands: int = 1) -> Prediction:
+                    operands: int = 1, operand_bits: tuple[int, ...] = ()) -> Prediction:
     """The private scratch of ``tt.reduce``, ``tt.scan``, ``tt.histogram`` and scalar
-    atomics (whose scratch has no layout in the TTGIR: counts only, not bank conflicts)."""
+    atomics.
+
+    ``tt.reduce`` is lowered as Triton does (:mod:`.reduce`): its cross-warp rounds and the
+    move to the result layout are ``convert_layout``s, each predicted by
+    :func:`predict_convert` (scratch layout, instructions and their layouts, so their bank
+    conflicts are counted) once per operand, ``operand_bits`` giving each operand's moved
+    bits (default ``element_bits`` for all ``operands``). The other ops' scratch has no
+    layout in the TTGIR: counts only, not bank conflicts.
+
+    Raises:
+        LayoutError: a reduce axis outside the operand, or layouts that do not fit.
+    """
     def st_ld(side: str, v: int, per: int, bits: int) -> Emitted:
         nbytes = v * bits // 8
         if target.is_nvidia:
@@ -255,15 +241,10 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         return Emitted(side, name, per, v, bits, nbytes, "")
 
     if op == "reduce":
-        if operand is None or axis is None or not _crosses_warps(operand, axis):
-            return Prediction((), "reduced within each warp (shuffles): no shared memory",
-                              uses_shared=False)
-        outs, contig = _outputs_per_thread(operand, axis)
-        bits = max(32, element_bits)
-        v = max(1, min(contig, 128 // bits, outs))
-        per = max(1, outs // v) * operands
-        return Prediction((Side(st_ld("store", v, per, bits)), Side(st_ld("load", v, per, bits))),
-                          "partial results of each warp exchanged through scratch")
+        if operand is None or axis is None:
+            return Prediction((), "not analysed: missing types")
+        return _predict_reduce(operand, result, axis, operand_bits or (element_bits,) * operands,
+                               target)
     if op == "scan":
         if operand is None or axis is None or not _crosses_warps(operand, axis):
             return Prediction((), "scanned within each warp (shuffles): no shared memory",
@@ -298,6 +279,24 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         return Prediction((Side(st), Side(st_ld("load", 1, 1, bits))),
                           "the old value is broadcast to all threads through shared memory")
     return Prediction((), f"tt.{op}: scratch not predicted (named only)")
+
+
+def _predict_reduce(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                    bits: tuple[int, ...], target: Target) -> Prediction:
+    sides: list[Side] = []
+    rounds = 0
+    for src, dst in reduce_conversions(operand, result, axis):
+        shared = False
+        for b in bits:
+            p = predict_convert(src, dst, b, target)
+            sides.extend(p.sides)
+            shared = shared or p.uses_shared
+        rounds += shared
+    if not sides:
+        return Prediction((), "reduced within each warp (shuffles): no shared memory",
+                          uses_shared=False)
+    return Prediction(tuple(sides), f"partial results exchanged through scratch: {rounds} "
+                      f"convert_layout{'s' if rounds > 1 else ''} (store, barrier, load)")
 
 
 def predict_named(op: str, target: Target) -> Prediction:

@@ -13,8 +13,6 @@ from tests.triton.lowering.corpus_check import compare, compare_ops, corpus
 GAPS = {
     "tt.scan on NVIDIA: LLVM merges (cumsum_1d) or removes (cumsum_axis0) some of the "
     "scalar reloads Triton emits": ("cumsum_1d_cuda", "cumsum_axis0_cuda"),
-    "tt.reduce across warps with several outputs per thread, or on 64-lane warps": (
-        "reduce_axis0_cuda", "layernorm_bwd_dwdb_gfx"),
 }
 NAMES = sorted(corpus()["files"])
 
