@@ -78,6 +78,10 @@ class Prediction:
         note: how it was decided, or why nothing is counted.
         plan: Triton's scratch layout (converts through shared memory), else None.
         uses_shared: False for converts that stay in registers/shuffles and tensor-memory ops.
+        extra: facts beyond the instructions: for ``tt.scan``, ``{"loads_after_llvm": n}``
+            — the loads per thread left once LLVM removes those whose value is never used
+            (the NVIDIA PTX and the AMDGCN have these, merged into vectors when their
+            addresses are consecutive).
     """
 
     sides: tuple[Side, ...] = ()
@@ -250,14 +254,23 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
             return Prediction((), "scanned within each warp (shuffles): no shared memory",
                               uses_shared=False)
         chunks, outs, warps = _scan_shape(operand, axis)
-        bits = max(32, element_bits)
-        per_store = outs * chunks * operands
-        st = st_ld("store", 1, per_store, bits)
-        if target.is_nvidia and bits == 32:
-            st = Emitted("store", "st.shared::cta.b32", per_store, 1, 32, 4, "")
-        ld = st_ld("load", 1, outs * chunks * warps * operands, bits)
-        return Prediction((Side(st), Side(ld)), "each warp's running totals stored (one "
-                          "thread per warp and chunk), every thread reloads all warps' totals")
+        sides = []
+        for bits in operand_bits or (element_bits,) * operands:
+            st = st_ld("store", 1, outs * chunks, bits)
+            if target.is_nvidia:  # TargetInfo::storeDShared: predicated inline asm
+                st = Emitted("store", f"st.shared::cta.b{bits}", outs * chunks, 1, bits,
+                             bits // 8, "")
+            sides.append(Side(st))
+        nbits = operand_bits or (element_bits,) * operands
+        for bits in nbits:
+            sides.append(Side(st_ld("load", 1, outs * chunks * warps, bits)))
+        after = (outs * chunks * warps - outs) * len(nbits)
+        return Prediction(tuple(sides), "each warp's running totals stored (one thread per "
+                          "warp and chunk), every thread reloads all warps' totals: Triton's "
+                          f"own loads; LLVM drops the {outs * len(nbits)} that only feed the "
+                          f"unused total of the last chunk ({after} left), and may merge "
+                          "loads of consecutive totals",
+                          extra={"loads_after_llvm": after})
     if op == "histogram":
         if operand is None or result is None:
             return Prediction((), "not analysed: missing types")
