@@ -12,7 +12,8 @@ sizes per thread, lanes and warps along and across the reduced axis, 4 or 8 warp
 (``cuda:90``) and 64-lane (``gfx942``, ``gfx950``) warps — reduces it along one axis with
 ``max`` (one operand; i8/f16/f32/i64) or an argmax (two operands: the values and ``i32``
 indices), or scans it with ``cumsum``, and stores the result in the slice (or the same) layout,
-so the reduce or scan is the kernel's only op that touches shared memory. The fixture keeps
+so the reduce or scan is the kernel's only op that touches shared memory; ``cvt`` probes
+convert an 8- or 16-bit tile between two random blocked layouts. The fixture keeps
 the TTGIR, the static count of every shared-memory instruction of the PTX/AMDGCN, and the
 shared-memory loads and stores of Triton's LLVM IR *before* LLVM's optimiser (bytes per
 thread and the access types), which is what Triton's own lowering emitted.
@@ -171,6 +172,16 @@ def build(only: str | None = None) -> dict:
             o = a[:, None] * N + b[None, :]
         gl.store(Y + o, r)
 
+    @gluon.jit
+    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        y = gl.convert_layout(x, D)
+        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
+        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
+        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+
     targets = {"cuda90": GPUTarget("cuda", 90, 32), "gfx942": GPUTarget("hip", "gfx942", 64),
                "gfx950": GPUTarget("hip", "gfx950", 64)}
     types = {"i8": "*i8", "f16": "*fp16", "f32": "*fp32", "i64": "*i64"}
@@ -231,6 +242,37 @@ def build(only: str | None = None) -> dict:
                             "counts": dict(sorted(collections.Counter(SMEM.findall(asm)).items())),
                             "preopt": preopt_accesses(preopt[0])}
             print(name, probes[name]["counts"], file=sys.stderr)
+    # 8- and 16-bit converts between random blocked layouts (generated after the
+    # getVecBasisLdSt rule was written: set "check")
+    rng = random.Random(3)
+    for tname in ("cuda90", "gfx942"):
+        lanes = 32 if tname.startswith("cuda") else 64
+        for warps in (4, 8):
+            for ty in ("i8", "f16"):
+                for shape in ([64, 64], [32, 128]):
+                    a, b = _layouts(rng, shape, lanes, warps, 2)
+                    name = (f"cvt_{ty}_{'x'.join(map(str, shape))}_w{warps}_"
+                            f"{rng.getrandbits(24):06x}_{tname}")
+                    if only and only not in name:
+                        continue
+                    sig = {"X": types[ty], "Y": types[ty], "M": "constexpr", "N": "constexpr",
+                           "L": "constexpr", "D": "constexpr"}
+                    src = GluonASTSource(fn=g_cvt, signature=sig, constexprs={
+                        "M": shape[0], "N": shape[1],
+                        "L": gl.BlockedLayout(*[list(x) for x in a]),
+                        "D": gl.BlockedLayout(*[list(x) for x in b])})
+                    preopt.clear()
+                    _llvm.optimize_module = capture
+                    try:
+                        k = triton.compile(src, target=targets[tname],
+                                           options={"num_warps": warps})
+                    finally:
+                        _llvm.optimize_module = orig
+                    asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
+                    probes[name] = {"set": "check", "target": tname, "ttgir": k.asm["ttgir"].replace(
+                        str(pathlib.Path(__file__).resolve()), "reduce_probes.py"),
+                        "counts": dict(sorted(collections.Counter(SMEM.findall(asm)).items())),
+                        "preopt": preopt_accesses(preopt[0])}
     return {"triton_version": triton.__version__, "probes": probes}
 
 

@@ -2,7 +2,9 @@
 (``tests/data/triton_reduce_probes.json.gz``, written by
 ``papers/triton_lowering/reduce_probes.py``): random blocked layouts (2-D and 3-D, warps along
 and across the axis, several outputs per thread), one and two operands, 8- to 64-bit elements,
-``cuda:90``, ``gfx942`` and ``gfx950``. The reduce rule (:mod:`linlayout.triton.lowering.reduce`)
+``cuda:90``, ``gfx942`` and ``gfx950``; and 16 ``cvt`` probes converting 8- and 16-bit tiles
+between random blocked layouts, generated after the ``getVecBasisLdSt`` rule of
+:mod:`linlayout.triton.lowering.scratch` was written. The reduce rule (:mod:`linlayout.triton.lowering.reduce`)
 was written from Triton's source before these probes existed; set ``"check"`` was generated
 after the design set had been compared."""
 
@@ -92,12 +94,14 @@ def test_scan_loads_after_llvm(name):
 
 def test_the_probes_cover_what_the_rule_depends_on():
     ps = probes()["probes"]
-    assert len(ps) == 84 and probes()["triton_version"].startswith("3.9")
+    assert len(ps) == 100 and probes()["triton_version"].startswith("3.9")
     assert {e["target"] for e in ps.values()} == {"cuda90", "gfx942", "gfx950"}
     assert {e["set"] for e in ps.values()} == {"design", "check"}
     kinds = Counter(n.split("_")[0] for n in ps)
     assert kinds["argmax"] >= 5 and kinds["cumsum"] >= 5 and kinds["max"] >= 40
+    assert kinds["cvt"] == 16
     assert sum(1 for n in ps if "16x16x16" in n) >= 6
     # reduces that go through shared memory, and ones that stay within warps
-    through = [n for n, e in ps.items() if not n.startswith("cumsum") and e["preopt"]["store"]]
+    through = [n for n, e in ps.items() if n.startswith(("max", "argmax"))
+               and e["preopt"]["store"]]
     assert len(through) >= 30 and len(ps) - len(through) >= 10
