@@ -24,6 +24,7 @@ round per operand), with shuffles or register moves otherwise.
 
 from __future__ import annotations
 
+from ...errors import LayoutError
 from ...layout import LinearLayout
 
 __all__ = ["inter_layout", "reduce_conversions", "reduced_layout"]
@@ -31,10 +32,18 @@ __all__ = ["inter_layout", "reduce_conversions", "reduced_layout"]
 _ORDER = ("register", "lane", "warp", "block")
 
 
+def _axis_index(layout: LinearLayout, axis: int) -> int:
+    if f"dim{axis}" not in layout.out_dim_names:
+        raise LayoutError(f"tt.reduce axis {axis} is not a dim of the operand "
+                          f"({layout.out_dims}); use an axis below {len(layout.out_dims)}")
+    return layout.out_dim_names.index(f"dim{axis}")
+
+
 def _bases(layout: LinearLayout) -> dict[str, list[list[int]]]:
-    return {d: [list(b) for b in layout.bases.get(d, [])] for d in _ORDER
-            if d in layout.bases} | {d: [list(b) for b in v] for d, v in layout.bases.items()
-                                      if d not in _ORDER}
+    """Mutable copies of the bases, in-dims in Triton's order (register, lane, warp, block)."""
+    names = [d for d in _ORDER if d in layout.bases]
+    names += [d for d in layout.bases if d not in _ORDER]
+    return {d: [list(b) for b in layout.bases[d]] for d in names}
 
 
 def _build(bases: dict[str, list[list[int]]], names: tuple[str, ...]) -> LinearLayout:
@@ -80,10 +89,9 @@ def reduced_layout(operand: LinearLayout, axis: int) -> LinearLayout:
         axis: the reduced dim.
 
     Raises:
-        LayoutError: ``axis`` is not a dim of ``operand`` (``KeyError`` from the caller's
-            check is avoided: the caller validates it).
+        LayoutError: ``axis`` is not a dim of ``operand``.
     """
-    k = operand.out_dim_names.index(f"dim{axis}")
+    k = _axis_index(operand, axis)
     layout = _drop_zero_registers(operand)
     regs = layout.bases.get("register", [])
     if any(img[k] for img in regs):
@@ -100,8 +108,12 @@ def reduced_layout(operand: LinearLayout, axis: int) -> LinearLayout:
 def inter_layout(layout: LinearLayout, axis: int) -> LinearLayout:
     """``ReduceOpHelper::getInterLayout``: the warp (and block) bases along the axis swapped
     into lane bases — into broadcast lanes when there are enough of them, else into the
-    first lanes (as many as fit)."""
-    k = layout.out_dim_names.index(f"dim{axis}")
+    first lanes (as many as fit).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``layout``.
+    """
+    k = _axis_index(layout, axis)
     bases = _bases(layout)
     lanes = bases.setdefault("lane", [])
     warps = bases.setdefault("warp", [])
@@ -153,12 +165,7 @@ def reduce_conversions(operand: LinearLayout, result: LinearLayout | None, axis:
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``.
     """
-    from ...errors import LayoutError
-
-    if f"dim{axis}" not in operand.out_dim_names:
-        raise LayoutError(f"tt.reduce axis {axis} is not a dim of the operand "
-                          f"({operand.out_dims}); use an axis below {len(operand.out_dims)}")
-    k = operand.out_dim_names.index(f"dim{axis}")
+    k = _axis_index(operand, axis)
     layout = reduced_layout(operand, axis)
     out = []
     rounds = 0
