@@ -147,6 +147,8 @@ class Access:
         operands: the op's SSA operands.
         masked: an async copy with a ``mask``.
         result_used: whether the op's result is used (scalar atomics only pay for it then).
+        operand_types: the tensor types of a scratch op's operands, in order (a
+            multi-operand ``tt.reduce`` such as an argmax moves each with its own width).
 
     ``kind`` is ``"store"``/``"load"`` (a register ⇄ shared copy), ``"convert"``,
     ``"scratch"`` (``tt.reduce``/``scan``/``histogram``/``gather``/scalar atomics: a private
@@ -172,6 +174,7 @@ class Access:
     operands: tuple[str, ...] = ()
     masked: bool = False
     result_used: bool = True
+    operand_types: tuple[TritonType, ...] = ()
 
 
 def _strip_loc(line: str) -> str:
@@ -620,7 +623,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             accesses.append(Access(op.line, s, "scratch", res, None, None, src, None, dst,
                                    src.element_type if src else "",
                                    src.element_bits if src else 0, None, op.source, op.attrs,
-                                   False, op.operands, False, op.result_used))
+                                   False, op.operands, False, op.result_used,
+                                   tuple(ts[:len(op.operands)])))
         elif s in _NAMED:
             res = op.results[0] if op.results else None
             # the data buffer, not an mbarrier (a 1-D i64 memdesc)

@@ -110,8 +110,10 @@ def predict_access(a: Access, target: Target) -> Prediction:
         if a.op in ("atomic_rmw", "atomic_cas") and not a.result_used:
             return Prediction((), "the old value is not used: no shared memory",
                               uses_shared=False)
+        bits = tuple(moved_bits(t.element_bits, t.element_type) for t in a.operand_types)
         return predict_private(a.op, operand, result, moved_bits(a.element_bits, a.element_type)
-                               if a.element_bits else 32, target, axis, n)
+                               if a.element_bits else 32, target, axis, n,
+                               bits if len(bits) == n else ())
     return predict_named(a.op, target)
 
 

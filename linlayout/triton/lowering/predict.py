@@ -29,6 +29,7 @@ from ...layout.padded import PaddedLayout
 from .emitted import Emitted
 from .local import ld_st, matrix, predict_async_copy, predict_local
 from .names import amd_lds, nvidia_ld_st
+from .reduce import reduce_conversions
 from .scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from .target import Target
 from .vectorise import access_map, largest_vectorisation, matrix_tile
@@ -77,6 +78,10 @@ class Prediction:
         note: how it was decided, or why nothing is counted.
         plan: Triton's scratch layout (converts through shared memory), else None.
         uses_shared: False for converts that stay in registers/shuffles and tensor-memory ops.
+        extra: facts beyond the instructions: for ``tt.scan``, ``{"loads_after_llvm": n}``
+            — the loads per thread left once LLVM removes those whose value is never used
+            (the NVIDIA PTX and the AMDGCN have these, merged into vectors when their
+            addresses are consecutive).
     """
 
     sides: tuple[Side, ...] = ()
@@ -180,7 +185,9 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     plan = triton_scratch_layout(src, dst, element_bits,
                                  stmatrix=target.is_nvidia and target.cc >= 90,
                                  ldmatrix=target.is_nvidia and target.cc >= 75,
-                                 bank_bits=hw.num_banks * hw.bank_bytes * 8)
+                                 bank_bits=hw.num_banks * hw.bank_bytes * 8,
+                                 amd_load_lanes=None if target.is_nvidia else
+                                 (0, 1, 3, 4) if target.has_ds_read_tr else (0, 1, 4))
     st = _scratch_side("store", drop_broadcast_registers(src), plan, plan.store_tile,
                        element_bits, target)
     ld = _scratch_side("load", drop_broadcast_registers(dst), plan, plan.load_tile,
@@ -196,32 +203,6 @@ def _crosses_warps(layout: LinearLayout, axis: int) -> bool:
         return False
     k = names.index(key)
     return any(img[k] for img in layout.bases.get("warp", []))
-
-
-def _outputs_per_thread(layout: LinearLayout, axis: int) -> tuple[int, int]:
-    """(distinct outputs per thread, consecutive outputs along the fastest output dim)."""
-    names = layout.out_dim_names
-    keep = [i for i, n in enumerate(names) if n != f"dim{axis}"]
-    regs = []
-    for img in layout.bases.get("register", []):
-        proj = tuple(img[i] for i in keep)
-        if any(proj):
-            regs.append(proj)
-    cols = []
-    shift = 0
-    sizes = [layout.out_dims[names[i]] for i in keep]
-    for proj in regs:
-        v = 0
-        shift = 0
-        for x, s in zip(proj, sizes):
-            v |= x << shift
-            shift += max(0, s.bit_length() - 1)
-        cols.append(v)
-    rank = f2.rank(cols)
-    contig = 1
-    while contig in cols:
-        contig *= 2
-    return 1 << rank, contig
 
 
 def _scan_shape(layout: LinearLayout, axis: int) -> tuple[int, int, int]:
@@ -243,9 +224,20 @@ def _scan_shape(layout: LinearLayout, axis: int) -> tuple[int, int, int]:
 
 def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout | None,
                     element_bits: int, target: Target, axis: int | None,
-                    operands: int = 1) -> Prediction:
+                    operands: int = 1, operand_bits: tuple[int, ...] = ()) -> Prediction:
     """The private scratch of ``tt.reduce``, ``tt.scan``, ``tt.histogram`` and scalar
-    atomics (whose scratch has no layout in the TTGIR: counts only, not bank conflicts)."""
+    atomics.
+
+    ``tt.reduce`` is lowered as Triton does (:mod:`.reduce`): its cross-warp rounds and the
+    move to the result layout are ``convert_layout``s, each predicted by
+    :func:`predict_convert` (scratch layout, instructions and their layouts, so their bank
+    conflicts are counted) once per operand, ``operand_bits`` giving each operand's moved
+    bits (default ``element_bits`` for all ``operands``). The other ops' scratch has no
+    layout in the TTGIR: counts only, not bank conflicts.
+
+    Raises:
+        LayoutError: a reduce axis outside the operand, or layouts that do not fit.
+    """
     def st_ld(side: str, v: int, per: int, bits: int) -> Emitted:
         nbytes = v * bits // 8
         if target.is_nvidia:
@@ -255,28 +247,32 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         return Emitted(side, name, per, v, bits, nbytes, "")
 
     if op == "reduce":
-        if operand is None or axis is None or not _crosses_warps(operand, axis):
-            return Prediction((), "reduced within each warp (shuffles): no shared memory",
-                              uses_shared=False)
-        outs, contig = _outputs_per_thread(operand, axis)
-        bits = max(32, element_bits)
-        v = max(1, min(contig, 128 // bits, outs))
-        per = max(1, outs // v) * operands
-        return Prediction((Side(st_ld("store", v, per, bits)), Side(st_ld("load", v, per, bits))),
-                          "partial results of each warp exchanged through scratch")
+        if operand is None or axis is None:
+            return Prediction((), "not analysed: missing types")
+        return _predict_reduce(operand, result, axis, operand_bits or (element_bits,) * operands,
+                               target)
     if op == "scan":
         if operand is None or axis is None or not _crosses_warps(operand, axis):
             return Prediction((), "scanned within each warp (shuffles): no shared memory",
                               uses_shared=False)
         chunks, outs, warps = _scan_shape(operand, axis)
-        bits = max(32, element_bits)
-        per_store = outs * chunks * operands
-        st = st_ld("store", 1, per_store, bits)
-        if target.is_nvidia and bits == 32:
-            st = Emitted("store", "st.shared::cta.b32", per_store, 1, 32, 4, "")
-        ld = st_ld("load", 1, outs * chunks * warps * operands, bits)
-        return Prediction((Side(st), Side(ld)), "each warp's running totals stored (one "
-                          "thread per warp and chunk), every thread reloads all warps' totals")
+        sides = []
+        for bits in operand_bits or (element_bits,) * operands:
+            st = st_ld("store", 1, outs * chunks, bits)
+            if target.is_nvidia:  # TargetInfo::storeDShared: predicated inline asm
+                st = Emitted("store", f"st.shared::cta.b{bits}", outs * chunks, 1, bits,
+                             bits // 8, "")
+            sides.append(Side(st))
+        nbits = operand_bits or (element_bits,) * operands
+        for bits in nbits:
+            sides.append(Side(st_ld("load", 1, outs * chunks * warps, bits)))
+        after = (outs * chunks * warps - outs) * len(nbits)
+        return Prediction(tuple(sides), "each warp's running totals stored (one thread per "
+                          "warp and chunk), every thread reloads all warps' totals: Triton's "
+                          f"own loads; LLVM drops the {outs * len(nbits)} that only feed the "
+                          f"unused total of the last chunk ({after} left), and may merge "
+                          "loads of consecutive totals",
+                          extra={"loads_after_llvm": after})
     if op == "histogram":
         if operand is None or result is None:
             return Prediction((), "not analysed: missing types")
@@ -298,6 +294,24 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         return Prediction((Side(st), Side(st_ld("load", 1, 1, bits))),
                           "the old value is broadcast to all threads through shared memory")
     return Prediction((), f"tt.{op}: scratch not predicted (named only)")
+
+
+def _predict_reduce(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                    bits: tuple[int, ...], target: Target) -> Prediction:
+    sides: list[Side] = []
+    rounds = 0
+    for src, dst in reduce_conversions(operand, result, axis):
+        shared = False
+        for b in bits:
+            p = predict_convert(src, dst, b, target)
+            sides.extend(p.sides)
+            shared = shared or p.uses_shared
+        rounds += shared
+    if not sides:
+        return Prediction((), "reduced within each warp (shuffles): no shared memory",
+                          uses_shared=False)
+    return Prediction(tuple(sides), f"partial results exchanged through scratch: {rounds} "
+                      f"convert_layout{'s' if rounds > 1 else ''} (store, barrier, load)")
 
 
 def predict_named(op: str, target: Target) -> Prediction:

@@ -18,8 +18,13 @@ twin in ``lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp``) and of the
    (``complementBasis``), and ``reps`` (bases in registers on both sides: the conversion runs
    in that many store → barrier → load rounds);
 4. the pair with the fewest read + write bank conflicts wins, ties going to more rounds;
-   without any pair, ``optimalSwizzlingLdSt`` builds an ``ld/st.shared`` layout from
-   ``getVbasis``.
+   without any pair, ``optimalSwizzlingLdSt`` builds an ``ld/st.shared`` layout: its vector
+   (``getVecBasisLdSt``) is the common registers, and under a 32-bit word one side's
+   registers that the other side holds in warps (so that side stores or loads a wider
+   vector), then warp bases; the lanes of one wavefront (``getLaneTile``: the first lanes, or
+   the AMD 128-bit load tile of ``getSharedLdStTiles``) decide the segments; when the vector
+   is under 128 bits the bank bases held in registers of the side that filled the word come
+   first, so that side vectorises further.
 
 Each side is then lowered on the chosen layout like a ``local_store``/``local_load``
 (``lowerLdStShared`` or ``lowerLdStMatrix``, falling back to ``ld/st`` when the matrix tile
@@ -191,25 +196,54 @@ def _side_tile(addr: tuple[int, ...], regs: list[int], lanes: list[int],
     return tile + [lanes[i] for i in addr]
 
 
-def _vbasis_ldst(src: LinearLayout, dst: LinearLayout, bits: int) -> list[int]:
-    """``getVbasis`` as the 3.9.0 wheel behaves: the registers common to both sides (at most
-    128 bits); when they fill less than a 32-bit word, one more register of the destination
-    joins them (the loads are vectorised, the stores are not: ``ld.shared.v2.b16`` after
-    ``st.shared.b16`` for 16-bit elements, ``ld.shared.v2.b8`` after ``st.shared.b8`` for
-    8-bit ones, as in the wheel's PTX)."""
+def _vec_basis_ldst(src: LinearLayout, dst: LinearLayout, bits: int
+                    ) -> tuple[list[int], bool | None]:
+    """``getVecBasisLdSt``: the registers common to both sides (at most 128 bits); under a
+    32-bit word, filled with one side's registers that the other side holds in warps (the
+    side with more, ties to the lowest), then warp bases, up to one word. Returns the
+    vector bases and whether the source filled the word (None when nothing was added)."""
     reg_s, reg_d = _flat(src, "register"), _flat(dst, "register")
     vb = _intersection(reg_s, reg_d)[:max(0, (128 // bits).bit_length() - 1)]
-    if (1 << len(vb)) * bits < 32:
-        rest = [r for r in reg_d if r not in vb]
-        vb = vb + rest[:1]
-    return vb
-
-
-def _vector_prefix(regs: list[int], vb: list[int]) -> int:
+    if (1 << len(vb)) * bits >= 32:
+        return vb, None
+    per_bank = (32 // bits).bit_length() - 1
+    warp_s = [w for w in _flat(src, "warp") if w]
+    warp_d = [w for w in _flat(dst, "warp") if w]
+    block_s = _flat(src, "block")
+    rs = _intersection([r for r in reg_s if r not in vb], warp_d) if warp_d else []
+    rd = _intersection([r for r in reg_d if r not in vb], warp_s) if warp_s else []
+    if len(rs) == len(rd) and rs:
+        src_fills = min(rs) < min(rd)
+    else:
+        src_fills = len(rs) > len(rd)
+    vb = vb + (rs if src_fills else rd)
+    if len(vb) < per_bank and warp_s and warp_d:
+        vb = vb + _intersection(warp_s, warp_d)
     i = 0
-    while i < len(vb) and i < len(regs) and regs[i] == vb[i]:
+    while len(vb) < per_bank and (i < len(warp_s) or i < len(warp_d)):
+        if i < len(warp_s) and warp_s[i] not in vb:
+            vb.append(warp_s[i])
+        if len(vb) < per_bank and i < len(warp_d) and warp_d[i] not in vb \
+                and warp_d[i] not in block_s:
+            vb.append(warp_d[i])
         i += 1
-    return i
+    if len(vb) < per_bank and src_fills is False and not rd and not warp_s and not warp_d:
+        # no warp to fill the word with (one warp): the 3.9.0 wheel vectorises the loads
+        # with the destination's next register (``ld.shared.v2.b16`` after
+        # ``st.shared.b16``), as observed in its PTX; main's getVecBasisLdSt does not
+        vb = vb + [r for r in reg_d if r not in vb][:1]
+    return vb[:per_bank], src_fills
+
+
+def _lane_tile(lanes: list[int], vec_elems: int, bits: int, num_banks: int,
+               addr: tuple[int, ...] | None = None) -> list[int]:
+    """``getLaneTile``: the lanes of one wavefront — the first ``len(lanes) − log2 phases``,
+    or the target's address lanes (``getSharedLdStTiles``)."""
+    if addr is not None:
+        return [lanes[i] for i in addr]
+    log2_vec = (max(1, vec_elems * bits // 32)).bit_length() - 1
+    phase = max(0, log2_vec + len(lanes) - (num_banks.bit_length() - 1))
+    return lanes[:len(lanes) - phase]
 
 
 def _layout(src: LinearLayout, parts: tuple[list[int], list[int], list[int], list[int]]
@@ -222,7 +256,8 @@ def _layout(src: LinearLayout, parts: tuple[list[int], list[int], list[int], lis
 
 def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                           stmatrix: bool = False, ldmatrix: bool = False,
-                          bank_bits: int = 1024) -> ScratchPlan:
+                          bank_bits: int = 1024,
+                          amd_load_lanes: tuple[int, ...] | None = None) -> ScratchPlan:
     """The scratch layout Triton 3.9.0 builds to convert ``src`` into ``dst``.
 
     Args:
@@ -230,7 +265,11 @@ def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: in
             ``block`` dim must be trivial.
         element_bits: bits per element as moved (pointers 64, sub-byte types 8).
         stmatrix, ldmatrix: whether the target has them (sm_90+ / sm_75+, NVIDIA only).
-        bank_bits: bits in one row of banks (32 banks × 32 bits on NVIDIA and CDNA3).
+        bank_bits: bits in one row of banks (32 banks × 32 bits on NVIDIA and CDNA3, 64 on
+            CDNA4).
+        amd_load_lanes: the lanes of one ``ds_read_b128`` wavefront on AMD
+            (``getSharedLdStTiles``: ``(0, 1, 4)`` on CDNA3, ``(0, 1, 3, 4)`` on CDNA4), None
+            elsewhere.
 
     Returns:
         A :class:`ScratchPlan`.
@@ -282,14 +321,24 @@ def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: in
     if best is not None:
         _, parts, sname, dname, conf = best
         return ScratchPlan(_layout(src, parts), sname, dname, 1 << len(parts[3]), conf)
-    vb = _vbasis_ldst(src, dst, bits)
-    ts, td = list(lane_s), list(lane_d)
-    for regs, tile in ((reg_s, ts), (reg_d, td)):
-        k = _vector_prefix(regs, vb)
-        if (1 << k) * bits > 32:
-            vn = ((1 << k) * bits // 32).bit_length() - 1
-            del tile[len(tile) - vn:]
-    ts = [x for x in ts if x not in vb]
-    td = [x for x in td if x not in vb]
+    vb, src_fills = _vec_basis_ldst(src, dst, bits)
+    num_banks = bank_bits // 32
+    load_addr = None
+    if amd_load_lanes is not None and (1 << len(vb)) * bits == 128:
+        load_addr = amd_load_lanes
+    ts = _lane_tile(list(lane_s), 1 << len(vb), bits, num_banks)
+    td = _lane_tile(list(lane_d), 1 << len(vb), bits, num_banks, load_addr)
     parts = _build(src, dst, bits, vb, ts, td, 0, bank_bits)
+    if (1 << len(vb)) * bits < 128:  # log2Vec < 2: banks in registers first
+        v, b, sg, r = parts
+        in_s = [i for i, x in enumerate(b) if x in reg_s]
+        in_d = [i for i, x in enumerate(b) if x in reg_d]
+        if src_fills is True:
+            order = in_s
+        elif src_fills is False:
+            order = in_d
+        else:
+            order = in_s if len(in_s) > len(in_d) else in_d
+        order = order + [i for i in range(len(b)) if i not in order]
+        parts = (v, [b[i] for i in order], sg, r)
     return ScratchPlan(_layout(src, parts), "ld/st", "ld/st", 1 << len(parts[3]), (0, 0))

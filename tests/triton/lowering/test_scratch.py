@@ -53,6 +53,11 @@ def test_an_8bit_transpose_loads_two_bytes_per_lane():
                          "warpsPerCTA = [2, 2], order = [1, 0]}>").to_linear_layout([64, 64])
     dst = parse_encoding("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], "
                          "warpsPerCTA = [2, 2], order = [0, 1]}>").to_linear_layout([64, 64])
-    p = predict_convert(src, dst, 8, parse_target("cuda:80"))
+    # the probe converts threadsPerWarp [32, 1] into [1, 32] (trans_i8_64x64_w4_80)
+    p = predict_convert(dst, src, 8, parse_target("cuda:80"))
     assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
         ("st.shared.b8", 32), ("ld.shared.v2.b8", 16)]
+    # the other direction: the source's register fills the word held by the other's warps
+    p = predict_convert(src, dst, 8, parse_target("cuda:80"))
+    assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
+        ("st.shared.v2.b8", 16), ("ld.shared.b8", 32)]

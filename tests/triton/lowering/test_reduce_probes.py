@@ -1,0 +1,107 @@
+"""``tt.reduce`` and ``tt.scan`` probes compiled by Triton 3.9.0
+(``tests/data/triton_reduce_probes.json.gz``, written by
+``papers/triton_lowering/reduce_probes.py``): random blocked layouts (2-D and 3-D, warps along
+and across the axis, several outputs per thread), one and two operands, 8- to 64-bit elements,
+``cuda:90``, ``gfx942`` and ``gfx950``; and 16 ``cvt`` probes converting 8- and 16-bit tiles
+between random blocked layouts, generated after the ``getVecBasisLdSt`` rule of
+:mod:`linlayout.triton.lowering.scratch` was written. The reduce rule (:mod:`linlayout.triton.lowering.reduce`)
+was written from Triton's source before these probes existed; set ``"check"`` was generated
+after the design set had been compared."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from functools import lru_cache
+
+import pytest
+
+from linlayout.triton.lowering.ops import predict_module
+from linlayout.triton.ttgir import read_ttgir
+
+from tests.support import DATA
+from tests.triton.lowering.test_trans_probes import _lds_bytes, canonical
+
+
+@lru_cache(maxsize=1)
+def probes() -> dict:
+    return json.loads(gzip.decompress((DATA / "triton_reduce_probes.json.gz").read_bytes()))
+
+
+def _predicted(name: str):
+    e = probes()["probes"][name]
+    got: Counter = Counter()
+    nbytes = {"load": 0, "store": 0}
+    preds = []
+    for a, p in predict_module(read_ttgir(e["ttgir"], name)):
+        assert not isinstance(p, Exception), p
+        preds.append((a, p))
+        for s in p.sides:
+            got[canonical(s.emitted.opcode)] += s.emitted.per_thread
+            nbytes[s.emitted.side] += s.emitted.bytes_per_thread
+    return got, nbytes, preds
+
+
+NAMES = sorted(probes()["probes"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_predicted_bytes_equal_tritons_llvm_ir(name):
+    """Loads and stores per thread as Triton's lowering emitted them (before LLVM)."""
+    e = probes()["probes"][name]
+    _, nbytes, _ = _predicted(name)
+    assert nbytes == {k: e["preopt"][k] for k in ("load", "store")}
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if not n.startswith("cumsum")])
+def test_reduce_instructions_equal_the_assembly(name):
+    e = probes()["probes"][name]
+    got, nbytes, _ = _predicted(name)
+    if e["target"].startswith("gfx"):
+        assert nbytes == _lds_bytes(e["counts"])
+    else:
+        assert dict(got) == {canonical(k): v for k, v in e["counts"].items()}
+
+
+def _elements(counts: dict, side: str, amd: bool, elem_bytes: int) -> int:
+    if amd:
+        return _lds_bytes(counts)[side] // elem_bytes
+    n = 0
+    for k, v in counts.items():
+        if k.startswith("ld" if side == "load" else "st"):
+            m = re.search(r"\.v(\d)", k)
+            n += v * (int(m.group(1)) if m else 1)
+    return n
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("cumsum")])
+def test_scan_loads_after_llvm(name):
+    """The assembly has Triton's stores, and its loads less the unused ones
+    (``loads_after_llvm``)."""
+    e = probes()["probes"][name]
+    _, nbytes, preds = _predicted(name)
+    ((a, p),) = [(a, p) for a, p in preds if a.op == "scan"]
+    amd = e["target"].startswith("gfx")
+    elem = max(8, a.element_bits) // 8
+    if not p.uses_shared:
+        assert e["counts"] == {}
+        return
+    assert _elements(e["counts"], "load", amd, elem) == p.extra["loads_after_llvm"]
+    assert _elements(e["counts"], "store", amd, elem) * elem == nbytes["store"]
+
+
+def test_the_probes_cover_what_the_rule_depends_on():
+    ps = probes()["probes"]
+    assert len(ps) == 100 and probes()["triton_version"].startswith("3.9")
+    assert {e["target"] for e in ps.values()} == {"cuda90", "gfx942", "gfx950"}
+    assert {e["set"] for e in ps.values()} == {"design", "check"}
+    kinds = Counter(n.split("_")[0] for n in ps)
+    assert kinds["argmax"] >= 5 and kinds["cumsum"] >= 5 and kinds["max"] >= 40
+    assert kinds["cvt"] == 16
+    assert sum(1 for n in ps if "16x16x16" in n) >= 6
+    # reduces that go through shared memory, and ones that stay within warps
+    through = [n for n, e in ps.items() if n.startswith(("max", "argmax"))
+               and e["preopt"]["store"]]
+    assert len(through) >= 30 and len(ps) - len(through) >= 10
