@@ -37,9 +37,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import f2np  # noqa: E402
-from triton_algorithm import set_difference_segment  # noqa: E402
 
 from linlayout import f2  # noqa: E402
+from linlayout.triton.lowering.scratch import compute_segment  # noqa: E402
 
 U64 = np.uint64
 
@@ -180,7 +180,7 @@ def part_d(samples: int, seed: int) -> tuple[bool, list[str]]:
             u = random_subspace(rng, d, rng.randint(1, d - 1), unit)
             v = random_subspace(rng, d, rng.randint(1, d - 1), unit)
             want = d - max(len(u), len(v))
-            seg = set_difference_segment(list(u), list(v), [], d, want)
+            seg = compute_segment(list(u), list(v), d, want)
             good = (len(seg) == want and f2.rank(seg) == want
                     and f2.rank(seg + list(u)) == want + len(u)
                     and f2.rank(seg + list(v)) == want + len(v))

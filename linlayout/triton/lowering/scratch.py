@@ -43,7 +43,8 @@ from ... import f2
 from ...errors import LayoutError
 from ...layout import LinearLayout
 
-__all__ = ["ScratchPlan", "drop_broadcast_registers", "triton_scratch_layout"]
+__all__ = ["ScratchPlan", "compute_segment", "drop_broadcast_registers", "optimal_swizzling_ldst",
+           "triton_scratch_layout"]
 
 #: ``LocalMemOpTile``s: (lanes that hold contiguous elements, lanes that supply addresses).
 LD_ST = ((), (0, 1, 2))
@@ -103,8 +104,14 @@ def _complement(basis: list[int], dim: int) -> list[int]:
     return [1 << i for i in range(dim) if i not in piv]
 
 
-def _compute_segment(bank_src: list[int], bank_dst: list[int], dim: int,
-                     length: int) -> list[int]:
+def compute_segment(bank_src: list[int], bank_dst: list[int], dim: int,
+                    length: int) -> list[int]:
+    """Triton's ``computeSegment`` (``lib/Tools/GenericSwizzling.cpp``): ``length`` segment
+    bases (flat ints over ``dim`` tensor bits) avoiding each side's vector + tile bases
+    ``bank_src``/``bank_dst``, taken as *sets of basis vectors*: the unit vectors in neither
+    set first; if too few, the two set differences (sorted, the smaller first) paired by
+    position and XORed, and where even those do not fit, unpaired vectors (accepted
+    conflicts). Exact for unit-vector bases; on general bases the result may be dependent."""
     s_src = {b for b in bank_src if b}
     s_dst = {b for b in bank_dst if b}
     seg = [1 << b for b in range(dim) if (1 << b) not in s_src and (1 << b) not in s_dst]
@@ -132,7 +139,7 @@ def _build(src: LinearLayout, dst: LinearLayout, bits: int, vbasis: list[int],
     len_b = min(max(0, (bank_bits // ((1 << len(vbasis)) * bits)).bit_length() - 1),
                 dim - len(vbasis))
     len_s = dim - len_b - len(vbasis)
-    sbasis = _compute_segment(bank_s, bank_d, dim, len_s)
+    sbasis = compute_segment(bank_s, bank_d, dim, len_s)
     bbasis = _complement(vbasis + sbasis, dim)
     regs_s = set(_flat(src, "register"))
     regs_d = set(_flat(dst, "register"))
@@ -321,13 +328,41 @@ def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: in
     if best is not None:
         _, parts, sname, dname, conf = best
         return ScratchPlan(_layout(src, parts), sname, dname, 1 << len(parts[3]), conf)
+    return optimal_swizzling_ldst(src, dst, bits, bank_bits=bank_bits,
+                                  amd_load_lanes=amd_load_lanes)
+
+
+def optimal_swizzling_ldst(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
+                           bank_bits: int = 1024,
+                           amd_load_lanes: tuple[int, ...] | None = None) -> ScratchPlan:
+    """Triton's ``optimalSwizzlingLdSt`` (``lib/Tools/GenericSwizzling.cpp``): the
+    ``ld/st.shared`` scratch layout :func:`triton_scratch_layout` falls back to when no
+    instruction tile pair fits (module docstring, step 4) — also the function Triton's
+    ``unittest/Dialect/TritonGPU/SwizzleTest.cpp`` exercises on its own.
+
+    Args and errors: as :func:`triton_scratch_layout` (no matrix tiles).
+
+    Returns:
+        A :class:`ScratchPlan` with ``ld/st`` on both sides; ``conflicts`` is Triton's own
+        estimate (``bankConflictsLdSt``): ``2^dim(segment ∩ tile) − 1`` extra wavefronts per
+        side, with each side's wavefront lanes as its tile. On layouts whose bases are not
+        unit vectors the segment, chosen as Triton does on sets of basis vectors, may depend
+        on the other bases: ``memory`` is then not a bijection (check its rank).
+    """
+    src = drop_broadcast_registers(src)
+    dst = drop_broadcast_registers(dst)
+    if dict(src.out_dims) != dict(dst.out_dims):
+        raise LayoutError(f"convert between different tensors: {src.out_dims} vs "
+                          f"{dst.out_dims}")
+    bits = element_bits
+    reg_s, reg_d = _flat(src, "register"), _flat(dst, "register")
     vb, src_fills = _vec_basis_ldst(src, dst, bits)
     num_banks = bank_bits // 32
     load_addr = None
     if amd_load_lanes is not None and (1 << len(vb)) * bits == 128:
         load_addr = amd_load_lanes
-    ts = _lane_tile(list(lane_s), 1 << len(vb), bits, num_banks)
-    td = _lane_tile(list(lane_d), 1 << len(vb), bits, num_banks, load_addr)
+    ts = _lane_tile(_flat(src, "lane"), 1 << len(vb), bits, num_banks)
+    td = _lane_tile(_flat(dst, "lane"), 1 << len(vb), bits, num_banks, load_addr)
     parts = _build(src, dst, bits, vb, ts, td, 0, bank_bits)
     if (1 << len(vb)) * bits < 128:  # log2Vec < 2: banks in registers first
         v, b, sg, r = parts
@@ -341,4 +376,7 @@ def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: in
             order = in_s if len(in_s) > len(in_d) else in_d
         order = order + [i for i in range(len(b)) if i not in order]
         parts = (v, [b[i] for i in order], sg, r)
-    return ScratchPlan(_layout(src, parts), "ld/st", "ld/st", 1 << len(parts[3]), (0, 0))
+    seg = parts[2]
+    write = (1 << len(f2.intersection(seg, ts))) - 1 if seg and ts else 0
+    read = (1 << len(f2.intersection(seg, td))) - 1 if seg and td else 0
+    return ScratchPlan(_layout(src, parts), "ld/st", "ld/st", 1 << len(parts[3]), (read, write))

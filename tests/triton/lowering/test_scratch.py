@@ -7,6 +7,7 @@ from __future__ import annotations
 from linlayout import bank_conflicts
 from linlayout.triton import parse_encoding
 from linlayout.triton.lowering import parse_target, predict_convert, triton_scratch_layout
+from linlayout.triton.lowering.scratch import compute_segment, optimal_swizzling_ldst
 
 ROW = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
 COL = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"
@@ -61,3 +62,22 @@ def test_an_8bit_transpose_loads_two_bytes_per_lane():
     p = predict_convert(src, dst, 8, parse_target("cuda:80"))
     assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
         ("st.shared.v2.b8", 16), ("ld.shared.b8", 32)]
+
+
+def test_optimal_swizzling_ldst_is_the_ld_st_fallback_with_tritons_estimate():
+    """``optimalSwizzlingLdSt`` alone: a bijection; Triton's own estimate (read, write) is
+    2^dim(segment ∩ tile) − 1 per side — 0/0 here, where the counter finds no conflict."""
+    src, dst = _pair()
+    plan = optimal_swizzling_ldst(src, dst, 16)
+    assert plan.memory.is_invertible
+    assert (plan.store_tile, plan.load_tile) == ("ld/st", "ld/st")
+    assert plan.conflicts == (0, 0)
+    for side in (src, dst):
+        assert bank_conflicts(side, plan.memory, element_bits=16).degree == 1
+
+
+def test_compute_segment_avoids_both_sides_on_unit_vectors():
+    # neither set holds bits 4 and 5: they come first
+    assert compute_segment([1, 2], [1, 4, 8], 6, 2) == [16, 32]
+    # too few free bits: the set differences are paired and XORed (2 ^ 4)
+    assert compute_segment([1, 2], [1, 4], 3, 1) == [2 ^ 4]
