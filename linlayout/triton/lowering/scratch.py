@@ -82,6 +82,17 @@ def drop_broadcast_registers(layout: LinearLayout) -> LinearLayout:
     return LinearLayout(bases, dict(layout.out_dims))
 
 
+def _without_broadcast(src: LinearLayout, dst: LinearLayout
+                       ) -> tuple[LinearLayout, LinearLayout]:
+    """Both layouts without broadcast registers; LayoutError when they describe different
+    tensors."""
+    src, dst = drop_broadcast_registers(src), drop_broadcast_registers(dst)
+    if dict(src.out_dims) != dict(dst.out_dims):
+        raise LayoutError(f"convert between different tensors: {src.out_dims} vs "
+                          f"{dst.out_dims}")
+    return src, dst
+
+
 def _flat(layout: LinearLayout, dim: str) -> list[int]:
     return list(layout.dim_columns(dim))
 
@@ -284,11 +295,7 @@ def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: in
     Raises:
         LayoutError: the layouts do not describe the same tensor.
     """
-    src = drop_broadcast_registers(src)
-    dst = drop_broadcast_registers(dst)
-    if dict(src.out_dims) != dict(dst.out_dims):
-        raise LayoutError(f"convert between different tensors: {src.out_dims} vs "
-                          f"{dst.out_dims}")
+    src, dst = _without_broadcast(src, dst)
     bits = element_bits
     total = max(0, (128 // bits).bit_length() - 1)
     src_tiles = [("ld/st", LD_ST)]
@@ -349,11 +356,7 @@ def optimal_swizzling_ldst(src: LinearLayout, dst: LinearLayout, element_bits: i
         unit vectors the segment, chosen as Triton does on sets of basis vectors, may depend
         on the other bases: ``memory`` is then not a bijection (check its rank).
     """
-    src = drop_broadcast_registers(src)
-    dst = drop_broadcast_registers(dst)
-    if dict(src.out_dims) != dict(dst.out_dims):
-        raise LayoutError(f"convert between different tensors: {src.out_dims} vs "
-                          f"{dst.out_dims}")
+    src, dst = _without_broadcast(src, dst)
     bits = element_bits
     reg_s, reg_d = _flat(src, "register"), _flat(dst, "register")
     vb, src_fills = _vec_basis_ldst(src, dst, bits)
