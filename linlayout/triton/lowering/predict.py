@@ -11,7 +11,8 @@ layout it moves (for the bank-conflict counter):
 * private scratch (``tt.reduce`` across warps — ``ReduceOpToLLVM.cpp``
   ``storeWarpReduceToSharedMemory``/``accumulatePartialReductions``; ``tt.scan`` across warps
   — ``ScanOpToLLVM.cpp``: one predicated store of each warp's running total per chunk, then
-  every thread reloads all warps' totals; ``tt.histogram`` — ``HistogramOpToLLVM.cpp``;
+  every thread reloads all warps' totals, on NVIDIA as LLVM leaves them in the PTX
+  (:mod:`.scan`); ``tt.histogram`` — ``HistogramOpToLLVM.cpp``;
   scalar ``tt.atomic_rmw``/``atomic_cas`` returning the old value through shared memory):
   :func:`predict_private`. ``tt.gather`` is named without a count;
 * TMA copies, ``warp_group_dot``/``tc_gen5_mma`` (shared operands read through matrix
@@ -30,6 +31,7 @@ from .emitted import Emitted
 from .local import ld_st, matrix, predict_async_copy, predict_local
 from .names import amd_lds, nvidia_ld_st
 from .reduce import reduce_conversions
+from .scan import scan_shape, scan_sides
 from .scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from .target import Target
 from .vectorise import access_map, largest_vectorisation, matrix_tile
@@ -78,10 +80,11 @@ class Prediction:
         note: how it was decided, or why nothing is counted.
         plan: Triton's scratch layout (converts through shared memory), else None.
         uses_shared: False for converts that stay in registers/shuffles and tensor-memory ops.
-        extra: facts beyond the instructions: for ``tt.scan``, ``{"loads_after_llvm": n}``
-            — the loads per thread left once LLVM removes those whose value is never used
-            (the NVIDIA PTX and the AMDGCN have these, merged into vectors when their
-            addresses are consecutive).
+        extra: facts beyond the instructions. For ``tt.scan``: ``"triton_loads"`` (Triton's
+            own reloads, as its LLVM IR has them before LLVM's optimiser), ``"llvm_loads"``
+            (what LLVM leaves of them: the unused reload of the last total dropped and, on
+            NVIDIA, consecutive totals merged into vectors — :mod:`.scan`) and
+            ``"loads_after_llvm"`` (the scalar reloads kept before any merge).
     """
 
     sides: tuple[Side, ...] = ()
@@ -205,23 +208,6 @@ def _crosses_warps(layout: LinearLayout, axis: int) -> bool:
     return any(img[k] for img in layout.bases.get("warp", []))
 
 
-def _scan_shape(layout: LinearLayout, axis: int) -> tuple[int, int, int]:
-    """(chunks along the axis held in registers beyond the lanes and warps, outputs across
-    the other dims per thread, warps along the axis) of a scan's operand."""
-    names = layout.out_dim_names
-    k = names.index(f"dim{axis}")
-    along = [img[k] for d in ("lane", "warp") for img in layout.bases.get(d, []) if img[k]]
-    top = max(along, default=0)
-    chunks = outs = 0
-    for img in layout.bases.get("register", []):
-        if img[k] and img[k] > top:
-            chunks += 1
-        elif not img[k] and any(img):
-            outs += 1
-    warps = 1 << sum(1 for img in layout.bases.get("warp", []) if img[k])
-    return 1 << chunks, 1 << outs, warps
-
-
 def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout | None,
                     element_bits: int, target: Target, axis: int | None,
                     operands: int = 1, operand_bits: tuple[int, ...] = ()) -> Prediction:
@@ -255,24 +241,26 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         if operand is None or axis is None or not _crosses_warps(operand, axis):
             return Prediction((), "scanned within each warp (shuffles): no shared memory",
                               uses_shared=False)
-        chunks, outs, warps = _scan_shape(operand, axis)
-        sides = []
-        for bits in operand_bits or (element_bits,) * operands:
-            st = st_ld("store", 1, outs * chunks, bits)
-            if target.is_nvidia:  # TargetInfo::storeDShared: predicated inline asm
-                st = Emitted("store", f"st.shared::cta.b{bits}", outs * chunks, 1, bits,
-                             bits // 8, "")
-            sides.append(Side(st))
+        shape = scan_shape(operand, axis)
         nbits = operand_bits or (element_bits,) * operands
-        for bits in nbits:
-            sides.append(Side(st_ld("load", 1, outs * chunks * warps, bits)))
-        after = (outs * chunks * warps - outs) * len(nbits)
-        return Prediction(tuple(sides), "each warp's running totals stored (one thread per "
-                          "warp and chunk), every thread reloads all warps' totals: Triton's "
-                          f"own loads; LLVM drops the {outs * len(nbits)} that only feed the "
-                          f"unused total of the last chunk ({after} left), and may merge "
-                          "loads of consecutive totals",
-                          extra={"loads_after_llvm": after})
+        stores, loads, after = scan_sides(shape, nbits, target)
+        kept = (shape.outputs * shape.chunks * shape.warps - shape.outputs) * len(nbits)
+        if target.is_nvidia:
+            note = ("each warp's running totals stored (one thread per warp and chunk), every "
+                    "thread reloads all warps' totals; loads as in the PTX: LLVM drops the "
+                    f"{shape.outputs * len(nbits)} unused reload(s) of the last total"
+                    + (" and merges each chunk's consecutive totals into vector loads"
+                       if shape.uniform else ""))
+            shown = after
+        else:
+            note = ("each warp's running totals stored (one thread per warp and chunk), every "
+                    "thread reloads all warps' totals: Triton's own loads (LLVM drops "
+                    f"{shape.outputs * len(nbits)} and merges others)")
+            shown = loads
+        return Prediction(tuple(Side(e) for e in stores + shown), note,
+                          extra={"loads_after_llvm": kept,
+                                 "triton_loads": tuple(loads),
+                                 "llvm_loads": tuple(after)})
     if op == "histogram":
         if operand is None or result is None:
             return Prediction((), "not analysed: missing types")
