@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
-import json
 import os
 import pathlib
 import random
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from fixture import write_or_check  # noqa: E402
 from reduce_probes import SMEM, preopt_accesses  # noqa: E402
 
 os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cache hits: the pre-O3 LLVM IR must be produced
@@ -221,14 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     data = build(sets, args.k, args.v)
     if args.k or args.v:
         return 0
-    if args.check:
-        same = json.loads(gzip.decompress(OUT.read_bytes())) == data
-        print("fixture up to date" if same else "fixture differs")
-        return 0 if same else 1
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
-    OUT.write_bytes(gzip.compress(blob, mtime=0))
-    print(f"wrote {OUT} ({len(data['probes'])} probes)")
-    return 0
+    return write_or_check(OUT, data, args.check)
 
 
 if __name__ == "__main__":

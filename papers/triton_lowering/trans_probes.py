@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
 import itertools
-import json
 import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from fixture import write_or_check  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "data" / "triton_trans_probes.json.gz"
@@ -93,14 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare, write nothing")
     args = ap.parse_args(argv)
     data = build()
-    if args.check:
-        same = json.loads(gzip.decompress(OUT.read_bytes())) == data
-        print("fixture up to date" if same else "fixture differs")
-        return 0 if same else 1
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
-    OUT.write_bytes(gzip.compress(blob, mtime=0))
-    print(f"wrote {OUT} ({len(data['probes'])} probes)")
-    return 0
+    return write_or_check(OUT, data, args.check)
 
 
 if __name__ == "__main__":
