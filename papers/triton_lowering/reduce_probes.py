@@ -36,7 +36,8 @@ os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cache hits: the pre-O3 LLVM IR m
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from fixture import write_or_check  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 OUT = ROOT / "tests" / "data" / "triton_reduce_probes.json.gz"
 SMEM = re.compile(r"\b((?:ld|st)\.shared[\w.:]*|ldmatrix[\w.]*|stmatrix[\w.]*|"
                   r"ds_(?:read|write)\w*)")
@@ -111,13 +112,40 @@ def _layouts(rng: random.Random, shape: list[int], lanes: int, warps: int, n: in
     return out
 
 
+def compile_probe(src, target, warps: int, set_name: str, script: str) -> tuple[dict, str]:
+    """Compile one Gluon probe with Triton (``target`` a GPUTarget) and return its fixture
+    entry — the TTGIR (with this machine's path to ``script`` replaced by its name), the
+    shared-memory opcodes of the PTX/AMDGCN and the shared accesses of the LLVM IR before
+    LLVM's optimiser (captured from ``llvm.optimize_module``) — and the assembly."""
+    import triton
+    from triton._C.libtriton import llvm as _llvm
+
+    preopt: list[str] = []
+    orig = _llvm.optimize_module
+
+    def capture(mod, *a, **k):
+        preopt.append(str(mod))
+        return orig(mod, *a, **k)
+
+    _llvm.optimize_module = capture
+    try:
+        k = triton.compile(src, target=target, options={"num_warps": warps})
+    finally:
+        _llvm.optimize_module = orig
+    asm = k.asm["amdgcn"] if target.backend == "hip" else k.asm["ptx"]
+    ttgir = k.asm["ttgir"].replace(str((HERE / script).resolve()), script)
+    entry = {"set": set_name, "target": None, "ttgir": ttgir,
+             "counts": dict(sorted(collections.Counter(SMEM.findall(asm)).items())),
+             "preopt": preopt_accesses(preopt[0])}
+    return entry, asm
+
+
 def build(only: str | None = None) -> dict:
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
     from triton.experimental.gluon._runtime import GluonASTSource
-    from triton._C.libtriton import llvm as _llvm
 
     @gluon.jit
     def _argmax_combine(v1, i1, v2, i2):
@@ -186,13 +214,6 @@ def build(only: str | None = None) -> dict:
     targets = {"cuda90": GPUTarget("cuda", 90, 32), "gfx942": GPUTarget("hip", "gfx942", 64),
                "gfx950": GPUTarget("hip", "gfx950", 64)}
     types = {"i8": "*i8", "f16": "*fp16", "f32": "*fp32", "i64": "*i64"}
-    preopt: list[str] = []
-    orig = _llvm.optimize_module
-
-    def capture(mod, *a, **k):
-        preopt.append(str(mod))
-        return orig(mod, *a, **k)
-
     probes = {}
     for set_name, seed in (("design", 1), ("check", 2)):
         rng = random.Random(seed)
@@ -230,18 +251,8 @@ def build(only: str | None = None) -> dict:
                 src = GluonASTSource(fn=g_reduce2, signature=sig, constexprs={
                     "M": shape[0], "N": shape[1], "L": L, "AXIS": axis,
                     "KIND": {"max": 0, "argmax": 1, "cumsum": 2}[kind]})
-            preopt.clear()
-            _llvm.optimize_module = capture
-            try:
-                k = triton.compile(src, target=targets[tname], options={"num_warps": warps})
-            finally:
-                _llvm.optimize_module = orig
-            asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
-            ttgir = k.asm["ttgir"].replace(str(pathlib.Path(__file__).resolve()),
-                                           "reduce_probes.py")
-            probes[name] = {"set": set_name, "target": tname, "ttgir": ttgir,
-                            "counts": dict(sorted(collections.Counter(SMEM.findall(asm)).items())),
-                            "preopt": preopt_accesses(preopt[0])}
+            entry, _ = compile_probe(src, targets[tname], warps, set_name, "reduce_probes.py")
+            probes[name] = entry | {"target": tname}
             print(name, probes[name]["counts"], file=sys.stderr)
     # 8- and 16-bit converts between random blocked layouts (generated after the
     # getVecBasisLdSt rule was written: set "check")
@@ -262,18 +273,9 @@ def build(only: str | None = None) -> dict:
                         "M": shape[0], "N": shape[1],
                         "L": gl.BlockedLayout(*[list(x) for x in a]),
                         "D": gl.BlockedLayout(*[list(x) for x in b])})
-                    preopt.clear()
-                    _llvm.optimize_module = capture
-                    try:
-                        k = triton.compile(src, target=targets[tname],
-                                           options={"num_warps": warps})
-                    finally:
-                        _llvm.optimize_module = orig
-                    asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
-                    probes[name] = {"set": "check", "target": tname, "ttgir": k.asm["ttgir"].replace(
-                        str(pathlib.Path(__file__).resolve()), "reduce_probes.py"),
-                        "counts": dict(sorted(collections.Counter(SMEM.findall(asm)).items())),
-                        "preopt": preopt_accesses(preopt[0])}
+                    entry, _ = compile_probe(src, targets[tname], warps, "check",
+                                             "reduce_probes.py")
+                    probes[name] = entry | {"target": tname}
     return {"triton_version": triton.__version__, "probes": probes}
 
 

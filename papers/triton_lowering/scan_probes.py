@@ -23,7 +23,6 @@ the rule was written and only compared.
 from __future__ import annotations
 
 import argparse
-import collections
 import os
 import pathlib
 import random
@@ -31,7 +30,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from fixture import write_or_check  # noqa: E402
-from reduce_probes import SMEM, preopt_accesses  # noqa: E402
+from reduce_probes import SMEM, compile_probe  # noqa: E402
 
 os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cache hits: the pre-O3 LLVM IR must be produced
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -121,7 +120,6 @@ def build(sets: list[str], only: str | None = None, verbose: bool = False) -> di
     import re
 
     import triton
-    from triton._C.libtriton import llvm as _llvm
     from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
@@ -162,13 +160,6 @@ def build(sets: list[str], only: str | None = None, verbose: bool = False) -> di
             gl.store(Y + offs, v)
             gl.store(Z + offs, i)
 
-    preopt: list[str] = []
-    orig = _llvm.optimize_module
-
-    def capture(mod, *a, **k):
-        preopt.append(str(mod))
-        return orig(mod, *a, **k)
-
     probes = {}
     for set_name in sets:
         for name, tname, warps, shape, lay, axis, kind, ty, rev in jobs(set_name):
@@ -188,19 +179,9 @@ def build(sets: list[str], only: str | None = None, verbose: bool = False) -> di
                 src = GluonASTSource(fn=g_scan2, signature=sig, constexprs={
                     "M": shape[0], "N": shape[1], "L": L, "AXIS": axis, "KIND": kid,
                     "REV": rev})
-            preopt.clear()
-            _llvm.optimize_module = capture
-            try:
-                k = triton.compile(src, target=GPUTarget(*TARGETS[tname]),
-                                   options={"num_warps": warps})
-            finally:
-                _llvm.optimize_module = orig
-            asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
-            ttgir = k.asm["ttgir"].replace(str(pathlib.Path(__file__).resolve()),
-                                           "scan_probes.py")
-            probes[name] = {"set": set_name, "target": tname, "ttgir": ttgir,
-                            "counts": dict(sorted(collections.Counter(SMEM.findall(asm)).items())),
-                            "preopt": preopt_accesses(preopt[0])}
+            entry, asm = compile_probe(src, GPUTarget(*TARGETS[tname]), warps, set_name,
+                                       "scan_probes.py")
+            probes[name] = entry | {"target": tname}
             print(name, probes[name]["counts"], file=sys.stderr)
             if verbose:
                 for line in asm.splitlines():
