@@ -347,11 +347,9 @@ def bank_conflicts(
     """
     if is_lds_instruction(instruction):
         from .lds import lds_bank_conflicts  # imports this module
-        if vector_elems is not None:
-            raise LayoutError(f"vector_elems does not apply to {instruction} (its width is "
-                              "fixed)")
         return lds_bank_conflicts(layout, memory, element_bits=element_bits,
-                                  instruction=instruction, hardware=hardware, simulate=False)
+                                  instruction=instruction, hardware=hardware, simulate=False,
+                                  vector_elems=vector_elems)
     if isinstance(memory, PaddedLayout):
         from .padded import padded_bank_conflicts  # imports this module
         return padded_bank_conflicts(layout, memory, element_bits=element_bits,

@@ -33,6 +33,7 @@ def lds_bank_conflicts(
     instruction: str,
     hardware: HardwareModel | None = None,
     simulate: bool = False,
+    vector_elems: int | None = None,
 ) -> ConflictReport:
     """Bank conflicts of one AMD LDS instruction kind moving ``layout`` to/from ``memory``.
 
@@ -44,6 +45,8 @@ def lds_bank_conflicts(
         instruction: a mnemonic of :data:`linlayout.hardware.lds.LDS_INSTRUCTIONS`.
         hardware: ``AMD_CDNA3`` or ``AMD_CDNA4`` (default ``AMD_CDNA4``).
         simulate: count with the brute-force simulator instead of the closed form.
+        vector_elems: must be None (the instruction fixes its width; accepted so that
+            :func:`linlayout.bank_conflicts` can pass its own argument through).
 
     Returns:
         A :class:`ConflictReport` with ``instruction`` set to the mnemonic. For the dual
@@ -51,7 +54,7 @@ def lds_bank_conflicts(
         ``instructions_per_warp`` counts halves, two per merged instruction.
 
     Raises:
-        LayoutError: unknown instruction, wrong hardware (see
+        LayoutError: ``vector_elems`` given, unknown instruction, wrong hardware (see
             :func:`~linlayout.hardware.lds.lds_hardware`), an element width the instruction
             does not move, a layout that cannot use the instruction's vector, and for
             ``global_load_lds_*`` a memory layout that does not place lane ``l``'s vector at
@@ -59,6 +62,8 @@ def lds_bank_conflicts(
 
     Source: :mod:`linlayout.hardware.lds` (per instruction).
     """
+    if vector_elems is not None:
+        raise LayoutError(f"vector_elems does not apply to {instruction} (its width is fixed)")
     instr = lds_instruction(instruction)
     hw = lds_hardware(instr, AMD_CDNA4 if hardware is None else hardware)
     if instr.transpose_bits and element_bits != instr.transpose_bits:

@@ -89,11 +89,9 @@ def simulate_bank_access(
     """
     if is_lds_instruction(instruction):
         from .lds import lds_bank_conflicts  # imports this module
-        if vector_elems is not None:
-            raise LayoutError(f"vector_elems does not apply to {instruction} (its width is "
-                              "fixed)")
         return lds_bank_conflicts(layout, memory, element_bits=element_bits,
-                                  instruction=instruction, hardware=hardware, simulate=True)
+                                  instruction=instruction, hardware=hardware, simulate=True,
+                                  vector_elems=vector_elems)
     model = bank_model(element_bits, hardware)
     instr = parse_instruction(instruction)
     padded = memory if isinstance(memory, PaddedLayout) else None

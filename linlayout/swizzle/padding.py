@@ -28,6 +28,7 @@ from ..errors import LayoutError
 from ..hardware.model import HardwareModel, bank_model
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout
+from .options import cost_key
 
 __all__ = ["PaddingChoice", "PaddingResult", "compare_padding_and_swizzle", "synthesize_padding"]
 
@@ -100,9 +101,8 @@ def _row_major(out_dims: dict[str, int], order: Sequence[int]) -> LinearLayout:
 
 
 def _key(objective: str, waves: int, instrs: int, overhead: int) -> tuple[int, int, int]:
-    if objective == "wavefronts":
-        return (waves, instrs, overhead)
-    return (instrs, waves, overhead)
+    """The objective's key (:func:`~.options.cost_key`), padding bytes breaking ties."""
+    return cost_key(waves, instrs, objective) + (overhead,)
 
 
 def synthesize_padding(
