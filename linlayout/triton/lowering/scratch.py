@@ -40,6 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ... import f2
+from ..._checks import log2_exact
 from ...errors import LayoutError
 from ...layout import LinearLayout
 
@@ -82,10 +83,13 @@ def drop_broadcast_registers(layout: LinearLayout) -> LinearLayout:
     return LinearLayout(bases, dict(layout.out_dims))
 
 
-def _without_broadcast(src: LinearLayout, dst: LinearLayout
-                       ) -> tuple[LinearLayout, LinearLayout]:
-    """Both layouts without broadcast registers; LayoutError when they describe different
+def _operands(src: LinearLayout, dst: LinearLayout, element_bits: int, bank_bits: int
+              ) -> tuple[LinearLayout, LinearLayout]:
+    """Both layouts without broadcast registers, after checking the arguments: LayoutError
+    when the widths are not powers of two in range or the layouts describe different
     tensors."""
+    log2_exact(element_bits, "element_bits", 1, 128)
+    log2_exact(bank_bits, "bank_bits", 32)
     src, dst = drop_broadcast_registers(src), drop_broadcast_registers(dst)
     if dict(src.out_dims) != dict(dst.out_dims):
         raise LayoutError(f"convert between different tensors: {src.out_dims} vs "
@@ -293,9 +297,10 @@ def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: in
         A :class:`ScratchPlan`.
 
     Raises:
-        LayoutError: the layouts do not describe the same tensor.
+        LayoutError: the layouts do not describe the same tensor; ``element_bits`` is not a
+            power of two from 1 to 128 or ``bank_bits`` not one from 32.
     """
-    src, dst = _without_broadcast(src, dst)
+    src, dst = _operands(src, dst, element_bits, bank_bits)
     bits = element_bits
     total = max(0, (128 // bits).bit_length() - 1)
     src_tiles = [("ld/st", LD_ST)]
@@ -356,7 +361,7 @@ def optimal_swizzling_ldst(src: LinearLayout, dst: LinearLayout, element_bits: i
         unit vectors the segment, chosen as Triton does on sets of basis vectors, may depend
         on the other bases: ``memory`` is then not a bijection (check its rank).
     """
-    src, dst = _without_broadcast(src, dst)
+    src, dst = _operands(src, dst, element_bits, bank_bits)
     bits = element_bits
     reg_s, reg_d = _flat(src, "register"), _flat(dst, "register")
     vb, src_fills = _vec_basis_ldst(src, dst, bits)

@@ -4,7 +4,9 @@ target allows."""
 
 from __future__ import annotations
 
-from linlayout import bank_conflicts
+import pytest
+
+from linlayout import LayoutError, bank_conflicts
 from linlayout.triton import parse_encoding
 from linlayout.triton.lowering import parse_target, predict_convert, triton_scratch_layout
 from linlayout.triton.lowering.scratch import compute_segment, optimal_swizzling_ldst
@@ -81,3 +83,12 @@ def test_compute_segment_avoids_both_sides_on_unit_vectors():
     assert compute_segment([1, 2], [1, 4, 8], 6, 2) == [16, 32]
     # too few free bits: the set differences are paired and XORed (2 ^ 4)
     assert compute_segment([1, 2], [1, 4], 3, 1) == [2 ^ 4]
+
+
+def test_bad_widths_are_refused_with_a_layout_error():
+    src, dst = _pair()
+    for bits in (0, 3, 256):
+        with pytest.raises(LayoutError, match="element_bits"):
+            triton_scratch_layout(src, dst, bits)
+    with pytest.raises(LayoutError, match="bank_bits"):
+        optimal_swizzling_ldst(src, dst, 16, bank_bits=48)
