@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..._checks import shown
+from ...errors import LayoutError
 from ...layout import LinearLayout
 from .emitted import Emitted
 from .names import amd_lds, nvidia_ld_st
@@ -60,9 +62,12 @@ def scan_shape(layout: LinearLayout, axis: int) -> ScanShape:
     """The :class:`ScanShape` of a scan operand's register layout along ``axis``.
 
     Raises:
-        LayoutError: never for a layout with a ``dim{axis}`` output (callers check it).
+        LayoutError: ``layout`` has no out dim ``dim{axis}``.
     """
     names = layout.out_dim_names
+    if f"dim{axis}" not in names:
+        raise LayoutError(f"tt.scan axis {shown(axis)} is not a dim of the operand "
+                          f"({dict(layout.out_dims)}); use an axis below {len(names)}")
     k = names.index(f"dim{axis}")
     along = [img[k] for d in ("lane", "warp") for img in layout.bases.get(d, []) if img[k]]
     top = max(along, default=0)

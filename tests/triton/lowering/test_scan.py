@@ -63,3 +63,10 @@ def test_two_operands_merge_each_at_its_width():
                         operand_bits=(64, 32))
     got = {(s.emitted.opcode, s.emitted.per_thread) for s in p.sides if s.emitted.side == "load"}
     assert got == {("ld.shared.v2.b64", 3), ("ld.shared.b64", 1), ("ld.shared.v4.b32", 2)}
+
+
+def test_scan_shape_refuses_an_axis_the_operand_lacks():
+    from linlayout import LayoutError
+
+    with pytest.raises(LayoutError, match="axis 1 is not a dim"):
+        scan_shape(_layout([4], [32], [4], [0], [1024]), 1)
