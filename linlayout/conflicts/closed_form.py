@@ -345,7 +345,7 @@ def bank_conflicts(
     Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised to sub-word
     accesses (module docstring); verified against :func:`simulate_bank_access`.
     """
-    if is_lds_instruction(instruction):
+    if instruction is not None and is_lds_instruction(instruction):
         from .lds import lds_bank_conflicts  # imports this module
         return lds_bank_conflicts(layout, memory, element_bits=element_bits,
                                   instruction=instruction, hardware=hardware, simulate=False,

@@ -144,9 +144,9 @@ def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[
     if instr.trans:
         if not regs:
             raise LayoutError(f"{instr.name} needs a register selecting the row pair")
-        row = (lane[2], lane[3], lane[4])
-        rows = (regs[0], lane[0], lane[1])
-        chunk = (0,)
+        row: tuple[int, ...] = (lane[2], lane[3], lane[4])
+        rows: tuple[int, ...] = (regs[0], lane[0], lane[1])
+        chunk: tuple[int, ...] = (0,)
     else:
         if len(regs) < c:
             raise LayoutError(

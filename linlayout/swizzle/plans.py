@@ -643,7 +643,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         ready = _prepare(prefix, assignment, problem, lanes_by_side, bases)
         return None if ready is None else _build(ready, assignment, problem, lanes_by_side)
     best: Plan | None = None
-    best_key = None
+    best_key: tuple[int, int] | None = None
     builds = 0
     later: list[_Prepared] = []  # prefixes that miss a shorter side's rank condition
 

@@ -25,7 +25,7 @@ was proven (the search finished within its node budget).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .. import f2
@@ -124,12 +124,12 @@ def best_segment(
         ea, eb = sorted(f2.echelon(xs[0])), sorted(f2.echelon(xs[-1]))
         bounds = tuple(max(0, nseg - (nbits - len(e))) for e in ((ea, eb) if len(xs) == 2
                                                                  else (ea,)))
-        seg = f2.avoiding_sequence_echelon(ea, eb, f2.echelon(z), nbits)[:nseg]
+        seg = tuple(f2.avoiding_sequence_echelon(ea, eb, f2.echelon(z), nbits)[:nseg])
         if len(seg) < nseg:
             raise ValueError(f"a {nseg}-dim segment cannot avoid Z in {nbits} bits")
         total = _weighted(bounds, weights)
-        return SegmentChoice(tuple(seg), bounds, bounds, proven=True, min_sum_degrees=total,
-                             sum_witness=tuple(seg))
+        return SegmentChoice(seg, bounds, bounds, proven=True, min_sum_degrees=total,
+                             sum_witness=seg)
     bounds = lower_bounds(xs, nbits, nseg)
     quo = QuotientSpace(z, nbits)
     q = quo.dim
@@ -223,6 +223,7 @@ def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int,
         sums = list(side_bases)  # echelon bases of K + X_i
         exps = [0] * len(sides)
         while len(kernel) < kappa:
+            cands: Iterable[int]
             if everything:
                 cands = range(1, 1 << w)
             else:
