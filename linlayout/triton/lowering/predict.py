@@ -12,7 +12,9 @@ layout it moves (for the bank-conflict counter):
   ``storeWarpReduceToSharedMemory``/``accumulatePartialReductions``; ``tt.scan`` across warps
   — ``ScanOpToLLVM.cpp``: one predicated store of each warp's running total per chunk, then
   every thread reloads all warps' totals, on NVIDIA as LLVM leaves them in the PTX
-  (:mod:`.scan`); ``tt.histogram`` — ``HistogramOpToLLVM.cpp``;
+  (:mod:`.scan`); ``tt.histogram`` — ``HistogramOpToLLVM.cpp`` (NVIDIA: the common lowering,
+  one shared atomic per element; AMD: ``third_party/amd/.../HistogramOpToLLVM.cpp``, a
+  warp-level histogram from ballots and one atomic per bin a lane owns);
   scalar ``tt.atomic_rmw``/``atomic_cas`` returning the old value through shared memory):
   :func:`predict_private`. ``tt.gather`` is named without a count;
 * TMA copies, ``warp_group_dot``/``tc_gen5_mma`` (shared operands read through matrix
@@ -264,13 +266,21 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
     if op == "histogram":
         if operand is None or result is None:
             return Prediction((), "not analysed: missing types")
-        r_in = 1 << len([b for b in operand.bases.get("register", []) if any(b)])
         r_out = 1 << len([b for b in result.bases.get("register", []) if any(b)])
-        atom = "atom.relaxed.sys.shared.add.u32" if target.is_nvidia else "ds_add_u32"
+        if target.is_nvidia:  # one atomic per element (HistogramOpToLLVM.cpp)
+            atom = "atom.relaxed.sys.shared.add.u32"
+            per_thread = 1 << len([b for b in operand.bases.get("register", []) if any(b)])
+            how = "shared atomics per element"
+        else:  # AMD's own lowering: a warp-level histogram from ballots, one atomic per
+            # bin a lane owns (the bins padded to one per lane)
+            atom = "ds_add_u32"
+            lanes = target.threads_per_warp
+            per_thread = max(1 << result.total_out_bits, lanes) // lanes
+            how = "a warp-level histogram (ballots), shared atomics per bin a lane owns"
         return Prediction((Side(st_ld("store", 1, r_out, 32)),
-                           Side(Emitted("atomic", atom, r_in, 1, 32, 4, "")),
+                           Side(Emitted("atomic", atom, per_thread, 1, 32, 4, "")),
                            Side(st_ld("load", 1, r_out, 32))),
-                          "bins zeroed, shared atomics per element, bins read back")
+                          f"bins zeroed, {how}, bins read back")
     if op in ("atomic_rmw", "atomic_cas"):
         if operand is not None:
             return Prediction((), "tensor atomics go to global memory", uses_shared=False)
