@@ -22,7 +22,7 @@ from linlayout.triton.lowering.ops import predict_module
 from linlayout.triton.ttgir import read_ttgir
 
 from tests.support import DATA
-from tests.triton.lowering.test_trans_probes import _lds_bytes, canonical
+from tests.triton.lowering.asm_counts import canonical, lds_bytes
 
 
 @lru_cache(maxsize=1)
@@ -63,14 +63,14 @@ def test_reduce_instructions_equal_the_assembly(name):
     e = probes()["probes"][name]
     got, nbytes, _ = _predicted(name)
     if e["target"].startswith("gfx"):
-        assert nbytes == _lds_bytes(e["counts"])
+        assert nbytes == lds_bytes(e["counts"])
     else:
         assert dict(got) == {canonical(k): v for k, v in e["counts"].items()}
 
 
 def _elements(counts: dict, side: str, amd: bool, elem_bytes: int) -> int:
     if amd:
-        return _lds_bytes(counts)[side] // elem_bytes
+        return lds_bytes(counts)[side] // elem_bytes
     n = 0
     for k, v in counts.items():
         if k.startswith("ld" if side == "load" else "st"):

@@ -19,7 +19,7 @@ from linlayout.triton.lowering.ops import predict_module
 from linlayout.triton.ttgir import read_ttgir
 
 from tests.support import DATA
-from tests.triton.lowering.test_trans_probes import canonical
+from tests.triton.lowering.asm_counts import canonical
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,35 @@
+"""Reading the shared-memory instruction counts the probe fixtures keep from Triton's
+assembly: one canonical name per ``ld/st.shared`` width (NVIDIA) and LDS bytes per thread
+(AMD), shared by the probe tests."""
+
+from __future__ import annotations
+
+import re
+
+
+def canonical(opcode: str) -> str:
+    """``st.shared.v2.b16`` and ``st.shared.b32`` -> ``st.shared/4B``; others unchanged."""
+    m = re.fullmatch(r"(ld|st)\.shared(?:\.v(\d))?\.b(\d+)", opcode)
+    if not m:
+        return opcode
+    return f"{m.group(1)}.shared/{int(m.group(2) or 1) * int(m.group(3)) // 8}B"
+
+
+def lds_bytes(counts: dict) -> dict:
+    """LDS bytes per thread of AMDGCN loads and stores (``ds_read2st64_b64`` = 2 × 8 bytes,
+    ``ds_read_b64_tr_b16`` = 8, ``ds_write_b16_d16_hi`` = 2, ``ds_read_i8`` = 1); LDS atomics
+    (``ds_add_u32``, …) are left out (:func:`lds_atomics`)."""
+    out = {"load": 0, "store": 0}
+    for k, n in counts.items():
+        if re.match(r"ds_(add|max|min)", k):
+            continue
+        m = re.match(r"ds_(read|write)(2st64|2)?_[biu](\d+)", k)
+        assert m, f"unknown LDS opcode {k}"
+        pairs = 2 if m.group(2) else 1
+        out["load" if m.group(1) == "read" else "store"] += n * pairs * int(m.group(3)) // 8
+    return out
+
+
+def lds_atomics(counts: dict) -> int:
+    """The number of LDS atomics (``ds_add_*``, ``ds_max_*``, ``ds_min_*``)."""
+    return sum(n for k, n in counts.items() if re.match(r"ds_(add|max|min)", k))
