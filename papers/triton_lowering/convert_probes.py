@@ -23,14 +23,13 @@ information removed), the static count of every shared-memory instruction of the
 
 from __future__ import annotations
 
-import argparse
 import collections
 import pathlib
 import random
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from fixture import write_or_check  # noqa: E402
+from fixture import main_for  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parents[1] / "tests" / "data" / "triton_convert_probes.json.gz"
@@ -184,10 +183,7 @@ def build() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, write nothing")
-    args = ap.parse_args(argv)
-    return write_or_check(OUT, build(), args.check)
+    return main_for(__doc__, OUT, build, argv)
 
 
 if __name__ == "__main__":

@@ -19,3 +19,14 @@ def write_or_check(out: pathlib.Path, data: dict, check: bool) -> int:
     out.write_bytes(gzip.compress(blob, mtime=0))
     print(f"wrote {out} ({len(data['probes'])} probes)")
     return 0
+
+
+def main_for(doc: str, out: pathlib.Path, build, argv: list[str] | None = None) -> int:
+    """The command line of a probe script: ``--check`` compares ``build()`` with the fixture
+    at ``out``, otherwise writes it; ``doc`` is the script's docstring."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare, write nothing")
+    args = ap.parse_args(argv)
+    return write_or_check(out, build(), args.check)
