@@ -17,11 +17,12 @@ def canonical(opcode: str) -> str:
 
 def lds_bytes(counts: dict) -> dict:
     """LDS bytes per thread of AMDGCN loads and stores (``ds_read2st64_b64`` = 2 × 8 bytes,
-    ``ds_read_b64_tr_b16`` = 8, ``ds_write_b16_d16_hi`` = 2, ``ds_read_i8`` = 1); LDS atomics
-    (``ds_add_u32``, …) are left out (:func:`lds_atomics`)."""
+    ``ds_read_b64_tr_b16`` = 8, ``ds_write_b16_d16_hi`` = 2, ``ds_read_i8`` = 1) and, when
+    there are some, ``atomic``: the number of LDS atomics (``ds_add_*``, ``ds_max_*``, …)."""
     out = {"load": 0, "store": 0}
     for k, n in counts.items():
         if re.match(r"ds_(add|max|min)", k):
+            out["atomic"] = out.get("atomic", 0) + n
             continue
         m = re.match(r"ds_(read|write)(2st64|2)?_[biu](\d+)", k)
         assert m, f"unknown LDS opcode {k}"
@@ -30,6 +31,32 @@ def lds_bytes(counts: dict) -> dict:
     return out
 
 
-def lds_atomics(counts: dict) -> int:
-    """The number of LDS atomics (``ds_add_*``, ``ds_max_*``, ``ds_min_*``)."""
-    return sum(n for k, n in counts.items() if re.match(r"ds_(add|max|min)", k))
+def ptx_counts(counts: dict) -> dict:
+    """The assembly's opcode counts by :func:`canonical` name (spellings of one width summed)."""
+    out: dict = {}
+    for k, n in counts.items():
+        out[canonical(k)] = out.get(canonical(k), 0) + n
+    return out
+
+
+def predicted_counts(ttgir: str, name: str) -> tuple[dict, dict]:
+    """What ``linlayout`` predicts for a module: per-thread counts by :func:`canonical` opcode,
+    and LDS-style totals (``load``/``store`` bytes per thread, ``atomic``: atomics per
+    thread, present only when there are some)."""
+    from linlayout.triton.lowering.ops import predict_module
+    from linlayout.triton.ttgir import read_ttgir
+
+    got: dict = {}
+    totals = {"load": 0, "store": 0}
+    for _, p in predict_module(read_ttgir(ttgir, name)):
+        assert not isinstance(p, Exception), p
+        for s in p.sides:
+            e = s.emitted
+            if e.per_thread is None:
+                continue
+            got[canonical(e.opcode)] = got.get(canonical(e.opcode), 0) + e.per_thread
+            if e.side == "atomic":
+                totals["atomic"] = totals.get("atomic", 0) + e.per_thread
+            else:
+                totals[e.side] += e.bytes_per_thread
+    return got, totals

@@ -16,11 +16,8 @@ from functools import lru_cache
 
 import pytest
 
-from linlayout.triton.lowering.ops import predict_module
-from linlayout.triton.ttgir import read_ttgir
-
 from tests.support import DATA
-from tests.triton.lowering.asm_counts import canonical, lds_bytes
+from tests.triton.lowering.asm_counts import lds_bytes, predicted_counts, ptx_counts
 
 #: Probes whose PTX differs from Triton's own instructions, and why. Each stores a tile into a
 #: ``shared_linear`` layout whose XOR swizzle reaches the low offset bits: the elements of a
@@ -46,21 +43,10 @@ NAMES = sorted(probes()["probes"])
 
 def _matches(name: str) -> bool:
     e = probes()["probes"][name]
-    got: Counter = Counter()
-    amd = {"load": 0, "store": 0}
-    for _, p in predict_module(read_ttgir(e["ttgir"], name)):
-        assert not isinstance(p, Exception), p
-        for s in p.sides:
-            if s.emitted.per_thread is None:
-                continue
-            got[canonical(s.emitted.opcode)] += s.emitted.per_thread
-            amd[s.emitted.side] += s.emitted.bytes_per_thread
+    got, totals = predicted_counts(e["ttgir"], name)
     if e["target"].startswith("gfx"):
-        return amd == lds_bytes(e["counts"])
-    want: Counter = Counter()
-    for k, v in e["counts"].items():
-        want[canonical(k)] += v
-    return dict(got) == dict(want)
+        return totals == lds_bytes(e["counts"])
+    return got == ptx_counts(e["counts"])
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -18,11 +18,8 @@ from functools import lru_cache
 
 import pytest
 
-from linlayout.triton.lowering.ops import predict_module
-from linlayout.triton.ttgir import read_ttgir
-
 from tests.support import DATA
-from tests.triton.lowering.asm_counts import canonical, lds_atomics, lds_bytes
+from tests.triton.lowering.asm_counts import lds_bytes, predicted_counts, ptx_counts
 
 
 @lru_cache(maxsize=1)
@@ -33,39 +30,18 @@ def probes() -> dict:
 NAMES = sorted(probes()["probes"])
 
 
-def _predicted(name: str) -> tuple[Counter, dict, bool]:
-    """Canonical opcode counts per thread, AMD-style totals, and whether a scan is there."""
-    got: Counter = Counter()
-    amd = {"load": 0, "store": 0, "atomic": 0}
-    scan = False
-    for op, p in predict_module(read_ttgir(probes()["probes"][name]["ttgir"], name)):
-        assert not isinstance(p, Exception), p
-        scan = scan or op.op == "scan"
-        for s in p.sides:
-            if s.emitted.per_thread is None:
-                continue
-            got[canonical(s.emitted.opcode)] += s.emitted.per_thread
-            if s.emitted.side == "atomic":
-                amd["atomic"] += s.emitted.per_thread
-            else:
-                amd[s.emitted.side] += s.emitted.bytes_per_thread
-    return got, amd, scan
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_heldout_probe(name):
     e = probes()["probes"][name]
-    got, amd, scan = _predicted(name)
+    got, totals = predicted_counts(e["ttgir"], name)
     if not e["target"].startswith("gfx"):
-        want: Counter = Counter()
-        for k, v in e["counts"].items():
-            want[canonical(k)] += v
-        assert dict(got) == dict(want)
-    elif scan:  # Triton's own loads (LLVM's rewrite of AMD scan reloads is not modelled)
-        assert {k: amd[k] for k in ("load", "store")} == \
+        assert got == ptx_counts(e["counts"])
+    elif "tt.scan" in e["ttgir"]:  # Triton's own loads (LLVM's rewrite of AMD scan reloads
+        # is not modelled)
+        assert {k: totals[k] for k in ("load", "store")} == \
             {k: e["preopt"][k] for k in ("load", "store")}
     else:
-        assert amd == {**lds_bytes(e["counts"]), "atomic": lds_atomics(e["counts"])}
+        assert totals == lds_bytes(e["counts"])
 
 
 def test_the_heldout_set_covers_every_target_and_kind():

@@ -22,7 +22,7 @@ from linlayout.triton.lowering.ops import predict_module
 from linlayout.triton.ttgir import read_ttgir
 
 from tests.support import DATA
-from tests.triton.lowering.asm_counts import canonical, lds_bytes
+from tests.triton.lowering.asm_counts import canonical, lds_bytes, ptx_counts
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +65,7 @@ def test_reduce_instructions_equal_the_assembly(name):
     if e["target"].startswith("gfx"):
         assert nbytes == lds_bytes(e["counts"])
     else:
-        assert dict(got) == {canonical(k): v for k, v in e["counts"].items()}
+        assert dict(got) == ptx_counts(e["counts"])
 
 
 def _elements(counts: dict, side: str, amd: bool, elem_bytes: int) -> int:
@@ -85,7 +85,7 @@ def test_scan_instructions_equal_the_ptx(name):
     """On NVIDIA the prediction's loads are LLVM's (:mod:`linlayout.triton.lowering.scan`)."""
     e = probes()["probes"][name]
     got, _, _ = _predicted(name)
-    assert dict(got) == {canonical(k): v for k, v in e["counts"].items()}
+    assert dict(got) == ptx_counts(e["counts"])
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("cumsum")])

@@ -20,7 +20,7 @@ from linlayout.triton.lowering.ops import predict_module
 from linlayout.triton.ttgir import read_ttgir
 
 from tests.support import DATA
-from tests.triton.lowering.asm_counts import canonical, lds_bytes
+from tests.triton.lowering.asm_counts import lds_bytes, predicted_counts, ptx_counts
 
 #: Probes whose instructions are not predicted yet, and why (none since the sub-32-bit
 #: converts follow ``getVecBasisLdSt``).
@@ -32,32 +32,16 @@ def probes() -> dict:
     return json.loads(gzip.decompress((DATA / "triton_trans_probes.json.gz").read_bytes()))
 
 
-def _predicted(name: str) -> tuple[Counter, dict]:
-    e = probes()["probes"][name]
-    got: Counter = Counter()
-    nbytes = {"load": 0, "store": 0}
-    for _, p in predict_module(read_ttgir(e["ttgir"], name)):
-        for s in p.sides:
-            if s.emitted.per_thread is None:
-                continue
-            got[canonical(s.emitted.opcode)] += s.emitted.per_thread
-            nbytes[s.emitted.side] += s.emitted.bytes_per_thread
-    return got, nbytes
-
-
 @pytest.mark.parametrize("name", sorted(probes()["probes"]))
 def test_trans_probe(name):
     e = probes()["probes"][name]
-    got, nbytes = _predicted(name)
-    want: Counter = Counter()
-    for k, v in e["counts"].items():  # sum: two spellings can share one canonical name
-        want[canonical(k)] += v
+    got, nbytes = predicted_counts(e["ttgir"], name)
     ok = nbytes == lds_bytes(e["counts"]) if e["target"].startswith("gfx") \
-        else dict(got) == dict(want)
+        else got == ptx_counts(e["counts"])
     if name in KNOWN:
         assert not ok, f"{name} now matches: remove it from KNOWN"
         pytest.skip(KNOWN[name])
-    assert ok, (dict(got), e["counts"])
+    assert ok, (got, e["counts"])
 
 
 def test_most_probes_match():
