@@ -26,10 +26,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from linlayout.triton import lowering  # noqa: E402
-from linlayout.triton.analysis import check_module  # noqa: E402
-from linlayout.triton.count import clear_count_cache  # noqa: E402
-from linlayout.triton.lowering import ops  # noqa: E402
+from linlayout.check import shared_memory as lowering  # noqa: E402
+from linlayout.check import check_module  # noqa: E402
+from linlayout.check.count import clear_count_cache  # noqa: E402
+from linlayout.check.shared_memory import ops  # noqa: E402
 from linlayout.triton.ttgir import read_ttgir  # noqa: E402
 
 HEAD = """#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
     def corpus() -> int:
         k = 0
         for name, e in files.items():
-            k += len(check_module(read_ttgir(e["ttgir"], name)))
+            k += len(check_module(read_ttgir(e["ttgir"], name)).ops)
         return k
 
     clear()

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from ..show.text import dumps, table
 
+__all__ = ["LAYOUT_FORMS", "PROG", "CliError", "add_hardware_args", "dumps", "hardware_kwargs",
+           "load_layout", "one_line", "table"]
 
 PROG = "linlayout"
 
@@ -100,24 +102,6 @@ def _cli_int(text: str, what: str) -> int:
 
 def _no_constant(name: str) -> Any:
     raise CliError(f"{name} is not a layout value (JSON layout files hold integers)")
-
-
-def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Left-aligned columns separated by ' | '."""
-    cells = [list(map(str, header))] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
-    lines.insert(1, "-+-".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-_INT_LIST = re.compile(r"\[\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*\]")
-
-
-def dumps(data: Any) -> str:
-    """Indented JSON with lists of ints kept on one line (``[0, 1]``), still valid JSON."""
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    return _INT_LIST.sub(lambda m: "[" + ", ".join(re.split(r"\s*,\s*", m.group(1))) + "]", text)
 
 
 def one_line(msg: str) -> str:

@@ -9,13 +9,6 @@
   (``tensor<64x64xf16, #ttg.blocked<{…}>>``, ``!ttg.memdesc<…>``).
 * :mod:`~linlayout.triton.ttgir` — :func:`read_ttgir` (text or a path; ``MLIR_ENABLE_DUMP``
   sections) and :func:`find_accesses`.
-* :mod:`~linlayout.triton.lowering` — the shared-memory instructions Triton 3.9 emits for
-  each TTGIR op (``ldmatrix``/``stmatrix``, vectors, ``cp.async``, AMD LDS, the scratch layout
-  of ``convert_layout``).
-* :mod:`~linlayout.triton.analysis` — :func:`check_module`: those instructions with their
-  exact bank conflicts, and a better shared layout where one exists (what ``linlayout check``
-  prints; :mod:`~linlayout.triton.report` the JSON and totals, :mod:`~linlayout.triton.suggest`
-  the layout search, :mod:`~linlayout.triton.count` the cached counting).
 * :mod:`~linlayout.triton.to_triton` — :func:`to_triton_text`: a shared layout as Triton text.
 * :mod:`~linlayout.triton.recognize` — :func:`recognize_distributed`: the named encoding
   (mma, dot operand, blocked) equal to a distributed layout.
@@ -39,7 +32,6 @@ Example::
     1
 """
 
-from .analysis import AccessReport, check_module, triton_vector_elems
 from .encodings import (
     AmdMfmaEncoding,
     AmdRotatingSharedEncoding,
@@ -108,12 +100,10 @@ __all__ = [
     "slice",
     "swizzled_shared",
     "Access",
-    "AccessReport",
     "MemorySpace",
     "Op",
     "TTGIRModule",
     "TritonType",
-    "check_module",
     "element_bits",
     "express",
     "find_accesses",
@@ -127,5 +117,4 @@ __all__ = [
     "to_gluon",
     "to_offset_layout",
     "to_triton_text",
-    "triton_vector_elems",
 ]

@@ -16,7 +16,7 @@ shared-memory instruction of the PTX/AMDGCN and the shared-memory accesses of Tr
 IR *before* LLVM's optimiser.
 
 Set ``"design"`` (seed 11) was looked at while deriving the rule for LLVM's merging of the
-reloads (:mod:`linlayout.triton.lowering.scan`); set ``"check"`` (seed 12) was generated after
+reloads (:mod:`linlayout.check.shared_memory.scan`); set ``"check"`` (seed 12) was generated after
 the rule was written and only compared.
 """
 

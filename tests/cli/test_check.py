@@ -58,7 +58,7 @@ def test_check_bad_input_exits_2_with_one_line(capsys, tmp_path):
 
 
 def _corpus_file(tmp_path, name):
-    from tests.triton.lowering.corpus_check import corpus
+    from tests.check.shared_memory.corpus_check import corpus
 
     path = tmp_path / name
     path.write_text(corpus()["files"][name]["ttgir"])

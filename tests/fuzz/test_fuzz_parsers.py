@@ -1,11 +1,9 @@
-"""Fuzzed text for every parser (issue 14): Triton types and attributes, whole TTGIR files,
+"""Fuzzed text for every parser: Triton types and attributes, whole TTGIR files,
 LinearLayout.parse and CuTe text. Each example ends with a result or a LayoutError within the
 deadline and in bounded memory (:func:`tests.fuzz.support.result_or_layout_error`)."""
 
 from __future__ import annotations
 
-import gzip
-import json
 
 from hypothesis import given, strategies as st
 
@@ -16,7 +14,8 @@ from linlayout.triton.parse import parse_aliases
 from linlayout.triton.ttgir import find_accesses, read_ttgir
 
 from tests.fuzz.support import FUZZ, SYNTAX, mutated, result_or_layout_error
-from tests.support import DATA, TTGIR_DIR
+from tests.check.shared_memory.triton_fixtures import entries
+from tests.support import TTGIR_DIR
 
 BLOCKED = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
            "order = [1, 0]}>")
@@ -49,8 +48,7 @@ CUTE_TEXTS = ["Sw<3,4,3> o _0 o (_64,_64):(_64,_1)", "(_8,_64):(_64,_1)",
 
 def _corpus_sample(every: int = 20) -> list[str]:
     """Every ``every``-th kernel of the Triton-compiled corpus (CUDA and HIP, all op kinds)."""
-    with gzip.open(DATA / "triton_lowering.json.gz", "rt", encoding="utf-8") as fh:
-        files = json.load(fh)["files"]
+    files = entries("corpus")
     return [files[name]["ttgir"] for name in sorted(files)[::every]]
 
 

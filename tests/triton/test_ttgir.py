@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from linlayout import LayoutError
-from linlayout.triton import check_module, find_accesses, read_ttgir
+from linlayout.check import check_module
+from linlayout.triton import find_accesses, read_ttgir
 
 from tests.support import TTGIR_DIR, load_json, read_ttgir_fixture
 
@@ -72,7 +73,7 @@ def test_triton_3_0_syntax_is_read():
     without instrShape, as Triton 3.0 printed them; a function-argument buffer."""
     m = read_ttgir(LEGACY, "old.ttgir")
     assert (m.threads_per_warp, m.num_warps, m.target) == (32, 4, "cuda:80")
-    reports = check_module(m)
+    reports = check_module(m).ops
     assert [(r.access.op, r.access.memdesc) for r in reports] == [
         ("local_alloc", "%a"), ("local_load", "%a"), ("local_load", "%w")]
     assert reports[1].degree > 1 and reports[1].suggestion is not None
@@ -85,7 +86,7 @@ def test_hopper_matmul_epilogue_and_three_stage_buffers():
     ``local_alloc`` into ``nvmma_shared`` for the TMA store."""
     m = read_ttgir_fixture("matmul_tma_sm90.ttgir")
     assert {"%a", "%b"} <= {n.split("_")[0] for n in m.ttng_uses}
-    (rep,) = [r for r in check_module(m) if r.access.kind in ("store", "load", "convert")]
+    (rep,) = [r for r in check_module(m).ops if r.access.kind in ("store", "load", "convert")]
     a = rep.access
     assert (a.op, a.kind) == ("local_alloc", "store")
     assert a.distributed.encoding.mnemonic == "nvidia_mma"

@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from linlayout import LayoutError
-from linlayout.triton import check_module, find_accesses, read_ttgir
-from linlayout.triton.lowering.ops import predict_module
+from linlayout.check import check_module
+from linlayout.triton import find_accesses, read_ttgir
+from linlayout.check.shared_memory.ops import predict_module
 
 from tests.support import TTGIR_DIR
-from tests.triton.lowering.corpus_check import corpus
+from tests.check.shared_memory.corpus_check import corpus
 
 
 def _text(name: str) -> str:
@@ -37,7 +38,7 @@ def test_loc_gives_the_python_source_line():
 def test_tensor_memory_parses_and_is_not_shared_memory():
     m = read_ttgir(_text("matmul_tma_persistent_cuda100.ttgir"))
     assert "tmem" in m.aliases
-    reps = {r.access.op: r for r in check_module(m, suggest=False)}
+    reps = {r.access.op: r for r in check_module(m, suggest=False).ops}
     assert not reps["tmem_store"].uses_shared and "tensor memory" in reps["tmem_store"].note
     assert reps["tc_gen5_mma"].instructions[0].emitted.per_thread is None
 
@@ -68,8 +69,8 @@ def test_dump_sections_each_use_their_own_aliases():
     assert last.section == "IR Dump Before ConvertTritonGPUToLLVM"
     assert last.sections == ("TritonGPUCoalesce", "ConvertTritonGPUToLLVM")
     first = read_ttgir(text, "dump.txt", pass_name="coalesce")
-    op_last = check_module(last, suggest=False)[0].instructions[0].emitted.opcode
-    op_first = check_module(first, suggest=False)[0].instructions[0].emitted.opcode
+    op_last = check_module(last, suggest=False).ops[0].instructions[0].emitted.opcode
+    op_first = check_module(first, suggest=False).ops[0].instructions[0].emitted.opcode
     # [1, 2] f16 per thread fits stmatrix's tile on sm_90; [1, 8] is a 16-byte st.shared
     assert (op_first, op_last) == ("stmatrix.sync.aligned.m8n8.x4.shared.b16", "st.shared.v4.b32")
     # each op once, with line numbers of the whole dump

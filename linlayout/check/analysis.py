@@ -1,0 +1,196 @@
+"""``linlayout check``'s analysis: for every shared-memory op of a TTGIR module, the
+instructions Triton 3.9.0 emits, their exact bank conflicts, and better layouts.
+
+:func:`check_module` predicts each op's lowering with :mod:`linlayout.check.shared_memory`
+(``ldmatrix``/``stmatrix``, ``ld/st.shared`` at Triton's vector, ``cp.async``, AMD
+``ds_read``/``ds_write``/``ds_read_b64_tr_b16``/direct-to-LDS copies, Triton's own scratch
+layout for ``convert_layout``, the private scratch of reductions, histograms and scalar
+atomics; TMA copies, wgmma/tcgen05 operand reads and tensor-memory ops named without a count)
+and counts every lane access exactly with :func:`linlayout.bank_conflicts` on the module's
+hardware (``ttg.target``: NVIDIA, AMD CDNA3 for gfx942, CDNA4 for gfx950; ``hardware=``
+overrides). A view (``memdesc_subslice``/``memdesc_index``) is analysed inside its
+allocation: the offset of a view XORs every address with one constant, which moves no access
+between banks.
+
+Better layouts:
+
+* a buffer with an access of degree > 1 gets the cheapest layout Triton can express for all
+  of its accesses (:func:`~linlayout.check.suggest.suggest_layout`), with the instructions
+  Triton would then emit;
+* a ``convert_layout`` through shared memory is counted as Triton executes it (its scratch
+  layout) and :func:`linlayout.synthesize_swizzle`'s layout for the pair is shown beside it
+  with the saving in wavefronts and instructions per warp.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+
+from ..errors import LayoutError
+from ..hardware.model import HardwareModel
+from ..layout import LinearLayout
+from ..swizzle import synthesize_swizzle
+from ..triton.encodings.padded import PaddedSharedEncoding
+from ..triton.to_triton import to_triton_text
+from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
+from .count import try_count
+from .emitted import Emitted
+from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
+from .shared_memory import Prediction, access_map, largest_vectorisation
+from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
+from .suggest import BufferSide, suggest_layout
+from .target import Target
+
+__all__ = ["check_module", "triton_vector_elems"]
+
+
+def triton_vector_elems(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> int:
+    """The ``ld/st.shared`` vector width Triton's generic lowering picks for this access
+    (``largestVectorisation``, Triton ``lib/Tools/LayoutUtils.cpp``: the largest ``v ≤ 128 /
+    bits`` such that ``log2 v`` registers map exactly to offsets ``1 … v/2`` in any order and
+    every other basis to a multiple of ``v``).
+
+    Raises:
+        LayoutError: the layouts do not fit together (different out dims, not a bijection).
+    """
+    return largest_vectorisation(access_map(dist, memory, element_bits))
+
+
+def _report(a: Access, pred: Prediction, target: Target, hardware: HardwareModel) -> OpReport:
+    instrs = []
+    for side in pred.sides:
+        rep, why = try_count(side, hardware)
+        note = why
+        if rep is None and not why and side.emitted.per_thread is not None \
+                and side.emitted.side != "none":
+            note = "not modelled by the bank counter"
+        instrs.append(InstructionReport(side.emitted, rep, note))
+    if not pred.analysed:
+        status = OpStatus.NOT_ANALYSED
+    elif not pred.uses_shared:
+        status = OpStatus.NO_SHARED_MEMORY
+    elif any(i.report is not None for i in instrs):
+        status = OpStatus.COUNTED
+    else:
+        status = OpStatus.NOT_COUNTED
+    return OpReport(a, status, tuple(instrs), pred.note, target)
+
+
+def _alternative(a: Access, r: OpReport, hardware: HardwareModel) -> Alternative | None:
+    """``synthesize_swizzle``'s scratch layout for a convert, beside Triton's."""
+    if r.wavefronts_per_warp is None or r.store is None or r.load is None:
+        return None
+    assert a.distributed is not None and a.destination is not None
+    try:
+        s = synthesize_swizzle(a.distributed.layout, a.destination.layout,
+                               element_bits=max(8, a.element_bits), hardware=hardware)
+    except LayoutError:
+        return None
+    wf = s.store.wavefronts_per_warp + s.load.wavefronts_per_warp
+    ins = s.store.instructions_per_warp + s.load.instructions_per_warp
+    try:
+        text = to_triton_text(s.layout, a.element_bits if a.element_bits in (8, 16, 32, 64)
+                              else None)
+    except LayoutError:
+        text = None
+    return Alternative(text, s.vector_elems, max(s.store.degree, s.load.degree), wf, ins,
+                       r.wavefronts_per_warp - wf, (r.instructions_per_warp or 0) - ins)
+
+
+def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
+                 suggest: bool = True) -> KernelReport:
+    """Instructions and bank conflicts of every shared-memory op of ``module``.
+
+    Args:
+        module: from :func:`~linlayout.triton.ttgir.read_ttgir`.
+        hardware: the bank model; default the module's (``ttg.target`` /
+            ``ttg.threads-per-warp``: NVIDIA, AMD_CDNA3, AMD_CDNA4).
+        suggest: compute better layouts (buffers with conflicts, converts).
+
+    Returns:
+        A :class:`~linlayout.check.report.KernelReport`: one
+        :class:`~linlayout.check.report.OpReport` per op, in file order, and the hardware
+        used. An op that cannot be analysed (a layout without a linear form) gets status
+        :attr:`~linlayout.check.report.OpStatus.NOT_ANALYSED` and a note; it does not stop
+        the file.
+
+    Raises:
+        LayoutError: an unknown ``ttg.target``.
+    """
+    target = module_target(module)
+    hw = hardware or target.hardware()
+    reports: list[OpReport] = []
+    groups: dict[str, list[int]] = defaultdict(list)
+    sides: dict[int, BufferSide] = {}
+    for a, pred in predict_module(module, target):
+        if isinstance(pred, LayoutError):
+            reports.append(OpReport(a, OpStatus.NOT_ANALYSED, note=f"not analysed: {pred}",
+                                    target=target))
+            continue
+        r = _report(a, pred, target, hw)
+        if a.kind == "convert" and suggest and r.degree is not None:
+            r = replace(r, alternative=_alternative(a, r, hw))
+        if a.kind in ("store", "load") and r.degree is not None \
+                and not isinstance(a.memory.encoding, PaddedSharedEncoding):
+            # padded buffers get no layout suggestion here
+            assert a.memory is not None and a.distributed is not None
+            idx = len(reports)
+            async_copy = a.op in ("async_copy_global_to_local", "buffer_load_to_local")
+            sides[idx] = BufferSide(a.line, a.kind,
+                                    embed_in_buffer(a.distributed.layout, a.memory.layout),
+                                    max(8, a.element_bits), async_copy,
+                                    (a.max_vector_elems or (1 if a.masked else 0))
+                                    if async_copy else None)
+            groups[a.root or a.memdesc or f"line{a.line}"].append(idx)
+        reports.append(r)
+    if suggest:
+        _suggest_buffers(module, reports, groups, sides, target, hw)
+    return KernelReport(module.path, module.target, module.threads_per_warp, module.section,
+                        hw, tuple(reports))
+
+
+def _under(side: BufferSide, layout: LinearLayout | None, target: Target
+           ) -> tuple[Emitted, ...]:
+    """The instructions of one access if its buffer had ``layout``."""
+    if layout is None:
+        return ()
+    try:
+        p = cached_copy(side.kind, side.dist, layout, side.bits, target, side.async_copy,
+                        side.contiguity)
+    except LayoutError:
+        return ()
+    return tuple(s.emitted for s in p.sides)
+
+
+def _suggest_buffers(module: TTGIRModule, reports: list[OpReport],
+                     groups: dict[str, list[int]], sides: dict[int, BufferSide],
+                     target: Target, hw: HardwareModel) -> None:
+    parents = view_parents(module)
+    ttng = {buffer_root(n, parents) for n in module.ttng_uses}
+    for root, members in groups.items():
+        worst = max(reports[i].degree or 1 for i in members)
+        if worst <= 1:
+            continue
+        first = reports[members[0]].access
+        assert first.memory is not None
+        try:
+            best = suggest_layout([sides[i] for i in members], first.memory.layout, target, hw,
+                                  root in ttng, first.memory.encoding)
+        except LayoutError:
+            best = None
+        for i in members:
+            r = reports[i]
+            if (r.degree or 1) <= 1:
+                continue
+            if best is None:
+                reports[i] = replace(r, note=f"{r.note}; no shared layout does better for all "
+                                             f"accesses of buffer {root}".lstrip("; "))
+            elif best.degree >= worst:
+                reports[i] = replace(r, note=f"the best layout found ({best.basis}) is not "
+                                             f"better: degree {best.degree}")
+            else:
+                reports[i] = replace(r, suggestion=best,
+                                     note=f"suggestion for buffer {root}: {best.basis}",
+                                     suggestion_instructions=_under(sides[i], best.layout,
+                                                                    target))

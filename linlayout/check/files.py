@@ -1,0 +1,70 @@
+"""Checking TTGIR files from disk: one :class:`~linlayout.check.report.KernelReport` per
+readable file, one :class:`FileError` per file that could not be read or parsed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import LayoutError
+from ..hardware.model import HardwareModel
+from ..triton.ttgir import read_ttgir
+from .analysis import check_module
+from .report import KernelReport
+
+__all__ = ["FileError", "check_file", "check_files", "worst_degree"]
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file that could not be checked.
+
+    Attributes:
+        file: the path as given.
+        message: one line saying why (unreadable, not UTF-8, not TTGIR, a malformed alias or
+            type with its line and column, an unknown ``ttg.target``).
+    """
+
+    file: str
+    message: str
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def check_file(path: str, *, hardware: HardwareModel | None = None,
+               pass_name: str | None = None) -> KernelReport | FileError:
+    """Read and check one TTGIR file (text or ``MLIR_ENABLE_DUMP=1`` output).
+
+    Args:
+        path: the file.
+        hardware: the bank model; default the module's ``ttg.target``.
+        pass_name: for dumps, the section to analyse (:func:`~linlayout.triton.read_ttgir`).
+
+    Returns:
+        The :class:`~linlayout.check.report.KernelReport`, or a :class:`FileError` when the
+        file cannot be read or parsed (never raises for a bad file).
+    """
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        return FileError(path, f"cannot read TTGIR file {path!r}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        return FileError(path, f"TTGIR file {path!r} is not UTF-8 text: {exc.reason}")
+    try:
+        return check_module(read_ttgir(text, path, pass_name=pass_name), hardware=hardware)
+    except LayoutError as exc:
+        return FileError(path, _one_line(exc))
+
+
+def check_files(paths: Sequence[str], *, hardware: HardwareModel | None = None,
+                pass_name: str | None = None) -> list[KernelReport | FileError]:
+    """:func:`check_file` for each path, in order."""
+    return [check_file(p, hardware=hardware, pass_name=pass_name) for p in paths]
+
+
+def worst_degree(results: Sequence[KernelReport | FileError]) -> int:
+    """The worst conflict degree over every counted op of the readable files (1 when none)."""
+    return max((r.worst_degree or 1 for r in results if isinstance(r, KernelReport)), default=1)

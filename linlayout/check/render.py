@@ -1,0 +1,239 @@
+"""``linlayout check``'s two renderings of its results: text (:func:`render_text`) and JSON
+(:func:`to_json`, :func:`render_json`).
+
+The JSON of one file::
+
+    {"file": "k.ttgir", "target": "cuda:90", "threads_per_warp": 32, "hardware": "NVIDIA",
+     "section": null, "ops": [op, …], "totals": {…}}
+
+or, for a file that could not be read, ``{"file": …, "error": "…"}``. Each op carries
+``"instructions": [{"side": "store"|"load"|…, "ptx"|"isa": opcode, "per_thread": N,
+"vector_elems": v, "degree": d, "wavefronts_per_warp": w}, …]`` (``ptx`` on NVIDIA targets,
+``isa`` on AMD), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
+``"alternative"`` when a better layout exists. The document for several files wraps them::
+
+    {"files": [file, …], "ops": [{"file": …, **op}, …], "max_degree": K,
+     "worst_degree": d, "ok": bool, "errors": n}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..show.text import dumps, table
+from .emitted import Emitted
+from .files import FileError, worst_degree
+from .report import Alternative, InstructionReport, KernelReport, KernelTotals, OpReport, OpStatus
+
+__all__ = ["kernel_dict", "op_dict", "render_json", "render_text", "to_json", "totals_dict"]
+
+
+def _opcode_key(report: OpReport) -> str:
+    return "isa" if report.target is not None and not report.target.is_nvidia else "ptx"
+
+
+def _instruction_dict(i: InstructionReport, key: str) -> dict:
+    e = i.emitted
+    d = {"side": e.side, key: e.opcode, "per_thread": e.per_thread,
+         "vector_elems": e.vector_elems,
+         "degree": i.report.degree if i.report else None,
+         "wavefronts_per_warp": i.report.wavefronts_per_warp if i.report else None}
+    if i.report is not None:
+        d["instructions_per_warp"] = i.report.instructions_per_warp
+        d["wavefronts_per_instruction"] = i.report.wavefronts_per_instruction
+    if i.note:
+        d["note"] = i.note
+    return d
+
+
+def _emitted_dict(e: Emitted, key: str) -> dict:
+    return {"side": e.side, key: e.opcode, "per_thread": e.per_thread,
+            "vector_elems": e.vector_elems}
+
+
+def _alternative_dict(a: Alternative) -> dict:
+    return {"layout": a.layout, "vector_elems": a.vector_elems, "degree": a.degree,
+            "wavefronts_per_warp": a.wavefronts_per_warp,
+            "instructions_per_warp": a.instructions_per_warp,
+            "saving": {"wavefronts_per_warp": a.saving_wavefronts_per_warp,
+                       "instructions_per_warp": a.saving_instructions_per_warp}}
+
+
+def op_dict(r: OpReport) -> dict:
+    """The JSON object of one op: ``line, source, op, kind, result, memdesc, element_type,
+    element_bits, uses_shared_memory, instructions[...], vector_elems, degree,
+    wavefronts_per_instruction, instructions_per_warp, wavefronts_per_warp, wavefront_floor,
+    suggestion`` (+ ``suggestion_degree``, ``suggestion_instructions``, ``alternative``,
+    ``note``)."""
+    a = r.access
+    key = _opcode_key(r)
+    out = {
+        "line": a.line,
+        "source": a.source,
+        "op": a.op,
+        "kind": a.kind,
+        "result": a.result,
+        "memdesc": a.memdesc,
+        "element_type": a.element_type,
+        "element_bits": a.element_bits,
+        "uses_shared_memory": r.uses_shared,
+        "instructions": [_instruction_dict(i, key) for i in r.instructions],
+        "vector_elems": r.vector_elems,
+        "degree": r.degree,
+        "wavefronts_per_instruction": r.wavefronts_per_instruction,
+        "instructions_per_warp": r.instructions_per_warp,
+        "wavefronts_per_warp": r.wavefronts_per_warp,
+        "wavefront_floor": r.wavefront_floor,
+        "suggestion": r.suggestion.text if r.suggestion else None,
+    }
+    if r.suggestion is not None:
+        out["suggestion_degree"] = r.suggestion.degree
+        out["suggestion_instructions"] = [_emitted_dict(e, key)
+                                          for e in r.suggestion_instructions]
+    if r.alternative is not None:
+        out["alternative"] = _alternative_dict(r.alternative)
+    if r.note:
+        out["note"] = r.note
+    return out
+
+
+def totals_dict(t: KernelTotals) -> dict:
+    """The JSON object of whole-kernel totals (:class:`~linlayout.check.report.KernelTotals`
+    field names)."""
+    return {"per_thread": dict(t.per_thread),
+            "shared_bytes_per_thread": dict(t.shared_bytes_per_thread),
+            "instructions_per_warp": t.instructions_per_warp,
+            "wavefronts_per_warp": t.wavefronts_per_warp, "wavefront_floor": t.wavefront_floor,
+            "ops": t.ops, "not_analysed": t.not_analysed}
+
+
+def kernel_dict(k: KernelReport | FileError) -> dict:
+    """The JSON object of one checked file (see the module docstring)."""
+    if isinstance(k, FileError):
+        return {"file": k.file, "error": k.message}
+    return {"file": k.file, "target": k.target, "threads_per_warp": k.threads_per_warp,
+            "hardware": k.hardware.name, "section": k.section,
+            "ops": [op_dict(r) for r in k.ops], "totals": totals_dict(k.totals)}
+
+
+def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> dict:
+    """The JSON document of a ``check`` run over several files (module docstring).
+
+    Args:
+        results: one entry per file, in the order given.
+        max_degree: the largest acceptable conflict degree (``ok`` compares against it).
+    """
+    files = [kernel_dict(k) for k in results]
+    ops = [{"file": f["file"], **op} for f in files if "error" not in f for op in f["ops"]]
+    worst = worst_degree(results)
+    errors = sum(isinstance(k, FileError) for k in results)
+    return {"files": files, "ops": ops, "max_degree": max_degree, "worst_degree": worst,
+            "ok": worst <= max_degree, "errors": errors}
+
+
+def render_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> str:
+    """:func:`to_json` as text (indented; lists of ints on one line)."""
+    return dumps(to_json(results, max_degree))
+
+
+def _cell(v) -> str:
+    return "-" if v is None else str(v)
+
+
+def _status(r: OpReport, max_degree: int) -> str:
+    if r.degree is not None and r.degree > max_degree:
+        return "FAIL"
+    if r.status is OpStatus.NOT_ANALYSED:
+        return "skipped"
+    if r.status is OpStatus.NO_SHARED_MEMORY:
+        return "no smem"
+    return ""
+
+
+def _op_rows(r: OpReport, max_degree: int) -> list[tuple]:
+    a = r.access
+    flag = _status(r, max_degree)
+    if not r.instructions:
+        return [(a.line, _cell(a.source), a.op, "-", "-", "-", _cell(r.degree), "-", "-", flag)]
+    rows = []
+    for k, i in enumerate(r.instructions):
+        e = i.emitted
+        rep = i.report
+        count = f" x{e.per_thread}" if e.per_thread is not None else ""
+        rows.append((a.line if k == 0 else "", _cell(a.source) if k == 0 else "",
+                     a.op if k == 0 else "", f"{e.opcode}{count}",
+                     _cell(e.vector_elems), a.element_type if k == 0 else "",
+                     _cell(rep.degree if rep else None),
+                     _cell(rep.instructions_per_warp if rep else None),
+                     _cell(rep.wavefronts_per_warp if rep else None),
+                     flag if k == 0 else ""))
+    return rows
+
+
+def _notes(k: KernelReport) -> list[str]:
+    lines = []
+    seen = set()
+    for r in k.ops:
+        a = r.access
+        s = r.suggestion
+        if s and (a.root, s.text) not in seen:
+            seen.add((a.root, s.text))
+            lines.append(f"  suggestion for {a.root or a.memdesc} (line {a.line}): {s.text}"
+                         f"  -> worst degree {s.degree}")
+        if s and r.suggestion_instructions:
+            now = ", ".join(f"{i.emitted.opcode} x{i.emitted.per_thread}"
+                            for i in r.instructions)
+            then = ", ".join(f"{e.opcode} x{e.per_thread}" for e in r.suggestion_instructions)
+            if now != then:
+                lines.append(f"    line {a.line} would become {then} (now {now})")
+        elif r.degree is not None and r.degree > 1 and not s and r.note:
+            lines.append(f"  line {a.line}: {r.note}")
+        elif r.degree is None and r.status is OpStatus.NOT_ANALYSED:
+            lines.append(f"  line {a.line}: {r.note}")
+        alt = r.alternative
+        if alt and alt.saving_wavefronts_per_warp > 0:
+            lines.append(f"  line {a.line} convert: Triton's scratch costs "
+                         f"{r.wavefronts_per_warp} wavefronts / {r.instructions_per_warp} "
+                         f"instructions per warp; synthesize_swizzle's "
+                         f"{alt.wavefronts_per_warp} / {alt.instructions_per_warp} (saves "
+                         f"{alt.saving_wavefronts_per_warp} wavefronts)")
+    return lines
+
+
+def _kernel_text(k: KernelReport, max_degree: int) -> list[str]:
+    lines = [f"{k.file}  (target {k.target or '-'}, {k.hardware.name}"
+             + (f", {k.section}" if k.section else "") + ")"]
+    if not k.ops:
+        lines.append("  no shared-memory accesses")
+        return lines
+    rows = [row for r in k.ops for row in _op_rows(r, max_degree)]
+    lines.append(table(("line", "source", "op", "instruction x per thread", "vector (elems)",
+                        "type", "degree", "instr/warp", "wavefronts/warp", "status"), rows))
+    lines.extend(_notes(k))
+    t = k.totals
+    per = ", ".join(f"{op} x{n}" for op, n in t.per_thread.items()) or "-"
+    b = t.shared_bytes_per_thread
+    lines.append(f"  totals per thread: {per}; shared bytes per thread: load {b['load']}, "
+                 f"store {b['store']}")
+    lines.append(f"  totals per warp: {t.instructions_per_warp} instructions, "
+                 f"{t.wavefronts_per_warp} wavefronts (floor {t.wavefront_floor})")
+    return lines
+
+
+def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> str:
+    """The text report of a ``check`` run: a table per readable file (one row per predicted
+    instruction), its suggestions and totals, then the verdict line (``ok: worst degree d <=
+    --max-degree K`` or ``FAIL: …``). Files that could not be read are counted in the verdict,
+    not shown (the command line prints their errors on stderr). Empty when no file could be
+    read."""
+    good = [k for k in results if isinstance(k, KernelReport)]
+    if not good:
+        return ""
+    blocks = ["\n".join(_kernel_text(k, max_degree)) for k in good]
+    worst = worst_degree(results)
+    ok = worst <= max_degree
+    errors = len(results) - len(good)
+    tail = f"; {errors} file(s) could not be read" if errors else ""
+    verdict = (f"{'ok' if ok else 'FAIL'}: worst degree {worst} {'<=' if ok else '>'} "
+               f"--max-degree {max_degree}{tail}")
+    return "\n\n".join(blocks) + "\n" + verdict

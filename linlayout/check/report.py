@@ -1,0 +1,271 @@
+"""What ``linlayout check`` finds, as values: one :class:`KernelReport` per TTGIR module, one
+:class:`OpReport` per op, one :class:`InstructionReport` per instruction kind the op lowers to.
+
+Rendering lives in :mod:`linlayout.check.render` (text and JSON); nothing here prints.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..conflicts import ConflictReport
+from ..hardware.model import HardwareModel
+from ..layout import LinearLayout
+from ..triton.ttgir import Access
+from .emitted import Emitted
+from .target import Target
+
+__all__ = ["Alternative", "InstructionReport", "KernelReport", "KernelTotals", "OpReport",
+           "OpStatus", "Suggestion"]
+
+
+class OpStatus(enum.Enum):
+    """How far the analysis of one op got.
+
+    * ``COUNTED`` — at least one instruction's bank conflicts are counted exactly;
+    * ``NOT_COUNTED`` — the op uses shared memory but no instruction is counted (TMA copies,
+      wgmma/tcgen05 operand reads through descriptors, instructions the bank counter does not
+      model); the instructions are still named;
+    * ``NO_SHARED_MEMORY`` — the op stays in registers, warp shuffles or tensor memory;
+    * ``NOT_ANALYSED`` — its layouts could not be read or lowered (the note says why); the
+      rest of the file is still analysed.
+    """
+
+    COUNTED = "counted"
+    NOT_COUNTED = "not counted"
+    NO_SHARED_MEMORY = "no shared memory"
+    NOT_ANALYSED = "not analysed"
+
+
+@dataclass(frozen=True)
+class InstructionReport:
+    """One predicted instruction of an op with its exact cost.
+
+    Attributes:
+        emitted: the :class:`~linlayout.check.emitted.Emitted` instruction (opcode, count per
+            thread, vector).
+        report: its :class:`~linlayout.ConflictReport` (None when not a modelled lane access).
+        note: why it is not counted, if it is not.
+    """
+
+    emitted: Emitted
+    report: ConflictReport | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The best shared layout found for a buffer (:func:`linlayout.check.suggest.suggest_layout`).
+
+    Attributes:
+        text: the layout as Triton text (``#ttg.swizzled_shared<…>``, ``#ttg.shared_linear<…>``).
+        degree: the worst conflict degree of all the buffer's accesses on it.
+        wavefronts_per_warp: their total wavefronts per warp.
+        instructions_per_warp: their total instructions per warp.
+        basis: how it was found (the ``swizzled_shared`` parameters or the synthesized pair).
+        layout: the layout itself (``offset`` → ``dim0, dim1, …``), or None.
+    """
+
+    text: str
+    degree: int
+    wavefronts_per_warp: int
+    instructions_per_warp: int
+    basis: str
+    layout: LinearLayout | None = None
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """:func:`linlayout.synthesize_swizzle`'s scratch layout for a ``convert_layout``, beside
+    the one Triton uses.
+
+    Attributes:
+        layout: the layout as Triton text, or None when Triton cannot spell it.
+        vector_elems: its common vector width (elements).
+        degree: the worst degree of its store and load.
+        wavefronts_per_warp, instructions_per_warp: its store plus load, per warp.
+        saving_wavefronts_per_warp, saving_instructions_per_warp: Triton's scratch minus this
+            (positive: this is cheaper).
+    """
+
+    layout: str | None
+    vector_elems: int
+    degree: int
+    wavefronts_per_warp: int
+    instructions_per_warp: int
+    saving_wavefronts_per_warp: int
+    saving_instructions_per_warp: int
+
+
+@dataclass(frozen=True)
+class OpReport:
+    """The verdict on one op.
+
+    Attributes:
+        access: the :class:`~linlayout.triton.ttgir.Access` (line, op, types, source).
+        status: how far the analysis got (:class:`OpStatus`).
+        instructions: the predicted :class:`InstructionReport` s, stores first.
+        note: how the instructions were decided, why a value is missing, or what the
+            suggestion is based on.
+        target: the module's :class:`~linlayout.check.target.Target`.
+        suggestion: a better shared layout for this op's buffer (accesses of degree > 1), or
+            None.
+        suggestion_instructions: the instructions Triton would emit for this access under the
+            suggestion (the vectorisation it gains or loses), else empty.
+        alternative: for converts through shared memory, the synthesized scratch layout
+            (:class:`Alternative`), else None.
+    """
+
+    access: Access
+    status: OpStatus
+    instructions: tuple[InstructionReport, ...] = ()
+    note: str = ""
+    target: Target | None = field(default=None, compare=False)
+    suggestion: Suggestion | None = None
+    suggestion_instructions: tuple[Emitted, ...] = ()
+    alternative: Alternative | None = None
+
+    @property
+    def uses_shared(self) -> bool:
+        """False for ops that stay in registers, shuffles or tensor memory."""
+        return self.status is not OpStatus.NO_SHARED_MEMORY
+
+    @property
+    def reports(self) -> tuple[ConflictReport, ...]:
+        """The counted instructions' reports."""
+        return tuple(i.report for i in self.instructions if i.report is not None)
+
+    @property
+    def degree(self) -> int | None:
+        """The worst conflict degree of the counted instructions (1 = conflict-free), or None
+        when nothing is counted."""
+        return max((r.degree for r in self.reports), default=None)
+
+    @property
+    def vector_elems(self) -> int | None:
+        """Elements per lane of the first counted instruction, or None."""
+        return next((i.emitted.vector_elems for i in self.instructions
+                     if i.report is not None), None)
+
+    @property
+    def report(self) -> ConflictReport | None:
+        """The one counted instruction's report of a load or store, else None."""
+        reps = self.reports
+        return reps[0] if self.access.kind in ("store", "load") and len(reps) == 1 else None
+
+    def _side(self, side: str) -> ConflictReport | None:
+        if self.access.kind != "convert":
+            return None
+        return next((i.report for i in self.instructions
+                     if i.report is not None and i.emitted.side == side), None)
+
+    @property
+    def store(self) -> ConflictReport | None:
+        """The store side of a convert through shared memory, else None."""
+        return self._side("store")
+
+    @property
+    def load(self) -> ConflictReport | None:
+        """The load side of a convert through shared memory, else None."""
+        return self._side("load")
+
+    @property
+    def wavefronts_per_instruction(self) -> int | None:
+        """Wavefronts of one warp-level instruction of a load or store (None for converts and
+        ops with several instructions)."""
+        return None if self.report is None else self.report.wavefronts_per_instruction
+
+    @property
+    def instructions_per_warp(self) -> int | None:
+        """Instructions one warp issues for the whole tile (all counted instructions)."""
+        reps = self.reports
+        return sum(r.instructions_per_warp for r in reps) if reps else None
+
+    @property
+    def wavefronts_per_warp(self) -> int | None:
+        """Wavefronts one warp pays for the whole tile (all counted instructions)."""
+        reps = self.reports
+        return sum(r.wavefronts_per_warp for r in reps) if reps else None
+
+    @property
+    def wavefront_floor(self) -> int | None:
+        """The fewest wavefronts the bytes a warp moves could take."""
+        reps = self.reports
+        return sum(r.wavefront_floor for r in reps) if reps else None
+
+
+@dataclass(frozen=True)
+class KernelTotals:
+    """Whole-kernel totals (straight-line code: each op once, loop bodies not multiplied).
+
+    Attributes:
+        per_thread: ``{opcode: instructions per thread}``, sorted by opcode.
+        shared_bytes_per_thread: ``{"load": bytes, "store": bytes}`` per thread.
+        instructions_per_warp, wavefronts_per_warp, wavefront_floor: sums over the counted
+            instructions.
+        ops: ops reported.
+        not_analysed: ops whose status is :attr:`OpStatus.NOT_ANALYSED`.
+    """
+
+    per_thread: dict[str, int]
+    shared_bytes_per_thread: dict[str, int]
+    instructions_per_warp: int
+    wavefronts_per_warp: int
+    wavefront_floor: int
+    ops: int
+    not_analysed: int
+
+    @classmethod
+    def of(cls, ops: Sequence[OpReport]) -> KernelTotals:
+        """The totals of ``ops``."""
+        per: Counter = Counter()
+        nbytes = {"load": 0, "store": 0}
+        ins = wf = floor = skipped = 0
+        for r in ops:
+            skipped += r.status is OpStatus.NOT_ANALYSED
+            for i in r.instructions:
+                e = i.emitted
+                if e.per_thread is None:
+                    continue
+                per[e.opcode] += e.per_thread
+                if e.side in nbytes:
+                    nbytes[e.side] += e.bytes_per_thread
+            if r.instructions_per_warp is not None:
+                ins += r.instructions_per_warp
+                wf += r.wavefronts_per_warp or 0
+                floor += r.wavefront_floor or 0
+        return cls(dict(sorted(per.items())), nbytes, ins, wf, floor, len(ops), skipped)
+
+
+@dataclass(frozen=True)
+class KernelReport:
+    """Every op of one TTGIR module, with the hardware it was counted on.
+
+    Attributes:
+        file: the path or name the module was read from (None for anonymous text).
+        target: the module's ``ttg.target`` text (``"cuda:90"``, ``"hip:gfx942"``), or None.
+        threads_per_warp: ``ttg.threads-per-warp``.
+        section: the ``MLIR_ENABLE_DUMP`` section analysed, or None.
+        hardware: the bank model every count used.
+        ops: one :class:`OpReport` per op, in file order.
+    """
+
+    file: str | None
+    target: str | None
+    threads_per_warp: int
+    section: str | None
+    hardware: HardwareModel
+    ops: tuple[OpReport, ...]
+
+    @property
+    def totals(self) -> KernelTotals:
+        """The whole-kernel totals (:class:`KernelTotals`)."""
+        return KernelTotals.of(self.ops)
+
+    @property
+    def worst_degree(self) -> int | None:
+        """The worst conflict degree over every counted op, or None when none is counted."""
+        return max((r.degree for r in self.ops if r.degree is not None), default=None)

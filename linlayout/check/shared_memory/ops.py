@@ -1,0 +1,179 @@
+"""Predictions for every op of a TTGIR module (the input of ``linlayout check``)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ...errors import LayoutError
+from ...layout import LinearLayout
+from ...triton.limits import mlir_int
+from ...triton.parse import TritonType
+from ...triton.ttgir import Access, TTGIRModule, find_accesses
+from ...layout.padded import PaddedLayout
+from ...triton.encodings.padded import PaddedSharedEncoding
+from .local import predict_async_copy, predict_padded_local
+from .vectorise import access_map
+from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
+                      predict_private)
+from ..target import Target, parse_target
+
+__all__ = ["cached_copy", "clear_caches", "embed_in_buffer", "layout_of", "module_target", "predict_access",
+           "predict_module"]
+
+
+def module_target(module: TTGIRModule) -> Target:
+    """The :class:`~.target.Target` of a module (``ttg.target``, ``ttg.threads-per-warp``).
+
+    Raises:
+        LayoutError: an unknown ``ttg.target``.
+    """
+    return parse_target(module.target, module.threads_per_warp)
+
+
+def embed_in_buffer(dist: LinearLayout, memory: LinearLayout) -> LinearLayout:
+    """``dist`` with the out-dim sizes of ``memory``: the tensor of a view (``memdesc``
+    subslice or pipeline stage) placed inside its larger allocation, so that the two layouts
+    can be compared by :func:`linlayout.bank_conflicts` and the simulator.
+
+    Raises:
+        LayoutError: an out dim of ``dist`` is missing from ``memory`` or larger there.
+    """
+    if dist.out_dims == memory.out_dims:
+        return dist
+    for n, s in dist.out_dims.items():
+        if n not in memory.out_dims or memory.out_dims[n] < s:
+            raise LayoutError(f"the tensor ({dist.out_dims}) does not fit in the buffer "
+                              f"({memory.out_dims})")
+    return LinearLayout(dist.bases, out_dims={n: memory.out_dims[n] for n in dist.out_dim_names})
+
+
+@lru_cache(maxsize=4096)
+def cached_copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, target: Target,
+                async_copy: bool = False, contiguity: int | None = None, other: bool = False,
+                buffer_op: bool = False) -> Prediction:
+    """:func:`~.predict.predict_copy`, cached per arguments (a file with hundreds of
+    identical accesses, or a layout search costing the same access on many candidates, pays
+    once)."""
+    return predict_copy(kind, dist, memory, bits, target, async_copy=async_copy,
+                        contiguity=contiguity, has_other=other, buffer_op=buffer_op)
+
+
+@lru_cache(maxsize=1024)
+def _convert(src: LinearLayout, dst: LinearLayout, bits: int, target: Target) -> Prediction:
+    return predict_convert(src, dst, bits, target)
+
+
+@lru_cache(maxsize=4096)
+def layout_of(t: TritonType) -> LinearLayout:
+    """``t.layout``, cached per type (encodings and shapes repeat across a file).
+
+    Raises:
+        LayoutError: the encoding has no linear layout for this shape.
+    """
+    return t.layout
+
+
+def predict_access(a: Access, target: Target) -> Prediction:
+    """The instructions one access lowers to (results cached per layouts, element width and
+    target: a file with hundreds of identical accesses costs one analysis).
+
+    Raises:
+        LayoutError: the op's layouts cannot be turned into linear layouts or do not fit.
+    """
+    if a.kind in ("store", "load"):
+        assert a.memory is not None and a.distributed is not None
+        if isinstance(a.memory.encoding, PaddedSharedEncoding):
+            return _padded(a, target)
+        memory = layout_of(a.memory)
+        dist = embed_in_buffer(layout_of(a.distributed), memory)
+        bits = moved_bits(a.element_bits, a.element_type)
+        async_copy = a.op in ("async_copy_global_to_local", "buffer_load_to_local")
+        cap = None
+        if async_copy:
+            # the contiguity attribute when the compiler printed one; else the pointers'
+            # own contiguity (the layout's) unless a mask of unknown alignment cuts it to 1
+            cap = a.max_vector_elems or (1 if a.masked else 0)
+        return cached_copy(a.kind, dist, memory, bits, target, async_copy, cap, a.has_other,
+                     a.op == "buffer_load_to_local")
+    if a.kind == "convert":
+        assert a.distributed is not None and a.destination is not None
+        bits = moved_bits(a.element_bits, a.element_type)
+        return _convert(layout_of(a.distributed), layout_of(a.destination), bits, target)
+    if a.kind == "scratch":
+        m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
+        axis = mlir_int(m.group(1), "axis") if m else None
+        operand = layout_of(a.distributed) if a.distributed is not None else None
+        result = layout_of(a.destination) if a.destination is not None else None
+        count = a.result.split(":", 1)[1] if a.result and ":" in a.result else ""
+        n = max(1, mlir_int(count, "result count")) if count.isdigit() else 1
+        if a.op in ("atomic_rmw", "atomic_cas") and not a.result_used:
+            return Prediction((), "the old value is not used: no shared memory",
+                              uses_shared=False)
+        bits = tuple(moved_bits(t.element_bits, t.element_type) for t in a.operand_types)
+        return predict_private(a.op, operand, result, moved_bits(a.element_bits, a.element_type)
+                               if a.element_bits else 32, target, axis, n,
+                               bits if len(bits) == n else ())
+    return predict_named(a.op, target)
+
+
+@lru_cache(maxsize=1024)
+def padded_of(t: TritonType) -> PaddedLayout:
+    """The :class:`~linlayout.PaddedLayout` of a ``padded_shared`` memdesc (cached).
+
+    Raises:
+        LayoutError: the encoding does not cover the allocation shape.
+    """
+    return t.encoding.to_padded_layout(t.layout_shape)
+
+
+def _padded(a: Access, target: Target) -> Prediction:
+    """A copy to or from a ``padded_shared`` buffer: planned on the linear remap, the vector
+    capped at the smallest interval (Triton's ``getMinInterval`` cap), counted on the padded
+    layout."""
+    padded = padded_of(a.memory)
+    dist = embed_in_buffer(layout_of(a.distributed), padded.linear)
+    bits = moved_bits(a.element_bits, a.element_type)
+    m = access_map(dist, padded.linear, bits)
+    interval = min(iv for iv, _ in padded.pairs)
+    pairs = ", ".join(f"{iv}:+{pad}" for iv, pad in padded.pairs)
+    note = f"padded [{pairs}]: vectors capped at {interval} elements"
+    if a.op in ("async_copy_global_to_local", "buffer_load_to_local"):
+        cap = a.max_vector_elems or (1 if a.masked else 0)
+        cap = min(cap, interval) if cap else interval
+        ems = predict_async_copy(m, target, cap, a.has_other, a.op == "buffer_load_to_local")
+        return Prediction(tuple(Side(e, dist, padded) for e in ems), note)
+    e = predict_padded_local(a.kind, m, target, interval)
+    return Prediction((Side(e, dist, padded),), note)
+
+
+def predict_module(module: TTGIRModule, target: Target | None = None
+                   ) -> list[tuple[Access, Prediction | LayoutError]]:
+    """Every access of ``module`` with its :class:`~.predict.Prediction`, or the
+    :class:`~linlayout.LayoutError` that stopped it (one bad op does not stop the file).
+
+    Raises:
+        LayoutError: an unknown ``ttg.target`` (when ``target`` is not given).
+    """
+    target = target or module_target(module)
+    out: list[tuple[Access, Prediction | LayoutError]] = []
+    seen_tmem_alloc = False
+    for a in find_accesses(module):
+        if a.op == "tmem_alloc":
+            if seen_tmem_alloc:
+                out.append((a, Prediction((), "tensor memory; its base address was read "
+                                              "once, at the first tmem_alloc",
+                                          uses_shared=False)))
+                continue
+            seen_tmem_alloc = True
+        try:
+            out.append((a, predict_access(a, target)))
+        except LayoutError as exc:
+            out.append((a, exc))
+    return out
+
+
+def clear_caches() -> None:
+    """Empty the per-layout caches of this module (for cold-start timings)."""
+    for f in (cached_copy, layout_of, _convert):
+        f.cache_clear()

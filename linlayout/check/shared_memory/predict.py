@@ -1,0 +1,334 @@
+"""Op-by-op prediction of the shared-memory instructions Triton 3.9.0 emits for a TTGIR module.
+
+:func:`predict_access` turns one :class:`~linlayout.triton.ttgir.Access` into the instructions
+of its lowering (:class:`~.emitted.Emitted`), each with the register layout and the shared
+layout it moves (for the bank-conflict counter):
+
+* ``local_alloc``/``local_store``/``local_load``/async copies: :mod:`.local`;
+* ``convert_layout``: no shared memory when warps (and CTAs) keep their data (register moves
+  and warp shuffles, Triton's ``cvtNeedsSharedMemory``), else the scratch layout of
+  :mod:`.scratch`, the source side stored and the destination side loaded;
+* private scratch (``tt.reduce`` across warps — ``ReduceOpToLLVM.cpp``
+  ``storeWarpReduceToSharedMemory``/``accumulatePartialReductions``; ``tt.scan`` across warps
+  — ``ScanOpToLLVM.cpp``: one predicated store of each warp's running total per chunk, then
+  every thread reloads all warps' totals, on NVIDIA as LLVM leaves them in the PTX
+  (:mod:`.scan`); ``tt.histogram`` — ``HistogramOpToLLVM.cpp`` (NVIDIA: the common lowering,
+  one shared atomic per element; AMD: ``third_party/amd/.../HistogramOpToLLVM.cpp``, a
+  warp-level histogram from ballots and one atomic per bin a lane owns);
+  scalar ``tt.atomic_rmw``/``atomic_cas`` returning the old value through shared memory):
+  :func:`predict_private`. ``tt.gather`` is named without a count;
+* TMA copies, ``warp_group_dot``/``tc_gen5_mma`` (shared operands read through matrix
+  descriptors) and tensor-memory ops: named, not counted — no lane addresses shared memory
+  (``tmem_alloc`` reads the TMEM address back with one ``ld.shared.b32``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ... import f2
+from ...layout import LinearLayout
+from ...layout.padded import PaddedLayout
+from ..emitted import Emitted
+from .local import ld_st, matrix, predict_async_copy, predict_local
+from .names import amd_lds, nvidia_ld_st
+from .reduce import reduce_conversions
+from .scan import scan_shape, scan_sides
+from .scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
+from ..target import Target
+from .vectorise import access_map, largest_vectorisation, matrix_tile
+
+__all__ = ["Prediction", "Side", "moved_bits", "predict_convert", "predict_copy",
+           "predict_named", "predict_private", "to_offsets"]
+
+_NAMED_OPCODES = {
+    "async_tma_copy_global_to_local":
+        "cp.async.bulk.tensor.shared::cta.global.mbarrier::complete_tx::bytes",
+    "async_tma_copy_local_to_global": "cp.async.bulk.tensor.global.shared::cta.bulk_group",
+    "async_tma_gather": "cp.async.bulk.tensor.tile::gather4",
+    "async_tma_scatter": "cp.async.bulk.tensor.tile::scatter4",
+    "async_tma_reduce": "cp.reduce.async.bulk.tensor",
+    "warp_group_dot": "wgmma.mma_async (shared operands through descriptors)",
+    "tc_gen5_mma": "tcgen05.mma (shared operands through descriptors)",
+    "tc_gen5_mma_scaled": "tcgen05.mma (shared operands through descriptors)",
+    "tmem_load": "tcgen05.ld (tensor memory, not shared)",
+    "tmem_store": "tcgen05.st (tensor memory, not shared)",
+    "tmem_copy": "tcgen05.cp (tensor memory, not shared)",
+}
+
+
+@dataclass(frozen=True)
+class Side:
+    """One predicted instruction with what it moves.
+
+    Attributes:
+        emitted: the :class:`~.emitted.Emitted` instruction.
+        dist: the register layout (broadcast registers kept), or None when not a lane access.
+        memory: the shared layout it reads or writes (offset or vector/bank/segment/reps in
+            dims; a :class:`~linlayout.PaddedLayout` for a ``padded_shared`` buffer), or None.
+    """
+
+    emitted: Emitted
+    dist: LinearLayout | None = None
+    memory: LinearLayout | PaddedLayout | None = None
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What one op lowers to.
+
+    Attributes:
+        sides: the instructions, stores before loads.
+        note: how it was decided, or why nothing is counted.
+        plan: Triton's scratch layout (converts through shared memory), else None.
+        uses_shared: False for converts that stay in registers/shuffles and tensor-memory ops.
+        analysed: False when the op's types were missing and nothing could be predicted.
+        extra: facts beyond the instructions. For ``tt.scan``: ``"triton_loads"`` (Triton's
+            own reloads, as its LLVM IR has them before LLVM's optimiser), ``"llvm_loads"``
+            (what LLVM leaves of them: the unused reload of the last total dropped and, on
+            NVIDIA, consecutive totals merged into vectors — :mod:`.scan`) and
+            ``"loads_after_llvm"`` (the scalar reloads kept before any merge).
+    """
+
+    sides: tuple[Side, ...] = ()
+    note: str = ""
+    plan: ScratchPlan | None = None
+    uses_shared: bool = True
+    extra: dict = field(default_factory=dict)
+    analysed: bool = True
+
+
+def moved_bits(element_bits: int, element_type: str = "") -> int:
+    """Bits per element as Triton moves it: pointers 64, sub-byte types (``i1``) 8."""
+    if element_type.startswith("!tt.ptr"):
+        return 64
+    return max(8, element_bits)
+
+
+def to_offsets(memory: LinearLayout) -> LinearLayout:
+    """A scratch layout (vector/bank/segment/reps in dims) as one ``offset`` in dim."""
+    if "offset" in memory.in_dims:
+        return memory
+    return LinearLayout.from_columns(memory.columns, {"offset": 1 << len(memory.columns)},
+                                     dict(memory.out_dims))
+
+
+def predict_copy(kind: str, dist: LinearLayout, memory: LinearLayout, element_bits: int,
+                 target: Target, *, async_copy: bool = False, contiguity: int | None = None,
+                 has_other: bool = False, buffer_op: bool = False) -> Prediction:
+    """A register ⇄ shared copy: ``kind`` ``"store"`` or ``"load"``; ``memory`` the whole
+    allocation's layout (``dist`` already embedded in it).
+
+    Raises:
+        LayoutError: the layouts do not fit together, or no instruction can move the access.
+    """
+    m = access_map(dist, memory, element_bits)
+    if async_copy:
+        ems = predict_async_copy(m, target, contiguity, has_other, buffer_op)
+        return Prediction(tuple(Side(e, dist, memory) for e in ems),
+                          f"vector capped by contiguity {contiguity or 1}")
+    return Prediction((Side(predict_local(kind, m, target), dist, memory),))
+
+
+def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
+    """Whether a conversion goes through shared memory (Triton's ``cvtNeedsSharedMemory``).
+
+    It does when a warp needs elements another warp holds — every element of warp ``w`` in
+    ``dst`` must lie in ``src(w) + span(src registers, lanes)`` — or, inside a warp, when two
+    or more register bases have to trade places with lanes (more than one mixed
+    transposition in ``getWarpLayoutConvertDecomposition``: shuffles no longer pay).
+    Registers only renamed, or one register/lane exchange and lane permutations, are done
+    with registers and warp shuffles.
+    """
+    def cols(layout: LinearLayout, dim: str) -> list[int]:
+        return list(layout.dim_columns(dim))
+
+    inner = cols(src, "register") + cols(src, "lane")
+    span = f2.echelon(inner)
+    for c in cols(dst, "register") + cols(dst, "lane"):
+        if not f2.in_span(c, span):
+            return True
+    for dim in ("warp", "block"):
+        a, b = cols(src, dim), cols(dst, dim)
+        if len(a) != len(b):
+            return True
+        for x, y in zip(a, b):
+            if not f2.in_span(x ^ y, span):
+                return True
+    rs = [c for c in cols(src, "register") if c]
+    rd = [c for c in cols(dst, "register") if c]
+    mixed = f2.rank(rs + rd) - f2.rank(rd)
+    return mixed >= 2
+
+
+def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str, bits: int,
+                  target: Target) -> Side:
+    mem = to_offsets(plan.memory)
+    m = access_map(layout, mem, bits)
+    if tile != "ld/st":
+        n = matrix_tile(m, tile == "matrix.trans")
+        if n is not None:
+            return Side(matrix(side, m, n, tile == "matrix.trans"), layout, plan.memory)
+    v = largest_vectorisation(m)
+    e = ld_st(side, m, target, v)
+    if target.is_nvidia and bits < 32 and v == 2:  # <2 x i16>, <2 x i8> are not packed
+        op = "ld" if side == "load" else "st"
+        e = Emitted(e.side, f"{op}.shared.v{v}.b{bits}", e.per_thread, v, bits,
+                    e.bytes_per_lane, None)
+    return Side(e, layout, plan.memory)
+
+
+def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
+                    target: Target) -> Prediction:
+    """A ``convert_layout``: nothing, or Triton's scratch layout and its two sides.
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor.
+    """
+    if not needs_shared(src, dst):
+        return Prediction((), "stays within each warp (registers/shuffles): no shared memory",
+                          uses_shared=False)
+    hw = target.hardware()
+    plan = triton_scratch_layout(src, dst, element_bits,
+                                 stmatrix=target.is_nvidia and target.cc >= 90,
+                                 ldmatrix=target.is_nvidia and target.cc >= 75,
+                                 bank_bits=hw.num_banks * hw.bank_bytes * 8,
+                                 amd_load_lanes=None if target.is_nvidia else
+                                 (0, 1, 3, 4) if target.has_ds_read_tr else (0, 1, 4))
+    st = _scratch_side("store", drop_broadcast_registers(src), plan, plan.store_tile,
+                       element_bits, target)
+    ld = _scratch_side("load", drop_broadcast_registers(dst), plan, plan.load_tile,
+                       element_bits, target)
+    note = f"Triton's scratch layout: {plan.reps} round{'s' if plan.reps > 1 else ''}"
+    return Prediction((st, ld), note, plan)
+
+
+def _crosses_warps(layout: LinearLayout, axis: int) -> bool:
+    names = layout.out_dim_names
+    key = f"dim{axis}"
+    if key not in names:
+        return False
+    k = names.index(key)
+    return any(img[k] for img in layout.bases.get("warp", []))
+
+
+def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout | None,
+                    element_bits: int, target: Target, axis: int | None,
+                    operands: int = 1, operand_bits: tuple[int, ...] = ()) -> Prediction:
+    """The private scratch of ``tt.reduce``, ``tt.scan``, ``tt.histogram`` and scalar
+    atomics.
+
+    ``tt.reduce`` is lowered as Triton does (:mod:`.reduce`): its cross-warp rounds and the
+    move to the result layout are ``convert_layout``s, each predicted by
+    :func:`predict_convert` (scratch layout, instructions and their layouts, so their bank
+    conflicts are counted) once per operand, ``operand_bits`` giving each operand's moved
+    bits (default ``element_bits`` for all ``operands``). The other ops' scratch has no
+    layout in the TTGIR: counts only, not bank conflicts.
+
+    Raises:
+        LayoutError: a reduce axis outside the operand, or layouts that do not fit.
+    """
+    def st_ld(side: str, v: int, per: int, bits: int) -> Emitted:
+        nbytes = v * bits // 8
+        if target.is_nvidia:
+            name = nvidia_ld_st(side, v, bits)
+        else:
+            name = amd_lds(side, nbytes)
+        return Emitted(side, name, per, v, bits, nbytes, "")
+
+    if op == "reduce":
+        if operand is None or axis is None:
+            return Prediction((), "not analysed: missing types", analysed=False)
+        return _predict_reduce(operand, result, axis, operand_bits or (element_bits,) * operands,
+                               target)
+    if op == "scan":
+        if operand is None or axis is None or not _crosses_warps(operand, axis):
+            return Prediction((), "scanned within each warp (shuffles): no shared memory",
+                              uses_shared=False)
+        shape = scan_shape(operand, axis)
+        nbits = operand_bits or (element_bits,) * operands
+        stores, loads, after = scan_sides(shape, nbits, target)
+        kept = (shape.outputs * shape.chunks * shape.warps - shape.outputs) * len(nbits)
+        if target.is_nvidia:
+            note = ("each warp's running totals stored (one thread per warp and chunk), every "
+                    "thread reloads all warps' totals; loads as in the PTX: LLVM drops the "
+                    f"{shape.outputs * len(nbits)} unused reload(s) of the last total"
+                    + (" and merges each chunk's consecutive totals into vector loads"
+                       if shape.uniform else ""))
+            shown = after
+        else:
+            note = ("each warp's running totals stored (one thread per warp and chunk), every "
+                    "thread reloads all warps' totals: Triton's own loads (LLVM drops "
+                    f"{shape.outputs * len(nbits)} and merges others)")
+            shown = loads
+        return Prediction(tuple(Side(e) for e in stores + shown), note,
+                          extra={"loads_after_llvm": kept,
+                                 "triton_loads": tuple(loads),
+                                 "llvm_loads": tuple(after)})
+    if op == "histogram":
+        if operand is None or result is None:
+            return Prediction((), "not analysed: missing types", analysed=False)
+        r_out = 1 << len([b for b in result.bases.get("register", []) if any(b)])
+        if target.is_nvidia:  # one atomic per element (HistogramOpToLLVM.cpp)
+            atom = "atom.relaxed.sys.shared.add.u32"
+            per_thread = 1 << len([b for b in operand.bases.get("register", []) if any(b)])
+            how = "shared atomics per element"
+        else:  # AMD's own lowering: a warp-level histogram from ballots, one atomic per
+            # bin a lane owns (the bins padded to one per lane)
+            atom = "ds_add_u32"
+            lanes = target.threads_per_warp
+            per_thread = max(1 << result.total_out_bits, lanes) // lanes
+            how = "a warp-level histogram (ballots), shared atomics per bin a lane owns"
+        return Prediction((Side(st_ld("store", 1, r_out, 32)),
+                           Side(Emitted("atomic", atom, per_thread, 1, 32, 4, "")),
+                           Side(st_ld("load", 1, r_out, 32))),
+                          f"bins zeroed, {how}, bins read back")
+    if op in ("atomic_rmw", "atomic_cas"):
+        if operand is not None:
+            return Prediction((), "tensor atomics go to global memory", uses_shared=False)
+        bits = max(32, element_bits)
+        name = "st.shared::cta.b32" if target.is_nvidia and bits == 32 else None
+        st = st_ld("store", 1, 1, bits)
+        if name:
+            st = Emitted("store", name, 1, 1, bits, bits // 8, "")
+        return Prediction((Side(st), Side(st_ld("load", 1, 1, bits))),
+                          "the old value is broadcast to all threads through shared memory")
+    return Prediction((), f"tt.{op}: scratch not predicted (named only)")
+
+
+def _predict_reduce(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                    bits: tuple[int, ...], target: Target) -> Prediction:
+    sides: list[Side] = []
+    rounds = 0
+    for src, dst in reduce_conversions(operand, result, axis):
+        shared = False
+        for b in bits:
+            p = predict_convert(src, dst, b, target)
+            sides.extend(p.sides)
+            shared = shared or p.uses_shared
+        rounds += shared
+    if not sides:
+        return Prediction((), "reduced within each warp (shuffles): no shared memory",
+                          uses_shared=False)
+    return Prediction(tuple(sides), f"partial results exchanged through scratch: {rounds} "
+                      f"convert_layout{'s' if rounds > 1 else ''} (store, barrier, load)")
+
+
+def predict_named(op: str, target: Target) -> Prediction:
+    """TMA copies, MMA operand reads and tensor-memory ops: named, not counted."""
+    if op == "tensormap_create":
+        if not target.is_nvidia:
+            return Prediction((), "no shared memory on this target", uses_shared=False)
+        e = Emitted("store", "st.shared::cta.b32", 1, 1, 32, 4, "")
+        return Prediction((Side(e),), "the 128-byte TMA descriptor is staged in shared memory "
+                                      "(one elected thread)")
+    if op == "tmem_alloc":
+        e = Emitted("load", "ld.shared.b32", 1, 1, 32, 4, "")
+        return Prediction((Side(e),), "tcgen05.alloc writes the TMEM address to shared memory; "
+                                      "every thread reads it back")
+    name = _NAMED_OPCODES.get(op, op)
+    tensor_memory = op.startswith("tmem")
+    e = Emitted("none", name, None, None, 0, 0, "")
+    return Prediction((Side(e),), "tensor memory, not shared memory" if tensor_memory else
+                      "issued through descriptors: no per-lane shared-memory addresses",
+                      uses_shared=not tensor_memory)

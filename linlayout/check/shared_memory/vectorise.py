@@ -1,0 +1,185 @@
+"""Which vector and which matrix instruction Triton can use for one register ⇄ shared copy.
+
+Everything here works on the *conversion map* of an access: for each register, lane and warp
+basis of the distributed layout, the shared-memory element offset it reaches
+(:class:`AccessMap`, Triton's ``regLayout.invertAndCompose(sharedLayout)`` with broadcast
+registers removed, ``actionRemoveBroadcastedRegs``).
+
+Rules follow Triton 3.9.0:
+
+* :func:`largest_vectorisation` — ``largestVectorisation`` in ``lib/Tools/LayoutUtils.cpp``
+  (used by ``lowerLdSt`` in ``lib/Conversion/TritonGPUToLLVM/Utility.cpp``);
+* :func:`matrix_tile` — the tile test of ``lowerLdStMatrix`` in
+  ``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Utility.cpp`` (``ldmatrix``/``stmatrix``);
+* :func:`transposed_read_tile` — ``lowerDsReadTr`` / ``queryLDSTransLoadParams`` in the AMD
+  backend (``ds_read_b64_tr_b16`` / ``_b8`` on CDNA4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import LayoutError
+from ...layout import LinearLayout
+from ...triton.to_triton import to_offset_layout
+
+__all__ = ["AccessMap", "access_map", "largest_vectorisation", "matrix_tile",
+           "transposed_read_tile"]
+
+
+@dataclass(frozen=True)
+class AccessMap:
+    """Where each hardware basis of a distributed layout lands in a shared buffer.
+
+    Attributes:
+        registers: element offsets of the register bases, broadcast (zero) registers removed.
+        lanes: element offsets of the lane bases (0 for a broadcast lane), lane 0 first.
+        warps: element offsets of the warp bases.
+        blocks: element offsets of the block (CTA) bases inside the CTA's buffer.
+        element_bits: bits per element in memory.
+    """
+
+    registers: tuple[int, ...]
+    lanes: tuple[int, ...]
+    warps: tuple[int, ...]
+    blocks: tuple[int, ...] = ()
+    element_bits: int = 16
+
+    @property
+    def registers_per_thread(self) -> int:
+        """Distinct elements one thread moves (``2^len(registers)``)."""
+        return 1 << len(self.registers)
+
+
+def access_map(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> AccessMap:
+    """The :class:`AccessMap` of ``dist`` (register/lane/warp/block → tensor) stored in
+    ``memory`` (offset[/block] → the same tensor).
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor, or ``memory`` is not a
+            bijection.
+    """
+    cvt = dist.invert_and_compose(to_offset_layout(memory))
+    oi = cvt.out_dim_names.index("offset")
+
+    def offs(dim: str) -> list[int]:
+        return [img[oi] for img in cvt.bases.get(dim, [])]
+
+    regs = [img[oi] for img in cvt.bases.get("register", []) if any(img)]
+    return AccessMap(tuple(regs), tuple(offs("lane")), tuple(offs("warp")),
+                     tuple(offs("block")), element_bits)
+
+
+def largest_vectorisation(m: AccessMap, max_vec: int | None = None,
+                          permute: bool = True) -> int:
+    """Elements per lane of each ``ld``/``st`` Triton emits for this access.
+
+    The largest power of two ``v ≤ max_vec`` (default ``128 / element_bits``, a 128-bit
+    access) such that ``log2 v`` registers map exactly to offsets ``1, 2, …, v/2`` — in any
+    order when ``permute`` (Triton's ``regPermForDivide``), registers ``0 … log2 v − 1`` in
+    order otherwise (``cp.async`` and an explicit ``maxVec``) — and every other register, lane,
+    warp and block basis maps to a multiple of ``v`` (``divideLeft`` by ``identity1D(v)``).
+
+    Source: ``largestVectorisation`` (Triton ``lib/Tools/LayoutUtils.cpp``, 3.9.0).
+    """
+    cap = max(1, 128 // m.element_bits)
+    if max_vec is not None:
+        cap = max(1, min(cap, max_vec))
+    v = 1 << (cap.bit_length() - 1)
+    regs = list(m.registers)
+    while v > 1:
+        k = v.bit_length() - 1
+        if permute:
+            used = [regs.index(1 << i) if (1 << i) in regs else -1 for i in range(k)]
+            ok = all(u >= 0 for u in used)
+        else:
+            used = list(range(k))
+            ok = len(regs) >= k and all(regs[i] == 1 << i for i in range(k))
+        if ok:
+            rest = [r for j, r in enumerate(regs) if j not in used]
+            rest += list(m.lanes) + list(m.warps) + list(m.blocks)
+            if all(o % v == 0 for o in rest):
+                return v
+        v //= 2
+    return 1
+
+
+def matrix_tile(m: AccessMap, trans: bool, b8_trans: bool = False) -> int | None:
+    """Matrices per ``ldmatrix``/``stmatrix`` (1, 2 or 4) when the access fits its tile,
+    else None.
+
+    Non-transposed (any ``element_bits ≤ 32``, moved as 32-bit words): registers hold offsets
+    ``1 … c/2`` (``c = 32 / element_bits``, one word per lane, any order), lane 0 → ``c``,
+    lane 1 → ``2c`` (four lanes = one 16-byte row), and every other basis is a multiple of
+    ``128 / element_bits`` (16-byte aligned rows). Transposed (``.trans``, 16-bit elements;
+    8-bit only when ``b8_trans``, i.e. sm_100): lanes 2, 3, 4 → offsets 1, 2, 4 (the 8
+    elements of a row), at least 2 registers, every other basis 16-byte aligned.
+    The width is ``min(4, R · element_bits / 32)`` matrices (``R`` registers per thread).
+
+    Source: ``lowerLdStMatrix`` and its ``divideLeft`` tile (Triton
+    ``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Utility.cpp``, 3.9.0).
+    """
+    bits = m.element_bits
+    if bits > 32 or len(m.lanes) != 5:
+        return None
+    row = 128 // bits
+    regs = list(m.registers)
+    lanes = list(m.lanes)
+    if not trans:
+        c = 32 // bits
+        k = c.bit_length() - 1
+        used = []
+        for i in range(k):
+            if (1 << i) not in regs:
+                return None
+            used.append(regs.index(1 << i))
+        if lanes[0] != c or lanes[1] != 2 * c:
+            return None
+        rest = [r for j, r in enumerate(regs) if j not in used] + lanes[2:]
+    else:
+        if not (bits == 16 or (bits == 8 and b8_trans)):
+            return None
+        if bits == 8:
+            return None  # the b8 transposed shapes (m16n16/m8n16) are not modelled
+        if lanes[2:5] != [1, 2, 4] or len(regs) < 1:
+            return None
+        rest = regs + lanes[:2]
+    rest += list(m.warps) + list(m.blocks)
+    if any(o % row for o in rest):
+        return None
+    words = m.registers_per_thread * bits // 32
+    if words < 1:
+        return None
+    return min(4, words)
+
+
+def transposed_read_tile(m: AccessMap) -> bool:
+    """Whether AMD CDNA4's ``ds_read_b64_tr_b{element_bits}`` can load this access.
+
+    Lanes ``0 … log2(t) − 1`` must map to offsets ``1, 2, …, t/2`` with ``t = 64 /
+    element_bits`` (consecutive lanes hold consecutive elements of the contiguous dimension),
+    every other basis to a multiple of ``t``, and each thread must hold at least 64 bits.
+
+    Source: ``TransLocalLoadOpConversion`` / ``lowerDsReadTr`` and
+    ``TargetInfo::queryLDSTransLoadParams`` (Triton ``third_party/amd/lib/TritonAMDGPUToLLVM``,
+    3.9.0).
+    """
+    bits = m.element_bits
+    if bits not in (8, 16):
+        return False
+    t = 64 // bits
+    k = t.bit_length() - 1
+    lanes = list(m.lanes)
+    if len(lanes) < k or lanes[:k] != [1 << i for i in range(k)]:
+        return False
+    if m.registers_per_thread * bits < 64:
+        return False
+    rest = list(m.registers) + lanes[k:] + list(m.warps) + list(m.blocks)
+    return all(o % t == 0 for o in rest)
+
+
+def require_bits(element_bits: int) -> None:
+    """Raise LayoutError unless ``element_bits`` is a power of two from 1 to 128."""
+    if element_bits < 1 or element_bits > 128 or element_bits & (element_bits - 1):
+        raise LayoutError(f"element_bits must be a power of two from 1 to 128, got "
+                          f"{element_bits}")

@@ -1,0 +1,72 @@
+"""``linlayout.check.shared_memory.scan``: tt.scan's reloads and what LLVM leaves of them."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout.check.shared_memory.predict import predict_private
+from linlayout.check.shared_memory.scan import merged_reload_bytes, scan_shape
+from linlayout.check.target import parse_target
+from linlayout.triton.parse import parse_encoding
+
+
+def _layout(spt, tpw, wpc, order, shape):
+    enc = parse_encoding(f"#ttg.blocked<{{sizePerThread = {spt}, threadsPerWarp = {tpw}, "
+                         f"warpsPerCTA = {wpc}, order = {order}}}>")
+    return enc.to_linear_layout(shape)
+
+
+@pytest.mark.parametrize("loads, nbytes, want", [
+    (4, 4, [16]), (3, 4, [16]),            # a run one short of a vector is padded
+    (8, 4, [16, 16]), (7, 4, [16, 16]),
+    (1, 4, [4]), (2, 4, [8]),              # a single load stays scalar
+    (7, 8, [16, 16, 16, 8]), (3, 8, [16, 8]),  # no 32-byte vector: no padding
+    (3, 2, [8]), (7, 2, [16]), (8, 2, [16]), (3, 1, [4]), (1, 8, [8]),
+])
+def test_merged_reload_bytes(loads, nbytes, want):
+    assert merged_reload_bytes(loads, nbytes) == want
+
+
+def test_scan_shape_of_a_1d_tile_and_of_one_with_parallel_lanes():
+    s = scan_shape(_layout([4], [32], [4], [0], [1024]), 0)
+    assert (s.chunks, s.outputs, s.warps, s.uniform) == (2, 1, 4, True)
+    s = scan_shape(_layout([1, 4], [4, 8], [4, 1], [1, 0], [128, 32]), 0)
+    assert (s.chunks, s.outputs, s.warps, s.uniform) == (8, 4, 4, False)
+    s = scan_shape(_layout([2, 4], [32, 1], [4, 1], [1, 0], [256, 4]), 0)
+    assert (s.chunks, s.outputs, s.warps, s.uniform) == (1, 4, 4, True)
+
+
+def test_cumsum_1d_reloads_become_two_vector_loads_on_nvidia():
+    op = _layout([4], [32], [4], [0], [1024])
+    p = predict_private("scan", op, op, 32, parse_target("cuda:90"), 0)
+    assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
+        ("st.shared::cta.b32", 2), ("ld.shared.v4.b32", 2)]
+    assert [(e.opcode, e.per_thread) for e in p.extra["triton_loads"]] == [
+        ("ld.shared.b32", 8)]
+    assert p.extra["loads_after_llvm"] == 7
+
+
+def test_reloads_of_parallel_lanes_stay_scalar_and_amd_keeps_tritons_loads():
+    op = _layout([1, 4], [4, 8], [4, 1], [1, 0], [128, 32])
+    p = predict_private("scan", op, op, 32, parse_target("cuda:90"), 0)
+    assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
+        ("st.shared::cta.b32", 32), ("ld.shared.b32", 124)]  # corpus cumsum_axis0
+    p = predict_private("scan", op, op, 32, parse_target("hip:gfx942"), 0)
+    assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
+        ("ds_write_b32", 32), ("ds_read_b32", 128)]
+    assert [(e.opcode, e.per_thread) for e in p.extra["llvm_loads"]] == [("ds_read_b32", 124)]
+
+
+def test_two_operands_merge_each_at_its_width():
+    op = _layout([2], [32], [8], [0], [512])
+    p = predict_private("scan", op, op, 64, parse_target("cuda:90"), 0, operands=2,
+                        operand_bits=(64, 32))
+    got = {(s.emitted.opcode, s.emitted.per_thread) for s in p.sides if s.emitted.side == "load"}
+    assert got == {("ld.shared.v2.b64", 3), ("ld.shared.b64", 1), ("ld.shared.v4.b32", 2)}
+
+
+def test_scan_shape_refuses_an_axis_the_operand_lacks():
+    from linlayout import LayoutError
+
+    with pytest.raises(LayoutError, match="axis 1 is not a dim"):
+        scan_shape(_layout([4], [32], [4], [0], [1024]), 1)
