@@ -22,6 +22,16 @@ Everything here is pure Python on ints (an 8×8 rank takes a few microseconds); 
 only as an independent oracle in the tests, never on these paths. Functions that take a
 dimension ``nbits`` need it only where the answer depends on the ambient space (complements,
 inverses).
+
+**These functions trust their caller.** They run thousands of times per synthesis, so they do
+not check their arguments: every vector must be a non-negative ``int`` (a bool is not a
+vector), every ``nbits``/``width`` a non-negative ``int`` at least as large as the vectors'
+bit length. Anything else gives a meaningless answer rather than an error (``solve([1, 2],
+-3)`` is ``-12``: Python's ``-3`` has infinitely many set bits). The checked entry points are
+:class:`~linlayout.LinearLayout` and :class:`~linlayout.Subspace`, which validate once and
+then call in here. The only errors raised here are the ones about the mathematics:
+:class:`~linlayout.NotInvertibleError` from :func:`inverse`, :class:`~linlayout.LayoutError`
+where a documented precondition on the *values* fails.
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ def test_random_source_rejects_other_values(bad):
         random_source(bad)
 
 
-# ----------------------------------------------------------------------------- issue 14 limits
+# ----------------------------------------------------------------------------- size limits
 def test_ints_past_max_int_bits_are_refused_without_printing_them():
     from linlayout._checks import MAX_INT_BITS, as_int, bit_vector, log2_exact, power_of_two
 

@@ -1,4 +1,4 @@
-"""Hostile files on the command line (issue 14): every one ends with exit 2 and one
+"""Hostile files on the command line: every one ends with exit 2 and one
 ``linlayout: error:`` line — never a traceback, never exit 1 (which CI reads as "conflict
 found") — and quickly (the sizes below took minutes or gigabytes before)."""
 

@@ -140,7 +140,7 @@ def test_junk_arguments_raise_layout_error_only():
 
 
 def test_oversize_simulation_is_refused_up_front():
-    """Issue 14: a 2^30-element tensor once enumerated for minutes; now it is refused at once
+    """A 2^30-element tensor once enumerated for minutes; now it is refused at once
     with the size, the limit and the closed-form alternative."""
     from linlayout.conflicts.simulate import MAX_SIMULATION_STEPS
 

@@ -149,7 +149,7 @@ def test_sw_text_parses_and_formats_back():
         format_cute_swizzle(3, 4, 1)
 
 
-# ----------------------------------------------------------------------------- issue 14 limits
+# ----------------------------------------------------------------------------- size limits
 @pytest.mark.parametrize("call", [
     lambda: cute_swizzle(2**70, 0, 2**70),
     lambda: cute_swizzle(2**20, 0, 2**20),

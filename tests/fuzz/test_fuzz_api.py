@@ -1,4 +1,4 @@
-"""Fuzzed arguments for the constructors and the public functions (issue 14), and — for valid
+"""Fuzzed arguments for the constructors and the public functions, and — for valid
 random inputs — the closed form against the simulator.
 
 Junk values come from a recursive strategy (ints of any size, floats, str, None, bool, lists,

@@ -1,4 +1,4 @@
-"""Fuzzed files on the command line (issue 14): ``linlayout check``, ``conflicts`` and
+"""Fuzzed files on the command line: ``linlayout check``, ``conflicts`` and
 ``show`` on mutated TTGIR, JSON layouts and CuTe text exit 0, 1 or 2 — a bad input is exit 2
 with exactly one ``linlayout: error:`` line, never a traceback and never the internal-error
 status 3."""

@@ -48,7 +48,7 @@ def test_misplaced_rows_are_rejected_by_both():
         bank_conflicts(MMA_A, ROW_MAJOR_16X16, element_bits=16, instruction="ldmatrix.x4", vector_elems=2)
 
 
-# ----------------------------------------------------------------------------- issue 14
+# ----------------------------------------------------------------------------- hostile arguments
 def _four_registers_fp16():
     """16×16 fp16, 4 registers per lane (two 32-bit chunks): enough for stmatrix.x2, too few
     for stmatrix.x4 (four 8×8 matrices need 8 registers per lane)."""

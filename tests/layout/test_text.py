@@ -161,7 +161,7 @@ def test_to_dict_is_the_cli_json_format():
     assert LinearLayout.from_dict(json.loads(text)) == Lx
 
 
-# ----------------------------------------------------------------------------- issue 14
+# ----------------------------------------------------------------------------- hostile text
 SMALL = LinearLayout({"register": [[1, 0]], "lane": [[0, 1], [0, 2]]}, {"dim0": 2, "dim1": 4})
 
 

@@ -115,7 +115,7 @@ def test_affine_layout_is_a_linear_layout_plus_a_constant():
 
 
 def test_oversize_buffers_are_refused_up_front():
-    """Issue 14: buffer_layout("128B", 0, 1 << 40) once evaluated 2^40 offsets."""
+    """buffer_layout("128B", 0, 1 << 40) once evaluated 2^40 offsets."""
     from linlayout.ptx.buffers import MAX_BUFFER_BYTES
 
     with pytest.raises(LayoutError, match=rf"2\^40.*limit of {MAX_BUFFER_BYTES}.*swizzle_layout"):

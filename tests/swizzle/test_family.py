@@ -131,7 +131,7 @@ def test_junk_arguments_raise_layout_error_only():
         returns_or_raises_layout_error(is_optimal, j, ex.store, ex.load, element_bits=32)
 
 
-# ----------------------------------------------------------------------------- issue 14 limits
+# ----------------------------------------------------------------------------- size limits
 @pytest.mark.parametrize("segment, match", [
     ([1 << 100, 2, 4, 8], "outside the tensor"),
     ([-1, 2, 4, 8], "outside the tensor"),

@@ -1,4 +1,4 @@
-"""Hostile MLIR text ends quickly with LayoutError (issue 14): alias chains, regex-bait
+"""Hostile MLIR text ends quickly with LayoutError: alias chains, regex-bait
 whitespace, deep nesting, huge integers, wrong argument types. Each test is one reproduction of
 a failure the adversarial run found; the sizes are large enough that the old behaviour would
 take minutes or gigabytes, so a regression shows as a hang or a RecursionError."""
