@@ -32,33 +32,8 @@ Example::
     1
 """
 
-from .encodings import (
-    AmdMfmaEncoding,
-    AmdRotatingSharedEncoding,
-    AmdWmmaEncoding,
-    BlockedEncoding,
-    CGALayout,
-    DotOperandEncoding,
-    Encoding,
-    LinearEncoding,
-    NvidiaMmaEncoding,
-    NvmmaSharedEncoding,
-    SharedLinearEncoding,
-    SliceEncoding,
-    SwizzledSharedEncoding,
-    amd_mfma,
-    amd_rotating_shared,
-    amd_wmma,
-    blocked,
-    cga_layout_from_split,
-    dot_operand,
-    linear,
-    nvidia_mma,
-    nvmma_shared,
-    shared_linear,
-    slice,
-    swizzled_shared,
-)
+from . import encodings
+from .encodings import *  # noqa: F403 - exactly encodings.__all__
 from .parse import (
     MemorySpace,
     TritonType,
@@ -74,31 +49,7 @@ from .to_triton import express, to_offset_layout, to_triton_text
 from .ttgir import Access, Op, TTGIRModule, find_accesses, read_ttgir
 
 __all__ = [
-    "AmdMfmaEncoding",
-    "AmdRotatingSharedEncoding",
-    "AmdWmmaEncoding",
-    "BlockedEncoding",
-    "CGALayout",
-    "DotOperandEncoding",
-    "Encoding",
-    "LinearEncoding",
-    "NvidiaMmaEncoding",
-    "NvmmaSharedEncoding",
-    "SharedLinearEncoding",
-    "SliceEncoding",
-    "SwizzledSharedEncoding",
-    "amd_mfma",
-    "amd_rotating_shared",
-    "amd_wmma",
-    "blocked",
-    "cga_layout_from_split",
-    "dot_operand",
-    "linear",
-    "nvidia_mma",
-    "nvmma_shared",
-    "shared_linear",
-    "slice",
-    "swizzled_shared",
+    *encodings.__all__,
     "Access",
     "MemorySpace",
     "Op",

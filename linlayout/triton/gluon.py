@@ -25,23 +25,11 @@ signatures), ``layoutToGluon`` in ``python/src/gluon_ir.cc`` (the attribute → 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..errors import LayoutError
 from ..hardware.kinds import is_distributed
 from ..layout import LinearLayout
-from .encodings import (
-    BlockedEncoding,
-    CGALayout,
-    DotOperandEncoding,
-    Encoding,
-    LinearEncoding,
-    NvidiaMmaEncoding,
-    NvmmaSharedEncoding,
-    SharedLinearEncoding,
-    SliceEncoding,
-    SwizzledSharedEncoding,
-)
+from .encodings import Encoding, LinearEncoding
 from .recognize import distributed_bases, recognize_distributed
 from .to_triton import express
 
@@ -50,19 +38,9 @@ __all__ = ["gluon_source", "to_gluon"]
 _IN_DIMS = ("register", "lane", "warp", "block")
 
 
-def _ints(v: Sequence[Any]) -> str:
-    return "[" + ", ".join(_ints(x) if isinstance(x, (list, tuple)) else str(x) for x in v) + "]"
-
-
-def _cga(cga: CGALayout | None) -> str:
-    if cga is None or cga.is_trivial:
-        return ""
-    return f", cga_layout={_ints([list(b) for b in cga.bases])}"
-
-
 def gluon_source(enc: Encoding, shape: Sequence[int] | None = None, *,
                  module: str = "gl") -> str:
-    """The Gluon constructor call for one Triton encoding.
+    """The Gluon constructor call for one Triton encoding: ``enc.gluon(shape, module=…)``.
 
     Args:
         enc: a :mod:`linlayout.triton.encodings` value: blocked, slice, nvidia_mma, dot_op,
@@ -81,47 +59,7 @@ def gluon_source(enc: Encoding, shape: Sequence[int] | None = None, *,
         >>> gluon_source(nvmma_shared(128, 16))
         'gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16)'
     """
-    g = module
-    if isinstance(enc, BlockedEncoding):
-        return (f"{g}.BlockedLayout(size_per_thread={_ints(enc.size_per_thread)}, "
-                f"threads_per_warp={_ints(enc.threads_per_warp)}, "
-                f"warps_per_cta={_ints(enc.warps_per_cta)}, order={_ints(enc.order)}"
-                f"{_cga(enc.cga)})")
-    if isinstance(enc, SliceEncoding):
-        return f"{g}.SliceLayout(dim={enc.dim}, parent={gluon_source(enc.parent, None, module=g)})"
-    if isinstance(enc, NvidiaMmaEncoding):
-        return (f"{g}.NVMMADistributedLayout(version=[{enc.version_major}, "
-                f"{enc.version_minor}], warps_per_cta={_ints(enc.warps_per_cta)}, "
-                f"instr_shape={_ints(enc.instr_shape)}{_cga(enc.cga)})")
-    if isinstance(enc, DotOperandEncoding):
-        return (f"{g}.DotOperandLayout(operand_index={enc.op_idx}, "
-                f"parent={gluon_source(enc.parent, None, module=g)}, k_width={enc.k_width})")
-    if isinstance(enc, LinearEncoding):
-        if shape is None:
-            raise LayoutError("gl.DistributedLinearLayout needs the tensor shape")
-        return (f"{g}.DistributedLinearLayout(reg_bases={_ints(enc.register)}, "
-                f"lane_bases={_ints(enc.lane)}, warp_bases={_ints(enc.warp)}, "
-                f"block_bases={_ints(enc.block)}, shape={_ints(list(shape))})")
-    if isinstance(enc, SwizzledSharedEncoding):
-        return (f"{g}.SwizzledSharedLayout(vec={enc.vec}, per_phase={enc.per_phase}, "
-                f"max_phase={enc.max_phase}, order={_ints(enc.order)}{_cga(enc.cga)})")
-    if isinstance(enc, NvmmaSharedEncoding):
-        extra = ""
-        if enc.rank_ != 2:
-            extra += f", rank={enc.rank_}"
-        if enc.transposed:
-            extra += ", transposed=True"
-        if enc.fp4_padded:
-            extra += ", fp4_padded=True"
-        return (f"{g}.NVMMASharedLayout(swizzle_byte_width={enc.swizzling_byte_width}, "
-                f"element_bitwidth={enc.element_bit_width}{extra}{_cga(enc.cga)})")
-    if isinstance(enc, SharedLinearEncoding):
-        extra = f", block_bases={_ints(enc.block)}" if enc.block else ""
-        if enc.alignment != 16:
-            extra += f", alignment={enc.alignment}"
-        return f"{g}.SharedLinearLayout(offset_bases={_ints(enc.offset)}{extra})"
-    raise LayoutError(f"no Gluon constructor is written for {type(enc).__name__} "
-                      f"({enc.text()})")
+    return enc.gluon(shape, module=module)
 
 
 def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,

@@ -9,10 +9,9 @@ violation raises :class:`linlayout.LayoutError` naming the limit.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ..errors import LayoutError
-from .encodings import Encoding
+from .encodings.registry import MAX_LAYOUT_DEPTH, clip, layout_depth
 
 __all__ = ["MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS", "MAX_NESTING",
            "MAX_TYPE_ELEMENTS", "clip",
@@ -22,9 +21,8 @@ __all__ = ["MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS", "MAX_NESTING"
 #: deepest real attribute (a slice of a dot operand of an mma layout, with list-of-list bases)
 #: nests about 6 levels; deeper text is refused before Python's recursion limit is reached.
 MAX_NESTING = 32
-#: Longest chain of layouts inside layouts (``slice`` of ``slice`` of … through aliases or
-#: inline). Real files chain at most 3 (slice of dot_op of mma).
-MAX_LAYOUT_DEPTH = 16
+# MAX_LAYOUT_DEPTH (longest chain of layouts inside layouts), layout_depth and clip live in
+# linlayout.triton.encodings.registry, whose parent checks use them; they are re-exported here.
 #: Longest name (attribute, key, alias, element type) accepted; real ones are under 40.
 MAX_NAME_CHARS = 256
 #: Most elements one tensor or memdesc type may have (its shape's product): 2^32, more than
@@ -55,19 +53,3 @@ def mlir_int(digits: str, what: str) -> int:
             ``sys.set_int_max_str_digits`` allows).
     """
     return int_token(digits, lambda: what)
-
-
-def layout_depth(enc: Any) -> int:
-    """How many layouts are chained through ``parent`` (1 for a layout without a parent);
-    stops counting past :data:`MAX_LAYOUT_DEPTH` + 1."""
-    depth = 1
-    while depth <= MAX_LAYOUT_DEPTH and isinstance(getattr(enc, "parent", None), Encoding):
-        enc = enc.parent
-        depth += 1
-    return depth
-
-
-
-def clip(text: str, limit: int = 200) -> str:
-    """``text`` cut to ``limit`` characters (with ``…``), so messages stay bounded."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -41,10 +41,10 @@ from typing import Any
 from .._checks import shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from . import encodings as Lyt
 from .encodings import Encoding
-from .limits import (MAX_LAYOUT_DEPTH, MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip,
-                     int_token, layout_depth, mlir_int)
+from .encodings.registry import UnsupportedEncoding, dict_body_mnemonics, encoding_class
+from .encodings.shared import LegacySharedEncoding
+from .limits import MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip, int_token, mlir_int
 
 __all__ = [
     "MemorySpace",
@@ -66,30 +66,6 @@ class MemorySpace:
     """A non-layout attribute such as ``#ttg.shared_memory`` (kept by name)."""
 
     name: str
-
-
-@dataclass(frozen=True)
-class UnsupportedEncoding(Encoding):
-    """A well-formed attribute linlayout cannot turn into a linear layout (TTGIR reading only:
-    one odd layout must not stop the whole file). Its ``to_linear_layout`` raises ``reason``."""
-
-    name: str
-    reason: str
-    kind = "unsupported"
-    mnemonic = "unsupported"
-
-    @property
-    def rank(self) -> int:
-        return -1
-
-    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
-        raise LayoutError(self.reason)
-
-    def text(self) -> str:
-        return f"#ttg.{self.name}<…>"
-
-    def __repr__(self) -> str:  # bounded: a reason never embeds another repr in full
-        return f"UnsupportedEncoding({self.name!r}, {clip(self.reason)!r})"
 
 
 @dataclass(frozen=True)
@@ -390,32 +366,59 @@ class _Parser:
                 return MemorySpace(mnemonic)
             raise self.error(f"'<' after #{name}")
         self.expect("<")
-        if mnemonic == "padded_shared":
-            return _padded_shared_attribute(self, start)
-        if mnemonic == "partitioned_shared" or (
-                mnemonic not in _KNOWN_KEYS and mnemonic != "mma"):
+        cls = encoding_class(mnemonic)
+        if cls is None:
             reason = (f"#ttg.{mnemonic} at {self.pos(start)} is not a layout linlayout "
-                      f"knows; supported: {', '.join(sorted(_KNOWN_KEYS))}")
+                      f"knows; supported: {', '.join(dict_body_mnemonics())}")
             if not self.tolerant:
                 raise LayoutError(reason)
             self.skip_balanced()
             return UnsupportedEncoding(mnemonic, reason)
-        if mnemonic == "shared_linear":
-            body = self.dict_()
-            extra = {}
-            while self.take(","):
-                k = self.key()
+        if cls.attribute_syntax == "pairs_then_dict":
+            return self.pairs_then_dict(cls, mnemonic, start)
+        body = self.dict_()
+        if cls.attribute_syntax == "dict_then_keys":
+            while self.take(","):  # read and dropped
+                self.key()
                 self.expect("=")
-                extra[k] = self.value()
-            self.expect(">", "'>'")
-        else:
-            body = self.dict_()
-            self.expect(">", "'>'")
+                self.value()
+        self.expect(">", "'>'")
         try:
-            return _build(mnemonic, body, self, start)
+            return cls.from_attribute(body, lambda: self.pos(start))
         except LayoutError as exc:
             if not self.tolerant:
                 raise
+            return UnsupportedEncoding(mnemonic, str(exc))
+
+    def pairs_then_dict(self, cls: type[Encoding], mnemonic: str, start: int) -> Encoding:
+        """The body of ``#ttg.padded_shared<…>`` after ``<``: ``[I:+P, …] {…}>``
+        (``PaddedSharedEncodingAttr::parse``, Triton ``Dialect.cpp``), handed to
+        ``cls.from_attribute(body, at, pairs=…)``.
+
+        In tolerant mode (``linlayout check``) an invalid attribute, malformed text inside
+        its ``<…>`` included, becomes an :class:`UnsupportedEncoding` carrying the reason, so
+        one bad buffer does not stop the file.
+        """
+        body_start = self.i
+        try:
+            self.expect("[", "'[' opening the interval:+padding pairs")
+            pairs = []
+            while True:
+                interval = self.integer()
+                self.expect(":", "':' between interval and padding")
+                self.expect("+", "'+' before the padding")
+                pairs.append((interval, self.integer()))
+                if not self.take(","):
+                    break
+            self.expect("]", "']' closing the interval:+padding pairs")
+            body = self.dict_()
+            self.expect(">", "'>'")
+            return cls.from_attribute(body, lambda: self.pos(start), pairs=pairs)
+        except LayoutError as exc:
+            if not self.tolerant:
+                raise
+            self.i = body_start
+            self.skip_balanced()
             return UnsupportedEncoding(mnemonic, str(exc))
 
     def tensor_memory_attribute(self, mnemonic: str, start: int) -> Any:
@@ -543,276 +546,6 @@ class _Parser:
         return TritonType(kind, tuple(dims), elt, bits, encoding, tuple(alloc), space, mutable)
 
 
-# ----------------------------------------------------------------------------- attribute builders
-def _need(body: Mapping[str, Any], key: str, p: _Parser, start: int, mnemonic: str) -> Any:
-    if key not in body:
-        raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} needs '{key}'")
-    return body[key]
-
-
-def _need_list(body: Mapping[str, Any], key: str, p: _Parser, start: int, mnemonic: str
-               ) -> list[Any]:
-    v = _need(body, key, p, start, mnemonic)
-    if not isinstance(v, list):
-        raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} needs '{key}' to "
-                          f"be a list such as [1, 0], got {clip(repr(v), 60)}")
-    return v
-
-
-def _list_of_lists(v: Any, what: str, p: _Parser, start: int) -> list[list[Any]]:
-    """``v`` if it is a list of lists (bases), else LayoutError naming ``what``."""
-    if not isinstance(v, list) or not all(isinstance(b, list) for b in v):
-        raise LayoutError(f"malformed MLIR at {p.pos(start)}: '{what}' must be a list of bases "
-                          f"such as [[0, 1], [1, 0]], got {clip(repr(v), 60)}")
-    return v
-
-
-def _cga_from(body: Mapping[str, Any], rank: int, p: _Parser, start: int) -> Lyt.CGALayout | None:
-    if "CGALayout" in body:
-        v = _list_of_lists(body["CGALayout"], "CGALayout", p, start)
-        return Lyt.CGALayout(rank, tuple(tuple(b) for b in v))
-    legacy = [k for k in ("CTAsPerCGA", "CTASplitNum", "CTAOrder") if k in body]
-    if legacy:
-        per = body.get("CTAsPerCGA", [1] * rank)
-        split = body.get("CTASplitNum", per)
-        order = body.get("CTAOrder", list(range(rank - 1, -1, -1)))
-        return Lyt.cga_layout_from_split(per, split, order)
-    return None
-
-
-_KNOWN_KEYS = {
-    "blocked": {"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CGALayout",
-                "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
-    "slice": {"dim", "parent"},
-    "nvidia_mma": {"versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "CGALayout",
-                   "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
-    "dot_op": {"opIdx", "parent", "kWidth"},
-    "amd_mfma": {"version", "versionMajor", "versionMinor", "warpsPerCTA", "instrShape",
-                 "isTransposed", "tilesPerWarp", "elementBitWidth", "CGALayout", "CTAsPerCGA",
-                 "CTASplitNum", "CTAOrder"},
-    "amd_wmma": {"version", "isTranspose", "isTransposed", "ctaLayout", "warpsPerCTA",
-                 "tilesPerWarp", "instrShape", "CGALayout", "CTAsPerCGA", "CTASplitNum",
-                 "CTAOrder", "rank"},
-    "linear": {"register", "lane", "warp", "block"},
-    "swizzled_shared": {"vec", "perPhase", "maxPhase", "order", "CGALayout", "CTAsPerCGA",
-                        "CTASplitNum", "CTAOrder"},
-    "amd_rotating_shared": {"vec", "perPhase", "maxPhase", "order", "CGALayout", "CTAsPerCGA",
-                            "CTASplitNum", "CTAOrder"},
-    "shared": {"vec", "perPhase", "maxPhase", "order", "hasLeadingOffset", "CTAsPerCGA",
-               "CTASplitNum", "CTAOrder", "CGALayout"},
-    "nvmma_shared": {"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank",
-                     "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
-    "shared_linear": {"offset", "block", "alignment"},
-}
-
-
-def _build(mnemonic: str, body: dict[str, Any], p: _Parser, start: int) -> Encoding:
-    if mnemonic == "mma":
-        mnemonic = "nvidia_mma"
-    unknown = sorted(set(body) - _KNOWN_KEYS[mnemonic])
-    if unknown:
-        raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.{mnemonic} has unknown "
-                          f"key(s) {clip(str(unknown))}; known: {sorted(_KNOWN_KEYS[mnemonic])}")
-    need = lambda k: _need(body, k, p, start, mnemonic)  # noqa: E731
-    need_list = lambda k: _need_list(body, k, p, start, mnemonic)  # noqa: E731
-    try:
-        if mnemonic == "blocked":
-            order = need_list("order")
-            return Lyt.BlockedEncoding(need("sizePerThread"), need("threadsPerWarp"),
-                                       need("warpsPerCTA"), order,
-                                       _cga_from(body, len(order), p, start))
-        if mnemonic == "slice":
-            return Lyt.SliceEncoding(need("dim"), _enc(need("parent"), p, start))
-        if mnemonic == "nvidia_mma":
-            w = need_list("warpsPerCTA")
-            instr = body.get("instrShape")
-            if instr is None and body.get("versionMajor") == 2:
-                instr = [1] * (len(w) - 2) + [16, 8]  # Triton ≤ 3.0 left it implicit
-            elif instr is None:
-                need("instrShape")
-            return Lyt.NvidiaMmaEncoding(need("versionMajor"), body.get("versionMinor", 0), w,
-                                         instr, _cga_from(body, len(w), p, start))
-        if mnemonic == "dot_op":
-            return Lyt.DotOperandEncoding(need("opIdx"), _enc(need("parent"), p, start),
-                                          body.get("kWidth", 0))
-        if mnemonic == "amd_mfma":
-            w = need_list("warpsPerCTA")
-            version = body.get("version", body.get("versionMajor"))
-            if version is None:
-                need("version")
-            instr = list(need_list("instrShape"))
-            if len(instr) == 2:  # pre-3.3 [M, N]; K does not affect the layout
-                instr.append(8)
-            return Lyt.AmdMfmaEncoding(version, w, instr, need("isTransposed"),
-                                       body.get("tilesPerWarp"),
-                                       body.get("elementBitWidth", 32),
-                                       _cga_from(body, len(w), p, start))
-        if mnemonic == "amd_wmma":
-            transposed = body.get("isTranspose", body.get("isTransposed", False))
-            instr = body.get("instrShape", [16, 16, 16])
-            if "ctaLayout" in body:
-                cta = body["ctaLayout"]
-                if not isinstance(cta, dict):
-                    raise LayoutError(f"malformed MLIR at {p.pos(start)}: ctaLayout must be "
-                                      "{register = [...], warp = [...]}")
-                bad = sorted(set(cta) - {"register", "warp"})
-                if bad:
-                    raise LayoutError(f"malformed MLIR at {p.pos(start)}: ctaLayout has "
-                                      f"unknown dims {bad}; expected register and warp")
-                wb, rb = (_list_of_lists(cta.get(k, []), f"ctaLayout {k}", p, start)
-                          for k in ("warp", "register"))
-                rank = body.get("rank")
-                if rank is None:
-                    first = (wb or rb)
-                    rank = len(first[0]) if first else 2
-                cga = _cga_from(body, rank, p, start)
-                return Lyt.AmdWmmaEncoding(need("version"), transposed, wb, rb, instr, cga,
-                                           rank)
-            w = need_list("warpsPerCTA")
-            return Lyt.amd_wmma(need("version"), transposed, warps_per_cta=w,
-                                tiles_per_warp=body.get("tilesPerWarp"), instr_shape=instr,
-                                cga_layout=_cga_from(body, len(w), p, start))
-        if mnemonic == "linear":
-            bases = {k: _list_of_lists(body.get(k, []), k, p, start)
-                     for k in ("register", "lane", "warp", "block")}
-            rank = None
-            for v in bases.values():
-                if v:
-                    rank = len(v[0])
-                    break
-            return Lyt.LinearEncoding(bases["register"], bases["lane"], bases["warp"],
-                                      bases["block"], rank)
-        if mnemonic in ("swizzled_shared", "amd_rotating_shared"):
-            order = need_list("order")
-            cls = (Lyt.SwizzledSharedEncoding if mnemonic == "swizzled_shared"
-                   else Lyt.AmdRotatingSharedEncoding)
-            return cls(need("vec"), need("perPhase"), need("maxPhase"), order,
-                       _cga_from(body, len(order), p, start))
-        if mnemonic == "shared":
-            order = need_list("order")
-            cga = _cga_from(body, len(order), p, start)
-            if body.get("hasLeadingOffset", False):
-                return _legacy_leading_offset(body, order, cga, p, start)
-            return Lyt.SwizzledSharedEncoding(need("vec"), need("perPhase"), need("maxPhase"),
-                                              order, cga)
-        if mnemonic == "nvmma_shared":
-            rank = body.get("rank")
-            if rank is None:
-                cga = _list_of_lists(body.get("CGALayout", []), "CGALayout", p, start)
-                rank = len(cga[0]) if cga else 2
-            return Lyt.NvmmaSharedEncoding(need("swizzlingByteWidth"),
-                                           body.get("transposed", False),
-                                           need("elementBitWidth"), body.get("fp4Padded", False),
-                                           _cga_from(body, rank, p, start), rank)
-        # shared_linear
-        return Lyt.SharedLinearEncoding(need("offset"), body.get("block", []),
-                                        body.get("alignment", 16))
-    except LayoutError as exc:
-        msg = str(exc)
-        if msg.startswith("malformed MLIR"):
-            raise
-        raise LayoutError(f"invalid #ttg.{mnemonic} at {p.pos(start)}: {msg}") from None
-
-
-def _legacy_leading_offset(body: Mapping[str, Any], order: Sequence[int], cga: Any, p: _Parser,
-                         start: int) -> Encoding:
-    """Triton ≤ 3.2's ``#ttg.shared<{…, hasLeadingOffset = true}>`` is the MMAv3 layout that
-    3.3 renamed ``nvmma_shared``; the swizzle width follows from (perPhase, maxPhase)."""
-    width = {(4, 2): 32, (2, 4): 64, (1, 8): 128}.get((body.get("perPhase"), body.get("maxPhase")))
-    if width is None:
-        raise LayoutError(f"invalid #ttg.shared at {p.pos(start)}: with hasLeadingOffset, "
-                          "(perPhase, maxPhase) must be (4, 2), (2, 4) or (1, 8)")
-    return _PendingNvmma(width, order[0] == 0 if len(order) > 1 else False, len(order), cga)
-
-
-@dataclass(frozen=True)
-class _PendingNvmma(Encoding):
-    """A legacy leading-offset layout whose element width comes from the enclosing type."""
-
-    swizzling_byte_width: int
-    transposed: bool
-    rank_: int
-    cga: Any = None
-    kind = "shared"
-    mnemonic = "shared"
-
-    @property
-    def rank(self) -> int:
-        return self.rank_
-
-    def with_bits(self, bits: int) -> Encoding:
-        return Lyt.NvmmaSharedEncoding(self.swizzling_byte_width, self.transposed, bits, False,
-                                       self.cga, self.rank_)
-
-    def build_linear_layout(self, shape: list[int]) -> LinearLayout:  # pragma: no cover
-        # resolved by parse_type
-        raise LayoutError("a legacy #ttg.shared<{hasLeadingOffset = true}> needs the element "
-                          "type: parse it as part of a memdesc type")
-
-    def text(self) -> str:
-        return self.with_bits(16).text()
-
-
-# ----------------------------------------------------------------------------- padded_shared
-def _padded_shared_attribute(p: _Parser, start: int) -> Encoding:
-    """The body of ``#ttg.padded_shared<…>`` after ``<``: ``[I:+P, …] {order, shape}`` or
-    ``[I:+P, …] {offset, block}`` (``PaddedSharedEncodingAttr::parse``, Triton ``Dialect.cpp``).
-
-    In tolerant mode (``linlayout check``) an invalid attribute becomes an
-    :class:`UnsupportedEncoding` carrying the reason, so one bad buffer does not stop the file.
-    """
-    body_start = p.i
-    try:
-        return _padded_shared_body(p, start)
-    except LayoutError as exc:
-        if not p.tolerant:
-            raise
-        p.i = body_start
-        p.skip_balanced()
-        return UnsupportedEncoding("padded_shared", str(exc))
-
-
-def _padded_shared_body(p: _Parser, start: int) -> Encoding:
-    p.expect("[", "'[' opening the interval:+padding pairs")
-    pairs = []
-    while True:
-        interval = p.integer()
-        p.expect(":", "':' between interval and padding")
-        p.expect("+", "'+' before the padding")
-        pairs.append((interval, p.integer()))
-        if not p.take(","):
-            break
-    p.expect("]", "']' closing the interval:+padding pairs")
-    body = p.dict_()
-    p.expect(">", "'>'")
-    keys = set(body)
-    try:
-        if keys == {"order", "shape"}:
-            return Lyt.padded_shared(pairs, order=body["order"], shape=body["shape"])
-        if keys in ({"offset"}, {"offset", "block"}):
-            return Lyt.padded_shared(pairs, offset=body["offset"], block=body.get("block", []))
-    except LayoutError as exc:
-        raise LayoutError(f"invalid #ttg.padded_shared at {p.pos(start)}: {exc}") from None
-    raise LayoutError(f"malformed MLIR at {p.pos(start)}: #ttg.padded_shared takes either "
-                      f"{{order, shape}} or {{offset, block}}, got keys {sorted(keys)}")
-
-
-def _enc(v: Any, p: _Parser, start: int) -> Encoding:
-    if isinstance(v, UnsupportedEncoding):
-        # Name the parent's problem once, cut short: a chain of such parents must not repeat
-        # (and re-quote) every message below it.
-        raise LayoutError(f"at {p.pos(start)} the parent layout is unsupported: "
-                          f"{clip(v.reason)}")
-    if isinstance(v, Encoding):
-        if layout_depth(v) >= MAX_LAYOUT_DEPTH:
-            raise LayoutError(f"malformed MLIR at {p.pos(start)}: layouts nest (parent of "
-                              f"parent of …) more than {MAX_LAYOUT_DEPTH} deep; no Triton "
-                              "layout does")
-        return v
-    raise LayoutError(f"malformed MLIR at {p.pos(start)}: 'parent' must be a layout attribute, "
-                      f"got {clip(repr(v), 80)}")
-
-
 def _resolve_aliases(aliases: Mapping[str, Any] | None) -> dict[str, Any]:
     if aliases is None:
         return {}
@@ -852,7 +585,7 @@ def parse_encoding(text: str, aliases: Mapping[str, Any] | None = None) -> Encod
         raise p.error("the end of the attribute")
     if not isinstance(v, Encoding):
         raise LayoutError(f"{shown(text.strip())} at {p.pos(start)} is not a layout encoding")
-    if isinstance(v, _PendingNvmma):
+    if isinstance(v, LegacySharedEncoding):
         raise LayoutError("a legacy #ttg.shared<{hasLeadingOffset = true}> depends on the "
                           "element type; parse the whole memdesc type with parse_type")
     return v
@@ -899,7 +632,7 @@ def parse_type(text: str, aliases: Mapping[str, Any] | None = None) -> TritonTyp
 
 
 def _finish(t: TritonType) -> TritonType:
-    if isinstance(t.encoding, _PendingNvmma):
+    if isinstance(t.encoding, LegacySharedEncoding):
         enc = t.encoding.with_bits(t.element_bits)
         return TritonType(t.kind, t.shape, t.element_type, t.element_bits, enc, t.alloc_shape,
                           t.memory_space, t.mutable)

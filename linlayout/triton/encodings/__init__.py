@@ -23,6 +23,9 @@ Modules:
 
 * :mod:`~linlayout.triton.encodings.base` — :class:`Encoding`, :class:`CGALayout`,
   ``combineCtaCgaWithShape`` and the parameter checks;
+* :mod:`~linlayout.triton.encodings.registry` — the classes by MLIR mnemonic: each class
+  declares its mnemonic and keys and reads its attribute body (``from_attribute``); each
+  prints itself (``text()``) and its Gluon constructor (``gluon()``);
 * :mod:`~linlayout.triton.encodings.construct` — Triton's layout-building helpers
   (``identity1D`` of size 0, ``ensureLayoutNotLargerThan``, ``identityStandardND``, …);
 * :mod:`~linlayout.triton.encodings.distributed` — blocked, slice, linear;
@@ -47,62 +50,17 @@ Source: ``lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp`` (Triton 3.9); t
 each class mirrors is named in its docstring.
 """
 
+from . import distributed, dot, mma, padded, shared
 from .base import CGALayout, Encoding, cga_layout_from_split
-from .distributed import (
-    BlockedEncoding,
-    LinearEncoding,
-    SliceEncoding,
-    blocked,
-    linear,
-    slice,
-)
-from .dot import DotOperandEncoding, dot_operand
-from .mma import (
-    AmdMfmaEncoding,
-    AmdWmmaEncoding,
-    NvidiaMmaEncoding,
-    amd_mfma,
-    amd_wmma,
-    nvidia_mma,
-)
-from .padded import PaddedSharedEncoding, padded_shared
-from .shared import (
-    AmdRotatingSharedEncoding,
-    NvmmaSharedEncoding,
-    SharedLinearEncoding,
-    SwizzledSharedEncoding,
-    amd_rotating_shared,
-    nvmma_shared,
-    shared_linear,
-    swizzled_shared,
-)
+from .distributed import *  # noqa: F403 - each module's __all__
+from .dot import *  # noqa: F403
+from .mma import *  # noqa: F403
+from .padded import *  # noqa: F403
+from .shared import *  # noqa: F403
 
-__all__ = [
-    "AmdMfmaEncoding",
-    "AmdRotatingSharedEncoding",
-    "AmdWmmaEncoding",
-    "BlockedEncoding",
-    "CGALayout",
-    "DotOperandEncoding",
-    "Encoding",
-    "LinearEncoding",
-    "NvidiaMmaEncoding",
-    "NvmmaSharedEncoding",
-    "PaddedSharedEncoding",
-    "SharedLinearEncoding",
-    "SliceEncoding",
-    "SwizzledSharedEncoding",
-    "amd_mfma",
-    "amd_rotating_shared",
-    "amd_wmma",
-    "blocked",
-    "cga_layout_from_split",
-    "dot_operand",
-    "linear",
-    "nvidia_mma",
-    "nvmma_shared",
-    "padded_shared",
-    "shared_linear",
-    "slice",
-    "swizzled_shared",
-]
+#: The package's names: the encoding modules' ``__all__`` plus the base names every encoding
+#: shares (the ``check_*`` helpers of :mod:`.base` and the :mod:`.registry` stay in their
+#: modules).
+__all__ = sorted({"CGALayout", "Encoding", "cga_layout_from_split",
+                  *distributed.__all__, *dot.__all__, *mma.__all__, *padded.__all__,
+                  *shared.__all__})

@@ -41,6 +41,8 @@ __all__ = [
     "check_shape",
     "combine_cta_cga",
     "format_value",
+    "gluon_cga",
+    "gluon_list",
 ]
 
 
@@ -94,6 +96,23 @@ def format_value(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(format_value(x) for x in v) + "]"
     return str(v)
+
+
+def gluon_list(v: Sequence[Any]) -> str:
+    """A list (nested lists/tuples of ints) as Gluon source: ``[1, 0]``, ``[[0, 1], [2, 0]]``.
+
+    Source: the list arguments of Gluon's ``_layouts.py`` constructors.
+    """
+    return "[" + ", ".join(gluon_list(x) if isinstance(x, (list, tuple)) else str(x)
+                           for x in v) + "]"
+
+
+def gluon_cga(cga: CGALayout | None) -> str:
+    """``", cga_layout=[[…]]"`` for a Gluon constructor, or ``""`` for one CTA (Gluon's
+    default ``cga_layout=[]``)."""
+    if cga is None or cga.is_trivial:
+        return ""
+    return f", cga_layout={gluon_list([list(b) for b in cga.bases])}"
 
 
 # ----------------------------------------------------------------------------- CGA layouts
@@ -251,13 +270,23 @@ class Encoding:
     """A Triton layout attribute. Subclasses are frozen dataclasses.
 
     A subclass sets :attr:`kind` and :attr:`mnemonic` and implements :attr:`rank`,
-    :meth:`build_linear_layout` and :meth:`text`.
+    :meth:`build_linear_layout` and :meth:`text`; :meth:`gluon` where Gluon has a constructor.
+    A class the MLIR reader builds also sets :attr:`attribute_keys` (and
+    :attr:`mnemonic_aliases`, :attr:`attribute_syntax` where they differ from the defaults),
+    defines a classmethod ``from_attribute(body, at)`` and is decorated with
+    :func:`linlayout.triton.encodings.registry.register_encoding`.
     """
 
     #: ``"distributed"`` or ``"shared"``.
     kind: str = ""
     #: The attribute mnemonic after ``#ttg.``.
     mnemonic: str = ""
+    #: Older mnemonics the MLIR reader also maps to this class.
+    mnemonic_aliases: tuple[str, ...] = ()
+    #: The keys the attribute body may hold.
+    attribute_keys: frozenset[str] = frozenset()
+    #: The form of the body inside ``<…>`` (see :mod:`~linlayout.triton.encodings.registry`).
+    attribute_syntax: str = "dict"
 
     @property
     def rank(self) -> int:  # pragma: no cover - every subclass overrides
@@ -292,3 +321,19 @@ class Encoding:
     def text(self) -> str:  # pragma: no cover
         """The attribute in Triton 3.9's printed syntax."""
         raise NotImplementedError
+
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """The Gluon constructor call that builds this encoding.
+
+        Args:
+            shape: the tensor shape, for the encodings whose Gluon class takes one
+                (``gl.DistributedLinearLayout``).
+            module: the name the kernel imported ``triton.experimental.gluon.language`` as.
+
+        Raises:
+            LayoutError: Gluon has no constructor for this encoding here (the default).
+
+        Source: Gluon's ``_layouts.py``; ``layoutToGluon`` in ``python/src/gluon_ir.cc``.
+        """
+        raise LayoutError(f"no Gluon constructor is written for {type(self).__name__} "
+                          f"({self.text()})")

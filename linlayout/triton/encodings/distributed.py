@@ -17,8 +17,9 @@ Source: ``BlockedEncodingAttr::toLinearLayout``, ``SliceEncodingAttr::toLinearLa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..._checks import as_int, int_list
 from ...errors import LayoutError
@@ -31,6 +32,8 @@ from .base import (
     check_order,
     combine_cta_cga,
     format_value,
+    gluon_cga,
+    gluon_list,
 )
 from .construct import (
     ensure_not_larger,
@@ -39,6 +42,7 @@ from .construct import (
     identity_standard_nd,
     standard_out_dims,
 )
+from .registry import AttributeBody, register_encoding
 
 __all__ = [
     "BlockedEncoding",
@@ -50,6 +54,7 @@ __all__ = [
 ]
 
 
+@register_encoding
 @dataclass(frozen=True)
 class BlockedEncoding(Encoding):
     """``#ttg.blocked``: each thread owns ``size_per_thread`` contiguous elements, lanes and
@@ -68,6 +73,31 @@ class BlockedEncoding(Encoding):
     cga: CGALayout | None = None
     kind = "distributed"
     mnemonic = "blocked"
+    attribute_keys = frozenset({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order",
+                                "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> BlockedEncoding:
+        """From the body of ``#ttg.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA,
+        order[, CGALayout or CTAsPerCGA/CTASplitNum/CTAOrder]}>``.
+
+        Args:
+            body: the parsed ``{key = value}`` dict.
+            at: the attribute's position in the text (or a function returning it).
+
+        Raises:
+            LayoutError: an unknown or missing key (``malformed MLIR at …``), or invalid
+                values (``invalid #ttg.blocked at …``).
+
+        Source: ``BlockedEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            order = b.need_list("order")
+            return cls(b.need("sizePerThread"), b.need("threadsPerWarp"), b.need("warpsPerCTA"),
+                       order, b.cga(len(order)))
 
     def __post_init__(self) -> None:
         rank = len(int_list(self.order, "order"))
@@ -99,7 +129,19 @@ class BlockedEncoding(Encoding):
                 f"warpsPerCTA = {f(self.warps_per_cta)}, order = {f(self.order)}"
                 f"{self.cga.text()}}}>")
 
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """``gl.BlockedLayout(size_per_thread=…, threads_per_warp=…, warps_per_cta=…,
+        order=…[, cga_layout=…])``; ``shape`` is not needed.
 
+        Source: Gluon ``BlockedLayout`` (``_layouts.py``).
+        """
+        return (f"{module}.BlockedLayout(size_per_thread={gluon_list(self.size_per_thread)}, "
+                f"threads_per_warp={gluon_list(self.threads_per_warp)}, "
+                f"warps_per_cta={gluon_list(self.warps_per_cta)}, "
+                f"order={gluon_list(self.order)}{gluon_cga(self.cga)})")
+
+
+@register_encoding
 @dataclass(frozen=True)
 class SliceEncoding(Encoding):
     """``#ttg.slice``: the parent layout with out dim ``dim`` squeezed away.
@@ -114,6 +156,24 @@ class SliceEncoding(Encoding):
     parent: Encoding
     kind = "distributed"
     mnemonic = "slice"
+    attribute_keys = frozenset({"dim", "parent"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> SliceEncoding:
+        """From the body of ``#ttg.slice<{dim, parent}>`` (``parent`` an encoding: the
+        reader builds nested attributes first).
+
+        Raises:
+            LayoutError: an unknown or missing key, a parent that is not a supported layout
+                or nests too deep, or an invalid dim.
+
+        Source: ``SliceEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            return cls(b.need("dim"), b.parent(b.need("parent")))
 
     def __post_init__(self) -> None:
         if not isinstance(self.parent, Encoding) or self.parent.kind != "distributed":
@@ -140,7 +200,19 @@ class SliceEncoding(Encoding):
     def text(self) -> str:
         return f"#ttg.slice<{{dim = {self.dim}, parent = {self.parent.text()}}}>"
 
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """``gl.SliceLayout(dim=…, parent=…)``, the parent written without a shape.
 
+        Raises:
+            LayoutError: the parent has no Gluon constructor here.
+
+        Source: Gluon ``SliceLayout`` (``_layouts.py``).
+        """
+        parent = self.parent.gluon(None, module=module)
+        return f"{module}.SliceLayout(dim={self.dim}, parent={parent})"
+
+
+@register_encoding
 @dataclass(frozen=True)
 class LinearEncoding(Encoding):
     """``#ttg.linear``: an explicit layout with ``register, lane, warp, block`` bases.
@@ -159,6 +231,30 @@ class LinearEncoding(Encoding):
     rank_: int | None = None
     kind = "distributed"
     mnemonic = "linear"
+    attribute_keys = frozenset({"register", "lane", "warp", "block"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> LinearEncoding:
+        """From the body of ``#ttg.linear<{register, lane, warp, block}>`` (missing groups
+        are empty; the rank is the length of the first basis).
+
+        Raises:
+            LayoutError: an unknown key, a group that is not a list of bases, or invalid
+                bases.
+
+        Source: ``LinearEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            bases = {k: b.bases(b.get(k, []), k) for k in ("register", "lane", "warp", "block")}
+            rank = None
+            for v in bases.values():
+                if v:
+                    rank = len(v[0])
+                    break
+            return cls(bases["register"], bases["lane"], bases["warp"], bases["block"], rank)
 
     def __post_init__(self) -> None:
         r = self.rank_
@@ -208,6 +304,21 @@ class LinearEncoding(Encoding):
             return format_value([list(x) for x in b])
         return (f"#ttg.linear<{{register = {g(self.register)}, lane = {g(self.lane)}, "
                 f"warp = {g(self.warp)}, block = {g(self.block)}}}>")
+
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """``gl.DistributedLinearLayout(reg_bases=…, lane_bases=…, warp_bases=…,
+        block_bases=…, shape=…)``.
+
+        Raises:
+            LayoutError: ``shape`` is None (Gluon's class takes the tensor shape).
+
+        Source: Gluon ``DistributedLinearLayout`` (``_layouts.py``).
+        """
+        if shape is None:
+            raise LayoutError("gl.DistributedLinearLayout needs the tensor shape")
+        return (f"{module}.DistributedLinearLayout(reg_bases={gluon_list(self.register)}, "
+                f"lane_bases={gluon_list(self.lane)}, warp_bases={gluon_list(self.warp)}, "
+                f"block_bases={gluon_list(self.block)}, shape={gluon_list(list(shape))})")
 
 
 # ----------------------------------------------------------------------------- constructors

@@ -24,8 +24,9 @@ Source: ``DotOperandEncodingAttr::toLinearLayout`` → ``nvidiaDotToLinearLayout
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..._checks import as_int, power_of_two
 from ...errors import LayoutError
@@ -41,6 +42,7 @@ from .construct import (
 )
 from .distributed import BlockedEncoding
 from .mma import AmdMfmaEncoding, AmdWmmaEncoding, NvidiaMmaEncoding, nvidia_mma_tile
+from .registry import AttributeBody, register_encoding
 
 __all__ = ["DotOperandEncoding", "broadcasted_dot_operand_layout", "dot_operand"]
 
@@ -60,6 +62,7 @@ def broadcasted_dot_operand_layout(shape: Sequence[int], order: Sequence[int], k
     return ret
 
 
+@register_encoding
 @dataclass(frozen=True)
 class DotOperandEncoding(Encoding):
     """``#ttg.dot_op``: operand ``op_idx`` (0 = A, ``M×K``; 1 = B, ``K×N``) of a dot whose
@@ -80,6 +83,27 @@ class DotOperandEncoding(Encoding):
     k_width: int = 0
     kind = "distributed"
     mnemonic = "dot_op"
+    attribute_keys = frozenset({"opIdx", "parent", "kWidth"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> DotOperandEncoding:
+        """From the body of ``#ttg.dot_op<{opIdx, parent[, kWidth]}>`` (``parent`` an
+        encoding; ``kWidth`` defaults to 0, which only a blocked parent accepts).
+
+        Args:
+            body: the parsed ``{key = value}`` dict.
+            at: the attribute's position in the text (or a function returning it).
+
+        Raises:
+            LayoutError: an unknown or missing key, an unsupported parent, or invalid values.
+
+        Source: ``DotOperandEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            return cls(b.need("opIdx"), b.parent(b.need("parent")), b.get("kWidth", 0))
 
     def __post_init__(self) -> None:
         i = as_int(self.op_idx, "opIdx")
@@ -219,6 +243,18 @@ class DotOperandEncoding(Encoding):
     def text(self) -> str:
         kw = f", kWidth = {self.k_width}" if self.k_width else ""
         return f"#ttg.dot_op<{{opIdx = {self.op_idx}, parent = {self.parent.text()}{kw}}}>"
+
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """``gl.DotOperandLayout(operand_index=…, parent=…, k_width=…)``, the parent written
+        without a shape.
+
+        Raises:
+            LayoutError: the parent has no Gluon constructor here (the AMD ones).
+
+        Source: Gluon ``DotOperandLayout`` (``_layouts.py``).
+        """
+        return (f"{module}.DotOperandLayout(operand_index={self.op_idx}, "
+                f"parent={self.parent.gluon(None, module=module)}, k_width={self.k_width})")
 
 
 def dot_operand(op_idx: int, parent: Encoding, k_width: int = 0) -> DotOperandEncoding:

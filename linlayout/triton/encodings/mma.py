@@ -20,8 +20,9 @@ Source: ``NvidiaMmaEncodingAttr::toLinearLayout`` / ``nvidiaMmaTile``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..._checks import as_int, int_list, shown
 from ...errors import LayoutError
@@ -33,6 +34,8 @@ from .base import (
     check_bases,
     combine_cta_cga,
     format_value,
+    gluon_cga,
+    gluon_list,
 )
 from .construct import (
     from_bases,
@@ -41,6 +44,7 @@ from .construct import (
     matrix_order,
     standard_out_dims,
 )
+from .registry import AttributeBody, register_encoding
 
 __all__ = [
     "AmdMfmaEncoding",
@@ -82,6 +86,7 @@ def nvidia_mma_tile(tile_shape: Sequence[int], k_width: int, order: Sequence[int
             * identity_1d(n // (k_width * 4), "register", names[inner]))
 
 
+@register_encoding
 @dataclass(frozen=True)
 class NvidiaMmaEncoding(Encoding):
     """``#ttg.nvidia_mma``: the accumulator of ``mma.sync`` (v2: Ampere/Turing) or ``wgmma``
@@ -102,6 +107,38 @@ class NvidiaMmaEncoding(Encoding):
     cga: CGALayout | None = None
     kind = "distributed"
     mnemonic = "nvidia_mma"
+    mnemonic_aliases = ("mma",)
+    attribute_keys = frozenset({"versionMajor", "versionMinor", "warpsPerCTA", "instrShape",
+                                "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> NvidiaMmaEncoding:
+        """From the body of ``#ttg.nvidia_mma<{versionMajor, versionMinor, warpsPerCTA,
+        instrShape[, CGALayout]}>`` (also ``#ttg.mma``). Triton ≤ 3.0 left a v2
+        ``instrShape`` implicit: ``[16, 8]`` (``[1, 16, 8]`` batched); ``versionMinor``
+        defaults to 0.
+
+        Args:
+            body: the parsed ``{key = value}`` dict.
+            at: the attribute's position in the text (or a function returning it).
+
+        Raises:
+            LayoutError: an unknown or missing key, or invalid values.
+
+        Source: ``NvidiaMmaEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            w = b.need_list("warpsPerCTA")
+            instr = b.get("instrShape")
+            if instr is None and b.get("versionMajor") == 2:
+                instr = [1] * (len(w) - 2) + [16, 8]  # Triton ≤ 3.0 left it implicit
+            elif instr is None:
+                b.need("instrShape")
+            return cls(b.need("versionMajor"), b.get("versionMinor", 0), w, instr,
+                       b.cga(len(w)))
 
     def __post_init__(self) -> None:
         v = as_int(self.version_major, "versionMajor")
@@ -146,8 +183,19 @@ class NvidiaMmaEncoding(Encoding):
                 f"warpsPerCTA = {format_value(self.warps_per_cta)}"
                 f"{self.cga.text()}, instrShape = {format_value(self.instr_shape)}}}>")
 
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """``gl.NVMMADistributedLayout(version=[major, minor], warps_per_cta=…,
+        instr_shape=…[, cga_layout=…])``; ``shape`` is not needed.
+
+        Source: Gluon ``NVMMADistributedLayout`` (``_layouts.py``).
+        """
+        return (f"{module}.NVMMADistributedLayout(version=[{self.version_major}, "
+                f"{self.version_minor}], warps_per_cta={gluon_list(self.warps_per_cta)}, "
+                f"instr_shape={gluon_list(self.instr_shape)}{gluon_cga(self.cga)})")
+
 
 # ----------------------------------------------------------------------------- AMD MFMA
+@register_encoding
 @dataclass(frozen=True)
 class AmdMfmaEncoding(Encoding):
     """``#ttg.amd_mfma``: the accumulator of AMD CDNA MFMA (64-lane wavefronts).
@@ -172,6 +220,35 @@ class AmdMfmaEncoding(Encoding):
     cga: CGALayout | None = None
     kind = "distributed"
     mnemonic = "amd_mfma"
+    attribute_keys = frozenset({"version", "versionMajor", "versionMinor", "warpsPerCTA",
+                                "instrShape", "isTransposed", "tilesPerWarp", "elementBitWidth",
+                                "CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> AmdMfmaEncoding:
+        """From the body of ``#ttg.amd_mfma<{version, warpsPerCTA, instrShape, isTransposed[,
+        tilesPerWarp, elementBitWidth, CGALayout]}>``; pre-3.9 spellings too
+        (``versionMajor``, a two-entry ``instrShape`` ``[M, N]``, whose K does not affect the
+        layout and is set to 8).
+
+        Raises:
+            LayoutError: an unknown or missing key, or invalid values.
+
+        Source: ``AMDMfmaEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            w = b.need_list("warpsPerCTA")
+            version = b.get("version", b.get("versionMajor"))
+            if version is None:
+                b.need("version")
+            instr = list(b.need_list("instrShape"))
+            if len(instr) == 2:  # pre-3.3 [M, N]; K does not affect the layout
+                instr.append(8)
+            return cls(version, w, instr, b.need("isTransposed"), b.get("tilesPerWarp"),
+                       b.get("elementBitWidth", 32), b.cga(len(w)))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "version", as_int(self.version, "version"))
@@ -248,6 +325,7 @@ class AmdMfmaEncoding(Encoding):
 
 
 # ----------------------------------------------------------------------------- AMD WMMA
+@register_encoding
 @dataclass(frozen=True)
 class AmdWmmaEncoding(Encoding):
     """``#ttg.amd_wmma``: the accumulator of AMD RDNA/gfx1250 WMMA (32-lane waves).
@@ -272,6 +350,49 @@ class AmdWmmaEncoding(Encoding):
     rank_: int = 2
     kind = "distributed"
     mnemonic = "amd_wmma"
+    attribute_keys = frozenset({"version", "isTranspose", "isTransposed", "ctaLayout",
+                                "warpsPerCTA", "tilesPerWarp", "instrShape", "CGALayout",
+                                "CTAsPerCGA", "CTASplitNum", "CTAOrder", "rank"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> AmdWmmaEncoding:
+        """From the body of ``#ttg.amd_wmma<{version, isTranspose, ctaLayout = {register,
+        warp}[, instrShape, CGALayout, rank]}>`` (Triton 3.9) or the older ``{version,
+        isTransposed, warpsPerCTA[, tilesPerWarp, instrShape]}`` (converted by
+        :func:`amd_wmma`). Without ``rank`` the rank is the first basis's length (2 when there
+        are no bases); ``instrShape`` defaults to ``[16, 16, 16]``.
+
+        Raises:
+            LayoutError: an unknown or missing key, a ``ctaLayout`` that is not
+                ``{register = […], warp = […]}``, or invalid values.
+
+        Source: ``AMDWmmaEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            transposed = b.get("isTranspose", b.get("isTransposed", False))
+            instr = b.get("instrShape", [16, 16, 16])
+            if "ctaLayout" in b:
+                cta = b["ctaLayout"]
+                if not isinstance(cta, dict):
+                    raise LayoutError(f"malformed MLIR at {b.at}: ctaLayout must be "
+                                      "{register = [...], warp = [...]}")
+                bad = sorted(set(cta) - {"register", "warp"})
+                if bad:
+                    raise LayoutError(f"malformed MLIR at {b.at}: ctaLayout has "
+                                      f"unknown dims {bad}; expected register and warp")
+                wb, rb = (b.bases(cta.get(k, []), f"ctaLayout {k}") for k in ("warp", "register"))
+                rank = b.get("rank")
+                if rank is None:
+                    first = (wb or rb)
+                    rank = len(first[0]) if first else 2
+                return cls(b.need("version"), transposed, wb, rb, instr, b.cga(rank), rank)
+            w = b.need_list("warpsPerCTA")
+            return amd_wmma(b.need("version"), transposed, warps_per_cta=w,
+                            tiles_per_warp=b.get("tilesPerWarp"), instr_shape=instr,
+                            cga_layout=b.cga(len(w)))
 
     def __post_init__(self) -> None:
         v = as_int(self.version, "version")

@@ -21,8 +21,9 @@ and :meth:`PaddedSharedEncoding.linear_component` the remap alone (Triton
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..._checks import int_list
 from ...errors import LayoutError
@@ -30,6 +31,7 @@ from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout, check_padding_pairs
 from .base import Encoding, check_bases, check_order, check_shape, format_value
 from .construct import from_bases, identity_standard_nd, standard_out_dims
+from .registry import AttributeBody, register_encoding
 
 __all__ = ["PaddedSharedEncoding", "padded_shared"]
 
@@ -56,6 +58,7 @@ def _as_identity(offset: tuple[tuple[int, ...], ...]) -> tuple[list[int], list[i
     return [1 << b for b in bits], order
 
 
+@register_encoding
 @dataclass(frozen=True)
 class PaddedSharedEncoding(Encoding):
     """``#ttg.padded_shared``: (interval, pad) pairs plus a linear remap (module docstring).
@@ -78,6 +81,39 @@ class PaddedSharedEncoding(Encoding):
     block: tuple[tuple[int, ...], ...] = ()
     kind = "shared"
     mnemonic = "padded_shared"
+    attribute_keys = frozenset({"order", "shape", "offset", "block"})
+    attribute_syntax = "pairs_then_dict"
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body", *,
+                       pairs: Sequence[Sequence[int]] = ()) -> PaddedSharedEncoding:
+        """From ``#ttg.padded_shared<[I:+P, …] {…}>``: ``pairs`` the ``(I, P)`` before the
+        dict, ``body`` the dict — ``{order, shape}`` (identity remap) or ``{offset[,
+        block]}``.
+
+        Args:
+            body: the parsed ``{key = value}`` dict.
+            at: the attribute's position in the text (or a function returning it).
+            pairs: the ``(interval, padding)`` pairs, in elements.
+
+        Raises:
+            LayoutError: other keys (``malformed MLIR at …``), or invalid values
+                (``invalid #ttg.padded_shared at …``).
+
+        Source: ``PaddedSharedEncodingAttr::parse`` (Triton ``Dialect.cpp``).
+        """
+        b = AttributeBody(body, cls.mnemonic, at)
+        keys = set(b)
+        try:
+            if keys == {"order", "shape"}:
+                return padded_shared(pairs, order=b["order"], shape=b["shape"])
+            if keys in ({"offset"}, {"offset", "block"}):
+                return padded_shared(pairs, offset=b["offset"], block=b.get("block", []))
+        except LayoutError as exc:
+            raise LayoutError(f"invalid #ttg.padded_shared at {b.at}: {exc}") from None
+        raise LayoutError(f"malformed MLIR at {b.at}: #ttg.padded_shared takes either "
+                          f"{{order, shape}} or {{offset, block}}, got keys {sorted(keys)}")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pairs", check_padding_pairs(self.pairs))

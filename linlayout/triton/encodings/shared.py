@@ -20,8 +20,9 @@ Source: ``swizzledSharedToLinearLayout``, ``sharedToLinearLayoutAMDRotating``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..._checks import as_int, int_list, power_of_two, shown
 from ...errors import LayoutError
@@ -34,6 +35,8 @@ from .base import (
     check_order,
     combine_cta_cga,
     format_value,
+    gluon_cga,
+    gluon_list,
 )
 from .construct import (
     ensure_not_smaller,
@@ -43,9 +46,11 @@ from .construct import (
     standard_out_dims,
     transpose_linear_layout,
 )
+from .registry import AttributeBody, register_encoding
 
 __all__ = [
     "AmdRotatingSharedEncoding",
+    "LegacySharedEncoding",
     "NvmmaSharedEncoding",
     "SharedLinearEncoding",
     "SwizzledSharedEncoding",
@@ -69,6 +74,31 @@ class _XorSharedEncoding(Encoding):
     cga: CGALayout | None = None
     kind = "shared"
     _rotating = False
+    attribute_keys = frozenset({"vec", "perPhase", "maxPhase", "order", "CGALayout",
+                                "CTAsPerCGA", "CTASplitNum", "CTAOrder"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> _XorSharedEncoding:
+        """From the body of ``#ttg.<mnemonic><{vec, perPhase, maxPhase, order[,
+        CGALayout]}>``.
+
+        Args:
+            body: the parsed ``{key = value}`` dict.
+            at: the attribute's position in the text (or a function returning it).
+
+        Raises:
+            LayoutError: an unknown or missing key, or invalid values.
+
+        Source: ``SwizzledSharedEncodingAttr`` / ``AMDRotatingSharedEncodingAttr``
+        (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            order = b.need_list("order")
+            return cls(b.need("vec"), b.need("perPhase"), b.need("maxPhase"), order,
+                       b.cga(len(order)))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "vec", power_of_two(self.vec, "vec"))
@@ -112,6 +142,7 @@ class _XorSharedEncoding(Encoding):
                 f"{self.cga.text()}}}>")
 
 
+@register_encoding
 @dataclass(frozen=True)
 class SwizzledSharedEncoding(_XorSharedEncoding):
     """``#ttg.swizzled_shared``: row ``r`` of the two most minor dims (``order[1]``,
@@ -126,7 +157,95 @@ class SwizzledSharedEncoding(_XorSharedEncoding):
 
     mnemonic = "swizzled_shared"
 
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """``gl.SwizzledSharedLayout(vec=…, per_phase=…, max_phase=…, order=…[,
+        cga_layout=…])``; ``shape`` is not needed.
 
+        Source: Gluon ``SwizzledSharedLayout`` (``_layouts.py``).
+        """
+        return (f"{module}.SwizzledSharedLayout(vec={self.vec}, per_phase={self.per_phase}, "
+                f"max_phase={self.max_phase}, order={gluon_list(self.order)}"
+                f"{gluon_cga(self.cga)})")
+
+
+@register_encoding
+@dataclass(frozen=True)
+class LegacySharedEncoding(Encoding):
+    """Triton ≤ 3.2's ``#ttg.shared``: read as :class:`SwizzledSharedEncoding`, or with
+    ``hasLeadingOffset = true`` as this value — the MMAv3 layout that 3.3 renamed
+    ``nvmma_shared``, whose element width comes from the enclosing memdesc type
+    (:meth:`with_bits`; :func:`linlayout.triton.parse_type` resolves it).
+
+    Attributes:
+        swizzling_byte_width: 32, 64 or 128, from ``(perPhase, maxPhase)``.
+        transposed: ``order[0] == 0`` (rank ≥ 2).
+        rank_: the rank.
+        cga: the CGA layout, or None.
+
+    Source: ``SharedEncodingAttr`` of Triton 3.2 (TritonGPUAttrDefs.td).
+    """
+
+    swizzling_byte_width: int
+    transposed: bool
+    rank_: int
+    cga: Any = None
+    kind = "shared"
+    mnemonic = "shared"
+    attribute_keys = frozenset({"vec", "perPhase", "maxPhase", "order", "hasLeadingOffset",
+                                "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> Encoding:
+        """From the body of ``#ttg.shared<{vec, perPhase, maxPhase, order[,
+        hasLeadingOffset]}>``: a :class:`SwizzledSharedEncoding`, or with
+        ``hasLeadingOffset = true`` a :class:`LegacySharedEncoding` whose swizzle width
+        follows from ``(perPhase, maxPhase)``: (4, 2) 32, (2, 4) 64, (1, 8) 128 bytes.
+
+        Raises:
+            LayoutError: an unknown or missing key, another (perPhase, maxPhase) with
+                ``hasLeadingOffset``, or invalid values.
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            order = b.need_list("order")
+            cga = b.cga(len(order))
+            if b.get("hasLeadingOffset", False):
+                width = {(4, 2): 32, (2, 4): 64, (1, 8): 128}.get((b.get("perPhase"),
+                                                                 b.get("maxPhase")))
+                if width is None:
+                    raise LayoutError(f"invalid #ttg.shared at {b.at}: with hasLeadingOffset, "
+                                      "(perPhase, maxPhase) must be (4, 2), (2, 4) or (1, 8)")
+                return cls(width, order[0] == 0 if len(order) > 1 else False, len(order), cga)
+            return SwizzledSharedEncoding(b.need("vec"), b.need("perPhase"),
+                                          b.need("maxPhase"), order, cga)
+
+    @property
+    def rank(self) -> int:
+        """The rank (``len(order)``)."""
+        return self.rank_
+
+    def with_bits(self, bits: int) -> Encoding:
+        """The :class:`NvmmaSharedEncoding` for elements of ``bits`` bits.
+
+        Raises:
+            LayoutError: ``bits`` is not an element width nvmma_shared takes.
+        """
+        return NvmmaSharedEncoding(self.swizzling_byte_width, self.transposed, bits, False,
+                                   self.cga, self.rank_)
+
+    def build_linear_layout(self, shape: list[int]) -> LinearLayout:  # pragma: no cover
+        # resolved by parse_type
+        raise LayoutError("a legacy #ttg.shared<{hasLeadingOffset = true}> needs the element "
+                          "type: parse it as part of a memdesc type")
+
+    def text(self) -> str:
+        """The 16-bit :meth:`with_bits` layout's text (the element width is not known)."""
+        return self.with_bits(16).text()
+
+
+@register_encoding
 @dataclass(frozen=True)
 class AmdRotatingSharedEncoding(_XorSharedEncoding):
     """``#ttg.amd_rotating_shared``: like swizzled_shared, but the XOR phase of row ``r`` is
@@ -143,6 +262,7 @@ class AmdRotatingSharedEncoding(_XorSharedEncoding):
 
 
 # ----------------------------------------------------------------------------- NVMMA
+@register_encoding
 @dataclass(frozen=True)
 class NvmmaSharedEncoding(Encoding):
     """``#ttg.nvmma_shared``: the shared-memory layout of TMA and wgmma/tcgen05 operands.
@@ -168,6 +288,31 @@ class NvmmaSharedEncoding(Encoding):
     rank_: int = 2
     kind = "shared"
     mnemonic = "nvmma_shared"
+    attribute_keys = frozenset({"swizzlingByteWidth", "transposed", "elementBitWidth",
+                                "fp4Padded", "rank", "CGALayout", "CTAsPerCGA", "CTASplitNum",
+                                "CTAOrder"})
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> NvmmaSharedEncoding:
+        """From the body of ``#ttg.nvmma_shared<{swizzlingByteWidth, transposed,
+        elementBitWidth[, fp4Padded, CGALayout, rank]}>``. Without ``rank`` the rank is the
+        CGA bases' length (2 without them); ``transposed`` and ``fp4Padded`` default to false.
+
+        Raises:
+            LayoutError: an unknown or missing key, or invalid values.
+
+        Source: ``NVMMASharedEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            rank = b.get("rank")
+            if rank is None:
+                cga = b.bases(b.get("CGALayout", []), "CGALayout")
+                rank = len(cga[0]) if cga else 2
+            return cls(b.need("swizzlingByteWidth"), b.get("transposed", False),
+                       b.need("elementBitWidth"), b.get("fp4Padded", False), b.cga(rank), rank)
 
     def __post_init__(self) -> None:
         s = as_int(self.swizzling_byte_width, "swizzlingByteWidth")
@@ -294,8 +439,26 @@ class NvmmaSharedEncoding(Encoding):
                 f"transposed = {format_value(self.transposed)}, elementBitWidth = "
                 f"{self.element_bit_width}{extra}}}>")
 
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """``gl.NVMMASharedLayout(swizzle_byte_width=…, element_bitwidth=…[, rank=…,
+        transposed=True, fp4_padded=True, cga_layout=…])``, Gluon's defaults left out;
+        ``shape`` is not needed.
+
+        Source: Gluon ``NVMMASharedLayout`` (``_layouts.py``).
+        """
+        extra = ""
+        if self.rank_ != 2:
+            extra += f", rank={self.rank_}"
+        if self.transposed:
+            extra += ", transposed=True"
+        if self.fp4_padded:
+            extra += ", fp4_padded=True"
+        return (f"{module}.NVMMASharedLayout(swizzle_byte_width={self.swizzling_byte_width}, "
+                f"element_bitwidth={self.element_bit_width}{extra}{gluon_cga(self.cga)})")
+
 
 # ----------------------------------------------------------------------------- linear
+@register_encoding
 @dataclass(frozen=True)
 class SharedLinearEncoding(Encoding):
     """``#ttg.shared_linear``: an explicit shared layout with ``offset`` (and ``block``) bases.
@@ -315,6 +478,25 @@ class SharedLinearEncoding(Encoding):
     alignment: int = 16
     kind = "shared"
     mnemonic = "shared_linear"
+    attribute_keys = frozenset({"offset", "block", "alignment"})
+    attribute_syntax = "dict_then_keys"
+
+    @classmethod
+    def from_attribute(cls, body: Mapping[str, Any],
+                       at: str | Callable[[], str] = "the given attribute body"
+                       ) -> SharedLinearEncoding:
+        """From the body of ``#ttg.shared_linear<{offset, block[, alignment]}>``
+        (``block`` defaults to none, ``alignment`` to 16). Keys printed after the dict
+        (``<{…}, alignment = 16>``) are read and ignored by the reader.
+
+        Raises:
+            LayoutError: an unknown or missing key, or invalid bases.
+
+        Source: ``SharedLinearEncodingAttr`` (TritonGPUAttrDefs.td).
+        """
+        b = AttributeBody.of(cls, body, at)
+        with b.invalid():
+            return cls(b.need("offset"), b.get("block", []), b.get("alignment", 16))
 
     def __post_init__(self) -> None:
         if not self.offset:
@@ -346,6 +528,17 @@ class SharedLinearEncoding(Encoding):
                else "")
         return (f"#ttg.shared_linear<{{offset = {format_value([list(b) for b in self.offset])}"
                 f"{blk}}}, alignment = {self.alignment}>")
+
+    def gluon(self, shape: Sequence[int] | None = None, *, module: str = "gl") -> str:
+        """``gl.SharedLinearLayout(offset_bases=…[, block_bases=…, alignment=…])``, Gluon's
+        defaults left out; ``shape`` is not needed.
+
+        Source: Gluon ``SharedLinearLayout`` (``_layouts.py``).
+        """
+        extra = f", block_bases={gluon_list(self.block)}" if self.block else ""
+        if self.alignment != 16:
+            extra += f", alignment={self.alignment}"
+        return f"{module}.SharedLinearLayout(offset_bases={gluon_list(self.offset)}{extra})"
 
 
 # ----------------------------------------------------------------------------- constructors

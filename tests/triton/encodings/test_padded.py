@@ -1,4 +1,5 @@
-"""#ttg.padded_shared: both printed forms, round trips, errors and emission."""
+"""linlayout.triton.encodings.padded: #ttg.padded_shared in both printed forms, round trips,
+errors and emission."""
 
 import pytest
 
@@ -91,3 +92,29 @@ def test_gluon_docstring_examples(text, shape, size, expected):
     p = parse_encoding(text).to_padded_layout(shape)
     assert p.size_elems == size
     assert {c: p.element_offset(list(c))[0] for c in expected} == expected
+
+
+def test_from_attribute_takes_the_pairs():
+    assert PaddedSharedEncoding.from_attribute(
+        {"order": [1, 0], "shape": [64, 64]}, pairs=[(32, 4)]) == parse_encoding(SHORT)
+    with pytest.raises(LayoutError, match=r"^malformed MLIR at p: #ttg.padded_shared takes "
+                                          r"either \{order, shape\} or \{offset, block\}, got "
+                                          r"keys \['bogus'\]$"):
+        PaddedSharedEncoding.from_attribute({"bogus": 1}, "p", pairs=[(32, 4)])
+    with pytest.raises(LayoutError, match=r"^invalid #ttg.padded_shared at p: "):
+        PaddedSharedEncoding.from_attribute({"order": [1, 0], "shape": [64, 64]}, "p",
+                                            pairs=[(32, 3)])
+
+
+def test_tolerant_reading_keeps_a_bad_padded_layout_as_unsupported():
+    from linlayout.triton import parse_aliases
+    from linlayout.triton.encodings.registry import UnsupportedEncoding
+
+    got = parse_aliases("#a = #ttg.padded_shared<[32:4] {order = [1, 0]}>\n", tolerant=True)
+    assert isinstance(got["a"], UnsupportedEncoding) and "'+'" in got["a"].reason
+
+
+def test_no_gluon_constructor_is_written():
+    with pytest.raises(LayoutError, match="no Gluon constructor is written for "
+                                          "PaddedSharedEncoding"):
+        parse_encoding(SHORT).gluon()

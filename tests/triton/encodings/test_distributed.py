@@ -1,0 +1,120 @@
+"""linlayout.triton.encodings.distributed: #ttg.blocked, #ttg.slice and #ttg.linear, bit-exact
+with Triton 3.9 (tests/data/triton_layouts.json), their text and their Gluon source."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout import LayoutError, LinearLayout
+from linlayout.triton import parse_encoding, to_gluon
+from linlayout.triton.encodings import (
+    BlockedEncoding,
+    LinearEncoding,
+    SliceEncoding,
+    blocked,
+    linear,
+    slice,
+)
+from linlayout.triton.recognize import distributed_bases
+
+from tests.triton.encodings.cases import (
+    ROUNDTRIP,
+    case_id,
+    cases_of,
+    check_case,
+    roundtrip_encoding,
+    roundtrip_of,
+)
+
+CLASSES = (BlockedEncoding, SliceEncoding, LinearEncoding)
+
+
+@pytest.mark.parametrize("case", cases_of(*CLASSES), ids=case_id)
+def test_bit_exact_with_triton_and_text_round_trips(case):
+    check_case(case)
+
+
+@pytest.mark.parametrize("enc, shape, source", roundtrip_of(BlockedEncoding),
+                         ids=lambda v: str(v)[:40])
+def test_gluon_is_the_recorded_source(enc, shape, source):
+    assert enc.gluon(shape) == source
+
+
+def test_linear_gluon_is_the_recorded_source():
+    entries = [e for e in ROUNDTRIP if roundtrip_encoding(e)[0] is None]
+    assert entries
+    for e in entries:
+        lay = LinearLayout.from_dict(e["layout"])
+        b = distributed_bases(lay)
+        enc = LinearEncoding(b["register"], b["lane"], b["warp"], b["block"], len(lay.out_dims))
+        assert enc.gluon(list(lay.out_dims.values())) == e["source"] == to_gluon(lay)
+
+
+def test_gluon_strings():
+    enc = blocked([1, 8], [4, 8], [4, 1], [1, 0])
+    assert slice(1, enc).gluon(module="ttgl") == (
+        "ttgl.SliceLayout(dim=1, parent=ttgl.BlockedLayout(size_per_thread=[1, 8], "
+        "threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0]))")
+    assert blocked([1, 4], [8, 4], [4, 1], [1, 0], cga_layout=[[1, 0]]).gluon().endswith(
+        "order=[1, 0], cga_layout=[[1, 0]])")
+    lin = linear([[0, 1]], [[1, 0]], [])
+    assert lin.gluon([2, 2]) == ("gl.DistributedLinearLayout(reg_bases=[[0, 1]], "
+                                 "lane_bases=[[1, 0]], warp_bases=[], block_bases=[], "
+                                 "shape=[2, 2])")
+    with pytest.raises(LayoutError, match="^gl.DistributedLinearLayout needs the tensor shape$"):
+        lin.gluon()
+
+
+def test_constructors_equal_parsed_encodings():
+    assert blocked([1, 4], [8, 4], [4, 1], [1, 0]) == parse_encoding(
+        "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+        "order = [1, 0]}>")
+    assert BlockedEncoding.from_attribute(
+        {"sizePerThread": [1, 4], "threadsPerWarp": [8, 4], "warpsPerCTA": [4, 1],
+         "order": [1, 0], "CTAsPerCGA": [1, 2]}) == blocked(
+        [1, 4], [8, 4], [4, 1], [1, 0], cga_layout=[[0, 1]])
+    assert LinearEncoding.from_attribute({"register": [[0, 1]], "lane": [[1, 0]]}) == \
+        linear([[0, 1]], [[1, 0]], [])
+
+
+def test_slice_of_blocked_drops_the_dim():
+    parent = blocked([1, 4], [8, 4], [4, 1], [1, 0])
+    row = slice(1, parent).to_linear_layout([32])
+    assert row.out_dims == {"dim0": 32}
+    assert row.bases["lane"] == [[0], [0], [1], [2], [4]]
+    assert SliceEncoding.from_attribute({"dim": 1, "parent": parent}) == slice(1, parent)
+
+
+@pytest.mark.parametrize("make, msg", [
+    (lambda: blocked([1, 3], [8, 4], [4, 1], [1, 0]), "power of two"),
+    (lambda: blocked([1, 4], [8, 4], [4, 1], [1, 1]), "permutation"),
+    (lambda: blocked([1, 4], [8, 4], [4], [1, 0]), "rank"),
+    (lambda: blocked([1, 4], [8, 4], [4, 1], [1, 0], cga_layout=[[3, 0]]), "power of two"),
+    (lambda: slice(2, blocked([1, 4], [8, 4], [4, 1], [1, 0])), "out of range"),
+    (lambda: linear([], [], []), "no bases"),
+])
+def test_bad_parameters_raise_layout_error(make, msg):
+    with pytest.raises(LayoutError, match=msg):
+        make()
+
+
+@pytest.mark.parametrize("cls, body, msg", [
+    (BlockedEncoding, {"order": [1, 0]}, r"^malformed MLIR at p: #ttg.blocked needs "
+                                         r"'sizePerThread'$"),
+    (BlockedEncoding, {"sizePerThread": [1, 3], "threadsPerWarp": [8, 4], "warpsPerCTA": [4, 1],
+                       "order": [1, 0]}, r"^invalid #ttg.blocked at p: sizePerThread"),
+    (BlockedEncoding, {"order": 1}, r"needs 'order' to be a list"),
+    (SliceEncoding, {"dim": 0, "parent": 1}, r"'parent' must be a layout attribute"),
+    (LinearEncoding, {"register": [1]}, r"'register' must be a list of bases"),
+])
+def test_bad_bodies_raise_layout_error(cls, body, msg):
+    with pytest.raises(LayoutError, match=msg):
+        cls.from_attribute(body, "p")
+
+
+def test_bad_shapes_raise_layout_error():
+    enc = blocked([1, 4], [8, 4], [4, 1], [1, 0])
+    with pytest.raises(LayoutError, match="rank"):
+        enc.to_linear_layout([64])
+    with pytest.raises(LayoutError, match="power of two"):
+        enc.to_linear_layout([64, 48])
