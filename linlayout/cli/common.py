@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from ..show.render import table  # noqa: F401  (the subcommands' tables)
 
 
 PROG = "linlayout"
@@ -100,15 +101,6 @@ def _cli_int(text: str, what: str) -> int:
 
 def _no_constant(name: str) -> Any:
     raise CliError(f"{name} is not a layout value (JSON layout files hold integers)")
-
-
-def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Left-aligned columns separated by ' | '."""
-    cells = [list(map(str, header))] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
-    lines.insert(1, "-+-".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 _INT_LIST = re.compile(r"\[\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*\]")

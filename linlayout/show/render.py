@@ -10,7 +10,8 @@ with more than ``MAX_IN_BITS`` (22) input bits (every input is enumerated).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .. import f2
 from ..hardware.model import HardwareModel, bank_model
@@ -18,7 +19,7 @@ from ..hardware.kinds import distributed_columns, memory_columns
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
-__all__ = ["grid_distributed", "grid_memory"]
+__all__ = ["grid_distributed", "grid_memory", "table"]
 
 #: Default truncation limits (columns, rows).
 MAX_COLS = 64
@@ -175,3 +176,19 @@ def grid_memory(memory: LinearLayout, element_bits: int, *,
         f"{num_banks} banks x {bank_bytes} bytes)"
     )
     return _grid(memory, cell, legend, max_cols, max_rows)
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A text table: left-aligned columns separated by ``' | '``, a ``-+-`` rule under the
+    header, trailing spaces stripped.
+
+    Args:
+        header: the column titles.
+        rows: one sequence of cells per row (any values; shown with ``str``), as long as
+            ``header``.
+    """
+    cells = [list(map(str, header))] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
