@@ -1,9 +1,12 @@
 """Optimal swizzle synthesis: the shared-memory layout for a store in layout A and loads in B.
 
+* :mod:`.transfer` — the inputs every synthesis function shares: a validated, immutable
+  :class:`Transfer` (store, loads, element width, hardware, weights) and the
+  :class:`Objective` that orders costs (wavefronts then instructions, or the reverse).
 * :func:`synthesize_swizzle` (:mod:`.synthesize`) — the layout, its certified cost per side
   and the bound that proves it optimal (:class:`SwizzleResult`, :class:`OptimalityBound`);
   :func:`common_vector_layout` is the Linear Layouts paper's objective (one vector width for
-  every side).
+  every side); :func:`synthesize_transfer` is the same synthesis on a built :class:`Transfer`.
 * :mod:`.segments` — the exact segment search for a tile read by several loads.
 * :mod:`.family` — every optimal layout: :func:`optimal_swizzles` counts and enumerates them,
   :func:`is_optimal` certifies a hand-written one.
@@ -15,20 +18,39 @@ arbitrary subspaces) is in ``docs/theory.md``.
 """
 
 from .family import Certificate, OptimalFamily, is_optimal, optimal_swizzles
-from .padding import PaddingChoice, PaddingResult, compare_padding_and_swizzle, synthesize_padding
-from .synthesize import OptimalityBound, SwizzleResult, common_vector_layout, synthesize_swizzle
+from .padding import (
+    PaddingChoice,
+    PaddingResult,
+    choose_padding_or_swizzle,
+    compare_padding_and_swizzle,
+    pad_transfer,
+    synthesize_padding,
+)
+from .synthesize import (
+    OptimalityBound,
+    SwizzleResult,
+    common_vector_layout,
+    synthesize_swizzle,
+    synthesize_transfer,
+)
+from .transfer import Objective, Transfer
 
 __all__ = [
     "Certificate",
+    "Objective",
     "OptimalFamily",
     "OptimalityBound",
     "PaddingChoice",
     "PaddingResult",
     "SwizzleResult",
+    "Transfer",
+    "choose_padding_or_swizzle",
     "common_vector_layout",
     "compare_padding_and_swizzle",
     "is_optimal",
     "optimal_swizzles",
+    "pad_transfer",
     "synthesize_padding",
     "synthesize_swizzle",
+    "synthesize_transfer",
 ]

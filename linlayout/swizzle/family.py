@@ -36,12 +36,13 @@ from .. import f2
 from .._checks import as_int
 from ..conflicts import ConflictReport, bank_conflicts
 from ..errors import LayoutError
-from ..hardware.model import HardwareModel, bank_model
+from ..hardware.model import HardwareModel
 from ..hardware.kinds import distributed_columns
 from ..layout import LinearLayout
 from .result import OptimalityBound
 from .space import QuotientSpace, project_along
-from .synthesize import common_vector_layout, synthesize_swizzle
+from .synthesize import common_vector, synthesize_transfer
+from .transfer import Objective, Transfer
 
 __all__ = ["MAX_ENUMERATION", "Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal",
            "optimal_swizzles"]
@@ -335,8 +336,9 @@ def optimal_swizzles(
     """
     if not isinstance(load, LinearLayout):
         raise LayoutError("optimal_swizzles takes one load layout (a LinearLayout)")
-    ref = common_vector_layout(store, load, element_bits=element_bits, hardware=hardware)
-    model = bank_model(element_bits, hardware)
+    transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware)
+    ref = common_vector(transfer)
+    model = transfer.model
     d = ref.total_out_bits
     k = ref.in_bits("vector")
     nseg = ref.in_bits("segment")
@@ -422,35 +424,26 @@ def is_optimal(
     Raises:
         LayoutError: as :func:`linlayout.bank_conflicts` and :func:`synthesize_swizzle`.
     """
-    loads = [load] if isinstance(load, LinearLayout) else list(load)
-    r = synthesize_swizzle(store, loads, element_bits=element_bits, hardware=hardware,
-                           objective=objective, weights=weights)
-    kw = dict(element_bits=element_bits, hardware=hardware)
-    reports = [bank_conflicts(store, memory, **kw)] + [bank_conflicts(ld, memory, **kw)
-                                                       for ld in loads]
-    ws = r.weights
-    names = ["store"] + (["load"] if len(loads) == 1 else [f"load {i}" for i in range(len(loads))])
+    goal = Objective.parse(objective)
+    transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware,
+                             weights=weights)
+    r = synthesize_transfer(transfer, goal)
+    kw = dict(element_bits=transfer.element_bits, hardware=transfer.hardware)
+    reports = [bank_conflicts(side, memory, **kw) for side in transfer.layouts]
     good: list[str] = []
     bad: list[str] = []
-    for name, rep, sb, best in zip(names, reports, r.bound.sides, r.reports):
+    for name, rep, best in zip(transfer.names, reports, r.reports):
         msg = (f"{name}: {rep.wavefronts_per_warp} wavefronts and {rep.instructions_per_warp} "
                f"instructions per warp ({rep.degree}-way at {rep.vector_elems} elements per "
                f"lane; the synthesized layout: {best.wavefronts_per_warp} and "
                f"{best.instructions_per_warp})")
-        ok = (rep.wavefronts_per_warp, rep.instructions_per_warp) <= \
-            (best.wavefronts_per_warp, best.instructions_per_warp) if objective == "wavefronts" \
-            else (rep.instructions_per_warp, rep.wavefronts_per_warp) <= \
-            (best.instructions_per_warp, best.wavefronts_per_warp)
+        ok = goal.key(rep.wavefronts_per_warp, rep.instructions_per_warp) <= \
+            goal.key(best.wavefronts_per_warp, best.instructions_per_warp)
         (good if ok else bad).append(msg)
-    waves = sum(w * rep.wavefronts_per_warp for w, rep in zip(ws, reports))
-    instrs = sum(w * rep.instructions_per_warp for w, rep in zip(ws, reports))
-    mine = (waves, instrs) if objective == "wavefronts" else (instrs, waves)
-    bound = ((r.bound.wavefronts_per_warp, r.bound.instructions_per_warp)
-             if objective == "wavefronts" else
-             (r.bound.instructions_per_warp, r.bound.wavefronts_per_warp))
+    waves, instrs = transfer.totals(reports)
     msg = (f"total: {waves} wavefronts and {instrs} instructions per warp; no layout beats "
            f"{r.bound.wavefronts_per_warp} and {r.bound.instructions_per_warp}")
-    proven = mine == bound
+    proven = (waves, instrs) == (r.bound.wavefronts_per_warp, r.bound.instructions_per_warp)
     if not proven:
         msg += (" (not reached" + ("" if r.optimal else
                                    "; the synthesizer did not reach it either") + ")")

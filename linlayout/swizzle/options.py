@@ -38,11 +38,9 @@ from ..hardware.instructions import DEFAULT, Instruction, MatrixGeometry, all_va
     matrix_geometry, parse_instruction
 from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
+from .transfer import Objective
 
-__all__ = ["OBJECTIVES", "SideOption", "cost_bound", "cost_key", "side_options"]
-
-#: Values of ``objective=``: which total is minimised first.
-OBJECTIVES = ("wavefronts", "instructions")
+__all__ = ["SideOption", "cost_bound", "side_options"]
 
 
 @dataclass(frozen=True)
@@ -188,14 +186,8 @@ def matrix_instructions(request: object, index: int) -> tuple[list[Instruction],
     return [instr], False
 
 
-def cost_key(wavefronts: int, instructions: int, objective: str) -> tuple[int, int]:
-    """The lexicographic key a cost is minimised by: ``(wavefronts, instructions)`` for the
-    ``"wavefronts"`` objective, ``(instructions, wavefronts)`` for ``"instructions"``."""
-    return (wavefronts, instructions) if objective == "wavefronts" else (instructions, wavefronts)
-
-
 def cost_bound(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
-               objective: str) -> tuple[tuple[int, int], list[SideOption]]:
+               objective: Objective) -> tuple[tuple[int, int], list[SideOption]]:
     """The least key any memory layout can reach, and each side's option that reaches it.
 
     Every side is minimised on its own (a layout cannot do better for a side than that
@@ -205,15 +197,15 @@ def cost_bound(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
 
     Returns:
         ``((first, second), best option per side)`` with ``first`` and ``second`` in the
-        objective's order (:func:`cost_key`).
+        objective's order (:meth:`~.transfer.Objective.key`).
     """
     total = [0, 0]
     chosen = []
     for opts, wt in zip(options, weights):
-        best = min(opts, key=lambda o: cost_key(o.wavefronts_bound, o.instructions_per_warp,
-                                                objective))
+        best = min(opts, key=lambda o: objective.key(o.wavefronts_bound,
+                                                     o.instructions_per_warp))
         chosen.append(best)
-        key = cost_key(best.wavefronts_bound, best.instructions_per_warp, objective)
+        key = objective.key(best.wavefronts_bound, best.instructions_per_warp)
         total[0] += wt * key[0]
         total[1] += wt * key[1]
     return (total[0], total[1]), chosen

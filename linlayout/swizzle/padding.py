@@ -25,12 +25,15 @@ from typing import Any
 from ..conflicts import ConflictReport, bank_conflicts
 from .._checks import shown
 from ..errors import LayoutError
-from ..hardware.model import HardwareModel, bank_model
+from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout
-from .options import cost_key
+from .result import SwizzleResult
+from .synthesize import synthesize_transfer
+from .transfer import WAVEFRONTS, Objective, Transfer
 
-__all__ = ["PaddingChoice", "PaddingResult", "compare_padding_and_swizzle", "synthesize_padding"]
+__all__ = ["PaddingChoice", "PaddingResult", "choose_padding_or_swizzle",
+           "compare_padding_and_swizzle", "pad_transfer", "synthesize_padding"]
 
 
 @dataclass(frozen=True)
@@ -100,11 +103,6 @@ def _row_major(out_dims: dict[str, int], order: Sequence[int]) -> LinearLayout:
     return LinearLayout({"offset": bases}, out_dims=out_dims)
 
 
-def _key(objective: str, waves: int, instrs: int, overhead: int) -> tuple[int, int, int]:
-    """The objective's key (:func:`~.options.cost_key`), padding bytes breaking ties."""
-    return cost_key(waves, instrs, objective) + (overhead,)
-
-
 def synthesize_padding(
     store: LinearLayout,
     load: LinearLayout | Sequence[LinearLayout],
@@ -138,22 +136,34 @@ def synthesize_padding(
         LayoutError: as :func:`~linlayout.bank_conflicts` for the sides; an unknown objective,
             bad weights or ``max_pairs``; no candidate at all (tile smaller than two words).
     """
-    loads = [load] if isinstance(load, LinearLayout) else list(load)
-    if not loads:
-        raise LayoutError("synthesize_padding needs at least one load")
-    if objective not in ("wavefronts", "instructions"):
-        raise LayoutError("objective must be 'wavefronts' or 'instructions', "
-                          f"got {shown(objective)}")
-    sides = [store, *loads]
-    w = tuple(weights) if weights is not None else (1,) * len(sides)
-    if len(w) != len(sides) or any(isinstance(x, bool) or not isinstance(x, int) or x < 1
-                                   for x in w):
-        raise LayoutError(f"weights must be {len(sides)} positive ints (store first), got "
-                          f"{list(w)}")
+    goal = Objective.parse(objective)
+    transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware,
+                             weights=weights)
+    return pad_transfer(transfer, goal, max_pairs=max_pairs)
+
+
+def pad_transfer(transfer: Transfer, objective: Objective = WAVEFRONTS, *,
+                 max_pairs: int = 1) -> PaddingResult:
+    """The cheapest padded layout of a validated transfer (:func:`synthesize_padding`'s
+    search, on a :class:`~.transfer.Transfer` already built).
+
+    Args:
+        transfer: the store, its loads, element width, hardware and weights.
+        objective: an :class:`~.transfer.Objective`; ties go to the smaller overhead.
+        max_pairs: 1 or 2 ``(interval, pad)`` pairs per candidate.
+
+    Returns:
+        A :class:`PaddingResult`.
+
+    Raises:
+        LayoutError: bad ``max_pairs``; no candidate at all (tile smaller than two words);
+            as :func:`~linlayout.bank_conflicts` for a side on a candidate.
+    """
     if max_pairs not in (1, 2):
         raise LayoutError(f"max_pairs must be 1 or 2, got {shown(max_pairs)}")
-    model = bank_model(element_bits, hardware)
-    out_dims = dict(store.out_dims)
+    model, element_bits, hardware = transfer.model, transfer.element_bits, transfer.hardware
+    sides, w = transfer.layouts, transfer.weights
+    out_dims = dict(transfer.store.out_dims)
     n = 1
     for s in out_dims.values():
         n *= s
@@ -177,9 +187,8 @@ def synthesize_padding(
             reports = [bank_conflicts(s, memory, element_bits=element_bits, hardware=hardware)
                        for s in sides]
             count += 1
-            waves = sum(x * r.wavefronts_per_warp for x, r in zip(w, reports))
-            instrs = sum(x * r.instructions_per_warp for x, r in zip(w, reports))
-            key = _key(objective, waves, instrs, memory.overhead_bytes(element_bits))
+            key = objective.key(*transfer.totals(reports)) + \
+                (memory.overhead_bytes(element_bits),)
             if best is None or key < best[0]:
                 best = (key, memory, reports)
     assert best is not None
@@ -200,10 +209,49 @@ class PaddingChoice:
         reason: one sentence saying why.
     """
 
-    swizzle: Any
+    swizzle: SwizzleResult
     padding: PaddingResult
     choice: str
     reason: str
+
+    @property
+    def tie(self) -> bool:
+        """Both cost the same wavefronts and instructions per warp (the swizzle is chosen)."""
+        s, p = self.swizzle, self.padding
+        return (s.wavefronts_per_warp, s.instructions_per_warp) == \
+            (p.wavefronts_per_warp, p.instructions_per_warp)
+
+
+def choose_padding_or_swizzle(swizzle: SwizzleResult, padding: PaddingResult,
+                              objective: Objective | str | None = None) -> PaddingChoice:
+    """Which of a synthesized swizzle and a padded layout to use, and why.
+
+    Args:
+        swizzle: a :class:`~linlayout.SwizzleResult`; padding: a :class:`PaddingResult` for
+            the same transfer.
+        objective: an :class:`~.transfer.Objective` or its name (default: the swizzle's).
+
+    Returns:
+        A :class:`PaddingChoice`: the padding when it is cheaper by the objective (its
+        weighted wavefronts and instructions per warp, ordered by
+        :meth:`~.transfer.Objective.key`), else the swizzle (on a tie too: it needs no extra
+        shared memory).
+
+    Raises:
+        LayoutError: an unknown objective.
+    """
+    goal = Objective.parse(swizzle.objective if objective is None else objective)
+    ks = goal.key(swizzle.wavefronts_per_warp, swizzle.instructions_per_warp)
+    kp = goal.key(padding.wavefronts_per_warp, padding.instructions_per_warp)
+    if kp < ks:
+        reason = (f"padding costs less ({padding.wavefronts_per_warp} wavefronts, "
+                  f"{padding.instructions_per_warp} instructions per warp against "
+                  f"{swizzle.wavefronts_per_warp} and {swizzle.instructions_per_warp}) for "
+                  f"{padding.overhead_bytes} bytes of shared memory")
+        return PaddingChoice(swizzle, padding, "padding", reason)
+    reason = ("the swizzle costs less" if ks < kp else
+              f"they tie; the swizzle needs no padding ({padding.overhead_bytes} bytes saved)")
+    return PaddingChoice(swizzle, padding, "swizzle", reason)
 
 
 def compare_padding_and_swizzle(
@@ -217,23 +265,14 @@ def compare_padding_and_swizzle(
 ) -> PaddingChoice:
     """Best swizzle vs best padded layout for one store and its loads (module docstring).
 
+    Returns:
+        A :class:`PaddingChoice` (:func:`choose_padding_or_swizzle`).
+
     Raises:
         LayoutError: as :func:`~linlayout.synthesize_swizzle` and :func:`synthesize_padding`.
     """
-    from .synthesize import synthesize_swizzle
-
-    swz = synthesize_swizzle(store, load, element_bits=element_bits, hardware=hardware,
-                             objective=objective, weights=weights)
-    pad = synthesize_padding(store, load, element_bits=element_bits, hardware=hardware,
-                             objective=objective, weights=weights)
-    ks = _key(objective, swz.wavefronts_per_warp, swz.instructions_per_warp, 0)
-    kp = _key(objective, pad.wavefronts_per_warp, pad.instructions_per_warp, 0)
-    if kp < ks:
-        reason = (f"padding costs less ({pad.wavefronts_per_warp} wavefronts, "
-                  f"{pad.instructions_per_warp} instructions per warp against "
-                  f"{swz.wavefronts_per_warp} and {swz.instructions_per_warp}) for "
-                  f"{pad.overhead_bytes} bytes of shared memory")
-        return PaddingChoice(swz, pad, "padding", reason)
-    reason = ("the swizzle costs less" if ks < kp else
-              f"they tie; the swizzle needs no padding ({pad.overhead_bytes} bytes saved)")
-    return PaddingChoice(swz, pad, "swizzle", reason)
+    goal = Objective.parse(objective)
+    transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware,
+                             weights=weights)
+    return choose_padding_or_swizzle(synthesize_transfer(transfer, goal),
+                                     pad_transfer(transfer, goal), goal)

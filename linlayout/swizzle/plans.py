@@ -48,7 +48,8 @@ from ..errors import LayoutError
 from ..hardware.instructions import check_memory
 from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
-from .options import SideOption, cost_key
+from .options import SideOption
+from .transfer import WAVEFRONTS, Objective
 from .segments import best_segment
 
 __all__ = [
@@ -98,7 +99,7 @@ class Problem:
         model: the bank model; d: the tensor's bit count; dim_bits: each out dim's width,
             dim0 first (for the preference among equally good directions, :func:`simplicity_key`).
         weights: per-side weights (0 for a side that is not counted); objective: the order of
-            the totals (:func:`~.options.cost_key`); node_limit: segment-search budget.
+            the totals (:meth:`~.transfer.Objective.key`); node_limit: segment-search budget.
         spans, free: caches by side set of the common register span and of its dimension
             free of thread directions (filled as the search goes).
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
@@ -110,7 +111,7 @@ class Problem:
     d: int
     dim_bits: tuple[int, ...]
     weights: tuple[int, ...]
-    objective: str = "wavefronts"
+    objective: Objective = WAVEFRONTS
     node_limit: int = 200_000
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
@@ -127,9 +128,9 @@ def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[i
     return w, n
 
 
-def plan_key(plan: Plan, weights: Sequence[int], objective: str) -> tuple[int, int]:
-    """The objective's key of a plan's exact cost (:func:`~.options.cost_key`)."""
-    return cost_key(*totals(plan.reports, weights), objective)
+def plan_key(plan: Plan, weights: Sequence[int], objective: Objective) -> tuple[int, int]:
+    """The objective's key of a plan's exact cost (:meth:`~.transfer.Objective.key`)."""
+    return objective.key(*totals(plan.reports, weights))
 
 
 # ---------------------------------------------------------------------------------- counting

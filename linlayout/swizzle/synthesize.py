@@ -21,7 +21,8 @@ The search (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, general
   search. Otherwise simple alternatives (row-major in every dimension order, every TMA mode)
   are counted too, the cheapest layout wins, and the report gives the gap to the bound.
 
-Stages of :func:`synthesize_swizzle`: :func:`_read_sides`, :func:`_options`, then
+Stages of :func:`synthesize_transfer` (:func:`synthesize_swizzle` builds its
+:class:`~.transfer.Transfer` and :class:`~.transfer.Objective`): :func:`_options`, then
 :func:`_fixed_tma`, :func:`_pinned_plan` or :func:`_search`, then :func:`_alternatives` (only
 when the bound was missed) and :func:`_result`.
 """
@@ -35,13 +36,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .. import f2
-from .._checks import as_int, shown
+from .._checks import shown
 from ..errors import LayoutError
 from ..hardware.instructions import DEFAULT
-from ..hardware.kinds import Distributed, distributed_columns, memory_columns, require_same_tensor
-from ..hardware.model import BankModel, HardwareModel, bank_model
+from ..hardware.kinds import memory_columns
+from ..hardware.model import BankModel, HardwareModel
 from ..layout import LinearLayout
-from .options import OBJECTIVES, SideOption, cost_key, matrix_instructions, side_options
+from .options import SideOption, matrix_instructions, side_options
 from .plans import (
     MAX_VARIANTS,
     Plan,
@@ -54,8 +55,10 @@ from .plans import (
     with_conflict_offsets,
 )
 from .result import OptimalityBound, SideBound, SwizzleResult
+from .transfer import WAVEFRONTS, Objective, Transfer
 
-__all__ = ["OptimalityBound", "SwizzleResult", "common_vector_layout", "synthesize_swizzle"]
+__all__ = ["OptimalityBound", "SwizzleResult", "common_vector", "common_vector_layout",
+           "synthesize_swizzle", "synthesize_transfer"]
 
 #: How many layouts the search constructs at most (over all assignments and their prefix
 #: variants) before it settles for the best so far.
@@ -188,17 +191,46 @@ def _cache_key(*args: Any) -> tuple | None:
 
 def _synthesize(store: Any, load: Any, element_bits: Any, hardware: Any, objective: Any,
                 weights: Any, instructions: Any, fixed: Any, node_limit: Any) -> SwizzleResult:
-    """:func:`synthesize_swizzle`, uncached."""
-    model = bank_model(element_bits, hardware)
-    if objective not in OBJECTIVES:
-        raise LayoutError(f"objective must be one of {OBJECTIVES}, got {shown(objective)}")
+    """:func:`synthesize_swizzle`, uncached: its arguments as one transfer and objective."""
+    goal = Objective.parse(objective)
+    transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware,
+                             weights=weights)
+    return synthesize_transfer(transfer, goal, instructions=instructions, fixed=fixed,
+                               node_limit=node_limit)
+
+
+def synthesize_transfer(
+    transfer: Transfer,
+    objective: Objective = WAVEFRONTS,
+    *,
+    instructions: str | Sequence[str | None] | None = None,
+    fixed: Sequence[Sequence[int]] | str | None = None,
+    node_limit: int = 200_000,
+) -> SwizzleResult:
+    """The optimal shared-memory layout of a validated transfer (uncached).
+
+    :func:`synthesize_swizzle` is this function behind its keyword arguments and its cache;
+    call it directly when the :class:`~.transfer.Transfer` is already built.
+
+    Args:
+        transfer: the store, its loads, element width, hardware and weights
+            (:class:`~.transfer.Transfer`, validated when it was built).
+        objective: an :class:`~.transfer.Objective` (default: wavefronts, then instructions).
+        instructions, fixed, node_limit: as :func:`synthesize_swizzle`.
+
+    Returns:
+        A :class:`SwizzleResult`, as :func:`synthesize_swizzle`.
+
+    Raises:
+        LayoutError: ``node_limit`` not a non-negative int; an instruction a side cannot use;
+            a fixed prefix or TMA mode that no layout of this tile satisfies.
+    """
     if not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 0:
         raise LayoutError(f"node_limit must be a non-negative int, got {shown(node_limit)}")
-    store, sides = _read_sides(store, load, model)
-    ws = _weights(weights, len(sides))
-    requests = _requests(instructions, len(sides), fixed)
+    store, model, ws = transfer.store, transfer.model, transfer.weights
+    requests = _requests(instructions, len(transfer.sides), fixed)
     counted = tuple(req != TMA_STORE for req in requests)
-    problem = _problem(store, sides, model, tuple(w if c else 0 for w, c in zip(ws, counted)),
+    problem = _problem(transfer, tuple(w if c else 0 for w, c in zip(ws, counted)),
                        objective, node_limit)
     options = _options(requests, problem)
     notes: list[str] = []
@@ -243,11 +275,26 @@ def common_vector_layout(store: LinearLayout, load: LinearLayout | Sequence[Line
     Returns:
         A layout with in dims ``vector, bank, segment``; its ``vector`` is the common one.
     """
-    model = bank_model(element_bits, hardware)
-    store, sides = _read_sides(store, load, model)
-    problem = _problem(store, sides, model, (1,) * len(sides), "wavefronts", node_limit)
+    transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware)
+    return common_vector(transfer, node_limit=node_limit)
+
+
+def common_vector(transfer: Transfer, *, node_limit: int = 200_000) -> LinearLayout:
+    """:func:`common_vector_layout` of a validated :class:`~.transfer.Transfer` (its weights
+    are ignored: every side counts once).
+
+    Returns:
+        A layout with in dims ``vector, bank, segment``; its ``vector`` is the widest vector
+        every side can use at once.
+
+    Raises:
+        LayoutError: no layout serves the sides with a common vector (not expected: one
+            element per lane always fits).
+    """
+    model, store = transfer.model, transfer.store
+    problem = _problem(transfer, (1,) * len(transfer.sides), WAVEFRONTS, node_limit)
     d = problem.d
-    options = _options([None] * len(sides), problem)
+    options = _options([None] * len(transfer.sides), problem)
     for k in range(min(o[0].vector_log2 for o in options), -1, -1):
         assignment = [next(o for o in opts if o.vector_log2 == k) for opts in options]
         plan = build_plan(assignment, problem)
@@ -260,29 +307,12 @@ def common_vector_layout(store: LinearLayout, load: LinearLayout | Sequence[Line
 
 
 # ------------------------------------------------------------------------------ reading input
-def _read_sides(store: Any, load: Any, model: BankModel) -> tuple[LinearLayout, list[Distributed]]:
-    """Validate the store and every load; the store (its out-dim order is the result's) and
-    each side's flat columns, store first, loads transposed to the store's out-dim order."""
-    if not isinstance(store, LinearLayout):
-        raise LayoutError(f"store must be a LinearLayout, got {type(store).__name__}")
-    sides = [distributed_columns(store, "store", model.warp_log2)]
-    loads_in = [load] if isinstance(load, LinearLayout) or not isinstance(load, Sequence) \
-        else list(load)
-    if not loads_in:
-        raise LayoutError("give at least one load layout")
-    for i, ld in enumerate(loads_in):
-        name = "load" if len(loads_in) == 1 else f"load {i}"
-        require_same_tensor(store, ld, "store", name)
-        sides.append(distributed_columns(ld.transpose_outs(store.out_dim_names), name,
-                                         model.warp_log2))
-    return store, sides
-
-
-def _problem(store: LinearLayout, sides: list[Distributed], model: BankModel,
-             weights: tuple[int, ...], objective: str, node_limit: int) -> Problem:
+def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
+             node_limit: int) -> Problem:
     """The fixed part of one synthesis (:class:`~.plans.Problem`)."""
-    return Problem(sides=tuple(sides), regs=tuple(f2.echelon(s.register) for s in sides),
-                   model=model, d=store.total_out_bits,
+    store, sides = transfer.store, transfer.sides
+    return Problem(sides=sides, regs=tuple(f2.echelon(s.register) for s in sides),
+                   model=transfer.model, d=store.total_out_bits,
                    dim_bits=tuple(store.out_bits(n) for n in store.out_dim_names),
                    weights=weights, objective=objective, node_limit=node_limit)
 
@@ -290,19 +320,6 @@ def _problem(store: LinearLayout, sides: list[Distributed], model: BankModel,
 def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
     """The objective's key of a plan's exact cost."""
     return plan_key(plan, problem.weights, problem.objective)
-
-
-def _weights(weights: Any, nsides: int) -> tuple[int, ...]:
-    """Per-side weights, validated (default 1 each)."""
-    if weights is None:
-        return (1,) * nsides
-    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
-        raise LayoutError(f"weights must be one positive int per side, got {shown(weights)}")
-    ws = tuple(as_int(w, "a weight") for w in weights)
-    if len(ws) != nsides or any(w < 1 for w in ws):
-        raise LayoutError(f"weights must be {nsides} positive ints (store first, then each "
-                          f"load), got {list(ws)}")
-    return ws
 
 
 def _requests(instructions: Any, nsides: int, fixed: Any) -> list[Any]:
@@ -372,20 +389,20 @@ def _pinned(fixed: Any, store: LinearLayout, d: int, model: BankModel) -> list[i
 
 # ------------------------------------------------------------------------------ the search
 def _ideal(assignment: Sequence[SideOption], weights: Sequence[int],
-           objective: str) -> tuple[int, int]:
+           objective: Objective) -> tuple[int, int]:
     """The key an assignment would have if every side reached its bound."""
     w = sum(wt * o.wavefronts_bound for o, wt in zip(assignment, weights))
     n = sum(wt * o.instructions_per_warp for o, wt in zip(assignment, weights))
-    return cost_key(w, n, objective)
+    return objective.key(w, n)
 
 
 def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
-                 objective: str) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
+                 objective: Objective
+                 ) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
     """Every assignment (one option per side) in increasing ideal key — lazily, best first
     (a heap over index vectors: the key is additive, so a neighbour never sorts earlier)."""
-    ranked = [sorted(opts, key=lambda o, wt=wt: cost_key(wt * o.wavefronts_bound,
-                                                          wt * o.instructions_per_warp,
-                                                          objective))
+    ranked = [sorted(opts, key=lambda o, wt=wt: objective.key(wt * o.wavefronts_bound,
+                                                               wt * o.instructions_per_warp))
               for opts, wt in zip(options, weights)]
     start = (0,) * len(ranked)
     seen = {start}
@@ -526,7 +543,7 @@ def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Pr
            source: str) -> Plan | None:
     """A given layout as a plan: each side's cheapest allowed access on it (None when a side
     has no allowed access the layout serves)."""
-    model, d, objective = problem.model, problem.d, problem.objective
+    model, d, key = problem.model, problem.d, problem.objective.key
     inv = f2.inverse(cols)
     reports, chosen = [], []
     for opts, side, reg in zip(options, problem.sides, problem.regs):
@@ -534,8 +551,7 @@ def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Pr
         if any(not o.is_matrix for o in opts):
             rep = side_report(cols, inv, side, reg, model, d, False)
             plain = next(o for o in opts if not o.is_matrix)
-            best = (cost_key(rep.wavefronts_per_warp, rep.instructions_per_warp, objective),
-                    rep, plain)
+            best = (key(rep.wavefronts_per_warp, rep.instructions_per_warp), rep, plain)
         for o in opts:
             if not o.is_matrix:
                 continue
@@ -543,7 +559,7 @@ def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Pr
                 rep = matrix_report(o, inv, side, model, False)
             except LayoutError:
                 continue
-            k = cost_key(rep.wavefronts_per_warp, rep.instructions_per_warp, objective)
+            k = key(rep.wavefronts_per_warp, rep.instructions_per_warp)
             if best is None or k < best[0]:
                 best = (k, rep, o)
         if best is None:
@@ -613,15 +629,14 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
             instructions_per_warp=best.instructions_per_warp,
             wavefront_floor=rep.wavefront_floor))
     key = plan_key(plan, eff, objective)
-    first, second = bound.key
-    w_bound, i_bound = (first, second) if objective == "wavefronts" else (second, first)
+    w_bound, i_bound = objective.totals(bound.key)
     reached = key == bound.key
     ob = OptimalityBound(
-        objective=objective, weights=weights, sides=tuple(side_bounds),
+        objective=objective.name, weights=weights, sides=tuple(side_bounds),
         wavefronts_per_warp=w_bound, instructions_per_warp=i_bound, reached=reached,
         method=bound.method, candidates=bound.candidates, infeasible=bound.infeasible)
     return SwizzleResult(
         layout=layout, vector_elems=1 << nvec, store=plan.reports[0],
         loads=tuple(plan.reports[1:]), optimal=reached and plan.proven, bound=ob,
-        element_bits=model.element_bits, objective=objective, weights=weights, notes=notes,
+        element_bits=model.element_bits, objective=objective.name, weights=weights, notes=notes,
         counted=counted)

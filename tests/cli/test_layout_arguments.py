@@ -82,9 +82,9 @@ def test_synthesize_prints_triton_gluon_and_cute(capsys):
 
 
 def test_json_says_when_there_is_no_cute_form(capsys):
-    from linlayout import cli
+    from linlayout.show.synthesis import interop
 
-    forms = cli.synthesize.interop(
+    forms = interop(
         __import__("linlayout").LinearLayout({"offset": [[1, 1], [0, 1], [2, 2], [0, 2]]},
                                              out_dims={"dim0": 4, "dim1": 4}), 16)
     assert forms["cute"] is None and "no CuTe form" in forms["cute_reason"]

@@ -113,7 +113,7 @@ def test_synthesize_reports_no_tma_mode_for_the_article(capsys):
 
 def test_synthesize_names_the_tma_mode_of_a_tma_layout(capsys, monkeypatch):
     """When the synthesized layout is a TMA tile the note names the driver mode."""
-    import linlayout.cli.synthesize as syn
+    import linlayout.show.synthesis as syn  # the report the command prints
 
     tile = ptx.tma_tile_layout("128B", element_bits=32, rows=16, cols=32)
     match = ptx.match_tma_mode(tile, 32)

@@ -1,0 +1,110 @@
+"""SynthesisReport: the library's report is exactly what ``linlayout synthesize`` prints.
+
+For every built-in example (and with padding, weights, another objective, a TMA mode and
+layouts from files) ``to_text()`` is the command's stdout and ``to_dict()`` the data of its
+``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from linlayout import examples, synthesize_swizzle
+from linlayout.hardware import AMD_CDNA3
+from linlayout.show.text import table
+from linlayout.show.synthesis import (
+    SIDE_HEADER,
+    SynthesisReport,
+    interop,
+    side_rows,
+    synthesis_report,
+)
+from linlayout.swizzle import synthesize_padding
+
+from tests.support import run_cli, write_file
+
+JSON_KEYS = {"layout", "vector_elems", "element_bits", "store", "load", "loads", "totals",
+             "optimal", "bound", "notes", "formula", "tma_mode", "triton", "gluon", "cute",
+             "example"}
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_text_and_json_are_the_cli_output(capsys, name):
+    ex = examples.get(name)
+    report = synthesis_report(synthesize_swizzle(ex.store, ex.load,
+                                                 element_bits=ex.element_bits), example=name)
+    assert isinstance(report, SynthesisReport)
+    code, out, err = run_cli(capsys, "synthesize", "--example", name)
+    assert code == 0 and err == ""
+    assert report.to_text() + "\n" == out
+    code, out, _ = run_cli(capsys, "synthesize", "--example", name, "--json")
+    data = report.to_dict()
+    assert code == 0 and json.loads(out) == data
+    assert list(json.loads(out)) == list(data)  # the same keys in the same order
+    assert set(data) - {"cute_reason"} == JSON_KEYS and data["example"] == name
+
+
+@pytest.mark.parametrize("name", ["transpose", "blocked-mma"])
+def test_padding_and_options_are_the_cli_output(capsys, name):
+    ex = examples.get(name)
+    kw = dict(element_bits=ex.element_bits, hardware=AMD_CDNA3, objective="instructions",
+              weights=[1, 4])
+    result = synthesize_swizzle(ex.store, ex.load, **kw)
+    report = synthesis_report(result, example=name,
+                              padding=synthesize_padding(ex.store, ex.load, **kw))
+    argv = ["synthesize", "--example", name, "--hardware", "AMD_CDNA3", "--objective",
+            "instructions", "--weights", "1", "4", "--padding"]
+    code, out, _ = run_cli(capsys, *argv)
+    assert code == 0 and report.to_text() + "\n" == out
+    assert "choose: " in out and report.choice is not None
+    code, out, _ = run_cli(capsys, *argv, "--json")
+    data = json.loads(out)
+    assert data == report.to_dict() and {"padding", "choice"} <= set(data)
+    assert data["choice"] == report.choice.choice
+
+
+def test_a_tma_store_is_the_cli_output(capsys):
+    ex = examples.get("gemm-operand")
+    result = synthesize_swizzle(ex.store, ex.load, element_bits=ex.element_bits, fixed="128B",
+                                instructions=["tma", "ldmatrix.x4"])
+    report = synthesis_report(result, example="gemm-operand")
+    code, out, _ = run_cli(capsys, "synthesize", "--example", "gemm-operand", "--fixed", "128B",
+                           "--instructions", "tma,ldmatrix.x4")
+    assert code == 0 and report.to_text() + "\n" == out
+    assert report.tma is not None and report.tma.describe() in out
+    assert "TMA copy (not counted)" in out
+
+
+def test_files_take_the_given_title(capsys, tmp_path):
+    ex = examples.get("blocked-mma")
+    src = write_file(tmp_path, "src.json", ex.store.to_dict())
+    dst = write_file(tmp_path, "dst.json", ex.load.to_dict())
+    result = synthesize_swizzle(ex.store, ex.load, element_bits=16)
+    title = f"synthesize: store {src}, load {dst}, 16-bit elements"
+    report = synthesis_report(result, title=title)
+    code, out, _ = run_cli(capsys, "synthesize", "--src", src, "--dst", dst,
+                           "--element-bits", "16")
+    assert code == 0 and report.to_text() + "\n" == out
+    code, out, _ = run_cli(capsys, "synthesize", "--src", src, "--dst", dst,
+                           "--element-bits", "16", "--json")
+    assert json.loads(out) == report.to_dict() and "example" not in report.to_dict()
+
+
+def test_defaults_and_parts():
+    ex = examples.get("transpose")
+    result = synthesize_swizzle(ex.store, ex.load, element_bits=32)
+    plain = synthesis_report(result)
+    assert plain.title == "synthesized shared-memory layout (32-bit elements)"
+    assert "⌊dim1/8⌋" in plain.formula  # no example: the tensor's own dim names
+    named = synthesis_report(result, example="transpose")
+    assert named.formula == synthesis_report(result, dim_names={"dim0": "m",
+                                                                "dim1": "n"}).formula
+    assert named.padding is None and named.choice is None
+    forms = interop(result.layout, 32)
+    assert (named.triton, named.gluon, named.cute) == (forms["triton"], forms["gluon"],
+                                                       forms["cute"])
+    rows = side_rows(["store", "load"], list(result.reports))
+    assert [r[0] for r in rows] == ["store", "load"] and len(rows[0]) == len(SIDE_HEADER)
+    assert table(SIDE_HEADER, rows) in named.to_text()
