@@ -28,8 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from linlayout.check import shared_memory as lowering  # noqa: E402
 from linlayout.check import check_module  # noqa: E402
-from linlayout.check.count import clear_count_cache  # noqa: E402
-from linlayout.check.shared_memory import ops  # noqa: E402
+import linlayout  # noqa: E402
 from linlayout.triton.ttgir import read_ttgir  # noqa: E402
 
 HEAD = """#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -50,8 +49,7 @@ def many_loads(n: int) -> str:
 
 
 def clear() -> None:
-    ops.clear_caches()
-    clear_count_cache()
+    linlayout.clear_caches()
 
 
 def timed(fn, repeat: int) -> float:

@@ -13,6 +13,8 @@ Public names:
 * :class:`LayoutError` — raised for every invalid input (subclasses: :class:`NotInvertibleError`,
   :class:`NotLinearError`, :class:`LayoutParseError`).
 * :mod:`linlayout.f2` — the bit-vector linear algebra underneath.
+* :func:`clear_caches` — empty every cache of the package (one policy: bounded LRU caches of
+  pure functions on immutable arguments; for cold-start timings).
 
 ``import linlayout`` loads neither galois nor sympy; they are imported where used. The
 synthesizer (:mod:`linlayout.swizzle`) loads on first use of one of its names, so a program
@@ -20,6 +22,7 @@ that only builds layouts or counts conflicts does not pay for it.
 """
 
 from . import f2
+from ._memo import clear_caches
 from .conflicts import ConflictReport, bank_conflicts, simulate_bank_access
 from .errors import LayoutError, NotInvertibleError
 from .layout import LayoutParseError, LinearLayout, NotLinearError
@@ -42,6 +45,7 @@ __all__ = [
     "Subspace",
     "SwizzleResult",
     "bank_conflicts",
+    "clear_caches",
     "f2",
     "simulate_bank_access",
     "synthesize_swizzle",

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
 
 from ._checks import shown
 from .errors import LayoutError
 from .layout import LinearLayout
+from ._memo import memoize
 
 __all__ = ["Example", "get", "names"]
 
@@ -41,7 +41,7 @@ class Example:
     element_bits: int
 
 
-@lru_cache(maxsize=None)
+@memoize(64)
 def _data() -> dict:
     text = resources.files("linlayout").joinpath("data/examples.json").read_text("utf-8")
     return json.loads(text)

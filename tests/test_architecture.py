@@ -20,7 +20,7 @@ PKG = ROOT / "linlayout"
 #: lower ones (``linlayout/__init__`` and ``__main__``, the public façade, are exempt).
 LAYERS = (
     {"errors"},
-    {"_checks"},
+    {"_checks", "_memo"},
     {"f2"},
     {"subspace"},
     {"layout"},

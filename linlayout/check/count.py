@@ -8,18 +8,18 @@ direct-to-LDS copies, private scratch without a layout, named TMA/MMA ops) are n
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 from ..conflicts import ConflictReport, bank_conflicts
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
 from .shared_memory import Side
+from .._memo import memoize
 
-__all__ = ["clear_count_cache", "count_side", "try_count"]
+__all__ = ["count_side", "try_count"]
 
 
-@lru_cache(maxsize=8192)
+@memoize(8192)
 def _count(dist: LinearLayout, memory: LinearLayout, bits: int, vector: int | None,
            instruction: str | None, hardware: HardwareModel) -> ConflictReport:
     if instruction:
@@ -49,8 +49,3 @@ def try_count(side: Side, hardware: HardwareModel) -> tuple[ConflictReport | Non
         return count_side(side, hardware), ""
     except LayoutError as exc:
         return None, str(exc)
-
-
-def clear_count_cache() -> None:
-    """Empty the bank-conflict cache (for cold-start timings)."""
-    _count.cache_clear()

@@ -30,7 +30,6 @@ import itertools
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .. import f2
 from .._checks import as_int
@@ -43,6 +42,7 @@ from .result import OptimalityBound
 from .space import QuotientSpace, project_along
 from .synthesize import common_vector, synthesize_transfer
 from .transfer import Objective, Transfer
+from .._memo import memoize
 
 __all__ = ["MAX_ENUMERATION", "Certificate", "OptimalFamily", "gaussian_binomial", "is_optimal",
            "optimal_swizzles"]
@@ -53,7 +53,7 @@ __all__ = ["MAX_ENUMERATION", "Certificate", "OptimalFamily", "gaussian_binomial
 MAX_ENUMERATION = 1 << 20
 
 
-@lru_cache(maxsize=4096)
+@memoize(4096)
 def gaussian_binomial(n: int, k: int) -> int:
     """The number of ``k``-dim subspaces of F₂ⁿ (``[n, k]₂``); 0 when ``k`` is out of range."""
     if k < 0 or k > n or n < 0:

@@ -56,6 +56,7 @@ from .plans import (
 )
 from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
+from .._memo import register
 
 __all__ = ["OptimalityBound", "SwizzleResult", "common_vector", "common_vector_layout",
            "synthesize_swizzle", "synthesize_transfer"]
@@ -167,6 +168,7 @@ _CACHE: OrderedDict[tuple, SwizzleResult] = OrderedDict()
 
 
 synthesize_swizzle.cache_clear = _CACHE.clear  # type: ignore[attr-defined]
+register(_CACHE.clear)
 
 
 def _frozen(value: Any) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ...errors import LayoutError
 from ...layout import LinearLayout
@@ -17,8 +16,9 @@ from .vectorise import access_map
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ..target import Target, parse_target
+from ..._memo import memoize
 
-__all__ = ["cached_copy", "clear_caches", "embed_in_buffer", "layout_of", "module_target", "predict_access",
+__all__ = ["cached_copy", "embed_in_buffer", "layout_of", "module_target", "predict_access",
            "predict_module"]
 
 
@@ -48,7 +48,7 @@ def embed_in_buffer(dist: LinearLayout, memory: LinearLayout) -> LinearLayout:
     return LinearLayout(dist.bases, out_dims={n: memory.out_dims[n] for n in dist.out_dim_names})
 
 
-@lru_cache(maxsize=4096)
+@memoize(4096)
 def cached_copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, target: Target,
                 async_copy: bool = False, contiguity: int | None = None, other: bool = False,
                 buffer_op: bool = False) -> Prediction:
@@ -59,12 +59,12 @@ def cached_copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, 
                         contiguity=contiguity, has_other=other, buffer_op=buffer_op)
 
 
-@lru_cache(maxsize=1024)
+@memoize(1024)
 def _convert(src: LinearLayout, dst: LinearLayout, bits: int, target: Target) -> Prediction:
     return predict_convert(src, dst, bits, target)
 
 
-@lru_cache(maxsize=4096)
+@memoize(4096)
 def layout_of(t: TritonType) -> LinearLayout:
     """``t.layout``, cached per type (encodings and shapes repeat across a file).
 
@@ -117,7 +117,7 @@ def predict_access(a: Access, target: Target) -> Prediction:
     return predict_named(a.op, target)
 
 
-@lru_cache(maxsize=1024)
+@memoize(1024)
 def padded_of(t: TritonType) -> PaddedLayout:
     """The :class:`~linlayout.PaddedLayout` of a ``padded_shared`` memdesc (cached).
 
@@ -171,9 +171,3 @@ def predict_module(module: TTGIRModule, target: Target | None = None
         except LayoutError as exc:
             out.append((a, exc))
     return out
-
-
-def clear_caches() -> None:
-    """Empty the per-layout caches of this module (for cold-start timings)."""
-    for f in (cached_copy, layout_of, _convert):
-        f.cache_clear()

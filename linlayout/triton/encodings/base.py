@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from ..._checks import as_int, int_list, shown
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from .construct import (
+from ..._memo import memoize
     ensure_not_larger,
     ensure_not_smaller,
     from_bases,
@@ -257,7 +257,7 @@ def combine_cta_cga(cta: LinearLayout, cga: CGALayout, shape: Sequence[int],
     return (cta * cga_layout).transpose_outs(names)
 
 
-@lru_cache(maxsize=1024)
+@memoize(1024)
 def _cga_within(cga: CGALayout, shape: tuple[int, ...], order: tuple[str, ...]) -> LinearLayout:
     """``cga``'s layout cut to ``shape``, out dims in ``order`` (cached: every conversion
     needs it, and layouts are immutable)."""

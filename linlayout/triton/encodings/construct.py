@@ -35,10 +35,10 @@ and ``lib/Dialect/TritonGPU/IR/Dialect.cpp`` (Triton 3.9).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 
 from ..._checks import log2_exact
 from ...layout import LinearLayout
+from ..._memo import memoize
 
 __all__ = [
     "dot_operand_order",
@@ -64,7 +64,7 @@ def standard_out_dims(rank: int) -> list[str]:
     return [f"dim{i}" for i in range(rank)]
 
 
-@lru_cache(maxsize=1024)
+@memoize(1024)
 def identity_1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
     """``L(x) = x`` on ``[0, size)`` (Triton ``identity1D``); size 0 gives the empty layout,
     as in Triton, where callers pass a quotient of sizes that may be 0.
@@ -79,7 +79,7 @@ def identity_1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
     return LinearLayout.identity_1d(size, in_dim, out_dim)
 
 
-@lru_cache(maxsize=256)
+@memoize(256)
 def zeros_1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
     """``L(x) = 0`` on ``[0, size)`` with an out dim of size 1 (Triton ``zeros1D``); size 0
     gives the empty layout (cached, as :func:`identity_1d`).
