@@ -7,11 +7,11 @@ words by arithmetic on addresses, and counts distinct words per bank in each pha
 :func:`simulate_access` is the engine, in named steps: :func:`check_simulation` (arguments
 and work), :func:`element_locations` (address enumeration), :func:`enumerated_vector_log2`
 and :func:`register_groups` (the vector and the instructions), :func:`phase_lanes_by_id`,
-:func:`phase_degree` and :func:`instruction_wavefronts` (per-phase counting), then the
-report. It imports only the access rule (:mod:`linlayout.hardware.access`), the report and
-the layers below; padded layouts reach it through ``offset_map`` from :mod:`.padded`, AMD LDS
-instructions through :mod:`.lds`, and the public :func:`linlayout.simulate_bank_access`
-(:mod:`.dispatch`) routes to all three.
+:func:`phase_degree` and :func:`instruction_wavefronts` (per-phase counting), then
+:func:`simulation_report`. It imports only the access rule (:mod:`linlayout.hardware.access`),
+the report and the layers below; padded layouts reach it through ``offset_map`` from
+:mod:`.padded`, AMD LDS instructions through :mod:`.lds`, and the public
+:func:`linlayout.simulate_bank_access` (:mod:`.dispatch`) routes to all three.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from .report import ConflictReport
 
 __all__ = ["MAX_SIMULATION_STEPS", "check_simulation", "check_work", "element_locations",
            "enumerated_alignment_log2", "enumerated_vector_log2", "instruction_wavefronts",
-           "phase_degree", "phase_lanes_by_id", "register_groups", "simulate_access"]
+           "phase_degree", "phase_lanes_by_id", "register_groups", "simulate_access",
+           "simulation_report"]
 
 
 def _xor_all(cols: tuple[int, ...], x: int) -> int:
@@ -273,23 +274,40 @@ def simulate_access(layout: LinearLayout, memory: LinearLayout, model: BankModel
             per_warp = max(per_warp, warp_total)
     if len(wave_set) > 1 and offset_map is None:
         raise LayoutError(f"instructions of one access disagree: {sorted(wave_set)} wavefronts")
+    uneven = per_warp if len(wave_set) > 1 else None
+    return simulation_report(plan, model, k, len(phases), len(groups), worst_degree,
+                             worst_wavefronts, uneven)
+
+
+def simulation_report(plan: AccessPlan, model: BankModel, vector_log2: int, phases: int,
+                      instructions: int, degree: int, wavefronts: int,
+                      uneven_wavefronts_per_warp: int | None) -> ConflictReport:
+    """The last step: the :class:`ConflictReport` of a simulated ``ld/st.shared`` access.
+
+    Args:
+        plan: the access; model: the bank model; vector_log2: log2 of the vector (elements).
+        phases: phases per instruction; instructions: instructions per warp.
+        degree: the worst phase's wavefronts; wavefronts: the worst instruction's.
+        uneven_wavefronts_per_warp: the costliest warp's total when instructions differ
+            (padded layouts), else None.
+    """
     e = model.element_bits
-    v = 1 << k
+    v = 1 << vector_log2
     hw = model.hardware
     return ConflictReport(
-        degree=worst_degree,
-        wavefronts_per_instruction=worst_wavefronts,
+        degree=degree,
+        wavefronts_per_instruction=wavefronts,
         vector_elems=v,
-        phases=len(phases),
-        lanes_per_phase=(1 << model.warp_log2) // len(phases),
+        phases=phases,
+        lanes_per_phase=(1 << model.warp_log2) // phases,
         access_bits=e * v,
         element_bits=e,
-        instructions_per_warp=len(groups),
+        instructions_per_warp=instructions,
         bytes_per_warp=_warp_bytes(plan, model),
         row_bytes=hw.row_bytes,
         max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=(),
-        uneven_wavefronts_per_warp=per_warp if len(wave_set) > 1 else None,
+        uneven_wavefronts_per_warp=uneven_wavefronts_per_warp,
     )
 
 
