@@ -1,4 +1,8 @@
-"""Exact shared-memory bank-conflict counts in closed form.
+"""Exact shared-memory bank-conflict counts in closed form: the engine on linear layouts.
+
+It imports only the access rule (:mod:`linlayout.hardware.access`), the report and the layers
+below; padded layouts (:mod:`.padded`), AMD LDS instructions (:mod:`.lds`) and the public
+:func:`linlayout.bank_conflicts` (:mod:`.dispatch`) sit above it and call it.
 
 The hardware model (``docs/hardware-model.md``; NVIDIA defaults): shared memory has ``num_banks`` banks of
 ``bank_bytes`` bytes; word ``w`` (a ``bank_bytes``-sized word) lives in bank ``w % num_banks``.
@@ -31,95 +35,16 @@ force.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from .. import f2
-from ..errors import LayoutError
-from .._checks import log2_exact
-from ..hardware.model import BankModel, HardwareModel, bank_model
-from ..hardware.lds import is_lds_instruction
+from ..hardware.access import plan_access, plan_vector, warp_bytes
 from ..hardware.instructions import (Instruction, check_matrix_access, check_memory,
                                      parse_instruction)
-from ..hardware.kinds import distributed_columns, memory_columns, require_same_tensor
+from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..layout import LinearLayout
-from ..layout.padded import PaddedLayout
 from .report import ConflictReport
 
-__all__ = ["ConflictReport", "bank_conflicts", "count_matrix", "count_offsets", "warp_bytes"]
-
-@dataclass(frozen=True)
-class AccessPlan:
-    """A distributed layout and a shared-memory layout, validated and in flat-int form.
-
-    Attributes:
-        memory_cols: flattened tensor coordinate of each memory input bit: the offset bits
-            first (element offsets), then block bits.
-        offset_bits: how many of ``memory_cols`` are offset bits.
-        register, lane, warp, block: flattened tensor coordinates of each input bit of the
-            distributed layout; ``lane`` is zero-extended to the warp's lanes.
-    """
-
-    memory_cols: tuple[int, ...]
-    offset_bits: int
-    register: tuple[int, ...]
-    lane: tuple[int, ...]
-    warp: tuple[int, ...]
-    block: tuple[int, ...]
-
-
-def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) -> AccessPlan:
-    """Validate a (distributed layout, shared-memory layout) pair; return it in flat form.
-
-    Raises:
-        LayoutError: wrong in dims, mismatched out dims or sizes, too many lanes, or a memory
-            layout that is not a bijection.
-    """
-    dist = distributed_columns(layout, "layout", warp_log2)
-    require_same_tensor(layout, memory, "layout", "memory")
-    mem_cols, offset_bits = memory_columns(memory, layout.out_dim_names)
-    return AccessPlan(
-        memory_cols=mem_cols,
-        offset_bits=offset_bits,
-        register=dist.register,
-        lane=dist.lane,
-        warp=dist.warp,
-        block=dist.block,
-    )
-
-
-def alignment_log2(offsets: Sequence[int]) -> int:
-    """Largest k such that every offset is a multiple of 2^k (zero offsets impose nothing).
-
-    A vector of ``2^k`` elements is one instruction only if every thread's run starts on a
-    multiple of ``2^k``: the element offsets of the lane, warp and block bits must have their
-    low ``k`` bits clear (registers may mix in vector bits: the compiler renames them).
-    """
-    k = 64
-    for x in offsets:
-        if x:
-            k = min(k, (x & -x).bit_length() - 1)
-    return k
-
-
-def widest_vector_log2(memory_cols: Sequence[int], offset_bits: int,
-                       register_basis: Sequence[int], model: BankModel,
-                       align_log2: int = 64) -> int:
-    """Largest k with memory offset bits 0..k-1 in span(registers), every thread's run of
-    ``2^k`` offsets aligned (``k ≤ align_log2``), and 2^k·element_bits ≤ the widest access.
-
-    Args:
-        memory_cols: tensor coordinate (flat int) of each memory input bit, offset bits first.
-        offset_bits: how many of ``memory_cols`` are offset bits.
-        register_basis: :func:`linlayout.f2.echelon` basis of the register images.
-        align_log2: :func:`alignment_log2` of the lane, warp and block offsets.
-    """
-    piv = register_basis
-    k = 0
-    limit = min(model.max_vector_log2, offset_bits, align_log2)
-    while k < limit and f2.reduce(memory_cols[k], piv) == 0:
-        k += 1
-    return k
+__all__ = ["count_matrix", "count_offsets", "linear_bank_conflicts", "phase_exponent"]
 
 
 def phase_exponent(phase: Sequence[int], z: int, seg_lo: int,
@@ -131,6 +56,9 @@ def phase_exponent(phase: Sequence[int], z: int, seg_lo: int,
         z: offset bits below ``z`` are the vector / within-word / row bits.
         seg_lo: first segment offset bit.
         with_basis: also return a basis of that intersection (else ``()``).
+
+    Source: Lemma 9.4 of the Linear Layouts paper, generalised to sub-word accesses (module
+    docstring).
     """
     hi = [x >> z for x in phase]
     bank_mask = (1 << (seg_lo - z)) - 1
@@ -151,7 +79,8 @@ def count_offsets(
     model: BankModel,
     with_basis: bool = True,
 ) -> ConflictReport:
-    """The closed form on offset-space images (the engine of :func:`bank_conflicts`).
+    """The closed form on offset-space images (the ``ld/st.shared`` engine of
+    :func:`linear_bank_conflicts`, also used by the swizzle synthesizer).
 
     Args:
         lane_offs: element offset of each lane bit (``warp_log2`` of them, zero-extended);
@@ -160,6 +89,9 @@ def count_offsets(
         vector_log2: k, log2 of the vector width in elements.
         model: validated hardware parameters.
         with_basis: also compute ``conflict_offsets``.
+
+    Returns:
+        The access's :class:`ConflictReport` (Lemma 9.4 generalised, module docstring).
     """
     z = max(vector_log2, model.within_word_bits)
     phase = f2.compose(lane_offs, model.phase_lanes(vector_log2))
@@ -186,13 +118,6 @@ def count_offsets(
     )
 
 
-def warp_bytes(lane_offs: Sequence[int], reg_offs: Sequence[int], model: BankModel) -> int:
-    """Distinct bytes one warp moves: ``2^rank(lane and register offsets)`` elements, in bytes
-    (rounded up for sub-byte totals)."""
-    elems_log2 = f2.rank(list(lane_offs) + list(reg_offs))
-    return -(-(model.element_bits << elems_log2) // 8)
-
-
 def count_matrix(
     instr: Instruction,
     row_offs: Sequence[int],
@@ -211,6 +136,13 @@ def count_matrix(
         reg_offs: element offsets of each register bit.
         lane_offs: element offsets of each lane bit (for the bytes the warp moves).
         model: hardware parameters (a row of banks must hold the 8 rows: 128 bytes).
+        with_basis: also compute ``conflict_offsets``.
+
+    Returns:
+        The access's :class:`ConflictReport`, ``instruction`` set to the matrix variant.
+
+    Source: PTX ISA ``ldmatrix``/``stmatrix`` (each 8×8 matrix's 8 row addresses are one
+    phase); the degree by :func:`phase_exponent`.
     """
     exp, basis = phase_exponent(row_offs, row_bits, model.seg_lo, with_basis)
     keep = (1 << row_bits) - 1
@@ -237,124 +169,31 @@ def count_matrix(
     )
 
 
-def check_vector(vector_elems: Any, memory_cols: tuple[int, ...], offset_bits: int,
-                 register_cols: tuple[int, ...], model: BankModel, align_log2: int = 64) -> int:
-    """Validate a requested vector width; return its log2.
-
-    Raises:
-        LayoutError: not a power of two, wider than 128 bits, or not backed by registers.
-    """
-    k = log2_exact(vector_elems, "vector_elems")
-    if k > model.max_vector_log2:
-        raise LayoutError(
-            f"vector_elems={vector_elems} of {model.element_bits}-bit elements exceeds the "
-            f"{model.hardware.max_access_bytes * 8}-bit widest access; use at most "
-            f"{1 << model.max_vector_log2}"
-        )
-    widest = widest_vector_log2(memory_cols, offset_bits, f2.echelon(register_cols), model)
-    if k > widest:
-        raise LayoutError(
-            f"vector_elems={vector_elems} is not possible: only the first {1 << widest} "
-            "consecutive offsets of the memory layout are held in one thread's registers"
-        )
-    if k > align_log2:
-        raise LayoutError(
-            f"vector_elems={vector_elems} is not possible: a lane's (or warp's) run of offsets "
-            f"starts at a multiple of {1 << align_log2} elements only, so its vector would "
-            "straddle two aligned blocks"
-        )
-    return k
-
-
-def plan_vector(plan: AccessPlan, model: BankModel, vector_elems: Any = None,
-                cap_log2: int = 64) -> tuple[list[int], list[int], int]:
-    """The ``ld/st.shared`` vector of a planned access: ``(inverse memory columns, lane
-    offsets, log2 of the vector)``. The default vector is the widest the registers back, the
-    lanes', warps' and blocks' alignment allows and ``cap_log2`` (e.g. padding) permits; a
-    requested one is checked (:func:`check_vector`).
-
-    Raises:
-        LayoutError: a requested vector that is not possible (:func:`check_vector`), or a lane
-            bit that reaches another CTA's shared memory.
-    """
-    inv = f2.inverse(plan.memory_cols)
-    lane_offs = [f2.apply(inv, c) for c in plan.lane]
-    align = alignment_log2(lane_offs + [f2.apply(inv, c) for c in plan.warp + plan.block])
-    if vector_elems is None:
-        k = min(align, cap_log2, widest_vector_log2(plan.memory_cols, plan.offset_bits,
-                                                    f2.echelon(plan.register), model))
-    else:
-        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model,
-                         align)
-    offset_mask = (1 << plan.offset_bits) - 1
-    for i, x in enumerate(lane_offs):
-        if x & ~offset_mask:
-            raise LayoutError(
-                f"lane bit {i} moves the access to another CTA's shared memory (memory 'block' "
-                "bits); a warp's ld/st.shared addresses only its own CTA"
-            )
-    return inv, lane_offs, k
-
-
-def bank_conflicts(
+def linear_bank_conflicts(
     layout: LinearLayout,
-    memory: LinearLayout | PaddedLayout,
+    memory: LinearLayout,
     *,
     element_bits: int,
     vector_elems: int | None = None,
     hardware: HardwareModel | None = None,
     instruction: str | None = None,
 ) -> ConflictReport:
-    """Exact bank conflicts of a warp storing or loading ``layout`` into/from ``memory``.
+    """:func:`linlayout.bank_conflicts` for a linear memory layout and an NVIDIA-style
+    instruction (``ld/st.shared`` or ldmatrix/stmatrix): the closed-form engine.
 
-    Args:
-        layout: distributed layout, in dims among ``register, lane, warp, block`` → tensor out
-            dims. A lane dim smaller than the warp is padded with broadcast (zero) lanes.
-        memory: shared-memory layout, a bijection with in dims ``offset`` (elements)
-            [+ ``block``] or ``vector, bank, segment`` [+ ``reps``] (flattened in that order)
-            onto the same out dims with the same sizes; or a
-            :class:`~linlayout.layout.padded.PaddedLayout` (counted by
-            :func:`linlayout.conflicts.padded.padded_bank_conflicts`).
-        element_bits: bits per element, a power of two from 1 to the widest access (128).
-        vector_elems: elements per lane per instruction; default the widest ``2^k`` such that
-            memory offsets ``0..2^k-1`` are held in one thread's registers, every lane's,
-            warp's and block's run of offsets starts on a multiple of ``2^k`` (else no single
-            instruction moves it), and ``2^k · element_bits`` fits the widest access (128 bits).
-        hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``; presets
-            ``AMD_CDNA3``, ``AMD_CDNA4``; ``NVIDIA.with_banks(num_banks=16)`` for other bank
-            counts): banks, bank words, warp size, widest access and phases.
-        instruction: ``"ld.shared"``/``"st.shared"`` (default, vectorised) or a matrix
-            instruction ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``, …
-            (:mod:`linlayout.hardware.instructions`), or an AMD LDS mnemonic (``"ds_read_b128"``,
-            ``"ds_read2_b64"``, ``"ds_read_b64_tr_b16"``, ``"global_load_lds_dwordx4"``, …;
-            :mod:`linlayout.hardware.lds`, counted by
-            :func:`linlayout.conflicts.lds.lds_bank_conflicts`, default hardware
-            ``AMD_CDNA4``); ``vector_elems`` does not apply to those.
-
-    Returns:
-        A :class:`ConflictReport`: degree, wavefronts per instruction, vector width, phases,
-        and the warp's whole-tile cost (instructions and wavefronts per warp, the bytes it
-        moves and the floors they imply).
+    Arguments, result and errors are those of :func:`linlayout.bank_conflicts` with
+    ``memory`` a :class:`~linlayout.layout.LinearLayout` (anything else is refused by
+    :func:`~linlayout.hardware.access.plan_access`) and ``instruction`` not an AMD LDS
+    mnemonic (those are counted by :mod:`.lds`, padded memory by :mod:`.padded`; both call
+    this function).
 
     Raises:
-        LayoutError: invalid dims, sizes or parameters; a vector the registers cannot back; a
-            lane whose access leaves its CTA's shared memory (memory ``block`` bits); a
-            matrix instruction the layouts cannot use (the message says why).
+        LayoutError: as :func:`linlayout.bank_conflicts`.
         NotInvertibleError: the memory layout is not a bijection.
 
     Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised to sub-word
-    accesses (module docstring); verified against :func:`simulate_bank_access`.
+    accesses (module docstring); the vector by :mod:`linlayout.hardware.access`.
     """
-    if instruction is not None and is_lds_instruction(instruction):
-        from .lds import lds_bank_conflicts  # imports this module
-        return lds_bank_conflicts(layout, memory, element_bits=element_bits,
-                                  instruction=instruction, hardware=hardware, simulate=False,
-                                  vector_elems=vector_elems)
-    if isinstance(memory, PaddedLayout):
-        from .padded import padded_bank_conflicts  # imports this module
-        return padded_bank_conflicts(layout, memory, element_bits=element_bits,
-                                     vector_elems=vector_elems, hardware=hardware,
-                                     instruction=instruction)
     model = bank_model(element_bits, hardware)
     instr = parse_instruction(instruction)
     plan = plan_access(layout, memory, model.warp_log2)

@@ -2,9 +2,11 @@
 
 :func:`lds_bank_conflicts` turns an instruction into what the generic counters take — a fixed
 vector width, the instruction's bank model, and for transpose loads the addressed layout — and
-counts with :func:`~linlayout.bank_conflicts` (or :func:`~linlayout.simulate_bank_access`).
-Both also accept the mnemonics directly (``instruction="ds_read_b128"``) and delegate here.
-Memory layouts may be linear or padded.
+counts with the closed form (or the simulator): :mod:`.closed_form` / :mod:`.simulate` for
+linear memory, :mod:`.padded` for padded memory. :func:`~linlayout.bank_conflicts` and
+:func:`~linlayout.simulate_bank_access` (:mod:`.dispatch`) also accept the mnemonics directly
+(``instruction="ds_read_b128"``) and delegate here. This module is an adapter above the
+engines and the padded adapter; none of them imports it.
 """
 
 from __future__ import annotations
@@ -14,13 +16,16 @@ from dataclasses import replace
 
 from .. import f2
 from ..errors import LayoutError
+from ..hardware.access import plan_access
+from ..hardware.instructions import parse_instruction
 from ..hardware.lds import lds_hardware, lds_instruction, transpose_address_layout
-from ..hardware.model import AMD_CDNA4, HardwareModel
+from ..hardware.model import AMD_CDNA4, HardwareModel, bank_model
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout
-from .closed_form import bank_conflicts, plan_access
+from .closed_form import linear_bank_conflicts
+from .padded import padded_bank_conflicts, simulate_padded_access
 from .report import ConflictReport
-from .simulate import simulate_bank_access
+from .simulate import simulate_access
 
 __all__ = ["check_direct_to_lds", "lds_bank_conflicts"]
 
@@ -77,9 +82,20 @@ def lds_bank_conflicts(
     if instr.direct:
         check_direct_to_lds(lay, memory, element_bits=element_bits,
                             bytes_per_lane=instr.bytes_per_lane)
-    fn = simulate_bank_access if simulate else bank_conflicts
-    rep = fn(lay, memory, element_bits=element_bits, vector_elems=bits // element_bits,
-             hardware=hw)
+    vector = bits // element_bits
+    if simulate:
+        model = bank_model(element_bits, hw)
+        ld_st = parse_instruction(None)
+        if isinstance(memory, PaddedLayout):
+            rep = simulate_padded_access(lay, memory, model, ld_st, vector_elems=vector)
+        else:
+            rep = simulate_access(lay, memory, model, ld_st, vector_elems=vector)
+    elif isinstance(memory, PaddedLayout):
+        rep = padded_bank_conflicts(lay, memory, element_bits=element_bits,
+                                    vector_elems=vector, hardware=hw)
+    else:
+        rep = linear_bank_conflicts(lay, memory, element_bits=element_bits,
+                                    vector_elems=vector, hardware=hw)
     return replace(rep, instruction=instr.name)
 
 

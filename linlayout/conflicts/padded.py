@@ -15,7 +15,10 @@ instructions of one access can cost differently). Two regimes:
   phase (``degree``) and the worst instruction (``wavefronts_per_instruction``).
 
 Both agree with :func:`~linlayout.simulate_bank_access`, which replays padded layouts by brute
-force (tested).
+force (tested): :func:`simulate_padded_access` hands the simulator the padded offsets.
+
+This module is an adapter above the engines: it calls :mod:`.closed_form` and
+:mod:`.simulate` (which never import it); :mod:`.dispatch` routes padded memory here.
 """
 
 from __future__ import annotations
@@ -25,15 +28,17 @@ from dataclasses import replace
 
 from .. import f2
 from ..errors import LayoutError
-from ..hardware.instructions import parse_instruction
+from ..hardware.access import plan_access, plan_vector, warp_bytes
+from ..hardware.instructions import Instruction, parse_instruction
 from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout, padding_vector_log2
-from .closed_form import bank_conflicts, plan_access, plan_vector, warp_bytes
+from .closed_form import linear_bank_conflicts
 from .report import ConflictReport
+from .simulate import simulate_access
 
 __all__ = ["MAX_ENUMERATION_STEPS", "check_padded_vector", "padded_bank_conflicts",
-           "padding_is_row_aligned"]
+           "padding_is_row_aligned", "simulate_padded_access"]
 
 #: Default work limit of the per-phase enumeration: (block, warp, lane, register)
 #: combinations visited (about ten seconds of Python at the limit).
@@ -112,11 +117,43 @@ def padded_bank_conflicts(
         if vector_elems is None:  # the default vector, capped by the padding
             plan = plan_access(layout, memory.linear, model.warp_log2)
             vector_elems = 1 << plan_vector(plan, model, None, kmax)[2]
-        rep = bank_conflicts(layout, memory.linear, element_bits=element_bits,
-                             vector_elems=vector_elems, hardware=hardware,
-                             instruction=instruction)
+        rep = linear_bank_conflicts(layout, memory.linear, element_bits=element_bits,
+                                    vector_elems=vector_elems, hardware=hardware,
+                                    instruction=instruction)
         return replace(rep, conflict_offsets=())
     return _enumerate(layout, memory, model, vector_elems, kmax, max_steps)
+
+
+def simulate_padded_access(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
+                           instr: Instruction, *, vector_elems: int | None = None,
+                           limit: int | None = None) -> ConflictReport:
+    """:func:`linlayout.simulate_bank_access` for a padded layout: the brute-force simulator
+    (:func:`~.simulate.simulate_access`) on ``memory.linear``, each element's offset going
+    through the padding before it becomes a bank word; the default vector is capped by the
+    padding, and the report gives the worst phase and the worst instruction.
+
+    Args:
+        layout: the distributed layout; memory: the padded shared-memory layout.
+        model: the validated bank model; instr: the parsed instruction.
+        vector_elems, limit: as :func:`linlayout.simulate_bank_access`.
+
+    Raises:
+        LayoutError: a matrix instruction (not modelled on padded layouts), a
+            ``vector_elems`` wider than the padding allows, or as the simulator.
+
+    Source: the address function of Triton's ``applyPadding`` (module docstring).
+    """
+    if instr.is_matrix:
+        raise LayoutError(f"{instr.name} on a padded layout is not modelled; use "
+                          "ld/st.shared")
+    table = memory.all_padded_offsets()  # unpadded -> padded element offset
+    cap_log2 = padding_vector_log2(memory.pairs)
+    if vector_elems is not None and isinstance(vector_elems, int) and \
+            vector_elems > 1 << cap_log2:
+        raise LayoutError(f"vector_elems={vector_elems} is not possible with padding "
+                          f"{list(memory.pairs)}: at most {1 << cap_log2} elements")
+    return simulate_access(layout, memory.linear, model, instr, vector_elems=vector_elems,
+                           limit=limit, offset_map=table, cap_log2=cap_log2)
 
 
 def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,

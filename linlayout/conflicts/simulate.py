@@ -1,26 +1,36 @@
-"""Brute-force bank simulator: the ground truth for the closed forms.
+"""Brute-force bank simulator on linear layouts: the ground truth for the closed forms.
 
 It uses no subspace algebra: it inverts the memory layout with a dictionary, lists every
 element each lane touches in every warp-level instruction, turns element offsets into bank
 words by arithmetic on addresses, and counts distinct words per bank in each phase.
+
+:func:`simulate_access` is the engine, in named steps: :func:`check_simulation` (arguments
+and work), :func:`element_locations` (address enumeration), :func:`enumerated_vector_log2`
+and :func:`register_groups` (the vector and the instructions), :func:`phase_lanes_by_id`,
+:func:`phase_degree` and :func:`instruction_wavefronts` (per-phase counting), then
+:func:`simulation_report`. It imports only the access rule (:mod:`linlayout.hardware.access`),
+the report and the layers below; padded layouts reach it through ``offset_map`` from
+:mod:`.padded`, AMD LDS instructions through :mod:`.lds`, and the public
+:func:`linlayout.simulate_bank_access` (:mod:`.dispatch`) routes to all three.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
-from .closed_form import AccessPlan, check_vector, plan_access
-from .report import ConflictReport
 from .._checks import as_int
 from ..errors import LayoutError
-from ..hardware.model import BankModel, HardwareModel, bank_model
-from ..hardware.lds import is_lds_instruction
-from ..hardware.instructions import (Instruction, check_element, check_matrix_access,
-                                     parse_instruction)
+from ..hardware.access import AccessPlan, check_vector, plan_access
+from ..hardware.instructions import Instruction, check_element, check_matrix_access
+from ..hardware.model import BankModel
 from ..layout import LinearLayout
-from ..layout.padded import PaddedLayout, padding_vector_log2
+from .report import ConflictReport
 
-__all__ = ["MAX_SIMULATION_STEPS", "check_work", "simulate_bank_access"]
+__all__ = ["MAX_SIMULATION_STEPS", "check_simulation", "check_work", "element_locations",
+           "enumerated_alignment_log2", "enumerated_vector_log2", "instruction_wavefronts",
+           "phase_degree", "phase_lanes_by_id", "register_groups", "simulate_access",
+           "simulation_report"]
 
 
 def _xor_all(cols: tuple[int, ...], x: int) -> int:
@@ -37,8 +47,13 @@ MAX_SIMULATION_STEPS = 1 << 22
 
 
 def check_work(plan: AccessPlan, limit: int | None = None) -> int:
-    """The enumeration steps :func:`simulate_bank_access` would take for ``plan``; LayoutError
-    when they exceed ``limit`` (default :data:`MAX_SIMULATION_STEPS`)."""
+    """The enumeration steps :func:`simulate_access` would take for ``plan``: memory
+    locations plus (block, warp, register, lane) combinations.
+
+    Raises:
+        LayoutError: the steps exceed ``limit`` (default :data:`MAX_SIMULATION_STEPS`); the
+            message gives both and points to the closed form.
+    """
     limit = MAX_SIMULATION_STEPS if limit is None else as_int(limit, "limit")
     locations = 1 << len(plan.memory_cols)
     threads = 1 << (len(plan.block) + len(plan.warp) + len(plan.register) + len(plan.lane))
@@ -52,80 +67,42 @@ def check_work(plan: AccessPlan, limit: int | None = None) -> int:
     return steps
 
 
-def simulate_bank_access(
-    layout: LinearLayout,
-    memory: LinearLayout | PaddedLayout,
-    *,
-    element_bits: int,
-    vector_elems: int | None = None,
-    hardware: HardwareModel | None = None,
-    instruction: str | None = None,
-    limit: int | None = None,
-) -> ConflictReport:
-    """Count bank conflicts by enumerating every lane's words (the ground truth).
+def check_simulation(layout: LinearLayout, memory: LinearLayout, model: BankModel,
+                     instr: Instruction, vector_elems: int | None,
+                     limit: int | None) -> AccessPlan:
+    """Step 1, the argument checks: validate the pair, bound the work, and for
+    ldmatrix/stmatrix apply the closed form's preconditions (one function for both).
 
-    Arguments, defaults, result and errors are those of :func:`linlayout.bank_conflicts`; the
-    default vector width is found by enumerating the registers' span, and each lane's phase by
-    evaluating the hardware's phase masks on its lane id. The cost is one step per
-    (block, warp, register, lane) combination plus one per memory location, so keep tensors
-    below ~2^16 elements. ``conflict_offsets`` is left empty.
-
-    ``memory`` may be a :class:`~linlayout.layout.padded.PaddedLayout`: each element's offset
-    then goes through the padding before it becomes a bank word, the default vector is capped
-    by the padding, and (padding being non-linear) the report gives the worst phase and the
-    worst instruction instead of requiring all to agree.
-
-    For ldmatrix/stmatrix it replays the instruction: every lane's elements must sit where the
-    instruction delivers them (16-byte rows, lane ``4r + j`` holding bytes ``4j…4j+3`` of row
-    ``r``, or the ``.trans`` arrangement), and each matrix's 8 rows are one phase.
-
-    ``limit`` (default :data:`MAX_SIMULATION_STEPS`) caps that work: memory locations plus
-    (block, warp, register, lane) combinations; a larger access is refused up front.
+    Returns:
+        The pair in flat form (:func:`~linlayout.hardware.access.plan_access`).
 
     Raises:
-        LayoutError: as :func:`linlayout.bank_conflicts`; the work exceeds ``limit`` (the
-            message gives both and points to the closed form); or the instructions of one
-            access disagree (impossible for linear layouts; a guard against bugs).
+        LayoutError: as :func:`~linlayout.hardware.access.plan_access`, :func:`check_work`
+            and :func:`~linlayout.hardware.instructions.check_matrix_access`.
     """
-    if is_lds_instruction(instruction):
-        from .lds import lds_bank_conflicts  # imports this module
-        return lds_bank_conflicts(layout, memory, element_bits=element_bits,
-                                  instruction=instruction, hardware=hardware, simulate=True,
-                                  vector_elems=vector_elems)
-    model = bank_model(element_bits, hardware)
-    instr = parse_instruction(instruction)
-    padded = memory if isinstance(memory, PaddedLayout) else None
-    if padded is not None:
-        if instr.is_matrix:
-            raise LayoutError(f"{instr.name} on a padded layout is not modelled; use "
-                              "ld/st.shared")
-        memory = padded.linear
-        table = padded.all_padded_offsets()  # unpadded -> padded element offset
-        cap_log2 = padding_vector_log2(padded.pairs)
-        if vector_elems is not None and isinstance(vector_elems, int) and \
-                vector_elems > 1 << cap_log2:
-            raise LayoutError(f"vector_elems={vector_elems} is not possible with padding "
-                              f"{list(padded.pairs)}: at most {1 << cap_log2} elements")
-    else:
-        table = None
-        cap_log2 = 64
     plan = plan_access(layout, memory, model.warp_log2)
     check_work(plan, limit)
-    if instr.is_matrix:  # the same preconditions as the closed form, from one function
+    if instr.is_matrix:
         check_matrix_access(instr, plan.register, plan.lane, model.warp_log2,
                             model.hardware.row_bytes, model.element_bits, vector_elems)
-    nmem = len(plan.memory_cols)
-    where = {}  # tensor element -> (offset, block)
-    for x in range(1 << nmem):
-        where[_xor_all(plan.memory_cols, x)] = x
-    off_mask = (1 << plan.offset_bits) - 1
-    if instr.is_matrix:
-        return _simulate_matrix(instr, plan, where, model)
+    return plan
 
-    regs = plan.register
-    reg_elems = [_xor_all(regs, r) for r in range(1 << len(regs))]
-    # alignment by enumeration: the largest k such that every thread's register-0 element
-    # (every lane, warp, block) sits at the same offset modulo 2^k
+
+def element_locations(plan: AccessPlan) -> dict[int, int]:
+    """Step 2, the address enumeration: the memory location of every tensor element
+    (flat tensor coordinate → ``offset | block << offset_bits``), by listing every location
+    of the memory layout (no inversion)."""
+    where = {}
+    for x in range(1 << len(plan.memory_cols)):
+        where[_xor_all(plan.memory_cols, x)] = x
+    return where
+
+
+def enumerated_alignment_log2(plan: AccessPlan, where: dict[int, int]) -> int:
+    """The largest ``k`` such that every thread's register-0 element (every lane, warp and
+    block) sits at the same offset modulo ``2^k`` (at most ``offset_bits``): the alignment of
+    :func:`~linlayout.hardware.access.alignment_log2`, by enumeration."""
+    off_mask = (1 << plan.offset_bits) - 1
     starts = set()
     for blk in range(1 << len(plan.block)):
         for w in range(1 << len(plan.warp)):
@@ -135,33 +112,149 @@ def simulate_bank_access(
     align = 0
     while align < plan.offset_bits and len({x & ((2 << align) - 1) for x in starts}) == 1:
         align += 1
+    return align
+
+
+def enumerated_vector_log2(plan: AccessPlan, reg_elems: Sequence[int], model: BankModel,
+                           vector_elems: int | None, align_log2: int, cap_log2: int) -> int:
+    """log2 of the vector: by default the widest ``k`` with memory offsets ``0 … 2^k−1`` among
+    the elements the registers hold (``reg_elems``, listed), capped by the widest access,
+    ``align_log2`` and ``cap_log2``; a requested one is checked by
+    :func:`~linlayout.hardware.access.check_vector`.
+
+    Raises:
+        LayoutError: a requested vector that is not possible.
+    """
     if vector_elems is None:
         held = set(reg_elems)
         k = 0
-        while (k < min(model.max_vector_log2, plan.offset_bits, align, cap_log2)
+        while (k < min(model.max_vector_log2, plan.offset_bits, align_log2, cap_log2)
                and plan.memory_cols[k] in held):
             k += 1
-    else:
-        k = check_vector(vector_elems, plan.memory_cols, plan.offset_bits, regs, model, align)
-    v = 1 << k
+        return k
+    return check_vector(vector_elems, plan.memory_cols, plan.offset_bits, plan.register, model,
+                        align_log2)
 
-    # Group registers into vectors: registers whose elements lie in the same aligned run of
-    # v offsets (seen from lane 0, warp 0, block 0) are one instruction.
+
+def register_groups(reg_elems: Sequence[int], where: dict[int, int],
+                    vector_log2: int) -> list[list[int]]:
+    """The instructions: registers whose elements lie in the same aligned run of
+    ``2^vector_log2`` offsets (seen from lane 0, warp 0, block 0) are one instruction; each
+    group lists its register indices."""
     groups: dict[int, list[int]] = defaultdict(list)
     for r, elem in enumerate(reg_elems):
-        groups[where[elem] >> k].append(r)
+        groups[where[elem] >> vector_log2].append(r)
+    return list(groups.values())
 
+
+def phase_lanes_by_id(model: BankModel, vector_log2: int) -> list[list[int]]:
+    """The lanes of each phase of a ``2^vector_log2``-element access, found by evaluating the
+    hardware's phase masks (:meth:`~linlayout.hardware.model.BankModel.phase_masks`) on every
+    lane id."""
+    masks = model.phase_masks(vector_log2)
+    members: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for lane in range(1 << model.warp_log2):
+        members[tuple(bin(lane & m).count("1") & 1 for m in masks)].append(lane)
+    return list(members.values())
+
+
+def phase_degree(lane_elems: Sequence[int], regs: Sequence[int], reg_elems: Sequence[int],
+                 where: dict[int, int], plan: AccessPlan, model: BankModel,
+                 offset_map: Sequence[int] | None) -> tuple[int, set[int]]:
+    """Per-phase counting: the wavefronts of one phase and the CTAs it reaches.
+
+    Args:
+        lane_elems: the tensor element of register 0 of each lane of the phase.
+        regs: the register indices of the instruction; reg_elems: each register's element.
+        where: :func:`element_locations`; plan: the access.
+        model: the bank model (element, word and bank sizes).
+        offset_map: unpadded → padded element offset, or None.
+
+    Returns:
+        ``(degree, ctas)``: the most distinct ``(CTA, word)`` pairs any bank is asked for
+        (every word an element overlaps counts), and the memory blocks touched.
+    """
     e = model.element_bits
     word_bits = 1 << model.word_log2
     nbanks = 1 << model.banks_log2
-    warp = 1 << model.warp_log2
-    masks = model.phase_masks(k)
-    phase_of = [tuple(bin(lane & m).count("1") & 1 for m in masks) for lane in range(warp)]
-    phase_members: dict[tuple[int, ...], list[int]] = defaultdict(list)
-    for lane in range(warp):
-        phase_members[phase_of[lane]].append(lane)
-    lpp = warp // len(phase_members)
-    lanes = plan.lane
+    off_mask = (1 << plan.offset_bits) - 1
+    banks: dict[int, set[tuple[int, int]]] = defaultdict(set)
+    for l_elem in lane_elems:
+        for r in regs:
+            loc = where[l_elem ^ reg_elems[r]]
+            off, mb = loc & off_mask, loc >> plan.offset_bits
+            if offset_map is not None:
+                off = offset_map[off]
+            first_bit = off * e
+            for word in range(first_bit // word_bits, (first_bit + e - 1) // word_bits + 1):
+                banks[word % nbanks].add((mb, word))
+    degree = max((len(s) for s in banks.values()), default=1)
+    ctas = {mb for s in banks.values() for mb, _ in s}
+    return degree, ctas
+
+
+def instruction_wavefronts(base_elem: int, regs: Sequence[int], reg_elems: Sequence[int],
+                           phases: Sequence[Sequence[int]], where: dict[int, int],
+                           plan: AccessPlan, model: BankModel,
+                           offset_map: Sequence[int] | None) -> tuple[int, int]:
+    """One warp-level instruction: ``(wavefronts, worst phase degree)``, summing
+    :func:`phase_degree` over ``phases`` (lane ids); ``base_elem`` is the element of the
+    warp's and block's register 0 at lane 0.
+
+    Raises:
+        LayoutError: the lanes reach the shared memory of several CTAs (not ld/st.shared).
+    """
+    total = 0
+    worst = 0
+    ctas: set[int] = set()
+    for members in phases:
+        lane_elems = [base_elem ^ _xor_all(plan.lane, lane) for lane in members]
+        degree, reached = phase_degree(lane_elems, regs, reg_elems, where, plan, model,
+                                       offset_map)
+        ctas |= reached
+        worst = max(worst, degree)
+        total += degree
+    if len(ctas) > 1:  # a distributed (cross-CTA) access is not ld/st.shared
+        raise LayoutError(
+            "the lanes of one instruction reach the shared memory of several CTAs; "
+            "a warp's ld/st.shared addresses only its own CTA"
+        )
+    return total, worst
+
+
+def simulate_access(layout: LinearLayout, memory: LinearLayout, model: BankModel,
+                    instr: Instruction, *, vector_elems: int | None = None,
+                    limit: int | None = None, offset_map: Sequence[int] | None = None,
+                    cap_log2: int = 64) -> ConflictReport:
+    """Count bank conflicts by enumerating every lane's words (the engine of
+    :func:`linlayout.simulate_bank_access` on linear layouts).
+
+    Args:
+        layout, memory: the distributed and the (linear) shared-memory layout.
+        model: the validated bank model; instr: the parsed NVIDIA-style instruction.
+        vector_elems: the requested vector (default: the widest, by enumeration).
+        limit: the work limit of :func:`check_work`.
+        offset_map: unpadded → padded element offset of every offset (padded layouts,
+            :mod:`.padded`); the report then gives the worst phase and instruction, and
+            ``uneven_wavefronts_per_warp`` when instructions differ.
+        cap_log2: a cap on the default vector (padding).
+
+    Returns:
+        The :class:`ConflictReport`, ``conflict_offsets`` empty.
+
+    Raises:
+        LayoutError: as :func:`linlayout.simulate_bank_access`.
+    """
+    plan = check_simulation(layout, memory, model, instr, vector_elems, limit)
+    where = element_locations(plan)
+    if instr.is_matrix:
+        return _simulate_matrix(instr, plan, where, model)
+    reg_elems = [_xor_all(plan.register, r) for r in range(1 << len(plan.register))]
+    align = enumerated_alignment_log2(plan, where)
+    k = enumerated_vector_log2(plan, reg_elems, model, vector_elems, align, cap_log2)
+    groups = register_groups(reg_elems, where, k)
+    phases = phase_lanes_by_id(model, k)
+
     worst_degree = 0
     worst_wavefronts = 0
     wave_set = set()
@@ -171,52 +264,50 @@ def simulate_bank_access(
         for w in range(1 << len(plan.warp)):
             w_elem = blk_elem ^ _xor_all(plan.warp, w)
             warp_total = 0
-            for members in groups.values():
-                total = 0
-                ctas = set()
-                for members_of_phase in phase_members.values():
-                    banks: dict[int, set[tuple[int, int]]] = defaultdict(set)
-                    for lane in members_of_phase:
-                        l_elem = w_elem ^ _xor_all(lanes, lane)
-                        for r in members:
-                            loc = where[l_elem ^ reg_elems[r]]
-                            off, mb = loc & off_mask, loc >> plan.offset_bits
-                            if table is not None:
-                                off = table[off]
-                            first_bit = off * e
-                            for word in range(first_bit // word_bits,
-                                              (first_bit + e - 1) // word_bits + 1):
-                                banks[word % nbanks].add((mb, word))
-                    degree = max((len(s) for s in banks.values()), default=1)
-                    ctas |= {mb for s in banks.values() for mb, _ in s}
-                    worst_degree = max(worst_degree, degree)
-                    total += degree
-                if len(ctas) > 1:  # a distributed (cross-CTA) access is not ld/st.shared
-                    raise LayoutError(
-                        "the lanes of one instruction reach the shared memory of several CTAs; "
-                        "a warp's ld/st.shared addresses only its own CTA"
-                    )
+            for regs in groups:
+                total, degree = instruction_wavefronts(w_elem, regs, reg_elems, phases, where,
+                                                       plan, model, offset_map)
+                worst_degree = max(worst_degree, degree)
                 wave_set.add(total)
                 worst_wavefronts = max(worst_wavefronts, total)
                 warp_total += total
             per_warp = max(per_warp, warp_total)
-    if len(wave_set) > 1 and table is None:
+    if len(wave_set) > 1 and offset_map is None:
         raise LayoutError(f"instructions of one access disagree: {sorted(wave_set)} wavefronts")
+    uneven = per_warp if len(wave_set) > 1 else None
+    return simulation_report(plan, model, k, len(phases), len(groups), worst_degree,
+                             worst_wavefronts, uneven)
+
+
+def simulation_report(plan: AccessPlan, model: BankModel, vector_log2: int, phases: int,
+                      instructions: int, degree: int, wavefronts: int,
+                      uneven_wavefronts_per_warp: int | None) -> ConflictReport:
+    """The last step: the :class:`ConflictReport` of a simulated ``ld/st.shared`` access.
+
+    Args:
+        plan: the access; model: the bank model; vector_log2: log2 of the vector (elements).
+        phases: phases per instruction; instructions: instructions per warp.
+        degree: the worst phase's wavefronts; wavefronts: the worst instruction's.
+        uneven_wavefronts_per_warp: the costliest warp's total when instructions differ
+            (padded layouts), else None.
+    """
+    e = model.element_bits
+    v = 1 << vector_log2
     hw = model.hardware
     return ConflictReport(
-        degree=worst_degree,
-        wavefronts_per_instruction=worst_wavefronts,
+        degree=degree,
+        wavefronts_per_instruction=wavefronts,
         vector_elems=v,
-        phases=len(phase_members),
-        lanes_per_phase=lpp,
+        phases=phases,
+        lanes_per_phase=(1 << model.warp_log2) // phases,
         access_bits=e * v,
         element_bits=e,
-        instructions_per_warp=len(groups),
+        instructions_per_warp=instructions,
         bytes_per_warp=_warp_bytes(plan, model),
         row_bytes=hw.row_bytes,
         max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=(),
-        uneven_wavefronts_per_warp=per_warp if len(wave_set) > 1 else None,
+        uneven_wavefronts_per_warp=uneven_wavefronts_per_warp,
     )
 
 

@@ -9,6 +9,8 @@
   ``global_load_lds_dwordx4``) and the bank model each is counted on.
 * :mod:`.kinds` — distributed (register, lane, warp, block) versus shared-memory (offset)
   layouts, and their validation.
+* :mod:`.access` — the ``ld/st.shared`` access rule: which vector width a warp access uses
+  and its alignment (shared by :mod:`linlayout.conflicts` and :mod:`linlayout.swizzle`).
 
 ``from linlayout.hardware import NVIDIA`` and the other names below stay importable from
 this package.

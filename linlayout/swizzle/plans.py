@@ -38,13 +38,9 @@ from functools import lru_cache
 
 from .. import f2
 from ..conflicts import ConflictReport
-from ..conflicts.closed_form import (
-    alignment_log2,
-    count_matrix,
-    count_offsets,
-    widest_vector_log2,
-)
+from ..conflicts.closed_form import count_matrix, count_offsets
 from ..errors import LayoutError
+from ..hardware.access import default_vector_log2
 from ..hardware.instructions import check_memory
 from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
@@ -149,10 +145,9 @@ def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
             costs only, :func:`with_conflict_offsets` fills them in for the result).
     """
     lane_offs = f2.compose_within(inv, side.lane, d)  # memory offset of each lane bit
-    k = widest_vector_log2(mem_cols, d, reg_basis, model)
-    if k:  # a vector must also start aligned in every thread
-        k = min(k, alignment_log2(lane_offs + f2.compose_within(inv, side.warp + side.block,
-                                                                 d)))
+    k = default_vector_log2(  # the access rule of bank_conflicts
+        mem_cols, d, reg_basis, model,
+        lambda: lane_offs + f2.compose_within(inv, side.warp + side.block, d))
     reg_offs = f2.compose_within(inv, side.register, d)
     return count_offsets(lane_offs, reg_offs, k, model, with_basis)
 

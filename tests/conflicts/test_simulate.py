@@ -11,8 +11,18 @@ from __future__ import annotations
 import pytest
 
 import linlayout as ll
-from linlayout import LayoutError, LinearLayout, examples, simulate_bank_access
-from linlayout.hardware import NVIDIA
+from linlayout import LayoutError, LinearLayout, examples, f2, simulate_bank_access
+from linlayout.conflicts.simulate import (
+    MAX_SIMULATION_STEPS,
+    check_simulation,
+    element_locations,
+    enumerated_alignment_log2,
+    enumerated_vector_log2,
+    phase_lanes_by_id,
+    register_groups,
+)
+from linlayout.hardware import AMD_CDNA4, NVIDIA, bank_model, parse_instruction
+from linlayout.hardware.access import alignment_log2, plan_vector
 
 from tests.support import (
     MMA_A,
@@ -142,8 +152,6 @@ def test_junk_arguments_raise_layout_error_only():
 def test_oversize_simulation_is_refused_up_front():
     """A 2^30-element tensor once enumerated for minutes; now it is refused at once
     with the size, the limit and the closed-form alternative."""
-    from linlayout.conflicts.simulate import MAX_SIMULATION_STEPS
-
     out = {"dim0": 1 << 15, "dim1": 1 << 15}
     lay = LinearLayout({"register": [[0, 1 << i] for i in range(15)] +
                         [[1 << i, 0] for i in range(10)],
@@ -163,3 +171,40 @@ def test_oversize_simulation_is_refused_up_front():
         simulate_bank_access(ex.store, mem, element_bits=32, limit="big")
     assert simulate_bank_access(ex.store, mem, element_bits=32, limit=1024) == \
         ll.bank_conflicts(ex.store, mem, element_bits=32)
+
+
+@pytest.mark.parametrize("name", examples.names())
+def test_named_steps_agree_with_the_access_rule(name):
+    """The simulator's steps, by enumeration, find what the algebra of
+    :mod:`linlayout.hardware.access` finds: locations, alignment, vector, instructions."""
+    ex = examples.get(name)
+    mem = LinearLayout({"offset": [[0, 1 << i] for i in range(ex.load.out_bits("dim1"))] +
+                        [[1 << i, 0] for i in range(ex.load.out_bits("dim0"))]},
+                       ex.load.out_dims)
+    for lay in (ex.store, ex.load):
+        model = bank_model(ex.element_bits)
+        plan = check_simulation(lay, mem, model, parse_instruction(None), None, None)
+        where = element_locations(plan)
+        inv = f2.inverse(plan.memory_cols)
+        assert all(where[elem] == f2.apply(inv, elem) for elem in list(where)[:256])
+        offs = [f2.apply(inv, c) for c in plan.lane + plan.warp + plan.block]
+        align = enumerated_alignment_log2(plan, where)
+        assert align == min(alignment_log2(offs), plan.offset_bits)
+        reg_elems = [f2.apply(plan.register, r) for r in range(1 << len(plan.register))]
+        k = enumerated_vector_log2(plan, reg_elems, model, None, align, 64)
+        assert k == plan_vector(plan, model)[2]
+        groups = register_groups(reg_elems, where, k)
+        assert sorted(r for g in groups for r in g) == list(range(len(reg_elems)))
+        assert len(groups) == simulate_bank_access(lay, mem, element_bits=ex.element_bits
+                                                   ).instructions_per_warp
+
+
+@pytest.mark.parametrize("hardware", [NVIDIA, AMD_CDNA4])
+@pytest.mark.parametrize("vector_log2", [0, 1, 2])
+def test_phase_lanes_by_id_are_the_cosets_of_the_model_phase(hardware, vector_log2):
+    model = bank_model(32, hardware)
+    phases = phase_lanes_by_id(model, vector_log2)
+    assert sorted(lane for p in phases for lane in p) == list(range(hardware.warp_size))
+    first = next(p for p in phases if 0 in p)
+    assert sorted(first) == sorted(f2.span_elements(model.phase_lanes(vector_log2)))
+    assert len({len(p) for p in phases}) == 1
