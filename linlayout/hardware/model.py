@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
+from .._memo import memoize
 from .. import f2
 from .._checks import log2_exact, shown
 from ..errors import LayoutError
@@ -236,13 +236,13 @@ class BankModel:
         return self._phase(vector_log2)[1]
 
 
-@lru_cache(maxsize=256)
+@memoize(256)
 def _phase_masks(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
     """``hardware.phase_masks`` (cached: models are immutable)."""
     return hardware.phase_masks(access_bits)
 
 
-@lru_cache(maxsize=256)
+@memoize(256)
 def _phase_lanes(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
     """Kernel of the phase functionals on the lane bits (cached: models are immutable)."""
     masks = _phase_masks(hardware, access_bits)

@@ -34,8 +34,8 @@ import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
+from .._memo import memoize
 from .. import f2
 from ..conflicts import ConflictReport
 from ..conflicts.closed_form import count_matrix, count_offsets
@@ -302,7 +302,7 @@ def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[i
     return _simplicity_key(d, tuple(dim_bits) if dim_bits else None)
 
 
-@lru_cache(maxsize=64)
+@memoize(64)
 def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int], tuple]:
     """A sort key on ``d``-bit directions preferring simple ones: fewer set bits, then — as in
     a row-major tile, the last dim fastest — bits of later dims, lower bits within a dim.

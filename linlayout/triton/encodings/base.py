@@ -23,8 +23,8 @@ from typing import Any
 from ..._checks import as_int, int_list, shown
 from ...errors import LayoutError
 from ...layout import LinearLayout
-from .construct import (
 from ..._memo import memoize
+from .construct import (
     ensure_not_larger,
     ensure_not_smaller,
     from_bases,
