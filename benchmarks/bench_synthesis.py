@@ -23,7 +23,7 @@ from pathlib import Path
 import linlayout as ll
 from linlayout import examples
 from linlayout.hardware import AMD_CDNA3
-from linlayout.swizzle.family import is_optimal, optimal_swizzles
+from linlayout.synthesis.family import is_optimal, optimal_swizzles
 from linlayout.triton.encodings.sampling import random_pair
 
 HERE = Path(__file__).resolve().parent

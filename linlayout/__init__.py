@@ -17,7 +17,7 @@ Public names:
   pure functions on immutable arguments; for cold-start timings).
 
 ``import linlayout`` loads neither galois nor sympy; they are imported where used. The
-synthesizer (:mod:`linlayout.swizzle`) loads on first use of one of its names, so a program
+synthesizer (:mod:`linlayout.synthesis`) loads on first use of one of its names, so a program
 that only builds layouts or counts conflicts does not pay for it.
 """
 
@@ -29,7 +29,7 @@ from .layout import LayoutParseError, LinearLayout, NotLinearError
 from .layout.padded import PaddedLayout
 from .subspace import Subspace
 
-_LAZY = {"OptimalityBound": "swizzle", "SwizzleResult": "swizzle", "synthesize_swizzle": "swizzle"}
+_LAZY = {"OptimalityBound": "synthesis", "SwizzleResult": "synthesis", "synthesize_swizzle": "synthesis"}
 
 __version__ = "0.1.0"
 

@@ -27,7 +27,7 @@ LAYERS = (
     {"hardware", "examples"},
     {"cute"},
     {"ptx", "conflicts"},
-    {"swizzle"},
+    {"synthesis"},
     {"triton", "show"},
     {"check"},
     {"cli"},
@@ -132,9 +132,9 @@ def test_no_import_cycle():
 
 
 @pytest.mark.parametrize("module, forbidden", [
-    ("linlayout.triton.encodings", ("linlayout.swizzle", "linlayout.check")),
-    ("linlayout.triton", ("linlayout.swizzle", "linlayout.check")),
-    ("linlayout", ("linlayout.swizzle", "linlayout.triton", "linlayout.check", "galois",
+    ("linlayout.triton.encodings", ("linlayout.synthesis", "linlayout.check")),
+    ("linlayout.triton", ("linlayout.synthesis", "linlayout.check")),
+    ("linlayout", ("linlayout.synthesis", "linlayout.triton", "linlayout.check", "galois",
                    "sympy", "matplotlib")),
 ])
 def test_importing_loads_nothing_above_it(module, forbidden):

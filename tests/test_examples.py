@@ -2,7 +2,7 @@
 
 Each example is a store and a load over the same tensor (distributed layouts, every element
 held), shipped inside the package; the default comes first. That each can be made conflict-free
-is the synthesizer's claim (``tests/swizzle/test_synthesize.py``).
+is the synthesizer's claim (``tests/synthesis/test_synthesize.py``).
 """
 
 from __future__ import annotations

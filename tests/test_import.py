@@ -81,9 +81,9 @@ def test_no_module_imports_another_modules_private_names():
 
 def test_synthesizer_loads_on_first_use():
     """``import linlayout`` leaves the synthesizer unloaded; its names load on first access
-    and are the very objects :mod:`linlayout.swizzle` exports."""
-    code = ("import sys, linlayout as ll; a = 'linlayout.swizzle' in sys.modules; "
-            "f = ll.synthesize_swizzle; import linlayout.swizzle as s; "
+    and are the very objects :mod:`linlayout.synthesis` exports."""
+    code = ("import sys, linlayout as ll; a = 'linlayout.synthesis' in sys.modules; "
+            "f = ll.synthesize_swizzle; import linlayout.synthesis as s; "
             "print(a, f is s.synthesize_swizzle, ll.SwizzleResult is s.SwizzleResult, "
             "'OptimalityBound' in dir(ll))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -30,7 +30,7 @@ from dataclasses import replace
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
-from ..swizzle import synthesize_swizzle
+from ..synthesis import synthesize_swizzle
 from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
-from ..swizzle import synthesize_swizzle
+from ..synthesis import synthesize_swizzle
 from ..triton import encodings as Lyt
 from .count import count_side
 from .report import Suggestion

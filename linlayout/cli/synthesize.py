@@ -6,7 +6,7 @@ import argparse
 
 from .. import examples
 from ..show.synthesis import synthesis_report
-from ..swizzle import synthesize_padding, synthesize_swizzle
+from ..synthesis import synthesize_padding, synthesize_swizzle
 from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout
 
 

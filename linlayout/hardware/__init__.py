@@ -10,7 +10,7 @@
 * :mod:`.kinds` — distributed (register, lane, warp, block) versus shared-memory (offset)
   layouts, and their validation.
 * :mod:`.access` — the ``ld/st.shared`` access rule: which vector width a warp access uses
-  and its alignment (shared by :mod:`linlayout.conflicts` and :mod:`linlayout.swizzle`).
+  and its alignment (shared by :mod:`linlayout.conflicts` and :mod:`linlayout.synthesis`).
 
 ``from linlayout.hardware import NVIDIA`` and the other names below stay importable from
 this package.

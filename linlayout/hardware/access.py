@@ -1,7 +1,7 @@
 """The ``ld/st.shared`` access rule: which vector a warp access uses, and its alignment.
 
 One rule, used by the bank-conflict counters (:mod:`linlayout.conflicts`) and by the swizzle
-synthesizer (:mod:`linlayout.swizzle.plans`) so that a synthesized plan is counted exactly as
+synthesizer (:mod:`linlayout.synthesis.plans`) so that a synthesized plan is counted exactly as
 :func:`linlayout.bank_conflicts` counts it:
 
 * a lane moves ``2^k`` consecutive elements in one instruction only if memory offsets

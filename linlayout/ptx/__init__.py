@@ -167,5 +167,5 @@ __all__ = [
 ]
 
 #: Public names outside ``__all__``, as before the split: the constants, and
-#: :func:`tma_layouts` (used by :mod:`linlayout.swizzle`).
+#: :func:`tma_layouts` (used by :mod:`linlayout.synthesis`).
 _ALSO_PUBLIC = (DEFAULT_SIZE_BYTES, LINE_BYTES, MATCH_ORDER, MAX_BOX_ELEMS, tma_layouts)

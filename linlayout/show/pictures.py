@@ -613,7 +613,7 @@ def draw_swizzle(
     """
     Figure, _, _ = _mpl()
     if after is None:
-        from ..swizzle import synthesize_swizzle
+        from ..synthesis import synthesize_swizzle
 
         after = synthesize_swizzle(store, load, element_bits=element_bits,
                                    hardware=hardware).layout

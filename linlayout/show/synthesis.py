@@ -31,7 +31,7 @@ from ..cute import NoCuteFormError, to_cute
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..ptx import TmaMatch, match_tma_mode
-from ..swizzle import PaddingChoice, PaddingResult, SwizzleResult, choose_padding_or_swizzle
+from ..synthesis import PaddingChoice, PaddingResult, SwizzleResult, choose_padding_or_swizzle
 from ..triton import to_gluon, to_triton_text
 from .formula import offset_formula
 from .text import table
@@ -119,9 +119,9 @@ class SynthesisReport:
             has no such form).
         cute: its CuTe text, or None with ``cute_reason`` saying why.
         example: the built-in example's name, when the transfer is one (goes in the JSON).
-        padding: the best padded layout (:class:`~linlayout.swizzle.PaddingResult`), or None.
+        padding: the best padded layout (:class:`~linlayout.synthesis.PaddingResult`), or None.
         choice: the swizzle and the padding compared
-            (:class:`~linlayout.swizzle.PaddingChoice`), when ``padding`` is given.
+            (:class:`~linlayout.synthesis.PaddingChoice`), when ``padding`` is given.
     """
 
     result: SwizzleResult
@@ -257,8 +257,8 @@ def synthesis_report(result: SwizzleResult, *, title: str | None = None,
             synthesized for: sets the default title and dim names, and ``"example"`` in
             :meth:`~SynthesisReport.to_dict`.
         padding: the best padded layout for the same transfer and objective
-            (:func:`~linlayout.swizzle.synthesize_padding`), compared with the swizzle
-            (:func:`~linlayout.swizzle.choose_padding_or_swizzle`).
+            (:func:`~linlayout.synthesis.synthesize_padding`), compared with the swizzle
+            (:func:`~linlayout.synthesis.choose_padding_or_swizzle`).
 
     Returns:
         A :class:`SynthesisReport`.

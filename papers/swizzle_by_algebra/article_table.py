@@ -5,7 +5,7 @@ row-major, XOR by m, XOR by 2m — the article gives the read (load) wavefronts 
 says stores are always conflict-free. This script counts each with the closed form
 (:func:`linlayout.bank_conflicts`) and with the brute-force simulator, prints the comparison,
 checks that the Linear Layouts paper's objective (one vector width for both sides,
-:func:`linlayout.swizzle.common_vector_layout`) rebuilds the XOR-2m layout from the
+:func:`linlayout.synthesis.common_vector_layout`) rebuilds the XOR-2m layout from the
 two access layouts alone, and exits 1 if any claim fails.
 
 The article's setting is one element per lane per access. :func:`linlayout.synthesize_swizzle`
@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 
 from linlayout import LinearLayout, bank_conflicts, examples, simulate_bank_access, synthesize_swizzle
-from linlayout.swizzle import common_vector_layout
+from linlayout.synthesis import common_vector_layout
 
 OUT = {"dim0": 16, "dim1": 32}  # dim0 = m (row), dim1 = n (column)
 CLAIMS = [("unswizzled (row-major)", None, 16), ("XOR m", 0, 2), ("XOR 2m", 1, 1)]

@@ -13,7 +13,7 @@ from hypothesis import given, strategies as st
 
 from linlayout import LayoutError, LinearLayout, bank_conflicts, cute, ptx, simulate_bank_access
 from linlayout.hardware import AMD_CDNA3, NVIDIA
-from linlayout.swizzle import optimal_swizzles, synthesize_swizzle
+from linlayout.synthesis import optimal_swizzles, synthesize_swizzle
 from linlayout.triton import blocked, nvmma_shared, swizzled_shared
 
 from tests.fuzz.support import FUZZ, result_or_layout_error

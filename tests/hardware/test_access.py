@@ -1,7 +1,7 @@
 """linlayout.hardware.access: the one ld/st.shared access rule (vector width and alignment).
 
 The counters (:mod:`linlayout.conflicts`) and the swizzle synthesizer
-(:mod:`linlayout.swizzle.plans`) both take their vector from this module; these tests pin the
+(:mod:`linlayout.synthesis.plans`) both take their vector from this module; these tests pin the
 rule itself and check that the closed form, the simulator's enumeration and the synthesizer's
 flat-column form agree with it.
 """
@@ -24,7 +24,7 @@ from linlayout.hardware.access import (
     widest_vector_log2,
 )
 from linlayout.hardware.kinds import Distributed
-from linlayout.swizzle.plans import side_report
+from linlayout.synthesis.plans import side_report
 
 from tests.support import random_distributed, random_memory_vectorisable
 

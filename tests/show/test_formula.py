@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linlayout import LayoutError, LinearLayout, examples, f2, synthesize_swizzle
-from linlayout.swizzle import common_vector_layout
+from linlayout.synthesis import common_vector_layout
 from linlayout.show.formula import evaluate_fields, offset_fields, offset_formula, offset_formula_latex
 
 

@@ -21,7 +21,7 @@ from linlayout.show.synthesis import (
     side_rows,
     synthesis_report,
 )
-from linlayout.swizzle import synthesize_padding
+from linlayout.synthesis import synthesize_padding
 
 from tests.support import run_cli, write_file
 

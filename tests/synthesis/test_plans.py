@@ -1,4 +1,4 @@
-"""linlayout.swizzle.plans: the feasibility test of a vector chain against its definition."""
+"""linlayout.synthesis.plans: the feasibility test of a vector chain against its definition."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linlayout import f2
-from linlayout.swizzle.plans import chain_ok
+from linlayout.synthesis.plans import chain_ok
 
 
 def _functional_exists(prefix, cons, i, n):

@@ -14,7 +14,7 @@ import pytest
 
 from linlayout import LayoutError, LinearLayout, examples, synthesize_swizzle
 from linlayout.hardware import NVIDIA, bank_model
-from linlayout.swizzle import (
+from linlayout.synthesis import (
     Objective,
     Transfer,
     choose_padding_or_swizzle,
@@ -23,7 +23,7 @@ from linlayout.swizzle import (
     synthesize_padding,
     synthesize_transfer,
 )
-from linlayout.swizzle.transfer import INSTRUCTIONS, OBJECTIVES, WAVEFRONTS
+from linlayout.synthesis.transfer import INSTRUCTIONS, OBJECTIVES, WAVEFRONTS
 
 
 @pytest.fixture(scope="module")

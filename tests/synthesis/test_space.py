@@ -1,4 +1,4 @@
-"""linlayout.swizzle.space: candidate basis vectors, projections and quotient coordinates.
+"""linlayout.synthesis.space: candidate basis vectors, projections and quotient coordinates.
 
 The module docstring's 3-bit examples, and each helper against its definition by enumeration
 on small random subspaces.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from linlayout import f2
-from linlayout.swizzle.space import (
+from linlayout.synthesis.space import (
     QuotientSpace,
     candidate_vectors,
     outside_spaces,

@@ -1,4 +1,4 @@
-"""linlayout.swizzle.segments: the exact segment search against brute force over every
+"""linlayout.synthesis.segments: the exact segment search against brute force over every
 subspace (small spaces), and the two-sided case against Lemma 9.5's bound."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import itertools
 import random
 
 from linlayout import f2
-from linlayout.swizzle.segments import best_segment
+from linlayout.synthesis.segments import best_segment
 
 
 def all_subspaces(n: int, s: int, z: list[int]):

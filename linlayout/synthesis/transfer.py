@@ -5,7 +5,7 @@ read back by one or more (the loads), with the element width, the hardware model
 often each side runs (its weight). It is validated once, when it is built, with the messages
 :func:`~linlayout.synthesize_swizzle` has always given, and is immutable afterwards: the
 synthesis functions (:func:`~linlayout.synthesize_swizzle`,
-:func:`~linlayout.swizzle.synthesize_padding`, :func:`~linlayout.swizzle.is_optimal`, …) each
+:func:`~linlayout.synthesis.synthesize_padding`, :func:`~linlayout.synthesis.is_optimal`, …) each
 build one from their keyword arguments and pass it on.
 
 :class:`Objective` is what a synthesis minimises — the weighted total of wavefronts per warp,

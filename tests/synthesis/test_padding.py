@@ -4,7 +4,7 @@ import pytest
 
 from linlayout import LayoutError, LinearLayout, bank_conflicts, examples
 from linlayout.layout.padded import PaddedLayout
-from linlayout.swizzle.padding import compare_padding_and_swizzle, synthesize_padding
+from linlayout.synthesis.padding import compare_padding_and_swizzle, synthesize_padding
 
 # a warp writes rows of a 32x32 fp32 tile (one element per lane) and reads its columns
 ROWS = LinearLayout({"register": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]],

@@ -376,7 +376,7 @@ class Certificate:
             synthesizer's bound, reached).
         reasons: one sentence per side and one for the total, failed ones first.
         store, loads: the memory layout's :class:`ConflictReport` per side.
-        bound: the :class:`linlayout.swizzle.OptimalityBound` it was compared with.
+        bound: the :class:`linlayout.synthesis.OptimalityBound` it was compared with.
         wavefronts_per_warp, instructions_per_warp: its weighted totals.
     """
 

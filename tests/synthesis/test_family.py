@@ -1,4 +1,4 @@
-"""linlayout.swizzle.family: the optimal family's closed-form count against enumeration,
+"""linlayout.synthesis.family: the optimal family's closed-form count against enumeration,
 its members, and certificates for hand-written layouts.
 """
 
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from linlayout import LayoutError, LinearLayout, bank_conflicts, examples, f2, synthesize_swizzle
-from linlayout.swizzle.family import (MAX_ENUMERATION, count_meeting, gaussian_binomial,
+from linlayout.synthesis.family import (MAX_ENUMERATION, count_meeting, gaussian_binomial,
                                       is_optimal, optimal_swizzles)
 
 from tests.support import SYNTHESIS_JUNK, article_memory, returns_or_raises_layout_error

@@ -1,4 +1,4 @@
-"""linlayout.swizzle.synthesize: exact reported costs, valid bounds, the article's answer.
+"""linlayout.synthesis.synthesize: exact reported costs, valid bounds, the article's answer.
 
 Every reported cost equals what bank_conflicts (and, on small tiles, the simulator) counts on
 the result; the bound is a true lower bound and ``optimal`` means the result reaches it; the
@@ -26,7 +26,7 @@ from linlayout import (
     synthesize_swizzle,
 )
 from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
-from linlayout.swizzle import common_vector_layout
+from linlayout.synthesis import common_vector_layout
 
 from tests.support import (
     BLOCKED_16X16,
