@@ -1,4 +1,4 @@
-"""Shared pieces of the fuzz suite: the hypothesis settings, text mutations, and the one
+"""Shared pieces of the robustness suite: the hypothesis settings, text mutations, and the one
 property every hostile input must satisfy — a result or a LayoutError, within the deadline,
 in bounded memory."""
 

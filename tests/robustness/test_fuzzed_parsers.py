@@ -1,6 +1,6 @@
 """Fuzzed text for every parser: Triton types and attributes, whole TTGIR files,
 LinearLayout.parse and CuTe text. Each example ends with a result or a LayoutError within the
-deadline and in bounded memory (:func:`tests.fuzz.support.result_or_layout_error`)."""
+deadline and in bounded memory (:func:`tests.robustness.support.result_or_layout_error`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from linlayout.triton import parse_attribute, parse_type
 from linlayout.triton.parse import parse_aliases
 from linlayout.triton.ttgir import find_accesses, read_ttgir
 
-from tests.fuzz.support import FUZZ, SYNTAX, mutated, result_or_layout_error
+from tests.robustness.support import FUZZ, SYNTAX, mutated, result_or_layout_error
 from tests.check.shared_memory.triton_fixtures import entries
 from tests.support import TTGIR_DIR
 

@@ -16,8 +16,8 @@ from hypothesis import given, strategies as st
 from linlayout import examples
 from linlayout.cli import main
 
-from tests.fuzz.support import FUZZ, mutated
-from tests.fuzz.test_fuzz_parsers import CUTE_TEXTS, TTGIR_FILES
+from tests.robustness.support import FUZZ, mutated
+from tests.robustness.test_fuzzed_parsers import CUTE_TEXTS, TTGIR_FILES
 
 EX = examples.get("transpose")
 JSON_LAYOUTS = [json.dumps(EX.store.to_dict()), json.dumps(EX.load.to_dict())]

@@ -16,7 +16,7 @@ from linlayout.hardware import AMD_CDNA3, NVIDIA
 from linlayout.synthesis import optimal_swizzles, synthesize_swizzle
 from linlayout.triton import blocked, nvmma_shared, swizzled_shared
 
-from tests.fuzz.support import FUZZ, result_or_layout_error
+from tests.robustness.support import FUZZ, result_or_layout_error
 from tests.support import (
     random_distributed,
     random_memory,
