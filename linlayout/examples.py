@@ -15,7 +15,7 @@ from .errors import LayoutError
 from .layout import LinearLayout
 from ._memo import memoize
 
-__all__ = ["Example", "get", "names"]
+__all__ = ["Example", "get", "listing", "names"]
 
 #: The example ``linlayout synthesize`` runs without arguments.
 DEFAULT = "transpose"
@@ -72,3 +72,13 @@ def get(name: str = DEFAULT) -> Example:
         load=LinearLayout(e["load"], e["out_dims"]),
         element_bits=e["element_bits"],
     )
+
+
+def listing() -> str:
+    """What ``linlayout examples`` prints: one line per built-in example, default first,
+    ``name: description (N-bit elements)``; lines joined by newlines, no final newline."""
+    lines = []
+    for name in names():
+        ex = get(name)
+        lines.append(f"{name}: {ex.description} ({ex.element_bits}-bit elements)")
+    return "\n".join(lines)

@@ -53,3 +53,14 @@ def test_examples_are_frozen_values():
 def test_an_unknown_name_lists_the_choices():
     with pytest.raises(LayoutError, match=r"no example 'nope'; choose one of \['transpose', "):
         examples.get("nope")
+
+
+def test_listing_is_what_linlayout_examples_prints(capsys):
+    from tests.support import run_cli
+
+    text = examples.listing()
+    lines = text.splitlines()
+    assert len(lines) == len(examples.names()) and lines[0].startswith("transpose: ")
+    assert all(line.endswith("-bit elements)") for line in lines)
+    code, out, err = run_cli(capsys, "examples")
+    assert (code, err) == (0, "") and out == text + "\n"

@@ -4,51 +4,21 @@ from __future__ import annotations
 
 import argparse
 
-from ..conflicts import bank_conflicts
-from ..layout import LinearLayout
-from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout, table
+from ..show.conflicts import conflict_verdict
+from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     layout = load_layout(args.layout, "--layout", args.element_bits)
     memory = load_layout(args.memory, "--memory", args.element_bits)
-    note = None
-    if layout.out_dims != memory.out_dims and set(layout.out_dims) == set(memory.out_dims) and \
-            all(s <= memory.out_dims[n] for n, s in layout.out_dims.items()):
-        # a warp's tile (e.g. an MMA atom) inside a larger shared-memory tile: at its origin
-        note = (f"the layout covers {list(layout.out_dims.values())} of the memory's "
-                f"{[memory.out_dims[n] for n in layout.out_dims]}: counted at the tile's origin")
-        layout = LinearLayout(layout.bases, out_dims={n: memory.out_dims[n]
-                                                      for n in layout.out_dim_names})
     if args.max_degree < 1:
         raise CliError(f"--max-degree must be at least 1, got {args.max_degree}")
-    rep = bank_conflicts(layout, memory, element_bits=args.element_bits,
-                         **hardware_kwargs(args), instruction=args.instruction,
-                         vector_elems=args.vector_elems)
-    ok = rep.degree <= args.max_degree
-    if args.json:
-        out = rep.to_dict()
-        out["max_degree"] = args.max_degree
-        out["ok"] = ok
-        if note:
-            out["note"] = note
-        print(dumps(out))
-    else:
-        print(table(
-            ("instruction", "vector (elems)", "degree", "phases", "lanes/phase",
-             "wavefronts/instr", "instr/warp", "wavefronts/warp", "floor (wavefronts)",
-             "bytes/warp"),
-            [(rep.instruction, rep.vector_elems, rep.degree, rep.phases, rep.lanes_per_phase,
-              rep.wavefronts_per_instruction, rep.instructions_per_warp,
-              rep.wavefronts_per_warp, rep.wavefront_floor, rep.bytes_per_warp)],
-        ))
-        if note:
-            print(f"note: {note}")
-        word = "ok" if ok else "FAIL"
-        cmp = "<=" if ok else ">"
-        print(f"{word}: degree {rep.degree} {cmp} --max-degree {args.max_degree}")
-    return 0 if ok else 1
+    verdict = conflict_verdict(layout, memory, element_bits=args.element_bits,
+                               max_degree=args.max_degree, **hardware_kwargs(args),
+                               instruction=args.instruction, vector_elems=args.vector_elems)
+    print(dumps(verdict.to_dict()) if args.json else verdict.to_text())
+    return 0 if verdict.ok else 1
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -9,9 +9,7 @@ from .. import examples
 
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
-    for name in examples.names():
-        ex = examples.get(name)
-        print(f"{name}: {ex.description} ({ex.element_bits}-bit elements)")
+    print(examples.listing())
     return 0
 
 

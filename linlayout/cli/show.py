@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..show.formula import offset_formula
-from ..hardware.kinds import is_distributed
-from ..show.render import grid_distributed, grid_memory
+from ..show.render import layout_text
 from .common import CliError, add_hardware_args, hardware_kwargs, load_layout
 
 
@@ -24,12 +22,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError('pictures need matplotlib: pip install "linlayout[plot]"') from None
     layout = load_layout(args.file, "layout", args.element_bits)
     hw = hardware_kwargs(args)
-    if is_distributed(layout):
-        print(grid_distributed(layout))
-    else:
-        grid = grid_memory(layout, args.element_bits, **hw)
-        print(offset_formula(layout))
-        print(grid)
+    print(layout_text(layout, args.element_bits, **hw))
     if pictures:
         from ..show.pictures import draw_layout, save
 

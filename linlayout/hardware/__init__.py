@@ -8,7 +8,7 @@
 * :mod:`.lds` — AMD LDS instructions (``ds_read_b128``, ``ds_read2_b64``, transpose loads,
   ``global_load_lds_dwordx4``) and the bank model each is counted on.
 * :mod:`.kinds` — distributed (register, lane, warp, block) versus shared-memory (offset)
-  layouts, and their validation.
+  layouts, their validation, and a smaller tile placed at a memory's origin.
 * :mod:`.access` — the ``ld/st.shared`` access rule: which vector width a warp access uses
   and its alignment (shared by :mod:`linlayout.conflicts` and :mod:`linlayout.synthesis`).
 
@@ -23,7 +23,9 @@ from .kinds import (
     MEMORY_IN_DIMS,
     Distributed,
     distributed_columns,
+    embed_at_origin,
     is_distributed,
+    is_smaller_tile,
     memory_columns,
     require_same_tensor,
 )
@@ -48,7 +50,9 @@ __all__ = [
     "bank_model",
     "check_matrix_access",
     "distributed_columns",
+    "embed_at_origin",
     "is_distributed",
+    "is_smaller_tile",
     "lds_instruction",
     "matrix_geometry",
     "memory_columns",

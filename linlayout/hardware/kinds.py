@@ -24,7 +24,9 @@ __all__ = [
     "MEMORY_IN_DIMS",
     "Distributed",
     "distributed_columns",
+    "embed_at_origin",
     "is_distributed",
+    "is_smaller_tile",
     "memory_columns",
     "require_same_tensor",
 ]
@@ -69,6 +71,45 @@ def require_same_tensor(a: Any, b: Any, name_a: str, name_b: str) -> None:
                 f"out dim {shown(n)} has size {size} in the {name_a} but {bsizes[n]} in the "
                 f"{name_b}; both must describe the same tensor"
             )
+
+
+def is_smaller_tile(tile: LinearLayout, memory: LinearLayout) -> bool:
+    """True when ``tile`` covers part of ``memory``'s tensor: the same out-dim names, each no
+    larger, and not all the same sizes (e.g. a warp's MMA atom inside a larger shared-memory
+    tile). Such a tile is counted at the memory's origin (:func:`embed_at_origin`).
+
+    Args:
+        tile: a layout onto tensor out dims (usually distributed).
+        memory: a layout onto tensor out dims (usually shared memory).
+    """
+    if tile.out_dims == memory.out_dims or set(tile.out_dims) != set(memory.out_dims):
+        return False
+    return all(s <= memory.out_dims[n] for n, s in tile.out_dims.items())
+
+
+def embed_at_origin(tile: LinearLayout, memory: LinearLayout) -> LinearLayout:
+    """``tile`` with the out-dim sizes of ``memory``: the smaller tensor placed at the origin of
+    the larger one (same bases; each out dim keeps ``tile``'s name and order, ``memory``'s
+    size), so that the two layouts can be compared by :func:`linlayout.bank_conflicts`.
+
+    Args:
+        tile: a layout whose out dims are all out dims of ``memory``, each no larger.
+        memory: the layout of the larger tensor (a ``memdesc`` allocation, a shared-memory
+            tile).
+
+    Returns:
+        ``tile`` itself when the out dims already agree, else the resized layout.
+
+    Raises:
+        LayoutError: an out dim of ``tile`` is missing from ``memory`` or larger there.
+    """
+    if tile.out_dims == memory.out_dims:
+        return tile
+    for n, s in tile.out_dims.items():
+        if n not in memory.out_dims or memory.out_dims[n] < s:
+            raise LayoutError(f"the tensor ({tile.out_dims}) does not fit in the buffer "
+                              f"({memory.out_dims})")
+    return LinearLayout(tile.bases, out_dims={n: memory.out_dims[n] for n in tile.out_dim_names})
 
 
 def is_distributed(layout: LinearLayout) -> bool:

@@ -14,11 +14,12 @@ from collections.abc import Callable
 
 from .. import f2
 from ..hardware.model import HardwareModel, bank_model
-from ..hardware.kinds import distributed_columns, memory_columns
+from ..hardware.kinds import distributed_columns, is_distributed, memory_columns
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from .formula import offset_formula
 
-__all__ = ["grid_distributed", "grid_memory"]
+__all__ = ["grid_distributed", "grid_memory", "layout_text"]
 
 #: Default truncation limits (columns, rows).
 MAX_COLS = 64
@@ -175,3 +176,28 @@ def grid_memory(memory: LinearLayout, element_bits: int, *,
         f"{num_banks} banks x {bank_bytes} bytes)"
     )
     return _grid(memory, cell, legend, max_cols, max_rows)
+
+
+def layout_text(layout: LinearLayout, element_bits: int = 32, *,
+                hardware: HardwareModel | None = None) -> str:
+    """What ``linlayout show`` prints for a layout: a distributed layout's
+    :func:`grid_distributed`; a shared-memory layout's offset formula
+    (:func:`~linlayout.show.formula.offset_formula`) above its :func:`grid_memory`.
+
+    Args:
+        layout: a distributed layout (in dims among ``register, lane, warp, block``) or a
+            shared-memory one, onto a 1-D or 2-D tensor.
+        element_bits: bits per element of a shared-memory layout (banks depend on it).
+        hardware: the bank model of :func:`grid_memory` (default NVIDIA).
+
+    Returns:
+        The text, lines joined by newlines, no final newline.
+
+    Raises:
+        LayoutError: what :func:`grid_distributed`, :func:`grid_memory` or
+            :func:`~linlayout.show.formula.offset_formula` reject (e.g. three or more dims).
+    """
+    if is_distributed(layout):
+        return grid_distributed(layout)
+    grid = grid_memory(layout, element_bits, hardware=hardware)
+    return f"{offset_formula(layout)}\n{grid}"

@@ -112,3 +112,23 @@ def test_same_tensor_accepts_out_dims_in_another_order():
 def test_same_tensor_rejections_name_both_sides(other, match):
     with pytest.raises(LayoutError, match=match):
         require_same_tensor(DIST, other, "store", "load")
+
+
+def test_a_smaller_tile_is_placed_at_the_memory_origin():
+    from linlayout.hardware.kinds import embed_at_origin, is_smaller_tile
+
+    tile = LinearLayout({"lane": [[1, 0], [0, 1]]}, out_dims={"dim0": 2, "dim1": 2})
+    memory = LinearLayout.identity_1d(16, "offset", "dim0") * \
+        LinearLayout.identity_1d(4, "offset", "dim1")
+    assert is_smaller_tile(tile, memory)
+    big = embed_at_origin(tile, memory)
+    assert big.out_dims == {"dim0": 16, "dim1": 4} and big.bases == tile.bases
+    # the same tensor, a different tensor, a larger tile: not a smaller tile
+    assert not is_smaller_tile(big, memory)
+    assert embed_at_origin(big, memory) is big
+    other = LinearLayout({"lane": [[1]]}, out_dims={"x": 2})
+    assert not is_smaller_tile(other, memory)
+    wide = LinearLayout({"lane": [[1, 0]]}, out_dims={"dim0": 32, "dim1": 2})
+    assert not is_smaller_tile(wide, memory)
+    with pytest.raises(LayoutError, match="does not fit"):
+        embed_at_origin(wide, memory)

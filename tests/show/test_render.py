@@ -93,3 +93,25 @@ def test_grid_memory_subword_and_block():
         grid_memory(ROW_MAJOR, 3)
     with pytest.raises(LayoutError):
         grid_memory(LinearLayout({"offset": [[0, 1], [0, 1]]}, {"dim0": 1, "dim1": 4}), 32)
+
+
+@pytest.mark.parametrize("argv, layout, bits", [
+    (["sm80_16x8x16.A"], "atom", 32),
+    (["Sw<3,3,3> o _0 o (_64,_64):(_64,_1)", "--element-bits", "16"], "memory", 16),
+])
+def test_layout_text_is_what_linlayout_show_prints(capsys, argv, layout, bits):
+    from linlayout import cute
+    from linlayout.show.formula import offset_formula
+    from linlayout.show.render import layout_text
+
+    from tests.support import run_cli
+
+    lay = (cute.atom_info(argv[0]).linear_layout(None) if layout == "atom"
+           else cute.parse_layout(argv[0]))
+    text = layout_text(lay, bits)
+    code, out, err = run_cli(capsys, "show", *argv)
+    assert (code, err) == (0, "") and out == text + "\n"
+    if layout == "memory":
+        assert text.splitlines()[0] == offset_formula(lay)
+    else:
+        assert text == grid_distributed(lay)

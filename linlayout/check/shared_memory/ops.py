@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...errors import LayoutError
+from ...hardware.kinds import embed_at_origin
 from ...layout import LinearLayout
 from ...triton.limits import mlir_int
 from ...triton.parse import TritonType
@@ -34,18 +35,13 @@ def module_target(module: TTGIRModule) -> Target:
 def embed_in_buffer(dist: LinearLayout, memory: LinearLayout) -> LinearLayout:
     """``dist`` with the out-dim sizes of ``memory``: the tensor of a view (``memdesc``
     subslice or pipeline stage) placed inside its larger allocation, so that the two layouts
-    can be compared by :func:`linlayout.bank_conflicts` and the simulator.
+    can be compared by :func:`linlayout.bank_conflicts` and the simulator
+    (:func:`linlayout.hardware.kinds.embed_at_origin`).
 
     Raises:
         LayoutError: an out dim of ``dist`` is missing from ``memory`` or larger there.
     """
-    if dist.out_dims == memory.out_dims:
-        return dist
-    for n, s in dist.out_dims.items():
-        if n not in memory.out_dims or memory.out_dims[n] < s:
-            raise LayoutError(f"the tensor ({dist.out_dims}) does not fit in the buffer "
-                              f"({memory.out_dims})")
-    return LinearLayout(dist.bases, out_dims={n: memory.out_dims[n] for n in dist.out_dim_names})
+    return embed_at_origin(dist, memory)
 
 
 @memoize(4096)
