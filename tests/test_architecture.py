@@ -27,6 +27,7 @@ LAYERS = (
     {"hardware", "examples"},
     {"cute"},
     {"ptx", "conflicts"},
+    {"lowering"},
     {"synthesis"},
     {"triton", "show"},
     {"check"},

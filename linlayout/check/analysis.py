@@ -35,12 +35,13 @@ from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
 from .count import try_count
-from .emitted import Emitted
+from ..lowering.emitted import Emitted
 from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
-from .shared_memory import Prediction, access_map, largest_vectorisation
+from ..lowering.vectorise import access_map, largest_vectorisation
+from .shared_memory import Prediction
 from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
 from .suggest import BufferSide, suggest_layout
-from .target import Target
+from ..lowering.target import Target
 
 __all__ = ["check_module", "triton_vector_elems"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..show.text import dumps, table
-from .emitted import Emitted
+from ..lowering.emitted import Emitted
 from .files import FileError, worst_degree
 from .report import Alternative, InstructionReport, KernelReport, KernelTotals, OpReport, OpStatus
 

@@ -15,7 +15,7 @@ from ..conflicts import ConflictReport
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
 from ..triton.ttgir import Access
-from .emitted import Emitted
+from ..lowering.emitted import Emitted
 from .target import Target
 
 __all__ = ["Alternative", "InstructionReport", "KernelReport", "KernelTotals", "OpReport",
@@ -45,7 +45,7 @@ class InstructionReport:
     """One predicted instruction of an op with its exact cost.
 
     Attributes:
-        emitted: the :class:`~linlayout.check.emitted.Emitted` instruction (opcode, count per
+        emitted: the :class:`~linlayout.lowering.emitted.Emitted` instruction (opcode, count per
             thread, vector).
         report: its :class:`~linlayout.ConflictReport` (None when not a modelled lane access).
         note: why it is not counted, if it is not.

@@ -23,7 +23,7 @@ from ..synthesis import synthesize_swizzle
 from ..triton import encodings as Lyt
 from .count import count_side
 from .report import Suggestion
-from .shared_memory import Target
+from ..lowering.target import Target
 from .shared_memory.ops import cached_copy
 from ..triton.to_triton import to_triton_text
 

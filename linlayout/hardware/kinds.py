@@ -28,6 +28,7 @@ __all__ = [
     "is_distributed",
     "is_smaller_tile",
     "memory_columns",
+    "to_offset_layout",
     "require_same_tensor",
 ]
 
@@ -197,3 +198,27 @@ def memory_columns(memory: Any, out_order: tuple[str, ...] | None = None) -> tup
             "every element needs exactly one offset"
         )
     return tuple(cols), offset_bits
+
+
+def to_offset_layout(memory: LinearLayout) -> LinearLayout:
+    """``memory`` with in dims ``offset`` (+ ``block``) and out dims ``dim0, dim1, …`` in
+    Triton's order.
+
+    Raises:
+        LayoutError: out dims are not ``dim0 … dim{r-1}``, the in dims are not a shared-memory
+            layout's, or it is not a bijection.
+    """
+    if not isinstance(memory, LinearLayout):
+        raise LayoutError(f"memory must be a LinearLayout, got {type(memory).__name__}")
+    rank = len(memory.out_dim_names)
+    names = [f"dim{i}" for i in range(rank)]
+    if sorted(memory.out_dim_names) != sorted(names):
+        raise LayoutError(f"Triton names tensor dims dim0…dim{rank - 1}; got out dims "
+                          f"{list(memory.out_dim_names)} (rename them first)")
+    mem = memory.transpose_outs(names)
+    cols, offset_bits = memory_columns(mem, tuple(names))
+    in_dims = {"offset": 1 << offset_bits}
+    nblock = len(cols) - offset_bits
+    if nblock:
+        in_dims["block"] = 1 << nblock
+    return LinearLayout.from_columns(cols, in_dims, mem.out_dims)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from linlayout.hardware import NVIDIA
 from linlayout.check.count import count_side, try_count
-from linlayout.check.shared_memory import Emitted, Side
+from linlayout.check.shared_memory import Side
+from linlayout.lowering import Emitted
 
 
 def test_named_and_unmodelled_instructions_are_not_counted():

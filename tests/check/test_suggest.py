@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from linlayout.hardware import NVIDIA
 from linlayout.triton import parse_encoding
-from linlayout.check.shared_memory import parse_target
+from linlayout.check.target import parse_target
 from linlayout.check.suggest import BufferSide, cost_on, suggest_layout
 
 ROW = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"

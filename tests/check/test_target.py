@@ -6,8 +6,8 @@ import pytest
 
 from linlayout import LayoutError
 from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
-from linlayout.check.shared_memory import parse_target
-from linlayout.check.shared_memory.names import amd_lds, cp_async, matrix_name, nvidia_ld_st
+from linlayout.check.target import parse_target
+from linlayout.lowering.names import amd_lds, cp_async, matrix_name, nvidia_ld_st
 
 
 def test_targets_pick_the_hardware_model():

@@ -12,11 +12,12 @@ from ...triton.parse import TritonType
 from ...triton.ttgir import Access, TTGIRModule, find_accesses
 from ...layout.padded import PaddedLayout
 from ...triton.encodings.padded import PaddedSharedEncoding
-from .local import predict_async_copy, predict_padded_local
-from .vectorise import access_map
+from ...lowering.local import predict_async_copy, predict_padded_local
+from ...lowering.vectorise import access_map
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
-from ..target import Target, parse_target
+from ...lowering.target import Target
+from ..target import parse_target
 from ..._memo import memoize
 
 __all__ = ["cached_copy", "embed_in_buffer", "layout_of", "module_target", "predict_access",

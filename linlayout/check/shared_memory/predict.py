@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 from ... import f2
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout
-from ..emitted import Emitted
-from .local import ld_st, matrix, predict_async_copy, predict_local
-from .names import amd_lds, nvidia_ld_st
+from ...lowering.emitted import Emitted
+from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
+from ...lowering.names import amd_lds, nvidia_ld_st
 from .reduce import reduce_conversions
 from .scan import scan_shape, scan_sides
 from .scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
-from ..target import Target
-from .vectorise import access_map, largest_vectorisation, matrix_tile
+from ...lowering.target import Target
+from ...lowering.vectorise import access_map, largest_vectorisation, matrix_tile
 
 __all__ = ["Prediction", "Side", "moved_bits", "predict_convert", "predict_copy",
            "predict_named", "predict_private", "to_offsets"]

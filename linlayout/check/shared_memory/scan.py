@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from ..._checks import shown
 from ...errors import LayoutError
 from ...layout import LinearLayout
-from ..emitted import Emitted
-from .names import amd_lds, nvidia_ld_st
-from ..target import Target
+from ...lowering.emitted import Emitted
+from ...lowering.names import amd_lds, nvidia_ld_st
+from ...lowering.target import Target
 
 __all__ = ["ScanShape", "merged_reload_bytes", "scan_shape", "scan_sides"]
 

@@ -8,7 +8,8 @@ import pytest
 
 from linlayout import LayoutError, bank_conflicts
 from linlayout.triton import parse_encoding
-from linlayout.check.shared_memory import parse_target, predict_convert, triton_scratch_layout
+from linlayout.check.shared_memory import predict_convert, triton_scratch_layout
+from linlayout.check.target import parse_target
 from linlayout.check.shared_memory.scratch import compute_segment, optimal_swizzling_ldst
 
 ROW = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"

@@ -10,7 +10,7 @@ before LLVM's ``SILoadStoreOptimizer`` pairs them into ``ds_read2*``/``ds_write2
 
 from __future__ import annotations
 
-from ...errors import LayoutError
+from ..errors import LayoutError
 
 __all__ = ["amd_lds", "cp_async", "matrix_name", "nvidia_ld_st"]
 

@@ -22,11 +22,11 @@ writes the ``other`` value of masked lanes with a plain LDS store.
 
 from __future__ import annotations
 
-from ...errors import LayoutError
-from ...hardware.lds import is_lds_instruction
-from ..emitted import Emitted
+from ..errors import LayoutError
+from ..hardware.lds import is_lds_instruction
+from .emitted import Emitted
 from .names import amd_lds, cp_async, matrix_name, nvidia_ld_st
-from ..target import Target
+from .target import Target
 from .vectorise import AccessMap, largest_vectorisation, matrix_tile, transposed_read_tile
 
 __all__ = ["ld_st", "predict_async_copy", "predict_local"]

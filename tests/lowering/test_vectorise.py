@@ -1,12 +1,12 @@
-"""linlayout.check.shared_memory.vectorise: Triton's ``largestVectorisation`` and the
+"""linlayout.lowering.vectorise: Triton's ``largestVectorisation`` and the
 ``ldmatrix``/``stmatrix``/``ds_read_tr`` tile tests, on hand-made conversion maps and real
 layouts."""
 
 from __future__ import annotations
 
 from linlayout.triton import parse_encoding
-from linlayout.check.shared_memory import access_map, largest_vectorisation, matrix_tile
-from linlayout.check.shared_memory.vectorise import AccessMap, transposed_read_tile
+from linlayout.lowering import access_map, largest_vectorisation, matrix_tile
+from linlayout.lowering.vectorise import AccessMap, transposed_read_tile
 
 
 def _map(regs, lanes=(0, 0, 0, 0, 0), warps=(), bits=16):

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import LayoutError
-from ...layout import LinearLayout
-from ...triton.to_triton import to_offset_layout
+from ..errors import LayoutError
+from ..layout import LinearLayout
+from ..hardware.kinds import to_offset_layout
 
 __all__ = ["AccessMap", "access_map", "largest_vectorisation", "matrix_tile",
            "transposed_read_tile"]
