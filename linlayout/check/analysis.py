@@ -79,13 +79,18 @@ def _report(a: Access, pred: Prediction, target: Target, hardware: HardwareModel
 
 
 def _alternative(a: Access, r: OpReport, hardware: HardwareModel) -> Alternative | None:
-    """``synthesize_swizzle``'s scratch layout for a convert, beside Triton's."""
+    """``synthesize_swizzle``'s layout for a convert, beside Triton's scratch: the cheapest
+    layout as Triton lowers a ``local_alloc``/``local_load`` pair through it on the module's
+    target (``lowering="triton"``), so the saving is what rewriting the convert that way
+    really saves."""
     if r.wavefronts_per_warp is None or r.store is None or r.load is None:
         return None
     assert a.distributed is not None and a.destination is not None
     try:
         s = synthesize_swizzle(a.distributed.layout, a.destination.layout,
-                               element_bits=max(8, a.element_bits), hardware=hardware)
+                               element_bits=max(8, a.element_bits), hardware=hardware,
+                               lowering="triton",
+                               target=r.target.name if r.target is not None else None)
     except LayoutError:
         return None
     wf = s.store.wavefronts_per_warp + s.load.wavefronts_per_warp

@@ -6,7 +6,7 @@ import argparse
 
 from .. import examples
 from ..show.synthesis import synthesis_report
-from ..synthesis import synthesize_padding, synthesize_swizzle
+from ..synthesis import Transfer, synthesize_padding, synthesize_swizzle
 from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout
 
 
@@ -44,16 +44,21 @@ def run(args: argparse.Namespace) -> int:
         element_bits = ex.element_bits if args.element_bits is None else args.element_bits
         title = None  # the report's: the example's name and description
     nsides = 1 + (len(load) if isinstance(load, list) else 1)
+    triton = args.lowering == "triton"
     result = synthesize_swizzle(store, load, element_bits=element_bits, **hardware_kwargs(args),
                                 objective=args.objective, weights=args.weights,
                                 instructions=_instructions(args.instructions, nsides),
-                                fixed=args.fixed)
+                                fixed=args.fixed, lowering=args.lowering,
+                                target=args.target if triton else None)
     padding = None
     if args.padding:
         padding = synthesize_padding(store, load, element_bits=element_bits,
                                      **hardware_kwargs(args), objective=args.objective,
                                      weights=args.weights)
-    report = synthesis_report(result, title=title, example=example, padding=padding)
+    transfer = Transfer.make(store, load, element_bits=element_bits, **hardware_kwargs(args),
+                             weights=args.weights)
+    report = synthesis_report(result, title=title, example=example, padding=padding,
+                              transfer=transfer, target=args.target)
     print(dumps(report.to_dict()) if args.json else report.to_text())
     return 0
 
@@ -83,6 +88,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "auto, or tma for a store done by a TMA copy (with --fixed MODE)")
     s.add_argument("--fixed", metavar="MODE", default=None,
                    help="only layouts TMA writes with this swizzle mode (none, 32B, 64B, 128B, …)")
+    s.add_argument("--lowering", choices=("hardware", "triton"), default="hardware",
+                   help="hardware (default): each side at the widest vector the layout admits; "
+                        "triton: each side as Triton 3.9 lowers local_store/local_load through "
+                        "the printed layout (stmatrix/ldmatrix where the tile fits), and the "
+                        "cheapest layout under that")
+    s.add_argument("--target", metavar="TARGET", default=None,
+                   help="Triton target for --lowering triton and the Triton cost line: "
+                        "cuda:80, cuda:90, cuda:100, hip:gfx942, hip:gfx950 (default: the "
+                        "hardware preset's, cuda:90 for NVIDIA)")
     s.add_argument("--padding", action="store_true",
                    help="also search padded layouts (row-major remap + interval:+pad) and report "
                         "the best beside the swizzle, with its memory overhead in bytes")

@@ -11,13 +11,17 @@ lowering="triton")`` costs each side as Triton will emit it).
 * :mod:`.names` — opcode spellings (PTX, AMDGCN);
 * :mod:`.emitted` — :class:`Emitted`, one instruction kind with its count per thread;
 * :mod:`.local` — ``local_alloc``/``local_store``/``local_load`` (:func:`predict_local`) and
-  async copies.
+  async copies;
+* :mod:`.scratch` — the scratch layout Triton builds for a ``convert_layout``
+  (``GenericSwizzling.cpp``: :func:`triton_scratch_layout`).
 """
 
 from .emitted import Emitted
 from .local import predict_async_copy, predict_local, predict_padded_local
+from .scratch import ScratchPlan, triton_scratch_layout
 from .target import Target
 from .vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
 
-__all__ = ["AccessMap", "Emitted", "Target", "access_map", "largest_vectorisation",
-           "matrix_tile", "predict_async_copy", "predict_local", "predict_padded_local"]
+__all__ = ["AccessMap", "Emitted", "ScratchPlan", "Target", "access_map", "largest_vectorisation",
+           "matrix_tile", "predict_async_copy", "predict_local", "predict_padded_local",
+           "triton_scratch_layout"]

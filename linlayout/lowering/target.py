@@ -9,11 +9,17 @@ A target is written as Triton's ``ttg.target`` spells it: ``"cuda:<compute capab
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from .._checks import shown
+from ..errors import LayoutError
 from ..hardware.model import AMD_CDNA3, AMD_CDNA4, NVIDIA, HardwareModel
 
-__all__ = ["Target"]
+__all__ = ["TARGETS", "Target", "default_target"]
+
+#: The targets Triton 3.9 was checked on (``check`` reads any ``cuda:<cc>``/``hip:<gfx>``).
+TARGETS = ("cuda:80", "cuda:90", "cuda:100", "hip:gfx942", "hip:gfx950")
 
 
 @dataclass(frozen=True)
@@ -58,3 +64,42 @@ class Target:
         if self.arch == "gfx950":
             return AMD_CDNA4
         return AMD_CDNA3
+
+    @classmethod
+    def parse(cls, text: str) -> Target:
+        """The target ``text`` names: ``"cuda:<cc>"`` (``"cuda:90"``) or ``"hip:<gfx arch>"``
+        (``"hip:gfx942"``); also ``"sm90"``/``"sm_90"`` and a bare ``"gfx950"``. 32 lanes
+        per warp on CUDA, 64 on HIP.
+
+        Raises:
+            LayoutError: anything else.
+        """
+        if isinstance(text, Target):
+            return text
+        if not isinstance(text, str):
+            raise LayoutError(f"target must be a string such as 'cuda:90' or 'hip:gfx942', "
+                              f"got {shown(text)}")
+        t = text.strip().lower()
+        m = re.fullmatch(r"(?:cuda:|sm_?)(\d{2,3})", t)
+        if m:
+            return cls("cuda", int(m.group(1)), 32)
+        m = re.fullmatch(r"(?:hip:)?(gfx[0-9a-f]{3,4})", t)
+        if m:
+            return cls("hip", m.group(1), 64)
+        raise LayoutError(f"unknown target {shown(text)}; expected 'cuda:<cc>' (e.g. "
+                          "'cuda:90', or 'sm90') or 'hip:<gfx arch>' (e.g. 'hip:gfx942')")
+
+
+def default_target(hardware: HardwareModel) -> Target:
+    """The target a hardware preset stands for when none is named: ``cuda:90`` for NVIDIA,
+    ``hip:gfx950`` for AMD_CDNA4, ``hip:gfx942`` for AMD_CDNA3 (and other 64-lane models).
+
+    Raises:
+        LayoutError: a model that matches no Triton target (not 32 or 64 lanes).
+    """
+    if hardware.warp_size == 32:
+        return Target("cuda", 90, 32)
+    if hardware.warp_size == 64:
+        return Target("hip", "gfx950" if hardware.name == AMD_CDNA4.name else "gfx942", 64)
+    raise LayoutError(f"no Triton target has {hardware.warp_size}-lane warps; name one with "
+                      "target=")

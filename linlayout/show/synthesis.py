@@ -31,7 +31,9 @@ from ..cute import NoCuteFormError, to_cute
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..ptx import TmaMatch, match_tma_mode
-from ..synthesis import PaddingChoice, PaddingResult, SwizzleResult, choose_padding_or_swizzle
+from ..synthesis import (LoweredSide, PaddingChoice, PaddingResult, SwizzleResult, Transfer,
+                         choose_padding_or_swizzle, lower_sides)
+from ..synthesis.lowered import resolve_target
 from ..triton import to_gluon, to_triton_text
 from .formula import offset_formula
 from .text import table
@@ -69,12 +71,15 @@ def side_rows(names: Sequence[str], reports: Sequence[Any],
     return rows
 
 
-def interop(memory: LinearLayout, element_bits: int) -> dict[str, Any]:
+def interop(memory: LinearLayout, element_bits: int, *, tma: bool = False) -> dict[str, Any]:
     """A shared-memory layout as Triton attribute text, Gluon source and CuTe text.
 
     Args:
         memory: the layout (in dims ``offset`` or ``vector/bank/segment``).
         element_bits: bits per element.
+        tma: the layout is one a TMA copy writes: name it as ``#ttg.nvmma_shared`` /
+            ``gl.NVMMASharedLayout`` (what Triton's TMA path needs) when that names it, even
+            where a ``swizzled_shared`` is the same layout.
 
     Returns:
         ``{"triton", "gluon", "cute"}``, each None where the layout has no such form (Triton
@@ -82,8 +87,9 @@ def interop(memory: LinearLayout, element_bits: int) -> dict[str, Any]:
     """
     out: dict[str, Any] = {}
     try:
-        out["triton"] = to_triton_text(memory, element_bits)
-        out["gluon"] = to_gluon(memory, element_bits)
+        prefer = "nvmma" if tma else "swizzled"
+        out["triton"] = to_triton_text(memory, element_bits, prefer=prefer)
+        out["gluon"] = to_gluon(memory, element_bits, prefer=prefer)
     except LayoutError:
         out["triton"] = out["gluon"] = None
     try:
@@ -122,6 +128,11 @@ class SynthesisReport:
         padding: the best padded layout (:class:`~linlayout.synthesis.PaddingResult`), or None.
         choice: the swizzle and the padding compared
             (:class:`~linlayout.synthesis.PaddingChoice`), when ``padding`` is given.
+        lowered: for a result costed under the hardware model, each side as Triton 3.9 lowers
+            it through the printed Triton layout on :attr:`target`
+            (:class:`~linlayout.synthesis.LoweredSide`), when the transfer was given.
+        target: the target of :attr:`lowered` (``"cuda:90"``).
+        lowered_note: why :attr:`lowered` is missing, when it could not be computed.
     """
 
     result: SwizzleResult
@@ -135,6 +146,30 @@ class SynthesisReport:
     example: str | None = None
     padding: PaddingResult | None = None
     choice: PaddingChoice | None = None
+    lowered: tuple[LoweredSide, ...] | None = None
+    target: str | None = None
+    lowered_note: str | None = None
+
+    def lowered_totals(self) -> tuple[int, int] | None:
+        """``(wavefronts, instructions)`` per warp, weighted, of :attr:`lowered`, or None."""
+        if self.lowered is None:
+            return None
+        ws = (self.result.weights or (1,) * len(self.result.reports))[-len(self.lowered):]
+        return (sum(w * s.report.wavefronts_per_warp for w, s in zip(ws, self.lowered)),
+                sum(w * s.report.instructions_per_warp for w, s in zip(ws, self.lowered)))
+
+    def _lowered_line(self) -> str | None:
+        if self.lowered is None:
+            return (f"Triton 3.9 cost: not computed — {self.lowered_note}"
+                    if self.lowered_note else None)
+        wf, ins = self.lowered_totals()  # type: ignore[misc]
+        sides = ", ".join(f"{s.side} {s.emitted.opcode} x{s.emitted.per_thread}"
+                          for s in self.lowered)
+        mine = (self.result.wavefronts_per_warp, self.result.instructions_per_warp)
+        same = "the cost reported below" if (wf, ins) == mine else \
+            f"the report below says {mine[0]} and {mine[1]}"
+        return (f"Triton 3.9 ({self.target}) lowers local_store/local_load through it to: "
+                f"{sides} — {wf} wavefronts, {ins} instructions per warp ({same})")
 
     def to_text(self) -> str:
         """The text ``linlayout synthesize`` prints (without the final newline): title,
@@ -158,6 +193,21 @@ class SynthesisReport:
             out["cute_reason"] = self.cute_reason
         if self.example is not None:
             out["example"] = self.example
+        if self.lowered is not None:
+            wf, ins = self.lowered_totals()  # type: ignore[misc]
+            out["triton_lowering"] = {
+                "target": self.target,
+                "sides": [{"side": s.side, "opcode": s.emitted.opcode,
+                           "per_thread": s.emitted.per_thread,
+                           "vector_elems": s.emitted.vector_elems,
+                           "wavefronts_per_warp": s.report.wavefronts_per_warp,
+                           "instructions_per_warp": s.report.instructions_per_warp,
+                           "degree": s.report.degree} for s in self.lowered],
+                "wavefronts_per_warp": wf, "instructions_per_warp": ins,
+                "same_as_report": (wf, ins) == (self.result.wavefronts_per_warp,
+                                                self.result.instructions_per_warp)}
+        elif self.lowered_note is not None:
+            out["triton_lowering"] = {"target": self.target, "note": self.lowered_note}
         if self.padding is not None and self.choice is not None:
             out["padding"] = self.padding.to_dict()
             out["padding"]["triton"] = _padded_text(self.padding)
@@ -197,6 +247,7 @@ class SynthesisReport:
             self.formula,
             *([tma_line] if tma_line else []),
             f"Triton: {self.triton}", f"Gluon:  {self.gluon}", f"CuTe:   {cute}",
+            *([line] if (line := self._lowered_line()) else []),
             "",
             table(SIDE_HEADER, rows),
             "",
@@ -243,7 +294,9 @@ class SynthesisReport:
 
 def synthesis_report(result: SwizzleResult, *, title: str | None = None,
                      dim_names: Mapping[str, str] | None = None, example: str | None = None,
-                     padding: PaddingResult | None = None) -> SynthesisReport:
+                     padding: PaddingResult | None = None,
+                     transfer: Transfer | None = None,
+                     target: str | None = None) -> SynthesisReport:
     """The report of a synthesized layout (module docstring).
 
     Args:
@@ -259,12 +312,18 @@ def synthesis_report(result: SwizzleResult, *, title: str | None = None,
         padding: the best padded layout for the same transfer and objective
             (:func:`~linlayout.synthesis.synthesize_padding`), compared with the swizzle
             (:func:`~linlayout.synthesis.choose_padding_or_swizzle`).
+        transfer: the transfer ``result`` was synthesized for
+            (:class:`~linlayout.synthesis.Transfer`); with it, a result costed under the
+            hardware model also says what Triton 3.9 pays for the printed layout
+            (:func:`~linlayout.synthesis.lower_sides`).
+        target: the compilation target for that (default: the hardware preset's,
+            ``cuda:90`` for NVIDIA).
 
     Returns:
         A :class:`SynthesisReport`.
 
     Raises:
-        LayoutError: ``example`` is not a built-in example's name.
+        LayoutError: ``example`` is not a built-in example's name; an unknown ``target``.
     """
     bits = result.element_bits
     if example is not None:
@@ -275,11 +334,23 @@ def synthesis_report(result: SwizzleResult, *, title: str | None = None,
             dim_names = EXAMPLE_NAMES.get(example)
     if title is None:
         title = f"synthesized shared-memory layout ({bits}-bit elements)"
-    forms = interop(result.layout, bits)
+    tma = match_tma_mode(result.layout, bits)
+    forms = interop(result.layout, bits, tma=tma is not None)
+    lowered = note = tname = None
+    if transfer is not None and result.lowering == "hardware":
+        t = resolve_target(target, transfer)
+        tname = t.name
+        try:
+            lowered = lower_sides(result.layout, transfer, t)
+        except LayoutError as exc:
+            note = str(exc)
+        if lowered is not None and result.counted and not result.counted[0]:
+            lowered = lowered[1:]  # a TMA copy writes the tile: only the loads are lowered
     return SynthesisReport(
         result=result, title=title,
         formula=offset_formula(result.layout, dict(dim_names) if dim_names else None),
-        tma=match_tma_mode(result.layout, bits), triton=forms["triton"], gluon=forms["gluon"],
+        tma=tma, triton=forms["triton"], gluon=forms["gluon"],
         cute=forms["cute"], cute_reason=forms.get("cute_reason"), example=example,
         padding=padding,
-        choice=None if padding is None else choose_padding_or_swizzle(result, padding))
+        choice=None if padding is None else choose_padding_or_swizzle(result, padding),
+        lowered=lowered, target=tname, lowered_note=note)

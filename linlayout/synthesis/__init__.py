@@ -30,12 +30,16 @@ from .synthesize import (
     OptimalityBound,
     SwizzleResult,
     common_vector_layout,
+    synthesize_lowered,
     synthesize_swizzle,
     synthesize_transfer,
 )
+from .lowered import LOWERINGS, LoweredSide, lower_sides
 from .transfer import Objective, Transfer
 
 __all__ = [
+    "LOWERINGS",
+    "LoweredSide",
     "Certificate",
     "Objective",
     "OptimalFamily",
@@ -51,6 +55,8 @@ __all__ = [
     "optimal_swizzles",
     "pad_transfer",
     "synthesize_padding",
+    "lower_sides",
+    "synthesize_lowered",
     "synthesize_swizzle",
     "synthesize_transfer",
 ]

@@ -154,6 +154,11 @@ class SwizzleResult:
         weights: per-side weights (store first).
         notes: remarks a user should read (e.g. that TMA's own writes are not counted).
         counted: which sides' costs enter the totals (False: a TMA copy, no bank conflicts).
+        lowering: whose rules chose each side's instruction and vector: ``"hardware"`` (the
+            widest the layout admits, ``ld/st.shared`` unless a matrix instruction was
+            asked for) or ``"triton"`` (what Triton 3.9 emits through this layout on
+            :attr:`target`).
+        target: the compilation target of a ``"triton"`` lowering (``"cuda:90"``), else None.
     """
 
     layout: LinearLayout
@@ -167,6 +172,8 @@ class SwizzleResult:
     weights: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
     counted: tuple[bool, ...] = field(default=())
+    lowering: str = "hardware"
+    target: str | None = None
 
     @property
     def load(self) -> ConflictReport:
@@ -222,6 +229,16 @@ class SwizzleResult:
 
         return ptx.match_tma_mode(self.layout, self.element_bits)
 
+    def _side_dict(self, i: int) -> dict[str, Any]:
+        """One side's report as JSON, with ``"counted"``; a side that is not counted (a TMA
+        copy: no lane addresses, no bank conflicts) has ``"instruction": "tma"`` and every
+        number null, never an ``ld/st.shared`` count."""
+        d = self.reports[i].to_dict()
+        if self.counted and not self.counted[i]:
+            d = {k: None for k in d}
+            d["instruction"] = "tma"
+        return {**d, "counted": not self.counted or self.counted[i]}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"layout": {"bases", "out_dims"}, "vector_elems", "store", "load",
         "loads", "totals", "optimal", "bound", "notes"}``."""
@@ -229,9 +246,9 @@ class SwizzleResult:
             "layout": self.layout.to_dict(),
             "vector_elems": self.vector_elems,
             "element_bits": self.element_bits,
-            "store": self.store.to_dict(),
-            "load": self.load.to_dict(),
-            "loads": [r.to_dict() for r in self.loads],
+            "store": self._side_dict(0),
+            "load": self._side_dict(1),
+            "loads": [self._side_dict(1 + i) for i in range(len(self.loads))],
             "totals": {
                 "objective": self.objective,
                 "weights": list(self.weights),
@@ -245,4 +262,6 @@ class SwizzleResult:
             "optimal": self.optimal,
             "bound": self.bound.to_dict(),
             "notes": list(self.notes),
+            "lowering": self.lowering,
+            "target": self.target,
         }

@@ -33,6 +33,7 @@ import heapq
 import itertools
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from .. import f2
@@ -54,12 +55,14 @@ from .plans import (
     side_report,
     with_conflict_offsets,
 )
+from ..lowering import Target, triton_scratch_layout
+from .lowered import LOWERINGS, lower_sides, resolve_target
 from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
 from .._memo import register
 
 __all__ = ["OptimalityBound", "SwizzleResult", "common_vector", "common_vector_layout",
-           "synthesize_swizzle", "synthesize_transfer"]
+           "synthesize_lowered", "synthesize_swizzle", "synthesize_transfer"]
 
 #: How many layouts the search constructs at most (over all assignments and their prefix
 #: variants) before it settles for the best so far.
@@ -89,6 +92,8 @@ def synthesize_swizzle(
     instructions: str | Sequence[str | None] | None = None,
     fixed: Sequence[Sequence[int]] | str | None = None,
     node_limit: int = 200_000,
+    lowering: str = "hardware",
+    target: str | None = None,
 ) -> SwizzleResult:
     """The shared-memory layout that moves the tile in the fewest wavefronts and instructions.
 
@@ -121,6 +126,18 @@ def synthesize_swizzle(
             (:func:`linlayout.ptx.tma_layouts`: every contiguous dim, dim order and box size
             is counted, so the result is proven optimal among them).
         node_limit: budget of the exact segment search used with three or more sides.
+        lowering: whose rules pick each side's instruction and vector. ``"hardware"``
+            (default): the widest vector the layout admits, ``ld/st.shared`` unless
+            ``instructions`` asks for a matrix instruction — the hardware's optimum.
+            ``"triton"``: what Triton 3.9 emits for ``local_store``/``local_load`` through the
+            layout on ``target`` (``stmatrix``/``ldmatrix`` whenever the tile fits on sm_90+/
+            sm_75+, ``largestVectorisation``'s vector, ``ds_read_b64_tr`` on gfx950): the
+            result is the cheapest layout under that lowering, reported at Triton's
+            instructions (:func:`synthesize_lowered`); ``instructions`` and ``fixed`` must
+            then be left out.
+        target: with ``lowering="triton"``, the compilation target (``"cuda:80"``,
+            ``"cuda:90"``, ``"cuda:100"``, ``"hip:gfx942"``, ``"hip:gfx950"``); default the
+            hardware preset's (``cuda:90`` for NVIDIA).
 
     Returns:
         A :class:`SwizzleResult`: the layout, every side's exact report, the weighted totals,
@@ -149,12 +166,12 @@ def synthesize_swizzle(
         (1, 1, 32, True)
     """
     key = _cache_key(store, load, element_bits, hardware, objective, weights, instructions,
-                     fixed, node_limit)
+                     fixed, node_limit, lowering, target)
     if key is not None and key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
     result = _synthesize(store, load, element_bits, hardware, objective, weights, instructions,
-                         fixed, node_limit)
+                         fixed, node_limit, lowering, target)
     if key is not None:
         _CACHE[key] = result
         if len(_CACHE) > CACHE_SIZE:
@@ -192,11 +209,21 @@ def _cache_key(*args: Any) -> tuple | None:
 
 
 def _synthesize(store: Any, load: Any, element_bits: Any, hardware: Any, objective: Any,
-                weights: Any, instructions: Any, fixed: Any, node_limit: Any) -> SwizzleResult:
+                weights: Any, instructions: Any, fixed: Any, node_limit: Any, lowering: Any,
+                target: Any) -> SwizzleResult:
     """:func:`synthesize_swizzle`, uncached: its arguments as one transfer and objective."""
     goal = Objective.parse(objective)
     transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware,
                              weights=weights)
+    if lowering not in LOWERINGS:
+        raise LayoutError(f"lowering must be one of {LOWERINGS}, got {shown(lowering)}")
+    if lowering == "triton":
+        if instructions is not None or fixed is not None:
+            raise LayoutError("lowering='triton' picks each side's instruction as Triton does; "
+                              "leave instructions= and fixed= out")
+        return synthesize_lowered(transfer, goal, target=target, node_limit=node_limit)
+    if target is not None:
+        raise LayoutError("target= only applies with lowering='triton'")
     return synthesize_transfer(transfer, goal, instructions=instructions, fixed=fixed,
                                node_limit=node_limit)
 
@@ -642,3 +669,146 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
         loads=tuple(plan.reports[1:]), optimal=reached and plan.proven, bound=ob,
         element_bits=model.element_bits, objective=objective.name, weights=weights, notes=notes,
         counted=counted)
+
+
+# ------------------------------------------------------------------------ lowered synthesis
+def _lowered_candidates(transfer: Transfer, objective: Objective, target: Target,
+                node_limit: int) -> tuple[list[LinearLayout], SwizzleResult]:
+    """Hardware optima to cost under the lowering — plain accesses, matrix instructions
+    allowed (NVIDIA sm_75+), the common-vector layout — and the result whose bound covers
+    every access Triton can pick on ``target``."""
+    plain = synthesize_transfer(transfer, objective, node_limit=node_limit)
+    layouts = [plain.layout]
+    bounding = plain
+    if target.is_nvidia and target.cc >= 75:
+        try:
+            auto = synthesize_transfer(transfer, objective, instructions="auto",
+                                       node_limit=node_limit)
+        except LayoutError:
+            auto = None
+        if auto is not None:
+            layouts.append(auto.layout)
+            bounding = auto
+    common = common_vector(transfer, node_limit=node_limit)
+    if common not in layouts:
+        layouts.append(common)
+    for load in transfer.loads:  # Triton's own convert scratch, as a whole-tile layout
+        theirs = _triton_scratch(transfer.store, load, transfer, target)
+        if theirs is not None and theirs not in layouts:
+            layouts.append(theirs)
+    max_k = max(0, (128 // max(8, transfer.element_bits)).bit_length() - 1)
+    for layout in list(layouts):
+        for side in transfer.sides:
+            rebased = _registers_first(layout, side.register, max_k)
+            if rebased is not None and rebased not in layouts:
+                layouts.append(rebased)
+    return layouts, bounding
+
+
+def _triton_scratch(store: LinearLayout, load: LinearLayout, transfer: Transfer,
+                    target: Target) -> LinearLayout | None:
+    """The scratch layout Triton 3.9 would build to convert ``store`` into ``load``
+    (:func:`~linlayout.lowering.triton_scratch_layout`), its ``reps`` rounds laid out one
+    after the other as the top offset bits: a whole-tile layout; None when Triton builds
+    none for the pair."""
+    hw = transfer.model.hardware
+    try:
+        plan = triton_scratch_layout(
+            store, load.transpose_outs(store.out_dim_names), max(8, transfer.element_bits),
+            stmatrix=target.is_nvidia and target.cc >= 90,
+            ldmatrix=target.is_nvidia and target.cc >= 75,
+            bank_bits=hw.num_banks * hw.bank_bytes * 8,
+            amd_load_lanes=None if target.is_nvidia else
+            (0, 1, 3, 4) if target.has_ds_read_tr else (0, 1, 4))
+    except LayoutError:
+        return None
+    dims = plan.memory.in_dims
+    in_dims = {"vector": dims.get("vector", 1), "bank": dims.get("bank", 1),
+               "segment": dims.get("segment", 1) * dims.get("reps", 1)}
+    return LinearLayout.from_columns(plan.memory.columns, in_dims, plan.memory.out_dims)
+
+
+def _registers_first(layout: LinearLayout, registers: Sequence[int], max_k: int
+                     ) -> LinearLayout | None:
+    """``layout`` with its lowest offsets re-based onto one side's register images.
+
+    The lowest ``k`` offset bits of ``layout`` span a subspace ``W`` inside the side's
+    register span; any basis of ``W`` moves the same elements in every aligned block of
+    ``2^k`` offsets. Triton's ``largestVectorisation`` vectorises only when *single*
+    registers land on offsets ``1, 2, …, 2^(k-1)``, so choosing the register images as that
+    basis lets Triton emit the vector the hardware model counts (other sides' banks may
+    change: the caller recounts). None when nothing changes.
+    """
+    cols = list(layout.columns)
+    regs = f2.echelon(r for r in registers if r)
+    k = 0
+    while k < min(max_k, len(cols)) and f2.in_span(cols[k], regs):
+        k += 1
+    if k == 0:
+        return None
+    span = f2.echelon(cols[:k])
+    basis: list[int] = []
+    for r in registers:
+        if r and f2.in_span(r, span) and not f2.in_span(r, basis):
+            basis.append(r)
+    if len(basis) != k or basis == cols[:k]:
+        return None
+    return LinearLayout.from_columns(basis + cols[k:], layout.in_dims, layout.out_dims)
+
+
+def synthesize_lowered(transfer: Transfer, objective: Objective, *,
+                       target: str | Target | None = None,
+                       node_limit: int = 200_000) -> SwizzleResult:
+    """The layout that costs least when Triton 3.9 lowers both sides through it
+    (``synthesize_swizzle(..., lowering="triton")``): the cheapest, under
+    :func:`~.lowered.lower_sides`, of the hardware optimum, the optimum with matrix
+    instructions allowed and the common-vector layout; proven optimal when its cost reaches
+    the hardware model's bound with matrix instructions allowed (a lower bound on every
+    ``ld/st.shared`` vector and matrix instruction a side can use, so on whatever Triton
+    picks).
+
+    Args:
+        transfer: the store, its loads, element width, hardware and weights.
+        objective: what is minimised (wavefronts then instructions, or the other order).
+        target: the compilation target (``"cuda:90"``, ``"hip:gfx942"``, …); default the
+            hardware preset's (:func:`~linlayout.lowering.target.default_target`).
+        node_limit: as :func:`~linlayout.synthesize_swizzle`.
+
+    Returns:
+        A :class:`~linlayout.SwizzleResult` whose ``store``/``loads`` are the reports at the
+        instructions Triton emits (``instruction``, ``vector_elems`` as Triton picks them),
+        ``lowering="triton"`` and ``target`` set, its ``bound`` the hardware model's bound
+        with matrix instructions allowed (on NVIDIA sm_75+; plain accesses elsewhere), and
+        ``optimal`` True when the lowered cost reaches it.
+
+    Raises:
+        LayoutError: as :func:`~linlayout.synthesize_swizzle`; an unknown target or one that
+            does not match the hardware model.
+    """
+    t = resolve_target(target, transfer)
+    layouts, bounding = _lowered_candidates(transfer, objective, t, node_limit)
+    best = None
+    for layout in layouts:
+        try:
+            sides = lower_sides(layout, transfer, t)
+        except LayoutError:
+            continue
+        key = objective.key(*transfer.totals(s.report for s in sides))
+        if best is None or key < best[0]:
+            best = (key, layout, sides)
+    if best is None:
+        raise LayoutError(f"no candidate layout can be lowered by Triton on {t.name}")
+    key, layout, sides = best
+    bound = bounding.bound
+    floor = objective.key(bound.wavefronts_per_warp, bound.instructions_per_warp)
+    notes = [f"costed as Triton 3.9 lowers local_store/local_load through this layout on "
+             f"{t.name}: " + "; ".join(f"{s.side} {s.emitted.opcode} x{s.emitted.per_thread}"
+                                       for s in sides)]
+    if key < floor:  # an access outside the bound's options (e.g. an AMD LDS grouping)
+        notes.append("Triton picks an access the hardware model's bound does not cover here, "
+                     "so optimality is not claimed")
+    vector_bits = layout.in_dims.get("vector", 1).bit_length() - 1
+    return replace(bounding, layout=layout, vector_elems=1 << vector_bits,
+                   store=sides[0].report, loads=tuple(s.report for s in sides[1:]),
+                   optimal=key == floor, bound=replace(bound, reached=key == floor),
+                   notes=tuple(notes), counted=(), lowering="triton", target=t.name)

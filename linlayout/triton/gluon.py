@@ -63,7 +63,8 @@ def gluon_source(enc: Encoding, shape: Sequence[int] | None = None, *,
 
 
 def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
-             prefer: str = "swizzled", module: str = "gl") -> str:
+             prefer: str = "swizzled", module: str = "gl", target: str | None = None,
+             operand: int | None = None) -> str:
     """Gluon source for a linlayout layout (module docstring).
 
     Args:
@@ -74,6 +75,14 @@ def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
         prefer: ``"swizzled"`` or ``"nvmma"`` when both name a shared layout (as
             :func:`linlayout.triton.express`).
         module: the name of the Gluon language module in the kernel (``gl``).
+        target: for a distributed layout, the target the kernel is compiled for
+            (``"cuda:80"``, ``"sm90"``, ``"hip:gfx942"``, …): below sm_90 and on AMD no
+            ``version=[3, 0]`` (wgmma) layout is named, only what the target accepts
+            (:func:`~linlayout.triton.recognize.recognize_distributed`). None: the first
+            exact encoding, which may be a Hopper one.
+        operand: for a distributed layout that feeds a dot, 0 (A) or 1 (B): it is named as
+            ``gl.DotOperandLayout`` when it is that operand, even where an accumulator
+            layout is the same.
 
     Returns:
         One Python expression, e.g. ``gl.SwizzledSharedLayout(vec=8, per_phase=1,
@@ -100,7 +109,7 @@ def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
         if not layout.is_surjective:
             raise LayoutError("Triton requires a distributed layout to be surjective (every "
                               "tensor element held by some thread); this one is not")
-        enc = recognize_distributed(layout)
+        enc = recognize_distributed(layout, target=target, operand=operand)
         shape = list(layout.out_dims.values())
         if enc is not None:
             return gluon_source(enc, shape, module=module)

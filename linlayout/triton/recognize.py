@@ -32,6 +32,7 @@ import itertools
 
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from ..lowering.target import Target
 from .encodings import (
     BlockedEncoding,
     DotOperandEncoding,
@@ -87,7 +88,8 @@ def _warp_splits(nwarps: int) -> list[list[int]]:
     return [[1 << a, 1 << (w - a)] for a in range(w + 1)]
 
 
-def _mma_candidates(bases: dict[str, list[list[int]]], shape: list[int]) -> list[Encoding]:
+def _mma_candidates(bases: dict[str, list[list[int]]], shape: list[int],
+                    wgmma: bool = True) -> list[Encoding]:
     lane = bases["lane"]
     if len(shape) != 2 or bases["block"] or len(lane) != 5:
         return []
@@ -97,7 +99,7 @@ def _mma_candidates(bases: dict[str, list[list[int]]], shape: list[int]) -> list
     b = lane[0][0] if lane[0][1] == 0 else 0
     splits = _warp_splits(nwarps)[::-1]  # [W, 1] first
     parents: list[Encoding] = []
-    if nwarps % 4 == 0:  # a warpgroup: wgmma, widest instruction first
+    if wgmma and nwarps % 4 == 0:  # a warpgroup: wgmma, widest instruction first
         parents += [nvidia_mma(3, warps, [16, n, 16]) for n in (256, 128, 64, 32, 16, 8)
                     if n <= shape[1] for warps in splits]
     parents += [nvidia_mma(2, warps, [16, 8]) for warps in splits]
@@ -173,11 +175,21 @@ def _blocked_candidates(bases: dict[str, list[list[int]]], shape: list[int]) -> 
     return out
 
 
-def recognize_distributed(layout: LinearLayout) -> Encoding | None:
+def recognize_distributed(layout: LinearLayout, *, target: str | None = None,
+                          operand: int | None = None) -> Encoding | None:
     """The Triton encoding that reproduces a distributed layout exactly, or None.
 
     Args:
         layout: in dims among ``register, lane, warp, block``; out dims ``dim0 … dim{r-1}``.
+        target: the compilation target the encoding is for (``"cuda:80"``, ``"sm90"``,
+            ``"hip:gfx942"``, … — :meth:`linlayout.lowering.Target.parse`). ``wgmma`` (mma
+            v3) accumulators exist from sm_90 only, so below sm_90 and on AMD only mma v2,
+            its operands and blocked layouts are named. None: every candidate, in the
+            module docstring's order.
+        operand: 0 or 1 to name the layout as that ``dot_op`` operand (``opIdx``) when it is
+            one — a kernel feeding ``mma`` needs the operand encoding even where the
+            accumulator or another encoding is the same layout; None: the first exact
+            candidate.
 
     Returns:
         A :class:`~linlayout.triton.encodings.NvidiaMmaEncoding`,
@@ -187,7 +199,8 @@ def recognize_distributed(layout: LinearLayout) -> Encoding | None:
         none of the candidates does (module docstring).
 
     Raises:
-        LayoutError: not a distributed layout with out dims ``dim0 …``.
+        LayoutError: not a distributed layout with out dims ``dim0 …``; an unknown target;
+            ``operand`` not 0, 1 or None.
 
     Example::
 
@@ -195,9 +208,19 @@ def recognize_distributed(layout: LinearLayout) -> Encoding | None:
         >>> recognize_distributed(atom("sm80_16x8x16.C")).text()
         '#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>'
     """
+    if operand not in (None, 0, 1):
+        raise LayoutError(f"operand must be 0 (A), 1 (B) or None, got {operand!r}")
+    wgmma = True
+    if target is not None:
+        t = Target.parse(target)
+        wgmma = t.is_nvidia and t.cc >= 90
     want = distributed_bases(layout)
     shape = list(layout.out_dims.values())
-    for enc in _mma_candidates(want, shape):
+    cands = _mma_candidates(want, shape, wgmma)
+    if operand is not None:
+        cands = [e for e in cands if isinstance(e, DotOperandEncoding)
+                 and e.op_idx == operand] + cands
+    for enc in cands:
         if _matches(enc, shape, want):
             return enc
     for enc in _blocked_candidates(want, shape):

@@ -39,7 +39,7 @@ sys.path.insert(0, str(HERE))
 import f2np  # noqa: E402
 
 from linlayout import f2  # noqa: E402
-from linlayout.check.shared_memory.scratch import compute_segment  # noqa: E402
+from linlayout.lowering.scratch import compute_segment  # noqa: E402
 
 U64 = np.uint64
 

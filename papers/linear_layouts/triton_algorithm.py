@@ -5,7 +5,7 @@ Source: ``lib/Tools/GenericSwizzling.cpp`` in triton-lang/triton, the function
 ``optimalSwizzlingLdSt`` that ``unittest/Dialect/TritonGPU/SwizzleTest.cpp`` exercises. The
 algorithm itself lives in the library, reproduced as Triton 3.9.0 runs it and checked against
 the PTX of hundreds of Triton-compiled kernels:
-:func:`linlayout.check.shared_memory.scratch.optimal_swizzling_ldst`. This module only adapts its
+:func:`linlayout.lowering.scratch.optimal_swizzling_ldst`. This module only adapts its
 result to what ``compare_synthesizers.py``, ``../synthesis/compare_alternatives.py`` and
 ``../synthesis/tutorial_table.py`` read (the bases by role, whether they form a bijection,
 Triton's own conflict estimate), so that Triton's choice stands next to
@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from linlayout import LinearLayout, f2
-from linlayout.check.shared_memory.scratch import optimal_swizzling_ldst
+from linlayout.lowering.scratch import optimal_swizzling_ldst
 
 __all__ = ["TritonSwizzle", "triton_swizzle"]
 

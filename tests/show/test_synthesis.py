@@ -21,20 +21,22 @@ from linlayout.show.synthesis import (
     side_rows,
     synthesis_report,
 )
-from linlayout.synthesis import synthesize_padding
+from linlayout.synthesis import Transfer, synthesize_padding
 
 from tests.support import run_cli, write_file
 
 JSON_KEYS = {"layout", "vector_elems", "element_bits", "store", "load", "loads", "totals",
              "optimal", "bound", "notes", "formula", "tma_mode", "triton", "gluon", "cute",
-             "example"}
+             "example", "lowering", "target", "triton_lowering"}
 
 
 @pytest.mark.parametrize("name", examples.names())
 def test_text_and_json_are_the_cli_output(capsys, name):
     ex = examples.get(name)
     report = synthesis_report(synthesize_swizzle(ex.store, ex.load,
-                                                 element_bits=ex.element_bits), example=name)
+                                                 element_bits=ex.element_bits), example=name,
+                              transfer=Transfer.make(ex.store, ex.load,
+                                                     element_bits=ex.element_bits))
     assert isinstance(report, SynthesisReport)
     code, out, err = run_cli(capsys, "synthesize", "--example", name)
     assert code == 0 and err == ""
@@ -53,7 +55,10 @@ def test_padding_and_options_are_the_cli_output(capsys, name):
               weights=[1, 4])
     result = synthesize_swizzle(ex.store, ex.load, **kw)
     report = synthesis_report(result, example=name,
-                              padding=synthesize_padding(ex.store, ex.load, **kw))
+                              padding=synthesize_padding(ex.store, ex.load, **kw),
+                              transfer=Transfer.make(ex.store, ex.load,
+                                                     element_bits=ex.element_bits,
+                                                     hardware=AMD_CDNA3, weights=[1, 4]))
     argv = ["synthesize", "--example", name, "--hardware", "AMD_CDNA3", "--objective",
             "instructions", "--weights", "1", "4", "--padding"]
     code, out, _ = run_cli(capsys, *argv)
@@ -69,7 +74,10 @@ def test_a_tma_store_is_the_cli_output(capsys):
     ex = examples.get("gemm-operand")
     result = synthesize_swizzle(ex.store, ex.load, element_bits=ex.element_bits, fixed="128B",
                                 instructions=["tma", "ldmatrix.x4"])
-    report = synthesis_report(result, example="gemm-operand")
+    report = synthesis_report(result, example="gemm-operand",
+                              transfer=Transfer.make(ex.store, ex.load,
+                                                     element_bits=ex.element_bits))
+    assert [s.side for s in report.lowered] == ["load"]  # the TMA store is not lowered
     code, out, _ = run_cli(capsys, "synthesize", "--example", "gemm-operand", "--fixed", "128B",
                            "--instructions", "tma,ldmatrix.x4")
     assert code == 0 and report.to_text() + "\n" == out
@@ -83,7 +91,8 @@ def test_files_take_the_given_title(capsys, tmp_path):
     dst = write_file(tmp_path, "dst.json", ex.load.to_dict())
     result = synthesize_swizzle(ex.store, ex.load, element_bits=16)
     title = f"synthesize: store {src}, load {dst}, 16-bit elements"
-    report = synthesis_report(result, title=title)
+    report = synthesis_report(result, title=title,
+                              transfer=Transfer.make(ex.store, ex.load, element_bits=16))
     code, out, _ = run_cli(capsys, "synthesize", "--src", src, "--dst", dst,
                            "--element-bits", "16")
     assert code == 0 and report.to_text() + "\n" == out
@@ -108,3 +117,34 @@ def test_defaults_and_parts():
     rows = side_rows(["store", "load"], list(result.reports))
     assert [r[0] for r in rows] == ["store", "load"] and len(rows[0]) == len(SIDE_HEADER)
     assert table(SIDE_HEADER, rows) in named.to_text()
+
+
+def test_the_triton_line_says_what_triton_pays_for_the_printed_layout():
+    ex = examples.get("transpose")
+    transfer = Transfer.make(ex.store, ex.load, element_bits=32)
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=32)
+    report = synthesis_report(r, example="transpose", transfer=transfer, target="cuda:80")
+    assert report.target == "cuda:80"
+    assert [s.emitted.opcode for s in report.lowered] == [
+        "st.shared.v4.b32", "ldmatrix.sync.aligned.m8n8.x4.shared.b16"]
+    assert report.lowered_totals() == (32, 8)
+    assert "Triton 3.9 (cuda:80) lowers local_store/local_load through it to" in report.to_text()
+    low = report.to_dict()["triton_lowering"]
+    assert (low["wavefronts_per_warp"], low["instructions_per_warp"]) == (32, 8)
+    assert low["same_as_report"] is False
+    lowered = synthesize_swizzle(ex.store, ex.load, element_bits=32, lowering="triton",
+                                 target="cuda:80")
+    assert synthesis_report(lowered, transfer=transfer).lowered is None  # already Triton's
+
+
+def test_a_tma_layout_is_exported_as_the_nvmma_layout_tma_writes():
+    ex = examples.get("gemm-operand")
+    for mode in ("128B", "64B", "32B"):
+        r = synthesize_swizzle(ex.store, ex.load, element_bits=16, fixed=mode,
+                               instructions=["tma", "ldmatrix.x4"])
+        report = synthesis_report(r)
+        assert report.triton.startswith("#ttg.nvmma_shared"), (mode, report.triton)
+        assert report.gluon.startswith("gl.NVMMASharedLayout"), (mode, report.gluon)
+        store = report.to_dict()["store"]
+        assert store["counted"] is False and store["instruction"] == "tma"
+        assert store["wavefronts_per_warp"] is None

@@ -520,3 +520,24 @@ def test_results_are_cached_by_value():
         synthesize_swizzle(ex.store, ex.load, element_bits=16, weights={"a": 1})
     synthesize_swizzle.cache_clear()
     assert synthesize_swizzle(ex.store, ex.load, element_bits=16, weights=(1, 2)) is not a
+
+
+def test_lowering_triton_reports_what_triton_emits_and_refuses_what_does_not_apply():
+    from linlayout.synthesis import Transfer, lower_sides
+    from linlayout.lowering import Target
+
+    ex = examples.get("transpose")
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=32, lowering="triton",
+                           target="cuda:90")
+    assert (r.lowering, r.target) == ("triton", "cuda:90")
+    sides = lower_sides(r.layout, Transfer.make(ex.store, ex.load, element_bits=32),
+                        Target.parse("cuda:90"))
+    assert [s.report for s in sides] == [r.store, r.load]
+    assert r.load.instruction == "ldmatrix.x4" and r.optimal
+    assert r.to_dict()["lowering"] == "triton"
+    for kw, match in [({"lowering": "llvm"}, "lowering must be"),
+                      ({"lowering": "triton", "instructions": "auto"}, "leave instructions"),
+                      ({"target": "cuda:90"}, "only applies"),
+                      ({"lowering": "triton", "target": "hip:gfx942"}, "64-lane")]:
+        with pytest.raises(LayoutError, match=match):
+            synthesize_swizzle(ex.store, ex.load, element_bits=32, **kw)

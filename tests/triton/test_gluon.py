@@ -123,3 +123,18 @@ def test_recognize_prefers_the_mma_family_and_is_exact():
     odd = LinearLayout({"register": [[0, 1]], "lane": [[2, 0], [0, 2], [1, 0], [0, 4], [4, 0]]},
                        out_dims={"dim0": 8, "dim1": 8})
     assert recognize_distributed(odd) is None
+
+
+def test_the_target_and_operand_pick_the_encoding_the_kernel_needs():
+    from linlayout.triton import dot_operand, nvidia_mma, to_gluon
+
+    mma = nvidia_mma(2, [4, 1], [16, 8])
+    acc = mma.to_linear_layout([64, 64])
+    a = dot_operand(0, mma, 2).to_linear_layout([64, 64])
+    assert "version=[3, 0]" in to_gluon(acc)  # the same layout as a wgmma accumulator
+    assert to_gluon(acc, target="cuda:80") == (
+        "gl.NVMMADistributedLayout(version=[2, 0], warps_per_cta=[4, 1], instr_shape=[16, 8])")
+    assert to_gluon(a, target="sm80", operand=0).startswith("gl.DotOperandLayout(operand_index=0")
+    assert "version=[3, 0]" not in to_gluon(a, target="hip:gfx942")
+    with pytest.raises(LayoutError, match="operand"):
+        to_gluon(a, operand=2)

@@ -1,10 +1,10 @@
 """Which shared-memory instructions Triton 3.9.0 emits for each TTGIR op.
 
 The instruction model of one register ⇄ shared copy (vector width, ``ldmatrix``/``stmatrix``,
-AMD LDS instructions, opcode spellings) is :mod:`linlayout.lowering`, shared with the
-synthesizer; this package applies it op by op:
+AMD LDS instructions, opcode spellings) and Triton's scratch layout for converts
+(``GenericSwizzling.cpp``) are :mod:`linlayout.lowering`, shared with the synthesizer; this
+package applies them op by op:
 
-* :mod:`.scratch` — the scratch layout of ``convert_layout`` (``GenericSwizzling.cpp``);
 * :mod:`.reduce`, :mod:`.scan` — the rounds of ``tt.reduce`` and the reloads of ``tt.scan``;
 * :mod:`.predict` — op-by-op dispatch, private scratch of reductions/histograms/atomics, named
   TMA/MMA/tensor-memory ops;
@@ -13,7 +13,6 @@ synthesizer; this package applies it op by op:
 
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy,
                       predict_named, predict_private, to_offsets)
-from .scratch import ScratchPlan, triton_scratch_layout
 
-__all__ = ["Prediction", "ScratchPlan", "Side", "moved_bits", "predict_convert", "predict_copy",
-           "predict_named", "predict_private", "to_offsets", "triton_scratch_layout"]
+__all__ = ["Prediction", "Side", "moved_bits", "predict_convert", "predict_copy",
+           "predict_named", "predict_private", "to_offsets"]

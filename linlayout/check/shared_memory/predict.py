@@ -34,7 +34,7 @@ from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
 from .reduce import reduce_conversions
 from .scan import scan_shape, scan_sides
-from .scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
+from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from ...lowering.target import Target
 from ...lowering.vectorise import access_map, largest_vectorisation, matrix_tile
 

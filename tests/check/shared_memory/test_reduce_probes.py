@@ -4,7 +4,7 @@
 and across the axis, several outputs per thread), one and two operands, 8- to 64-bit elements,
 ``cuda:90``, ``gfx942`` and ``gfx950``; and 16 ``cvt`` probes converting 8- and 16-bit tiles
 between random blocked layouts, generated after the ``getVecBasisLdSt`` rule of
-:mod:`linlayout.check.shared_memory.scratch` was written. The reduce rule
+:mod:`linlayout.lowering.scratch` was written. The reduce rule
 (:mod:`linlayout.check.shared_memory.reduce`) was written from Triton's source before these
 probes existed; set ``"check"`` was generated after the design set had been compared. The
 assembly comparison of every probe is in ``test_triton_fixtures.py``; this file compares

@@ -1,4 +1,4 @@
-"""linlayout.check.shared_memory.scratch: Triton's scratch layout for converts — a bijection,
+"""linlayout.lowering.scratch: Triton's scratch layout for converts — a bijection,
 conflict-free where Triton's search finds a conflict-free pair, with the instruction tiles the
 target allows."""
 
@@ -8,9 +8,10 @@ import pytest
 
 from linlayout import LayoutError, bank_conflicts
 from linlayout.triton import parse_encoding
-from linlayout.check.shared_memory import predict_convert, triton_scratch_layout
+from linlayout.check.shared_memory import predict_convert
+from linlayout.lowering.scratch import triton_scratch_layout
 from linlayout.check.target import parse_target
-from linlayout.check.shared_memory.scratch import compute_segment, optimal_swizzling_ldst
+from linlayout.lowering.scratch import compute_segment, optimal_swizzling_ldst
 
 ROW = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
 COL = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"

@@ -39,10 +39,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import f2
-from ..._checks import log2_exact
-from ...errors import LayoutError
-from ...layout import LinearLayout
+from .. import f2
+from .._checks import log2_exact
+from ..errors import LayoutError
+from ..layout import LinearLayout
 
 __all__ = ["ScratchPlan", "compute_segment", "drop_broadcast_registers", "optimal_swizzling_ldst",
            "triton_scratch_layout"]
