@@ -4,6 +4,8 @@ Each :class:`~linlayout.check.shared_memory.Side` is counted with :func:`linlayo
 at its vector (``ld/st.shared``, ``cp.async``) or as its matrix instruction
 (``ldmatrix``/``stmatrix``); instructions the counter does not model (AMD ``ds_read_tr``,
 direct-to-LDS copies, private scratch without a layout, named TMA/MMA ops) are not counted.
+Before counting, :func:`side_fault` checks that the instruction can run on its buffer
+(:func:`linlayout.hardware.access.access_fault`: aligned vectors, no padding gap inside).
 """
 
 from __future__ import annotations

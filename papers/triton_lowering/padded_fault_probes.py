@@ -95,6 +95,8 @@ def brute_force(ttgir: str, nbytes: int, side: str) -> dict:
 
 
 def build() -> dict:
+    """Compile the probes (seed :data:`SEED`) and return the fixture document
+    ``{"triton_version", "probes": {name: entry}}`` (module docstring)."""
     import triton
     from corpus import strip_locs
     from reduce_probes import compile_probe
@@ -177,6 +179,7 @@ def build() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Write the fixture, or with ``--check`` compare it with a fresh build."""
     return main_for(__doc__, OUT, build, argv)
 
 
