@@ -8,7 +8,8 @@ lowers them (``linlayout check``).
   :class:`OpStatus`, :class:`InstructionReport` s, a :class:`Suggestion` and an
   :class:`Alternative`.
 * :func:`check_file` / :func:`check_files` (:mod:`.files`) — the same from files on disk; a
-  file that cannot be read is a :class:`FileError`, not an exception.
+  file that cannot be read is a :class:`FileError`, not an exception; :func:`passes` is the
+  run's verdict (no op misaligned, no degree above the limit).
 * :func:`render_text` / :func:`render_json` (:mod:`.render`) — the command line's two
   outputs, byte for byte.
 * The lowering model underneath: :mod:`.target` (``ttg.target`` → hardware),
@@ -28,11 +29,13 @@ Example::
 """
 
 from .analysis import check_module, triton_vector_elems
-from .files import FileError, check_file, check_files, worst_degree
+from .files import (FileError, check_file, check_files, misaligned_ops, not_counted_instructions,
+                    passes, worst_degree)
 from .render import render_json, render_text, to_json
 from .report import (Alternative, InstructionReport, KernelReport, KernelTotals, OpReport,
                      OpStatus, Suggestion)
 
 __all__ = ["Alternative", "FileError", "InstructionReport", "KernelReport", "KernelTotals",
            "OpReport", "OpStatus", "Suggestion", "check_file", "check_files", "check_module",
-           "render_json", "render_text", "to_json", "triton_vector_elems", "worst_degree"]
+           "misaligned_ops", "not_counted_instructions", "passes", "render_json", "render_text",
+           "to_json", "triton_vector_elems", "worst_degree"]

@@ -28,13 +28,14 @@ from collections import defaultdict
 from dataclasses import replace
 
 from ..errors import LayoutError
+from ..hardware.access import AccessFault
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
 from ..synthesis import synthesize_swizzle
 from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
-from .count import try_count
+from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
 from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
 from ..lowering.vectorise import access_map, largest_vectorisation
@@ -43,7 +44,7 @@ from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, pred
 from .suggest import BufferSide, suggest_layout
 from ..lowering.target import Target
 
-__all__ = ["check_module", "triton_vector_elems"]
+__all__ = ["check_module", "fault_note", "triton_vector_elems"]
 
 
 def triton_vector_elems(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> int:
@@ -61,21 +62,39 @@ def triton_vector_elems(dist: LinearLayout, memory: LinearLayout, element_bits: 
 def _report(a: Access, pred: Prediction, target: Target, hardware: HardwareModel) -> OpReport:
     instrs = []
     for side in pred.sides:
+        lane = is_lane_access(side)
+        fault = side_fault(side, hardware)
+        if fault is not None:
+            instrs.append(InstructionReport(side.emitted, None, fault_note(fault), fault, lane))
+            continue
         rep, why = try_count(side, hardware)
         note = why
         if rep is None and not why and side.emitted.per_thread is not None \
                 and side.emitted.side != "none":
             note = "not modelled by the bank counter"
-        instrs.append(InstructionReport(side.emitted, rep, note))
+        instrs.append(InstructionReport(side.emitted, rep, note, None, lane))
+    note = pred.note
     if not pred.analysed:
         status = OpStatus.NOT_ANALYSED
     elif not pred.uses_shared:
         status = OpStatus.NO_SHARED_MEMORY
-    elif any(i.report is not None for i in instrs):
-        status = OpStatus.COUNTED
-    else:
+    elif any(i.fault is not None for i in instrs):
+        status = OpStatus.MISALIGNED
+        bad = next(i for i in instrs if i.fault is not None)
+        note = f"{bad.emitted.opcode} {bad.note}" + (f"; {note}" if note else "")
+    elif any(i.not_counted for i in instrs) or not any(i.report is not None for i in instrs):
         status = OpStatus.NOT_COUNTED
-    return OpReport(a, status, tuple(instrs), pred.note, target)
+    else:
+        status = OpStatus.COUNTED
+    return OpReport(a, status, tuple(instrs), note, target)
+
+
+def fault_note(fault: AccessFault) -> str:
+    """The note of a misaligned instruction: the first faulting thread and register, its byte
+    address and why (``"misaligned: warp 0 lane 1 register 0, byte address 132: …"``)."""
+    where = f"block {fault.block} " if fault.block else ""
+    return (f"misaligned: {where}warp {fault.warp} lane {fault.lane} register "
+            f"{fault.register}, byte address {fault.byte_address}: {fault.reason}")
 
 
 def _alternative(a: Access, r: OpReport, hardware: HardwareModel) -> Alternative | None:

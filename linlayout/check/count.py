@@ -4,6 +4,8 @@ Each :class:`~linlayout.check.shared_memory.Side` is counted with :func:`linlayo
 at its vector (``ld/st.shared``, ``cp.async``) or as its matrix instruction
 (``ldmatrix``/``stmatrix``); instructions the counter does not model (AMD ``ds_read_tr``,
 direct-to-LDS copies, private scratch without a layout, named TMA/MMA ops) are not counted.
+Before counting, :func:`side_fault` checks that the instruction can run on its buffer
+(:func:`linlayout.hardware.access.access_fault`: aligned vectors, no padding gap inside).
 """
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ from __future__ import annotations
 
 from ..conflicts import ConflictReport, bank_conflicts
 from ..errors import LayoutError
+from ..hardware.access import AccessFault, access_fault
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout
+from ..lowering.emitted import Emitted
 from .shared_memory import Side
 from .._memo import memoize
 
-__all__ = ["count_side", "try_count"]
+__all__ = ["access_kind", "count_side", "is_lane_access", "side_fault", "try_count"]
 
 
 @memoize(8192)
@@ -41,6 +46,55 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
         return None
     return _count(side.dist, side.memory, e.element_bits, None if e.counter else e.vector_elems,
                   e.counter, hardware)
+
+
+def is_lane_access(side: Side) -> bool:
+    """Whether ``side`` is an emitted instruction whose lanes address shared memory through a
+    layout (a register layout and a buffer layout are known, a count per thread is
+    predicted): its bank conflicts are expected to be counted. Private scratch without a
+    layout (``tt.scan``, ``tt.histogram``, scalar atomics, ``tensormap_create``,
+    ``tmem_alloc``) and named-only ops (TMA, MMA descriptors) are not."""
+    e = side.emitted
+    return (side.dist is not None and side.memory is not None and e.per_thread is not None
+            and e.side in ("load", "store", "atomic"))
+
+
+def access_kind(e: Emitted) -> str | None:
+    """The :data:`~linlayout.hardware.access.ACCESS_INSTRUCTIONS` kind of an emitted
+    instruction (its alignment rule), or None when it has none to check (AMD direct-to-LDS
+    copies, whose lanes' LDS addresses follow from ``M0``, and named-only ops)."""
+    op = e.opcode
+    for kind in ("ldmatrix", "stmatrix", "ld.shared", "st.shared", "ds_read", "ds_write"):
+        if op.startswith(kind):
+            return kind
+    if op.startswith("cp.async.c"):  # cp.async.ca / cp.async.cg, not the bulk (TMA) copies
+        return "cp.async"
+    return None
+
+
+@memoize(4096)
+def _fault(dist: LinearLayout, memory: LinearLayout | PaddedLayout, bits: int, vector: int,
+           kind: str, warp_log2: int) -> AccessFault | None:
+    try:
+        return access_fault(dist, memory, element_bits=bits, vector_elems=vector,
+                            instruction=kind, warp_log2=warp_log2)
+    except LayoutError:  # not a vector access the rule applies to: the counter decides
+        return None
+
+
+def side_fault(side: Side, hardware: HardwareModel) -> AccessFault | None:
+    """The first illegal vector of one predicted instruction on its buffer
+    (:func:`linlayout.hardware.access.access_fault`: misaligned, or a padding gap inside a
+    vector or ``ldmatrix``/``stmatrix`` row), or None when every vector is legal or the
+    instruction has no alignment rule to check (:func:`access_kind`)."""
+    e = side.emitted
+    kind = access_kind(e)
+    if not is_lane_access(side) or kind is None or e.vector_elems is None \
+            or e.element_bits not in (8, 16, 32, 64):
+        return None
+    assert side.dist is not None and side.memory is not None
+    return _fault(side.dist, side.memory, e.element_bits, e.vector_elems, kind,
+                  hardware.warp_size.bit_length() - 1)
 
 
 def try_count(side: Side, hardware: HardwareModel) -> tuple[ConflictReport | None, str]:

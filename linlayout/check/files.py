@@ -12,7 +12,8 @@ from ..triton.ttgir import read_ttgir
 from .analysis import check_module
 from .report import KernelReport
 
-__all__ = ["FileError", "check_file", "check_files", "worst_degree"]
+__all__ = ["FileError", "check_file", "check_files", "misaligned_ops", "not_counted_instructions",
+           "passes", "worst_degree"]
 
 
 @dataclass(frozen=True)
@@ -68,3 +69,22 @@ def check_files(paths: Sequence[str], *, hardware: HardwareModel | None = None,
 def worst_degree(results: Sequence[KernelReport | FileError]) -> int:
     """The worst conflict degree over every counted op of the readable files (1 when none)."""
     return max((r.worst_degree or 1 for r in results if isinstance(r, KernelReport)), default=1)
+
+
+def misaligned_ops(results: Sequence[KernelReport | FileError]) -> int:
+    """How many ops of the readable files are misaligned
+    (:attr:`~linlayout.check.report.KernelReport.misaligned`: an emitted instruction faults)."""
+    return sum(len(r.misaligned) for r in results if isinstance(r, KernelReport))
+
+
+def not_counted_instructions(results: Sequence[KernelReport | FileError]) -> int:
+    """How many legal lane accesses of the readable files the bank counter could not count
+    (:attr:`~linlayout.check.report.KernelReport.not_counted`)."""
+    return sum(len(r.not_counted) for r in results if isinstance(r, KernelReport))
+
+
+def passes(results: Sequence[KernelReport | FileError], max_degree: int) -> bool:
+    """The verdict of a ``check`` run (``"ok"`` in JSON, exit status 0 unless a file could
+    not be read): no op misaligned and the worst degree at most ``max_degree``. Instructions
+    not counted do not fail it; they are listed beside it."""
+    return misaligned_ops(results) == 0 and worst_degree(results) <= max_degree

@@ -10,10 +10,17 @@ or, for a file that could not be read, ``{"file": …, "error": "…"}``. Each o
 ``"instructions": [{"side": "store"|"load"|…, "ptx"|"isa": opcode, "per_thread": N,
 "vector_elems": v, "degree": d, "wavefronts_per_warp": w}, …]`` (``ptx`` on NVIDIA targets,
 ``isa`` on AMD), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
-``"alternative"`` when a better layout exists. The document for several files wraps them::
+``"alternative"`` when a better layout exists, and its ``"status"`` (the
+:class:`~linlayout.check.report.OpStatus` value: ``"counted"``, ``"misaligned"``,
+``"not counted"``, ``"no shared memory"``, ``"not analysed"``); a misaligned op carries
+``"fault": {"warp", "lane", "register", "byte_address", "reason"}`` (its first illegal
+vector) and fails the run. The document for several files wraps them::
 
     {"files": [file, …], "ops": [{"file": …, **op}, …], "max_degree": K,
      "worst_degree": d, "ok": bool, "errors": n}
+
+``"ok"`` is false when an op is misaligned or the worst degree exceeds ``max_degree``
+(:func:`~linlayout.check.files.passes`).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from collections.abc import Sequence
 
 from ..show.text import dumps, table
 from ..lowering.emitted import Emitted
-from .files import FileError, worst_degree
+from .files import FileError, misaligned_ops, not_counted_instructions, passes, worst_degree
 from .report import Alternative, InstructionReport, KernelReport, KernelTotals, OpReport, OpStatus
 
 __all__ = ["kernel_dict", "op_dict", "render_json", "render_text", "to_json", "totals_dict"]
@@ -64,7 +71,7 @@ def op_dict(r: OpReport) -> dict:
     element_bits, uses_shared_memory, instructions[...], vector_elems, degree,
     wavefronts_per_instruction, instructions_per_warp, wavefronts_per_warp, wavefront_floor,
     suggestion`` (+ ``suggestion_degree``, ``suggestion_instructions``, ``alternative``,
-    ``note``)."""
+    ``note``), ``status`` (+ ``fault`` for a misaligned op)."""
     a = r.access
     key = _opcode_key(r)
     out = {
@@ -94,6 +101,13 @@ def op_dict(r: OpReport) -> dict:
         out["alternative"] = _alternative_dict(r.alternative)
     if r.note:
         out["note"] = r.note
+    out["status"] = r.status.value
+    f = r.fault
+    if f is not None:
+        out["fault"] = {"warp": f.warp, "lane": f.lane, "register": f.register,
+                        "byte_address": f.byte_address, "reason": f.reason}
+        if f.block:
+            out["fault"]["block"] = f.block
     return out
 
 
@@ -128,7 +142,7 @@ def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) ->
     worst = worst_degree(results)
     errors = sum(isinstance(k, FileError) for k in results)
     return {"files": files, "ops": ops, "max_degree": max_degree, "worst_degree": worst,
-            "ok": worst <= max_degree, "errors": errors}
+            "ok": passes(results, max_degree), "errors": errors}
 
 
 def render_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> str:
@@ -141,12 +155,16 @@ def _cell(v) -> str:
 
 
 def _status(r: OpReport, max_degree: int) -> str:
+    if r.status is OpStatus.MISALIGNED:
+        return "MISALIGNED"
     if r.degree is not None and r.degree > max_degree:
         return "FAIL"
     if r.status is OpStatus.NOT_ANALYSED:
         return "skipped"
     if r.status is OpStatus.NO_SHARED_MEMORY:
         return "no smem"
+    if r.not_counted:
+        return "not counted"
     return ""
 
 
@@ -190,6 +208,11 @@ def _notes(k: KernelReport) -> list[str]:
             lines.append(f"  line {a.line}: {r.note}")
         elif r.degree is None and r.status is OpStatus.NOT_ANALYSED:
             lines.append(f"  line {a.line}: {r.note}")
+        for i in r.instructions:
+            if i.fault is not None:
+                lines.append(f"  line {a.line}: {i.emitted.opcode} {i.note}")
+            elif i.not_counted:
+                lines.append(f"  line {a.line}: {i.emitted.opcode} not counted: {i.note}")
         alt = r.alternative
         if alt and alt.saving_wavefronts_per_warp > 0:
             lines.append(f"  line {a.line} convert: Triton's scratch costs "
@@ -222,8 +245,10 @@ def _kernel_text(k: KernelReport, max_degree: int) -> list[str]:
 
 def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> str:
     """The text report of a ``check`` run: a table per readable file (one row per predicted
-    instruction), its suggestions and totals, then the verdict line (``ok: worst degree d <=
-    --max-degree K`` or ``FAIL: …``). Files that could not be read are counted in the verdict,
+    instruction), its suggestions, faults, instructions not counted and totals, then the
+    verdict line (``ok: worst degree d <= --max-degree K`` or ``FAIL: …``, failing also when
+    an op is misaligned, with ``n op(s) misaligned`` and ``n instruction(s) not counted``
+    appended when there are any). Files that could not be read are counted in the verdict,
     not shown (the command line prints their errors on stderr). Empty when no file could be
     read."""
     good = [k for k in results if isinstance(k, KernelReport)]
@@ -231,9 +256,13 @@ def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1
         return ""
     blocks = ["\n".join(_kernel_text(k, max_degree)) for k in good]
     worst = worst_degree(results)
-    ok = worst <= max_degree
+    ok = passes(results, max_degree)
     errors = len(results) - len(good)
-    tail = f"; {errors} file(s) could not be read" if errors else ""
-    verdict = (f"{'ok' if ok else 'FAIL'}: worst degree {worst} {'<=' if ok else '>'} "
-               f"--max-degree {max_degree}{tail}")
+    bad = misaligned_ops(results)
+    skipped = not_counted_instructions(results)
+    head = f"{bad} op(s) misaligned (the instructions Triton emits fault); " if bad else ""
+    tail = (f"; {skipped} instruction(s) not counted" if skipped else "") \
+        + (f"; {errors} file(s) could not be read" if errors else "")
+    verdict = (f"{'ok' if ok else 'FAIL'}: {head}worst degree {worst} "
+               f"{'<=' if worst <= max_degree else '>'} --max-degree {max_degree}{tail}")
     return "\n\n".join(blocks) + "\n" + verdict

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..conflicts import ConflictReport
+from ..hardware.access import AccessFault
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
 from ..triton.ttgir import Access
 from ..lowering.emitted import Emitted
-from .target import Target
+from ..lowering.target import Target
 
 __all__ = ["Alternative", "InstructionReport", "KernelReport", "KernelTotals", "OpReport",
            "OpStatus", "Suggestion"]
@@ -25,16 +26,25 @@ __all__ = ["Alternative", "InstructionReport", "KernelReport", "KernelTotals", "
 class OpStatus(enum.Enum):
     """How far the analysis of one op got.
 
-    * ``COUNTED`` — at least one instruction's bank conflicts are counted exactly;
-    * ``NOT_COUNTED`` — the op uses shared memory but no instruction is counted (TMA copies,
-      wgmma/tcgen05 operand reads through descriptors, instructions the bank counter does not
-      model); the instructions are still named;
+    * ``COUNTED`` — at least one instruction's bank conflicts are counted exactly, and every
+      lane access through a layout is;
+    * ``MISALIGNED`` — an instruction Triton emits is illegal on its buffer: a vector (or an
+      ``ldmatrix``/``stmatrix`` row) whose address is not a multiple of its size, or with a
+      padding gap inside (:func:`linlayout.hardware.access.access_fault`); the code traps or
+      moves wrong data. The instruction is kept, without a cost, with its
+      :class:`~linlayout.hardware.access.AccessFault`;
+    * ``NOT_COUNTED`` — the op uses shared memory but not all of it is counted: nothing is
+      counted (TMA copies, wgmma/tcgen05 operand reads through descriptors, private scratch
+      without a layout; the instructions are still named), or a lane access through a layout
+      that the bank counter does not model (:attr:`InstructionReport.not_counted`, with the
+      counter's reason in its note);
     * ``NO_SHARED_MEMORY`` — the op stays in registers, warp shuffles or tensor memory;
     * ``NOT_ANALYSED`` — its layouts could not be read or lowered (the note says why); the
       rest of the file is still analysed.
     """
 
     COUNTED = "counted"
+    MISALIGNED = "misaligned"
     NOT_COUNTED = "not counted"
     NO_SHARED_MEMORY = "no shared memory"
     NOT_ANALYSED = "not analysed"
@@ -49,11 +59,24 @@ class InstructionReport:
             thread, vector).
         report: its :class:`~linlayout.ConflictReport` (None when not a modelled lane access).
         note: why it is not counted, if it is not.
+        fault: the first illegal vector (:class:`~linlayout.hardware.access.AccessFault`)
+            when the instruction is misaligned on its buffer, else None (then ``report`` is
+            None: a faulting instruction has no cost).
+        lane_access: the lanes address shared memory through known layouts
+            (:func:`linlayout.check.count.is_lane_access`), so a count is expected.
     """
 
     emitted: Emitted
     report: ConflictReport | None = None
     note: str = ""
+    fault: AccessFault | None = None
+    lane_access: bool = False
+
+    @property
+    def not_counted(self) -> bool:
+        """A lane access through layouts, legal, that the bank counter could not count (a
+        modelling gap: the note gives the counter's reason)."""
+        return self.lane_access and self.report is None and self.fault is None
 
 
 @dataclass(frozen=True)
@@ -132,6 +155,16 @@ class OpReport:
     def uses_shared(self) -> bool:
         """False for ops that stay in registers, shuffles or tensor memory."""
         return self.status is not OpStatus.NO_SHARED_MEMORY
+
+    @property
+    def fault(self) -> AccessFault | None:
+        """The first faulting vector of the op's first misaligned instruction, or None."""
+        return next((i.fault for i in self.instructions if i.fault is not None), None)
+
+    @property
+    def not_counted(self) -> tuple[InstructionReport, ...]:
+        """The op's legal lane accesses the bank counter could not count."""
+        return tuple(i for i in self.instructions if i.not_counted)
 
     @property
     def reports(self) -> tuple[ConflictReport, ...]:
@@ -269,3 +302,16 @@ class KernelReport:
     def worst_degree(self) -> int | None:
         """The worst conflict degree over every counted op, or None when none is counted."""
         return max((r.degree for r in self.ops if r.degree is not None), default=None)
+
+    @property
+    def misaligned(self) -> tuple[OpReport, ...]:
+        """The ops whose emitted instructions fault on their buffer
+        (:attr:`OpStatus.MISALIGNED`): a ``check`` with any fails."""
+        return tuple(r for r in self.ops if r.status is OpStatus.MISALIGNED)
+
+    @property
+    def not_counted(self) -> tuple[InstructionReport, ...]:
+        """Every legal lane access of the module the bank counter could not count
+        (:attr:`OpReport.not_counted`); named-only ops and private scratch without a layout
+        are not among them."""
+        return tuple(i for r in self.ops for i in r.not_counted)

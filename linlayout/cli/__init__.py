@@ -18,7 +18,9 @@ too (:func:`linlayout.cli.common.load_layout`).
 Exit status:
 
 * 0 — success;
-* 1 — ``conflicts`` or ``check`` found a degree above ``--max-degree``;
+* 1 — ``conflicts`` or ``check`` found a degree above ``--max-degree``, or ``check`` found a
+  ``MISALIGNED`` op (an instruction Triton emits has a misaligned address or a padding gap
+  inside a vector: the kernel faults or moves wrong data);
 * 2 — bad input: stderr holds one line ``linlayout: error: …`` (argparse usage errors also
   exit 2, with argparse's usage text);
 * 3 — an internal error, i.e. a bug in linlayout, never the user's input: stderr says so, with
@@ -71,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: arguments without the program name; default ``sys.argv[1:]``.
 
     Returns:
-        The exit status (module docstring): 0 success, 1 a degree above ``--max-degree``, 2
+        The exit status (module docstring): 0 success, 1 a degree above ``--max-degree`` or a
+        misaligned op (``check``), 2
         bad input or a usage error (one ``linlayout: error: …`` line on stderr), 3 an internal
         error. Never raises.
     """

@@ -6,8 +6,12 @@ section, or the one ``--pass NAME`` picks) and reports, per op, the instructions
 emits (PTX or AMDGCN spelling, count per thread, vector), their conflict degree and wavefronts
 per warp, the op's Python source line, and whole-kernel totals; buffers that conflict get a
 better Triton layout, converts get ``synthesize_swizzle``'s scratch layout beside Triton's.
-The hardware model follows ``ttg.target`` (``--hardware`` overrides). Exit status 1 when an
-access exceeds ``--max-degree``; 2 when a file cannot be read (the others are still reported).
+The hardware model follows ``ttg.target`` (``--hardware`` overrides). An op whose emitted
+instruction is illegal on its buffer (a vector misaligned by padding, or with a padding gap
+inside) is ``MISALIGNED`` and fails the run; lane accesses the bank counter cannot count are
+``not counted`` and listed in the verdict. Exit status 1 when an access exceeds
+``--max-degree`` or an op is misaligned; 2 when a file cannot be read (the others are still
+reported).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ def _hardware(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand; returns the exit status (usage errors raise CliError)."""
-    from ..check import FileError, check_files, render_json, render_text, worst_degree
+    from ..check import FileError, check_files, passes, render_json, render_text
 
     if args.max_degree < 1:
         raise CliError(f"--max-degree must be at least 1, got {args.max_degree}")
@@ -39,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     errors = [r for r in results if isinstance(r, FileError)]
     for e in errors:
         print(f"linlayout: error: {e.message}", file=sys.stderr)
-    ok = worst_degree(results) <= args.max_degree
+    ok = passes(results, args.max_degree)
     text = render_json(results, args.max_degree) if args.json else \
         render_text(results, args.max_degree)
     if text:
@@ -53,8 +57,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     c = sub.add_parser(
         "check", help="shared-memory instructions and bank conflicts of every op in TTGIR files",
-        description="Exit status 1 when an access exceeds --max-degree, 2 when a file cannot "
-                    "be read (the other files are still reported).")
+        description="Exit status 1 when an access exceeds --max-degree or an op is "
+                    "MISALIGNED (an instruction Triton emits has a misaligned address or a "
+                    "padding gap inside a vector: the code faults or moves wrong data), 2 when "
+                    "a file cannot be read (the other files are still reported). Lane "
+                    "accesses the bank counter cannot count are shown as 'not counted' and "
+                    "listed in the verdict line; they do not change the exit status.")
     c.add_argument("files", nargs="+", metavar="FILE",
                    help="TTGIR (Triton GPU IR) text or MLIR_ENABLE_DUMP=1 output")
     c.add_argument("--max-degree", type=int, default=1, metavar="K",

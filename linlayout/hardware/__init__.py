@@ -10,7 +10,8 @@
 * :mod:`.kinds` — distributed (register, lane, warp, block) versus shared-memory (offset)
   layouts, their validation, and a smaller tile placed at a memory's origin.
 * :mod:`.access` — the ``ld/st.shared`` access rule: which vector width a warp access uses
-  and its alignment (shared by :mod:`linlayout.conflicts` and :mod:`linlayout.synthesis`).
+  and its alignment (shared by :mod:`linlayout.conflicts` and :mod:`linlayout.synthesis`),
+  and ``access_fault``: whether an emitted access is legal on a linear or padded buffer.
 
 ``from linlayout.hardware import NVIDIA`` and the other names below stay importable from
 this package.

@@ -11,6 +11,11 @@ synthesizer (:mod:`linlayout.synthesis.plans`) so that a synthesized plan is cou
   may mix in vector bits, the compiler renames them),
 * and ``2^k · element_bits`` fits the widest access of the hardware model (128 bits on NVIDIA).
 
+:func:`access_fault` is the legality rule of an emitted access on a (possibly padded) buffer:
+every vector (or ``ldmatrix``/``stmatrix`` row) must start at a byte address that is a
+multiple of its size and hold its elements at consecutive addresses (no padding gap inside);
+it names the first (warp, lane, register) that breaks it.
+
 :func:`default_vector_log2` is the widest vector the rule allows; :func:`check_vector` checks a
 requested one; :func:`plan_access` and :func:`plan_vector` apply both to a (distributed
 layout, memory layout) pair. :func:`warp_bytes` is what such an access moves.
@@ -30,11 +35,15 @@ from .. import f2
 from .._checks import log2_exact
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout, padding_vector_log2
 from .kinds import distributed_columns, memory_columns, require_same_tensor
 from .model import BankModel
 
 __all__ = [
+    "ACCESS_INSTRUCTIONS",
+    "AccessFault",
     "AccessPlan",
+    "access_fault",
     "alignment_log2",
     "check_vector",
     "default_vector_log2",
@@ -226,3 +235,168 @@ def warp_bytes(lane_offs: Sequence[int], reg_offs: Sequence[int], model: BankMod
     """
     elems_log2 = f2.rank(list(lane_offs) + list(reg_offs))
     return -(-(model.element_bits << elems_log2) // 8)
+
+
+#: The instructions :func:`access_fault` knows, with the byte sizes each may move per lane.
+ACCESS_INSTRUCTIONS = {
+    "ld.shared": (1, 2, 4, 8, 16),
+    "st.shared": (1, 2, 4, 8, 16),
+    "ldmatrix": (16,),
+    "stmatrix": (16,),
+    "cp.async": (4, 8, 16),
+    "ds_read": (1, 2, 4, 8, 12, 16),
+    "ds_write": (1, 2, 4, 8, 12, 16),
+}
+
+
+@dataclass(frozen=True)
+class AccessFault:
+    """The first illegal vector of an access (:func:`access_fault`).
+
+    Attributes:
+        warp, lane, register: the thread and the register (index of the distributed
+            layout's ``register`` dim) holding the first element of the faulting vector (for
+            ``ldmatrix``/``stmatrix``: of the faulting 16-byte row).
+        byte_address: the byte address, from the CTA's buffer start, the instruction uses for
+            that vector or row (its first element's padded offset times the element size).
+        reason: why it is illegal (misaligned, or a padding gap inside the vector).
+        block: the CTA (``block`` index) of that thread; 0 with one CTA.
+    """
+
+    warp: int
+    lane: int
+    register: int
+    byte_address: int
+    reason: str
+    block: int = 0
+
+
+def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
+                 element_bits: int, vector_elems: int, instruction: str = "ld.shared",
+                 warp_log2: int = 5) -> AccessFault | None:
+    """Whether every vector access of ``layout`` to ``memory`` is legal; the first one that
+    is not, else None.
+
+    The access moves, per lane and instruction, one *unit* of consecutive unpadded offsets
+    ``x0 … x0 + u − 1`` (``x0`` a multiple of ``u``): the vector of ``vector_elems`` elements
+    for ``ld/st.shared``, ``cp.async`` and AMD ``ds_read``/``ds_write``, one 16-byte row
+    (``128 / element_bits`` elements, held by the registers and lanes together) for
+    ``ldmatrix``/``stmatrix``. The instruction is issued at the byte address of the unit's
+    first element, ``pad(x0) · element_bits / 8``, and moves ``u`` consecutive elements from
+    there. It is legal when
+
+    * that address is a multiple of the access size (``u · element_bits / 8`` bytes; 16 for a
+      matrix row) — not required for AMD LDS, which ROCm runs in unaligned mode, and
+    * the unit's elements are consecutive in the padded space: ``pad(x0 + u − 1) − pad(x0) =
+      u − 1`` (no padding gap inside; otherwise the instruction moves a pad element and
+      misses the last one).
+
+    A :class:`~linlayout.LinearLayout` buffer has no padding: every unit is an aligned block
+    of ``u`` elements, always legal. Units are searched block by block, then warp, lane and
+    register, in increasing order; the first illegal one is returned. A view's base offset
+    inside a larger allocation is not an argument (the caller places the view at the origin).
+
+    Args:
+        layout: distributed layout (in dims among ``register, lane, warp, block``).
+        memory: the buffer: a shared-memory :class:`~linlayout.LinearLayout` (in dims
+            ``offset[, block]``) or a :class:`~linlayout.PaddedLayout`, over ``layout``'s
+            tensor.
+        element_bits: bits per element as moved: 8, 16, 32 or 64.
+        vector_elems: elements per lane per instruction (for ``ldmatrix``/``stmatrix``: the
+            elements of one 16-byte row, ``128 / element_bits``).
+        instruction: one of :data:`ACCESS_INSTRUCTIONS` (``"ld.shared"``, ``"st.shared"``,
+            ``"ldmatrix"``, ``"stmatrix"``, ``"cp.async"``, ``"ds_read"``, ``"ds_write"``).
+        warp_log2: log2 of the lanes of a warp (5 on NVIDIA, 6 on AMD).
+
+    Returns:
+        None when every unit is legal, else the :class:`AccessFault` of the first illegal one.
+
+    Raises:
+        LayoutError: the layouts do not fit (:func:`plan_access`); an unknown instruction; an
+            ``element_bits`` outside 8/16/32/64; a ``vector_elems`` that is not a power of two
+            or a size the instruction cannot move (``cp.async``: 4, 8, 16 bytes; ``ld/st``:
+            at most 16); a unit whose elements the registers (for matrix rows: registers and
+            lanes) do not hold — no such instruction exists for the access.
+
+    Source: PTX ISA section 9.7.9.8 ``ld`` and 9.7.9.9 ``st`` ("the address must be naturally
+    aligned to a multiple of the access size"; vectors ``.v2``/``.v4`` to their whole size),
+    the ``ldmatrix``/``stmatrix`` sections (each row address 16-byte aligned, a row 16
+    contiguous bytes), ``cp.async`` (4, 8 or 16 bytes, aligned to the copy size); Triton's
+    ``applyPadding`` (the vector's address is its first element's padded offset) and
+    ``lowerLocalLdSt``; for AMD, ``SH_MEM_CONFIG.alignment_mode = UNALIGNED`` set by the
+    amdkfd driver (``update_qpd_v9``), so LDS vectors need no alignment.
+    """
+    if instruction not in ACCESS_INSTRUCTIONS:
+        raise LayoutError(f"instruction must be one of {sorted(ACCESS_INSTRUCTIONS)}, "
+                          f"got {instruction!r}")
+    if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64):
+        raise LayoutError(f"element_bits must be 8, 16, 32 or 64, got {element_bits!r}")
+    k = log2_exact(vector_elems, "vector_elems")
+    matrix = instruction in ("ldmatrix", "stmatrix")
+    nbytes = vector_elems * element_bits // 8
+    if matrix:
+        if element_bits > 32 or vector_elems * element_bits != 128:
+            raise LayoutError(f"{instruction} moves 16-byte rows: vector_elems must be "
+                              f"{128 // min(element_bits, 32)} for {element_bits}-bit elements")
+    elif nbytes not in ACCESS_INSTRUCTIONS[instruction]:
+        raise LayoutError(f"{instruction} cannot move {nbytes} bytes per lane "
+                          f"(allowed: {ACCESS_INSTRUCTIONS[instruction]})")
+    pairs: tuple[tuple[int, int], ...] = ()
+    if isinstance(memory, PaddedLayout):
+        pairs = memory.pairs
+        linear = memory.linear
+    else:
+        linear = memory
+    plan = plan_access(layout, linear, warp_log2)
+    holders = plan.register + plan.lane if matrix else plan.register
+    span = f2.echelon(holders)
+    if k > plan.offset_bits or any(f2.reduce(plan.memory_cols[j], span)
+                                   for j in range(k)):
+        who = "registers and lanes" if matrix else "registers"
+        raise LayoutError(f"no {instruction} of {vector_elems} elements exists for this access: "
+                          f"a thread's {who} do not hold {vector_elems} consecutive offsets")
+    if not pairs or padding_vector_log2(pairs) >= k:
+        return None  # every interval and pad a multiple of the unit: aligned, no gap inside
+    aligned = not instruction.startswith("ds_")
+    unit = 1 << k
+    ebytes = element_bits // 8
+
+    def pad(x: int) -> int:
+        return x + sum((x // i) * p for i, p in pairs)
+
+    def why(x0: int) -> str:
+        p0 = pad(x0)
+        addr = p0 * ebytes
+        if aligned and addr % nbytes:
+            what = "row address" if matrix else "address"
+            return (f"{instruction} {what} {addr} is not a multiple of its {nbytes}-byte "
+                    "access (misaligned)")
+        end = pad(x0 + unit - 1)
+        if end - p0 != unit - 1:
+            return (f"the {unit}-element {'row' if matrix else 'vector'} at byte {addr} "
+                    f"crosses a padding gap: its last element is at byte {end * ebytes}, "
+                    f"not {(p0 + unit - 1) * ebytes} (it would move a pad element)")
+        return ""
+
+    n_offsets = 1 << plan.offset_bits
+    bad = {x0: r for x0 in range(0, n_offsets, unit) if (r := why(x0))}
+    if not bad:
+        return None
+    inv = f2.inverse(plan.memory_cols)
+    mask = n_offsets - 1
+
+    def offs(cols: tuple[int, ...]) -> list[int]:
+        return f2.images([f2.apply(inv, c) for c in cols])
+
+    regs, lanes, warps, blocks = (offs(plan.register), offs(plan.lane), offs(plan.warp),
+                                  offs(plan.block))
+    for b, bo in enumerate(blocks):
+        for w, wo in enumerate(warps):
+            for ln, lo in enumerate(lanes):
+                t = bo ^ wo ^ lo
+                for r, ro in enumerate(regs):
+                    x = (t ^ ro) & mask
+                    if x in bad:
+                        return AccessFault(w, ln, r, pad(x) * ebytes,
+                                           bad[x], b)
+    return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from linlayout import LayoutError, bank_conflicts, simulate_bank_access
-from linlayout.check import check_module, triton_vector_elems
+from linlayout.check import OpStatus, check_module, triton_vector_elems
 from linlayout.check.render import op_dict
 from linlayout.triton import parse_encoding, read_ttgir
 from linlayout.triton import encodings as L
@@ -154,14 +154,18 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     reports = check_module(read_ttgir(text)).ops
     assert [r.degree for r in reports] == [None, None, 1]
     # Triton caps the vector at the interval (8 f16 = 16 bytes), but a 4-element pad breaks
-    # the 16-byte alignment of every other row: the counter says so instead of counting
+    # the 16-byte alignment of every other row: the op is misaligned, not counted
+    assert reports[0].status is OpStatus.MISALIGNED
     assert "padded [32:+4]" in reports[0].note
-    assert "not possible with padding" in reports[0].instructions[0].note
+    fault = reports[0].instructions[0].fault
+    assert (fault.warp, fault.lane, fault.register, fault.byte_address) == (0, 4, 0, 72)
+    assert "16-byte" in reports[0].instructions[0].note
     assert "not a layout linlayout knows" in reports[1].note
     path = tmp_path / "mixed.ttgir"
     path.write_text(text)
     code, out, _ = run_cli(capsys, "check", str(path))
-    assert code == 0 and "skipped" in out and "line 9: not analysed" in out
+    assert code == 1 and "skipped" in out and "line 9: not analysed" in out
+    assert "MISALIGNED" in out and "FAIL: 1 op(s) misaligned" in out
     # outside a TTGIR file the attribute parses, but has no linear layout
     with pytest.raises(LayoutError, match="padding"):
         parse_encoding("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>"

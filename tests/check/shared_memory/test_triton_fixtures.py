@@ -20,7 +20,7 @@ import pytest
 from tests.check.shared_memory.asm_counts import lds_bytes, predicted_counts, ptx_counts
 from tests.check.shared_memory.triton_fixtures import SETS, cases, entries, load
 
-PROBE_SETS = ("trans", "reduce", "scan", "heldout", "convert", "roundtrip")
+PROBE_SETS = ("trans", "reduce", "scan", "heldout", "convert", "padded_fault", "roundtrip")
 
 
 def _all_cases() -> list:

@@ -1,0 +1,110 @@
+"""``check`` never says ``ok`` about an instruction that cannot run or was not counted:
+MISALIGNED ops fail the run, lane accesses the counter cannot count are listed."""
+
+from __future__ import annotations
+
+import json
+
+from linlayout.check import (OpStatus, check_module, misaligned_ops, not_counted_instructions,
+                             passes, render_text, to_json)
+from linlayout.check.render import op_dict
+from linlayout.triton import read_ttgir
+from tests.check.shared_memory.triton_fixtures import entries
+from tests.support import run_cli
+
+PADDED = """#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#shared = #ttg.SHARED
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "TARGET", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: tensor<32x32xf32, #blocked>) {
+    %a = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    %y = ttg.local_load %a : !ttg.memdesc<32x32xf32, #shared, #smem> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+"""
+OFFSETS = "[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]"
+
+
+def _text(shared: str, target: str = "cuda:90") -> str:
+    return PADDED.replace("SHARED", shared).replace("TARGET", target)
+
+
+def _padded(pad: int, target: str = "cuda:90") -> str:
+    return _text(f"padded_shared<[32:+{pad}] {{offset = {OFFSETS}, block = []}}>", target)
+
+
+def test_a_pad_that_breaks_the_vector_makes_both_ops_misaligned(capsys, tmp_path):
+    k = check_module(read_ttgir(_padded(1)))
+    assert [r.status for r in k.ops] == [OpStatus.MISALIGNED] * 2
+    assert k.misaligned == k.ops and not k.not_counted
+    for r in k.ops:
+        (i,) = r.instructions
+        # the instruction Triton emits is kept, without a cost
+        assert i.emitted.opcode.endswith("shared.v4.b32") and i.emitted.per_thread == 8
+        assert i.report is None and r.degree is None
+        f = r.fault
+        assert (f.warp, f.lane, f.register, f.byte_address) == (0, 1, 0, 132)
+        assert "lane 1" in r.note and "16-byte" in r.note
+        d = op_dict(r)
+        assert d["status"] == "misaligned"
+        assert d["fault"] == {"warp": 0, "lane": 1, "register": 0, "byte_address": 132,
+                              "reason": f.reason}
+    assert not passes([k], 64) and misaligned_ops([k]) == 2
+    assert to_json([k], 64)["ok"] is False
+    text = render_text([k], 64)
+    assert text.count("| MISALIGNED") == 2
+    assert text.splitlines()[-1].startswith("FAIL: 2 op(s) misaligned")
+    path = tmp_path / "pad.ttgir"
+    path.write_text(_padded(1))
+    code, out, _ = run_cli(capsys, "check", "--max-degree", "32", str(path))
+    assert code == 1 and "line 6: st.shared.v4.b32 misaligned: warp 0 lane 1" in out
+    code, out, _ = run_cli(capsys, "check", "--json", str(path))
+    doc = json.loads(out)
+    assert code == 1 and doc["ok"] is False
+    assert [op["status"] for op in doc["ops"]] == ["misaligned"] * 2
+
+
+def test_a_pad_that_keeps_the_vector_aligned_is_counted(capsys, tmp_path):
+    k = check_module(read_ttgir(_padded(4)))
+    assert [r.status for r in k.ops] == [OpStatus.COUNTED] * 2
+    assert passes([k], 1) and not k.misaligned
+    path = tmp_path / "pad4.ttgir"
+    path.write_text(_padded(4))
+    code, out, _ = run_cli(capsys, "check", "--json", str(path))
+    assert code == 0 and [op["status"] for op in json.loads(out)["ops"]] == ["counted"] * 2
+    assert all("fault" not in op for op in json.loads(out)["ops"])
+
+
+def test_amd_lds_runs_unaligned_so_only_the_counter_gives_up():
+    k = check_module(read_ttgir(_padded(1, "hip:gfx942").replace(
+        '"ttg.threads-per-warp" = 32', '"ttg.threads-per-warp" = 64').replace(
+        "threadsPerWarp = [32, 1]", "threadsPerWarp = [32, 2]")))
+    assert not k.misaligned
+    assert all(r.status is OpStatus.NOT_COUNTED for r in k.ops)
+    assert not_counted_instructions([k]) == 2 and passes([k], 1)
+    text = render_text([k], 1)
+    assert "| not counted" in text
+    assert text.splitlines()[-1] == ("ok: worst degree 1 <= --max-degree 1; "
+                                     "2 instruction(s) not counted")
+
+
+def test_instructions_not_counted_are_listed_but_named_ops_are_not(capsys, tmp_path):
+    files = entries("corpus")
+    lds = check_module(read_ttgir(files["g_amd_buffer_load_lds_f16x8_gfx950.ttgir"]["ttgir"]))
+    (r,) = [r for r in lds.ops if r.access.op == "buffer_load_to_local"]
+    assert r.status is OpStatus.NOT_COUNTED and r.not_counted
+    assert op_dict(r)["status"] == "not counted"
+    assert "1 instruction(s) not counted" in render_text([lds]).splitlines()[-1]
+    path = tmp_path / "lds.ttgir"
+    path.write_text(files["g_amd_buffer_load_lds_f16x8_gfx950.ttgir"]["ttgir"])
+    code, _, _ = run_cli(capsys, "check", str(path))
+    assert code == 0  # not counted does not fail the run
+    # a TMA kernel: its copies are named, not counted, and not listed
+    tma = next(v["ttgir"] for k, v in sorted(files.items())
+               if "async_tma_copy" in v["ttgir"] and "cuda90" in k)
+    rep = check_module(read_ttgir(tma))
+    named = [r for r in rep.ops if r.access.op.startswith("async_tma")]
+    assert named and all(r.status is OpStatus.NOT_COUNTED and not r.not_counted
+                         for r in named)
+    assert all(op_dict(r)["status"] == r.status.value for r in rep.ops)
