@@ -45,6 +45,7 @@ from .encodings import Encoding
 from .encodings.registry import UnsupportedEncoding, dict_body_mnemonics, encoding_class
 from .encodings.shared import LegacySharedEncoding
 from .limits import MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip, int_token, mlir_int
+from .source import LineIndex
 
 __all__ = [
     "MemorySpace",
@@ -165,10 +166,12 @@ def element_bits(element_type: str) -> int:
 # ----------------------------------------------------------------------------- the scanner
 class _Parser:
     def __init__(self, text: str, aliases: Mapping[str, Any] | None, where: str = "",
-                 tolerant: bool = False):
+                 tolerant: bool = False, lines: LineIndex | None = None):
         if not isinstance(text, str):
             raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
         self.s = text
+        #: line numbers of ``text``, built on the first error unless the caller shares one
+        self.lines = lines
         self.i = 0
         self.aliases = aliases if isinstance(aliases, dict) else dict(aliases or {})
         self.where = where
@@ -196,9 +199,9 @@ class _Parser:
     # -- positions and errors
     def pos(self, i: int | None = None) -> str:
         i = self.i if i is None else i
-        line = self.s.count("\n", 0, i) + 1
-        col = i - (self.s.rfind("\n", 0, i) + 1) + 1
-        return f"{self.where}line {line}, column {col}"
+        if self.lines is None:
+            self.lines = LineIndex(self.s)
+        return f"{self.where}line {self.lines.line(i)}, column {self.lines.column(i)}"
 
     def error(self, expected: str, i: int | None = None) -> LayoutError:
         i = self.i if i is None else i
@@ -639,7 +642,8 @@ def _finish(t: TritonType) -> TritonType:
     return t
 
 
-def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
+def parse_aliases(text: str, *, tolerant: bool = False,
+                  lines: LineIndex | None = None) -> dict[str, Any]:
     """The ``#name = …`` definitions at the top of a TTGIR/MLIR file.
 
     Layout attributes become encodings, memory spaces :class:`MemorySpace`; other aliases
@@ -650,6 +654,8 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
         tolerant: a well-formed attribute without a linear layout (``padded_shared``, an
             unknown mnemonic, parameters linlayout rejects) becomes an
             :class:`UnsupportedEncoding` instead of an error.
+        lines: ``text``'s :class:`~linlayout.triton.source.LineIndex` when the caller has
+            one (else one is built on the first error).
 
     Raises:
         LayoutError: a layout alias is malformed (with its line and column).
@@ -657,7 +663,7 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
     if not isinstance(text, str):
         raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
     out: dict[str, Any] = {}
-    p = _Parser(text, out, tolerant=tolerant)  # one parser, one shared alias table
+    p = _Parser(text, out, tolerant=tolerant, lines=lines)  # one parser, one alias table
     for m in _ALIAS_LINE.finditer(text):
         name, value_at = m.group(1), m.end() - 1
         if name.startswith("loc") or not text.startswith(_LAYOUT_PREFIXES, value_at):
@@ -669,15 +675,29 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
 
 #: The start of an alias definition line, up to the ``#`` of its value. No part can
 #: backtrack more than the name's length, so the scan is linear in the file size.
-_ALIAS_LINE = re.compile(r"^[ \t\r\f\v]*#([A-Za-z_][\w$.]*)[ \t]*=[ \t]*#", re.M)
+_ALIAS_LINE = re.compile(r"^[ \t\r\f\v\ufeff]*#([A-Za-z_][\w$.]*)[ \t]*=[ \t]*#", re.M)
 _LAYOUT_PREFIXES = ("#ttg.", "#triton_gpu.", "#ttng.", "#triton_nvidia_gpu.")
 
 
 def parse_type_at(text: str, i: int, aliases: Mapping[str, Any], where: str = "",
-                  tolerant: bool = False) -> tuple[TritonType, int]:
+                  tolerant: bool = False, lines: LineIndex | None = None
+                  ) -> tuple[TritonType, int]:
     """Parse a type starting at offset ``i`` of ``text`` (for the TTGIR reader); returns the
-    type and the offset after it."""
-    p = _Parser(text, aliases, where, tolerant)
+    type and the offset after it.
+
+    Args:
+        text: the whole file (or dump section).
+        i: where the type starts.
+        aliases: ``{name: Encoding or MemorySpace}`` for ``#name`` references.
+        where: a prefix for error messages (``"kernel.ttgir: "``).
+        tolerant: unsupported encodings become :class:`UnsupportedEncoding`.
+        lines: ``text``'s :class:`~linlayout.triton.source.LineIndex`, shared by every call
+            on the same text so that an error costs no recount of the text.
+
+    Raises:
+        LayoutError: a malformed type (with its line and column).
+    """
+    p = _Parser(text, aliases, where, tolerant, lines)
     p.i = i
     t = p.type_()
     return _finish(t), p.i
