@@ -164,6 +164,13 @@ def element_bits(element_type: str) -> int:
 
 
 # ----------------------------------------------------------------------------- the scanner
+_IDENT = re.compile(r"[A-Za-z_][\w$.]*")
+_INT = re.compile(r"-?\d+")
+_TYPED_SUFFIX = re.compile(r"[iuf]\d+")
+_DIM = re.compile(r"(\d+)x")
+_ELEMENT = re.compile(r"[A-Za-z_][\w]*")
+_DIGIT = re.compile(r"\d")
+
 class _Parser:
     def __init__(self, text: str, aliases: Mapping[str, Any] | None, where: str = "",
                  tolerant: bool = False, lines: LineIndex | None = None):
@@ -234,7 +241,7 @@ class _Parser:
 
     def ident(self, what: str = "a name") -> str:
         self.ws()
-        m = re.compile(r"[A-Za-z_][\w$.]*").match(self.s, self.i)
+        m = _IDENT.match(self.s, self.i)
         if not m:
             raise self.error(what)
         if m.end() - m.start() > MAX_NAME_CHARS:
@@ -245,7 +252,7 @@ class _Parser:
 
     def integer(self) -> int:
         self.ws()
-        m = re.compile(r"-?\d+").match(self.s, self.i)
+        m = _INT.match(self.s, self.i)
         if not m:
             raise self.error("an integer")
         value = int_token(m.group(0), self.pos)
@@ -287,7 +294,7 @@ class _Parser:
                 save = self.i
                 self.take(":")
                 self.ws()
-                if re.compile(r"[iuf]\d+").match(self.s, self.i):
+                if _TYPED_SUFFIX.match(self.s, self.i):
                     self.ident()
                 else:
                     self.i = save
@@ -442,7 +449,7 @@ class _Parser:
         dims: list[int] = []
         self.ws()
         while True:
-            m = re.compile(r"(\d+)x").match(self.s, self.i)
+            m = _DIM.match(self.s, self.i)
             if not m:
                 break
             dims.append(int_token(m.group(1), self.pos))
@@ -464,7 +471,7 @@ class _Parser:
             self.i = j + 1
             elt = self.s[start:self.i]
         else:
-            m = re.compile(r"[A-Za-z_][\w]*").match(self.s, self.i)
+            m = _ELEMENT.match(self.s, self.i)
             if not m:
                 raise self.error("a shape like 64x64xf16")
             self.i = m.end()
@@ -513,7 +520,7 @@ class _Parser:
                                       "a layout encoding or memory space")
             elif self.take("mutable"):
                 mutable = True
-            elif re.compile(r"\d").match(self.s, self.i):
+            elif _DIGIT.match(self.s, self.i):
                 alloc = []
                 while True:
                     alloc.append(self.integer())

@@ -56,6 +56,27 @@ _REGION_LINES = 400
 #: Every SSA name token (maximal munch: a name ``%x`` is used where this yields ``%x``).
 _USE_RE = re.compile(r"%[\w$.-]+")
 _MODULE_RE = re.compile(rf"^{_WS}(?:module|tt\.func|func\.func)\b", re.M)
+#: What every operation name starts with: lines without it are skipped at C speed.
+_NAME_HINT = re.compile(r"(?:ttg|triton_gpu|ttng|triton_nvidia_gpu|scf|tt|amdg)\.")
+#: A type without nested ``<…>`` (``tensor<64x64xf16, #blocked>``): its text is its cache key.
+_SIMPLE_TYPE = re.compile(r"(?:tensor|!ttg\.memdesc|!tt\.memdesc|!triton_gpu\.memdesc)?<[^<>\n]*>")
+
+
+def _op_matches(text: str):
+    """``_OP_RE.finditer(text)``, visiting only lines that contain an operation name."""
+    pos = 0
+    while True:
+        h = _NAME_HINT.search(text, pos)
+        if h is None:
+            return
+        j = text.rfind("\n", pos, h.start())
+        m = _OP_RE.match(text, pos if j < 0 else j + 1)
+        if m is not None:
+            yield m
+        e = text.find("\n", h.end())
+        if e < 0:
+            return
+        pos = e + 1
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _TYPE_STARTS = ("tensor<", "!ttg.memdesc<", "!tt.memdesc<", "!triton_gpu.memdesc<")
 
@@ -248,15 +269,18 @@ def _top_level_braces(text: str) -> tuple[str, str]:
 
 
 def _parse_types(text: str, start: int, end: int, aliases: Mapping[str, Any],
-                 where: str, index: LineIndex | None = None) -> tuple[TritonType, ...]:
+                 where: str, index: LineIndex | None = None,
+                 cache: dict[str, TritonType] | None = None) -> tuple[TritonType, ...]:
     """The tensor/memdesc types in ``text[start:end]`` (positions index the whole file, so
-    errors name the right line and column)."""
+    errors name the right line and column). ``cache`` keeps the types already read from the
+    same text with the same aliases, keyed by their text, so that a type repeated on every
+    line is parsed once."""
     types = []
     i = start
     depth = 0
     while i < end:
         if text.startswith(_TYPE_STARTS, i):
-            t, i = parse_type_at(text, i, aliases, where, tolerant=True, lines=index)
+            t, i = _type_at(text, i, aliases, where, index, cache)
             types.append(t)
             continue
         c = text[i]
@@ -266,7 +290,7 @@ def _parse_types(text: str, start: int, end: int, aliases: Mapping[str, Any],
             while j >= start and text[j] in " \t":
                 j -= 1
             if j - 1 >= start and text[j - 1:j + 1] == "->":
-                t, i = parse_type_at(text, i, aliases, where, tolerant=True, lines=index)
+                t, i = _type_at(text, i, aliases, where, index, cache)
                 types.append(t)
                 continue
         if c in "([{":
@@ -279,6 +303,21 @@ def _parse_types(text: str, start: int, end: int, aliases: Mapping[str, Any],
 
 #: The start of a ``// -----// IR Dump Before <Pass> … //----- //`` header line; the rest of
 #: the line is checked by :func:`_section_header` without a regex.
+def _type_at(text: str, i: int, aliases: Mapping[str, Any], where: str,
+             index: LineIndex | None, cache: dict[str, TritonType] | None
+             ) -> tuple[TritonType, int]:
+    """:func:`parse_type_at` (tolerant), through ``cache`` for types without nested ``<…>``."""
+    m = _SIMPLE_TYPE.match(text, i) if cache is not None else None
+    if m is not None:
+        hit = cache.get(m.group(0))
+        if hit is not None:
+            return hit, m.end()
+    t, j = parse_type_at(text, i, aliases, where, tolerant=True, lines=index)
+    if m is not None and j == m.end():
+        cache[m.group(0)] = t
+    return t, j
+
+
 _SECTION_RE = re.compile(rf"^//{_WS}-----//{_WS}IR Dump (?:Before|After) ", re.M)
 _LOC_DEF_RE = re.compile(rf"^#(loc\d*){_WS}={_WS}(loc\(.*\)){_WS}$", re.M)
 _TTGIR_FUNC_RE = re.compile(rf"^{_WS}tt\.func\b", re.M)
@@ -457,6 +496,8 @@ class _Lines:
         self._close: re.Match | None = None
         self._close_line = 0
         self._from = -1
+        #: types already read, by their text (see :func:`_parse_types`)
+        self.types: dict[str, TritonType] = {}
 
     def line_at(self, start: int) -> tuple[str, int]:
         """The line starting at offset ``start`` (without ``\n`` or a final ``\r``) and the
@@ -506,10 +547,11 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
     ttng_uses: list[str] = []
     iter_args: dict[str, str] = {}
     lines = _Lines(text, index)
+    types_cache = lines.types
     #: scratch ops with results: (index in ops, result names, where "later" starts)
     pending_uses: list[tuple[int, list[str], int]] = []
     lineno, counted_to = 1, 0
-    for mo in _OP_RE.finditer(text):
+    for mo in _op_matches(text):
         start = mo.start()
         lineno += text.count("\n", counted_to, start)
         counted_to = start
@@ -529,7 +571,7 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
                 sig_start = start + at + len(head) + 1
                 try:
                     types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where,
-                                         index)
+                                         index, types_cache)
                 except LayoutError:
                     types = ()
                 _keep(ops, Op(lineno, name, results, tuple(_SSA_RE.findall(operand_text)),
@@ -555,7 +597,8 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
         operand_text, attrs = _top_level_braces(head)
         operands = tuple(_SSA_RE.findall(operand_text))
         sig_start = start + at + len(head) + 1
-        types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where, index)
+        types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where, index,
+                             types_cache)
         _keep(ops, Op(lineno, name, results, operands, types, attrs, body.strip(), source),
               where)
     if pending_uses:
@@ -612,7 +655,8 @@ def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo:
             source = _resolve_loc(loc, locs, 0, loc_memo) or source
         cbody = _strip_loc(cl)
         k = cbody.index(":") + 1
-        types = _parse_types(text, cstart + k, cstart + len(cbody), aliases, where, lines.index)
+        types = _parse_types(text, cstart + k, cstart + len(cbody), aliases, where, lines.index,
+                             lines.types)
         paren = rest[:rest.find(")") + 1] if ")" in rest else rest
         operands = tuple(_SSA_RE.findall(paren))
         attrs = rest[len(paren):]
@@ -620,7 +664,8 @@ def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo:
     head, sig = _split_signature(rest)
     operand_text, attrs = _top_level_braces(head)
     sig_start = start + at + len(head) + 1
-    types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where, lines.index)
+    types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where, lines.index,
+                         lines.types)
     return Op(lineno, name, results, tuple(_SSA_RE.findall(operand_text)), types, attrs,
               body.strip(), source)
 
