@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._checks import shown
+from .._memo import memoize
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .encodings import Encoding
@@ -126,7 +127,17 @@ class TritonType:
         if self.encoding is None:
             raise LayoutError(f"the {self.kind} type has no layout encoding; add one, e.g. "
                               "tensor<64x64xf16, #ttg.blocked<{...}>>")
-        return self.encoding.to_linear_layout(self.layout_shape)
+        try:
+            return _encoding_layout(self.encoding, self.layout_shape)
+        except TypeError:  # pragma: no cover - an unhashable encoding built by hand
+            return self.encoding.to_linear_layout(self.layout_shape)
+
+
+@memoize(4096)
+def _encoding_layout(encoding: Encoding, shape: tuple[int, ...]) -> LinearLayout:
+    """``encoding.to_linear_layout(shape)``, cached: a file repeats a few types on every line
+    and each access asks for its layouts more than once."""
+    return encoding.to_linear_layout(shape)
 
 
 # ----------------------------------------------------------------------------- element types
