@@ -128,10 +128,10 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
                     continue
     else:
         cands.extend((lay, how, 0) for lay, how in _catalog(shape))
-        uniq: list[BufferSide] = []
-        for s in sides:
-            if not any(u.dist == s.dist and u.kind == s.kind for u in uniq):
-                uniq.append(s)
+        first: dict[tuple[LinearLayout, str], BufferSide] = {}
+        for s in sides:  # the first access of each (layout, kind), in file order
+            first.setdefault((s.dist, s.kind), s)
+        uniq = list(first.values())
         stores = [s for s in uniq if s.kind == "store"] or uniq
         loads = [s for s in uniq if s.kind == "load"] or uniq
         for st in stores[:4]:
