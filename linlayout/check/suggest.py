@@ -27,7 +27,13 @@ from .shared_memory import Target
 from .shared_memory.ops import cached_copy
 from ..triton.to_triton import to_triton_text
 
-__all__ = ["BufferSide", "cost_on", "suggest_layout"]
+__all__ = ["BufferSide", "MAX_SUGGEST_ACCESSES", "cost_on", "suggest_layout"]
+
+#: Most distinct accesses (layout, kind, width) of one buffer for which a better layout is
+#: searched: each candidate layout is costed on every distinct access, so the search grows
+#: with their number. Real buffers have at most a handful; a buffer with more gets no
+#: suggestion.
+MAX_SUGGEST_ACCESSES = 16
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,11 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
                    hardware: HardwareModel, nvmma_only: bool = False,
                    current: Lyt.Encoding | None = None) -> Suggestion | None:
     """The cheapest layout for all ``sides`` of one buffer of shape ``tile.out_dims``, or None
-    when no candidate can be lowered."""
+    when no candidate can be lowered or the buffer has more than
+    :data:`MAX_SUGGEST_ACCESSES` distinct accesses (the search is not run)."""
+    distinct = _distinct(sides)
+    if len(distinct) > MAX_SUGGEST_ACCESSES:
+        return None
     bits = sides[0].bits
     shape = [tile.out_dims[f"dim{i}"] for i in range(len(tile.out_dims))]
     cands: list[tuple[LinearLayout, str, int]] = []
@@ -144,7 +154,6 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
                 cands.append((r.layout, f"synthesize_swizzle(store line {st.line}, "
                                         f"load line {ld.line})", 1))
     best = None
-    distinct = _distinct(sides)
     for layout, how, pref in cands:
         try:
             deg, wf, ins = _cost(distinct, layout, target, hardware)

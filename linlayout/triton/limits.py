@@ -25,9 +25,11 @@ MAX_NESTING = 32
 # linlayout.triton.encodings.registry, whose parent checks use them; they are re-exported here.
 #: Longest name (attribute, key, alias, element type) accepted; real ones are under 40.
 MAX_NAME_CHARS = 256
-#: Most elements one tensor or memdesc type may have (its shape's product): 2^32, more than
-#: any GPU's shared memory or a CTA's registers hold.
-MAX_TYPE_ELEMENTS = 1 << 32
+#: Most elements one tensor or memdesc type may have (its shape's product): 2^24. A GPU's
+#: shared memory (at most 228 KiB) and a CTA's registers (64K 32-bit) hold at most 2^19
+#: elements; the layout search of ``linlayout check`` grows with the log of each dimension
+#: (about 1 s per buffer at 2^20, 15 s at 2^32), so far larger types are refused.
+MAX_TYPE_ELEMENTS = 1 << 24
 #: Largest TTGIR file read, in bytes (128 MiB). ``MLIR_ENABLE_DUMP`` output of a large kernel,
 #: every pass's IR in one file, runs to tens of MB; a single module's TTGIR is well under 1 MB.
 #: At most this many bytes plus one are ever read, so ``/dev/zero`` or an endless file cannot

@@ -559,7 +559,8 @@ class _Parser:
             if math.prod(sizes) > MAX_TYPE_ELEMENTS:
                 raise LayoutError(f"malformed MLIR at {self.pos(start)}: the {what} "
                                   f"{clip(str(sizes), 80)} has {math.prod(sizes)} elements; at "
-                                  f"most {MAX_TYPE_ELEMENTS} (2^32) fit any GPU's memory")
+                                  f"most {MAX_TYPE_ELEMENTS} (2^{MAX_TYPE_ELEMENTS.bit_length() - 1}) "
+                                  "are read; no GPU's shared memory or registers hold more")
         if encoding is not None and encoding.rank not in (-1, len(dims)) and not (
                 kind == "memdesc" and encoding.rank < len(dims)):
             raise LayoutError(f"malformed MLIR at {self.pos(start)}: the encoding has rank "
