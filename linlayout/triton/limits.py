@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..errors import LayoutError
 from .encodings.registry import MAX_LAYOUT_DEPTH, clip, layout_depth
 
-__all__ = ["MAX_FILE_BYTES", "MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS",
+__all__ = ["MAX_ALIASES", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS",
            "MAX_NESTING", "MAX_OPS", "MAX_TYPE_ELEMENTS", "clip",
            "int_token", "layout_depth", "mlir_int"]
 
@@ -38,6 +38,9 @@ MAX_FILE_BYTES = 128 << 20
 #: Most shared-memory operations (the ops :func:`~linlayout.triton.read_ttgir` keeps) in one
 #: module; real kernels have tens to a few hundred.
 MAX_OPS = 100_000
+#: Most layout aliases (``#name = #ttg.…``) in one module; real files define tens. Each costs
+#: a parse of its attribute (about 0.1 ms), so the cap bounds that work to about a second.
+MAX_ALIASES = 10_000
 #: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
 MAX_INT_DIGITS = 18
 

@@ -45,7 +45,7 @@ from ..layout import LinearLayout
 from .encodings import Encoding
 from .encodings.registry import UnsupportedEncoding, dict_body_mnemonics, encoding_class
 from .encodings.shared import LegacySharedEncoding
-from .limits import MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip, int_token, mlir_int
+from .limits import MAX_ALIASES, MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip, int_token, mlir_int
 from .source import LineIndex
 
 __all__ = [
@@ -677,16 +677,22 @@ def parse_aliases(text: str, *, tolerant: bool = False,
             one (else one is built on the first error).
 
     Raises:
-        LayoutError: a layout alias is malformed (with its line and column).
+        LayoutError: a layout alias is malformed (with its line and column), or there are
+            more than :data:`~linlayout.triton.limits.MAX_ALIASES` of them.
     """
     if not isinstance(text, str):
         raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
     out: dict[str, Any] = {}
     p = _Parser(text, out, tolerant=tolerant, lines=lines)  # one parser, one alias table
+    parsed = 0
     for m in _ALIAS_LINE.finditer(text):
         name, value_at = m.group(1), m.end() - 1
         if name.startswith("loc") or not text.startswith(_LAYOUT_PREFIXES, value_at):
             continue
+        parsed += 1
+        if parsed > MAX_ALIASES:  # definitions, a redefinition counted again
+            raise LayoutError(f"malformed MLIR at {p.pos(m.start(1))}: more than {MAX_ALIASES} "
+                              "layout aliases; real files define tens")
         p.i, p.depth = value_at, 0
         out[name] = p.attribute()
     return out
