@@ -25,15 +25,13 @@ from .count import count_side
 from .report import Suggestion
 from .shared_memory import Target
 from .shared_memory.ops import cached_copy
+from ..triton.limits import MAX_SUGGEST_ACCESSES
 from ..triton.to_triton import to_triton_text
 
 __all__ = ["BufferSide", "MAX_SUGGEST_ACCESSES", "cost_on", "suggest_layout"]
 
-#: Most distinct accesses (layout, kind, width) of one buffer for which a better layout is
-#: searched: each candidate layout is costed on every distinct access, so the search grows
-#: with their number. Real buffers have at most a handful; a buffer with more gets no
-#: suggestion.
-MAX_SUGGEST_ACCESSES = 16
+# MAX_SUGGEST_ACCESSES (linlayout.triton.limits, with the reader's other limits): the most
+# distinct accesses of one buffer for which a better layout is searched.
 
 
 @dataclass(frozen=True)

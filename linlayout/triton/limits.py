@@ -14,7 +14,7 @@ from ..errors import LayoutError
 from .encodings.registry import MAX_LAYOUT_DEPTH, clip, layout_depth
 
 __all__ = ["MAX_ALIASES", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS",
-           "MAX_NESTING", "MAX_OPS", "MAX_TYPE_ELEMENTS", "clip",
+           "MAX_NESTING", "MAX_OPS", "MAX_SUGGEST_ACCESSES", "MAX_TYPE_ELEMENTS", "clip",
            "int_token", "layout_depth", "mlir_int"]
 
 #: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
@@ -41,6 +41,11 @@ MAX_OPS = 100_000
 #: Most layout aliases (``#name = #ttg.…``) in one module; real files define tens. Each costs
 #: a parse of its attribute (about 0.1 ms), so the cap bounds that work to about a second.
 MAX_ALIASES = 10_000
+#: Most distinct accesses (layout, kind, width) of one buffer for which ``linlayout check``
+#: searches a better layout (:mod:`linlayout.check.suggest`): every candidate layout is costed
+#: on every distinct access. Real buffers have a handful; a buffer with more gets no
+#: suggestion.
+MAX_SUGGEST_ACCESSES = 16
 #: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
 MAX_INT_DIGITS = 18
 
