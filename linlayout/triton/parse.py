@@ -45,7 +45,8 @@ from ..layout import LinearLayout
 from .encodings import Encoding
 from .encodings.registry import UnsupportedEncoding, dict_body_mnemonics, encoding_class
 from .encodings.shared import LegacySharedEncoding
-from .limits import MAX_ALIASES, MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip, int_token, mlir_int
+from .limits import (MAX_ALIASES, MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip,
+                     int_token, mlir_int)
 from .source import LineIndex
 
 __all__ = [
@@ -559,8 +560,9 @@ class _Parser:
             if math.prod(sizes) > MAX_TYPE_ELEMENTS:
                 raise LayoutError(f"malformed MLIR at {self.pos(start)}: the {what} "
                                   f"{clip(str(sizes), 80)} has {math.prod(sizes)} elements; at "
-                                  f"most {MAX_TYPE_ELEMENTS} (2^{MAX_TYPE_ELEMENTS.bit_length() - 1}) "
-                                  "are read; no GPU's shared memory or registers hold more")
+                                  f"most {MAX_TYPE_ELEMENTS} "
+                                  f"(2^{MAX_TYPE_ELEMENTS.bit_length() - 1}) are read; no "
+                                  "GPU's shared memory or registers hold more")
         if encoding is not None and encoding.rank not in (-1, len(dims)) and not (
                 kind == "memdesc" and encoding.rank < len(dims)):
             raise LayoutError(f"malformed MLIR at {self.pos(start)}: the encoding has rank "

@@ -1,5 +1,5 @@
-"""MLIR text as the reader receives it: files read within :data:`~linlayout.triton.limits.MAX_FILE_BYTES`,
-and positions turned into line and column numbers.
+"""MLIR text as the reader receives it: files read within
+:data:`~linlayout.triton.limits.MAX_FILE_BYTES`, and positions turned into line and column numbers.
 
 Lines are counted the way MLIR counts them: only ``\\n`` ends a line (``\\r\\n`` is one line
 break; a form feed, ``\\x85``, ``\\u2028`` or a lone ``\\r`` inside a line is just a character,
