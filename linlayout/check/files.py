@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel
+from ..triton.source import read_text_file
 from ..triton.ttgir import read_ttgir
 from .analysis import check_module
 from .report import KernelReport
@@ -45,16 +46,12 @@ def check_file(path: str, *, hardware: HardwareModel | None = None,
 
     Returns:
         The :class:`~linlayout.check.report.KernelReport`, or a :class:`FileError` when the
-        file cannot be read or parsed (never raises for a bad file).
+        file cannot be read or parsed (never raises for a bad file): not a regular file (a
+        FIFO, ``/dev/zero``), larger than :data:`~linlayout.triton.limits.MAX_FILE_BYTES`,
+        not UTF-8, not TTGIR, or over another limit of the reader (README, "Limits").
     """
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        return FileError(path, f"cannot read TTGIR file {path!r}: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        return FileError(path, f"TTGIR file {path!r} is not UTF-8 text: {exc.reason}")
-    try:
+        text = read_text_file(path)
         return check_module(read_ttgir(text, path, pass_name=pass_name), hardware=hardware)
     except LayoutError as exc:
         return FileError(path, _one_line(exc))

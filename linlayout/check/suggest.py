@@ -25,9 +25,13 @@ from .count import count_side
 from .report import Suggestion
 from ..lowering.target import Target
 from .shared_memory.ops import cached_copy
+from ..triton.limits import MAX_SUGGEST_ACCESSES
 from ..triton.to_triton import to_triton_text
 
-__all__ = ["BufferSide", "cost_on", "suggest_layout"]
+__all__ = ["BufferSide", "MAX_SUGGEST_ACCESSES", "cost_on", "suggest_layout"]
+
+# MAX_SUGGEST_ACCESSES (linlayout.triton.limits, with the reader's other limits): the most
+# distinct accesses of one buffer for which a better layout is searched.
 
 
 @dataclass(frozen=True)
@@ -110,7 +114,11 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
                    hardware: HardwareModel, nvmma_only: bool = False,
                    current: Lyt.Encoding | None = None) -> Suggestion | None:
     """The cheapest layout for all ``sides`` of one buffer of shape ``tile.out_dims``, or None
-    when no candidate can be lowered."""
+    when no candidate can be lowered or the buffer has more than
+    :data:`MAX_SUGGEST_ACCESSES` distinct accesses (the search is not run)."""
+    distinct = _distinct(sides)
+    if len(distinct) > MAX_SUGGEST_ACCESSES:
+        return None
     bits = sides[0].bits
     shape = [tile.out_dims[f"dim{i}"] for i in range(len(tile.out_dims))]
     cands: list[tuple[LinearLayout, str, int]] = []
@@ -128,10 +136,10 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
                     continue
     else:
         cands.extend((lay, how, 0) for lay, how in _catalog(shape))
-        uniq: list[BufferSide] = []
-        for s in sides:
-            if not any(u.dist == s.dist and u.kind == s.kind for u in uniq):
-                uniq.append(s)
+        first: dict[tuple[LinearLayout, str], BufferSide] = {}
+        for s in sides:  # the first access of each (layout, kind), in file order
+            first.setdefault((s.dist, s.kind), s)
+        uniq = list(first.values())
         stores = [s for s in uniq if s.kind == "store"] or uniq
         loads = [s for s in uniq if s.kind == "load"] or uniq
         for st in stores[:4]:
@@ -144,7 +152,6 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
                 cands.append((r.layout, f"synthesize_swizzle(store line {st.line}, "
                                         f"load line {ld.line})", 1))
     best = None
-    distinct = _distinct(sides)
     for layout, how, pref in cands:
         try:
             deg, wf, ins = _cost(distinct, layout, target, hardware)

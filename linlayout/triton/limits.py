@@ -13,8 +13,8 @@ from collections.abc import Callable
 from ..errors import LayoutError
 from .encodings.registry import MAX_LAYOUT_DEPTH, clip, layout_depth
 
-__all__ = ["MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS", "MAX_NESTING",
-           "MAX_TYPE_ELEMENTS", "clip",
+__all__ = ["MAX_ALIASES", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS",
+           "MAX_NESTING", "MAX_OPS", "MAX_SUGGEST_ACCESSES", "MAX_TYPE_ELEMENTS", "clip",
            "int_token", "layout_depth", "mlir_int"]
 
 #: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
@@ -25,9 +25,27 @@ MAX_NESTING = 32
 # linlayout.triton.encodings.registry, whose parent checks use them; they are re-exported here.
 #: Longest name (attribute, key, alias, element type) accepted; real ones are under 40.
 MAX_NAME_CHARS = 256
-#: Most elements one tensor or memdesc type may have (its shape's product): 2^32, more than
-#: any GPU's shared memory or a CTA's registers hold.
-MAX_TYPE_ELEMENTS = 1 << 32
+#: Most elements one tensor or memdesc type may have (its shape's product): 2^24. A GPU's
+#: shared memory (at most 228 KiB) and a CTA's registers (64K 32-bit) hold at most 2^19
+#: elements; the layout search of ``linlayout check`` grows with the log of each dimension
+#: (about 1 s per buffer at 2^20, 15 s at 2^32), so far larger types are refused.
+MAX_TYPE_ELEMENTS = 1 << 24
+#: Largest TTGIR file read, in bytes (128 MiB). ``MLIR_ENABLE_DUMP`` output of a large kernel,
+#: every pass's IR in one file, runs to tens of MB; a single module's TTGIR is well under 1 MB.
+#: At most this many bytes plus one are ever read, so ``/dev/zero`` or an endless file cannot
+#: fill memory (non-regular files are refused before they are opened).
+MAX_FILE_BYTES = 128 << 20
+#: Most shared-memory operations (the ops :func:`~linlayout.triton.read_ttgir` keeps) in one
+#: module; real kernels have tens to a few hundred.
+MAX_OPS = 100_000
+#: Most layout aliases (``#name = #ttg.…``) in one module; real files define tens. Each costs
+#: a parse of its attribute (about 0.1 ms), so the cap bounds that work to about a second.
+MAX_ALIASES = 10_000
+#: Most distinct accesses (layout, kind, width) of one buffer for which ``linlayout check``
+#: searches a better layout (:mod:`linlayout.check.suggest`): every candidate layout is costed
+#: on every distinct access. Real buffers have a handful; a buffer with more gets no
+#: suggestion.
+MAX_SUGGEST_ACCESSES = 16
 #: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
 MAX_INT_DIGITS = 18
 

@@ -39,12 +39,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._checks import shown
+from .._memo import memoize
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .encodings import Encoding
 from .encodings.registry import UnsupportedEncoding, dict_body_mnemonics, encoding_class
 from .encodings.shared import LegacySharedEncoding
-from .limits import MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip, int_token, mlir_int
+from .limits import (MAX_ALIASES, MAX_NAME_CHARS, MAX_NESTING, MAX_TYPE_ELEMENTS, clip,
+                     int_token, mlir_int)
+from .source import LineIndex
 
 __all__ = [
     "MemorySpace",
@@ -125,7 +128,17 @@ class TritonType:
         if self.encoding is None:
             raise LayoutError(f"the {self.kind} type has no layout encoding; add one, e.g. "
                               "tensor<64x64xf16, #ttg.blocked<{...}>>")
-        return self.encoding.to_linear_layout(self.layout_shape)
+        try:
+            return _encoding_layout(self.encoding, self.layout_shape)
+        except TypeError:  # pragma: no cover - an unhashable encoding built by hand
+            return self.encoding.to_linear_layout(self.layout_shape)
+
+
+@memoize(4096)
+def _encoding_layout(encoding: Encoding, shape: tuple[int, ...]) -> LinearLayout:
+    """``encoding.to_linear_layout(shape)``, cached: a file repeats a few types on every line
+    and each access asks for its layouts more than once."""
+    return encoding.to_linear_layout(shape)
 
 
 # ----------------------------------------------------------------------------- element types
@@ -163,12 +176,21 @@ def element_bits(element_type: str) -> int:
 
 
 # ----------------------------------------------------------------------------- the scanner
+_IDENT = re.compile(r"[A-Za-z_][\w$.]*")
+_INT = re.compile(r"-?\d+")
+_TYPED_SUFFIX = re.compile(r"[iuf]\d+")
+_DIM = re.compile(r"(\d+)x")
+_ELEMENT = re.compile(r"[A-Za-z_][\w]*")
+_DIGIT = re.compile(r"\d")
+
 class _Parser:
     def __init__(self, text: str, aliases: Mapping[str, Any] | None, where: str = "",
-                 tolerant: bool = False):
+                 tolerant: bool = False, lines: LineIndex | None = None):
         if not isinstance(text, str):
             raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
         self.s = text
+        #: line numbers of ``text``, built on the first error unless the caller shares one
+        self.lines = lines
         self.i = 0
         self.aliases = aliases if isinstance(aliases, dict) else dict(aliases or {})
         self.where = where
@@ -196,9 +218,9 @@ class _Parser:
     # -- positions and errors
     def pos(self, i: int | None = None) -> str:
         i = self.i if i is None else i
-        line = self.s.count("\n", 0, i) + 1
-        col = i - (self.s.rfind("\n", 0, i) + 1) + 1
-        return f"{self.where}line {line}, column {col}"
+        if self.lines is None:
+            self.lines = LineIndex(self.s)
+        return f"{self.where}line {self.lines.line(i)}, column {self.lines.column(i)}"
 
     def error(self, expected: str, i: int | None = None) -> LayoutError:
         i = self.i if i is None else i
@@ -231,7 +253,7 @@ class _Parser:
 
     def ident(self, what: str = "a name") -> str:
         self.ws()
-        m = re.compile(r"[A-Za-z_][\w$.]*").match(self.s, self.i)
+        m = _IDENT.match(self.s, self.i)
         if not m:
             raise self.error(what)
         if m.end() - m.start() > MAX_NAME_CHARS:
@@ -242,7 +264,7 @@ class _Parser:
 
     def integer(self) -> int:
         self.ws()
-        m = re.compile(r"-?\d+").match(self.s, self.i)
+        m = _INT.match(self.s, self.i)
         if not m:
             raise self.error("an integer")
         value = int_token(m.group(0), self.pos)
@@ -284,7 +306,7 @@ class _Parser:
                 save = self.i
                 self.take(":")
                 self.ws()
-                if re.compile(r"[iuf]\d+").match(self.s, self.i):
+                if _TYPED_SUFFIX.match(self.s, self.i):
                     self.ident()
                 else:
                     self.i = save
@@ -439,7 +461,7 @@ class _Parser:
         dims: list[int] = []
         self.ws()
         while True:
-            m = re.compile(r"(\d+)x").match(self.s, self.i)
+            m = _DIM.match(self.s, self.i)
             if not m:
                 break
             dims.append(int_token(m.group(1), self.pos))
@@ -461,7 +483,7 @@ class _Parser:
             self.i = j + 1
             elt = self.s[start:self.i]
         else:
-            m = re.compile(r"[A-Za-z_][\w]*").match(self.s, self.i)
+            m = _ELEMENT.match(self.s, self.i)
             if not m:
                 raise self.error("a shape like 64x64xf16")
             self.i = m.end()
@@ -510,7 +532,7 @@ class _Parser:
                                       "a layout encoding or memory space")
             elif self.take("mutable"):
                 mutable = True
-            elif re.compile(r"\d").match(self.s, self.i):
+            elif _DIGIT.match(self.s, self.i):
                 alloc = []
                 while True:
                     alloc.append(self.integer())
@@ -538,7 +560,9 @@ class _Parser:
             if math.prod(sizes) > MAX_TYPE_ELEMENTS:
                 raise LayoutError(f"malformed MLIR at {self.pos(start)}: the {what} "
                                   f"{clip(str(sizes), 80)} has {math.prod(sizes)} elements; at "
-                                  f"most {MAX_TYPE_ELEMENTS} (2^32) fit any GPU's memory")
+                                  f"most {MAX_TYPE_ELEMENTS} "
+                                  f"(2^{MAX_TYPE_ELEMENTS.bit_length() - 1}) are read; no "
+                                  "GPU's shared memory or registers hold more")
         if encoding is not None and encoding.rank not in (-1, len(dims)) and not (
                 kind == "memdesc" and encoding.rank < len(dims)):
             raise LayoutError(f"malformed MLIR at {self.pos(start)}: the encoding has rank "
@@ -639,7 +663,8 @@ def _finish(t: TritonType) -> TritonType:
     return t
 
 
-def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
+def parse_aliases(text: str, *, tolerant: bool = False,
+                  lines: LineIndex | None = None) -> dict[str, Any]:
     """The ``#name = …`` definitions at the top of a TTGIR/MLIR file.
 
     Layout attributes become encodings, memory spaces :class:`MemorySpace`; other aliases
@@ -650,18 +675,26 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
         tolerant: a well-formed attribute without a linear layout (``padded_shared``, an
             unknown mnemonic, parameters linlayout rejects) becomes an
             :class:`UnsupportedEncoding` instead of an error.
+        lines: ``text``'s :class:`~linlayout.triton.source.LineIndex` when the caller has
+            one (else one is built on the first error).
 
     Raises:
-        LayoutError: a layout alias is malformed (with its line and column).
+        LayoutError: a layout alias is malformed (with its line and column), or there are
+            more than :data:`~linlayout.triton.limits.MAX_ALIASES` of them.
     """
     if not isinstance(text, str):
         raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
     out: dict[str, Any] = {}
-    p = _Parser(text, out, tolerant=tolerant)  # one parser, one shared alias table
+    p = _Parser(text, out, tolerant=tolerant, lines=lines)  # one parser, one alias table
+    parsed = 0
     for m in _ALIAS_LINE.finditer(text):
         name, value_at = m.group(1), m.end() - 1
         if name.startswith("loc") or not text.startswith(_LAYOUT_PREFIXES, value_at):
             continue
+        parsed += 1
+        if parsed > MAX_ALIASES:  # definitions, a redefinition counted again
+            raise LayoutError(f"malformed MLIR at {p.pos(m.start(1))}: more than {MAX_ALIASES} "
+                              "layout aliases; real files define tens")
         p.i, p.depth = value_at, 0
         out[name] = p.attribute()
     return out
@@ -669,15 +702,29 @@ def parse_aliases(text: str, *, tolerant: bool = False) -> dict[str, Any]:
 
 #: The start of an alias definition line, up to the ``#`` of its value. No part can
 #: backtrack more than the name's length, so the scan is linear in the file size.
-_ALIAS_LINE = re.compile(r"^[ \t\r\f\v]*#([A-Za-z_][\w$.]*)[ \t]*=[ \t]*#", re.M)
+_ALIAS_LINE = re.compile(r"^[ \t\r\f\v\ufeff]*#([A-Za-z_][\w$.]*)[ \t]*=[ \t]*#", re.M)
 _LAYOUT_PREFIXES = ("#ttg.", "#triton_gpu.", "#ttng.", "#triton_nvidia_gpu.")
 
 
 def parse_type_at(text: str, i: int, aliases: Mapping[str, Any], where: str = "",
-                  tolerant: bool = False) -> tuple[TritonType, int]:
+                  tolerant: bool = False, lines: LineIndex | None = None
+                  ) -> tuple[TritonType, int]:
     """Parse a type starting at offset ``i`` of ``text`` (for the TTGIR reader); returns the
-    type and the offset after it."""
-    p = _Parser(text, aliases, where, tolerant)
+    type and the offset after it.
+
+    Args:
+        text: the whole file (or dump section).
+        i: where the type starts.
+        aliases: ``{name: Encoding or MemorySpace}`` for ``#name`` references.
+        where: a prefix for error messages (``"kernel.ttgir: "``).
+        tolerant: unsupported encodings become :class:`UnsupportedEncoding`.
+        lines: ``text``'s :class:`~linlayout.triton.source.LineIndex`, shared by every call
+            on the same text so that an error costs no recount of the text.
+
+    Raises:
+        LayoutError: a malformed type (with its line and column).
+    """
+    p = _Parser(text, aliases, where, tolerant, lines)
     p.i = i
     t = p.type_()
     return _finish(t), p.i

@@ -27,20 +27,56 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import LayoutError
+from .limits import MAX_FILE_BYTES, MAX_OPS, clip
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
+from .source import LineIndex, read_text_file, strip_bom
 
-__all__ = ["Access", "Op", "TTGIRModule", "buffer_root", "find_accesses", "read_ttgir",
-           "split_sections", "view_parents"]
+__all__ = ["Access", "Op", "TTGIRModule", "ViewParents", "buffer_root", "find_accesses",
+           "read_ttgir", "split_sections", "view_parents"]
 
+# Every pattern applied to a whole file stays inside one line (``[^\S\n]`` is whitespace other
+# than a line break) and is anchored so that no character is scanned from more than one start:
+# the reader is linear in the file's size.
+_WS = r"[^\S\n]*"
 _OP_RE = re.compile(
-    r"^\s*(?:(?P<res>%[\w$.#:-]+(?:\s*,\s*%[\w$.#:-]+)*)\s*=\s*)?"
-    r"(?P<q>\"?)(?P<name>(?:ttg|triton_gpu|ttng|triton_nvidia_gpu|scf|tt|amdg)\.[\w.]+)\b(?P=q)"
+    rf"^{_WS}(?:(?P<res>%[\w$.#:-]+(?:{_WS},{_WS}%[\w$.#:-]+)*){_WS}={_WS})?"
+    r"(?P<q>\"?)(?P<name>(?:ttg|triton_gpu|ttng|triton_nvidia_gpu|scf|tt|amdg)\.[\w.]+)\b(?P=q)",
+    re.M,
 )
+#: The line closing a generic ``tt.reduce``/``tt.scan`` region: ``}) : (…) -> …``.
+_CLOSE_RE = re.compile(rf"^{_WS}\}}\){_WS}:", re.M)
+#: How many lines after a generic scratch op its closing line may be.
+_REGION_LINES = 400
+#: Every SSA name token (maximal munch: a name ``%x`` is used where this yields ``%x``).
+_USE_RE = re.compile(r"%[\w$.-]+")
+_MODULE_RE = re.compile(rf"^{_WS}(?:module|tt\.func|func\.func)\b", re.M)
+#: What every operation name starts with: lines without it are skipped at C speed.
+_NAME_HINT = re.compile(r"(?:ttg|triton_gpu|ttng|triton_nvidia_gpu|scf|tt|amdg)\.")
+#: A type without nested ``<…>`` (``tensor<64x64xf16, #blocked>``): its text is its cache key.
+_SIMPLE_TYPE = re.compile(r"(?:tensor|!ttg\.memdesc|!tt\.memdesc|!triton_gpu\.memdesc)?<[^<>\n]*>")
+
+
+def _op_matches(text: str):
+    """``_OP_RE.finditer(text)``, visiting only lines that contain an operation name."""
+    pos = 0
+    while True:
+        h = _NAME_HINT.search(text, pos)
+        if h is None:
+            return
+        j = text.rfind("\n", pos, h.start())
+        m = _OP_RE.match(text, pos if j < 0 else j + 1)
+        if m is not None:
+            yield m
+        e = text.find("\n", h.end())
+        if e < 0:
+            return
+        pos = e + 1
 _SSA_RE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _TYPE_STARTS = ("tensor<", "!ttg.memdesc<", "!tt.memdesc<", "!triton_gpu.memdesc<")
 
@@ -233,15 +269,18 @@ def _top_level_braces(text: str) -> tuple[str, str]:
 
 
 def _parse_types(text: str, start: int, end: int, aliases: Mapping[str, Any],
-                 where: str) -> tuple[TritonType, ...]:
+                 where: str, index: LineIndex | None = None,
+                 cache: dict[str, TritonType] | None = None) -> tuple[TritonType, ...]:
     """The tensor/memdesc types in ``text[start:end]`` (positions index the whole file, so
-    errors name the right line and column)."""
+    errors name the right line and column). ``cache`` keeps the types already read from the
+    same text with the same aliases, keyed by their text, so that a type repeated on every
+    line is parsed once."""
     types = []
     i = start
     depth = 0
     while i < end:
         if text.startswith(_TYPE_STARTS, i):
-            t, i = parse_type_at(text, i, aliases, where, tolerant=True)
+            t, i = _type_at(text, i, aliases, where, index, cache)
             types.append(t)
             continue
         c = text[i]
@@ -251,7 +290,7 @@ def _parse_types(text: str, start: int, end: int, aliases: Mapping[str, Any],
             while j >= start and text[j] in " \t":
                 j -= 1
             if j - 1 >= start and text[j - 1:j + 1] == "->":
-                t, i = parse_type_at(text, i, aliases, where, tolerant=True)
+                t, i = _type_at(text, i, aliases, where, index, cache)
                 types.append(t)
                 continue
         if c in "([{":
@@ -262,22 +301,52 @@ def _parse_types(text: str, start: int, end: int, aliases: Mapping[str, Any],
     return tuple(types)
 
 
-_SECTION_RE = re.compile(r"^//\s*-----//\s*IR Dump (?:Before|After) (?P<pass>\S+)(?P<rest>.*?)//-----\s*//\s*$",
-                         re.M)
-_LOC_DEF_RE = re.compile(r"^#(loc\d*)\s*=\s*(loc\(.*\))\s*$", re.M)
+#: The start of a ``// -----// IR Dump Before <Pass> … //----- //`` header line; the rest of
+#: the line is checked by :func:`_section_header` without a regex.
+def _type_at(text: str, i: int, aliases: Mapping[str, Any], where: str,
+             index: LineIndex | None, cache: dict[str, TritonType] | None
+             ) -> tuple[TritonType, int]:
+    """:func:`parse_type_at` (tolerant), through ``cache`` for types without nested ``<…>``."""
+    m = _SIMPLE_TYPE.match(text, i) if cache is not None else None
+    if m is not None:
+        hit = cache.get(m.group(0))
+        if hit is not None:
+            return hit, m.end()
+    t, j = parse_type_at(text, i, aliases, where, tolerant=True, lines=index)
+    if m is not None and j == m.end():
+        cache[m.group(0)] = t
+    return t, j
 
 
-def _resolve_loc(text: str, locs: Mapping[str, str], depth: int = 0) -> str | None:
+_SECTION_RE = re.compile(rf"^//{_WS}-----//{_WS}IR Dump (?:Before|After) ", re.M)
+_LOC_DEF_RE = re.compile(rf"^#(loc\d*){_WS}={_WS}(loc\(.*\)){_WS}$", re.M)
+_TTGIR_FUNC_RE = re.compile(rf"^{_WS}tt\.func\b", re.M)
+
+
+def _resolve_loc(text: str, locs: Mapping[str, str], depth: int = 0,
+                 memo: dict[str, str | None] | None = None) -> str | None:
     """``file.py:line`` of a ``loc(…)`` body: a file location, a name wrapping one
-    (``loc("x"(#loc3))``), an alias, or a call site (the caller's line: the user's code)."""
+    (``loc("x"(#loc3))``), an alias, or a call site (the caller's line: the user's code).
+
+    ``memo`` keeps each alias's answer, so a file reading every alias once costs each body one
+    resolution (a ``fused[…]`` of aliases of fused aliases would otherwise branch at every
+    level)."""
     if depth > 50:
         return None
     t = text.strip()
     if t.startswith("loc(") and t.endswith(")"):
         t = t[4:-1].strip()
     if t.startswith("#"):
-        body = locs.get(t[1:])
-        return None if body is None else _resolve_loc(body, locs, depth + 1)
+        name = t[1:]
+        if memo is not None and name in memo:
+            return memo[name]
+        body = locs.get(name)
+        if memo is not None:
+            memo[name] = None  # a cycle back to this alias resolves to nothing
+        r = None if body is None else _resolve_loc(body, locs, depth + 1, memo)
+        if memo is not None:
+            memo[name] = r
+        return r
     m = re.match(r'"((?:[^"\\]|\\.)*)":(\d+)(?::\d+)?$', t)
     if m:
         return f"{m.group(1).replace(chr(92), '/').rsplit('/', 1)[-1]}:{m.group(2)}"
@@ -291,15 +360,15 @@ def _resolve_loc(text: str, locs: Mapping[str, str], depth: int = 0) -> str | No
             elif c in ")]":
                 depth_p -= 1
             elif depth_p == 0 and inner.startswith(" at ", i):
-                return _resolve_loc(inner[i + 4:], locs, depth + 1) or \
-                    _resolve_loc(inner[:i], locs, depth + 1)
+                return _resolve_loc(inner[i + 4:], locs, depth + 1, memo) or \
+                    _resolve_loc(inner[:i], locs, depth + 1, memo)
         return None
     m = re.match(r'"(?:[^"\\]|\\.)*"\((.*)\)$', t)
     if m:
-        return _resolve_loc(m.group(1), locs, depth + 1)
+        return _resolve_loc(m.group(1), locs, depth + 1, memo)
     if t.startswith("fused["):
         for part in re.findall(r'"[^"]*":\d+:\d+|#loc\d*', t):
-            r = _resolve_loc(part, locs, depth + 1)
+            r = _resolve_loc(part, locs, depth + 1, memo)
             if r:
                 return r
     return None
@@ -313,24 +382,46 @@ def _trailing_loc(line: str) -> str | None:
     return None
 
 
+def _section_header(text: str, m: re.Match) -> tuple[str, int] | None:
+    """The pass name of a header started by ``m`` and the offset of its line's end, or None
+    when the line does not end with ``//----- //`` (not a header)."""
+    eol = text.find("\n", m.end())
+    eol = len(text) if eol < 0 else eol
+    line = text[m.end():eol].rstrip()
+    if not line.endswith("//"):
+        return None
+    rest = line[:-2].rstrip()
+    if not rest.endswith("//-----"):
+        return None
+    head = rest[:-len("//-----")]
+    name = head.split(None, 1)[0] if head[:1] and not head[0].isspace() else ""
+    return (name, eol) if name else None
+
+
 def split_sections(text: str) -> list[tuple[str, int, str]]:
     """``MLIR_ENABLE_DUMP`` output cut at its ``// -----// IR Dump Before <Pass> …`` headers:
     ``(pass name, first line number, text)`` per section (one unnamed section for a plain
-    file). Each section has its own aliases: a pass may redefine ``#blocked``."""
-    heads = list(_SECTION_RE.finditer(text))
+    file). Each section has its own aliases: a pass may redefine ``#blocked``. Linear in the
+    text's size; line numbers count ``\n`` only."""
+    heads = []
+    for m in _SECTION_RE.finditer(text):
+        h = _section_header(text, m)
+        if h is not None:
+            heads.append((m.start(), h[0], h[1]))
     if not heads:
         return [("", 1, text)]
     out = []
-    for k, h in enumerate(heads):
-        end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
-        start_line = text.count("\n", 0, h.end()) + 2
-        name = h.group("pass")
-        out.append((name, start_line, text[h.end() + 1:end]))
+    line, at = 1, 0
+    for k, (start, name, eol) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(text)
+        line += text.count("\n", at, eol)
+        at = eol
+        out.append((name, line + 1, text[eol + 1:end]))
     return out
 
 
 def _is_ttgir(section: str) -> bool:
-    return bool(re.search(r"^\s*tt\.func\b", section, re.M)) and "llvm.func" not in section
+    return bool(_TTGIR_FUNC_RE.search(section)) and "llvm.func" not in section
 
 
 def _source_text(source: str | os.PathLike, path: str | None) -> tuple[str, str | None]:
@@ -339,16 +430,13 @@ def _source_text(source: str | os.PathLike, path: str | None) -> tuple[str, str 
             and not source.lstrip().startswith(("#", "module", "//", "tt.func"))
             and os.path.isfile(source)):
         name = os.fspath(source)
-        try:
-            with open(name, encoding="utf-8") as fh:
-                return fh.read(), path or name
-        except OSError as exc:
-            raise LayoutError(f"cannot read TTGIR file {name!r}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError as exc:
-            raise LayoutError(f"TTGIR file {name!r} is not UTF-8 text: {exc.reason}") from None
+        return read_text_file(name), path or name
     if not isinstance(source, str):
         raise LayoutError(f"TTGIR must be text or a path, got {type(source).__name__}")
-    return source, path
+    if len(source) > MAX_FILE_BYTES:
+        raise LayoutError(f"TTGIR text of {len(source)} characters; at most {MAX_FILE_BYTES} "
+                          f"({MAX_FILE_BYTES >> 20} MiB) are read")
+    return strip_bom(source), path
 
 
 def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
@@ -398,56 +486,96 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
                        f"IR Dump Before {name}" if name else None, names)
 
 
+class _Lines:
+    """The text of one module with its line index: each line's text on request, and the
+    closing lines of generic regions found once, front to back."""
+
+    def __init__(self, text: str, index: LineIndex):
+        self.text = text
+        self.index = index
+        self._close: re.Match | None = None
+        self._close_line = 0
+        self._from = -1
+        #: types already read, by their text (see :func:`_parse_types`)
+        self.types: dict[str, TritonType] = {}
+
+    def line_at(self, start: int) -> tuple[str, int]:
+        """The line starting at offset ``start`` (without ``\n`` or a final ``\r``) and the
+        offset of its end."""
+        end = self.text.find("\n", start)
+        end = len(self.text) if end < 0 else end
+        line = self.text[start:end]
+        return (line[:-1] if line.endswith("\r") else line), end
+
+    def close_after(self, end: int, lineno: int) -> tuple[int, int] | None:
+        """``(offset, line number)`` of the first region-closing line after the line ending at
+        ``end`` (line ``lineno``), if it lies within :data:`_REGION_LINES` lines. Calls come in
+        file order and a search resumes only past the last closing line found, so all calls
+        together scan the text once."""
+        after = end + 1
+        if self._from < 0 or after < self._from or (
+                self._close is not None and self._close.start() < after):
+            self._close = _CLOSE_RE.search(self.text, after)
+            self._from = after
+            if self._close is not None:
+                self._close_line = self.index.line(self._close.start())
+        if self._close is None or self._close_line - lineno >= _REGION_LINES:
+            return None
+        return self._close.start(), self._close_line
+
+
 def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
-    """One module's text (a whole file or one dump section, padded to its line numbers)."""
+    """One module's text (a whole file or one dump section, padded to its line numbers).
+
+    Linear in the text's size: one pass finds the operation lines, one line index serves every
+    line number, and result uses are found in one more pass."""
+    index = LineIndex(text)
     try:
-        aliases = parse_aliases(text, tolerant=True)
+        aliases = parse_aliases(text, tolerant=True, lines=index)
     except LayoutError as exc:
         raise LayoutError(f"{where}{exc}") from None
     locs = {m.group(1): m.group(2) for m in _LOC_DEF_RE.finditer(text)}
+    loc_memo: dict[str, str | None] = {}
     m = re.search(r'"?ttg\.threads-per-warp"?\s*=\s*(\d+)', text) or re.search(
         r'"?triton_gpu\.threads-per-warp"?\s*=\s*(\d+)', text)
     tpw = mlir_int(m.group(1), f"{where}ttg.threads-per-warp") if m else 32
     m = re.search(r'"?(?:ttg|triton_gpu)\.num-warps"?\s*=\s*(\d+)', text)
     nw = mlir_int(m.group(1), f"{where}ttg.num-warps") if m else None
-    m = re.search(r'(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"]*)"', text)
+    m = re.search(r'(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"\n]*)"', text)
     target = m.group(1) if m else None
     ops: list[Op] = []
     ttng_uses: list[str] = []
     iter_args: dict[str, str] = {}
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for raw in lines:
-        starts.append(starts[-1] + len(raw))
-    saw_module = False
-    for idx, raw in enumerate(lines):
-        lineno = idx + 1
-        line = raw.rstrip("\n")
-        if not saw_module and re.match(r"\s*(module\b|tt\.func\b|func\.func\b)", line):
-            saw_module = True
-        if "." not in line:
-            continue
-        mo = _OP_RE.match(line)
-        if not mo:
-            continue
+    lines = _Lines(text, index)
+    types_cache = lines.types
+    #: scratch ops with results: (index in ops, result names, where "later" starts)
+    pending_uses: list[tuple[int, list[str], int]] = []
+    lineno, counted_to = 1, 0
+    for mo in _op_matches(text):
+        start = mo.start()
+        lineno += text.count("\n", counted_to, start)
+        counted_to = start
+        line, end = lines.line_at(start)
+        at = mo.end() - start  # the op name's end, in the line
         name = mo.group("name")
         dialect, _, short = name.partition(".")
         loc = _trailing_loc(line)
-        source = _resolve_loc(loc, locs) if loc else None
+        source = _resolve_loc(loc, locs, 0, loc_memo) if loc else None
         body = _strip_loc(line)
         results = tuple(r.strip() for r in mo.group("res").split(",")) if mo.group("res") else ()
         if dialect in ("ttng", "triton_nvidia_gpu"):
-            head, sig = _split_signature(body[mo.end():])
+            head, sig = _split_signature(body[at:])
             ttng_uses.extend(_SSA_RE.findall(head))
             if short in _NAMED:
                 operand_text, attrs = _top_level_braces(head)
-                sig_start = starts[idx] + mo.end() + len(head) + 1
+                sig_start = start + at + len(head) + 1
                 try:
-                    types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where)
+                    types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where,
+                                         index, types_cache)
                 except LayoutError:
                     types = ()
-                ops.append(Op(lineno, name, results, tuple(_SSA_RE.findall(operand_text)),
-                              types, attrs, body.strip(), source))
+                _keep(ops, Op(lineno, name, results, tuple(_SSA_RE.findall(operand_text)),
+                              types, attrs, body.strip(), source), where)
             continue
         if short == "for" and dialect == "scf":
             for a, b in re.findall(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+(?:#\d+)?)",
@@ -455,68 +583,139 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
                 iter_args[a] = b
             continue
         if dialect == "tt" and short in _SCRATCH:
-            op = _scratch_op(text, lines, starts, idx, mo, name, results, aliases, where,
-                             locs, source)
+            op = _scratch_op(text, lines, start, end, lineno, mo, name, results, aliases,
+                             where, locs, loc_memo, source)
             if op is not None:
-                used = True
                 if op.results:
-                    names = [_base(r).split(":")[0] for r in op.results]
-                    later = text[starts[idx + 1] if idx + 1 < len(starts) else len(text):]
-                    used = any(re.search(re.escape(n) + r"(?![\w$.-])", later) for n in names)
-                ops.append(dataclasses.replace(op, result_used=used))
+                    pending_uses.append((len(ops), [_base(r).split(":")[0] for r in op.results],
+                                         min(end + 1, len(text))))
+                _keep(ops, op, where)
             continue
         if dialect not in ("ttg", "triton_gpu", "amdg") or short not in _KEEP:
             continue
-        head, sig = _split_signature(body[mo.end():])
+        head, sig = _split_signature(body[at:])
         operand_text, attrs = _top_level_braces(head)
         operands = tuple(_SSA_RE.findall(operand_text))
-        sig_start = starts[idx] + mo.end() + len(head) + 1
-        types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where)
-        ops.append(Op(lineno, name, results, operands, types, attrs, body.strip(), source))
-    if not ops and not saw_module:
+        sig_start = start + at + len(head) + 1
+        types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where, index,
+                             types_cache)
+        _keep(ops, Op(lineno, name, results, operands, types, attrs, body.strip(), source),
+              where)
+    if pending_uses:
+        _mark_unused(text, ops, pending_uses)
+    if not ops and not _MODULE_RE.search(text):
         raise LayoutError(f"{where}no MLIR module, function or shared-memory operation found; "
                           "pass a TTGIR dump (e.g. kernel.asm['ttgir'] or MLIR_ENABLE_DUMP=1 "
                           "output)")
     return TTGIRModule(aliases, tpw, nw, target, tuple(ops), tuple(ttng_uses), iter_args, path)
 
 
-def _scratch_op(text: str, lines: list[str], starts: list[int], idx: int, mo: re.Match,
+def _keep(ops: list[Op], op: Op, where: str) -> None:
+    """Append ``op``, refusing a module with more than :data:`MAX_OPS` kept operations."""
+    if len(ops) >= MAX_OPS:
+        raise LayoutError(f"{where}line {op.line}: more than {MAX_OPS} shared-memory operations "
+                          "in one module; real kernels have at most a few hundred")
+    ops.append(op)
+
+
+def _mark_unused(text: str, ops: list[Op], pending: list[tuple[int, list[str], int]]) -> None:
+    """Set ``result_used`` of each scratch op in ``pending`` (whether a result name appears
+    after the op's line) from one scan of the text's SSA names."""
+    wanted = {n for _, names, _ in pending for n in names}
+    last: dict[str, int] = {}
+    for m in _USE_RE.finditer(text):
+        if m.group(0) in wanted:
+            last[m.group(0)] = m.start()
+    for k, names, later in pending:
+        used = any(last.get(n, -1) >= later for n in names)
+        if not used:
+            ops[k] = dataclasses.replace(ops[k], result_used=False)
+
+
+def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo: re.Match,
                 name: str, results: tuple[str, ...], aliases: Mapping[str, Any], where: str,
-                locs: Mapping[str, str], source: str | None) -> Op | None:
+                locs: Mapping[str, str], loc_memo: dict[str, str | None],
+                source: str | None) -> Op | None:
     """A ``tt.reduce``/``tt.scan`` (generic form: the types are on the line closing the
     combine region, ``}) : (tensor<…>) -> tensor<…>``) or a one-line ``tt.histogram``,
-    ``tt.gather``, ``tt.atomic_*``."""
-    line = lines[idx].rstrip("\n")
+    ``tt.gather``, ``tt.atomic_*``. ``start``/``end`` delimit the op's line (line ``lineno``)
+    in ``text``."""
+    line, _ = lines.line_at(start)
     body = _strip_loc(line)
-    rest = body[mo.end():]
+    at = mo.end() - start
+    rest = body[at:]
     if mo.group("q"):
-        close = None
-        for j in range(idx + 1, min(len(lines), idx + 400)):
-            if re.match(r"\s*\}\)\s*:", lines[j]):
-                close = j
-                break
+        close = lines.close_after(end, lineno)
         if close is None:
             return None
-        cl = lines[close].rstrip("\n")
+        cstart, _ = close
+        cl, _ = lines.line_at(cstart)
         loc = _trailing_loc(cl)
         if loc:
-            source = _resolve_loc(loc, locs) or source
+            source = _resolve_loc(loc, locs, 0, loc_memo) or source
         cbody = _strip_loc(cl)
         k = cbody.index(":") + 1
-        types = _parse_types(text, starts[close] + k, starts[close] + len(cbody), aliases, where)
+        types = _parse_types(text, cstart + k, cstart + len(cbody), aliases, where, lines.index,
+                             lines.types)
         paren = rest[:rest.find(")") + 1] if ")" in rest else rest
         operands = tuple(_SSA_RE.findall(paren))
         attrs = rest[len(paren):]
-        return Op(idx + 1, name, results, operands, types, attrs, body.strip(), source)
+        return Op(lineno, name, results, operands, types, attrs, body.strip(), source)
     head, sig = _split_signature(rest)
     operand_text, attrs = _top_level_braces(head)
-    sig_start = starts[idx] + mo.end() + len(head) + 1
-    types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where)
-    return Op(idx + 1, name, results, tuple(_SSA_RE.findall(operand_text)), types, attrs,
+    sig_start = start + at + len(head) + 1
+    types = _parse_types(text, sig_start, sig_start + len(sig), aliases, where, lines.index,
+                         lines.types)
+    return Op(lineno, name, results, tuple(_SSA_RE.findall(operand_text)), types, attrs,
               body.strip(), source)
 
 
+class ViewParents(dict):
+    """``{view: the buffer it views}`` (a dict) that also answers :meth:`root` — the
+    allocation at the end of a chain of views — in amortised constant time: each name's root
+    is found once and kept, so looking up every view of a chain of ``n`` views costs ``O(n)``,
+    not ``O(n²)``. Changing the mapping after a :meth:`root` call is not supported."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        """As ``dict(...)``."""
+        super().__init__(*args, **kwargs)
+        self._roots: dict[str, str] = {}
+        self._cycle: set[str] = set()
+
+    def root(self, name: str | None) -> str | None:
+        """Follow ``name`` through the views to a name that is not a view (None stays None).
+        A name on a cycle of views (malformed input) is its own root; a name leading into a
+        cycle ends at the first name of the cycle it reaches."""
+        if name is None or name not in self:
+            return name
+        if name in self._roots:
+            return self._roots[name]
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        cur: str | None = name
+        while cur is not None and cur in self and cur not in self._roots and cur not in on_path:
+            on_path[cur] = len(path)
+            path.append(cur)
+            cur = self[cur]
+        if cur is not None and cur in on_path:  # a new cycle: path[k:]
+            k = on_path[cur]
+            for n in path[k:]:
+                self._roots[n] = n
+                self._cycle.add(n)
+            path = path[:k]
+            end = cur
+        elif cur is not None and cur in self._roots:
+            end = cur if cur in self._cycle else self._roots[cur]
+        else:
+            end = cur
+        for n in path:
+            self._roots[n] = end
+        return self._roots[name]
+
+
 def _root(name: str | None, parents: Mapping[str, str]) -> str | None:
+    if isinstance(parents, ViewParents):
+        return parents.root(name)
     seen = set()
     while name is not None and name in parents and name not in seen:
         seen.add(name)
@@ -529,10 +728,11 @@ def _base(name: str) -> str:
     return name.split("#", 1)[0]
 
 
-def view_parents(module: TTGIRModule) -> dict[str, str]:
+def view_parents(module: TTGIRModule) -> ViewParents:
     """``{view: the buffer it views}`` for ``memdesc_index``/``subview``/``subslice`` results and
-    loop-carried memdescs; follow it to the allocation with :func:`buffer_root`."""
-    parents: dict[str, str] = {a: _base(b) for a, b in module.iter_args.items()}
+    loop-carried memdescs; follow it to the allocation with :func:`buffer_root` (amortised
+    constant time per lookup: :class:`ViewParents` remembers each root)."""
+    parents = ViewParents({a: _base(b) for a, b in module.iter_args.items()})
     for op in module.ops:
         if op.short in _VIEW_SAME and op.results and op.operands:
             parents[op.results[0]] = _base(op.operands[0])
@@ -540,7 +740,9 @@ def view_parents(module: TTGIRModule) -> dict[str, str]:
 
 
 def buffer_root(name: str, parents: Mapping[str, str]) -> str:
-    """The allocation a memdesc SSA name views (itself if it is not a view)."""
+    """The allocation a memdesc SSA name views (itself if it is not a view). Amortised
+    constant time when ``parents`` is a :class:`ViewParents` (from :func:`view_parents`),
+    the length of the chain otherwise."""
     root = _root(_base(name), parents)
     return root if root is not None else name
 

@@ -1,0 +1,126 @@
+"""MLIR text as the reader receives it: files read within
+:data:`~linlayout.triton.limits.MAX_FILE_BYTES`, and positions turned into line and column numbers.
+
+Lines are counted the way MLIR counts them: only ``\\n`` ends a line (``\\r\\n`` is one line
+break; a form feed, ``\\x85``, ``\\u2028`` or a lone ``\\r`` inside a line is just a character,
+although :meth:`str.splitlines` would break there). A UTF-8 byte-order mark at the start of a
+file is dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from ..errors import LayoutError
+from .limits import MAX_FILE_BYTES, clip
+
+__all__ = ["BOM", "LineIndex", "read_text_file", "strip_bom"]
+
+#: The byte-order mark some editors write at the start of UTF-8 files.
+BOM = "\ufeff"
+
+
+def strip_bom(text: str) -> str:
+    """``text`` without a leading byte-order mark (U+FEFF)."""
+    return text[1:] if text.startswith(BOM) else text
+
+
+def read_text_file(path: str | os.PathLike, what: str = "TTGIR file") -> str:
+    """The UTF-8 text of a regular file of at most :data:`MAX_FILE_BYTES` bytes.
+
+    The file is checked with ``stat`` before it is opened, so a FIFO, a device such as
+    ``/dev/zero`` or a directory is refused without blocking or reading; at most
+    ``MAX_FILE_BYTES + 1`` bytes are ever read (a file that grows while it is read is refused
+    too). A leading byte-order mark is dropped; line breaks are kept as written.
+
+    Args:
+        path: the file.
+        what: how messages name the file (``"TTGIR file"``).
+
+    Returns:
+        The decoded text.
+
+    Raises:
+        LayoutError: the file cannot be opened or read, is not a regular file, is larger than
+            :data:`MAX_FILE_BYTES` bytes, or is not UTF-8 text (one line naming the path).
+    """
+    name = os.fspath(path)
+    shown = repr(clip(name, 200)) if isinstance(name, str) else repr(name)[:200]
+    try:
+        st = os.stat(name)
+        if not stat.S_ISREG(st.st_mode):
+            raise LayoutError(f"cannot read {what} {shown}: not a regular file (a "
+                              f"{_kind(st.st_mode)}); pass a file of at most "
+                              f"{MAX_FILE_BYTES} bytes")
+        if st.st_size > MAX_FILE_BYTES:
+            raise _too_big(what, shown, st.st_size)
+        with open(name, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # replaced since the stat
+                raise LayoutError(f"cannot read {what} {shown}: not a regular file")
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise LayoutError(f"cannot read {what} {shown}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_big(what, shown, None)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LayoutError(f"{what} {shown} is not UTF-8 text: {exc.reason}") from None
+    return strip_bom(text)
+
+
+def _too_big(what: str, shown: str, size: int | None) -> LayoutError:
+    has = f"{size} bytes" if size is not None else f"more than {MAX_FILE_BYTES} bytes"
+    return LayoutError(f"{what} {shown} has {has}; at most {MAX_FILE_BYTES} "
+                       f"({MAX_FILE_BYTES >> 20} MiB) are read")
+
+
+def _kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "pipe"),
+                       (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return kind
+    return "special file"
+
+
+class LineIndex:
+    """Line and column numbers of offsets into one text, counted on ``\\n`` only.
+
+    Building the index counts the line breaks of each :data:`BLOCK`-character block once
+    (linear in the text, a few integers per block); each query then scans at most one block,
+    so any number of queries — one per tolerated error, one per operation — stays linear in
+    the text's size. Memory does not grow with the number of lines.
+    """
+
+    #: Characters per block of the index.
+    BLOCK = 4096
+
+    def __init__(self, text: str):
+        """Index ``text`` (a str; the index keeps a reference to it)."""
+        self.text = text
+        b = self.BLOCK
+        #: newlines before each block, and the offset of the last one (-1: none)
+        self._before = [0]
+        self._last = [-1]
+        for start in range(0, len(text), b):
+            n = text.count("\n", start, start + b)
+            j = text.rfind("\n", start, start + b)
+            self._before.append(self._before[-1] + n)
+            self._last.append(j if j >= 0 else self._last[-1])
+
+    def line(self, i: int) -> int:
+        """The 1-based line of offset ``i`` (0 ≤ i ≤ len(text))."""
+        k = i // self.BLOCK
+        return self._before[k] + self.text.count("\n", k * self.BLOCK, i) + 1
+
+    def line_start(self, i: int) -> int:
+        """The offset where the line holding offset ``i`` starts."""
+        k = i // self.BLOCK
+        j = self.text.rfind("\n", k * self.BLOCK, i)
+        return (j if j >= 0 else self._last[k]) + 1
+
+    def column(self, i: int) -> int:
+        """The 1-based column (in characters) of offset ``i``."""
+        return i - self.line_start(i) + 1
