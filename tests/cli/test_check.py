@@ -142,3 +142,13 @@ def test_check_counts_padded_buffers(capsys, tmp_path):
     # layout, direct-to-LDS copies after the lane-order check
     assert {i["isa"] for i in counted} >= {"ds_read_b128", "ds_write_b128",
                                            "ds_read_b64_tr_b16", "global_load_lds_dwordx4"}
+
+
+def test_pass_on_a_single_module_file_is_noted(capsys):
+    from tests.support import ROOT, run_cli
+
+    path = str(ROOT / "tests" / "data" / "ttgir" / "transpose2.ttgir")
+    code, out, err = run_cli(capsys, "check", "--pass", "Coalesce", path)
+    plain = run_cli(capsys, "check", path)
+    assert (code, out) == plain[:2]
+    assert "--pass Coalesce does not apply" in err
