@@ -10,16 +10,21 @@ or, for a file that could not be read, ``{"file": …, "error": "…"}``. Each o
 ``"instructions": [{"side": "store"|"load"|…, "ptx"|"isa": opcode, "per_thread": N,
 "vector_elems": v, "degree": d, "wavefronts_per_warp": w}, …]`` (``ptx`` on NVIDIA targets,
 ``isa`` on AMD), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
-``"alternative"`` when a better layout exists. The document for several files wraps them::
+``"alternative"`` when a better layout exists. The document ``linlayout check --json`` prints,
+for one file or several, lists them in the order given, each op once (under its file)::
 
-    {"files": [file, …], "ops": [{"file": …, **op}, …], "max_degree": K,
-     "worst_degree": d, "ok": bool, "errors": n}
+    {"schema_version": 1, "files": [file, …], "max_degree": K, "worst_degree": d,
+     "ok": bool, "errors": n}
+
+Its JSON Schema is ``linlayout/data/schemas/check.json``
+(:func:`linlayout.show.schemas.schema`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..show.schemas import versioned
 from ..show.text import dumps, table
 from .emitted import Emitted
 from .files import FileError, worst_degree
@@ -124,11 +129,10 @@ def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) ->
         max_degree: the largest acceptable conflict degree (``ok`` compares against it).
     """
     files = [kernel_dict(k) for k in results]
-    ops = [{"file": f["file"], **op} for f in files if "error" not in f for op in f["ops"]]
     worst = worst_degree(results)
     errors = sum(isinstance(k, FileError) for k in results)
-    return {"files": files, "ops": ops, "max_degree": max_degree, "worst_degree": worst,
-            "ok": worst <= max_degree, "errors": errors}
+    return versioned({"files": files, "max_degree": max_degree, "worst_degree": worst,
+                      "ok": worst <= max_degree, "errors": errors})
 
 
 def render_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> str:
