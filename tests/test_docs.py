@@ -113,6 +113,7 @@ def test_code_blocks_run_and_print_what_they_show(path, tmp_path, monkeypatch):
             test = parser.get_doctest(body, namespace, where, path, line)
             out = io.StringIO()
             result = runner.run(test, out=out.write, clear_globs=False)
+            namespace.update(test.globs)  # DocTest ran on a copy: keep the session's names
             if result.failed:
                 failures.append(f"{where}:\n{out.getvalue()}")
         else:
@@ -123,3 +124,13 @@ def test_code_blocks_run_and_print_what_they_show(path, tmp_path, monkeypatch):
 def test_every_file_is_looked_at():
     assert "docs/cli.md" in FILES and "docs/glossary.md" in FILES
     assert sum(len(blocks(f)) for f in FILES) >= 20
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_relative_links_lead_somewhere(path):
+    text = FENCE.sub("", (ROOT / path).read_text(encoding="utf-8"))
+    text = re.sub(r"`[^`\n]*`", "", text)  # code, such as smem_ptr[16b](unset), is no link
+    base = (ROOT / path).parent
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if "://" not in target and not target.startswith("mailto:"):
+            assert (base / target).exists(), f"{path}: link to {target}"
