@@ -7,13 +7,18 @@ Subcommands, one module each (named after it)::
     linlayout check FILE ... [--max-degree K] [--json]
     linlayout show FILE [--element-bits N] [--png OUT | --svg OUT]
     linlayout ptx MODE [--element-bits N] [--json]
-    linlayout examples
+    linlayout examples [--write DIR]
+    linlayout --version
 
 Layout files are JSON ``{"bases": {in_dim: [[...], ...]}, "out_dims": {name: size}}``
 (:meth:`LinearLayout.to_dict`). Wherever a layout file is taken, a CuTe atom name
 (``sm80_16x8x16.A``, :func:`linlayout.cute.atom_names`) or CuTe layout text
 (``"Sw<3,4,3> o _0 o (_64,_64):(_64,_1)"``; a thread-value layout ending in ``on 16x8``) works
 too (:func:`linlayout.cli.common.load_layout`).
+
+``--json`` documents start with ``"schema_version"``; their JSON Schemas ship in
+``linlayout/data/schemas/`` (:mod:`linlayout.show.schemas`). The full reference, kept true by
+the test suite: ``docs/cli.md``.
 
 Exit status:
 
