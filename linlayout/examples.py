@@ -7,6 +7,7 @@ The data ships inside the package (``linlayout/data/examples.json``) so that
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from importlib import resources
 
@@ -15,7 +16,7 @@ from .errors import LayoutError
 from .layout import LinearLayout
 from ._memo import memoize
 
-__all__ = ["Example", "get", "listing", "names"]
+__all__ = ["Example", "get", "listing", "names", "row_major", "write_files"]
 
 #: The example ``linlayout synthesize`` runs without arguments.
 DEFAULT = "transpose"
@@ -82,3 +83,48 @@ def listing() -> str:
         ex = get(name)
         lines.append(f"{name}: {ex.description} ({ex.element_bits}-bit elements)")
     return "\n".join(lines)
+
+
+def row_major(out_dims: dict[str, int]) -> LinearLayout:
+    """The row-major shared-memory layout of a tile: ``offset`` → the out dims, the last dim
+    contiguous (C order: ``offset = dim1 + n1·dim0`` for two dims).
+
+    Example::
+
+        >>> row_major({"dim0": 2, "dim1": 4}).bases
+        {'offset': [[0, 1], [0, 2], [1, 0]]}
+    """
+    bases = []
+    names = list(out_dims)
+    for k in reversed(range(len(names))):
+        size = out_dims[names[k]]
+        for i in range(size.bit_length() - 1):
+            bases.append([1 << i if j == k else 0 for j in range(len(names))])
+    return LinearLayout({"offset": bases}, dict(out_dims))
+
+
+def write_files(directory: str | os.PathLike) -> list[str]:
+    """Write every built-in example as JSON layout files (:meth:`LinearLayout.to_dict`) that
+    ``linlayout synthesize --src/--dst`` and ``linlayout conflicts --layout/--memory`` read:
+    ``DIR/NAME/store.json``, ``DIR/NAME/load.json`` and ``DIR/NAME/row_major.json`` (the
+    tile's row-major memory, :func:`row_major`). Folders are created; files are overwritten.
+
+    Returns:
+        The paths written, in order.
+
+    Raises:
+        OSError: a folder or file cannot be written.
+    """
+    paths = []
+    for name in names():
+        ex = get(name)
+        folder = os.path.join(os.fspath(directory), name)
+        os.makedirs(folder, exist_ok=True)
+        for stem, layout in (("store", ex.store), ("load", ex.load),
+                             ("row_major", row_major(ex.store.out_dims))):
+            path = os.path.join(folder, f"{stem}.json")
+            with open(path, "w", encoding="utf-8") as fh:
+                json.dump(layout.to_dict(), fh)
+                fh.write("\n")
+            paths.append(path)
+    return paths

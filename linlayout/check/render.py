@@ -14,19 +14,22 @@ or, for a file that could not be read, ``{"file": …, "error": "…"}``. Each o
 :class:`~linlayout.check.report.OpStatus` value: ``"counted"``, ``"misaligned"``,
 ``"not counted"``, ``"no shared memory"``, ``"not analysed"``); a misaligned op carries
 ``"fault": {"warp", "lane", "register", "byte_address", "reason"}`` (its first illegal
-vector) and fails the run. The document for several files wraps them::
+vector) and fails the run. The document ``linlayout check --json`` prints, for one file or
+several, lists them in the order given, each op once (under its file)::
 
-    {"files": [file, …], "ops": [{"file": …, **op}, …], "max_degree": K,
-     "worst_degree": d, "ok": bool, "errors": n}
+    {"schema_version": 1, "files": [file, …], "max_degree": K, "worst_degree": d,
+     "ok": bool, "errors": n}
 
 ``"ok"`` is false when an op is misaligned or the worst degree exceeds ``max_degree``
-(:func:`~linlayout.check.files.passes`).
+(:func:`~linlayout.check.files.passes`). Its JSON Schema is
+``linlayout/data/schemas/check.json`` (:func:`linlayout.show.schemas.schema`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..show.schemas import versioned
 from ..show.text import dumps, table
 from ..lowering.emitted import Emitted
 from .files import FileError, misaligned_ops, not_counted_instructions, passes, worst_degree
@@ -138,11 +141,10 @@ def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) ->
         max_degree: the largest acceptable conflict degree (``ok`` compares against it).
     """
     files = [kernel_dict(k) for k in results]
-    ops = [{"file": f["file"], **op} for f in files if "error" not in f for op in f["ops"]]
     worst = worst_degree(results)
     errors = sum(isinstance(k, FileError) for k in results)
-    return {"files": files, "ops": ops, "max_degree": max_degree, "worst_degree": worst,
-            "ok": passes(results, max_degree), "errors": errors}
+    return versioned({"files": files, "max_degree": max_degree, "worst_degree": worst,
+                      "ok": passes(results, max_degree), "errors": errors})
 
 
 def render_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> str:

@@ -7,13 +7,18 @@ Subcommands, one module each (named after it)::
     linlayout check FILE ... [--max-degree K] [--json]
     linlayout show FILE [--element-bits N] [--png OUT | --svg OUT]
     linlayout ptx MODE [--element-bits N] [--json]
-    linlayout examples
+    linlayout examples [--write DIR]
+    linlayout --version
 
 Layout files are JSON ``{"bases": {in_dim: [[...], ...]}, "out_dims": {name: size}}``
 (:meth:`LinearLayout.to_dict`). Wherever a layout file is taken, a CuTe atom name
 (``sm80_16x8x16.A``, :func:`linlayout.cute.atom_names`) or CuTe layout text
 (``"Sw<3,4,3> o _0 o (_64,_64):(_64,_1)"``; a thread-value layout ending in ``on 16x8``) works
 too (:func:`linlayout.cli.common.load_layout`).
+
+``--json`` documents start with ``"schema_version"``; their JSON Schemas ship in
+``linlayout/data/schemas/`` (:mod:`linlayout.show.schemas`). The full reference, kept true by
+the test suite: ``docs/cli.md``.
 
 Exit status:
 
@@ -24,12 +29,15 @@ Exit status:
 * 2 — bad input: stderr holds one line ``linlayout: error: …`` (argparse usage errors also
   exit 2, with argparse's usage text);
 * 3 — an internal error, i.e. a bug in linlayout, never the user's input: stderr says so, with
-  the exception, and asks for a report (``LINLAYOUT_DEBUG=1`` prints the traceback).
+  the exception, and asks for a report (``LINLAYOUT_DEBUG=1`` prints the traceback);
+* 141 — the reader of stdout went away (``linlayout … | head``): nothing is printed on stderr,
+  as for any Unix tool killed by SIGPIPE (128 + 13).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -40,12 +48,15 @@ from ..errors import LayoutError
 from . import check, conflicts, examples, ptx, show, synthesize
 from .common import PROG, CliError, one_line
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERNAL_ERROR", "main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_INTERNAL_ERROR", "main"]
 
 #: Exit status for bad input (one ``linlayout: error:`` line).
 EXIT_BAD_INPUT = 2
 #: Exit status for a bug in linlayout (an exception that is not a bad-input error).
 EXIT_INTERNAL_ERROR = 3
+#: Exit status when stdout is a pipe whose reader has gone (128 + SIGPIPE), as a shell reports
+#: a process killed by SIGPIPE.
+EXIT_BROKEN_PIPE = 141
 
 
 #: Subcommand modules, each with ``register(subparsers)``; add new subcommands here.
@@ -59,6 +70,9 @@ def parser() -> argparse.ArgumentParser:
         description="Linear layouts over F2: exact shared-memory bank conflicts and "
                     "provably optimal swizzles.",
     )
+    from .. import __version__
+
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for module in COMMANDS:
@@ -76,15 +90,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status (module docstring): 0 success, 1 a degree above ``--max-degree`` or a
         misaligned op (``check``), 2
         bad input or a usage error (one ``linlayout: error: …`` line on stderr), 3 an internal
-        error. Never raises.
+        error, 141 stdout's reader went away (nothing printed). Never raises.
     """
     try:
         args = parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or usage error (2)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return status
+    except BrokenPipeError:
+        return _broken_pipe()
     except (CliError, LayoutError, OSError, json.JSONDecodeError) as exc:
+        if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+            return _broken_pipe()
         print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -100,3 +120,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("LINLAYOUT_DEBUG"):
             traceback.print_exc()
         return EXIT_INTERNAL_ERROR
+
+
+def _broken_pipe() -> int:
+    """The reader of stdout has gone: say nothing, and keep Python from complaining when it
+    flushes stdout at exit (point it at devnull)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is no real file (tests capture it)
+        pass
+    return EXIT_BROKEN_PIPE

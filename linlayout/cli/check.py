@@ -43,6 +43,12 @@ def run(args: argparse.Namespace) -> int:
     errors = [r for r in results if isinstance(r, FileError)]
     for e in errors:
         print(f"linlayout: error: {e.message}", file=sys.stderr)
+    if args.pass_name is not None:
+        for r in results:
+            if not isinstance(r, FileError) and r.section is None:
+                print(f"linlayout: note: {r.file} is one TTGIR module, not MLIR_ENABLE_DUMP "
+                      f"output; --pass {args.pass_name} does not apply to it",
+                      file=sys.stderr)
     ok = passes(results, args.max_degree)
     text = render_json(results, args.max_degree) if args.json else \
         render_text(results, args.max_degree)

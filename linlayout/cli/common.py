@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 from typing import Any
 
@@ -11,8 +12,8 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..show.text import dumps, table
 
-__all__ = ["LAYOUT_FORMS", "PROG", "CliError", "add_hardware_args", "dumps", "hardware_kwargs",
-           "load_layout", "one_line", "table"]
+__all__ = ["LAYOUT_FORMS", "PROG", "CliError", "add_hardware_args", "check_roles", "dumps",
+           "hardware_kwargs", "load_layout", "one_line", "table"]
 
 PROG = "linlayout"
 
@@ -36,8 +37,6 @@ def load_layout(path: str, what: str, element_bits: int | None = None) -> Linear
     shared-memory layout (:func:`linlayout.cute.parse_layout`) or, ending in ``on MxN``, a
     thread-value layout over that tile (:func:`linlayout.cute.tv_layout`). CliError naming the
     argument and the three accepted forms on any problem."""
-    import os
-
     if os.path.isfile(path):
         return _load_json(path, what)
     from .. import cute
@@ -105,6 +104,7 @@ def _no_constant(name: str) -> Any:
 
 
 def one_line(msg: str) -> str:
+    """``msg`` on one line: every run of whitespace (newlines included) becomes one space."""
     return " ".join(str(msg).split())
 
 
@@ -129,3 +129,48 @@ def hardware_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     if args.num_banks is not None or args.bank_bytes is not None:
         model = model.with_banks(num_banks=args.num_banks, bank_bytes=args.bank_bytes)
     return {"hardware": model}
+
+
+#: In dims of a shared-memory layout (``offset``, or the synthesizer's three).
+_MEMORY_DIMS = frozenset({"offset", "vector", "bank", "segment"})
+
+
+def _is_memory(layout: LinearLayout) -> bool:
+    return bool(_MEMORY_DIMS & set(layout.in_dim_names))
+
+
+def check_roles(distributed: dict[str, tuple[str, LinearLayout]],
+                memory: tuple[str, str, LinearLayout] | None = None) -> None:
+    """Refuse, with a hint that fits, a shared-memory layout given where a distributed
+    (thread) layout is expected, or the other way round.
+
+    Args:
+        distributed: ``{flag: (argument text, layout)}`` of the arguments that take a
+            distributed layout (``--layout``, ``--src``, ``--dst``).
+        memory: ``(flag, argument text, layout)`` of the argument that takes a shared-memory
+            layout (``--memory``), if any.
+
+    Raises:
+        CliError: a distributed argument holds a memory layout (the hint: the arguments are
+            swapped, or a CuTe thread-value layout lacks its ``on MxN`` tile), or the memory
+            argument holds a distributed layout.
+    """
+    swapped = memory is not None and not _is_memory(memory[2])
+    for flag, (text, layout) in distributed.items():
+        if not _is_memory(layout):
+            continue
+        if swapped:
+            raise CliError(f"{flag} {text!r} is a shared-memory layout and {memory[0]} "
+                           f"{memory[1]!r} a distributed one: swap them ({flag} takes the "
+                           f"threads' layout, {memory[0]} the shared-memory one)")
+        if not os.path.isfile(text) and re.search(r"[():]", text) and "<" not in text:
+            raise CliError(f"{flag} {text!r} reads as a shared-memory layout (CuTe text "
+                           f"without a tile); a CuTe thread-value layout names its tile: "
+                           f"write it as '{text} on MxN', e.g. '… on 16x8'")
+        raise CliError(f"{flag} {text!r} is a shared-memory layout (in dims "
+                       f"{list(layout.in_dim_names)}); {flag} takes a distributed layout, "
+                       f"with in dims among register, lane, warp, block")
+    if swapped:
+        raise CliError(f"{memory[0]} {memory[1]!r} is a distributed layout (in dims "
+                       f"{list(memory[2].in_dim_names)}); {memory[0]} takes a shared-memory "
+                       f"layout, with in dim 'offset'")

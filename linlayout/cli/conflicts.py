@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
+from ..cute import byte_swizzle_hint
 from ..show.conflicts import conflict_verdict
-from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout
+from .common import (PROG, CliError, add_hardware_args, check_roles, dumps, hardware_kwargs,
+                     load_layout)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     layout = load_layout(args.layout, "--layout", args.element_bits)
     memory = load_layout(args.memory, "--memory", args.element_bits)
+    check_roles({"--layout": (args.layout, layout)}, ("--memory", args.memory, memory))
     if args.max_degree < 1:
         raise CliError(f"--max-degree must be at least 1, got {args.max_degree}")
     verdict = conflict_verdict(layout, memory, element_bits=args.element_bits,
                                max_degree=args.max_degree, **hardware_kwargs(args),
                                instruction=args.instruction, vector_elems=args.vector_elems)
     print(dumps(verdict.to_dict()) if args.json else verdict.to_text())
+    if not verdict.ok and not os.path.isfile(args.memory):
+        hint = byte_swizzle_hint(args.memory, args.element_bits)
+        if hint:
+            print(f"{PROG}: hint: {hint}", file=sys.stderr)
     return 0 if verdict.ok else 1
 
 
@@ -32,7 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--memory", required=True, metavar="FILE",
                    help="shared-memory layout: JSON file or CuTe text "
                         "('Sw<3,4,3> o _0 o (_64,_64):(_64,_1)')")
-    c.add_argument("--element-bits", type=int, required=True, metavar="N")
+    c.add_argument("--element-bits", type=int, required=True, metavar="N",
+                   help="bits per element (16 for fp16/bf16, 32 for fp32); CuTe text and "
+                        "layout files count offsets in elements of this size")
     add_hardware_args(c)
     c.add_argument("--instruction", metavar="NAME",
                    help="ld.shared/st.shared (default), ldmatrix/stmatrix.x{1,2,4}[.trans], or an "

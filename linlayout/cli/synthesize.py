@@ -7,7 +7,8 @@ import argparse
 from .. import examples
 from ..show.synthesis import synthesis_report
 from ..synthesis import Transfer, synthesize_padding, synthesize_swizzle
-from .common import CliError, add_hardware_args, dumps, hardware_kwargs, load_layout
+from .common import (CliError, add_hardware_args, check_roles, dumps, hardware_kwargs,
+                     load_layout)
 
 
 def _instructions(text: str | None, nsides: int) -> object:
@@ -32,6 +33,9 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("--element-bits is required with --src/--dst (e.g. 16 for fp16)")
         store = load_layout(args.src, "--src", args.element_bits)
         loads = [load_layout(path, "--dst", args.element_bits) for path in args.dst]
+        for flag, path, layout in [("--src", args.src, store)] + [
+                ("--dst", path, L) for path, L in zip(args.dst, loads)]:
+            check_roles({flag: (path, layout)})
         load = loads[0] if len(loads) == 1 else loads
         element_bits = args.element_bits
         title = (f"synthesize: store {args.src}, load {', '.join(args.dst)}, "

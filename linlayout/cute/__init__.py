@@ -51,7 +51,7 @@ from .bits import coordinate_images
 from .convert import NoCuteFormError, to_cute, to_cute_layout
 from .cutelayout import CuteLayout
 from .inttuple import MAX_DEPTH, MAX_ELEMENTS
-from .memory import index_layout, parse_layout
+from .memory import byte_swizzle_hint, index_layout, parse_layout
 from .parse import from_pycute, parse_cute
 from .recast import upcast
 from .swizzle import (
@@ -84,6 +84,7 @@ __all__ = [
     "atom_info",
     "atom_names",
     "atoms",
+    "byte_swizzle_hint",
     "check_swizzle",
     "coordinate_images",
     "cute_from_xor_pairs",

@@ -45,7 +45,7 @@ from .inttuple import leaves, product
 from .parse import parse_cute
 from .swizzle import apply_xor_pairs, format_cute_swizzle, xor_pairs
 
-__all__ = ["index_layout", "parse_layout"]
+__all__ = ["byte_swizzle_hint", "index_layout", "parse_layout"]
 
 
 def _mode_leaves(cl: CuteLayout) -> list[tuple[str, int, int]]:
@@ -187,3 +187,43 @@ def parse_layout(layout: Any) -> LinearLayout:
     cols = [apply_xor_pairs(pairs, img) for img in flat]
     forward = LinearLayout.from_columns(cols, _dims(cl), {"offset": size})
     return forward.invert()
+
+
+def byte_swizzle_hint(layout: Any, element_bits: int) -> str | None:
+    """A hint for a swizzle that may have been written in the wrong unit, or None.
+
+    CuTe's SM90 atoms print their swizzle on *byte* addresses (``Sw<3,4,3> o
+    smem_ptr[16b](unset) o …``); the same swizzle on *element* offsets of 16-bit elements is
+    ``Sw<3,3,3> o _0 o …``. A layout written ``Sw<B,M,S> o _0 o …`` (element units) whose
+    ``M`` is at least ``log2(element_bytes)`` may be the byte swizzle copied without its
+    pointer flag; the hint names both spellings.
+
+    Args:
+        layout: CuTe text (or anything :func:`parse_cute` reads).
+        element_bits: bits per element.
+
+    Returns:
+        One sentence, or None when the text has no element-unit swizzle, the elements are a
+        byte or less, or the text does not parse.
+
+    Example::
+
+        >>> byte_swizzle_hint("Sw<3,4,3> o _0 o (_64,_64):(_64,_1)", 16) is not None
+        True
+        >>> byte_swizzle_hint("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", 16)
+    """
+    try:
+        cl = parse_cute(layout)
+    except (LayoutError, TypeError, ValueError):
+        return None
+    if (cl.swizzle is None or cl.pointer_bits is not None or not isinstance(element_bits, int)
+            or element_bits <= 8 or element_bits % 8 or element_bits & (element_bits - 1)):
+        return None
+    b, m, s = cl.swizzle
+    shift = (element_bits // 8).bit_length() - 1
+    if b == 0 or m < shift:
+        return None
+    return (f"Sw<{b},{m},{s}> o _0 o … swizzles {element_bits}-bit element offsets; if it is "
+            f"a byte-address swizzle (as CUTLASS's SM90 atoms print it), write it in elements "
+            f"as Sw<{b},{m - shift},{s}> o _0 o …, or keep it in bytes as "
+            f"Sw<{b},{m},{s}> o smem_ptr[{element_bits}b](unset) o …")

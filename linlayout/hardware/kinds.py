@@ -136,9 +136,13 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
         raise LayoutError(f"{what} must be a LinearLayout, got {type(layout).__name__}")
     for n in layout.in_dim_names:
         if n not in DISTRIBUTED_IN_DIMS:
+            hint = ("it is a shared-memory layout's in dim: was the memory layout given "
+                    "where the threads' layout is expected?"
+                    if n in ("offset", "vector", "bank", "segment")
+                    else "rename it, e.g. 'thread' -> 'lane'")
             raise LayoutError(
                 f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
-                f"{list(DISTRIBUTED_IN_DIMS)} (rename it, e.g. 'thread' -> 'lane')"
+                f"{list(DISTRIBUTED_IN_DIMS)} ({hint})"
             )
     lane = layout.dim_columns("lane")
     if len(lane) > warp_log2:

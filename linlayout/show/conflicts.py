@@ -27,6 +27,7 @@ from ..errors import LayoutError
 from ..hardware.kinds import embed_at_origin, is_smaller_tile
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
+from .schemas import versioned
 from .text import table
 
 __all__ = ["CONFLICT_HEADER", "ConflictVerdict", "conflict_verdict", "tile_note"]
@@ -86,7 +87,7 @@ class ConflictVerdict:
     def to_dict(self) -> dict[str, Any]:
         """:meth:`ConflictReport.to_dict <linlayout.ConflictReport.to_dict>` plus
         ``max_degree``, ``ok`` and, when there is one, ``note`` (JSON-ready)."""
-        out = self.report.to_dict()
+        out = versioned(self.report.to_dict())
         out["max_degree"] = self.max_degree
         out["ok"] = self.ok
         if self.note:

@@ -172,6 +172,20 @@ def _auto_numbers(numbers: bool | None, nrows: int, ncols: int) -> tuple[bool, f
     return numbers, (7 if big <= 16 else 5.5 if big <= 32 else 4)
 
 
+#: Inches per grid cell: room for a number, or (no numbers: large grids) a small coloured square,
+#: so that a 64×64 picture is a few hundred pixels across, not thousands.
+CELL_INCHES = 0.32
+SMALL_CELL_INCHES = 0.12
+
+
+#: Figures larger than this (inches, either side) are written at 100 dpi by :func:`save`.
+LARGE_FIGURE_INCHES = 8.0
+
+
+def _cell_inches(numbers: bool) -> float:
+    return CELL_INCHES if numbers else SMALL_CELL_INCHES
+
+
 def _cut_title(title: str, nrows: int, ncols: int, rows: int, cols: int) -> str:
     notes = []
     if rows < nrows:
@@ -251,7 +265,8 @@ def draw_memory(
     rows, cols = min(nrows, max_rows), min(ncols, max_cols)
     numbers, fs = _auto_numbers(numbers, rows, cols)
     nb = 1 << model.banks_log2
-    fig, ax = _new_axes(ax, max(4.0, cols * 0.32 + 1.5), max(2.5, rows * 0.32 + 1.6))
+    cell = _cell_inches(numbers)
+    fig, ax = _new_axes(ax, max(4.0, cols * cell + 1.5), max(2.5, rows * cell + 1.6))
 
     def color_of(t: int):
         return bank_color(bank(where(t)[0]), nb)
@@ -394,7 +409,8 @@ def draw_distributed(
     warps = layout.in_dims.get("warp", 1)
     rows, cols = min(nrows, max_rows), min(ncols, max_cols)
     numbers, fs = _auto_numbers(numbers, rows, cols)
-    fig, ax = _new_axes(ax, max(4.0, cols * 0.32 + 1.5), max(2.5, rows * 0.32 + 1.6))
+    cell = _cell_inches(numbers)
+    fig, ax = _new_axes(ax, max(4.0, cols * cell + 1.5), max(2.5, rows * cell + 1.6))
 
     def key(v: dict[str, int]) -> tuple[int, int]:
         if color_by == "lane":
@@ -498,21 +514,33 @@ def draw_matrix(
         LayoutError: bad ``element_bits``.
         MissingMatplotlib: matplotlib is not installed.
     """
-    _, Rectangle, _ = _mpl()
+    _, Rectangle, mpl_colors = _mpl()
     cols = layout.columns
     nin, nout = len(cols), layout.total_out_bits
     groups = [g for g in _column_groups(layout, element_bits, hardware)
               if g[1] > 0]
     fig, ax = _new_axes(ax, max(3.0, nin * 0.34 + 1.6), max(2.2, nout * 0.34 + 1.4))
+    import numpy as np
+
     palette = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860"]
+    # every cell in one image (white = 0, the group's colour = 1), thin grey separators
+    rgb = np.ones((max(nout, 1), max(nin, 1), 3))
     start = 0
     for gi, (gname, width) in enumerate(groups):
         color = palette[gi % len(palette)]
+        rgb_on = mpl_colors.to_rgb(color)
         for j in range(start, start + width):
             for i in range(nout):
-                on = cols[j] >> i & 1
-                ax.add_patch(Rectangle((j, i), 1, 1, facecolor=color if on else "white",
-                                       edgecolor="#cccccc", linewidth=0.5))
+                if cols[j] >> i & 1:
+                    rgb[i, j] = rgb_on
+        start += width
+    if nin and nout:
+        ax.imshow(rgb, extent=(0, nin, nout, 0), interpolation="nearest", aspect="equal")
+        ax.vlines(range(1, nin), 0, nout, colors="#cccccc", linewidth=0.5)
+        ax.hlines(range(1, nout), 0, nin, colors="#cccccc", linewidth=0.5)
+    start = 0
+    for gi, (gname, width) in enumerate(groups):
+        color = palette[gi % len(palette)]
         ax.add_patch(Rectangle((start, 0), width, nout, fill=False, edgecolor=color,
                                linewidth=1.8))
         ax.text(start + width / 2, -0.35, gname, ha="center", va="bottom", fontsize=8,
@@ -655,8 +683,9 @@ def draw_layout(layout: LinearLayout, *, element_bits: int = 32,
     nrows, ncols, _ = _shape(layout)
     rows, cols = min(nrows, MAX_ROWS), min(ncols, MAX_COLS)
     nin = layout.total_in_bits
-    w = max(5.0, cols * 0.3 + 2.0, nin * 0.34 + 2.0)
-    h_grid = max(2.5, rows * 0.3 + 2.0)
+    cell = _cell_inches(_auto_numbers(None, rows, cols)[0])
+    w = max(5.0, cols * cell + 2.0, nin * 0.34 + 2.0)
+    h_grid = max(2.5, rows * cell + 2.0)
     h_mat = max(2.2, layout.total_out_bits * 0.34 + 1.4)
     fig = Figure(figsize=(w, h_grid + h_mat), layout="constrained")
     top, bottom = fig.subplots(2, 1, height_ratios=[h_grid, h_mat])
@@ -670,8 +699,13 @@ def draw_layout(layout: LinearLayout, *, element_bits: int = 32,
     return fig
 
 
-def save(fig: Any, path: str, *, dpi: int = 150) -> None:
+def save(fig: Any, path: str, *, dpi: int | None = None) -> None:
     """Write a figure as PNG or SVG (by the extension of ``path``).
+
+    ``dpi`` defaults to 150 for figures up to :data:`LARGE_FIGURE_INCHES` on a side and 100
+    above (a 64×64 grid has no numbers to read; fewer pixels keep it fast). A figure laid out
+    by matplotlib's constrained layout (every figure of this module) is written as laid out,
+    in one drawing pass; any other is cropped to its content (``bbox_inches="tight"``).
 
     Raises:
         LayoutError: the extension is neither ``.png`` nor ``.svg``.
@@ -679,4 +713,15 @@ def save(fig: Any, path: str, *, dpi: int = 150) -> None:
     low = str(path).lower()
     if not (low.endswith(".png") or low.endswith(".svg")):
         raise LayoutError(f"picture path {path!r} must end in .png or .svg")
-    fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.15)
+    if low.endswith(".png") and fig.canvas.__class__.__name__ != "FigureCanvasAgg":
+        # Agg directly: no backend lookup, and nothing GUI-related is imported
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    if dpi is None:
+        dpi = 150 if max(fig.get_size_inches()) <= LARGE_FIGURE_INCHES else 100
+    engine = fig.get_layout_engine()
+    if engine is not None and engine.__class__.__name__ == "ConstrainedLayoutEngine":
+        fig.savefig(path, dpi=dpi)
+    else:
+        fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.15)

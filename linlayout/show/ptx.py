@@ -26,6 +26,7 @@ from .. import ptx
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .formula import offset_formula
+from .schemas import versioned
 
 __all__ = ["TILE_NAMES", "PtxReport", "atoms_line", "cell_bytes", "matrix_rows", "matrix_text",
            "mode_numbering", "ptx_report", "tile_view"]
@@ -185,7 +186,7 @@ class PtxReport:
         """What ``linlayout ptx --json`` prints: the numberings, formulas, matrix, layout,
         chunk table (``{"cell_bytes", "lines"}``), tile and ``png`` (JSON-ready)."""
         m = self.mode
-        return {
+        return versioned({
             "mode": m.value,
             "summary": m.summary,
             "cu_tensor_map_swizzle": m.cu_tensor_map_swizzle,
@@ -204,7 +205,7 @@ class PtxReport:
                             "lines": ptx.chunk_table(m, 8, self.cell_bytes)},
             "tile": self.tile,
             "png": self.png,
-        }
+        })
 
     def save_png(self, path: str) -> None:
         """Draw the 8-line chunk table, coloured by source chunk, into the PNG file ``path``.

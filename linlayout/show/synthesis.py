@@ -36,6 +36,7 @@ from ..synthesis import (LoweredSide, PaddingChoice, PaddingResult, SwizzleResul
 from ..synthesis.lowered import resolve_target
 from ..triton import to_gluon, to_triton_text
 from .formula import offset_formula
+from .schemas import versioned
 from .text import table
 
 __all__ = ["EXAMPLE_NAMES", "SIDE_HEADER", "SynthesisReport", "interop", "side_rows",
@@ -185,7 +186,7 @@ class SynthesisReport:
         <linlayout.SwizzleResult.to_dict>` with ``formula``, ``tma_mode``, ``triton``,
         ``gluon``, ``cute`` (and ``cute_reason``), ``example`` (a built-in example), and with
         padding ``padding`` (with its ``triton`` text) and ``choice``."""
-        out = self.result.to_dict()
+        out = versioned(self.result.to_dict())
         out["formula"] = self.formula
         out["tma_mode"] = self.tma.to_dict() if self.tma else None
         out["triton"], out["gluon"], out["cute"] = self.triton, self.gluon, self.cute

@@ -62,7 +62,7 @@ def test_a_pad_that_breaks_the_vector_makes_both_ops_misaligned(capsys, tmp_path
     code, out, _ = run_cli(capsys, "check", "--json", str(path))
     doc = json.loads(out)
     assert code == 1 and doc["ok"] is False
-    assert [op["status"] for op in doc["ops"]] == ["misaligned"] * 2
+    assert [op["status"] for op in doc["files"][0]["ops"]] == ["misaligned"] * 2
 
 
 def test_a_pad_that_keeps_the_vector_aligned_is_counted(capsys, tmp_path):
@@ -72,8 +72,8 @@ def test_a_pad_that_keeps_the_vector_aligned_is_counted(capsys, tmp_path):
     path = tmp_path / "pad4.ttgir"
     path.write_text(_padded(4))
     code, out, _ = run_cli(capsys, "check", "--json", str(path))
-    assert code == 0 and [op["status"] for op in json.loads(out)["ops"]] == ["counted"] * 2
-    assert all("fault" not in op for op in json.loads(out)["ops"])
+    assert code == 0 and [op["status"] for op in json.loads(out)["files"][0]["ops"]] == ["counted"] * 2
+    assert all("fault" not in op for op in json.loads(out)["files"][0]["ops"])
 
 
 def test_amd_lds_runs_unaligned_so_only_the_counter_gives_up():

@@ -32,8 +32,10 @@ def test_check_json_lists_every_access(capsys):
     keys = {"line", "op", "result", "memdesc", "element_bits", "vector_elems", "degree",
             "wavefronts_per_instruction", "instructions_per_warp", "wavefronts_per_warp",
             "wavefront_floor", "suggestion"}
-    assert all(keys <= set(op) for op in data["ops"])
-    by = {(pathlib.Path(o["file"]).name, o["line"]): o for o in data["ops"]}
+    ops = [dict(op, file=f["file"]) for f in data["files"] for op in f["ops"]]
+    assert "ops" not in data  # each op once, under its file
+    assert all(keys <= set(op) for op in ops)
+    by = {(pathlib.Path(o["file"]).name, o["line"]): o for o in ops}
     assert by[("transpose2.ttgir", 26)]["degree"] == 8
     load = by[("transpose2.ttgir", 26)]
     assert load["wavefronts_per_warp"] == 8 * load["instructions_per_warp"]
@@ -105,7 +107,7 @@ def test_check_reports_good_files_beside_unreadable_ones(capsys, tmp_path):
     assert code == 2 and data["errors"] == 1
     assert [("error" in f) for f in data["files"]] == [False, True]
     assert data["files"][1]["file"] == missing and "cannot read" in data["files"][1]["error"]
-    assert data["ops"] and err.count("\n") == 1
+    assert data["files"][0]["ops"] and err.count("\n") == 1
     code, out, err = run_cli(capsys, "check", good, missing)
     assert code == 2 and "matmul_sm80.ttgir" in out and "1 file(s) could not be read" in out
     assert "instruction x per thread" in out and "totals per warp" in out
@@ -142,3 +144,13 @@ def test_check_counts_padded_buffers(capsys, tmp_path):
     # layout, direct-to-LDS copies after the lane-order check
     assert {i["isa"] for i in counted} >= {"ds_read_b128", "ds_write_b128",
                                            "ds_read_b64_tr_b16", "global_load_lds_dwordx4"}
+
+
+def test_pass_on_a_single_module_file_is_noted(capsys):
+    from tests.support import ROOT, run_cli
+
+    path = str(ROOT / "tests" / "data" / "ttgir" / "transpose2.ttgir")
+    code, out, err = run_cli(capsys, "check", "--pass", "Coalesce", path)
+    plain = run_cli(capsys, "check", path)
+    assert (code, out) == plain[:2]
+    assert "--pass Coalesce does not apply" in err

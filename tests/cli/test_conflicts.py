@@ -64,3 +64,36 @@ ERROR_CASES = [
 def test_errors_exit_2_with_one_line(capsys, bad_files, case):
     argv = [a.format(**bad_files) for a in case]
     assert_one_line_error(*run_cli(capsys, *argv))
+
+
+SW128_ELEMENTS = "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"
+SW128_BYTES_AS_ELEMENTS = "Sw<3,4,3> o _0 o (_64,_64):(_64,_1)"
+
+
+def test_help_explains_element_bits(capsys):
+    code, out, _ = run_cli(capsys, "conflicts", "--help")
+    assert code == 0
+    assert "bits per element" in " ".join(out.split())
+
+
+def test_swapped_layout_and_memory_say_so(capsys):
+    code, out, err = run_cli(capsys, "conflicts", "--layout", SW128_ELEMENTS, "--memory",
+                             "sm80_16x8x16.A", "--element-bits", "16")
+    assert_one_line_error(code, out, err)
+    assert "swap them" in err and "rename it" not in err
+
+
+def test_thread_value_text_without_tile_asks_for_it(capsys):
+    code, _, err = run_cli(capsys, "conflicts", "--memory", SW128_ELEMENTS, "--layout",
+                           "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", "--element-bits", "16")
+    assert code == 2 and "on MxN" in err and "rename it" not in err
+
+
+def test_byte_swizzle_in_element_units_gets_a_hint(capsys):
+    code, out, err = run_cli(capsys, "conflicts", "--memory", SW128_BYTES_AS_ELEMENTS,
+                             "--layout", "sm80_16x8x16.A", "--element-bits", "16")
+    assert code == 1 and out.rstrip().endswith("FAIL: degree 2 > --max-degree 1")
+    assert err.startswith("linlayout: hint: ") and "Sw<3,3,3>" in err and "bytes" in err
+    code, _, err = run_cli(capsys, "conflicts", "--memory", SW128_ELEMENTS,
+                           "--layout", "sm80_16x8x16.A", "--element-bits", "16")
+    assert code == 0 and err == ""

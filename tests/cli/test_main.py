@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.support import run_cli
+from tests.support import ROOT, run_cli
 
 
 FORMULA = "offset = 128·⌊n/8⌋ + 32·⌊m/4⌋ + 4·((n & 7) ⊕ 2·⌊m/4⌋) + (m & 3)"
@@ -53,3 +53,29 @@ def test_an_internal_error_is_not_blamed_on_the_input(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert code == EXIT_INTERNAL_ERROR == 3
     assert "internal error" in err and "bug" in err and "error: " not in err.split("internal")[0]
+
+
+def test_version_prints_the_package_version(capsys):
+    from linlayout import __version__
+
+    code, out, _ = run_cli(capsys, "--version")
+    assert code == 0 and out.strip() == f"linlayout {__version__}"
+
+
+def test_a_closed_pipe_is_no_error():
+    """``linlayout … | head``: the reader goes away; like any Unix tool, nothing on stderr and
+    exit 141 (128 + SIGPIPE), never "bad input"."""
+    import os
+
+    env = dict(os.environ, PYTHONUNBUFFERED="")
+    kernel = str(ROOT / "tests" / "data" / "ttgir" / "transpose2.ttgir")
+    # far more than a pipe buffer holds, so the write after the reader left fails
+    proc = subprocess.Popen([sys.executable, "-m", "linlayout", "check", "--json"]
+                            + [kernel] * 40, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    proc.stdout.read(1)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait() == 141
+    assert err == ""

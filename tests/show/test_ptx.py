@@ -26,7 +26,7 @@ from linlayout.show.ptx import (
 
 from tests.support import run_cli
 
-JSON_KEYS = {"mode", "summary", "cu_tensor_map_swizzle", "cu_tensor_map_swizzle_name",
+JSON_KEYS = {"schema_version", "mode", "summary", "cu_tensor_map_swizzle", "cu_tensor_map_swizzle_name",
              "ptx_swizzle_mode", "ptx_swizzle_atomicity", "tcgen05_layout_type",
              "wgmma_layout_type", "cute", "repeat_bytes", "base_offset_formula",
              "address_formula", "matrix", "layout", "chunk_table", "tile", "png"}

@@ -25,7 +25,7 @@ from linlayout.synthesis import Transfer, synthesize_padding
 
 from tests.support import run_cli, write_file
 
-JSON_KEYS = {"layout", "vector_elems", "element_bits", "store", "load", "loads", "totals",
+JSON_KEYS = {"schema_version", "layout", "vector_elems", "element_bits", "store", "load", "loads", "totals",
              "optimal", "bound", "notes", "formula", "tma_mode", "triton", "gluon", "cute",
              "example", "lowering", "target", "triton_lowering"}
 

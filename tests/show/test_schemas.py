@@ -1,0 +1,91 @@
+"""Every ``--json`` document the commands print is valid against its shipped JSON Schema
+(``linlayout/data/schemas/*.json``), and carries ``schema_version``."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+jsonschema = pytest.importorskip("jsonschema")
+
+from linlayout import examples
+from linlayout.errors import LayoutError
+from linlayout.show.schemas import COMMANDS, SCHEMA_VERSION, schema
+
+from tests.support import ROOT, run_cli
+
+TTGIR_DIR = ROOT / "tests" / "data" / "ttgir"
+
+
+def validate(command: str, out: str) -> dict:
+    data = json.loads(out)
+    jsonschema.Draft202012Validator(schema(command)).validate(data)
+    assert next(iter(data)) == "schema_version" and data["schema_version"] == SCHEMA_VERSION
+    return data
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_schemas_are_valid_json_schemas(command):
+    s = schema(command)
+    jsonschema.Draft202012Validator.check_schema(s)
+    assert s["properties"]["schema_version"]["const"] == SCHEMA_VERSION
+
+
+def test_unknown_command_has_no_schema():
+    with pytest.raises(LayoutError, match="no JSON schema"):
+        schema("frobnicate")
+
+
+@pytest.mark.parametrize("name", examples.names())
+@pytest.mark.parametrize("extra", [[], ["--padding"], ["--instructions", "auto"],
+                                   ["--weights", "1", "4"], ["--hardware", "AMD_CDNA3"]])
+def test_synthesize_json_matches_its_schema(capsys, name, extra):
+    code, out, _ = run_cli(capsys, "synthesize", "--example", name, "--json", *extra)
+    assert code == 0
+    data = validate("synthesize", out)
+    assert {"wavefronts_per_warp", "conflict_free", "at_floor", "gap"} <= set(data["totals"])
+
+
+def test_synthesize_tma_json_matches_its_schema(capsys):
+    code, out, _ = run_cli(capsys, "synthesize", "--example", "gemm-operand", "--fixed", "128B",
+                           "--instructions", "tma,ldmatrix.x4", "--json")
+    assert code == 0 and validate("synthesize", out)["tma_mode"] is not None
+
+
+@pytest.mark.parametrize("memory", ["Sw<3,3,3> o _0 o (_64,_64):(_64,_1)", "(_64,_64):(_64,_1)"])
+def test_conflicts_json_matches_its_schema(capsys, memory):
+    code, out, _ = run_cli(capsys, "conflicts", "--memory", memory, "--layout",
+                           "sm80_16x8x16.A", "--element-bits", "16", "--json")
+    assert code in (0, 1)
+    validate("conflicts", out)
+
+
+@pytest.mark.parametrize("mode", ["128B", "64B", "32B", "none", "96B"])
+def test_ptx_json_matches_its_schema(capsys, mode):
+    code, out, _ = run_cli(capsys, "ptx", mode, "--json")
+    assert code == 0
+    validate("ptx", out)
+
+
+def test_check_json_matches_its_schema_and_lists_each_op_once(capsys, tmp_path):
+    files = sorted(str(p) for p in TTGIR_DIR.glob("*.ttgir"))
+    corpus = json.load(gzip.open(ROOT / "tests" / "data" / "triton_lowering.json.gz"))["files"]
+    for k in sorted(corpus)[::7]:  # NVIDIA and AMD, every kind of op, a sample
+        path = tmp_path / (k.replace("/", "_") + ".ttgir")
+        path.write_text(corpus[k]["ttgir"], encoding="utf-8")
+        files.append(str(path))
+    code, out, _ = run_cli(capsys, "check", "--json", *files, str(tmp_path / "missing.ttgir"))
+    assert code == 2
+    data = validate("check", out)
+    assert len(data["files"]) == len(files) + 1 and data["errors"] == 1
+    assert "ops" not in data
+    # a walker over the whole document meets each op once
+    def count_ops(node):
+        if isinstance(node, dict):
+            return ("op" in node and "line" in node) + sum(map(count_ops, node.values()))
+        if isinstance(node, list):
+            return sum(map(count_ops, node))
+        return 0
+    assert count_ops(data) == sum(len(f.get("ops", [])) for f in data["files"]) > 0
