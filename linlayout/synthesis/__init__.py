@@ -19,6 +19,7 @@ arbitrary subspaces) is in ``docs/theory.md``.
 
 from .family import Certificate, OptimalFamily, is_optimal, optimal_swizzles
 from .padding import (
+    MAX_PADDING_ELEMENTS,
     PaddingChoice,
     PaddingResult,
     choose_padding_or_swizzle,
@@ -27,15 +28,19 @@ from .padding import (
     synthesize_padding,
 )
 from .synthesize import (
+    MAX_ASSIGNMENTS,
     OptimalityBound,
     SwizzleResult,
     common_vector_layout,
     synthesize_swizzle,
     synthesize_transfer,
 )
-from .transfer import Objective, Transfer
+from .transfer import MAX_LOADS, Objective, Transfer
 
 __all__ = [
+    "MAX_ASSIGNMENTS",
+    "MAX_LOADS",
+    "MAX_PADDING_ELEMENTS",
     "Certificate",
     "Objective",
     "OptimalFamily",

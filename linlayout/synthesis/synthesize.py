@@ -59,7 +59,7 @@ from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
 from .._memo import register
 
-__all__ = ["OptimalityBound", "SwizzleResult", "common_vector", "common_vector_layout",
+__all__ = ["MAX_ASSIGNMENTS", "OptimalityBound", "SwizzleResult", "common_vector", "common_vector_layout",
            "synthesize_swizzle", "synthesize_transfer"]
 
 #: How many layouts the search constructs at most (over all assignments and their prefix
