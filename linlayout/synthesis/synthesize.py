@@ -238,7 +238,8 @@ def synthesize_transfer(
         LayoutError: ``node_limit`` not a non-negative int; an instruction a side cannot use;
             a fixed prefix or TMA mode that no layout of this tile satisfies.
     """
-    node_limit = as_int(node_limit, "node_limit")
+    if type(node_limit) is not int:
+        node_limit = as_int(node_limit, "node_limit")
     if node_limit < 0:
         raise LayoutError(f"node_limit must be a non-negative int, got {shown(node_limit)}")
     store, model, ws = transfer.store, transfer.model, transfer.weights
@@ -249,7 +250,7 @@ def synthesize_transfer(
     full_problem, full_options = problem, _options(requests, problem)
     # identical loads (same columns, same request) are one side with their summed weight: a
     # layout costs each of them the same, so the search runs on the distinct sides only
-    groups = _side_groups(problem.sides, requests)
+    groups = _side_groups(problem.sides, requests) if len(problem.sides) > 2 else None
     problem, options = _merged(full_problem, full_options, groups)
     notes: list[str] = []
     if isinstance(fixed, str):
@@ -299,10 +300,12 @@ def _side_groups(sides: Sequence[Any], requests: Sequence[Any]) -> tuple[int, ..
     return tuple(out)
 
 
-def _merged(problem: Problem, options: list[list[SideOption]], groups: tuple[int, ...]
+def _merged(problem: Problem, options: list[list[SideOption]], groups: tuple[int, ...] | None
             ) -> tuple[Problem, list[list[SideOption]]]:
     """The problem and options on the distinct sides only, each with its group's summed
-    weight (the inputs themselves when no side repeats)."""
+    weight (the inputs themselves when no side repeats, or ``groups`` is None)."""
+    if groups is None:
+        return problem, options
     keep = [i for i, g in enumerate(groups) if g == i]
     if len(keep) == len(groups):
         return problem, options
@@ -315,8 +318,11 @@ def _merged(problem: Problem, options: list[list[SideOption]], groups: tuple[int
                     for n, k in enumerate(keep)]
 
 
-def _expanded(plan: Plan, bound: _Bound, groups: tuple[int, ...]) -> tuple[Plan, _Bound]:
+def _expanded(plan: Plan, bound: _Bound, groups: tuple[int, ...] | None
+              ) -> tuple[Plan, _Bound]:
     """A plan and bound of the merged sides, given back one entry per original side."""
+    if groups is None:
+        return plan, bound
     keep = [i for i, g in enumerate(groups) if g == i]
     if len(keep) == len(groups):
         return plan, bound

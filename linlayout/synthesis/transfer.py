@@ -158,10 +158,10 @@ class Transfer:
             require_same_tensor(store, ld, "store", name)
             sides.append(distributed_columns(ld.transpose_outs(store.out_dim_names), name,
                                              model.warp_log2))
-        distinct = {(s.register, s.lane, s.warp, s.block) for s in sides[1:]}
-        if len(distinct) > MAX_LOADS:
-            raise LayoutError(f"{len(distinct)} distinct load layouts; at most {MAX_LOADS} "
-                              "(MAX_LOADS) are accepted: synthesize for the most frequent "
+        if len(loads) > MAX_LOADS and len(
+                {(s.register, s.lane, s.warp, s.block) for s in sides[1:]}) > MAX_LOADS:
+            raise LayoutError(f"more than {MAX_LOADS} distinct load layouts (MAX_LOADS); "
+                              "synthesize for the most frequent "
                               "loads and count the others with bank_conflicts")
         set_ = object.__setattr__
         set_(self, "loads", tuple(loads))
