@@ -24,6 +24,7 @@ __all__ = [
     "shown",
     "bit_vector",
     "dim_name",
+    "instance_of",
     "int_list",
     "log2_exact",
     "need_mapping",
@@ -164,6 +165,18 @@ def dim_name(name: Any, what: str) -> str:
         if not isinstance(name, str) or not name:
             raise LayoutError(f"{what} names must be non-empty strings, got {shown(name)}")
     return name
+
+
+def instance_of(value: Any, cls: type, what: str) -> Any:
+    """``value`` itself, which must be an instance of ``cls`` (a public entry point's check
+    of an object argument, so that None or a string ends in LayoutError, not AttributeError).
+
+    Raises:
+        LayoutError: anything else (the message names ``what`` and the class).
+    """
+    if not isinstance(value, cls):
+        raise LayoutError(f"{what} must be a {cls.__name__}, got {shown(value)}")
+    return value
 
 
 def need_mapping(value: Any, what: str) -> None:

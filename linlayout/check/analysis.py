@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
+from .._checks import instance_of
 from ..errors import LayoutError
 from ..hardware.access import AccessFault
 from ..hardware.model import HardwareModel
@@ -141,9 +142,9 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         the file.
 
     Raises:
-        LayoutError: an unknown ``ttg.target``.
+        LayoutError: an unknown ``ttg.target``; ``module`` not a TTGIR module.
     """
-    target = module_target(module)
+    target = module_target(instance_of(module, TTGIRModule, "module"))
     hw = hardware or target.hardware()
     reports: list[OpReport] = []
     groups: dict[str, list[int]] = defaultdict(list)

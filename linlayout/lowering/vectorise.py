@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._checks import as_int, instance_of, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..hardware.kinds import to_offset_layout
@@ -57,8 +58,13 @@ def access_map(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> A
 
     Raises:
         LayoutError: the layouts do not describe the same tensor, or ``memory`` is not a
-            bijection.
+            bijection; an argument of the wrong type, or ``element_bits`` not a positive int.
     """
+    instance_of(dist, LinearLayout, "dist")
+    instance_of(memory, LinearLayout, "memory")
+    element_bits = as_int(element_bits, "element_bits")
+    if element_bits < 1:
+        raise LayoutError(f"element_bits must be a positive int, got {shown(element_bits)}")
     cvt = dist.invert_and_compose(to_offset_layout(memory))
     oi = cvt.out_dim_names.index("offset")
 

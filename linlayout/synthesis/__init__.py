@@ -19,6 +19,7 @@ arbitrary subspaces) is in ``docs/theory.md``.
 
 from .family import Certificate, OptimalFamily, is_optimal, optimal_swizzles
 from .padding import (
+    MAX_PADDING_ELEMENTS,
     PaddingChoice,
     PaddingResult,
     choose_padding_or_swizzle,
@@ -27,6 +28,7 @@ from .padding import (
     synthesize_padding,
 )
 from .synthesize import (
+    MAX_ASSIGNMENTS,
     OptimalityBound,
     SwizzleResult,
     common_vector_layout,
@@ -35,11 +37,14 @@ from .synthesize import (
     synthesize_transfer,
 )
 from .lowered import LOWERINGS, LoweredSide, lower_sides
-from .transfer import Objective, Transfer
+from .transfer import MAX_LOADS, Objective, Transfer
 
 __all__ = [
     "LOWERINGS",
     "LoweredSide",
+    "MAX_ASSIGNMENTS",
+    "MAX_LOADS",
+    "MAX_PADDING_ELEMENTS",
     "Certificate",
     "Objective",
     "OptimalFamily",

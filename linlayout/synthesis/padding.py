@@ -32,8 +32,15 @@ from .result import SwizzleResult
 from .synthesize import synthesize_transfer
 from .transfer import WAVEFRONTS, Objective, Transfer
 
-__all__ = ["PaddingChoice", "PaddingResult", "choose_padding_or_swizzle",
-           "compare_padding_and_swizzle", "pad_transfer", "synthesize_padding"]
+__all__ = ["MAX_PADDING_ELEMENTS", "PaddingChoice", "PaddingResult",
+           "choose_padding_or_swizzle", "compare_padding_and_swizzle", "pad_transfer",
+           "synthesize_padding"]
+
+#: Largest tile (elements) :func:`synthesize_padding` searches: every candidate padding is
+#: counted on the padded addresses of every element (about 0.16 ms per element with one pad;
+#: 2^16 elements take about 10 s). Swizzles have no such limit: :func:`~linlayout.
+#: synthesize_swizzle` and :func:`~linlayout.bank_conflicts` count in closed form.
+MAX_PADDING_ELEMENTS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -134,7 +141,8 @@ def synthesize_padding(
 
     Raises:
         LayoutError: as :func:`~linlayout.bank_conflicts` for the sides; an unknown objective,
-            bad weights or ``max_pairs``; no candidate at all (tile smaller than two words).
+            bad weights or ``max_pairs``; no candidate at all (tile smaller than two words);
+            a tile of more than :data:`MAX_PADDING_ELEMENTS` elements.
     """
     goal = Objective.parse(objective)
     transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware,
@@ -157,6 +165,7 @@ def pad_transfer(transfer: Transfer, objective: Objective = WAVEFRONTS, *,
 
     Raises:
         LayoutError: bad ``max_pairs``; no candidate at all (tile smaller than two words);
+            a tile of more than :data:`MAX_PADDING_ELEMENTS` elements;
             as :func:`~linlayout.bank_conflicts` for a side on a candidate.
     """
     if max_pairs not in (1, 2):
@@ -167,6 +176,10 @@ def pad_transfer(transfer: Transfer, objective: Objective = WAVEFRONTS, *,
     n = 1
     for s in out_dims.values():
         n *= s
+    if n > MAX_PADDING_ELEMENTS:
+        raise LayoutError(f"the tile has {n} elements; padding is searched for tiles of at "
+                          f"most {MAX_PADDING_ELEMENTS} (MAX_PADDING_ELEMENTS): pad a "
+                          "sub-tile, or use synthesize_swizzle, which has no size limit")
     word_elems = max(1, (1 << model.word_log2) // model.element_bits)
     row_elems = max(1, ((1 << model.banks_log2) << model.word_log2) // model.element_bits)
     intervals = [1 << i for i in range(n.bit_length() - 1) if word_elems <= 1 << i < n]

@@ -95,7 +95,9 @@ class Problem:
         model: the bank model; d: the tensor's bit count; dim_bits: each out dim's width,
             dim0 first (for the preference among equally good directions, :func:`simplicity_key`).
         weights: per-side weights (0 for a side that is not counted); objective: the order of
-            the totals (:meth:`~.transfer.Objective.key`); node_limit: segment-search budget.
+            the totals (:meth:`~.transfer.Objective.key`); node_limit: segment-search budget,
+            for the whole synthesis: every exact segment search is charged its nodes in
+            ``nodes_spent`` and gets only what is left.
         spans, free: caches by side set of the common register span and of its dimension
             free of thread directions (filled as the search goes).
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
@@ -109,6 +111,7 @@ class Problem:
     weights: tuple[int, ...]
     objective: Objective = WAVEFRONTS
     node_limit: int = 200_000
+    nodes_spent: int = 0
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
     simplicity: Callable[[int], tuple] = field(init=False, repr=False, compare=False)
@@ -734,7 +737,9 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
         proven = True
     else:
         costs = [wt * o.instructions_per_warp * o.phases for o, wt in zip(assignment, weights)]
-        choice = best_segment(xs, [], m, nseg, node_limit=node_limit, weights=costs)
+        choice = best_segment(xs, [], m, nseg, node_limit=max(0, node_limit - problem.nodes_spent),
+                              weights=costs)
+        problem.nodes_spent += choice.nodes
         seq = list(choice.sum_witness)
         proven = choice.proven
     # any basis of the segment span counts the same: take the reduced one, lowest bits first

@@ -305,6 +305,12 @@ def _search(
         options += [(v, rank) for v in span]
         touched = ready_at[j]
         for col, new_rank in options:
+            # every column tried is charged, once per side it scores: a node's options
+            # number up to 2^rank, and each side scored is a rank computation
+            nodes += max(1, len(touched))
+            if nodes > limit:
+                complete = False
+                break
             cols[j] = col
             for i in touched:
                 exps[i] = side_exp(i)

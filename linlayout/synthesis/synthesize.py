@@ -29,6 +29,7 @@ when the bound was missed) and :func:`_result`.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 from collections import OrderedDict
@@ -37,7 +38,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from .. import f2
-from .._checks import shown
+from .._checks import as_int, shown
 from ..errors import LayoutError
 from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import memory_columns
@@ -61,12 +62,19 @@ from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
 from .._memo import register
 
-__all__ = ["OptimalityBound", "SwizzleResult", "common_vector", "common_vector_layout",
-           "synthesize_lowered", "synthesize_swizzle", "synthesize_transfer"]
+__all__ = ["MAX_ASSIGNMENTS", "OptimalityBound", "SwizzleResult", "common_vector",
+           "common_vector_layout", "synthesize_lowered", "synthesize_swizzle",
+           "synthesize_transfer"]
 
 #: How many layouts the search constructs at most (over all assignments and their prefix
 #: variants) before it settles for the best so far.
 MAX_BUILDS = 40
+#: How many access assignments the search examines at most — every one it takes off its
+#: queue is charged, whether the vector-chain test rejects it or it is built — before it
+#: settles for the best so far (the result then says it is not proven optimal and gives the
+#: gap to the bound). The number of assignments grows exponentially with the number of
+#: distinct sides; this keeps a search over many loads polynomial.
+MAX_ASSIGNMENTS = 16384
 #: ``instructions=`` entry for a store performed by TMA (not counted: no bank conflicts).
 TMA_STORE = "tma"
 
@@ -79,6 +87,7 @@ class _Bound(NamedTuple):
     assignment: tuple[SideOption, ...] = ()
     candidates: int = 0
     infeasible: int = 0
+    stopped: bool = False
 
 
 def synthesize_swizzle(
@@ -125,7 +134,9 @@ def synthesize_swizzle(
             sub-modes): the layout must be one TMA writes with that mode
             (:func:`linlayout.ptx.tma_layouts`: every contiguous dim, dim order and box size
             is counted, so the result is proven optimal among them).
-        node_limit: budget of the exact segment search used with three or more sides.
+        node_limit: budget (search nodes) of the exact segment search used with three or
+            more distinct sides, for the whole call: every construction is charged its nodes.
+            Past it the best segment found is used and the result is not claimed optimal.
         lowering: whose rules pick each side's instruction and vector. ``"hardware"``
             (default): the widest vector the layout admits, ``ld/st.shared`` unless
             ``instructions`` asks for a matrix instruction — the hardware's optimum.
@@ -149,7 +160,8 @@ def synthesize_swizzle(
 
     Raises:
         LayoutError: wrong in dims, out dims or sizes that differ between the sides, more
-            lanes than a warp, an empty list of loads, an unknown objective, bad weights, an
+            lanes than a warp, an empty list of loads or more than
+            :data:`~linlayout.synthesis.transfer.MAX_LOADS` (16) distinct ones, an unknown objective, bad weights, an
             instruction a side cannot use, invalid hardware parameters, or a fixed prefix or
             TMA mode that no layout of this tile satisfies.
 
@@ -254,14 +266,20 @@ def synthesize_transfer(
         LayoutError: ``node_limit`` not a non-negative int; an instruction a side cannot use;
             a fixed prefix or TMA mode that no layout of this tile satisfies.
     """
-    if not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 0:
+    if type(node_limit) is not int:
+        node_limit = as_int(node_limit, "node_limit")
+    if node_limit < 0:
         raise LayoutError(f"node_limit must be a non-negative int, got {shown(node_limit)}")
     store, model, ws = transfer.store, transfer.model, transfer.weights
     requests = _requests(instructions, len(transfer.sides), fixed)
     counted = tuple(req != TMA_STORE for req in requests)
     problem = _problem(transfer, tuple(w if c else 0 for w, c in zip(ws, counted)),
                        objective, node_limit)
-    options = _options(requests, problem)
+    full_problem, full_options = problem, _options(requests, problem)
+    # identical loads (same columns, same request) are one side with their summed weight: a
+    # layout costs each of them the same, so the search runs on the distinct sides only
+    groups = _side_groups(problem.sides, requests) if len(problem.sides) > 2 else None
+    problem, options = _merged(full_problem, full_options, groups)
     notes: list[str] = []
     if isinstance(fixed, str):
         plan, bound = _fixed_tma(fixed, store, options, problem)
@@ -274,7 +292,9 @@ def synthesize_transfer(
             notes.append(f"the layout is one TMA writes with swizzle mode {shown(fixed)}; the "
                          "store is that TMA copy, which has no bank conflicts and is not "
                          "counted: only the loads are")
-        return _result(plan, bound, store, options, problem, ws, counted, tuple(notes))
+        plan, bound = _expanded(plan, bound, groups)
+        return _result(plan, bound, store, full_options, full_problem, ws, counted,
+                       tuple(notes))
     pinned = _pinned(fixed, store, problem.d, model)
     if pinned is not None:
         if any(o.is_matrix for opts in options for o in opts):
@@ -285,11 +305,65 @@ def synthesize_transfer(
         plan, bound = _search(options, problem)
         if plan is None or _key(plan, problem) > bound.key:
             plan = _fallbacks(plan, store, options, problem, notes)
+            if bound.stopped:
+                notes.append(f"the search stopped after examining {MAX_ASSIGNMENTS} access "
+                             f"assignments (MAX_ASSIGNMENTS) over {len(problem.sides)} distinct "
+                             "sides: the layout is the best found, not proven optimal (the "
+                             "bound gives the gap)")
     if plan is None:
         raise LayoutError("no shared-memory layout serves these accesses: the matrix "
                           "instructions need each 16-byte row in the order they deliver it, "
                           "and the sides' rows disagree (or the vectors cannot be aligned)")
-    return _result(plan, bound, store, options, problem, ws, counted, tuple(notes))
+    plan, bound = _expanded(plan, bound, groups)
+    return _result(plan, bound, store, full_options, full_problem, ws, counted, tuple(notes))
+
+
+def _side_groups(sides: Sequence[Any], requests: Sequence[Any]) -> tuple[int, ...]:
+    """For each side, the index of the first side it duplicates (itself when none): loads
+    with the same flat columns and the same instruction request. The store is never merged."""
+    out = [0]
+    for i in range(1, len(sides)):
+        out.append(next((j for j in range(1, i) if out[j] == j and sides[j] == sides[i]
+                         and requests[j] == requests[i]), i))
+    return tuple(out)
+
+
+def _merged(problem: Problem, options: list[list[SideOption]], groups: tuple[int, ...] | None
+            ) -> tuple[Problem, list[list[SideOption]]]:
+    """The problem and options on the distinct sides only, each with its group's summed
+    weight (the inputs themselves when no side repeats, or ``groups`` is None)."""
+    if groups is None:
+        return problem, options
+    keep = [i for i, g in enumerate(groups) if g == i]
+    if len(keep) == len(groups):
+        return problem, options
+    weights = tuple(sum(w for w, g in zip(problem.weights, groups) if g == k) for k in keep)
+    merged = Problem(sides=tuple(problem.sides[k] for k in keep),
+                     regs=tuple(problem.regs[k] for k in keep), model=problem.model,
+                     d=problem.d, dim_bits=problem.dim_bits, weights=weights,
+                     objective=problem.objective, node_limit=problem.node_limit)
+    return merged, [[dataclasses.replace(o, side=n) for o in options[k]]
+                    for n, k in enumerate(keep)]
+
+
+def _expanded(plan: Plan, bound: _Bound, groups: tuple[int, ...] | None
+              ) -> tuple[Plan, _Bound]:
+    """A plan and bound of the merged sides, given back one entry per original side."""
+    if groups is None:
+        return plan, bound
+    keep = [i for i, g in enumerate(groups) if g == i]
+    if len(keep) == len(groups):
+        return plan, bound
+    at = {k: n for n, k in enumerate(keep)}
+    pick = [at[g] for g in groups]
+    def back(assignment: tuple[SideOption, ...]) -> tuple[SideOption, ...]:
+        return tuple(dataclasses.replace(assignment[n], side=i) for i, n in enumerate(pick))
+
+    plan = dataclasses.replace(plan, reports=tuple(plan.reports[n] for n in pick),
+                               assignment=back(plan.assignment))
+    if bound.assignment:
+        bound = bound._replace(assignment=back(bound.assignment))
+    return plan, bound
 
 
 def common_vector_layout(store: LinearLayout, load: LinearLayout | Sequence[LinearLayout], *,
@@ -451,7 +525,8 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
 def _search(options: Sequence[Sequence[SideOption]], problem: Problem
             ) -> tuple[Plan | None, _Bound]:
     """Best-first over assignments: build each, keep the cheapest plan, stop when no
-    assignment left can beat it (or after :data:`MAX_BUILDS` constructions).
+    assignment left can beat it (or after :data:`MAX_BUILDS` constructions, or after
+    :data:`MAX_ASSIGNMENTS` assignments examined, rejected ones included: ``stopped``).
 
     Returns:
         ``(plan, bound)``: the bound is the ideal key of the first assignment not proven
@@ -461,13 +536,20 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
     best_key: tuple[int, int] | None = None
     bound_key: tuple[int, int] | None = None
     bound_assignment: tuple[SideOption, ...] = ()
-    infeasible = builds = 0
+    infeasible = builds = examined = 0
+    stopped = False
     weights, objective = problem.weights, problem.objective
     for key, assignment in _assignments(options, weights, objective):
         if best_key is not None and key >= best_key:
             break
         if builds >= MAX_BUILDS:
             break
+        if examined >= MAX_ASSIGNMENTS:
+            stopped = True
+            if bound_key is None:  # every cheaper assignment was proven impossible
+                bound_key, bound_assignment = key, assignment
+            break
+        examined += 1
         if not chain_dims_ok(assignment, problem):
             if bound_key is None:
                 infeasible += 1
@@ -486,7 +568,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
         if pk == key:  # reached its own ideal: nothing later can beat it
             break
     return best, _Bound(bound_key or (0, 0), "per-side", bound_assignment,
-                        infeasible=infeasible)
+                        infeasible=infeasible, stopped=stopped)
 
 
 def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequence[SideOption]],

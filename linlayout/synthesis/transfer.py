@@ -25,7 +25,14 @@ from ..hardware.kinds import Distributed, distributed_columns, require_same_tens
 from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..layout import LinearLayout
 
-__all__ = ["INSTRUCTIONS", "OBJECTIVES", "WAVEFRONTS", "Objective", "Transfer"]
+__all__ = ["INSTRUCTIONS", "MAX_LOADS", "OBJECTIVES", "WAVEFRONTS", "Objective", "Transfer"]
+
+#: Most distinct loads a transfer may have (loads with the same columns count once: a
+#: synthesis merges them into one side with their summed weight). The search over access
+#: assignments grows exponentially with the number of distinct sides and is cut by budgets
+#: (:data:`~linlayout.synthesis.synthesize.MAX_ASSIGNMENTS`, ``node_limit``); real kernels
+#: read a tile with a handful of layouts.
+MAX_LOADS = 16
 
 #: Names of the objectives (``objective=`` values): which total is minimised first.
 OBJECTIVES = ("wavefronts", "instructions")
@@ -122,7 +129,8 @@ class Transfer:
 
     Raises:
         LayoutError: invalid ``element_bits`` or hardware parameters; ``store`` not a
-            :class:`~linlayout.LinearLayout`; no load; wrong in dims, more lanes than a warp,
+            :class:`~linlayout.LinearLayout`; no load, or more than :data:`MAX_LOADS`
+            distinct loads; wrong in dims, more lanes than a warp,
             or out dims / sizes that differ between the sides; ``weights`` not one positive
             int per side.
     """
@@ -150,6 +158,11 @@ class Transfer:
             require_same_tensor(store, ld, "store", name)
             sides.append(distributed_columns(ld.transpose_outs(store.out_dim_names), name,
                                              model.warp_log2))
+        if len(loads) > MAX_LOADS and len(
+                {(s.register, s.lane, s.warp, s.block) for s in sides[1:]}) > MAX_LOADS:
+            raise LayoutError(f"more than {MAX_LOADS} distinct load layouts (MAX_LOADS); "
+                              "synthesize for the most frequent "
+                              "loads and count the others with bank_conflicts")
         set_ = object.__setattr__
         set_(self, "loads", tuple(loads))
         set_(self, "element_bits", model.element_bits)

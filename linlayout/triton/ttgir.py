@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._checks import instance_of
 from ..errors import LayoutError
 from .limits import MAX_FILE_BYTES, MAX_OPS, clip
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
@@ -752,8 +753,9 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
 
     Raises:
         LayoutError: an access operation lacks the types it needs (a malformed line), naming
-            the line.
+            the line; ``module`` not a :class:`TTGIRModule`.
     """
+    instance_of(module, TTGIRModule, "module")
     where = f"{module.path}: " if module.path else ""
     parents = view_parents(module)
     accesses: list[Access] = []
