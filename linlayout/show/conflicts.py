@@ -212,7 +212,9 @@ def explanation_text(expl: ConflictExplanation) -> str:
             f"why (Lemma 9.4): offsets differing only in segment bits (offset bits >= "
             f"{expl.seg_lo}, i.e. whole {rep.row_bytes}-byte rows of banks apart) share a bank; "
             f"span(segment bits) ∩ (span(phase) + Z) has dimension {n}, so "
-            f"{1 << n} distinct words meet in one bank (Z: offset bits below {expl.z})")
+            f"{1 << n} distinct words meet in one bank"
+            + (f" (Z: offset bits below {expl.z}, inside one vector, word or row)" if expl.z
+               else ""))
         unit = "rows" if rep.instruction.startswith(("ldmatrix", "stmatrix")) else "lanes"
         for p in expl.pairs:
             low = (f" and in {_bits(p.low_bits)} below {expl.z} (inside one vector or word)"
