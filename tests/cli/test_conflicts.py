@@ -64,3 +64,20 @@ ERROR_CASES = [
 def test_errors_exit_2_with_one_line(capsys, bad_files, case):
     argv = [a.format(**bad_files) for a in case]
     assert_one_line_error(*run_cli(capsys, *argv))
+
+
+def test_conflicts_explain_prints_after_the_table_and_under_json(capsys, transpose_files):
+    f = transpose_files
+    base = ["conflicts", "--memory", f["row_major"], "--element-bits", "32", "--layout",
+            f["load"]]
+    code, plain, _ = run_cli(capsys, *base)
+    code2, out, _ = run_cli(capsys, *base, "--explain")
+    assert code == code2 == 1
+    assert out.startswith(plain.rsplit("FAIL", 1)[0])
+    assert "lanes 0 and 1 differ only in offset bit 5, which is a segment bit" in out
+    assert out.rstrip().splitlines()[-1].startswith("FAIL")
+    _, js, _ = run_cli(capsys, *base, "--explain", "--json")
+    data = json.loads(js)
+    assert data["explain"]["instructions"][0]["wavefronts"] == data["wavefronts_per_instruction"]
+    _, js, _ = run_cli(capsys, *base, "--json")
+    assert "explain" not in json.loads(js)
