@@ -21,7 +21,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--max-degree must be at least 1, got {args.max_degree}")
     verdict = conflict_verdict(layout, memory, element_bits=args.element_bits,
                                max_degree=args.max_degree, **hardware_kwargs(args),
-                               instruction=args.instruction, vector_elems=args.vector_elems)
+                               instruction=args.instruction, vector_elems=args.vector_elems,
+                               explain=args.explain)
     print(dumps(verdict.to_dict()) if args.json else verdict.to_text())
     if not verdict.ok and not os.path.isfile(args.memory):
         hint = byte_swizzle_hint(args.memory, args.element_bits)
@@ -53,5 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="elements per lane per access (default: widest the layouts allow)")
     c.add_argument("--max-degree", type=int, default=1, metavar="K",
                    help="largest acceptable conflict degree (default 1: conflict-free)")
+    c.add_argument("--explain", action="store_true",
+                   help="also say why: per phase the lanes, the worst bank's words and the "
+                        "colliding offset bits (after the table; under \"explain\" in --json)")
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.set_defaults(func=run)

@@ -20,6 +20,8 @@ layers below the package; nothing imports upward):
 * :mod:`.lds` — AMD LDS instructions, an adapter that calls the engines and :mod:`.padded`;
 * :mod:`.dispatch` — the public :func:`bank_conflicts` and :func:`simulate_bank_access`,
   routing to the three.
+* :mod:`.explain` — :func:`~.explain.explain_conflicts`: the lanes, banks and words behind a
+  count, and the colliding offset bits of Lemma 9.4 (above :mod:`.dispatch`).
 """
 
 from .dispatch import bank_conflicts, simulate_bank_access

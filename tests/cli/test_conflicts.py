@@ -97,3 +97,20 @@ def test_byte_swizzle_in_element_units_gets_a_hint(capsys):
     code, _, err = run_cli(capsys, "conflicts", "--memory", SW128_ELEMENTS,
                            "--layout", "sm80_16x8x16.A", "--element-bits", "16")
     assert code == 0 and err == ""
+
+
+def test_conflicts_explain_prints_after_the_table_and_under_json(capsys, transpose_files):
+    f = transpose_files
+    base = ["conflicts", "--memory", f["row_major"], "--element-bits", "32", "--layout",
+            f["load"]]
+    code, plain, _ = run_cli(capsys, *base)
+    code2, out, _ = run_cli(capsys, *base, "--explain")
+    assert code == code2 == 1
+    assert out.startswith(plain.rsplit("FAIL", 1)[0])
+    assert "lanes 0 and 1 differ only in offset bit 5, which is a segment bit" in out
+    assert out.rstrip().splitlines()[-1].startswith("FAIL")
+    _, js, _ = run_cli(capsys, *base, "--explain", "--json")
+    data = json.loads(js)
+    assert data["explain"]["instructions"][0]["wavefronts"] == data["wavefronts_per_instruction"]
+    _, js, _ = run_cli(capsys, *base, "--json")
+    assert "explain" not in json.loads(js)
