@@ -26,7 +26,7 @@ LAYERS = (
     {"layout"},
     {"hardware", "examples"},
     {"cute"},
-    {"ptx", "conflicts"},
+    {"ptx", "conflicts", "global_memory"},
     {"lowering"},
     {"synthesis"},
     {"triton", "show"},

@@ -4,6 +4,7 @@ Subcommands, one module each (named after it)::
 
     linlayout synthesize [--example NAME | --src FILE --dst FILE ... --element-bits N] [--json]
     linlayout conflicts --layout FILE --memory FILE --element-bits N [--max-degree K] [--json]
+    linlayout coalescing --layout L --memory M --element-bits N [--min-efficiency X] [--json]
     linlayout check FILE ... [--max-degree K] [--json]
     linlayout show FILE [--element-bits N] [--png OUT | --svg OUT]
     linlayout ptx MODE [--element-bits N] [--json]
@@ -23,7 +24,8 @@ the test suite: ``docs/cli.md``.
 Exit status:
 
 * 0 — success;
-* 1 — ``conflicts`` or ``check`` found a degree above ``--max-degree``, or ``check`` found a
+* 1 — ``conflicts`` or ``check`` found a degree above ``--max-degree``, ``coalescing`` an
+  efficiency below ``--min-efficiency`` (default 1.0), or ``check`` found a
   ``MISALIGNED`` op (an instruction Triton emits has a misaligned address or a padding gap
   inside a vector: the kernel faults or moves wrong data);
 * 2 — bad input: stderr holds one line ``linlayout: error: …`` (argparse usage errors also
@@ -45,7 +47,7 @@ import traceback
 from collections.abc import Sequence
 
 from ..errors import LayoutError
-from . import check, conflicts, examples, ptx, show, synthesize
+from . import check, coalescing, conflicts, examples, ptx, show, synthesize
 from .common import PROG, CliError, one_line
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_INTERNAL_ERROR", "main"]
@@ -60,7 +62,7 @@ EXIT_BROKEN_PIPE = 141
 
 
 #: Subcommand modules, each with ``register(subparsers)``; add new subcommands here.
-COMMANDS = (synthesize, conflicts, show, examples, ptx, check)
+COMMANDS = (synthesize, conflicts, coalescing, show, examples, ptx, check)
 
 
 def parser() -> argparse.ArgumentParser:
