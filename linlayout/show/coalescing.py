@@ -25,6 +25,7 @@ from typing import Any
 from ..errors import LayoutError
 from ..global_memory import GlobalAccessReport, global_access
 from ..layout import LinearLayout
+from .schemas import versioned
 from .text import table
 
 __all__ = ["COALESCING_HEADER", "CoalescingVerdict", "coalescing_verdict"]
@@ -73,7 +74,7 @@ class CoalescingVerdict:
         """:meth:`GlobalAccessReport.to_dict
         <linlayout.global_memory.GlobalAccessReport.to_dict>` plus ``min_efficiency`` and
         ``ok`` (JSON-ready)."""
-        out = self.report.to_dict()
+        out = versioned(self.report.to_dict())
         out["min_efficiency"] = self.min_efficiency
         out["ok"] = self.ok
         return out

@@ -89,3 +89,17 @@ def test_check_json_matches_its_schema_and_lists_each_op_once(capsys, tmp_path):
             return sum(map(count_ops, node))
         return 0
     assert count_ops(data) == sum(len(f.get("ops", [])) for f in data["files"]) > 0
+
+
+@pytest.mark.parametrize("memory", ["row_major.json", "strides:32,1", "strides:1,16"])
+def test_coalescing_json_matches_its_schema(capsys, tmp_path, memory):
+    from linlayout.examples import write_files
+
+    write_files(tmp_path)
+    if memory.endswith(".json"):
+        memory = str(tmp_path / "transpose" / memory)
+    code, out, _ = run_cli(capsys, "coalescing", "--memory", memory, "--layout",
+                           str(tmp_path / "transpose" / "load.json"), "--element-bits", "32",
+                           "--json", "--min-efficiency", "0.01")
+    assert code == 0
+    validate("coalescing", out)
