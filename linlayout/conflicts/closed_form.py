@@ -202,7 +202,7 @@ def linear_bank_conflicts(
                                    model.hardware.row_bytes, model.element_bits, vector_elems)
         inv = f2.inverse(plan.memory_cols)
         row_offs, row_bits = check_memory(instr, geom, inv, plan.register, plan.lane,
-                                          plan.warp, model.element_bits)
+                                          plan.warp, model.element_bits, any_row_order=True)
         reg_offs = [f2.apply(inv, c) for c in plan.register]
         lane_offs = [f2.apply(inv, c) for c in plan.lane]
         return count_matrix(instr, row_offs, row_bits, reg_offs, lane_offs, model)

@@ -320,13 +320,13 @@ def _warp_bytes(plan: AccessPlan, model: BankModel) -> int:
 
 def _simulate_matrix(instr: Instruction, plan: AccessPlan, where: dict[int, int],
                      model: BankModel) -> ConflictReport:
-    """Replay ldmatrix/stmatrix: check every delivered element, count each matrix's rows."""
+    """Replay ldmatrix/stmatrix: check that each matrix row is one full, 16-byte-aligned row
+    of memory (its bytes in any order, as the closed form counts), count each matrix's rows."""
     e = model.element_bits
     check_element(instr, e)
     if model.warp_log2 != 5:
         raise LayoutError(f"{instr.name} needs 32-lane warps")
     row_elems = 128 // e
-    chunk = 1 if instr.trans else 32 // e
     word_bits = 1 << model.word_log2
     nbanks = 1 << model.banks_log2
     regs = plan.register
@@ -343,32 +343,38 @@ def _simulate_matrix(instr: Instruction, plan: AccessPlan, where: dict[int, int]
         for w in range(1 << len(plan.warp)):
             base = base_b ^ _xor_all(plan.warp, w)
             rows: dict[tuple[int, int], int] = {}  # (group, row) -> row start offset
+            places: dict[tuple[int, int], set[int]] = defaultdict(set)
             for lane in range(32):
                 l_elem = base ^ _xor_all(plan.lane, lane)
                 for r in range(nreg):
                     off = offset(l_elem ^ _xor_all(regs, r))
                     start, pos = off - off % row_elems, off % row_elems
+                    # any order of a row's bytes is counted (the bank cost is the rows'):
+                    # a row's place may depend only on what the instruction spreads over it
                     if instr.trans:
-                        row, col = 2 * (lane & 3) + (r & sel_bit), lane >> 2
-                        group, want = r >> 1, col
+                        row, group = 2 * (lane & 3) + (r & sel_bit), r >> 1
+                        ref = offset(base_b ^ _xor_all(plan.lane, lane & ~3)) % row_elems
                     else:
-                        row, group = lane >> 2, None
-                        want = None
-                        # the register's place in the chunk is its position at lane 0
-                        p0 = offset(base ^ _xor_all(regs, r)) % row_elems % chunk
-                        want = (lane & 3) * chunk + p0
-                        group = (offset(base ^ _xor_all(regs, r)) - p0) // row_elems
-                    if pos != want:
+                        row = lane >> 2
+                        group = offset(base ^ _xor_all(regs, r)) // row_elems
+                        ref = offset(base_b ^ _xor_all(plan.lane, lane & 3)
+                                     ^ _xor_all(regs, r)) % row_elems
+                    if pos != ref:
                         raise LayoutError(
-                            f"{instr.name} would deliver another element to lane {lane}, "
-                            f"register {r}: the memory layout does not store its rows as the "
-                            "instruction reads them"
+                            f"{instr.name} needs every row to start on a 16-byte boundary; "
+                            f"lane {lane}, register {r} lands mid-row"
                         )
                     key = (group, row)
                     if rows.setdefault(key, start) != start:
                         raise LayoutError(
                             f"{instr.name}: the elements of one row are not in one 16-byte row"
                         )
+                    places[key].add(pos)
+            if any(len(p) != row_elems for p in places.values()):
+                raise LayoutError(
+                    f"{instr.name} reads rows of 16 contiguous bytes: the memory layout does "
+                    "not fill a row with one lane quad's registers"
+                )
             by_group: dict[int, list[int]] = defaultdict(list)
             for (group, row), start in rows.items():
                 by_group[group].append(start)

@@ -214,17 +214,35 @@ def _chunk_columns(regs: Sequence[int], c: int) -> list[int]:
 
 def check_memory(instr: Instruction, geom: MatrixGeometry, inv: Sequence[int],
                  register: Sequence[int], lane: Sequence[int], warp: Sequence[int],
-                 element_bits: int) -> tuple[list[int], int]:
+                 element_bits: int, *, any_row_order: bool = False) -> tuple[list[int], int]:
     """Check that a memory layout serves the matrix access; return (row offsets, row bits).
+
+    Strict (the default, what a layout built for the instruction must satisfy): the first
+    offset bits hold ``geom.row`` in the order the instruction delivers a row (the lane's
+    32-bit chunk, then lanes 0 and 1; ``.trans``: lanes 2, 3, 4).
+
+    ``any_row_order`` (counting): the bank cost of a matrix instruction depends only on the
+    16-byte rows each 8×8 matrix reads (PTX ISA "ldmatrix": each row is 16 contiguous bytes
+    at a 16-byte-aligned address), so the row's offset bits may come from the row's lanes
+    and any registers in any order (a compiler renames and repacks registers: Triton 3.9's
+    ``lowerLdStMatrix`` picks the chunk registers by ``regPermForDivide``). Then lanes 0
+    and 1 (``.trans``: lanes 2, 3, 4) must stay inside one 16-byte row, registers together
+    with them must fill it, and lanes 2, 3, 4 (``.trans``: every register and lanes 0, 1)
+    and warps must move whole rows. The returned row offsets are then the 16-byte-row parts.
 
     Args:
         inv: columns of the memory layout's inverse (tensor bit -> offset bits).
+        any_row_order: accept any order of the row's offset bits (see above).
 
     Raises:
-        LayoutError: the memory layout does not store each row as 16 contiguous bytes in the
-            order the instruction delivers them, or a row is not 16-byte aligned.
+        LayoutError: the memory layout does not store each row as 16 contiguous bytes (in
+            the order the instruction delivers them, unless ``any_row_order``), or a row is
+            not 16-byte aligned.
     """
     row_bits = len(geom.row)
+    low = (1 << row_bits) - 1
+    if any_row_order:
+        return _check_memory_any_order(instr, geom, inv, register, lane, warp, row_bits), row_bits
     want = [f2.apply(inv, v) for v in geom.row]
     if want != [1 << i for i in range(row_bits)]:
         raise LayoutError(
@@ -232,7 +250,6 @@ def check_memory(instr: Instruction, geom: MatrixGeometry, inv: Sequence[int],
             f"{row_bits} offset bits must hold the directions {list(geom.row)} in that order "
             "(a lane's chunk, then lanes 0 and 1; with .trans lanes 2, 3, 4)"
         )
-    low = (1 << row_bits) - 1
     # a register may mix in chunk bits (the compiler renames registers); nothing else may
     chunk_mask = 0 if instr.trans else (1 << _chunk_log2(element_bits)) - 1
     row_offs = [f2.apply(inv, v) for v in geom.rows]
@@ -245,3 +262,37 @@ def check_memory(instr: Instruction, geom: MatrixGeometry, inv: Sequence[int],
                 "layout places a row (or another register's or warp's data) mid-row"
             )
     return row_offs, row_bits
+
+
+def _check_memory_any_order(instr: Instruction, geom: MatrixGeometry, inv: Sequence[int],
+                            register: Sequence[int], lane: Sequence[int], warp: Sequence[int],
+                            row_bits: int) -> list[int]:
+    """:func:`check_memory` with ``any_row_order``: the row offsets of one matrix."""
+    low = (1 << row_bits) - 1
+    lanes = [f2.apply(inv, v) for v in lane]
+    regs = [f2.apply(inv, v) for v in register]
+    warps = [f2.apply(inv, v) for v in warp]
+    if instr.trans:
+        inside, whole = lanes[2:5], lanes[0:2] + regs + warps
+    else:
+        inside, whole = lanes[0:2], lanes[2:5] + warps
+    if any(off & ~low for off in inside):
+        raise LayoutError(
+            f"{instr.name} reads rows of 16 contiguous bytes: the memory layout moves lanes "
+            f"{'2, 3, 4' if instr.trans else '0 and 1'} out of the 16-byte row"
+        )
+    if any(off & low for off in whole):
+        raise LayoutError(
+            f"{instr.name} needs every row to start on a 16-byte boundary; the memory "
+            "layout places a row (or a warp's data) mid-row"
+        )
+    if not instr.trans:
+        # registers may carry row bits (renamed, repacked); with lanes 0 and 1 they must
+        # fill the row: the registers that stay in lane 0's row span the rest of it
+        filled = f2.rank(regs + inside) - f2.rank([r & ~low for r in regs])
+        if filled != row_bits:
+            raise LayoutError(
+                f"{instr.name} reads rows of 16 contiguous bytes: the memory layout does "
+                "not fill a row with one lane quad's registers"
+            )
+    return [f2.apply(inv, v) for v in geom.rows]
