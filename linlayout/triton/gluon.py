@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from ..errors import LayoutError
 from ..hardware.kinds import is_distributed
 from ..layout import LinearLayout
+from ..lowering.target import Target
 from .encodings import Encoding, LinearEncoding
 from .recognize import distributed_bases, recognize_distributed
 from .to_triton import express
@@ -113,7 +114,9 @@ def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
         shape = list(layout.out_dims.values())
         if enc is not None:
             return gluon_source(enc, shape, module=module)
-        b = distributed_bases(layout)
+        lanes = 64 if len(layout.bases.get("lane", [])) > 5 or (
+            target is not None and Target.parse(target).threads_per_warp == 64) else 32
+        b = distributed_bases(layout, lanes)
         seen: set[tuple[int, int]] = set()
         for dim in _IN_DIMS:
             for i, v in enumerate(b[dim]):

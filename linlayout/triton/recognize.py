@@ -73,14 +73,15 @@ def distributed_bases(layout: LinearLayout, warp_size: int = 32) -> dict[str, li
     return bases
 
 
-def _matches(enc: Encoding, shape: list[int], want: dict[str, list[list[int]]]) -> bool:
+def _matches(enc: Encoding, shape: list[int], want: dict[str, list[list[int]]],
+             warp_size: int = 32) -> bool:
     try:
         got = enc.to_linear_layout(shape)
+        if list(got.out_dims.values()) != shape:
+            return False
+        return distributed_bases(got, warp_size) == want
     except LayoutError:
         return False
-    if list(got.out_dims.values()) != shape:
-        return False
-    return distributed_bases(got) == want
 
 
 def _warp_splits(nwarps: int) -> list[list[int]]:
@@ -211,20 +212,23 @@ def recognize_distributed(layout: LinearLayout, *, target: str | None = None,
     if operand not in (None, 0, 1):
         raise LayoutError(f"operand must be 0 (A), 1 (B) or None, got {operand!r}")
     wgmma = True
+    lane_bits = len(layout.bases.get("lane", []))
+    warp_size = 64 if lane_bits > 5 else 32
     if target is not None:
         t = Target.parse(target)
         wgmma = t.is_nvidia and t.cc >= 90
-    want = distributed_bases(layout)
+        warp_size = max(warp_size, t.threads_per_warp)
+    want = distributed_bases(layout, warp_size)
     shape = list(layout.out_dims.values())
     cands = _mma_candidates(want, shape, wgmma)
     if operand is not None:
         cands = [e for e in cands if isinstance(e, DotOperandEncoding)
                  and e.op_idx == operand] + cands
     for enc in cands:
-        if _matches(enc, shape, want):
+        if _matches(enc, shape, want, warp_size):
             return enc
     for enc in _blocked_candidates(want, shape):
-        if _matches(enc, shape, want):
+        if _matches(enc, shape, want, warp_size):
             return enc
     return None
 

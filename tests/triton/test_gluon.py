@@ -138,3 +138,12 @@ def test_the_target_and_operand_pick_the_encoding_the_kernel_needs():
     assert "version=[3, 0]" not in to_gluon(a, target="hip:gfx942")
     with pytest.raises(LayoutError, match="operand"):
         to_gluon(a, operand=2)
+
+
+def test_a_64_lane_layout_is_named_for_amd():
+    from linlayout.triton import blocked, to_gluon
+
+    layout = blocked([1, 4], [4, 16], [2, 2], [1, 0]).to_linear_layout([64, 64])
+    want = ("gl.BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[4, 16], "
+            "warps_per_cta=[2, 2], order=[1, 0])")
+    assert to_gluon(layout) == want and to_gluon(layout, target="hip:gfx942") == want
