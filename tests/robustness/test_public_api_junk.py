@@ -283,13 +283,6 @@ KNOWN_GAPS = {
     "linlayout.show.synthesis.synthesis_report",
     "linlayout.show.text.dumps",
     "linlayout.show.text.table",
-    "linlayout.triton.broadcasted_dot_operand_layout",
-    "linlayout.triton.cga_layout_from_split",
-    "linlayout.triton.element_bits",
-    "linlayout.triton.gluon_source",
-    "linlayout.triton.nvidia_mma_tile",
-    "linlayout.triton.padded_shared",
-    "linlayout.triton.shared_linear",
 }
 
 
