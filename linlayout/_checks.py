@@ -34,7 +34,6 @@ __all__ = [
     "sequence_of",
     "string",
     "file_path",
-    "non_negative",
 ]
 
 
@@ -245,14 +244,3 @@ def file_path(value: Any, what: str) -> str:
             return p
     raise LayoutError(f"{what} must be a file path (a str or a pathlib.Path), got {shown(value)}")
 
-
-def non_negative(value: Any, what: str) -> int:
-    """``value`` as an int (:func:`as_int`) that is at least 0.
-
-    Raises:
-        LayoutError: not an int, or negative.
-    """
-    v = as_int(value, what)
-    if v < 0:
-        raise LayoutError(f"{what} must be a non-negative int, got {v}")
-    return v
