@@ -12,6 +12,7 @@ with it (:mod:`linlayout.layout`).
 from __future__ import annotations
 
 import operator
+import os
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -30,6 +31,9 @@ __all__ = [
     "need_mapping",
     "power_of_two",
     "random_source",
+    "sequence_of",
+    "string",
+    "file_path",
 ]
 
 
@@ -196,3 +200,47 @@ def random_source(rng: Any) -> random.Random:
     if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
         return random.Random(rng)
     raise LayoutError(f"rng must be a random.Random, an int seed or None, got {shown(rng)}")
+
+
+def sequence_of(value: Any, cls: type | tuple[type, ...], what: str) -> tuple:
+    """``value`` as a tuple, which must be a list or tuple (any non-string sequence) whose
+    every entry is an instance of ``cls`` (a class or a tuple of classes).
+
+    Raises:
+        LayoutError: not a sequence (a string is refused), or an entry of another type (the
+            message names its index).
+    """
+    names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise LayoutError(f"{what} must be a list of {names}, got {shown(value)}")
+    for i, x in enumerate(value):
+        if not isinstance(x, cls):
+            raise LayoutError(f"{what}[{i}] must be a {names}, got {shown(x)}")
+    return tuple(value)
+
+
+def string(value: Any, what: str) -> str:
+    """``value`` itself, which must be a str.
+
+    Raises:
+        LayoutError: anything else.
+    """
+    if not isinstance(value, str):
+        raise LayoutError(f"{what} must be a string, got {shown(value)}")
+    return value
+
+
+def file_path(value: Any, what: str) -> str:
+    """``value`` as a str path: a str or an ``os.PathLike`` giving one.
+
+    Raises:
+        LayoutError: anything else (bytes paths included).
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, os.PathLike):
+        p = os.fspath(value)
+        if isinstance(p, str):
+            return p
+    raise LayoutError(f"{what} must be a file path (a str or a pathlib.Path), got {shown(value)}")
+

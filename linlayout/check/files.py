@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._checks import as_int, file_path, sequence_of
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel
 from ..triton.source import read_text_file
@@ -50,6 +51,7 @@ def check_file(path: str, *, hardware: HardwareModel | None = None,
         FIFO, ``/dev/zero``), larger than :data:`~linlayout.triton.limits.MAX_FILE_BYTES`,
         not UTF-8, not TTGIR, or over another limit of the reader (README, "Limits").
     """
+    path = file_path(path, "path")
     try:
         text = read_text_file(path)
         return check_module(read_ttgir(text, path, pass_name=pass_name), hardware=hardware)
@@ -60,23 +62,39 @@ def check_file(path: str, *, hardware: HardwareModel | None = None,
 def check_files(paths: Sequence[str], *, hardware: HardwareModel | None = None,
                 pass_name: str | None = None) -> list[KernelReport | FileError]:
     """:func:`check_file` for each path, in order."""
+    if isinstance(paths, (str, bytes)) or not isinstance(paths, Sequence):
+        raise LayoutError(f"paths must be a list of file paths, got {type(paths).__name__}")
+    paths = [file_path(p, f"paths[{i}]") for i, p in enumerate(paths)]
     return [check_file(p, hardware=hardware, pass_name=pass_name) for p in paths]
+
+
+def _results(results: Sequence[KernelReport | FileError]) -> tuple[KernelReport | FileError, ...]:
+    """``results`` checked: a list of :class:`KernelReport` or :class:`FileError` (what
+    :func:`check_files` returns).
+
+    Raises:
+        LayoutError: not a list, or an entry of another type.
+    """
+    return sequence_of(results, (KernelReport, FileError), "results")
 
 
 def worst_degree(results: Sequence[KernelReport | FileError]) -> int:
     """The worst conflict degree over every counted op of the readable files (1 when none)."""
+    results = _results(results)
     return max((r.worst_degree or 1 for r in results if isinstance(r, KernelReport)), default=1)
 
 
 def misaligned_ops(results: Sequence[KernelReport | FileError]) -> int:
     """How many ops of the readable files are misaligned
     (:attr:`~linlayout.check.report.KernelReport.misaligned`: an emitted instruction faults)."""
+    results = _results(results)
     return sum(len(r.misaligned) for r in results if isinstance(r, KernelReport))
 
 
 def not_counted_instructions(results: Sequence[KernelReport | FileError]) -> int:
     """How many legal lane accesses of the readable files the bank counter could not count
     (:attr:`~linlayout.check.report.KernelReport.not_counted`)."""
+    results = _results(results)
     return sum(len(r.not_counted) for r in results if isinstance(r, KernelReport))
 
 
@@ -84,4 +102,5 @@ def passes(results: Sequence[KernelReport | FileError], max_degree: int) -> bool
     """The verdict of a ``check`` run (``"ok"`` in JSON, exit status 0 unless a file could
     not be read): no op misaligned and the worst degree at most ``max_degree``. Instructions
     not counted do not fail it; they are listed beside it."""
+    max_degree = as_int(max_degree, "max_degree")
     return misaligned_ops(results) == 0 and worst_degree(results) <= max_degree

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._checks import as_int, sequence_of
 from ..show.schemas import versioned
 from ..show.text import dumps, table
 from ..lowering.emitted import Emitted
@@ -140,6 +141,8 @@ def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) ->
         results: one entry per file, in the order given.
         max_degree: the largest acceptable conflict degree (``ok`` compares against it).
     """
+    results = sequence_of(results, (KernelReport, FileError), "results")
+    max_degree = as_int(max_degree, "max_degree")
     files = [kernel_dict(k) for k in results]
     worst = worst_degree(results)
     errors = sum(isinstance(k, FileError) for k in results)
@@ -253,6 +256,8 @@ def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1
     appended when there are any). Files that could not be read are counted in the verdict,
     not shown (the command line prints their errors on stderr). Empty when no file could be
     read."""
+    results = sequence_of(results, (KernelReport, FileError), "results")
+    max_degree = as_int(max_degree, "max_degree")
     good = [k for k in results if isinstance(k, KernelReport)]
     if not good:
         return ""

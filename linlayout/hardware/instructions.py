@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._checks import shown
+from .._checks import as_int, instance_of, int_list, shown
 from .. import f2
 from ..errors import LayoutError
 
@@ -122,6 +122,26 @@ def check_element(instr: Instruction, element_bits: int) -> None:
         )
 
 
+def _columns(seq: Sequence[int], what: str) -> Sequence[int]:
+    """``seq`` itself when it is a list or tuple of plain ints (the callers' case), else
+    checked and converted by :func:`~linlayout._checks.int_list`."""
+    if type(seq) in (tuple, list) and all(type(x) is int and x >= 0 for x in seq):
+        return seq
+    cols = int_list(seq, what)
+    for i, x in enumerate(cols):
+        if x < 0:
+            raise LayoutError(f"{what}[{i}] must be a non-negative tensor coordinate, got {x}")
+    return cols
+
+
+def _matrix_args(instr: Instruction, register: Sequence[int], lane: Sequence[int],
+                 element_bits: int) -> tuple[Sequence[int], Sequence[int], int]:
+    instance_of(instr, Instruction, "instr")
+    if type(element_bits) is not int:
+        element_bits = as_int(element_bits, "element_bits")
+    return _columns(register, "register"), _columns(lane, "lane"), element_bits
+
+
 def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[int],
                     element_bits: int) -> MatrixGeometry:
     """The row and row-set directions an ldmatrix/stmatrix access of a layout needs.
@@ -134,8 +154,10 @@ def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[
 
     Raises:
         LayoutError: the element size does not fit, the layout has too few registers for
-            the chunk or the ``.xN`` matrices, or a needed lane or register is a broadcast.
+            the chunk or the ``.xN`` matrices, or a needed lane or register is a broadcast;
+            an argument of the wrong type.
     """
+    register, lane, element_bits = _matrix_args(instr, register, lane, element_bits)
     check_element(instr, element_bits)
     c = _chunk_log2(element_bits)
     regs = list(register)
@@ -195,11 +217,17 @@ def check_matrix_access(instr: Instruction, register: Sequence[int], lane: Seque
     Raises:
         LayoutError: ``vector_elems`` given, a warp that is not 32 lanes, rows of banks
             narrower than 128 bytes, or any :func:`matrix_geometry` error (element size, too
-            few registers for the 32-bit chunk or the ``.xN`` matrices, broadcast lanes).
+            few registers for the 32-bit chunk or the ``.xN`` matrices, broadcast lanes); an
+            argument of the wrong type.
 
     Source: PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16 "stmatrix" (``.m8n8``: 32
     threads, 16-byte rows, one 8×8 matrix per ``.xN`` step).
     """
+    register, lane, element_bits = _matrix_args(instr, register, lane, element_bits)
+    if type(warp_log2) is not int:
+        warp_log2 = as_int(warp_log2, "warp_log2")
+    if type(row_bytes) is not int:
+        row_bytes = as_int(row_bytes, "row_bytes")
     if vector_elems is not None:
         raise LayoutError(f"vector_elems does not apply to {instr.name} (rows are 16 bytes)")
     if warp_log2 != 5 or row_bytes < 128:

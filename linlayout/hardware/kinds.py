@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._checks import shown
+from .._checks import as_int, instance_of, shown
 from ..errors import LayoutError, NotInvertibleError
 from ..layout import LinearLayout
 
@@ -58,6 +58,11 @@ def require_same_tensor(a: Any, b: Any, name_a: str, name_b: str) -> None:
 
     The out dims may come in another order (callers transpose); names and sizes must match.
     """
+    if not isinstance(name_a, str) or not isinstance(name_b, str):
+        raise LayoutError(f"name_a and name_b must be strings (the layouts' names in the "
+                          f"message), got {shown(name_a)} and {shown(name_b)}")
+    if not isinstance(a, LinearLayout):
+        raise LayoutError(f"{name_a} must be a LinearLayout, got {type(a).__name__}")
     if not isinstance(b, LinearLayout):
         raise LayoutError(f"{name_b} must be a LinearLayout, got {type(b).__name__}")
     if set(a.out_dim_names) != set(b.out_dim_names):
@@ -82,7 +87,12 @@ def is_smaller_tile(tile: LinearLayout, memory: LinearLayout) -> bool:
     Args:
         tile: a layout onto tensor out dims (usually distributed).
         memory: a layout onto tensor out dims (usually shared memory).
+
+    Raises:
+        LayoutError: ``tile`` or ``memory`` not a LinearLayout.
     """
+    instance_of(tile, LinearLayout, "tile")
+    instance_of(memory, LinearLayout, "memory")
     if tile.out_dims == memory.out_dims or set(tile.out_dims) != set(memory.out_dims):
         return False
     return all(s <= memory.out_dims[n] for n, s in tile.out_dims.items())
@@ -102,8 +112,11 @@ def embed_at_origin(tile: LinearLayout, memory: LinearLayout) -> LinearLayout:
         ``tile`` itself when the out dims already agree, else the resized layout.
 
     Raises:
-        LayoutError: an out dim of ``tile`` is missing from ``memory`` or larger there.
+        LayoutError: an out dim of ``tile`` is missing from ``memory`` or larger there;
+            ``tile`` or ``memory`` not a LinearLayout.
     """
+    instance_of(tile, LinearLayout, "tile")
+    instance_of(memory, LinearLayout, "memory")
     if tile.out_dims == memory.out_dims:
         return tile
     for n, s in tile.out_dims.items():
@@ -114,7 +127,12 @@ def embed_at_origin(tile: LinearLayout, memory: LinearLayout) -> LinearLayout:
 
 
 def is_distributed(layout: LinearLayout) -> bool:
-    """True when every in dim is one of ``register, lane, warp, block`` (and there is one)."""
+    """True when every in dim is one of ``register, lane, warp, block`` (and there is one).
+
+    Raises:
+        LayoutError: ``layout`` not a LinearLayout.
+    """
+    instance_of(layout, LinearLayout, "layout")
     names = set(layout.in_dim_names)
     return bool(names) and names <= set(DISTRIBUTED_IN_DIMS)
 
@@ -130,10 +148,17 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
 
     Raises:
         LayoutError: not a LinearLayout, an in dim outside ``register, lane, warp, block``,
-            or more lanes than a warp has.
+            or more lanes than a warp has; ``warp_log2`` not an int from 0 to 16.
     """
+    if not isinstance(what, str):
+        what = shown(what)
     if not isinstance(layout, LinearLayout):
         raise LayoutError(f"{what} must be a LinearLayout, got {type(layout).__name__}")
+    if type(warp_log2) is not int or not 0 <= warp_log2 <= 16:
+        warp_log2 = as_int(warp_log2, "warp_log2")
+        if not 0 <= warp_log2 <= 16:
+            raise LayoutError(f"warp_log2 must be log2 of the lanes per warp, from 0 to 16, "
+                              f"got {warp_log2}")
     for n in layout.in_dim_names:
         if n not in DISTRIBUTED_IN_DIMS:
             hint = ("it is a shared-memory layout's in dim: was the memory layout given "

@@ -111,7 +111,7 @@ def lds_instruction(name: str | LdsInstruction) -> LdsInstruction:
     """
     if isinstance(name, LdsInstruction):
         return name
-    if name not in LDS_INSTRUCTIONS:
+    if not isinstance(name, str) or name not in LDS_INSTRUCTIONS:
         raise LayoutError(f"unknown AMD LDS instruction {shown(name)}; known: "
                           f"{', '.join(sorted(LDS_INSTRUCTIONS))}")
     return LDS_INSTRUCTIONS[name]

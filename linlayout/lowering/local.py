@@ -22,6 +22,7 @@ writes the ``other`` value of masked lanes with a plain LDS store.
 
 from __future__ import annotations
 
+from .._checks import as_int, instance_of
 from ..errors import LayoutError
 from ..hardware.lds import is_lds_instruction
 from .emitted import Emitted
@@ -65,8 +66,11 @@ def predict_local(side: str, m: AccessMap, target: Target) -> Emitted:
     (``"load"``) lowers to, with its per-thread count.
 
     Raises:
-        LayoutError: an element width the backend cannot move.
+        LayoutError: an element width the backend cannot move; ``m`` not an
+            :class:`~.vectorise.AccessMap` or ``target`` not a :class:`~.target.Target`.
     """
+    instance_of(m, AccessMap, "m")
+    instance_of(target, Target, "target")
     if target.is_nvidia and m.element_bits <= 32:
         if (side == "load" and target.cc >= 75) or (side == "store" and target.cc >= 90):
             for trans in (False, True):
@@ -90,7 +94,13 @@ def predict_padded_local(side: str, m: AccessMap, target: Target,
 
     Source: ``lowerLocalLdSt`` (``maybeMaxVecElems = getMinInterval()``) and the AMD
     ``ds_read_tr`` lowering (``elemsPerVec = min(elemsPerVec, minInterval)``), Triton 3.9.
+
+    Raises:
+        LayoutError: an argument of the wrong type.
     """
+    instance_of(m, AccessMap, "m")
+    instance_of(target, Target, "target")
+    min_interval_elems = as_int(min_interval_elems, "min_interval_elems")
     if not target.is_nvidia and side == "load" and target.has_ds_read_tr \
             and transposed_read_tile(m) and min_interval_elems * m.element_bits >= 64:
         bits = m.element_bits
@@ -106,8 +116,13 @@ def predict_async_copy(m: AccessMap, target: Target, contiguity: int | None,
     ``amdg.buffer_load_to_local``) into the access ``m``.
 
     Raises:
-        LayoutError: a vector no asynchronous copy can move (under 4 bytes per lane).
+        LayoutError: a vector no asynchronous copy can move (under 4 bytes per lane); an
+            argument of the wrong type.
     """
+    instance_of(m, AccessMap, "m")
+    instance_of(target, Target, "target")
+    if contiguity is not None:
+        contiguity = as_int(contiguity, "contiguity")
     bits = max(8, m.element_bits)
     v = largest_vectorisation(m, max_vec=contiguity or None, permute=False)
     if target.is_nvidia:

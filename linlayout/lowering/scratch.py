@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import f2
-from .._checks import log2_exact
+from .._checks import instance_of, log2_exact
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
@@ -298,8 +298,11 @@ def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: in
 
     Raises:
         LayoutError: the layouts do not describe the same tensor; ``element_bits`` is not a
-            power of two from 1 to 128 or ``bank_bits`` not one from 32.
+            power of two from 1 to 128 or ``bank_bits`` not one from 32; ``src`` or ``dst``
+            not a LinearLayout.
     """
+    instance_of(src, LinearLayout, "src")
+    instance_of(dst, LinearLayout, "dst")
     src, dst = _operands(src, dst, element_bits, bank_bits)
     bits = element_bits
     total = max(0, (128 // bits).bit_length() - 1)

@@ -87,10 +87,14 @@ def largest_vectorisation(m: AccessMap, max_vec: int | None = None,
     warp and block basis maps to a multiple of ``v`` (``divideLeft`` by ``identity1D(v)``).
 
     Source: ``largestVectorisation`` (Triton ``lib/Tools/LayoutUtils.cpp``, 3.9.0).
+
+    Raises:
+        LayoutError: ``m`` not an :class:`AccessMap`, or ``max_vec`` not an int (or None).
     """
+    instance_of(m, AccessMap, "m")
     cap = max(1, 128 // m.element_bits)
     if max_vec is not None:
-        cap = max(1, min(cap, max_vec))
+        cap = max(1, min(cap, as_int(max_vec, "max_vec")))
     v = 1 << (cap.bit_length() - 1)
     regs = list(m.registers)
     while v > 1:
@@ -124,7 +128,11 @@ def matrix_tile(m: AccessMap, trans: bool, b8_trans: bool = False) -> int | None
 
     Source: ``lowerLdStMatrix`` and its ``divideLeft`` tile (Triton
     ``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Utility.cpp``, 3.9.0).
+
+    Raises:
+        LayoutError: ``m`` not an :class:`AccessMap`.
     """
+    instance_of(m, AccessMap, "m")
     bits = m.element_bits
     if bits > 32 or len(m.lanes) != 5:
         return None
@@ -169,7 +177,11 @@ def transposed_read_tile(m: AccessMap) -> bool:
     Source: ``TransLocalLoadOpConversion`` / ``lowerDsReadTr`` and
     ``TargetInfo::queryLDSTransLoadParams`` (Triton ``third_party/amd/lib/TritonAMDGPUToLLVM``,
     3.9.0).
+
+    Raises:
+        LayoutError: ``m`` not an :class:`AccessMap`.
     """
+    instance_of(m, AccessMap, "m")
     bits = m.element_bits
     if bits not in (8, 16):
         return False

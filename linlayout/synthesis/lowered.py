@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..conflicts import ConflictReport, bank_conflicts
+from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..lowering import Emitted, Target, access_map, predict_local
@@ -83,11 +84,14 @@ def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target
 
     Raises:
         LayoutError: the layout does not fit the tensor, or Triton would emit an instruction
-            the bank counter does not model.
+            the bank counter does not model; an argument of the wrong type.
 
     Source: ``lowerLocalLdSt`` / ``lowerLdStMatrix`` (``lib/Conversion/TritonGPUToLLVM``,
     ``third_party/nvidia``), ``largestVectorisation`` (``lib/Tools/LayoutUtils.cpp``).
     """
+    instance_of(layout, LinearLayout, "layout")
+    instance_of(transfer, Transfer, "transfer")
+    instance_of(target, Target, "target")
     bits = max(8, transfer.element_bits)
     hw = transfer.model.hardware
     out = []

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..conflicts import ConflictReport, bank_conflicts
-from .._checks import shown
+from .._checks import instance_of, shown
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
@@ -166,8 +166,11 @@ def pad_transfer(transfer: Transfer, objective: Objective = WAVEFRONTS, *,
     Raises:
         LayoutError: bad ``max_pairs``; no candidate at all (tile smaller than two words);
             a tile of more than :data:`MAX_PADDING_ELEMENTS` elements;
-            as :func:`~linlayout.bank_conflicts` for a side on a candidate.
+            as :func:`~linlayout.bank_conflicts` for a side on a candidate; ``transfer`` not a
+            Transfer or ``objective`` not an Objective.
     """
+    instance_of(transfer, Transfer, "transfer")
+    instance_of(objective, Objective, "objective")
     if max_pairs not in (1, 2):
         raise LayoutError(f"max_pairs must be 1 or 2, got {shown(max_pairs)}")
     model, element_bits, hardware = transfer.model, transfer.element_bits, transfer.hardware
@@ -251,8 +254,11 @@ def choose_padding_or_swizzle(swizzle: SwizzleResult, padding: PaddingResult,
         shared memory).
 
     Raises:
-        LayoutError: an unknown objective.
+        LayoutError: an unknown objective; ``swizzle`` not a SwizzleResult or ``padding`` not a
+            PaddingResult.
     """
+    instance_of(swizzle, SwizzleResult, "swizzle")
+    instance_of(padding, PaddingResult, "padding")
     goal = Objective.parse(swizzle.objective if objective is None else objective)
     ks = goal.key(swizzle.wavefronts_per_warp, swizzle.instructions_per_warp)
     kp = goal.key(padding.wavefronts_per_warp, padding.instructions_per_warp)

@@ -38,7 +38,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from .. import f2
-from .._checks import as_int, shown
+from .._checks import as_int, instance_of, shown
 from ..errors import LayoutError
 from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import memory_columns
@@ -264,8 +264,11 @@ def synthesize_transfer(
 
     Raises:
         LayoutError: ``node_limit`` not a non-negative int; an instruction a side cannot use;
-            a fixed prefix or TMA mode that no layout of this tile satisfies.
+            a fixed prefix or TMA mode that no layout of this tile satisfies; ``transfer`` not
+            a Transfer or ``objective`` not an Objective.
     """
+    instance_of(transfer, Transfer, "transfer")
+    instance_of(objective, Objective, "objective")
     if type(node_limit) is not int:
         node_limit = as_int(node_limit, "node_limit")
     if node_limit < 0:
@@ -865,8 +868,11 @@ def synthesize_lowered(transfer: Transfer, objective: Objective, *,
 
     Raises:
         LayoutError: as :func:`~linlayout.synthesize_swizzle`; an unknown target or one that
-            does not match the hardware model.
+            does not match the hardware model; ``transfer`` not a Transfer or ``objective``
+            not an Objective.
     """
+    instance_of(transfer, Transfer, "transfer")
+    instance_of(objective, Objective, "objective")
     t = resolve_target(target, transfer)
     layouts, bounding = _lowered_candidates(transfer, objective, t, node_limit)
     best = None

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._checks import instance_of
 from ..errors import LayoutError
 from ..hardware.kinds import is_distributed
 from ..layout import LinearLayout
@@ -60,6 +61,7 @@ def gluon_source(enc: Encoding, shape: Sequence[int] | None = None, *,
         >>> gluon_source(nvmma_shared(128, 16))
         'gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16)'
     """
+    instance_of(enc, Encoding, "enc")
     return enc.gluon(shape, module=module)
 
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._checks import shown
+from .._checks import shown, string
 from .._memo import memoize
 from ..errors import LayoutError
 from ..layout import LinearLayout
@@ -152,7 +152,7 @@ def element_bits(element_type: str) -> int:
     Raises:
         LayoutError: the type is not a known integer, float or pointer type.
     """
-    t = element_type.strip()
+    t = string(element_type, "element_type").strip()
     if t.startswith("!tt.ptr"):
         return 64
     if t in _FLOAT_BITS:

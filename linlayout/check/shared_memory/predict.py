@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ... import f2
+from ..._checks import as_int, instance_of, string
+from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout
 from ...lowering.emitted import Emitted
@@ -100,13 +102,20 @@ class Prediction:
 
 def moved_bits(element_bits: int, element_type: str = "") -> int:
     """Bits per element as Triton moves it: pointers 64, sub-byte types (``i1``) 8."""
+    element_bits = as_int(element_bits, "element_bits")
+    string(element_type, "element_type")
     if element_type.startswith("!tt.ptr"):
         return 64
     return max(8, element_bits)
 
 
 def to_offsets(memory: LinearLayout) -> LinearLayout:
-    """A scratch layout (vector/bank/segment/reps in dims) as one ``offset`` in dim."""
+    """A scratch layout (vector/bank/segment/reps in dims) as one ``offset`` in dim.
+
+    Raises:
+        LayoutError: ``memory`` not a LinearLayout.
+    """
+    instance_of(memory, LinearLayout, "memory")
     if "offset" in memory.in_dims:
         return memory
     return LinearLayout.from_columns(memory.columns, {"offset": 1 << len(memory.columns)},
@@ -120,8 +129,10 @@ def predict_copy(kind: str, dist: LinearLayout, memory: LinearLayout, element_bi
     allocation's layout (``dist`` already embedded in it).
 
     Raises:
-        LayoutError: the layouts do not fit together, or no instruction can move the access.
+        LayoutError: the layouts do not fit together, or no instruction can move the access;
+            an argument of the wrong type.
     """
+    instance_of(target, Target, "target")
     m = access_map(dist, memory, element_bits)
     if async_copy:
         ems = predict_async_copy(m, target, contiguity, has_other, buffer_op)
@@ -183,8 +194,12 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     """A ``convert_layout``: nothing, or Triton's scratch layout and its two sides.
 
     Raises:
-        LayoutError: the layouts do not describe the same tensor.
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
     """
+    instance_of(src, LinearLayout, "src")
+    instance_of(dst, LinearLayout, "dst")
+    instance_of(target, Target, "target")
     if not needs_shared(src, dst):
         return Prediction((), "stays within each warp (registers/shuffles): no shared memory",
                           uses_shared=False)
@@ -315,7 +330,13 @@ def _predict_reduce(operand: LinearLayout, result: LinearLayout | None, axis: in
 
 
 def predict_named(op: str, target: Target) -> Prediction:
-    """TMA copies, MMA operand reads and tensor-memory ops: named, not counted."""
+    """TMA copies, MMA operand reads and tensor-memory ops: named, not counted.
+
+    Raises:
+        LayoutError: ``op`` not a string or ``target`` not a Target.
+    """
+    string(op, "op")
+    instance_of(target, Target, "target")
     if op == "tensormap_create":
         if not target.is_nvidia:
             return Prediction((), "no shared memory on this target", uses_shared=False)

@@ -194,7 +194,7 @@ def cga_layout_from_split(ctas_per_cga: Sequence[int], cta_split_num: Sequence[i
     Source: ``makeCgaLayout`` / ``CGAEncodingAttr::fromSplitParams``
     (LinearLayoutConversions.cpp).
     """
-    rank = len(cta_order)
+    rank = len(int_list(cta_order, "CTAOrder"))
     per = int_list(ctas_per_cga, "CTAsPerCGA", pow2=True, length=rank)
     split = int_list(cta_split_num, "CTASplitNum", pow2=True, length=rank)
     order = check_order(cta_order, rank, "CTAOrder")

@@ -28,10 +28,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..._checks import as_int, power_of_two
+from ..._checks import as_int, dim_name, power_of_two
 from ...errors import LayoutError
 from ...layout import LinearLayout
-from .base import CGALayout, Encoding, combine_cta_cga
+from .base import CGALayout, Encoding, check_order, check_shape, combine_cta_cga
 from .construct import (
     dot_operand_order,
     identity_1d,
@@ -52,8 +52,16 @@ def broadcasted_dot_operand_layout(shape: Sequence[int], order: Sequence[int], k
     """``in_dim`` over ``shape`` (lanes or warps per dim), identity along every dim but
     ``k_dim``, broadcast along ``k_dim``; out dims in ``order``.
 
+    Raises:
+        LayoutError: ``shape`` not a list of powers of two, ``order`` not a permutation of its
+            dims, ``k_dim`` not an int or ``in_dim`` not a name.
+
     Source: ``broadcastedDotOperandLayout`` (LinearLayoutConversions.cpp).
     """
+    shape = check_shape(shape, None)
+    order = check_order(order, len(shape))
+    k_dim = as_int(k_dim, "k_dim")
+    dim_name(in_dim, "in_dim")
     names = standard_out_dims(len(shape))
     ret = LinearLayout.empty()
     for d in order:

@@ -32,6 +32,8 @@ from .base import (
     Encoding,
     as_cga,
     check_bases,
+    check_order,
+    check_shape,
     combine_cta_cga,
     format_value,
     gluon_cga,
@@ -65,11 +67,21 @@ def nvidia_mma_tile(tile_shape: Sequence[int], k_width: int, order: Sequence[int
     first) up to ``tile_shape``. Out dims in ``rep_order``.
 
     Raises:
-        LayoutError: the tile cannot hold 8 rows and ``4·k_width`` columns.
+        LayoutError: the tile cannot hold 8 rows and ``4·k_width`` columns; ``rep_order`` or
+            ``order`` not a permutation of the dims (at least two), ``tile_shape`` not one
+            power of two per dim, or ``k_width`` not a positive int.
 
     Source: ``nvidiaMmaTile`` (LinearLayoutConversions.cpp).
     """
-    rank = len(rep_order)
+    rank = len(int_list(rep_order, "rep_order"))
+    if rank < 2:
+        raise LayoutError(f"an mma tile has at least two dims; rep_order has {rank}")
+    rep_order = check_order(rep_order, rank, "rep_order")
+    order = check_order(order, rank)
+    tile_shape = check_shape(tile_shape, rank, "tile_shape")
+    k_width = as_int(k_width, "k_width")
+    if k_width < 1:
+        raise LayoutError(f"k_width must be a positive int, got {k_width}")
     names = standard_out_dims(rank)
     inner, outer = order[0], order[1]
     m, n = tile_shape[outer], tile_shape[inner]

@@ -222,11 +222,15 @@ def padded_shared(pairs: Sequence[Sequence[int]], *, order: Sequence[int] | None
 
     Source: ``PaddedSharedEncodingAttr`` builders (Triton ``TritonGPUAttrDefs.td``).
     """
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Sequence):
+        raise LayoutError(f"pairs must be a list of [interval, padding] pairs, got "
+                          f"{type(pairs).__name__}")
+    pairs = [int_list(p, f"pairs[{i}]") for i, p in enumerate(pairs)]
     if (offset is None) == (order is None or shape is None):
         raise LayoutError("padded_shared takes either order and shape (identity remap) or "
                           "offset bases, not both and not neither")
     if offset is None:
-        shape = check_shape(shape, len(list(shape)))
+        shape = check_shape(shape, None)
         order = check_order(order, len(shape))
         ident = identity_standard_nd("offset", shape, order)
         offset = ident.transpose_outs(standard_out_dims(len(shape))).bases["offset"]

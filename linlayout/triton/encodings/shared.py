@@ -499,6 +499,9 @@ class SharedLinearEncoding(Encoding):
             return cls(b.need("offset"), b.get("block", []), b.get("alignment", 16))
 
     def __post_init__(self) -> None:
+        if isinstance(self.offset, (str, bytes)) or not isinstance(self.offset, Sequence):
+            raise LayoutError(f"offset must be a list of bases [[...], ...], got "
+                              f"{shown(self.offset)}")
         if not self.offset:
             raise LayoutError("shared_linear needs at least one offset basis")
         r = len(int_list(self.offset[0], "offset[0]"))
