@@ -212,7 +212,7 @@ def recognize_distributed(layout: LinearLayout, *, target: str | None = None,
     if operand not in (None, 0, 1):
         raise LayoutError(f"operand must be 0 (A), 1 (B) or None, got {operand!r}")
     wgmma = True
-    lane_bits = len(layout.bases.get("lane", []))
+    lane_bits = len(layout.bases.get("lane", [])) if isinstance(layout, LinearLayout) else 0
     warp_size = 64 if lane_bits > 5 else 32
     if target is not None:
         t = Target.parse(target)
