@@ -146,8 +146,10 @@ def count_matrix(
     """
     exp, basis = phase_exponent(row_offs, row_bits, model.seg_lo, with_basis)
     keep = (1 << row_bits) - 1
-    # registers beyond the chunk (or the .trans row selector) and the matrix index
-    rest = f2.rank([x & ~keep for x in reg_offs]) - (1 if instr.trans else 0)
+    # registers beyond the chunk (or the .trans row selector, register 0, unless it is a
+    # broadcast: a repeated row) and the matrix index
+    whole = [x & ~keep for x in reg_offs]
+    rest = f2.rank(whole) - (f2.rank(whole[:1]) if instr.trans else 0)
     mat_log2 = instr.matrices.bit_length() - 1
     instructions = 1 << max(0, rest - mat_log2)
     degree = 1 << exp

@@ -352,7 +352,10 @@ def _simulate_matrix(instr: Instruction, plan: AccessPlan, where: dict[int, int]
                     # any order of a row's bytes is counted (the bank cost is the rows'):
                     # a row's place may depend only on what the instruction spreads over it
                     if instr.trans:
-                        row, group = 2 * (lane & 3) + (r & sel_bit), r >> 1
+                        # the matrix: the memory row of lane 0's element of register r
+                        # without its selector (broadcast registers repeat a matrix)
+                        row = 2 * (lane & 3) + (r & sel_bit)
+                        group = offset(base ^ _xor_all(regs, r & ~sel_bit)) // row_elems
                         ref = offset(base_b ^ _xor_all(plan.lane, lane & ~3)) % row_elems
                     else:
                         row = lane >> 2

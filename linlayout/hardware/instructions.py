@@ -143,19 +143,33 @@ def _matrix_args(instr: Instruction, register: Sequence[int], lane: Sequence[int
 
 
 def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[int],
-                    element_bits: int) -> MatrixGeometry:
+                    element_bits: int, *, duplicate_rows: bool = False) -> MatrixGeometry:
     """The row and row-set directions an ldmatrix/stmatrix access of a layout needs.
+
+    Strict (the default, what a layout built for the instruction must satisfy): the 8 rows
+    of a matrix are 8 distinct rows of distinct elements.
+
+    ``duplicate_rows`` (counting): the directions spanning the 8 rows may be broadcasts
+    (zero, or dependent on each other), so several of a matrix's 8 row addresses are the
+    same 16-byte row holding the same data — Triton 3.9 emits such ldmatrix/stmatrix for
+    layouts whose lanes or registers repeat elements (a reduction's scratch). Each thread
+    still gives one row address (PTX ISA §9.7.14.5.15/16), so the access is well defined;
+    the cost counts the distinct row addresses (``span(rows)``). The row itself must still
+    be 16 bytes of distinct elements, and no row may be a shift of another inside its
+    16 bytes.
 
     Args:
         instr: a matrix instruction.
         register, lane: flat tensor coordinates of the distributed layout's register and lane
             bits (lane zero-extended to 32).
         element_bits: 8, 16 or 32 (16 for ``.trans``).
+        duplicate_rows: accept repeated rows (see above).
 
     Raises:
         LayoutError: the element size does not fit, the layout has too few registers for
-            the chunk or the ``.xN`` matrices, or a needed lane or register is a broadcast;
-            an argument of the wrong type.
+            the chunk or the ``.xN`` matrices, or a needed lane or register is a broadcast
+            (with ``duplicate_rows``: a lane or register of the 16-byte row); an argument of
+            the wrong type.
     """
     register, lane, element_bits = _matrix_args(instr, register, lane, element_bits)
     check_element(instr, element_bits)
@@ -179,7 +193,13 @@ def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[
         row = tuple(chunk_cols) + (lane[0], lane[1])
         rows = (lane[2], lane[3], lane[4])
         chunk = tuple(regs.index(x) for x in chunk_cols)
-    if f2.rank(list(row) + list(rows)) != len(row) + 3:
+    want = len(row) + (f2.rank(list(rows)) if duplicate_rows else 3)
+    if f2.rank(list(row)) != len(row) or f2.rank(list(row) + list(rows)) != want:
+        if duplicate_rows:
+            raise LayoutError(
+                f"{instr.name} moves 16-byte rows of distinct elements, each row apart from "
+                "the others; the layout repeats elements inside a row"
+            )
         raise LayoutError(
             f"{instr.name} needs 8 distinct rows of distinct elements; the layout's lanes or "
             "registers broadcast (repeat) elements"
@@ -211,14 +231,18 @@ def check_matrix_access(instr: Instruction, register: Sequence[int], lane: Seque
         element_bits: bits per element (8, 16 or 32; 16 for ``.trans``).
         vector_elems: must be None (a matrix instruction moves fixed 16-byte rows).
 
+    Rows may repeat (:func:`matrix_geometry` with ``duplicate_rows``): several threads of a
+    matrix giving the same row address, holding the same data, are one 16-byte row to the
+    banks, and both engines count the distinct rows.
+
     Returns:
         The :class:`MatrixGeometry` (:func:`matrix_geometry`).
 
     Raises:
         LayoutError: ``vector_elems`` given, a warp that is not 32 lanes, rows of banks
             narrower than 128 bytes, or any :func:`matrix_geometry` error (element size, too
-            few registers for the 32-bit chunk or the ``.xN`` matrices, broadcast lanes); an
-            argument of the wrong type.
+            few registers for the 32-bit chunk or the ``.xN`` matrices, a broadcast lane or
+            register inside the 16-byte row); an argument of the wrong type.
 
     Source: PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16 "stmatrix" (``.m8n8``: 32
     threads, 16-byte rows, one 8×8 matrix per ``.xN`` step).
@@ -232,7 +256,7 @@ def check_matrix_access(instr: Instruction, register: Sequence[int], lane: Seque
         raise LayoutError(f"vector_elems does not apply to {instr.name} (rows are 16 bytes)")
     if warp_log2 != 5 or row_bytes < 128:
         raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
-    return matrix_geometry(instr, register, lane, element_bits)
+    return matrix_geometry(instr, register, lane, element_bits, duplicate_rows=True)
 
 
 def _chunk_columns(regs: Sequence[int], c: int) -> list[int]:
