@@ -265,25 +265,14 @@ WALK: dict[str, tuple[tuple, dict]] = {
 #: the checks of ``linlayout._checks``. Strict xfail: fixing one makes its test XPASS and fail,
 #: so the entry must then be removed from this set.
 KNOWN_GAPS = {
-    "linlayout.show.conflicts.explanation_text",
     "linlayout.examples.row_major",
     "linlayout.examples.write_files",
-    "linlayout.show.schemas.versioned",
     "linlayout.cute.apply_xor_pairs",
     "linlayout.cute.coordinate_images",
     "linlayout.cute.from_pycute",
     "linlayout.cute.to_cute_swizzle",
     "linlayout.cute.tv_layout",
     "linlayout.examples.get",
-    "linlayout.show.conflicts.conflict_verdict",
-    "linlayout.show.formula.evaluate_fields",
-    "linlayout.show.formula.offset_fields",
-    "linlayout.show.render.grid_distributed",
-    "linlayout.show.render.grid_memory",
-    "linlayout.show.synthesis.side_rows",
-    "linlayout.show.synthesis.synthesis_report",
-    "linlayout.show.text.dumps",
-    "linlayout.show.text.table",
 }
 
 
