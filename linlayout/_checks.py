@@ -22,6 +22,7 @@ from .errors import LayoutError
 __all__ = [
     "MAX_INT_BITS",
     "as_int",
+    "cut",
     "shown",
     "bit_vector",
     "dim_name",
@@ -37,6 +38,12 @@ __all__ = [
 ]
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` itself when at most ``limit`` characters, else its first ``limit - 1`` and an
+    ellipsis (a message that echoes a huge input stays readable)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def shown(value: Any, limit: int = 120) -> str:
     """``repr(value)`` for an error message, bounded: an int too long to print usefully is
     described by its bit length (``repr`` of an int over 4300 digits raises ValueError), a
@@ -48,7 +55,7 @@ def shown(value: Any, limit: int = 120) -> str:
         text = repr(value)
     except Exception:  # noqa: BLE001 - a hostile __repr__ or an int past the digit limit
         return f"<a {type(value).__name__}>"
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return cut(text, limit)
 
 
 #: Widest int any argument may be: 2048 bits (617 decimal digits), below the floor of

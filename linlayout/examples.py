@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from importlib import resources
 
-from ._checks import shown
+from ._checks import dim_name, file_path, log2_exact, need_mapping, shown, string
 from .errors import LayoutError
 from .layout import LinearLayout
 from ._memo import memoize
@@ -59,8 +59,10 @@ def get(name: str = DEFAULT) -> Example:
     """The built-in example called ``name``.
 
     Raises:
-        LayoutError: no such example (the message lists the names).
+        LayoutError: ``name`` is not a string, or no such example (the message lists the
+            names).
     """
+    string(name, "name")
     data = _data()
     if name not in data:
         raise LayoutError(f"no example {shown(name)}; choose one of {names()}")
@@ -93,7 +95,13 @@ def row_major(out_dims: dict[str, int]) -> LinearLayout:
 
         >>> row_major({"dim0": 2, "dim1": 4}).bases
         {'offset': [[0, 1], [0, 2], [1, 0]]}
+
+    Raises:
+        LayoutError: ``out_dims`` is not a mapping of dim names to power-of-two sizes.
     """
+    need_mapping(out_dims, "out_dims")
+    out_dims = {dim_name(k, "out-dim"): 1 << log2_exact(v, f"size of out dim {shown(k)}")
+                for k, v in out_dims.items()}
     bases = []
     names = list(out_dims)
     for k in reversed(range(len(names))):
@@ -113,12 +121,14 @@ def write_files(directory: str | os.PathLike) -> list[str]:
         The paths written, in order.
 
     Raises:
+        LayoutError: ``directory`` is not a file path.
         OSError: a folder or file cannot be written.
     """
+    directory = file_path(directory, "directory")
     paths = []
     for name in names():
         ex = get(name)
-        folder = os.path.join(os.fspath(directory), name)
+        folder = os.path.join(directory, name)
         os.makedirs(folder, exist_ok=True)
         for stem, layout in (("store", ex.store), ("load", ex.load),
                              ("row_major", row_major(ex.store.out_dims))):

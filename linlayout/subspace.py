@@ -29,10 +29,24 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import f2
-from ._checks import bit_vector, random_source, shown
+from ._checks import MAX_INT_BITS, bit_vector, random_source, shown
 from .errors import LayoutError
 
-__all__ = ["Subspace"]
+__all__ = ["MAX_NBITS", "Subspace"]
+
+#: Largest ambient dimension :meth:`Subspace.full`, :meth:`Subspace.complement` and
+#: :meth:`Subspace.to_galois` accept: as wide as any accepted vector
+#: (:data:`linlayout._checks.MAX_INT_BITS`); F₂ⁿ for a larger ``n`` would not fit in memory.
+MAX_NBITS = MAX_INT_BITS
+
+
+def _nbits(value: object, what: str) -> int:
+    """An ambient dimension: a non-negative int of at most :data:`MAX_NBITS`."""
+    n = bit_vector(value, what)
+    if n > MAX_NBITS:
+        raise LayoutError(f"{what} is {shown(n)}, above the largest dimension {MAX_NBITS}; "
+                          f"give at most {MAX_NBITS} bits")
+    return n
 
 
 
@@ -90,8 +104,9 @@ class Subspace:
 
     @classmethod
     def full(cls, nbits: int) -> Subspace:
-        """All of F₂^nbits. Raises LayoutError unless ``nbits`` is a non-negative int."""
-        n = bit_vector(nbits, "nbits")
+        """All of F₂^nbits. Raises LayoutError unless ``nbits`` is a non-negative int of at
+        most :data:`MAX_NBITS`."""
+        n = _nbits(nbits, "nbits")
         return cls.from_echelon(tuple(1 << i for i in reversed(range(n))))
 
     # ------------------------------------------------------------------ accessors
@@ -164,7 +179,8 @@ class Subspace:
 
         Raises:
             LayoutError: this subspace is not inside ``ambient`` (the offending basis vector
-                is named), or ``ambient`` is neither a non-negative int nor a Subspace.
+                is named), or ``ambient`` is neither a non-negative int (at most
+                :data:`MAX_NBITS`) nor a Subspace.
         """
         if isinstance(ambient, Subspace):
             for b in self._basis:
@@ -174,7 +190,7 @@ class Subspace:
                         "complement is taken inside a space that contains the subspace"
                     )
             return Subspace(f2.extend_basis(self._basis, reversed(ambient._basis)))
-        n = bit_vector(ambient, "ambient (an int number of bits or a Subspace)")
+        n = _nbits(ambient, "ambient (an int number of bits or a Subspace)")
         return Subspace(f2.complement(self._basis, n))
 
     def quotient(self, other: Subspace) -> Subspace:
@@ -228,7 +244,7 @@ class Subspace:
         import galois
         import numpy as np
 
-        n = self.nbits if nbits is None else bit_vector(nbits, "nbits")
+        n = self.nbits if nbits is None else _nbits(nbits, "nbits")
         if n < self.nbits:
             raise LayoutError(f"the subspace needs {self.nbits} bits, got nbits={n}")
         m = np.zeros((self.dim, n), dtype=np.uint8)

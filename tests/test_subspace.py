@@ -228,6 +228,17 @@ def test_bad_arguments_raise_layout_error():
         U + 3  # noqa: B018
 
 
+def test_ambient_dimensions_are_capped():
+    from linlayout.subspace import MAX_NBITS
+
+    assert Subspace.full(MAX_NBITS).dim == MAX_NBITS
+    for call in (lambda: Subspace.full(2 ** 64), lambda: Subspace.full(MAX_NBITS + 1),
+                 lambda: Subspace([1]).complement(2 ** 64),
+                 lambda: Subspace([1]).to_galois(2 ** 64)):
+        with pytest.raises(LayoutError, match=f"largest dimension {MAX_NBITS}"):
+            call()
+
+
 U = Subspace([0b011, 0b100])
 SUBSPACE_WALK = {
     "complement": (U, (8,), {}),

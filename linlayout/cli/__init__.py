@@ -48,7 +48,8 @@ from collections.abc import Sequence
 
 from ..errors import LayoutError
 from . import check, coalescing, conflicts, examples, ptx, show, synthesize
-from .common import PROG, CliError, one_line
+from .._checks import cut
+from .common import MAX_MESSAGE_CHARS, PROG, CliError, one_line
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_INTERNAL_ERROR", "main"]
 
@@ -65,9 +66,18 @@ EXIT_BROKEN_PIPE = 141
 COMMANDS = (synthesize, conflicts, coalescing, show, examples, ptx, check)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors (``invalid int value: '…'``) echo a bad argument
+    cut to :data:`~linlayout.cli.common.MAX_MESSAGE_CHARS` characters, not whole; the
+    subcommands' parsers are of this class too."""
+
+    def error(self, message: str):
+        super().error(cut(message, MAX_MESSAGE_CHARS))
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog=PROG,
         description="Linear layouts over F2: exact shared-memory bank conflicts and "
                     "provably optimal swizzles.",

@@ -8,6 +8,7 @@ import os
 import re
 from typing import Any
 
+from .._checks import cut, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..show.text import dumps, table
@@ -60,8 +61,8 @@ def load_layout(path: str, what: str, element_bits: int | None = None) -> Linear
     except LayoutError as exc:
         looks_cute = bool(re.search(r"[():<]", path))
         if looks_cute:
-            raise CliError(f"{what} {path!r}: {exc}") from None
-        raise CliError(f"{what} {path!r} is no file, atom name or CuTe layout; give "
+            raise CliError(f"{what} {shown(path)}: {exc}") from None
+        raise CliError(f"{what} {shown(path)} is no file, atom name or CuTe layout; give "
                        f"{LAYOUT_FORMS}") from None
 
 
@@ -103,9 +104,15 @@ def _no_constant(name: str) -> Any:
     raise CliError(f"{name} is not a layout value (JSON layout files hold integers)")
 
 
-def one_line(msg: str) -> str:
-    """``msg`` on one line: every run of whitespace (newlines included) becomes one space."""
-    return " ".join(str(msg).split())
+#: Most characters of a message on the error line: an error that echoes a huge argument (a
+#: 120 KB string given as a layout) is cut, with an ellipsis, not printed whole.
+MAX_MESSAGE_CHARS = 400
+
+
+def one_line(msg: object, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``msg`` on one line: every run of whitespace (newlines included) becomes one space; cut
+    to ``limit`` characters with an ellipsis."""
+    return cut(" ".join(str(msg).split()), limit)
 
 
 def add_hardware_args(sp: argparse.ArgumentParser) -> None:

@@ -24,6 +24,7 @@ CUTLASS ``include/cute/stride.hpp``; colexicographic splitting as in
 
 from __future__ import annotations
 
+from .._checks import instance_of
 from ..errors import LayoutError
 from .cutelayout import CuteLayout
 from .inttuple import IntTuple, format_int_tuple, leaves
@@ -62,13 +63,15 @@ def coordinate_images(layout: CuteLayout) -> list[list[int]]:
     Raises:
         LayoutError: naming the mode — a shape that is not a power of two (its coordinate does
             not split into bits), a negative stride, or two coordinate bits whose images
-            share a bit (CuTe's sum would carry, so the map is not F₂-linear).
+            share a bit (CuTe's sum would carry, so the map is not F₂-linear); ``layout`` is
+            not a CuteLayout (parse text with :func:`~linlayout.cute.parse_cute`).
 
     Example::
 
         >>> coordinate_images(CuteLayout(((2, 4), 8), ((1, 16), 2)))
         [[1, 16, 32], [2, 4, 8]]
     """
+    instance_of(layout, CuteLayout, "layout")
     shape = layout.shape if isinstance(layout.shape, tuple) else (layout.shape,)
     stride = layout.stride if isinstance(layout.stride, tuple) else (layout.stride,)
     top_path = isinstance(layout.shape, tuple)

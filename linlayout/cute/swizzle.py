@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .._checks import as_int, log2_exact, shown
+from .._checks import MAX_INT_BITS, as_int, bit_vector, log2_exact, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
@@ -158,7 +158,7 @@ def xor_pairs(B: int, M: int, S: int) -> XorPairs:
 
 
 def apply_xor_pairs(pairs: XorPairs, value: int) -> int:
-    """Apply a bit-XOR swizzle to one non-negative int (no validation: the hot path).
+    """Apply a bit-XOR swizzle to one non-negative int.
 
     Args:
         pairs: ``(target bit, source bit)`` pairs (see :data:`XorPairs`); sources are read from
@@ -168,11 +168,26 @@ def apply_xor_pairs(pairs: XorPairs, value: int) -> int:
     Returns:
         ``value`` with bit ``t`` XORed with bit ``s`` of ``value`` for every pair ``(t, s)``.
 
+    Raises:
+        LayoutError: ``pairs`` is not a sequence of two non-negative ints each below
+            :data:`~linlayout._checks.MAX_INT_BITS`, or ``value`` is not a non-negative int.
+
     Example::
 
         >>> apply_xor_pairs(((4, 7),), 0x80)   # bit 7 set: bit 4 flips
         144
     """
+    value = bit_vector(value, "value")
+    checked = _checked_pairs(pairs)
+    for i, (t, src) in enumerate(checked):
+        if t >= MAX_INT_BITS or src >= MAX_INT_BITS:
+            raise LayoutError(f"pairs[{i}] = {shown((t, src))}: bit positions must be below "
+                              f"{MAX_INT_BITS}")
+    return _xor(checked, value)
+
+
+def _xor(pairs: XorPairs | list[tuple[int, int]], value: int) -> int:
+    """:func:`apply_xor_pairs` on checked arguments (this module's loops)."""
     x = value
     for t, src in pairs:
         x ^= ((value >> src) & 1) << t
@@ -209,7 +224,7 @@ def xor_pairs_layout(pairs: XorPairs, size: int) -> LinearLayout:
                 f"the pair ({t}, {src}) writes bit {t}, outside offsets [0, {1 << n}); use "
                 f"size >= {1 << (t + 1)}"
             )
-    cols = [apply_xor_pairs(checked, 1 << i) for i in range(n)]
+    cols = [_xor(checked, 1 << i) for i in range(n)]
     return LinearLayout.from_columns(cols, {"offset": 1 << n}, {"offset": 1 << n})
 
 
@@ -274,7 +289,7 @@ def cute_swizzle_offset(B: int, M: int, S: int, offset: int) -> int:
     a = as_int(offset, "offset")
     if a < 0:
         raise LayoutError(f"offset must be non-negative, got {a}")
-    return apply_xor_pairs(pairs, a)
+    return _xor(pairs, a)
 
 
 def cute_swizzle(B: int, M: int, S: int, size: int | None = None) -> LinearLayout:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._checks import as_int, instance_of
 from ..conflicts import ConflictReport, bank_conflicts
 from ..conflicts.explain import ConflictExplanation, InstructionExplanation, explain_conflicts
 from ..errors import LayoutError
@@ -134,6 +135,7 @@ def conflict_verdict(layout: LinearLayout, memory: LinearLayout, *, element_bits
         LayoutError: ``max_degree`` below 1, or anything :func:`linlayout.bank_conflicts`
             rejects.
     """
+    max_degree = as_int(max_degree, "max_degree")
     if max_degree < 1:
         raise LayoutError(f"max_degree must be at least 1, got {max_degree}")
     note = tile_note(layout, memory)
@@ -195,7 +197,13 @@ def explanation_text(expl: ConflictExplanation) -> str:
     (no final newline): per instruction kind its phases and degrees, the worst phase's worst
     bank with the words it is asked for and the lanes (and byte addresses) asking; then, for a
     linear memory layout, why: the colliding offset bits of Lemma 9.4's subspace, one lane
-    pair per dimension."""
+    pair per dimension.
+
+    Raises:
+        LayoutError: ``expl`` is not a ConflictExplanation (``conflict_verdict(...,
+            explain=True).explanation`` or :func:`~linlayout.conflicts.explain.explain_conflicts`).
+    """
+    instance_of(expl, ConflictExplanation, "expl")
     rep = expl.report
     how = {"closed form": "linear layouts: every instruction of every warp costs the same",
            "enumeration": "padded layout: every instruction of every warp enumerated",

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .. import f2
+from .._checks import as_int, instance_of, need_mapping, sequence_of
 from ..hardware.kinds import memory_columns
 from ..errors import LayoutError
 from ..layout import LinearLayout
@@ -148,8 +149,10 @@ def offset_fields(memory: LinearLayout) -> tuple[list[Field], list[Field]]:
         ``block`` dim.
 
     Raises:
-        LayoutError: unknown in dims; NotInvertibleError: the layout is not a bijection.
+        LayoutError: not a LinearLayout, or unknown in dims; NotInvertibleError: the layout
+            is not a bijection.
     """
+    instance_of(memory, LinearLayout, "memory")
     rows, offset_bits, out_bits = _inverse_rows(memory)
     return (_fields_from_rows(rows[:offset_bits], out_bits),
             _fields_from_rows(rows[offset_bits:], out_bits))
@@ -166,8 +169,17 @@ def evaluate_fields(fields: list[Field], coords: Mapping[str, int]) -> int:
         ``Σ 2^stride · (p₁ ⊕ p₂ ⊕ …)`` with ``p = ((coords[dim] >> low_bit) & mask) << shift``.
 
     Raises:
-        KeyError: a dim of the fields is missing from ``coords``.
+        LayoutError: ``fields`` is not a list of :class:`Field`, ``coords`` is not a mapping,
+            or a dim of the fields is missing from it or not an int.
     """
+    fields = sequence_of(fields, Field, "fields")
+    need_mapping(coords, "coords")
+    coords = dict(coords)
+    for dim in sorted({p.dim for f in fields for p in f.parts}):
+        if dim not in coords:
+            raise LayoutError(f"coords has no {dim!r}: give an index for every dim of the "
+                              f"fields, e.g. {{{dim!r}: 0}}")
+        coords[dim] = as_int(coords[dim], f"coords[{dim!r}]")
     total = 0
     for f in fields:
         v = 0

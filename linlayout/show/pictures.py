@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import f2
+from .._checks import as_int, file_path, instance_of, shown
 from ..conflicts import bank_conflicts
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel, bank_model
@@ -57,6 +58,8 @@ INSTALL_HINT = 'pictures need matplotlib: pip install "linlayout[plot]"'
 #: Default cut of large tensors (rows, columns).
 MAX_ROWS = 64
 MAX_COLS = 64
+#: Largest ``dpi`` that :func:`save` accepts (print quality is 300-600).
+MAX_DPI = 2400
 
 
 class MissingMatplotlib(ImportError):
@@ -78,6 +81,7 @@ def bank_color(bank: int, num_banks: int = 32) -> tuple[float, float, float]:
     """RGB of a bank: hue = ``bank // 2`` over ``num_banks / 2`` hues; odd banks darker."""
     import colorsys
 
+    bank, num_banks = as_int(bank, "bank"), as_int(num_banks, "num_banks")
     hues = max(1, num_banks // 2)
     h = (bank // 2 % hues) / hues
     return colorsys.hsv_to_rgb(h, 0.55 if bank % 2 == 0 else 0.75, 0.97 if bank % 2 == 0 else 0.68)
@@ -87,7 +91,10 @@ def lane_color(lane: int, lanes: int = 32) -> tuple[float, float, float]:
     """RGB of a lane (or thread): hue walks ``0 … lanes-1``; odd lanes darker."""
     import colorsys
 
-    h = (lane % lanes) / max(1, lanes)
+    lane, lanes = as_int(lane, "lane"), as_int(lanes, "lanes")
+    if lanes < 1:
+        raise LayoutError(f"lanes must be a positive int (e.g. 32), got {lanes}")
+    h = (lane % lanes) / lanes
     return colorsys.hsv_to_rgb(h, 0.5 if lane % 2 == 0 else 0.7, 0.97 if lane % 2 == 0 else 0.7)
 
 
@@ -511,9 +518,10 @@ def draw_matrix(
         The ``matplotlib.figure.Figure``.
 
     Raises:
-        LayoutError: bad ``element_bits``.
+        LayoutError: ``layout`` is not a LinearLayout, or bad ``element_bits``.
         MissingMatplotlib: matplotlib is not installed.
     """
+    instance_of(layout, LinearLayout, "layout")
     _, Rectangle, mpl_colors = _mpl()
     cols = layout.columns
     nin, nout = len(cols), layout.total_out_bits
@@ -679,6 +687,7 @@ def draw_layout(layout: LinearLayout, *, element_bits: int = 32,
     Raises:
         LayoutError, NotInvertibleError, MissingMatplotlib: as the functions used.
     """
+    instance_of(layout, LinearLayout, "layout")
     Figure, _, _ = _mpl()
     nrows, ncols, _ = _shape(layout)
     rows, cols = min(nrows, MAX_ROWS), min(ncols, MAX_COLS)
@@ -708,9 +717,17 @@ def save(fig: Any, path: str, *, dpi: int | None = None) -> None:
     in one drawing pass; any other is cropped to its content (``bbox_inches="tight"``).
 
     Raises:
-        LayoutError: the extension is neither ``.png`` nor ``.svg``.
+        LayoutError: ``fig`` is not a matplotlib Figure, ``path`` is not a file path, or its
+            extension is neither ``.png`` nor ``.svg``.
     """
-    low = str(path).lower()
+    Figure, _, _ = _mpl()
+    instance_of(fig, Figure, "fig")
+    path = file_path(path, "path")
+    if dpi is not None:
+        dpi = as_int(dpi, "dpi")
+        if not 1 <= dpi <= MAX_DPI:
+            raise LayoutError(f"dpi must be an int from 1 to {MAX_DPI} (e.g. 150), got {shown(dpi)}")
+    low = path.lower()
     if not (low.endswith(".png") or low.endswith(".svg")):
         raise LayoutError(f"picture path {path!r} must end in .png or .svg")
     if low.endswith(".png") and fig.canvas.__class__.__name__ != "FigureCanvasAgg":

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import ptx
+from .._checks import as_int, instance_of, int_list, sequence_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .formula import offset_formula
@@ -35,6 +36,13 @@ __all__ = ["TILE_NAMES", "PtxReport", "atoms_line", "cell_bytes", "matrix_rows",
 TILE_NAMES = {"dim0": "row", "dim1": "col"}
 
 
+def _element_bits(value: Any) -> int:
+    bits = as_int(value, "element_bits")
+    if bits < 1:
+        raise LayoutError(f"element_bits must be a positive int (e.g. 16), got {bits}")
+    return bits
+
+
 def mode_numbering(m: ptx.SwizzleMode) -> str:
     """One line naming the mode in every numbering: the ``CUtensorMapSwizzle`` value (or that
     there is none), PTX ``tensormap.replace`` ``swizzle_mode``/``swizzle_atomicity``, tcgen05
@@ -42,6 +50,7 @@ def mode_numbering(m: ptx.SwizzleMode) -> str:
     def show(v: Any) -> str:
         return "-" if v is None else str(v)
 
+    m = ptx.swizzle_mode(m)
     cu = (f"{m.cu_tensor_map_swizzle_name} = {m.cu_tensor_map_swizzle}"
           if m.cu_tensor_map_swizzle_name else "no CUtensorMapSwizzle value")
     cute = ptx.cute_name(m) or "no single CuTe Swizzle"
@@ -53,6 +62,7 @@ def mode_numbering(m: ptx.SwizzleMode) -> str:
 def matrix_rows(layout: LinearLayout) -> list[list[int]]:
     """The F2 matrix of a square layout (``total_in_bits`` rows and columns): row ``i`` holds
     output bit ``i`` of each input bit's image (entry ``[i][j]`` is 0 or 1)."""
+    instance_of(layout, LinearLayout, "layout")
     n = layout.total_in_bits
     return [[(c >> r) & 1 for c in layout.columns] for r in range(n)]
 
@@ -60,6 +70,8 @@ def matrix_rows(layout: LinearLayout) -> list[list[int]]:
 def matrix_text(rows: list[list[int]]) -> str:
     """:func:`matrix_rows` as text: a header of column numbers, then ``bit i:`` and the row,
     columns right-aligned; lines joined by newlines, no final newline."""
+    rows = [int_list(row, f"rows[{i}]")
+            for i, row in enumerate(sequence_of(rows, (list, tuple), "rows"))]
     n = len(rows)
     w = len(str(n - 1))
     head = " " * (w + 8) + " ".join(str(j).rjust(w) for j in range(n))
@@ -72,6 +84,7 @@ def matrix_text(rows: list[list[int]]) -> str:
 def cell_bytes(m: ptx.SwizzleMode) -> int:
     """Bytes per cell of the mode's chunk table: 8 for ``128B_atom_32B_flip_8B`` (it moves
     8-byte halves), 16 otherwise."""
+    m = ptx.swizzle_mode(m)
     return 8 if m is ptx.SwizzleMode.SWIZZLE_128B_ATOM_32B_FLIP_8B else 16
 
 
@@ -82,7 +95,12 @@ def tile_view(m: ptx.SwizzleMode, element_bits: int) -> tuple[dict[str, Any], st
     of ``element_bits``-bit elements (dims named :data:`TILE_NAMES`) and its layout; the 96-byte
     mode, not F2-linear, gives the exact map on (row, 16-byte cell). A tile TMA cannot hold
     (e.g. 128-bit elements split by the 8-byte flip) gives the reason instead, never an error.
+
+    Raises:
+        LayoutError: ``m`` is not a swizzle mode, or ``element_bits`` is not a positive int.
     """
+    m = ptx.swizzle_mode(m)
+    element_bits = _element_bits(element_bits)
     row_bytes = m.span_bytes or 128
     if m is ptx.SwizzleMode.SWIZZLE_96B:
         rows = []
@@ -113,6 +131,8 @@ def atoms_line(m: ptx.SwizzleMode, element_bits: int) -> str | None:
     """The tcgen05/wgmma atom shapes (MN × K elements) for K-major and MN-major operands of
     ``element_bits``-bit elements (PTX Table 55; ``none`` where the table has none), or None
     for a mode with no tcgen05 ``layout_type``."""
+    m = ptx.swizzle_mode(m)
+    element_bits = _element_bits(element_bits)
     if m.tcgen05_layout_type is None:
         return None
     parts = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import f2
+from .._checks import as_int
 from ..hardware.model import HardwareModel, bank_model
 from ..hardware.kinds import distributed_columns, is_distributed, memory_columns
 from ..errors import LayoutError
@@ -26,6 +27,14 @@ MAX_COLS = 64
 MAX_ROWS = 128
 #: grid_distributed enumerates all 2^bits inputs; more input bits than this raise.
 MAX_IN_BITS = 22
+
+
+def _limit(value: object, what: str) -> int:
+    """A truncation limit: a positive int."""
+    n = as_int(value, what)
+    if n < 1:
+        raise LayoutError(f"{what} must be a positive int (rows or columns shown), got {n}")
+    return n
 
 
 def _shape(layout: LinearLayout) -> tuple[int, int]:
@@ -94,6 +103,7 @@ def grid_distributed(layout: LinearLayout, *, max_cols: int = MAX_COLS,
         LayoutError: an in dim outside ``register, lane, warp, block``, or not 1-D/2-D.
     """
     distributed_columns(layout, "layout")
+    max_cols, max_rows = _limit(max_cols, "max_cols"), _limit(max_rows, "max_rows")
     _shape(layout)
     if layout.total_in_bits > MAX_IN_BITS:
         raise LayoutError(
@@ -156,6 +166,7 @@ def grid_memory(memory: LinearLayout, element_bits: int, *,
     """
     if not isinstance(memory, LinearLayout):
         raise LayoutError(f"memory must be a LinearLayout, got {type(memory).__name__}")
+    max_cols, max_rows = _limit(max_cols, "max_cols"), _limit(max_rows, "max_rows")
     model = bank_model(element_bits, hardware)
     num_banks, bank_bytes = model.hardware.num_banks, model.hardware.bank_bytes
     _shape(memory)

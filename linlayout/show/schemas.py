@@ -18,6 +18,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from .._checks import need_mapping
 from ..errors import LayoutError
 
 __all__ = ["COMMANDS", "SCHEMA_VERSION", "schema", "versioned"]
@@ -43,5 +44,10 @@ def schema(command: str) -> dict[str, Any]:
 
 
 def versioned(document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` with ``"schema_version"`` as its first key (a new dict)."""
+    """``document`` with ``"schema_version"`` as its first key (a new dict).
+
+    Raises:
+        LayoutError: ``document`` is not a mapping.
+    """
+    need_mapping(document, "document")
     return {"schema_version": SCHEMA_VERSION, **document}

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import examples
+from .._checks import instance_of, sequence_of
+from ..conflicts import ConflictReport
 from ..cute import NoCuteFormError, to_cute
 from ..errors import LayoutError
 from ..layout import LinearLayout
@@ -59,7 +61,17 @@ def side_rows(names: Sequence[str], reports: Sequence[Any],
         names: each side's name (``"store"``, ``"load"``, …).
         reports: each side's :class:`~linlayout.ConflictReport`, in the same order.
         counted: which sides enter the totals (default: all).
+
+    Raises:
+        LayoutError: ``names`` not a list of str, ``reports`` not a list of ConflictReport,
+            or the lists of different lengths.
     """
+    names = sequence_of(names, str, "names")
+    reports = sequence_of(reports, ConflictReport, "reports")
+    counted = sequence_of(counted, (bool, int), "counted")
+    if len(names) != len(reports) or (counted and len(counted) != len(reports)):
+        raise LayoutError(f"names, reports (and counted) must have one entry per side; got "
+                          f"{len(names)} names and {len(reports)} reports")
     rows = []
     counted = counted or (True,) * len(reports)
     for name, rep, c in zip(names, reports, counted):
@@ -324,8 +336,10 @@ def synthesis_report(result: SwizzleResult, *, title: str | None = None,
         A :class:`SynthesisReport`.
 
     Raises:
-        LayoutError: ``example`` is not a built-in example's name; an unknown ``target``.
+        LayoutError: ``result`` is not a SwizzleResult; ``example`` is not a built-in
+            example's name; an unknown ``target``.
     """
+    instance_of(result, SwizzleResult, "result")
     bits = result.element_bits
     if example is not None:
         ex = examples.get(example)

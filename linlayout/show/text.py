@@ -11,6 +11,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .._checks import sequence_of, shown
+from ..errors import LayoutError
+
 __all__ = ["dumps", "table"]
 
 
@@ -23,7 +26,18 @@ def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
     Returns:
         The table, lines joined by newlines, trailing spaces stripped (no final newline).
+
+    Raises:
+        LayoutError: ``header`` or ``rows`` is not a list, or a row has a different number of
+            cells than ``header``.
     """
+    header = sequence_of(header, object, "header")
+    rows = sequence_of(rows, object, "rows")
+    for i, r in enumerate(rows):
+        sequence_of(r, object, f"rows[{i}]")
+        if len(r) != len(header):
+            raise LayoutError(f"rows[{i}] has {len(r)} cells but the header has "
+                              f"{len(header)}; give one cell per column")
     cells = [list(map(str, header))] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
@@ -39,7 +53,12 @@ def dumps(data: Any) -> str:
     still valid JSON.
 
     Raises:
-        TypeError: ``data`` holds a value :func:`json.dumps` cannot encode.
+        LayoutError: ``data`` holds a value :func:`json.dumps` cannot encode (convert it to
+            a plain int, float, str, list or dict first).
     """
-    text = json.dumps(data, indent=2, ensure_ascii=False)
+    try:
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise LayoutError(f"data cannot be written as JSON ({shown(str(exc), 200)}); convert "
+                          "it to plain ints, floats, strings, lists and dicts first") from None
     return _INT_LIST.sub(lambda m: "[" + ", ".join(re.split(r"\s*,\s*", m.group(1))) + "]", text)

@@ -79,3 +79,14 @@ def test_a_closed_pipe_is_no_error():
     proc.stderr.close()
     assert proc.wait() == 141
     assert err == ""
+
+
+@pytest.mark.parametrize("argv", [["show", "a" * 120_000],
+                                  ["synthesize", "--element-bits", "b" * 120_000]])
+def test_a_huge_bad_argument_is_not_echoed_whole(capsys, argv):
+    from linlayout.cli.common import MAX_MESSAGE_CHARS
+
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2 and "error:" in err and "Traceback" not in err
+    assert "…" in err
+    assert max(len(line) for line in err.splitlines()) < MAX_MESSAGE_CHARS + 100

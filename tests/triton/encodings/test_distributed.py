@@ -118,3 +118,22 @@ def test_bad_shapes_raise_layout_error():
         enc.to_linear_layout([64])
     with pytest.raises(LayoutError, match="power of two"):
         enc.to_linear_layout([64, 48])
+
+
+def test_numpy_ints_in_linear_and_shared_linear_bases_are_ints():
+    import numpy as np
+
+    from linlayout.triton import shared_linear
+
+    i = np.int64
+    enc = linear([[i(0), i(1)]], [[i(1), np.uint8(0)]], [[i(2), i(0)]], [[i(0), i(0)]],
+                 rank=i(2))
+    assert enc == linear([[0, 1]], [[1, 0]], [[2, 0]], [[0, 0]], rank=2)
+    assert all(type(v) is int for b in enc.register + enc.lane for v in b)
+    assert enc.to_linear_layout([4, 8]) == linear([[0, 1]], [[1, 0]], [[2, 0]],
+                                                  [[0, 0]]).to_linear_layout([4, 8])
+    sl = shared_linear([[i(0), i(1)], [i(1), i(0)]], [[i(0), i(0)]], alignment=i(16))
+    assert sl == shared_linear([[0, 1], [1, 0]], [[0, 0]], alignment=16)
+    assert sl.to_linear_layout([2, 2]).bases["offset"] == [[0, 1], [1, 0]]
+    with pytest.raises(LayoutError, match="must be an int"):
+        linear([[np.True_, 0]], [[1, 0]], [[2, 0]])
