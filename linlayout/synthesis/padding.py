@@ -37,10 +37,11 @@ __all__ = ["MAX_PADDING_ELEMENTS", "PaddingChoice", "PaddingResult",
            "synthesize_padding"]
 
 #: Largest tile (elements) :func:`synthesize_padding` searches: every candidate padding is
-#: counted on the padded addresses of every element (about 0.16 ms per element with one pad;
-#: 2^16 elements take about 10 s). Swizzles have no such limit: :func:`~linlayout.
-#: synthesize_swizzle` and :func:`~linlayout.bank_conflicts` count in closed form.
-MAX_PADDING_ELEMENTS = 1 << 16
+#: counted on the padded addresses of every element (a 128×128 tile, 2^14 elements, takes
+#: about 6 s on a 2-core machine; the cost grows with the elements and the loads). Swizzles
+#: have no such limit: :func:`~linlayout.synthesize_swizzle` and
+#: :func:`~linlayout.bank_conflicts` count in closed form.
+MAX_PADDING_ELEMENTS = 1 << 14
 
 
 @dataclass(frozen=True)
