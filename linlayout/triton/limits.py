@@ -37,7 +37,7 @@ MAX_TYPE_ELEMENTS = 1 << 24
 MAX_FILE_BYTES = 128 << 20
 #: Most shared-memory operations (the ops :func:`~linlayout.triton.read_ttgir` keeps) in one
 #: module; real kernels have tens to a few hundred.
-MAX_OPS = 100_000
+MAX_OPS = 50_000
 #: Most layout aliases (``#name = #ttg.…``) in one module; real files define tens. Each costs
 #: a parse of its attribute (about 0.1 ms), so the cap bounds that work to about a second.
 MAX_ALIASES = 10_000
