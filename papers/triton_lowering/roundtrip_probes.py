@@ -36,7 +36,7 @@ from fixture import main_for  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_roundtrip_probes.json.gz"
 SEED = 24
-PROBES = int(__import__("os").environ.get("ROUNDTRIP_PROBES", "330"))
+PROBES = 330
 TARGETS = ("cuda:80", "cuda:90", "hip:gfx942")
 
 
