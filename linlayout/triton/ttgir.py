@@ -35,6 +35,7 @@ from typing import Any
 from .._checks import instance_of
 from ..errors import LayoutError
 from .limits import MAX_FILE_BYTES, MAX_OPS, clip
+from .combine import combine_dependencies
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
 
@@ -56,6 +57,8 @@ _CLOSE_RE = re.compile(rf"^{_WS}\}}\){_WS}:", re.M)
 _REGION_LINES = 400
 #: Every SSA name token (maximal munch: a name ``%x`` is used where this yields ``%x``).
 _USE_RE = re.compile(r"%[\w$.-]+")
+#: A use of one result of a multi-result op (``%r#1``).
+_RESULT_USE_RE = re.compile(r"(%[\w$.-]+)#(\d{1,3})\b")
 _MODULE_RE = re.compile(rf"^{_WS}(?:module|tt\.func|func\.func)\b", re.M)
 #: What every operation name starts with: lines without it are skipped at C speed.
 _NAME_HINT = re.compile(r"(?:ttg|triton_gpu|ttng|triton_nvidia_gpu|scf|tt|amdg)\.")
@@ -112,6 +115,10 @@ class Op:
         text: the line without its ``loc(…)``.
         source: ``file.py:line`` from the op's ``loc(…)``, or None.
         result_used: whether a later line uses a result (checked for scratch ops only).
+        results_used: for a scratch op with several results (``%r:2``), whether a later line
+            uses each (``%r#0``, ``%r#1``); empty otherwise.
+        combine: for a ``tt.reduce``, the operands each result depends on through the combine
+            region (:func:`~.combine.combine_dependencies`), or None when not known.
     """
 
     line: int
@@ -123,6 +130,8 @@ class Op:
     text: str
     source: str | None = None
     result_used: bool = True
+    results_used: tuple[bool, ...] = ()
+    combine: tuple[frozenset[int], ...] | None = None
 
     @property
     def short(self) -> str:
@@ -186,6 +195,9 @@ class Access:
         result_used: whether the op's result is used (scalar atomics only pay for it then).
         operand_types: the tensor types of a scratch op's operands, in order (a
             multi-operand ``tt.reduce`` such as an argmax moves each with its own width).
+        results_used: per result of a multi-result scratch op, whether it is used (empty:
+            all are).
+        combine: for a ``tt.reduce``, the operands each result depends on (None: unknown).
 
     ``kind`` is ``"store"``/``"load"`` (a register ⇄ shared copy), ``"convert"``,
     ``"scratch"`` (``tt.reduce``/``scan``/``histogram``/``gather``/scalar atomics: a private
@@ -212,6 +224,8 @@ class Access:
     masked: bool = False
     result_used: bool = True
     operand_types: tuple[TritonType, ...] = ()
+    results_used: tuple[bool, ...] = ()
+    combine: tuple[frozenset[int], ...] | None = None
 
 
 def _strip_loc(line: str) -> str:
@@ -631,6 +645,22 @@ def _mark_unused(text: str, ops: list[Op], pending: list[tuple[int, list[str], i
         used = any(last.get(n, -1) >= later for n in names)
         if not used:
             ops[k] = dataclasses.replace(ops[k], result_used=False)
+    multi = {}  # %r -> (op index, result count, later) for results printed as %r:n
+    for k, _, later in pending:
+        for r in ops[k].results:
+            m = re.fullmatch(r"(%[\w$.-]+):(\d+)", r.strip())
+            if m and 1 < int(m.group(2)) <= 64:
+                multi[m.group(1)] = (k, int(m.group(2)), later)
+    if not multi:
+        return
+    seen: dict[tuple[str, int], int] = {}
+    for m in _RESULT_USE_RE.finditer(text):
+        if m.group(1) in multi:
+            key = (m.group(1), int(m.group(2)))
+            seen[key] = m.start()
+    for name, (k, n, later) in multi.items():
+        flags = tuple(seen.get((name, i), -1) >= later for i in range(n))
+        ops[k] = dataclasses.replace(ops[k], results_used=flags)
 
 
 def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo: re.Match,
@@ -661,7 +691,11 @@ def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo:
         paren = rest[:rest.find(")") + 1] if ")" in rest else rest
         operands = tuple(_SSA_RE.findall(paren))
         attrs = rest[len(paren):]
-        return Op(lineno, name, results, operands, types, attrs, body.strip(), source)
+        combine = None
+        if name.endswith(".reduce") and operands:
+            combine = combine_dependencies(text[end + 1:cstart], len(operands))
+        return Op(lineno, name, results, operands, types, attrs, body.strip(), source,
+                  combine=combine)
     head, sig = _split_signature(rest)
     operand_text, attrs = _top_level_braces(head)
     sig_start = start + at + len(head) + 1
@@ -828,7 +862,7 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
                                    src.element_type if src else "",
                                    src.element_bits if src else 0, None, op.source, op.attrs,
                                    False, op.operands, False, op.result_used,
-                                   tuple(ts[:len(op.operands)])))
+                                   tuple(ts[:len(op.operands)]), op.results_used, op.combine))
         elif s in _NAMED:
             res = op.results[0] if op.results else None
             # the data buffer, not an mbarrier (a 1-D i64 memdesc)

@@ -96,3 +96,24 @@ def test_hopper_matmul_epilogue_and_three_stage_buffers():
     assert (rep.degree, rep.vector_elems) == (1, 8)
     alloc = next(op for op in m.ops if op.short == "local_alloc" and op.results == ("%a",))
     assert alloc.types[0].shape == (3, 128, 64) and alloc.types[0].view_shape == (128, 64)
+
+
+def test_a_reduce_knows_which_results_are_used_and_what_each_reads():
+    text = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: tensor<64x64xf32, #blocked>, %i: tensor<64x64xi32, #blocked>) {
+    %1:2 = "tt.reduce"(%x, %i) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32 loc(#loc1), %b: i32 loc(#loc1), %c: f32 loc(#loc1), %d: i32 loc(#loc1)):
+      %lt = arith.cmpf olt, %a, %c : f32 loc(#loc2)
+      %v = arith.select %lt, %a, %c : f32 loc(#loc2)
+      %j = arith.select %lt, %b, %d : i32 loc(#loc2)
+      tt.reduce.return %v, %j : f32, i32 loc(#loc2)
+    }) : (tensor<64x64xf32, #blocked>, tensor<64x64xi32, #blocked>) -> (tensor<64xf32, #ttg.slice<{dim = 0, parent = #blocked}>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>)
+    %2 = arith.addi %1#1, %1#1 : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    tt.return
+  }
+}
+"""
+    (a,) = [a for a in find_accesses(read_ttgir(text)) if a.op == "reduce"]
+    assert a.results_used == (False, True)
+    assert a.combine == (frozenset({0}), frozenset({0, 1}))

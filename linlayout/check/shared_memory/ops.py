@@ -110,7 +110,7 @@ def predict_access(a: Access, target: Target) -> Prediction:
         bits = tuple(moved_bits(t.element_bits, t.element_type) for t in a.operand_types)
         return predict_private(a.op, operand, result, moved_bits(a.element_bits, a.element_type)
                                if a.element_bits else 32, target, axis, n,
-                               bits if len(bits) == n else ())
+                               bits if len(bits) == n else (), a.results_used, a.combine)
     return predict_named(a.op, target)
 
 

@@ -34,7 +34,7 @@ from ...layout.padded import PaddedLayout
 from ...lowering.emitted import Emitted
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
-from .reduce import reduce_conversions
+from .reduce import kept_reloads, reduce_steps
 from .scan import scan_shape, scan_sides
 from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from ...lowering.target import Target
@@ -229,7 +229,9 @@ def _crosses_warps(layout: LinearLayout, axis: int) -> bool:
 
 def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout | None,
                     element_bits: int, target: Target, axis: int | None,
-                    operands: int = 1, operand_bits: tuple[int, ...] = ()) -> Prediction:
+                    operands: int = 1, operand_bits: tuple[int, ...] = (),
+                    results_used: tuple[bool, ...] = (),
+                    combine: tuple[frozenset[int], ...] | None = None) -> Prediction:
     """The private scratch of ``tt.reduce``, ``tt.scan``, ``tt.histogram`` and scalar
     atomics.
 
@@ -237,8 +239,10 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
     move to the result layout are ``convert_layout``s, each predicted by
     :func:`predict_convert` (scratch layout, instructions and their layouts, so their bank
     conflicts are counted) once per operand, ``operand_bits`` giving each operand's moved
-    bits (default ``element_bits`` for all ``operands``). The other ops' scratch has no
-    layout in the TTGIR: counts only, not bank conflicts.
+    bits (default ``element_bits`` for all ``operands``). When some results are unused
+    (``results_used``, per result; ``combine``: the operands each result depends on), the
+    reloads Triton's lowering leaves dead are not counted (:func:`.reduce.kept_reloads`).
+    The other ops' scratch has no layout in the TTGIR: counts only, not bank conflicts.
 
     Raises:
         LayoutError: a reduce axis outside the operand, or layouts that do not fit.
@@ -255,7 +259,7 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         if operand is None or axis is None:
             return Prediction((), "not analysed: missing types", analysed=False)
         return _predict_reduce(operand, result, axis, operand_bits or (element_bits,) * operands,
-                               target)
+                               target, results_used, combine)
     if op == "scan":
         if operand is None or axis is None or not _crosses_warps(operand, axis):
             return Prediction((), "scanned within each warp (shuffles): no shared memory",
@@ -312,21 +316,36 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
 
 
 def _predict_reduce(operand: LinearLayout, result: LinearLayout | None, axis: int,
-                    bits: tuple[int, ...], target: Target) -> Prediction:
+                    bits: tuple[int, ...], target: Target,
+                    results_used: tuple[bool, ...] = (),
+                    combine: tuple[frozenset[int], ...] | None = None) -> Prediction:
+    steps = reduce_steps(operand, result, axis)
+    per_step = [[predict_convert(src, dst, b, target) for b in bits] for _, src, dst in steps]
+    shared = [any(p.uses_shared for p in ps) for ps in per_step]
+    if len(results_used) != len(bits):
+        results_used = ()
+    kept = kept_reloads([k for k, _, _ in steps], shared, results_used,
+                        combine if combine is None or len(combine) == len(bits) else None,
+                        len(bits), dead_shuffles_removed=not target.is_nvidia)
     sides: list[Side] = []
-    rounds = 0
-    for src, dst in reduce_conversions(operand, result, axis):
-        shared = False
-        for b in bits:
-            p = predict_convert(src, dst, b, target)
-            sides.extend(p.sides)
-            shared = shared or p.uses_shared
-        rounds += shared
+    dropped = 0
+    for ps, keep in zip(per_step, kept):
+        for k, p in enumerate(ps):
+            for side in p.sides:
+                if side.emitted.side == "load" and k not in keep:
+                    dropped += 1
+                    continue
+                sides.append(side)
+    rounds = sum(shared)
     if not sides:
         return Prediction((), "reduced within each warp (shuffles): no shared memory",
                           uses_shared=False)
-    return Prediction(tuple(sides), f"partial results exchanged through scratch: {rounds} "
-                      f"convert_layout{'s' if rounds > 1 else ''} (store, barrier, load)")
+    note = (f"partial results exchanged through scratch: {rounds} "
+            f"convert_layout{'s' if rounds > 1 else ''} (store, barrier, load)")
+    if dropped:
+        note += (f"; {dropped} reload{'s' if dropped > 1 else ''} of unused results dropped "
+                 "(dead code)")
+    return Prediction(tuple(sides), note)
 
 
 def predict_named(op: str, target: Target) -> Prediction:

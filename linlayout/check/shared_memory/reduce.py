@@ -27,7 +27,8 @@ from __future__ import annotations
 from ...errors import LayoutError
 from ...layout import LinearLayout
 
-__all__ = ["inter_layout", "reduce_conversions", "reduced_layout"]
+__all__ = ["inter_layout", "kept_reloads", "reduce_conversions", "reduce_steps",
+           "reduced_layout"]
 
 _ORDER = ("register", "lane", "warp", "block")
 
@@ -147,6 +148,31 @@ def _remove_dim(layout: LinearLayout, k: int) -> LinearLayout:
     return LinearLayout(bases, {f"dim{i}": s for i, s in enumerate(sizes)})
 
 
+def reduce_steps(operand: LinearLayout, result: LinearLayout | None, axis: int
+                 ) -> list[tuple[str, LinearLayout, LinearLayout]]:
+    """:func:`reduce_conversions` with each conversion's kind: ``("round", src, dst)`` for a
+    cross-warp round (step 3, followed by shuffles and the combine), ``("result", src, dst)``
+    for the final move to the result layout (step 4).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``.
+    """
+    k = _axis_index(operand, axis)
+    layout = reduced_layout(operand, axis)
+    out = []
+    rounds = 0
+    while layout.out_dims[f"dim{axis}"] != 1 and rounds < 3:
+        tmp = inter_layout(layout, axis)
+        out.append(("round", layout, tmp))
+        layout = _zero_axis(tmp, k, "lane")
+        rounds += 1
+    if result is not None and len(operand.out_dims) > 1:
+        layout = _remove_dim(layout, k)
+        if layout != result:
+            out.append(("result", layout, result))
+    return out
+
+
 def reduce_conversions(operand: LinearLayout, result: LinearLayout | None, axis: int
                        ) -> list[tuple[LinearLayout, LinearLayout]]:
     """The ``(source, destination)`` layouts of every ``convert_layout`` Triton 3.9.0 emits
@@ -165,17 +191,74 @@ def reduce_conversions(operand: LinearLayout, result: LinearLayout | None, axis:
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``.
     """
-    k = _axis_index(operand, axis)
-    layout = reduced_layout(operand, axis)
+    return [(src, dst) for _, src, dst in reduce_steps(operand, result, axis)]
+
+
+def kept_reloads(kinds: list[str], shared: list[bool], results_used: tuple[bool, ...],
+                 combine: tuple[frozenset[int], ...] | None, operands: int,
+                 dead_shuffles_removed: bool = False) -> list[frozenset[int]]:
+    """Per conversion of :func:`reduce_steps`, the operands whose scratch reloads are left in
+    the assembly when some results of the reduce are unused.
+
+    The stores of every conversion stay (they write memory), and so does everything feeding a
+    later conversion through shared memory. Of the last conversion through shared memory:
+
+    * the final move to the result layout: the reload of an unused result is dropped by
+      Triton's own lowering (its LLVM IR before LLVM's optimiser already lacks it);
+    * a last cross-warp round: its reloads feed the warp shuffles of the in-warp reduction.
+      On NVIDIA they stay (``shfl.sync`` is not removed, neither by Triton nor by LLVM); on
+      AMD (``dead_shuffles_removed``) LLVM's optimiser removes the dead cross-lane chain,
+      and with it the reload of every operand that no used result depends on through the
+      combine region (an argmin's index depends on the values, the values not on the
+      index; two independent sums do not depend on each other).
+
+    Measured on Triton 3.9.0 (``papers/triton_lowering/unused_result_probes.py``).
+
+    Args:
+        kinds: ``"round"``/``"result"`` per conversion, in order.
+        shared: per conversion, whether it goes through shared memory.
+        results_used: per result, whether it is used; empty when all are.
+        combine: per result, the operands it depends on (None: unknown — every result then
+            depends on every operand).
+        operands: the number of operands.
+        dead_shuffles_removed: the target's LLVM removes unused cross-lane ops (AMD).
+
+    Returns:
+        One frozenset of operand indices per conversion.
+
+    Raises:
+        LayoutError: ``kinds`` and ``shared`` differ in length, or ``results_used``/``combine``
+            do not have one entry per operand.
+    """
+    if len(kinds) != len(shared):
+        raise LayoutError(f"{len(kinds)} conversion kinds but {len(shared)} shared flags; "
+                          "pass one of each per conversion")
+    everything = frozenset(range(operands))
+    if not results_used:
+        return [everything] * len(kinds)
+    if len(results_used) != operands or (combine is not None and len(combine) != operands):
+        raise LayoutError(f"a reduce of {operands} operands needs {operands} result flags and "
+                          f"dependency sets; got {len(results_used)} and "
+                          f"{None if combine is None else len(combine)}")
+    used = frozenset(j for j, u in enumerate(results_used) if u)
+    live = set(used)
+    if combine is None:
+        live = set(everything) if used else set()
+    else:
+        todo = list(used)
+        while todo:
+            for k in combine[todo.pop()]:
+                if k not in live:
+                    live.add(k)
+                    todo.append(k)
     out = []
-    rounds = 0
-    while layout.out_dims[f"dim{axis}"] != 1 and rounds < 3:
-        tmp = inter_layout(layout, axis)
-        out.append((layout, tmp))
-        layout = _zero_axis(tmp, k, "lane")
-        rounds += 1
-    if result is not None and len(operand.out_dims) > 1:
-        layout = _remove_dim(layout, k)
-        if layout != result:
-            out.append((layout, result))
+    for c, kind in enumerate(kinds):
+        if any(shared[c + 1:]):
+            out.append(everything)
+        elif kind == "result":
+            out.append(used)
+        elif dead_shuffles_removed:
+            out.append(frozenset(live))
+        else:
+            out.append(everything)
     return out

@@ -6,7 +6,8 @@ import pytest
 
 from linlayout import LayoutError
 from linlayout.check.shared_memory.predict import predict_private
-from linlayout.check.shared_memory.reduce import inter_layout, reduce_conversions, reduced_layout
+from linlayout.check.shared_memory.reduce import (inter_layout, kept_reloads, reduce_conversions,
+                                                  reduce_steps, reduced_layout)
 from linlayout.check.target import parse_target
 from linlayout.triton.parse import parse_encoding, parse_type
 
@@ -51,3 +52,40 @@ def test_within_warp_reductions_need_no_shared_memory():
 def test_a_bad_axis_is_refused():
     with pytest.raises(LayoutError, match="axis 2"):
         reduce_conversions(OP, None, 2)
+
+
+ARGMIN = (frozenset({0}), frozenset({0, 1}))  # values read values; the index reads both
+
+
+def test_steps_name_the_rounds_and_the_move_to_the_result():
+    kinds = [k for k, _, _ in reduce_steps(OP, None, 0)]
+    assert kinds and set(kinds) == {"round"}
+    assert [(s, d) for _, s, d in reduce_steps(OP, None, 0)] == reduce_conversions(OP, None, 0)
+
+
+def test_the_reload_of_an_unused_result_goes_in_the_final_move():
+    kept = kept_reloads(["round", "result"], [True, True], (False, True), ARGMIN, 2)
+    assert kept == [frozenset({0, 1}), frozenset({1})]
+
+
+def test_last_round_reloads_stay_on_nvidia_and_go_on_amd_when_nothing_used_reads_them():
+    # the index unused: nothing used reads it
+    assert kept_reloads(["round"], [True], (True, False), ARGMIN, 2) == [frozenset({0, 1})]
+    assert kept_reloads(["round"], [True], (True, False), ARGMIN, 2,
+                        dead_shuffles_removed=True) == [frozenset({0})]
+    # the values unused: the used index still reads them
+    assert kept_reloads(["round"], [True], (False, True), ARGMIN, 2,
+                        dead_shuffles_removed=True) == [frozenset({0, 1})]
+
+
+def test_everything_is_kept_when_all_results_are_used_or_a_later_round_stores():
+    assert kept_reloads(["round", "result"], [True, True], (), None, 2) == [frozenset({0, 1})] * 2
+    assert kept_reloads(["round", "result"], [True, False], (False, True), None, 2,
+                        dead_shuffles_removed=True) == [frozenset({0, 1}), frozenset({1})]
+
+
+def test_kept_reloads_refuses_mismatched_arguments():
+    with pytest.raises(LayoutError, match="shared flags"):
+        kept_reloads(["round"], [], (True,), None, 1)
+    with pytest.raises(LayoutError, match="result flags"):
+        kept_reloads(["round"], [True], (True,), None, 2)
