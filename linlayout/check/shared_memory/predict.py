@@ -179,6 +179,9 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
     if tile != "ld/st":
         n = matrix_tile(m, tile == "matrix.trans")
         if n is not None:
+            # each round lowers its own registers (transferWithinBlockSwizzling: one
+            # lowerLdStMatrix call per rep), so the width is capped by a round's words
+            n = min(n, max(1, m.registers_per_thread * bits // 32 // plan.reps))
             return Side(matrix(side, m, n, tile == "matrix.trans"), layout, plan.memory)
     v = largest_vectorisation(m)
     e = ld_st(side, m, target, v)

@@ -34,3 +34,20 @@ def test_amd_histogram_issues_one_atomic_per_bin_a_lane_owns(elements, bins, war
     # the max(bins, 64) / 64 bins it owns (the held-out probes' AMDGCN agrees)
     assert _histogram(elements, bins, 64, warps, "hip:gfx942")["atomic"] == ("ds_add_u32",
                                                                               atomics)
+
+
+def test_a_matrix_is_as_wide_as_one_rounds_words():
+    """2 words per thread moved in 2 rounds: two ldmatrix.x1, not one .x2
+    (transferWithinBlockSwizzling lowers each round's registers on their own)."""
+    from linlayout.check.shared_memory.predict import predict_convert
+    from linlayout.check.target import parse_target
+    from linlayout.layout import LinearLayout
+
+    src = LinearLayout({"register": [[8], [32], [16]], "lane": [[0], [0], [1], [0], [2]],
+                        "warp": [[4]]}, {"dim0": 64})
+    dst = LinearLayout({"register": [[32], [0], [0]], "lane": [[8], [16], [2], [4], [1]],
+                        "warp": [[0]]}, {"dim0": 64})
+    p = predict_convert(src, dst, 32, parse_target("cuda:90", 32))
+    assert p.plan.reps == 2
+    load = p.sides[1].emitted
+    assert (load.opcode, load.per_thread) == ("ldmatrix.sync.aligned.m8n8.x1.shared.b16", 2)
