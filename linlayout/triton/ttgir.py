@@ -38,6 +38,7 @@ from .limits import MAX_FILE_BYTES, MAX_OPS, clip
 from .combine import combine_dependencies
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
+from .warp_specialize import WarpSpecialize, find_warp_specialize
 
 __all__ = ["Access", "Op", "TTGIRModule", "ViewParents", "buffer_root", "find_accesses",
            "read_ttgir", "split_sections", "view_parents"]
@@ -155,6 +156,8 @@ class TTGIRModule:
         section: the ``MLIR_ENABLE_DUMP`` pass section analysed (``"IR Dump Before
             ConvertTritonGPUToLLVM"`` …), None for a plain TTGIR file.
         sections: the pass names of every TTGIR section of a dump, in file order.
+        warp_specialize: the ``ttg.warp_specialize`` regions
+            (:func:`~.warp_specialize.find_warp_specialize`).
     """
 
     aliases: Mapping[str, Any]
@@ -167,6 +170,7 @@ class TTGIRModule:
     path: str | None = None
     section: str | None = None
     sections: tuple[str, ...] = ()
+    warp_specialize: tuple[WarpSpecialize, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -498,7 +502,8 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
     mod = _read_text(padded, path, where)
     return TTGIRModule(mod.aliases, mod.threads_per_warp, mod.num_warps, mod.target, mod.ops,
                        mod.ttng_uses, mod.iter_args, path,
-                       f"IR Dump Before {name}" if name else None, names)
+                       f"IR Dump Before {name}" if name else None, names,
+                       mod.warp_specialize)
 
 
 class _Lines:
@@ -622,7 +627,8 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
         raise LayoutError(f"{where}no MLIR module, function or shared-memory operation found; "
                           "pass a TTGIR dump (e.g. kernel.asm['ttgir'] or MLIR_ENABLE_DUMP=1 "
                           "output)")
-    return TTGIRModule(aliases, tpw, nw, target, tuple(ops), tuple(ttng_uses), iter_args, path)
+    return TTGIRModule(aliases, tpw, nw, target, tuple(ops), tuple(ttng_uses), iter_args, path,
+                       warp_specialize=find_warp_specialize(text))
 
 
 def _keep(ops: list[Op], op: Op, where: str) -> None:

@@ -19,6 +19,7 @@ from .predict import (Prediction, Side, moved_bits, predict_convert, predict_cop
 from ...lowering.target import Target
 from ..target import parse_target
 from ..._memo import memoize
+from .warp_specialize import predict_warp_specialize
 
 __all__ = ["cached_copy", "embed_in_buffer", "layout_of", "module_target", "predict_access",
            "predict_module"]
@@ -167,4 +168,18 @@ def predict_module(module: TTGIRModule, target: Target | None = None
             out.append((a, predict_access(a, target)))
         except LayoutError as exc:
             out.append((a, exc))
+    if module.warp_specialize:
+        out = sorted(out + _warp_specialize(module, target), key=lambda ap: ap[0].line)
     return out
+
+
+def _warp_specialize(module: TTGIRModule, target: Target
+                     ) -> list[tuple[Access, Prediction | LayoutError]]:
+    """The ``ttg.warp_specialize`` regions as accesses with their predictions
+    (:mod:`.warp_specialize`); their buffers' offsets are known when nothing else in the
+    module uses shared memory."""
+    regions = module.warp_specialize
+    alone = not module.ops
+    preds = predict_warp_specialize(regions, module.num_warps or 4, target, alone)
+    return [(Access(r.line, "warp_specialize", "named", None, None, None, None, None, None,
+                    "", 0), p) for r, p in zip(regions, preds)]

@@ -1,0 +1,154 @@
+"""``ttg.warp_specialize`` regions in TTGIR text: partitions, their warps, their captures.
+
+A warp-specialised kernel (Gluon ``gl.warp_specialize``, or ``tl.range(...,
+warp_specialize=True)`` on sm_100) prints::
+
+    ttg.warp_specialize(%a, %b) attributes {…}
+    default { … ttg.warp_yield … }
+    partition0(%arg5: i32, %arg6: !tt.ptr<f32>) num_warps(1) { … ttg.warp_return }
+    partition1(…) num_warps(4) { … }
+    } : (i32, !tt.ptr<f32>) -> ()
+
+The operands are the *explicit captures*: values the worker partitions receive from the
+default warps. :func:`find_warp_specialize` lists each region with its partitions' warp
+counts, the capture types, which captures Triton rematerialises instead of passing them
+through shared memory (kernel arguments and short chains of pure operations on them), and
+which captures each partition uses. ``linlayout check`` turns these into the shared-memory
+instructions of Triton's lowering (:mod:`linlayout.check.shared_memory.warp_specialize`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["WarpSpecialize", "find_warp_specialize", "split_types"]
+
+_WS = re.compile(r"^[ \t]*(?:%[^=\n]*=[ \t]*)?ttg\.warp_specialize\((?P<ops>[^)\n]*)\)", re.M)
+_PARTITION = re.compile(r"^[ \t]*partition(\d+)\((?P<args>.*)\)[ \t]*num_warps\((\d+)\)[ \t]*\{",
+                        re.M)
+_CLOSE = re.compile(r"^[ \t]*\}[ \t]*:[ \t]*\((?P<types>.*)\)[ \t]*->", re.M)
+_NAME = re.compile(r"%[\w$.-]+")
+_DEF = re.compile(r"^[ \t]*(%[\w$.-]+)(?::\d+)?[ \t]*=[ \t]*\"?([\w.]+)\"?(.*)$", re.M)
+_FUNC = re.compile(r"^[ \t]*tt\.func\b(.*)$", re.M)
+#: Operations Triton's ``elideTrivialCaptures`` can rematerialise (pure once lowered to the
+#: LLVM dialect): integer/float arithmetic and constants, program ids, pointer arithmetic on
+#: scalars and shared allocations (an address inside the shared-memory base).
+_PURE_PREFIXES = ("arith.", "math.")
+_PURE_OPS = {"tt.get_program_id", "tt.get_num_programs", "tt.addptr", "tt.int_to_ptr",
+             "tt.ptr_to_int", "tt.bitcast", "ttg.local_alloc", "ttg.memdesc_index",
+             "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
+             "ttg.memdesc_reinterpret"}
+#: ``findTrivialSubcomputation`` gives up beyond this many operations.
+MAX_REMAT_OPS = 16
+#: At most this many regions are read from one file.
+MAX_REGIONS = 256
+
+
+@dataclass(frozen=True)
+class WarpSpecialize:
+    """One ``ttg.warp_specialize`` region.
+
+    Attributes:
+        line: 1-based line of the ``ttg.warp_specialize`` op.
+        partition_warps: the ``num_warps`` of each worker partition, in order.
+        capture_types: the type text of each explicit capture, in order.
+        trivial: per capture, whether Triton rematerialises it in the partitions instead of
+            passing it through shared memory.
+        used: per partition, per capture, whether the partition uses it.
+    """
+
+    line: int
+    partition_warps: tuple[int, ...]
+    capture_types: tuple[str, ...]
+    trivial: tuple[bool, ...]
+    used: tuple[tuple[bool, ...], ...]
+
+
+def split_types(text: str) -> list[str]:
+    """``"i32, !tt.ptr<f32>, tensor<4x4xf16, #blocked>"`` split at top-level commas."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+def _strip_loc(s: str) -> str:
+    return re.sub(r"\bloc\((?:[^()]|\([^()]*\))*\)", "", s)
+
+
+def _trivial(name: str, func_args: set[str], defs: dict[str, tuple[str, list[str]]]) -> bool:
+    """``findTrivialSubcomputation``: ``name`` comes from kernel arguments through at most
+    :data:`MAX_REMAT_OPS` pure operations."""
+    seen: set[str] = set()
+    todo = [name]
+    ops = 0
+    while todo:
+        n = todo.pop().split("#", 1)[0]
+        if n in seen or n in func_args:
+            continue
+        seen.add(n)
+        if n not in defs:
+            return False  # a block argument of a loop or region
+        op, operands = defs[n]
+        if not (op.startswith(_PURE_PREFIXES) or op in _PURE_OPS):
+            return False
+        if op == "ttg.local_alloc" and operands:
+            return False  # an allocation with an initial value stores: not pure
+        ops += 1
+        if ops > MAX_REMAT_OPS:
+            return False
+        todo.extend(operands)
+    return True
+
+
+def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:
+    """Every ``ttg.warp_specialize`` region of a TTGIR text, in file order (at most
+    :data:`MAX_REGIONS`; a region whose partitions or closing line cannot be found is
+    skipped).
+
+    Source: ``WarpSpecializeOp`` (``include/triton/Dialect/TritonGPU/IR/TritonGPUOps.td``)
+    and ``elideTrivialCaptures`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
+    ConvertWarpSpecializeToLLVM.cpp``), Triton 3.9.
+    """
+    if not isinstance(text, str) or "ttg.warp_specialize" not in text:
+        return ()
+    func_args: set[str] = set()
+    for m in _FUNC.finditer(text):
+        func_args.update(re.findall(r"(%[\w$.-]+)\s*:", m.group(1)))
+    defs = {m.group(1): (m.group(2), _NAME.findall(_strip_loc(m.group(3)).split(" : ")[0]))
+            for m in _DEF.finditer(text)}
+    out = []
+    for m in _WS.finditer(text):
+        if len(out) >= MAX_REGIONS:
+            break
+        close = _CLOSE.search(text, m.end())
+        if close is None:
+            continue
+        captures = _NAME.findall(m.group("ops"))
+        types = split_types(_strip_loc(close.group("types")))
+        parts = list(_PARTITION.finditer(text, m.end(), close.start()))
+        if not parts or len(types) != len(captures):
+            continue
+        used = []
+        for i, p in enumerate(parts):
+            args = re.findall(r"(%[\w$.-]+)\s*:", _strip_loc(p.group("args")))
+            body_end = parts[i + 1].start() if i + 1 < len(parts) else close.start()
+            body = set(_NAME.findall(text[p.end():body_end]))
+            used.append(tuple(a in body for a in args[:len(captures)])
+                        + (False,) * max(0, len(captures) - len(args)))
+        trivial = tuple(_trivial(c, func_args, defs) for c in captures)
+        out.append(WarpSpecialize(text.count("\n", 0, m.start()) + 1,
+                                  tuple(int(p.group(3)) for p in parts), tuple(types),
+                                  trivial, tuple(used)))
+    return tuple(out)

@@ -1,0 +1,210 @@
+#!/usr/bin/env python
+"""Warp-specialised kernels: the shared-memory traffic of Triton 3.9.0's
+``ttg.warp_specialize`` lowering (worker-warp state bytes, the workers' switch load, captures
+passed between partitions).
+
+Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~2 min)::
+
+    python papers/triton_lowering/warp_specialize_probes.py          # writes tests/data/triton_warp_specialize_probes.json.gz
+    python papers/triton_lowering/warp_specialize_probes.py --check  # compare, write nothing
+
+Each Gluon probe runs ``gl.warp_specialize`` with a default partition and 1 to 3 worker
+partitions of 1, 2, 4 or 8 warps (4 or 8 default warps; cuda:90 and cuda:100). The
+partitions receive a kernel argument and a program id (which Triton rematerialises) and zero
+to two scalars loaded from memory (i8, f16, i32, f32 or i64: passed through shared memory),
+each partition using a random subset; some probes also move a tile through a shared buffer
+in the default partition, so the state and capture buffers are not alone and their offsets
+are not known from the TTGIR. The rule (``linlayout/check/shared_memory/warp_specialize.py``) was written from 11
+exploratory kernels and set ``design`` (seed 41, 60 probes: a first rule without LLVM's
+merging of adjacent captures failed 5 of them); set ``check`` (seed 42, 60 probes) was
+compiled after the rule was final.
+
+For every probe the script compares ``linlayout check``'s per-thread counts by opcode with
+the PTX. Probes where ``check`` reports an instruction as not counted (a width decided by
+the allocator's offsets) are marked ``partial``: there the counted instructions must be
+among the PTX's and the bytes of the not-counted ones must make up the rest. Mismatches are
+printed and the exit status is non-zero.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import random
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+from fixture import write_or_check  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "triton_warp_specialize_probes.json.gz"
+SETS = (("design", 41, 60), ("check", 42, 60))
+
+
+def compare(entry: dict) -> tuple[bool, str]:
+    """(equal, explanation) for one probe: exact per-thread counts by opcode width, or for a
+    ``partial`` probe the counted part inside the PTX and the rest's bytes equal to the
+    not-counted instructions' bytes."""
+    from tests.check.shared_memory.asm_counts import predicted_counts, ptx_counts
+    from tests.check.shared_memory.ws_partial import uncounted_bytes
+
+    got, _ = predicted_counts(entry["ttgir"], "probe")
+    want = ptx_counts(entry["counts"])
+    if not entry.get("partial"):
+        return got == want, f"predicted {got}, Triton {want}"
+    rest = {k: want.get(k, 0) - got.get(k, 0) for k in want}
+    if any(v < 0 for v in rest.values()) or any(k not in want for k in got):
+        return False, f"predicted {got} not within Triton {want}"
+    rest_bytes = {"load": 0, "store": 0}
+    for k, n in rest.items():
+        side = "load" if k.startswith("ld") else "store"
+        rest_bytes[side] += n * int(k.split("/")[1].rstrip("B"))
+    unc = uncounted_bytes(entry["ttgir"])
+    return rest_bytes == unc, f"remaining {rest_bytes}, not counted {unc}"
+
+
+def build() -> dict:
+    import triton
+    from corpus import strip_locs
+    from reduce_probes import compile_probe
+    from triton.backends.compiler import GPUTarget
+    from triton.backends.nvidia.compiler import CUDABackend
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon._runtime import GluonASTSource
+
+    from linlayout.check.shared_memory.ops import predict_module
+    from linlayout.triton.ttgir import read_ttgir
+
+    CUDABackend.make_cubin = lambda self, src, metadata, opt, capability: b""
+
+    @gluon.jit
+    def work(Y, a, b, pid, k: gl.constexpr, N: gl.constexpr, W: gl.constexpr,
+             USE: gl.constexpr):
+        L: gl.constexpr = gl.BlockedLayout([1], [32], [W], [0])
+        offs = gl.arange(0, N, layout=L)
+        v = offs.to(gl.float32) + pid
+        if USE % 2 == 1:
+            v = v + a.to(gl.float32)
+        if USE // 2 == 1:
+            v = v + b.to(gl.float32)
+        gl.store(Y + k * N + offs, v)
+
+    @gluon.jit
+    def kern(X, X2, Y, N: gl.constexpr, P: gl.constexpr, W0: gl.constexpr, W1: gl.constexpr,
+             W2: gl.constexpr, DW: gl.constexpr, CA: gl.constexpr, CB: gl.constexpr,
+             U0: gl.constexpr, U1: gl.constexpr, U2: gl.constexpr, U3: gl.constexpr,
+             SMEM: gl.constexpr):
+        pid = gl.program_id(0)
+        if CA:
+            a = gl.load(X)
+        else:
+            a = pid
+        if CB:
+            b = gl.load(X2)
+        else:
+            b = pid
+        if SMEM:
+            L: gl.constexpr = gl.BlockedLayout([1, 4], [8, 4], [DW, 1], [1, 0])
+            rm = gl.arange(0, 64, layout=gl.SliceLayout(1, L))
+            rn = gl.arange(0, 16, layout=gl.SliceLayout(0, L))
+            t = gl.load(Y + rm[:, None] * 16 + rn[None, :])
+            s = gl.allocate_shared_memory(gl.float32, [64, 16],
+                                          gl.SwizzledSharedLayout(1, 1, 1, [1, 0]), t)
+            t2 = s.load(gl.BlockedLayout([4, 1], [4, 8], [1, DW], [0, 1]))
+            rm2 = gl.arange(0, 64, layout=gl.SliceLayout(1, gl.BlockedLayout([4, 1], [4, 8], [1, DW], [0, 1])))
+            rn2 = gl.arange(0, 16, layout=gl.SliceLayout(0, gl.BlockedLayout([4, 1], [4, 8], [1, DW], [0, 1])))
+            gl.store(Y + 4096 + rm2[:, None] * 16 + rn2[None, :], t2)
+        if P == 1:
+            gl.warp_specialize([(work, (Y, a, b, pid, 0, N, DW, U0)),
+                                (work, (Y, a, b, pid, 1, N, W0, U1))], [W0], [24])
+        elif P == 2:
+            gl.warp_specialize([(work, (Y, a, b, pid, 0, N, DW, U0)),
+                                (work, (Y, a, b, pid, 1, N, W0, U1)),
+                                (work, (Y, a, b, pid, 2, N, W1, U2))], [W0, W1], [24, 24])
+        else:
+            gl.warp_specialize([(work, (Y, a, b, pid, 0, N, DW, U0)),
+                                (work, (Y, a, b, pid, 1, N, W0, U1)),
+                                (work, (Y, a, b, pid, 2, N, W1, U2)),
+                                (work, (Y, a, b, pid, 3, N, W2, U3))], [W0, W1, W2],
+                               [24, 24, 24])
+
+    T = {"cuda90": GPUTarget("cuda", 90, 32), "cuda100": GPUTarget("cuda", 100, 32)}
+    TY = {"i8": "*i8", "f16": "*fp16", "i32": "*i32", "f32": "*fp32", "i64": "*i64"}
+    probes = {}
+    for set_name, seed, count in SETS:
+        _draw(set_name, seed, count, probes, kern, T, TY, compile_probe, strip_locs,
+              GluonASTSource, predict_module, read_ttgir)
+    return {"triton_version": triton.__version__, "probes": probes}
+
+
+def _draw(set_name, seed, count, probes, kern, T, TY, compile_probe, strip_locs,
+          GluonASTSource, predict_module, read_ttgir) -> None:
+    """Compile ``count`` probes drawn with ``seed`` into ``probes``."""
+    rng = random.Random(seed)
+    made = 0
+    tried = 0
+    while made < count and tried < 400:
+        tried += 1
+        tname = rng.choice(list(T))
+        dw = rng.choice([4, 4, 8])
+        p = rng.randint(1, 3)
+        ws = [rng.choice([1, 1, 2, 4, 8]) for _ in range(p)] + [0] * (3 - p)
+        if dw + sum(ws) > 32:
+            continue
+        ca, cb = rng.random() < 0.6, rng.random() < 0.4
+        ta, tb = rng.choice(list(TY)), rng.choice(list(TY))
+        uses = [rng.randrange(4) for _ in range(4)]
+        smem = rng.random() < 0.3
+        name = (f"ws_d{dw}_p{'.'.join(map(str, ws[:p]))}_a{ta if ca else '-'}"
+                f"_b{tb if cb else '-'}_u{''.join(map(str, uses[:p + 1]))}"
+                f"{'_smem' if smem else ''}_{tname}")
+        if name in probes:
+            continue
+        sig = {"X": TY[ta], "X2": TY[tb], "Y": "*fp32"}
+        consts = {"N": 128, "P": p, "W0": ws[0], "W1": ws[1], "W2": ws[2], "DW": dw,
+                  "CA": ca, "CB": cb, "U0": uses[0], "U1": uses[1], "U2": uses[2],
+                  "U3": uses[3], "SMEM": smem}
+        sig.update({k: "constexpr" for k in consts})
+        src = GluonASTSource(fn=kern, signature=sig, constexprs=consts)
+        try:
+            entry, _ = compile_probe(src, T[tname], dw, set_name, "warp_specialize_probes.py")
+        except Exception as exc:  # noqa: BLE001 - Triton refuses some configurations
+            print(f"not compiled: {name}: {type(exc).__name__}: {str(exc)[:120]}",
+                  file=sys.stderr)
+            continue
+        entry["ttgir"] = strip_locs(entry["ttgir"])
+        preds = predict_module(read_ttgir(entry["ttgir"], name))
+        if any(not isinstance(q, Exception) and any(s.emitted.per_thread is None and
+                                                     s.emitted.side != "none"
+                                                     for s in q.sides) for _, q in preds):
+            entry["partial"] = True
+        probes[name] = entry | {"target": tname}
+        made += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare with the fixture, write nothing")
+    args = ap.parse_args(argv)
+    data = build()
+    bad = 0
+    partial = 0
+    for name, entry in sorted(data["probes"].items()):
+        ok, why = compare(entry)
+        partial += bool(entry.get("partial"))
+        if not ok:
+            bad += 1
+            print(f"MISMATCH {name}: {why}")
+    n = len(data["probes"])
+    print(f"{n - bad}/{n} probes equal ({partial} partial: some widths not counted, "
+          "their bytes accounted for)")
+    status = write_or_check(OUT, data, args.check)
+    return 1 if bad else status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
