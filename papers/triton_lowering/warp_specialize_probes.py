@@ -17,7 +17,9 @@ in the default partition, so the state and capture buffers are not alone and the
 are not known from the TTGIR. The rule (``linlayout/check/shared_memory/warp_specialize.py``) was written from 11
 exploratory kernels and set ``design`` (seed 41, 60 probes: a first rule without LLVM's
 merging of adjacent captures failed 5 of them); set ``check`` (seed 42, 60 probes) was
-compiled after the rule was final.
+compiled after the rule was final. Set ``tl`` (seed 43, 10 probes, also after the rule):
+TMA-descriptor matmuls whose K loop is ``tl.range(..., warp_specialize=True)`` — Triton's
+own partitioning on cuda:100 (f16/bf16, tiles 64 to 256, 4 or 8 warps, 2 to 4 stages).
 
 For every probe the script compares ``linlayout check``'s per-thread counts by opcode with
 the PTX. Probes where ``check`` reports an instruction as not counted (a width decided by
@@ -136,7 +138,60 @@ def build() -> dict:
     for set_name, seed, count in SETS:
         _draw(set_name, seed, count, probes, kern, T, TY, compile_probe, strip_locs,
               GluonASTSource, predict_module, read_ttgir)
+    _draw_tl(probes, compile_probe, strip_locs)
     return {"triton_version": triton.__version__, "probes": probes}
+
+
+def _draw_tl(probes, compile_probe, strip_locs) -> None:
+    """Set ``tl``: TMA-descriptor matmuls whose K loop is ``tl.range(...,
+    warp_specialize=True)`` (Triton's automatic warp specialisation, cuda:100), drawn with
+    seed 43 after the rule was final."""
+    import triton
+    import triton.language as tl
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    @triton.jit
+    def mm(a_desc, b_desc, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+           ST: tl.constexpr):
+        pid_m = tl.program_id(0)
+        pid_n = tl.program_id(1)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in tl.range(0, tl.cdiv(K, BK), num_stages=ST, warp_specialize=True):
+            a = a_desc.load([pid_m * BM, k * BK])
+            b = b_desc.load([pid_n * BN, k * BK])
+            acc = tl.dot(a, b.T, acc)
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        tl.store(C + rm[:, None] * 4096 + rn[None, :], acc.to(C.dtype.element_ty))
+
+    rng = random.Random(43)
+    made = 0
+    for _ in range(60):
+        if made >= 10:
+            break
+        bm, bn, bk = rng.choice([64, 128]), rng.choice([64, 128, 256]), rng.choice([32, 64, 128])
+        ty = rng.choice(["fp16", "bf16"])
+        warps, stages = rng.choice([4, 8]), rng.randint(2, 4)
+        name = f"tl_mm_{ty}_{bm}x{bn}x{bk}_w{warps}_s{stages}_cuda100"
+        if name in probes:
+            continue
+        sig = {"a_desc": f"tensordesc<{ty}[{bm}, {bk}]>", "b_desc": f"tensordesc<{ty}[{bn}, {bk}]>",
+               "C": f"*{ty}", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+               "BK": "constexpr", "ST": "constexpr"}
+        src = ASTSource(fn=mm, signature=sig, constexprs={"BM": bm, "BN": bn, "BK": bk,
+                                                          "ST": stages})
+        try:
+            entry, _ = compile_probe(src, GPUTarget("cuda", 100, 32), warps, "tl",
+                                     "warp_specialize_probes.py")
+        except Exception as exc:  # noqa: BLE001 - Triton refuses some configurations
+            print(f"not compiled: {name}: {type(exc).__name__}", file=sys.stderr)
+            continue
+        if "ttg.warp_specialize" not in entry["ttgir"]:
+            continue
+        entry["ttgir"] = strip_locs(entry["ttgir"])
+        probes[name] = entry | {"target": "cuda100"}
+        made += 1
 
 
 def _draw(set_name, seed, count, probes, kern, T, TY, compile_probe, strip_locs,
