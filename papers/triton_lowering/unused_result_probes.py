@@ -17,7 +17,8 @@ gfx942 and gfx950.
 The rule (``linlayout/check/shared_memory/reduce.py``, ``kept_reloads``) was written from the
 ``design`` probes (seeds 21 and 22: a first rule that dropped dead round reloads on every
 target failed on 13 of them — on NVIDIA the reloads feed ``shfl.sync``, which stays; on AMD
-LLVM removes the dead chain); the ``check`` probes (seed 23) were generated afterwards. For
+LLVM removes the dead chain); the ``check`` probes (seed 23) and set ``tl`` (seed 24:
+30 ``tl.argmin``/``tl.argmax`` kernels keeping only the index) were generated afterwards. For
 every probe the script compares ``linlayout check``'s prediction with the assembly (NVIDIA:
 per-thread counts by opcode width; AMD: LDS bytes per thread) and prints the mismatches; the
 exit status is non-zero when there is one. The fixture also keeps Triton's LLVM IR accesses
@@ -181,6 +182,42 @@ def build() -> dict:
             entry["ttgir"] = strip_locs(entry["ttgir"])
             probes[name] = entry | {"target": tname}
             made += 1
+    # set "tl": tl.argmin/tl.argmax keeping only the index (2-D rows or columns, or 1-D to a
+    # scalar), drawn with seed 24 after the rule was final
+    @triton.jit
+    def t_argidx(X, Z, M: tl.constexpr, N: tl.constexpr, AX: tl.constexpr, MAX: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        x = tl.load(X + rm[:, None] * N + rn[None, :])
+        if MAX:
+            i = tl.argmax(x, AX)
+        else:
+            i = tl.argmin(x, AX)
+        if AX == 0:
+            tl.store(Z + rn, i)
+        else:
+            tl.store(Z + rm, i)
+
+    rng = random.Random(24)
+    made = 0
+    while made < 30:
+        tname = rng.choice(TARGETS)
+        lanes = 64 if tname.startswith("gfx") else 32
+        warps = rng.choice([2, 4, 8, 16] if lanes == 32 else [2, 4, 8])
+        m, n = rng.choice([(64, 64), (32, 256), (256, 32), (16, 1024), (1024, 16), (128, 128)])
+        ax, mx, ty = rng.randrange(2), rng.randrange(2), rng.choice(["f32", "f16", "i32", "i8"])
+        name = f"tl_arg{'max' if mx else 'min'}_{ty}_{m}x{n}_a{ax}_w{warps}_{tname}"
+        if name in probes:
+            continue
+        sig = {"X": "*" + {"f32": "fp32", "f16": "fp16", "i32": "i32", "i8": "i8"}[ty],
+               "Z": "*i32", "M": "constexpr", "N": "constexpr", "AX": "constexpr",
+               "MAX": "constexpr"}
+        src = ASTSource(fn=t_argidx, signature=sig,
+                        constexprs={"M": m, "N": n, "AX": ax, "MAX": mx})
+        entry, _ = compile_probe(src, T[tname], warps, "tl", "unused_result_probes.py")
+        entry["ttgir"] = strip_locs(entry["ttgir"])
+        probes[name] = entry | {"target": tname}
+        made += 1
     return {"triton_version": triton.__version__, "probes": probes}
 
 
