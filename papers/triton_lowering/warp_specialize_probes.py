@@ -14,10 +14,11 @@ partitions receive a kernel argument and a program id (which Triton rematerialis
 to two scalars loaded from memory (i8, f16, i32, f32 or i64: passed through shared memory),
 each partition using a random subset; some probes also move a tile through a shared buffer
 in the default partition, so the state and capture buffers are not alone and their offsets
-are not known from the TTGIR. The rule (``linlayout/check/shared_memory/warp_specialize.py``) was written from 11
-exploratory kernels and set ``design`` (seed 41, 60 probes: a first rule without LLVM's
-merging of adjacent captures failed 5 of them); set ``check`` (seed 42, 60 probes) was
-compiled after the rule was final. Set ``tl`` (seed 43, 10 probes, also after the rule):
+are not known from the TTGIR. The rule
+(``linlayout/check/shared_memory/warp_specialize.py``) was written from 11 exploratory
+kernels and set ``design`` (seed 41, 60 probes: a first rule without LLVM's merging of
+adjacent captures failed 5 of them); set ``check`` (seed 42, 60 probes) was compiled after
+the rule was final. Set ``tl`` (seed 43, 10 probes, also after the rule):
 TMA-descriptor matmuls whose K loop is ``tl.range(..., warp_specialize=True)`` — Triton's
 own partitioning on cuda:100 (f16/bf16, tiles 64 to 256, 4 or 8 warps, 2 to 4 stages).
 
@@ -114,9 +115,10 @@ def build() -> dict:
             t = gl.load(Y + rm[:, None] * 16 + rn[None, :])
             s = gl.allocate_shared_memory(gl.float32, [64, 16],
                                           gl.SwizzledSharedLayout(1, 1, 1, [1, 0]), t)
-            t2 = s.load(gl.BlockedLayout([4, 1], [4, 8], [1, DW], [0, 1]))
-            rm2 = gl.arange(0, 64, layout=gl.SliceLayout(1, gl.BlockedLayout([4, 1], [4, 8], [1, DW], [0, 1])))
-            rn2 = gl.arange(0, 16, layout=gl.SliceLayout(0, gl.BlockedLayout([4, 1], [4, 8], [1, DW], [0, 1])))
+            D: gl.constexpr = gl.BlockedLayout([4, 1], [4, 8], [1, DW], [0, 1])
+            t2 = s.load(D)
+            rm2 = gl.arange(0, 64, layout=gl.SliceLayout(1, D))
+            rn2 = gl.arange(0, 16, layout=gl.SliceLayout(0, D))
             gl.store(Y + 4096 + rm2[:, None] * 16 + rn2[None, :], t2)
         if P == 1:
             gl.warp_specialize([(work, (Y, a, b, pid, 0, N, DW, U0)),

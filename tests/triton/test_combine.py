@@ -34,5 +34,5 @@ def test_forms_it_does_not_understand_are_unknown():
     assert combine_dependencies(nested, 2) is None
     assert combine_dependencies(INDEPENDENT, 3) is None  # wrong argument count
     assert combine_dependencies("", 1) is None
-    assert combine_dependencies(INDEPENDENT.replace("tt.reduce.return %4, %5", "tt.reduce.return %4"),
-                                2) is None
+    one_value = INDEPENDENT.replace("tt.reduce.return %4, %5", "tt.reduce.return %4")
+    assert combine_dependencies(one_value, 2) is None
