@@ -87,7 +87,7 @@ def _strip_loc(s: str) -> str:
     return re.sub(r"\bloc\((?:[^()]|\([^()]*\))*\)", "", s)
 
 
-def _trivial(name: str, func_args: set[str], defs: dict[str, tuple[str, list[str]]]) -> bool:
+def _trivial(name: str, func_args: set[str], defs: dict[str, tuple[str, str]]) -> bool:
     """``findTrivialSubcomputation``: ``name`` comes from kernel arguments through at most
     :data:`MAX_REMAT_OPS` pure operations."""
     seen: set[str] = set()
@@ -100,7 +100,8 @@ def _trivial(name: str, func_args: set[str], defs: dict[str, tuple[str, list[str
         seen.add(n)
         if n not in defs:
             return False  # a block argument of a loop or region
-        op, operands = defs[n]
+        op, rest = defs[n]
+        operands = _NAME.findall(_strip_loc(rest).split(" : ")[0])
         if not (op.startswith(_PURE_PREFIXES) or op in _PURE_OPS):
             return False
         if op == "ttg.local_alloc" and operands:
@@ -126,29 +127,38 @@ def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:
     func_args: set[str] = set()
     for m in _FUNC.finditer(text):
         func_args.update(re.findall(r"(%[\w$.-]+)\s*:", m.group(1)))
-    defs = {m.group(1): (m.group(2), _NAME.findall(_strip_loc(m.group(3)).split(" : ")[0]))
-            for m in _DEF.finditer(text)}
+    defs = {m.group(1): (m.group(2), m.group(3)) for m in _DEF.finditer(text)}
     out = []
+    heads = []
     for m in _WS.finditer(text):
-        if len(out) >= MAX_REGIONS:
+        if len(heads) >= MAX_REGIONS:
             break
-        close = _CLOSE.search(text, m.end())
-        if close is None:
-            continue
+        heads.append(m)
+    close = None
+    line, counted = 1, 0
+    for k, m in enumerate(heads):
+        if close is None or close.start() < m.end():
+            close = _CLOSE.search(text, m.end())  # closes come in order: one pass in all
+            if close is None:
+                break
+        end = close.start()
+        if k + 1 < len(heads):
+            end = min(end, heads[k + 1].start())
+        line += text.count("\n", counted, m.start())
+        counted = m.start()
         captures = _NAME.findall(m.group("ops"))
         types = split_types(_strip_loc(close.group("types")))
-        parts = list(_PARTITION.finditer(text, m.end(), close.start()))
-        if not parts or len(types) != len(captures):
+        parts = list(_PARTITION.finditer(text, m.end(), end))
+        if not parts or len(types) != len(captures) or end != close.start():
             continue
         used = []
         for i, p in enumerate(parts):
             args = re.findall(r"(%[\w$.-]+)\s*:", _strip_loc(p.group("args")))
-            body_end = parts[i + 1].start() if i + 1 < len(parts) else close.start()
+            body_end = parts[i + 1].start() if i + 1 < len(parts) else end
             body = set(_NAME.findall(text[p.end():body_end]))
             used.append(tuple(a in body for a in args[:len(captures)])
                         + (False,) * max(0, len(captures) - len(args)))
         trivial = tuple(_trivial(c, func_args, defs) for c in captures)
-        out.append(WarpSpecialize(text.count("\n", 0, m.start()) + 1,
-                                  tuple(int(p.group(3)) for p in parts), tuple(types),
+        out.append(WarpSpecialize(line, tuple(int(p.group(3)) for p in parts), tuple(types),
                                   trivial, tuple(used)))
     return tuple(out)
