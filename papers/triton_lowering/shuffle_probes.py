@@ -1,0 +1,298 @@
+#!/usr/bin/env python
+"""Warp-shuffle conversion probes: which path Triton 3.9.0 takes for a ``convert_layout``
+between two distributed layouts, and the register instructions of its warp-shuffle path.
+
+Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~2 min)::
+
+    python papers/triton_lowering/shuffle_probes.py          # writes tests/data/triton_shuffle_probes.json.gz
+    python papers/triton_lowering/shuffle_probes.py --check  # compare, write nothing
+
+Each Gluon probe loads a tile in a random distributed layout, converts it
+(``gl.convert_layout``) and stores it. The pairs are drawn (fixed seeds) to reach every path:
+``DistributedLinearLayout`` pairs that keep each element in its warp, the destination made
+from the source by zero, one or two register/lane exchanges, a random lane permutation, a
+register permutation and broadcast lanes or registers on either side (or by a lane
+permutation alone); random
+``BlockedLayout`` pairs; ``NVMMADistributedLayout`` (mma v2) to and from its
+``DotOperandLayout`` s and blocked layouts; ``SliceLayout`` s of 3-D blocked parents.
+Elements of 8, 16, 32 and 64 bits; 1, 2 or 4 warps; ``cuda:80``, ``cuda:90``, ``gfx942`` and
+``gfx950``. The instructions are read from the PTX/AMDGCN lines whose ``.loc`` is the
+convert's source line (inline assembly excluded: only the loads are inline), and the fixture
+keeps the TTGIR with them. The script compares them with ``linlayout.lowering.convert_path``
+and prints every difference; it exits 1 on any on NVIDIA (AMD differences are listed).
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import os
+import pathlib
+import random
+import re
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+from fixture import write_or_check  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "triton_shuffle_probes.json.gz"
+SEEDS = (1, 2)
+PER_SEED = int(os.environ.get("PER_SEED", 90))
+#: opcodes compared (PTX and AMDGCN); shared-memory ones tell the path
+REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|selp\.b(?:32|64)|prmt\.b32|ds_bpermute_b32|"
+                          r"ds_swizzle_b32|v_permlane\w+|v_perm_b32|v_cndmask_b32(?:_e\d+)?|"
+                          r"\w+_dpp)$")
+SHARED_OPS = re.compile(r"^(ld\.shared|st\.shared|ldmatrix|stmatrix|ds_read|ds_write|"
+                        r"ds_load|ds_store)")
+LOC = re.compile(r"^\s*\.loc\s+\d+\s+(\d+)\s+\d+")
+
+
+def convert_counts(asm: str, line: int) -> dict:
+    """Register and shared-memory opcodes of the lines attributed to source ``line`` (all
+    lines when None)."""
+    cur, inline = None, False
+    out: collections.Counter = collections.Counter()
+    for raw in asm.splitlines():
+        s = raw.strip()
+        if "begin inline asm" in s or s.startswith(";;#ASMSTART"):
+            inline = True
+        if "end inline asm" in s or s.startswith(";;#ASMEND"):
+            inline = False
+        m = LOC.match(s)
+        if m:
+            cur = int(m.group(1))
+            continue
+        if (line is not None and cur != line) or inline or not s or s.startswith(("//", ";", ".", "{", "}")) \
+                or s.endswith(":"):
+            continue
+        op = s.split()[0].rstrip(",")
+        if op.startswith("@"):
+            op = s.split()[1]
+        if REGISTER_OPS.match(op) or SHARED_OPS.match(op):
+            out[op] += 1
+    return dict(sorted(out.items()))
+
+
+def build() -> dict:
+    import triton
+    from corpus import strip_locs
+    from triton.backends.compiler import GPUTarget
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon._runtime import GluonASTSource
+
+    @gluon.jit
+    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        y = gl.convert_layout(x, D)
+        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
+        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
+        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+
+    src_lines, first = inspect.getsourcelines(g_cvt.fn)
+    cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
+
+    def coord(c, nb):  # flat tensor bits -> [row, col] basis (col = low bits)
+        return [c >> nb[1], c & ((1 << nb[1]) - 1)]
+
+    def linear(reg, lane, warp, M, N):
+        nb = [M.bit_length() - 1, N.bit_length() - 1]
+        return gl.DistributedLinearLayout([coord(c, nb) for c in reg],
+                                          [coord(c, nb) for c in lane],
+                                          [coord(c, nb) for c in warp], [], [M, N])
+
+    def warp_pair(rng, M, N, lanes, warps):
+        d = (M * N).bit_length() - 1
+        lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
+        bits = [1 << i for i in range(d)]
+        rng.shuffle(bits)
+        warp = bits[:wb]
+        lane = bits[wb:wb + lb]
+        reg = bits[wb + lb:]
+        if rng.random() < 0.15 and reg:  # a broadcast lane in the source
+            i = rng.randrange(lb)
+            reg = reg + [lane[i]]
+            lane[i] = 0
+        s_reg, s_lane = list(reg), list(lane)
+        t_reg, t_lane = list(reg), list(lane)
+        if rng.random() < 0.15:  # lanes permuted, registers kept
+            while t_lane == s_lane:
+                rng.shuffle(t_lane)
+            return linear(s_reg, s_lane, warp, M, N), linear(t_reg, t_lane, warp, M, N)
+        nz = [i for i, c in enumerate(t_lane) if c]
+        for _ in range(rng.choice([0, 1, 1, 1, 1, 2])):
+            if t_reg and nz:
+                i, j = rng.randrange(len(t_reg)), rng.choice(nz)
+                t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+        if rng.random() < 0.4:
+            rng.shuffle(t_lane)
+        if rng.random() < 0.5:
+            rng.shuffle(t_reg)
+        if rng.random() < 0.1 and t_reg:  # a broadcast register in the destination
+            t_reg = t_reg + [0]
+        if rng.random() < 0.1 and 0 in t_lane and t_reg:  # fill a broadcast lane back
+            k = t_lane.index(0)
+            t_lane[k] = t_reg.pop()
+        return linear(s_reg, s_lane, warp, M, N), linear(t_reg, t_lane, warp, M, N)
+
+    def rand_blocked(rng, M, N, lanes, warps, dims=2):
+        for _ in range(100):
+            spt = [1 << rng.randint(0, 2) for _ in range(2)]
+            tpw = [1, 1]
+            for _ in range(lanes.bit_length() - 1):
+                tpw[rng.randrange(2)] *= 2
+            wpc = [1, 1]
+            for _ in range(warps.bit_length() - 1):
+                wpc[rng.randrange(2)] *= 2
+            if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
+                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
+        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
+
+    def rand_slice(rng, M, N, lanes, warps):
+        # a 2-D slice of a 3-D blocked parent with nothing along the sliced dim
+        tpw = [1, 1]
+        for _ in range(lanes.bit_length() - 1):
+            tpw[rng.randrange(2)] *= 2
+        wpc = [1, 1]
+        for _ in range(warps.bit_length() - 1):
+            wpc[rng.randrange(2)] *= 2
+        spt = [1 << rng.randint(0, 1), 1 << rng.randint(0, 1)]
+        parent = gl.BlockedLayout([1] + spt, [1] + tpw, [1] + wpc, [2, 1, 0])
+        return gl.SliceLayout(0, parent)
+
+    def mma_pair(rng, bits, warps):
+        wpc = {1: [1, 1], 2: [2, 1], 4: [2, 2]}[warps]
+        mma = gl.NVMMADistributedLayout([2, 0], wpc, [16, 8])
+        other = rng.choice(["dot", "blocked", "mma"])
+        if other == "dot":
+            k = max(1, 32 // bits)
+            o = gl.DotOperandLayout(rng.randint(0, 1), mma, k)
+        elif other == "blocked":
+            o = rand_blocked(rng, 64, 64, 32, warps)
+        else:
+            o = gl.NVMMADistributedLayout([2, 0], wpc[::-1], [16, 8])
+        return (mma, o) if rng.random() < 0.5 else (o, mma)
+
+    T = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
+         "gfx942": GPUTarget("hip", "gfx942", 64), "gfx950": GPUTarget("hip", "gfx950", 64)}
+    TY = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
+    probes = {}
+    fails: collections.Counter = collections.Counter()
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        for _ in range(PER_SEED):
+            tname = rng.choice(["cuda80", "cuda90", "cuda90", "cuda80", "gfx942", "gfx950"])
+            cuda = tname.startswith("cuda")
+            lanes = 32 if cuda else 64
+            warps = rng.choice([1, 1, 2, 4])
+            bits = rng.choice([8, 16, 16, 32, 32, 64])
+            kind = rng.choices(["warp", "blocked", "mma", "slice"], [6, 2, 2 if cuda else 0, 1])[0]
+            M, N = rng.choice([(16, 16), (32, 16), (16, 64), (64, 64), (8, 128)])
+            if M * N < lanes * warps * 2:
+                M, N = 32, 32 * warps
+            if kind == "warp":
+                L, D = warp_pair(rng, M, N, lanes, warps)
+            elif kind == "blocked":
+                L, D = rand_blocked(rng, M, N, lanes, warps), rand_blocked(rng, M, N, lanes, warps)
+            elif kind == "slice":
+                L = rand_slice(rng, M, N, lanes, warps)
+                D = rand_blocked(rng, M, N, lanes, warps) if rng.random() < 0.5 else \
+                    rand_slice(rng, M, N, lanes, warps)
+            else:
+                M, N = 64, 64
+                L, D = mma_pair(rng, bits, warps)
+            sig = {"X": TY[bits], "Y": TY[bits], "M": "constexpr", "N": "constexpr",
+                   "L": "constexpr", "D": "constexpr"}
+            src = GluonASTSource(fn=g_cvt, signature=sig,
+                                 constexprs={"M": M, "N": N, "L": L, "D": D})
+            name = f"{kind}_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
+            try:
+                k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+            except Exception as e:  # noqa: BLE001 - a pair Triton rejects is skipped
+                fails[type(e).__name__] += 1
+                continue
+            asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
+            probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                            "counts": convert_counts(asm, cvt_line),
+                            "file_counts": convert_counts(asm, None)}
+    print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
+    return {"triton_version": triton.__version__, "probes": probes}
+
+
+def observed(counts: dict) -> tuple[str, dict]:
+    """The path (``"shared"``, ``"shuffle"``, ``"registers"``) and the register opcodes of a
+    probe's assembly counts."""
+    regs: collections.Counter = collections.Counter()
+    for k, v in counts.items():
+        if REGISTER_OPS.match(k):
+            regs[re.sub(r"_e(32|64)$", "", k)] += v  # VOP2/VOP3 encodings of one opcode
+    regs = dict(sorted(regs.items()))
+    if any(SHARED_OPS.match(k) for k in counts):
+        return "shared", {}  # packing for the shared-memory round trip is not modelled
+    return ("shuffle" if regs else "registers"), regs
+
+
+def predicted(p: dict) -> tuple[str, dict]:
+    """``convert_path``'s path and register opcodes for a probe's TTGIR."""
+    from linlayout.lowering import convert_path
+    from linlayout.check.shared_memory.ops import module_target
+    from linlayout.check.shared_memory.predict import moved_bits
+    from linlayout.triton.ttgir import find_accesses, read_ttgir
+
+    module = read_ttgir(p["ttgir"])
+    (a,) = [a for a in find_accesses(module) if a.kind == "convert"] or [None]
+    if a is None:
+        return "registers", {}
+    r = convert_path(a.distributed.layout, a.destination.layout,
+                     moved_bits(a.element_bits, a.element_type), module_target(module))
+    path = "registers" if r.path in ("none", "registers") else r.path
+    return path, dict(sorted((r.counts or {}).items()))
+
+
+def probe_prediction(p: dict) -> tuple[tuple, tuple]:
+    """(predicted, observed) for one probe."""
+    return predicted(p), observed(p["counts"])
+
+
+def compare(data: dict) -> int:
+    """Print each probe whose counts differ from ``convert_path``; the number of NVIDIA
+    differences."""
+    bad_nv = 0
+    tally: collections.Counter = collections.Counter()
+    for name, p in sorted(data["probes"].items()):
+        pred, observed = probe_prediction(p)
+        same = pred == observed
+        tally[(p["target"].startswith("cuda"), same)] += 1
+        if not same:
+            bad_nv += p["target"].startswith("cuda")
+            print(f"DIFF {name}: predicted {pred} observed {observed}")
+    for (nv, same), n in sorted(tally.items()):
+        print(f"{'NVIDIA' if nv else 'AMD'}: {n} {'equal' if same else 'not equal'}")
+    return bad_nv
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import gzip
+    import json
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare, write nothing")
+    ap.add_argument("--compare-only", action="store_true",
+                    help="compare the committed fixture with the prediction; compile nothing")
+    args = ap.parse_args(argv)
+    if args.compare_only:
+        return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    data = build()
+    rc = write_or_check(OUT, data, args.check)
+    return rc or (1 if compare(data) else 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
