@@ -13,8 +13,7 @@ conversion is trivial over each. What is left decides:
 * ``register`` and ``lane`` with fewer than two mixed register/lane transpositions
   (``cvtNeedsWarpShuffle``) — warp shuffles (``transferWithinWarp``, :mod:`.shuffle`):
   ``"shuffle"``;
-* anything else (a lane permutation alone, two or more transpositions, other warps or CTAs)
-  — a round trip through shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):
+* anything else (two or more transpositions, other warps or CTAs) — a round trip through shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):
   ``"shared"``.
 
 :func:`convert_path` is the public entry point.
@@ -31,8 +30,8 @@ from .emitted import Emitted
 from .shuffle import WarpShuffleLowering, lower_warp_shuffle
 from .target import Target
 
-__all__ = ["PATHS", "REGISTER_SIDES", "ConvertPath", "convert_path", "minimal_conversion",
-           "shuffle_instructions"]
+__all__ = ["PATHS", "REGISTER_SIDES", "ConvertPath", "amd_xor", "convert_path",
+           "minimal_conversion", "shuffle_instructions"]
 
 #: The paths a conversion can take, cheapest first.
 PATHS = ("none", "registers", "shuffle", "shared")
@@ -97,16 +96,22 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
     return comp
 
 
-def _amd_xor(mask: int) -> tuple[str, int]:
-    """AMD's ``shuffleXor`` for one lane mask (``shuffleCommonImpl``,
-    ``third_party/amd/lib/TritonAMDGPUToLLVM/Utility.cpp``): DPP ``quad_perm`` for 1 and 2,
-    two DPP row shifts for 4 and 8, ``ds_swizzle_b32`` for 16, ``ds_bpermute_b32`` above."""
-    if mask in (1, 2):
-        return "v_mov_b32_dpp", 1
-    if mask in (4, 8):
+def amd_xor(mask: int, arch: str) -> tuple[str, int]:
+    """AMD's ``shuffleXor`` for one lane mask as the 3.9 wheel's AMDGCN has it
+    (``shuffleCommonImpl``, ``third_party/amd/lib/TritonAMDGPUToLLVM/Utility.cpp``, then
+    LLVM): DPP moves for masks 1 to 8 — one ``quad_perm`` for 1 and 2, ``row_shr`` +
+    ``row_shl`` for 4 (two), the same pair for 8, which LLVM's DPP combiner merges into one
+    ``row_ror:8``; on gfx950 ``v_permlane16/32_swap_b32`` for 16 and 32; else
+    ``ds_bpermute_b32`` (checked on ``papers/triton_lowering/shuffle_probes.py``).
+
+    Returns:
+        ``(opcode, instructions per shuffle)``."""
+    if mask == 4:
         return "v_mov_b32_dpp", 2
-    if mask == 16:
-        return "ds_swizzle_b32", 1
+    if mask in (1, 2, 8):
+        return "v_mov_b32_dpp", 1
+    if arch == "gfx950" and mask in (16, 32):
+        return f"v_permlane{mask}_swap_b32", 1
     return "ds_bpermute_b32", 1
 
 
@@ -139,7 +144,7 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target) -> tuple[Emit
     """The register instructions of a shuffle lowering as ``Emitted`` records (count per
     thread after LLVM's clean-ups). NVIDIA: ``shfl.sync.bfly/idx.b32`` (two per 64-bit
     value), ``selp.b32``/``selp.b64``, ``prmt.b32`` (plus three per register that packs four
-    8-bit elements). AMD: ``shuffleXor`` as DPP moves, ``ds_swizzle_b32`` or
+    8-bit elements). AMD: ``shuffleXor`` as a DPP move, a ``v_permlane*_swap`` or
     ``ds_bpermute_b32`` by lane mask, ``shuffleIdx`` as ``ds_bpermute_b32`` (two per 64-bit
     value), ``v_cndmask_b32`` (two per 64-bit select), ``v_perm_b32``; on gfx950 the
     ``v_permlane{16,32}_swap_b32`` path where it applies.
@@ -173,7 +178,7 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target) -> tuple[Emit
     else:
         for key, n in c.items():
             if key.startswith("shuffle_bfly_"):
-                op, k = _amd_xor(int(key.rsplit("_", 1)[1]))
+                op, k = amd_xor(int(key.rsplit("_", 1)[1]), str(target.arch))
                 add(op, "shuffle", n * k * halves)
         add("ds_bpermute_b32", "shuffle", c.get("shuffle_idx", 0) * halves)
         add("v_cndmask_b32", "select", c.get("select", 0) * halves)
