@@ -17,9 +17,19 @@ permutation alone); random
 ``DotOperandLayout`` s and blocked layouts; ``SliceLayout`` s of 3-D blocked parents.
 Elements of 8, 16, 32 and 64 bits; 1, 2 or 4 warps; ``cuda:80``, ``cuda:90``, ``gfx942`` and
 ``gfx950``. The instructions are read from the PTX/AMDGCN lines whose ``.loc`` is the
-convert's source line (inline assembly excluded: only the loads are inline), and the fixture
-keeps the TTGIR with them. The script compares them with ``linlayout.lowering.convert_path``
-and prints every difference; it exits 1 on any on NVIDIA (AMD differences are listed).
+convert's source line (inline assembly excluded: only the loads are inline). A second family
+(``max_``/``sum_``/``cumsum_``) reduces or scans a random ``BlockedLayout`` tile along one
+axis (f16/f32/f64; scans on NVIDIA only) and counts the whole kernel's shuffles (nothing else
+in it shuffles). The fixture keeps the TTGIR with the counts. The script compares them with
+what ``linlayout check`` predicts (``convert_path``, ``linlayout.check.registers``) and
+prints every difference; it exits 1 on a difference on NVIDIA that
+``tests/data/known_mismatches.json`` does not list (AMD differences are listed there too).
+
+Result (240 probes, Triton 3.9.0): NVIDIA 169 of 170 equal — the one left has an extra
+``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 57 of 70 — the others are
+``v_perm_b32`` packing that depends on the producing load, one in-thread byte swap, one
+gfx950 ``v_permlane32_swap`` inside the generic path and one case where LLVM removed the
+selects.
 """
 
 from __future__ import annotations
@@ -277,7 +287,9 @@ def observed(counts: dict) -> tuple[str, dict]:
     regs: collections.Counter = collections.Counter()
     for k, v in counts.items():
         if REGISTER_OPS.match(k):
-            regs[re.sub(r"_e(32|64)$", "", k)] += v  # VOP2/VOP3 encodings of one opcode
+            k = re.sub(r"_e(32|64)$", "", k)  # VOP2/VOP3 encodings of one opcode
+            # LLVM may fold a DPP move into the ALU op that consumes it (v_add_f32_dpp)
+            regs[re.sub(r"^v_\w+_dpp$", "v_mov_b32_dpp", k)] += v
     regs = dict(sorted(regs.items()))
     if any(SHARED_OPS.match(k) for k in counts):
         return "shared", regs
@@ -332,8 +344,12 @@ def probe_prediction(p: dict, name: str = "") -> tuple[tuple, tuple]:
 
 
 def compare(data: dict) -> int:
-    """Print each probe whose counts differ from ``convert_path``; the number of NVIDIA
-    differences."""
+    """Print each probe whose counts differ from the prediction; the number of NVIDIA
+    differences not listed in ``tests/data/known_mismatches.json``."""
+    import json
+
+    known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
+        encoding="utf-8")).get("shuffle", {})
     bad_nv = 0
     tally: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
@@ -341,8 +357,9 @@ def compare(data: dict) -> int:
         same = pred == seen
         tally[(p["target"].startswith("cuda"), same)] += 1
         if not same:
-            bad_nv += p["target"].startswith("cuda")
-            print(f"DIFF {name}: predicted {pred} observed {seen}")
+            bad_nv += p["target"].startswith("cuda") and name not in known
+            print(f"DIFF {name}: predicted {pred} observed {seen}"
+                  + (f" (known: {known[name]})" if name in known else ""))
     for (nv, same), n in sorted(tally.items()):
         print(f"{'NVIDIA' if nv else 'AMD'}: {n} {'equal' if same else 'not equal'}")
     return bad_nv

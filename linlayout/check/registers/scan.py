@@ -5,8 +5,9 @@ Each thread first scans its contiguous elements along the axis; then, for every 
 last element of each run of contiguous elements, per position off the axis), ``warpScan``
 runs a Hillis–Steele scan over the lanes along the axis: ``shfl.sync.up.b32`` once per lane
 bit along the axis plus one (the PTX of the probes has ``log2(lanes) + 1`` per chunk). When
-one warp holds the whole axis, every chunk then reads the running total of the last lane of
-the previous chunk with one ``shfl.sync.idx.b32``; across warps the totals go through shared
+one warp holds the whole axis and a thread holds several chunks along it, every chunk then
+reads the running total of the last lane of the previous chunk with one
+``shfl.sync.idx.b32``; across warps the totals go through shared
 memory instead (:mod:`..shared_memory.scan`). 64-bit values take two shuffles each. AMD
 lowers the same shuffles to ``ds_bpermute_b32`` but LLVM removes a varying number of them:
 not counted there. Checked on compiled kernels (``papers/triton_lowering/shuffle_probes.py``).
@@ -41,7 +42,7 @@ def scan_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...
     for bits in operand_bits:
         halves = 2 if bits == 64 else 1
         up += chunks * (lane_bits + 1) * halves
-        if shape.warps == 1:
+        if shape.warps == 1 and shape.chunks > 1:
             idx += chunks * halves
     ems = [Emitted("shuffle", "shfl.sync.up.b32", up, None, 32, 0, "")]
     if idx:
