@@ -47,7 +47,9 @@ class ConvertPath:
         path: ``"none"``, ``"registers"``, ``"shuffle"`` or ``"shared"`` (:data:`PATHS`).
         remaining_dims: the in dims of the minimal conversion (``("register", "lane")`` …).
         mixed_transpositions: register/lane transpositions of the warp decomposition (None
-            when data crosses warps).
+            when data crosses warps, or when the register/lane conversion is not a
+            permutation of hardware bits: then ``path`` is ``"shuffle"`` but nothing is
+            counted — ``counts`` is None — as Triton's decomposition assumes one).
         instructions: on the shuffle path, the register instructions per thread as they
             reach the PTX/AMDGCN (:class:`~.emitted.Emitted`, ``side`` one of
             :data:`REGISTER_SIDES`); empty otherwise (the shared-memory path is counted by
@@ -228,7 +230,9 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
         low = lower_warp_shuffle(src, dst, max(8, element_bits) if element_bits < 8
                                  else element_bits)
     except LayoutError:
-        return ConvertPath("shared", dims, None)
+        # bases that are not unit vectors: Triton's decomposition assumes a permutation of
+        # hardware bits, so neither its decision nor its instructions are reproduced
+        return ConvertPath("shuffle", dims, None)
     m = len(low.decomposition.transpositions)
     if m >= 2:
         return ConvertPath("shared", dims, m)

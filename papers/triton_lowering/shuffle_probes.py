@@ -19,8 +19,9 @@ Elements of 8, 16, 32 and 64 bits; 1, 2 or 4 warps; ``cuda:80``, ``cuda:90``, ``
 ``gfx950``. The instructions are read from the PTX/AMDGCN lines whose ``.loc`` is the
 convert's source line (inline assembly excluded: only the loads are inline). A second family
 (``max_``/``sum_``/``cumsum_``) reduces or scans a random ``BlockedLayout`` tile along one
-axis (f16/f32/f64; scans on NVIDIA only) and counts the whole kernel's shuffles (nothing else
-in it shuffles). The fixture keeps the TTGIR with the counts. The script compares them with
+axis (f16/f32/f64; scans on NVIDIA only), a third (``gather_``) gathers along one axis with
+an ``i32`` index tile in the same or another blocked layout; both count the whole kernel's
+shuffles (nothing else in them shuffles). The fixture keeps the TTGIR with the counts. The script compares them with
 what ``linlayout check`` predicts (``convert_path``, ``linlayout.check.registers``) and
 prints every difference; it exits 1 on a difference on NVIDIA that
 ``tests/data/known_mismatches.json`` does not list (AMD differences are listed there too).
@@ -37,6 +38,8 @@ from __future__ import annotations
 import collections
 import inspect
 import os
+
+os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cache hits: the pre-O3 LLVM IR must be produced
 import pathlib
 import random
 import re
@@ -87,8 +90,27 @@ def convert_counts(asm: str, line: int) -> dict:
     return dict(sorted(out.items()))
 
 
+def preopt_counts(ll: str, line: int) -> dict:
+    """Shuffles, selects and byte permutes of Triton's LLVM IR (before LLVM's optimiser) whose
+    debug location is source ``line``; NVIDIA only."""
+    locs = {m.group(1) for m in re.finditer(rf"^(!\d+) = !DILocation\(line: {line},", ll, re.M)}
+    out: collections.Counter = collections.Counter()
+    for raw in ll.splitlines():
+        m = re.search(r"!dbg (!\d+)", raw)
+        if not m or m.group(1) not in locs:
+            continue
+        if "@llvm.nvvm.shfl.sync" in raw:
+            out["shuffle"] += 1
+        elif re.search(r"= select ", raw):
+            out["select"] += 1
+        elif "@llvm.nvvm.prmt" in raw:
+            out["permute"] += 1
+    return dict(sorted(out.items()))
+
+
 def build() -> dict:
     import triton
+    from triton._C.libtriton import llvm as _llvm
     from corpus import strip_locs
     from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
@@ -123,6 +145,18 @@ def build() -> dict:
             gl.store(Y + rn, y)
         else:
             gl.store(Y + rm, y)
+
+    @gluon.jit
+    def g_gather(X, I, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr,
+                 LI: gl.constexpr, AXIS: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        im = gl.arange(0, M, layout=gl.SliceLayout(1, LI))
+        jn = gl.arange(0, N, layout=gl.SliceLayout(0, LI))
+        i = gl.load(I + im[:, None] * N + jn[None, :])
+        y = gl.gather(x, i, AXIS)
+        gl.store(Y + im[:, None] * N + jn[None, :], y)
 
     src_lines, first = inspect.getsourcelines(g_cvt.fn)
     cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
@@ -241,15 +275,26 @@ def build() -> dict:
             src = GluonASTSource(fn=g_cvt, signature=sig,
                                  constexprs={"M": M, "N": N, "L": L, "D": D})
             name = f"{kind}_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
+            preopt: list[str] = []
+            orig = _llvm.optimize_module
+
+            def capture(mod, *a, **kw):
+                preopt.append(str(mod))
+                return orig(mod, *a, **kw)
+
+            _llvm.optimize_module = capture
             try:
                 k = triton.compile(src, target=T[tname], options={"num_warps": warps})
             except Exception as e:  # noqa: BLE001 - a pair Triton rejects is skipped
                 fails[type(e).__name__] += 1
                 continue
+            finally:
+                _llvm.optimize_module = orig
             asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
             probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
-                            "counts": convert_counts(asm, cvt_line),
-                            "file_counts": convert_counts(asm, None)}
+                            "counts": convert_counts(asm, cvt_line)}
+            if cuda and preopt:
+                probes[name]["preopt"] = preopt_counts(preopt[0], cvt_line)
     FTY = {16: "*fp16", 32: "*fp32", 64: "*fp64"}
     for seed in SEEDS:
         rng = random.Random(100 + seed)
@@ -269,6 +314,31 @@ def build() -> dict:
                                  constexprs={"M": M, "N": N, "L": L, "AXIS": axis, "KIND": kind})
             name = (f"{('max', 'sum', 'cumsum')[kind]}_b{bits}_{M}x{N}_ax{axis}_w{warps}_"
                     f"{rng.getrandbits(24):06x}_{tname}")
+            try:
+                k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+            except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
+                fails[type(e).__name__] += 1
+                continue
+            asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
+            probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                            "counts": convert_counts(asm, None)}
+    for seed in SEEDS:
+        rng = random.Random(200 + seed)
+        for _ in range(PER_SEED // 6):
+            tname = rng.choice(list(T))
+            cuda = tname.startswith("cuda")
+            lanes = 32 if cuda else 64
+            warps = rng.choice([1, 2, 4])
+            bits = rng.choice([16, 32, 64])
+            M, N = rng.choice([(32, 64), (64, 32), (16, 128)])
+            L = rand_blocked(rng, M, N, lanes, warps)
+            LI = L if rng.random() < 0.6 else rand_blocked(rng, M, N, lanes, warps)
+            axis = rng.randint(0, 1)
+            sig = {"X": FTY[bits], "I": "*i32", "Y": FTY[bits], "M": "constexpr",
+                   "N": "constexpr", "L": "constexpr", "LI": "constexpr", "AXIS": "constexpr"}
+            src = GluonASTSource(fn=g_gather, signature=sig, constexprs={
+                "M": M, "N": N, "L": L, "LI": LI, "AXIS": axis})
+            name = f"gather_b{bits}_{M}x{N}_ax{axis}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
             try:
                 k = triton.compile(src, target=T[tname], options={"num_warps": warps})
             except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
@@ -337,7 +407,7 @@ SHUFFLE_OPS = re.compile(r"^(shfl\.|redux\.|ds_bpermute|ds_swizzle|v_permlane|\w
 def probe_prediction(p: dict, name: str = "") -> tuple[tuple, tuple]:
     """(predicted, observed) for one probe (reductions and scans: shuffles only)."""
     pred, obs = predicted(p), observed(p["counts"])
-    if name.startswith(("max_", "sum_", "cumsum_")):
+    if name.startswith(("max_", "sum_", "cumsum_", "gather_")):
         keep = lambda d: {k: v for k, v in d.items() if SHUFFLE_OPS.match(k)}  # noqa: E731
         return ("-", keep(pred[1])), ("-", keep(obs[1]))
     return comparable(pred, obs)

@@ -1,6 +1,6 @@
 """The warp-shuffle probes (``tests/data/triton_shuffle_probes.json.gz``, written by
 ``papers/triton_lowering/shuffle_probes.py`` with Triton 3.9): for every compiled
-``convert_layout``, ``tt.reduce`` and ``tt.scan``, the path and the register instructions
+``convert_layout``, ``tt.reduce``, ``tt.scan`` and ``tt.gather``, the path and the register instructions
 ``check`` predicts equal the PTX/AMDGCN lines attributed to the op. Known differences are
 strict xfails with their reason (``tests/data/known_mismatches.json``)."""
 
@@ -58,7 +58,7 @@ def _predicted(ttgir: str) -> tuple[str, dict]:
 def test_register_instructions_equal_tritons_assembly(case):
     e = entries("shuffle")[case]
     pred, seen = _predicted(e["ttgir"]), _observed(e["counts"])
-    if case.startswith(("max_", "sum_", "cumsum_")):  # reductions and scans: shuffles only
+    if case.startswith(("max_", "sum_", "cumsum_", "gather_")):  # shuffles only
         keep = lambda d: {k: v for k, v in d.items() if SHUFFLE.match(k)}  # noqa: E731
         assert keep(pred[1]) == keep(seen[1])
     elif seen[0] == "shared":  # the round trip's own packing is not modelled

@@ -10,6 +10,7 @@ from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ..shared_memory.predict import Prediction, predict_convert
 from ..shared_memory.reduce import reduce_conversions
+from .gather import gather_shuffles
 from .reduce import reduce_shuffles
 from .scan import scan_shuffles
 
@@ -19,18 +20,31 @@ __all__ = ["with_registers"]
 def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
                    result: LinearLayout | None, axis: int | None,
                    operand_bits: tuple[int, ...], target: Target,
-                   integer: bool = False) -> Prediction:
+                   integer: bool = False,
+                   operand_types: tuple[LinearLayout, ...] = ()) -> Prediction:
     """``pred`` (a ``tt.reduce`` or ``tt.scan`` prediction) with its register instructions:
     a reduce's butterfly shuffles (:func:`.reduce.reduce_shuffles`) and the register
     instructions of its in-warp ``convert_layout`` s, a scan's shuffles
-    (:func:`.scan.scan_shuffles`). Other ops, or a missing operand or axis, are returned
+    (:func:`.scan.scan_shuffles`), a warp-local gather's indexed shuffles and selects
+    (:func:`.gather.gather_shuffles`, ``operand_types`` = the source and index layouts; such a
+    gather uses no shared memory). Other ops, or a missing operand or axis, are returned
     unchanged.
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; layouts that do not fit.
     """
-    if op not in ("reduce", "scan") or operand is None or axis is None or not pred.analysed:
+    if op not in ("reduce", "scan", "gather") or operand is None or axis is None \
+            or not pred.analysed:
         return pred
+    if op == "gather":
+        if len(operand_types) != 2:
+            return pred
+        ems = gather_shuffles(operand_types[0], operand_types[1], axis, operand_bits[0],
+                              target)
+        if ems is None:
+            return pred
+        return replace(pred, registers=ems, uses_shared=False,
+                       note="warp-local gather: indexed shuffles and selects, no shared memory")
     if op == "scan":
         regs, why = scan_shuffles(operand, axis, operand_bits, target)
         return replace(pred, registers=regs, note=pred.note + (f"; {why}" if why else ""))

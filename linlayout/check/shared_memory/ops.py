@@ -114,7 +114,8 @@ def predict_access(a: Access, target: Target) -> Prediction:
                                bits if len(bits) == n else ())
         return with_registers(pred, a.op, operand, result, axis,
                               bits if len(bits) == n else (elem,) * n, target,
-                              a.element_type.startswith(("i", "ui")))
+                              a.element_type.startswith(("i", "ui")),
+                              tuple(layout_of(t) for t in a.operand_types))
     return predict_named(a.op, target)
 
 
