@@ -16,6 +16,8 @@ from __future__ import annotations
 from ...layout import LinearLayout
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
+from ..._checks import instance_of
+from ._args import bits_tuple, checked
 
 __all__ = ["gather_shuffles", "is_warp_local"]
 
@@ -25,7 +27,13 @@ def _part(layout: LinearLayout, dims: tuple[str, ...], outs: list[int]) -> list[
 
 
 def is_warp_local(src: LinearLayout, idx: LinearLayout, axis: int) -> bool:
-    """Triton's ``isWarpLocal`` for a gather of ``src`` by ``idx`` along ``axis``."""
+    """Triton's ``isWarpLocal`` for a gather of ``src`` by ``idx`` along ``axis``.
+
+    Raises:
+        LayoutError: ``src`` or ``idx`` not a LinearLayout, ``axis`` not a dim of ``src``.
+    """
+    instance_of(idx, LinearLayout, "idx")
+    axis = checked(src, axis, Target("cuda", 90), "src")
     names = src.out_dim_names
     key = f"dim{axis}"
     if key not in names or idx.out_dim_names != names:
@@ -43,7 +51,13 @@ def is_warp_local(src: LinearLayout, idx: LinearLayout, axis: int) -> bool:
 def gather_shuffles(src: LinearLayout, idx: LinearLayout, axis: int, element_bits: int,
                     target: Target) -> tuple[Emitted, ...] | None:
     """The register instructions per thread of a warp-local gather, or None when the gather
-    is not warp-local (it goes through shared memory)."""
+    is not warp-local (it goes through shared memory).
+
+    Raises:
+        LayoutError: an argument of the wrong type; ``axis`` not a dim of ``src``.
+    """
+    axis = checked(src, axis, target, "src")
+    (element_bits,) = bits_tuple((element_bits,))
     if not is_warp_local(src, idx, axis):
         return None
     k = src.out_dim_names.index(f"dim{axis}")

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..._checks import instance_of, sequence_of, string
 from ...layout import LinearLayout
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ..shared_memory.predict import Prediction, predict_convert
 from ..shared_memory.reduce import reduce_conversions
+from ._args import bits_tuple
 from .gather import gather_shuffles
 from .reduce import reduce_shuffles
 from .scan import scan_shuffles
@@ -31,11 +33,18 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
     unchanged.
 
     Raises:
-        LayoutError: ``axis`` is not a dim of ``operand``; layouts that do not fit.
+        LayoutError: ``axis`` is not a dim of ``operand``; layouts that do not fit; an
+            argument of the wrong type.
     """
+    instance_of(pred, Prediction, "pred")
+    string(op, "op")
+    operand_types = sequence_of(operand_types, LinearLayout, "operand_types")
+    if result is not None:
+        instance_of(result, LinearLayout, "result")
     if op not in ("reduce", "scan", "gather") or operand is None or axis is None \
             or not pred.analysed:
         return pred
+    operand_bits = bits_tuple(operand_bits)
     if op == "gather":
         if len(operand_types) != 2:
             return pred

@@ -27,6 +27,7 @@ from ...lowering.convert import amd_xor
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ..shared_memory.reduce import inter_layout, reduced_layout
+from ._args import bits_tuple, checked
 
 __all__ = ["reduce_rounds", "reduce_shuffles"]
 
@@ -93,6 +94,8 @@ def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, .
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``.
     """
+    axis = checked(operand, axis, target)
+    operand_bits = bits_tuple(operand_bits)
     lanes = target.threads_per_warp
     out: dict[str, int] = {}
     notes = []

@@ -19,6 +19,7 @@ from ...layout import LinearLayout
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ..shared_memory.scan import scan_shape
+from ._args import bits_tuple, checked
 
 __all__ = ["scan_shuffles"]
 
@@ -28,8 +29,10 @@ def scan_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...
     """The shuffles per thread of a ``tt.scan`` of ``operand`` along ``axis`` and a note.
 
     Raises:
-        LayoutError: ``axis`` is not a dim of ``operand``.
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
     """
+    axis = checked(operand, axis, target)
+    operand_bits = bits_tuple(operand_bits)
     shape = scan_shape(operand, axis)
     k = operand.out_dim_names.index(f"dim{axis}")
     lane_bits = sum(1 for img in operand.bases.get("lane", []) if img[k])
