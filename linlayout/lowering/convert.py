@@ -55,8 +55,10 @@ class ConvertPath:
             :data:`REGISTER_SIDES`); empty otherwise (the shared-memory path is counted by
             :mod:`.scratch` and ``linlayout check``).
         counts: those counts by opcode (``{"shfl.sync.bfly.b32": 2, "selp.b32": 6}``).
-        triton_counts: per kind as Triton's LLVM IR has them before LLVM's optimiser
-            (``"shuffle"``, ``"select"``, ``"permute"``, ``"pack"``, ``"unpack"``).
+        triton_counts: per kind as ``transferWithinWarp`` builds them, before MLIR's CSE
+            and dead-code elimination (``"shuffle"``, ``"select"``, ``"permute"``, ``"pack"``,
+            ``"unpack"``); ``lowering.counts`` has them after, as Triton's LLVM IR before
+            ``-O3`` does.
         lowering: the :class:`~.shuffle.WarpShuffleLowering` (the value graph), or None.
     """
 

@@ -16,11 +16,13 @@ the factorisation of :mod:`.decompose` and emits, per thread:
 3. unpacking, and the destination's registers (extra ones dropped, broadcast ones copied).
 
 This module builds that code as a small value graph (:func:`lower_warp_shuffle`), counts
-each instruction as Triton emits it (its LLVM IR before the optimiser) and as LLVM leaves it
-(the graph after common-subexpression elimination, folding of a ``select`` with equal arms and
-of identity byte permutes, and dead-code elimination — the deterministic clean-ups ``-O3``
-applies here), and can *execute* the graph lane by lane (:meth:`WarpShuffleLowering.execute`)
-to prove it yields the destination layout. 64-bit values move as two 32-bit shuffles
+each instruction as ``transferWithinWarp`` builds it and after common-subexpression
+elimination, folding of a ``select`` with equal arms and of identity byte permutes, and
+dead-code elimination — the clean-ups MLIR's ``cse``/canonicaliser already apply before
+Triton hands the module to LLVM (its LLVM IR before ``-O3`` has exactly these counts on every
+shuffle probe of ``papers/triton_lowering/shuffle_probes.py``, and LLVM keeps them in the
+PTX) — and can *execute* the graph lane by lane (:meth:`WarpShuffleLowering.execute`) to
+prove it yields the destination layout. 64-bit values move as two 32-bit shuffles
 (``shuffleXor``/``shuffleIdx`` split them) but one ``selp.b64`` per select.
 """
 
@@ -65,10 +67,11 @@ class WarpShuffleLowering:
         decomposition: the :class:`~.decompose.WarpDecomposition` it implements.
         method: ``"ship"`` or ``"swap"``.
         element_bits: bits per element as moved.
-        triton_counts: instructions per thread by kind as Triton emits them (LLVM IR before
-            the optimiser): ``"shuffle"``, ``"select"``, ``"permute"``, ``"pack"``,
+        triton_counts: instructions per thread by kind as ``transferWithinWarp`` builds them,
+            before any clean-up: ``"shuffle"``, ``"select"``, ``"permute"``, ``"pack"``,
             ``"unpack"`` (a 64-bit shuffle counts once here).
-        counts: the same after LLVM's clean-ups (CSE, select/permute folding, dead code),
+        counts: the same after CSE, select/permute folding and dead code — Triton's LLVM IR
+            before ``-O3`` and, but for packing, the PTX —
             with the shuffles also split by kind: ``"shuffle_bfly"`` (and
             ``"shuffle_bfly_<mask>"`` per XOR mask) and ``"shuffle_idx"``.
         outputs: the value-graph node of each destination register (broadcast removed).

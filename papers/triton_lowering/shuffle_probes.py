@@ -2,7 +2,7 @@
 """Warp-shuffle conversion probes: which path Triton 3.9.0 takes for a ``convert_layout``
 between two distributed layouts, and the register instructions of its warp-shuffle path.
 
-Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~2 min)::
+Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~6 min)::
 
     python papers/triton_lowering/shuffle_probes.py          # writes tests/data/triton_shuffle_probes.json.gz
     python papers/triton_lowering/shuffle_probes.py --check  # compare, write nothing
@@ -26,8 +26,8 @@ what ``linlayout check`` predicts (``convert_path``, ``linlayout.check.registers
 prints every difference; it exits 1 on a difference on NVIDIA that
 ``tests/data/known_mismatches.json`` does not list (AMD differences are listed there too).
 
-Result (240 probes, Triton 3.9.0): NVIDIA 169 of 170 equal — the one left has an extra
-``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 57 of 70 — the others are
+Result (270 probes, Triton 3.9.0): NVIDIA 187 of 188 equal — the one left has an extra
+``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 69 of 82 — the others are
 ``v_perm_b32`` packing that depends on the producing load, one in-thread byte swap, one
 gfx950 ``v_permlane32_swap`` inside the generic path and one case where LLVM removed the
 selects.

@@ -8,7 +8,10 @@ off the axis. Then no shared memory is used: for every index register a thread h
 shuffles each of the ``K`` source registers of that gather column from the lane that holds
 the wanted element (``shuffleIdx``) and selects the right one — ``K`` indexed shuffles and
 ``K`` selects, the first of which (against ``undef``) LLVM folds away. ``K`` is the number of
-source registers along the gather axis.
+source registers along the gather axis. On AMD, when no lane of the source spans the axis,
+every shuffle reads the thread's own lane and LLVM removes the ``ds_bpermute_b32``; on NVIDIA
+a 64-bit select may become predicated moves (the probes of
+``papers/triton_lowering/shuffle_probes.py`` compare the shuffles).
 """
 
 from __future__ import annotations
@@ -74,7 +77,11 @@ def gather_shuffles(src: LinearLayout, idx: LinearLayout, axis: int, element_bit
             ems.append(Emitted("select", "selp.b64" if element_bits == 64 else "selp.b32",
                                selects, None, element_bits, 0, ""))
     else:
-        ems = [Emitted("shuffle", "ds_bpermute_b32", shuffles, None, 32, 0, "")]
+        # with no lane along the axis every shuffle reads the thread's own lane: LLVM folds
+        # an ds_bpermute_b32 from the own lane away (NVPTX keeps the shfl.sync)
+        along = any(img[k] for img in src.bases.get("lane", []))
+        ems = [Emitted("shuffle", "ds_bpermute_b32", shuffles, None, 32, 0, "")] if along \
+            else []
         if selects:
             ems.append(Emitted("select", "v_cndmask_b32", selects * halves, None, 32, 0, ""))
     return tuple(ems)
