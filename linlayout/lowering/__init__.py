@@ -26,6 +26,7 @@ from .scratch import ScratchPlan, triton_scratch_layout
 from .target import Target
 from .vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
 
-__all__ = ["AccessMap", "ConvertPath", "Emitted", "ScratchPlan", "Target", "access_map", "convert_path", "largest_vectorisation",
+__all__ = ["AccessMap", "ConvertPath", "Emitted", "ScratchPlan", "Target", "access_map",
+           "convert_path", "largest_vectorisation",
            "matrix_tile", "predict_async_copy", "predict_local", "predict_padded_local",
            "triton_scratch_layout"]

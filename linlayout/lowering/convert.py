@@ -13,7 +13,8 @@ conversion is trivial over each. What is left decides:
 * ``register`` and ``lane`` with fewer than two mixed register/lane transpositions
   (``cvtNeedsWarpShuffle``) — warp shuffles (``transferWithinWarp``, :mod:`.shuffle`):
   ``"shuffle"``;
-* anything else (two or more transpositions, other warps or CTAs) — a round trip through shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):
+* anything else (two or more transpositions, other warps or CTAs) — a round trip through
+  shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):
   ``"shared"``.
 
 :func:`convert_path` is the public entry point.

@@ -21,10 +21,12 @@ convert's source line (inline assembly excluded: only the loads are inline). A s
 (``max_``/``sum_``/``cumsum_``) reduces or scans a random ``BlockedLayout`` tile along one
 axis (f16/f32/f64; scans on NVIDIA only), a third (``gather_``) gathers along one axis with
 an ``i32`` index tile in the same or another blocked layout; both count the whole kernel's
-shuffles (nothing else in them shuffles). The fixture keeps the TTGIR with the counts. The script compares them with
-what ``linlayout check`` predicts (``convert_path``, ``linlayout.check.registers``) and
-prints every difference; it exits 1 on a difference on NVIDIA that
-``tests/data/known_mismatches.json`` does not list (AMD differences are listed there too).
+shuffles (nothing else in them shuffles). The fixture keeps the TTGIR with the counts and, for
+NVIDIA converts, the shuffles, selects and byte permutes of Triton's LLVM IR before ``-O3``
+at the convert's line (``preopt``). The script compares them with what ``linlayout check``
+predicts (``convert_path``, ``linlayout.check.registers``) and prints every difference; it
+exits 1 on a difference on NVIDIA that ``tests/data/known_mismatches.json`` does not list
+(AMD differences are listed there too).
 
 Result (270 probes, Triton 3.9.0): NVIDIA 187 of 188 equal — the one left has an extra
 ``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 69 of 82 — the others are
@@ -79,7 +81,8 @@ def convert_counts(asm: str, line: int) -> dict:
         if m:
             cur = int(m.group(1))
             continue
-        if (line is not None and cur != line) or inline or not s or s.startswith(("//", ";", ".", "{", "}")) \
+        if (line is not None and cur != line) or inline or not s \
+                or s.startswith(("//", ";", ".", "{", "}")) \
                 or s.endswith(":"):
             continue
         op = s.split()[0].rstrip(",")

@@ -1,8 +1,8 @@
 """The warp-shuffle probes (``tests/data/triton_shuffle_probes.json.gz``, written by
 ``papers/triton_lowering/shuffle_probes.py`` with Triton 3.9): for every compiled
-``convert_layout``, ``tt.reduce``, ``tt.scan`` and ``tt.gather``, the path and the register instructions
-``check`` predicts equal the PTX/AMDGCN lines attributed to the op. Known differences are
-strict xfails with their reason (``tests/data/known_mismatches.json``)."""
+``convert_layout``, ``tt.reduce``, ``tt.scan`` and ``tt.gather``, the path and the register
+instructions ``check`` predicts equal the PTX/AMDGCN lines attributed to the op. Known
+differences are strict xfails with their reason (``tests/data/known_mismatches.json``)."""
 
 from __future__ import annotations
 
