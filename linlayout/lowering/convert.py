@@ -239,6 +239,6 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     m = len(low.decomposition.transpositions)
     if m >= 2:
         return ConvertPath("shared", dims, m)
-    return ConvertPath("shuffle", dims, m, shuffle_instructions(low, target),
-                       {e.opcode: e.per_thread for e in shuffle_instructions(low, target)},
+    ems = shuffle_instructions(low, target)
+    return ConvertPath("shuffle", dims, m, ems, {e.opcode: e.per_thread for e in ems},
                        low.triton_counts, low)
