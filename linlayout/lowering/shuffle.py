@@ -75,6 +75,7 @@ class WarpShuffleLowering:
             with the shuffles also split by kind: ``"shuffle_bfly"`` (and
             ``"shuffle_bfly_<mask>"`` per XOR mask) and ``"shuffle_idx"``.
         outputs: the value-graph node of each destination register (broadcast removed).
+        graph: the value graph's nodes, ``(kind, *operands)`` each.
     """
 
     decomposition: WarpDecomposition
@@ -83,8 +84,7 @@ class WarpShuffleLowering:
     triton_counts: dict
     counts: dict
     outputs: tuple[int, ...]
-    _graph: tuple = ()
-    _src_regs: int = 0
+    graph: tuple = ()
 
     def execute(self, src: LinearLayout, lanes: int) -> list[list[tuple]]:
         """Run the graph on every lane of warp 0: ``result[r][lane]`` is the tensor element
@@ -95,10 +95,6 @@ class WarpShuffleLowering:
                 lowering would be wrong).
         """
         return _execute(self, src, lanes)
-
-
-def _bytes_per_slot(element_bits: int, n_pack: int) -> int:
-    return 4 >> n_pack if n_pack else 0
 
 
 def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
@@ -138,7 +134,7 @@ def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
     after = _clean_counts(g, outputs)
     return WarpShuffleLowering(d, "ship" if ship else "swap", element_bits,
                                dict(sorted(triton_counts.items())), after, outputs,
-                               tuple(g.nodes), n_src)
+                               tuple(g.nodes))
 
 
 def _pairs(num_regs: int, r_idx: int):
@@ -226,8 +222,6 @@ def _swap(g: _Graph, vals: list[int], d: WarpDecomposition,
 def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
     """Instruction counts after CSE, folding and dead-code elimination."""
     canon: dict[int, object] = {}
-    table: dict[tuple, int] = {}
-    kinds: dict[int, tuple] = {}
 
     def key_of(i: int):
         if i in canon:
@@ -287,13 +281,12 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
                 out[f"shuffle_bfly_{c[2]}"] += 1
             elif c[0] == "idx":
                 out["shuffle_idx"] += 1
-    del table, kinds
     return dict(sorted(out.items()))
 
 
 def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int) -> list[list[tuple]]:
     d = low.decomposition
-    nodes = low._graph
+    nodes = low.graph
     reg_cols = [i for i, c in enumerate(src.dim_columns("register")) if c]
     e = 1 << d.n_pack
     slot_bytes = 4 // e if e > 1 else 0
