@@ -34,6 +34,8 @@ FAST = [
     ("papers/synthesis/compare_alternatives.py", ["--pairs", "20"]),
     ("papers/synthesis/exhaustive_small_tiles.py", ["--pairs", "3"]),
     ("papers/padding/reproduce.py", []),
+    # the committed warp-shuffle probes against the prediction (no Triton needed)
+    ("papers/triton_lowering/shuffle_probes.py", ["--compare-only"]),
 ]
 
 

@@ -74,6 +74,7 @@ def _report(a: Access, pred: Prediction, target: Target, hardware: HardwareModel
                 and side.emitted.side != "none":
             note = "not modelled by the bank counter"
         instrs.append(InstructionReport(side.emitted, rep, note, None, lane))
+    instrs.extend(InstructionReport(e) for e in pred.registers)
     note = pred.note
     if not pred.analysed:
         status = OpStatus.NOT_ANALYSED

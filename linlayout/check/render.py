@@ -9,7 +9,8 @@ The JSON of one file::
 or, for a file that could not be read, ``{"file": …, "error": "…"}``. Each op carries
 ``"instructions": [{"side": "store"|"load"|…, "ptx"|"isa": opcode, "per_thread": N,
 "vector_elems": v, "degree": d, "wavefronts_per_warp": w}, …]`` (``ptx`` on NVIDIA targets,
-``isa`` on AMD), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
+``isa`` on AMD; an instruction that stays in registers — a convert's warp shuffles, selects
+and byte permutes, ``"side": "shuffle"|"select"|"permute"`` — adds ``"space": "register"``), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
 ``"alternative"`` when a better layout exists, and its ``"status"`` (the
 :class:`~linlayout.check.report.OpStatus` value: ``"counted"``, ``"misaligned"``,
 ``"not counted"``, ``"no shared memory"``, ``"not analysed"``); a misaligned op carries
@@ -32,6 +33,7 @@ from collections.abc import Sequence
 from .._checks import as_int, sequence_of
 from ..show.schemas import versioned
 from ..show.text import dumps, table
+from ..lowering.convert import REGISTER_SIDES
 from ..lowering.emitted import Emitted
 from .files import FileError, misaligned_ops, not_counted_instructions, passes, worst_degree
 from .report import Alternative, InstructionReport, KernelReport, KernelTotals, OpReport, OpStatus
@@ -54,6 +56,8 @@ def _instruction_dict(i: InstructionReport, key: str) -> dict:
         d["wavefronts_per_instruction"] = i.report.wavefronts_per_instruction
     if i.note:
         d["note"] = i.note
+    if e.side in REGISTER_SIDES:
+        d["space"] = "register"
     return d
 
 

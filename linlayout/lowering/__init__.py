@@ -13,15 +13,20 @@ lowering="triton")`` costs each side as Triton will emit it).
 * :mod:`.local` — ``local_alloc``/``local_store``/``local_load`` (:func:`predict_local`) and
   async copies;
 * :mod:`.scratch` — the scratch layout Triton builds for a ``convert_layout``
-  (``GenericSwizzling.cpp``: :func:`triton_scratch_layout`).
+  (``GenericSwizzling.cpp``: :func:`triton_scratch_layout`);
+* :mod:`.convert` — which path a ``convert_layout`` takes (:func:`convert_path`: none,
+  registers, warp shuffles, shared memory), with :mod:`.decompose` (Triton's warp
+  decomposition) and :mod:`.shuffle` (the shuffle lowering, counted and executable).
 """
 
+from .convert import ConvertPath, convert_path
 from .emitted import Emitted
 from .local import predict_async_copy, predict_local, predict_padded_local
 from .scratch import ScratchPlan, triton_scratch_layout
 from .target import Target
 from .vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
 
-__all__ = ["AccessMap", "Emitted", "ScratchPlan", "Target", "access_map", "largest_vectorisation",
+__all__ = ["AccessMap", "ConvertPath", "Emitted", "ScratchPlan", "Target", "access_map",
+           "convert_path", "largest_vectorisation",
            "matrix_tile", "predict_async_copy", "predict_local", "predict_padded_local",
            "triton_scratch_layout"]

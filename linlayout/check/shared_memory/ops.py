@@ -17,6 +17,7 @@ from ...lowering.vectorise import access_map
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
+from ..registers import with_registers
 from ..target import parse_target
 from ..._memo import memoize
 from .warp_specialize import predict_warp_specialize
@@ -109,9 +110,13 @@ def predict_access(a: Access, target: Target) -> Prediction:
             return Prediction((), "the old value is not used: no shared memory",
                               uses_shared=False)
         bits = tuple(moved_bits(t.element_bits, t.element_type) for t in a.operand_types)
-        return predict_private(a.op, operand, result, moved_bits(a.element_bits, a.element_type)
-                               if a.element_bits else 32, target, axis, n,
+        elem = moved_bits(a.element_bits, a.element_type) if a.element_bits else 32
+        pred = predict_private(a.op, operand, result, elem, target, axis, n,
                                bits if len(bits) == n else (), a.results_used, a.combine)
+        return with_registers(pred, a.op, operand, result, axis,
+                              bits if len(bits) == n else (elem,) * n, target,
+                              a.element_type.startswith(("i", "ui")),
+                              tuple(layout_of(t) for t in a.operand_types))
     return predict_named(a.op, target)
 
 

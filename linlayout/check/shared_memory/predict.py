@@ -31,6 +31,7 @@ from ..._checks import as_int, instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout
+from ...lowering.convert import convert_path
 from ...lowering.emitted import Emitted
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
@@ -85,6 +86,9 @@ class Prediction:
         plan: Triton's scratch layout (converts through shared memory), else None.
         uses_shared: False for converts that stay in registers/shuffles and tensor-memory ops.
         analysed: False when the op's types were missing and nothing could be predicted.
+        registers: instructions that stay in registers (warp shuffles, selects, byte
+            permutes: :func:`linlayout.lowering.convert_path`), kept apart from ``sides`` (the
+            shared-memory instructions).
         extra: facts beyond the instructions. For ``tt.scan``: ``"triton_loads"`` (Triton's
             own reloads, as its LLVM IR has them before LLVM's optimiser), ``"llvm_loads"``
             (what LLVM leaves of them: the unused reload of the last total dropped and, on
@@ -98,6 +102,7 @@ class Prediction:
     uses_shared: bool = True
     extra: dict = field(default_factory=dict)
     analysed: bool = True
+    registers: tuple[Emitted, ...] = ()
 
 
 def moved_bits(element_bits: int, element_type: str = "") -> int:
@@ -204,8 +209,7 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     instance_of(target, Target, "target")
     if not needs_shared(src, dst):
-        return Prediction((), "stays within each warp (registers/shuffles): no shared memory",
-                          uses_shared=False)
+        return _in_registers(src, dst, element_bits, target)
     hw = target.hardware()
     plan = triton_scratch_layout(src, dst, element_bits,
                                  stmatrix=target.is_nvidia and target.cc >= 90,
@@ -219,6 +223,29 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
                        element_bits, target)
     note = f"Triton's scratch layout: {plan.reps} round{'s' if plan.reps > 1 else ''}"
     return Prediction((st, ld), note, plan)
+
+
+def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
+                  target: Target) -> Prediction:
+    """A convert that keeps each element in its warp: Triton's register or shuffle path with
+    its register instructions (:func:`~linlayout.lowering.convert.convert_path`)."""
+    try:
+        path = convert_path(src, dst, element_bits, target)
+    except LayoutError as exc:
+        return Prediction((), f"stays within each warp: no shared memory; register "
+                          f"instructions not predicted ({exc})", uses_shared=False)
+    if path.path == "shuffle" and path.lowering is not None:
+        low = path.lowering
+        m = len(low.decomposition.transpositions)
+        how = (f"{m} register/lane exchange{'s' if m != 1 else ''}"
+               + ("" if low.decomposition.lane_perm_trivial else " and a lane permutation"))
+        return Prediction((), f"warp shuffles ({how}, Triton's {low.method} method): no shared "
+                          "memory", uses_shared=False, registers=path.instructions)
+    if path.path in ("none", "registers"):
+        return Prediction((), "registers renamed in each thread: no instructions, no shared "
+                          "memory", uses_shared=False)
+    return Prediction((), "stays within each warp: no shared memory; register instructions "
+                      "not predicted", uses_shared=False)
 
 
 def _crosses_warps(layout: LinearLayout, axis: int) -> bool:

@@ -1,0 +1,12 @@
+"""Register instructions of the ops that exchange data between lanes without shared memory:
+the butterfly shuffles of ``tt.reduce`` (:mod:`.reduce`), the shuffles of ``tt.scan``
+(:mod:`.scan`) and of a warp-local ``tt.gather`` (:mod:`.gather`). A ``convert_layout``'s own
+shuffles come from :func:`linlayout.lowering.convert_path`."""
+
+from .gather import gather_shuffles, is_warp_local
+from .private import with_registers
+from .reduce import reduce_shuffles
+from .scan import scan_shuffles
+
+__all__ = ["gather_shuffles", "is_warp_local", "reduce_shuffles", "scan_shuffles",
+           "with_registers"]

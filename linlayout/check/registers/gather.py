@@ -1,0 +1,87 @@
+"""The shuffles of a warp-local ``tt.gather`` (``GatherOpToLLVM.cpp``,
+``emitWarpLocalGather``; the test is ``GatherLoweringHelper::isWarpLocal`` of
+``lib/Analysis/Utility.cpp``).
+
+A gather is warp-local when neither the source's nor the index's warps (and CTAs) move along
+the gather axis, both place warps identically off the axis and both place lanes identically
+off the axis. Then no shared memory is used: for every index register a thread holds, Triton
+shuffles each of the ``K`` source registers of that gather column from the lane that holds
+the wanted element (``shuffleIdx``) and selects the right one — ``K`` indexed shuffles and
+``K`` selects, the first of which (against ``undef``) LLVM folds away. ``K`` is the number of
+source registers along the gather axis. On AMD, when no lane of the source spans the axis,
+every shuffle reads the thread's own lane and LLVM removes the ``ds_bpermute_b32``; on NVIDIA
+a 64-bit select may become predicated moves (the probes of
+``papers/triton_lowering/shuffle_probes.py`` compare the shuffles).
+"""
+
+from __future__ import annotations
+
+from ...layout import LinearLayout
+from ...lowering.emitted import Emitted
+from ...lowering.target import Target
+from ..._checks import instance_of
+from ._args import bits_tuple, checked
+
+__all__ = ["gather_shuffles", "is_warp_local"]
+
+
+def _part(layout: LinearLayout, dims: tuple[str, ...], outs: list[int]) -> list[tuple]:
+    return [tuple(img[k] for k in outs) for d in dims for img in layout.bases.get(d, [])]
+
+
+def is_warp_local(src: LinearLayout, idx: LinearLayout, axis: int) -> bool:
+    """Triton's ``isWarpLocal`` for a gather of ``src`` by ``idx`` along ``axis``.
+
+    Raises:
+        LayoutError: ``src`` or ``idx`` not a LinearLayout, ``axis`` not a dim of ``src``.
+    """
+    instance_of(idx, LinearLayout, "idx")
+    axis = checked(src, axis, Target("cuda", 90), "src")
+    names = src.out_dim_names
+    key = f"dim{axis}"
+    if key not in names or idx.out_dim_names != names:
+        return False
+    k = names.index(key)
+    others = [i for i in range(len(names)) if i != k]
+    for lay in (src, idx):
+        if any(img[k] for d in ("block", "warp") for img in lay.bases.get(d, [])):
+            return False
+    if _part(src, ("block", "warp"), others) != _part(idx, ("block", "warp"), others):
+        return False
+    return _part(src, ("lane",), others) == _part(idx, ("lane",), others)
+
+
+def gather_shuffles(src: LinearLayout, idx: LinearLayout, axis: int, element_bits: int,
+                    target: Target) -> tuple[Emitted, ...] | None:
+    """The register instructions per thread of a warp-local gather, or None when the gather
+    is not warp-local (it goes through shared memory).
+
+    Raises:
+        LayoutError: an argument of the wrong type; ``axis`` not a dim of ``src``.
+    """
+    axis = checked(src, axis, target, "src")
+    (element_bits,) = bits_tuple((element_bits,))
+    if not is_warp_local(src, idx, axis):
+        return None
+    k = src.out_dim_names.index(f"dim{axis}")
+    regs_along = sum(1 for img in src.bases.get("register", [])
+                     if img[k] and not any(v for i, v in enumerate(img) if i != k))
+    per_column = 1 << regs_along
+    idx_regs = 1 << len(idx.bases.get("register", []))
+    halves = 2 if element_bits == 64 else 1
+    shuffles = idx_regs * per_column * halves
+    selects = idx_regs * (per_column - 1)
+    if target.is_nvidia:
+        ems = [Emitted("shuffle", "shfl.sync.idx.b32", shuffles, None, 32, 0, "")]
+        if selects:
+            ems.append(Emitted("select", "selp.b64" if element_bits == 64 else "selp.b32",
+                               selects, None, element_bits, 0, ""))
+    else:
+        # with no lane along the axis every shuffle reads the thread's own lane: LLVM folds
+        # an ds_bpermute_b32 from the own lane away (NVPTX keeps the shfl.sync)
+        along = any(img[k] for img in src.bases.get("lane", []))
+        ems = [Emitted("shuffle", "ds_bpermute_b32", shuffles, None, 32, 0, "")] if along \
+            else []
+        if selects:
+            ems.append(Emitted("select", "v_cndmask_b32", selects * halves, None, 32, 0, ""))
+    return tuple(ems)

@@ -1,0 +1,244 @@
+"""Which path Triton 3.9 takes for a ``convert_layout`` between distributed layouts, and the
+register instructions it emits on the paths that avoid shared memory.
+
+``ConvertLayoutOpConversion::matchAndRewrite``
+(``lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp``) reads the *minimal
+conversion* (``minimalCvtLayout``, ``lib/Analysis/Utility.cpp``): ``dst⁻¹ ∘ src``
+quotiented by ``block``, ``warp``, ``lane`` and ``register`` in that order, as long as the
+conversion is trivial over each. What is left decides:
+
+* nothing — the layouts are equal: no code (``"none"``);
+* ``register`` only — each thread renames its registers (``transferWithinThread``): no
+  instructions (``"registers"``);
+* ``register`` and ``lane`` with fewer than two mixed register/lane transpositions
+  (``cvtNeedsWarpShuffle``) — warp shuffles (``transferWithinWarp``, :mod:`.shuffle`):
+  ``"shuffle"``;
+* anything else (two or more transpositions, other warps or CTAs) — a round trip through
+  shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):
+  ``"shared"``.
+
+:func:`convert_path` is the public entry point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._checks import instance_of, log2_exact
+from ..errors import LayoutError
+from ..layout import LinearLayout
+from .emitted import Emitted
+from .shuffle import WarpShuffleLowering, lower_warp_shuffle
+from .target import Target
+
+__all__ = ["PATHS", "REGISTER_SIDES", "ConvertPath", "amd_xor", "convert_path",
+           "minimal_conversion", "shuffle_instructions"]
+
+#: The paths a conversion can take, cheapest first.
+PATHS = ("none", "registers", "shuffle", "shared")
+#: ``Emitted.side`` values of instructions that stay in registers (no shared memory).
+REGISTER_SIDES = ("shuffle", "select", "permute")
+
+
+@dataclass(frozen=True)
+class ConvertPath:
+    """How Triton 3.9 lowers one conversion.
+
+    Attributes:
+        path: ``"none"``, ``"registers"``, ``"shuffle"`` or ``"shared"`` (:data:`PATHS`).
+        remaining_dims: the in dims of the minimal conversion (``("register", "lane")`` …).
+        mixed_transpositions: register/lane transpositions of the warp decomposition (None
+            when data crosses warps, or when the register/lane conversion is not a
+            permutation of hardware bits: then ``path`` is ``"shuffle"`` but nothing is
+            counted — ``counts`` is None — as Triton's decomposition assumes one).
+        instructions: on the shuffle path, the register instructions per thread as they
+            reach the PTX/AMDGCN (:class:`~.emitted.Emitted`, ``side`` one of
+            :data:`REGISTER_SIDES`); empty otherwise (the shared-memory path is counted by
+            :mod:`.scratch` and ``linlayout check``).
+        counts: those counts by opcode (``{"shfl.sync.bfly.b32": 2, "selp.b32": 6}``).
+        triton_counts: per kind as ``transferWithinWarp`` builds them, before MLIR's CSE
+            and dead-code elimination (``"shuffle"``, ``"select"``, ``"permute"``, ``"pack"``,
+            ``"unpack"``); ``lowering.counts`` has them after, as Triton's LLVM IR before
+            ``-O3`` does.
+        lowering: the :class:`~.shuffle.WarpShuffleLowering` (the value graph), or None.
+    """
+
+    path: str
+    remaining_dims: tuple[str, ...]
+    mixed_transpositions: int | None
+    instructions: tuple[Emitted, ...] = ()
+    counts: dict | None = None
+    triton_counts: dict | None = None
+    lowering: WarpShuffleLowering | None = None
+
+    @property
+    def uses_shared(self) -> bool:
+        """True on the shared-memory path."""
+        return self.path == "shared"
+
+
+def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
+    """Triton's ``minimalCvtLayout``: ``dst⁻¹ ∘ src`` without the trailing in dims
+    (``block``, ``warp``, ``lane``, ``register``, in that order) over which it is trivial.
+
+    Raises:
+        LayoutError: the layouts describe different tensors or are not surjective.
+    """
+    comp = dst.invert_and_compose(src)
+    s_dims, d_dims = list(src.in_dim_names), list(dst.in_dim_names)
+    common = []
+    for a, b in zip(reversed(s_dims), reversed(d_dims)):
+        if a != b:
+            break
+        common.append(a)
+    for dim in common:
+        if dim not in comp.in_dim_names:
+            continue
+        q = comp.quotient(dim)
+        if q is None:
+            break
+        comp = q
+    return comp
+
+
+def amd_xor(mask: int, arch: str) -> tuple[str, int]:
+    """AMD's ``shuffleXor`` for one lane mask as the 3.9 wheel's AMDGCN has it
+    (``shuffleCommonImpl``, ``third_party/amd/lib/TritonAMDGPUToLLVM/Utility.cpp``, then
+    LLVM): DPP moves for masks 1 to 8 — one ``quad_perm`` for 1 and 2, ``row_shr`` +
+    ``row_shl`` for 4 (two), the same pair for 8, which LLVM's DPP combiner merges into one
+    ``row_ror:8``; on gfx950 ``v_permlane16/32_swap_b32`` for 16 and 32; else
+    ``ds_bpermute_b32`` (checked on ``papers/triton_lowering/shuffle_probes.py``).
+
+    Returns:
+        ``(opcode, instructions per shuffle)``."""
+    if mask == 4:
+        return "v_mov_b32_dpp", 2
+    if mask in (1, 2, 8):
+        return "v_mov_b32_dpp", 1
+    if arch == "gfx950" and mask in (16, 32):
+        return f"v_permlane{mask}_swap_b32", 1
+    return "ds_bpermute_b32", 1
+
+
+def _permlane_swap(low: WarpShuffleLowering) -> tuple[str, ...] | None:
+    """gfx950's ``ConvertLayoutOpPermlaneSwap``
+    (``third_party/amd/lib/TritonAMDGPUToLLVM/ConvertLayoutOpToLLVM.cpp``): one mixed
+    transposition with lane bit 4 or 5, on a whole register, with ``P_lane`` trivial or the
+    3-cycle through lanes 4 and 5 — the ``v_permlane{16,32}_swap`` instructions per register
+    pair, else None."""
+    d = low.decomposition
+    if len(d.transpositions) != 1:
+        return None
+    t = d.transpositions[0]
+    if not (t.register >= d.n_pack and t.top_pre == 0x3210 and t.top_post == 0x3210
+            and t.lane in (4, 5)):
+        return None
+    lp = d.lane_perm
+    if any(lp[b] != b for b in range(len(lp)) if b not in (4, 5)):
+        return None
+    three = len(lp) > 5 and lp[4] == 5 and lp[5] == 4
+    if not (d.lane_perm_trivial or three):
+        return None
+    first = "v_permlane32_swap_b32" if t.lane == 5 else "v_permlane16_swap_b32"
+    if three:
+        return first, ("v_permlane16_swap_b32" if t.lane == 5 else "v_permlane32_swap_b32")
+    return (first,)
+
+
+def shuffle_instructions(low: WarpShuffleLowering, target: Target) -> tuple[Emitted, ...]:
+    """The register instructions of a shuffle lowering as ``Emitted`` records (count per
+    thread after LLVM's clean-ups). NVIDIA: ``shfl.sync.bfly/idx.b32`` (two per 64-bit
+    value), ``selp.b32``/``selp.b64``, ``prmt.b32`` (plus three per register that packs four
+    8-bit elements). AMD: ``shuffleXor`` as a DPP move, a ``v_permlane*_swap`` or
+    ``ds_bpermute_b32`` by lane mask, ``shuffleIdx`` as ``ds_bpermute_b32`` (two per 64-bit
+    value), ``v_cndmask_b32`` (two per 64-bit select), ``v_perm_b32``; on gfx950 the
+    ``v_permlane{16,32}_swap_b32`` path where it applies.
+
+    Raises:
+        LayoutError: ``target`` is not a Target.
+    """
+    instance_of(target, Target, "target")
+    halves = 2 if low.element_bits == 64 else 1
+    c = low.counts
+    out: dict[str, list] = {}
+
+    def add(op: str, side: str, n: int) -> None:
+        if n:
+            out.setdefault(op, [side, 0])[1] += n
+
+    swap = _permlane_swap(low) if target.arch == "gfx950" else None
+    if swap is not None:
+        d = low.decomposition
+        regs = (1 << (d.register_bits - d.n_pack)) * halves
+        for op in swap:
+            add(op, "shuffle", regs // 2)
+    elif target.is_nvidia:
+        add("shfl.sync.bfly.b32", "shuffle", c.get("shuffle_bfly", 0) * halves)
+        add("shfl.sync.idx.b32", "shuffle", c.get("shuffle_idx", 0) * halves)
+        add("selp.b64" if low.element_bits == 64 else "selp.b32", "select", c.get("select", 0))
+        add("prmt.b32", "permute", c.get("permute", 0))
+        if low.element_bits == 8 and low.decomposition.n_pack == 2:
+            # four bytes packed into a register: LLVM builds it with three byte permutes
+            add("prmt.b32", "permute", 3 * c.get("pack", 0))
+    else:
+        for key, n in c.items():
+            if key.startswith("shuffle_bfly_"):
+                op, k = amd_xor(int(key.rsplit("_", 1)[1]), str(target.arch))
+                add(op, "shuffle", n * k * halves)
+        add("ds_bpermute_b32", "shuffle", c.get("shuffle_idx", 0) * halves)
+        add("v_cndmask_b32", "select", c.get("select", 0) * halves)
+        add("v_perm_b32", "permute", c.get("permute", 0))
+    bits = 64 if low.element_bits == 64 else min(low.element_bits, 32)
+    return tuple(Emitted(side, op, n, None, bits, 0, "") for op, (side, n) in out.items())
+
+
+def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
+                 target: Target | str = "cuda:90") -> ConvertPath:
+    """The path Triton 3.9 takes for ``convert_layout`` ``src`` → ``dst`` and, on the shuffle
+    path, the register instructions it emits per thread.
+
+    Args:
+        src, dst: distributed layouts of one tensor (in dims ``register``, ``lane``,
+            ``warp``, ``block``).
+        element_bits: bits per element as moved (sub-byte types move as 8, pointers as 64).
+        target: a :class:`~.target.Target` or its text (``"cuda:90"``, ``"hip:gfx942"``).
+
+    Returns:
+        A :class:`ConvertPath`.
+
+    Raises:
+        LayoutError: the layouts describe different tensors; ``element_bits`` not a power of
+            two in 1…64; an unknown target.
+
+    Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``),
+    ``lib/Analysis/Utility.cpp`` (``minimalCvtLayout``, ``cvtNeedsWarpShuffle``,
+    ``getWarpLayoutConvertDecomposition``), Triton 3.9.
+    """
+    instance_of(src, LinearLayout, "src")
+    instance_of(dst, LinearLayout, "dst")
+    log2_exact(element_bits, "element_bits", 1, 64)
+    target = Target.parse(target)
+    if dict(src.out_dims) != dict(dst.out_dims):
+        raise LayoutError(f"convert between different tensors: {dict(src.out_dims)} vs "
+                          f"{dict(dst.out_dims)}")
+    comp = minimal_conversion(src, dst)
+    dims = tuple(comp.in_dim_names)
+    if not dims:
+        return ConvertPath("none", dims, 0)
+    if dims == ("register",):
+        return ConvertPath("registers", dims, 0)
+    if dims != ("register", "lane"):
+        return ConvertPath("shared", dims, None)
+    try:
+        low = lower_warp_shuffle(src, dst, max(8, element_bits) if element_bits < 8
+                                 else element_bits)
+    except LayoutError:
+        # bases that are not unit vectors: Triton's decomposition assumes a permutation of
+        # hardware bits, so neither its decision nor its instructions are reproduced
+        return ConvertPath("shuffle", dims, None)
+    m = len(low.decomposition.transpositions)
+    if m >= 2:
+        return ConvertPath("shared", dims, m)
+    ems = shuffle_instructions(low, target)
+    return ConvertPath("shuffle", dims, m, ems, {e.opcode: e.per_thread for e in ems},
+                       low.triton_counts, low)

@@ -1,0 +1,350 @@
+"""How Triton 3.9 converts a layout inside a warp with shuffles, instruction by instruction.
+
+``transferWithinWarp`` (``lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp``) takes
+the factorisation of :mod:`.decompose` and emits, per thread:
+
+1. the source registers (broadcast removed, repeated when the destination has more), renamed
+   by ``P_reg``; elements under 32 bits packed ``2**n_pack`` to a 32-bit register;
+2. either the out-of-place **Ship** method — one mixed transposition, ``P_lane`` trivial, and
+   the transposition "shippable": per pair of registers one value is chosen (``selp`` or
+   ``prmt``), sent with one butterfly shuffle and merged back (two ``selp``/``prmt``) —
+   or the in-place **Swap** method: per mixed transposition one stage of ``selp``/``prmt``
+   over all registers, then one shuffle per register (a butterfly ``shfl.sync.bfly`` with the
+   XOR of the transpositions' lanes that register needs, skipped where none; an indexed
+   ``shfl.sync.idx`` from ``P_lane⁻¹(lane) ⊕ mask`` for every register when ``P_lane`` is
+   not trivial), then the second ``selp``/``prmt`` stage;
+3. unpacking, and the destination's registers (extra ones dropped, broadcast ones copied).
+
+This module builds that code as a small value graph (:func:`lower_warp_shuffle`), counts
+each instruction as ``transferWithinWarp`` builds it and after common-subexpression
+elimination, folding of a ``select`` with equal arms and of identity byte permutes, and
+dead-code elimination — the clean-ups MLIR's ``cse``/canonicaliser already apply before
+Triton hands the module to LLVM (its LLVM IR before ``-O3`` has exactly these counts on every
+shuffle probe of ``papers/triton_lowering/shuffle_probes.py``, and LLVM keeps them in the
+PTX) — and can *execute* the graph lane by lane (:meth:`WarpShuffleLowering.execute`) to
+prove it yields the destination layout. 64-bit values move as two 32-bit shuffles
+(``shuffleXor``/``shuffleIdx`` split them) but one ``selp.b64`` per select.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..errors import LayoutError
+from ..layout import LinearLayout
+from .decompose import PLAIN_BOTTOM, PLAIN_TOP, Transposition, WarpDecomposition, decompose
+
+__all__ = ["WarpShuffleLowering", "lower_warp_shuffle"]
+
+# node kinds of the value graph
+_IN, _PACK, _UNPACK, _CONST, _SELECT, _PRMT, _BFLY, _IDX = range(8)
+
+
+@dataclass
+class _Graph:
+    """Nodes as tuples ``(kind, *operands)``; ``emitted`` counts each build call (Triton's
+    own instructions, before LLVM)."""
+
+    nodes: list[tuple] = field(default_factory=list)
+    emitted: Counter = field(default_factory=Counter)
+
+    def add(self, *node) -> int:
+        self.nodes.append(node)
+        if node[0] in (_SELECT, _PRMT, _BFLY, _IDX, _PACK, _UNPACK):
+            self.emitted[node[0]] += 1
+        return len(self.nodes) - 1
+
+    def const(self, v: int) -> int:
+        return self.add(_CONST, v)
+
+
+@dataclass(frozen=True)
+class WarpShuffleLowering:
+    """Triton's warp-shuffle lowering of one conversion.
+
+    Attributes:
+        decomposition: the :class:`~.decompose.WarpDecomposition` it implements.
+        method: ``"ship"`` or ``"swap"``.
+        element_bits: bits per element as moved.
+        triton_counts: instructions per thread by kind as ``transferWithinWarp`` builds them,
+            before any clean-up: ``"shuffle"``, ``"select"``, ``"permute"``, ``"pack"``,
+            ``"unpack"`` (a 64-bit shuffle counts once here).
+        counts: the same after CSE, select/permute folding and dead code — Triton's LLVM IR
+            before ``-O3`` and, but for packing, the PTX —
+            with the shuffles also split by kind: ``"shuffle_bfly"`` (and
+            ``"shuffle_bfly_<mask>"`` per XOR mask) and ``"shuffle_idx"``.
+        outputs: the value-graph node of each destination register (broadcast removed).
+        graph: the value graph's nodes, ``(kind, *operands)`` each.
+    """
+
+    decomposition: WarpDecomposition
+    method: str
+    element_bits: int
+    triton_counts: dict
+    counts: dict
+    outputs: tuple[int, ...]
+    graph: tuple = ()
+
+    def execute(self, src: LinearLayout, lanes: int) -> list[list[tuple]]:
+        """Run the graph on every lane of warp 0: ``result[r][lane]`` is the tensor element
+        (out-dim coordinates) destination register ``r`` of ``lane`` ends up holding.
+
+        Raises:
+            LayoutError: a byte permute or unpack mixes bytes of different elements (the
+                lowering would be wrong).
+        """
+        return _execute(self, src, lanes)
+
+
+def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
+                       ) -> WarpShuffleLowering:
+    """Triton's ``transferWithinWarp`` for ``src`` → ``dst`` (both keep each element in its
+    warp), as a value graph with its instruction counts.
+
+    Raises:
+        LayoutError: the conversion is not a permutation of register and lane bits (see
+            :func:`~.decompose.decompose`).
+    """
+    d = decompose(src, dst, element_bits)
+    g = _Graph()
+    n_src = 1 << len([c for c in src.dim_columns("register") if c])
+    n = max(n_src, 1 << d.register_bits)
+    vals: list[int] = [0] * n
+    for i in range(n):
+        vals[d.apply_register_perm(i)] = g.add(_IN, i % n_src)
+    e = 1 << d.n_pack
+    if e > 1:
+        vals = [g.add(_PACK, tuple(vals[i:i + e])) for i in range(0, n, e)]
+    trans = d.transpositions
+    ship = len(trans) == 1 and d.lane_perm_trivial and trans[0].shippable
+    if ship:
+        vals = _ship(g, vals, d.n_pack, trans[0])
+    else:
+        vals = _swap(g, vals, d, trans)
+    if e > 1:
+        vals = [g.add(_UNPACK, v, k) for v in vals for k in range(e)]
+    n_dst = 1 << len([c for c in dst.dim_columns("register") if c])
+    outputs = tuple(vals[:n_dst])
+    names = {_SELECT: "select", _PRMT: "permute", _BFLY: "shuffle", _IDX: "shuffle",
+             _PACK: "pack", _UNPACK: "unpack"}
+    triton_counts: Counter = Counter()
+    for k, c in g.emitted.items():
+        triton_counts[names[k]] += c
+    after = _clean_counts(g, outputs)
+    return WarpShuffleLowering(d, "ship" if ship else "swap", element_bits,
+                               dict(sorted(triton_counts.items())), after, outputs,
+                               tuple(g.nodes))
+
+
+def _pairs(num_regs: int, r_idx: int):
+    tile = 1 << (r_idx + 1)
+    for base in range(0, num_regs, tile):
+        for i in range(tile // 2):
+            yield base + i, base + i + (1 << r_idx)
+
+
+def _ship_diagonal(post: int) -> tuple[int, int]:
+    if post == 0x3120:
+        return 0x7564, 0x7564
+    high = (post & 0x4444) >> 2
+    s10 = post ^ ((high << 1) if post & 0x1000 else high)
+    return s10, s10 ^ 0x4444
+
+
+def _ship(g: _Graph, vals: list[int], n_pack: int, t: Transposition) -> list[int]:
+    r_idx = t.register - n_pack
+    cond = ("lane", t.lane)
+    out = list(vals)
+    plain = t.top_pre == PLAIN_TOP and t.top_post == PLAIN_TOP
+    for r0, r1 in _pairs(len(vals), r_idx):
+        v0, v1 = vals[r0], vals[r1]
+        if plain:
+            ship = g.add(_SELECT, cond, v1, v0)
+            sh = g.add(_BFLY, ship, 1 << t.lane)
+            out[r0] = g.add(_SELECT, cond, v0, sh)
+            out[r1] = g.add(_SELECT, cond, sh, v1)
+        else:
+            sel = g.add(_SELECT, cond, g.const(t.bottom_pre), g.const(t.top_pre))
+            ship = g.add(_PRMT, v0, v1, sel)
+            sh = g.add(_BFLY, ship, 1 << t.lane)
+            d10, d01 = _ship_diagonal(t.top_post)
+            s1 = g.add(_SELECT, cond, g.const(t.top_post), g.const(d01))
+            s2 = g.add(_SELECT, cond, g.const(d10), g.const(t.bottom_post ^ 0x4444))
+            out[r0] = g.add(_PRMT, v0, sh, s1)
+            out[r1] = g.add(_PRMT, v1, sh, s2)
+    return out
+
+
+def _swap(g: _Graph, vals: list[int], d: WarpDecomposition,
+          trans: tuple[Transposition, ...]) -> list[int]:
+    inv = d.lane_perm_inverse()
+    n_pack = d.n_pack
+
+    def stage(vals: list[int], t: Transposition, pre: bool) -> list[int]:
+        r_idx = t.register - n_pack
+        lane = inv[t.lane] if pre else t.lane
+        cond = ("lane", lane)
+        top, bot = (t.top_pre, t.bottom_pre) if pre else (t.top_post, t.bottom_post)
+        out = list(vals)
+        for r0, r1 in _pairs(len(vals), r_idx):
+            v0, v1 = vals[r0], vals[r1]
+            if top == PLAIN_TOP and bot == PLAIN_BOTTOM:
+                out[r0] = g.add(_SELECT, cond, v0, v1)
+                out[r1] = g.add(_SELECT, cond, v1, v0)
+            else:
+                s01 = bot if pre else top ^ 0x4444
+                s11 = top if pre else bot ^ 0x4444
+                s1 = g.add(_SELECT, cond, g.const(top), g.const(s01))
+                s2 = g.add(_SELECT, cond, g.const(bot), g.const(s11))
+                out[r0] = g.add(_PRMT, v0, v1, s1)
+                out[r1] = g.add(_PRMT, v0, v1, s2)
+        return out
+
+    for t in trans:
+        vals = stage(vals, t, True)
+    trivial = d.lane_perm_trivial
+    for r in range(len(vals)):
+        mask = 0
+        for t in trans:
+            if r >> (t.register - n_pack) & 1:
+                mask |= 1 << inv[t.lane]
+        if trivial:
+            if mask:
+                vals[r] = g.add(_BFLY, vals[r], mask)
+        else:
+            vals[r] = g.add(_IDX, vals[r], inv, mask)
+    for t in trans:
+        vals = stage(vals, t, False)
+    return vals
+
+
+def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
+    """Instruction counts after CSE, folding and dead-code elimination."""
+    canon: dict[int, object] = {}
+
+    def key_of(i: int):
+        if i in canon:
+            return canon[i]
+        node = g.nodes[i]
+        kind = node[0]
+        if kind == _CONST:
+            c = ("c", node[1])
+        elif kind == _IN:
+            c = ("in", node[1])
+        elif kind == _PACK:
+            c = ("pack", tuple(key_of(x) for x in node[1]))
+        elif kind == _UNPACK:
+            c = ("unpack", key_of(node[1]), node[2])
+        elif kind == _SELECT:
+            a, b = key_of(node[2]), key_of(node[3])
+            c = a if a == b else ("sel", node[1], a, b)
+        elif kind == _PRMT:
+            a, b, s = key_of(node[1]), key_of(node[2]), key_of(node[3])
+            if s == ("c", PLAIN_TOP):
+                c = a
+            elif s == ("c", PLAIN_BOTTOM):
+                c = b
+            else:
+                c = ("prmt", a, b, s)
+        elif kind == _BFLY:
+            c = ("bfly", key_of(node[1]), node[2])
+        else:
+            c = ("idx", key_of(node[1]), node[2], node[3])
+        canon[i] = c
+        return c
+
+    live: set = set()
+
+    def mark(c) -> None:
+        if not isinstance(c, tuple) or c in live:
+            return
+        live.add(c)
+        for x in c[1:]:
+            if isinstance(x, tuple) and x and isinstance(x[0], str):
+                mark(x)
+            elif isinstance(x, tuple):
+                for y in x:
+                    if isinstance(y, tuple):
+                        mark(y)
+
+    for o in outputs:
+        mark(key_of(o))
+    names = {"sel": "select", "prmt": "permute", "bfly": "shuffle", "idx": "shuffle",
+             "pack": "pack", "unpack": "unpack"}
+    out: Counter = Counter()
+    for c in live:
+        if c[0] in names:
+            out[names[c[0]]] += 1
+            if c[0] == "bfly":
+                out["shuffle_bfly"] += 1
+                out[f"shuffle_bfly_{c[2]}"] += 1
+            elif c[0] == "idx":
+                out["shuffle_idx"] += 1
+    return dict(sorted(out.items()))
+
+
+def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int) -> list[list[tuple]]:
+    d = low.decomposition
+    nodes = low.graph
+    reg_cols = [i for i, c in enumerate(src.dim_columns("register")) if c]
+    e = 1 << d.n_pack
+    slot_bytes = 4 // e if e > 1 else 0
+    elem_bytes = max(1, low.element_bits // 8)
+
+    def element(i: int, lane: int) -> tuple:
+        full = 0
+        for b, pos in enumerate(reg_cols):
+            if i >> b & 1:
+                full |= 1 << pos
+        out = src.apply({"register": full, "lane": lane})
+        return tuple(out.values())
+
+    memo: dict[tuple[int, int], object] = {}
+
+    def lane_bit_zero(cond, lane: int) -> bool:
+        return not (lane >> cond[1] & 1)
+
+    def ev(i: int, lane: int):
+        k = (i, lane)
+        if k in memo:
+            return memo[k]
+        node = nodes[i]
+        kind = node[0]
+        if kind == _IN:
+            v = element(node[1], lane)
+        elif kind == _CONST:
+            v = node[1]
+        elif kind == _PACK:
+            bs: list = []
+            for x in node[1]:
+                el = ev(x, lane)
+                for j in range(slot_bytes):
+                    bs.append((el, j) if j < elem_bytes else None)
+            v = tuple(bs)
+        elif kind == _UNPACK:
+            bs = ev(node[1], lane)[node[2] * slot_bytes:(node[2] + 1) * slot_bytes]
+            el = bs[0][0] if bs[0] else None
+            want = tuple((el, j) if j < elem_bytes else None for j in range(slot_bytes))
+            if el is None or tuple(bs) != want:
+                raise LayoutError(f"unpacked bytes {bs} do not form one element")
+            v = el
+        elif kind == _SELECT:
+            v = ev(node[2], lane) if lane_bit_zero(node[1], lane) else ev(node[3], lane)
+        elif kind == _PRMT:
+            a, b, s = ev(node[1], lane), ev(node[2], lane), ev(node[3], lane)
+            both = tuple(a) + tuple(b)
+            v = tuple(both[(s >> (4 * j)) & 7] for j in range(4))
+        elif kind == _BFLY:
+            v = ev(node[1], lane ^ node[2])
+        else:
+            inv, mask = node[2], node[3]
+            perm = 0
+            for bit, img in enumerate(inv):
+                if lane >> bit & 1:
+                    perm |= 1 << img
+            v = ev(node[1], (perm ^ mask) % lanes)
+        memo[k] = v
+        return v
+
+    return [[ev(o, lane) for lane in range(lanes)] for o in low.outputs]

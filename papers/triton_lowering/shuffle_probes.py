@@ -1,0 +1,460 @@
+#!/usr/bin/env python
+"""Warp-shuffle conversion probes: which path Triton 3.9.0 takes for a ``convert_layout``
+between two distributed layouts, and the register instructions of its warp-shuffle path.
+
+Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~6 min)::
+
+    python papers/triton_lowering/shuffle_probes.py          # writes tests/data/triton_shuffle_probes.json.gz
+    python papers/triton_lowering/shuffle_probes.py --check  # compare, write nothing
+
+Each Gluon probe loads a tile in a random distributed layout, converts it
+(``gl.convert_layout``) and stores it. The pairs are drawn (fixed seeds) to reach every path:
+``DistributedLinearLayout`` pairs that keep each element in its warp, the destination made
+from the source by zero, one or two register/lane exchanges, a random lane permutation, a
+register permutation and broadcast lanes or registers on either side (or by a lane
+permutation alone); random
+``BlockedLayout`` pairs; ``NVMMADistributedLayout`` (mma v2) to and from its
+``DotOperandLayout`` s and blocked layouts; ``SliceLayout`` s of 3-D blocked parents.
+Elements of 8, 16, 32 and 64 bits; 1, 2 or 4 warps; ``cuda:80``, ``cuda:90``, ``gfx942`` and
+``gfx950``. The instructions are read from the PTX/AMDGCN lines whose ``.loc`` is the
+convert's source line (inline assembly excluded: only the loads are inline). A second family
+(``max_``/``sum_``/``cumsum_``) reduces or scans a random ``BlockedLayout`` tile along one
+axis (f16/f32/f64; scans on NVIDIA only), a third (``gather_``) gathers along one axis with
+an ``i32`` index tile in the same or another blocked layout; both count the whole kernel's
+shuffles (nothing else in them shuffles). The fixture keeps the TTGIR with the counts and, for
+NVIDIA converts, the shuffles, selects and byte permutes of Triton's LLVM IR before ``-O3``
+at the convert's line (``preopt``). The script compares them with what ``linlayout check``
+predicts (``convert_path``, ``linlayout.check.registers``) and prints every difference; it
+exits 1 on a difference on NVIDIA that ``tests/data/known_mismatches.json`` does not list
+(AMD differences are listed there too).
+
+Result (270 probes, Triton 3.9.0): NVIDIA 187 of 188 equal — the one left has an extra
+``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 69 of 82 — the others are
+``v_perm_b32`` packing that depends on the producing load, one in-thread byte swap, one
+gfx950 ``v_permlane32_swap`` inside the generic path and one case where LLVM removed the
+selects.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import os
+
+os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cache hits: the pre-O3 LLVM IR must be produced
+import pathlib
+import random
+import re
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+from fixture import write_or_check  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "triton_shuffle_probes.json.gz"
+SEEDS = (1, 2)
+PER_SEED = int(os.environ.get("PER_SEED", 90))
+#: opcodes compared (PTX and AMDGCN); shared-memory ones tell the path
+REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.b(?:32|64)|prmt\.b32|"
+                          r"ds_bpermute_b32|"
+                          r"ds_swizzle_b32|v_permlane\w+|v_perm_b32|v_cndmask_b32(?:_e\d+)?|"
+                          r"\w+_dpp)$")
+SHARED_OPS = re.compile(r"^(ld\.shared|st\.shared|ldmatrix|stmatrix|ds_read|ds_write|"
+                        r"ds_load|ds_store)")
+LOC = re.compile(r"^\s*\.loc\s+\d+\s+(\d+)\s+\d+")
+
+
+def convert_counts(asm: str, line: int) -> dict:
+    """Register and shared-memory opcodes of the lines attributed to source ``line`` (all
+    lines when None)."""
+    cur, inline = None, False
+    out: collections.Counter = collections.Counter()
+    for raw in asm.splitlines():
+        s = raw.strip()
+        if "begin inline asm" in s or s.startswith(";;#ASMSTART"):
+            inline = True
+        if "end inline asm" in s or s.startswith(";;#ASMEND"):
+            inline = False
+        m = LOC.match(s)
+        if m:
+            cur = int(m.group(1))
+            continue
+        if (line is not None and cur != line) or inline or not s \
+                or s.startswith(("//", ";", ".", "{", "}")) \
+                or s.endswith(":"):
+            continue
+        op = s.split()[0].rstrip(",")
+        if op.startswith("@"):
+            op = s.split()[1]
+        if REGISTER_OPS.match(op) or SHARED_OPS.match(op):
+            out[op] += 1
+    return dict(sorted(out.items()))
+
+
+def preopt_counts(ll: str, line: int) -> dict:
+    """Shuffles, selects and byte permutes of Triton's LLVM IR (before LLVM's optimiser) whose
+    debug location is source ``line``; NVIDIA only."""
+    locs = {m.group(1) for m in re.finditer(rf"^(!\d+) = !DILocation\(line: {line},", ll, re.M)}
+    out: collections.Counter = collections.Counter()
+    for raw in ll.splitlines():
+        m = re.search(r"!dbg (!\d+)", raw)
+        if not m or m.group(1) not in locs:
+            continue
+        if "@llvm.nvvm.shfl.sync" in raw:
+            out["shuffle"] += 1
+        elif re.search(r"= select ", raw):
+            out["select"] += 1
+        elif "@llvm.nvvm.prmt" in raw:
+            out["permute"] += 1
+    return dict(sorted(out.items()))
+
+
+def build() -> dict:
+    import triton
+    from triton._C.libtriton import llvm as _llvm
+    from corpus import strip_locs
+    from triton.backends.compiler import GPUTarget
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon._runtime import GluonASTSource
+
+    @gluon.jit
+    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        y = gl.convert_layout(x, D)
+        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
+        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
+        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+
+    @gluon.jit
+    def g_red(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, AXIS: gl.constexpr,
+              KIND: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        if KIND == 0:
+            y = gl.max(x, axis=AXIS)
+        elif KIND == 1:
+            y = gl.sum(x, axis=AXIS)
+        else:
+            y = gl.cumsum(x, axis=AXIS)
+        if KIND == 2:
+            gl.store(Y + rm[:, None] * N + rn[None, :], y)
+        elif AXIS == 0:
+            gl.store(Y + rn, y)
+        else:
+            gl.store(Y + rm, y)
+
+    @gluon.jit
+    def g_gather(X, I, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr,
+                 LI: gl.constexpr, AXIS: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        im = gl.arange(0, M, layout=gl.SliceLayout(1, LI))
+        jn = gl.arange(0, N, layout=gl.SliceLayout(0, LI))
+        i = gl.load(I + im[:, None] * N + jn[None, :])
+        y = gl.gather(x, i, AXIS)
+        gl.store(Y + im[:, None] * N + jn[None, :], y)
+
+    src_lines, first = inspect.getsourcelines(g_cvt.fn)
+    cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
+
+    def coord(c, nb):  # flat tensor bits -> [row, col] basis (col = low bits)
+        return [c >> nb[1], c & ((1 << nb[1]) - 1)]
+
+    def linear(reg, lane, warp, M, N):
+        nb = [M.bit_length() - 1, N.bit_length() - 1]
+        return gl.DistributedLinearLayout([coord(c, nb) for c in reg],
+                                          [coord(c, nb) for c in lane],
+                                          [coord(c, nb) for c in warp], [], [M, N])
+
+    def warp_pair(rng, M, N, lanes, warps):
+        d = (M * N).bit_length() - 1
+        lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
+        bits = [1 << i for i in range(d)]
+        rng.shuffle(bits)
+        warp = bits[:wb]
+        lane = bits[wb:wb + lb]
+        reg = bits[wb + lb:]
+        if rng.random() < 0.15 and reg:  # a broadcast lane in the source
+            i = rng.randrange(lb)
+            reg = reg + [lane[i]]
+            lane[i] = 0
+        s_reg, s_lane = list(reg), list(lane)
+        t_reg, t_lane = list(reg), list(lane)
+        if rng.random() < 0.15:  # lanes permuted, registers kept
+            while t_lane == s_lane:
+                rng.shuffle(t_lane)
+            return linear(s_reg, s_lane, warp, M, N), linear(t_reg, t_lane, warp, M, N)
+        nz = [i for i, c in enumerate(t_lane) if c]
+        for _ in range(rng.choice([0, 1, 1, 1, 1, 2])):
+            if t_reg and nz:
+                i, j = rng.randrange(len(t_reg)), rng.choice(nz)
+                t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+        if rng.random() < 0.4:
+            rng.shuffle(t_lane)
+        if rng.random() < 0.5:
+            rng.shuffle(t_reg)
+        if rng.random() < 0.1 and t_reg:  # a broadcast register in the destination
+            t_reg = t_reg + [0]
+        if rng.random() < 0.1 and 0 in t_lane and t_reg:  # fill a broadcast lane back
+            k = t_lane.index(0)
+            t_lane[k] = t_reg.pop()
+        return linear(s_reg, s_lane, warp, M, N), linear(t_reg, t_lane, warp, M, N)
+
+    def rand_blocked(rng, M, N, lanes, warps, dims=2):
+        for _ in range(100):
+            spt = [1 << rng.randint(0, 2) for _ in range(2)]
+            tpw = [1, 1]
+            for _ in range(lanes.bit_length() - 1):
+                tpw[rng.randrange(2)] *= 2
+            wpc = [1, 1]
+            for _ in range(warps.bit_length() - 1):
+                wpc[rng.randrange(2)] *= 2
+            if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
+                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
+        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
+
+    def rand_slice(rng, M, N, lanes, warps):
+        # a 2-D slice of a 3-D blocked parent with nothing along the sliced dim
+        tpw = [1, 1]
+        for _ in range(lanes.bit_length() - 1):
+            tpw[rng.randrange(2)] *= 2
+        wpc = [1, 1]
+        for _ in range(warps.bit_length() - 1):
+            wpc[rng.randrange(2)] *= 2
+        spt = [1 << rng.randint(0, 1), 1 << rng.randint(0, 1)]
+        parent = gl.BlockedLayout([1] + spt, [1] + tpw, [1] + wpc, [2, 1, 0])
+        return gl.SliceLayout(0, parent)
+
+    def mma_pair(rng, bits, warps):
+        wpc = {1: [1, 1], 2: [2, 1], 4: [2, 2]}[warps]
+        mma = gl.NVMMADistributedLayout([2, 0], wpc, [16, 8])
+        other = rng.choice(["dot", "blocked", "mma"])
+        if other == "dot":
+            k = max(1, 32 // bits)
+            o = gl.DotOperandLayout(rng.randint(0, 1), mma, k)
+        elif other == "blocked":
+            o = rand_blocked(rng, 64, 64, 32, warps)
+        else:
+            o = gl.NVMMADistributedLayout([2, 0], wpc[::-1], [16, 8])
+        return (mma, o) if rng.random() < 0.5 else (o, mma)
+
+    T = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
+         "gfx942": GPUTarget("hip", "gfx942", 64), "gfx950": GPUTarget("hip", "gfx950", 64)}
+    TY = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
+    probes = {}
+    fails: collections.Counter = collections.Counter()
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        for _ in range(PER_SEED):
+            tname = rng.choice(["cuda80", "cuda90", "cuda90", "cuda80", "gfx942", "gfx950"])
+            cuda = tname.startswith("cuda")
+            lanes = 32 if cuda else 64
+            warps = rng.choice([1, 1, 2, 4])
+            bits = rng.choice([8, 16, 16, 32, 32, 64])
+            kind = rng.choices(["warp", "blocked", "mma", "slice"], [6, 2, 2 if cuda else 0, 1])[0]
+            M, N = rng.choice([(16, 16), (32, 16), (16, 64), (64, 64), (8, 128)])
+            if M * N < lanes * warps * 2:
+                M, N = 32, 32 * warps
+            if kind == "warp":
+                L, D = warp_pair(rng, M, N, lanes, warps)
+            elif kind == "blocked":
+                L, D = rand_blocked(rng, M, N, lanes, warps), rand_blocked(rng, M, N, lanes, warps)
+            elif kind == "slice":
+                L = rand_slice(rng, M, N, lanes, warps)
+                D = rand_blocked(rng, M, N, lanes, warps) if rng.random() < 0.5 else \
+                    rand_slice(rng, M, N, lanes, warps)
+            else:
+                M, N = 64, 64
+                L, D = mma_pair(rng, bits, warps)
+            sig = {"X": TY[bits], "Y": TY[bits], "M": "constexpr", "N": "constexpr",
+                   "L": "constexpr", "D": "constexpr"}
+            src = GluonASTSource(fn=g_cvt, signature=sig,
+                                 constexprs={"M": M, "N": N, "L": L, "D": D})
+            name = f"{kind}_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
+            preopt: list[str] = []
+            orig = _llvm.optimize_module
+
+            def capture(mod, *a, **kw):
+                preopt.append(str(mod))
+                return orig(mod, *a, **kw)
+
+            _llvm.optimize_module = capture
+            try:
+                k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+            except Exception as e:  # noqa: BLE001 - a pair Triton rejects is skipped
+                fails[type(e).__name__] += 1
+                continue
+            finally:
+                _llvm.optimize_module = orig
+            asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
+            probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                            "counts": convert_counts(asm, cvt_line)}
+            if cuda and preopt:
+                probes[name]["preopt"] = preopt_counts(preopt[0], cvt_line)
+    FTY = {16: "*fp16", 32: "*fp32", 64: "*fp64"}
+    for seed in SEEDS:
+        rng = random.Random(100 + seed)
+        for _ in range(PER_SEED // 3):
+            kind = rng.choice([0, 1, 2])
+            tname = rng.choice(["cuda80", "cuda90"] if kind == 2 else list(T))
+            cuda = tname.startswith("cuda")
+            lanes = 32 if cuda else 64
+            warps = rng.choice([1, 2, 4])
+            bits = rng.choice([16, 32, 64]) if kind != 1 else rng.choice([32, 64])
+            M, N = rng.choice([(32, 64), (64, 32), (16, 128), (32, 128)])
+            L = rand_blocked(rng, M, N, lanes, warps)
+            axis = rng.randint(0, 1)
+            sig = {"X": FTY[bits], "Y": FTY[bits], "M": "constexpr", "N": "constexpr",
+                   "L": "constexpr", "AXIS": "constexpr", "KIND": "constexpr"}
+            src = GluonASTSource(fn=g_red, signature=sig,
+                                 constexprs={"M": M, "N": N, "L": L, "AXIS": axis, "KIND": kind})
+            name = (f"{('max', 'sum', 'cumsum')[kind]}_b{bits}_{M}x{N}_ax{axis}_w{warps}_"
+                    f"{rng.getrandbits(24):06x}_{tname}")
+            try:
+                k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+            except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
+                fails[type(e).__name__] += 1
+                continue
+            asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
+            probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                            "counts": convert_counts(asm, None)}
+    for seed in SEEDS:
+        rng = random.Random(200 + seed)
+        for _ in range(PER_SEED // 6):
+            tname = rng.choice(list(T))
+            cuda = tname.startswith("cuda")
+            lanes = 32 if cuda else 64
+            warps = rng.choice([1, 2, 4])
+            bits = rng.choice([16, 32, 64])
+            M, N = rng.choice([(32, 64), (64, 32), (16, 128)])
+            L = rand_blocked(rng, M, N, lanes, warps)
+            LI = L if rng.random() < 0.6 else rand_blocked(rng, M, N, lanes, warps)
+            axis = rng.randint(0, 1)
+            sig = {"X": FTY[bits], "I": "*i32", "Y": FTY[bits], "M": "constexpr",
+                   "N": "constexpr", "L": "constexpr", "LI": "constexpr", "AXIS": "constexpr"}
+            src = GluonASTSource(fn=g_gather, signature=sig, constexprs={
+                "M": M, "N": N, "L": L, "LI": LI, "AXIS": axis})
+            name = f"gather_b{bits}_{M}x{N}_ax{axis}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
+            try:
+                k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+            except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
+                fails[type(e).__name__] += 1
+                continue
+            asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
+            probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                            "counts": convert_counts(asm, None)}
+    print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
+    return {"triton_version": triton.__version__, "probes": probes}
+
+
+def observed(counts: dict) -> tuple[str, dict]:
+    """The path (``"shared"``, ``"shuffle"``, ``"registers"``) and the register opcodes of a
+    probe's assembly counts."""
+    regs: collections.Counter = collections.Counter()
+    for k, v in counts.items():
+        if REGISTER_OPS.match(k):
+            k = re.sub(r"_e(32|64)$", "", k)  # VOP2/VOP3 encodings of one opcode
+            # LLVM may fold a DPP move into the ALU op that consumes it (v_add_f32_dpp)
+            regs[re.sub(r"^v_\w+_dpp$", "v_mov_b32_dpp", k)] += v
+    regs = dict(sorted(regs.items()))
+    if any(SHARED_OPS.match(k) for k in counts):
+        return "shared", regs
+    return ("shuffle" if regs else "registers"), regs
+
+
+def predicted(p: dict) -> tuple[str, dict]:
+    """The path and the register opcodes ``check`` predicts for a probe's TTGIR."""
+    from linlayout.check.shared_memory.ops import module_target, predict_access
+    from linlayout.lowering import convert_path
+    from linlayout.check.shared_memory.predict import moved_bits
+    from linlayout.triton.ttgir import find_accesses, read_ttgir
+
+    module = read_ttgir(p["ttgir"])
+    target = module_target(module)
+    path = "registers"
+    regs: collections.Counter = collections.Counter()
+    for a in find_accesses(module):
+        pred = predict_access(a, target)
+        if pred.uses_shared and pred.sides:
+            path = "shared"
+        for e in pred.registers:
+            regs[e.opcode] += e.per_thread or 0
+        if a.kind == "convert":
+            r = convert_path(a.distributed.layout, a.destination.layout,
+                             moved_bits(a.element_bits, a.element_type), target)
+            path = "registers" if r.path in ("none", "registers") else r.path
+    if path == "registers" and regs:
+        path = "shuffle"
+    return path, dict(sorted(regs.items()))
+
+
+def comparable(pred: tuple[str, dict], obs: tuple[str, dict]) -> tuple[tuple, tuple]:
+    """What is compared: on the shared-memory path of a convert only the path (its register
+    packing is not modelled); for reduces and scans only the shuffle instructions (their
+    selects and packing are not modelled)."""
+    if pred[0] == "shared" and obs[0] == "shared" and not pred[1]:
+        return ("shared", {}), ("shared", {})
+    return pred, obs
+
+
+SHUFFLE_OPS = re.compile(r"^(shfl\.|redux\.|ds_bpermute|ds_swizzle|v_permlane|\w+_dpp)")
+
+
+def probe_prediction(p: dict, name: str = "") -> tuple[tuple, tuple]:
+    """(predicted, observed) for one probe (reductions and scans: shuffles only)."""
+    pred, obs = predicted(p), observed(p["counts"])
+    if name.startswith(("max_", "sum_", "cumsum_", "gather_")):
+        keep = lambda d: {k: v for k, v in d.items() if SHUFFLE_OPS.match(k)}  # noqa: E731
+        return ("-", keep(pred[1])), ("-", keep(obs[1]))
+    return comparable(pred, obs)
+
+
+def compare(data: dict) -> int:
+    """Print each probe whose counts differ from the prediction; the number of NVIDIA
+    differences not listed in ``tests/data/known_mismatches.json``."""
+    import json
+
+    known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
+        encoding="utf-8")).get("shuffle", {})
+    bad_nv = 0
+    tally: collections.Counter = collections.Counter()
+    for name, p in sorted(data["probes"].items()):
+        pred, seen = probe_prediction(p, name)
+        same = pred == seen
+        tally[(p["target"].startswith("cuda"), same)] += 1
+        if not same:
+            bad_nv += p["target"].startswith("cuda") and name not in known
+            print(f"DIFF {name}: predicted {pred} observed {seen}"
+                  + (f" (known: {known[name]})" if name in known else ""))
+    for (nv, same), n in sorted(tally.items()):
+        print(f"{'NVIDIA' if nv else 'AMD'}: {n} {'equal' if same else 'not equal'}")
+    return bad_nv
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import gzip
+    import json
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare, write nothing")
+    ap.add_argument("--compare-only", action="store_true",
+                    help="compare the committed fixture with the prediction; compile nothing")
+    args = ap.parse_args(argv)
+    if args.compare_only:
+        return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    data = build()
+    rc = write_or_check(OUT, data, args.check)
+    return rc or (1 if compare(data) else 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

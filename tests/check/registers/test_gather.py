@@ -1,0 +1,29 @@
+"""Warp-local tt.gather (linlayout/check/registers/gather.py)."""
+
+from __future__ import annotations
+
+from linlayout.check.registers import gather_shuffles, is_warp_local
+from linlayout.lowering import Target
+from tests.check.registers.test_reduce import blocked
+
+
+def test_a_gather_along_lanes_and_registers_of_one_warp():
+    src = blocked((32, 64), [1, 4], [4, 8], [1, 1], [1, 0])
+    assert is_warp_local(src, src, 1)
+    ems = gather_shuffles(src, src, 1, 32, Target.parse("cuda:90"))
+    # 64 index registers; 8 source registers per column (4 in a vector, 2 repetitions)
+    assert {e.opcode: e.per_thread for e in ems} == {"shfl.sync.idx.b32": 512,
+                                                      "selp.b32": 448}
+
+
+def test_warps_along_the_axis_need_shared_memory():
+    src = blocked((32, 64), [1, 4], [4, 8], [2, 1], [1, 0])
+    assert not is_warp_local(src, src, 0)
+    assert gather_shuffles(src, src, 0, 32, Target.parse("cuda:90")) is None
+    assert is_warp_local(src, src, 1)
+
+
+def test_lanes_placed_differently_off_the_axis():
+    src = blocked((32, 64), [1, 4], [4, 8], [1, 1], [1, 0])
+    idx = blocked((32, 64), [1, 4], [8, 4], [1, 1], [1, 0])
+    assert not is_warp_local(src, idx, 1)

@@ -1,0 +1,33 @@
+"""Shuffles of tt.scan (linlayout/check/registers/scan.py): equal to the sm_90 PTX of the
+probes they were read from (Triton 3.9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout.check.registers import scan_shuffles
+from linlayout.lowering import Target
+from tests.check.registers.test_reduce import blocked
+
+
+@pytest.mark.parametrize("spt,tpw,wpc,order,axis,bits,up,idx", [
+    ([1, 4], [4, 8], [1, 1], [1, 0], 0, 32, 192, 64),
+    ([1, 4], [4, 8], [1, 1], [1, 0], 1, 32, 64, 16),
+    ([1, 4], [4, 8], [1, 1], [1, 0], 1, 64, 128, 32),
+    ([2, 2], [8, 4], [2, 1], [1, 0], 0, 32, 64, 0),   # across warps: totals via shared
+    ([2, 2], [8, 4], [2, 1], [1, 0], 1, 32, 48, 16),
+    ([1, 2], [2, 16], [1, 2], [0, 1], 0, 16, 64, 32),
+    ([1, 1], [1, 32], [1, 1], [1, 0], 1, 32, 384, 64),
+])
+def test_nvidia(spt, tpw, wpc, order, axis, bits, up, idx):
+    ems, _ = scan_shuffles(blocked((32, 64), spt, tpw, wpc, order), axis, (bits,),
+                           Target.parse("cuda:90"))
+    want = {"shfl.sync.up.b32": up} | ({"shfl.sync.idx.b32": idx} if idx else {})
+    assert {e.opcode: e.per_thread for e in ems} == want
+
+
+def test_nothing_along_lanes_and_amd_not_counted():
+    lay = blocked((32, 64), [1, 1], [1, 32], [1, 1], [1, 0])
+    assert scan_shuffles(lay, 0, (32,), Target.parse("cuda:90")) == ((), "")
+    ems, note = scan_shuffles(lay, 1, (32,), Target.parse("hip:gfx942"))
+    assert ems == () and "not counted" in note

@@ -1,0 +1,55 @@
+"""Triton's path for a convert_layout (linlayout/lowering/convert.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from linlayout.check.shared_memory.predict import needs_shared
+from linlayout.errors import LayoutError
+from linlayout.lowering import convert_path
+from tests.lowering.warp_pairs import layout, warp_pair
+
+
+def test_paths():
+    a = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+    assert convert_path(a, a, 16).path == "none"
+    assert convert_path(a, layout([32, 1], [2, 4, 8, 16, 64], [], 1, 6), 16).path == "registers"
+    r = convert_path(a, layout([2, 32], [1, 4, 8, 16, 64], [], 1, 6), 32, "cuda:80")
+    assert r.path == "shuffle" and r.mixed_transpositions == 1
+    assert r.counts == {"shfl.sync.bfly.b32": 2, "selp.b32": 6}
+    assert all(e.side in ("shuffle", "select", "permute") for e in r.instructions)
+    two = convert_path(layout([1, 2], [4, 8, 16, 32, 64], [], 1, 6),
+                       layout([4, 8], [1, 2, 16, 32, 64], [], 1, 6), 32)
+    assert two.path == "shared" and two.mixed_transpositions == 2
+    lanes = convert_path(layout([1], [2, 4, 8, 16, 32], [], 0, 6),
+                         layout([1], [4, 2, 8, 16, 32], [], 0, 6), 32)
+    assert lanes.path == "shuffle" and lanes.counts == {"shfl.sync.idx.b32": 2}
+
+
+def test_amd_opcodes():
+    a = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+    b = layout([2, 32], [1, 4, 8, 16, 64], [], 1, 6)
+    assert convert_path(a, b, 32, "hip:gfx942").counts == {"v_mov_b32_dpp": 2,
+                                                           "v_cndmask_b32": 6}
+    assert convert_path(a, b, 32, "hip:gfx950").counts == {"v_mov_b32_dpp": 2,
+                                                           "v_cndmask_b32": 6}
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_shared_path_agrees_with_checks_rule(seed):
+    """``check`` decides shared memory with its own rule (needs_shared): both agree on
+    unit-vector layouts."""
+    src, dst = warp_pair(random.Random(seed))
+    assert convert_path(src, dst, 16).uses_shared == needs_shared(src, dst)
+
+
+def test_bad_arguments():
+    a = layout([1], [2, 4, 8, 16, 32], [], 0, 6)
+    with pytest.raises(LayoutError):
+        convert_path(a, a, 12)
+    with pytest.raises(LayoutError):
+        convert_path(a, layout([1], [2, 4, 8, 16, 32], [], 1, 5), 16)
+    with pytest.raises(LayoutError):
+        convert_path(a, a, 16, "cuda:x")

@@ -1,0 +1,37 @@
+"""Triton's warp decomposition (linlayout/lowering/decompose.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout.lowering.decompose import decompose
+from tests.lowering.warp_pairs import layout
+
+
+def test_one_exchange_is_one_transposition():
+    src = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+    dst = layout([2, 32], [1, 4, 8, 16, 64], [], 1, 6)
+    d = decompose(src, dst, 32)
+    assert [(t.register, t.lane) for t in d.transpositions] == [(0, 0)]
+    assert d.lane_perm_trivial and d.n_pack == 0
+
+
+@pytest.mark.parametrize("bits,n_pack", [(8, 1), (16, 1), (32, 0), (64, 0)])
+def test_packing_is_capped_by_the_free_registers(bits, n_pack):
+    src = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+    dst = layout([2, 32], [1, 4, 8, 16, 64], [], 1, 6)
+    assert decompose(src, dst, bits).n_pack == n_pack
+
+
+def test_lane_permutation_alone():
+    src = layout([1], [2, 4, 8, 16, 32], [], 0, 6)
+    dst = layout([1], [4, 2, 8, 16, 32], [], 0, 6)
+    d = decompose(src, dst, 32)
+    assert not d.transpositions and not d.lane_perm_trivial
+    assert d.lane_perm_inverse()[d.lane_perm[0]] == 0
+
+
+def test_two_exchanges():
+    src = layout([1, 2], [4, 8, 16, 32, 64], [], 1, 6)
+    dst = layout([4, 8], [1, 2, 16, 32, 64], [], 1, 6)
+    assert len(decompose(src, dst, 32).transpositions) == 2

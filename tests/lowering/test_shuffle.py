@@ -1,0 +1,75 @@
+"""The warp-shuffle lowering (linlayout/lowering/shuffle.py): its value graph, executed lane
+by lane, yields the destination layout; its counts on known cases equal the PTX."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from linlayout.errors import LayoutError
+from linlayout.lowering.decompose import decompose
+from linlayout.lowering.shuffle import lower_warp_shuffle
+from tests.lowering.warp_pairs import layout, warp_pair
+
+
+def _reaches(src, dst, bits: int, lanes: int) -> bool:
+    low = lower_warp_shuffle(src, dst, bits)
+    got = low.execute(src, lanes)
+    regs = [i for i, c in enumerate(dst.dim_columns("register")) if c]
+    for r, row in enumerate(got):
+        full = sum(1 << regs[b] for b in range(len(regs)) if r >> b & 1)
+        for lane, element in enumerate(row):
+            if element != tuple(dst.apply({"register": full, "lane": lane}).values()):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("bits", [8, 16, 32, 64])
+@pytest.mark.parametrize("seed", range(40))
+def test_every_shuffle_lowering_reaches_the_destination(seed, bits):
+    rng = random.Random(seed * 7 + bits)
+    src, dst = warp_pair(rng)
+    if len(decompose(src, dst, bits).transpositions) >= 2:  # Triton uses shared memory
+        return
+    assert _reaches(src, dst, bits, 32)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_64_lane_warps(seed):
+    rng = random.Random(seed)
+    src, dst = warp_pair(rng, lane_bits=6, warp_bits=0)
+    if len(decompose(src, dst, 16).transpositions) < 2:
+        assert _reaches(src, dst, 16, 64)
+
+
+# register r0 <-> lane l0 on a 2x64 tile (one warp): the counts the sm_90 PTX has
+SRC = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+DST = layout([2, 32], [1, 4, 8, 16, 64], [], 1, 6)
+
+
+@pytest.mark.parametrize("bits,method,counts", [
+    (32, "ship", {"select": 6, "shuffle": 2}),
+    (64, "ship", {"select": 6, "shuffle": 2}),
+    (16, "ship", {"select": 3, "permute": 3, "shuffle": 1}),
+    (8, "ship", {"select": 3, "permute": 3, "shuffle": 1}),
+])
+def test_counts_of_one_exchange(bits, method, counts):
+    low = lower_warp_shuffle(SRC, DST, bits)
+    assert low.method == method
+    assert {k: low.counts.get(k, 0) for k in counts} == counts
+
+
+def test_selector_selects_are_shared_after_llvm_but_not_before():
+    src = layout([1, 32, 128], [2, 4, 8, 16, 64], [], 2, 6)
+    dst = layout([2, 32, 128], [1, 4, 8, 16, 64], [], 2, 6)
+    low = lower_warp_shuffle(src, dst, 16)
+    assert low.triton_counts["select"] == 6  # three per register pair
+    assert low.counts["select"] == 3  # the same three constant selects after CSE
+
+
+def test_not_a_permutation_is_refused():
+    src = layout([1], [2, 4, 8, 16, 32], [], 0, 6)
+    dst = layout([1 | 2], [2, 4, 8, 16, 32], [], 0, 6)
+    with pytest.raises(LayoutError, match="permutation"):
+        lower_warp_shuffle(src, dst, 32)

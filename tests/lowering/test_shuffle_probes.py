@@ -1,0 +1,95 @@
+"""The warp-shuffle probes (``tests/data/triton_shuffle_probes.json.gz``, written by
+``papers/triton_lowering/shuffle_probes.py`` with Triton 3.9): for every compiled
+``convert_layout``, ``tt.reduce``, ``tt.scan`` and ``tt.gather``, the path and the register
+instructions ``check`` predicts equal the PTX/AMDGCN lines attributed to the op. Known
+differences are strict xfails with their reason (``tests/data/known_mismatches.json``)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from linlayout.check.shared_memory.ops import module_target, predict_access
+from linlayout.check.shared_memory.predict import moved_bits
+from linlayout.lowering import convert_path
+from linlayout.triton.ttgir import find_accesses, read_ttgir
+from tests.check.shared_memory.triton_fixtures import cases, entries
+
+REGISTER = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.b(32|64)|prmt\.b32|"
+                      r"ds_bpermute_b32|ds_swizzle_b32|v_permlane\w+|v_perm_b32|"
+                      r"v_cndmask_b32|\w+_dpp)$")
+SHARED = re.compile(r"^(ld\.shared|st\.shared|ldmatrix|stmatrix|ds_read|ds_write)")
+SHUFFLE = re.compile(r"^(shfl\.|redux\.|ds_bpermute|ds_swizzle|v_permlane|\w+_dpp)")
+
+
+def _observed(counts: dict) -> tuple[str, dict]:
+    regs: Counter = Counter()
+    for k, v in counts.items():
+        k = re.sub(r"_e(32|64)$", "", k)
+        if REGISTER.match(k):
+            regs[re.sub(r"^v_\w+_dpp$", "v_mov_b32_dpp", k)] += v
+    if any(SHARED.match(k) for k in counts):
+        return "shared", dict(regs)
+    return ("shuffle" if regs else "registers"), dict(regs)
+
+
+def _predicted(ttgir: str) -> tuple[str, dict]:
+    module = read_ttgir(ttgir)
+    target = module_target(module)
+    path, regs = "registers", Counter()
+    for a in find_accesses(module):
+        pred = predict_access(a, target)
+        if pred.uses_shared and pred.sides:
+            path = "shared"
+        for e in pred.registers:
+            regs[e.opcode] += e.per_thread
+        if a.kind == "convert":
+            r = convert_path(a.distributed.layout, a.destination.layout,
+                             moved_bits(a.element_bits, a.element_type), target)
+            path = "registers" if r.path in ("none", "registers") else r.path
+    if path == "registers" and regs:
+        path = "shuffle"
+    return path, dict(regs)
+
+
+@pytest.mark.parametrize("case", cases("shuffle"))
+def test_register_instructions_equal_tritons_assembly(case):
+    e = entries("shuffle")[case]
+    pred, seen = _predicted(e["ttgir"]), _observed(e["counts"])
+    if case.startswith(("max_", "sum_", "cumsum_", "gather_")):  # shuffles only
+        keep = lambda d: {k: v for k, v in d.items() if SHUFFLE.match(k)}  # noqa: E731
+        assert keep(pred[1]) == keep(seen[1])
+    elif seen[0] == "shared":  # the round trip's own packing is not modelled
+        assert pred == ("shared", {})
+    else:
+        assert pred == seen
+
+
+def test_every_path_is_among_the_probes():
+    paths = Counter(_predicted(e["ttgir"])[0] for e in entries("shuffle").values())
+    assert set(paths) == {"registers", "shuffle", "shared"}
+
+
+def _preopt_cases() -> list:
+    return [c for c, e in sorted(entries("shuffle").items()) if e.get("preopt")
+            and not c.startswith(("max_", "sum_", "cumsum_", "gather_"))]
+
+
+@pytest.mark.parametrize("case", _preopt_cases())
+def test_cleaned_counts_equal_tritons_llvm_ir_before_o3(case):
+    """On NVIDIA the fixture keeps the shuffles, selects and byte permutes of Triton's LLVM IR
+    before LLVM's optimiser at the convert's line: they equal the graph's counts after CSE
+    and dead code (``WarpShuffleLowering.counts``)."""
+    e = entries("shuffle")[case]
+    module = read_ttgir(e["ttgir"])
+    (a,) = [a for a in find_accesses(module) if a.kind == "convert"]
+    r = convert_path(a.distributed.layout, a.destination.layout,
+                     moved_bits(a.element_bits, a.element_type), module_target(module))
+    if r.path != "shuffle":  # packing around a shared-memory round trip: not modelled
+        return
+    halves = 2 if a.element_bits == 64 else 1
+    got = {k: v * (halves if k == "shuffle" else 1) for k, v in r.lowering.counts.items()
+           if k in ("shuffle", "select", "permute") and v}
+    assert got == e["preopt"]
