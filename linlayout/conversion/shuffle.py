@@ -234,12 +234,52 @@ def _twists(pm: WarpMap, word_basis: list[int]):
         sol = f2.solve(cols, want)
         diag.append(0 if sol is None else sol)
     cands = [zero, tuple(diag)]
+    spanning = _invertible_twist(pm, cols)
+    if spanning is not None:
+        cands.append(spanning)
     if nl * nw <= MAX_TWIST_SEARCH_BITS:
         cands += list(itertools.product(range(1 << nw), repeat=nl))
     for t in cands:
         if t not in seen:
             seen.add(t)
             yield t
+
+
+def _invertible_twist(pm: WarpMap, cols: list[int]) -> tuple[int, ...] | None:
+    """A twist ``T`` that makes ``S = P_lane(T(l), l)`` — the lane each lane reads, up to a
+    constant — a bijection, so every lane is read by exactly one lane and no round can
+    conflict; None when none exists (the lane columns of ``P`` and of the word indices do not
+    span the lanes). Lane bits whose column is independent of the others and of the words'
+    keep ``T = 0``; each remaining one gets a twist that adds one basis vector of the words'
+    lane span, preferring the one that makes it read its own lane."""
+    nl, nrd = pm.lane_bits, pm.dst_register_bits
+    a = [pm.to_lane[nrd + i] for i in range(nl)]
+    w_basis = list(f2.echelon(cols))
+    kept: list[int] = []
+    rest: list[int] = []
+    for i in range(nl):
+        if f2.rank(kept + [a[i]] + w_basis) > f2.rank(kept + w_basis):
+            kept.append(i)
+        else:
+            rest.append(i)
+    base = [a[i] for i in kept]
+    if len(base) + len(w_basis) != nl:
+        return None
+
+    def w_part(v: int) -> int:
+        x = f2.solve(base + w_basis, v)
+        return f2.apply(w_basis, x >> len(base))
+
+    wanted = [w_part(1 << j) for j in rest]
+    if f2.rank(wanted) != len(rest):
+        wanted = w_basis
+    twist = [0] * nl
+    for j, target in zip(rest, wanted):
+        k = f2.solve(cols, target ^ w_part(a[j]))
+        if k is None:
+            return None
+        twist[j] = k
+    return tuple(twist)
 
 
 def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
