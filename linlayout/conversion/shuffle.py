@@ -255,14 +255,13 @@ def _invertible_twist(pm: WarpMap, cols: list[int]) -> tuple[int, ...] | None:
     nl, nrd = pm.lane_bits, pm.dst_register_bits
     a = [pm.to_lane[nrd + i] for i in range(nl)]
     w_basis = list(f2.echelon(cols))
-    kept: list[int] = []
+    base: list[int] = []
     rest: list[int] = []
     for i in range(nl):
-        if f2.rank(kept + [a[i]] + w_basis) > f2.rank(kept + w_basis):
-            kept.append(i)
+        if f2.rank(base + [a[i]] + w_basis) > len(base) + len(w_basis):
+            base.append(a[i])
         else:
             rest.append(i)
-    base = [a[i] for i in kept]
     if len(base) + len(w_basis) != nl:
         return None
 
