@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._checks import instance_of, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .problem import ConversionProblem
@@ -71,8 +72,12 @@ def execute_plan(problem: ConversionProblem, plan: RegisterPlan | ShufflePlan) -
 
     Raises:
         LayoutError: the plan does not fit the problem (a lane or register out of range), or
-            the run would touch more than :data:`MAX_EXECUTED_VALUES` values.
+            the run would touch more than :data:`MAX_EXECUTED_VALUES` values, or an argument
+            has the wrong type.
     """
+    instance_of(problem, ConversionProblem, "problem")
+    if not isinstance(plan, (RegisterPlan, ShufflePlan)):
+        raise LayoutError(f"plan must be a RegisterPlan or a ShufflePlan, got {shown(plan)}")
     regs = _initial(problem)
     nrd = problem.register_bits[1]
     final: list[list[list[int | None]]] = []
@@ -110,8 +115,14 @@ def execute_shared(problem: ConversionProblem, memory: LinearLayout) -> Executio
     a load of an offset nobody wrote, make the run incorrect.
 
     Raises:
-        LayoutError: ``memory`` does not cover the tensor's out dims, or the run is too big.
+        LayoutError: ``memory`` does not cover the tensor's out dims, the run is too big, or
+            an argument has the wrong type.
     """
+    instance_of(problem, ConversionProblem, "problem")
+    instance_of(memory, LinearLayout, "memory")
+    if memory.total_in_bits > 24:
+        raise LayoutError(f"the memory layout has {memory.total_in_bits} offset bits; the "
+                          "executor takes at most 24")
     if dict(memory.out_dims) != dict(problem.src.out_dims):
         raise LayoutError(f"the memory layout's out dims {dict(memory.out_dims)} are not the "
                           f"tensor's {dict(problem.src.out_dims)}")

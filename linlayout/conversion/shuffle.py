@@ -35,8 +35,11 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from collections.abc import Mapping
+
 from .. import f2
-from .cost import path_cost
+from .._checks import instance_of
+from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
 __all__ = ["MAX_TWIST_SEARCH_BITS", "RegisterPlan", "ShufflePlan", "ShuffleRound",
@@ -68,7 +71,12 @@ class WarpMap:
 def warp_map(problem: ConversionProblem) -> WarpMap | None:
     """``P`` with ``A ∘ P = B`` (see the module docstring), or None when some ``dst``
     register or lane column is outside the span of ``src``'s register and lane columns (data
-    must cross warps) or the warp and block columns differ."""
+    must cross warps) or the warp and block columns differ.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
     if not problem.same_columns(("warp", "block")):
         return None
     a_reg, a_lane = problem.columns("src", "register"), problem.columns("src", "lane")
@@ -100,7 +108,12 @@ class RegisterPlan:
 def plan_registers(problem: ConversionProblem) -> RegisterPlan | None:
     """The renaming plan, or None when the lane, warp and block columns of ``src`` and
     ``dst`` differ or a ``dst`` register column is outside the span of ``src``'s register
-    columns (then some element is not in the thread that needs it)."""
+    columns (then some element is not in the thread that needs it).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
     if not problem.within(("register",), ("lane", "warp", "block")):
         return None
     sols = f2.solve_many(problem.columns("src", "register"), problem.columns("dst", "register"))
@@ -164,7 +177,12 @@ class ShufflePlan:
 def shuffle_bound(problem: ConversionProblem) -> int:
     """The least ``shfl.sync.idx.b32`` per thread of any shuffle conversion (module
     docstring): ``⌈max over lanes of the dst elements the lane lacks · element_bits / 32⌉``.
-    Meaningful when the warp and block columns of ``src`` and ``dst`` agree."""
+    Meaningful when the warp and block columns of ``src`` and ``dst`` agree.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
     u = problem.columns("src", "register")
     v = problem.columns("dst", "register")
     rank_u, rank_v = f2.rank(u), f2.rank(v)
@@ -179,10 +197,17 @@ def shuffle_bound(problem: ConversionProblem) -> int:
     return -(-lacking * problem.element_bits // 32)
 
 
-def plan_shuffles(problem: ConversionProblem, weights: dict[str, float]) -> ShufflePlan | None:
-    """The cheapest shuffle plan of the family in the module docstring, or None when data
+def plan_shuffles(problem: ConversionProblem,
+                  weights: Mapping[str, float] | None = None) -> ShufflePlan | None:
+    """The cheapest shuffle plan of the family in the module docstring under ``weights``
+    (overrides of :data:`~linlayout.conversion.cost.DEFAULT_WEIGHTS`), or None when data
     must cross warps (:func:`warp_map` is None) or no twist gives a consistent plan (some
-    lane would have to send two different words in one round)."""
+    lane would have to send two different words in one round).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or bad weights.
+    """
+    weights = resolve_weights(weights)
     pm = warp_map(problem)
     if pm is None:
         return None

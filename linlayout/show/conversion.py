@@ -78,7 +78,10 @@ def conversion_report(plan: ConversionPlan, title: str | None = None) -> Convers
     """The report of ``plan``.
 
     Raises:
-        LayoutError: ``plan`` is not a :class:`~linlayout.conversion.ConversionPlan`.
+        LayoutError: ``plan`` is not a :class:`~linlayout.conversion.ConversionPlan`, or
+            ``title`` is neither a string nor None.
     """
     instance_of(plan, ConversionPlan, "plan")
+    if title is not None:
+        instance_of(title, str, "title")
     return ConversionReport(plan, title)
