@@ -42,12 +42,15 @@ from .._checks import instance_of
 from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
-__all__ = ["MAX_TWIST_SEARCH_BITS", "RegisterPlan", "ShufflePlan", "ShuffleRound",
+__all__ = ["MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan", "ShufflePlan", "ShuffleRound",
            "plan_registers", "plan_shuffles", "shuffle_bound", "warp_map"]
 
 #: The planner tries every twist when it has at most this many bits (lane bits × word-index
 #: bits): 2^8 candidate plans, each costed on its per-lane tables.
 MAX_TWIST_SEARCH_BITS = 8
+#: Most lane-round steps (candidates × rounds × lanes) the planner spends mixing the per-bit
+#: choices of its whole twists: about a second of Python.
+MAX_TWIST_WORK = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -221,7 +224,7 @@ def plan_shuffles(problem: ConversionProblem,
                                  limit=nrd - len(dup) - len(slot_basis))
     layout = _Split(dup, slot_basis, word_basis)
     best: tuple[tuple[float, int], ShufflePlan] | None = None
-    for twist in _twists(pm, word_basis):
+    for twist in _twists(pm, word_basis, 1 << len(word_basis)):
         plan = _build(problem, pm, layout, twist)
         if plan is None:
             continue
@@ -247,27 +250,45 @@ class _Split:
         return x & ((1 << len(self.slots)) - 1), x >> len(self.slots)
 
 
-def _twists(pm: WarpMap, word_basis: list[int]):
-    """Candidate twists, each a tuple of word indices per lane bit, without repeats."""
-    nl, nw = pm.lane_bits, len(word_basis)
-    seen = set()
+def _twists(pm: WarpMap, word_basis: list[int], rounds: int):
+    """Candidate twists, each a tuple of word indices per lane bit, without repeats: whole
+    twists first (none; the one making the most rounds local; one making every lane's source
+    a bijection; one making what each lane sends independent of the lane, so no send-side
+    selects), then, within :data:`MAX_TWIST_WORK`, every mix of their per-bit choices, and
+    when tiny (:data:`MAX_TWIST_SEARCH_BITS`) every twist."""
+    nl, nw, nrd = pm.lane_bits, len(word_basis), pm.dst_register_bits
     zero = (0,) * nl
-    cols = [f2.apply(pm.to_lane, w) for w in word_basis]
-    diag = []
-    for i in range(nl):
-        want = pm.to_lane[pm.dst_register_bits + i] ^ (1 << i)
-        sol = f2.solve(cols, want)
-        diag.append(0 if sol is None else sol)
-    cands = [zero, tuple(diag)]
-    spanning = _invertible_twist(pm, cols)
+    lane_cols = [f2.apply(pm.to_lane, w) for w in word_basis]
+    reg_cols = [f2.apply(pm.to_register, w) for w in word_basis]
+
+    def per_bit(cols: list[int], targets: list[int]) -> tuple[int, ...]:
+        return tuple(f2.solve(cols, t) or 0 for t in targets)
+
+    local = per_bit(lane_cols, [pm.to_lane[nrd + i] ^ (1 << i) for i in range(nl)])
+    uniform = per_bit(reg_cols, [pm.to_register[nrd + i] for i in range(nl)])
+    whole = [zero, local, uniform]
+    spanning = _invertible_twist(pm, lane_cols)
     if spanning is not None:
-        cands.append(spanning)
-    if nl * nw <= MAX_TWIST_SEARCH_BITS:
-        cands += list(itertools.product(range(1 << nw), repeat=nl))
-    for t in cands:
+        whole.append(spanning)
+    seen = set()
+    for t in whole:
         if t not in seen:
             seen.add(t)
             yield t
+    choices = [sorted({t[i] for t in whole}) for i in range(nl)]
+    count = 1
+    for c in choices:
+        count *= len(c)
+    if count * rounds << nl <= MAX_TWIST_WORK:
+        for t in itertools.product(*choices):
+            if t not in seen:
+                seen.add(t)
+                yield t
+    if nl * nw <= MAX_TWIST_SEARCH_BITS:
+        for t in itertools.product(range(1 << nw), repeat=nl):
+            if t not in seen:
+                seen.add(t)
+                yield t
 
 
 def _invertible_twist(pm: WarpMap, cols: list[int]) -> tuple[int, ...] | None:
