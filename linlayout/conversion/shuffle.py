@@ -155,6 +155,13 @@ class ShufflePlan:
         instructions: per-thread (= per-warp) count of each instruction kind.
         bound: the least number of ``shfl`` per thread any shuffle plan needs
             (:func:`shuffle_bound`).
+        selects: how the lane-dependent choices are made, the cheaper of two ways to
+            compute the same tables: ``"muxes"`` (each sent slot and each ``dst`` register
+            picks among its candidates by lane, ``candidates − 1`` selects) or ``"swaps"``
+            (the sent registers are ``f(round, slot) ⊕ Q·lane`` and the received words land
+            at ``c ⊕ T·lane``: one layer of lane-conditional pair swaps per dimension of
+            ``Q`` over the ``src`` registers and per dimension of ``T`` over the received
+            values, one select per value per layer).
     """
 
     lanes: int
@@ -165,6 +172,7 @@ class ShufflePlan:
     twist: tuple[int, ...]
     instructions: dict[str, int]
     bound: int
+    selects: str = "muxes"
 
     @property
     def meets_bound(self) -> bool:
@@ -174,6 +182,7 @@ class ShufflePlan:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (the per-lane tables are left out: they are large)."""
         return {"rounds": len(self.rounds), "slots": self.slots, "twist": list(self.twist),
+                "selects": self.selects,
                 "source_lanes": [list(r.source_lane) for r in self.rounds]}
 
 
@@ -362,8 +371,48 @@ def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
                 row.append(("register", pm.source(r, lane)[0]))
         assemble.append(tuple(row))
     instructions = _count(problem.element_bits, nslot, rounds, assemble, split)
+    swaps = _swap_selects(pm, split, twist, rounds, assemble)
+    selects = "muxes"
+    if swaps is not None and swaps < instructions["selp"]:
+        instructions["selp"], selects = swaps, "swaps"
     return ShufflePlan(lanes, problem.element_bits, nslot, tuple(rounds), tuple(assemble),
-                       twist, instructions, shuffle_bound(problem))
+                       twist, instructions, shuffle_bound(problem), selects)
+
+
+def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...],
+                  rounds: list[ShuffleRound],
+                  assemble: list[tuple[tuple[Any, ...], ...]]) -> int | None:
+    """The selects of the ``"swaps"`` way (:class:`ShufflePlan`), or None when the tables do
+    not have its shape (some lane is read by two lanes, or a choice is not affine in the
+    lane). Checked on the tables themselves, value by value."""
+    lanes = 1 << pm.lane_bits
+    reader = {}
+    for lane in range(lanes):
+        c = split.vector(split.words, f2.apply(twist, lane))
+        reader[pm.source(c, lane)[1]] = lane
+    if len(reader) != lanes:
+        return None
+    q = []
+    for i in range(pm.lane_bits):
+        lane = reader[1 << i]
+        c = split.vector(split.words, f2.apply(twist, lane))
+        q.append(pm.source(c, lane)[0] ^ pm.source(0, 0)[0])
+    for rnd in rounds:
+        for j in range(len(rnd.send[0] or ())):
+            base = rnd.send[0][j]
+            if any(w is None or w[j] != base ^ f2.apply(q, s) for s, w in enumerate(rnd.send)):
+                return None
+    local: dict[tuple[int, int], int] = {}
+    for lane, row in enumerate(assemble):
+        for r, step in enumerate(row):
+            if step[0] == "register":
+                j, c = split.parts(r)
+                key = (c ^ f2.apply(twist, lane), j)
+                if local.setdefault(key, step[1] ^ f2.apply(q, lane)) != step[1] ^ f2.apply(q, lane):
+                    return None
+    values = (1 << len(split.words)) << len(split.slots)
+    return f2.rank(q) * (1 << pm.src_register_bits) + f2.rank(twist) * values
+
 
 
 def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],

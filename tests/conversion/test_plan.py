@@ -91,7 +91,8 @@ def test_in_warp_transpose_has_both_paths_and_states_the_gap():
     plan = _executed(plan_conversion(src, dst, 32))
     shfl = plan.path("shuffle")
     assert shfl.feasible and shfl.instructions["shfl"] == 8 and shfl.bound == 8
-    assert plan.best.path == "shared_memory"
+    assert shfl.instructions["selp"] == 32 and shfl.plan.selects == "swaps"
+    assert plan.best.cost == min(p.cost for p in plan.paths if p.feasible) == 24
     assert not plan.optimal and "shuffle's bound is 8" in plan.argument
 
 
