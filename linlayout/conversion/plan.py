@@ -11,6 +11,9 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
 * ``shared_memory`` — a store, a barrier and a load through the optimal swizzled scratch
   layout of :func:`~linlayout.synthesize_swizzle`, against its proven bound.
 
+Instruction names are NVIDIA's PTX; on AMD a shuffle is one ``ds_bpermute_b32`` per 32-bit
+word (the same count) and the shared-memory path is costed on the AMD bank model.
+
 Each feasible path gets its exact instruction counts under the plan's model, its cost under
 the weights (:mod:`linlayout.conversion.cost`) and the least cost any path of its family can
 have; the cheapest path is *provably optimal* (among these families, under these weights)
