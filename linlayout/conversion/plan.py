@@ -148,10 +148,15 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
         whether it is provably optimal among the three families.
 
     Raises:
-        LayoutError: bad layouts or sizes (:meth:`ConversionProblem.make`), or bad weights.
+        LayoutError: bad layouts or sizes (:meth:`ConversionProblem.make`), block bases that
+            differ (a conversion across CTAs), or bad weights.
     """
     problem = ConversionProblem.make(src, dst, element_bits, hardware)
     ws = resolve_weights(weights)
+    if not problem.same_columns(("block",)):
+        raise LayoutError("src and dst place elements in different CTAs (their block bases "
+                          "differ): converting across CTAs needs distributed shared memory, "
+                          "which is not modelled; give layouts with the same block bases")
     paths = (_registers(problem, ws), _shuffle(problem, ws), _shared(problem, ws))
     feasible = [p for p in paths if p.feasible]
     best = min(feasible, key=lambda p: p.cost)  # the shared-memory path always applies
@@ -176,11 +181,23 @@ def _counts(**kinds: int) -> dict[str, int]:
 def _registers(problem: ConversionProblem, ws: dict[str, float]) -> PathPlan:
     plan = plan_registers(problem)
     if plan is None:
-        return PathPlan("registers", False, "some thread needs an element another thread "
-                        "holds (the lane, warp or block columns differ)",
-                        bound_note="does not apply")
+        if problem.within(("register",), ()) and problem.same_columns(("warp", "block")) \
+                and _threads_hold_theirs(problem):
+            note = ("every thread holds its elements, but in registers that depend on the "
+                    "lane: the shuffle path picks them (no shuffle, only selects)")
+        else:
+            note = ("some thread needs an element another thread holds (the lane, warp or "
+                    "block bases differ)")
+        return PathPlan("registers", False, note, bound_note="does not apply")
     return PathPlan("registers", True, "every thread holds its elements: registers renamed",
                     cost=0.0, bound=0.0, bound_note="nothing moves", plan=plan)
+
+
+def _threads_hold_theirs(problem: ConversionProblem) -> bool:
+    """Each dst lane, warp and block basis differs from src's by src registers only."""
+    regs = problem.columns("src", "register")
+    return all(f2.in_span(a ^ b, regs) for d in ("lane", "warp", "block")
+               for a, b in zip(problem.columns("src", d), problem.columns("dst", d)))
 
 
 def _shuffle(problem: ConversionProblem, ws: dict[str, float]) -> PathPlan:
@@ -209,10 +226,6 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float]) -> PathPlan:
 
 
 def _shared(problem: ConversionProblem, ws: dict[str, float]) -> PathPlan:
-    if not problem.same_columns(("block",)):
-        return PathPlan("shared_memory", False, "data crosses CTAs (the block columns "
-                        "differ): distributed shared memory is not modelled",
-                        bound_note="does not apply")
     res = synthesize_swizzle(problem.src, problem.dst, element_bits=problem.element_bits,
                              hardware=problem.hardware)
     store, load = res.store, res.load

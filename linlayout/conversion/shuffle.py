@@ -6,7 +6,8 @@ runs the same plan. Write ``A`` and ``B`` for the warp-local parts of ``src`` an
 (their register and lane columns) and ``P`` for a linear map with ``A ∘ P = B`` — for each
 ``dst`` register ``r`` of lane ``l``, the ``src`` register and lane ``P(r, l)`` that hold its
 element (the Linear Layouts paper, arXiv 2505.23819, §5.3: ``src⁻¹ ∘ dst``; free variables
-are set to zero, registers before lanes, so data that is already in the lane stays there).
+are set to zero, registers before lanes, and a ``dst`` lane bit whose element its own lane
+holds maps to that lane bit, so data that is already in the lane stays there).
 
 The shuffle plan (:func:`plan_shuffles`) moves one 32-bit word per lane per round with
 ``shfl.sync.idx.b32`` (PTX ISA, ``shfl.sync``). The ``dst`` registers are split as
@@ -88,6 +89,13 @@ def warp_map(problem: ConversionProblem) -> WarpMap | None:
     if any(s is None for s in sols):
         return None
     nrs = len(a_reg)
+    # a dst lane bit whose element the lane itself holds (up to src's registers) stays in
+    # the lane: P(lane bit i) = (x, lane bit i), so no shuffle fetches what is already there
+    nrd = problem.register_bits[1]
+    own = f2.solve_many(a_reg, [b ^ a for b, a in zip(problem.columns("dst", "lane"), a_lane)])
+    for i, x in enumerate(own):
+        if x is not None:
+            sols[nrd + i] = x | (1 << i) << nrs
     mask = (1 << nrs) - 1
     return WarpMap(nrs, problem.register_bits[1], problem.lane_bits,
                    tuple(s & mask for s in sols), tuple(s >> nrs for s in sols))

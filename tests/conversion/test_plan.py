@@ -129,3 +129,34 @@ def test_bad_layout_pairs():
         plan_conversion(partial, partial, 16)
     with pytest.raises(LayoutError, match="LinearLayout"):
         plan_conversion("x", a, 16)
+
+
+def test_across_ctas_is_refused():
+    a = LinearLayout({"register": [[1]], "lane": [[2], [4]], "block": [[8]]}, {"dim0": 16})
+    b = LinearLayout({"register": [[2]], "lane": [[8], [4]], "block": [[1]]}, {"dim0": 16})
+    with pytest.raises(LayoutError, match="different CTAs"):
+        plan_conversion(a, b, 32)
+    same_blocks = LinearLayout({"register": [[2]], "lane": [[1], [4]], "block": [[8]]},
+                               {"dim0": 16})
+    assert _executed(plan_conversion(a, same_blocks, 32)).best.path == "shuffle"
+
+
+def test_broadcast_source_needs_no_shuffle():
+    # every lane holds all 8 elements; dst spreads them: each lane picks its own registers
+    src = LinearLayout({"register": [[1], [2], [4]], "lane": [[0], [0]]}, {"dim0": 8})
+    dst = LinearLayout({"register": [[4]], "lane": [[1], [2]]}, {"dim0": 8})
+    plan = _executed(plan_conversion(src, dst, 32))
+    assert "depend on the lane" in plan.path("registers").note
+    shuffle = plan.path("shuffle")
+    assert plan.best is shuffle and shuffle.instructions["shfl"] == 0 and shuffle.bound == 0
+    assert shuffle.instructions["selp"] > 0
+
+
+def test_register_only_and_lane_only_layouts():
+    a = LinearLayout({"register": [[1], [2]]}, {"dim0": 4})
+    b = LinearLayout({"register": [[2], [1]]}, {"dim0": 4})
+    assert _executed(plan_conversion(a, b, 16)).best.path == "registers"
+    a = LinearLayout({"lane": [[1], [2], [4], [8], [16]]}, {"dim0": 32})
+    b = LinearLayout({"lane": [[16], [8], [4], [2], [1]]}, {"dim0": 32})
+    plan = _executed(plan_conversion(a, b, 32))
+    assert plan.best.path == "shuffle" and plan.best.instructions["shfl"] == 1 and plan.optimal
