@@ -17,8 +17,10 @@ packed into one word) and ``c`` the *word index*. In round ``t`` lane ``l`` fetc
 ``c = t ⊕ T(l)`` from lane ``P_lane(c, l)``, for a linear *twist* ``T`` from lane bits to
 word indices; the sender packs the slots it is asked for (``prmt``), choosing per slot among
 its registers by lane (``selp``); the receiver unpacks (``prmt``) and each ``dst`` register
-picks, by lane, the round or the local register that holds its element (``selp``). A round
-in which every lane reads itself is no shuffle. Lane-index arithmetic and predicates are not
+picks, by lane, the round or the local register that holds its element (``selp``; or, when
+these choices are affine in the lane, layers of lane-conditional swaps, whichever needs fewer
+selects: :attr:`ShufflePlan.selects`). A round in which every lane reads itself is no
+shuffle. Lane-index arithmetic and predicates are not
 counted. The planner tries the twists ``T = 0``, the twist that makes the most rounds local
 (solving ``P_lane(T(l), 0) = l ⊕ P_lane(0, l)``) and, when small, every twist, and keeps the
 cheapest under the weights.
@@ -231,7 +233,7 @@ def plan_shuffles(problem: ConversionProblem,
     pm = warp_map(problem)
     if pm is None:
         return None
-    nrd, nl = pm.dst_register_bits, pm.lane_bits
+    nrd = pm.dst_register_bits
     reg_cols = [pm.to_register[i] | pm.to_lane[i] << pm.src_register_bits for i in range(nrd)]
     dup = list(f2.null_space(reg_cols))
     keep_lane = f2.null_space(list(pm.to_lane[:nrd]))
