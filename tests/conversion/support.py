@@ -31,11 +31,12 @@ def random_invertible(n: int, rng: random.Random) -> list[int]:
             return cols
 
 
-def min_shuffle_rounds(held: tuple[int, ...], need: tuple[int, ...], limit: int) -> int | None:
-    """The fewest rounds (≤ ``limit``) of one-element-per-lane shuffles after which every
-    lane holds the elements in its ``need`` mask, starting from ``held``; None if more are
-    needed. Every plan is searched: each lane sends any element it holds, each lane reads any
-    lane (relays included)."""
+def min_shuffle_rounds(held: tuple[int, ...], need: tuple[int, ...], limit: int,
+                       per_word: int = 1) -> int | None:
+    """The fewest rounds (≤ ``limit``) of shuffles after which every lane holds the elements
+    in its ``need`` mask, starting from ``held``; None if more are needed. Each round every
+    lane sends one word of up to ``per_word`` elements it holds (2 for 16-bit elements) and
+    reads the word of any lane: every plan is searched, relays included."""
     lanes = len(held)
 
     @lru_cache(maxsize=None)
@@ -44,24 +45,25 @@ def min_shuffle_rounds(held: tuple[int, ...], need: tuple[int, ...], limit: int)
         worst = max(bin(x).count("1") for x in lacking)
         if worst == 0:
             return True
-        if worst > left:
+        if -(-worst // per_word) > left:
             return False
         wanted = 0
         for x in lacking:
             wanted |= x
-        options = [[e for e in _bits(h & wanted)] or [None] for h in state]
+        options = []
+        for h in state:
+            elems = list(_bits(h & wanted))
+            words = [sum(1 << e for e in c) for k in range(1, per_word + 1)
+                     for c in itertools.combinations(elems, min(k, len(elems)))] or [0]
+            options.append(sorted(set(words)))
         for sent in itertools.product(*options):
-            avail = {e for e in sent if e is not None}
-            picks = [[e for e in avail if lacking_any(state[l], e)] or [None]
-                     for l in range(lanes)]
+            words = set(sent) - {0}
+            picks = [[w for w in words if w & ~state[l]] or [0] for l in range(lanes)]
             for got in itertools.product(*picks):
-                nxt = tuple(h | (0 if e is None else 1 << e) for h, e in zip(state, got))
+                nxt = tuple(h | w for h, w in zip(state, got))
                 if nxt != state and reachable(nxt, left - 1):
                     return True
         return False
-
-    def lacking_any(h: int, e: int) -> bool:
-        return not h >> e & 1
 
     for rounds in range(limit + 1):
         if reachable(tuple(held), rounds):

@@ -44,6 +44,24 @@ def test_every_conversion_of_four_lanes_two_registers_is_planned_at_the_exact_mi
     assert seen == 168
 
 
+def test_sixteen_bit_conversions_of_four_lanes_take_the_fewest_shuffles():
+    """Every third of the 168 conversions above with 16-bit elements, two to a word: the
+    brute-force minimum (each lane sends any two elements it holds, relays included) is at
+    least the bound, and the planner reaches that minimum — even where the bound, which
+    ignores that a word comes from one lane, is below it."""
+    ident = [1, 2, 4]
+    loose = 0
+    for cols in list(invertible_matrices(3))[::3]:
+        pb = _problem(ident, cols, 1, element_bits=16)
+        plan = plan_shuffles(pb, SHUFFLES_ONLY)
+        assert execute_plan(pb, plan).correct
+        held, need = held_and_needed(pb.src, pb.dst)
+        least = min_shuffle_rounds(held, need, 2, per_word=2)
+        assert shuffle_bound(pb) <= least == plan.instructions["shfl"], cols
+        loose += shuffle_bound(pb) < least
+    assert loose > 0  # the bound is not always tight for packed elements
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_bound_is_the_brute_force_minimum_with_four_registers(seed):
     rng = random.Random(seed)
@@ -57,7 +75,7 @@ def test_bound_is_the_brute_force_minimum_with_four_registers(seed):
 def test_random_bijective_conversions_reach_the_shuffle_bound(register_bits, lane_bits):
     rng = random.Random(register_bits * 10 + lane_bits)
     n = register_bits + lane_bits
-    for _ in range(25):
+    for _ in range(25 if n <= 5 else 8):
         pb = _problem(random_invertible(n, rng), random_invertible(n, rng), register_bits)
         plan = plan_shuffles(pb, SHUFFLES_ONLY)
         assert plan is not None and plan.meets_bound
