@@ -82,8 +82,12 @@ class PathPlan:
         return self.feasible and self.bound is not None and self.cost <= self.bound + 1e-9
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: every field but the plan object, with ``meets_bound``."""
-        return {"path": self.path, "feasible": self.feasible, "note": self.note,
+        """JSON-ready: every field, with ``meets_bound``; ``plan`` is the register map or
+        the shuffle plan's summary (``to_dict()``), or None (shared memory: the layout is
+        what ``linlayout synthesize`` prints)."""
+        plan = self.plan.to_dict() if isinstance(self.plan, (RegisterPlan, ShufflePlan)) \
+            else None
+        return {"path": self.path, "feasible": self.feasible, "note": self.note, "plan": plan,
                 "instructions": dict(self.instructions), "wavefronts": self.wavefronts,
                 "scratch_bytes": self.scratch_bytes, "barriers": self.barriers,
                 "cost": self.cost, "bound": self.bound, "meets_bound": self.meets_bound,

@@ -190,10 +190,10 @@ class ShufflePlan:
         return self.instructions["shfl"] == self.bound
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (the per-lane tables are left out: they are large)."""
+        """JSON-ready summary: rounds, slots per word, the twist and the select scheme (the
+        per-lane tables are left out: they are large)."""
         return {"rounds": len(self.rounds), "slots": self.slots, "twist": list(self.twist),
-                "selects": self.selects,
-                "source_lanes": [list(r.source_lane) for r in self.rounds]}
+                "selects": self.selects}
 
 
 def shuffle_bound(problem: ConversionProblem) -> int:

@@ -37,6 +37,8 @@ def test_json(capsys):
     assert data["weights"]["shfl"] == 100
     shfl = data["paths"][1]
     assert shfl["instructions"]["shfl"] == 2 and shfl["bound"] == 200
+    assert shfl["plan"]["rounds"] == 2 and shfl["plan"]["slots"] == 1
+    assert data["paths"][0]["plan"] is None and data["paths"][2]["plan"] is None
 
 
 def test_layout_files_need_element_bits(capsys, tmp_path):
