@@ -10,6 +10,9 @@ Public names:
 * :class:`PaddedLayout` — a shared-memory layout with padding (a linear remap plus
   ``(interval, pad)`` pairs, Triton's ``#ttg.padded_shared``); the counters accept it.
 * :func:`synthesize_swizzle` — the optimal shared-memory layout for a store/load pair.
+* :func:`plan_conversion` — every way to convert a tensor between two distributed layouts
+  (register renaming, warp shuffles, a shared-memory round trip), costed, with a lower bound
+  per path and the cheapest (:class:`ConversionPlan`; :mod:`linlayout.conversion`).
 * :class:`LayoutError` — raised for every invalid input (subclasses: :class:`NotInvertibleError`,
   :class:`NotLinearError`, :class:`LayoutParseError`).
 * :mod:`linlayout.f2` — the bit-vector linear algebra underneath.
@@ -17,7 +20,7 @@ Public names:
   pure functions on immutable arguments; for cold-start timings).
 
 ``import linlayout`` loads neither galois nor sympy; they are imported where used. The
-synthesizer (:mod:`linlayout.synthesis`) loads on first use of one of its names, so a program
+synthesizer (:mod:`linlayout.synthesis`, and :mod:`linlayout.conversion` above it) loads on first use of one of its names, so a program
 that only builds layouts or counts conflicts does not pay for it.
 """
 
@@ -29,12 +32,14 @@ from .layout import LayoutParseError, LinearLayout, NotLinearError
 from .layout.padded import PaddedLayout
 from .subspace import Subspace
 
-_LAZY = {"OptimalityBound": "synthesis", "SwizzleResult": "synthesis", "synthesize_swizzle": "synthesis"}
+_LAZY = {"OptimalityBound": "synthesis", "SwizzleResult": "synthesis", "synthesize_swizzle": "synthesis",
+         "ConversionPlan": "conversion", "plan_conversion": "conversion"}
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ConflictReport",
+    "ConversionPlan",
     "LayoutError",
     "LayoutParseError",
     "LinearLayout",
@@ -47,6 +52,7 @@ __all__ = [
     "bank_conflicts",
     "clear_caches",
     "f2",
+    "plan_conversion",
     "simulate_bank_access",
     "synthesize_swizzle",
 ]

@@ -29,6 +29,7 @@ LAYERS = (
     {"ptx", "conflicts", "global_memory"},
     {"lowering"},
     {"synthesis"},
+    {"conversion"},
     {"triton", "show"},
     {"check"},
     {"cli"},

@@ -6,6 +6,7 @@ Subcommands, one module each (named after it)::
     linlayout conflicts --layout FILE --memory FILE --element-bits N [--max-degree K] [--json]
     linlayout coalescing --layout L --memory M --element-bits N [--min-efficiency X] [--json]
     linlayout check FILE ... [--max-degree K] [--json]
+    linlayout convert --src L --dst L [--element-bits N] [--weight KIND=W] [--json]
     linlayout show FILE [--element-bits N] [--png OUT | --svg OUT]
     linlayout ptx MODE [--element-bits N] [--json]
     linlayout examples [--write DIR]
@@ -47,7 +48,7 @@ import traceback
 from collections.abc import Sequence
 
 from ..errors import LayoutError
-from . import check, coalescing, conflicts, examples, ptx, show, synthesize
+from . import check, coalescing, conflicts, convert, examples, ptx, show, synthesize
 from .._checks import cut
 from .common import MAX_MESSAGE_CHARS, PROG, CliError, one_line
 
@@ -63,7 +64,7 @@ EXIT_BROKEN_PIPE = 141
 
 
 #: Subcommand modules, each with ``register(subparsers)``; add new subcommands here.
-COMMANDS = (synthesize, conflicts, coalescing, show, examples, ptx, check)
+COMMANDS = (synthesize, conflicts, coalescing, show, examples, ptx, check, convert)
 
 
 class _Parser(argparse.ArgumentParser):

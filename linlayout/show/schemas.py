@@ -27,7 +27,7 @@ __all__ = ["COMMANDS", "SCHEMA_VERSION", "schema", "versioned"]
 SCHEMA_VERSION = 1
 
 #: The commands whose ``--json`` output has a schema.
-COMMANDS = ("synthesize", "conflicts", "coalescing", "check", "ptx")
+COMMANDS = ("synthesize", "conflicts", "coalescing", "check", "ptx", "convert")
 
 
 def schema(command: str) -> dict[str, Any]:

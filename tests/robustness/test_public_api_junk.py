@@ -39,7 +39,7 @@ MODULES = [
     "linlayout.show.formula", "linlayout.show.pictures", "linlayout.show.ptx",
     "linlayout.show.render", "linlayout.show.schemas", "linlayout.show.synthesis",
     "linlayout.global_memory", "linlayout.show.coalescing",
-    "linlayout.show.text",
+    "linlayout.show.text", "linlayout.conversion", "linlayout.show.conversion",
 ]
 #: trusted on purpose: F₂ arithmetic on Python ints, unchecked by design (hot path)
 EXCLUDED_MODULES = {"linlayout.f2"}
@@ -59,6 +59,19 @@ MODULE_PATH = str(TTGIR_DIR / "transpose2.ttgir")
 BLOCKED = blocked([1, 1], [4, 8], [1, 1], [1, 0])
 MODE = ptx.swizzle_mode("128B")
 LDM1 = parse_instruction("ldmatrix.x1")
+
+
+def _conversion():
+    from linlayout import LinearLayout
+    from linlayout.conversion import ConversionProblem, plan_conversion, plan_shuffles
+
+    src = LinearLayout({"register": [[1]], "lane": [[2], [4]]}, {"dim0": 8})
+    dst = LinearLayout({"register": [[2]], "lane": [[1], [4]]}, {"dim0": 8})
+    problem = ConversionProblem.make(src, dst, 32)
+    return src, dst, problem, plan_shuffles(problem), plan_conversion(src, dst, 32)
+
+
+CSRC, CDST, CPROBLEM, CSHUFFLES, CPLAN = _conversion()
 
 
 def _report():
@@ -85,6 +98,15 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.simulate_bank_access": ((STORE, MEM), {"element_bits": EB}),
     "linlayout.synthesize_swizzle": ((STORE, LOAD), {"element_bits": EB, "weights": (1, 2),
                                                      "node_limit": 1000}),
+    "linlayout.plan_conversion": ((CSRC, CDST, 32), {"hardware": None,
+                                                     "weights": {"shfl": 2}}),
+    "linlayout.conversion.execute_plan": ((CPROBLEM, CSHUFFLES), {}),
+    "linlayout.conversion.execute_shared": ((CPROBLEM, CPLAN.paths[2].plan.layout), {}),
+    "linlayout.conversion.plan_registers": ((CPROBLEM,), {}),
+    "linlayout.conversion.plan_shuffles": ((CPROBLEM,), {"weights": None}),
+    "linlayout.conversion.resolve_weights": (({"selp": 1},), {}),
+    "linlayout.conversion.shuffle_bound": ((CPROBLEM,), {}),
+    "linlayout.show.conversion.conversion_report": ((CPLAN,), {"title": "t"}),
     "linlayout.check.check_file": ((MODULE_PATH,), {"pass_name": None}),
     "linlayout.check.check_files": (([MODULE_PATH],), {}),
     "linlayout.check.check_module": ((MODULE,), {"suggest": False}),

@@ -1,0 +1,21 @@
+"""Layout conversions planned on every path — registers, warp shuffles, shared memory —
+with exact counts, a lower bound per path family and a symbolic check.
+
+* :mod:`.problem` — the validated input (:class:`ConversionProblem`);
+* :mod:`.cost` — the weights that price each instruction kind (:data:`DEFAULT_WEIGHTS`);
+* :mod:`.shuffle` — register renaming and warp-shuffle plans, and the shuffle bound;
+* :mod:`.plan` — :func:`plan_conversion`, every path costed and the cheapest chosen;
+* :mod:`.execute` — the brute-force executor that runs a plan on symbolic registers.
+"""
+
+from .cost import DEFAULT_WEIGHTS, KINDS, resolve_weights
+from .execute import Execution, execute_plan, execute_shared
+from .plan import PATHS, ConversionPlan, PathPlan, plan_conversion
+from .problem import ConversionProblem
+from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, plan_registers, plan_shuffles,
+                      shuffle_bound)
+
+__all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionProblem",
+           "Execution", "PathPlan", "RegisterPlan", "ShufflePlan", "ShuffleRound",
+           "execute_plan", "execute_shared", "plan_conversion", "plan_registers",
+           "plan_shuffles", "resolve_weights", "shuffle_bound"]

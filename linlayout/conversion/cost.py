@@ -1,0 +1,71 @@
+"""The cost model that ranks a conversion's paths: one weight per instruction kind.
+
+A path's cost is ``Σ count(kind) · weight(kind)`` over the instructions one warp issues (the
+count per thread: every thread of a warp runs the same instruction stream), plus
+``weight("wavefront")`` per shared-memory wavefront. The weights are in units of one
+shared-memory wavefront, the time the SM's shared-memory pipe needs to serve one warp-wide
+request. The defaults, and why:
+
+* ``wavefront`` 1 — the unit.
+* ``shfl`` 1 — a warp shuffle (``shfl.sync.idx.b32``, PTX ISA, ``shfl.sync``) moves 32 bits per
+  lane through the same crossbar as shared memory; the CUDA C++ Programming Guide's
+  throughput table gives 32 shuffle results per clock per SM, one warp instruction per clock,
+  as one conflict-free wavefront.
+* ``selp``, ``prmt`` 0.5 — integer select and byte permute (PTX ISA, ``selp`` and ``prmt``) run
+  on the integer pipe at 64 results per clock per SM (same table): half a wavefront's time.
+* ``mov`` 0 — a register-to-register copy that ptxas removes by renaming.
+* ``ld.shared``, ``st.shared`` 0 — their time is their wavefronts, counted apart.
+* ``bar.sync`` 8 — a CTA barrier (PTX ISA, ``bar.sync``) stalls every warp until the last one
+  arrives; priced as a fixed latency of a few wavefronts. It is the least certain weight:
+  measure and override it.
+
+Override any weight with ``weights={"bar.sync": 20}`` (the others keep their defaults).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._checks import shown
+from ..errors import LayoutError
+
+__all__ = ["DEFAULT_WEIGHTS", "KINDS", "path_cost", "resolve_weights"]
+
+#: Every instruction kind a plan counts, in the order reports print them.
+KINDS = ("shfl", "selp", "prmt", "mov", "st.shared", "ld.shared", "bar.sync")
+
+#: The default weight of each kind, and of one shared-memory ``wavefront`` (see the module
+#: docstring for the reasons).
+DEFAULT_WEIGHTS: Mapping[str, float] = {
+    "shfl": 1.0, "selp": 0.5, "prmt": 0.5, "mov": 0.0, "st.shared": 0.0, "ld.shared": 0.0,
+    "bar.sync": 8.0, "wavefront": 1.0,
+}
+
+
+def resolve_weights(weights: Mapping[str, Any] | None) -> dict[str, float]:
+    """The defaults with ``weights`` applied.
+
+    Raises:
+        LayoutError: ``weights`` is not a mapping, names an unknown kind, or gives a weight
+            that is not a finite non-negative number.
+    """
+    out = dict(DEFAULT_WEIGHTS)
+    if weights is None:
+        return out
+    if not isinstance(weights, Mapping):
+        raise LayoutError(f"weights must be a mapping {{kind: weight}}, got {shown(weights)}")
+    for kind, w in weights.items():
+        if kind not in out:
+            raise LayoutError(f"unknown weight {shown(kind)}; the kinds are {sorted(out)}")
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w < float("inf"):
+            raise LayoutError(f"weight of {kind!r} must be a finite number >= 0, got {shown(w)}")
+        out[kind] = float(w)
+    return out
+
+
+def path_cost(instructions: Mapping[str, int], wavefronts: int,
+              weights: Mapping[str, float]) -> float:
+    """``Σ instructions[kind] · weights[kind] + wavefronts · weights["wavefront"]``."""
+    return (sum(n * weights[k] for k, n in instructions.items())
+            + wavefronts * weights["wavefront"])

@@ -1,0 +1,147 @@
+"""The brute-force check of a conversion plan: run it on symbolic registers.
+
+Every thread starts with its ``src`` registers holding the tensor coordinates ``src``
+assigns them (a flat element index stands for the value stored there). The executor runs the
+plan step by step on every lane of every warp — a register renaming reads its table, a
+shuffle round makes each lane send the word its table names and read the word of its source
+lane, a shared-memory round trip writes every register to its swizzled offset and reads the
+offsets back — and compares each thread's final registers with the coordinates ``dst``
+assigns them. It trusts nothing the planner derived: the tables are executed as given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._checks import instance_of, shown
+from ..errors import LayoutError
+from ..layout import LinearLayout
+from .problem import ConversionProblem
+from .shuffle import RegisterPlan, ShufflePlan
+
+__all__ = ["MAX_EXECUTED_VALUES", "Execution", "execute_plan", "execute_shared"]
+
+#: Most register values (threads × registers) one execution touches: far above the tests'
+#: layouts, small enough for a few seconds of Python.
+MAX_EXECUTED_VALUES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Execution:
+    """What running a plan gave.
+
+    Attributes:
+        correct: every thread's final registers hold ``dst``'s elements.
+        checked: how many ``(thread, dst register)`` values were compared.
+        mismatches: up to 8 ``(warp, lane, register, got, expected)`` where they differ
+            (``got`` None: the value was never written).
+    """
+
+    correct: bool
+    checked: int
+    mismatches: tuple[tuple[int, int, int, int | None, int], ...] = ()
+
+
+def _initial(problem: ConversionProblem) -> list[list[list[int]]]:
+    """``regs[warp][lane][register]``: the element ``src`` puts there."""
+    nrs, _ = problem.register_bits
+    lanes, warps = 1 << problem.lane_bits, 1 << problem.warp_bits
+    total = warps * lanes * ((1 << nrs) + (1 << problem.register_bits[1]))
+    if total > MAX_EXECUTED_VALUES:
+        raise LayoutError(f"executing this conversion touches {total} register values; the "
+                          f"executor takes at most {MAX_EXECUTED_VALUES}")
+    return [[[problem.thread_elements("src", r, lane, w) for r in range(1 << nrs)]
+             for lane in range(lanes)] for w in range(warps)]
+
+
+def _compare(problem: ConversionProblem, final: list[list[list[int | None]]]) -> Execution:
+    bad = []
+    checked = 0
+    for w, warp in enumerate(final):
+        for lane, regs in enumerate(warp):
+            for r, got in enumerate(regs):
+                want = problem.thread_elements("dst", r, lane, w)
+                checked += 1
+                if got != want and len(bad) < 8:
+                    bad.append((w, lane, r, got, want))
+    return Execution(not bad, checked, tuple(bad))
+
+
+def execute_plan(problem: ConversionProblem, plan: RegisterPlan | ShufflePlan) -> Execution:
+    """Run a register or shuffle plan on every warp and compare with ``dst``.
+
+    Raises:
+        LayoutError: the plan does not fit the problem (a lane or register out of range), or
+            the run would touch more than :data:`MAX_EXECUTED_VALUES` values, or an argument
+            has the wrong type.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    if not isinstance(plan, (RegisterPlan, ShufflePlan)):
+        raise LayoutError(f"plan must be a RegisterPlan or a ShufflePlan, got {shown(plan)}")
+    regs = _initial(problem)
+    nrd = problem.register_bits[1]
+    final: list[list[list[int | None]]] = []
+    try:
+        for warp in regs:
+            if isinstance(plan, RegisterPlan):
+                final.append([[lane_regs[x] for x in plan.source_register] for lane_regs in warp])
+                continue
+            received = []
+            for rnd in plan.rounds:
+                words = [None if sel is None else tuple(lane_regs[x] for x in sel)
+                         for lane_regs, sel in zip(warp, rnd.send)]
+                received.append([words[s] for s in rnd.source_lane])
+            out = []
+            for lane, row in enumerate(plan.assemble):
+                vals: list[int | None] = []
+                for step in row[:1 << nrd]:
+                    if step[0] == "register":
+                        vals.append(warp[lane][step[1]])
+                    else:
+                        word = received[step[1]][lane]
+                        vals.append(None if word is None else word[step[2]])
+                out.append(vals)
+            final.append(out)
+    except (IndexError, TypeError) as exc:
+        raise LayoutError(f"the plan does not fit this conversion: {exc}") from None
+    return _compare(problem, final)
+
+
+def execute_shared(problem: ConversionProblem, memory: LinearLayout) -> Execution:
+    """Run a shared-memory round trip through ``memory`` (a bijection from offsets — its in
+    dims flattened, first lowest — onto the tensor, as :func:`~linlayout.synthesize_swizzle`
+    returns): every warp stores each register at the offset of its element, then every
+    thread loads the offset of each ``dst`` element. Two different values at one offset, or
+    a load of an offset nobody wrote, make the run incorrect.
+
+    Raises:
+        LayoutError: ``memory`` does not cover the tensor's out dims, the run is too big, or
+            an argument has the wrong type.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    instance_of(memory, LinearLayout, "memory")
+    if memory.total_in_bits > 24:
+        raise LayoutError(f"the memory layout has {memory.total_in_bits} offset bits; the "
+                          "executor takes at most 24")
+    if dict(memory.out_dims) != dict(problem.src.out_dims):
+        raise LayoutError(f"the memory layout's out dims {dict(memory.out_dims)} are not the "
+                          f"tensor's {dict(problem.src.out_dims)}")
+    if memory.out_dim_names != problem.src.out_dim_names:
+        memory = memory.transpose_outs(list(problem.src.out_dim_names))
+    regs = _initial(problem)
+    offset_of = {memory.apply_flat(o): o for o in range(1 << memory.total_in_bits)}
+    smem: dict[int, int] = {}
+    clash = False
+    for warp in regs:
+        for lane_regs in warp:
+            for value in lane_regs:
+                o = offset_of.get(value)
+                if o is None or smem.setdefault(o, value) != value:
+                    clash = True
+    final = [[[smem.get(offset_of.get(problem.thread_elements("dst", r, lane, w), -1))
+               for r in range(1 << problem.register_bits[1])]
+              for lane in range(1 << problem.lane_bits)] for w in range(len(regs))]
+    result = _compare(problem, final)
+    if clash:
+        return Execution(False, result.checked, result.mismatches)
+    return result

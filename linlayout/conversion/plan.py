@@ -1,0 +1,251 @@
+"""``plan_conversion``: every way to convert a tensor between two distributed layouts, costed.
+
+Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``,
+``ConvertLayoutOpToLLVM.cpp``):
+
+* ``registers`` — each thread already holds what it needs: a register renaming, no
+  instruction (:func:`~linlayout.conversion.shuffle.plan_registers`);
+* ``shuffle`` — each warp already holds what it needs: warp shuffles with packing and
+  selects (:func:`~linlayout.conversion.shuffle.plan_shuffles`), against the bound of
+  :func:`~linlayout.conversion.shuffle.shuffle_bound`;
+* ``shared_memory`` — a store, a barrier and a load through the optimal swizzled scratch
+  layout of :func:`~linlayout.synthesize_swizzle`, against its proven bound.
+
+Instruction names are NVIDIA's PTX; on AMD a shuffle is one ``ds_bpermute_b32`` per 32-bit
+word (the same count) and the shared-memory path is costed on the AMD bank model.
+
+Each feasible path gets its exact instruction counts under the plan's model, its cost under
+the weights (:mod:`linlayout.conversion.cost`) and the least cost any path of its family can
+have; the cheapest path is *provably optimal* (among these families, under these weights)
+when no feasible family's bound is below its cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import f2
+from ..errors import LayoutError
+from ..hardware import HardwareModel
+from ..layout import LinearLayout
+from ..synthesis import SwizzleResult, synthesize_swizzle
+from .cost import KINDS, path_cost, resolve_weights
+from .problem import ConversionProblem
+from .shuffle import RegisterPlan, ShufflePlan, plan_registers, plan_shuffles, shuffle_bound, \
+    warp_map
+
+__all__ = ["PATHS", "ConversionPlan", "PathPlan", "plan_conversion"]
+
+#: The path families, cheapest in kind first.
+PATHS = ("registers", "shuffle", "shared_memory")
+
+
+@dataclass(frozen=True)
+class PathPlan:
+    """One path family's plan and cost.
+
+    Attributes:
+        path: one of :data:`PATHS`.
+        feasible: a plan of this family was built.
+        note: why the family does not apply, or what the plan does, in words.
+        instructions: per-thread (= per-warp) count of each kind in
+            :data:`~linlayout.conversion.cost.KINDS` (all zero when infeasible).
+        wavefronts: shared-memory wavefronts per warp (store plus load).
+        scratch_bytes: shared memory the path needs per CTA.
+        barriers: ``bar.sync`` per conversion.
+        cost: the weighted cost per warp (None when infeasible).
+        bound: the least cost any plan of this family can have (None when the family cannot
+            apply at all).
+        bound_note: the argument for :attr:`bound`.
+        plan: the :class:`~linlayout.conversion.shuffle.RegisterPlan`,
+            :class:`~linlayout.conversion.shuffle.ShufflePlan` or
+            :class:`~linlayout.SwizzleResult` (None when infeasible).
+    """
+
+    path: str
+    feasible: bool
+    note: str
+    instructions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    wavefronts: int = 0
+    scratch_bytes: int = 0
+    barriers: int = 0
+    cost: float | None = None
+    bound: float | None = None
+    bound_note: str = ""
+    plan: RegisterPlan | ShufflePlan | SwizzleResult | None = None
+
+    @property
+    def meets_bound(self) -> bool:
+        """The plan costs exactly its family's bound."""
+        return self.feasible and self.bound is not None and self.cost <= self.bound + 1e-9
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: every field, with ``meets_bound``; ``plan`` is the register map or
+        the shuffle plan's summary (``to_dict()``), or None (shared memory: the layout is
+        what ``linlayout synthesize`` prints)."""
+        plan = self.plan.to_dict() if isinstance(self.plan, (RegisterPlan, ShufflePlan)) \
+            else None
+        return {"path": self.path, "feasible": self.feasible, "note": self.note, "plan": plan,
+                "instructions": dict(self.instructions), "wavefronts": self.wavefronts,
+                "scratch_bytes": self.scratch_bytes, "barriers": self.barriers,
+                "cost": self.cost, "bound": self.bound, "meets_bound": self.meets_bound,
+                "bound_note": self.bound_note}
+
+
+@dataclass(frozen=True)
+class ConversionPlan:
+    """Every path of a conversion and the cheapest.
+
+    Attributes:
+        problem: the checked input.
+        weights: the weights used (defaults with the overrides applied).
+        paths: one :class:`PathPlan` per family, in :data:`PATHS` order.
+        best: the cheapest feasible path (ties: the earlier family).
+        optimal: no feasible family's bound is below :attr:`best`'s cost.
+        argument: the optimality argument, or the gap, in words.
+    """
+
+    problem: ConversionProblem
+    weights: dict[str, float]
+    paths: tuple[PathPlan, ...]
+    best: PathPlan
+    optimal: bool
+    argument: str
+
+    def path(self, name: str) -> PathPlan:
+        """The plan of one family by name.
+
+        Raises:
+            LayoutError: ``name`` is not one of :data:`PATHS`.
+        """
+        for p in self.paths:
+            if p.path == name:
+                return p
+        raise LayoutError(f"unknown path {name!r}; the paths are {list(PATHS)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the element width, weights, each path, the choice and its argument."""
+        return {"element_bits": self.problem.element_bits, "weights": dict(self.weights),
+                "paths": [p.to_dict() for p in self.paths], "best": self.best.path,
+                "optimal": self.optimal, "argument": self.argument}
+
+
+def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
+                    hardware: HardwareModel | None = None,
+                    weights: Mapping[str, float] | None = None) -> ConversionPlan:
+    """Plan a layout conversion on every path and pick the cheapest.
+
+    Args:
+        src: the distributed layout the tensor is in (in dims among ``register, lane, warp,
+            block``; every element held by some thread).
+        dst: the distributed layout it must end in: the same out dims and sizes (any order),
+            the same numbers of lanes, warps and blocks.
+        element_bits: bits per element: 8, 16, 32 or 64.
+        hardware: the hardware model (default ``NVIDIA``): warp size, banks.
+        weights: overrides of :data:`~linlayout.conversion.cost.DEFAULT_WEIGHTS`, e.g.
+            ``{"bar.sync": 20}``.
+
+    Returns:
+        A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path and
+        whether it is provably optimal among the three families.
+
+    Raises:
+        LayoutError: bad layouts or sizes (:meth:`ConversionProblem.make`), block bases that
+            differ (a conversion across CTAs), or bad weights.
+    """
+    problem = ConversionProblem.make(src, dst, element_bits, hardware)
+    ws = resolve_weights(weights)
+    if not problem.same_columns(("block",)):
+        raise LayoutError("src and dst place elements in different CTAs (their block bases "
+                          "differ): converting across CTAs needs distributed shared memory, "
+                          "which is not modelled; give layouts with the same block bases")
+    paths = (_registers(problem, ws), _shuffle(problem, ws), _shared(problem, ws))
+    feasible = [p for p in paths if p.feasible]
+    best = min(feasible, key=lambda p: p.cost)  # the shared-memory path always applies
+    rivals = [p for p in paths if p.bound is not None and p.bound < best.cost - 1e-9]
+    if not rivals:
+        argument = ("no family's bound is lower ("
+                    + ", ".join(f"{p.path} ≥ {p.bound:g}" for p in paths if p.bound is not None)
+                    + "), so no register, shuffle or shared-memory plan costs less under "
+                      "these weights")
+    else:
+        argument = ("a plan below its cost is not ruled out: "
+                    + ", ".join(f"{p.path}'s bound is {p.bound:g}" for p in rivals))
+    return ConversionPlan(problem, ws, paths, best, not rivals, argument)
+
+
+def _counts(**kinds: int) -> dict[str, int]:
+    out = dict.fromkeys(KINDS, 0)
+    out.update(kinds)
+    return out
+
+
+def _registers(problem: ConversionProblem, ws: dict[str, float]) -> PathPlan:
+    plan = plan_registers(problem)
+    if plan is None:
+        if problem.within(("register",), ()) and problem.same_columns(("warp", "block")) \
+                and _threads_hold_theirs(problem):
+            note = ("every thread holds its elements, but in registers that depend on the "
+                    "lane: the shuffle path picks them (no shuffle, only selects)")
+        else:
+            note = ("some thread needs an element another thread holds (the lane, warp or "
+                    "block bases differ)")
+        return PathPlan("registers", False, note, bound_note="does not apply")
+    return PathPlan("registers", True, "every thread holds its elements: registers renamed",
+                    cost=0.0, bound=0.0, bound_note="nothing moves", plan=plan)
+
+
+def _threads_hold_theirs(problem: ConversionProblem) -> bool:
+    """Each dst lane, warp and block basis differs from src's by src registers only."""
+    regs = problem.columns("src", "register")
+    return all(f2.in_span(a ^ b, regs) for d in ("lane", "warp", "block")
+               for a, b in zip(problem.columns("src", d), problem.columns("dst", d)))
+
+
+def _shuffle(problem: ConversionProblem, ws: dict[str, float]) -> PathPlan:
+    if warp_map(problem) is None:
+        return PathPlan("shuffle", False, "some warp needs an element another warp holds "
+                        "(the warp or block columns differ)", bound_note="does not apply")
+    bound = shuffle_bound(problem)
+    bound_cost = bound * ws["shfl"]
+    note = (f"each lane lacks up to {bound * 32 // problem.element_bits} "
+            f"{problem.element_bits}-bit elements; one shfl brings 32 bits: at least "
+            f"{bound} shfl")
+    plan = plan_shuffles(problem, ws)
+    if plan is None:
+        return PathPlan("shuffle", False, "no consistent plan of the modelled form (a lane "
+                        "would send two words in one round)", bound=bound_cost,
+                        bound_note=note)
+    counts = _counts(**plan.instructions)
+    n = len(plan.rounds)
+    what = (f"{n} shuffle round{'' if n == 1 else 's'}, {plan.slots} "
+            f"element{'' if plan.slots == 1 else 's'} per word")
+    if plan.meets_bound:
+        what += "; its shfl count is the bound (selects and permutes are not bounded)"
+    return PathPlan("shuffle", True, what,
+                    counts, cost=path_cost(counts, 0, ws), bound=bound_cost,
+                    bound_note=note, plan=plan)
+
+
+def _shared(problem: ConversionProblem, ws: dict[str, float]) -> PathPlan:
+    res = synthesize_swizzle(problem.src, problem.dst, element_bits=problem.element_bits,
+                             hardware=problem.hardware)
+    store, load = res.store, res.load
+    counts = _counts(**{"st.shared": store.instructions_per_warp,
+                        "ld.shared": load.instructions_per_warp, "bar.sync": 1})
+    wavefronts = store.wavefronts_per_warp + load.wavefronts_per_warp
+    cta_cols = [c for d in ("register", "lane", "warp") for c in problem.columns("src", d)]
+    scratch = (1 << f2.rank(cta_cols)) * problem.element_bits // 8
+    floor = _counts(**{"st.shared": store.instruction_floor,
+                       "ld.shared": load.instruction_floor, "bar.sync": 1})
+    bound = path_cost(floor, res.bound.wavefronts_per_warp, ws)
+    note = (f"at least {res.bound.wavefronts_per_warp} wavefronts (synthesize_swizzle's "
+            f"bound), {store.instruction_floor} st.shared and {load.instruction_floor} "
+            "ld.shared (16 bytes per lane each) and one barrier")
+    return PathPlan("shared_memory", True,
+                    f"store, bar.sync, load through a swizzled layout ("
+                    f"{store.vector_elems}/{load.vector_elems}-element vectors)",
+                    counts, wavefronts, scratch, 1, path_cost(counts, wavefronts, ws), bound,
+                    note, res)

@@ -1,0 +1,445 @@
+"""Conversions inside a warp: register renaming, and warp shuffles with their lower bound.
+
+Both paths keep every warp's data in the warp: they apply when ``src`` and ``dst`` give the
+warp and block bits the same columns, so each warp converts its own elements and every warp
+runs the same plan. Write ``A`` and ``B`` for the warp-local parts of ``src`` and ``dst``
+(their register and lane columns) and ``P`` for a linear map with ``A ∘ P = B`` — for each
+``dst`` register ``r`` of lane ``l``, the ``src`` register and lane ``P(r, l)`` that hold its
+element (the Linear Layouts paper, arXiv 2505.23819, §5.3: ``src⁻¹ ∘ dst``; free variables
+are set to zero, registers before lanes, and a ``dst`` lane bit whose element its own lane
+holds maps to that lane bit, so data that is already in the lane stays there).
+
+The shuffle plan (:func:`plan_shuffles`) moves one 32-bit word per lane per round with
+``shfl.sync.idx.b32`` (PTX ISA, ``shfl.sync``). The ``dst`` registers are split as
+``r = k ⊕ j ⊕ c``: ``k`` in the duplicates (``P(k, 0) = 0``, copies of one element), ``j`` in
+the *slots* (directions that keep the source lane, at most ``32 / element_bits`` elements
+packed into one word) and ``c`` the *word index*. In round ``t`` lane ``l`` fetches word
+``c = t ⊕ T(l)`` from lane ``P_lane(c, l)``, for a linear *twist* ``T`` from lane bits to
+word indices; the sender packs the slots it is asked for (``prmt``), choosing per slot among
+its registers by lane (``selp``); the receiver unpacks (``prmt``) and each ``dst`` register
+picks, by lane, the round or the local register that holds its element (``selp``; or, when
+these choices are affine in the lane, layers of lane-conditional swaps, whichever needs fewer
+selects: :attr:`ShufflePlan.selects`). A round in which every lane reads itself is no
+shuffle. Lane-index arithmetic and predicates are not
+counted. The planner tries the twists ``T = 0``, the twist that makes the most rounds local
+(solving ``P_lane(T(l), 0) = l ⊕ P_lane(0, l)``) and, when small, every twist, and keeps the
+cheapest under the weights.
+
+The bound (:func:`shuffle_bound`): a lane must receive every ``dst`` element it does not
+hold in ``src``; the elements a lane holds and needs are cosets of ``span(A_register)`` and
+``span(B_register)``, so it lacks ``|V| − |U ∩ V|`` or all ``|V|`` of them, and one shuffle
+brings it 32 bits. Every lane of a warp issues the same shuffles, so no plan of this family
+issues fewer than ``⌈max_l lacking(l) · element_bits / 32⌉`` shuffles per thread.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from collections.abc import Mapping
+
+from .. import f2
+from .._checks import instance_of
+from .cost import path_cost, resolve_weights
+from .problem import ConversionProblem
+
+__all__ = ["MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan", "ShufflePlan", "ShuffleRound",
+           "plan_registers", "plan_shuffles", "shuffle_bound", "warp_map"]
+
+#: The planner tries every twist when it has at most this many bits (lane bits × word-index
+#: bits): 2^8 candidate plans, each costed on its per-lane tables.
+MAX_TWIST_SEARCH_BITS = 8
+#: Most lane-round steps (candidates × rounds × lanes) the planner spends mixing the per-bit
+#: choices of its whole twists: about a second of Python.
+MAX_TWIST_WORK = 1 << 18
+
+
+@dataclass(frozen=True)
+class WarpMap:
+    """``P`` split by output: for each ``dst`` input bit (registers first, then lanes), the
+    ``src`` register bits and lane bits holding its element."""
+
+    src_register_bits: int
+    dst_register_bits: int
+    lane_bits: int
+    to_register: tuple[int, ...]
+    to_lane: tuple[int, ...]
+
+    def source(self, register: int, lane: int) -> tuple[int, int]:
+        """``(src register, src lane)`` holding the element of ``dst`` ``register`` of
+        ``lane``."""
+        x = register | lane << self.dst_register_bits
+        return f2.apply(self.to_register, x), f2.apply(self.to_lane, x)
+
+
+def warp_map(problem: ConversionProblem) -> WarpMap | None:
+    """``P`` with ``A ∘ P = B`` (see the module docstring), or None when some ``dst``
+    register or lane column is outside the span of ``src``'s register and lane columns (data
+    must cross warps) or the warp and block columns differ.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    if not problem.same_columns(("warp", "block")):
+        return None
+    a_reg, a_lane = problem.columns("src", "register"), problem.columns("src", "lane")
+    targets = problem.columns("dst", "register") + problem.columns("dst", "lane")
+    sols = f2.solve_many(a_reg + a_lane, targets)
+    if any(s is None for s in sols):
+        return None
+    nrs = len(a_reg)
+    # a dst lane bit whose element the lane itself holds (up to src's registers) stays in
+    # the lane: P(lane bit i) = (x, lane bit i), so no shuffle fetches what is already there
+    nrd = problem.register_bits[1]
+    own = f2.solve_many(a_reg, [b ^ a for b, a in zip(problem.columns("dst", "lane"), a_lane)])
+    for i, x in enumerate(own):
+        if x is not None:
+            sols[nrd + i] = x | (1 << i) << nrs
+    mask = (1 << nrs) - 1
+    return WarpMap(nrs, problem.register_bits[1], problem.lane_bits,
+                   tuple(s & mask for s in sols), tuple(s >> nrs for s in sols))
+
+
+# ----------------------------------------------------------------------------- registers
+@dataclass(frozen=True)
+class RegisterPlan:
+    """A conversion that only renames registers: ``dst`` register ``r`` of every thread is
+    ``src`` register ``source_register[r]`` of the same thread. No instruction is issued
+    (ptxas renames the values)."""
+
+    source_register: tuple[int, ...]
+    instructions: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the register map."""
+        return {"source_register": list(self.source_register)}
+
+
+def plan_registers(problem: ConversionProblem) -> RegisterPlan | None:
+    """The renaming plan, or None when the lane, warp and block columns of ``src`` and
+    ``dst`` differ or a ``dst`` register column is outside the span of ``src``'s register
+    columns (then some element is not in the thread that needs it).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    if not problem.within(("register",), ("lane", "warp", "block")):
+        return None
+    sols = f2.solve_many(problem.columns("src", "register"), problem.columns("dst", "register"))
+    return RegisterPlan(tuple(f2.apply(sols, r) for r in range(1 << len(sols))))
+
+
+# ----------------------------------------------------------------------------- shuffles
+@dataclass(frozen=True)
+class ShuffleRound:
+    """One ``shfl.sync.idx`` round (two for 64-bit elements, one per 32-bit half).
+
+    Attributes:
+        source_lane: per lane, the lane it reads.
+        send: per lane, the ``src`` registers it packs into its word, slot by slot; None when
+            no lane reads it (it sends whatever it likes).
+    """
+
+    source_lane: tuple[int, ...]
+    send: tuple[tuple[int, ...] | None, ...]
+
+
+@dataclass(frozen=True)
+class ShufflePlan:
+    """A warp-shuffle conversion, as per-lane tables a symbolic executor can run.
+
+    Attributes:
+        lanes: lanes per warp.
+        element_bits: bits per element.
+        slots: elements packed into one shuffled word.
+        rounds: the shuffle rounds, in order.
+        assemble: per lane, per ``dst`` register: ``("register", x)`` (the lane's own
+            ``src`` register ``x``) or ``("round", i, s)`` (slot ``s`` of the word it
+            received in round ``i``).
+        twist: ``T`` — per lane bit, the word index (a bit mask over the word-index basis)
+            it adds.
+        instructions: per-thread (= per-warp) count of each instruction kind.
+        bound: the least number of ``shfl`` per thread any shuffle plan needs
+            (:func:`shuffle_bound`).
+        selects: how the lane-dependent choices are made, the cheaper of two ways to
+            compute the same tables: ``"muxes"`` (each sent slot and each ``dst`` register
+            picks among its candidates by lane, ``candidates − 1`` selects) or ``"swaps"``
+            (the sent registers are ``f(round, slot) ⊕ Q·lane`` and the received words land
+            at ``c ⊕ T·lane``: one layer of lane-conditional pair swaps per dimension of
+            ``Q`` over the ``src`` registers and per dimension of ``T`` over the received
+            values, one select per value per layer).
+    """
+
+    lanes: int
+    element_bits: int
+    slots: int
+    rounds: tuple[ShuffleRound, ...]
+    assemble: tuple[tuple[tuple[Any, ...], ...], ...]
+    twist: tuple[int, ...]
+    instructions: dict[str, int]
+    bound: int
+    selects: str = "muxes"
+
+    @property
+    def meets_bound(self) -> bool:
+        """The plan issues exactly :attr:`bound` shuffles: no shuffle plan issues fewer."""
+        return self.instructions["shfl"] == self.bound
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary: rounds, slots per word, the twist and the select scheme (the
+        per-lane tables are left out: they are large)."""
+        return {"rounds": len(self.rounds), "slots": self.slots, "twist": list(self.twist),
+                "selects": self.selects}
+
+
+def shuffle_bound(problem: ConversionProblem) -> int:
+    """The least ``shfl.sync.idx.b32`` per thread of any shuffle conversion (module
+    docstring): ``⌈max over lanes of the dst elements the lane lacks · element_bits / 32⌉``.
+    Meaningful when the warp and block columns of ``src`` and ``dst`` agree.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    u = problem.columns("src", "register")
+    v = problem.columns("dst", "register")
+    rank_u, rank_v = f2.rank(u), f2.rank(v)
+    both = f2.span_sum(u, v)
+    inter = rank_u + rank_v - len(both)
+    offsets = [a ^ b for a, b in zip(problem.columns("src", "lane"),
+                                     problem.columns("dst", "lane"))]
+    if all(f2.in_span(x, both) for x in offsets):
+        lacking = (1 << rank_v) - (1 << inter)
+    else:
+        lacking = 1 << rank_v
+    return -(-lacking * problem.element_bits // 32)
+
+
+def plan_shuffles(problem: ConversionProblem,
+                  weights: Mapping[str, float] | None = None) -> ShufflePlan | None:
+    """The cheapest shuffle plan of the family in the module docstring under ``weights``
+    (overrides of :data:`~linlayout.conversion.cost.DEFAULT_WEIGHTS`), or None when data
+    must cross warps (:func:`warp_map` is None) or no twist gives a consistent plan (some
+    lane would have to send two different words in one round).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or bad weights.
+    """
+    weights = resolve_weights(weights)
+    pm = warp_map(problem)
+    if pm is None:
+        return None
+    nrd = pm.dst_register_bits
+    reg_cols = [pm.to_register[i] | pm.to_lane[i] << pm.src_register_bits for i in range(nrd)]
+    dup = list(f2.null_space(reg_cols))
+    keep_lane = f2.null_space(list(pm.to_lane[:nrd]))
+    max_slot_bits = max(0, (32 // problem.element_bits).bit_length() - 1)
+    slot_basis = f2.extend_basis(dup, keep_lane, limit=max_slot_bits)
+    word_basis = f2.extend_basis(dup + slot_basis, (1 << i for i in range(nrd)),
+                                 limit=nrd - len(dup) - len(slot_basis))
+    layout = _Split(dup, slot_basis, word_basis)
+    best: tuple[tuple[float, int], ShufflePlan] | None = None
+    for twist in _twists(pm, word_basis, 1 << len(word_basis)):
+        plan = _build(problem, pm, layout, twist)
+        if plan is None:
+            continue
+        key = (path_cost(plan.instructions, 0, weights), plan.instructions["shfl"])
+        if best is None or key < best[0]:
+            best = (key, plan)
+    return None if best is None else best[1]
+
+
+@dataclass(frozen=True)
+class _Split:
+    dup: list[int]
+    slots: list[int]
+    words: list[int]
+
+    def vector(self, basis: list[int], index: int) -> int:
+        return f2.apply(basis, index)
+
+    def parts(self, register: int) -> tuple[int, int]:
+        """``(slot index, word index)`` of a ``dst`` register."""
+        x = f2.solve(self.dup + self.slots + self.words, register)
+        x >>= len(self.dup)
+        return x & ((1 << len(self.slots)) - 1), x >> len(self.slots)
+
+
+def _twists(pm: WarpMap, word_basis: list[int], rounds: int):
+    """Candidate twists, each a tuple of word indices per lane bit, without repeats: whole
+    twists first (none; the one making the most rounds local; one making every lane's source
+    a bijection; one making what each lane sends independent of the lane, so no send-side
+    selects), then, within :data:`MAX_TWIST_WORK`, every mix of their per-bit choices, and
+    when tiny (:data:`MAX_TWIST_SEARCH_BITS`) every twist."""
+    nl, nw, nrd = pm.lane_bits, len(word_basis), pm.dst_register_bits
+    zero = (0,) * nl
+    lane_cols = [f2.apply(pm.to_lane, w) for w in word_basis]
+    reg_cols = [f2.apply(pm.to_register, w) for w in word_basis]
+
+    def per_bit(cols: list[int], targets: list[int]) -> tuple[int, ...]:
+        return tuple(f2.solve(cols, t) or 0 for t in targets)
+
+    local = per_bit(lane_cols, [pm.to_lane[nrd + i] ^ (1 << i) for i in range(nl)])
+    uniform = per_bit(reg_cols, [pm.to_register[nrd + i] for i in range(nl)])
+    whole = [zero, local, uniform]
+    spanning = _invertible_twist(pm, lane_cols)
+    if spanning is not None:
+        whole.append(spanning)
+    seen = set()
+    for t in whole:
+        if t not in seen:
+            seen.add(t)
+            yield t
+    choices = [sorted({t[i] for t in whole}) for i in range(nl)]
+    count = 1
+    for c in choices:
+        count *= len(c)
+    if count * rounds << nl <= MAX_TWIST_WORK:
+        for t in itertools.product(*choices):
+            if t not in seen:
+                seen.add(t)
+                yield t
+    if nl * nw <= MAX_TWIST_SEARCH_BITS:
+        for t in itertools.product(range(1 << nw), repeat=nl):
+            if t not in seen:
+                seen.add(t)
+                yield t
+
+
+def _invertible_twist(pm: WarpMap, cols: list[int]) -> tuple[int, ...] | None:
+    """A twist ``T`` that makes ``S = P_lane(T(l), l)`` — the lane each lane reads, up to a
+    constant — a bijection, so every lane is read by exactly one lane and no round can
+    conflict; None when none exists (the lane columns of ``P`` and of the word indices do not
+    span the lanes). Lane bits whose column is independent of the others and of the words'
+    keep ``T = 0``; each remaining one gets a twist that adds one basis vector of the words'
+    lane span, preferring the one that makes it read its own lane."""
+    nl, nrd = pm.lane_bits, pm.dst_register_bits
+    a = [pm.to_lane[nrd + i] for i in range(nl)]
+    w_basis = list(f2.echelon(cols))
+    base: list[int] = []
+    rest: list[int] = []
+    for i in range(nl):
+        if f2.rank(base + [a[i]] + w_basis) > len(base) + len(w_basis):
+            base.append(a[i])
+        else:
+            rest.append(i)
+    if len(base) + len(w_basis) != nl:
+        return None
+
+    def w_part(v: int) -> int:
+        x = f2.solve(base + w_basis, v)
+        return f2.apply(w_basis, x >> len(base))
+
+    wanted = [w_part(1 << j) for j in rest]
+    if f2.rank(wanted) != len(rest):
+        wanted = w_basis
+    twist = [0] * nl
+    for j, target in zip(rest, wanted):
+        k = f2.solve(cols, target ^ w_part(a[j]))
+        if k is None:
+            return None
+        twist[j] = k
+    return tuple(twist)
+
+
+def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
+           twist: tuple[int, ...]) -> ShufflePlan | None:
+    lanes = 1 << pm.lane_bits
+    nslot = 1 << len(split.slots)
+    slot_vecs = [split.vector(split.slots, j) for j in range(nslot)]
+    rounds: list[ShuffleRound] = []
+    position: dict[int, int] = {}
+    for t in range(1 << len(split.words)):
+        sources, wants = [], []
+        for lane in range(lanes):
+            c = split.vector(split.words, t ^ f2.apply(twist, lane))
+            sources.append(pm.source(c, lane)[1])
+            wants.append(tuple(pm.source(c ^ j, lane)[0] for j in slot_vecs))
+        if all(s == lane for lane, s in enumerate(sources)):
+            continue  # a local round: the registers are read where they are
+        send: list[tuple[int, ...] | None] = [None] * lanes
+        for lane, (s, w) in enumerate(zip(sources, wants)):
+            if send[s] is None:
+                send[s] = w
+            elif send[s] != w:
+                return None  # lane s would have to send two words
+        position[t] = len(rounds)
+        rounds.append(ShuffleRound(tuple(sources), tuple(send)))
+    assemble = []
+    for lane in range(lanes):
+        row = []
+        for r in range(1 << pm.dst_register_bits):
+            j, c = split.parts(r)
+            t = c ^ f2.apply(twist, lane)
+            if t in position:
+                row.append(("round", position[t], j))
+            else:
+                row.append(("register", pm.source(r, lane)[0]))
+        assemble.append(tuple(row))
+    instructions = _count(problem.element_bits, nslot, rounds, assemble, split)
+    swaps = _swap_selects(pm, split, twist, rounds, assemble)
+    selects = "muxes"
+    if swaps is not None and swaps < instructions["selp"]:
+        instructions["selp"], selects = swaps, "swaps"
+    return ShufflePlan(lanes, problem.element_bits, nslot, tuple(rounds), tuple(assemble),
+                       twist, instructions, shuffle_bound(problem), selects)
+
+
+def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...],
+                  rounds: list[ShuffleRound],
+                  assemble: list[tuple[tuple[Any, ...], ...]]) -> int | None:
+    """The selects of the ``"swaps"`` way (:class:`ShufflePlan`), or None when the tables do
+    not have its shape (some lane is read by two lanes, or a choice is not affine in the
+    lane). Checked on the tables themselves, value by value."""
+    lanes = 1 << pm.lane_bits
+    reader = {}
+    for lane in range(lanes):
+        c = split.vector(split.words, f2.apply(twist, lane))
+        reader[pm.source(c, lane)[1]] = lane
+    if len(reader) != lanes:
+        return None
+    q = []
+    for i in range(pm.lane_bits):
+        lane = reader[1 << i]
+        c = split.vector(split.words, f2.apply(twist, lane))
+        q.append(pm.source(c, lane)[0] ^ pm.source(0, 0)[0])
+    for rnd in rounds:
+        for j in range(len(rnd.send[0] or ())):
+            base = rnd.send[0][j]
+            if any(w is None or w[j] != base ^ f2.apply(q, s) for s, w in enumerate(rnd.send)):
+                return None
+    local: dict[tuple[int, int], int] = {}
+    for lane, row in enumerate(assemble):
+        for r, step in enumerate(row):
+            if step[0] == "register":
+                j, c = split.parts(r)
+                key = (c ^ f2.apply(twist, lane), j)
+                if local.setdefault(key, step[1] ^ f2.apply(q, lane)) != step[1] ^ f2.apply(q, lane):
+                    return None
+    values = (1 << len(split.words)) << len(split.slots)
+    return f2.rank(q) * (1 << pm.src_register_bits) + f2.rank(twist) * values
+
+
+
+def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
+           assemble: list[tuple[tuple[Any, ...], ...]], split: _Split) -> dict[str, int]:
+    """Per-thread instruction counts of a plan's tables (module docstring)."""
+    words_per_element = max(1, element_bits // 32)
+    shfl = len(rounds) * words_per_element
+    selp = prmt = 0
+    for rnd in rounds:
+        for j in range(nslot):
+            picked = {w[j] for w in rnd.send if w is not None}
+            selp += len(picked) - 1
+        if nslot > 1:
+            prmt += 2 * (nslot - 1)  # pack at the sender, unpack at the receiver
+    dup_span = set(f2.span_elements(split.dup)) if split.dup else {0}
+    for r in range(len(assemble[0])):
+        if r != min(r ^ d for d in dup_span):
+            continue  # a copy of a representative register: renamed, not selected
+        selp += len({row[r] for row in assemble}) - 1
+    return {"shfl": shfl, "selp": selp, "prmt": prmt, "mov": 0}

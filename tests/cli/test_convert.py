@@ -1,0 +1,73 @@
+"""``linlayout convert``: the plan table and its JSON, from Triton types, files and CuTe
+text; bad input exits 2 with one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from linlayout import LinearLayout
+
+from tests.support import assert_one_line_error, run_cli, write_file
+
+ROW = ("tensor<8x4xf32, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], "
+       "warpsPerCTA = [1, 1], order = [1, 0]}>>")
+COL = ("tensor<8x4xf32, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], "
+       "warpsPerCTA = [1, 1], order = [0, 1]}>>")
+
+
+def test_triton_types_give_the_table_and_the_element_width(capsys):
+    code, out, err = run_cli(capsys, "convert", "--src", ROW, "--dst", COL)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].endswith("32-bit elements")
+    assert lines[2].split(" | ")[0].strip() == "path"
+    rows = {line.split(" | ")[0].strip(): line for line in lines[4:7]}
+    assert set(rows) == {"registers", "shuffle", "shared_memory"}
+    assert "not possible" in rows["registers"] and "2 shfl" in rows["shuffle"]
+    assert "cheapest: shuffle (cost 2), provably optimal" in out
+
+
+def test_json(capsys):
+    code, out, _ = run_cli(capsys, "convert", "--src", ROW, "--dst", COL, "--json",
+                           "--weight", "shfl=100")
+    data = json.loads(out)
+    assert code == 0 and data["schema_version"] == 1 and data["best"] == "shared_memory"
+    assert data["weights"]["shfl"] == 100
+    shfl = data["paths"][1]
+    assert shfl["instructions"]["shfl"] == 2 and shfl["bound"] == 200
+    assert shfl["plan"]["rounds"] == 2 and shfl["plan"]["slots"] == 1
+    assert data["paths"][0]["plan"] is None and data["paths"][2]["plan"] is None
+
+
+def test_layout_files_need_element_bits(capsys, tmp_path):
+    lay = LinearLayout({"register": [[1]], "lane": [[2], [4]]}, {"dim0": 8})
+    path = write_file(tmp_path, "a.json", lay.to_dict())
+    code, out, err = run_cli(capsys, "convert", "--src", path, "--dst", path)
+    assert_one_line_error(code, out, err)
+    assert "--element-bits is required" in err
+    code, out, _ = run_cli(capsys, "convert", "--src", path, "--dst", path,
+                           "--element-bits", "16")
+    assert code == 0 and "cheapest: registers (cost 0), provably optimal" in out
+
+
+def test_cute_tv_layouts(capsys):
+    tv = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) on 16x8"
+    code, out, _ = run_cli(capsys, "convert", "--src", tv, "--dst", tv, "--element-bits", "16")
+    assert code == 0 and "cheapest: registers" in out
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["--src", ROW, "--dst", ROW.replace("8x4", "16x4")], "same tensor"),
+    (["--src", ROW, "--dst", COL.replace("f32", "f16")], "keeps the element type"),
+    (["--src", ROW, "--dst", COL, "--weight", "shfl"], "KIND=NUMBER"),
+    (["--src", ROW, "--dst", COL, "--weight", "warp=1"], "unknown weight"),
+    (["--src", ROW, "--dst", COL, "--element-bits", "4"], "element_bits"),
+    (["--src", "tensor<8x4xf32>", "--dst", COL], "no layout encoding"),
+    (["--src", "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)", "--dst", COL], "shared-memory layout"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, argv, match):
+    code, out, err = run_cli(capsys, "convert", *argv)
+    assert_one_line_error(code, out, err)
+    assert match in err

@@ -1,0 +1,162 @@
+"""``plan_conversion``: every family costed, the cheapest chosen, the optimality claim, and
+every plan run on symbolic registers."""
+
+from __future__ import annotations
+
+import pytest
+
+import linlayout
+from linlayout import LayoutError, LinearLayout, plan_conversion
+from linlayout.conversion import PATHS, execute_plan, execute_shared
+from linlayout.triton import blocked, nvidia_mma
+
+
+def _lay(enc, shape):
+    return enc.to_linear_layout(shape)
+
+
+ROW = blocked([1, 4], [8, 4], [4, 1], [1, 0])
+MMA = nvidia_mma(2, [4, 1], [16, 8])
+
+
+def _executed(plan):
+    """Run every feasible path of ``plan``; return the plan."""
+    pb = plan.problem
+    for path in plan.paths:
+        if not path.feasible:
+            continue
+        if path.path == "shared_memory":
+            assert execute_shared(pb, path.plan.layout).correct
+        else:
+            assert execute_plan(pb, path.plan).correct
+    return plan
+
+
+def test_public_names():
+    assert linlayout.plan_conversion is plan_conversion
+    assert "plan_conversion" in linlayout.__all__ and "ConversionPlan" in linlayout.__all__
+
+
+@pytest.mark.parametrize("element_bits", [8, 16, 32, 64])
+def test_same_layout_is_a_free_register_renaming(element_bits):
+    lay = _lay(ROW, [32, 32])
+    plan = _executed(plan_conversion(lay, lay, element_bits))
+    assert plan.best.path == "registers" and plan.best.cost == 0 and plan.optimal
+    assert [p.path for p in plan.paths] == list(PATHS)
+
+
+def test_register_order_only_is_renamed():
+    src = _lay(blocked([2, 2], [8, 4], [4, 1], [1, 0]), [64, 32])
+    bases = src.bases
+    bases["register"] = bases["register"][::-1]  # same threads, registers in another order
+    dst = LinearLayout(bases, src.out_dims)
+    plan = _executed(plan_conversion(src, dst, 16))
+    assert plan.path("registers").feasible and plan.best.path == "registers"
+    assert plan.path("registers").plan.source_register[1] == 8
+
+
+def test_across_warps_only_shared_memory_applies():
+    plan = _executed(plan_conversion(_lay(MMA, [64, 64]), _lay(ROW, [64, 64]), 16))
+    assert not plan.path("registers").feasible and not plan.path("shuffle").feasible
+    assert plan.path("shuffle").bound is None
+    best = plan.best
+    assert best.path == "shared_memory" and best.barriers == 1
+    assert best.scratch_bytes == 64 * 64 * 2
+    assert best.wavefronts == best.plan.store.wavefronts_per_warp + best.plan.load.wavefronts_per_warp
+    assert best.instructions["st.shared"] == best.plan.store.instructions_per_warp
+    assert plan.optimal == best.meets_bound
+
+
+def test_a_lane_permutation_is_two_shuffles_and_provably_optimal():
+    src = _lay(blocked([1, 1], [8, 4], [1, 1], [1, 0]), [8, 4])
+    dst = _lay(blocked([1, 1], [4, 8], [1, 1], [0, 1]), [8, 4])
+    plan = _executed(plan_conversion(src, dst, 32))
+    shfl = plan.path("shuffle")
+    assert plan.best is shfl and shfl.instructions["shfl"] == 2 and shfl.meets_bound
+    assert plan.optimal and "no family's bound is lower" in plan.argument
+
+
+def test_weights_change_the_choice():
+    src = _lay(blocked([1, 1], [8, 4], [1, 1], [1, 0]), [8, 4])
+    dst = _lay(blocked([1, 1], [4, 8], [1, 1], [0, 1]), [8, 4])
+    plan = _executed(plan_conversion(src, dst, 32, weights={"shfl": 100}))
+    assert plan.best.path == "shared_memory" and plan.weights["shfl"] == 100
+    # shared memory meets its own bound, and the shuffle family's (2 shfl at 100) is above it
+    assert plan.path("shuffle").bound == 200 and plan.best.meets_bound and plan.optimal
+
+
+def test_in_warp_transpose_has_both_paths_and_states_the_gap():
+    src = _lay(blocked([1, 4], [8, 4], [4, 1], [1, 0]), [32, 32])
+    dst = _lay(blocked([4, 1], [2, 16], [4, 1], [0, 1]), [32, 32])
+    plan = _executed(plan_conversion(src, dst, 32))
+    shfl = plan.path("shuffle")
+    assert shfl.feasible and shfl.instructions["shfl"] == 8 and shfl.bound == 8
+    assert shfl.instructions["selp"] == 32 and shfl.plan.selects == "swaps"
+    assert plan.best.cost == min(p.cost for p in plan.paths if p.feasible) == 24
+    assert not plan.optimal and "shuffle's bound is 8" in plan.argument
+
+
+def test_to_dict_lists_every_path():
+    lay = _lay(ROW, [32, 32])
+    d = plan_conversion(lay, lay, 16).to_dict()
+    assert d["best"] == "registers" and [p["path"] for p in d["paths"]] == list(PATHS)
+    assert set(d["paths"][2]["instructions"]) >= {"shfl", "st.shared", "bar.sync"}
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"element_bits": 12}, "element_bits"),
+    ({"element_bits": 16, "weights": {"shuffle": 1}}, "unknown weight"),
+    ({"element_bits": 16, "weights": {"shfl": -1}}, "finite number"),
+    ({"element_bits": 16, "weights": [1]}, "mapping"),
+])
+def test_bad_arguments(kwargs, match):
+    lay = _lay(ROW, [32, 32])
+    with pytest.raises(LayoutError, match=match):
+        plan_conversion(lay, lay, **kwargs)
+
+
+def test_bad_layout_pairs():
+    a = _lay(ROW, [32, 32])
+    with pytest.raises(LayoutError, match="same tensor"):
+        plan_conversion(a, _lay(ROW, [64, 32]), 16)
+    with pytest.raises(LayoutError, match="keeps the number"):
+        plan_conversion(a, _lay(blocked([1, 4], [8, 4], [2, 1], [1, 0]), [32, 32]), 16)
+    memory = LinearLayout({"offset": [[1], [2]]}, {"dim0": 4})
+    with pytest.raises(LayoutError, match="distributed"):
+        plan_conversion(memory, memory, 16)
+    partial = LinearLayout({"register": [[1]], "lane": [[0]]}, {"dim0": 4})
+    with pytest.raises(LayoutError, match="surjective"):
+        plan_conversion(partial, partial, 16)
+    with pytest.raises(LayoutError, match="LinearLayout"):
+        plan_conversion("x", a, 16)
+
+
+def test_across_ctas_is_refused():
+    a = LinearLayout({"register": [[1]], "lane": [[2], [4]], "block": [[8]]}, {"dim0": 16})
+    b = LinearLayout({"register": [[2]], "lane": [[8], [4]], "block": [[1]]}, {"dim0": 16})
+    with pytest.raises(LayoutError, match="different CTAs"):
+        plan_conversion(a, b, 32)
+    same_blocks = LinearLayout({"register": [[2]], "lane": [[1], [4]], "block": [[8]]},
+                               {"dim0": 16})
+    assert _executed(plan_conversion(a, same_blocks, 32)).best.path == "shuffle"
+
+
+def test_broadcast_source_needs_no_shuffle():
+    # every lane holds all 8 elements; dst spreads them: each lane picks its own registers
+    src = LinearLayout({"register": [[1], [2], [4]], "lane": [[0], [0]]}, {"dim0": 8})
+    dst = LinearLayout({"register": [[4]], "lane": [[1], [2]]}, {"dim0": 8})
+    plan = _executed(plan_conversion(src, dst, 32))
+    assert "depend on the lane" in plan.path("registers").note
+    shuffle = plan.path("shuffle")
+    assert plan.best is shuffle and shuffle.instructions["shfl"] == 0 and shuffle.bound == 0
+    assert shuffle.instructions["selp"] > 0
+
+
+def test_register_only_and_lane_only_layouts():
+    a = LinearLayout({"register": [[1], [2]]}, {"dim0": 4})
+    b = LinearLayout({"register": [[2], [1]]}, {"dim0": 4})
+    assert _executed(plan_conversion(a, b, 16)).best.path == "registers"
+    a = LinearLayout({"lane": [[1], [2], [4], [8], [16]]}, {"dim0": 32})
+    b = LinearLayout({"lane": [[16], [8], [4], [2], [1]]}, {"dim0": 32})
+    plan = _executed(plan_conversion(a, b, 32))
+    assert plan.best.path == "shuffle" and plan.best.instructions["shfl"] == 1 and plan.optimal
