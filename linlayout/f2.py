@@ -65,6 +65,7 @@ __all__ = [
     "basic_columns",
     "solve",
     "solve_many",
+    "solve_with_kernel",
     "least_squares",
     "inverse",
     "avoiding_sequence",
@@ -516,6 +517,18 @@ def solve_many(columns: Sequence[int], targets: Sequence[int]) -> list[int | Non
     """:func:`solve` for several targets, sharing one elimination."""
     piv, _, n = _eliminate(columns)
     return [_solve_with(piv, n, t) for t in targets]
+
+
+def solve_with_kernel(columns: Sequence[int], targets: Sequence[int]
+                      ) -> tuple[list[int | None], tuple[int, ...]]:
+    """:func:`solve_many` and :func:`null_space` of the same columns from one elimination.
+
+    Returns:
+        ``(solutions, kernel)``: one :func:`solve` answer per target (None when not in the
+        image) and the echelon basis of ``{x : apply(columns, x) == 0}``.
+    """
+    piv, kernel, n = _eliminate(columns)
+    return [_solve_with(piv, n, t) for t in targets], echelon(kernel)
 
 
 def least_squares(columns: Sequence[int], targets: Sequence[int]) -> list[int]:

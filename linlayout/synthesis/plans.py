@@ -100,6 +100,8 @@ class Problem:
             ``nodes_spent`` and gets only what is left.
         spans, free: caches by side set of the common register span and of its dimension
             free of thread directions (filled as the search goes).
+        chain_bases: the cache of :func:`chain_ok` (echelon basis of each constraint group),
+            shared by every construction of the synthesis.
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
     """
 
@@ -114,6 +116,7 @@ class Problem:
     nodes_spent: int = 0
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
+    chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     simplicity: Callable[[int], tuple] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -545,34 +548,42 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
         c = f2.apply(coords, x)
         return c & pmask, c >> kp
 
-    phi: list[int] = []  # row i: a bitmask over Q0's basis
-    nulls: list[tuple[int, ...]] = []
-    cache: dict[tuple[int, ...], tuple[list[tuple[int, int]], list[int], tuple[int, ...]]] = {}
+    # one linear system per constraint group (the bits sharing their constraint directions):
+    # the system's columns are, for each Q0 coordinate j, the vector (bit j of q(t))_t; the
+    # targets are the prefix parts' bits i, one per bit of the group
+    phi: list[int] = [0] * kp  # row i: a bitmask over Q0's basis
+    nulls: list[tuple[int, ...]] = [()] * kp
+    free = tuple(1 << j for j in range(m))
+    by_key: dict[tuple[int, ...], list[int]] = {}
     for i in range(kp):
         key = tuple(cons[i]) if i < len(cons) else ()
-        if not key:
-            phi.append(0)
-            nulls.append(tuple(1 << j for j in range(m)))
-            continue
-        if key not in cache:
-            parts = [split(t) for t in key]
-            # the system's columns: for each Q0 coordinate j, the vector (bit j of q(t))_t
-            cols = [0] * m
-            for r, (_, q) in enumerate(parts):
-                while q:
-                    low = q & -q
-                    cols[low.bit_length() - 1] |= 1 << r
-                    q ^= low
-            cache[key] = (parts, cols, tuple(f2.null_space(cols)))
-        parts, cols, null = cache[key]
-        target = 0
-        for r, (pp, _) in enumerate(parts):
-            target |= ((pp >> i) & 1) << r
-        sol = f2.solve(cols, target)
-        if sol is None:
-            return None
-        phi.append(sol)
-        nulls.append(null)
+        if key:
+            by_key.setdefault(key, []).append(i)
+        else:
+            nulls[i] = free
+    for key, bits in by_key.items():
+        cols = [0] * m
+        pps = []
+        for r, t in enumerate(key):
+            c = f2.apply(coords, t)
+            pps.append(c & pmask)
+            q = c >> kp
+            while q:
+                low = q & -q
+                cols[low.bit_length() - 1] |= 1 << r
+                q ^= low
+        targets = []
+        for i in bits:
+            target = 0
+            for r, pp in enumerate(pps):
+                target |= ((pp >> i) & 1) << r
+            targets.append(target)
+        sols, null = f2.solve_with_kernel(cols, targets)
+        for i, sol in zip(bits, sols):
+            if sol is None:
+                return None
+            phi[i] = sol
+            nulls[i] = null
     # rank condition for the sides with a shorter Z
     ok = True
     for side_lanes, z in short:
@@ -581,7 +592,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
         def row_vec(i: int, f: int) -> int:
             out = 0
             for r, (pp, q) in enumerate(lam):
-                out |= (((pp >> i) & 1) ^ (bin(f & q).count("1") & 1)) << r
+                out |= (((pp >> i) & 1) ^ ((f & q).bit_count() & 1)) << r
             return out
 
         chosen: list[int] = []
@@ -637,7 +648,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         else:
             lanes_by_side.append(f2.compose(problem.sides[o.side].lane,
                                             problem.model.phase_lanes(o.vector_log2)))
-    bases: dict[tuple[int, ...], tuple[int, ...]] = {}
+    bases = problem.chain_bases
     if prefix is not None:
         ready = _prepare(prefix, assignment, problem, lanes_by_side, bases)
         return None if ready is None else _build(ready, assignment, problem, lanes_by_side)

@@ -60,7 +60,7 @@ from ..lowering import Target, triton_scratch_layout
 from .lowered import LOWERINGS, lower_sides, resolve_target
 from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
-from .._memo import register
+from .._memo import memoize, register
 
 __all__ = ["MAX_ASSIGNMENTS", "OptimalityBound", "SwizzleResult", "common_vector",
            "common_vector_layout", "synthesize_lowered", "synthesize_swizzle",
@@ -653,12 +653,13 @@ def _fixed_tma(mode: str, store: LinearLayout, options: Sequence[Sequence[SideOp
                         candidates=len(cands))
 
 
-def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Problem,
-           source: str) -> Plan | None:
+def _count(cols: Sequence[int], options: Sequence[Sequence[SideOption]], problem: Problem,
+           source: str, inv: Sequence[int] | None = None) -> Plan | None:
     """A given layout as a plan: each side's cheapest allowed access on it (None when a side
-    has no allowed access the layout serves)."""
+    has no allowed access the layout serves); ``inv``: its inverse columns, when known."""
     model, d, key = problem.model, problem.d, problem.objective.key
-    inv = f2.inverse(cols)
+    if inv is None:
+        inv = f2.inverse(cols)
     reports, chosen = [], []
     for opts, side, reg in zip(options, problem.sides, problem.regs):
         best = None
@@ -686,29 +687,45 @@ def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Pr
 def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
                   problem: Problem) -> Plan | None:
     """The cheapest of the simple layouts: row-major in every dimension order (all orders up
-    to rank 3; both directions beyond) and every TMA mode's layouts."""
+    to rank 3; both directions beyond) and every TMA mode's layouts (built once per tile
+    shape and element width: :func:`_simple_layouts`)."""
+    best: Plan | None = None
+    best_key: tuple[int, int] | None = None
+    dims = tuple((n, store.out_dims[n]) for n in store.out_dim_names)
+    for source, cols, inv in _simple_layouts(dims, problem.model.element_bits):
+        plan = _count(cols, options, problem, source, inv)
+        if plan is not None:
+            key = _key(plan, problem)
+            if best_key is None or key < best_key:
+                best, best_key = plan, key
+    return best
+
+
+@memoize(64)
+def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
+                    ) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]:
+    """The layouts :func:`_alternatives` counts for a tile of out dims ``dims`` (name, size;
+    the store's order): ``(source, columns, inverse columns)``, row-major orders first, then
+    every TMA mode's layouts (:data:`linlayout.ptx.MATCH_ORDER`). They depend only on the
+    shape and the element width, so they are built once per pair of them."""
     from .. import ptx
 
-    names = store.out_dim_names
-    sizes = [store.out_bits(n) for n in names]
+    names = tuple(n for n, _ in dims)
+    sizes = [size.bit_length() - 1 for _, size in dims]
     orders = (list(itertools.permutations(range(len(names)))) if len(names) <= 3 else
               [tuple(range(len(names))), tuple(reversed(range(len(names))))])
     shifts = [0]
     for b in sizes:
         shifts.append(shifts[-1] + b)
-    candidates: list[tuple[str, list[int]]] = []
+    out: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
     for order in orders:  # order[0] is the fastest-varying dim
-        cols = [1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim])]
-        candidates.append(("row-major", cols))
+        cols = tuple(1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim]))
+        out.append(("row-major", cols, tuple(f2.inverse(cols))))
     for mode in ptx.MATCH_ORDER:
-        for _, mem in ptx.tma_layouts(mode, store.out_dims, problem.model.element_bits):
-            candidates.append((f"TMA {mode.value}", list(memory_columns(mem, names)[0])))
-    best: Plan | None = None
-    for source, cols in candidates:
-        plan = _count(cols, options, problem, source)
-        if plan is not None and (best is None or _key(plan, problem) < _key(best, problem)):
-            best = plan
-    return best
+        for _, mem in ptx.tma_layouts(mode, dict(dims), element_bits):
+            cols = tuple(memory_columns(mem, names)[0])
+            out.append((f"TMA {mode.value}", cols, tuple(f2.inverse(cols))))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------ the result
