@@ -106,11 +106,14 @@ class TritonSwizzling:
     def convert(self, layout: Any) -> Any:
         """A linlayout distributed LinearLayout as Triton's (nanobind) LinearLayout, with
         every in dim Triton's code looks up (``register, lane, warp, block``; size 1 when
-        the layout has none)."""
+        the layout has none) and without broadcast (zero) register bases, which Triton's
+        lowering removes before it synthesizes (``actionRemoveBroadcastedRegs``)."""
         names = list(layout.out_dim_names)
         dims = ["register", "lane", "warp", "block"]
+        bases = {d: [list(v) for v in layout.bases.get(d, [])] for d in dims}
+        bases["register"] = [v for v in bases["register"] if any(v)]
         return self.ll_cls.from_bases(
-            bases=[(d, [list(v) for v in layout.bases.get(d, [])]) for d in dims],
+            bases=[(d, bases[d]) for d in dims],
             out_dim_names=names, out_dim_sizes=[layout.out_dims[n] for n in names],
             require_surjective=False)
 
