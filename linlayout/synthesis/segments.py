@@ -240,14 +240,25 @@ def _greedy_all(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
     in_kernel = {0}
     spans = [set(f2.span_elements(sb)) for sb in side_bases]  # elements of K + X_i
     exps = [0] * len(side_bases)
+    size = 1 << w
     while len(kernel) < kappa:
+        # a candidate's score depends only on which spans hold it (its mask): score each
+        # mask once and take the lowest candidate of the best mask (the first in order)
+        masks = [0] * size
+        for i, sp in enumerate(spans):
+            bit = 1 << i
+            for x in sp:
+                masks[x] |= bit
+        first: dict[int, int] = {}
+        for c in range(1, size):
+            m = masks[c]
+            if m not in first and c not in in_kernel:
+                first[m] = c
         pick = None
-        for c in range(1, 1 << w):
-            if c in in_kernel:
-                continue
-            trial = [e + (c in sp) for e, sp in zip(exps, spans)]
+        for m, c in first.items():
+            trial = [e + (m >> i & 1) for i, e in enumerate(exps)]
             sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
-            if pick is None or sc < pick[0]:
+            if pick is None or (sc, c) < (pick[0], pick[1]):
                 pick = (sc, c, trial)
         assert pick is not None
         _, c, exps = pick
