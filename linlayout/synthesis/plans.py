@@ -329,11 +329,32 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
     order.extend(i for i in range(d) if i not in set(order))
     if not dim_bits:  # lower flat bits first: (popcount, v) orders the same way
         return lambda v: (bin(v).count("1"), v)
-    weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
     cache: dict[int, tuple] = {}
     limit = 1 << 16  # keys kept per shape
+    if sum(dim_bits) == d:
+        # the ranks are the dims' bit fields, last dim first: gather them into one int
+        # (rank r at bit r), then reverse it in d bits
+        fields, pos = [], 0
+        for j in reversed(range(len(dim_bits))):
+            fields.append((starts[j], (1 << dim_bits[j]) - 1, pos))
+            pos += dim_bits[j]
+        fmt = f"0{d}b"
 
-    def key(v: int) -> tuple:
+        def key(v: int) -> tuple:
+            k = cache.get(v)
+            if k is None:
+                p = 0
+                for start, mask, at in fields:
+                    p |= ((v >> start) & mask) << at
+                k = (v.bit_count(), -int(format(p, fmt)[::-1] or "0", 2))
+                if len(cache) < limit:
+                    cache[v] = k
+            return k
+
+        return key
+    weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
+
+    def general_key(v: int) -> tuple:  # dims that do not cover the d bits
         k = cache.get(v)
         if k is None:
             m, x = 0, v
@@ -341,12 +362,12 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
                 low = x & -x
                 m |= weight[low.bit_length() - 1]
                 x ^= low
-            k = (bin(v).count("1"), -m)
+            k = (v.bit_count(), -m)
             if len(cache) < limit:
                 cache[v] = k
         return k
 
-    return key
+    return general_key
 
 
 class _Pool:
