@@ -247,6 +247,8 @@ def _phase_lanes(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
     """Kernel of the phase functionals on the lane bits (cached: models are immutable)."""
     masks = _phase_masks(hardware, access_bits)
     warp_log2 = hardware.warp_size.bit_length() - 1
+    if all(m > 0 and not m & (m - 1) for m in masks):  # single lane bits: the other unit lanes
+        return tuple(1 << i for i in range(warp_log2) if (1 << i) not in masks)
     cols = [sum(((m >> i) & 1) << j for j, m in enumerate(masks)) for i in range(warp_log2)]
     return tuple(sorted(f2.null_space(cols)))
 
