@@ -574,6 +574,16 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
     n = len(columns) if nbits is None else nbits
     if len(columns) != n:
         raise NotInvertibleError(f"a map with {len(columns)} columns on {n} bits is not square")
+    out = [0] * n
+    for i, c in enumerate(columns):  # a permutation of unit vectors: invert it directly
+        if c <= 0 or c & (c - 1) or c >> n:
+            break
+        j = c.bit_length() - 1
+        if out[j]:
+            break
+        out[j] = 1 << i
+    else:
+        return out
     piv, kernel, _ = _eliminate(columns)
     if kernel or any(c >> n for c in columns):
         raise NotInvertibleError(
