@@ -691,12 +691,19 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
                 return True
         return builds >= max(1, max_variants)
 
+    hopeless: bool | None = None  # no prefix of this assignment can meet the condition
     for variant in itertools.islice(prefixes(assignment, problem, lanes_by_side, bases),
                                     SCAN_PREFIXES):
         ready = _prepare(variant, assignment, problem, lanes_by_side, bases)
         if ready is None:
             continue
         if not ready.fits:
+            if hopeless is None:
+                hopeless = _never_fits(ready, lanes_by_side)
+            if hopeless:  # every prefix goes to `later`: build them in order, as they come
+                if consider(ready):
+                    return best
+                continue
             later.append(ready)
             continue
         if consider(ready):
@@ -718,6 +725,31 @@ class _Prepared:
     zs: list[int]
     q: list[int]
     fits: bool
+
+
+def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> bool:
+    """Whether no prefix of the assignment can meet the rank condition of
+    :func:`aligned_complement` — decided from what every prefix of it shares: the prefix
+    length, each side's ``Z`` width and the alignment constraints.
+
+    The functionals of prefix bits ``z … kp−1`` all vanish on ``C``, the intersection of
+    those bits' constraint spans, so on a side's lanes ``Λ`` they have rank at most
+    ``dim(Λ + C) − dim C``; below ``min(|Λ|, kp − z)`` the condition fails whatever the
+    prefix.
+    """
+    kp, cons = len(ready.full), ready.cons
+    for lanes, z in zip(lanes_by_side, ready.zs):
+        if z >= kp or not lanes:
+            continue
+        spans = [cons[i] if i < len(cons) else () for i in range(z, kp)]
+        if not all(spans):
+            continue
+        common = f2.echelon(spans[0])
+        for c in spans[1:]:
+            common = f2.intersection(common, c)
+        if f2.rank(list(lanes) + list(common)) - len(common) < min(len(lanes), kp - z):
+            return True
+    return False
 
 
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
