@@ -117,7 +117,7 @@ class Problem:
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
-    simplicity: Callable[[int], tuple] = field(init=False, repr=False, compare=False)
+    simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.simplicity = simplicity_key(self.d, self.dim_bits)
@@ -302,21 +302,22 @@ def _common_span(members: Sequence[int], regs: Sequence[tuple[int, ...]],
     return space
 
 
-def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[int], tuple]:
+def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[int], int]:
     """:func:`_simplicity_key`, shared between calls for the same tensor shape (its cache of
     keys then serves every synthesis of that shape)."""
     return _simplicity_key(d, tuple(dim_bits) if dim_bits else None)
 
 
 @memoize(64)
-def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int], tuple]:
+def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int], int]:
     """A sort key on ``d``-bit directions preferring simple ones: fewer set bits, then — as in
     a row-major tile, the last dim fastest — bits of later dims, lower bits within a dim.
     ``dim_bits`` are the out dims' widths (dim0 first); without them, lower flat bits first.
 
     Two directions with as many bits compare by their lowest-ranked bit first (ranks: the
-    preference order of the bits); reversing the ranks into a bitmask turns that into one
-    integer comparison, so the key is ``(popcount, −reversed mask)``.
+    preference order of the bits); reversing the ranks into a bitmask ``m`` turns that into
+    one integer comparison, so the order is that of ``(popcount, −m)`` — returned as the one
+    int ``popcount · 2^d + (2^d − 1 − m)``, which sorts the same.
     """
     order: list[int] = []
     if dim_bits:
@@ -328,8 +329,9 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
             order.extend(range(starts[j], starts[j] + dim_bits[j]))
     order.extend(i for i in range(d) if i not in set(order))
     if not dim_bits:  # lower flat bits first: (popcount, v) orders the same way
-        return lambda v: (bin(v).count("1"), v)
-    cache: dict[int, tuple] = {}
+        return lambda v: v.bit_count() << d | v
+    full = (1 << d) - 1
+    cache: dict[int, int] = {}
     limit = 1 << 16  # keys kept per shape
     if sum(dim_bits) == d:
         # the ranks are the dims' bit fields, last dim first: gather them into one int
@@ -340,13 +342,13 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
             pos += dim_bits[j]
         fmt = f"0{d}b"
 
-        def key(v: int) -> tuple:
+        def key(v: int) -> int:
             k = cache.get(v)
             if k is None:
                 p = 0
                 for start, mask, at in fields:
                     p |= ((v >> start) & mask) << at
-                k = (v.bit_count(), -int(format(p, fmt)[::-1] or "0", 2))
+                k = v.bit_count() << d | (full - int(format(p, fmt)[::-1] or "0", 2))
                 if len(cache) < limit:
                     cache[v] = k
             return k
@@ -354,7 +356,7 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
         return key
     weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
 
-    def general_key(v: int) -> tuple:  # dims that do not cover the d bits
+    def general_key(v: int) -> int:  # dims that do not cover the d bits
         k = cache.get(v)
         if k is None:
             m, x = 0, v
@@ -362,7 +364,7 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
                 low = x & -x
                 m |= weight[low.bit_length() - 1]
                 x ^= low
-            k = (v.bit_count(), -m)
+            k = v.bit_count() << d | (full - m)
             if len(cache) < limit:
                 cache[v] = k
         return k
@@ -378,12 +380,12 @@ class _Pool:
     most constructions take the first candidates, and a span may have thousands."""
 
     def __init__(self, space: Sequence[int], shorter: Sequence[tuple[int, ...]],
-                 simplicity: Callable[[int], tuple]) -> None:
+                 simplicity: Callable[[int], int]) -> None:
         self._basis = f2.echelon(space)
         if shorter:
             def key(v: int) -> tuple:
                 return (sum(1 for r in shorter if not f2.reduce(v, r)), simplicity(v))
-            self._key: Callable[[int], tuple] = key
+            self._key: Callable[[int], tuple | int] = key
         else:
             self._key = simplicity
         b = self._basis
