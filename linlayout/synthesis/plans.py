@@ -818,8 +818,8 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     # Every candidate lies in Q, which meets span(prefix) only in 0: independence from the
     # prefix and the segment is independence from the segment.
     first = f2.extend_basis(seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
-    simple = sorted(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
-                    key=problem.simplicity)
+    simple = _simplest_first(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
+                             problem.simplicity)
     banks = first + f2.extend_basis(seg_sorted + first, simple, limit=nbank - len(first))
     if len(banks) < nbank:
         return None
@@ -836,6 +836,16 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     except LayoutError:
         return None
     return Plan(cols, tuple(reports), tuple(assignment), proven)
+
+
+def _simplest_first(cands: Sequence[int], simplicity: Callable[[int], int]) -> Iterator[int]:
+    """``sorted(cands, key=simplicity)``, lazily: the key orders by popcount first, so the
+    candidates are grouped by popcount and a group is sorted only when it is reached."""
+    groups: dict[int, list[int]] = {}
+    for v in cands:
+        groups.setdefault(v.bit_count(), []).append(v)
+    for count in sorted(groups):
+        yield from sorted(groups[count], key=simplicity)
 
 
 def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Iterable[int]:
