@@ -64,7 +64,8 @@ def timed(fn) -> float:
 
 def summary(values: list[float]) -> dict:
     """Median, 10th/90th percentiles and worst of ``values``."""
-    q = statistics.quantiles(values, n=10) if len(values) > 1 else [values[0]] * 9
+    q = (statistics.quantiles(values, n=10, method="inclusive") if len(values) > 1
+         else [values[0]] * 9)
     return {"median": statistics.median(values), "p10": q[0], "p90": q[-1],
             "max": max(values)}
 
