@@ -38,6 +38,7 @@ from ..hardware.instructions import DEFAULT, Instruction, MatrixGeometry, all_va
     matrix_geometry, parse_instruction
 from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
+from .._memo import memoize
 from .transfer import Objective
 
 __all__ = ["SideOption", "cost_bound", "side_options"]
@@ -99,6 +100,12 @@ def _option(**fields: object) -> SideOption:
     return opt
 
 
+@memoize(1)
+def _plain_instruction() -> Instruction:
+    """``ld/st.shared`` as an :class:`~linlayout.hardware.Instruction` (parsed once)."""
+    return parse_instruction(DEFAULT)
+
+
 def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], model: BankModel,
                  d: int, matrix: Sequence[Instruction] | None = None,
                  plain: bool = True) -> list[SideOption]:
@@ -126,7 +133,7 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
                    if threads and reg_basis else 0)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
-        instr = parse_instruction(DEFAULT)
+        instr = _plain_instruction()
         for k in range(kmax, -1, -1):
             phase = model.phase_lanes(k)
             lam = lam_rank.get(phase)

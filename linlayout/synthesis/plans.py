@@ -443,8 +443,8 @@ def build_prefix(assignment: Sequence[SideOption], problem: Problem,
 
 def prefixes(assignment: Sequence[SideOption], problem: Problem,
              lanes: Sequence[Sequence[int]] | None = None,
-             bases: dict[tuple[int, ...], tuple[int, ...]] | None = None
-             ) -> Iterable[list[int]]:
+             bases: dict[tuple[int, ...], tuple[int, ...]] | None = None,
+             feasible: bool = False) -> Iterable[list[int]]:
     """Every vector prefix of an assignment, lazily, the preferred first.
 
     A matrix option fixes the prefix to its row; the ``ld/st.shared`` sides' prefixes are
@@ -455,12 +455,13 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
     the directions that would not widen a shorter side's vector, then the simplest (unit
     vectors, low bits). The order of a level's bits matters only to the shorter sides, which
     is why the alternatives are worth trying (:func:`build_plan` does, while it misses its
-    bound). ``bases``: a cache shared with :func:`chain_ok`.
+    bound). ``bases``: a cache shared with :func:`chain_ok`; ``feasible``: the caller has
+    checked :func:`chain_dims_ok` already.
     """
     sides, regs, model, spans = problem.sides, problem.regs, problem.model, problem.spans
     matrix = [o for o in assignment if o.is_matrix]
     plain = [o for o in assignment if not o.is_matrix]
-    if not chain_dims_ok(assignment, problem):
+    if not feasible and not chain_dims_ok(assignment, problem):
         return
     head: list[int] = list(matrix[0].prefix) if matrix else []
     top = max([o.vector_log2 for o in assignment], default=0)
@@ -651,7 +652,7 @@ SCAN_PREFIXES = 32
 
 def build_plan(assignment: Sequence[SideOption], problem: Problem,
                prefix: list[int] | None = None, target: tuple[int, int] | None = None,
-               max_variants: int = MAX_VARIANTS) -> Plan | None:
+               max_variants: int = MAX_VARIANTS, feasible: bool = False) -> Plan | None:
     """The cheapest memory layout found for an assignment (module docstring), with its exact
     reports; None when the assignment cannot be built (no prefix, no aligned complement, or a
     matrix instruction the result does not serve).
@@ -662,6 +663,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
     ``target`` (the assignment's ideal key), the next ones are built (up to
     ``max_variants``): the choice and order of a level's bits decide what a shorter side
     sees inside its bank word. ``prefix`` pins the first offset bits instead (``fixed=``).
+    ``feasible``: the caller has checked :func:`chain_dims_ok` already.
     """
     lanes_by_side = []
     for o in assignment:
@@ -694,8 +696,8 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         return builds >= max(1, max_variants)
 
     hopeless: bool | None = None  # no prefix of this assignment can meet the condition
-    for variant in itertools.islice(prefixes(assignment, problem, lanes_by_side, bases),
-                                    SCAN_PREFIXES):
+    scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible)
+    for variant in itertools.islice(scanned, SCAN_PREFIXES):
         ready = _prepare(variant, assignment, problem, lanes_by_side, bases)
         if ready is None:
             continue

@@ -558,7 +558,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
                 infeasible += 1
             continue
         plan = build_plan(assignment, problem, target=key,
-                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds))
+                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds), feasible=True)
         if bound_key is None:
             bound_key, bound_assignment = key, assignment
         builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
