@@ -196,7 +196,12 @@ def main() -> int:
               "constructions: six of them end not proven optimal (the bound is missed by a few "
               "instructions), so the search keeps building assignments and prefix variants up "
               "to its budgets before it settles, and counts the simple layouts; the others scan "
-              "prefixes for one that meets a shorter side's rank condition.", ""]
+              "prefixes for one that meets a shorter side's rank condition.", "",
+              "A speed-up must not change a result: `python benchmarks/synthesis_cases.py "
+              "--write before.json` on the old checkout, then `--compare before.json` on the "
+              "new one, checks every input here under every variant (default, "
+              '`instructions="auto"`, `lowering="triton"`): the same layouts, or the same costs '
+              "and optimality.", ""]
     report = "\n".join(lines)
     print(report)
     if not args.no_write:
