@@ -186,6 +186,7 @@ def load() -> tuple[TritonSwizzling | None, str]:
     path = os.path.join(os.path.dirname(triton.__file__), "_C", "libtriton.so")
     try:
         lib = ctypes.CDLL(path)
-        return TritonSwizzling(lib, linear_layout.LinearLayout), f"triton {version} C++ ({path})"
+        return TritonSwizzling(lib, linear_layout.LinearLayout), \
+            f"triton {version} C++ (libtriton.so through ctypes)"
     except (OSError, AttributeError) as exc:
         return None, f"libtriton.so symbols not found ({exc})"
