@@ -127,8 +127,8 @@ def main() -> int:
         pairs, tiles = pairs[::5], tiles[::5]
     harness, why = triton_cpp.load()
     lines = ["# Synthesis paths", "",
-             "Written by `python benchmarks/bench_synthesis.py`" +
-             (" --quick" if args.quick else "") + ". Every call cold "
+             "Written by `python benchmarks/bench_synthesis.py" +
+             (" --quick" if args.quick else "") + "`. Every call cold "
              "(`linlayout.clear_caches()` first), timed alone, best of "
              f"{REPEAT} per input, CPU time of the process (`time.process_time`, for "
              "both sides of every ratio: the machine is shared); inputs from "
