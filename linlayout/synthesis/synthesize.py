@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 from .. import f2
 from .._checks import as_int, instance_of, shown
 from ..errors import LayoutError
+from ..hardware.access import widest_vector_log2
 from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import memory_columns
 from ..hardware.model import BankModel, HardwareModel
@@ -593,7 +594,8 @@ def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequenc
             if common is not None:
                 candidates.append(common)
                 break
-    alt = _alternatives(store, options, problem)
+    beat = min((_key(c, problem) for c in candidates), default=None)
+    alt = _alternatives(store, options, problem, beat)
     if alt is not None:
         candidates.append(alt)
     if not candidates:
@@ -685,20 +687,57 @@ def _count(cols: Sequence[int], options: Sequence[Sequence[SideOption]], problem
 
 
 def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
-                  problem: Problem) -> Plan | None:
+                  problem: Problem, beat: tuple[int, int] | None = None) -> Plan | None:
     """The cheapest of the simple layouts: row-major in every dimension order (all orders up
     to rank 3; both directions beyond) and every TMA mode's layouts (built once per tile
-    shape and element width: :func:`_simple_layouts`)."""
+    shape and element width: :func:`_simple_layouts`). A layout is counted only when its
+    lower bound (:func:`_lower_key`) is below ``beat`` (a key to beat, if any) and below the
+    best simple layout so far: the others cannot be cheaper."""
     best: Plan | None = None
     best_key: tuple[int, int] | None = None
     dims = tuple((n, store.out_dims[n]) for n in store.out_dim_names)
     for source, cols, inv in _simple_layouts(dims, problem.model.element_bits):
+        limit = best_key if beat is None or (best_key is not None and best_key < beat) else beat
+        if limit is not None:
+            floor = _lower_key(cols, options, problem)
+            if floor is not None and floor >= limit:
+                continue
         plan = _count(cols, options, problem, source, inv)
         if plan is not None:
             key = _key(plan, problem)
             if best_key is None or key < best_key:
                 best, best_key = plan, key
     return best
+
+
+def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
+               problem: Problem) -> tuple[int, int] | None:
+    """A lower bound on the key :func:`_count` gives a layout, from its first columns alone
+    (None when there is none to give).
+
+    An ``ld/st.shared`` side vectorises by at most the widest vector its registers back
+    (:func:`~linlayout.hardware.access.widest_vector_log2`); with ``k`` elements it costs
+    exactly its option's instructions and at least its option's wavefronts, so it costs at
+    least the cheapest option of a vector up to that width; a matrix side at least its
+    option's bound. The sum of the sides' cheapest keys is the least total key (a side's
+    cheapest first component is needed for the least sum of first components).
+    """
+    objective, model, d = problem.objective, problem.model, problem.d
+    total_a = total_b = 0
+    for opts, reg, wt in zip(options, problem.regs, problem.weights):
+        cands = [o for o in opts if o.is_matrix]
+        plain = [o for o in opts if not o.is_matrix]
+        if plain:
+            k = widest_vector_log2(cols, d, reg, model)
+            if k > max(o.vector_log2 for o in plain):  # a vector no option describes
+                return None
+            cands += [o for o in plain if o.vector_log2 <= k]
+        if not cands:
+            return None
+        a, b = min(objective.key(o.wavefronts_bound, o.instructions_per_warp) for o in cands)
+        total_a += wt * a
+        total_b += wt * b
+    return total_a, total_b
 
 
 @memoize(64)
