@@ -7,9 +7,9 @@ encodings, 60 tiles written once and read by three loads, and the built-in examp
 call is **cold**: :func:`linlayout.clear_caches` empties every cache of the package first (the
 result cache and every per-layout or per-shape table), so a call pays for everything a first
 call pays for. Each call is timed alone, in CPU time of the process (``time.process_time``:
-the machine may be shared), best of three cold calls per input; the tables give the median, 90th percentile and worst over the inputs, and how
-many inputs took more than 3 ms. Repeated identical calls (the result cache) are timed
-separately and are never the headline.
+the machine may be shared), best of three cold calls per input; the tables give the median,
+90th percentile and worst over the inputs, and how many inputs took more than 3 ms.
+Repeated identical calls (the result cache) are timed separately and are never the headline.
 
 When Triton 3.9 is importable (``/tmp/triton-venv/bin/python`` with ``PYTHONPATH`` at this
 checkout, say), its C++ ``optimalSwizzlingLdSt`` and ``optimalSwizzling`` with sm_90's

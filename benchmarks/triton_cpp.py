@@ -31,8 +31,10 @@ from typing import Any
 
 #: Mangled names in libtriton.so (Triton 3.9, x86-64).
 SYMBOLS = {
-    "ldst": "_ZN4mlir6triton3gpu20optimalSwizzlingLdStERKNS0_12LinearLayoutES4_iiNS1_14LocalMemOpTileES5_",
-    "tiles": "_ZN4mlir6triton3gpu16optimalSwizzlingERKNS0_12LinearLayoutES4_N4llvm8ArrayRefINS1_14LocalMemOpTileEEES8_i",
+    "ldst": ("_ZN4mlir6triton3gpu20optimalSwizzlingLdStERKNS0_12LinearLayoutES4_ii"
+             "NS1_14LocalMemOpTileES5_"),
+    "tiles": ("_ZN4mlir6triton3gpu16optimalSwizzlingERKNS0_12LinearLayoutES4_N4llvm8ArrayRef"
+              "INS1_14LocalMemOpTileEEES8_i"),
     "src_dst_tiles": "_ZN4mlir6triton3gpu14getSrcDstTilesERKNS0_14TargetInfoBaseEib",
     "move_assign": "_ZN4mlir6triton12LinearLayoutaSEOS1_",
     "destroy": "_ZN4mlir6triton12LinearLayoutD2Ev",

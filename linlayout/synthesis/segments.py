@@ -25,7 +25,7 @@ was proven (the search finished within its node budget).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import f2
@@ -235,7 +235,8 @@ def _greedy_all(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
                 wts: Sequence[int]) -> tuple[list[int], list[int]]:
     """One deterministic greedy pass of :func:`_heuristic` over every nonzero vector of
     ``F₂^w`` (``w`` at most :data:`_EXHAUSTIVE_CANDIDATES_BITS`): the spans involved have at
-    most ``2^w`` elements, so membership is a set lookup instead of a reduction. The kernel and its sides' exponents."""
+    most ``2^w`` elements, so membership is a set lookup instead of a reduction. Returns the
+    kernel and its sides' exponents."""
     kernel: list[int] = []
     in_kernel = {0}
     spans = [set(f2.span_elements(sb)) for sb in side_bases]  # elements of K + X_i
