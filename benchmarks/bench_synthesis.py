@@ -11,8 +11,8 @@ the machine may be shared), best of three cold calls per input; the tables give 
 90th percentile and worst over the inputs, and how many inputs took more than 3 ms.
 Repeated identical calls (the result cache) are timed separately and are never the headline.
 
-When Triton 3.9 is importable (``/tmp/triton-venv/bin/python`` with ``PYTHONPATH`` at this
-checkout, say), its C++ ``optimalSwizzlingLdSt`` and ``optimalSwizzling`` with sm_90's
+When Triton 3.9 is importable (``pip install triton==3.9.*``, CPU is enough; run that
+Python with ``PYTHONPATH`` at this checkout), its C++ ``optimalSwizzlingLdSt`` and ``optimalSwizzling`` with sm_90's
 ld/st.shared, ldmatrix and stmatrix tiles (:mod:`triton_cpp`, through ctypes) are timed on
 the same pairs in the same process, interleaved call by call with ours, and the per-pair
 ratios are reported; otherwise the absolute numbers only.
