@@ -65,6 +65,7 @@ __all__ = [
     "basic_columns",
     "solve",
     "solve_many",
+    "solve_with_kernel",
     "least_squares",
     "inverse",
     "avoiding_sequence",
@@ -518,6 +519,18 @@ def solve_many(columns: Sequence[int], targets: Sequence[int]) -> list[int | Non
     return [_solve_with(piv, n, t) for t in targets]
 
 
+def solve_with_kernel(columns: Sequence[int], targets: Sequence[int]
+                      ) -> tuple[list[int | None], tuple[int, ...]]:
+    """:func:`solve_many` and :func:`null_space` of the same columns from one elimination.
+
+    Returns:
+        ``(solutions, kernel)``: one :func:`solve` answer per target (None when not in the
+        image) and the echelon basis of ``{x : apply(columns, x) == 0}``.
+    """
+    piv, kernel, n = _eliminate(columns)
+    return [_solve_with(piv, n, t) for t in targets], echelon(kernel)
+
+
 def least_squares(columns: Sequence[int], targets: Sequence[int]) -> list[int]:
     """Columns ``X`` with ``A ∘ X = B`` for ``A = columns`` and ``B = targets``, free variables 0.
 
@@ -561,6 +574,16 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
     n = len(columns) if nbits is None else nbits
     if len(columns) != n:
         raise NotInvertibleError(f"a map with {len(columns)} columns on {n} bits is not square")
+    out = [0] * n
+    for i, c in enumerate(columns):  # a permutation of unit vectors: invert it directly
+        if c <= 0 or c & (c - 1) or c >> n:
+            break
+        j = c.bit_length() - 1
+        if out[j]:
+            break
+        out[j] = 1 << i
+    else:
+        return out
     piv, kernel, _ = _eliminate(columns)
     if kernel or any(c >> n for c in columns):
         raise NotInvertibleError(

@@ -496,7 +496,33 @@ def test_solve_many_solves_each_target(data):
             assert f2.apply(cols, x) == t
 
 
+@SETTINGS
+@given(st.data())
+def test_solve_with_kernel_is_solve_many_and_null_space(data):
+    m = data.draw(st.integers(0, NMAX), label="out bits")
+    cols = data.draw(vectors_in(m), label="columns")
+    targets = data.draw(st.lists(st.integers(0, (1 << m) - 1), max_size=6), label="targets")
+    sols, kernel = f2.solve_with_kernel(cols, targets)
+    assert sols == f2.solve_many(cols, targets)
+    assert kernel == f2.null_space(cols)
+
+
 # ---------------------------------------------------------------------------- inverse
+@SETTINGS
+@given(st.permutations(range(NMAX)), st.integers(0, NMAX))
+def test_inverse_of_a_permutation_of_unit_vectors(perm, n):
+    cols = [1 << p for p in perm if p < n]
+    inv = f2.inverse(cols)
+    assert f2.compose(cols, inv) == [1 << i for i in range(n)]
+    assert inv == [1 << cols.index(1 << j) for j in range(n)]
+
+
+def test_inverse_rejects_repeated_or_wide_unit_columns():
+    for cols in ([1, 1], [1, 4], [2, 0], [4, 2, 2]):
+        with pytest.raises(NotInvertibleError):
+            f2.inverse(cols)
+
+
 @SETTINGS
 @given(st.data())
 def test_inverse_matches_galois(data):

@@ -219,9 +219,8 @@ class BankModel:
     def _phase(self, vector_log2: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         got = self._phases.get(vector_log2)
         if got is None:
-            bits = self.element_bits << vector_log2
-            got = self._phases[vector_log2] = (_phase_masks(self.hardware, bits),
-                                               _phase_lanes(self.hardware, bits))
+            masks = tuple(self.hardware.phase_masks(self.element_bits << vector_log2))
+            got = self._phases[vector_log2] = (masks, _phase_lanes(masks, self.warp_log2))
         return got
 
     def phase_masks(self, vector_log2: int) -> tuple[int, ...]:
@@ -237,16 +236,12 @@ class BankModel:
 
 
 @memoize(256)
-def _phase_masks(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
-    """``hardware.phase_masks`` (cached: models are immutable)."""
-    return hardware.phase_masks(access_bits)
-
-
-@memoize(256)
-def _phase_lanes(hardware: HardwareModel, access_bits: int) -> tuple[int, ...]:
-    """Kernel of the phase functionals on the lane bits (cached: models are immutable)."""
-    masks = _phase_masks(hardware, access_bits)
-    warp_log2 = hardware.warp_size.bit_length() - 1
+def _phase_lanes(masks: tuple[int, ...], warp_log2: int) -> tuple[int, ...]:
+    """Kernel of the phase functionals ``masks`` on the ``warp_log2`` lane bits (cached on
+    the masks themselves: hashing a hardware model covers every field, hashing masks
+    costs little)."""
+    if all(m > 0 and not m & (m - 1) for m in masks):  # single lane bits: the other unit lanes
+        return tuple(1 << i for i in range(warp_log2) if (1 << i) not in masks)
     cols = [sum(((m >> i) & 1) << j for j, m in enumerate(masks)) for i in range(warp_log2)]
     return tuple(sorted(f2.null_space(cols)))
 

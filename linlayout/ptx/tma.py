@@ -21,7 +21,6 @@ from typing import Any
 
 from .. import f2
 from .._checks import as_int, log2_exact, need_mapping, shown
-from ..cute import apply_xor_pairs
 from ..errors import LayoutError
 from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
@@ -124,7 +123,10 @@ def _tma_offset(m: SwizzleMode, eb: int, sizes: Sequence[int], box_inner_bytes: 
         stride *= s
     bit = ((j * stride + r) * box_inner_bytes) * 8 + cc * eb
     byte, sub = divmod(bit, 8)
-    sw_bit = apply_xor_pairs(m.xor_pairs, byte) * 8 + sub
+    swizzled = byte  # apply_xor_pairs on the mode's own (valid) pairs, without re-checking them
+    for t, src in m.xor_pairs:
+        swizzled ^= ((byte >> src) & 1) << t
+    sw_bit = swizzled * 8 + sub
     assert sw_bit % eb == 0
     return sw_bit // eb
 

@@ -38,6 +38,7 @@ from ..hardware.instructions import DEFAULT, Instruction, MatrixGeometry, all_va
     matrix_geometry, parse_instruction
 from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
+from .._memo import memoize
 from .transfer import Objective
 
 __all__ = ["SideOption", "cost_bound", "side_options"]
@@ -87,6 +88,24 @@ class SideOption:
         return self.instructions_per_warp * self.phases << self.bound_exponent
 
 
+#: The fields of :class:`SideOption` that have defaults, with them.
+_OPTION_DEFAULTS = {"geometry": None, "prefix": (), "constraints": ((), ()), "chunk_bits": 0}
+
+
+def _option(**fields: object) -> SideOption:
+    """``SideOption(**fields)`` without the frozen dataclass's per-field ``__setattr__`` (a
+    synthesis builds a dozen; the object is the same, equal and hashable alike)."""
+    opt = object.__new__(SideOption)
+    opt.__dict__.update(_OPTION_DEFAULTS, **fields)
+    return opt
+
+
+@memoize(1)
+def _plain_instruction() -> Instruction:
+    """``ld/st.shared`` as an :class:`~linlayout.hardware.Instruction` (parsed once)."""
+    return parse_instruction(DEFAULT)
+
+
 def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], model: BankModel,
                  d: int, matrix: Sequence[Instruction] | None = None,
                  plain: bool = True) -> list[SideOption]:
@@ -114,14 +133,14 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
                    if threads and reg_basis else 0)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
-        instr = parse_instruction(DEFAULT)
+        instr = _plain_instruction()
         for k in range(kmax, -1, -1):
             phase = model.phase_lanes(k)
             lam = lam_rank.get(phase)
             if lam is None:
                 lam = lam_rank[phase] = f2.rank(f2.compose(side.lane, phase))
             dim_x = max(lam + k, w)
-            out.append(SideOption(
+            out.append(_option(
                 side=index, instruction=instr, vector_log2=k,
                 instructions_per_warp=1 << (rank_r - k),
                 phases=1 << len(model.phase_masks(k)),
@@ -157,7 +176,7 @@ def _matrix_option(index: int, instr: Instruction, side: Distributed,
     regs = [r for r in side.register if r]
     everywhere = tuple(c for c in list(geom.rows) + list(side.warp) if c)
     from_chunk = tuple(regs)
-    return SideOption(
+    return _option(
         side=index, instruction=instr, vector_log2=row_bits,
         instructions_per_warp=1 << max(0, rest - mat_log2), phases=instr.matrices,
         bound_exponent=max(0, nseg - (d - (row_bits + 3))), geometry=geom, prefix=row,

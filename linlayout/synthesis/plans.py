@@ -100,6 +100,8 @@ class Problem:
             ``nodes_spent`` and gets only what is left.
         spans, free: caches by side set of the common register span and of its dimension
             free of thread directions (filled as the search goes).
+        chain_bases: the cache of :func:`chain_ok` (echelon basis of each constraint group),
+            shared by every construction of the synthesis.
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
     """
 
@@ -114,7 +116,8 @@ class Problem:
     nodes_spent: int = 0
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
-    simplicity: Callable[[int], tuple] = field(init=False, repr=False, compare=False)
+    chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
+    simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.simplicity = simplicity_key(self.d, self.dim_bits)
@@ -299,21 +302,22 @@ def _common_span(members: Sequence[int], regs: Sequence[tuple[int, ...]],
     return space
 
 
-def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[int], tuple]:
+def simplicity_key(d: int, dim_bits: Sequence[int] | None = None) -> Callable[[int], int]:
     """:func:`_simplicity_key`, shared between calls for the same tensor shape (its cache of
     keys then serves every synthesis of that shape)."""
     return _simplicity_key(d, tuple(dim_bits) if dim_bits else None)
 
 
 @memoize(64)
-def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int], tuple]:
+def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int], int]:
     """A sort key on ``d``-bit directions preferring simple ones: fewer set bits, then — as in
     a row-major tile, the last dim fastest — bits of later dims, lower bits within a dim.
     ``dim_bits`` are the out dims' widths (dim0 first); without them, lower flat bits first.
 
     Two directions with as many bits compare by their lowest-ranked bit first (ranks: the
-    preference order of the bits); reversing the ranks into a bitmask turns that into one
-    integer comparison, so the key is ``(popcount, −reversed mask)``.
+    preference order of the bits); reversing the ranks into a bitmask ``m`` turns that into
+    one integer comparison, so the order is that of ``(popcount, −m)`` — returned as the one
+    int ``popcount · 2^d + (2^d − 1 − m)``, which sorts the same.
     """
     order: list[int] = []
     if dim_bits:
@@ -325,12 +329,34 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
             order.extend(range(starts[j], starts[j] + dim_bits[j]))
     order.extend(i for i in range(d) if i not in set(order))
     if not dim_bits:  # lower flat bits first: (popcount, v) orders the same way
-        return lambda v: (bin(v).count("1"), v)
-    weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
-    cache: dict[int, tuple] = {}
+        return lambda v: v.bit_count() << d | v
+    full = (1 << d) - 1
+    cache: dict[int, int] = {}
     limit = 1 << 16  # keys kept per shape
+    if sum(dim_bits) == d:
+        # the ranks are the dims' bit fields, last dim first: gather them into one int
+        # (rank r at bit r), then reverse it in d bits
+        fields, pos = [], 0
+        for j in reversed(range(len(dim_bits))):
+            fields.append((starts[j], (1 << dim_bits[j]) - 1, pos))
+            pos += dim_bits[j]
+        fmt = f"0{d}b"
 
-    def key(v: int) -> tuple:
+        def key(v: int) -> int:
+            k = cache.get(v)
+            if k is None:
+                p = 0
+                for start, mask, at in fields:
+                    p |= ((v >> start) & mask) << at
+                k = v.bit_count() << d | (full - int(format(p, fmt)[::-1] or "0", 2))
+                if len(cache) < limit:
+                    cache[v] = k
+            return k
+
+        return key
+    weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
+
+    def general_key(v: int) -> int:  # dims that do not cover the d bits
         k = cache.get(v)
         if k is None:
             m, x = 0, v
@@ -338,12 +364,12 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
                 low = x & -x
                 m |= weight[low.bit_length() - 1]
                 x ^= low
-            k = (bin(v).count("1"), -m)
+            k = v.bit_count() << d | (full - m)
             if len(cache) < limit:
                 cache[v] = k
         return k
 
-    return key
+    return general_key
 
 
 class _Pool:
@@ -354,12 +380,12 @@ class _Pool:
     most constructions take the first candidates, and a span may have thousands."""
 
     def __init__(self, space: Sequence[int], shorter: Sequence[tuple[int, ...]],
-                 simplicity: Callable[[int], tuple]) -> None:
+                 simplicity: Callable[[int], int]) -> None:
         self._basis = f2.echelon(space)
         if shorter:
             def key(v: int) -> tuple:
                 return (sum(1 for r in shorter if not f2.reduce(v, r)), simplicity(v))
-            self._key: Callable[[int], tuple] = key
+            self._key: Callable[[int], tuple | int] = key
         else:
             self._key = simplicity
         b = self._basis
@@ -417,8 +443,8 @@ def build_prefix(assignment: Sequence[SideOption], problem: Problem,
 
 def prefixes(assignment: Sequence[SideOption], problem: Problem,
              lanes: Sequence[Sequence[int]] | None = None,
-             bases: dict[tuple[int, ...], tuple[int, ...]] | None = None
-             ) -> Iterable[list[int]]:
+             bases: dict[tuple[int, ...], tuple[int, ...]] | None = None,
+             feasible: bool = False) -> Iterable[list[int]]:
     """Every vector prefix of an assignment, lazily, the preferred first.
 
     A matrix option fixes the prefix to its row; the ``ld/st.shared`` sides' prefixes are
@@ -429,12 +455,13 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
     the directions that would not widen a shorter side's vector, then the simplest (unit
     vectors, low bits). The order of a level's bits matters only to the shorter sides, which
     is why the alternatives are worth trying (:func:`build_plan` does, while it misses its
-    bound). ``bases``: a cache shared with :func:`chain_ok`.
+    bound). ``bases``: a cache shared with :func:`chain_ok`; ``feasible``: the caller has
+    checked :func:`chain_dims_ok` already.
     """
     sides, regs, model, spans = problem.sides, problem.regs, problem.model, problem.spans
     matrix = [o for o in assignment if o.is_matrix]
     plain = [o for o in assignment if not o.is_matrix]
-    if not chain_dims_ok(assignment, problem):
+    if not feasible and not chain_dims_ok(assignment, problem):
         return
     head: list[int] = list(matrix[0].prefix) if matrix else []
     top = max([o.vector_log2 for o in assignment], default=0)
@@ -545,34 +572,42 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
         c = f2.apply(coords, x)
         return c & pmask, c >> kp
 
-    phi: list[int] = []  # row i: a bitmask over Q0's basis
-    nulls: list[tuple[int, ...]] = []
-    cache: dict[tuple[int, ...], tuple[list[tuple[int, int]], list[int], tuple[int, ...]]] = {}
+    # one linear system per constraint group (the bits sharing their constraint directions):
+    # the system's columns are, for each Q0 coordinate j, the vector (bit j of q(t))_t; the
+    # targets are the prefix parts' bits i, one per bit of the group
+    phi: list[int] = [0] * kp  # row i: a bitmask over Q0's basis
+    nulls: list[tuple[int, ...]] = [()] * kp
+    free = tuple(1 << j for j in range(m))
+    by_key: dict[tuple[int, ...], list[int]] = {}
     for i in range(kp):
         key = tuple(cons[i]) if i < len(cons) else ()
-        if not key:
-            phi.append(0)
-            nulls.append(tuple(1 << j for j in range(m)))
-            continue
-        if key not in cache:
-            parts = [split(t) for t in key]
-            # the system's columns: for each Q0 coordinate j, the vector (bit j of q(t))_t
-            cols = [0] * m
-            for r, (_, q) in enumerate(parts):
-                while q:
-                    low = q & -q
-                    cols[low.bit_length() - 1] |= 1 << r
-                    q ^= low
-            cache[key] = (parts, cols, tuple(f2.null_space(cols)))
-        parts, cols, null = cache[key]
-        target = 0
-        for r, (pp, _) in enumerate(parts):
-            target |= ((pp >> i) & 1) << r
-        sol = f2.solve(cols, target)
-        if sol is None:
-            return None
-        phi.append(sol)
-        nulls.append(null)
+        if key:
+            by_key.setdefault(key, []).append(i)
+        else:
+            nulls[i] = free
+    for key, bits in by_key.items():
+        cols = [0] * m
+        pps = []
+        for r, t in enumerate(key):
+            c = f2.apply(coords, t)
+            pps.append(c & pmask)
+            q = c >> kp
+            while q:
+                low = q & -q
+                cols[low.bit_length() - 1] |= 1 << r
+                q ^= low
+        targets = []
+        for i in bits:
+            target = 0
+            for r, pp in enumerate(pps):
+                target |= ((pp >> i) & 1) << r
+            targets.append(target)
+        sols, null = f2.solve_with_kernel(cols, targets)
+        for i, sol in zip(bits, sols):
+            if sol is None:
+                return None
+            phi[i] = sol
+            nulls[i] = null
     # rank condition for the sides with a shorter Z
     ok = True
     for side_lanes, z in short:
@@ -581,7 +616,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
         def row_vec(i: int, f: int) -> int:
             out = 0
             for r, (pp, q) in enumerate(lam):
-                out |= (((pp >> i) & 1) ^ (bin(f & q).count("1") & 1)) << r
+                out |= (((pp >> i) & 1) ^ ((f & q).bit_count() & 1)) << r
             return out
 
         chosen: list[int] = []
@@ -617,7 +652,7 @@ SCAN_PREFIXES = 32
 
 def build_plan(assignment: Sequence[SideOption], problem: Problem,
                prefix: list[int] | None = None, target: tuple[int, int] | None = None,
-               max_variants: int = MAX_VARIANTS) -> Plan | None:
+               max_variants: int = MAX_VARIANTS, feasible: bool = False) -> Plan | None:
     """The cheapest memory layout found for an assignment (module docstring), with its exact
     reports; None when the assignment cannot be built (no prefix, no aligned complement, or a
     matrix instruction the result does not serve).
@@ -628,6 +663,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
     ``target`` (the assignment's ideal key), the next ones are built (up to
     ``max_variants``): the choice and order of a level's bits decide what a shorter side
     sees inside its bank word. ``prefix`` pins the first offset bits instead (``fixed=``).
+    ``feasible``: the caller has checked :func:`chain_dims_ok` already.
     """
     lanes_by_side = []
     for o in assignment:
@@ -637,7 +673,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         else:
             lanes_by_side.append(f2.compose(problem.sides[o.side].lane,
                                             problem.model.phase_lanes(o.vector_log2)))
-    bases: dict[tuple[int, ...], tuple[int, ...]] = {}
+    bases = problem.chain_bases
     if prefix is not None:
         ready = _prepare(prefix, assignment, problem, lanes_by_side, bases)
         return None if ready is None else _build(ready, assignment, problem, lanes_by_side)
@@ -659,12 +695,19 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
                 return True
         return builds >= max(1, max_variants)
 
-    for variant in itertools.islice(prefixes(assignment, problem, lanes_by_side, bases),
-                                    SCAN_PREFIXES):
+    hopeless: bool | None = None  # no prefix of this assignment can meet the condition
+    scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible)
+    for variant in itertools.islice(scanned, SCAN_PREFIXES):
         ready = _prepare(variant, assignment, problem, lanes_by_side, bases)
         if ready is None:
             continue
         if not ready.fits:
+            if hopeless is None:
+                hopeless = _never_fits(ready, lanes_by_side)
+            if hopeless:  # every prefix goes to `later`: build them in order, as they come
+                if consider(ready):
+                    return best
+                continue
             later.append(ready)
             continue
         if consider(ready):
@@ -686,6 +729,31 @@ class _Prepared:
     zs: list[int]
     q: list[int]
     fits: bool
+
+
+def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> bool:
+    """Whether no prefix of the assignment can meet the rank condition of
+    :func:`aligned_complement` — decided from what every prefix of it shares: the prefix
+    length, each side's ``Z`` width and the alignment constraints.
+
+    The functionals of prefix bits ``z … kp−1`` all vanish on ``C``, the intersection of
+    those bits' constraint spans, so on a side's lanes ``Λ`` they have rank at most
+    ``dim(Λ + C) − dim C``; below ``min(|Λ|, kp − z)`` the condition fails whatever the
+    prefix.
+    """
+    kp, cons = len(ready.full), ready.cons
+    for lanes, z in zip(lanes_by_side, ready.zs):
+        if z >= kp or not lanes:
+            continue
+        spans = [cons[i] if i < len(cons) else () for i in range(z, kp)]
+        if not all(spans):
+            continue
+        common = f2.echelon(spans[0])
+        for c in spans[1:]:
+            common = f2.intersection(common, c)
+        if f2.rank(list(lanes) + list(common)) - len(common) < min(len(lanes), kp - z):
+            return True
+    return False
 
 
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
@@ -752,8 +820,8 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     # Every candidate lies in Q, which meets span(prefix) only in 0: independence from the
     # prefix and the segment is independence from the segment.
     first = f2.extend_basis(seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
-    simple = sorted(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
-                    key=problem.simplicity)
+    simple = _simplest_first(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
+                             problem.simplicity)
     banks = first + f2.extend_basis(seg_sorted + first, simple, limit=nbank - len(first))
     if len(banks) < nbank:
         return None
@@ -770,6 +838,16 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     except LayoutError:
         return None
     return Plan(cols, tuple(reports), tuple(assignment), proven)
+
+
+def _simplest_first(cands: Sequence[int], simplicity: Callable[[int], int]) -> Iterator[int]:
+    """``sorted(cands, key=simplicity)``, lazily: the key orders by popcount first, so the
+    candidates are grouped by popcount and a group is sorted only when it is reached."""
+    groups: dict[int, list[int]] = {}
+    for v in cands:
+        groups.setdefault(v.bit_count(), []).append(v)
+    for count in sorted(groups):
+        yield from sorted(groups[count], key=simplicity)
 
 
 def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Iterable[int]:

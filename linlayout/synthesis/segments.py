@@ -25,7 +25,7 @@ was proven (the search finished within its node budget).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import f2
@@ -218,31 +218,10 @@ def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int,
     floor_score = _worst_first(floor, weights)
     everything = w <= _EXHAUSTIVE_CANDIDATES_BITS
     for _ in range(1 if everything else 6):
-        kernel: list[int] = []
-        k_basis: tuple[int, ...] = ()
-        sums = list(side_bases)  # echelon bases of K + X_i
-        exps = [0] * len(sides)
-        while len(kernel) < kappa:
-            cands: Iterable[int]
-            if everything:
-                cands = range(1, 1 << w)
-            else:
-                pool = {rng.getrandbits(w) for _ in range(48)}
-                pool |= {1 << j for j in range(w)}
-                cands = sorted(pool)
-            pick = None
-            for c in cands:
-                if c == 0 or f2.reduce(c, k_basis) == 0:
-                    continue
-                trial = [e + (f2.reduce(c, sb) == 0) for e, sb in zip(exps, sums)]
-                sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
-                if pick is None or sc < pick[0]:
-                    pick = (sc, c, trial)
-            assert pick is not None
-            _, c, exps = pick
-            kernel.append(c)
-            k_basis = f2.echelon(kernel)
-            sums = [f2.echelon(list(sb) + [c]) for sb in sums]
+        if everything:
+            kernel, exps = _greedy_all(side_bases, w, kappa, wts)
+        else:
+            kernel, exps = _greedy_sampled(side_bases, w, kappa, wts, rng)
         sc = _worst_first(exps, weights)
         if best_score is None or sc < best_score:
             best, best_score = kernel, sc
@@ -250,6 +229,71 @@ def _heuristic(sides: Sequence[Sequence[int]], w: int, kappa: int, seed: int,
             break
     assert best is not None
     return best
+
+
+def _greedy_all(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
+                wts: Sequence[int]) -> tuple[list[int], list[int]]:
+    """One deterministic greedy pass of :func:`_heuristic` over every nonzero vector of
+    ``F₂^w`` (``w`` at most :data:`_EXHAUSTIVE_CANDIDATES_BITS`): the spans involved have at
+    most ``2^w`` elements, so membership is a set lookup instead of a reduction. Returns the
+    kernel and its sides' exponents."""
+    kernel: list[int] = []
+    in_kernel = {0}
+    spans = [set(f2.span_elements(sb)) for sb in side_bases]  # elements of K + X_i
+    exps = [0] * len(side_bases)
+    size = 1 << w
+    while len(kernel) < kappa:
+        # a candidate's score depends only on which spans hold it (its mask): score each
+        # mask once and take the lowest candidate of the best mask (the first in order)
+        masks = [0] * size
+        for i, sp in enumerate(spans):
+            bit = 1 << i
+            for x in sp:
+                masks[x] |= bit
+        first: dict[int, int] = {}
+        for c in range(1, size):
+            m = masks[c]
+            if m not in first and c not in in_kernel:
+                first[m] = c
+        pick = None
+        for m, c in first.items():
+            trial = [e + (m >> i & 1) for i, e in enumerate(exps)]
+            sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
+            if pick is None or (sc, c) < (pick[0], pick[1]):
+                pick = (sc, c, trial)
+        assert pick is not None
+        _, c, exps = pick
+        kernel.append(c)
+        in_kernel |= {x ^ c for x in in_kernel}
+        spans = [sp if c in sp else sp | {x ^ c for x in sp} for sp in spans]
+    return kernel, exps
+
+
+def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
+                    wts: Sequence[int], rng: random.Random) -> tuple[list[int], list[int]]:
+    """One randomised greedy pass of :func:`_heuristic` (48 sampled vectors and the unit
+    vectors per step); the kernel and its sides' exponents."""
+    kernel: list[int] = []
+    k_basis: tuple[int, ...] = ()
+    sums = list(side_bases)  # echelon bases of K + X_i
+    exps = [0] * len(side_bases)
+    while len(kernel) < kappa:
+        pool = {rng.getrandbits(w) for _ in range(48)}
+        pool |= {1 << j for j in range(w)}
+        pick = None
+        for c in sorted(pool):
+            if c == 0 or f2.reduce(c, k_basis) == 0:
+                continue
+            trial = [e + (f2.reduce(c, sb) == 0) for e, sb in zip(exps, sums)]
+            sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
+            if pick is None or sc < pick[0]:
+                pick = (sc, c, trial)
+        assert pick is not None
+        _, c, exps = pick
+        kernel.append(c)
+        k_basis = f2.echelon(kernel)
+        sums = [f2.echelon(list(sb) + [c]) for sb in sums]
+    return kernel, exps
 
 
 def _search(

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 from .. import f2
 from .._checks import as_int, instance_of, shown
 from ..errors import LayoutError
+from ..hardware.access import widest_vector_log2
 from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import memory_columns
 from ..hardware.model import BankModel, HardwareModel
@@ -60,7 +61,7 @@ from ..lowering import Target, triton_scratch_layout
 from .lowered import LOWERINGS, lower_sides, resolve_target
 from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
-from .._memo import register
+from .._memo import memoize, register
 
 __all__ = ["MAX_ASSIGNMENTS", "OptimalityBound", "SwizzleResult", "common_vector",
            "common_vector_layout", "synthesize_lowered", "synthesize_swizzle",
@@ -558,7 +559,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
                 infeasible += 1
             continue
         plan = build_plan(assignment, problem, target=key,
-                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds))
+                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds), feasible=True)
         if bound_key is None:
             bound_key, bound_assignment = key, assignment
         builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
@@ -593,7 +594,8 @@ def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequenc
             if common is not None:
                 candidates.append(common)
                 break
-    alt = _alternatives(store, options, problem)
+    beat = min((_key(c, problem) for c in candidates), default=None)
+    alt = _alternatives(store, options, problem, beat)
     if alt is not None:
         candidates.append(alt)
     if not candidates:
@@ -653,12 +655,13 @@ def _fixed_tma(mode: str, store: LinearLayout, options: Sequence[Sequence[SideOp
                         candidates=len(cands))
 
 
-def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Problem,
-           source: str) -> Plan | None:
+def _count(cols: Sequence[int], options: Sequence[Sequence[SideOption]], problem: Problem,
+           source: str, inv: Sequence[int] | None = None) -> Plan | None:
     """A given layout as a plan: each side's cheapest allowed access on it (None when a side
-    has no allowed access the layout serves)."""
+    has no allowed access the layout serves); ``inv``: its inverse columns, when known."""
     model, d, key = problem.model, problem.d, problem.objective.key
-    inv = f2.inverse(cols)
+    if inv is None:
+        inv = f2.inverse(cols)
     reports, chosen = [], []
     for opts, side, reg in zip(options, problem.sides, problem.regs):
         best = None
@@ -684,31 +687,84 @@ def _count(cols: list[int], options: Sequence[Sequence[SideOption]], problem: Pr
 
 
 def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
-                  problem: Problem) -> Plan | None:
+                  problem: Problem, beat: tuple[int, int] | None = None) -> Plan | None:
     """The cheapest of the simple layouts: row-major in every dimension order (all orders up
-    to rank 3; both directions beyond) and every TMA mode's layouts."""
+    to rank 3; both directions beyond) and every TMA mode's layouts (built once per tile
+    shape and element width: :func:`_simple_layouts`). A layout is counted only when its
+    lower bound (:func:`_lower_key`) is below ``beat`` (a key to beat, if any) and below the
+    best simple layout so far: the others cannot be cheaper."""
+    best: Plan | None = None
+    best_key: tuple[int, int] | None = None
+    dims = tuple((n, store.out_dims[n]) for n in store.out_dim_names)
+    for source, cols, inv in _simple_layouts(dims, problem.model.element_bits):
+        limit = best_key if beat is None or (best_key is not None and best_key < beat) else beat
+        if limit is not None:
+            floor = _lower_key(cols, options, problem)
+            if floor is not None and floor >= limit:
+                continue
+        plan = _count(cols, options, problem, source, inv)
+        if plan is not None:
+            key = _key(plan, problem)
+            if best_key is None or key < best_key:
+                best, best_key = plan, key
+    return best
+
+
+def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
+               problem: Problem) -> tuple[int, int] | None:
+    """A lower bound on the key :func:`_count` gives a layout, from its first columns alone
+    (None when there is none to give).
+
+    An ``ld/st.shared`` side vectorises by at most the widest vector its registers back
+    (:func:`~linlayout.hardware.access.widest_vector_log2`); with ``k`` elements it costs
+    exactly its option's instructions and at least its option's wavefronts, so it costs at
+    least the cheapest option of a vector up to that width; a matrix side at least its
+    option's bound. The sum of the sides' cheapest keys is the least total key (a side's
+    cheapest first component is needed for the least sum of first components).
+    """
+    objective, model, d = problem.objective, problem.model, problem.d
+    total_a = total_b = 0
+    for opts, reg, wt in zip(options, problem.regs, problem.weights):
+        cands = [o for o in opts if o.is_matrix]
+        plain = [o for o in opts if not o.is_matrix]
+        if plain:
+            k = widest_vector_log2(cols, d, reg, model)
+            if k > max(o.vector_log2 for o in plain):  # a vector no option describes
+                return None
+            cands += [o for o in plain if o.vector_log2 <= k]
+        if not cands:
+            return None
+        a, b = min(objective.key(o.wavefronts_bound, o.instructions_per_warp) for o in cands)
+        total_a += wt * a
+        total_b += wt * b
+    return total_a, total_b
+
+
+@memoize(64)
+def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
+                    ) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]:
+    """The layouts :func:`_alternatives` counts for a tile of out dims ``dims`` (name, size;
+    the store's order): ``(source, columns, inverse columns)``, row-major orders first, then
+    every TMA mode's layouts (:data:`linlayout.ptx.MATCH_ORDER`). They depend only on the
+    shape and the element width, so they are built once per pair of them."""
     from .. import ptx
 
-    names = store.out_dim_names
-    sizes = [store.out_bits(n) for n in names]
+    names = tuple(n for n, _ in dims)
+    sizes = [size.bit_length() - 1 for _, size in dims]
     orders = (list(itertools.permutations(range(len(names)))) if len(names) <= 3 else
               [tuple(range(len(names))), tuple(reversed(range(len(names))))])
     shifts = [0]
     for b in sizes:
         shifts.append(shifts[-1] + b)
-    candidates: list[tuple[str, list[int]]] = []
+    out: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
     for order in orders:  # order[0] is the fastest-varying dim
-        cols = [1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim])]
-        candidates.append(("row-major", cols))
+        cols = tuple(1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim]))
+        out.append(("row-major", cols, tuple(f2.inverse(cols))))
     for mode in ptx.MATCH_ORDER:
-        for _, mem in ptx.tma_layouts(mode, store.out_dims, problem.model.element_bits):
-            candidates.append((f"TMA {mode.value}", list(memory_columns(mem, names)[0])))
-    best: Plan | None = None
-    for source, cols in candidates:
-        plan = _count(cols, options, problem, source)
-        if plan is not None and (best is None or _key(plan, problem) < _key(best, problem)):
-            best = plan
-    return best
+        for _, mem in ptx.tma_layouts(mode, dict(dims), element_bits):
+            cols = tuple(memory_columns(mem, names)[0])
+            out.append((f"TMA {mode.value}", cols, tuple(f2.inverse(cols))))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------ the result

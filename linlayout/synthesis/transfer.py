@@ -156,8 +156,9 @@ class Transfer:
         for i, ld in enumerate(loads):
             name = "load" if len(loads) == 1 else f"load {i}"
             require_same_tensor(store, ld, "store", name)
-            sides.append(distributed_columns(ld.transpose_outs(store.out_dim_names), name,
-                                             model.warp_log2))
+            same = ld.out_dim_names == store.out_dim_names  # checked the same tensor above
+            sides.append(distributed_columns(ld if same else ld.transpose_outs(
+                store.out_dim_names), name, model.warp_log2))
         if len(loads) > MAX_LOADS and len(
                 {(s.register, s.lane, s.warp, s.block) for s in sides[1:]}) > MAX_LOADS:
             raise LayoutError(f"more than {MAX_LOADS} distinct load layouts (MAX_LOADS); "

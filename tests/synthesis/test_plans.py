@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linlayout import f2
-from linlayout.synthesis.plans import chain_ok
+from linlayout.synthesis.plans import aligned_complement, chain_ok
 
 
 def _functional_exists(prefix, cons, i, n):
@@ -44,3 +44,27 @@ def test_chain_ok_worked_example():
     # two bits with the same constraint stay independent modulo it
     assert chain_ok([0b010, 0b100], [(0b001,), (0b001,)])
     assert not chain_ok([0b011, 0b010], [(0b001,), (0b001,)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_rank_condition_fails_whatever_the_prefix_below_its_constraint_bound(data):
+    # the bound build_plan uses to stop scanning prefixes: the functionals of prefix bits
+    # z … kp−1 vanish on C (the intersection of their constraint spans), so on a side's
+    # lanes they have rank at most dim(lanes + C) − dim C
+    n = data.draw(st.integers(2, 7), label="n")
+    kp = data.draw(st.integers(1, min(n, 4)), label="prefix length")
+    prefix = data.draw(st.lists(st.integers(1, (1 << n) - 1), min_size=kp, max_size=kp))
+    if f2.rank(prefix) != kp:
+        return
+    group = tuple(data.draw(st.lists(st.integers(1, (1 << n) - 1), min_size=1, max_size=4)))
+    cons = [group] * kp
+    lanes = data.draw(st.lists(st.integers(0, (1 << n) - 1), min_size=1, max_size=4))
+    z = data.draw(st.integers(0, kp - 1), label="z")
+    found = aligned_complement(prefix, cons, [lanes], [z], n)
+    if found is None:
+        return
+    common = f2.echelon(group)
+    bound = f2.rank(list(lanes) + list(common)) - len(common)
+    if bound < min(len(lanes), kp - z):
+        assert found[1] is False
