@@ -24,9 +24,9 @@ builds a layout whose chunk is the side's *first* ``c`` register columns (``c = 
 element_bits)``), in order. Triton 3.9's ``lowerLdStMatrix`` instead accepts *any* ``c``
 single registers landing on offsets ``1 … 2^(c−1)``, in any order (``regPermForDivide`` before
 ``divideLeft``), so a layout whose chunk is other registers still lowers to the matrix
-instruction. :func:`chunk_orders` reorders each side's registers so that every chunk Triton
-can pick comes first once; the hardware search on each order covers the layouts with that
-chunk, and the least of their bounds covers them all.
+instruction. :func:`chunk_orders` reorders the sides' registers so that every chunk Triton
+can pick comes first in some searched order; the hardware search on each order covers the
+layouts with that chunk, and the least of their bounds covers them all.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ LOWERINGS = ("hardware", "triton")
 #: At most this many register orders (:func:`chunk_orders`) are searched per lowered
 #: synthesis (about 2.5 ms each here); beyond it a few likely ones are, and the bound is
 #: :func:`relaxed_bound`.
-MAX_CHUNK_ORDERS = 48
+MAX_CHUNK_ORDERS = 64
 
 
 @dataclass(frozen=True)
@@ -174,17 +174,25 @@ def _reordered(layout: LinearLayout, first: tuple[int, ...]) -> LinearLayout:
 
 
 def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bool]:
-    """The transfer with each matrix-capable side's registers reordered so that every
-    32-bit lane chunk Triton may pick comes first (module docstring), and whether the list
-    is complete.
+    """The transfer with matrix-capable sides' registers reordered so that every 32-bit lane
+    chunk Triton may pick comes first in some order (module docstring), and whether the list
+    covers them all.
 
     A side that Triton may lower to ``ldmatrix``/``stmatrix`` on ``target``
-    (:func:`matrix_requests`) with 8- or 16-bit elements gets each ordered tuple of ``c``
-    nonzero register bases first (``c = log2(32 / element_bits)``; a 16-bit ``.trans``
-    access's row-pair register is the first register too); 32-bit elements have no choice.
-    When the product over the sides exceeds :data:`MAX_CHUNK_ORDERS` the list holds the
-    given order and, per side, the chunk made of registers that every other side also holds
-    in registers (the chunk a common vector needs), and is marked incomplete.
+    (:func:`matrix_requests`) with 8- or 16-bit elements can take as its chunk any ordered
+    tuple of ``c`` nonzero register bases (``c = log2(32 / element_bits)``; a 16-bit
+    ``.trans`` access's row-pair register is the first register too); 32-bit elements have
+    no choice. The hardware search proves an access assignment impossible only from spans
+    and from the matrix sides' rows (:func:`~.plans.chain_dims_ok`): an assignment depends on
+    the chunks of the sides it gives a matrix instruction, and those sides must share one row,
+    hence one chunk. So it suffices to search: the given order; each side with each of its
+    chunks first (the others as given); and each chunk that several sides hold in registers,
+    first on all of them. The least bound over these searches is the least over every
+    combination of chunks.
+
+    When there are more than :data:`MAX_CHUNK_ORDERS` of them the list holds the given order
+    and, per side, the chunk made of registers every other side also holds (the chunk a
+    common vector needs), and is marked incomplete.
 
     Returns:
         ``(transfers, complete)``; the given transfer is always first.
@@ -200,17 +208,33 @@ def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bo
         return [transfer], True
     c = 2 if bits == 8 else 1
     layouts = transfer.layouts
-    choices = [_chunk_choices(ly, c) if req else [()] for ly, req in zip(layouts, requests)]
-    total = 1
-    for ch in choices:
-        total *= len(ch)
-    complete = total <= MAX_CHUNK_ORDERS
+    nsides = len(layouts)
+    choices = [_chunk_choices(ly, c) if req else [] for ly, req in zip(layouts, requests)]
+    combos: list[tuple[tuple[int, ...], ...]] = []
+    for i, ch in enumerate(choices):
+        for tup in ch:
+            combos.append(tuple(tup if j == i else () for j in range(nsides)))
+    shared: set[tuple[int, ...]] = set()
+    for i, ch in enumerate(choices):
+        regs = transfer.sides[i].register
+        for tup in ch:
+            cols = tuple(regs[t] for t in tup)
+            if cols in shared:
+                continue
+            shared.add(cols)
+            combo = []
+            for j in range(nsides):
+                rj = list(transfer.sides[j].register)
+                combo.append(tuple(rj.index(x) for x in cols)
+                             if choices[j] and all(x in rj for x in cols) else ())
+            if sum(1 for t in combo if t) >= 2:
+                combos.append(tuple(combo))
+    complete = len(combos) + 1 <= MAX_CHUNK_ORDERS
     if not complete:
-        choices = [[()] + _common_chunk(i, transfer, c) for i in range(len(layouts))]
+        combos = [tuple(t if j == i else () for j in range(nsides))
+                  for i in range(nsides) for t in _common_chunk(i, transfer, c)]
     out = [transfer]
-    for combo in itertools.product(*choices):
-        if not any(combo):
-            continue
+    for combo in combos:
         tr = Transfer.make(_reordered(layouts[0], combo[0]),
                            [_reordered(ly, f) for ly, f in zip(layouts[1:], combo[1:])],
                            element_bits=transfer.element_bits, hardware=transfer.hardware,

@@ -4,6 +4,7 @@ chunk it picks (:func:`relaxed_bound`)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -12,9 +13,10 @@ import linlayout as ll
 from linlayout import f2
 from linlayout.errors import LayoutError
 from linlayout.lowering import Target
-from linlayout.synthesis import Transfer, lower_sides
+from linlayout.synthesis import Transfer, lower_sides, lowered
 from linlayout.synthesis.lowered import (MAX_CHUNK_ORDERS, chunk_orders, matrix_requests,
                                          relaxed_bound)
+from linlayout.synthesis.synthesize import synthesize_transfer
 from linlayout.synthesis.transfer import WAVEFRONTS
 from tests.check.shared_memory.triton_fixtures import entries
 
@@ -54,10 +56,45 @@ def test_chunk_orders_put_every_chunk_first_and_keep_each_threads_elements():
     assert len(firsts) == len(orders)
 
 
-def test_chunk_orders_are_capped():
+def test_chunk_orders_are_capped(monkeypatch):
     tr, _ = _transfer(CHUNK_CASE)
-    orders, complete = chunk_orders(tr, Target.parse("cuda:90"))  # 20 x 20 orders: too many
-    assert not complete and len(orders) <= MAX_CHUNK_ORDERS and orders[0] == tr
+    orders, complete = chunk_orders(tr, Target.parse("cuda:90"))
+    assert complete and len(orders) <= MAX_CHUNK_ORDERS
+    monkeypatch.setattr(lowered, "MAX_CHUNK_ORDERS", 8)
+    orders, complete = chunk_orders(tr, Target.parse("cuda:90"))
+    assert not complete and len(orders) <= 3 and orders[0] == tr
+
+
+@pytest.mark.parametrize("name", ["rt_blocked_blocked_b8_128x32_w8_b0cfb8_cuda90",
+                                  "rt_blocked_blocked_b16_64x64_w4_b63374_cuda90"])
+def test_the_searched_orders_bound_as_tightly_as_every_combination_of_chunks(name):
+    # an assignment depends only on the chunks of its matrix sides, which share one row: the
+    # searched orders (each side's chunk alone, shared chunks together) give the same least
+    # bound as searching every combination of the sides' chunks
+    tr, e = _transfer(name)
+    t = Target.parse(e["target"])
+    req = matrix_requests(tr, t)
+    c = 2 if tr.element_bits == 8 else 1
+
+    def key(transfer: Transfer) -> tuple[int, int]:
+        b = synthesize_transfer(transfer, WAVEFRONTS, instructions=req).bound
+        return b.wavefronts_per_warp, b.instructions_per_warp
+
+    orders, complete = chunk_orders(tr, t)
+    assert complete
+    regs = [[i for i, img in enumerate(ly.bases["register"]) if any(img)] for ly in tr.layouts]
+    every = []
+    for a in itertools.permutations(regs[0], c):
+        for b in itertools.permutations(regs[1], c):
+            bases = [{**ly.bases, "register": [ly.bases["register"][i] for i in
+                                               list(f) + [j for j in range(len(
+                                                   ly.bases["register"])) if j not in f]]}
+                     for ly, f in zip(tr.layouts, (a, b))]
+            every.append(Transfer.make(*(ll.LinearLayout(bs, dict(ly.out_dims))
+                                         for bs, ly in zip(bases, tr.layouts)),
+                                       element_bits=tr.element_bits))
+    assert len(every) > len(orders)
+    assert min(key(o) for o in orders) == min(key(x) for x in every)
 
 
 def test_a_chunk_of_later_registers_is_found_and_proven_optimal():
