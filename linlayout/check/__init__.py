@@ -29,13 +29,13 @@ Example::
 """
 
 from .analysis import check_module, triton_vector_elems
-from .files import (FileError, check_file, check_files, misaligned_ops, not_counted_instructions,
-                    passes, worst_degree)
+from .files import (FileError, check_file, check_files, complete, misaligned_ops,
+                    not_analysed_ops, not_counted_instructions, passes, worst_degree)
 from .render import render_json, render_text, to_json
 from .report import (Alternative, InstructionReport, KernelReport, KernelTotals, OpReport,
                      OpStatus, Suggestion)
 
 __all__ = ["Alternative", "FileError", "InstructionReport", "KernelReport", "KernelTotals",
            "OpReport", "OpStatus", "Suggestion", "check_file", "check_files", "check_module",
-           "misaligned_ops", "not_counted_instructions", "passes", "render_json", "render_text",
+           "complete", "misaligned_ops", "not_analysed_ops", "not_counted_instructions", "passes", "render_json", "render_text",
            "to_json", "triton_vector_elems", "worst_degree"]

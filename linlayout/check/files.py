@@ -14,7 +14,8 @@ from ..triton.ttgir import read_ttgir
 from .analysis import check_module
 from .report import KernelReport
 
-__all__ = ["FileError", "check_file", "check_files", "misaligned_ops", "not_counted_instructions",
+__all__ = ["FileError", "check_file", "check_files", "complete", "misaligned_ops",
+           "not_analysed_ops", "not_counted_instructions",
            "passes", "worst_degree"]
 
 
@@ -98,9 +99,35 @@ def not_counted_instructions(results: Sequence[KernelReport | FileError]) -> int
     return sum(len(r.not_counted) for r in results if isinstance(r, KernelReport))
 
 
-def passes(results: Sequence[KernelReport | FileError], max_degree: int) -> bool:
+def not_analysed_ops(results: Sequence[KernelReport | FileError]) -> int:
+    """How many ops of the readable files could not be analysed
+    (:attr:`~linlayout.check.report.OpStatus.NOT_ANALYSED`: their layouts could not be read
+    or lowered)."""
+    results = _results(results)
+    return sum(r.totals.not_analysed for r in results if isinstance(r, KernelReport))
+
+
+def complete(results: Sequence[KernelReport | FileError]) -> bool:
+    """Whether a ``check`` run counted everything it found: no lane access the bank counter
+    could not count (:func:`not_counted_instructions`) and no op it could not analyse
+    (:func:`not_analysed_ops`). Ops that are only named (TMA copies, wgmma/tcgen05 operand
+    reads through descriptors) and private scratch without a layout have no lane access to
+    count and do not make a run incomplete. ``"complete"`` in JSON; the text verdict of an
+    incomplete run starts with ``incomplete:``, never ``ok:``."""
+    return not_counted_instructions(results) == 0 and not_analysed_ops(results) == 0
+
+
+def passes(results: Sequence[KernelReport | FileError], max_degree: int,
+           strict: bool = False) -> bool:
     """The verdict of a ``check`` run (``"ok"`` in JSON, exit status 0 unless a file could
-    not be read): no op misaligned and the worst degree at most ``max_degree``. Instructions
-    not counted do not fail it; they are listed beside it."""
+    not be read): no op misaligned and the worst degree at most ``max_degree``; with
+    ``strict`` (``check --strict``) also :func:`complete`. Without ``strict``, instructions
+    not counted and ops not analysed do not fail it; the verdict line lists them and says
+    ``incomplete``.
+
+    Raises:
+        LayoutError: ``max_degree`` not an int; ``results`` not reports.
+    """
     max_degree = as_int(max_degree, "max_degree")
-    return misaligned_ops(results) == 0 and worst_degree(results) <= max_degree
+    ok = misaligned_ops(results) == 0 and worst_degree(results) <= max_degree
+    return ok and (not strict or complete(results))

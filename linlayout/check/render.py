@@ -19,10 +19,13 @@ vector) and fails the run. The document ``linlayout check --json`` prints, for o
 several, lists them in the order given, each op once (under its file)::
 
     {"schema_version": 1, "files": [file, …], "max_degree": K, "worst_degree": d,
-     "ok": bool, "errors": n}
+     "ok": bool, "complete": bool, "not_counted": n, "not_analysed": m, "strict": bool,
+     "errors": n}
 
-``"ok"`` is false when an op is misaligned or the worst degree exceeds ``max_degree``
-(:func:`~linlayout.check.files.passes`). Its JSON Schema is
+``"ok"`` is false when an op is misaligned or the worst degree exceeds ``max_degree``, and
+with ``strict`` also when the run is not ``"complete"`` (:func:`~linlayout.check.files.passes`):
+``"complete"`` is false when a lane access could not be counted (``"not_counted"`` of them)
+or an op could not be analysed (``"not_analysed"``) — :func:`~linlayout.check.files.complete`. Its JSON Schema is
 ``linlayout/data/schemas/check.json`` (:func:`linlayout.show.schemas.schema`).
 """
 
@@ -35,7 +38,8 @@ from ..show.schemas import versioned
 from ..show.text import dumps, table
 from ..lowering.convert import REGISTER_SIDES
 from ..lowering.emitted import Emitted
-from .files import FileError, misaligned_ops, not_counted_instructions, passes, worst_degree
+from .files import (FileError, complete, misaligned_ops, not_analysed_ops,
+                    not_counted_instructions, passes, worst_degree)
 from .report import Alternative, InstructionReport, KernelReport, KernelTotals, OpReport, OpStatus
 
 __all__ = ["kernel_dict", "op_dict", "render_json", "render_text", "to_json", "totals_dict"]
@@ -138,12 +142,18 @@ def kernel_dict(k: KernelReport | FileError) -> dict:
             "ops": [op_dict(r) for r in k.ops], "totals": totals_dict(k.totals)}
 
 
-def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> dict:
+def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1,
+            strict: bool = False) -> dict:
     """The JSON document of a ``check`` run over several files (module docstring).
 
     Args:
         results: one entry per file, in the order given.
         max_degree: the largest acceptable conflict degree (``ok`` compares against it).
+        strict: ``check --strict``: ``ok`` also needs every access counted and every op
+            analysed.
+
+    Raises:
+        LayoutError: ``results`` not reports, or ``max_degree`` not an int.
     """
     results = sequence_of(results, (KernelReport, FileError), "results")
     max_degree = as_int(max_degree, "max_degree")
@@ -151,12 +161,17 @@ def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) ->
     worst = worst_degree(results)
     errors = sum(isinstance(k, FileError) for k in results)
     return versioned({"files": files, "max_degree": max_degree, "worst_degree": worst,
-                      "ok": passes(results, max_degree), "errors": errors})
+                      "ok": passes(results, max_degree, bool(strict)),
+                      "complete": complete(results),
+                      "not_counted": not_counted_instructions(results),
+                      "not_analysed": not_analysed_ops(results), "strict": bool(strict),
+                      "errors": errors})
 
 
-def render_json(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> str:
+def render_json(results: Sequence[KernelReport | FileError], max_degree: int = 1,
+                strict: bool = False) -> str:
     """:func:`to_json` as text (indented; lists of ints on one line)."""
-    return dumps(to_json(results, max_degree))
+    return dumps(to_json(results, max_degree, strict))
 
 
 def _cell(v) -> str:
@@ -252,14 +267,25 @@ def _kernel_text(k: KernelReport, max_degree: int) -> list[str]:
     return lines
 
 
-def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1) -> str:
+def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1,
+                strict: bool = False) -> str:
     """The text report of a ``check`` run: a table per readable file (one row per predicted
     instruction), its suggestions, faults, instructions not counted and totals, then the
-    verdict line (``ok: worst degree d <= --max-degree K`` or ``FAIL: …``, failing also when
-    an op is misaligned, with ``n op(s) misaligned`` and ``n instruction(s) not counted``
-    appended when there are any). Files that could not be read are counted in the verdict,
-    not shown (the command line prints their errors on stderr). Empty when no file could be
-    read."""
+    verdict line:
+
+    * ``ok: worst degree d <= --max-degree K`` — everything was counted and passes;
+    * ``incomplete: worst degree d <= --max-degree K over what was counted; n instruction(s)
+      not counted; m op(s) not analysed`` — it passes as far as it was counted, but some
+      lane accesses were not counted or ops not analysed (never ``ok``);
+    * ``FAIL: …`` — an op is misaligned (``n op(s) misaligned``), the worst degree exceeds
+      ``K``, or, with ``strict``, the run is incomplete (`` (--strict)`` appended).
+
+    Files that could not be read are counted in the verdict, not shown (the command line
+    prints their errors on stderr). Empty when no file could be read.
+
+    Raises:
+        LayoutError: ``results`` not reports, or ``max_degree`` not an int.
+    """
     results = sequence_of(results, (KernelReport, FileError), "results")
     max_degree = as_int(max_degree, "max_degree")
     good = [k for k in results if isinstance(k, KernelReport)]
@@ -267,13 +293,19 @@ def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1
         return ""
     blocks = ["\n".join(_kernel_text(k, max_degree)) for k in good]
     worst = worst_degree(results)
-    ok = passes(results, max_degree)
+    ok = passes(results, max_degree, bool(strict))
+    whole = complete(results)
     errors = len(results) - len(good)
     bad = misaligned_ops(results)
     skipped = not_counted_instructions(results)
+    unread = not_analysed_ops(results)
     head = f"{bad} op(s) misaligned (the instructions Triton emits fault); " if bad else ""
-    tail = (f"; {skipped} instruction(s) not counted" if skipped else "") \
+    tail = (" over what was counted" if not whole else "") \
+        + (f"; {skipped} instruction(s) not counted" if skipped else "") \
+        + (f"; {unread} op(s) not analysed" if unread else "") \
+        + (" (--strict)" if strict and not whole and not ok else "") \
         + (f"; {errors} file(s) could not be read" if errors else "")
-    verdict = (f"{'ok' if ok else 'FAIL'}: {head}worst degree {worst} "
+    word = "FAIL" if not ok else "ok" if whole else "incomplete"
+    verdict = (f"{word}: {head}worst degree {worst} "
                f"{'<=' if worst <= max_degree else '>'} --max-degree {max_degree}{tail}")
     return "\n\n".join(blocks) + "\n" + verdict

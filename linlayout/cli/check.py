@@ -9,9 +9,10 @@ better Triton layout, converts get ``synthesize_swizzle``'s scratch layout besid
 The hardware model follows ``ttg.target`` (``--hardware`` overrides). An op whose emitted
 instruction is illegal on its buffer (a vector misaligned by padding, or with a padding gap
 inside) is ``MISALIGNED`` and fails the run; lane accesses the bank counter cannot count are
-``not counted`` and listed in the verdict. Exit status 1 when an access exceeds
-``--max-degree`` or an op is misaligned; 2 when a file cannot be read (the others are still
-reported).
+``not counted`` and, with ops that could not be analysed, make the verdict ``incomplete``
+(never ``ok``). Exit status 1 when an access exceeds ``--max-degree`` or an op is misaligned
+(with ``--strict`` also when the run is incomplete); 2 when a file cannot be read (the
+others are still reported).
 """
 
 from __future__ import annotations
@@ -49,9 +50,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"linlayout: note: {r.file} is one TTGIR module, not MLIR_ENABLE_DUMP "
                       f"output; --pass {args.pass_name} does not apply to it",
                       file=sys.stderr)
-    ok = passes(results, args.max_degree)
-    text = render_json(results, args.max_degree) if args.json else \
-        render_text(results, args.max_degree)
+    ok = passes(results, args.max_degree, args.strict)
+    text = render_json(results, args.max_degree, args.strict) if args.json else \
+        render_text(results, args.max_degree, args.strict)
     if text:
         print(text)
     return 2 if errors else (0 if ok else 1)
@@ -67,8 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "MISALIGNED (an instruction Triton emits has a misaligned address or a "
                     "padding gap inside a vector: the code faults or moves wrong data), 2 when "
                     "a file cannot be read (the other files are still reported). Lane "
-                    "accesses the bank counter cannot count are shown as 'not counted' and "
-                    "listed in the verdict line; they do not change the exit status.")
+                    "accesses the bank counter cannot count are shown as 'not counted'; with "
+                    "ops that could not be analysed they make the verdict 'incomplete' (never "
+                    "'ok'), exit status 0 unless --strict.")
     c.add_argument("files", nargs="+", metavar="FILE",
                    help="TTGIR (Triton GPU IR) text or MLIR_ENABLE_DUMP=1 output")
     c.add_argument("--max-degree", type=int, default=1, metavar="K",
@@ -83,5 +85,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="banks per row (default: the model's)")
     c.add_argument("--bank-bytes", type=int, default=None, metavar="N",
                    help="bytes per bank word (default: the model's)")
+    c.add_argument("--strict", action="store_true",
+                   help="also fail (exit status 1) when a lane access could not be counted "
+                        "or an op could not be analysed (the verdict says 'incomplete')")
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.set_defaults(func=run)

@@ -249,6 +249,13 @@ class SynthesisReport:
                        f"{gw} wavefronts and {gi} instructions above it")
         cute = self.cute or f"none — {self.cute_reason}"
         tma_line = self.tma.describe() if self.tma else None
+        if result.counted and not result.counted[0] and not (
+                self.triton or "").startswith("#ttg.nvmma_shared"):
+            # a TMA store whose layout no nvmma_shared names at this shape (e.g. a swizzle
+            # wider than the tile's rows): Triton's TMA path cannot produce it
+            tma_line = (f"{tma_line}; " if tma_line else "") + (
+                "no #ttg.nvmma_shared names this layout at this shape, and Triton's TMA path "
+                "needs one: the Triton/Gluon forms below serve local_store/local_load only")
         # Only a positive TMA note: "not realisable" would be noise for most synthesized
         # layouts (the JSON always carries "tma_mode", null when no TMA mode writes it).
         return "\n".join([

@@ -11,26 +11,51 @@ picks ``stmatrix`` on sm_90+ and ``ldmatrix`` on sm_75+ whenever the tile fits,
 * :func:`lower_sides` — what each side of a transfer costs when Triton lowers it through a
   given layout: the instruction Triton emits (:class:`~linlayout.lowering.Emitted`) and its
   exact :class:`~linlayout.ConflictReport`.
+* :func:`matrix_requests`, :func:`chunk_orders` and :func:`relaxed_bound` — what the
+  lowered synthesis searches and what it proves: the matrix instructions the target has, the
+  32-bit lane chunks Triton may pick for them, and the per-side bound that holds whatever
+  chunk it picks.
 * :func:`~linlayout.synthesis.synthesize.synthesize_lowered` (``synthesize_swizzle(...,
   lowering="triton")``) synthesizes under that cost.
+
+**The lane's 32-bit chunk.** An ``ldmatrix``/``stmatrix`` row is 16 bytes: four lanes'
+32-bit chunks. The hardware model (:func:`~linlayout.hardware.instructions.matrix_geometry`)
+builds a layout whose chunk is the side's *first* ``c`` register columns (``c = log2(32 /
+element_bits)``), in order. Triton 3.9's ``lowerLdStMatrix`` instead accepts *any* ``c``
+single registers landing on offsets ``1 … 2^(c−1)``, in any order (``regPermForDivide`` before
+``divideLeft``), so a layout whose chunk is other registers still lowers to the matrix
+instruction. :func:`chunk_orders` reorders the sides' registers so that every chunk Triton
+can pick comes first in some searched order; the hardware search on each order covers the
+layouts with that chunk, and the least of their bounds covers them all.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
+from .. import f2
 from ..conflicts import ConflictReport, bank_conflicts
 from .._checks import instance_of
 from ..errors import LayoutError
+from ..hardware.instructions import all_variants
 from ..layout import LinearLayout
 from ..lowering import Emitted, Target, access_map, predict_local
 from ..lowering.target import default_target
-from .transfer import Transfer
+from .options import cost_bound, side_options
+from .result import OptimalityBound, SideBound
+from .transfer import Objective, Transfer
 
-__all__ = ["LOWERINGS", "LoweredSide", "lower_sides", "resolve_target"]
+__all__ = ["LOWERINGS", "LoweredSide", "MAX_CHUNK_ORDERS", "chunk_orders", "lower_sides",
+           "matrix_requests", "relaxed_bound", "resolve_target"]
 
 #: The cost models ``synthesize_swizzle(lowering=...)`` accepts.
 LOWERINGS = ("hardware", "triton")
+
+#: At most this many register orders (:func:`chunk_orders`) are searched per lowered
+#: synthesis (about 2.5 ms each here); beyond it a few likely ones are, and the bound is
+#: :func:`relaxed_bound`.
+MAX_CHUNK_ORDERS = 64
 
 
 @dataclass(frozen=True)
@@ -111,3 +136,160 @@ def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target
                                  vector_elems=e.vector_elems)
         out.append(LoweredSide(name, e, rep))
     return tuple(out)
+
+
+def matrix_requests(transfer: Transfer, target: Target) -> list[str | None] | None:
+    """Per side (store first), the ``instructions=`` request that lets the hardware search
+    use every matrix instruction Triton 3.9 may emit on ``target`` for it: ``"auto"`` for the
+    loads from sm_75 (``ldmatrix``) and for the store from sm_90 (``stmatrix``), None (plain
+    ``ld/st.shared``) otherwise; None when no side has one (AMD, older NVIDIA, elements over
+    32 bits).
+
+    Source: ``lowerLdStMatrix`` is tried on sm_90+ for ``local_store`` and sm_75+ for
+    ``local_load`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM``, Triton 3.9).
+    """
+    instance_of(transfer, Transfer, "transfer")
+    instance_of(target, Target, "target")
+    if not target.is_nvidia or target.cc < 75 or transfer.element_bits > 32:
+        return None
+    return ["auto" if target.cc >= 90 else None] + ["auto"] * len(transfer.loads)
+
+
+def _chunk_choices(layout: LinearLayout, c: int) -> list[tuple[int, ...]]:
+    """The ordered ``c``-tuples of a layout's nonzero register bases (their indices)."""
+    regs = [i for i, img in enumerate(layout.bases.get("register", [])) if any(img)]
+    return list(itertools.permutations(regs, c)) if len(regs) >= c else [()]
+
+
+def _reordered(layout: LinearLayout, first: tuple[int, ...]) -> LinearLayout:
+    """``layout`` with the register bases ``first`` moved to the front (same elements per
+    thread: only the registers' names change)."""
+    regs = layout.bases.get("register", [])
+    if not first or list(first) == list(range(len(first))):
+        return layout
+    order = list(first) + [i for i in range(len(regs)) if i not in first]
+    bases = {k: [list(v) for v in vs] for k, vs in layout.bases.items()}
+    bases["register"] = [list(regs[i]) for i in order]
+    return LinearLayout(bases, dict(layout.out_dims))
+
+
+def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bool]:
+    """The transfer with matrix-capable sides' registers reordered so that every 32-bit lane
+    chunk Triton may pick comes first in some order (module docstring), and whether the list
+    covers them all.
+
+    A side that Triton may lower to ``ldmatrix``/``stmatrix`` on ``target``
+    (:func:`matrix_requests`) with 8- or 16-bit elements can take as its chunk any ordered
+    tuple of ``c`` nonzero register bases (``c = log2(32 / element_bits)``; a 16-bit
+    ``.trans`` access's row-pair register is the first register too); 32-bit elements have
+    no choice. The hardware search proves an access assignment impossible only from spans
+    and from the matrix sides' rows (:func:`~.plans.chain_dims_ok`): an assignment depends on
+    the chunks of the sides it gives a matrix instruction, and those sides must share one row,
+    hence one chunk. So it suffices to search: the given order; each side with each of its
+    chunks first (the others as given); and each chunk that several sides hold in registers,
+    first on all of them. The least bound over these searches is the least over every
+    combination of chunks.
+
+    When there are more than :data:`MAX_CHUNK_ORDERS` of them the list holds the given order
+    and, per side, the chunk made of registers every other side also holds (the chunk a
+    common vector needs), and is marked incomplete.
+
+    Returns:
+        ``(transfers, complete)``; the given transfer is always first.
+
+    Raises:
+        LayoutError: an argument of the wrong type.
+    """
+    instance_of(transfer, Transfer, "transfer")
+    instance_of(target, Target, "target")
+    requests = matrix_requests(transfer, target)
+    bits = transfer.element_bits
+    if requests is None or bits not in (8, 16):
+        return [transfer], True
+    c = 2 if bits == 8 else 1
+    layouts = transfer.layouts
+    nsides = len(layouts)
+    choices = [_chunk_choices(ly, c) if req else [] for ly, req in zip(layouts, requests)]
+    combos: list[tuple[tuple[int, ...], ...]] = []
+    for i, ch in enumerate(choices):
+        for tup in ch:
+            combos.append(tuple(tup if j == i else () for j in range(nsides)))
+    shared: set[tuple[int, ...]] = set()
+    for i, ch in enumerate(choices):
+        regs = transfer.sides[i].register
+        for tup in ch:
+            cols = tuple(regs[t] for t in tup)
+            if cols in shared:
+                continue
+            shared.add(cols)
+            combo = []
+            for j in range(nsides):
+                rj = list(transfer.sides[j].register)
+                combo.append(tuple(rj.index(x) for x in cols)
+                             if choices[j] and all(x in rj for x in cols) else ())
+            if sum(1 for t in combo if t) >= 2:
+                combos.append(tuple(combo))
+    complete = len(combos) + 1 <= MAX_CHUNK_ORDERS
+    if not complete:
+        combos = [tuple(t if j == i else () for j in range(nsides))
+                  for i in range(nsides) for t in _common_chunk(i, transfer, c)]
+    out = [transfer]
+    for combo in combos:
+        tr = Transfer.make(_reordered(layouts[0], combo[0]),
+                           [_reordered(ly, f) for ly, f in zip(layouts[1:], combo[1:])],
+                           element_bits=transfer.element_bits, hardware=transfer.hardware,
+                           weights=transfer.weights)
+        if tr not in out:
+            out.append(tr)
+    return out, complete
+
+
+def _common_chunk(index: int, transfer: Transfer, c: int) -> list[tuple[int, ...]]:
+    """Side ``index``'s first ``c`` register bases that lie in every other side's register
+    span, as a one-element list (empty when there are not ``c`` of them)."""
+    sides = transfer.sides
+    others = [f2.echelon(s.register) for j, s in enumerate(sides) if j != index]
+    picked = [i for i, r in enumerate(sides[index].register)
+              if r and all(f2.in_span(r, o) for o in others)]
+    return [tuple(picked[:c])] if len(picked) >= c else []
+
+
+def relaxed_bound(transfer: Transfer, objective: Objective, target: Target
+                  ) -> OptimalityBound:
+    """What no layout beats when Triton lowers both sides on ``target``, whatever registers
+    it puts in a matrix instruction's 32-bit chunk: every side at its own cheapest access
+    (``ld/st.shared`` at any vector, the matrix instructions of :func:`matrix_requests`),
+    with no check that one layout serves them all (:func:`~.options.cost_bound`). Each
+    side's option bound is independent of the chunk (its instruction count and phase bound
+    depend only on spans), so this holds for every chunk; it is reached less often than the
+    search's bound, which also rules out assignments no layout serves.
+
+    Raises:
+        LayoutError: an argument of the wrong type.
+    """
+    instance_of(transfer, Transfer, "transfer")
+    instance_of(objective, Objective, "objective")
+    instance_of(target, Target, "target")
+    requests = matrix_requests(transfer, target) or [None] * len(transfer.sides)
+    model = transfer.model
+    d = transfer.store.total_out_bits
+    options = []
+    for i, (side, req) in enumerate(zip(transfer.sides, requests)):
+        matrix = all_variants(store=i == 0) if req else None
+        options.append(side_options(i, side, tuple(f2.echelon(side.register)), model, d,
+                                    matrix=matrix))
+    key, chosen = cost_bound(options, transfer.weights, objective)
+    waves, instrs = objective.totals(key)
+    sides = []
+    for name, o, side in zip(transfer.names, chosen, transfer.sides):
+        warp_bytes = (transfer.element_bits << f2.rank([c for c in side.register + side.lane
+                                                        if c])) // 8
+        floor = -(-warp_bytes // model.hardware.row_bytes)
+        sides.append(SideBound(side=name, instruction=o.instruction.name,
+                               vector_elems=1 << o.vector_log2, degree=1 << o.bound_exponent,
+                               wavefronts_per_warp=o.wavefronts_bound,
+                               instructions_per_warp=o.instructions_per_warp,
+                               wavefront_floor=floor))
+    return OptimalityBound(objective=objective.name, weights=transfer.weights,
+                           sides=tuple(sides), wavefronts_per_warp=waves,
+                           instructions_per_warp=instrs, reached=False, method="per-side")

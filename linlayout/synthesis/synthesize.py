@@ -58,7 +58,8 @@ from .plans import (
     with_conflict_offsets,
 )
 from ..lowering import Target, triton_scratch_layout
-from .lowered import LOWERINGS, lower_sides, resolve_target
+from .lowered import LOWERINGS, chunk_orders, lower_sides, matrix_requests, relaxed_bound, \
+    resolve_target
 from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
 from .._memo import memoize, register
@@ -814,22 +815,15 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
 
 # ------------------------------------------------------------------------ lowered synthesis
 def _lowered_candidates(transfer: Transfer, objective: Objective, target: Target,
-                node_limit: int) -> tuple[list[LinearLayout], SwizzleResult]:
-    """Hardware optima to cost under the lowering — plain accesses, matrix instructions
-    allowed (NVIDIA sm_75+), the common-vector layout — and the result whose bound covers
-    every access Triton can pick on ``target``."""
+                        node_limit: int) -> tuple[list[LinearLayout], SwizzleResult]:
+    """Hardware optima to cost under the lowering — plain accesses, the matrix instructions
+    the target has (:func:`~.lowered.matrix_requests`), the common-vector layout, Triton's
+    own scratch — and the plain hardware result."""
     plain = synthesize_transfer(transfer, objective, node_limit=node_limit)
     layouts = [plain.layout]
-    bounding = plain
-    if target.is_nvidia and target.cc >= 75:
-        try:
-            auto = synthesize_transfer(transfer, objective, instructions="auto",
-                                       node_limit=node_limit)
-        except LayoutError:
-            auto = None
-        if auto is not None:
-            layouts.append(auto.layout)
-            bounding = auto
+    for res in _matrix_searches([transfer], objective, target, node_limit):
+        if res.layout not in layouts:
+            layouts.append(res.layout)
     common = common_vector(transfer, node_limit=node_limit)
     if common not in layouts:
         layouts.append(common)
@@ -837,13 +831,53 @@ def _lowered_candidates(transfer: Transfer, objective: Objective, target: Target
         theirs = _triton_scratch(transfer.store, load, transfer, target)
         if theirs is not None and theirs not in layouts:
             layouts.append(theirs)
+    return _rebased(layouts, transfer), plain
+
+
+def _matrix_searches(orders: Sequence[Transfer], objective: Objective, target: Target,
+                     node_limit: int) -> list[SwizzleResult]:
+    """The hardware search with the target's matrix instructions on each register order
+    (:func:`~.lowered.chunk_orders`); none when the target has none."""
+    requests = matrix_requests(orders[0], target)
+    out = []
+    if requests is None:
+        return out
+    for tr in orders:
+        try:
+            out.append(synthesize_transfer(tr, objective, instructions=requests,
+                                           node_limit=node_limit))
+        except LayoutError:
+            continue
+    return out
+
+
+def _rebased(layouts: list[LinearLayout], transfer: Transfer) -> list[LinearLayout]:
+    """``layouts`` followed by their register-first re-basings (:func:`_registers_first`)
+    on every side."""
     max_k = max(0, (128 // max(8, transfer.element_bits)).bit_length() - 1)
-    for layout in list(layouts):
+    out = list(layouts)
+    for layout in layouts:
         for side in transfer.sides:
             rebased = _registers_first(layout, side.register, max_k)
-            if rebased is not None and rebased not in layouts:
-                layouts.append(rebased)
-    return layouts, bounding
+            if rebased is not None and rebased not in out:
+                out.append(rebased)
+    return out
+
+
+def _cheapest(layouts: Sequence[LinearLayout], transfer: Transfer, objective: Objective,
+              target: Target) -> tuple[tuple[int, int], LinearLayout, tuple] | None:
+    """The first of ``layouts`` that costs least as Triton lowers it, with its key and
+    sides (None when Triton lowers none of them)."""
+    best = None
+    for layout in layouts:
+        try:
+            sides = lower_sides(layout, transfer, target)
+        except LayoutError:
+            continue
+        key = objective.key(*transfer.totals(s.report for s in sides))
+        if best is None or key < best[0]:
+            best = (key, layout, sides)
+    return best
 
 
 def _triton_scratch(store: LinearLayout, load: LinearLayout, transfer: Transfer,
@@ -902,11 +936,13 @@ def synthesize_lowered(transfer: Transfer, objective: Objective, *,
                        node_limit: int = 200_000) -> SwizzleResult:
     """The layout that costs least when Triton 3.9 lowers both sides through it
     (``synthesize_swizzle(..., lowering="triton")``): the cheapest, under
-    :func:`~.lowered.lower_sides`, of the hardware optimum, the optimum with matrix
-    instructions allowed and the common-vector layout; proven optimal when its cost reaches
-    the hardware model's bound with matrix instructions allowed (a lower bound on every
-    ``ld/st.shared`` vector and matrix instruction a side can use, so on whatever Triton
-    picks).
+    :func:`~.lowered.lower_sides`, of the hardware optimum, the optima with the target's
+    matrix instructions allowed (one search per 32-bit lane chunk Triton may pick,
+    :func:`~.lowered.chunk_orders`), the common-vector layout, Triton's own convert scratch
+    and their register-first re-basings; proven optimal when its cost reaches a lower bound
+    on every ``ld/st.shared`` vector and matrix instruction Triton can pick: the least of
+    the searches' bounds (every chunk searched), or else the per-side bound
+    (:func:`~.lowered.relaxed_bound`).
 
     Args:
         transfer: the store, its loads, element width, hardware and weights.
@@ -918,9 +954,10 @@ def synthesize_lowered(transfer: Transfer, objective: Objective, *,
     Returns:
         A :class:`~linlayout.SwizzleResult` whose ``store``/``loads`` are the reports at the
         instructions Triton emits (``instruction``, ``vector_elems`` as Triton picks them),
-        ``lowering="triton"`` and ``target`` set, its ``bound`` the hardware model's bound
-        with matrix instructions allowed (on NVIDIA sm_75+; plain accesses elsewhere), and
-        ``optimal`` True when the lowered cost reaches it.
+        ``lowering="triton"`` and ``target`` set, its ``bound`` that lower bound (the
+        target's matrix instructions allowed: ``ldmatrix`` on sm_75+, ``stmatrix`` on
+        sm_90+; plain accesses elsewhere), and ``optimal`` True when the lowered cost
+        reaches it.
 
     Raises:
         LayoutError: as :func:`~linlayout.synthesize_swizzle`; an unknown target or one that
@@ -930,20 +967,27 @@ def synthesize_lowered(transfer: Transfer, objective: Objective, *,
     instance_of(transfer, Transfer, "transfer")
     instance_of(objective, Objective, "objective")
     t = resolve_target(target, transfer)
-    layouts, bounding = _lowered_candidates(transfer, objective, t, node_limit)
-    best = None
-    for layout in layouts:
-        try:
-            sides = lower_sides(layout, transfer, t)
-        except LayoutError:
-            continue
-        key = objective.key(*transfer.totals(s.report for s in sides))
-        if best is None or key < best[0]:
-            best = (key, layout, sides)
+    layouts, plain = _lowered_candidates(transfer, objective, t, node_limit)
+    best = _cheapest(layouts, transfer, objective, t)
+    relaxed = relaxed_bound(transfer, objective, t)
+    loose = objective.key(relaxed.wavefronts_per_warp, relaxed.instructions_per_warp)
+    bound = relaxed if matrix_requests(transfer, t) is not None else plain.bound
+    if best is None or best[0] > loose:
+        # not proven yet: search every 32-bit lane chunk Triton may pick for a matrix
+        # instruction; the least of those searches' bounds covers them all
+        orders, complete = chunk_orders(transfer, t)
+        searched = _matrix_searches(orders, objective, t, node_limit)
+        more = [r.layout for r in searched[1:] if r.layout not in layouts]
+        extra = _cheapest([x for x in _rebased(more, transfer) if x not in layouts],
+                          transfer, objective, t)
+        if extra is not None and (best is None or extra[0] < best[0]):
+            best = extra
+        if searched and complete and len(searched) == len(orders):
+            bound = min((r.bound for r in searched), key=lambda b: objective.key(
+                b.wavefronts_per_warp, b.instructions_per_warp))
     if best is None:
         raise LayoutError(f"no candidate layout can be lowered by Triton on {t.name}")
     key, layout, sides = best
-    bound = bounding.bound
     floor = objective.key(bound.wavefronts_per_warp, bound.instructions_per_warp)
     notes = [f"costed as Triton 3.9 lowers local_store/local_load through this layout on "
              f"{t.name}: " + "; ".join(f"{s.side} {s.emitted.opcode} x{s.emitted.per_thread}"
@@ -952,7 +996,7 @@ def synthesize_lowered(transfer: Transfer, objective: Objective, *,
         notes.append("Triton picks an access the hardware model's bound does not cover here, "
                      "so optimality is not claimed")
     vector_bits = layout.in_dims.get("vector", 1).bit_length() - 1
-    return replace(bounding, layout=layout, vector_elems=1 << vector_bits,
+    return replace(plain, layout=layout, vector_elems=1 << vector_bits,
                    store=sides[0].report, loads=tuple(s.report for s in sides[1:]),
                    optimal=key == floor, bound=replace(bound, reached=key == floor),
                    notes=tuple(notes), counted=(), lowering="triton", target=t.name)

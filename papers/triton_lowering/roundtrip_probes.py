@@ -18,7 +18,9 @@ back in the load layout. The fixture keeps the layouts' bases, the synthesized l
 TTGIR (``loc`` removed) and the static count of every shared-memory instruction of the
 assembly; ``tests/synthesis/test_roundtrip_probes.py`` replays it without Triton: the
 prediction (:func:`linlayout.synthesis.lower_sides`) equals the assembly, and the lowered cost
-is never above Triton's own ``convert_layout`` scratch for the same pair.
+is never above Triton's own ``convert_layout`` scratch for the same pair. The script prints
+that comparison (equal, cheaper, costlier, proven optimal) and exits non-zero when a result
+costs more than Triton's own.
 """
 
 from __future__ import annotations
@@ -156,7 +158,47 @@ def build() -> dict:
                       "ttgir": strip_locs(entry["ttgir"])})
         probes[name] = entry
     print(f"{len(probes)} probes; not compiled or synthesized: {dict(fails)}")
+    if summarise(probes)["costlier"]:
+        raise SystemExit("a lowered synthesis costs more than Triton's own convert_layout")
     return {"triton_version": triton.__version__, "probes": probes}
+
+
+def summarise(probes: dict) -> collections.Counter:
+    """Print, over the probes, how the lowered synthesis compares with Triton's own
+    ``convert_layout`` for the same pair (equal, cheaper, costlier, or no shared memory) and
+    how many results are proven optimal; return the counts. The instruction-by-instruction
+    comparison with the assembly is the test's (``tests/synthesis/test_roundtrip_probes.py``)."""
+    import linlayout as ll
+    from linlayout.check.count import count_side
+    from linlayout.check.shared_memory import predict_convert
+    from linlayout.hardware import AMD_CDNA3
+    from linlayout.lowering import Target
+
+    out: collections.Counter = collections.Counter()
+    for e in probes.values():
+        if "error" in e:
+            continue
+        shape = {"dim0": e["shape"][0], "dim1": e["shape"][1]}
+        src = ll.LinearLayout(e["src"], out_dims=shape)
+        dst = ll.LinearLayout(e["dst"], out_dims=shape)
+        hw = None if e["target"].startswith("cuda") else AMD_CDNA3
+        r = ll.synthesize_swizzle(src, dst, element_bits=e["bits"], hardware=hw,
+                                  lowering="triton", target=e["target"])
+        out["proven optimal"] += r.optimal
+        target = Target.parse(e["target"])
+        p = predict_convert(src, dst, max(8, e["bits"]), target)
+        if not p.uses_shared:
+            out["no shared memory"] += 1
+            continue
+        reps = [count_side(x, target.hardware()) for x in p.sides]
+        theirs = (sum(x.wavefronts_per_warp for x in reps),
+                  sum(x.instructions_per_warp for x in reps))
+        ours = (r.wavefronts_per_warp, r.instructions_per_warp)
+        out["equal" if ours == theirs else "cheaper" if ours < theirs else "costlier"] += 1
+    print("against Triton's own convert_layout: " + ", ".join(
+        f"{k} {out[k]}" for k in ("equal", "cheaper", "costlier", "no shared memory",
+                                  "proven optimal")))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -166,6 +166,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     code, out, _ = run_cli(capsys, "check", str(path))
     assert code == 1 and "skipped" in out and "line 9: not analysed" in out
     assert "MISALIGNED" in out and "FAIL: 1 op(s) misaligned" in out
+    assert out.strip().endswith("1 op(s) not analysed")
     # outside a TTGIR file the attribute parses, but has no linear layout
     with pytest.raises(LayoutError, match="padding"):
         parse_encoding("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>"

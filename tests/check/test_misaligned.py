@@ -1,12 +1,13 @@
 """``check`` never says ``ok`` about an instruction that cannot run or was not counted:
-MISALIGNED ops fail the run, lane accesses the counter cannot count are listed."""
+MISALIGNED ops fail the run, lane accesses the counter cannot count are listed and make the
+verdict ``incomplete`` (a failure with ``--strict``)."""
 
 from __future__ import annotations
 
 import json
 
-from linlayout.check import (OpStatus, check_module, misaligned_ops, not_counted_instructions,
-                             passes, render_text, to_json)
+from linlayout.check import (OpStatus, check_module, complete, misaligned_ops,
+                             not_counted_instructions, passes, render_text, to_json)
 from linlayout.check.render import op_dict
 from linlayout.triton import read_ttgir
 from tests.check.shared_memory.triton_fixtures import entries
@@ -83,10 +84,17 @@ def test_amd_lds_runs_unaligned_so_only_the_counter_gives_up():
     assert not k.misaligned
     assert all(r.status is OpStatus.NOT_COUNTED for r in k.ops)
     assert not_counted_instructions([k]) == 2 and passes([k], 1)
+    assert not complete([k]) and not passes([k], 1, strict=True)
     text = render_text([k], 1)
     assert "| not counted" in text
-    assert text.splitlines()[-1] == ("ok: worst degree 1 <= --max-degree 1; "
-                                     "2 instruction(s) not counted")
+    assert text.splitlines()[-1] == ("incomplete: worst degree 1 <= --max-degree 1 over what "
+                                     "was counted; 2 instruction(s) not counted")
+    assert render_text([k], 1, strict=True).splitlines()[-1] == (
+        "FAIL: worst degree 1 <= --max-degree 1 over what was counted; 2 instruction(s) not "
+        "counted (--strict)")
+    doc = to_json([k], 1)
+    assert doc["ok"] is True and doc["complete"] is False and doc["not_counted"] == 2
+    assert to_json([k], 1, strict=True)["ok"] is False
 
 
 def test_instructions_not_counted_are_listed_but_named_ops_are_not(capsys, tmp_path):
@@ -98,8 +106,15 @@ def test_instructions_not_counted_are_listed_but_named_ops_are_not(capsys, tmp_p
     assert "1 instruction(s) not counted" in render_text([lds]).splitlines()[-1]
     path = tmp_path / "lds.ttgir"
     path.write_text(files["g_amd_buffer_load_lds_f16x8_gfx950.ttgir"]["ttgir"])
-    code, _, _ = run_cli(capsys, "check", str(path))
-    assert code == 0  # not counted does not fail the run
+    code, out, _ = run_cli(capsys, "check", str(path))
+    assert code == 0  # not counted does not fail the run, but it is never "ok"
+    assert out.strip().splitlines()[-1].startswith("incomplete: ")
+    code, out, _ = run_cli(capsys, "check", "--strict", str(path))
+    assert code == 1 and out.strip().splitlines()[-1].startswith("FAIL: ")
+    assert out.strip().endswith("(--strict)")
+    code, out, _ = run_cli(capsys, "check", "--strict", "--json", str(path))
+    doc = json.loads(out)
+    assert code == 1 and doc["ok"] is False and doc["complete"] is False and doc["strict"]
     # a TMA kernel: its copies are named, not counted, and not listed
     tma = next(v["ttgir"] for k, v in sorted(files.items())
                if "async_tma_copy" in v["ttgir"] and "cuda90" in k)
@@ -108,3 +123,4 @@ def test_instructions_not_counted_are_listed_but_named_ops_are_not(capsys, tmp_p
     assert named and all(r.status is OpStatus.NOT_COUNTED and not r.not_counted
                          for r in named)
     assert all(op_dict(r)["status"] == r.status.value for r in rep.ops)
+    assert not rep.not_counted and (complete([rep]) or rep.totals.not_analysed)

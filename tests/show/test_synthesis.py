@@ -148,3 +148,16 @@ def test_a_tma_layout_is_exported_as_the_nvmma_layout_tma_writes():
         store = report.to_dict()["store"]
         assert store["counted"] is False and store["instruction"] == "tma"
         assert store["wavefronts_per_warp"] is None
+    assert "no #ttg.nvmma_shared names" not in report.to_text()
+
+
+def test_a_tma_layout_no_nvmma_shared_names_says_so():
+    # 16x16 bf16: TMA's 128B mode on 32-byte rows writes a layout Triton's nvmma_shared (whose
+    # swizzle spans whole rows of its width) cannot name; the printed shared_linear serves
+    # local_store/local_load only, and the report says so
+    ex = examples.get("blocked-mma")
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=16, fixed="128B",
+                           instructions=["tma", "auto"])
+    report = synthesis_report(r)
+    assert report.triton.startswith("#ttg.shared_linear")
+    assert "no #ttg.nvmma_shared names this layout" in report.to_text()

@@ -1,0 +1,150 @@
+"""``linlayout.synthesis.lowered``: the matrix instructions a target has, the 32-bit lane
+chunks Triton may pick for them (:func:`chunk_orders`), and the bound that holds whatever
+chunk it picks (:func:`relaxed_bound`)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+import linlayout as ll
+from linlayout import f2
+from linlayout.errors import LayoutError
+from linlayout.lowering import Target
+from linlayout.synthesis import Transfer, lower_sides, lowered
+from linlayout.synthesis.lowered import (MAX_CHUNK_ORDERS, chunk_orders, matrix_requests,
+                                         relaxed_bound)
+from linlayout.synthesis.synthesize import synthesize_transfer
+from linlayout.synthesis.transfer import WAVEFRONTS
+from tests.check.shared_memory.triton_fixtures import entries
+
+
+def _transfer(name: str) -> tuple[Transfer, dict]:
+    e = entries("roundtrip")[name]
+    shape = {"dim0": e["shape"][0], "dim1": e["shape"][1]}
+    src = ll.LinearLayout(e["src"], out_dims=shape)
+    dst = ll.LinearLayout(e["dst"], out_dims=shape)
+    return Transfer.make(src, dst, element_bits=e["bits"]), e
+
+
+CHUNK_CASE = "rt_linear_linear_b8_64x64_w4_bb895b_cuda80"
+
+
+def test_matrix_requests_follow_the_target():
+    tr, _ = _transfer(CHUNK_CASE)
+    assert matrix_requests(tr, Target.parse("cuda:80")) == [None, "auto"]
+    assert matrix_requests(tr, Target.parse("cuda:90")) == ["auto", "auto"]
+    assert matrix_requests(tr, Target.parse("cuda:70")) is None
+    with pytest.raises(LayoutError):
+        matrix_requests("not a transfer", Target.parse("cuda:90"))
+
+
+def test_chunk_orders_put_every_chunk_first_and_keep_each_threads_elements():
+    tr, _ = _transfer(CHUNK_CASE)
+    orders, complete = chunk_orders(tr, Target.parse("cuda:80"))
+    nregs = sum(1 for r in tr.sides[1].register if r)
+    assert complete and orders[0] == tr and len(orders) == nregs * (nregs - 1)
+    firsts = set()
+    for o in orders:
+        assert o.sides[0] == tr.sides[0]  # sm_80 has no stmatrix: the store is not reordered
+        regs = o.sides[1].register
+        assert f2.echelon(regs) == f2.echelon(tr.sides[1].register)
+        assert sorted(regs) == sorted(tr.sides[1].register)
+        firsts.add(regs[:2])
+    assert len(firsts) == len(orders)
+
+
+def test_chunk_orders_are_capped(monkeypatch):
+    tr, _ = _transfer(CHUNK_CASE)
+    orders, complete = chunk_orders(tr, Target.parse("cuda:90"))
+    assert complete and len(orders) <= MAX_CHUNK_ORDERS
+    monkeypatch.setattr(lowered, "MAX_CHUNK_ORDERS", 8)
+    orders, complete = chunk_orders(tr, Target.parse("cuda:90"))
+    assert not complete and len(orders) <= 3 and orders[0] == tr
+
+
+@pytest.mark.parametrize("name", ["rt_blocked_blocked_b8_128x32_w8_b0cfb8_cuda90",
+                                  "rt_blocked_blocked_b16_64x64_w4_b63374_cuda90"])
+def test_the_searched_orders_bound_as_tightly_as_every_combination_of_chunks(name):
+    # an assignment depends only on the chunks of its matrix sides, which share one row: the
+    # searched orders (each side's chunk alone, shared chunks together) give the same least
+    # bound as searching every combination of the sides' chunks
+    tr, e = _transfer(name)
+    t = Target.parse(e["target"])
+    req = matrix_requests(tr, t)
+    c = 2 if tr.element_bits == 8 else 1
+
+    def key(transfer: Transfer) -> tuple[int, int]:
+        b = synthesize_transfer(transfer, WAVEFRONTS, instructions=req).bound
+        return b.wavefronts_per_warp, b.instructions_per_warp
+
+    orders, complete = chunk_orders(tr, t)
+    assert complete
+    regs = [[i for i, img in enumerate(ly.bases["register"]) if any(img)] for ly in tr.layouts]
+    every = []
+    for a in itertools.permutations(regs[0], c):
+        for b in itertools.permutations(regs[1], c):
+            bases = [{**ly.bases, "register": [ly.bases["register"][i] for i in
+                                               list(f) + [j for j in range(len(
+                                                   ly.bases["register"])) if j not in f]]}
+                     for ly, f in zip(tr.layouts, (a, b))]
+            every.append(Transfer.make(*(ll.LinearLayout(bs, dict(ly.out_dims))
+                                         for bs, ly in zip(bases, tr.layouts)),
+                                       element_bits=tr.element_bits))
+    assert len(every) > len(orders)
+    assert min(key(o) for o in orders) == min(key(x) for x in every)
+
+
+def test_a_chunk_of_later_registers_is_found_and_proven_optimal():
+    # the load's first two registers are not both in the store's registers: with the chunk
+    # on them ldmatrix and the store's 16-byte vector cannot share a layout, but Triton
+    # takes registers 0 and 2 as the chunk (regPermForDivide) and so does the synthesis
+    tr, _ = _transfer(CHUNK_CASE)
+    r = ll.synthesize_swizzle(tr.store, tr.loads[0], element_bits=8, lowering="triton",
+                              target="cuda:80")
+    assert r.loads[0].instruction == "ldmatrix.x4" and r.store.vector_elems == 16
+    assert (r.wavefronts_per_warp, r.instructions_per_warp) == (16, 4)
+    assert r.optimal and r.bound.reached
+    strict = ll.synthesize_swizzle(tr.store, tr.loads[0], element_bits=8, instructions="auto")
+    assert strict.bound.instructions_per_warp > r.instructions_per_warp
+
+
+@pytest.mark.parametrize("name, target", [(CHUNK_CASE, "cuda:80"),
+                                          ("rt_blocked_blocked_b16_64x64_w4_b63374_cuda90",
+                                           "cuda:90")])
+def test_no_layout_lowers_below_the_bound(name, target):
+    tr, _ = _transfer(name)
+    t = Target.parse(target)
+    r = ll.synthesize_swizzle(tr.store, tr.loads[0], element_bits=tr.element_bits,
+                              lowering="triton", target=target)
+    floor = (r.bound.wavefronts_per_warp, r.bound.instructions_per_warp)
+    loose = relaxed_bound(tr, WAVEFRONTS, t)
+    assert (loose.wavefronts_per_warp, loose.instructions_per_warp) <= floor
+    assert (r.wavefronts_per_warp, r.instructions_per_warp) >= floor
+    rng = random.Random(5)
+    d = tr.store.total_out_bits
+    candidates = [r.layout]
+    for _ in range(60):  # random memory layouts, and ones starting with a side's registers
+        cols = [1 << i for i in range(d)]
+        rng.shuffle(cols)
+        side = rng.choice(tr.sides)
+        regs = [c for c in side.register if c]
+        rng.shuffle(regs)
+        head = f2.extend_basis([], regs, limit=rng.randint(0, 4))
+        cols = head + f2.extend_basis(head, cols)
+        candidates.append(ll.LinearLayout.from_columns(cols, {"offset": 1 << d},
+                                                       tr.store.out_dims))
+    for layout in candidates:
+        try:
+            sides = lower_sides(layout, tr, t)
+        except LayoutError:
+            continue
+        assert tr.totals(s.report for s in sides) >= floor
+
+
+def test_relaxed_bound_checks_its_arguments():
+    tr, _ = _transfer(CHUNK_CASE)
+    with pytest.raises(LayoutError):
+        relaxed_bound(tr, "wavefronts", Target.parse("cuda:80"))
