@@ -58,7 +58,8 @@ class CopyWavefronts:
         report: the access's count (:func:`linlayout.bank_conflicts`).
         elements: ``{flat element: (lane, register, phase, wavefront)}`` for every element
             the first instruction moves (flat: ``dim0`` fastest, the source's out-dim order).
-        words: ``{bank word: wavefront}`` of the words it asks for.
+        words: ``{bank word: the wavefronts that serve it}`` of the words it asks for
+            (several when lanes of several phases ask for one word).
         offsets: ``{flat element: element offset}`` of those elements.
         phase_lanes: the lanes of each phase (the lanes supplying row addresses, for
             ``ldmatrix``/``stmatrix``).
@@ -68,7 +69,7 @@ class CopyWavefronts:
 
     report: ConflictReport
     elements: dict[int, tuple[int, int, int, int]]
-    words: dict[int, int]
+    words: dict[int, tuple[int, ...]]
     offsets: dict[int, int]
     phase_lanes: tuple[tuple[int, ...], ...]
     wavefront_lanes: tuple[tuple[int, ...], ...]
@@ -151,15 +152,17 @@ def copy_wavefronts(source: LinearLayout, memory: LinearLayout, *, element_bits:
         base += depth
     elements = {}
     lanes_of: dict[int, set[int]] = defaultdict(set)
-    words: dict[int, int] = {}
+    words: dict[int, set[int]] = defaultdict(set)
     for t, lane, r, phase in moved:
         o = offsets[t]
         word = o * element_bits // word_bits
         wf = rank[(phase, word)]
         elements.setdefault(t, (lane, r, phase, wf))
         lanes_of[wf].add(lane)
-        words.setdefault(word, wf)
-    return CopyWavefronts(rep, elements, words, offsets,
+    for (phase, word), wf in rank.items():
+        words[word].add(wf)
+    return CopyWavefronts(rep, elements, {w: tuple(sorted(v)) for w, v in words.items()},
+                          offsets,
                           tuple(tuple(p.lanes) for p in first.phases),
                           tuple(tuple(sorted(lanes_of[w])) for w in range(base)),
                           nb, model.hardware.bank_bytes)
@@ -275,7 +278,7 @@ def draw_copy(source: LinearLayout, memory: LinearLayout, *, element_bits: int,
         color = wavefront_color(wf)
         elems = [t for t, v in moved.items() if v[3] == wf]
         outline(ax_t, win, elems, color)
-        words = [w for w, v in cw.words.items() if v == wf]
+        words = [w for w, v in cw.words.items() if wf in v]
         handles.append(outline(ax_m, bwin, [(w // nb) + bwin.rows * (w % nb) for w in words],
                                color, label=f"wavefront {wf}: lanes {_ranges(wf_lanes)}"))
     if len(handles) <= 16:
