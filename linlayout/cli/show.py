@@ -66,45 +66,50 @@ def run(args: argparse.Namespace) -> int:
             parts = mma_atom_parts(args.file, args.element_bits)
         except LayoutError as exc:
             raise CliError(f"--picture mma takes an MMA atom name: {exc}") from None
-        for name, layout in zip("ABC", parts[:3]):
-            print(f"{name}:\n{layout_text(layout, args.element_bits, **hw)}")
-        if pictures:
+        fig = None
+        if pictures:  # drawn before any output: its errors print nothing else
             from ..show.mma_picture import draw_mma_atom
-            from ..show.pictures import save
 
             fig = draw_mma_atom(args.file, element_bits=args.element_bits, label=label,
                                 color_by=args.color_by or "thread")
+        for name, layout in zip("ABC", parts[:3]):
+            print(f"{name}:\n{layout_text(layout, args.element_bits, **hw)}")
+        if fig is not None:
             _save(fig, pictures)
         return 0
     layout = load_layout(args.file, "layout", args.element_bits)
     memory = load_layout(args.memory, "--memory", args.element_bits) if args.memory else None
-    print(layout_text(layout, args.element_bits, **hw))
-    if not pictures:
-        return 0
-    from ..show.pictures import draw_layout
+    text = layout_text(layout, args.element_bits, **hw)
+    fig = _draw(args, layout, memory, label, hw) if pictures else None  # errors before output
+    print(text)
+    if fig is not None:
+        _save(fig, pictures)
+    return 0
 
+
+def _draw(args: argparse.Namespace, layout, memory, label, hw):
+    """The figure of a layout picture (``--picture layout``, ``tv`` or ``copy``)."""
     from ..hardware.kinds import is_distributed
+    from ..show.pictures import draw_layout
 
     hierarchy = args.hierarchy or (None if is_distributed(layout) else _cute_text(args.file))
     if args.picture == "tv":
         from ..show.tv_pictures import draw_tv
 
-        fig = draw_tv(layout, label=label, color_by=args.color_by or "thread", memory=memory,
-                      element_bits=args.element_bits, warp=args.warp,
-                      hierarchy=args.hierarchy, **hw)
-    elif args.picture == "copy":
+        return draw_tv(layout, label=label, color_by=args.color_by or "thread", memory=memory,
+                       element_bits=args.element_bits, warp=args.warp,
+                       hierarchy=args.hierarchy, **hw)
+    if args.picture == "copy":
         from ..show.copy_picture import draw_copy
 
-        fig = draw_copy(layout, memory, element_bits=args.element_bits,
-                        instruction=args.instruction, **hw)
-    else:
-        fig = draw_layout(layout, element_bits=args.element_bits, **hw)
-        if hierarchy:
-            from ..show.tv_pictures import add_hierarchy
+        return draw_copy(layout, memory, element_bits=args.element_bits,
+                         instruction=args.instruction, **hw)
+    fig = draw_layout(layout, element_bits=args.element_bits, **hw)
+    if hierarchy:
+        from ..show.tv_pictures import add_hierarchy
 
-            add_hierarchy(fig.axes[0], layout, hierarchy)
-    _save(fig, pictures)
-    return 0
+        add_hierarchy(fig.axes[0], layout, hierarchy)
+    return fig
 
 
 def _save(fig, paths: list[str]) -> None:
