@@ -220,7 +220,7 @@ def draw_tv(
         ax = fig.add_subplot(1, 1, 1)
     fig = ax.figure
     paint(ax, win, color_of, text_of if numbers else None,
-          fontsize=4.6 if label == "tv" else 5.0)
+          fontsize=6.0 if label == "tv" else 5.5)
     out_names = [(names or {}).get(n, n) for n in layout.out_dim_names]
     frame(ax, win, out_names[0], out_names[-1], two_d=two_d)
     if hierarchy is not None:
