@@ -19,12 +19,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import math
+
+from .._checks import as_int, instance_of, need_mapping, shown, string
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .pictures import INSTALL_HINT, MissingMatplotlib
 
-__all__ = ["Window", "color_strip", "frame", "hierarchy_breaks", "hierarchy_lines", "ink",
+__all__ = ["MAX_CELLS_A_SIDE", "Window", "check_axes", "check_cut", "check_names",
+           "check_title", "color_strip", "frame", "hierarchy_breaks", "hierarchy_lines", "ink",
            "mpl", "new_figure", "outline", "paint", "tensor_shape"]
+
+#: The largest window (cells a side) a picture draws: ``max_rows``/``max_cols`` up to this.
+MAX_CELLS_A_SIDE = 1024
+#: The largest figure side, inches.
+MAX_FIGURE_INCHES = 400.0
 
 
 def mpl() -> tuple[Any, Any]:
@@ -41,13 +50,89 @@ def mpl() -> tuple[Any, Any]:
     return Figure, Rectangle
 
 
+def check_axes(ax: Any, what: str = "ax") -> Any:
+    """``ax`` itself, which must be a matplotlib ``Axes``.
+
+    Raises:
+        LayoutError: anything else. MissingMatplotlib: matplotlib is not installed.
+    """
+    mpl()
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise LayoutError(f"{what} must be a matplotlib Axes, got {shown(ax)}")
+    return ax
+
+
+def check_cut(max_rows: Any, max_cols: Any) -> tuple[int, int]:
+    """``(max_rows, max_cols)`` as ints from 1 to :data:`MAX_CELLS_A_SIDE`.
+
+    Raises:
+        LayoutError: not ints in that range.
+    """
+    out = []
+    for v, what in ((max_rows, "max_rows"), (max_cols, "max_cols")):
+        v = as_int(v, what)
+        if not 1 <= v <= MAX_CELLS_A_SIDE:
+            raise LayoutError(f"{what} must be from 1 to {MAX_CELLS_A_SIDE}, got {v}")
+        out.append(v)
+    return out[0], out[1]
+
+
+def check_title(title: Any) -> str | None:
+    """``title``, which must be None or a str.
+
+    Raises:
+        LayoutError: anything else.
+    """
+    return None if title is None else string(title, "title")
+
+
+def check_names(names: Any) -> dict[str, str]:
+    """``names`` (axis names by out dim) as a dict; None gives ``{}``.
+
+    Raises:
+        LayoutError: not a mapping of str to str.
+    """
+    if names is None:
+        return {}
+    need_mapping(names, "names")
+    for k, v in names.items():
+        string(k, "a key of names")
+        string(v, f"names[{k!r}]")
+    return dict(names)
+
+
+def _positive(v: Any, what: str, hi: float = MAX_FIGURE_INCHES) -> float:
+    """A finite number above 0 and at most ``hi`` (sizes in inches, font sizes, widths)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+            or not 0 < v <= hi:
+        raise LayoutError(f"{what} must be a number above 0 and at most {hi:g}, got {shown(v)}")
+    return float(v)
+
+
+def _window(win: Any) -> Window:
+    return instance_of(win, Window, "win")
+
+
+def _sizes(sizes: Any, what: str) -> list[int]:
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence):
+        raise LayoutError(f"{what} must be a list of positive ints (a mode's leaf sizes), got "
+                          f"{shown(sizes)}")
+    out = [as_int(x, f"{what}[{i}]") for i, x in enumerate(sizes)]
+    if any(x < 1 for x in out):
+        raise LayoutError(f"{what} must hold positive ints, got {out}")
+    return out
+
+
 def tensor_shape(layout: LinearLayout) -> tuple[int, int]:
     """``(rows, cols)`` of the tensor a layout maps onto: ``(dim0, dim1)``, or ``(1, n)`` for
     a 1-D tensor.
 
     Raises:
-        LayoutError: no out dim, or more than two.
+        LayoutError: not a LinearLayout; no out dim, or more than two.
     """
+    instance_of(layout, LinearLayout, "layout")
     sizes = list(layout.out_dims.values())
     if len(sizes) == 1:
         return 1, sizes[0]
@@ -121,26 +206,53 @@ class Window:
 
 
 def ink(rgb: Sequence[float]) -> str:
-    """``"black"`` or ``"white"``, whichever reads better on the colour ``rgb``."""
-    r, g, b = rgb[:3]
+    """``"black"`` or ``"white"``, whichever reads better on the colour ``rgb`` (3 or 4
+    numbers from 0 to 1).
+
+    Raises:
+        LayoutError: not such a colour.
+    """
+    try:
+        r, g, b = (float(x) for x in rgb[:3])
+    except (TypeError, ValueError, KeyError, IndexError):
+        raise LayoutError(f"rgb must be 3 numbers from 0 to 1, got {shown(rgb)}") from None
     return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
 
 
 def new_figure(width_in: float, height_in: float) -> Any:
-    """A constrained-layout ``Figure`` of the given size (inches); no pyplot state."""
+    """A constrained-layout ``Figure`` of the given size (inches); no pyplot state.
+
+    Raises:
+        LayoutError: a size that is not a positive number of at most 400 inches.
+    """
     Figure, _ = mpl()
+    width_in, height_in = _positive(width_in, "width_in"), _positive(height_in, "height_in")
     return Figure(figsize=(width_in, height_in), layout="constrained")
 
 
 def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0) -> None:
     """Paint every cell of ``win``: ``color_of(flat) -> RGB`` as one image, thin white
-    separators (up to 64 cells a side), and ``text_of(flat) -> str`` in each cell when given."""
+    separators (up to 64 cells a side), and ``text_of(flat) -> str`` in each cell when given.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``color_of`` (or a given
+            ``text_of``) not callable, a bad ``fontsize``, or a colour that is not 3 numbers.
+    """
     import numpy as np
 
+    check_axes(ax)
+    _window(win)
+    if not callable(color_of) or (text_of is not None and not callable(text_of)):
+        raise LayoutError("color_of (and text_of, when given) must be functions of the flat "
+                          "element index")
+    fontsize = _positive(fontsize, "fontsize", 72)
     rgb = np.empty((win.nrows, win.ncols, 3))
-    for r in range(win.nrows):
-        for c in range(win.ncols):
-            rgb[r, c] = color_of(win.flat(r, c))[:3]
+    try:
+        for r in range(win.nrows):
+            for c in range(win.ncols):
+                rgb[r, c] = color_of(win.flat(r, c))[:3]
+    except (TypeError, ValueError, IndexError) as exc:
+        raise LayoutError(f"color_of must return 3 numbers from 0 to 1: {exc}") from None
     ax.imshow(rgb, extent=(0, win.ncols, win.nrows, 0), interpolation="nearest", aspect="equal")
     if max(win.nrows, win.ncols) <= 64:
         ax.vlines(range(1, win.ncols), 0, win.nrows, colors="white", linewidth=0.4)
@@ -155,7 +267,15 @@ def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0
 
 
 def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool = True) -> None:
-    """Limits, ticks (the tensor's own indices, about 16 a side) and axis labels."""
+    """Limits, ticks (the tensor's own indices, about 16 a side) and axis labels.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes, ``win`` not a Window, labels not strings.
+    """
+    check_axes(ax)
+    _window(win)
+    string(row_label, "row_label")
+    string(col_label, "col_label")
     ax.set_xlim(0, win.ncols)
     ax.set_ylim(win.nrows, 0)
     ax.set_aspect("equal")
@@ -178,8 +298,26 @@ def outline(ax: Any, win: Window, flat: Iterable[int], color: Any, *, label: str
             linewidth: float = 1.8) -> Any:
     """Outline the cells of the flat elements (those inside ``win``); returns a legend handle
     (a Rectangle labelled ``label``) for ``ax.legend``. The outlines are one
-    ``PatchCollection``, so a tile of thousands of cells draws fast."""
+    ``PatchCollection``, so a tile of thousands of cells draws fast.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``flat`` not a list of ints, a
+            colour matplotlib does not know, a ``label`` that is not a str, a bad
+            ``linewidth``.
+    """
     _, Rectangle = mpl()
+    from matplotlib.colors import is_color_like
+
+    check_axes(ax)
+    _window(win)
+    if isinstance(flat, (str, bytes)) or not isinstance(flat, Iterable):
+        raise LayoutError(f"flat must be a list of element indices, got {shown(flat)}")
+    flat = [as_int(t, "an element index") for t in flat]
+    if not is_color_like(color):
+        raise LayoutError(f"color must be a matplotlib colour, got {shown(color)}")
+    if label is not None:
+        string(label, "label")
+    linewidth = _positive(linewidth, "linewidth", 72)
     from matplotlib.collections import PatchCollection
 
     boxes = []
@@ -206,7 +344,11 @@ def hierarchy_breaks(sizes: Sequence[int]) -> list[tuple[int, int]]:
         [(8, 0)]
         >>> hierarchy_breaks([2, 4, 8])
         [(8, 0), (2, 1)]
+
+    Raises:
+        LayoutError: ``sizes`` not a list of positive ints.
     """
+    sizes = _sizes(sizes, "sizes")
     periods = []
     p = 1
     for s in sizes[:-1]:
@@ -220,7 +362,15 @@ def hierarchy_lines(ax: Any, win: Window, row_sizes: Sequence[int],
                     col_sizes: Sequence[int]) -> int:
     """Draw the lines of a nested CuTe mode along the rows (``row_sizes``, the leaves of the
     mode on ``dim0``) and the columns (``col_sizes``, on ``dim1``): thicker for outer levels.
-    Returns how many lines were drawn."""
+    Returns how many lines were drawn.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes, ``win`` not a Window, sizes not lists of positive
+            ints.
+    """
+    check_axes(ax)
+    _window(win)
+    row_sizes, col_sizes = _sizes(row_sizes, "row_sizes"), _sizes(col_sizes, "col_sizes")
     drawn = 0
     for sizes, along_rows in ((row_sizes, True), (col_sizes, False)):
         for period, level in hierarchy_breaks(sizes):
@@ -240,9 +390,29 @@ def hierarchy_lines(ax: Any, win: Window, row_sizes: Sequence[int],
 def color_strip(fig: Any, ax: Any, colors: Sequence[Any], label: str,
                 tick_labels: Mapping[int, str] | None = None) -> None:
     """A horizontal legend strip under ``ax`` (or a list of axes): one cell per colour, ticks
-    at about 8 positions (or at ``tick_labels``' keys, with their text)."""
+    at about 8 positions (or at ``tick_labels``' keys, with their text).
+
+    Raises:
+        LayoutError: ``fig`` not a Figure, ``ax`` not an Axes (or list of them), no colours
+            or one matplotlib does not know, a ``label`` that is not a str, ``tick_labels``
+            not a mapping of colour index to str.
+    """
+    Figure, _ = mpl()
     from matplotlib.cm import ScalarMappable
-    from matplotlib.colors import BoundaryNorm, ListedColormap
+    from matplotlib.colors import BoundaryNorm, ListedColormap, is_color_like
+
+    instance_of(fig, Figure, "fig")
+    for a in (ax if isinstance(ax, (list, tuple)) else [ax]):
+        check_axes(a)
+    if isinstance(colors, (str, bytes)) or not isinstance(colors, Sequence) or not colors \
+            or not all(is_color_like(c) for c in colors):
+        raise LayoutError(f"colors must be a non-empty list of matplotlib colours, got "
+                          f"{shown(colors)}")
+    string(label, "label")
+    if tick_labels is not None:
+        need_mapping(tick_labels, "tick_labels")
+        tick_labels = {as_int(k, "a tick position"): string(v, "a tick label")
+                       for k, v in tick_labels.items()}
 
     n = len(colors)
     cb = fig.colorbar(ScalarMappable(norm=BoundaryNorm(list(range(n + 1)), n),

@@ -27,14 +27,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import f2
-from .._checks import instance_of
+from .._checks import as_int, instance_of
 from ..conflicts import ConflictReport
 from ..conflicts.explain import explain_conflicts
 from ..errors import LayoutError
 from ..hardware.kinds import distributed_columns, embed_at_origin, is_smaller_tile, memory_columns
 from ..hardware.model import HardwareModel, bank_model
 from ..layout import LinearLayout
-from .cells import Window, color_strip, frame, mpl, new_figure, outline, paint, tensor_shape
+from .cells import (Window, check_cut, check_title, color_strip, frame, mpl, new_figure, outline,
+                    paint, tensor_shape)
 from .pictures import bank_color, lane_color
 from .tv_pictures import EMPTY, holders
 
@@ -46,8 +47,12 @@ WAVEFRONT_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c5
 
 
 def wavefront_color(i: int) -> str:
-    """The outline colour of wavefront ``i`` (ten colours, cycled)."""
-    return WAVEFRONT_COLORS[i % len(WAVEFRONT_COLORS)]
+    """The outline colour of wavefront ``i`` (ten colours, cycled).
+
+    Raises:
+        LayoutError: ``i`` is not an int.
+    """
+    return WAVEFRONT_COLORS[as_int(i, "i") % len(WAVEFRONT_COLORS)]
 
 
 @dataclass(frozen=True)
@@ -208,6 +213,8 @@ def draw_copy(source: LinearLayout, memory: LinearLayout, *, element_bits: int,
         MissingMatplotlib: matplotlib is not installed.
     """
     mpl()
+    max_rows, max_cols = check_cut(max_rows, max_cols)
+    title = check_title(title)
     cw = copy_wavefronts(source, memory, element_bits=element_bits, hardware=hardware,
                          instruction=instruction)
     if is_smaller_tile(source, memory):

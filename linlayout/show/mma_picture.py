@@ -21,7 +21,7 @@ from typing import Any
 from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from .cells import color_strip, mpl, new_figure, tensor_shape
+from .cells import check_title, color_strip, mpl, new_figure, tensor_shape
 from .pictures import lane_color
 from .tv_pictures import MAX_LABEL_CELLS, draw_tv, transpose_tile
 
@@ -83,6 +83,7 @@ def draw_mma(a: LinearLayout, b: LinearLayout, c: LinearLayout, *, b_order: str 
         instance_of(x, LinearLayout, what)
         if len(x.out_dims) != 2:
             raise LayoutError(f"{what} must be a 2-D tile, got out dims {list(x.out_dim_names)}")
+    title = check_title(title)
     if b_order not in ("kn", "nk"):
         raise LayoutError(f"b_order must be 'kn' or 'nk', got {b_order!r}")
     if b_order == "nk":

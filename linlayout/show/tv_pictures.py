@@ -26,8 +26,8 @@ from ..errors import LayoutError
 from ..hardware.kinds import distributed_columns, is_smaller_tile, memory_columns
 from ..hardware.model import HardwareModel, bank_model
 from ..layout import LinearLayout
-from .cells import (Window, color_strip, frame, hierarchy_lines, mpl, new_figure, paint,
-                    tensor_shape)
+from .cells import (Window, check_axes, check_cut, check_names, check_title, color_strip, frame,
+                    hierarchy_lines, mpl, new_figure, paint, tensor_shape)
 from .pictures import bank_color, lane_color
 
 __all__ = ["COLOR_BY", "LABELS", "MAX_LABEL_CELLS", "Holder", "add_hierarchy", "draw_tv",
@@ -87,6 +87,7 @@ def warp_elements(layout: LinearLayout, warp: int) -> list[int]:
     Raises:
         LayoutError: ``warp`` outside the layout's warps.
     """
+    instance_of(layout, LinearLayout, "layout")
     warp = as_int(warp, "warp")
     nw = layout.in_dims.get("warp", 1)
     if not 0 <= warp < nw:
@@ -180,6 +181,11 @@ def draw_tv(
         raise LayoutError(f"label must be one of {list(LABELS)}, got {label!r}")
     if color_by not in COLOR_BY:
         raise LayoutError(f"color_by must be one of {list(COLOR_BY)}, got {color_by!r}")
+    max_rows, max_cols = check_cut(max_rows, max_cols)
+    names = check_names(names)
+    title = check_title(title)
+    if ax is not None:
+        check_axes(ax)
     held = holders(layout)
     rows, cols = tensor_shape(layout)
     two_d = len(layout.out_dims) == 2
@@ -221,7 +227,7 @@ def draw_tv(
     fig = ax.figure
     paint(ax, win, color_of, text_of if numbers else None,
           fontsize=6.0 if label == "tv" else 5.5)
-    out_names = [(names or {}).get(n, n) for n in layout.out_dim_names]
+    out_names = [names.get(n, n) for n in layout.out_dim_names]
     frame(ax, win, out_names[0], out_names[-1], two_d=two_d)
     if hierarchy is not None:
         _lines(ax, win, hierarchy, two_d)
@@ -269,8 +275,9 @@ def add_hierarchy(ax: Any, layout: LinearLayout, hierarchy: Any, *, max_rows: in
     Raises:
         LayoutError: CuTe text that does not parse, or modes that do not match the tile.
     """
+    check_axes(ax)
     rows, cols = tensor_shape(layout)
-    win = Window.around(rows, cols, None, max_rows, max_cols)
+    win = Window.around(rows, cols, None, *check_cut(max_rows, max_cols))
     return _lines(ax, win, hierarchy, len(layout.out_dims) == 2)
 
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import f2
-from .._checks import instance_of
+from .._checks import instance_of, sequence_of
 from ..conflicts import ConflictReport
 from ..conflicts.explain import explain_conflicts
 from ..errors import LayoutError
@@ -248,7 +248,8 @@ def explain_synthesis(result: SwizzleResult, store: LinearLayout | Transfer,
         if load is None:
             raise LayoutError("explain_synthesis needs the loads: give load= (a layout or a "
                               "list), or pass the Transfer as store")
-        loads = [load] if isinstance(load, LinearLayout) else list(load)
+        loads = [load] if isinstance(load, LinearLayout) else list(
+            sequence_of(load, LinearLayout, "load"))
         sides = [store, *loads]
     for i, s in enumerate(sides):
         instance_of(s, LinearLayout, "store" if i == 0 else "load")
