@@ -18,9 +18,10 @@ synthesized for, and says, for every offset bit of the layout (every basis vecto
   within-word bits): no two lanes of one phase differ by it, so it adds no conflict
   (Lemma 9.5's avoiding sequence).
 * **forced** — a segment bit inside a side's phase span: it doubles that side's conflict
-  degree, and no layout giving the side the same access does better (the side pays its
-  :class:`~linlayout.synthesis.result.SideBound` degree: any ``s``-dimensional segment meets
-  an ``X`` of dimension ``dim X`` in at least ``s − (n − dim X)`` dimensions).
+  degree, and no layout giving the side the same access does better (the side pays the
+  degree of its :class:`~linlayout.synthesis.result.SideBound`, with the bound's instruction
+  and vector: any ``s``-dimensional segment meets an ``X`` of dimension ``dim X`` in at least
+  ``s − (n − dim X)`` dimensions).
 * **chosen** — as forced, but above the side's own bound: the price of serving the other sides
   (with three or more sides they can block each other).
 * **mode** — as forced, for a layout pinned to a fixed TMA swizzle mode (``fixed=``): the mode
@@ -342,7 +343,16 @@ def _reason(i: int, roles: list[SideRole], result: SwizzleResult, w: int, seg_lo
         return "mode", (f"mode: a segment bit inside {where}; the fixed TMA swizzle mode writes "
                         f"it, and none of the {result.bound.candidates} layouts the mode can "
                         f"write costs less")
-    forced = all(reps[k].degree <= bound_degrees[k] for k, _ in hits)
+    sides = result.bound.sides
+
+    def at_bound(k: int) -> bool:  # the side pays its own bound, for the same access
+        if len(sides) != len(reps):
+            return False
+        b = sides[k]
+        return (reps[k].degree <= b.degree and reps[k].instruction == b.instruction
+                and reps[k].vector_elems == b.vector_elems)
+
+    forced = all(at_bound(k) for k, _ in hits)
     if forced:
         return "forced", (f"forced: a segment bit inside {where}; no layout giving these sides "
                           f"the same access does better (each pays its bound: any segment meets "

@@ -89,9 +89,13 @@ def check_claims(result, sides, element_bits) -> None:
         if b.reason == "mode":
             assert hits and result.bound.method == "exhaustive"
         elif b.reason == "forced":
-            assert hits and all(result.reports[k].degree <= exp.bound_degrees[k] for k in hits)
+            assert hits and all(result.reports[k].degree <= exp.bound_degrees[k] and
+                                result.reports[k].vector_elems
+                                == result.bound.sides[k].vector_elems for k in hits)
         elif b.reason == "chosen":
-            assert hits and any(result.reports[k].degree > exp.bound_degrees[k] for k in hits)
+            assert hits and any(result.reports[k].degree > exp.bound_degrees[k] or
+                                result.reports[k].vector_elems
+                                != result.bound.sides[k].vector_elems for k in hits)
         else:
             assert not hits
         if b.reason == "vector":
