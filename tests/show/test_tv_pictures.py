@@ -8,6 +8,18 @@ import pytest
 from linlayout import LayoutError, cute, examples
 from linlayout import f2
 
+
+
+def test_importing_the_picture_modules_does_not_load_matplotlib():
+    import subprocess
+    import sys
+
+    code = ("import sys, linlayout.show.tv_pictures, linlayout.show.mma_picture, "
+            "linlayout.show.copy_picture, linlayout.show.cells; print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 mpl = pytest.importorskip("matplotlib")
 
 from linlayout.show.pictures import bank_color, lane_color, save  # noqa: E402

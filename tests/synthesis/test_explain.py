@@ -84,6 +84,18 @@ def check_claims(result, sides, element_bits) -> None:
                     # their offsets differ by the direction plus bits inside the vector/word
                     z = max(again.vector_elems.bit_length() - 1, model.within_word_bits)
                     assert (offs[0] ^ offs[1]) >> z == role.direction >> z
+        if ld_st:  # each segment bit's claim, by Lemma 9.4 on the simulator's phase
+            k_vec = again.vector_elems.bit_length() - 1
+            z = max(k_vec, model.within_word_bits)
+            phase0 = phase_lanes_by_id(model, k_vec)[0]
+            base = f2.apply(inv, f2.apply(plan.lane, phase0[0]))
+            x_span = [f2.apply(inv, f2.apply(plan.lane, lane)) ^ base for lane in phase0]
+            x_span += [1 << i for i in range(z)]
+            before = 0
+            for j in range(model.seg_lo, len(exp.bits)):
+                now = len(f2.intersection([1 << i for i in range(model.seg_lo, j + 1)], x_span))
+                assert exp.bits[j].sides[k].conflict == (now > before), (k, j)
+                before = now
     for b in exp.bits:
         hits = [k for k, r in enumerate(b.sides) if r.conflict]
         if b.reason == "mode":
