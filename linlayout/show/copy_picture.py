@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
 from .. import f2
 from .._checks import as_int, instance_of

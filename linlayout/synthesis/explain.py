@@ -185,7 +185,8 @@ def _holds(target: int, cols: dict[str, tuple[int, ...]]) -> str:
 
 
 def _conflict_roles(report: ConflictReport, side: LinearLayout, memory: LinearLayout,
-                    element_bits: int, hardware: HardwareModel | None) -> dict[int, tuple[int, tuple[int, int]]]:
+                    element_bits: int,
+                    hardware: HardwareModel | None) -> dict[int, tuple[int, tuple[int, int]]]:
     """``{offset bit: (direction, lanes)}`` for the segment bits that raise this side's degree.
 
     The directions are the echelon basis of the conflict subspace (leading bits descending);
@@ -292,7 +293,7 @@ def explain_synthesis(result: SwizzleResult, store: LinearLayout | Transfer,
                                   hit is not None, hit[0] if hit else None,
                                   hit[1] if hit else None))
         kind = "word" if i < w else "bank" if i < seg_lo else "segment"
-        reason, text = _reason(i, roles, result, w, seg_lo, bound_degrees, counted)
+        reason, text = _reason(i, roles, result, w, seg_lo, counted)
         explained.append(BitExplanation(i, tile, kind, reason, text, tuple(roles)))
     return SynthesisExplanation(tuple(explained), tuple(names),
                                 tuple(rep.degree for rep in result.reports), bound_degrees,
@@ -306,7 +307,7 @@ def _vector_words(rep: ConflictReport) -> str:
 
 
 def _reason(i: int, roles: list[SideRole], result: SwizzleResult, w: int, seg_lo: int,
-            bound_degrees: Sequence[int], counted: Sequence[bool]) -> tuple[str, str]:
+            counted: Sequence[bool]) -> tuple[str, str]:
     """(reason, sentence) for offset bit ``i``."""
     reps = result.reports
     vec = [(r, rep) for r, rep in zip(roles, reps) if r.in_vector]
@@ -322,11 +323,10 @@ def _reason(i: int, roles: list[SideRole], result: SwizzleResult, w: int, seg_lo
                          "bits that walk it take the lowest offset bits")
         return "vector", f"vector: inside {who}; " + "; ".join(tails)
     if i < w:
-        return "word", (f"word: inside one bank word; lanes that share a word never conflict"
-                        f"")
+        return "word", "word: inside one bank word; lanes that share a word never conflict"
     if i < seg_lo:
-        return "free", (f"free: a bank bit picks the bank within a row of banks; any direction "
-                        f"that is no vector or segment direction serves here")
+        return "free", ("free: a bank bit picks the bank within a row of banks; any direction "
+                        "that is no vector or segment direction serves here")
     hits = [(k, r) for k, r in enumerate(roles) if r.conflict]
     if not hits:
         sides = ", ".join(r.side for r, c in zip(roles, counted) if c)
