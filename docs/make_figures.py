@@ -60,7 +60,7 @@ def figures() -> dict:
     return {
         "tv_sm80_16x8x16_C.png": lambda: draw_tv(
             cute.atom("sm80_16x8x16.C"), names={"dim0": "m", "dim1": "n"},
-            title="sm80_16x8x16.C (mma.sync m16n8k16 accumulator): T = thread, V = value"),
+            title="sm80_16x8x16.C (mma.sync m16n8k16 accumulator): T<thread>V<value>"),
         "mma_sm80_16x8x16.png": lambda: draw_mma_atom("sm80_16x8x16"),
         "tv_sm90_64x64_C_warp1.png": lambda: draw_tv(
             cute.atom("sm90_64x64.C"), warp=1, names={"dim0": "m", "dim1": "n"}),

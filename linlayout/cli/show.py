@@ -143,7 +143,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     sh.add_argument("--memory", metavar="MEM",
                     help="the shared-memory layout (for --picture copy and --color-by bank)")
     sh.add_argument("--label", choices=("tv", "t:r", "none"), default=None,
-                    help="tv/mma cell labels: T<thread> over V<value> (default), thread:value, "
+                    help="tv/mma cell labels: T<thread>V<value> (default), thread:value, "
                          "or none")
     sh.add_argument("--color-by", choices=("thread", "lane", "warp", "bank"), default=None,
                     help="tv/mma cell colour (default thread; bank needs --memory)")

@@ -1,9 +1,9 @@
 """Thread/value grids in the style of CUTLASS's ``print_latex`` / ``print_layout``.
 
 :func:`draw_tv` draws a distributed layout as CUTLASS draws a TV layout: every tensor element
-is a cell labelled with the thread and the value that hold it — ``T<thread>`` over
-``V<value>`` (``label="tv"``) or ``thread:value`` (``label="t:r"``) — and coloured by thread,
-lane, warp or, given the shared-memory layout, by the bank the element lives in. The thread is
+is a cell labelled with the thread and the value that hold it — ``T<thread>V<value>``
+(``label="tv"``) or ``thread:value`` (``label="t:r"``) — and coloured by thread, lane, warp
+or, given the shared-memory layout, by the bank the element lives in. The thread is
 ``lane + lanes · warp`` (CUTLASS's thread index in the CTA when the lane dim is the warp), the
 value the register index. Large tiles stay readable: labels are drawn up to 32×32 cells, a
 legend strip names the colours, ``warp=N`` zooms to the cells one warp holds (the others
@@ -35,7 +35,7 @@ __all__ = ["COLOR_BY", "LABELS", "MAX_LABEL_CELLS", "Holder", "add_hierarchy", "
 
 #: What :func:`draw_tv` may colour cells by.
 COLOR_BY = ("thread", "lane", "warp", "bank")
-#: Cell labels of :func:`draw_tv`: ``T<thread>`` over ``V<value>``, ``thread:value``, none.
+#: Cell labels of :func:`draw_tv`: ``T<thread>V<value>``, ``thread:value``, none.
 LABELS = ("tv", "t:r", None)
 #: Labels are drawn by default when the window is at most this many cells on a side.
 MAX_LABEL_CELLS = 32
@@ -149,7 +149,7 @@ def draw_tv(
     Args:
         layout: distributed layout (in dims among ``register, lane, warp, block``) onto a 1-D
             or 2-D tensor, e.g. ``linlayout.cute.atom("sm80_16x8x16.A")``.
-        label: ``"tv"`` (``T<thread>`` over ``V<value>``, CUTLASS's), ``"t:r"`` or None.
+        label: ``"tv"`` (``T<thread>V<value>``, as CUTLASS prints), ``"t:r"`` or None.
         color_by: ``"thread"``, ``"lane"``, ``"warp"``, or ``"bank"`` (needs ``memory``).
         memory: the shared-memory layout of the tensor, for ``color_by="bank"``.
         element_bits: bits per element, for the banks (required with ``memory``).
@@ -217,7 +217,7 @@ def draw_tv(
             return "-"
         if zoom is not None and t not in zoom:
             return ""
-        return f"T{h[0]}\nV{h[1]}" if label == "tv" else f"{h[0]}:{h[1]}"
+        return f"T{h[0]}V{h[1]}" if label == "tv" else f"{h[0]}:{h[1]}"
 
     cell_in = 0.42 if numbers else 0.12
     if ax is None:
@@ -226,7 +226,7 @@ def draw_tv(
         ax = fig.add_subplot(1, 1, 1)
     fig = ax.figure
     paint(ax, win, color_of, text_of if numbers else None,
-          fontsize=6.0 if label == "tv" else 5.5)
+          fontsize=5.5)
     out_names = [names.get(n, n) for n in layout.out_dim_names]
     frame(ax, win, out_names[0], out_names[-1], two_d=two_d)
     if hierarchy is not None:

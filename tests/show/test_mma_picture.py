@@ -24,7 +24,7 @@ def test_cute_atom_panel(tmp_path):
     assert c.images[0].get_array().shape[:2] == (16, 8)
     # B element (k, n) = CuTe's (n, k): PTX b0,b1 at k = 2·(lane%4) + {0,1}, n = lane/4
     texts = {(int(t.get_position()[1]), int(t.get_position()[0])): t.get_text() for t in b.texts}
-    assert texts[(2, 1)] == "T5\nV0" and texts[(3, 1)] == "T5\nV1"
+    assert texts[(2, 1)] == "T5V0" and texts[(3, 1)] == "T5V1"
     save(fig, str(tmp_path / "mma.svg"))
     assert "<svg" in (tmp_path / "mma.svg").read_text(encoding="utf-8")[:2000]
     assert "sm80_16x8x16" in fig._suptitle.get_text()

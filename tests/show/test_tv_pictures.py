@@ -41,7 +41,7 @@ def test_mma_accumulator_labels_follow_the_ptx_fragment(tmp_path):
         for v in range(4):
             row = lane // 4 + 8 * (v >> 1)
             col = 2 * (lane % 4) + (v & 1)
-            assert texts[(row, col)] == f"T{lane}\nV{v}"
+            assert texts[(row, col)] == f"T{lane}V{v}"
     image = ax.images[0].get_array()
     assert tuple(image[0, 2][:3]) == pytest.approx(lane_color(1, 32))  # held by thread 1
     save(fig, str(tmp_path / "c.png"))
