@@ -198,7 +198,9 @@ def draw_copy(source: LinearLayout, memory: LinearLayout, *, element_bits: int,
         source, memory, element_bits, hardware, instruction: as :func:`copy_wavefronts`.
         numbers: label the cells (``thread:value``; default: when a panel is at most 32
             cells a side).
-        max_rows, max_cols: the largest window of the tile drawn.
+        max_rows, max_cols: the largest window drawn: of the tile (around the elements the
+            first instruction moves) and of shared memory (rows of banks from the first up
+            to the last the instruction touches).
         title: the figure title (default: the instruction and its wavefronts).
 
     Returns:
@@ -223,7 +225,7 @@ def draw_copy(source: LinearLayout, memory: LinearLayout, *, element_bits: int,
     two_d = len(source.out_dims) == 2
     held = holders(source)
     lanes = max(source.in_dims.get("lane", 1), 2)
-    win = Window.around(rows, cols, None, max_rows, max_cols)
+    win = Window.around(rows, cols, cw.elements, max_rows, max_cols)  # the instruction's box
     nb = cw.num_banks
     word_bits = cw.bank_bytes * 8
     # shared memory as banks: row = word // banks, column = bank
@@ -232,7 +234,8 @@ def draw_copy(source: LinearLayout, memory: LinearLayout, *, element_bits: int,
     for t, o in enumerate(f2.images(list(mcols[:offset_bits]))):  # offset t holds element o
         word_owner.setdefault(t * element_bits // word_bits, o)
     bank_rows = max(1, -(-len(word_owner) // nb))
-    bwin = Window(bank_rows, nb, 0, 0, min(bank_rows, max_rows), nb)
+    top = max(cw.words) // nb + 1 if cw.words else 1  # rows up to the last one it touches
+    bwin = Window(bank_rows, nb, 0, 0, min(bank_rows, top, max_rows), nb)
     if numbers is None:
         numbers = max(win.nrows, win.ncols) <= 32 and bwin.nrows <= 32
     cell = 0.34 if numbers else 0.14
