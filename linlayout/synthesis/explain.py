@@ -23,7 +23,8 @@ synthesized for, and says, for every offset bit of the layout (every basis vecto
   and vector: any ``s``-dimensional segment meets an ``X`` of dimension ``dim X`` in at least
   ``s − (n − dim X)`` dimensions).
 * **chosen** — as forced, but above the side's own bound: the price of serving the other sides
-  (with three or more sides they can block each other).
+  (with three or more sides they can block each other), or, when the result is not proven
+  optimal, a conflict not proven necessary.
 * **mode** — as forced, for a layout pinned to a fixed TMA swizzle mode (``fixed=``): the mode
   writes this direction, and every layout it can write was counted (the bound's
   ``"exhaustive"`` method), none cheaper.
@@ -306,6 +307,13 @@ def _vector_words(rep: ConflictReport) -> str:
     return f"{rep.instruction} row of {rep.vector_elems} elements (16 bytes)"
 
 
+def _bound_access(b: Any) -> str:
+    """A SideBound's access in words."""
+    if b.instruction == "ld/st.shared":
+        return f"{b.vector_elems}-element vectors"
+    return b.instruction
+
+
 def _reason(i: int, roles: list[SideRole], result: SwizzleResult, w: int, seg_lo: int,
             counted: Sequence[bool]) -> tuple[str, str]:
     """(reason, sentence) for offset bit ``i``."""
@@ -357,5 +365,11 @@ def _reason(i: int, roles: list[SideRole], result: SwizzleResult, w: int, seg_lo
         return "forced", (f"forced: a segment bit inside {where}; no layout giving these sides "
                           f"the same access does better (each pays its bound: any segment meets "
                           f"its phase span in that many dimensions)")
-    return "chosen", (f"chosen: a segment bit inside {where}, above the side's own bound; the "
-                      f"price of serving the other sides at once")
+    own = "; ".join(
+        f"the {r.side}'s bound: {sides[k].degree}-way with {_bound_access(sides[k])}"
+        for k, r in hits if len(sides) == len(reps) and not at_bound(k))
+    why = ("the price of serving the other sides at once (the total is proven optimal)"
+           if result.optimal else "the result does not reach its bound (see the gap), so this "
+           "conflict is not proven necessary")
+    return "chosen", (f"chosen: a segment bit inside {where}, above the side's own bound "
+                      f"({own}); {why}")

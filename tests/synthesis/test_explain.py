@@ -172,6 +172,21 @@ def test_random_pairs_every_claim_holds():
     assert conflicts >= 10
 
 
+def test_random_pairs_under_triton_lowering():
+    rng = random.Random(2)
+    seen = set()
+    for _ in range(12):
+        out_bits = random_out_bits(rng, rng.randint(7, 10))
+        store, load = random_pair(rng, out_bits, unit=rng.random() < 0.5,
+                                  warp_bits=rng.randint(0, 2), broadcast=0.3)
+        bits = rng.choice([8, 16, 32])
+        r = synthesize_swizzle(store, load, element_bits=bits, lowering="triton",
+                               target="cuda:90")
+        check_claims(r, [store, load], bits)
+        seen.update(b.reason for b in explain_synthesis(r, store, load).bits)
+    assert "chosen" in seen
+
+
 def test_several_loads():
     rng = random.Random(7)
     for _ in range(30):
