@@ -2,11 +2,13 @@
 
 Run from the repository root:  python benchmarks/bench_pictures.py [--repeat N] [--no-write]
 
-Rows: the whole command in a fresh process (``python -m linlayout show … --png``: interpreter
-start, matplotlib import, drawing, PNG encoding), as wall-clock and CPU seconds (CPU time is what
-the machine's other load does not inflate); and, in this process with matplotlib already
-imported, the drawing alone (``draw_layout``) and the PNG write (``save``). The target is a
-64×64 tile under 2 s for the command. Speed is measured, never asserted.
+Rows: every picture kind of ``linlayout show`` (``--picture layout|tv|copy|mma``) on a 64×64
+tile (the MMA panel: one atom, every cell labelled). Columns: the whole command in a fresh
+process (``python -m linlayout show … --png``: interpreter start, matplotlib import, drawing,
+PNG encoding), as wall-clock and CPU seconds (CPU time is what the machine's other load does
+not inflate); and, in this process with matplotlib already imported, the drawing alone and the
+PNG write (``save``). The target is a 64×64 tile under 2 s for the command. Speed is measured,
+never asserted.
 """
 
 from __future__ import annotations
@@ -25,10 +27,39 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-#: The tiles drawn: a 64×64 shared-memory layout and a 64×64 distributed layout.
-TILES = [("memory 64×64 fp16 (Sw<3,3,3>)", ["Sw<3,3,3> o _0 o (_64,_64):(_64,_1)",
-                                            "--element-bits", "16"]),
-         ("distributed 64×64 (gemm-operand load)", None)]
+#: The pictures timed: (name, ``linlayout show`` arguments, ``{load}`` standing for the
+#: gemm-operand load file). 64×64 tiles, and the MMA panel of one atom (labelled cells).
+SMEM = "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"
+TILES = [
+    ("memory 64×64 fp16 (Sw<3,3,3>)", [SMEM, "--element-bits", "16"]),
+    ("distributed 64×64 (gemm-operand load)", ["{load}"]),
+    ("thread/value 64×64 (--picture tv)", ["{load}", "--picture", "tv"]),
+    ("thread/value 64×64 by bank (--color-by bank)", ["{load}", "--picture", "tv", "--color-by",
+                                                      "bank", "--memory", SMEM,
+                                                      "--element-bits", "16"]),
+    ("copy 64×64, ldmatrix.x4 (--picture copy)", ["{load}", "--picture", "copy", "--memory",
+                                                  SMEM, "--element-bits", "16",
+                                                  "--instruction", "ldmatrix.x4"]),
+    ("MMA panel sm80_16x8x16, 512 labelled cells (--picture mma)",
+     ["sm80_16x8x16", "--picture", "mma"]),
+]
+
+
+def _drawers():
+    """In-process drawing of each row of :data:`TILES` (matplotlib already imported)."""
+    from linlayout import cute, examples
+    from linlayout.show.copy_picture import draw_copy
+    from linlayout.show.mma_picture import draw_mma_atom
+    from linlayout.show.pictures import draw_layout
+    from linlayout.show.tv_pictures import draw_tv
+
+    load = examples.get("gemm-operand").load
+    smem = cute.parse_layout(SMEM)
+    return [lambda: draw_layout(smem, element_bits=16), lambda: draw_layout(load),
+            lambda: draw_tv(load),
+            lambda: draw_tv(load, color_by="bank", memory=smem, element_bits=16),
+            lambda: draw_copy(load, smem, element_bits=16, instruction="ldmatrix.x4"),
+            lambda: draw_mma_atom("sm80_16x8x16")]
 
 
 def _command_seconds(args: list[str], out: str) -> tuple[float, float]:
@@ -51,27 +82,22 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true", help="print the table only")
     args = ap.parse_args()
     from linlayout import examples
-    from linlayout.cute import parse_layout
-    from linlayout.show.pictures import draw_layout, save
+    from linlayout.show.pictures import save
 
     tmp = tempfile.mkdtemp()
-    load = os.path.join(tmp, "load.json")
     examples.write_files(tmp)
     load = os.path.join(tmp, "gemm-operand", "load.json")
-    layouts = {TILES[0][0]: (parse_layout(TILES[0][1][0]), 16),
-               TILES[1][0]: (examples.get("gemm-operand").load, 16)}
     rows = []
-    for name, argv in TILES:
-        argv = argv or [load]
+    for (name, argv), draw_fn in zip(TILES, _drawers()):
+        argv = [a.replace("{load}", load) for a in argv]
         out = os.path.join(tmp, "tile.png")
         runs = [_command_seconds(argv, out) for _ in range(args.repeat)]
         wall = min(r[0] for r in runs)
         cpu = min(r[1] for r in runs)
-        layout, bits = layouts[name]
         draw = save_s = float("inf")
         for _ in range(args.repeat):
             t = time.perf_counter()
-            fig = draw_layout(layout, element_bits=bits)
+            fig = draw_fn()
             t2 = time.perf_counter()
             save(fig, out)
             draw = min(draw, t2 - t)
@@ -84,7 +110,7 @@ def main() -> None:
         f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs; "
         f"best of {args.repeat}. Seconds.",
         "",
-        "| tile | command, wall | command, CPU | draw_layout | save (PNG) | PNG KiB |",
+        "| picture | command, wall | command, CPU | draw | save (PNG) | PNG KiB |",
         "|---|---|---|---|---|---|",
         *rows,
         "",

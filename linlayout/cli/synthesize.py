@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     transfer = Transfer.make(store, load, element_bits=element_bits, **hardware_kwargs(args),
                              weights=args.weights)
     report = synthesis_report(result, title=title, example=example, padding=padding,
-                              transfer=transfer, target=args.target)
+                              transfer=transfer, target=args.target, explain=args.explain)
     print(dumps(report.to_dict()) if args.json else report.to_text())
     return 0
 
@@ -104,5 +104,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--padding", action="store_true",
                    help="also search padded layouts (row-major remap + interval:+pad) and report "
                         "the best beside the swizzle, with its memory overhead in bytes")
+    s.add_argument("--explain", action="store_true",
+                   help="say, for every offset bit, which constraint put it there (a side's "
+                        "vector, a bank bit free to choose, a segment bit avoiding or forced "
+                        "into a side's phase span)")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=run)

@@ -739,6 +739,17 @@ def save(fig: Any, path: str, *, dpi: int | None = None) -> None:
         dpi = 150 if max(fig.get_size_inches()) <= LARGE_FIGURE_INCHES else 100
     engine = fig.get_layout_engine()
     if engine is not None and engine.__class__.__name__ == "ConstrainedLayoutEngine":
-        fig.savefig(path, dpi=dpi)
+        # lay the figure out once here, then write it with the layout frozen: savefig would
+        # otherwise draw every artist twice (a layout pass, then the real one), and a grid of
+        # thousands of labels pays twice
+        old_dpi = fig.dpi
+        fig.dpi = dpi
+        try:
+            engine.execute(fig)
+            fig.set_layout_engine(None)  # no engine: savefig draws once
+            fig.savefig(path, dpi=dpi)
+        finally:
+            fig.set_layout_engine(engine)
+            fig.dpi = old_dpi
     else:
         fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.15)

@@ -35,14 +35,15 @@ from ..layout import LinearLayout
 from ..ptx import TmaMatch, match_tma_mode
 from ..synthesis import (LoweredSide, PaddingChoice, PaddingResult, SwizzleResult, Transfer,
                          choose_padding_or_swizzle, lower_sides)
+from ..synthesis.explain import SynthesisExplanation, explain_synthesis
 from ..synthesis.lowered import resolve_target
 from ..triton import to_gluon, to_triton_text
 from .formula import offset_formula
 from .schemas import versioned
 from .text import table
 
-__all__ = ["EXAMPLE_NAMES", "SIDE_HEADER", "SynthesisReport", "interop", "side_rows",
-           "synthesis_report"]
+__all__ = ["EXAMPLE_NAMES", "EXPLAIN_HEADER", "SIDE_HEADER", "SynthesisReport",
+           "explanation_text", "interop", "side_rows", "synthesis_report"]
 
 #: Display names of tensor dims for built-in examples (the article calls them m and n).
 EXAMPLE_NAMES = {"transpose": {"dim0": "m", "dim1": "n"}}
@@ -146,6 +147,8 @@ class SynthesisReport:
             (:class:`~linlayout.synthesis.LoweredSide`), when the transfer was given.
         target: the target of :attr:`lowered` (``"cuda:90"``).
         lowered_note: why :attr:`lowered` is missing, when it could not be computed.
+        explanation: per offset bit, the constraint that put it there
+            (:func:`~linlayout.synthesis.explain.explain_synthesis`), when asked for.
     """
 
     result: SwizzleResult
@@ -162,6 +165,7 @@ class SynthesisReport:
     lowered: tuple[LoweredSide, ...] | None = None
     target: str | None = None
     lowered_note: str | None = None
+    explanation: SynthesisExplanation | None = None
 
     def lowered_totals(self) -> tuple[int, int] | None:
         """``(wavefronts, instructions)`` per warp, weighted, of :attr:`lowered`, or None."""
@@ -189,6 +193,8 @@ class SynthesisReport:
         layout, formula, TMA mode, Triton/Gluon/CuTe forms, cost table, verdict, notes and
         proof, then the padding comparison when there is one."""
         text = self._swizzle_text()
+        if self.explanation is not None:
+            text += "\n\n" + explanation_text(self.explanation)
         if self.padding is not None:
             text += "\n\n" + self._padding_text()
         return text
@@ -197,7 +203,9 @@ class SynthesisReport:
         """The data ``linlayout synthesize --json`` prints: :meth:`SwizzleResult.to_dict
         <linlayout.SwizzleResult.to_dict>` with ``formula``, ``tma_mode``, ``triton``,
         ``gluon``, ``cute`` (and ``cute_reason``), ``example`` (a built-in example), and with
-        padding ``padding`` (with its ``triton`` text) and ``choice``."""
+        padding ``padding`` (with its ``triton`` text) and ``choice``, and with an explanation
+        ``explain`` (:meth:`SynthesisExplanation.to_dict
+        <linlayout.synthesis.explain.SynthesisExplanation.to_dict>`)."""
         out = versioned(self.result.to_dict())
         out["formula"] = self.formula
         out["tma_mode"] = self.tma.to_dict() if self.tma else None
@@ -225,6 +233,8 @@ class SynthesisReport:
             out["padding"] = self.padding.to_dict()
             out["padding"]["triton"] = _padded_text(self.padding)
             out["choice"] = self.choice.choice
+        if self.explanation is not None:
+            out["explain"] = self.explanation.to_dict()
         return out
 
     def _swizzle_text(self) -> str:
@@ -312,11 +322,46 @@ class SynthesisReport:
         ])
 
 
+#: The header of :func:`explanation_text`'s table.
+EXPLAIN_HEADER = ("offset bit", "tile", "kind", "reason", "sides")
+
+
+def explanation_text(explanation: SynthesisExplanation) -> str:
+    """An explanation as text: a table with one row per offset bit (its tile direction, where
+    it sits in the bank model, the reason, and what each side holds there: ``v`` marks a bit
+    inside the side's vector, ``!`` one that raises its conflict degree), then each bit's
+    reason in words, runs of bits with the same sentence on one line (lines joined by newlines,
+    no final newline).
+
+    Raises:
+        LayoutError: ``explanation`` is not a SynthesisExplanation.
+    """
+    instance_of(explanation, SynthesisExplanation, "explanation")
+    rows = []
+    for b in explanation.bits:
+        tile = "(" + ", ".join(str(v) for v in b.tile.values()) + ")"
+        sides = "; ".join(f"{r.side}: {r.holds or '-'}"
+                          + (" v" if r.in_vector else "") + (" !" if r.conflict else "")
+                          for r in b.sides)
+        rows.append((b.bit, tile, b.kind, b.reason, sides))
+    lines = ["why each offset bit (v: inside the side's vector; !: raises its conflicts):",
+             table(EXPLAIN_HEADER, rows), ""]
+    runs: list[list] = []  # [first bit, last bit, text]
+    for b in explanation.bits:
+        if runs and runs[-1][2] == b.text and runs[-1][1] == b.bit - 1:
+            runs[-1][1] = b.bit
+        else:
+            runs.append([b.bit, b.bit, b.text])
+    lines += [(f"bit {lo}" if lo == hi else f"bits {lo}-{hi}") + f": {text}"
+              for lo, hi, text in runs]
+    return "\n".join(lines)
+
+
 def synthesis_report(result: SwizzleResult, *, title: str | None = None,
                      dim_names: Mapping[str, str] | None = None, example: str | None = None,
                      padding: PaddingResult | None = None,
                      transfer: Transfer | None = None,
-                     target: str | None = None) -> SynthesisReport:
+                     target: str | None = None, explain: bool = False) -> SynthesisReport:
     """The report of a synthesized layout (module docstring).
 
     Args:
@@ -338,15 +383,19 @@ def synthesis_report(result: SwizzleResult, *, title: str | None = None,
             (:func:`~linlayout.synthesis.lower_sides`).
         target: the compilation target for that (default: the hardware preset's,
             ``cuda:90`` for NVIDIA).
+        explain: add the constraint behind each offset bit
+            (:func:`~linlayout.synthesis.explain.explain_synthesis`); needs ``transfer``.
 
     Returns:
         A :class:`SynthesisReport`.
 
     Raises:
         LayoutError: ``result`` is not a SwizzleResult; ``example`` is not a built-in
-            example's name; an unknown ``target``.
+            example's name; an unknown ``target``; ``explain`` without ``transfer``.
     """
     instance_of(result, SwizzleResult, "result")
+    if explain and transfer is None:
+        raise LayoutError("explain=True needs the transfer the result was synthesized for")
     bits = result.element_bits
     if example is not None:
         ex = examples.get(example)
@@ -375,4 +424,5 @@ def synthesis_report(result: SwizzleResult, *, title: str | None = None,
         cute=forms["cute"], cute_reason=forms.get("cute_reason"), example=example,
         padding=padding,
         choice=None if padding is None else choose_padding_or_swizzle(result, padding),
-        lowered=lowered, target=tname, lowered_note=note)
+        lowered=lowered, target=tname, lowered_note=note,
+        explanation=explain_synthesis(result, transfer) if explain and transfer else None)

@@ -83,3 +83,40 @@ ERROR_CASES = [
 def test_errors_exit_2_with_one_line(capsys, bad_files, case):
     argv = [a.format(**bad_files) for a in case]
     assert_one_line_error(*run_cli(capsys, *argv))
+
+
+SWIZZLED = "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"
+
+
+@pytest.mark.parametrize("argv", [
+    ["sm80_16x8x16.C", "--picture", "tv", "--label", "t:r"],
+    ["sm90_64x16.C", "--picture", "tv", "--warp", "1", "--color-by", "lane"],
+    ["sm80_16x8x16.A", "--picture", "tv", "--color-by", "bank", "--memory", SWIZZLED,
+     "--element-bits", "16"],
+    ["sm80_16x8x8_tf32", "--picture", "mma"],
+    ["sm80_16x8x16.A", "--picture", "copy", "--memory", SWIZZLED, "--element-bits", "16",
+     "--instruction", "ldmatrix.x4"],
+    ["Sw<3,3,3> o _0 o ((_8,_8),(_8,_8)):((_64,_512),(_1,_8))", "--element-bits", "16"],
+], ids=["tv", "warp", "bank", "mma", "copy", "hierarchy"])
+def test_show_pictures(tmp_path, capsys, argv):
+    pytest.importorskip("matplotlib")
+    code, out, err = run_cli(capsys, "show", *argv, "--svg", str(tmp_path / "p.svg"))
+    assert code == 0, err
+    assert out.rstrip().endswith(f"wrote {tmp_path / 'p.svg'}")
+    assert "<svg" in (tmp_path / "p.svg").read_text(encoding="utf-8")[:2000]
+
+
+@pytest.mark.parametrize("argv", [
+    ["sm80_16x8x16.A", "--picture", "copy", "--png", "x.png"],
+    ["sm80_16x8x16.A", "--picture", "tv"],
+    ["sm80_16x8x16.A", "--warp", "1", "--png", "x.png"],
+    ["sm80_16x8x16.A", "--picture", "tv", "--color-by", "bank", "--png", "x.png"],
+    ["sm80_16x8x16.A", "--instruction", "ldmatrix.x4", "--png", "x.png"],
+    ["sm75_u32x4_ldsm_n", "--picture", "mma", "--png", "x.png"],
+    ["sm80_16x8x16.A", "--picture", "tv", "--warp", "3", "--png", "x.png"],
+], ids=["copy-no-memory", "no-output", "warp-not-tv", "bank-no-memory", "instr-not-copy",
+        "mma-not-atom", "no-such-warp"])
+def test_show_picture_errors_exit_2(tmp_path, capsys, monkeypatch, argv):
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(*run_cli(capsys, "show", *argv))

@@ -40,6 +40,8 @@ MODULES = [
     "linlayout.show.render", "linlayout.show.schemas", "linlayout.show.synthesis",
     "linlayout.global_memory", "linlayout.show.coalescing",
     "linlayout.show.text", "linlayout.conversion", "linlayout.show.conversion",
+    "linlayout.show.text", "linlayout.synthesis.explain", "linlayout.show.cells",
+    "linlayout.show.tv_pictures", "linlayout.show.mma_picture", "linlayout.show.copy_picture",
 ]
 #: trusted on purpose: F₂ arithmetic on Python ints, unchecked by design (hot path)
 EXCLUDED_MODULES = {"linlayout.f2"}
@@ -80,6 +82,24 @@ def _report():
 
 
 REPORT = _report()
+
+
+def _axes():
+    """A matplotlib Axes for the cell-drawing helpers, or None without the plot extra."""
+    figure = _figure()
+    return None if figure is None else figure.add_subplot(1, 1, 1)
+
+
+def _window():
+    from linlayout.show.cells import Window
+
+    return Window.around(4, 8, None, 4, 8)
+
+
+def _explanation():
+    from linlayout.synthesis.explain import explain_synthesis
+
+    return explain_synthesis(RESULT, STORE, LOAD)
 
 
 def _figure():
@@ -245,6 +265,47 @@ WALK: dict[str, tuple[tuple, dict]] = {
                                            {}),
     "linlayout.show.synthesis.synthesis_report": ((RESULT,), {"title": None,
                                                               "padding": PAD}),
+    "linlayout.show.synthesis.explanation_text": ((_explanation(),), {}),
+    "linlayout.synthesis.explain.explain_synthesis": ((RESULT, STORE, LOAD), {"hardware": None}),
+    "linlayout.show.cells.mpl": ((), {}),
+    "linlayout.show.cells.check_axes": ((_axes(),), {"what": "ax"}),
+    "linlayout.show.cells.check_cut": ((8, 8), {}),
+    "linlayout.show.cells.check_names": (({"dim0": "m"},), {}),
+    "linlayout.show.cells.check_title": (("t",), {}),
+    "linlayout.show.cells.tensor_shape": ((MEM,), {}),
+    "linlayout.show.cells.ink": (((0.5, 0.5, 0.5),), {}),
+    "linlayout.show.cells.new_figure": ((2.0, 2.0), {}),
+    "linlayout.show.cells.paint": ((_axes(), _window(), lambda t: (1, 1, 1)),
+                                   {"text_of": None, "fontsize": 6.0}),
+    "linlayout.show.cells.frame": ((_axes(), _window(), "m", "n"), {"two_d": True}),
+    "linlayout.show.cells.outline": ((_axes(), _window(), [0, 1], "red"),
+                                     {"label": "x", "linewidth": 1.0}),
+    "linlayout.show.cells.hierarchy_breaks": (([2, 4],), {}),
+    "linlayout.show.cells.hierarchy_lines": ((_axes(), _window(), [2, 2], [2, 4]), {}),
+    "linlayout.show.cells.color_strip": ((_figure(), _axes(), ["red", "blue"], "x"),
+                                         {"tick_labels": None}),
+    "linlayout.show.tv_pictures.holders": ((STORE,), {}),
+    "linlayout.show.tv_pictures.warp_elements": ((STORE, 0), {}),
+    "linlayout.show.tv_pictures.transpose_tile": ((STORE,), {}),
+    "linlayout.show.tv_pictures.mode_sizes": (("((_2,_2),_4):((_1,_8),_2)",), {}),
+    "linlayout.show.tv_pictures.draw_tv": ((LOAD,), {
+        "label": "tv", "color_by": "bank", "memory": MEM, "element_bits": EB, "hardware": None,
+        "warp": None, "hierarchy": None, "numbers": False, "names": None, "max_rows": 8,
+        "max_cols": 8, "title": None, "legend": False, "ax": None}),
+    "linlayout.show.tv_pictures.add_hierarchy": ((_axes(), MEM, [[4, 4], [8, 4]]),
+                                                 {"max_rows": 16, "max_cols": 32}),
+    "linlayout.show.mma_picture.mma_atom_parts": (("sm80_16x8x8_tf32",), {"element_bits": None}),
+    "linlayout.show.mma_picture.draw_mma": (
+        tuple(__import__("linlayout.cute", fromlist=["x"]).atom(f"sm80_8x8x4_f64.{p}")
+              for p in "ABC"), {"b_order": "nk", "label": None, "color_by": "thread",
+                                "numbers": False, "title": None}),
+    "linlayout.show.mma_picture.draw_mma_atom": (("sm80_8x8x4_f64",), {"element_bits": None}),
+    "linlayout.show.copy_picture.wavefront_color": ((3,), {}),
+    "linlayout.show.copy_picture.copy_wavefronts": ((LOAD, MEM), {
+        "element_bits": EB, "hardware": None, "instruction": None}),
+    "linlayout.show.copy_picture.draw_copy": ((LOAD, MEM), {
+        "element_bits": EB, "hardware": None, "instruction": None, "numbers": False,
+        "max_rows": 8, "max_cols": 8, "title": None}),
     "linlayout.show.text.dumps": (({"a": 1},), {}),
     "linlayout.show.text.table": ((["a", "b"], [[1, 2]]), {}),
     "linlayout.synthesis.choose_padding_or_swizzle": ((RESULT, PAD), {"objective": None}),

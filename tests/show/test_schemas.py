@@ -48,6 +48,15 @@ def test_synthesize_json_matches_its_schema(capsys, name, extra):
     assert {"wavefronts_per_warp", "conflict_free", "at_floor", "gap"} <= set(data["totals"])
 
 
+@pytest.mark.parametrize("extra", [[], ["--fixed", "none"], ["--instructions", "auto"],
+                                   ["--fixed", "128B", "--instructions", "tma,ldmatrix.x4"]])
+def test_synthesize_explain_json_matches_its_schema(capsys, extra):
+    code, out, _ = run_cli(capsys, "synthesize", "--example", "gemm-operand", "--explain",
+                           "--json", *extra)
+    assert code == 0
+    assert len(validate("synthesize", out)["explain"]["bits"]) == 12
+
+
 def test_synthesize_tma_json_matches_its_schema(capsys):
     code, out, _ = run_cli(capsys, "synthesize", "--example", "gemm-operand", "--fixed", "128B",
                            "--instructions", "tma,ldmatrix.x4", "--json")

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from linlayout import examples, synthesize_swizzle
+from linlayout import LayoutError, examples, synthesize_swizzle
 from linlayout.hardware import AMD_CDNA3
 from linlayout.show.text import table
 from linlayout.show.synthesis import (
@@ -161,3 +161,23 @@ def test_a_tma_layout_no_nvmma_shared_names_says_so():
     report = synthesis_report(r)
     assert report.triton.startswith("#ttg.shared_linear")
     assert "no #ttg.nvmma_shared names this layout" in report.to_text()
+
+
+def test_explain_in_text_and_json(capsys):
+    from linlayout.show.synthesis import explanation_text
+    from linlayout.synthesis.explain import explain_synthesis
+
+    code, out, _ = run_cli(capsys, "synthesize", "--explain")
+    assert code == 0
+    assert "why each offset bit" in out
+    assert "bits 5-8: avoids:" in out and "bit 0: vector: inside the store's 4-element vector" in out
+    code, out, _ = run_cli(capsys, "synthesize", "--explain", "--json")
+    data = json.loads(out)
+    assert data["explain"]["reasons"] == {"vector": [0, 1], "free": [2, 3, 4],
+                                          "avoids": [5, 6, 7, 8]}
+    ex = examples.get("transpose")
+    r = synthesize_swizzle(ex.store, ex.load, element_bits=32)
+    text = explanation_text(explain_synthesis(r, ex.store, ex.load))
+    assert text.splitlines()[0].startswith("why each offset bit")
+    with pytest.raises(LayoutError, match="transfer"):
+        synthesis_report(r, explain=True)

@@ -1,0 +1,115 @@
+"""linlayout.show.tv_pictures: CUTLASS-style thread/value grids, checked through the figure's
+texts, image colours and lines (not pixels)."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout import LayoutError, cute, examples
+from linlayout import f2
+
+
+
+def test_importing_the_picture_modules_does_not_load_matplotlib():
+    import subprocess
+    import sys
+
+    code = ("import sys, linlayout.show.tv_pictures, linlayout.show.mma_picture, "
+            "linlayout.show.copy_picture, linlayout.show.cells; print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+mpl = pytest.importorskip("matplotlib")
+
+from linlayout.show.pictures import bank_color, lane_color, save  # noqa: E402
+from linlayout.show.tv_pictures import (add_hierarchy, draw_tv, holders, mode_sizes,  # noqa: E402
+                                        transpose_tile, warp_elements)
+
+
+def _texts(ax) -> dict[tuple[int, int], str]:
+    return {(int(t.get_position()[1]), int(t.get_position()[0])): t.get_text() for t in ax.texts}
+
+
+def test_mma_accumulator_labels_follow_the_ptx_fragment(tmp_path):
+    C = cute.atom("sm80_16x8x16.C")  # PTX: c0,c1 at (lane/4, 2·(lane%4) + {0,1}), c2,c3 row +8
+    fig = draw_tv(C)
+    ax = fig.axes[0]
+    texts = _texts(ax)
+    assert len(texts) == 128
+    for lane in range(32):
+        for v in range(4):
+            row = lane // 4 + 8 * (v >> 1)
+            col = 2 * (lane % 4) + (v & 1)
+            assert texts[(row, col)] == f"T{lane}V{v}"
+    image = ax.images[0].get_array()
+    assert tuple(image[0, 2][:3]) == pytest.approx(lane_color(1, 32))  # held by thread 1
+    save(fig, str(tmp_path / "c.png"))
+    save(fig, str(tmp_path / "c.svg"))
+    assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in (tmp_path / "c.svg").read_text(encoding="utf-8")[:2000]
+
+
+def test_t_r_labels_and_colour_by_warp():
+    C = cute.atom("sm90_64x8.C")  # 4 warps, 16 rows each
+    fig = draw_tv(C, label="t:r", color_by="warp", warp=1)  # rows 16-31: labelled
+    ax = fig.axes[0]
+    assert _texts(ax)[(0, 0)] == "32:0"  # warp 1's lane 0, at row 16
+    image = ax.images[0].get_array()
+    assert tuple(image[0, 0][:3]) == pytest.approx(lane_color(1, 4))
+    assert "colour = warp" in ax.get_title()
+
+
+def test_warp_zoom_crops_to_that_warp():
+    C = cute.atom("sm90_64x64.C")
+    assert len(warp_elements(C, 2)) == 1024
+    ax = draw_tv(C, warp=2).axes[0]
+    assert ax.images[0].get_array().shape[:2] == (16, 64)  # rows 32-47
+    assert "rows 32-47 of 64" in ax.get_title() and "warp 2" in ax.get_title()
+    with pytest.raises(LayoutError, match="warp must be"):
+        draw_tv(C, warp=4)
+
+
+def test_colour_by_bank_of_a_larger_swizzled_buffer():
+    A = cute.atom("sm80_16x8x16.A")
+    text = "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"
+    mem = cute.parse_layout(text)
+    fig = draw_tv(A, color_by="bank", memory=mem, element_bits=16, numbers=False)
+    image = fig.axes[0].images[0].get_array()
+    inv = f2.inverse(list(mem.columns))
+    for r in range(16):
+        for c in range(16):
+            off = f2.apply(inv, r + 64 * c)
+            assert tuple(image[r, c][:3]) == pytest.approx(bank_color(off // 2 % 32))
+    with pytest.raises(LayoutError, match="memory"):
+        draw_tv(A, color_by="bank")
+
+
+def test_hierarchy_lines_of_nested_modes():
+    assert mode_sizes("((_8,_8),_64):((_64,_512),_1)") == [[8, 8], [64]]
+    mem = cute.parse_layout("((_8,_8),(_8,_8)):((_64,_512),(_1,_8))")
+    from linlayout.show.pictures import draw_memory
+
+    ax = draw_memory(mem, 16, legend=False).axes[0]
+    before = len(ax.collections)
+    assert add_hierarchy(ax, mem, "((_8,_8),(_8,_8)):((_64,_512),(_1,_8))") == 14
+    assert len(ax.collections) == before + 14
+    ax = draw_tv(cute.atom("sm80_16x8x16.C"), hierarchy=[[8, 2], [2, 4]]).axes[0]
+    assert len(ax.collections) >= 2
+    with pytest.raises(LayoutError, match="modes"):
+        draw_tv(cute.atom("sm80_16x8x16.C"), hierarchy=[[16]])
+
+
+def test_holders_transpose_and_bad_input():
+    C = cute.atom("sm80_16x8x16.C")
+    held = holders(C)
+    assert held[0] == (0, 0, 0, 0) and len(held) == 128
+    T = transpose_tile(C)
+    assert T.out_dims == {"dim0": 8, "dim1": 16}
+    assert holders(T)[0 + 8 * 8] == held[8]  # (row 8, col 0) -> (row 0, col 8)
+    with pytest.raises(LayoutError, match="label"):
+        draw_tv(C, label="xx")
+    with pytest.raises(LayoutError, match="color_by"):
+        draw_tv(C, color_by="xx")
+    with pytest.raises(LayoutError):
+        draw_tv(examples.row_major({"dim0": 4, "dim1": 4}))  # a memory layout
