@@ -222,15 +222,17 @@ def coalesce(layout: Any, profile: Any = None) -> CuteLayout:
 
 # ----------------------------------------------------------------------------- complement
 def _complement(lay: _Lay, cotarget: int, op: str) -> _Lay:
+    """CuTe's complement, integer for integer (an overlapping layout gets a 0-sized mode, as
+    pycute's does; :func:`complement` refuses that result)."""
     shape: list[int] = []
     stride: list[int] = []
     current = 1
     for d, s in sorted(zip(flatten(lay[1]), flatten(lay[0]))):
         if d == 0 or s == 1:
             continue
-        if d < current:
+        if current > s * d:
             raise LayoutError(
-                f"{op}: {_text(lay)} has leaves that overlap (the stride {d} starts inside the "
+                f"{op}: {_text(lay)} has leaves that overlap (the leaf {s}:{d} lies inside the "
                 f"span {current} of the leaves before it), so it has no complement; CuTe "
                 "needs an injective layout")
         shape.append(d // current)
@@ -273,7 +275,12 @@ def complement(layout: Any, cotarget: int | None = None) -> CuteLayout:
         if not _pow2(target):
             raise NotPowerOfTwoError(f"complement: the cotarget {target} is not a power of two "
                                      "(the result would leave the power-of-two subset)")
-    return _plain(_complement(lay, target, "complement"), "complement")
+    out = _complement(lay, target, "complement")
+    if 0 in flatten(out[0]):
+        raise LayoutError(f"complement: {_text(lay)} has leaves that overlap (CuTe's answer "
+                          f"{_text(out)} has a 0-sized mode): it is not injective, so it has "
+                          "no complement")
+    return _plain(out, "complement")
 
 
 # ----------------------------------------------------------------------------- composition
@@ -282,12 +289,19 @@ def _compose_leaf(a: _Lay, b: _Lay) -> _Lay:
     bs, bd = b
     if bd == 0:
         return bs, 0
+    if bs == 0:
+        raise LayoutError(f"composition: {_text(a)} composed with a 0-sized mode (the "
+                          "complement of a tiler whose leaves overlap); give an injective tiler")
     flat = _coalesce(a)
     a_shape, a_stride = flatten(flat[0]), flatten(flat[1])
     shape: list[int] = []
     stride: list[int] = []
     rest_shape, rest_stride = bs, bd
     for s, d in zip(a_shape[:-1], a_stride[:-1]):
+        if s == 0 or (s % rest_stride and rest_stride % s):
+            raise LayoutError(f"composition: {_text(a)} and {_text(b)} fail CuTe's "
+                              "divisibility condition (a shape neither divides nor is divided "
+                              "by the stride it meets)")
         n = min(max(1, s // rest_stride), rest_shape)
         if n != 1:
             shape.append(n)
@@ -502,10 +516,7 @@ def _logical_product(a: _Lay, t: Any) -> _Lay:
         return a
     if isinstance(t, list):
         return _by_mode(_logical_product, a, t, "logical_product")
-    cotarget = _size(a) * _cosize(t)
-    if not _pow2(cotarget):  # a stride-0 tiler can leave cosize 1 …; size·cosize stays 2^k
-        raise NotPowerOfTwoError(f"logical_product: size(A)·cosize(B) = {cotarget} is not a "
-                                 "power of two")
+    cotarget = _size(a) * _cosize(t)  # any integer: only the result must be in the subset
     return _make([a, _compose(_complement(a, cotarget, "logical_product"), t)])
 
 
