@@ -45,6 +45,8 @@ Modules, one job each:
   :func:`rank`, :func:`depth`, :func:`downcast` (checked against pycute);
 * :mod:`~linlayout.cute.atoms` — CUTLASS's MMA and copy atoms by name: :func:`atom`,
   :func:`atom_names`;
+* :mod:`~linlayout.cute.read` — :func:`read_layout`: an atom name, ``… on MxN`` or
+  shared-memory text, as the command line reads its layout arguments;
 * :mod:`~linlayout.cute.convert` — :func:`to_cute`: a memory layout as the shortest
   ``Sw<B,M,S> o _0 o shape:stride``.
 
@@ -80,6 +82,7 @@ from .cutelayout import CuteLayout
 from .inttuple import MAX_DEPTH, MAX_ELEMENTS
 from .memory import byte_swizzle_hint, index_layout, parse_layout
 from .parse import from_pycute, parse_cute
+from .read import read_layout
 from .recast import upcast
 from .swizzle import (
     IDENTITY,
@@ -137,6 +140,7 @@ __all__ = [
     "parse_cute_swizzle",
     "parse_layout",
     "raked_product",
+    "read_layout",
     "rank",
     "size",
     "tile_to_shape",
