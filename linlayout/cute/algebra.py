@@ -674,6 +674,15 @@ def _read_any(layout: Any) -> CuteLayout:
     return parse_cute(layout)
 
 
+def _shape(t: IntTuple) -> IntTuple:
+    """An IntTuple shape given directly: positive int leaves (LayoutError otherwise)."""
+    _tuple_depth(t)
+    for s in flatten(t):
+        if s < 1:
+            raise LayoutError(f"the shape {shown(t)} has the entry {s}; CuTe shapes are positive")
+    return t
+
+
 def size(layout: Any) -> int:
     """CuTe's ``size``: the number of coordinates (the product of the shape).
 
@@ -681,7 +690,7 @@ def size(layout: Any) -> int:
         layout: a CuTe layout, or an IntTuple shape (an int or a tuple).
 
     Raises:
-        LayoutError: unreadable input.
+        LayoutError: unreadable input, or a shape entry below 1.
 
     Example::
 
@@ -689,8 +698,7 @@ def size(layout: Any) -> int:
         (4096, 64)
     """
     if isinstance(layout, (int, tuple)) and not isinstance(layout, bool):
-        _tuple_depth(layout)
-        return product(layout)
+        return product(_shape(layout))
     return _read_any(layout).size
 
 
@@ -725,7 +733,7 @@ def rank(layout: Any) -> int:
         (2, 1)
     """
     if isinstance(layout, (int, tuple)) and not isinstance(layout, bool):
-        _tuple_depth(layout)
+        _shape(layout)
         return len(layout) if isinstance(layout, tuple) else 1
     return _read_any(layout).rank
 
@@ -745,7 +753,7 @@ def depth(layout: Any) -> int:
         (2, 0)
     """
     if isinstance(layout, (int, tuple)) and not isinstance(layout, bool):
-        return _tuple_depth(layout)
+        return _tuple_depth(_shape(layout))
     return _tuple_depth(_read_any(layout).shape)
 
 
