@@ -39,6 +39,11 @@ Names are ``<atom>.<part>``, case-insensitive (so CUTLASS's own spelling works:
   ``sm80_cp_async_u32`` (8 and 4 bytes, ``CACHEALWAYS``). Each has ``.src`` and ``.dst``
   (CUTLASS's ``SrcLayout``/``DstLayout``); the bare name is CUTLASS's ``RefLayout``, the
   register side of ldmatrix/stmatrix.
+* ``sm100_tmem_{32dp32b,16dp32b,16dp64b,16dp128b,16dp256b}1x`` — the register side of
+  tcgen05's tensor-memory loads and stores (``Copy_Traits<SM100_TMEM_LOAD_…>::DstLayout``,
+  which is the STORE's ``SrcLayout``): one warp over its sub-partition's data-path lanes
+  (``dim1``, 32 or 16 of them) and the bits of each lane's row (``dim0``); in bits, 32-bit
+  elements.
 * ``sm90_gmma_{k,mn}_{inter,sw32,sw64,sw128}`` — the wgmma shared-memory operand atoms
   ``GMMA::Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T>`` (PTX ISA "Shared Memory Matrix
   Layout" of wgmma: 8 rows of 16/32/64/128 bytes, K-major or MN-major, with the swizzle of that
@@ -229,6 +234,7 @@ _MMA75 = "include/cute/atom/mma_traits_sm75.hpp"
 _MMA89 = "include/cute/atom/mma_traits_sm89.hpp"
 _MMA120 = "include/cute/atom/mma_traits_sm120.hpp"
 _UMMA = "include/cute/atom/mma_traits_sm100.hpp"
+_TMEM = "include/cute/atom/copy_traits_sm100.hpp"
 _CDNA = "AMD CDNA3/CDNA4 ISA, MFMA operand layouts"
 _RDNA = "AMD RDNA3/RDNA4 ISA, WMMA operand layouts"
 _GMMA = "include/cute/atom/mma_traits_sm90_gmma.hpp"
@@ -381,8 +387,28 @@ def _catalogue() -> dict[str, Atom]:
                             cp, (nbits,), ("element",), "bits",
                             tuple(b for b in (8, 16, 32, 64, 128) if b <= nbits), _CPASYNC,
                             cp_ins, "registers" if side == "src" else "shared memory"))
-    out += _memory_atoms() + _amd_atoms()
+    out += _tmem_atoms() + _memory_atoms() + _amd_atoms()
     return {a.name.lower(): a for a in out}
+
+
+def _tmem_atoms() -> list[Atom]:
+    """tcgen05.ld/st register sides (module docstring), in bits."""
+    shapes = {  # CUTLASS name suffix: (DstLayout of the LOAD, tile = ValID's (bits, dps))
+        "32dp32b1x": ("(_32,_32):(_32,_1)", (32, 32)),
+        "16dp32b1x": ("((_16,_2),_32):((_64,_32),_1)", (64, 16)),
+        "16dp64b1x": ("((_2,_2,_8),_32):((_512,_32,_64),_1)", (64, 16)),
+        "16dp128b1x": ("((_4,_8),(_32,_2)):((_32,_128),(_1,_1024))", (128, 16)),
+        "16dp256b1x": ("((_4,_8),(_64,_2)):((_64,_256),(_1,_2048))", (256, 16)),
+    }
+    out = []
+    for suffix, (text, tile) in shapes.items():
+        shape = suffix[:-2].replace("dp", "x")  # 32dp32b -> 32x32b
+        out.append(Atom(f"sm100_tmem_{suffix}", f"Copy_Traits<SM100_TMEM_LOAD_{suffix}>::"
+                        f"DstLayout (= SM100_TMEM_STORE_{suffix}::SrcLayout)", text, tile,
+                        ("bit", "dp"), "bits", (32,), _TMEM,
+                        f"tcgen05.ld/tcgen05.st .{shape}.x1 (registers; dim1 = TMEM lane "
+                        "(data path) of the warp's sub-partition)", "registers"))
+    return out
 
 
 def _memory_atoms() -> list[Atom]:

@@ -182,6 +182,15 @@ def copy_atoms():
         out[f"{name.lower()}.dst"] = (dst, tile, widths)
         out[f"{st.lower()}.src"] = (dst, tile, widths)  # copy_traits_sm90.hpp: swapped
         out[f"{st.lower()}.dst"] = (src, tile, widths)
+    tmem = {  # copy_traits_sm100.hpp: SM100_TMEM_LOAD_*::DstLayout over ValID's (bits, dps)
+        "32dp32b1x": (L((32, 32), (32, 1)), [32, 32]),
+        "16dp32b1x": (L(((16, 2), 32), ((64, 32), 1)), [64, 16]),
+        "16dp64b1x": (L(((2, 2, 8), 32), ((512, 32, 64), 1)), [64, 16]),
+        "16dp128b1x": (L(((4, 8), (32, 2)), ((32, 128), (1, 1024))), [128, 16]),
+        "16dp256b1x": (L(((4, 8), (64, 2)), ((64, 256), (1, 2048))), [256, 16]),
+    }
+    for suffix, (lay, tile) in tmem.items():
+        out[f"sm100_tmem_{suffix}"] = (lay, tile, [32])
     for nbits in (32, 64, 128):  # Layout<Shape<_1,Int<N>>>: a static shape-1 mode has stride _0
         cp = L((1, nbits), (0, 1))
         widths = [b for b in (8, 16, 32, 64, 128) if b <= nbits]

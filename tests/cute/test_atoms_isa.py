@@ -109,6 +109,21 @@ def test_cp_async_sizes():
     assert "CACHEGLOBAL" not in atom_info("sm80_cp_async_u64.src").cutlass
 
 
+def test_tcgen05_tensor_memory_fragments():
+    """PTX ISA, tcgen05 "Matrix fragments for tcgen05.ld/st" (32-bit registers, one warp on
+    its sub-partition's data-path lanes): .32x32b — thread l holds lane l's 32-bit column;
+    .16x256b — r0, r1: row l / 4, columns 2·(l % 4) + {0, 1}; r2, r3: row l / 4 + 8."""
+    assert holds("sm100_tmem_32dp32b1x", 32) == expect(lambda l, i: (0, l), 32, 1)
+    assert holds("sm100_tmem_16dp256b1x", 32) == expect(
+        lambda l, i: (2 * (l % 4) + (i & 1), l // 4 + 8 * (i >> 1)), 32, 4)
+    # 16x64b, 16x128b, 16x32b: every TMEM position exactly once per warp (CUTLASS's layouts,
+    # checked against pycute in test_atoms.py)
+    for name, bits_per_row in (("16dp32b1x", 64), ("16dp64b1x", 64), ("16dp128b1x", 128)):
+        got = holds(f"sm100_tmem_{name}", 32)
+        assert sorted(got.values()) == sorted((c, r) for c in range(bits_per_row // 32)
+                                              for r in range(16))
+
+
 # ----------------------------------------------------------------------------- shared memory
 def swizzled_byte(addr: int, b: int) -> int:
     """PTX ISA 9.7.15.5.1 / 9.7.16.10.6 (wgmma, tcgen05 "Shared Memory Layout and
