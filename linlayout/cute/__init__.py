@@ -43,7 +43,8 @@ Modules, one job each:
   :func:`zipped_product`, :func:`tiled_product`, :func:`flat_product`,
   :func:`blocked_product`, :func:`raked_product`, :func:`size`, :func:`cosize`,
   :func:`rank`, :func:`depth`, :func:`downcast` (checked against pycute);
-* :mod:`~linlayout.cute.atoms` — CUTLASS's MMA and copy atoms by name: :func:`atom`,
+* :mod:`~linlayout.cute.atoms` — CUTLASS's MMA, copy and shared-memory atoms (SM70 to
+  SM120, tcgen05, TMA boxes) and AMD's MFMA/WMMA operands by name: :func:`atom`,
   :func:`atom_names`;
 * :mod:`~linlayout.cute.read` — :func:`read_layout`: an atom name, ``… on MxN`` or
   shared-memory text, as the command line reads its layout arguments;

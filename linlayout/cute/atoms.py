@@ -1,4 +1,5 @@
-"""CUTLASS's common MMA and copy atoms as distributed layouts, by name.
+"""CUTLASS's MMA, copy and shared-memory atoms (and AMD's MFMA/WMMA operands) as layouts, by
+name.
 
 Each atom is transcribed from its CUTLASS header (CuTe text below, as ``cute::print`` writes
 it) and converted with :func:`linlayout.cute.tv_layout`; ``tests/cute/test_atoms.py`` checks
@@ -112,13 +113,14 @@ class Atom:
 
     Attributes:
         name: the linlayout name (``"sm80_16x8x16.A"``).
-        cutlass: the C++ type it is (``"MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>::ALayout"``).
+        cutlass: the C++ type it is (``"MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>::ALayout"``);
+            for an AMD atom, the instruction and operand.
         layout: the CuTe TV layout text, in ``units``.
         tile_shape: the tile its index runs over, column-major, in ``units``.
         tile_dims: what ``dim0, dim1, …`` mean (``("m", "k")``).
         units: ``"elements"`` or ``"bits"``.
         element_bits: the element widths it accepts (for ``"bits"``: the ``upcast`` it takes).
-        header: the CUTLASS header that defines it.
+        header: the CUTLASS header that defines it (for AMD atoms, the ISA manuals).
         instruction: the PTX instruction.
         role: what the layout says: ``"registers"`` (what each thread holds),
             ``"shared-memory rows"`` (whose address each thread supplies), or
