@@ -368,6 +368,9 @@ def composition(a: Any, b: Tiler) -> CuteLayout:
 
     Returns:
         A :class:`~linlayout.cute.CuteLayout` whose shape is ``b``'s (by-mode: each mode's).
+        A tuple ``b`` shorter than ``a``'s rank keeps ``a``'s remaining modes, as pycute does;
+        C++ CuTe's ``composition`` drops them ("Drop any modes of lhs that aren't hit by
+        rhs", ``include/cute/layout.hpp``) — the divides and products keep them in both.
 
     Raises:
         NotPowerOfTwoError: an operand or the result outside the subset.

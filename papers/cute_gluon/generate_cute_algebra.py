@@ -332,7 +332,8 @@ def build() -> dict:
         sys.exit(1)
     return {
         "generator": "papers/cute_gluon/generate_cute_algebra.py",
-        "pycute_source": f"nvidia-cutlass {metadata.version('nvidia-cutlass')} wheel, module pycute",
+        "pycute_source": f"nvidia-cutlass {metadata.version('nvidia-cutlass')} wheel, "
+                         "module pycute",
         "seed": SEED,
         "cases": cases,
     }
