@@ -490,9 +490,15 @@ def tiled_divide(a: Any, tiler: Tiler) -> CuteLayout:
     return _divide_op("tiled_divide", a, tiler, _tiled_divide)
 
 
+def _unpack(lay: _Lay) -> list[_Lay]:
+    """C++'s slice ``layout(repeat<R>(_))``: the modes of a rank-R layout, or the layout
+    itself, whole, when R is 1 (``repeat<1>(_)`` is ``_``: a rank-1 tuple stays nested)."""
+    return _modes_of(lay) if _rank(lay) > 1 else [lay]
+
+
 def _flat_divide(a: _Lay, t: Any) -> _Lay:
     z = _zipped_divide(a, t)
-    return _make(_modes_of(_mode(z, 0)) + _modes_of(_mode(z, 1)))
+    return _make(_unpack(_mode(z, 0)) + _unpack(_mode(z, 1)))
 
 
 def flat_divide(a: Any, tiler: Tiler) -> CuteLayout:
@@ -508,7 +514,8 @@ def flat_divide(a: Any, tiler: Tiler) -> CuteLayout:
         '(_2,_4,_4,_2):(_1,_8,_2,_32)'
 
     Source: CUTLASS ``include/cute/layout.hpp`` (``flat_divide``: ``result(repeat<R0>(_),
-    repeat<R1>(_))`` of the zipped divide).
+    repeat<R1>(_))`` of the zipped divide; a part of rank 1 stays one nested mode, as that
+    slice keeps it).
     """
     return _divide_op("flat_divide", a, tiler, _flat_divide)
 
@@ -591,7 +598,7 @@ def flat_product(a: Any, tiler: Tiler) -> CuteLayout:
     """
     def build(x: _Lay, t: Any) -> _Lay:
         z = _zipped_product(x, t)
-        return _make(_modes_of(_mode(z, 0)) + _modes_of(_mode(z, 1)))
+        return _make(_unpack(_mode(z, 0)) + _unpack(_mode(z, 1)))
     return _divide_op("flat_product", a, tiler, build)
 
 
@@ -604,13 +611,13 @@ def _append(lay: _Lay, r: int) -> _Lay:
 
 
 def _zip(x: _Lay, y: _Lay) -> _Lay:
-    """CuTe ``zip`` of two rank-R layouts: ``((x0,y0),(x1,y1),…)``; two int modes give the
-    one mode ``((x,y))``."""
-    if not isinstance(x[0], tuple) and not isinstance(y[0], tuple):
+    """CuTe ``zip`` of two rank-R layouts: ``((x0,y0),(x1,y1),…)``; an int-shaped ``x`` gives
+    the one mode ``((x,y))`` with ``y`` whole (C++'s ``zip`` of a non-tuple; where C++ has no
+    rule — a tuple ``x``, an int ``y`` — ``y`` is read as a rank-1 tuple)."""
+    if not isinstance(x[0], tuple):
         return ((x[0], y[0]),), ((x[1], y[1]),)
-    if isinstance(x[0], tuple) != isinstance(y[0], tuple):
-        x = x if isinstance(x[0], tuple) else ((x[0],), (x[1],))
-        y = y if isinstance(y[0], tuple) else ((y[0],), (y[1],))
+    if not isinstance(y[0], tuple):
+        y = ((y[0],), (y[1],))
     return _make(_make([_mode(x, i), _mode(y, i)]) for i in range(_rank(x)))
 
 

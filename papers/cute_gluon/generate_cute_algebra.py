@@ -166,9 +166,17 @@ def append(lay, r):
 
 
 def zip2(x, y):
-    if not isinstance(x.shape, tuple) and not isinstance(y.shape, tuple):
+    """C++ zip: a non-tuple x zips to the one mode ((x, y)) with y whole."""
+    if not isinstance(x.shape, tuple):
         return Layout(((x.shape, y.shape),), ((x.stride, y.stride),))
+    if not isinstance(y.shape, tuple):
+        y = Layout((y.shape,), (y.stride,))
     return pycute.make_layout(pycute.make_layout(x[i], y[i]) for i in range(len(x)))
+
+
+def unpack(lay):
+    """C++'s slice layout(repeat<R>(_)): the modes, or the layout whole when R is 1."""
+    return modes(lay) if len(lay) > 1 else [lay]
 
 
 def rank_product(a, b, block_first):
@@ -202,12 +210,12 @@ OPS = {
     "logical_divide": lambda a, t: pycute.logical_divide(a, as_layout(t)),
     "zipped_divide": lambda a, t: pycute.zipped_divide(a, as_layout(t)),
     "tiled_divide": lambda a, t: pycute.tiled_divide(a, as_layout(t)),
-    "flat_divide": lambda a, t: (lambda z: pycute.make_layout(modes(z[0]) + modes(z[1])))(
+    "flat_divide": lambda a, t: (lambda z: pycute.make_layout(unpack(z[0]) + unpack(z[1])))(
         pycute.zipped_divide(a, as_layout(t))),
     "logical_product": lambda a, t: pycute.logical_product(a, products_tiler(t)),
     "zipped_product": lambda a, t: pycute.zipped_product(a, products_tiler(t)),
     "tiled_product": lambda a, t: pycute.tiled_product(a, products_tiler(t)),
-    "flat_product": lambda a, t: (lambda z: pycute.make_layout(modes(z[0]) + modes(z[1])))(
+    "flat_product": lambda a, t: (lambda z: pycute.make_layout(unpack(z[0]) + unpack(z[1])))(
         pycute.zipped_product(a, products_tiler(t))),
     "blocked_product": lambda a, t: rank_product(a, as_layout(t), True),
     "raked_product": lambda a, t: rank_product(a, as_layout(t), False),
