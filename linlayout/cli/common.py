@@ -11,6 +11,7 @@ from typing import Any
 from .._checks import cut, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout
 from ..show.text import dumps, table
 
 __all__ = ["LAYOUT_FORMS", "PROG", "CliError", "add_hardware_args", "check_roles", "dumps",
@@ -29,41 +30,38 @@ LAYOUT_FORMS = ("a JSON layout file, a CuTe atom name (e.g. sm80_16x8x16.A; "
                 "'Sw<3,4,3> o _0 o (_64,_64):(_64,_1)', or a thread-value layout with its tile: "
                 "'((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) on 16x8')")
 
-_TILE = re.compile(r"^(?P<text>.*\S)\s+on\s+(?P<tile>\d+(?:\s*x\s*\d+)*)\s*$", re.S)
 
-
-def load_layout(path: str, what: str, element_bits: int | None = None) -> LinearLayout:
-    """A layout argument: a JSON layout file (if that file exists), else a CuTe atom name
-    (:func:`linlayout.cute.atom`; copy atoms take ``element_bits``), else CuTe text — a
-    shared-memory layout (:func:`linlayout.cute.parse_layout`) or, ending in ``on MxN``, a
-    thread-value layout over that tile (:func:`linlayout.cute.tv_layout`). CliError naming the
-    argument and the three accepted forms on any problem."""
+def load_layout(path: str, what: str, element_bits: int | None = None, *,
+                padded: bool = False) -> LinearLayout | PaddedLayout:
+    """A layout argument: a JSON layout file (if that file exists), else CuTe text as
+    :func:`linlayout.cute.read_layout` reads it — an atom name (copy atoms take
+    ``element_bits``), a shared-memory layout, or, ending in ``on MxN``, a thread-value layout
+    over that tile. A padded shared-memory layout (``(_64,_64):(_72,_1)``) only where
+    ``padded`` is True. CliError naming the argument and the three accepted forms on any
+    problem."""
     if os.path.isfile(path):
         return _load_json(path, what)
     from .. import cute
 
     if cute.is_atom_name(path):
-        info = cute.atom_info(path)
-        bits = element_bits if info.units == "bits" else None
-        if info.units == "bits" and element_bits is None:
+        if cute.atom_info(path).units == "bits" and element_bits is None:
             raise CliError(f"{what} {path!r} is a copy atom in bits; give --element-bits")
         try:
-            return info.linear_layout(bits)
+            return cute.read_layout(path, element_bits)
         except LayoutError as exc:
             raise CliError(f"{what} {path!r}: {exc}") from None
-    m = _TILE.match(path)
     try:
-        if m:
-            tile = [_cli_int(x, f"{what} tile size") for x in re.split(r"\s*x\s*",
-                                                                        m.group("tile"))]
-            return cute.tv_layout(m.group("text"), tile)
-        return cute.parse_layout(path)
+        got = cute.read_layout(path, element_bits)
     except LayoutError as exc:
         looks_cute = bool(re.search(r"[():<]", path))
         if looks_cute:
             raise CliError(f"{what} {shown(path)}: {exc}") from None
         raise CliError(f"{what} {shown(path)} is no file, atom name or CuTe layout; give "
                        f"{LAYOUT_FORMS}") from None
+    if isinstance(got, PaddedLayout) and not padded:
+        raise CliError(f"{what} {shown(path)} is a padded shared-memory layout (pairs "
+                       f"{list(got.pairs)}); only 'linlayout conflicts --memory' takes one")
+    return got
 
 
 def _load_json(path: str, what: str) -> LinearLayout:
@@ -142,8 +140,8 @@ def hardware_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 _MEMORY_DIMS = frozenset({"offset", "vector", "bank", "segment"})
 
 
-def _is_memory(layout: LinearLayout) -> bool:
-    return bool(_MEMORY_DIMS & set(layout.in_dim_names))
+def _is_memory(layout: LinearLayout | PaddedLayout) -> bool:
+    return isinstance(layout, PaddedLayout) or bool(_MEMORY_DIMS & set(layout.in_dim_names))
 
 
 def check_roles(distributed: dict[str, tuple[str, LinearLayout]],

@@ -15,7 +15,7 @@ from .common import (PROG, CliError, add_hardware_args, check_roles, dumps, hard
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand; returns the exit status (errors raise, ``main`` reports them)."""
     layout = load_layout(args.layout, "--layout", args.element_bits)
-    memory = load_layout(args.memory, "--memory", args.element_bits)
+    memory = load_layout(args.memory, "--memory", args.element_bits, padded=True)
     check_roles({"--layout": (args.layout, layout)}, ("--memory", args.memory, memory))
     if args.max_degree < 1:
         raise CliError(f"--max-degree must be at least 1, got {args.max_degree}")
@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "memory's origin")
     c.add_argument("--memory", required=True, metavar="FILE",
                    help="shared-memory layout: JSON file or CuTe text "
-                        "('Sw<3,4,3> o _0 o (_64,_64):(_64,_1)')")
+                        "('Sw<3,4,3> o _0 o (_64,_64):(_64,_1)'; padded strides such as "
+                        "'(_64,_64):(_72,_1)' count as #ttg.padded_shared)")
     c.add_argument("--element-bits", type=int, required=True, metavar="N",
                    help="bits per element (16 for fp16/bf16, 32 for fp32); CuTe text and "
                         "layout files count offsets in elements of this size")

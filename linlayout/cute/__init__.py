@@ -37,8 +37,17 @@ Modules, one job each:
 * :mod:`~linlayout.cute.tv` — :func:`tv_layout`, :func:`tiled_tv_layout` (``make_tiled_copy``);
 * :mod:`~linlayout.cute.recast` — :func:`upcast` (copy atoms are in bits);
 * :mod:`~linlayout.cute.tile` — :func:`tile_to_shape` (an atom repeated over a tile);
-* :mod:`~linlayout.cute.atoms` — CUTLASS's MMA and copy atoms by name: :func:`atom`,
+* :mod:`~linlayout.cute.algebra` — CuTe's layout algebra on the power-of-two subset:
+  :func:`coalesce`, :func:`complement`, :func:`composition`, :func:`logical_divide`,
+  :func:`zipped_divide`, :func:`tiled_divide`, :func:`flat_divide`, :func:`logical_product`,
+  :func:`zipped_product`, :func:`tiled_product`, :func:`flat_product`,
+  :func:`blocked_product`, :func:`raked_product`, :func:`size`, :func:`cosize`,
+  :func:`rank`, :func:`depth`, :func:`downcast` (checked against pycute);
+* :mod:`~linlayout.cute.atoms` — CUTLASS's MMA, copy and shared-memory atoms (SM70 to
+  SM120, tcgen05, TMA boxes) and AMD's MFMA/WMMA operands by name: :func:`atom`,
   :func:`atom_names`;
+* :mod:`~linlayout.cute.read` — :func:`read_layout`: an atom name, ``… on MxN`` or
+  shared-memory text, as the command line reads its layout arguments;
 * :mod:`~linlayout.cute.convert` — :func:`to_cute`: a memory layout as the shortest
   ``Sw<B,M,S> o _0 o shape:stride``.
 
@@ -46,6 +55,27 @@ Limits: at most 2^24 elements and 32 levels of nesting; the ``linlayout`` comman
 text and atom names wherever it takes a layout file.
 """
 
+from .algebra import (
+    NotPowerOfTwoError,
+    blocked_product,
+    coalesce,
+    complement,
+    composition,
+    cosize,
+    depth,
+    downcast,
+    flat_divide,
+    flat_product,
+    logical_divide,
+    logical_product,
+    rank,
+    raked_product,
+    size,
+    tiled_divide,
+    tiled_product,
+    zipped_divide,
+    zipped_product,
+)
 from .atoms import Atom, atom, atom_info, atom_names, atoms, is_atom_name
 from .bits import coordinate_images
 from .convert import NoCuteFormError, to_cute, to_cute_layout
@@ -53,6 +83,7 @@ from .cutelayout import CuteLayout
 from .inttuple import MAX_DEPTH, MAX_ELEMENTS
 from .memory import byte_swizzle_hint, index_layout, parse_layout
 from .parse import from_pycute, parse_cute
+from .read import read_layout
 from .recast import upcast
 from .swizzle import (
     IDENTITY,
@@ -78,26 +109,44 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ELEMENTS",
     "NoCuteFormError",
+    "NotPowerOfTwoError",
     "XorPairs",
     "apply_xor_pairs",
     "atom",
     "atom_info",
     "atom_names",
     "atoms",
+    "blocked_product",
     "byte_swizzle_hint",
     "check_swizzle",
+    "coalesce",
+    "complement",
+    "composition",
     "coordinate_images",
+    "cosize",
     "cute_from_xor_pairs",
     "cute_swizzle",
     "cute_swizzle_offset",
+    "depth",
+    "downcast",
+    "flat_divide",
+    "flat_product",
     "format_cute_swizzle",
     "from_pycute",
     "index_layout",
     "is_atom_name",
+    "logical_divide",
+    "logical_product",
     "parse_cute",
     "parse_cute_swizzle",
     "parse_layout",
+    "raked_product",
+    "read_layout",
+    "rank",
+    "size",
     "tile_to_shape",
+    "tiled_divide",
+    "tiled_product",
     "tiled_tv_layout",
     "to_cute",
     "to_cute_layout",
@@ -106,4 +155,6 @@ __all__ = [
     "upcast",
     "xor_pairs",
     "xor_pairs_layout",
+    "zipped_divide",
+    "zipped_product",
 ]

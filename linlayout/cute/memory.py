@@ -22,6 +22,19 @@ inverse — which exists exactly when the CuTe layout is F₂-linear and a bijec
   happens to read only bits the shifted tile never sets would also be linear; such offsets
   are refused too.)
 
+**Padded layouts.** A plain layout (no swizzle, offset 0) whose strides are those of a compact
+layout with padding inserted — ``(_64,_64):(_72,_1)``, 64 rows of 64 elements, each row padded
+by 8 — is Triton's ``#ttg.padded_shared<[64:+8] …>``, not a linear map:
+:func:`parse_layout` returns it as a :class:`~linlayout.layout.padded.PaddedLayout` (which
+:func:`linlayout.bank_conflicts` counts exactly as it counts ``#ttg.padded_shared``). Sorted by
+stride, each leaf's stride must be the padded offset of its compact stride ``u`` (the product
+of the smaller leaves' shapes), ``pad(u) = u + Σ ⌊u / I⌋·P`` over the pairs found so far; a
+leaf whose stride exceeds that by ``P`` adds the pair ``(u, P)``. The map is then exactly
+``pad(compact(c))`` at every coordinate (``⌊Σ c_i u_i / u_k⌋ = Σ_{i ≥ k} c_i u_i / u_k``), and
+the pairs must be powers of two (Triton's verifier). Worked example, ``(_64,_64):(_72,_1)``:
+the column leaf ``64:1`` has ``u = 1``, stride 1, no pad; the row leaf ``64:72`` has ``u = 64``
+and ``pad(64) = 64``, so the pair ``(64, 8)``. Anything else keeps the refusal below.
+
 Units: the offsets are the CuTe layout's (usually elements); the out dims ``dim0, dim1, …``
 are the top-level modes in order, and a coordinate of a hierarchical mode is its
 colexicographic index (CuTe's 1-D coordinate of that mode). Example: the SM80 f16 GEMM atom
@@ -39,9 +52,10 @@ from typing import Any
 
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout
 from .bits import coordinate_images, describe_mode
 from .cutelayout import CuteLayout
-from .inttuple import leaves, product
+from .inttuple import IntTuple, flatten, leaves, product
 from .parse import parse_cute
 from .swizzle import apply_xor_pairs, format_cute_swizzle, xor_pairs
 
@@ -62,6 +76,38 @@ def _mode_leaves(cl: CuteLayout) -> list[tuple[str, int, int]]:
 def _dims(cl: CuteLayout) -> dict[str, int]:
     """``{"dim{k}": size of top-level mode k}``."""
     return {f"dim{k}": product(ms) for k, (ms, _) in enumerate(cl.modes())}
+
+
+def _with_leaves(tree: IntTuple, values: list[int]) -> IntTuple:
+    """``tree`` with its leaves replaced, left to right, by ``values`` (consumed)."""
+    if isinstance(tree, tuple):
+        return tuple(_with_leaves(t, values) for t in tree)
+    return values.pop(0)
+
+
+def _padding(cl: CuteLayout) -> tuple[CuteLayout, tuple[tuple[int, int], ...]] | None:
+    """(the compact layout, the (interval, pad) pairs) when ``cl`` is a compact layout with
+    padding (module docstring), else None."""
+    if cl.is_composed:
+        return None
+    shapes, strides = flatten(cl.shape), flatten(cl.stride)
+    big = [i for i, s in enumerate(shapes) if s > 1]
+    if any(shapes[i] & (shapes[i] - 1) or strides[i] <= 0 for i in big):
+        return None
+    compact = [0] * len(shapes)
+    pairs: list[tuple[int, int]] = []
+    u = 1
+    for i in sorted(big, key=lambda k: strides[k]):
+        extra = strides[i] - (u + sum((u // iv) * pad for iv, pad in pairs))
+        if extra < 0 or extra & (extra - 1):
+            return None
+        if extra:
+            pairs.append((u, extra))
+        compact[i] = u
+        u *= shapes[i]
+    if not pairs:
+        return None
+    return CuteLayout(cl.shape, _with_leaves(cl.stride, compact)), tuple(pairs)
 
 
 def index_layout(layout: Any) -> LinearLayout:
@@ -99,7 +145,7 @@ def index_layout(layout: Any) -> LinearLayout:
     return LinearLayout.from_columns(cols, _dims(cl), {"offset": 1 << top.bit_length()})
 
 
-def parse_layout(layout: Any) -> LinearLayout:
+def parse_layout(layout: Any) -> LinearLayout | PaddedLayout:
     """A CuTe shared-memory layout as a linlayout memory layout ``offset -> dim0, dim1, …``.
 
     Args:
@@ -113,19 +159,41 @@ def parse_layout(layout: Any) -> LinearLayout:
         A :class:`~linlayout.LinearLayout` with in dim ``offset`` (the layout's units, size =
         the number of coordinates) and out dims ``dim0, dim1, …``, one per top-level mode (a
         hierarchical mode's coordinate is its colexicographic index); it maps each offset to
-        the coordinate CuTe stores there.
+        the coordinate CuTe stores there. A padded layout (``(_64,_64):(_72,_1)``, module
+        docstring) is a :class:`~linlayout.layout.padded.PaddedLayout` instead: its
+        ``linear`` is that map on the unpadded offsets, its ``pairs`` the padding.
 
     Raises:
-        LayoutError: unless the layout is F₂-linear and a bijection onto ``[0, size)`` (module
-            docstring); the message names the offending mode, swizzle bit or offset and why.
+        LayoutError: unless the layout is F₂-linear and a bijection onto ``[0, size)``, or a
+            padded one (module docstring); the message names the offending mode, swizzle bit
+            or offset and why.
 
     Example::
 
         >>> M = parse_layout("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)")
         >>> M.out_dims, M.apply({"offset": 64})
         ({'dim0': 8, 'dim1': 64}, {'dim0': 1, 'dim1': 8})
+        >>> P = parse_layout("(_64,_64):(_72,_1)")
+        >>> P.pairs, P.element_offset([1, 0])
+        (((64, 8),), (72, 0))
     """
     cl = parse_cute(layout)
+    try:
+        return _linear_memory(cl)
+    except LayoutError as exc:
+        padded = _padding(cl)
+        if padded is None:
+            if cl.is_composed:
+                raise
+            raise LayoutError(f"{exc}; nor is it a padded layout (the strides of a compact "
+                              "layout plus power-of-two padding, e.g. (_64,_64):(_72,_1))") \
+                from None
+    compact, pairs = padded
+    return PaddedLayout(_linear_memory(compact), pairs)
+
+
+def _linear_memory(cl: CuteLayout) -> LinearLayout:
+    """:func:`parse_layout` for the F₂-linear bijections (LayoutError naming why not)."""
     images = coordinate_images(cl)
     size = cl.size
     n = size.bit_length() - 1

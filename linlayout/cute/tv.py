@@ -126,6 +126,14 @@ def tv_layout(layout: Any, tile_shape: Sequence[int], *, warp_size: int = 32) ->
     return LinearLayout(bases, out_dims=out)
 
 
+def _bijection(layout: Any, what: str) -> LinearLayout:
+    got = parse_layout(layout)
+    if not isinstance(got, LinearLayout):
+        raise LayoutError(f"{what} {parse_cute(layout).text()} has gaps (a padded layout); "
+                          "threads and values are numbered without gaps")
+    return got
+
+
 def tiled_tv_layout(thr_layout: Any, val_layout: Any, *, warp_size: int = 32) -> LinearLayout:
     """The thread-value layout of ``make_tiled_copy(atom, thr_layout, val_layout)``.
 
@@ -152,8 +160,8 @@ def tiled_tv_layout(thr_layout: Any, val_layout: Any, *, warp_size: int = 32) ->
         >>> L.out_dims, L.bases["register"], L.bases["lane"][:3]
         ({'dim0': 16, 'dim1': 64}, [[0, 1], [0, 2], [0, 4]], [[0, 8], [0, 16], [0, 32]])
     """
-    thr = parse_layout(thr_layout)  # thread index -> thread coordinate
-    val = parse_layout(val_layout)  # value index -> value coordinate
+    thr = _bijection(thr_layout, "thr_layout")  # thread index -> thread coordinate
+    val = _bijection(val_layout, "val_layout")  # value index -> value coordinate
     rank = max(len(thr.out_dims), len(val.out_dims))
     tsz = [thr.out_dims.get(f"dim{d}", 1) for d in range(rank)]
     vsz = [val.out_dims.get(f"dim{d}", 1) for d in range(rank)]

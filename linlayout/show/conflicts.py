@@ -31,6 +31,7 @@ from ..errors import LayoutError
 from ..hardware.kinds import embed_at_origin, is_smaller_tile
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
+from ..layout.padded import PaddedLayout
 from .schemas import versioned
 from .text import table
 
@@ -110,7 +111,8 @@ class ConflictVerdict:
         return out
 
 
-def conflict_verdict(layout: LinearLayout, memory: LinearLayout, *, element_bits: int,
+def conflict_verdict(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
+                     element_bits: int,
                      max_degree: int = 1, hardware: HardwareModel | None = None,
                      instruction: str | None = None,
                      vector_elems: int | None = None,
@@ -121,7 +123,8 @@ def conflict_verdict(layout: LinearLayout, memory: LinearLayout, *, element_bits
         layout: the distributed layout (in dims among ``register, lane, warp, block``); a
             smaller tile of ``memory``'s tensor (same out dims, each no larger) is counted at
             the memory's origin and the verdict carries a :func:`tile_note`.
-        memory: the shared-memory layout (in dims ``offset`` or ``vector/bank/segment``).
+        memory: the shared-memory layout (in dims ``offset`` or ``vector/bank/segment``), or
+            a :class:`~linlayout.PaddedLayout` (its tensor is its ``linear`` component's).
         element_bits: bits per element.
         max_degree: the largest acceptable conflict degree, at least 1 (default 1:
             conflict-free).
@@ -138,9 +141,10 @@ def conflict_verdict(layout: LinearLayout, memory: LinearLayout, *, element_bits
     max_degree = as_int(max_degree, "max_degree")
     if max_degree < 1:
         raise LayoutError(f"max_degree must be at least 1, got {max_degree}")
-    note = tile_note(layout, memory)
+    tensor = memory.linear if isinstance(memory, PaddedLayout) else memory
+    note = tile_note(layout, tensor)
     if note:
-        layout = embed_at_origin(layout, memory)
+        layout = embed_at_origin(layout, tensor)
     if explain:
         expl = explain_conflicts(layout, memory, element_bits=element_bits, hardware=hardware,
                                  instruction=instruction, vector_elems=vector_elems)

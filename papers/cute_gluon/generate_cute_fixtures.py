@@ -11,7 +11,8 @@ transcription of the CUTLASS headers, and every expected value comes from evalua
 pycute object at every coordinate. The tests (``tests/cute/``) read the JSON and never need
 pycute. Sections:
 
-* ``atoms`` — the MMA and copy atoms linlayout names (``linlayout.cute.atom_names()``), at
+* ``atoms`` — the CUTLASS thread-value atoms linlayout names (``linlayout.cute.atom_names()``;
+  SM70's over the 8 logical threads of a quad pair, before CUTLASS's ``ThrID``), at
   every element width they accept: the (upcast) CuTe text, the tile, and, when the
   ``(thread, value) -> tile coordinate`` map is XOR-linear (checked at every (t, v)), its
   bases (``thread`` then ``value``, tile coordinates in ``tile`` order).
@@ -127,6 +128,32 @@ MMA = {  # linlayout name: (layout, tile)
     "sm80_8x8x4_f64.B": (L(((4, 8), 1), ((8, 1), 0)), [8, 4]),
     "sm80_8x8x4_f64.C": (L(((4, 8), 2), ((16, 1), 8)), [8, 8]),  # SM80_8x8_Row
 }
+MMA.update({  # mma_traits_sm75.hpp, mma_traits_sm89.hpp, mma_traits_sm120.hpp
+    "sm75_16x8x8.A": (L(((4, 8), (2, 2)), ((32, 1), (16, 8))), [16, 8]),
+    "sm75_16x8x8.B": (L(((4, 8), 2), ((16, 1), 8)), [8, 8]),
+    "sm75_16x8x8.C": (L(((4, 8), (2, 2)), ((32, 1), (16, 8))), [16, 8]),
+    "sm75_8x8x16_s8.A": (L(((4, 8), 4), ((32, 1), 8)), [8, 16]),
+    "sm75_8x8x16_s8.B": (L(((4, 8), 4), ((32, 1), 8)), [8, 16]),
+    "sm75_8x8x16_s8.C": (L(((4, 8), 2), ((16, 1), 8)), [8, 8]),
+    "sm89_16x8x32_fp8.A": (L(((4, 8), (4, 2, 2)), ((64, 1), (16, 8, 256))), [16, 32]),
+    "sm89_16x8x32_fp8.B": (L(((4, 8), (4, 2)), ((32, 1), (8, 128))), [8, 32]),
+    "sm89_16x8x32_fp8.C": (L(((4, 8), (2, 2)), ((32, 1), (16, 8))), [16, 8]),
+    "sm120_16x8x32_f8f6f4.A": (L(((4, 8), (4, 2, 2)), ((64, 1), (16, 8, 256))), [16, 32]),
+    "sm120_16x8x32_f8f6f4.B": (L(((4, 8), (4, 2)), ((32, 1), (8, 128))), [8, 32]),
+    "sm120_16x8x32_f8f6f4.C": (L(((4, 8), (2, 2)), ((32, 1), (16, 8))), [16, 8]),
+    "sm120_16x8x64_mxf4.A": (L(((4, 8), (8, 2, 2)), ((128, 1), (16, 8, 512))), [16, 64]),
+    "sm120_16x8x64_mxf4.B": (L(((4, 8), (8, 2)), ((64, 1), (8, 256))), [8, 64]),
+    "sm120_16x8x64_mxf4.C": (L(((4, 8), (2, 2)), ((32, 1), (16, 8))), [16, 8]),
+    "sm120_16x8x64_mxf4.SFA": (L(((2, 2, 8), 64), ((8, 0, 1), 16)), [16, 64]),
+    "sm120_16x8x64_mxf4.SFB": (L(((4, 8), 64), ((0, 1), 8)), [8, 64]),
+    # mma_traits_sm70.hpp: over the 8 logical threads of a quad pair (ThrID (4,2):(1,16))
+    "sm70_8x8x4_tn.A": (L((8, 4), (1, 8)), [8, 4]),
+    "sm70_8x8x4_tn.B": (L((8, 4), (1, 8)), [8, 4]),
+    "sm70_8x8x4_tn.C": (L((8, 8), (1, 8)), [8, 8]),
+    "sm70_8x8x4_nt.A": (L(((4, 2), 4), ((8, 4), 1)), [8, 4]),
+    "sm70_8x8x4_nt.B": (L(((4, 2), 4), ((8, 4), 1)), [8, 4]),
+    "sm70_8x8x4_f32.C": (L(((2, 2, 2), (2, 2, 2)), ((1, 16, 4), (8, 2, 32))), [8, 8]),
+})
 for _n in (8, 16, 32, 64, 128, 256):
     MMA[f"sm90_64x{_n}.C"] = (L(((4, 8, 4), (2, 2, _n // 8)), ((128, 1, 16), (64, 8, 512))),
                               [64, _n])
@@ -155,9 +182,20 @@ def copy_atoms():
         out[f"{name.lower()}.dst"] = (dst, tile, widths)
         out[f"{st.lower()}.src"] = (dst, tile, widths)  # copy_traits_sm90.hpp: swapped
         out[f"{st.lower()}.dst"] = (src, tile, widths)
-    cp = L((1, 128), (0, 1))  # Layout<Shape<_1,Int<128>>>: a static shape-1 mode has stride _0
-    out["sm80_cp_async_u128.src"] = (cp, [128], [8, 16, 32, 64, 128])
-    out["sm80_cp_async_u128.dst"] = (cp, [128], [8, 16, 32, 64, 128])
+    tmem = {  # copy_traits_sm100.hpp: SM100_TMEM_LOAD_*::DstLayout over ValID's (bits, dps)
+        "32dp32b1x": (L((32, 32), (32, 1)), [32, 32]),
+        "16dp32b1x": (L(((16, 2), 32), ((64, 32), 1)), [64, 16]),
+        "16dp64b1x": (L(((2, 2, 8), 32), ((512, 32, 64), 1)), [64, 16]),
+        "16dp128b1x": (L(((4, 8), (32, 2)), ((32, 128), (1, 1024))), [128, 16]),
+        "16dp256b1x": (L(((4, 8), (64, 2)), ((64, 256), (1, 2048))), [256, 16]),
+    }
+    for suffix, (lay, tile) in tmem.items():
+        out[f"sm100_tmem_{suffix}"] = (lay, tile, [32])
+    for nbits in (32, 64, 128):  # Layout<Shape<_1,Int<N>>>: a static shape-1 mode has stride _0
+        cp = L((1, nbits), (0, 1))
+        widths = [b for b in (8, 16, 32, 64, 128) if b <= nbits]
+        out[f"sm80_cp_async_u{nbits}.src"] = (cp, [nbits], widths)
+        out[f"sm80_cp_async_u{nbits}.dst"] = (cp, [nbits], widths)
     return out
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from linlayout import LayoutError, bank_conflicts
-from linlayout.cute import atom, atom_info, atom_names, atoms, is_atom_name, parse_cute, upcast
+from linlayout.cute import (atom, atom_info, atom_names, atoms, is_atom_name, parse_cute,
+                            tv_layout, upcast)
 from linlayout.triton import nvidia_mma
 
 from .fixtures import cute_fixtures
@@ -21,7 +22,8 @@ def test_atom_against_pycute(name, bits, want):
     info = atom_info(name)
     assert info.cute(bits).text() == want["cute"]
     assert list(info.tile(bits)) == want["tile"]
-    L = atom(name, bits)
+    # SM70's layouts are over the logical threads of a quad pair (ThrID places them on lanes)
+    L = atom(name, bits) if info.thr_id is None else tv_layout(info.cute(), info.tile())
     assert want["bases"] is not None
     assert L.bases["lane"] + L.bases["warp"] == want["bases"]["thread"]
     assert L.bases["register"] == want["bases"]["value"]
@@ -32,7 +34,8 @@ def test_atom_against_pycute(name, bits, want):
 def test_every_atom_and_width_is_covered_by_the_fixture():
     covered = {(n, b) for n, b, _ in fixture_atoms()}
     listed = {(a.name.lower(), b if a.units == "bits" else None)
-              for a in atoms() for b in a.element_bits}
+              for a in atoms() for b in a.element_bits
+              if not a.is_memory and a.header.startswith("include/cute")}
     assert {(n.lower(), b) for n, b in covered} == listed
 
 

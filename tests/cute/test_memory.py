@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from linlayout import LayoutError, LinearLayout
+from linlayout import LayoutError, LinearLayout, PaddedLayout, bank_conflicts
 from linlayout.cute import index_layout, parse_layout
 from linlayout.triton import nvmma_shared, swizzled_shared
 
@@ -15,7 +15,7 @@ def test_every_fixture_layout_against_pycute():
     """Each layout in the fixture was evaluated by pycute at every coordinate. parse_layout
     accepts only maps that are linear bijections (relative to their start), and then equals
     the brute-force inverse; on offset 0 it accepts exactly those."""
-    accepted = refused = 0
+    accepted = refused = padded = 0
     for entry in cute_fixtures()["layouts"]:
         want = entry["memory_bases"]
         try:
@@ -26,11 +26,21 @@ def test_every_fixture_layout_against_pycute():
                 assert " o _0 o " not in entry["cute"] and " o 0 o " not in entry["cute"] \
                     and " o " in entry["cute"], entry["cute"]  # only offsets are refused early
             continue
+        if isinstance(M, PaddedLayout):  # a compact layout with gaps: pycute's every offset
+            padded += 1
+            sizes = list(M.linear.out_dims.values())
+            for i, off in enumerate(entry["offsets"]):
+                coord = []
+                for n in sizes:
+                    coord.append(i % n)
+                    i //= n
+                assert M.element_offset(coord) == (off, 0), entry["cute"]
+            continue
         accepted += 1
         assert want is not None, entry["cute"]
         assert M.bases["offset"] == want, entry["cute"]
         assert M.in_dims == {"offset": entry["size"]}
-    assert accepted > 150 and refused > 60
+    assert accepted > 150 and refused > 30 and padded >= 5
 
 
 @pytest.mark.parametrize("text,offset,coord", [
@@ -65,11 +75,12 @@ def test_cutlass_atoms_are_triton_layouts():
 @pytest.mark.parametrize("text,match", [
     ("(_4,_3):(_1,_4)", r"mode 1 \(_3:_4\): the shape 3 is not a power of two"),
     ("(_4,_4):(_1,_2)", r"mode 1 \(_4:_2\).*mode 0 \(_4:_1\).*carries"),
-    ("(_4):(_3)", r"mode 0 \(_4:_3\).*carries"),
+    ("(_4,_2):(_3,_4)", r"mode 0 \(_4:_3\).*carries.*nor is it a padded layout"),
     ("(_8,_8):(_-8,_1)", "negative"),
     ("(_8,_8):(_0,_1)", r"mode 0 \(_8:_0\) has stride 0, a broadcast"),
-    ("(_8,_8):(_16,_1)", r"mode 0 \(_8:_16\) reaches offset 112.*cosize 120 > size 64"),
-    ("((_8,_2),_8):((_8,_128),_1)", r"mode 0.1 \(_2:_128\) reaches"),
+    ("(_2,_2,_2):(_1,_4,_32)", r"mode 2 \(_2:_32\) reaches offset 32.*cosize 38 > size 8"),
+    ("((_8,_2),_8):((_8,_160),_1)", r"mode 0.1 \(_2:_160\).*carries.*nor is it a padded"),
+    ("(_8,_8):(_20,_1)", "nor is it a padded layout"),  # pad 12: not a power of two
     ("(_2,_2):(_3,_4)", r"mode 0 \(_2:_3\) has the stride 3, not a power of two"),
     ("Sw<1,2,-3> o _0 o (_4,_4):(_4,_1)", "XORs index bit 2 into bit 5, outside"),
     ("Sw<3,3,3> o _64 o (_8,_64):(_64,_1)", "not a multiple of the size 512"),
@@ -108,3 +119,44 @@ def test_result_is_a_memory_layout_the_library_takes():
     assert isinstance(M, LinearLayout)
     rep = bank_conflicts(atom("sm80_16x8x16.A"), M, element_bits=16)
     assert rep.degree >= 1
+
+
+# ----------------------------------------------------------------------------- padded
+@pytest.mark.parametrize("text,pairs", [
+    ("(_64,_64):(_72,_1)", ((64, 8),)),                       # row-major, rows padded by 8
+    ("(_64,_64):(_1,_68)", ((64, 4),)),                       # column-major
+    ("((_8,_8),_64):((_72,_576),_1)", ((64, 8),)),            # hierarchical rows
+    ("(_32,_4,_64):(_64,_2112,_1)", ((2048, 64),)),           # padding per 32x64 slab only
+    ("(_16,_4,_64):(_72,_1216,_1)", ((64, 8), (1024, 64))),   # two pairs add up
+])
+def test_padded_layouts_are_padded_layouts(text, pairs):
+    from itertools import product as cartesian
+
+    from linlayout.cute import parse_cute
+    P = parse_layout(text)
+    assert isinstance(P, PaddedLayout) and P.pairs == pairs
+    cl = parse_cute(text)
+    sizes = list(P.linear.out_dims.values())
+    for coord in cartesian(*(range(n) for n in sizes)):
+        assert P.element_offset(list(coord)) == (cl(*coord) if len(sizes) > 1 else
+                                                 cl(coord[0]), 0)
+
+
+def test_padded_counts_like_triton_padded_shared():
+    """``(_64,_64):(_72,_1)`` is ``#ttg.padded_shared<[64:+8] {order = [1, 0], shape = [64,
+    64]}>``: the same PaddedLayout, so bank_conflicts counts both alike."""
+    from linlayout.cute import atom
+    from linlayout.hardware.kinds import embed_at_origin
+    from linlayout.triton import blocked, padded_shared
+    cute_p = parse_layout("(_64,_64):(_72,_1)")
+    tri_p = padded_shared([(64, 8)], order=[1, 0], shape=[64, 64]).to_padded_layout([64, 64])
+    assert cute_p.pairs == tri_p.pairs
+    assert cute_p.linear.bases["offset"] == tri_p.linear.bases["offset"]
+    reg = blocked([1, 8], [4, 8], [4, 1], [1, 0]).to_linear_layout([64, 64])
+    for bits in (8, 16, 32):
+        assert bank_conflicts(reg, cute_p, element_bits=bits) == \
+            bank_conflicts(reg, tri_p, element_bits=bits)
+    # the mma A fragment (16x16, K-major) read from the tile's corner with ld.shared
+    frag = embed_at_origin(atom("sm80_16x8x16.A"), cute_p.linear)
+    assert bank_conflicts(frag, cute_p, element_bits=16).degree == 1   # +8 halves: no conflict
+    assert bank_conflicts(frag, parse_layout("(_64,_64):(_64,_1)"), element_bits=16).degree == 8
