@@ -146,6 +146,8 @@ class TTGIRModule:
         section: the ``MLIR_ENABLE_DUMP`` pass section analysed (``"IR Dump Before
             ConvertTritonGPUToLLVM"`` …), None for a plain TTGIR file.
         sections: the pass names of every TTGIR section of a dump, in file order.
+        text: the analysed module's text (padded with empty lines to its line numbers), for
+            analyses that read every op (:mod:`linlayout.triton.axisinfo`).
     """
 
     aliases: Mapping[str, Any]
@@ -158,6 +160,7 @@ class TTGIRModule:
     path: str | None = None
     section: str | None = None
     sections: tuple[str, ...] = ()
+    text: str = field(default="", repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -484,7 +487,7 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
     mod = _read_text(padded, path, where)
     return TTGIRModule(mod.aliases, mod.threads_per_warp, mod.num_warps, mod.target, mod.ops,
                        mod.ttng_uses, mod.iter_args, path,
-                       f"IR Dump Before {name}" if name else None, names)
+                       f"IR Dump Before {name}" if name else None, names, padded)
 
 
 class _Lines:

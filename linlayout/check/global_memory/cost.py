@@ -1,0 +1,74 @@
+"""The sectors and lines a warp's global access touches, where its addresses are affine.
+
+A pointer tensor that is an unknown base plus ``Σ stride_d · i_d`` (strides in elements,
+found by :mod:`linlayout.triton.axisinfo`) is a placement :func:`linlayout.global_access`
+counts exactly: dims with stride 0 (broadcast along the tensor) are dropped from the layout
+first — every position along them reads the same address. A pointer Triton knows to be
+16-byte aligned (its argument specialisation) is taken to start an allocation (``cudaMalloc``
+aligns to 256 bytes); a smaller divisibility (an odd element offset) gives the worst placement
+it allows. Negative or unknown strides are not analysed.
+"""
+
+from __future__ import annotations
+
+from ...errors import LayoutError
+from ...global_memory import GlobalAccessReport, global_access
+from ...layout import LinearLayout
+from ...triton.axisinfo import RUNTIME_STRIDE, GlobalOp, ModuleAxisInfo
+from .predict import GlobalPrediction
+
+__all__ = ["global_cost"]
+
+
+def _drop_dims(layout: LinearLayout, keep: list[str]) -> LinearLayout:
+    """``layout`` with only the out dims ``keep`` (the others forgotten)."""
+    names = layout.out_dim_names
+    idx = [names.index(k) for k in keep]
+    bases = {d: [[b[i] for i in idx] for b in bs] for d, bs in layout.bases.items()}
+    return LinearLayout(bases, {k: layout.out_dims[k] for k in keep})
+
+
+def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo
+                ) -> tuple[GlobalAccessReport | None, str]:
+    """The exact sectors/lines of one warp-level instruction of ``op`` at Triton's vector,
+    or None with the reason it is not analysed.
+
+    Source: CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory" (32-byte
+    sectors, 128-byte lines); the count is :func:`linlayout.global_access`.
+    """
+    ptype = op.pointer_type
+    strides = axis.strides.get(op.pointer)
+    if ptype is None or strides is None or len(strides) != len(ptype.shape):
+        return None, "addresses not affine in the tensor index: not analysed"
+    if any(s < 0 for s in strides):
+        return None, "a negative stride: not analysed"
+    try:
+        layout = ptype.layout
+    except LayoutError as exc:
+        return None, f"not analysed: {exc}"
+    names = list(layout.out_dim_names)
+    keep = [n for n, s, size in zip(names, strides, ptype.shape) if s > 0 and size > 1]
+    if not keep:
+        return None, "every lane reads one address (a broadcast): not analysed"
+    kept_strides = [s for n, s in zip(names, strides) if n in keep]
+    if len(keep) != len(names):
+        layout = _drop_dims(layout, keep)
+    info = axis.info(op.pointer if op.base is None else op.base)
+    align = 256
+    if info is not None:
+        align = min([256] + list(info.divisibility))
+        if align >= 16:  # Triton's argument specialisation: an allocation's base
+            align = 256
+    elem_bytes = max(1, pred.element_bits // 8)
+    align = max(align, elem_bytes)
+    note = ""
+    if any(s >= RUNTIME_STRIDE for s in kept_strides):
+        note = "a runtime stride is taken as at least a line (rows in distinct lines)"
+    if layout.in_dims.get("lane", 1) > 32:
+        return None, "64-lane waves: sectors not analysed (the counter models 32 lanes)"
+    try:
+        rep = global_access(layout, kept_strides, element_bits=pred.element_bits,
+                            vector_elems=pred.vector_elems, base_alignment_bytes=align)
+    except LayoutError as exc:
+        return None, f"not analysed: {exc}"
+    return rep, note
