@@ -487,7 +487,6 @@ class _Eval:
         for _ in range(MAX_FIXPOINT_ROUNDS):
             for (a, _), v in zip(iters, state):
                 self.values[a] = v
-            n.yields.clear()
             self.block(body)
             ys = n.yields[-1] if n.yields else []
             new = [_join(i, self.get(y, len(self.shapes.get(a, ())))) if k < len(ys) else i
@@ -513,7 +512,6 @@ class _Eval:
     def if_op(self, n: _Node) -> None:
         for k, r in enumerate(n.results):
             self.shapes[r] = _shape_elem(n.types[k])[0] if k < len(n.types) else ()
-        n.yields.clear()
         for reg in n.regions:
             self.block(reg)
         outs: list[AxisInfo | None] = [None] * len(n.results)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...errors import LayoutError
 from ...global_memory import GlobalAccessReport, global_access
 from ...layout import LinearLayout
-from ...triton.axisinfo import RUNTIME_STRIDE, GlobalOp, ModuleAxisInfo
+from ...triton.axisinfo import RUNTIME_STRIDE, GlobalOp, ModuleAxisInfo, layout_order
 from .predict import GlobalPrediction
 
 __all__ = ["global_cost"]
@@ -56,7 +56,10 @@ def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo
     info = axis.info(op.pointer if op.base is None else op.base)
     align = 256
     if info is not None:
-        align = min([256] + list(info.divisibility))
+        # the alignment of each run's start along the layout's fastest dim (what Triton
+        # reads too); a scalar base has one dim
+        d = layout_order(ptype.layout)[0] if op.base is None else 0
+        align = min(256, info.divisibility[min(d, info.rank - 1)])
         if align >= 16:  # Triton's argument specialisation: an allocation's base
             align = 256
     elem_bytes = max(1, pred.element_bits // 8)

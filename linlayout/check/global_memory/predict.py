@@ -75,14 +75,14 @@ def nvidia_global_name(side: str, vec: int, bits: int, attrs: str = "") -> str:
     mods = ""
     if side == "load" and re.search(r"isVolatile\s*=\s*true", attrs):
         mods += ".volatile"
-    m = re.search(r"cacheModifier\s*=\s*(\w+)", attrs)
+    m = re.search(r"(?:cacheModifier|cache_modifier)\s*=\s*(\w+)", attrs)
     cache = m.group(1).lower() if m else ""
     allowed = ("ca", "cg", "cs", "cv") if side == "load" else ("wb", "cg", "cs", "wt")
     base = "ld" if side == "load" else "st"
     name = f"{base}{'.volatile' if mods else ''}.global"
     if cache in allowed:
         name += f".{cache}"
-    m = re.search(r"evictionPolicy\s*=\s*(\w+)", attrs)
+    m = re.search(r"(?:evictionPolicy|eviction_policy)\s*=\s*(\w+)", attrs)
     ev = m.group(1).lower() if m else ""
     if ev in ("evict_first", "evict_last"):
         name += f".L1::{ev}.L2::cache_hint"
