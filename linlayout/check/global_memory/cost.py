@@ -17,7 +17,11 @@ from ...layout import LinearLayout
 from ...triton.axisinfo import RUNTIME_STRIDE, GlobalOp, ModuleAxisInfo, layout_order
 from .predict import GlobalPrediction
 
-__all__ = ["global_cost"]
+__all__ = ["MAX_CHECK_STEPS", "global_cost"]
+
+#: Enumeration steps one op may spend in ``check`` (a kernel has tens of global ops; the
+#: closed form needs none).
+MAX_CHECK_STEPS = 1 << 13
 
 
 def _drop_dims(layout: LinearLayout, keep: list[str]) -> LinearLayout:
@@ -71,7 +75,18 @@ def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo
         return None, "64-lane waves: sectors not analysed (the counter models 32 lanes)"
     try:
         rep = global_access(layout, kept_strides, element_bits=pred.element_bits,
-                            vector_elems=pred.vector_elems, base_alignment_bytes=align)
+                            vector_elems=pred.vector_elems, base_alignment_bytes=align,
+                            limit=MAX_CHECK_STEPS)
     except LayoutError as exc:
-        return None, f"not analysed: {exc}"
+        if align >= 128:
+            return None, f"not analysed: {exc}"
+        # too many placements to enumerate here: count the line-aligned one and say so
+        try:
+            rep = global_access(layout, kept_strides, element_bits=pred.element_bits,
+                                vector_elems=pred.vector_elems, base_alignment_bytes=256,
+                                limit=MAX_CHECK_STEPS)
+        except LayoutError as exc2:
+            return None, f"not analysed: {exc2}"
+        note = "; ".join(x for x in (note, f"base only {align}-byte aligned: counted as if "
+                                     "line-aligned (too many placements to enumerate)") if x)
     return rep, note
