@@ -36,3 +36,27 @@ def test_global_instructions_equal_the_compiled_kernel(name):
 def test_both_sets_are_there():
     sets = collections.Counter(p["set"] for p in PROBES["probes"].values())
     assert sets["design"] > 100 and sets["check"] > 100
+
+
+ASYNC = sorted(n for n, p in PROBES["probes"].items()
+               if "async_copy_global_to_local" in p["ttgir"])
+
+
+@pytest.mark.parametrize("name", ASYNC)
+def test_cp_async_on_the_shared_side_equals_the_ptx(name):
+    """The shared-memory rows of ``cp.async`` (masked ones without a ``contiguity``
+    attribute included: their width comes from AxisInfo) count what the PTX holds."""
+    p = PROBES["probes"][name]
+    rep = check_module(read_ttgir(p["ttgir"]), suggest=False)
+    got: collections.Counter = collections.Counter()
+    for o in rep.ops:
+        for i in o.instructions:
+            if i.emitted.opcode.startswith("cp.async"):
+                got[i.emitted.opcode] += i.emitted.per_thread
+    assert dict(got) == {k: v for k, v in p["counts"].items() if k.startswith("cp.async")}
+
+
+def test_some_masked_copies_have_no_contiguity_attribute():
+    lines = [ln for n in ASYNC for ln in PROBES["probes"][n]["ttgir"].splitlines()
+             if "async_copy_global_to_local" in ln]
+    assert any(" mask " in ln and "contiguity" not in ln for ln in lines)
