@@ -21,7 +21,7 @@ __all__ = ["MAX_CHECK_STEPS", "global_cost"]
 
 #: Enumeration steps one op may spend in ``check`` (a kernel has tens of global ops; the
 #: closed form needs none).
-MAX_CHECK_STEPS = 1 << 13
+MAX_CHECK_STEPS = 1 << 15
 
 
 def _drop_dims(layout: LinearLayout, keep: list[str]) -> LinearLayout:
@@ -30,6 +30,20 @@ def _drop_dims(layout: LinearLayout, keep: list[str]) -> LinearLayout:
     idx = [names.index(k) for k in keep]
     bases = {d: [[b[i] for i in idx] for b in bs] for d, bs in layout.bases.items()}
     return LinearLayout(bases, {k: layout.out_dims[k] for k in keep})
+
+
+def _one_warp(layout: LinearLayout, strides: list[int], elem_bytes: int,
+              align: int) -> LinearLayout:
+    """``layout`` without its warp and block bases when every warp is warp 0 moved by a
+    multiple of ``align`` bytes: the placements enumerated for warp 0 then include every
+    other warp's, so one warp gives the same worst case at a fraction of the work."""
+    bases = layout.bases
+    for dim in ("warp", "block"):
+        for b in bases.get(dim, []):
+            if sum(s * x for s, x in zip(strides, b)) * elem_bytes % align:
+                return layout
+    kept = {d: v for d, v in bases.items() if d not in ("warp", "block")}
+    return LinearLayout(kept, layout.out_dims)
 
 
 def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo
@@ -68,6 +82,8 @@ def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo
             align = 256
     elem_bytes = max(1, pred.element_bits // 8)
     align = max(align, elem_bytes)
+    if align < 128:
+        layout = _one_warp(layout, kept_strides, elem_bytes, max(align, elem_bytes))
     note = ""
     if any(s >= RUNTIME_STRIDE for s in kept_strides):
         note = "a runtime stride is taken as at least a line (rows in distinct lines)"
