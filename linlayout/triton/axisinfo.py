@@ -29,9 +29,10 @@ are joined (gcd) with their yields to a fixpoint, the induction variable gets
 info along the layout's fastest dim (``order[0]`` of its linear encoding) and cap it by the
 consecutive elements one thread holds (``getContigPerThread``).
 
-The reader is linear in the text: one pass splits lines, each op line is read once, loops are
-re-evaluated at most :data:`MAX_FIXPOINT_ROUNDS` times (each round can only halve a power of
-two) and the whole evaluation is capped at :data:`MAX_EVALUATIONS` op visits.
+The reader is linear in the text: one pass splits lines and each op line is read once. The
+fixpoint takes rounds over the whole function (never nested per loop), at most
+:data:`MAX_FIXPOINT_ROUNDS`, the whole evaluation capped at :data:`MAX_EVALUATIONS` op visits
+and regions nested at most :data:`MAX_REGION_DEPTH` deep.
 """
 
 from __future__ import annotations
@@ -54,14 +55,17 @@ __all__ = ["AxisInfo", "GlobalOp", "ModuleAxisInfo", "MAX_DIVISOR", "MAX_EVALUAT
 
 #: Triton's ``highestPowOf2Divisor(0)``: the divisibility of 0 (and of unknown loop values).
 MAX_DIVISOR = 1 << 62
-#: Most rounds of one ``scf.for`` fixpoint (a round can only lower a power of two).
+#: Most rounds over a function to reach the loops' fixpoint (each round lowers some power of
+#: two; real kernels settle in two or three).
 MAX_FIXPOINT_ROUNDS = 64
 #: The stride given to a dim multiplied by a runtime scalar (``rm * stride_m``): large enough
 #: that rows never share a 128-byte line. :mod:`linlayout.check.global_memory` says so where
 #: it assumes it.
 RUNTIME_STRIDE = 1 << 20
+#: Deepest nesting of regions evaluated (real kernels nest a few loops).
+MAX_REGION_DEPTH = 64
 #: Most op visits of one module, loops included (hostile nesting is cut off here).
-MAX_EVALUATIONS = 2_000_000
+MAX_EVALUATIONS = 500_000
 
 
 def _pow2_divisor(n: int) -> int:
@@ -442,6 +446,12 @@ class _Eval:
         self.shapes = shapes
         self.budget = MAX_EVALUATIONS
         self.complete = True
+        self.depth = 0
+        self.changed = False
+        #: loop-carried values of each ``scf.for`` (by line) after the last round
+        self.loops: dict[int, list[AxisInfo]] = {}
+        #: iter args whose strides change from one iteration to the next
+        self.not_affine: set[str] = set()
         #: ``{name: element strides per dim}`` of values affine in their tensor indices
         self.strides: dict[str, tuple[int, ...]] = {a: (0,) * max(1, len(shapes.get(a, ())))
                                                     for a in args}
@@ -453,21 +463,32 @@ class _Eval:
         return v
 
     def block(self, nodes: list[_Node]) -> None:
-        for n in nodes:
-            if self.budget <= 0:
-                self.complete = False
-                return
-            self.budget -= 1
-            if n.name == "scf.for":
-                self.for_op(n)
-            elif n.name == "scf.if":
-                self.if_op(n)
-            else:
-                for r in n.regions:
-                    self.block(r)
-                self.op(n)
+        if self.depth >= MAX_REGION_DEPTH:
+            self.complete = False  # values inside stay unknown
+            return
+        self.depth += 1
+        try:
+            for n in nodes:
+                if self.budget <= 0:
+                    self.complete = False
+                    return
+                self.budget -= 1
+                if n.name == "scf.for":
+                    self.for_op(n)
+                elif n.name == "scf.if":
+                    self.if_op(n)
+                else:
+                    for r in n.regions:
+                        self.block(r)
+                    self.op(n)
+        finally:
+            self.depth -= 1
 
     def for_op(self, n: _Node) -> None:
+        """One visit of an ``scf.for``: its loop-carried values are the join of what they
+        were on the previous round (at first: the initial values) with the initial values
+        and the yields; the caller repeats rounds over the whole function until no loop's
+        values change (Triton's sparse fixpoint, reached without nesting the rounds)."""
         m = _FOR.search(n.text)
         iters = _ITER.findall(n.text[n.text.find("iter_args"):]) if "iter_args" in n.text else []
         types = n.types
@@ -481,37 +502,43 @@ class _Eval:
             self.values[iv] = AxisInfo((1,), (d,), (1,))
             self.shapes[iv] = ()
         inits = [self.get(b, len(self.shapes.get(a, ()))) for a, b in iters]
-        state = list(inits)
+        old = self.loops.get(n.line)
+        state = inits if old is None else [_join(o, i) for o, i in zip(old, inits)]
         body = n.regions[0] if n.regions else []
-        for a, b in iters:
-            if b in self.strides:
+        for (a, b), v in zip(iters, state):
+            self.values[a] = v
+            if b in self.strides and a not in self.not_affine:
                 self.strides[a] = self.strides[b]
             else:
                 self.strides.pop(a, None)
-        for _ in range(MAX_FIXPOINT_ROUNDS):
-            for (a, _), v in zip(iters, state):
-                self.values[a] = v
-            self.block(body)
-            ys = n.yields[-1] if n.yields else []
-            new = [_join(i, self.get(y, len(self.shapes.get(a, ())))) if k < len(ys) else i
-                   for k, ((a, _), i, y) in enumerate(zip(iters, inits, ys + [""] * len(iters)))]
-            if new == state or self.budget <= 0:
-                break
-            state = new
+        self.block(body)
         ys = n.yields[-1] if n.yields else []
-        moved = [a for (a, _), y in zip(iters, ys) if a in self.strides
-                 and self.strides.get(y) != self.strides[a]]
-        if moved:  # an iter arg whose strides change in the loop is not affine
-            for a in moved:
-                self.strides.pop(a, None)
-            for (a, _), v in zip(iters, state):
-                self.values[a] = v
-            self.block(body)
+        new = [_join(v, self.get(y, len(self.shapes.get(a, ()))))
+               for (a, _), v, y in zip(iters, state, ys)] + state[len(ys):]
+        for (a, _), y in zip(iters, ys):
+            if a in self.strides and self.strides.get(y) != self.strides[a]:
+                self.not_affine.add(a)  # its strides change in the loop
+                self.changed = True
+        if new != old:
+            self.changed = True
+        self.loops[n.line] = new
         for (a, _), r in zip(iters, n.results):
-            if a in self.strides:
+            if a in self.strides and a not in self.not_affine:
                 self.strides[r] = self.strides[a]
-        for r, v in zip(n.results, state):
+            else:
+                self.strides.pop(r, None)
+        for r, v in zip(n.results, new):
             self.values[r] = v
+
+    def run(self, nodes: list[_Node]) -> None:
+        """Rounds over the whole function until no loop-carried value changes."""
+        for _ in range(MAX_FIXPOINT_ROUNDS):
+            self.changed = False
+            self.block(nodes)
+            if not self.changed or self.budget <= 0:
+                break
+        else:
+            self.complete = False
 
     def if_op(self, n: _Node) -> None:
         for k, r in enumerate(n.results):
@@ -860,11 +887,21 @@ def _consty(name: str, lhs: AxisInfo, rhs: AxisInfo, shape: tuple[int, ...], d: 
 
 
 # ----------------------------------------------------------------------- the global ops
+def _walk(nodes: list[_Node]) -> list[_Node]:
+    """Every node of the tree in file order, without recursion."""
+    out: list[_Node] = []
+    stack = [nodes]
+    while stack:
+        for n in stack.pop():
+            out.append(n)
+            stack.extend(n.regions)
+    out.sort(key=lambda n: n.line)
+    return out
+
+
 def _global_ops(nodes: list[_Node], aliases: Mapping[str, Any], uses: dict[str, int],
                 out: list[GlobalOp], cache: dict[str, TritonType]) -> None:
-    for n in nodes:
-        for r in n.regions:
-            _global_ops(r, aliases, uses, out, cache)
+    for n in _walk(nodes):
         if n.name not in _GLOBAL:
             continue
         short = n.name.split(".", 1)[1]
@@ -954,7 +991,7 @@ def analyse_axis_info(module: TTGIRModule) -> ModuleAxisInfo:
     text = module.text
     nodes, args, shapes = _read(text)
     ev = _Eval(args, shapes)
-    ev.block(nodes)
+    ev.run(nodes)
     gops: list[GlobalOp] = []
     if any(g in text for g in ("tt.load", "tt.store", "tt.atomic", "async_copy_global",
                                "amdg.buffer")):

@@ -157,3 +157,29 @@ def test_global_ops_and_readings():
 def test_bad_module_argument():
     with pytest.raises(LayoutError):
         analyse_axis_info("not a module")
+
+
+def _nested(depth: int) -> str:
+    head = ('module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", '
+            '"ttg.threads-per-warp" = 32 : i32} {\n  tt.func @k(%n: i32) {\n'
+            "    %c0 = arith.constant 0 : i32\n    %c1 = arith.constant 1 : i32\n")
+    body = "".join(f"    %r{i} = scf.for %i{i} = %c0 to %n step %c1 iter_args(%a{i} = %c0) "
+                   "-> (i32)  : i32 {\n" for i in range(depth))
+    body += "    scf.yield %c1 : i32\n    }\n" * depth
+    return head + body + "    tt.return\n  }\n}\n"
+
+
+def test_nested_loops_settle_without_blowing_up():
+    ax = analyse_axis_info(read_ttgir(_nested(30)))
+    assert ax.complete
+    # 0 joined with 1 each iteration: divisibility 1
+    assert ax.values["%a29"] == AxisInfo((1,), (1,), (1,))
+    deep = analyse_axis_info(read_ttgir(_nested(2000)))  # past the nesting cap: cut, no error
+    assert not deep.complete
+
+
+@pytest.mark.parametrize("junk", ["}}}}}}\n" * 50, "{\n" * 3000, "%x = tt.load\n",
+                                  "scf.yield %a, %b\n}\n", "%y = arith.addi %q\n"])
+def test_malformed_text_is_no_crash(junk):
+    text = _nested(1).replace("    tt.return", junk + "    tt.return")
+    analyse_axis_info(read_ttgir(text))

@@ -10,7 +10,7 @@ access costs in 32-byte sectors and 128-byte lines.
 """
 
 from .ops import check_global
-from .predict import GlobalPrediction, predict_global
+from .predict import GlobalPrediction
 from .report import GlobalOpReport
 
-__all__ = ["GlobalOpReport", "GlobalPrediction", "check_global", "predict_global"]
+__all__ = ["GlobalOpReport", "GlobalPrediction", "check_global"]

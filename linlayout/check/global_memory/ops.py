@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..._checks import instance_of
 from ...errors import LayoutError
 from ...lowering.target import Target
 from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
@@ -23,8 +24,14 @@ def check_global(module: TTGIRModule, target: Target, axis: ModuleAxisInfo | Non
     analysed gets a note, never an exception.
 
     Raises:
-        LayoutError: ``module`` is not a TTGIR module.
+        LayoutError: ``module`` is not a TTGIR module, ``target`` not a
+            :class:`~linlayout.lowering.target.Target` or ``axis`` not a
+            :class:`~linlayout.triton.axisinfo.ModuleAxisInfo`.
     """
+    instance_of(module, TTGIRModule, "module")
+    instance_of(target, Target, "target")
+    if axis is not None:
+        instance_of(axis, ModuleAxisInfo, "axis")
     axis = axis or analyse_axis_info(module)
     out = []
     for op in axis.global_ops:
