@@ -36,6 +36,7 @@ from ..synthesis import synthesize_swizzle
 from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
+from .global_memory import check_global
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
 from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
@@ -150,7 +151,10 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     reports: list[OpReport] = []
     groups: dict[str, list[int]] = defaultdict(list)
     sides: dict[int, BufferSide] = {}
-    for a, pred in predict_module(module, target):
+    global_ops = check_global(module, target)
+    async_vectors = {g.op.line: g.prediction.vector_elems for g in global_ops
+                     if g.prediction is not None and g.op.short == "async_copy_global_to_local"}
+    for a, pred in predict_module(module, target, async_vectors):
         if isinstance(pred, LayoutError):
             reports.append(OpReport(a, OpStatus.NOT_ANALYSED, note=f"not analysed: {pred}",
                                     target=target))
@@ -174,7 +178,7 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     if suggest:
         _suggest_buffers(module, reports, groups, sides, target, hw)
     return KernelReport(module.path, module.target, module.threads_per_warp, module.section,
-                        hw, tuple(reports))
+                        hw, tuple(reports), global_ops)
 
 
 def _under(side: BufferSide, layout: LinearLayout | None, target: Target

@@ -4,18 +4,22 @@
 The JSON of one file::
 
     {"file": "k.ttgir", "target": "cuda:90", "threads_per_warp": 32, "hardware": "NVIDIA",
-     "section": null, "ops": [op, …], "totals": {…}}
+     "section": null, "ops": [op, …], "totals": {…}, "global_ops": [global op, …],
+     "global_totals": {…}}
 
 or, for a file that could not be read, ``{"file": …, "error": "…"}``. Each op carries
 ``"instructions": [{"side": "store"|"load"|…, "ptx"|"isa": opcode, "per_thread": N,
 "vector_elems": v, "degree": d, "wavefronts_per_warp": w}, …]`` (``ptx`` on NVIDIA targets,
-``isa`` on AMD; an instruction that stays in registers — a convert's warp shuffles, selects
-and byte permutes, ``"side": "shuffle"|"select"|"permute"`` — adds ``"space": "register"``), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
+``isa`` on AMD; a shared-memory entry has ``"space": "shared"``; an instruction that stays in registers — a convert's warp shuffles, selects
+and byte permutes, ``"side": "shuffle"|"select"|"permute"`` — has ``"space": "register"``), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
 ``"alternative"`` when a better layout exists, and its ``"status"`` (the
 :class:`~linlayout.check.report.OpStatus` value: ``"counted"``, ``"misaligned"``,
 ``"not counted"``, ``"no shared memory"``, ``"not analysed"``); a misaligned op carries
 ``"fault": {"warp", "lane", "register", "byte_address", "reason"}`` (its first illegal
-vector) and fails the run. The document ``linlayout check --json`` prints, for one file or
+vector) and fails the run. Each global op (``tt.load``, ``tt.store``, atomics, ``cp.async``,
+AMD buffer ops: :mod:`linlayout.check.global_memory`) carries ``"instructions"`` entries with
+``"space": "global"``, ``"sectors_per_request"`` and ``"efficiency"``; global inefficiency is
+reported, never a failure. The document ``linlayout check --json`` prints, for one file or
 several, lists them in the order given, each op once (under its file)::
 
     {"schema_version": 1, "files": [file, …], "max_degree": K, "worst_degree": d,
@@ -38,6 +42,7 @@ from ..show.schemas import versioned
 from ..show.text import dumps, table
 from ..lowering.convert import REGISTER_SIDES
 from ..lowering.emitted import Emitted
+from .global_memory.render import global_dict, global_lines, global_totals
 from .files import (FileError, complete, misaligned_ops, not_analysed_ops,
                     not_counted_instructions, passes, worst_degree)
 from .report import Alternative, InstructionReport, KernelReport, KernelTotals, OpReport, OpStatus
@@ -51,7 +56,7 @@ def _opcode_key(report: OpReport) -> str:
 
 def _instruction_dict(i: InstructionReport, key: str) -> dict:
     e = i.emitted
-    d = {"side": e.side, key: e.opcode, "per_thread": e.per_thread,
+    d = {"space": "shared", "side": e.side, key: e.opcode, "per_thread": e.per_thread,
          "vector_elems": e.vector_elems,
          "degree": i.report.degree if i.report else None,
          "wavefronts_per_warp": i.report.wavefronts_per_warp if i.report else None}
@@ -137,9 +142,12 @@ def kernel_dict(k: KernelReport | FileError) -> dict:
     """The JSON object of one checked file (see the module docstring)."""
     if isinstance(k, FileError):
         return {"file": k.file, "error": k.message}
+    nvidia = k.target is None or not k.target.startswith("hip")
     return {"file": k.file, "target": k.target, "threads_per_warp": k.threads_per_warp,
             "hardware": k.hardware.name, "section": k.section,
-            "ops": [op_dict(r) for r in k.ops], "totals": totals_dict(k.totals)}
+            "ops": [op_dict(r) for r in k.ops], "totals": totals_dict(k.totals),
+            "global_ops": [global_dict(g, nvidia) for g in k.global_ops],
+            "global_totals": global_totals(k.global_ops)}
 
 
 def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1,
@@ -252,7 +260,7 @@ def _kernel_text(k: KernelReport, max_degree: int) -> list[str]:
              + (f", {k.section}" if k.section else "") + ")"]
     if not k.ops:
         lines.append("  no shared-memory accesses")
-        return lines
+        return lines + global_lines(k.global_ops)
     rows = [row for r in k.ops for row in _op_rows(r, max_degree)]
     lines.append(table(("line", "source", "op", "instruction x per thread", "vector (elems)",
                         "type", "degree", "instr/warp", "wavefronts/warp", "status"), rows))
@@ -264,7 +272,7 @@ def _kernel_text(k: KernelReport, max_degree: int) -> list[str]:
                  f"store {b['store']}")
     lines.append(f"  totals per warp: {t.instructions_per_warp} instructions, "
                  f"{t.wavefronts_per_warp} wavefronts (floor {t.wavefront_floor})")
-    return lines
+    return lines + global_lines(k.global_ops)
 
 
 def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1,

@@ -16,6 +16,7 @@ from ..hardware.access import AccessFault
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
 from ..triton.ttgir import Access
+from .global_memory.report import GlobalOpReport
 from ..lowering.emitted import Emitted
 from ..lowering.target import Target
 
@@ -284,6 +285,9 @@ class KernelReport:
         section: the ``MLIR_ENABLE_DUMP`` section analysed, or None.
         hardware: the bank model every count used.
         ops: one :class:`OpReport` per op, in file order.
+        global_ops: one :class:`~linlayout.check.global_memory.GlobalOpReport` per
+            global-memory op (``tt.load``/``tt.store``/atomics/``cp.async``/AMD buffer ops),
+            in file order.
     """
 
     file: str | None
@@ -292,6 +296,7 @@ class KernelReport:
     section: str | None
     hardware: HardwareModel
     ops: tuple[OpReport, ...]
+    global_ops: tuple[GlobalOpReport, ...] = ()
 
     @property
     def totals(self) -> KernelTotals:

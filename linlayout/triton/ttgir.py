@@ -158,6 +158,8 @@ class TTGIRModule:
         sections: the pass names of every TTGIR section of a dump, in file order.
         warp_specialize: the ``ttg.warp_specialize`` regions
             (:func:`~.warp_specialize.find_warp_specialize`).
+        text: the analysed module's text (padded with empty lines to its line numbers), for
+            analyses that read every op (:mod:`linlayout.triton.axisinfo`).
     """
 
     aliases: Mapping[str, Any]
@@ -171,6 +173,7 @@ class TTGIRModule:
     section: str | None = None
     sections: tuple[str, ...] = ()
     warp_specialize: tuple[WarpSpecialize, ...] = ()
+    text: str = field(default="", repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -503,7 +506,7 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
     return TTGIRModule(mod.aliases, mod.threads_per_warp, mod.num_warps, mod.target, mod.ops,
                        mod.ttng_uses, mod.iter_args, path,
                        f"IR Dump Before {name}" if name else None, names,
-                       mod.warp_specialize)
+                       mod.warp_specialize, padded)
 
 
 class _Lines:

@@ -97,7 +97,12 @@ def test_check_json_matches_its_schema_and_lists_each_op_once(capsys, tmp_path):
         if isinstance(node, list):
             return sum(map(count_ops, node))
         return 0
-    assert count_ops(data) == sum(len(f.get("ops", [])) for f in data["files"]) > 0
+    assert count_ops(data) == sum(len(f.get("ops", [])) + len(f.get("global_ops", []))
+                                  for f in data["files"]) > 0
+    # every instruction says which memory it accesses
+    spaces = {i["space"] for f in data["files"] for key in ("ops", "global_ops")
+              for o in f.get(key, []) for i in o["instructions"]}
+    assert spaces == {"shared", "global"}
 
 
 @pytest.mark.parametrize("memory", ["row_major.json", "strides:32,1", "strides:1,16"])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Mapping
 
 from ...errors import LayoutError
 from ...hardware.kinds import embed_at_origin
@@ -150,10 +152,14 @@ def _padded(a: Access, target: Target) -> Prediction:
     return Prediction((Side(e, dist, padded),), note)
 
 
-def predict_module(module: TTGIRModule, target: Target | None = None
+def predict_module(module: TTGIRModule, target: Target | None = None,
+                   async_vectors: Mapping[int, int] | None = None
                    ) -> list[tuple[Access, Prediction | LayoutError]]:
     """Every access of ``module`` with its :class:`~.predict.Prediction`, or the
     :class:`~linlayout.LayoutError` that stopped it (one bad op does not stop the file).
+    ``async_vectors`` maps the line of a ``ttg.async_copy_global_to_local`` to the vector
+    Triton's AxisInfo gives it (:mod:`linlayout.check.global_memory`); it replaces the
+    ``contiguity`` attribute (or the layout's own width) there.
 
     Raises:
         LayoutError: an unknown ``ttg.target`` (when ``target`` is not given).
@@ -162,6 +168,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None
     out: list[tuple[Access, Prediction | LayoutError]] = []
     seen_tmem_alloc = False
     for a in find_accesses(module):
+        if async_vectors and a.op == "async_copy_global_to_local" and a.line in async_vectors:
+            a = dataclasses.replace(a, max_vector_elems=async_vectors[a.line])
         if a.op == "tmem_alloc":
             if seen_tmem_alloc:
                 out.append((a, Prediction((), "tensor memory; its base address was read "

@@ -1,0 +1,106 @@
+"""Text and JSON of the global-memory rows of ``linlayout check``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ...show.text import table
+from .report import GlobalOpReport
+
+__all__ = ["global_dict", "global_lines", "global_totals"]
+
+
+def _instruction(g: GlobalOpReport, key: str) -> dict:
+    p = g.prediction
+    assert p is not None
+    c = g.cost
+    d = {"space": "global", "side": p.side, key: p.opcode, "per_thread": p.per_thread,
+         "vector_elems": p.vector_elems, "vector_bytes": p.vector_bytes,
+         "sectors_per_request": c.sectors_per_instruction if c else None,
+         "lines_per_request": c.lines_per_instruction if c else None,
+         "sectors_per_warp": c.sectors_per_warp if c else None,
+         "sector_floor": c.sector_floor if c else None,
+         "efficiency": round(c.efficiency, 4) if c else None,
+         "coalesced": c.coalesced if c else None}
+    return d
+
+
+def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
+    """The JSON object of one global op: ``line, op, pointer, mask, element_type, contiguity,
+    mask_alignment, instructions: [{"space": "global", "side", "ptx"|"isa", "per_thread",
+    "vector_elems", "vector_bytes", "sectors_per_request", "lines_per_request",
+    "sectors_per_warp", "sector_floor", "efficiency", "coalesced"}], status`` (+ ``note``,
+    ``suggestion``)."""
+    key = "ptx" if nvidia else "isa"
+    p = g.prediction
+    out = {"line": g.op.line, "op": g.op.short, "pointer": g.op.pointer, "mask": g.op.mask,
+           "element_type": g.op.element_type,
+           "contiguity": p.contiguity if p else None,
+           "mask_alignment": p.mask_alignment if p else None,
+           "instructions": [_instruction(g, key)] if p else [],
+           "status": "not analysed" if p is None else
+           ("counted" if g.cost is not None else "not counted")}
+    if g.note:
+        out["note"] = g.note
+    if g.suggestion:
+        out["suggestion"] = g.suggestion
+    return out
+
+
+def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
+    """Whole-kernel global totals: ``per_thread`` by opcode, ``global_bytes_per_thread``
+    (load/store/atomic), ``sectors_per_warp`` and ``sector_floor`` over the counted ops,
+    ``ops`` and ``not_analysed``."""
+    per: Counter = Counter()
+    nbytes = {"load": 0, "store": 0, "atomic": 0}
+    sectors = floor = skipped = 0
+    for g in ops:
+        p = g.prediction
+        if p is None:
+            skipped += 1
+            continue
+        per[p.opcode] += p.per_thread
+        nbytes[p.side] += p.per_thread * p.vector_bytes
+        if g.cost is not None:
+            sectors += g.cost.sectors_per_warp
+            floor += g.cost.sector_floor
+    return {"per_thread": dict(sorted(per.items())), "global_bytes_per_thread": nbytes,
+            "sectors_per_warp": sectors, "sector_floor": floor, "ops": len(ops),
+            "not_analysed": skipped}
+
+
+def global_lines(ops: Sequence[GlobalOpReport]) -> list[str]:
+    """The text block of a kernel's global ops: a table (one row per op), its notes and
+    suggestions, and the totals; empty when the kernel has none."""
+    if not ops:
+        return []
+    rows = []
+    for g in ops:
+        p, c = g.prediction, g.cost
+        if p is None:
+            rows.append((g.op.line, g.op.short, "-", "-", g.op.element_type, "-", "-", "-",
+                         "skipped"))
+            continue
+        rows.append((g.op.line, g.op.short, f"{p.opcode} x{p.per_thread}", p.vector_elems,
+                     g.op.element_type,
+                     "-" if c is None else c.sectors_per_instruction,
+                     "-" if c is None else c.sectors_per_warp,
+                     "-" if c is None else f"{c.efficiency:.2f}",
+                     "" if c is None or c.coalesced else "uncoalesced"))
+    lines = ["  global memory:",
+             table(("line", "op", "instruction x per thread", "vector (elems)", "type",
+                    "sectors/request", "sectors/warp", "efficiency", "status"), rows)]
+    for g in ops:
+        if g.note:
+            lines.append(f"  line {g.op.line}: {g.note}")
+        if g.suggestion:
+            lines.append(f"  line {g.op.line} suggestion: {g.suggestion}")
+    t = global_totals(ops)
+    per = ", ".join(f"{op} x{n}" for op, n in t["per_thread"].items()) or "-"
+    b = t["global_bytes_per_thread"]
+    lines.append(f"  global totals per thread: {per}; global bytes per thread: load "
+                 f"{b['load']}, store {b['store']}, atomic {b['atomic']}")
+    lines.append(f"  global totals per warp: {t['sectors_per_warp']} sectors "
+                 f"(floor {t['sector_floor']})")
+    return lines

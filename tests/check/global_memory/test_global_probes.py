@@ -1,0 +1,62 @@
+"""``check``'s global instructions equal Triton 3.9's on every compiled probe
+(``papers/global_memory/probes.py``; ``tests/data/triton_global_probes.json.gz``): the static
+count of each ``ld.global``/``st.global``/``cp.async``/atomic opcode of the PTX, and on AMD of
+each global load/store of Triton's LLVM IR before LLVM's optimiser."""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import json
+
+import pytest
+
+from linlayout.check import check_module
+from linlayout.triton import read_ttgir
+from tests.support import DATA
+
+PROBES = json.loads(gzip.decompress((DATA / "triton_global_probes.json.gz").read_bytes()))
+
+
+def _predicted(ttgir: str) -> dict:
+    rep = check_module(read_ttgir(ttgir), suggest=False)
+    out: collections.Counter = collections.Counter()
+    for g in rep.global_ops:
+        assert g.prediction is not None, g.note
+        out[g.prediction.opcode] += g.prediction.per_thread
+    return dict(sorted(out.items()))
+
+
+@pytest.mark.parametrize("name", sorted(PROBES["probes"]))
+def test_global_instructions_equal_the_compiled_kernel(name):
+    p = PROBES["probes"][name]
+    assert _predicted(p["ttgir"]) == p["counts"]
+
+
+def test_both_sets_are_there():
+    sets = collections.Counter(p["set"] for p in PROBES["probes"].values())
+    assert sets["design"] > 100 and sets["check"] > 100
+
+
+ASYNC = sorted(n for n, p in PROBES["probes"].items()
+               if "async_copy_global_to_local" in p["ttgir"])
+
+
+@pytest.mark.parametrize("name", ASYNC)
+def test_cp_async_on_the_shared_side_equals_the_ptx(name):
+    """The shared-memory rows of ``cp.async`` (masked ones without a ``contiguity``
+    attribute included: their width comes from AxisInfo) count what the PTX holds."""
+    p = PROBES["probes"][name]
+    rep = check_module(read_ttgir(p["ttgir"]), suggest=False)
+    got: collections.Counter = collections.Counter()
+    for o in rep.ops:
+        for i in o.instructions:
+            if i.emitted.opcode.startswith("cp.async"):
+                got[i.emitted.opcode] += i.emitted.per_thread
+    assert dict(got) == {k: v for k, v in p["counts"].items() if k.startswith("cp.async")}
+
+
+def test_some_masked_copies_have_no_contiguity_attribute():
+    lines = [ln for n in ASYNC for ln in PROBES["probes"][n]["ttgir"].splitlines()
+             if "async_copy_global_to_local" in ln]
+    assert any(" mask " in ln and "contiguity" not in ln for ln in lines)
