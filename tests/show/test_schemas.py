@@ -102,7 +102,7 @@ def test_check_json_matches_its_schema_and_lists_each_op_once(capsys, tmp_path):
     # every instruction says which memory it accesses
     spaces = {i["space"] for f in data["files"] for key in ("ops", "global_ops")
               for o in f.get(key, []) for i in o["instructions"]}
-    assert spaces == {"shared", "global"}
+    assert spaces == {"shared", "global", "register"}
 
 
 @pytest.mark.parametrize("memory", ["row_major.json", "strides:32,1", "strides:1,16"])
