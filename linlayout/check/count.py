@@ -74,10 +74,10 @@ def access_kind(e: Emitted) -> str | None:
 
 @memoize(4096)
 def _fault(dist: LinearLayout, memory: LinearLayout | PaddedLayout, bits: int, vector: int,
-           kind: str, warp_log2: int) -> AccessFault | None:
+           kind: str, warp_log2: int, base: int = 0) -> AccessFault | None:
     try:
         return access_fault(dist, memory, element_bits=bits, vector_elems=vector,
-                            instruction=kind, warp_log2=warp_log2)
+                            instruction=kind, warp_log2=warp_log2, base_offset_elems=base)
     except LayoutError:  # not a vector access the rule applies to: the counter decides
         return None
 
@@ -85,7 +85,8 @@ def _fault(dist: LinearLayout, memory: LinearLayout | PaddedLayout, bits: int, v
 def side_fault(side: Side, hardware: HardwareModel) -> AccessFault | None:
     """The first illegal vector of one predicted instruction on its buffer
     (:func:`linlayout.hardware.access.access_fault`: misaligned, or a padding gap inside a
-    vector or ``ldmatrix``/``stmatrix`` row), or None when every vector is legal or the
+    vector or ``ldmatrix``/``stmatrix`` row; a view checked at its offset in the
+    allocation), or None when every vector is legal or the
     instruction has no alignment rule to check (:func:`access_kind`)."""
     e = side.emitted
     kind = access_kind(e)
@@ -94,7 +95,7 @@ def side_fault(side: Side, hardware: HardwareModel) -> AccessFault | None:
         return None
     assert side.dist is not None and side.memory is not None
     return _fault(side.dist, side.memory, e.element_bits, e.vector_elems, kind,
-                  hardware.warp_size.bit_length() - 1)
+                  hardware.warp_size.bit_length() - 1, side.base_offset_elems)
 
 
 def try_count(side: Side, hardware: HardwareModel) -> tuple[ConflictReport | None, str]:

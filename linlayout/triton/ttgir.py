@@ -41,7 +41,7 @@ from .source import LineIndex, read_text_file, strip_bom
 from .warp_specialize import WarpSpecialize, find_warp_specialize
 
 __all__ = ["Access", "Op", "TTGIRModule", "ViewParents", "buffer_root", "find_accesses",
-           "read_ttgir", "split_sections", "view_parents"]
+           "read_ttgir", "split_sections", "view_offsets", "view_parents"]
 
 # Every pattern applied to a whole file stays inside one line (``[^\S\n]`` is whitespace other
 # than a line break) and is anchored so that no character is scanned from more than one start:
@@ -202,6 +202,10 @@ class Access:
         results_used: per result of a multi-result scratch op, whether it is used (empty:
             all are).
         combine: for a ``tt.reduce``, the operands each result depends on (None: unknown).
+        view_offset: for a copy through a ``memdesc_subslice`` view, the element coordinates
+            of the view's first element in the allocation (per dim of ``memory``'s
+            allocation shape; :func:`view_offsets`), else ``()`` (at the origin, or not
+            known statically).
 
     ``kind`` is ``"store"``/``"load"`` (a register ⇄ shared copy), ``"convert"``,
     ``"scratch"`` (``tt.reduce``/``scan``/``histogram``/``gather``/scalar atomics: a private
@@ -230,6 +234,7 @@ class Access:
     operand_types: tuple[TritonType, ...] = ()
     results_used: tuple[bool, ...] = ()
     combine: tuple[frozenset[int], ...] | None = None
+    view_offset: tuple[int, ...] = ()
 
 
 def _strip_loc(line: str) -> str:
@@ -780,6 +785,36 @@ def view_parents(module: TTGIRModule) -> ViewParents:
     return parents
 
 
+_SUBSLICE = re.compile(r"memdesc_subslice\s+%[\w$.#-]+\s*\[([\d,\s]+)\]")
+
+
+def view_offsets(module: TTGIRModule) -> dict[str, tuple[int, ...]]:
+    """``{view: element coordinates of its first element in the buffer it slices}`` for
+    every ``ttg.memdesc_subslice`` result (static offsets, printed ``%buf[32, 0]``), summed
+    along chains of subslices of the same rank. A ``memdesc_index`` stage or a loop-carried
+    view ends a chain (its offset is not followed).
+
+    Source: Triton 3.9 ``MemDescSubsliceOp`` (``TritonGPUOps.td``: static ``offsets``, the
+    result type carrying the allocation shape); its lowering places the view at the
+    allocation's layout applied to those offsets (checked by compiling, see
+    ``papers/triton_lowering/padded_fault_probes.py``).
+    """
+    out: dict[str, tuple[int, ...]] = {}
+    for op in module.ops:
+        if op.short != "memdesc_subslice" or not op.results or not op.operands:
+            continue
+        m = _SUBSLICE.search(op.text)
+        if not m:
+            continue
+        offs = tuple(mlir_int(x.strip(), "subslice offset")
+                     for x in m.group(1).split(",") if x.strip())
+        parent = out.get(_base(op.operands[0]))
+        if parent is not None and len(parent) == len(offs):
+            offs = tuple(a + b for a, b in zip(parent, offs))
+        out[op.results[0]] = offs
+    return out
+
+
 def buffer_root(name: str, parents: Mapping[str, str]) -> str:
     """The allocation a memdesc SSA name views (itself if it is not a view). Amortised
     constant time when ``parents`` is a :class:`ViewParents` (from :func:`view_parents`),
@@ -798,6 +833,7 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
     instance_of(module, TTGIRModule, "module")
     where = f"{module.path}: " if module.path else ""
     parents = view_parents(module)
+    offsets = view_offsets(module)
     accesses: list[Access] = []
 
     def bad(op: Op, what: str) -> LayoutError:
@@ -826,14 +862,18 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             if not ts or not ms or len(op.operands) < 2:
                 raise bad(op, "needs 'value, memdesc : tensor<…> -> !ttg.memdesc<…>'")
             md = _base(op.operands[1])
-            accesses.append(_make(op, "store", None, md, _root(md, parents), ts[0], ms[0]))
+            accesses.append(dataclasses.replace(
+                _make(op, "store", None, md, _root(md, parents), ts[0], ms[0]),
+                view_offset=offsets.get(md, ())))
         elif s == "local_load":
             ts, ms = tensors(op), memdescs(op)
             if not ts or not ms or not op.operands:
                 raise bad(op, "needs 'memdesc : !ttg.memdesc<…> -> tensor<…>'")
             md = _base(op.operands[0])
             res = op.results[0] if op.results else None
-            accesses.append(_make(op, "load", res, md, _root(md, parents), ts[0], ms[0]))
+            accesses.append(dataclasses.replace(
+                _make(op, "load", res, md, _root(md, parents), ts[0], ms[0]),
+                view_offset=offsets.get(md, ())))
         elif s in ("async_copy_global_to_local", "buffer_load_to_local"):
             ts, ms = tensors(op), memdescs(op)
             if not ts or not ms or len(op.operands) < 2:
@@ -849,7 +889,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             other = bool(re.search(r"\bother\s+%", op.text))
             a = _make(op, "store", res, md, _root(md, parents), ts[0], ms[0], cap, other)
             accesses.append(dataclasses.replace(
-                a, masked=bool(re.search(r"\bmask\s+%", op.text))))
+                a, masked=bool(re.search(r"\bmask\s+%", op.text)),
+                view_offset=offsets.get(md, ())))
         elif s == "convert_layout":
             ts = tensors(op)
             if len(ts) < 2:
