@@ -74,10 +74,11 @@ def access_kind(e: Emitted) -> str | None:
 
 @memoize(4096)
 def _fault(dist: LinearLayout, memory: LinearLayout | PaddedLayout, bits: int, vector: int,
-           kind: str, warp_log2: int, base: int = 0) -> AccessFault | None:
+           kind: str, warp_log2: int, base: int = 0, shift: int = 0) -> AccessFault | None:
     try:
         return access_fault(dist, memory, element_bits=bits, vector_elems=vector,
-                            instruction=kind, warp_log2=warp_log2, base_offset_elems=base)
+                            instruction=kind, warp_log2=warp_log2, base_offset_elems=base,
+                            stage_shift_elems=shift)
     except LayoutError:  # not a vector access the rule applies to: the counter decides
         return None
 
@@ -95,7 +96,8 @@ def side_fault(side: Side, hardware: HardwareModel) -> AccessFault | None:
         return None
     assert side.dist is not None and side.memory is not None
     return _fault(side.dist, side.memory, e.element_bits, e.vector_elems, kind,
-                  hardware.warp_size.bit_length() - 1, side.base_offset_elems)
+                  hardware.warp_size.bit_length() - 1, side.base_offset_elems,
+                  side.stage_shift_elems)
 
 
 def try_count(side: Side, hardware: HardwareModel) -> tuple[ConflictReport | None, str]:

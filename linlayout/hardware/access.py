@@ -273,7 +273,8 @@ class AccessFault:
 
 def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
                  element_bits: int, vector_elems: int, instruction: str = "ld.shared",
-                 warp_log2: int = 5, base_offset_elems: int = 0) -> AccessFault | None:
+                 warp_log2: int = 5, base_offset_elems: int = 0,
+                 stage_shift_elems: int = 0) -> AccessFault | None:
     """Whether every vector access of ``layout`` to ``memory`` is legal; the first one that
     is not, else None.
 
@@ -299,7 +300,9 @@ def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
     ``layout`` is placed at the allocation's origin and ``base_offset_elems`` is the unpadded
     offset of the view's first element; every unit's offsets are XORed with it (the view's
     coordinates and its origin's occupy disjoint bits, so XOR is addition), then padded. A
-    base that is not a multiple of ``u`` makes every unit misaligned.
+    base that is not a multiple of ``u`` makes every unit misaligned. A pipeline stage
+    (``memdesc_index``) moves every padded offset by ``stage_shift_elems`` (the stage times
+    the padded size of one buffer).
 
     Args:
         layout: distributed layout (in dims among ``register, lane, warp, block``).
@@ -314,6 +317,8 @@ def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
         warp_log2: log2 of the lanes of a warp (5 on NVIDIA, 6 on AMD).
         base_offset_elems: the unpadded offset of a view's first element in its allocation
             (0: the allocation itself), in ``[0, size of memory)``.
+        stage_shift_elems: padded elements added to every address (a ``memdesc_index``
+            stage's start), ``>= 0``.
 
     Returns:
         None when every unit is legal, else the :class:`AccessFault` of the first illegal one.
@@ -370,27 +375,31 @@ def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
     aligned = not instruction.startswith("ds_")
     unit = 1 << k
     ebytes = element_bits // 8
+    if isinstance(stage_shift_elems, bool) or not isinstance(stage_shift_elems, int) \
+            or stage_shift_elems < 0:
+        raise LayoutError(f"stage_shift_elems must be an int >= 0, got {stage_shift_elems!r}")
     base = base_offset_elems
-    base_ok = base % unit == 0 or not aligned
+    shift = stage_shift_elems
+    base_ok = (base % unit == 0 and (shift * ebytes) % nbytes == 0) or not aligned
     if base_ok and (not pairs or padding_vector_log2(pairs) >= k):
         return None  # every interval, pad and the base a multiple of the unit: aligned
 
     def pad(x: int) -> int:
-        return x + sum((x // i) * p for i, p in pairs)
+        return x + sum((x // i) * p for i, p in pairs) + shift
 
     def why(x0: int) -> str:
-        if not base_ok:
-            addr = pad(x0 ^ base) * ebytes
-            return (f"{instruction} address {addr} is not a multiple of its {nbytes}-byte "
-                    f"access: the view starts at element {base} of its allocation, not a "
-                    f"multiple of the {unit}-element vector (misaligned)")
         x0 ^= base
         p0 = pad(x0)
         addr = p0 * ebytes
         if aligned and addr % nbytes:
             what = "row address" if matrix else "address"
+            where = ""
+            if base % unit:
+                where = f": the view starts at element {base} of its allocation"
+            elif (shift * ebytes) % nbytes:
+                where = f": its buffer starts at padded element {shift}"
             return (f"{instruction} {what} {addr} is not a multiple of its {nbytes}-byte "
-                    "access (misaligned)")
+                    f"access{where} (misaligned)")
         end = pad(x0 + unit - 1)
         if end - p0 != unit - 1:
             return (f"the {unit}-element {'row' if matrix else 'vector'} at byte {addr} "

@@ -41,7 +41,8 @@ from .source import LineIndex, read_text_file, strip_bom
 from .warp_specialize import WarpSpecialize, find_warp_specialize
 
 __all__ = ["Access", "Op", "TTGIRModule", "ViewParents", "buffer_root", "find_accesses",
-           "read_ttgir", "split_sections", "view_offsets", "view_parents"]
+           "read_ttgir", "split_sections", "view_offsets", "view_parents",
+           "view_stages"]
 
 # Every pattern applied to a whole file stays inside one line (``[^\S\n]`` is whitespace other
 # than a line break) and is anchored so that no character is scanned from more than one start:
@@ -206,6 +207,9 @@ class Access:
             of the view's first element in the allocation (per dim of ``memory``'s
             allocation shape; :func:`view_offsets`), else ``()`` (at the origin, or not
             known statically).
+        view_stages: for a copy through a ``memdesc_index`` view (a pipeline stage), the
+            buffer indices it may select (one for a constant index, every one for a dynamic
+            index; :func:`view_stages`), else ``()``.
 
     ``kind`` is ``"store"``/``"load"`` (a register ⇄ shared copy), ``"convert"``,
     ``"scratch"`` (``tt.reduce``/``scan``/``histogram``/``gather``/scalar atomics: a private
@@ -235,6 +239,7 @@ class Access:
     results_used: tuple[bool, ...] = ()
     combine: tuple[frozenset[int], ...] | None = None
     view_offset: tuple[int, ...] = ()
+    view_stages: tuple[int, ...] = ()
 
 
 def _strip_loc(line: str) -> str:
@@ -815,6 +820,33 @@ def view_offsets(module: TTGIRModule) -> dict[str, tuple[int, ...]]:
     return out
 
 
+_CONST_INDEX = re.compile(r"%c(\d+)_i\d+")
+
+
+def view_stages(module: TTGIRModule) -> dict[str, tuple[int, ...]]:
+    """``{view: the buffer indices it may select}`` for every ``ttg.memdesc_index`` result
+    (and the subslices of one): ``(i,)`` for a constant index (MLIR prints an integer
+    constant as ``%c<i>_i32``), ``(0, …, n − 1)`` for any other index into ``n`` buffers.
+
+    Source: Triton 3.9 ``MemDescIndexOp`` (``TritonGPUOps.td``); its lowering moves the base
+    by ``index`` times the size of one buffer (with a ``padded_shared`` layout, its padded
+    size; checked by compiling, see ``papers/triton_lowering/padded_fault_probes.py``).
+    """
+    out: dict[str, tuple[int, ...]] = {}
+    for op in module.ops:
+        if not op.results or not op.operands:
+            continue
+        if op.short == "memdesc_index" and len(op.operands) >= 2 and op.types \
+                and op.types[0].kind == "memdesc" and op.types[0].shape:
+            n = op.types[0].shape[0]
+            m = _CONST_INDEX.fullmatch(op.operands[1])
+            i = int(m.group(1)) if m else None
+            out[op.results[0]] = (i,) if i is not None and i < n else tuple(range(n))
+        elif op.short in _VIEW_SAME and _base(op.operands[0]) in out:
+            out[op.results[0]] = out[_base(op.operands[0])]
+    return out
+
+
 def buffer_root(name: str, parents: Mapping[str, str]) -> str:
     """The allocation a memdesc SSA name views (itself if it is not a view). Amortised
     constant time when ``parents`` is a :class:`ViewParents` (from :func:`view_parents`),
@@ -834,6 +866,7 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
     where = f"{module.path}: " if module.path else ""
     parents = view_parents(module)
     offsets = view_offsets(module)
+    stages = view_stages(module)
     accesses: list[Access] = []
 
     def bad(op: Op, what: str) -> LayoutError:
@@ -864,7 +897,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             md = _base(op.operands[1])
             accesses.append(dataclasses.replace(
                 _make(op, "store", None, md, _root(md, parents), ts[0], ms[0]),
-                view_offset=offsets.get(md, ())))
+                view_offset=offsets.get(md, ()),
+                view_stages=stages.get(md, ())))
         elif s == "local_load":
             ts, ms = tensors(op), memdescs(op)
             if not ts or not ms or not op.operands:
@@ -873,7 +907,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             res = op.results[0] if op.results else None
             accesses.append(dataclasses.replace(
                 _make(op, "load", res, md, _root(md, parents), ts[0], ms[0]),
-                view_offset=offsets.get(md, ())))
+                view_offset=offsets.get(md, ()),
+                view_stages=stages.get(md, ())))
         elif s in ("async_copy_global_to_local", "buffer_load_to_local"):
             ts, ms = tensors(op), memdescs(op)
             if not ts or not ms or len(op.operands) < 2:
@@ -890,7 +925,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             a = _make(op, "store", res, md, _root(md, parents), ts[0], ms[0], cap, other)
             accesses.append(dataclasses.replace(
                 a, masked=bool(re.search(r"\bmask\s+%", op.text)),
-                view_offset=offsets.get(md, ())))
+                view_offset=offsets.get(md, ()),
+                view_stages=stages.get(md, ())))
         elif s == "convert_layout":
             ts = tensors(op)
             if len(ts) < 2:

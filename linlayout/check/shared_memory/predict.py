@@ -72,12 +72,15 @@ class Side:
         base_offset_elems: for a view (``memdesc_subslice``) of a ``padded_shared`` buffer,
             the unpadded offset of its first element in the allocation (``dist`` is placed
             at the origin); 0 otherwise.
+        stage_shift_elems: for a pipeline stage (``memdesc_index``) of a ``padded_shared``
+            buffer, the padded element where its buffer starts; 0 otherwise.
     """
 
     emitted: Emitted
     dist: LinearLayout | None = None
     memory: LinearLayout | PaddedLayout | None = None
     base_offset_elems: int = 0
+    stage_shift_elems: int = 0
 
 
 @dataclass(frozen=True)
