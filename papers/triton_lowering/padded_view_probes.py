@@ -27,8 +27,11 @@ The fixture keeps the TTGIR (``loc`` removed) and per side (``store``, ``load``)
   stage for a dynamic index), padded as Triton's ``applyPadding``;
 * ``lane0_bytes`` — the byte addresses of lane 0's vectors so computed, and
   ``ptx_immediates`` — the ``[%r+imm]`` offsets of the PTX's shared accesses: for a
-  constant offset they are equal (the compiled address arithmetic puts the view where the
-  brute force does).
+  constant offset each is one of lane 0's addresses (the compiled address arithmetic puts
+  the view where the brute force does; ptxas may move an offset into a register, so a few
+  of lane 0's addresses can be missing);
+* ``faults_at_origin`` — whether the same access already faults with the view at the
+  allocation's origin (stage 0): where it does not, only the view's offset makes it fault.
 
 The script prints, per probe, what ``linlayout check`` says (``MISALIGNED`` exactly when a
 vector is misaligned or crosses a gap) and exits 1 on any disagreement.
@@ -50,7 +53,7 @@ from fixture import main_for  # noqa: E402
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parents[1] / "tests" / "data" / "triton_padded_view_probes.json.gz"
 SEED = 11
-PROBES = 40
+PROBES = 60
 PTX_LDST = re.compile(r"\b(ld|st)\.shared(?:\.v(\d))?\.b(\d+)\s[^;]*?\[%r\d+(?:\+(\d+))?\]")
 
 
@@ -156,7 +159,7 @@ def build() -> dict:
     for k in range(PROBES):
         tname = rng.choice(list(T))
         M, N = rng.choice([(32, 32), (64, 32), (32, 64)])
-        iv = rng.choice([4, 8, 16, 32, 64, 256, 512, 1024, 2048])
+        iv = rng.choice([4, 8, 16, 32, 64, 256, 512, 1024, 1024, 2048, 2048])
         pd = rng.choice([1, 2, 4])
         S = gl.PaddedSharedLayout.with_identity_for([[iv, pd]], [M, N], [1, 0])
         spt = rng.choice([1, 2, 4])
@@ -172,7 +175,7 @@ def build() -> dict:
                 "X": "*fp32", "Y": "*fp32", **{c: "constexpr" for c in "M N L S OFF K DIM".split()}},
                 constexprs=dict(M=M, N=N, L=L, S=S, OFF=off, K=K, DIM=dim))
             view = {"kind": "subslice", "origin": [off, 0] if dim == 0 else [0, off]}
-            name = f"slice_d{dim}_{off}_{K}_{M}x{N}_{iv}p{pd}_v{spt}_{tname}"
+            name = f"{k:02d}_slice_d{dim}_{off}_{K}_{M}x{N}_{iv}p{pd}_v{spt}_{tname}"
         else:
             B = rng.choice([2, 3, 4])
             ci = rng.choice([-1, 1, B - 1])
@@ -182,7 +185,7 @@ def build() -> dict:
                 "X": "*fp32", "Y": "*fp32", "I": "i32", **{c: "constexpr" for c in "M N L S B CI".split()}},
                 constexprs=dict(M=M, N=N, L=L, S=S, B=B, CI=ci))
             view = {"kind": "index", "stages": list(range(B)) if ci < 0 else [ci]}
-            name = f"index_{'dyn' if ci < 0 else ci}_of{B}_{M}x{N}_{iv}p{pd}_v{spt}_{tname}"
+            name = f"{k:02d}_index_{'dyn' if ci < 0 else ci}_of{B}_{M}x{N}_{iv}p{pd}_v{spt}_{tname}"
         try:
             kern = triton.compile(src, target=T[tname], options={"num_warps": 1})
         except Exception as e:  # a probe Triton refuses is left out, counted
@@ -198,6 +201,8 @@ def build() -> dict:
                 break
             bf = brute_force(ttgir, side, seen[side]["widths"][0], view)
             bf["ptx_immediates"] = seen[side]["immediates"]
+            origin = brute_force(ttgir, side, seen[side]["widths"][0], {"kind": view["kind"]})
+            bf["faults_at_origin"] = origin["misaligned"] or origin["gap"]
             entry["sides"][side] = bf
         else:
             probes[name] = entry
@@ -212,7 +217,7 @@ def compare(probes: dict) -> int:
     from linlayout.check import OpStatus, check_module
     from linlayout.triton import read_ttgir
 
-    bad = same_imm = const = 0
+    bad = same_imm = const = only_view = 0
     for name, e in probes.items():
         report = check_module(read_ttgir(e["ttgir"]), suggest=False)
         for op in report.ops:
@@ -221,12 +226,14 @@ def compare(probes: dict) -> int:
             got = op.status is OpStatus.MISALIGNED
             if e["view"].get("stages", [0, 0])[1:] == [] or e["view"]["kind"] == "subslice":
                 const += 1
-                same_imm += s["lane0_bytes"] == s["ptx_immediates"]
+                same_imm += set(s["ptx_immediates"]) <= set(s["lane0_bytes"])
             flag = "" if got == want else "  <-- MISMATCH"
             bad += got != want
+            only_view += want and not s["faults_at_origin"]
             print(f"{name:48} {op.access.kind:5} {s['vector_bytes']:2}B "
                   f"faults={want!s:5} check={op.status.value}{flag}")
-    print(f"{bad} mismatches; lane 0 addresses equal to the PTX immediates on "
+    print(f"{only_view} faulting sides fault only where the view lies (legal at the origin)")
+    print(f"{bad} mismatches; every PTX immediate is one of lane 0's addresses on "
           f"{same_imm}/{const} constant-offset sides")
     return bad
 

