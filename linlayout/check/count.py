@@ -38,12 +38,26 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
     """The :class:`~linlayout.ConflictReport` of one predicted instruction, or None when it
     is not a modelled lane access.
 
+    A view of a padded buffer (``base_offset_elems``/``stage_shift_elems``) is counted at
+    the allocation's origin: its addresses are the origin's plus one constant (the padded
+    start), which keeps every lane's bank when it is a whole number of 4-byte words.
+
     Raises:
-        LayoutError: the layouts do not fit (the counter's message).
+        LayoutError: the layouts do not fit (the counter's message); a padded view starting
+            inside a 4-byte word (its bank pattern differs from the origin's).
     """
     e = side.emitted
     if side.dist is None or side.memory is None or e.counter == "" or e.per_thread is None:
         return None
+    if isinstance(side.memory, PaddedLayout) and (side.base_offset_elems
+                                                  or side.stage_shift_elems):
+        pairs = side.memory.pairs
+        start = side.base_offset_elems
+        start += sum((start // i) * p for i, p in pairs) + side.stage_shift_elems
+        if (start * e.element_bits) % 32:
+            raise LayoutError(f"the view starts at bit {start * e.element_bits} of its "
+                              "allocation, not on a 4-byte bank word: its lanes' bank "
+                              "pattern is not the one counted at the origin")
     return _count(side.dist, side.memory, e.element_bits, None if e.counter else e.vector_elems,
                   e.counter, hardware)
 
