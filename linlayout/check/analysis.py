@@ -10,7 +10,8 @@ and counts every lane access exactly with :func:`linlayout.bank_conflicts` on th
 hardware (``ttg.target``: NVIDIA, AMD CDNA3 for gfx942, CDNA4 for gfx950; ``hardware=``
 overrides). A view (``memdesc_subslice``/``memdesc_index``) is analysed inside its
 allocation: the offset of a view XORs every address with one constant, which moves no access
-between banks.
+between banks; on a ``padded_shared`` buffer each vector's alignment is checked at the view's
+offset (a dynamic stage index: every stage).
 
 Better layouts:
 

@@ -38,12 +38,26 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
     """The :class:`~linlayout.ConflictReport` of one predicted instruction, or None when it
     is not a modelled lane access.
 
+    A view of a padded buffer (``base_offset_elems``/``stage_shift_elems``) is counted at
+    the allocation's origin: its addresses are the origin's plus one constant (the padded
+    start), which keeps every lane's bank when it is a whole number of 4-byte words.
+
     Raises:
-        LayoutError: the layouts do not fit (the counter's message).
+        LayoutError: the layouts do not fit (the counter's message); a padded view starting
+            inside a 4-byte word (its bank pattern differs from the origin's).
     """
     e = side.emitted
     if side.dist is None or side.memory is None or e.counter == "" or e.per_thread is None:
         return None
+    if isinstance(side.memory, PaddedLayout) and (side.base_offset_elems
+                                                  or side.stage_shift_elems):
+        pairs = side.memory.pairs
+        start = side.base_offset_elems
+        start += sum((start // i) * p for i, p in pairs) + side.stage_shift_elems
+        if (start * e.element_bits) % 32:
+            raise LayoutError(f"the view starts at bit {start * e.element_bits} of its "
+                              "allocation, not on a 4-byte bank word: its lanes' bank "
+                              "pattern is not the one counted at the origin")
     return _count(side.dist, side.memory, e.element_bits, None if e.counter else e.vector_elems,
                   e.counter, hardware)
 
@@ -74,10 +88,11 @@ def access_kind(e: Emitted) -> str | None:
 
 @memoize(4096)
 def _fault(dist: LinearLayout, memory: LinearLayout | PaddedLayout, bits: int, vector: int,
-           kind: str, warp_log2: int) -> AccessFault | None:
+           kind: str, warp_log2: int, base: int = 0, shift: int = 0) -> AccessFault | None:
     try:
         return access_fault(dist, memory, element_bits=bits, vector_elems=vector,
-                            instruction=kind, warp_log2=warp_log2)
+                            instruction=kind, warp_log2=warp_log2, base_offset_elems=base,
+                            stage_shift_elems=shift)
     except LayoutError:  # not a vector access the rule applies to: the counter decides
         return None
 
@@ -85,7 +100,8 @@ def _fault(dist: LinearLayout, memory: LinearLayout | PaddedLayout, bits: int, v
 def side_fault(side: Side, hardware: HardwareModel) -> AccessFault | None:
     """The first illegal vector of one predicted instruction on its buffer
     (:func:`linlayout.hardware.access.access_fault`: misaligned, or a padding gap inside a
-    vector or ``ldmatrix``/``stmatrix`` row), or None when every vector is legal or the
+    vector or ``ldmatrix``/``stmatrix`` row; a view checked at its offset in the
+    allocation), or None when every vector is legal or the
     instruction has no alignment rule to check (:func:`access_kind`)."""
     e = side.emitted
     kind = access_kind(e)
@@ -94,7 +110,8 @@ def side_fault(side: Side, hardware: HardwareModel) -> AccessFault | None:
         return None
     assert side.dist is not None and side.memory is not None
     return _fault(side.dist, side.memory, e.element_bits, e.vector_elems, kind,
-                  hardware.warp_size.bit_length() - 1)
+                  hardware.warp_size.bit_length() - 1, side.base_offset_elems,
+                  side.stage_shift_elems)
 
 
 def try_count(side: Side, hardware: HardwareModel) -> tuple[ConflictReport | None, str]:

@@ -273,7 +273,8 @@ class AccessFault:
 
 def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
                  element_bits: int, vector_elems: int, instruction: str = "ld.shared",
-                 warp_log2: int = 5) -> AccessFault | None:
+                 warp_log2: int = 5, base_offset_elems: int = 0,
+                 stage_shift_elems: int = 0) -> AccessFault | None:
     """Whether every vector access of ``layout`` to ``memory`` is legal; the first one that
     is not, else None.
 
@@ -293,8 +294,15 @@ def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
 
     A :class:`~linlayout.LinearLayout` buffer has no padding: every unit is an aligned block
     of ``u`` elements, always legal. Units are searched block by block, then warp, lane and
-    register, in increasing order; the first illegal one is returned. A view's base offset
-    inside a larger allocation is not an argument (the caller places the view at the origin).
+    register, in increasing order; the first illegal one is returned.
+
+    A view (``memdesc_subslice``) inside a larger allocation is checked where it lies:
+    ``layout`` is placed at the allocation's origin and ``base_offset_elems`` is the unpadded
+    offset of the view's first element; every unit's offsets are XORed with it (the view's
+    coordinates and its origin's occupy disjoint bits, so XOR is addition), then padded. A
+    base that is not a multiple of ``u`` makes every unit misaligned. A pipeline stage
+    (``memdesc_index``) moves every padded offset by ``stage_shift_elems`` (the stage times
+    the padded size of one buffer).
 
     Args:
         layout: distributed layout (in dims among ``register, lane, warp, block``).
@@ -307,6 +315,10 @@ def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
         instruction: one of :data:`ACCESS_INSTRUCTIONS` (``"ld.shared"``, ``"st.shared"``,
             ``"ldmatrix"``, ``"stmatrix"``, ``"cp.async"``, ``"ds_read"``, ``"ds_write"``).
         warp_log2: log2 of the lanes of a warp (5 on NVIDIA, 6 on AMD).
+        base_offset_elems: the unpadded offset of a view's first element in its allocation
+            (0: the allocation itself), in ``[0, size of memory)``.
+        stage_shift_elems: padded elements added to every address (a ``memdesc_index``
+            stage's start), ``>= 0``.
 
     Returns:
         None when every unit is legal, else the :class:`AccessFault` of the first illegal one.
@@ -355,22 +367,39 @@ def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
         who = "registers and lanes" if matrix else "registers"
         raise LayoutError(f"no {instruction} of {vector_elems} elements exists for this access: "
                           f"a thread's {who} do not hold {vector_elems} consecutive offsets")
-    if not pairs or padding_vector_log2(pairs) >= k:
-        return None  # every interval and pad a multiple of the unit: aligned, no gap inside
+    n_offsets = 1 << plan.offset_bits
+    if isinstance(base_offset_elems, bool) or not isinstance(base_offset_elems, int) \
+            or not 0 <= base_offset_elems < n_offsets:
+        raise LayoutError(f"base_offset_elems must be an int in [0, {n_offsets}), "
+                          f"got {base_offset_elems!r}")
     aligned = not instruction.startswith("ds_")
     unit = 1 << k
     ebytes = element_bits // 8
+    if isinstance(stage_shift_elems, bool) or not isinstance(stage_shift_elems, int) \
+            or stage_shift_elems < 0:
+        raise LayoutError(f"stage_shift_elems must be an int >= 0, got {stage_shift_elems!r}")
+    base = base_offset_elems
+    shift = stage_shift_elems
+    base_ok = (base % unit == 0 and (shift * ebytes) % nbytes == 0) or not aligned
+    if base_ok and (not pairs or padding_vector_log2(pairs) >= k):
+        return None  # every interval, pad and the base a multiple of the unit: aligned
 
     def pad(x: int) -> int:
-        return x + sum((x // i) * p for i, p in pairs)
+        return x + sum((x // i) * p for i, p in pairs) + shift
 
     def why(x0: int) -> str:
+        x0 ^= base
         p0 = pad(x0)
         addr = p0 * ebytes
         if aligned and addr % nbytes:
             what = "row address" if matrix else "address"
+            where = ""
+            if base % unit:
+                where = f": the view starts at element {base} of its allocation"
+            elif (shift * ebytes) % nbytes:
+                where = f": its buffer starts at padded element {shift}"
             return (f"{instruction} {what} {addr} is not a multiple of its {nbytes}-byte "
-                    "access (misaligned)")
+                    f"access{where} (misaligned)")
         end = pad(x0 + unit - 1)
         if end - p0 != unit - 1:
             return (f"the {unit}-element {'row' if matrix else 'vector'} at byte {addr} "
@@ -378,7 +407,6 @@ def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
                     f"not {(p0 + unit - 1) * ebytes} (it would move a pad element)")
         return ""
 
-    n_offsets = 1 << plan.offset_bits
     bad = {x0: r for x0 in range(0, n_offsets, unit) if (r := why(x0))}
     if not bad:
         return None
@@ -397,6 +425,6 @@ def access_fault(layout: LinearLayout, memory: LinearLayout | PaddedLayout, *,
                 for r, ro in enumerate(regs):
                     x = (t ^ ro) & mask
                     if x in bad:
-                        return AccessFault(w, ln, r, pad(x) * ebytes,
+                        return AccessFault(w, ln, r, pad(x ^ base) * ebytes,
                                            bad[x], b)
     return None

@@ -41,7 +41,8 @@ from .source import LineIndex, read_text_file, strip_bom
 from .warp_specialize import WarpSpecialize, find_warp_specialize
 
 __all__ = ["Access", "Op", "TTGIRModule", "ViewParents", "buffer_root", "find_accesses",
-           "read_ttgir", "split_sections", "view_parents"]
+           "read_ttgir", "split_sections", "view_offsets", "view_parents",
+           "view_stages"]
 
 # Every pattern applied to a whole file stays inside one line (``[^\S\n]`` is whitespace other
 # than a line break) and is anchored so that no character is scanned from more than one start:
@@ -205,6 +206,13 @@ class Access:
         results_used: per result of a multi-result scratch op, whether it is used (empty:
             all are).
         combine: for a ``tt.reduce``, the operands each result depends on (None: unknown).
+        view_offset: for a copy through a ``memdesc_subslice`` view, the element coordinates
+            of the view's first element in the allocation (per dim of ``memory``'s
+            allocation shape; :func:`view_offsets`), else ``()`` (at the origin, or not
+            known statically).
+        view_stages: for a copy through a ``memdesc_index`` view (a pipeline stage), the
+            buffer indices it may select (one for a constant index, every one for a dynamic
+            index; :func:`view_stages`), else ``()``.
 
     ``kind`` is ``"store"``/``"load"`` (a register ⇄ shared copy), ``"convert"``,
     ``"scratch"`` (``tt.reduce``/``scan``/``histogram``/``gather``/scalar atomics: a private
@@ -233,6 +241,8 @@ class Access:
     operand_types: tuple[TritonType, ...] = ()
     results_used: tuple[bool, ...] = ()
     combine: tuple[frozenset[int], ...] | None = None
+    view_offset: tuple[int, ...] = ()
+    view_stages: tuple[int, ...] = ()
 
 
 def _strip_loc(line: str) -> str:
@@ -783,6 +793,63 @@ def view_parents(module: TTGIRModule) -> ViewParents:
     return parents
 
 
+_SUBSLICE = re.compile(r"memdesc_subslice\s+%[\w$.#-]+\s*\[([\d,\s]+)\]")
+
+
+def view_offsets(module: TTGIRModule) -> dict[str, tuple[int, ...]]:
+    """``{view: element coordinates of its first element in the buffer it slices}`` for
+    every ``ttg.memdesc_subslice`` result (static offsets, printed ``%buf[32, 0]``), summed
+    along chains of subslices of the same rank. A ``memdesc_index`` stage or a loop-carried
+    view ends a chain (its offset is not followed).
+
+    Source: Triton 3.9 ``MemDescSubsliceOp`` (``TritonGPUOps.td``: static ``offsets``, the
+    result type carrying the allocation shape); its lowering places the view at the
+    allocation's layout applied to those offsets (checked by compiling, see
+    ``papers/triton_lowering/padded_fault_probes.py``).
+    """
+    out: dict[str, tuple[int, ...]] = {}
+    for op in module.ops:
+        if op.short != "memdesc_subslice" or not op.results or not op.operands:
+            continue
+        m = _SUBSLICE.search(op.text)
+        if not m:
+            continue
+        offs = tuple(mlir_int(x.strip(), "subslice offset")
+                     for x in m.group(1).split(",") if x.strip())
+        parent = out.get(_base(op.operands[0]))
+        if parent is not None and len(parent) == len(offs):
+            offs = tuple(a + b for a, b in zip(parent, offs))
+        out[op.results[0]] = offs
+    return out
+
+
+_CONST_INDEX = re.compile(r"%c(\d+)_i\d+")
+
+
+def view_stages(module: TTGIRModule) -> dict[str, tuple[int, ...]]:
+    """``{view: the buffer indices it may select}`` for every ``ttg.memdesc_index`` result
+    (and the subslices of one): ``(i,)`` for a constant index (MLIR prints an integer
+    constant as ``%c<i>_i32``), ``(0, …, n − 1)`` for any other index into ``n`` buffers.
+
+    Source: Triton 3.9 ``MemDescIndexOp`` (``TritonGPUOps.td``); its lowering moves the base
+    by ``index`` times the size of one buffer (with a ``padded_shared`` layout, its padded
+    size; checked by compiling, see ``papers/triton_lowering/padded_fault_probes.py``).
+    """
+    out: dict[str, tuple[int, ...]] = {}
+    for op in module.ops:
+        if not op.results or not op.operands:
+            continue
+        if op.short == "memdesc_index" and len(op.operands) >= 2 and op.types \
+                and op.types[0].kind == "memdesc" and op.types[0].shape:
+            n = op.types[0].shape[0]
+            m = _CONST_INDEX.fullmatch(op.operands[1])
+            i = int(m.group(1)) if m else None
+            out[op.results[0]] = (i,) if i is not None and i < n else tuple(range(n))
+        elif op.short in _VIEW_SAME and _base(op.operands[0]) in out:
+            out[op.results[0]] = out[_base(op.operands[0])]
+    return out
+
+
 def buffer_root(name: str, parents: Mapping[str, str]) -> str:
     """The allocation a memdesc SSA name views (itself if it is not a view). Amortised
     constant time when ``parents`` is a :class:`ViewParents` (from :func:`view_parents`),
@@ -801,6 +868,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
     instance_of(module, TTGIRModule, "module")
     where = f"{module.path}: " if module.path else ""
     parents = view_parents(module)
+    offsets = view_offsets(module)
+    stages = view_stages(module)
     accesses: list[Access] = []
 
     def bad(op: Op, what: str) -> LayoutError:
@@ -829,14 +898,20 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             if not ts or not ms or len(op.operands) < 2:
                 raise bad(op, "needs 'value, memdesc : tensor<…> -> !ttg.memdesc<…>'")
             md = _base(op.operands[1])
-            accesses.append(_make(op, "store", None, md, _root(md, parents), ts[0], ms[0]))
+            accesses.append(dataclasses.replace(
+                _make(op, "store", None, md, _root(md, parents), ts[0], ms[0]),
+                view_offset=offsets.get(md, ()),
+                view_stages=stages.get(md, ())))
         elif s == "local_load":
             ts, ms = tensors(op), memdescs(op)
             if not ts or not ms or not op.operands:
                 raise bad(op, "needs 'memdesc : !ttg.memdesc<…> -> tensor<…>'")
             md = _base(op.operands[0])
             res = op.results[0] if op.results else None
-            accesses.append(_make(op, "load", res, md, _root(md, parents), ts[0], ms[0]))
+            accesses.append(dataclasses.replace(
+                _make(op, "load", res, md, _root(md, parents), ts[0], ms[0]),
+                view_offset=offsets.get(md, ()),
+                view_stages=stages.get(md, ())))
         elif s in ("async_copy_global_to_local", "buffer_load_to_local"):
             ts, ms = tensors(op), memdescs(op)
             if not ts or not ms or len(op.operands) < 2:
@@ -852,7 +927,9 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             other = bool(re.search(r"\bother\s+%", op.text))
             a = _make(op, "store", res, md, _root(md, parents), ts[0], ms[0], cap, other)
             accesses.append(dataclasses.replace(
-                a, masked=bool(re.search(r"\bmask\s+%", op.text))))
+                a, masked=bool(re.search(r"\bmask\s+%", op.text)),
+                view_offset=offsets.get(md, ()),
+                view_stages=stages.get(md, ())))
         elif s == "convert_layout":
             ts = tensors(op)
             if len(ts) < 2:

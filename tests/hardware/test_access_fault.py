@@ -136,3 +136,46 @@ def test_bad_arguments():
         access_fault(dist, mem, element_bits=8, vector_elems=2, instruction="cp.async")
     with pytest.raises(LayoutError, match="do not hold"):
         access_fault(dist, mem, element_bits=32, vector_elems=4)
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_a_stage_shift_keeping_the_access_size_changes_only_the_addresses(seed):
+    rng, dist, padded, bits = _case(seed)
+    try:
+        base = access_fault(dist, padded, element_bits=bits, vector_elems=1)
+    except LayoutError:
+        return
+    shift = 16 * rng.randint(1, 8) * 8 // bits  # a multiple of 16 bytes
+    got = access_fault(dist, padded, element_bits=bits, vector_elems=1, stage_shift_elems=shift)
+    if base is None:
+        assert got is None
+    else:
+        assert got is not None and (got.warp, got.lane, got.register) == \
+            (base.warp, base.lane, base.register)
+        assert got.byte_address == base.byte_address + shift * bits // 8
+
+
+def test_a_view_or_stage_offset_that_breaks_the_vector_is_misaligned():
+    # 4 lanes x 4 registers read a 4x4 f32 tile row by row (16-byte vectors) from an 8x4 buffer
+    dist = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[1, 0], [2, 0]]},
+                        {"dim0": 8, "dim1": 4})
+    mem = LinearLayout({"offset": [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]]},
+                       {"dim0": 8, "dim1": 4})
+    padded = PaddedLayout(mem, ((16, 1),))
+    assert access_fault(dist, padded, element_bits=32, vector_elems=4) is None
+    # the view's rows 4..7 start at unpadded element 16, padded 17: byte 68
+    f = access_fault(dist, padded, element_bits=32, vector_elems=4, base_offset_elems=16)
+    assert (f.lane, f.register, f.byte_address) == (0, 0, 68)
+    assert "misaligned" in f.reason
+    # a base inside the vector misaligns every vector, also without padding
+    f = access_fault(dist, mem, element_bits=32, vector_elems=4, base_offset_elems=2)
+    assert f is not None and "view starts at element 2" in f.reason
+    # a stage starting at padded element 17 (the second 16-element buffer): byte 68
+    f = access_fault(dist, padded, element_bits=32, vector_elems=4, stage_shift_elems=17)
+    assert f.byte_address == 68 and "buffer starts at padded element 17" in f.reason
+    assert access_fault(dist, padded, element_bits=32, vector_elems=4,
+                        stage_shift_elems=20) is None
+    with pytest.raises(LayoutError, match="base_offset_elems"):
+        access_fault(dist, padded, element_bits=32, vector_elems=4, base_offset_elems=32)
+    with pytest.raises(LayoutError, match="stage_shift_elems"):
+        access_fault(dist, padded, element_bits=32, vector_elems=4, stage_shift_elems=-1)

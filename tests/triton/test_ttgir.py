@@ -117,3 +117,23 @@ module attributes {"ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.threa
     (a,) = [a for a in find_accesses(read_ttgir(text)) if a.op == "reduce"]
     assert a.results_used == (False, True)
     assert a.combine == (frozenset({0}), frozenset({0, 1}))
+
+
+def test_view_offsets_and_stages_follow_chains_of_views():
+    from linlayout.triton.ttgir import view_offsets, view_stages
+    text = """#shared = #ttg.padded_shared<[32:+1] {order = [1, 0], shape = [64, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%i: i32) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf32, #shared, #smem, mutable>
+    %b = ttg.memdesc_index %a[%c2_i32] : !ttg.memdesc<3x64x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable>
+    %c = ttg.memdesc_index %a[%i] : !ttg.memdesc<3x64x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable>
+    %d = ttg.memdesc_subslice %b[32, 0] : !ttg.memdesc<64x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable, 64x32>
+    %e = ttg.memdesc_subslice %d[16, 16] : !ttg.memdesc<32x32xf32, #shared, #smem, mutable, 64x32> -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable, 64x32>
+    tt.return
+  }
+}
+"""
+    m = read_ttgir(text)
+    assert view_offsets(m) == {"%d": (32, 0), "%e": (48, 16)}
+    assert view_stages(m) == {"%b": (2,), "%c": (0, 1, 2), "%d": (2,), "%e": (2,)}

@@ -16,6 +16,7 @@ from ...layout.padded import PaddedLayout
 from ...triton.encodings.padded import PaddedSharedEncoding
 from ...lowering.local import predict_async_copy, predict_padded_local
 from ...lowering.vectorise import access_map
+from ...lowering.emitted import Emitted
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
@@ -143,13 +144,54 @@ def _padded(a: Access, target: Target) -> Prediction:
     interval = min(iv for iv, _ in padded.pairs)
     pairs = ", ".join(f"{iv}:+{pad}" for iv, pad in padded.pairs)
     note = f"padded [{pairs}]: vectors capped at {interval} elements"
+    base = view_base(a, padded)
+    if base:
+        note += f"; view at element {base} of its allocation"
     if a.op in ("async_copy_global_to_local", "buffer_load_to_local"):
         cap = a.max_vector_elems or (1 if a.masked else 0)
         cap = min(cap, interval) if cap else interval
         ems = predict_async_copy(m, target, cap, a.has_other, a.op == "buffer_load_to_local")
-        return Prediction(tuple(Side(e, dist, padded) for e in ems), note)
+        return Prediction(tuple(Side(e, dist, padded, base, stage_shift(a, padded, e))
+                                for e in ems), note)
     e = predict_padded_local(a.kind, m, target, interval)
-    return Prediction((Side(e, dist, padded),), note)
+    return Prediction((Side(e, dist, padded, base, stage_shift(a, padded, e)),), note)
+
+
+def stage_shift(a: Access, padded: PaddedLayout, e: Emitted) -> int:
+    """The padded start of the pipeline stage (``memdesc_index``) that ``a`` copies through
+    which misaligns ``e``'s vector, else of its first stage: stage ``i`` starts at the padded
+    position of unpadded element ``i · n`` (``n`` elements per buffer; the intervals count
+    across buffers — Triton 3.9's lowering, checked by compiling in
+    ``papers/triton_lowering/padded_fault_probes.py``); 0 for no stage."""
+    if not a.view_stages:
+        return 0
+    n = padded.offset_elems
+    nbytes = (e.vector_elems or 1) * max(8, e.element_bits) // 8
+    ebytes = max(8, e.element_bits) // 8
+    starts = [i * n + sum((i * n // iv) * p for iv, p in padded.pairs) for i in a.view_stages]
+    return next((s for s in starts if (s * ebytes) % nbytes), starts[0])
+
+
+def view_base(a: Access, padded: PaddedLayout) -> int:
+    """The unpadded offset, in ``padded``'s allocation, of the first element of the
+    ``memdesc_subslice`` view ``a`` copies through (0 for the allocation itself or a view
+    whose offset is not known statically): the linear component applied to the view's
+    offsets. Triton 3.9 places the view at that offset, padded (checked by compiling:
+    ``papers/triton_lowering/padded_fault_probes.py``).
+
+    Raises:
+        LayoutError: the offsets do not match the allocation's rank or lie outside it.
+    """
+    if not a.view_offset or not any(a.view_offset):
+        return 0
+    dims = list(padded.linear.out_dims)
+    sizes = list(padded.linear.out_dims.values())
+    if len(dims) != len(a.view_offset) or any(not 0 <= o < n
+                                               for o, n in zip(a.view_offset, sizes)):
+        raise LayoutError(f"line {a.line}: subslice offsets {list(a.view_offset)} do not fit "
+                          f"the allocation shape {sizes}")
+    point = dict(zip(dims, a.view_offset))
+    return padded.linear.invert().apply(point)["offset"]
 
 
 def predict_module(module: TTGIRModule, target: Target | None = None,

@@ -69,11 +69,18 @@ class Side:
         dist: the register layout (broadcast registers kept), or None when not a lane access.
         memory: the shared layout it reads or writes (offset or vector/bank/segment/reps in
             dims; a :class:`~linlayout.PaddedLayout` for a ``padded_shared`` buffer), or None.
+        base_offset_elems: for a view (``memdesc_subslice``) of a ``padded_shared`` buffer,
+            the unpadded offset of its first element in the allocation (``dist`` is placed
+            at the origin); 0 otherwise.
+        stage_shift_elems: for a pipeline stage (``memdesc_index``) of a ``padded_shared``
+            buffer, the padded element where its buffer starts; 0 otherwise.
     """
 
     emitted: Emitted
     dist: LinearLayout | None = None
     memory: LinearLayout | PaddedLayout | None = None
+    base_offset_elems: int = 0
+    stage_shift_elems: int = 0
 
 
 @dataclass(frozen=True)
