@@ -770,10 +770,22 @@ def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Probl
     kp = len(full)
     w = model.within_word_bits
     zs = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp) for o in assignment]
-    found = aligned_complement(full, cons, lanes_by_side, zs, d)
+    found = _aligned_complement(tuple(full), tuple(cons), tuple(map(tuple, lanes_by_side)),
+                                tuple(zs), d)
     if found is None:
         return None
-    return _Prepared(full, list(cons), zs, found[0], found[1])
+    return _Prepared(full, list(cons), zs, list(found[0]), found[1])
+
+
+@memoize(1024)
+def _aligned_complement(prefix: tuple[int, ...], cons: tuple[tuple[int, ...], ...],
+                        lanes: tuple[tuple[int, ...], ...], zs: tuple[int, ...], d: int
+                        ) -> tuple[tuple[int, ...], bool] | None:
+    """:func:`aligned_complement`, cached (with ``lowering="triton"`` the searches of the
+    chunk orders try the same prefixes and constraints again: on the slowest random pairs
+    ~1,300 calls, 33 distinct)."""
+    found = aligned_complement(list(prefix), list(cons), [list(x) for x in lanes], list(zs), d)
+    return None if found is None else (tuple(found[0]), found[1])
 
 
 def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
