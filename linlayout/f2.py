@@ -279,10 +279,11 @@ _ONES: dict[int, int] = {}  # fields << 7 | field bits (<= 64) -> bit 0 of every
 def _pivots(vectors: Iterable[int]) -> dict[int, int]:
     """Echelon form keyed by leading-bit position (not fully reduced)."""
     piv: dict[int, int] = {}
+    get = piv.get
     for v in vectors:
         while v:
             top = v.bit_length()
-            p = piv.get(top)
+            p = get(top)
             if p is None:
                 piv[top] = v
                 break

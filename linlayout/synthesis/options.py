@@ -122,6 +122,16 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
         LayoutError: a matrix instruction named explicitly (``matrix`` of one entry with
             ``plain`` False) that the side's registers cannot use (the message says why).
     """
+    return list(_side_options(index, side, tuple(reg_basis), model, d, tuple(matrix or ()),
+                              plain))
+
+
+@memoize(256)
+def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], model: BankModel,
+                  d: int, matrix: tuple[Instruction, ...],
+                  plain: bool) -> tuple[SideOption, ...]:
+    """:func:`side_options`, cached (the internal searches of one ``lowering="triton"``
+    synthesis ask again for the same sides; an option is immutable)."""
     nseg = max(0, d - model.seg_lo)
     w = model.within_word_bits
     threads = [c for c in side.lane + side.warp + side.block if c]
@@ -150,7 +160,18 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
                              explicit=not plain and len(matrix or ()) == 1)
         if opt is not None:
             out.append(opt)
-    return out
+    return tuple(out)
+
+
+@memoize(1024)
+def _geometry(instr: Instruction, register: tuple[int, ...], lane: tuple[int, ...],
+              element_bits: int) -> tuple[MatrixGeometry | None, LayoutError | None]:
+    """``matrix_geometry``'s answer, or the LayoutError it raised (cached: the internal
+    searches of one ``lowering="triton"`` synthesis ask again for the same sides)."""
+    try:
+        return matrix_geometry(instr, register, lane, element_bits), None
+    except LayoutError as exc:
+        return None, exc
 
 
 def _matrix_option(index: int, instr: Instruction, side: Distributed,
@@ -162,11 +183,10 @@ def _matrix_option(index: int, instr: Instruction, side: Distributed,
         if explicit:
             raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
         return None
-    try:
-        geom = matrix_geometry(instr, side.register, side.lane, model.element_bits)
-    except LayoutError:
+    geom, error = _geometry(instr, side.register, side.lane, model.element_bits)
+    if error is not None:
         if explicit:
-            raise
+            raise type(error)(*error.args)  # a fresh one: the cached one keeps no traceback
         return None
     row = tuple(geom.row)
     row_bits = len(row)
