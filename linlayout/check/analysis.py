@@ -36,6 +36,7 @@ from ..synthesis import synthesize_swizzle
 from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
+from .conversion import convert_saving
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
 from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
@@ -158,6 +159,12 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         r = _report(a, pred, target, hw)
         if a.kind == "convert" and suggest and r.degree is not None:
             r = replace(r, alternative=_alternative(a, r, hw))
+        if a.kind == "convert" and suggest and a.op == "convert_layout" \
+                and a.distributed is not None and a.destination is not None:
+            saving = convert_saving(a.distributed.layout, a.destination.layout,
+                                    max(8, a.element_bits), target, hw)
+            if saving is not None:
+                r = replace(r, convert_saving=saving)
         if a.kind in ("store", "load") and r.degree is not None \
                 and not isinstance(a.memory.encoding, PaddedSharedEncoding):
             # padded buffers get no layout suggestion here

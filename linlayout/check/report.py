@@ -18,6 +18,7 @@ from ..layout import LinearLayout
 from ..triton.ttgir import Access
 from ..lowering.emitted import Emitted
 from ..lowering.target import Target
+from .conversion import ConvertSaving
 
 __all__ = ["Alternative", "InstructionReport", "KernelReport", "KernelTotals", "OpReport",
            "OpStatus", "Suggestion"]
@@ -140,6 +141,8 @@ class OpReport:
             suggestion (the vectorisation it gains or loses), else empty.
         alternative: for converts through shared memory, the synthesized scratch layout
             (:class:`Alternative`), else None.
+        convert_saving: for converts, linlayout's register/shuffle plan where it costs less
+            than Triton's path (:class:`~linlayout.check.conversion.ConvertSaving`), else None.
     """
 
     access: Access
@@ -150,6 +153,7 @@ class OpReport:
     suggestion: Suggestion | None = None
     suggestion_instructions: tuple[Emitted, ...] = ()
     alternative: Alternative | None = None
+    convert_saving: ConvertSaving | None = None
 
     @property
     def uses_shared(self) -> bool:
