@@ -16,8 +16,8 @@ KNOWN = {
                 "across warps: the minimal conversion (convert_path) keeps the warp dim, "
                 "yet Triton 3.9's AMDGCN has no LDS access (the fixture's counts are empty) "
                 "and each warp already holds its elements; which register code Triton emits "
-                "is not reproduced (tt.join's 64x2 result, 2 registers → 1, moved to a layout whose
-                warp 1 holds rows 32…63)"
+                "is not reproduced (tt.join's 64x2 result moved to a layout whose warp 1 "
+                "holds rows 32…63)"
     for s, c in (("heldout", "interleave_N64_fp16_fp16_fp16_w16_gfx942"),
                  ("heldout", "joinsplit_N64_fp16_fp16_fp16_w4_gfx950"),
                  ("heldout", "joinsplit_N64_i64_i64_i64_w4_gfx942"),
