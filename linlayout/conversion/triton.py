@@ -27,7 +27,8 @@ from ..lowering.scratch import drop_broadcast_registers
 from ..lowering.target import default_target
 from ..synthesis.lowered import lower_sides
 from ..synthesis.transfer import Transfer
-from .cost import KINDS, path_cost
+from .._checks import instance_of, string
+from .cost import KINDS, path_cost, resolve_weights
 from .problem import ConversionProblem
 
 __all__ = ["TritonChoice", "kind_of", "resolve_conversion_target", "triton_choice"]
@@ -78,8 +79,12 @@ def kind_of(opcode: str) -> str:
     shared-memory opcode: ``shfl.*``, ``ds_bpermute_b32``, ``v_mov_b32_dpp``,
     ``v_permlane*`` → ``shfl``; ``selp.*``, ``v_cndmask_b32`` → ``selp``; ``prmt.b32``,
     ``v_perm_b32`` → ``prmt``; stores (``st.shared``, ``stmatrix``, ``ds_write``) →
-    ``st.shared``; loads → ``ld.shared``; ``mov`` otherwise."""
-    op = opcode.lower()
+    ``st.shared``; loads → ``ld.shared``; ``mov`` otherwise.
+
+    Raises:
+        LayoutError: ``opcode`` is not a string.
+    """
+    op = string(opcode, "opcode").lower()
     if op.startswith(("shfl", "ds_bpermute", "v_mov_b32_dpp", "v_permlane", "ds_swizzle")):
         return "shfl"
     if op.startswith(("selp", "v_cndmask")):
@@ -102,6 +107,7 @@ def resolve_conversion_target(target: Target | str | None, problem: ConversionPr
         LayoutError: an unknown target, or one whose warp size differs from the hardware
             model's.
     """
+    instance_of(problem, ConversionProblem, "problem")
     hw = problem.hardware
     t = default_target(hw) if target is None else Target.parse(target)
     if t.threads_per_warp != hw.warp_size:
@@ -117,24 +123,28 @@ def _offsets(memory: LinearLayout) -> LinearLayout:
                                      dict(memory.out_dims))
 
 
-def triton_choice(problem: ConversionProblem, target: Target,
-                  weights: Mapping[str, float]) -> TritonChoice:
+def triton_choice(problem: ConversionProblem, target: Target | str,
+                  weights: Mapping[str, float] | None = None) -> TritonChoice:
     """Triton 3.9's path for ``problem`` on ``target`` and its cost under ``weights``.
 
     Args:
         problem: the validated conversion (:class:`~.problem.ConversionProblem`).
-        target: the compilation target (:func:`resolve_conversion_target`).
-        weights: resolved weights (:func:`~.cost.resolve_weights`).
+        target: the compilation target (a :class:`~linlayout.lowering.Target` or its text;
+            :func:`resolve_conversion_target`).
+        weights: weights (:func:`~.cost.resolve_weights`: overrides of the defaults).
 
     Returns:
         A :class:`TritonChoice` (``cost`` None when Triton's instructions are not modelled).
 
     Raises:
-        LayoutError: the layouts do not describe the same tensor.
+        LayoutError: ``problem`` not a ConversionProblem, an unknown target, bad weights.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``,
     ``transferWithinBlockSwizzling``) and ``lib/Tools/GenericSwizzling.cpp``, Triton 3.9.
     """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    weights = resolve_weights(weights)
     src, dst, bits = problem.src, problem.dst, problem.element_bits
     cp = convert_path(src, dst, bits, target)
     if cp.path in ("none", "registers"):

@@ -89,3 +89,8 @@ def test_bad_targets(target, match):
     ("mov.b32", "mov")])
 def test_kind_of(opcode, kind):
     assert kind_of(opcode) == kind
+
+
+def test_kind_of_refuses_a_non_string():
+    with pytest.raises(LayoutError, match="opcode"):
+        kind_of(3)
