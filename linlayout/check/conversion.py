@@ -21,6 +21,7 @@ from ..conversion.shuffle import warp_map
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
+from ..lowering.convert import convert_path
 from ..lowering.target import Target
 
 __all__ = ["ConvertSaving", "convert_saving"]
@@ -90,6 +91,8 @@ def convert_saving(src: LinearLayout, dst: LinearLayout, element_bits: int, targ
         problem = ConversionProblem.make(src, dst, element_bits, hardware)
         if warp_map(problem) is None:
             return None  # only shared memory applies: Alternative's job
+        if convert_path(src, dst, element_bits, target).path in ("none", "registers"):
+            return None  # Triton moves nothing: no plan is cheaper
         plan = plan_conversion(src, dst, element_bits, hardware=hardware, target=target)
     except LayoutError:
         return None
