@@ -105,7 +105,8 @@ class ConversionPlan:
         weights: the weights used (defaults with the overrides applied).
         paths: one :class:`PathPlan` per family, in :data:`PATHS` order.
         best: the cheapest feasible path (ties: the earlier family).
-        optimal: no feasible family's bound is below :attr:`best`'s cost.
+        optimal: no feasible family's bound is below :attr:`best`'s cost, and Triton's own
+            path (:attr:`triton`) is not cheaper.
         argument: the optimality argument, or the gap, in words.
         triton: the path Triton 3.9 takes on the plan's target and its cost under the same
             weights (:class:`~linlayout.conversion.triton.TritonChoice`).
@@ -196,8 +197,16 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
     else:
         argument = ("a plan below its cost is not ruled out: "
                     + ", ".join(f"{p.path}'s bound is {p.bound:g}" for p in rivals))
-    return ConversionPlan(problem, ws, paths, best, not rivals, argument,
-                          triton_choice(problem, tgt, ws))
+    triton = triton_choice(problem, tgt, ws)
+    optimal = not rivals
+    if triton.cost is not None and triton.cost < best.cost - 1e-9:
+        # Triton's path lies outside the modelled families (ldmatrix/stmatrix on its
+        # scratch, gfx950 permlane swaps): no optimality claim
+        optimal = False
+        argument += (f"; but Triton's own path ({triton.path} on {triton.target}) costs "
+                     f"{triton.cost:g}, less: the families model plain ld/st.shared scratch "
+                     "and shfl rounds, not its matrix or permlane instructions")
+    return ConversionPlan(problem, ws, paths, best, optimal, argument, triton)
 
 
 def _counts(**kinds: int) -> dict[str, int]:

@@ -94,3 +94,14 @@ def test_kind_of(opcode, kind):
 def test_kind_of_refuses_a_non_string():
     with pytest.raises(LayoutError, match="opcode"):
         kind_of(3)
+
+
+def test_no_optimality_claim_when_tritons_matrix_scratch_is_cheaper():
+    # a 64x64 f16 row-major -> column-major convert: Triton's scratch uses ldmatrix/stmatrix
+    # (corpus p_cvt_rowmajor_to_colmajor_f16_cuda90), which the shared-memory family (plain
+    # ld/st.shared) does not model
+    src = _lay(blocked([1, 8], [4, 8], [4, 1], [1, 0]), [64, 64])
+    dst = _lay(blocked([8, 1], [8, 4], [1, 4], [0, 1]), [64, 64])
+    plan = plan_conversion(src, dst, 16)
+    assert plan.triton.path == "shared" and plan.saving < 0
+    assert not plan.optimal and "Triton's own path" in plan.argument
