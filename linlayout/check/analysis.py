@@ -36,7 +36,6 @@ from ..synthesis import synthesize_swizzle
 from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
-from .conversion import convert_saving
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
 from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
@@ -44,6 +43,7 @@ from ..lowering.vectorise import access_map, largest_vectorisation
 from .shared_memory import Prediction
 from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
 from .suggest import BufferSide, suggest_layout
+from .conversion import convert_saving
 from ..lowering.target import Target
 
 __all__ = ["check_module", "fault_note", "triton_vector_elems"]
