@@ -45,6 +45,7 @@ from ..lowering.vectorise import access_map, largest_vectorisation
 from .shared_memory import Prediction
 from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
 from .suggest import BufferSide, suggest_layout
+from .conversion import convert_saving
 from ..lowering.target import Target
 
 __all__ = ["check_module", "fault_note", "triton_vector_elems"]
@@ -163,6 +164,12 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         r = _report(a, pred, target, hw)
         if a.kind == "convert" and suggest and r.degree is not None:
             r = replace(r, alternative=_alternative(a, r, hw))
+        if a.kind == "convert" and suggest and a.op == "convert_layout" \
+                and a.distributed is not None and a.destination is not None:
+            saving = convert_saving(a.distributed.layout, a.destination.layout,
+                                    max(8, a.element_bits), target, hw)
+            if saving is not None:
+                r = replace(r, convert_saving=saving)
         if a.kind in ("store", "load") and r.degree is not None \
                 and not isinstance(a.memory.encoding, PaddedSharedEncoding):
             # padded buffers get no layout suggestion here

@@ -116,6 +116,8 @@ def op_dict(r: OpReport) -> dict:
                                           for e in r.suggestion_instructions]
     if r.alternative is not None:
         out["alternative"] = _alternative_dict(r.alternative)
+    if r.convert_saving is not None:
+        out["convert_saving"] = r.convert_saving.to_dict()
     if r.note:
         out["note"] = r.note
     out["status"] = r.status.value
@@ -245,6 +247,8 @@ def _notes(k: KernelReport) -> list[str]:
                 lines.append(f"  line {a.line}: {i.emitted.opcode} {i.note}")
             elif i.not_counted:
                 lines.append(f"  line {a.line}: {i.emitted.opcode} not counted: {i.note}")
+        if r.convert_saving is not None:
+            lines.append(f"  line {a.line} convert: {r.convert_saving.text()}")
         alt = r.alternative
         if alt and alt.saving_wavefronts_per_warp > 0:
             lines.append(f"  line {a.line} convert: Triton's scratch costs "

@@ -19,6 +19,7 @@ from ..triton.ttgir import Access
 from .global_memory.report import GlobalOpReport
 from ..lowering.emitted import Emitted
 from ..lowering.target import Target
+from .conversion import ConvertSaving
 
 __all__ = ["Alternative", "InstructionReport", "KernelReport", "KernelTotals", "OpReport",
            "OpStatus", "Suggestion"]
@@ -141,6 +142,8 @@ class OpReport:
             suggestion (the vectorisation it gains or loses), else empty.
         alternative: for converts through shared memory, the synthesized scratch layout
             (:class:`Alternative`), else None.
+        convert_saving: for converts, linlayout's register/shuffle plan where it costs less
+            than Triton's path (:class:`~linlayout.check.conversion.ConvertSaving`), else None.
     """
 
     access: Access
@@ -151,6 +154,7 @@ class OpReport:
     suggestion: Suggestion | None = None
     suggestion_instructions: tuple[Emitted, ...] = ()
     alternative: Alternative | None = None
+    convert_saving: ConvertSaving | None = None
 
     @property
     def uses_shared(self) -> bool:

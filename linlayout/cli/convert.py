@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--element-bits is required unless a layout is a Triton tensor type "
                        "(e.g. 16 for fp16)")
     plan = plan_conversion(src, dst, bits, **hardware_kwargs(args),
-                           weights=_weights(args.weight))
+                           weights=_weights(args.weight), target=args.target)
     title = f"convert: {args.src} -> {args.dst}, {bits}-bit elements"
     report = conversion_report(plan, title)
     print(dumps(report.to_dict()) if args.json else report.to_text())
@@ -84,5 +84,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="override one cost weight, e.g. bar.sync=20; kinds: "
                         + ", ".join(DEFAULT_WEIGHTS))
     add_hardware_args(c)
+    c.add_argument("--target", metavar="TARGET", default=None,
+                   help="Triton target whose own path is costed beside the plan: cuda:80, "
+                        "cuda:90, cuda:100, hip:gfx942, hip:gfx950 (default: the hardware "
+                        "preset's, cuda:90 for NVIDIA)")
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.set_defaults(func=run)

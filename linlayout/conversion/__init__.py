@@ -5,6 +5,8 @@ with exact counts, a lower bound per path family and a symbolic check.
 * :mod:`.cost` — the weights that price each instruction kind (:data:`DEFAULT_WEIGHTS`);
 * :mod:`.shuffle` — register renaming and warp-shuffle plans, and the shuffle bound;
 * :mod:`.plan` — :func:`plan_conversion`, every path costed and the cheapest chosen;
+* :mod:`.triton` — Triton 3.9's own path for the pair, costed the same way
+  (:class:`TritonChoice`);
 * :mod:`.execute` — the brute-force executor that runs a plan on symbolic registers.
 """
 
@@ -12,10 +14,11 @@ from .cost import DEFAULT_WEIGHTS, KINDS, resolve_weights
 from .execute import Execution, execute_plan, execute_shared
 from .plan import PATHS, ConversionPlan, PathPlan, plan_conversion
 from .problem import ConversionProblem
+from .triton import TritonChoice, triton_choice
 from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, plan_registers, plan_shuffles,
                       shuffle_bound)
 
 __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionProblem",
-           "Execution", "PathPlan", "RegisterPlan", "ShufflePlan", "ShuffleRound",
+           "Execution", "PathPlan", "RegisterPlan", "ShufflePlan", "ShuffleRound", "TritonChoice",
            "execute_plan", "execute_shared", "plan_conversion", "plan_registers",
-           "plan_shuffles", "resolve_weights", "shuffle_bound"]
+           "plan_shuffles", "resolve_weights", "shuffle_bound", "triton_choice"]

@@ -30,9 +30,11 @@ from .. import f2
 from ..errors import LayoutError
 from ..hardware import HardwareModel
 from ..layout import LinearLayout
+from ..lowering import Target
 from ..synthesis import SwizzleResult, synthesize_swizzle
 from .cost import KINDS, path_cost, resolve_weights
 from .problem import ConversionProblem
+from .triton import TritonChoice, resolve_conversion_target, triton_choice
 from .shuffle import RegisterPlan, ShufflePlan, plan_registers, plan_shuffles, shuffle_bound, \
     warp_map
 
@@ -103,8 +105,11 @@ class ConversionPlan:
         weights: the weights used (defaults with the overrides applied).
         paths: one :class:`PathPlan` per family, in :data:`PATHS` order.
         best: the cheapest feasible path (ties: the earlier family).
-        optimal: no feasible family's bound is below :attr:`best`'s cost.
+        optimal: no feasible family's bound is below :attr:`best`'s cost, and Triton's own
+            path (:attr:`triton`) is not cheaper.
         argument: the optimality argument, or the gap, in words.
+        triton: the path Triton 3.9 takes on the plan's target and its cost under the same
+            weights (:class:`~linlayout.conversion.triton.TritonChoice`).
     """
 
     problem: ConversionProblem
@@ -113,6 +118,15 @@ class ConversionPlan:
     best: PathPlan
     optimal: bool
     argument: str
+    triton: TritonChoice | None = None
+
+    @property
+    def saving(self) -> float | None:
+        """Triton's cost minus :attr:`best`'s (positive: the plan is cheaper), or None when
+        Triton's path is not costed."""
+        if self.triton is None or self.triton.cost is None:
+            return None
+        return self.triton.cost - self.best.cost
 
     def path(self, name: str) -> PathPlan:
         """The plan of one family by name.
@@ -129,12 +143,15 @@ class ConversionPlan:
         """JSON-ready: the element width, weights, each path, the choice and its argument."""
         return {"element_bits": self.problem.element_bits, "weights": dict(self.weights),
                 "paths": [p.to_dict() for p in self.paths], "best": self.best.path,
-                "optimal": self.optimal, "argument": self.argument}
+                "optimal": self.optimal, "argument": self.argument,
+                "triton": self.triton.to_dict() if self.triton is not None else None,
+                "saving": self.saving}
 
 
 def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                     hardware: HardwareModel | None = None,
-                    weights: Mapping[str, float] | None = None) -> ConversionPlan:
+                    weights: Mapping[str, float] | None = None,
+                    target: Target | str | None = None) -> ConversionPlan:
     """Plan a layout conversion on every path and pick the cheapest.
 
     Args:
@@ -146,17 +163,24 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
         hardware: the hardware model (default ``NVIDIA``): warp size, banks.
         weights: overrides of :data:`~linlayout.conversion.cost.DEFAULT_WEIGHTS`, e.g.
             ``{"bar.sync": 20}``.
+        target: the Triton target whose own path is reported beside the plan
+            (:attr:`ConversionPlan.triton`): a :class:`~linlayout.lowering.Target` or its text
+            (``"cuda:80"``, ``"hip:gfx942"``); default the hardware preset's
+            (:func:`~linlayout.lowering.target.default_target`: ``cuda:90`` for NVIDIA).
 
     Returns:
-        A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path and
-        whether it is provably optimal among the three families.
+        A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path,
+        whether it is provably optimal among the three families, Triton's own path and the
+        saving over it.
 
     Raises:
         LayoutError: bad layouts or sizes (:meth:`ConversionProblem.make`), block bases that
-            differ (a conversion across CTAs), or bad weights.
+            differ (a conversion across CTAs), bad weights, or an unknown target or one whose
+            warp size differs from the hardware model's.
     """
     problem = ConversionProblem.make(src, dst, element_bits, hardware)
     ws = resolve_weights(weights)
+    tgt = resolve_conversion_target(target, problem)
     if not problem.same_columns(("block",)):
         raise LayoutError("src and dst place elements in different CTAs (their block bases "
                           "differ): converting across CTAs needs distributed shared memory, "
@@ -173,7 +197,16 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
     else:
         argument = ("a plan below its cost is not ruled out: "
                     + ", ".join(f"{p.path}'s bound is {p.bound:g}" for p in rivals))
-    return ConversionPlan(problem, ws, paths, best, not rivals, argument)
+    triton = triton_choice(problem, tgt, ws)
+    optimal = not rivals
+    if triton.cost is not None and triton.cost < best.cost - 1e-9:
+        # Triton's path lies outside the modelled families (ldmatrix/stmatrix on its
+        # scratch, gfx950 permlane swaps): no optimality claim
+        optimal = False
+        argument += (f"; but Triton's own path ({triton.path} on {triton.target}) costs "
+                     f"{triton.cost:g}, less: the families model plain ld/st.shared scratch "
+                     "and shfl rounds, not its matrix or permlane instructions")
+    return ConversionPlan(problem, ws, paths, best, optimal, argument, triton)
 
 
 def _counts(**kinds: int) -> dict[str, int]:

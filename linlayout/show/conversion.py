@@ -56,6 +56,7 @@ class ConversionReport:
         lines.append(f"cheapest: {p.best.path} (cost {p.best.cost:g}), "
                      f"{'provably optimal' if p.optimal else 'not proven optimal'}: "
                      f"{p.argument}")
+        lines.extend(_triton_lines(p))
         weights = ", ".join(f"{k} {v:g}" for k, v in p.weights.items())
         lines.append(f"weights: {weights}")
         return "\n".join(lines)
@@ -72,6 +73,25 @@ def _row(path: PathPlan) -> list[Any]:
     counts = ", ".join(f"{path.instructions[k]} {k}" for k in KINDS if path.instructions[k])
     return [path.path, counts or "none", path.wavefronts, path.scratch_bytes, path.barriers,
             f"{path.cost:g}", f"{path.bound:g}", "yes" if path.meets_bound else "no"]
+
+
+def _triton_lines(p: ConversionPlan) -> list[str]:
+    """Triton's own path on the plan's target and the saving over it."""
+    t = p.triton
+    if t is None:
+        return []
+    what = ", ".join(f"{op} x{n}" for op, n in t.opcodes.items()) or "no instructions"
+    if t.cost is None:
+        return [f"Triton ({t.target}): {t.path}: {t.note}; not costed"]
+    extra = (f", {t.wavefronts} wavefronts, {t.barriers} bar.sync" if t.path == "shared"
+             else "")
+    line = f"Triton ({t.target}): {t.path}: {t.note}: {what}{extra}; cost {t.cost:g}"
+    saving = p.saving
+    if saving is not None and saving > 1e-9:
+        line += f"; the plan saves {saving:g}"
+    elif saving is not None:
+        line += "; the plan is no cheaper"
+    return [line]
 
 
 def conversion_report(plan: ConversionPlan, title: str | None = None) -> ConversionReport:

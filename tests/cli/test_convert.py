@@ -71,3 +71,18 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, match):
     code, out, err = run_cli(capsys, "convert", *argv)
     assert_one_line_error(code, out, err)
     assert match in err
+
+
+def test_target_flag_names_triton_path(capsys):
+    import json as _json
+
+    from linlayout.cli import main as _main
+    src = ("tensor<32x32xf32, #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+           "warpsPerCTA = [4, 1], order = [1, 0]}>>")
+    dst = ("tensor<32x32xf32, #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [2, 16], "
+           "warpsPerCTA = [4, 1], order = [0, 1]}>>")
+    assert _main(["convert", "--src", src, "--dst", dst, "--target", "cuda:80", "--json"]) == 0
+    d = _json.loads(capsys.readouterr().out)
+    assert d["triton"]["target"] == "cuda:80" and d["triton"]["path"] == "shared"
+    assert d["saving"] == d["triton"]["cost"] - min(
+        p["cost"] for p in d["paths"] if p["feasible"])

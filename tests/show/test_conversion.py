@@ -32,3 +32,15 @@ def test_json_matches_the_schema(element_bits):
 def test_report_needs_a_plan():
     with pytest.raises(LayoutError, match="plan"):
         conversion_report("plan")
+
+
+def test_triton_line_and_json_fields():
+    from linlayout import LinearLayout
+    from linlayout.conversion import plan_conversion
+    from linlayout.show.conversion import conversion_report as report_of
+    src = LinearLayout({"register": [[1]], "lane": [[2], [4]]}, {"dim0": 8})
+    dst = LinearLayout({"register": [[2]], "lane": [[1], [4]]}, {"dim0": 8})
+    r = report_of(plan_conversion(src, dst, 32, target="cuda:80"))
+    assert "Triton (cuda:80): " in r.to_text()
+    d = r.to_dict()
+    assert d["triton"]["target"] == "cuda:80" and "saving" in d

@@ -1,0 +1,195 @@
+"""Triton 3.9's own path for a conversion, costed under the plan's weights.
+
+:func:`~linlayout.lowering.convert_path` says which path ``ConvertLayoutOpToLLVM.cpp`` takes
+(``none``, ``registers``, ``shuffle``, ``shared``) and, on the shuffle path, the register
+instructions it emits. On the shared path the scratch layout is Triton's own
+(:func:`~linlayout.lowering.triton_scratch_layout`, ``transferWithinBlockSwizzling``) and each
+side is lowered through it as a ``local_store``/``local_load``
+(:func:`~linlayout.synthesis.lowered.lower_sides`: ``ld/st.shared`` at Triton's vector, or
+``ldmatrix``/``stmatrix``), then counted exactly on the bank model. A conversion in ``r``
+rounds (the scratch layout's ``reps``) issues a barrier after each store and one before each
+later store: ``2r − 1`` ``bar.sync``.
+
+:func:`triton_choice` is the entry point; :func:`~.plan.plan_conversion` reports it beside
+its own plan, with the saving.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import LayoutError
+from ..layout import LinearLayout
+from ..lowering import Target, convert_path, triton_scratch_layout
+from ..lowering.scratch import drop_broadcast_registers
+from ..lowering.target import default_target
+from ..synthesis.lowered import lower_sides
+from ..synthesis.transfer import Transfer
+from .._checks import instance_of, string
+from .cost import KINDS, path_cost, resolve_weights
+from .problem import ConversionProblem
+
+__all__ = ["TritonChoice", "kind_of", "resolve_conversion_target", "triton_choice"]
+
+
+@dataclass(frozen=True)
+class TritonChoice:
+    """The path Triton 3.9 takes for a conversion and its cost.
+
+    Attributes:
+        target: the compilation target (``"cuda:90"``, ``"hip:gfx942"``).
+        path: :func:`~linlayout.lowering.convert_path`'s path: ``"none"``, ``"registers"``,
+            ``"shuffle"`` or ``"shared"``.
+        note: what Triton does, in words (or why it is not costed).
+        opcodes: instructions per thread by opcode as they reach the PTX/AMDGCN
+            (``{"shfl.sync.idx.b32": 4, "selp.b32": 2}``; ``st.shared.v4.b32`` …).
+        instructions: the same per kind of :data:`~linlayout.conversion.cost.KINDS` (AMD
+            ``ds_bpermute``/DPP/``v_permlane`` moves count as ``shfl``, ``v_cndmask`` as
+            ``selp``, ``v_perm`` as ``prmt``; ``ldmatrix``/``stmatrix`` as ``ld/st.shared``).
+        wavefronts: shared-memory wavefronts per warp (store plus load).
+        scratch_bytes: shared memory per CTA (one round of the scratch layout).
+        barriers: ``bar.sync`` per conversion.
+        cost: the weighted cost per warp, or None when not costed (a shuffle conversion whose
+            bases are not a permutation of hardware bits, a scratch side the bank counter
+            does not model).
+    """
+
+    target: str
+    path: str
+    note: str
+    opcodes: dict[str, int] = field(default_factory=dict)
+    instructions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    wavefronts: int = 0
+    scratch_bytes: int = 0
+    barriers: int = 0
+    cost: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: every field."""
+        return {"target": self.target, "path": self.path, "note": self.note,
+                "opcodes": dict(self.opcodes), "instructions": dict(self.instructions),
+                "wavefronts": self.wavefronts, "scratch_bytes": self.scratch_bytes,
+                "barriers": self.barriers, "cost": self.cost}
+
+
+def kind_of(opcode: str) -> str:
+    """The cost kind (:data:`~linlayout.conversion.cost.KINDS`) of an emitted register or
+    shared-memory opcode: ``shfl.*``, ``ds_bpermute_b32``, ``v_mov_b32_dpp``,
+    ``v_permlane*`` → ``shfl``; ``selp.*``, ``v_cndmask_b32`` → ``selp``; ``prmt.b32``,
+    ``v_perm_b32`` → ``prmt``; stores (``st.shared``, ``stmatrix``, ``ds_write``) →
+    ``st.shared``; loads → ``ld.shared``; ``mov`` otherwise.
+
+    Raises:
+        LayoutError: ``opcode`` is not a string.
+    """
+    op = string(opcode, "opcode").lower()
+    if op.startswith(("shfl", "ds_bpermute", "v_mov_b32_dpp", "v_permlane", "ds_swizzle")):
+        return "shfl"
+    if op.startswith(("selp", "v_cndmask")):
+        return "selp"
+    if op.startswith(("prmt", "v_perm")):
+        return "prmt"
+    if op.startswith(("st", "ds_write")):
+        return "st.shared"
+    if op.startswith(("ld", "ds_read")):
+        return "ld.shared"
+    return "mov"
+
+
+def resolve_conversion_target(target: Target | str | None, problem: ConversionProblem
+                              ) -> Target:
+    """``target`` parsed, or the hardware preset's default
+    (:func:`~linlayout.lowering.target.default_target`).
+
+    Raises:
+        LayoutError: an unknown target, or one whose warp size differs from the hardware
+            model's.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    hw = problem.hardware
+    t = default_target(hw) if target is None else Target.parse(target)
+    if t.threads_per_warp != hw.warp_size:
+        raise LayoutError(f"target {t.name} has {t.threads_per_warp}-lane warps but the "
+                          f"hardware model {hw.name} has {hw.warp_size}; give "
+                          f"hardware={t.hardware().name} (or leave target out)")
+    return t
+
+
+def _offsets(memory: LinearLayout) -> LinearLayout:
+    """A scratch layout (``vector, bank, segment, reps`` in dims) as one ``offset`` in dim."""
+    return LinearLayout.from_columns(memory.columns, {"offset": 1 << len(memory.columns)},
+                                     dict(memory.out_dims))
+
+
+def triton_choice(problem: ConversionProblem, target: Target | str,
+                  weights: Mapping[str, float] | None = None) -> TritonChoice:
+    """Triton 3.9's path for ``problem`` on ``target`` and its cost under ``weights``.
+
+    Args:
+        problem: the validated conversion (:class:`~.problem.ConversionProblem`).
+        target: the compilation target (a :class:`~linlayout.lowering.Target` or its text;
+            :func:`resolve_conversion_target`).
+        weights: weights (:func:`~.cost.resolve_weights`: overrides of the defaults).
+
+    Returns:
+        A :class:`TritonChoice` (``cost`` None when Triton's instructions are not modelled).
+
+    Raises:
+        LayoutError: ``problem`` not a ConversionProblem, an unknown target, bad weights.
+
+    Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``,
+    ``transferWithinBlockSwizzling``) and ``lib/Tools/GenericSwizzling.cpp``, Triton 3.9.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    weights = resolve_weights(weights)
+    src, dst, bits = problem.src, problem.dst, problem.element_bits
+    cp = convert_path(src, dst, bits, target)
+    if cp.path in ("none", "registers"):
+        what = "the layouts are equal: no code" if cp.path == "none" else \
+            "register renaming in each thread: no instructions"
+        return TritonChoice(target.name, cp.path, what, cost=0.0)
+    if cp.path == "shuffle":
+        if cp.counts is None:
+            return TritonChoice(target.name, "shuffle", "warp shuffles; not counted (the "
+                                "bases are not a permutation of hardware bits)")
+        kinds = dict.fromkeys(KINDS, 0)
+        for op, n in cp.counts.items():
+            kinds[kind_of(op)] += n
+        return TritonChoice(target.name, "shuffle",
+                            "warp shuffles (transferWithinWarp)", dict(cp.counts), kinds,
+                            cost=path_cost(kinds, 0, weights))
+    hw = target.hardware()
+    plan = triton_scratch_layout(src, dst, bits,
+                                 stmatrix=target.is_nvidia and target.cc >= 90,
+                                 ldmatrix=target.is_nvidia and target.cc >= 75,
+                                 bank_bits=hw.num_banks * hw.bank_bytes * 8,
+                                 amd_load_lanes=None if target.is_nvidia else
+                                 (0, 1, 3, 4) if target.has_ds_read_tr else (0, 1, 4))
+    barriers = 2 * plan.reps - 1
+    scratch = (1 << len(plan.memory.columns)) // plan.reps * max(8, bits) // 8
+    rounds = f"{plan.reps} round{'s' if plan.reps > 1 else ''}"
+    try:
+        transfer = Transfer.make(drop_broadcast_registers(src), drop_broadcast_registers(dst),
+                                 element_bits=max(8, bits), hardware=problem.hardware)
+        sides = lower_sides(_offsets(plan.memory), transfer, target)
+    except LayoutError as exc:
+        return TritonChoice(target.name, "shared", f"a round trip through Triton's scratch "
+                            f"layout ({rounds}); not costed: {exc}", barriers=barriers,
+                            scratch_bytes=scratch)
+    opcodes: dict[str, int] = {}
+    kinds = dict.fromkeys(KINDS, 0)
+    kinds["bar.sync"] = barriers
+    wavefronts = 0
+    for s in sides:
+        opcodes[s.emitted.opcode] = opcodes.get(s.emitted.opcode, 0) \
+            + s.report.instructions_per_warp
+        kinds["st.shared" if s.side == "store" else "ld.shared"] += \
+            s.report.instructions_per_warp
+        wavefronts += s.report.wavefronts_per_warp
+    return TritonChoice(target.name, "shared",
+                        f"a round trip through Triton's scratch layout ({rounds}: "
+                        f"{plan.store_tile} store, {plan.load_tile} load)", opcodes, kinds,
+                        wavefronts, scratch, barriers, path_cost(kinds, wavefronts, weights))

@@ -1,0 +1,107 @@
+"""Triton 3.9's own path beside ``plan_conversion``'s plan, costed under the same weights."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout import LayoutError, plan_conversion
+from linlayout.conversion.triton import kind_of
+from linlayout.hardware import AMD_CDNA3
+from linlayout.triton import blocked, nvidia_mma
+
+ROW = blocked([1, 4], [8, 4], [4, 1], [1, 0])
+MMA = nvidia_mma(2, [4, 1], [16, 8])
+
+
+def _lay(enc, shape):
+    return enc.to_linear_layout(shape)
+
+
+def test_equal_layouts_cost_nothing_on_either_side():
+    lay = _lay(ROW, [32, 32])
+    plan = plan_conversion(lay, lay, 16)
+    assert plan.triton.path == "none" and plan.triton.cost == 0 and plan.saving == 0
+    assert plan.triton.target == "cuda:90"
+
+
+def test_a_lane_permutation_is_shuffled_by_triton_too():
+    src = _lay(blocked([1, 1], [8, 4], [1, 1], [1, 0]), [8, 4])
+    dst = _lay(blocked([1, 1], [4, 8], [1, 1], [0, 1]), [8, 4])
+    plan = plan_conversion(src, dst, 32, target="cuda:80")
+    t = plan.triton
+    assert t.path == "shuffle" and t.target == "cuda:80"
+    assert t.opcodes == {"shfl.sync.idx.b32": 2, "selp.b32": 2}
+    assert t.instructions["shfl"] == 2 and t.instructions["selp"] == 2
+    assert t.cost == 3.0 and plan.saving == t.cost - plan.best.cost == 1.0
+
+
+def test_in_warp_transpose_triton_goes_through_shared_memory():
+    src = _lay(blocked([1, 4], [8, 4], [4, 1], [1, 0]), [32, 32])
+    dst = _lay(blocked([4, 1], [2, 16], [4, 1], [0, 1]), [32, 32])
+    plan = plan_conversion(src, dst, 32)
+    t = plan.triton
+    assert t.path == "shared" and t.barriers == 1 and t.scratch_bytes == 32 * 32 * 4
+    assert t.instructions["st.shared"] == t.instructions["ld.shared"] == 4
+    assert t.cost == t.wavefronts + 8 and plan.saving == t.cost - plan.best.cost >= 0
+    d = plan.to_dict()
+    assert d["triton"]["path"] == "shared" and d["saving"] == plan.saving
+
+
+def test_across_warps_triton_and_plan_both_use_shared_memory():
+    plan = plan_conversion(_lay(MMA, [64, 64]), _lay(ROW, [64, 64]), 16)
+    assert plan.triton.path == "shared" and plan.best.path == "shared_memory"
+    # the plan's scratch layout is optimal: never costlier than Triton's
+    assert plan.saving >= 0
+
+
+def test_weights_apply_to_triton_too():
+    src = _lay(blocked([1, 4], [8, 4], [4, 1], [1, 0]), [32, 32])
+    dst = _lay(blocked([4, 1], [2, 16], [4, 1], [0, 1]), [32, 32])
+    a = plan_conversion(src, dst, 32)
+    b = plan_conversion(src, dst, 32, weights={"bar.sync": 20})
+    assert b.triton.cost == a.triton.cost + 12
+
+
+def test_amd_shuffle_opcodes_are_costed():
+    src = _lay(blocked([1, 1], [16, 4], [1, 1], [1, 0]), [16, 4])
+    dst = _lay(blocked([1, 1], [4, 16], [1, 1], [0, 1]), [16, 4])
+    plan = plan_conversion(src, dst, 32, hardware=AMD_CDNA3)
+    assert plan.triton.target == "hip:gfx942"
+    if plan.triton.path == "shuffle":
+        assert plan.triton.instructions["shfl"] == sum(
+            n for op, n in plan.triton.opcodes.items() if kind_of(op) == "shfl") > 0
+
+
+@pytest.mark.parametrize("target,match", [("cuda:xx", "unknown target"),
+                                          ("hip:gfx942", "64-lane warps")])
+def test_bad_targets(target, match):
+    lay = _lay(ROW, [32, 32])
+    with pytest.raises(LayoutError, match=match):
+        plan_conversion(lay, lay, 16, target=target)
+
+
+@pytest.mark.parametrize("opcode,kind", [
+    ("shfl.sync.idx.b32", "shfl"), ("ds_bpermute_b32", "shfl"), ("v_mov_b32_dpp", "shfl"),
+    ("v_permlane16_swap_b32", "shfl"), ("selp.b64", "selp"), ("v_cndmask_b32", "selp"),
+    ("prmt.b32", "prmt"), ("v_perm_b32", "prmt"), ("st.shared.v4.b32", "st.shared"),
+    ("stmatrix.sync.aligned.m8n8.x4.shared.b16", "st.shared"), ("ds_write_b128", "st.shared"),
+    ("ldmatrix.sync.aligned.m8n8.x4.shared.b16", "ld.shared"), ("ds_read_b64", "ld.shared"),
+    ("mov.b32", "mov")])
+def test_kind_of(opcode, kind):
+    assert kind_of(opcode) == kind
+
+
+def test_kind_of_refuses_a_non_string():
+    with pytest.raises(LayoutError, match="opcode"):
+        kind_of(3)
+
+
+def test_no_optimality_claim_when_tritons_matrix_scratch_is_cheaper():
+    # a 64x64 f16 row-major -> column-major convert: Triton's scratch uses ldmatrix/stmatrix
+    # (corpus p_cvt_rowmajor_to_colmajor_f16_cuda90), which the shared-memory family (plain
+    # ld/st.shared) does not model
+    src = _lay(blocked([1, 8], [4, 8], [4, 1], [1, 0]), [64, 64])
+    dst = _lay(blocked([8, 1], [8, 4], [1, 4], [0, 1]), [64, 64])
+    plan = plan_conversion(src, dst, 16)
+    assert plan.triton.path == "shared" and plan.saving < 0
+    assert not plan.optimal and "Triton's own path" in plan.argument
