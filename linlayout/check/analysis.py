@@ -156,7 +156,12 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     global_ops = check_global(module, target)
     async_vectors = {g.op.line: g.prediction.vector_elems for g in global_ops
                      if g.prediction is not None and g.op.short == "async_copy_global_to_local"}
+    shared_vectors: dict[int, int] = {}
     for a, pred in predict_module(module, target, async_vectors):
+        if not isinstance(pred, LayoutError) and a.op == "async_copy_global_to_local":
+            for side in pred.sides:
+                if side.emitted.opcode.startswith("cp.async") and side.emitted.vector_elems:
+                    shared_vectors[a.line] = side.emitted.vector_elems
         if isinstance(pred, LayoutError):
             reports.append(OpReport(a, OpStatus.NOT_ANALYSED, note=f"not analysed: {pred}",
                                     target=target))
@@ -185,6 +190,9 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         reports.append(r)
     if suggest:
         _suggest_buffers(module, reports, groups, sides, target, hw)
+    if any(v < async_vectors.get(line, v) for line, v in shared_vectors.items()):
+        # the destination's layout cut a cp.async narrower than AxisInfo's vector
+        global_ops = check_global(module, target, async_vectors=shared_vectors)
     return KernelReport(module.path, module.target, module.threads_per_warp, module.section,
                         hw, tuple(reports), global_ops)
 

@@ -947,6 +947,10 @@ def _global_ops(nodes: list[_Node], aliases: Mapping[str, Any], uses: dict[str, 
             elem = ptype.element_type[len("!tt.ptr<"):-1]
         elif vtype is not None:
             elem = vtype.element_type
+        else:  # a scalar access: its pointer type is ``!tt.ptr<T>``
+            scalar = next((t for t in n.types if t.startswith("!tt.ptr<")), None)
+            if scalar is not None:
+                elem = scalar[len("!tt.ptr<"):-1]
         if short.startswith("buffer") and vtype is not None:
             elem = vtype.element_type
             if ptype is None:

@@ -8,7 +8,12 @@ Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ptxas 
     python papers/global_memory/probes.py --check  # compare with the fixture, write nothing
 
 Set ``design`` (seed 25) was compared while the rules were written; set ``check`` (seed 26)
-was generated afterwards and only compared. Each probe is a small ``tl`` kernel generated from a template with parameters drawn with a
+was generated afterwards and only compared. Set ``tutorial`` (seed 27) adds tutorial-style
+kernels (softmax, layer norm, row/column reductions, the tutorial's grouped matmul with
+``tl.dot``, attention with two dots) and the targets ``cuda:100`` and ``hip:gfx950``; compared
+first with no rule changed, it found two classes, fixed in ``check`` before the fixture was
+written: a scalar ``tt.store`` (one access per thread), and a ``cp.async`` whose destination
+(a transposed ``nvmma_shared`` f32 operand) cuts AxisInfo's vector. Each probe is a small ``tl`` kernel generated from a template with parameters drawn with a
 fixed seed: 1-D element-wise copies with an offset scale and shift (``tl.arange(0, B) * S +
 C``), masks (``offs < n``, a constexpr bound, ``offs % M < K``), ``tl.multiple_of`` /
 ``tl.max_contiguous`` hints, cache modifiers and eviction policies, ``other=0``, ``volatile``;
@@ -17,7 +22,8 @@ offsets through ``//``, ``%``, ``<<``, ``>>``, ``^``, ``&``, ``tl.where``, ``tl.
 and column strides (arguments or constants; row- and column-major), masked on both dims;
 loops walking a pointer (``ptrs += BK``); a matmul loop pipelined with ``num_stages=3`` (so
 ``cp.async`` on sm_80/sm_90); ``tl.atomic_add`` with the result used or not; i8/i16/i32/i64,
-f16/f32/f64; 1 to 8 warps; ``cuda:80``, ``cuda:90`` and ``hip:gfx942``.
+f16/f32/f64; 1 to 8 warps; ``cuda:80``, ``cuda:90`` and ``hip:gfx942`` (``tutorial``: also
+``cuda:100`` and ``hip:gfx950``).
 
 The fixture keeps per probe the TTGIR (``loc`` removed) and the static count of every global
 instruction: on NVIDIA from the PTX (Triton emits ``ld.global``/``st.global``/``cp.async`` as
@@ -48,8 +54,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
 OUT = ROOT / "tests" / "data" / "triton_global_probes.json.gz"
 #: ``design`` was compiled and compared while the rules were written and fixed; ``check`` was
-#: generated afterwards and only compared.
-SEEDS = {"design": 25, "check": 26}
+#: generated afterwards and only compared; ``tutorial`` (tutorial-style kernels and two more
+#: targets) was added later still, with no rule changed before it was compared.
+SEEDS = {"design": 25, "check": 26, "tutorial": 27}
 PROBES = 160
 
 PTX_GLOBAL = re.compile(r"\b((?:ld|st)(?:\.volatile)?\.global[\w.:]*|"
@@ -217,25 +224,129 @@ def _arith(rng: random.Random) -> tuple[str, dict, dict]:
     return body, {"X": DTYPES[ty], "Y": DTYPES[ty]}, {"BLOCK": block}
 
 
+def _softmax(rng: random.Random) -> tuple[str, dict, dict]:
+    ty = rng.choice(["f16", "f32"])
+    body = ("row = tl.program_id(0)\n"
+            "    cols = tl.arange(0, BN)\n"
+            "    mask = cols < n\n"
+            "    x = tl.load(X + row * stride + cols, mask=mask, other=-float('inf'))\n"
+            "    x = x.to(tl.float32)\n"
+            "    x = x - tl.max(x, axis=0)\n"
+            "    num = tl.exp(x)\n"
+            "    y = num / tl.sum(num, axis=0)\n"
+            "    tl.store(Y + row * stride + cols, y.to(Y.dtype.element_ty), mask=mask)")
+    return body, {"X": DTYPES[ty], "Y": DTYPES[ty], "stride": "i32", "n": "i32"}, \
+        {"BN": rng.choice([64, 128, 256, 1024, 4096])}
+
+
+def _layernorm(rng: random.Random) -> tuple[str, dict, dict]:
+    ty = rng.choice(["f16", "f32"])
+    body = ("row = tl.program_id(0)\n"
+            "    cols = tl.arange(0, BN)\n"
+            "    mask = cols < n\n"
+            "    x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)\n"
+            "    mean = tl.sum(x, axis=0) / n\n"
+            "    xc = tl.where(mask, x - mean, 0.)\n"
+            "    var = tl.sum(xc * xc, axis=0) / n\n"
+            "    rstd = 1 / tl.sqrt(var + 1e-5)\n"
+            "    w = tl.load(W + cols, mask=mask)\n"
+            "    b = tl.load(B + cols, mask=mask)\n"
+            "    y = xc * rstd * w + b\n"
+            "    tl.store(Y + row * stride + cols, y.to(Y.dtype.element_ty), mask=mask)\n"
+            "    tl.store(R + row, rstd)")
+    return body, {"X": DTYPES[ty], "W": DTYPES[ty], "B": DTYPES[ty], "Y": DTYPES[ty],
+                  "R": "*fp32", "stride": "i32", "n": "i32"}, \
+        {"BN": rng.choice([128, 256, 1024, 2048])}
+
+
+def _reduction(rng: random.Random) -> tuple[str, dict, dict]:
+    ty = rng.choice(["f16", "f32", "i32"])
+    axis = rng.choice([0, 1])
+    op = rng.choice(["tl.sum", "tl.max", "tl.min"])
+    body = (f"rm = tl.program_id(0) * BM + tl.arange(0, BM)\n"
+            f"    rn = tl.arange(0, BN)\n"
+            f"    x = tl.load(X + rm[:, None] * stride + rn[None, :])\n"
+            f"    s = {op}(x, axis={axis})\n"
+            f"    tl.store(Y + {'rm' if axis == 1 else 'rn'}, s)")
+    return body, {"X": DTYPES[ty], "Y": DTYPES[ty], "stride": "i32"}, \
+        {"BM": rng.choice([16, 32, 64, 128]), "BN": rng.choice([16, 32, 64, 128])}
+
+
+def _tutorial_matmul(rng: random.Random) -> tuple[str, dict, dict]:
+    ty = rng.choice(["f16", "f16", "f32"])
+    body = ("pid_m = tl.program_id(0)\n"
+            "    pid_n = tl.program_id(1)\n"
+            "    offs_am = (pid_m * BM + tl.arange(0, BM)) % M\n"
+            "    offs_bn = (pid_n * BN + tl.arange(0, BN)) % N\n"
+            "    offs_am = tl.max_contiguous(tl.multiple_of(offs_am, BM), BM)\n"
+            "    offs_bn = tl.max_contiguous(tl.multiple_of(offs_bn, BN), BN)\n"
+            "    offs_k = tl.arange(0, BK)\n"
+            "    a_ptrs = A + offs_am[:, None] * sam + offs_k[None, :]\n"
+            "    b_ptrs = B + offs_k[:, None] * sbk + offs_bn[None, :]\n"
+            "    acc = tl.zeros((BM, BN), dtype=tl.float32)\n"
+            "    for k in range(0, tl.cdiv(K, BK)):\n"
+            "        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)\n"
+            "        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)\n"
+            "        acc = tl.dot(a, b, acc)\n"
+            "        a_ptrs += BK\n"
+            "        b_ptrs += BK * sbk\n"
+            "    c = acc.to(C.dtype.element_ty)\n"
+            "    offs_cm = pid_m * BM + tl.arange(0, BM)\n"
+            "    offs_cn = pid_n * BN + tl.arange(0, BN)\n"
+            "    c_ptrs = C + scm * offs_cm[:, None] + offs_cn[None, :]\n"
+            "    tl.store(c_ptrs, c, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))")
+    return body, {"A": DTYPES[ty], "B": DTYPES[ty], "C": DTYPES[ty], "M": "i32", "N": "i32",
+                  "K": "i32", "sam": "i32", "sbk": "i32", "scm": "i32"}, \
+        {"BM": rng.choice([32, 64, 128]), "BN": rng.choice([32, 64, 128]),
+         "BK": rng.choice([32, 64])}
+
+
+def _attention(rng: random.Random) -> tuple[str, dict, dict]:
+    body = ("rm = tl.program_id(0) * BM + tl.arange(0, BM)\n"
+            "    rn = tl.arange(0, BN)\n"
+            "    rd = tl.arange(0, D)\n"
+            "    q = tl.load(Q + rm[:, None] * D + rd[None, :])\n"
+            "    k = tl.load(K + rn[:, None] * D + rd[None, :])\n"
+            "    v = tl.load(V + rn[:, None] * D + rd[None, :])\n"
+            "    s = tl.dot(q, tl.trans(k))\n"
+            "    p = tl.exp(s - tl.max(s, 1)[:, None])\n"
+            "    p = p / tl.sum(p, 1)[:, None]\n"
+            "    o = tl.dot(p.to(q.dtype), v)\n"
+            "    tl.store(O + rm[:, None] * D + rd[None, :], o.to(O.dtype.element_ty))")
+    return body, {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "O": "*fp16"}, \
+        {"BM": rng.choice([16, 32, 64]), "BN": rng.choice([16, 32, 64]),
+         "D": rng.choice([16, 32, 64])}
+
+
 TEMPLATES = [(_elementwise, 5), (_tile2d, 4), (_loop, 2), (_matmul, 2), (_atomic, 1),
              (_arith, 3)]
+#: The ``tutorial`` set: tutorial-style kernels (softmax, layer norm, reductions, the
+#: tutorial's matmul, attention with two dots) beside the templates above.
+TUTORIAL_TEMPLATES = [(_softmax, 3), (_layernorm, 3), (_reduction, 3), (_tutorial_matmul, 3),
+                      (_attention, 2), (_elementwise, 1), (_tile2d, 1), (_arith, 1),
+                      (_matmul, 1), (_atomic, 1)]
 TARGETS = {"cuda80": ("cuda", 80, 32), "cuda90": ("cuda", 90, 32),
-           "gfx942": ("hip", "gfx942", 64)}
+           "gfx942": ("hip", "gfx942", 64), "cuda100": ("cuda", 100, 32),
+           "gfx950": ("hip", "gfx950", 64)}
+#: The targets each set draws from (``design`` and ``check`` predate sm_100 and gfx950).
+SET_TARGETS = {"design": ["cuda80", "cuda90", "gfx942"], "check": ["cuda80", "cuda90", "gfx942"],
+               "tutorial": list(TARGETS)}
 
 
 def jobs(set_name: str) -> list[dict]:
     """The probes of one set: name, template body, signature, constexprs, divisibility,
     target, warps, stages."""
     rng = random.Random(SEEDS[set_name])
-    pool = [t for t, w in TEMPLATES for _ in range(w)]
+    templates = TUTORIAL_TEMPLATES if set_name == "tutorial" else TEMPLATES
+    pool = [t for t, w in templates for _ in range(w)]
     out = []
     for i in range(PROBES):
         t = rng.choice(pool)
         body, sig, consts = t(rng)
-        target = rng.choice(list(TARGETS))
+        target = rng.choice(SET_TARGETS[set_name])
         warps = rng.choice([1, 2, 4, 4, 8])
         div = {name: rng.random() < 0.7 for name in sig}
-        stages = 3 if t is _matmul else rng.choice([1, 2, 3])
+        stages = 3 if t in (_matmul, _tutorial_matmul) else rng.choice([1, 2, 3])
         out.append({"name": f"{set_name}_{t.__name__[1:]}_{i}_{target}", "body": body,
                     "sig": sig, "set": set_name,
                     "consts": consts, "div": div, "target": target, "warps": warps,

@@ -108,10 +108,12 @@ def predict_global(op: GlobalOp, axis: ModuleAxisInfo, target: Target) -> Global
     """The instruction ``op`` lowers to on ``target``, from its AxisInfo.
 
     Raises:
-        LayoutError: the op has no pointer tensor type (a scalar access) or its layout has
-            no linear form.
+        LayoutError: the op is a scalar atomic or buffer op, has no encoding, or its layout
+            has no linear form.
     """
     ptype = op.pointer_type
+    if (ptype is None or ptype.kind != "tensor") and op.short in ("load", "store"):
+        return _scalar(op, target)
     if ptype is None or ptype.kind != "tensor" or ptype.encoding is None:
         raise LayoutError(f"{op.name} at line {op.line}: a scalar or unencoded access "
                           "(one instruction per thread; not analysed)")
@@ -160,6 +162,21 @@ def predict_global(op: GlobalOp, axis: ModuleAxisInfo, target: Target) -> Global
         name = amd_global_name(side, nbytes, buffer)
     return GlobalPrediction(side, name, max(1, elems // vec), vec, bits, nbytes, contig, malign,
                             note)
+
+
+def _scalar(op: GlobalOp, target: Target) -> GlobalPrediction:
+    """A ``tt.load``/``tt.store`` of one scalar (``!tt.ptr<T>``, no tensor): one access of
+    one element per thread, predicated to one lane by Triton (``LoadOpConversion`` /
+    ``StoreOpConversion`` in ``third_party/{nvidia,amd}/lib/TritonGPUToLLVM/
+    LoadStoreOpToLLVM.cpp`` count a scalar as one element per thread, vector 1)."""
+    side = op.short
+    bits = max(8, pointee_bits(op.element_type))
+    if target.is_nvidia:
+        name = nvidia_global_name(side, 1, bits, op.attrs)
+    else:
+        name = amd_global_name(side, bits // 8)
+    return GlobalPrediction(side, name, 1, 1, bits, bits // 8, 1, None,
+                            "a scalar access: one element per thread")
 
 
 def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, contig: int,

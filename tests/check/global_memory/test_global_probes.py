@@ -8,6 +8,7 @@ from __future__ import annotations
 import collections
 import gzip
 import json
+import re
 
 import pytest
 
@@ -33,9 +34,26 @@ def test_global_instructions_equal_the_compiled_kernel(name):
     assert _predicted(p["ttgir"]) == p["counts"]
 
 
-def test_both_sets_are_there():
+def test_every_set_is_there():
     sets = collections.Counter(p["set"] for p in PROBES["probes"].values())
-    assert sets["design"] > 100 and sets["check"] > 100
+    assert sets["design"] > 100 and sets["check"] > 100 and sets["tutorial"] > 100
+
+
+def test_the_tutorial_set_covers_five_targets_and_the_tutorial_kernels():
+    tut = {n: p for n, p in PROBES["probes"].items() if p["set"] == "tutorial"}
+    assert {p["target"] for p in tut.values()} == {"cuda80", "cuda90", "cuda100", "gfx942",
+                                                  "gfx950"}
+    for kind in ("softmax", "layernorm", "reduction", "tutorial_matmul", "attention"):
+        assert any(n.startswith(f"tutorial_{kind}_") for n in tut), kind
+
+
+def test_scalar_stores_and_transposed_cp_async_destinations_are_in_the_fixture():
+    """The two classes the ``tutorial`` set found: a scalar ``tt.store`` and a ``cp.async``
+    cut by its destination's layout (fewer than AxisInfo's ``contiguity`` elements)."""
+    ttgirs = [p["ttgir"] for p in PROBES["probes"].values()]
+    assert any(re.search(r"tt\.store %\w+, %\w+ : !tt\.ptr<", t) for t in ttgirs)
+    assert any("transposed = true, elementBitWidth = 32" in t
+               and "async_copy_global_to_local" in t for t in ttgirs)
 
 
 ASYNC = sorted(n for n, p in PROBES["probes"].items()
