@@ -24,7 +24,7 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..lowering import Target, convert_path, triton_scratch_layout
 from ..lowering.scratch import drop_broadcast_registers
-from ..lowering.target import default_target
+from ..lowering.target import target_for
 from ..synthesis.lowered import lower_sides
 from ..synthesis.transfer import Transfer
 from .._checks import instance_of, string
@@ -108,13 +108,7 @@ def resolve_conversion_target(target: Target | str | None, problem: ConversionPr
             model's.
     """
     instance_of(problem, ConversionProblem, "problem")
-    hw = problem.hardware
-    t = default_target(hw) if target is None else Target.parse(target)
-    if t.threads_per_warp != hw.warp_size:
-        raise LayoutError(f"target {t.name} has {t.threads_per_warp}-lane warps but the "
-                          f"hardware model {hw.name} has {hw.warp_size}; give "
-                          f"hardware={t.hardware().name} (or leave target out)")
-    return t
+    return target_for(target, problem.hardware)
 
 
 def _offsets(memory: LinearLayout) -> LinearLayout:
@@ -161,13 +155,8 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
         return TritonChoice(target.name, "shuffle",
                             "warp shuffles (transferWithinWarp)", dict(cp.counts), kinds,
                             cost=path_cost(kinds, 0, weights))
-    hw = target.hardware()
     plan = triton_scratch_layout(src, dst, bits,
-                                 stmatrix=target.is_nvidia and target.cc >= 90,
-                                 ldmatrix=target.is_nvidia and target.cc >= 75,
-                                 bank_bits=hw.num_banks * hw.bank_bytes * 8,
-                                 amd_load_lanes=None if target.is_nvidia else
-                                 (0, 1, 3, 4) if target.has_ds_read_tr else (0, 1, 4))
+                                 **target.scratch_options())
     barriers = 2 * plan.reps - 1
     scratch = (1 << len(plan.memory.columns)) // plan.reps * max(8, bits) // 8
     rounds = f"{plan.reps} round{'s' if plan.reps > 1 else ''}"

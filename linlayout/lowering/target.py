@@ -16,7 +16,7 @@ from .._checks import shown
 from ..errors import LayoutError
 from ..hardware.model import AMD_CDNA3, AMD_CDNA4, NVIDIA, HardwareModel
 
-__all__ = ["TARGETS", "Target", "default_target"]
+__all__ = ["TARGETS", "Target", "default_target", "target_for"]
 
 #: The targets Triton 3.9 was checked on (``check`` reads any ``cuda:<cc>``/``hip:<gfx>``).
 TARGETS = ("cuda:80", "cuda:90", "cuda:100", "hip:gfx942", "hip:gfx950")
@@ -65,6 +65,19 @@ class Target:
             return AMD_CDNA4
         return AMD_CDNA3
 
+    def scratch_options(self) -> dict:
+        """The keyword arguments of :func:`~linlayout.lowering.triton_scratch_layout` for this
+        target: ``stmatrix`` (sm_90+), ``ldmatrix`` (sm_75+), ``bank_bits`` (one row of banks
+        of :meth:`hardware`) and ``amd_load_lanes`` (the lanes of one ``ds_read_b128``
+        wavefront: ``(0, 1, 3, 4)`` on gfx950, ``(0, 1, 4)`` on other AMD targets, None on
+        NVIDIA), as Triton 3.9's ``getSrcDstTiles``/``getSharedLdStTiles`` choose them."""
+        hw = self.hardware()
+        return {"stmatrix": self.is_nvidia and self.cc >= 90,
+                "ldmatrix": self.is_nvidia and self.cc >= 75,
+                "bank_bits": hw.num_banks * hw.bank_bytes * 8,
+                "amd_load_lanes": None if self.is_nvidia else
+                (0, 1, 3, 4) if self.has_ds_read_tr else (0, 1, 4)}
+
     @classmethod
     def parse(cls, text: str) -> Target:
         """The target ``text`` names: ``"cuda:<cc>"`` (``"cuda:90"``) or ``"hip:<gfx arch>"``
@@ -103,3 +116,19 @@ def default_target(hardware: HardwareModel) -> Target:
         return Target("hip", "gfx950" if hardware.name == AMD_CDNA4.name else "gfx942", 64)
     raise LayoutError(f"no Triton target has {hardware.warp_size}-lane warps; name one with "
                       "target=")
+
+
+def target_for(target: str | Target | None, hardware: HardwareModel) -> Target:
+    """``target`` parsed (:meth:`Target.parse`), or ``hardware``'s own
+    (:func:`default_target`) when it is None; the target must have the model's warp size.
+
+    Raises:
+        LayoutError: an unknown target, or one whose warp size differs from ``hardware``'s
+            (the message names the preset to give instead).
+    """
+    t = default_target(hardware) if target is None else Target.parse(target)
+    if t.threads_per_warp != hardware.warp_size:
+        raise LayoutError(f"target {t.name} has {t.threads_per_warp}-lane warps but the "
+                          f"hardware model {hardware.name} has {hardware.warp_size}; give "
+                          f"hardware={t.hardware().name} (or leave it out)")
+    return t

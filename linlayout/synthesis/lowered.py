@@ -41,7 +41,7 @@ from ..errors import LayoutError
 from ..hardware.instructions import all_variants
 from ..layout import LinearLayout
 from ..lowering import Emitted, Target, access_map, predict_local
-from ..lowering.target import default_target
+from ..lowering.target import target_for
 from .options import cost_bound, side_options
 from .result import OptimalityBound, SideBound
 from .transfer import Objective, Transfer
@@ -82,13 +82,7 @@ def resolve_target(target: str | Target | None, transfer: Transfer) -> Target:
     Raises:
         LayoutError: an unknown target, or one whose warps do not match the hardware model.
     """
-    hw = transfer.model.hardware
-    t = default_target(hw) if target is None else Target.parse(target)
-    if t.threads_per_warp != hw.warp_size:
-        raise LayoutError(f"target {t.name} has {t.threads_per_warp}-lane warps but the "
-                          f"hardware model {hw.name} has {hw.warp_size}; give "
-                          f"hardware={t.hardware().name} (or leave it out)")
-    return t
+    return target_for(target, transfer.model.hardware)
 
 
 def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target

@@ -886,15 +886,10 @@ def _triton_scratch(store: LinearLayout, load: LinearLayout, transfer: Transfer,
     (:func:`~linlayout.lowering.triton_scratch_layout`), its ``reps`` rounds laid out one
     after the other as the top offset bits: a whole-tile layout; None when Triton builds
     none for the pair."""
-    hw = transfer.model.hardware
     try:
         plan = triton_scratch_layout(
             store, load.transpose_outs(store.out_dim_names), max(8, transfer.element_bits),
-            stmatrix=target.is_nvidia and target.cc >= 90,
-            ldmatrix=target.is_nvidia and target.cc >= 75,
-            bank_bits=hw.num_banks * hw.bank_bytes * 8,
-            amd_load_lanes=None if target.is_nvidia else
-            (0, 1, 3, 4) if target.has_ds_read_tr else (0, 1, 4))
+            **target.scratch_options())
     except LayoutError:
         return None
     dims = plan.memory.in_dims

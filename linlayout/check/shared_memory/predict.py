@@ -217,13 +217,8 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(target, Target, "target")
     if not needs_shared(src, dst):
         return _in_registers(src, dst, element_bits, target)
-    hw = target.hardware()
     plan = triton_scratch_layout(src, dst, element_bits,
-                                 stmatrix=target.is_nvidia and target.cc >= 90,
-                                 ldmatrix=target.is_nvidia and target.cc >= 75,
-                                 bank_bits=hw.num_banks * hw.bank_bytes * 8,
-                                 amd_load_lanes=None if target.is_nvidia else
-                                 (0, 1, 3, 4) if target.has_ds_read_tr else (0, 1, 4))
+                                 **target.scratch_options())
     st = _scratch_side("store", drop_broadcast_registers(src), plan, plan.store_tile,
                        element_bits, target)
     ld = _scratch_side("load", drop_broadcast_registers(dst), plan, plan.load_tile,
