@@ -3,7 +3,8 @@
 Run from the repository root:  python benchmarks/bench_pictures.py [--repeat N] [--no-write]
 
 Rows: every picture kind of ``linlayout show`` (``--picture layout|tv|copy|mma``) on a 64×64
-tile (the MMA panel: one atom, every cell labelled). Columns: the whole command in a fresh
+tile (the MMA panel: one atom, every cell labelled), the last two an AMD ``#ttg.amd_mfma``
+tile of 64-lane wavefronts. Columns: the whole command in a fresh
 process (``python -m linlayout show … --png``: interpreter start, matplotlib import, drawing,
 PNG encoding), as wall-clock and CPU seconds (CPU time is what the machine's other load does
 not inflate); and, in this process with matplotlib already imported, the drawing alone and the
@@ -14,6 +15,7 @@ never asserted.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import resource
@@ -42,7 +44,20 @@ TILES = [
                                                   "--instruction", "ldmatrix.x4"]),
     ("MMA panel sm80_16x8x16, 512 labelled cells (--picture mma)",
      ["sm80_16x8x16", "--picture", "mma"]),
+    ("thread/value 64×64, AMD mfma 32x32x8, 64-lane wavefronts (--picture tv)",
+     ["{mfma}", "--picture", "tv"]),
+    ("copy 64×64 fp16, AMD mfma into row-major LDS (--hardware AMD_CDNA3)",
+     ["{mfma}", "--picture", "copy", "--memory", "(_64,_64):(_64,_1)", "--element-bits", "16",
+      "--hardware", "AMD_CDNA3"]),
 ]
+
+
+def _mfma():
+    """The 64×64 accumulator of ``#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2],
+    instrShape = [32, 32, 8], isTransposed = true}>``: 4 wavefronts of 64 lanes."""
+    from linlayout.triton.encodings import amd_mfma
+
+    return amd_mfma(3, [2, 2], [32, 32, 8], True).to_linear_layout([64, 64])
 
 
 def _drawers():
@@ -53,13 +68,19 @@ def _drawers():
     from linlayout.show.pictures import draw_layout
     from linlayout.show.tv_pictures import draw_tv
 
+    from linlayout.hardware.model import AMD_CDNA3
+
     load = examples.get("gemm-operand").load
     smem = cute.parse_layout(SMEM)
+    mfma = _mfma()
     return [lambda: draw_layout(smem, element_bits=16), lambda: draw_layout(load),
             lambda: draw_tv(load),
             lambda: draw_tv(load, color_by="bank", memory=smem, element_bits=16),
             lambda: draw_copy(load, smem, element_bits=16, instruction="ldmatrix.x4"),
-            lambda: draw_mma_atom("sm80_16x8x16")]
+            lambda: draw_mma_atom("sm80_16x8x16"),
+            lambda: draw_tv(mfma),
+            lambda: draw_copy(mfma, cute.parse_layout("(_64,_64):(_64,_1)"), element_bits=16,
+                              hardware=AMD_CDNA3)]
 
 
 def _command_seconds(args: list[str], out: str) -> tuple[float, float]:
@@ -87,9 +108,11 @@ def main() -> None:
     tmp = tempfile.mkdtemp()
     examples.write_files(tmp)
     load = os.path.join(tmp, "gemm-operand", "load.json")
+    mfma = os.path.join(tmp, "mfma.json")
+    Path(mfma).write_text(json.dumps(_mfma().to_dict()), encoding="utf-8")
     rows = []
     for (name, argv), draw_fn in zip(TILES, _drawers()):
-        argv = [a.replace("{load}", load) for a in argv]
+        argv = [a.replace("{load}", load).replace("{mfma}", mfma) for a in argv]
         out = os.path.join(tmp, "tile.png")
         runs = [_command_seconds(argv, out) for _ in range(args.repeat)]
         wall = min(r[0] for r in runs)

@@ -16,6 +16,8 @@ their tested code blocks:
   read of the A operand from an unswizzled and from the 128B-swizzled tile, the first
   instruction outlined by wavefront (:func:`linlayout.show.copy_picture.draw_copy`): 32
   wavefronts against 4.
+* ``tv_amd_mfma_32x32x8_A.png`` — the A operand of AMD's ``v_mfma_f32_32x32x8_f16``: one
+  64-lane wavefront, coloured by lane.
 
 Run from the repository root:  python docs/make_figures.py [--out DIR]
 (``tests/test_make_figures.py`` runs it into a temporary folder.)
@@ -71,6 +73,10 @@ def figures() -> dict:
             title="cp.async, 16 bytes per thread: colour = bank under the 128B swizzle"),
         "gemm_ldmatrix_row_major.png": lambda: copy(row_major, "an unswizzled (row-major) tile"),
         "gemm_ldmatrix_128B.png": lambda: copy(tma, "the 128B-swizzled tile"),
+        "tv_amd_mfma_32x32x8_A.png": lambda: draw_tv(
+            cute.atom("amd_mfma_f32_32x32x8_f16.A"), color_by="lane",
+            names={"dim0": "m", "dim1": "k"},
+            title="amd_mfma_f32_32x32x8_f16.A: a 64-lane wavefront, colour = lane"),
     }
 
 

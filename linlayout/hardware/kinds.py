@@ -25,6 +25,7 @@ __all__ = [
     "Distributed",
     "distributed_columns",
     "embed_at_origin",
+    "fitting_warp_log2",
     "is_distributed",
     "is_smaller_tile",
     "memory_columns",
@@ -181,6 +182,31 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
         warp=layout.dim_columns("warp"),
         block=layout.dim_columns("block"),
     )
+
+
+#: log2 of the widest warp a layout can be shown for: an AMD wavefront of 64 lanes.
+MAX_WARP_LOG2 = 6
+
+
+def fitting_warp_log2(layout: Any, what: str = "layout") -> int:
+    """log2 of the narrowest warp that holds a distributed layout's lane dim: 5 (an NVIDIA
+    warp, 32 lanes) for up to 32 lanes, 6 (an AMD CDNA wavefront, 64 lanes) for 64.
+
+    What a picture or text grid needs, which shows who holds what and has no bank model to
+    fix the warp size; the counting functions take the warp size from their ``HardwareModel``
+    instead. Source: PTX ISA §2.2 (32-thread warps); AMD CDNA3 ISA §1.1 (64-wide wavefronts).
+
+    Raises:
+        LayoutError: not a LinearLayout, or a lane dim of more than 64 lanes (move the extra
+            bits to ``warp``).
+    """
+    instance_of(layout, LinearLayout, what if isinstance(what, str) else shown(what))
+    bits = layout.in_bits("lane") if "lane" in layout.in_dims else 0
+    if bits > MAX_WARP_LOG2:
+        raise LayoutError(f"{what}'s lane dim has size {1 << bits} but the widest warp (an AMD "
+                          f"wavefront) has {1 << MAX_WARP_LOG2} lanes; move the extra bits to "
+                          f"'warp'")
+    return max(5, bits)
 
 
 def memory_columns(memory: Any, out_order: tuple[str, ...] | None = None) -> tuple[tuple[int, ...], int]:

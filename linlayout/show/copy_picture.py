@@ -3,7 +3,9 @@
 :func:`draw_copy` draws one warp-level copy between registers and shared memory — a
 distributed ``source`` layout and a shared-memory ``memory`` layout of the same tile — as two
 panels: the tile coloured by the lane that holds each element, and shared memory as the
-hardware sees it, one column per bank and one row per row of banks (128 bytes on NVIDIA),
+hardware sees it, one column per bank and one row per row of banks (128 bytes on NVIDIA;
+an AMD CDNA model, ``hardware=AMD_CDNA3`` or ``AMD_CDNA4``, draws 64-lane wavefronts over
+its 32 or 64 banks),
 each bank word labelled with the ``thread:value`` it holds. The elements the first instruction
 moves (warp 0, the registers of its first instruction) are outlined in both panels, one
 colour per wavefront: a wavefront serves at most one word per bank, so words of one bank in
@@ -106,19 +108,27 @@ def copy_wavefronts(source: LinearLayout, memory: LinearLayout, *, element_bits:
         follow each other.
 
     Raises:
-        LayoutError: as :func:`linlayout.bank_conflicts`; an AMD LDS instruction (not drawn).
+        LayoutError: as :func:`linlayout.bank_conflicts`; an AMD LDS instruction (not drawn);
+            a source with more lanes than the hardware's warp (a 64-lane wavefront layout
+            with the default NVIDIA model: pass ``hardware=AMD_CDNA3``).
     """
     instance_of(source, LinearLayout, "source")
     instance_of(memory, LinearLayout, "memory")
     if instruction is not None and not str(instruction).startswith(("ld", "st")):
         raise LayoutError(f"the copy picture draws ld/st.shared, ldmatrix and stmatrix, not "
                           f"{instruction!r}")
+    model = bank_model(element_bits, hardware)
+    lane_bits = source.in_bits("lane") if "lane" in source.in_dims else 0
+    if lane_bits > model.warp_log2:
+        raise LayoutError(f"source has {1 << lane_bits} lanes but a warp of the "
+                          f"{model.hardware.name} model has {1 << model.warp_log2}; a 64-lane "
+                          f"AMD wavefront layout needs hardware=AMD_CDNA3 or AMD_CDNA4 "
+                          f"(--hardware on the command line)")
     if is_smaller_tile(source, memory):
         source = embed_at_origin(source, memory)
     exp = explain_conflicts(source, memory, element_bits=element_bits, hardware=hardware,
                             instruction=instruction)
     rep = exp.report
-    model = bank_model(element_bits, hardware)
     nb = 1 << model.banks_log2
     word_bits = 1 << model.word_log2
     first = exp.instructions[0]

@@ -37,7 +37,8 @@ from .._checks import as_int, file_path, instance_of, shown
 from ..conflicts import bank_conflicts
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel, bank_model
-from ..hardware.kinds import distributed_columns, is_distributed, memory_columns
+from ..hardware.kinds import (distributed_columns, fitting_warp_log2, is_distributed,
+                              memory_columns)
 from ..layout import LinearLayout
 
 __all__ = [
@@ -391,7 +392,8 @@ def draw_distributed(
         layout: distributed layout (in dims among ``register, lane, warp, block``) onto one or
             two out dims. Where several threads hold an element (broadcast) the first in
             enumeration order (register fastest, then lane, warp, block) is shown.
-        color_by: ``"lane"`` (hue walks t0…t31), ``"warp"``, or ``"thread"`` (lane + warp).
+        color_by: ``"lane"`` (hue walks the lanes: 0…31, or 0…63 in a
+            64-lane AMD wavefront), ``"warp"``, or ``"thread"`` (lane + warp).
         label: number in each cell: ``"register"``, ``"lane"``, ``"warp"`` or None.
         ring: a lane id whose elements (in warp 0, block 0) get a black ring.
         names, numbers, max_rows, max_cols, title, legend, ax: as :func:`draw_memory`.
@@ -400,12 +402,12 @@ def draw_distributed(
         The ``matplotlib.figure.Figure``.
 
     Raises:
-        LayoutError: not a distributed layout, more than two out dims, more than 22 input
-            bits, or an unknown ``color_by`` / ``label``.
+        LayoutError: not a distributed layout (or more than 64 lanes), more than two out
+            dims, more than 22 input bits, or an unknown ``color_by`` / ``label``.
         MissingMatplotlib: matplotlib is not installed.
     """
     _, Rectangle, _ = _mpl()
-    distributed_columns(layout, "layout")
+    distributed_columns(layout, "layout", fitting_warp_log2(layout))
     if color_by not in ("lane", "warp", "thread"):
         raise LayoutError(f"color_by must be 'lane', 'warp' or 'thread', got {color_by!r}")
     if label not in ("register", "lane", "warp", None):

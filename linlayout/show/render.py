@@ -15,7 +15,8 @@ from collections.abc import Callable
 from .. import f2
 from .._checks import as_int
 from ..hardware.model import HardwareModel, bank_model
-from ..hardware.kinds import distributed_columns, is_distributed, memory_columns
+from ..hardware.kinds import (distributed_columns, fitting_warp_log2, is_distributed,
+                              memory_columns)
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .formula import offset_formula
@@ -89,7 +90,8 @@ def grid_distributed(layout: LinearLayout, *, max_cols: int = MAX_COLS,
 
     Args:
         layout: distributed layout, in dims among ``register, lane, warp, block`` onto one or
-            two out dims (``dim0`` = rows, ``dim1`` = columns).
+            two out dims (``dim0`` = rows, ``dim1`` = columns); up to 32 lanes (an NVIDIA
+            warp) or 64 (an AMD wavefront).
         max_cols, max_rows: truncation limits (module docstring).
 
     Returns:
@@ -100,9 +102,10 @@ def grid_distributed(layout: LinearLayout, *, max_cols: int = MAX_COLS,
         is shown, marked with ``*``; ``-`` marks an element nobody holds.
 
     Raises:
-        LayoutError: an in dim outside ``register, lane, warp, block``, or not 1-D/2-D.
+        LayoutError: an in dim outside ``register, lane, warp, block``, more than 64 lanes,
+            or not 1-D/2-D.
     """
-    distributed_columns(layout, "layout")
+    distributed_columns(layout, "layout", fitting_warp_log2(layout))
     max_cols, max_rows = _limit(max_cols, "max_cols"), _limit(max_rows, "max_rows")
     _shape(layout)
     if layout.total_in_bits > MAX_IN_BITS:

@@ -5,7 +5,8 @@ is a cell labelled with the thread and the value that hold it — ``T<thread>V<v
 (``label="tv"``) or ``thread:value`` (``label="t:r"``) — and coloured by thread, lane, warp
 or, given the shared-memory layout, by the bank the element lives in. The thread is
 ``lane + lanes · warp`` (CUTLASS's thread index in the CTA when the lane dim is the warp), the
-value the register index. Large tiles stay readable: labels are drawn up to 32×32 cells, a
+value the register index. A warp is 32 lanes (NVIDIA) or a 64-lane wavefront (AMD CDNA: lanes
+0–63, threads ``lane + 64 · warp``), as the layout's lane dim says. Large tiles stay readable: labels are drawn up to 32×32 cells, a
 legend strip names the colours, ``warp=N`` zooms to the cells one warp holds (the others
 grey), and nested CuTe modes are drawn as hierarchy lines (``hierarchy=``).
 
@@ -23,7 +24,8 @@ from typing import Any
 from .. import f2
 from .._checks import as_int, instance_of
 from ..errors import LayoutError
-from ..hardware.kinds import distributed_columns, is_smaller_tile, memory_columns
+from ..hardware.kinds import (distributed_columns, fitting_warp_log2, is_smaller_tile,
+                              memory_columns)
 from ..hardware.model import HardwareModel, bank_model
 from ..layout import LinearLayout
 from .cells import (Window, check_axes, check_cut, check_names, check_title, color_strip, frame,
@@ -58,12 +60,11 @@ def holders(layout: LinearLayout) -> dict[int, Holder]:
     element (a broadcast); block 0 only. ``thread = lane + lanes · warp``.
 
     Raises:
-        LayoutError: not a distributed layout, or more than 22 input bits (draw a smaller
-            layout).
+        LayoutError: not a distributed layout (or more than 64 lanes), or more than 22 input
+            bits (draw a smaller layout).
     """
     instance_of(layout, LinearLayout, "layout")
-    distributed_columns(layout, "layout", warp_log2=max(5, layout.in_bits("lane")
-                                                        if "lane" in layout.in_dims else 0))
+    distributed_columns(layout, "layout", fitting_warp_log2(layout))
     if layout.total_in_bits > MAX_INPUT_BITS:
         raise LayoutError(f"the layout has {layout.total_in_bits} input bits; pictures "
                           f"enumerate every input and stop at {MAX_INPUT_BITS}")

@@ -97,7 +97,13 @@ SWIZZLED = "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"
     ["sm80_16x8x16.A", "--picture", "copy", "--memory", SWIZZLED, "--element-bits", "16",
      "--instruction", "ldmatrix.x4"],
     ["Sw<3,3,3> o _0 o ((_8,_8),(_8,_8)):((_64,_512),(_1,_8))", "--element-bits", "16"],
-], ids=["tv", "warp", "bank", "mma", "copy", "hierarchy"])
+    ["amd_mfma_f32_32x32x8_f16.A", "--picture", "tv", "--color-by", "lane"],
+    ["amd_mfma_f32_16x16x16_f16", "--picture", "mma"],
+    ["amd_mfma_f32_32x32x8_f16.A", "--picture", "copy", "--memory", "(_64,_64):(_64,_1)",
+     "--element-bits", "16", "--hardware", "AMD_CDNA3"],
+    ["amd_mfma_f32_32x32x8_f16.C"],
+], ids=["tv", "warp", "bank", "mma", "copy", "hierarchy", "amd-tv", "amd-mma", "amd-copy",
+        "amd-layout"])
 def test_show_pictures(tmp_path, capsys, argv):
     pytest.importorskip("matplotlib")
     code, out, err = run_cli(capsys, "show", *argv, "--svg", str(tmp_path / "p.svg"))
@@ -120,3 +126,25 @@ def test_show_picture_errors_exit_2(tmp_path, capsys, monkeypatch, argv):
     pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)
     assert_one_line_error(*run_cli(capsys, "show", *argv))
+
+
+def test_show_64_lane_wavefronts(tmp_path, capsys):
+    """AMD layouts (64-lane wavefronts): the text grid names lanes 0-63; a Triton mfma layout
+    file zooms to one warp."""
+    code, out, err = run_cli(capsys, "show", "amd_mfma_f32_32x32x8_f16.A")
+    assert code == 0, err
+    assert "t63:r3" in out and "t32:r0" in out
+    pytest.importorskip("matplotlib")
+    from linlayout.triton.encodings import amd_mfma
+
+    mfma = write_file(tmp_path, "mfma.json", amd_mfma(3, [2, 2], [32, 32, 8], True)
+                      .to_linear_layout([64, 64]).to_dict())
+    code, out, err = run_cli(capsys, "show", mfma, "--picture", "tv", "--warp", "3",
+                             "--png", str(tmp_path / "w3.png"))
+    assert code == 0, err
+    assert "w3:t63:r15" in out
+    assert (tmp_path / "w3.png").read_bytes()[:4] == b"\x89PNG"
+    code, out, err = run_cli(capsys, "show", "amd_mfma_f32_32x32x8_f16.A", "--picture", "copy",
+                             "--memory", "(_64,_64):(_64,_1)", "--element-bits", "16",
+                             "--png", str(tmp_path / "c.png"))
+    assert code == 2 and "--hardware" in err  # NVIDIA's 32-lane warp: says what to pass

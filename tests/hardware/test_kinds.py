@@ -15,6 +15,7 @@ from linlayout.hardware.kinds import (
     DISTRIBUTED_IN_DIMS,
     Distributed,
     distributed_columns,
+    fitting_warp_log2,
     is_distributed,
     memory_columns,
     require_same_tensor,
@@ -132,3 +133,15 @@ def test_a_smaller_tile_is_placed_at_the_memory_origin():
     assert not is_smaller_tile(wide, memory)
     with pytest.raises(LayoutError, match="does not fit"):
         embed_at_origin(wide, memory)
+
+
+def test_fitting_warp_log2_is_a_warp_or_a_wavefront():
+    def lanes(n_bits):
+        return LinearLayout({"lane": [[1 << i] for i in range(n_bits)]}, {"dim0": 1 << max(n_bits, 1)})
+
+    assert [fitting_warp_log2(lanes(b)) for b in (0, 3, 5, 6)] == [5, 5, 5, 6]
+    assert fitting_warp_log2(LinearLayout({"register": [[1]]}, {"dim0": 2})) == 5
+    with pytest.raises(LayoutError, match="widest warp .* 64 lanes"):
+        fitting_warp_log2(lanes(7))
+    with pytest.raises(LayoutError, match="LinearLayout"):
+        fitting_warp_log2("not a layout")

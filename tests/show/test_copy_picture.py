@@ -87,3 +87,25 @@ def test_draw_copy_outlines_one_colour_per_wavefront(tmp_path):
     assert "16 wavefront(s)" in fig._suptitle.get_text()
     save(fig, str(tmp_path / "copy.png"))
     assert (tmp_path / "copy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_amd_wavefront_copy_of_a_triton_mfma_layout():
+    from linlayout import LayoutError
+    from linlayout.hardware.model import AMD_CDNA3, AMD_CDNA4
+    from linlayout.triton.encodings import amd_mfma
+
+    L = amd_mfma(3, [2, 2], [32, 32, 8], True).to_linear_layout([64, 64])
+    rm = examples.row_major(L.out_dims)
+    for hw in (AMD_CDNA3, AMD_CDNA4):
+        cw = copy_wavefronts(L, rm, element_bits=16, hardware=hw)
+        _check(cw, 16)
+        assert cw.wavefronts == bank_conflicts(L, rm, element_bits=16,
+                                               hardware=hw).wavefronts_per_instruction
+        assert {lane for p in cw.phase_lanes for lane in p} == set(range(64))
+        assert {v[0] for v in cw.elements.values()} == set(range(64))
+    fig = draw_copy(cute.atom("amd_mfma_f32_32x32x8_f16.A"),
+                    cute.parse_layout("(_64,_64):(_64,_1)"), element_bits=16,
+                    hardware=AMD_CDNA3)
+    assert fig.axes[1].images[0].get_array().shape[1] == 32  # 32 LDS banks
+    with pytest.raises(LayoutError, match="hardware=AMD_CDNA3"):
+        copy_wavefronts(L, rm, element_bits=16)  # NVIDIA's 32-lane warp

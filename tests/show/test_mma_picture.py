@@ -53,3 +53,20 @@ def test_bad_names_and_orders():
         draw_mma(cute.atom("sm80_16x8x16.A"), cute.atom("sm80_16x8x16.B"),
                  cute.atom("sm80_16x8x16.C"), b_order="xx")
     assert mma_atom_parts("sm80_16x8x16.C")[3] == "nk"
+
+
+def test_amd_mfma_atom_and_triton_mfma_panels():
+    fig = draw_mma_atom("amd_mfma_f32_32x32x8_f16", color_by="lane")
+    b, a, c = fig.axes[:3]
+    assert a.images[0].get_array().shape[:2] == (32, 8)
+    assert c.images[0].get_array().shape[:2] == (32, 32)
+    labels = {t.get_text() for t in a.texts}
+    assert "T63V3" in labels and "T0V0" in labels  # all 64 lanes of the wavefront
+    from linlayout.triton.encodings import amd_mfma, dot_operand
+
+    enc = amd_mfma(3, [1, 1], [16, 16, 16], False)
+    fig = draw_mma(dot_operand(0, enc, 4).to_linear_layout([16, 16]),
+                   dot_operand(1, enc, 4).to_linear_layout([16, 16]),
+                   enc.to_linear_layout([16, 16]))
+    labels = {t.get_text() for ax in fig.axes[:3] for t in ax.texts}
+    assert {f"T{lane}V0" for lane in range(64)} <= labels

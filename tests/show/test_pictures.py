@@ -157,3 +157,15 @@ def test_pictures_reject_bad_labels_shapes_and_extensions():
         draw_distributed(XOR2M)
     with pytest.raises(LayoutError, match="png or .svg"):
         save(draw_memory(XOR2M, 32), "x.jpg")
+
+
+def test_draw_layout_of_a_64_lane_amd_wavefront():
+    from linlayout import cute
+    from linlayout.show.pictures import draw_distributed, draw_layout, lane_color
+
+    A = cute.atom("amd_mfma_f32_32x32x8_f16.A")
+    fig = draw_layout(A)  # the grid above the F2 matrix
+    assert len(fig.axes) >= 2
+    ax = draw_distributed(A, color_by="lane").axes[0]
+    image = ax.images[0].get_array()
+    assert tuple(image[31, 4][:3]) == pytest.approx(lane_color(63, 64))

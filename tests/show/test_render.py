@@ -115,3 +115,16 @@ def test_layout_text_is_what_linlayout_show_prints(capsys, argv, layout, bits):
         assert text.splitlines()[0] == offset_formula(lay)
     else:
         assert text == grid_distributed(lay)
+
+
+def test_grid_distributed_of_a_64_lane_amd_wavefront():
+    from linlayout import cute
+
+    text = grid_distributed(cute.atom("amd_mfma_f32_32x32x8_f16.A"))
+    rows = text.splitlines()
+    assert rows[3].split("|")[1].split() == [f"t0:r{v}" for v in range(4)] + \
+        [f"t32:r{v}" for v in range(4)]  # row 0: lane 0 holds k 0-3, lane 32 k 4-7
+    assert rows[-1].split("|")[1].split()[-1] == "t63:r3"
+    wide = LinearLayout({"lane": [[1 << i] for i in range(7)]}, {"dim0": 128})
+    with pytest.raises(LayoutError, match="widest warp"):
+        grid_distributed(wide)

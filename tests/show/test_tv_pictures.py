@@ -113,3 +113,53 @@ def test_holders_transpose_and_bad_input():
         draw_tv(C, color_by="xx")
     with pytest.raises(LayoutError):
         draw_tv(examples.row_major({"dim0": 4, "dim1": 4}))  # a memory layout
+
+
+# 64-lane AMD wavefronts: lanes 0-63, threads lane + 64·warp.
+
+def test_amd_mfma_atom_labels_all_64_lanes():
+    A = cute.atom("amd_mfma_f32_32x32x8_f16.A")  # lane l holds row l % 32, k = 4·(l // 32) + v
+    fig = draw_tv(A, color_by="lane")
+    ax = fig.axes[0]
+    texts = _texts(ax)
+    assert len(texts) == 256
+    for lane in range(64):
+        for v in range(4):
+            assert texts[(lane % 32, 4 * (lane // 32) + v)] == f"T{lane}V{v}"
+    image = ax.images[0].get_array()
+    assert tuple(image[0, 4][:3]) == pytest.approx(lane_color(32, 64))  # lane 32 of 64 hues
+    assert tuple(image[31, 7][:3]) == pytest.approx(lane_color(63, 64))
+    strip = fig.axes[1]  # the legend strip: one colour per lane
+    assert strip.get_xlim() == (0.0, 64.0)
+
+
+def test_triton_amd_mfma_encoding_thread_colours_and_warp_zoom(tmp_path):
+    from linlayout.triton.encodings import amd_mfma
+
+    L = amd_mfma(3, [2, 2], [32, 32, 8], True).to_linear_layout([64, 64])
+    assert L.in_dims["lane"] == 64 and L.in_dims["warp"] == 4
+    held = holders(L)
+    assert len(held) == 4096 and {h[2] for h in held.values()} == set(range(64))
+    assert all(h[0] == h[2] + 64 * h[3] for h in held.values())  # thread = lane + 64·warp
+    fig = draw_tv(L)  # 64x64, colour = thread (256 hues), no labels
+    image = fig.axes[0].images[0].get_array()
+    assert image.shape[:2] == (64, 64)
+    t = next(t for t, h in held.items() if h[0] == 200)
+    assert tuple(image[t % 64, t // 64][:3]) == pytest.approx(lane_color(200, 256))
+    assert len(warp_elements(L, 3)) == 1024
+    ax = draw_tv(L, warp=3, color_by="lane").axes[0]
+    assert ax.images[0].get_array().shape[:2] == (32, 32)
+    assert "rows 32-63 of 64" in ax.get_title() and "warp 3" in ax.get_title()
+    labels = set(_texts(ax).values())
+    assert {f"T{192 + lane}V0" for lane in range(64)} <= labels
+    save(ax.figure, str(tmp_path / "mfma.png"))
+    with pytest.raises(LayoutError, match="warp must be from 0 to 3"):
+        draw_tv(L, warp=4)
+
+
+def test_more_lanes_than_a_wavefront_is_refused():
+    from linlayout import LinearLayout
+
+    wide = LinearLayout({"lane": [[1 << i] for i in range(7)]}, {"dim0": 128})
+    with pytest.raises(LayoutError, match="widest warp"):
+        draw_tv(wide)
