@@ -46,7 +46,8 @@ from typing import Any, Union
 from .._checks import as_int, log2_exact, shown
 from ..errors import LayoutError
 from .cutelayout import CuteLayout
-from .inttuple import IntTuple, crd2idx, depth as _tuple_depth, flatten, format_int_tuple, product
+from . import inttuple
+from .inttuple import IntTuple, crd2idx, flatten, format_int_tuple, product
 from .parse import parse_cute
 
 __all__ = [
@@ -686,7 +687,7 @@ def _read_any(layout: Any) -> CuteLayout:
 
 def _shape(t: IntTuple) -> IntTuple:
     """An IntTuple shape given directly: positive int leaves (LayoutError otherwise)."""
-    _tuple_depth(t)
+    inttuple.depth(t)
     for s in flatten(t):
         if s < 1:
             raise LayoutError(f"the shape {shown(t)} has the entry {s}; CuTe shapes are positive")
@@ -763,8 +764,8 @@ def depth(layout: Any) -> int:
         (2, 0)
     """
     if isinstance(layout, (int, tuple)) and not isinstance(layout, bool):
-        return _tuple_depth(_shape(layout))
-    return _tuple_depth(_read_any(layout).shape)
+        return inttuple.depth(_shape(layout))
+    return inttuple.depth(_read_any(layout).shape)
 
 
 # ----------------------------------------------------------------------------- downcast

@@ -1,4 +1,4 @@
-"""Issue 26's done-when: no ``convert_layout`` of the committed Triton fixtures is left as
+"""No ``convert_layout`` of the committed Triton fixtures is left as
 "no shared memory, nothing counted". Every convert gets its path and its instructions: a
 round trip through shared memory (each side an instruction with its count per thread), warp
 shuffles (their register instructions), or a register renaming (stated as no instructions:
