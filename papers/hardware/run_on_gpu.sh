@@ -4,6 +4,7 @@
 #   bash papers/hardware/run_on_gpu.sh
 #
 # 1. build.sh        — nvcc (sm_90a) every kernels/*.cu + cuda/driver.cu -> build/hwcases
+#                      (PREBUILT=1: use a build/ made elsewhere with the same flags)
 # 2. check_sass.py   — each loop issues exactly its instructions (cuobjdump) -> sass.json
 # 3. runner.py       — ncu counters (clock64() timing if ncu cannot read them) -> measurements.json
 # 4. compare.py      — the table against cases.json; its exit status is this script's
@@ -18,8 +19,14 @@ PY="${PYTHON:-python3}"
 start=$(date +%s)
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv || true
-bash build.sh > build.log 2>&1
-rc=$?
+if [ "${PREBUILT:-0}" = 1 ] && [ -x build/hwcases ] && ls build/obj/*.o >/dev/null 2>&1; then
+  # built on another machine with the same nvcc flags (carried in build/): skip the rebuild
+  echo "using the prebuilt build/hwcases" > build.log
+  rc=0
+else
+  bash build.sh > build.log 2>&1
+  rc=$?
+fi
 tail -3 build.log
 if [ "$rc" -ne 0 ]; then
   echo "build failed (see build.log)"
@@ -33,7 +40,8 @@ DEST="${OUT:-$HERE}"
 [ -n "${OUT:-}" ] && cp build.log "$OUT/"
 "$PY" check_sass.py --out "$DEST/sass.json" | tail -5 || true
 
-"$PY" runner.py --out "$DEST/measurements.json" --sass "$DEST/sass.json" "$@"
+"$PY" runner.py --out "$DEST/measurements.json" --sass "$DEST/sass.json" \
+  --raw-csv "$DEST/ncu_raw.csv" "$@"
 "$PY" compare.py --measurements "$DEST/measurements.json" > compare.txt 2>&1
 status=$?
 cat compare.txt

@@ -180,25 +180,26 @@ def parse_raw_csv(text: str) -> list[dict]:
 
 
 def profile_chunk(ncu: str, binary: str, metrics: list[str], iters: int, names: list[str],
-                  report: Path, timeout: float) -> tuple[list[dict], str]:
-    """Run one ncu process over ``names`` (report file ``report``.ncu-rep); returns (rows, log)."""
+                  report: Path, timeout: float) -> tuple[list[dict], str, str]:
+    """Run one ncu process over ``names`` (report file ``report``.ncu-rep); returns (rows, log,
+    the raw CSV text as ncu printed it)."""
     cmd = [ncu, "--clock-control", "none", "--metrics", ",".join(metrics), "-k", "regex:^hw_",
            "--export", str(report), "--force-overwrite", binary, "profile", str(iters), *names]
     try:
         p = run(cmd, timeout)
     except subprocess.TimeoutExpired:
-        return [], f"ncu did not finish in {timeout} s"
+        return [], f"ncu did not finish in {timeout} s", ""
     log = p.stdout[-3000:] + p.stderr[-3000:]
     rep = Path(str(report) + ".ncu-rep")
     if p.returncode or not rep.is_file():
-        return [], f"ncu exited {p.returncode}: {log}"
+        return [], f"ncu exited {p.returncode}: {log}", ""
     base = [ncu, "--import", str(rep), "--csv", "--page", "raw"]
     q = run(base + ["--print-units", "base"], timeout)
     if q.returncode:  # an ncu without --print-units: counts carry no unit prefix anyway
         q = run(base, timeout)
     if q.returncode:
-        return [], f"ncu --import exited {q.returncode}: {q.stderr[-2000:]}"
-    return parse_raw_csv(q.stdout), log
+        return [], f"ncu --import exited {q.returncode}: {q.stderr[-2000:]}", ""
+    return parse_raw_csv(q.stdout), log, q.stdout
 
 
 def wave_metric(case: dict, have: list[str]) -> tuple[str, ...]:
@@ -277,10 +278,11 @@ SKIPPED = "skipped: the time budget (--budget) ran out"
 
 def measure_ncu(ncu: str, binary: str, cases: list[dict], iters: int, chunk: int,
                 timeout: float, workdir: Path, deadline: float = float("inf"),
-                on_chunk=None) -> tuple[dict, list[str], str]:
+                on_chunk=None, raw_csv: Path | None = None) -> tuple[dict, list[str], str]:
     """Profile every case, ``chunk`` cases per ncu process; returns ({case: result}, metrics,
     log). No chunk starts after ``deadline`` (``time.time()``): its cases get :data:`SKIPPED`.
-    ``on_chunk(results, metrics)`` is called after each chunk (to save partial results)."""
+    ``on_chunk(results, metrics)`` is called after each chunk (to save partial results);
+    ``raw_csv``, when given, receives every chunk's CSV as ncu printed it (appended)."""
     metrics = choose_metrics(available_metrics(ncu))
     results: dict[str, dict] = {}
     logs = []
@@ -290,9 +292,12 @@ def measure_ncu(ncu: str, binary: str, cases: list[dict], iters: int, chunk: int
             for c in part:
                 results[c["case"]] = {"error": SKIPPED}
             continue
-        rows, log = profile_chunk(ncu, binary, metrics, iters, [c["case"] for c in part],
-                                  workdir / f"chunk{start}", timeout)
+        rows, log, text = profile_chunk(ncu, binary, metrics, iters, [c["case"] for c in part],
+                                        workdir / f"chunk{start}", timeout)
         logs.append(log)
+        if raw_csv is not None:
+            with raw_csv.open("a", encoding="utf-8") as fh:
+                fh.write(f"# chunk {start}: {' '.join(c['case'] for c in part)}\n{text}\n")
         by_kernel: dict[str, list[dict]] = {}
         for r in rows:
             by_kernel.setdefault(r["kernel"], []).append(r)
@@ -382,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                          "a command at 600 s); measurements.json is rewritten after every chunk")
     ap.add_argument("--only", nargs="*", default=None, help="case names to run (default: all)")
     ap.add_argument("--sass", type=Path, default=None, help="check_sass.py's JSON, to attach")
+    ap.add_argument("--raw-csv", type=Path, default=None,
+                    help="also write ncu's raw CSV of every chunk to this file")
     args = ap.parse_args(argv)
 
     doc = json.loads(args.cases.read_text(encoding="utf-8"))
@@ -415,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             results, metrics, _ = measure_ncu(ncu, args.binary, cases, args.iters, args.chunk,
                                                 args.timeout, Path(tmp),
-                                                started + args.budget, write)
+                                                started + args.budget, write, args.raw_csv)
         errs = {c["case"]: results.get(c["case"], {}).get("error") for c in cases}
         failed = [c for c in cases if errs[c["case"]] not in (None, SKIPPED)]
         skipped = [c for c in cases if errs[c["case"]] == SKIPPED]
