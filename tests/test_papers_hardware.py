@@ -386,9 +386,14 @@ def test_metric_choice():
     assert "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum" in chosen
     assert "smsp__inst_executed_op_stsm.sum" not in chosen
     case = BY_NAME["stmatrix-x4-sw128"]
-    assert runner.wave_metric(case, chosen) == ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",)
+    # never the all-operations total (it carries other shared traffic); the per-operation one
+    assert runner.wave_metric(case, chosen) == (
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",)
     assert runner.wave_metric(case, list(runner.REQUIRED)) == (
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",)
+    with_stsm = chosen + ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum"]
+    assert runner.wave_metric(case, with_stsm) == (
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",)
 
 
 def test_runner_time_budget(tmp_path):

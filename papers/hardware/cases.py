@@ -24,6 +24,8 @@ padded     buffers with ``pad`` elements after every ``interval`` (not yet in li
            by this directory's own address model, ``addresses.count``)
 triton     Triton's published bank-conflict cases (``papers/linear_layouts``)
 random     random layouts from fixed seeds
+pack       wide loads where lane pairs share an address (return packing probes)
+serial     multi-warp cases again with the warps taking turns
 ========== ==================================================================================
 
 Offsets are elements; tensors are ``dim0`` (× ``dim1``) with Triton's flattening.
@@ -64,6 +66,8 @@ class Case:
             ``"ldmatrix.x4.trans"`` (linlayout's names).
         vector_elems: force a narrower vector than linlayout's default (None: the default).
         padding: ``(interval, pad)`` in elements for a padded buffer, else None.
+        serial: the warps take turns (warp ``w`` runs its whole loop, then a CTA barrier, then
+            warp ``w + 1``), so no two warps access shared memory at the same time.
     """
 
     name: str
@@ -75,6 +79,7 @@ class Case:
     instruction: str
     vector_elems: int | None = None
     padding: tuple[int, int] | None = None
+    serial: bool = False
 
     @property
     def is_matrix(self) -> bool:
@@ -509,11 +514,79 @@ def _split(flat: int, low_bits: int) -> list[int]:
     return [flat & ((1 << low_bits) - 1), flat >> low_bits]
 
 
+def pack_cases() -> list[Case]:
+    """Probes of return packing on wide loads: lanes ``n`` and ``n ^ 1`` (or ``n ^ 2``) asking
+    for the same address (a zero image of lane bit 0 or 1).
+
+    NVIDIA's forum answer on shared-memory loads with uniform addresses (sm_70/75) says a wide
+    ``LDS`` returns one register per wavefront, and that when all lane pairs ``(n, n^1)`` or all
+    pairs ``(n, n^2)`` share their address the return is packed, halving the wavefronts; the
+    broadcast probes above measured exactly that on sm_90 (``bcast-all-64bit-ld``: 1, not 2;
+    ``bcast-all-128bit-ld``: 2, not 4). These cases separate the candidate rules: pairing by lane
+    bit 0, 1 or 2; pairing with bank conflicts inside the packed phase; stores; vectors of
+    narrower elements. Predictions in ``cases.json`` are the model's at generation time."""
+    c = offsets_case
+    return [
+        c("pack-lane0-64bit-ld", "pack", "v2 load, lanes n and n^1 share 8 bytes, 16 distinct "
+          "addresses in 128 contiguous bytes", 64, "ld.shared", lane=[0, 1, 2, 4, 8]),
+        c("pack-lane1-64bit-ld", "pack", "v2 load, lanes n and n^2 share 8 bytes", 64,
+          "ld.shared", lane=[1, 0, 2, 4, 8]),
+        c("pack-lane2-64bit-ld", "pack", "v2 load, lanes n and n^4 share 8 bytes (not a "
+          "packing pair)", 64, "ld.shared", lane=[1, 2, 0, 4, 8]),
+        c("pack-lane01-64bit-ld", "pack", "v2 load, four lanes n, n^1, n^2, n^3 share 8 bytes",
+          64, "ld.shared", lane=[0, 0, 1, 2, 4]),
+        c("pack-lane0-split-64bit-ld", "pack", "v2 load, n and n^1 share; the two half-warps "
+          "read the same banks 128 bytes apart", 64, "ld.shared", lane=[0, 1, 2, 4, 16]),
+        c("pack-lane0-conflict-64bit-ld", "pack", "v2 load, n and n^1 share; lane bit 1 moves "
+          "128 bytes (same banks)", 64, "ld.shared", lane=[0, 16, 1, 2, 4]),
+        c("pack-lane0-64bit-st", "pack", "v2 store, lanes n and n^1 write the same 8 bytes", 64,
+          "st.shared", lane=[0, 1, 2, 4, 8]),
+        c("pack-lane0-32x2-ld", "pack", "32-bit elements in vectors of 2 (v2 load), lanes n and "
+          "n^1 share", 32, "ld.shared", lane=[0, 2, 4, 8, 16], register=[1]),
+        c("pack-lane0-16x4-ld", "pack", "16-bit elements in vectors of 4 (v2 load), lanes n and "
+          "n^1 share", 16, "ld.shared", lane=[0, 4, 8, 16, 32], register=[1, 2]),
+        c("pack-lane0-128bit-ld", "pack", "v4 load, lanes n and n^1 share 16 bytes, 16 distinct "
+          "addresses in 256 contiguous bytes", 128, "ld.shared", lane=[0, 1, 2, 4, 8]),
+        c("pack-lane1-128bit-ld", "pack", "v4 load, lanes n and n^2 share 16 bytes", 128,
+          "ld.shared", lane=[1, 0, 2, 4, 8]),
+        c("pack-lane2-128bit-ld", "pack", "v4 load, lanes n and n^4 share 16 bytes (not a "
+          "packing pair)", 128, "ld.shared", lane=[1, 2, 0, 4, 8]),
+        c("pack-lane0-split-128bit-ld", "pack", "v4 load, n and n^1 share; lane bit 3 moves 128 "
+          "bytes (same banks)", 128, "ld.shared", lane=[0, 1, 2, 8, 4]),
+        c("pack-lane01-128bit-ld", "pack", "v4 load, four lanes n..n^3 share 16 bytes", 128,
+          "ld.shared", lane=[0, 0, 1, 2, 4]),
+        c("pack-lane0-128bit-st", "pack", "v4 store, lanes n and n^1 write the same 16 bytes",
+          128, "st.shared", lane=[0, 1, 2, 4, 8]),
+        c("pack-lane0-32x4-ld", "pack", "32-bit elements in vectors of 4 (v4 load), lanes n and "
+          "n^1 share", 32, "ld.shared", lane=[0, 4, 8, 16, 32], register=[1, 2]),
+        c("pack-lane0-conflict-32bit-ld", "pack", "32-bit load, n and n^1 share, 4-way conflict "
+          "(control: one register, nothing to pack)", 32, "ld.shared", lane=[0, 32, 64, 1, 2]),
+        c("pack-lane0-2instr-64bit-ld", "pack", "two v2 loads per warp, lanes n and n^1 share "
+          "in both", 32, "ld.shared", lane=[0, 2, 4, 8, 16], register=[1, 32]),
+    ]
+
+
+#: Cases whose multi-warp counts varied between launches on the first run: measured again
+#: with the warps taking turns (``Case.serial``).
+SERIAL_OF = ("triton-04-ld", "triton-06-ld", "triton-09-st", "triton-10-st", "random-02-st",
+             "random-10-st")
+
+
+def serial_cases() -> list[Case]:
+    """The :data:`SERIAL_OF` cases again, warps taking turns (``serial-<name>``)."""
+    from dataclasses import replace
+    base = {c.name: c for build in (triton_cases, random_cases) for c in build()}
+    return [replace(base[n], name="serial-" + n, category="serial",
+                    description="warps take turns: " + base[n].description, serial=True)
+            for n in SERIAL_OF]
+
+
 CATEGORIES = {
     "width": width_cases, "stride": stride_cases, "subword": subword_cases,
     "broadcast": broadcast_cases, "warps": warp_cases, "matrix": matrix_cases,
     "article": article_cases, "tma": tma_cases, "padded": padded_cases,
-    "triton": triton_cases, "random": random_cases,
+    "triton": triton_cases, "random": random_cases, "pack": pack_cases,
+    "serial": serial_cases,
 }
 
 

@@ -96,12 +96,7 @@ extern "C" __global__ void __launch_bounds__(kWarps * 32)
   for (int i = 0; i < kInstrs; ++i) a[i] = base + kAddr[(warp * kInstrs + i) * 32 + lane];
   unsigned acc = static_cast<unsigned>(lane);
   const long long t0 = clock64();
-#pragma unroll 1
-  for (int it = 0; it < iters; ++it) {{
-    const unsigned off = static_cast<unsigned>(it) & zero;  // 0 at run time
-#pragma unroll
-    for (int i = 0; i < kInstrs; ++i) {access_statement(p)}
-  }}
+{_loop(p)}
   const long long t1 = clock64();
   hw_finish(out, cycles, acc, t0, t1);
 }}
@@ -110,6 +105,27 @@ void launch_{name}(int iters, unsigned zero, unsigned *out, long long *cycles) {
   HW_LAUNCH({name}, kWarps * 32, iters, zero, out, cycles);
 }}
 """
+
+
+def _loop(p: Prediction) -> str:
+    """The measured loop; with ``case.serial`` the warps run it one after another, a CTA barrier
+    between turns (every warp reaches every barrier)."""
+    body = f"""#pragma unroll 1
+  for (int it = 0; it < iters; ++it) {{
+    const unsigned off = static_cast<unsigned>(it) & zero;  // 0 at run time
+#pragma unroll
+    for (int i = 0; i < kInstrs; ++i) {access_statement(p)}
+  }}"""
+    if not p.case.serial:
+        return body
+    inner = "\n".join("  " + ln if ln.strip() and not ln.startswith("#") else ln
+                       for ln in body.splitlines())
+    return f"""  for (int turn = 0; turn < kWarps; ++turn) {{
+  if (warp == turn) {{
+{inner}
+  }}
+  __syncthreads();
+  }}"""
 
 
 def registry_source(preds: list[Prediction]) -> str:

@@ -212,9 +212,10 @@ def conflict_metric(case: dict, have: list[str]) -> tuple[str, ...]:
 
 
 def _pick(case: dict, have: list[str], stem: str) -> tuple[str, ...]:
-    total = f"{stem}.sum"
-    if total in have:
-        return (total,)
+    """The per-operation metric: ``_op_ldsm``/``_op_stsm`` for a matrix instruction where the
+    tool has them, else ``_op_ld``/``_op_st`` (which, on sm_90 with Nsight Compute 2025.3, also
+    count ldmatrix/stmatrix). Never the all-operations total: on the first H200 run it carried
+    a few wavefronts of other shared traffic that varied between launches."""
     matrix = "matrix" in case["linlayout_instruction"]
     op = case["direction"]
     special = f"{stem}_op_{op}sm.sum"

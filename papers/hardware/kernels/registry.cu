@@ -122,6 +122,30 @@ void launch_hw_random_08_ld(int, unsigned, unsigned *, long long *);
 void launch_hw_random_09_st(int, unsigned, unsigned *, long long *);
 void launch_hw_random_10_st(int, unsigned, unsigned *, long long *);
 void launch_hw_random_11_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_64bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane1_64bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane2_64bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane01_64bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_split_64bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_conflict_64bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_64bit_st(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_32x2_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_16x4_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_128bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane1_128bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane2_128bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_split_128bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane01_128bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_128bit_st(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_32x4_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_conflict_32bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_pack_lane0_2instr_64bit_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_serial_triton_04_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_serial_triton_06_ld(int, unsigned, unsigned *, long long *);
+void launch_hw_serial_triton_09_st(int, unsigned, unsigned *, long long *);
+void launch_hw_serial_triton_10_st(int, unsigned, unsigned *, long long *);
+void launch_hw_serial_random_02_st(int, unsigned, unsigned *, long long *);
+void launch_hw_serial_random_10_st(int, unsigned, unsigned *, long long *);
 
 const HwCase kHwCases[] = {
     {"width-8bit-ld", "hw_width_8bit_ld", 1, 1, launch_hw_width_8bit_ld},
@@ -245,5 +269,29 @@ const HwCase kHwCases[] = {
     {"random-09-st", "hw_random_09_st", 1, 64, launch_hw_random_09_st},
     {"random-10-st", "hw_random_10_st", 4, 4, launch_hw_random_10_st},
     {"random-11-ld", "hw_random_11_ld", 1, 8, launch_hw_random_11_ld},
+    {"pack-lane0-64bit-ld", "hw_pack_lane0_64bit_ld", 1, 1, launch_hw_pack_lane0_64bit_ld},
+    {"pack-lane1-64bit-ld", "hw_pack_lane1_64bit_ld", 1, 1, launch_hw_pack_lane1_64bit_ld},
+    {"pack-lane2-64bit-ld", "hw_pack_lane2_64bit_ld", 1, 1, launch_hw_pack_lane2_64bit_ld},
+    {"pack-lane01-64bit-ld", "hw_pack_lane01_64bit_ld", 1, 1, launch_hw_pack_lane01_64bit_ld},
+    {"pack-lane0-split-64bit-ld", "hw_pack_lane0_split_64bit_ld", 1, 1, launch_hw_pack_lane0_split_64bit_ld},
+    {"pack-lane0-conflict-64bit-ld", "hw_pack_lane0_conflict_64bit_ld", 1, 1, launch_hw_pack_lane0_conflict_64bit_ld},
+    {"pack-lane0-64bit-st", "hw_pack_lane0_64bit_st", 1, 1, launch_hw_pack_lane0_64bit_st},
+    {"pack-lane0-32x2-ld", "hw_pack_lane0_32x2_ld", 1, 1, launch_hw_pack_lane0_32x2_ld},
+    {"pack-lane0-16x4-ld", "hw_pack_lane0_16x4_ld", 1, 1, launch_hw_pack_lane0_16x4_ld},
+    {"pack-lane0-128bit-ld", "hw_pack_lane0_128bit_ld", 1, 1, launch_hw_pack_lane0_128bit_ld},
+    {"pack-lane1-128bit-ld", "hw_pack_lane1_128bit_ld", 1, 1, launch_hw_pack_lane1_128bit_ld},
+    {"pack-lane2-128bit-ld", "hw_pack_lane2_128bit_ld", 1, 1, launch_hw_pack_lane2_128bit_ld},
+    {"pack-lane0-split-128bit-ld", "hw_pack_lane0_split_128bit_ld", 1, 1, launch_hw_pack_lane0_split_128bit_ld},
+    {"pack-lane01-128bit-ld", "hw_pack_lane01_128bit_ld", 1, 1, launch_hw_pack_lane01_128bit_ld},
+    {"pack-lane0-128bit-st", "hw_pack_lane0_128bit_st", 1, 1, launch_hw_pack_lane0_128bit_st},
+    {"pack-lane0-32x4-ld", "hw_pack_lane0_32x4_ld", 1, 1, launch_hw_pack_lane0_32x4_ld},
+    {"pack-lane0-conflict-32bit-ld", "hw_pack_lane0_conflict_32bit_ld", 1, 1, launch_hw_pack_lane0_conflict_32bit_ld},
+    {"pack-lane0-2instr-64bit-ld", "hw_pack_lane0_2instr_64bit_ld", 1, 2, launch_hw_pack_lane0_2instr_64bit_ld},
+    {"serial-triton-04-ld", "hw_serial_triton_04_ld", 4, 64, launch_hw_serial_triton_04_ld},
+    {"serial-triton-06-ld", "hw_serial_triton_06_ld", 4, 32, launch_hw_serial_triton_06_ld},
+    {"serial-triton-09-st", "hw_serial_triton_09_st", 8, 2, launch_hw_serial_triton_09_st},
+    {"serial-triton-10-st", "hw_serial_triton_10_st", 4, 32, launch_hw_serial_triton_10_st},
+    {"serial-random-02-st", "hw_serial_random_02_st", 2, 32, launch_hw_serial_random_02_st},
+    {"serial-random-10-st", "hw_serial_random_10_st", 4, 4, launch_hw_serial_random_10_st},
 };
 const int kHwNumCases = static_cast<int>(sizeof(kHwCases) / sizeof(kHwCases[0]));
