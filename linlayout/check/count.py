@@ -27,11 +27,11 @@ __all__ = ["access_kind", "count_side", "is_lane_access", "side_fault", "try_cou
 @memoize(8192)
 def _count(dist: LinearLayout, memory: LinearLayout, bits: int, vector: int | None,
            instruction: str | None, hardware: HardwareModel) -> ConflictReport:
-    if instruction:
+    if instruction and instruction != "ld.shared":
         return bank_conflicts(dist, memory, element_bits=bits, hardware=hardware,
                               instruction=instruction)
     return bank_conflicts(dist, memory, element_bits=bits, hardware=hardware,
-                          vector_elems=vector)
+                          vector_elems=vector, instruction=instruction)
 
 
 def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
@@ -58,8 +58,13 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
             raise LayoutError(f"the view starts at bit {start * e.element_bits} of its "
                               "allocation, not on a 4-byte bank word: its lanes' bank "
                               "pattern is not the one counted at the origin")
-    return _count(side.dist, side.memory, e.element_bits, None if e.counter else e.vector_elems,
-                  e.counter, hardware)
+    if e.counter:
+        return _count(side.dist, side.memory, e.element_bits, None, e.counter, hardware)
+    # a plain ld.shared is counted as a load (its return may be packed); anything else that
+    # writes shared memory (st.shared, cp.async) as a store
+    load = e.side == "load" and e.opcode.startswith("ld.shared")
+    return _count(side.dist, side.memory, e.element_bits, e.vector_elems,
+                  "ld.shared" if load else None, hardware)
 
 
 def is_lane_access(side: Side) -> bool:

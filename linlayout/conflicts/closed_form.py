@@ -78,27 +78,32 @@ def count_offsets(
     vector_log2: int,
     model: BankModel,
     with_basis: bool = True,
+    load: bool = False,
 ) -> ConflictReport:
     """The closed form on offset-space images (the ``ld/st.shared`` engine of
     :func:`linear_bank_conflicts`, also used by the swizzle synthesizer).
 
     Args:
         lane_offs: element offset of each lane bit (``warp_log2`` of them, zero-extended);
-            the lanes of one phase are ``model.phase_lanes(vector_log2)``.
+            the lanes of one phase are ``model.phase_lanes(vector_log2, packed)``.
         reg_offs: element offset of each register bit.
         vector_log2: k, log2 of the vector width in elements.
         model: validated hardware parameters.
         with_basis: also compute ``conflict_offsets``.
+        load: the access is an ``ld.shared`` (its return may be packed:
+            :meth:`~linlayout.hardware.model.BankModel.packed`); False counts a store or an
+            access of unstated direction.
 
     Returns:
         The access's :class:`ConflictReport` (Lemma 9.4 generalised, module docstring).
     """
     z = max(vector_log2, model.within_word_bits)
-    phase = f2.compose(lane_offs, model.phase_lanes(vector_log2))
+    packed = model.packed(lane_offs, vector_log2, load)
+    phase = f2.compose(lane_offs, model.phase_lanes(vector_log2, packed))
     exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
     kmask = (1 << vector_log2) - 1
     instructions = 1 << f2.rank([x & ~kmask for x in reg_offs])
-    p = model.warp_log2 - len(model.phase_masks(vector_log2))
+    p = model.warp_log2 - len(model.phase_masks(vector_log2, packed))
     phases = 1 << (model.warp_log2 - p)
     degree = 1 << exp
     hw = model.hardware
@@ -210,4 +215,4 @@ def linear_bank_conflicts(
         return count_matrix(instr, row_offs, row_bits, reg_offs, lane_offs, model)
     inv, lane_offs, k = plan_vector(plan, model, vector_elems)
     reg_offs = [f2.apply(inv, c) for c in plan.register]
-    return count_offsets(lane_offs, reg_offs, k, model)
+    return count_offsets(lane_offs, reg_offs, k, model, load=instr.is_plain_load)

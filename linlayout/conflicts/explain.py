@@ -37,6 +37,7 @@ from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout
 from .dispatch import bank_conflicts
 from .report import ConflictReport
+from .simulate import phase_lanes_by_id
 
 __all__ = ["MAX_EXPLAIN_STEPS", "CollidingPair", "ConflictExplanation",
            "InstructionExplanation", "PhaseExplanation", "WordRequest", "explain_conflicts"]
@@ -267,7 +268,8 @@ def explain_conflicts(
         groups[off >> k].append(r)
     reg_images = f2.images(reg_offs)
     lanes = f2.images(lane_offs)
-    members = _phase_members(model, k)
+    packed = model.packed(lane_offs, k, instr.is_plain_load)
+    members = phase_lanes_by_id(model, k, packed)
     nwarps = 1 << len(plan.warp)
     kinds: dict[tuple[int, ...], InstructionExplanation] = {}
     counts: dict[tuple[int, ...], int] = defaultdict(int)
@@ -288,22 +290,13 @@ def explain_conflicts(
          for key, e in kinds.items()), key=lambda e: -e.count))
     pairs: tuple[CollidingPair, ...] = ()
     if padded is None and report.conflict_offsets:
-        phase_lanes = model.phase_lanes(k)
+        phase_lanes = model.phase_lanes(k, packed)
         phase_offs = [f2.apply(lane_offs, pl) for pl in phase_lanes]
         pairs = tuple(_pair(b, phase_offs, phase_lanes, z, model) for b in
                       report.conflict_offsets)
     return ConflictExplanation(report, method, scope, instructions, pairs,
                                1 << model.banks_log2, model.hardware.bank_bytes, element_bits,
                                model.seg_lo, z)
-
-
-def _phase_members(model: BankModel, k: int) -> list[list[int]]:
-    """The lanes of each phase, by evaluating the phase masks on every lane id."""
-    masks = model.phase_masks(k)
-    members: dict[tuple[int, ...], list[int]] = defaultdict(list)
-    for lane in range(1 << model.warp_log2):
-        members[tuple(bin(lane & m).count("1") & 1 for m in masks)].append(lane)
-    return list(members.values())
 
 
 def _phase(index: int, lanes: list[int], offs: dict[int, list[int]], model: BankModel,

@@ -121,7 +121,8 @@ def padded_bank_conflicts(
                                     vector_elems=vector_elems, hardware=hardware,
                                     instruction=instruction)
         return replace(rep, conflict_offsets=())
-    return _enumerate(layout, memory, model, vector_elems, kmax, max_steps)
+    return _enumerate(layout, memory, model, vector_elems, kmax, max_steps,
+                      instr.is_plain_load)
 
 
 def simulate_padded_access(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
@@ -157,8 +158,11 @@ def simulate_padded_access(layout: LinearLayout, memory: PaddedLayout, model: Ba
 
 
 def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
-               vector_elems: int | None, kmax: int, max_steps: int) -> ConflictReport:
-    """Per-phase enumeration over every block, warp and instruction (module docstring)."""
+               vector_elems: int | None, kmax: int, max_steps: int,
+               load: bool = False) -> ConflictReport:
+    """Per-phase enumeration over every block, warp and instruction (module docstring);
+    ``load``: an ``ld.shared``, whose return may be packed (padding keeps equal elements at
+    equal addresses, so the lane-pair test is the linear one)."""
     plan = plan_access(layout, memory.linear, model.warp_log2)
     steps = 1 << (len(plan.block) + len(plan.warp) + model.warp_log2 + len(plan.register))
     if steps > max_steps:
@@ -180,7 +184,7 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
     nbanks = 1 << model.banks_log2
     warp = 1 << model.warp_log2
     lanes = f2.images(lane_offs)  # plan_access zero-extends the lane bits to the warp
-    masks = model.phase_masks(k)
+    masks = model.phase_masks(k, model.packed(lane_offs, k, load))
     members: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for lane in range(warp):
         members[tuple(bin(lane & m).count("1") & 1 for m in masks)].append(lane)

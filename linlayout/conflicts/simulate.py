@@ -29,7 +29,7 @@ from .report import ConflictReport
 
 __all__ = ["MAX_SIMULATION_STEPS", "check_simulation", "check_work", "element_locations",
            "enumerated_alignment_log2", "enumerated_vector_log2", "instruction_wavefronts",
-           "phase_degree", "phase_lanes_by_id", "register_groups", "simulate_access",
+           "packed_by_lanes", "phase_degree", "phase_lanes_by_id", "register_groups", "simulate_access",
            "simulation_report"]
 
 
@@ -147,11 +147,24 @@ def register_groups(reg_elems: Sequence[int], where: dict[int, int],
     return list(groups.values())
 
 
-def phase_lanes_by_id(model: BankModel, vector_log2: int) -> list[list[int]]:
+def packed_by_lanes(plan: AccessPlan, model: BankModel, vector_log2: int, load: bool) -> bool:
+    """Whether the access's return is packed, found by comparing every lane's element with
+    its partner's: a load that may pack (:meth:`~linlayout.hardware.model.BankModel.may_pack`)
+    where, for one of the hardware's ``packing_lanes`` ``m``, every lane ``n`` holds the same
+    element as lane ``n ^ m``."""
+    if not model.may_pack(vector_log2, load):
+        return False
+    elems = [_xor_all(plan.lane, n) for n in range(1 << model.warp_log2)]
+    return any(all(elems[n] == elems[n ^ m] for n in range(len(elems)))
+               for m in model.hardware.packing_lanes)
+
+
+def phase_lanes_by_id(model: BankModel, vector_log2: int,
+                      packed: bool = False) -> list[list[int]]:
     """The lanes of each phase of a ``2^vector_log2``-element access, found by evaluating the
-    hardware's phase masks (:meth:`~linlayout.hardware.model.BankModel.phase_masks`) on every
-    lane id."""
-    masks = model.phase_masks(vector_log2)
+    hardware's phase masks (:meth:`~linlayout.hardware.model.BankModel.phase_masks`, of the
+    half-width access when ``packed``) on every lane id."""
+    masks = model.phase_masks(vector_log2, packed)
     members: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for lane in range(1 << model.warp_log2):
         members[tuple(bin(lane & m).count("1") & 1 for m in masks)].append(lane)
@@ -253,7 +266,7 @@ def simulate_access(layout: LinearLayout, memory: LinearLayout, model: BankModel
     align = enumerated_alignment_log2(plan, where)
     k = enumerated_vector_log2(plan, reg_elems, model, vector_elems, align, cap_log2)
     groups = register_groups(reg_elems, where, k)
-    phases = phase_lanes_by_id(model, k)
+    phases = phase_lanes_by_id(model, k, packed_by_lanes(plan, model, k, instr.is_plain_load))
 
     worst_degree = 0
     worst_wavefronts = 0

@@ -50,7 +50,9 @@ class Instruction:
         name: ``"ld/st.shared"`` or e.g. ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``.
         matrices: matrices per instruction (1, 2 or 4); 0 for ld/st.shared.
         trans: the ``.trans`` variant.
-        store: True for stmatrix, False for ldmatrix, None for ld/st.shared.
+        store: True for stmatrix and ``st.shared``, False for ldmatrix and ``ld.shared``,
+            None for the plain access of unstated direction (``ld/st.shared``), which is
+            counted as a store (no return packing, :meth:`~linlayout.hardware.model.BankModel.packed`).
     """
 
     name: str
@@ -63,6 +65,11 @@ class Instruction:
         """True for ldmatrix/stmatrix."""
         return self.matrices > 0
 
+    @property
+    def is_plain_load(self) -> bool:
+        """True for ``ld.shared`` named as such (the access whose return may be packed)."""
+        return self.matrices == 0 and self.store is False
+
 
 def parse_instruction(name: str | Instruction | None) -> Instruction:
     """The :class:`Instruction` for a name (``None`` means ld/st.shared).
@@ -72,8 +79,10 @@ def parse_instruction(name: str | Instruction | None) -> Instruction:
     """
     if isinstance(name, Instruction):
         return name
-    if name is None or name in (DEFAULT, "ld.shared", "st.shared"):
-        return Instruction(DEFAULT if name is None else str(name))
+    if name is None or name == DEFAULT:
+        return Instruction(DEFAULT)
+    if name in ("ld.shared", "st.shared"):
+        return Instruction(str(name), store=name == "st.shared")
     m = _MATRIX.match(name) if isinstance(name, str) else None
     if not m:
         raise LayoutError(

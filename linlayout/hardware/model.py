@@ -15,7 +15,13 @@ needs (non-consecutive lane groups).
 Presets:
 
 * :data:`NVIDIA` — 32 banks × 4 bytes, warps of 32, phases by lane id (PTX ISA and the CUDA
-  programming guide, "Shared Memory" bank rules).
+  programming guide, "Shared Memory" bank rules), and **return packing** of wide loads: an
+  ``ld.shared`` of 8 or 16 bytes per lane whose lanes ``n`` and ``n ^ 1`` (or ``n`` and
+  ``n ^ 2``) all ask for the same address runs in the phases of an access half as wide
+  (:meth:`BankModel.packed`; measured on an H200 with Nsight Compute,
+  ``papers/hardware/``, and stated for sm_70/75 in NVIDIA's developer-forum answer on
+  "shared memory loads with uniform addresses": the data path returns one register per lane
+  per wavefront, and such pairs let it pack two).
 * :data:`AMD_CDNA3` — wave64, 32 banks × 4 bytes; 128-bit accesses run in 8 phases of 8 lanes,
   lanes ``{0-3, 20-23}``, ``{4-7, 16-19}``, ``{8-11, 28-31}``, ``{12-15, 24-27}`` and the same
   +32: phase bits ``(t5, t2 ⊕ t4, t3)``.
@@ -29,7 +35,7 @@ split by lane id as on NVIDIA.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -56,6 +62,10 @@ class HardwareModel:
         phase_overrides: ``((access_bytes, (mask, …)), …)``: for an access of that many
             bytes per lane, phase-index bit ``j`` is the parity of ``lane & mask[j]``.
             Widths not listed split by lane id.
+        packing_lanes: lane ids ``m`` such that a load whose lanes ``n`` and ``n ^ m`` all
+            share their address, with at least two bank words per lane, is served in the
+            phases of an access half as wide (return packing; ``(1, 2)`` on NVIDIA, none
+            where not measured). Stores never pack.
 
     Raises:
         LayoutError: a size that is not a power of two, a row narrower than the widest
@@ -69,6 +79,7 @@ class HardwareModel:
     warp_size: int = 32
     max_access_bytes: int = 16
     phase_overrides: tuple[tuple[int, tuple[int, ...]], ...] = field(default=())
+    packing_lanes: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         banks = log2_exact(self.num_banks, "num_banks", 1, 1 << 16)
@@ -114,6 +125,15 @@ class HardwareModel:
                     f"one row of {self.num_banks} banks per wavefront; add phase masks"
                 )
 
+        packing = self.packing_lanes
+        if isinstance(packing, (str, bytes)) or not isinstance(packing, Iterable):
+            raise LayoutError(f"packing_lanes must be a tuple of lane ids, got {shown(packing)}")
+        packing = tuple(packing)
+        for m in packing:
+            if not isinstance(m, int) or isinstance(m, bool) or m <= 0 or m >> warp or m & (m - 1):
+                raise LayoutError(f"packing_lanes entries are single lane bits below "
+                                  f"{self.warp_size} (1, 2, 4, …), got {shown(m)}")
+        object.__setattr__(self, "packing_lanes", tuple(sorted(set(int(m) for m in packing))))
         # hashable and canonical (the model keys caches): ((bytes, (mask, ...)), ...)
         object.__setattr__(self, "phase_overrides",
                            tuple((int(wd), tuple(int(m) for m in ms)) for wd, ms in overrides))
@@ -150,7 +170,7 @@ class HardwareModel:
         )
 
 
-NVIDIA = HardwareModel(name="NVIDIA")
+NVIDIA = HardwareModel(name="NVIDIA", packing_lanes=(1, 2))
 AMD_CDNA3 = HardwareModel(
     name="AMD_CDNA3",
     num_banks=32,
@@ -196,7 +216,7 @@ class BankModel:
     max_vector_log2: int = field(init=False, repr=False, compare=False)
     within_word_bits: int = field(init=False, repr=False, compare=False)
     seg_lo: int = field(init=False, repr=False, compare=False)
-    _phases: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(
+    _phases: dict[tuple[int, bool], tuple[tuple[int, ...], tuple[int, ...]]] = field(
         init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -216,23 +236,62 @@ class BankModel:
         for name, value in derived.items():
             object.__setattr__(self, name, value)
 
-    def _phase(self, vector_log2: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        got = self._phases.get(vector_log2)
+    def _phase(self, vector_log2: int, packed: bool = False,
+               ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        key = (vector_log2, packed)
+        got = self._phases.get(key)
         if got is None:
-            masks = tuple(self.hardware.phase_masks(self.element_bits << vector_log2))
-            got = self._phases[vector_log2] = (masks, _phase_lanes(masks, self.warp_log2))
+            bits = self.element_bits << vector_log2
+            masks = tuple(self.hardware.phase_masks(bits >> 1 if packed else bits))
+            got = self._phases[key] = (masks, _phase_lanes(masks, self.warp_log2))
         return got
 
-    def phase_masks(self, vector_log2: int) -> tuple[int, ...]:
-        """Phase-index lane masks for vectors of ``2^vector_log2`` elements."""
-        return self._phase(vector_log2)[0]
+    def phase_masks(self, vector_log2: int, packed: bool = False) -> tuple[int, ...]:
+        """Phase-index lane masks for vectors of ``2^vector_log2`` elements (``packed``: a
+        load whose return is packed, :meth:`packed`, which runs in the phases of an access
+        half as wide)."""
+        return self._phase(vector_log2, packed)[0]
 
-    def phase_lanes(self, vector_log2: int) -> tuple[int, ...]:
-        """A basis of lane ids (ints over the lane bits) spanning the lanes of one phase.
+    def phase_lanes(self, vector_log2: int, packed: bool = False) -> tuple[int, ...]:
+        """A basis of lane ids (ints over the lane bits) spanning the lanes of one phase
+        (``packed`` as in :meth:`phase_masks`).
 
         Sorted ascending, so a by-lane-id split gives the unit lane ids ``1, 2, 4, …``.
         """
-        return self._phase(vector_log2)[1]
+        return self._phase(vector_log2, packed)[1]
+
+    def may_pack(self, vector_log2: int, load: bool) -> bool:
+        """Whether an access of ``2^vector_log2`` elements per lane can have its return packed
+        at all: a load (``load``) of at least two bank words per lane on hardware with
+        ``packing_lanes`` (which lane pairs must share an address is :meth:`packed`'s
+        question)."""
+        return (load and bool(self.hardware.packing_lanes)
+                and (self.element_bits << vector_log2) >= 2 << self.word_log2)
+
+    def packed(self, lane_images: Sequence[int], vector_log2: int, load: bool) -> bool:
+        """Whether a warp access is served with its return packed (fewer phases).
+
+        Args:
+            lane_images: the image of each lane bit (lane ``2^i`` → ``lane_images[i]``), in
+                any coordinates where equal addresses are equal images (tensor columns or
+                memory offsets); missing lane bits count as broadcast (zero).
+            vector_log2: log2 of the elements per lane.
+            load: True for a load (``ld.shared``); stores never pack.
+
+        Returns:
+            True when ``load``, the access is at least two bank words per lane, and the lane
+            bit of one of the hardware's ``packing_lanes`` has a zero image (every lane pair
+            ``n``, ``n ^ m`` shares its address).
+
+        Source: :data:`NVIDIA` (measured, ``papers/hardware/``).
+        """
+        if not self.may_pack(vector_log2, load):
+            return False
+        for m in self.hardware.packing_lanes:
+            i = m.bit_length() - 1
+            if i >= len(lane_images) or not lane_images[i]:
+                return True
+        return False
 
 
 @memoize(256)

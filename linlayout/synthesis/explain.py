@@ -186,9 +186,10 @@ def _holds(target: int, cols: dict[str, tuple[int, ...]]) -> str:
 
 
 def _conflict_roles(report: ConflictReport, side: LinearLayout, memory: LinearLayout,
-                    element_bits: int,
-                    hardware: HardwareModel | None) -> dict[int, tuple[int, tuple[int, int]]]:
-    """``{offset bit: (direction, lanes)}`` for the segment bits that raise this side's degree.
+                    element_bits: int, hardware: HardwareModel | None,
+                    load: bool) -> dict[int, tuple[int, tuple[int, int]]]:
+    """``{offset bit: (direction, lanes)}`` for the segment bits that raise this side's degree
+    (``load``: the side is a load, counted as ``ld.shared``).
 
     The directions are the echelon basis of the conflict subspace (leading bits descending);
     lanes combine the colliding pairs :func:`explain_conflicts` gives for its basis.
@@ -198,7 +199,8 @@ def _conflict_roles(report: ConflictReport, side: LinearLayout, memory: LinearLa
     ld_st = report.instruction == "ld/st.shared"
     exp = explain_conflicts(side, memory, element_bits=element_bits, hardware=hardware,
                             vector_elems=report.vector_elems if ld_st else None,
-                            instruction=None if ld_st else report.instruction)
+                            instruction=(("ld.shared" if load else "st.shared") if ld_st
+                                         else report.instruction))
     dirs = [p.direction for p in exp.pairs]
     out = {}
     for v in f2.echelon(dirs):
@@ -273,8 +275,8 @@ def explain_synthesis(result: SwizzleResult, store: LinearLayout | Transfer,
     # each side in its own flat coordinates (plan_access flattens in the side's out-dim order)
     side_cols = [{n: getattr(p, n) for n in _DIM_NAMES} for p in plans]
     conflicts = [
-        _conflict_roles(rep, s, memory, bits, hardware) if c else {}
-        for rep, s, c in zip(result.reports, sides, counted)]
+        _conflict_roles(rep, s, memory, bits, hardware, k > 0) if c else {}
+        for k, (rep, s, c) in enumerate(zip(result.reports, sides, counted))]
     vec_log2 = [rep.vector_elems.bit_length() - 1 for rep in result.reports]
     w, seg_lo = model.within_word_bits, model.seg_lo
     bound_degrees = tuple(b.degree for b in result.bound.sides) if len(result.bound.sides) \

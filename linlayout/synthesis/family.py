@@ -346,9 +346,10 @@ def optimal_swizzles(
     cols = list(ref.columns)
     zb = tuple(cols[:z])
     xs = []
-    for side in (store, load.transpose_outs(store.out_dim_names)):
+    for i, side in enumerate((store, load.transpose_outs(store.out_dim_names))):
         dist = distributed_columns(side, "layout", model.warp_log2)
-        xs.append(tuple(f2.apply(dist.lane, v) for v in model.phase_lanes(k)) + zb)
+        packed = model.packed(dist.lane, k, i == 1)  # the load's return may be packed
+        xs.append(tuple(f2.apply(dist.lane, v) for v in model.phase_lanes(k, packed)) + zb)
     ea = max(0, nseg - (d - f2.rank(xs[0])))
     eb = max(0, nseg - (d - f2.rank(xs[1])))
     q = d - z
@@ -429,7 +430,8 @@ def is_optimal(
                              weights=weights)
     r = synthesize_transfer(transfer, goal)
     kw = dict(element_bits=transfer.element_bits, hardware=transfer.hardware)
-    reports = [bank_conflicts(side, memory, **kw) for side in transfer.layouts]
+    reports = [bank_conflicts(side, memory, instruction="ld.shared" if i else "st.shared", **kw)
+               for i, side in enumerate(transfer.layouts)]
     good: list[str] = []
     bad: list[str] = []
     for name, rep, best in zip(transfer.names, reports, r.reports):

@@ -127,7 +127,8 @@ def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target
                                  instruction=e.counter)
         else:
             rep = bank_conflicts(dist, layout, element_bits=bits, hardware=hw,
-                                 vector_elems=e.vector_elems)
+                                 vector_elems=e.vector_elems,
+                                 instruction="ld.shared" if kind == "load" else "st.shared")
         out.append(LoweredSide(name, e, rep))
     return tuple(out)
 

@@ -145,7 +145,8 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
         lam_rank: dict[tuple[int, ...], int] = {}
         instr = _plain_instruction()
         for k in range(kmax, -1, -1):
-            phase = model.phase_lanes(k)
+            packed = model.packed(side.lane, k, index > 0)  # a load's return may be packed
+            phase = model.phase_lanes(k, packed)
             lam = lam_rank.get(phase)
             if lam is None:
                 lam = lam_rank[phase] = f2.rank(f2.compose(side.lane, phase))
@@ -153,7 +154,7 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
             out.append(_option(
                 side=index, instruction=instr, vector_log2=k,
                 instructions_per_warp=1 << (rank_r - k),
-                phases=1 << len(model.phase_masks(k)),
+                phases=1 << len(model.phase_masks(k, packed)),
                 bound_exponent=max(0, nseg - (d - dim_x))))
     for instr in matrix or ():
         opt = _matrix_option(index, instr, side, reg_basis, model, d, nseg,

@@ -201,8 +201,9 @@ def pad_transfer(transfer: Transfer, objective: Objective = WAVEFRONTS, *,
         remap = _row_major(out_dims, order)
         for pairs in pairs_list:
             memory = PaddedLayout(remap, pairs)
-            reports = [bank_conflicts(s, memory, element_bits=element_bits, hardware=hardware)
-                       for s in sides]
+            reports = [bank_conflicts(s, memory, element_bits=element_bits, hardware=hardware,
+                                      instruction="ld.shared" if i else "st.shared")
+                       for i, s in enumerate(sides)]
             count += 1
             key = objective.key(*transfer.totals(reports)) + \
                 (memory.overhead_bytes(element_bits),)

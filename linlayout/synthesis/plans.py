@@ -138,8 +138,10 @@ def plan_key(plan: Plan, weights: Sequence[int], objective: Objective) -> tuple[
 # ---------------------------------------------------------------------------------- counting
 def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
                 reg_basis: tuple[int, ...], model: BankModel, d: int,
-                with_basis: bool = True) -> ConflictReport:
-    """Exactly what ``bank_conflicts(side, memory)`` returns, from flat columns.
+                with_basis: bool = True, load: bool = False) -> ConflictReport:
+    """Exactly what ``bank_conflicts(side, memory, instruction="ld.shared" if load else
+    "st.shared")`` returns, from flat columns (a load's return may be packed:
+    :meth:`~linlayout.hardware.model.BankModel.packed`).
 
     Args:
         mem_cols: the memory layout's columns (tensor coordinate of each offset bit).
@@ -155,7 +157,7 @@ def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         mem_cols, d, reg_basis, model,
         lambda: lane_offs + f2.compose_within(inv, side.warp + side.block, d))
     reg_offs = f2.compose_within(inv, side.register, d)
-    return count_offsets(lane_offs, reg_offs, k, model, with_basis)
+    return count_offsets(lane_offs, reg_offs, k, model, with_basis, load)
 
 
 def matrix_report(option: SideOption, inv: Sequence[int], side: Distributed,
@@ -190,7 +192,7 @@ def with_conflict_offsets(plan: Plan, problem: Problem) -> Plan:
             reports.append(matrix_report(o, inv, problem.sides[o.side], problem.model))
         else:
             reports.append(side_report(cols, inv, problem.sides[o.side], problem.regs[o.side],
-                                       problem.model, problem.d))
+                                       problem.model, problem.d, load=o.side > 0))
     return dataclasses.replace(plan, reports=tuple(reports))
 
 
@@ -681,8 +683,10 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
             assert o.geometry is not None
             lanes_by_side.append([c for c in o.geometry.rows if c])
         else:
-            lanes_by_side.append(f2.compose(problem.sides[o.side].lane,
-                                            problem.model.phase_lanes(o.vector_log2)))
+            side = problem.sides[o.side]
+            packed = problem.model.packed(side.lane, o.vector_log2, o.side > 0)
+            lanes_by_side.append(f2.compose(side.lane,
+                                            problem.model.phase_lanes(o.vector_log2, packed)))
     bases = problem.chain_bases
     if prefix is not None:
         ready = _prepare(prefix, assignment, problem, lanes_by_side, bases)
@@ -856,7 +860,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
                 reports.append(matrix_report(o, inv, sides[o.side], model, False))
             else:
                 reports.append(side_report(cols, inv, sides[o.side], regs[o.side], model, d,
-                                           False))
+                                           False, load=o.side > 0))
     except LayoutError:
         return None
     return Plan(cols, tuple(reports), tuple(assignment), proven)

@@ -664,10 +664,10 @@ def _count(cols: Sequence[int], options: Sequence[Sequence[SideOption]], problem
     if inv is None:
         inv = f2.inverse(cols)
     reports, chosen = [], []
-    for opts, side, reg in zip(options, problem.sides, problem.regs):
+    for index, (opts, side, reg) in enumerate(zip(options, problem.sides, problem.regs)):
         best = None
         if any(not o.is_matrix for o in opts):
-            rep = side_report(cols, inv, side, reg, model, d, False)
+            rep = side_report(cols, inv, side, reg, model, d, False, load=index > 0)
             plain = next(o for o in opts if not o.is_matrix)
             best = (key(rep.wavefronts_per_warp, rep.instructions_per_warp), rep, plain)
         for o in opts:

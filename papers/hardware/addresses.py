@@ -20,7 +20,11 @@ The hardware model (NVIDIA; ``docs/hardware-model.md``):
   16-byte-aligned addresses of the 8 rows of matrix ``j`` (``.x1``: lanes 0–7, ``.x2``: 0–15,
   ``.x4``: 0–31; the other lanes' addresses are ignored) and each matrix is one phase;
 * inside a phase, lanes asking for the same word are served together; a phase costs as many
-  wavefronts as the most distinct words asked of one bank; warps never conflict.
+  wavefronts as the most distinct words asked of one bank; warps never conflict;
+* return packing (measured here first, ``pack`` cases): an ``ld.shared`` of 8 or 16 bytes
+  per lane where every lane ``n`` asks for the same address as lane ``n ^ 1`` (or every lane
+  the same as ``n ^ 2``) is served in the phases of an access half as wide (32 lanes for 8
+  bytes, 16 for 16); stores are not packed.
 
 Units: addresses are bytes from the start of the buffer; offsets are elements.
 """
@@ -222,33 +226,45 @@ def phase_degree(accesses: Sequence[tuple[int, int]]) -> int:
     return max(len(s) for s in banks.values())
 
 
-def count(table: Sequence[Sequence[Sequence[int]]], access_bytes: int, matrices: int = 0) -> Count:
+def packs(addrs: Sequence[int], access_bytes: int) -> bool:
+    """Return packing (module docstring): a wide load whose lanes ``n`` and ``n ^ 1`` (or
+    ``n`` and ``n ^ 2``) all give the same address."""
+    return access_bytes >= 2 * BANK_BYTES and any(
+        all(addrs[n] == addrs[n ^ m] for n in range(WARP)) for m in (1, 2))
+
+
+def count(table: Sequence[Sequence[Sequence[int]]], access_bytes: int, matrices: int = 0,
+          load: bool = False) -> Count:
     """Apply the hardware model (module docstring) to byte addresses.
 
     Args:
         table: ``table[w][i][lane]`` byte addresses.
         access_bytes: bytes per lane (1–16) for ``ld/st.shared``; ignored for matrices.
         matrices: 0 for ``ld/st.shared``, else 1, 2 or 4 (``ldmatrix``/``stmatrix``).
+        load: an ``ld.shared`` (whose return may be packed, :func:`packs`).
     """
     if matrices:
         phases = [list(range(8 * j, 8 * j + 8)) for j in range(matrices)]
         width = 16
     else:
-        per = (NUM_BANKS * BANK_BYTES) // max(access_bytes, BANK_BYTES)
-        phases = [list(range(p, p + per)) for p in range(0, WARP, per)]
         width = access_bytes
-    waves, degree = [], 1
+    waves, degree, nphases = [], 1, 0
     for warp in table:
         row = []
         for addrs in warp:
             for a in addrs:
                 if a % width:
                     raise ValueError(f"address {a} is not aligned to the {width}-byte access")
+            if not matrices:
+                wide = access_bytes // 2 if load and packs(addrs, access_bytes) else access_bytes
+                per = (NUM_BANKS * BANK_BYTES) // max(wide, BANK_BYTES)
+                phases = [list(range(p, p + per)) for p in range(0, WARP, per)]
+            nphases = max(nphases, len(phases))
             ds = [phase_degree([(addrs[t], width) for t in lanes]) for lanes in phases]
             degree = max(degree, *ds)
             row.append(sum(ds))
         waves.append(tuple(row))
-    return Count(wavefronts=tuple(waves), degree=degree, phases=len(phases))
+    return Count(wavefronts=tuple(waves), degree=degree, phases=nphases)
 
 
 def padded(offset: int, interval: int, pad: int) -> int:

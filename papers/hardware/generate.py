@@ -34,7 +34,8 @@ import linlayout  # noqa: E402
 
 MODEL = ("NVIDIA: 32 banks of 4-byte words; ld/st.shared phases of 128/max(bytes,4) consecutive "
          "lanes; ldmatrix/stmatrix one phase per 8x8 matrix; same-word requests served "
-         "together; warps never conflict")
+         "together; warps never conflict; an 8- or 16-byte ld.shared whose lanes n and n^1 "
+         "(or n and n^2) share addresses runs in the phases of an access half as wide")
 
 
 def build() -> tuple[list[Prediction], dict[str, str]]:

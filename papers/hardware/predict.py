@@ -112,9 +112,8 @@ def predict(case: Case) -> Prediction:
     """
     e = case.element_bits
     kw = {"element_bits": e}
-    if case.is_matrix:
-        kw["instruction"] = case.instruction
-    elif case.vector_elems is not None:
+    kw["instruction"] = case.instruction  # ld.shared / st.shared: the direction matters
+    if not case.is_matrix and case.vector_elems is not None:
         kw["vector_elems"] = case.vector_elems
     rep = bank_conflicts(case.layout, case.memory, **kw)
     sim = simulate_bank_access(case.layout, case.memory, **kw)
@@ -144,7 +143,8 @@ def predict(case: Case) -> Prediction:
         size = addresses.padded(size - 1, interval, pad) + 1
     table = [[[o * e // 8 for o in lanes] for lanes in w] for w in elems]
     smem = max(16, size * e // 8)
-    count = addresses.count(table, access_bytes, matrices)
+    count = addresses.count(table, access_bytes, matrices,
+                            load=not case.is_store and not case.is_matrix)
     source = "linlayout" if case.padding is None else "address-model"
     if case.padding is None:
         checks = {"wavefronts per instruction": (count.wavefronts[0][0],

@@ -16,7 +16,7 @@ import pytest
 
 from linlayout import LayoutError, bank_conflicts, examples, synthesize_swizzle
 from linlayout import f2
-from linlayout.conflicts.simulate import phase_lanes_by_id
+from linlayout.conflicts.simulate import packed_by_lanes, phase_lanes_by_id
 from linlayout.hardware.access import plan_access
 from linlayout.hardware.model import bank_model
 from linlayout.synthesis import Transfer
@@ -49,7 +49,8 @@ def check_claims(result, sides, element_bits) -> None:
         ld_st = rep.instruction == "ld/st.shared"
         again = bank_conflicts(side, memory, element_bits=element_bits,
                                vector_elems=rep.vector_elems if ld_st else None,
-                               instruction=None if ld_st else rep.instruction)
+                               instruction=(("ld.shared" if k else "st.shared") if ld_st
+                                            else rep.instruction))
         assert again.degree == rep.degree
         conflict_bits = [b for b in exp.bits if b.sides[k].conflict]
         assert 1 << len(conflict_bits) == again.degree
@@ -75,7 +76,8 @@ def check_claims(result, sides, element_bits) -> None:
                 assert role.direction >> model.seg_lo << model.seg_lo == role.direction
                 if ld_st:
                     a, c = role.lanes
-                    phases = phase_lanes_by_id(model, again.vector_elems.bit_length() - 1)
+                    kv = again.vector_elems.bit_length() - 1
+                    phases = phase_lanes_by_id(model, kv, packed_by_lanes(plan, model, kv, k > 0))
                     assert any(a in p and c in p for p in phases)
                     offs = [f2.apply(inv, f2.apply(plan.lane, lane)) for lane in (a, c)]
                     words = [_words(o, again.vector_elems, element_bits) for o in offs]
@@ -87,7 +89,8 @@ def check_claims(result, sides, element_bits) -> None:
         if ld_st:  # each segment bit's claim, by Lemma 9.4 on the simulator's phase
             k_vec = again.vector_elems.bit_length() - 1
             z = max(k_vec, model.within_word_bits)
-            phase0 = phase_lanes_by_id(model, k_vec)[0]
+            phase0 = phase_lanes_by_id(model, k_vec,
+                                       packed_by_lanes(plan, model, k_vec, k > 0))[0]
             base = f2.apply(inv, f2.apply(plan.lane, phase0[0]))
             x_span = [f2.apply(inv, f2.apply(plan.lane, lane)) ^ base for lane in phase0]
             x_span += [1 << i for i in range(z)]

@@ -73,9 +73,10 @@ def test_every_example_is_conflict_free_and_exact(name):
     r = synthesize_swizzle(ex.store, ex.load, element_bits=ex.element_bits)
     assert r.optimal
     assert r.store.degree == 1 and r.load.degree == 1
-    for side, rep in ((ex.store, r.store), (ex.load, r.load)):
-        assert bank_conflicts(side, r.layout, element_bits=ex.element_bits) == rep
-        assert simulate_bank_access(side, r.layout, element_bits=ex.element_bits) == rep
+    for side, rep, instr in ((ex.store, r.store, "st.shared"), (ex.load, r.load, "ld.shared")):
+        kw = dict(element_bits=ex.element_bits, instruction=instr)
+        assert bank_conflicts(side, r.layout, **kw) == rep
+        assert simulate_bank_access(side, r.layout, **kw) == rep
 
 
 def test_blocked_to_mma_vectorises_two_bf16_on_both_sides_and_eight_on_the_store():
@@ -95,16 +96,17 @@ def _check_result(store, load, r, e, **hw):
     assert lay.in_dim_names == ("vector", "bank", "segment")
     assert lay.is_invertible
     assert lay.out_dims == store.out_dims
-    for side, rep in ((store, r.store), (load, r.load)):
-        assert bank_conflicts(side, lay, element_bits=e, **hw) == rep
+    for side, rep, instr in ((store, r.store, "st.shared"), (load, r.load, "ld.shared")):
+        assert bank_conflicts(side, lay, element_bits=e, instruction=instr, **hw) == rep
         assert rep.vector_elems >= r.vector_elems
     bound = (r.bound.wavefronts_per_warp, r.bound.instructions_per_warp)
     assert bound <= _cost(r.reports)
     assert r.optimal == (bound == _cost(r.reports))
     # never worse than the paper's objective: every side at the widest common vector
     common = common_vector_layout(store, load, element_bits=e, **hw)
-    assert _cost(r.reports) <= _cost([bank_conflicts(s, common, element_bits=e, **hw)
-                                      for s in (store, load)])
+    assert _cost(r.reports) <= _cost([bank_conflicts(s, common, element_bits=e, instruction=i,
+                                                     **hw)
+                                      for s, i in ((store, "st.shared"), (load, "ld.shared"))])
 
 
 def test_random_pairs_are_exact_optimal_and_no_worse_than_a_common_vector():
@@ -125,8 +127,10 @@ def test_random_pairs_are_exact_optimal_and_no_worse_than_a_common_vector():
         _check_result(store, load, r, e)
         proven += r.optimal
         if d <= 10 and i % 4 == 0:
-            assert simulate_bank_access(store, r.layout, element_bits=e) == r.store
-            assert simulate_bank_access(load, r.layout, element_bits=e) == r.load
+            assert simulate_bank_access(store, r.layout, element_bits=e,
+                                        instruction="st.shared") == r.store
+            assert simulate_bank_access(load, r.layout, element_bits=e,
+                                        instruction="ld.shared") == r.load
     assert proven >= 190
 
 
@@ -378,8 +382,9 @@ def test_auto_on_random_pairs_is_exact_and_no_worse():
         e = rng.choice([8, 16, 32])
         auto = synthesize_swizzle(store, load, element_bits=e, instructions="auto")
         plain = synthesize_swizzle(store, load, element_bits=e)
-        for side, rep in ((store, auto.store), (load, auto.load)):
-            instr = None if rep.instruction == "ld/st.shared" else rep.instruction
+        for side, rep, plain_instr in ((store, auto.store, "st.shared"),
+                                       (load, auto.load, "ld.shared")):
+            instr = plain_instr if rep.instruction == "ld/st.shared" else rep.instruction
             assert bank_conflicts(side, auto.layout, element_bits=e, instruction=instr) == rep
         cost = lambda r: (sum(x.wavefronts_per_warp for x in (r.store, r.load)),  # noqa: E731
                           sum(x.instructions_per_warp for x in (r.store, r.load)))
@@ -485,8 +490,9 @@ def test_synthesis_never_crashes_and_stays_exact():
         except LayoutError:
             continue
         ok += 1
-        for side, rep in zip([store, *loads], [r.store, *r.loads]):
-            instr = None if rep.instruction == "ld/st.shared" else rep.instruction
+        for i, (side, rep) in enumerate(zip([store, *loads], [r.store, *r.loads])):
+            plain_instr = "ld.shared" if i else "st.shared"  # a load's return may be packed
+            instr = plain_instr if rep.instruction == "ld/st.shared" else rep.instruction
             assert ll.bank_conflicts(side, r.layout, **kw, instruction=instr) == rep
     assert ok > 150
 

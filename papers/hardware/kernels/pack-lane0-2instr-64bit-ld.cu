@@ -2,10 +2,10 @@
 //
 // case:        pack-lane0-2instr-64bit-ld (pack)
 // what:        two v2 loads per warp, lanes n and n^1 share in both
-// instruction: ld.shared.v2.u32, 8 byte(s) per lane, 2 phase(s)
+// instruction: ld.shared.v2.u32, 8 byte(s) per lane, 1 phase(s)
 // layout:      32-bit elements, vector of 2, 1 warp(s),
 //              2 instruction(s) per warp per iteration
-// predicted:   2 wavefront(s) per instruction (degree 1), 4 per warp, 4 per CTA iteration
+// predicted:   1 wavefront(s) per instruction (degree 1), 2 per warp, 2 per CTA iteration
 //              (source: linlayout)
 #include "../cuda/common.cuh"
 

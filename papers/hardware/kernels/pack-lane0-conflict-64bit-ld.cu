@@ -2,10 +2,10 @@
 //
 // case:        pack-lane0-conflict-64bit-ld (pack)
 // what:        v2 load, n and n^1 share; lane bit 1 moves 128 bytes (same banks)
-// instruction: ld.shared.v2.u32, 8 byte(s) per lane, 2 phase(s)
+// instruction: ld.shared.v2.u32, 8 byte(s) per lane, 1 phase(s)
 // layout:      64-bit elements, vector of 1, 1 warp(s),
 //              1 instruction(s) per warp per iteration
-// predicted:   4 wavefront(s) per instruction (degree 2), 4 per warp, 4 per CTA iteration
+// predicted:   2 wavefront(s) per instruction (degree 2), 2 per warp, 2 per CTA iteration
 //              (source: linlayout)
 #include "../cuda/common.cuh"
 

@@ -2,10 +2,10 @@
 //
 // case:        pack-lane1-128bit-ld (pack)
 // what:        v4 load, lanes n and n^2 share 16 bytes
-// instruction: ld.shared.v4.u32, 16 byte(s) per lane, 4 phase(s)
+// instruction: ld.shared.v4.u32, 16 byte(s) per lane, 2 phase(s)
 // layout:      128-bit elements, vector of 1, 1 warp(s),
 //              1 instruction(s) per warp per iteration
-// predicted:   4 wavefront(s) per instruction (degree 1), 4 per warp, 4 per CTA iteration
+// predicted:   2 wavefront(s) per instruction (degree 1), 2 per warp, 2 per CTA iteration
 //              (source: linlayout)
 #include "../cuda/common.cuh"
 
