@@ -189,6 +189,7 @@ TY = {"f32": "*fp32", "f16": "*fp16", "bf16": "*bf16", "i8": "*i8", "i32": "*i32
 
 
 def blocked(spt, tpw, wpc, order):
+    """A Gluon ``BlockedLayout`` from its four lists."""
     return gl.BlockedLayout(size_per_thread=spt, threads_per_warp=tpw, warps_per_cta=wpc,
                             order=order)
 
@@ -331,6 +332,8 @@ def ptx_shared_counts(ptx: str) -> dict:
 
 
 def side_of(ptx_instr: str) -> str | None:
+    """``load`` for ``ld.shared*``/``ldmatrix*``, ``store`` for ``st.shared*``/``stmatrix*``,
+    else None (a shuffle, a ``cp.async`` …)."""
     if ptx_instr.startswith(("ld.shared", "ldmatrix")):
         return "load"
     if ptx_instr.startswith(("st.shared", "stmatrix")):
@@ -339,6 +342,8 @@ def side_of(ptx_instr: str) -> str | None:
 
 
 def run_check(ttgir: Path) -> dict:
+    """``linlayout check --json`` on one TTGIR file (this checkout's linlayout); raises
+    RuntimeError when check fails to run (exit status other than 0 or 1)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.run([sys.executable, "-m", "linlayout", "check", "--json", str(ttgir)],
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=600, check=False)
@@ -448,6 +453,8 @@ def check_vs_ptx(pred: dict, counts: dict) -> list[str]:
 
 
 def compile_one(c: dict) -> tuple[dict, object]:
+    """Compile one catalogue entry for sm_90a with ``num_stages=1``: (signature, compiled
+    kernel). Every pointer argument gets ``tt.divisibility = 16``."""
     fn = c["fn"]
     arg_names = fn.arg_names
     sig = {}

@@ -329,6 +329,9 @@ def measure(out: Path, budget: float, ncu: str | None = None) -> int:
     out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     ok = sum("metrics" in k for k in doc["kernels"])
     print(f"run.py: {ok}/{len(cases)} kernels measured, {doc['seconds']} s -> {out}")
+    if ok < len(cases):
+        print("notes: " + "; ".join(doc["notes"]) + "\nncu log (tail):\n"
+              + doc.get("launch_log", "")[-2500:])
     return 0 if ok else 1
 
 
