@@ -18,7 +18,7 @@ driver.py``) passes them.
 Usage::
 
     python3 run.py launch [--dry-run] [NAME ... | all]   # launch the named kernels, in order
-    python3 run.py measure --out FILE [--budget 110]     # one ncu process over all kernels
+    python3 run.py measure --out FILE [--budget 110] [NAME ...]  # one ncu process
 
 ``measure`` runs ``ncu --clock-control none --metrics <list> --export R python3 run.py launch
 all`` (the metric list: those of :data:`METRICS` that ``ncu --query-metrics`` lists; the four
@@ -265,9 +265,12 @@ def match(cases: list[dict], rows: list[dict], metrics: list[str]) -> list[dict]
     return out
 
 
-def measure(out: Path, budget: float, ncu: str | None = None) -> int:
+def measure(out: Path, budget: float, ncu: str | None = None,
+            names: list[str] | None = None) -> int:
+    """One ncu process over the kernels ``names`` (default all), within ``budget`` seconds;
+    writes ``out`` (JSON) and ``out.csv``. Returns 0 when at least one kernel was measured."""
     started = time.time()
-    cases = select(load_cases(), [])
+    cases = select(load_cases(), names or [])
     ncu = ncu or find_ncu()
     doc = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "ncu": None,
            "device": None, "metrics": [], "kernels": [], "notes": []}
@@ -345,11 +348,12 @@ def main(argv: list[str] | None = None) -> int:
     me.add_argument("--out", type=Path, default=HERE / "triton_measurements.json")
     me.add_argument("--budget", type=float, default=110, help="seconds for the whole measure")
     me.add_argument("--ncu", default=None)
+    me.add_argument("names", nargs="*", help="kernels to measure (default: all)")
     args = ap.parse_args(argv)
     if args.cmd == "launch":
         cases = select(load_cases(), args.names)
         return 1 if launch(cases, args.dry_run) else 0
-    return measure(args.out, args.budget, args.ncu)
+    return measure(args.out, args.budget, args.ncu, args.names)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ PY="${PYTHON:-python3}"
 DEST="${OUT:-$HERE}"
 start=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-timeout 150 "$PY" run.py measure --out "$DEST/triton_measurements.json" --budget 120
+timeout 130 "$PY" run.py measure --out "$DEST/triton_measurements.json" --budget 110
 echo "run.py measure exit $?"
 "$PY" compare.py --measurements "$DEST/triton_measurements.json" > "$DEST/triton_compare.txt" 2>&1
 status=$?
