@@ -48,7 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "layout files count offsets in elements of this size")
     add_hardware_args(c)
     c.add_argument("--instruction", metavar="NAME",
-                   help="ld.shared/st.shared (default), ldmatrix/stmatrix.x{1,2,4}[.trans], or an "
+                   help="ld.shared (a load: wide loads whose lanes n, n^1 or n, n^2 share an "
+                        "address are served with their return packed), st.shared; default: "
+                        "direction unstated, counted as a store; ldmatrix/stmatrix.x{1,2,4}"
+                        "[.trans], or an "
                         "AMD LDS instruction (ds_read_b128, ds_read2_b64, ds_read_b64_tr_b16, "
                         "global_load_lds_dwordx4, …; with --hardware AMD_CDNA3/AMD_CDNA4)")
     c.add_argument("--vector-elems", type=int, metavar="N",

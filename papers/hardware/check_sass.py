@@ -6,8 +6,10 @@ instructions of the intended width — no more (split accesses), no fewer (hoist
 ones). This reads each kernel's SASS with ``cuobjdump --dump-sass`` (``build/obj/<case>.o``)
 and checks, between the two ``CS2R Rx, SR_CLOCKLO`` that bracket the loop:
 
-* one backward branch (the loop) and every shared-memory instruction inside it;
-* as many of them as the case has instructions per warp;
+* one backward branch (the loop) and every shared-memory instruction inside it — for a
+  ``serial`` case (the warps take turns) one or more loops, since the compiler may copy the
+  loop into each turn;
+* as many of them as the case has instructions per warp (in each loop);
 * all with the expected opcode: ``LDS.U8``/``LDS.U16``/``LDS``/``LDS.64``/``LDS.128`` for 1- to
   16-byte ``ld.shared`` (``STS…`` for ``st.shared``), ``LDSM.16.M88{,.2,.4}`` for
   ``ldmatrix.x{1,2,4}`` (``MT88`` with ``.trans``), ``STSM…`` for ``stmatrix``.
@@ -58,8 +60,9 @@ def parse_sass(text: str) -> list[tuple[int, str, str]]:
     return out
 
 
-def loop_shared_ops(instrs: list[tuple[int, str, str]]) -> dict:
-    """The shared-memory instructions between the clock reads, and whether all are in the loop."""
+def loop_shared_ops(instrs: list[tuple[int, str, str]], many: bool = False) -> dict:
+    """The shared-memory instructions between the clock reads, and whether all are in the loop
+    (``many``: any number of loops, each listed; ``in_loop`` is then the first loop's)."""
     clocks = [a for a, op, args in instrs if op == "CS2R" and "SR_CLOCKLO" in args]
     if len(clocks) != 2:
         return {"error": f"expected 2 clock reads, found {len(clocks)}"}
@@ -71,25 +74,29 @@ def loop_shared_ops(instrs: list[tuple[int, str, str]]) -> dict:
             m = re.search(r"0x([0-9a-f]+)", args)
             if m and int(m.group(1), 16) < a:
                 back.append((int(m.group(1), 16), a))
-    if len(back) != 1:
+    if len(back) != 1 and not (many and back):
         return {"error": f"expected one loop (backward branch), found {len(back)}"}
-    lo, hi = back[0]
     shared = [(a, op) for a, op, _ in body if op.split(".")[0] in _SHARED]
-    inside = [op for a, op in shared if lo <= a <= hi]
-    return {"in_loop": inside, "outside_loop": len(shared) - len(inside)}
+    # innermost loops only (a serial case's turn loop may hold the measured loop)
+    back = [(lo, hi) for lo, hi in back
+            if not any((lo, hi) != (l2, h2) and lo <= l2 and h2 <= hi for l2, h2 in back)]
+    loops = [[op for a, op in shared if lo <= a <= hi] for lo, hi in back]
+    inside = sum(len(x) for x in loops)
+    return {"in_loop": loops[0], "loops": loops, "outside_loop": len(shared) - inside}
 
 
 def check_case(case: dict, sass: str) -> dict:
     """Check one case's SASS; returns ``{"ok", "opcodes", "count", "expected", ...}``."""
     want = expected_opcode(case)
-    found = loop_shared_ops(parse_sass(sass))
+    found = loop_shared_ops(parse_sass(sass), many=case.get("category") == "serial")
     if "error" in found:
         return {"ok": False, "expected": want, "error": found["error"]}
     ops = found["in_loop"]
-    ok = (found["outside_loop"] == 0 and len(ops) == case["instructions_per_warp"]
-          and set(ops) == {want})
+    ok = (found["outside_loop"] == 0
+          and all(len(x) == case["instructions_per_warp"] and set(x) == {want}
+                  for x in found["loops"]))
     return {"ok": ok, "expected": want, "expected_count": case["instructions_per_warp"],
-            "count": len(ops), "opcodes": sorted(set(ops)),
+            "count": len(ops), "opcodes": sorted(set(ops)), "loops": len(found["loops"]),
             "outside_loop": found["outside_loop"]}
 
 

@@ -109,8 +109,11 @@ def verdict(pred: dict, meas: dict | None, iters: int = 0,
     return "DISAGREE", f"unknown method {method!r}"
 
 
-def rows(cases: list[dict], measured: dict[str, dict], iters: int = 0) -> list[dict]:
-    by_name = {c["case"]: c for c in cases}
+def rows(cases: list[dict], measured: dict[str, dict], iters: int = 0,
+         catalogue: list[dict] | None = None) -> list[dict]:
+    """One row per case of ``cases``; a case's ``serial-…`` twin is looked up in
+    ``catalogue`` (default ``cases``) and judged when ``measured`` holds it."""
+    by_name = {c["case"]: c for c in (catalogue or cases)}
     out = []
     for c in cases:
         m = measured.get(c["case"])
@@ -126,7 +129,9 @@ def rows(cases: list[dict], measured: dict[str, dict], iters: int = 0) -> list[d
             "pred_instr": c["predicted_wavefronts"], "meas_instr": m.get("measured_wavefronts"),
             "pred_warp": c["predicted_wavefronts_per_warp"],
             "meas_warp": m.get("measured_wavefronts_per_warp"),
-            "pred_deg": c["predicted_degree"], "meas_deg": m.get("measured_degree"),
+            "pred_deg": c["predicted_degree"],
+            "meas_deg": None if m.get("measured_wavefronts") is None
+            else m["measured_wavefronts"] / c["phases"],
             "extra": c["predicted_wavefronts"] - c["phases"],
             "conflicts": m.get("measured_bank_conflicts"),
             "method": m.get("method", "-"), "source": c["prediction_source"],
@@ -178,6 +183,30 @@ def markdown(table: list[dict], meta: dict) -> str:
     return "\n".join(lines)
 
 
+def repeats_markdown(doc: dict, cases: list[dict]) -> str:
+    """The repeated runs (``repeats.json``: ``{iterations: measurement file}``) as a table:
+    per case and iteration count, the wavefronts the N- and 2N-iteration launches counted
+    beyond the prediction."""
+    by_name = {c["case"]: c for c in cases}
+    runs = {int(n): {m["case"]: m for m in d["cases"]} for n, d in doc.items()}
+    names = sorted({name for r in runs.values() for name in r},
+                   key=lambda n: (n.startswith("serial-"), n))
+    head = ["case", "warps", "predicted per CTA iteration"] + [
+        f"excess at {n} / {2 * n} iterations" for n in sorted(runs)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name in names:
+        c = by_name.get(name)
+        if c is None:
+            continue
+        cells = [f"`{name}`", str(c["warps"]), str(c["predicted_wavefronts_per_block"])]
+        for n in sorted(runs):
+            m = runs[n].get(name)
+            e = excess(c, m, n) if m else None
+            cells.append("-" if e is None else f"+{e[0]} / +{e[1]}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def write_readme(readme: Path, section: str) -> None:
     """Replace the text between the results markers of ``readme``."""
     text = readme.read_text(encoding="utf-8")
@@ -195,6 +224,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-readme", action="store_true",
                     help="put the results table into README.md (between the markers)")
     ap.add_argument("--readme", type=Path, default=HERE / "README.md")
+    ap.add_argument("--serial-from", type=Path, default=None,
+                    help="take the serial-… cases (the evidence for the concurrent-warps "
+                         "effect) from this measurement file when the main one lacks them")
+    ap.add_argument("--repeats", type=Path, default=None,
+                    help="repeats.json (the varying cases again at more iterations): its table "
+                         "goes into the README section too")
+    ap.add_argument("--measured-only", action="store_true",
+                    help="judge only the cases the measurement file holds (an earlier run "
+                         "with fewer cases)")
     args = ap.parse_args(argv)
     try:
         cases = json.loads(args.cases.read_text(encoding="utf-8"))["cases"]
@@ -203,11 +241,24 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"compare: cannot read input: {exc}", file=sys.stderr)
         return 2
-    table = rows(cases, measured, int(meas_doc.get("iters") or 0))
+    if args.serial_from is not None:
+        try:
+            other = json.loads(args.serial_from.read_text(encoding="utf-8"))["cases"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"compare: cannot read input: {exc}", file=sys.stderr)
+            return 2
+        for m in other:
+            if m["case"].startswith("serial-") and m["case"] not in measured:
+                measured[m["case"]] = m
+    catalogue = cases
+    if args.measured_only:
+        own = {m["case"] for m in meas_doc["cases"]}
+        cases = [c for c in cases if c["case"] in own]
+    table = rows(cases, measured, int(meas_doc.get("iters") or 0), catalogue)
     print(f"device: {meas_doc.get('device', '?')}  driver: {meas_doc.get('driver', '?')}  "
           f"ncu: {meas_doc.get('ncu', '-')}\n")
     print(text_table(table))
-    unknown = sorted(set(measured) - {c["case"] for c in cases})
+    unknown = sorted(set(measured) - {c["case"] for c in catalogue})
     counts = Counter(r["status"] for r in table)
     print("\n" + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
           + (f"; {len(unknown)} measured case(s) not in cases.json" if unknown else ""))
@@ -215,7 +266,14 @@ def main(argv: list[str] | None = None) -> int:
         if r["status"] != "agree":
             print(f"  {r['status']}: {r['case']}: {r['reason']}")
     if args.write_readme:
-        write_readme(args.readme, markdown(table, meas_doc))
+        section = markdown(table, meas_doc)
+        if args.repeats is not None:
+            rep_doc = json.loads(args.repeats.read_text(encoding="utf-8"))
+            section += ("\n\nThe cases whose counts varied, measured again in the same session "
+                        "(`repeats.json`; wavefronts beyond the prediction in the N- and "
+                        "2N-iteration launches, each after the 0-iteration launch is taken "
+                        "off):\n\n" + repeats_markdown(rep_doc, catalogue))
+        write_readme(args.readme, section)
         print(f"results written into {args.readme}")
     ok = counts["agree"] + counts["explained"] == len(table)
     print("every case agrees or is explained" if ok else "SOME CASES FAILED to agree")
