@@ -12,7 +12,8 @@ import json
 import pytest
 
 from linlayout import plan_conversion
-from linlayout.conversion import execute_plan
+from linlayout.conversion import execute_plan, select_bound, shuffle_bound
+from linlayout.conversion.cost import path_cost
 
 from tests.support import ROOT
 
@@ -44,5 +45,13 @@ def test_triton_respects_the_bound_and_linlayout_plans_run(name):
     assert execute_plan(plan.problem, shuffle.plan).correct
     triton_shfl = p["triton"]["shfl"]
     if triton_shfl:
-        assert shuffle.bound <= triton_shfl
-        assert shuffle.instructions["shfl"] <= triton_shfl
+        # Triton's shuffles, selects and permutes are one plan of the family: the bound (on
+        # shuffles, and on NVIDIA selects and permutes too) is at most its count and cost,
+        # and the planner (which holds Triton's construction) is never costlier
+        t = p["triton"]
+        assert shuffle_bound(plan.problem) <= triton_shfl
+        assert select_bound(plan.problem) <= t["selp"] + 7 * t["prmt"]
+        triton_cost = path_cost({k: t[k] for k in ("shfl", "selp", "prmt")}, 0,
+                                plan.weights)
+        assert shuffle.bound <= triton_cost + 1e-9
+        assert shuffle.cost <= triton_cost + 1e-9
