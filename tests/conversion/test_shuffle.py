@@ -8,10 +8,12 @@ import random
 
 import pytest
 
-from linlayout import LinearLayout
+from linlayout import LinearLayout, plan_conversion
 from linlayout.conversion import (ConversionProblem, execute_plan, plan_registers,
-                                  plan_shuffles, resolve_weights, shuffle_bound)
-from linlayout.conversion.shuffle import warp_map
+                                  plan_shuffles, plan_stages, resolve_weights, select_bound,
+                                  shuffle_bound)
+from linlayout.conversion.cost import path_cost
+from linlayout.conversion.shuffle import merge_positions, warp_map
 
 from tests.conversion.support import (held_and_needed, invertible_matrices,
                                       min_shuffle_rounds, random_invertible, warp_layout)
@@ -109,6 +111,8 @@ def test_a_transposition_needs_one_shuffle_and_three_selects():
     plan = plan_shuffles(pb, resolve_weights(None))
     assert plan.instructions == {"shfl": 1, "selp": 3, "prmt": 0, "mov": 0}
     assert execute_plan(pb, plan).correct
+    # each dst register draws on both src registers across the lanes: one merge at least
+    assert select_bound(pb) == 1
 
 
 def test_broadcast_layouts_are_planned_and_executed():
@@ -134,3 +138,27 @@ def test_warps_must_agree_for_shuffles():
     dst = LinearLayout({"register": [[1]], "lane": [[4]], "warp": [[2]]}, {"dim0": 8})
     pb = ConversionProblem.make(src, dst, 32)
     assert warp_map(pb) is None and plan_shuffles(pb, SHUFFLES_ONLY) is None
+
+
+@pytest.mark.parametrize("element_bits", [8, 16, 32])
+def test_select_bound_holds_for_every_plan_of_the_small_cases(element_bits):
+    """All 168 conversions of 4 lanes × 2 registers: no plan built — tables under either
+    weighting, the stage plan where the executor proves it — merges fewer registers than the
+    select bound allows (``selp + (d − 1)·prmt ≥ m``), and where ``plan_conversion`` claims
+    optimality no plan built costs less."""
+    ident = [1, 2, 4]
+    d = merge_positions(element_bits)
+    for cols in invertible_matrices(3):
+        pb = _problem(ident, cols, 1, element_bits)
+        m = select_bound(pb)
+        plans = [plan_shuffles(pb, w) for w in (SHUFFLES_ONLY, resolve_weights(None))]
+        stages = plan_stages(pb, "cuda:90")
+        if stages is not None and execute_plan(pb, stages).correct:
+            plans.append(stages)
+        best = plan_conversion(pb.src, pb.dst, element_bits)
+        for plan in plans:
+            assert execute_plan(pb, plan).correct
+            n = plan.instructions
+            assert n["selp"] + (d - 1) * n["prmt"] >= m, cols
+            if best.optimal:
+                assert best.best.cost <= path_cost(n, 0, best.weights) + 1e-9, cols
