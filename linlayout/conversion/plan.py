@@ -15,9 +15,9 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   lane-dependent permutes (:func:`~linlayout.conversion.shuffle.select_bound`);
 * ``shared_memory`` — a store, a barrier and a load through the optimal swizzled scratch
   layout of :func:`~linlayout.synthesize_swizzle`: the cheapest of plain ``ld/st.shared``,
-  ``ldmatrix``/``stmatrix`` where the target has them (sm_75+ loads, sm_90+ stores) and
-  Triton's own instruction choice (``lowering="triton"``), against the least of their
-  proven bounds.
+  ``ldmatrix``/``stmatrix`` where the target has them (sm_75+ loads, sm_90+ stores) and, on
+  AMD, Triton's own instruction choice (``lowering="triton"``: ``ds_read_tr`` on gfx950),
+  against the least of their proven bounds.
 
 Instruction names are NVIDIA's PTX; on AMD a table shuffle is one ``ds_bpermute_b32`` per
 32-bit word (the same count), a stage plan is counted as Triton emits it on the target (DPP,
@@ -27,8 +27,11 @@ shared-memory path is costed on the AMD bank model.
 Each feasible path gets its exact instruction counts under the plan's model, its cost under
 the weights (:mod:`linlayout.conversion.cost`) and the least cost any path of its family can
 have; the cheapest path is *provably optimal* (among these families, under these weights)
-when no feasible family's bound is below its cost. Since the families contain Triton's own
-constructions, the plan never costs more than Triton's path where that path is costed.
+when no feasible family's bound is below its cost. The families contain Triton's own
+constructions (its shuffle stages; its scratch instructions, which on NVIDIA the plain and
+matrix variants cover), so the plan costs no more than Triton's path wherever that is
+costed — on the kernel corpus and the tests. Should Triton's path ever cost less, the plan
+is not claimed optimal and the argument says so.
 """
 
 from __future__ import annotations
@@ -81,7 +84,8 @@ class PathPlan:
         method: which construction of the family :attr:`plan` is: ``"renaming"``;
             ``"tables"`` or ``"stages"`` (shuffle); ``"ld/st.shared"``, ``"matrix"``
             (``ldmatrix``/``stmatrix`` on some side) or ``"triton"`` (Triton's instruction
-            choice, ``lowering="triton"``) for shared memory; empty when infeasible.
+            choice, ``lowering="triton"``; AMD only) for shared memory; empty when
+            infeasible.
     """
 
     path: str
@@ -323,12 +327,16 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target) ->
     if matrix is not None:
         variants.append(("matrix", synthesize_swizzle(problem.src, problem.dst,
                                                       instructions=matrix, **common)))
-    try:
-        variants.append(("triton", synthesize_swizzle(problem.src, problem.dst,
-                                                      lowering="triton", target=target.name,
-                                                      **common)))
-    except LayoutError:
-        pass  # Triton's lowering of some side is not modelled: the other variants stand
+    if not target.is_nvidia:
+        # AMD: Triton's choices (ds_read_tr on gfx950, its vectors) are outside the two
+        # variants above; on NVIDIA they are within them (its vectors are at most the widest,
+        # its matrix instructions among "auto"'s)
+        try:
+            variants.append(("triton", synthesize_swizzle(problem.src, problem.dst,
+                                                          lowering="triton",
+                                                          target=target.name, **common)))
+        except LayoutError:
+            pass  # Triton's lowering of some side is not modelled: the others stand
     cta_cols = [c for d in ("register", "lane", "warp") for c in problem.columns("src", d)]
     scratch = (1 << f2.rank(cta_cols)) * problem.element_bits // 8
     costed = []
