@@ -63,8 +63,8 @@ from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
 __all__ = ["MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan", "ShufflePlan",
-           "ShuffleRound", "merge_positions", "plan_registers", "plan_shuffles", "select_bound", "shuffle_bound",
-           "warp_map"]
+           "ShuffleRound", "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
+           "shuffle_bound", "warp_map"]
 
 #: The planner tries every twist when it has at most this many bits (lane bits × word-index
 #: bits): 2^8 candidate plans, each costed on its per-lane tables.

@@ -19,9 +19,9 @@ shuffles, the shuffle family costs at most what Triton's own lowering costs. The
 is run, not trusted: on some pairs of packed (8- and 16-bit) elements the modelled stages
 leave elements in the wrong registers (with two or more transpositions, and with one on some
 8-bit pairs), so :func:`~linlayout.plan_conversion` keeps a stage plan only when
-:func:`~linlayout.conversion.execute_plan` proves it reaches ``dst``. The construction needs the in-warp
-conversion to be a permutation of register and lane bits (unit-vector bases); otherwise no
-stage plan is built.
+:func:`~linlayout.conversion.execute_plan` proves it reaches ``dst``. The construction needs
+the in-warp conversion to be a permutation of register and lane bits (unit-vector bases);
+otherwise no stage plan is built.
 """
 
 from __future__ import annotations

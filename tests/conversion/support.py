@@ -9,6 +9,13 @@ from functools import lru_cache
 from linlayout import LinearLayout, f2
 
 
+def probe_layout(side: dict, shape: list[int]) -> LinearLayout:
+    """A layout of ``tests/data/conversion_triton_shuffles.json.gz`` (``reg``, ``lane``,
+    ``warp`` bases over ``dim0, dim1``) as a :class:`LinearLayout`."""
+    return LinearLayout({"register": side["reg"], "lane": side["lane"], "warp": side["warp"]},
+                        {"dim0": shape[0], "dim1": shape[1]})
+
+
 def warp_layout(columns: list[int], register_bits: int, out_bits: int) -> LinearLayout:
     """A one-warp layout: the first ``register_bits`` columns are registers, the rest lanes;
     one out dim ``dim0`` of ``2^out_bits`` elements."""

@@ -14,7 +14,8 @@ from linlayout.conversion import (ConversionProblem, StagePlan, execute_plan, ex
                                   plan_stages)
 from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
 
-from tests.conversion.test_triton_shuffles import PROBES, _layout
+from tests.conversion.support import probe_layout
+from tests.conversion.test_triton_shuffles import PROBES
 
 
 def _lay(regs, lanes, out_bits, warps=()):
@@ -54,7 +55,8 @@ def test_packed_bytes_are_chosen_by_permutes_at_the_cost_of_tritons():
     # Triton shuffles this 8-bit pair with prmt byte selection (2 shfl, 4 selp, 16 prmt in
     # the PTX); the stage plan is that construction, cheaper than the per-lane tables
     p = PROBES["p08_b8_32x32_w4"]
-    plan = plan_conversion(_layout(p["src"], p["shape"]), _layout(p["dst"], p["shape"]), 8)
+    plan = plan_conversion(probe_layout(p["src"], p["shape"]),
+                           probe_layout(p["dst"], p["shape"]), 8)
     shuffle = plan.path("shuffle")
     assert shuffle.method == "stages" and shuffle.instructions["prmt"] > 0
     assert execute_plan(plan.problem, shuffle.plan).correct
@@ -65,7 +67,8 @@ def test_a_stage_plan_the_executor_refutes_is_never_chosen():
     # two transpositions of 16-bit elements: the modelled stages leave elements in the wrong
     # registers, so the shuffle family falls back on its per-lane tables
     p = PROBES["p05_b16_32x32_w4"]
-    plan = plan_conversion(_layout(p["src"], p["shape"]), _layout(p["dst"], p["shape"]), 16)
+    plan = plan_conversion(probe_layout(p["src"], p["shape"]),
+                           probe_layout(p["dst"], p["shape"]), 16)
     stages = plan_stages(plan.problem, "cuda:90")
     assert stages is not None and stages.transpositions == 2
     assert not execute_plan(plan.problem, stages).correct

@@ -15,18 +15,12 @@ from linlayout import plan_conversion
 from linlayout.conversion import execute_plan, select_bound, shuffle_bound
 from linlayout.conversion.cost import path_cost
 
+from tests.conversion.support import probe_layout
 from tests.support import ROOT
 
 DATA = json.loads(gzip.decompress(
     (ROOT / "tests" / "data" / "conversion_triton_shuffles.json.gz").read_bytes()))
 PROBES = DATA["probes"]
-
-
-def _layout(side, shape):
-    from linlayout import LinearLayout
-
-    return LinearLayout({"register": side["reg"], "lane": side["lane"], "warp": side["warp"]},
-                        {"dim0": shape[0], "dim1": shape[1]})
 
 
 def test_the_fixture_holds_shuffle_and_shared_memory_converts():
@@ -38,8 +32,8 @@ def test_the_fixture_holds_shuffle_and_shared_memory_converts():
 @pytest.mark.parametrize("name", sorted(PROBES))
 def test_triton_respects_the_bound_and_linlayout_plans_run(name):
     p = PROBES[name]
-    plan = plan_conversion(_layout(p["src"], p["shape"]), _layout(p["dst"], p["shape"]),
-                           p["element_bits"])
+    plan = plan_conversion(probe_layout(p["src"], p["shape"]),
+                           probe_layout(p["dst"], p["shape"]), p["element_bits"])
     shuffle = plan.path("shuffle")
     assert shuffle.feasible  # the probes keep every warp's elements in the warp
     assert execute_plan(plan.problem, shuffle.plan).correct
