@@ -16,7 +16,8 @@ from linlayout.conversion.cost import path_cost
 from linlayout.conversion.shuffle import merge_positions, warp_map
 
 from tests.conversion.support import (held_and_needed, invertible_matrices,
-                                      min_shuffle_rounds, random_invertible, warp_layout)
+                                      min_shuffle_rounds, min_shuffle_select_cost,
+                                      random_invertible, warp_layout)
 
 #: Weights that price shuffles only: the planner then minimises the shuffle count.
 SHUFFLES_ONLY = resolve_weights({"selp": 0, "prmt": 0})
@@ -162,3 +163,23 @@ def test_select_bound_holds_for_every_plan_of_the_small_cases(element_bits):
             assert n["selp"] + (d - 1) * n["prmt"] >= m, cols
             if best.optimal:
                 assert best.best.cost <= path_cost(n, 0, best.weights) + 1e-9, cols
+
+
+def test_the_shuffle_family_bound_is_below_every_program_of_two_lanes():
+    """Every conversion of a 2-lane warp holding 2 registers (each invertible map of 2 bits),
+    32-bit elements: a brute-force search over all programs of shuffles and selects finds the
+    least cost under the default weights; the shuffle family's bound (shuffles and merges)
+    never exceeds it, the planner's shuffle plan is never below it, and where
+    ``plan_conversion`` claims optimality its cost is at most that least cost."""
+    w = resolve_weights(None)
+    for cols in invertible_matrices(2):
+        pb = _problem([1, 2], cols, 1)
+        regs = [tuple(pb.thread_elements(which, r, lane, 0) for lane in range(2))
+                for which in ("src", "dst") for r in range(2)]
+        least = min_shuffle_select_cost(regs[:2], regs[2:], w["shfl"], w["selp"], 6)
+        plan = plan_conversion(pb.src, pb.dst, 32)
+        shuffle = plan.path("shuffle")
+        assert least is not None and shuffle.bound <= least + 1e-9, cols
+        assert shuffle.cost >= least - 1e-9, cols
+        if plan.optimal:
+            assert plan.best.cost <= least + 1e-9, cols
