@@ -284,8 +284,11 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target) -
         counts = _counts(**tables.instructions)
         candidates.append((path_cost(counts, 0, ws), 0, "tables", tables))
     stages = plan_stages(problem, target)
-    if stages is not None and not execute_plan(problem, stages).correct:
-        stages = None  # the modelled stages do not reach dst on this pair (see .stages)
+    try:
+        if stages is not None and not execute_plan(problem, stages).correct:
+            stages = None  # the modelled stages do not reach dst on this pair (see .stages)
+    except LayoutError:
+        stages = None  # too large to run: not kept unproven
     if stages is not None:
         candidates.append((path_cost(stages.instructions, 0, ws), 1, "stages", stages))
     if not candidates:
@@ -305,7 +308,7 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target) -
         what = (f"{plan.method} stages over {t} register/lane transposition"
                 f"{'' if t == 1 else 's'} (Triton's construction"
                 + ("; v_permlane swaps" if plan.permlane else "") + ")")
-    if counts["shfl"] == bound and target.is_nvidia and cost <= bound_cost + 1e-9:
+    if cost <= bound_cost + 1e-9:
         what += "; it meets the bound"
     return PathPlan("shuffle", True, what, counts, cost=cost, bound=bound_cost,
                     bound_note=note, plan=plan, method=method)
@@ -325,8 +328,11 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target) ->
     variants = [("ld/st.shared", synthesize_swizzle(problem.src, problem.dst, **common))]
     matrix = _matrix_instructions(target)
     if matrix is not None:
-        variants.append(("matrix", synthesize_swizzle(problem.src, problem.dst,
-                                                      instructions=matrix, **common)))
+        try:
+            variants.append(("matrix", synthesize_swizzle(problem.src, problem.dst,
+                                                          instructions=matrix, **common)))
+        except LayoutError:
+            pass  # no side of this tile fits a matrix instruction: plain stands
     if not target.is_nvidia:
         # AMD: Triton's choices (ds_read_tr on gfx950, its vectors) are outside the two
         # variants above; on NVIDIA they are within them (its vectors are at most the widest,
