@@ -3,7 +3,9 @@ with exact counts, a lower bound per path family and a symbolic check.
 
 * :mod:`.problem` — the validated input (:class:`ConversionProblem`);
 * :mod:`.cost` — the weights that price each instruction kind (:data:`DEFAULT_WEIGHTS`);
-* :mod:`.shuffle` — register renaming and warp-shuffle plans, and the shuffle bound;
+* :mod:`.shuffle` — register renaming and warp-shuffle plans, the shuffle and select bounds;
+* :mod:`.stages` — shuffle plans as select–shuffle–select stages (Triton's construction,
+  run-time ``prmt`` byte selection, gfx950 permlane swaps) for any number of transpositions;
 * :mod:`.plan` — :func:`plan_conversion`, every path costed and the cheapest chosen;
 * :mod:`.triton` — Triton 3.9's own path for the pair, costed the same way
   (:class:`TritonChoice`);
@@ -16,9 +18,11 @@ from .plan import PATHS, ConversionPlan, PathPlan, plan_conversion
 from .problem import ConversionProblem
 from .triton import TritonChoice, triton_choice
 from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, plan_registers, plan_shuffles,
-                      shuffle_bound)
+                      select_bound, shuffle_bound)
+from .stages import StagePlan, plan_stages
 
 __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionProblem",
-           "Execution", "PathPlan", "RegisterPlan", "ShufflePlan", "ShuffleRound", "TritonChoice",
-           "execute_plan", "execute_shared", "plan_conversion", "plan_registers",
-           "plan_shuffles", "resolve_weights", "shuffle_bound", "triton_choice"]
+           "Execution", "PathPlan", "RegisterPlan", "ShufflePlan", "ShuffleRound", "StagePlan",
+           "TritonChoice", "execute_plan", "execute_shared", "plan_conversion",
+           "plan_registers", "plan_shuffles", "plan_stages", "resolve_weights",
+           "select_bound", "shuffle_bound", "triton_choice"]

@@ -18,6 +18,7 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 from .problem import ConversionProblem
 from .shuffle import RegisterPlan, ShufflePlan
+from .stages import StagePlan
 
 __all__ = ["MAX_EXECUTED_VALUES", "Execution", "execute_plan", "execute_shared"]
 
@@ -42,14 +43,19 @@ class Execution:
     mismatches: tuple[tuple[int, int, int, int | None, int], ...] = ()
 
 
+def _check_size(problem: ConversionProblem, warps: int) -> None:
+    nrs, nrd = problem.register_bits
+    total = warps * (1 << problem.lane_bits) * ((1 << nrs) + (1 << nrd))
+    if total > MAX_EXECUTED_VALUES:
+        raise LayoutError(f"executing this conversion touches {total} register values; the "
+                          f"executor takes at most {MAX_EXECUTED_VALUES}")
+
+
 def _initial(problem: ConversionProblem) -> list[list[list[int]]]:
     """``regs[warp][lane][register]``: the element ``src`` puts there."""
     nrs, _ = problem.register_bits
     lanes, warps = 1 << problem.lane_bits, 1 << problem.warp_bits
-    total = warps * lanes * ((1 << nrs) + (1 << problem.register_bits[1]))
-    if total > MAX_EXECUTED_VALUES:
-        raise LayoutError(f"executing this conversion touches {total} register values; the "
-                          f"executor takes at most {MAX_EXECUTED_VALUES}")
+    _check_size(problem, warps)
     return [[[problem.thread_elements("src", r, lane, w) for r in range(1 << nrs)]
              for lane in range(lanes)] for w in range(warps)]
 
@@ -67,8 +73,18 @@ def _compare(problem: ConversionProblem, final: list[list[list[int | None]]]) ->
     return Execution(not bad, checked, tuple(bad))
 
 
-def execute_plan(problem: ConversionProblem, plan: RegisterPlan | ShufflePlan) -> Execution:
-    """Run a register or shuffle plan on every warp and compare with ``dst``.
+def execute_plan(problem: ConversionProblem,
+                 plan: RegisterPlan | ShufflePlan | StagePlan) -> Execution:
+    """Run a register, shuffle or stage plan on every warp and compare with ``dst``.
+
+    A :class:`~.stages.StagePlan` runs its value graph (selects, byte permutes with their
+    selectors, shuffles) lane by lane on warp 0, every byte tracked
+    (:meth:`~linlayout.lowering.shuffle.WarpShuffleLowering.execute`); the other warps run
+    the same instructions on elements that differ from warp 0's by their warp's column in
+    ``src`` and in ``dst`` alike (the warp and block columns agree, or the plan is not
+    built), and no instruction looks at the values, so warp 0 decides. A gfx950 stage plan
+    runs as ``v_permlane*_swap`` instructions that perform the same exchange as the graph's
+    shuffle–select stages.
 
     Raises:
         LayoutError: the plan does not fit the problem (a lane or register out of range), or
@@ -76,8 +92,11 @@ def execute_plan(problem: ConversionProblem, plan: RegisterPlan | ShufflePlan) -
             has the wrong type.
     """
     instance_of(problem, ConversionProblem, "problem")
+    if isinstance(plan, StagePlan):
+        return _execute_stages(problem, plan)
     if not isinstance(plan, (RegisterPlan, ShufflePlan)):
-        raise LayoutError(f"plan must be a RegisterPlan or a ShufflePlan, got {shown(plan)}")
+        raise LayoutError(f"plan must be a RegisterPlan, a ShufflePlan or a StagePlan, got "
+                          f"{shown(plan)}")
     regs = _initial(problem)
     nrd = problem.register_bits[1]
     final: list[list[list[int | None]]] = []
@@ -105,6 +124,39 @@ def execute_plan(problem: ConversionProblem, plan: RegisterPlan | ShufflePlan) -
     except (IndexError, TypeError) as exc:
         raise LayoutError(f"the plan does not fit this conversion: {exc}") from None
     return _compare(problem, final)
+
+
+def _flat(layout: LinearLayout, coords: tuple[int, ...]) -> int:
+    """Out-dim coordinates (in ``layout``'s out-dim order) as one flat index, first lowest."""
+    flat, shift = 0, 0
+    for c, (_, size) in zip(coords, layout.out_dims.items()):
+        flat |= c << shift
+        shift += size.bit_length() - 1
+    return flat
+
+
+def _execute_stages(problem: ConversionProblem, plan: StagePlan) -> Execution:
+    src, dst = problem.src, problem.dst
+    _check_size(problem, 1)
+    try:
+        got = plan.lowering.execute(src, 1 << problem.lane_bits)
+    except LayoutError as exc:  # a permute mixed the bytes of two elements
+        raise LayoutError(f"the stage plan does not fit this conversion: {exc}") from None
+    regs = [i for i, c in enumerate(dst.dim_columns("register")) if c]
+    bad = []
+    checked = 0
+    for r, row in enumerate(got):
+        full = sum(1 << regs[b] for b in range(len(regs)) if r >> b & 1)
+        for lane, element in enumerate(row):
+            want = tuple(dst.apply({"register": full, "lane": lane}).values())
+            checked += 1
+            if element != want and len(bad) < 8:
+                bad.append((0, lane, full,
+                            _flat(dst, element) if isinstance(element, tuple) else None,
+                            _flat(dst, want)))
+    if len(got) != 1 << len(regs):
+        return Execution(False, checked, tuple(bad))
+    return Execution(not bad, checked, tuple(bad))
 
 
 def execute_shared(problem: ConversionProblem, memory: LinearLayout) -> Execution:

@@ -30,6 +30,23 @@ hold in ``src``; the elements a lane holds and needs are cosets of ``span(A_regi
 ``span(B_register)``, so it lacks ``|V| − |U ∩ V|`` or all ``|V|`` of them, and one shuffle
 brings it 32 bits. Every lane of a warp issues the same shuffles, so no plan of this family
 issues fewer than ``⌈max_l lacking(l) · element_bits / 32⌉`` shuffles per thread.
+
+The select bound (:func:`select_bound`) counts the lane-dependent choices. On NVIDIA a
+shuffle reads one named register in the lane it reads, a ``mov``, or a ``prmt`` whose
+selector is the same in every lane, keeps each element in the register it came from (up to a
+renaming common to all lanes); only ``selp`` and a ``prmt`` whose selector depends on the
+lane merge values from different registers. Follow each ``dst`` register ``r`` back to
+``src`` registers: the elements ``r`` holds across the lanes lie in some set of ``src``
+registers, at least one per class of registers modulo ``K`` (the register parts of the
+kernel of ``[A_register | A_lane]``: two places that hold the same element differ by it).
+The data-flow tree behind ``r`` reaches each of those registers; a ``selp`` joins two values
+and a lane-dependent ``prmt`` joins at most ``d = 2 · max(1, 32 / element_bits)`` element
+positions (two words of packed elements), so ``selp + (d − 1) · prmt ≥ m`` with
+``m = max_r classes(r) − 1``, and the weighted cost of those instructions is at least
+``m · min(w_selp, w_prmt / (d − 1))``. The argument assumes the instruction set of the
+family (``shfl``, ``selp``, ``prmt``, ``mov``; no predicated moves or bitwise merges); on AMD
+a ``v_permlane*_swap`` or a DPP move merges two registers by itself, so the bound is not
+claimed there.
 """
 
 from __future__ import annotations
@@ -45,8 +62,9 @@ from .._checks import instance_of
 from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
-__all__ = ["MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan", "ShufflePlan", "ShuffleRound",
-           "plan_registers", "plan_shuffles", "shuffle_bound", "warp_map"]
+__all__ = ["MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan", "ShufflePlan",
+           "ShuffleRound", "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
+           "shuffle_bound", "warp_map"]
 
 #: The planner tries every twist when it has at most this many bits (lane bits × word-index
 #: bits): 2^8 candidate plans, each costed on its per-lane tables.
@@ -217,6 +235,39 @@ def shuffle_bound(problem: ConversionProblem) -> int:
     else:
         lacking = 1 << rank_v
     return -(-lacking * problem.element_bits // 32)
+
+
+def select_bound(problem: ConversionProblem) -> int:
+    """``m``, the least number of register merges any shuffle conversion needs (module
+    docstring): the most classes of ``src`` registers (modulo the registers that hold the
+    same elements as other lanes do) that one ``dst`` register draws on across the lanes,
+    minus one. Any plan of the family on NVIDIA has ``selp + (d − 1) · prmt ≥ m`` with
+    ``d = 2 · max(1, 32 / element_bits)``. 0 when data must cross warps.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    pm = warp_map(problem)
+    if pm is None:
+        return 0
+    a_reg, a_lane = problem.columns("src", "register"), problem.columns("src", "lane")
+    mask = (1 << len(a_reg)) - 1
+    kernel = f2.echelon(k & mask for k in f2.null_space(a_reg + a_lane))
+    dup = f2.null_space(problem.columns("dst", "register"))
+    worst = 1
+    for r in range(1 << pm.dst_register_bits):
+        if f2.reduce(r, dup) != r:
+            continue  # a copy of a register already counted
+        classes = {f2.reduce(pm.source(r, lane)[0], kernel)
+                   for lane in range(1 << pm.lane_bits)}
+        worst = max(worst, len(classes))
+    return worst - 1
+
+
+def merge_positions(element_bits: int) -> int:
+    """``d``: the element positions one lane-dependent ``prmt`` chooses among (two 32-bit
+    words of packed elements; 2 for 32- and 64-bit elements)."""
+    return 2 * max(1, 32 // element_bits)
 
 
 def plan_shuffles(problem: ConversionProblem,

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["combine_dependencies"]
+__all__ = ["COMMUTATIVE", "combine_dependencies", "single_combiner"]
+
+#: Combine ops whose operands may come in either order (MLIR's ``Commutative`` trait).
+COMMUTATIVE = frozenset({"arith.addi", "arith.andi", "arith.ori", "arith.xori", "arith.muli",
+                         "arith.minsi", "arith.minui", "arith.maxsi", "arith.maxui",
+                         "arith.addf", "arith.mulf", "arith.maxnumf", "arith.minnumf",
+                         "arith.maximumf", "arith.minimumf"})
+_OPNAME = re.compile(r"^([\w.]+)\s+(.*)$")
 
 _NAME = re.compile(r"%[\w$.-]+")
 _ARG = re.compile(r"(%[\w$.-]+)\s*:")
@@ -85,3 +92,42 @@ def combine_dependencies(region: str, operands: int) -> tuple[frozenset[int], ..
     if not seen_block or returned is None:
         return None
     return tuple(returned)
+
+
+def single_combiner(region: str, operands: int) -> str | None:
+    """The one combine op of a single-operand ``tt.reduce`` (``"arith.addi"``), or None.
+
+    Triton's ``ReduceOp::getSingleCombiner`` (``lib/Dialect/Triton/IR/Ops.cpp``, Triton 3.9):
+    one operand, and the returned value is defined by an op with two operands — the block's
+    two arguments, in order, or swapped when the op is commutative (:data:`COMMUTATIVE`).
+    Other ops in the region do not matter. ``region`` is the text
+    :func:`combine_dependencies` reads; None also when it is not that flat form.
+    """
+    if operands != 1 or combine_dependencies(region, operands) is None:
+        return None
+    args: list[str] = []
+    defs: dict[str, tuple[str, list[str]]] = {}
+    returned = None
+    for raw in region.splitlines():
+        line = _strip_loc(raw.strip()) if not raw.strip().startswith("^") else raw.strip()
+        if line.startswith("^"):
+            args = _ARG.findall(line[line.find("(") + 1:])
+            continue
+        m = _RETURN.match(line)
+        if m:
+            values = _NAME.findall(m.group(1).split(":", 1)[0])
+            returned = values[0] if values else None
+            continue
+        m = _DEF.match(line)
+        if m:
+            names = _NAME.findall(m.group(1))
+            op = _OPNAME.match(m.group(2).strip())
+            if len(names) == 1 and op:
+                used = _NAME.findall(op.group(2).split(":", 1)[0])
+                defs[names[0]] = (op.group(1).strip('"'), used)
+    if returned not in defs or len(args) != 2:
+        return None
+    name, used = defs[returned]
+    if used == args or (used == args[::-1] and name in COMMUTATIVE):
+        return name
+    return None

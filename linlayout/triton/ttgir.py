@@ -35,7 +35,7 @@ from typing import Any
 from .._checks import instance_of
 from ..errors import LayoutError
 from .limits import MAX_FILE_BYTES, MAX_OPS, clip
-from .combine import combine_dependencies
+from .combine import combine_dependencies, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
 from .warp_specialize import WarpSpecialize, find_warp_specialize
@@ -121,6 +121,8 @@ class Op:
             uses each (``%r#0``, ``%r#1``); empty otherwise.
         combine: for a ``tt.reduce``, the operands each result depends on through the combine
             region (:func:`~.combine.combine_dependencies`), or None when not known.
+        combiner: for a one-operand ``tt.reduce``, its single combine op
+            (:func:`~.combine.single_combiner`: ``"arith.addi"``), or None.
     """
 
     line: int
@@ -134,6 +136,7 @@ class Op:
     result_used: bool = True
     results_used: tuple[bool, ...] = ()
     combine: tuple[frozenset[int], ...] | None = None
+    combiner: str | None = None
 
     @property
     def short(self) -> str:
@@ -206,6 +209,8 @@ class Access:
         results_used: per result of a multi-result scratch op, whether it is used (empty:
             all are).
         combine: for a ``tt.reduce``, the operands each result depends on (None: unknown).
+        combiner: for a one-operand ``tt.reduce``, its single combine op (``"arith.addi"``;
+            :func:`~.combine.single_combiner`), or None.
         view_offset: for a copy through a ``memdesc_subslice`` view, the element coordinates
             of the view's first element in the allocation (per dim of ``memory``'s
             allocation shape; :func:`view_offsets`), else ``()`` (at the origin, or not
@@ -243,6 +248,7 @@ class Access:
     combine: tuple[frozenset[int], ...] | None = None
     view_offset: tuple[int, ...] = ()
     view_stages: tuple[int, ...] = ()
+    combiner: str | None = None
 
 
 def _strip_loc(line: str) -> str:
@@ -710,11 +716,12 @@ def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo:
         paren = rest[:rest.find(")") + 1] if ")" in rest else rest
         operands = tuple(_SSA_RE.findall(paren))
         attrs = rest[len(paren):]
-        combine = None
+        combine = combiner = None
         if name.endswith(".reduce") and operands:
             combine = combine_dependencies(text[end + 1:cstart], len(operands))
+            combiner = single_combiner(text[end + 1:cstart], len(operands))
         return Op(lineno, name, results, operands, types, attrs, body.strip(), source,
-                  combine=combine)
+                  combine=combine, combiner=combiner)
     head, sig = _split_signature(rest)
     operand_text, attrs = _top_level_braces(head)
     sig_start = start + at + len(head) + 1
@@ -948,7 +955,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
                                    src.element_type if src else "",
                                    src.element_bits if src else 0, None, op.source, op.attrs,
                                    False, op.operands, False, op.result_used,
-                                   tuple(ts[:len(op.operands)]), op.results_used, op.combine))
+                                   tuple(ts[:len(op.operands)]), op.results_used, op.combine,
+                                   combiner=op.combiner))
         elif s in _NAMED:
             res = op.results[0] if op.results else None
             # the data buffer, not an mbarrier (a 1-D i64 memdesc)

@@ -12,8 +12,10 @@ remaining tensor bits, so every warp keeps its elements), of 8-, 16-, 32- or 64-
 1 or 4 warps, compiled for cuda:90. The PTX of the kernel minus the PTX of the same kernel
 without the convert (it loads straight into the destination layout) gives the instructions
 the convert costs: ``shfl.sync.idx.b32``, ``selp``, ``prmt``, ``ld/st.shared``, ``bar.sync``.
-Beside them, ``plan_conversion``'s shuffle bound and plans. The script fails (exit 1) if
-Triton ever issues fewer shuffles than linlayout's lower bound — the bound would be wrong.
+Beside them, ``plan_conversion``'s bounds (shuffles; register merges, ``selp + (d − 1)·prmt``)
+and plans. The script fails (exit 1) if Triton ever issues fewer shuffles or merges than
+linlayout's lower bounds — a bound would be wrong — or if linlayout's shuffle plan costs more
+than Triton's shuffles. ``--compare-only`` replays the committed fixture without Triton.
 """
 
 from __future__ import annotations
@@ -112,35 +114,47 @@ def layout_of(side: dict, shape: list[int]):
 
 
 def compare(data: dict) -> int:
-    """Print Triton's counts beside linlayout's plans; 1 if Triton beats a bound."""
+    """Print Triton's counts beside linlayout's bounds and plans; 1 if Triton beats a bound
+    or the plan costs more than Triton's shuffles."""
     from linlayout import plan_conversion
+    from linlayout.conversion import select_bound, shuffle_bound
+    from linlayout.conversion.cost import path_cost
+    from linlayout.conversion.shuffle import merge_positions
 
     bad = 0
-    print(f"{'probe':24} | Triton: shfl selp prmt smem | bound | linlayout shuffle plan "
-          "(shfl selp prmt) | best")
+    print(f"{'probe':24} | Triton: shfl selp prmt smem | bounds: shfl merge | linlayout "
+          "shuffle plan (shfl selp prmt, how) | best")
     for name, p in sorted(data["probes"].items()):
         plan = plan_conversion(layout_of(p["src"], p["shape"]), layout_of(p["dst"], p["shape"]),
                                p["element_bits"])
         t = p["triton"]
         sh = plan.path("shuffle")
-        bound = int(sh.bound)
+        shfl_bound, merges = shuffle_bound(plan.problem), select_bound(plan.problem)
+        d = merge_positions(p["element_bits"])
         ours = sh.instructions if sh.feasible else None
         smem = t["st.shared"] + t["ld.shared"]
-        if t["shfl"] and t["shfl"] < bound:
-            bad += 1
-        mine = f"{ours['shfl']:4} {ours['selp']:4} {ours['prmt']:4}" if ours else "  none"
-        print(f"{name:24} | {t['shfl']:4} {t['selp']:4} {t['prmt']:4} {smem:4} | {bound:5} | "
-              f"{mine:32} | {plan.best.path} ({plan.best.cost:g})")
-    print("every Triton shuffle count is at or above linlayout's bound" if not bad
-          else f"{bad} probes beat the bound: the bound is wrong")
+        if t["shfl"]:
+            theirs = path_cost({k: t[k] for k in ("shfl", "selp", "prmt")}, 0, plan.weights)
+            if t["shfl"] < shfl_bound or t["selp"] + (d - 1) * t["prmt"] < merges \
+                    or theirs < sh.bound - 1e-9 or sh.cost > theirs + 1e-9:
+                bad += 1
+        mine = (f"{ours['shfl']:4} {ours['selp']:4} {ours['prmt']:4}, {sh.method}" if ours
+                else "  none")
+        print(f"{name:24} | {t['shfl']:4} {t['selp']:4} {t['prmt']:4} {smem:4} | "
+              f"{shfl_bound:11} {merges:5} | {mine:38} | {plan.best.path} ({plan.best.cost:g})")
+    print("every Triton shuffle conversion is at or above linlayout's bounds, and no plan "
+          "costs more" if not bad else f"{bad} probes contradict a bound or the plan: FAILED")
     return 1 if bad else 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    status = main_for(__doc__, OUT, build, argv)
     import gzip
     import json
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--compare-only" in argv:  # the committed fixture, no Triton needed
+        return compare(json.loads(gzip.decompress(OUT.read_bytes())))
+    status = main_for(__doc__, OUT, build, argv)
     return status or compare(json.loads(gzip.decompress(OUT.read_bytes())))
 
 

@@ -9,6 +9,13 @@ from functools import lru_cache
 from linlayout import LinearLayout, f2
 
 
+def probe_layout(side: dict, shape: list[int]) -> LinearLayout:
+    """A layout of ``tests/data/conversion_triton_shuffles.json.gz`` (``reg``, ``lane``,
+    ``warp`` bases over ``dim0, dim1``) as a :class:`LinearLayout`."""
+    return LinearLayout({"register": side["reg"], "lane": side["lane"], "warp": side["warp"]},
+                        {"dim0": shape[0], "dim1": shape[1]})
+
+
 def warp_layout(columns: list[int], register_bits: int, out_bits: int) -> LinearLayout:
     """A one-warp layout: the first ``register_bits`` columns are registers, the rest lanes;
     one out dim ``dim0`` of ``2^out_bits`` elements."""
@@ -92,3 +99,44 @@ def held_and_needed(src: LinearLayout, dst: LinearLayout) -> tuple[tuple[int, ..
             out.append(m)
         return tuple(out)
     return masks(src), masks(dst)
+
+
+def min_shuffle_select_cost(held: list[tuple[int, ...]], need: list[tuple[int, ...]],
+                            shfl: float, selp: float, limit: float) -> float | None:
+    """The least cost (≤ ``limit``) of a program of ``shfl`` (each lane reads any lane's copy
+    of one value) and ``selp`` (each lane takes one of two values, by lane) instructions that
+    computes every value in ``need`` from those in ``held``; a value is a tuple, one element
+    per lane. Dijkstra over the sets of values computed: every program is searched. None when
+    more than ``limit`` is needed."""
+    import heapq
+
+    lanes = len(held[0])
+    maps = list(itertools.product(range(lanes), repeat=lanes))
+    masks = list(itertools.product((False, True), repeat=lanes))
+    start = frozenset(held)
+    goal = set(need)
+    best = {start: 0.0}
+    queue = [(0.0, 0, start)]
+    tick = 0
+    while queue:
+        cost, _, state = heapq.heappop(queue)
+        if goal <= state:
+            return cost
+        if cost > best.get(state, float("inf")):
+            continue
+        new = {tuple(v[s] for s in m): shfl for v in state for m in maps}
+        for a in state:
+            for b in state:
+                if a != b:
+                    for k in masks:
+                        v = tuple(x if take else y for x, y, take in zip(a, b, k))
+                        new[v] = min(new.get(v, selp), selp)
+        for v, w in new.items():
+            if v in state or cost + w > limit + 1e-9:
+                continue
+            nxt = state | {v}
+            if cost + w < best.get(nxt, float("inf")) - 1e-12:
+                best[nxt] = cost + w
+                tick += 1
+                heapq.heappush(queue, (cost + w, tick, nxt))
+    return None

@@ -90,10 +90,11 @@ def test_in_warp_transpose_has_both_paths_and_states_the_gap():
     dst = _lay(blocked([4, 1], [2, 16], [4, 1], [0, 1]), [32, 32])
     plan = _executed(plan_conversion(src, dst, 32))
     shfl = plan.path("shuffle")
-    assert shfl.feasible and shfl.instructions["shfl"] == 8 and shfl.bound == 8
+    # 8 shfl, and some dst register draws on 4 classes of src registers: 3 selects more
+    assert shfl.feasible and shfl.instructions["shfl"] == 8 and shfl.bound == 8 + 3 * 0.5
     assert shfl.instructions["selp"] == 32 and shfl.plan.selects == "swaps"
     assert plan.best.cost == min(p.cost for p in plan.paths if p.feasible) == 24
-    assert not plan.optimal and "shuffle's bound is 8" in plan.argument
+    assert not plan.optimal and "shuffle's bound is 9.5" in plan.argument
 
 
 def test_to_dict_lists_every_path():
@@ -148,8 +149,9 @@ def test_broadcast_source_needs_no_shuffle():
     plan = _executed(plan_conversion(src, dst, 32))
     assert "depend on the lane" in plan.path("registers").note
     shuffle = plan.path("shuffle")
-    assert plan.best is shuffle and shuffle.instructions["shfl"] == 0 and shuffle.bound == 0
-    assert shuffle.instructions["selp"] > 0
+    # no shfl, but dst's register draws on 4 classes of src registers: at least 3 selects
+    assert plan.best is shuffle and shuffle.instructions["shfl"] == 0
+    assert shuffle.bound == 3 * 0.5 and shuffle.instructions["selp"] >= 3
 
 
 def test_register_only_and_lane_only_layouts():

@@ -8,13 +8,16 @@ import random
 
 import pytest
 
-from linlayout import LinearLayout
+from linlayout import LinearLayout, plan_conversion
 from linlayout.conversion import (ConversionProblem, execute_plan, plan_registers,
-                                  plan_shuffles, resolve_weights, shuffle_bound)
-from linlayout.conversion.shuffle import warp_map
+                                  plan_shuffles, plan_stages, resolve_weights, select_bound,
+                                  shuffle_bound)
+from linlayout.conversion.cost import path_cost
+from linlayout.conversion.shuffle import merge_positions, warp_map
 
 from tests.conversion.support import (held_and_needed, invertible_matrices,
-                                      min_shuffle_rounds, random_invertible, warp_layout)
+                                      min_shuffle_rounds, min_shuffle_select_cost,
+                                      random_invertible, warp_layout)
 
 #: Weights that price shuffles only: the planner then minimises the shuffle count.
 SHUFFLES_ONLY = resolve_weights({"selp": 0, "prmt": 0})
@@ -109,6 +112,8 @@ def test_a_transposition_needs_one_shuffle_and_three_selects():
     plan = plan_shuffles(pb, resolve_weights(None))
     assert plan.instructions == {"shfl": 1, "selp": 3, "prmt": 0, "mov": 0}
     assert execute_plan(pb, plan).correct
+    # each dst register draws on both src registers across the lanes: one merge at least
+    assert select_bound(pb) == 1
 
 
 def test_broadcast_layouts_are_planned_and_executed():
@@ -134,3 +139,47 @@ def test_warps_must_agree_for_shuffles():
     dst = LinearLayout({"register": [[1]], "lane": [[4]], "warp": [[2]]}, {"dim0": 8})
     pb = ConversionProblem.make(src, dst, 32)
     assert warp_map(pb) is None and plan_shuffles(pb, SHUFFLES_ONLY) is None
+
+
+@pytest.mark.parametrize("element_bits", [8, 16, 32])
+def test_select_bound_holds_for_every_plan_of_the_small_cases(element_bits):
+    """All 168 conversions of 4 lanes × 2 registers: no plan built — tables under either
+    weighting, the stage plan where the executor proves it — merges fewer registers than the
+    select bound allows (``selp + (d − 1)·prmt ≥ m``), and where ``plan_conversion`` claims
+    optimality no plan built costs less."""
+    ident = [1, 2, 4]
+    d = merge_positions(element_bits)
+    for cols in invertible_matrices(3):
+        pb = _problem(ident, cols, 1, element_bits)
+        m = select_bound(pb)
+        plans = [plan_shuffles(pb, w) for w in (SHUFFLES_ONLY, resolve_weights(None))]
+        stages = plan_stages(pb, "cuda:90")
+        if stages is not None and execute_plan(pb, stages).correct:
+            plans.append(stages)
+        best = plan_conversion(pb.src, pb.dst, element_bits)
+        for plan in plans:
+            assert execute_plan(pb, plan).correct
+            n = plan.instructions
+            assert n["selp"] + (d - 1) * n["prmt"] >= m, cols
+            if best.optimal:
+                assert best.best.cost <= path_cost(n, 0, best.weights) + 1e-9, cols
+
+
+def test_the_shuffle_family_bound_is_below_every_program_of_two_lanes():
+    """Every conversion of a 2-lane warp holding 2 registers (each invertible map of 2 bits),
+    32-bit elements: a brute-force search over all programs of shuffles and selects finds the
+    least cost under the default weights; the shuffle family's bound (shuffles and merges)
+    never exceeds it, the planner's shuffle plan is never below it, and where
+    ``plan_conversion`` claims optimality its cost is at most that least cost."""
+    w = resolve_weights(None)
+    for cols in invertible_matrices(2):
+        pb = _problem([1, 2], cols, 1)
+        regs = [tuple(pb.thread_elements(which, r, lane, 0) for lane in range(2))
+                for which in ("src", "dst") for r in range(2)]
+        least = min_shuffle_select_cost(regs[:2], regs[2:], w["shfl"], w["selp"], 6)
+        plan = plan_conversion(pb.src, pb.dst, 32)
+        shuffle = plan.path("shuffle")
+        assert least is not None and shuffle.bound <= least + 1e-9, cols
+        assert shuffle.cost >= least - 1e-9, cols
+        if plan.optimal:
+            assert plan.best.cost <= least + 1e-9, cols

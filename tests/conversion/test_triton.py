@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from linlayout import LayoutError, plan_conversion
+from linlayout.conversion import execute_shared
 from linlayout.conversion.triton import kind_of
 from linlayout.hardware import AMD_CDNA3
 from linlayout.triton import blocked, nvidia_mma
@@ -96,12 +97,16 @@ def test_kind_of_refuses_a_non_string():
         kind_of(3)
 
 
-def test_no_optimality_claim_when_tritons_matrix_scratch_is_cheaper():
-    # a 64x64 f16 row-major -> column-major convert: Triton's scratch uses ldmatrix/stmatrix
-    # (corpus p_cvt_rowmajor_to_colmajor_f16_cuda90), which the shared-memory family (plain
-    # ld/st.shared) does not model
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90"])
+def test_matrix_scratch_is_planned_as_cheap_as_tritons(target):
+    # a 64x64 f16 row-major -> column-major convert (corpus p_cvt_rowmajor_to_colmajor_f16):
+    # Triton's scratch is read by ldmatrix.x4.trans; the shared-memory family's matrix
+    # variant finds a layout as cheap, and its bound proves nothing is cheaper
     src = _lay(blocked([1, 8], [4, 8], [4, 1], [1, 0]), [64, 64])
     dst = _lay(blocked([8, 1], [8, 4], [1, 4], [0, 1]), [64, 64])
-    plan = plan_conversion(src, dst, 16)
-    assert plan.triton.path == "shared" and plan.saving < 0
-    assert not plan.optimal and "Triton's own path" in plan.argument
+    plan = plan_conversion(src, dst, 16, target=target)
+    shared = plan.path("shared_memory")
+    assert plan.triton.path == "shared" and plan.saving == 0 and plan.best is shared
+    assert shared.method == "matrix" and "ldmatrix" in shared.plan.load.instruction
+    assert shared.cost == shared.bound == plan.triton.cost == 40 and plan.optimal
+    assert execute_shared(plan.problem, shared.plan.layout).correct

@@ -126,6 +126,8 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.conversion.execute_shared": ((CPROBLEM, CPLAN.paths[2].plan.layout), {}),
     "linlayout.conversion.plan_registers": ((CPROBLEM,), {}),
     "linlayout.conversion.plan_shuffles": ((CPROBLEM,), {"weights": None}),
+    "linlayout.conversion.plan_stages": ((CPROBLEM, "cuda:90"), {}),
+    "linlayout.conversion.select_bound": ((CPROBLEM,), {}),
     "linlayout.conversion.resolve_weights": (({"selp": 1},), {}),
     "linlayout.conversion.shuffle_bound": ((CPROBLEM,), {}),
     "linlayout.conversion.triton_choice": ((CPROBLEM, "cuda:90"), {"weights": None}),
@@ -143,7 +145,8 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.lowering.convert_path": ((STORE, LOAD, EB), {"target": "cuda:90"}),
     "linlayout.check.registers.gather_shuffles": ((STORE, STORE, 1, EB, TARGET), {}),
     "linlayout.check.registers.is_warp_local": ((STORE, LOAD, 0), {}),
-    "linlayout.check.registers.reduce_shuffles": ((STORE, 1, (EB,), TARGET), {"integer": False}),
+    "linlayout.check.registers.reduce_shuffles": ((STORE, 1, (EB,), TARGET),
+                                                  {"integer": False, "combiner": "arith.addi"}),
     "linlayout.check.registers.scan_shuffles": ((STORE, 1, (EB,), TARGET), {}),
     "linlayout.check.registers.with_registers": ((
         __import__("linlayout.check.shared_memory", fromlist=["x"]).predict_private(

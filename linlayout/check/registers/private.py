@@ -23,9 +23,11 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
                    result: LinearLayout | None, axis: int | None,
                    operand_bits: tuple[int, ...], target: Target,
                    integer: bool = False,
-                   operand_types: tuple[LinearLayout, ...] = ()) -> Prediction:
+                   operand_types: tuple[LinearLayout, ...] = (),
+                   combiner: str | None = None) -> Prediction:
     """``pred`` (a ``tt.reduce`` or ``tt.scan`` prediction) with its register instructions:
-    a reduce's butterfly shuffles (:func:`.reduce.reduce_shuffles`) and the register
+    a reduce's butterfly shuffles or ``redux.sync`` (:func:`.reduce.reduce_shuffles`, with
+    ``combiner`` its single combine op when known) and the register
     instructions of its in-warp ``convert_layout`` s, a scan's shuffles
     (:func:`.scan.scan_shuffles`), a warp-local gather's indexed shuffles and selects
     (:func:`.gather.gather_shuffles`, ``operand_types`` = the source and index layouts; such a
@@ -57,7 +59,7 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
     if op == "scan":
         regs, why = scan_shuffles(operand, axis, operand_bits, target)
         return replace(pred, registers=regs, note=pred.note + (f"; {why}" if why else ""))
-    regs, why = reduce_shuffles(operand, axis, operand_bits, target, integer)
+    regs, why = reduce_shuffles(operand, axis, operand_bits, target, integer, combiner)
     extra: list[Emitted] = list(regs)
     for src, dst in reduce_conversions(operand, result, axis):
         for b in operand_bits:

@@ -9,9 +9,12 @@ runs on the operand's layout; each cross-warp round (:mod:`..shared_memory.reduc
 partial results moved to ``getInterLayout``) runs another on the lanes that received the
 warp bits. Per shuffle, by target:
 
-* NVIDIA: ``shfl.sync.bfly.b32`` (two for a 64-bit value). A full-warp (32-lane) reduction of
-  32-bit-or-narrower integers can use ``redux.sync`` instead (``matchReduxKind``, sm_80+),
-  which depends on the combine region: such rounds are not counted (the note says so);
+* NVIDIA: ``shfl.sync.bfly.b32`` (two for a 64-bit value), or ``redux.sync`` (PTX ISA,
+  ``redux.sync``; :func:`redux_instructions`) when the reduce has one operand and its combine
+  region is one integer ``add``/``and``/``or``/``xor``/``min``/``max`` — or, on sm_100, an
+  f32 ``max``/``min`` — (``matchReduxKind``, ``getSingleCombiner``) on sm_80+, and
+  ``TargetInfo::warpReduce`` takes it for the round's lanes. When the combine op is not known
+  (no TTGIR region), a full-warp integer round is not counted (the note says so);
 * AMD: by lane mask, as :func:`linlayout.lowering.convert` (DPP for 1, 2, 4 (two) and 8,
   ``ds_bpermute_b32`` for 16 and 32, ``v_permlane16/32_swap_b32`` on gfx950); a reduction
   over all 64 lanes of one operand is ``warpReduce``'s DPP sequence: six ``v_mov_b32_dpp``
@@ -21,6 +24,7 @@ warp bits. Per shuffle, by target:
 from __future__ import annotations
 
 from ... import f2
+from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...lowering.convert import amd_xor
@@ -29,7 +33,17 @@ from ...lowering.target import Target
 from ..shared_memory.reduce import inter_layout, reduced_layout
 from ._args import bits_tuple, checked
 
-__all__ = ["reduce_rounds", "reduce_shuffles"]
+__all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "reduce_rounds", "reduce_shuffles",
+           "redux_instructions"]
+
+#: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
+REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
+                 "arith.ori": ("or", "b32"), "arith.xori": ("xor", "b32"),
+                 "arith.minsi": ("min", "s32"), "arith.minui": ("min", "u32"),
+                 "arith.maxsi": ("max", "s32"), "arith.maxui": ("max", "u32")}
+#: f32 combine ops ``redux.sync`` implements on sm_100 (``.NaN``: NaN-propagating).
+REDUX_FLOAT = {"arith.maxnumf": "max.f32", "arith.minnumf": "min.f32",
+               "arith.maximumf": "max.NaN.f32", "arith.minimumf": "min.NaN.f32"}
 
 
 def _axis(layout: LinearLayout, axis: int) -> int:
@@ -60,6 +74,25 @@ def _lane_masks(layout: LinearLayout, k: int) -> list[int]:
     return [1 << i for i, img in enumerate(layout.bases.get("lane", [])) if img[k]]
 
 
+def _broadcast_lanes(layout: LinearLayout) -> int:
+    """The lane bits whose basis is zero (lanes holding copies), as a mask."""
+    return sum(1 << i for i, img in enumerate(layout.bases.get("lane", [])) if not any(img))
+
+
+def _round_layouts(operand: LinearLayout, axis: int) -> list[LinearLayout]:
+    """The layout each in-warp round runs on: the operand's, then each ``getInterLayout``."""
+    out = [operand]
+    layout = reduced_layout(operand, axis)
+    n = 0
+    while layout.out_dims[f"dim{axis}"] != 1 and n < 3:
+        tmp = inter_layout(layout, axis)
+        out.append(tmp)
+        bases = {d: [list(b) for b in imgs] for d, imgs in tmp.bases.items()}
+        layout = reduced_layout(LinearLayout(bases, dict(tmp.out_dims)), axis)
+        n += 1
+    return out
+
+
 def reduce_rounds(operand: LinearLayout, axis: int) -> list[tuple[int, list[int]]]:
     """``(accumulators, lane masks)`` of every in-warp round of a reduction of ``operand``
     along ``axis``, in order.
@@ -68,20 +101,86 @@ def reduce_rounds(operand: LinearLayout, axis: int) -> list[tuple[int, list[int]
         LayoutError: ``axis`` is not a dim of ``operand``.
     """
     k = _axis(operand, axis)
-    rounds = [(_accumulators(operand, k), _lane_masks(operand, k))]
-    layout = reduced_layout(operand, axis)
-    n = 0
-    while layout.out_dims[f"dim{axis}"] != 1 and n < 3:
-        tmp = inter_layout(layout, axis)
-        rounds.append((_accumulators(tmp, k), _lane_masks(tmp, k)))
-        bases = {d: [list(b) for b in imgs] for d, imgs in tmp.bases.items()}
-        layout = reduced_layout(LinearLayout(bases, dict(tmp.out_dims)), axis)
-        n += 1
-    return rounds
+    return [(_accumulators(lay, k), _lane_masks(lay, k))
+            for lay in _round_layouts(operand, axis)]
+
+
+def redux_instructions(combiner: str | None, bits: int, target: Target, reduce_lanes: int,
+                       broadcast_lanes: int = 0) -> dict[str, int] | None:
+    """The ``redux.sync`` instructions per accumulator of one in-warp round, or None when
+    Triton 3.9 uses butterfly shuffles for it.
+
+    Args:
+        combiner: the reduce's single combine op (``"arith.addi"``;
+            :func:`linlayout.triton.combine.single_combiner`), or None.
+        bits: the operand's element bits (8 to 64).
+        target: the compilation target (``redux.sync`` needs NVIDIA sm_80+, 32 lanes).
+        reduce_lanes: the lane bits along the reduced axis, as a mask.
+        broadcast_lanes: the lane bits that hold copies (zero basis), as a mask.
+
+    Returns:
+        ``{opcode: count}`` per accumulator: one ``redux.sync`` for the whole warp; two when
+        one other lane bit splits the warp into two groups (each group reduced apart, the
+        other group's values replaced by the identity); a 64-bit integer on a full warp as
+        32-bit pieces — three ``add`` (two 16-bit halves of the low word and the high word)
+        or two of the others (the high word, then the low word unsigned). None: not
+        NVIDIA sm_80+ with 32 lanes, no single combine op ``redux.sync`` implements, more
+        than one lane bit off the axis and not broadcast, a partial warp of 64-bit values,
+        or fewer lanes along the axis than ``warpReduce``'s threshold (4, or 16 with two
+        groups; min/max on sm_100: 2, or 8).
+
+    Raises:
+        LayoutError: ``target`` is not a Target, ``combiner`` not a string or None, or a
+            count or mask that is not a non-negative int.
+
+    Source: ``TargetInfo::warpReduce``, ``matchReduxKind``
+    (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/TargetInfo.cpp``), Triton 3.9; checked on
+    compiled kernels (``papers/triton_lowering/redux_probes.py``).
+    """
+    instance_of(target, Target, "target")
+    if combiner is not None:
+        string(combiner, "combiner")
+    for v, what in ((bits, "bits"), (reduce_lanes, "reduce_lanes"),
+                    (broadcast_lanes, "broadcast_lanes")):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise LayoutError(f"{what} must be a non-negative int, got {v!r}")
+    if not target.is_nvidia or target.cc < 80 or target.threads_per_warp != 32 \
+            or combiner is None:
+        return None
+    if combiner in REDUX_INTEGER:
+        kind, ptx_type = REDUX_INTEGER[combiner]
+        if bits > 64:
+            return None
+    elif combiner in REDUX_FLOAT and target.cc // 10 == 10 and bits == 32:
+        kind, ptx_type = REDUX_FLOAT[combiner].split(".", 1)
+    else:
+        return None
+    full = 31
+    group = full & ~(reduce_lanes | broadcast_lanes)
+    if bin(group).count("1") > 1:
+        return None
+    partitioned = group != 0
+    if reduce_lanes != full:
+        if bits > 32:
+            return None
+        fast = kind in ("min", "max") and target.cc >= 100
+        least = (8 if partitioned else 2) if fast else (16 if partitioned else 4)
+        if 1 << bin(reduce_lanes).count("1") < least:
+            return None
+    if bits == 64:
+        if kind == "add":
+            return {"redux.sync.add.s32": 3}
+        if kind in ("min", "max"):
+            low = f"redux.sync.{kind}.u32"
+            high = f"redux.sync.{kind}.{ptx_type}"
+            return {high: 1, low: 1} if high != low else {low: 2}
+        return {f"redux.sync.{kind}.{ptx_type}": 2}
+    return {f"redux.sync.{kind}.{ptx_type}": 2 if partitioned else 1}
 
 
 def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...],
-                    target: Target, integer: bool = False) -> tuple[tuple[Emitted, ...], str]:
+                    target: Target, integer: bool = False, combiner: str | None = None
+                    ) -> tuple[tuple[Emitted, ...], str]:
     """The lane-exchange instructions per thread of a ``tt.reduce`` and a note.
 
     Args:
@@ -89,7 +188,11 @@ def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, .
         axis: the reduced dim.
         operand_bits: each operand's moved bits.
         target: the compilation target.
-        integer: the operands are integers (NVIDIA may use ``redux.sync`` on a full warp).
+        integer: the operands are integers (with ``combiner`` unknown, a full-warp round on
+            NVIDIA may be ``redux.sync``: not counted, said in the note).
+        combiner: the single combine op of a one-operand reduce (``"arith.addi"``), or
+            None; with it, each round's ``redux.sync`` is counted where Triton uses it
+            (:func:`redux_instructions`).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``.
@@ -99,14 +202,23 @@ def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, .
     lanes = target.threads_per_warp
     out: dict[str, int] = {}
     notes = []
-    for accs, masks in reduce_rounds(operand, axis):
+    k = _axis(operand, axis)
+    for layout in _round_layouts(operand, axis):
+        accs, masks = _accumulators(layout, k), _lane_masks(layout, k)
         if not masks:
             continue
         full = len(masks) == lanes.bit_length() - 1
         for bits in operand_bits:
             halves = 2 if bits == 64 else 1
+            redux = redux_instructions(combiner, bits, target, sum(masks),
+                                       _broadcast_lanes(layout)) \
+                if len(operand_bits) == 1 else None
+            if redux is not None:
+                for op, n in redux.items():
+                    out[op] = out.get(op, 0) + accs * n
+                continue
             if target.is_nvidia:
-                if full and integer and bits <= 32 and target.cc >= 80:
+                if combiner is None and full and integer and bits <= 32 and target.cc >= 80:
                     notes.append("a full-warp integer round may be one redux.sync per "
                                  "accumulator: not counted")
                     continue

@@ -119,7 +119,7 @@ def predict_access(a: Access, target: Target) -> Prediction:
         return with_registers(pred, a.op, operand, result, axis,
                               bits if len(bits) == n else (elem,) * n, target,
                               a.element_type.startswith(("i", "ui")),
-                              tuple(layout_of(t) for t in a.operand_types))
+                              tuple(layout_of(t) for t in a.operand_types), a.combiner)
     return predict_named(a.op, target)
 
 

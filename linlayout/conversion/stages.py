@@ -1,0 +1,104 @@
+"""Shuffle plans built as select–shuffle–select stages, the construction of Triton 3.9's
+``transferWithinWarp``, on every pair it applies to.
+
+Triton factors the in-warp part of ``src⁻¹ ∘ dst`` into a register permutation, a lane
+permutation and *mixed transpositions* (each exchanges one register bit with one lane bit;
+``getWarpLayoutConvertDecomposition``, ``lib/Analysis/Utility.cpp``) and lowers them with
+lane-conditional stages (:mod:`linlayout.lowering.shuffle`): per transposition a layer of
+``selp`` — or, for elements packed below 32 bits, ``prmt`` byte permutes whose selector is
+chosen per lane at run time (``selp`` of two constant selectors, shared by every register
+pair) — then one shuffle per register, then the second layer. On gfx950 a transposition with
+lane bit 4 or 5 is one ``v_permlane16/32_swap_b32`` per register pair instead
+(``ConvertLayoutOpPermlaneSwap``, ``third_party/amd/lib/TritonAMDGPUToLLVM``).
+
+Triton takes this path only when the factorisation has at most one transposition
+(``cvtNeedsWarpShuffle``); the planner builds it for any number, costs it on the plan's
+target as Triton would emit it (:func:`~linlayout.lowering.convert.shuffle_instructions`) and
+keeps it when it beats the per-lane tables of :mod:`.shuffle` — so on every pair Triton
+shuffles, the shuffle family costs at most what Triton's own lowering costs. The value graph
+is run, not trusted: on some pairs of packed (8- and 16-bit) elements the modelled stages
+leave elements in the wrong registers (with two or more transpositions, and with one on some
+8-bit pairs), so :func:`~linlayout.plan_conversion` keeps a stage plan only when
+:func:`~linlayout.conversion.execute_plan` proves it reaches ``dst``. The construction needs
+the in-warp conversion to be a permutation of register and lane bits (unit-vector bases);
+otherwise no stage plan is built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .._checks import instance_of
+from ..errors import LayoutError
+from ..lowering import Target
+from ..lowering.convert import shuffle_instructions
+from ..lowering.shuffle import WarpShuffleLowering, lower_warp_shuffle
+from .cost import KINDS
+from .problem import ConversionProblem
+from .shuffle import warp_map
+from .triton import kind_of
+
+__all__ = ["StagePlan", "plan_stages"]
+
+
+@dataclass(frozen=True)
+class StagePlan:
+    """A shuffle conversion as lane-conditional stages (module docstring).
+
+    Attributes:
+        target: the target the instructions are counted for (``"cuda:90"``, ``"hip:gfx950"``).
+        method: ``"ship"`` (one transposition, one value per register pair shipped) or
+            ``"swap"`` (stages around one shuffle per register), Triton's two methods.
+        transpositions: the mixed register/lane transpositions it implements (Triton itself
+            takes this path only for at most one).
+        permlane: the stages run as gfx950 ``v_permlane*_swap`` instructions.
+        opcodes: instructions per thread by opcode, as emitted on :attr:`target`.
+        instructions: the same per kind of :data:`~linlayout.conversion.cost.KINDS`.
+        lowering: the value graph (:class:`~linlayout.lowering.shuffle.WarpShuffleLowering`)
+            the executor runs.
+    """
+
+    target: str
+    method: str
+    transpositions: int
+    permlane: bool
+    opcodes: dict[str, int]
+    instructions: dict[str, int]
+    lowering: WarpShuffleLowering
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary: target, method, transpositions, permlane and opcodes (the
+        value graph is left out)."""
+        return {"stages": self.method, "target": self.target,
+                "transpositions": self.transpositions, "permlane": self.permlane,
+                "opcodes": dict(self.opcodes)}
+
+
+def plan_stages(problem: ConversionProblem, target: Target | str) -> StagePlan | None:
+    """The stage plan of ``problem`` counted on ``target``, or None when data must cross
+    warps or the in-warp conversion is not a permutation of register and lane bits.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or an unknown target.
+
+    Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``) and gfx950's
+    ``ConvertLayoutOpPermlaneSwap``, Triton 3.9, as modelled by
+    :func:`~linlayout.lowering.shuffle.lower_warp_shuffle`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    if warp_map(problem) is None or problem.lane_bits == 0 \
+            or "register" not in problem.src.in_dims or "register" not in problem.dst.in_dims:
+        return None  # nothing to exchange between lanes, or not a warp shuffle
+    try:
+        low = lower_warp_shuffle(problem.src, problem.dst, problem.element_bits)
+    except LayoutError:
+        return None
+    opcodes = {e.opcode: e.per_thread for e in shuffle_instructions(low, target)}
+    kinds = dict.fromkeys(KINDS, 0)
+    for op, n in opcodes.items():
+        kinds[kind_of(op)] += n
+    permlane = any(op.startswith("v_permlane") for op in opcodes)
+    return StagePlan(target.name, low.method, len(low.decomposition.transpositions),
+                     permlane, opcodes, kinds, low)
