@@ -23,6 +23,7 @@ from ...lowering.target import Target
 from ..registers import with_registers
 from ..target import parse_target
 from ..._memo import memoize
+from ...triton.allocation import shared_allocation
 from .warp_specialize import predict_warp_specialize
 
 __all__ = ["cached_copy", "embed_in_buffer", "layout_of", "module_target", "predict_access",
@@ -231,10 +232,11 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
 def _warp_specialize(module: TTGIRModule, target: Target
                      ) -> list[tuple[Access, Prediction | LayoutError]]:
     """The ``ttg.warp_specialize`` regions as accesses with their predictions
-    (:mod:`.warp_specialize`); their buffers' offsets are known when nothing else in the
-    module uses shared memory."""
+    (:mod:`.warp_specialize`); their buffers' offsets come from Triton's allocator, replayed
+    where the module's buffers are all of the kinds it sizes
+    (:func:`~linlayout.triton.allocation.shared_allocation`)."""
     regions = module.warp_specialize
-    alone = not module.ops
-    preds = predict_warp_specialize(regions, module.num_warps or 4, target, alone)
+    allocation, _ = shared_allocation(module.text, module.num_warps or 4, regions)
+    preds = predict_warp_specialize(regions, module.num_warps or 4, target, allocation)
     return [(Access(r.line, "warp_specialize", "named", None, None, None, None, None, None,
                     "", 0), p) for r, p in zip(regions, preds)]
