@@ -96,25 +96,36 @@ def _unknown(side: str, what: str, nbytes: int) -> Side:
                         0, 0, ""))
 
 
-def merged_capture_accesses(chain: list[tuple[int, int]]) -> list[int]:
-    """The widths in bytes LLVM's load/store vectoriser leaves for accesses to consecutive
-    naturally aligned captures ``chain`` (``(absolute byte offset, bytes)`` each): from each
-    position, the longest run of adjacent captures whose total is a power of two of at most
-    16 bytes and whose first offset is aligned to that total, as one access."""
+def merged_capture_accesses(chain: list[tuple[int, int]], widen: bool = False) -> list[int]:
+    """The widths in bytes LLVM's load/store vectoriser leaves for accesses to naturally
+    aligned captures ``chain`` (``(absolute byte offset, bytes)`` each, in offset order).
+
+    The vectoriser joins only accesses of one element size (its equivalence classes): from
+    each position, the longest run of adjacent same-size captures whose total is a power of
+    two of at most 16 bytes and whose first offset is aligned to that total becomes one
+    access. With ``widen`` (loads), a run whose total is not a power of two is read as the
+    next power of two when its first offset is aligned to it (the vectoriser extends load
+    chains where the target allows wider loads, as NVPTX does).
+    """
     out = []
     i = 0
     while i < len(chain):
-        best = 1
+        best, best_bytes = 1, chain[i][1]
         total = 0
         for j in range(i, len(chain)):
-            if j > i and chain[j][0] != chain[j - 1][0] + chain[j - 1][1]:
+            if j > i and (chain[j][0] != chain[j - 1][0] + chain[j - 1][1]
+                          or chain[j][1] != chain[i][1]):
                 break
             total += chain[j][1]
             if total > 16:
                 break
             if total & (total - 1) == 0 and chain[i][0] % total == 0:
-                best = j - i + 1
-        out.append(sum(b for _, b in chain[i:i + best]))
+                best, best_bytes = j - i + 1, total
+            elif widen:
+                up = 1 << total.bit_length()
+                if up <= 16 and chain[i][0] % up == 0:
+                    best, best_bytes = j - i + 1, up
+        out.append(best_bytes)
         i += best
     return out
 
@@ -127,7 +138,8 @@ def split_misaligned(offset: int, nbytes: int) -> list[int]:
     return [piece] * (nbytes // piece)
 
 
-def capture_widths(layout: list[tuple[int, int]], base: int) -> list[int]:
+def capture_widths(layout: list[tuple[int, int]], base: int, side: str = "store"
+                   ) -> list[int]:
     """The widths in bytes of the accesses to the captures ``layout`` (offset in the packed
     struct, bytes), the struct at absolute byte ``base``: the naturally aligned ones merged
     (:func:`merged_capture_accesses`), the misaligned ones split (:func:`split_misaligned`)."""
@@ -137,7 +149,7 @@ def capture_widths(layout: list[tuple[int, int]], base: int) -> list[int]:
             widths += split_misaligned(base + off, size)
         else:
             chain.append((base + off, size))
-    return widths + merged_capture_accesses(chain)
+    return widths + merged_capture_accesses(chain, widen=side == "load")
 
 
 def _capture_sides(side: str, layout: list[tuple[int, int, int | None]],
@@ -153,13 +165,13 @@ def _capture_sides(side: str, layout: list[tuple[int, int, int | None]],
         if size is None:
             sides.append(_unknown(side, "capture", 0))
     if base is None:
-        widths = sorted(capture_widths(sized, 0))
-        if widths != sorted(capture_widths(sized, 8)):
+        widths = sorted(capture_widths(sized, 0, side))
+        if widths != sorted(capture_widths(sized, 8, side)):
             if sized:
                 sides.append(_unknown(side, "captures", sum(b for _, b in sized)))
             return sides
     else:
-        widths = capture_widths(sized, base)
+        widths = capture_widths(sized, base, side)
     for w in sorted(set(widths), reverse=True):
         v, bits = (w // 4, 32) if w >= 4 else (1, 8 * w)
         sides.append(Side(Emitted(side, nvidia_ld_st(side, v, bits), widths.count(w), v,
