@@ -52,8 +52,11 @@ ATOMIC_OPS = frozenset({"tt.atomic_rmw", "tt.atomic_cas"})
 #: Region ops a value stays live across as a whole once ``scf`` is control flow.
 _WHOLE_REGION_OPS = frozenset({"scf.for", "scf.while", "ttg.warp_specialize"})
 _VIEW_PREFIX = ("ttg.memdesc_", "triton_gpu.memdesc_")
-#: The most buffers placed (the colouring is quadratic in them).
-MAX_BUFFERS = 512
+#: The most buffers placed (each colouring round is quadratic in them).
+MAX_BUFFERS = 256
+#: The most colouring rounds (Triton repeats until no two live buffers overlap; real modules
+#: settle in one or two).
+MAX_ROUNDS = 64
 _FULL = (0, 1 << 64)
 
 _OP = re.compile(r"^\s*(?:(?P<res>%[\w$.#:-]+(?:\s*,\s*%[\w$.#:-]+)*)\s*=\s*)?"
@@ -126,7 +129,8 @@ def place_buffers(buffers: list[SharedBuffer]) -> tuple[list[SharedBuffer], int]
     (``lib/Analysis/Allocation.cpp``, Triton 3.9).
 
     Raises:
-        ValueError: more than :data:`MAX_BUFFERS` buffers.
+        ValueError: more than :data:`MAX_BUFFERS` buffers, or no fixpoint within
+            :data:`MAX_ROUNDS` colouring rounds.
     """
     if len(buffers) > MAX_BUFFERS:
         raise ValueError(f"{len(buffers)} shared buffers; at most {MAX_BUFFERS} are placed")
@@ -194,8 +198,10 @@ def place_buffers(buffers: list[SharedBuffer]) -> tuple[list[SharedBuffer], int]
                 offset[x] = _align(new_off, buffers[x].alignment_bytes)
         graph = interference()
         rounds += 1
-        if not graph or rounds > 4 * n + 4:
+        if not graph:
             break
+        if rounds >= MAX_ROUNDS:
+            raise ValueError(f"no placement after {MAX_ROUNDS} colouring rounds")
     size = max((offset[i] + buffers[i].size_bytes for i in range(n)), default=0)
     placed = [SharedBuffer(b.kind, b.line, b.size_bytes, b.alignment_bytes, b.live, b.region,
                            offset[i]) for i, b in enumerate(buffers)]
@@ -239,7 +245,8 @@ def _read_ops(text: str) -> tuple[list[_Op], dict[str, _Op], int, int]:
         m = _OP.match(s)
         if s.startswith(("default", "partition")) and s.endswith("{"):
             owner = _ws_owner(ops)
-            k = 0 if s.startswith("default") else int(re.match(r"partition(\d+)", s).group(1)) + 1
+            pm = re.match(r"partition(\d+)", s)
+            k = int(pm.group(1)) + 1 if pm else 0
             if owner is not None:
                 for a in re.findall(r"(%[\w$.-]+)\s*:", s):
                     args[a] = owner
@@ -308,9 +315,10 @@ def _number(ops: list[_Op]) -> None:
         todo.extend((c, False) for c in reversed(kids.get(id(op), [])))
 
 
-def _resolve(text: str, token: str, aliases: dict[str, str], depth: int = 0) -> str:
+def _resolve(token: str, aliases: dict[str, str], depth: int = 0) -> str:
+    """An attribute alias (``#shared``) replaced by its definition."""
     if token.startswith("#") and token in aliases and depth < 8:
-        return _resolve(aliases[token], aliases[token], aliases, depth + 1)
+        return _resolve(aliases[token], aliases, depth + 1)
     return token
 
 
@@ -338,8 +346,8 @@ def _memdesc(sig: str, aliases: dict[str, str]) -> tuple[list[int], int, str, st
     alloc = [p for p in parts[3:] if re.fullmatch(r"\d+(x\d+)*", p)]
     if alloc:
         shape = [int(d) for d in alloc[0].split("x")]
-    enc = _resolve(sig, parts[1], aliases)
-    space = _resolve(sig, parts[2], aliases)
+    enc = _resolve(parts[1], aliases)
+    space = _resolve(parts[2], aliases)
     return shape, bits, enc, space
 
 
@@ -466,15 +474,6 @@ def _region_of(op: _Op) -> tuple[int, int] | None:
             return (p.line, child.region)
         child, p = p, p.parent
     return None
-
-
-def _ancestors(op: _Op) -> list[_Op]:
-    out = []
-    p = op.parent
-    while p is not None:
-        out.append(p)
-        p = p.parent
-    return out
 
 
 def _lifted(use: _Op, home: _Op | None) -> int:

@@ -17,14 +17,15 @@ that the worker warps spin in, steered through shared memory:
   them) are stored by the default warps into a packed struct and loaded by each partition
   that uses them (one load per thread of the capture's width).
 
-The byte offsets come from Triton's shared-memory allocator, which the TTGIR does not show.
-They are derived here only where the state and capture buffers are the kernel's only shared
-memory (the capture struct, sized by all the region's operands, and the state bytes, the
-larger placed first at offset 0 — the state bytes on a tie — the other after it, captures
-16-byte aligned, state 4-byte aligned: measured on Triton 3.9.0 by
-``papers/triton_lowering/warp_specialize_probes.py``). Where an offset decides an
-instruction's width and is not known, the instruction is reported as not counted, with the
-bytes it moves.
+The byte offsets come from Triton's shared-memory allocator, which the TTGIR does not show:
+:func:`~linlayout.triton.allocation.shared_allocation` replays it (checked against Triton's own
+pass by ``papers/triton_lowering/allocation_probes.py``). LLVM then shapes the accesses: its
+load/store vectoriser joins adjacent aligned captures of one element size (and widens a load
+chain to the next power of two where the alignment allows), and the NVPTX backend splits a
+misaligned capture into pieces as wide as its offset's alignment (measured on Triton 3.9.0 by
+``papers/triton_lowering/warp_specialize_probes.py``). Where the replay does not place the
+module (an op whose scratch size it does not model) and an offset would decide a width, the
+instruction is reported as not counted, with the bytes it moves.
 """
 
 from __future__ import annotations
