@@ -10,12 +10,14 @@ three steps, each replayed here:
    in shared memory (its allocation shape's elements × element bytes; alignment the
    ``alignment`` attribute, else the encoding's — ``swizzled_shared`` 16 bytes,
    ``nvmma_shared`` 128 × ``swizzlingByteWidth``/16, at least 128); a scratch buffer per op
-   that needs one — of those only ``ttg.warp_specialize`` is sized here (its packed capture
-   struct: integers and floats ``ceil(bits/8)`` bytes, pointers and tensor descriptors 8, a
-   shared memdesc ``8 + 4·rank``; 8-byte aligned); and the function's own scratch, one state
+   that needs one (128-byte aligned) — ``ttg.warp_specialize`` is sized here (its packed
+   capture struct: integers and floats ``ceil(bits/8)`` bytes, pointers and tensor
+   descriptors 8, a shared memdesc ``8 + 4·rank``; 8-byte aligned), ``ttg.convert_layout``
+   by the caller (``scratch``: ``linlayout check`` passes the size of Triton's scratch layout
+   it predicts); and the function's own scratch, one state
    byte per worker warp (``getTotalPartitionWarps`` after ``AllocateWarpGroups`` padded the
    partitions to whole warp groups; 4-byte aligned), live for the whole function. A module
-   with any other op that may need scratch (``ttg.convert_layout``, ``tt.reduce``,
+   with any other op that may need scratch (a convert the caller did not size, ``tt.reduce``,
    ``tt.scan``, ``tt.gather``, ``tt.histogram``, atomics whose result is used, calls,
    ``ttng.tensormap_create``) is not placed: :func:`shared_allocation` says why.
 2. **liveness** (``resolveLiveness``): operations numbered in post-order (an op after the
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .warp_specialize import WarpSpecialize, split_types
@@ -52,6 +55,8 @@ ATOMIC_OPS = frozenset({"tt.atomic_rmw", "tt.atomic_cas"})
 #: Region ops a value stays live across as a whole once ``scf`` is control flow.
 _WHOLE_REGION_OPS = frozenset({"scf.for", "scf.while", "ttg.warp_specialize"})
 _VIEW_PREFIX = ("ttg.memdesc_", "triton_gpu.memdesc_")
+#: Alignment in bytes of an op's scratch buffer (``getScratchValueSize``).
+SCRATCH_ALIGNMENT = 128
 #: The most buffers placed (each colouring round is quadratic in them).
 MAX_BUFFERS = 256
 #: The most colouring rounds (Triton repeats until no two live buffers overlap; real modules
@@ -74,8 +79,8 @@ class SharedBuffer:
 
     Attributes:
         kind: ``"alloc"`` (a ``ttg.local_alloc``), ``"captures"`` (a
-            ``ttg.warp_specialize``'s capture struct) or ``"state"`` (the function's
-            worker-warp state bytes).
+            ``ttg.warp_specialize``'s capture struct), ``"state"`` (the function's
+            worker-warp state bytes) or ``"scratch"`` (an op's scratch, sized by the caller).
         line: the 1-based line of the op owning it (the ``tt.func`` line for ``"state"``).
         size_bytes: its size in bytes.
         alignment_bytes: its offset is a multiple of this.
@@ -382,7 +387,8 @@ def _capture_bytes(t: str, aliases: dict[str, str]) -> int | None:
 
 
 def shared_allocation(text: str, default_warps: int,
-                      regions: tuple[WarpSpecialize, ...] = ()
+                      regions: tuple[WarpSpecialize, ...] = (),
+                      scratch: Mapping[int, int] | None = None
                       ) -> tuple[SharedAllocation | None, str]:
     """Triton 3.9's shared-memory offsets for the one ``tt.func`` of a TTGIR ``text``, or
     ``(None, why)`` when the module holds a buffer this replay does not size.
@@ -392,6 +398,9 @@ def shared_allocation(text: str, default_warps: int,
         default_warps: the module's ``ttg.num-warps``.
         regions: its ``ttg.warp_specialize`` regions
             (:func:`~.warp_specialize.find_warp_specialize`).
+        scratch: the scratch bytes of ops this module cannot size itself, by line (a
+            ``ttg.convert_layout``'s from Triton's scratch layout, 0 where it stays in
+            registers); such an op at a line not given makes the module not placed.
 
     Source: ``AllocationAnalysis`` (``lib/Analysis/Allocation.cpp``),
     ``LocalAllocOp::getAlignmentOrDefault``, ``WarpSpecializeOp::getCaptureSize``,
@@ -412,8 +421,13 @@ def shared_allocation(text: str, default_warps: int,
         for o in op.operands:
             uses.setdefault(o, []).append(op)
     defs = {r: op for op in ops for r in op.results}
+    scratch = scratch or {}
+    sized: set[int] = set()
     for op in ops:
         if op.name in SCRATCH_OPS:
+            if op.line in scratch and scratch[op.line] >= 0:
+                sized.add(id(op))
+                continue
             return None, f"{op.name} at line {op.line} may need scratch memory of a size " \
                          "not modelled"
         if op.name in ATOMIC_OPS and any(uses.get(r) for r in op.results):
@@ -440,24 +454,28 @@ def shared_allocation(text: str, default_warps: int,
             return None, f"local_alloc at line {op.line}: its views are not followed"
         region = _region_of(op)
         buffers.append(SharedBuffer("alloc", op.line, size, align, live, region))
+    # scratch buffers: the function's state bytes first (the walk starts at the function),
+    # then each op's in pre-order (file order; a warp_specialize before its regions' ops)
     ws_ops = [op for op in ops if op.name == "ttg.warp_specialize"]
     by_line = {r.line: r for r in regions}
-    scratch: list[SharedBuffer] = []
     if ws_ops:
         if any(op.line not in by_line for op in ws_ops):
             return None, "a ttg.warp_specialize region was not read"
         total = max(sum(r.partition_warps) for r in regions)
         padded = _align(default_warps + total, 4) - default_warps
-        scratch.append(SharedBuffer("state", func_line, padded, 4, _FULL))
-    for op in ws_ops:
-        sizes = [_capture_bytes(t, aliases) for t in by_line[op.line].capture_types]
-        if any(s is None for s in sizes):
-            return None, f"warp_specialize at line {op.line}: a capture type not sized"
-        size = sum(sizes)  # type: ignore[arg-type]
+        buffers.append(SharedBuffer("state", func_line, padded, 4, _FULL))
+    for op in ops:
+        size, align, kind = 0, SCRATCH_ALIGNMENT, "scratch"
+        if op.name == "ttg.warp_specialize":
+            sizes = [_capture_bytes(t, aliases) for t in by_line[op.line].capture_types]
+            if any(x is None for x in sizes):
+                return None, f"warp_specialize at line {op.line}: a capture type not sized"
+            size, align, kind = sum(sizes), 8, "captures"  # type: ignore[arg-type]
+        elif id(op) in sized:
+            size = scratch[op.line]
         if size:
-            scratch.append(SharedBuffer("captures", op.line, size, 8,
+            buffers.append(SharedBuffer(kind, op.line, size, align,
                                         (op.number, op.number + 1), _region_of(op)))
-    buffers += scratch
     if not buffers:
         return SharedAllocation((), 0), ""
     try:

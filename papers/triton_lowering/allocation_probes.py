@@ -10,9 +10,10 @@ Run with Triton 3.9.0 installed (~1 min)::
     python papers/triton_lowering/allocation_probes.py          # writes tests/data/triton_allocation_offsets.json.gz
     python papers/triton_lowering/allocation_probes.py --check  # compare, write nothing
 
-The replay was written from ``lib/Analysis/Allocation.cpp`` before this comparison was run;
-modules the replay does not place (an op whose scratch size it does not model) are counted
-and skipped. Mismatches are printed and the exit status is non-zero.
+The replay was written from ``lib/Analysis/Allocation.cpp`` before this comparison was run
+(first run: 467 of 467 placed modules equal); converts' scratch (sized from the scratch layout
+``check`` predicts) was added afterwards and compared the same way. Modules the replay does not
+place (an op whose scratch size it does not model) are counted and skipped. Mismatches are printed and the exit status is non-zero.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def triton_offsets(ttgir: str, capability: int) -> dict:
     nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, capability, 87)
     pm.run(mod, "allocation_probes")
     pathlib.Path(f.name).unlink()
-    out: dict = {"alloc": [], "captures": [], "state": None}
+    out: dict = {"alloc": [], "captures": [], "scratch": [], "state": None}
     for line in str(mod).splitlines():
         m = re.search(r"allocation\.offset = (\d+)", line)
         if not m:
@@ -66,22 +67,26 @@ def triton_offsets(ttgir: str, capability: int) -> dict:
             out["state"] = int(m.group(1))
         elif "ttg.warp_specialize" in line:
             out["captures"].append(int(m.group(1)))
-        else:
+        elif "local_alloc" in line:
             out["alloc"].append(int(m.group(1)))
+        else:
+            out["scratch"].append(int(m.group(1)))
     return out
 
 
 def replay_offsets(ttgir: str) -> dict | None:
-    """The replay's offsets in the same form, None where it does not place the module."""
-    from linlayout.triton.allocation import shared_allocation
-    from linlayout.triton.warp_specialize import find_warp_specialize
+    """The replay's offsets in the same form, None where it does not place the module (the
+    converts' scratch sized as ``linlayout check`` sizes it)."""
+    from linlayout.check.shared_memory.ops import module_allocation, predict_module
+    from linlayout.triton.ttgir import read_ttgir
 
-    warps = int(re.search(r'"ttg\.num-warps" = (\d+)', ttgir).group(1))
-    placed, _ = shared_allocation(ttgir, warps, find_warp_specialize(ttgir))
+    module = read_ttgir(ttgir, "probe")
+    placed, _ = module_allocation(module, predict_module(module))
     if placed is None:
         return None
     return {"alloc": [b.offset_bytes for b in placed.buffers if b.kind == "alloc"],
             "captures": [b.offset_bytes for b in placed.buffers if b.kind == "captures"],
+            "scratch": [b.offset_bytes for b in placed.buffers if b.kind == "scratch"],
             "state": placed.offset("state")}
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import gzip
 import json
 import pathlib
-import re
-
 import pytest
 
+from linlayout.check.shared_memory.ops import module_allocation, predict_module
 from linlayout.triton.allocation import SharedBuffer, place_buffers, shared_allocation
+from linlayout.triton.ttgir import read_ttgir
 from linlayout.triton.warp_specialize import find_warp_specialize
 
 from tests.triton.test_warp_specialize import TEXT
@@ -50,6 +50,9 @@ def test_an_op_with_unmodelled_scratch_is_refused_with_the_reason():
                                      "tensor<4xi32>\n    tt.return")
     placed, why = shared_allocation(text, 4, find_warp_specialize(text))
     assert placed is None and "convert_layout" in why
+    line = text.split("\n").index(next(ln for ln in text.split("\n") if "convert_layout" in ln))
+    placed, _ = shared_allocation(text, 4, find_warp_specialize(text), {line + 1: 512})
+    assert placed is not None and placed.offset("scratch") is not None
 
 
 def _cases():
@@ -70,17 +73,18 @@ def _ttgir(key):
 
 
 def test_the_fixture_covers_hundreds_of_modules():
-    assert len(CASES) >= 400
+    assert len(CASES) >= 700
     assert sum(1 for _, t in CASES if t["captures"]) >= 200
+    assert sum(1 for _, t in CASES if t["scratch"]) >= 100
 
 
 @pytest.mark.parametrize("key,truth", CASES, ids=[k for k, _ in CASES])
 def test_offsets_equal_tritons_allocator(key, truth):
-    text = _ttgir(key)
-    warps = int(re.search(r'"ttg\.num-warps" = (\d+)', text).group(1))
-    placed, why = shared_allocation(text, warps, find_warp_specialize(text))
+    """Converts' scratch sized as ``check`` sizes it (``module_allocation``)."""
+    module = read_ttgir(_ttgir(key), "probe")
+    placed, why = module_allocation(module, predict_module(module))
     assert placed is not None, why
-    got = {"alloc": [b.offset_bytes for b in placed.buffers if b.kind == "alloc"],
-           "captures": [b.offset_bytes for b in placed.buffers if b.kind == "captures"],
-           "state": placed.offset("state")}
+    got = {kind: [b.offset_bytes for b in placed.buffers if b.kind == kind]
+           for kind in ("alloc", "captures", "scratch")}
+    got["state"] = placed.offset("state")
     assert got == truth

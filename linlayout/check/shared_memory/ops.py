@@ -23,11 +23,11 @@ from ...lowering.target import Target
 from ..registers import with_registers
 from ..target import parse_target
 from ..._memo import memoize
-from ...triton.allocation import shared_allocation
+from ...triton.allocation import SharedAllocation, shared_allocation
 from .warp_specialize import predict_warp_specialize
 
-__all__ = ["cached_copy", "embed_in_buffer", "layout_of", "module_target", "predict_access",
-           "predict_module"]
+__all__ = ["cached_copy", "convert_scratch_bytes", "embed_in_buffer", "layout_of",
+           "module_allocation", "module_target", "predict_access", "predict_module"]
 
 
 def module_target(module: TTGIRModule) -> Target:
@@ -225,18 +225,49 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
         except LayoutError as exc:
             out.append((a, exc))
     if module.warp_specialize:
-        out = sorted(out + _warp_specialize(module, target), key=lambda ap: ap[0].line)
+        out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
     return out
 
 
-def _warp_specialize(module: TTGIRModule, target: Target
+def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutError]]
+                          ) -> dict[int, int]:
+    """The scratch bytes Triton's allocator gives each ``ttg.convert_layout`` of
+    ``predictions`` (:func:`predict_module`'s pairs), by line: 0 where the convert stays in
+    registers or shuffles; ``elements of one round × max(8, element bits) / 8`` where it goes
+    through its scratch layout (``getNumScratchElemsSwizzledCvt``, Triton 3.9). Converts
+    whose prediction failed are left out."""
+    out: dict[int, int] = {}
+    for a, p in predictions:
+        if a.op != "convert_layout" or isinstance(p, LayoutError):
+            continue
+        if not p.uses_shared:
+            out[a.line] = 0
+        elif p.plan is not None:
+            elems = (1 << len(p.plan.memory.columns)) // p.plan.reps
+            out[a.line] = elems * max(8, a.element_bits) // 8
+    return out
+
+
+def module_allocation(module: TTGIRModule,
+                      predictions: list[tuple[Access, Prediction | LayoutError]]
+                      ) -> tuple[SharedAllocation | None, str]:
+    """Triton's shared-memory offsets for ``module``
+    (:func:`~linlayout.triton.allocation.shared_allocation`), its converts' scratch sized
+    from their ``predictions`` (:func:`convert_scratch_bytes`); ``(None, why)`` where the
+    replay does not place the module."""
+    return shared_allocation(module.text, module.num_warps or 4, module.warp_specialize,
+                             convert_scratch_bytes(predictions))
+
+
+def _warp_specialize(module: TTGIRModule, target: Target,
+                     predictions: list[tuple[Access, Prediction | LayoutError]]
                      ) -> list[tuple[Access, Prediction | LayoutError]]:
     """The ``ttg.warp_specialize`` regions as accesses with their predictions
     (:mod:`.warp_specialize`); their buffers' offsets come from Triton's allocator, replayed
     where the module's buffers are all of the kinds it sizes
     (:func:`~linlayout.triton.allocation.shared_allocation`)."""
     regions = module.warp_specialize
-    allocation, _ = shared_allocation(module.text, module.num_warps or 4, regions)
+    allocation, _ = module_allocation(module, predictions)
     preds = predict_warp_specialize(regions, module.num_warps or 4, target, allocation)
     return [(Access(r.line, "warp_specialize", "named", None, None, None, None, None, None,
                     "", 0), p) for r, p in zip(regions, preds)]
