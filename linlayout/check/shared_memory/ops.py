@@ -17,6 +17,7 @@ from ...triton.encodings.padded import PaddedSharedEncoding
 from ...lowering.local import predict_async_copy, predict_padded_local
 from ...lowering.vectorise import access_map
 from ...lowering.emitted import Emitted
+from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
@@ -24,10 +25,12 @@ from ..registers import with_registers
 from ..target import parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
+from .reduce import reduce_steps
 from .warp_specialize import predict_warp_specialize
 
 __all__ = ["cached_copy", "convert_scratch_bytes", "embed_in_buffer", "layout_of",
-           "module_allocation", "module_target", "predict_access", "predict_module"]
+           "module_allocation", "module_target", "predict_access", "predict_module",
+           "reduce_scratch_bytes"]
 
 
 def module_target(module: TTGIRModule) -> Target:
@@ -231,21 +234,54 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
 
 def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutError]]
                           ) -> dict[int, int]:
-    """The scratch bytes Triton's allocator gives each ``ttg.convert_layout`` of
-    ``predictions`` (:func:`predict_module`'s pairs), by line: 0 where the convert stays in
-    registers or shuffles; ``elements of one round × max(8, element bits) / 8`` where it goes
-    through its scratch layout (``getNumScratchElemsSwizzledCvt``, Triton 3.9). Converts
-    whose prediction failed are left out."""
+    """The scratch bytes Triton's allocator gives each ``ttg.convert_layout`` and
+    ``tt.reduce`` of ``predictions`` (:func:`predict_module`'s pairs), by line. A convert: 0
+    where it stays in registers or shuffles, else ``elements of one round × max(8, element
+    bits) / 8`` of its scratch layout (``getNumScratchElemsSwizzledCvt``); a reduce: the
+    largest cross-warp round, summed over its operands (:func:`reduce_scratch_bytes`).
+    Ops whose prediction failed are left out (the module is then not placed)."""
     out: dict[int, int] = {}
     for a, p in predictions:
-        if a.op != "convert_layout" or isinstance(p, LayoutError):
+        if isinstance(p, LayoutError):
             continue
-        if not p.uses_shared:
-            out[a.line] = 0
-        elif p.plan is not None:
-            elems = (1 << len(p.plan.memory.columns)) // p.plan.reps
-            out[a.line] = elems * max(8, a.element_bits) // 8
+        if a.op == "convert_layout":
+            if not p.uses_shared:
+                out[a.line] = 0
+            elif p.plan is not None:
+                elems = (1 << len(p.plan.memory.columns)) // p.plan.reps
+                out[a.line] = elems * max(8, a.element_bits) // 8
+        elif a.op == "reduce":
+            nbytes = reduce_scratch_bytes(a)
+            if nbytes is not None:
+                out[a.line] = nbytes
     return out
+
+
+def reduce_scratch_bytes(a: Access) -> int | None:
+    """Triton 3.9's ``ReduceOpHelper::getScratchSizeInBytes`` for a ``tt.reduce`` access: over
+    the cross-warp rounds (:func:`~.reduce.reduce_steps`), the largest sum over operands of
+    the elements of the round's scratch layout (``getNumScratchElemsSwizzledCvt`` with plain
+    ``ld/st`` tiles) times the operand's bytes; 0 without a cross-warp round. None when the
+    operand layout or axis is not known."""
+    m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
+    if m is None or a.distributed is None:
+        return None
+    try:
+        operand = layout_of(a.distributed)
+        steps = [st for st in reduce_steps(operand, None, int(m.group(1))) if st[0] == "round"]
+        bits = [moved_bits(t.element_bits, t.element_type) for t in a.operand_types] or \
+            [moved_bits(a.element_bits, a.element_type)]
+        best = 0
+        for _, src, dst in steps:
+            src, dst = drop_broadcast_registers(src), drop_broadcast_registers(dst)
+            total = 0
+            for b in bits:
+                plan = triton_scratch_layout(src, dst, b)
+                total += (1 << len(plan.memory.columns)) // plan.reps * max(8, b) // 8
+            best = max(best, total)
+        return best
+    except LayoutError:
+        return None
 
 
 def module_allocation(module: TTGIRModule,
