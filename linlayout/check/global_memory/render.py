@@ -93,9 +93,13 @@ def global_lines(ops: Sequence[GlobalOpReport]) -> list[str]:
     lines = ["  global memory:",
              table(("line", "op", "instruction x per thread", "vector (elems)", "type",
                     "sectors/request", "sectors/warp", "efficiency", "status"), rows)]
+    notes: dict[str, list[int]] = {}  # a note shared by several ops is printed once
     for g in ops:
         if g.note:
-            lines.append(f"  line {g.op.line}: {g.note}")
+            notes.setdefault(g.note, []).append(g.op.line)
+    for note, at in notes.items():
+        lines.append(f"  line {', '.join(map(str, at))}: {note}")
+    for g in ops:
         if g.suggestion:
             lines.append(f"  line {g.op.line} suggestion: {g.suggestion}")
     t = global_totals(ops)
