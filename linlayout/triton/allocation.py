@@ -12,13 +12,13 @@ three steps, each replayed here:
    ``nvmma_shared`` 128 × ``swizzlingByteWidth``/16, at least 128); a scratch buffer per op
    that needs one (128-byte aligned) — ``ttg.warp_specialize`` is sized here (its packed
    capture struct: integers and floats ``ceil(bits/8)`` bytes, pointers and tensor
-   descriptors 8, a shared memdesc ``8 + 4·rank``; 8-byte aligned), ``ttg.convert_layout`` and
-   ``tt.reduce`` by the caller (``scratch``: ``linlayout check`` passes the sizes of the
+   descriptors 8, a shared memdesc ``8 + 4·rank``; 8-byte aligned), ``ttg.convert_layout``,
+   ``tt.reduce`` and ``tt.scan`` by the caller (``scratch``: ``linlayout check`` passes the sizes of the
    scratch layouts it predicts); and the function's own scratch, one state
    byte per worker warp (``getTotalPartitionWarps`` after ``AllocateWarpGroups`` padded the
    partitions to whole warp groups; 4-byte aligned), live for the whole function. A module
-   with any other op that may need scratch (a convert the caller did not size, ``tt.reduce``,
-   ``tt.scan``, ``tt.gather``, ``tt.histogram``, atomics whose result is used, calls,
+   with any other op that may need scratch (a convert, reduce or scan the caller did not
+   size, ``tt.gather``, ``tt.histogram``, atomics whose result is used, calls,
    ``ttng.tensormap_create``) is not placed: :func:`shared_allocation` says why.
 2. **liveness** (``resolveLiveness``): operations numbered in post-order (an op after the
    ops of its regions); an explicit buffer lives from its ``local_alloc`` to the last use of
@@ -399,8 +399,8 @@ def shared_allocation(text: str, default_warps: int,
         regions: its ``ttg.warp_specialize`` regions
             (:func:`~.warp_specialize.find_warp_specialize`).
         scratch: the scratch bytes of ops this module cannot size itself, by line (a
-            ``ttg.convert_layout``'s or ``tt.reduce``'s from Triton's scratch layouts, 0 where
-            none is needed); such an op at a line not given makes the module not placed.
+            ``ttg.convert_layout``'s, ``tt.reduce``'s or ``tt.scan``'s, 0 where none is
+            needed); such an op at a line not given makes the module not placed.
 
     Source: ``AllocationAnalysis`` (``lib/Analysis/Allocation.cpp``),
     ``LocalAllocOp::getAlignmentOrDefault``, ``WarpSpecializeOp::getCaptureSize``,

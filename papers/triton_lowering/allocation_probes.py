@@ -13,8 +13,9 @@ Run with Triton 3.9.0 installed (~1 min)::
 The replay was written from ``lib/Analysis/Allocation.cpp`` before this comparison was run
 (first run: 467 of 467 placed modules equal); converts' scratch (sized from the scratch layout
 ``check`` predicts: 710 of 710) and reduces' (``ReduceOpHelper::getScratchSizeInBytes`` over
-the cross-warp rounds: 991 of 991, with the reduction fixtures added) were added afterwards
-and compared the same way. Modules the replay does not
+the cross-warp rounds: 991 of 991, with the reduction fixtures added) and scans' on blocked
+layouts (``ScanLoweringHelper::getScratchSizeInBytes``: 1194 of 1194, with the scan fixture
+added) were added afterwards and compared the same way. Modules the replay does not
 place (an op whose scratch size it does not model) are counted and skipped. Mismatches are printed and the exit status is non-zero.
 """
 
@@ -35,7 +36,8 @@ from fixture import write_or_check  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_allocation_offsets.json.gz"
 SOURCES = ("triton_warp_specialize_probes", "triton_global_probes", "triton_convert_probes",
-           "triton_heldout_probes", "triton_reduce_probes", "triton_unused_result_probes")
+           "triton_heldout_probes", "triton_reduce_probes", "triton_unused_result_probes",
+           "triton_scan_probes")
 
 
 def triton_offsets(ttgir: str, capability: int) -> dict:

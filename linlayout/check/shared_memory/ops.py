@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Mapping
 
@@ -30,7 +31,7 @@ from .warp_specialize import predict_warp_specialize
 
 __all__ = ["cached_copy", "convert_scratch_bytes", "embed_in_buffer", "layout_of",
            "module_allocation", "module_target", "predict_access", "predict_module",
-           "reduce_scratch_bytes"]
+           "reduce_scratch_bytes", "scan_scratch_bytes"]
 
 
 def module_target(module: TTGIRModule) -> Target:
@@ -238,7 +239,8 @@ def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutErr
     ``tt.reduce`` of ``predictions`` (:func:`predict_module`'s pairs), by line. A convert: 0
     where it stays in registers or shuffles, else ``elements of one round × max(8, element
     bits) / 8`` of its scratch layout (``getNumScratchElemsSwizzledCvt``); a reduce: the
-    largest cross-warp round, summed over its operands (:func:`reduce_scratch_bytes`).
+    largest cross-warp round, summed over its operands (:func:`reduce_scratch_bytes`); a
+    scan on a blocked layout (:func:`scan_scratch_bytes`).
     Ops whose prediction failed are left out (the module is then not placed)."""
     out: dict[int, int] = {}
     for a, p in predictions:
@@ -250,11 +252,42 @@ def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutErr
             elif p.plan is not None:
                 elems = (1 << len(p.plan.memory.columns)) // p.plan.reps
                 out[a.line] = elems * max(8, a.element_bits) // 8
-        elif a.op == "reduce":
-            nbytes = reduce_scratch_bytes(a)
+        elif a.op in ("reduce", "scan"):
+            nbytes = reduce_scratch_bytes(a) if a.op == "reduce" else scan_scratch_bytes(a)
             if nbytes is not None:
                 out[a.line] = nbytes
     return out
+
+
+def scan_scratch_bytes(a: Access) -> int | None:
+    """Triton 3.9's ``ScanLoweringHelper::getScratchSizeInBytes`` for a ``tt.scan`` access
+    on a ``#ttg.blocked`` operand that fills its tile (no broadcast): 0 with one warp along
+    the axis, else ``Σ ⌈bits/8⌉`` over the operands times ``warps × threads and elements per
+    thread off the axis × blocks along and off the axis``. None for other layouts (their
+    ``getThreadsPerWarp``/``getWarpsPerCTA`` through a linear encoding are not modelled)."""
+    m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
+    t = a.distributed
+    enc = getattr(t, "encoding", None)
+    cga = getattr(enc, "cga", None)
+    if m is None or t is None or getattr(enc, "mnemonic", "") != "blocked" \
+            or (cga is not None and getattr(cga, "bases", ())):
+        return None
+    axis = int(m.group(1))
+    spt, tpw, wpc = enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta
+    shape = t.shape
+    if axis >= len(shape) or any(s < a_ * b * c for s, a_, b, c in zip(shape, spt, tpw, wpc)):
+        return None
+    if wpc[axis] == 1:
+        return 0
+    tile = [a_ * b * c for a_, b, c in zip(spt, tpw, wpc)]
+    blocks_off = 1
+    for d, (s, w) in enumerate(zip(shape, tile)):
+        if d != axis:
+            blocks_off *= -(-s // w)
+    elems = (math.prod(wpc) * (math.prod(tpw) // tpw[axis]) * (math.prod(spt) // spt[axis])
+             * -(-shape[axis] // tile[axis]) * blocks_off)
+    types = a.operand_types or (t,)
+    return sum(-(-x.element_bits // 8) for x in types) * elems
 
 
 def reduce_scratch_bytes(a: Access) -> int | None:

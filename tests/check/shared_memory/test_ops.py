@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from linlayout.check.shared_memory.ops import (convert_scratch_bytes, module_allocation,
-                                               predict_module)
+                                               predict_module, scan_scratch_bytes)
 from linlayout.triton.ttgir import read_ttgir
 from tests.check.shared_memory.triton_fixtures import entries
 
@@ -26,8 +26,13 @@ def test_a_reduce_within_warps_needs_no_scratch():
     assert list(sizes.values()) == [0]
 
 
-def test_a_scan_is_not_sized_and_its_module_not_placed():
+def test_a_scan_across_warps_is_sized_and_placed():
+    # 64x64 f32, sizePerThread [8, 1], threadsPerWarp [2, 16], warpsPerCTA [4, 1], axis 0:
+    # 4 warps x 16 off-axis lanes x 1 off-axis element x 1 block along x 4 blocks off the
+    # axis = 256 elements of 4 bytes
     module, sizes = _sizes("cumsum_f32_64x64_a0_s81_t2.16_w41_o01_cuda90")
-    assert sizes == {}
+    assert list(sizes.values()) == [1024]
+    scan = next(a for a, _ in predict_module(module) if a.op == "scan")
+    assert scan_scratch_bytes(scan) == 1024
     placed, why = module_allocation(module, predict_module(module))
-    assert placed is None and "tt.scan" in why
+    assert placed is not None and placed.offset("scratch") is not None, why
