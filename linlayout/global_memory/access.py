@@ -111,7 +111,7 @@ def linear_global_access(plan: GlobalPlan, vector_elems: Any = None) -> GlobalAc
 def global_access(layout: LinearLayout, memory: Any, *, element_bits: int,
                   vector_elems: int | None = None, sector_bytes: int = 32,
                   line_bytes: int = 128, base_alignment_bytes: int = 256,
-                  limit: int | None = None) -> GlobalAccessReport:
+                  limit: int | None = None, lanes_per_warp: int = 32) -> GlobalAccessReport:
     """The exact cost of a warp's ``ld.global``/``st.global`` access: sectors, lines,
     instructions, useful bytes, efficiency.
 
@@ -122,8 +122,8 @@ def global_access(layout: LinearLayout, memory: Any, *, element_bits: int,
 
     Args:
         layout: distributed layout (in dims among ``register, lane, warp, block``; at most
-            32 lanes) — e.g. from :func:`linlayout.cute.tv_layout` for a CuTe thread-value
-            layout.
+            ``lanes_per_warp`` lanes) — e.g. from :func:`linlayout.cute.tv_layout` for a CuTe
+            thread-value layout.
         memory: where each tensor element sits, in elements: a
             :class:`~linlayout.LinearLayout` ``offset → tensor`` (a bijection onto the
             layout's tensor; a row-major or any F₂-linear layout), or one positive int stride
@@ -139,6 +139,9 @@ def global_access(layout: LinearLayout, memory: Any, *, element_bits: int,
             the counts are the worst over the placements it allows, by enumeration.
         limit: work limit of the enumeration (default
             :data:`~linlayout.global_memory.simulate.MAX_GLOBAL_STEPS`).
+        lanes_per_warp: lanes of one request: 32 (an NVIDIA warp, the default) or 64 (an
+            AMD CDNA wavefront; pass ``sector_bytes=line_bytes=128`` to count the 128-byte
+            vector-L1 cache lines one wave instruction touches, see ``docs/hardware-model.md``).
 
     Returns:
         A :class:`~linlayout.global_memory.GlobalAccessReport`.
@@ -153,7 +156,8 @@ def global_access(layout: LinearLayout, memory: Any, *, element_bits: int,
     most 128 bits, naturally aligned).
     """
     plan = plan_global(layout, memory, element_bits=element_bits, sector_bytes=sector_bytes,
-                       line_bytes=line_bytes, base_alignment_bytes=base_alignment_bytes)
+                       line_bytes=line_bytes, base_alignment_bytes=base_alignment_bytes,
+                       lanes_per_warp=lanes_per_warp)
     if plan.images is not None and plan.base_alignment_bytes >= plan.line_bytes:
         return linear_global_access(plan, vector_elems)
     return simulate_plan(plan, vector_elems, limit)

@@ -28,7 +28,8 @@ from ..errors import LayoutError
 from ..hardware.kinds import distributed_columns, memory_columns, require_same_tensor
 from ..layout import LinearLayout
 
-__all__ = ["ELEMENT_BITS", "MAX_ACCESS_BYTES", "WARP_LOG2", "GlobalPlan", "element_offset",
+__all__ = ["ELEMENT_BITS", "LANES_PER_WARP", "MAX_ACCESS_BYTES", "WARP_LOG2", "GlobalPlan",
+           "element_offset",
            "linear_images", "plan_global", "requested_vector_log2"]
 
 #: Element sizes a global access moves (``ld.global.b8`` … ``.b64``).
@@ -37,6 +38,8 @@ ELEMENT_BITS = (8, 16, 32, 64)
 MAX_ACCESS_BYTES = 16
 #: log2 of the lanes of an NVIDIA warp.
 WARP_LOG2 = 5
+#: Lanes of one warp-level request: an NVIDIA warp (32) or an AMD CDNA wavefront (64).
+LANES_PER_WARP = (32, 64)
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class GlobalPlan:
     Attributes:
         register, lane, warp, block: the flattened tensor coordinate (dim0 of the layout's
             out dims in the low bits) of each input bit of the distributed layout; ``lane``
-            zero-extended to 32 lanes.
+            zero-extended to the lanes of one request.
         out_bits: bits of each tensor dim, in the layout's out-dim order.
         memory_cols: the tensor coordinate of each ``offset`` bit when the placement is a
             layout (what the simulator inverts by enumeration), else None.
@@ -127,12 +130,12 @@ def _geometry(sector_bytes: Any, line_bytes: Any, base_alignment_bytes: Any) -> 
 
 def plan_global(layout: LinearLayout, memory: Any, *, element_bits: Any,
                 sector_bytes: Any = 32, line_bytes: Any = 128,
-                base_alignment_bytes: Any = 256) -> GlobalPlan:
+                base_alignment_bytes: Any = 256, lanes_per_warp: Any = 32) -> GlobalPlan:
     """Validate a global access; return it as a :class:`GlobalPlan`.
 
     Args:
         layout: distributed layout (in dims among ``register, lane, warp, block``; at most
-            32 lanes).
+            ``lanes_per_warp`` lanes).
         memory: the tensor's placement: a :class:`~linlayout.LinearLayout` ``offset →
             tensor`` over the layout's tensor (a bijection, no ``block`` in dim), or one
             positive int stride per tensor dim, in elements, in the layout's out-dim order.
@@ -140,6 +143,8 @@ def plan_global(layout: LinearLayout, memory: Any, *, element_bits: Any,
         sector_bytes: a power of two, at least 16 (32 on NVIDIA).
         line_bytes: a power of two, at least ``sector_bytes`` (128 on NVIDIA).
         base_alignment_bytes: a power of two: the tensor's first byte is a multiple of it.
+        lanes_per_warp: the lanes of one request, 32 (an NVIDIA warp) or 64 (an AMD
+            wavefront).
 
     Raises:
         LayoutError: any of the above violated (the message names the argument).
@@ -152,7 +157,10 @@ def plan_global(layout: LinearLayout, memory: Any, *, element_bits: Any,
     if align * 8 < element_bits:
         raise LayoutError(f"base_alignment_bytes={align} is below the {element_bits // 8}-byte "
                           "element: every global access must be naturally aligned")
-    dist = distributed_columns(layout, "layout", WARP_LOG2)
+    if isinstance(lanes_per_warp, bool) or lanes_per_warp not in LANES_PER_WARP:
+        raise LayoutError(f"lanes_per_warp must be 32 (an NVIDIA warp) or 64 (an AMD "
+                          f"wavefront), got {shown(lanes_per_warp)}")
+    dist = distributed_columns(layout, "layout", lanes_per_warp.bit_length() - 1)
     out_bits = tuple(layout.out_bits(n) for n in layout.out_dim_names)
     images: tuple[int, ...] | None
     strides: tuple[int, ...] | None = None

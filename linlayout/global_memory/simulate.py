@@ -163,7 +163,8 @@ def simulate_plan(plan: GlobalPlan, vector_elems: Any = None,
 def simulate_global_access(layout: LinearLayout, memory: Any, *, element_bits: int,
                            vector_elems: int | None = None, sector_bytes: int = 32,
                            line_bytes: int = 128, base_alignment_bytes: int = 256,
-                           limit: int | None = None) -> GlobalAccessReport:
+                           limit: int | None = None, lanes_per_warp: int = 32
+                           ) -> GlobalAccessReport:
     """:func:`~linlayout.global_memory.global_access` by brute-force enumeration: the ground
     truth of its closed form, and exact for any strides.
 
@@ -176,5 +177,6 @@ def simulate_global_access(layout: LinearLayout, memory: Any, *, element_bits: i
             ``limit``.
     """
     plan = plan_global(layout, memory, element_bits=element_bits, sector_bytes=sector_bytes,
-                       line_bytes=line_bytes, base_alignment_bytes=base_alignment_bytes)
+                       line_bytes=line_bytes, base_alignment_bytes=base_alignment_bytes,
+                       lanes_per_warp=lanes_per_warp)
     return simulate_plan(plan, vector_elems, limit)

@@ -409,7 +409,8 @@ def compile_job(job: dict, tmp: pathlib.Path) -> dict | None:
 
 def predicted(ttgir: str) -> dict:
     """``linlayout check``'s global instructions of one TTGIR module: ``{opcode: per
-    thread}`` (atomics by family), and the ops not analysed."""
+    thread}`` (atomics by family, as this fixture records them; ``atomic_probes.py`` checks
+    their exact opcodes), and the ops not analysed."""
     from linlayout.check import check_module
     from linlayout.triton import read_ttgir
 
@@ -419,7 +420,8 @@ def predicted(ttgir: str) -> dict:
         if g.prediction is None:
             out[f"not analysed: {g.op.name}"] += 1
             continue
-        out[g.prediction.opcode] += g.prediction.per_thread
+        m = re.match(r"(atom|red)\.global|(global|buffer)_atomic", g.prediction.opcode)
+        out[m.group(0) if m else g.prediction.opcode] += g.prediction.per_thread
     return dict(sorted(out.items()))
 
 

@@ -244,3 +244,37 @@ def test_the_closed_form_refuses_what_it_cannot_count():
     plan = plan_global(ALONG_ROWS, (32, 1), element_bits=32, base_alignment_bytes=16)
     with pytest.raises(LayoutError, match="line"):
         linear_global_access(plan)
+
+
+def test_64_lane_waves_closed_form_equals_brute_force():
+    rng = random.Random(64)
+    for _ in range(60):
+        nreg, nlane, nwarp = rng.randint(0, 3), rng.randint(4, 6), rng.randint(0, 2)
+        cols = list(range(nreg + nlane + nwarp))
+        rng.shuffle(cols)
+
+        def take(n):
+            return [[1 << cols.pop()] for _ in range(n)]
+
+        layout = LinearLayout({"register": take(nreg), "lane": take(nlane),
+                               "warp": take(nwarp)}, {"dim0": 1 << (nreg + nlane + nwarp)})
+        bits = rng.choice([8, 16, 32, 64])
+        for sector in (32, 128):
+            kw = dict(element_bits=bits, vector_elems=1, sector_bytes=sector, line_bytes=128,
+                      lanes_per_warp=64)
+            a = global_access(layout, [1], **kw)
+            b = simulate_global_access(layout, [1], **kw)
+            assert (a.sectors_per_instruction, a.lines_per_instruction, a.sectors_per_warp,
+                    a.useful_bytes_per_warp) == (b.sectors_per_instruction,
+                                                 b.lines_per_instruction,
+                                                 b.sectors_per_warp, b.useful_bytes_per_warp)
+
+
+def test_lanes_per_warp_is_32_or_64():
+    layout = LinearLayout({"lane": [[1 << i] for i in range(6)]}, {"dim0": 64})
+    with pytest.raises(LayoutError, match="32 lanes|a warp has 32"):
+        global_access(layout, [1], element_bits=32)
+    assert global_access(layout, [1], element_bits=32, lanes_per_warp=64,
+                         sector_bytes=128).sectors_per_instruction == 2
+    with pytest.raises(LayoutError, match="lanes_per_warp"):
+        global_access(layout, [1], element_bits=32, lanes_per_warp=48)

@@ -7,6 +7,14 @@ first — every position along them reads the same address. A pointer Triton kno
 16-byte aligned (its argument specialisation) is taken to start an allocation (``cudaMalloc``
 aligns to 256 bytes); a smaller divisibility (an odd element offset) gives the worst placement
 it allows. Negative or unknown strides are not analysed.
+
+On AMD a request is one 64-lane wavefront instruction, counted in 128-byte lines: each
+vector-L1 (vL1D) cache access is one cache line, 128 bytes on MI300 (ROCm Compute Profiler,
+"Vector L1 cache (vL1D)", the cache-line-size note); no public source states a smaller
+sector, so the line is the unit (``sector_bytes = line_bytes = 128``). The source documents
+MI300 (gfx942); for gfx950 the 128-byte line is assumed and the note says so. How the
+address unit groups a wave's lanes into requests per cycle is not public and not modelled:
+the count is the lines touched, not cycles.
 """
 
 from __future__ import annotations
@@ -14,10 +22,11 @@ from __future__ import annotations
 from ...errors import LayoutError
 from ...global_memory import GlobalAccessReport, global_access
 from ...layout import LinearLayout
+from ...lowering.target import Target
 from ...triton.axisinfo import RUNTIME_STRIDE, GlobalOp, ModuleAxisInfo, layout_order
 from .predict import GlobalPrediction
 
-__all__ = ["MAX_CHECK_STEPS", "global_cost"]
+__all__ = ["AMD_LINE_BYTES", "MAX_CHECK_STEPS", "global_cost"]
 
 #: Enumeration steps one op may spend in ``check`` (a kernel has tens of global ops; the
 #: closed form needs none).
@@ -46,13 +55,19 @@ def _one_warp(layout: LinearLayout, strides: list[int], elem_bytes: int,
     return LinearLayout(kept, layout.out_dims)
 
 
-def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo
-                ) -> tuple[GlobalAccessReport | None, str]:
+#: Bytes of one AMD vector-L1 cache line, the unit an AMD request is counted in.
+AMD_LINE_BYTES = 128
+
+
+def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo,
+                target: Target | None = None) -> tuple[GlobalAccessReport | None, str]:
     """The exact sectors/lines of one warp-level instruction of ``op`` at Triton's vector,
-    or None with the reason it is not analysed.
+    or None with the reason it is not analysed. On an AMD ``target`` (64-lane wavefronts) the
+    sectors are 128-byte vector-L1 cache lines (module docstring).
 
     Source: CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory" (32-byte
-    sectors, 128-byte lines); the count is :func:`linlayout.global_access`.
+    sectors, 128-byte lines); ROCm Compute Profiler, "Vector L1 cache (vL1D)" (a 128-byte
+    vL1D line per access on MI300); the count is :func:`linlayout.global_access`.
     """
     ptype = op.pointer_type
     strides = axis.strides.get(op.pointer)
@@ -87,12 +102,20 @@ def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo
     note = ""
     if any(s >= RUNTIME_STRIDE for s in kept_strides):
         note = "a runtime stride is taken as at least a line (rows in distinct lines)"
-    if layout.in_dims.get("lane", 1) > 32:
-        return None, "64-lane waves: sectors not analysed (the counter models 32 lanes)"
+    geometry: dict = {}
+    amd = (target is not None and not target.is_nvidia) or layout.in_dims.get("lane", 1) > 32
+    if amd:
+        geometry = {"lanes_per_warp": 64, "sector_bytes": AMD_LINE_BYTES,
+                    "line_bytes": AMD_LINE_BYTES}
+        line_note = ("64-lane wavefront, counted in 128-byte vector-L1 cache lines (one vL1D "
+                     "access per line on MI300)")
+        if target is None or target.arch != "gfx942":
+            line_note += "; the 128-byte line is documented for MI300 and assumed here"
+        note = "; ".join(x for x in (note, line_note) if x)
     try:
         rep = global_access(layout, kept_strides, element_bits=pred.element_bits,
                             vector_elems=pred.vector_elems, base_alignment_bytes=align,
-                            limit=MAX_CHECK_STEPS)
+                            limit=MAX_CHECK_STEPS, **geometry)
     except LayoutError as exc:
         if align >= 128:
             return None, f"not analysed: {exc}"
@@ -100,7 +123,7 @@ def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo
         try:
             rep = global_access(layout, kept_strides, element_bits=pred.element_bits,
                                 vector_elems=pred.vector_elems, base_alignment_bytes=256,
-                                limit=MAX_CHECK_STEPS)
+                                limit=MAX_CHECK_STEPS, **geometry)
         except LayoutError as exc2:
             return None, f"not analysed: {exc2}"
         note = "; ".join(x for x in (note, f"base only {align}-byte aligned: counted as if "

@@ -61,7 +61,7 @@ def check_global(module: TTGIRModule, target: Target, axis: ModuleAxisInfo | Non
                            vector_elems=cap, vector_bytes=nbytes,
                            note=f"vector cut from {pred.vector_elems} to {cap} by the shared "
                                 "layout's contiguity")
-        cost, why = global_cost(op, pred, axis)
+        cost, why = global_cost(op, pred, axis, target)
         note = "; ".join(x for x in (pred.note, why) if x)
         out.append(GlobalOpReport(op, pred, cost, note, suggest_global(op, pred, cost, axis)))
     return tuple(out)

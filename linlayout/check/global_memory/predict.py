@@ -17,8 +17,11 @@ loads the backend selects as ``global_load_dword``/``dwordx2``/``dwordx4``,
 ``global_load_ushort``/``ubyte`` (stores ``global_store_*``); ``amdg.buffer_load``/
 ``buffer_store`` take the offsets' contiguity and the base pointer's alignment
 (``getVectorSize(ptr, offset)``) and become ``buffer_load_*``/``buffer_store_*``.
-Atomics move one element per instruction here (Triton packs ``f16x2`` and, on sm_90, vectors
-of ``fadd``; such ops are marked as approximate in their note).
+Atomics: on NVIDIA Triton's own PTX (``atom``/``red`` with scope, order, operation, vector or
+packed type: ``red.global.gpu.relaxed.add.f32``, ``atom.global.gpu.acq_rel.add.v4.f32``,
+``atom.global.acq_rel.gpu.cas.b32``); on AMD the mnemonic LLVM's backend selects
+(``global_atomic_add_f32``, ``global_atomic_smax_x2``, a ``global_atomic_cmpswap`` loop at
+system scope).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from ...lowering.target import Target
 from ...triton.axisinfo import (GlobalOp, ModuleAxisInfo, contiguity, mask_alignment,
                                 pointee_bits, unique_registers)
 
-__all__ = ["GlobalPrediction", "amd_global_name", "nvidia_global_name", "predict_global"]
+__all__ = ["GlobalPrediction", "amd_atomic_name", "amd_global_name", "atomic_fields",
+           "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
 
 
 @dataclass(frozen=True)
@@ -179,25 +183,101 @@ def _scalar(op: GlobalOp, target: Target) -> GlobalPrediction:
                             "a scalar access: one element per thread")
 
 
+#: ``tt.atomic_rmw`` kinds → (PTX operation, type-suffix letter) (``emitPtxAtomicRMWImpl``).
+_NV_RMW = {"add": ("add", "u"), "max": ("max", "s"), "min": ("min", "s"),
+           "umax": ("max", "u"), "umin": ("min", "u"), "and": ("and", "b"),
+           "or": ("or", "b"), "xor": ("xor", "b"), "exch": ("exch", "b")}
+#: ``tt.atomic_rmw`` kinds → the AMDGCN mnemonic stem LLVM's AMDGPU backend selects.
+_AMD_RMW = {"add": "add", "max": "smax", "min": "smin", "umax": "umax", "umin": "umin",
+            "and": "and", "or": "or", "xor": "xor", "exch": "swap"}
+
+
+def atomic_fields(op: GlobalOp) -> tuple[str, str, str]:
+    """``(kind, sem, scope)`` of a ``tt.atomic_rmw`` (``fadd, acq_rel, gpu``) or
+    ``tt.atomic_cas`` (kind ``"cas"``); empty strings where the text does not say."""
+    rest = op.text.split(op.name, 1)[-1]
+    words = re.findall(r"\w+", rest.split("%", 1)[0])
+    if op.short in ("atomic_cas", "buffer_atomic_cas"):
+        words = ["cas"] + words
+    words += [""] * 3
+    return words[0], words[1], words[2]
+
+
+def nvidia_atomic_name(kind: str, sem: str, scope: str, element_type: str, bits: int,
+                       vec: int, packed: int, red: bool) -> str:
+    """The PTX opcode of one NVIDIA global atomic (``emitPtxAtomicRMWImpl``/
+    ``emitPtxAtomicCAS`` in ``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM``, Triton 3.9):
+    ``{atom|red}.global.{scope}.{sem}.{op}[.v{vec}].{type}`` (``add.noftz.f16``,
+    ``add.f32``, ``add.u32``, ``max.s64``, ``exch.b32``, ``add.noftz.f16x2`` packed), and for
+    CAS ``atom.global.{sem}.{scope}.cas.b{bits}``."""
+    if kind == "cas":
+        return f"atom.global.{sem}.{scope}.cas.b{bits}"
+    if kind == "fadd":
+        opname = "add.noftz" if bits == 16 else "add"
+        suffix = ("bf" if element_type == "bf16" else "f") + str(bits)
+        suffix += "x2" if packed == 2 and bits == 16 else ""
+    else:
+        opname, letter = _NV_RMW[kind]
+        suffix = f"{letter}{bits}"
+    v = f".v{vec}" if vec > 1 else ""
+    return f"{'red' if red else 'atom'}.global.{scope}.{sem}.{opname}{v}.{suffix}"
+
+
+def amd_atomic_name(kind: str, scope: str, element_type: str, bits: int) -> str | None:
+    """The AMDGCN mnemonic LLVM's AMDGPU backend selects for one global atomic on gfx942/
+    gfx950 (measured on Triton 3.9.0's output by ``papers/global_memory/atomic_probes.py``):
+    ``global_atomic_{add,smax,smin,umax,umin,and,or,xor,swap}`` (``_x2`` for 64 bits),
+    ``global_atomic_add_f32``/``_f64``, ``global_atomic_cmpswap[_x2]`` for CAS — and for a
+    system-scope atomic other than an integer add or an exchange, which LLVM expands into a
+    compare-and-swap loop. None for 16-bit float adds (LLVM's packed-add and CAS expansion is
+    not modelled)."""
+    x2 = "_x2" if bits == 64 else ""
+    if kind == "fadd" and bits == 16:
+        return None
+    if kind == "cas" or (scope == "sys" and kind not in ("add", "exch")):
+        return f"global_atomic_cmpswap{x2}"
+    if kind == "fadd":
+        return f"global_atomic_add_f{bits}" if bits in (32, 64) else None
+    stem = _AMD_RMW.get(kind)
+    return f"global_atomic_{stem}{x2}" if stem else None
+
+
 def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, contig: int,
             malign: int | None, buffer: bool) -> GlobalPrediction:
-    """``tt.atomic_rmw``/``tt.atomic_cas``: on NVIDIA ``vec`` elements per instruction only for
-    ``fadd`` of f16/bf16/f32 on sm_90+, else one element (two for ``f16``: ``f16x2``); ``red``
-    when the result is unused and the order is ``relaxed``/``release`` (not ``exch``), else
-    ``atom`` (``AtomicRMWOpConversion``; CAS: one element each)."""
-    m = re.match(r"\s*(\w+)\s*,\s*(\w+)", op.text.split(op.name, 1)[-1])
-    kind, sem = (m.group(1), m.group(2)) if m and op.short == "atomic_rmw" else ("cas", "")
-    per = vec
-    if op.short == "atomic_cas":
+    """``tt.atomic_rmw``/``tt.atomic_cas`` (``AtomicRMWOpConversion``/
+    ``AtomicCASOpConversion``): on NVIDIA ``vec`` elements per instruction only for ``fadd``
+    of f16/bf16/f32 on sm_90+ (``supportsVectorized``), else one element — two packed for
+    ``f16`` (``f16x2``); ``red`` when the result is unused, the order ``relaxed``/``release``
+    and the kind not ``exch``, else ``atom``; a bf16 ``fadd`` below sm_90 is an LLVM
+    ``atomicrmw`` that LLVM expands into a 32-bit compare-and-swap loop. CAS: one element
+    each. On AMD one element per instruction, named by :func:`amd_atomic_name`."""
+    kind, sem, scope = atomic_fields(op)
+    element_type = op.element_type
+    per, packed, note = vec, 1, ""
+    if op.short in ("atomic_cas", "buffer_atomic_cas"):
         per = 1
     elif not (target.is_nvidia and target.cc >= 90 and kind == "fadd"
-              and op.element_type in ("f16", "bf16", "f32")):
-        per = min(vec, 2) if op.element_type == "f16" else 1
+              and element_type in ("f16", "bf16", "f32")):
+        packed = min(vec, 2) if element_type == "f16" and target.is_nvidia else 1
+        per = packed
     if target.is_nvidia:
-        red = (not op.result_used and kind != "exch" and sem in ("relaxed", "release")
-               and op.short == "atomic_rmw")
-        name = "red.global" if red else "atom.global"
+        red = (not op.result_used and kind not in ("exch", "cas")
+               and sem in ("relaxed", "release"))
+        if kind == "fadd" and element_type == "bf16" and target.cc < 90:
+            name = "atom.relaxed.gpu.global.cas.b32"
+            note = "bf16 add below sm_90: LLVM's compare-and-swap loop (its static count)"
+        elif kind in _NV_RMW or kind in ("fadd", "cas"):
+            name = nvidia_atomic_name(kind, sem, scope, element_type, bits,
+                                      per if packed == 1 else 1, packed, red)
+        else:
+            name = "red.global" if red else "atom.global"
+            note = f"atomic kind {kind!r} named by family"
     else:
-        name = "buffer_atomic" if buffer else "global_atomic"
+        exact = None if buffer else amd_atomic_name(kind, scope, element_type, bits)
+        name = exact or ("buffer_atomic" if buffer else "global_atomic")
+        if exact is None:
+            note = "named by family (LLVM's expansion of this atomic is not modelled)"
+        elif exact.startswith("global_atomic_cmpswap") and kind != "cas":
+            note = "a compare-and-swap loop LLVM expands a system-scope atomic into"
     return GlobalPrediction("atomic", name, max(1, elems // per), per, bits, per * bits // 8,
-                            contig, malign, "atomics are named by family (atom/red)")
+                            contig, malign, note)

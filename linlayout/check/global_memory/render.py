@@ -17,6 +17,7 @@ def _instruction(g: GlobalOpReport, key: str) -> dict:
     c = g.cost
     d = {"space": "global", "side": p.side, key: p.opcode, "per_thread": p.per_thread,
          "vector_elems": p.vector_elems, "vector_bytes": p.vector_bytes,
+         "sector_bytes": c.sector_bytes if c else None,
          "sectors_per_request": c.sectors_per_instruction if c else None,
          "lines_per_request": c.lines_per_instruction if c else None,
          "sectors_per_warp": c.sectors_per_warp if c else None,
@@ -29,7 +30,8 @@ def _instruction(g: GlobalOpReport, key: str) -> dict:
 def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
     """The JSON object of one global op: ``line, op, pointer, mask, element_type, contiguity,
     mask_alignment, instructions: [{"space": "global", "side", "ptx"|"isa", "per_thread",
-    "vector_elems", "vector_bytes", "sectors_per_request", "lines_per_request",
+    "vector_elems", "vector_bytes", "sector_bytes" (32 on NVIDIA; on AMD 128: a vector-L1
+    cache line), "sectors_per_request", "lines_per_request",
     "sectors_per_warp", "sector_floor", "efficiency", "coalesced"}], status`` (+ ``note``,
     ``suggestion``)."""
     key = "ptx" if nvidia else "isa"
@@ -91,9 +93,13 @@ def global_lines(ops: Sequence[GlobalOpReport]) -> list[str]:
     lines = ["  global memory:",
              table(("line", "op", "instruction x per thread", "vector (elems)", "type",
                     "sectors/request", "sectors/warp", "efficiency", "status"), rows)]
+    notes: dict[str, list[int]] = {}  # a note shared by several ops is printed once
     for g in ops:
         if g.note:
-            lines.append(f"  line {g.op.line}: {g.note}")
+            notes.setdefault(g.note, []).append(g.op.line)
+    for note, at in notes.items():
+        lines.append(f"  line {', '.join(map(str, at))}: {note}")
+    for g in ops:
         if g.suggestion:
             lines.append(f"  line {g.op.line} suggestion: {g.suggestion}")
     t = global_totals(ops)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Mapping
 
@@ -17,16 +18,20 @@ from ...triton.encodings.padded import PaddedSharedEncoding
 from ...lowering.local import predict_async_copy, predict_padded_local
 from ...lowering.vectorise import access_map
 from ...lowering.emitted import Emitted
+from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
 from ..registers import with_registers
 from ..target import parse_target
 from ..._memo import memoize
+from ...triton.allocation import SharedAllocation, shared_allocation
+from .reduce import reduce_steps
 from .warp_specialize import predict_warp_specialize
 
-__all__ = ["cached_copy", "embed_in_buffer", "layout_of", "module_target", "predict_access",
-           "predict_module"]
+__all__ = ["cached_copy", "convert_scratch_bytes", "embed_in_buffer", "layout_of",
+           "module_allocation", "module_target", "predict_access", "predict_module",
+           "reduce_scratch_bytes", "scan_scratch_bytes"]
 
 
 def module_target(module: TTGIRModule) -> Target:
@@ -224,17 +229,114 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
         except LayoutError as exc:
             out.append((a, exc))
     if module.warp_specialize:
-        out = sorted(out + _warp_specialize(module, target), key=lambda ap: ap[0].line)
+        out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
     return out
 
 
-def _warp_specialize(module: TTGIRModule, target: Target
+def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutError]]
+                          ) -> dict[int, int]:
+    """The scratch bytes Triton's allocator gives each ``ttg.convert_layout`` and
+    ``tt.reduce`` of ``predictions`` (:func:`predict_module`'s pairs), by line. A convert: 0
+    where it stays in registers or shuffles, else ``elements of one round × max(8, element
+    bits) / 8`` of its scratch layout (``getNumScratchElemsSwizzledCvt``); a reduce: the
+    largest cross-warp round, summed over its operands (:func:`reduce_scratch_bytes`); a
+    scan on a blocked layout (:func:`scan_scratch_bytes`).
+    Ops whose prediction failed are left out (the module is then not placed)."""
+    out: dict[int, int] = {}
+    for a, p in predictions:
+        if isinstance(p, LayoutError):
+            continue
+        if a.op == "convert_layout":
+            if not p.uses_shared:
+                out[a.line] = 0
+            elif p.plan is not None:
+                elems = (1 << len(p.plan.memory.columns)) // p.plan.reps
+                out[a.line] = elems * max(8, a.element_bits) // 8
+        elif a.op in ("reduce", "scan"):
+            nbytes = reduce_scratch_bytes(a) if a.op == "reduce" else scan_scratch_bytes(a)
+            if nbytes is not None:
+                out[a.line] = nbytes
+    return out
+
+
+def scan_scratch_bytes(a: Access) -> int | None:
+    """Triton 3.9's ``ScanLoweringHelper::getScratchSizeInBytes`` for a ``tt.scan`` access
+    on a ``#ttg.blocked`` operand that fills its tile (no broadcast): 0 with one warp along
+    the axis, else ``Σ ⌈bits/8⌉`` over the operands times ``warps × threads and elements per
+    thread off the axis × blocks along and off the axis``. None for other layouts (their
+    ``getThreadsPerWarp``/``getWarpsPerCTA`` through a linear encoding are not modelled)."""
+    m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
+    t = a.distributed
+    enc = getattr(t, "encoding", None)
+    cga = getattr(enc, "cga", None)
+    if m is None or t is None or getattr(enc, "mnemonic", "") != "blocked" \
+            or (cga is not None and getattr(cga, "bases", ())):
+        return None
+    axis = int(m.group(1))
+    spt, tpw, wpc = enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta
+    shape = t.shape
+    if axis >= len(shape) or any(s < a_ * b * c for s, a_, b, c in zip(shape, spt, tpw, wpc)):
+        return None
+    if wpc[axis] == 1:
+        return 0
+    tile = [a_ * b * c for a_, b, c in zip(spt, tpw, wpc)]
+    blocks_off = 1
+    for d, (s, w) in enumerate(zip(shape, tile)):
+        if d != axis:
+            blocks_off *= -(-s // w)
+    elems = (math.prod(wpc) * (math.prod(tpw) // tpw[axis]) * (math.prod(spt) // spt[axis])
+             * -(-shape[axis] // tile[axis]) * blocks_off)
+    types = a.operand_types or (t,)
+    return sum(-(-x.element_bits // 8) for x in types) * elems
+
+
+def reduce_scratch_bytes(a: Access) -> int | None:
+    """Triton 3.9's ``ReduceOpHelper::getScratchSizeInBytes`` for a ``tt.reduce`` access: over
+    the cross-warp rounds (:func:`~.reduce.reduce_steps`), the largest sum over operands of
+    the elements of the round's scratch layout (``getNumScratchElemsSwizzledCvt`` with plain
+    ``ld/st`` tiles) times the operand's bytes; 0 without a cross-warp round. None when the
+    operand layout or axis is not known."""
+    m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
+    if m is None or a.distributed is None:
+        return None
+    try:
+        operand = layout_of(a.distributed)
+        steps = [st for st in reduce_steps(operand, None, int(m.group(1))) if st[0] == "round"]
+        bits = [moved_bits(t.element_bits, t.element_type) for t in a.operand_types] or \
+            [moved_bits(a.element_bits, a.element_type)]
+        best = 0
+        for _, src, dst in steps:
+            src, dst = drop_broadcast_registers(src), drop_broadcast_registers(dst)
+            total = 0
+            for b in bits:
+                plan = triton_scratch_layout(src, dst, b)
+                total += (1 << len(plan.memory.columns)) // plan.reps * max(8, b) // 8
+            best = max(best, total)
+        return best
+    except LayoutError:
+        return None
+
+
+def module_allocation(module: TTGIRModule,
+                      predictions: list[tuple[Access, Prediction | LayoutError]]
+                      ) -> tuple[SharedAllocation | None, str]:
+    """Triton's shared-memory offsets for ``module``
+    (:func:`~linlayout.triton.allocation.shared_allocation`), its converts' scratch sized
+    from their ``predictions`` (:func:`convert_scratch_bytes`); ``(None, why)`` where the
+    replay does not place the module."""
+    return shared_allocation(module.text, module.num_warps or 4, module.warp_specialize,
+                             convert_scratch_bytes(predictions))
+
+
+def _warp_specialize(module: TTGIRModule, target: Target,
+                     predictions: list[tuple[Access, Prediction | LayoutError]]
                      ) -> list[tuple[Access, Prediction | LayoutError]]:
     """The ``ttg.warp_specialize`` regions as accesses with their predictions
-    (:mod:`.warp_specialize`); their buffers' offsets are known when nothing else in the
-    module uses shared memory."""
+    (:mod:`.warp_specialize`); their buffers' offsets come from Triton's allocator, replayed
+    where the module's buffers are all of the kinds it sizes
+    (:func:`~linlayout.triton.allocation.shared_allocation`)."""
     regions = module.warp_specialize
-    alone = not module.ops
-    preds = predict_warp_specialize(regions, module.num_warps or 4, target, alone)
+    allocation, _ = module_allocation(module, predictions)
+    preds = predict_warp_specialize(regions, module.num_warps or 4, target, allocation)
     return [(Access(r.line, "warp_specialize", "named", None, None, None, None, None, None,
                     "", 0), p) for r, p in zip(regions, preds)]

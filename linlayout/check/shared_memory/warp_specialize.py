@@ -17,14 +17,15 @@ that the worker warps spin in, steered through shared memory:
   them) are stored by the default warps into a packed struct and loaded by each partition
   that uses them (one load per thread of the capture's width).
 
-The byte offsets come from Triton's shared-memory allocator, which the TTGIR does not show.
-They are derived here only where the state and capture buffers are the kernel's only shared
-memory (the capture struct, sized by all the region's operands, and the state bytes, the
-larger placed first at offset 0 — the state bytes on a tie — the other after it, captures
-16-byte aligned, state 4-byte aligned: measured on Triton 3.9.0 by
-``papers/triton_lowering/warp_specialize_probes.py``). Where an offset decides an
-instruction's width and is not known, the instruction is reported as not counted, with the
-bytes it moves.
+The byte offsets come from Triton's shared-memory allocator, which the TTGIR does not show:
+:func:`~linlayout.triton.allocation.shared_allocation` replays it (checked against Triton's own
+pass by ``papers/triton_lowering/allocation_probes.py``). LLVM then shapes the accesses: its
+load/store vectoriser joins adjacent aligned captures of one element size (and widens a load
+chain to the next power of two where the alignment allows), and the NVPTX backend splits a
+misaligned capture into pieces as wide as its offset's alignment (measured on Triton 3.9.0 by
+``papers/triton_lowering/warp_specialize_probes.py``). Where the replay does not place the
+module (an op whose scratch size it does not model) and an offset would decide a width, the
+instruction is reported as not counted, with the bytes it moves.
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ from __future__ import annotations
 from ...lowering.emitted import Emitted
 from ...lowering.names import nvidia_ld_st
 from ...lowering.target import Target
+from ...triton.allocation import SharedAllocation
 from ...triton.warp_specialize import WarpSpecialize
 from .predict import Prediction, Side
 
-__all__ = ["capture_bytes", "merged_state_stores", "predict_warp_specialize", "state_bytes"]
+__all__ = ["capture_bytes", "capture_widths", "merged_capture_accesses", "merged_state_stores",
+           "predict_warp_specialize", "split_misaligned", "state_bytes"]
 
 _SCALAR_BYTES = {"i1": 1, "i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4,
                  "i64": 8, "f64": 8, "index": 4}
@@ -94,63 +97,92 @@ def _unknown(side: str, what: str, nbytes: int) -> Side:
                         0, 0, ""))
 
 
-def merged_capture_accesses(chain: list[tuple[int, int]]) -> list[int]:
-    """The widths in bytes LLVM's load/store vectoriser leaves for accesses to consecutive
-    captures ``chain`` (``(byte offset, bytes)`` each, naturally aligned, in a 16-byte
-    aligned struct): from each position, the longest run of adjacent captures whose total is
-    a power of two of at most 16 bytes and aligned to it, as one access."""
+def merged_capture_accesses(chain: list[tuple[int, int]], widen: bool = False) -> list[int]:
+    """The widths in bytes LLVM's load/store vectoriser leaves for accesses to naturally
+    aligned captures ``chain`` (``(absolute byte offset, bytes)`` each, in offset order).
+
+    The vectoriser joins only accesses of one element size (its equivalence classes): from
+    each position, the longest run of adjacent same-size captures whose total is a power of
+    two of at most 16 bytes and whose first offset is aligned to that total becomes one
+    access. With ``widen`` (loads), a run whose total is not a power of two is read as the
+    next power of two when its first offset is aligned to it (the vectoriser extends load
+    chains where the target allows wider loads, as NVPTX does).
+    """
     out = []
     i = 0
     while i < len(chain):
-        best = 1
+        best, best_bytes = 1, chain[i][1]
         total = 0
         for j in range(i, len(chain)):
-            if j > i and chain[j][0] != chain[j - 1][0] + chain[j - 1][1]:
+            if j > i and (chain[j][0] != chain[j - 1][0] + chain[j - 1][1]
+                          or chain[j][1] != chain[i][1]):
                 break
             total += chain[j][1]
             if total > 16:
                 break
             if total & (total - 1) == 0 and chain[i][0] % total == 0:
-                best = j - i + 1
-        out.append(sum(b for _, b in chain[i:i + best]))
+                best, best_bytes = j - i + 1, total
+            elif widen:
+                up = 1 << total.bit_length()
+                if up <= 16 and chain[i][0] % up == 0:
+                    best, best_bytes = j - i + 1, up
+        out.append(best_bytes)
         i += best
     return out
 
 
-def _capture_sides(side: str, layout: list[tuple[int, int, int | None]], per: int
-                   ) -> list[Side]:
-    """The accesses to the captures ``layout`` (capture, offset, bytes) of one side: the
-    naturally aligned ones merged (:func:`merged_capture_accesses`), the others (a size not
-    modelled, or misaligned in the packed struct: LLVM splits them) not counted."""
+def split_misaligned(offset: int, nbytes: int) -> list[int]:
+    """The widths in bytes the NVPTX backend splits a capture of ``nbytes`` at absolute byte
+    ``offset`` into when the offset is not a multiple of its size: pieces as wide as the
+    largest power of two dividing the offset."""
+    piece = min(offset & -offset if offset else nbytes, nbytes)
+    return [piece] * (nbytes // piece)
+
+
+def capture_widths(layout: list[tuple[int, int]], base: int, side: str = "store"
+                   ) -> list[int]:
+    """The widths in bytes of the accesses to the captures ``layout`` (offset in the packed
+    struct, bytes), the struct at absolute byte ``base``: the naturally aligned ones merged
+    (:func:`merged_capture_accesses`), the misaligned ones split (:func:`split_misaligned`)."""
+    chain, widths = [], []
+    for off, size in layout:
+        if (base + off) % size:
+            widths += split_misaligned(base + off, size)
+        else:
+            chain.append((base + off, size))
+    return widths + merged_capture_accesses(chain, widen=side == "load")
+
+
+def _capture_sides(side: str, layout: list[tuple[int, int, int | None]],
+                   base: int | None) -> list[Side]:
+    """The accesses to the captures ``layout`` (capture, offset in the packed struct, bytes)
+    of one side, the struct at absolute byte ``base`` (:func:`capture_widths`). Where the base
+    is not known (None) it is a multiple of 8 (Triton's capture alignment): the widths are
+    counted when both residues (0 and 8 modulo 16) give the same, else reported as not
+    counted with their bytes; a size not modelled is not counted."""
     sides: list[Side] = []
-    chain = []
-    for _, off, size in layout:
-        if size is None or off % size:
-            sides.append(_unknown(side, "capture", size or 0))
-            continue
-        chain.append((off, size))
-    widths = merged_capture_accesses(chain)
+    sized = [(off, size) for _, off, size in layout if size is not None]
+    for _, _, size in layout:
+        if size is None:
+            sides.append(_unknown(side, "capture", 0))
+    if base is None:
+        widths = sorted(capture_widths(sized, 0, side))
+        if widths != sorted(capture_widths(sized, 8, side)):
+            if sized:
+                sides.append(_unknown(side, "captures", sum(b for _, b in sized)))
+            return sides
+    else:
+        widths = capture_widths(sized, base, side)
     for w in sorted(set(widths), reverse=True):
         v, bits = (w // 4, 32) if w >= 4 else (1, 8 * w)
-        sides.append(Side(Emitted(side, nvidia_ld_st(side, v, bits), per * widths.count(w), v,
+        sides.append(Side(Emitted(side, nvidia_ld_st(side, v, bits), widths.count(w), v,
                                   bits, w, "")))
     return sides
 
 
-def _state_offset(region: WarpSpecialize, state: int, alone: bool) -> int | None:
-    if not alone:
-        return None
-    sizes = [capture_bytes(t) for t in region.capture_types]
-    if any(s is None for s in sizes):
-        return None
-    captures = sum(sizes)  # type: ignore[arg-type]
-    if state >= captures:
-        return 0
-    return -(-captures // 4) * 4
-
-
 def predict_warp_specialize(regions: tuple[WarpSpecialize, ...], default_warps: int,
-                            target: Target, alone: bool) -> list[Prediction]:
+                            target: Target, allocation: SharedAllocation | None
+                            ) -> list[Prediction]:
     """One :class:`~.predict.Prediction` per region, in order; the first also carries the
     kernel-wide parts (the workers' switch load and the exit-state stores).
 
@@ -158,8 +190,9 @@ def predict_warp_specialize(regions: tuple[WarpSpecialize, ...], default_warps: 
         regions: the module's ``ttg.warp_specialize`` regions.
         default_warps: the module's ``ttg.num-warps``.
         target: the module's target (NVIDIA modelled; AMD reported as not counted).
-        alone: the state and capture buffers are the kernel's only shared memory (their
-            offsets are then known).
+        allocation: Triton's shared-memory offsets for the module
+            (:func:`~linlayout.triton.allocation.shared_allocation`), None where they are not
+            known: the widths they decide are then reported as not counted.
     """
     if not regions:
         return []
@@ -169,32 +202,35 @@ def predict_warp_specialize(regions: tuple[WarpSpecialize, ...], default_warps: 
                                          None, 0, 0, "")),), note, analysed=False)
                 for _ in regions]
     state = state_bytes(default_warps, regions)
-    alone = alone and len(regions) == 1
+    state_at = allocation.offset("state") if allocation is not None else None
     out = []
     for k, r in enumerate(regions):
         sides: list[Side] = []
-        notes = [f"{state} worker-warp state bytes stored by the default warps"]
-        widths = merged_state_stores(_state_offset(r, state, alone), state)
+        notes = [f"{state} worker-warp state bytes stored by the default warps"
+                 + (f" at byte {state_at}" if state_at is not None else "")]
+        widths = merged_state_stores(state_at, state)
         sides += _store(widths) if widths is not None else [_unknown("store", "state bytes",
                                                                      state)]
+        base = allocation.offset("captures", r.line) if allocation is not None else None
         kept = [i for i, t in enumerate(r.trivial) if not t]
         layout, offset = [], 0  # (capture, byte offset, bytes or None) in the packed struct
         for i in kept:
             size = capture_bytes(r.capture_types[i])
             layout.append((i, offset, size))
             offset += size or 0
-        sides += _capture_sides("store", layout, 1)
+        sides += _capture_sides("store", layout, base)
         for u in r.used:
             sides += _capture_sides("load", [c for c in layout if c[0] < len(u) and u[c[0]]],
-                                    1)
+                                    base)
         if kept:
-            notes.append(f"{len(kept)} capture(s) passed through shared memory")
+            notes.append(f"{len(kept)} capture(s) passed through shared memory"
+                         + (f" (struct at byte {base})" if base is not None else ""))
         if len(r.trivial) - len(kept):
             notes.append(f"{len(r.trivial) - len(kept)} rematerialised")
         if k == 0:
             sides.append(Side(Emitted("load", nvidia_ld_st("load", 1, 8), 1, 1, 8, 1, "")))
             notes.append("each worker warp loads its state byte (switch loop)")
-            exit_widths = merged_state_stores(_state_offset(r, state, alone), state)
+            exit_widths = merged_state_stores(state_at, state)
             sides += _store(exit_widths) if exit_widths is not None else \
                 [_unknown("store", "exit state bytes", state)]
             notes.append("exit states stored before the kernel returns")
@@ -203,4 +239,3 @@ def predict_warp_specialize(regions: tuple[WarpSpecialize, ...], default_warps: 
                          "counted")
         out.append(Prediction(tuple(sides), "; ".join(notes)))
     return out
-

@@ -80,3 +80,44 @@ def test_rows_text_json_and_suggestion():
     assert g[1]["instructions"][0]["sectors_per_request"] == 17
     assert doc["files"][0]["global_totals"]["per_thread"]["ld.global.b32"] == 8
     assert doc["ok"]
+
+
+def test_amd_waves_are_counted_in_128_byte_lines_equal_to_brute_force():
+    checked = 0
+    for name, p in sorted(PROBES["probes"].items()):
+        if not p["target"].startswith("gfx") or checked >= 60:
+            continue
+        module = read_ttgir(p["ttgir"])
+        axis = analyse_axis_info(module)
+        for g in check_module(module, suggest=False).global_ops:
+            c = g.cost
+            strides = axis.strides.get(g.op.pointer)
+            if c is None or c.base_alignment_bytes != 256 or strides is None \
+                    or not all(0 < s < RUNTIME_STRIDE for s in strides):
+                continue
+            assert c.sector_bytes == c.line_bytes == 128 and "128-byte" in g.note
+            ref = simulate_global_access(g.op.pointer_type.layout, list(strides),
+                                         element_bits=c.element_bits,
+                                         vector_elems=c.vector_elems, lanes_per_warp=64,
+                                         sector_bytes=128, line_bytes=128)
+            assert (c.sectors_per_instruction, c.sectors_per_warp, c.useful_bytes_per_warp) \
+                == (ref.sectors_per_instruction, ref.sectors_per_warp,
+                    ref.useful_bytes_per_warp), name
+            checked += 1
+    assert checked >= 20
+
+
+def test_an_amd_row_in_json_names_its_128_byte_unit():
+    text = KERNEL.replace('"cuda:80"', '"hip:gfx942"').replace(
+        "threadsPerWarp = [32]", "threadsPerWarp = [64]").replace(
+        '"ttg.threads-per-warp" = 32', '"ttg.threads-per-warp" = 64').replace(
+        "1024", "2048")
+    rep = check_module(read_ttgir(text))
+    load = rep.global_ops[0]
+    # 64 lanes x 16 bytes: 8 full 128-byte lines per wave instruction
+    assert load.cost.sectors_per_instruction == 8 and load.cost.efficiency == 1.0
+    assert "assumed" not in load.note  # gfx942: the documented MI300 line
+    entry = to_json([rep])["files"][0]["global_ops"][0]["instructions"][0]
+    assert entry["sector_bytes"] == 128 and entry["isa"] == "global_load_dwordx4"
+    gfx950 = check_module(read_ttgir(text.replace("gfx942", "gfx950"))).global_ops[0]
+    assert "assumed" in gfx950.note

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from linlayout.check.global_memory.predict import amd_global_name, nvidia_global_name
+from linlayout.check.global_memory.predict import (amd_atomic_name, amd_global_name,
+                                                   nvidia_atomic_name, nvidia_global_name)
 
 
 def test_nvidia_names_follow_the_word_rule():
@@ -26,3 +27,35 @@ def test_amd_names_by_bytes():
     assert amd_global_name("load", 2) == "global_load_ushort"
     assert amd_global_name("store", 1) == "global_store_byte"
     assert amd_global_name("load", 8, buffer=True) == "buffer_load_dwordx2"
+
+
+def test_nvidia_atomic_names():
+    assert nvidia_atomic_name("fadd", "relaxed", "gpu", "f32", 32, 1, 1, True) == \
+        "red.global.gpu.relaxed.add.f32"
+    assert nvidia_atomic_name("fadd", "acq_rel", "gpu", "f32", 32, 4, 1, False) == \
+        "atom.global.gpu.acq_rel.add.v4.f32"
+    assert nvidia_atomic_name("fadd", "acquire", "cta", "f16", 16, 1, 2, False) == \
+        "atom.global.cta.acquire.add.noftz.f16x2"
+    assert nvidia_atomic_name("fadd", "release", "sys", "bf16", 16, 1, 1, False) == \
+        "atom.global.sys.release.add.noftz.bf16"
+    assert nvidia_atomic_name("add", "relaxed", "cta", "i32", 32, 1, 1, True) == \
+        "red.global.cta.relaxed.add.u32"
+    assert nvidia_atomic_name("umax", "acquire", "gpu", "i64", 64, 1, 1, False) == \
+        "atom.global.gpu.acquire.max.u64"
+    assert nvidia_atomic_name("exch", "relaxed", "gpu", "f32", 32, 1, 1, False) == \
+        "atom.global.gpu.relaxed.exch.b32"
+    # CAS puts the order before the scope
+    assert nvidia_atomic_name("cas", "acq_rel", "gpu", "f16", 16, 1, 1, False) == \
+        "atom.global.acq_rel.gpu.cas.b16"
+
+
+def test_amd_atomic_names():
+    assert amd_atomic_name("add", "gpu", "i32", 32) == "global_atomic_add"
+    assert amd_atomic_name("max", "cta", "i64", 64) == "global_atomic_smax_x2"
+    assert amd_atomic_name("umin", "gpu", "i32", 32) == "global_atomic_umin"
+    assert amd_atomic_name("fadd", "gpu", "f32", 32) == "global_atomic_add_f32"
+    assert amd_atomic_name("exch", "sys", "f64", 64) == "global_atomic_swap_x2"
+    # at system scope LLVM expands all but integer add and exchange into a CAS loop
+    assert amd_atomic_name("fadd", "sys", "f32", 32) == "global_atomic_cmpswap"
+    assert amd_atomic_name("and", "sys", "i64", 64) == "global_atomic_cmpswap_x2"
+    assert amd_atomic_name("fadd", "gpu", "f16", 16) is None

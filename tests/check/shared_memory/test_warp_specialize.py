@@ -4,8 +4,10 @@ traffic (state bytes, the workers' switch load, captures)."""
 from __future__ import annotations
 
 from linlayout.check.shared_memory.ops import predict_module
-from linlayout.check.shared_memory.warp_specialize import (capture_bytes, merged_capture_accesses,
-                                                           merged_state_stores, state_bytes)
+from linlayout.check.shared_memory.warp_specialize import (capture_bytes, capture_widths,
+                                                           merged_capture_accesses,
+                                                           merged_state_stores, split_misaligned,
+                                                           state_bytes)
 from linlayout.triton.ttgir import read_ttgir
 from linlayout.triton.warp_specialize import WarpSpecialize
 
@@ -37,6 +39,25 @@ def test_adjacent_aligned_captures_are_merged():
     assert merged_capture_accesses([(0, 8), (8, 8)]) == [16]
     assert merged_capture_accesses([(0, 4), (8, 4)]) == [4, 4]
     assert capture_bytes("!tt.ptr<f16>") == 8 and capture_bytes("!ttg.memdesc<4xf32>") is None
+
+
+def test_only_captures_of_one_size_are_merged():
+    assert merged_capture_accesses([(0, 2), (2, 2), (4, 4)]) == [4, 4]
+    assert merged_capture_accesses([(0, 4), (4, 2), (6, 2)]) == [4, 4]
+
+
+def test_load_chains_are_widened_to_a_power_of_two_where_aligned():
+    assert merged_capture_accesses([(0, 2), (2, 2), (4, 2)], widen=True) == [8]
+    assert merged_capture_accesses([(0, 2), (2, 2), (4, 2)]) == [4, 2]
+    assert merged_capture_accesses([(8, 4), (12, 4), (16, 4)], widen=True) == [8, 4]
+
+
+def test_misaligned_captures_split_by_their_offset():
+    assert split_misaligned(4, 8) == [4, 4]
+    assert split_misaligned(1, 4) == [1, 1, 1, 1]
+    assert split_misaligned(6, 4) == [2, 2]
+    # an i8 then an i32 at byte 1 of a struct at byte 16: one byte, then four
+    assert capture_widths([(0, 1), (1, 4)], 16) == [1, 1, 1, 1, 1]
 
 
 def test_a_kernel_with_one_loaded_capture():

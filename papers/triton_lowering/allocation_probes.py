@@ -1,0 +1,135 @@
+#!/usr/bin/env python
+"""Triton's shared-memory allocator against its replay (``linlayout/triton/allocation.py``):
+every NVIDIA probe TTGIR kept in ``tests/data`` whose buffers the replay sizes is run through
+Triton 3.9.0's own passes up to ``allocate_shared_memory_nv`` (CPU only, no GPU), and the
+offset Triton writes on each ``ttg.local_alloc``, each ``ttg.warp_specialize`` (its capture
+struct) and the ``tt.func`` (the worker-warp state bytes) is compared with the replay's.
+
+Run with Triton 3.9.0 installed (~1 min)::
+
+    python papers/triton_lowering/allocation_probes.py          # writes tests/data/triton_allocation_offsets.json.gz
+    python papers/triton_lowering/allocation_probes.py --check  # compare, write nothing
+
+The replay was written from ``lib/Analysis/Allocation.cpp`` before this comparison was run
+(first run: 467 of 467 placed modules equal); converts' scratch (sized from the scratch layout
+``check`` predicts: 710 of 710) and reduces' (``ReduceOpHelper::getScratchSizeInBytes`` over
+the cross-warp rounds: 991 of 991, with the reduction fixtures added) and scans' on blocked
+layouts (``ScanLoweringHelper::getScratchSizeInBytes``: 1194 of 1194, with the scan fixture
+added) were added afterwards and compared the same way. Modules the replay does not
+place (an op whose scratch size it does not model) are counted and skipped. Mismatches are printed and the exit status is non-zero.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pathlib
+import re
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+from fixture import write_or_check  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "triton_allocation_offsets.json.gz"
+SOURCES = ("triton_warp_specialize_probes", "triton_global_probes", "triton_convert_probes",
+           "triton_heldout_probes", "triton_reduce_probes", "triton_unused_result_probes",
+           "triton_scan_probes")
+
+
+def triton_offsets(ttgir: str, capability: int) -> dict:
+    """The offsets Triton's own allocator gives: ``{"alloc": [...], "captures": [...],
+    "state": offset or None}`` in file order."""
+    from triton._C.libtriton import ir, nvidia, passes
+    from triton.backends.compiler import GPUTarget
+    from triton.backends.nvidia.compiler import CUDABackend
+
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    CUDABackend(GPUTarget("cuda", capability, 32)).load_dialects(ctx)
+    with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
+        f.write(ttgir)
+    mod = ir.parse_mlir_module(f.name, ctx)
+    mod.context = ctx
+    pm = ir.pass_manager(ctx)  # make_llir's passes up to the allocation (Triton 3.9.0)
+    passes.ttgpuir.add_combine_tensor_select_and_if(pm)
+    passes.ttgpuir.add_allocate_warp_groups(pm, False)
+    passes.convert.add_scf_to_cf(pm)
+    passes.gluon.add_inliner(pm)
+    nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, capability, 87)
+    pm.run(mod, "allocation_probes")
+    pathlib.Path(f.name).unlink()
+    out: dict = {"alloc": [], "captures": [], "scratch": [], "state": None}
+    for line in str(mod).splitlines():
+        m = re.search(r"allocation\.offset = (\d+)", line)
+        if not m:
+            continue
+        if "tt.func" in line:
+            out["state"] = int(m.group(1))
+        elif "ttg.warp_specialize" in line:
+            out["captures"].append(int(m.group(1)))
+        elif "local_alloc" in line:
+            out["alloc"].append(int(m.group(1)))
+        else:
+            out["scratch"].append(int(m.group(1)))
+    return out
+
+
+def replay_offsets(ttgir: str) -> dict | None:
+    """The replay's offsets in the same form, None where it does not place the module (the
+    converts' scratch sized as ``linlayout check`` sizes it)."""
+    from linlayout.check.shared_memory.ops import module_allocation, predict_module
+    from linlayout.triton.ttgir import read_ttgir
+
+    module = read_ttgir(ttgir, "probe")
+    placed, _ = module_allocation(module, predict_module(module))
+    if placed is None:
+        return None
+    return {"alloc": [b.offset_bytes for b in placed.buffers if b.kind == "alloc"],
+            "captures": [b.offset_bytes for b in placed.buffers if b.kind == "captures"],
+            "scratch": [b.offset_bytes for b in placed.buffers if b.kind == "scratch"],
+            "state": placed.offset("state")}
+
+
+def build() -> tuple[dict, int, int]:
+    import triton
+
+    probes, bad, skipped = {}, 0, 0
+    for source in SOURCES:
+        data = json.loads(gzip.decompress((ROOT / "tests" / "data" / f"{source}.json.gz")
+                                          .read_bytes()))
+        for name, e in sorted(data["probes"].items()):
+            target = str(e.get("target", ""))
+            if not target.startswith("cuda"):
+                continue
+            mine = replay_offsets(e["ttgir"])
+            if mine is None:
+                skipped += 1
+                continue
+            truth = triton_offsets(e["ttgir"], int(re.search(r"\d+", target).group(0)))
+            if truth != mine:
+                bad += 1
+                print(f"MISMATCH {source}/{name}: Triton {truth}, replay {mine}")
+            probes[f"{source}/{name}"] = truth
+    return {"triton_version": triton.__version__, "probes": probes}, bad, skipped
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare with the fixture, write nothing")
+    args = ap.parse_args(argv)
+    data, bad, skipped = build()
+    n = len(data["probes"])
+    print(f"{n - bad}/{n} modules placed as Triton places them ({skipped} not placed: a "
+          "scratch size the replay does not model)")
+    status = write_or_check(OUT, data, args.check)
+    return 1 if bad else status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""``linlayout.triton.allocation``: Triton 3.9's shared-memory allocator replayed — the
+placement algorithm on hand-made buffers, the modules it refuses, and every offset Triton's
+own pass gave on the probe TTGIRs (``papers/triton_lowering/allocation_probes.py``)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pathlib
+import pytest
+
+from linlayout.check.shared_memory.ops import module_allocation, predict_module
+from linlayout.triton.allocation import SharedBuffer, place_buffers, shared_allocation
+from linlayout.triton.ttgir import read_ttgir
+from linlayout.triton.warp_specialize import find_warp_specialize
+
+from tests.triton.test_warp_specialize import TEXT
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
+FULL = (0, 1 << 64)
+
+
+def _offsets(buffers):
+    placed, size = place_buffers(buffers)
+    return [b.offset_bytes for b in placed], size
+
+
+def test_buffers_live_at_different_times_share_an_offset():
+    a = SharedBuffer("alloc", 1, 4096, 16, (0, 3))
+    b = SharedBuffer("alloc", 2, 1024, 16, (5, 8))
+    assert _offsets([a, b]) == ([0, 0], 4096)
+
+
+def test_buffers_live_together_are_stacked_largest_first_and_aligned():
+    a = SharedBuffer("alloc", 1, 100, 16, (0, 9))
+    b = SharedBuffer("alloc", 2, 1024, 1024, (2, 5))
+    state = SharedBuffer("state", 0, 8, 4, FULL)
+    offsets, size = _offsets([a, b, state])
+    assert offsets[1] == 0 and offsets[0] == 1024 and offsets[2] == 1124 and size == 1132
+
+
+def test_a_kernel_with_only_warp_specialisation_buffers():
+    placed, why = shared_allocation(TEXT, 4, find_warp_specialize(TEXT))
+    assert placed is not None, why
+    assert {b.kind for b in placed.buffers} == {"state", "captures"}
+
+
+def test_an_op_with_unmodelled_scratch_is_refused_with_the_reason():
+    text = TEXT.replace("tt.return", "%cv = ttg.convert_layout %x : tensor<4xi32> -> "
+                                     "tensor<4xi32>\n    tt.return")
+    placed, why = shared_allocation(text, 4, find_warp_specialize(text))
+    assert placed is None and "convert_layout" in why
+    line = text.split("\n").index(next(ln for ln in text.split("\n") if "convert_layout" in ln))
+    placed, _ = shared_allocation(text, 4, find_warp_specialize(text), {line + 1: 512})
+    assert placed is not None and placed.offset("scratch") is not None
+
+
+def _cases():
+    data = json.loads(gzip.decompress((DATA / "triton_allocation_offsets.json.gz").read_bytes()))
+    return sorted(data["probes"].items())
+
+
+CASES = _cases()
+_SOURCES: dict = {}
+
+
+def _ttgir(key):
+    source, name = key.split("/", 1)
+    if source not in _SOURCES:
+        _SOURCES[source] = json.loads(gzip.decompress((DATA / f"{source}.json.gz")
+                                                      .read_bytes()))["probes"]
+    return _SOURCES[source][name]["ttgir"]
+
+
+def test_the_fixture_covers_hundreds_of_modules():
+    assert len(CASES) >= 1100
+    assert sum(1 for _, t in CASES if t["captures"]) >= 200
+    assert sum(1 for _, t in CASES if t["scratch"]) >= 100
+
+
+@pytest.mark.parametrize("key,truth", CASES, ids=[k for k, _ in CASES])
+def test_offsets_equal_tritons_allocator(key, truth):
+    """Converts' scratch sized as ``check`` sizes it (``module_allocation``)."""
+    module = read_ttgir(_ttgir(key), "probe")
+    placed, why = module_allocation(module, predict_module(module))
+    assert placed is not None, why
+    got = {kind: [b.offset_bytes for b in placed.buffers if b.kind == kind]
+           for kind in ("alloc", "captures", "scratch")}
+    got["state"] = placed.offset("state")
+    assert got == truth
