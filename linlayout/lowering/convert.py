@@ -13,6 +13,9 @@ conversion is trivial over each. What is left decides:
 * ``register`` and ``lane`` with fewer than two mixed register/lane transpositions
   (``cvtNeedsWarpShuffle``) — warp shuffles (``transferWithinWarp``, :mod:`.shuffle`):
   ``"shuffle"``;
+* ``register``, ``lane`` and ``warp`` where the source is broadcast over warps (each warp
+  holds the whole tensor) — the same warp shuffles, the destination's warp bits read as high
+  bits of the thread id (:func:`.decompose.warp_broadcast_bits`): ``"shuffle"``;
 * anything else (two or more transpositions, other warps or CTAs) — a round trip through
   shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):
   ``"shared"``.
@@ -28,6 +31,7 @@ from .._checks import instance_of, log2_exact
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .emitted import Emitted
+from .decompose import warp_broadcast_bits
 from .shuffle import WarpShuffleLowering, lower_warp_shuffle
 from .target import Target
 
@@ -227,7 +231,8 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
         return ConvertPath("none", dims, 0)
     if dims == ("register",):
         return ConvertPath("registers", dims, 0)
-    if dims != ("register", "lane"):
+    if dims != ("register", "lane") and not (
+            "block" not in dims and "warp" in dims and warp_broadcast_bits(src, dst)):
         return ConvertPath("shared", dims, None)
     try:
         low = lower_warp_shuffle(src, dst, max(8, element_bits) if element_bits < 8

@@ -86,15 +86,18 @@ class WarpShuffleLowering:
     outputs: tuple[int, ...]
     graph: tuple = ()
 
-    def execute(self, src: LinearLayout, lanes: int) -> list[list[tuple]]:
-        """Run the graph on every lane of warp 0: ``result[r][lane]`` is the tensor element
-        (out-dim coordinates) destination register ``r`` of ``lane`` ends up holding.
+    def execute(self, src: LinearLayout, lanes: int, warp: int = 0) -> list[list[tuple]]:
+        """Run the graph on every lane of warp ``warp``: ``result[r][lane]`` is the tensor
+        element (out-dim coordinates) destination register ``r`` of ``lane`` ends up
+        holding. The warp matters only when the source is broadcast over warps
+        (``decomposition.warp_bits``): the indexed shuffles then read the warp id as the
+        high bits of the thread id.
 
         Raises:
             LayoutError: a byte permute or unpack mixes bytes of different elements (the
                 lowering would be wrong).
         """
-        return _execute(self, src, lanes)
+        return _execute(self, src, lanes, warp)
 
 
 def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
@@ -131,7 +134,7 @@ def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
     triton_counts: Counter = Counter()
     for k, c in g.emitted.items():
         triton_counts[names[k]] += c
-    after = _clean_counts(g, outputs)
+    after = _clean_counts(g, outputs, d.hardware_lane_bits)
     return WarpShuffleLowering(d, "ship" if ship else "swap", element_bits,
                                dict(sorted(triton_counts.items())), after, outputs,
                                tuple(g.nodes))
@@ -219,8 +222,10 @@ def _swap(g: _Graph, vals: list[int], d: WarpDecomposition,
     return vals
 
 
-def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
-    """Instruction counts after CSE, folding and dead-code elimination."""
+def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int) -> dict:
+    """Instruction counts after CSE, folding and dead-code elimination. A select on a lane
+    bit at or above ``lane_bits`` (a warp bit of the thread id, read from the lane id where
+    it is 0) folds to its first arm."""
     canon: dict[int, object] = {}
 
     def key_of(i: int):
@@ -238,7 +243,7 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
             c = ("unpack", key_of(node[1]), node[2])
         elif kind == _SELECT:
             a, b = key_of(node[2]), key_of(node[3])
-            c = a if a == b else ("sel", node[1], a, b)
+            c = a if a == b or node[1][1] >= lane_bits else ("sel", node[1], a, b)
         elif kind == _PRMT:
             a, b, s = key_of(node[1]), key_of(node[2]), key_of(node[3])
             if s == ("c", PLAIN_TOP):
@@ -284,7 +289,8 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
     return dict(sorted(out.items()))
 
 
-def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int) -> list[list[tuple]]:
+def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,
+             warp: int = 0) -> list[list[tuple]]:
     d = low.decomposition
     nodes = low.graph
     reg_cols = [i for i, c in enumerate(src.dim_columns("register")) if c]
@@ -336,12 +342,13 @@ def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int) -> list[li
             both = tuple(a) + tuple(b)
             v = tuple(both[(s >> (4 * j)) & 7] for j in range(4))
         elif kind == _BFLY:
-            v = ev(node[1], lane ^ node[2])
+            v = ev(node[1], (lane ^ node[2]) % lanes)
         else:
             inv, mask = node[2], node[3]
+            tid = lane | warp * lanes
             perm = 0
             for bit, img in enumerate(inv):
-                if lane >> bit & 1:
+                if tid >> bit & 1:
                     perm |= 1 << img
             v = ev(node[1], (perm ^ mask) % lanes)
         memo[k] = v

@@ -32,6 +32,7 @@ from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout
 from ...lowering.convert import convert_path
+from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
@@ -161,7 +162,9 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
     or more register bases have to trade places with lanes (more than one mixed
     transposition in ``getWarpLayoutConvertDecomposition``: shuffles no longer pay).
     Registers only renamed, or one register/lane exchange and lane permutations, are done
-    with registers and warp shuffles.
+    with registers and warp shuffles. A source broadcast over warps goes through shared
+    memory when a destination warp basis is held in its registers, and stays in each warp
+    when the source's lanes hold it (:func:`~linlayout.lowering.decompose.warp_broadcast_bits`).
     """
     def cols(layout: LinearLayout, dim: str) -> list[int]:
         return list(layout.dim_columns(dim))
@@ -178,6 +181,9 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
         for x, y in zip(a, b):
             if not f2.in_span(x ^ y, span):
                 return True
+    if any(cols(dst, "warp")) and not any(cols(src, "warp")) \
+            and not warp_broadcast_bits(src, dst):
+        return True  # a source broadcast over warps, a warp basis held in its registers
     rs = [c for c in cols(src, "register") if c]
     rd = [c for c in cols(dst, "register") if c]
     mixed = f2.rank(rs + rd) - f2.rank(rd)
