@@ -73,9 +73,14 @@ class WarpShuffleLowering:
         counts: the same after CSE, select/permute folding and dead code — Triton's LLVM IR
             before ``-O3`` and, but for packing, the PTX —
             with the shuffles also split by kind: ``"shuffle_bfly"`` (and
-            ``"shuffle_bfly_<mask>"`` per XOR mask) and ``"shuffle_idx"``.
+            ``"shuffle_bfly_<mask>"`` per XOR mask) and ``"shuffle_idx"``; and
+            ``"select_of_one_value"``: the selects between two indexed shuffles of one value
+            (AMD's LLVM turns each into a selected lane index).
         outputs: the value-graph node of each destination register (broadcast removed).
         graph: the value graph's nodes, ``(kind, *operands)`` each.
+        packs: each live packed 32-bit register as the source registers (index among the
+            source's non-broadcast registers) of its elements, low bytes first — what the
+            target's packing code has to assemble (:mod:`.amd_pack`).
     """
 
     decomposition: WarpDecomposition
@@ -85,6 +90,7 @@ class WarpShuffleLowering:
     counts: dict
     outputs: tuple[int, ...]
     graph: tuple = ()
+    packs: tuple[tuple[int, ...], ...] = ()
 
     def execute(self, src: LinearLayout, lanes: int, warp: int = 0) -> list[list[tuple]]:
         """Run the graph on every lane of warp ``warp``: ``result[r][lane]`` is the tensor
@@ -134,10 +140,10 @@ def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
     triton_counts: Counter = Counter()
     for k, c in g.emitted.items():
         triton_counts[names[k]] += c
-    after = _clean_counts(g, outputs, d.hardware_lane_bits)
+    after, packs = _clean_counts(g, outputs, d.hardware_lane_bits)
     return WarpShuffleLowering(d, "ship" if ship else "swap", element_bits,
                                dict(sorted(triton_counts.items())), after, outputs,
-                               tuple(g.nodes))
+                               tuple(g.nodes), packs)
 
 
 def _pairs(num_regs: int, r_idx: int):
@@ -222,10 +228,11 @@ def _swap(g: _Graph, vals: list[int], d: WarpDecomposition,
     return vals
 
 
-def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int) -> dict:
-    """Instruction counts after CSE, folding and dead-code elimination. A select on a lane
-    bit at or above ``lane_bits`` (a warp bit of the thread id, read from the lane id where
-    it is 0) folds to its first arm."""
+def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int
+                  ) -> tuple[dict, tuple[tuple[int, ...], ...]]:
+    """Instruction counts after CSE, folding and dead-code elimination, and the live packed
+    registers' source registers. A select on a lane bit at or above ``lane_bits`` (a warp
+    bit of the thread id, read from the lane id where it is 0) folds to its first arm."""
     canon: dict[int, object] = {}
 
     def key_of(i: int):
@@ -279,6 +286,10 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int) -> dict:
              "pack": "pack", "unpack": "unpack"}
     out: Counter = Counter()
     for c in live:
+        if c[0] == "sel" and c[2][0] == c[3][0] == "idx" and c[2][1] == c[3][1]:
+            # both arms shuffle one value from two lanes: AMD's LLVM selects the lane
+            # instead (one ds_bpermute_b32 with a selected address, no v_cndmask_b32)
+            out["select_of_one_value"] += 1
         if c[0] in names:
             out[names[c[0]]] += 1
             if c[0] == "bfly":
@@ -286,7 +297,8 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int) -> dict:
                 out[f"shuffle_bfly_{c[2]}"] += 1
             elif c[0] == "idx":
                 out["shuffle_idx"] += 1
-    return dict(sorted(out.items()))
+    packs = sorted(tuple(x[1] for x in c[1]) for c in live if c[0] == "pack")
+    return dict(sorted(out.items())), tuple(packs)
 
 
 def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,

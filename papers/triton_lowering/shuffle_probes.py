@@ -111,7 +111,10 @@ def preopt_counts(ll: str, line: int) -> dict:
     return dict(sorted(out.items()))
 
 
-def build() -> dict:
+def build(seeds: tuple[int, ...] = SEEDS, amd: bool = False, per_seed: int = PER_SEED) -> dict:
+    """Compile the probes. ``amd``: AMD targets only (gfx942, gfx950), scans included, and two
+    more families — a source broadcast over warps (``bcast_``) and 8-bit register-only
+    permutations (``inthread_``)."""
     import triton
     from triton._C.libtriton import llvm as _llvm
     from corpus import strip_locs
@@ -245,15 +248,67 @@ def build() -> dict:
             o = gl.NVMMADistributedLayout([2, 0], wpc[::-1], [16, 8])
         return (mma, o) if rng.random() < 0.5 else (o, mma)
 
+    def bcast_pair(rng, M, N, warps):
+        # the source holds the whole tile in every warp (warp bases zero); the destination
+        # gives each warp a part: a bit the source's lanes hold (stays in the warp) or, one
+        # time in four, a bit its registers hold (shared memory)
+        d = (M * N).bit_length() - 1
+        bits = [1 << i for i in range(d)]
+        rng.shuffle(bits)
+        lane, reg = bits[:6], bits[6:]
+        wb = warps.bit_length() - 1
+        t_reg, t_lane = list(reg), list(lane)
+        if rng.random() < 0.6 and t_reg:
+            i, j = rng.randrange(len(t_reg)), rng.randrange(6)
+            t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+        rng.shuffle(t_lane)
+        warp = []
+        for _ in range(wb):
+            if rng.random() < 0.25 and t_reg:
+                warp.append(t_reg.pop(rng.randrange(len(t_reg))))
+            elif t_reg:
+                j = rng.choice([k for k, c in enumerate(t_lane) if c not in warp])
+                warp.append(t_lane[j])
+                t_lane[j] = t_reg.pop(rng.randrange(len(t_reg)))
+            else:
+                warp.append(0)
+        return (linear(reg, lane, [0] * wb, M, N), linear(t_reg, t_lane, warp, M, N))
+
+    def inthread_pair(rng, M, N):
+        # one warp, registers permuted in each thread only
+        d = (M * N).bit_length() - 1
+        bits = [1 << i for i in range(d)]
+        rng.shuffle(bits)
+        lane, reg = bits[:6], bits[6:]
+        t_reg = list(reg)
+        while t_reg == reg:
+            rng.shuffle(t_reg)
+        return linear(reg, lane, [], M, N), linear(t_reg, lane, [], M, N)
+
     T = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
          "gfx942": GPUTarget("hip", "gfx942", 64), "gfx950": GPUTarget("hip", "gfx950", 64)}
     TY = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
     probes = {}
     fails: collections.Counter = collections.Counter()
-    for seed in SEEDS:
+
+    def _compile(name, tname, warps, M, N, L, D, ty):
+        sig = {"X": ty, "Y": ty, "M": "constexpr", "N": "constexpr", "L": "constexpr",
+               "D": "constexpr"}
+        src = GluonASTSource(fn=g_cvt, signature=sig, constexprs={"M": M, "N": N, "L": L, "D": D})
+        try:
+            k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+        except Exception as e:  # noqa: BLE001 - a pair Triton rejects is skipped
+            fails[type(e).__name__] += 1
+            return
+        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                        "counts": convert_counts(k.asm["amdgcn"], cvt_line)}
+
+    for seed in seeds:
         rng = random.Random(seed)
-        for _ in range(PER_SEED):
+        for _ in range(per_seed):
             tname = rng.choice(["cuda80", "cuda90", "cuda90", "cuda80", "gfx942", "gfx950"])
+            if amd:
+                tname = rng.choice(["gfx942", "gfx950"])
             cuda = tname.startswith("cuda")
             lanes = 32 if cuda else 64
             warps = rng.choice([1, 1, 2, 4])
@@ -299,11 +354,13 @@ def build() -> dict:
             if cuda and preopt:
                 probes[name]["preopt"] = preopt_counts(preopt[0], cvt_line)
     FTY = {16: "*fp16", 32: "*fp32", 64: "*fp64"}
-    for seed in SEEDS:
+    for seed in seeds:
         rng = random.Random(100 + seed)
-        for _ in range(PER_SEED // 3):
+        for _ in range(per_seed // 3):
             kind = rng.choice([0, 1, 2])
             tname = rng.choice(["cuda80", "cuda90"] if kind == 2 else list(T))
+            if amd:
+                tname = rng.choice(["gfx942", "gfx950"])
             cuda = tname.startswith("cuda")
             lanes = 32 if cuda else 64
             warps = rng.choice([1, 2, 4])
@@ -325,10 +382,12 @@ def build() -> dict:
             asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
             probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
                             "counts": convert_counts(asm, None)}
-    for seed in SEEDS:
+    for seed in seeds:
         rng = random.Random(200 + seed)
-        for _ in range(PER_SEED // 6):
+        for _ in range(per_seed // 6):
             tname = rng.choice(list(T))
+            if amd:
+                tname = rng.choice(["gfx942", "gfx950"])
             cuda = tname.startswith("cuda")
             lanes = 32 if cuda else 64
             warps = rng.choice([1, 2, 4])
@@ -350,6 +409,25 @@ def build() -> dict:
             asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
             probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
                             "counts": convert_counts(asm, None)}
+    if amd:
+        TY8 = {8: "*i8", 16: "*fp16"}
+        for seed in seeds:
+            rng = random.Random(300 + seed)
+            for _ in range(per_seed // 3):
+                tname = rng.choice(["gfx942", "gfx950"])
+                warps = rng.choice([2, 4])
+                bits = rng.choice([8, 16, 16, 32, 64])
+                M, N = rng.choice([(64, 2), (64, 4), (64, 8), (128, 4), (32, 16)])
+                L, D = bcast_pair(rng, M, N, warps)
+                _compile(f"bcast_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}",
+                         tname, warps, M, N, L, D, {**TY, **TY8}[bits])
+            rng = random.Random(400 + seed)
+            for _ in range(per_seed // 6):
+                tname = rng.choice(["gfx942", "gfx950"])
+                M, N = rng.choice([(16, 64), (64, 64), (32, 32)])
+                L, D = inthread_pair(rng, M, N)
+                _compile(f"inthread_b8_{M}x{N}_w1_{rng.getrandbits(24):06x}_{tname}", tname, 1,
+                         M, N, L, D, "*i8")
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
     return {"triton_version": triton.__version__, "probes": probes}
 
@@ -370,22 +448,27 @@ def observed(counts: dict) -> tuple[str, dict]:
 
 
 def predicted(p: dict) -> tuple[str, dict]:
-    """The path and the register opcodes ``check`` predicts for a probe's TTGIR."""
-    from linlayout.check.shared_memory.ops import module_target, predict_access
+    """The path and the register opcodes ``check`` predicts for a probe's TTGIR (the converts
+    told which of their sources a global load produced, as ``linlayout check`` does)."""
+    from linlayout.check.registers import load_sources
+    from linlayout.check.shared_memory.ops import module_target, predict_module
     from linlayout.lowering import convert_path
     from linlayout.check.shared_memory.predict import moved_bits
-    from linlayout.triton.ttgir import find_accesses, read_ttgir
+    from linlayout.triton.ttgir import read_ttgir
 
     module = read_ttgir(p["ttgir"])
     target = module_target(module)
+    loads = load_sources(module)
     path = "registers"
     regs: collections.Counter = collections.Counter()
-    for a in find_accesses(module):
-        pred = predict_access(a, target)
+    for a, pred in predict_module(module, target, source_loads=loads):
+        if isinstance(pred, Exception):
+            raise pred
         if pred.uses_shared and pred.sides:
             path = "shared"
         for e in pred.registers:
-            regs[e.opcode] += e.per_thread or 0
+            if REGISTER_OPS.match(e.opcode):
+                regs[e.opcode] += e.per_thread or 0
         if a.kind == "convert":
             r = convert_path(a.distributed.layout, a.destination.layout,
                              moved_bits(a.element_bits, a.element_type), target)

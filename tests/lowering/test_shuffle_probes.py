@@ -11,7 +11,8 @@ from collections import Counter
 
 import pytest
 
-from linlayout.check.shared_memory.ops import module_target, predict_access
+from linlayout.check.registers import load_sources
+from linlayout.check.shared_memory.ops import module_target, predict_module
 from linlayout.check.shared_memory.predict import moved_bits
 from linlayout.lowering import convert_path
 from linlayout.triton.ttgir import find_accesses, read_ttgir
@@ -39,12 +40,13 @@ def _predicted(ttgir: str) -> tuple[str, dict]:
     module = read_ttgir(ttgir)
     target = module_target(module)
     path, regs = "registers", Counter()
-    for a in find_accesses(module):
-        pred = predict_access(a, target)
+    for a, pred in predict_module(module, target, source_loads=load_sources(module)):
+        assert not isinstance(pred, Exception), pred
         if pred.uses_shared and pred.sides:
             path = "shared"
         for e in pred.registers:
-            regs[e.opcode] += e.per_thread
+            if REGISTER.match(e.opcode):
+                regs[e.opcode] += e.per_thread
         if a.kind == "convert":
             r = convert_path(a.distributed.layout, a.destination.layout,
                              moved_bits(a.element_bits, a.element_type), target)

@@ -211,8 +211,9 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
 
 
 def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
-                    target: Target) -> Prediction:
-    """A ``convert_layout``: nothing, or Triton's scratch layout and its two sides.
+                    target: Target, source_load: tuple[int, int] | None = None) -> Prediction:
+    """A ``convert_layout``: nothing, register instructions (``source_load``: see
+    :func:`~linlayout.lowering.convert_path`), or Triton's scratch layout and its two sides.
 
     Raises:
         LayoutError: the layouts do not describe the same tensor; an argument of the wrong
@@ -222,7 +223,7 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     instance_of(target, Target, "target")
     if not needs_shared(src, dst):
-        return _in_registers(src, dst, element_bits, target)
+        return _in_registers(src, dst, element_bits, target, source_load)
     plan = triton_scratch_layout(src, dst, element_bits,
                                  **target.scratch_options())
     st = _scratch_side("store", drop_broadcast_registers(src), plan, plan.store_tile,
@@ -234,11 +235,11 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
 
 
 def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
-                  target: Target) -> Prediction:
+                  target: Target, source_load: tuple[int, int] | None = None) -> Prediction:
     """A convert that keeps each element in its warp: Triton's register or shuffle path with
     its register instructions (:func:`~linlayout.lowering.convert.convert_path`)."""
     try:
-        path = convert_path(src, dst, element_bits, target)
+        path = convert_path(src, dst, element_bits, target, source_load)
     except LayoutError as exc:
         return Prediction((), f"stays within each warp: no shared memory; register "
                           f"instructions not predicted ({exc})", uses_shared=False)
@@ -249,6 +250,10 @@ def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
                + ("" if low.decomposition.lane_perm_trivial else " and a lane permutation"))
         return Prediction((), f"warp shuffles ({how}, Triton's {low.method} method): no shared "
                           "memory", uses_shared=False, registers=path.instructions)
+    if path.path == "registers" and path.instructions:
+        return Prediction((), "registers renamed in each thread with byte permutes (AMD's "
+                          "8-bit in-thread swap): no shared memory", uses_shared=False,
+                          registers=path.instructions)
     if path.path in ("none", "registers"):
         return Prediction((), "registers renamed in each thread: no instructions, no shared "
                           "memory", uses_shared=False)
