@@ -16,8 +16,8 @@ zero-extended. Counted per packed register (:func:`pack_permutes`, checked on
 
 * 16-bit pair: 0 when both halves are already one register, in order; else one
   ``v_perm_b32``;
-* 8-bit pair (in 16-bit slots): 0 when each byte is a zero-extended register of its own
-  (``v_lshl_or_b32``); else one ``v_perm_b32``;
+* 8-bit pair (in 16-bit slots): 0 — ``v_lshl_or_b32``, or ``v_or_b32_sdwa`` picking the
+  byte out of its register;
 * four bytes: 0 when they are one register in order, or two 2-byte registers each in order
   (``v_lshl_or_b32``); one ``v_perm_b32`` when they come from two registers; else one
   ``v_perm_b32`` per 16-bit half not already in order in one register, and a
@@ -124,8 +124,7 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
         a, b = pack
         if element_bits == 16:
             return 0 if a.word == b.word and (a.byte, b.byte) == (0, 2) else 1
-        own = a.word != b.word and a.byte == b.byte == 0 and a.width_bytes == b.width_bytes == 1
-        return 0 if own else 1
+        return 0  # each byte zero-extended into its half: v_lshl_or_b32 / v_or_b32_sdwa
     words = {w.word for w in pack}
     if len(words) == 1 and [w.byte for w in pack] == [0, 1, 2, 3]:
         return 0
@@ -142,27 +141,36 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
     return sum(0 if in_order(h, i == 0) else 1 for i, h in enumerate(halves))
 
 
-def inthread_permutes(conversion: list[int]) -> int:
+def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> int:
     """``v_perm_b32`` instructions of ``ConvertLayoutOpInThreadSwap`` for an 8-bit register
     renaming, ``conversion[d]`` = the source register of destination register ``d`` (a
-    permutation of ``0 … 4k-1``), not counting the packing of the source registers.
+    permutation of ``0 … 4k-1``), with the packing of the source registers (four at a time)
+    where it is still needed: LLVM builds a first-level permute (from one or two source
+    registers, a byte pair, a quad) straight from the producer's register when every byte it
+    picks lies in that one register and each packed register it reads is built from at most
+    two; the packed register is then dead (``words``: :func:`source_words`).
 
     Raises:
-        LayoutError: not a permutation of a multiple of four registers.
+        LayoutError: not a permutation of a multiple of four registers, or ``words`` not one
+            per register.
     """
     n = len(conversion)
-    if n % 4 or sorted(conversion) != list(range(n)):
-        raise LayoutError("ConvertLayoutOpInThreadSwap needs a permutation of 4k registers")
+    if n % 4 or sorted(conversion) != list(range(n)) or len(words) != n:
+        raise LayoutError("ConvertLayoutOpInThreadSwap needs a permutation of 4k registers "
+                          "and the place of each")
     regs = [[divmod(conversion[r * 4 + b], 4) for b in range(4)] for r in range(n // 4)]
-    perms: set = set()
+    first: dict = {}  # first-level permute -> the source bytes it picks
+    needed: set[int] = set()
     left = []
     for i, reg in enumerate(regs):
         srcs = {r for r, _ in reg}
         if len(srcs) == 1:
             if any(byte != b for b, (_, byte) in enumerate(reg)):
-                perms.add(("one", tuple(reg)))
+                first[("one", tuple(reg))] = reg
+            else:
+                needed |= srcs
         elif len(srcs) == 2:
-            perms.add(("two", tuple(reg)))
+            first[("two", tuple(reg))] = reg
         else:
             left.append(i)
     # byte pairs of every register left, merged into quads over two source registers
@@ -172,7 +180,6 @@ def inthread_permutes(conversion: list[int]) -> int:
         for loc in p:
             where[loc] = k
     merged = [False] * len(pairs)
-    quads = 0
     for k, p in enumerate(pairs):
         if merged[k]:
             continue
@@ -186,7 +193,18 @@ def inthread_permutes(conversion: list[int]) -> int:
             rs = {r for r, _ in p}
             if all(r in rs for r, _ in pairs[other]):
                 merged[other] = merged[k] = True
-                quads += 1
+                first[("quad", k)] = list(pairs[other]) + list(p)
                 break
-    unmerged = sum(1 for m in merged if not m)
-    return len(perms) + unmerged + quads + len(left)
+    for k, p in enumerate(pairs):
+        if not merged[k]:
+            first[("pair", k)] = list(p)
+    def bases(r: int) -> set:
+        return {words[4 * r + b].word for b in range(4)}
+
+    for picked in first.values():
+        srcs = {r for r, _ in picked}
+        if len({words[4 * r + b].word for r, b in picked}) > 1 or \
+                any(len(bases(r)) > 2 for r in srcs):
+            needed |= srcs
+    packs = sum(pack_permutes(tuple(words[4 * r:4 * r + 4]), 8) for r in sorted(needed))
+    return len(first) + len(left) + packs

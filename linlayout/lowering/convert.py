@@ -297,6 +297,5 @@ def _inthread_swap(src: LinearLayout, comp: LinearLayout,
                        )["register"] for d in range(n)]
     if n % 4 or sorted(conv) != list(range(n)) or words is None or len(words) != n:
         return ()
-    perms = inthread_permutes(conv) + sum(
-        pack_permutes(tuple(words[4 * i:4 * i + 4]), 8) for i in range(n // 4))
+    perms = inthread_permutes(conv, words)
     return (Emitted("permute", "v_perm_b32", perms, None, 32, 0, ""),) if perms else ()
