@@ -201,9 +201,9 @@ def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> i
     def bases(r: int) -> set:
         return {words[4 * r + b].word for b in range(4)}
 
-    for picked in first.values():
+    for key, picked in first.items():
         srcs = {r for r, _ in picked}
-        if len({words[4 * r + b].word for r, b in picked}) > 1 or \
+        if key[0] in ("one", "two") or len({words[4 * r + b].word for r, b in picked}) > 1 or \
                 any(len(bases(r)) > 2 for r in srcs):
             needed |= srcs
     packs = sum(pack_permutes(tuple(words[4 * r:4 * r + 4]), 8) for r in sorted(needed))
