@@ -36,6 +36,7 @@ FAST = [
     ("papers/padding/reproduce.py", []),
     # the committed warp-shuffle probes against the prediction (no Triton needed)
     ("papers/triton_lowering/shuffle_probes.py", ["--compare-only"]),
+    ("papers/triton_lowering/shuffle_probes.py", ["--amd", "--compare-only"]),
 ]
 
 
