@@ -16,8 +16,9 @@ zero-extended. Counted per packed register (:func:`pack_permutes`, checked on
 
 * 16-bit pair: 0 when both halves are already one register, in order; else one
   ``v_perm_b32``;
-* 8-bit pair (in 16-bit slots): 0 — ``v_lshl_or_b32``, or ``v_or_b32_sdwa`` picking the
-  byte out of its register;
+* 8-bit pair (in 16-bit slots): 0 from two registers (``v_lshl_or_b32``, or
+  ``v_or_b32_sdwa`` picking each byte out of its register); one ``v_perm_b32`` when both
+  bytes lie in one register;
 * four bytes: 0 when they are one register in order, or two 2-byte registers each in order
   (``v_lshl_or_b32``); one ``v_perm_b32`` when they come from two registers; else one
   ``v_perm_b32`` per 16-bit half not already in order in one register, and a
@@ -124,7 +125,8 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
         a, b = pack
         if element_bits == 16:
             return 0 if a.word == b.word and (a.byte, b.byte) == (0, 2) else 1
-        return 0  # each byte zero-extended into its half: v_lshl_or_b32 / v_or_b32_sdwa
+        # bytes of two registers: v_or_b32_sdwa / v_lshl_or_b32; of one: a v_perm_b32
+        return 1 if a.word == b.word else 0
     words = {w.word for w in pack}
     if len(words) == 1 and [w.byte for w in pack] == [0, 1, 2, 3]:
         return 0
@@ -167,8 +169,7 @@ def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> i
         if len(srcs) == 1:
             if any(byte != b for b, (_, byte) in enumerate(reg)):
                 first[("one", tuple(reg))] = reg
-            else:
-                needed |= srcs
+            # else a whole source register moves: its pack and unpack fold away
         elif len(srcs) == 2:
             first[("two", tuple(reg))] = reg
         else:

@@ -57,7 +57,7 @@ OUT = ROOT / "tests" / "data" / "triton_shuffle_probes.json.gz"
 #: the AMD-only set (``--amd``), drawn after the AMD rules were written (held out)
 AMD_OUT = ROOT / "tests" / "data" / "triton_amd_shuffle_probes.json.gz"
 SEEDS = (1, 2)
-AMD_SEEDS = (31, 32)
+AMD_SEEDS = (31, 32, 41, 42)
 PER_SEED = int(os.environ.get("PER_SEED", 90))
 #: opcodes compared (PTX and AMDGCN); shared-memory ones tell the path
 REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.b(?:32|64)|prmt\.b32|"
