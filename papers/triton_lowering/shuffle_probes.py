@@ -6,6 +6,7 @@ Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~6 min
 
     python papers/triton_lowering/shuffle_probes.py          # writes tests/data/triton_shuffle_probes.json.gz
     python papers/triton_lowering/shuffle_probes.py --check  # compare, write nothing
+    python papers/triton_lowering/shuffle_probes.py --amd    # the AMD set, triton_amd_shuffle_probes.json.gz
 
 Each Gluon probe loads a tile in a random distributed layout, converts it
 (``gl.convert_layout``) and stores it. The pairs are drawn (fixed seeds) to reach every path:
@@ -24,15 +25,19 @@ an ``i32`` index tile in the same or another blocked layout; both count the whol
 shuffles (nothing else in them shuffles). The fixture keeps the TTGIR with the counts and, for
 NVIDIA converts, the shuffles, selects and byte permutes of Triton's LLVM IR before ``-O3``
 at the convert's line (``preopt``). The script compares them with what ``linlayout check``
-predicts (``convert_path``, ``linlayout.check.registers``) and prints every difference; it
-exits 1 on a difference on NVIDIA that ``tests/data/known_mismatches.json`` does not list
-(AMD differences are listed there too).
+predicts (``predict_module`` with ``load_sources``, ``convert_path``,
+``linlayout.check.registers``) and prints every difference; it exits 1 on a difference on
+NVIDIA that ``tests/data/known_mismatches.json`` does not list (AMD differences are listed
+there too).
+
+``--amd`` draws an AMD-only set (gfx942/gfx950, seeds ``AMD_SEEDS``) after the AMD rules:
+the same families with scans included, plus sources broadcast over warps (``bcast_``) and
+8-bit register-only permutations (``inthread_``); it exits 1 on any difference not listed.
 
 Result (270 probes, Triton 3.9.0): NVIDIA 187 of 188 equal — the one left has an extra
-``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 69 of 82 — the others are
-``v_perm_b32`` packing that depends on the producing load, one in-thread byte swap, one
-gfx950 ``v_permlane32_swap`` inside the generic path and one case where LLVM removed the
-selects.
+``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 82 of 82. The AMD set:
+718 of 720 equal (one in-thread swap whose packed registers LLVM keeps, one slice convert
+whose selects between shuffles of one value LLVM does not fold into the lane index).
 """
 
 from __future__ import annotations
