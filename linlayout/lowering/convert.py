@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._checks import instance_of, log2_exact
+from .._checks import instance_of, log2_exact, sequence_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .emitted import Emitted
@@ -58,8 +58,9 @@ class ConvertPath:
             counted — ``counts`` is None — as Triton's decomposition assumes one).
         instructions: on the shuffle path, the register instructions per thread as they
             reach the PTX/AMDGCN (:class:`~.emitted.Emitted`, ``side`` one of
-            :data:`REGISTER_SIDES`); empty otherwise (the shared-memory path is counted by
-            :mod:`.scratch` and ``linlayout check``).
+            :data:`REGISTER_SIDES`); on the registers path, AMD's 8-bit in-thread
+            ``v_perm_b32`` (:mod:`.amd_pack`); empty otherwise (the shared-memory path is
+            counted by :mod:`.scratch` and ``linlayout check``).
         counts: those counts by opcode (``{"shfl.sync.bfly.b32": 2, "selp.b32": 6}``).
         triton_counts: per kind as ``transferWithinWarp`` builds them, before MLIR's CSE
             and dead-code elimination (``"shuffle"``, ``"select"``, ``"permute"``, ``"pack"``,
@@ -235,7 +236,8 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
 
     Raises:
         LayoutError: the layouts describe different tensors; ``element_bits`` not a power of
-            two in 1…64; an unknown target.
+            two in 1…64; an unknown target; ``source_load`` not two ints naming a dim of
+            ``src``.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``),
     ``lib/Analysis/Utility.cpp`` (``minimalCvtLayout``, ``cvtNeedsWarpShuffle``,
@@ -245,6 +247,14 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     log2_exact(element_bits, "element_bits", 1, 64)
     target = Target.parse(target)
+    if source_load is not None:
+        source_load = sequence_of(source_load, int, "source_load")
+        if len(source_load) != 2 or any(isinstance(v, bool) for v in source_load):
+            raise LayoutError(f"source_load must be (dim, contiguity_elems), got "
+                              f"{source_load!r}")
+        if not 0 <= source_load[0] < len(src.out_dims):
+            raise LayoutError(f"source_load dim {source_load[0]} is not a dim of the source "
+                              f"({dict(src.out_dims)})")
     if dict(src.out_dims) != dict(dst.out_dims):
         raise LayoutError(f"convert between different tensors: {dict(src.out_dims)} vs "
                           f"{dict(dst.out_dims)}")
@@ -263,7 +273,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
 
     if dims == ("register",):
         if not target.is_nvidia and element_bits == 8:
-            ems = _inthread_swap(src, comp, words())
+            ems = _inthread_swap(comp, words())
             if ems:
                 return ConvertPath("registers", dims, 0, ems, {e.opcode: e.per_thread
                                                                for e in ems})
@@ -285,7 +295,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
                        low.triton_counts, low)
 
 
-def _inthread_swap(src: LinearLayout, comp: LinearLayout,
+def _inthread_swap(comp: LinearLayout,
                    words: tuple[SourceWord, ...] | None) -> tuple[Emitted, ...]:
     """AMD's ``ConvertLayoutOpInThreadSwap`` for an 8-bit register renaming ``comp``
     (destination register → source register): its ``v_perm_b32`` and those of packing the

@@ -77,3 +77,10 @@ def test_inthread_swap_on_amd_only():
     assert amd.path == "registers" and amd.counts == {"v_perm_b32": 4}
     assert convert_path(src, dst, 8, "cuda:90").instructions == ()
     assert convert_path(src, dst, 16, "hip:gfx942").instructions == ()
+
+
+@pytest.mark.parametrize("bad", [(1,), (1, 2, 3), ("1", 2), (5, 8), (True, 8), 3])
+def test_convert_path_refuses_a_bad_source_load(bad):
+    src = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+    with pytest.raises(LayoutError, match="source_load"):
+        convert_path(src, src, 16, "hip:gfx942", source_load=bad)
