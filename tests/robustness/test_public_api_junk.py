@@ -140,9 +140,11 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.check.triton_vector_elems": ((STORE, MEM, EB), {}),
     "linlayout.check.worst_degree": (([REPORT],), {}),
     "linlayout.lowering.access_map": ((STORE, MEM, EB), {}),
-    "linlayout.lowering.convert_path": ((STORE, LOAD, EB), {"target": "cuda:90"}),
+    "linlayout.lowering.convert_path": ((STORE, LOAD, EB), {"target": "cuda:90",
+                                                            "source_load": (1, 4)}),
     "linlayout.check.registers.gather_shuffles": ((STORE, STORE, 1, EB, TARGET), {}),
     "linlayout.check.registers.is_warp_local": ((STORE, LOAD, 0), {}),
+    "linlayout.check.registers.load_sources": ((MODULE,), {"axis": None}),
     "linlayout.check.registers.reduce_shuffles": ((STORE, 1, (EB,), TARGET), {"integer": False}),
     "linlayout.check.registers.scan_shuffles": ((STORE, 1, (EB,), TARGET), {}),
     "linlayout.check.registers.with_registers": ((
