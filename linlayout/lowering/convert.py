@@ -158,8 +158,7 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
     value), ``selp.b32``/``selp.b64``, ``prmt.b32`` (plus three per register that packs four
     8-bit elements). AMD: ``shuffleXor`` as a DPP move, a ``v_permlane*_swap`` or
     ``ds_bpermute_b32`` by lane mask, ``shuffleIdx`` as ``ds_bpermute_b32`` (two per 64-bit
-    value), ``v_cndmask_b32`` (two per 64-bit select; none where LLVM selects the lane of
-    two shuffles of one value instead), ``v_perm_b32``; on gfx950 the
+    value), ``v_cndmask_b32`` (two per 64-bit select), ``v_perm_b32``; on gfx950 the
     ``v_permlane{16,32}_swap_b32`` path where it applies; plus, for 8- and 16-bit elements,
     the ``v_perm_b32`` that packing costs given where the source elements sit (``words``,
     :func:`.amd_pack.source_words`; None: one element per register).
@@ -203,8 +202,7 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
                 op, k = amd_xor(int(key.rsplit("_", 1)[1]), str(target.arch))
                 add(op, "shuffle", n * k * halves)
         add("ds_bpermute_b32", "shuffle", c.get("shuffle_idx", 0) * halves)
-        add("v_cndmask_b32", "select",
-            (c.get("select", 0) - c.get("select_of_one_value", 0)) * halves)
+        add("v_cndmask_b32", "select", c.get("select", 0) * halves)
         if target.arch == "gfx950":
             # shuffleXor by 16 or 32 is a v_permlane*_swap plus a select of its two results
             add("v_cndmask_b32", "select", sum(

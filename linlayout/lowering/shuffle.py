@@ -73,9 +73,7 @@ class WarpShuffleLowering:
         counts: the same after CSE, select/permute folding and dead code — Triton's LLVM IR
             before ``-O3`` and, but for packing, the PTX —
             with the shuffles also split by kind: ``"shuffle_bfly"`` (and
-            ``"shuffle_bfly_<mask>"`` per XOR mask) and ``"shuffle_idx"``; and
-            ``"select_of_one_value"``: the selects between two indexed shuffles of one value
-            (AMD's LLVM turns each into a selected lane index).
+            ``"shuffle_bfly_<mask>"`` per XOR mask) and ``"shuffle_idx"``.
         outputs: the value-graph node of each destination register (broadcast removed).
         graph: the value graph's nodes, ``(kind, *operands)`` each.
         packs: each live packed 32-bit register as the source registers (index among the
@@ -286,10 +284,6 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int
              "pack": "pack", "unpack": "unpack"}
     out: Counter = Counter()
     for c in live:
-        if c[0] == "sel" and c[2][0] == c[3][0] == "idx" and c[2][1] == c[3][1]:
-            # both arms shuffle one value from two lanes: AMD's LLVM selects the lane
-            # instead (one ds_bpermute_b32 with a selected address, no v_cndmask_b32)
-            out["select_of_one_value"] += 1
         if c[0] in names:
             out[names[c[0]]] += 1
             if c[0] == "bfly":

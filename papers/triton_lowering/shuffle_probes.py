@@ -35,9 +35,9 @@ the same families with scans included, plus sources broadcast over warps (``bcas
 8-bit register-only permutations (``inthread_``); it exits 1 on any difference not listed.
 
 Result (270 probes, Triton 3.9.0): NVIDIA 187 of 188 equal — the one left has an extra
-``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 82 of 82. The AMD set:
-718 of 720 equal (one in-thread swap whose packed registers LLVM keeps, one slice convert
-whose selects between shuffles of one value LLVM does not fold into the lane index).
+``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 81 of 82 — the one left
+lost its selects to the stores that consume them. The AMD set: 719 of 720 equal (one
+in-thread swap whose packed registers LLVM keeps).
 """
 
 from __future__ import annotations
