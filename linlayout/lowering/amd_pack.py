@@ -29,10 +29,11 @@ where a consumer needs the elements apart, the instructions it spends are its ow
 
 An 8-bit conversion that only renames registers is, on AMD, ``ConvertLayoutOpInThreadSwap``
 (``third_party/amd/lib/TritonAMDGPUToLLVM/ConvertLayoutOpToLLVM.cpp``): the source
-registers are packed four at a time, and each destination register is built with
-``v_perm_b32`` — one from a single source register (none when its bytes are in place), one
-from two, and from three or four: byte pairs, pairs merged into quads over two registers,
-and one final permute (:func:`inthread_permutes`).
+registers are packed four at a time (as above, by where the producer left them; a register
+moved whole is not packed at all), and each destination register is built with ``v_perm_b32``
+— one from a single source register (none when its bytes are in place), one from two, and
+from three or four: byte pairs, pairs merged into quads over two registers, and one final
+permute (:func:`inthread_permutes`).
 """
 
 from __future__ import annotations
@@ -146,11 +147,9 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
 def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> int:
     """``v_perm_b32`` instructions of ``ConvertLayoutOpInThreadSwap`` for an 8-bit register
     renaming, ``conversion[d]`` = the source register of destination register ``d`` (a
-    permutation of ``0 … 4k-1``), with the packing of the source registers (four at a time)
-    where it is still needed: LLVM builds a first-level permute (from one or two source
-    registers, a byte pair, a quad) straight from the producer's register when every byte it
-    picks lies in that one register and each packed register it reads is built from at most
-    two; the packed register is then dead (``words``: :func:`source_words`).
+    permutation of ``0 … 4k-1``), with the packing (:func:`pack_permutes`, ``words``:
+    :func:`source_words`) of every source register a permute reads; a source register moved
+    whole costs nothing (its packing and unpacking fold away).
 
     Raises:
         LayoutError: not a permutation of a multiple of four registers, or ``words`` not one
@@ -199,13 +198,7 @@ def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> i
     for k, p in enumerate(pairs):
         if not merged[k]:
             first[("pair", k)] = list(p)
-    def bases(r: int) -> set:
-        return {words[4 * r + b].word for b in range(4)}
-
-    for key, picked in first.items():
-        srcs = {r for r, _ in picked}
-        if key[0] in ("one", "two") or len({words[4 * r + b].word for r, b in picked}) > 1 or \
-                any(len(bases(r)) > 2 for r in srcs):
-            needed |= srcs
+    for picked in first.values():
+        needed |= {r for r, _ in picked}
     packs = sum(pack_permutes(tuple(words[4 * r:4 * r + 4]), 8) for r in sorted(needed))
     return len(first) + len(left) + packs

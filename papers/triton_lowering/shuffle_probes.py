@@ -36,8 +36,7 @@ the same families with scans included, plus sources broadcast over warps (``bcas
 
 Result (270 probes, Triton 3.9.0): NVIDIA 187 of 188 equal — the one left has an extra
 ``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 81 of 82 — the one left
-lost its selects to the stores that consume them. The AMD set: 719 of 720 equal (one
-in-thread swap whose packed registers LLVM keeps).
+lost its selects to the stores that consume them. The AMD set: 720 of 720 equal.
 """
 
 from __future__ import annotations
