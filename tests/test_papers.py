@@ -36,6 +36,7 @@ FAST = [
     ("papers/padding/reproduce.py", []),
     # the committed warp-shuffle probes against the prediction (no Triton needed)
     ("papers/triton_lowering/shuffle_probes.py", ["--compare-only"]),
+    ("papers/triton_lowering/shuffle_probes.py", ["--amd", "--compare-only"]),
     # Triton's shuffle converts and the corpus converts beside plan_conversion (no Triton)
     ("papers/conversion/triton_shuffles.py", ["--compare-only"]),
     ("papers/conversion/triton_vs_plan.py", ["--check"]),

@@ -38,6 +38,8 @@ from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
 from .global_memory import check_global
+from .registers import load_sources
+from ..triton.axisinfo import analyse_axis_info
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
 from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
@@ -153,11 +155,12 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     reports: list[OpReport] = []
     groups: dict[str, list[int]] = defaultdict(list)
     sides: dict[int, BufferSide] = {}
-    global_ops = check_global(module, target)
+    axis = analyse_axis_info(module)
+    global_ops = check_global(module, target, axis)
     async_vectors = {g.op.line: g.prediction.vector_elems for g in global_ops
                      if g.prediction is not None and g.op.short == "async_copy_global_to_local"}
     shared_vectors: dict[int, int] = {}
-    for a, pred in predict_module(module, target, async_vectors):
+    for a, pred in predict_module(module, target, async_vectors, load_sources(module, axis)):
         if not isinstance(pred, LayoutError) and a.op == "async_copy_global_to_local":
             for side in pred.sides:
                 if side.emitted.opcode.startswith("cp.async") and side.emitted.vector_elems:
@@ -192,7 +195,7 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         _suggest_buffers(module, reports, groups, sides, target, hw)
     if any(v < async_vectors.get(line, v) for line, v in shared_vectors.items()):
         # the destination's layout cut a cp.async narrower than AxisInfo's vector
-        global_ops = check_global(module, target, async_vectors=shared_vectors)
+        global_ops = check_global(module, target, axis, async_vectors=shared_vectors)
     return KernelReport(module.path, module.target, module.threads_per_warp, module.section,
                         hw, tuple(reports), global_ops)
 

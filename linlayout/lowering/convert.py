@@ -13,6 +13,9 @@ conversion is trivial over each. What is left decides:
 * ``register`` and ``lane`` with fewer than two mixed register/lane transpositions
   (``cvtNeedsWarpShuffle``) — warp shuffles (``transferWithinWarp``, :mod:`.shuffle`):
   ``"shuffle"``;
+* ``register``, ``lane`` and ``warp`` where the source is broadcast over warps (each warp
+  holds the whole tensor) — the same warp shuffles, the destination's warp bits read as high
+  bits of the thread id (:func:`.decompose.warp_broadcast_bits`): ``"shuffle"``;
 * anything else (two or more transpositions, other warps or CTAs) — a round trip through
   shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):
   ``"shared"``.
@@ -24,10 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._checks import instance_of, log2_exact
+from .._checks import instance_of, log2_exact, sequence_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .emitted import Emitted
+from .amd_pack import SourceWord, inthread_permutes, pack_permutes, source_words
+from .decompose import warp_broadcast_bits
 from .shuffle import WarpShuffleLowering, lower_warp_shuffle
 from .target import Target
 
@@ -53,8 +58,9 @@ class ConvertPath:
             counted — ``counts`` is None — as Triton's decomposition assumes one).
         instructions: on the shuffle path, the register instructions per thread as they
             reach the PTX/AMDGCN (:class:`~.emitted.Emitted`, ``side`` one of
-            :data:`REGISTER_SIDES`); empty otherwise (the shared-memory path is counted by
-            :mod:`.scratch` and ``linlayout check``).
+            :data:`REGISTER_SIDES`); on the registers path, AMD's 8-bit in-thread
+            ``v_perm_b32`` (:mod:`.amd_pack`); empty otherwise (the shared-memory path is
+            counted by :mod:`.scratch` and ``linlayout check``).
         counts: those counts by opcode (``{"shfl.sync.bfly.b32": 2, "selp.b32": 6}``).
         triton_counts: per kind as ``transferWithinWarp`` builds them, before MLIR's CSE
             and dead-code elimination (``"shuffle"``, ``"select"``, ``"permute"``, ``"pack"``,
@@ -145,14 +151,17 @@ def _permlane_swap(low: WarpShuffleLowering) -> tuple[str, ...] | None:
     return (first,)
 
 
-def shuffle_instructions(low: WarpShuffleLowering, target: Target) -> tuple[Emitted, ...]:
+def shuffle_instructions(low: WarpShuffleLowering, target: Target,
+                         words: tuple[SourceWord, ...] | None = None) -> tuple[Emitted, ...]:
     """The register instructions of a shuffle lowering as ``Emitted`` records (count per
     thread after LLVM's clean-ups). NVIDIA: ``shfl.sync.bfly/idx.b32`` (two per 64-bit
     value), ``selp.b32``/``selp.b64``, ``prmt.b32`` (plus three per register that packs four
     8-bit elements). AMD: ``shuffleXor`` as a DPP move, a ``v_permlane*_swap`` or
     ``ds_bpermute_b32`` by lane mask, ``shuffleIdx`` as ``ds_bpermute_b32`` (two per 64-bit
     value), ``v_cndmask_b32`` (two per 64-bit select), ``v_perm_b32``; on gfx950 the
-    ``v_permlane{16,32}_swap_b32`` path where it applies.
+    ``v_permlane{16,32}_swap_b32`` path where it applies; plus, for 8- and 16-bit elements,
+    the ``v_perm_b32`` that packing costs given where the source elements sit (``words``,
+    :func:`.amd_pack.source_words`; None: one element per register).
 
     Raises:
         LayoutError: ``target`` is not a Target.
@@ -167,6 +176,13 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target) -> tuple[Emit
             out.setdefault(op, [side, 0])[1] += n
 
     swap = _permlane_swap(low) if target.arch == "gfx950" else None
+    if not target.is_nvidia and low.packs and low.element_bits in (8, 16):
+        if words is None:
+            n_src = max(max(pk) for pk in low.packs) + 1
+            words = tuple(SourceWord((i,), 0, low.element_bits // 8) for i in range(n_src))
+        add("v_perm_b32", "permute",
+            sum(pack_permutes(tuple(words[i] for i in pk), low.element_bits)
+                for pk in low.packs))
     if swap is not None:
         d = low.decomposition
         regs = (1 << (d.register_bits - d.n_pack)) * halves
@@ -187,13 +203,19 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target) -> tuple[Emit
                 add(op, "shuffle", n * k * halves)
         add("ds_bpermute_b32", "shuffle", c.get("shuffle_idx", 0) * halves)
         add("v_cndmask_b32", "select", c.get("select", 0) * halves)
+        if target.arch == "gfx950":
+            # shuffleXor by 16 or 32 is a v_permlane*_swap plus a select of its two results
+            add("v_cndmask_b32", "select", sum(
+                n for key, n in c.items() if key in ("shuffle_bfly_16", "shuffle_bfly_32"))
+                * halves)
         add("v_perm_b32", "permute", c.get("permute", 0))
     bits = 64 if low.element_bits == 64 else min(low.element_bits, 32)
     return tuple(Emitted(side, op, n, None, bits, 0, "") for op, (side, n) in out.items())
 
 
 def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
-                 target: Target | str = "cuda:90") -> ConvertPath:
+                 target: Target | str = "cuda:90",
+                 source_load: tuple[int, int] | None = None) -> ConvertPath:
     """The path Triton 3.9 takes for ``convert_layout`` ``src`` → ``dst`` and, on the shuffle
     path, the register instructions it emits per thread.
 
@@ -202,13 +224,18 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
             ``warp``, ``block``).
         element_bits: bits per element as moved (sub-byte types move as 8, pointers as 64).
         target: a :class:`~.target.Target` or its text (``"cuda:90"``, ``"hip:gfx942"``).
+        source_load: ``(dim, contiguity_elems)`` when the source was loaded from global
+            memory with consecutive addresses along out dim ``dim`` (AxisInfo's contiguity
+            of the pointer): on AMD, packing 8/16-bit elements then costs nothing where a
+            load already filled the register (:mod:`.amd_pack`). None: any other producer.
 
     Returns:
         A :class:`ConvertPath`.
 
     Raises:
         LayoutError: the layouts describe different tensors; ``element_bits`` not a power of
-            two in 1…64; an unknown target.
+            two in 1…64; an unknown target; ``source_load`` not two ints naming a dim of
+            ``src``.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``),
     ``lib/Analysis/Utility.cpp`` (``minimalCvtLayout``, ``cvtNeedsWarpShuffle``,
@@ -218,6 +245,14 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     log2_exact(element_bits, "element_bits", 1, 64)
     target = Target.parse(target)
+    if source_load is not None:
+        source_load = sequence_of(source_load, int, "source_load")
+        if len(source_load) != 2 or any(isinstance(v, bool) for v in source_load):
+            raise LayoutError(f"source_load must be (dim, contiguity_elems), got "
+                              f"{source_load!r}")
+        if not 0 <= source_load[0] < len(src.out_dims):
+            raise LayoutError(f"source_load dim {source_load[0]} is not a dim of the source "
+                              f"({dict(src.out_dims)})")
     if dict(src.out_dims) != dict(dst.out_dims):
         raise LayoutError(f"convert between different tensors: {dict(src.out_dims)} vs "
                           f"{dict(dst.out_dims)}")
@@ -225,13 +260,27 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     dims = tuple(comp.in_dim_names)
     if not dims:
         return ConvertPath("none", dims, 0)
+    bits = max(8, element_bits) if element_bits < 8 else element_bits
+
+    def words() -> tuple[SourceWord, ...] | None:
+        if bits not in (8, 16) or target.is_nvidia:
+            return None
+        if source_load is None:
+            return source_words(src, bits)
+        return source_words(src, bits, *source_load)
+
     if dims == ("register",):
+        if not target.is_nvidia and element_bits == 8:
+            ems = _inthread_swap(comp, words())
+            if ems:
+                return ConvertPath("registers", dims, 0, ems, {e.opcode: e.per_thread
+                                                               for e in ems})
         return ConvertPath("registers", dims, 0)
-    if dims != ("register", "lane"):
+    if dims != ("register", "lane") and not (
+            "block" not in dims and "warp" in dims and warp_broadcast_bits(src, dst)):
         return ConvertPath("shared", dims, None)
     try:
-        low = lower_warp_shuffle(src, dst, max(8, element_bits) if element_bits < 8
-                                 else element_bits)
+        low = lower_warp_shuffle(src, dst, bits)
     except LayoutError:
         # bases that are not unit vectors: Triton's decomposition assumes a permutation of
         # hardware bits, so neither its decision nor its instructions are reproduced
@@ -239,6 +288,22 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     m = len(low.decomposition.transpositions)
     if m >= 2:
         return ConvertPath("shared", dims, m)
-    ems = shuffle_instructions(low, target)
+    ems = shuffle_instructions(low, target, words())
     return ConvertPath("shuffle", dims, m, ems, {e.opcode: e.per_thread for e in ems},
                        low.triton_counts, low)
+
+
+def _inthread_swap(comp: LinearLayout,
+                   words: tuple[SourceWord, ...] | None) -> tuple[Emitted, ...]:
+    """AMD's ``ConvertLayoutOpInThreadSwap`` for an 8-bit register renaming ``comp``
+    (destination register → source register): its ``v_perm_b32`` and those of packing the
+    source registers four at a time; empty where the pattern does not apply (a broadcast
+    source register, or not a multiple of four registers)."""
+    cols = [i for i, c in enumerate(comp.dim_columns("register")) if c]
+    n = 1 << len(cols)  # broadcast destination registers are copies: dropped first
+    conv = [comp.apply({"register": sum(1 << cols[b] for b in range(len(cols)) if d >> b & 1)}
+                       )["register"] for d in range(n)]
+    if n % 4 or sorted(conv) != list(range(n)) or words is None or len(words) != n:
+        return ()
+    perms = inthread_permutes(conv, words)
+    return (Emitted("permute", "v_perm_b32", perms, None, 32, 0, ""),) if perms else ()

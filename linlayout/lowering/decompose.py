@@ -33,7 +33,8 @@ from .. import f2
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
-__all__ = ["PLAIN_BOTTOM", "PLAIN_TOP", "Transposition", "WarpDecomposition", "decompose"]
+__all__ = ["PLAIN_BOTTOM", "PLAIN_TOP", "Transposition", "WarpDecomposition", "decompose",
+           "warp_broadcast_bits"]
 
 #: ``prmt`` selectors that keep both halves in place: a ``selp`` does the job.
 PLAIN_TOP = 0x3210
@@ -85,7 +86,12 @@ class WarpDecomposition:
         transpositions: the mixed transpositions, in emission order.
         n_pack: log2 of the elements packed per 32-bit register.
         register_bits: register bits after padding (broadcast removed).
-        lane_bits: lane bits after padding.
+        lane_bits: lane bits after padding, the destination's warp bits included.
+        warp_bits: how many of the last ``lane_bits`` are the destination's warp bits — a
+            source broadcast over warps (every warp holds the whole tensor) is converted
+            within each warp as if the warp id were the high bits of the lane id (the
+            thread id ``lane + warp·lanes``): the shuffle index reads them, while a select on
+            such a bit reads the lane id, where it is always 0. Zero otherwise.
     """
 
     register_perm: tuple[int, ...]
@@ -94,6 +100,12 @@ class WarpDecomposition:
     n_pack: int
     register_bits: int
     lane_bits: int
+    warp_bits: int = 0
+
+    @property
+    def hardware_lane_bits(self) -> int:
+        """Lane bits of the hardware lane id (``lane_bits - warp_bits``)."""
+        return self.lane_bits - self.warp_bits
 
     @property
     def lane_perm_trivial(self) -> bool:
@@ -136,7 +148,11 @@ def decompose(src: LinearLayout, dst: LinearLayout, element_bits: int) -> WarpDe
     ``src`` and ``dst`` are distributed layouts of one tensor (in dims register/lane/…);
     only their register and lane bases are read: call it for conversions that keep data in
     each warp. Broadcast (zero) register bases are removed first; the register and lane dims
-    are padded with zero bases to the larger side.
+    are padded with zero bases to the larger side. When ``src`` is broadcast over warps
+    (every warp base zero) and ``dst`` is not, the destination's warp bases join its lane
+    bases as the high bits of the thread id (``WarpDecomposition.warp_bits``): what the
+    3.9 wheel's code for such converts computes (checked on compiled kernels,
+    ``papers/triton_lowering/shuffle_probes.py``).
 
     Raises:
         LayoutError: the register/lane conversion is not a permutation of hardware bits
@@ -145,6 +161,11 @@ def decompose(src: LinearLayout, dst: LinearLayout, element_bits: int) -> WarpDe
     s_reg = [c for c in src.dim_columns("register") if c]
     t_reg = [c for c in dst.dim_columns("register") if c]
     s_lane, t_lane = list(src.dim_columns("lane")), list(dst.dim_columns("lane"))
+    n_warp = warp_broadcast_bits(src, dst)
+    if n_warp:
+        width = max(len(s_lane), len(t_lane))
+        s_lane = _padded(s_lane, width + n_warp)
+        t_lane = _padded(t_lane, width) + list(dst.dim_columns("warp"))
     n_reg = max(len(s_reg), len(t_reg))
     n_lane = max(len(s_lane), len(t_lane))
     s_cols = _padded(s_reg, n_reg) + _padded(s_lane, n_lane)
@@ -205,7 +226,23 @@ def decompose(src: LinearLayout, dst: LinearLayout, element_bits: int) -> WarpDe
     n_pack = max(0, min(prelim, n_reg - m))
     trans = _selectors(mixed, reg_perm, n_pack)
     return WarpDecomposition(tuple(reg_perm), tuple(lane_perm), tuple(trans), n_pack, n_reg,
-                             n_lane)
+                             n_lane, n_warp)
+
+
+def warp_broadcast_bits(src: LinearLayout, dst: LinearLayout) -> int:
+    """The destination's warp bits when ``src`` is broadcast over warps (each warp holds
+    the whole of it), ``dst`` is not, and every destination warp basis is held by the
+    source's lanes: such a convert stays within each warp, the warp id picking which lanes
+    a thread reads. 0 otherwise — also when a destination warp basis is held by the
+    source's registers, which the 3.9 wheel moves through shared memory (both checked on
+    compiled kernels, ``papers/triton_lowering/shuffle_probes.py``)."""
+    s_warp, t_warp = src.dim_columns("warp"), dst.dim_columns("warp")
+    if any(s_warp) or not any(t_warp):
+        return 0
+    lanes = f2.echelon(list(src.dim_columns("lane")))
+    if not all(f2.in_span(c, lanes) for c in t_warp):
+        return 0
+    return len(t_warp)
 
 
 def _permute_selector(sel: int, bit: int, n_pack: int) -> int:

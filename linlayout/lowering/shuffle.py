@@ -76,6 +76,9 @@ class WarpShuffleLowering:
             ``"shuffle_bfly_<mask>"`` per XOR mask) and ``"shuffle_idx"``.
         outputs: the value-graph node of each destination register (broadcast removed).
         graph: the value graph's nodes, ``(kind, *operands)`` each.
+        packs: each live packed 32-bit register as the source registers (index among the
+            source's non-broadcast registers) of its elements, low bytes first — what the
+            target's packing code has to assemble (:mod:`.amd_pack`).
     """
 
     decomposition: WarpDecomposition
@@ -85,16 +88,20 @@ class WarpShuffleLowering:
     counts: dict
     outputs: tuple[int, ...]
     graph: tuple = ()
+    packs: tuple[tuple[int, ...], ...] = ()
 
-    def execute(self, src: LinearLayout, lanes: int) -> list[list[tuple]]:
-        """Run the graph on every lane of warp 0: ``result[r][lane]`` is the tensor element
-        (out-dim coordinates) destination register ``r`` of ``lane`` ends up holding.
+    def execute(self, src: LinearLayout, lanes: int, warp: int = 0) -> list[list[tuple]]:
+        """Run the graph on every lane of warp ``warp``: ``result[r][lane]`` is the tensor
+        element (out-dim coordinates) destination register ``r`` of ``lane`` ends up
+        holding. The warp matters only when the source is broadcast over warps
+        (``decomposition.warp_bits``): the indexed shuffles then read the warp id as the
+        high bits of the thread id.
 
         Raises:
             LayoutError: a byte permute or unpack mixes bytes of different elements (the
                 lowering would be wrong).
         """
-        return _execute(self, src, lanes)
+        return _execute(self, src, lanes, warp)
 
 
 def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
@@ -131,10 +138,10 @@ def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
     triton_counts: Counter = Counter()
     for k, c in g.emitted.items():
         triton_counts[names[k]] += c
-    after = _clean_counts(g, outputs)
+    after, packs = _clean_counts(g, outputs, d.hardware_lane_bits)
     return WarpShuffleLowering(d, "ship" if ship else "swap", element_bits,
                                dict(sorted(triton_counts.items())), after, outputs,
-                               tuple(g.nodes))
+                               tuple(g.nodes), packs)
 
 
 def _pairs(num_regs: int, r_idx: int):
@@ -219,8 +226,11 @@ def _swap(g: _Graph, vals: list[int], d: WarpDecomposition,
     return vals
 
 
-def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
-    """Instruction counts after CSE, folding and dead-code elimination."""
+def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int
+                  ) -> tuple[dict, tuple[tuple[int, ...], ...]]:
+    """Instruction counts after CSE, folding and dead-code elimination, and the live packed
+    registers' source registers. A select on a lane bit at or above ``lane_bits`` (a warp
+    bit of the thread id, read from the lane id where it is 0) folds to its first arm."""
     canon: dict[int, object] = {}
 
     def key_of(i: int):
@@ -238,7 +248,7 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
             c = ("unpack", key_of(node[1]), node[2])
         elif kind == _SELECT:
             a, b = key_of(node[2]), key_of(node[3])
-            c = a if a == b else ("sel", node[1], a, b)
+            c = a if a == b or node[1][1] >= lane_bits else ("sel", node[1], a, b)
         elif kind == _PRMT:
             a, b, s = key_of(node[1]), key_of(node[2]), key_of(node[3])
             if s == ("c", PLAIN_TOP):
@@ -281,10 +291,12 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...]) -> dict:
                 out[f"shuffle_bfly_{c[2]}"] += 1
             elif c[0] == "idx":
                 out["shuffle_idx"] += 1
-    return dict(sorted(out.items()))
+    packs = sorted(tuple(x[1] for x in c[1]) for c in live if c[0] == "pack")
+    return dict(sorted(out.items())), tuple(packs)
 
 
-def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int) -> list[list[tuple]]:
+def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,
+             warp: int = 0) -> list[list[tuple]]:
     d = low.decomposition
     nodes = low.graph
     reg_cols = [i for i, c in enumerate(src.dim_columns("register")) if c]
@@ -336,12 +348,13 @@ def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int) -> list[li
             both = tuple(a) + tuple(b)
             v = tuple(both[(s >> (4 * j)) & 7] for j in range(4))
         elif kind == _BFLY:
-            v = ev(node[1], lane ^ node[2])
+            v = ev(node[1], (lane ^ node[2]) % lanes)
         else:
             inv, mask = node[2], node[3]
+            tid = lane | warp * lanes
             perm = 0
             for bit, img in enumerate(inv):
-                if lane >> bit & 1:
+                if tid >> bit & 1:
                     perm |= 1 << img
             v = ev(node[1], (perm ^ mask) % lanes)
         memo[k] = v

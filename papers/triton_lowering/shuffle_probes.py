@@ -6,6 +6,7 @@ Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~6 min
 
     python papers/triton_lowering/shuffle_probes.py          # writes tests/data/triton_shuffle_probes.json.gz
     python papers/triton_lowering/shuffle_probes.py --check  # compare, write nothing
+    python papers/triton_lowering/shuffle_probes.py --amd    # the AMD set, triton_amd_shuffle_probes.json.gz
 
 Each Gluon probe loads a tile in a random distributed layout, converts it
 (``gl.convert_layout``) and stores it. The pairs are drawn (fixed seeds) to reach every path:
@@ -24,15 +25,18 @@ an ``i32`` index tile in the same or another blocked layout; both count the whol
 shuffles (nothing else in them shuffles). The fixture keeps the TTGIR with the counts and, for
 NVIDIA converts, the shuffles, selects and byte permutes of Triton's LLVM IR before ``-O3``
 at the convert's line (``preopt``). The script compares them with what ``linlayout check``
-predicts (``convert_path``, ``linlayout.check.registers``) and prints every difference; it
-exits 1 on a difference on NVIDIA that ``tests/data/known_mismatches.json`` does not list
-(AMD differences are listed there too).
+predicts (``predict_module`` with ``load_sources``, ``convert_path``,
+``linlayout.check.registers``) and prints every difference; it exits 1 on a difference on
+NVIDIA that ``tests/data/known_mismatches.json`` does not list (AMD differences are listed
+there too).
+
+``--amd`` draws an AMD-only set (gfx942/gfx950, seeds ``AMD_SEEDS``) after the AMD rules:
+the same families with scans included, plus sources broadcast over warps (``bcast_``) and
+8-bit register-only permutations (``inthread_``); it exits 1 on any difference not listed.
 
 Result (270 probes, Triton 3.9.0): NVIDIA 187 of 188 equal — the one left has an extra
-``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 69 of 82 — the others are
-``v_perm_b32`` packing that depends on the producing load, one in-thread byte swap, one
-gfx950 ``v_permlane32_swap`` inside the generic path and one case where LLVM removed the
-selects.
+``prmt.b32`` in the lane-index arithmetic of indexed shuffles; AMD 81 of 82 — the one left
+lost its selects to the stores that consume them. The AMD set: 720 of 720 equal.
 """
 
 from __future__ import annotations
@@ -54,7 +58,10 @@ sys.path.insert(0, str(ROOT))
 from fixture import write_or_check  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_shuffle_probes.json.gz"
+#: the AMD-only set (``--amd``), drawn after the AMD rules were written (held out)
+AMD_OUT = ROOT / "tests" / "data" / "triton_amd_shuffle_probes.json.gz"
 SEEDS = (1, 2)
+AMD_SEEDS = (31, 32, 41, 42)
 PER_SEED = int(os.environ.get("PER_SEED", 90))
 #: opcodes compared (PTX and AMDGCN); shared-memory ones tell the path
 REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.b(?:32|64)|prmt\.b32|"
@@ -111,7 +118,10 @@ def preopt_counts(ll: str, line: int) -> dict:
     return dict(sorted(out.items()))
 
 
-def build() -> dict:
+def build(seeds: tuple[int, ...] = SEEDS, amd: bool = False, per_seed: int = PER_SEED) -> dict:
+    """Compile the probes. ``amd``: AMD targets only (gfx942, gfx950), scans included, and two
+    more families — a source broadcast over warps (``bcast_``) and 8-bit register-only
+    permutations (``inthread_``)."""
     import triton
     from triton._C.libtriton import llvm as _llvm
     from corpus import strip_locs
@@ -245,15 +255,67 @@ def build() -> dict:
             o = gl.NVMMADistributedLayout([2, 0], wpc[::-1], [16, 8])
         return (mma, o) if rng.random() < 0.5 else (o, mma)
 
+    def bcast_pair(rng, M, N, warps):
+        # the source holds the whole tile in every warp (warp bases zero); the destination
+        # gives each warp a part: a bit the source's lanes hold (stays in the warp) or, one
+        # time in four, a bit its registers hold (shared memory)
+        d = (M * N).bit_length() - 1
+        bits = [1 << i for i in range(d)]
+        rng.shuffle(bits)
+        lane, reg = bits[:6], bits[6:]
+        wb = warps.bit_length() - 1
+        t_reg, t_lane = list(reg), list(lane)
+        if rng.random() < 0.6 and t_reg:
+            i, j = rng.randrange(len(t_reg)), rng.randrange(6)
+            t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+        rng.shuffle(t_lane)
+        warp = []
+        for _ in range(wb):
+            if rng.random() < 0.25 and t_reg:
+                warp.append(t_reg.pop(rng.randrange(len(t_reg))))
+            elif t_reg:
+                j = rng.choice([k for k, c in enumerate(t_lane) if c not in warp])
+                warp.append(t_lane[j])
+                t_lane[j] = t_reg.pop(rng.randrange(len(t_reg)))
+            else:
+                warp.append(0)
+        return (linear(reg, lane, [0] * wb, M, N), linear(t_reg, t_lane, warp, M, N))
+
+    def inthread_pair(rng, M, N):
+        # one warp, registers permuted in each thread only
+        d = (M * N).bit_length() - 1
+        bits = [1 << i for i in range(d)]
+        rng.shuffle(bits)
+        lane, reg = bits[:6], bits[6:]
+        t_reg = list(reg)
+        while t_reg == reg:
+            rng.shuffle(t_reg)
+        return linear(reg, lane, [], M, N), linear(t_reg, lane, [], M, N)
+
     T = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
          "gfx942": GPUTarget("hip", "gfx942", 64), "gfx950": GPUTarget("hip", "gfx950", 64)}
     TY = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
     probes = {}
     fails: collections.Counter = collections.Counter()
-    for seed in SEEDS:
+
+    def _compile(name, tname, warps, M, N, L, D, ty):
+        sig = {"X": ty, "Y": ty, "M": "constexpr", "N": "constexpr", "L": "constexpr",
+               "D": "constexpr"}
+        src = GluonASTSource(fn=g_cvt, signature=sig, constexprs={"M": M, "N": N, "L": L, "D": D})
+        try:
+            k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+        except Exception as e:  # noqa: BLE001 - a pair Triton rejects is skipped
+            fails[type(e).__name__] += 1
+            return
+        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                        "counts": convert_counts(k.asm["amdgcn"], cvt_line)}
+
+    for seed in seeds:
         rng = random.Random(seed)
-        for _ in range(PER_SEED):
+        for _ in range(per_seed):
             tname = rng.choice(["cuda80", "cuda90", "cuda90", "cuda80", "gfx942", "gfx950"])
+            if amd:
+                tname = rng.choice(["gfx942", "gfx950"])
             cuda = tname.startswith("cuda")
             lanes = 32 if cuda else 64
             warps = rng.choice([1, 1, 2, 4])
@@ -299,11 +361,13 @@ def build() -> dict:
             if cuda and preopt:
                 probes[name]["preopt"] = preopt_counts(preopt[0], cvt_line)
     FTY = {16: "*fp16", 32: "*fp32", 64: "*fp64"}
-    for seed in SEEDS:
+    for seed in seeds:
         rng = random.Random(100 + seed)
-        for _ in range(PER_SEED // 3):
+        for _ in range(per_seed // 3):
             kind = rng.choice([0, 1, 2])
             tname = rng.choice(["cuda80", "cuda90"] if kind == 2 else list(T))
+            if amd:
+                tname = rng.choice(["gfx942", "gfx950"])
             cuda = tname.startswith("cuda")
             lanes = 32 if cuda else 64
             warps = rng.choice([1, 2, 4])
@@ -325,10 +389,12 @@ def build() -> dict:
             asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
             probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
                             "counts": convert_counts(asm, None)}
-    for seed in SEEDS:
+    for seed in seeds:
         rng = random.Random(200 + seed)
-        for _ in range(PER_SEED // 6):
+        for _ in range(per_seed // 6):
             tname = rng.choice(list(T))
+            if amd:
+                tname = rng.choice(["gfx942", "gfx950"])
             cuda = tname.startswith("cuda")
             lanes = 32 if cuda else 64
             warps = rng.choice([1, 2, 4])
@@ -350,6 +416,25 @@ def build() -> dict:
             asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
             probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
                             "counts": convert_counts(asm, None)}
+    if amd:
+        TY8 = {8: "*i8", 16: "*fp16"}
+        for seed in seeds:
+            rng = random.Random(300 + seed)
+            for _ in range(per_seed // 3):
+                tname = rng.choice(["gfx942", "gfx950"])
+                warps = rng.choice([2, 4])
+                bits = rng.choice([8, 16, 16, 32, 64])
+                M, N = rng.choice([(64, 2), (64, 4), (64, 8), (128, 4), (32, 16)])
+                L, D = bcast_pair(rng, M, N, warps)
+                _compile(f"bcast_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}",
+                         tname, warps, M, N, L, D, {**TY, **TY8}[bits])
+            rng = random.Random(400 + seed)
+            for _ in range(per_seed // 6):
+                tname = rng.choice(["gfx942", "gfx950"])
+                M, N = rng.choice([(16, 64), (64, 64), (32, 32)])
+                L, D = inthread_pair(rng, M, N)
+                _compile(f"inthread_b8_{M}x{N}_w1_{rng.getrandbits(24):06x}_{tname}", tname, 1,
+                         M, N, L, D, "*i8")
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
     return {"triton_version": triton.__version__, "probes": probes}
 
@@ -370,22 +455,27 @@ def observed(counts: dict) -> tuple[str, dict]:
 
 
 def predicted(p: dict) -> tuple[str, dict]:
-    """The path and the register opcodes ``check`` predicts for a probe's TTGIR."""
-    from linlayout.check.shared_memory.ops import module_target, predict_access
+    """The path and the register opcodes ``check`` predicts for a probe's TTGIR (the converts
+    told which of their sources a global load produced, as ``linlayout check`` does)."""
+    from linlayout.check.registers import load_sources
+    from linlayout.check.shared_memory.ops import module_target, predict_module
     from linlayout.lowering import convert_path
     from linlayout.check.shared_memory.predict import moved_bits
-    from linlayout.triton.ttgir import find_accesses, read_ttgir
+    from linlayout.triton.ttgir import read_ttgir
 
     module = read_ttgir(p["ttgir"])
     target = module_target(module)
+    loads = load_sources(module)
     path = "registers"
     regs: collections.Counter = collections.Counter()
-    for a in find_accesses(module):
-        pred = predict_access(a, target)
+    for a, pred in predict_module(module, target, source_loads=loads):
+        if isinstance(pred, Exception):
+            raise pred
         if pred.uses_shared and pred.sides:
             path = "shared"
         for e in pred.registers:
-            regs[e.opcode] += e.per_thread or 0
+            if REGISTER_OPS.match(e.opcode):
+                regs[e.opcode] += e.per_thread or 0
         if a.kind == "convert":
             r = convert_path(a.distributed.layout, a.destination.layout,
                              moved_bits(a.element_bits, a.element_type), target)
@@ -416,13 +506,15 @@ def probe_prediction(p: dict, name: str = "") -> tuple[tuple, tuple]:
     return comparable(pred, obs)
 
 
-def compare(data: dict) -> int:
-    """Print each probe whose counts differ from the prediction; the number of NVIDIA
-    differences not listed in ``tests/data/known_mismatches.json``."""
+def compare(data: dict, fixture_set: str = "shuffle") -> int:
+    """Print each probe whose counts differ from the prediction; the number of differences
+    not listed under ``fixture_set`` in ``tests/data/known_mismatches.json`` (NVIDIA ones
+    only for the mixed set)."""
     import json
 
     known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
-        encoding="utf-8")).get("shuffle", {})
+        encoding="utf-8")).get(fixture_set, {})
+    amd_set = fixture_set != "shuffle"
     bad_nv = 0
     tally: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
@@ -430,7 +522,7 @@ def compare(data: dict) -> int:
         same = pred == seen
         tally[(p["target"].startswith("cuda"), same)] += 1
         if not same:
-            bad_nv += p["target"].startswith("cuda") and name not in known
+            bad_nv += (amd_set or p["target"].startswith("cuda")) and name not in known
             print(f"DIFF {name}: predicted {pred} observed {seen}"
                   + (f" (known: {known[name]})" if name in known else ""))
     for (nv, same), n in sorted(tally.items()):
@@ -447,13 +539,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare, write nothing")
     ap.add_argument("--compare-only", action="store_true",
                     help="compare the committed fixture with the prediction; compile nothing")
+    ap.add_argument("--amd", action="store_true",
+                    help="the AMD-only set (gfx942/gfx950, scans, sources broadcast over "
+                         "warps, 8-bit in-thread swaps): tests/data/"
+                         "triton_amd_shuffle_probes.json.gz")
     args = ap.parse_args(argv)
+    out, fixture_set = (AMD_OUT, "amd_shuffle") if args.amd else (OUT, "shuffle")
     if args.compare_only:
-        return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0
+        return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), fixture_set) else 0
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-    data = build()
-    rc = write_or_check(OUT, data, args.check)
-    return rc or (1 if compare(data) else 0)
+    data = build(AMD_SEEDS, amd=True) if args.amd else build()
+    rc = write_or_check(out, data, args.check)
+    return rc or (1 if compare(data, fixture_set) else 0)
 
 
 if __name__ == "__main__":

@@ -10,23 +10,10 @@ from linlayout.check.shared_memory.ops import predict_module
 from linlayout.triton.ttgir import read_ttgir
 from tests.check.shared_memory.triton_fixtures import SETS, entries
 
-#: (set, case, line) → why its register instructions are not predicted.
-KNOWN = {
-    (s, c, 14): "the source is broadcast over warps and the destination splits the tensor "
-                "across warps: the minimal conversion (convert_path) keeps the warp dim, "
-                "yet Triton 3.9's AMDGCN has no LDS access (the fixture's counts are empty) "
-                "and each warp already holds its elements; which register code Triton emits "
-                "is not reproduced (tt.join's 64x2 result moved to a layout whose warp 1 "
-                "holds rows 32…63)"
-    for s, c in (("heldout", "interleave_N64_fp16_fp16_fp16_w16_gfx942"),
-                 ("heldout", "joinsplit_N64_fp16_fp16_fp16_w4_gfx950"),
-                 ("heldout", "joinsplit_N64_i64_i64_i64_w4_gfx942"),
-                 ("heldout", "joinsplit_N64_i8_i8_i8_w8_gfx942"))
-}
-KNOWN[("global", "tutorial_attention_70_gfx942", 91)] = (
-    "the same class on a second dot's operand: a 32x64 mfma accumulator under 8 warps along "
-    "its 32 rows is broadcast over warps, and its move to the dot operand stays in each warp "
-    "(no LDS access in the AMDGCN); the register code Triton emits is not reproduced")
+#: (set, case, line) → why its register instructions are not predicted (none left: the
+#: converts from a source broadcast over warps are warp shuffles whose index reads the warp id,
+#: ``linlayout.lowering.decompose.warp_broadcast_bits``).
+KNOWN: dict = {}
 
 
 def _uncounted() -> tuple[int, dict]:

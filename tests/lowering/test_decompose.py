@@ -35,3 +35,18 @@ def test_two_exchanges():
     src = layout([1, 2], [4, 8, 16, 32, 64], [], 1, 6)
     dst = layout([4, 8], [1, 2, 16, 32, 64], [], 1, 6)
     assert len(decompose(src, dst, 32).transpositions) == 2
+
+
+def test_warp_broadcast_bits():
+    from linlayout.lowering.decompose import warp_broadcast_bits
+
+    src = layout([1], [2, 4, 8, 16, 32, 64], [0, 0], 6, 1)
+    # the destination's warp 1 holds rows 32..63: lanes of the source hold that bit
+    assert warp_broadcast_bits(src, layout([], [1, 2, 4, 8, 16, 32], [64, 0], 6, 1)) == 2
+    # a warp basis the source's registers hold: shared memory, not this path
+    assert warp_broadcast_bits(src, layout([64], [2, 4, 8, 16, 32, 1], [1, 0], 6, 1)) == 0
+    # a source that is not broadcast over warps
+    assert warp_broadcast_bits(layout([1], [2, 4, 8, 16, 32, 0], [64, 0], 6, 1),
+                               layout([], [1, 2, 4, 8, 16, 32], [64, 0], 6, 1)) == 0
+    d = decompose(src, layout([], [1, 2, 4, 8, 16, 32], [64, 0], 6, 1), 32)
+    assert d.warp_bits == 2 and d.hardware_lane_bits == 6 and d.lane_bits == 8

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from linlayout.errors import LayoutError
+from linlayout.lowering import convert_path
 from linlayout.lowering.decompose import decompose
 from linlayout.lowering.shuffle import lower_warp_shuffle
 from tests.lowering.warp_pairs import layout, warp_pair
@@ -73,3 +74,59 @@ def test_not_a_permutation_is_refused():
     dst = layout([1 | 2], [2, 4, 8, 16, 32], [], 0, 6)
     with pytest.raises(LayoutError, match="permutation"):
         lower_warp_shuffle(src, dst, 32)
+
+
+def _reaches_every_warp(src, dst, bits: int, lanes: int) -> bool:
+    low = lower_warp_shuffle(src, dst, bits)
+    regs = [i for i, c in enumerate(dst.dim_columns("register")) if c]
+    for warp in range(1 << len(dst.dim_columns("warp"))):
+        for r, row in enumerate(low.execute(src, lanes, warp)):
+            full = sum(1 << regs[b] for b in range(len(regs)) if r >> b & 1)
+            for lane, element in enumerate(row):
+                want = dst.apply({"register": full, "lane": lane, "warp": warp})
+                if element != tuple(want.values()):
+                    return False
+    return True
+
+
+# tt.join's 64x2 result (broadcast over 4 warps) moved to a layout whose warp 1 holds rows
+# 32..63: gfx942/gfx950 AMDGCN has 2 ds_bpermute_b32 and 1 v_cndmask_b32 (the heldout joins)
+JOIN_SRC = layout([1], [2, 4, 8, 16, 32, 64], [0, 0], 6, 1)
+JOIN_DST = layout([], [1, 2, 4, 8, 16, 32], [64, 0], 6, 1)
+
+
+@pytest.mark.parametrize("bits", [8, 16, 32, 64])
+def test_source_broadcast_over_warps_reads_the_warp_id(bits):
+    low = lower_warp_shuffle(JOIN_SRC, JOIN_DST, bits)
+    assert low.decomposition.warp_bits == 2
+    assert low.counts["shuffle_idx"] == 2 and low.counts["select"] == 1
+    assert _reaches_every_warp(JOIN_SRC, JOIN_DST, bits, 64)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_sources_broadcast_over_warps(seed):
+    rng = random.Random(1000 + seed)
+    n_reg = rng.randint(2, 4)
+    bits = [1 << i for i in range(n_reg + 6)]
+    rng.shuffle(bits)
+    reg, lane = bits[:n_reg], bits[n_reg:]
+    t_reg, t_lane = list(reg), list(lane)
+    if rng.random() < 0.7:  # one register/lane exchange
+        i, j = rng.randrange(n_reg), rng.randrange(6)
+        t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+    rng.shuffle(t_lane)
+    # a bit the source's lanes hold goes to the destination's warp, a register to its lane
+    j = rng.choice([k for k, c in enumerate(t_lane) if c in lane])
+    warp, t_lane[j] = t_lane[j], t_reg.pop(rng.randrange(len(t_reg)))
+    src = layout(reg, lane, [0], 5, n_reg + 1)
+    dst = layout(t_reg, t_lane, [warp], 5, n_reg + 1)
+    element_bits = rng.choice([8, 16, 32, 64])
+    if len(decompose(src, dst, element_bits).transpositions) < 2:
+        assert _reaches_every_warp(src, dst, element_bits, 64)
+
+
+def test_a_warp_basis_in_the_source_registers_goes_through_shared_memory():
+    src = layout([1, 2], [4, 8, 16, 32, 64, 128], [0], 5, 3)
+    dst = layout([1], [4, 8, 16, 32, 64, 128], [2], 5, 3)
+    assert convert_path(src, dst, 32, "hip:gfx942").path == "shared"
+    assert convert_path(JOIN_SRC, JOIN_DST, 16, "hip:gfx942").path == "shuffle"

@@ -1,8 +1,10 @@
-"""The warp-shuffle probes (``tests/data/triton_shuffle_probes.json.gz``, written by
-``papers/triton_lowering/shuffle_probes.py`` with Triton 3.9): for every compiled
+"""The warp-shuffle probes (``tests/data/triton_shuffle_probes.json.gz`` and the AMD-only
+``tests/data/triton_amd_shuffle_probes.json.gz``, drawn after the AMD rules, written by
+``papers/triton_lowering/shuffle_probes.py [--amd]`` with Triton 3.9): for every compiled
 ``convert_layout``, ``tt.reduce``, ``tt.scan`` and ``tt.gather``, the path and the register
-instructions ``check`` predicts equal the PTX/AMDGCN lines attributed to the op. Known
-differences are strict xfails with their reason (``tests/data/known_mismatches.json``)."""
+instructions ``check`` predicts (each convert told which global load produced its source)
+equal the PTX/AMDGCN lines attributed to the op. Known differences are strict xfails with
+their reason (``tests/data/known_mismatches.json``)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from collections import Counter
 
 import pytest
 
-from linlayout.check.shared_memory.ops import module_target, predict_access
+from linlayout.check.registers import load_sources
+from linlayout.check.shared_memory.ops import module_target, predict_module
 from linlayout.check.shared_memory.predict import moved_bits
 from linlayout.lowering import convert_path
 from linlayout.triton.ttgir import find_accesses, read_ttgir
@@ -39,12 +42,13 @@ def _predicted(ttgir: str) -> tuple[str, dict]:
     module = read_ttgir(ttgir)
     target = module_target(module)
     path, regs = "registers", Counter()
-    for a in find_accesses(module):
-        pred = predict_access(a, target)
+    for a, pred in predict_module(module, target, source_loads=load_sources(module)):
+        assert not isinstance(pred, Exception), pred
         if pred.uses_shared and pred.sides:
             path = "shared"
         for e in pred.registers:
-            regs[e.opcode] += e.per_thread
+            if REGISTER.match(e.opcode):
+                regs[e.opcode] += e.per_thread
         if a.kind == "convert":
             r = convert_path(a.distributed.layout, a.destination.layout,
                              moved_bits(a.element_bits, a.element_type), target)
@@ -54,9 +58,19 @@ def _predicted(ttgir: str) -> tuple[str, dict]:
     return path, dict(regs)
 
 
-@pytest.mark.parametrize("case", cases("shuffle"))
-def test_register_instructions_equal_tritons_assembly(case):
-    e = entries("shuffle")[case]
+def _all_cases() -> list:
+    out = []
+    for name in ("shuffle", "amd_shuffle"):
+        for c in cases(name):
+            marks = c.marks if hasattr(c, "marks") else ()
+            case = c.values[0] if hasattr(c, "values") else c
+            out.append(pytest.param(name, case, marks=marks, id=f"{name}-{case}"))
+    return out
+
+
+@pytest.mark.parametrize("fixture_set,case", _all_cases())
+def test_register_instructions_equal_tritons_assembly(fixture_set, case):
+    e = entries(fixture_set)[case]
     pred, seen = _predicted(e["ttgir"]), _observed(e["counts"])
     if case.startswith(("max_", "sum_", "cumsum_", "gather_")):  # shuffles only
         keep = lambda d: {k: v for k, v in d.items() if SHUFFLE.match(k)}  # noqa: E731
@@ -67,8 +81,9 @@ def test_register_instructions_equal_tritons_assembly(case):
         assert pred == seen
 
 
-def test_every_path_is_among_the_probes():
-    paths = Counter(_predicted(e["ttgir"])[0] for e in entries("shuffle").values())
+@pytest.mark.parametrize("fixture_set", ["shuffle", "amd_shuffle"])
+def test_every_path_is_among_the_probes(fixture_set):
+    paths = Counter(_predicted(e["ttgir"])[0] for e in entries(fixture_set).values())
     assert set(paths) == {"registers", "shuffle", "shared"}
 
 

@@ -1,12 +1,14 @@
 """Register instructions of the ops that exchange data between lanes without shared memory:
 the butterfly shuffles of ``tt.reduce`` (:mod:`.reduce`), the shuffles of ``tt.scan``
 (:mod:`.scan`) and of a warp-local ``tt.gather`` (:mod:`.gather`). A ``convert_layout``'s own
-shuffles come from :func:`linlayout.lowering.convert_path`."""
+shuffles come from :func:`linlayout.lowering.convert_path`, told by :mod:`.producers` where a
+loaded source's elements sit."""
 
 from .gather import gather_shuffles, is_warp_local
 from .private import with_registers
+from .producers import load_sources
 from .reduce import reduce_shuffles
 from .scan import scan_shuffles
 
-__all__ = ["gather_shuffles", "is_warp_local", "reduce_shuffles", "scan_shuffles",
-           "with_registers"]
+__all__ = ["gather_shuffles", "is_warp_local", "load_sources", "reduce_shuffles",
+           "scan_shuffles", "with_registers"]

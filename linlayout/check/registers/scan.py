@@ -1,5 +1,5 @@
-"""The shuffles Triton 3.9 emits for a ``tt.scan`` on NVIDIA (``ScanOpToLLVM.cpp``:
-``warpScan`` and ``AddPartialReduceOneWarp``).
+"""The shuffles Triton 3.9 emits for a ``tt.scan`` (``ScanOpToLLVM.cpp``: ``warpScan``,
+``AddPartialReduce`` and ``AddPartialReduceOneWarp``).
 
 Each thread first scans its contiguous elements along the axis; then, for every chunk (the
 last element of each run of contiguous elements, per position off the axis), ``warpScan``
@@ -8,9 +8,13 @@ bit along the axis plus one (the PTX of the probes has ``log2(lanes) + 1`` per c
 one warp holds the whole axis and a thread holds several chunks along it, every chunk then
 reads the running total of the last lane of the previous chunk with one
 ``shfl.sync.idx.b32``; across warps the totals go through shared
-memory instead (:mod:`..shared_memory.scan`). 64-bit values take two shuffles each. AMD
-lowers the same shuffles to ``ds_bpermute_b32`` but LLVM removes a varying number of them:
-not counted there. Checked on compiled kernels (``papers/triton_lowering/shuffle_probes.py``).
+memory instead (:mod:`..shared_memory.scan`). 64-bit values take two shuffles each.
+
+AMD lowers every one of these shuffles to one ``ds_bpermute_b32`` (two for 64 bits), which
+LLVM, unlike NVPTX with ``shfl.sync``, deletes where its result is dead: the extra
+``shuffleUp`` per chunk only feeds the thread's other elements along the axis (gone when a
+thread holds one), and the last chunk's ``shuffleIdx`` of each output feeds no later chunk.
+Checked on compiled kernels (``papers/triton_lowering/shuffle_probes.py``).
 """
 
 from __future__ import annotations
@@ -38,15 +42,22 @@ def scan_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...
     lane_bits = sum(1 for img in operand.bases.get("lane", []) if img[k])
     if not lane_bits:
         return (), ""
-    if not target.is_nvidia:
-        return (), "its ds_bpermute_b32 shuffles are not counted on AMD"
     chunks = shape.chunks * shape.outputs
+    if target.is_nvidia:
+        extra_up, idx_chunks = 1, chunks
+    else:
+        top = max((img[k] for d in ("lane", "warp") for img in operand.bases.get(d, [])
+                   if img[k]), default=0)
+        inner = any(img[k] and img[k] < top for img in operand.bases.get("register", []))
+        extra_up, idx_chunks = (1 if inner else 0), (shape.chunks - 1) * shape.outputs
     up = idx = 0
     for bits in operand_bits:
         halves = 2 if bits == 64 else 1
-        up += chunks * (lane_bits + 1) * halves
+        up += chunks * (lane_bits + extra_up) * halves
         if shape.warps == 1 and shape.chunks > 1:
-            idx += chunks * halves
+            idx += idx_chunks * halves
+    if not target.is_nvidia:
+        return (Emitted("shuffle", "ds_bpermute_b32", up + idx, None, 32, 0, ""),), ""
     ems = [Emitted("shuffle", "shfl.sync.up.b32", up, None, 32, 0, "")]
     if idx:
         ems.append(Emitted("shuffle", "shfl.sync.idx.b32", idx, None, 32, 0, ""))

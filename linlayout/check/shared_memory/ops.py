@@ -67,8 +67,9 @@ def cached_copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, 
 
 
 @memoize(1024)
-def _convert(src: LinearLayout, dst: LinearLayout, bits: int, target: Target) -> Prediction:
-    return predict_convert(src, dst, bits, target)
+def _convert(src: LinearLayout, dst: LinearLayout, bits: int, target: Target,
+             source_load: tuple[int, int] | None = None) -> Prediction:
+    return predict_convert(src, dst, bits, target, source_load)
 
 
 @memoize(4096)
@@ -81,9 +82,12 @@ def layout_of(t: TritonType) -> LinearLayout:
     return t.layout
 
 
-def predict_access(a: Access, target: Target) -> Prediction:
+def predict_access(a: Access, target: Target,
+                   source_load: tuple[int, int] | None = None) -> Prediction:
     """The instructions one access lowers to (results cached per layouts, element width and
-    target: a file with hundreds of identical accesses costs one analysis).
+    target: a file with hundreds of identical accesses costs one analysis). ``source_load``:
+    for a convert whose operand a global load produced, ``(dim, contiguity)`` of its
+    addresses (:func:`linlayout.check.registers.load_sources`; AMD packing depends on it).
 
     Raises:
         LayoutError: the op's layouts cannot be turned into linear layouts or do not fit.
@@ -106,7 +110,8 @@ def predict_access(a: Access, target: Target) -> Prediction:
     if a.kind == "convert":
         assert a.distributed is not None and a.destination is not None
         bits = moved_bits(a.element_bits, a.element_type)
-        return _convert(layout_of(a.distributed), layout_of(a.destination), bits, target)
+        return _convert(layout_of(a.distributed), layout_of(a.destination), bits, target,
+                        source_load)
     if a.kind == "scratch":
         m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
         axis = mlir_int(m.group(1), "axis") if m else None
@@ -200,13 +205,17 @@ def view_base(a: Access, padded: PaddedLayout) -> int:
 
 
 def predict_module(module: TTGIRModule, target: Target | None = None,
-                   async_vectors: Mapping[int, int] | None = None
+                   async_vectors: Mapping[int, int] | None = None,
+                   source_loads: Mapping[str, tuple[int, int]] | None = None
                    ) -> list[tuple[Access, Prediction | LayoutError]]:
     """Every access of ``module`` with its :class:`~.predict.Prediction`, or the
     :class:`~linlayout.LayoutError` that stopped it (one bad op does not stop the file).
     ``async_vectors`` maps the line of a ``ttg.async_copy_global_to_local`` to the vector
     Triton's AxisInfo gives it (:mod:`linlayout.check.global_memory`); it replaces the
-    ``contiguity`` attribute (or the layout's own width) there.
+    ``contiguity`` attribute (or the layout's own width) there. ``source_loads`` maps the SSA
+    name of a global load's result to ``(dim, contiguity)`` of its addresses
+    (:func:`linlayout.check.registers.load_sources`): a convert of it packs for free what the
+    load already packed (AMD).
 
     Raises:
         LayoutError: an unknown ``ttg.target`` (when ``target`` is not given).
@@ -225,7 +234,9 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
                 continue
             seen_tmem_alloc = True
         try:
-            out.append((a, predict_access(a, target)))
+            load = source_loads.get(a.operands[0]) if source_loads and a.kind == "convert" \
+                and a.operands else None
+            out.append((a, predict_access(a, target, load)))
         except LayoutError as exc:
             out.append((a, exc))
     if module.warp_specialize:

@@ -32,6 +32,7 @@ from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout
 from ...lowering.convert import convert_path
+from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
@@ -161,7 +162,9 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
     or more register bases have to trade places with lanes (more than one mixed
     transposition in ``getWarpLayoutConvertDecomposition``: shuffles no longer pay).
     Registers only renamed, or one register/lane exchange and lane permutations, are done
-    with registers and warp shuffles.
+    with registers and warp shuffles. A source broadcast over warps goes through shared
+    memory when a destination warp basis is held in its registers, and stays in each warp
+    when the source's lanes hold it (:func:`~linlayout.lowering.decompose.warp_broadcast_bits`).
     """
     def cols(layout: LinearLayout, dim: str) -> list[int]:
         return list(layout.dim_columns(dim))
@@ -178,6 +181,9 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
         for x, y in zip(a, b):
             if not f2.in_span(x ^ y, span):
                 return True
+    if any(cols(dst, "warp")) and not any(cols(src, "warp")) \
+            and not warp_broadcast_bits(src, dst):
+        return True  # a source broadcast over warps, a warp basis held in its registers
     rs = [c for c in cols(src, "register") if c]
     rd = [c for c in cols(dst, "register") if c]
     mixed = f2.rank(rs + rd) - f2.rank(rd)
@@ -205,8 +211,9 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
 
 
 def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
-                    target: Target) -> Prediction:
-    """A ``convert_layout``: nothing, or Triton's scratch layout and its two sides.
+                    target: Target, source_load: tuple[int, int] | None = None) -> Prediction:
+    """A ``convert_layout``: nothing, register instructions (``source_load``: see
+    :func:`~linlayout.lowering.convert_path`), or Triton's scratch layout and its two sides.
 
     Raises:
         LayoutError: the layouts do not describe the same tensor; an argument of the wrong
@@ -216,7 +223,7 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     instance_of(target, Target, "target")
     if not needs_shared(src, dst):
-        return _in_registers(src, dst, element_bits, target)
+        return _in_registers(src, dst, element_bits, target, source_load)
     plan = triton_scratch_layout(src, dst, element_bits,
                                  **target.scratch_options())
     st = _scratch_side("store", drop_broadcast_registers(src), plan, plan.store_tile,
@@ -228,11 +235,11 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
 
 
 def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
-                  target: Target) -> Prediction:
+                  target: Target, source_load: tuple[int, int] | None = None) -> Prediction:
     """A convert that keeps each element in its warp: Triton's register or shuffle path with
     its register instructions (:func:`~linlayout.lowering.convert.convert_path`)."""
     try:
-        path = convert_path(src, dst, element_bits, target)
+        path = convert_path(src, dst, element_bits, target, source_load)
     except LayoutError as exc:
         return Prediction((), f"stays within each warp: no shared memory; register "
                           f"instructions not predicted ({exc})", uses_shared=False)
@@ -243,6 +250,10 @@ def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
                + ("" if low.decomposition.lane_perm_trivial else " and a lane permutation"))
         return Prediction((), f"warp shuffles ({how}, Triton's {low.method} method): no shared "
                           "memory", uses_shared=False, registers=path.instructions)
+    if path.path == "registers" and path.instructions:
+        return Prediction((), "registers renamed in each thread with byte permutes (AMD's "
+                          "8-bit in-thread swap): no shared memory", uses_shared=False,
+                          registers=path.instructions)
     if path.path in ("none", "registers"):
         return Prediction((), "registers renamed in each thread: no instructions, no shared "
                           "memory", uses_shared=False)

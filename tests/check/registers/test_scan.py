@@ -26,8 +26,23 @@ def test_nvidia(spt, tpw, wpc, order, axis, bits, up, idx):
     assert {e.opcode: e.per_thread for e in ems} == want
 
 
-def test_nothing_along_lanes_and_amd_not_counted():
+def test_nothing_along_lanes():
     lay = blocked((32, 64), [1, 1], [1, 32], [1, 1], [1, 0])
     assert scan_shuffles(lay, 0, (32,), Target.parse("cuda:90")) == ((), "")
-    ems, note = scan_shuffles(lay, 1, (32,), Target.parse("hip:gfx942"))
-    assert ems == () and "not counted" in note
+    assert scan_shuffles(lay, 0, (32,), Target.parse("hip:gfx942")) == ((), "")
+
+
+# the gfx942/gfx950 AMDGCN of the cumsum probes (papers/triton_lowering/shuffle_probes.py):
+# LLVM deletes the dead shuffles (the extra shuffleUp with one element per thread along the
+# axis, the last chunk's shuffleIdx)
+@pytest.mark.parametrize("shape,spt,tpw,wpc,order,axis,bits,n", [
+    ((16, 128), [1, 4], [16, 4], [1, 1], [0, 1], 1, 32, 31),
+    ((32, 64), [2, 2], [16, 4], [1, 1], [0, 1], 1, 64, 124),
+    ((32, 64), [2, 1], [2, 32], [2, 1], [1, 0], 1, 16, 88),
+    ((16, 128), [4, 2], [4, 16], [1, 2], [0, 1], 0, 16, 12),
+    ((32, 128), [2, 1], [8, 8], [2, 2], [1, 0], 1, 16, 48),
+])
+def test_amd(shape, spt, tpw, wpc, order, axis, bits, n):
+    ems, note = scan_shuffles(blocked(shape, spt, tpw, wpc, order), axis, (bits,),
+                              Target.parse("hip:gfx942"))
+    assert {e.opcode: e.per_thread for e in ems} == {"ds_bpermute_b32": n} and note == ""

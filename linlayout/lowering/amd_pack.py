@@ -1,0 +1,204 @@
+"""What AMD's backend spends packing 8- and 16-bit elements into 32-bit registers around a
+warp shuffle, and the byte permutes of an 8-bit conversion inside each thread.
+
+Triton 3.9's ``transferWithinWarp`` (and gfx950's ``ConvertLayoutOpPermlaneSwap``) packs
+``2**n_pack`` elements into one 32-bit register before the shuffles
+(``insertelement`` + ``bitcast``, no instruction of its own; 8-bit elements in pairs are
+zero-extended to 16 bits first). What that costs in the AMDGCN depends on where the elements
+already sit: LLVM's AMDGPU backend assembles the register with ``v_perm_b32`` (any four
+bytes of two registers) and ``v_lshl_or_b32`` (a high half shifted onto a low half whose top
+bits are known zero), and spends nothing where the register is one the producer already
+holds. A source loaded from global memory arrives in 32-bit registers of consecutive
+addresses (LLVM merges the per-element loads of a contiguous run into one
+``global_load_dword*``); any other producer is taken to leave one element per register,
+zero-extended. Counted per packed register (:func:`pack_permutes`, checked on
+``papers/triton_lowering/shuffle_probes.py``):
+
+* 16-bit pair: 0 when both halves are already one register, in order; else one
+  ``v_perm_b32``;
+* 8-bit pair (in 16-bit slots): 0 from two registers (``v_lshl_or_b32``, or
+  ``v_or_b32_sdwa`` picking each byte out of its register); one ``v_perm_b32`` when both
+  bytes lie in one register;
+* four bytes: 0 when they are one register in order, or two 2-byte registers each in order
+  (``v_lshl_or_b32``); one ``v_perm_b32`` when they come from two registers; else one
+  ``v_perm_b32`` per 16-bit half not already in order in one register, and a
+  ``v_lshl_or_b32`` joining the halves.
+
+Unpacking costs nothing at the convert (a store writes a high half with ``*_d16_hi``);
+where a consumer needs the elements apart, the instructions it spends are its own.
+
+An 8-bit conversion that only renames registers is, on AMD, ``ConvertLayoutOpInThreadSwap``
+(``third_party/amd/lib/TritonAMDGPUToLLVM/ConvertLayoutOpToLLVM.cpp``): the source
+registers are packed four at a time (as above, by where the producer left them; a register
+moved whole is not packed at all), and each destination register is built with ``v_perm_b32``
+— one from a single source register (none when its bytes are in place), one from two, and
+from three or four: byte pairs, pairs merged into quads over two registers, and one final
+permute (:func:`inthread_permutes`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._checks import instance_of
+from ..errors import LayoutError
+from ..layout import LinearLayout
+
+__all__ = ["SourceWord", "inthread_permutes", "pack_permutes", "source_words"]
+
+
+@dataclass(frozen=True)
+class SourceWord:
+    """Where one source element sits when the convert starts.
+
+    Attributes:
+        word: identifies the 32-bit register (equal for elements in the same register).
+        byte: the element's first byte in it.
+        width_bytes: bytes of the register the producer filled (the rest known zero).
+    """
+
+    word: tuple
+    byte: int
+    width_bytes: int
+
+
+def _register_columns(src: LinearLayout) -> list[int]:
+    return [i for i, c in enumerate(src.dim_columns("register")) if c]
+
+
+def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | None = None,
+                 contiguity_elems: int = 1) -> tuple[SourceWord, ...]:
+    """The register each non-broadcast source register (in order) arrives in.
+
+    Args:
+        src: the source's distributed layout.
+        element_bits: 8 or 16 (other widths are not packed).
+        contiguous_dim: the out dim (index) along which the producer loaded consecutive
+            addresses, or None when the producer is not a load from global memory.
+        contiguity_elems: AxisInfo's contiguity of the load's pointer along that dim.
+
+    Raises:
+        LayoutError: ``src`` not a LinearLayout; ``contiguous_dim`` not one of its dims.
+    """
+    instance_of(src, LinearLayout, "src")
+    cols = _register_columns(src)
+    elem_bytes = max(1, element_bits // 8)
+    images = [src.bases["register"][i] for i in cols]
+    if contiguous_dim is not None and not 0 <= contiguous_dim < len(src.out_dims):
+        raise LayoutError(f"contiguous_dim {contiguous_dim} is not a dim of the source "
+                          f"({dict(src.out_dims)})")
+    run_bits = 0
+    if contiguous_dim is not None:
+        def unit(b: int) -> bool:
+            return any(img[contiguous_dim] == 1 << b and
+                       all(v == 0 for j, v in enumerate(img) if j != contiguous_dim)
+                       for img in images)
+        while (1 << (run_bits + 1)) <= max(1, contiguity_elems) and unit(run_bits):
+            run_bits += 1
+    per_word_bits = max(0, (4 // elem_bytes).bit_length() - 1)
+    low = min(run_bits, per_word_bits)
+    width = min(4, elem_bytes << run_bits)
+    out = []
+    for i in range(1 << len(cols)):
+        full = sum(1 << cols[b] for b in range(len(cols)) if i >> b & 1)
+        if contiguous_dim is None:
+            out.append(SourceWord((i,), 0, elem_bytes))
+            continue
+        coord = list(src.apply({"register": full}).values())
+        x = coord[contiguous_dim]
+        coord[contiguous_dim] = x >> low
+        out.append(SourceWord(tuple(coord), (x & ((1 << low) - 1)) * elem_bytes, width))
+    return tuple(out)
+
+
+def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
+    """``v_perm_b32`` instructions LLVM spends assembling one packed register whose elements
+    (low bytes first) sit where ``pack`` says (module docstring).
+
+    Raises:
+        LayoutError: not 2 or 4 elements of 8 or 16 bits.
+    """
+    if element_bits not in (8, 16) or len(pack) not in (2, 4) or \
+            (element_bits == 16 and len(pack) != 2):
+        raise LayoutError(f"a packed register holds 2 16-bit or 2 or 4 8-bit elements, got "
+                          f"{len(pack)} of {element_bits} bits")
+    if len(pack) == 2:
+        a, b = pack
+        if element_bits == 16:
+            return 0 if a.word == b.word and (a.byte, b.byte) == (0, 2) else 1
+        # bytes of two registers: v_or_b32_sdwa / v_lshl_or_b32; of one: a v_perm_b32
+        return 1 if a.word == b.word else 0
+    words = {w.word for w in pack}
+    if len(words) == 1 and [w.byte for w in pack] == [0, 1, 2, 3]:
+        return 0
+
+    def in_order(h: tuple[SourceWord, SourceWord], low: bool) -> bool:
+        return (h[0].word == h[1].word and (h[0].byte, h[1].byte) == (0, 1)
+                and (h[0].width_bytes == 2 if low else True))
+
+    halves = ((pack[0], pack[1]), (pack[2], pack[3]))
+    if in_order(halves[0], True) and in_order(halves[1], False):
+        return 0
+    if len(words) <= 2:
+        return 1
+    return sum(0 if in_order(h, i == 0) else 1 for i, h in enumerate(halves))
+
+
+def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> int:
+    """``v_perm_b32`` instructions of ``ConvertLayoutOpInThreadSwap`` for an 8-bit register
+    renaming, ``conversion[d]`` = the source register of destination register ``d`` (a
+    permutation of ``0 … 4k-1``), with the packing (:func:`pack_permutes`, ``words``:
+    :func:`source_words`) of every source register a permute reads; a source register moved
+    whole costs nothing (its packing and unpacking fold away).
+
+    Raises:
+        LayoutError: not a permutation of a multiple of four registers, or ``words`` not one
+            per register.
+    """
+    n = len(conversion)
+    if n % 4 or sorted(conversion) != list(range(n)) or len(words) != n:
+        raise LayoutError("ConvertLayoutOpInThreadSwap needs a permutation of 4k registers "
+                          "and the place of each")
+    regs = [[divmod(conversion[r * 4 + b], 4) for b in range(4)] for r in range(n // 4)]
+    first: dict = {}  # first-level permute -> the source bytes it picks
+    needed: set[int] = set()
+    left = []
+    for i, reg in enumerate(regs):
+        srcs = {r for r, _ in reg}
+        if len(srcs) == 1:
+            if any(byte != b for b, (_, byte) in enumerate(reg)):
+                first[("one", tuple(reg))] = reg
+            # else a whole source register moves: its pack and unpack fold away
+        elif len(srcs) == 2:
+            first[("two", tuple(reg))] = reg
+        else:
+            left.append(i)
+    # byte pairs of every register left, merged into quads over two source registers
+    pairs = [(regs[i][2 * h], regs[i][2 * h + 1]) for i in left for h in range(2)]
+    where = {}
+    for k, p in enumerate(pairs):
+        for loc in p:
+            where[loc] = k
+    merged = [False] * len(pairs)
+    for k, p in enumerate(pairs):
+        if merged[k]:
+            continue
+        reg0, byte0 = p[0]
+        for b in range(4):
+            if b == byte0:
+                continue
+            other = where.get((reg0, b))
+            if other is None or merged[other]:
+                continue
+            rs = {r for r, _ in p}
+            if all(r in rs for r, _ in pairs[other]):
+                merged[other] = merged[k] = True
+                first[("quad", k)] = list(pairs[other]) + list(p)
+                break
+    for k, p in enumerate(pairs):
+        if not merged[k]:
+            first[("pair", k)] = list(p)
+    for picked in first.values():
+        needed |= {r for r, _ in picked}
+    packs = sum(pack_permutes(tuple(words[4 * r:4 * r + 4]), 8) for r in sorted(needed))
+    return len(first) + len(left) + packs

@@ -1,0 +1,40 @@
+"""Where a convert's loaded source sits (linlayout/check/registers/producers.py), and
+``check`` counting AMD packing with it: the gfx942 AMDGCN of a shuffle probe
+(papers/triton_lowering/shuffle_probes.py) has 16 v_perm_b32 packing 16-bit elements that
+the loads left in different registers."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout.check.analysis import check_module
+from linlayout.check.registers import load_sources
+from linlayout.errors import LayoutError
+from linlayout.triton.ttgir import read_ttgir
+from tests.check.shared_memory.triton_fixtures import entries
+
+
+def _probe(name: str):
+    return read_ttgir(entries("shuffle")[name]["ttgir"])
+
+
+def test_load_sources_names_the_load_and_its_dim():
+    module = _probe("warp_b16_32x128_w4_4bb57b_gfx942")
+    assert load_sources(module) == {"%x_8": (1, 128)}
+
+
+def test_refuses_a_non_module():
+    with pytest.raises(LayoutError):
+        load_sources("not a module")
+
+
+@pytest.mark.parametrize("name,perms", [
+    ("warp_b16_32x128_w4_4bb57b_gfx942", 16),  # every pair from two dwordx2 halves apart
+    ("blocked_b16_32x16_w1_5c905c_gfx942", 0),  # pairs the loads already packed
+])
+def test_check_counts_amd_packing(name, perms):
+    report = check_module(_probe(name))
+    (op,) = [r for r in report.ops if r.access.kind == "convert"]
+    counts = {i.emitted.opcode: i.emitted.per_thread for i in op.instructions}
+    assert counts.get("v_perm_b32", 0) == perms
+    assert entries("shuffle")[name]["counts"].get("v_perm_b32", 0) == perms

@@ -1,0 +1,86 @@
+"""AMD's packing of 8/16-bit elements and 8-bit in-thread byte permutes
+(linlayout/lowering/amd_pack.py); the counts are those of the gfx942/gfx950 AMDGCN of
+papers/triton_lowering/shuffle_probes.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout.errors import LayoutError
+from linlayout.lowering import convert_path
+from linlayout.lowering.amd_pack import (SourceWord, inthread_permutes, pack_permutes,
+                                         source_words)
+from tests.lowering.warp_pairs import layout
+
+
+def w(word, byte, width):
+    return SourceWord((word,), byte, width)
+
+
+@pytest.mark.parametrize("pack,bits,n", [
+    ((w(0, 0, 4), w(0, 2, 4)), 16, 0),          # one loaded register, in order
+    ((w(0, 2, 4), w(0, 0, 4)), 16, 1),          # swapped halves
+    ((w(0, 0, 2), w(1, 0, 2)), 16, 1),          # two ushort loads
+    ((w(0, 0, 1), w(1, 0, 1)), 8, 0),           # two bytes of two registers: v_or_b32_sdwa
+    ((w(0, 0, 2), w(0, 1, 2)), 8, 1),           # two bytes of one register
+    ((w(0, 0, 4), w(0, 1, 4), w(0, 2, 4), w(0, 3, 4)), 8, 0),
+    ((w(0, 0, 2), w(0, 1, 2), w(1, 0, 2), w(1, 1, 2)), 8, 0),  # v_lshl_or_b32
+    ((w(0, 0, 4), w(1, 0, 4), w(0, 1, 4), w(1, 1, 4)), 8, 1),  # two dwords
+    ((w(0, 0, 1), w(1, 0, 1), w(2, 0, 1), w(3, 0, 1)), 8, 2),  # four ubyte loads
+])
+def test_pack_permutes(pack, bits, n):
+    assert pack_permutes(pack, bits) == n
+
+
+def test_pack_permutes_refuses_other_shapes():
+    with pytest.raises(LayoutError, match="packed register"):
+        pack_permutes((w(0, 0, 4),) * 4, 16)
+
+
+def test_source_words_follow_the_load_run():
+    # registers: col 1, row 1, col 2 -> a run of 4 columns: one dword per row
+    src = layout([1, 8, 2], [4, 16, 32, 64, 128], [], 5, 3)
+    words = source_words(src, 8, 1, 8)
+    assert [x.byte for x in words] == [0, 1, 0, 1, 2, 3, 2, 3]
+    assert len({x.word for x in words}) == 2 and {x.width_bytes for x in words} == {4}
+    # without a load every element is its own zero-extended register
+    assert {x.width_bytes for x in source_words(src, 8)} == {1}
+    with pytest.raises(LayoutError, match="contiguous_dim"):
+        source_words(src, 8, 2, 8)
+
+
+def test_inthread_permutes():
+    # whole registers moved: nothing; a byte swap inside each register: one each
+    assert inthread_permutes([4, 5, 6, 7, 0, 1, 2, 3], [w(i, 0, 1) for i in range(8)]) == 0
+    assert inthread_permutes([1, 0, 2, 3, 5, 4, 6, 7], [w(0, b, 4) for b in range(4)]
+                             + [w(1, b, 4) for b in range(4)]) == 2
+    with pytest.raises(LayoutError, match="permutation"):
+        inthread_permutes([0, 1, 2], [w(0, 0, 1)] * 3)
+
+
+def test_convert_path_packs_by_source_load():
+    # two 16-bit elements a thread holds along dim1 are packed for one register/lane swap
+    src = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+    dst = layout([2, 32], [1, 4, 8, 16, 64], [], 1, 6)
+    loose = convert_path(src, dst, 16, "hip:gfx942").counts
+    loaded = convert_path(src, dst, 16, "hip:gfx942", source_load=(1, 64)).counts
+    # the two packed registers were each one loaded register: two v_perm_b32 fewer
+    assert loose["v_perm_b32"] == loaded["v_perm_b32"] + 2 == 5
+    assert convert_path(src, dst, 16, "cuda:90", source_load=(1, 64)).counts == \
+        convert_path(src, dst, 16, "cuda:90").counts  # NVIDIA unchanged
+
+
+def test_inthread_swap_on_amd_only():
+    src = layout([1, 2, 4, 8], [16, 32, 64, 128, 256, 512], [], 5, 5)
+    dst = layout([2, 1, 4, 8], [16, 32, 64, 128, 256, 512], [], 5, 5)
+    amd = convert_path(src, dst, 8, "hip:gfx942", source_load=(1, 32))
+    assert amd.path == "registers" and amd.counts == {"v_perm_b32": 4}
+    assert convert_path(src, dst, 8, "cuda:90").instructions == ()
+    assert convert_path(src, dst, 16, "hip:gfx942").instructions == ()
+
+
+@pytest.mark.parametrize("bad", [(1,), (1, 2, 3), ("1", 2), (5, 8), (True, 8), 3])
+def test_convert_path_refuses_a_bad_source_load(bad):
+    src = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+    with pytest.raises(LayoutError, match="source_load"):
+        convert_path(src, src, 16, "hip:gfx942", source_load=bad)
