@@ -659,7 +659,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
 MAX_VARIANTS = 4
 #: How many prefixes :func:`build_plan` looks at (cheaply: steps 1–2) to find those worth
 #: building.
-SCAN_PREFIXES = 32
+SCAN_PREFIXES = 8
 
 
 def build_plan(assignment: Sequence[SideOption], problem: Problem,
