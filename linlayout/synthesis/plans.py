@@ -125,8 +125,10 @@ class Problem:
 
 def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:
     """``(Σ weight · wavefronts_per_warp, Σ weight · instructions_per_warp)`` over the sides."""
-    w = sum(wt * r.wavefronts_per_warp for r, wt in zip(reports, weights))
-    n = sum(wt * r.instructions_per_warp for r, wt in zip(reports, weights))
+    w = n = 0
+    for r, wt in zip(reports, weights):
+        w += wt * r.wavefronts_per_warp
+        n += wt * r.instructions_per_warp
     return w, n
 
 
@@ -229,21 +231,38 @@ def chain_ok(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
     ``bases`` caches the echelon basis of each constraint group between calls (the prefix is
     reduced modulo it: ``rank(P + C) = rank(C) + rank(P mod C)``)."""
     groups: dict[tuple[int, ...], list[int]] = {}
+    ncons = len(cons)
     for i in range(len(prefix)):
-        c = cons[i] if i < len(cons) else ()
+        c = cons[i] if i < ncons else ()
         if c:
             groups.setdefault(c, []).append(i)
     for c, positions in groups.items():
         basis = bases.get(c) if bases is not None else None
         if basis is None:
-            basis = f2.echelon(c)
+            basis = _group_basis(c)
             if bases is not None:
                 bases[c] = basis
+        # the group's bits stay independent modulo the other prefix vectors plus C:
+        # reduced modulo C, they extend the others' span by one dimension each
         red = [f2.reduce(v, basis) for v in prefix]
-        others = [v for j, v in enumerate(red) if j not in positions]
-        if f2.rank(red) != f2.rank(others) + len(positions):
+        if len(positions) == 1:
+            at = positions[0]
+            mine = [red[at]]
+            others = red[:at] + red[at + 1:]
+        else:
+            inside = set(positions)
+            mine = [red[i] for i in positions]
+            others = [v for j, v in enumerate(red) if j not in inside]
+        if len(f2.extend_basis(others, mine)) != len(mine):
             return False
     return True
+
+
+@memoize(1024)
+def _group_basis(directions: tuple[int, ...]) -> tuple[int, ...]:
+    """The echelon basis of one constraint group's directions (cached: every prefix the
+    search tries is checked against the same few groups)."""
+    return f2.echelon(directions)
 
 
 @memoize(4096)
@@ -341,45 +360,31 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
     if not dim_bits:  # lower flat bits first: (popcount, v) orders the same way
         return lambda v: v.bit_count() << d | v
     full = (1 << d) - 1
+    # bit i of a direction weighs 2^(d-1-rank(i)): the OR of a direction's weights is the
+    # bitmask m above
+    weights = [0] * d
+    for r, bit in enumerate(order):
+        weights[bit] = 1 << (d - 1 - r)
+    unit = [1 << d | (full - wt) for wt in weights]  # the keys of the unit vectors
     cache: dict[int, int] = {}
     limit = 1 << 16  # keys kept per shape
-    if sum(dim_bits) == d:
-        # the ranks are the dims' bit fields, last dim first: gather them into one int
-        # (rank r at bit r), then reverse it in d bits
-        fields, pos = [], 0
-        for j in reversed(range(len(dim_bits))):
-            fields.append((starts[j], (1 << dim_bits[j]) - 1, pos))
-            pos += dim_bits[j]
-        fmt = f"0{d}b"
 
-        def key(v: int) -> int:
-            k = cache.get(v)
-            if k is None:
-                p = 0
-                for start, mask, at in fields:
-                    p |= ((v >> start) & mask) << at
-                k = v.bit_count() << d | (full - int(format(p, fmt)[::-1] or "0", 2))
-                if len(cache) < limit:
-                    cache[v] = k
-            return k
-
-        return key
-    weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
-
-    def general_key(v: int) -> int:  # dims that do not cover the d bits
+    def key(v: int) -> int:
+        if not v & (v - 1) and v:  # a unit vector: one lookup
+            return unit[v.bit_length() - 1]
         k = cache.get(v)
         if k is None:
             m, x = 0, v
             while x:
                 low = x & -x
-                m |= weight[low.bit_length() - 1]
+                m |= weights[low.bit_length() - 1]
                 x ^= low
             k = v.bit_count() << d | (full - m)
             if len(cache) < limit:
                 cache[v] = k
         return k
 
-    return general_key
+    return key
 
 
 class _Pool:
@@ -393,8 +398,14 @@ class _Pool:
                  simplicity: Callable[[int], int]) -> None:
         self._basis = f2.echelon(space)
         if shorter:
+            reduce = f2.reduce
+
             def key(v: int) -> tuple:
-                return (sum(1 for r in shorter if not f2.reduce(v, r)), simplicity(v))
+                widens = 0
+                for r in shorter:
+                    if not reduce(v, r):
+                        widens += 1
+                return (widens, simplicity(v))
             self._key: Callable[[int], tuple | int] = key
         else:
             self._key = simplicity
@@ -882,8 +893,14 @@ def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Itera
     basis = sorted(q)
     spans = [r for r in regs if r]
 
+    reduce = f2.reduce
+
     def widening(v: int) -> int:
-        return sum(1 for r in spans if not f2.reduce(v, r))
+        n = 0
+        for r in spans:
+            if not reduce(v, r):
+                n += 1
+        return n
 
     yield from sorted(basis, key=widening)
     yield from sorted((a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]), key=widening)

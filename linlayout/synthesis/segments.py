@@ -276,15 +276,26 @@ def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
     kernel: list[int] = []
     k_basis: tuple[int, ...] = ()
     sums = list(side_bases)  # echelon bases of K + X_i
+    # up to _SPAN_SET_BITS dimensions, K + X_i is also kept as the set of its elements:
+    # membership is then a lookup instead of a reduction
+    sets: list[set[int] | None] = [set(f2.span_elements(sb)) if len(sb) <= _SPAN_SET_BITS
+                                   else None for sb in sums]
     exps = [0] * len(side_bases)
+    nsides = len(side_bases)
+    units = {1 << j for j in range(w)}
+    reduce = f2.reduce
     while len(kernel) < kappa:
         pool = {rng.getrandbits(w) for _ in range(48)}
-        pool |= {1 << j for j in range(w)}
+        pool |= units
         pick = None
         for c in sorted(pool):
-            if c == 0 or f2.reduce(c, k_basis) == 0:
+            if c == 0 or reduce(c, k_basis) == 0:
                 continue
-            trial = [e + (f2.reduce(c, sb) == 0) for e, sb in zip(exps, sums)]
+            trial = exps[:]
+            for i in range(nsides):
+                st = sets[i]
+                if (c in st) if st is not None else reduce(c, sums[i]) == 0:
+                    trial[i] += 1
             sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
             if pick is None or sc < pick[0]:
                 pick = (sc, c, trial)
@@ -292,8 +303,19 @@ def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
         _, c, exps = pick
         kernel.append(c)
         k_basis = f2.echelon(kernel)
+        for i in range(nsides):
+            st = sets[i]
+            if st is not None and c not in st:
+                if len(sums[i]) + 1 <= _SPAN_SET_BITS:
+                    st |= {x ^ c for x in st}
+                else:
+                    sets[i] = None
         sums = [f2.echelon(list(sb) + [c]) for sb in sums]
     return kernel, exps
+
+
+#: Largest dimension of ``K + X_i`` that :func:`_greedy_sampled` keeps as a set of elements.
+_SPAN_SET_BITS = 10
 
 
 def _search(
