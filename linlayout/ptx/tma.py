@@ -148,16 +148,32 @@ def _tma_offsets(m: SwizzleMode, eb: int, out_dims: Mapping[str, int], order: Se
                  box_inner_bytes: int) -> list[int]:
     """The element offset of each tensor bit of a TMA tile (``out_dims``' order, dim0's bits
     first): the inverse of :func:`_tma_layout`'s columns."""
+    # _tma_offset of each unit coordinate, inlined: the element's bit address before the
+    # swizzle is a single power of two (or zero), and the swizzle XORs byte-address bits
     sizes = [out_dims[d] for d in order]
+    pairs = m.xor_pairs
+    box_elems = box_inner_bytes * 8 // eb
+    strides = [1]  # the row stride (in rows) of each non-inner dim in box order
+    for s in sizes[1:]:
+        strides.append(strides[-1] * s)
+    rows = strides[-1]
     cols = []
     for name, size in out_dims.items():
         if size == 1:  # a dim of size 1 has no bits (and no place in the box order)
             continue
         k = order.index(name)
         for i in range(size.bit_length() - 1):
-            coords = [0] * len(order)
-            coords[k] = 1 << i
-            cols.append(_tma_offset(m, eb, sizes, box_inner_bytes, coords))
+            c = 1 << i
+            if k == 0:
+                j, cc = divmod(c, box_elems)
+                bit = (j * rows * box_inner_bytes) * 8 + cc * eb
+            else:
+                bit = (c * strides[k - 1] * box_inner_bytes) * 8
+            byte, sub = divmod(bit, 8)
+            swizzled = byte
+            for t, src in pairs:
+                swizzled ^= ((byte >> src) & 1) << t
+            cols.append((swizzled * 8 + sub) // eb)
     return cols
 
 
