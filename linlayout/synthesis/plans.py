@@ -670,7 +670,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
 MAX_VARIANTS = 4
 #: How many prefixes :func:`build_plan` looks at (cheaply: steps 1–2) to find those worth
 #: building.
-SCAN_PREFIXES = 8
+SCAN_PREFIXES = 32
 
 
 def build_plan(assignment: Sequence[SideOption], problem: Problem,
@@ -723,14 +723,17 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
     hopeless: bool | None = None  # no prefix of this assignment can meet the condition
     scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible)
     for variant in itertools.islice(scanned, SCAN_PREFIXES):
-        ready = _prepare(variant, assignment, problem, lanes_by_side, bases)
+        # a prefix that provably misses the rank condition gets its complement only when it
+        # is built (the scan then costs a rank, not a complement)
+        ready = _prepare(variant, assignment, problem, lanes_by_side, bases, defer=True)
         if ready is None:
             continue
         if not ready.fits:
             if hopeless is None:
                 hopeless = _never_fits(ready, lanes_by_side)
             if hopeless:  # every prefix goes to `later`: build them in order, as they come
-                if consider(ready):
+                ready = _completed(ready)
+                if ready is not None and consider(ready):
                     return best
                 continue
             later.append(ready)
@@ -738,7 +741,8 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         if consider(ready):
             return best
     for ready in later:
-        if consider(ready):
+        ready = _completed(ready)
+        if ready is not None and consider(ready):
             break
     return best
 
@@ -752,8 +756,10 @@ class _Prepared:
     full: list[int]
     cons: list[tuple[int, ...]]
     zs: list[int]
-    q: list[int]
+    q: list[int] | None
     fits: bool
+    lanes: tuple[tuple[int, ...], ...] = ()
+    d: int = 0
 
 
 def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> bool:
@@ -783,9 +789,12 @@ def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> boo
 
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
              lanes_by_side: Sequence[Sequence[int]],
-             bases: dict[tuple[int, ...], tuple[int, ...]]) -> _Prepared | None:
+             bases: dict[tuple[int, ...], tuple[int, ...]], defer: bool = False
+             ) -> _Prepared | None:
     """Steps 1–2 from a given prefix (None when no aligned complement exists); ``bases``: the
-    cache of :func:`chain_ok`."""
+    cache of :func:`chain_ok`. ``defer``: when :func:`_misses_rank` proves that the prefix
+    misses a shorter side's rank condition, the complement is left to :func:`_completed`
+    (``q`` None, ``fits`` False)."""
     model, d = problem.model, problem.d
     top = max([o.vector_log2 for o in assignment] + [len(prefix)])
     cons = alignment_constraints(assignment, problem.sides, top)
@@ -795,11 +804,52 @@ def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Probl
     kp = len(full)
     w = model.within_word_bits
     zs = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp) for o in assignment]
-    found = _aligned_complement(tuple(full), tuple(cons), tuple(map(tuple, lanes_by_side)),
-                                tuple(zs), d)
+    lanes = tuple(map(tuple, lanes_by_side))
+    ready = _Prepared(full, list(cons), zs, None, False, lanes, d)
+    if defer and _misses_rank(ready):
+        return ready
+    return _completed(ready)
+
+
+def _completed(ready: _Prepared) -> _Prepared | None:
+    """``ready`` with its aligned complement (step 2) and whether it meets the rank
+    condition; None when no aligned complement exists."""
+    if ready.q is not None:
+        return ready
+    found = _aligned_complement(tuple(ready.full), tuple(ready.cons), ready.lanes,
+                                tuple(ready.zs), ready.d)
     if found is None:
         return None
-    return _Prepared(full, list(cons), zs, list(found[0]), found[1])
+    return dataclasses.replace(ready, q=list(found[0]), fits=found[1])
+
+
+def _misses_rank(ready: _Prepared) -> bool:
+    """A sufficient test that a prefix misses the rank condition of
+    :func:`aligned_complement` for some shorter side, whatever its complement.
+
+    The functional ``g_i`` of prefix bit ``i`` vanishes on ``cons[i]`` and on every other
+    prefix vector, so the bits ``z … kp−1`` of a side (``Z`` of width ``z``) all vanish on
+    ``D = ∩ span(cons[i]) + span(prefix[:z])``: on the side's lanes ``Λ`` they have rank at
+    most ``dim(Λ + D) − dim D``, below ``min(|Λ|, kp − z)`` the condition fails.
+    """
+    full, cons, kp = ready.full, ready.cons, len(ready.full)
+    for lanes, z in zip(ready.lanes, ready.zs):
+        if z >= kp or not lanes:
+            continue
+        common: tuple[int, ...] | None = None
+        for i in range(z, kp):
+            c = cons[i] if i < len(cons) else ()
+            if not c:
+                common = ()
+                break
+            basis = _group_basis(c)
+            common = basis if common is None else f2.intersection(common, basis)
+            if not common:
+                break
+        span_d = f2.echelon(list(common or ()) + full[:z])
+        if f2.rank(list(lanes) + list(span_d)) - len(span_d) < min(len(lanes), kp - z):
+            return True
+    return False
 
 
 @memoize(1024)
@@ -838,7 +888,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     nseg = min(nseg, m)
     if len(xs) == 2:
         seq = f2.avoiding_sequence_echelon(sorted(f2.echelon(xs[0])), sorted(f2.echelon(xs[1])),
-                                           (), m)[:nseg]
+                                           (), m, count=nseg)
         proven = True
     else:
         costs = [wt * o.instructions_per_warp * o.phases for o, wt in zip(assignment, weights)]
