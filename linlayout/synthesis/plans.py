@@ -721,11 +721,13 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         return builds >= max(1, max_variants)
 
     hopeless: bool | None = None  # no prefix of this assignment can meet the condition
+    cons_cache: dict[int, list[tuple[int, ...]]] = {}
     scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible)
     for variant in itertools.islice(scanned, SCAN_PREFIXES):
         # a prefix that provably misses the rank condition gets its complement only when it
         # is built (the scan then costs a rank, not a complement)
-        ready = _prepare(variant, assignment, problem, lanes_by_side, bases, defer=True)
+        ready = _prepare(variant, assignment, problem, lanes_by_side, bases, defer=True,
+                         cons_cache=cons_cache)
         if ready is None:
             continue
         if not ready.fits:
@@ -789,15 +791,21 @@ def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> boo
 
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
              lanes_by_side: Sequence[Sequence[int]],
-             bases: dict[tuple[int, ...], tuple[int, ...]], defer: bool = False
+             bases: dict[tuple[int, ...], tuple[int, ...]], defer: bool = False,
+             cons_cache: dict[int, list[tuple[int, ...]]] | None = None
              ) -> _Prepared | None:
     """Steps 1–2 from a given prefix (None when no aligned complement exists); ``bases``: the
     cache of :func:`chain_ok`. ``defer``: when :func:`_misses_rank` proves that the prefix
     misses a shorter side's rank condition, the complement is left to :func:`_completed`
-    (``q`` None, ``fits`` False)."""
+    (``q`` None, ``fits`` False). ``cons_cache``: the assignment's alignment constraints by
+    prefix length (every prefix of one assignment shares them)."""
     model, d = problem.model, problem.d
     top = max([o.vector_log2 for o in assignment] + [len(prefix)])
-    cons = alignment_constraints(assignment, problem.sides, top)
+    cons = cons_cache.get(top) if cons_cache is not None else None
+    if cons is None:
+        cons = alignment_constraints(assignment, problem.sides, top)
+        if cons_cache is not None:
+            cons_cache[top] = cons
     full = within_word(list(prefix), lanes_by_side, model, d, cons, bases)
     if full is None:
         return None
@@ -836,20 +844,27 @@ def _misses_rank(ready: _Prepared) -> bool:
     for lanes, z in zip(ready.lanes, ready.zs):
         if z >= kp or not lanes:
             continue
-        common: tuple[int, ...] | None = None
-        for i in range(z, kp):
-            c = cons[i] if i < len(cons) else ()
-            if not c:
-                common = ()
-                break
-            basis = _group_basis(c)
-            common = basis if common is None else f2.intersection(common, basis)
-            if not common:
-                break
-        span_d = f2.echelon(list(common or ()) + full[:z])
+        common = _common_constraints(tuple(cons[i] if i < len(cons) else ()
+                                           for i in range(z, kp)))
+        span_d = f2.echelon(list(common) + full[:z])
         if f2.rank(list(lanes) + list(span_d)) - len(span_d) < min(len(lanes), kp - z):
             return True
     return False
+
+
+@memoize(256)
+def _common_constraints(groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Echelon basis of the intersection of the spans of ``groups`` (zero when one is empty):
+    what every prefix of an assignment shares in :func:`_misses_rank`."""
+    common: tuple[int, ...] | None = None
+    for c in groups:
+        if not c:
+            return ()
+        basis = _group_basis(c)
+        common = basis if common is None else f2.intersection(common, basis)
+        if not common:
+            return ()
+    return common or ()
 
 
 @memoize(1024)
