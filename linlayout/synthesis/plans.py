@@ -356,7 +356,8 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
             pos += b
         for j in reversed(range(len(dim_bits))):
             order.extend(range(starts[j], starts[j] + dim_bits[j]))
-    order.extend(i for i in range(d) if i not in set(order))
+    placed = set(order)
+    order.extend(i for i in range(d) if i not in placed)
     if not dim_bits:  # lower flat bits first: (popcount, v) orders the same way
         return lambda v: v.bit_count() << d | v
     full = (1 << d) - 1
@@ -503,9 +504,17 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
             pools[level] = _Pool(_common_span(members, regs, spans), shorter, problem.simplicity)
         return pools[level]
 
-    in_word = {pos: [f2.echelon(lanes[o.side]) for o in plain
+    lane_spans: dict[int, tuple[int, ...]] = {}  # each side's lanes, echelon, once
+
+    def lane_span(side: int) -> tuple[int, ...]:
+        got = lane_spans.get(side)
+        if got is None:
+            got = lane_spans[side] = f2.echelon(lanes[side])  # type: ignore[index]
+        return got
+
+    in_word = {pos: [lane_span(o.side) for o in plain
                      if lanes and o.vector_log2 <= pos < w and lanes[o.side]]
-               for pos in range(len(head), top)}
+               for pos in range(len(head), min(top, w))}
 
     def extend(prefix: list[int], level: int) -> Iterable[list[int]]:
         if level == len(levels):
