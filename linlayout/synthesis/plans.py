@@ -525,10 +525,14 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
             return
         spaces = in_word.get(len(prefix))
         cands = pool(level).preferring(spaces) if spaces else pool(level)
+        basis = f2.echelon(prefix)  # v must stay outside the prefix's span
+        if len(basis) != len(prefix):  # a dependent prefix extends to no chain
+            return
         for v in cands:
-            trial = prefix + [v]
-            if f2.rank(trial) == len(trial) and _chain_ok(tuple(trial), cons_t):
-                yield from extend(trial, level)
+            if f2.reduce(v, basis):
+                trial = prefix + [v]
+                if _chain_ok(tuple(trial), cons_t):
+                    yield from extend(trial, level)
 
     yield from extend(head, 0)
 
