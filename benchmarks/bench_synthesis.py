@@ -191,10 +191,12 @@ def main() -> int:
     unproven = [i for i in slow if not optimal["random Triton pairs (store + load)"][i]]
     tail = ([f"The random pairs over {TAIL_MS:g} ms (indices {slow} of "
              "`synthesis_cases.random_pairs()`) are those whose search builds many "
-             f"constructions: {len(unproven)} of them end not proven optimal, so the search "
-             "keeps building assignments and prefix variants up to its budgets before it "
-             "settles, and counts the simple layouts; the others scan prefixes for one that "
-             "meets a shorter side's rank condition.", ""] if slow else [])
+             f"constructions: {len(unproven)} of them end not proven optimal — their cheapest "
+             "assignments give the two sides different vectors, no prefix can meet the shorter "
+             "side's rank condition, and each such assignment is built with four prefix "
+             "variants (none reaching its ideal) before an equal-vector assignment reaches "
+             "its own; then the simple layouts are counted. The others scan 32 prefixes for one that meets a "
+             "shorter side's rank condition before building the first.", ""] if slow else [])
     lines += ["", "Repeated identical calls (answered by the result cache; not a cold call): "
               f"median {statistics.median(hits) * 1e6:.1f} µs over {len(hits)} pairs.", "",
               "## Against the speed goals", "", *goals, "", *tail,
