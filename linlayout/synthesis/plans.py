@@ -624,7 +624,9 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
     for key, bits in by_key.items():
         cols = [0] * m
         pps = []
-        for r, t in enumerate(key):
+        # one equation per distinct direction (a group lists a direction once per side that
+        # constrains it; repeated equations change neither the solution nor the kernel)
+        for r, t in enumerate(dict.fromkeys(key)):
             c = f2.apply(coords, t)
             pps.append(c & pmask)
             q = c >> kp
