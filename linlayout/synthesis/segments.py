@@ -243,14 +243,9 @@ def _greedy_all(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
     size = 1 << w
     full = (1 << size) - 1
     # low[j]: the positions x with bit j of x clear (translating a set by 2^j swaps halves)
-    low = []
-    for j in range(w):
-        step = 1 << j
-        block = (1 << step) - 1
-        m = 0
-        for start in range(0, size, 2 * step):
-            m |= block << start
-        low.append(m)
+    # (a block of `step` ones repeated every 2·step positions: full / (2^(2·step) − 1)
+    # puts a one every 2·step positions, the block's ones times that fill each block)
+    low = [full // ((1 << (2 << j)) - 1) * ((1 << (1 << j)) - 1) for j in range(w)]
 
     def translated(bits: int, c: int) -> int:
         """The set ``{x ^ c : x in bits}``."""
