@@ -937,8 +937,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     # Every candidate lies in Q, which meets span(prefix) only in 0: independence from the
     # prefix and the segment is independence from the segment.
     first = f2.extend_basis(seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
-    simple = _simplest_first(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
-                             problem.simplicity)
+    simple = _simplest_first(qb, problem.simplicity)
     banks = first + f2.extend_basis(seg_sorted + first, simple, limit=nbank - len(first))
     if len(banks) < nbank:
         return None
@@ -957,12 +956,22 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     return Plan(cols, tuple(reports), tuple(assignment), proven)
 
 
-def _simplest_first(cands: Sequence[int], simplicity: Callable[[int], int]) -> Iterator[int]:
-    """``sorted(cands, key=simplicity)``, lazily: the key orders by popcount first, so the
-    candidates are grouped by popcount and a group is sorted only when it is reached."""
+def _simplest_first(basis: Sequence[int], simplicity: Callable[[int], int]) -> Iterator[int]:
+    """The vectors of an :func:`~linlayout.f2.echelon` basis and their sums of two,
+    ``sorted(…, key=simplicity)``, lazily: the key orders by popcount first, so the
+    candidates are grouped by popcount and a group is sorted only when it is reached. In a
+    fully reduced basis a sum of two holds both leading bits, so the unit vectors — the first
+    group — are basis vectors: the sums are formed only if the iteration gets past them."""
+    units = [v for v in basis if v and not v & (v - 1)]
+    yield from sorted(units, key=simplicity)
     groups: dict[int, list[int]] = {}
-    for v in cands:
-        groups.setdefault(v.bit_count(), []).append(v)
+    for v in basis:
+        if v & (v - 1):
+            groups.setdefault(v.bit_count(), []).append(v)
+    for i, a in enumerate(basis):
+        for b in basis[i + 1:]:
+            v = a ^ b
+            groups.setdefault(v.bit_count(), []).append(v)
     for count in sorted(groups):
         yield from sorted(groups[count], key=simplicity)
 
