@@ -196,7 +196,7 @@ def main() -> int:
              "`synthesis_cases.random_pairs()`) are those whose search builds many "
              f"constructions: {len(unproven)} of them end not proven optimal — their cheapest "
              "assignments give the two sides different vectors, no prefix can meet the shorter "
-             "side's rank condition, and each such assignment is built with four prefix "
+             "side's rank condition, and each such assignment is built with up to four prefix "
              "variants (none reaching its ideal) before an equal-vector assignment reaches "
              "its own; then the simple layouts are counted." + others, ""] if slow else [])
     lines += ["", "Repeated identical calls (answered by the result cache; not a cold call): "

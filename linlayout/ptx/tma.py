@@ -408,6 +408,9 @@ def tma_offset_columns(mode: Any, out_dims: Mapping[str, int], element_bits: int
 
     Raises:
         LayoutError: as :func:`tma_layouts`.
+
+    Source: the TMA address rule of :func:`tma_box_layout` (boxes along the contiguous dim,
+    dense rows, then the mode's byte-address swizzle), evaluated on unit coordinates.
     """
     m = swizzle_mode(mode)
     if m is SwizzleMode.SWIZZLE_96B:
