@@ -16,7 +16,7 @@ bijections, the hardest case for bit tricks), in one run on one machine:
   rows say "—".
 
 Ratios are other / ours (above 1: we are faster). Speed is measured here, never asserted in
-tests. Issue 3's goals: no operation slower than Triton's binding; ≥ 20× faster than galois.
+tests. The goals: no operation slower than Triton's binding; ≥ 20× faster than galois.
 """
 
 from __future__ import annotations

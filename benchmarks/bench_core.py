@@ -93,7 +93,7 @@ def main() -> int:
         "Written by `python benchmarks/bench_core.py` (best of 5 runs; mean per call).",
         f"Machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python "
         f"{platform.python_version()}, galois {galois.__version__}.",
-        "Targets (issue 2): `synthesize_swizzle` ≤ 100 µs on the 128×128 example; invert ≥ 20× "
+        "Targets: `synthesize_swizzle` ≤ 100 µs on the 128×128 example; invert ≥ 20× "
         "faster than galois.",
         "",
         "## Synthesis and counting on the built-in examples",

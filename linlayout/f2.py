@@ -669,9 +669,20 @@ def avoiding_sequence(
 
 
 def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],
-                              nbits: int) -> list[int]:
+                              nbits: int, count: int | None = None) -> list[int]:
     """:func:`avoiding_sequence` on bases already in :func:`echelon` form (``ea``, ``eb``
-    sorted ascending), for callers that have them: same result, no re-reduction."""
+    sorted ascending), for callers that have them: same result, no re-reduction.
+
+    ``count``: only the first ``count`` vectors are wanted (the result is the full
+    sequence's first ``count``); when they all come from part 1, the complement of
+    ``Xa + Xb``, the intersection is not computed (``z`` is then not checked).
+    """
+    if count is not None:
+        # part 1 depends only on span(ea + eb) = Xa + Xb (extend_basis keeps the candidates
+        # that enlarge the span, whatever basis of it it starts from)
+        room = nbits - rank(ea + eb)
+        if count <= room:
+            return extend_basis(ea + eb, (1 << i for i in range(nbits)), limit=count)
     inter_e = intersection(ea, eb)
     for v in ez:
         if reduce(v, inter_e):
@@ -690,4 +701,5 @@ def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],
                      limit=nbits - len(ea) - len(b_rest))
     i_part = extend_basis(ez, inter)
     unpaired = b_rest[:npair]
-    return c + pairs + leftover + i_part + unpaired
+    out = c + pairs + leftover + i_part + unpaired
+    return out if count is None else out[:count]

@@ -631,6 +631,15 @@ def test_avoiding_sequence_meets_both_subspaces_minimally(case):
     assert f2.avoiding_sequence(f2.echelon(xa), f2.echelon(xb), f2.echelon(z), n) == seq
 
 
+@SETTINGS
+@given(avoid_case(), st.integers(0, NMAX))
+def test_avoiding_sequence_echelon_count_is_the_sequence_prefix(case, count):
+    n, xa, xb, _ = case
+    ea, eb = sorted(f2.echelon(xa)), sorted(f2.echelon(xb))
+    full = f2.avoiding_sequence_echelon(ea, eb, (), n)
+    assert f2.avoiding_sequence_echelon(ea, eb, (), n, count=count) == full[:count]
+
+
 def test_avoiding_sequence_rejects_z_outside_intersection():
     with pytest.raises(LayoutError, match="not in span"):
         f2.avoiding_sequence([1, 2], [1, 4], [2], 4)

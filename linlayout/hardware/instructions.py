@@ -95,8 +95,13 @@ def parse_instruction(name: str | Instruction | None) -> Instruction:
 
 def all_variants(store: bool) -> list[Instruction]:
     """The matrix instructions of one direction, widest first (for ``instructions="auto"``)."""
-    op = "st" if store else "ld"
-    return [parse_instruction(f"{op}matrix.x{n}{t}") for n in (4, 2, 1) for t in ("", ".trans")]
+    return list(_VARIANTS[bool(store)])
+
+
+#: :func:`all_variants` by direction (instructions are immutable: parsed once, at import).
+_VARIANTS = {store: tuple(parse_instruction(f"{'st' if store else 'ld'}matrix.x{n}{t}")
+                          for n in (4, 2, 1) for t in ("", ".trans"))
+             for store in (True, False)}
 
 
 @dataclass(frozen=True)
@@ -203,7 +208,8 @@ def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[
         rows = (lane[2], lane[3], lane[4])
         chunk = tuple(regs.index(x) for x in chunk_cols)
     want = len(row) + (f2.rank(list(rows)) if duplicate_rows else 3)
-    if f2.rank(list(row)) != len(row) or f2.rank(list(row) + list(rows)) != want:
+    rows_span = f2.echelon(list(row) + list(rows))  # reduced once: the checks below share it
+    if f2.rank(list(row)) != len(row) or len(rows_span) != want:
         if duplicate_rows:
             raise LayoutError(
                 f"{instr.name} moves 16-byte rows of distinct elements, each row apart from "
@@ -214,7 +220,7 @@ def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[
             "registers broadcast (repeat) elements"
         )
     needed = instr.matrices.bit_length() - 1
-    extra = [r for r in regs if not f2.in_span(r, list(row) + list(rows))]
+    extra = [r for r in regs if f2.reduce(r, rows_span)]
     if f2.rank(extra) < needed:
         raise LayoutError(
             f"{instr.name} moves {instr.matrices} matrices per instruction but the layout's "

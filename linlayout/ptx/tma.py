@@ -35,6 +35,7 @@ __all__ = [
     "tma_box_layout",
     "tma_layouts",
     "tma_matches",
+    "tma_offset_columns",
     "tma_tile_layout",
 ]
 
@@ -135,21 +136,45 @@ def _tma_layout(m: SwizzleMode, eb: int, out_dims: Mapping[str, int], order: Seq
                 box_inner_bytes: int) -> LinearLayout:
     """Memory layout (offset in elements -> tensor dims) of a TMA tile; dims ``order`` inner
     first. Parameters must already be valid (see _box_problem)."""
+    cols = _tma_offsets(m, eb, out_dims, order, box_inner_bytes)
+    inv = f2.inverse(cols) if cols else []
+    total = 1
+    for s in out_dims.values():
+        total *= s
+    return LinearLayout.from_columns(inv, {"offset": total}, dict(out_dims))
+
+
+def _tma_offsets(m: SwizzleMode, eb: int, out_dims: Mapping[str, int], order: Sequence[str],
+                 box_inner_bytes: int) -> list[int]:
+    """The element offset of each tensor bit of a TMA tile (``out_dims``' order, dim0's bits
+    first): the inverse of :func:`_tma_layout`'s columns."""
+    # _tma_offset of each unit coordinate, inlined: the element's bit address before the
+    # swizzle is a single power of two (or zero), and the swizzle XORs byte-address bits
     sizes = [out_dims[d] for d in order]
+    pairs = m.xor_pairs
+    box_elems = box_inner_bytes * 8 // eb
+    strides = [1]  # the row stride (in rows) of each non-inner dim in box order
+    for s in sizes[1:]:
+        strides.append(strides[-1] * s)
+    rows = strides[-1]
     cols = []
     for name, size in out_dims.items():
         if size == 1:  # a dim of size 1 has no bits (and no place in the box order)
             continue
         k = order.index(name)
         for i in range(size.bit_length() - 1):
-            coords = [0] * len(order)
-            coords[k] = 1 << i
-            cols.append(_tma_offset(m, eb, sizes, box_inner_bytes, coords))
-    inv = f2.inverse(cols) if cols else []
-    total = 1
-    for s in out_dims.values():
-        total *= s
-    return LinearLayout.from_columns(inv, {"offset": total}, dict(out_dims))
+            c = 1 << i
+            if k == 0:
+                j, cc = divmod(c, box_elems)
+                bit = (j * rows * box_inner_bytes) * 8 + cc * eb
+            else:
+                bit = (c * strides[k - 1] * box_inner_bytes) * 8
+            byte, sub = divmod(bit, 8)
+            swizzled = byte
+            for t, src in pairs:
+                swizzled ^= ((byte >> src) & 1) << t
+            cols.append((swizzled * 8 + sub) // eb)
+    return cols
 
 
 def tma_box_layout(mode: Any, out_dims: Mapping[str, int], dim_order: Sequence[str],
@@ -341,11 +366,12 @@ def tma_matches(memory_layout: LinearLayout, element_bits: int) -> list[TmaMatch
             if list(f2.inverse(list(cand.columns))) == target]
 
 
-def _tma_candidates(modes: Sequence[SwizzleMode], out_dims: Mapping[str, int], eb: int
-                    ) -> list[tuple[TmaMatch, LinearLayout]]:
-    """Every (mode, dim order, box) TMA can issue for the tile, with the layout it writes."""
+def _tma_choices(modes: Sequence[SwizzleMode], out_dims: Mapping[str, int], eb: int
+                 ) -> list[tuple[TmaMatch, SwizzleMode, list[str], int]]:
+    """Every (mode, dim order, box) TMA can issue for the tile: ``(match, mode, order, box
+    inner bytes)``."""
     big = [d for d, s in out_dims.items() if s > 1]
-    found: list[tuple[TmaMatch, LinearLayout]] = []
+    found: list[tuple[TmaMatch, SwizzleMode, list[str], int]] = []
     if not big:
         return found
     for m in modes:
@@ -360,10 +386,40 @@ def _tma_candidates(modes: Sequence[SwizzleMode], out_dims: Mapping[str, int], e
             B = inner_bytes
             while B >= 16:
                 if _box_problem(m, eb, inner, rows_total, B) is None:
-                    cand = _tma_layout(m, eb, out_dims, list(order), B)
-                    found.append((TmaMatch(m, B, tuple(order), inner_bytes // B, eb), cand))
+                    found.append((TmaMatch(m, B, tuple(order), inner_bytes // B, eb), m,
+                                  list(order), B))
                 B //= 2
     return found
+
+
+def _tma_candidates(modes: Sequence[SwizzleMode], out_dims: Mapping[str, int], eb: int
+                    ) -> list[tuple[TmaMatch, LinearLayout]]:
+    """Every (mode, dim order, box) TMA can issue for the tile, with the layout it writes."""
+    return [(match, _tma_layout(m, eb, out_dims, order, B))
+            for match, m, order, B in _tma_choices(modes, out_dims, eb)]
+
+
+def tma_offset_columns(mode: Any, out_dims: Mapping[str, int], element_bits: int
+                       ) -> list[tuple[TmaMatch, tuple[int, ...]]]:
+    """:func:`tma_layouts` as the inverse maps only: for every layout TMA can write with one
+    mode, the element offset of each tensor bit (``out_dims``' order, the first dim's bits
+    lowest; dims of size 1 have none) — what a caller that counts many candidate layouts
+    needs, without building a :class:`~linlayout.LinearLayout` for each.
+
+    Raises:
+        LayoutError: as :func:`tma_layouts`.
+
+    Source: the TMA address rule of :func:`tma_box_layout` (boxes along the contiguous dim,
+    dense rows, then the mode's byte-address swizzle), evaluated on unit coordinates.
+    """
+    m = swizzle_mode(mode)
+    if m is SwizzleMode.SWIZZLE_96B:
+        raise LayoutError("96B swizzling has 96-byte rows, which are not F2-linear; "
+                          "use swizzle96_cell for its addresses")
+    dims = dict(out_dims)
+    eb = check_element_bits(element_bits)
+    return [(match, tuple(_tma_offsets(mm, eb, dims, order, B)))
+            for match, mm, order, B in _tma_choices([m], dims, eb)]
 
 
 def tma_layouts(mode: Any, out_dims: Mapping[str, int], element_bits: int

@@ -156,9 +156,11 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
                 instructions_per_warp=1 << (rank_r - k),
                 phases=1 << len(model.phase_masks(k, packed)),
                 bound_exponent=max(0, nseg - (d - dim_x))))
+    # .x1/.x2/.x4 of one kind share their geometry: a wider one that fits decides the others
+    shared: dict[tuple[bool, bool], tuple[int, MatrixGeometry, int]] = {}
     for instr in matrix or ():
         opt = _matrix_option(index, instr, side, reg_basis, model, d, nseg,
-                             explicit=not plain and len(matrix or ()) == 1)
+                             explicit=not plain and len(matrix or ()) == 1, shared=shared)
         if opt is not None:
             out.append(opt)
     return tuple(out)
@@ -177,21 +179,36 @@ def _geometry(instr: Instruction, register: tuple[int, ...], lane: tuple[int, ..
 
 def _matrix_option(index: int, instr: Instruction, side: Distributed,
                    reg_basis: tuple[int, ...], model: BankModel, d: int, nseg: int,
-                   explicit: bool) -> SideOption | None:
+                   explicit: bool,
+                   shared: dict[tuple[bool, bool], tuple[int, MatrixGeometry, int]] | None = None
+                   ) -> SideOption | None:
     """The option of a matrix instruction, or None when the side cannot use it (LayoutError
-    instead when it was asked for explicitly)."""
+    instead when it was asked for explicitly).
+
+    ``shared``: the geometry (and register rank beyond the row) of the widest instruction of
+    each kind (``.trans`` or not, load or store) that fitted so far. A narrower ``.xN`` of
+    the same kind fits whenever a wider one does, with the same geometry
+    (:func:`~linlayout.hardware.instructions.matrix_geometry` checks the matrices last)."""
     if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
         if explicit:
             raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
         return None
-    geom, error = _geometry(instr, side.register, side.lane, model.element_bits)
-    if error is not None:
-        if explicit:
-            raise type(error)(*error.args)  # a fresh one: the cached one keeps no traceback
-        return None
+    kind = (instr.trans, instr.store)
+    known = shared.get(kind) if shared is not None else None
+    if known is not None and known[0] >= instr.matrices:
+        _, geom, rest = known
+    else:
+        geom, error = _geometry(instr, side.register, side.lane, model.element_bits)
+        if error is not None:
+            if explicit:
+                raise type(error)(*error.args)  # a fresh one: the cached one keeps no traceback
+            return None
+        rest = (f2.rank(list(reg_basis) + list(geom.row)) - len(geom.row)
+                - (1 if instr.trans else 0))
+        if shared is not None:
+            shared[kind] = (instr.matrices, geom, rest)
     row = tuple(geom.row)
     row_bits = len(row)
-    rest = f2.rank(list(reg_basis) + list(row)) - row_bits - (1 if instr.trans else 0)
     mat_log2 = instr.matrices.bit_length() - 1
     chunk = 0 if instr.trans else max(0, 5 - (model.element_bits.bit_length() - 1))
     regs = [r for r in side.register if r]

@@ -125,8 +125,10 @@ class Problem:
 
 def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:
     """``(Σ weight · wavefronts_per_warp, Σ weight · instructions_per_warp)`` over the sides."""
-    w = sum(wt * r.wavefronts_per_warp for r, wt in zip(reports, weights))
-    n = sum(wt * r.instructions_per_warp for r, wt in zip(reports, weights))
+    w = n = 0
+    for r, wt in zip(reports, weights):
+        w += wt * r.wavefronts_per_warp
+        n += wt * r.instructions_per_warp
     return w, n
 
 
@@ -229,21 +231,38 @@ def chain_ok(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
     ``bases`` caches the echelon basis of each constraint group between calls (the prefix is
     reduced modulo it: ``rank(P + C) = rank(C) + rank(P mod C)``)."""
     groups: dict[tuple[int, ...], list[int]] = {}
+    ncons = len(cons)
     for i in range(len(prefix)):
-        c = cons[i] if i < len(cons) else ()
+        c = cons[i] if i < ncons else ()
         if c:
             groups.setdefault(c, []).append(i)
     for c, positions in groups.items():
         basis = bases.get(c) if bases is not None else None
         if basis is None:
-            basis = f2.echelon(c)
+            basis = _group_basis(c)
             if bases is not None:
                 bases[c] = basis
+        # the group's bits stay independent modulo the other prefix vectors plus C:
+        # reduced modulo C, they extend the others' span by one dimension each
         red = [f2.reduce(v, basis) for v in prefix]
-        others = [v for j, v in enumerate(red) if j not in positions]
-        if f2.rank(red) != f2.rank(others) + len(positions):
+        if len(positions) == 1:
+            at = positions[0]
+            mine = [red[at]]
+            others = red[:at] + red[at + 1:]
+        else:
+            inside = set(positions)
+            mine = [red[i] for i in positions]
+            others = [v for j, v in enumerate(red) if j not in inside]
+        if len(f2.extend_basis(others, mine)) != len(mine):
             return False
     return True
+
+
+@memoize(1024)
+def _group_basis(directions: tuple[int, ...]) -> tuple[int, ...]:
+    """The echelon basis of one constraint group's directions (cached: every prefix the
+    search tries is checked against the same few groups)."""
+    return f2.echelon(directions)
 
 
 @memoize(4096)
@@ -337,49 +356,36 @@ def _simplicity_key(d: int, dim_bits: tuple[int, ...] | None) -> Callable[[int],
             pos += b
         for j in reversed(range(len(dim_bits))):
             order.extend(range(starts[j], starts[j] + dim_bits[j]))
-    order.extend(i for i in range(d) if i not in set(order))
+    placed = set(order)
+    order.extend(i for i in range(d) if i not in placed)
     if not dim_bits:  # lower flat bits first: (popcount, v) orders the same way
         return lambda v: v.bit_count() << d | v
     full = (1 << d) - 1
+    # bit i of a direction weighs 2^(d-1-rank(i)): the OR of a direction's weights is the
+    # bitmask m above
+    weights = [0] * d
+    for r, bit in enumerate(order):
+        weights[bit] = 1 << (d - 1 - r)
+    unit = [1 << d | (full - wt) for wt in weights]  # the keys of the unit vectors
     cache: dict[int, int] = {}
     limit = 1 << 16  # keys kept per shape
-    if sum(dim_bits) == d:
-        # the ranks are the dims' bit fields, last dim first: gather them into one int
-        # (rank r at bit r), then reverse it in d bits
-        fields, pos = [], 0
-        for j in reversed(range(len(dim_bits))):
-            fields.append((starts[j], (1 << dim_bits[j]) - 1, pos))
-            pos += dim_bits[j]
-        fmt = f"0{d}b"
 
-        def key(v: int) -> int:
-            k = cache.get(v)
-            if k is None:
-                p = 0
-                for start, mask, at in fields:
-                    p |= ((v >> start) & mask) << at
-                k = v.bit_count() << d | (full - int(format(p, fmt)[::-1] or "0", 2))
-                if len(cache) < limit:
-                    cache[v] = k
-            return k
-
-        return key
-    weight = {bit: 1 << (d - 1 - r) for r, bit in enumerate(order)}
-
-    def general_key(v: int) -> int:  # dims that do not cover the d bits
+    def key(v: int) -> int:
+        if not v & (v - 1) and v:  # a unit vector: one lookup
+            return unit[v.bit_length() - 1]
         k = cache.get(v)
         if k is None:
             m, x = 0, v
             while x:
                 low = x & -x
-                m |= weight[low.bit_length() - 1]
+                m |= weights[low.bit_length() - 1]
                 x ^= low
             k = v.bit_count() << d | (full - m)
             if len(cache) < limit:
                 cache[v] = k
         return k
 
-    return general_key
+    return key
 
 
 class _Pool:
@@ -393,8 +399,14 @@ class _Pool:
                  simplicity: Callable[[int], int]) -> None:
         self._basis = f2.echelon(space)
         if shorter:
+            reduce = f2.reduce
+
             def key(v: int) -> tuple:
-                return (sum(1 for r in shorter if not f2.reduce(v, r)), simplicity(v))
+                widens = 0
+                for r in shorter:
+                    if not reduce(v, r):
+                        widens += 1
+                return (widens, simplicity(v))
             self._key: Callable[[int], tuple | int] = key
         else:
             self._key = simplicity
@@ -492,9 +504,17 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
             pools[level] = _Pool(_common_span(members, regs, spans), shorter, problem.simplicity)
         return pools[level]
 
-    in_word = {pos: [f2.echelon(lanes[o.side]) for o in plain
+    lane_spans: dict[int, tuple[int, ...]] = {}  # each side's lanes, echelon, once
+
+    def lane_span(side: int) -> tuple[int, ...]:
+        got = lane_spans.get(side)
+        if got is None:
+            got = lane_spans[side] = f2.echelon(lanes[side])  # type: ignore[index]
+        return got
+
+    in_word = {pos: [lane_span(o.side) for o in plain
                      if lanes and o.vector_log2 <= pos < w and lanes[o.side]]
-               for pos in range(len(head), top)}
+               for pos in range(len(head), min(top, w))}
 
     def extend(prefix: list[int], level: int) -> Iterable[list[int]]:
         if level == len(levels):
@@ -505,10 +525,14 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
             return
         spaces = in_word.get(len(prefix))
         cands = pool(level).preferring(spaces) if spaces else pool(level)
+        basis = f2.echelon(prefix)  # v must stay outside the prefix's span
+        if len(basis) != len(prefix):  # a dependent prefix extends to no chain
+            return
         for v in cands:
-            trial = prefix + [v]
-            if f2.rank(trial) == len(trial) and _chain_ok(tuple(trial), cons_t):
-                yield from extend(trial, level)
+            if f2.reduce(v, basis):
+                trial = prefix + [v]
+                if _chain_ok(tuple(trial), cons_t):
+                    yield from extend(trial, level)
 
     yield from extend(head, 0)
 
@@ -600,7 +624,9 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
     for key, bits in by_key.items():
         cols = [0] * m
         pps = []
-        for r, t in enumerate(key):
+        # one equation per distinct direction (a group lists a direction once per side that
+        # constrains it; repeated equations change neither the solution nor the kernel)
+        for r, t in enumerate(dict.fromkeys(key)):
             c = f2.apply(coords, t)
             pps.append(c & pmask)
             q = c >> kp
@@ -710,16 +736,21 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         return builds >= max(1, max_variants)
 
     hopeless: bool | None = None  # no prefix of this assignment can meet the condition
+    cons_cache: dict[int, list[tuple[int, ...]]] = {}
     scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible)
     for variant in itertools.islice(scanned, SCAN_PREFIXES):
-        ready = _prepare(variant, assignment, problem, lanes_by_side, bases)
+        # a prefix that provably misses the rank condition gets its complement only when it
+        # is built (the scan then costs a rank, not a complement)
+        ready = _prepare(variant, assignment, problem, lanes_by_side, bases, defer=True,
+                         cons_cache=cons_cache)
         if ready is None:
             continue
         if not ready.fits:
             if hopeless is None:
                 hopeless = _never_fits(ready, lanes_by_side)
             if hopeless:  # every prefix goes to `later`: build them in order, as they come
-                if consider(ready):
+                ready = _completed(ready)
+                if ready is not None and consider(ready):
                     return best
                 continue
             later.append(ready)
@@ -727,7 +758,8 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         if consider(ready):
             return best
     for ready in later:
-        if consider(ready):
+        ready = _completed(ready)
+        if ready is not None and consider(ready):
             break
     return best
 
@@ -741,8 +773,10 @@ class _Prepared:
     full: list[int]
     cons: list[tuple[int, ...]]
     zs: list[int]
-    q: list[int]
+    q: list[int] | None
     fits: bool
+    lanes: tuple[tuple[int, ...], ...] = ()
+    d: int = 0
 
 
 def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> bool:
@@ -772,23 +806,80 @@ def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> boo
 
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
              lanes_by_side: Sequence[Sequence[int]],
-             bases: dict[tuple[int, ...], tuple[int, ...]]) -> _Prepared | None:
+             bases: dict[tuple[int, ...], tuple[int, ...]], defer: bool = False,
+             cons_cache: dict[int, list[tuple[int, ...]]] | None = None
+             ) -> _Prepared | None:
     """Steps 1–2 from a given prefix (None when no aligned complement exists); ``bases``: the
-    cache of :func:`chain_ok`."""
+    cache of :func:`chain_ok`. ``defer``: when :func:`_misses_rank` proves that the prefix
+    misses a shorter side's rank condition, the complement is left to :func:`_completed`
+    (``q`` None, ``fits`` False). ``cons_cache``: the assignment's alignment constraints by
+    prefix length (every prefix of one assignment shares them)."""
     model, d = problem.model, problem.d
     top = max([o.vector_log2 for o in assignment] + [len(prefix)])
-    cons = alignment_constraints(assignment, problem.sides, top)
+    cons = cons_cache.get(top) if cons_cache is not None else None
+    if cons is None:
+        cons = alignment_constraints(assignment, problem.sides, top)
+        if cons_cache is not None:
+            cons_cache[top] = cons
     full = within_word(list(prefix), lanes_by_side, model, d, cons, bases)
     if full is None:
         return None
     kp = len(full)
     w = model.within_word_bits
     zs = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp) for o in assignment]
-    found = _aligned_complement(tuple(full), tuple(cons), tuple(map(tuple, lanes_by_side)),
-                                tuple(zs), d)
+    lanes = tuple(map(tuple, lanes_by_side))
+    ready = _Prepared(full, list(cons), zs, None, False, lanes, d)
+    if defer and _misses_rank(ready):
+        return ready
+    return _completed(ready)
+
+
+def _completed(ready: _Prepared) -> _Prepared | None:
+    """``ready`` with its aligned complement (step 2) and whether it meets the rank
+    condition; None when no aligned complement exists."""
+    if ready.q is not None:
+        return ready
+    found = _aligned_complement(tuple(ready.full), tuple(ready.cons), ready.lanes,
+                                tuple(ready.zs), ready.d)
     if found is None:
         return None
-    return _Prepared(full, list(cons), zs, list(found[0]), found[1])
+    return dataclasses.replace(ready, q=list(found[0]), fits=found[1])
+
+
+def _misses_rank(ready: _Prepared) -> bool:
+    """A sufficient test that a prefix misses the rank condition of
+    :func:`aligned_complement` for some shorter side, whatever its complement.
+
+    The functional ``g_i`` of prefix bit ``i`` vanishes on ``cons[i]`` and on every other
+    prefix vector, so the bits ``z … kp−1`` of a side (``Z`` of width ``z``) all vanish on
+    ``D = ∩ span(cons[i]) + span(prefix[:z])``: on the side's lanes ``Λ`` they have rank at
+    most ``dim(Λ + D) − dim D``, below ``min(|Λ|, kp − z)`` the condition fails.
+    """
+    full, cons, kp = ready.full, ready.cons, len(ready.full)
+    for lanes, z in zip(ready.lanes, ready.zs):
+        if z >= kp or not lanes:
+            continue
+        common = _common_constraints(tuple(cons[i] if i < len(cons) else ()
+                                           for i in range(z, kp)))
+        span_d = f2.echelon(list(common) + full[:z])
+        if f2.rank(list(lanes) + list(span_d)) - len(span_d) < min(len(lanes), kp - z):
+            return True
+    return False
+
+
+@memoize(256)
+def _common_constraints(groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Echelon basis of the intersection of the spans of ``groups`` (zero when one is empty):
+    what every prefix of an assignment shares in :func:`_misses_rank`."""
+    common: tuple[int, ...] | None = None
+    for c in groups:
+        if not c:
+            return ()
+        basis = _group_basis(c)
+        common = basis if common is None else f2.intersection(common, basis)
+        if not common:
+            return ()
+    return common or ()
 
 
 @memoize(1024)
@@ -827,7 +918,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     nseg = min(nseg, m)
     if len(xs) == 2:
         seq = f2.avoiding_sequence_echelon(sorted(f2.echelon(xs[0])), sorted(f2.echelon(xs[1])),
-                                           (), m)[:nseg]
+                                           (), m, count=nseg)
         proven = True
     else:
         costs = [wt * o.instructions_per_warp * o.phases for o, wt in zip(assignment, weights)]
@@ -846,8 +937,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     # Every candidate lies in Q, which meets span(prefix) only in 0: independence from the
     # prefix and the segment is independence from the segment.
     first = f2.extend_basis(seg_sorted, _bank_candidates(qb, regs), limit=min(1, nbank))
-    simple = _simplest_first(list(qb) + [a ^ b for i, a in enumerate(qb) for b in qb[i + 1:]],
-                             problem.simplicity)
+    simple = _simplest_first(qb, problem.simplicity)
     banks = first + f2.extend_basis(seg_sorted + first, simple, limit=nbank - len(first))
     if len(banks) < nbank:
         return None
@@ -866,12 +956,22 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     return Plan(cols, tuple(reports), tuple(assignment), proven)
 
 
-def _simplest_first(cands: Sequence[int], simplicity: Callable[[int], int]) -> Iterator[int]:
-    """``sorted(cands, key=simplicity)``, lazily: the key orders by popcount first, so the
-    candidates are grouped by popcount and a group is sorted only when it is reached."""
+def _simplest_first(basis: Sequence[int], simplicity: Callable[[int], int]) -> Iterator[int]:
+    """The vectors of an :func:`~linlayout.f2.echelon` basis and their sums of two,
+    ``sorted(…, key=simplicity)``, lazily: the key orders by popcount first, so the
+    candidates are grouped by popcount and a group is sorted only when it is reached. In a
+    fully reduced basis a sum of two holds both leading bits, so the unit vectors — the first
+    group — are basis vectors: the sums are formed only if the iteration gets past them."""
+    units = [v for v in basis if v and not v & (v - 1)]
+    yield from sorted(units, key=simplicity)
     groups: dict[int, list[int]] = {}
-    for v in cands:
-        groups.setdefault(v.bit_count(), []).append(v)
+    for v in basis:
+        if v & (v - 1):
+            groups.setdefault(v.bit_count(), []).append(v)
+    for i, a in enumerate(basis):
+        for b in basis[i + 1:]:
+            v = a ^ b
+            groups.setdefault(v.bit_count(), []).append(v)
     for count in sorted(groups):
         yield from sorted(groups[count], key=simplicity)
 
@@ -882,8 +982,14 @@ def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Itera
     basis = sorted(q)
     spans = [r for r in regs if r]
 
+    reduce = f2.reduce
+
     def widening(v: int) -> int:
-        return sum(1 for r in spans if not f2.reduce(v, r))
+        n = 0
+        for r in spans:
+            if not reduce(v, r):
+                n += 1
+        return n
 
     yield from sorted(basis, key=widening)
     yield from sorted((a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]), key=widening)

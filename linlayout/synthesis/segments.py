@@ -235,26 +235,62 @@ def _greedy_all(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
                 wts: Sequence[int]) -> tuple[list[int], list[int]]:
     """One deterministic greedy pass of :func:`_heuristic` over every nonzero vector of
     ``F₂^w`` (``w`` at most :data:`_EXHAUSTIVE_CANDIDATES_BITS`): the spans involved have at
-    most ``2^w`` elements, so membership is a set lookup instead of a reduction. Returns the
-    kernel and its sides' exponents."""
-    kernel: list[int] = []
-    in_kernel = {0}
-    spans = [set(f2.span_elements(sb)) for sb in side_bases]  # elements of K + X_i
-    exps = [0] * len(side_bases)
+    most ``2^w`` elements, so each is kept as a ``2^w``-bit set (bit ``x`` for element ``x``)
+    and membership is bit arithmetic. A candidate's score depends only on which spans hold it
+    (its mask): for each mask the lowest candidate with it is found at once (with at most
+    :data:`_MASK_SIDES` sides; more sides scan the candidates one by one). Returns the kernel
+    and its sides' exponents."""
     size = 1 << w
+    full = (1 << size) - 1
+    # low[j]: the positions x with bit j of x clear (translating a set by 2^j swaps halves)
+    # (a block of `step` ones repeated every 2·step positions: full / (2^(2·step) − 1)
+    # puts a one every 2·step positions, the block's ones times that fill each block)
+    low = [full // ((1 << (2 << j)) - 1) * ((1 << (1 << j)) - 1) for j in range(w)]
+
+    def translated(bits: int, c: int) -> int:
+        """The set ``{x ^ c : x in bits}``."""
+        j = 0
+        while c:
+            if c & 1:
+                step = 1 << j
+                mask = low[j]
+                bits = ((bits & mask) << step) | ((bits >> step) & mask)
+            c >>= 1
+            j += 1
+        return bits
+
+    def span_bits(basis: Sequence[int]) -> int:
+        bits = 1  # {0}
+        for b in basis:
+            bits |= translated(bits, b)
+        return bits
+
+    kernel: list[int] = []
+    in_kernel = 1  # {0}
+    spans = [span_bits(sb) for sb in side_bases]  # K + X_i
+    nsides = len(side_bases)
+    exps = [0] * nsides
     while len(kernel) < kappa:
-        # a candidate's score depends only on which spans hold it (its mask): score each
-        # mask once and take the lowest candidate of the best mask (the first in order)
-        masks = [0] * size
-        for i, sp in enumerate(spans):
-            bit = 1 << i
-            for x in sp:
-                masks[x] |= bit
         first: dict[int, int] = {}
-        for c in range(1, size):
-            m = masks[c]
-            if m not in first and c not in in_kernel:
-                first[m] = c
+        free = full & ~in_kernel
+        if nsides <= _MASK_SIDES:
+            for m in range(1 << nsides):
+                cands = free
+                for i in range(nsides):
+                    cands &= spans[i] if m >> i & 1 else ~spans[i]
+                    if not cands:
+                        break
+                if cands:
+                    first[m] = (cands & -cands).bit_length() - 1
+        else:
+            for c in range(1, size):
+                if free >> c & 1:
+                    m = 0
+                    for i in range(nsides):
+                        if spans[i] >> c & 1:
+                            m |= 1 << i
+                    if m not in first:
+                        first[m] = c
         pick = None
         for m, c in first.items():
             trial = [e + (m >> i & 1) for i, e in enumerate(exps)]
@@ -264,9 +300,14 @@ def _greedy_all(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
         assert pick is not None
         _, c, exps = pick
         kernel.append(c)
-        in_kernel |= {x ^ c for x in in_kernel}
-        spans = [sp if c in sp else sp | {x ^ c for x in sp} for sp in spans]
+        in_kernel |= translated(in_kernel, c)
+        spans = [sp if sp >> c & 1 else sp | translated(sp, c) for sp in spans]
     return kernel, exps
+
+
+#: Up to this many sides :func:`_greedy_all` finds each mask's first candidate by bit
+#: arithmetic over the ``2^sides`` masks.
+_MASK_SIDES = 6
 
 
 def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
@@ -276,15 +317,26 @@ def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
     kernel: list[int] = []
     k_basis: tuple[int, ...] = ()
     sums = list(side_bases)  # echelon bases of K + X_i
+    # up to _SPAN_SET_BITS dimensions, K + X_i is also kept as the set of its elements:
+    # membership is then a lookup instead of a reduction
+    sets: list[set[int] | None] = [set(f2.span_elements(sb)) if len(sb) <= _SPAN_SET_BITS
+                                   else None for sb in sums]
     exps = [0] * len(side_bases)
+    nsides = len(side_bases)
+    units = {1 << j for j in range(w)}
+    reduce = f2.reduce
     while len(kernel) < kappa:
         pool = {rng.getrandbits(w) for _ in range(48)}
-        pool |= {1 << j for j in range(w)}
+        pool |= units
         pick = None
         for c in sorted(pool):
-            if c == 0 or f2.reduce(c, k_basis) == 0:
+            if c == 0 or reduce(c, k_basis) == 0:
                 continue
-            trial = [e + (f2.reduce(c, sb) == 0) for e, sb in zip(exps, sums)]
+            trial = exps[:]
+            for i in range(nsides):
+                st = sets[i]
+                if (c in st) if st is not None else reduce(c, sums[i]) == 0:
+                    trial[i] += 1
             sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
             if pick is None or sc < pick[0]:
                 pick = (sc, c, trial)
@@ -292,8 +344,19 @@ def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
         _, c, exps = pick
         kernel.append(c)
         k_basis = f2.echelon(kernel)
+        for i in range(nsides):
+            st = sets[i]
+            if st is not None and c not in st:
+                if len(sums[i]) + 1 <= _SPAN_SET_BITS:
+                    st |= {x ^ c for x in st}
+                else:
+                    sets[i] = None
         sums = [f2.echelon(list(sb) + [c]) for sb in sums]
     return kernel, exps
+
+
+#: Largest dimension of ``K + X_i`` that :func:`_greedy_sampled` keeps as a set of elements.
+_SPAN_SET_BITS = 10
 
 
 def _search(

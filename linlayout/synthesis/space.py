@@ -80,6 +80,8 @@ class QuotientSpace:
         self.z = f2.echelon(z)
         pivots = {b.bit_length() - 1 for b in self.z}
         self.free = [i for i in range(nbits) if i not in pivots]
+        self._identity = not self.z  # Z = 0: the coordinates are the vector's own bits
+        self._mask = (1 << nbits) - 1
 
     @property
     def dim(self) -> int:
@@ -88,6 +90,8 @@ class QuotientSpace:
 
     def down(self, v: int) -> int:
         """The coordinates of the class ``v + Z``."""
+        if self._identity:
+            return v & self._mask
         v = f2.reduce(v, self.z)
         out = 0
         for j, i in enumerate(self.free):
@@ -97,6 +101,8 @@ class QuotientSpace:
 
     def up(self, c: int) -> int:
         """The representative of coordinates ``c`` with no pivot bits (``down(up(c)) == c``)."""
+        if self._identity:
+            return c & self._mask
         out = 0
         for j, i in enumerate(self.free):
             if c >> j & 1:

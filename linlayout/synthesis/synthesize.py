@@ -509,22 +509,35 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
                  ) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
     """Every assignment (one option per side) in increasing ideal key — lazily, best first
     (a heap over index vectors: the key is additive, so a neighbour never sorts earlier)."""
-    ranked = [sorted(opts, key=lambda o, wt=wt: objective.key(wt * o.wavefronts_bound,
-                                                               wt * o.instructions_per_warp))
-              for opts, wt in zip(options, weights)]
-    start = (0,) * len(ranked)
+    ranked = []  # each side's options, cheapest first, with their weighted keys
+    for opts, wt in zip(options, weights):
+        keyed = [(objective.key(wt * o.wavefronts_bound, wt * o.instructions_per_warp), o)
+                 for o in opts]
+        keyed.sort(key=lambda ko: ko[0])  # stable: equal keys keep the options' order
+        ranked.append(keyed)
+    nsides = len(ranked)
+    lengths = [len(r) for r in ranked]
+
+    def ideal(idx: tuple[int, ...]) -> tuple[int, int]:
+        a = b = 0
+        for r, i in zip(ranked, idx):
+            k = r[i][0]
+            a += k[0]
+            b += k[1]
+        return a, b
+
+    start = (0,) * nsides
     seen = {start}
-    heap = [(_ideal([r[0] for r in ranked], weights, objective), start)]
+    heap = [(ideal(start), start)]
     while heap:
         key, idx = heapq.heappop(heap)
-        yield key, tuple(r[i] for r, i in zip(ranked, idx))
-        for s in range(len(ranked)):
-            if idx[s] + 1 < len(ranked[s]):
+        yield key, tuple(r[i][1] for r, i in zip(ranked, idx))
+        for s in range(nsides):
+            if idx[s] + 1 < lengths[s]:
                 nxt = idx[:s] + (idx[s] + 1,) + idx[s + 1:]
                 if nxt not in seen:
                     seen.add(nxt)
-                    heapq.heappush(heap, (_ideal([r[i] for r, i in zip(ranked, nxt)], weights,
-                                                 objective), nxt))
+                    heapq.heappush(heap, (ideal(nxt), nxt))
 
 
 def _search(options: Sequence[Sequence[SideOption]], problem: Problem
@@ -749,6 +762,7 @@ def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
     every TMA mode's layouts (:data:`linlayout.ptx.MATCH_ORDER`). They depend only on the
     shape and the element width, so they are built once per pair of them."""
     from .. import ptx
+    from ..ptx.tma import tma_offset_columns
 
     names = tuple(n for n, _ in dims)
     sizes = [size.bit_length() - 1 for _, size in dims]
@@ -762,9 +776,9 @@ def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
         cols = tuple(1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim]))
         out.append(("row-major", cols, tuple(f2.inverse(cols))))
     for mode in ptx.MATCH_ORDER:
-        for _, mem in ptx.tma_layouts(mode, dict(dims), element_bits):
-            cols = tuple(memory_columns(mem, names)[0])
-            out.append((f"TMA {mode.value}", cols, tuple(f2.inverse(cols))))
+        # the offset of each tensor bit, straight from TMA's address rule (no layout built)
+        for _, offsets in tma_offset_columns(mode, dict(dims), element_bits):
+            out.append((f"TMA {mode.value}", tuple(f2.inverse(offsets)), offsets))
     return tuple(out)
 
 

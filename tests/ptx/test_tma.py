@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from linlayout import LayoutError, LinearLayout
-from linlayout import ptx
+from linlayout import f2, ptx
 from linlayout.ptx import SwizzleMode as SM
 
 
@@ -109,6 +109,24 @@ def test_tma_box_layout_generalises_the_tile():
             tma_box_layout("128B", *args, 16, 128)
     with pytest.raises(LayoutError, match="96B"):
         tma_box_layout("96B", {"dim0": 8, "dim1": 64}, ["dim1", "dim0"], 16, 64)
+
+
+@pytest.mark.parametrize("mode", LINEAR_ROWS)
+@pytest.mark.parametrize("dims", [{"dim0": 64, "dim1": 32}, {"dim0": 4, "dim1": 8, "dim2": 64},
+                                  {"dim0": 1, "dim1": 128}])
+def test_tma_offset_columns_invert_tma_layouts(mode, dims):
+    for eb in (8, 16, 32):
+        layouts = ptx.tma_layouts(mode, dims, eb)
+        offsets = ptx.tma.tma_offset_columns(mode, dims, eb)
+        assert [m for m, _ in offsets] == [m for m, _ in layouts]
+        for (_, mem), (_, offs) in zip(layouts, offsets):
+            # offs[i]: the element offset of tensor bit i, the inverse of the layout's columns
+            assert f2.inverse(list(offs)) == list(mem.columns)
+
+
+def test_tma_offset_columns_rejects_96b():
+    with pytest.raises(LayoutError, match="96B"):
+        ptx.tma.tma_offset_columns(SM.SWIZZLE_96B, {"dim0": 8, "dim1": 64}, 16)
 
 
 def test_match_tma_mode_finds_tiles():

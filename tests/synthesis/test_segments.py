@@ -62,6 +62,20 @@ def test_matches_brute_force_for_three_and_four_sides():
         assert sum(1 << len(f2.intersection(got.sum_witness, list(x) + z)) for x in xs) == least_sum
 
 
+def test_matches_brute_force_for_seven_sides():
+    # more sides than the heuristic's mask arithmetic takes: its candidate scan runs instead
+    rng = random.Random(11)
+    for _ in range(25):
+        n = rng.randint(4, 5)
+        xs = [random_subspace(rng, n, rng.randint(1, n - 1), []) for _ in range(7)]
+        s = rng.randint(1, n - 1)
+        got = best_segment(xs, [], n, s, node_limit=10**6)
+        assert got.proven
+        worst_first, least_sum = brute_optimum(xs, [], n, s)
+        assert got.score == worst_first, (xs, n, s)
+        assert got.min_sum_degrees == least_sum
+
+
 def test_two_sides_meet_the_lemma_bound():
     rng = random.Random(6)
     for _ in range(200):
