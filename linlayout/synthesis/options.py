@@ -41,7 +41,7 @@ from ..hardware.model import BankModel
 from .._memo import memoize
 from .transfer import Objective
 
-__all__ = ["SideOption", "cost_bound", "side_options"]
+__all__ = ["SideOption", "cost_bound", "paired_exponent", "side_options"]
 
 
 @dataclass(frozen=True)
@@ -241,6 +241,46 @@ def matrix_instructions(request: object, index: int) -> tuple[list[Instruction],
         raise LayoutError(f"{instr.name} is a {'store' if instr.store else 'load'}; side "
                           f"{index} is {'the store' if index == 0 else 'a load'}")
     return [instr], False
+
+
+def paired_exponent(option: SideOption, other: SideOption, side: Distributed,
+                    other_side: Distributed, model: BankModel, d: int) -> int:
+    """A lower bound ``e`` on the conflict exponent of one ``ld/st.shared`` side (degree
+    ``≥ 2^e`` in every phase) over every memory layout in which it vectorises exactly
+    ``option.vector_log2`` and the other side exactly ``other.vector_log2`` — at least
+    ``option.bound_exponent``, more when the other side's longer vector takes bank bits this
+    side's lanes cannot use.
+
+    Proof. Let ``k`` be this side's vector, ``z = max(k, w)``, ``s`` the first segment bit
+    (``min(seg_lo, d)``), ``Λ`` the lanes of one phase (``phase_lanes``, packed or not: the
+    phases :func:`~linlayout.conflicts.closed_form.count_offsets` counts) and ``h`` their
+    offsets shifted right by ``z``. The exponent is ``rank(h) − rank(h mod 2^(s−z))``
+    (:func:`~linlayout.conflicts.closed_form.phase_exponent`). Alignment clears offset bits
+    ``< k`` of every lane, so ``rank(h) ≥ max(rank Λ + k, z) − z``. Split the bank bits
+    ``[z, s)`` at ``t = min(max(k', z), s)`` (``k'``: the other side's vector): the bits
+    ``[t, s)`` add at most ``s − t`` to the rank; each bit ``i < k'`` is, by the other side's
+    alignment, a functional vanishing on that side's thread directions ``C``, so on ``Λ``
+    the bits ``[z, t)`` have rank at most ``min(t − z, dim(Λ + C) − dim C)``. Hence
+    ``e ≥ max(rank Λ + k, z) − z − min(t − z, dim(Λ + C) − dim C) − (s − t)``; with the
+    ``t − z`` term this is the bound of :func:`side_options`.
+
+    Args:
+        option, other: the two sides' ``ld/st.shared`` options (not matrix instructions).
+        side, other_side: their flat columns; model: the bank model; d: the tensor's bits.
+    """
+    k = option.vector_log2
+    z = max(k, model.within_word_bits)
+    seg = min(model.seg_lo, d)
+    if z >= seg:
+        return option.bound_exponent
+    t = min(max(other.vector_log2, z), seg)
+    lanes = [c for c in f2.compose(side.lane, model.phase_lanes(
+        k, model.packed(side.lane, k, option.side > 0))) if c]
+    rank_lanes = f2.rank(lanes)
+    threads = [c for c in other_side.lane + other_side.warp + other_side.block if c]
+    rank_c = f2.rank(threads)
+    rho = min(t - z, f2.rank(lanes + threads) - rank_c)
+    return max(option.bound_exponent, max(rank_lanes + k, z) - z - rho - (seg - t))
 
 
 def cost_bound(options: Sequence[Sequence[SideOption]], weights: Sequence[int],

@@ -45,7 +45,7 @@ from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import memory_columns
 from ..hardware.model import BankModel, HardwareModel
 from ..layout import LinearLayout
-from .options import SideOption, matrix_instructions, side_options
+from .options import SideOption, matrix_instructions, paired_exponent, side_options
 from .plans import (
     MAX_VARIANTS,
     Plan,
@@ -546,19 +546,48 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
     assignment left can beat it (or after :data:`MAX_BUILDS` constructions, or after
     :data:`MAX_ASSIGNMENTS` assignments examined, rejected ones included: ``stopped``).
 
+    An assignment that provably misses its ideal (:func:`_floor`: every plan built for it
+    costs at least a key above its ideal) is set aside, not built, with the budget it would
+    use charged as if it had been (it would miss its target): it is built only when its
+    floor no longer proves that it cannot be the cheapest plan so far or cannot stop the
+    search. The result is the plan the search builds every assignment in
+    order finds: the same plan, key and bound.
+
     Returns:
         ``(plan, bound)``: the bound is the ideal key of the first assignment not proven
         impossible — no layout costs less.
     """
     best: Plan | None = None
-    best_key: tuple[int, int] | None = None
+    best_rank: tuple[tuple[int, int], int] | None = None  # (key, order built): first wins
     bound_key: tuple[int, int] | None = None
     bound_assignment: tuple[SideOption, ...] = ()
     infeasible = builds = examined = 0
     stopped = False
     weights, objective = problem.weights, problem.objective
-    for key, assignment in _assignments(options, weights, objective):
-        if best_key is not None and key >= best_key:
+    # set aside: (floor, order, ideal key, assignment, max_variants)
+    aside: list[tuple[tuple[int, int], int, tuple[int, int], tuple[SideOption, ...], int]] = []
+
+    def settle(limit: tuple[int, int] | None) -> None:
+        """Build the set-aside assignments whose floor is at most ``limit`` (all: None)."""
+        nonlocal best, best_rank
+        keep = []
+        for item in aside:
+            floor, order, ideal, assignment, variants = item
+            if limit is not None and floor > limit:
+                keep.append(item)
+                continue
+            plan = build_plan(assignment, problem, target=ideal, max_variants=variants,
+                              feasible=True)
+            if plan is not None:
+                rank = (plan_key(plan, weights, objective), order)
+                if best_rank is None or rank < best_rank:
+                    best, best_rank = plan, rank
+        aside[:] = keep
+
+    for order, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+        if aside and key >= min(a[0] for a in aside):
+            settle(key)  # one of them might have made the search stop here
+        if best_rank is not None and key >= best_rank[0]:
             break
         if builds >= MAX_BUILDS:
             break
@@ -572,21 +601,69 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
             if bound_key is None:
                 infeasible += 1
             continue
-        plan = build_plan(assignment, problem, target=key,
-                          max_variants=min(MAX_VARIANTS, MAX_BUILDS - builds), feasible=True)
+        variants = min(MAX_VARIANTS, MAX_BUILDS - builds)
+        floor = _floor(assignment, problem)
+        if floor is not None and floor > key:
+            if bound_key is None:
+                bound_key, bound_assignment = key, assignment
+            aside.append((floor, order, key, assignment, variants))
+            builds += variants  # it misses its target: charged as a build that missed
+            continue
+        plan = build_plan(assignment, problem, target=key, max_variants=variants,
+                          feasible=True)
         if bound_key is None:
             bound_key, bound_assignment = key, assignment
         builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
-            min(MAX_VARIANTS, MAX_BUILDS - builds)
+            variants
         if plan is None:
             continue
         pk = plan_key(plan, weights, objective)
-        if best_key is None or pk < best_key:
-            best, best_key = plan, pk
+        if best_rank is None or (pk, order) < best_rank:
+            best, best_rank = plan, (pk, order)
         if pk == key:  # reached its own ideal: nothing later can beat it
             break
+    # a set-aside assignment whose floor is above the best key cannot be the cheapest
+    settle(None if best_rank is None else best_rank[0])
     return best, _Bound(bound_key or (0, 0), "per-side", bound_assignment,
                         infeasible=infeasible, stopped=stopped)
+
+
+def _floor(assignment: Sequence[SideOption], problem: Problem) -> tuple[int, int] | None:
+    """A key no plan :func:`~.plans.build_plan` makes for a two-side ``ld/st.shared``
+    assignment can beat (None: not derived — more sides, a matrix option, equal vectors).
+
+    A plan gives each side at least its assigned vector (its prefix lies in the side's
+    register span and its complement is aligned) and the count takes the widest the layout
+    allows, so the plan's accesses are some ``(k₀′ ≥ k₀, k₁′ ≥ k₁)`` that
+    :func:`~.plans.chain_dims_ok` admits; for each, the exact instruction and phase counts
+    and :func:`~.options.paired_exponent` of both sides bound its cost. The floor is the
+    least of those keys."""
+    if len(assignment) != 2 or len(problem.sides) != 2 or \
+            any(o.is_matrix for o in assignment) or \
+            assignment[0].vector_log2 == assignment[1].vector_log2:
+        return None
+    sides, model, d = problem.sides, problem.model, problem.d
+    # every ld/st.shared access of each side at least as wide as assigned (the count takes
+    # the widest the layout allows, whatever options the caller asked for)
+    wider = [[o for o in side_options(x.side, sides[x.side], problem.regs[x.side], model, d)
+              if o.vector_log2 >= x.vector_log2] for x in assignment]
+    weights, objective = problem.weights, problem.objective
+    floor: tuple[int, int] | None = None
+    for x in wider[0]:
+        for y in wider[1]:
+            pair = (x, y)
+            if not chain_dims_ok(pair, problem):
+                continue
+            w = n = 0
+            for o, other in ((x, y), (y, x)):
+                wt = weights[o.side]
+                e = paired_exponent(o, other, sides[o.side], sides[other.side], model, d)
+                w += wt * (o.instructions_per_warp * o.phases << e)
+                n += wt * o.instructions_per_warp
+            key = objective.key(w, n)
+            if floor is None or key < floor:
+                floor = key
+    return floor
 
 
 def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequence[SideOption]],
