@@ -194,11 +194,11 @@ def main() -> int:
               "shorter side's rank condition (a rank test each) before building the first.")
     tail = ([f"The random pairs over {TAIL_MS:g} ms (indices {slow} of "
              "`synthesis_cases.random_pairs()`) are those whose search builds many "
-             f"constructions: {len(unproven)} of them end not proven optimal — their cheapest "
-             "assignments give the two sides different vectors, no prefix can meet the shorter "
-             "side's rank condition, and each such assignment is built with up to four prefix "
-             "variants (none reaching its ideal) before an equal-vector assignment reaches "
-             "its own; then the simple layouts are counted." + others, ""] if slow else [])
+             f"constructions: {len(unproven)} of them end not proven optimal — their bound is "
+             "the ideal of an assignment giving the two sides different vectors, which the "
+             "search proves out of reach and sets aside unbuilt (`paired_exponent`), but does "
+             "not raise the bound past; the fallbacks (the widest common vector, the simple "
+             "layouts) are then built and counted." + others, ""] if slow else [])
     lines += ["", "Repeated identical calls (answered by the result cache; not a cold call): "
               f"median {statistics.median(hits) * 1e6:.1f} µs over {len(hits)} pairs.", "",
               "## Against the speed goals", "", *goals, "", *tail,
