@@ -10,7 +10,7 @@ CuTe hierarchical mode and a colour strip for the legend. matplotlib is imported
 (:func:`mpl`), so importing this module costs nothing.
 
 Source: matplotlib's object-oriented API (``matplotlib.figure.Figure``, ``Axes.imshow``,
-``Axes.text``, ``matplotlib.patches.Rectangle``).
+``matplotlib.patches.Rectangle``; the labels: :mod:`linlayout.show.cell_labels`).
 """
 
 from __future__ import annotations
@@ -232,7 +232,10 @@ def new_figure(width_in: float, height_in: float) -> Any:
 
 def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0) -> None:
     """Paint every cell of ``win``: ``color_of(flat) -> RGB`` as one image, thin white
-    separators (up to 64 cells a side), and ``text_of(flat) -> str`` in each cell when given.
+    separators (up to 64 cells a side), and ``text_of(flat) -> str`` in each cell when given
+    (black or white, as :func:`ink`; all labels one artist:
+    :func:`linlayout.show.cell_labels.add_cell_labels`, listed by
+    :func:`~linlayout.show.cell_labels.cell_labels`).
 
     Raises:
         LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``color_of`` (or a given
@@ -257,13 +260,13 @@ def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0
     if max(win.nrows, win.ncols) <= 64:
         ax.vlines(range(1, win.ncols), 0, win.nrows, colors="white", linewidth=0.4)
         ax.hlines(range(1, win.nrows), 0, win.ncols, colors="white", linewidth=0.4)
-    if text_of is not None:
-        for r in range(win.nrows):
-            for c in range(win.ncols):
-                txt = text_of(win.flat(r, c))
-                if txt:  # left out of the constrained layout: it stays inside its cell
-                    ax.text(c + 0.5, r + 0.5, txt, ha="center", va="center", fontsize=fontsize,
-                            color=ink(rgb[r, c]), linespacing=0.9, in_layout=False)
+    if text_of is not None:  # one artist for every label (cell_labels lists them)
+        from .cell_labels import add_cell_labels
+
+        add_cell_labels(ax, [(c + 0.5, r + 0.5, txt, ink(rgb[r, c]))
+                             for r in range(win.nrows) for c in range(win.ncols)
+                             if (txt := text_of(win.flat(r, c)))],
+                        fontsize=fontsize, linespacing=0.9)
 
 
 def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool = True) -> None:
@@ -426,5 +429,6 @@ def color_strip(fig: Any, ax: Any, colors: Sequence[Any], label: str,
         tick_labels = {i: str(i) for i in ticks}
     cb.set_ticks([i + 0.5 for i in tick_labels], labels=list(tick_labels.values()), fontsize=6)
     cb.ax.tick_params(length=0)
+    cb.minorticks_off()  # a minor tick per colour: hundreds of artists to lay out and draw
     cb.set_label(label, fontsize=7)
     cb.outline.set_visible(False)

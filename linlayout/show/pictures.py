@@ -339,6 +339,7 @@ def _strip_legend(fig: Any, ax: Any, colors_list: list, label: str) -> None:
         ticks.append(n - 1)
     cb.set_ticks([b + 0.5 for b in ticks], labels=[str(b) for b in ticks], fontsize=6)
     cb.ax.tick_params(length=0)
+    cb.minorticks_off()  # a minor tick per colour: hundreds of artists to lay out and draw
     cb.set_label(label, fontsize=7)
     cb.outline.set_visible(False)
 

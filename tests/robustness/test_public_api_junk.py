@@ -40,7 +40,7 @@ MODULES = [
     "linlayout.show.render", "linlayout.show.schemas", "linlayout.show.synthesis",
     "linlayout.global_memory", "linlayout.show.coalescing",
     "linlayout.show.text", "linlayout.conversion", "linlayout.show.conversion",
-    "linlayout.synthesis.explain", "linlayout.show.cells",
+    "linlayout.synthesis.explain", "linlayout.show.cells", "linlayout.show.cell_labels",
     "linlayout.show.tv_pictures", "linlayout.show.mma_picture", "linlayout.show.copy_picture",
     "linlayout.show.cute_conflicts",
 ]
@@ -310,6 +310,9 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.show.cells.hierarchy_lines": ((_axes(), _window(), [2, 2], [2, 4]), {}),
     "linlayout.show.cells.color_strip": ((_figure(), _axes(), ["red", "blue"], "x"),
                                          {"tick_labels": None}),
+    "linlayout.show.cell_labels.add_cell_labels": ((_axes(), [(0.5, 0.5, "T0V0", "black")]),
+                                                   {"fontsize": 6.0, "linespacing": 0.9}),
+    "linlayout.show.cell_labels.cell_labels": ((_axes(),), {}),
     "linlayout.show.tv_pictures.holders": ((STORE,), {}),
     "linlayout.show.tv_pictures.warp_elements": ((STORE, 0), {}),
     "linlayout.show.tv_pictures.transpose_tile": ((STORE,), {}),

@@ -1,0 +1,210 @@
+"""Many short cell labels drawn as one matplotlib artist: the text of labelled grids.
+
+A thread/value grid labels every cell (``T12V3``, ``12:3``); an MMA panel or a copy picture
+has hundreds of labels, a fully labelled 64×64 tile thousands. As one matplotlib ``Text``
+each, every label is laid out and rasterised on its own (about a millisecond apiece).
+:func:`add_cell_labels` draws them all as one artist instead: each distinct label string is
+turned into its outline once (``matplotlib.textpath.TextPath``, the font matplotlib uses for
+text) and stamped at every cell that shows it with the renderer's ``draw_markers`` — Agg
+rasterises the outline once and copies it, SVG defines it once and ``<use>``\\ s it — the same
+mechanism as matplotlib's text markers (``marker="$…$"``). A label is centred on its point;
+lines of a multi-line label are stacked ``linespacing`` font heights apart.
+
+:func:`cell_labels` lists what an axes' label artists show (for checks and tests: the labels
+are not ``Axes.texts``).
+
+matplotlib is imported when a function is called, never at module import.
+
+Source: matplotlib's ``TextPath``, ``Artist`` and ``RendererBase.draw_markers`` (the renderer
+interface every backend implements).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from .._checks import shown, string
+from ..errors import LayoutError
+
+__all__ = ["add_cell_labels", "cell_labels"]
+
+#: Most labels one call draws (a 1024×1024 window, the largest a picture draws).
+MAX_LABELS = 1 << 20
+#: Most characters in one label.
+MAX_LABEL_CHARS = 64
+
+
+def _checked(labels: Any) -> list[tuple[float, float, str, tuple[float, float, float]]]:
+    """``labels`` as ``[(x, y, text, rgb)]``; LayoutError for anything else."""
+    from matplotlib.colors import to_rgb
+
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise LayoutError(f"labels must be a list of (x, y, text, colour), got {shown(labels)}")
+    out = []
+    for item in labels:
+        if len(out) >= MAX_LABELS:
+            raise LayoutError(f"at most {MAX_LABELS} labels are drawn at once")
+        if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != 4:
+            raise LayoutError(f"a label is (x, y, text, colour), got {shown(item)}")
+        x, y, text, color = item
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
+               for v in (x, y)):
+            raise LayoutError(f"a label's x and y must be finite numbers, got {shown((x, y))}")
+        string(text, "a label's text")
+        if len(text) > MAX_LABEL_CHARS:
+            raise LayoutError(f"a label has at most {MAX_LABEL_CHARS} characters, got "
+                              f"{len(text)}")
+        try:
+            rgb = to_rgb(color)
+        except (ValueError, TypeError):
+            raise LayoutError(f"a label's colour must be a matplotlib colour, got "
+                              f"{shown(color)}") from None
+        if text.strip():
+            out.append((float(x), float(y), text, rgb))
+    return out
+
+
+@lru_cache(maxsize=512)
+def _glyph(char: str):
+    """``(vertices, codes, advance)`` of one character at 1 point: its outline
+    (``TextPath``) and how far the next character starts (the font's advance width)."""
+    from matplotlib.font_manager import FontProperties, findfont, get_font
+    from matplotlib.ft2font import LoadFlags
+    from matplotlib.textpath import TextPath
+
+    prop = FontProperties(size=1)
+    path = TextPath((0, 0), char, size=1, prop=prop)
+    font = get_font(findfont(prop))
+    font.set_size(100, 72)  # 100 points at 72 dpi: 1/100 point per font unit below
+    advance = font.load_char(ord(char), flags=LoadFlags.NO_HINTING).linearHoriAdvance
+    return path.vertices, path.codes, advance / 65536 / 100
+
+
+@lru_cache(maxsize=4096)
+def _outline(text: str, fontsize: float, linespacing: float):
+    """The outline of ``text`` (a matplotlib Path, in points), its ink centred on (0, 0):
+    each line's characters side by side at their advance widths (no kerning)."""
+    import numpy as np
+    from matplotlib.path import Path
+
+    lines = text.split("\n")
+    step = linespacing * 1.2  # baseline to baseline, font sizes (as matplotlib's Text)
+    verts, codes = [], []
+    for i, line in enumerate(lines):
+        x, row = 0.0, []
+        for char in line:
+            v, c, advance = _glyph(char)
+            if len(v):
+                row.append(len(verts))
+                verts.append(v + [x, ((len(lines) - 1) / 2 - i) * step])
+                codes.append(c)
+            x += advance
+        for j in row:  # centre the line on x = 0
+            verts[j] = verts[j] - [x / 2, 0]
+    if not verts:
+        return None
+    v, c = np.concatenate(verts), np.concatenate(codes)
+    ink = v[c != Path.CLOSEPOLY]
+    middle_y = (ink[:, 1].min() + ink[:, 1].max()) / 2
+    return Path((v - [0, middle_y]) * fontsize, c)
+
+
+@lru_cache(maxsize=1)
+def _artist_class():
+    """The label artist's class (made on first use, so that matplotlib loads only then)."""
+    import numpy as np
+    from matplotlib.artist import Artist
+    from matplotlib.path import Path
+    from matplotlib.transforms import Affine2D, IdentityTransform
+
+    class CellLabels(Artist):
+        """Labels at data points of an axes, drawn by stamping each distinct string."""
+
+        def __init__(self, labels, fontsize: float, linespacing: float):
+            super().__init__()
+            self.labels = labels
+            self.fontsize = fontsize
+            self.linespacing = linespacing
+
+        def draw(self, renderer):
+            if not self.get_visible() or not self.labels:
+                return
+            xy = self.axes.transData.transform([(x, y) for x, y, _, _ in self.labels])
+            groups: dict[tuple[str, tuple[float, float, float]], list[int]] = {}
+            for i, (_, _, text, rgb) in enumerate(self.labels):
+                groups.setdefault((text, rgb), []).append(i)
+            scale = Affine2D().scale(renderer.points_to_pixels(1.0))
+            gc = renderer.new_gc()
+            if self.get_clip_on():
+                gc.set_clip_rectangle(self.get_clip_box())
+                gc.set_clip_path(self.get_clip_path())
+            gc.set_linewidth(0)
+            gc.set_antialiased(True)
+            renderer.open_group("cell_labels", gid=self.get_gid())
+            for (text, rgb), rows in groups.items():
+                path = _outline(text, self.fontsize, self.linespacing)
+                if path is None:
+                    continue
+                gc.set_foreground(rgb)
+                renderer.draw_markers(gc, path, scale, Path(np.asarray(xy[rows])),
+                                      IdentityTransform(), rgb)
+            renderer.close_group("cell_labels")
+            gc.restore()
+            self.stale = False
+
+    return CellLabels
+
+
+def add_cell_labels(ax: Any, labels: Iterable[tuple[float, float, str, Any]], *,
+                    fontsize: float = 6.0, linespacing: float = 0.9) -> Any:
+    """Draw short labels centred on data points of ``ax``, all as one artist (module
+    docstring).
+
+    Args:
+        ax: a matplotlib Axes.
+        labels: ``(x, y, text, colour)`` per label: the point in data coordinates (a cell's
+            centre), the text (up to :data:`MAX_LABEL_CHARS` characters; ``"\\n"`` starts a
+            line; blank text draws nothing) and a matplotlib colour.
+        fontsize: points, above 0 and at most 72.
+        linespacing: baselines of a multi-line label are ``linespacing`` × 1.2 font sizes
+            apart (as ``matplotlib.text.Text``), above 0 and at most 10.
+
+    Returns:
+        The artist added to ``ax`` (not an ``Axes.texts`` member: :func:`cell_labels` lists
+        what it shows). It stays out of the constrained layout: labels sit inside their cells.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes; labels that are not such tuples (more than
+            :data:`MAX_LABELS`), a bad ``fontsize`` or ``linespacing``.
+        MissingMatplotlib: matplotlib is not installed.
+    """
+    from .cells import check_axes
+
+    check_axes(ax)
+    for v, what, hi in ((fontsize, "fontsize", 72.0), (linespacing, "linespacing", 10.0)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                or not 0 < v <= hi:
+            raise LayoutError(f"{what} must be a number above 0 and at most {hi:g}, got "
+                              f"{shown(v)}")
+    artist = _artist_class()(_checked(labels), float(fontsize), float(linespacing))
+    artist.set_in_layout(False)
+    ax.add_artist(artist)
+    return artist
+
+
+def cell_labels(ax: Any) -> list[tuple[float, float, str]]:
+    """``(x, y, text)`` of every label :func:`add_cell_labels` put on ``ax``, in the order
+    given (blank labels left out).
+
+    Raises:
+        LayoutError: ``ax`` not an Axes. MissingMatplotlib: matplotlib is not installed.
+    """
+    from .cells import check_axes
+
+    check_axes(ax)
+    cls = _artist_class()
+    return [(x, y, text) for a in ax.get_children() if isinstance(a, cls)
+            for x, y, text, _ in a.labels]
