@@ -3,12 +3,14 @@
 A thread/value grid labels every cell (``T12V3``, ``12:3``); an MMA panel or a copy picture
 has hundreds of labels, a fully labelled 64×64 tile thousands. As one matplotlib ``Text``
 each, every label is laid out and rasterised on its own (about a millisecond apiece).
-:func:`add_cell_labels` draws them all as one artist instead: each distinct label string is
-turned into its outline once (``matplotlib.textpath.TextPath``, the font matplotlib uses for
-text) and stamped at every cell that shows it with the renderer's ``draw_markers`` — Agg
-rasterises the outline once and copies it, SVG defines it once and ``<use>``\\ s it — the same
-mechanism as matplotlib's text markers (``marker="$…$"``). A label is centred on its point;
-lines of a multi-line label are stacked ``linespacing`` font heights apart.
+:func:`add_cell_labels` draws them all as one artist instead: each character's outline is
+made once (``matplotlib.textpath.TextPath``, in the font matplotlib uses for text) and stamped
+wherever it occurs with the renderer's ``draw_markers`` — Agg rasterises a glyph once and
+copies it, SVG defines it once and ``<use>``\ s it — the mechanism of matplotlib's text markers
+(``marker="$…$"``). Characters sit at the font's advance widths (no kerning: the labels are
+digits and a few capitals); a label is centred on its point, on the middle of a digit's height,
+so that every label of a grid shares one baseline; lines of a multi-line label are
+``linespacing`` × 1.2 font sizes apart, as in a matplotlib ``Text``.
 
 :func:`cell_labels` lists what an axes' label artists show (for checks and tests: the labels
 are not ``Axes.texts``).
@@ -83,33 +85,53 @@ def _glyph(char: str):
     return path.vertices, path.codes, advance / 65536 / 100
 
 
-@lru_cache(maxsize=4096)
-def _outline(text: str, fontsize: float, linespacing: float):
-    """The outline of ``text`` (a matplotlib Path, in points), its ink centred on (0, 0):
-    each line's characters side by side at their advance widths (no kerning)."""
-    import numpy as np
+@lru_cache(maxsize=512)
+def _glyph_path(char: str, fontsize: float):
+    """One character's outline at ``fontsize`` points (a matplotlib Path, in points), or None
+    for a character without ink (a space)."""
     from matplotlib.path import Path
 
+    v, c, _ = _glyph(char)
+    return Path(v * fontsize, c) if len(v) else None
+
+
+#: Characters whose ink sets the vertical centre of every label: digits and capitals, so that
+#: all labels of a grid share one baseline (an ``8`` reaching lower than a ``T`` moves none).
+CENTRE_CHARS = "0123456789T"
+
+
+@lru_cache(maxsize=8)
+def _middle() -> float:
+    """Height of the middle of :data:`CENTRE_CHARS`' ink above the baseline, font sizes."""
+    from matplotlib.path import Path
+
+    lows, highs = [], []
+    for char in CENTRE_CHARS:
+        v, c, _ = _glyph(char)
+        ink = v[c != Path.CLOSEPOLY]
+        lows.append(ink[:, 1].min())
+        highs.append(ink[:, 1].max())
+    return (min(lows) + max(highs)) / 2
+
+
+@lru_cache(maxsize=4096)
+def _placement(text: str, linespacing: float) -> tuple[tuple[str, float, float], ...]:
+    """``(char, dx, dy)`` of each inked character of ``text``: its origin relative to the
+    label's centre, in font sizes. Characters sit side by side at their advance widths (no
+    kerning), each line centred; lines are ``linespacing`` × 1.2 apart; the block is centred
+    on the middle of a digit's height (:data:`CENTRE_CHARS`)."""
     lines = text.split("\n")
-    step = linespacing * 1.2  # baseline to baseline, font sizes (as matplotlib's Text)
-    verts, codes = [], []
+    out = []
     for i, line in enumerate(lines):
+        y = ((len(lines) - 1) / 2 - i) * linespacing * 1.2 - _middle()  # as matplotlib's Text
         x, row = 0.0, []
         for char in line:
-            v, c, advance = _glyph(char)
+            v, _, advance = _glyph(char)
             if len(v):
-                row.append(len(verts))
-                verts.append(v + [x, ((len(lines) - 1) / 2 - i) * step])
-                codes.append(c)
+                row.append((char, x))
             x += advance
-        for j in row:  # centre the line on x = 0
-            verts[j] = verts[j] - [x / 2, 0]
-    if not verts:
-        return None
-    v, c = np.concatenate(verts), np.concatenate(codes)
-    ink = v[c != Path.CLOSEPOLY]
-    middle_y = (ink[:, 1].min() + ink[:, 1].max()) / 2
-    return Path((v - [0, middle_y]) * fontsize, c)
+        out += [(char, dx - x / 2, y) for char, dx in row]
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)
@@ -121,7 +143,7 @@ def _artist_class():
     from matplotlib.transforms import Affine2D, IdentityTransform
 
     class CellLabels(Artist):
-        """Labels at data points of an axes, drawn by stamping each distinct string."""
+        """Labels at data points of an axes, drawn by stamping each character's glyph."""
 
         def __init__(self, labels, fontsize: float, linespacing: float):
             super().__init__()
@@ -132,10 +154,17 @@ def _artist_class():
         def draw(self, renderer):
             if not self.get_visible() or not self.labels:
                 return
-            xy = self.axes.transData.transform([(x, y) for x, y, _, _ in self.labels])
-            groups: dict[tuple[str, tuple[float, float, float]], list[int]] = {}
+            # whole pixels: every label of one text is stamped alike (Agg stamps at pixels)
+            xy = np.round(self.axes.transData.transform([(x, y) for x, y, _, _ in self.labels]))
+            by_text: dict[tuple[str, tuple[float, float, float]], list[int]] = {}
             for i, (_, _, text, rgb) in enumerate(self.labels):
-                groups.setdefault((text, rgb), []).append(i)
+                by_text.setdefault((text, rgb), []).append(i)
+            size_px = renderer.points_to_pixels(self.fontsize)  # one font size, in pixels
+            stamps: dict[tuple[str, tuple[float, float, float]], list[Any]] = {}
+            for (text, rgb), rows in by_text.items():
+                at = xy[rows]
+                for char, dx, dy in _placement(text, self.linespacing):
+                    stamps.setdefault((char, rgb), []).append(at + (dx * size_px, dy * size_px))
             scale = Affine2D().scale(renderer.points_to_pixels(1.0))
             gc = renderer.new_gc()
             if self.get_clip_on():
@@ -143,14 +172,12 @@ def _artist_class():
                 gc.set_clip_path(self.get_clip_path())
             gc.set_linewidth(0)
             gc.set_antialiased(True)
+            gc.set_snap(False)  # Agg would snap a straight-edged glyph (T, 1) to the pixels
             renderer.open_group("cell_labels", gid=self.get_gid())
-            for (text, rgb), rows in groups.items():
-                path = _outline(text, self.fontsize, self.linespacing)
-                if path is None:
-                    continue
+            for (char, rgb), places in stamps.items():
                 gc.set_foreground(rgb)
-                renderer.draw_markers(gc, path, scale, Path(np.asarray(xy[rows])),
-                                      IdentityTransform(), rgb)
+                renderer.draw_markers(gc, _glyph_path(char, self.fontsize), scale,
+                                      Path(np.concatenate(places)), IdentityTransform(), rgb)
             renderer.close_group("cell_labels")
             gc.restore()
             self.stale = False
