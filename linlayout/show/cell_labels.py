@@ -6,8 +6,8 @@ each, every label is laid out and rasterised on its own (about a millisecond api
 :func:`add_cell_labels` draws them all as one artist instead: each character's outline is
 made once (``matplotlib.textpath.TextPath``, in the font matplotlib uses for text) and stamped
 wherever it occurs with the renderer's ``draw_markers`` — Agg rasterises a glyph once and
-copies it, SVG defines it once and refers to it (``<use>``) — the mechanism of matplotlib's text markers
-(``marker="$…$"``). Characters sit at the font's advance widths (no kerning: the labels are
+copies it, SVG defines it once and refers to it (``<use>``) — the mechanism of matplotlib's
+text markers (``marker="$…$"``). Characters sit at the font's advance widths (no kerning: the labels are
 digits and a few capitals); a label is centred on its point, on the middle of a digit's height,
 so that every label of a grid shares one baseline; lines of a multi-line label are
 ``linespacing`` × 1.2 font sizes apart, as in a matplotlib ``Text``.
