@@ -95,14 +95,17 @@ def _glyph_path(char: str, fontsize: float):
     return Path(v * fontsize, c) if len(v) else None
 
 
-#: Characters whose ink sets the vertical centre of every label: digits and capitals, so that
-#: all labels of a grid share one baseline (an ``8`` reaching lower than a ``T`` moves none).
+#: Characters whose ink sets the height of every label: digits and capitals, so that all
+#: labels of a grid share one baseline (an ``8`` reaching lower than a ``T`` moves none).
 CENTRE_CHARS = "0123456789T"
+#: Horizontal and vertical alignments of a label on its point (matplotlib's names).
+HA = ("center", "left", "right")
+VA = ("center", "center_baseline", "top", "bottom", "baseline")
 
 
 @lru_cache(maxsize=8)
-def _middle() -> float:
-    """Height of the middle of :data:`CENTRE_CHARS`' ink above the baseline, font sizes."""
+def _ink_range() -> tuple[float, float]:
+    """Lowest and highest ink of :data:`CENTRE_CHARS` above the baseline, font sizes."""
     from matplotlib.path import Path
 
     lows, highs = [], []
@@ -111,27 +114,39 @@ def _middle() -> float:
         ink = v[c != Path.CLOSEPOLY]
         lows.append(ink[:, 1].min())
         highs.append(ink[:, 1].max())
-    return (min(lows) + max(highs)) / 2
+    return min(lows), max(highs)
 
 
 @lru_cache(maxsize=4096)
-def _placement(text: str, linespacing: float) -> tuple[tuple[str, float, float], ...]:
-    """``(char, dx, dy)`` of each inked character of ``text``: its origin relative to the
-    label's centre, in font sizes. Characters sit side by side at their advance widths (no
-    kerning), each line centred; lines are ``linespacing`` × 1.2 apart; the block is centred
-    on the middle of a digit's height (:data:`CENTRE_CHARS`)."""
+def _placement(text: str, linespacing: float, ha: str = "center", va: str = "center"
+               ) -> tuple[tuple[tuple[str, float, float], ...], tuple[float, float, float, float]]:
+    """``((char, dx, dy) of each inked character, (x0, y0, x1, y1) box)`` of ``text`` on its
+    point, in font sizes: each character's origin, and the box of the label (the lines'
+    advance widths, the digits' ink height). Characters sit side by side at their advance
+    widths (no kerning); lines are ``linespacing`` × 1.2 apart, each aligned by ``ha``; the
+    block is aligned by ``va`` on the digits' ink (:data:`CENTRE_CHARS`): ``center`` (also
+    ``center_baseline``) its middle, ``top`` its top, ``bottom``/``baseline`` the last line's
+    baseline."""
+    low, high = _ink_range()
     lines = text.split("\n")
-    out = []
+    step = linespacing * 1.2  # baseline to baseline, as matplotlib's Text
+    top = (len(lines) - 1) * step + high  # the first line's ink top, over the last baseline
+    shift = {"center": -(top + low) / 2, "center_baseline": -(top + low) / 2,
+             "top": -top, "bottom": 0.0, "baseline": 0.0}[va]
+    out, widest = [], 0.0
     for i, line in enumerate(lines):
-        y = ((len(lines) - 1) / 2 - i) * linespacing * 1.2 - _middle()  # as matplotlib's Text
+        y = (len(lines) - 1 - i) * step + shift
         x, row = 0.0, []
         for char in line:
             v, _, advance = _glyph(char)
             if len(v):
                 row.append((char, x))
             x += advance
-        out += [(char, dx - x / 2, y) for char, dx in row]
-    return tuple(out)
+        start = {"center": -x / 2, "left": 0.0, "right": -x}[ha]
+        out += [(char, dx + start, y) for char, dx in row]
+        widest = max(widest, x)
+    x0 = {"center": -widest / 2, "left": 0.0, "right": -widest}[ha]
+    return tuple(out), (x0, low + shift, x0 + widest, top + shift)
 
 
 @lru_cache(maxsize=1)
@@ -140,22 +155,43 @@ def _artist_class():
     import numpy as np
     from matplotlib.artist import Artist
     from matplotlib.path import Path
-    from matplotlib.transforms import Affine2D, IdentityTransform
+    from matplotlib.transforms import Affine2D, Bbox, IdentityTransform
 
     class CellLabels(Artist):
-        """Labels at data points of an axes, drawn by stamping each character's glyph."""
+        """Labels at points of an axes, drawn by stamping each character's glyph."""
 
-        def __init__(self, labels, fontsize: float, linespacing: float):
+        def __init__(self, labels, fontsize: float, linespacing: float, ha: str, va: str,
+                     cells: bool):
             super().__init__()
             self.labels = labels
+            self.cells = cells  # in the cells (data coordinates), not tick labels
             self.fontsize = fontsize
             self.linespacing = linespacing
+            self.ha, self.va = ha, va
+
+        def _points(self):
+            """The labels' points in display pixels (whole pixels: every label of one text
+            is stamped alike, as Agg stamps at whole pixels)."""
+            return np.round(self.get_transform().transform([(x, y)
+                                                            for x, y, _, _ in self.labels]))
+
+        def get_window_extent(self, renderer=None):
+            """The box around every label (for the layout: tick labels take room)."""
+            if not self.labels or renderer is None:
+                return Bbox.null()
+            size_px = renderer.points_to_pixels(self.fontsize)
+            boxes = []
+            for (x, y), (_, _, text, _) in zip(self._points(), self.labels):
+                x0, y0, x1, y1 = _placement(text, self.linespacing, self.ha, self.va)[1]
+                boxes.append((x + x0 * size_px, y + y0 * size_px,
+                              x + x1 * size_px, y + y1 * size_px))
+            b = np.array(boxes)
+            return Bbox([[b[:, 0].min(), b[:, 1].min()], [b[:, 2].max(), b[:, 3].max()]])
 
         def draw(self, renderer):
             if not self.get_visible() or not self.labels:
                 return
-            # whole pixels: every label of one text is stamped alike (Agg stamps at pixels)
-            xy = np.round(self.axes.transData.transform([(x, y) for x, y, _, _ in self.labels]))
+            xy = self._points()
             by_text: dict[tuple[str, tuple[float, float, float]], list[int]] = {}
             for i, (_, _, text, rgb) in enumerate(self.labels):
                 by_text.setdefault((text, rgb), []).append(i)
@@ -163,7 +199,7 @@ def _artist_class():
             stamps: dict[tuple[str, tuple[float, float, float]], list[Any]] = {}
             for (text, rgb), rows in by_text.items():
                 at = xy[rows]
-                for char, dx, dy in _placement(text, self.linespacing):
+                for char, dx, dy in _placement(text, self.linespacing, self.ha, self.va)[0]:
                     stamps.setdefault((char, rgb), []).append(at + (dx * size_px, dy * size_px))
             scale = Affine2D().scale(renderer.points_to_pixels(1.0))
             gc = renderer.new_gc()
@@ -186,26 +222,34 @@ def _artist_class():
 
 
 def add_cell_labels(ax: Any, labels: Iterable[tuple[float, float, str, Any]], *,
-                    fontsize: float = 6.0, linespacing: float = 0.9) -> Any:
-    """Draw short labels centred on data points of ``ax``, all as one artist (module
-    docstring).
+                    fontsize: float = 6.0, linespacing: float = 0.9, ha: str = "center",
+                    va: str = "center", transform: Any = None) -> Any:
+    """Draw short labels on points of ``ax``, all as one artist (module docstring).
 
     Args:
         ax: a matplotlib Axes.
-        labels: ``(x, y, text, colour)`` per label: the point in data coordinates (a cell's
-            centre), the text (up to :data:`MAX_LABEL_CHARS` characters; ``"\\n"`` starts a
-            line; blank text draws nothing) and a matplotlib colour.
+        labels: ``(x, y, text, colour)`` per label: the point (a cell's centre, in data
+            coordinates unless ``transform`` says otherwise), the text (up to
+            :data:`MAX_LABEL_CHARS` characters; ``"\\n"`` starts a line; blank text draws
+            nothing) and a matplotlib colour.
         fontsize: points, above 0 and at most 72.
         linespacing: baselines of a multi-line label are ``linespacing`` × 1.2 font sizes
             apart (as ``matplotlib.text.Text``), above 0 and at most 10.
+        ha, va: the alignment of a label on its point, one of :data:`HA` and :data:`VA`
+            (vertically on the ink of digits and capitals; default: centred).
+        transform: a matplotlib transform of the points (default: the data coordinates).
+            Labels given one are outside the cells (tick labels): they take room in the
+            figure's layout and are not clipped to the axes; :func:`cell_labels` leaves
+            them out.
 
     Returns:
         The artist added to ``ax`` (not an ``Axes.texts`` member: :func:`cell_labels` lists
-        what it shows). It stays out of the constrained layout: labels sit inside their cells.
+        what it shows).
 
     Raises:
         LayoutError: ``ax`` not an Axes; labels that are not such tuples (more than
-            :data:`MAX_LABELS`), a bad ``fontsize`` or ``linespacing``.
+            :data:`MAX_LABELS`), a bad ``fontsize``, ``linespacing``, ``ha`` or ``va``, a
+            ``transform`` that is no matplotlib transform.
         MissingMatplotlib: matplotlib is not installed.
     """
     from .cells import check_axes
@@ -216,15 +260,29 @@ def add_cell_labels(ax: Any, labels: Iterable[tuple[float, float, str, Any]], *,
                 or not 0 < v <= hi:
             raise LayoutError(f"{what} must be a number above 0 and at most {hi:g}, got "
                               f"{shown(v)}")
-    artist = _artist_class()(_checked(labels), float(fontsize), float(linespacing))
-    artist.set_in_layout(False)
+    if ha not in HA or va not in VA:
+        raise LayoutError(f"ha must be one of {list(HA)} and va one of {list(VA)}, got "
+                          f"{shown(ha)} and {shown(va)}")
+    if transform is not None:
+        from matplotlib.transforms import Transform
+
+        if not isinstance(transform, Transform):
+            raise LayoutError(f"transform must be a matplotlib transform, got "
+                              f"{shown(transform)}")
+    artist = _artist_class()(_checked(labels), float(fontsize), float(linespacing), ha, va,
+                             transform is None)
+    if transform is None:
+        artist.set_in_layout(False)  # inside the cells
+    else:
+        artist.set_transform(transform)
+        artist.set_clip_on(False)
     ax.add_artist(artist)
     return artist
 
 
 def cell_labels(ax: Any) -> list[tuple[float, float, str]]:
-    """``(x, y, text)`` of every label :func:`add_cell_labels` put on ``ax``, in the order
-    given (blank labels left out).
+    """``(x, y, text)`` of every label :func:`add_cell_labels` put on the cells of ``ax`` (in
+    data coordinates, in the order given, blank ones left out; not tick labels).
 
     Raises:
         LayoutError: ``ax`` not an Axes. MissingMatplotlib: matplotlib is not installed.
@@ -233,5 +291,6 @@ def cell_labels(ax: Any) -> list[tuple[float, float, str]]:
 
     check_axes(ax)
     cls = _artist_class()
-    return [(x, y, text) for a in ax.get_children() if isinstance(a, cls)
+    return [(x, y, text) for a in ax.get_children()
+            if isinstance(a, cls) and a.cells
             for x, y, text, _ in a.labels]

@@ -28,7 +28,7 @@ from .pictures import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["MAX_CELLS_A_SIDE", "Window", "check_axes", "check_cut", "check_names",
            "check_title", "color_strip", "frame", "hierarchy_breaks", "hierarchy_lines", "ink",
-           "mpl", "new_figure", "outline", "paint", "tensor_shape"]
+           "mpl", "new_figure", "outline", "paint", "tensor_shape", "tick_labels"]
 
 #: The largest window (cells a side) a picture draws: ``max_rows``/``max_cols`` up to this.
 MAX_CELLS_A_SIDE = 1024
@@ -270,7 +270,8 @@ def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0
 
 
 def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool = True) -> None:
-    """Limits, ticks (the tensor's own indices, about 16 a side) and axis labels.
+    """Limits, tick labels (the tensor's own indices, about 16 a side; :func:`tick_labels`)
+    and axis labels.
 
     Raises:
         LayoutError: ``ax`` not an Axes, ``win`` not a Window, labels not strings.
@@ -283,18 +284,61 @@ def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool =
     ax.set_ylim(win.nrows, 0)
     ax.set_aspect("equal")
     sc, sr = max(1, win.ncols // 16), max(1, win.nrows // 16)
-    ax.set_xticks([c + 0.5 for c in range(0, win.ncols, sc)],
-                  [str(win.c0 + c) for c in range(0, win.ncols, sc)], fontsize=7)
-    ax.set_yticks([r + 0.5 for r in range(0, win.nrows, sr)],
-                  [str(win.r0 + r) for r in range(0, win.nrows, sr)] if two_d else
-                  [""] * len(range(0, win.nrows, sr)), fontsize=7)
-    ax.tick_params(length=0)
-    ax.minorticks_off()
+    tick_labels(ax, {c + 0.5: str(win.c0 + c) for c in range(0, win.ncols, sc)},
+                {r + 0.5: str(win.r0 + r) for r in range(0, win.nrows, sr)} if two_d else {})
     ax.set_xlabel(col_label, fontsize=8)
     if two_d:
         ax.set_ylabel(row_label, fontsize=8)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
+
+
+#: Points between the grid and its tick labels (matplotlib's default tick pad).
+TICK_PAD_POINTS = 3.5
+
+
+def tick_labels(ax: Any, xticks: Mapping[float, str] | None = None,
+                yticks: Mapping[float, str] | None = None, *, fontsize: float = 7.0) -> None:
+    """Label data positions along the bottom (``xticks``: data x → text) and the left
+    (``yticks``: data y → text) of ``ax`` where matplotlib puts tick labels, and move the
+    axis labels clear of them. The labels of a side are one artist
+    (:func:`linlayout.show.cell_labels.add_cell_labels`), and the axis of each side given
+    gets no ticks: a matplotlib tick is five artists, laid out several times over, which made
+    most of the cost of drawing a grid.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes, ticks that are not mappings of a finite number to a
+            str, a bad ``fontsize``.
+    """
+    from .cell_labels import add_cell_labels
+
+    check_axes(ax)
+    fontsize = _positive(fontsize, "fontsize", 72)
+    for ticks, what in ((xticks, "xticks"), (yticks, "yticks")):
+        if ticks is not None:
+            need_mapping(ticks, what)
+            for k, v in ticks.items():
+                _finite(k, f"a position of {what}")
+                string(v, f"{what}[{k!r}]")
+    for ticks, axis, text1 in ((xticks, ax.xaxis, ax.get_xaxis_text1_transform),
+                               (yticks, ax.yaxis, ax.get_yaxis_text1_transform)):
+        if ticks is None:
+            continue
+        axis.set_ticks([])
+        transform, va, ha = text1(TICK_PAD_POINTS)
+        points = [(k, 0.0, v, "black") if axis is ax.xaxis else (0.0, k, v, "black")
+                  for k, v in ticks.items()]
+        artist = add_cell_labels(ax, points, fontsize=fontsize, ha=ha, va=va,
+                                 transform=transform)
+        chars = max((len(t) for t in ticks.values()), default=0)
+        depth = 1.2 if axis is ax.xaxis else 0.64 * chars  # a line high; digits 0.64 wide
+        axis.labelpad = TICK_PAD_POINTS + (depth * fontsize if artist.labels else 0)
+
+
+def _finite(v: Any, what: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise LayoutError(f"{what} must be a finite number, got {shown(v)}")
+    return float(v)
 
 
 def outline(ax: Any, win: Window, flat: Iterable[int], color: Any, *, label: str | None = None,

@@ -85,3 +85,29 @@ def test_bad_axes_and_sizes():
         add_cell_labels(ax, [], linespacing=float("inf"))
     with pytest.raises(LayoutError, match="Axes"):
         cell_labels(None)
+
+
+def test_aligned_labels_and_their_box():
+    """``ha``/``va`` put the label's box on the point; a transformed artist is listed apart
+    from the cells' labels and takes room in the layout."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig, ax = _axes()
+    canvas = FigureCanvasAgg(fig)
+    renderer = canvas.get_renderer()
+    boxes = {}
+    for ha, va in (("left", "bottom"), ("right", "top"), ("center", "center")):
+        art = add_cell_labels(ax, [(2.0, 2.0, "88", "black")], fontsize=10, ha=ha, va=va,
+                              transform=ax.transData)
+        boxes[ha] = art.get_window_extent(renderer)
+        assert art.get_in_layout() and not art.get_clip_on()
+    px = ax.transData.transform((2.0, 2.0))
+    assert boxes["left"].x0 == pytest.approx(round(px[0])) and boxes["left"].x1 > px[0]
+    assert boxes["right"].x1 == pytest.approx(round(px[0])) and boxes["right"].x0 < px[0]
+    assert boxes["right"].y1 == pytest.approx(round(px[1]))  # va="top": ink top on the point
+    assert boxes["center"].x0 < px[0] < boxes["center"].x1
+    assert cell_labels(ax) == []  # none of these are cell labels
+    with pytest.raises(LayoutError, match="ha must be"):
+        add_cell_labels(ax, [], ha="middle")
+    with pytest.raises(LayoutError, match="transform"):
+        add_cell_labels(ax, [], transform="data")
