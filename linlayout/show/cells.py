@@ -28,7 +28,7 @@ from .pictures import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["MAX_CELLS_A_SIDE", "Window", "check_axes", "check_cut", "check_names",
            "check_title", "color_strip", "frame", "hierarchy_breaks", "hierarchy_lines", "ink",
-           "mpl", "new_figure", "outline", "paint", "tensor_shape", "tick_labels"]
+           "mpl", "new_figure", "outline", "paint", "tensor_shape", "tick_texts"]
 
 #: The largest window (cells a side) a picture draws: ``max_rows``/``max_cols`` up to this.
 MAX_CELLS_A_SIDE = 1024
@@ -270,7 +270,7 @@ def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0
 
 
 def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool = True) -> None:
-    """Limits, tick labels (the tensor's own indices, about 16 a side; :func:`tick_labels`)
+    """Limits, tick labels (the tensor's own indices, about 16 a side; :func:`tick_texts`)
     and axis labels.
 
     Raises:
@@ -284,7 +284,7 @@ def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool =
     ax.set_ylim(win.nrows, 0)
     ax.set_aspect("equal")
     sc, sr = max(1, win.ncols // 16), max(1, win.nrows // 16)
-    tick_labels(ax, {c + 0.5: str(win.c0 + c) for c in range(0, win.ncols, sc)},
+    tick_texts(ax, {c + 0.5: str(win.c0 + c) for c in range(0, win.ncols, sc)},
                 {r + 0.5: str(win.r0 + r) for r in range(0, win.nrows, sr)} if two_d else {})
     ax.set_xlabel(col_label, fontsize=8)
     if two_d:
@@ -297,7 +297,7 @@ def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool =
 TICK_PAD_POINTS = 3.5
 
 
-def tick_labels(ax: Any, xticks: Mapping[float, str] | None = None,
+def tick_texts(ax: Any, xticks: Mapping[float, str] | None = None,
                 yticks: Mapping[float, str] | None = None, *, fontsize: float = 7.0) -> None:
     """Label data positions along the bottom (``xticks``: data x → text) and the left
     (``yticks``: data y → text) of ``ax`` where matplotlib puts tick labels, and move the
@@ -471,8 +471,8 @@ def color_strip(fig: Any, ax: Any, colors: Sequence[Any], label: str,
         if n - 1 not in ticks:
             ticks.append(n - 1)
         tick_labels = {i: str(i) for i in ticks}
-    cb.set_ticks([i + 0.5 for i in tick_labels], labels=list(tick_labels.values()), fontsize=6)
-    cb.ax.tick_params(length=0)
-    cb.minorticks_off()  # a minor tick per colour: hundreds of artists to lay out and draw
+    cb.set_ticks([])  # no matplotlib ticks (nor a minor one per colour): one label artist
+    cb.minorticks_off()
+    tick_texts(cb.ax, {i + 0.5: text for i, text in tick_labels.items()}, fontsize=6)
     cb.set_label(label, fontsize=7)
     cb.outline.set_visible(False)

@@ -138,9 +138,9 @@ def _grid_axes(ax: Any, nrows: int, ncols: int, names: Sequence[str], two_d: boo
     ax.set_aspect("equal")
     step_c = max(1, ncols // 16)
     step_r = max(1, nrows // 16)
-    from .cells import tick_labels
+    from .cells import tick_texts
 
-    tick_labels(ax, {c + 0.5: str(c) for c in range(0, ncols, step_c)},
+    tick_texts(ax, {c + 0.5: str(c) for c in range(0, ncols, step_c)},
                 {r + 0.5: str(r) for r in range(0, nrows, step_r)})
     ax.set_xlabel(names[-1] if two_d else names[0], fontsize=8)
     if two_d:
@@ -336,9 +336,11 @@ def _strip_legend(fig: Any, ax: Any, colors_list: list, label: str) -> None:
     ticks = [b for b in range(n) if b % max(1, n // 8) == 0]
     if n - 1 not in ticks:
         ticks.append(n - 1)
-    cb.set_ticks([b + 0.5 for b in ticks], labels=[str(b) for b in ticks], fontsize=6)
-    cb.ax.tick_params(length=0)
-    cb.minorticks_off()  # a minor tick per colour: hundreds of artists to lay out and draw
+    from .cells import tick_texts
+
+    cb.set_ticks([])  # no matplotlib ticks (nor a minor one per colour): one label artist
+    cb.minorticks_off()
+    tick_texts(cb.ax, {b + 0.5: str(b) for b in ticks}, fontsize=6)
     cb.set_label(label, fontsize=7)
     cb.outline.set_visible(False)
 
@@ -562,10 +564,10 @@ def draw_matrix(
     in_labels = []
     for gname, width in groups:
         in_labels += [str(i) for i in range(width)]
-    from .cells import tick_labels
+    from .cells import tick_texts
 
-    tick_labels(ax, {j + 0.5: t for j, t in enumerate(in_labels)}, fontsize=6)
-    tick_labels(ax, yticks={i + 0.5: t for i, t in enumerate(_bit_names(layout, names))})
+    tick_texts(ax, {j + 0.5: t for j, t in enumerate(in_labels)}, fontsize=6)
+    tick_texts(ax, yticks={i + 0.5: t for i, t in enumerate(_bit_names(layout, names))})
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
     ax.set_xlabel("input bit (column = its image)", fontsize=8)

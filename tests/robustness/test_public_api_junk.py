@@ -315,7 +315,7 @@ WALK: dict[str, tuple[tuple, dict]] = {
                                                     "ha": "center", "va": "center",
                                                     "transform": None}),
     "linlayout.show.cell_labels.cell_labels": ((_axes(),), {}),
-    "linlayout.show.cells.tick_labels": ((_axes(), {0.5: "0"}, {0.5: "0"}),
+    "linlayout.show.cells.tick_texts": ((_axes(), {0.5: "0"}, {0.5: "0"}),
                                          {"fontsize": 7.0}),
     "linlayout.show.tv_pictures.holders": ((STORE,), {}),
     "linlayout.show.tv_pictures.warp_elements": ((STORE, 0), {}),

@@ -38,10 +38,10 @@ def test_tensor_shape():
         tensor_shape(three)
 
 
-def test_tick_labels_are_one_artist_a_side_and_no_ticks():
+def test_tick_texts_are_one_artist_a_side_and_no_ticks():
     pytest.importorskip("matplotlib")
     from linlayout.show.cell_labels import cell_labels
-    from linlayout.show.cells import frame, new_figure, tick_labels
+    from linlayout.show.cells import frame, new_figure, tick_texts
 
     fig = new_figure(3.0, 3.0)
     ax = fig.add_subplot(1, 1, 1)
@@ -52,6 +52,6 @@ def test_tick_labels_are_one_artist_a_side_and_no_ticks():
     assert [t for _, _, t, _ in ticks[0].labels][:3] == ["0", "4", "8"]
     assert ax.get_xlabel() == "n" and ax.get_ylabel() == "m" and cell_labels(ax) == []
     with pytest.raises(LayoutError):
-        tick_labels(ax, {"x": "0"})
+        tick_texts(ax, {"x": "0"})
     with pytest.raises(LayoutError):
-        tick_labels(ax, {0.5: 0})
+        tick_texts(ax, {0.5: 0})
