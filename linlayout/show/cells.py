@@ -295,6 +295,8 @@ def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool =
 
 #: Points between the grid and its tick labels (matplotlib's default tick pad).
 TICK_PAD_POINTS = 3.5
+#: Points between the tick labels and the axis label (matplotlib's default label pad).
+LABEL_GAP_POINTS = 4.0
 
 
 def tick_texts(ax: Any, xticks: Mapping[float, str] | None = None,
@@ -332,7 +334,8 @@ def tick_texts(ax: Any, xticks: Mapping[float, str] | None = None,
                                  transform=transform)
         chars = max((len(t) for t in ticks.values()), default=0)
         depth = 1.2 if axis is ax.xaxis else 0.64 * chars  # a line high; digits 0.64 wide
-        axis.labelpad = TICK_PAD_POINTS + (depth * fontsize if artist.labels else 0)
+        axis.labelpad = TICK_PAD_POINTS + (depth * fontsize + LABEL_GAP_POINTS if artist.labels
+                                           else 0)
 
 
 def _finite(v: Any, what: str) -> float:
