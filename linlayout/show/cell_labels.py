@@ -30,6 +30,7 @@ from typing import Any
 
 from .._checks import shown, string
 from ..errors import LayoutError
+from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["add_cell_labels", "cell_labels"]
 
@@ -67,6 +68,16 @@ def _checked(labels: Any) -> list[tuple[float, float, str, tuple[float, float, f
         if text.strip():
             out.append((float(x), float(y), text, rgb))
     return out
+
+
+def _check_axes(ax: Any) -> None:
+    """LayoutError unless ``ax`` is a matplotlib Axes; MissingMatplotlib without matplotlib."""
+    try:
+        from matplotlib.axes import Axes
+    except ImportError as exc:
+        raise MissingMatplotlib(INSTALL_HINT) from exc
+    if not isinstance(ax, Axes):
+        raise LayoutError(f"ax must be a matplotlib Axes, got {shown(ax)}")
 
 
 @lru_cache(maxsize=512)
@@ -252,9 +263,7 @@ def add_cell_labels(ax: Any, labels: Iterable[tuple[float, float, str, Any]], *,
             ``transform`` that is no matplotlib transform.
         MissingMatplotlib: matplotlib is not installed.
     """
-    from .cells import check_axes
-
-    check_axes(ax)
+    _check_axes(ax)
     for v, what, hi in ((fontsize, "fontsize", 72.0), (linespacing, "linespacing", 10.0)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
                 or not 0 < v <= hi:
@@ -287,9 +296,7 @@ def cell_labels(ax: Any) -> list[tuple[float, float, str]]:
     Raises:
         LayoutError: ``ax`` not an Axes. MissingMatplotlib: matplotlib is not installed.
     """
-    from .cells import check_axes
-
-    check_axes(ax)
+    _check_axes(ax)
     cls = _artist_class()
     return [(x, y, text) for a in ax.get_children()
             if isinstance(a, cls) and a.cells

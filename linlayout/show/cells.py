@@ -24,7 +24,7 @@ import math
 from .._checks import as_int, instance_of, need_mapping, shown, string
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from .pictures import INSTALL_HINT, MissingMatplotlib
+from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["MAX_CELLS_A_SIDE", "Window", "check_axes", "check_cut", "check_names",
            "check_title", "color_strip", "frame", "hierarchy_breaks", "hierarchy_lines", "ink",

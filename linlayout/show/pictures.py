@@ -40,6 +40,7 @@ from ..hardware.model import HardwareModel, bank_model
 from ..hardware.kinds import (distributed_columns, fitting_warp_log2, is_distributed,
                               memory_columns)
 from ..layout import LinearLayout
+from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = [
     "MissingMatplotlib",
@@ -55,16 +56,11 @@ __all__ = [
     "save",
 ]
 
-INSTALL_HINT = 'pictures need matplotlib: pip install "linlayout[plot]"'
 #: Default cut of large tensors (rows, columns).
 MAX_ROWS = 64
 MAX_COLS = 64
 #: Largest ``dpi`` that :func:`save` accepts (print quality is 300-600).
 MAX_DPI = 2400
-
-
-class MissingMatplotlib(ImportError):
-    """matplotlib is not installed; the message says how to install the ``plot`` extra."""
 
 
 def _mpl():

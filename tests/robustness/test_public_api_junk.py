@@ -41,6 +41,7 @@ MODULES = [
     "linlayout.global_memory", "linlayout.show.coalescing",
     "linlayout.show.text", "linlayout.conversion", "linlayout.show.conversion",
     "linlayout.synthesis.explain", "linlayout.show.cells", "linlayout.show.cell_labels",
+    "linlayout.show.plot_extra",
     "linlayout.show.tv_pictures", "linlayout.show.mma_picture", "linlayout.show.copy_picture",
     "linlayout.show.cute_conflicts",
 ]
