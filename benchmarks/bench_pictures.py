@@ -90,17 +90,22 @@ def _timed(argv: list[str], checkout: Path, cwd: str) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _medians(argv: list[str], checkouts: list[Path], runs: int, cwd: str) -> list[tuple]:
-    """Per checkout, (median wall, median CPU) of ``runs`` runs after a warm-up; the
-    checkouts' runs alternate."""
+def _medians(argv: list[str], checkouts: list[Path], runs: int, cwd: str,
+             out: str | None = None) -> tuple[list[tuple], int]:
+    """Per checkout, (median wall, median CPU) of ``runs`` runs after a warm-up (the
+    checkouts' runs alternate), and the size in bytes of ``out`` as the first checkout
+    wrote it."""
     for c in checkouts:
         _timed(argv, c, cwd)
     got: list[list[tuple[float, float]]] = [[] for _ in checkouts]
+    size = 0
     for _ in range(runs):
         for i, c in enumerate(checkouts):
             got[i].append(_timed(argv, c, cwd))
+            if i == 0 and out is not None:
+                size = os.path.getsize(out)
     return [(statistics.median(w for w, _ in g), statistics.median(c for _, c in g))
-            for g in got]
+            for g in got], size
 
 
 def _cells(meds: list[tuple]) -> str:
@@ -136,7 +141,7 @@ def main() -> None:
     rule = "|---|---|---|" + ("---|---|---|" if args.baseline else "")
     floors = []
     for name, argv in FLOORS:
-        meds = _medians(argv, checkouts, runs, tmp)
+        meds, _ = _medians(argv, checkouts, runs, tmp)
         floors.append(f"| {name} | {_cells(meds)} |")
         print(f"  {name}: {_cells(meds)}", file=sys.stderr, flush=True)
     rows = []
@@ -144,14 +149,14 @@ def main() -> None:
         show_args = [a.replace("{load}", load).replace("{mfma}", mfma) for a in show_args]
         for ext in ("png", "svg"):
             out = os.path.join(tmp, f"picture.{ext}")
-            meds = _medians(["-m", "linlayout", "show", *show_args, f"--{ext}", out],
-                            checkouts, runs, tmp)
-            kib = os.path.getsize(out) // 1024
+            meds, size = _medians(["-m", "linlayout", "show", *show_args, f"--{ext}", out],
+                                  checkouts, runs, tmp, out)
+            kib = size // 1024
             rows.append(f"| {name} | {ext.upper()} | {_cells(meds)} | {kib:,} |")
             print(f"  {name} {ext}: {_cells(meds)}", file=sys.stderr, flush=True)
     load_after = os.getloadavg()[0]
     report = "\n".join([
-        "# Pictures: `linlayout show --png/--svg` of a 64×64 tile",
+        "# Pictures of a 64×64 tile (`linlayout show --png/--svg`)",
         "",
         f"Written by `python benchmarks/bench_pictures.py`"
         + (f" --baseline {args.baseline}" if args.baseline else "")
