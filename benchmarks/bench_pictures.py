@@ -1,15 +1,23 @@
-"""Time ``linlayout show --png``: a picture of a 64×64 tile; write benchmarks/PICTURES.md.
+"""Time ``linlayout show --png/--svg`` end to end: every picture kind of a 64×64 tile.
 
-Run from the repository root:  python benchmarks/bench_pictures.py [--repeat N] [--no-write]
+Run from the repository root:
 
-Rows: every picture kind of ``linlayout show`` (``--picture layout|tv|copy|mma``) on a 64×64
-tile (the MMA panel: one atom, every cell labelled), the last two an AMD ``#ttg.amd_mfma``
-tile of 64-lane wavefronts. Columns: the whole command in a fresh
-process (``python -m linlayout show … --png``: interpreter start, matplotlib import, drawing,
-PNG encoding), as wall-clock and CPU seconds (CPU time is what the machine's other load does
-not inflate); and, in this process with matplotlib already imported, the drawing alone and the
-PNG write (``save``). The target is a 64×64 tile under 2 s for the command. Speed is measured,
-never asserted.
+    python benchmarks/bench_pictures.py [--runs N] [--baseline DIR] [--quick] [--no-write]
+
+Each row is one ``python -m linlayout show … --png OUT`` (and ``--svg OUT``) in a fresh
+process, as a user runs it: interpreter start, ``import linlayout``, the command's own imports
+(matplotlib), the text grid it prints, drawing and writing the file. Rows: every
+``--picture`` kind (``layout``, ``tv``, ``copy``, ``mma``) on a 64×64 tile where the kind takes
+one (the MMA panel takes an atom: the 16×8×16 one, 512 labelled cells, and AMD's 32×32×16,
+2,048), NVIDIA and AMD (64-lane wavefront) layouts. Columns: the median over ``--runs`` runs
+(after one warm-up) of the wall-clock seconds and of the CPU seconds (user + system of the
+child; the machine's other load inflates wall time more than CPU time). The floors above the
+table are what every picture pays before drawing: Python's start, ``linlayout --version``, and
+importing matplotlib's ``Figure`` and Agg canvas. ``--baseline DIR`` times another checkout too
+(``PYTHONPATH=DIR``; runs alternate between the two), for before/after. The target: a picture
+of a 64×64 tile in under 2 s. Speed is measured here, never asserted in tests.
+
+Writes ``benchmarks/PICTURES.md`` (``--no-write``: print only).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,112 +38,145 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-#: The pictures timed: (name, ``linlayout show`` arguments, ``{load}`` standing for the
-#: gemm-operand load file). 64×64 tiles, and the MMA panel of one atom (labelled cells).
+#: The 64×64 fp16 shared-memory tile of the NVIDIA rows (CuTe text).
 SMEM = "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"
-TILES = [
-    ("memory 64×64 fp16 (Sw<3,3,3>)", [SMEM, "--element-bits", "16"]),
-    ("distributed 64×64 (gemm-operand load)", ["{load}"]),
-    ("thread/value 64×64 (--picture tv)", ["{load}", "--picture", "tv"]),
-    ("thread/value 64×64 by bank (--color-by bank)", ["{load}", "--picture", "tv", "--color-by",
-                                                      "bank", "--memory", SMEM,
-                                                      "--element-bits", "16"]),
-    ("copy 64×64, ldmatrix.x4 (--picture copy)", ["{load}", "--picture", "copy", "--memory",
-                                                  SMEM, "--element-bits", "16",
-                                                  "--instruction", "ldmatrix.x4"]),
-    ("MMA panel sm80_16x8x16, 512 labelled cells (--picture mma)",
-     ["sm80_16x8x16", "--picture", "mma"]),
-    ("thread/value 64×64, AMD mfma 32x32x8, 64-lane wavefronts (--picture tv)",
-     ["{mfma}", "--picture", "tv"]),
-    ("copy 64×64 fp16, AMD mfma into row-major LDS (--hardware AMD_CDNA3)",
+#: ``(name, show arguments)``: ``{load}`` is the gemm-operand load (Triton's mma v2 dot
+#: operand, 4 warps, 64×64), ``{mfma}`` an AMD ``#ttg.amd_mfma`` 64×64 accumulator.
+PICTURES = [
+    ("layout: memory, fp16 Sw<3,3,3>", [SMEM, "--element-bits", "16"]),
+    ("layout: distributed (gemm-operand load)", ["{load}"]),
+    ("tv: colour = thread", ["{load}", "--picture", "tv"]),
+    ("tv: colour = bank", ["{load}", "--picture", "tv", "--color-by", "bank", "--memory", SMEM,
+                           "--element-bits", "16"]),
+    ("tv: AMD mfma, 64-lane wavefronts", ["{mfma}", "--picture", "tv"]),
+    ("copy: ldmatrix.x4 into Sw<3,3,3> (384 labels)",
+     ["{load}", "--picture", "copy", "--memory", SMEM, "--element-bits", "16",
+      "--instruction", "ldmatrix.x4"]),
+    ("copy: AMD mfma into row-major LDS (384 labels)",
      ["{mfma}", "--picture", "copy", "--memory", "(_64,_64):(_64,_1)", "--element-bits", "16",
       "--hardware", "AMD_CDNA3"]),
+    ("mma: sm80_16x8x16 (512 labels)", ["sm80_16x8x16", "--picture", "mma"]),
+    ("mma: amd_mfma_f32_32x32x16_f16 (2,048 labels)",
+     ["amd_mfma_f32_32x32x16_f16", "--picture", "mma"]),
+]
+
+#: What every picture pays before drawing: ``(name, python arguments)``.
+FLOORS = [
+    ("python -c pass", ["-c", "pass"]),
+    ("linlayout --version", ["-m", "linlayout", "--version"]),
+    ("import matplotlib Figure + Agg", ["-c", "import matplotlib.figure, "
+                                              "matplotlib.backends.backend_agg"]),
 ]
 
 
-def _mfma():
-    """The 64×64 accumulator of ``#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2],
-    instrShape = [32, 32, 8], isTransposed = true}>``: 4 wavefronts of 64 lanes."""
+def _mfma_file(path: str) -> None:
+    """Write the 64×64 accumulator of ``#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2],
+    instrShape = [32, 32, 8], isTransposed = true}>`` (4 wavefronts of 64 lanes) as JSON."""
     from linlayout.triton.encodings import amd_mfma
 
-    return amd_mfma(3, [2, 2], [32, 32, 8], True).to_linear_layout([64, 64])
+    layout = amd_mfma(3, [2, 2], [32, 32, 8], True).to_linear_layout([64, 64])
+    Path(path).write_text(json.dumps(layout.to_dict()), encoding="utf-8")
 
 
-def _drawers():
-    """In-process drawing of each row of :data:`TILES` (matplotlib already imported)."""
-    from linlayout import cute, examples
-    from linlayout.show.copy_picture import draw_copy
-    from linlayout.show.mma_picture import draw_mma_atom
-    from linlayout.show.pictures import draw_layout
-    from linlayout.show.tv_pictures import draw_tv
-
-    from linlayout.hardware.model import AMD_CDNA3
-
-    load = examples.get("gemm-operand").load
-    smem = cute.parse_layout(SMEM)
-    mfma = _mfma()
-    return [lambda: draw_layout(smem, element_bits=16), lambda: draw_layout(load),
-            lambda: draw_tv(load),
-            lambda: draw_tv(load, color_by="bank", memory=smem, element_bits=16),
-            lambda: draw_copy(load, smem, element_bits=16, instruction="ldmatrix.x4"),
-            lambda: draw_mma_atom("sm80_16x8x16"),
-            lambda: draw_tv(mfma),
-            lambda: draw_copy(mfma, cute.parse_layout("(_64,_64):(_64,_1)"), element_bits=16,
-                              hardware=AMD_CDNA3)]
-
-
-def _command_seconds(args: list[str], out: str) -> tuple[float, float]:
-    """(wall, CPU) seconds of ``python -m linlayout show ARGS --png OUT`` in a new process."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def _timed(argv: list[str], checkout: Path, cwd: str) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``python ARGV`` in a new process importing ``checkout``."""
+    env = dict(os.environ, PYTHONPATH=str(checkout))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "linlayout", "show", *args, "--png", out], env=env,
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, *argv], env=env, cwd=cwd, check=True,
+                   stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _medians(argv: list[str], checkouts: list[Path], runs: int, cwd: str,
+             out: str | None = None) -> tuple[list[tuple], int]:
+    """Per checkout, (median wall, median CPU) of ``runs`` runs after a warm-up (the
+    checkouts' runs alternate), and the size in bytes of ``out`` as the first checkout
+    wrote it."""
+    for c in checkouts:
+        _timed(argv, c, cwd)
+    got: list[list[tuple[float, float]]] = [[] for _ in checkouts]
+    size = 0
+    for _ in range(runs):
+        for i, c in enumerate(checkouts):
+            got[i].append(_timed(argv, c, cwd))
+            if i == 0 and out is not None:
+                size = os.path.getsize(out)
+    return [(statistics.median(w for w, _ in g), statistics.median(c for _, c in g))
+            for g in got], size
+
+
+def _cells(meds: list[tuple]) -> str:
+    """Table cells: this checkout's wall and CPU, then each baseline's, with the ratio."""
+    (wall, cpu), rest = meds[0], meds[1:]
+    cells = [f"{wall:.2f}", f"{cpu:.2f}"]
+    for bw, bc in rest:
+        cells += [f"{bw:.2f}", f"{bc:.2f}", f"{bw / wall:.1f}×"]
+    return " | ".join(cells)
 
 
 def main() -> None:
-    """Time each tile ``--repeat`` times and print (or write) the best of each."""
+    """Time every picture (and the floors) and print or write the report."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--no-write", action="store_true", help="print the table only")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per command (default 5)")
+    ap.add_argument("--quick", action="store_true", help="2 runs per command")
+    ap.add_argument("--baseline", metavar="DIR", default=None,
+                    help="also time this checkout (its repository root), for before/after")
+    ap.add_argument("--no-write", action="store_true", help="print the report only")
     args = ap.parse_args()
+    runs = 2 if args.quick else max(1, args.runs)
+    checkouts = [ROOT] + ([Path(args.baseline).resolve()] if args.baseline else [])
     from linlayout import examples
-    from linlayout.show.pictures import save
 
     tmp = tempfile.mkdtemp()
     examples.write_files(tmp)
     load = os.path.join(tmp, "gemm-operand", "load.json")
     mfma = os.path.join(tmp, "mfma.json")
-    Path(mfma).write_text(json.dumps(_mfma().to_dict()), encoding="utf-8")
+    _mfma_file(mfma)
+    load_before = os.getloadavg()[0]
+    head = "| wall s | CPU s |" + (" baseline wall s | baseline CPU s | baseline / this (wall) |"
+                                   if args.baseline else "")
+    rule = "|---|---|---|" + ("---|---|---|" if args.baseline else "")
+    floors = []
+    for name, argv in FLOORS:
+        meds, _ = _medians(argv, checkouts, runs, tmp)
+        floors.append(f"| {name} | {_cells(meds)} |")
+        print(f"  {name}: {_cells(meds)}", file=sys.stderr, flush=True)
     rows = []
-    for (name, argv), draw_fn in zip(TILES, _drawers()):
-        argv = [a.replace("{load}", load).replace("{mfma}", mfma) for a in argv]
-        out = os.path.join(tmp, "tile.png")
-        runs = [_command_seconds(argv, out) for _ in range(args.repeat)]
-        wall = min(r[0] for r in runs)
-        cpu = min(r[1] for r in runs)
-        draw = save_s = float("inf")
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            fig = draw_fn()
-            t2 = time.perf_counter()
-            save(fig, out)
-            draw = min(draw, t2 - t)
-            save_s = min(save_s, time.perf_counter() - t2)
-        rows.append(f"| {name} | {wall:.2f} | {cpu:.2f} | {draw:.2f} | {save_s:.2f} | "
-                    f"{os.path.getsize(out) // 1024} |")
+    for name, show_args in PICTURES:
+        show_args = [a.replace("{load}", load).replace("{mfma}", mfma) for a in show_args]
+        for ext in ("png", "svg"):
+            out = os.path.join(tmp, f"picture.{ext}")
+            meds, size = _medians(["-m", "linlayout", "show", *show_args, f"--{ext}", out],
+                                  checkouts, runs, tmp, out)
+            kib = size // 1024
+            rows.append(f"| {name} | {ext.upper()} | {_cells(meds)} | {kib:,} |")
+            print(f"  {name} {ext}: {_cells(meds)}", file=sys.stderr, flush=True)
+    load_after = os.getloadavg()[0]
     report = "\n".join([
-        "# Pictures: `linlayout show --png`",
+        "# Pictures of a 64×64 tile (`linlayout show --png/--svg`)",
         "",
-        f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs; "
-        f"best of {args.repeat}. Seconds.",
+        f"Written by `python benchmarks/bench_pictures.py`"
+        + (f" --baseline {args.baseline}" if args.baseline else "")
+        + f". Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}; load average {load_before:.1f} at the start and "
+        f"{load_after:.1f} at the end (other jobs share the CPUs: they inflate wall time more "
+        f"than CPU time). Each command runs in a fresh process, {runs} times after a warm-up; "
+        "medians, in seconds. Target: under 2 s for a picture of a 64×64 tile.",
         "",
-        "| picture | command, wall | command, CPU | draw | save (PNG) | PNG KiB |",
-        "|---|---|---|---|---|---|",
+        "What every picture pays before drawing:",
+        "",
+        f"| step {head}",
+        rule,
+        *floors,
+        "",
+        "The pictures (`python -m linlayout show ARGS --png|--svg OUT`; the text grid printed "
+        "too):",
+        "",
+        f"| picture | file {head} KiB |",
+        rule + "---|---|",
         *rows,
         "",
     ])

@@ -41,18 +41,19 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import json
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import LayoutError
-from . import check, coalescing, conflicts, convert, examples, ptx, show, synthesize
 from .._checks import cut
 from .common import MAX_MESSAGE_CHARS, PROG, CliError, one_line
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_INTERNAL_ERROR", "main"]
+__all__ = ["COMMANDS", "EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "EXIT_INTERNAL_ERROR", "command_of",
+           "main", "parser"]
 
 #: Exit status for bad input (one ``linlayout: error:`` line).
 EXIT_BAD_INPUT = 2
@@ -63,8 +64,22 @@ EXIT_INTERNAL_ERROR = 3
 EXIT_BROKEN_PIPE = 141
 
 
-#: Subcommand modules, each with ``register(subparsers)``; add new subcommands here.
-COMMANDS = (synthesize, conflicts, coalescing, show, examples, ptx, check, convert)
+#: The subcommands in the order ``--help`` lists them, each with its one-line help (the same
+#: text its module's ``register`` gives). A subcommand is the module ``linlayout.cli.<name>``
+#: with ``register(subparsers)``; add new subcommands here. Only the module of the command
+#: being run is imported (:func:`parser`), so ``linlayout --version`` and each subcommand load
+#: only what they need.
+COMMANDS: dict[str, str] = {
+    "synthesize": "optimal shared-memory layout for a store/load pair",
+    "conflicts": "bank conflicts of one warp access",
+    "coalescing": "sectors and lines of one warp's global access",
+    "show": "print a layout as a grid (and draw it: --png/--svg)",
+    "examples": "list the built-in examples (or write them as files)",
+    "ptx": "a PTX/TMA swizzle mode as an F2 layout",
+    "check": "shared-memory instructions and bank conflicts of every op in TTGIR files",
+    "convert": "plan a layout conversion: registers, shuffles or shared memory, each costed "
+               "with its bound",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,8 +91,22 @@ class _Parser(argparse.ArgumentParser):
         super().error(cut(message, MAX_MESSAGE_CHARS))
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser.
+
+    Args:
+        commands: the subcommands registered in full (their modules imported, their options
+            known); every other one is listed by name and one-line help only, which is all
+            ``linlayout --help``, ``--version`` and argparse's "invalid choice" error need.
+            Default: every subcommand in full.
+
+    Raises:
+        KeyError: a name in ``commands`` that is no subcommand (:data:`COMMANDS`).
+    """
+    full = set(COMMANDS) if commands is None else set(commands)
+    unknown = full - set(COMMANDS)
+    if unknown:
+        raise KeyError(f"no subcommand {sorted(unknown)}; choose from {list(COMMANDS)}")
     p = _Parser(
         prog=PROG,
         description="Linear layouts over F2: exact shared-memory bank conflicts and "
@@ -88,9 +117,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for module in COMMANDS:
-        module.register(sub)
+    for name, summary in COMMANDS.items():
+        if name in full:
+            importlib.import_module(f"{__name__}.{name}").register(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return p
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` runs: its first argument that is no option (the top-level
+    options ``-h``, ``--help`` and ``--version`` take no value), if that names a subcommand;
+    else None."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,8 +147,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         bad input or a usage error (one ``linlayout: error: …`` line on stderr), 3 an internal
         error, 141 stdout's reader went away (nothing printed). Never raises.
     """
+    if argv is None:
+        argv = sys.argv[1:]
+    command = command_of(argv)
     try:
-        args = parser().parse_args(argv)
+        args = parser([command] if command else []).parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or usage error (2)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:

@@ -10,7 +10,7 @@ CuTe hierarchical mode and a colour strip for the legend. matplotlib is imported
 (:func:`mpl`), so importing this module costs nothing.
 
 Source: matplotlib's object-oriented API (``matplotlib.figure.Figure``, ``Axes.imshow``,
-``Axes.text``, ``matplotlib.patches.Rectangle``).
+``matplotlib.patches.Rectangle``; the labels: :mod:`linlayout.show.cell_labels`).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ import math
 from .._checks import as_int, instance_of, need_mapping, shown, string
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from .pictures import INSTALL_HINT, MissingMatplotlib
+from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["MAX_CELLS_A_SIDE", "Window", "check_axes", "check_cut", "check_names",
            "check_title", "color_strip", "frame", "hierarchy_breaks", "hierarchy_lines", "ink",
-           "mpl", "new_figure", "outline", "paint", "tensor_shape"]
+           "mpl", "new_figure", "outline", "paint", "tensor_shape", "tick_texts"]
 
 #: The largest window (cells a side) a picture draws: ``max_rows``/``max_cols`` up to this.
 MAX_CELLS_A_SIDE = 1024
@@ -232,7 +232,10 @@ def new_figure(width_in: float, height_in: float) -> Any:
 
 def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0) -> None:
     """Paint every cell of ``win``: ``color_of(flat) -> RGB`` as one image, thin white
-    separators (up to 64 cells a side), and ``text_of(flat) -> str`` in each cell when given.
+    separators (up to 64 cells a side), and ``text_of(flat) -> str`` in each cell when given
+    (black or white, as :func:`ink`; all labels one artist:
+    :func:`linlayout.show.cell_labels.add_cell_labels`, listed by
+    :func:`~linlayout.show.cell_labels.cell_labels`).
 
     Raises:
         LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``color_of`` (or a given
@@ -257,17 +260,18 @@ def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0
     if max(win.nrows, win.ncols) <= 64:
         ax.vlines(range(1, win.ncols), 0, win.nrows, colors="white", linewidth=0.4)
         ax.hlines(range(1, win.nrows), 0, win.ncols, colors="white", linewidth=0.4)
-    if text_of is not None:
-        for r in range(win.nrows):
-            for c in range(win.ncols):
-                txt = text_of(win.flat(r, c))
-                if txt:  # left out of the constrained layout: it stays inside its cell
-                    ax.text(c + 0.5, r + 0.5, txt, ha="center", va="center", fontsize=fontsize,
-                            color=ink(rgb[r, c]), linespacing=0.9, in_layout=False)
+    if text_of is not None:  # one artist for every label (cell_labels lists them)
+        from .cell_labels import add_cell_labels
+
+        add_cell_labels(ax, [(c + 0.5, r + 0.5, txt, ink(rgb[r, c]))
+                             for r in range(win.nrows) for c in range(win.ncols)
+                             if (txt := text_of(win.flat(r, c)))],
+                        fontsize=fontsize, linespacing=0.9)
 
 
 def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool = True) -> None:
-    """Limits, ticks (the tensor's own indices, about 16 a side) and axis labels.
+    """Limits, tick labels (the tensor's own indices, about 16 a side; :func:`tick_texts`)
+    and axis labels.
 
     Raises:
         LayoutError: ``ax`` not an Axes, ``win`` not a Window, labels not strings.
@@ -280,18 +284,64 @@ def frame(ax: Any, win: Window, row_label: str, col_label: str, *, two_d: bool =
     ax.set_ylim(win.nrows, 0)
     ax.set_aspect("equal")
     sc, sr = max(1, win.ncols // 16), max(1, win.nrows // 16)
-    ax.set_xticks([c + 0.5 for c in range(0, win.ncols, sc)],
-                  [str(win.c0 + c) for c in range(0, win.ncols, sc)], fontsize=7)
-    ax.set_yticks([r + 0.5 for r in range(0, win.nrows, sr)],
-                  [str(win.r0 + r) for r in range(0, win.nrows, sr)] if two_d else
-                  [""] * len(range(0, win.nrows, sr)), fontsize=7)
-    ax.tick_params(length=0)
-    ax.minorticks_off()
+    tick_texts(ax, {c + 0.5: str(win.c0 + c) for c in range(0, win.ncols, sc)},
+                {r + 0.5: str(win.r0 + r) for r in range(0, win.nrows, sr)} if two_d else {})
     ax.set_xlabel(col_label, fontsize=8)
     if two_d:
         ax.set_ylabel(row_label, fontsize=8)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
+
+
+#: Points between the grid and its tick labels (matplotlib's default tick pad).
+TICK_PAD_POINTS = 3.5
+#: Points between the tick labels and the axis label (matplotlib's default label pad).
+LABEL_GAP_POINTS = 4.0
+
+
+def tick_texts(ax: Any, xticks: Mapping[float, str] | None = None,
+                yticks: Mapping[float, str] | None = None, *, fontsize: float = 7.0) -> None:
+    """Label data positions along the bottom (``xticks``: data x → text) and the left
+    (``yticks``: data y → text) of ``ax`` where matplotlib puts tick labels, and move the
+    axis labels clear of them. The labels of a side are one artist
+    (:func:`linlayout.show.cell_labels.add_cell_labels`), and the axis of each side given
+    gets no ticks: a matplotlib tick is five artists, laid out several times over, which made
+    most of the cost of drawing a grid.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes, ticks that are not mappings of a finite number to a
+            str, a bad ``fontsize``.
+    """
+    from .cell_labels import add_cell_labels
+
+    check_axes(ax)
+    fontsize = _positive(fontsize, "fontsize", 72)
+    for ticks, what in ((xticks, "xticks"), (yticks, "yticks")):
+        if ticks is not None:
+            need_mapping(ticks, what)
+            for k, v in ticks.items():
+                _finite(k, f"a position of {what}")
+                string(v, f"{what}[{k!r}]")
+    for ticks, axis, text1 in ((xticks, ax.xaxis, ax.get_xaxis_text1_transform),
+                               (yticks, ax.yaxis, ax.get_yaxis_text1_transform)):
+        if ticks is None:
+            continue
+        axis.set_ticks([])
+        transform, va, ha = text1(TICK_PAD_POINTS)
+        points = [(k, 0.0, v, "black") if axis is ax.xaxis else (0.0, k, v, "black")
+                  for k, v in ticks.items()]
+        artist = add_cell_labels(ax, points, fontsize=fontsize, ha=ha, va=va,
+                                 transform=transform)
+        chars = max((len(t) for t in ticks.values()), default=0)
+        depth = 1.2 if axis is ax.xaxis else 0.64 * chars  # a line high; digits 0.64 wide
+        axis.labelpad = TICK_PAD_POINTS + (depth * fontsize + LABEL_GAP_POINTS if artist.labels
+                                           else 0)
+
+
+def _finite(v: Any, what: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise LayoutError(f"{what} must be a finite number, got {shown(v)}")
+    return float(v)
 
 
 def outline(ax: Any, win: Window, flat: Iterable[int], color: Any, *, label: str | None = None,
@@ -424,7 +474,8 @@ def color_strip(fig: Any, ax: Any, colors: Sequence[Any], label: str,
         if n - 1 not in ticks:
             ticks.append(n - 1)
         tick_labels = {i: str(i) for i in ticks}
-    cb.set_ticks([i + 0.5 for i in tick_labels], labels=list(tick_labels.values()), fontsize=6)
-    cb.ax.tick_params(length=0)
+    cb.set_ticks([])  # no matplotlib ticks (nor a minor one per colour): one label artist
+    cb.minorticks_off()
+    tick_texts(cb.ax, {i + 0.5: text for i, text in tick_labels.items()}, fontsize=6)
     cb.set_label(label, fontsize=7)
     cb.outline.set_visible(False)

@@ -40,6 +40,7 @@ from ..hardware.model import HardwareModel, bank_model
 from ..hardware.kinds import (distributed_columns, fitting_warp_log2, is_distributed,
                               memory_columns)
 from ..layout import LinearLayout
+from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = [
     "MissingMatplotlib",
@@ -55,16 +56,11 @@ __all__ = [
     "save",
 ]
 
-INSTALL_HINT = 'pictures need matplotlib: pip install "linlayout[plot]"'
 #: Default cut of large tensors (rows, columns).
 MAX_ROWS = 64
 MAX_COLS = 64
 #: Largest ``dpi`` that :func:`save` accepts (print quality is 300-600).
 MAX_DPI = 2400
-
-
-class MissingMatplotlib(ImportError):
-    """matplotlib is not installed; the message says how to install the ``plot`` extra."""
 
 
 def _mpl():
@@ -138,11 +134,10 @@ def _grid_axes(ax: Any, nrows: int, ncols: int, names: Sequence[str], two_d: boo
     ax.set_aspect("equal")
     step_c = max(1, ncols // 16)
     step_r = max(1, nrows // 16)
-    ax.set_xticks([c + 0.5 for c in range(0, ncols, step_c)], [str(c) for c in range(0, ncols, step_c)],
-                  fontsize=7)
-    ax.set_yticks([r + 0.5 for r in range(0, nrows, step_r)], [str(r) for r in range(0, nrows, step_r)],
-                  fontsize=7)
-    ax.tick_params(length=0)
+    from .cells import tick_texts
+
+    tick_texts(ax, {c + 0.5: str(c) for c in range(0, ncols, step_c)},
+                {r + 0.5: str(r) for r in range(0, nrows, step_r)})
     ax.set_xlabel(names[-1] if two_d else names[0], fontsize=8)
     if two_d:
         ax.set_ylabel(names[0], fontsize=8)
@@ -164,13 +159,13 @@ def _cells(ax: Any, nrows: int, ncols: int, two_d: bool, nrows_full: int,
     if max(nrows, ncols) <= 64:
         ax.vlines(range(1, ncols), 0, nrows, colors="white", linewidth=0.4)
         ax.hlines(range(1, nrows), 0, ncols, colors="white", linewidth=0.4)
-    if numbers:
-        for r in range(nrows):
-            for c in range(ncols):
-                txt = text_of(_flat(r, c, nrows_full, two_d))
-                if txt:
-                    ax.text(c + 0.5, r + 0.5, txt, ha="center", va="center", fontsize=fontsize,
-                            color=_ink(rgb[r, c]))
+    if numbers:  # one artist for every label (linlayout.show.cell_labels)
+        from .cell_labels import add_cell_labels
+
+        add_cell_labels(ax, [(c + 0.5, r + 0.5, txt, _ink(rgb[r, c]))
+                             for r in range(nrows) for c in range(ncols)
+                             if (txt := text_of(_flat(r, c, nrows_full, two_d)))],
+                        fontsize=fontsize, linespacing=1.2)
 
 
 def _auto_numbers(numbers: bool | None, nrows: int, ncols: int) -> tuple[bool, float]:
@@ -337,8 +332,11 @@ def _strip_legend(fig: Any, ax: Any, colors_list: list, label: str) -> None:
     ticks = [b for b in range(n) if b % max(1, n // 8) == 0]
     if n - 1 not in ticks:
         ticks.append(n - 1)
-    cb.set_ticks([b + 0.5 for b in ticks], labels=[str(b) for b in ticks], fontsize=6)
-    cb.ax.tick_params(length=0)
+    from .cells import tick_texts
+
+    cb.set_ticks([])  # no matplotlib ticks (nor a minor one per colour): one label artist
+    cb.minorticks_off()
+    tick_texts(cb.ax, {b + 0.5: str(b) for b in ticks}, fontsize=6)
     cb.set_label(label, fontsize=7)
     cb.outline.set_visible(False)
 
@@ -562,9 +560,10 @@ def draw_matrix(
     in_labels = []
     for gname, width in groups:
         in_labels += [str(i) for i in range(width)]
-    ax.set_xticks([j + 0.5 for j in range(nin)], in_labels, fontsize=6)
-    ax.set_yticks([i + 0.5 for i in range(nout)], _bit_names(layout, names), fontsize=7)
-    ax.tick_params(length=0)
+    from .cells import tick_texts
+
+    tick_texts(ax, {j + 0.5: t for j, t in enumerate(in_labels)}, fontsize=6)
+    tick_texts(ax, yticks={i + 0.5: t for i, t in enumerate(_bit_names(layout, names))})
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
     ax.set_xlabel("input bit (column = its image)", fontsize=8)

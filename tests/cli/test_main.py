@@ -29,6 +29,40 @@ def test_help_exits_0(capsys):
     assert code == 0 and "synthesize" in out
 
 
+def test_help_lists_every_subcommand_without_loading_them(capsys):
+    """``--help`` names every subcommand with the one-line help its own module registers,
+    though only the command being run is loaded."""
+    from linlayout.cli import COMMANDS, parser
+
+    code, out, _ = run_cli(capsys, "--help")
+    assert code == 0 and all(name in out for name in COMMANDS)
+    assert parser([]).format_help() == parser().format_help()
+    with pytest.raises(KeyError):
+        parser(["frobnicate"])
+
+
+@pytest.mark.parametrize("argv, loaded", [
+    (["--version"], set()),
+    (["show", "(_8,_8):(_8,_1)"], {"show"}),
+    (["examples"], {"examples"}),
+])
+def test_a_command_loads_only_its_own_module(argv, loaded):
+    """``linlayout --version`` imports no subcommand; a subcommand imports its own module, not
+    the others (nor the synthesizer, the conversion planner or the TTGIR reader it does not
+    use)."""
+    code = ("import sys, io, contextlib; from linlayout.cli import main, COMMANDS\n"
+            "with contextlib.redirect_stdout(io.StringIO()), "
+            "contextlib.redirect_stderr(io.StringIO()):\n"
+            f"    try: main({argv!r})\n"
+            "    except SystemExit: pass\n"
+            "print(sorted(c for c in COMMANDS if 'linlayout.cli.' + c in sys.modules))\n"
+            "print(sorted(m for m in ('linlayout.synthesis', 'linlayout.conversion', "
+            "'linlayout.triton', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == [repr(sorted(loaded)), "[]"]
+
+
 def test_python_m_linlayout_runs_the_cli():
     proc = subprocess.run([sys.executable, "-m", "linlayout", "synthesize"],
                           capture_output=True, text=True, encoding="utf-8", check=False)

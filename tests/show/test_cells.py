@@ -36,3 +36,22 @@ def test_tensor_shape():
                          {"dim0": 2, "dim1": 2, "dim2": 2})
     with pytest.raises(LayoutError, match="1-D and 2-D"):
         tensor_shape(three)
+
+
+def test_tick_texts_are_one_artist_a_side_and_no_ticks():
+    pytest.importorskip("matplotlib")
+    from linlayout.show.cell_labels import cell_labels
+    from linlayout.show.cells import frame, new_figure, tick_texts
+
+    fig = new_figure(3.0, 3.0)
+    ax = fig.add_subplot(1, 1, 1)
+    frame(ax, Window.around(64, 64, None, 64, 64), "m", "n")
+    assert not ax.get_xticks().size and not ax.get_yticks().size and not ax.texts
+    ticks = [a for a in ax.get_children() if hasattr(a, "labels")]
+    assert [len(a.labels) for a in ticks] == [16, 16]  # every 4th of 64 indices, a side
+    assert [t for _, _, t, _ in ticks[0].labels][:3] == ["0", "4", "8"]
+    assert ax.get_xlabel() == "n" and ax.get_ylabel() == "m" and cell_labels(ax) == []
+    with pytest.raises(LayoutError):
+        tick_texts(ax, {"x": "0"})
+    with pytest.raises(LayoutError):
+        tick_texts(ax, {0.5: 0})

@@ -8,6 +8,7 @@ from linlayout import LayoutError, cute
 
 mpl = pytest.importorskip("matplotlib")
 
+from linlayout.show.cell_labels import cell_labels  # noqa: E402
 from linlayout.show.mma_picture import draw_mma, draw_mma_atom, mma_atom_parts  # noqa: E402
 from linlayout.show.pictures import save  # noqa: E402
 
@@ -23,7 +24,7 @@ def test_cute_atom_panel(tmp_path):
     assert a.images[0].get_array().shape[:2] == (16, 16)
     assert c.images[0].get_array().shape[:2] == (16, 8)
     # B element (k, n) = CuTe's (n, k): PTX b0,b1 at k = 2·(lane%4) + {0,1}, n = lane/4
-    texts = {(int(t.get_position()[1]), int(t.get_position()[0])): t.get_text() for t in b.texts}
+    texts = {(int(y), int(x)): text for x, y, text in cell_labels(b)}
     assert texts[(2, 1)] == "T5V0" and texts[(3, 1)] == "T5V1"
     save(fig, str(tmp_path / "mma.svg"))
     assert "<svg" in (tmp_path / "mma.svg").read_text(encoding="utf-8")[:2000]
@@ -41,7 +42,7 @@ def test_triton_mma_and_dot_operands():
     ca, cb, cc, order = mma_atom_parts("sm80_16x8x16")
     assert order == "nk"
     assert a.layout.bases["lane"] == ca.bases["lane"]
-    assert len(fig.axes[2].texts) == 128
+    assert len(cell_labels(fig.axes[2])) == 128
     with pytest.raises(LayoutError, match="fit"):
         draw_mma(a.layout, c.layout, c.layout, b_order="nk")
 
@@ -60,7 +61,7 @@ def test_amd_mfma_atom_and_triton_mfma_panels():
     b, a, c = fig.axes[:3]
     assert a.images[0].get_array().shape[:2] == (32, 8)
     assert c.images[0].get_array().shape[:2] == (32, 32)
-    labels = {t.get_text() for t in a.texts}
+    labels = {text for _, _, text in cell_labels(a)}
     assert "T63V3" in labels and "T0V0" in labels  # all 64 lanes of the wavefront
     from linlayout.triton.encodings import amd_mfma, dot_operand
 
@@ -68,5 +69,5 @@ def test_amd_mfma_atom_and_triton_mfma_panels():
     fig = draw_mma(dot_operand(0, enc, 4).to_linear_layout([16, 16]),
                    dot_operand(1, enc, 4).to_linear_layout([16, 16]),
                    enc.to_linear_layout([16, 16]))
-    labels = {t.get_text() for ax in fig.axes[:3] for t in ax.texts}
+    labels = {text for ax in fig.axes[:3] for _, _, text in cell_labels(ax)}
     assert {f"T{lane}V0" for lane in range(64)} <= labels

@@ -28,7 +28,9 @@ from linlayout.show.tv_pictures import (add_hierarchy, draw_tv, holders, mode_si
 
 
 def _texts(ax) -> dict[tuple[int, int], str]:
-    return {(int(t.get_position()[1]), int(t.get_position()[0])): t.get_text() for t in ax.texts}
+    from linlayout.show.cell_labels import cell_labels
+
+    return {(int(y), int(x)): text for x, y, text in cell_labels(ax)}
 
 
 def test_mma_accumulator_labels_follow_the_ptx_fragment(tmp_path):
