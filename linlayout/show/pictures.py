@@ -594,7 +594,8 @@ def instruction_elements(load: LinearLayout, memory: LinearLayout, element_bits:
         ``({"load, lanes a-b": [flat tensor indices], …}, ConflictReport of the load)`` — ready
         for ``draw_memory(highlight=…)``.
     """
-    rep = bank_conflicts(load, memory, element_bits=element_bits, hardware=hardware)
+    rep = bank_conflicts(load, memory, element_bits=element_bits, hardware=hardware,
+                         instruction="ld.shared")
     k = rep.vector_elems.bit_length() - 1
     mcols, _ = memory_columns(memory, load.out_dim_names)
     vec_elems = [f2.apply(list(mcols), j) for j in range(1 << k)]
@@ -666,7 +667,8 @@ def draw_swizzle(
     model = None
     for ax, mem, name in ((axes[0], before, titles[0]), (axes[1], after, titles[1])):
         groups, rep = instruction_elements(load, mem, element_bits, hardware)
-        st = bank_conflicts(store, mem, element_bits=element_bits, hardware=hardware)
+        st = bank_conflicts(store, mem, element_bits=element_bits, hardware=hardware,
+                            instruction="st.shared")
         title = (f"{name}\nstore: {st.degree}-way, {st.wavefronts_per_warp} wavefront(s)/warp; "
                  f"load: {rep.degree}-way, {rep.wavefronts_per_warp} wavefront(s)/warp")
         draw_memory(mem, element_bits, hardware=hardware, highlight=groups, numbers=numbers,
