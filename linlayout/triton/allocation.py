@@ -45,7 +45,8 @@ from dataclasses import dataclass
 
 from .warp_specialize import WarpSpecialize, split_types
 
-__all__ = ["SharedAllocation", "SharedBuffer", "place_buffers", "shared_allocation"]
+__all__ = ["SharedAllocation", "SharedBuffer", "place_buffers", "scalar_atomic_bytes",
+           "shared_allocation"]
 
 #: Ops that may need a scratch buffer whose size is not modelled here.
 SCRATCH_OPS = frozenset({"ttg.convert_layout", "tt.reduce", "tt.scan", "tt.gather",
@@ -362,6 +363,9 @@ def _alloc_alignment(op: _Op, enc: str) -> int | None:
         return int(m.group(1))
     if "swizzled_shared" in enc:
         return 16
+    if "shared_linear" in enc:
+        m = re.search(r"\balignment\s*=\s*(\d+)", enc)
+        return int(m.group(1)) if m else None
     if "nvmma_shared" in enc:
         w = re.search(r"swizzlingByteWidth\s*=\s*(\d+)", enc)
         width = int(w.group(1)) if w else 0
@@ -384,6 +388,18 @@ def _capture_bytes(t: str, aliases: dict[str, str]) -> int | None:
     if m:
         return 2 if t == "bf16" else 4 if t == "index" else math.ceil(int(m.group(1)) / 8)
     return None
+
+
+def scalar_atomic_bytes(op_text: str) -> int | None:
+    """The scratch of a ``tt.atomic_rmw``/``tt.atomic_cas`` line whose used result is a
+    scalar: one element, ``max(8, bits) / 8`` bytes (``getRepShapeForAtomic`` and
+    ``defaultAllocationAnalysisScratchSizeFn`` in ``lib/Analysis/Allocation.cpp``). None for
+    a tensor result or a type not read."""
+    m = re.search(r"->\s*([\w!<>.]+)\s*$", op_text.split(" loc(")[0].rstrip())
+    if m is None or m.group(1).startswith("tensor"):
+        return None
+    bits = _BITS.get(m.group(1))
+    return max(8, bits) // 8 if bits else None
 
 
 def shared_allocation(text: str, default_warps: int,
@@ -431,6 +447,14 @@ def shared_allocation(text: str, default_warps: int,
             return None, f"{op.name} at line {op.line} may need scratch memory of a size " \
                          "not modelled"
         if op.name in ATOMIC_OPS and any(uses.get(r) for r in op.results):
+            if op.line in scratch and scratch[op.line] >= 0:
+                sized.add(id(op))
+                continue
+            nbytes = scalar_atomic_bytes(op.text)
+            if nbytes is not None:
+                scratch = {**scratch, op.line: nbytes}
+                sized.add(id(op))
+                continue
             return None, f"{op.name} at line {op.line}: its used result needs scratch memory"
     buffers: list[SharedBuffer] = []
     # explicit buffers: local_alloc in shared memory, in pre-order (= file order)
