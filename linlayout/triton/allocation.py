@@ -9,17 +9,20 @@ three steps, each replayed here:
 1. **buffers and sizes** (``getValuesAndSizes``): an explicit buffer per ``ttg.local_alloc``
    in shared memory (its allocation shape's elements × element bytes; alignment the
    ``alignment`` attribute, else the encoding's — ``swizzled_shared`` 16 bytes,
+   ``shared_linear`` its ``alignment`` parameter,
    ``nvmma_shared`` 128 × ``swizzlingByteWidth``/16, at least 128); a scratch buffer per op
    that needs one (128-byte aligned) — ``ttg.warp_specialize`` is sized here (its packed
    capture struct: integers and floats ``ceil(bits/8)`` bytes, pointers and tensor
    descriptors 8, a shared memdesc ``8 + 4·rank``; 8-byte aligned), ``ttg.convert_layout``,
    ``tt.reduce`` and ``tt.scan`` by the caller (``scratch``: ``linlayout check`` passes the sizes of the
-   scratch layouts it predicts); and the function's own scratch, one state
+   scratch layouts it predicts), as are ``tt.gather``, ``tt.histogram`` and tensor atomics
+   whose result is used; a scalar atomic's used result is sized here
+   (:func:`scalar_atomic_bytes`); and the function's own scratch, one state
    byte per worker warp (``getTotalPartitionWarps`` after ``AllocateWarpGroups`` padded the
    partitions to whole warp groups; 4-byte aligned), live for the whole function. A module
-   with any other op that may need scratch (a convert, reduce or scan the caller did not
-   size, ``tt.gather``, ``tt.histogram``, atomics whose result is used, calls,
-   ``ttng.tensormap_create``) is not placed: :func:`shared_allocation` says why.
+   with any other op that may need scratch (a convert, reduce, scan, gather, histogram or
+   tensor atomic the caller did not size, calls, ``ttng.tensormap_create``) or a padded or
+   partitioned buffer is not placed: :func:`shared_allocation` says why.
 2. **liveness** (``resolveLiveness``): operations numbered in post-order (an op after the
    ops of its regions); an explicit buffer lives from its ``local_alloc`` to the last use of
    it or of a view of it (``memdesc_*`` results, ``scf.for`` iter_args and results), a use
@@ -415,7 +418,8 @@ def shared_allocation(text: str, default_warps: int,
         regions: its ``ttg.warp_specialize`` regions
             (:func:`~.warp_specialize.find_warp_specialize`).
         scratch: the scratch bytes of ops this module cannot size itself, by line (a
-            ``ttg.convert_layout``'s, ``tt.reduce``'s or ``tt.scan``'s, 0 where none is
+            ``ttg.convert_layout``'s, ``tt.reduce``'s, ``tt.scan``'s, ``tt.gather``'s,
+            ``tt.histogram``'s or a tensor atomic's with a used result, 0 where none is
             needed); such an op at a line not given makes the module not placed.
 
     Source: ``AllocationAnalysis`` (``lib/Analysis/Allocation.cpp``),

@@ -15,7 +15,11 @@ The replay was written from ``lib/Analysis/Allocation.cpp`` before this comparis
 ``check`` predicts: 710 of 710) and reduces' (``ReduceOpHelper::getScratchSizeInBytes`` over
 the cross-warp rounds: 991 of 991, with the reduction fixtures added) and scans' on blocked
 layouts (``ScanLoweringHelper::getScratchSizeInBytes``: 1194 of 1194, with the scan fixture
-added) were added afterwards and compared the same way. Modules the replay does not
+added) were added afterwards and compared the same way; then gathers', histograms' and
+atomics' scratch and ``shared_linear`` alignments (``defaultAllocationAnalysisScratchSizeFn``,
+``GatherLoweringHelper``, ``getRepShapeForAtomic``, ``LocalAllocOp::getAlignmentOrDefault``:
+1249 of 1249, with the kernel's total ``ttg.shared`` compared too and three ``VARIANTS``
+whose gather and atomics do need scratch). Modules the replay does not
 place (an op whose scratch size it does not model) are counted and skipped. Mismatches are printed and the exit status is non-zero.
 """
 

@@ -10,7 +10,8 @@ import pathlib
 import pytest
 
 from linlayout.check.shared_memory.ops import module_allocation, predict_module
-from linlayout.triton.allocation import SharedBuffer, place_buffers, shared_allocation
+from linlayout.triton.allocation import (SharedBuffer, place_buffers, scalar_atomic_bytes,
+                                         shared_allocation)
 from linlayout.triton.ttgir import read_ttgir
 from linlayout.triton.warp_specialize import find_warp_specialize
 
@@ -97,3 +98,12 @@ def test_offsets_equal_tritons_allocator(key, truth):
     got["state"] = placed.offset("state")
     got["size"] = placed.size_bytes
     assert got == truth
+
+
+def test_a_scalar_atomic_result_takes_one_element_of_scratch():
+    assert scalar_atomic_bytes("%o = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %t : "
+                               "(!tt.ptr<f64>, f64, i1) -> f64") == 8
+    assert scalar_atomic_bytes("%o = tt.atomic_cas acq_rel, gpu, %p, %c, %v : "
+                               "(!tt.ptr<i1>, i1, i1) -> i1 loc(#loc3)") == 1
+    assert scalar_atomic_bytes("%o = tt.atomic_rmw add, relaxed, gpu, %p, %v, %m : (…) -> "
+                               "tensor<128xi32, #blocked>") is None

@@ -252,8 +252,10 @@ def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutErr
     where it stays in registers or shuffles, else ``elements of one round × max(8, element
     bits) / 8`` of its scratch layout (``getNumScratchElemsSwizzledCvt``); a reduce: the
     largest cross-warp round, summed over its operands (:func:`reduce_scratch_bytes`); a
-    scan on a blocked layout (:func:`scan_scratch_bytes`).
-    Ops whose prediction failed are left out (the module is then not placed)."""
+    scan on a blocked layout (:func:`scan_scratch_bytes`); a gather, histogram or tensor
+    atomic from its types (:func:`gather_scratch_bytes`, :func:`histogram_scratch_bytes`,
+    :func:`atomic_scratch_bytes`). Converts, reduces and scans whose prediction failed are
+    left out (the module is then not placed)."""
     out: dict[int, int] = {}
     for a, p in predictions:
         if isinstance(p, LayoutError):
