@@ -9,7 +9,8 @@ three steps, each replayed here:
 1. **buffers and sizes** (``getValuesAndSizes``): an explicit buffer per ``ttg.local_alloc``
    in shared memory (its allocation shape's elements × element bytes; alignment the
    ``alignment`` attribute, else the encoding's — ``swizzled_shared`` 16 bytes,
-   ``shared_linear`` its ``alignment`` parameter,
+   ``shared_linear`` its ``alignment`` parameter, ``padded_shared`` 16 bytes and its
+   padding counted (:func:`padded_elems`),
    ``nvmma_shared`` 128 × ``swizzlingByteWidth``/16, at least 128); a scratch buffer per op
    that needs one (128-byte aligned) — ``ttg.warp_specialize`` is sized here (its packed
    capture struct: integers and floats ``ceil(bits/8)`` bytes, pointers and tensor
@@ -21,7 +22,7 @@ three steps, each replayed here:
    byte per worker warp (``getTotalPartitionWarps`` after ``AllocateWarpGroups`` padded the
    partitions to whole warp groups; 4-byte aligned), live for the whole function. A module
    with any other op that may need scratch (a convert, reduce, scan, gather, histogram or
-   tensor atomic the caller did not size, calls, ``ttng.tensormap_create``) or a padded or
+   tensor atomic the caller did not size, calls, ``ttng.tensormap_create``) or a
    partitioned buffer is not placed: :func:`shared_allocation` says why.
 2. **liveness** (``resolveLiveness``): operations numbered in post-order (an op after the
    ops of its regions); an explicit buffer lives from its ``local_alloc`` to the last use of
@@ -48,8 +49,8 @@ from dataclasses import dataclass
 
 from .warp_specialize import WarpSpecialize, split_types
 
-__all__ = ["SharedAllocation", "SharedBuffer", "place_buffers", "scalar_atomic_bytes",
-           "shared_allocation"]
+__all__ = ["SharedAllocation", "SharedBuffer", "padded_elems", "place_buffers",
+           "scalar_atomic_bytes", "shared_allocation"]
 
 #: Ops that may need a scratch buffer whose size is not modelled here.
 SCRATCH_OPS = frozenset({"ttg.convert_layout", "tt.reduce", "tt.scan", "tt.gather",
@@ -369,6 +370,8 @@ def _alloc_alignment(op: _Op, enc: str) -> int | None:
     if "shared_linear" in enc:
         m = re.search(r"\balignment\s*=\s*(\d+)", enc)
         return int(m.group(1)) if m else None
+    if "padded_shared" in enc:
+        return 16
     if "nvmma_shared" in enc:
         w = re.search(r"swizzlingByteWidth\s*=\s*(\d+)", enc)
         width = int(w.group(1)) if w else 0
@@ -391,6 +394,17 @@ def _capture_bytes(t: str, aliases: dict[str, str]) -> int | None:
     if m:
         return 2 if t == "bf16" else 4 if t == "index" else math.ceil(int(m.group(1)) / 8)
     return None
+
+
+def padded_elems(elems: int, enc: str) -> int | None:
+    """Elements a ``#ttg.padded_shared<[I:+P, …] …>`` allocation of ``elems`` elements
+    spans, padding included: ``P`` elements after every ``I``, none after the last
+    (``PaddedSharedEncodingAttr::getPaddedSize``). None when the intervals are not read."""
+    m = re.search(r"padded_shared<\[([^\]]*)\]", enc)
+    pairs = re.findall(r"(\d+)\s*:\s*\+\s*(\d+)", m.group(1)) if m else []
+    if not pairs:
+        return None
+    return elems + sum((elems - 1) // int(i) * int(p) for i, p in pairs if int(i) > 0)
 
 
 def scalar_atomic_bytes(op_text: str) -> int | None:
@@ -471,12 +485,16 @@ def shared_allocation(text: str, default_warps: int,
         shape, bits, enc, space = md
         if "shared_memory" not in space:
             continue
-        if "padded" in enc or "partitioned" in enc:
-            return None, f"local_alloc at line {op.line}: a padded or partitioned layout"
+        if "partitioned" in enc:
+            return None, f"local_alloc at line {op.line}: a partitioned layout"
         align = _alloc_alignment(op, enc)
         if align is None:
             return None, f"local_alloc at line {op.line}: alignment of its layout not modelled"
-        size = math.prod(shape) * bits // 8
+        elems = padded_elems(math.prod(shape), enc) if "padded_shared" in enc \
+            else math.prod(shape)
+        if elems is None:
+            return None, f"local_alloc at line {op.line}: padding intervals not read"
+        size = elems * bits // 8
         live = _liveness(op, uses, defs, region_args)
         if live is None:
             return None, f"local_alloc at line {op.line}: its views are not followed"

@@ -19,7 +19,9 @@ added) were added afterwards and compared the same way; then gathers', histogram
 atomics' scratch and ``shared_linear`` alignments (``defaultAllocationAnalysisScratchSizeFn``,
 ``GatherLoweringHelper``, ``getRepShapeForAtomic``, ``LocalAllocOp::getAlignmentOrDefault``:
 1249 of 1249, with the kernel's total ``ttg.shared`` compared too and three ``VARIANTS``
-whose gather and atomics do need scratch). Modules the replay does not
+whose gather and atomics do need scratch); then ``padded_shared`` buffers
+(``getPaddedSize``, 16-byte aligned) with the two padded-layout probe fixtures and a variant
+holding two padded buffers: 1335 of 1335. Modules the replay does not
 place (an op whose scratch size it does not model) are counted and skipped. Mismatches are printed and the exit status is non-zero.
 """
 
@@ -41,7 +43,7 @@ from fixture import write_or_check  # noqa: E402
 OUT = ROOT / "tests" / "data" / "triton_allocation_offsets.json.gz"
 SOURCES = ("triton_warp_specialize_probes", "triton_global_probes", "triton_convert_probes",
            "triton_heldout_probes", "triton_reduce_probes", "triton_unused_result_probes",
-           "triton_scan_probes")
+           "triton_scan_probes", "triton_padded_fault_probes", "triton_padded_view_probes")
 
 
 #: Modules derived from the probes (or written out) whose scratch the probes leave at 0:
@@ -59,7 +61,26 @@ ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   }
 }
 """
+TWO_PADDED = """#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], \
+warpsPerCTA = [4, 1], order = [1, 0]}>
+#shA = #ttg.padded_shared<[512:+1] {order = [1, 0], shape = [16, 64]}>
+#shB = #ttg.padded_shared<[256:+1] {order = [1, 0], shape = [16, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, \
+ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: tensor<16x64xf16, #blocked>, %y: tensor<16x32xf16, #blocked>) \
+-> (tensor<16x64xf16, #blocked>, tensor<16x32xf16, #blocked>) {
+    %a = ttg.local_alloc %x : (tensor<16x64xf16, #blocked>) -> !ttg.memdesc<16x64xf16, #shA, #smem>
+    %b = ttg.local_alloc %y : (tensor<16x32xf16, #blocked>) -> !ttg.memdesc<16x32xf16, #shB, #smem>
+    %ra = ttg.local_load %a : !ttg.memdesc<16x64xf16, #shA, #smem> -> tensor<16x64xf16, #blocked>
+    %rb = ttg.local_load %b : !ttg.memdesc<16x32xf16, #shB, #smem> -> tensor<16x32xf16, #blocked>
+    tt.return %ra, %rb : tensor<16x64xf16, #blocked>, tensor<16x32xf16, #blocked>
+  }
+}
+"""
 VARIANTS = {
+    # two padded buffers live together: 2050 bytes, then one at the padded layout's alignment
+    "two_padded_buffers": (None, TWO_PADDED),
     # warps split the gather axis: not warp-local, the whole source goes to shared memory
     "gather_warps_on_axis": ("triton_heldout_probes/gather_M128_N8_i64_i32_i64_w4_100", [(
         "#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], "

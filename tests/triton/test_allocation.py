@@ -10,8 +10,8 @@ import pathlib
 import pytest
 
 from linlayout.check.shared_memory.ops import module_allocation, predict_module
-from linlayout.triton.allocation import (SharedBuffer, place_buffers, scalar_atomic_bytes,
-                                         shared_allocation)
+from linlayout.triton.allocation import (SharedBuffer, padded_elems, place_buffers,
+                                         scalar_atomic_bytes, shared_allocation)
 from linlayout.triton.ttgir import read_ttgir
 from linlayout.triton.warp_specialize import find_warp_specialize
 
@@ -83,6 +83,8 @@ def test_gather_histogram_and_atomic_scratch_is_sized():
     assert sizes["variants/gather_warps_on_axis"] == 128 * 8 * 8  # the whole i64 source
     assert sizes["variants/atomic_broadcast_result"] == 256 * 4  # 16 warps over 256 f32
     assert sizes["variants/atomic_scalar_results"] == 4  # one f32
+    # 16x64 f16 with 1 pad per 512 (2050 bytes), then 16x32 f16 at 16-byte alignment
+    assert sizes["variants/two_padded_buffers"] == 2064 + 1026
     hist = [k for k in sizes if "/hist_" in k]
     assert hist and all(sizes[k] > 0 for k in hist)
 
@@ -107,3 +109,9 @@ def test_a_scalar_atomic_result_takes_one_element_of_scratch():
                                "(!tt.ptr<i1>, i1, i1) -> i1 loc(#loc3)") == 1
     assert scalar_atomic_bytes("%o = tt.atomic_rmw add, relaxed, gpu, %p, %v, %m : (…) -> "
                                "tensor<128xi32, #blocked>") is None
+
+
+def test_padding_follows_every_interval_but_the_last():
+    enc = "#ttg.padded_shared<[512:+1, 64:+4] {order = [1, 0], shape = [16, 64]}>"
+    assert padded_elems(1024, enc) == 1024 + 1 + 15 * 4
+    assert padded_elems(1024, "#ttg.padded_shared<{order = [1, 0]}>") is None
