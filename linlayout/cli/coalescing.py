@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
                                  min_efficiency=args.min_efficiency,
                                  vector_elems=args.vector_elems, sector_bytes=args.sector_bytes,
                                  line_bytes=args.line_bytes,
-                                 base_alignment_bytes=args.base_alignment)
+                                 base_alignment_bytes=args.base_alignment,
+                                 lanes_per_warp=args.lanes)
     print(dumps(verdict.to_dict()) if args.json else verdict.to_text())
     return 0 if verdict.ok else 1
 
@@ -65,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--base-alignment", type=int, default=256, metavar="N",
                    help="the tensor's base is a multiple of N bytes (default 256, cudaMalloc); "
                         "below a line the worst placement is counted")
+    c.add_argument("--lanes", type=int, choices=(32, 64), default=32, metavar="N",
+                   help="lanes per warp: 32 (NVIDIA, the default) or 64 (an AMD wave64 "
+                        "wavefront); one request is one warp's access")
     c.add_argument("--min-efficiency", type=float, default=1.0, metavar="X",
                    help="smallest acceptable efficiency in (0, 1] (default 1.0: every fetched "
                         "sector byte used)")

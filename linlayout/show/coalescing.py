@@ -90,7 +90,7 @@ def coalescing_verdict(layout: LinearLayout, memory: Any, *, element_bits: int,
         min_efficiency: the smallest acceptable efficiency, in ``(0, 1]`` (default 1.0:
             every fetched sector byte used once).
         kwargs: ``vector_elems``, ``sector_bytes``, ``line_bytes``, ``base_alignment_bytes``,
-            ``limit`` of :func:`~linlayout.global_memory.global_access`.
+            ``limit``, ``lanes_per_warp`` of :func:`~linlayout.global_memory.global_access`.
 
     Raises:
         LayoutError: ``min_efficiency`` outside ``(0, 1]``, or anything

@@ -9,17 +9,21 @@ three steps, each replayed here:
 1. **buffers and sizes** (``getValuesAndSizes``): an explicit buffer per ``ttg.local_alloc``
    in shared memory (its allocation shape's elements × element bytes; alignment the
    ``alignment`` attribute, else the encoding's — ``swizzled_shared`` 16 bytes,
+   ``shared_linear`` its ``alignment`` parameter, ``padded_shared`` 16 bytes and its
+   padding counted (:func:`padded_elems`),
    ``nvmma_shared`` 128 × ``swizzlingByteWidth``/16, at least 128); a scratch buffer per op
    that needs one (128-byte aligned) — ``ttg.warp_specialize`` is sized here (its packed
    capture struct: integers and floats ``ceil(bits/8)`` bytes, pointers and tensor
    descriptors 8, a shared memdesc ``8 + 4·rank``; 8-byte aligned), ``ttg.convert_layout``,
    ``tt.reduce`` and ``tt.scan`` by the caller (``scratch``: ``linlayout check`` passes the sizes of the
-   scratch layouts it predicts); and the function's own scratch, one state
+   scratch layouts it predicts), as are ``tt.gather``, ``tt.histogram`` and tensor atomics
+   whose result is used; a scalar atomic's used result is sized here
+   (:func:`scalar_atomic_bytes`); and the function's own scratch, one state
    byte per worker warp (``getTotalPartitionWarps`` after ``AllocateWarpGroups`` padded the
    partitions to whole warp groups; 4-byte aligned), live for the whole function. A module
-   with any other op that may need scratch (a convert, reduce or scan the caller did not
-   size, ``tt.gather``, ``tt.histogram``, atomics whose result is used, calls,
-   ``ttng.tensormap_create``) is not placed: :func:`shared_allocation` says why.
+   with any other op that may need scratch (a convert, reduce, scan, gather, histogram or
+   tensor atomic the caller did not size, calls, ``ttng.tensormap_create``) or a
+   partitioned buffer is not placed: :func:`shared_allocation` says why.
 2. **liveness** (``resolveLiveness``): operations numbered in post-order (an op after the
    ops of its regions); an explicit buffer lives from its ``local_alloc`` to the last use of
    it or of a view of it (``memdesc_*`` results, ``scf.for`` iter_args and results), a use
@@ -45,7 +49,8 @@ from dataclasses import dataclass
 
 from .warp_specialize import WarpSpecialize, split_types
 
-__all__ = ["SharedAllocation", "SharedBuffer", "place_buffers", "shared_allocation"]
+__all__ = ["SharedAllocation", "SharedBuffer", "padded_elems", "place_buffers",
+           "scalar_atomic_bytes", "shared_allocation"]
 
 #: Ops that may need a scratch buffer whose size is not modelled here.
 SCRATCH_OPS = frozenset({"ttg.convert_layout", "tt.reduce", "tt.scan", "tt.gather",
@@ -362,6 +367,11 @@ def _alloc_alignment(op: _Op, enc: str) -> int | None:
         return int(m.group(1))
     if "swizzled_shared" in enc:
         return 16
+    if "shared_linear" in enc:
+        m = re.search(r"\balignment\s*=\s*(\d+)", enc)
+        return int(m.group(1)) if m else None
+    if "padded_shared" in enc:
+        return 16
     if "nvmma_shared" in enc:
         w = re.search(r"swizzlingByteWidth\s*=\s*(\d+)", enc)
         width = int(w.group(1)) if w else 0
@@ -386,6 +396,29 @@ def _capture_bytes(t: str, aliases: dict[str, str]) -> int | None:
     return None
 
 
+def padded_elems(elems: int, enc: str) -> int | None:
+    """Elements a ``#ttg.padded_shared<[I:+P, …] …>`` allocation of ``elems`` elements
+    spans, padding included: ``P`` elements after every ``I``, none after the last
+    (``PaddedSharedEncodingAttr::getPaddedSize``). None when the intervals are not read."""
+    m = re.search(r"padded_shared<\[([^\]]*)\]", enc)
+    pairs = re.findall(r"(\d+)\s*:\s*\+\s*(\d+)", m.group(1)) if m else []
+    if not pairs:
+        return None
+    return elems + sum((elems - 1) // int(i) * int(p) for i, p in pairs if int(i) > 0)
+
+
+def scalar_atomic_bytes(op_text: str) -> int | None:
+    """The scratch of a ``tt.atomic_rmw``/``tt.atomic_cas`` line whose used result is a
+    scalar: one element, ``max(8, bits) / 8`` bytes (``getRepShapeForAtomic`` and
+    ``defaultAllocationAnalysisScratchSizeFn`` in ``lib/Analysis/Allocation.cpp``). None for
+    a tensor result or a type not read."""
+    m = re.search(r"->\s*([\w!<>.]+)\s*$", op_text.split(" loc(")[0].rstrip())
+    if m is None or m.group(1).startswith("tensor"):
+        return None
+    bits = _BITS.get(m.group(1))
+    return max(8, bits) // 8 if bits else None
+
+
 def shared_allocation(text: str, default_warps: int,
                       regions: tuple[WarpSpecialize, ...] = (),
                       scratch: Mapping[int, int] | None = None
@@ -399,7 +432,8 @@ def shared_allocation(text: str, default_warps: int,
         regions: its ``ttg.warp_specialize`` regions
             (:func:`~.warp_specialize.find_warp_specialize`).
         scratch: the scratch bytes of ops this module cannot size itself, by line (a
-            ``ttg.convert_layout``'s, ``tt.reduce``'s or ``tt.scan``'s, 0 where none is
+            ``ttg.convert_layout``'s, ``tt.reduce``'s, ``tt.scan``'s, ``tt.gather``'s,
+            ``tt.histogram``'s or a tensor atomic's with a used result, 0 where none is
             needed); such an op at a line not given makes the module not placed.
 
     Source: ``AllocationAnalysis`` (``lib/Analysis/Allocation.cpp``),
@@ -431,6 +465,14 @@ def shared_allocation(text: str, default_warps: int,
             return None, f"{op.name} at line {op.line} may need scratch memory of a size " \
                          "not modelled"
         if op.name in ATOMIC_OPS and any(uses.get(r) for r in op.results):
+            if op.line in scratch and scratch[op.line] >= 0:
+                sized.add(id(op))
+                continue
+            nbytes = scalar_atomic_bytes(op.text)
+            if nbytes is not None:
+                scratch = {**scratch, op.line: nbytes}
+                sized.add(id(op))
+                continue
             return None, f"{op.name} at line {op.line}: its used result needs scratch memory"
     buffers: list[SharedBuffer] = []
     # explicit buffers: local_alloc in shared memory, in pre-order (= file order)
@@ -443,12 +485,16 @@ def shared_allocation(text: str, default_warps: int,
         shape, bits, enc, space = md
         if "shared_memory" not in space:
             continue
-        if "padded" in enc or "partitioned" in enc:
-            return None, f"local_alloc at line {op.line}: a padded or partitioned layout"
+        if "partitioned" in enc:
+            return None, f"local_alloc at line {op.line}: a partitioned layout"
         align = _alloc_alignment(op, enc)
         if align is None:
             return None, f"local_alloc at line {op.line}: alignment of its layout not modelled"
-        size = math.prod(shape) * bits // 8
+        elems = padded_elems(math.prod(shape), enc) if "padded_shared" in enc \
+            else math.prod(shape)
+        if elems is None:
+            return None, f"local_alloc at line {op.line}: padding intervals not read"
+        size = elems * bits // 8
         live = _liveness(op, uses, defs, region_args)
         if live is None:
             return None, f"local_alloc at line {op.line}: its views are not followed"

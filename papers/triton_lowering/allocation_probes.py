@@ -15,7 +15,13 @@ The replay was written from ``lib/Analysis/Allocation.cpp`` before this comparis
 ``check`` predicts: 710 of 710) and reduces' (``ReduceOpHelper::getScratchSizeInBytes`` over
 the cross-warp rounds: 991 of 991, with the reduction fixtures added) and scans' on blocked
 layouts (``ScanLoweringHelper::getScratchSizeInBytes``: 1194 of 1194, with the scan fixture
-added) were added afterwards and compared the same way. Modules the replay does not
+added) were added afterwards and compared the same way; then gathers', histograms' and
+atomics' scratch and ``shared_linear`` alignments (``defaultAllocationAnalysisScratchSizeFn``,
+``GatherLoweringHelper``, ``getRepShapeForAtomic``, ``LocalAllocOp::getAlignmentOrDefault``:
+1249 of 1249, with the kernel's total ``ttg.shared`` compared too and three ``VARIANTS``
+whose gather and atomics do need scratch); then ``padded_shared`` buffers
+(``getPaddedSize``, 16-byte aligned) with the two padded-layout probe fixtures and a variant
+holding two padded buffers: 1335 of 1335. Modules the replay does not
 place (an op whose scratch size it does not model) are counted and skipped. Mismatches are printed and the exit status is non-zero.
 """
 
@@ -37,7 +43,74 @@ from fixture import write_or_check  # noqa: E402
 OUT = ROOT / "tests" / "data" / "triton_allocation_offsets.json.gz"
 SOURCES = ("triton_warp_specialize_probes", "triton_global_probes", "triton_convert_probes",
            "triton_heldout_probes", "triton_reduce_probes", "triton_unused_result_probes",
-           "triton_scan_probes")
+           "triton_scan_probes", "triton_padded_fault_probes", "triton_padded_view_probes")
+
+
+#: Modules derived from the probes (or written out) whose scratch the probes leave at 0:
+#: ``{name: (base "source/name" or None, [(old, new), ...] or the whole TTGIR)}``. They are
+#: kept whole in the fixture's ``"variants"`` and replayed under ``variants/<name>``.
+SCALAR_ATOMIC = """module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, \
+ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @probe(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>) attributes {noinline = false} {
+    %one = arith.constant 1.000000e+00 : f32
+    %true = arith.constant true
+    %old = tt.atomic_rmw fadd, acq_rel, gpu, %X, %one, %true : (!tt.ptr<f32>, f32, i1) -> f32
+    %old2 = tt.atomic_cas acq_rel, gpu, %Y, %one, %old : (!tt.ptr<f32>, f32, f32) -> f32
+    tt.store %X, %old2 : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""
+TWO_PADDED = """#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], \
+warpsPerCTA = [4, 1], order = [1, 0]}>
+#shA = #ttg.padded_shared<[512:+1] {order = [1, 0], shape = [16, 64]}>
+#shB = #ttg.padded_shared<[256:+1] {order = [1, 0], shape = [16, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, \
+ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: tensor<16x64xf16, #blocked>, %y: tensor<16x32xf16, #blocked>) \
+-> (tensor<16x64xf16, #blocked>, tensor<16x32xf16, #blocked>) {
+    %a = ttg.local_alloc %x : (tensor<16x64xf16, #blocked>) -> !ttg.memdesc<16x64xf16, #shA, #smem>
+    %b = ttg.local_alloc %y : (tensor<16x32xf16, #blocked>) -> !ttg.memdesc<16x32xf16, #shB, #smem>
+    %ra = ttg.local_load %a : !ttg.memdesc<16x64xf16, #shA, #smem> -> tensor<16x64xf16, #blocked>
+    %rb = ttg.local_load %b : !ttg.memdesc<16x32xf16, #shB, #smem> -> tensor<16x32xf16, #blocked>
+    tt.return %ra, %rb : tensor<16x64xf16, #blocked>, tensor<16x32xf16, #blocked>
+  }
+}
+"""
+VARIANTS = {
+    # two padded buffers live together: 2050 bytes, then one at the padded layout's alignment
+    "two_padded_buffers": (None, TWO_PADDED),
+    # warps split the gather axis: not warp-local, the whole source goes to shared memory
+    "gather_warps_on_axis": ("triton_heldout_probes/gather_M128_N8_i64_i32_i64_w4_100", [(
+        "#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], "
+        "warpsPerCTA = [1, 4], order = [0, 1]}>",
+        "#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], "
+        "warpsPerCTA = [4, 1], order = [0, 1]}>")]),
+    # 16 warps over 256 elements: the used result broadcasts, so it goes through scratch
+    "atomic_broadcast_result": ("triton_global_probes/check_atomic_9_cuda90", [
+        ("warpsPerCTA = [8]", "warpsPerCTA = [16]"),
+        ('"ttg.num-warps" = 8', '"ttg.num-warps" = 16')]),
+    "atomic_scalar_results": (None, SCALAR_ATOMIC),
+}
+
+
+def variant_ttgirs() -> dict[str, str]:
+    """The TTGIR of every :data:`VARIANTS` module."""
+    out = {}
+    for name, (base, edit) in VARIANTS.items():
+        if base is None:
+            out[name] = edit
+            continue
+        source, probe = base.split("/", 1)
+        text = json.loads(gzip.decompress((ROOT / "tests" / "data" / f"{source}.json.gz")
+                                          .read_bytes()))["probes"][probe]["ttgir"]
+        for old, new in edit:
+            if old not in text:
+                raise SystemExit(f"variant {name}: {old!r} not in {base}")
+            text = text.replace(old, new)
+        out[name] = text
+    return out
 
 
 def triton_offsets(ttgir: str, capability: int) -> dict:
@@ -62,8 +135,11 @@ def triton_offsets(ttgir: str, capability: int) -> dict:
     nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, capability, 87)
     pm.run(mod, "allocation_probes")
     pathlib.Path(f.name).unlink()
-    out: dict = {"alloc": [], "captures": [], "scratch": [], "state": None}
+    out: dict = {"alloc": [], "captures": [], "scratch": [], "state": None, "size": None}
     for line in str(mod).splitlines():
+        total = re.search(r'"?ttg\.shared"? = (\d+)', line)
+        if total and line.lstrip().startswith("module"):
+            out["size"] = int(total.group(1))
         m = re.search(r"allocation\.offset = (\d+)", line)
         if not m:
             continue
@@ -91,7 +167,7 @@ def replay_offsets(ttgir: str) -> dict | None:
     return {"alloc": [b.offset_bytes for b in placed.buffers if b.kind == "alloc"],
             "captures": [b.offset_bytes for b in placed.buffers if b.kind == "captures"],
             "scratch": [b.offset_bytes for b in placed.buffers if b.kind == "scratch"],
-            "state": placed.offset("state")}
+            "state": placed.offset("state"), "size": placed.size_bytes}
 
 
 def build() -> tuple[dict, int, int]:
@@ -114,7 +190,16 @@ def build() -> tuple[dict, int, int]:
                 bad += 1
                 print(f"MISMATCH {source}/{name}: Triton {truth}, replay {mine}")
             probes[f"{source}/{name}"] = truth
-    return {"triton_version": triton.__version__, "probes": probes}, bad, skipped
+    variants = variant_ttgirs()
+    for name, text in variants.items():
+        mine = replay_offsets(text)
+        truth = triton_offsets(text, int(re.search(r'cuda:(\d+)', text).group(1)))
+        if truth != mine:
+            bad += 1
+            print(f"MISMATCH variants/{name}: Triton {truth}, replay {mine}")
+        probes[f"variants/{name}"] = truth
+    return {"triton_version": triton.__version__, "probes": probes,
+            "variants": variants}, bad, skipped
 
 
 def main(argv: list[str] | None = None) -> int:

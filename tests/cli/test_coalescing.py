@@ -61,3 +61,24 @@ def test_bad_input_is_one_line(capsys, extra, match):
     code, out, err = run_cli(capsys, *args)
     assert_one_line_error(code, out, err)
     assert match in err
+
+
+def test_lanes_64_counts_one_wavefront(capsys, tmp_path):
+    from linlayout import LinearLayout
+
+    lay = LinearLayout({"lane": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]],
+                        "register": [[1, 0], [2, 0]]}, out_dims={"dim0": 4, "dim1": 64})
+    path = tmp_path / "wave64.json"
+    path.write_text(json.dumps(lay.to_dict()))
+    args = ["coalescing", "--layout", str(path), "--memory", "strides:64,1",
+            "--element-bits", "32"]
+    code, out, _ = run_cli(capsys, *args, "--lanes", "64", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["coalesced"] is True
+    assert data["useful_bytes_per_instruction"] == 64 * 4 and data["instructions_per_warp"] == 4
+    assert data["sectors_per_warp"] == data["sector_floor"] == 32
+    code, out, err = run_cli(capsys, *args)  # a 32-lane warp cannot hold 64 lanes
+    assert_one_line_error(code, out, err)
+    assert "64" in err and "'warp'" in err
+    code, out, err = run_cli(capsys, *args, "--lanes", "16")
+    assert code == 2 and out == "" and "--lanes" in err

@@ -1,6 +1,6 @@
 """``linlayout.triton.allocation``: Triton 3.9's shared-memory allocator replayed — the
-placement algorithm on hand-made buffers, the modules it refuses, and every offset Triton's
-own pass gave on the probe TTGIRs (``papers/triton_lowering/allocation_probes.py``)."""
+placement algorithm on hand-made buffers, the modules it refuses, and every offset and total
+size Triton's own pass gave on the probe TTGIRs (``papers/triton_lowering/allocation_probes.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pathlib
 import pytest
 
 from linlayout.check.shared_memory.ops import module_allocation, predict_module
-from linlayout.triton.allocation import SharedBuffer, place_buffers, shared_allocation
+from linlayout.triton.allocation import (SharedBuffer, padded_elems, place_buffers,
+                                         scalar_atomic_bytes, shared_allocation)
 from linlayout.triton.ttgir import read_ttgir
 from linlayout.triton.warp_specialize import find_warp_specialize
 
@@ -55,13 +56,10 @@ def test_an_op_with_unmodelled_scratch_is_refused_with_the_reason():
     assert placed is not None and placed.offset("scratch") is not None
 
 
-def _cases():
-    data = json.loads(gzip.decompress((DATA / "triton_allocation_offsets.json.gz").read_bytes()))
-    return sorted(data["probes"].items())
-
-
-CASES = _cases()
-_SOURCES: dict = {}
+_FIXTURE = json.loads(gzip.decompress((DATA / "triton_allocation_offsets.json.gz")
+                                      .read_bytes()))
+CASES = sorted(_FIXTURE["probes"].items())
+_SOURCES: dict = {"variants": {k: {"ttgir": t} for k, t in _FIXTURE["variants"].items()}}
 
 
 def _ttgir(key):
@@ -76,6 +74,19 @@ def test_the_fixture_covers_hundreds_of_modules():
     assert len(CASES) >= 1100
     assert sum(1 for _, t in CASES if t["captures"]) >= 200
     assert sum(1 for _, t in CASES if t["scratch"]) >= 100
+    assert all(t["size"] is not None for _, t in CASES)
+
+
+def test_gather_histogram_and_atomic_scratch_is_sized():
+    """Each op's scratch as Triton's allocator sizes it: the module's ``ttg.shared``."""
+    sizes = {k: t["size"] for k, t in CASES}
+    assert sizes["variants/gather_warps_on_axis"] == 128 * 8 * 8  # the whole i64 source
+    assert sizes["variants/atomic_broadcast_result"] == 256 * 4  # 16 warps over 256 f32
+    assert sizes["variants/atomic_scalar_results"] == 4  # one f32
+    # 16x64 f16 with 1 pad per 512 (2050 bytes), then 16x32 f16 at 16-byte alignment
+    assert sizes["variants/two_padded_buffers"] == 2064 + 1026
+    hist = [k for k in sizes if "/hist_" in k]
+    assert hist and all(sizes[k] > 0 for k in hist)
 
 
 @pytest.mark.parametrize("key,truth", CASES, ids=[k for k, _ in CASES])
@@ -87,4 +98,20 @@ def test_offsets_equal_tritons_allocator(key, truth):
     got = {kind: [b.offset_bytes for b in placed.buffers if b.kind == kind]
            for kind in ("alloc", "captures", "scratch")}
     got["state"] = placed.offset("state")
+    got["size"] = placed.size_bytes
     assert got == truth
+
+
+def test_a_scalar_atomic_result_takes_one_element_of_scratch():
+    assert scalar_atomic_bytes("%o = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %t : "
+                               "(!tt.ptr<f64>, f64, i1) -> f64") == 8
+    assert scalar_atomic_bytes("%o = tt.atomic_cas acq_rel, gpu, %p, %c, %v : "
+                               "(!tt.ptr<i1>, i1, i1) -> i1 loc(#loc3)") == 1
+    assert scalar_atomic_bytes("%o = tt.atomic_rmw add, relaxed, gpu, %p, %v, %m : (…) -> "
+                               "tensor<128xi32, #blocked>") is None
+
+
+def test_padding_follows_every_interval_but_the_last():
+    enc = "#ttg.padded_shared<[512:+1, 64:+4] {order = [1, 0], shape = [16, 64]}>"
+    assert padded_elems(1024, enc) == 1024 + 1 + 15 * 4
+    assert padded_elems(1024, "#ttg.padded_shared<{order = [1, 0]}>") is None

@@ -29,7 +29,8 @@ from ...triton.allocation import SharedAllocation, shared_allocation
 from .reduce import reduce_steps
 from .warp_specialize import predict_warp_specialize
 
-__all__ = ["cached_copy", "convert_scratch_bytes", "embed_in_buffer", "layout_of",
+__all__ = ["atomic_scratch_bytes", "cached_copy", "convert_scratch_bytes", "embed_in_buffer",
+           "gather_scratch_bytes", "histogram_scratch_bytes", "layout_of",
            "module_allocation", "module_target", "predict_access", "predict_module",
            "reduce_scratch_bytes", "scan_scratch_bytes"]
 
@@ -251,8 +252,10 @@ def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutErr
     where it stays in registers or shuffles, else ``elements of one round × max(8, element
     bits) / 8`` of its scratch layout (``getNumScratchElemsSwizzledCvt``); a reduce: the
     largest cross-warp round, summed over its operands (:func:`reduce_scratch_bytes`); a
-    scan on a blocked layout (:func:`scan_scratch_bytes`).
-    Ops whose prediction failed are left out (the module is then not placed)."""
+    scan on a blocked layout (:func:`scan_scratch_bytes`); a gather, histogram or tensor
+    atomic from its types (:func:`gather_scratch_bytes`, :func:`histogram_scratch_bytes`,
+    :func:`atomic_scratch_bytes`). Converts, reduces and scans whose prediction failed are
+    left out (the module is then not placed)."""
     out: dict[int, int] = {}
     for a, p in predictions:
         if isinstance(p, LayoutError):
@@ -267,7 +270,87 @@ def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutErr
             nbytes = reduce_scratch_bytes(a) if a.op == "reduce" else scan_scratch_bytes(a)
             if nbytes is not None:
                 out[a.line] = nbytes
+    for a, _ in predictions:  # sized from the types alone, whatever the prediction
+        size = _TYPE_SIZED.get(a.op)
+        if size is not None:
+            nbytes = size(a)
+            if nbytes is not None:
+                out[a.line] = nbytes
     return out
+
+
+def histogram_scratch_bytes(a: Access) -> int | None:
+    """Triton 3.9's scratch for a ``tt.histogram`` access (``Allocation.cpp``,
+    ``defaultAllocationAnalysisScratchSizeFn``): ``max(bins, lanes per warp) × result
+    element bytes``. None when the result type or its layout is not known."""
+    t = a.destination
+    if t is None:
+        return None
+    try:
+        lanes = layout_of(t).in_dims.get("lane", 1)
+    except LayoutError:
+        return None
+    return max(math.prod(t.shape), lanes) * t.element_bits // 8
+
+
+def atomic_scratch_bytes(a: Access) -> int | None:
+    """Triton 3.9's scratch for a ``tt.atomic_rmw``/``tt.atomic_cas`` access
+    (``getRepShapeForAtomic`` in ``Allocation.cpp``): 0 when the result is unused or is a
+    tensor whose layout broadcasts nothing (every ``getFreeVariableMasks`` mask 0); else the
+    result's elements × ``max(8, element bits) / 8``. None for a scalar result
+    (:func:`~linlayout.triton.allocation.scalar_atomic_bytes` sizes it) or a layout not
+    known."""
+    if not a.result_used:
+        return 0
+    t = a.destination
+    if t is None or t.kind != "tensor":
+        return None  # a scalar: the allocator replay sizes it from the op's text
+    try:
+        masks = layout_of(t).free_variable_masks()
+    except LayoutError:
+        return None
+    if not any(masks.values()):
+        return 0
+    return math.prod(t.shape) * max(8, t.element_bits) // 8
+
+
+def gather_scratch_bytes(a: Access) -> int | None:
+    """Triton 3.9's ``GatherLoweringHelper::getScratchSizeInBytes`` for a ``tt.gather``
+    access: 0 when the gather is warp-local (``isWarpLocal``: no warp or block bit of the
+    source or index layout moves along the gather axis, both map warps and blocks the same
+    way onto the other dims, and lanes too), else the whole source tensor, its elements ×
+    ``⌈bits/8⌉``. None when the axis or a layout is not known."""
+    m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
+    if m is None or len(a.operand_types) < 2:
+        return None
+    src_t, idx_t = a.operand_types[0], a.operand_types[1]
+    try:
+        src, idx = layout_of(src_t), layout_of(idx_t)
+    except LayoutError:
+        return None
+    axis_dim = f"dim{int(m.group(1))}"
+    others = [d for d in src.out_dim_names if d != axis_dim]
+    if axis_dim not in src.out_dim_names or set(others) != set(idx.out_dim_names) - {axis_dim}:
+        return None
+
+    def sub(lay: LinearLayout, ins: list[str], outs: list[str]) -> LinearLayout:
+        return lay.sublayout([d for d in lay.in_dim_names if d in ins],
+                             [d for d in lay.out_dim_names if d in outs])
+
+    def zero(lay: LinearLayout) -> bool:
+        return not any(any(v) for vs in lay.bases.values() for v in vs)
+
+    warp_block = ["block", "warp"]
+    local = zero(sub(src, warp_block, [axis_dim])) and zero(sub(idx, warp_block, [axis_dim])) \
+        and sub(src, warp_block, others) == sub(idx, warp_block, others) \
+        and sub(src, ["lane"], others) == sub(idx, ["lane"], others)
+    if local:
+        return 0
+    return math.prod(src_t.shape) * -(-src_t.element_bits // 8)
+
+
+_TYPE_SIZED = {"histogram": histogram_scratch_bytes, "gather": gather_scratch_bytes,
+               "atomic_rmw": atomic_scratch_bytes, "atomic_cas": atomic_scratch_bytes}
 
 
 def scan_scratch_bytes(a: Access) -> int | None:

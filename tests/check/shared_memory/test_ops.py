@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
-from linlayout.check.shared_memory.ops import (convert_scratch_bytes, module_allocation,
-                                               predict_module, scan_scratch_bytes)
+from linlayout.check.shared_memory.ops import (atomic_scratch_bytes, convert_scratch_bytes,
+                                               gather_scratch_bytes, histogram_scratch_bytes,
+                                               module_allocation, predict_module,
+                                               scan_scratch_bytes)
 from linlayout.triton.ttgir import read_ttgir
 from tests.check.shared_memory.triton_fixtures import entries
 
@@ -36,3 +38,42 @@ def test_a_scan_across_warps_is_sized_and_placed():
     assert scan_scratch_bytes(scan) == 1024
     placed, why = module_allocation(module, predict_module(module))
     assert placed is not None and placed.offset("scratch") is not None, why
+
+
+GATHER = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], \
+warpsPerCTA = [WARPS], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, \
+ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%s: tensor<128x8xi64, #blocked>, %i: tensor<128x8xi32, #blocked>) {
+    %g = tt.gather %s[%i] {axis = 0 : i32} : (tensor<128x8xi64, #blocked>, \
+tensor<128x8xi32, #blocked>) -> tensor<128x8xi64, #blocked>
+    %h = tt.histogram %i : tensor<128x8xi32, #blocked> -> tensor<16xi32, #ttg.blocked<{\
+sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %a = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %m : (tensor<128x!tt.ptr<f32>, #ttg.blocked<{\
+sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>, tensor<128xf32, \
+#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>, \
+tensor<128xi1, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], \
+order = [0]}>>) -> tensor<128xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], \
+warpsPerCTA = [4], order = [0]}>>
+    tt.return %g, %h, %a
+  }
+}
+"""
+
+
+def _scratch_accesses(warps):
+    text = GATHER.replace("WARPS", warps)
+    return {a.op: a for a, _ in predict_module(read_ttgir(text, "k"))}
+
+
+def test_a_gather_across_warps_stages_its_whole_source():
+    # warps split the gather axis: 128 x 8 i64 elements go to shared memory
+    assert gather_scratch_bytes(_scratch_accesses("4, 1")["gather"]) == 128 * 8 * 8
+    # warps split the other axis the same way for source and indices: warp-local
+    assert gather_scratch_bytes(_scratch_accesses("1, 4")["gather"]) == 0
+
+
+def test_histogram_and_atomic_scratch():
+    ops = _scratch_accesses("1, 4")
+    assert histogram_scratch_bytes(ops["histogram"]) == 32 * 4  # max(16 bins, 32 lanes)
+    assert atomic_scratch_bytes(ops["atomic_rmw"]) == 0  # 128 lanes own 128 elements
