@@ -38,7 +38,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 TOLERANCE = 0.25  # clock64 estimates
-#: Largest excess (fraction of the launch's predicted wavefronts) called a stray count.
+#: Largest excess (fraction of the launch's predicted wavefronts) called a stray count. Set
+#: after the first H200 run, whose largest such excess was 2 of 2,048 (0.098 %); the serial
+#: cases of the second run (at most 8 of 16,384) stayed well inside it.
 STRAY = 0.001
 
 
