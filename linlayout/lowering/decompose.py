@@ -34,7 +34,7 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 
 __all__ = ["PLAIN_BOTTOM", "PLAIN_TOP", "Transposition", "WarpDecomposition", "decompose",
-           "warp_broadcast_bits"]
+           "hardware_permutation", "warp_broadcast_bits"]
 
 #: ``prmt`` selectors that keep both halves in place: a ``selp`` does the job.
 PLAIN_TOP = 0x3210
@@ -158,39 +158,8 @@ def decompose(src: LinearLayout, dst: LinearLayout, element_bits: int) -> WarpDe
         LayoutError: the register/lane conversion is not a permutation of hardware bits
             (Triton's cycle walk assumes one), or a layout has no lane dim.
     """
-    s_reg = [c for c in src.dim_columns("register") if c]
-    t_reg = [c for c in dst.dim_columns("register") if c]
-    s_lane, t_lane = list(src.dim_columns("lane")), list(dst.dim_columns("lane"))
-    n_warp = warp_broadcast_bits(src, dst)
-    if n_warp:
-        width = max(len(s_lane), len(t_lane))
-        s_lane = _padded(s_lane, width + n_warp)
-        t_lane = _padded(t_lane, width) + list(dst.dim_columns("warp"))
-    n_reg = max(len(s_reg), len(t_reg))
-    n_lane = max(len(s_lane), len(t_lane))
-    s_cols = _padded(s_reg, n_reg) + _padded(s_lane, n_lane)
-    t_cols = _padded(t_reg, n_reg) + _padded(t_lane, n_lane)
+    nxt, n_reg, n_lane, n_warp = hardware_permutation(src, dst)
     n = n_reg + n_lane
-    # the skeleton of P: T⁻¹ ∘ S (free variables zero, as Triton's lstsq); then the zero
-    # columns: common zeros are fixed points, the others are paired in order
-    sols = f2.solve_many(t_cols, s_cols)
-    perm: list[int] = []
-    for i, x in enumerate(sols):
-        if x is None:
-            raise LayoutError("the conversion moves elements between warps: not a shuffle "
-                              "conversion")
-        perm.append(x)
-    src_zero = [i for i in range(n) if s_cols[i] == 0 and t_cols[i] != 0]
-    dst_zero = [i for i in range(n) if t_cols[i] == 0 and s_cols[i] != 0]
-    for i in range(n):
-        if s_cols[i] == 0 and t_cols[i] == 0:
-            perm[i] = 1 << i
-    for a, b in zip(src_zero, dst_zero):
-        perm[a] = 1 << b
-    nxt = [_unit_index(v) for v in perm]
-    if sorted(nxt) != list(range(n)):
-        raise LayoutError("the conversion inside a warp is not a permutation of register and "
-                          "lane bits; Triton's shuffle decomposition does not apply")
     reg_perm = [0] * n_reg
     lane_perm = [0] * n_lane
     mixed: list[tuple[int, int]] = []
@@ -227,6 +196,57 @@ def decompose(src: LinearLayout, dst: LinearLayout, element_bits: int) -> WarpDe
     trans = _selectors(mixed, reg_perm, n_pack)
     return WarpDecomposition(tuple(reg_perm), tuple(lane_perm), tuple(trans), n_pack, n_reg,
                              n_lane, n_warp)
+
+
+def hardware_permutation(src: LinearLayout, dst: LinearLayout
+                         ) -> tuple[list[int], int, int, int]:
+    """The permutation ``P`` of hardware index bits that a conversion within each warp is,
+    as :func:`decompose` builds it (``getWarpLayoutConvertDecomposition``: broadcast
+    registers removed, register and lane dims padded with zero bases, zero columns paired
+    in order).
+
+    Returns:
+        ``(image, register_bits, lane_bits, warp_bits)``: ``image[b]`` is the destination
+        bit that source bit ``b`` becomes, bits numbered registers first, then lanes (the
+        destination's warp bits, when the source is broadcast over warps, last).
+
+    Raises:
+        LayoutError: as :func:`decompose`.
+    """
+    s_reg = [c for c in src.dim_columns("register") if c]
+    t_reg = [c for c in dst.dim_columns("register") if c]
+    s_lane, t_lane = list(src.dim_columns("lane")), list(dst.dim_columns("lane"))
+    n_warp = warp_broadcast_bits(src, dst)
+    if n_warp:
+        width = max(len(s_lane), len(t_lane))
+        s_lane = _padded(s_lane, width + n_warp)
+        t_lane = _padded(t_lane, width) + list(dst.dim_columns("warp"))
+    n_reg = max(len(s_reg), len(t_reg))
+    n_lane = max(len(s_lane), len(t_lane))
+    s_cols = _padded(s_reg, n_reg) + _padded(s_lane, n_lane)
+    t_cols = _padded(t_reg, n_reg) + _padded(t_lane, n_lane)
+    n = n_reg + n_lane
+    # the skeleton of P: T⁻¹ ∘ S (free variables zero, as Triton's lstsq); then the zero
+    # columns: common zeros are fixed points, the others are paired in order
+    sols = f2.solve_many(t_cols, s_cols)
+    perm: list[int] = []
+    for i, x in enumerate(sols):
+        if x is None:
+            raise LayoutError("the conversion moves elements between warps: not a shuffle "
+                              "conversion")
+        perm.append(x)
+    src_zero = [i for i in range(n) if s_cols[i] == 0 and t_cols[i] != 0]
+    dst_zero = [i for i in range(n) if t_cols[i] == 0 and s_cols[i] != 0]
+    for i in range(n):
+        if s_cols[i] == 0 and t_cols[i] == 0:
+            perm[i] = 1 << i
+    for a, b in zip(src_zero, dst_zero):
+        perm[a] = 1 << b
+    nxt = [_unit_index(v) for v in perm]
+    if sorted(nxt) != list(range(n)):
+        raise LayoutError("the conversion inside a warp is not a permutation of register and "
+                          "lane bits; Triton's shuffle decomposition does not apply")
+    return nxt, n_reg, n_lane, n_warp
 
 
 def warp_broadcast_bits(src: LinearLayout, dst: LinearLayout) -> int:
@@ -362,6 +382,6 @@ def _selectors(mixed: list[tuple[int, int]], reg: list[int], n_pack: int
             out.append(info)
     if n_pack == 2 and reg[0] == 1 and reg[1] == 0 and out:
         last = out[-1]
-        out[-1] = Transposition(last.register, last.lane, last.top_pre, last.bottom_pre,
-                                0x3120, 0x7564)
+        out[-1] = Transposition(last.register, last.lane, 0x3120, 0x7564,
+                                last.top_post, last.bottom_post)
     return out

@@ -33,9 +33,10 @@ from dataclasses import dataclass, field
 
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from .decompose import PLAIN_BOTTOM, PLAIN_TOP, Transposition, WarpDecomposition, decompose
+from .decompose import (PLAIN_BOTTOM, PLAIN_TOP, Transposition, WarpDecomposition, decompose,
+                        hardware_permutation)
 
-__all__ = ["WarpShuffleLowering", "lower_warp_shuffle"]
+__all__ = ["WarpShuffleLowering", "live_prmt_selectors", "lower_warp_shuffle"]
 
 # node kinds of the value graph
 _IN, _PACK, _UNPACK, _CONST, _SELECT, _PRMT, _BFLY, _IDX = range(8)
@@ -114,8 +115,25 @@ def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
             :func:`~.decompose.decompose`).
     """
     d = decompose(src, dst, element_bits)
-    g = _Graph()
     n_src = 1 << len([c for c in src.dim_columns("register") if c])
+    n_dst = 1 << len([c for c in dst.dim_columns("register") if c])
+    if not d.warp_bits:
+        d = _with_residual_register_perm(d, src, dst, element_bits)
+    g, outputs = _build(d, n_src, n_dst)
+    names = {_SELECT: "select", _PRMT: "permute", _BFLY: "shuffle", _IDX: "shuffle",
+             _PACK: "pack", _UNPACK: "unpack"}
+    triton_counts: Counter = Counter()
+    for k, c in g.emitted.items():
+        triton_counts[names[k]] += c
+    after, packs = _clean_counts(g, outputs, d.hardware_lane_bits)
+    return WarpShuffleLowering(d, "ship" if _ships(d) else "swap", element_bits,
+                               dict(sorted(triton_counts.items())), after, outputs,
+                               tuple(g.nodes), packs)
+
+
+def _build(d: WarpDecomposition, n_src: int, n_dst: int) -> tuple[_Graph, tuple[int, ...]]:
+    """The value graph of ``transferWithinWarp`` for ``d`` and its output nodes."""
+    g = _Graph()
     n = max(n_src, 1 << d.register_bits)
     vals: list[int] = [0] * n
     for i in range(n):
@@ -124,24 +142,60 @@ def lower_warp_shuffle(src: LinearLayout, dst: LinearLayout, element_bits: int
     if e > 1:
         vals = [g.add(_PACK, tuple(vals[i:i + e])) for i in range(0, n, e)]
     trans = d.transpositions
-    ship = len(trans) == 1 and d.lane_perm_trivial and trans[0].shippable
-    if ship:
+    if _ships(d):
         vals = _ship(g, vals, d.n_pack, trans[0])
     else:
         vals = _swap(g, vals, d, trans)
     if e > 1:
         vals = [g.add(_UNPACK, v, k) for v in vals for k in range(e)]
-    n_dst = 1 << len([c for c in dst.dim_columns("register") if c])
-    outputs = tuple(vals[:n_dst])
-    names = {_SELECT: "select", _PRMT: "permute", _BFLY: "shuffle", _IDX: "shuffle",
-             _PACK: "pack", _UNPACK: "unpack"}
-    triton_counts: Counter = Counter()
-    for k, c in g.emitted.items():
-        triton_counts[names[k]] += c
-    after, packs = _clean_counts(g, outputs, d.hardware_lane_bits)
-    return WarpShuffleLowering(d, "ship" if ship else "swap", element_bits,
-                               dict(sorted(triton_counts.items())), after, outputs,
-                               tuple(g.nodes), packs)
+    return g, tuple(vals[:n_dst])
+
+
+def _ships(d: WarpDecomposition) -> bool:
+    trans = d.transpositions
+    return len(trans) == 1 and d.lane_perm_trivial and trans[0].shippable
+
+
+def _with_residual_register_perm(d: WarpDecomposition, src: LinearLayout, dst: LinearLayout,
+                                 element_bits: int) -> WarpDecomposition:
+    """``d`` with ``P_reg`` replaced by the register renaming its stages need.
+
+    Triton's selector walk folds low (byte) register bits of ``P_reg`` into the ``prmt``
+    selectors; ``P_reg`` must then no longer move them. Rather than trusting the walk's
+    bookkeeping, the renaming is solved for: the stages are run once with no renaming
+    (every register labelled by its index), which gives the bit permutation ``Q`` they
+    apply, and ``P_reg = Q⁻¹ ∘ P`` on the register bits. Triton 3.9's compiled code packs
+    registers exactly so (its PTX, run lane by lane, reaches the destination on every probe
+    of ``papers/conversion/stage_probes.py``); where ``Q⁻¹ ∘ P`` is not a register
+    permutation, ``d`` is returned unchanged."""
+    n_reg, n_lane = d.register_bits, d.lane_bits
+    if n_reg == 0:
+        return d
+    plain = WarpDecomposition(tuple(range(n_reg)), d.lane_perm, d.transpositions, d.n_pack,
+                              n_reg, n_lane, d.warp_bits)
+    n = 1 << n_reg
+    g, outputs = _build(plain, n, n)
+    probe = WarpShuffleLowering(plain, "", max(element_bits, 8), {}, {}, outputs,
+                                tuple(g.nodes))
+    try:
+        held = _run(probe, 1 << n_lane, lambda i, lane: (i, lane))
+    except LayoutError:
+        return d
+    # the stages move register k of lane l' to output register r of lane l: invert on the
+    # unit vectors of P's images
+    perm = list(d.register_perm)
+    full = hardware_permutation(src, dst)[0]
+    for b in range(n_reg):
+        img = full[b]
+        r, lane = (1 << img, 0) if img < n_reg else (0, 1 << (img - n_reg))
+        k, lane_from = held[r][lane]
+        if lane_from or k == 0 or k & (k - 1):
+            return d
+        perm[b] = k.bit_length() - 1
+    if sorted(perm) != list(range(n_reg)):
+        return d
+    return WarpDecomposition(tuple(perm), d.lane_perm, d.transpositions, d.n_pack, n_reg,
+                             n_lane, d.warp_bits)
 
 
 def _pairs(num_regs: int, r_idx: int):
@@ -228,6 +282,12 @@ def _swap(g: _Graph, vals: list[int], d: WarpDecomposition,
 
 def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int
                   ) -> tuple[dict, tuple[tuple[int, ...], ...]]:
+    counts, packs, _ = _cleaned(g.nodes, outputs, lane_bits)
+    return counts, packs
+
+
+def _cleaned(nodes, outputs: tuple[int, ...], lane_bits: int
+             ) -> tuple[dict, tuple[tuple[int, ...], ...], set]:
     """Instruction counts after CSE, folding and dead-code elimination, and the live packed
     registers' source registers. A select on a lane bit at or above ``lane_bits`` (a warp
     bit of the thread id, read from the lane id where it is 0) folds to its first arm."""
@@ -236,7 +296,7 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int
     def key_of(i: int):
         if i in canon:
             return canon[i]
-        node = g.nodes[i]
+        node = nodes[i]
         kind = node[0]
         if kind == _CONST:
             c = ("c", node[1])
@@ -292,17 +352,26 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int
             elif c[0] == "idx":
                 out["shuffle_idx"] += 1
     packs = sorted(tuple(x[1] for x in c[1]) for c in live if c[0] == "pack")
-    return dict(sorted(out.items())), tuple(packs)
+    return dict(sorted(out.items())), tuple(packs), live
+
+
+def live_prmt_selectors(low: WarpShuffleLowering) -> list[int]:
+    """The constants of the lane-dependent ``prmt`` selectors that survive clean-up, sorted
+    (each ``select`` of two selector constants counted once, as its ``selp`` of two
+    immediates appears once in the PTX). For comparing with compiled code
+    (``papers/conversion/stage_probes.py``)."""
+    _, _, live = _cleaned(low.graph, low.outputs, low.decomposition.hardware_lane_bits)
+    sels = {c[3] for c in live if c[0] == "prmt"}
+    out: list[int] = []
+    for s in sels:
+        if isinstance(s, tuple) and s[0] == "sel" and s[2][0] == "c" and s[3][0] == "c":
+            out += [s[2][1], s[3][1]]
+    return sorted(out)
 
 
 def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,
              warp: int = 0) -> list[list[tuple]]:
-    d = low.decomposition
-    nodes = low.graph
     reg_cols = [i for i, c in enumerate(src.dim_columns("register")) if c]
-    e = 1 << d.n_pack
-    slot_bytes = 4 // e if e > 1 else 0
-    elem_bytes = max(1, low.element_bits // 8)
 
     def element(i: int, lane: int) -> tuple:
         full = 0
@@ -311,6 +380,18 @@ def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,
                 full |= 1 << pos
         out = src.apply({"register": full, "lane": lane})
         return tuple(out.values())
+
+    return _run(low, lanes, element, warp)
+
+
+def _run(low: WarpShuffleLowering, lanes: int, element, warp: int = 0) -> list[list[tuple]]:
+    """Evaluate the graph on every lane; ``element(i, lane)`` labels source register ``i``
+    of ``lane``."""
+    d = low.decomposition
+    nodes = low.graph
+    e = 1 << d.n_pack
+    slot_bytes = 4 // e if e > 1 else 0
+    elem_bytes = max(1, low.element_bits // 8)
 
     memo: dict[tuple[int, int], object] = {}
 

@@ -67,17 +67,19 @@ def test_packed_bytes_are_chosen_by_permutes_at_the_cost_of_tritons():
     assert plan.triton.path == "shuffle" and plan.saving == 0
 
 
-def test_a_stage_plan_the_executor_refutes_is_never_chosen():
-    # two transpositions of 16-bit elements: the modelled stages leave elements in the wrong
-    # registers, so the shuffle family falls back on its per-lane tables
+def test_two_transpositions_of_packed_elements_reach_dst():
+    # two transpositions of 16-bit elements: the low (byte) register bit the selectors fold
+    # in is no longer renamed again before packing, so the stages reach dst and the shuffle
+    # family keeps the cheaper of stages and tables
     p = PROBES["p05_b16_32x32_w4"]
     plan = plan_conversion(probe_layout(p["src"], p["shape"]),
                            probe_layout(p["dst"], p["shape"]), 16)
     stages = plan_stages(plan.problem, "cuda:90")
     assert stages is not None and stages.transpositions == 2
-    assert not execute_plan(plan.problem, stages).correct
-    assert plan.path("shuffle").method == "tables"
-    assert execute_plan(plan.problem, plan.path("shuffle").plan).correct
+    assert execute_plan(plan.problem, stages).correct
+    shuffle = plan.path("shuffle")
+    assert execute_plan(plan.problem, shuffle.plan).correct
+    assert shuffle.method in ("stages", "tables")
 
 
 def test_no_stage_plan_across_warps_or_for_general_bases():
