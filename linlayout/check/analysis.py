@@ -160,7 +160,8 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     async_vectors = {g.op.line: g.prediction.vector_elems for g in global_ops
                      if g.prediction is not None and g.op.short == "async_copy_global_to_local"}
     shared_vectors: dict[int, int] = {}
-    for a, pred in predict_module(module, target, async_vectors, load_sources(module, axis)):
+    sources = load_sources(module, axis)
+    for a, pred in predict_module(module, target, async_vectors, sources):
         if not isinstance(pred, LayoutError) and a.op == "async_copy_global_to_local":
             for side in pred.sides:
                 if side.emitted.opcode.startswith("cp.async") and side.emitted.vector_elems:
@@ -175,7 +176,8 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         if a.kind == "convert" and suggest and a.op == "convert_layout" \
                 and a.distributed is not None and a.destination is not None:
             saving = convert_saving(a.distributed.layout, a.destination.layout,
-                                    max(8, a.element_bits), target, hw)
+                                    max(8, a.element_bits), target, hw,
+                                    sources.get(a.operands[0]) if a.operands else None)
             if saving is not None:
                 r = replace(r, convert_saving=saving)
         if a.kind in ("store", "load") and r.degree is not None \

@@ -45,13 +45,15 @@ from ..errors import LayoutError
 from ..hardware import HardwareModel
 from ..layout import LinearLayout
 from ..lowering import Target
+from ..lowering.amd_pack import source_words
+from ..lowering.convert import check_source_load
 from ..synthesis import SwizzleResult, synthesize_swizzle
 from .cost import KINDS, path_cost, resolve_weights
 from .execute import execute_plan
 from .problem import ConversionProblem
 from .triton import TritonChoice, resolve_conversion_target, triton_choice
-from .shuffle import (RegisterPlan, ShufflePlan, merge_positions, plan_registers, plan_shuffles,
-                      select_bound, shuffle_bound, warp_map)
+from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, merge_positions,
+                      plan_registers, plan_shuffles, select_bound, shuffle_bound, warp_map)
 from .stages import StagePlan, plan_stages
 
 __all__ = ["PATHS", "ConversionPlan", "PathPlan", "plan_conversion"]
@@ -175,7 +177,8 @@ class ConversionPlan:
 def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                     hardware: HardwareModel | None = None,
                     weights: Mapping[str, float] | None = None,
-                    target: Target | str | None = None) -> ConversionPlan:
+                    target: Target | str | None = None,
+                    source_load: tuple[int, int] | None = None) -> ConversionPlan:
     """Plan a layout conversion on every path and pick the cheapest.
 
     Args:
@@ -191,6 +194,12 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
             (:attr:`ConversionPlan.triton`): a :class:`~linlayout.lowering.Target` or its text
             (``"cuda:80"``, ``"hip:gfx942"``); default the hardware preset's
             (:func:`~linlayout.lowering.target.default_target`: ``cuda:90`` for NVIDIA).
+        source_load: ``(dim, contiguity_elems)`` when the source was loaded from global
+            memory with consecutive addresses along out dim ``dim`` (AxisInfo's
+            contiguity), as :func:`~linlayout.lowering.convert_path` and ``check`` take it:
+            on AMD, packing 8/16-bit elements for a shuffle is then free where the load
+            already packed them, for Triton's path and the stage plan alike. None: any other
+            producer (one element per register).
 
     Returns:
         A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path,
@@ -199,8 +208,8 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
 
     Raises:
         LayoutError: bad layouts or sizes (:meth:`ConversionProblem.make`), block bases that
-            differ (a conversion across CTAs), bad weights, or an unknown target or one whose
-            warp size differs from the hardware model's.
+            differ (a conversion across CTAs), bad weights, an unknown target or one whose
+            warp size differs from the hardware model's, or a bad ``source_load``.
     """
     problem = ConversionProblem.make(src, dst, element_bits, hardware)
     ws = resolve_weights(weights)
@@ -209,7 +218,9 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
         raise LayoutError("src and dst place elements in different CTAs (their block bases "
                           "differ): converting across CTAs needs distributed shared memory, "
                           "which is not modelled; give layouts with the same block bases")
-    paths = (_registers(problem, ws), _shuffle(problem, ws, tgt), _shared(problem, ws, tgt))
+    source_load = check_source_load(source_load, problem.src)
+    paths = (_registers(problem, ws), _shuffle(problem, ws, tgt, source_load),
+             _shared(problem, ws, tgt))
     feasible = [p for p in paths if p.feasible]
     best = min(feasible, key=lambda p: p.cost)  # the shared-memory path always applies
     rivals = [p for p in paths if p.bound is not None and p.bound < best.cost - 1e-9]
@@ -221,7 +232,7 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
     else:
         argument = ("a plan below its cost is not ruled out: "
                     + ", ".join(f"{p.path}'s bound is {p.bound:g}" for p in rivals))
-    triton = triton_choice(problem, tgt, ws)
+    triton = triton_choice(problem, tgt, ws, source_load)
     optimal = not rivals
     if triton.cost is not None and triton.cost < best.cost - 1e-9:
         # the families hold Triton's constructions, so this is a gap in the model: say so
@@ -262,7 +273,8 @@ def _threads_hold_theirs(problem: ConversionProblem) -> bool:
                for a, b in zip(problem.columns("src", d), problem.columns("dst", d)))
 
 
-def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target) -> PathPlan:
+def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
+             source_load: tuple[int, int] | None = None) -> PathPlan:
     if warp_map(problem) is None:
         return PathPlan("shuffle", False, "some warp needs an element another warp holds "
                         "(the warp or block columns differ)", bound_note="does not apply")
@@ -278,12 +290,18 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target) -
             bound_cost += merges * min(ws["selp"], ws["prmt"] / (d - 1))
             note += (f"; some dst register draws on {merges + 1} classes of src registers "
                      f"across the lanes: selp + {d - 1}·prmt ≥ {merges}")
+    elif problem.element_bits in (8, 16) and _one_element_per_register(problem, source_load):
+        packed = amd_packing_bound(problem, ws)
+        if packed > bound_cost + 1e-9:
+            bound_cost = packed
+            note += (f"; the source holds one element per register, so packing them into "
+                     f"words costs v_perm_b32: at least {packed:g} in all")
     candidates: list[tuple[float, int, str, Any]] = []
     tables = plan_shuffles(problem, ws)
     if tables is not None:
         counts = _counts(**tables.instructions)
         candidates.append((path_cost(counts, 0, ws), 0, "tables", tables))
-    stages = plan_stages(problem, target)
+    stages = plan_stages(problem, target, source_load)
     try:
         if stages is not None and not execute_plan(problem, stages).correct:
             stages = None  # the modelled stages do not reach dst on this pair (see .stages)
@@ -312,6 +330,14 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target) -
         what += "; it meets the bound"
     return PathPlan("shuffle", True, what, counts, cost=cost, bound=bound_cost,
                     bound_note=note, plan=plan, method=method)
+
+
+def _one_element_per_register(problem: ConversionProblem,
+                              source_load: tuple[int, int] | None) -> bool:
+    """No two source elements share a 32-bit register when the convert starts."""
+    words = source_words(problem.src, problem.element_bits,
+                         *(source_load if source_load is not None else ()))
+    return len({w.word for w in words}) == len(words)
 
 
 def _matrix_instructions(target: Target) -> str | tuple[str | None, str] | None:

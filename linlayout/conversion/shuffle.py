@@ -62,8 +62,9 @@ from .._checks import instance_of
 from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
-__all__ = ["MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan", "ShufflePlan",
-           "ShuffleRound", "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
+__all__ = ["AMD_PACK_PERMUTES", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan",
+           "ShufflePlan", "ShuffleRound", "amd_packing_bound", "lacking_elements",
+           "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
            "shuffle_bound", "warp_map"]
 
 #: The planner tries every twist when it has at most this many bits (lane bits × word-index
@@ -222,6 +223,16 @@ def shuffle_bound(problem: ConversionProblem) -> int:
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`.
     """
+    return -(-lacking_elements(problem) * problem.element_bits // 32)
+
+
+def lacking_elements(problem: ConversionProblem) -> int:
+    """The most ``dst`` elements one lane lacks in ``src`` (module docstring): every one
+    must reach it by a shuffle.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
     instance_of(problem, ConversionProblem, "problem")
     u = problem.columns("src", "register")
     v = problem.columns("dst", "register")
@@ -231,10 +242,37 @@ def shuffle_bound(problem: ConversionProblem) -> int:
     offsets = [a ^ b for a, b in zip(problem.columns("src", "lane"),
                                      problem.columns("dst", "lane"))]
     if all(f2.in_span(x, both) for x in offsets):
-        lacking = (1 << rank_v) - (1 << inter)
-    else:
-        lacking = 1 << rank_v
-    return -(-lacking * problem.element_bits // 32)
+        return (1 << rank_v) - (1 << inter)
+    return 1 << rank_v
+
+
+#: On AMD, the ``v_perm_b32`` (``prmt`` kind) the backend spends packing ``j`` elements that
+#: sit in ``j`` different registers into one 32-bit word, by element width
+#: (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a 16-bit pair one; 8-bit pairs none,
+#: ``v_lshl_or_b32``/``v_or_b32_sdwa``; four bytes two, one per half).
+AMD_PACK_PERMUTES: Mapping[int, Mapping[int, int]] = {
+    8: {1: 0, 2: 0, 4: 2}, 16: {1: 0, 2: 1}, 32: {1: 0}, 64: {1: 0}}
+
+
+def amd_packing_bound(problem: ConversionProblem,
+                      weights: Mapping[str, float] | None = None) -> float:
+    """A lower bound on the cost of any shuffle conversion on AMD whose source elements sit
+    one per register (no producer packed them): each lane receives
+    :func:`lacking_elements` ``n`` elements in 32-bit words, and a word of ``j`` elements
+    from ``j`` registers costs one shuffle (two for 64-bit elements) plus
+    :data:`AMD_PACK_PERMUTES` permutes, so the cost is at least ``n · min_j (w_shfl · words
+    + permutes(j) · w_prmt) / j``. The packing forms are the ones Triton's and linlayout's
+    plans build (1, 2 or 4 elements per word); a plan that packs otherwise is not covered.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or bad weights.
+    """
+    ws = resolve_weights(weights)
+    n = lacking_elements(problem)
+    halves = 2 if problem.element_bits == 64 else 1
+    per = min((ws["shfl"] * halves + k * ws["prmt"]) / j
+              for j, k in AMD_PACK_PERMUTES[problem.element_bits].items())
+    return n * per
 
 
 def select_bound(problem: ConversionProblem) -> int:

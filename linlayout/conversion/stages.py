@@ -32,7 +32,8 @@ from typing import Any
 from .._checks import instance_of
 from ..errors import LayoutError
 from ..lowering import Target
-from ..lowering.convert import shuffle_instructions
+from ..lowering.amd_pack import source_words
+from ..lowering.convert import check_source_load, shuffle_instructions
 from ..lowering.shuffle import WarpShuffleLowering, lower_warp_shuffle
 from .cost import KINDS
 from .problem import ConversionProblem
@@ -75,12 +76,19 @@ class StagePlan:
                 "opcodes": dict(self.opcodes)}
 
 
-def plan_stages(problem: ConversionProblem, target: Target | str) -> StagePlan | None:
+def plan_stages(problem: ConversionProblem, target: Target | str,
+                source_load: tuple[int, int] | None = None) -> StagePlan | None:
     """The stage plan of ``problem`` counted on ``target``, or None when data must cross
     warps or the in-warp conversion is not a permutation of register and lane bits.
 
+    ``source_load``: ``(dim, contiguity_elems)`` when the source came from a global load
+    with consecutive addresses along out dim ``dim`` — on AMD, packing 8/16-bit elements
+    then costs what :func:`~linlayout.lowering.convert.convert_path` says for the same
+    convert (:mod:`~linlayout.lowering.amd_pack`); None: one element per register.
+
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or an unknown target.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
+            ``source_load`` not ``(dim, contiguity)`` naming a dim of ``src``.
 
     Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``) and gfx950's
     ``ConvertLayoutOpPermlaneSwap``, Triton 3.9, as modelled by
@@ -88,6 +96,7 @@ def plan_stages(problem: ConversionProblem, target: Target | str) -> StagePlan |
     """
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)
+    check_source_load(source_load, problem.src)
     if warp_map(problem) is None or problem.lane_bits == 0 \
             or "register" not in problem.src.in_dims or "register" not in problem.dst.in_dims:
         return None  # nothing to exchange between lanes, or not a warp shuffle
@@ -95,7 +104,11 @@ def plan_stages(problem: ConversionProblem, target: Target | str) -> StagePlan |
         low = lower_warp_shuffle(problem.src, problem.dst, problem.element_bits)
     except LayoutError:
         return None
-    opcodes = {e.opcode: e.per_thread for e in shuffle_instructions(low, target)}
+    words = None
+    if not target.is_nvidia and problem.element_bits in (8, 16):
+        words = source_words(problem.src, problem.element_bits,
+                             *(source_load if source_load is not None else ()))
+    opcodes = {e.opcode: e.per_thread for e in shuffle_instructions(low, target, words)}
     kinds = dict.fromkeys(KINDS, 0)
     for op, n in opcodes.items():
         kinds[kind_of(op)] += n

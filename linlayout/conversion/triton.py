@@ -118,7 +118,8 @@ def _offsets(memory: LinearLayout) -> LinearLayout:
 
 
 def triton_choice(problem: ConversionProblem, target: Target | str,
-                  weights: Mapping[str, float] | None = None) -> TritonChoice:
+                  weights: Mapping[str, float] | None = None,
+                  source_load: tuple[int, int] | None = None) -> TritonChoice:
     """Triton 3.9's path for ``problem`` on ``target`` and its cost under ``weights``.
 
     Args:
@@ -126,12 +127,16 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
         target: the compilation target (a :class:`~linlayout.lowering.Target` or its text;
             :func:`resolve_conversion_target`).
         weights: weights (:func:`~.cost.resolve_weights`: overrides of the defaults).
+        source_load: ``(dim, contiguity_elems)`` of the global load that produced the
+            source, as :func:`~linlayout.lowering.convert_path` takes it (AMD packing); None:
+            any other producer. ``check`` passes the same, so both count one convert alike.
 
     Returns:
         A :class:`TritonChoice` (``cost`` None when Triton's instructions are not modelled).
 
     Raises:
-        LayoutError: ``problem`` not a ConversionProblem, an unknown target, bad weights.
+        LayoutError: ``problem`` not a ConversionProblem, an unknown target, bad weights, a
+            bad ``source_load``.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``,
     ``transferWithinBlockSwizzling``) and ``lib/Tools/GenericSwizzling.cpp``, Triton 3.9.
@@ -140,7 +145,7 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
     target = Target.parse(target)
     weights = resolve_weights(weights)
     src, dst, bits = problem.src, problem.dst, problem.element_bits
-    cp = convert_path(src, dst, bits, target)
+    cp = convert_path(src, dst, bits, target, source_load)
     if cp.path in ("none", "registers"):
         what = "the layouts are equal: no code" if cp.path == "none" else \
             "register renaming in each thread: no instructions"

@@ -36,7 +36,7 @@ from .decompose import warp_broadcast_bits
 from .shuffle import WarpShuffleLowering, lower_warp_shuffle
 from .target import Target
 
-__all__ = ["PATHS", "REGISTER_SIDES", "ConvertPath", "amd_xor", "convert_path",
+__all__ = ["PATHS", "REGISTER_SIDES", "ConvertPath", "amd_xor", "check_source_load", "convert_path",
            "minimal_conversion", "shuffle_instructions"]
 
 #: The paths a conversion can take, cheapest first.
@@ -213,6 +213,26 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
     return tuple(Emitted(side, op, n, None, bits, 0, "") for op, (side, n) in out.items())
 
 
+def check_source_load(source_load: tuple[int, int] | None, src: LinearLayout
+                      ) -> tuple[int, int] | None:
+    """``source_load`` validated (see :func:`convert_path`): None, or ``(dim,
+    contiguity_elems)`` as a tuple of two ints with ``dim`` an out dim of ``src``.
+
+    Raises:
+        LayoutError: anything else.
+    """
+    if source_load is None:
+        return None
+    source_load = sequence_of(source_load, int, "source_load")
+    if len(source_load) != 2 or any(isinstance(v, bool) for v in source_load):
+        raise LayoutError(f"source_load must be (dim, contiguity_elems), got "
+                          f"{source_load!r}")
+    if not 0 <= source_load[0] < len(src.out_dims):
+        raise LayoutError(f"source_load dim {source_load[0]} is not a dim of the source "
+                          f"({dict(src.out_dims)})")
+    return tuple(source_load)
+
+
 def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
                  target: Target | str = "cuda:90",
                  source_load: tuple[int, int] | None = None) -> ConvertPath:
@@ -245,14 +265,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     log2_exact(element_bits, "element_bits", 1, 64)
     target = Target.parse(target)
-    if source_load is not None:
-        source_load = sequence_of(source_load, int, "source_load")
-        if len(source_load) != 2 or any(isinstance(v, bool) for v in source_load):
-            raise LayoutError(f"source_load must be (dim, contiguity_elems), got "
-                              f"{source_load!r}")
-        if not 0 <= source_load[0] < len(src.out_dims):
-            raise LayoutError(f"source_load dim {source_load[0]} is not a dim of the source "
-                              f"({dict(src.out_dims)})")
+    source_load = check_source_load(source_load, src)
     if dict(src.out_dims) != dict(dst.out_dims):
         raise LayoutError(f"convert between different tensors: {dict(src.out_dims)} vs "
                           f"{dict(dst.out_dims)}")

@@ -45,6 +45,19 @@ def counts(ptx: str) -> dict[str, int]:
             for k, rx in KINDS.items()}
 
 
+def line_counts(ptx: str, line: int) -> dict[str, int]:
+    """The same kinds, counting only the PTX lines whose ``.loc`` is source ``line`` (what
+    ``check`` attributes to the convert)."""
+    keep, cur = [], None
+    for raw in ptx.splitlines():
+        m = re.match(r"\s*\.loc\s+\d+\s+(\d+)\s+\d+", raw)
+        if m:
+            cur = int(m.group(1))
+        elif cur == line:
+            keep.append(raw)
+    return counts("\n".join(keep))
+
+
 def build() -> dict:
     import triton
     from triton.backends.compiler import GPUTarget
@@ -62,6 +75,10 @@ def build() -> dict:
         dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
         gl.store(Y + dm[:, None] * N + dn[None, :], y)
 
+    import inspect
+
+    src_lines, first = inspect.getsourcelines(g_cvt.fn)
+    cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
     ty = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
     target = GPUTarget("cuda", 90, 32)
     rng = random.Random(SEED)
@@ -96,11 +113,13 @@ def build() -> dict:
                                 warp=[coord(b, nb) for b in warp]))
         L, D = (gl.DistributedLinearLayout(x["reg"], x["lane"], x["warp"], [], [M, N])
                 for x in layouts)
-        with_cvt = counts(compile_ptx(L, D, M, N, bits, warps))
+        ptx = compile_ptx(L, D, M, N, bits, warps)
+        with_cvt = counts(ptx)
         without = counts(compile_ptx(D, D, M, N, bits, warps))
         probes[f"p{i:02d}_b{bits}_{M}x{N}_w{warps}"] = {
             "element_bits": bits, "shape": [M, N], "src": layouts[0], "dst": layouts[1],
-            "triton": {k: with_cvt[k] - without[k] for k in KINDS}}
+            "triton": {k: with_cvt[k] - without[k] for k in KINDS},
+            "triton_at_convert": line_counts(ptx, cvt_line)}
     return {"triton_version": triton.__version__, "probes": probes}
 
 

@@ -3,7 +3,8 @@ cost, beside ``plan_conversion``'s cheapest plan, under the default weights.
 
 Reads the TTGIR of the ``corpus`` fixture set (``tests/data/fixture_sets.json``: tutorial and
 ``tl`` kernels compiled by Triton 3.9 for cuda:80/90/100 and gfx942/950); needs no Triton.
-One row per distinct (layouts, element width, target): Triton's path, instructions and cost;
+One row per distinct (layouts, element width, target, producing global load): Triton's path,
+instructions and cost (with the producing load's contiguity, as ``check`` counts it);
 the plan's family and construction, instructions and cost; the saving; whether the plan is
 proven optimal; and whether every feasible path's plan, run on symbolic registers
 (``execute_plan`` / ``execute_shared``), yields the destination layout.
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from linlayout import LayoutError, plan_conversion  # noqa: E402
+from linlayout.check.registers import load_sources  # noqa: E402
 from linlayout.check.shared_memory.ops import module_target  # noqa: E402
 from linlayout.conversion import execute_plan, execute_shared  # noqa: E402
 from linlayout.triton.ttgir import find_accesses, read_ttgir  # noqa: E402
@@ -44,11 +46,13 @@ def _converts(set_name: str) -> dict:
             continue
         m = read_ttgir(e["ttgir"], case)
         target = module_target(m)
+        loads = load_sources(m)
         for a in find_accesses(m):
             if a.kind != "convert" or a.distributed is None or a.destination is None:
                 continue
+            load = loads.get(a.operands[0]) if a.operands else None
             key = (a.distributed.layout, a.destination.layout, max(8, a.element_bits),
-                   target)
+                   target, load)
             seen.setdefault(key, f"{case}:{a.line}")
     return seen
 
@@ -82,9 +86,10 @@ def main() -> int:
             "|---|---|---:|---|---:|---|---|---:|---:|---|---|"]
     tally: collections.Counter = collections.Counter()
     bad = []
-    for (src, dst, bits, target), where in _converts(args.set).items():
+    for (src, dst, bits, target, load), where in _converts(args.set).items():
         try:
-            plan = plan_conversion(src, dst, bits, hardware=target.hardware(), target=target)
+            plan = plan_conversion(src, dst, bits, hardware=target.hardware(), target=target,
+                                   source_load=load)
         except LayoutError as exc:
             rows.append(f"| {where} | {target.name} | {bits} | not planned: "
                         f"{str(exc).split(';')[0]} |||||||")

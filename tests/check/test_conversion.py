@@ -53,3 +53,23 @@ def test_no_saving_without_suggestions_or_across_warps():
                         "warp": [[1]]}, {"dim0": 128})
     assert convert_saving(src, dst, 32, Target.parse("cuda:90"), NVIDIA) is None
     assert convert_saving(src, dst, 12, Target.parse("cuda:90"), NVIDIA) is None  # bad width
+
+
+def test_the_saving_prices_tritons_path_with_the_producing_load():
+    # AMD, 16-bit, one register/lane exchange: Triton shuffles; whether packing costs
+    # v_perm_b32 depends on the load that produced the source, as in the convert's own
+    # prediction, and the planner now sees the same load
+    from linlayout import plan_conversion
+    from linlayout.hardware import AMD_CDNA3
+    from linlayout.lowering import convert_path
+
+    src = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [64], [128]]},
+                       {"dim0": 256})
+    dst = LinearLayout({"register": [[1], [128]], "lane": [[4], [8], [16], [32], [64], [2]]},
+                       {"dim0": 256})
+    target = Target.parse("hip:gfx942")
+    for load in (None, (0, 2)):
+        assert convert_saving(src, dst, 16, target, AMD_CDNA3, load) is None  # as cheap
+        plan = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target=target,
+                               source_load=load)
+        assert plan.triton.opcodes == convert_path(src, dst, 16, target, load).counts

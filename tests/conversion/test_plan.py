@@ -162,3 +162,72 @@ def test_register_only_and_lane_only_layouts():
     b = LinearLayout({"lane": [[16], [8], [4], [2], [1]]}, {"dim0": 32})
     plan = _executed(plan_conversion(a, b, 32))
     assert plan.best.path == "shuffle" and plan.best.instructions["shfl"] == 1 and plan.optimal
+
+
+# a 64-lane wavefront, register bit 1 <-> lane bit 5: one transposition, shuffled by Triton
+_WAVE = {"register": [[1], [2]], "lane": [[4], [8], [16], [32], [64], [128]]}
+_WAVE_DST = {"register": [[1], [128]], "lane": [[4], [8], [16], [32], [64], [2]]}
+
+
+def _wave(bases):
+    return LinearLayout(bases, {"dim0": 256})
+
+
+@pytest.mark.parametrize("source_load", [None, (0, 2), (0, 4)])
+@pytest.mark.parametrize("element_bits", [8, 16])
+def test_tritons_path_is_costed_as_check_counts_it(element_bits, source_load):
+    # the planner passes the producing load to convert_path, as check does: Triton's
+    # opcodes are the convert's own prediction, and the stage plan packs alike
+    from linlayout.hardware import AMD_CDNA3
+    from linlayout.lowering import convert_path
+
+    src, dst = _wave(_WAVE), _wave(_WAVE_DST)
+    plan = _executed(plan_conversion(src, dst, element_bits, hardware=AMD_CDNA3,
+                                     target="hip:gfx942", source_load=source_load))
+    path = convert_path(src, dst, element_bits, "hip:gfx942", source_load)
+    assert plan.triton.opcodes == path.counts
+    shuffle = plan.path("shuffle")
+    assert shuffle.method == "stages" and shuffle.cost == plan.triton.cost
+    assert shuffle.bound <= shuffle.cost
+
+
+def test_a_load_that_packs_the_source_makes_the_16_bit_shuffle_cheaper():
+    from linlayout.hardware import AMD_CDNA3
+
+    src, dst = _wave(_WAVE), _wave(_WAVE_DST)
+    loose = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target="hip:gfx942")
+    packed = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target="hip:gfx942",
+                             source_load=(0, 2))
+    assert loose.triton.opcodes.get("v_perm_b32") == 2
+    assert "v_perm_b32" not in packed.triton.opcodes
+    assert packed.triton.cost < loose.triton.cost
+
+
+def test_the_amd_bound_counts_packing_of_one_element_per_register():
+    # each lane lacks two 16-bit elements: one shuffle if packed, but packing two registers
+    # costs a v_perm_b32, so no plan costs less than 2 · min((1 + 0.5)/2, 1) = 1.5
+    from linlayout.conversion import ConversionProblem
+    from linlayout.conversion.shuffle import amd_packing_bound, lacking_elements
+    from linlayout.hardware import AMD_CDNA3
+
+    src, dst = _wave(_WAVE), _wave(_WAVE_DST)
+    pb = ConversionProblem.make(src, dst, 16, AMD_CDNA3)
+    assert lacking_elements(pb) == 2
+    assert amd_packing_bound(pb) == 1.5
+    assert amd_packing_bound(pb, {"prmt": 4}) == 2.0  # packing too dear: send them apart
+    plan = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target="hip:gfx942")
+    assert plan.path("shuffle").bound == 1.5
+    assert "v_perm_b32" in plan.path("shuffle").bound_note
+    # a load that already packed the pairs: the shuffle-count bound alone
+    packed = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target="hip:gfx942",
+                             source_load=(0, 2))
+    assert packed.path("shuffle").bound == 1.0
+
+
+@pytest.mark.parametrize("bad", [(0,), (5, 2), ("x", 2), (True, 2)])
+def test_a_bad_source_load_is_refused(bad):
+    from linlayout.hardware import AMD_CDNA3
+
+    with pytest.raises(LayoutError, match="source_load"):
+        plan_conversion(_wave(_WAVE), _wave(_WAVE_DST), 16, hardware=AMD_CDNA3,
+                        source_load=bad)
