@@ -3,7 +3,8 @@ with exact counts, a lower bound per path family and a symbolic check.
 
 * :mod:`.problem` — the validated input (:class:`ConversionProblem`);
 * :mod:`.cost` — the weights that price each instruction kind (:data:`DEFAULT_WEIGHTS`);
-* :mod:`.shuffle` — register renaming and warp-shuffle plans, the shuffle and select bounds;
+* :mod:`.shuffle` — register renaming and warp-shuffle plans, the shuffle and select bounds
+  (and, on AMD, the packing bound);
 * :mod:`.stages` — shuffle plans as select–shuffle–select stages (Triton's construction,
   run-time ``prmt`` byte selection, gfx950 permlane swaps) for any number of transpositions;
 * :mod:`.plan` — :func:`plan_conversion`, every path costed and the cheapest chosen;
@@ -17,12 +18,14 @@ from .execute import Execution, execute_plan, execute_shared
 from .plan import PATHS, ConversionPlan, PathPlan, plan_conversion
 from .problem import ConversionProblem
 from .triton import TritonChoice, triton_choice
-from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, plan_registers, plan_shuffles,
-                      select_bound, shuffle_bound)
+from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, amd_packing_bound,
+                      lacking_elements, plan_registers, plan_shuffles, select_bound,
+                      shuffle_bound)
 from .stages import StagePlan, plan_stages
 
 __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionProblem",
            "Execution", "PathPlan", "RegisterPlan", "ShufflePlan", "ShuffleRound", "StagePlan",
-           "TritonChoice", "execute_plan", "execute_shared", "plan_conversion",
+           "TritonChoice", "amd_packing_bound", "execute_plan", "execute_shared",
+           "lacking_elements", "plan_conversion",
            "plan_registers", "plan_shuffles", "plan_stages", "resolve_weights",
            "select_bound", "shuffle_bound", "triton_choice"]

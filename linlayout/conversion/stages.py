@@ -15,10 +15,14 @@ Triton takes this path only when the factorisation has at most one transposition
 (``cvtNeedsWarpShuffle``); the planner builds it for any number, costs it on the plan's
 target as Triton would emit it (:func:`~linlayout.lowering.convert.shuffle_instructions`) and
 keeps it when it beats the per-lane tables of :mod:`.shuffle` — so on every pair Triton
-shuffles, the shuffle family costs at most what Triton's own lowering costs. The value graph
-is run, not trusted: on some pairs of packed (8- and 16-bit) elements the modelled stages
-leave elements in the wrong registers (with two or more transpositions, and with one on some
-8-bit pairs), so :func:`~linlayout.plan_conversion` keeps a stage plan only when
+shuffles, the shuffle family costs at most what Triton's own lowering costs. The register
+renaming before packing is solved from the stages rather than taken from the selector walk's
+bookkeeping (:func:`~linlayout.lowering.shuffle.lower_warp_shuffle`), so every stage plan
+reaches ``dst`` — on every bit permutation tried, packed 8- and 16-bit elements with any
+number of transpositions included — and Triton 3.9's compiled stages, run lane by lane, do
+the same with the same instructions (``papers/conversion/stage_probes.py``, Triton's
+``force_warp_shuffle``). The value graph is still run, not trusted:
+:func:`~linlayout.plan_conversion` keeps a stage plan only when
 :func:`~linlayout.conversion.execute_plan` proves it reaches ``dst``. The construction needs
 the in-warp conversion to be a permutation of register and lane bits (unit-vector bases);
 otherwise no stage plan is built.

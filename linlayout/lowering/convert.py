@@ -36,8 +36,8 @@ from .decompose import warp_broadcast_bits
 from .shuffle import WarpShuffleLowering, lower_warp_shuffle
 from .target import Target
 
-__all__ = ["PATHS", "REGISTER_SIDES", "ConvertPath", "amd_xor", "check_source_load", "convert_path",
-           "minimal_conversion", "shuffle_instructions"]
+__all__ = ["PATHS", "REGISTER_SIDES", "ConvertPath", "amd_xor", "check_source_load",
+           "convert_path", "minimal_conversion", "shuffle_instructions"]
 
 #: The paths a conversion can take, cheapest first.
 PATHS = ("none", "registers", "shuffle", "shared")

@@ -381,6 +381,8 @@ def _selectors(mixed: list[tuple[int, int]], reg: list[int], n_pack: int
         else:
             out.append(info)
     if n_pack == 2 and reg[0] == 1 and reg[1] == 0 and out:
+        # (r0 r1) of P_reg folded into the last transposition; Triton 3.9's PTX applies it
+        # before the shuffle (P_reg acts first), not after as the public source's walk does
         last = out[-1]
         out[-1] = Transposition(last.register, last.lane, 0x3120, 0x7564,
                                 last.top_post, last.bottom_post)

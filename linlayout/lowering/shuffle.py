@@ -15,6 +15,16 @@ the factorisation of :mod:`.decompose` and emits, per thread:
    not trivial), then the second ``selp``/``prmt`` stage;
 3. unpacking, and the destination's registers (extra ones dropped, broadcast ones copied).
 
+Two points where the selector walk of the public source (``getTranspositionSelectors``)
+and Triton 3.9's compiled code part, both settled on the PTX, run lane by lane
+(``papers/conversion/stage_probes.py``): low (byte) register bits the walk folds into the
+``prmt`` selectors are moved by those selectors only — the wheel's ``P_reg`` no longer
+renames them, which the source's bookkeeping still does — and a register swap ``(r0 r1)``
+of four packed bytes is folded into the selectors *before* the shuffle (``0x3120``/``0x7564``,
+the first stage acting right after ``P_reg``). This module follows the compiled code: it
+solves ``P_reg`` as the renaming the stages need (:func:`lower_warp_shuffle`), which is
+Triton's on every probe.
+
 This module builds that code as a small value graph (:func:`lower_warp_shuffle`), counts
 each instruction as ``transferWithinWarp`` builds it and after common-subexpression
 elimination, folding of a ``select`` with equal arms and of identity byte permutes, and

@@ -188,11 +188,11 @@ def run_kernel(ptx: str, params: list[bytes | None], lanes: int = 32,
         for ln in range(lanes):
             if guard is not None and bool(regs[ln].get(guard, 0)) == neg:
                 continue
-            _step(ln, name, parts, ops, value, setreg, address, vec, locate, regs)
+            _step(ln, name, parts, ops, value, setreg, address, vec, locate)
     return mem
 
 
-def _step(ln, name, parts, ops, value, setreg, address, vec, locate, regs) -> None:
+def _step(ln, name, parts, ops, value, setreg, address, vec, locate) -> None:
     types = parts[1:]
     if name == "ld" and types[0] == "param":
         idx = int(re.search(r"_param_(\d+)", ops[1]).group(1))
