@@ -10,7 +10,9 @@ Run with Triton 3.9.0 installed (CPU only; a few minutes)::
 Each probe is one warp (3 register and 5 lane bits, a 16×16 tile of 8-, 16- or 32-bit
 integers): the source holds element ``i`` at register bits 0–2 and lane bits 3–7, the
 destination a random permutation of those bits (a seed drawn after the model was fixed:
-held out). The Gluon kernel loads the tile, converts it and stores it; its TTGIR gets the
+held out), plus every order whose 8-bit decomposition folds the register swap ``(r0 r1)``
+into a single transposition with butterfly shuffles (``f`` probes: where the side of the
+shuffle the fold goes to decides Triton's method). The Gluon kernel loads the tile, converts it and stores it; its TTGIR gets the
 ``force_warp_shuffle`` attribute on the convert (Triton 3.9's ``ConvertLayoutOp`` property
 that makes ``transferWithinWarp`` lower conversions with two or more register/lane
 transpositions too, which ``cvtNeedsWarpShuffle`` would send through shared memory) and is
@@ -59,6 +61,24 @@ def permutations(seed: int = SEED, count: int = PERMS) -> list[list[int]]:
         perm = list(range(n))
         rng.shuffle(perm)
         out.append(perm)
+    return out
+
+
+def folded_swaps() -> list[list[int]]:
+    """Every destination bit order whose 8-bit decomposition is one transposition with the
+    register swap ``(r0 r1)`` folded into its selectors and no lane permutation (butterfly
+    shuffles): the pairs where the fold's side of the shuffle decides Triton's method."""
+    import itertools
+
+    from linlayout.lowering.decompose import decompose
+
+    src = _layout(list(range(REGISTER_BITS + LANE_BITS)))
+    out = []
+    for perm in itertools.permutations(range(REGISTER_BITS + LANE_BITS)):
+        d = decompose(src, _layout(list(perm)), 8)
+        if d.n_pack == 2 and len(d.transpositions) == 1 and d.lane_perm_trivial \
+                and d.transpositions[0].top_pre == 0x3120:
+            out.append(list(perm))
     return out
 
 
@@ -150,7 +170,9 @@ def build() -> dict:
     target = GPUTarget("cuda", 90, 32)
     ident = list(range(REGISTER_BITS + LANE_BITS))
     probes = {}
-    for k, perm in enumerate(permutations()):
+    drawn = [(f"s{k:02d}", perm) for k, perm in enumerate(permutations())]
+    folded = [(f"f{k:02d}", perm) for k, perm in enumerate(folded_swaps())]
+    for tag, perm in drawn + folded:
         if perm[:REGISTER_BITS] == ident[:REGISTER_BITS] or \
                 sorted(perm[:REGISTER_BITS]) == ident[:REGISTER_BITS]:
             continue  # registers only: no shuffle
@@ -183,7 +205,7 @@ def build() -> dict:
             mem = run_kernel(ptx, [x, bytes(len(x)), None, None])
             # the TTGIR compile keeps the original file's locations: the convert's line
             line = cvt_line
-            probes[f"s{k:02d}_b{bits}"] = {
+            probes[f"{tag}_b{bits}"] = {
                 "perm": perm, "element_bits": bits,
                 "triton": {"reaches_dst": bytes(mem[1]) == x,
                            "ptx": ptx_counts(ptx, line),
