@@ -130,3 +130,51 @@ def test_a_warp_basis_in_the_source_registers_goes_through_shared_memory():
     dst = layout([1], [4, 8, 16, 32, 64, 128], [2], 5, 3)
     assert convert_path(src, dst, 32, "hip:gfx942").path == "shared"
     assert convert_path(JOIN_SRC, JOIN_DST, 16, "hip:gfx942").path == "shuffle"
+
+
+def _unit_layout(order):
+    """Register bits ``order[:3]``, lane bits ``order[3:]`` of a 256-element tensor."""
+    from linlayout import LinearLayout
+
+    return LinearLayout({"register": [[1 << b] for b in order[:3]],
+                         "lane": [[1 << b] for b in order[3:]]}, {"dim0": 256})
+
+
+def test_a_low_bit_folded_into_the_selectors_is_not_renamed_again():
+    # two transpositions of 16-bit pairs: the selectors move register bit 0 (a half of a
+    # packed register), so P_reg leaves it alone and registers 0 and 1 are packed together,
+    # as Triton 3.9's PTX packs them (papers/conversion/stage_probes.py)
+    src, dst = _unit_layout(range(8)), _unit_layout([7, 4, 2, 0, 3, 1, 5, 6])
+    low = lower_warp_shuffle(src, dst, 16)
+    assert len(low.decomposition.transpositions) == 2
+    assert low.decomposition.register_perm == (0, 1, 2)
+    assert low.packs == ((0, 1), (2, 3), (4, 5), (6, 7))
+    want = [[tuple(dst.apply({"register": r, "lane": lane}).values()) for lane in range(32)]
+            for r in range(8)]
+    assert low.execute(src, 32) == want
+
+
+def test_the_r0_r1_swap_of_packed_bytes_is_folded_before_the_shuffle():
+    # (r0 r1) of four packed bytes plus one transposition with butterfly lanes: Triton 3.9
+    # permutes the bytes (0x3120/0x7564) before the shuffle and swaps (1 shfl, 4 selp, 8 prmt)
+    from linlayout.lowering.shuffle import live_prmt_selectors
+
+    src, dst = _unit_layout(range(8)), _unit_layout([1, 0, 3, 2, 4, 5, 6, 7])
+    low = lower_warp_shuffle(src, dst, 8)
+    (t,) = low.decomposition.transpositions
+    assert (t.top_pre, t.bottom_pre) == (0x3120, 0x7564) and t.plain(pre=False)
+    assert low.method == "swap"
+    assert {k: low.counts[k] for k in ("shuffle", "select", "permute")} == \
+        {"shuffle": 1, "select": 4, "permute": 2}
+    assert live_prmt_selectors(low) == [0x3120, 0x3120, 0x7564, 0x7564]
+    low.execute(src, 32)  # bytes of one element stay together (raises otherwise)
+
+
+def test_hardware_permutation_is_the_conversion():
+    from linlayout.lowering.decompose import hardware_permutation
+
+    src, dst = _unit_layout(range(8)), _unit_layout([7, 4, 2, 0, 3, 1, 5, 6])
+    image, n_reg, n_lane, n_warp = hardware_permutation(src, dst)
+    assert (n_reg, n_lane, n_warp) == (3, 5, 0)
+    # source bit b holds tensor bit b; the destination holds it at the bit order lists it
+    assert image == [[7, 4, 2, 0, 3, 1, 5, 6].index(b) for b in range(8)]
