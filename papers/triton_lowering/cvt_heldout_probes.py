@@ -54,7 +54,7 @@ OUT = ROOT / "tests" / "data" / "triton_cvt_heldout_probes.json.gz"
 SEED = 2651
 N_GLUON = int(os.environ.get("N_GLUON", 180))
 N_TL = int(os.environ.get("N_TL", 90))
-REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.b(?:32|64)|prmt\.b32|"
+REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.[bfsu](?:16|32|64)|prmt\.b32|"
                           r"ds_bpermute_b32|ds_swizzle_b32|v_permlane\w+|v_perm_b32|"
                           r"v_cndmask_b32(?:_e\d+)?|\w+_dpp)$")
 SHARED_OPS = re.compile(r"^(ld\.shared|st\.shared|ldmatrix|stmatrix|ds_read|ds_write|"
@@ -317,10 +317,10 @@ def build(seed: int = SEED) -> dict:
         asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
         probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
                         "counts": asm_counts(asm, line)}
-        if line is None:  # tl kernels: the TTGIR's locations (base names) and counts by line
+        probes[name]["lines"] = asm_lines(asm)
+        if line is None:  # tl kernels: the TTGIR's locations (base names)
             probes[name]["ttgir"] = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"',
                                            k.asm["ttgir"])
-            probes[name]["lines"] = asm_lines(asm)
         if len(probes) % 20 == 0:
             print(f"  {len(probes)} compiled", flush=True)
 
@@ -478,6 +478,15 @@ def _instructions(ops: list) -> list:
     return out
 
 
+def _kernel_shared(p: dict) -> dict:
+    """The shared-memory opcodes of the whole kernel (LLVM may move a convert's loads next to
+    the store that consumes them, under the store's line)."""
+    out: collections.Counter = collections.Counter()
+    for counts in p["lines"].values():
+        out.update({k: v for k, v in counts.items() if not REGISTER_OPS.match(k)})
+    return dict(out)
+
+
 def _keep(shared_convert: bool):
     """Which register opcodes are compared: only the exchanges next to a convert that goes
     through shared memory (the packing of its vectors is not modelled), else all."""
@@ -505,7 +514,8 @@ def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
         via_shared = any(o["kind"] == "convert" and o["uses_shared_memory"] for o in ops)
         keep = _keep(via_shared)
         pred = summarise(_instructions(ops), amd, keep)
-        seen = summarise(p["counts"], amd, keep)
+        seen = summarise(reg(p["counts"]), amd, keep)
+        seen["shared"] = summarise(_kernel_shared(p), amd, keep)["shared"]
         packing = {k: v for k, v in reg(p["counts"]).items() if not keep(_register(k))}
         return pred, seen, empty, packing
     script = pathlib.Path(__file__).name
@@ -535,7 +545,7 @@ def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
             seen["registers"].update(summarise(reg(counts), amd, shuffles)["registers"])
     pred["shared"].update(summarise(
         [i for i in _instructions(ops) if i[0] != "register"], amd, lambda op: False)["shared"])
-    seen["shared"].update(summarise(shr(p["counts"]), amd, lambda op: False)["shared"])
+    seen["shared"].update(summarise(_kernel_shared(p), amd, lambda op: False)["shared"])
     tidy = lambda d: {k: dict(sorted((a, b) for a, b in v.items() if b))  # noqa: E731
                       for k, v in d.items()}
     return tidy(pred), tidy(seen), empty, dict(packing)
