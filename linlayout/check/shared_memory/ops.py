@@ -111,8 +111,8 @@ def predict_access(a: Access, target: Target,
     if a.kind == "convert":
         assert a.distributed is not None and a.destination is not None
         bits = moved_bits(a.element_bits, a.element_type)
-        return _convert(layout_of(a.distributed), layout_of(a.destination), bits, target,
-                        source_load)
+        return _f64_selects(_convert(layout_of(a.distributed), layout_of(a.destination), bits,
+                                     target, source_load), a.element_type)
     if a.kind == "scratch":
         m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
         axis = mlir_int(m.group(1), "axis") if m else None
@@ -127,11 +127,23 @@ def predict_access(a: Access, target: Target,
         elem = moved_bits(a.element_bits, a.element_type) if a.element_bits else 32
         pred = predict_private(a.op, operand, result, elem, target, axis, n,
                                bits if len(bits) == n else (), a.results_used, a.combine)
-        return with_registers(pred, a.op, operand, result, axis,
+        pred = with_registers(pred, a.op, operand, result, axis,
                               bits if len(bits) == n else (elem,) * n, target,
                               a.element_type.startswith(("i", "ui")),
                               tuple(layout_of(t) for t in a.operand_types), a.combiner)
+        return _f64_selects(pred, a.element_type) if a.op == "gather" else pred
     return predict_named(a.op, target)
+
+
+def _f64_selects(pred: Prediction, element_type: str) -> Prediction:
+    """``pred`` with NVIDIA's 64-bit selects spelled as the PTX spells them for ``f64``
+    values: LLVM's NVPTX backend prints a ``select`` on ``double`` as ``selp.f64`` (on
+    ``i64`` as ``selp.b64``); the 32-bit and narrower selects Triton emits are on integers."""
+    if element_type != "f64" or not any(e.opcode == "selp.b64" for e in pred.registers):
+        return pred
+    return dataclasses.replace(pred, registers=tuple(
+        dataclasses.replace(e, opcode="selp.f64") if e.opcode == "selp.b64" else e
+        for e in pred.registers))
 
 
 @memoize(1024)
