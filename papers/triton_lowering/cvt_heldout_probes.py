@@ -540,8 +540,10 @@ def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
     shuffles = _keep(True)
     pred["registers"].update(summarise(
         [i for i in _instructions(rest) if i[0] == "register"], amd, shuffles)["registers"])
+    # tensor-memory ops broadcast a warp-uniform value with one shfl.sync.idx of their own
+    named = {s for s, os_ in by_line.items() if any(o["kind"] == "named" for o in os_)}
     for s, counts in p["lines"].items():
-        if s not in cvt_lines:
+        if s not in cvt_lines and s not in named:
             seen["registers"].update(summarise(reg(counts), amd, shuffles)["registers"])
     pred["shared"].update(summarise(
         [i for i in _instructions(ops) if i[0] != "register"], amd, lambda op: False)["shared"])
