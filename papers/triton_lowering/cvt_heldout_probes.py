@@ -2,9 +2,9 @@
 """Held-out conversion probes: ``linlayout check --json``, convert by convert, against the
 PTX/AMDGCN Triton 3.9.0 emits — on kernels drawn after every convert rule was written.
 
-Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~10 min)::
+Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~5 min)::
 
-    python papers/triton_lowering/cvt_heldout_probes.py                 # writes tests/data/triton_cvt_heldout_probes.json.gz
+    python papers/triton_lowering/cvt_heldout_probes.py                 # writes the fixture
     python papers/triton_lowering/cvt_heldout_probes.py --check         # compare, write nothing
     python papers/triton_lowering/cvt_heldout_probes.py --compare-only  # the committed fixture
 
@@ -54,8 +54,8 @@ OUT = ROOT / "tests" / "data" / "triton_cvt_heldout_probes.json.gz"
 SEED = 2651
 N_GLUON = int(os.environ.get("N_GLUON", 180))
 N_TL = int(os.environ.get("N_TL", 90))
-REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.[bfsu](?:16|32|64)|prmt\.b32|"
-                          r"ds_bpermute_b32|ds_swizzle_b32|v_permlane\w+|v_perm_b32|"
+REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.[bfsu](?:16|32|64)|"
+                          r"prmt\.b32|ds_bpermute_b32|ds_swizzle_b32|v_permlane\w+|v_perm_b32|"
                           r"v_cndmask_b32(?:_e\d+)?|\w+_dpp)$")
 SHARED_OPS = re.compile(r"^(ld\.shared|st\.shared|ldmatrix|stmatrix|ds_read|ds_write|"
                         r"ds_load|ds_store)")
@@ -82,8 +82,10 @@ def asm_lines(asm: str) -> dict:
 
 
 def _counted(asm: str, want, by_line: dict | None = None) -> dict:
-    files = {m.group(1): pathlib.Path(m.group(2)).name
-             for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', asm, re.M)}
+    # PTX: .file 1 "/dir/name.py"; AMDGCN: .file 1 "/dir" "name.py"
+    files = {m.group(1): pathlib.Path(m.group(3) or m.group(2)).name
+             for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?', asm,
+                                  re.M)}
     cur, inline = None, False
     out: collections.Counter = collections.Counter()
     for raw in asm.splitlines():
