@@ -244,7 +244,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     Raises:
         LayoutError: the layouts describe different tensors; ``element_bits`` not a power of
             two in 1…64; an unknown target; ``source_load`` not two ints naming a dim of
-            ``src``.
+            ``src``; ``packed_source`` not a bool.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``),
     ``lib/Analysis/Utility.cpp`` (``minimalCvtLayout``, ``cvtNeedsWarpShuffle``,
@@ -254,6 +254,8 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     log2_exact(element_bits, "element_bits", 1, 64)
     target = Target.parse(target)
+    if not isinstance(packed_source, bool):
+        raise LayoutError(f"packed_source must be True or False, got {packed_source!r}")
     if source_load is not None:
         source_load = sequence_of(source_load, int, "source_load")
         if len(source_load) != 2 or any(isinstance(v, bool) for v in source_load):
