@@ -23,17 +23,19 @@ Two families, seed ``SEED`` (none of the other probe scripts' seeds):
   ``tl.gather`` and a ``tl.dot`` whose accumulator is stored; random shapes, types and warps
   on the same five targets. The whole kernel's assembly is counted.
 
-For each probe the fixture keeps the TTGIR (``loc`` removed, lines kept) and the assembly's
-register-exchange opcodes (``shfl``/``selp``/``prmt``/``redux``; ``ds_bpermute``/
-``ds_swizzle``/DPP/``v_permlane*``/``v_cndmask``/``v_perm``) and shared-memory opcodes.
-:func:`compare` runs ``linlayout check --json`` on the TTGIR and compares, per probe, the
-register instructions of its ``"space": "register"`` entries and the shared-memory
-instructions of its other entries with the assembly: NVIDIA shared-memory instructions by
-width (``ld.shared/16B``, ``ldmatrix.x4``...), AMD ones by LDS bytes per thread. In ``t_``
-kernels with a reduce or scan only the exchanges themselves are compared (the selects and
-packing around them are not modelled); ``v_cndmask``/``v_perm`` are compared only in ``g_``
-probes (AMD spends them on addresses and stores too). Exits 1 on a difference not listed in
-``tests/data/known_mismatches.json`` (set ``cvt_heldout``).
+For each probe the fixture keeps the TTGIR (``loc`` removed, lines kept; the ``tl`` kernels
+keep theirs, file base names only) and, by source line, the assembly's register-exchange
+opcodes (``shfl``/``selp``/``prmt``/``redux``; ``ds_bpermute``/``ds_swizzle``/DPP/
+``v_permlane*``/``v_cndmask``/``v_perm``; outside inline assembly) and shared-memory opcodes.
+:func:`compare` runs ``linlayout check --json`` on the TTGIR (:func:`prediction`) and
+compares the register instructions of its ``"space": "register"`` entries on each convert's
+(or gather's) source line with the assembly's on that line, the exchanges of reduces and
+scans with the rest of the kernel's (their selects and packing are not modelled), and the
+shared-memory instructions with the whole kernel's (LLVM may sink a convert's loads to the
+store's line): NVIDIA by width (``ld.shared/16B``, ``ldmatrix...x4``), AMD by LDS bytes per
+thread. Next to a convert that goes through shared memory only exchanges are compared: the
+``prmt``/``v_perm`` packing its vectors is not modelled (counted and printed apart). Exits 1
+on a difference not listed in ``tests/data/known_mismatches.json`` (set ``cvt_heldout``).
 """
 
 from __future__ import annotations
