@@ -38,7 +38,7 @@ from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
 from .global_memory import check_global
-from .registers import load_sources
+from .registers import load_sources, truncated_sources
 from ..triton.axisinfo import analyse_axis_info
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
@@ -161,7 +161,8 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
                      if g.prediction is not None and g.op.short == "async_copy_global_to_local"}
     shared_vectors: dict[int, int] = {}
     sources = load_sources(module, axis)
-    for a, pred in predict_module(module, target, async_vectors, sources):
+    for a, pred in predict_module(module, target, async_vectors, sources,
+                                  truncated_sources(module)):
         if not isinstance(pred, LayoutError) and a.op == "async_copy_global_to_local":
             for side in pred.sides:
                 if side.emitted.opcode.startswith("cp.async") and side.emitted.vector_elems:

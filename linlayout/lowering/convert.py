@@ -152,7 +152,8 @@ def _permlane_swap(low: WarpShuffleLowering) -> tuple[str, ...] | None:
 
 
 def shuffle_instructions(low: WarpShuffleLowering, target: Target,
-                         words: tuple[SourceWord, ...] | None = None) -> tuple[Emitted, ...]:
+                         words: tuple[SourceWord, ...] | None = None, *,
+                         packed_source: bool = False) -> tuple[Emitted, ...]:
     """The register instructions of a shuffle lowering as ``Emitted`` records (count per
     thread after LLVM's clean-ups). NVIDIA: ``shfl.sync.bfly/idx.b32`` (two per 64-bit
     value), ``selp.b32``/``selp.b64``, ``prmt.b32`` (plus three per register that packs four
@@ -161,7 +162,9 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
     value), ``v_cndmask_b32`` (two per 64-bit select), ``v_perm_b32``; on gfx950 the
     ``v_permlane{16,32}_swap_b32`` path where it applies; plus, for 8- and 16-bit elements,
     the ``v_perm_b32`` that packing costs given where the source elements sit (``words``,
-    :func:`.amd_pack.source_words`; None: one element per register).
+    :func:`.amd_pack.source_words`; None: one element per register) — none when
+    ``packed_source``: the producer builds every packed register itself (a float truncation
+    to 16 bits, :func:`convert_path`).
 
     Raises:
         LayoutError: ``target`` is not a Target.
@@ -176,7 +179,7 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
             out.setdefault(op, [side, 0])[1] += n
 
     swap = _permlane_swap(low) if target.arch == "gfx950" else None
-    if not target.is_nvidia and low.packs and low.element_bits in (8, 16):
+    if not target.is_nvidia and low.packs and low.element_bits in (8, 16) and not packed_source:
         if words is None:
             n_src = max(max(pk) for pk in low.packs) + 1
             words = tuple(SourceWord((i,), 0, low.element_bits // 8) for i in range(n_src))
@@ -235,7 +238,8 @@ def check_source_load(source_load: tuple[int, int] | None, src: LinearLayout
 
 def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
                  target: Target | str = "cuda:90",
-                 source_load: tuple[int, int] | None = None) -> ConvertPath:
+                 source_load: tuple[int, int] | None = None, *,
+                 packed_source: bool = False) -> ConvertPath:
     """The path Triton 3.9 takes for ``convert_layout`` ``src`` → ``dst`` and, on the shuffle
     path, the register instructions it emits per thread.
 
@@ -248,6 +252,11 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
             memory with consecutive addresses along out dim ``dim`` (AxisInfo's contiguity
             of the pointer): on AMD, packing 8/16-bit elements then costs nothing where a
             load already filled the register (:mod:`.amd_pack`). None: any other producer.
+        packed_source: the source is a float truncation of 32-bit values to 16 bits
+            (``arith.truncf``): on AMD, LLVM converts and packs each pair in one step
+            (``v_cvt_pk_*_f32``, or two conversions and ``v_pack_b32_f16``), so packing costs
+            no ``v_perm_b32``, whichever registers a packed register pairs (measured on
+            compiled gfx942/gfx950 converts: ``papers/triton_lowering/cvt_heldout_probes.py``).
 
     Returns:
         A :class:`ConvertPath`.
@@ -255,7 +264,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     Raises:
         LayoutError: the layouts describe different tensors; ``element_bits`` not a power of
             two in 1…64; an unknown target; ``source_load`` not two ints naming a dim of
-            ``src``.
+            ``src``; ``packed_source`` not a bool.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``),
     ``lib/Analysis/Utility.cpp`` (``minimalCvtLayout``, ``cvtNeedsWarpShuffle``,
@@ -265,6 +274,8 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     log2_exact(element_bits, "element_bits", 1, 64)
     target = Target.parse(target)
+    if not isinstance(packed_source, bool):
+        raise LayoutError(f"packed_source must be True or False, got {packed_source!r}")
     source_load = check_source_load(source_load, src)
     if dict(src.out_dims) != dict(dst.out_dims):
         raise LayoutError(f"convert between different tensors: {dict(src.out_dims)} vs "
@@ -301,7 +312,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     m = len(low.decomposition.transpositions)
     if m >= 2:
         return ConvertPath("shared", dims, m)
-    ems = shuffle_instructions(low, target, words())
+    ems = shuffle_instructions(low, target, words(), packed_source=packed_source)
     return ConvertPath("shuffle", dims, m, ems, {e.opcode: e.per_thread for e in ems},
                        low.triton_counts, low)
 

@@ -37,6 +37,26 @@ def test_amd_opcodes():
                                                            "v_cndmask_b32": 6}
 
 
+# gfx942/gfx950 AMDGCN of 16-bit converts whose source is an f32 tile truncated in the kernel
+# (exploration for papers/triton_lowering/cvt_heldout_probes.py): LLVM converts and packs each
+# pair in one step, so the packing costs no v_perm_b32; the gfx950 one keeps the v_perm_b32 of
+# its byte-permute selects
+@pytest.mark.parametrize("src,dst,shape,target,packing,want", [
+    (([1, 256, 16, 128], [64, 2, 8, 32, 4, 512]), ([1, 256, 16, 2], [64, 128, 8, 32, 4, 512]),
+     (6, 4), "hip:gfx942", 8, {"v_cndmask_b32": 12, "v_mov_b32_dpp": 4}),
+    (([4, 64, 128, 1024, 8], [16, 32, 1, 2, 256, 512]),
+     ([128, 8, 64, 2, 1024], [16, 32, 1, 4, 256, 512]), (5, 6), "hip:gfx950", 16,
+     {"v_cndmask_b32": 18, "v_mov_b32_dpp": 8, "v_perm_b32": 16}),
+])
+def test_a_truncated_source_packs_for_free(src, dst, shape, target, packing, want):
+    a, b = layout(*src, [], *shape), layout(*dst, [], *shape)
+    assert convert_path(a, b, 16, target, packed_source=True).counts == want
+    other = convert_path(a, b, 16, target).counts
+    assert other == want | {"v_perm_b32": want.get("v_perm_b32", 0) + packing}
+    assert convert_path(a, b, 16, "cuda:90", packed_source=True).counts == \
+        convert_path(a, b, 16, "cuda:90").counts  # NVIDIA packs 16-bit pairs for free anyway
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_shared_path_agrees_with_checks_rule(seed):
     """``check`` decides shared memory with its own rule (needs_shared): both agree on

@@ -147,13 +147,15 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.check.worst_degree": (([REPORT],), {}),
     "linlayout.lowering.access_map": ((STORE, MEM, EB), {}),
     "linlayout.lowering.convert_path": ((STORE, LOAD, EB), {"target": "cuda:90",
-                                                            "source_load": (1, 4)}),
+                                                            "source_load": (1, 4),
+                                                            "packed_source": False}),
     "linlayout.check.registers.gather_shuffles": ((STORE, STORE, 1, EB, TARGET), {}),
     "linlayout.check.registers.is_warp_local": ((STORE, LOAD, 0), {}),
     "linlayout.check.registers.load_sources": ((MODULE,), {"axis": None}),
     "linlayout.check.registers.reduce_shuffles": ((STORE, 1, (EB,), TARGET),
                                                   {"integer": False, "combiner": "arith.addi"}),
     "linlayout.check.registers.scan_shuffles": ((STORE, 1, (EB,), TARGET), {}),
+    "linlayout.check.registers.truncated_sources": ((MODULE,), {}),
     "linlayout.check.registers.with_registers": ((
         __import__("linlayout.check.shared_memory", fromlist=["x"]).predict_private(
             "reduce", STORE, None, EB, TARGET, 1), "reduce", STORE, None, 1, (EB,), TARGET),

@@ -11,10 +11,12 @@ from ..._checks import instance_of
 from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
 from ...triton.ttgir import TTGIRModule
 
-__all__ = ["load_sources"]
+__all__ = ["load_sources", "truncated_sources"]
 
 _RESULT = re.compile(r"^\s*(%[\w$.-]+)\s*=")
 _LOADS = ("load", "buffer_load")
+_TRUNCF = re.compile(r"^\s*(%[\w$.-]+)\s*=\s*arith\.truncf\s+%[\w$.-]+\s*:\s*"
+                     r"tensor<[^>]*xf32\b[^>]*>\s+to\s+tensor<[^>]*x(?:f16|bf16)\b", re.M)
 
 
 def load_sources(module: TTGIRModule, axis: ModuleAxisInfo | None = None
@@ -42,3 +44,18 @@ def load_sources(module: TTGIRModule, axis: ModuleAxisInfo | None = None
         if contig[dim] > 1:
             out[m.group(1)] = (dim, contig[dim])
     return out
+
+
+def truncated_sources(module: TTGIRModule) -> frozenset[str]:
+    """SSA names of ``arith.truncf`` results that narrow ``f32`` tensors to ``f16``/``bf16``.
+    On AMD a convert of such a value packs for free: LLVM converts each pair of 32-bit values
+    and packs them in one step (``v_cvt_pk_f16_f32``, or two conversions and
+    ``v_pack_b32_f16``), so no ``v_perm_b32`` assembles the packed registers
+    (:func:`linlayout.lowering.convert_path`, ``packed_source``; measured on compiled
+    gfx942/gfx950 converts, ``papers/triton_lowering/cvt_heldout_probes.py``).
+
+    Raises:
+        LayoutError: ``module`` is not a TTGIR module.
+    """
+    instance_of(module, TTGIRModule, "module")
+    return frozenset(m.group(1) for m in _TRUNCF.finditer(module.text))

@@ -8,7 +8,10 @@ bit along the axis plus one (the PTX of the probes has ``log2(lanes) + 1`` per c
 one warp holds the whole axis and a thread holds several chunks along it, every chunk then
 reads the running total of the last lane of the previous chunk with one
 ``shfl.sync.idx.b32``; across warps the totals go through shared
-memory instead (:mod:`..shared_memory.scan`). 64-bit values take two shuffles each.
+memory instead (:mod:`..shared_memory.scan`). 64-bit values take two shuffles each. With no
+lane along the axis there is no ``warpScan`` round, yet when warps lie along it the extra
+``shuffleUp`` per chunk is still emitted on NVIDIA (dead, kept by NVPTX); within one warp
+nothing is.
 
 AMD lowers every one of these shuffles to one ``ds_bpermute_b32`` (two for 64 bits), which
 LLVM, unlike NVPTX with ``shfl.sync``, deletes where its result is dead: the extra
@@ -40,7 +43,7 @@ def scan_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...
     shape = scan_shape(operand, axis)
     k = operand.out_dim_names.index(f"dim{axis}")
     lane_bits = sum(1 for img in operand.bases.get("lane", []) if img[k])
-    if not lane_bits:
+    if not lane_bits and not (target.is_nvidia and shape.warps > 1):
         return (), ""
     chunks = shape.chunks * shape.outputs
     if target.is_nvidia:

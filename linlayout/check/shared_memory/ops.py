@@ -69,8 +69,9 @@ def cached_copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, 
 
 @memoize(1024)
 def _convert(src: LinearLayout, dst: LinearLayout, bits: int, target: Target,
-             source_load: tuple[int, int] | None = None) -> Prediction:
-    return predict_convert(src, dst, bits, target, source_load)
+             source_load: tuple[int, int] | None = None,
+             packed_source: bool = False) -> Prediction:
+    return predict_convert(src, dst, bits, target, source_load, packed_source)
 
 
 @memoize(4096)
@@ -84,11 +85,14 @@ def layout_of(t: TritonType) -> LinearLayout:
 
 
 def predict_access(a: Access, target: Target,
-                   source_load: tuple[int, int] | None = None) -> Prediction:
+                   source_load: tuple[int, int] | None = None,
+                   packed_source: bool = False) -> Prediction:
     """The instructions one access lowers to (results cached per layouts, element width and
     target: a file with hundreds of identical accesses costs one analysis). ``source_load``:
     for a convert whose operand a global load produced, ``(dim, contiguity)`` of its
-    addresses (:func:`linlayout.check.registers.load_sources`; AMD packing depends on it).
+    addresses (:func:`linlayout.check.registers.load_sources`; AMD packing depends on it);
+    ``packed_source``: its operand is a float truncation to 16 bits, which packs for free
+    (:func:`linlayout.check.registers.truncated_sources`).
 
     Raises:
         LayoutError: the op's layouts cannot be turned into linear layouts or do not fit.
@@ -111,8 +115,8 @@ def predict_access(a: Access, target: Target,
     if a.kind == "convert":
         assert a.distributed is not None and a.destination is not None
         bits = moved_bits(a.element_bits, a.element_type)
-        return _convert(layout_of(a.distributed), layout_of(a.destination), bits, target,
-                        source_load)
+        return _f64_selects(_convert(layout_of(a.distributed), layout_of(a.destination), bits,
+                                     target, source_load, packed_source), a.element_type)
     if a.kind == "scratch":
         m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
         axis = mlir_int(m.group(1), "axis") if m else None
@@ -127,11 +131,23 @@ def predict_access(a: Access, target: Target,
         elem = moved_bits(a.element_bits, a.element_type) if a.element_bits else 32
         pred = predict_private(a.op, operand, result, elem, target, axis, n,
                                bits if len(bits) == n else (), a.results_used, a.combine)
-        return with_registers(pred, a.op, operand, result, axis,
+        pred = with_registers(pred, a.op, operand, result, axis,
                               bits if len(bits) == n else (elem,) * n, target,
                               a.element_type.startswith(("i", "ui")),
                               tuple(layout_of(t) for t in a.operand_types), a.combiner)
+        return _f64_selects(pred, a.element_type) if a.op == "gather" else pred
     return predict_named(a.op, target)
+
+
+def _f64_selects(pred: Prediction, element_type: str) -> Prediction:
+    """``pred`` with NVIDIA's 64-bit selects spelled as the PTX spells them for ``f64``
+    values: LLVM's NVPTX backend prints a ``select`` on ``double`` as ``selp.f64`` (on
+    ``i64`` as ``selp.b64``); the 32-bit and narrower selects Triton emits are on integers."""
+    if element_type != "f64" or not any(e.opcode == "selp.b64" for e in pred.registers):
+        return pred
+    return dataclasses.replace(pred, registers=tuple(
+        dataclasses.replace(e, opcode="selp.f64") if e.opcode == "selp.b64" else e
+        for e in pred.registers))
 
 
 @memoize(1024)
@@ -207,7 +223,8 @@ def view_base(a: Access, padded: PaddedLayout) -> int:
 
 def predict_module(module: TTGIRModule, target: Target | None = None,
                    async_vectors: Mapping[int, int] | None = None,
-                   source_loads: Mapping[str, tuple[int, int]] | None = None
+                   source_loads: Mapping[str, tuple[int, int]] | None = None,
+                   packed_sources: frozenset[str] = frozenset()
                    ) -> list[tuple[Access, Prediction | LayoutError]]:
     """Every access of ``module`` with its :class:`~.predict.Prediction`, or the
     :class:`~linlayout.LayoutError` that stopped it (one bad op does not stop the file).
@@ -216,7 +233,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     ``contiguity`` attribute (or the layout's own width) there. ``source_loads`` maps the SSA
     name of a global load's result to ``(dim, contiguity)`` of its addresses
     (:func:`linlayout.check.registers.load_sources`): a convert of it packs for free what the
-    load already packed (AMD).
+    load already packed (AMD). ``packed_sources``: SSA names of float truncations to 16 bits
+    (:func:`linlayout.check.registers.truncated_sources`), whose converts pack for free (AMD).
 
     Raises:
         LayoutError: an unknown ``ttg.target`` (when ``target`` is not given).
@@ -237,7 +255,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
         try:
             load = source_loads.get(a.operands[0]) if source_loads and a.kind == "convert" \
                 and a.operands else None
-            out.append((a, predict_access(a, target, load)))
+            packed = a.kind == "convert" and bool(a.operands) and a.operands[0] in packed_sources
+            out.append((a, predict_access(a, target, load, packed)))
         except LayoutError as exc:
             out.append((a, exc))
     if module.warp_specialize:

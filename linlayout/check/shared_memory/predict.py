@@ -211,9 +211,11 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
 
 
 def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
-                    target: Target, source_load: tuple[int, int] | None = None) -> Prediction:
-    """A ``convert_layout``: nothing, register instructions (``source_load``: see
-    :func:`~linlayout.lowering.convert_path`), or Triton's scratch layout and its two sides.
+                    target: Target, source_load: tuple[int, int] | None = None,
+                    packed_source: bool = False) -> Prediction:
+    """A ``convert_layout``: nothing, register instructions (``source_load``,
+    ``packed_source``: see :func:`~linlayout.lowering.convert_path`), or Triton's scratch
+    layout and its two sides.
 
     Raises:
         LayoutError: the layouts do not describe the same tensor; an argument of the wrong
@@ -223,7 +225,7 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     instance_of(target, Target, "target")
     if not needs_shared(src, dst):
-        return _in_registers(src, dst, element_bits, target, source_load)
+        return _in_registers(src, dst, element_bits, target, source_load, packed_source)
     plan = triton_scratch_layout(src, dst, element_bits,
                                  **target.scratch_options())
     st = _scratch_side("store", drop_broadcast_registers(src), plan, plan.store_tile,
@@ -235,11 +237,13 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
 
 
 def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
-                  target: Target, source_load: tuple[int, int] | None = None) -> Prediction:
+                  target: Target, source_load: tuple[int, int] | None = None,
+                  packed_source: bool = False) -> Prediction:
     """A convert that keeps each element in its warp: Triton's register or shuffle path with
     its register instructions (:func:`~linlayout.lowering.convert.convert_path`)."""
     try:
-        path = convert_path(src, dst, element_bits, target, source_load)
+        path = convert_path(src, dst, element_bits, target, source_load,
+                            packed_source=packed_source)
     except LayoutError as exc:
         return Prediction((), f"stays within each warp: no shared memory; register "
                           f"instructions not predicted ({exc})", uses_shared=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from linlayout.check.analysis import check_module
-from linlayout.check.registers import load_sources
+from linlayout.check.registers import load_sources, truncated_sources
 from linlayout.errors import LayoutError
 from linlayout.triton.ttgir import read_ttgir
 from tests.check.shared_memory.triton_fixtures import entries
@@ -38,3 +38,21 @@ def test_check_counts_amd_packing(name, perms):
     counts = {i.emitted.opcode: i.emitted.per_thread for i in op.instructions}
     assert counts.get("v_perm_b32", 0) == perms
     assert entries("shuffle")[name]["counts"].get("v_perm_b32", 0) == perms
+
+
+def test_a_truncated_accumulator_is_packed_by_its_conversion():
+    # held-out gfx950 probe: f32 MFMA accumulators truncated to f16, then a permlane convert;
+    # the AMDGCN has its 8 v_permlane32_swap_b32 and no v_perm_b32
+    e = entries("cvt_heldout")["t_dot_b16_128x64_w4_b3bb67_gfx950"]
+    module = read_ttgir(e["ttgir"])
+    assert truncated_sources(module) == {"%4"}
+    report = check_module(module)
+    (op,) = [r for r in report.ops if r.access.kind == "convert" and not r.uses_shared]
+    assert {i.emitted.opcode: i.emitted.per_thread for i in op.instructions} == \
+        {"v_permlane32_swap_b32": 8}
+    assert e["lines"][op.access.source] == {"v_permlane32_swap_b32_e32": 8}
+
+
+def test_truncated_sources_refuses_a_non_module():
+    with pytest.raises(LayoutError):
+        truncated_sources("not a module")

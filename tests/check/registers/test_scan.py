@@ -32,6 +32,19 @@ def test_nothing_along_lanes():
     assert scan_shuffles(lay, 0, (32,), Target.parse("hip:gfx942")) == ((), "")
 
 
+# sm_80 PTX of 64x32 f32 cumsums along dim 0 with no lane on it (Triton 3.9): warps along the
+# axis keep the dead extra shuffleUp per chunk; one warp along it emits nothing
+@pytest.mark.parametrize("spt,wpc,bits,up", [
+    ([1, 1], [2, 1], 32, 32), ([2, 1], [2, 1], 32, 16), ([4, 1], [4, 1], 32, 4),
+    ([1, 1], [2, 2], 64, 64), ([2, 1], [1, 2], 32, 0),
+])
+def test_nvidia_warps_along_the_axis_without_lanes(spt, wpc, bits, up):
+    lay = blocked((64, 32 * wpc[1]), spt, [1, 32], wpc, [1, 0])
+    ems, _ = scan_shuffles(lay, 0, (bits,), Target.parse("cuda:80"))
+    assert {e.opcode: e.per_thread for e in ems} == ({"shfl.sync.up.b32": up} if up else {})
+    assert scan_shuffles(lay, 0, (bits,), Target.parse("hip:gfx942")) == ((), "")
+
+
 # the gfx942/gfx950 AMDGCN of the cumsum probes (papers/triton_lowering/shuffle_probes.py):
 # LLVM deletes the dead shuffles (the extra shuffleUp with one element per thread along the
 # axis, the last chunk's shuffleIdx)

@@ -1,0 +1,621 @@
+#!/usr/bin/env python
+"""Held-out conversion probes: ``linlayout check --json``, convert by convert, against the
+PTX/AMDGCN Triton 3.9.0 emits — on kernels drawn after every convert rule was written.
+
+Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~5 min)::
+
+    python papers/triton_lowering/cvt_heldout_probes.py                 # writes the fixture
+    python papers/triton_lowering/cvt_heldout_probes.py --check         # compare, write nothing
+    python papers/triton_lowering/cvt_heldout_probes.py --compare-only  # the committed fixture
+
+Two families, seed ``SEED`` (none of the other probe scripts' seeds):
+
+* ``g_*``: one Gluon ``gl.convert_layout`` between random distributed layouts — linear
+  layouts that keep every element in its warp (zero to three register/lane exchanges, lane and
+  register permutations, broadcasts), linear layouts that move data across warps (a warp
+  basis exchanged with a lane or register basis, warps permuted), random ``BlockedLayout``
+  pairs, slices of 3-D blocked parents, mma v2 (``NVMMADistributedLayout``) with its dot
+  operands or a blocked layout on NVIDIA, and ``AMDMFMALayout`` with its dot operands or a
+  blocked layout on AMD; 8/16/32/64-bit elements; 1, 2, 4 or 8 warps; cuda:80/90/100 and
+  gfx942/gfx950. The assembly lines whose ``.loc`` is the convert's source line are counted.
+* ``t_*``: ``tl`` kernels whose converts Triton inserts itself: ``tl.trans``, ``tl.join``,
+  ``tl.split``, a row softmax (a reduce whose result is broadcast back), ``tl.cumsum``,
+  ``tl.gather`` and a ``tl.dot`` whose accumulator is stored; random shapes, types and warps
+  on the same five targets. The whole kernel's assembly is counted.
+
+For each probe the fixture keeps the TTGIR (``loc`` removed, lines kept; the ``tl`` kernels
+keep theirs, file base names only) and, by source line, the assembly's register-exchange
+opcodes (``shfl``/``selp``/``prmt``/``redux``; ``ds_bpermute``/``ds_swizzle``/DPP/
+``v_permlane*``/``v_cndmask``/``v_perm``; outside inline assembly) and shared-memory opcodes.
+:func:`compare` runs ``linlayout check --json`` on the TTGIR (:func:`prediction`) and
+compares the register instructions of its ``"space": "register"`` entries on each convert's
+(or gather's) source line with the assembly's on that line, the exchanges of reduces and
+scans with the rest of the kernel's (their selects and packing are not modelled), and the
+shared-memory instructions with the whole kernel's (LLVM may sink a convert's loads to the
+store's line): NVIDIA by width (``ld.shared/16B``, ``ldmatrix...x4``), AMD by LDS bytes per
+thread. Next to a convert that goes through shared memory only exchanges are compared: the
+``prmt``/``v_perm`` packing its vectors is not modelled (counted and printed apart). Exits 1
+on a difference not listed in ``tests/data/known_mismatches.json`` (set ``cvt_heldout``).
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import pathlib
+import random
+import re
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+OUT = ROOT / "tests" / "data" / "triton_cvt_heldout_probes.json.gz"
+SEED = 2651
+N_GLUON = int(os.environ.get("N_GLUON", 180))
+N_TL = int(os.environ.get("N_TL", 90))
+REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.[bfsu](?:16|32|64)|"
+                          r"prmt\.b32|ds_bpermute_b32|ds_swizzle_b32|v_permlane\w+|v_perm_b32|"
+                          r"v_cndmask_b32(?:_e\d+)?|\w+_dpp)$")
+SHARED_OPS = re.compile(r"^(ld\.shared|st\.shared|ldmatrix|stmatrix|ds_read|ds_write|"
+                        r"ds_load|ds_store)")
+SHUFFLE_OPS = re.compile(r"^(shfl\.|redux\.|ds_bpermute|ds_swizzle|v_permlane|v_mov_b32_dpp)")
+AMD_LOCAL = re.compile(r"^(v_cndmask|v_perm_b32)")
+LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+")
+TARGETS = ("cuda80", "cuda90", "cuda100", "gfx942", "gfx950")
+
+
+def asm_counts(asm: str, line: int | None) -> dict:
+    """Register-exchange and shared-memory opcodes of the assembly lines attributed to source
+    ``line`` of any file (every line when None). Register opcodes inside inline assembly are
+    left out (Triton's global loads are inline); shared-memory ones count (a scan's predicated
+    ``st.shared`` is inline)."""
+    return _counted(asm, lambda key: line is None or key[1] == line)
+
+
+def asm_lines(asm: str) -> dict:
+    """``{"file.py:line": {opcode: count}}``: the opcodes of :func:`asm_counts` by the source
+    line their ``.loc`` gives (file by base name)."""
+    out: dict = collections.defaultdict(collections.Counter)
+    _counted(asm, lambda key: True, out)
+    return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
+
+
+def _counted(asm: str, want, by_line: dict | None = None) -> dict:
+    # PTX: .file 1 "/dir/name.py"; AMDGCN: .file 1 "/dir" "name.py"
+    files = {m.group(1): pathlib.Path(m.group(3) or m.group(2)).name
+             for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?', asm,
+                                  re.M)}
+    cur, inline = None, False
+    out: collections.Counter = collections.Counter()
+    for raw in asm.splitlines():
+        s = raw.strip()
+        if "begin inline asm" in s or s.startswith(";;#ASMSTART"):
+            inline = True
+        if "end inline asm" in s or s.startswith(";;#ASMEND"):
+            inline = False
+        m = LOC.match(s)
+        if m:
+            cur = (files.get(m.group(1), m.group(1)), int(m.group(2)))
+            continue
+        if cur is None or not want(cur) or not s \
+                or s.startswith(("//", ";", ".", "{", "}")) or s.endswith(":"):
+            continue
+        op = s.split()[0].rstrip(",")
+        if op.startswith("@"):
+            op = s.split()[1]
+        if (REGISTER_OPS.match(op) and not inline) or SHARED_OPS.match(op):
+            out[op] += 1
+            if by_line is not None:
+                by_line[f"{cur[0]}:{cur[1]}"][op] += 1
+    return dict(sorted(out.items()))
+
+
+def build(seed: int = SEED) -> dict:
+    """Compile the probes (Triton 3.9.0)."""
+    import inspect
+
+    import triton
+    import triton.language as tl
+    from corpus import strip_locs
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon.language import amd as gl_amd
+    from triton.experimental.gluon._runtime import GluonASTSource
+
+    @gluon.jit
+    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        y = gl.convert_layout(x, D)
+        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
+        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
+        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+
+    @triton.jit
+    def t_trans(X, Y, M: tl.constexpr, N: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        x = tl.load(X + rm[:, None] * N + rn[None, :])
+        tl.store(Y + rn[:, None] * M + rm[None, :], tl.trans(x))
+
+    @triton.jit
+    def t_join(X, Y, M: tl.constexpr, N: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        a = tl.load(X + rm[:, None] * N + rn[None, :])
+        b = tl.load(X + M * N + rm[:, None] * N + rn[None, :])
+        z = tl.join(a, b)
+        r2 = tl.arange(0, 2)
+        tl.store(Y + rm[:, None, None] * N * 2 + rn[None, :, None] * 2 + r2[None, None, :], z)
+
+    @triton.jit
+    def t_split(X, Y, M: tl.constexpr, N: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        r2 = tl.arange(0, 2)
+        z = tl.load(X + rm[:, None, None] * N * 2 + rn[None, :, None] * 2 + r2[None, None, :])
+        a, b = tl.split(z)
+        tl.store(Y + rm[:, None] * N + rn[None, :], a)
+        tl.store(Y + M * N + rm[:, None] * N + rn[None, :], b)
+
+    @triton.jit
+    def t_softmax(X, Y, M: tl.constexpr, N: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        x = tl.load(X + rm[:, None] * N + rn[None, :])
+        y = x - tl.max(x, axis=1)[:, None]
+        tl.store(Y + rm[:, None] * N + rn[None, :], y)
+
+    @triton.jit
+    def t_cumsum(X, Y, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        x = tl.load(X + rm[:, None] * N + rn[None, :])
+        tl.store(Y + rm[:, None] * N + rn[None, :], tl.cumsum(x, axis=AXIS))
+
+    @triton.jit
+    def t_gather(X, I, Y, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        x = tl.load(X + rm[:, None] * N + rn[None, :])
+        i = tl.load(I + rm[:, None] * N + rn[None, :])
+        tl.store(Y + rm[:, None] * N + rn[None, :], tl.gather(x, i, AXIS))
+
+    @triton.jit
+    def t_dot(A, B, C, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+        rm = tl.arange(0, M)
+        rn = tl.arange(0, N)
+        rk = tl.arange(0, K)
+        a = tl.load(A + rm[:, None] * K + rk[None, :])
+        b = tl.load(B + rk[:, None] * N + rn[None, :])
+        c = tl.dot(a, b)
+        tl.store(C + rm[:, None] * N + rn[None, :], c.to(C.dtype.element_ty))
+
+    src_lines, first = inspect.getsourcelines(g_cvt.fn)
+    cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
+
+    def coord(c, nb):  # flat tensor bit -> [row, col] basis (col = low bits)
+        return [c >> nb[1], c & ((1 << nb[1]) - 1)]
+
+    def linear(reg, lane, warp, M, N):
+        nb = [M.bit_length() - 1, N.bit_length() - 1]
+        return gl.DistributedLinearLayout([coord(c, nb) for c in reg],
+                                          [coord(c, nb) for c in lane],
+                                          [coord(c, nb) for c in warp], [], [M, N])
+
+    def split_bits(rng, M, N, lanes, warps):
+        d = (M * N).bit_length() - 1
+        lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
+        bits = [1 << i for i in range(d)]
+        rng.shuffle(bits)
+        return bits[wb + lb:], bits[wb:wb + lb], bits[:wb]
+
+    def warp_pair(rng, M, N, lanes, warps):
+        # every element stays in its warp; 0 to 3 register/lane exchanges, permutations,
+        # broadcasts on either side
+        reg, lane, warp = split_bits(rng, M, N, lanes, warps)
+        if rng.random() < 0.15 and reg:
+            i = rng.randrange(len(lane))
+            reg, lane = reg + [lane[i]], lane[:i] + [0] + lane[i + 1:]
+        t_reg, t_lane = list(reg), list(lane)
+        nz = [i for i, c in enumerate(t_lane) if c]
+        for _ in range(rng.choice([0, 1, 1, 1, 2, 3])):
+            if t_reg and nz:
+                i, j = rng.randrange(len(t_reg)), rng.choice(nz)
+                t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+        if rng.random() < 0.4:
+            rng.shuffle(t_lane)
+        if rng.random() < 0.5:
+            rng.shuffle(t_reg)
+        if rng.random() < 0.1 and t_reg:
+            t_reg = t_reg + [0]
+        t_warp = list(warp)
+        if rng.random() < 0.2 and len(t_warp) > 1:  # warps permuted too (shared memory)
+            rng.shuffle(t_warp)
+        return linear(reg, lane, warp, M, N), linear(t_reg, t_lane, t_warp, M, N)
+
+    def cross_pair(rng, M, N, lanes, warps):
+        # a warp basis exchanged with a lane or a register basis of the destination
+        reg, lane, warp = split_bits(rng, M, N, lanes, warps)
+        t_reg, t_lane, t_warp = list(reg), list(lane), list(warp)
+        for _ in range(rng.choice([1, 1, 2])):
+            k = rng.randrange(len(t_warp))
+            if rng.random() < 0.5 and t_reg:
+                i = rng.randrange(len(t_reg))
+                t_reg[i], t_warp[k] = t_warp[k], t_reg[i]
+            else:
+                i = rng.randrange(len(t_lane))
+                t_lane[i], t_warp[k] = t_warp[k], t_lane[i]
+        if rng.random() < 0.5:
+            rng.shuffle(t_lane)
+        if rng.random() < 0.5:
+            rng.shuffle(t_reg)
+        return linear(reg, lane, warp, M, N), linear(t_reg, t_lane, t_warp, M, N)
+
+    def rand_blocked(rng, M, N, lanes, warps):
+        for _ in range(100):
+            spt = [1 << rng.randint(0, 2) for _ in range(2)]
+            tpw, wpc = [1, 1], [1, 1]
+            for _ in range(lanes.bit_length() - 1):
+                tpw[rng.randrange(2)] *= 2
+            for _ in range(warps.bit_length() - 1):
+                wpc[rng.randrange(2)] *= 2
+            if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
+                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
+        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
+
+    def rand_slice(rng, lanes, warps):
+        tpw, wpc = [1, 1], [1, 1]
+        for _ in range(lanes.bit_length() - 1):
+            tpw[rng.randrange(2)] *= 2
+        for _ in range(warps.bit_length() - 1):
+            wpc[rng.randrange(2)] *= 2
+        spt = [1 << rng.randint(0, 1), 1 << rng.randint(0, 1)]
+        return gl.SliceLayout(0, gl.BlockedLayout([1] + spt, [1] + tpw, [1] + wpc, [2, 1, 0]))
+
+    def wpc_of(rng, warps):
+        w = [1, 1]
+        for _ in range(warps.bit_length() - 1):
+            w[rng.randrange(2)] *= 2
+        return w
+
+    def mma_pair(rng, bits, warps, M, N, lanes, amd, tname):
+        wpc = wpc_of(rng, warps)
+        if amd:
+            inst = rng.choice([[32, 32, 8], [16, 16, 16]])
+            mma = gl_amd.AMDMFMALayout(3 if tname == "gfx942" else 4, inst, rng.random() < 0.5,
+                                       wpc)
+        else:
+            mma = gl.NVMMADistributedLayout([2, 0], wpc, [16, 8])
+        other = rng.choice(["dot", "blocked", "mma"])
+        if other == "dot":
+            o = gl.DotOperandLayout(rng.randint(0, 1), mma, max(1, 32 // bits))
+        elif other == "blocked":
+            o = rand_blocked(rng, M, N, lanes, warps)
+        elif amd:
+            o = gl_amd.AMDMFMALayout(mma.version, mma.instr_shape, not mma.transposed,
+                                     wpc[::-1])
+        else:
+            o = gl.NVMMADistributedLayout([2, 0], wpc[::-1], [16, 8])
+        return (mma, o) if rng.random() < 0.5 else (o, mma)
+
+    T = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
+         "cuda100": GPUTarget("cuda", 100, 32),
+         "gfx942": GPUTarget("hip", "gfx942", 64), "gfx950": GPUTarget("hip", "gfx950", 64)}
+    TY = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
+    probes: dict = {}
+    fails: collections.Counter = collections.Counter()
+
+    def run(name, src, tname, warps, line):
+        try:
+            k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+        except Exception as e:  # noqa: BLE001 - a kernel Triton rejects is skipped
+            fails[type(e).__name__] += 1
+            return
+        asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
+        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                        "counts": asm_counts(asm, line)}
+        probes[name]["lines"] = asm_lines(asm)
+        if line is None:  # tl kernels: the TTGIR's locations (base names)
+            probes[name]["ttgir"] = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"',
+                                           k.asm["ttgir"])
+        if len(probes) % 20 == 0:
+            print(f"  {len(probes)} compiled", flush=True)
+
+    rng = random.Random(seed)
+    for _ in range(N_GLUON):
+        tname = rng.choice(TARGETS)
+        amd = tname.startswith("gfx")
+        lanes = 64 if amd else 32
+        warps = rng.choice([1, 2, 4, 4, 8])
+        bits = rng.choice([8, 16, 16, 32, 32, 64])
+        kind = rng.choices(["warp", "cross", "blocked", "slice", "mma"], [6, 2, 2, 1, 2])[0]
+        M, N = rng.choice([(16, 16), (32, 16), (16, 64), (64, 64), (8, 128), (32, 32),
+                           (128, 32)])
+        while M * N < lanes * warps * 2:
+            M, N = M * 2, N
+        if kind == "cross" and warps == 1:
+            warps = rng.choice([2, 4, 8])
+            while M * N < lanes * warps * 2:
+                M *= 2
+        if kind == "warp":
+            L, D = warp_pair(rng, M, N, lanes, warps)
+        elif kind == "cross":
+            L, D = cross_pair(rng, M, N, lanes, warps)
+        elif kind == "blocked":
+            L, D = rand_blocked(rng, M, N, lanes, warps), rand_blocked(rng, M, N, lanes, warps)
+        elif kind == "slice":
+            L = rand_slice(rng, lanes, warps)
+            D = rand_blocked(rng, M, N, lanes, warps) if rng.random() < 0.5 else \
+                rand_slice(rng, lanes, warps)
+        else:
+            M, N = 64, 64
+            L, D = mma_pair(rng, bits, warps, M, N, lanes, amd, tname)
+        sig = {"X": TY[bits], "Y": TY[bits], "M": "constexpr", "N": "constexpr",
+               "L": "constexpr", "D": "constexpr"}
+        src = GluonASTSource(fn=g_cvt, signature=sig, constexprs={"M": M, "N": N, "L": L, "D": D})
+        run(f"g_{kind}_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}", src,
+            tname, warps, cvt_line)
+
+    TT = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*fp64"}
+    kernels = {"trans": t_trans, "join": t_join, "split": t_split, "softmax": t_softmax,
+               "cumsum": t_cumsum, "gather": t_gather, "dot": t_dot}
+    for _ in range(N_TL):
+        tname = rng.choice(TARGETS)
+        kind = rng.choices(list(kernels), [3, 2, 2, 2, 2, 2, 2])[0]
+        warps = rng.choice([1, 2, 4, 4, 8])
+        bits = rng.choice([8, 16, 16, 32, 32, 64])
+        M, N = rng.choice([(16, 64), (64, 16), (32, 32), (64, 64), (32, 128), (128, 32),
+                           (16, 256)])
+        ty = TT[bits]
+        const = {"M": M, "N": N}
+        if kind == "gather":
+            sig = {"X": ty, "I": "*i32", "Y": ty}
+            const["AXIS"] = rng.randint(0, 1)
+        elif kind == "dot":
+            ty = rng.choice(["*fp16", "*fp16", "*bf16", "*fp32", "*i8"])
+            K = rng.choice([16, 32, 64])
+            M, N = rng.choice([(16, 16), (32, 32), (64, 64), (32, 64), (64, 128), (128, 64)])
+            const = {"M": M, "N": N, "K": K}
+            sig = {"A": ty, "B": ty, "C": "*i32" if ty == "*i8" else ty}
+            bits = {"*fp16": 16, "*bf16": 16, "*fp32": 32, "*i8": 8}[ty]
+        else:
+            sig = {"X": ty, "Y": ty}
+            if kind == "cumsum":
+                const["AXIS"] = rng.randint(0, 1)
+            if kind == "softmax" and bits == 8:
+                ty = "*fp16"
+                sig = {"X": ty, "Y": ty}
+                bits = 16
+        sig.update({k: "constexpr" for k in const})
+        src = ASTSource(fn=kernels[kind], signature=sig, constexprs=const)
+        run(f"t_{kind}_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}", src, tname,
+            warps, None)
+    print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
+    return {"triton_version": triton.__version__, "probes": probes}
+
+
+def check_json(ttgir: str) -> dict:
+    """``linlayout check --json`` of one TTGIR text: its single file's entry."""
+    import json
+    import tempfile
+
+    from linlayout.check import check_files, render_json
+
+    with tempfile.TemporaryDirectory() as d:
+        path = pathlib.Path(d) / "probe.ttgir"
+        path.write_text(ttgir, encoding="utf-8")
+        (doc,) = json.loads(render_json(check_files([str(path)]), 1, False))["files"]
+    return doc
+
+
+def _canonical_shared(op: str) -> str:
+    """``st.shared.v2.b16`` and ``st.shared.b32`` -> ``st.shared/4B``; sm_100 prints a 16-byte
+    vector as ``.v2.b64`` or ``.v4.b32`` (one name per width); others unchanged."""
+    m = re.fullmatch(r"(ld|st)\.shared(?:::cta)?(?:\.v(\d))?\.[bsuf](\d+)", op)
+    if not m:
+        return op
+    return f"{m.group(1)}.shared/{int(m.group(2) or 1) * int(m.group(3)) // 8}B"
+
+
+def _lds_side(op: str) -> tuple[str, int] | None:
+    m = re.match(r"ds_(read|write|load|store)(2st64|2)?_[biu](\d+)", op)
+    if not m:
+        return None
+    pairs = 2 if m.group(2) else 1
+    return ("load" if m.group(1) in ("read", "load") else "store"), pairs * int(m.group(3)) // 8
+
+
+def _register(op: str) -> str:
+    op = re.sub(r"_e(32|64)$", "", op)
+    return re.sub(r"^v_\w+_dpp$", "v_mov_b32_dpp", op)
+
+
+def summarise(counts_or_instrs, amd: bool, keep) -> dict:
+    """One comparable summary: register opcodes kept by ``keep`` and shared memory by width
+    (NVIDIA) or LDS bytes per thread (AMD). Accepts the assembly's ``{opcode: count}`` or
+    ``check``'s ``[(space, opcode, per_thread, bytes_per_thread)]``."""
+    regs: collections.Counter = collections.Counter()
+    shared: collections.Counter = collections.Counter()
+    if isinstance(counts_or_instrs, dict):
+        for op, n in counts_or_instrs.items():
+            if REGISTER_OPS.match(op):
+                if keep(_register(op)):
+                    regs[_register(op)] += n
+            elif amd:
+                side = _lds_side(op)
+                if side:
+                    shared[side[0] + "_bytes"] += n * side[1]
+            else:
+                shared[_canonical_shared(op)] += n
+    else:
+        for space, op, n, nbytes, side in counts_or_instrs:
+            if space == "register":
+                if REGISTER_OPS.match(op) and keep(_register(op)):
+                    regs[_register(op)] += n
+            elif amd:
+                if side in ("load", "store"):
+                    shared[side + "_bytes"] += nbytes
+            else:
+                shared[_canonical_shared(op)] += n
+    return {"registers": dict(sorted(regs.items())), "shared": dict(sorted(shared.items()))}
+
+
+def _instructions(ops: list) -> list:
+    """``(space, opcode, per_thread, bytes_per_thread, side)`` of ``check --json`` ops' counted
+    instructions."""
+    out = []
+    for o in ops:
+        for i in o["instructions"]:
+            per = i.get("per_thread")
+            if per is None:
+                continue
+            vec = i.get("vector_elems")
+            nbytes = per * vec * o["element_bits"] // 8 if vec else 0
+            out.append((i.get("space"), i.get("ptx") or i.get("isa"), per, nbytes, i.get("side")))
+    return out
+
+
+def _kernel_shared(p: dict) -> dict:
+    """The shared-memory opcodes of the whole kernel (LLVM may move a convert's loads next to
+    the store that consumes them, under the store's line)."""
+    out: collections.Counter = collections.Counter()
+    for counts in p["lines"].values():
+        out.update({k: v for k, v in counts.items() if not REGISTER_OPS.match(k)})
+    return dict(out)
+
+
+def _keep(shared_convert: bool):
+    """Which register opcodes are compared: only the exchanges next to a convert that goes
+    through shared memory (the packing of its vectors is not modelled), else all."""
+    if shared_convert:
+        return lambda op: bool(SHUFFLE_OPS.match(op))
+    return lambda op: True
+
+
+def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
+    """(predicted, observed, convert lines without instructions, packing not compared) for one
+    probe, from ``check --json``. ``g_`` probes: the convert's line. ``t_`` kernels: register
+    instructions on the script lines holding a convert or a gather, the exchanges of reduces
+    and scans over the rest of the kernel (their selects are not modelled; Triton's
+    ``tl.max``/``tl.cumsum`` bodies are attributed to the library's lines), shared memory over
+    the whole kernel."""
+    amd = p["target"].startswith("gfx")
+    doc = check_json(p["ttgir"])
+    ops = doc["ops"]
+    empty = [o["line"] for o in ops if o["kind"] == "convert" and (
+        not o["instructions"] and "no instructions" not in (o.get("note") or "")
+        or any(i.get("per_thread") is None for i in o["instructions"]))]
+    reg = lambda x: {k: v for k, v in x.items() if REGISTER_OPS.match(k)}  # noqa: E731
+    shr = lambda x: {k: v for k, v in x.items() if not REGISTER_OPS.match(k)}  # noqa: E731
+    if name.startswith("g_"):
+        via_shared = any(o["kind"] == "convert" and o["uses_shared_memory"] for o in ops)
+        keep = _keep(via_shared)
+        pred = summarise(_instructions(ops), amd, keep)
+        seen = summarise(reg(p["counts"]), amd, keep)
+        seen["shared"] = summarise(_kernel_shared(p), amd, keep)["shared"]
+        packing = {k: v for k, v in reg(p["counts"]).items() if not keep(_register(k))}
+        return pred, seen, empty, packing
+    script = pathlib.Path(__file__).name
+    by_line: dict = collections.defaultdict(list)
+    for o in ops:
+        if o.get("source") and o["source"].startswith(script + ":"):
+            by_line[o["source"]].append(o)
+    cvt_lines = {s for s, os_ in by_line.items()
+                 if any(o["kind"] == "convert" or o["op"] == "gather" for o in os_)}
+    pred = {"registers": collections.Counter(), "shared": collections.Counter()}
+    seen = {"registers": collections.Counter(), "shared": collections.Counter()}
+    packing: collections.Counter = collections.Counter()
+    for s in cvt_lines:
+        keep = _keep(any(o["kind"] == "convert" and o["uses_shared_memory"]
+                         for o in by_line[s]))
+        counts = reg(p["lines"].get(s, {}))
+        pred["registers"].update(summarise(
+            [i for i in _instructions(by_line[s]) if i[0] == "register"], amd, keep)["registers"])
+        seen["registers"].update(summarise(counts, amd, keep)["registers"])
+        packing.update({k: v for k, v in counts.items() if not keep(_register(k))})
+    rest = [o for o in ops if o["op"] in ("reduce", "scan") and o.get("source") not in cvt_lines]
+    shuffles = _keep(True)
+    pred["registers"].update(summarise(
+        [i for i in _instructions(rest) if i[0] == "register"], amd, shuffles)["registers"])
+    # tensor-memory ops broadcast a warp-uniform value with one shfl.sync.idx of their own
+    named = {s for s, os_ in by_line.items() if any(o["kind"] == "named" for o in os_)}
+    for s, counts in p["lines"].items():
+        if s not in cvt_lines and s not in named:
+            seen["registers"].update(summarise(reg(counts), amd, shuffles)["registers"])
+    pred["shared"].update(summarise(
+        [i for i in _instructions(ops) if i[0] != "register"], amd, lambda op: False)["shared"])
+    seen["shared"].update(summarise(_kernel_shared(p), amd, lambda op: False)["shared"])
+    tidy = lambda d: {k: dict(sorted((a, b) for a, b in v.items() if b))  # noqa: E731
+                      for k, v in d.items()}
+    return tidy(pred), tidy(seen), empty, dict(packing)
+
+
+def compare(data: dict) -> int:
+    """Print every probe whose prediction differs, a tally by target and family; the number of
+    differences not listed in ``tests/data/known_mismatches.json`` (set ``cvt_heldout``)."""
+    import json
+
+    known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
+        encoding="utf-8")).get("cvt_heldout", {})
+    bad = 0
+    tally: collections.Counter = collections.Counter()
+    unmodelled: collections.Counter = collections.Counter()
+    unmodelled_ops: collections.Counter = collections.Counter()
+    for name, p in sorted(data["probes"].items()):
+        pred, seen, empty, packing = prediction(p, name)
+        if packing:
+            unmodelled[p["target"].startswith("cuda")] += 1
+            unmodelled_ops.update(packing)
+        same = pred == seen and not empty
+        family = "_".join(name.split("_")[:2])
+        tally[(p["target"], family, same)] += 1
+        if not same:
+            bad += name not in known
+            print(f"DIFF {name}: predicted {pred} observed {seen}"
+                  + (f" uncounted lines {empty}" if empty else "")
+                  + (f" (known: {known[name]})" if name in known else ""))
+    by_target: collections.Counter = collections.Counter()
+    by_family: collections.Counter = collections.Counter()
+    for (t, f, same), n in tally.items():
+        by_target[(t, same)] += n
+        by_family[(f, same)] += n
+    for label, tab in (("target", by_target), ("family", by_family)):
+        for key in sorted({k for k, _ in tab}):
+            print(f"{label} {key}: {tab[(key, True)]} equal, {tab[(key, False)]} not")
+    print(f"shared-memory converts with packing (not compared): NVIDIA {unmodelled[True]}, "
+          f"AMD {unmodelled[False]} probes; {dict(sorted(unmodelled_ops.items()))}")
+    total = sum(tally.values())
+    print(f"all: {sum(n for (_, _, s), n in tally.items() if s)} of {total} equal")
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import gzip
+    import json
+
+    from fixture import write_or_check
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare, write nothing")
+    ap.add_argument("--compare-only", action="store_true",
+                    help="compare the committed fixture with check's prediction; compile "
+                         "nothing (no Triton needed)")
+    args = ap.parse_args(argv)
+    if args.compare_only:
+        return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    data = build()
+    rc = write_or_check(OUT, data, args.check)
+    return rc or (1 if compare(data) else 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
