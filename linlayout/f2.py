@@ -291,12 +291,33 @@ def _pivots(vectors: Iterable[int]) -> dict[int, int]:
     return piv
 
 
+def _split_units(vectors: Iterable[int]) -> tuple[int, list[int]]:
+    """``(U, rest)``: the OR of the unit (and zero) vectors, and the other vectors with the
+    bits of ``U`` cleared. The unit vectors span exactly the coordinates of ``U``, so
+    ``span(vectors) = span(units) ⊕ span(rest)`` and ``rest`` has no coordinate in ``U``:
+    most of Triton's layouts are unit vectors, which then cost one OR each."""
+    units = 0
+    rest: list[int] = []
+    for v in vectors:
+        if v & (v - 1):
+            rest.append(v)
+        else:
+            units |= v
+    if units and rest:
+        keep = ~units
+        rest = [v & keep for v in rest]
+    return units, rest
+
+
 def rank(vectors: Iterable[int]) -> int:
     """Dimension of the span of ``vectors``.
 
     Example: ``rank([0b1100, 0b0110, 0b1010]) == 2``.
     """
-    return len(_pivots(vectors))
+    units, rest = _split_units(vectors)
+    if not rest:
+        return units.bit_count()
+    return units.bit_count() + len(_pivots(rest))
 
 
 def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
@@ -307,18 +328,31 @@ def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
 
     Example: ``echelon([0b1100, 0b0110, 0b1010]) == (0b1010, 0b0110)``.
     """
-    piv = _pivots(vectors)
-    tops = sorted(piv, reverse=True)
-    basis = [piv[t] for t in tops]
-    # Back-substitution: clear each leading bit from the vectors above it (those below have
-    # lower leading bits, so cannot hold it).
-    for i in range(1, len(basis)):
-        b = basis[i]
-        bit = 1 << (tops[i] - 1)
-        for j in range(i):
-            if basis[j] & bit:
-                basis[j] ^= b
-    return tuple(basis)
+    units, rest = _split_units(vectors)
+    out: list[int] = []
+    if rest:
+        piv = _pivots(rest)
+        tops = sorted(piv, reverse=True)
+        basis = [piv[t] for t in tops]
+        # Back-substitution: clear each leading bit from the vectors above it (those below
+        # have lower leading bits, so cannot hold it).
+        for i in range(1, len(basis)):
+            b = basis[i]
+            bit = 1 << (tops[i] - 1)
+            for j in range(i):
+                if basis[j] & bit:
+                    basis[j] ^= b
+        if not units:
+            return tuple(basis)
+        out = basis
+    # the unit vectors are their own reduced basis (no other vector holds their bits)
+    while units:
+        top = 1 << (units.bit_length() - 1)
+        out.append(top)
+        units ^= top
+    if rest:
+        out.sort(reverse=True)  # distinct leading bits: by value is by leading bit
+    return tuple(out)
 
 
 def reduce(v: int, basis: Sequence[int]) -> int:
@@ -337,7 +371,11 @@ def reduce(v: int, basis: Sequence[int]) -> int:
 
 def in_span(v: int, vectors: Iterable[int]) -> bool:
     """Whether ``v`` lies in ``span(vectors)``."""
-    piv = _pivots(vectors)
+    units, rest = _split_units(vectors)
+    v &= ~units
+    if not v:
+        return True
+    piv = _pivots(rest)
     while v:
         p = piv.get(v.bit_length())
         if p is None:
@@ -396,12 +434,16 @@ def extend_basis(
         The chosen candidates (not reduced): together with ``base`` they are linearly
         independent, and, without ``limit``, ``span(base + chosen) == span(base + candidates)``.
     """
-    piv = _pivots(base)
     chosen: list[int] = []
     if limit is not None and limit <= 0:
         return chosen
+    # span(base) = span(unit vectors of base) ⊕ span(rest): a candidate is reduced modulo the
+    # units by a mask, then by the pivots of the rest (and of the candidates chosen)
+    units, rest = _split_units(base)
+    keep = ~units
+    piv = _pivots(rest)
     for c in candidates:
-        w = c
+        w = c & keep
         while w:
             top = w.bit_length()
             p = piv.get(top)
