@@ -54,6 +54,7 @@ __all__ = [
     "unpack",
     "echelon",
     "rank",
+    "prefix_ranks",
     "reduce",
     "in_span",
     "span_sum",
@@ -318,6 +319,29 @@ def rank(vectors: Iterable[int]) -> int:
     if not rest:
         return units.bit_count()
     return units.bit_count() + len(_pivots(rest))
+
+
+def prefix_ranks(vectors: Iterable[int]) -> list[int]:
+    """The rank of every prefix: ``out[i] == rank(vectors[:i])`` for ``0 <= i <= n`` (one
+    elimination for all of them, e.g. the lanes of phases of every width).
+
+    Example: ``prefix_ranks([0b01, 0b10, 0b11, 0b100]) == [0, 1, 2, 2, 3]``.
+    """
+    piv: dict[int, int] = {}
+    get = piv.get
+    out = [0]
+    r = 0
+    for v in vectors:
+        while v:
+            top = v.bit_length()
+            p = get(top)
+            if p is None:
+                piv[top] = v
+                r += 1
+                break
+            v ^= p
+        out.append(r)
+    return out
 
 
 def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
@@ -617,16 +641,9 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
     n = len(columns) if nbits is None else nbits
     if len(columns) != n:
         raise NotInvertibleError(f"a map with {len(columns)} columns on {n} bits is not square")
-    out = [0] * n
-    for i, c in enumerate(columns):  # a permutation of unit vectors: invert it directly
-        if c <= 0 or c & (c - 1) or c >> n:
-            break
-        j = c.bit_length() - 1
-        if out[j]:
-            break
-        out[j] = 1 << i
-    else:
-        return out
+    fast = _inverse_by_units(columns, n)
+    if fast is not None:
+        return fast
     piv, kernel, _ = _eliminate(columns)
     if kernel or any(c >> n for c in columns):
         raise NotInvertibleError(
@@ -638,6 +655,63 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
         x = _solve_with(piv, n, 1 << j)
         assert x is not None  # full rank
         out.append(x)
+    return out
+
+
+def _inverse_by_units(columns: Sequence[int], n: int) -> list[int] | None:
+    """:func:`inverse` of a bijection, read off its unit columns (None when the map may not be
+    a bijection: the caller's elimination then decides, and says why).
+
+    A unit column ``i`` with image ``1 << t`` gives inverse column ``t`` at once
+    (``1 << i``). The other columns, with the unit columns' bits ``U`` cleared, form the
+    square block ``B`` on the remaining coordinates; for each remaining ``t``, ``B y = e_t``
+    is solved by elimination over those few columns, and the unit columns then cancel the
+    ``U`` bits of the image of ``y``. Triton's layouts are mostly unit columns (a
+    permutation costs one pass)."""
+    out = [0] * n
+    unit_col = [0] * n  # bit t -> 1 << (the unit column with image 1 << t)
+    units = 0
+    others: list[int] = []  # indices of the other columns
+    for i, c in enumerate(columns):
+        if c <= 0 or c >> n:
+            return None
+        if c & (c - 1):
+            others.append(i)
+            continue
+        if units & c:  # two columns with the same image
+            return None
+        units |= c
+        t = c.bit_length() - 1
+        out[t] = unit_col[t] = 1 << i
+    if not others:
+        return out
+    keep = ~units
+    block = [columns[i] & keep for i in others]
+    piv, kernel, m = _eliminate(block)
+    if kernel:
+        return None
+    free = ((1 << n) - 1) & keep
+    while free:
+        low = free & -free
+        free ^= low
+        y = _solve_with(piv, m, low)
+        if y is None:
+            return None
+        x = image = 0
+        j = 0
+        while y:
+            if y & 1:
+                i = others[j]
+                x |= 1 << i
+                image ^= columns[i]
+            y >>= 1
+            j += 1
+        image &= units
+        while image:
+            u = image & -image
+            image ^= u
+            x |= unit_col[u.bit_length() - 1]
+        out[low.bit_length() - 1] = x
     return out
 
 

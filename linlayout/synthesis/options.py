@@ -95,9 +95,12 @@ _OPTION_DEFAULTS = {"geometry": None, "prefix": (), "constraints": ((), ()), "ch
 def _option(**fields: object) -> SideOption:
     """``SideOption(**fields)`` without the frozen dataclass's per-field ``__setattr__`` (a
     synthesis builds a dozen; the object is the same, equal and hashable alike)."""
-    opt = object.__new__(SideOption)
+    opt = _new(SideOption)
     opt.__dict__.update(_OPTION_DEFAULTS, **fields)
     return opt
+
+
+_new = object.__new__
 
 
 @memoize(1)
@@ -134,7 +137,8 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
     synthesis ask again for the same sides; an option is immutable)."""
     nseg = max(0, d - model.seg_lo)
     w = model.within_word_bits
-    threads = [c for c in side.lane + side.warp + side.block if c]
+    lane = side.lane
+    threads = [c for c in lane + side.warp + side.block if c]
     rank_r = len(reg_basis)
     out: list[SideOption] = []
     if plain:
@@ -142,20 +146,28 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
         blocked = (rank_r + f2.rank(threads) - f2.rank(list(reg_basis) + threads)
                    if threads and reg_basis else 0)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
+        lane_ranks = f2.prefix_ranks(lane)  # a phase by lane id holds a prefix of the lanes
         lam_rank: dict[tuple[int, ...], int] = {}
         instr = _plain_instruction()
+        load = index > 0
+        # whether a load's return packs depends on the width only through may_pack
+        packs = model.packed(lane, kmax, load)
+        new, fields = _new, _OPTION_DEFAULTS
         for k in range(kmax, -1, -1):
-            packed = model.packed(side.lane, k, index > 0)  # a load's return may be packed
-            phase = model.phase_lanes(k, packed)
-            lam = lam_rank.get(phase)
-            if lam is None:
-                lam = lam_rank[phase] = f2.rank(f2.compose(side.lane, phase))
+            packed = packs and model.may_pack(k, load)
+            masks, phase, prefix = model.phase_info(k, packed)
+            if prefix is not None:
+                lam = lane_ranks[prefix]
+            else:
+                lam = lam_rank.get(phase)
+                if lam is None:
+                    lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
             dim_x = max(lam + k, w)
-            out.append(_option(
-                side=index, instruction=instr, vector_log2=k,
-                instructions_per_warp=1 << (rank_r - k),
-                phases=1 << len(model.phase_masks(k, packed)),
-                bound_exponent=max(0, nseg - (d - dim_x))))
+            opt = new(SideOption)
+            opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
+                                instructions_per_warp=1 << (rank_r - k), phases=1 << len(masks),
+                                bound_exponent=max(0, nseg - (d - dim_x)))
+            out.append(opt)
     # .x1/.x2/.x4 of one kind share their geometry: a wider one that fits decides the others
     shared: dict[tuple[bool, bool], tuple[int, MatrixGeometry, int]] = {}
     for instr in matrix or ():
