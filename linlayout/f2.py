@@ -668,25 +668,26 @@ def _inverse_by_units(columns: Sequence[int], n: int) -> list[int] | None:
     is solved by elimination over those few columns, and the unit columns then cancel the
     ``U`` bits of the image of ``y``. Triton's layouts are mostly unit columns (a
     permutation costs one pass)."""
-    out = [0] * n
-    unit_col = [0] * n  # bit t -> 1 << (the unit column with image 1 << t)
+    out = [0] * n  # the unit columns' entries first: out[t] = 1 << i for image 1 << t
     units = 0
     others: list[int] = []  # indices of the other columns
     for i, c in enumerate(columns):
-        if c <= 0 or c >> n:
-            return None
         if c & (c - 1):
             others.append(i)
-            continue
-        if units & c:  # two columns with the same image
+        elif units & c or not c or c >> n:  # a repeated, zero or too wide image
             return None
-        units |= c
-        t = c.bit_length() - 1
-        out[t] = unit_col[t] = 1 << i
+        else:
+            units |= c
+            out[c.bit_length() - 1] = 1 << i
     if not others:
         return out
     keep = ~units
-    block = [columns[i] & keep for i in others]
+    block = []
+    for i in others:
+        c = columns[i]
+        if c < 0 or c >> n:
+            return None
+        block.append(c & keep)
     piv, kernel, m = _eliminate(block)
     if kernel:
         return None
@@ -698,19 +699,17 @@ def _inverse_by_units(columns: Sequence[int], n: int) -> list[int] | None:
         if y is None:
             return None
         x = image = 0
-        j = 0
-        while y:
-            if y & 1:
-                i = others[j]
-                x |= 1 << i
-                image ^= columns[i]
-            y >>= 1
-            j += 1
-        image &= units
+        while y:  # the other columns y combines
+            bit = y & -y
+            y ^= bit
+            i = others[bit.bit_length() - 1]
+            x |= 1 << i
+            image ^= columns[i]
+        image &= units  # cancelled by the unit columns
         while image:
             u = image & -image
             image ^= u
-            x |= unit_col[u.bit_length() - 1]
+            x |= out[u.bit_length() - 1]
         out[low.bit_length() - 1] = x
     return out
 
