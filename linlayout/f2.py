@@ -41,6 +41,7 @@ from array import array as _array
 from collections.abc import Iterable, Sequence
 
 from ._checks import shown
+from ._memo import register
 from .errors import LayoutError, NotInvertibleError
 
 _BYTEORDER = sys.byteorder
@@ -385,12 +386,47 @@ def reduce(v: int, basis: Sequence[int]) -> int:
     The result is the canonical representative of the coset ``v + span(basis)``: it is 0 iff
     ``v`` lies in the span. ``basis`` must be the output of :func:`echelon` (fully reduced);
     for an arbitrary spanning list use :func:`in_span`.
+
+    A fully reduced basis's unit vectors hold bits no other basis vector has, so they are
+    cleared by one mask; a tuple basis keeps its mask and its other vectors in a small table
+    (a synthesis reduces by the same few register spans many times).
     """
-    for b in basis:
+    try:
+        split = _REDUCERS.get(basis)  # type: ignore[call-overload]
+    except TypeError:  # not hashable (a list): split it every time
+        keep, rest = _reducer(basis)
+    else:
+        if split is None:
+            if len(_REDUCERS) >= _MAX_REDUCERS:
+                _REDUCERS.clear()
+            split = _REDUCERS[basis] = _reducer(basis)  # type: ignore[index]
+        keep, rest = split
+    v &= keep
+    for b in rest:
         w = v ^ b
         if w < v:  # v has b's leading bit set (b is fully reduced, so order does not matter)
             v = w
     return v
+
+
+def _reducer(basis: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """``(keep, rest)`` of an echelon basis: the mask clearing its unit vectors' bits, and its
+    other vectors."""
+    units = 0
+    rest = []
+    for b in basis:
+        if b & (b - 1):
+            rest.append(b)
+        else:
+            units |= b
+    return ~units, tuple(rest)
+
+
+#: Echelon bases (tuples) -> :func:`_reducer`'s split, for :func:`reduce` (bounded; emptied
+#: by :func:`linlayout.clear_caches`).
+_REDUCERS: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+_MAX_REDUCERS = 4096
+register(_REDUCERS.clear)
 
 
 def in_span(v: int, vectors: Iterable[int]) -> bool:

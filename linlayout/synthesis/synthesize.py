@@ -418,7 +418,7 @@ def common_vector(transfer: Transfer, *, node_limit: int = 200_000) -> LinearLay
             row = min(model.seg_lo, d)
             return LinearLayout.unchecked(
                 (("vector", k), ("bank", row - k), ("segment", d - row)),
-                tuple((n, store.out_bits(n)) for n in store.out_dim_names), plan.cols)
+                store.out_dims_log2, plan.cols)
     raise LayoutError("no layout serves these sides with a common vector")  # k = 0 always does
 
 
@@ -429,7 +429,7 @@ def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
     store, sides = transfer.store, transfer.sides
     return Problem(sides=sides, regs=tuple(f2.echelon(s.register) for s in sides),
                    model=transfer.model, d=store.total_out_bits,
-                   dim_bits=tuple(store.out_bits(n) for n in store.out_dim_names),
+                   dim_bits=tuple(bits for _, bits in store.out_dims_log2),
                    weights=weights, objective=objective, node_limit=node_limit)
 
 
@@ -794,7 +794,7 @@ def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
     best simple layout so far: the others cannot be cheaper."""
     best: Plan | None = None
     best_key: tuple[int, int] | None = None
-    dims = tuple((n, store.out_dims[n]) for n in store.out_dim_names)
+    dims = tuple((n, 1 << bits) for n, bits in store.out_dims_log2)
     for source, cols, inv in _simple_layouts(dims, problem.model.element_bits):
         limit = best_key if beat is None or (best_key is not None and best_key < beat) else beat
         if limit is not None:
