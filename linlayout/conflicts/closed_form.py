@@ -37,7 +37,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import f2
-from .._memo import register
 from ..hardware.access import alignment_log2, plan_access, plan_vector, warp_bytes, \
     widest_vector_log2
 from ..hardware.instructions import (DEFAULT, Instruction, check_matrix_access, check_memory,
@@ -165,12 +164,7 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
     masks, lanes, prefix = model.phase_info(k, packed)
     phase = lane_offs[:prefix] if prefix is not None else f2.compose(lane_offs, lanes)
     exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
-    key = (side.lane, side.register)
-    elems_log2 = _ELEMS.get(key)
-    if elems_log2 is None:  # a side's constant: computed once per side
-        if len(_ELEMS) >= 1024:
-            _ELEMS.clear()
-        elems_log2 = _ELEMS[key] = f2.rank(side.lane + side.register)
+    elems_log2 = f2.rank(side.lane + side.register)
     phases = 1 << len(masks)
     degree = 1 << exp
     hw = model.hardware
@@ -195,10 +189,6 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
 
 
 _new = object.__new__
-#: log2 of the elements one warp moves, by a side's (lanes, registers): the rank of their
-#: tensor columns (bounded; emptied by :func:`linlayout.clear_caches`).
-_ELEMS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-register(_ELEMS.clear)
 
 
 def count_matrix(
