@@ -315,6 +315,8 @@ def test_reduce_gives_the_smallest_coset_member(data):
     # canonical coset representative: the smallest element of v + span (brute force)
     if len(e) <= 8:
         assert r == min(v ^ s for s in brute_span(e))
+    assert f2.reduce(v, list(e)) == r  # a list basis (not kept in the table) reduces alike
+    assert f2.reduce(v, e) == r  # and the tuple again, from the table
 
 
 # ---------------------------------------------------------------------------- span_sum
