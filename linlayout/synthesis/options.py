@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .. import f2
 from ..errors import LayoutError
@@ -169,7 +170,7 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
                                 bound_exponent=max(0, nseg - (d - dim_x)))
             out.append(opt)
     # .x1/.x2/.x4 of one kind share their geometry: computed once per kind
-    shared: dict[tuple[bool, bool], tuple[MatrixGeometry, int, int] | None] = {}
+    shared: dict[tuple[bool, bool], tuple[Any, ...] | None] = {}
     for instr in matrix or ():
         opt = _matrix_option(index, instr, side, reg_basis, model, d, nseg,
                              explicit=not plain and len(matrix or ()) == 1, shared=shared)
@@ -193,15 +194,15 @@ def _geometry(instr: Instruction, register: tuple[int, ...], lane: tuple[int, ..
 def _matrix_option(index: int, instr: Instruction, side: Distributed,
                    reg_basis: tuple[int, ...], model: BankModel, d: int, nseg: int,
                    explicit: bool,
-                   shared: dict[tuple[bool, bool], tuple[MatrixGeometry, int, int] | None]
+                   shared: dict[tuple[bool, bool], tuple[Any, ...] | None]
                    ) -> SideOption | None:
     """The option of a matrix instruction, or None when the side cannot use it (LayoutError
     instead when it was asked for explicitly: :func:`~linlayout.hardware.instructions.
     matrix_geometry`'s own).
 
     ``shared``: per kind (``.trans`` or not, load or store), the geometry, the rank of the
-    registers outside the rows' span and the register rank beyond the row — or None when
-    the kind does not fit. Every ``.xN`` of a kind has the same geometry and fits when that
+    registers outside the rows' span, the register rank beyond the row and the alignment
+    constraints — or None when the kind does not fit. Every ``.xN`` of a kind has the same geometry and fits when that
     rank is at least ``log2(N)`` (:func:`~linlayout.hardware.instructions.
     matrix_geometry_spare`)."""
     if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
@@ -214,29 +215,28 @@ def _matrix_option(index: int, instr: Instruction, side: Distributed,
     else:
         found = _geometry(instr, side.register, side.lane, model.element_bits)
         known = None
-        if found is not None:
+        if found is not None:  # what every .xN of the kind shares
             geom, spare = found
             rest = (f2.rank(list(reg_basis) + list(geom.row)) - len(geom.row)
                     - (1 if instr.trans else 0))
-            known = (geom, spare, rest)
+            everywhere = tuple(c for c in list(geom.rows) + list(side.warp) if c)
+            from_chunk = tuple(r for r in side.register if r)
+            known = (geom, spare, rest, (everywhere, from_chunk))
         shared[kind] = known
     mat_log2 = instr.matrices.bit_length() - 1
     if known is None or known[1] < mat_log2:
         if explicit:  # its own error, with its message
             matrix_geometry(instr, side.register, side.lane, model.element_bits)
         return None
-    geom, _, rest = known
+    geom, _, rest, constraints = known
     row = tuple(geom.row)
     row_bits = len(row)
     chunk = 0 if instr.trans else max(0, 5 - (model.element_bits.bit_length() - 1))
-    regs = [r for r in side.register if r]
-    everywhere = tuple(c for c in list(geom.rows) + list(side.warp) if c)
-    from_chunk = tuple(regs)
     return _option(
         side=index, instruction=instr, vector_log2=row_bits,
         instructions_per_warp=1 << max(0, rest - mat_log2), phases=instr.matrices,
         bound_exponent=max(0, nseg - (d - (row_bits + 3))), geometry=geom, prefix=row,
-        constraints=(everywhere, from_chunk), chunk_bits=chunk)
+        constraints=constraints, chunk_bits=chunk)
 
 
 def matrix_instructions(request: object, index: int) -> tuple[list[Instruction], bool]:
