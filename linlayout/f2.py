@@ -41,6 +41,7 @@ from array import array as _array
 from collections.abc import Iterable, Sequence
 
 from ._checks import shown
+from ._memo import register
 from .errors import LayoutError, NotInvertibleError
 
 _BYTEORDER = sys.byteorder
@@ -54,6 +55,7 @@ __all__ = [
     "unpack",
     "echelon",
     "rank",
+    "prefix_ranks",
     "reduce",
     "in_span",
     "span_sum",
@@ -291,12 +293,56 @@ def _pivots(vectors: Iterable[int]) -> dict[int, int]:
     return piv
 
 
+def _split_units(vectors: Iterable[int]) -> tuple[int, list[int]]:
+    """``(U, rest)``: the OR of the unit (and zero) vectors, and the other vectors with the
+    bits of ``U`` cleared. The unit vectors span exactly the coordinates of ``U``, so
+    ``span(vectors) = span(units) ⊕ span(rest)`` and ``rest`` has no coordinate in ``U``:
+    most of Triton's layouts are unit vectors, which then cost one OR each."""
+    units = 0
+    rest: list[int] = []
+    for v in vectors:
+        if v & (v - 1):
+            rest.append(v)
+        else:
+            units |= v
+    if units and rest:
+        keep = ~units
+        rest = [v & keep for v in rest]
+    return units, rest
+
+
 def rank(vectors: Iterable[int]) -> int:
     """Dimension of the span of ``vectors``.
 
     Example: ``rank([0b1100, 0b0110, 0b1010]) == 2``.
     """
-    return len(_pivots(vectors))
+    units, rest = _split_units(vectors)
+    if not rest:
+        return units.bit_count()
+    return units.bit_count() + len(_pivots(rest))
+
+
+def prefix_ranks(vectors: Iterable[int]) -> list[int]:
+    """The rank of every prefix: ``out[i] == rank(vectors[:i])`` for ``0 <= i <= n`` (one
+    elimination for all of them, e.g. the lanes of phases of every width).
+
+    Example: ``prefix_ranks([0b01, 0b10, 0b11, 0b100]) == [0, 1, 2, 2, 3]``.
+    """
+    piv: dict[int, int] = {}
+    get = piv.get
+    out = [0]
+    r = 0
+    for v in vectors:
+        while v:
+            top = v.bit_length()
+            p = get(top)
+            if p is None:
+                piv[top] = v
+                r += 1
+                break
+            v ^= p
+        out.append(r)
+    return out
 
 
 def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
@@ -307,18 +353,31 @@ def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
 
     Example: ``echelon([0b1100, 0b0110, 0b1010]) == (0b1010, 0b0110)``.
     """
-    piv = _pivots(vectors)
-    tops = sorted(piv, reverse=True)
-    basis = [piv[t] for t in tops]
-    # Back-substitution: clear each leading bit from the vectors above it (those below have
-    # lower leading bits, so cannot hold it).
-    for i in range(1, len(basis)):
-        b = basis[i]
-        bit = 1 << (tops[i] - 1)
-        for j in range(i):
-            if basis[j] & bit:
-                basis[j] ^= b
-    return tuple(basis)
+    units, rest = _split_units(vectors)
+    out: list[int] = []
+    if rest:
+        piv = _pivots(rest)
+        tops = sorted(piv, reverse=True)
+        basis = [piv[t] for t in tops]
+        # Back-substitution: clear each leading bit from the vectors above it (those below
+        # have lower leading bits, so cannot hold it).
+        for i in range(1, len(basis)):
+            b = basis[i]
+            bit = 1 << (tops[i] - 1)
+            for j in range(i):
+                if basis[j] & bit:
+                    basis[j] ^= b
+        if not units:
+            return tuple(basis)
+        out = basis
+    # the unit vectors are their own reduced basis (no other vector holds their bits)
+    while units:
+        top = 1 << (units.bit_length() - 1)
+        out.append(top)
+        units ^= top
+    if rest:
+        out.sort(reverse=True)  # distinct leading bits: by value is by leading bit
+    return tuple(out)
 
 
 def reduce(v: int, basis: Sequence[int]) -> int:
@@ -327,17 +386,56 @@ def reduce(v: int, basis: Sequence[int]) -> int:
     The result is the canonical representative of the coset ``v + span(basis)``: it is 0 iff
     ``v`` lies in the span. ``basis`` must be the output of :func:`echelon` (fully reduced);
     for an arbitrary spanning list use :func:`in_span`.
+
+    A fully reduced basis's unit vectors hold bits no other basis vector has, so they are
+    cleared by one mask; a tuple basis keeps its mask and its other vectors in a small table
+    (a synthesis reduces by the same few register spans many times).
     """
-    for b in basis:
+    try:
+        split = _REDUCERS.get(basis)  # type: ignore[call-overload]
+    except TypeError:  # not hashable (a list): split it every time
+        keep, rest = _reducer(basis)
+    else:
+        if split is None:
+            if len(_REDUCERS) >= _MAX_REDUCERS:
+                _REDUCERS.clear()
+            split = _REDUCERS[basis] = _reducer(basis)  # type: ignore[index]
+        keep, rest = split
+    v &= keep
+    for b in rest:
         w = v ^ b
         if w < v:  # v has b's leading bit set (b is fully reduced, so order does not matter)
             v = w
     return v
 
 
+def _reducer(basis: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """``(keep, rest)`` of an echelon basis: the mask clearing its unit vectors' bits, and its
+    other vectors."""
+    units = 0
+    rest = []
+    for b in basis:
+        if b & (b - 1):
+            rest.append(b)
+        else:
+            units |= b
+    return ~units, tuple(rest)
+
+
+#: Echelon bases (tuples) -> :func:`_reducer`'s split, for :func:`reduce` (bounded; emptied
+#: by :func:`linlayout.clear_caches`).
+_REDUCERS: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+_MAX_REDUCERS = 4096
+register(_REDUCERS.clear)
+
+
 def in_span(v: int, vectors: Iterable[int]) -> bool:
     """Whether ``v`` lies in ``span(vectors)``."""
-    piv = _pivots(vectors)
+    units, rest = _split_units(vectors)
+    v &= ~units
+    if not v:
+        return True
+    piv = _pivots(rest)
     while v:
         p = piv.get(v.bit_length())
         if p is None:
@@ -396,12 +494,16 @@ def extend_basis(
         The chosen candidates (not reduced): together with ``base`` they are linearly
         independent, and, without ``limit``, ``span(base + chosen) == span(base + candidates)``.
     """
-    piv = _pivots(base)
     chosen: list[int] = []
     if limit is not None and limit <= 0:
         return chosen
+    # span(base) = span(unit vectors of base) ⊕ span(rest): a candidate is reduced modulo the
+    # units by a mask, then by the pivots of the rest (and of the candidates chosen)
+    units, rest = _split_units(base)
+    keep = ~units
+    piv = _pivots(rest)
     for c in candidates:
-        w = c
+        w = c & keep
         while w:
             top = w.bit_length()
             p = piv.get(top)
@@ -575,16 +677,9 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
     n = len(columns) if nbits is None else nbits
     if len(columns) != n:
         raise NotInvertibleError(f"a map with {len(columns)} columns on {n} bits is not square")
-    out = [0] * n
-    for i, c in enumerate(columns):  # a permutation of unit vectors: invert it directly
-        if c <= 0 or c & (c - 1) or c >> n:
-            break
-        j = c.bit_length() - 1
-        if out[j]:
-            break
-        out[j] = 1 << i
-    else:
-        return out
+    fast = _inverse_by_units(columns, n)
+    if fast is not None:
+        return fast
     piv, kernel, _ = _eliminate(columns)
     if kernel or any(c >> n for c in columns):
         raise NotInvertibleError(
@@ -596,6 +691,62 @@ def inverse(columns: Sequence[int], nbits: int | None = None) -> list[int]:
         x = _solve_with(piv, n, 1 << j)
         assert x is not None  # full rank
         out.append(x)
+    return out
+
+
+def _inverse_by_units(columns: Sequence[int], n: int) -> list[int] | None:
+    """:func:`inverse` of a bijection, read off its unit columns (None when the map may not be
+    a bijection: the caller's elimination then decides, and says why).
+
+    A unit column ``i`` with image ``1 << t`` gives inverse column ``t`` at once
+    (``1 << i``). The other columns, with the unit columns' bits ``U`` cleared, form the
+    square block ``B`` on the remaining coordinates; for each remaining ``t``, ``B y = e_t``
+    is solved by elimination over those few columns, and the unit columns then cancel the
+    ``U`` bits of the image of ``y``. Triton's layouts are mostly unit columns (a
+    permutation costs one pass)."""
+    out = [0] * n  # the unit columns' entries first: out[t] = 1 << i for image 1 << t
+    units = 0
+    others: list[int] = []  # indices of the other columns
+    for i, c in enumerate(columns):
+        if c & (c - 1):
+            others.append(i)
+        elif units & c or not c or c >> n:  # a repeated, zero or too wide image
+            return None
+        else:
+            units |= c
+            out[c.bit_length() - 1] = 1 << i
+    if not others:
+        return out
+    keep = ~units
+    block = []
+    for i in others:
+        c = columns[i]
+        if c < 0 or c >> n:
+            return None
+        block.append(c & keep)
+    piv, kernel, m = _eliminate(block)
+    if kernel:
+        return None
+    free = ((1 << n) - 1) & keep
+    while free:
+        low = free & -free
+        free ^= low
+        y = _solve_with(piv, m, low)
+        if y is None:
+            return None
+        x = image = 0
+        while y:  # the other columns y combines
+            bit = y & -y
+            y ^= bit
+            i = others[bit.bit_length() - 1]
+            x |= 1 << i
+            image ^= columns[i]
+        image &= units  # cancelled by the unit columns
+        while image:
+            u = image & -image
+            image ^= u
+            x |= out[u.bit_length() - 1]
+        out[low.bit_length() - 1] = x
     return out
 
 

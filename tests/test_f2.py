@@ -88,12 +88,15 @@ def brute_span(vectors) -> set[int]:
 def vectors_in(draw, n: int, max_len: int = 12, min_len: int = 0):
     """A list of n-bit vectors: uniform, low-rank (combinations of few generators) or sparse."""
     mask = (1 << n) - 1
-    kind = draw(st.sampled_from(["uniform", "lowrank", "sparse"]))
+    kind = draw(st.sampled_from(["uniform", "lowrank", "sparse", "mixed"]))
     if kind == "uniform" or n == 0:
         return draw(st.lists(st.integers(0, mask), min_size=min_len, max_size=max_len))
+    units = [0] + [1 << i for i in range(n)]
     if kind == "sparse":
-        units = [0] + [1 << i for i in range(n)]
         return draw(st.lists(st.sampled_from(units), min_size=min_len, max_size=max_len))
+    if kind == "mixed":  # mostly unit vectors and a few others (the f2 unit fast paths)
+        return draw(st.lists(st.one_of(st.sampled_from(units), st.integers(0, mask)),
+                             min_size=min_len, max_size=max_len))
     gens = draw(st.lists(st.integers(0, mask), min_size=1, max_size=4))
     combos = draw(
         st.lists(st.integers(0, (1 << len(gens)) - 1), min_size=min_len, max_size=max_len)
@@ -242,6 +245,14 @@ def test_rank_matches_galois(nv):
 
 @SETTINGS
 @given(space())
+def test_prefix_ranks_are_the_ranks_of_the_prefixes(nv):
+    _, vs = nv
+    assert f2.prefix_ranks(vs) == [f2.rank(vs[:i]) for i in range(len(vs) + 1)]
+    assert f2.prefix_ranks([0b01, 0b10, 0b11, 0b100]) == [0, 1, 2, 2, 3]
+
+
+@SETTINGS
+@given(space())
 def test_echelon_is_galois_rref(nv):
     n, vs = nv
     e = f2.echelon(vs)
@@ -304,6 +315,8 @@ def test_reduce_gives_the_smallest_coset_member(data):
     # canonical coset representative: the smallest element of v + span (brute force)
     if len(e) <= 8:
         assert r == min(v ^ s for s in brute_span(e))
+    assert f2.reduce(v, list(e)) == r  # a list basis (not kept in the table) reduces alike
+    assert f2.reduce(v, e) == r  # and the tuple again, from the table
 
 
 # ---------------------------------------------------------------------------- span_sum
@@ -515,6 +528,27 @@ def test_inverse_of_a_permutation_of_unit_vectors(perm, n):
     inv = f2.inverse(cols)
     assert f2.compose(cols, inv) == [1 << i for i in range(n)]
     assert inv == [1 << cols.index(1 << j) for j in range(n)]
+
+
+@SETTINGS
+@given(st.data())
+def test_inverse_of_mostly_unit_columns_matches_galois(data):
+    # a permutation of unit vectors with a few columns added into others: the unit columns
+    # are read off, the rest solved as a block
+    n = data.draw(st.integers(1, NMAX), label="n")
+    cols = [1 << p for p in data.draw(st.permutations(range(n)), label="perm")]
+    for a, b in data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
+                                   max_size=5), label="column additions"):
+        if a != b:
+            cols[a] ^= cols[b]
+    inv = f2.inverse(cols)
+    assert f2.compose(cols, inv) == [1 << i for i in range(n)]
+    assert np.array_equal(cols_gf(inv, n), np.linalg.inv(cols_gf(cols, n)))
+    if n > 1:  # and a singular one: a column repeated, or a sum of two others
+        singular = cols[:-1] + [cols[0] if data.draw(st.booleans()) else cols[0] ^ cols[-1]]
+        if gf_rank(singular, n) < n:
+            with pytest.raises(NotInvertibleError):
+                f2.inverse(singular)
 
 
 def test_inverse_rejects_repeated_or_wide_unit_columns():

@@ -37,14 +37,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import f2
-from ..hardware.access import plan_access, plan_vector, warp_bytes
-from ..hardware.instructions import (Instruction, check_matrix_access, check_memory,
+from ..hardware.access import alignment_log2, plan_access, plan_vector, warp_bytes, \
+    widest_vector_log2
+from ..hardware.instructions import (DEFAULT, Instruction, check_matrix_access, check_memory,
                                      parse_instruction)
+from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel, HardwareModel, bank_model
 from ..layout import LinearLayout
 from .report import ConflictReport
 
-__all__ = ["count_matrix", "count_offsets", "linear_bank_conflicts", "phase_exponent"]
+__all__ = ["count_matrix", "count_offsets", "count_side", "linear_bank_conflicts",
+           "phase_exponent"]
 
 
 def phase_exponent(phase: Sequence[int], z: int, seg_lo: int,
@@ -121,6 +124,71 @@ def count_offsets(
         max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=basis,
     )
+
+
+def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
+               reg_basis: Sequence[int], model: BankModel, with_basis: bool = True,
+               load: bool = False) -> ConflictReport:
+    """What ``bank_conflicts(side, memory, instruction="ld.shared" if load else
+    "st.shared")`` returns, from flat columns: the default vector
+    (:func:`~linlayout.hardware.access.default_vector_log2`) counted by :func:`count_offsets`
+    — the swizzle synthesizer counts every layout it builds with this.
+
+    Args:
+        mem_cols: the memory layout's ``d`` columns (tensor coordinate of each offset bit).
+        inv: its inverse's columns (offset of each tensor bit): a bijection of ``d`` bits.
+        side: the distributed layout's flat columns (:class:`~linlayout.hardware.kinds.
+            Distributed`, lanes zero-extended to the warp).
+        reg_basis: the :func:`~linlayout.f2.echelon` basis of its register images.
+        model: the bank model; with_basis, load: as :func:`count_offsets`.
+
+    Returns:
+        The same :class:`ConflictReport` as :func:`count_offsets` on the offsets of the
+        lanes and registers. Two of its ranks need no offsets: the vector's ``k`` offset
+        bits lie in the registers' span, so the registers' offsets beyond the vector have
+        rank ``dim R − k`` (instructions ``2^(dim R − k)``), and ``inv`` is a bijection, so
+        the lanes' and registers' offsets have the rank of their tensor columns (the bytes
+        one warp moves).
+
+    Source: Lemma 9.4 of the Linear Layouts paper (arXiv 2505.23819), generalised (module
+    docstring); the vector rule of :mod:`linlayout.hardware.access`.
+    """
+    d = len(mem_cols)
+    lane_offs = f2.compose_unchecked(inv, side.lane, d)  # memory offset of each lane bit
+    k = widest_vector_log2(mem_cols, d, reg_basis, model)
+    if k:  # the runs of every thread must align to the vector (the access rule)
+        k = min(k, alignment_log2(lane_offs),
+                alignment_log2(f2.compose_unchecked(inv, side.warp + side.block, d)))
+    z = max(k, model.within_word_bits)
+    packed = model.packed(lane_offs, k, load)
+    masks, lanes, prefix = model.phase_info(k, packed)
+    phase = lane_offs[:prefix] if prefix is not None else f2.compose(lane_offs, lanes)
+    exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
+    elems_log2 = f2.rank(side.lane + side.register)
+    phases = 1 << len(masks)
+    degree = 1 << exp
+    hw = model.hardware
+    report = _new(ConflictReport)  # the frozen dataclass, without its per-field __setattr__
+    report.__dict__.update(
+        degree=degree,
+        wavefronts_per_instruction=phases * degree,
+        vector_elems=1 << k,
+        phases=phases,
+        lanes_per_phase=1 << (model.warp_log2 - len(masks)),
+        access_bits=model.element_bits << k,
+        element_bits=model.element_bits,
+        instructions_per_warp=1 << (len(reg_basis) - k),
+        bytes_per_warp=-(-(model.element_bits << elems_log2) // 8),
+        row_bytes=hw.row_bytes,
+        max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
+        conflict_offsets=basis,
+        instruction=DEFAULT,
+        uneven_wavefronts_per_warp=None,
+    )
+    return report
+
+
+_new = object.__new__
 
 
 def count_matrix(

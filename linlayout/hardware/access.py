@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from .. import f2
@@ -108,11 +110,9 @@ def alignment_log2(offsets: Iterable[int]) -> int:
     multiple of ``2^k``: the element offsets of the lane, warp and block bits must have their
     low ``k`` bits clear (registers may mix in vector bits: the compiler renames them).
     """
-    k = 64
-    for x in offsets:
-        if x:
-            k = min(k, (x & -x).bit_length() - 1)
-    return k
+    # the lowest set bit of the OR is the lowest over the offsets (one C-level pass)
+    every = reduce(or_, offsets, 0)
+    return min(64, (every & -every).bit_length() - 1) if every else 64
 
 
 def widest_vector_log2(memory_cols: Sequence[int], offset_bits: int,

@@ -35,7 +35,7 @@ from .. import f2
 from ..errors import LayoutError
 
 __all__ = ["DEFAULT", "Instruction", "MatrixGeometry", "check_matrix_access", "matrix_geometry",
-           "parse_instruction"]
+           "matrix_geometry_spare", "parse_instruction"]
 
 #: The plain vectorised access.
 DEFAULT = "ld/st.shared"
@@ -185,7 +185,39 @@ def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[
             (with ``duplicate_rows``: a lane or register of the 16-byte row); an argument of
             the wrong type.
     """
-    register, lane, element_bits = _matrix_args(instr, register, lane, element_bits)
+    geom, spare = matrix_geometry_spare(instr, register, lane, element_bits,
+                                        duplicate_rows=duplicate_rows)
+    if spare < instr.matrices.bit_length() - 1:
+        raise LayoutError(
+            f"{instr.name} moves {instr.matrices} matrices per instruction but the layout's "
+            "registers hold fewer; use a smaller .xN"
+        )
+    return geom
+
+
+def matrix_geometry_spare(instr: Instruction, register: Sequence[int], lane: Sequence[int],
+                          element_bits: int, *, duplicate_rows: bool = False,
+                          trusted: bool = False) -> tuple[MatrixGeometry, int]:
+    """:func:`matrix_geometry` without its last check, the ``.xN`` count: the geometry and
+    the rank of the register directions outside the rows' span — ``instr`` and its
+    narrower or wider ``.xN`` of the same kind (``.trans`` or not, load or store) fit
+    exactly when that rank is at least ``log2(matrices)``, with this same geometry (one
+    computation serves ``.x4``, ``.x2`` and ``.x1``).
+
+    Args:
+        instr, register, lane, element_bits, duplicate_rows: as :func:`matrix_geometry`.
+        trusted: the caller passes ``register`` and ``lane`` as tuples or lists of
+            non-negative ints and ``element_bits`` as an int (the synthesizer's flat
+            columns): their type checks are skipped.
+
+    Raises:
+        LayoutError: every :func:`matrix_geometry` error but the ``.xN`` one.
+
+    Source: PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16 "stmatrix" (as
+    :func:`matrix_geometry`).
+    """
+    if not trusted:
+        register, lane, element_bits = _matrix_args(instr, register, lane, element_bits)
     check_element(instr, element_bits)
     c = _chunk_log2(element_bits)
     regs = list(register)
@@ -219,14 +251,8 @@ def matrix_geometry(instr: Instruction, register: Sequence[int], lane: Sequence[
             f"{instr.name} needs 8 distinct rows of distinct elements; the layout's lanes or "
             "registers broadcast (repeat) elements"
         )
-    needed = instr.matrices.bit_length() - 1
-    extra = [r for r in regs if f2.reduce(r, rows_span)]
-    if f2.rank(extra) < needed:
-        raise LayoutError(
-            f"{instr.name} moves {instr.matrices} matrices per instruction but the layout's "
-            "registers hold fewer; use a smaller .xN"
-        )
-    return MatrixGeometry(row=row, rows=rows, chunk_registers=chunk)
+    spare = f2.rank([r for r in regs if f2.reduce(r, rows_span)])
+    return MatrixGeometry(row=row, rows=rows, chunk_registers=chunk), spare
 
 
 def check_matrix_access(instr: Instruction, register: Sequence[int], lane: Sequence[int],

@@ -66,6 +66,8 @@ def require_same_tensor(a: Any, b: Any, name_a: str, name_b: str) -> None:
         raise LayoutError(f"{name_a} must be a LinearLayout, got {type(a).__name__}")
     if not isinstance(b, LinearLayout):
         raise LayoutError(f"{name_b} must be a LinearLayout, got {type(b).__name__}")
+    if a.out_dims_log2 == b.out_dims_log2:  # the same dims, sizes and order
+        return
     if set(a.out_dim_names) != set(b.out_dim_names):
         raise LayoutError(
             f"{name_a} and {name_b} must have the same out dims; got {list(a.out_dim_names)} "
@@ -160,7 +162,10 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
         if not 0 <= warp_log2 <= 16:
             raise LayoutError(f"warp_log2 must be log2 of the lanes per warp, from 0 to 16, "
                               f"got {warp_log2}")
-    for n in layout.in_dim_names:
+    cols = layout.columns
+    found = {}
+    start = 0
+    for n, bits in layout.in_dims_log2:  # one pass: each dim's columns, by position
         if n not in DISTRIBUTED_IN_DIMS:
             hint = ("it is a shared-memory layout's in dim: was the memory layout given "
                     "where the threads' layout is expected?"
@@ -170,18 +175,23 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
                 f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
                 f"{list(DISTRIBUTED_IN_DIMS)} ({hint})"
             )
-    lane = layout.dim_columns("lane")
+        found[n] = cols[start:start + bits]
+        start += bits
+    lane = found.get("lane", ())
     if len(lane) > warp_log2:
         raise LayoutError(
             f"{what}'s lane dim has size {1 << len(lane)} but a warp has {1 << warp_log2} "
             "lanes; move the extra bits to 'warp'"
         )
-    return Distributed(
-        register=layout.dim_columns("register"),
-        lane=tuple(lane) + (0,) * (warp_log2 - len(lane)),
-        warp=layout.dim_columns("warp"),
-        block=layout.dim_columns("block"),
-    )
+    if len(lane) < warp_log2:
+        lane = lane + (0,) * (warp_log2 - len(lane))
+    side = _new(Distributed)  # the frozen dataclass, without its per-field __setattr__
+    side.__dict__.update(register=found.get("register", ()), lane=lane,
+                         warp=found.get("warp", ()), block=found.get("block", ()))
+    return side
+
+
+_new = object.__new__
 
 
 #: log2 of the widest warp a layout can be shown for: an AMD wavefront of 64 lanes.

@@ -216,41 +216,47 @@ class BankModel:
     max_vector_log2: int = field(init=False, repr=False, compare=False)
     within_word_bits: int = field(init=False, repr=False, compare=False)
     seg_lo: int = field(init=False, repr=False, compare=False)
-    _phases: dict[tuple[int, bool], tuple[tuple[int, ...], tuple[int, ...]]] = field(
-        init=False, repr=False, compare=False)
+    _phases: dict[tuple[int, bool], tuple[tuple[int, ...], tuple[int, ...], int | None]] = \
+        field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        hw, e = self.hardware, self.element_log2
-        word = (hw.bank_bytes * 8).bit_length() - 1
-        banks = hw.num_banks.bit_length() - 1
-        derived = {
-            "element_bits": 1 << e,
-            "word_log2": word,
-            "banks_log2": banks,
-            "warp_log2": hw.warp_size.bit_length() - 1,
-            "max_vector_log2": max(0, (hw.max_access_bytes * 8).bit_length() - 1 - e),
-            "within_word_bits": max(0, word - e),
-            "seg_lo": max(0, word + banks - e),
-            "_phases": {},
-        }
-        for name, value in derived.items():
+        for name, value in _derived(self.hardware, self.element_log2).items():
             object.__setattr__(self, name, value)
 
-    def _phase(self, vector_log2: int, packed: bool = False,
-               ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def phase_info(self, vector_log2: int, packed: bool = False,
+                   ) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
+        """``(masks, lanes, p)`` of vectors of ``2^vector_log2`` elements: the
+        :meth:`phase_masks`, the :meth:`phase_lanes`, and ``p`` when the lanes of one phase
+        are the lane ids ``0 … 2^p − 1`` (the lanes basis is ``1, 2, …, 2^(p−1)``: a split
+        by lane id, whose phase offsets are the first ``p`` lane images, no composition
+        needed) — None for an override with other lane groups. Computed once per width.
+
+        Source: :meth:`HardwareModel.phase_masks` (PTX ISA / CUDA guide shared-memory
+        phases; the AMD overrides of the presets)."""
         key = (vector_log2, packed)
         got = self._phases.get(key)
         if got is None:
             bits = self.element_bits << vector_log2
-            masks = tuple(self.hardware.phase_masks(bits >> 1 if packed else bits))
-            got = self._phases[key] = (masks, _phase_lanes(masks, self.warp_log2))
+            if packed:
+                bits >>= 1
+            hw = self.hardware
+            warp = self.warp_log2
+            if hw.phase_overrides and any(wd * 8 == bits for wd, _ in hw.phase_overrides):
+                masks = tuple(hw.phase_masks(bits))
+                lanes = _phase_lanes(masks, warp)
+                prefix = len(lanes) if lanes == _UNITS[:len(lanes)] else None
+            else:  # by lane id (HardwareModel.phase_masks): the first p lanes share a phase
+                per_lane = max(bits, 1 << self.word_log2)
+                p = min(warp, (max(1, (hw.row_bytes * 8) // per_lane)).bit_length() - 1)
+                masks, lanes, prefix = _UNITS[p:warp], _UNITS[:p], p
+            got = self._phases[key] = (masks, lanes, prefix)
         return got
 
     def phase_masks(self, vector_log2: int, packed: bool = False) -> tuple[int, ...]:
         """Phase-index lane masks for vectors of ``2^vector_log2`` elements (``packed``: a
         load whose return is packed, :meth:`packed`, which runs in the phases of an access
         half as wide)."""
-        return self._phase(vector_log2, packed)[0]
+        return self.phase_info(vector_log2, packed)[0]
 
     def phase_lanes(self, vector_log2: int, packed: bool = False) -> tuple[int, ...]:
         """A basis of lane ids (ints over the lane bits) spanning the lanes of one phase
@@ -258,7 +264,7 @@ class BankModel:
 
         Sorted ascending, so a by-lane-id split gives the unit lane ids ``1, 2, 4, …``.
         """
-        return self._phase(vector_log2, packed)[1]
+        return self.phase_info(vector_log2, packed)[1]
 
     def may_pack(self, vector_log2: int, load: bool) -> bool:
         """Whether an access of ``2^vector_log2`` elements per lane can have its return packed
@@ -294,6 +300,26 @@ class BankModel:
         return False
 
 
+#: The unit lane ids ``1 << i`` for ``i < 16``: phase masks and lanes by lane id are slices.
+_UNITS = tuple(1 << i for i in range(16))
+
+
+def _derived(hardware: HardwareModel, e: int) -> dict[str, Any]:
+    """The numbers a :class:`BankModel` of ``hardware`` and ``2^e``-bit elements derives."""
+    word = (hardware.bank_bytes * 8).bit_length() - 1
+    banks = hardware.num_banks.bit_length() - 1
+    return {
+        "element_bits": 1 << e,
+        "word_log2": word,
+        "banks_log2": banks,
+        "warp_log2": hardware.warp_size.bit_length() - 1,
+        "max_vector_log2": max(0, (hardware.max_access_bytes * 8).bit_length() - 1 - e),
+        "within_word_bits": max(0, word - e),
+        "seg_lo": max(0, word + banks - e),
+        "_phases": {},
+    }
+
+
 @memoize(256)
 def _phase_lanes(masks: tuple[int, ...], warp_log2: int) -> tuple[int, ...]:
     """Kernel of the phase functionals ``masks`` on the ``warp_log2`` lane bits (cached on
@@ -324,5 +350,15 @@ def bank_model(element_bits: Any, hardware: HardwareModel | None = None) -> Bank
             f"hardware must be a HardwareModel (e.g. linlayout.hardware.NVIDIA, or "
             f"NVIDIA.with_banks(num_banks=16)), got {type(hardware).__name__}"
         )
-    e = log2_exact(element_bits, "element_bits", 1, hardware.max_access_bytes * 8)
-    return BankModel(hardware=hardware, element_log2=e)
+    if type(element_bits) is int and 0 < element_bits <= hardware.max_access_bytes * 8 and \
+            not element_bits & (element_bits - 1):
+        e = element_bits.bit_length() - 1
+    else:  # anything unusual: checked, with the message
+        e = log2_exact(element_bits, "element_bits", 1, hardware.max_access_bytes * 8)
+    # the dataclass's own constructor, without its per-field frozen __setattr__ calls
+    model = _new(BankModel)
+    model.__dict__.update(_derived(hardware, e), hardware=hardware, element_log2=e)
+    return model
+
+
+_new = object.__new__

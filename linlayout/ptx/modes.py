@@ -107,7 +107,7 @@ class SwizzleMode(enum.Enum):
     # ------------------------------------------------------------------ numberings
     @property
     def _spec(self) -> _Spec:
-        return _SPECS[self]
+        return _SPECS_BY_VALUE[self._value_]  # a str key: no Python-level enum __hash__
 
     @property
     def cu_tensor_map_swizzle(self) -> int | None:
@@ -306,6 +306,8 @@ _SPECS: dict[SwizzleMode, _Spec] = {
         tcgen05=None, wgmma=None, base_modulus=8,
         summary="the two 64-byte halves of odd 128-byte lines swapped"),
 }
+#: :data:`_SPECS` keyed by the modes' values (what :attr:`SwizzleMode._spec` reads).
+_SPECS_BY_VALUE = {m.value: spec for m, spec in _SPECS.items()}
 
 
 def _decode(value: Any, attr: str, what: str) -> SwizzleMode:

@@ -149,10 +149,16 @@ def _tma_offsets(m: SwizzleMode, eb: int, out_dims: Mapping[str, int], order: Se
     """The element offset of each tensor bit of a TMA tile (``out_dims``' order, dim0's bits
     first): the inverse of :func:`_tma_layout`'s columns."""
     # _tma_offset of each unit coordinate, inlined: the element's bit address before the
-    # swizzle is a single power of two (or zero), and the swizzle XORs byte-address bits
+    # swizzle is a single power of two, and the swizzle XORs byte-address bits — on a bit
+    # address 2^b (b >= 3: byte bit b - 3) it adds the targets of byte bit b - 3
+    e = eb.bit_length() - 1
+    spread: dict[int, int] = {}
+    for t, src in m.xor_pairs:
+        spread[src + 3] = spread.get(src + 3, 0) ^ 1 << (t + 3)
+    get = spread.get
     sizes = [out_dims[d] for d in order]
-    pairs = m.xor_pairs
     box_elems = box_inner_bytes * 8 // eb
+    row_bits = box_inner_bytes * 8  # one row of a box, in bits
     strides = [1]  # the row stride (in rows) of each non-inner dim in box order
     for s in sizes[1:]:
         strides.append(strides[-1] * s)
@@ -162,18 +168,16 @@ def _tma_offsets(m: SwizzleMode, eb: int, out_dims: Mapping[str, int], order: Se
         if size == 1:  # a dim of size 1 has no bits (and no place in the box order)
             continue
         k = order.index(name)
-        for i in range(size.bit_length() - 1):
-            c = 1 << i
-            if k == 0:
-                j, cc = divmod(c, box_elems)
-                bit = (j * rows * box_inner_bytes) * 8 + cc * eb
-            else:
-                bit = (c * strides[k - 1] * box_inner_bytes) * 8
-            byte, sub = divmod(bit, 8)
-            swizzled = byte
-            for t, src in pairs:
-                swizzled ^= ((byte >> src) & 1) << t
-            cols.append((swizzled * 8 + sub) // eb)
+        if k == 0:  # the contiguous dim: inside a box, then box after box
+            for i in range(size.bit_length() - 1):
+                c = 1 << i
+                bit = c * eb if c < box_elems else (c // box_elems) * rows * row_bits
+                cols.append((bit ^ get(bit.bit_length() - 1, 0)) >> e)
+        else:  # a row dim: dense rows of a box
+            bit = strides[k - 1] * row_bits
+            for _ in range(size.bit_length() - 1):
+                cols.append((bit ^ get(bit.bit_length() - 1, 0)) >> e)
+                bit <<= 1
     return cols
 
 

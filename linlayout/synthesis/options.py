@@ -31,11 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .. import f2
 from ..errors import LayoutError
 from ..hardware.instructions import DEFAULT, Instruction, MatrixGeometry, all_variants, \
-    matrix_geometry, parse_instruction
+    matrix_geometry, matrix_geometry_spare, parse_instruction
 from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
 from .._memo import memoize
@@ -95,9 +96,12 @@ _OPTION_DEFAULTS = {"geometry": None, "prefix": (), "constraints": ((), ()), "ch
 def _option(**fields: object) -> SideOption:
     """``SideOption(**fields)`` without the frozen dataclass's per-field ``__setattr__`` (a
     synthesis builds a dozen; the object is the same, equal and hashable alike)."""
-    opt = object.__new__(SideOption)
+    opt = _new(SideOption)
     opt.__dict__.update(_OPTION_DEFAULTS, **fields)
     return opt
+
+
+_new = object.__new__
 
 
 @memoize(1)
@@ -134,7 +138,8 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
     synthesis ask again for the same sides; an option is immutable)."""
     nseg = max(0, d - model.seg_lo)
     w = model.within_word_bits
-    threads = [c for c in side.lane + side.warp + side.block if c]
+    lane = side.lane
+    threads = [c for c in lane + side.warp + side.block if c]
     rank_r = len(reg_basis)
     out: list[SideOption] = []
     if plain:
@@ -142,22 +147,30 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
         blocked = (rank_r + f2.rank(threads) - f2.rank(list(reg_basis) + threads)
                    if threads and reg_basis else 0)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
+        lane_ranks = f2.prefix_ranks(lane)  # a phase by lane id holds a prefix of the lanes
         lam_rank: dict[tuple[int, ...], int] = {}
         instr = _plain_instruction()
+        load = index > 0
+        # whether a load's return packs depends on the width only through may_pack
+        packs = model.packed(lane, kmax, load)
+        new, fields = _new, _OPTION_DEFAULTS
         for k in range(kmax, -1, -1):
-            packed = model.packed(side.lane, k, index > 0)  # a load's return may be packed
-            phase = model.phase_lanes(k, packed)
-            lam = lam_rank.get(phase)
-            if lam is None:
-                lam = lam_rank[phase] = f2.rank(f2.compose(side.lane, phase))
+            packed = packs and model.may_pack(k, load)
+            masks, phase, prefix = model.phase_info(k, packed)
+            if prefix is not None:
+                lam = lane_ranks[prefix]
+            else:
+                lam = lam_rank.get(phase)
+                if lam is None:
+                    lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
             dim_x = max(lam + k, w)
-            out.append(_option(
-                side=index, instruction=instr, vector_log2=k,
-                instructions_per_warp=1 << (rank_r - k),
-                phases=1 << len(model.phase_masks(k, packed)),
-                bound_exponent=max(0, nseg - (d - dim_x))))
-    # .x1/.x2/.x4 of one kind share their geometry: a wider one that fits decides the others
-    shared: dict[tuple[bool, bool], tuple[int, MatrixGeometry, int]] = {}
+            opt = new(SideOption)
+            opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
+                                instructions_per_warp=1 << (rank_r - k), phases=1 << len(masks),
+                                bound_exponent=max(0, nseg - (d - dim_x)))
+            out.append(opt)
+    # .x1/.x2/.x4 of one kind share their geometry: computed once per kind
+    shared: dict[tuple[bool, bool], tuple[Any, ...] | None] = {}
     for instr in matrix or ():
         opt = _matrix_option(index, instr, side, reg_basis, model, d, nseg,
                              explicit=not plain and len(matrix or ()) == 1, shared=shared)
@@ -168,57 +181,62 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
 
 @memoize(1024)
 def _geometry(instr: Instruction, register: tuple[int, ...], lane: tuple[int, ...],
-              element_bits: int) -> tuple[MatrixGeometry | None, LayoutError | None]:
-    """``matrix_geometry``'s answer, or the LayoutError it raised (cached: the internal
-    searches of one ``lowering="triton"`` synthesis ask again for the same sides)."""
+              element_bits: int) -> tuple[MatrixGeometry, int] | None:
+    """``matrix_geometry_spare``'s answer for ``instr``'s kind, or None when that kind does
+    not fit (cached: the internal searches of one ``lowering="triton"`` synthesis ask again
+    for the same sides)."""
     try:
-        return matrix_geometry(instr, register, lane, element_bits), None
-    except LayoutError as exc:
-        return None, exc
+        return matrix_geometry_spare(instr, register, lane, element_bits, trusted=True)
+    except LayoutError:
+        return None
 
 
 def _matrix_option(index: int, instr: Instruction, side: Distributed,
                    reg_basis: tuple[int, ...], model: BankModel, d: int, nseg: int,
                    explicit: bool,
-                   shared: dict[tuple[bool, bool], tuple[int, MatrixGeometry, int]] | None = None
+                   shared: dict[tuple[bool, bool], tuple[Any, ...] | None]
                    ) -> SideOption | None:
     """The option of a matrix instruction, or None when the side cannot use it (LayoutError
-    instead when it was asked for explicitly).
+    instead when it was asked for explicitly: :func:`~linlayout.hardware.instructions.
+    matrix_geometry`'s own).
 
-    ``shared``: the geometry (and register rank beyond the row) of the widest instruction of
-    each kind (``.trans`` or not, load or store) that fitted so far. A narrower ``.xN`` of
-    the same kind fits whenever a wider one does, with the same geometry
-    (:func:`~linlayout.hardware.instructions.matrix_geometry` checks the matrices last)."""
+    ``shared``: per kind (``.trans`` or not, load or store), the geometry, the rank of the
+    registers outside the rows' span, the register rank beyond the row and the alignment
+    constraints — or None when the kind does not fit. Every ``.xN`` of a kind has the same geometry and fits when that
+    rank is at least ``log2(N)`` (:func:`~linlayout.hardware.instructions.
+    matrix_geometry_spare`)."""
     if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
         if explicit:
             raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
         return None
     kind = (instr.trans, instr.store)
-    known = shared.get(kind) if shared is not None else None
-    if known is not None and known[0] >= instr.matrices:
-        _, geom, rest = known
+    if kind in shared:
+        known = shared[kind]
     else:
-        geom, error = _geometry(instr, side.register, side.lane, model.element_bits)
-        if error is not None:
-            if explicit:
-                raise type(error)(*error.args)  # a fresh one: the cached one keeps no traceback
-            return None
-        rest = (f2.rank(list(reg_basis) + list(geom.row)) - len(geom.row)
-                - (1 if instr.trans else 0))
-        if shared is not None:
-            shared[kind] = (instr.matrices, geom, rest)
+        found = _geometry(instr, side.register, side.lane, model.element_bits)
+        known = None
+        if found is not None:  # what every .xN of the kind shares
+            geom, spare = found
+            rest = (f2.rank(list(reg_basis) + list(geom.row)) - len(geom.row)
+                    - (1 if instr.trans else 0))
+            everywhere = tuple(c for c in list(geom.rows) + list(side.warp) if c)
+            from_chunk = tuple(r for r in side.register if r)
+            known = (geom, spare, rest, (everywhere, from_chunk))
+        shared[kind] = known
+    mat_log2 = instr.matrices.bit_length() - 1
+    if known is None or known[1] < mat_log2:
+        if explicit:  # its own error, with its message
+            matrix_geometry(instr, side.register, side.lane, model.element_bits)
+        return None
+    geom, _, rest, constraints = known
     row = tuple(geom.row)
     row_bits = len(row)
-    mat_log2 = instr.matrices.bit_length() - 1
     chunk = 0 if instr.trans else max(0, 5 - (model.element_bits.bit_length() - 1))
-    regs = [r for r in side.register if r]
-    everywhere = tuple(c for c in list(geom.rows) + list(side.warp) if c)
-    from_chunk = tuple(regs)
     return _option(
         side=index, instruction=instr, vector_log2=row_bits,
         instructions_per_warp=1 << max(0, rest - mat_log2), phases=instr.matrices,
         bound_exponent=max(0, nseg - (d - (row_bits + 3))), geometry=geom, prefix=row,
-        constraints=(everywhere, from_chunk), chunk_bits=chunk)
+        constraints=constraints, chunk_bits=chunk)
 
 
 def matrix_instructions(request: object, index: int) -> tuple[list[Instruction], bool]:

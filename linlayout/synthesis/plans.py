@@ -38,9 +38,8 @@ from dataclasses import dataclass, field
 from .._memo import memoize
 from .. import f2
 from ..conflicts import ConflictReport
-from ..conflicts.closed_form import count_matrix, count_offsets
+from ..conflicts.closed_form import count_matrix, count_side
 from ..errors import LayoutError
-from ..hardware.access import default_vector_log2
 from ..hardware.instructions import check_memory
 from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
@@ -153,13 +152,10 @@ def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         model: the bank model; d: the tensor's bit count.
         with_basis: also compute ``conflict_offsets`` (else empty: the search compares
             costs only, :func:`with_conflict_offsets` fills them in for the result).
+
+    The count is :func:`~linlayout.conflicts.closed_form.count_side`.
     """
-    lane_offs = f2.compose_within(inv, side.lane, d)  # memory offset of each lane bit
-    k = default_vector_log2(  # the access rule of bank_conflicts
-        mem_cols, d, reg_basis, model,
-        lambda: lane_offs + f2.compose_within(inv, side.warp + side.block, d))
-    reg_offs = f2.compose_within(inv, side.register, d)
-    return count_offsets(lane_offs, reg_offs, k, model, with_basis, load)
+    return count_side(mem_cols, inv, side, reg_basis, model, with_basis, load)
 
 
 def matrix_report(option: SideOption, inv: Sequence[int], side: Distributed,

@@ -205,21 +205,29 @@ register(_CACHE.clear)
 def _frozen(value: Any) -> Any:
     """A hashable copy of a nested sequence argument (TypeError when it has no such copy)."""
     if isinstance(value, (str, int, type(None), LinearLayout, HardwareModel)):
-        return (type(value).__name__, value)
+        return (type(value), value)
     if isinstance(value, Sequence):
         return ("seq", tuple(_frozen(v) for v in value))
     raise TypeError("not cacheable")
 
 
+#: Argument types a cache key holds as they are (with their type: ``1`` and ``True`` differ).
+_PLAIN = frozenset({str, int, type(None), LinearLayout, HardwareModel})
+
+
 def _cache_key(*args: Any) -> tuple | None:
     """The cache key of a call, or None when an argument is not a plain value (then the call
     is computed, and validated, as usual)."""
+    key = []
     try:
-        key = tuple(_frozen(a) for a in args)
-        hash(key)
+        for a in args:
+            t = type(a)
+            key.append((t, a) if t in _PLAIN else _frozen(a))
+        out = tuple(key)
+        hash(out)
     except TypeError:
         return None
-    return key
+    return out
 
 
 def _synthesize(store: Any, load: Any, element_bits: Any, hardware: Any, objective: Any,
@@ -410,7 +418,7 @@ def common_vector(transfer: Transfer, *, node_limit: int = 200_000) -> LinearLay
             row = min(model.seg_lo, d)
             return LinearLayout.unchecked(
                 (("vector", k), ("bank", row - k), ("segment", d - row)),
-                tuple((n, store.out_bits(n)) for n in store.out_dim_names), plan.cols)
+                store.out_dims_log2, plan.cols)
     raise LayoutError("no layout serves these sides with a common vector")  # k = 0 always does
 
 
@@ -421,7 +429,7 @@ def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
     store, sides = transfer.store, transfer.sides
     return Problem(sides=sides, regs=tuple(f2.echelon(s.register) for s in sides),
                    model=transfer.model, d=store.total_out_bits,
-                   dim_bits=tuple(store.out_bits(n) for n in store.out_dim_names),
+                   dim_bits=tuple(bits for _, bits in store.out_dims_log2),
                    weights=weights, objective=objective, node_limit=node_limit)
 
 
@@ -786,7 +794,7 @@ def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
     best simple layout so far: the others cannot be cheaper."""
     best: Plan | None = None
     best_key: tuple[int, int] | None = None
-    dims = tuple((n, store.out_dims[n]) for n in store.out_dim_names)
+    dims = tuple((n, 1 << bits) for n, bits in store.out_dims_log2)
     for source, cols, inv in _simple_layouts(dims, problem.model.element_bits):
         limit = best_key if beat is None or (best_key is not None and best_key < beat) else beat
         if limit is not None:
@@ -875,33 +883,43 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
                if rep.instruction == DEFAULT]
     nvec = min(min(plain_k) if plain_k else plan.reports[0].vector_elems.bit_length() - 1, row)
     layout = LinearLayout.unchecked(
-        (("vector", nvec), ("bank", row - nvec), ("segment", nseg)),
-        tuple((n, store.out_bits(n)) for n in store.out_dim_names),
-        plan.cols,
-    )
+        (("vector", nvec), ("bank", row - nvec), ("segment", nseg)), store.out_dims_log2,
+        plan.cols)
     names = ["store"] + (["load"] if len(options) == 2 else
                          [f"load {i}" for i in range(len(options) - 1)])
     side_bounds = []
     assignment = bound.assignment or plan.assignment
+    # the frozen dataclasses below are filled without their per-field __setattr__ calls
     for name, best, rep in zip(names, assignment, plan.reports):
-        elems = (1 << best.vector_log2)
-        side_bounds.append(SideBound(
-            side=name, instruction=best.instruction.name, vector_elems=elems,
+        side = _new(SideBound)
+        side.__dict__.update(
+            side=name, instruction=best.instruction.name, vector_elems=1 << best.vector_log2,
             degree=1 << best.bound_exponent, wavefronts_per_warp=best.wavefronts_bound,
             instructions_per_warp=best.instructions_per_warp,
-            wavefront_floor=rep.wavefront_floor))
+            wavefront_floor=rep.wavefront_floor)
+        side_bounds.append(side)
     key = plan_key(plan, eff, objective)
     w_bound, i_bound = objective.totals(bound.key)
     reached = key == bound.key
-    ob = OptimalityBound(
+    ob = _new(OptimalityBound)
+    ob.__dict__.update(
         objective=objective.name, weights=weights, sides=tuple(side_bounds),
         wavefronts_per_warp=w_bound, instructions_per_warp=i_bound, reached=reached,
         method=bound.method, candidates=bound.candidates, infeasible=bound.infeasible)
-    return SwizzleResult(
-        layout=layout, vector_elems=1 << nvec, store=plan.reports[0],
+    result = _new(SwizzleResult)
+    result.__dict__.update(
+        _RESULT_DEFAULTS, layout=layout, vector_elems=1 << nvec, store=plan.reports[0],
         loads=tuple(plan.reports[1:]), optimal=reached and plan.proven, bound=ob,
         element_bits=model.element_bits, objective=objective.name, weights=weights, notes=notes,
         counted=counted)
+    return result
+
+
+_new = object.__new__
+#: The fields of :class:`SwizzleResult` with defaults, with them (:func:`_result` sets the
+#: others).
+_RESULT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(SwizzleResult)
+                    if f.default is not dataclasses.MISSING}
 
 
 # ------------------------------------------------------------------------ lowered synthesis

@@ -201,6 +201,39 @@ def test_closed_form_matches_simulator_on_amd(hw):
             lay, mem, element_bits=e, hardware=hw)
 
 
+@pytest.mark.parametrize("hw", [NVIDIA, AMD_CDNA3, NVIDIA.with_banks(num_banks=16)],
+                         ids=lambda h: h.name)
+def test_count_side_is_bank_conflicts_on_flat_columns(hw):
+    """The synthesizer's counter (flat columns, ranks taken from the tensor columns) gives
+    exactly bank_conflicts' report, conflict offsets included, for stores and loads (packed
+    returns: broadcast lanes)."""
+    from linlayout.conflicts.closed_form import count_side
+    from linlayout.hardware.kinds import distributed_columns, memory_columns
+    from linlayout.hardware.model import bank_model
+
+    rng = random.Random(7)
+    lane_bits = 6 if hw.warp_size == 64 else 5
+    for _ in range(300):
+        d = rng.randint(6, 11)
+        out_bits = random_out_bits(rng, d)
+        lay = random_distributed(rng, out_bits, unit=rng.random() < 0.5,
+                                 warp_bits=rng.randint(0, 2), lane_bits=lane_bits,
+                                 broadcast=rng.choice([0.0, 0.25]))
+        mem = (random_memory_vectorisable(rng, lay, unit=rng.random() < 0.5)
+               if rng.random() < 0.7 else random_memory(rng, out_bits, unit=False))
+        e = rng.choice([8, 16, 32, 64])
+        model = bank_model(e, hw)
+        side = distributed_columns(lay, "layout", model.warp_log2)
+        cols = memory_columns(mem, lay.out_dim_names)[0]
+        inv = f2.inverse(cols)
+        for load in (False, True):
+            got = count_side(cols, inv, side, f2.echelon(side.register), model, load=load)
+            want = bank_conflicts(lay, mem, element_bits=e, hardware=hw,
+                                  instruction="ld.shared" if load else "st.shared")
+            assert got == want and got.conflict_offsets == want.conflict_offsets
+            assert got.to_dict() == want.to_dict()
+
+
 def _random_matrix_case(rng, trans):
     """A random distributed layout (16-bit, 32 lanes) and a memory layout it can ldmatrix."""
     d = rng.randint(8, 11)

@@ -116,3 +116,39 @@ def test_counter_and_simulator_agree_on_random_matrix_accesses():
         assert counted == simulated, (lay, mem, e, name)
         kinds["refused" if counted == "refused" else "counted"] += 1
     assert kinds["refused"] > 10 and kinds["counted"] > 10
+
+
+def test_one_geometry_serves_every_xn_of_a_kind():
+    """matrix_geometry_spare: .x4/.x2/.x1 of one kind fit exactly when the spare register
+    rank reaches log2(matrices), with the same geometry matrix_geometry gives; every other
+    refusal is matrix_geometry's too."""
+    from linlayout.hardware.instructions import matrix_geometry, matrix_geometry_spare
+
+    rng = random.Random(15)
+    fits = refused = 0
+    for _ in range(200):
+        d = rng.randint(6, 10)
+        cols = random_invertible(rng, d, rng.random() < 0.5)
+        lanes, regs = tuple(cols[:5]), tuple(cols[5:])
+        if rng.random() < 0.2:  # a broadcast register or lane
+            regs = regs[:1] + (0,) + regs[1:]
+        e = rng.choice([8, 16, 16, 32])
+        for store in (False, True):
+            for trans in ("", ".trans"):
+                base = f"{'st' if store else 'ld'}matrix"
+                try:
+                    geom, spare = matrix_geometry_spare(parse_instruction(f"{base}.x4{trans}"),
+                                                        regs, lanes, e)
+                except LayoutError:
+                    geom = spare = None
+                for n in (4, 2, 1):
+                    instr = parse_instruction(f"{base}.x{n}{trans}")
+                    try:
+                        want = matrix_geometry(instr, regs, lanes, e)
+                    except LayoutError:
+                        want = None
+                    got = geom if geom is not None and spare >= n.bit_length() - 1 else None
+                    assert got == want, (regs, lanes, e, instr.name)
+                    fits += want is not None
+                    refused += want is None
+    assert fits > 50 and refused > 50

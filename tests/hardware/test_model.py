@@ -80,3 +80,30 @@ def test_junk_arguments_raise_layout_error_only():
         for kw in ("num_banks", "bank_bytes", "warp_size", "max_access_bytes",
                    "phase_overrides"):
             returns_or_raises_layout_error(HardwareModel, **{kw: j})
+
+
+@pytest.mark.parametrize("hw", [NVIDIA, AMD_CDNA3, AMD_CDNA4, NVIDIA.with_banks(num_banks=16),
+                                NVIDIA.with_banks(bank_bytes=8)], ids=lambda h: h.name)
+def test_phase_info_is_the_hardware_rule(hw):
+    """BankModel.phase_info: the hardware model's phase masks for the access width (halved
+    when packed), the lanes their kernel spans, and the lane prefix exactly when those lanes
+    are the unit lanes 1, 2, …, 2^(p−1) (a split by lane id)."""
+    from linlayout import f2
+
+    warp = hw.warp_size.bit_length() - 1
+    for eb in (8, 16, 32, 64, 128):
+        model = bank_model(eb, hw)
+        for k in range(model.max_vector_log2 + 1):
+            for packed in (False, True):
+                bits = (eb << k) >> (1 if packed else 0)
+                masks, lanes, prefix = model.phase_info(k, packed)
+                assert masks == tuple(hw.phase_masks(bits))
+                assert (masks, lanes) == (model.phase_masks(k, packed),
+                                          model.phase_lanes(k, packed))
+                # the lanes span the kernel of the phase functionals
+                assert len(lanes) == warp - len(masks)
+                assert all(bin(lane & m).count("1") % 2 == 0 for lane in lanes for m in masks)
+                assert f2.rank(lanes) == len(lanes)
+                units = tuple(1 << i for i in range(len(lanes)))
+                assert (prefix is not None) == (lanes == units)
+                assert prefix is None or prefix == len(lanes)
