@@ -13,6 +13,10 @@ links to the checkout's ``tests/`` and ``papers/`` (so paths such as
 ``tests/data/ttgir/transpose2.ttgir`` work, and files a command writes land there); so this
 runs from a fresh clone, with nothing installed. Other blocks — formulas, tables, diagrams,
 the quick start's ``pip`` lines — are text.
+
+Beyond the code blocks, on every page (the benchmarks' and papers' READMEs too): a
+``linlayout …`` line names real options, a repository path exists, a ``linlayout.a.b`` name
+resolves, and no page points outside the repository; ``docs/cli.md`` names every option.
 """
 
 from __future__ import annotations
@@ -134,3 +138,114 @@ def test_relative_links_lead_somewhere(path):
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if "://" not in target and not target.startswith("mailto:"):
             assert (base / target).exists(), f"{path}: link to {target}"
+
+
+#: Every page a newcomer reads: the README, ``docs/``, the benchmarks' and the papers' READMEs.
+ALL_PAGES = FILES + ["benchmarks/README.md", "papers/README.md"] + sorted(
+    f"papers/{p.parent.name}/README.md" for p in (ROOT / "papers").glob("*/README.md"))
+
+
+def _subparsers() -> dict:
+    import argparse
+
+    from linlayout.cli import parser
+
+    action = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_cli_page_names_every_option():
+    """``docs/cli.md`` names every option ``linlayout COMMAND --help`` lists."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    missing = [f"{name} {opt}" for name, sub in _subparsers().items()
+               for action in sub._actions for opt in action.option_strings
+               if opt.startswith("--") and opt != "--help"
+               and not re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", text)]
+    assert not missing, f"docs/cli.md does not name: {missing}"
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_command_lines_use_real_options(path):
+    """Every ``linlayout COMMAND …`` a page shows (in code spans or ``$`` lines) names a real
+    command, and only options that command has, with values among its choices."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    subs = _subparsers()
+    lines = re.findall(r"`(linlayout [^`\n]+)`", text) + re.findall(r"^\$ (linlayout .*)$", text,
+                                                                     re.M)
+    wrong = []
+    for line in lines:
+        words = line.replace("\\|", "|").split()
+        command = words[1]
+        if command.startswith("-") or command.isupper() or command in ("…", "..."):
+            continue  # linlayout --version, linlayout COMMAND --help, linlayout … | head
+        if command not in subs:
+            wrong.append(f"{line}: no command {command!r}")
+            continue
+        actions = {o: a for a in subs[command]._actions for o in a.option_strings}
+        for word, following in zip(words[2:], words[3:] + [""]):
+            option = word.split("=")[0]
+            if not option.startswith("--"):
+                continue
+            for one in option.split("/"):  # --png/--svg
+                one = one if one.startswith("--") else f"--{one}"
+                if one not in actions:
+                    wrong.append(f"{line}: {command} has no {one}")
+            choices = actions.get(option) and actions[option].choices
+            value = following.strip("\"'")
+            if (choices and value and not value.startswith("-") and value not in choices
+                    and not value.isupper() and not re.search(r"[|…]", value)):
+                wrong.append(f"{line}: {option} takes one of {list(choices)}, not {value!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+#: Paths a page names that a command writes (they are not in the checkout).
+WRITTEN = {"papers/hardware/build", "papers/hardware/build/"}
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_repository_paths_exist(path):
+    """Every repository path a page names (``linlayout/…``, ``tests/…``, ``papers/…``,
+    ``docs/…``, ``benchmarks/…``; globs included) is in the checkout; a placeholder is written
+    in capitals (``linlayout/data/schemas/COMMAND.json``)."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    missing = []
+    for name in re.findall(r"(?<![\w./-])((?:linlayout|tests|papers|docs|benchmarks)/"
+                           r"[\w./*-]*[\w*/])", text):
+        name = name.split("::")[0]
+        if name in WRITTEN or re.search(r"(^|/)[A-Z_]+(\.\w+)?$", name) or "_x." in name:
+            continue
+        if not (list(ROOT.glob(name)) if "*" in name else (ROOT / name).exists()):
+            if not (ROOT / path).parent.joinpath(name).exists():
+                missing.append(name)
+    assert not missing, f"{path} names paths that do not exist: {missing}"
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_dotted_names_resolve(path):
+    """Every ``linlayout.a.b`` a page names is a module or an attribute of one."""
+    import importlib
+
+    text = (ROOT / path).read_text(encoding="utf-8")
+    unresolved = []
+    for name in sorted(set(re.findall(r"(?<![\w./])(linlayout(?:\.\w+)+)", text))):
+        parts = name.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            try:
+                for attr in parts[i:]:
+                    obj = getattr(obj, attr)
+            except AttributeError:
+                unresolved.append(name)
+            break
+    assert not unresolved, f"{path} names what does not exist: {unresolved}"
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_pages_point_only_at_the_repository(path):
+    """No page sends a reader to notes outside the repository, or names an issue number."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    found = re.findall(r"\.\./shared|DESIGN\.md|shared/seeds|\bissues? ?#?\d+", text, re.I)
+    assert not found, f"{path}: {found}"
