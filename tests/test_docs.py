@@ -35,6 +35,9 @@ import linlayout
 from tests.support import ROOT
 
 FILES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
+#: Every page a newcomer reads: the README, ``docs/``, the benchmarks' and the papers' READMEs.
+ALL_PAGES = FILES + ["benchmarks/README.md", "papers/README.md"] + sorted(
+    f"papers/{p.parent.name}/README.md" for p in (ROOT / "papers").glob("*/README.md"))
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)\n(?P<body>.*?)^(?P=indent)```", re.S | re.M)
 
 
@@ -130,7 +133,7 @@ def test_every_file_is_looked_at():
     assert sum(len(blocks(f)) for f in FILES) >= 20
 
 
-@pytest.mark.parametrize("path", FILES)
+@pytest.mark.parametrize("path", ALL_PAGES)
 def test_relative_links_lead_somewhere(path):
     text = FENCE.sub("", (ROOT / path).read_text(encoding="utf-8"))
     text = re.sub(r"`[^`\n]*`", "", text)  # code, such as smem_ptr[16b](unset), is no link
@@ -139,10 +142,6 @@ def test_relative_links_lead_somewhere(path):
         if "://" not in target and not target.startswith("mailto:"):
             assert (base / target).exists(), f"{path}: link to {target}"
 
-
-#: Every page a newcomer reads: the README, ``docs/``, the benchmarks' and the papers' READMEs.
-ALL_PAGES = FILES + ["benchmarks/README.md", "papers/README.md"] + sorted(
-    f"papers/{p.parent.name}/README.md" for p in (ROOT / "papers").glob("*/README.md"))
 
 
 def _subparsers() -> dict:
@@ -249,3 +248,29 @@ def test_pages_point_only_at_the_repository(path):
     text = (ROOT / path).read_text(encoding="utf-8")
     found = re.findall(r"\.\./shared|DESIGN\.md|shared/seeds|\bissues? ?#?\d+", text, re.I)
     assert not found, f"{path}: {found}"
+
+
+def _heading_anchors(path) -> set[str]:
+    """The anchors GitHub gives the headings of a page: lower case, punctuation dropped,
+    spaces as hyphens, ``-1``, ``-2`` … after repeats."""
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    anchors: set[str] = set()
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} (.*)$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        anchors.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+        seen[slug] = seen.get(slug, 0) + 1
+    return anchors
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_anchors_lead_to_headings(path):
+    """A link ``page.md#anchor`` (or ``#anchor``) names a heading of that page."""
+    text = re.sub(r"`[^`\n]*`", "", FENCE.sub("", (ROOT / path).read_text(encoding="utf-8")))
+    base = (ROOT / path).parent
+    wrong = []
+    for target, anchor in re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", text):
+        page = base / target if target else ROOT / path
+        if page.suffix == ".md" and page.exists() and anchor not in _heading_anchors(page):
+            wrong.append(f"{target}#{anchor}")
+    assert not wrong, f"{path}: no such heading: {wrong}"
