@@ -221,13 +221,13 @@ def test_repository_paths_exist(path):
 
 @pytest.mark.parametrize("path", ALL_PAGES)
 def test_dotted_names_resolve(path):
-    """Every ``linlayout.a.b`` a page names is a module or an attribute of one."""
+    """Every ``linlayout.a.b`` (or ``ll.a``) a page names is a module or an attribute of one."""
     import importlib
 
     text = (ROOT / path).read_text(encoding="utf-8")
     unresolved = []
-    for name in sorted(set(re.findall(r"(?<![\w./])(linlayout(?:\.\w+)+)", text))):
-        parts = name.split(".")
+    for name in sorted(set(re.findall(r"(?<![\w./])((?:linlayout|ll)(?:\.\w+)+)", text))):
+        parts = ["linlayout"] + name.split(".")[1:]
         for i in range(len(parts), 0, -1):
             try:
                 obj = importlib.import_module(".".join(parts[:i]))
