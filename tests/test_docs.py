@@ -274,3 +274,16 @@ def test_anchors_lead_to_headings(path):
         if page.suffix == ".md" and page.exists() and anchor not in _heading_anchors(page):
             wrong.append(f"{target}#{anchor}")
     assert not wrong, f"{path}: no such heading: {wrong}"
+
+
+@pytest.mark.parametrize("command", ["synthesize", "conflicts", "coalescing", "check", "convert",
+                                     "ptx"])
+def test_cli_page_names_every_json_key(command):
+    """``docs/cli.md`` names every top-level key of a command's ``--json`` (its shipped
+    JSON Schema), quoted or in code."""
+    from linlayout.show.schemas import schema
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    missing = [key for key in schema(command).get("properties", {})
+               if not re.search(rf"[\"`]{re.escape(key)}[\"`]", text)]
+    assert not missing, f"docs/cli.md does not name {command} --json keys {missing}"
