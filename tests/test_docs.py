@@ -290,3 +290,11 @@ def test_cli_page_names_every_json_key(command):
     missing = [key for key in schema(command).get("properties", {})
                if not re.search(rf"[\"`]{re.escape(key)}[\"`]", text)]
     assert not missing, f"docs/cli.md does not name {command} --json keys {missing}"
+
+
+def test_the_docs_index_links_every_page():
+    """``docs/README.md`` links every page of ``docs/``."""
+    index = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(([\w-]+\.md)\)", index))
+    pages = {p.name for p in (ROOT / "docs").glob("*.md")} - {"README.md"}
+    assert pages <= linked, f"docs/README.md does not link {sorted(pages - linked)}"
