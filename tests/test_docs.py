@@ -13,6 +13,10 @@ links to the checkout's ``tests/`` and ``papers/`` (so paths such as
 ``tests/data/ttgir/transpose2.ttgir`` work, and files a command writes land there); so this
 runs from a fresh clone, with nothing installed. Other blocks — formulas, tables, diagrams,
 the quick start's ``pip`` lines — are text.
+
+Beyond the code blocks, on every page (the benchmarks' and papers' READMEs too): a
+``linlayout …`` line names real options, a repository path exists, a ``linlayout.a.b`` name
+resolves, and no page points outside the repository; ``docs/cli.md`` names every option.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ import linlayout
 from tests.support import ROOT
 
 FILES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
+#: Every page a newcomer reads: the README, ``docs/``, the benchmarks' and the papers' READMEs.
+ALL_PAGES = FILES + ["benchmarks/README.md", "papers/README.md"] + sorted(
+    f"papers/{p.parent.name}/README.md" for p in (ROOT / "papers").glob("*/README.md"))
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)\n(?P<body>.*?)^(?P=indent)```", re.S | re.M)
 
 
@@ -126,7 +133,7 @@ def test_every_file_is_looked_at():
     assert sum(len(blocks(f)) for f in FILES) >= 20
 
 
-@pytest.mark.parametrize("path", FILES)
+@pytest.mark.parametrize("path", ALL_PAGES)
 def test_relative_links_lead_somewhere(path):
     text = FENCE.sub("", (ROOT / path).read_text(encoding="utf-8"))
     text = re.sub(r"`[^`\n]*`", "", text)  # code, such as smem_ptr[16b](unset), is no link
@@ -134,3 +141,160 @@ def test_relative_links_lead_somewhere(path):
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if "://" not in target and not target.startswith("mailto:"):
             assert (base / target).exists(), f"{path}: link to {target}"
+
+
+
+def _subparsers() -> dict:
+    import argparse
+
+    from linlayout.cli import parser
+
+    action = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_cli_page_names_every_option():
+    """``docs/cli.md`` names every option ``linlayout COMMAND --help`` lists."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    missing = [f"{name} {opt}" for name, sub in _subparsers().items()
+               for action in sub._actions for opt in action.option_strings
+               if opt.startswith("--") and opt != "--help"
+               and not re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", text)]
+    assert not missing, f"docs/cli.md does not name: {missing}"
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_command_lines_use_real_options(path):
+    """Every ``linlayout COMMAND …`` a page shows (in code spans or ``$`` lines) names a real
+    command, and only options that command has, with values among its choices."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    subs = _subparsers()
+    lines = re.findall(r"`(linlayout [^`\n]+)`", text) + re.findall(r"^\$ (linlayout .*)$", text,
+                                                                     re.M)
+    wrong = []
+    for line in lines:
+        words = line.replace("\\|", "|").split()
+        command = words[1]
+        if command.startswith("-") or command.isupper() or command in ("…", "..."):
+            continue  # linlayout --version, linlayout COMMAND --help, linlayout … | head
+        if command not in subs:
+            wrong.append(f"{line}: no command {command!r}")
+            continue
+        actions = {o: a for a in subs[command]._actions for o in a.option_strings}
+        for word, following in zip(words[2:], words[3:] + [""]):
+            option = word.split("=")[0]
+            if not option.startswith("--"):
+                continue
+            for one in option.split("/"):  # --png/--svg
+                one = one if one.startswith("--") else f"--{one}"
+                if one not in actions:
+                    wrong.append(f"{line}: {command} has no {one}")
+            choices = actions.get(option) and actions[option].choices
+            value = following.strip("\"'")
+            if (choices and value and not value.startswith("-") and value not in choices
+                    and not value.isupper() and not re.search(r"[|…]", value)):
+                wrong.append(f"{line}: {option} takes one of {list(choices)}, not {value!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+#: Paths a page names that a command writes (they are not in the checkout).
+WRITTEN = {"papers/hardware/build", "papers/hardware/build/", "papers/hardware/out/"}
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_repository_paths_exist(path):
+    """Every repository path a page names (``linlayout/…``, ``tests/…``, ``papers/…``,
+    ``docs/…``, ``benchmarks/…``; globs included) is in the checkout; a placeholder is written
+    in capitals (``linlayout/data/schemas/COMMAND.json``)."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    missing = []
+    for name in re.findall(r"(?<![\w./-])((?:linlayout|tests|papers|docs|benchmarks)/"
+                           r"[\w./*-]*[\w*/])", text):
+        name = name.split("::")[0]
+        if name in WRITTEN or re.search(r"(^|/)[A-Z_]+(\.\w+)?$", name) or "_x." in name:
+            continue
+        if not (list(ROOT.glob(name)) if "*" in name else (ROOT / name).exists()):
+            if not (ROOT / path).parent.joinpath(name).exists():
+                missing.append(name)
+    assert not missing, f"{path} names paths that do not exist: {missing}"
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_dotted_names_resolve(path):
+    """Every ``linlayout.a.b`` (or ``ll.a``) a page names is a module or an attribute of one."""
+    import importlib
+
+    text = (ROOT / path).read_text(encoding="utf-8")
+    unresolved = []
+    for name in sorted(set(re.findall(r"(?<![\w./])((?:linlayout|ll)(?:\.\w+)+)", text))):
+        parts = ["linlayout"] + name.split(".")[1:]
+        for i in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            try:
+                for attr in parts[i:]:
+                    obj = getattr(obj, attr)
+            except AttributeError:
+                unresolved.append(name)
+            break
+    assert not unresolved, f"{path} names what does not exist: {unresolved}"
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_pages_point_only_at_the_repository(path):
+    """No page sends a reader to notes outside the repository (a ``shared/`` folder beside
+    it, a capitalised ``NAME.md`` the repository lacks), or names an issue number."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    ours = {p.name for p in ROOT.rglob("*.md") if ".git" not in p.parts}
+    found = re.findall(r"(?:\.\./|/)shared/|\bissues? ?#?\d+", text, re.I) + [
+        name for name in re.findall(r"\b[A-Z][A-Z_]+\.md\b", text) if name not in ours]
+    assert not found, f"{path}: {found}"
+
+
+def _heading_anchors(path) -> set[str]:
+    """The anchors GitHub gives the headings of a page: lower case, punctuation dropped,
+    spaces as hyphens, ``-1``, ``-2`` … after repeats."""
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    anchors: set[str] = set()
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} (.*)$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        anchors.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+        seen[slug] = seen.get(slug, 0) + 1
+    return anchors
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_anchors_lead_to_headings(path):
+    """A link ``page.md#anchor`` (or ``#anchor``) names a heading of that page."""
+    text = re.sub(r"`[^`\n]*`", "", FENCE.sub("", (ROOT / path).read_text(encoding="utf-8")))
+    base = (ROOT / path).parent
+    wrong = []
+    for target, anchor in re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", text):
+        page = base / target if target else ROOT / path
+        if page.suffix == ".md" and page.exists() and anchor not in _heading_anchors(page):
+            wrong.append(f"{target}#{anchor}")
+    assert not wrong, f"{path}: no such heading: {wrong}"
+
+
+@pytest.mark.parametrize("command", ["synthesize", "conflicts", "coalescing", "check", "convert",
+                                     "ptx"])
+def test_cli_page_names_every_json_key(command):
+    """``docs/cli.md`` names every top-level key of a command's ``--json`` (its shipped
+    JSON Schema), quoted or in code."""
+    from linlayout.show.schemas import schema
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    missing = [key for key in schema(command).get("properties", {})
+               if not re.search(rf"[\"`]{re.escape(key)}[\"`]", text)]
+    assert not missing, f"docs/cli.md does not name {command} --json keys {missing}"
+
+
+def test_the_docs_index_links_every_page():
+    """``docs/README.md`` links every page of ``docs/``."""
+    index = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(([\w-]+\.md)\)", index))
+    pages = {p.name for p in (ROOT / "docs").glob("*.md")} - {"README.md"}
+    assert pages <= linked, f"docs/README.md does not link {sorted(pages - linked)}"

@@ -120,7 +120,7 @@ def add_hardware_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--hardware", choices=sorted(PRESETS), default="NVIDIA",
                     help="hardware model: banks, warp size, phases (default NVIDIA)")
     sp.add_argument("--num-banks", type=int, default=None, metavar="N",
-                    help="banks per row (default: the model's, 32)")
+                    help="banks per row (default: the model's: 32, or 64 for AMD_CDNA4)")
     sp.add_argument("--bank-bytes", type=int, default=None, metavar="N",
                     help="bytes per bank word (default: the model's, 4)")
 

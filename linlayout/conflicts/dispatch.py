@@ -56,7 +56,10 @@ def bank_conflicts(
         hardware: a :class:`linlayout.hardware.HardwareModel` (default ``NVIDIA``; presets
             ``AMD_CDNA3``, ``AMD_CDNA4``; ``NVIDIA.with_banks(num_banks=16)`` for other bank
             counts): banks, bank words, warp size, widest access and phases.
-        instruction: ``"ld.shared"``/``"st.shared"`` (default, vectorised) or a matrix
+        instruction: ``"ld.shared"`` (a load: a wide load whose lane pairs share an address is
+            served packed) or ``"st.shared"``, vectorised; default None, the direction unstated,
+            counted as a store (the report names it ``"ld/st.shared"`` whatever the
+            direction); or a matrix
             instruction ``"ldmatrix.x4"``, ``"stmatrix.x2.trans"``, …
             (:mod:`linlayout.hardware.instructions`), or an AMD LDS mnemonic (``"ds_read_b128"``,
             ``"ds_read2_b64"``, ``"ds_read_b64_tr_b16"``, ``"global_load_lds_dwordx4"``, …;

@@ -131,11 +131,12 @@ def lds_hardware(instr: LdsInstruction, hardware: HardwareModel) -> HardwareMode
     """
     if hardware.warp_size != 64:
         raise LayoutError(f"{instr.name} is an AMD CDNA instruction (wave64); pass "
-                          f"hardware=AMD_CDNA3 or AMD_CDNA4, not {hardware.name}")
+                          f"hardware=AMD_CDNA3 or AMD_CDNA4 (--hardware on the command line), not "
+                          f"{hardware.name}")
     cdna4 = hardware.num_banks == 64
     if instr.cdna4_only and not cdna4:
         raise LayoutError(f"{instr.name} exists on CDNA4 (gfx950) only; pass "
-                          "hardware=AMD_CDNA4")
+                          "hardware=AMD_CDNA4 (--hardware AMD_CDNA4)")
     if instr.name == "ds_write_b128" and not cdna4:
         # 8 phases of 8 consecutive lanes
         over = tuple(o for o in hardware.phase_overrides if o[0] != 16)

@@ -92,7 +92,8 @@ def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
         max_phase=8, order=[1, 0])``.
 
     Raises:
-        LayoutError: not a layout of either kind, out dims not ``dim0 …``, a shared layout
+        LayoutError: ``target`` not a target, not a layout of either kind, out dims not
+            ``dim0 …``, a shared layout
             that is not a bijection, or a distributed layout no Gluon layout expresses: Triton
             3.9 verifies that a distributed layout is surjective and, for
             ``gl.DistributedLinearLayout``, that its nonzero bases are distinct single bits (a
@@ -108,6 +109,8 @@ def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
     """
     if not isinstance(layout, LinearLayout):
         raise LayoutError(f"layout must be a LinearLayout, got {type(layout).__name__}")
+    if target is not None:
+        Target.parse(target)  # a malformed target is refused for either kind of layout
     if is_distributed(layout):
         if not layout.is_surjective:
             raise LayoutError("Triton requires a distributed layout to be surjective (every "

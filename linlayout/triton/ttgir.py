@@ -471,6 +471,10 @@ def _source_text(source: str | os.PathLike, path: str | None) -> tuple[str, str 
         return read_text_file(name), path or name
     if not isinstance(source, str):
         raise LayoutError(f"TTGIR must be text or a path, got {type(source).__name__}")
+    if source and len(source) < 4096 and not any(c.isspace() for c in source) and (
+            "/" in source or source.endswith((".ttgir", ".mlir", ".txt", ".log"))):
+        raise LayoutError(f"no file {clip(source)!r}: pass TTGIR text, or the path of an "
+                          "existing file")
     if len(source) > MAX_FILE_BYTES:
         raise LayoutError(f"TTGIR text of {len(source)} characters; at most {MAX_FILE_BYTES} "
                           f"({MAX_FILE_BYTES >> 20} MiB) are read")
@@ -494,7 +498,9 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
         A :class:`TTGIRModule` (line numbers count from the start of the whole file).
 
     Raises:
-        LayoutError: an unreadable path; the text has no ``module``/``tt.func`` and no
+        LayoutError: an unreadable path, or a string without whitespace that looks like one
+            (a ``/``, or ending in ``.ttgir``/``.mlir``/``.txt``/``.log``) naming no file; the
+            text has no ``module``/``tt.func`` and no
             shared-memory operation (it is probably not TTGIR); no section matches
             ``pass_name`` (the message lists the passes); an alias or a type of a kept
             operation is malformed (the message names the line and column).

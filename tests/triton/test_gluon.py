@@ -138,6 +138,10 @@ def test_the_target_and_operand_pick_the_encoding_the_kernel_needs():
     assert "version=[3, 0]" not in to_gluon(a, target="hip:gfx942")
     with pytest.raises(LayoutError, match="operand"):
         to_gluon(a, operand=2)
+    shared = LinearLayout({"offset": [[0, 1], [1, 0]]}, out_dims={"dim0": 2, "dim1": 2})
+    for layout in (acc, shared):  # a malformed target is refused whatever the layout's kind
+        with pytest.raises(LayoutError, match="unknown target"):
+            to_gluon(layout, 32, target="cuda:7")
 
 
 def test_a_64_lane_layout_is_named_for_amd():

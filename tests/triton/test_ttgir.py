@@ -52,6 +52,8 @@ def test_malformed_ttgir_names_the_line():
         read_ttgir(text, "k.ttgir")
     with pytest.raises(LayoutError, match="no MLIR module"):
         read_ttgir("hello world\n")
+    with pytest.raises(LayoutError, match="no file 'kernels/missing.ttgir'"):
+        read_ttgir("kernels/missing.ttgir")  # a mistyped path is named as one, not parsed
 
 
 LEGACY = """#blocked = #triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]}>
