@@ -540,7 +540,7 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
                     heapq.heappush(heap, (ideal(nxt), nxt))
 
 
-def _search(options: Sequence[Sequence[SideOption]], problem: Problem
+def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bool = True
             ) -> tuple[Plan | None, _Bound]:
     """Best-first over assignments: build each, keep the cheapest plan, stop when no
     assignment left can beat it (or after :data:`MAX_BUILDS` constructions, or after
@@ -553,9 +553,12 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
     search. The result is the plan the search builds every assignment in
     order finds: the same plan, key and bound.
 
+    When the plan misses that bound and ``prove`` is set, the bound is raised where the
+    sides' accesses provably block each other (:func:`_raised_bound`); the plan is the same.
+
     Returns:
         ``(plan, bound)``: the bound is the ideal key of the first assignment not proven
-        impossible — no layout costs less.
+        impossible, or the raised bound — no layout costs less.
     """
     best: Plan | None = None
     best_rank: tuple[tuple[int, int], int] | None = None  # (key, order built): first wins
@@ -624,8 +627,92 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
             break
     # a set-aside assignment whose floor is above the best key cannot be the cheapest
     settle(None if best_rank is None else best_rank[0])
-    return best, _Bound(bound_key or (0, 0), "per-side", bound_assignment,
-                        infeasible=infeasible, stopped=stopped)
+    bound = _Bound(bound_key or (0, 0), "per-side", bound_assignment, infeasible=infeasible,
+                   stopped=stopped)
+    if prove and best_rank is not None and best_rank[0] > bound.key:
+        bound = _raised_bound(options, problem, bound)
+    return best, bound
+
+
+#: How many access assignments :func:`_raised_bound` examines at most.
+MAX_RAISE = 1024
+
+
+def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
+                  bound: _Bound) -> _Bound:
+    """``bound`` raised to the least paired floor over every assignment a layout can give
+    (``bound`` itself when that is not higher).
+
+    Every layout gives each side one access — its ``ld/st.shared`` vector is the widest the
+    layout admits, counted exactly, or the matrix instruction the plan counts it with — and
+    that assignment passes :func:`~.plans.chain_dims_ok`. Given the assignment, each
+    ``ld/st.shared`` side costs at least its instructions times phases times
+    ``2^e`` with ``e`` the largest :func:`~.options.paired_exponent` beside every other
+    ``ld/st.shared`` side (:func:`_paired_floor`). The least of those keys over every
+    assignment is therefore a lower bound on every layout's key. The assignments are taken
+    in increasing ideal key (the paired floor is at least the ideal) until the ideal reaches
+    the least floor found — then it is exact — or :data:`MAX_RAISE` were examined (the
+    bound is then the lesser of that floor and the next ideal).
+    """
+    weights, objective = problem.weights, problem.objective
+    cache: dict[tuple[int, int, int, int], int] = {}
+    low: tuple[tuple[int, int], tuple[SideOption, ...]] | None = None
+    for n, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+        if low is not None and key >= low[0]:
+            break
+        if n >= MAX_RAISE:  # nothing unexamined costs less than its ideal
+            low = (key, assignment)
+            break
+        if not chain_dims_ok(assignment, problem):
+            continue
+        found = _paired_floor(assignment, problem, cache)
+        if low is None or found[0] < low[0]:
+            low = found
+    if low is None or low[0] <= bound.key:
+        return bound
+    return bound._replace(key=low[0], method="paired", assignment=low[1])
+
+
+def _paired_floor(assignment: Sequence[SideOption], problem: Problem,
+                  cache: dict[tuple[int, int, int, int], int]
+                  ) -> tuple[tuple[int, int], tuple[SideOption, ...]]:
+    """The least key of any layout giving the sides exactly ``assignment``'s accesses, and
+    the assignment with each ``ld/st.shared`` side's ``bound_exponent`` raised to its
+    :func:`~.options.paired_exponent` beside each other ``ld/st.shared`` side (the largest;
+    each pairing is a proof of its own). ``cache``: the exponents by (side, vector, other
+    side, other vector)."""
+    w = n = 0
+    raised = []
+    for o in assignment:
+        e = o.bound_exponent
+        for other in assignment:
+            if other is not o:
+                e = max(e, _paired(o, other, problem, cache))
+        if e != o.bound_exponent:
+            o = dataclasses.replace(o, bound_exponent=e)
+        raised.append(o)
+        wt = problem.weights[o.side]
+        w += wt * (o.instructions_per_warp * o.phases << e)
+        n += wt * o.instructions_per_warp
+    return problem.objective.key(w, n), tuple(raised)
+
+
+def _paired(option: SideOption, other: SideOption, problem: Problem,
+            cache: dict[tuple[int, int, int, int], int]) -> int:
+    """:func:`~.options.paired_exponent` of two ``ld/st.shared`` options (cached in
+    ``cache``); the option's own ``bound_exponent`` when either is a matrix instruction or
+    the other vector is no longer than this side's bank word (then the pairing adds
+    nothing)."""
+    if option.is_matrix or other.is_matrix or \
+            other.vector_log2 <= max(option.vector_log2, problem.model.within_word_bits):
+        return option.bound_exponent
+    key = (option.side, option.vector_log2, other.side, other.vector_log2)
+    e = cache.get(key)
+    if e is None:
+        sides = problem.sides
+        e = cache[key] = paired_exponent(option, other, sides[option.side], sides[other.side],
+                                         problem.model, problem.d)
+    return e
 
 
 def _floor(assignment: Sequence[SideOption], problem: Problem) -> tuple[int, int] | None:
@@ -675,7 +762,7 @@ def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequenc
     plain = [[o for o in opts if not o.is_matrix] for opts in options]
     candidates: list[Plan] = [] if plan is None else [plan]
     if all(plain) and plain != [list(o) for o in options]:
-        alone, _ = _search(plain, problem)
+        alone, _ = _search(plain, problem, prove=False)
         if alone is not None:
             candidates.append(alone)
     if all(plain):
