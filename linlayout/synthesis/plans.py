@@ -103,6 +103,9 @@ class Problem:
         chain_bases: the cache of :func:`chain_ok` (echelon basis of each constraint group),
             shared by every construction of the synthesis.
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
+        signature: what an ``ld/st.shared`` construction depends on (derived, hashable):
+            each side's thread columns and register span (not the order of its register
+            columns), the hardware, the tensor, the weights, the objective and the budget.
     """
 
     sides: tuple[Distributed, ...]
@@ -121,6 +124,12 @@ class Problem:
 
     def __post_init__(self) -> None:
         self.simplicity = simplicity_key(self.d, self.dim_bits)
+
+    @property
+    def signature(self) -> tuple:
+        """See the class docstring."""
+        return (tuple((s.lane, s.warp, s.block) for s in self.sides), self.regs, self.model,
+                self.d, self.dim_bits, self.weights, self.objective, self.node_limit)
 
 
 def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:

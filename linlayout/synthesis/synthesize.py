@@ -567,6 +567,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     infeasible = builds = examined = 0
     stopped = False
     weights, objective = problem.weights, problem.objective
+    paired: dict[tuple[int, int, int, int], int] = {}  # the exponents of _paired
     # set aside: (floor, order, ideal key, assignment, max_variants)
     aside: list[tuple[tuple[int, int], int, tuple[int, int], tuple[SideOption, ...], int]] = []
 
@@ -579,8 +580,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
             if limit is not None and floor > limit:
                 keep.append(item)
                 continue
-            plan = build_plan(assignment, problem, target=ideal, max_variants=variants,
-                              feasible=True)
+            plan = _build_plan(assignment, problem, ideal, variants)
             if plan is not None:
                 rank = (plan_key(plan, weights, objective), order)
                 if best_rank is None or rank < best_rank:
@@ -605,15 +605,14 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
                 infeasible += 1
             continue
         variants = min(MAX_VARIANTS, MAX_BUILDS - builds)
-        floor = _floor(assignment, problem)
+        floor = _floor(assignment, problem, paired)
         if floor is not None and floor > key:
             if bound_key is None:
                 bound_key, bound_assignment = key, assignment
             aside.append((floor, order, key, assignment, variants))
             builds += variants  # it misses its target: charged as a build that missed
             continue
-        plan = build_plan(assignment, problem, target=key, max_variants=variants,
-                          feasible=True)
+        plan = _build_plan(assignment, problem, key, variants)
         if bound_key is None:
             bound_key, bound_assignment = key, assignment
         builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
@@ -632,6 +631,40 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     if prove and best_rank is not None and best_rank[0] > bound.key:
         bound = _raised_bound(options, problem, bound)
     return best, bound
+
+
+#: How many constructions :func:`_build_plan` keeps.
+BUILT_SIZE = 256
+_BUILT: OrderedDict[tuple, tuple[Plan | None, int]] = OrderedDict()
+register(_BUILT.clear)
+
+
+def _build_plan(assignment: tuple[SideOption, ...], problem: Problem, target: tuple[int, int],
+                variants: int) -> Plan | None:
+    """:func:`~.plans.build_plan` of a chain-feasible assignment, remembered for the
+    ``ld/st.shared``-only ones: their construction and exact counts depend on the sides'
+    thread columns and register spans, not on the order of the register columns
+    (:attr:`~.plans.Problem.signature`), so the searches of ``lowering="triton"``'s chunk
+    orders (:func:`~.lowered.chunk_orders`) share them. The key holds the segment-search
+    budget left, and a remembered construction charges the nodes it took, so the search
+    goes on exactly as if it had been built again."""
+    if any(o.is_matrix for o in assignment):
+        return build_plan(assignment, problem, target=target, max_variants=variants,
+                          feasible=True)
+    key = (problem.signature, problem.node_limit - problem.nodes_spent, assignment, target,
+           variants)
+    got = _BUILT.get(key)
+    if got is not None:
+        _BUILT.move_to_end(key)
+        problem.nodes_spent += got[1]
+        return got[0]
+    before = problem.nodes_spent
+    plan = build_plan(assignment, problem, target=target, max_variants=variants,
+                      feasible=True)
+    _BUILT[key] = (plan, problem.nodes_spent - before)
+    if len(_BUILT) > BUILT_SIZE:
+        _BUILT.popitem(last=False)
+    return plan
 
 
 #: How many access assignments :func:`_raised_bound` examines at most.
@@ -715,9 +748,15 @@ def _paired(option: SideOption, other: SideOption, problem: Problem,
     return e
 
 
-def _floor(assignment: Sequence[SideOption], problem: Problem) -> tuple[int, int] | None:
-    """A key no plan :func:`~.plans.build_plan` makes for a two-side ``ld/st.shared``
-    assignment can beat (None: not derived — more sides, a matrix option, equal vectors).
+def _floor(assignment: Sequence[SideOption], problem: Problem,
+           cache: dict[tuple[int, int, int, int], int] | None = None
+           ) -> tuple[int, int] | None:
+    """A key no plan :func:`~.plans.build_plan` makes for an assignment can beat (None: not
+    derived — two sides with equal vectors, or a matrix option beside one other side).
+    ``cache``: :func:`_paired`'s exponents.
+
+    Three or more sides (or a matrix option among them): :func:`_side_floor`, side by side.
+    Two ``ld/st.shared`` sides:
 
     A plan gives each side at least its assigned vector (its prefix lies in the side's
     register span and its complement is aligned) and the count takes the widest the layout
@@ -725,6 +764,8 @@ def _floor(assignment: Sequence[SideOption], problem: Problem) -> tuple[int, int
     :func:`~.plans.chain_dims_ok` admits; for each, the exact instruction and phase counts
     and :func:`~.options.paired_exponent` of both sides bound its cost. The floor is the
     least of those keys."""
+    if len(assignment) > 2:
+        return _side_floor(assignment, problem, {} if cache is None else cache)
     if len(assignment) != 2 or len(problem.sides) != 2 or \
             any(o.is_matrix for o in assignment) or \
             assignment[0].vector_log2 == assignment[1].vector_log2:
@@ -751,6 +792,43 @@ def _floor(assignment: Sequence[SideOption], problem: Problem) -> tuple[int, int
             if floor is None or key < floor:
                 floor = key
     return floor
+
+
+def _side_floor(assignment: Sequence[SideOption], problem: Problem,
+                cache: dict[tuple[int, int, int, int], int]) -> tuple[int, int]:
+    """A key no plan built for ``assignment`` beats, side by side: a plan gives each
+    ``ld/st.shared`` side an access at least as wide as assigned, and each other such side
+    at least its assigned vector; :func:`~.options.paired_exponent` only grows with the
+    other side's vector, so beside the assigned vectors it bounds every access the plan can
+    give. Each side costs at least the least, over its accesses at least as wide as
+    assigned, of its instructions times phases times ``2^e`` (``e`` the largest exponent
+    over the other sides); a matrix side at least its option's bound. The sum of the sides'
+    least keys is a lower bound (:func:`~.options.cost_bound`'s argument)."""
+    sides, model, d = problem.sides, problem.model, problem.d
+    weights, objective = problem.weights, problem.objective
+    total_a = total_b = 0
+    for x in assignment:
+        wt = weights[x.side]
+        if x.is_matrix:
+            a, b = objective.key(wt * x.wavefronts_bound, wt * x.instructions_per_warp)
+        else:
+            best = None
+            for o in side_options(x.side, sides[x.side], problem.regs[x.side], model, d):
+                if o.vector_log2 < x.vector_log2:
+                    continue
+                e = o.bound_exponent
+                for y in assignment:
+                    if y is not x:
+                        e = max(e, _paired(o, y, problem, cache))
+                key = objective.key(wt * (o.instructions_per_warp * o.phases << e),
+                                    wt * o.instructions_per_warp)
+                if best is None or key < best:
+                    best = key
+            a, b = best if best is not None else objective.key(
+                wt * x.wavefronts_bound, wt * x.instructions_per_warp)
+        total_a += a
+        total_b += b
+    return total_a, total_b
 
 
 def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequence[SideOption]],

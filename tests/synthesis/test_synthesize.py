@@ -547,3 +547,23 @@ def test_lowering_triton_reports_what_triton_emits_and_refuses_what_does_not_app
                       ({"lowering": "triton", "target": "hip:gfx942"}, "64-lane")]:
         with pytest.raises(LayoutError, match=match):
             synthesize_swizzle(ex.store, ex.load, element_bits=32, **kw)
+
+
+def test_constructions_shared_between_searches_give_the_same_results():
+    """lowering="triton" searches every chunk order of the registers; the ld/st.shared
+    constructions they share are remembered between searches and calls (keyed by what they
+    depend on). Computing every result cold, then all again warm in the other order, gives
+    the same results."""
+    from linlayout.triton.encodings.sampling import random_pair as triton_pair
+
+    rng = random.Random(8)
+    pairs = [triton_pair(rng) for _ in range(6)]
+    cold = []
+    for store, load, bits, _ in pairs:
+        ll.clear_caches()
+        cold.append(synthesize_swizzle(store, load, element_bits=bits, lowering="triton"))
+    ll.clear_caches()
+    for (store, load, bits, _), want in reversed(list(zip(pairs, cold))):
+        synthesize_swizzle.cache_clear()  # the result cache only
+        got = synthesize_swizzle(store, load, element_bits=bits, lowering="triton")
+        assert got == want
