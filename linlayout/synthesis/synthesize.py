@@ -629,7 +629,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     bound = _Bound(bound_key or (0, 0), "per-side", bound_assignment, infeasible=infeasible,
                    stopped=stopped)
     if prove and best_rank is not None and best_rank[0] > bound.key:
-        bound = _raised_bound(options, problem, bound)
+        bound = _raised_bound(options, problem, bound, paired)
     return best, bound
 
 
@@ -672,7 +672,7 @@ MAX_RAISE = 1024
 
 
 def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
-                  bound: _Bound) -> _Bound:
+                  bound: _Bound, cache: dict[tuple[int, int, int, int], int]) -> _Bound:
     """``bound`` raised to the least paired floor over every assignment a layout can give
     (``bound`` itself when that is not higher).
 
@@ -685,10 +685,10 @@ def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
     assignment is therefore a lower bound on every layout's key. The assignments are taken
     in increasing ideal key (the paired floor is at least the ideal) until the ideal reaches
     the least floor found — then it is exact — or :data:`MAX_RAISE` were examined (the
-    bound is then the lesser of that floor and the next ideal).
+    bound is then the lesser of that floor and the next ideal). ``cache``: :func:`_paired`'s
+    exponents.
     """
     weights, objective = problem.weights, problem.objective
-    cache: dict[tuple[int, int, int, int], int] = {}
     low: tuple[tuple[int, int], tuple[SideOption, ...]] | None = None
     for n, (key, assignment) in enumerate(_assignments(options, weights, objective)):
         if low is not None and key >= low[0]:
@@ -751,12 +751,9 @@ def _paired(option: SideOption, other: SideOption, problem: Problem,
 def _floor(assignment: Sequence[SideOption], problem: Problem,
            cache: dict[tuple[int, int, int, int], int] | None = None
            ) -> tuple[int, int] | None:
-    """A key no plan :func:`~.plans.build_plan` makes for an assignment can beat (None: not
-    derived — two sides with equal vectors, or a matrix option beside one other side).
-    ``cache``: :func:`_paired`'s exponents.
-
-    Three or more sides (or a matrix option among them): :func:`_side_floor`, side by side.
-    Two ``ld/st.shared`` sides:
+    """A key no plan :func:`~.plans.build_plan` makes for a two-side ``ld/st.shared``
+    assignment can beat (None: not derived — more sides, a matrix option, equal vectors).
+    ``cache``: :func:`_paired`'s exponents, shared by the assignments of one search.
 
     A plan gives each side at least its assigned vector (its prefix lies in the side's
     register span and its complement is aligned) and the count takes the widest the layout
@@ -764,8 +761,6 @@ def _floor(assignment: Sequence[SideOption], problem: Problem,
     :func:`~.plans.chain_dims_ok` admits; for each, the exact instruction and phase counts
     and :func:`~.options.paired_exponent` of both sides bound its cost. The floor is the
     least of those keys."""
-    if len(assignment) > 2:
-        return _side_floor(assignment, problem, {} if cache is None else cache)
     if len(assignment) != 2 or len(problem.sides) != 2 or \
             any(o.is_matrix for o in assignment) or \
             assignment[0].vector_log2 == assignment[1].vector_log2:
@@ -776,6 +771,7 @@ def _floor(assignment: Sequence[SideOption], problem: Problem,
     wider = [[o for o in side_options(x.side, sides[x.side], problem.regs[x.side], model, d)
               if o.vector_log2 >= x.vector_log2] for x in assignment]
     weights, objective = problem.weights, problem.objective
+    cache = {} if cache is None else cache
     floor: tuple[int, int] | None = None
     for x in wider[0]:
         for y in wider[1]:
@@ -785,50 +781,13 @@ def _floor(assignment: Sequence[SideOption], problem: Problem,
             w = n = 0
             for o, other in ((x, y), (y, x)):
                 wt = weights[o.side]
-                e = paired_exponent(o, other, sides[o.side], sides[other.side], model, d)
+                e = _paired(o, other, problem, cache)
                 w += wt * (o.instructions_per_warp * o.phases << e)
                 n += wt * o.instructions_per_warp
             key = objective.key(w, n)
             if floor is None or key < floor:
                 floor = key
     return floor
-
-
-def _side_floor(assignment: Sequence[SideOption], problem: Problem,
-                cache: dict[tuple[int, int, int, int], int]) -> tuple[int, int]:
-    """A key no plan built for ``assignment`` beats, side by side: a plan gives each
-    ``ld/st.shared`` side an access at least as wide as assigned, and each other such side
-    at least its assigned vector; :func:`~.options.paired_exponent` only grows with the
-    other side's vector, so beside the assigned vectors it bounds every access the plan can
-    give. Each side costs at least the least, over its accesses at least as wide as
-    assigned, of its instructions times phases times ``2^e`` (``e`` the largest exponent
-    over the other sides); a matrix side at least its option's bound. The sum of the sides'
-    least keys is a lower bound (:func:`~.options.cost_bound`'s argument)."""
-    sides, model, d = problem.sides, problem.model, problem.d
-    weights, objective = problem.weights, problem.objective
-    total_a = total_b = 0
-    for x in assignment:
-        wt = weights[x.side]
-        if x.is_matrix:
-            a, b = objective.key(wt * x.wavefronts_bound, wt * x.instructions_per_warp)
-        else:
-            best = None
-            for o in side_options(x.side, sides[x.side], problem.regs[x.side], model, d):
-                if o.vector_log2 < x.vector_log2:
-                    continue
-                e = o.bound_exponent
-                for y in assignment:
-                    if y is not x:
-                        e = max(e, _paired(o, y, problem, cache))
-                key = objective.key(wt * (o.instructions_per_warp * o.phases << e),
-                                    wt * o.instructions_per_warp)
-                if best is None or key < best:
-                    best = key
-            a, b = best if best is not None else objective.key(
-                wt * x.wavefronts_bound, wt * x.instructions_per_warp)
-        total_a += a
-        total_b += b
-    return total_a, total_b
 
 
 def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequence[SideOption]],
