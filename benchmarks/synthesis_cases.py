@@ -11,8 +11,10 @@ fixed seeds, reproducible without Triton) and the built-in examples. Each is syn
 by default, with ``instructions="auto"`` and with ``lowering="triton"``; ``--write`` records
 every result (layout, each side's report, totals, optimality and bound) and ``--compare``
 checks a later checkout against such a record: the same layouts, or the same costs and
-optimality on every case. It exits 1 on any difference — a speed-up must not change a
-result.
+optimality on every case. A result whose layout, reports and costs are unchanged but whose
+bound is higher (a stronger proof: ``optimal`` may only go from False to True, where the
+result costs exactly the new bound) is accepted and listed one by one. It exits 1 on any
+other difference — a speed-up must not change a result.
 """
 
 from __future__ import annotations
