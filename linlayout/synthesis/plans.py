@@ -102,6 +102,8 @@ class Problem:
             free of thread directions (filled as the search goes).
         chain_bases: the cache of :func:`chain_ok` (echelon basis of each constraint group),
             shared by every construction of the synthesis.
+        chains: the cache of :func:`chain_dims_ok` for ``ld/st.shared``-only assignments,
+            by (side, vector) of each option.
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
         signature: what an ``ld/st.shared`` construction depends on (derived, hashable):
             each side's thread columns and register span (not the order of its register
@@ -120,6 +122,7 @@ class Problem:
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
+    chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
     simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -289,10 +292,22 @@ def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
     every side its assigned access."""
-    regs, spans = problem.regs, problem.spans
     matrix = [o for o in assignment if o.is_matrix]
+    if not matrix:  # the answer depends on the sides and their vectors only
+        key = tuple((o.side, o.vector_log2) for o in assignment)
+        got = problem.chains.get(key)
+        if got is None:
+            got = problem.chains[key] = _chain_dims_ok(assignment, problem, [])
+        return got
     if any(o.prefix != matrix[0].prefix for o in matrix):
         return False
+    return _chain_dims_ok(assignment, problem, matrix)
+
+
+def _chain_dims_ok(assignment: Sequence[SideOption], problem: Problem,
+                   matrix: list[SideOption]) -> bool:
+    """:func:`chain_dims_ok` once the matrix options (``matrix``) agree on their row."""
+    regs, spans = problem.regs, problem.spans
     plain = [o for o in assignment if not o.is_matrix]
     row = list(matrix[0].prefix) if matrix else []
     for o in plain:

@@ -605,7 +605,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
                 infeasible += 1
             continue
         variants = min(MAX_VARIANTS, MAX_BUILDS - builds)
-        floor = _floor(assignment, problem, paired)
+        floor = _floor(assignment, problem, paired, options)
         if floor is not None and floor > key:
             if bound_key is None:
                 bound_key, bound_assignment = key, assignment
@@ -749,11 +749,13 @@ def _paired(option: SideOption, other: SideOption, problem: Problem,
 
 
 def _floor(assignment: Sequence[SideOption], problem: Problem,
-           cache: dict[tuple[int, int, int, int], int] | None = None
-           ) -> tuple[int, int] | None:
+           cache: dict[tuple[int, int, int, int], int] | None = None,
+           options: Sequence[Sequence[SideOption]] | None = None) -> tuple[int, int] | None:
     """A key no plan :func:`~.plans.build_plan` makes for a two-side ``ld/st.shared``
     assignment can beat (None: not derived — more sides, a matrix option, equal vectors).
-    ``cache``: :func:`_paired`'s exponents, shared by the assignments of one search.
+    ``cache``: :func:`_paired`'s exponents, shared by the assignments of one search;
+    ``options``: the search's options (their ``ld/st.shared`` ones are every such access of
+    a side, whenever the side has any), else each side's are derived here.
 
     A plan gives each side at least its assigned vector (its prefix lies in the side's
     register span and its complement is aligned) and the count takes the widest the layout
@@ -768,8 +770,11 @@ def _floor(assignment: Sequence[SideOption], problem: Problem,
     sides, model, d = problem.sides, problem.model, problem.d
     # every ld/st.shared access of each side at least as wide as assigned (the count takes
     # the widest the layout allows, whatever options the caller asked for)
-    wider = [[o for o in side_options(x.side, sides[x.side], problem.regs[x.side], model, d)
-              if o.vector_log2 >= x.vector_log2] for x in assignment]
+    every = [side_options(x.side, sides[x.side], problem.regs[x.side], model, d)
+             if options is None else [o for o in options[x.side] if not o.is_matrix]
+             for x in assignment]
+    wider = [[o for o in opts if o.vector_log2 >= x.vector_log2]
+             for opts, x in zip(every, assignment)]
     weights, objective = problem.weights, problem.objective
     cache = {} if cache is None else cache
     floor: tuple[int, int] | None = None
