@@ -11,8 +11,10 @@ fixed seeds, reproducible without Triton) and the built-in examples. Each is syn
 by default, with ``instructions="auto"`` and with ``lowering="triton"``; ``--write`` records
 every result (layout, each side's report, totals, optimality and bound) and ``--compare``
 checks a later checkout against such a record: the same layouts, or the same costs and
-optimality on every case. It exits 1 on any difference — a speed-up must not change a
-result.
+optimality on every case. A result whose layout, reports and costs are unchanged but whose
+bound is higher (a stronger proof: ``optimal`` may only go from False to True, where the
+result costs exactly the new bound) is accepted and listed one by one. It exits 1 on any
+other difference — a speed-up must not change a result.
 """
 
 from __future__ import annotations
@@ -100,6 +102,23 @@ def same(a: dict, b: dict) -> bool:
             and a["bound"] == b["bound"])
 
 
+def proven(a: dict, b: dict) -> bool:
+    """``b`` is ``a`` with a higher bound proven: the same layout, reports and totals, the
+    bound raised (never lowered) and ``optimal`` True only where the result costs exactly
+    the new bound (so it can only go from False to True, by that proof)."""
+    if "error" in a or "error" in b:
+        return False
+    ta, tb = dict(a["totals"]), dict(b["totals"])
+    gap = tb.pop("gap", None)
+    ta.pop("gap", None)
+    if (a["layout"], a["reports"], ta) != (b["layout"], b["reports"], tb):
+        return False
+    cost = [tb["wavefronts_per_warp"], tb["instructions_per_warp"]]
+    return (b["bound"] > a["bound"] and b["optimal"] >= a["optimal"]
+            and (not b["optimal"] or b["bound"] == cost)
+            and gap in (None, [cost[0] - b["bound"][0], cost[1] - b["bound"][1]]))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", metavar="FILE", help="record every result into FILE")
@@ -112,9 +131,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         then = json.loads(Path(args.compare).read_text(encoding="utf-8"))
         layouts = sum(then[k] == now.get(k) for k in then)
-        bad = [k for k in then if k not in now or not same(then[k], now[k])]
-        print(f"{len(then)} results: {layouts} identical, {len(then) - layouts - len(bad)} "
-              f"with a different layout of the same costs and optimality, {len(bad)} differ")
+        raised = [k for k in then if k in now and then[k] != now[k]
+                  and proven(then[k], now[k])]
+        bad = [k for k in then if k not in now or not (same(then[k], now[k])
+                                                      or k in raised)]
+        print(f"{len(then)} results: {layouts} identical, "
+              f"{len(then) - layouts - len(bad) - len(raised)} with a different layout of the "
+              f"same costs and optimality, {len(raised)} the same layout with a higher bound "
+              f"proven, {len(bad)} differ")
+        for k in raised:
+            a, b = then[k], now[k]
+            print(f"  {k}: bound {a['bound']} -> {b['bound']}, "
+                  f"cost {[b['totals']['wavefronts_per_warp'], b['totals']['instructions_per_warp']]}"
+                  f", optimal {a['optimal']} -> {b['optimal']}")
         for k in bad[:20]:
             print(f"  {k}: {then[k].get('totals', then[k])} -> "
                   f"{now.get(k, {}).get('totals', now.get(k))}")

@@ -101,7 +101,12 @@ class Problem:
             free of thread directions (filled as the search goes).
         chain_bases: the cache of :func:`chain_ok` (echelon basis of each constraint group),
             shared by every construction of the synthesis.
+        chains: the cache of :func:`chain_dims_ok` for ``ld/st.shared``-only assignments,
+            by (side, vector) of each option.
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
+        signature: what an ``ld/st.shared`` construction depends on (derived, hashable):
+            each side's thread columns and register span (not the order of its register
+            columns), the hardware, the tensor, the weights, the objective and the budget.
     """
 
     sides: tuple[Distributed, ...]
@@ -116,10 +121,17 @@ class Problem:
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
+    chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
     simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.simplicity = simplicity_key(self.d, self.dim_bits)
+
+    @property
+    def signature(self) -> tuple:
+        """See the class docstring."""
+        return (tuple((s.lane, s.warp, s.block) for s in self.sides), self.regs, self.model,
+                self.d, self.dim_bits, self.weights, self.objective, self.node_limit)
 
 
 def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:
@@ -276,10 +288,22 @@ def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
     every side its assigned access."""
-    regs, spans = problem.regs, problem.spans
     matrix = [o for o in assignment if o.is_matrix]
+    if not matrix:  # the answer depends on the sides and their vectors only
+        key = tuple((o.side, o.vector_log2) for o in assignment)
+        got = problem.chains.get(key)
+        if got is None:
+            got = problem.chains[key] = _chain_dims_ok(assignment, problem, [])
+        return got
     if any(o.prefix != matrix[0].prefix for o in matrix):
         return False
+    return _chain_dims_ok(assignment, problem, matrix)
+
+
+def _chain_dims_ok(assignment: Sequence[SideOption], problem: Problem,
+                   matrix: list[SideOption]) -> bool:
+    """:func:`chain_dims_ok` once the matrix options (``matrix``) agree on their row."""
+    regs, spans = problem.regs, problem.spans
     plain = [o for o in assignment if not o.is_matrix]
     row = list(matrix[0].prefix) if matrix else []
     for o in plain:
@@ -512,25 +536,119 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
                      if lanes and o.vector_log2 <= pos < w and lanes[o.side]]
                for pos in range(len(head), min(top, w))}
 
-    def extend(prefix: list[int], level: int) -> Iterable[list[int]]:
+    ncons = len(cons_t)
+
+    def extend(prefix: list[int], level: int, state: _ChainState) -> Iterable[list[int]]:
         if level == len(levels):
             yield prefix
             return
-        if len(prefix) == levels[level]:
-            yield from extend(prefix, level + 1)
+        n = len(prefix)
+        if n == levels[level]:
+            yield from extend(prefix, level + 1, state)
             return
-        spaces = in_word.get(len(prefix))
+        spaces = in_word.get(n)
         cands = pool(level).preferring(spaces) if spaces else pool(level)
-        basis = f2.echelon(prefix)  # v must stay outside the prefix's span
-        if len(basis) != len(prefix):  # a dependent prefix extends to no chain
-            return
+        at = state.at(cons_t[n] if n < ncons else ())
         for v in cands:
-            if f2.reduce(v, basis):
-                trial = prefix + [v]
-                if _chain_ok(tuple(trial), cons_t):
-                    yield from extend(trial, level)
+            child = at.step(v)
+            if child is not None:
+                yield from extend(prefix + [v], level, child)
 
-    yield from extend(head, 0)
+    if f2.rank(head) == len(head):  # a dependent prefix extends to no chain
+        yield from extend(head, 0, _ChainState.of(head, cons_t))
+
+
+def _piv_reduce(v: int, piv: dict[int, int]) -> int:
+    """``v`` reduced by a pivot table (leading bit → vector): 0 iff ``v`` is in its span."""
+    while v:
+        p = piv.get(v.bit_length())
+        if p is None:
+            return v
+        v ^= p
+    return 0
+
+
+def _piv_with(piv: dict[int, int], vectors: Iterable[int]) -> dict[int, int]:
+    """A new pivot table spanning ``piv`` and ``vectors`` (``piv`` itself when they add
+    nothing)."""
+    out = piv
+    for v in vectors:
+        r = _piv_reduce(v, out)
+        if r:
+            if out is piv:
+                out = dict(piv)
+            out[r.bit_length()] = r
+    return out
+
+
+class _ChainState:
+    """:func:`chain_ok` of a prefix, kept incrementally as :func:`prefixes` extends it.
+
+    For a prefix ``P`` that satisfies :func:`chain_ok` and each constraint group ``g`` with
+    positions ``S``: ``U_g = span(P outside S) + C_g`` and ``W_g = span(P) + C_g``, as pivot
+    tables. Appending ``v`` (position ``n``, group ``c``) keeps the chain iff ``v ∉ W_c``
+    (the group's bits stay independent modulo the rest; for a new group ``W_c`` is
+    ``span(P) + C_c``) and, for every other group, ``v ∈ U_g`` or ``v ∉ W_g`` (else some
+    combination of that group's bits falls into ``U_g + v``) — exactly what :func:`chain_ok`
+    tests on ``P + [v]``, at two reductions per group."""
+
+    __slots__ = ("span", "groups")
+
+    def __init__(self, span: dict[int, int],
+                 groups: dict[tuple[int, ...], tuple[dict[int, int], dict[int, int]]]) -> None:
+        self.span = span
+        self.groups = groups
+
+    @classmethod
+    def of(cls, prefix: Sequence[int], cons: Sequence[tuple[int, ...]]) -> "_ChainState":
+        """The state of a prefix (which must satisfy :func:`chain_ok`)."""
+        positions: dict[tuple[int, ...], list[int]] = {}
+        for i in range(len(prefix)):
+            c = cons[i] if i < len(cons) else ()
+            if c:
+                positions.setdefault(c, []).append(i)
+        groups = {}
+        for c, at in positions.items():
+            inside = set(at)
+            groups[c] = (_piv_with({}, list(c) + [v for j, v in enumerate(prefix)
+                                                  if j not in inside]),
+                         _piv_with({}, list(c) + list(prefix)))
+        return cls(_piv_with({}, prefix), groups)
+
+    def at(self, c: tuple[int, ...]) -> "_ChainStep":
+        """The test for the next position, whose constraint group is ``c``."""
+        return _ChainStep(self, c)
+
+
+class _ChainStep:
+    """Appending one vector at a given position to a :class:`_ChainState`'s prefix."""
+
+    __slots__ = ("state", "c", "own", "others")
+
+    def __init__(self, state: _ChainState, c: tuple[int, ...]) -> None:
+        self.state, self.c = state, c
+        got = state.groups.get(c) if c else None
+        # W_c: the span the new bit must avoid (the prefix's span when it has no group)
+        self.own = (got[1] if got is not None else
+                    _piv_with(state.span, c) if c else state.span)
+        self.others = [(u, w) for g, (u, w) in state.groups.items() if g != c]
+
+    def step(self, v: int) -> _ChainState | None:
+        """The state after appending ``v``, or None when the prefix would leave the chain
+        (or ``v`` lies in its span)."""
+        if not _piv_reduce(v, self.own):
+            return None
+        for u, w in self.others:
+            if _piv_reduce(v, u) and not _piv_reduce(v, w):
+                return None
+        state, c = self.state, self.c
+        groups = {}
+        for g, (u, w) in state.groups.items():
+            groups[g] = (u, _piv_with(w, (v,))) if g == c else \
+                (_piv_with(u, (v,)), _piv_with(w, (v,)))
+        if c and c not in groups:
+            groups[c] = (self.own, _piv_with(self.own, (v,)))
+        return _ChainState(_piv_with(state.span, (v,)), groups)
 
 
 def within_word(prefix: list[int], lanes: Sequence[Sequence[int]], model: BankModel,
@@ -732,13 +850,13 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
         return builds >= max(1, max_variants)
 
     hopeless: bool | None = None  # no prefix of this assignment can meet the condition
-    cons_cache: dict[int, list[tuple[int, ...]]] = {}
+    scan = _Scan(lanes_by_side)
     scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible)
     for variant in itertools.islice(scanned, SCAN_PREFIXES):
         # a prefix that provably misses the rank condition gets its complement only when it
         # is built (the scan then costs a rank, not a complement)
         ready = _prepare(variant, assignment, problem, lanes_by_side, bases, defer=True,
-                         cons_cache=cons_cache)
+                         scan=scan)
         if ready is None:
             continue
         if not ready.fits:
@@ -760,7 +878,21 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
     return best
 
 
-@dataclass(frozen=True)
+class _Scan:
+    """What every prefix of one assignment shares while :func:`build_plan` scans them: the
+    sides' phase lanes, the alignment constraints by prefix length, each side's ``Z`` width
+    by full prefix length, and :func:`_misses_rank`'s answers."""
+
+    __slots__ = ("lanes", "cons", "zs", "missed")
+
+    def __init__(self, lanes_by_side: Sequence[Sequence[int]]) -> None:
+        self.lanes = tuple(map(tuple, lanes_by_side))
+        self.cons: dict[int, list[tuple[int, ...]]] = {}
+        self.zs: dict[int, list[int]] = {}
+        self.missed: dict[tuple[int, ...], bool] = {}
+
+
+@dataclass(slots=True)
 class _Prepared:
     """Steps 1–2 of one construction: the full prefix (with the within-word bits), the
     alignment constraints, each side's ``Z`` width, the aligned complement and whether it
@@ -803,29 +935,30 @@ def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> boo
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
              lanes_by_side: Sequence[Sequence[int]],
              bases: dict[tuple[int, ...], tuple[int, ...]], defer: bool = False,
-             cons_cache: dict[int, list[tuple[int, ...]]] | None = None
-             ) -> _Prepared | None:
+             scan: _Scan | None = None) -> _Prepared | None:
     """Steps 1–2 from a given prefix (None when no aligned complement exists); ``bases``: the
     cache of :func:`chain_ok`. ``defer``: when :func:`_misses_rank` proves that the prefix
     misses a shorter side's rank condition, the complement is left to :func:`_completed`
-    (``q`` None, ``fits`` False). ``cons_cache``: the assignment's alignment constraints by
-    prefix length (every prefix of one assignment shares them)."""
+    (``q`` None, ``fits`` False). ``scan``: what the assignment's prefixes share
+    (:class:`_Scan`), when several are prepared."""
     model, d = problem.model, problem.d
-    top = max([o.vector_log2 for o in assignment] + [len(prefix)])
-    cons = cons_cache.get(top) if cons_cache is not None else None
+    if scan is None:
+        scan = _Scan(lanes_by_side)
+    top = max(len(prefix), *(o.vector_log2 for o in assignment))
+    cons = scan.cons.get(top)
     if cons is None:
-        cons = alignment_constraints(assignment, problem.sides, top)
-        if cons_cache is not None:
-            cons_cache[top] = cons
-    full = within_word(list(prefix), lanes_by_side, model, d, cons, bases)
+        cons = scan.cons[top] = alignment_constraints(assignment, problem.sides, top)
+    full = within_word(list(prefix), scan.lanes, model, d, cons, bases)
     if full is None:
         return None
     kp = len(full)
-    w = model.within_word_bits
-    zs = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp) for o in assignment]
-    lanes = tuple(map(tuple, lanes_by_side))
-    ready = _Prepared(full, list(cons), zs, None, False, lanes, d)
-    if defer and _misses_rank(ready):
+    zs = scan.zs.get(kp)
+    if zs is None:
+        w = model.within_word_bits
+        zs = scan.zs[kp] = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp)
+                            for o in assignment]
+    ready = _Prepared(full, cons, zs, None, False, scan.lanes, d)
+    if defer and _misses_rank(ready, scan.missed):
         return ready
     return _completed(ready)
 
@@ -842,7 +975,7 @@ def _completed(ready: _Prepared) -> _Prepared | None:
     return dataclasses.replace(ready, q=list(found[0]), fits=found[1])
 
 
-def _misses_rank(ready: _Prepared) -> bool:
+def _misses_rank(ready: _Prepared, cache: dict[tuple[int, ...], bool] | None = None) -> bool:
     """A sufficient test that a prefix misses the rank condition of
     :func:`aligned_complement` for some shorter side, whatever its complement.
 
@@ -850,15 +983,25 @@ def _misses_rank(ready: _Prepared) -> bool:
     prefix vector, so the bits ``z … kp−1`` of a side (``Z`` of width ``z``) all vanish on
     ``D = ∩ span(cons[i]) + span(prefix[:z])``: on the side's lanes ``Λ`` they have rank at
     most ``dim(Λ + D) − dim D``, below ``min(|Λ|, kp − z)`` the condition fails.
+
+    ``cache``: each side's answer by its prefix ``prefix[:z]`` and ``kp`` (for one
+    assignment the rest is shared: the prefixes scanned share their first bits).
     """
     full, cons, kp = ready.full, ready.cons, len(ready.full)
-    for lanes, z in zip(ready.lanes, ready.zs):
+    for side, (lanes, z) in enumerate(zip(ready.lanes, ready.zs)):
         if z >= kp or not lanes:
             continue
-        common = _common_constraints(tuple(cons[i] if i < len(cons) else ()
-                                           for i in range(z, kp)))
-        span_d = f2.echelon(list(common) + full[:z])
-        if f2.rank(list(lanes) + list(span_d)) - len(span_d) < min(len(lanes), kp - z):
+        key = (side, kp, *full[:z])
+        missed = cache.get(key) if cache is not None else None
+        if missed is None:
+            common = _common_constraints(tuple(cons[i] if i < len(cons) else ()
+                                               for i in range(z, kp)))
+            span_d = f2.echelon(list(common) + full[:z])
+            missed = (f2.rank(list(lanes) + list(span_d)) - len(span_d)
+                      < min(len(lanes), kp - z))
+            if cache is not None:
+                cache[key] = missed
+        if missed:
             return True
     return False
 

@@ -62,8 +62,10 @@ class OptimalityBound:
         reached: the result costs exactly the bound, which proves it optimal.
         method: how the bound was obtained — ``"per-side"`` (every side at its own minimum,
             the sides' vector chains being compatible), ``"exhaustive"`` (every candidate of a
-            fixed TMA mode counted) or ``"pinned"`` (per-side minima among layouts with the
-            pinned prefix).
+            fixed TMA mode counted), ``"pinned"`` (per-side minima among layouts with the
+            pinned prefix) or ``"paired"`` (the least, over every combination of accesses a
+            layout can give, of each side's bound raised where another side's longer vector
+            takes bank bits its lanes cannot use: :func:`~.options.paired_exponent`).
         candidates: with ``"exhaustive"``, how many layouts were counted.
         infeasible: access assignments proven impossible (their sides' vector chains do not
             fit), which raised the bound above the plain per-side sum.
@@ -100,9 +102,12 @@ class OptimalityBound:
                          f"{b.degree}-way at best, "
                          f"floor {b.wavefront_floor})")
         scope = "among layouts with the pinned prefix, " if self.method == "pinned" else ""
+        paired = (", or more where another side's longer vector takes bank bits its lanes "
+                  "cannot use (bounded for every combination of accesses a layout can give)"
+                  if self.method == "paired" else "")
         text = (f"{scope}each side costs at least what its access costs conflict-free or at "
-                f"its Lemma 9.5 dimension count; the cheapest accesses that fit together are "
-                + "; ".join(parts))
+                f"its Lemma 9.5 dimension count{paired}; the cheapest accesses that fit "
+                f"together are " + "; ".join(parts))
         if self.infeasible:
             were = "was" if self.infeasible == 1 else "were"
             text += (f" ({_count(self.infeasible, 'cheaper combination')} of accesses {were} "

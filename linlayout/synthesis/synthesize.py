@@ -548,7 +548,7 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
                     heapq.heappush(heap, (ideal(nxt), nxt))
 
 
-def _search(options: Sequence[Sequence[SideOption]], problem: Problem
+def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bool = True
             ) -> tuple[Plan | None, _Bound]:
     """Best-first over assignments: build each, keep the cheapest plan, stop when no
     assignment left can beat it (or after :data:`MAX_BUILDS` constructions, or after
@@ -561,9 +561,12 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
     search. The result is the plan the search builds every assignment in
     order finds: the same plan, key and bound.
 
+    When the plan misses that bound and ``prove`` is set, the bound is raised where the
+    sides' accesses provably block each other (:func:`_raised_bound`); the plan is the same.
+
     Returns:
         ``(plan, bound)``: the bound is the ideal key of the first assignment not proven
-        impossible — no layout costs less.
+        impossible, or the raised bound — no layout costs less.
     """
     best: Plan | None = None
     best_rank: tuple[tuple[int, int], int] | None = None  # (key, order built): first wins
@@ -572,6 +575,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
     infeasible = builds = examined = 0
     stopped = False
     weights, objective = problem.weights, problem.objective
+    paired: dict[tuple[int, int, int, int], int] = {}  # the exponents of _paired
     # set aside: (floor, order, ideal key, assignment, max_variants)
     aside: list[tuple[tuple[int, int], int, tuple[int, int], tuple[SideOption, ...], int]] = []
 
@@ -584,8 +588,7 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
             if limit is not None and floor > limit:
                 keep.append(item)
                 continue
-            plan = build_plan(assignment, problem, target=ideal, max_variants=variants,
-                              feasible=True)
+            plan = _build_plan(assignment, problem, ideal, variants)
             if plan is not None:
                 rank = (plan_key(plan, weights, objective), order)
                 if best_rank is None or rank < best_rank:
@@ -610,15 +613,14 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
                 infeasible += 1
             continue
         variants = min(MAX_VARIANTS, MAX_BUILDS - builds)
-        floor = _floor(assignment, problem)
+        floor = _floor(assignment, problem, paired, options)
         if floor is not None and floor > key:
             if bound_key is None:
                 bound_key, bound_assignment = key, assignment
             aside.append((floor, order, key, assignment, variants))
             builds += variants  # it misses its target: charged as a build that missed
             continue
-        plan = build_plan(assignment, problem, target=key, max_variants=variants,
-                          feasible=True)
+        plan = _build_plan(assignment, problem, key, variants)
         if bound_key is None:
             bound_key, bound_assignment = key, assignment
         builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
@@ -632,13 +634,136 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem
             break
     # a set-aside assignment whose floor is above the best key cannot be the cheapest
     settle(None if best_rank is None else best_rank[0])
-    return best, _Bound(bound_key or (0, 0), "per-side", bound_assignment,
-                        infeasible=infeasible, stopped=stopped)
+    bound = _Bound(bound_key or (0, 0), "per-side", bound_assignment, infeasible=infeasible,
+                   stopped=stopped)
+    if prove and best_rank is not None and best_rank[0] > bound.key:
+        bound = _raised_bound(options, problem, bound, paired)
+    return best, bound
 
 
-def _floor(assignment: Sequence[SideOption], problem: Problem) -> tuple[int, int] | None:
+#: How many constructions :func:`_build_plan` keeps.
+BUILT_SIZE = 256
+_BUILT: OrderedDict[tuple, tuple[Plan | None, int]] = OrderedDict()
+register(_BUILT.clear)
+
+
+def _build_plan(assignment: tuple[SideOption, ...], problem: Problem, target: tuple[int, int],
+                variants: int) -> Plan | None:
+    """:func:`~.plans.build_plan` of a chain-feasible assignment, remembered for the
+    ``ld/st.shared``-only ones: their construction and exact counts depend on the sides'
+    thread columns and register spans, not on the order of the register columns
+    (:attr:`~.plans.Problem.signature`), so the searches of ``lowering="triton"``'s chunk
+    orders (:func:`~.lowered.chunk_orders`) share them. The key holds the segment-search
+    budget left, and a remembered construction charges the nodes it took, so the search
+    goes on exactly as if it had been built again."""
+    if any(o.is_matrix for o in assignment):
+        return build_plan(assignment, problem, target=target, max_variants=variants,
+                          feasible=True)
+    key = (problem.signature, problem.node_limit - problem.nodes_spent, assignment, target,
+           variants)
+    got = _BUILT.get(key)
+    if got is not None:
+        _BUILT.move_to_end(key)
+        problem.nodes_spent += got[1]
+        return got[0]
+    before = problem.nodes_spent
+    plan = build_plan(assignment, problem, target=target, max_variants=variants,
+                      feasible=True)
+    _BUILT[key] = (plan, problem.nodes_spent - before)
+    if len(_BUILT) > BUILT_SIZE:
+        _BUILT.popitem(last=False)
+    return plan
+
+
+#: How many access assignments :func:`_raised_bound` examines at most.
+MAX_RAISE = 1024
+
+
+def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
+                  bound: _Bound, cache: dict[tuple[int, int, int, int], int]) -> _Bound:
+    """``bound`` raised to the least paired floor over every assignment a layout can give
+    (``bound`` itself when that is not higher).
+
+    Every layout gives each side one access — its ``ld/st.shared`` vector is the widest the
+    layout admits, counted exactly, or the matrix instruction the plan counts it with — and
+    that assignment passes :func:`~.plans.chain_dims_ok`. Given the assignment, each
+    ``ld/st.shared`` side costs at least its instructions times phases times
+    ``2^e`` with ``e`` the largest :func:`~.options.paired_exponent` beside every other
+    ``ld/st.shared`` side (:func:`_paired_floor`). The least of those keys over every
+    assignment is therefore a lower bound on every layout's key. The assignments are taken
+    in increasing ideal key (the paired floor is at least the ideal) until the ideal reaches
+    the least floor found — then it is exact — or :data:`MAX_RAISE` were examined (the
+    bound is then the lesser of that floor and the next ideal). ``cache``: :func:`_paired`'s
+    exponents.
+    """
+    weights, objective = problem.weights, problem.objective
+    low: tuple[tuple[int, int], tuple[SideOption, ...]] | None = None
+    for n, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+        if low is not None and key >= low[0]:
+            break
+        if n >= MAX_RAISE:  # nothing unexamined costs less than its ideal
+            low = (key, assignment)
+            break
+        if not chain_dims_ok(assignment, problem):
+            continue
+        found = _paired_floor(assignment, problem, cache)
+        if low is None or found[0] < low[0]:
+            low = found
+    if low is None or low[0] <= bound.key:
+        return bound
+    return bound._replace(key=low[0], method="paired", assignment=low[1])
+
+
+def _paired_floor(assignment: Sequence[SideOption], problem: Problem,
+                  cache: dict[tuple[int, int, int, int], int]
+                  ) -> tuple[tuple[int, int], tuple[SideOption, ...]]:
+    """The least key of any layout giving the sides exactly ``assignment``'s accesses, and
+    the assignment with each ``ld/st.shared`` side's ``bound_exponent`` raised to its
+    :func:`~.options.paired_exponent` beside each other ``ld/st.shared`` side (the largest;
+    each pairing is a proof of its own). ``cache``: the exponents by (side, vector, other
+    side, other vector)."""
+    w = n = 0
+    raised = []
+    for o in assignment:
+        e = o.bound_exponent
+        for other in assignment:
+            if other is not o:
+                e = max(e, _paired(o, other, problem, cache))
+        if e != o.bound_exponent:
+            o = dataclasses.replace(o, bound_exponent=e)
+        raised.append(o)
+        wt = problem.weights[o.side]
+        w += wt * (o.instructions_per_warp * o.phases << e)
+        n += wt * o.instructions_per_warp
+    return problem.objective.key(w, n), tuple(raised)
+
+
+def _paired(option: SideOption, other: SideOption, problem: Problem,
+            cache: dict[tuple[int, int, int, int], int]) -> int:
+    """:func:`~.options.paired_exponent` of two ``ld/st.shared`` options (cached in
+    ``cache``); the option's own ``bound_exponent`` when either is a matrix instruction or
+    the other vector is no longer than this side's bank word (then the pairing adds
+    nothing)."""
+    if option.is_matrix or other.is_matrix or \
+            other.vector_log2 <= max(option.vector_log2, problem.model.within_word_bits):
+        return option.bound_exponent
+    key = (option.side, option.vector_log2, other.side, other.vector_log2)
+    e = cache.get(key)
+    if e is None:
+        sides = problem.sides
+        e = cache[key] = paired_exponent(option, other, sides[option.side], sides[other.side],
+                                         problem.model, problem.d)
+    return e
+
+
+def _floor(assignment: Sequence[SideOption], problem: Problem,
+           cache: dict[tuple[int, int, int, int], int] | None = None,
+           options: Sequence[Sequence[SideOption]] | None = None) -> tuple[int, int] | None:
     """A key no plan :func:`~.plans.build_plan` makes for a two-side ``ld/st.shared``
     assignment can beat (None: not derived — more sides, a matrix option, equal vectors).
+    ``cache``: :func:`_paired`'s exponents, shared by the assignments of one search;
+    ``options``: the search's options (their ``ld/st.shared`` ones are every such access of
+    a side, whenever the side has any), else each side's are derived here.
 
     A plan gives each side at least its assigned vector (its prefix lies in the side's
     register span and its complement is aligned) and the count takes the widest the layout
@@ -653,9 +778,13 @@ def _floor(assignment: Sequence[SideOption], problem: Problem) -> tuple[int, int
     sides, model, d = problem.sides, problem.model, problem.d
     # every ld/st.shared access of each side at least as wide as assigned (the count takes
     # the widest the layout allows, whatever options the caller asked for)
-    wider = [[o for o in side_options(x.side, sides[x.side], problem.regs[x.side], model, d)
-              if o.vector_log2 >= x.vector_log2] for x in assignment]
+    every = [side_options(x.side, sides[x.side], problem.regs[x.side], model, d)
+             if options is None else [o for o in options[x.side] if not o.is_matrix]
+             for x in assignment]
+    wider = [[o for o in opts if o.vector_log2 >= x.vector_log2]
+             for opts, x in zip(every, assignment)]
     weights, objective = problem.weights, problem.objective
+    cache = {} if cache is None else cache
     floor: tuple[int, int] | None = None
     for x in wider[0]:
         for y in wider[1]:
@@ -665,7 +794,7 @@ def _floor(assignment: Sequence[SideOption], problem: Problem) -> tuple[int, int
             w = n = 0
             for o, other in ((x, y), (y, x)):
                 wt = weights[o.side]
-                e = paired_exponent(o, other, sides[o.side], sides[other.side], model, d)
+                e = _paired(o, other, problem, cache)
                 w += wt * (o.instructions_per_warp * o.phases << e)
                 n += wt * o.instructions_per_warp
             key = objective.key(w, n)
@@ -683,7 +812,7 @@ def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequenc
     plain = [[o for o in opts if not o.is_matrix] for opts in options]
     candidates: list[Plan] = [] if plan is None else [plan]
     if all(plain) and plain != [list(o) for o in options]:
-        alone, _ = _search(plain, problem)
+        alone, _ = _search(plain, problem, prove=False)
         if alone is not None:
             candidates.append(alone)
     if all(plain):

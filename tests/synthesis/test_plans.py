@@ -1,13 +1,21 @@
-"""linlayout.synthesis.plans: the feasibility test of a vector chain against its definition."""
+"""linlayout.synthesis.plans: the feasibility test of a vector chain against its definition,
+and the prefix enumeration against that test."""
 
 from __future__ import annotations
 
+import itertools
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linlayout import f2
-from linlayout.synthesis.plans import aligned_complement, chain_ok
+from linlayout.hardware.kinds import distributed_columns
+from linlayout.hardware.model import bank_model
+from linlayout.synthesis.options import side_options
+from linlayout.synthesis.plans import (Problem, aligned_complement, alignment_constraints,
+                                       chain_dims_ok, chain_ok, prefixes)
+from linlayout.triton.encodings.sampling import random_pair
 
 
 def _functional_exists(prefix, cons, i, n):
@@ -68,3 +76,68 @@ def test_the_rank_condition_fails_whatever_the_prefix_below_its_constraint_bound
     bound = f2.rank(list(lanes) + list(common)) - len(common)
     if bound < min(len(lanes), kp - z):
         assert found[1] is False
+
+
+def _reference_prefixes(assignment, problem):
+    """Every vector prefix of an assignment by brute force: each level's bits from the
+    common register span of the sides that reach it, kept while :func:`chain_ok` holds
+    (None when a span has more than 5 dimensions)."""
+    top = max(o.vector_log2 for o in assignment)
+    cons = alignment_constraints(assignment, problem.sides, top)
+    spans = {}
+    for k in range(1, top + 1):
+        members = [o.side for o in assignment if o.vector_log2 >= k]
+        space = problem.regs[members[0]]
+        for s in members[1:]:
+            space = f2.intersection(space, problem.regs[s])
+        if len(space) > 5:
+            return None  # too many to enumerate here
+        spans[k - 1] = [v for v in f2.span_elements(space) if v]
+    out = set()
+
+    def extend(prefix):
+        if len(prefix) == top:
+            out.add(tuple(prefix))
+            return
+        for v in spans[len(prefix)]:
+            trial = prefix + [v]
+            if f2.rank(trial) == len(trial) and chain_ok(trial, cons):
+                extend(trial)
+
+    extend([])
+    return out
+
+
+def test_prefixes_are_exactly_the_chains_chain_ok_admits():
+    """The incremental chain test of the prefix enumeration gives the same prefixes as
+    testing every extension with chain_ok, on assignments of unequal vectors to a Triton
+    store and one or two loads of the same tile."""
+    rng = random.Random(5)
+    checked = 0
+    while checked < 25:
+        store, load, bits, _ = random_pair(rng)
+        layouts = [store, load]
+        if rng.random() < 0.6:
+            extra = random_pair(rng, element_bits=(bits,))[1]
+            if extra.out_dims == store.out_dims:
+                layouts.append(extra)
+        model = bank_model(bits)
+        sides = tuple(distributed_columns(ly, "store" if i == 0 else "load", model.warp_log2)
+                      for i, ly in enumerate(layouts))
+        regs = tuple(tuple(f2.echelon(s.register)) for s in sides)
+        d = store.total_out_bits
+        problem = Problem(sides=sides, regs=regs, model=model, d=d,
+                          dim_bits=tuple(store.out_bits(n) for n in store.out_dim_names),
+                          weights=(1,) * len(sides))
+        opts = [side_options(i, sides[i], regs[i], model, d) for i in range(len(sides))]
+        for assignment in itertools.product(*opts):
+            vectors = [o.vector_log2 for o in assignment]
+            if len(set(vectors)) == 1 or max(vectors) > 3 \
+                    or not chain_dims_ok(assignment, problem):
+                continue
+            want = _reference_prefixes(assignment, problem)
+            if want is None:
+                continue
+            got = [tuple(p) for p in prefixes(assignment, problem)]
+            assert len(got) == len(set(got)) and set(got) == want
+            checked += 1
