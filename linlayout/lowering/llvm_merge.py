@@ -47,7 +47,7 @@ from .._checks import as_int, instance_of
 from ..errors import LayoutError
 from .vectorise import AccessMap
 
-__all__ = ["MergedAccess", "llvm_merged_accesses"]
+__all__ = ["MergedAccess", "llvm_merged_accesses", "merged_opcode"]
 
 #: NVPTX's widest shared-memory access (``getLoadStoreVecRegBitWidth``: 128 bits).
 MAX_ACCESS_BYTES = 16
@@ -157,3 +157,32 @@ def _split(run: list[int], size: int, group_align: int) -> list[int]:
         out.append(best * size)
         i += best
     return out
+
+
+def merged_opcode(side: str, vector_elems: int, element_bits: int) -> str:
+    """How NVPTX prints a vector LLVM merged: ``vector_elems`` elements of ``element_bits``
+    kept as their own type (``<2 x i16>`` → ``st.shared.v2.b16``, ``<4 x i16>`` →
+    ``.v4.b16``, ``<2 x i8>`` → ``.v2.b8``), except where NVPTX holds several in one 32-bit
+    register (``<4 x i8>`` → ``.b32``, ``<8 x i8>`` → ``.v2.b32``, 16 bytes of 8- or 16-bit
+    elements → ``.v4.b32``).
+
+    Source: NVPTX's legal vector types (``NVPTXISelLowering.cpp``: ``v2i8``/``v2i16``/``v4i16``
+    vectors, ``v4i8`` and ``v2i16`` packed in 32-bit registers), as printed for Triton 3.9.
+
+    Raises:
+        LayoutError: a width over 16 bytes, or a side other than ``"load"``/``"store"``.
+    """
+    if side not in ("load", "store"):
+        raise LayoutError(f"side must be 'load' or 'store', got {side!r}")
+    n = as_int(vector_elems, "vector_elems")
+    bits = max(8, as_int(element_bits, "element_bits"))
+    total = n * bits
+    if total > 128:
+        raise LayoutError(f"{total}-bit shared access: PTX has no wider access than 128 bits")
+    op = "ld" if side == "load" else "st"
+    if bits >= 32 or n == 1 or total > 64 or (bits == 8 and n >= 4):
+        word = 64 if bits >= 64 else (bits if n == 1 else 32)
+        k = total // word
+        return f"{op}.shared.b{word}" if k == 1 else f"{op}.shared.v{k}.b{word}"
+    return f"{op}.shared.v{n}.b{bits}"
+

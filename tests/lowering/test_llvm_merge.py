@@ -105,3 +105,18 @@ def test_bad_arguments_raise():
         llvm_merged_accesses(m, 3)
     with pytest.raises(LayoutError):
         llvm_merged_accesses("m", 1)
+
+
+def test_merged_vectors_are_spelled_as_nvptx_prints_them():
+    from linlayout.lowering.llvm_merge import merged_opcode
+
+    assert merged_opcode("store", 2, 8) == "st.shared.v2.b8"
+    assert merged_opcode("store", 4, 8) == "st.shared.b32"
+    assert merged_opcode("load", 2, 16) == "ld.shared.v2.b16"
+    assert merged_opcode("load", 4, 16) == "ld.shared.v4.b16"
+    assert merged_opcode("load", 8, 16) == "ld.shared.v4.b32"
+    assert merged_opcode("store", 2, 64) == "st.shared.v2.b64"
+    with pytest.raises(LayoutError):
+        merged_opcode("store", 4, 64)
+    with pytest.raises(LayoutError):
+        merged_opcode("copy", 2, 8)

@@ -34,7 +34,7 @@ from ...layout.padded import PaddedLayout
 from ...lowering.convert import convert_path
 from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
-from ...lowering.llvm_merge import llvm_merged_accesses
+from ...lowering.llvm_merge import llvm_merged_accesses, merged_opcode
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
 from .reduce import kept_reloads, reduce_steps
@@ -174,8 +174,8 @@ def after_llvm(side: Side, m, target: Target) -> tuple[Side, ...]:
     out = []
     for w, per in merged.widths:
         em = ld_st(e.side, m, target, w)
-        em = Emitted(em.side, em.opcode, per, w, em.element_bits, em.bytes_per_lane,
-                     em.counter)
+        name = e.opcode if w == e.vector_elems else merged_opcode(e.side, w, e.element_bits)
+        em = Emitted(em.side, name, per, w, em.element_bits, em.bytes_per_lane, em.counter)
         dist = side.dist
         if merged.vector_offsets and dist is not None:
             dist = _rebased(dist, m, merged.vector_offsets)
