@@ -3,7 +3,7 @@
 (``fold_equal_arms`` in ``linlayout/triton/combine.py``: LLVM's InstCombine, not Triton),
 generated after the rule was written.
 
-Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~5 min)::
+Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~8 min)::
 
     python papers/triton_lowering/equal_arms_probes.py          # writes tests/data/triton_equal_arms_probes.json.gz
     python papers/triton_lowering/equal_arms_probes.py --check  # compare, write nothing
@@ -18,7 +18,9 @@ the index or both; its combine is one of: Triton's argmin shape ``lt | (eq & i1 
 argmax with the terms and factors in the other order and ``b == a``, a pure ``lt`` (no
 tie-break), and two controls the rule must not fold — ``lt | (ne & i1 < i2)`` and a value
 that adds the index. i8/i16/i32/i64 and f16/f32 values (floats never fold: ``-0.0 == +0.0``),
-1 to 8 warps, gfx942/gfx950 (three quarters) and cuda:80/90/100; seed 2602, 70 probes.
+2 to 8 warps, gfx942/gfx950 (three quarters) and cuda:80/90/100; seed 2602, 70 probes. A
+second batch (seed 2603, 50 probes) draws only what the rule decides: AMD, integer values,
+the value kept, a tie-break combine, with one in five a float or ``!=`` control.
 
 It prints, per probe, whether ``linlayout``'s prediction equals the assembly (NVIDIA: counts
 by opcode width; AMD: LDS bytes per thread) and exits 1 on any mismatch.
@@ -37,8 +39,10 @@ sys.path.insert(0, str(ROOT))
 from fixture import write_or_check  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_equal_arms_probes.json.gz"
-SEED = 2602
-COUNT = 70
+#: (seed, probes, focused): the first batch as described; the second ("focused", seed 2603)
+#: draws only the cases the rule decides — AMD, integer values, value kept, a tie-break
+#: combine — with one in five a float or ``!=`` control.
+BATCHES = ((2602, 70, False), (2603, 50, True))
 COMBINES = ("lt_eq", "eq_gt", "lt", "ne_ctrl", "add_ctrl")
 
 
@@ -111,27 +115,34 @@ def build() -> dict:
 
     types = {"i8": "*i8", "i16": "*i16", "i32": "*i32", "i64": "*i64", "f16": "*fp16",
              "f32": "*fp32"}
-    rng = random.Random(SEED)
-    probes: dict = {}
-    while len(probes) < COUNT:
-        amd = rng.random() < 0.75
+    def _draw(rng, focused, probes) -> int:
+        """Compile one drawn probe into ``probes``; 1 when a new one was added."""
+        amd = focused or rng.random() < 0.75
         tname = rng.choice(["gfx942", "gfx950"] if amd else ["cuda80", "cuda90", "cuda100"])
         lanes = 64 if amd else 32
         warps = rng.choice([2, 4, 8])
-        comb = rng.choice(COMBINES)
-        keep = 0 if rng.random() < 0.8 else rng.choice([1, 2])
-        ty = rng.choice(["i8", "i16", "i32", "i64", "i32", "i64", "f16", "f32"])
+        if focused:
+            control = rng.random() < 0.2
+            comb = rng.choice(["lt_eq", "eq_gt"] if not control else ["ne_ctrl", "lt_eq"])
+            keep = 0
+            ty = rng.choice(["i8", "i16", "i32", "i64"])
+            if control and comb == "lt_eq":
+                ty = rng.choice(["f16", "f32"])
+        else:
+            comb = rng.choice(COMBINES)
+            keep = 0 if rng.random() < 0.8 else rng.choice([1, 2])
+            ty = rng.choice(["i8", "i16", "i32", "i64", "i32", "i64", "f16", "f32"])
         shape = rng.choice([[64, 64], [32, 128], [128, 32], [16, 256], [256, 16]])
         axis = rng.randrange(2)
         lays = [x for x in _layouts(rng, shape, lanes, warps, 12) if x[2][axis] > 1]
         if not lays:
-            continue
+            return 0
         spt, tpw, wpc, order = lays[0]
         name = (f"{comb}_k{keep}_{ty}_{'x'.join(map(str, shape))}_a{axis}"
                 f"_s{''.join(map(str, spt))}_t{'.'.join(map(str, tpw))}"
                 f"_w{''.join(map(str, wpc))}_o{''.join(map(str, order))}_{tname}")
         if name in probes:
-            continue
+            return 0
         sig = {"X": types[ty], "Y": types[ty], "Z": "*i32", "M": "constexpr",
                "N": "constexpr", "L": "constexpr", "AXIS": "constexpr",
                "COMB": "constexpr", "KEEP": "constexpr"}
@@ -144,6 +155,14 @@ def build() -> dict:
         entry["ttgir"] = strip_locs(entry["ttgir"])
         del entry["set"]
         probes[name] = entry | {"target": tname}
+        return 1
+
+    probes: dict = {}
+    for seed, count, focused in BATCHES:
+        rng = random.Random(seed)
+        made = 0
+        while made < count:
+            made += _draw(rng, focused, probes)
     print(f"{len(probes)} probes compiled")
     return {"triton_version": triton.__version__, "probes": probes}
 
