@@ -20,7 +20,9 @@ tie-break), and two controls the rule must not fold — ``lt | (ne & i1 < i2)`` 
 that adds the index. i8/i16/i32/i64 and f16/f32 values (floats never fold: ``-0.0 == +0.0``),
 2 to 8 warps, gfx942/gfx950 (three quarters) and cuda:80/90/100; seed 2602, 70 probes. A
 second batch (seed 2603, 50 probes) draws only what the rule decides: AMD, integer values,
-the value kept, a tie-break combine, with one in five a float or ``!=`` control.
+the value kept, a tie-break combine, with one in five a float or ``!=`` control. Then
+every AMD integer tie-break kernel where LLVM dropped reloads gets two twins with the same
+layout: ``f32`` values and a ``!=`` tie-break, where the rule must not fold.
 
 It prints, per probe, whether ``linlayout``'s prediction equals the assembly (NVIDIA: counts
 by opcode width; AMD: LDS bytes per thread) and exits 1 on any mismatch.
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import pathlib
 import random
+import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -137,7 +140,11 @@ def build() -> dict:
         lays = [x for x in _layouts(rng, shape, lanes, warps, 12) if x[2][axis] > 1]
         if not lays:
             return 0
-        spt, tpw, wpc, order = lays[0]
+        return _make(probes, comb, keep, ty, shape, axis, lays[0], tname, warps)
+
+    def _make(probes, comb, keep, ty, shape, axis, lay, tname, warps) -> int:
+        """Compile one probe into ``probes`` (its parameters kept in ``params``)."""
+        spt, tpw, wpc, order = lay
         name = (f"{comb}_k{keep}_{ty}_{'x'.join(map(str, shape))}_a{axis}"
                 f"_s{''.join(map(str, spt))}_t{'.'.join(map(str, tpw))}"
                 f"_w{''.join(map(str, wpc))}_o{''.join(map(str, order))}_{tname}")
@@ -155,14 +162,28 @@ def build() -> dict:
         entry["ttgir"] = strip_locs(entry["ttgir"])
         del entry["set"]
         probes[name] = entry | {"target": tname}
+        params[name] = (comb, keep, ty, shape, axis, lay, tname, warps)
         return 1
 
     probes: dict = {}
+    params: dict = {}
     for seed, count, focused in BATCHES:
         rng = random.Random(seed)
         made = 0
         while made < count:
             made += _draw(rng, focused, probes)
+    # twins: every AMD integer tie-break kernel where LLVM dropped reloads, again with f32
+    # values and with a != tie-break -- the same layouts, where the rule must not fold
+    for name in sorted(params):
+        comb, keep, ty, shape, axis, lay, tname, warps = params[name]
+        e = probes[name]
+        lds_loads = sum(n * int(re.search(r"(\d+)$", k).group(1)) // 8
+                        * (2 if re.match(r"ds_read2", k) else 1)
+                        for k, n in e["counts"].items() if k.startswith("ds_read"))
+        if tname.startswith("gfx") and comb in ("lt_eq", "eq_gt") and keep == 0 \
+                and ty.startswith("i") and lds_loads < e["preopt"]["load"]:
+            _make(probes, comb, keep, "f32", shape, axis, lay, tname, warps)
+            _make(probes, "ne_ctrl", keep, ty, shape, axis, lay, tname, warps)
     print(f"{len(probes)} probes compiled")
     return {"triton_version": triton.__version__, "probes": probes}
 
