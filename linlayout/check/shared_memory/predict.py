@@ -163,7 +163,12 @@ def after_llvm(side: Side, m, target: Target) -> tuple[Side, ...]:
     Triton's). Matrix instructions, AMD and unmerged accesses come back unchanged. When every
     access merges to one width, the side's register layout is re-based so that its first
     registers make the merged vector (the bank counter then sees the accesses LLVM emits);
-    mixed widths come back as one side per width, counted at Triton's layout."""
+    mixed widths come back as one side per width, counted at Triton's layout. A view of a
+    larger buffer is taken to start on a 16-byte boundary (its offset is not in ``m``).
+
+    Raises:
+        LayoutError: ``m`` does not fit the side's vector (the model's message).
+    """
     e = side.emitted
     if not target.is_nvidia or e.counter or not e.opcode.startswith(("ld.shared", "st.shared")) \
             or e.vector_elems is None:
