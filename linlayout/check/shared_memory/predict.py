@@ -41,7 +41,7 @@ from .reduce import kept_reloads, reduce_steps
 from .scan import scan_shape, scan_sides
 from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from ...lowering.target import Target
-from ...lowering.vectorise import access_map, largest_vectorisation, matrix_tile
+from ...lowering.vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
 
 __all__ = ["Prediction", "Side", "moved_bits", "predict_convert", "predict_copy",
            "predict_named", "predict_private", "to_offsets"]
@@ -156,14 +156,15 @@ def predict_copy(kind: str, dist: LinearLayout, memory: LinearLayout, element_bi
                                  target))
 
 
-def after_llvm(side: Side, m, target: Target) -> tuple[Side, ...]:
+def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     """``side`` as LLVM's NVPTX back end leaves it: Triton's ``ld/st.shared`` vectors merged
     by LLVM's ``LoadStoreVectorizer`` where a thread's neighbouring accesses line up
     (:func:`~linlayout.lowering.llvm_merge.llvm_merged_accesses`; LLVM's doing, not
     Triton's). Matrix instructions, AMD and unmerged accesses come back unchanged. When every
     access merges to one width, the side's register layout is re-based so that its first
     registers make the merged vector (the bank counter then sees the accesses LLVM emits);
-    mixed widths come back as one side per width, counted at Triton's layout. A view of a
+    mixed widths (not seen on any probe) come back as one side per width, their bank
+    conflicts not counted (no one register layout has every width's vectors). A view of a
     larger buffer is taken to start on a 16-byte boundary (its offset is not in ``m``).
 
     Raises:
@@ -180,7 +181,8 @@ def after_llvm(side: Side, m, target: Target) -> tuple[Side, ...]:
     for w, per in merged.widths:
         em = ld_st(e.side, m, target, w)
         name = e.opcode if w == e.vector_elems else merged_opcode(e.side, w, e.element_bits)
-        em = Emitted(em.side, name, per, w, em.element_bits, em.bytes_per_lane, em.counter)
+        counter = em.counter if merged.vector_offsets else ""
+        em = Emitted(em.side, name, per, w, em.element_bits, em.bytes_per_lane, counter)
         dist = side.dist
         if merged.vector_offsets and dist is not None:
             dist = _rebased(dist, m, merged.vector_offsets)
@@ -188,7 +190,7 @@ def after_llvm(side: Side, m, target: Target) -> tuple[Side, ...]:
     return tuple(out)
 
 
-def _rebased(dist: LinearLayout, m, offsets: tuple[int, ...]) -> LinearLayout:
+def _rebased(dist: LinearLayout, m: AccessMap, offsets: tuple[int, ...]) -> LinearLayout:
     """``dist`` with its register bases changed (same span) so that the first ones reach the
     element ``offsets`` in order; broadcast registers last."""
     cols = list(dist.dim_columns("register"))

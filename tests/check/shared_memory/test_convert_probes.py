@@ -47,3 +47,25 @@ def test_stores_llvm_merges_are_predicted_after_the_merge():
         assert ptx < triton, name
         got, _ = predicted_counts(e["ttgir"], name)
         assert got == ptx_counts(e["counts"]), name
+
+
+def test_a_merged_side_is_counted_on_llvms_vectors():
+    """The side LLVM merged carries a register layout re-based so that its first registers
+    reach offsets 1, 2, … of the merged vector (what the bank counter reads as the vector),
+    spanning the same registers as before."""
+    from linlayout.check.count import count_side
+    from linlayout.check.shared_memory.ops import predict_module
+    from linlayout.hardware.model import NVIDIA
+    from linlayout.lowering.vectorise import access_map
+    from linlayout.triton.ttgir import read_ttgir
+
+    name = LLVM_MERGED[0]
+    sides = [s for _, p in predict_module(read_ttgir(entries("convert")[name]["ttgir"], name))
+             for s in p.sides if s.emitted.side == "store"]
+    (side,) = sides
+    w = side.emitted.vector_elems
+    assert (side.emitted.opcode, side.emitted.per_thread, w) == ("st.shared.v2.b16", 16, 2)
+    m = access_map(side.dist, side.memory, side.emitted.element_bits)
+    assert list(m.registers[:w.bit_length() - 1]) == [1 << i for i in range(w.bit_length() - 1)]
+    report = count_side(side, NVIDIA)
+    assert report is not None and report.degree == 1  # as check reports it
