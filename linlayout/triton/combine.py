@@ -7,6 +7,15 @@ returned value is computed (through the region's SSA definitions) from argument 
 ``n + k``: an argmin's index depends on the values (the comparison picks it), a pair of
 independent sums does not. ``linlayout check`` uses this to know which of a reduction's
 reloads Triton's lowering leaves dead when one result is unused.
+
+With ``fold_equal_arms`` the dependencies are the ones LLVM's optimiser leaves (LLVM's
+InstCombine, not Triton): an integer ``arith.select %c, %a, %b`` whose condition is an
+``arith.ori`` of terms, some of which are an ``arith.andi`` with the factor
+``arith.cmpi eq, %a, %b``, does not depend on those terms — when they hold, ``%a == %b`` and
+both arms give the same integer, so InstCombine drops them once nothing else uses the
+condition (an argmin's tie-break on equal values, ``lt | (eq & i1 < i2)``, becomes
+``smin(a, b)``: the value no longer reads the index). Floats are left alone: equal floats
+may differ (``-0.0 == +0.0``).
 """
 
 from __future__ import annotations
@@ -35,13 +44,16 @@ def _strip_loc(line: str) -> str:
     return line[:i] if i >= 0 else line
 
 
-def combine_dependencies(region: str, operands: int) -> tuple[frozenset[int], ...] | None:
+def combine_dependencies(region: str, operands: int, fold_equal_arms: bool = False
+                         ) -> tuple[frozenset[int], ...] | None:
     """For each result of a ``tt.reduce``, the operand indices it depends on.
 
     Args:
         region: the text of the combine region, from the ``^bb0(…)`` line to the
             ``tt.reduce.return`` line (the op's first and closing lines excluded).
         operands: the number of operands ``n`` of the reduce.
+        fold_equal_arms: drop the condition terms of an integer select that only hold when
+            both arms are equal (LLVM's InstCombine; see the module docstring).
 
     Returns:
         ``n`` frozensets (result ``j`` → operands it reads), or None when the region is not the
@@ -50,12 +62,16 @@ def combine_dependencies(region: str, operands: int) -> tuple[frozenset[int], ..
         caller must then assume that every result depends on every operand.
 
     Source: the ``tt.reduce`` op definition (``include/triton/Dialect/Triton/IR/TritonOps.td``,
-    Triton 3.9: ``combineOp`` region, ``tt.reduce.return``).
+    Triton 3.9: ``combineOp`` region, ``tt.reduce.return``); the fold: LLVM's InstCombine
+    (select of an ``or`` split into nested selects, whose arms are replaced under the
+    equality the condition implies), seen on Triton 3.9's AMD argmin kernels
+    (``papers/triton_lowering/unused_result_probes.py``).
     """
     if not isinstance(region, str) or not isinstance(operands, int) or operands < 1 \
             or len(region) > MAX_REGION_CHARS:
         return None
     deps: dict[str, frozenset[int]] = {}
+    defs: dict[str, tuple[str, list[str], str, str]] = {}
     returned: list[frozenset[int]] | None = None
     seen_block = False
     for raw in region.splitlines():
@@ -85,13 +101,51 @@ def combine_dependencies(region: str, operands: int) -> tuple[frozenset[int], ..
             continue
         m = _DEF.match(line)
         if m:
+            names = _NAME.findall(m.group(1))
+            op = _OPNAME.match(m.group(2).strip())
+            if op and len(names) == 1:
+                body, _, ty = op.group(2).partition(":")
+                defs[names[0]] = (op.group(1).strip('"'), _NAME.findall(body), body.strip(),
+                                  ty.strip())
             used = frozenset().union(*(deps.get(v, frozenset())
                                        for v in _NAME.findall(m.group(2))))
-            for r in _NAME.findall(m.group(1)):
+            if fold_equal_arms and len(names) == 1:
+                used = _folded(names[0], defs, deps, used)
+            for r in names:
                 deps[r] = used
     if not seen_block or returned is None:
         return None
     return tuple(returned)
+
+
+_INT = re.compile(r"^i\d+$")
+
+
+def _folded(name: str, defs: dict, deps: dict, used: frozenset[int]) -> frozenset[int]:
+    """The dependencies of ``name`` once InstCombine has dropped the terms of an integer
+    select's condition that imply equal arms (``used`` when ``name`` is no such select)."""
+    op, args, _, ty = defs[name] if name in defs else ("", [], "", "")
+    if op != "arith.select" or len(args) != 3 or not _INT.match(ty):
+        return used
+    cond, a, b = args
+
+    def tree(n: str, kind: str) -> list[str]:
+        d = defs.get(n)
+        if d is None or d[0] != kind or len(d[1]) != 2:
+            return [n]
+        return tree(d[1][0], kind) + tree(d[1][1], kind)
+
+    def is_equality(n: str) -> bool:
+        d = defs.get(n)
+        return d is not None and d[0] == "arith.cmpi" and d[2].startswith("eq,") \
+            and sorted(d[1]) == sorted([a, b])
+
+    kept = [t for t in tree(cond, "arith.ori")
+            if not any(is_equality(f) for f in tree(t, "arith.andi"))]
+    out = deps.get(a, frozenset()) | deps.get(b, frozenset())
+    for t in kept:
+        out |= deps.get(t, frozenset())
+    return out
 
 
 def single_combiner(region: str, operands: int) -> str | None:

@@ -120,7 +120,8 @@ class Op:
         results_used: for a scratch op with several results (``%r:2``), whether a later line
             uses each (``%r#0``, ``%r#1``); empty otherwise.
         combine: for a ``tt.reduce``, the operands each result depends on through the combine
-            region (:func:`~.combine.combine_dependencies`), or None when not known.
+            region as LLVM's optimiser leaves it (:func:`~.combine.combine_dependencies` with
+            ``fold_equal_arms``), or None when not known.
         combiner: for a one-operand ``tt.reduce``, its single combine op
             (:func:`~.combine.single_combiner`: ``"arith.addi"``), or None.
     """
@@ -724,7 +725,8 @@ def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo:
         attrs = rest[len(paren):]
         combine = combiner = None
         if name.endswith(".reduce") and operands:
-            combine = combine_dependencies(text[end + 1:cstart], len(operands))
+            combine = combine_dependencies(text[end + 1:cstart], len(operands),
+                                           fold_equal_arms=True)
             combiner = single_combiner(text[end + 1:cstart], len(operands))
         return Op(lineno, name, results, operands, types, attrs, body.strip(), source,
                   combine=combine, combiner=combiner)

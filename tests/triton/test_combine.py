@@ -36,3 +36,52 @@ def test_forms_it_does_not_understand_are_unknown():
     assert combine_dependencies("", 1) is None
     one_value = INDEPENDENT.replace("tt.reduce.return %4, %5", "tt.reduce.return %4")
     assert combine_dependencies(one_value, 2) is None
+
+
+ARGMIN_TIE_BREAK = """\
+    ^bb0(%arg3: {t}, %arg4: i32, %arg5: {t}, %arg6: i32):
+      %lt = {cmp}, %arg3, %arg5 : {t}
+      %keep = {eq}, %arg3, %arg5 : {t}
+      %keep_7 = arith.cmpi slt, %arg4, %arg6 : i32
+      %keep_8 = arith.andi %keep, %keep_7 : i1
+      %keep_9 = arith.ori %lt, %keep_8 : i1
+      %3 = arith.select %keep_9, %arg3, %arg5 : {t}
+      %4 = arith.select %keep_9, %arg4, %arg6 : i32
+      tt.reduce.return %3, %4 : {t}, i32
+"""
+
+
+def _tie_break(ty: str, eq: str = "arith.cmpi eq") -> str:
+    cmp = "arith.cmpi slt" if ty.startswith("i") else "arith.cmpf olt"
+    if not ty.startswith("i") and eq == "arith.cmpi eq":
+        eq = "arith.cmpf oeq"
+    return ARGMIN_TIE_BREAK.format(t=ty, cmp=cmp, eq=eq)
+
+
+def test_an_integer_tie_break_on_equal_values_is_folded_away_as_llvm_does():
+    region = _tie_break("i64")
+    assert combine_dependencies(region, 2) == (frozenset({0, 1}), frozenset({0, 1}))
+    assert combine_dependencies(region, 2, fold_equal_arms=True) == \
+        (frozenset({0}), frozenset({0, 1}))
+
+
+def test_floats_and_other_predicates_keep_the_index():
+    for region in (_tie_break("f32"), _tie_break("i32", eq="arith.cmpi ne")):
+        assert combine_dependencies(region, 2, fold_equal_arms=True) == \
+            (frozenset({0, 1}), frozenset({0, 1}))
+
+
+def test_the_fold_sees_swapped_terms_and_operands():
+    region = """\
+    ^bb0(%a: i8, %i: i32, %b: i8, %j: i32):
+      %gt = arith.cmpi sgt, %a, %b : i8
+      %ilt = arith.cmpi slt, %i, %j : i32
+      %eq = arith.cmpi eq, %b, %a : i8
+      %t = arith.andi %ilt, %eq : i1
+      %c = arith.ori %t, %gt : i1
+      %v = arith.select %c, %a, %b : i8
+      %k = arith.select %c, %i, %j : i32
+      tt.reduce.return %v, %k : i8, i32
+"""
+    assert combine_dependencies(region, 2, fold_equal_arms=True) == \
+        (frozenset({0}), frozenset({0, 1}))

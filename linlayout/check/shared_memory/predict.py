@@ -34,13 +34,14 @@ from ...layout.padded import PaddedLayout
 from ...lowering.convert import convert_path
 from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
+from ...lowering.llvm_merge import llvm_merged_accesses, merged_opcode
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
 from .reduce import kept_reloads, reduce_steps
 from .scan import scan_shape, scan_sides
 from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from ...lowering.target import Target
-from ...lowering.vectorise import access_map, largest_vectorisation, matrix_tile
+from ...lowering.vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
 
 __all__ = ["Prediction", "Side", "moved_bits", "predict_convert", "predict_copy",
            "predict_named", "predict_private", "to_offsets"]
@@ -151,7 +152,68 @@ def predict_copy(kind: str, dist: LinearLayout, memory: LinearLayout, element_bi
         ems = predict_async_copy(m, target, contiguity, has_other, buffer_op)
         return Prediction(tuple(Side(e, dist, memory) for e in ems),
                           f"vector capped by contiguity {contiguity or 1}")
-    return Prediction((Side(predict_local(kind, m, target), dist, memory),))
+    return Prediction(after_llvm(Side(predict_local(kind, m, target), dist, memory), m,
+                                 target))
+
+
+def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
+    """``side`` as LLVM's NVPTX back end leaves it: Triton's ``ld/st.shared`` vectors merged
+    by LLVM's ``LoadStoreVectorizer`` where a thread's neighbouring accesses line up
+    (:func:`~linlayout.lowering.llvm_merge.llvm_merged_accesses`; LLVM's doing, not
+    Triton's). Matrix instructions, AMD and unmerged accesses come back unchanged. When every
+    access merges to one width, the side's register layout is re-based so that its first
+    registers make the merged vector (the bank counter then sees the accesses LLVM emits);
+    mixed widths (not seen on any probe) come back as one side per width, their bank
+    conflicts not counted (no one register layout has every width's vectors). A view of a
+    larger buffer is taken to start on a 16-byte boundary (its offset is not in ``m``).
+
+    Raises:
+        LayoutError: ``m`` does not fit the side's vector (the model's message).
+    """
+    e = side.emitted
+    if not target.is_nvidia or e.counter or not e.opcode.startswith(("ld.shared", "st.shared")) \
+            or e.vector_elems is None:
+        return (side,)
+    merged = llvm_merged_accesses(m, e.vector_elems)
+    if not merged.merged:
+        return (side,)
+    out = []
+    for w, per in merged.widths:
+        em = ld_st(e.side, m, target, w)
+        name = e.opcode if w == e.vector_elems else merged_opcode(e.side, w, e.element_bits)
+        counter = em.counter if merged.vector_offsets else ""
+        em = Emitted(em.side, name, per, w, em.element_bits, em.bytes_per_lane, counter)
+        dist = side.dist
+        if merged.vector_offsets and dist is not None:
+            dist = _rebased(dist, m, merged.vector_offsets)
+        out.append(Side(em, dist, side.memory, side.base_offset_elems, side.stage_shift_elems))
+    return tuple(out)
+
+
+def _rebased(dist: LinearLayout, m: AccessMap, offsets: tuple[int, ...]) -> LinearLayout:
+    """``dist`` with its register bases changed (same span) so that the first ones reach the
+    element ``offsets`` in order; broadcast registers last."""
+    cols = list(dist.dim_columns("register"))
+    live = [c for c in cols if c]
+    regs = list(m.registers)
+    new, new_offs = [], []
+    for o in offsets:
+        mask = f2.solve(regs, o)
+        c = 0
+        for i, col in enumerate(live):
+            if mask >> i & 1:
+                c ^= col
+        new.append(c)
+        new_offs.append(o)
+    for col, o in zip(live, regs):
+        if not f2.in_span(o, new_offs):
+            new.append(col)
+            new_offs.append(o)
+    new += [0] * (len(cols) - len(live))
+    columns = []
+    for name in dist.in_dim_names:
+        columns += new if name == "register" else list(dist.dim_columns(name))
+    return LinearLayout.from_columns(columns, dict(dist.in_dims), dict(dist.out_dims))
 
 
 def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
@@ -191,7 +253,7 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
 
 
 def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str, bits: int,
-                  target: Target) -> Side:
+                  target: Target) -> tuple[Side, ...]:
     mem = to_offsets(plan.memory)
     m = access_map(layout, mem, bits)
     if tile != "ld/st":
@@ -200,14 +262,16 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
             # each round lowers its own registers (transferWithinBlockSwizzling: one
             # lowerLdStMatrix call per rep), so the width is capped by a round's words
             n = min(n, max(1, m.registers_per_thread * bits // 32 // plan.reps))
-            return Side(matrix(side, m, n, tile == "matrix.trans"), layout, plan.memory)
+            return (Side(matrix(side, m, n, tile == "matrix.trans"), layout, plan.memory),)
     v = largest_vectorisation(m)
     e = ld_st(side, m, target, v)
     if target.is_nvidia and bits < 32 and v == 2:  # <2 x i16>, <2 x i8> are not packed
         op = "ld" if side == "load" else "st"
         e = Emitted(e.side, f"{op}.shared.v{v}.b{bits}", e.per_thread, v, bits,
                     e.bytes_per_lane, None)
-    return Side(e, layout, plan.memory)
+    if plan.reps > 1:  # a barrier between rounds: LLVM merges nothing across them
+        return (Side(e, layout, plan.memory),)
+    return after_llvm(Side(e, layout, plan.memory), m, target)
 
 
 def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
@@ -233,7 +297,7 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     ld = _scratch_side("load", drop_broadcast_registers(dst), plan, plan.load_tile,
                        element_bits, target)
     note = f"Triton's scratch layout: {plan.reps} round{'s' if plan.reps > 1 else ''}"
-    return Prediction((st, ld), note, plan)
+    return Prediction(st + ld, note, plan)
 
 
 def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,

@@ -1,7 +1,8 @@
 """Every probe of the Triton 3.9.0 fixture sets (:mod:`.triton_fixtures`: ``trans``,
 ``reduce``, ``scan``, ``heldout``, ``convert``, ``padded_fault``, ``lds_alignment``,
-``roundtrip``, ``unused_result``, ``matrix_round``, ``warp_specialize``), one rule for all:
-the instructions ``linlayout`` predicts for the module equal the ones in Triton's assembly.
+``roundtrip``, ``unused_result``, ``matrix_round``, ``warp_specialize``, ``llvm_merge``,
+``equal_arms``), one rule for all: the instructions ``linlayout`` predicts for the module equal the ones in
+Triton's assembly.
 
 * NVIDIA: per-thread counts by opcode, ``ld/st.shared`` compared by bytes per lane (NVPTX
   spells one 4- or 8-byte vector of 16-bit values ``.b32``/``.v2.b16`` or
@@ -22,7 +23,8 @@ from tests.check.shared_memory.asm_counts import lds_bytes, predicted_counts, pt
 from tests.check.shared_memory.triton_fixtures import SETS, cases, entries, load
 
 PROBE_SETS = ("trans", "reduce", "scan", "heldout", "convert", "padded_fault", "lds_alignment",
-              "roundtrip", "unused_result", "matrix_round", "warp_specialize")
+              "roundtrip", "unused_result", "matrix_round", "warp_specialize", "llvm_merge",
+              "equal_arms")
 
 
 def _all_cases() -> list:
