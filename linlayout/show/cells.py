@@ -256,7 +256,9 @@ def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0
                 rgb[r, c] = color_of(win.flat(r, c))[:3]
     except (TypeError, ValueError, IndexError) as exc:
         raise LayoutError(f"color_of must return 3 numbers from 0 to 1: {exc}") from None
-    ax.imshow(rgb, extent=(0, win.ncols, win.nrows, 0), interpolation="nearest", aspect="equal")
+    from .cell_image import add_cell_image
+
+    add_cell_image(ax, rgb)
     if max(win.nrows, win.ncols) <= 64:
         ax.vlines(range(1, win.ncols), 0, win.nrows, colors="white", linewidth=0.4)
         ax.hlines(range(1, win.nrows), 0, win.ncols, colors="white", linewidth=0.4)

@@ -155,7 +155,9 @@ def _cells(ax: Any, nrows: int, ncols: int, two_d: bool, nrows_full: int,
     for r in range(nrows):
         for c in range(ncols):
             rgb[r, c] = color_of(_flat(r, c, nrows_full, two_d))[:3]
-    ax.imshow(rgb, extent=(0, ncols, nrows, 0), interpolation="nearest", aspect="equal")
+    from .cell_image import add_cell_image
+
+    add_cell_image(ax, rgb)
     if max(nrows, ncols) <= 64:
         ax.vlines(range(1, ncols), 0, nrows, colors="white", linewidth=0.4)
         ax.hlines(range(1, nrows), 0, ncols, colors="white", linewidth=0.4)
@@ -543,7 +545,9 @@ def draw_matrix(
                     rgb[i, j] = rgb_on
         start += width
     if nin and nout:
-        ax.imshow(rgb, extent=(0, nin, nout, 0), interpolation="nearest", aspect="equal")
+        from .cell_image import add_cell_image
+
+        add_cell_image(ax, rgb)
         ax.vlines(range(1, nin), 0, nout, colors="#cccccc", linewidth=0.5)
         ax.hlines(range(1, nout), 0, nin, colors="#cccccc", linewidth=0.5)
     start = 0

@@ -1,0 +1,133 @@
+"""The colours of a grid of cells as one matplotlib image, drawn the cheap way for each backend.
+
+Every picture paints its cells (one colour each) as an image: ``Axes.images`` holds it and
+``get_array()`` gives the colours, ``rows × cols × 3``. How matplotlib draws an ``AxesImage``
+costs more than the rest of a grid, though: it resamples the image to the axes' size in pixels
+in floating point (a 64×64 tile at 100 dpi is over a million output pixels) before Agg
+copies it, and the SVG backend does the same and embeds the result as a PNG. The image that
+:func:`add_cell_image` adds draws itself instead
+
+* on a raster backend (Agg: PNG), as a ``QuadMesh`` of the cells, not antialiased: one
+  polygon per cell, filled by Agg's C++ rasteriser, no resampling (the pixels of
+  nearest-neighbour resampling, up to rounding of the colours);
+* on a vector backend (SVG, PDF: those that scale images themselves,
+  ``renderer.option_scale_image()``), as one filled path per colour, the union of that
+  colour's cells: sharp at any zoom in every viewer, as many SVG elements as colours.
+
+matplotlib is imported when a function is called, never at module import.
+
+Source: matplotlib's ``AxesImage``, ``QuadMesh``, ``PathCollection`` and
+``RendererBase.option_scale_image`` (whether a backend scales images itself).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from .._checks import shown
+from ..errors import LayoutError
+
+__all__ = ["add_cell_image"]
+
+
+def _colour_paths(rgb: Any) -> tuple[list[Any], Any]:
+    """``(paths, colours)``: per distinct colour of ``rgb`` (rows × cols × 3 or 4), one path of
+    unit squares, the cells of that colour (cell ``(r, c)`` spans ``c … c+1``, ``r … r+1``)."""
+    import numpy as np
+    from matplotlib.path import Path
+
+    rows, cols = rgb.shape[:2]
+    colours, which = np.unique(rgb.reshape(rows * cols, -1), axis=0, return_inverse=True)
+    which = which.reshape(-1)
+    order = np.argsort(which, kind="stable")
+    r, c = np.divmod(order, cols)
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]], dtype=float)
+    codes = np.array([Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY],
+                     dtype=Path.code_type)
+    corners = square[None] + np.stack([c, r], axis=-1)[:, None, :].astype(float)
+    paths, start = [], 0
+    for count in np.bincount(which, minlength=len(colours)):
+        paths.append(Path(corners[start:start + count].reshape(-1, 2), np.tile(codes, count)))
+        start += count
+    return paths, colours
+
+
+@lru_cache(maxsize=1)
+def _image_class():
+    """The image's class (made on first use, so that matplotlib loads only then)."""
+    import numpy as np
+    from matplotlib.artist import allow_rasterization
+    from matplotlib.collections import PathCollection, QuadMesh
+    from matplotlib.image import AxesImage
+
+    class CellImage(AxesImage):
+        """An ``AxesImage`` of cell colours with ``extent=(0, cols, rows, 0)``, drawn as a
+        mesh of cells (raster backends) or one path per colour (vector ones)."""
+
+        @allow_rasterization
+        def draw(self, renderer):
+            if not self.get_visible():
+                return
+            rgb = np.asarray(self.get_array())
+            rows, cols = rgb.shape[:2]
+            if renderer.option_scale_image():  # a vector backend
+                paths, colours = _colour_paths(rgb)
+                cells = PathCollection(paths, facecolors=colours, edgecolors="none",
+                                       linewidths=0, antialiased=False)
+            else:
+                ys, xs = np.mgrid[0:rows + 1, 0:cols + 1]
+                cells = QuadMesh(np.stack([xs, ys], axis=-1).astype(float),
+                                 facecolors=rgb.reshape(rows * cols, -1), antialiased=False,
+                                 linewidths=0)
+            cells.set_transform(self.get_transform())
+            cells.set_clip_box(self.get_clip_box())
+            cells.set_clip_path(self.get_clip_path())
+            cells.set_figure(self.figure)
+            cells.draw(renderer)
+            self.stale = False
+
+    return CellImage
+
+
+def add_cell_image(ax: Any, rgb: Any) -> Any:
+    """Paint cell ``(r, c)`` of ``ax`` (data ``c … c+1`` across, ``r … r+1`` down) in colour
+    ``rgb[r, c]``, all as one image (module docstring).
+
+    Args:
+        ax: a matplotlib Axes.
+        rgb: ``rows × cols × 3`` (or ``× 4``) numbers from 0 to 1 (a numpy array or nested
+            lists).
+
+    Returns:
+        The image, added to ``ax.images`` (``get_array()`` is ``rgb``). The axes' limits are
+        set to the cells (``x`` from 0 to ``cols``, ``y`` from ``rows`` down to 0) and its
+        aspect to equal, as ``Axes.imshow`` does.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes; ``rgb`` not such an array of colours.
+        MissingMatplotlib: matplotlib is not installed.
+    """
+    import numpy as np
+
+    from .cells import check_axes
+
+    check_axes(ax)
+    try:
+        rgb = np.asarray(rgb, dtype=float)
+    except (TypeError, ValueError):
+        raise LayoutError(f"rgb must be rows x cols x 3 numbers from 0 to 1, got "
+                          f"{shown(rgb)}") from None
+    if rgb.ndim != 3 or rgb.shape[2] not in (3, 4) or not rgb.size \
+            or not np.all((rgb >= 0) & (rgb <= 1)):
+        raise LayoutError(f"rgb must be rows x cols x 3 numbers from 0 to 1, got an array of "
+                          f"shape {rgb.shape}")
+    rows, cols = rgb.shape[:2]
+    image = _image_class()(ax, interpolation="nearest", origin="upper",
+                           extent=(0, cols, rows, 0))
+    image.set_data(rgb)
+    ax.add_image(image)
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
+    ax.set_aspect("equal")
+    return image
