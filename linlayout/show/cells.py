@@ -28,7 +28,7 @@ from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["MAX_CELLS_A_SIDE", "Window", "check_axes", "check_cut", "check_names",
            "check_title", "color_strip", "frame", "hierarchy_breaks", "hierarchy_lines", "ink",
-           "mpl", "new_figure", "outline", "paint", "tensor_shape", "tick_texts"]
+           "mpl", "new_figure", "outline", "outlines", "paint", "tensor_shape", "tick_texts"]
 
 #: The largest window (cells a side) a picture draws: ``max_rows``/``max_cols`` up to this.
 MAX_CELLS_A_SIDE = 1024
@@ -349,39 +349,74 @@ def _finite(v: Any, what: str) -> float:
 def outline(ax: Any, win: Window, flat: Iterable[int], color: Any, *, label: str | None = None,
             linewidth: float = 1.8) -> Any:
     """Outline the cells of the flat elements (those inside ``win``); returns a legend handle
-    (a Rectangle labelled ``label``) for ``ax.legend``. The outlines are one
-    ``PatchCollection``, so a tile of thousands of cells draws fast.
+    (a Rectangle labelled ``label``) for ``ax.legend``. :func:`outlines` with one group.
 
     Raises:
-        LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``flat`` not a list of ints, a
-            colour matplotlib does not know, a ``label`` that is not a str, a bad
-            ``linewidth``.
+        LayoutError: as :func:`outlines`.
     """
+    return outlines(ax, win, [(flat, color, label)], linewidth=linewidth)[0]
+
+
+def outlines(ax: Any, win: Window, groups: Sequence[tuple[Iterable[int], Any, str | None]], *,
+             linewidth: float = 1.8) -> list[Any]:
+    """Outline the cells of several groups of flat elements (those inside ``win``), one colour
+    per group, all as one artist: a ``PathCollection`` holding one path per group (the boxes
+    of its cells), so that a copy picture's dozens of wavefronts over thousands of cells draw
+    as fast as one.
+
+    Args:
+        ax, win: the axes and its window.
+        groups: ``(flat elements, colour, label or None)`` per group.
+        linewidth: points.
+
+    Returns:
+        A legend handle per group (a Rectangle labelled with the group's label), for
+        ``ax.legend``.
+
+    Raises:
+        LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``groups`` not such triples,
+            elements that are not ints, a colour matplotlib does not know, a label that is
+            not a str, a bad ``linewidth``.
+    """
+    import numpy as np
+
     _, Rectangle = mpl()
+    from matplotlib.collections import PathCollection
     from matplotlib.colors import is_color_like
+    from matplotlib.path import Path
 
     check_axes(ax)
     _window(win)
-    if isinstance(flat, (str, bytes)) or not isinstance(flat, Iterable):
-        raise LayoutError(f"flat must be a list of element indices, got {shown(flat)}")
-    flat = [as_int(t, "an element index") for t in flat]
-    if not is_color_like(color):
-        raise LayoutError(f"color must be a matplotlib colour, got {shown(color)}")
-    if label is not None:
-        string(label, "label")
+    if isinstance(groups, (str, bytes)) or not isinstance(groups, Sequence):
+        raise LayoutError(f"groups must be a list of (elements, colour, label), got "
+                          f"{shown(groups)}")
     linewidth = _positive(linewidth, "linewidth", 72)
-    from matplotlib.collections import PatchCollection
-
-    boxes = []
-    for t in flat:
-        rc = win.cell(t)
-        if rc is not None:
-            r, c = rc
-            boxes.append(Rectangle((c + 0.08, r + 0.08), 0.84, 0.84))
-    if boxes:  # one collection: one artist to lay out and draw, not one per cell
-        ax.add_collection(PatchCollection(boxes, facecolor="none", edgecolor=color,
-                                          linewidth=linewidth), autolim=False)
-    return Rectangle((0, 0), 1, 1, fill=False, edgecolor=color, linewidth=linewidth, label=label)
+    box = np.array([[0.08, 0.08], [0.92, 0.08], [0.92, 0.92], [0.08, 0.92], [0.08, 0.08]])
+    codes = np.array([Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY],
+                     dtype=Path.code_type)
+    paths, colors, handles = [], [], []
+    for group in groups:
+        if isinstance(group, (str, bytes)) or not isinstance(group, Sequence) or len(group) != 3:
+            raise LayoutError(f"a group is (elements, colour, label), got {shown(group)}")
+        flat, color, label = group
+        if isinstance(flat, (str, bytes)) or not isinstance(flat, Iterable):
+            raise LayoutError(f"flat must be a list of element indices, got {shown(flat)}")
+        cells = [rc for t in flat if (rc := win.cell(as_int(t, "an element index")))]
+        if not is_color_like(color):
+            raise LayoutError(f"color must be a matplotlib colour, got {shown(color)}")
+        if label is not None:
+            string(label, "label")
+        if cells:  # (c, r) corners of each cell's box, then the box's five vertices
+            at = np.array([(c, r) for r, c in cells], dtype=float)
+            paths.append(Path((at[:, None, :] + box[None]).reshape(-1, 2),
+                              np.tile(codes, len(cells))))
+            colors.append(color)
+        handles.append(Rectangle((0, 0), 1, 1, fill=False, edgecolor=color,
+                                 linewidth=linewidth, label=label))
+    if paths:  # one artist to lay out and draw, not one per cell or per group
+        ax.add_collection(PathCollection(paths, facecolors="none", edgecolors=colors,
+                                         linewidths=linewidth), autolim=False)
+    return handles
 
 
 def hierarchy_breaks(sizes: Sequence[int]) -> list[tuple[int, int]]:
