@@ -11,8 +11,9 @@ copies it, and the SVG backend does the same and embeds the result as a PNG. The
   polygon per cell, filled by Agg's C++ rasteriser, no resampling (the pixels of
   nearest-neighbour resampling, up to rounding of the colours);
 * on a vector backend (SVG, PDF: those that scale images themselves,
-  ``renderer.option_scale_image()``), as one filled path per colour, the union of that
-  colour's cells: sharp at any zoom in every viewer, as many SVG elements as colours.
+  ``renderer.option_scale_image()``), as one filled path per colour: a rectangle per run
+  of that colour's cells along the rows (or the columns); sharp at any zoom in every
+  viewer, as many SVG elements as colours.
 
 matplotlib is imported when a function is called, never at module import.
 
@@ -28,28 +29,52 @@ from typing import Any
 from .._checks import shown
 from ..errors import LayoutError
 
-__all__ = ["add_cell_image"]
+__all__ = ["add_cell_image", "colour_paths"]
 
 
-def _colour_paths(rgb: Any) -> tuple[list[Any], Any]:
-    """``(paths, colours)``: per distinct colour of ``rgb`` (rows × cols × 3 or 4), one path of
-    unit squares, the cells of that colour (cell ``(r, c)`` spans ``c … c+1``, ``r … r+1``)."""
+def colour_paths(rgb: Any) -> tuple[list[Any], Any]:
+    """``(paths, colours)``: per distinct colour of ``rgb`` (rows × cols × 3 or 4), one path
+    of rectangles covering that colour's cells (cell ``(r, c)`` spans ``c … c+1`` across,
+    ``r … r+1`` down): a rectangle per run of equal cells along the rows, or along the
+    columns where that makes fewer. What a vector backend draws for :func:`add_cell_image`.
+
+    Args:
+        rgb: a numpy array, rows × cols × 3 (or × 4) colours.
+
+    Returns:
+        A list of matplotlib ``Path`` (each rectangle five vertices: a closed polygon), and
+        the distinct colours (a ``k × 3`` or ``k × 4`` array), in the same order.
+    """
     import numpy as np
     from matplotlib.path import Path
 
     rows, cols = rgb.shape[:2]
     colours, which = np.unique(rgb.reshape(rows * cols, -1), axis=0, return_inverse=True)
-    which = which.reshape(-1)
-    order = np.argsort(which, kind="stable")
-    r, c = np.divmod(order, cols)
-    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]], dtype=float)
+    which = which.reshape(rows, cols)
+    across = 1 + np.count_nonzero(which[:, 1:] != which[:, :-1])  # runs along the rows
+    down = 1 + np.count_nonzero(which[1:] != which[:-1])  # along the columns
+    grid = which if across <= down else which.T  # runs along grid's rows
+    n, m = grid.shape
+    first = np.ones((n, m), dtype=bool)
+    first[:, 1:] = grid[:, 1:] != grid[:, :-1]
+    starts = np.flatnonzero(first)  # every row starts a run: a run ends where the next starts
+    lengths = np.diff(np.append(starts, n * m))
+    line, lo = np.divmod(starts, m)
+    x0, x1, y0, y1 = lo, lo + lengths, line, line + 1
+    if grid is not which:  # the runs went down the columns
+        x0, x1, y0, y1 = y0, y1, x0, x1
+    corners = np.stack([np.stack([x0, y0], -1), np.stack([x1, y0], -1),
+                        np.stack([x1, y1], -1), np.stack([x0, y1], -1),
+                        np.stack([x0, y0], -1)], axis=1).astype(float)
+    colour_of = grid.reshape(-1)[starts]
+    order = np.argsort(colour_of, kind="stable")
     codes = np.array([Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY],
                      dtype=Path.code_type)
-    corners = square[None] + np.stack([c, r], axis=-1)[:, None, :].astype(float)
-    paths, start = [], 0
-    for count in np.bincount(which, minlength=len(colours)):
-        paths.append(Path(corners[start:start + count].reshape(-1, 2), np.tile(codes, count)))
-        start += count
+    paths, at = [], 0
+    for count in np.bincount(colour_of, minlength=len(colours)):
+        runs = order[at:at + count]
+        paths.append(Path(corners[runs].reshape(-1, 2), np.tile(codes, count)))
+        at += count
     return paths, colours
 
 
@@ -72,7 +97,7 @@ def _image_class():
             rgb = np.asarray(self.get_array())
             rows, cols = rgb.shape[:2]
             if renderer.option_scale_image():  # a vector backend
-                paths, colours = _colour_paths(rgb)
+                paths, colours = colour_paths(rgb)
                 cells = PathCollection(paths, facecolors=colours, edgecolors="none",
                                        linewidths=0, antialiased=False)
             else:

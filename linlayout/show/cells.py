@@ -9,8 +9,9 @@ colours (fast for 64×64 tiles), optional text per cell, outlines of cell sets, 
 CuTe hierarchical mode and a colour strip for the legend. matplotlib is imported lazily
 (:func:`mpl`), so importing this module costs nothing.
 
-Source: matplotlib's object-oriented API (``matplotlib.figure.Figure``, ``Axes.imshow``,
-``matplotlib.patches.Rectangle``; the labels: :mod:`linlayout.show.cell_labels`).
+Source: matplotlib's object-oriented API (``matplotlib.figure.Figure``,
+``matplotlib.collections.PathCollection``; the colours: :mod:`linlayout.show.cell_image`; the
+labels: :mod:`linlayout.show.cell_labels`).
 """
 
 from __future__ import annotations

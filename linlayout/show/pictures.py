@@ -719,7 +719,9 @@ def save(fig: Any, path: str, *, dpi: int | None = None) -> None:
     """Write a figure as PNG or SVG (by the extension of ``path``).
 
     ``dpi`` defaults to 150 for figures up to :data:`LARGE_FIGURE_INCHES` on a side and 100
-    above (a 64×64 grid has no numbers to read; fewer pixels keep it fast). A figure laid out
+    above (a 64×64 grid has no numbers to read; fewer pixels keep it fast). SVG text is
+    written as text (``svg.fonttype = "none"``: one ``<text>`` element a label, drawn in the
+    viewer's copy of DejaVu Sans or the next sans-serif font), not as glyph outlines. A figure laid out
     by matplotlib's constrained layout (every figure of this module) is written as laid out,
     in one drawing pass; any other is cropped to its content (``bbox_inches="tight"``).
 
@@ -744,19 +746,24 @@ def save(fig: Any, path: str, *, dpi: int | None = None) -> None:
         FigureCanvasAgg(fig)
     if dpi is None:
         dpi = 150 if max(fig.get_size_inches()) <= LARGE_FIGURE_INCHES else 100
-    engine = fig.get_layout_engine()
-    if engine is not None and engine.__class__.__name__ == "ConstrainedLayoutEngine":
-        # lay the figure out once here, then write it with the layout frozen: savefig would
-        # otherwise draw every artist twice (a layout pass, then the real one), and a grid of
-        # thousands of labels pays twice
-        old_dpi = fig.dpi
-        fig.dpi = dpi
-        try:
-            engine.execute(fig)
-            fig.set_layout_engine(None)  # no engine: savefig draws once
-            fig.savefig(path, dpi=dpi)
-        finally:
-            fig.set_layout_engine(engine)
-            fig.dpi = old_dpi
-    else:
-        fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.15)
+    from matplotlib import rc_context
+
+    # SVG text as <text> elements, not a path per glyph: a grid's thousands of labels write
+    # one element each, stay text (searchable) and keep the files small
+    with rc_context({"svg.fonttype": "none"}):
+        engine = fig.get_layout_engine()
+        if engine is not None and engine.__class__.__name__ == "ConstrainedLayoutEngine":
+            # lay the figure out once here, then write it with the layout frozen: savefig
+            # would otherwise draw every artist twice (a layout pass, then the real one), and
+            # a grid of thousands of labels pays twice
+            old_dpi = fig.dpi
+            fig.dpi = dpi
+            try:
+                engine.execute(fig)
+                fig.set_layout_engine(None)  # no engine: savefig draws once
+                fig.savefig(path, dpi=dpi)
+            finally:
+                fig.set_layout_engine(engine)
+                fig.dpi = old_dpi
+        else:
+            fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.15)
