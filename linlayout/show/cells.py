@@ -355,7 +355,9 @@ def outline(ax: Any, win: Window, flat: Iterable[int], color: Any, *, label: str
     Raises:
         LayoutError: as :func:`outlines`.
     """
-    return outlines(ax, win, [(flat, color, label)], linewidth=linewidth)[0]
+    _, Rectangle = mpl()
+    outlines(ax, win, [(flat, color, label)], linewidth=linewidth)
+    return Rectangle((0, 0), 1, 1, fill=False, edgecolor=color, linewidth=linewidth, label=label)
 
 
 def outlines(ax: Any, win: Window, groups: Sequence[tuple[Iterable[int], Any, str | None]], *,
@@ -371,8 +373,8 @@ def outlines(ax: Any, win: Window, groups: Sequence[tuple[Iterable[int], Any, st
         linewidth: points.
 
     Returns:
-        A legend handle per group (a Rectangle labelled with the group's label), for
-        ``ax.legend``.
+        A legend handle per labelled group (a Rectangle labelled with the group's label), for
+        ``ax.legend``, in the groups' order (none for a group whose label is None).
 
     Raises:
         LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``groups`` not such triples,
@@ -412,8 +414,9 @@ def outlines(ax: Any, win: Window, groups: Sequence[tuple[Iterable[int], Any, st
             paths.append(Path((at[:, None, :] + box[None]).reshape(-1, 2),
                               np.tile(codes, len(cells))))
             colors.append(color)
-        handles.append(Rectangle((0, 0), 1, 1, fill=False, edgecolor=color,
-                                 linewidth=linewidth, label=label))
+        if label is not None:
+            handles.append(Rectangle((0, 0), 1, 1, fill=False, edgecolor=color,
+                                     linewidth=linewidth, label=label))
     if paths:  # one artist to lay out and draw, not one per cell or per group
         ax.add_collection(PathCollection(paths, facecolors="none", edgecolors=colors,
                                          linewidths=linewidth), autolim=False)

@@ -300,11 +300,13 @@ def draw_copy(source: LinearLayout, memory: LinearLayout, *, element_bits: int,
         for wf in wfs:
             words_of[wf].append((w // nb) + bwin.rows * (w % nb))
     colors = [wavefront_color(wf) for wf in range(len(cw.wavefront_lanes))]
+    legend = len(colors) <= 16  # a legend of more would not fit
     outlines(ax_t, win, [(by_wavefront[wf], colors[wf], None) for wf in range(len(colors))])
     handles = outlines(ax_m, bwin, [(words_of[wf], colors[wf],
-                                     f"wavefront {wf}: lanes {_ranges(wf_lanes)}")
+                                     f"wavefront {wf}: lanes {_ranges(wf_lanes)}"
+                                     if legend else None)
                                     for wf, wf_lanes in enumerate(cw.wavefront_lanes)])
-    if len(handles) <= 16:
+    if legend:
         ax_m.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=6,
                     frameon=False)
     color_strip(fig, [ax_t, ax_m], [bank_color(b, nb) for b in range(nb)],
