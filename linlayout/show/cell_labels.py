@@ -219,15 +219,16 @@ def _artist_class():
                 self._draw_text(renderer)
                 return
             xy = self._points()
-            by_text: dict[tuple[str, tuple[float, float, float]], list[int]] = {}
-            for i, (_, _, text, rgb) in enumerate(self.labels):
-                by_text.setdefault((text, rgb), []).append(i)
             size_px = renderer.points_to_pixels(self.fontsize)  # one font size, in pixels
-            stamps: dict[tuple[str, tuple[float, float, float]], list[Any]] = {}
-            for (text, rgb), rows in by_text.items():
-                at = xy[rows]
+            # per (character, colour): which labels stamp it, and where from their points
+            glyphs: dict[tuple[str, tuple[float, float, float]], tuple[list[int], list[Any]]] = {}
+            for i, (_, _, text, rgb) in enumerate(self.labels):
                 for char, dx, dy in _placement(text, self.linespacing, self.ha, self.va)[0]:
-                    stamps.setdefault((char, rgb), []).append(at + (dx * size_px, dy * size_px))
+                    rows, offsets = glyphs.setdefault((char, rgb), ([], []))
+                    rows.append(i)
+                    offsets.append((dx, dy))
+            stamps = {key: xy[rows] + np.array(offsets) * size_px
+                      for key, (rows, offsets) in glyphs.items()}
             scale = Affine2D().scale(renderer.points_to_pixels(1.0))
             gc = renderer.new_gc()
             if self.get_clip_on():
@@ -240,7 +241,7 @@ def _artist_class():
             for (char, rgb), places in stamps.items():
                 gc.set_foreground(rgb)
                 renderer.draw_markers(gc, _glyph_path(char, self.fontsize), scale,
-                                      Path(np.concatenate(places)), IdentityTransform(), rgb)
+                                      Path(places), IdentityTransform(), rgb)
             renderer.close_group("cell_labels")
             gc.restore()
             self.stale = False
