@@ -28,8 +28,26 @@ from typing import Any
 
 from .._checks import shown
 from ..errors import LayoutError
+from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["add_cell_image", "colour_paths"]
+
+
+def _checked(rgb: Any) -> Any:
+    """``rgb`` as a float array of rows × cols × 3 (or 4) numbers from 0 to 1; LayoutError
+    for anything else."""
+    import numpy as np
+
+    try:
+        out = np.asarray(rgb, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise LayoutError(f"rgb must be rows x cols x 3 numbers from 0 to 1, got "
+                          f"{shown(rgb)}") from None
+    if out.ndim != 3 or out.shape[2] not in (3, 4) or not out.size \
+            or not np.all((out >= 0) & (out <= 1)):
+        raise LayoutError(f"rgb must be rows x cols x 3 numbers from 0 to 1, got "
+                          f"{shown(rgb)}")
+    return out
 
 
 def colour_paths(rgb: Any) -> tuple[list[Any], Any]:
@@ -44,10 +62,14 @@ def colour_paths(rgb: Any) -> tuple[list[Any], Any]:
     Returns:
         A list of matplotlib ``Path`` (each rectangle five vertices: a closed polygon), and
         the distinct colours (a ``k × 3`` or ``k × 4`` array), in the same order.
+
+    Raises:
+        LayoutError: ``rgb`` not such an array of numbers from 0 to 1.
     """
     import numpy as np
     from matplotlib.path import Path
 
+    rgb = _checked(rgb)
     rows, cols = rgb.shape[:2]
     colours, which = np.unique(rgb.reshape(rows * cols, -1), axis=0, return_inverse=True)
     which = which.reshape(rows, cols)
@@ -133,20 +155,13 @@ def add_cell_image(ax: Any, rgb: Any) -> Any:
         LayoutError: ``ax`` not an Axes; ``rgb`` not such an array of colours.
         MissingMatplotlib: matplotlib is not installed.
     """
-    import numpy as np
-
-    from .cells import check_axes
-
-    check_axes(ax)
     try:
-        rgb = np.asarray(rgb, dtype=float)
-    except (TypeError, ValueError):
-        raise LayoutError(f"rgb must be rows x cols x 3 numbers from 0 to 1, got "
-                          f"{shown(rgb)}") from None
-    if rgb.ndim != 3 or rgb.shape[2] not in (3, 4) or not rgb.size \
-            or not np.all((rgb >= 0) & (rgb <= 1)):
-        raise LayoutError(f"rgb must be rows x cols x 3 numbers from 0 to 1, got an array of "
-                          f"shape {rgb.shape}")
+        from matplotlib.axes import Axes
+    except ImportError as exc:
+        raise MissingMatplotlib(INSTALL_HINT) from exc
+    if not isinstance(ax, Axes):
+        raise LayoutError(f"ax must be a matplotlib Axes, got {shown(ax)}")
+    rgb = _checked(rgb)
     rows, cols = rgb.shape[:2]
     image = _image_class()(ax, interpolation="nearest", origin="upper",
                            extent=(0, cols, rows, 0))
