@@ -11,7 +11,8 @@ process, as a user runs it: interpreter start, ``import linlayout``, the command
 one (the MMA panel takes an atom: the 16×8×16 one, 512 labelled cells, and AMD's 32×32×16,
 2,048), NVIDIA and AMD (64-lane wavefront) layouts. Columns: the median over ``--runs`` runs
 (after one warm-up) of the wall-clock seconds and of the CPU seconds (user + system of the
-child; the machine's other load inflates wall time more than CPU time). The floors above the
+child; the machine's other load inflates wall time more than CPU time), with compiled bytecode
+cached as for an installed package (the warm-up run writes it). The floors above the
 table are what every picture pays before drawing: Python's start, ``linlayout --version``, and
 importing matplotlib's ``Figure`` and Agg canvas. ``--baseline DIR`` times another checkout too
 (``PYTHONPATH=DIR``; runs alternate between the two), for before/after. The target: a picture
@@ -78,9 +79,17 @@ def _mfma_file(path: str) -> None:
     Path(path).write_text(json.dumps(layout.to_dict()), encoding="utf-8")
 
 
+#: Where the children keep their compiled bytecode (``PYTHONPYCACHEPREFIX``): made by the
+#: warm-up run of each command, read by the timed ones, as an installed package's ``.pyc``
+#: files are (an environment that sets ``PYTHONDONTWRITEBYTECODE`` would otherwise compile
+#: every linlayout module from source on every run).
+PYCACHE = tempfile.mkdtemp(prefix="bench_pictures_pyc_")
+
+
 def _timed(argv: list[str], checkout: Path, cwd: str) -> tuple[float, float]:
     """(wall, CPU) seconds of ``python ARGV`` in a new process importing ``checkout``."""
-    env = dict(os.environ, PYTHONPATH=str(checkout))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPATH=str(checkout), PYTHONPYCACHEPREFIX=os.path.join(PYCACHE, checkout.name))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run([sys.executable, *argv], env=env, cwd=cwd, check=True,

@@ -130,21 +130,22 @@ def _ink_range() -> tuple[float, float]:
 
 @lru_cache(maxsize=4096)
 def _placement(text: str, linespacing: float, ha: str = "center", va: str = "center"
-               ) -> tuple[tuple[tuple[str, float, float], ...], tuple[float, float, float, float]]:
-    """``((char, dx, dy) of each inked character, (x0, y0, x1, y1) box)`` of ``text`` on its
-    point, in font sizes: each character's origin, and the box of the label (the lines'
-    advance widths, the digits' ink height). Characters sit side by side at their advance
-    widths (no kerning); lines are ``linespacing`` × 1.2 apart, each aligned by ``ha``; the
-    block is aligned by ``va`` on the digits' ink (:data:`CENTRE_CHARS`): ``center`` (also
-    ``center_baseline``) its middle, ``top`` its top, ``bottom``/``baseline`` the last line's
-    baseline."""
+               ) -> tuple[tuple[tuple[str, float, float], ...], tuple[float, float, float, float],
+                          tuple[tuple[str, float, float], ...]]:
+    """``((char, dx, dy) of each inked character, (x0, y0, x1, y1) box, (line, dx, dy) of each
+    line)`` of ``text`` on its point, in font sizes: each character's origin, the box of the
+    label (the lines' advance widths, the digits' ink height) and each line's origin (its
+    first character's). Characters sit side by side at their advance widths (no kerning);
+    lines are ``linespacing`` × 1.2 apart, each aligned by ``ha``; the block is aligned by
+    ``va`` on the digits' ink (:data:`CENTRE_CHARS`): ``center`` (also ``center_baseline``)
+    its middle, ``top`` its top, ``bottom``/``baseline`` the last line's baseline."""
     low, high = _ink_range()
     lines = text.split("\n")
     step = linespacing * 1.2  # baseline to baseline, as matplotlib's Text
     top = (len(lines) - 1) * step + high  # the first line's ink top, over the last baseline
     shift = {"center": -(top + low) / 2, "center_baseline": -(top + low) / 2,
              "top": -top, "bottom": 0.0, "baseline": 0.0}[va]
-    out, widest = [], 0.0
+    out, origins, widest = [], [], 0.0
     for i, line in enumerate(lines):
         y = (len(lines) - 1 - i) * step + shift
         x, row = 0.0, []
@@ -155,9 +156,21 @@ def _placement(text: str, linespacing: float, ha: str = "center", va: str = "cen
             x += advance
         start = {"center": -x / 2, "left": 0.0, "right": -x}[ha]
         out += [(char, dx + start, y) for char, dx in row]
+        if line.strip():
+            origins.append((line, start, y))
         widest = max(widest, x)
     x0 = {"center": -widest / 2, "left": 0.0, "right": -widest}[ha]
-    return tuple(out), (x0, low + shift, x0 + widest, top + shift)
+    return tuple(out), (x0, low + shift, x0 + widest, top + shift), tuple(origins)
+
+
+def _as_text(renderer: Any) -> bool:
+    """Whether to draw labels as text (``renderer.draw_text``) rather than stamped glyphs: on
+    a vector backend (one that scales images itself, ``renderer.option_scale_image()``) while
+    SVG text is written as ``<text>`` elements (``svg.fonttype`` = ``"none"``, as
+    :func:`linlayout.show.pictures.save` writes SVG)."""
+    import matplotlib
+
+    return renderer.option_scale_image() and matplotlib.rcParams["svg.fonttype"] == "none"
 
 
 @lru_cache(maxsize=1)
@@ -202,16 +215,20 @@ def _artist_class():
         def draw(self, renderer):
             if not self.get_visible() or not self.labels:
                 return
+            if _as_text(renderer):
+                self._draw_text(renderer)
+                return
             xy = self._points()
-            by_text: dict[tuple[str, tuple[float, float, float]], list[int]] = {}
-            for i, (_, _, text, rgb) in enumerate(self.labels):
-                by_text.setdefault((text, rgb), []).append(i)
             size_px = renderer.points_to_pixels(self.fontsize)  # one font size, in pixels
-            stamps: dict[tuple[str, tuple[float, float, float]], list[Any]] = {}
-            for (text, rgb), rows in by_text.items():
-                at = xy[rows]
+            # per (character, colour): which labels stamp it, and where from their points
+            glyphs: dict[tuple[str, tuple[float, float, float]], tuple[list[int], list[Any]]] = {}
+            for i, (_, _, text, rgb) in enumerate(self.labels):
                 for char, dx, dy in _placement(text, self.linespacing, self.ha, self.va)[0]:
-                    stamps.setdefault((char, rgb), []).append(at + (dx * size_px, dy * size_px))
+                    rows, offsets = glyphs.setdefault((char, rgb), ([], []))
+                    rows.append(i)
+                    offsets.append((dx, dy))
+            stamps = {key: xy[rows] + np.array(offsets) * size_px
+                      for key, (rows, offsets) in glyphs.items()}
             scale = Affine2D().scale(renderer.points_to_pixels(1.0))
             gc = renderer.new_gc()
             if self.get_clip_on():
@@ -224,7 +241,28 @@ def _artist_class():
             for (char, rgb), places in stamps.items():
                 gc.set_foreground(rgb)
                 renderer.draw_markers(gc, _glyph_path(char, self.fontsize), scale,
-                                      Path(np.concatenate(places)), IdentityTransform(), rgb)
+                                      Path(places), IdentityTransform(), rgb)
+            renderer.close_group("cell_labels")
+            gc.restore()
+            self.stale = False
+
+        def _draw_text(self, renderer):
+            """Each line of each label as text (``renderer.draw_text``), from its first
+            character's origin: one SVG ``<text>`` element a line, not a glyph per
+            character. Not clipped (a ``<text>`` element each would need its own group)."""
+            from matplotlib.font_manager import FontProperties
+
+            xy = self._points()
+            size_px = renderer.points_to_pixels(self.fontsize)
+            height = renderer.get_canvas_width_height()[1]  # SVG's y runs down
+            prop = FontProperties(size=self.fontsize)
+            gc = renderer.new_gc()
+            renderer.open_group("cell_labels", gid=self.get_gid())
+            for (x, y), (_, _, text, rgb) in zip(xy, self.labels):
+                gc.set_foreground(rgb)
+                for line, dx, dy in _placement(text, self.linespacing, self.ha, self.va)[2]:
+                    renderer.draw_text(gc, x + dx * size_px, height - (y + dy * size_px), line,
+                                       prop, 0)
             renderer.close_group("cell_labels")
             gc.restore()
             self.stale = False

@@ -9,8 +9,9 @@ colours (fast for 64×64 tiles), optional text per cell, outlines of cell sets, 
 CuTe hierarchical mode and a colour strip for the legend. matplotlib is imported lazily
 (:func:`mpl`), so importing this module costs nothing.
 
-Source: matplotlib's object-oriented API (``matplotlib.figure.Figure``, ``Axes.imshow``,
-``matplotlib.patches.Rectangle``; the labels: :mod:`linlayout.show.cell_labels`).
+Source: matplotlib's object-oriented API (``matplotlib.figure.Figure``,
+``matplotlib.collections.PathCollection``; the colours: :mod:`linlayout.show.cell_image`; the
+labels: :mod:`linlayout.show.cell_labels`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["MAX_CELLS_A_SIDE", "Window", "check_axes", "check_cut", "check_names",
            "check_title", "color_strip", "frame", "hierarchy_breaks", "hierarchy_lines", "ink",
-           "mpl", "new_figure", "outline", "paint", "tensor_shape", "tick_texts"]
+           "mpl", "new_figure", "outline", "outlines", "paint", "tensor_shape", "tick_texts"]
 
 #: The largest window (cells a side) a picture draws: ``max_rows``/``max_cols`` up to this.
 MAX_CELLS_A_SIDE = 1024
@@ -256,7 +257,9 @@ def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0
                 rgb[r, c] = color_of(win.flat(r, c))[:3]
     except (TypeError, ValueError, IndexError) as exc:
         raise LayoutError(f"color_of must return 3 numbers from 0 to 1: {exc}") from None
-    ax.imshow(rgb, extent=(0, win.ncols, win.nrows, 0), interpolation="nearest", aspect="equal")
+    from .cell_image import add_cell_image
+
+    add_cell_image(ax, rgb)
     if max(win.nrows, win.ncols) <= 64:
         ax.vlines(range(1, win.ncols), 0, win.nrows, colors="white", linewidth=0.4)
         ax.hlines(range(1, win.nrows), 0, win.ncols, colors="white", linewidth=0.4)
@@ -347,39 +350,77 @@ def _finite(v: Any, what: str) -> float:
 def outline(ax: Any, win: Window, flat: Iterable[int], color: Any, *, label: str | None = None,
             linewidth: float = 1.8) -> Any:
     """Outline the cells of the flat elements (those inside ``win``); returns a legend handle
-    (a Rectangle labelled ``label``) for ``ax.legend``. The outlines are one
-    ``PatchCollection``, so a tile of thousands of cells draws fast.
+    (a Rectangle labelled ``label``) for ``ax.legend``. :func:`outlines` with one group.
 
     Raises:
-        LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``flat`` not a list of ints, a
-            colour matplotlib does not know, a ``label`` that is not a str, a bad
-            ``linewidth``.
+        LayoutError: as :func:`outlines`.
     """
     _, Rectangle = mpl()
+    outlines(ax, win, [(flat, color, label)], linewidth=linewidth)
+    return Rectangle((0, 0), 1, 1, fill=False, edgecolor=color, linewidth=linewidth, label=label)
+
+
+def outlines(ax: Any, win: Window, groups: Sequence[tuple[Iterable[int], Any, str | None]], *,
+             linewidth: float = 1.8) -> list[Any]:
+    """Outline the cells of several groups of flat elements (those inside ``win``), one colour
+    per group, all as one artist: a ``PathCollection`` holding one path per group (the boxes
+    of its cells), so that a copy picture's dozens of wavefronts over thousands of cells draw
+    as fast as one.
+
+    Args:
+        ax, win: the axes and its window.
+        groups: ``(flat elements, colour, label or None)`` per group.
+        linewidth: points.
+
+    Returns:
+        A legend handle per labelled group (a Rectangle labelled with the group's label), for
+        ``ax.legend``, in the groups' order (none for a group whose label is None).
+
+    Raises:
+        LayoutError: ``ax`` not an Axes, ``win`` not a Window, ``groups`` not such triples,
+            elements that are not ints, a colour matplotlib does not know, a label that is
+            not a str, a bad ``linewidth``.
+    """
+    import numpy as np
+
+    _, Rectangle = mpl()
+    from matplotlib.collections import PathCollection
     from matplotlib.colors import is_color_like
+    from matplotlib.path import Path
 
     check_axes(ax)
     _window(win)
-    if isinstance(flat, (str, bytes)) or not isinstance(flat, Iterable):
-        raise LayoutError(f"flat must be a list of element indices, got {shown(flat)}")
-    flat = [as_int(t, "an element index") for t in flat]
-    if not is_color_like(color):
-        raise LayoutError(f"color must be a matplotlib colour, got {shown(color)}")
-    if label is not None:
-        string(label, "label")
+    if isinstance(groups, (str, bytes)) or not isinstance(groups, Sequence):
+        raise LayoutError(f"groups must be a list of (elements, colour, label), got "
+                          f"{shown(groups)}")
     linewidth = _positive(linewidth, "linewidth", 72)
-    from matplotlib.collections import PatchCollection
-
-    boxes = []
-    for t in flat:
-        rc = win.cell(t)
-        if rc is not None:
-            r, c = rc
-            boxes.append(Rectangle((c + 0.08, r + 0.08), 0.84, 0.84))
-    if boxes:  # one collection: one artist to lay out and draw, not one per cell
-        ax.add_collection(PatchCollection(boxes, facecolor="none", edgecolor=color,
-                                          linewidth=linewidth), autolim=False)
-    return Rectangle((0, 0), 1, 1, fill=False, edgecolor=color, linewidth=linewidth, label=label)
+    box = np.array([[0.08, 0.08], [0.92, 0.08], [0.92, 0.92], [0.08, 0.92], [0.08, 0.08]])
+    codes = np.array([Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY],
+                     dtype=Path.code_type)
+    paths, colors, handles = [], [], []
+    for group in groups:
+        if isinstance(group, (str, bytes)) or not isinstance(group, Sequence) or len(group) != 3:
+            raise LayoutError(f"a group is (elements, colour, label), got {shown(group)}")
+        flat, color, label = group
+        if isinstance(flat, (str, bytes)) or not isinstance(flat, Iterable):
+            raise LayoutError(f"flat must be a list of element indices, got {shown(flat)}")
+        cells = [rc for t in flat if (rc := win.cell(as_int(t, "an element index")))]
+        if not is_color_like(color):
+            raise LayoutError(f"color must be a matplotlib colour, got {shown(color)}")
+        if label is not None:
+            string(label, "label")
+        if cells:  # (c, r) corners of each cell's box, then the box's five vertices
+            at = np.array([(c, r) for r, c in cells], dtype=float)
+            paths.append(Path((at[:, None, :] + box[None]).reshape(-1, 2),
+                              np.tile(codes, len(cells))))
+            colors.append(color)
+        if label is not None:
+            handles.append(Rectangle((0, 0), 1, 1, fill=False, edgecolor=color,
+                                     linewidth=linewidth, label=label))
+    if paths:  # one artist to lay out and draw, not one per cell or per group
+        ax.add_collection(PathCollection(paths, facecolors="none", edgecolors=colors,
+                                         linewidths=linewidth), autolim=False)
+    return handles
 
 
 def hierarchy_breaks(sizes: Sequence[int]) -> list[tuple[int, int]]:

@@ -35,7 +35,7 @@ from ..errors import LayoutError
 from ..hardware.kinds import distributed_columns, embed_at_origin, is_smaller_tile, memory_columns
 from ..hardware.model import HardwareModel, bank_model
 from ..layout import LinearLayout
-from .cells import (Window, check_cut, check_title, color_strip, frame, mpl, new_figure, outline,
+from .cells import (Window, check_cut, check_title, color_strip, frame, mpl, new_figure, outlines,
                     paint, tensor_shape)
 from .pictures import bank_color, lane_color
 from .tv_pictures import EMPTY, holders
@@ -292,15 +292,21 @@ def draw_copy(source: LinearLayout, memory: LinearLayout, *, element_bits: int,
     paint(ax_m, bwin, m_color, m_text if numbers else None, fontsize=4.5)
     frame(ax_m, bwin, f"row of banks ({nb * cw.bank_bytes} bytes)", "bank")
     ax_m.set_title("shared memory: one column per bank, colour = bank" + bwin.note(), fontsize=9)
-    handles = []
-    for wf, wf_lanes in enumerate(cw.wavefront_lanes):
-        color = wavefront_color(wf)
-        elems = [t for t, v in moved.items() if v[3] == wf]
-        outline(ax_t, win, elems, color)
-        words = [w for w, v in cw.words.items() if wf in v]
-        handles.append(outline(ax_m, bwin, [(w // nb) + bwin.rows * (w % nb) for w in words],
-                               color, label=f"wavefront {wf}: lanes {_ranges(wf_lanes)}"))
-    if len(handles) <= 16:
+    by_wavefront: dict[int, list[int]] = defaultdict(list)
+    for t, v in moved.items():
+        by_wavefront[v[3]].append(t)
+    words_of: dict[int, list[int]] = defaultdict(list)
+    for w, wfs in cw.words.items():
+        for wf in wfs:
+            words_of[wf].append((w // nb) + bwin.rows * (w % nb))
+    colors = [wavefront_color(wf) for wf in range(len(cw.wavefront_lanes))]
+    legend = len(colors) <= 16  # a legend of more would not fit
+    outlines(ax_t, win, [(by_wavefront[wf], colors[wf], None) for wf in range(len(colors))])
+    handles = outlines(ax_m, bwin, [(words_of[wf], colors[wf],
+                                     f"wavefront {wf}: lanes {_ranges(wf_lanes)}"
+                                     if legend else None)
+                                    for wf, wf_lanes in enumerate(cw.wavefront_lanes)])
+    if legend:
         ax_m.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=6,
                     frameon=False)
     color_strip(fig, [ax_t, ax_m], [bank_color(b, nb) for b in range(nb)],

@@ -117,20 +117,23 @@ def grid_distributed(layout: LinearLayout, *, max_cols: int = MAX_COLS,
     order = [n for n in layout.in_dim_names]
     first: dict[int, int] = {}
     copies: dict[int, int] = {}
-    cols = layout.columns
-    for x in range(1 << layout.total_in_bits):
-        t = f2.apply(cols, x)
-        copies[t] = copies.get(t, 0) + 1
-        first.setdefault(t, x)
+    for x, t in enumerate(f2.images(layout.columns)):  # t = the image of input x
+        if t in first:
+            copies[t] += 1
+        else:
+            first[t], copies[t] = x, 1
+    fields = []  # (name, shift, mask) of each in dim within an input
+    shift = 0
+    for n in order:
+        b = sizes[n].bit_length() - 1
+        fields.append((n, shift, (1 << b) - 1))
+        shift += b
 
     def cell(t: int) -> str:
         if t not in first:
             return "-"
-        vals, x = {}, first[t]
-        for n in order:
-            b = sizes[n].bit_length() - 1
-            vals[n] = x & ((1 << b) - 1)
-            x >>= b
+        x = first[t]
+        vals = {n: x >> at & mask for n, at, mask in fields}
         text = f"t{vals.get('lane', 0)}:r{vals.get('register', 0)}"
         if sizes.get("warp", 1) > 1:
             text = f"w{vals['warp']}:" + text

@@ -54,16 +54,28 @@ def test_ink_lands_in_the_labelled_cells_only():
     assert abs(xs.mean() - w / 8) < 3 and abs(ys.mean() - h / 8) < 3
 
 
-def test_png_and_svg_each_string_defined_once(tmp_path):
+def test_png_stamps_glyphs_and_svg_writes_text(tmp_path):
+    """PNG: glyphs stamped; SVG (as ``save`` writes it): one ``<text>`` element per label line,
+    at the point the glyphs would be stamped from; anything else that renders SVG (text as
+    paths) gets the stamps."""
+    import re
+
     fig, ax = _axes(8)
-    add_cell_labels(ax, [(c + 0.5, r + 0.5, f"T{c}V0", "black") for r in range(8)
-                         for c in range(8)])
+    ax.set_axis_off()  # no tick labels: the only text is the labels'
+    add_cell_labels(ax, [(c + 0.5, r + 0.5, f"T{c}V{r}", "white" if r else "black")
+                         for r in range(8) for c in range(8)] + [(0.5, 0.5, "1\n2", "red")])
     save(fig, str(tmp_path / "l.png"))
     save(fig, str(tmp_path / "l.svg"))
     assert (tmp_path / "l.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = (tmp_path / "l.svg").read_text(encoding="utf-8")
-    assert svg.count("<use ") >= 64  # each label stamped
-    assert svg.count("<defs>") < 30  # eight label strings (and the figure's own)
+    texts = re.findall(r"<text [^>]*>([^<]*)</text>", svg)
+    assert sorted(texts) == sorted([f"T{c}V{r}" for r in range(8) for c in range(8)]
+                                   + ["1", "2"])
+    assert "<use " not in svg
+    assert len(re.findall(r"<text [^>]*fill: #ffffff", svg)) == 56  # each label's colour
+    fig.savefig(tmp_path / "p.svg")  # matplotlib's default: text as paths
+    stamped = (tmp_path / "p.svg").read_text(encoding="utf-8")
+    assert "<text" not in stamped and stamped.count("<use ") >= 64 * 4
 
 
 @pytest.mark.parametrize("labels", [None, "T0V0", [(0, 0, "x")], [(0, 0, 5, "red")],

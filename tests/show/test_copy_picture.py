@@ -78,12 +78,14 @@ def test_draw_copy_outlines_one_colour_per_wavefront(tmp_path):
     ax_t, ax_m = fig.axes[:2]
     labels = [t.get_text() for t in ax_m.get_legend().get_texts()]
     assert len(labels) == 16 and labels[0] == "wavefront 0: lanes 0, 16"
-    from matplotlib.collections import PatchCollection
+    from matplotlib.collections import PathCollection
 
-    outlines = [c for c in ax_m.collections if isinstance(c, PatchCollection)]
-    assert len(outlines) == 16 and all(len(c.get_paths()) == 2 for c in outlines)
-    colours = {tuple(c.get_edgecolor()[0]) for c in outlines}
-    assert len(colours) == 10  # 16 wavefronts, ten colours cycled
+    outlines = [c for c in ax_m.collections if isinstance(c, PathCollection)]
+    assert len(outlines) == 1  # one artist: a path per wavefront, a box per word
+    paths = outlines[0].get_paths()
+    assert len(paths) == 16 and all(len(p.vertices) == 2 * 5 for p in paths)
+    colours = [tuple(c) for c in outlines[0].get_edgecolor()]
+    assert len(colours) == 16 and len(set(colours)) == 10  # ten colours cycled
     assert "16 wavefront(s)" in fig._suptitle.get_text()
     save(fig, str(tmp_path / "copy.png"))
     assert (tmp_path / "copy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

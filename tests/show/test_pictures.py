@@ -173,3 +173,21 @@ def test_draw_layout_of_a_64_lane_amd_wavefront():
     ax = draw_distributed(A, color_by="lane").axes[0]
     image = ax.images[0].get_array()
     assert tuple(image[31, 4][:3]) == pytest.approx(lane_color(63, 64))
+
+
+def test_a_large_png_is_written_whole_and_laid_out_once(tmp_path):
+    """A figure of more than FAST_PNG_PIXELS pixels (written at zlib level 1) decodes to its
+    full size, and save leaves the figure's layout engine as it was."""
+    from PIL import Image
+
+    from linlayout.show.cells import new_figure
+    from linlayout.show.pictures import FAST_PNG_PIXELS, save
+
+    fig = new_figure(24.0, 22.0)
+    fig.add_subplot(1, 1, 1).set_title("large")
+    assert 24 * 22 * 100 * 100 > FAST_PNG_PIXELS
+    save(fig, str(tmp_path / "big.png"))
+    with Image.open(tmp_path / "big.png") as im:
+        im.load()
+        assert im.size == (2400, 2200)
+    assert fig.get_layout_engine().__class__.__name__ == "ConstrainedLayoutEngine"
