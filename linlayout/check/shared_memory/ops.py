@@ -125,6 +125,8 @@ def predict_access(a: Access, target: Target,
                               uses_shared=False)
         bits = tuple(moved_bits(t.element_bits, t.element_type) for t in a.operand_types)
         elem = moved_bits(a.element_bits, a.element_type) if a.element_bits else 32
+        if a.op in ("atomic_rmw", "atomic_cas") and a.destination is not None:
+            elem = moved_bits(a.destination.element_bits, a.destination.element_type)
         pred = predict_private(a.op, operand, result, elem, target, axis, n,
                                bits if len(bits) == n else (), a.results_used, a.combine)
         return with_registers(pred, a.op, operand, result, axis,
