@@ -591,7 +591,8 @@ def compare(probes: dict, verbose: bool = True) -> int:
         so = compare_shared_ops(rep, e)
         by_target[t][4] += not so
         if e["target"].startswith("cuda"):
-            kept = {k: v for k, v in e["global_counts"].items() if not k.startswith("llvm.")}
+            kept = {k: v for k, v in e["global_counts"].items()
+                    if not k.startswith(("llvm.",) + TMA)}
             by_target[t][5] += kept == {k: v for k, v in e["asm_global"].items()
                                         if not re.match(r"(atom|red)\.\w+\.gpu\.global", k)
                                         or k in kept}

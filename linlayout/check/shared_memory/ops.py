@@ -239,7 +239,14 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
         try:
             load = source_loads.get(a.operands[0]) if source_loads and a.kind == "convert" \
                 and a.operands else None
-            out.append((a, predict_access(a, target, load)))
+            pred = predict_access(a, target, load)
+            if a.op in ("atomic_rmw", "atomic_cas") and module.num_warps == 1 \
+                    and (a.destination is None or a.destination.kind != "tensor"):
+                # one warp: the old value reaches the other lanes by a shuffle (the same rule
+                # as a tensor atomic whose copies stay within a warp)
+                pred = Prediction((), "one warp: the old value is broadcast by a shuffle, "
+                                      "no shared memory", uses_shared=False)
+            out.append((a, pred))
         except LayoutError as exc:
             out.append((a, exc))
     if module.warp_specialize:
