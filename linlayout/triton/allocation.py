@@ -410,8 +410,9 @@ def padded_elems(elems: int, enc: str) -> int | None:
 def scalar_atomic_bytes(op_text: str) -> int | None:
     """The scratch of a ``tt.atomic_rmw``/``tt.atomic_cas`` line whose used result is a
     scalar: one element, ``max(8, bits) / 8`` bytes (``getRepShapeForAtomic`` and
-    ``defaultAllocationAnalysisScratchSizeFn`` in ``lib/Analysis/Allocation.cpp``). None for
-    a tensor result or a type not read."""
+    ``defaultAllocationAnalysisScratchSizeFn`` in ``lib/Analysis/Allocation.cpp``); a
+    one-warp kernel needs none (:func:`shared_allocation` applies that, as Triton's
+    allocator does on compiled kernels). None for a tensor result or a type not read."""
     m = re.search(r"->\s*([\w!<>.]+)\s*$", op_text.split(" loc(")[0].rstrip())
     if m is None or m.group(1).startswith("tensor"):
         return None
@@ -469,6 +470,8 @@ def shared_allocation(text: str, default_warps: int,
                 sized.add(id(op))
                 continue
             nbytes = scalar_atomic_bytes(op.text)
+            if nbytes is not None and default_warps == 1 and not regions:
+                nbytes = 0  # one warp: the old value is broadcast by a shuffle
             if nbytes is not None:
                 scratch = {**scratch, op.line: nbytes}
                 sized.add(id(op))

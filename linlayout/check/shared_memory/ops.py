@@ -305,8 +305,10 @@ def histogram_scratch_bytes(a: Access) -> int | None:
 def atomic_scratch_bytes(a: Access) -> int | None:
     """Triton 3.9's scratch for a ``tt.atomic_rmw``/``tt.atomic_cas`` access
     (``getRepShapeForAtomic`` in ``Allocation.cpp``): 0 when the result is unused or is a
-    tensor whose layout broadcasts nothing (every ``getFreeVariableMasks`` mask 0); else the
-    result's elements × ``max(8, element bits) / 8``. None for a scalar result
+    tensor whose warps (and blocks) hold no copies of one element (``getFreeVariableMasks``
+    0 for them; copies among a warp's lanes are exchanged by shuffles, as Triton's allocator
+    and lowering do on compiled kernels); else the result's elements ×
+    ``max(8, element bits) / 8``. None for a scalar result
     (:func:`~linlayout.triton.allocation.scalar_atomic_bytes` sizes it) or a layout not
     known."""
     if not a.result_used:
@@ -318,7 +320,7 @@ def atomic_scratch_bytes(a: Access) -> int | None:
         masks = layout_of(t).free_variable_masks()
     except LayoutError:
         return None
-    if not any(masks.values()):
+    if not (masks.get("warp") or masks.get("block")):
         return 0
     return math.prod(t.shape) * max(8, t.element_bits) // 8
 
