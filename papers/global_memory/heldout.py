@@ -38,6 +38,9 @@ selects them) and its LDS bytes; file totals come from the first compile. The co
   brute-force simulator (``linlayout.global_memory.simulate_global_access``) on the same
   layout, strides, vector and placement.
 
+NVIDIA entries also keep the offsets Triton's own ``allocate_shared_memory_nv`` gives
+(``allocation_probes.triton_offsets``), which the tests compare with the allocator replay.
+
 The script prints each mismatch and a score per target and op class, and exits 1 on any.
 """
 
@@ -393,6 +396,11 @@ def build() -> dict:
                 print(f"[{n}] {job['name']}: {'ok' if raw else 'skipped'}", flush=True)
             if raw is not None:
                 probes[job["name"]] = entry_of(job, raw)
+    from allocation_probes import triton_offsets
+
+    for e in probes.values():  # Triton's own allocator, for the replay's comparison
+        if e["target"].startswith("cuda"):
+            e["allocation"] = triton_offsets(e["ttgir"], int(e["target"][4:]))
     return {"triton_version": triton.__version__, "seeds": {k: v[0] for k, v in SETS.items()},
             "probes": probes}
 
