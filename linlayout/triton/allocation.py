@@ -18,11 +18,13 @@ three steps, each replayed here:
    ``tt.reduce`` and ``tt.scan`` by the caller (``scratch``: ``linlayout check`` passes the sizes of the
    scratch layouts it predicts), as are ``tt.gather``, ``tt.histogram`` and tensor atomics
    whose result is used; a scalar atomic's used result is sized here
-   (:func:`scalar_atomic_bytes`); and the function's own scratch, one state
+   (:func:`scalar_atomic_bytes`), as is ``ttng.tensormap_create``'s (the 128-byte
+   descriptor it builds; equal to Triton's allocator on the TMA-descriptor matmuls of
+   ``papers/global_memory/heldout.py``); and the function's own scratch, one state
    byte per worker warp (``getTotalPartitionWarps`` after ``AllocateWarpGroups`` padded the
    partitions to whole warp groups; 4-byte aligned), live for the whole function. A module
    with any other op that may need scratch (a convert, reduce, scan, gather, histogram or
-   tensor atomic the caller did not size, calls, ``ttng.tensormap_create``) or a
+   tensor atomic the caller did not size, calls) or a
    partitioned buffer is not placed: :func:`shared_allocation` says why.
 2. **liveness** (``resolveLiveness``): operations numbered in post-order (an op after the
    ops of its regions); an explicit buffer lives from its ``local_alloc`` to the last use of
@@ -459,6 +461,10 @@ def shared_allocation(text: str, default_warps: int,
     scratch = scratch or {}
     sized: set[int] = set()
     for op in ops:
+        if op.name == "ttng.tensormap_create" and op.line not in scratch:
+            # the descriptor is built in a 128-byte scratch (``TMA_SIZE_BYTES``), 128-byte
+            # aligned like every scratch buffer
+            scratch = {**scratch, op.line: 128}
         if op.name in SCRATCH_OPS:
             if op.line in scratch and scratch[op.line] >= 0:
                 sized.add(id(op))
