@@ -18,11 +18,13 @@ three steps, each replayed here:
    ``tt.reduce`` and ``tt.scan`` by the caller (``scratch``: ``linlayout check`` passes the sizes of the
    scratch layouts it predicts), as are ``tt.gather``, ``tt.histogram`` and tensor atomics
    whose result is used; a scalar atomic's used result is sized here
-   (:func:`scalar_atomic_bytes`); and the function's own scratch, one state
+   (:func:`scalar_atomic_bytes`), as is ``ttng.tensormap_create``'s (the 128-byte
+   descriptor it builds; equal to Triton's allocator on the TMA-descriptor matmuls of
+   ``papers/global_memory/heldout.py``); and the function's own scratch, one state
    byte per worker warp (``getTotalPartitionWarps`` after ``AllocateWarpGroups`` padded the
    partitions to whole warp groups; 4-byte aligned), live for the whole function. A module
    with any other op that may need scratch (a convert, reduce, scan, gather, histogram or
-   tensor atomic the caller did not size, calls, ``ttng.tensormap_create``) or a
+   tensor atomic the caller did not size, calls) or a
    partitioned buffer is not placed: :func:`shared_allocation` says why.
 2. **liveness** (``resolveLiveness``): operations numbered in post-order (an op after the
    ops of its regions); an explicit buffer lives from its ``local_alloc`` to the last use of
@@ -410,8 +412,9 @@ def padded_elems(elems: int, enc: str) -> int | None:
 def scalar_atomic_bytes(op_text: str) -> int | None:
     """The scratch of a ``tt.atomic_rmw``/``tt.atomic_cas`` line whose used result is a
     scalar: one element, ``max(8, bits) / 8`` bytes (``getRepShapeForAtomic`` and
-    ``defaultAllocationAnalysisScratchSizeFn`` in ``lib/Analysis/Allocation.cpp``). None for
-    a tensor result or a type not read."""
+    ``defaultAllocationAnalysisScratchSizeFn`` in ``lib/Analysis/Allocation.cpp``); a
+    one-warp kernel needs none (:func:`shared_allocation` applies that, as Triton's
+    allocator does on compiled kernels). None for a tensor result or a type not read."""
     m = re.search(r"->\s*([\w!<>.]+)\s*$", op_text.split(" loc(")[0].rstrip())
     if m is None or m.group(1).startswith("tensor"):
         return None
@@ -458,6 +461,10 @@ def shared_allocation(text: str, default_warps: int,
     scratch = scratch or {}
     sized: set[int] = set()
     for op in ops:
+        if op.name == "ttng.tensormap_create" and op.line not in scratch:
+            # the descriptor is built in a 128-byte scratch (``TMA_SIZE_BYTES``), 128-byte
+            # aligned like every scratch buffer
+            scratch = {**scratch, op.line: 128}
         if op.name in SCRATCH_OPS:
             if op.line in scratch and scratch[op.line] >= 0:
                 sized.add(id(op))
@@ -469,6 +476,8 @@ def shared_allocation(text: str, default_warps: int,
                 sized.add(id(op))
                 continue
             nbytes = scalar_atomic_bytes(op.text)
+            if nbytes is not None and default_warps == 1 and not regions:
+                nbytes = 0  # one warp: the old value is broadcast by a shuffle
             if nbytes is not None:
                 scratch = {**scratch, op.line: nbytes}
                 sized.add(id(op))

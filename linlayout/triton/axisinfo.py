@@ -201,8 +201,8 @@ _OP_LINE = re.compile(
     r"\"?(?P<name>[a-z_][\w]*\.[\w.]+)\"?")
 _SSA = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _ARG = re.compile(r"(%[\w$.-]+)\s*:\s*")
-_HINT = re.compile(r"tt\.(divisibility|contiguity|constancy)\s*=\s*(?:dense<\[?([-\d,\s]+)\]?>|"
-                   r"(-?\d+))")
+_HINT = re.compile(r"tt\.(divisibility|contiguity|constancy)\s*=\s*(?:dense<\[?([-\d,\s]+)\]?>"
+                   r"(?:\s*:\s*tensor<(\d+)x)?|(-?\d+))")
 _INT_CONST = re.compile(r"arith\.constant\s+(?:dense<(-?\d+|true|false)>|(-?\d+|true|false))"
                         r"\s*:\s*(?:tensor<(?:\d+x)*(i\d+)|(i\d+|index))")
 _RANGE = re.compile(r"end\s*=\s*(-?\d+)\s*:\s*i32\s*,\s*start\s*=\s*(-?\d+)")
@@ -422,7 +422,9 @@ def _func_args(body: str, args: dict[str, AxisInfo], shapes: dict[str, tuple[int
 
 def _hinted(info: AxisInfo, attrs: str) -> AxisInfo:
     """``info`` with ``tt.contiguity``/``tt.divisibility``/``tt.constancy`` hints applied
-    (Triton ``initDimVectorFromHint``: an integer gives rank 1, a dense array one per dim)."""
+    (Triton ``initDimVectorFromHint``: an integer gives rank 1, a dense array one per dim; a
+    splat ``dense<16> : tensor<2xi32>`` — what ``tl.multiple_of(x, [16, 16])`` writes —
+    holds its one value once per element of its type)."""
     if "tt." not in attrs:
         return info
     vals = {"contiguity": info.contiguity, "divisibility": info.divisibility,
@@ -430,8 +432,10 @@ def _hinted(info: AxisInfo, attrs: str) -> AxisInfo:
     for m in _HINT.finditer(attrs):
         if m.group(2) is not None:
             v = tuple(int(x) for x in m.group(2).replace(" ", "").split(",") if x)
+            if len(v) == 1 and m.group(3) is not None:
+                v = v * int(m.group(3))
         else:
-            v = (int(m.group(3)),)
+            v = (int(m.group(4)),)
         if v:
             vals[m.group(1)] = v
     if any(len(v) != info.rank for v in vals.values()):

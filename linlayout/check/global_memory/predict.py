@@ -112,12 +112,17 @@ def predict_global(op: GlobalOp, axis: ModuleAxisInfo, target: Target) -> Global
     """The instruction ``op`` lowers to on ``target``, from its AxisInfo.
 
     Raises:
-        LayoutError: the op is a scalar atomic or buffer op, has no encoding, or its layout
-            has no linear form.
+        LayoutError: the op is a scalar buffer op, has no encoding, or its layout has no
+            linear form.
     """
     ptype = op.pointer_type
     if (ptype is None or ptype.kind != "tensor") and op.short in ("load", "store"):
         return _scalar(op, target)
+    if (ptype is None or ptype.kind != "tensor") and op.short in ("atomic_rmw", "atomic_cas"):
+        # a scalar atomic: one element, predicated to one thread (``AtomicRMWOpConversion``/
+        # ``AtomicCASOpConversion``: vec = 1, numElems = 1 for a non-tensor pointer)
+        bits = max(8, pointee_bits(op.element_type))
+        return _atomic(op, target, 1, 1, bits, 1, None, False)
     if ptype is None or ptype.kind != "tensor" or ptype.encoding is None:
         raise LayoutError(f"{op.name} at line {op.line}: a scalar or unencoded access "
                           "(one instruction per thread; not analysed)")

@@ -129,6 +129,8 @@ def predict_access(a: Access, target: Target,
                               uses_shared=False)
         bits = tuple(moved_bits(t.element_bits, t.element_type) for t in a.operand_types)
         elem = moved_bits(a.element_bits, a.element_type) if a.element_bits else 32
+        if a.op in ("atomic_rmw", "atomic_cas") and a.destination is not None:
+            elem = moved_bits(a.destination.element_bits, a.destination.element_type)
         pred = predict_private(a.op, operand, result, elem, target, axis, n,
                                bits if len(bits) == n else (), a.results_used, a.combine)
         pred = with_registers(pred, a.op, operand, result, axis,
@@ -256,7 +258,14 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             load = source_loads.get(a.operands[0]) if source_loads and a.kind == "convert" \
                 and a.operands else None
             packed = a.kind == "convert" and bool(a.operands) and a.operands[0] in packed_sources
-            out.append((a, predict_access(a, target, load, packed)))
+            pred = predict_access(a, target, load, packed)
+            if a.op in ("atomic_rmw", "atomic_cas") and module.num_warps == 1 \
+                    and (a.destination is None or a.destination.kind != "tensor"):
+                # one warp: the old value reaches the other lanes by a shuffle (the same rule
+                # as a tensor atomic whose copies stay within a warp)
+                pred = Prediction((), "one warp: the old value is broadcast by a shuffle, "
+                                      "no shared memory", uses_shared=False)
+            out.append((a, pred))
         except LayoutError as exc:
             out.append((a, exc))
     if module.warp_specialize:
@@ -315,8 +324,10 @@ def histogram_scratch_bytes(a: Access) -> int | None:
 def atomic_scratch_bytes(a: Access) -> int | None:
     """Triton 3.9's scratch for a ``tt.atomic_rmw``/``tt.atomic_cas`` access
     (``getRepShapeForAtomic`` in ``Allocation.cpp``): 0 when the result is unused or is a
-    tensor whose layout broadcasts nothing (every ``getFreeVariableMasks`` mask 0); else the
-    result's elements × ``max(8, element bits) / 8``. None for a scalar result
+    tensor whose warps (and blocks) hold no copies of one element (``getFreeVariableMasks``
+    0 for them; copies among a warp's lanes are exchanged by shuffles, as Triton's allocator
+    and lowering do on compiled kernels); else the result's elements ×
+    ``max(8, element bits) / 8``. None for a scalar result
     (:func:`~linlayout.triton.allocation.scalar_atomic_bytes` sizes it) or a layout not
     known."""
     if not a.result_used:
@@ -328,7 +339,7 @@ def atomic_scratch_bytes(a: Access) -> int | None:
         masks = layout_of(t).free_variable_masks()
     except LayoutError:
         return None
-    if not any(masks.values()):
+    if not (masks.get("warp") or masks.get("block")):
         return 0
     return math.prod(t.shape) * max(8, t.element_bits) // 8
 

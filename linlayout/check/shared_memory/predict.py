@@ -24,7 +24,7 @@ layout it moves (for the bank-conflict counter):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ... import f2
 from ..._checks import as_int, instance_of, string
@@ -37,6 +37,7 @@ from ...lowering.emitted import Emitted
 from ...lowering.llvm_merge import llvm_merged_accesses, merged_opcode
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
+from ...lowering.vectorise import access_map, largest_vectorisation
 from .reduce import kept_reloads, reduce_steps
 from .scan import scan_shape, scan_sides
 from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
@@ -415,7 +416,7 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
                           f"bins zeroed, {how}, bins read back")
     if op in ("atomic_rmw", "atomic_cas"):
         if operand is not None:
-            return Prediction((), "tensor atomics go to global memory", uses_shared=False)
+            return _tensor_atomic(result or operand, element_bits, target)
         bits = max(32, element_bits)
         name = "st.shared::cta.b32" if target.is_nvidia and bits == 32 else None
         st = st_ld("store", 1, 1, bits)
@@ -424,6 +425,44 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         return Prediction((Side(st), Side(st_ld("load", 1, 1, bits))),
                           "the old value is broadcast to all threads through shared memory")
     return Prediction((), f"tt.{op}: scratch not predicted (named only)")
+
+
+def _row_major(out_dims: dict[str, int]) -> LinearLayout:
+    """offset → tensor index, the last dim fastest (an unswizzled scratch buffer)."""
+    names = list(out_dims)
+    bases = []
+    for d in reversed(range(len(names))):
+        for k in range(out_dims[names[d]].bit_length() - 1):
+            v = [0] * len(names)
+            v[d] = 1 << k
+            bases.append(v)
+    return LinearLayout({"offset": bases}, out_dims)
+
+
+def _tensor_atomic(layout: LinearLayout, element_bits: int, target: Target) -> Prediction:
+    """A tensor ``tt.atomic_rmw``/``atomic_cas`` whose old value is used: where warps (or
+    blocks) hold copies of one element, only one thread issues its atomic, so the old
+    values go through a scratch buffer of the whole tensor (last dim fastest): each thread
+    stores its distinct elements, a barrier, each thread loads them back, both vectorised as
+    a plain ``ld/st.shared`` of the registers contiguous in the buffer (at most 16 bytes).
+    Copies only among the lanes of a warp are exchanged by shuffles, without shared memory.
+    Source: the allocator's scratch for atomics (``getRepShapeForAtomic`` in
+    ``Allocation.cpp``) and the lowering's result broadcast after ``AtomicRMWOpConversion``/
+    ``AtomicCASOpConversion`` (``LoadStoreOpToLLVM.cpp``), Triton 3.9; checked on compiled
+    kernels (``papers/global_memory/heldout.py``)."""
+    masks = layout.free_variable_masks()
+    if not (masks.get("warp") or masks.get("block")):
+        return Prediction((), "tensor atomic: no warp holds a copy of another's element (no "
+                          "shared memory)", uses_shared=False)
+    bits = max(8, element_bits)
+    m = access_map(layout, _row_major(dict(layout.out_dims)), bits)
+    v = largest_vectorisation(m, permute=False)
+    st = ld_st("store", m, target, v)
+    if target.is_nvidia:  # Triton stores through its own inline st.shared::cta
+        st = replace(st, opcode=st.opcode.replace("st.shared", "st.shared::cta"))
+    return Prediction((Side(st), Side(ld_st("load", m, target, v))),
+                      "the old values are broadcast to the warps holding copies through "
+                      "shared memory")
 
 
 def _predict_reduce(operand: LinearLayout, result: LinearLayout | None, axis: int,
