@@ -42,7 +42,7 @@ from ..show.schemas import versioned
 from ..show.text import dumps, table
 from ..lowering.convert import REGISTER_SIDES
 from ..lowering.emitted import Emitted
-from .global_memory.render import global_dict, global_lines, global_totals
+from .global_memory.render import global_dict, global_notes, global_rows, global_totals
 from .files import (FileError, complete, misaligned_ops, not_analysed_ops,
                     not_counted_instructions, passes, worst_degree)
 from .report import Alternative, InstructionReport, KernelReport, KernelTotals, OpReport, OpStatus
@@ -206,20 +206,29 @@ def _op_rows(r: OpReport, max_degree: int) -> list[tuple]:
     a = r.access
     flag = _status(r, max_degree)
     if not r.instructions:
-        return [(a.line, _cell(a.source), a.op, "-", "-", "-", _cell(r.degree), "-", "-", flag)]
+        return [(a.line, _cell(a.source), a.op, "-", "-", "-", "-", _cell(r.degree), "-", "-",
+                 "-", "-", "-", flag)]
     rows = []
     for k, i in enumerate(r.instructions):
         e = i.emitted
         rep = i.report
         count = f" x{e.per_thread}" if e.per_thread is not None else ""
+        space = "register" if e.side in REGISTER_SIDES else "shared"
         rows.append((a.line if k == 0 else "", _cell(a.source) if k == 0 else "",
-                     a.op if k == 0 else "", f"{e.opcode}{count}",
+                     a.op if k == 0 else "", space, f"{e.opcode}{count}",
                      _cell(e.vector_elems), a.element_type if k == 0 else "",
                      _cell(rep.degree if rep else None),
                      _cell(rep.instructions_per_warp if rep else None),
-                     _cell(rep.wavefronts_per_warp if rep else None),
+                     _cell(rep.wavefronts_per_warp if rep else None), "-", "-", "-",
                      flag if k == 0 else ""))
     return rows
+
+
+#: The columns of ``check``'s one table per kernel: shared-memory and register rows fill
+#: degree to wavefronts, global rows sectors and efficiency.
+COLUMNS = ("line", "source", "op", "space", "instruction x per thread", "vector (elems)",
+           "type", "degree", "instr/warp", "wavefronts/warp", "sectors/request",
+           "sectors/warp", "efficiency", "status")
 
 
 def _notes(k: KernelReport) -> list[str]:
@@ -262,12 +271,14 @@ def _notes(k: KernelReport) -> list[str]:
 def _kernel_text(k: KernelReport, max_degree: int) -> list[str]:
     lines = [f"{k.file}  (target {k.target or '-'}, {k.hardware.name}"
              + (f", {k.section}" if k.section else "") + ")"]
+    groups = [(r.access.line, 0, _op_rows(r, max_degree)) for r in k.ops]
+    groups += [(row[0], 1, [row]) for row in global_rows(k.global_ops)]
+    groups.sort(key=lambda g: (g[0], g[1]))
+    if groups:
+        lines.append(table(COLUMNS, [row for _, _, rows in groups for row in rows]))
     if not k.ops:
         lines.append("  no shared-memory accesses")
-        return lines + global_lines(k.global_ops)
-    rows = [row for r in k.ops for row in _op_rows(r, max_degree)]
-    lines.append(table(("line", "source", "op", "instruction x per thread", "vector (elems)",
-                        "type", "degree", "instr/warp", "wavefronts/warp", "status"), rows))
+        return lines + global_notes(k.global_ops)
     lines.extend(_notes(k))
     t = k.totals
     per = ", ".join(f"{op} x{n}" for op, n in t.per_thread.items()) or "-"
@@ -276,14 +287,16 @@ def _kernel_text(k: KernelReport, max_degree: int) -> list[str]:
                  f"store {b['store']}")
     lines.append(f"  totals per warp: {t.instructions_per_warp} instructions, "
                  f"{t.wavefronts_per_warp} wavefronts (floor {t.wavefront_floor})")
-    return lines + global_lines(k.global_ops)
+    return lines + global_notes(k.global_ops)
 
 
 def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1,
                 strict: bool = False) -> str:
-    """The text report of a ``check`` run: a table per readable file (one row per predicted
-    instruction), its suggestions, faults, instructions not counted and totals, then the
-    verdict line:
+    """The text report of a ``check`` run: one table per readable file, one row per predicted
+    instruction in line order — shared memory, registers (shuffles, selects, permutes) and
+    global memory, told apart by the ``space`` column (:data:`COLUMNS`) — then its
+    suggestions, faults, instructions not counted, and the shared and global totals per
+    thread and per warp with their floors (wavefronts, sectors), then the verdict line:
 
     * ``ok: worst degree d <= --max-degree K`` — everything was counted and passes;
     * ``incomplete: worst degree d <= --max-degree K over what was counted; n instruction(s)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ...show.text import table
 from .report import GlobalOpReport
 
-__all__ = ["global_dict", "global_lines", "global_totals"]
+__all__ = ["global_dict", "global_notes", "global_rows", "global_totals"]
 
 
 def _instruction(g: GlobalOpReport, key: str) -> dict:
@@ -72,28 +72,35 @@ def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
             "not_analysed": skipped}
 
 
-def global_lines(ops: Sequence[GlobalOpReport]) -> list[str]:
-    """The text block of a kernel's global ops: a table (one row per op), its notes and
-    suggestions, and the totals; empty when the kernel has none."""
-    if not ops:
-        return []
+def global_rows(ops: Sequence[GlobalOpReport]) -> list[tuple]:
+    """The rows of a kernel's global ops in ``check``'s one table per kernel: ``(line, source,
+    op, "global", "instruction x per thread", vector_elems, type, degree "-", instr/warp "-",
+    wavefronts/warp "-", sectors/request, sectors/warp, efficiency, status)``, one per op."""
     rows = []
     for g in ops:
         p, c = g.prediction, g.cost
+        source = "-" if g.op.source is None else g.op.source
         if p is None:
-            rows.append((g.op.line, g.op.short, "-", "-", g.op.element_type, "-", "-", "-",
-                         "skipped"))
+            rows.append((g.op.line, source, g.op.short, "global", "-", "-", g.op.element_type,
+                         "-", "-", "-", "-", "-", "-", "skipped"))
             continue
-        rows.append((g.op.line, g.op.short, f"{p.opcode} x{p.per_thread}", p.vector_elems,
-                     g.op.element_type,
+        rows.append((g.op.line, source, g.op.short, "global", f"{p.opcode} x{p.per_thread}",
+                     p.vector_elems, g.op.element_type, "-", "-", "-",
                      "-" if c is None else c.sectors_per_instruction,
                      "-" if c is None else c.sectors_per_warp,
                      "-" if c is None else f"{c.efficiency:.2f}",
                      "" if c is None or c.coalesced else "uncoalesced"))
-    lines = ["  global memory:",
-             table(("line", "op", "instruction x per thread", "vector (elems)", "type",
-                    "sectors/request", "sectors/warp", "efficiency", "status"), rows)]
-    notes: dict[str, list[int]] = {}  # a note shared by several ops is printed once
+    return rows
+
+
+def global_notes(ops: Sequence[GlobalOpReport]) -> list[str]:
+    """The notes and suggestions of a kernel's global ops (a note shared by several ops is
+    printed once) and its global totals per thread and per warp (sectors and their floor);
+    empty when the kernel has none."""
+    if not ops:
+        return []
+    lines = []
+    notes: dict[str, list[int]] = {}
     for g in ops:
         if g.note:
             notes.setdefault(g.note, []).append(g.op.line)
