@@ -871,8 +871,13 @@ def _wide_floor(assignment: Sequence[SideOption], problem: Problem,
     :func:`_paired_floor` (every ``ld/st.shared`` side beside each other one). The floor is
     the least of those keys, over the lattice of wider assignments: the least at an
     assignment is the lesser of its own (when admitted) and the least at each one-step
-    wider assignment — each computed once per search (``memo``)."""
+    wider assignment — each computed once per search (``memo``). None too when the
+    assignment's own paired floor is its ideal key: the floor is then at most that key, and
+    proves nothing."""
     if any(o.is_matrix for o in assignment):
+        return None
+    own = _paired_floor(assignment, problem, cache)[0]
+    if own <= _ideal(assignment, problem.weights, problem.objective):
         return None
     lists = memo.get("lists")
     if lists is None:
