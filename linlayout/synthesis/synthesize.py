@@ -528,8 +528,10 @@ def _pinned(fixed: Any, store: LinearLayout, d: int, model: BankModel) -> list[i
 def _ideal(assignment: Sequence[SideOption], weights: Sequence[int],
            objective: Objective) -> tuple[int, int]:
     """The key an assignment would have if every side reached its bound."""
-    w = sum(wt * o.wavefronts_bound for o, wt in zip(assignment, weights))
-    n = sum(wt * o.instructions_per_warp for o, wt in zip(assignment, weights))
+    w = n = 0
+    for o, wt in zip(assignment, weights):
+        w += wt * (o.instructions_per_warp * o.phases << o.bound_exponent)
+        n += wt * o.instructions_per_warp
     return objective.key(w, n)
 
 
@@ -613,15 +615,19 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     wide: dict | None = {} if prune and len(problem.sides) > 2 else None  # _wide_floor's
     # set aside: (floor, order, ideal key, assignment, max_variants)
     aside: list[tuple[tuple[int, int], int, tuple[int, int], tuple[SideOption, ...], int]] = []
+    lowest: list[tuple[int, int] | None] = [None]  # the least floor set aside
 
     def settle(limit: tuple[int, int] | None) -> None:
         """Build the set-aside assignments whose floor is at most ``limit`` (all: None)."""
         nonlocal best, best_rank
         keep = []
+        low = None
         for item in aside:
             floor, order, ideal, assignment, variants = item
             if limit is not None and floor > limit:
                 keep.append(item)
+                if low is None or floor < low:
+                    low = floor
                 continue
             plan = _build_plan(assignment, problem, ideal, variants)
             if plan is not None:
@@ -629,9 +635,10 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
                 if best_rank is None or rank < best_rank:
                     best, best_rank = plan, rank
         aside[:] = keep
+        lowest[0] = low
 
     for order, (key, assignment) in enumerate(_assignments(options, weights, objective)):
-        if aside and key >= min(a[0] for a in aside):
+        if lowest[0] is not None and key >= lowest[0]:
             settle(key)  # one of them might have made the search stop here
         if best_rank is not None and key >= best_rank[0]:
             break
@@ -655,6 +662,8 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
             if wide is not None:
                 fallback.left_order(problem)  # type: ignore[union-attr]
             aside.append((floor, order, key, assignment, variants))
+            if lowest[0] is None or floor < lowest[0]:
+                lowest[0] = floor
             builds += variants  # it misses its target: charged as a build that missed
             continue
         plan = _build_plan(assignment, problem, key, variants)
@@ -772,20 +781,40 @@ def _paired_floor(assignment: Sequence[SideOption], problem: Problem,
     :func:`~.options.paired_exponent` beside each other ``ld/st.shared`` side (the largest;
     each pairing is a proof of its own). ``cache``: the exponents by (side, vector, other
     side, other vector)."""
-    w = n = 0
     raised = []
+    for o, e in zip(assignment, _paired_exponents(assignment, problem, cache)):
+        if e != o.bound_exponent:
+            o = dataclasses.replace(o, bound_exponent=e)
+        raised.append(o)
+    return _paired_key(assignment, problem, cache), tuple(raised)
+
+
+def _paired_exponents(assignment: Sequence[SideOption], problem: Problem,
+                      cache: dict[tuple[int, int, int, int], int]) -> list[int]:
+    """Each side's exponent in :func:`_paired_floor` (its ``bound_exponent`` raised by every
+    pairing)."""
+    out = []
     for o in assignment:
         e = o.bound_exponent
         for other in assignment:
             if other is not o:
-                e = max(e, _paired(o, other, problem, cache))
-        if e != o.bound_exponent:
-            o = dataclasses.replace(o, bound_exponent=e)
-        raised.append(o)
-        wt = problem.weights[o.side]
+                p = _paired(o, other, problem, cache)
+                if p > e:
+                    e = p
+        out.append(e)
+    return out
+
+
+def _paired_key(assignment: Sequence[SideOption], problem: Problem,
+                cache: dict[tuple[int, int, int, int], int]) -> tuple[int, int]:
+    """The key of :func:`_paired_floor` alone (no raised options built)."""
+    w = n = 0
+    weights = problem.weights
+    for o, e in zip(assignment, _paired_exponents(assignment, problem, cache)):
+        wt = weights[o.side]
         w += wt * (o.instructions_per_warp * o.phases << e)
         n += wt * o.instructions_per_warp
-    return problem.objective.key(w, n), tuple(raised)
+    return problem.objective.key(w, n)
 
 
 def _paired(option: SideOption, other: SideOption, problem: Problem,
@@ -874,10 +903,11 @@ def _wide_floor(assignment: Sequence[SideOption], problem: Problem,
     wider assignment — each computed once per search (``memo``). None too when the
     assignment's own paired floor is its ideal key: the floor is then at most that key, and
     proves nothing."""
-    if any(o.is_matrix for o in assignment):
-        return None
-    own = _paired_floor(assignment, problem, cache)[0]
-    if own <= _ideal(assignment, problem.weights, problem.objective):
+    for o in assignment:
+        if o.geometry is not None:  # a matrix option
+            return None
+    if _paired_key(assignment, problem, cache) <= _ideal(assignment, problem.weights,
+                                                         problem.objective):
         return None
     lists = memo.get("lists")
     if lists is None:
@@ -897,7 +927,7 @@ def _wide_floor(assignment: Sequence[SideOption], problem: Problem,
         if idx in floors:
             return floors[idx]
         pick = tuple(opts[i] for opts, i in zip(lists, idx))
-        out = _paired_floor(pick, problem, cache)[0] if chain_dims_ok(pick, problem) else None
+        out = _paired_key(pick, problem, cache) if chain_dims_ok(pick, problem) else None
         for s, i in enumerate(idx):
             if i + 1 < len(lists[s]):
                 got = least(idx[:s] + (i + 1,) + idx[s + 1:])
