@@ -45,7 +45,7 @@ from ..hardware.kinds import Distributed
 from ..hardware.model import BankModel
 from .options import SideOption
 from .transfer import WAVEFRONTS, Objective
-from .segments import best_segment
+from .segments import SegmentChoice, best_segment
 
 __all__ = [
     "Plan",
@@ -1060,9 +1060,10 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
                                            (), m, count=nseg)
         proven = True
     else:
-        costs = [wt * o.instructions_per_warp * o.phases for o, wt in zip(assignment, weights)]
-        choice = best_segment(xs, [], m, nseg, node_limit=max(0, node_limit - problem.nodes_spent),
-                              weights=costs)
+        costs = tuple(wt * o.instructions_per_warp * o.phases
+                      for o, wt in zip(assignment, weights))
+        choice = _segment(tuple(map(tuple, xs)), m, nseg,
+                          max(0, node_limit - problem.nodes_spent), costs)
         problem.nodes_spent += choice.nodes
         seq = list(choice.sum_witness)
         proven = choice.proven
@@ -1093,6 +1094,16 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     except LayoutError:
         return None
     return Plan(cols, tuple(reports), tuple(assignment), proven)
+
+
+@memoize(1024)
+def _segment(xs: tuple[tuple[int, ...], ...], nbits: int, nseg: int, node_limit: int,
+             weights: tuple[int, ...]) -> SegmentChoice:
+    """:func:`~.segments.best_segment` of a construction's sides, cached on its inputs (the
+    prefix variants and assignments of one search often pose the same segment problem: on
+    the slowest three-load tiles about half of them; the nodes a cached answer took are
+    charged again by the caller)."""
+    return best_segment(xs, [], nbits, nseg, node_limit=node_limit, weights=weights)
 
 
 def _simplest_first(basis: Sequence[int], simplicity: Callable[[int], int]) -> Iterator[int]:

@@ -77,6 +77,10 @@ MAX_BUILDS = 40
 #: gap to the bound). The number of assignments grows exponentially with the number of
 #: distinct sides; this keeps a search over many loads polynomial.
 MAX_ASSIGNMENTS = 16384
+#: Whether the search may leave constructions unbuilt where their floor proves that the
+#: synthesis result cannot change (:func:`_search` with a pruning :class:`_Fallback`);
+#: False builds them in the unpruned order (the same results, more slowly: for tests).
+PRUNE = True
 #: ``instructions=`` entry for a store performed by TMA (not counted: no bank conflicts).
 TMA_STORE = "tma"
 
@@ -315,20 +319,37 @@ def synthesize_transfer(
                               "matrix instructions (their 16-byte rows fix the first offsets)")
         plan, bound = _pinned_plan(pinned, options, problem)
     else:
-        plan, bound = _search(options, problem)
-        if plan is None or _key(plan, problem) > bound.key:
-            plan = _fallbacks(plan, store, options, problem, notes)
-            if bound.stopped:
-                notes.append(f"the search stopped after examining {MAX_ASSIGNMENTS} access "
-                             f"assignments (MAX_ASSIGNMENTS) over {len(problem.sides)} distinct "
-                             "sides: the layout is the best found, not proven optimal (the "
-                             "bound gives the gap)")
+        start = problem.nodes_spent
+        fallback = _Fallback(store, options, problem, prune=PRUNE)
+        plan, bound, notes = _searched(options, problem, fallback)
+        if fallback.since is not None and problem.nodes_spent != fallback.since:
+            # an exhaustive segment search ran after the pruned search left the order of
+            # constructions: its budget may differ from that order's, so search in order
+            problem.nodes_spent = start
+            plan, bound, notes = _searched(options, problem,
+                                           _Fallback(store, options, problem, prune=False))
     if plan is None:
         raise LayoutError("no shared-memory layout serves these accesses: the matrix "
                           "instructions need each 16-byte row in the order they deliver it, "
                           "and the sides' rows disagree (or the vectors cannot be aligned)")
     plan, bound = _expanded(plan, bound, groups)
     return _result(plan, bound, store, full_options, full_problem, ws, counted, tuple(notes))
+
+
+def _searched(options: Sequence[Sequence[SideOption]], problem: Problem, fallback: "_Fallback"
+              ) -> tuple[Plan | None, _Bound, list[str]]:
+    """:func:`_search`, then :func:`_fallbacks` when the plan misses the bound: the plan,
+    the bound and the notes to report."""
+    notes: list[str] = []
+    plan, bound = _search(options, problem, fallback=fallback)
+    if plan is None or _key(plan, problem) > bound.key:
+        plan = _fallbacks(plan, options, problem, notes, fallback)
+        if bound.stopped:
+            notes.append(f"the search stopped after examining {MAX_ASSIGNMENTS} access "
+                         f"assignments (MAX_ASSIGNMENTS) over {len(problem.sides)} distinct "
+                         "sides: the layout is the best found, not proven optimal (the "
+                         "bound gives the gap)")
+    return plan, bound, notes
 
 
 def _side_groups(sides: Sequence[Any], requests: Sequence[Any]) -> tuple[int, ...]:
@@ -507,8 +528,10 @@ def _pinned(fixed: Any, store: LinearLayout, d: int, model: BankModel) -> list[i
 def _ideal(assignment: Sequence[SideOption], weights: Sequence[int],
            objective: Objective) -> tuple[int, int]:
     """The key an assignment would have if every side reached its bound."""
-    w = sum(wt * o.wavefronts_bound for o, wt in zip(assignment, weights))
-    n = sum(wt * o.instructions_per_warp for o, wt in zip(assignment, weights))
+    w = n = 0
+    for o, wt in zip(assignment, weights):
+        w += wt * (o.instructions_per_warp * o.phases << o.bound_exponent)
+        n += wt * o.instructions_per_warp
     return objective.key(w, n)
 
 
@@ -548,8 +571,8 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
                     heapq.heappush(heap, (ideal(nxt), nxt))
 
 
-def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bool = True
-            ) -> tuple[Plan | None, _Bound]:
+def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bool = True,
+            fallback: "_Fallback | None" = None) -> tuple[Plan | None, _Bound]:
     """Best-first over assignments: build each, keep the cheapest plan, stop when no
     assignment left can beat it (or after :data:`MAX_BUILDS` constructions, or after
     :data:`MAX_ASSIGNMENTS` assignments examined, rejected ones included: ``stopped``).
@@ -560,6 +583,18 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     floor no longer proves that it cannot be the cheapest plan so far or cannot stop the
     search. The result is the plan the search builds every assignment in
     order finds: the same plan, key and bound.
+
+    With a pruning ``fallback`` (:class:`_Fallback`, the top-level search) two more things
+    are left unbuilt, and the result is the same *synthesis* result (the caller's
+    :func:`_fallbacks` picks the same layout): with three or more sides the floors are
+    derived too (:func:`_wide_floor`); and at the end, when set-aside assignments would be
+    built only to find the cheapest plan, those whose floor is above the fallback layouts'
+    key (:meth:`_Fallback.incumbent`) are not — their plans would lose to a fallback layout
+    anyway (one that costs no more and comes later in the candidates only ties with a plan
+    built). When no plan is found otherwise, they are built in order until one is (the
+    bound is raised only when a plan exists). Both change the order of the constructions:
+    ``fallback.since`` records the nodes spent when that first happened (the caller checks
+    that no segment-search budget was used after it, :func:`synthesize_transfer`).
 
     When the plan misses that bound and ``prove`` is set, the bound is raised where the
     sides' accesses provably block each other (:func:`_raised_bound`); the plan is the same.
@@ -576,17 +611,23 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     stopped = False
     weights, objective = problem.weights, problem.objective
     paired: dict[tuple[int, int, int, int], int] = {}  # the exponents of _paired
+    prune = fallback is not None and fallback.prune
+    wide: dict | None = {} if prune and len(problem.sides) > 2 else None  # _wide_floor's
     # set aside: (floor, order, ideal key, assignment, max_variants)
     aside: list[tuple[tuple[int, int], int, tuple[int, int], tuple[SideOption, ...], int]] = []
+    lowest: list[tuple[int, int] | None] = [None]  # the least floor set aside
 
     def settle(limit: tuple[int, int] | None) -> None:
         """Build the set-aside assignments whose floor is at most ``limit`` (all: None)."""
         nonlocal best, best_rank
         keep = []
+        low = None
         for item in aside:
             floor, order, ideal, assignment, variants = item
             if limit is not None and floor > limit:
                 keep.append(item)
+                if low is None or floor < low:
+                    low = floor
                 continue
             plan = _build_plan(assignment, problem, ideal, variants)
             if plan is not None:
@@ -594,9 +635,10 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
                 if best_rank is None or rank < best_rank:
                     best, best_rank = plan, rank
         aside[:] = keep
+        lowest[0] = low
 
     for order, (key, assignment) in enumerate(_assignments(options, weights, objective)):
-        if aside and key >= min(a[0] for a in aside):
+        if lowest[0] is not None and key >= lowest[0]:
             settle(key)  # one of them might have made the search stop here
         if best_rank is not None and key >= best_rank[0]:
             break
@@ -613,11 +655,15 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
                 infeasible += 1
             continue
         variants = min(MAX_VARIANTS, MAX_BUILDS - builds)
-        floor = _floor(assignment, problem, paired, options)
+        floor = _floor(assignment, problem, paired, options, wide)
         if floor is not None and floor > key:
             if bound_key is None:
                 bound_key, bound_assignment = key, assignment
+            if wide is not None:
+                fallback.left_order(problem)  # type: ignore[union-attr]
             aside.append((floor, order, key, assignment, variants))
+            if lowest[0] is None or floor < lowest[0]:
+                lowest[0] = floor
             builds += variants  # it misses its target: charged as a build that missed
             continue
         plan = _build_plan(assignment, problem, key, variants)
@@ -633,7 +679,20 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
         if pk == key:  # reached its own ideal: nothing later can beat it
             break
     # a set-aside assignment whose floor is above the best key cannot be the cheapest
-    settle(None if best_rank is None else best_rank[0])
+    limit = None if best_rank is None else best_rank[0]
+    if prune and prove and any(limit is None or a[0] <= limit for a in aside):
+        incumbent = fallback.incumbent()  # type: ignore[union-attr]
+        if incumbent is not None and (limit is None or incumbent < limit):
+            above = [a for a in aside if a[0] > incumbent]
+            settle(incumbent)
+            for item in above:  # only whether a plan exists matters now (the bound)
+                if best_rank is not None:
+                    break
+                if limit is None or item[0] <= limit:
+                    aside[:] = [item]
+                    settle(None)
+            aside.clear()
+    settle(limit)
     bound = _Bound(bound_key or (0, 0), "per-side", bound_assignment, infeasible=infeasible,
                    stopped=stopped)
     if prove and best_rank is not None and best_rank[0] > bound.key:
@@ -722,20 +781,40 @@ def _paired_floor(assignment: Sequence[SideOption], problem: Problem,
     :func:`~.options.paired_exponent` beside each other ``ld/st.shared`` side (the largest;
     each pairing is a proof of its own). ``cache``: the exponents by (side, vector, other
     side, other vector)."""
-    w = n = 0
     raised = []
+    for o, e in zip(assignment, _paired_exponents(assignment, problem, cache)):
+        if e != o.bound_exponent:
+            o = dataclasses.replace(o, bound_exponent=e)
+        raised.append(o)
+    return _paired_key(assignment, problem, cache), tuple(raised)
+
+
+def _paired_exponents(assignment: Sequence[SideOption], problem: Problem,
+                      cache: dict[tuple[int, int, int, int], int]) -> list[int]:
+    """Each side's exponent in :func:`_paired_floor` (its ``bound_exponent`` raised by every
+    pairing)."""
+    out = []
     for o in assignment:
         e = o.bound_exponent
         for other in assignment:
             if other is not o:
-                e = max(e, _paired(o, other, problem, cache))
-        if e != o.bound_exponent:
-            o = dataclasses.replace(o, bound_exponent=e)
-        raised.append(o)
-        wt = problem.weights[o.side]
+                p = _paired(o, other, problem, cache)
+                if p > e:
+                    e = p
+        out.append(e)
+    return out
+
+
+def _paired_key(assignment: Sequence[SideOption], problem: Problem,
+                cache: dict[tuple[int, int, int, int], int]) -> tuple[int, int]:
+    """The key of :func:`_paired_floor` alone (no raised options built)."""
+    w = n = 0
+    weights = problem.weights
+    for o, e in zip(assignment, _paired_exponents(assignment, problem, cache)):
+        wt = weights[o.side]
         w += wt * (o.instructions_per_warp * o.phases << e)
         n += wt * o.instructions_per_warp
-    return problem.objective.key(w, n), tuple(raised)
+    return problem.objective.key(w, n)
 
 
 def _paired(option: SideOption, other: SideOption, problem: Problem,
@@ -758,12 +837,15 @@ def _paired(option: SideOption, other: SideOption, problem: Problem,
 
 def _floor(assignment: Sequence[SideOption], problem: Problem,
            cache: dict[tuple[int, int, int, int], int] | None = None,
-           options: Sequence[Sequence[SideOption]] | None = None) -> tuple[int, int] | None:
+           options: Sequence[Sequence[SideOption]] | None = None,
+           wide: dict | None = None) -> tuple[int, int] | None:
     """A key no plan :func:`~.plans.build_plan` makes for a two-side ``ld/st.shared``
-    assignment can beat (None: not derived — more sides, a matrix option, equal vectors).
-    ``cache``: :func:`_paired`'s exponents, shared by the assignments of one search;
-    ``options``: the search's options (their ``ld/st.shared`` ones are every such access of
-    a side, whenever the side has any), else each side's are derived here.
+    assignment can beat (None: not derived — a matrix option, equal vectors, or more sides
+    without ``wide``). ``cache``: :func:`_paired`'s exponents, shared by the assignments of
+    one search; ``options``: the search's options (their ``ld/st.shared`` ones are every
+    such access of a side, whenever the side has any), else each side's are derived here;
+    ``wide``: with three or more sides, the floor is :func:`_wide_floor`'s (``wide`` its
+    memo, shared by the assignments of one search).
 
     A plan gives each side at least its assigned vector (its prefix lies in the side's
     register span and its complement is aligned) and the count takes the widest the layout
@@ -771,6 +853,9 @@ def _floor(assignment: Sequence[SideOption], problem: Problem,
     :func:`~.plans.chain_dims_ok` admits; for each, the exact instruction and phase counts
     and :func:`~.options.paired_exponent` of both sides bound its cost. The floor is the
     least of those keys."""
+    if wide is not None and len(assignment) > 2 and options is not None:
+        return _wide_floor(assignment, problem, cache if cache is not None else {}, options,
+                           wide)
     if len(assignment) != 2 or len(problem.sides) != 2 or \
             any(o.is_matrix for o in assignment) or \
             assignment[0].vector_log2 == assignment[1].vector_log2:
@@ -803,27 +888,135 @@ def _floor(assignment: Sequence[SideOption], problem: Problem,
     return floor
 
 
-def _fallbacks(plan: Plan | None, store: LinearLayout, options: Sequence[Sequence[SideOption]],
-               problem: Problem, notes: list[str]) -> Plan | None:
+def _wide_floor(assignment: Sequence[SideOption], problem: Problem,
+                cache: dict[tuple[int, int, int, int], int],
+                options: Sequence[Sequence[SideOption]], memo: dict) -> tuple[int, int] | None:
+    """:func:`_floor` of an ``ld/st.shared`` assignment of three or more sides (None when a
+    side has a matrix option or no ``ld/st.shared`` option).
+
+    The same argument as for two sides: the plan gives every side at least its assigned
+    vector, so its accesses are some assignment at least as wide on every side that
+    :func:`~.plans.chain_dims_ok` admits, and each such assignment costs at least its
+    :func:`_paired_floor` (every ``ld/st.shared`` side beside each other one). The floor is
+    the least of those keys, over the lattice of wider assignments: the least at an
+    assignment is the lesser of its own (when admitted) and the least at each one-step
+    wider assignment — each computed once per search (``memo``). None too when the
+    assignment's own paired floor is its ideal key: the floor is then at most that key, and
+    proves nothing."""
+    for o in assignment:
+        if o.geometry is not None:  # a matrix option
+            return None
+    if _paired_key(assignment, problem, cache) <= _ideal(assignment, problem.weights,
+                                                         problem.objective):
+        return None
+    lists = memo.get("lists")
+    if lists is None:
+        lists = memo["lists"] = [sorted((o for o in opts if not o.is_matrix),
+                                        key=lambda o: o.vector_log2) for opts in options]
+    if not all(lists):
+        return None
+    start = []
+    for x, opts in zip(assignment, lists):
+        i = next((i for i, o in enumerate(opts) if o.vector_log2 >= x.vector_log2), None)
+        if i is None:
+            return None
+        start.append(i)
+    floors: dict[tuple[int, ...], tuple[int, int] | None] = memo.setdefault("floors", {})
+
+    def least(idx: tuple[int, ...]) -> tuple[int, int] | None:
+        if idx in floors:
+            return floors[idx]
+        pick = tuple(opts[i] for opts, i in zip(lists, idx))
+        out = _paired_key(pick, problem, cache) if chain_dims_ok(pick, problem) else None
+        for s, i in enumerate(idx):
+            if i + 1 < len(lists[s]):
+                got = least(idx[:s] + (i + 1,) + idx[s + 1:])
+                if got is not None and (out is None or got < out):
+                    out = got
+        floors[idx] = out
+        return out
+
+    return least(tuple(start))
+
+
+class _Fallback:
+    """The layouts :func:`_fallbacks` compares the search's plan with that do not depend on
+    the search — the widest common vector's construction and the simple layouts — each
+    computed at most once per synthesis, so that the search can use their key
+    (:meth:`incumbent`) before :func:`_fallbacks` runs.
+
+    ``prune``: whether :func:`_search` may leave constructions unbuilt (and floors derived
+    for three or more sides); ``since``: the nodes spent when it first left the order of
+    constructions of the unpruned search (None: never)."""
+
+    def __init__(self, store: LinearLayout, options: Sequence[Sequence[SideOption]],
+                 problem: Problem, prune: bool) -> None:
+        self.store, self.options, self.problem, self.prune = store, options, problem, prune
+        self.since: int | None = None
+        self._common: list[Plan | None] = []
+        self._alternative: list[Plan | None] = []
+
+    def left_order(self, problem: Problem) -> None:
+        """Record that the constructions no longer follow the unpruned search's order."""
+        if self.since is None:
+            self.since = problem.nodes_spent
+
+    def common(self) -> Plan | None:
+        """The construction for the widest vector every side shares (None when a side has
+        no ``ld/st.shared`` option or none is built)."""
+        if not self._common:
+            plain = [[o for o in opts if not o.is_matrix] for opts in self.options]
+            found = None
+            if all(plain):
+                for k in range(min(o[0].vector_log2 for o in plain), -1, -1):
+                    found = build_plan([next(o for o in opts if o.vector_log2 == k)
+                                        for opts in plain], self.problem, max_variants=1)
+                    if found is not None:
+                        break
+            self._common.append(found)
+        return self._common[0]
+
+    def alternatives(self, beat: tuple[int, int] | None) -> Plan | None:
+        """:func:`_alternatives` with ``beat`` — or, when :meth:`incumbent` has counted them
+        already (with the common construction's key as ``beat``), that answer: it is the
+        cheapest simple layout whenever that costs less than the common construction, and
+        else costs no less than it, so the candidates' first cheapest is the same."""
+        if self._alternative:
+            return self._alternative[0]
+        return _alternatives(self.store, self.options, self.problem, beat)
+
+    def incumbent(self) -> tuple[int, int] | None:
+        """The least key of the common construction and the simple layouts (None when there
+        is neither). Building them now leaves the unpruned search's order
+        (:meth:`left_order`)."""
+        self.left_order(self.problem)
+        common = self.common()
+        beat = None if common is None else _key(common, self.problem)
+        alt = _alternatives(self.store, self.options, self.problem, beat)
+        self._alternative.append(alt)
+        keys = [k for k in (beat, None if alt is None else _key(alt, self.problem))
+                if k is not None]
+        return min(keys, default=None)
+
+
+def _fallbacks(plan: Plan | None, options: Sequence[Sequence[SideOption]], problem: Problem,
+               notes: list[str], fallback: _Fallback) -> Plan | None:
     """When the search missed its bound: the cheapest of its plan, the ``ld/st.shared``-only
     search (matrix options may have used up the budget), the widest common vector (the Linear
     Layouts paper's objective) and the simple layouts (:func:`_alternatives`) — so the result
-    never costs more than any of them."""
+    never costs more than any of them (the first of the cheapest wins). ``fallback``: the
+    last two (:class:`_Fallback`)."""
     plain = [[o for o in opts if not o.is_matrix] for opts in options]
     candidates: list[Plan] = [] if plan is None else [plan]
     if all(plain) and plain != [list(o) for o in options]:
         alone, _ = _search(plain, problem, prove=False)
         if alone is not None:
             candidates.append(alone)
-    if all(plain):
-        for k in range(min(o[0].vector_log2 for o in plain), -1, -1):
-            common = build_plan([next(o for o in opts if o.vector_log2 == k) for opts in plain],
-                                problem, max_variants=1)
-            if common is not None:
-                candidates.append(common)
-                break
+    common = fallback.common()
+    if common is not None:
+        candidates.append(common)
     beat = min((_key(c, problem) for c in candidates), default=None)
-    alt = _alternatives(store, options, problem, beat)
+    alt = fallback.alternatives(beat)
     if alt is not None:
         candidates.append(alt)
     if not candidates:

@@ -141,3 +141,43 @@ def test_prefixes_are_exactly_the_chains_chain_ok_admits():
             got = [tuple(p) for p in prefixes(assignment, problem)]
             assert len(got) == len(set(got)) and set(got) == want
             checked += 1
+
+
+def test_a_repeated_construction_gives_the_same_plan_and_charges_the_same_nodes():
+    """The segment problems of a search's constructions are remembered (the variants of one
+    assignment often pose the same one): building again, caches warm, gives the same plan
+    and charges the segment search's nodes again, as building from cold does."""
+    import linlayout as ll
+    from linlayout.synthesis.plans import build_plan
+
+    rng = random.Random(11)
+    built = 0
+    while built < 20:
+        store, load, bits, _ = random_pair(rng)
+        layouts = [store, load]
+        while len(layouts) < 3:
+            extra = random_pair(rng, element_bits=(bits,))[1]
+            if extra.out_dims == store.out_dims:
+                layouts.append(extra)
+        model = bank_model(bits)
+        sides = tuple(distributed_columns(ly, "store" if i == 0 else "load", model.warp_log2)
+                      for i, ly in enumerate(layouts))
+        regs = tuple(tuple(f2.echelon(s.register)) for s in sides)
+        d = store.total_out_bits
+
+        def fresh():
+            return Problem(sides=sides, regs=regs, model=model, d=d,
+                           dim_bits=tuple(store.out_bits(n) for n in store.out_dim_names),
+                           weights=(1,) * len(sides))
+
+        opts = [side_options(i, sides[i], regs[i], model, d) for i in range(len(sides))]
+        for assignment in list(itertools.product(*opts))[:6]:
+            if not chain_dims_ok(assignment, fresh()):
+                continue
+            ll.clear_caches()
+            cold = fresh()
+            want = build_plan(assignment, cold)
+            warm = fresh()
+            assert build_plan(assignment, warm) == want
+            assert warm.nodes_spent == cold.nodes_spent
+            built += 1

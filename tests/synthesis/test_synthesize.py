@@ -636,3 +636,79 @@ def test_paired_bound_is_never_above_a_layouts_cost():
                                          instruction=instr)
                           for side, instr in ((store, "st.shared"), (load, "ld.shared"))])
             assert cost >= bound, (cols, cost, bound)
+
+
+def _triton_tiles(count: int, nloads: int, seed: int) -> list[tuple]:
+    """``count`` random Triton tiles (store, loads, element_bits) read by ``nloads`` loads."""
+    from linlayout.triton.encodings.sampling import random_pair as triton_pair
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        store, load, bits, _ = triton_pair(rng)
+        loads = [load]
+        while len(loads) < nloads:
+            _, other, _, _ = triton_pair(rng, element_bits=(bits,))
+            if other.out_dims == store.out_dims:
+                loads.append(other)
+        out.append((store, loads, bits))
+    return out
+
+
+def _records(tiles: list[tuple], **kw) -> list:
+    out = []
+    for store, loads, bits in tiles:
+        ll.clear_caches()
+        r = synthesize_swizzle(store, loads, element_bits=bits, **kw)
+        out.append((r.layout, r.store, r.loads, r.optimal, r.bound, r.notes))
+    return out
+
+
+@pytest.mark.parametrize("nloads, node_limit", [(3, 200_000), (4, 200_000), (4, 40)])
+def test_pruned_search_gives_the_unpruned_result(monkeypatch, nloads, node_limit):
+    """The search leaves constructions unbuilt only where their floors prove the result
+    cannot change (three or more sides: the floor over every wider assignment; at the end:
+    the fallback layouts' key): on random multi-load Triton tiles every result — layout,
+    reports, optimality, bound, notes — is the one the unpruned search gives, with fewer
+    constructions in all (a tight node budget included: there the search falls back to
+    the unpruned order whenever the budget was used after pruning)."""
+    from linlayout.synthesis import synthesize as mod
+
+    tiles = _triton_tiles(30 if nloads == 3 else 12, nloads, seed=3 + nloads)
+    built = [0]
+    real = mod.build_plan
+
+    def counted(*args, **kw):
+        built[0] += 1
+        return real(*args, **kw)
+
+    monkeypatch.setattr(mod, "build_plan", counted)
+    pruned = _records(tiles, node_limit=node_limit)
+    fewer = built[0]
+    built[0] = 0
+    monkeypatch.setattr(mod, "PRUNE", False)
+    unpruned = _records(tiles, node_limit=node_limit)
+    assert pruned == unpruned
+    assert fewer < built[0]
+
+
+@pytest.mark.parametrize("node_limit", [30, 50_000])
+def test_pruned_search_gives_the_unpruned_result_where_segments_are_searched(monkeypatch,
+                                                                             node_limit):
+    """Random layouts read by two to four loads, where the exact segment search runs (and,
+    with a budget of 30 nodes, runs out): where its budget was used after the pruned search
+    left the order of constructions, the search runs again in order, so every result is the
+    unpruned one."""
+    from linlayout.synthesis import synthesize as mod
+
+    rng = random.Random(21)
+    tiles = []
+    for _ in range(30):
+        out_bits = random_out_bits(rng, rng.randint(6, 10))
+        store, load = random_pair(rng, out_bits, unit=rng.random() < 0.5, warp_bits=0)
+        loads = [load] + [random_pair(rng, out_bits, unit=rng.random() < 0.5, warp_bits=0)[1]
+                          for _ in range(rng.randint(1, 3))]
+        tiles.append((store, loads, rng.choice([8, 16, 32])))
+    pruned = _records(tiles, node_limit=node_limit)
+    monkeypatch.setattr(mod, "PRUNE", False)
+    assert pruned == _records(tiles, node_limit=node_limit)
