@@ -492,10 +492,9 @@ def _kernel_shared(p: dict) -> dict:
 
 
 def _keep(shared_convert: bool):
-    """Which register opcodes are compared: only the exchanges next to a convert that goes
-    through shared memory (the packing of its vectors is not modelled), else all."""
-    if shared_convert:
-        return lambda op: bool(SHUFFLE_OPS.match(op))
+    """Which register opcodes are compared: all of them, next to a convert that goes through
+    shared memory too (the ``prmt``/``v_perm`` packing its vectors is modelled:
+    :mod:`linlayout.lowering.round_trip_pack`)."""
     return lambda op: True
 
 
@@ -541,7 +540,7 @@ def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
         seen["registers"].update(summarise(counts, amd, keep)["registers"])
         packing.update({k: v for k, v in counts.items() if not keep(_register(k))})
     rest = [o for o in ops if o["op"] in ("reduce", "scan") and o.get("source") not in cvt_lines]
-    shuffles = _keep(True)
+    shuffles = lambda op: bool(SHUFFLE_OPS.match(op))  # noqa: E731
     pred["registers"].update(summarise(
         [i for i in _instructions(rest) if i[0] == "register"], amd, shuffles)["registers"])
     # tensor-memory ops broadcast a warp-uniform value with one shfl.sync.idx of their own
