@@ -3,8 +3,9 @@
 ``papers/triton_lowering/shuffle_probes.py [--amd]`` with Triton 3.9): for every compiled
 ``convert_layout``, ``tt.reduce``, ``tt.scan`` and ``tt.gather``, the path and the register
 instructions ``check`` predicts (each convert told which global load produced its source)
-equal the PTX/AMDGCN lines attributed to the op. Known differences are strict xfails with
-their reason (``tests/data/known_mismatches.json``)."""
+equal the PTX/AMDGCN lines attributed to the op — for a convert through shared memory, the
+byte permutes packing its round trip (``linlayout.lowering.round_trip_pack``). Known
+differences are strict xfails with their reason (``tests/data/known_mismatches.json``)."""
 
 from __future__ import annotations
 
