@@ -37,7 +37,10 @@ thread. Next to a convert that goes through shared memory every register instruc
 compared too: the ``prmt``/``v_perm`` packing and unpacking of its vectors is modelled
 (:mod:`linlayout.lowering.round_trip_pack`). Exits 1 on a difference not listed in
 ``tests/data/known_mismatches.json`` (set ``cvt_heldout``). ``--seed N`` compiles a fresh
-draw with another seed and compares it, writing nothing (held-out checks of a new rule).
+draw with another seed and compares it, writing nothing (held-out checks of a new rule);
+``--roundtrip`` writes (or with ``--check``/``--compare-only`` compares) the round-trip set
+``tests/data/triton_cvt_roundtrip_probes.json.gz`` (:data:`ROUNDTRIP_DRAW`, drawn after the
+round-trip packing rules; known mismatches in set ``cvt_roundtrip``).
 """
 
 from __future__ import annotations
@@ -55,6 +58,11 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 OUT = ROOT / "tests" / "data" / "triton_cvt_heldout_probes.json.gz"
+#: ``--roundtrip``: a second draw (seed, Gluon and ``tl`` probes), made after the round-trip
+#: packing rules (``linlayout.lowering.round_trip_pack``), keeping the probes with an 8- or
+#: 16-bit convert through shared memory.
+ROUNDTRIP_OUT = ROOT / "tests" / "data" / "triton_cvt_roundtrip_probes.json.gz"
+ROUNDTRIP_DRAW = (7331, 160, 40)
 SEED = 2651
 N_GLUON = int(os.environ.get("N_GLUON", 180))
 N_TL = int(os.environ.get("N_TL", 90))
@@ -558,13 +566,25 @@ def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
     return tidy(pred), tidy(seen), empty, dict(packing)
 
 
-def compare(data: dict) -> int:
+def round_trips(data: dict) -> dict:
+    """``data`` keeping only the probes where ``check`` sends an 8- or 16-bit convert through
+    shared memory."""
+    keep = {}
+    for name, p in data["probes"].items():
+        ops = check_json(p["ttgir"])["ops"]
+        if any(o["kind"] == "convert" and o["uses_shared_memory"] and o["element_bits"] in (8, 16)
+               for o in ops):
+            keep[name] = p
+    return {**data, "probes": keep}
+
+
+def compare(data: dict, known_set: str = "cvt_heldout") -> int:
     """Print every probe whose prediction differs, a tally by target and family; the number of
-    differences not listed in ``tests/data/known_mismatches.json`` (set ``cvt_heldout``)."""
+    differences not listed in ``tests/data/known_mismatches.json`` (set ``known_set``)."""
     import json
 
     known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
-        encoding="utf-8")).get("cvt_heldout", {})
+        encoding="utf-8")).get(known_set, {})
     bad = 0
     tally: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
@@ -604,7 +624,20 @@ def main(argv: list[str] | None = None) -> int:
                          "nothing (no Triton needed)")
     ap.add_argument("--seed", type=int, default=None,
                     help="compile a fresh draw with this seed and compare it; write nothing")
+    ap.add_argument("--roundtrip", action="store_true",
+                    help="the round-trip set (ROUNDTRIP_DRAW, 8/16-bit converts through shared "
+                         "memory) instead")
     args = ap.parse_args(argv)
+    if args.roundtrip:
+        global N_GLUON, N_TL
+        out, known = ROUNDTRIP_OUT, "cvt_roundtrip"
+        if args.compare_only:
+            return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), known) else 0
+        os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+        seed, N_GLUON, N_TL = ROUNDTRIP_DRAW
+        data = round_trips(build(seed))
+        rc = write_or_check(out, data, args.check)
+        return rc or (1 if compare(data, known) else 0)
     if args.seed is not None:
         os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
         return 1 if compare(build(args.seed)) else 0
