@@ -6,9 +6,7 @@ instructions it emits. On the shared path the scratch layout is Triton's own
 (:func:`~linlayout.lowering.triton_scratch_layout`, ``transferWithinBlockSwizzling``) and each
 side is lowered through it as a ``local_store``/``local_load``
 (:func:`~linlayout.synthesis.lowered.lower_sides`: ``ld/st.shared`` at Triton's vector, or
-``ldmatrix``/``stmatrix``), then counted exactly on the bank model, with the byte permutes
-that pack 8/16-bit elements around it (:mod:`~linlayout.lowering.round_trip_pack`). A
-conversion in ``r``
+``ldmatrix``/``stmatrix``), then counted exactly on the bank model. A conversion in ``r``
 rounds (the scratch layout's ``reps``) issues a barrier after each store and one before each
 later store: ``2r − 1`` ``bar.sync``.
 
@@ -25,10 +23,8 @@ from typing import Any
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..lowering import Target, convert_path, triton_scratch_layout
-from ..lowering.round_trip_pack import round_trip_permutes
 from ..lowering.scratch import drop_broadcast_registers
 from ..lowering.target import target_for
-from ..lowering.vectorise import access_map
 from ..synthesis.lowered import lower_sides
 from ..synthesis.transfer import Transfer
 from .._checks import instance_of, string
@@ -191,18 +187,6 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
         kinds["st.shared" if s.side == "store" else "ld.shared"] += \
             s.report.instructions_per_warp
         wavefronts += s.report.wavefronts_per_warp
-    lean = drop_broadcast_registers(src)
-    try:
-        packing = round_trip_permutes(
-            lean, access_map(lean, _offsets(plan.memory), bits),
-            tuple(s.emitted for s in sides if s.side == "store"),
-            tuple(s.emitted for s in sides if s.side != "store"), bits, target, source_load,
-            packed_source)
-    except LayoutError:
-        packing = ()
-    for e in packing:  # the byte permutes packing the round trip, as check counts them
-        opcodes[e.opcode] = opcodes.get(e.opcode, 0) + e.per_thread
-        kinds[kind_of(e.opcode)] += e.per_thread
     return TritonChoice(target.name, "shared",
                         f"a round trip through Triton's scratch layout ({rounds}: "
                         f"{plan.store_tile} store, {plan.load_tile} load)", opcodes, kinds,

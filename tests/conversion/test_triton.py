@@ -127,25 +127,3 @@ def test_a_truncated_source_is_priced_as_triton_packs_it():
     assert packed.best.cost <= packed.triton.cost
     with pytest.raises(LayoutError, match="packed_source"):
         plan_conversion(src, dst, 16, hardware=AMD_CDNA3, packed_source=1)
-
-
-@pytest.mark.parametrize("bits,target", [(8, "cuda:90"), (8, "cuda:80"), (16, "hip:gfx942"),
-                                         (8, "hip:gfx950"), (32, "cuda:90")])
-def test_a_round_trip_is_priced_with_the_permutes_check_counts(bits, target):
-    from linlayout.check.shared_memory.predict import predict_convert
-    from linlayout.hardware import AMD_CDNA3
-    from linlayout.lowering import Target
-    # rows of 4 elements, lanes rearranged: 4-byte vectors on both sides
-    src = _lay(blocked([1, 4], [8, 4], [4, 1], [1, 0]), [32, 32])
-    dst = _lay(blocked([1, 4], [4, 8], [1, 4], [1, 0]), [32, 32])
-    hw = AMD_CDNA3 if target.startswith("hip") else None
-    if hw is not None:
-        src = _lay(blocked([1, 4], [16, 4], [4, 1], [1, 0]), [64, 64])
-        dst = _lay(blocked([4, 1], [4, 16], [4, 1], [0, 1]), [64, 64])
-    t = plan_conversion(src, dst, bits, hardware=hw, target=target).triton
-    assert t.path == "shared"
-    want = {e.opcode: e.per_thread for e in
-            predict_convert(src, dst, bits, Target.parse(target)).registers}
-    assert {op: n for op, n in t.opcodes.items() if kind_of(op) == "prmt"} == want
-    assert t.instructions["prmt"] == sum(want.values())
-    assert (bits == 32) == (not want)
