@@ -161,8 +161,8 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
                      if g.prediction is not None and g.op.short == "async_copy_global_to_local"}
     shared_vectors: dict[int, int] = {}
     sources = load_sources(module, axis)
-    for a, pred in predict_module(module, target, async_vectors, sources,
-                                  truncated_sources(module)):
+    truncated = truncated_sources(module)
+    for a, pred in predict_module(module, target, async_vectors, sources, truncated):
         if not isinstance(pred, LayoutError) and a.op == "async_copy_global_to_local":
             for side in pred.sides:
                 if side.emitted.opcode.startswith("cp.async") and side.emitted.vector_elems:
@@ -178,7 +178,8 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
                 and a.distributed is not None and a.destination is not None:
             saving = convert_saving(a.distributed.layout, a.destination.layout,
                                     max(8, a.element_bits), target, hw,
-                                    sources.get(a.operands[0]) if a.operands else None)
+                                    sources.get(a.operands[0]) if a.operands else None,
+                                    bool(a.operands) and a.operands[0] in truncated)
             if saving is not None:
                 r = replace(r, convert_saving=saving)
         if a.kind in ("store", "load") and r.degree is not None \

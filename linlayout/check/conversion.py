@@ -79,13 +79,16 @@ class ConvertSaving:
 
 def convert_saving(src: LinearLayout, dst: LinearLayout, element_bits: int, target: Target,
                    hardware: HardwareModel,
-                   source_load: tuple[int, int] | None = None) -> ConvertSaving | None:
+                   source_load: tuple[int, int] | None = None,
+                   packed_source: bool = False) -> ConvertSaving | None:
     """linlayout's register or shuffle plan for ``src → dst`` when it costs less than
     Triton's path on ``target``, else None (also when the pair is outside
     :func:`~linlayout.plan_conversion`'s domain: data crossing warps, other element widths,
     a target whose warp size differs from ``hardware``'s). ``source_load``: the producing
     global load's ``(dim, contiguity_elems)``, as the convert's own prediction takes it, so
-    Triton's path is costed as ``check`` counts it.
+    Triton's path is costed as ``check`` counts it. ``packed_source``: the operand is a float
+    truncation to 16 bits (:func:`linlayout.check.registers.truncated_sources`), whose packing
+    is free on AMD — for Triton's path and the plan alike, as the convert's own prediction.
 
     Source: :func:`linlayout.plan_conversion` (its ``triton`` entry:
     :func:`linlayout.lowering.convert_path` and Triton's scratch layout as lowered).
@@ -94,11 +97,11 @@ def convert_saving(src: LinearLayout, dst: LinearLayout, element_bits: int, targ
         problem = ConversionProblem.make(src, dst, element_bits, hardware)
         if warp_map(problem) is None:
             return None  # only shared memory applies: Alternative's job
-        if convert_path(src, dst, element_bits, target, source_load).path in ("none",
-                                                                              "registers"):
+        if convert_path(src, dst, element_bits, target, source_load,
+                        packed_source=packed_source).path in ("none", "registers"):
             return None  # Triton moves nothing: no plan is cheaper
         plan = plan_conversion(src, dst, element_bits, hardware=hardware, target=target,
-                               source_load=source_load)
+                               source_load=source_load, packed_source=packed_source)
     except LayoutError:
         return None
     t, best, saving = plan.triton, plan.best, plan.saving

@@ -178,7 +178,8 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                     hardware: HardwareModel | None = None,
                     weights: Mapping[str, float] | None = None,
                     target: Target | str | None = None,
-                    source_load: tuple[int, int] | None = None) -> ConversionPlan:
+                    source_load: tuple[int, int] | None = None,
+                    packed_source: bool = False) -> ConversionPlan:
     """Plan a layout conversion on every path and pick the cheapest.
 
     Args:
@@ -200,6 +201,9 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
             on AMD, packing 8/16-bit elements for a shuffle is then free where the load
             already packed them, for Triton's path and the stage plan alike. None: any other
             producer (one element per register).
+        packed_source: the source is a float truncation of 32-bit values to 16 bits (AMD:
+            the truncation builds the packed registers, so packing for a shuffle is free),
+            as :func:`~linlayout.lowering.convert_path` and ``check`` take it.
 
     Returns:
         A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path,
@@ -209,8 +213,11 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
     Raises:
         LayoutError: bad layouts or sizes (:meth:`ConversionProblem.make`), block bases that
             differ (a conversion across CTAs), bad weights, an unknown target or one whose
-            warp size differs from the hardware model's, or a bad ``source_load``.
+            warp size differs from the hardware model's, a bad ``source_load``, or
+            ``packed_source`` not a bool.
     """
+    if not isinstance(packed_source, bool):
+        raise LayoutError(f"packed_source must be True or False, got {packed_source!r}")
     problem = ConversionProblem.make(src, dst, element_bits, hardware)
     ws = resolve_weights(weights)
     tgt = resolve_conversion_target(target, problem)
@@ -219,7 +226,7 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                           "differ): converting across CTAs needs distributed shared memory, "
                           "which is not modelled; give layouts with the same block bases")
     source_load = check_source_load(source_load, problem.src)
-    paths = (_registers(problem, ws), _shuffle(problem, ws, tgt, source_load),
+    paths = (_registers(problem, ws), _shuffle(problem, ws, tgt, source_load, packed_source),
              _shared(problem, ws, tgt))
     feasible = [p for p in paths if p.feasible]
     best = min(feasible, key=lambda p: p.cost)  # the shared-memory path always applies
@@ -232,7 +239,7 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
     else:
         argument = ("a plan below its cost is not ruled out: "
                     + ", ".join(f"{p.path}'s bound is {p.bound:g}" for p in rivals))
-    triton = triton_choice(problem, tgt, ws, source_load)
+    triton = triton_choice(problem, tgt, ws, source_load, packed_source)
     optimal = not rivals
     if triton.cost is not None and triton.cost < best.cost - 1e-9:
         # the families hold Triton's constructions, so this is a gap in the model: say so
@@ -274,7 +281,8 @@ def _threads_hold_theirs(problem: ConversionProblem) -> bool:
 
 
 def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
-             source_load: tuple[int, int] | None = None) -> PathPlan:
+             source_load: tuple[int, int] | None = None,
+             packed_source: bool = False) -> PathPlan:
     if warp_map(problem) is None:
         return PathPlan("shuffle", False, "some warp needs an element another warp holds "
                         "(the warp or block columns differ)", bound_note="does not apply")
@@ -290,7 +298,8 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
             bound_cost += merges * min(ws["selp"], ws["prmt"] / (d - 1))
             note += (f"; some dst register draws on {merges + 1} classes of src registers "
                      f"across the lanes: selp + {d - 1}·prmt ≥ {merges}")
-    elif problem.element_bits in (8, 16) and _one_element_per_register(problem, source_load):
+    elif problem.element_bits in (8, 16) and not packed_source \
+            and _one_element_per_register(problem, source_load):
         packed = amd_packing_bound(problem, ws)
         if packed > bound_cost + 1e-9:
             bound_cost = packed
@@ -301,7 +310,7 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
     if tables is not None:
         counts = _counts(**tables.instructions)
         candidates.append((path_cost(counts, 0, ws), 0, "tables", tables))
-    stages = plan_stages(problem, target, source_load)
+    stages = plan_stages(problem, target, source_load, packed_source)
     try:
         if stages is not None and not execute_plan(problem, stages).correct:
             stages = None  # the modelled stages do not reach dst on this pair (see .stages)

@@ -81,7 +81,8 @@ class StagePlan:
 
 
 def plan_stages(problem: ConversionProblem, target: Target | str,
-                source_load: tuple[int, int] | None = None) -> StagePlan | None:
+                source_load: tuple[int, int] | None = None,
+                packed_source: bool = False) -> StagePlan | None:
     """The stage plan of ``problem`` counted on ``target``, or None when data must cross
     warps or the in-warp conversion is not a permutation of register and lane bits.
 
@@ -89,6 +90,8 @@ def plan_stages(problem: ConversionProblem, target: Target | str,
     with consecutive addresses along out dim ``dim`` — on AMD, packing 8/16-bit elements
     then costs what :func:`~linlayout.lowering.convert.convert_path` says for the same
     convert (:mod:`~linlayout.lowering.amd_pack`); None: one element per register.
+    ``packed_source``: the source is a float truncation to 16 bits, whose packed registers
+    cost nothing to build (AMD; :func:`~linlayout.lowering.convert.convert_path`).
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
@@ -112,7 +115,8 @@ def plan_stages(problem: ConversionProblem, target: Target | str,
     if not target.is_nvidia and problem.element_bits in (8, 16):
         words = source_words(problem.src, problem.element_bits,
                              *(source_load if source_load is not None else ()))
-    opcodes = {e.opcode: e.per_thread for e in shuffle_instructions(low, target, words)}
+    opcodes = {e.opcode: e.per_thread
+               for e in shuffle_instructions(low, target, words, packed_source=packed_source)}
     kinds = dict.fromkeys(KINDS, 0)
     for op, n in opcodes.items():
         kinds[kind_of(op)] += n

@@ -119,7 +119,8 @@ def _offsets(memory: LinearLayout) -> LinearLayout:
 
 def triton_choice(problem: ConversionProblem, target: Target | str,
                   weights: Mapping[str, float] | None = None,
-                  source_load: tuple[int, int] | None = None) -> TritonChoice:
+                  source_load: tuple[int, int] | None = None,
+                  packed_source: bool = False) -> TritonChoice:
     """Triton 3.9's path for ``problem`` on ``target`` and its cost under ``weights``.
 
     Args:
@@ -130,13 +131,16 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
         source_load: ``(dim, contiguity_elems)`` of the global load that produced the
             source, as :func:`~linlayout.lowering.convert_path` takes it (AMD packing); None:
             any other producer. ``check`` passes the same, so both count one convert alike.
+        packed_source: the source is a float truncation of 32-bit values to 16 bits, which
+            builds its packed registers itself (AMD: no ``v_perm_b32`` to pack for a shuffle;
+            :func:`~linlayout.lowering.convert_path`'s ``packed_source``).
 
     Returns:
         A :class:`TritonChoice` (``cost`` None when Triton's instructions are not modelled).
 
     Raises:
         LayoutError: ``problem`` not a ConversionProblem, an unknown target, bad weights, a
-            bad ``source_load``.
+            bad ``source_load``, ``packed_source`` not a bool.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``,
     ``transferWithinBlockSwizzling``) and ``lib/Tools/GenericSwizzling.cpp``, Triton 3.9.
@@ -145,7 +149,7 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
     target = Target.parse(target)
     weights = resolve_weights(weights)
     src, dst, bits = problem.src, problem.dst, problem.element_bits
-    cp = convert_path(src, dst, bits, target, source_load)
+    cp = convert_path(src, dst, bits, target, source_load, packed_source=packed_source)
     if cp.path in ("none", "registers"):
         what = "the layouts are equal: no code" if cp.path == "none" else \
             "register renaming in each thread: no instructions"

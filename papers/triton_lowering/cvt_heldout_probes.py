@@ -33,9 +33,14 @@ compares the register instructions of its ``"space": "register"`` entries on eac
 scans with the rest of the kernel's (their selects and packing are not modelled), and the
 shared-memory instructions with the whole kernel's (LLVM may sink a convert's loads to the
 store's line): NVIDIA by width (``ld.shared/16B``, ``ldmatrix...x4``), AMD by LDS bytes per
-thread. Next to a convert that goes through shared memory only exchanges are compared: the
-``prmt``/``v_perm`` packing its vectors is not modelled (counted and printed apart). Exits 1
-on a difference not listed in ``tests/data/known_mismatches.json`` (set ``cvt_heldout``).
+thread. Next to a convert that goes through shared memory every register instruction is
+compared too: the ``prmt``/``v_perm`` packing and unpacking of its vectors is modelled
+(:mod:`linlayout.lowering.round_trip_pack`). Exits 1 on a difference not listed in
+``tests/data/known_mismatches.json`` (set ``cvt_heldout``). ``--seed N`` compiles a fresh
+draw with another seed and compares it, writing nothing (held-out checks of a new rule);
+``--roundtrip`` writes (or with ``--check``/``--compare-only`` compares) the round-trip set
+``tests/data/triton_cvt_roundtrip_probes.json.gz`` (:data:`ROUNDTRIP_DRAW`, drawn after the
+round-trip packing rules; known mismatches in set ``cvt_roundtrip``).
 """
 
 from __future__ import annotations
@@ -53,6 +58,11 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 OUT = ROOT / "tests" / "data" / "triton_cvt_heldout_probes.json.gz"
+#: ``--roundtrip``: a second draw (seed, Gluon and ``tl`` probes), made after the round-trip
+#: packing rules (``linlayout.lowering.round_trip_pack``), keeping the probes with an 8- or
+#: 16-bit convert through shared memory.
+ROUNDTRIP_OUT = ROOT / "tests" / "data" / "triton_cvt_roundtrip_probes.json.gz"
+ROUNDTRIP_DRAW = (7331, 160, 40)
 SEED = 2651
 N_GLUON = int(os.environ.get("N_GLUON", 180))
 N_TL = int(os.environ.get("N_TL", 90))
@@ -492,15 +502,14 @@ def _kernel_shared(p: dict) -> dict:
 
 
 def _keep(shared_convert: bool):
-    """Which register opcodes are compared: only the exchanges next to a convert that goes
-    through shared memory (the packing of its vectors is not modelled), else all."""
-    if shared_convert:
-        return lambda op: bool(SHUFFLE_OPS.match(op))
+    """Which register opcodes are compared: all of them, next to a convert that goes through
+    shared memory too (the ``prmt``/``v_perm`` packing its vectors is modelled:
+    :mod:`linlayout.lowering.round_trip_pack`)."""
     return lambda op: True
 
 
 def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
-    """(predicted, observed, convert lines without instructions, packing not compared) for one
+    """(predicted, observed, convert lines without instructions, opcodes not compared) for one
     probe, from ``check --json``. ``g_`` probes: the convert's line. ``t_`` kernels: register
     instructions on the script lines holding a convert or a gather, the exchanges of reduces
     and scans over the rest of the kernel (their selects are not modelled; Triton's
@@ -541,7 +550,7 @@ def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
         seen["registers"].update(summarise(counts, amd, keep)["registers"])
         packing.update({k: v for k, v in counts.items() if not keep(_register(k))})
     rest = [o for o in ops if o["op"] in ("reduce", "scan") and o.get("source") not in cvt_lines]
-    shuffles = _keep(True)
+    shuffles = lambda op: bool(SHUFFLE_OPS.match(op))  # noqa: E731
     pred["registers"].update(summarise(
         [i for i in _instructions(rest) if i[0] == "register"], amd, shuffles)["registers"])
     # tensor-memory ops broadcast a warp-uniform value with one shfl.sync.idx of their own
@@ -557,22 +566,29 @@ def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
     return tidy(pred), tidy(seen), empty, dict(packing)
 
 
-def compare(data: dict) -> int:
+def round_trips(data: dict) -> dict:
+    """``data`` keeping only the probes where ``check`` sends an 8- or 16-bit convert through
+    shared memory."""
+    keep = {}
+    for name, p in data["probes"].items():
+        ops = check_json(p["ttgir"])["ops"]
+        if any(o["kind"] == "convert" and o["uses_shared_memory"] and o["element_bits"] in (8, 16)
+               for o in ops):
+            keep[name] = p
+    return {**data, "probes": keep}
+
+
+def compare(data: dict, known_set: str = "cvt_heldout") -> int:
     """Print every probe whose prediction differs, a tally by target and family; the number of
-    differences not listed in ``tests/data/known_mismatches.json`` (set ``cvt_heldout``)."""
+    differences not listed in ``tests/data/known_mismatches.json`` (set ``known_set``)."""
     import json
 
     known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
-        encoding="utf-8")).get("cvt_heldout", {})
+        encoding="utf-8")).get(known_set, {})
     bad = 0
     tally: collections.Counter = collections.Counter()
-    unmodelled: collections.Counter = collections.Counter()
-    unmodelled_ops: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
-        pred, seen, empty, packing = prediction(p, name)
-        if packing:
-            unmodelled[p["target"].startswith("cuda")] += 1
-            unmodelled_ops.update(packing)
+        pred, seen, empty, _ = prediction(p, name)
         same = pred == seen and not empty
         family = "_".join(name.split("_")[:2])
         tally[(p["target"], family, same)] += 1
@@ -589,8 +605,6 @@ def compare(data: dict) -> int:
     for label, tab in (("target", by_target), ("family", by_family)):
         for key in sorted({k for k, _ in tab}):
             print(f"{label} {key}: {tab[(key, True)]} equal, {tab[(key, False)]} not")
-    print(f"shared-memory converts with packing (not compared): NVIDIA {unmodelled[True]}, "
-          f"AMD {unmodelled[False]} probes; {dict(sorted(unmodelled_ops.items()))}")
     total = sum(tally.values())
     print(f"all: {sum(n for (_, _, s), n in tally.items() if s)} of {total} equal")
     return bad
@@ -608,7 +622,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare-only", action="store_true",
                     help="compare the committed fixture with check's prediction; compile "
                          "nothing (no Triton needed)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="compile a fresh draw with this seed and compare it; write nothing")
+    ap.add_argument("--roundtrip", action="store_true",
+                    help="the round-trip set (ROUNDTRIP_DRAW, 8/16-bit converts through shared "
+                         "memory) instead")
     args = ap.parse_args(argv)
+    if args.roundtrip:
+        global N_GLUON, N_TL
+        out, known = ROUNDTRIP_OUT, "cvt_roundtrip"
+        if args.compare_only:
+            return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), known) else 0
+        os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+        seed, N_GLUON, N_TL = ROUNDTRIP_DRAW
+        data = round_trips(build(seed))
+        rc = write_or_check(out, data, args.check)
+        return rc or (1 if compare(data, known) else 0)
+    if args.seed is not None:
+        os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+        return 1 if compare(build(args.seed)) else 0
     if args.compare_only:
         return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")

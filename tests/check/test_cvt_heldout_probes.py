@@ -46,3 +46,21 @@ def test_the_set_reaches_every_path_target_and_family():
     families = Counter("_".join(n.split("_")[:2]) for n in data)
     assert set(families) == {"g_warp", "g_cross", "g_blocked", "g_slice", "g_mma", "t_trans",
                              "t_join", "t_split", "t_softmax", "t_cumsum", "t_gather", "t_dot"}
+
+
+@pytest.mark.parametrize("case", cases("cvt_roundtrip"))
+def test_round_trip_packing_equals_tritons_assembly(case):
+    """The round-trip set (``--roundtrip``, drawn after the packing rules of
+    ``linlayout.lowering.round_trip_pack``): every probe has an 8- or 16-bit convert through
+    shared memory, whose byte permutes are compared with the rest."""
+    pred, seen, uncounted, _ = PROBES.prediction(entries("cvt_roundtrip")[case], case)
+    assert not uncounted
+    assert pred == seen
+
+
+def test_the_round_trip_set_reaches_every_width_and_vendor():
+    data = entries("cvt_roundtrip")
+    assert len(data) >= 40
+    assert {e["target"] for e in data.values()} >= {"cuda80", "cuda90", "cuda100", "gfx942",
+                                                     "gfx950"}
+    assert {n.split("_")[2] for n in data} >= {"b8", "b16"}

@@ -110,3 +110,20 @@ def test_matrix_scratch_is_planned_as_cheap_as_tritons(target):
     assert shared.method == "matrix" and "ldmatrix" in shared.plan.load.instruction
     assert shared.cost == shared.bound == plan.triton.cost == 40 and plan.optimal
     assert execute_shared(plan.problem, shared.plan.layout).correct
+
+
+def test_a_truncated_source_is_priced_as_triton_packs_it():
+    # gfx942: a 16-bit convert whose operand is an f32 truncation packs its pairs for free, so
+    # Triton's path costs the 8 v_perm_b32 less; the plan's own stages price it alike
+    from tests.lowering.warp_pairs import layout
+    src = layout([1, 256, 16, 128], [64, 2, 8, 32, 4, 512], [], 6, 4)
+    dst = layout([1, 256, 16, 2], [64, 128, 8, 32, 4, 512], [], 6, 4)
+    loose = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target="hip:gfx942")
+    packed = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target="hip:gfx942",
+                             packed_source=True)
+    assert packed.triton.opcodes == {"v_cndmask_b32": 12, "v_mov_b32_dpp": 4}
+    assert loose.triton.opcodes == packed.triton.opcodes | {"v_perm_b32": 8}
+    assert packed.triton.cost < loose.triton.cost
+    assert packed.best.cost <= packed.triton.cost
+    with pytest.raises(LayoutError, match="packed_source"):
+        plan_conversion(src, dst, 16, hardware=AMD_CDNA3, packed_source=1)

@@ -40,6 +40,7 @@ from ...lowering.names import amd_lds, nvidia_ld_st
 from ...lowering.vectorise import access_map, largest_vectorisation
 from .reduce import kept_reloads, reduce_steps
 from .scan import scan_shape, scan_sides
+from ...lowering.round_trip_pack import round_trip_permutes
 from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from ...lowering.target import Target
 from ...lowering.vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
@@ -293,12 +294,16 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
         return _in_registers(src, dst, element_bits, target, source_load, packed_source)
     plan = triton_scratch_layout(src, dst, element_bits,
                                  **target.scratch_options())
-    st = _scratch_side("store", drop_broadcast_registers(src), plan, plan.store_tile,
-                       element_bits, target)
+    lean_src = drop_broadcast_registers(src)
+    st = _scratch_side("store", lean_src, plan, plan.store_tile, element_bits, target)
     ld = _scratch_side("load", drop_broadcast_registers(dst), plan, plan.load_tile,
                        element_bits, target)
     note = f"Triton's scratch layout: {plan.reps} round{'s' if plan.reps > 1 else ''}"
-    return Prediction(st + ld, note, plan)
+    packing = round_trip_permutes(
+        lean_src, access_map(lean_src, to_offsets(plan.memory), element_bits),
+        tuple(s.emitted for s in st), tuple(s.emitted for s in ld), element_bits, target,
+        source_load, packed_source)
+    return Prediction(st + ld, note, plan, registers=packing)
 
 
 def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,

@@ -1,0 +1,127 @@
+"""The register instructions that pack and unpack 8- and 16-bit elements around a convert's
+round trip through shared memory.
+
+Triton 3.9's ``transferWithinBlockSwizzling`` (``ConvertLayoutOpToLLVM.cpp``) stores each
+vector of the scratch layout with ``lowerLdStShared``: the elements of one vector are put
+into an LLVM vector with ``insertelement`` and stored whole (the NVIDIA target bitcasts a
+vector of sub-32-bit elements to 32-bit words for ``st.shared.v*.b32``); the load side
+loads a vector and takes its elements out with ``extractelement``. Triton emits no packing
+instruction of its own: what the PTX/AMDGCN spends is LLVM's instruction selection of those
+vector builds and extracts, modelled here as measured on compiled code
+(``papers/triton_lowering/cvt_heldout_probes.py``; LLVM, not Triton):
+
+* NVIDIA, 16-bit elements: nothing (a ``<2 x i16>`` word is one ``mov.b32 {lo, hi}``).
+* NVIDIA, 8-bit elements, store: three ``prmt.b32`` per 32-bit word stored (two byte pairs
+  and one join: NVPTX's ``BUILD_VECTOR`` of ``v4i8``), whenever a store moves 4 bytes or
+  more (``st.shared.b32``/``.v2``/``.v4``, ``stmatrix``); a 2-byte ``st.shared.v2.b8`` packs
+  nothing.
+* NVIDIA, 8-bit elements, load: four ``prmt.b32`` per 32-bit word of a multi-word load
+  (``ld.shared.v2.b32``/``.v4.b32``: one byte extract each); a scalar ``ld.shared.b32``,
+  ``ldmatrix`` and sub-word loads spend nothing at the convert.
+* AMD: each stored 32-bit word is assembled as the shuffle path's packed registers are
+  (:func:`~linlayout.lowering.amd_pack.pack_permutes`, by where the producer left the
+  elements: :func:`~linlayout.lowering.amd_pack.source_words`); a float truncation to 16
+  bits builds its words for free. Loads unpack for nothing (a consumer's extracts are its
+  own). Two bytes stored as one 16-bit word (``ds_write_b16``) cost no ``v_perm_b32``,
+  wherever they sit: LLVM joins them with shifts and ors (``v_lshl_or_b32``, SDWA).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._checks import instance_of
+from ..layout import LinearLayout
+from .amd_pack import SourceWord, pack_permutes, source_words
+from .emitted import Emitted
+from .target import Target
+from .vectorise import AccessMap
+
+__all__ = ["round_trip_permutes"]
+
+_MULTI_WORD_LOAD = re.compile(r"^ld\.shared(?:::cta)?\.v(\d)\.b32$")
+
+
+def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
+                        stores: tuple[Emitted, ...], loads: tuple[Emitted, ...],
+                        element_bits: int, target: Target,
+                        source_load: tuple[int, int] | None = None,
+                        packed_source: bool = False) -> tuple[Emitted, ...]:
+    """The byte permutes (``prmt.b32`` on NVIDIA, ``v_perm_b32`` on AMD) per thread that
+    pack a convert's source into its scratch stores and unpack its loads (module docstring).
+
+    Args:
+        src: the source layout, broadcast registers dropped (the store side's registers).
+        store_map: :func:`~linlayout.lowering.vectorise.access_map` of ``src`` into Triton's
+            scratch layout (the element offset of each register basis).
+        stores: the store side's instructions; ``loads``: the load side's.
+        element_bits: bits per element as moved (8, 16, 32, 64; only 8 and 16 pack).
+        target: the compilation target.
+        source_load: ``(dim, contiguity_elems)`` of the global load that produced the
+            source (AMD: its words arrive packed), or None.
+        packed_source: the source is a float truncation to 16 bits (AMD: packs for free).
+
+    Returns:
+        One ``Emitted`` (side ``"permute"``) per opcode, or ``()`` when nothing is spent.
+
+    Raises:
+        LayoutError: an argument of the wrong type; a bad ``source_load`` dim.
+
+    Source: ``transferWithinBlockSwizzling`` and ``lowerLdStShared``
+    (``lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp``, ``Utility.cpp``), Triton
+    3.9, as LLVM's NVPTX and AMDGPU back ends select them.
+    """
+    instance_of(src, LinearLayout, "src")
+    instance_of(store_map, AccessMap, "store_map")
+    instance_of(target, Target, "target")
+    if element_bits not in (8, 16) or not stores:
+        return ()
+    if target.is_nvidia:
+        n = 0
+        if element_bits == 8:
+            if all(_bytes_per_vector(e) >= 4 for e in stores):
+                n += 3 * store_map.registers_per_thread // 4
+            for e in loads:
+                m = _MULTI_WORD_LOAD.match(e.opcode)
+                if m and e.per_thread:
+                    n += 4 * int(m.group(1)) * e.per_thread
+        return (Emitted("permute", "prmt.b32", n, None, 32, 0, ""),) if n else ()
+    if packed_source and element_bits == 16:
+        return ()
+    per_word = min(32 // element_bits, min(_elems_per_vector(e) for e in stores))
+    if per_word < 2 or (element_bits == 8 and per_word == 2):
+        return ()  # a 2-byte word of bytes: shifts and ors (v_lshl_or_b32, SDWA), no v_perm
+    columns = []
+    for k in range((per_word - 1).bit_length()):
+        if (1 << k) not in store_map.registers:
+            return ()  # the vector's elements are not registers of one thread
+        columns.append(store_map.registers.index(1 << k))
+    words = source_words(src, element_bits,
+                         *(source_load if source_load is not None else ()))
+    if len(words) != store_map.registers_per_thread:
+        return ()
+    mask = sum(1 << c for c in columns)
+    n = 0
+    for base in range(store_map.registers_per_thread):
+        if base & mask:
+            continue
+        pack = tuple(_word(words, base, columns, j) for j in range(per_word))
+        n += pack_permutes(pack, element_bits)
+    return (Emitted("permute", "v_perm_b32", n, None, 32, 0, ""),) if n else ()
+
+
+def _word(words: tuple[SourceWord, ...], base: int, columns: list[int], j: int) -> SourceWord:
+    """The source register of element ``j`` of the stored word at register ``base``."""
+    return words[base | sum(1 << c for k, c in enumerate(columns) if j >> k & 1)]
+
+
+def _elems_per_vector(e: Emitted) -> int:
+    if e.vector_elems is None:
+        return 1
+    if e.bytes_per_lane and e.element_bits:
+        return max(1, e.bytes_per_lane * 8 // e.element_bits)
+    return e.vector_elems
+
+
+def _bytes_per_vector(e: Emitted) -> int:
+    return _elems_per_vector(e) * e.element_bits // 8

@@ -1,0 +1,77 @@
+"""The byte permutes around a convert's round trip through shared memory
+(``linlayout.lowering.round_trip_pack``); the compiled-code checks are the probe fixtures
+(``tests/check/test_cvt_heldout_probes.py``, ``tests/lowering/test_shuffle_probes.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout.errors import LayoutError
+from linlayout.lowering import Target
+from linlayout.lowering.emitted import Emitted
+from linlayout.lowering.round_trip_pack import round_trip_permutes
+from linlayout.lowering.vectorise import AccessMap
+from tests.lowering.warp_pairs import layout
+
+# 8 registers per thread along dim 1, in order: element offsets 1, 2, 4 in the scratch
+SRC = layout([1, 2, 4], [8, 16, 32, 64, 128], [], 0, 8)
+IN_ORDER = AccessMap((1, 2, 4), (8, 16, 32, 64, 128), ())
+
+
+def _side(op: str, side: str, per: int, vec: int, bits: int) -> Emitted:
+    return Emitted(side, op, per, vec, bits, vec * bits // 8)
+
+
+def _counts(ems) -> dict:
+    return {e.opcode: e.per_thread for e in ems}
+
+
+def test_nvidia_bytes_cost_three_prmt_per_stored_word():
+    st = (_side("st.shared.v2.b32", "store", 1, 8, 8),)
+    ld = (_side("ld.shared.b32", "load", 2, 4, 8),)
+    assert _counts(round_trip_permutes(SRC, IN_ORDER, st, ld, 8, Target.parse("cuda:90"))) \
+        == {"prmt.b32": 6}
+
+
+def test_nvidia_multi_word_loads_extract_each_byte():
+    st = (_side("st.shared.v2.b32", "store", 1, 8, 8),)
+    ld = (_side("ld.shared.v2.b32", "load", 1, 8, 8),)
+    assert _counts(round_trip_permutes(SRC, IN_ORDER, st, ld, 8, Target.parse("cuda:80"))) \
+        == {"prmt.b32": 6 + 8}
+
+
+def test_nvidia_two_byte_stores_and_16_bit_elements_pack_nothing():
+    st = (_side("st.shared.v2.b8", "store", 4, 2, 8),)
+    ld = (_side("ld.shared.b8", "load", 8, 1, 8),)
+    assert round_trip_permutes(SRC, IN_ORDER, st, ld, 8, Target.parse("cuda:90")) == ()
+    st16 = (_side("st.shared.v4.b32", "store", 1, 8, 16),)
+    assert round_trip_permutes(SRC, IN_ORDER, st16, st16, 16, Target.parse("cuda:90")) == ()
+    st32 = (_side("st.shared.v4.b32", "store", 2, 4, 32),)
+    assert round_trip_permutes(SRC, IN_ORDER, st32, st32, 32, Target.parse("cuda:90")) == ()
+
+
+def test_amd_16_bit_words_pack_unless_loaded_in_order():
+    st = (_side("ds_write_b32", "store", 4, 2, 16),)
+    gfx = Target.parse("hip:gfx942")
+    # one element per register (any producer but a load): a v_perm_b32 per stored word
+    assert _counts(round_trip_permutes(SRC, IN_ORDER, st, (), 16, gfx)) == {"v_perm_b32": 4}
+    # loaded contiguously along dim 1: each word is a loaded register, in order
+    assert round_trip_permutes(SRC, IN_ORDER, st, (), 16, gfx, source_load=(1, 8)) == ()
+    # a float truncation builds its words itself
+    assert round_trip_permutes(SRC, IN_ORDER, st, (), 16, gfx, packed_source=True) == ()
+    # the stored pair is registers 0 and 4: halves of two loaded registers, one v_perm each
+    swapped = AccessMap((4, 2, 1), (8, 16, 32, 64, 128), ())
+    assert _counts(round_trip_permutes(SRC, swapped, st, (), 16, gfx, source_load=(1, 2))) \
+        == {"v_perm_b32": 4}
+
+
+def test_amd_two_byte_stores_pack_with_no_permute():
+    st = (_side("ds_write_b16", "store", 4, 2, 8),)
+    assert round_trip_permutes(SRC, IN_ORDER, st, (), 8, Target.parse("hip:gfx950")) == ()
+
+
+def test_bad_arguments():
+    with pytest.raises(LayoutError):
+        round_trip_permutes("src", IN_ORDER, (), (), 8, Target.parse("cuda:90"))
+    with pytest.raises(LayoutError):
+        round_trip_permutes(SRC, IN_ORDER, (), (), 8, "cuda:90")
