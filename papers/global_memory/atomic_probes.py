@@ -73,9 +73,10 @@ def predicted(ttgir: str) -> tuple[dict, bool]:
     for g in rep.global_ops:
         if g.prediction is None or g.prediction.side != "atomic":
             continue
-        out[g.prediction.opcode] += g.prediction.per_thread
-        exact &= g.prediction.opcode not in ("global_atomic", "buffer_atomic", "atom.global",
-                                             "red.global")
+        for opcode, n in g.prediction.instructions():
+            out[opcode] += n
+            exact &= opcode not in ("global_atomic", "buffer_atomic", "atom.global",
+                                    "red.global")
     return dict(sorted(out.items())), exact
 
 

@@ -420,8 +420,8 @@ def predicted_global(rep, amd: bool) -> dict:
         if g.prediction is None:
             out[g.op.line]["not analysed"] += 1
             continue
-        op = family(g.prediction.opcode) if amd else g.prediction.opcode
-        out[g.op.line][op] += g.prediction.per_thread
+        for opcode, n in g.prediction.instructions():
+            out[g.op.line][family(opcode) if amd else opcode] += n
     return {k: dict(v) for k, v in out.items()}
 
 

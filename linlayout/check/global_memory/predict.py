@@ -54,6 +54,10 @@ class GlobalPrediction:
         contiguity: ``getContiguity`` of the pointer (elements), before the mask.
         mask_alignment: the mask's alignment (None without a mask).
         note: what limited the vector, or why the count is approximate.
+        fallbacks: further static instructions of the op on a path taken at run time
+            instead of ``opcode``, as ``(opcode, per_thread)``, one element each (an AMD
+            16-bit float add whose lane pair cannot be packed: two scalar atomics); empty for
+            most ops.
     """
 
     side: str
@@ -65,6 +69,12 @@ class GlobalPrediction:
     contiguity: int
     mask_alignment: int | None
     note: str = ""
+    fallbacks: tuple[tuple[str, int], ...] = ()
+
+    def instructions(self) -> tuple[tuple[str, int], ...]:
+        """Every static instruction of the op, ``(opcode, per_thread)``: ``opcode`` first,
+        then the :attr:`fallbacks`."""
+        return ((self.opcode, self.per_thread),) + self.fallbacks
 
 
 def nvidia_global_name(side: str, vec: int, bits: int, attrs: str = "") -> str:
@@ -228,17 +238,22 @@ def nvidia_atomic_name(kind: str, sem: str, scope: str, element_type: str, bits:
     return f"{'red' if red else 'atom'}.global.{scope}.{sem}.{opname}{v}.{suffix}"
 
 
-def amd_atomic_name(kind: str, scope: str, element_type: str, bits: int) -> str | None:
+def amd_atomic_name(kind: str, scope: str, element_type: str, bits: int,
+                    packed: bool = False) -> str | None:
     """The AMDGCN mnemonic LLVM's AMDGPU backend selects for one global atomic on gfx942/
     gfx950 (measured on Triton 3.9.0's output by ``papers/global_memory/atomic_probes.py``):
     ``global_atomic_{add,smax,smin,umax,umin,and,or,xor,swap}`` (``_x2`` for 64 bits),
     ``global_atomic_add_f32``/``_f64``, ``global_atomic_cmpswap[_x2]`` for CAS — and for a
     system-scope atomic other than an integer add or an exchange, which LLVM expands into a
-    compare-and-swap loop. None for 16-bit float adds (LLVM's packed-add and CAS expansion is
-    not modelled)."""
+    compare-and-swap loop. A 16-bit float add (``f16``/``bf16``) is
+    ``global_atomic_pk_add_f16``/``_bf16`` when ``packed`` (two elements, ``<2 x half>``) below
+    system scope; a scalar one, or a packed one at system scope, is a 32-bit
+    ``global_atomic_cmpswap`` loop. None for a kind with no mnemonic here."""
     x2 = "_x2" if bits == 64 else ""
     if kind == "fadd" and bits == 16:
-        return None
+        if packed and scope != "sys" and element_type in ("f16", "bf16"):
+            return f"global_atomic_pk_add_{element_type}"
+        return "global_atomic_cmpswap"
     if kind == "cas" or (scope == "sys" and kind not in ("add", "exch")):
         return f"global_atomic_cmpswap{x2}"
     if kind == "fadd":
@@ -255,9 +270,13 @@ def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, conti
     ``f16`` (``f16x2``); ``red`` when the result is unused, the order ``relaxed``/``release``
     and the kind not ``exch``, else ``atom``; a bf16 ``fadd`` below sm_90 is an LLVM
     ``atomicrmw`` that LLVM expands into a 32-bit compare-and-swap loop. CAS: one element
-    each. On AMD one element per instruction, named by :func:`amd_atomic_name`."""
+    each. On AMD one element per instruction, named by :func:`amd_atomic_name`, except
+    16-bit float adds (:func:`_amd_half_add`)."""
     kind, sem, scope = atomic_fields(op)
     element_type = op.element_type
+    if (not target.is_nvidia and kind == "fadd" and element_type in ("f16", "bf16")
+            and op.short in ("atomic_rmw", "buffer_atomic_rmw")):
+        return _amd_half_add(op, elems, vec, bits, contig, malign, buffer, scope)
     per, packed, note = vec, 1, ""
     if op.short in ("atomic_cas", "buffer_atomic_cas"):
         per = 1
@@ -286,3 +305,49 @@ def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, conti
             note = "a compare-and-swap loop LLVM expands a system-scope atomic into"
     return GlobalPrediction("atomic", name, max(1, elems // per), per, bits, per * bits // 8,
                             contig, malign, note)
+
+
+def _amd_half_add(op: GlobalOp, elems: int, vec: int, bits: int, contig: int,
+                  malign: int | None, buffer: bool, scope: str) -> GlobalPrediction:
+    """An f16/bf16 ``fadd`` on gfx942/gfx950 (CDNA3/CDNA4), from the AMD backend's
+    ``AtomicRMWOpConversion`` (``third_party/amd/lib/TritonAMDGPUToLLVM/
+    LoadStoreOpToLLVM.cpp``) and ``AtomicRMWEmitter::emitPairedAtomicForEvenTID``
+    (``AtomicRMWOpsEmitter.cpp``), Triton 3.9:
+
+    * a tensor whose vector (``getVectorSize``: contiguity and alignment, cut by the mask's
+      alignment) is 2 or more: ``vec = min(vec, 2)``, one ``<2 x T>`` atomic per two
+      elements (``global_atomic_pk_add_f16``/``_bf16``);
+    * vector 1 (``applyPackingF16``: CDNA, a 16-bit float add, ``vec == 1``): per element the
+      even lane takes its odd neighbour's value by DPP and branches at run time — a packed
+      atomic when its address is 4-byte aligned, the neighbour's is the next element and both
+      lanes are active, else two scalar atomics (its own element and the neighbour's). The
+      three are static in the code whatever the layout or whether the result is used: one
+      packed plus two scalar per element and thread (the scalar ones LLVM's 32-bit
+      compare-and-swap loops, ``global_atomic_cmpswap``);
+    * a scalar pointer: one scalar atomic (a compare-and-swap loop);
+    * a buffer atomic (``BufferAtomicRMWOpConversion``): ``vec = 2`` (cut by the mask's
+      alignment), named by family.
+
+    At system scope LLVM expands the packed add too (``global_atomic_cmpswap``)."""
+    if op.pointer_type is None or op.pointer_type.kind != "tensor":
+        return GlobalPrediction("atomic", "global_atomic_cmpswap", 1, 1, bits, bits // 8,
+                                contig, malign, "a 16-bit float add: LLVM's compare-and-swap "
+                                "loop")
+    if buffer:
+        per = 2 if malign is None or malign >= 2 else 1
+        return GlobalPrediction("atomic", "buffer_atomic", max(1, elems // per), per, bits,
+                                per * bits // 8, contig, malign,
+                                "named by family (a packed 16-bit buffer atomic)")
+    if vec >= 2:
+        name = amd_atomic_name("fadd", scope, op.element_type, bits, packed=True)
+        return GlobalPrediction("atomic", name or "global_atomic", max(1, elems // 2), 2, bits,
+                                bits // 4, contig, malign,
+                                "" if scope != "sys" else "a compare-and-swap loop LLVM "
+                                "expands a system-scope packed add into")
+    name = amd_atomic_name("fadd", scope, op.element_type, bits, packed=True)
+    return GlobalPrediction(
+        "atomic", name or "global_atomic", elems, 1, bits, bits // 8, contig, malign,
+        "a 16-bit float add with vector 1: per element the even lane of each pair issues a "
+        "packed add at run time when the pair is adjacent, aligned and active, else two "
+        "scalar atomics (compare-and-swap loops); all three are in the code",
+        fallbacks=(("global_atomic_cmpswap", 2 * elems),))

@@ -27,20 +27,34 @@ def _instruction(g: GlobalOpReport, key: str) -> dict:
     return d
 
 
+def _fallbacks(g: GlobalOpReport, key: str) -> list[dict]:
+    """The JSON entries of an op's run-time fallback instructions (one element each, marked
+    ``"fallback": true``; sectors not counted)."""
+    p = g.prediction
+    assert p is not None
+    nbytes = max(1, p.element_bits // 8)
+    return [{"space": "global", "side": p.side, key: opcode, "per_thread": n,
+             "vector_elems": 1, "vector_bytes": nbytes, "sector_bytes": None,
+             "sectors_per_request": None, "lines_per_request": None,
+             "sectors_per_warp": None, "sector_floor": None, "efficiency": None,
+             "coalesced": None, "fallback": True} for opcode, n in p.fallbacks]
+
+
 def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
     """The JSON object of one global op: ``line, op, pointer, mask, element_type, contiguity,
     mask_alignment, instructions: [{"space": "global", "side", "ptx"|"isa", "per_thread",
     "vector_elems", "vector_bytes", "sector_bytes" (32 on NVIDIA; on AMD 128: a vector-L1
     cache line), "sectors_per_request", "lines_per_request",
     "sectors_per_warp", "sector_floor", "efficiency", "coalesced"}], status`` (+ ``note``,
-    ``suggestion``)."""
+    ``suggestion``); an op with run-time fallback instructions (an AMD 16-bit float add) lists
+    them after its own, each with ``"fallback": true``."""
     key = "ptx" if nvidia else "isa"
     p = g.prediction
     out = {"line": g.op.line, "op": g.op.short, "pointer": g.op.pointer, "mask": g.op.mask,
            "element_type": g.op.element_type,
            "contiguity": p.contiguity if p else None,
            "mask_alignment": p.mask_alignment if p else None,
-           "instructions": [_instruction(g, key)] if p else [],
+           "instructions": [_instruction(g, key)] + _fallbacks(g, key) if p else [],
            "status": "not analysed" if p is None else
            ("counted" if g.cost is not None else "not counted")}
     if g.note:
@@ -64,6 +78,9 @@ def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
             continue
         per[p.opcode] += p.per_thread
         nbytes[p.side] += p.per_thread * p.vector_bytes
+        for opcode, n in p.fallbacks:
+            per[opcode] += n
+            nbytes[p.side] += n * max(1, p.element_bits // 8)
         if g.cost is not None:
             sectors += g.cost.sectors_per_warp
             floor += g.cost.sector_floor
@@ -74,8 +91,9 @@ def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
 
 def global_rows(ops: Sequence[GlobalOpReport]) -> list[tuple]:
     """The rows of a kernel's global ops in ``check``'s one table per kernel: ``(line, source,
-    op, "global", "instruction x per thread", vector_elems, type, degree "-", instr/warp "-",
-    wavefronts/warp "-", sectors/request, sectors/warp, efficiency, status)``, one per op."""
+    op, "global", "instruction x per thread" (run-time fallbacks after a ``+``), vector_elems,
+    type, degree "-", instr/warp "-", wavefronts/warp "-", sectors/request, sectors/warp,
+    efficiency, status)``, one per op."""
     rows = []
     for g in ops:
         p, c = g.prediction, g.cost
@@ -84,7 +102,8 @@ def global_rows(ops: Sequence[GlobalOpReport]) -> list[tuple]:
             rows.append((g.op.line, source, g.op.short, "global", "-", "-", g.op.element_type,
                          "-", "-", "-", "-", "-", "-", "skipped"))
             continue
-        rows.append((g.op.line, source, g.op.short, "global", f"{p.opcode} x{p.per_thread}",
+        instr = " + ".join(f"{o} x{n}" for o, n in p.instructions())
+        rows.append((g.op.line, source, g.op.short, "global", instr,
                      p.vector_elems, g.op.element_type, "-", "-", "-",
                      "-" if c is None else c.sectors_per_instruction,
                      "-" if c is None else c.sectors_per_warp,

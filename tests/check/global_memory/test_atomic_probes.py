@@ -25,7 +25,8 @@ def _predicted(ttgir: str) -> tuple[dict, bool]:
     for g in rep.global_ops:
         assert g.prediction is not None, g.note
         if g.prediction.side == "atomic":
-            out[g.prediction.opcode] += g.prediction.per_thread
+            for opcode, n in g.prediction.instructions():
+                out[opcode] += n
     return dict(sorted(out.items())), not any(k in FAMILIES for k in out)
 
 

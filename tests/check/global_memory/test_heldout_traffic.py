@@ -71,11 +71,11 @@ def global_mismatches(rep, e: dict) -> list:
         if g.prediction is None:
             got[g.op.line]["not analysed"] += 1
             continue
-        op = g.prediction.opcode
-        if amd:
-            m = re.match(r"(global|buffer)_atomic", op)
-            op = m.group(0) if m else op
-        got[g.op.line][op] += g.prediction.per_thread
+        for op, n in g.prediction.instructions():
+            if amd:
+                m = re.match(r"(global|buffer)_atomic", op)
+                op = m.group(0) if m else op
+            got[g.op.line][op] += n
     want = {int(k): {o: n for o, n in v.items() if not o.startswith(TMA)}
             for k, v in e["global_ops"].items()}
     want = {k: v for k, v in want.items() if v}

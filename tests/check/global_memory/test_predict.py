@@ -58,4 +58,9 @@ def test_amd_atomic_names():
     # at system scope LLVM expands all but integer add and exchange into a CAS loop
     assert amd_atomic_name("fadd", "sys", "f32", 32) == "global_atomic_cmpswap"
     assert amd_atomic_name("and", "sys", "i64", 64) == "global_atomic_cmpswap_x2"
-    assert amd_atomic_name("fadd", "gpu", "f16", 16) is None
+    # 16-bit float adds: packed pk_add below system scope, else a 32-bit CAS loop
+    assert amd_atomic_name("fadd", "gpu", "f16", 16, packed=True) == "global_atomic_pk_add_f16"
+    assert amd_atomic_name("fadd", "cta", "bf16", 16, packed=True) == \
+        "global_atomic_pk_add_bf16"
+    assert amd_atomic_name("fadd", "sys", "bf16", 16, packed=True) == "global_atomic_cmpswap"
+    assert amd_atomic_name("fadd", "gpu", "f16", 16) == "global_atomic_cmpswap"
