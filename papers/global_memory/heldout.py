@@ -2,16 +2,18 @@
 """Held-out traffic set: every global and shared-memory instruction Triton 3.9.0 emits, op
 by op, for kernels drawn after ``check``'s global-memory rules were written.
 
-Run with Triton 3.9.0 installed (CPU only; ptxas is skipped; ~40 min on 2 CPUs, compiled
+Run with Triton 3.9.0 installed (CPU only; ptxas is skipped; ~55 min on 2 CPUs, compiled
 kernels cached under ``$TMPDIR/linlayout_heldout_traffic``)::
 
     python papers/global_memory/heldout.py            # writes tests/data/triton_heldout_traffic.json.gz
     python papers/global_memory/heldout.py --check    # compare with the fixture, write nothing
     python papers/global_memory/heldout.py --replay   # compare the committed fixture (no Triton)
+    python papers/global_memory/heldout.py --draw 74  # a fresh draw (seed 74), compared, not written
 
-Two sets: ``heldout`` (seed 71, 280 drawn) was compared before any rule changed and found
+Three sets: ``heldout`` (seed 71, 280 drawn) was compared before any rule changed and found
 three classes, now modelled; ``after`` (seed 72, 80 drawn, weighted towards atomics) was drawn
-once they were. The kernels (``kernels.py``) are Triton's tutorial kernels at drawn block sizes,
+once they were; ``third`` (seed 73, 120 drawn over every template and target) once the AMD
+16-bit float atomic add was modelled. The kernels (``kernels.py``) are Triton's tutorial kernels at drawn block sizes,
 warps, stages and types — vector add, dropout, the row-looping softmax, layer norm forward
 and backward (its lock is a scalar ``atomic_cas``/``atomic_xchg``), the grouped matmul
 (fp8 on sm_90+), a persistent matmul, a TMA-descriptor matmul (sm_90/sm_100), flash
@@ -74,7 +76,7 @@ def _after_templates():
 
 
 #: set → (seed, kernels drawn, templates (None: all of ``kernels.TEMPLATES``)).
-SETS = {"heldout": (71, 280, None), "after": (72, 80, "after")}
+SETS = {"heldout": (71, 280, None), "after": (72, 80, "after"), "third": (73, 120, None)}
 TARGETS = {"cuda80": ("cuda", 80, 32), "cuda90": ("cuda", 90, 32),
            "cuda100": ("cuda", 100, 32), "gfx942": ("hip", "gfx942", 64),
            "gfx950": ("hip", "gfx950", 64)}
@@ -105,7 +107,8 @@ def jobs(set_name: str = "heldout") -> list[dict]:
     """The drawn kernels of one set: name, template body, signature, constexprs, options,
     target. Set ``heldout`` (seed 71) was drawn before the rules it found were written; set
     ``after`` (seed 72, weighted towards atomics: random layouts, the layer-norm lock, the
-    grouped GEMM's hinted loads) was drawn after them."""
+    grouped GEMM's hinted loads) was drawn after them; set ``third`` (seed 73, all templates)
+    after the AMD 16-bit float atomic add rule."""
     import kernels
 
     seed, count, templates = SETS[set_name]
@@ -376,7 +379,9 @@ def entry_of(job: dict, raw: dict) -> dict:
     return entry
 
 
-def build() -> dict:
+def build(sets: tuple[str, ...] | None = None) -> dict:
+    """Compile (or read from the cache) every kernel of ``sets`` (default: all of
+    :data:`SETS`) and return the fixture document."""
     import triton
     from triton.backends.nvidia.compiler import CUDABackend
 
@@ -386,7 +391,7 @@ def build() -> dict:
     with tempfile.TemporaryDirectory() as d:
         tmp = pathlib.Path(d)
         sys.path.insert(0, d)
-        for n, job in enumerate(j for s in SETS for j in jobs(s)):
+        for n, job in enumerate(j for s in (sets or SETS) for j in jobs(s)):
             cached = CACHE / f"{job['name']}.json"
             if cached.exists():
                 raw = json.loads(cached.read_text())
@@ -674,7 +679,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--replay", action="store_true",
                     help="compare the committed fixture with linlayout (no Triton)")
     ap.add_argument("--quiet", action="store_true", help="print the scores only")
+    ap.add_argument("--draw", type=int, metavar="SEED",
+                    help="compile a fresh draw of every template and target with this seed "
+                         "and compare it, writing nothing (a new held-out set)")
+    ap.add_argument("--count", type=int, default=120, help="kernels in a --draw (120)")
     args = ap.parse_args(argv)
+    if args.draw is not None:
+        name = f"draw{args.draw}"
+        SETS[name] = (args.draw, args.count, None)
+        data = build((name,))
+        return 1 if compare(data["probes"], not args.quiet) else 0
     if args.replay:
         data = json.loads(gzip.decompress(OUT.read_bytes()))
         return 1 if compare(data["probes"], not args.quiet) else 0
