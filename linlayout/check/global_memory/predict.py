@@ -21,7 +21,9 @@ Atomics: on NVIDIA Triton's own PTX (``atom``/``red`` with scope, order, operati
 packed type: ``red.global.gpu.relaxed.add.f32``, ``atom.global.gpu.acq_rel.add.v4.f32``,
 ``atom.global.acq_rel.gpu.cas.b32``); on AMD the mnemonic LLVM's backend selects
 (``global_atomic_add_f32``, ``global_atomic_smax_x2``, a ``global_atomic_cmpswap`` loop at
-system scope).
+system scope); an f16/bf16 add packs two elements (``global_atomic_pk_add_bf16``) or, with
+vector 1, pairs lanes at run time with two scalar fallbacks (``AtomicRMWOpConversion`` and
+``AtomicRMWEmitter::emitPairedAtomicForEvenTID``; :attr:`GlobalPrediction.fallbacks`).
 """
 
 from __future__ import annotations

@@ -34,11 +34,7 @@ def _predicted(ttgir: str) -> tuple[dict, bool]:
 def test_atomic_opcodes_equal_the_compiled_kernel(name):
     p = PROBES["probes"][name]
     got, exact = _predicted(p["ttgir"])
-    if not exact:
-        # AMD 16-bit float adds: LLVM's packed add and CAS loops, named by family only
-        assert p["target"].startswith("gfx") and ("_add_f16_" in name or "_add_bf16_" in name)
-        return
-    assert got == p["counts"]
+    assert exact and got == p["counts"]
 
 
 def test_the_probes_cover_targets_vectors_packing_and_cas_loops():
