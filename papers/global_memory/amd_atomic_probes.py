@@ -3,7 +3,7 @@
 ``tt.atomic_rmw``/``tt.atomic_cas`` Triton 3.9.0 emits on gfx942/gfx950, against
 ``linlayout check``.
 
-Run with Triton 3.9.0 installed (CPU only, ~5 min on 2 CPUs)::
+Run with Triton 3.9.0 installed (CPU only, ~10 min on 2 CPUs)::
 
     python papers/global_memory/amd_atomic_probes.py          # writes tests/data/triton_amd_atomic_probes.json.gz
     python papers/global_memory/amd_atomic_probes.py --check  # compare with the fixture, write nothing
@@ -20,7 +20,13 @@ warps per dim, order; tiles smaller than the layout's included), the address
 (against a bound 16-divisible or not) or none, the result used (stored) or not, and
 ``atomic_add`` on f16/bf16/f32 (most draws), ``atomic_max``/``atomic_xchg`` on i32/f32,
 ``atomic_cas`` on i32/f32, plus a scalar-pointer f16/bf16 add; orders and scopes (``cta``,
-``gpu``, ``sys``) drawn; gfx942 and gfx950.
+``gpu``, ``sys``) drawn; gfx942 and gfx950. Then (seed 93, 48 more, drawn after the buffer
+naming rule ``amd_buffer_atomic_name``) ``tl`` kernels with small constant offsets from a
+16-divisible pointer, which Triton's ``ConvertToBufferOps`` may turn into
+``amdg.buffer_atomic_rmw``/``buffer_atomic_cas``: add on i32/i64/f32/f64/f16/bf16, max, min,
+and, or, xor, xchg and CAS on i32/i64 (f32 for max and CAS), stride 1 or 2, masked or not,
+used or not, orders and scopes; and (seed 94, 16 more) the same with f16/bf16/f32 adds, of
+which that draw held none.
 
 Kept per probe: the TTGIR, the static count of each atomic mnemonic in the final AMDGCN
 (``counts``), and the number of ``atomicrmw``/``cmpxchg`` to global memory in Triton's LLVM IR
@@ -44,12 +50,17 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
 OUT = ROOT / "tests" / "data" / "triton_amd_atomic_probes.json.gz"
-#: (seed, probes, tile below one thread's elements along a dim): the main draw, then a few
-#: whose registers hold copies of an element.
-DRAWS = ((91, 160, False), (92, 16, True))
+#: (seed, probes, kind): the main draw ("random"), a few whose tile is below one thread's
+#: elements along a dim so registers hold copies ("small"), ``tl`` kernels whose atomics
+#: Triton may turn into buffer atomics ("buffer"), and more of those with f16/bf16/f32 adds
+#: ("buffer_fadd": the first buffer draw held no 16-bit or f32 add).
+DRAWS = ((91, 160, "random"), (92, 16, "small"), (93, 48, "buffer"),
+         (94, 16, "buffer_fadd"))
 AMD_ATOMIC = re.compile(r"\b((?:global|buffer|flat)_atomic_\w+)")
-LL_ATOMIC = re.compile(r"(?:atomicrmw|cmpxchg)[^\n]*ptr addrspace\(1\)")
-DTYPES = {"i32": "*i32", "f16": "*fp16", "bf16": "*bf16", "f32": "*fp32"}
+LL_ATOMIC = re.compile(r"(?:atomicrmw|cmpxchg)[^\n]*ptr addrspace\(1\)|"
+                       r"call [^\n]*@llvm\.amdgcn\.raw\.ptr\.buffer\.atomic\.")
+DTYPES = {"i32": "*i32", "i64": "*i64", "f16": "*fp16", "bf16": "*bf16", "f32": "*fp32",
+          "f64": "*fp64"}
 
 
 def predicted(ttgir: str) -> tuple[dict, int]:
@@ -122,6 +133,87 @@ def _kernel():
                 gl.store(X + r2 * N + c2, old)
 
     return kamd
+
+
+def _buffer_kernel():
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def kbuf(X, Y, n, BLOCK: tl.constexpr, STRIDE: tl.constexpr, OP: tl.constexpr,
+             MASK: tl.constexpr, USED: tl.constexpr, SEM: tl.constexpr, SCOPE: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x = tl.load(X + offs)
+        p = Y + offs * STRIDE
+        m = offs < n
+        if OP == 0:
+            if MASK:
+                old = tl.atomic_add(p, x, mask=m, sem=SEM, scope=SCOPE)
+            else:
+                old = tl.atomic_add(p, x, sem=SEM, scope=SCOPE)
+        elif OP == 1:
+            if MASK:
+                old = tl.atomic_max(p, x, mask=m, sem=SEM, scope=SCOPE)
+            else:
+                old = tl.atomic_max(p, x, sem=SEM, scope=SCOPE)
+        elif OP == 2:
+            if MASK:
+                old = tl.atomic_min(p, x, mask=m, sem=SEM, scope=SCOPE)
+            else:
+                old = tl.atomic_min(p, x, sem=SEM, scope=SCOPE)
+        elif OP == 3:
+            if MASK:
+                old = tl.atomic_and(p, x, mask=m, sem=SEM, scope=SCOPE)
+            else:
+                old = tl.atomic_or(p, x, sem=SEM, scope=SCOPE)
+        elif OP == 4:
+            if MASK:
+                old = tl.atomic_xchg(p, x, mask=m, sem=SEM, scope=SCOPE)
+            else:
+                old = tl.atomic_xor(p, x, sem=SEM, scope=SCOPE)
+        else:
+            old = tl.atomic_cas(p, x, x + 1, sem=SEM, scope=SCOPE)
+        if USED:
+            tl.store(X + offs, old)
+
+    return kbuf
+
+
+#: Buffer-atomic draws: (op code, name, element types allowed).
+BUFFER_OPS = ((0, "add", ("i32", "i64", "f32", "f64", "f16", "bf16")),
+              (1, "max", ("i32", "i64", "f32")), (2, "min", ("i32", "i64")),
+              (3, "andor", ("i32", "i64")), (4, "xchgxor", ("i32", "i64")),
+              (5, "cas", ("i32", "i64", "f32")))
+
+
+def _draw_buffer(rng: random.Random, float_add: bool = False
+                 ) -> tuple[str, str, dict, dict, dict, int]:
+    """One ``tl`` kernel whose atomic Triton's ``ConvertToBufferOps`` may turn into an
+    ``amdg.buffer_atomic_*`` (small constant offsets from a 16-divisible pointer);
+    ``float_add``: an f16/bf16/f32 add."""
+    tname = rng.choice(["gfx942", "gfx950"])
+    code, opname, types = BUFFER_OPS[0] if float_add else rng.choice(BUFFER_OPS)
+    if float_add:
+        types = ("f16", "bf16", "f32")
+    ty = rng.choice(types)
+    w = rng.choice([1, 2, 4])
+    block = rng.choice([64, 128, 256, 512, 1024])
+    stride = rng.choice([1, 1, 1, 2])
+    mask = code != 5 and rng.random() < 0.4
+    used = rng.random() < 0.5
+    sem = rng.choice(["relaxed", "acquire", "release", "acq_rel"])
+    scope = rng.choice(["cta", "gpu", "gpu", "gpu", "sys"])
+    ndiv = rng.random() < 0.6
+    name = (f"amd_buf_{opname}_{ty}_b{block}_s{stride}{'_mask' if mask else ''}"
+            f"{'_used' if used else ''}_{sem}_{scope}_w{w}{'_ndiv' if ndiv else ''}_{tname}")
+    sig = {"X": DTYPES[ty], "Y": DTYPES[ty], "n": "i32"}
+    consts = {"BLOCK": block, "STRIDE": stride, "OP": code, "MASK": mask, "USED": used,
+              "SEM": sem, "SCOPE": scope}
+    attrs = {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]}
+    if ndiv:
+        attrs[(2,)] = [["tt.divisibility", 16]]
+    sig.update({k: "constexpr" for k in consts})
+    return name, tname, sig, consts, attrs, w
 
 
 def _split(rng: random.Random, total: int) -> tuple[int, int]:
@@ -199,23 +291,27 @@ def build() -> dict:
     from triton.backends.compiler import GPUTarget
     from triton.experimental.gluon._runtime import GluonASTSource
 
-    kamd = _kernel()
+    from triton.compiler import ASTSource
+
+    kamd, kbuf = _kernel(), _buffer_kernel()
     probes: dict = {}
-    for seed, count, small in DRAWS:
+    for seed, count, kind in DRAWS:
         rng = random.Random(seed)
         drawn = tried = 0
         while drawn < count and tried < 1000:
             tried += 1
-            d = _draw(rng, small)
+            d = _draw_buffer(rng, kind == "buffer_fadd") if kind.startswith("buffer") else \
+                _draw(rng, kind == "small")
             if d is None or d[0] in probes:
                 continue
             name, tname, sig, consts, attrs, w = d
+            src = ASTSource(kbuf, signature=sig, constexprs=consts, attrs=attrs) \
+                if kind.startswith("buffer") else GluonASTSource(fn=kamd, signature=sig,
+                                                        constexprs=consts, attrs=attrs)
             pre, orig, capture, llvm_mod = _llir_capture()
             llvm_mod.optimize_module = capture
             try:
-                k = triton.compile(GluonASTSource(fn=kamd, signature=sig, constexprs=consts,
-                                                  attrs=attrs),
-                                   target=GPUTarget("hip", tname, 64),
+                k = triton.compile(src, target=GPUTarget("hip", tname, 64),
                                    options={"num_warps": w})
             except Exception as exc:  # noqa: BLE001 - Triton refuses some configurations
                 print(f"not compiled: {name}: {type(exc).__name__}: {str(exc)[-120:]}",
@@ -228,6 +324,8 @@ def build() -> dict:
                             "ttgir": strip_locs(k.asm["ttgir"]),
                             "counts": dict(sorted(counts.items())),
                             "llir_atomics": len(LL_ATOMIC.findall(pre[0]))}
+            if kind.startswith("buffer"):
+                probes[name]["buffer"] = "amdg.buffer_atomic" in probes[name]["ttgir"]
             drawn += 1
             print(f"[{len(probes)}] {name}", flush=True)
     return {"triton_version": triton.__version__, "probes": probes}
@@ -240,8 +338,8 @@ def compare(probes: dict) -> int:
     seen: collections.Counter = collections.Counter()
     for name, p in sorted(probes.items()):
         got, total = predicted(p["ttgir"])
-        cls = "_".join(name.split("_")[1:3]) if "scalar" not in name else \
-            "_".join(name.split("_")[1:4])
+        parts = name.split("_")
+        cls = "_".join(parts[1:4] if parts[1] in ("scalar", "buf") else parts[1:3])
         seen[cls] += 1
         if got != p["counts"] or total != p["llir_atomics"]:
             bad += 1

@@ -36,8 +36,8 @@ from ...lowering.target import Target
 from ...triton.axisinfo import (GlobalOp, ModuleAxisInfo, contiguity, mask_alignment,
                                 pointee_bits, unique_registers)
 
-__all__ = ["GlobalPrediction", "amd_atomic_name", "amd_global_name", "atomic_fields",
-           "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
+__all__ = ["GlobalPrediction", "amd_atomic_name", "amd_buffer_atomic_name", "amd_global_name",
+           "atomic_fields", "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
 
 
 @dataclass(frozen=True)
@@ -264,6 +264,24 @@ def amd_atomic_name(kind: str, scope: str, element_type: str, bits: int,
     return f"global_atomic_{stem}{x2}" if stem else None
 
 
+def amd_buffer_atomic_name(kind: str, element_type: str, bits: int) -> str:
+    """The AMDGCN mnemonic of one ``amdg.buffer_atomic_rmw``/``buffer_atomic_cas`` (an
+    ``llvm.amdgcn.raw.ptr.buffer.atomic.*`` intrinsic, which LLVM selects directly: no
+    compare-and-swap expansion; Triton converts no system-scope atomic to a buffer one):
+    ``buffer_atomic_{add,smax,smin,umax,umin,and,or,xor,swap,cmpswap}`` (``_x2`` for 64
+    bits), ``buffer_atomic_add_f32``/``_f64`` and the packed ``buffer_atomic_pk_add_f16``/
+    ``_bf16`` (``BufferAtomicRMWOpConversion``: two 16-bit elements per instruction)."""
+    x2 = "_x2" if bits == 64 else ""
+    if kind == "cas":
+        return f"buffer_atomic_cmpswap{x2}"
+    if kind == "fadd":
+        if bits == 16 and element_type in ("f16", "bf16"):
+            return f"buffer_atomic_pk_add_{element_type}"
+        return f"buffer_atomic_add_f{bits}"
+    stem = _AMD_RMW.get(kind)
+    return f"buffer_atomic_{stem}{x2}" if stem else "buffer_atomic"
+
+
 def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, contig: int,
             malign: int | None, buffer: bool) -> GlobalPrediction:
     """``tt.atomic_rmw``/``tt.atomic_cas`` (``AtomicRMWOpConversion``/
@@ -272,8 +290,9 @@ def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, conti
     ``f16`` (``f16x2``); ``red`` when the result is unused, the order ``relaxed``/``release``
     and the kind not ``exch``, else ``atom``; a bf16 ``fadd`` below sm_90 is an LLVM
     ``atomicrmw`` that LLVM expands into a 32-bit compare-and-swap loop. CAS: one element
-    each. On AMD one element per instruction, named by :func:`amd_atomic_name`, except
-    16-bit float adds (:func:`_amd_half_add`)."""
+    each. On AMD one element per instruction, named by :func:`amd_atomic_name` (buffer
+    atomics by :func:`amd_buffer_atomic_name`), except 16-bit float adds
+    (:func:`_amd_half_add`)."""
     kind, sem, scope = atomic_fields(op)
     element_type = op.element_type
     if (not target.is_nvidia and kind == "fadd" and element_type in ("f16", "bf16")
@@ -299,9 +318,10 @@ def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, conti
             name = "red.global" if red else "atom.global"
             note = f"atomic kind {kind!r} named by family"
     else:
-        exact = None if buffer else amd_atomic_name(kind, scope, element_type, bits)
-        name = exact or ("buffer_atomic" if buffer else "global_atomic")
-        if exact is None:
+        exact = amd_buffer_atomic_name(kind, element_type, bits) if buffer else \
+            amd_atomic_name(kind, scope, element_type, bits)
+        name = exact or "global_atomic"
+        if exact is None or exact == "buffer_atomic":
             note = "named by family (LLVM's expansion of this atomic is not modelled)"
         elif exact.startswith("global_atomic_cmpswap") and kind != "cas":
             note = "a compare-and-swap loop LLVM expands a system-scope atomic into"
@@ -328,7 +348,7 @@ def _amd_half_add(op: GlobalOp, elems: int, vec: int, bits: int, contig: int,
       compare-and-swap loops, ``global_atomic_cmpswap``);
     * a scalar pointer: one scalar atomic (a compare-and-swap loop);
     * a buffer atomic (``BufferAtomicRMWOpConversion``): ``vec = 2`` (cut by the mask's
-      alignment), named by family.
+      alignment), ``buffer_atomic_pk_add_f16``/``_bf16`` (:func:`amd_buffer_atomic_name`).
 
     At system scope LLVM expands the packed add too (``global_atomic_cmpswap``)."""
     if op.pointer_type is None or op.pointer_type.kind != "tensor":
@@ -337,9 +357,9 @@ def _amd_half_add(op: GlobalOp, elems: int, vec: int, bits: int, contig: int,
                                 "loop")
     if buffer:
         per = 2 if malign is None or malign >= 2 else 1
-        return GlobalPrediction("atomic", "buffer_atomic", max(1, elems // per), per, bits,
-                                per * bits // 8, contig, malign,
-                                "named by family (a packed 16-bit buffer atomic)")
+        return GlobalPrediction("atomic", amd_buffer_atomic_name("fadd", op.element_type, bits),
+                                max(1, elems // per), per, bits, per * bits // 8, contig,
+                                malign)
     if vec >= 2:
         name = amd_atomic_name("fadd", scope, op.element_type, bits, packed=True)
         return GlobalPrediction("atomic", name or "global_atomic", max(1, elems // 2), 2, bits,

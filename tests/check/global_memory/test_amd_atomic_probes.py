@@ -3,8 +3,8 @@
 drawn after the rule for 16-bit float adds was written): per kernel the AMDGCN atomic
 mnemonics with their static counts per thread — the packed ``global_atomic_pk_add_f16``/
 ``_bf16`` and the two scalar compare-and-swap fallbacks of an unpacked 16-bit add included —
-and the total against the ``atomicrmw``/``cmpxchg`` of Triton's LLVM IR before LLVM's
-optimiser."""
+and the total against the ``atomicrmw``/``cmpxchg`` (and buffer-atomic intrinsics) of Triton's
+LLVM IR before LLVM's optimiser; buffer atomics by their exact mnemonic too."""
 
 from __future__ import annotations
 
@@ -49,3 +49,6 @@ def test_the_draw_covers_packed_paired_and_scalar_16_bit_adds():
               2 * p["counts"].get("global_atomic_pk_add_bf16", -1)]
     assert paired
     assert any("_used_" in n for n in probes) and any("_m3_" in n for n in probes)
+    # buffer atomics (Triton's ConvertToBufferOps), the packed 16-bit one included
+    assert sum(bool(p.get("buffer")) for p in probes.values()) >= 10
+    assert any(k.startswith("buffer_atomic_pk_add_") for k in opcodes)

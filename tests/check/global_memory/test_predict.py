@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from linlayout.check.global_memory.predict import (amd_atomic_name, amd_global_name,
-                                                   nvidia_atomic_name, nvidia_global_name)
+from linlayout.check.global_memory.predict import (amd_atomic_name, amd_buffer_atomic_name,
+                                                   amd_global_name, nvidia_atomic_name,
+                                                   nvidia_global_name)
 
 
 def test_nvidia_names_follow_the_word_rule():
@@ -64,3 +65,12 @@ def test_amd_atomic_names():
         "global_atomic_pk_add_bf16"
     assert amd_atomic_name("fadd", "sys", "bf16", 16, packed=True) == "global_atomic_cmpswap"
     assert amd_atomic_name("fadd", "gpu", "f16", 16) == "global_atomic_cmpswap"
+
+
+def test_amd_buffer_atomic_names():
+    assert amd_buffer_atomic_name("add", "i32", 32) == "buffer_atomic_add"
+    assert amd_buffer_atomic_name("max", "i64", 64) == "buffer_atomic_smax_x2"
+    assert amd_buffer_atomic_name("fadd", "f32", 32) == "buffer_atomic_add_f32"
+    assert amd_buffer_atomic_name("fadd", "bf16", 16) == "buffer_atomic_pk_add_bf16"
+    assert amd_buffer_atomic_name("cas", "i64", 64) == "buffer_atomic_cmpswap_x2"
+    assert amd_buffer_atomic_name("exch", "i32", 32) == "buffer_atomic_swap"
