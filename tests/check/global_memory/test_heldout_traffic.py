@@ -11,7 +11,8 @@ Per kernel, ``linlayout check``'s report equals Triton's instructions:
 
 * global, op by op and opcode by opcode (vector width in the opcode): NVIDIA against the
   inline assembly of Triton's LLVM IR before LLVM's optimiser, whose totals equal the PTX's;
-  AMD against the global accesses of that LLVM IR (atomics by family). TMA copies are named by
+  AMD against the global accesses of that LLVM IR (atomics by family; by exact mnemonic per
+  kernel against the final AMDGCN). TMA copies are named by
   the shared-memory rows and left out. An access whose debug location is a line without a
   global op (AMD's scalar atomics carry their pointer's) is pooled with the op that got none;
 * shared, file totals (NVIDIA opcodes by bytes per lane against the PTX, AMD LDS bytes) and
@@ -156,6 +157,24 @@ def test_the_ptx_keeps_tritons_global_instructions():
             kept = {k: v for k, v in e["global_counts"].items()
                     if not k.startswith(("llvm.",) + TMA)}
             assert kept == {k: v for k, v in e["asm_global"].items() if k in kept}, name
+
+
+def _amd_atomic_cases() -> list[str]:
+    return sorted(n for n, e in entries(SET).items()
+                  if e["target"].startswith("gfx") and "atomic" in e["ttgir"])
+
+
+@pytest.mark.parametrize("case", _amd_atomic_cases())
+def test_amd_atomic_mnemonics_equal_the_amdgcn(case):
+    """AMD atomics by exact mnemonic (fallback instructions included), per kernel, against
+    the final AMDGCN's static count."""
+    e, rep = _report(case)
+    got: collections.Counter = collections.Counter()
+    for g in rep.global_ops:
+        if g.prediction is not None and g.prediction.side == "atomic":
+            for opcode, n in g.prediction.instructions():
+                got[opcode] += n
+    assert dict(got) == {k: v for k, v in e["asm_global"].items() if "_atomic" in k}
 
 
 SAMPLE = sorted(entries(SET))[::7]
