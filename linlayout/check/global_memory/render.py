@@ -65,9 +65,10 @@ def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
 
 
 def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
-    """Whole-kernel global totals: ``per_thread`` by opcode, ``global_bytes_per_thread``
-    (load/store/atomic), ``sectors_per_warp`` and ``sector_floor`` over the counted ops,
-    ``ops`` and ``not_analysed``."""
+    """Whole-kernel global totals: ``per_thread`` by opcode (run-time fallbacks included: the
+    static code), ``global_bytes_per_thread`` (load/store/atomic; an op's fallbacks move the
+    same elements as its own instruction and add none), ``sectors_per_warp`` and
+    ``sector_floor`` over the counted ops, ``ops`` and ``not_analysed``."""
     per: Counter = Counter()
     nbytes = {"load": 0, "store": 0, "atomic": 0}
     sectors = floor = skipped = 0
@@ -78,9 +79,8 @@ def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
             continue
         per[p.opcode] += p.per_thread
         nbytes[p.side] += p.per_thread * p.vector_bytes
-        for opcode, n in p.fallbacks:
+        for opcode, n in p.fallbacks:  # static instructions; their bytes are the op's own
             per[opcode] += n
-            nbytes[p.side] += n * max(1, p.element_bits // 8)
         if g.cost is not None:
             sectors += g.cost.sectors_per_warp
             floor += g.cost.sector_floor

@@ -41,6 +41,8 @@ def test_fallbacks_appear_in_json_rows_and_totals():
     assert second["sectors_per_request"] is None
     totals = global_totals(rep.global_ops)
     assert totals["per_thread"]["global_atomic_cmpswap"] >= 2 * elems
+    # the fallbacks add instructions, not bytes: each element is added once
+    assert totals["global_bytes_per_thread"]["atomic"] == elems * 2
     (row,) = [r for r in global_rows(rep.global_ops) if r[0] == g.op.line]
     assert row[4] == f"global_atomic_pk_add_bf16 x{elems} + global_atomic_cmpswap x{2 * elems}"
 
