@@ -62,14 +62,16 @@ from .._checks import instance_of
 from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
-__all__ = ["AMD_PACK_PERMUTES", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan",
-           "ShufflePlan", "ShuffleRound", "amd_packing_bound", "lacking_elements",
+__all__ = ["AMD_PACK_PERMUTES", "MAX_COPY_MAPS", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan",
+           "ShufflePlan", "ShuffleRound", "amd_packing_bound", "copy_maps", "lacking_elements",
            "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
            "shuffle_bound", "warp_map"]
 
 #: The planner tries every twist when it has at most this many bits (lane bits × word-index
 #: bits): 2^8 candidate plans, each costed on its per-lane tables.
 MAX_TWIST_SEARCH_BITS = 8
+#: Most solutions of ``A ∘ P = B`` (:func:`copy_maps`) the planner tries, each with its twists.
+MAX_COPY_MAPS = 4
 #: Most lane-round steps (candidates × rounds × lanes) the planner spends mixing the per-bit
 #: choices of its whole twists: about a second of Python.
 MAX_TWIST_WORK = 1 << 18
@@ -319,9 +321,62 @@ def plan_shuffles(problem: ConversionProblem,
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, or bad weights.
     """
     weights = resolve_weights(weights)
-    pm = warp_map(problem)
-    if pm is None:
+    pm0 = warp_map(problem)
+    if pm0 is None:
         return None
+    best: tuple[tuple[float, int], ShufflePlan] | None = None
+    for pm in copy_maps(problem, pm0):
+        plan = _plan_for_map(problem, pm, weights)
+        if plan is None:
+            continue
+        key = (path_cost(plan.instructions, 0, weights), plan.instructions["shfl"])
+        if best is None or key < best[0]:
+            best = (key, plan)
+    return None if best is None else best[1]
+
+
+def copy_maps(problem: ConversionProblem, pm: WarpMap) -> list[WarpMap]:
+    """``pm`` and the other solutions of ``A ∘ P = B`` the planner tries: where ``src``
+    holds an element in several lanes (a kernel vector ``k`` of ``[A_register | A_lane]``
+    with a lane part), ``P + k · g`` reads the copy whose coordinate along ``k`` (the top bit
+    of ``k``) equals one bit of the ``src`` register asked for. A sender can then tell from its own lane
+    index which register each reader wants, so one select of its registers serves every
+    round that reads it (:func:`_count`). At most :data:`MAX_COPY_MAPS` maps, ``pm`` first.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    nrs = pm.src_register_bits
+    a = problem.columns("src", "register") + problem.columns("src", "lane")
+    lane_kernel = [k for k in f2.null_space(a) if k >> nrs]
+    out = [pm]
+    if not lane_kernel or nrs == 0:
+        return out
+    choices = [[None, *range(nrs)] for _ in lane_kernel]
+    for pick in itertools.product(*choices):
+        if all(b is None for b in pick):
+            continue
+        to_reg, to_lane = list(pm.to_register), list(pm.to_lane)
+        for k, b in zip(lane_kernel, pick):
+            if b is None:
+                continue
+            top = k.bit_length() - 1  # the lane coordinate along k: this bit of (reg, lane)
+            for i, col in enumerate(pm.to_register):
+                now = (to_reg[i] | to_lane[i] << nrs) >> top & 1
+                if now != col >> b & 1:
+                    to_reg[i] ^= k & ((1 << nrs) - 1)
+                    to_lane[i] ^= k >> nrs
+        out.append(WarpMap(nrs, pm.dst_register_bits, pm.lane_bits, tuple(to_reg),
+                           tuple(to_lane)))
+        if len(out) >= MAX_COPY_MAPS:
+            break
+    return out
+
+
+def _plan_for_map(problem: ConversionProblem, pm: WarpMap,
+                  weights: Mapping[str, float]) -> ShufflePlan | None:
+    """The cheapest plan over the twists for one solution ``pm`` of ``A ∘ P = B``."""
     nrd = pm.dst_register_bits
     reg_cols = [pm.to_register[i] | pm.to_lane[i] << pm.src_register_bits for i in range(nrd)]
     dup = list(f2.null_space(reg_cols))
@@ -520,15 +575,34 @@ def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
     words_per_element = max(1, element_bits // 32)
     shfl = len(rounds) * words_per_element
     selp = prmt = 0
+    merged: list[list[Any]] = []
     for rnd in rounds:
         for j in range(nslot):
-            picked = {w[j] for w in rnd.send if w is not None}
-            selp += len(picked) - 1
+            column = [None if w is None else w[j] for w in rnd.send]
+            if len({x for x in column if x is not None}) > 1:
+                _share(merged, column)
         if nslot > 1:
             prmt += 2 * (nslot - 1)  # pack at the sender, unpack at the receiver
+    selp += sum(len({x for x in c if x is not None}) - 1 for c in merged)
     dup_span = set(f2.span_elements(split.dup)) if split.dup else {0}
     for r in range(len(assemble[0])):
         if r != min(r ^ d for d in dup_span):
             continue  # a copy of a representative register: renamed, not selected
         selp += len({row[r] for row in assemble}) - 1
     return {"shfl": shfl, "selp": selp, "prmt": prmt, "mov": 0}
+
+
+def _share(merged: list[list[Any]], column: list[Any]) -> None:
+    """Add one sent slot (per lane, the register it sends; None where no lane reads it) to
+    the selected values already built: a value that agrees with it wherever both are read,
+    and draws on no register it does not, is reused (the sender computes it once and
+    shuffles it in several rounds); otherwise it is a new value."""
+    regs = {x for x in column if x is not None}
+    for value in merged:
+        if regs <= {x for x in value if x is not None} and all(
+                a is None or b is None or a == b for a, b in zip(value, column)):
+            for i, x in enumerate(column):
+                if x is not None:
+                    value[i] = x
+            return
+    merged.append(list(column))
