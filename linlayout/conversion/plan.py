@@ -10,9 +10,10 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   (:func:`~linlayout.conversion.shuffle.plan_shuffles`) and select–shuffle–select stages
   with run-time ``prmt`` byte selection, on gfx950 ``v_permlane*_swap``
   (:func:`~linlayout.conversion.stages.plan_stages`, Triton's own construction, built for
-  any number of transpositions); against a bound that counts shuffles
-  (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and, on NVIDIA, the selects and
-  lane-dependent permutes (:func:`~linlayout.conversion.shuffle.select_bound`);
+  any number of transpositions); against the family's bound
+  (:func:`~linlayout.conversion.bounds.shuffle_family_bound`: shuffles from the bits and the
+  lanes each lane lacks and, on NVIDIA, the selects and lane-dependent permutes, with more of
+  them when the shuffles are at their minimum);
 * ``shared_memory`` — a store, a barrier and a load through the optimal swizzled scratch
   layout of :func:`~linlayout.synthesize_swizzle`: the cheapest of plain ``ld/st.shared``,
   ``ldmatrix``/``stmatrix`` where the target has them (sm_75+ loads, sm_90+ stores) and, on
@@ -52,8 +53,9 @@ from .cost import KINDS, path_cost, resolve_weights
 from .execute import execute_plan
 from .problem import ConversionProblem
 from .triton import TritonChoice, resolve_conversion_target, triton_choice
-from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, merge_positions,
-                      plan_registers, plan_shuffles, select_bound, shuffle_bound, warp_map)
+from .bounds import shuffle_family_bound
+from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, plan_registers,
+                      plan_shuffles, warp_map)
 from .stages import StagePlan, plan_stages
 
 __all__ = ["PATHS", "ConversionPlan", "PathPlan", "plan_conversion"]
@@ -286,19 +288,9 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
     if warp_map(problem) is None:
         return PathPlan("shuffle", False, "some warp needs an element another warp holds "
                         "(the warp or block columns differ)", bound_note="does not apply")
-    bound = shuffle_bound(problem)
-    bound_cost = bound * ws["shfl"]
-    note = (f"each lane lacks up to {bound * 32 // problem.element_bits} "
-            f"{problem.element_bits}-bit elements; one shfl brings 32 bits: at least "
-            f"{bound} shfl")
-    if target.is_nvidia:
-        merges = select_bound(problem)
-        d = merge_positions(problem.element_bits)
-        if merges:
-            bound_cost += merges * min(ws["selp"], ws["prmt"] / (d - 1))
-            note += (f"; some dst register draws on {merges + 1} classes of src registers "
-                     f"across the lanes: selp + {d - 1}·prmt ≥ {merges}")
-    elif problem.element_bits in (8, 16) and not packed_source \
+    fb = shuffle_family_bound(problem, target, ws)
+    bound_cost, note = fb.cost, fb.note
+    if not target.is_nvidia and problem.element_bits in (8, 16) and not packed_source \
             and _one_element_per_register(problem, source_load):
         packed = amd_packing_bound(problem, ws)
         if packed > bound_cost + 1e-9:

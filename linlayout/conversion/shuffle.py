@@ -62,10 +62,11 @@ from .._checks import instance_of
 from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
-__all__ = ["AMD_PACK_PERMUTES", "MAX_COPY_MAPS", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan",
+__all__ = ["AMD_PACK_PERMUTES", "MAX_COPY_MAPS", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK",
+           "RegisterPlan",
            "ShufflePlan", "ShuffleRound", "amd_packing_bound", "copy_maps", "lacking_elements",
            "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
-           "shuffle_bound", "warp_map"]
+           "shuffle_bound", "source_lanes", "warp_map"]
 
 #: The planner tries every twist when it has at most this many bits (lane bits × word-index
 #: bits): 2^8 candidate plans, each costed on its per-lane tables.
@@ -219,13 +220,33 @@ class ShufflePlan:
 
 def shuffle_bound(problem: ConversionProblem) -> int:
     """The least ``shfl.sync.idx.b32`` per thread of any shuffle conversion (module
-    docstring): ``⌈max over lanes of the dst elements the lane lacks · element_bits / 32⌉``.
-    Meaningful when the warp and block columns of ``src`` and ``dst`` agree.
+    docstring): the larger of ``⌈n · element_bits / 32⌉`` (``n``:
+    :func:`lacking_elements`, the bits that must arrive) and ``⌈log2(q + 1)⌉`` (``q``:
+    :func:`source_lanes`, the other lanes whose data must arrive: after ``t`` shuffles a
+    lane holds data of at most ``2^t`` lanes). Meaningful when the warp and block columns
+    of ``src`` and ``dst`` agree.
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`.
     """
-    return -(-lacking_elements(problem) * problem.element_bits // 32)
+    n, inter = _lacking(problem)
+    q = n >> inter
+    return max(-(-n * problem.element_bits // 32), q.bit_length() if q else 0)
+
+
+def source_lanes(problem: ConversionProblem) -> int:
+    """``q``: the most other lanes one lane must receive data from (module docstring).
+    A lane holds a coset of ``U = span(A_register)`` and needs a coset of
+    ``V = span(B_register)``; each lane's share of what another lane needs is a coset of
+    ``U ∩ V`` or nothing, and two such shares in one needed coset lie in different cosets of
+    ``U`` — different lanes. So a lane lacking ``n`` elements draws on exactly
+    ``n / |U ∩ V|`` other lanes (copies of a lane's data in other lanes being one choice).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    n, inter = _lacking(problem)
+    return n >> inter
 
 
 def lacking_elements(problem: ConversionProblem) -> int:
@@ -235,6 +256,11 @@ def lacking_elements(problem: ConversionProblem) -> int:
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`.
     """
+    return _lacking(problem)[0]
+
+
+def _lacking(problem: ConversionProblem) -> tuple[int, int]:
+    """(the most elements a lane lacks, log2 |U ∩ V|)."""
     instance_of(problem, ConversionProblem, "problem")
     u = problem.columns("src", "register")
     v = problem.columns("dst", "register")
@@ -244,8 +270,8 @@ def lacking_elements(problem: ConversionProblem) -> int:
     offsets = [a ^ b for a, b in zip(problem.columns("src", "lane"),
                                      problem.columns("dst", "lane"))]
     if all(f2.in_span(x, both) for x in offsets):
-        return (1 << rank_v) - (1 << inter)
-    return 1 << rank_v
+        return (1 << rank_v) - (1 << inter), inter
+    return 1 << rank_v, inter
 
 
 #: On AMD, the ``v_perm_b32`` (``prmt`` kind) the backend spends packing ``j`` elements that
