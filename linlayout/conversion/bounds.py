@@ -68,10 +68,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .. import f2
-from .._checks import instance_of
+from .._checks import as_int, instance_of, shown
+from ..errors import LayoutError
 from ..lowering import Target
 from .cost import resolve_weights
-from .problem import ConversionProblem
+from .problem import ELEMENT_BITS, ConversionProblem
 from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
 
 __all__ = ["ShuffleBound", "merge_cost", "shuffle_family_bound", "tight_merges"]
@@ -107,8 +108,15 @@ def merge_cost(merges: int, element_bits: int,
     classes of registers (module docstring).
 
     Raises:
-        LayoutError: bad weights or element width.
+        LayoutError: ``merges`` not an int ≥ 0 (at most 2^20), an element width not in
+            :data:`~linlayout.conversion.problem.ELEMENT_BITS`, or bad weights.
     """
+    merges = as_int(merges, "merges")
+    if not 0 <= merges <= 1 << 20:
+        raise LayoutError(f"merges must be between 0 and {1 << 20}, got {merges}")
+    if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
+        raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
+                          f"{shown(element_bits)}")
     ws = resolve_weights(weights)
     d = merge_positions(element_bits)
     if merges <= 0:
