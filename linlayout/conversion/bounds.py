@@ -41,20 +41,23 @@ lane-dependent ``prmt`` at most ``d`` byte positions
 **Merges when the shuffles are at their minimum** (:func:`tight_merges`, elements of 32 or
 64 bits). Let ``n`` elements be the most a lane lacks, ``T`` the lanes lacking ``n``, and
 say a plan issues exactly ``S = n · element_bits / 32`` shuffles. Then every byte a lane of
-``T`` reads in a shuffle is a byte it lacks. Take a ``dst`` register ``r`` that some lane of
-``T`` already holds (its element is the lane's own) and some lane lacks. Were some byte of
-``r`` rooted through a shuffle, that byte would, in that lane of ``T``, be a lacked byte
-read by its last shuffle — not the lane's own; were it rooted at a ``src`` register, it
-would be local in every lane, not the lacked one. So every byte of ``r`` is a merge's byte
-passed on without a shuffle, in the same lane; two ``dst`` registers (not copies) share no
-such byte (they would hold the same element in every lane), and a merge writes at most one
-element. Hence the ``F`` such registers need ``F`` merges, each with a shuffle before it (it
-holds another lane's data somewhere). With 32-bit elements and ``n = 1`` there is one
-shuffle; if no single ``src`` register holds (in some lane) the lacked element of every lane
-of ``T``, the word that shuffle sends takes bytes from different registers in different
-lanes, so some byte of it roots at a merge with no shuffle before it — one more. A plan
-with ``S`` shuffles thus needs ``F + p`` merges (``p`` that extra one), and one with more
-shuffles pays at least one more shuffle: the bound is the smaller of the two.
+``T`` reads in a shuffle is a byte it lacks. Take a ``dst`` register ``r`` that some lane
+``t`` of ``T`` already holds (its element there is the lane's own), and that is not one
+``src`` register renamed (no ``src`` register holds, in every lane, that lane's element of
+``r``). Were some byte of ``r`` rooted through a shuffle, that byte would, in lane ``t``, be
+a lacked byte read by its last shuffle — not the lane's own; were every byte rooted at a
+``src`` register without a shuffle, ``r`` would be that register renamed. So some byte of
+``r`` is a merge's byte passed on without a shuffle, in the same lane; and two ``dst``
+registers (not copies) share no such byte — they would hold the same element in every lane.
+Hence the ``F`` such registers need ``F`` merges. With 32-bit elements and ``n = 1`` there
+is one shuffle; if no single ``src`` register holds (in some lane) the lacked element of
+every lane of ``T``, the word that shuffle sends takes bytes from different registers in
+different lanes, so some byte of it roots at a merge made before the shuffle — one more,
+unless it can be one of the ``F``: those that some lane lacks hold another lane's data, so
+come after the shuffle; one that every lane holds could be shuffled only if its elements
+included every lane's lacked one, which is checked. A plan with ``S`` shuffles thus needs
+``F + p`` merges (``p`` that extra one), and one with more shuffles pays at least one more
+shuffle: the bound is the smaller of the two.
 
 Exhaustively checked on every pair of a 32-element, one-warp space at 8 and 32 bits
 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than its
@@ -148,24 +151,28 @@ def tight_merges(problem: ConversionProblem) -> int:
     need = [[problem.thread_elements("dst", r, lane, 0) for r in range(1 << nrd)]
             for lane in lanes]
     tight = [lane for lane in lanes if len(set(need[lane]) - held[lane]) == n]
+    src_regs = [[problem.thread_elements("src", x, lane, 0) for lane in lanes]
+                 for x in range(1 << nrs)]
     dup = f2.null_space(problem.columns("dst", "register"))
     count = 0
+    local_only = []  # merged registers every lane holds: their merges may precede the shuffle
     for r in range(1 << nrd):
         if f2.reduce(r, dup) != r:
             continue  # a copy of a register already counted
-        if any(need[lane][r] in held[lane] for lane in tight) and \
-                any(need[lane][r] not in held[lane] for lane in lanes):
-            count += 1
+        column = [need[lane][r] for lane in lanes]
+        if not any(column[lane] in held[lane] for lane in tight) or column in src_regs:
+            continue  # may come through a shuffle, or is a source register renamed
+        count += 1
+        if all(column[lane] in held[lane] for lane in lanes):
+            local_only.append(set(column))
     if n == 1 and problem.element_bits == 32:
         where: dict[int, set[int]] = {}
         for lane in lanes:
             for x in range(1 << nrs):
-                where.setdefault(problem.thread_elements("src", x, lane, 0), set()).add(x)
-        common: set[int] | None = None
-        for lane in tight:
-            (lacked,) = set(need[lane]) - held[lane]
-            common = set(where[lacked]) if common is None else common & where[lacked]
-        if not common:
+                where.setdefault(src_regs[x][lane], set()).add(x)
+        lacked = [next(iter(set(need[lane]) - held[lane])) for lane in tight]
+        common = set.intersection(*(where[e] for e in lacked))
+        if not common and all(any(e not in image for e in lacked) for image in local_only):
             count += 1
     return count
 

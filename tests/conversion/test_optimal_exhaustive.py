@@ -49,8 +49,9 @@ def _brute(src: LinearLayout, dst: LinearLayout, element_bits: int) -> dict[str,
     """The bound's parts by enumeration: the least shuffles (32 bits each; data of at most
     2^t lanes after t), the merges (distinct source registers one destination register draws
     on across lanes, less one: no register holds an element twice here, so registers are the
-    classes) and, at 32 bits, the destination registers a lane lacking the most holds and
-    another lacks, plus one when a lone shuffle must carry different registers."""
+    classes) and, at 32 bits, the destination registers a lane lacking the most holds that
+    are no source register renamed, plus one when a lone shuffle must carry different
+    registers."""
     lanes = range(32)
 
     def at(lay, r, lane):
@@ -72,13 +73,16 @@ def _brute(src: LinearLayout, dst: LinearLayout, element_bits: int) -> dict[str,
     tight = 0
     if element_bits == 32 and n:
         worst = [lane for lane in lanes if len(lacked[lane]) == n]
-        tight = sum(any(need[lane][d] in held[lane] for lane in worst)
-                    and any(need[lane][d] not in held[lane] for lane in lanes)
-                    for d in range(2))
+        columns = [[need[lane][d] for lane in lanes] for d in range(2)]
+        renamed = [[at(src, r, lane) for lane in lanes] for r in range(2)]
+        merged = [c for d, c in enumerate(columns)
+                  if any(c[lane] in held[lane] for lane in worst) and c not in renamed]
+        tight = len(merged)
         if n == 1:
-            common = set.intersection(*({r for r, _ in where[e]} for lane in worst
-                                        for e in lacked[lane]))
-            tight += not common
+            lost = [e for lane in worst for e in lacked[lane]]
+            common = set.intersection(*({r for r, _ in where[e]} for e in lost))
+            local = [c for c in merged if all(c[lane] in held[lane] for lane in lanes)]
+            tight += not common and all(any(e not in c for e in lost) for c in local)
     return {"shfl": shfl, "lanes": others, "merges": merges, "tight": tight}
 
 
