@@ -215,8 +215,8 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
         more = (s + 1) * ws["shfl"] + mc
         if min(tight, more) > cost:
             cost = min(tight, more)
-            note += (f"; with only {s} shfl at least {t} merges (each dst register that "
-                     "a lane lacking the most already holds and another lacks, and the "
-                     f"word a lone shfl sends where no register serves every lane), else "
-                     f"{s + 1} shfl")
+            note += (f"; with only {s} shfl at least {t} merges (each dst register a "
+                     "lane lacking the most already holds that no src register renames, "
+                     "and the word a lone shfl sends where no register serves every "
+                     f"lane), else {s + 1} shfl")
     return ShuffleBound(cost, s, m, t, note)
