@@ -20,16 +20,24 @@ its registers by lane (``selp``); the receiver unpacks (``prmt``) and each ``dst
 picks, by lane, the round or the local register that holds its element (``selp``; or, when
 these choices are affine in the lane, layers of lane-conditional swaps, whichever needs fewer
 selects: :attr:`ShufflePlan.selects`). A round in which every lane reads itself is no
-shuffle. Lane-index arithmetic and predicates are not
-counted. The planner tries the twists ``T = 0``, the twist that makes the most rounds local
-(solving ``P_lane(T(l), 0) = l ⊕ P_lane(0, l)``) and, when small, every twist, and keeps the
-cheapest under the weights.
+shuffle. Lane-index arithmetic and predicates are not counted; a sent slot whose per-lane
+choice agrees, wherever both are read, with one already built in an earlier round reuses it
+(the sender selects once and shuffles the value in both rounds). The planner tries the
+twists ``T = 0``, the twist that makes the most rounds local (solving
+``P_lane(T(l), 0) = l ⊕ P_lane(0, l)``) and, when small, every twist — for ``P`` and, where
+``src`` holds an element in several lanes, for the other solutions that read the copy whose
+lane tells the sender which register is asked (:func:`copy_maps`) — and keeps the cheapest
+under the weights.
 
 The bound (:func:`shuffle_bound`): a lane must receive every ``dst`` element it does not
 hold in ``src``; the elements a lane holds and needs are cosets of ``span(A_register)`` and
 ``span(B_register)``, so it lacks ``|V| − |U ∩ V|`` or all ``|V|`` of them, and one shuffle
 brings it 32 bits. Every lane of a warp issues the same shuffles, so no plan of this family
-issues fewer than ``⌈max_l lacking(l) · element_bits / 32⌉`` shuffles per thread.
+issues fewer than ``⌈max_l lacking(l) · element_bits / 32⌉`` shuffles per thread. A lane's
+share of another lane's coset is a coset of ``U ∩ V``, each in a different lane
+(:func:`source_lanes`), and after ``t`` shuffles a lane holds data from at most ``2^t``
+lanes, so it also needs ``⌈log2(lanes drawn on + 1)⌉``
+(:mod:`~linlayout.conversion.bounds` has the whole argument).
 
 The select bound (:func:`select_bound`) counts the lane-dependent choices. On NVIDIA a
 shuffle reads one named register in the lane it reads, a ``mov``, or a ``prmt`` whose
@@ -42,8 +50,8 @@ kernel of ``[A_register | A_lane]``: two places that hold the same element diffe
 The data-flow tree behind ``r`` reaches each of those registers; a ``selp`` joins two values
 and a lane-dependent ``prmt`` joins at most ``d = 2 · max(1, 32 / element_bits)`` element
 positions (two words of packed elements), so ``selp + (d − 1) · prmt ≥ m`` with
-``m = max_r classes(r) − 1``, and the weighted cost of those instructions is at least
-``m · min(w_selp, w_prmt / (d − 1))``. The argument assumes the instruction set of the
+``m = max_r classes(r) − 1``; :func:`~linlayout.conversion.bounds.merge_cost` prices the
+cheapest such mix. The argument assumes the instruction set of the
 family (``shfl``, ``selp``, ``prmt``, ``mov``; no predicated moves or bitwise merges); on AMD
 a ``v_permlane*_swap`` or a DPP move merges two registers by itself, so the bound is not
 claimed there.
