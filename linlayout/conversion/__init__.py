@@ -5,6 +5,8 @@ with exact counts, a lower bound per path family and a symbolic check.
 * :mod:`.cost` — the weights that price each instruction kind (:data:`DEFAULT_WEIGHTS`);
 * :mod:`.shuffle` — register renaming and warp-shuffle plans, the shuffle and select bounds
   (and, on AMD, the packing bound);
+* :mod:`.bounds` — the shuffle family's lower bound with its proof
+  (:func:`shuffle_family_bound`);
 * :mod:`.stages` — shuffle plans as select–shuffle–select stages (Triton's construction,
   run-time ``prmt`` byte selection, gfx950 permlane swaps) for any number of transpositions;
 * :mod:`.plan` — :func:`plan_conversion`, every path costed and the cheapest chosen;
@@ -13,6 +15,7 @@ with exact counts, a lower bound per path family and a symbolic check.
 * :mod:`.execute` — the brute-force executor that runs a plan on symbolic registers.
 """
 
+from .bounds import ShuffleBound, merge_cost, shuffle_family_bound, tight_merges
 from .cost import DEFAULT_WEIGHTS, KINDS, resolve_weights
 from .execute import Execution, execute_plan, execute_shared
 from .plan import PATHS, ConversionPlan, PathPlan, plan_conversion
@@ -20,12 +23,14 @@ from .problem import ConversionProblem
 from .triton import TritonChoice, triton_choice
 from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, amd_packing_bound,
                       lacking_elements, plan_registers, plan_shuffles, select_bound,
-                      shuffle_bound)
+                      shuffle_bound, source_lanes)
 from .stages import StagePlan, plan_stages
 
 __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionProblem",
-           "Execution", "PathPlan", "RegisterPlan", "ShufflePlan", "ShuffleRound", "StagePlan",
+           "Execution", "PathPlan", "RegisterPlan", "ShuffleBound", "ShufflePlan", "ShuffleRound",
+           "StagePlan",
            "TritonChoice", "amd_packing_bound", "execute_plan", "execute_shared",
-           "lacking_elements", "plan_conversion",
+           "lacking_elements", "merge_cost", "plan_conversion",
            "plan_registers", "plan_shuffles", "plan_stages", "resolve_weights",
-           "select_bound", "shuffle_bound", "triton_choice"]
+           "select_bound", "shuffle_bound", "shuffle_family_bound", "source_lanes",
+           "tight_merges", "triton_choice"]

@@ -10,14 +10,18 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   (:func:`~linlayout.conversion.shuffle.plan_shuffles`) and select–shuffle–select stages
   with run-time ``prmt`` byte selection, on gfx950 ``v_permlane*_swap``
   (:func:`~linlayout.conversion.stages.plan_stages`, Triton's own construction, built for
-  any number of transpositions); against a bound that counts shuffles
-  (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and, on NVIDIA, the selects and
-  lane-dependent permutes (:func:`~linlayout.conversion.shuffle.select_bound`);
+  any number of transpositions); against the family's bound
+  (:func:`~linlayout.conversion.bounds.shuffle_family_bound`: shuffles from the bits and the
+  lanes each lane lacks and, on NVIDIA, the selects and lane-dependent permutes, with more of
+  them when the shuffles are at their minimum);
 * ``shared_memory`` — a store, a barrier and a load through the optimal swizzled scratch
   layout of :func:`~linlayout.synthesize_swizzle`: the cheapest of plain ``ld/st.shared``,
-  ``ldmatrix``/``stmatrix`` where the target has them (sm_75+ loads, sm_90+ stores) and, on
-  AMD, Triton's own instruction choice (``lowering="triton"``: ``ds_read_tr`` on gfx950),
-  against the least of their proven bounds.
+  ``ldmatrix``/``stmatrix`` where the target has them (sm_75+ loads, sm_90+ stores), on
+  AMD and for 8/16-bit elements Triton's own instruction choice (``lowering="triton"``:
+  ``ds_read_tr`` on gfx950, its vectors), and Triton's own scratch layout; each priced with
+  the byte permutes that pack 8/16-bit elements into its stores and out of its loads
+  (:mod:`~linlayout.conversion.round_trip`, the same rule as Triton's path); against the
+  least of their proven bounds (packing counted as free there).
 
 Instruction names are NVIDIA's PTX; on AMD a table shuffle is one ``ds_bpermute_b32`` per
 32-bit word (the same count), a stage plan is counted as Triton emits it on the target (DPP,
@@ -28,9 +32,8 @@ Each feasible path gets its exact instruction counts under the plan's model, its
 the weights (:mod:`linlayout.conversion.cost`) and the least cost any path of its family can
 have; the cheapest path is *provably optimal* (among these families, under these weights)
 when no feasible family's bound is below its cost. The families contain Triton's own
-constructions (its shuffle stages; its scratch instructions, which on NVIDIA the plain and
-matrix variants cover), so the plan costs no more than Triton's path wherever that is
-costed — on the kernel corpus and the tests. Should Triton's path ever cost less, the plan
+constructions (its shuffle stages; its scratch layout and instructions), so the plan costs
+no more than Triton's path wherever that is costed. Should Triton's path ever cost less, the plan
 is not claimed optimal and the argument says so.
 """
 
@@ -47,13 +50,16 @@ from ..layout import LinearLayout
 from ..lowering import Target
 from ..lowering.amd_pack import source_words
 from ..lowering.convert import check_source_load
+from ..lowering.scratch import drop_broadcast_registers
 from ..synthesis import SwizzleResult, synthesize_swizzle
 from .cost import KINDS, path_cost, resolve_weights
 from .execute import execute_plan
 from .problem import ConversionProblem
+from .round_trip import ScratchRoundTrip, offset_layout, round_trip_packing, side_emitted
 from .triton import TritonChoice, resolve_conversion_target, triton_choice
-from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, merge_positions,
-                      plan_registers, plan_shuffles, select_bound, shuffle_bound, warp_map)
+from .bounds import shuffle_family_bound
+from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, plan_registers,
+                      plan_shuffles, warp_map)
 from .stages import StagePlan, plan_stages
 
 __all__ = ["PATHS", "ConversionPlan", "PathPlan", "plan_conversion"]
@@ -81,13 +87,18 @@ class PathPlan:
         bound_note: the argument for :attr:`bound`.
         plan: the :class:`~linlayout.conversion.shuffle.RegisterPlan`,
             :class:`~linlayout.conversion.shuffle.ShufflePlan`,
-            :class:`~linlayout.conversion.stages.StagePlan` or
-            :class:`~linlayout.SwizzleResult` (None when infeasible).
+            :class:`~linlayout.conversion.stages.StagePlan`,
+            :class:`~linlayout.SwizzleResult` or
+            :class:`~linlayout.conversion.round_trip.ScratchRoundTrip` (None when
+            infeasible); a shared-memory plan has ``layout``, ``store`` and ``load``.
         method: which construction of the family :attr:`plan` is: ``"renaming"``;
             ``"tables"`` or ``"stages"`` (shuffle); ``"ld/st.shared"``, ``"matrix"``
-            (``ldmatrix``/``stmatrix`` on some side) or ``"triton"`` (Triton's instruction
-            choice, ``lowering="triton"``; AMD only) for shared memory; empty when
-            infeasible.
+            (``ldmatrix``/``stmatrix`` on some side), ``"triton"`` (Triton's instruction
+            choice through the synthesized layout, ``lowering="triton"``; AMD, and 8/16-bit
+            elements on NVIDIA) or ``"triton scratch"`` (Triton's own scratch layout and
+            instructions: :attr:`plan` is then a
+            :class:`~linlayout.conversion.round_trip.ScratchRoundTrip`) for shared memory;
+            empty when infeasible.
     """
 
     path: str
@@ -100,7 +111,8 @@ class PathPlan:
     cost: float | None = None
     bound: float | None = None
     bound_note: str = ""
-    plan: RegisterPlan | ShufflePlan | StagePlan | SwizzleResult | None = None
+    plan: (RegisterPlan | ShufflePlan | StagePlan | SwizzleResult | ScratchRoundTrip
+           | None) = None
     method: str = ""
 
     @property
@@ -226,8 +238,9 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                           "differ): converting across CTAs needs distributed shared memory, "
                           "which is not modelled; give layouts with the same block bases")
     source_load = check_source_load(source_load, problem.src)
+    triton = triton_choice(problem, tgt, ws, source_load, packed_source)
     paths = (_registers(problem, ws), _shuffle(problem, ws, tgt, source_load, packed_source),
-             _shared(problem, ws, tgt))
+             _shared(problem, ws, tgt, source_load, packed_source, triton))
     feasible = [p for p in paths if p.feasible]
     best = min(feasible, key=lambda p: p.cost)  # the shared-memory path always applies
     rivals = [p for p in paths if p.bound is not None and p.bound < best.cost - 1e-9]
@@ -239,7 +252,6 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
     else:
         argument = ("a plan below its cost is not ruled out: "
                     + ", ".join(f"{p.path}'s bound is {p.bound:g}" for p in rivals))
-    triton = triton_choice(problem, tgt, ws, source_load, packed_source)
     optimal = not rivals
     if triton.cost is not None and triton.cost < best.cost - 1e-9:
         # the families hold Triton's constructions, so this is a gap in the model: say so
@@ -286,19 +298,9 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
     if warp_map(problem) is None:
         return PathPlan("shuffle", False, "some warp needs an element another warp holds "
                         "(the warp or block columns differ)", bound_note="does not apply")
-    bound = shuffle_bound(problem)
-    bound_cost = bound * ws["shfl"]
-    note = (f"each lane lacks up to {bound * 32 // problem.element_bits} "
-            f"{problem.element_bits}-bit elements; one shfl brings 32 bits: at least "
-            f"{bound} shfl")
-    if target.is_nvidia:
-        merges = select_bound(problem)
-        d = merge_positions(problem.element_bits)
-        if merges:
-            bound_cost += merges * min(ws["selp"], ws["prmt"] / (d - 1))
-            note += (f"; some dst register draws on {merges + 1} classes of src registers "
-                     f"across the lanes: selp + {d - 1}·prmt ≥ {merges}")
-    elif problem.element_bits in (8, 16) and not packed_source \
+    fb = shuffle_family_bound(problem, target, ws)
+    bound_cost, note = fb.cost, fb.note
+    if not target.is_nvidia and problem.element_bits in (8, 16) and not packed_source \
             and _one_element_per_register(problem, source_load):
         packed = amd_packing_bound(problem, ws)
         if packed > bound_cost + 1e-9:
@@ -358,7 +360,9 @@ def _matrix_instructions(target: Target) -> str | tuple[str | None, str] | None:
     return "auto" if target.cc >= 90 else (None, "auto")
 
 
-def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target) -> PathPlan:
+def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
+            source_load: tuple[int, int] | None = None,
+            packed_source: bool = False, triton: TritonChoice | None = None) -> PathPlan:
     common = {"element_bits": problem.element_bits, "hardware": problem.hardware}
     variants = [("ld/st.shared", synthesize_swizzle(problem.src, problem.dst, **common))]
     matrix = _matrix_instructions(target)
@@ -368,10 +372,10 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target) ->
                                                           instructions=matrix, **common)))
         except LayoutError:
             pass  # no side of this tile fits a matrix instruction: plain stands
-    if not target.is_nvidia:
-        # AMD: Triton's choices (ds_read_tr on gfx950, its vectors) are outside the two
-        # variants above; on NVIDIA they are within them (its vectors are at most the widest,
-        # its matrix instructions among "auto"'s)
+    if not target.is_nvidia or problem.element_bits < 32:
+        # Triton's instruction choice: on AMD (ds_read_tr on gfx950, its vectors) outside
+        # the two variants above; on NVIDIA within them as instructions, but for 8- and
+        # 16-bit elements its narrower vectors may spend fewer byte permutes on packing
         try:
             variants.append(("triton", synthesize_swizzle(problem.src, problem.dst,
                                                           lowering="triton",
@@ -381,26 +385,50 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target) ->
     cta_cols = [c for d in ("register", "lane", "warp") for c in problem.columns("src", d)]
     scratch = (1 << f2.rank(cta_cols)) * problem.element_bits // 8
     costed = []
+    lean_src, lean_dst = (drop_broadcast_registers(x) for x in (problem.src, problem.dst))
     for order, (method, res) in enumerate(variants):
         store, load = res.store, res.load
+        memory = offset_layout(res.layout)
+        bits = problem.element_bits
+        packing = round_trip_packing(
+            problem, memory,
+            side_emitted("store", lean_src, memory, store.instruction, store.vector_elems,
+                         bits, target),
+            side_emitted("load", lean_dst, memory, load.instruction, load.vector_elems,
+                         bits, target), target, source_load, packed_source)
         counts = _counts(**{"st.shared": store.instructions_per_warp,
-                            "ld.shared": load.instructions_per_warp, "bar.sync": 1})
+                            "ld.shared": load.instructions_per_warp, "bar.sync": 1,
+                            "prmt": packing})
         wavefronts = store.wavefronts_per_warp + load.wavefronts_per_warp
         floor = _counts(**{"st.shared": store.instruction_floor,
                            "ld.shared": load.instruction_floor, "bar.sync": 1})
         bound = path_cost(floor, res.bound.wavefronts_per_warp, ws)
         costed.append((path_cost(counts, wavefronts, ws), order, method, res, counts,
                        wavefronts, bound))
-    cost, _, method, res, counts, wavefronts, _ = min(costed, key=lambda c: c[:2])
     low = min(costed, key=lambda c: c[6])
+    barriers = 1
+    if triton is not None and triton.scratch is not None and triton.cost is not None:
+        # Triton's own scratch layout and instructions: in the family, so the plan never
+        # costs more than Triton's round trip (its narrower vectors may pack for less)
+        costed.append((triton.cost, len(costed), "triton scratch", triton.scratch,
+                       dict(triton.instructions), triton.wavefronts, low[6]))
+    cost, _, method, res, counts, wavefronts, _ = min(costed, key=lambda c: c[:2])
+    if method == "triton scratch":
+        barriers, scratch = triton.barriers, triton.scratch_bytes
     lres = low[3]
     bound = low[6]
     note = (f"at least {lres.bound.wavefronts_per_warp} wavefronts (synthesize_swizzle's "
             f"bound, {low[2]} variant; the least over "
-            f"{', '.join(c[2] for c in costed)}), {lres.store.instruction_floor} stores and "
-            f"{lres.load.instruction_floor} loads (16 bytes per lane each) and one barrier")
+            f"{', '.join(c[2] for c in costed if c[2] != 'triton scratch')}), "
+            f"{lres.store.instruction_floor} stores and "
+            f"{lres.load.instruction_floor} loads (16 bytes per lane each) and one barrier; "
+            "packing counted as free")
     store, load = res.store, res.load
-    what = (f"store, bar.sync, load through a swizzled layout ({store.instruction} "
-            f"{store.vector_elems}-element, {load.instruction} {load.vector_elems}-element)")
-    return PathPlan("shared_memory", True, what, counts, wavefronts, scratch, 1, cost, bound,
-                    note, res, method)
+    where = ("Triton's own scratch layout" if method == "triton scratch"
+             else "a swizzled layout")
+    what = (f"store, bar.sync, load through {where} ({store.instruction} "
+            f"{store.vector_elems}-element, {load.instruction} {load.vector_elems}-element"
+            + (f"; {counts['prmt']} byte permutes to pack and unpack" if counts["prmt"] else "")
+            + ")")
+    return PathPlan("shared_memory", True, what, counts, wavefronts, scratch, barriers, cost,
+                    bound, note, res, method)

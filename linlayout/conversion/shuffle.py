@@ -20,16 +20,24 @@ its registers by lane (``selp``); the receiver unpacks (``prmt``) and each ``dst
 picks, by lane, the round or the local register that holds its element (``selp``; or, when
 these choices are affine in the lane, layers of lane-conditional swaps, whichever needs fewer
 selects: :attr:`ShufflePlan.selects`). A round in which every lane reads itself is no
-shuffle. Lane-index arithmetic and predicates are not
-counted. The planner tries the twists ``T = 0``, the twist that makes the most rounds local
-(solving ``P_lane(T(l), 0) = l ⊕ P_lane(0, l)``) and, when small, every twist, and keeps the
-cheapest under the weights.
+shuffle. Lane-index arithmetic and predicates are not counted; a sent slot whose per-lane
+choice agrees, wherever both are read, with one already built in an earlier round reuses it
+(the sender selects once and shuffles the value in both rounds). The planner tries the
+twists ``T = 0``, the twist that makes the most rounds local (solving
+``P_lane(T(l), 0) = l ⊕ P_lane(0, l)``) and, when small, every twist — for ``P`` and, where
+``src`` holds an element in several lanes, for the other solutions that read the copy whose
+lane tells the sender which register is asked (:func:`copy_maps`) — and keeps the cheapest
+under the weights.
 
 The bound (:func:`shuffle_bound`): a lane must receive every ``dst`` element it does not
 hold in ``src``; the elements a lane holds and needs are cosets of ``span(A_register)`` and
 ``span(B_register)``, so it lacks ``|V| − |U ∩ V|`` or all ``|V|`` of them, and one shuffle
 brings it 32 bits. Every lane of a warp issues the same shuffles, so no plan of this family
-issues fewer than ``⌈max_l lacking(l) · element_bits / 32⌉`` shuffles per thread.
+issues fewer than ``⌈max_l lacking(l) · element_bits / 32⌉`` shuffles per thread. A lane's
+share of another lane's coset is a coset of ``U ∩ V``, each in a different lane
+(:func:`source_lanes`), and after ``t`` shuffles a lane holds data from at most ``2^t``
+lanes, so it also needs ``⌈log2(lanes drawn on + 1)⌉``
+(:mod:`~linlayout.conversion.bounds` has the whole argument).
 
 The select bound (:func:`select_bound`) counts the lane-dependent choices. On NVIDIA a
 shuffle reads one named register in the lane it reads, a ``mov``, or a ``prmt`` whose
@@ -42,8 +50,8 @@ kernel of ``[A_register | A_lane]``: two places that hold the same element diffe
 The data-flow tree behind ``r`` reaches each of those registers; a ``selp`` joins two values
 and a lane-dependent ``prmt`` joins at most ``d = 2 · max(1, 32 / element_bits)`` element
 positions (two words of packed elements), so ``selp + (d − 1) · prmt ≥ m`` with
-``m = max_r classes(r) − 1``, and the weighted cost of those instructions is at least
-``m · min(w_selp, w_prmt / (d − 1))``. The argument assumes the instruction set of the
+``m = max_r classes(r) − 1``; :func:`~linlayout.conversion.bounds.merge_cost` prices the
+cheapest such mix. The argument assumes the instruction set of the
 family (``shfl``, ``selp``, ``prmt``, ``mov``; no predicated moves or bitwise merges); on AMD
 a ``v_permlane*_swap`` or a DPP move merges two registers by itself, so the bound is not
 claimed there.
@@ -62,14 +70,17 @@ from .._checks import instance_of
 from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
-__all__ = ["AMD_PACK_PERMUTES", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK", "RegisterPlan",
-           "ShufflePlan", "ShuffleRound", "amd_packing_bound", "lacking_elements",
+__all__ = ["AMD_PACK_PERMUTES", "MAX_COPY_MAPS", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK",
+           "RegisterPlan",
+           "ShufflePlan", "ShuffleRound", "amd_packing_bound", "copy_maps", "lacking_elements",
            "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
-           "shuffle_bound", "warp_map"]
+           "shuffle_bound", "source_lanes", "warp_map"]
 
 #: The planner tries every twist when it has at most this many bits (lane bits × word-index
 #: bits): 2^8 candidate plans, each costed on its per-lane tables.
 MAX_TWIST_SEARCH_BITS = 8
+#: Most solutions of ``A ∘ P = B`` (:func:`copy_maps`) the planner tries, each with its twists.
+MAX_COPY_MAPS = 4
 #: Most lane-round steps (candidates × rounds × lanes) the planner spends mixing the per-bit
 #: choices of its whole twists: about a second of Python.
 MAX_TWIST_WORK = 1 << 18
@@ -217,13 +228,33 @@ class ShufflePlan:
 
 def shuffle_bound(problem: ConversionProblem) -> int:
     """The least ``shfl.sync.idx.b32`` per thread of any shuffle conversion (module
-    docstring): ``⌈max over lanes of the dst elements the lane lacks · element_bits / 32⌉``.
-    Meaningful when the warp and block columns of ``src`` and ``dst`` agree.
+    docstring): the larger of ``⌈n · element_bits / 32⌉`` (``n``:
+    :func:`lacking_elements`, the bits that must arrive) and ``⌈log2(q + 1)⌉`` (``q``:
+    :func:`source_lanes`, the other lanes whose data must arrive: after ``t`` shuffles a
+    lane holds data of at most ``2^t`` lanes). Meaningful when the warp and block columns
+    of ``src`` and ``dst`` agree.
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`.
     """
-    return -(-lacking_elements(problem) * problem.element_bits // 32)
+    n, inter = _lacking(problem)
+    q = n >> inter
+    return max(-(-n * problem.element_bits // 32), q.bit_length() if q else 0)
+
+
+def source_lanes(problem: ConversionProblem) -> int:
+    """``q``: the most other lanes one lane must receive data from (module docstring).
+    A lane holds a coset of ``U = span(A_register)`` and needs a coset of
+    ``V = span(B_register)``; each lane's share of what another lane needs is a coset of
+    ``U ∩ V`` or nothing, and two such shares in one needed coset lie in different cosets of
+    ``U`` — different lanes. So a lane lacking ``n`` elements draws on exactly
+    ``n / |U ∩ V|`` other lanes (copies of a lane's data in other lanes being one choice).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    n, inter = _lacking(problem)
+    return n >> inter
 
 
 def lacking_elements(problem: ConversionProblem) -> int:
@@ -233,6 +264,11 @@ def lacking_elements(problem: ConversionProblem) -> int:
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`.
     """
+    return _lacking(problem)[0]
+
+
+def _lacking(problem: ConversionProblem) -> tuple[int, int]:
+    """(the most elements a lane lacks, log2 |U ∩ V|)."""
     instance_of(problem, ConversionProblem, "problem")
     u = problem.columns("src", "register")
     v = problem.columns("dst", "register")
@@ -242,8 +278,8 @@ def lacking_elements(problem: ConversionProblem) -> int:
     offsets = [a ^ b for a, b in zip(problem.columns("src", "lane"),
                                      problem.columns("dst", "lane"))]
     if all(f2.in_span(x, both) for x in offsets):
-        return (1 << rank_v) - (1 << inter)
-    return 1 << rank_v
+        return (1 << rank_v) - (1 << inter), inter
+    return 1 << rank_v, inter
 
 
 #: On AMD, the ``v_perm_b32`` (``prmt`` kind) the backend spends packing ``j`` elements that
@@ -319,9 +355,62 @@ def plan_shuffles(problem: ConversionProblem,
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, or bad weights.
     """
     weights = resolve_weights(weights)
-    pm = warp_map(problem)
-    if pm is None:
+    pm0 = warp_map(problem)
+    if pm0 is None:
         return None
+    best: tuple[tuple[float, int], ShufflePlan] | None = None
+    for pm in copy_maps(problem, pm0):
+        plan = _plan_for_map(problem, pm, weights)
+        if plan is None:
+            continue
+        key = (path_cost(plan.instructions, 0, weights), plan.instructions["shfl"])
+        if best is None or key < best[0]:
+            best = (key, plan)
+    return None if best is None else best[1]
+
+
+def copy_maps(problem: ConversionProblem, pm: WarpMap) -> list[WarpMap]:
+    """``pm`` and the other solutions of ``A ∘ P = B`` the planner tries: where ``src``
+    holds an element in several lanes (a kernel vector ``k`` of ``[A_register | A_lane]``
+    with a lane part), ``P + k · g`` reads the copy whose coordinate along ``k`` (the top bit
+    of ``k``) equals one bit of the ``src`` register asked for. A sender can then tell from its own lane
+    index which register each reader wants, so one select of its registers serves every
+    round that reads it (:func:`_count`). At most :data:`MAX_COPY_MAPS` maps, ``pm`` first.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    nrs = pm.src_register_bits
+    a = problem.columns("src", "register") + problem.columns("src", "lane")
+    lane_kernel = [k for k in f2.null_space(a) if k >> nrs]
+    out = [pm]
+    if not lane_kernel or nrs == 0:
+        return out
+    choices = [[None, *range(nrs)] for _ in lane_kernel]
+    for pick in itertools.product(*choices):
+        if all(b is None for b in pick):
+            continue
+        to_reg, to_lane = list(pm.to_register), list(pm.to_lane)
+        for k, b in zip(lane_kernel, pick):
+            if b is None:
+                continue
+            top = k.bit_length() - 1  # the lane coordinate along k: this bit of (reg, lane)
+            for i, col in enumerate(pm.to_register):
+                now = (to_reg[i] | to_lane[i] << nrs) >> top & 1
+                if now != col >> b & 1:
+                    to_reg[i] ^= k & ((1 << nrs) - 1)
+                    to_lane[i] ^= k >> nrs
+        out.append(WarpMap(nrs, pm.dst_register_bits, pm.lane_bits, tuple(to_reg),
+                           tuple(to_lane)))
+        if len(out) >= MAX_COPY_MAPS:
+            break
+    return out
+
+
+def _plan_for_map(problem: ConversionProblem, pm: WarpMap,
+                  weights: Mapping[str, float]) -> ShufflePlan | None:
+    """The cheapest plan over the twists for one solution ``pm`` of ``A ∘ P = B``."""
     nrd = pm.dst_register_bits
     reg_cols = [pm.to_register[i] | pm.to_lane[i] << pm.src_register_bits for i in range(nrd)]
     dup = list(f2.null_space(reg_cols))
@@ -520,15 +609,34 @@ def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
     words_per_element = max(1, element_bits // 32)
     shfl = len(rounds) * words_per_element
     selp = prmt = 0
+    merged: list[list[Any]] = []
     for rnd in rounds:
         for j in range(nslot):
-            picked = {w[j] for w in rnd.send if w is not None}
-            selp += len(picked) - 1
+            column = [None if w is None else w[j] for w in rnd.send]
+            if len({x for x in column if x is not None}) > 1:
+                _share(merged, column)
         if nslot > 1:
             prmt += 2 * (nslot - 1)  # pack at the sender, unpack at the receiver
+    selp += sum(len({x for x in c if x is not None}) - 1 for c in merged)
     dup_span = set(f2.span_elements(split.dup)) if split.dup else {0}
     for r in range(len(assemble[0])):
         if r != min(r ^ d for d in dup_span):
             continue  # a copy of a representative register: renamed, not selected
         selp += len({row[r] for row in assemble}) - 1
     return {"shfl": shfl, "selp": selp, "prmt": prmt, "mov": 0}
+
+
+def _share(merged: list[list[Any]], column: list[Any]) -> None:
+    """Add one sent slot (per lane, the register it sends; None where no lane reads it) to
+    the selected values already built: a value that agrees with it wherever both are read,
+    and draws on no register it does not, is reused (the sender computes it once and
+    shuffles it in several rounds); otherwise it is a new value."""
+    regs = {x for x in column if x is not None}
+    for value in merged:
+        if regs <= {x for x in value if x is not None} and all(
+                a is None or b is None or a == b for a, b in zip(value, column)):
+            for i, x in enumerate(column):
+                if x is not None:
+                    value[i] = x
+            return
+    merged.append(list(column))

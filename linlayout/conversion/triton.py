@@ -6,9 +6,11 @@ instructions it emits. On the shared path the scratch layout is Triton's own
 (:func:`~linlayout.lowering.triton_scratch_layout`, ``transferWithinBlockSwizzling``) and each
 side is lowered through it as a ``local_store``/``local_load``
 (:func:`~linlayout.synthesis.lowered.lower_sides`: ``ld/st.shared`` at Triton's vector, or
-``ldmatrix``/``stmatrix``), then counted exactly on the bank model. A conversion in ``r``
-rounds (the scratch layout's ``reps``) issues a barrier after each store and one before each
-later store: ``2r − 1`` ``bar.sync``.
+``ldmatrix``/``stmatrix``), then counted exactly on the bank model, with the byte permutes
+that pack 8- and 16-bit elements into those stores and out of those loads
+(:func:`~.round_trip.round_trip_packing`, priced as for the planner's own round trip). A
+conversion in ``r`` rounds (the scratch layout's ``reps``) issues a barrier after each store
+and one before each later store: ``2r − 1`` ``bar.sync``.
 
 :func:`triton_choice` is the entry point; :func:`~.plan.plan_conversion` reports it beside
 its own plan, with the saving.
@@ -21,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import LayoutError
-from ..layout import LinearLayout
 from ..lowering import Target, convert_path, triton_scratch_layout
 from ..lowering.scratch import drop_broadcast_registers
 from ..lowering.target import target_for
@@ -30,6 +31,7 @@ from ..synthesis.transfer import Transfer
 from .._checks import instance_of, string
 from .cost import KINDS, path_cost, resolve_weights
 from .problem import ConversionProblem
+from .round_trip import ScratchRoundTrip, offset_layout, round_trip_packing
 
 __all__ = ["TritonChoice", "kind_of", "resolve_conversion_target", "triton_choice"]
 
@@ -54,6 +56,8 @@ class TritonChoice:
         cost: the weighted cost per warp, or None when not costed (a shuffle conversion whose
             bases are not a permutation of hardware bits, a scratch side the bank counter
             does not model).
+        scratch: on a costed shared path, the scratch layout and each side's report
+            (:class:`~.round_trip.ScratchRoundTrip`; left out of :meth:`to_dict`), else None.
     """
 
     target: str
@@ -65,6 +69,7 @@ class TritonChoice:
     scratch_bytes: int = 0
     barriers: int = 0
     cost: float | None = None
+    scratch: ScratchRoundTrip | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: every field."""
@@ -109,12 +114,6 @@ def resolve_conversion_target(target: Target | str | None, problem: ConversionPr
     """
     instance_of(problem, ConversionProblem, "problem")
     return target_for(target, problem.hardware)
-
-
-def _offsets(memory: LinearLayout) -> LinearLayout:
-    """A scratch layout (``vector, bank, segment, reps`` in dims) as one ``offset`` in dim."""
-    return LinearLayout.from_columns(memory.columns, {"offset": 1 << len(memory.columns)},
-                                     dict(memory.out_dims))
 
 
 def triton_choice(problem: ConversionProblem, target: Target | str,
@@ -172,7 +171,8 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
     try:
         transfer = Transfer.make(drop_broadcast_registers(src), drop_broadcast_registers(dst),
                                  element_bits=max(8, bits), hardware=problem.hardware)
-        sides = lower_sides(_offsets(plan.memory), transfer, target)
+        memory = offset_layout(plan.memory)
+        sides = lower_sides(memory, transfer, target)
     except LayoutError as exc:
         return TritonChoice(target.name, "shared", f"a round trip through Triton's scratch "
                             f"layout ({rounds}); not costed: {exc}", barriers=barriers,
@@ -187,7 +187,17 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
         kinds["st.shared" if s.side == "store" else "ld.shared"] += \
             s.report.instructions_per_warp
         wavefronts += s.report.wavefronts_per_warp
+    packing = round_trip_packing(problem, memory, sides[0].emitted, sides[-1].emitted, target,
+                                 source_load, packed_source)
+    if packing:
+        op = "prmt.b32" if target.is_nvidia else "v_perm_b32"
+        opcodes[op] = packing
+        kinds["prmt"] += packing
     return TritonChoice(target.name, "shared",
                         f"a round trip through Triton's scratch layout ({rounds}: "
-                        f"{plan.store_tile} store, {plan.load_tile} load)", opcodes, kinds,
-                        wavefronts, scratch, barriers, path_cost(kinds, wavefronts, weights))
+                        f"{plan.store_tile} store, {plan.load_tile} load"
+                        + (f"; {packing} byte permutes to pack and unpack" if packing else "")
+                        + ")", opcodes, kinds,
+                        wavefronts, scratch, barriers, path_cost(kinds, wavefronts, weights),
+                        ScratchRoundTrip(plan.memory, sides[0].report, sides[-1].report,
+                                         plan.reps))

@@ -17,7 +17,7 @@ def test_text_has_one_row_per_path_and_the_choice():
     lines = text.splitlines()
     assert lines[0] == "my title"
     assert any(line.startswith("shuffle ") and "1 shfl, 3 selp" in line for line in lines)
-    assert "cheapest: shuffle (cost 2.5), not proven optimal" in text
+    assert "cheapest: shuffle (cost 2.5), provably optimal" in text
     assert lines[-1].startswith("weights: shfl 1, selp 0.5")
 
 

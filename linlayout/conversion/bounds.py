@@ -1,0 +1,222 @@
+"""The lower bound of the shuffle family: the least cost any warp-shuffle conversion can have.
+
+The family (what :func:`~linlayout.conversion.shuffle.plan_shuffles`, the stage plans of
+:mod:`.stages` and Triton 3.9's ``transferWithinWarp``, ``ConvertLayoutOpToLLVM.cpp``, emit)
+is a straight-line program run by every lane of a warp, on 32-bit registers, with:
+
+* ``shfl.sync.idx.b32`` (PTX ISA, *Data Movement and Conversion Instructions:
+  shfl.sync*): every lane reads one named register of a lane of its choice — the same
+  register in every lane, 32 bits (a 64-bit element moves as two);
+* *merges*: ``selp.b32`` (``selp.b64`` for 64-bit elements; PTX ISA, *Comparison and
+  Selection Instructions: selp*) with a predicate that differs between lanes, and
+  ``prmt.b32`` (PTX ISA, *Data Movement and Conversion Instructions: prmt*) with a selector
+  that differs between lanes: the only instructions whose output draws on different
+  registers in different lanes. Each writes one register of at most ``max(32,
+  element_bits)`` bits;
+* anything else that is the same in every lane — ``mov``, packing and unpacking, a
+  ``prmt``/``selp`` whose selector or predicate is the same in every lane — counted as free
+  here, whatever the weights say, so the bound also holds for plans that pack differently.
+
+Lane-index arithmetic is not counted (as in the plans). Bitwise merges (``and``/``or``
+with lane masks) and predicated moves are outside the family, as in Triton's and the
+planner's plans.
+
+**Shuffles.** :func:`~linlayout.conversion.shuffle.shuffle_bound` ``S``: the bits a lane
+lacks must arrive 32 per shuffle, and after ``t`` shuffles a lane holds data from at most
+``2^t`` lanes (its own, plus what it read from a lane that held data from at most
+``2^(t−1)``), so a lane that needs data from ``q`` other lanes
+(:func:`~linlayout.conversion.shuffle.source_lanes`) needs ``⌈log2(q + 1)⌉`` shuffles
+however the elements are packed.
+
+**Merges.** Follow each byte of a value back through the free instructions and the
+shuffles: it ends at a byte of a ``src`` register or at a byte a merge wrote (its *root*),
+and along the way every instruction treats all lanes alike. So a value none of whose
+bytes roots at a merge takes each byte from the same ``src`` register in every lane.
+:func:`~linlayout.conversion.shuffle.select_bound` ``m``: some ``dst`` register draws on
+``m + 1`` classes of ``src`` registers across the lanes, a ``selp`` joins two classes and a
+lane-dependent ``prmt`` at most ``d`` byte positions
+(:func:`~linlayout.conversion.shuffle.merge_positions`), so ``selp + (d − 1)·prmt ≥ m``;
+:func:`merge_cost` is the cheapest such mix under the weights.
+
+**Merges when the shuffles are at their minimum** (:func:`tight_merges`, elements of 32 or
+64 bits). Let ``n`` elements be the most a lane lacks, ``T`` the lanes lacking ``n``, and
+say a plan issues exactly ``S = n · element_bits / 32`` shuffles. Then every byte a lane of
+``T`` reads in a shuffle is a byte it lacks. Take a ``dst`` register ``r`` that some lane
+``t`` of ``T`` already holds (its element there is the lane's own), and that is not one
+``src`` register renamed (no ``src`` register holds, in every lane, that lane's element of
+``r``). Were some byte of ``r`` rooted through a shuffle, that byte would, in lane ``t``, be
+a lacked byte read by its last shuffle — not the lane's own; were every byte rooted at a
+``src`` register without a shuffle, ``r`` would be that register renamed. So some byte of
+``r`` is a merge's byte passed on without a shuffle, in the same lane; and two ``dst``
+registers (not copies) share no such byte — they would hold the same element in every lane.
+Hence the ``F`` such registers need ``F`` merges. With 32-bit elements and ``n = 1`` there
+is one shuffle; if no single ``src`` register holds (in some lane) the lacked element of
+every lane of ``T``, the word that shuffle sends takes bytes from different registers in
+different lanes, so some byte of it roots at a merge made before the shuffle — one more,
+unless it can be one of the ``F``: those that some lane lacks hold another lane's data, so
+come after the shuffle; one that every lane holds could be shuffled only if its elements
+included every lane's lacked one, which is checked. A plan with ``S`` shuffles thus needs
+``F + p`` merges (``p`` that extra one), and one with more shuffles pays at least one more
+shuffle: the bound is the smaller of the two.
+
+Exhaustively checked on every pair of a 32-element, one-warp space at 8 and 32 bits
+(``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than its
+family's bound) and against every ``shfl``/``selp`` program of the smallest warps by
+brute force (``tests/conversion/test_bounds.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .. import f2
+from .._checks import as_int, instance_of, shown
+from ..errors import LayoutError
+from ..lowering import Target
+from .cost import resolve_weights
+from .problem import ELEMENT_BITS, ConversionProblem
+from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
+
+__all__ = ["ShuffleBound", "merge_cost", "shuffle_family_bound", "tight_merges"]
+
+
+@dataclass(frozen=True)
+class ShuffleBound:
+    """The least cost of any plan of the shuffle family (module docstring).
+
+    Attributes:
+        cost: the bound, in the weights' units.
+        shuffles: the least ``shfl`` per thread
+            (:func:`~linlayout.conversion.shuffle.shuffle_bound`).
+        merges: ``m``, merges any plan needs
+            (:func:`~linlayout.conversion.shuffle.select_bound`; 0 where not claimed).
+        tight_merges: merges a plan with exactly :attr:`shuffles` shuffles needs
+            (:func:`tight_merges`; 0 where not claimed).
+        note: the argument, in words.
+    """
+
+    cost: float
+    shuffles: int
+    merges: int
+    tight_merges: int
+    note: str
+
+
+def merge_cost(merges: int, element_bits: int,
+               weights: Mapping[str, float] | None = None) -> float:
+    """The least ``a · w_selp + b · w_prmt`` over whole ``a, b ≥ 0`` with
+    ``a + (d − 1) · b ≥ merges`` (``d``: :func:`~linlayout.conversion.shuffle.merge_positions`):
+    the cheapest mix of selects and lane-dependent byte permutes that joins ``merges + 1``
+    classes of registers (module docstring).
+
+    Raises:
+        LayoutError: ``merges`` not an int ≥ 0 (at most 2^20), an element width not in
+            :data:`~linlayout.conversion.problem.ELEMENT_BITS`, or bad weights.
+    """
+    merges = as_int(merges, "merges")
+    if not 0 <= merges <= 1 << 20:
+        raise LayoutError(f"merges must be between 0 and {1 << 20}, got {merges}")
+    if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
+        raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
+                          f"{shown(element_bits)}")
+    ws = resolve_weights(weights)
+    d = merge_positions(element_bits)
+    if merges <= 0:
+        return 0.0
+    most = -(-merges // (d - 1))
+    return min(b * ws["prmt"] + max(0, merges - (d - 1) * b) * ws["selp"]
+               for b in range(most + 1))
+
+
+def tight_merges(problem: ConversionProblem) -> int:
+    """``F + p`` (module docstring): the merges any shuffle plan of 32- or 64-bit elements
+    needs when it issues no more shuffles than :func:`~linlayout.conversion.shuffle.
+    shuffle_bound`; 0 for narrower elements, when no lane lacks anything, or when data must
+    cross warps. Counted lane by lane on warp 0 (every warp runs the same plan).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    if problem.element_bits < 32 or warp_map(problem) is None:
+        return 0
+    n = lacking_elements(problem)
+    if n == 0:
+        return 0
+    nrs, nrd = problem.register_bits
+    lanes = range(1 << problem.lane_bits)
+    held = [{problem.thread_elements("src", x, lane, 0) for x in range(1 << nrs)}
+            for lane in lanes]
+    need = [[problem.thread_elements("dst", r, lane, 0) for r in range(1 << nrd)]
+            for lane in lanes]
+    tight = [lane for lane in lanes if len(set(need[lane]) - held[lane]) == n]
+    src_regs = [[problem.thread_elements("src", x, lane, 0) for lane in lanes]
+                 for x in range(1 << nrs)]
+    dup = f2.null_space(problem.columns("dst", "register"))
+    count = 0
+    local_only = []  # merged registers every lane holds: their merges may precede the shuffle
+    for r in range(1 << nrd):
+        if f2.reduce(r, dup) != r:
+            continue  # a copy of a register already counted
+        column = [need[lane][r] for lane in lanes]
+        if not any(column[lane] in held[lane] for lane in tight) or column in src_regs:
+            continue  # may come through a shuffle, or is a source register renamed
+        count += 1
+        if all(column[lane] in held[lane] for lane in lanes):
+            local_only.append(set(column))
+    if n == 1 and problem.element_bits == 32:
+        where: dict[int, set[int]] = {}
+        for lane in lanes:
+            for x in range(1 << nrs):
+                where.setdefault(src_regs[x][lane], set()).add(x)
+        lacked = [next(iter(set(need[lane]) - held[lane])) for lane in tight]
+        common = set.intersection(*(where[e] for e in lacked))
+        if not common and all(any(e not in image for e in lacked) for image in local_only):
+            count += 1
+    return count
+
+
+def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
+                         weights: Mapping[str, float] | None = None) -> ShuffleBound:
+    """The least cost of any shuffle plan on ``target`` (module docstring): shuffles
+    (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and, on NVIDIA, merges
+    (:func:`merge_cost` of :func:`~linlayout.conversion.shuffle.select_bound`; for 32- and
+    64-bit elements the smaller of ``S`` shuffles with :func:`tight_merges` merges and
+    ``S + 1`` shuffles with ``m``). On AMD only the shuffles are claimed: a
+    ``v_permlane*_swap`` or DPP move merges registers by itself. The AMD packing bound is
+    :func:`~linlayout.conversion.shuffle.amd_packing_bound` (applied by
+    :func:`~linlayout.plan_conversion` where the source is unpacked).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
+            bad weights.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    ws = resolve_weights(weights)
+    s = shuffle_bound(problem)
+    n = lacking_elements(problem)
+    note = (f"each lane lacks up to {n} {problem.element_bits}-bit element"
+            f"{'' if n == 1 else 's'}, 32 bits per shfl, data of at most 2^t lanes after t "
+            f"shfl: at least {s} shfl")
+    if not target.is_nvidia:
+        return ShuffleBound(s * ws["shfl"], s, 0, 0, note)
+    m = select_bound(problem)
+    mc = merge_cost(m, problem.element_bits, ws)
+    cost = s * ws["shfl"] + mc
+    if m:
+        note += (f"; some dst register draws on {m + 1} classes of src registers across the "
+                 f"lanes: selp + {merge_positions(problem.element_bits) - 1}·prmt ≥ {m}")
+    t = tight_merges(problem)
+    if t > m:
+        unit = min(ws["selp"], ws["prmt"])
+        tight = s * ws["shfl"] + max(mc, t * unit)
+        more = (s + 1) * ws["shfl"] + mc
+        if min(tight, more) > cost:
+            cost = min(tight, more)
+            note += (f"; with only {s} shfl at least {t} merges (each dst register a "
+                     "lane lacking the most already holds that no src register renames, "
+                     "and the word a lone shfl sends where no register serves every "
+                     f"lane), else {s + 1} shfl")
+    return ShuffleBound(cost, s, m, t, note)

@@ -1,0 +1,127 @@
+"""The shuffle family's bound (``linlayout.conversion.bounds``) against brute force: every
+program of one shuffle and selects on a 4-lane warp, and the parts of the bound."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from linlayout import LayoutError, plan_conversion
+from linlayout.conversion import (ConversionProblem, merge_cost, select_bound,
+                                  shuffle_bound, shuffle_family_bound, tight_merges)
+
+from tests.conversion.support import invertible_matrices, warp_layout
+
+LANES = 4
+
+
+def _problem(cols, element_bits=32):
+    return ConversionProblem.make(warp_layout([1, 2, 4], 1, 3), warp_layout(cols, 1, 3),
+                                  element_bits)
+
+
+def _registers(pb, which, count):
+    return [tuple(pb.thread_elements(which, r, lane, 0) for lane in range(LANES))
+            for r in range(count)]
+
+
+def _covers(d, values) -> bool:
+    """``d`` is a per-lane choice among ``values`` (a tree of selects over them)."""
+    return all(any(v[lane] == d[lane] for v in values) for lane in range(LANES))
+
+
+def _selects_after(have, goals) -> int:
+    """The fewest selects that compute every goal from ``have`` (goals may reuse each
+    other): exact up to two, 3 meaning more."""
+    missing = [g for g in goals if g not in have]
+    if not missing:
+        return 0
+    if len(missing) == 1:
+        g = missing[0]
+        return 1 if any(_covers(g, p) for p in itertools.combinations(have, 2)) else \
+            2 if any(_covers(g, p) for p in itertools.combinations(have, 3)) else 3
+    if len(missing) == 2:
+        for a, b in (missing, missing[::-1]):
+            if any(_covers(a, p) for p in itertools.combinations(have, 2)) and any(
+                    _covers(b, p) for p in itertools.combinations(have + [a], 2)):
+                return 2
+    return 3
+
+
+def _least_selects_with_one_shuffle(src, dst) -> int:
+    """The fewest selects of any program with exactly one ``shfl`` (every sent value —
+    a source register or any per-lane mix of the two, one select — and every source lane
+    map), capped at 3. Selects before the shuffle that do not feed it can move after it at
+    the same cost, and two selects before it make no value one does not, so these are all
+    the programs."""
+    best = 3
+    r0, r1 = src
+    sent = [(v, 0) for v in src] + [
+        (tuple(r1[lane] if m >> lane & 1 else r0[lane] for lane in range(LANES)), 1)
+        for m in range(1, (1 << LANES) - 1)]
+    for v, pre in sent:
+        for sigma in itertools.product(range(LANES), repeat=LANES):
+            y = tuple(v[s] for s in sigma)
+            best = min(best, pre + _selects_after([r0, r1, y], dst))
+            if best == 0:
+                return 0
+    return best
+
+
+def test_the_bound_is_below_every_program_with_one_shuffle():
+    """Every conversion of 4 lanes × 2 registers (168 maps, 32-bit elements) whose shuffle
+    bound is one: a brute-force search over every program with one ``shfl`` and its selects
+    needs at least the merges the bound charges at one shuffle (``tight_merges``, and
+    ``select_bound``), so the bound ``min(1 + t/2, 2 + m/2)`` is at most the true least cost
+    whatever the number of shuffles (more than one costs ``2 + m/2`` at least: each merge of
+    ``select_bound`` is needed however many shuffles there are). On this space the
+    one-shuffle minimum is exactly ``max(tight_merges, select_bound)``."""
+    tight_met = 0
+    seen = 0
+    for cols in invertible_matrices(3):
+        pb = _problem(cols)
+        if shuffle_bound(pb) != 1:
+            continue
+        seen += 1
+        src, dst = _registers(pb, "src", 2), _registers(pb, "dst", 2)
+        least = _least_selects_with_one_shuffle(src, dst)
+        t, m = tight_merges(pb), select_bound(pb)
+        assert least >= max(t, m), cols
+        tight_met += t > m
+        assert least == max(t, m), cols  # exact on this space
+        bound = shuffle_family_bound(pb, "cuda:90").cost
+        # every one-shuffle program costs ≥ 1 + least/2, every other ≥ 2 + m/2
+        assert bound <= 1 + 0.5 * least + 1e-9 and bound <= 2 + 0.5 * m + 1e-9, cols
+        assert bound <= plan_conversion(pb.src, pb.dst, 32).path("shuffle").cost + 1e-9
+    assert seen > 20 and tight_met > 0
+
+
+def test_a_single_exchange_needs_three_merges_at_one_shuffle():
+    # register bit 0 swaps with lane bit 0: the partner's element, from the other register
+    pb = _problem([2, 1, 4])
+    assert (shuffle_bound(pb), select_bound(pb), tight_merges(pb)) == (1, 1, 3)
+    b = shuffle_family_bound(pb, "cuda:90")
+    assert b.cost == 2.5 and (b.shuffles, b.merges, b.tight_merges) == (1, 1, 3)
+    assert "else 2 shfl" in b.note
+    # only the shuffles are claimed on AMD; nothing tight below 32 bits
+    assert shuffle_family_bound(pb, "hip:gfx942").cost == 1
+    assert tight_merges(_problem([2, 1, 4], 8)) == 0
+
+
+def test_merge_cost_takes_the_cheapest_mix():
+    assert merge_cost(0, 32) == 0
+    assert merge_cost(1, 8) == 0.5  # one select or one byte permute
+    assert merge_cost(7, 8) == 0.5  # a byte permute joins 8 positions
+    assert merge_cost(8, 8) == 1.0
+    assert merge_cost(3, 32) == 1.5
+    assert merge_cost(3, 32, {"selp": 2}) == 1.5  # byte permutes of whole words
+    assert merge_cost(2, 8, {"prmt": 4, "selp": 1}) == 2
+
+
+@pytest.mark.parametrize("bad", [-1, None, 1.5, True])
+def test_merge_cost_refuses_bad_counts(bad):
+    with pytest.raises(LayoutError):
+        merge_cost(bad, 32)
+    with pytest.raises(LayoutError):
+        merge_cost(1, 12)
