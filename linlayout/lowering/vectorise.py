@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._checks import as_int, instance_of, shown
+from .._memo import memoize
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..hardware.kinds import to_offset_layout
@@ -65,7 +66,14 @@ def access_map(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> A
     element_bits = as_int(element_bits, "element_bits")
     if element_bits < 1:
         raise LayoutError(f"element_bits must be a positive int, got {shown(element_bits)}")
-    cvt = dist.invert_and_compose(to_offset_layout(memory))
+    return _access_map(dist, memory, element_bits)
+
+
+@memoize(8192)
+def _access_map(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> AccessMap:
+    """:func:`access_map` on checked arguments, cached (a layout search maps the same access
+    onto the same candidate buffer once per op that repeats it)."""
+    cvt = dist.invert_and_compose(_offset_layout(memory))
     oi = cvt.out_dim_names.index("offset")
 
     def offs(dim: str) -> list[int]:
@@ -74,6 +82,13 @@ def access_map(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> A
     regs = [img[oi] for img in cvt.bases.get("register", []) if any(img)]
     return AccessMap(tuple(regs), tuple(offs("lane")), tuple(offs("warp")),
                      tuple(offs("block")), element_bits)
+
+
+@memoize(1024)
+def _offset_layout(memory: LinearLayout) -> LinearLayout:
+    """:func:`~linlayout.hardware.kinds.to_offset_layout`, cached per buffer layout (every
+    access of a buffer, and every access costed on a candidate layout, share it)."""
+    return to_offset_layout(memory)
 
 
 def largest_vectorisation(m: AccessMap, max_vec: int | None = None,
