@@ -583,7 +583,9 @@ def _iter_args(loop: _Op) -> list[tuple[str, str]]:
 
 def _liveness(alloc: _Op, uses: dict[str, list[_Op]], defs: dict[str, _Op],
               region_args: dict[str, _Op]) -> tuple[int, int] | None:
-    """[first, end) numbers of a local_alloc's buffer: its value and every view of it."""
+    """[first, end) numbers of a local_alloc's buffer: the hull of the live ranges of its
+    value and of every alias (views, ``scf.for`` block arguments and results, ``scf.if``
+    results)."""
     start = alloc.number
     end = alloc.number + 1
     seen: set[str] = set()
