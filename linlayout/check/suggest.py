@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._memo import memoize
 from ..errors import LayoutError
 from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
@@ -47,7 +48,10 @@ class BufferSide:
     contiguity: int | None = None
 
 
-def _catalog(shape: list[int]) -> list[tuple[LinearLayout, str]]:
+@memoize(64)
+def _catalog(shape: tuple[int, ...]) -> tuple[tuple[LinearLayout, str], ...]:
+    """Every distinct ``swizzled_shared`` layout of a tile of ``shape`` with its description,
+    cached per shape (the search meets the same tile shapes across a file's buffers)."""
     rank = len(shape)
     out: list[tuple[LinearLayout, str]] = []
     seen: set[LinearLayout] = set()
@@ -73,7 +77,7 @@ def _catalog(shape: list[int]) -> list[tuple[LinearLayout, str]]:
                     seen.add(layout)
                     out.append((layout, f"swizzled_shared vec={vec} perPhase={per} "
                                         f"maxPhase={mx} order={order}"))
-    return out
+    return tuple(out)
 
 
 def _distinct(sides: Sequence[BufferSide]) -> list[tuple[tuple, int]]:
@@ -135,7 +139,7 @@ def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Targ
                 except LayoutError:
                     continue
     else:
-        cands.extend((lay, how, 0) for lay, how in _catalog(shape))
+        cands.extend((lay, how, 0) for lay, how in _catalog(tuple(shape)))
         first: dict[tuple[LinearLayout, str], BufferSide] = {}
         for s in sides:  # the first access of each (layout, kind), in file order
             first.setdefault((s.dist, s.kind), s)

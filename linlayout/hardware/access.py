@@ -35,6 +35,7 @@ from typing import Any
 
 from .. import f2
 from .._checks import log2_exact
+from .._memo import memoize
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout, padding_vector_log2
@@ -91,7 +92,10 @@ def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) 
     """
     dist = distributed_columns(layout, "layout", warp_log2)
     require_same_tensor(layout, memory, "layout", "memory")
-    mem_cols, offset_bits = memory_columns(memory, layout.out_dim_names)
+    if isinstance(memory, LinearLayout):
+        mem_cols, offset_bits = _memory_columns(memory, layout.out_dim_names)
+    else:  # refused, with the reason
+        mem_cols, offset_bits = memory_columns(memory, layout.out_dim_names)
     return AccessPlan(
         memory_cols=mem_cols,
         offset_bits=offset_bits,
@@ -100,6 +104,20 @@ def plan_access(layout: LinearLayout, memory: LinearLayout, warp_log2: int = 5) 
         warp=dist.warp,
         block=dist.block,
     )
+
+
+@memoize(1024)
+def _memory_columns(memory: LinearLayout, out_order: tuple[str, ...]
+                    ) -> tuple[tuple[int, ...], int]:
+    """:func:`~.kinds.memory_columns`, cached per buffer layout and out-dim order (every
+    access counted on one buffer, and every candidate of a layout search, shares it)."""
+    return memory_columns(memory, out_order)
+
+
+@memoize(1024)
+def _inverse(memory_cols: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`linlayout.f2.inverse` of a validated buffer's columns, cached."""
+    return tuple(f2.inverse(memory_cols))
 
 
 def alignment_log2(offsets: Iterable[int]) -> int:
@@ -203,7 +221,7 @@ def plan_vector(plan: AccessPlan, model: BankModel, vector_elems: Any = None,
         LayoutError: a requested vector that is not possible (:func:`check_vector`), or a lane
             bit that reaches another CTA's shared memory.
     """
-    inv = f2.inverse(plan.memory_cols)
+    inv = list(_inverse(tuple(plan.memory_cols)))
     lane_offs = [f2.apply(inv, c) for c in plan.lane]
 
     def thread_offsets() -> list[int]:

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from .. import f2
 from .._checks import as_int, instance_of
+from .._memo import memoize
 from ..errors import LayoutError
 from .vectorise import AccessMap
 
@@ -99,6 +100,13 @@ def llvm_merged_accesses(m: AccessMap, vector_elems: int,
     if v < 1 or v & (v - 1) or align0 < 1 or align0 & (align0 - 1):
         raise LayoutError(f"vector_elems and base_align_bytes must be powers of two, got "
                           f"{v} and {align0}")
+    return _merged(m, v, align0)
+
+
+@memoize(4096)
+def _merged(m: AccessMap, v: int, align0: int) -> MergedAccess:
+    """:func:`llvm_merged_accesses` on checked arguments, cached per access map (a layout
+    search meets the same thread addresses on many candidate buffers)."""
     regs = list(m.registers)
     k = v.bit_length() - 1
     rest = list(regs)

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import f2
 from .._checks import as_int, instance_of, shown
+from .._memo import memoize
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..hardware.kinds import to_offset_layout
@@ -65,15 +67,58 @@ def access_map(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> A
     element_bits = as_int(element_bits, "element_bits")
     if element_bits < 1:
         raise LayoutError(f"element_bits must be a positive int, got {shown(element_bits)}")
-    cvt = dist.invert_and_compose(to_offset_layout(memory))
+    return _access_map(dist, memory, element_bits)
+
+
+@memoize(8192)
+def _access_map(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> AccessMap:
+    """:func:`access_map` on checked arguments, cached (a layout search maps the same access
+    onto the same candidate buffer once per op that repeats it).
+
+    ``memory`` is a bijection (:func:`~linlayout.hardware.kinds.to_offset_layout` checks it),
+    so ``dist.invert_and_compose(memory)`` is the unique ``memory⁻¹ ∘ dist``: when both have
+    the same out dims in the same order, each basis's offset is read off the cached inverse
+    matrix (:func:`_buffer_inverse`); otherwise ``invert_and_compose`` lines the dims up."""
+    off, inverse, offset_mask = _buffer_inverse(memory)
+    if dist.out_dims_log2 == off.out_dims_log2:
+        def image(col: int) -> int:
+            return f2.apply(inverse, col)
+
+        dims = dist.in_dims
+        regs = [img & offset_mask for img in map(image, dist.dim_columns("register"))
+                if img] if "register" in dims else []
+
+        def offs(dim: str) -> tuple[int, ...]:
+            if dim not in dims:
+                return ()
+            return tuple(image(c) & offset_mask for c in dist.dim_columns(dim))
+
+        return AccessMap(tuple(regs), offs("lane"), offs("warp"), offs("block"), element_bits)
+    cvt = dist.invert_and_compose(off)
     oi = cvt.out_dim_names.index("offset")
+    bases = cvt.bases
 
-    def offs(dim: str) -> list[int]:
-        return [img[oi] for img in cvt.bases.get(dim, [])]
+    def offs_of(dim: str) -> tuple[int, ...]:
+        return tuple(img[oi] for img in bases.get(dim, []))
 
-    regs = [img[oi] for img in cvt.bases.get("register", []) if any(img)]
-    return AccessMap(tuple(regs), tuple(offs("lane")), tuple(offs("warp")),
-                     tuple(offs("block")), element_bits)
+    regs = [img[oi] for img in bases.get("register", []) if any(img)]
+    return AccessMap(tuple(regs), offs_of("lane"), offs_of("warp"), offs_of("block"),
+                     element_bits)
+
+
+@memoize(1024)
+def _buffer_inverse(memory: LinearLayout) -> tuple[LinearLayout, list[int], int]:
+    """``(offset layout, its inverse columns, mask of the offset bits)`` of a buffer layout:
+    :func:`~linlayout.hardware.kinds.to_offset_layout` (``offset`` bits first, then
+    ``block``) and the tensor → (offset, block) matrix, cached per buffer layout (every
+    access of a buffer, and every access costed on a candidate layout, share it).
+
+    Raises:
+        LayoutError: as :func:`~linlayout.hardware.kinds.to_offset_layout`.
+    """
+    off = to_offset_layout(memory)
+    offset_mask = off.in_dims["offset"] - 1
+    return off, f2.inverse(off.columns), offset_mask
 
 
 def largest_vectorisation(m: AccessMap, max_vec: int | None = None,

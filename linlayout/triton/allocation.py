@@ -31,7 +31,13 @@ three steps, each replayed here:
    it or of a view of it (``memdesc_*`` results, ``scf.for`` iter_args and results), a use
    inside a loop or a ``ttg.warp_specialize`` counting at that op's number (the value stays
    live across the whole loop once ``scf`` is control flow); a scratch buffer lives at its
-   op alone.
+   op alone. Once ``scf`` is control flow (``SCFToControlFlow``), an ``scf.for``'s
+   iter_args are arguments of its condition block, fed by the initial values and by the
+   ``scf.yield`` on the back edge, and its results are those same arguments: so a buffer
+   that reaches an iter_arg (as its initial value or as a yielded value) has that argument
+   as an alias (``SharedMemoryAliasAnalysis``, ``resolveAliasBufferLiveness``), live from
+   the top of the loop to the argument's last use, in the loop or after it. The induction
+   variable and the iter_args are the loop's own arguments, not uses of it.
 3. **offsets** (``computeOffsets``): buffers sorted by size, largest first (stable),
    ``calculateStarts`` puts each in the lowest free slot whose liveness it alone fits, then
    first-fit graph colouring moves every buffer that overlaps a live buffer past it, until no
@@ -230,6 +236,7 @@ class _Op:
     parent: "_Op | None"
     region: int = 0
     number: int = 0
+    first: int = 0
     children: list["_Op"] | None = None
 
 
@@ -287,8 +294,13 @@ def _read_ops(text: str) -> tuple[list[_Op], dict[str, _Op], int, int]:
                     results += [f"{base}#{i}" for i in range(int(k))]
                 else:
                     results.append(r)
-        op = _Op(lineno, name, results, _SSA.findall(body.split(" : ")[0]), s, stack[-1],
-                 region_index[-1])
+        operands = _SSA.findall(body.split(" : ")[0])
+        if name in ("scf.for", "scf.while"):
+            # the induction variable and the iter_args (`%arg = %init`) are the region's
+            # arguments, defined here, not operands the loop reads
+            defined = set(re.findall(r"(%[\w$.-]+)\s*=", body))
+            operands = [o for o in operands if o not in defined]
+        op = _Op(lineno, name, results, operands, s, stack[-1], region_index[-1])
         ops.append(op)
         if name == "scf.for":
             for a in re.findall(r"(%[\w$.-]+)\s*=", body):
@@ -323,6 +335,7 @@ def _number(ops: list[_Op]) -> None:
             op.number = counter
             counter += 1
             continue
+        op.first = counter  # the first number of its subtree: where its regions start
         todo.append((op, True))
         todo.extend((c, False) for c in reversed(kids.get(id(op), [])))
 
@@ -562,9 +575,17 @@ def _lifted(use: _Op, home: _Op | None) -> int:
     return n
 
 
+def _iter_args(loop: _Op) -> list[tuple[str, str]]:
+    """``(block argument, initial value)`` of each ``iter_args`` entry of an ``scf.for``."""
+    m = re.search(r"iter_args\((.*?)\)\s*->", loop.text)
+    return re.findall(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+(?:#\d+)?)", m.group(1)) if m else []
+
+
 def _liveness(alloc: _Op, uses: dict[str, list[_Op]], defs: dict[str, _Op],
               region_args: dict[str, _Op]) -> tuple[int, int] | None:
-    """[first, end) numbers of a local_alloc's buffer: its value and every view of it."""
+    """[first, end) numbers of a local_alloc's buffer: the hull of the live ranges of its
+    value and of every alias (views, ``scf.for`` block arguments and results, ``scf.if``
+    results)."""
     start = alloc.number
     end = alloc.number + 1
     seen: set[str] = set()
@@ -584,23 +605,31 @@ def _liveness(alloc: _Op, uses: dict[str, list[_Op]], defs: dict[str, _Op],
                     home[r] = u.parent
                     todo.append(r)
             elif u.name == "scf.for":
-                m = re.search(r"iter_args\((.*?)\)\s*->", u.text)
-                if m:
-                    pairs = re.findall(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+)", m.group(1))
-                    for k, (arg, init) in enumerate(pairs):
-                        if init == v:
-                            home[arg] = u
-                            todo.append(arg)
-                            if k < len(u.results):
-                                home[u.results[k]] = u.parent
-                                todo.append(u.results[k])
+                for k, (arg, init) in enumerate(_iter_args(u)):
+                    if init == v:
+                        start = min(start, u.first)
+                        home[arg] = u
+                        todo.append(arg)
+                        if k < len(u.results):
+                            home[u.results[k]] = u.parent
+                            todo.append(u.results[k])
             elif u.name == "scf.yield" and u.parent is not None:
                 if u.parent.name == "scf.for":
-                    k = u.operands.index(v)
-                    if k < len(u.parent.results):
-                        r = u.parent.results[k]
-                        home[r] = u.parent.parent
-                        todo.append(r)
+                    # the yielded value becomes the loop's block argument (and, on the last
+                    # trip, its result): an alias live from the top of the loop, in its
+                    # condition block, to the argument's last use
+                    loop = u.parent
+                    args = _iter_args(loop)
+                    for k, o in enumerate(u.operands):
+                        if o != v:
+                            continue
+                        if k < len(args):
+                            start = min(start, loop.first)
+                            home[args[k][0]] = loop
+                            todo.append(args[k][0])
+                        if k < len(loop.results):
+                            home[loop.results[k]] = loop.parent
+                            todo.append(loop.results[k])
                 elif u.parent.name == "scf.if":
                     k = u.operands.index(v)
                     if k < len(u.parent.results):

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._checks import instance_of
+from .._memo import memoize
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .parse import TritonType, parse_type
@@ -240,6 +241,12 @@ _COLON = re.compile(" : ")
 
 def _sig_types(sig: str) -> list[str]:
     """The types of a signature, split at top-level commas and ``->``."""
+    return list(_sig_type_tuple(sig))
+
+
+@memoize(4096)
+def _sig_type_tuple(sig: str) -> tuple[str, ...]:
+    """:func:`_sig_types`, cached per signature text (a kernel repeats a few types)."""
     out, cur, depth, i = [], [], 0, 0
     while i < len(sig):
         c = sig[i]
@@ -262,7 +269,7 @@ def _sig_types(sig: str) -> list[str]:
             cur.append(c)
         i += 1
     out.append("".join(cur))
-    return [t.strip().strip("()").strip() for t in out if t.strip().strip("()").strip()]
+    return tuple(t.strip().strip("()").strip() for t in out if t.strip().strip("()").strip())
 
 
 _DIMS = re.compile(r"tensor<((?:\d+x)+)")

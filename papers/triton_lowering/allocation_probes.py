@@ -21,7 +21,11 @@ atomics' scratch and ``shared_linear`` alignments (``defaultAllocationAnalysisSc
 1249 of 1249, with the kernel's total ``ttg.shared`` compared too and three ``VARIANTS``
 whose gather and atomics do need scratch); then ``padded_shared`` buffers
 (``getPaddedSize``, 16-byte aligned) with the two padded-layout probe fixtures and a variant
-holding two padded buffers: 1335 of 1335. Modules the replay does not
+holding two padded buffers: 1335 of 1335; then, after the held-out traffic set's grouped and
+persistent matmuls and sm_100 attention showed two liveness rules missing (an ``scf.for``'s
+own arguments read as uses of it; a buffer yielded into a loop live from the loop's top), a
+module written after each rule (``loop_in_loop_dealloc``, ``yielded_into_loop``): 1337 of
+1337. Modules the replay does not
 place (an op whose scratch size it does not model) are counted and skipped. Mismatches are printed and the exit status is non-zero.
 """
 
@@ -78,6 +82,74 @@ ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   }
 }
 """
+#: A buffer of an outer loop deallocated after an inner loop carries views of it: the
+#: convert after the dealloc reuses its bytes (the inner loop's iter_args are not uses).
+LOOP_IN_LOOP = """#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, \
+1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = \
+[1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = \
+"cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%n: i32, %x: tensor<64x64xf16, #blocked>, %p: \
+tensor<64x64x!tt.ptr<f16>, #blocked1>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1  : i32 {
+      %a = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>
+      %v0 = ttg.memdesc_index %a[%c0] : !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable> \
+-> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+      %r = scf.for %j = %c0 to %n step %c1 iter_args(%arg = %v0) -> \
+(!ttg.memdesc<64x64xf16, #shared, #smem, mutable>)  : i32 {
+        ttg.local_store %x, %arg : tensor<64x64xf16, #blocked> -> !ttg.memdesc<64x64xf16, \
+#shared, #smem, mutable>
+        %v1 = ttg.memdesc_index %a[%c1] : !ttg.memdesc<2x64x64xf16, #shared, #smem, \
+mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+        scf.yield %v1 : !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+      }
+      ttg.local_dealloc %a : !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>
+      %cv = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
+      tt.store %p, %cv : tensor<64x64x!tt.ptr<f16>, #blocked1>
+    }
+    tt.return
+  }
+}
+"""
+#: A buffer allocated in a loop and yielded: the loop's block argument aliases it from the
+#: top of the loop, so the convert there may not share its bytes.
+YIELDED_INTO_LOOP = """#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, \
+1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = \
+[1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = \
+"cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%n: i32, %x: tensor<64x64xf16, #blocked>, %p: \
+tensor<64x64x!tt.ptr<f16>, #blocked1>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %b0 = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, \
+#shared, #smem, mutable>
+    %r = scf.for %j = %c0 to %n step %c1 iter_args(%arg = %b0) -> (!ttg.memdesc<64x64xf16, \
+#shared, #smem, mutable>)  : i32 {
+      %cv = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
+      tt.store %p, %cv : tensor<64x64x!tt.ptr<f16>, #blocked1>
+      %t = ttg.local_load %arg : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> \
+tensor<64x64xf16, #blocked>
+      %b1 = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+      ttg.local_store %t, %b1 : tensor<64x64xf16, #blocked> -> !ttg.memdesc<64x64xf16, \
+#shared, #smem, mutable>
+      scf.yield %b1 : !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    }
+    %u = ttg.local_load %r : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> \
+tensor<64x64xf16, #blocked1>
+    tt.store %p, %u : tensor<64x64x!tt.ptr<f16>, #blocked1>
+    tt.return
+  }
+}
+"""
 VARIANTS = {
     # two padded buffers live together: 2050 bytes, then one at the padded layout's alignment
     "two_padded_buffers": (None, TWO_PADDED),
@@ -92,6 +164,8 @@ VARIANTS = {
         ("warpsPerCTA = [8]", "warpsPerCTA = [16]"),
         ('"ttg.num-warps" = 8', '"ttg.num-warps" = 16')]),
     "atomic_scalar_results": (None, SCALAR_ATOMIC),
+    "loop_in_loop_dealloc": (None, LOOP_IN_LOOP),
+    "yielded_into_loop": (None, YIELDED_INTO_LOOP),
 }
 
 

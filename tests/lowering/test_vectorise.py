@@ -57,3 +57,45 @@ def test_amd_transposed_read_tile():
     assert transposed_read_tile(_map([4, 64], [1, 2, 8, 16, 32, 128]))
     assert not transposed_read_tile(_map([1, 64], [2, 4, 8, 16, 32, 128]))
     assert not transposed_read_tile(_map([4, 64], [1, 2, 8, 16, 32, 128], bits=32))
+
+
+def _definition(dist, memory):
+    """The access map by its definition: ``dist.invert_and_compose(memory)``'s offsets."""
+    from linlayout.hardware.kinds import to_offset_layout
+
+    cvt = dist.invert_and_compose(to_offset_layout(memory))
+    oi = cvt.out_dim_names.index("offset")
+    b = cvt.bases
+    return ([img[oi] for img in b.get("register", []) if any(img)],
+            {d: [img[oi] for img in b.get(d, [])] for d in ("lane", "warp", "block")})
+
+
+def test_access_map_is_the_inverse_buffer_composed_with_the_registers():
+    """Read off the buffer's inverse (out dims in one order) or through
+    ``invert_and_compose`` (in another), the map is the same: random bijective buffers and
+    random distributed layouts, broadcast registers included."""
+    import random
+
+    from linlayout.layout import LinearLayout
+
+    rng = random.Random(7)
+    for trial in range(40):
+        cols = [1 << i for i in range(12)]
+        rng.shuffle(cols)
+        for _ in range(20):  # a random bijection: unit columns mixed by XORs
+            i, j = rng.sample(range(12), 2)
+            cols[i] ^= cols[j]
+        memory = LinearLayout.from_columns(cols, {"offset": 4096}, {"dim0": 64, "dim1": 64})
+        dist_cols = [rng.randrange(4096) if k < 4 else 1 << rng.randrange(12)
+                     for k in range(12)]
+        dist_cols[0] = 0  # a broadcast register
+        dist = LinearLayout.from_columns(dist_cols, {"register": 16, "lane": 32, "warp": 8},
+                                         {"dim0": 64, "dim1": 64})
+        m = access_map(dist, memory, 16)
+        regs, others = _definition(dist, memory)
+        assert list(m.registers) == regs
+        assert (list(m.lanes), list(m.warps), list(m.blocks)) == \
+            (others["lane"], others["warp"], others["block"])
+        if trial % 2:  # the same tensor with its out dims listed the other way round
+            flipped = dist.transpose_outs(["dim1", "dim0"])
+            assert access_map(flipped, memory, 16) == m
