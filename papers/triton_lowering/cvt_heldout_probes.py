@@ -444,6 +444,7 @@ def _lds_side(op: str) -> tuple[str, int] | None:
 
 def _register(op: str) -> str:
     op = re.sub(r"_e(32|64)$", "", op)
+    op = re.sub(r"^selp\.[fsu](\d+)$", r"selp.b\1", op)  # one select, typed spellings
     return re.sub(r"^v_\w+_dpp$", "v_mov_b32_dpp", op)
 
 
@@ -508,16 +509,25 @@ def _keep(shared_convert: bool):
     return lambda op: True
 
 
-def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
+def lowering(p: dict) -> dict:
+    """The probe as Triton lowers it: its ``"counts"`` and ``"lines"`` replaced by those of its
+    ``"lowering"`` record (the assembly LLVM's back end selects from Triton's LLVM IR with the
+    ``-O3`` middle end skipped: ``papers/triton_lowering/lowering_reference.py``)."""
+    low = p["lowering"]
+    return {**p, "counts": low["counts"], "lines": low.get("lines", p.get("lines"))}
+
+
+def prediction(p: dict, name: str, doc: dict | None = None) -> tuple[dict, dict, list, dict]:
     """(predicted, observed, convert lines without instructions, opcodes not compared) for one
-    probe, from ``check --json``. ``g_`` probes: the convert's line. ``t_`` kernels: register
+    probe, from ``check --json`` (observed: the final assembly of ``p``; pass
+    :func:`lowering` of it to compare with Triton's lowering before ``-O3``). ``doc``: the
+    probe's :func:`check_json`, when already computed. ``g_`` probes: the convert's line. ``t_`` kernels: register
     instructions on the script lines holding a convert or a gather, the exchanges of reduces
     and scans over the rest of the kernel (their selects are not modelled; Triton's
     ``tl.max``/``tl.cumsum`` bodies are attributed to the library's lines), shared memory over
     the whole kernel."""
     amd = p["target"].startswith("gfx")
-    doc = check_json(p["ttgir"])
-    ops = doc["ops"]
+    ops = (doc or check_json(p["ttgir"]))["ops"]
     empty = [o["line"] for o in ops if o["kind"] == "convert" and (
         not o["instructions"] and "no instructions" not in (o.get("note") or "")
         or any(i.get("per_thread") is None for i in o["instructions"]))]
@@ -585,10 +595,23 @@ def compare(data: dict, known_set: str = "cvt_heldout") -> int:
 
     known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
         encoding="utf-8")).get(known_set, {})
+    from respelling import listed
+
+    respelled = listed(known_set)
     bad = 0
     tally: collections.Counter = collections.Counter()
+    final: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
-        pred, seen, empty, _ = prediction(p, name)
+        if "lowering" in p:  # the final assembly: where it differs, listed with its LLVM pass
+            pred, seen, empty, _ = prediction(p, name)
+            same = pred == seen and not empty
+            final[same] += 1
+            bad += same == (name in respelled)
+            if not same:
+                print(f"DIFF (assembly) {name}: predicted {pred} observed {seen}"
+                      + (f" (LLVM: {respelled[name]})" if name in respelled else
+                         " (NOT LISTED)"))
+        pred, seen, empty, _ = prediction(lowering(p) if "lowering" in p else p, name)
         same = pred == seen and not empty
         family = "_".join(name.split("_")[:2])
         tally[(p["target"], family, same)] += 1
@@ -597,6 +620,8 @@ def compare(data: dict, known_set: str = "cvt_heldout") -> int:
             print(f"DIFF {name}: predicted {pred} observed {seen}"
                   + (f" uncounted lines {empty}" if empty else "")
                   + (f" (known: {known[name]})" if name in known else ""))
+    if final:
+        print(f"final assembly: {final[True]} equal, {final[False]} re-spelt by LLVM")
     by_target: collections.Counter = collections.Counter()
     by_family: collections.Counter = collections.Counter()
     for (t, f, same), n in tally.items():
@@ -606,7 +631,8 @@ def compare(data: dict, known_set: str = "cvt_heldout") -> int:
         for key in sorted({k for k, _ in tab}):
             print(f"{label} {key}: {tab[(key, True)]} equal, {tab[(key, False)]} not")
     total = sum(tally.values())
-    print(f"all: {sum(n for (_, _, s), n in tally.items() if s)} of {total} equal")
+    print(f"all (Triton's lowering where recorded): "
+          f"{sum(n for (_, _, s), n in tally.items() if s)} of {total} equal")
     return bad
 
 
