@@ -18,8 +18,8 @@ Triton):
   more (``st.shared.b32``/``.v2``/``.v4``, ``stmatrix``); a 2-byte ``st.shared.v2.b8`` packs
   nothing.
 * NVIDIA, 8-bit elements, load: four ``prmt.b32`` per 32-bit word loaded
-  (``ld.shared.b32``/``.v2.b32``/``.v4.b32``: one byte extract each); ``ldmatrix`` and
-  sub-word loads spend nothing at the convert. This is Triton's lowering as instruction
+  (``ld.shared.b32``/``.v2.b32``/``.v4.b32``, and each register of an ``ldmatrix``: one
+  byte extract each); sub-word loads spend nothing at the convert. This is Triton's lowering as instruction
   selection spells it (the assembly of Triton's LLVM IR with ``-O3`` skipped); after
   ``-O3`` a scalar word whose consumer re-packs it whole keeps none of them (LLVM's
   InstCombine removes the extract/insert pairs: ``docs/triton-lowering.md``, "LLVM
@@ -45,7 +45,8 @@ from .vectorise import AccessMap
 
 __all__ = ["round_trip_permutes"]
 
-_WORD_LOAD = re.compile(r"^ld\.shared(?:::cta)?(?:\.v(\d))?\.b32$")
+_WORD_LOAD = re.compile(r"^(?:ld\.shared(?:::cta)?(?:\.v(\d))?\.b32|"
+                        r"ldmatrix\.sync\.aligned\.m8n8\.x(\d)(?:\.trans)?\.shared\.b16)$")
 
 
 def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
@@ -90,7 +91,7 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
             for e in loads:
                 m = _WORD_LOAD.match(e.opcode)
                 if m and e.per_thread:
-                    n += 4 * int(m.group(1) or 1) * e.per_thread
+                    n += 4 * int(m.group(1) or m.group(2) or 1) * e.per_thread
         return (Emitted("permute", "prmt.b32", n, None, 32, 0, ""),) if n else ()
     if packed_source and element_bits == 16:
         return ()

@@ -63,6 +63,10 @@ OUT = ROOT / "tests" / "data" / "triton_cvt_heldout_probes.json.gz"
 #: 16-bit convert through shared memory.
 ROUNDTRIP_OUT = ROOT / "tests" / "data" / "triton_cvt_roundtrip_probes.json.gz"
 ROUNDTRIP_DRAW = (7331, 160, 40)
+#: ``--lowering``: a third draw (seed, Gluon and ``tl`` probes), made after the rules read off
+#: Triton's lowering before ``-O3``; NVIDIA probes with an 8/16-bit convert or a gather kept
+LOWERING_OUT = ROOT / "tests" / "data" / "triton_cvt_lowering_probes.json.gz"
+LOWERING_DRAW = (5813, 200, 80)
 SEED = 2651
 N_GLUON = int(os.environ.get("N_GLUON", 180))
 N_TL = int(os.environ.get("N_TL", 90))
@@ -588,6 +592,28 @@ def round_trips(data: dict) -> dict:
     return {**data, "probes": keep}
 
 
+def lowering_draw(seed: int) -> dict:
+    """A draw made after the rules that follow Triton's lowering before ``-O3`` (the 8-bit
+    load side's byte extracts, the 8-bit shuffle path's unpacking, the gather's select width):
+    seed ``seed``, :data:`LOWERING_DRAW` probes, keeping those on NVIDIA with an 8- or 16-bit
+    convert or a gather, each with its ``"lowering"`` record
+    (``papers/triton_lowering/lowering_reference.py``)."""
+    global N_GLUON, N_TL
+    from lowering_reference import reference
+
+    _, N_GLUON, N_TL = LOWERING_DRAW
+    data = build(seed)
+    keep = {}
+    for name, p in data["probes"].items():
+        if not p["target"].startswith("cuda"):
+            continue
+        ops = check_json(p["ttgir"])["ops"]
+        if any(o["kind"] == "convert" and o["element_bits"] in (8, 16) or o["op"] == "gather"
+               for o in ops):
+            keep[name] = {**p, "lowering": reference(name, p)}
+    return {**data, "probes": keep}
+
+
 def compare(data: dict, known_set: str = "cvt_heldout") -> int:
     """Print every probe whose prediction differs, a tally by target and family; the number of
     differences not listed in ``tests/data/known_mismatches.json`` (set ``known_set``)."""
@@ -653,7 +679,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--roundtrip", action="store_true",
                     help="the round-trip set (ROUNDTRIP_DRAW, 8/16-bit converts through shared "
                          "memory) instead")
+    ap.add_argument("--lowering", action="store_true",
+                    help="the draw made after the lowering rules (LOWERING_DRAW, NVIDIA 8/16-bit "
+                         "converts and gathers, with their lowering records) instead")
     args = ap.parse_args(argv)
+    if args.lowering:
+        out, known = LOWERING_OUT, "cvt_lowering"
+        if not args.compare_only:
+            os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+            rc = write_or_check(out, lowering_draw(LOWERING_DRAW[0]), args.check)
+            if rc:
+                return rc
+        return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), known) else 0
     if args.roundtrip:
         global N_GLUON, N_TL
         out, known = ROUNDTRIP_OUT, "cvt_roundtrip"
