@@ -17,11 +17,23 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 FILE = ROOT / "tests" / "data" / "llvm_respelling.json"
 
 
+def _cause(entry) -> str:
+    return entry["cause"] if isinstance(entry, dict) else entry
+
+
 def listed(fixture_set: str) -> dict[str, str]:
     """``{probe: cause}`` of ``fixture_set`` (the cause's key in ``"causes"`` resolved to its
     text)."""
     doc = json.loads(FILE.read_text(encoding="utf-8"))
-    return {name: doc["causes"][cause] for name, cause in doc["sets"].get(fixture_set, {}).items()}
+    return {name: doc["causes"][_cause(e)] for name, e in doc["sets"].get(fixture_set, {}).items()}
+
+
+def follows_final(fixture_set: str) -> set[str]:
+    """The probes of ``fixture_set`` where ``check`` models LLVM's final form on purpose (an
+    entry ``{"cause": ..., "check": "final"}``): compared with the final assembly."""
+    doc = json.loads(FILE.read_text(encoding="utf-8"))
+    return {name for name, e in doc["sets"].get(fixture_set, {}).items()
+            if isinstance(e, dict) and e.get("check") == "final"}
 
 
 def _diff(a: dict, b: dict) -> str:
@@ -31,9 +43,9 @@ def _diff(a: dict, b: dict) -> str:
 
 
 def table() -> str:
-    """The markdown table: cause, how many probes, each probe with the register opcodes its
-    final assembly has more (+) or fewer (-) than Triton's lowering, at the convert's line (or
-    the whole kernel)."""
+    """The markdown table: per cause, how many probes, the first with the register opcodes its
+    final assembly has more (+) or fewer (-) than Triton's lowering (at the convert's line and
+    over the kernel, or by line for ``tl`` kernels) and the IR evidence, then the others."""
     sys.path.insert(0, str(ROOT / "tests"))
     doc = json.loads(FILE.read_text(encoding="utf-8"))
     sets = json.loads((ROOT / "tests" / "data" / "fixture_sets.json").read_text(
@@ -42,7 +54,8 @@ def table() -> str:
     for name, probes in doc["sets"].items():
         data = json.loads(gzip.decompress((ROOT / "tests" / "data" / sets[name]["files"][0])
                                           .read_bytes()))["probes"]
-        for probe, cause in sorted(probes.items()):
+        for probe, entry in sorted(probes.items()):
+            cause = _cause(entry)
             p = data[probe]
             low = p["lowering"]
             d = _diff(low["counts"], p["counts"])
@@ -57,10 +70,14 @@ def table() -> str:
             ir = {k: v for k, v in low.get("llvm", {}).items() if low["ir"].get(k) != v}
             ir_d = ", ".join(f"{k} {low['ir'].get(k, 0)}→{v}" for k, v in sorted(ir.items()))
             by_cause[cause].append(f"`{name}/{probe}` ({d or 'shared memory only'}"
-                                   + (f"; IR after -O3: {ir_d}" if ir_d else "") + ")")
-    out = ["| LLVM pass (cause) | probes | assembly vs Triton's lowering |", "|---|---|---|"]
+                                   + (f"; IR after -O3: {ir_d}" if ir_d else "")
+                                   + ("; check follows the final form" if isinstance(entry, dict)
+                                      else "") + ")")
+    out = ["| cause (LLVM pass) | probes | first probe: final assembly vs Triton's lowering | "
+           "all probes |", "|---|---|---|---|"]
     for cause, rows in sorted(by_cause.items()):
-        out.append(f"| {doc['causes'][cause]} | {len(rows)} | {'<br>'.join(rows)} |")
+        names = ", ".join(r.split("`")[1].split("/")[1] for r in rows[1:])
+        out.append(f"| {doc['causes'][cause]} | {len(rows)} | {rows[0]} | {names or '-'} |")
     return "\n".join(out)
 
 

@@ -57,7 +57,7 @@ def _both(fixture_set: str, case: str) -> None:
     assert pred == seen
 
 
-@pytest.mark.parametrize("fixture_set", ["cvt_heldout", "cvt_roundtrip"])
+@pytest.mark.parametrize("fixture_set", ["cvt_heldout", "cvt_roundtrip", "cvt_lowering"])
 def test_the_final_assembly_differs_from_tritons_lowering_only_where_listed(fixture_set):
     """Where LLVM's ``-O3`` changes what is compared, the probe is listed with the pass."""
     differ = set()
@@ -99,3 +99,19 @@ def test_the_round_trip_set_reaches_every_width_and_vendor():
     assert {e["target"] for e in data.values()} >= {"cuda80", "cuda90", "cuda100", "gfx942",
                                                      "gfx950"}
     assert {n.split("_")[2] for n in data} >= {"b8", "b16"}
+
+
+@pytest.mark.parametrize("case", cases("cvt_lowering"))
+def test_a_draw_after_the_lowering_rules_equals_tritons_lowering(case):
+    """The third draw (``--lowering``, made after the rules read off Triton's lowering before
+    ``-O3``: the byte extracts of loaded and shuffled 8-bit words, the selects' width): NVIDIA
+    kernels with an 8- or 16-bit convert or a gather."""
+    _both("cvt_lowering", case)
+
+
+def test_the_lowering_draw_reaches_both_widths_and_the_three_nvidia_targets():
+    data = entries("cvt_lowering")
+    assert len(data) >= 60
+    assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "cuda100"}
+    assert {n.split("_")[2] for n in data} >= {"b8", "b16"}
+    assert all("lowering" in e for e in data.values())
