@@ -573,7 +573,9 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     data = build(AMD_SEEDS, amd=True) if args.amd else build()
     rc = write_or_check(out, data, args.check)
-    return rc or (1 if compare(data, fixture_set) else 0)  # run lowering_reference.py next
+    print("now run lowering_reference.py on the set, then --compare-only (the comparison is "
+          "against each probe's lowering)")
+    return rc
 
 
 if __name__ == "__main__":
