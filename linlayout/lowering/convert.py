@@ -156,8 +156,10 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
                          packed_source: bool = False) -> tuple[Emitted, ...]:
     """The register instructions of a shuffle lowering as ``Emitted`` records (count per
     thread after LLVM's clean-ups). NVIDIA: ``shfl.sync.bfly/idx.b32`` (two per 64-bit
-    value), ``selp.b32``/``selp.b64``, ``prmt.b32`` (plus three per register that packs four
-    8-bit elements). AMD: ``shuffleXor`` as a DPP move, a ``v_permlane*_swap`` or
+    value), ``selp.b32``/``selp.b64`` (``selp.b16`` on 8/16-bit elements not packed into
+    words), ``prmt.b32`` (plus three per register that packs four
+    8-bit elements and four that unpack it, as instruction selection spells Triton's LLVM IR
+    before ``-O3``). AMD: ``shuffleXor`` as a DPP move, a ``v_permlane*_swap`` or
     ``ds_bpermute_b32`` by lane mask, ``shuffleIdx`` as ``ds_bpermute_b32`` (two per 64-bit
     value), ``v_cndmask_b32`` (two per 64-bit select), ``v_perm_b32``; on gfx950 the
     ``v_permlane{16,32}_swap_b32`` path where it applies; plus, for 8- and 16-bit elements,
@@ -194,11 +196,13 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
     elif target.is_nvidia:
         add("shfl.sync.bfly.b32", "shuffle", c.get("shuffle_bfly", 0) * halves)
         add("shfl.sync.idx.b32", "shuffle", c.get("shuffle_idx", 0) * halves)
-        add("selp.b64" if low.element_bits == 64 else "selp.b32", "select", c.get("select", 0))
+        add(_nvidia_select(low), "select", c.get("select", 0))
         add("prmt.b32", "permute", c.get("permute", 0))
         if low.element_bits == 8 and low.decomposition.n_pack == 2:
-            # four bytes packed into a register: LLVM builds it with three byte permutes
-            add("prmt.b32", "permute", 3 * c.get("pack", 0))
+            # four bytes packed into a register: instruction selection builds it with three
+            # byte permutes, and takes the four bytes of each shuffled register out with one
+            # each (Triton's extractelements; after -O3 LLVM folds those into the consumer)
+            add("prmt.b32", "permute", (3 + 4) * c.get("pack", 0))
     else:
         for key, n in c.items():
             if key.startswith("shuffle_bfly_"):
@@ -214,6 +218,17 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
         add("v_perm_b32", "permute", c.get("permute", 0))
     bits = 64 if low.element_bits == 64 else min(low.element_bits, 32)
     return tuple(Emitted(side, op, n, None, bits, 0, "") for op, (side, n) in out.items())
+
+
+def _nvidia_select(low: WarpShuffleLowering) -> str:
+    """The select of a shuffle lowering on NVIDIA: it picks whole registers — 64-bit values,
+    32-bit ones or packed words of 8/16-bit elements — or, where 8/16-bit elements are not
+    packed, the elements themselves (NVPTX's narrowest select is 16 bits)."""
+    if low.element_bits == 64:
+        return "selp.b64"
+    if low.element_bits < 32 and low.decomposition.n_pack == 0:
+        return "selp.b16"
+    return "selp.b32"
 
 
 def check_source_load(source_load: tuple[int, int] | None, src: LinearLayout

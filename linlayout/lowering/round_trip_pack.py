@@ -7,17 +7,23 @@ into an LLVM vector with ``insertelement`` and stored whole (the NVIDIA target b
 vector of sub-32-bit elements to 32-bit words for ``st.shared.v*.b32``); the load side
 loads a vector and takes its elements out with ``extractelement``. Triton emits no packing
 instruction of its own: what the PTX/AMDGCN spends is LLVM's instruction selection of those
-vector builds and extracts, modelled here as measured on compiled code
-(``papers/triton_lowering/cvt_heldout_probes.py``; LLVM, not Triton):
+vector builds and extracts, modelled here as measured on compiled code: the assembly LLVM's
+back end selects from Triton's LLVM IR before ``-O3``
+(``papers/triton_lowering/lowering_reference.py``; LLVM's instruction selection, not
+Triton):
 
 * NVIDIA, 16-bit elements: nothing (a ``<2 x i16>`` word is one ``mov.b32 {lo, hi}``).
 * NVIDIA, 8-bit elements, store: three ``prmt.b32`` per 32-bit word stored (two byte pairs
   and one join: NVPTX's ``BUILD_VECTOR`` of ``v4i8``), whenever a store moves 4 bytes or
   more (``st.shared.b32``/``.v2``/``.v4``, ``stmatrix``); a 2-byte ``st.shared.v2.b8`` packs
   nothing.
-* NVIDIA, 8-bit elements, load: four ``prmt.b32`` per 32-bit word of a multi-word load
-  (``ld.shared.v2.b32``/``.v4.b32``: one byte extract each); a scalar ``ld.shared.b32``,
-  ``ldmatrix`` and sub-word loads spend nothing at the convert.
+* NVIDIA, 8-bit elements, load: four ``prmt.b32`` per 32-bit word loaded
+  (``ld.shared.b32``/``.v2.b32``/``.v4.b32``, and each register of an ``ldmatrix``: one
+  byte extract each); sub-word loads spend nothing at the convert. This is Triton's lowering as instruction
+  selection spells it (the assembly of Triton's LLVM IR with ``-O3`` skipped); after
+  ``-O3`` a scalar word whose consumer re-packs it whole keeps none of them (LLVM's
+  InstCombine removes the extract/insert pairs: ``docs/triton-lowering.md``, "LLVM
+  re-spelling").
 * AMD: each stored 32-bit word is assembled as the shuffle path's packed registers are
   (:func:`~linlayout.lowering.amd_pack.pack_permutes`, by where the producer left the
   elements: :func:`~linlayout.lowering.amd_pack.source_words`); a float truncation to 16
@@ -39,7 +45,8 @@ from .vectorise import AccessMap
 
 __all__ = ["round_trip_permutes"]
 
-_MULTI_WORD_LOAD = re.compile(r"^ld\.shared(?:::cta)?\.v(\d)\.b32$")
+_WORD_LOAD = re.compile(r"^(?:ld\.shared(?:::cta)?(?:\.v(\d))?\.b32|"
+                        r"ldmatrix\.sync\.aligned\.m8n8\.x(\d)(?:\.trans)?\.shared\.b16)$")
 
 
 def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
@@ -82,9 +89,9 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
             if all(_bytes_per_vector(e) >= 4 for e in stores):
                 n += 3 * store_map.registers_per_thread // 4
             for e in loads:
-                m = _MULTI_WORD_LOAD.match(e.opcode)
+                m = _WORD_LOAD.match(e.opcode)
                 if m and e.per_thread:
-                    n += 4 * int(m.group(1)) * e.per_thread
+                    n += 4 * int(m.group(1) or m.group(2) or 1) * e.per_thread
         return (Emitted("permute", "prmt.b32", n, None, 32, 0, ""),) if n else ()
     if packed_source and element_bits == 16:
         return ()

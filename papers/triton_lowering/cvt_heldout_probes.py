@@ -40,7 +40,15 @@ compared too: the ``prmt``/``v_perm`` packing and unpacking of its vectors is mo
 draw with another seed and compares it, writing nothing (held-out checks of a new rule);
 ``--roundtrip`` writes (or with ``--check``/``--compare-only`` compares) the round-trip set
 ``tests/data/triton_cvt_roundtrip_probes.json.gz`` (:data:`ROUNDTRIP_DRAW`, drawn after the
-round-trip packing rules; known mismatches in set ``cvt_roundtrip``).
+round-trip packing rules; known mismatches in set ``cvt_roundtrip``); ``--lowering`` writes
+and compares ``tests/data/triton_cvt_lowering_probes.json.gz`` (:data:`LOWERING_DRAW`, drawn
+after the rules read off Triton's lowering, set ``cvt_lowering``).
+
+Since ``lowering_reference.py`` gives every probe its ``"lowering"`` (the assembly of Triton's
+LLVM IR with ``-O3`` skipped), :func:`compare` scores ``check`` against that and requires the
+final assembly to differ from it exactly on the probes ``tests/data/llvm_respelling.json``
+lists with their LLVM pass; writing a set drops the records, so run ``lowering_reference.py``
+on it before ``--compare-only``.
 """
 
 from __future__ import annotations
@@ -63,6 +71,10 @@ OUT = ROOT / "tests" / "data" / "triton_cvt_heldout_probes.json.gz"
 #: 16-bit convert through shared memory.
 ROUNDTRIP_OUT = ROOT / "tests" / "data" / "triton_cvt_roundtrip_probes.json.gz"
 ROUNDTRIP_DRAW = (7331, 160, 40)
+#: ``--lowering``: a third draw (seed, Gluon and ``tl`` probes), made after the rules read off
+#: Triton's lowering before ``-O3``; NVIDIA probes with an 8/16-bit convert or a gather kept
+LOWERING_OUT = ROOT / "tests" / "data" / "triton_cvt_lowering_probes.json.gz"
+LOWERING_DRAW = (5813, 200, 80)
 SEED = 2651
 N_GLUON = int(os.environ.get("N_GLUON", 180))
 N_TL = int(os.environ.get("N_TL", 90))
@@ -444,6 +456,7 @@ def _lds_side(op: str) -> tuple[str, int] | None:
 
 def _register(op: str) -> str:
     op = re.sub(r"_e(32|64)$", "", op)
+    op = re.sub(r"^selp\.[fsu](\d+)$", r"selp.b\1", op)  # one select, typed spellings
     return re.sub(r"^v_\w+_dpp$", "v_mov_b32_dpp", op)
 
 
@@ -508,16 +521,25 @@ def _keep(shared_convert: bool):
     return lambda op: True
 
 
-def prediction(p: dict, name: str) -> tuple[dict, dict, list, dict]:
+def lowering(p: dict) -> dict:
+    """The probe as Triton lowers it: its ``"counts"`` and ``"lines"`` replaced by those of its
+    ``"lowering"`` record (the assembly LLVM's back end selects from Triton's LLVM IR with the
+    ``-O3`` middle end skipped: ``papers/triton_lowering/lowering_reference.py``)."""
+    low = p["lowering"]
+    return {**p, "counts": low["counts"], "lines": low.get("lines", p.get("lines"))}
+
+
+def prediction(p: dict, name: str, doc: dict | None = None) -> tuple[dict, dict, list, dict]:
     """(predicted, observed, convert lines without instructions, opcodes not compared) for one
-    probe, from ``check --json``. ``g_`` probes: the convert's line. ``t_`` kernels: register
+    probe, from ``check --json`` (observed: the final assembly of ``p``; pass
+    :func:`lowering` of it to compare with Triton's lowering before ``-O3``). ``doc``: the
+    probe's :func:`check_json`, when already computed. ``g_`` probes: the convert's line. ``t_`` kernels: register
     instructions on the script lines holding a convert or a gather, the exchanges of reduces
     and scans over the rest of the kernel (their selects are not modelled; Triton's
     ``tl.max``/``tl.cumsum`` bodies are attributed to the library's lines), shared memory over
     the whole kernel."""
     amd = p["target"].startswith("gfx")
-    doc = check_json(p["ttgir"])
-    ops = doc["ops"]
+    ops = (doc or check_json(p["ttgir"]))["ops"]
     empty = [o["line"] for o in ops if o["kind"] == "convert" and (
         not o["instructions"] and "no instructions" not in (o.get("note") or "")
         or any(i.get("per_thread") is None for i in o["instructions"]))]
@@ -578,6 +600,28 @@ def round_trips(data: dict) -> dict:
     return {**data, "probes": keep}
 
 
+def lowering_draw(seed: int) -> dict:
+    """A draw made after the rules that follow Triton's lowering before ``-O3`` (the 8-bit
+    load side's byte extracts, the 8-bit shuffle path's unpacking, the gather's select width):
+    seed ``seed``, :data:`LOWERING_DRAW` probes, keeping those on NVIDIA with an 8- or 16-bit
+    convert or a gather, each with its ``"lowering"`` record
+    (``papers/triton_lowering/lowering_reference.py``)."""
+    global N_GLUON, N_TL
+    from lowering_reference import reference
+
+    _, N_GLUON, N_TL = LOWERING_DRAW
+    data = build(seed)
+    keep = {}
+    for name, p in data["probes"].items():
+        if not p["target"].startswith("cuda"):
+            continue
+        ops = check_json(p["ttgir"])["ops"]
+        if any(o["kind"] == "convert" and o["element_bits"] in (8, 16) or o["op"] == "gather"
+               for o in ops):
+            keep[name] = {**p, "lowering": reference(name, p)}
+    return {**data, "probes": keep}
+
+
 def compare(data: dict, known_set: str = "cvt_heldout") -> int:
     """Print every probe whose prediction differs, a tally by target and family; the number of
     differences not listed in ``tests/data/known_mismatches.json`` (set ``known_set``)."""
@@ -585,10 +629,24 @@ def compare(data: dict, known_set: str = "cvt_heldout") -> int:
 
     known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
         encoding="utf-8")).get(known_set, {})
+    from respelling import follows_final, listed
+
+    respelled, final_form = listed(known_set), follows_final(known_set)
     bad = 0
     tally: collections.Counter = collections.Counter()
+    final: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
-        pred, seen, empty, _ = prediction(p, name)
+        doc = check_json(p["ttgir"])
+        if "lowering" in p:  # the final assembly: where it differs, listed with its LLVM pass
+            low = prediction(lowering(p), name, doc)[1]
+            fin = prediction(p, name, doc)[1]
+            final[low == fin] += 1
+            bad += (low != fin) != (name in respelled)
+            if low != fin:
+                print(f"LLVM {name}: lowering {low} final {fin}"
+                      + (f" ({respelled[name]})" if name in respelled else " (NOT LISTED)"))
+        ref = lowering(p) if "lowering" in p and name not in final_form else p
+        pred, seen, empty, _ = prediction(ref, name, doc)
         same = pred == seen and not empty
         family = "_".join(name.split("_")[:2])
         tally[(p["target"], family, same)] += 1
@@ -597,6 +655,8 @@ def compare(data: dict, known_set: str = "cvt_heldout") -> int:
             print(f"DIFF {name}: predicted {pred} observed {seen}"
                   + (f" uncounted lines {empty}" if empty else "")
                   + (f" (known: {known[name]})" if name in known else ""))
+    if final:
+        print(f"final assembly: {final[True]} as lowered, {final[False]} re-spelt by LLVM")
     by_target: collections.Counter = collections.Counter()
     by_family: collections.Counter = collections.Counter()
     for (t, f, same), n in tally.items():
@@ -606,7 +666,8 @@ def compare(data: dict, known_set: str = "cvt_heldout") -> int:
         for key in sorted({k for k, _ in tab}):
             print(f"{label} {key}: {tab[(key, True)]} equal, {tab[(key, False)]} not")
     total = sum(tally.values())
-    print(f"all: {sum(n for (_, _, s), n in tally.items() if s)} of {total} equal")
+    print(f"all (Triton's lowering where recorded): "
+          f"{sum(n for (_, _, s), n in tally.items() if s)} of {total} equal")
     return bad
 
 
@@ -627,7 +688,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--roundtrip", action="store_true",
                     help="the round-trip set (ROUNDTRIP_DRAW, 8/16-bit converts through shared "
                          "memory) instead")
+    ap.add_argument("--lowering", action="store_true",
+                    help="the draw made after the lowering rules (LOWERING_DRAW, NVIDIA 8/16-bit "
+                         "converts and gathers, with their lowering records) instead")
     args = ap.parse_args(argv)
+    if args.lowering:
+        out, known = LOWERING_OUT, "cvt_lowering"
+        if not args.compare_only:
+            os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+            rc = write_or_check(out, lowering_draw(LOWERING_DRAW[0]), args.check)
+            if rc:
+                return rc
+        return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), known) else 0
     if args.roundtrip:
         global N_GLUON, N_TL
         out, known = ROUNDTRIP_OUT, "cvt_roundtrip"
@@ -636,8 +708,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
         seed, N_GLUON, N_TL = ROUNDTRIP_DRAW
         data = round_trips(build(seed))
-        rc = write_or_check(out, data, args.check)
-        return rc or (1 if compare(data, known) else 0)
+        print("now run lowering_reference.py cvt_roundtrip, then --roundtrip --compare-only")
+        return write_or_check(out, data, args.check)
     if args.seed is not None:
         os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
         return 1 if compare(build(args.seed)) else 0
@@ -645,8 +717,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     data = build()
-    rc = write_or_check(OUT, data, args.check)
-    return rc or (1 if compare(data) else 0)
+    print("now run lowering_reference.py cvt_heldout, then --compare-only")
+    return write_or_check(OUT, data, args.check)
 
 
 if __name__ == "__main__":

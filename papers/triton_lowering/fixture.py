@@ -10,9 +10,17 @@ import pathlib
 
 def write_or_check(out: pathlib.Path, data: dict, check: bool) -> int:
     """With ``check``: compare ``data`` with the fixture at ``out`` and return 0 when equal,
-    1 otherwise; without: write it. Prints one line either way."""
+    1 otherwise; without: write it. Prints one line either way. When ``data``'s probes have no
+    ``"lowering"`` records (``lowering_reference.py`` adds them afterwards), the fixture's are
+    left out of the comparison."""
     if check:
-        same = json.loads(gzip.decompress(out.read_bytes())) == data
+        old = json.loads(gzip.decompress(out.read_bytes()))
+        fresh = data.get("probes", {}).values()
+        if not any(isinstance(p, dict) and "lowering" in p for p in fresh):
+            for p in old.get("probes", {}).values():
+                if isinstance(p, dict):
+                    p.pop("lowering", None)
+        same = old == data
         print("fixture up to date" if same else "fixture differs")
         return 0 if same else 1
     blob = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()

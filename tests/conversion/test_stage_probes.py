@@ -48,9 +48,14 @@ def test_the_stage_plan_is_tritons_and_reaches_dst(name):
     assert {k: low[k] for k in ("permute", "select", "shuffle") if low.get(k)} == t["preopt"]
     assert live_prmt_selectors(stages.lowering) == t["selectors"]
     ops = stages.opcodes
+    # after -O3 the byte extracts of each shuffled register of four 8-bit elements (four
+    # prmt.b32, counted as instruction selection spells Triton's lowering) sit on the
+    # consumer's line, not the convert's (tests/data/llvm_respelling.json: consumer_extract)
+    four = p["element_bits"] == 8 and stages.lowering.decomposition.n_pack == 2
+    unpacked = 4 * low.get("pack", 0) if four else 0
     ours = {"shfl": sum(v for k, v in ops.items() if k.startswith("shfl")),
             "selp": sum(v for k, v in ops.items() if k.startswith("selp")),
-            "prmt": ops.get("prmt.b32", 0)}
+            "prmt": ops.get("prmt.b32", 0) - unpacked}
     if ours != t["ptx"]:
         # LLVM spells a bit move of an indexed shuffle's lane arithmetic as one prmt (not
         # in Triton's LLVM IR before -O3, which the lowering's counts equal above)

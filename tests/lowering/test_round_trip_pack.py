@@ -26,11 +26,21 @@ def _counts(ems) -> dict:
     return {e.opcode: e.per_thread for e in ems}
 
 
-def test_nvidia_bytes_cost_three_prmt_per_stored_word():
+def test_nvidia_bytes_cost_three_prmt_per_stored_word_and_four_per_loaded_word():
     st = (_side("st.shared.v2.b32", "store", 1, 8, 8),)
     ld = (_side("ld.shared.b32", "load", 2, 4, 8),)
     assert _counts(round_trip_permutes(SRC, IN_ORDER, st, ld, 8, Target.parse("cuda:90"))) \
+        == {"prmt.b32": 6 + 8}
+    sub = (_side("ld.shared.v2.b8", "load", 4, 2, 8),)
+    assert _counts(round_trip_permutes(SRC, IN_ORDER, st, sub, 8, Target.parse("cuda:90"))) \
         == {"prmt.b32": 6}
+
+
+def test_nvidia_ldmatrix_registers_extract_each_byte():
+    st = (_side("st.shared.v2.b32", "store", 1, 8, 8),)
+    ld = (_side("ldmatrix.sync.aligned.m8n8.x2.shared.b16", "load", 1, 8, 8),)
+    assert _counts(round_trip_permutes(SRC, IN_ORDER, st, ld, 8, Target.parse("cuda:90"))) \
+        == {"prmt.b32": 6 + 8}
 
 
 def test_nvidia_multi_word_loads_extract_each_byte():

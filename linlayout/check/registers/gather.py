@@ -7,7 +7,13 @@ the gather axis, both place warps identically off the axis and both place lanes 
 off the axis. Then no shared memory is used: for every index register a thread holds, Triton
 shuffles each of the ``K`` source registers of that gather column from the lane that holds
 the wanted element (``shuffleIdx``) and selects the right one — ``K`` indexed shuffles and
-``K`` selects, the first of which (against ``undef``) LLVM folds away. ``K`` is the number of
+``K`` selects, the first of which (against ``undef``) LLVM folds away. The selects pick
+values of the element type (the shuffle's result is truncated back first), so NVPTX selects
+8- and 16-bit elements with ``selp.b16`` (its narrowest register), 32-bit ones with
+``selp.b32`` and 64-bit ones with ``selp.b64`` (Triton's LLVM IR before ``-O3``). After
+``-O3`` some 16-bit selects become ``selp.b32`` (InstCombine selecting the 32-bit shuffle
+results before the truncation, the SLP vectoriser pairing two of them into a ``<2 x i16>``
+select): ``docs/triton-lowering.md``, "LLVM re-spelling". ``K`` is the number of
 source registers along the gather axis. On AMD, when no lane of the source spans the axis,
 every shuffle reads the thread's own lane and LLVM removes the ``ds_bpermute_b32``; on NVIDIA
 a 64-bit select may become predicated moves (the probes of
@@ -51,6 +57,10 @@ def is_warp_local(src: LinearLayout, idx: LinearLayout, axis: int) -> bool:
     return _part(src, ("lane",), others) == _part(idx, ("lane",), others)
 
 
+def _nvidia_select(element_bits: int) -> str:
+    return f"selp.b{max(16, element_bits)}"
+
+
 def gather_shuffles(src: LinearLayout, idx: LinearLayout, axis: int, element_bits: int,
                     target: Target) -> tuple[Emitted, ...] | None:
     """The register instructions per thread of a warp-local gather, or None when the gather
@@ -74,8 +84,8 @@ def gather_shuffles(src: LinearLayout, idx: LinearLayout, axis: int, element_bit
     if target.is_nvidia:
         ems = [Emitted("shuffle", "shfl.sync.idx.b32", shuffles, None, 32, 0, "")]
         if selects:
-            ems.append(Emitted("select", "selp.b64" if element_bits == 64 else "selp.b32",
-                               selects, None, element_bits, 0, ""))
+            ems.append(Emitted("select", _nvidia_select(element_bits), selects, None,
+                               element_bits, 0, ""))
     else:
         # with no lane along the axis every shuffle reads the thread's own lane: LLVM folds
         # an ds_bpermute_b32 from the own lane away (NVPTX keeps the shfl.sync)

@@ -16,6 +16,16 @@ def test_a_gather_along_lanes_and_registers_of_one_warp():
                                                       "selp.b32": 448}
 
 
+
+def test_the_selects_are_as_wide_as_the_element():
+    """Triton selects values of the element type: NVPTX's narrowest select is 16 bits."""
+    src = blocked((32, 64), [1, 4], [4, 8], [1, 1], [1, 0])
+    widths = {bits: [e.opcode for e in gather_shuffles(src, src, 1, bits,
+                                                      Target.parse("cuda:90"))][1]
+              for bits in (8, 16, 32, 64)}
+    assert widths == {8: "selp.b16", 16: "selp.b16", 32: "selp.b32", 64: "selp.b64"}
+
+
 def test_warps_along_the_axis_need_shared_memory():
     src = blocked((32, 64), [1, 4], [4, 8], [2, 1], [1, 0])
     assert not is_warp_local(src, src, 0)

@@ -1,0 +1,220 @@
+#!/usr/bin/env python
+"""Triton's own lowering of each convert probe, before LLVM's ``-O3``: recompile every probe's
+stored TTGIR with Triton 3.9.0, once with LLVM's middle end (``optimize_module``, the ``-O3``
+pipeline) skipped, and add what that gives to the fixture.
+
+Run with Triton 3.9.0 installed (CPU only; about 1 s a probe)::
+
+    python papers/triton_lowering/lowering_reference.py shuffle          # one fixture set
+    python papers/triton_lowering/lowering_reference.py cvt_heldout --check
+
+Sets: ``shuffle``, ``amd_shuffle``, ``cvt_heldout``, ``cvt_roundtrip`` (their files in
+``tests/data/fixture_sets.json``). Each probe gains ``"lowering"``:
+
+* ``"ir"``: the register-exchange operations Triton's LLVM IR spells before ``-O3``, by the
+  PTX/AMDGCN opcode each one is (:data:`IR_OPCODES`; the convert's line for one-convert
+  probes, else the whole kernel): the shuffle intrinsics (``llvm.nvvm.shfl.sync.*`` ->
+  ``shfl.sync.<mode>.b32``; ``llvm.amdgcn.ds.bpermute`` -> ``ds_bpermute_b32``,
+  ``ds.swizzle``, ``permlane16/32.swap``, ``update.dpp``/``mov.dpp`` -> ``v_mov_b32_dpp``),
+  the byte-permute intrinsics (``llvm.nvvm.prmt`` -> ``prmt.b32``, ``llvm.amdgcn.perm`` ->
+  ``v_perm_b32``), ``llvm.nvvm.redux.sync.*`` and every ``select`` (NVIDIA: ``selp.b16`` for
+  8/16-bit values, ``selp.b32``, ``selp.b64`` by the value's width; AMD: one
+  ``v_cndmask_b32`` per 32 bits). Element moves (``insertelement``, ``extractelement``,
+  ``shufflevector``, ``bitcast``) are not instructions here: their cost is instruction
+  selection's, in ``"isa"``.
+* ``"counts"``/``"lines"``: the PTX/AMDGCN opcodes (as the probe scripts count them: register
+  exchanges outside inline assembly, shared-memory accesses) that LLVM's back end selects
+  from that unoptimised IR — Triton's lowering spelled by instruction selection (NVPTX/AMDGPU
+  ISel and its DAG combines), with no middle-end pass between. ``"counts"`` follows the
+  probe's own ``"counts"`` (the convert's line, or the whole kernel); ``"lines"`` (the
+  ``cvt_*`` sets) is keyed like the probe's ``"lines"``.
+* ``"llvm"`` (only where the final assembly's ``"counts"`` differ): the same IR operations
+  counted in the LLVM IR after ``-O3`` (``asm["llir"]``),
+  plus the intrinsics ``-O3`` creates (``llvm.bitreverse``, ``llvm.bswap``, ``llvm.fshl``/
+  ``fshr``), so a difference between ``"counts"`` and the final assembly can be traced to
+  the pass that made it (``docs/triton-lowering.md``, "LLVM re-spelling").
+
+The comparison (``tests/check/test_cvt_heldout_probes.py``,
+``tests/lowering/test_shuffle_probes.py``) scores ``check`` against ``"counts"``/``"lines"``
+and lists every probe whose final assembly differs (``tests/data/llvm_respelling.json``).
+"""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import json
+import os
+import pathlib
+import re
+import sys
+
+os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cache hits: the pre-O3 LLVM IR must be produced
+os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+SETS = {"shuffle": "triton_shuffle_probes.json.gz",
+        "amd_shuffle": "triton_amd_shuffle_probes.json.gz",
+        "cvt_heldout": "triton_cvt_heldout_probes.json.gz",
+        "cvt_roundtrip": "triton_cvt_roundtrip_probes.json.gz"}
+#: IR call -> the opcode it is (the whole intrinsic name after ``@llvm.``, a prefix match)
+IR_OPCODES = (
+    (re.compile(r"@llvm\.nvvm\.shfl\.sync\.(idx|bfly|up|down)\."), "shfl.sync.{0}.b32"),
+    (re.compile(r"@llvm\.nvvm\.redux\.sync\.(\w+)"), "redux.sync.{0}"),
+    (re.compile(r"@llvm\.nvvm\.prmt\b"), "prmt.b32"),
+    (re.compile(r"@llvm\.amdgcn\.ds\.bpermute\b"), "ds_bpermute_b32"),
+    (re.compile(r"@llvm\.amdgcn\.ds\.swizzle\b"), "ds_swizzle_b32"),
+    (re.compile(r"@llvm\.amdgcn\.(permlane(?:16|32)\.swap)\b"), "v_{0}_b32"),
+    (re.compile(r"@llvm\.amdgcn\.(?:update|mov)\.dpp\b"), "v_mov_b32_dpp"),
+    (re.compile(r"@llvm\.amdgcn\.perm\b"), "v_perm_b32"),
+    (re.compile(r"@llvm\.(bitreverse|bswap|fshl|fshr)\.i\d+"), "llvm.{0}"),
+)
+_WIDTH = {"i8": 8, "i16": 16, "half": 16, "bfloat": 16, "i32": 32, "float": 32, "i64": 64,
+          "double": 64}
+
+
+def _select_opcodes(type_: str, amd: bool) -> tuple[str, int] | None:
+    m = re.fullmatch(r"<(\d+) x (\w+)>", type_)
+    n, elem = (int(m.group(1)), m.group(2)) if m else (1, type_)
+    bits = _WIDTH.get(elem, 64 if elem.startswith("ptr") else None)
+    if bits is None:
+        return None  # i1: a predicate, not a register select
+    bits *= n
+    if amd:
+        return "v_cndmask_b32", -(-bits // 32)
+    return f"selp.b{max(16, bits) if bits <= 64 else 64}", 1 if bits <= 64 else bits // 64
+
+
+def ir_counts(ll: str, amd: bool) -> dict:
+    """``{"file:line": {opcode: count}}`` of the register-exchange operations of LLVM IR text
+    ``ll`` (module docstring), by the source line of their ``!dbg`` location (``"?:0"`` when
+    none)."""
+    files = {m.group(1): pathlib.Path(m.group(2)).name
+             for m in re.finditer(r'^(!\d+) = !DIFile\(filename: "([^"]*)"', ll, re.M)}
+    scopes = {m.group(1): m.group(2)
+              for m in re.finditer(r"^(!\d+) = (?:distinct )?!DI(?:Subprogram|LexicalBlock\w*)"
+                                   r"\(.*?file: (!\d+)", ll, re.M)}
+    locs = {m.group(1): f"{files.get(scopes.get(m.group(3), ''), '?')}:{m.group(2)}"
+            for m in re.finditer(r"^(!\d+) = !DILocation\(line: (\d+), column: \d+, "
+                                 r"scope: (!\d+)", ll, re.M)}
+    out: dict = collections.defaultdict(collections.Counter)
+    for raw in ll.splitlines():
+        if not raw.startswith("  "):
+            continue
+        m = re.search(r"!dbg (!\d+)", raw)
+        key = locs.get(m.group(1), "?:0") if m else "?:0"
+        sel = re.search(r"= select (?:\w+ )*i1 [^,]+, (<\d+ x \w+>|\w+) ", raw)
+        if sel:
+            got = _select_opcodes(sel.group(1), amd)
+            if got:
+                out[key][got[0]] += got[1]
+            continue
+        if "call" not in raw:
+            continue
+        for pat, name in IR_OPCODES:
+            c = pat.search(raw)
+            if c:
+                out[key][name.format(*c.groups())] += 1
+                break
+    return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
+
+
+def _compile(ttgir: str, tname: str, o3: bool) -> tuple[str, str, str]:
+    """(assembly, LLVM IR handed to the back end, LLVM IR before ``-O3``) of a TTGIR text."""
+    import tempfile
+
+    import triton
+    from triton._C.libtriton import llvm as _llvm
+    from triton.backends.compiler import GPUTarget
+
+    targets = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
+               "cuda100": GPUTarget("cuda", 100, 32), "gfx942": GPUTarget("hip", "gfx942", 64),
+               "gfx950": GPUTarget("hip", "gfx950", 64)}
+    pre: list[str] = []
+    orig = _llvm.optimize_module
+
+    def capture(mod, *a, **kw):
+        pre.append(str(mod))
+        return orig(mod, *a, **kw) if o3 else None
+
+    _llvm.optimize_module = capture
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            path = pathlib.Path(d) / "probe.ttgir"
+            path.write_text(ttgir, encoding="utf-8")
+            k = triton.compile(str(path), target=targets[tname])
+    finally:
+        _llvm.optimize_module = orig
+    asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
+    return asm, k.asm["llir"], pre[0]
+
+
+def _convert_line(ttgir: str) -> str | None:
+    lines = [i + 1 for i, s in enumerate(ttgir.splitlines()) if "ttg.convert_layout" in s]
+    return f"probe.ttgir:{lines[0]}" if len(lines) == 1 else None
+
+
+def reference(name: str, p: dict) -> dict:
+    """The ``"lowering"`` record of one probe (module docstring)."""
+    from cvt_heldout_probes import asm_lines
+
+    amd = p["target"].startswith("gfx")
+    asm, _, pre = _compile(p["ttgir"], p["target"], o3=False)
+    isa, ir = asm_lines(asm), ir_counts(pre, amd)
+    kernel = name.startswith(("t_", "max_", "sum_", "cumsum_", "gather_"))
+    one = None if kernel else _convert_line(p["ttgir"]) or "?"
+    whole = lambda d: dict(sorted(sum((collections.Counter(v) for v in d.values()),  # noqa: E731
+                                      collections.Counter()).items()))
+    pick = (lambda d: d.get(one, {})) if one else whole
+    rec = {"counts": pick(isa), "ir": pick(ir)}
+    if rec["counts"] != p["counts"]:  # the final assembly differs: keep -O3's IR to trace it
+        _, post, _ = _compile(p["ttgir"], p["target"], o3=True)
+        rec["llvm"] = pick(ir_counts(post, amd))
+    if "lines" in p:
+        lines = dict(isa)
+        if one:  # the fixture keys the convert's line by the script's line
+            key = next((k for k, v in p["lines"].items() if v == p["counts"]), None)
+            if key and one in lines:
+                lines[key] = lines.pop(one)
+        rec["lines"] = lines
+    return rec
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("set", choices=sorted(SETS))
+    ap.add_argument("--check", action="store_true", help="compare, write nothing")
+    ap.add_argument("--only", nargs="*", default=None, help="these probes only (--check)")
+    args = ap.parse_args(argv)
+    path = ROOT / "tests" / "data" / SETS[args.set]
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    bad = 0
+    names = sorted(data["probes"]) if args.only is None else args.only
+    for i, name in enumerate(names):
+        p = data["probes"][name]
+        if not args.check and "lowering" in p:
+            continue
+        rec = reference(name, p)
+        if args.check:
+            bad += rec != p.get("lowering")
+            print(("same " if rec == p.get("lowering") else "DIFF ") + name)
+            continue
+        p["lowering"] = rec
+        if i % 25 == 24:  # resumable: keep what is done
+            path.write_bytes(gzip.compress(json.dumps(data, sort_keys=True,
+                                                      separators=(",", ":")).encode(), mtime=0))
+            print(f"  {i + 1} of {len(names)}", flush=True)
+    if not args.check:
+        path.write_bytes(gzip.compress(json.dumps(data, sort_keys=True,
+                                                  separators=(",", ":")).encode(), mtime=0))
+        print(f"wrote {path}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

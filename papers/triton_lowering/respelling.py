@@ -1,0 +1,85 @@
+"""The probes whose final PTX/AMDGCN differs from Triton's lowering (the assembly of Triton's
+LLVM IR with LLVM's ``-O3`` skipped), each with the LLVM pass that re-spelt it:
+``tests/data/llvm_respelling.json``, shared by the convert probe scripts of this folder.
+
+``python papers/triton_lowering/respelling.py`` prints the table of ``docs/triton-lowering.md``
+("LLVM re-spelling") from that file and the fixtures (no Triton needed)."""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FILE = ROOT / "tests" / "data" / "llvm_respelling.json"
+
+
+def _cause(entry) -> str:
+    return entry["cause"] if isinstance(entry, dict) else entry
+
+
+def listed(fixture_set: str) -> dict[str, str]:
+    """``{probe: cause}`` of ``fixture_set`` (the cause's key in ``"causes"`` resolved to its
+    text)."""
+    doc = json.loads(FILE.read_text(encoding="utf-8"))
+    return {name: doc["causes"][_cause(e)] for name, e in doc["sets"].get(fixture_set, {}).items()}
+
+
+def follows_final(fixture_set: str) -> set[str]:
+    """The probes of ``fixture_set`` where ``check`` models LLVM's final form on purpose (an
+    entry ``{"cause": ..., "check": "final"}``): compared with the final assembly."""
+    doc = json.loads(FILE.read_text(encoding="utf-8"))
+    return {name for name, e in doc["sets"].get(fixture_set, {}).items()
+            if isinstance(e, dict) and e.get("check") == "final"}
+
+
+def _diff(a: dict, b: dict) -> str:
+    keys = sorted(set(a) | set(b))
+    return ", ".join(f"{k} {b.get(k, 0) - a.get(k, 0):+d}" for k in keys
+                     if a.get(k, 0) != b.get(k, 0))
+
+
+def table() -> str:
+    """The markdown table: per cause, how many probes, the first with the register opcodes its
+    final assembly has more (+) or fewer (-) than Triton's lowering (at the convert's line and
+    over the kernel, or by line for ``tl`` kernels) and the IR evidence, then the others."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    doc = json.loads(FILE.read_text(encoding="utf-8"))
+    sets = json.loads((ROOT / "tests" / "data" / "fixture_sets.json").read_text(
+        encoding="utf-8"))["sets"]
+    by_cause: dict = collections.defaultdict(list)
+    for name, probes in doc["sets"].items():
+        data = json.loads(gzip.decompress((ROOT / "tests" / "data" / sets[name]["files"][0])
+                                          .read_bytes()))["probes"]
+        for probe, entry in sorted(probes.items()):
+            cause = _cause(entry)
+            p = data[probe]
+            low = p["lowering"]
+            d = _diff(low["counts"], p["counts"])
+            if probe.startswith("t_"):  # tl kernels: by source line
+                d = "; ".join(f"line {k.split(':')[-1]}: {_diff(low['lines'].get(k, {}), v)}"
+                              for k, v in sorted(p["lines"].items())
+                              if _diff(low["lines"].get(k, {}), v))
+            elif "lines" in p:  # the convert's line, then the kernel's total
+                total = lambda ls: dict(sum((collections.Counter(v) for v in ls.values()),  # noqa: E731
+                                            collections.Counter()))
+                d = f"convert: {d or 'same'}; kernel: {_diff(total(low['lines']), total(p['lines'])) or 'same'}"
+            ir = {k: v for k, v in low.get("llvm", {}).items() if low["ir"].get(k) != v}
+            ir_d = ", ".join(f"{k} {low['ir'].get(k, 0)}→{v}" for k, v in sorted(ir.items()))
+            by_cause[cause].append(f"`{name}/{probe}` ({d or 'shared memory only'}"
+                                   + (f"; IR after -O3: {ir_d}" if ir_d else "")
+                                   + ("; check follows the final form" if isinstance(entry, dict)
+                                      else "") + ")")
+    out = ["| cause (LLVM pass) | probes | first probe: final assembly vs Triton's lowering | "
+           "all probes |", "|---|---|---|---|"]
+    for cause, rows in sorted(by_cause.items()):
+        names = ", ".join(r.split("`")[1].split("/")[1] for r in rows[1:])
+        out.append(f"| {doc['causes'][cause]} | {len(rows)} | {rows[0]} | {names or '-'} |")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(table())
