@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 
 from .._memo import memoize
@@ -123,15 +124,34 @@ class Problem:
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
     simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
+    _signature: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.simplicity = simplicity_key(self.d, self.dim_bits)
 
     @property
     def signature(self) -> tuple:
-        """See the class docstring."""
-        return (tuple((s.lane, s.warp, s.block) for s in self.sides), self.regs, self.model,
-                self.d, self.dim_bits, self.weights, self.objective, self.node_limit)
+        """See the class docstring (built once, its hash computed once: it keys every
+        remembered construction of the synthesis)."""
+        sig = self._signature
+        if sig is None:
+            sig = self._signature = _HashedTuple(
+                (tuple((s.lane, s.warp, s.block) for s in self.sides), self.regs, self.model,
+                 self.d, self.dim_bits, self.weights, self.objective, self.node_limit))
+        return sig
+
+
+class _HashedTuple(tuple):
+    """A tuple whose hash is computed once (a cache key looked up many times; hashing a
+    nested tuple and a hardware model walks every field each time)."""
+
+    def __new__(cls, items: Iterable[Any]) -> "_HashedTuple":
+        self = super().__new__(cls, items)
+        self._hash = tuple.__hash__(self)
+        return self
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
 
 def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:

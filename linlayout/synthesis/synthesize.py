@@ -718,8 +718,11 @@ def _build_plan(assignment: tuple[SideOption, ...], problem: Problem, target: tu
     if any(o.is_matrix for o in assignment):
         return build_plan(assignment, problem, target=target, max_variants=variants,
                           feasible=True)
-    key = (problem.signature, problem.node_limit - problem.nodes_spent, assignment, target,
-           variants)
+    # an ld/st.shared option is these fields (its instruction, geometry, prefix and
+    # constraints are those of every ld/st.shared option): cheaper to hash than the option
+    key = (problem.signature, problem.node_limit - problem.nodes_spent,
+           tuple([(o.side, o.vector_log2, o.instructions_per_warp, o.phases, o.bound_exponent)
+                  for o in assignment]), target, variants)
     got = _BUILT.get(key)
     if got is not None:
         _BUILT.move_to_end(key)
