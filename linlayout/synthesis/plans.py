@@ -992,7 +992,8 @@ def _completed(ready: _Prepared) -> _Prepared | None:
                                 tuple(ready.zs), ready.d)
     if found is None:
         return None
-    return dataclasses.replace(ready, q=list(found[0]), fits=found[1])
+    return _Prepared(ready.full, ready.cons, ready.zs, list(found[0]), found[1], ready.lanes,
+                     ready.d)
 
 
 def _misses_rank(ready: _Prepared, cache: dict[tuple[int, ...], bool] | None = None) -> bool:
