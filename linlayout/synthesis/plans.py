@@ -506,7 +506,9 @@ def build_prefix(assignment: Sequence[SideOption], problem: Problem,
 def prefixes(assignment: Sequence[SideOption], problem: Problem,
              lanes: Sequence[Sequence[int]] | None = None,
              bases: dict[tuple[int, ...], tuple[int, ...]] | None = None,
-             feasible: bool = False) -> Iterable[list[int]]:
+             feasible: bool = False,
+             constraints: dict[int, list[tuple[int, ...]]] | None = None
+             ) -> Iterable[list[int]]:
     """Every vector prefix of an assignment, lazily, the preferred first.
 
     A matrix option fixes the prefix to its row; the ``ld/st.shared`` sides' prefixes are
@@ -527,10 +529,13 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
         return
     head: list[int] = list(matrix[0].prefix) if matrix else []
     top = max([o.vector_log2 for o in assignment], default=0)
-    cons = alignment_constraints(assignment, sides, max(top, len(head)))
+    nbits = max(top, len(head))
+    cons = alignment_constraints(assignment, sides, nbits)
+    if constraints is not None:
+        constraints[nbits] = cons
     bases = {} if bases is None else bases
     cons_t = tuple(cons)
-    if not _chain_ok(tuple(head), cons_t):
+    if head and not _chain_ok(tuple(head), cons_t):  # no prefix yet: nothing to break
         return
     w = model.within_word_bits
     levels = sorted({o.vector_log2 for o in plain if o.vector_log2 > len(head)})
@@ -574,7 +579,7 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
             if child is not None:
                 yield from extend(prefix + [v], level, child)
 
-    if f2.rank(head) == len(head):  # a dependent prefix extends to no chain
+    if not head or f2.rank(head) == len(head):  # a dependent prefix extends to no chain
         yield from extend(head, 0, _ChainState.of(head, cons_t))
 
 
@@ -871,7 +876,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
 
     hopeless: bool | None = None  # no prefix of this assignment can meet the condition
     scan = _Scan(lanes_by_side)
-    scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible)
+    scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible, scan.cons)
     for variant in itertools.islice(scanned, SCAN_PREFIXES):
         # a prefix that provably misses the rank condition gets its complement only when it
         # is built (the scan then costs a rank, not a complement)
