@@ -450,16 +450,36 @@ class _Pool:
             self._key: Callable[[int], tuple | int] = key
         else:
             self._key = simplicity
-        b = self._basis
-        self._head = sorted(set(b) | {x ^ y for i, x in enumerate(b) for y in b[i + 1:]},
-                            key=self._key)
+        # The order starts with the unit basis vectors (of those in no shorter span, when
+        # there are shorter sides): every other candidate has two bits set or more (a sum of
+        # two fully reduced basis vectors holds both leading bits), so it sorts after them.
+        # Those are sorted at once; the rest of the head only when the iteration gets there.
+        units = [v for v in self._basis if not v & (v - 1)]
+        if shorter:
+            self._first = [v for k, v in sorted((key(v), v) for v in units) if not k[0]]
+        else:
+            self._first = sorted(units, key=simplicity)
+        self._head: list[int] | None = None
         self._rest: list[int] | None = None
 
+    def head(self) -> list[int]:
+        """The basis and the sums of two, sorted (the first candidates)."""
+        if self._head is None:
+            b, first = self._basis, self._first
+            taken = set(first)
+            self._head = first + sorted([v for v in b if v not in taken] +
+                                        [x ^ y for i, x in enumerate(b) for y in b[i + 1:]],
+                                        key=self._key)
+        return self._head
+
     def __iter__(self) -> Iterator[int]:
-        yield from self._head
+        first = self._first
+        yield from first
+        head = self.head()
+        yield from head[len(first):]
         if len(self._basis) > 2:
             if self._rest is None:
-                seen = set(self._head)
+                seen = set(head)
                 self._rest = sorted((v for v in f2.span_elements(self._basis)
                                      if v and v not in seen), key=self._key)
             yield from self._rest
@@ -473,7 +493,7 @@ class _Pool:
             for v in f2.span_elements(f2.intersection(self._basis, sp)):
                 if v:
                     counts[v] = counts.get(v, 0) + 1
-        head = set(self._head)
+        head = set(self.head())
 
         def order(v: int) -> tuple:
             return (-counts[v], v not in head, self._key(v))
