@@ -125,9 +125,20 @@ class Problem:
     chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
     simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
     _signature: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _elems_log2: tuple[int, ...] | None = field(default=None, init=False, repr=False,
+                                                compare=False)
 
     def __post_init__(self) -> None:
         self.simplicity = simplicity_key(self.d, self.dim_bits)
+
+    @property
+    def elems_log2(self) -> tuple[int, ...]:
+        """Each side's ``rank(lane + register images)``: log2 of the elements a warp moves
+        (computed once; every count of the side needs it)."""
+        got = self._elems_log2
+        if got is None:
+            got = self._elems_log2 = tuple(f2.rank(s.lane + s.register) for s in self.sides)
+        return got
 
     @property
     def signature(self) -> tuple:
@@ -171,7 +182,8 @@ def plan_key(plan: Plan, weights: Sequence[int], objective: Objective) -> tuple[
 # ---------------------------------------------------------------------------------- counting
 def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
                 reg_basis: tuple[int, ...], model: BankModel, d: int,
-                with_basis: bool = True, load: bool = False) -> ConflictReport:
+                with_basis: bool = True, load: bool = False,
+                elems_log2: int | None = None) -> ConflictReport:
     """Exactly what ``bank_conflicts(side, memory, instruction="ld.shared" if load else
     "st.shared")`` returns, from flat columns (a load's return may be packed:
     :meth:`~linlayout.hardware.model.BankModel.packed`).
@@ -184,10 +196,12 @@ def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         model: the bank model; d: the tensor's bit count.
         with_basis: also compute ``conflict_offsets`` (else empty: the search compares
             costs only, :func:`with_conflict_offsets` fills them in for the result).
+        elems_log2: the rank of the side's lane and register images, when known
+            (:attr:`Problem.elems_log2`).
 
     The count is :func:`~linlayout.conflicts.closed_form.count_side`.
     """
-    return count_side(mem_cols, inv, side, reg_basis, model, with_basis, load)
+    return count_side(mem_cols, inv, side, reg_basis, model, with_basis, load, elems_log2)
 
 
 def matrix_report(option: SideOption, inv: Sequence[int], side: Distributed,
@@ -540,7 +554,9 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
     vectors, low bits). The order of a level's bits matters only to the shorter sides, which
     is why the alternatives are worth trying (:func:`build_plan` does, while it misses its
     bound). ``bases``: a cache shared with :func:`chain_ok`; ``feasible``: the caller has
-    checked :func:`chain_dims_ok` already.
+    checked :func:`chain_dims_ok` already; ``constraints``: where to leave the
+    :func:`alignment_constraints` computed here, by their number of bits (the caller's own
+    cache of them).
     """
     sides, regs, model, spans = problem.sides, problem.regs, problem.model, problem.spans
     matrix = [o for o in assignment if o.is_matrix]
@@ -1095,11 +1111,8 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     pmask = (1 << kp) - 1
     xs = []
     for lam, z in zip(lanes_by_side, zs):
-        rows = []
-        for x in lam:
-            c = f2.apply(coords, x)
-            rows.append((((c & pmask) >> z) << m) | (c >> kp))
-        xs.append(f2.low_subspace(rows, m))
+        xs.append(f2.low_subspace([(((c & pmask) >> z) << m) | (c >> kp)
+                                   for c in f2.compose_unchecked(coords, lam, d)], m))
     nseg = min(nseg, m)
     if len(xs) == 2:
         seq = f2.avoiding_sequence_echelon(sorted(f2.echelon(xs[0])), sorted(f2.echelon(xs[1])),
@@ -1114,7 +1127,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
         seq = list(choice.sum_witness)
         proven = choice.proven
     # any basis of the segment span counts the same: take the reduced one, lowest bits first
-    seg_sorted = sorted(f2.echelon(f2.apply(q, c) for c in seq))
+    seg_sorted = sorted(f2.echelon(f2.compose_unchecked(q, seq, None)))
     # step 4: the banks, outside the register spans where possible
     nbank = row - kp
     qb = f2.echelon(q)
@@ -1136,7 +1149,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
                 reports.append(matrix_report(o, inv, sides[o.side], model, False))
             else:
                 reports.append(side_report(cols, inv, sides[o.side], regs[o.side], model, d,
-                                           False, load=o.side > 0))
+                                           False, o.side > 0, problem.elems_log2[o.side]))
     except LayoutError:
         return None
     return Plan(cols, tuple(reports), tuple(assignment), proven)
@@ -1187,5 +1200,32 @@ def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Itera
                 n += 1
         return n
 
-    yield from sorted(basis, key=widening)
-    yield from sorted((a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]), key=widening)
+    # the sorts are stable, so the vectors in no register span come first in their given
+    # order: yielded as they are found (the caller usually takes the first), the rest after
+    later = []
+    for v in basis:
+        n = widening(v)
+        if n:
+            later.append((n, v))
+        else:
+            yield v
+    later.sort(key=_first)
+    for _, v in later:
+        yield v
+    later = []
+    for i, a in enumerate(basis):
+        for b in basis[i + 1:]:
+            v = a ^ b
+            n = widening(v)
+            if n:
+                later.append((n, v))
+            else:
+                yield v
+    later.sort(key=_first)
+    for _, v in later:
+        yield v
+
+
+def _first(pair: tuple[int, int]) -> int:
+    """The first entry of a pair (a sort key)."""
+    return pair[0]
