@@ -453,7 +453,8 @@ def span_sum(*spaces: Iterable[int]) -> tuple[int, ...]:
 
 
 def intersection(u: Iterable[int], v: Iterable[int]) -> tuple[int, ...]:
-    """Echelon basis of ``span(u) ∩ span(v)`` (Zassenhaus' algorithm).
+    """Echelon basis of ``span(u) ∩ span(v)`` (Zassenhaus' algorithm; spans of unit vectors
+    directly: their common coordinates).
 
     Rows ``(a | a)`` for ``a`` in ``u`` and ``(b | 0)`` for ``b`` in ``v`` are reduced with the
     left half in the high bits; the reduced rows whose left half vanished carry, in their
@@ -463,6 +464,26 @@ def intersection(u: Iterable[int], v: Iterable[int]) -> tuple[int, ...]:
     v = list(v)
     if not u or not v:
         return ()
+    # unit and zero vectors only (most of Triton's spans): coordinate subspaces, whose
+    # intersection is the one of their coordinates
+    a = b = 0
+    for x in u:
+        if x & (x - 1):
+            break
+        a |= x
+    else:
+        for x in v:
+            if x & (x - 1):
+                break
+            b |= x
+        else:
+            common = a & b
+            out = []
+            while common:
+                top = 1 << (common.bit_length() - 1)
+                out.append(top)
+                common ^= top
+            return tuple(out)
     shift = max(max(u).bit_length(), max(v).bit_length())
     rows = [(a << shift) | a for a in u] + [b << shift for b in v]
     piv = _pivots(rows)
