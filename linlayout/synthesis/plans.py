@@ -33,10 +33,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
 from dataclasses import dataclass, field
 
-from .._memo import memoize
+from .._memo import memoize, register
 from .. import f2
 from ..conflicts import ConflictReport
 from ..conflicts.closed_form import count_matrix, count_side
@@ -124,7 +123,7 @@ class Problem:
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
     simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
-    _signature: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _signature_id: int | None = field(default=None, init=False, repr=False, compare=False)
     _elems_log2: tuple[int, ...] | None = field(default=None, init=False, repr=False,
                                                 compare=False)
 
@@ -142,27 +141,33 @@ class Problem:
 
     @property
     def signature(self) -> tuple:
-        """See the class docstring (built once, its hash computed once: it keys every
-        remembered construction of the synthesis)."""
-        sig = self._signature
-        if sig is None:
-            sig = self._signature = _HashedTuple(
-                (tuple((s.lane, s.warp, s.block) for s in self.sides), self.regs, self.model,
-                 self.d, self.dim_bits, self.weights, self.objective, self.node_limit))
-        return sig
+        """See the class docstring."""
+        return (tuple((s.lane, s.warp, s.block) for s in self.sides), self.regs, self.model,
+                self.d, self.dim_bits, self.weights, self.objective, self.node_limit)
+
+    @property
+    def signature_id(self) -> int:
+        """A small int standing for :attr:`signature`: problems with equal signatures get the
+        same one (while :func:`linlayout.clear_caches` keeps them), others never do — a
+        cache key hashed at C speed (hashing the signature walks every field of the
+        hardware model)."""
+        got = self._signature_id
+        if got is None:
+            sig = self.signature
+            got = _SIGNATURE_IDS.get(sig)
+            if got is None:
+                if len(_SIGNATURE_IDS) >= 4096:
+                    _SIGNATURE_IDS.clear()
+                got = _SIGNATURE_IDS[sig] = next(_NEXT_ID)
+            self._signature_id = got
+        return got
 
 
-class _HashedTuple(tuple):
-    """A tuple whose hash is computed once (a cache key looked up many times; hashing a
-    nested tuple and a hardware model walks every field each time)."""
-
-    def __new__(cls, items: Iterable[Any]) -> "_HashedTuple":
-        self = super().__new__(cls, items)
-        self._hash = tuple.__hash__(self)
-        return self
-
-    def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined, no-any-return]
+#: :attr:`Problem.signature_id` of each signature seen (ids are never reused, so emptying
+#: this only makes later problems miss what earlier ones left in caches).
+_SIGNATURE_IDS: dict[tuple, int] = {}
+_NEXT_ID = itertools.count()
+register(_SIGNATURE_IDS.clear)
 
 
 def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:

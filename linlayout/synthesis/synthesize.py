@@ -720,7 +720,7 @@ def _build_plan(assignment: tuple[SideOption, ...], problem: Problem, target: tu
                           feasible=True)
     # an ld/st.shared option is these fields (its instruction, geometry, prefix and
     # constraints are those of every ld/st.shared option): cheaper to hash than the option
-    key = (problem.signature, problem.node_limit - problem.nodes_spent,
+    key = (problem.signature_id, problem.node_limit - problem.nodes_spent,
            tuple([(o.side, o.vector_log2, o.instructions_per_warp, o.phases, o.bound_exponent)
                   for o in assignment]), target, variants)
     got = _BUILT.get(key)
