@@ -852,6 +852,20 @@ def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],
     if count is not None:
         # part 1 depends only on span(ea + eb) = Xa + Xb (extend_basis keeps the candidates
         # that enlarge the span, whatever basis of it it starts from)
+        both = 0
+        for v in ea + eb:
+            if v & (v - 1):
+                break
+            both |= v
+        else:  # unit vectors: part 1 is the unit vectors outside their coordinates
+            if count <= nbits - both.bit_count():
+                out = []
+                i = 0
+                while len(out) < count:
+                    if not both >> i & 1:
+                        out.append(1 << i)
+                    i += 1
+                return out
         room = nbits - rank(ea + eb)
         if count <= room:
             return extend_basis(ea + eb, (1 << i for i in range(nbits)), limit=count)
