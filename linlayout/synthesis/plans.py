@@ -237,7 +237,7 @@ def with_conflict_offsets(plan: Plan, problem: Problem) -> Plan:
     for rep, o in zip(plan.reports, plan.assignment):
         if rep.degree == 1:
             reports.append(rep)
-        elif o.is_matrix:
+        elif o.geometry is not None:
             reports.append(matrix_report(o, inv, problem.sides[o.side], problem.model))
         else:
             reports.append(side_report(cols, inv, problem.sides[o.side], problem.regs[o.side],
@@ -255,7 +255,7 @@ def alignment_constraints(assignment: Sequence[SideOption], sides: Sequence[Dist
     cons: list[list[int]] = [[] for _ in range(nbits)]
     for o in assignment:
         s = sides[o.side]
-        if o.is_matrix:
+        if o.geometry is not None:
             every, from_chunk = o.constraints
             for i in range(min(nbits, o.vector_log2)):
                 cons[i] += every
@@ -327,7 +327,7 @@ def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
     every side its assigned access."""
-    matrix = [o for o in assignment if o.is_matrix]
+    matrix = [o for o in assignment if o.geometry is not None]
     if not matrix:  # the answer depends on the sides and their vectors only
         key = tuple((o.side, o.vector_log2) for o in assignment)
         got = problem.chains.get(key)
@@ -343,7 +343,7 @@ def _chain_dims_ok(assignment: Sequence[SideOption], problem: Problem,
                    matrix: list[SideOption]) -> bool:
     """:func:`chain_dims_ok` once the matrix options (``matrix``) agree on their row."""
     regs, spans = problem.regs, problem.spans
-    plain = [o for o in assignment if not o.is_matrix]
+    plain = [o for o in assignment if o.geometry is None]
     row = list(matrix[0].prefix) if matrix else []
     for o in plain:
         k = o.vector_log2
@@ -564,8 +564,8 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
     cache of them).
     """
     sides, regs, model, spans = problem.sides, problem.regs, problem.model, problem.spans
-    matrix = [o for o in assignment if o.is_matrix]
-    plain = [o for o in assignment if not o.is_matrix]
+    matrix = [o for o in assignment if o.geometry is not None]
+    plain = [o for o in assignment if o.geometry is None]
     if not feasible and not chain_dims_ok(assignment, problem):
         return
     head: list[int] = list(matrix[0].prefix) if matrix else []
@@ -885,7 +885,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
     """
     lanes_by_side = []
     for o in assignment:
-        if o.is_matrix:
+        if o.geometry is not None:
             assert o.geometry is not None
             lanes_by_side.append([c for c in o.geometry.rows if c])
         else:
@@ -1021,7 +1021,8 @@ def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Probl
     zs = scan.zs.get(kp)
     if zs is None:
         w = model.within_word_bits
-        zs = scan.zs[kp] = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp)
+        zs = scan.zs[kp] = [len(o.prefix) if o.geometry is not None else
+                            min(max(o.vector_log2, w), kp)
                             for o in assignment]
     ready = _Prepared(full, cons, zs, None, False, scan.lanes, d)
     if defer and _misses_rank(ready, scan.missed):
@@ -1150,7 +1151,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     reports = []
     try:
         for o in assignment:
-            if o.is_matrix:
+            if o.geometry is not None:
                 reports.append(matrix_report(o, inv, sides[o.side], model, False))
             else:
                 reports.append(side_report(cols, inv, sides[o.side], regs[o.side], model, d,
