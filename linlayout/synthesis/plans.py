@@ -634,6 +634,20 @@ def _piv_reduce(v: int, piv: dict[int, int]) -> int:
     return 0
 
 
+def _piv_plus(piv: dict[int, int], v: int) -> dict[int, int]:
+    """``_piv_with(piv, (v,))``: a new pivot table spanning ``piv`` and ``v`` (``piv`` itself
+    when ``v`` lies in its span)."""
+    get = piv.get
+    while v:
+        p = get(v.bit_length())
+        if p is None:
+            out = dict(piv)
+            out[v.bit_length()] = v
+            return out
+        v ^= p
+    return piv
+
+
 def _piv_with(piv: dict[int, int], vectors: Iterable[int]) -> dict[int, int]:
     """A new pivot table spanning ``piv`` and ``vectors`` (``piv`` itself when they add
     nothing)."""
@@ -710,11 +724,10 @@ class _ChainStep:
         state, c = self.state, self.c
         groups = {}
         for g, (u, w) in state.groups.items():
-            groups[g] = (u, _piv_with(w, (v,))) if g == c else \
-                (_piv_with(u, (v,)), _piv_with(w, (v,)))
+            groups[g] = (u, _piv_plus(w, v)) if g == c else (_piv_plus(u, v), _piv_plus(w, v))
         if c and c not in groups:
-            groups[c] = (self.own, _piv_with(self.own, (v,)))
-        return _ChainState(_piv_with(state.span, (v,)), groups)
+            groups[c] = (self.own, _piv_plus(self.own, v))
+        return _ChainState(_piv_plus(state.span, v), groups)
 
 
 def within_word(prefix: list[int], lanes: Sequence[Sequence[int]], model: BankModel,
