@@ -453,7 +453,8 @@ def span_sum(*spaces: Iterable[int]) -> tuple[int, ...]:
 
 
 def intersection(u: Iterable[int], v: Iterable[int]) -> tuple[int, ...]:
-    """Echelon basis of ``span(u) ∩ span(v)`` (Zassenhaus' algorithm).
+    """Echelon basis of ``span(u) ∩ span(v)`` (Zassenhaus' algorithm; spans of unit vectors
+    directly: their common coordinates).
 
     Rows ``(a | a)`` for ``a`` in ``u`` and ``(b | 0)`` for ``b`` in ``v`` are reduced with the
     left half in the high bits; the reduced rows whose left half vanished carry, in their
@@ -463,6 +464,26 @@ def intersection(u: Iterable[int], v: Iterable[int]) -> tuple[int, ...]:
     v = list(v)
     if not u or not v:
         return ()
+    # unit and zero vectors only (most of Triton's spans): coordinate subspaces, whose
+    # intersection is the one of their coordinates
+    a = b = 0
+    for x in u:
+        if x & (x - 1):
+            break
+        a |= x
+    else:
+        for x in v:
+            if x & (x - 1):
+                break
+            b |= x
+        else:
+            common = a & b
+            out = []
+            while common:
+                top = 1 << (common.bit_length() - 1)
+                out.append(top)
+                common ^= top
+            return tuple(out)
     shift = max(max(u).bit_length(), max(v).bit_length())
     rows = [(a << shift) | a for a in u] + [b << shift for b in v]
     piv = _pivots(rows)
@@ -819,6 +840,46 @@ def avoiding_sequence(
     return avoiding_sequence_echelon(sorted(echelon(xa)), sorted(echelon(xb)), echelon(z), nbits)
 
 
+def _unit_avoiding_sequence(ea: list[int], eb: list[int], ez: Sequence[int], nbits: int,
+                            count: int | None) -> list[int] | None:
+    """:func:`avoiding_sequence_echelon` when ``ea`` and ``eb`` are unit vectors (most of
+    Triton's layouts), on their coordinate masks: the same sequence, part by part (None when
+    a vector is not a unit vector, or a ``z`` is given beyond part 1)."""
+    ma = mb = 0
+    for v in ea:
+        if v & (v - 1):
+            return None
+        ma |= v
+    for v in eb:
+        if v & (v - 1):
+            return None
+        mb |= v
+    both = ma | mb
+    room = nbits - both.bit_count()
+    # part 1: the unit vectors outside both (extend_basis over the units, lowest first)
+    limit = room if count is None or count > room else count
+    c = []
+    if limit > 0:
+        for i in range(nbits):
+            if not both >> i & 1:
+                c.append(1 << i)
+                if len(c) >= limit:
+                    break
+    if count is not None and count <= room:
+        return c
+    if ez:
+        return None
+    common = ma & mb
+    a_rest = [v for v in ea if not v & common]
+    b_rest = [v for v in eb if not v & common]
+    npair = min(len(a_rest), len(b_rest))
+    pairs = [a_rest[i] ^ b_rest[i] for i in range(npair)]
+    longer = a_rest if len(a_rest) > len(b_rest) else b_rest
+    inter = [v for v in ea if v & common]  # ascending, as ea
+    out = c + pairs + longer[npair:] + inter + b_rest[:npair]
+    return out if count is None else out[:count]
+
+
 def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],
                               nbits: int, count: int | None = None) -> list[int]:
     """:func:`avoiding_sequence` on bases already in :func:`echelon` form (``ea``, ``eb``
@@ -828,6 +889,9 @@ def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],
     sequence's first ``count``); when they all come from part 1, the complement of
     ``Xa + Xb``, the intersection is not computed (``z`` is then not checked).
     """
+    fast = _unit_avoiding_sequence(ea, eb, ez, nbits, count)
+    if fast is not None:
+        return fast
     if count is not None:
         # part 1 depends only on span(ea + eb) = Xa + Xb (extend_basis keeps the candidates
         # that enlarge the span, whatever basis of it it starts from)

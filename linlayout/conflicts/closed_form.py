@@ -128,7 +128,7 @@ def count_offsets(
 
 def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
                reg_basis: Sequence[int], model: BankModel, with_basis: bool = True,
-               load: bool = False) -> ConflictReport:
+               load: bool = False, elems_log2: int | None = None) -> ConflictReport:
     """What ``bank_conflicts(side, memory, instruction="ld.shared" if load else
     "st.shared")`` returns, from flat columns: the default vector
     (:func:`~linlayout.hardware.access.default_vector_log2`) counted by :func:`count_offsets`
@@ -141,6 +141,8 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
             Distributed`, lanes zero-extended to the warp).
         reg_basis: the :func:`~linlayout.f2.echelon` basis of its register images.
         model: the bank model; with_basis, load: as :func:`count_offsets`.
+        elems_log2: ``rank(side.lane + side.register)`` (log2 of the elements one warp
+            moves), when the caller knows it (a synthesis counts each side many times).
 
     Returns:
         The same :class:`ConflictReport` as :func:`count_offsets` on the offsets of the
@@ -164,7 +166,8 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
     masks, lanes, prefix = model.phase_info(k, packed)
     phase = lane_offs[:prefix] if prefix is not None else f2.compose(lane_offs, lanes)
     exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
-    elems_log2 = f2.rank(side.lane + side.register)
+    if elems_log2 is None:
+        elems_log2 = f2.rank(side.lane + side.register)
     phases = 1 << len(masks)
     degree = 1 << exp
     hw = model.hardware

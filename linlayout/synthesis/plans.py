@@ -35,7 +35,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .._memo import memoize
+from .._memo import memoize, register
 from .. import f2
 from ..conflicts import ConflictReport
 from ..conflicts.closed_form import count_matrix, count_side
@@ -123,15 +123,51 @@ class Problem:
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
     simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
+    _signature_id: int | None = field(default=None, init=False, repr=False, compare=False)
+    _elems_log2: tuple[int, ...] | None = field(default=None, init=False, repr=False,
+                                                compare=False)
 
     def __post_init__(self) -> None:
         self.simplicity = simplicity_key(self.d, self.dim_bits)
+
+    @property
+    def elems_log2(self) -> tuple[int, ...]:
+        """Each side's ``rank(lane + register images)``: log2 of the elements a warp moves
+        (computed once; every count of the side needs it)."""
+        got = self._elems_log2
+        if got is None:
+            got = self._elems_log2 = tuple(f2.rank(s.lane + s.register) for s in self.sides)
+        return got
 
     @property
     def signature(self) -> tuple:
         """See the class docstring."""
         return (tuple((s.lane, s.warp, s.block) for s in self.sides), self.regs, self.model,
                 self.d, self.dim_bits, self.weights, self.objective, self.node_limit)
+
+    @property
+    def signature_id(self) -> int:
+        """A small int standing for :attr:`signature`: problems with equal signatures get the
+        same one (while :func:`linlayout.clear_caches` keeps them), others never do — a
+        cache key hashed at C speed (hashing the signature walks every field of the
+        hardware model)."""
+        got = self._signature_id
+        if got is None:
+            sig = self.signature
+            got = _SIGNATURE_IDS.get(sig)
+            if got is None:
+                if len(_SIGNATURE_IDS) >= 4096:
+                    _SIGNATURE_IDS.clear()
+                got = _SIGNATURE_IDS[sig] = next(_NEXT_ID)
+            self._signature_id = got
+        return got
+
+
+#: :attr:`Problem.signature_id` of each signature seen (ids are never reused, so emptying
+#: this only makes later problems miss what earlier ones left in caches).
+_SIGNATURE_IDS: dict[tuple, int] = {}
+_NEXT_ID = itertools.count()
+register(_SIGNATURE_IDS.clear)
 
 
 def totals(reports: Sequence[ConflictReport], weights: Sequence[int]) -> tuple[int, int]:
@@ -151,7 +187,8 @@ def plan_key(plan: Plan, weights: Sequence[int], objective: Objective) -> tuple[
 # ---------------------------------------------------------------------------------- counting
 def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
                 reg_basis: tuple[int, ...], model: BankModel, d: int,
-                with_basis: bool = True, load: bool = False) -> ConflictReport:
+                with_basis: bool = True, load: bool = False,
+                elems_log2: int | None = None) -> ConflictReport:
     """Exactly what ``bank_conflicts(side, memory, instruction="ld.shared" if load else
     "st.shared")`` returns, from flat columns (a load's return may be packed:
     :meth:`~linlayout.hardware.model.BankModel.packed`).
@@ -164,10 +201,12 @@ def side_report(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         model: the bank model; d: the tensor's bit count.
         with_basis: also compute ``conflict_offsets`` (else empty: the search compares
             costs only, :func:`with_conflict_offsets` fills them in for the result).
+        elems_log2: the rank of the side's lane and register images, when known
+            (:attr:`Problem.elems_log2`).
 
     The count is :func:`~linlayout.conflicts.closed_form.count_side`.
     """
-    return count_side(mem_cols, inv, side, reg_basis, model, with_basis, load)
+    return count_side(mem_cols, inv, side, reg_basis, model, with_basis, load, elems_log2)
 
 
 def matrix_report(option: SideOption, inv: Sequence[int], side: Distributed,
@@ -198,7 +237,7 @@ def with_conflict_offsets(plan: Plan, problem: Problem) -> Plan:
     for rep, o in zip(plan.reports, plan.assignment):
         if rep.degree == 1:
             reports.append(rep)
-        elif o.is_matrix:
+        elif o.geometry is not None:
             reports.append(matrix_report(o, inv, problem.sides[o.side], problem.model))
         else:
             reports.append(side_report(cols, inv, problem.sides[o.side], problem.regs[o.side],
@@ -216,7 +255,7 @@ def alignment_constraints(assignment: Sequence[SideOption], sides: Sequence[Dist
     cons: list[list[int]] = [[] for _ in range(nbits)]
     for o in assignment:
         s = sides[o.side]
-        if o.is_matrix:
+        if o.geometry is not None:
             every, from_chunk = o.constraints
             for i in range(min(nbits, o.vector_log2)):
                 cons[i] += every
@@ -288,7 +327,7 @@ def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
     every side its assigned access."""
-    matrix = [o for o in assignment if o.is_matrix]
+    matrix = [o for o in assignment if o.geometry is not None]
     if not matrix:  # the answer depends on the sides and their vectors only
         key = tuple((o.side, o.vector_log2) for o in assignment)
         got = problem.chains.get(key)
@@ -304,7 +343,7 @@ def _chain_dims_ok(assignment: Sequence[SideOption], problem: Problem,
                    matrix: list[SideOption]) -> bool:
     """:func:`chain_dims_ok` once the matrix options (``matrix``) agree on their row."""
     regs, spans = problem.regs, problem.spans
-    plain = [o for o in assignment if not o.is_matrix]
+    plain = [o for o in assignment if o.geometry is None]
     row = list(matrix[0].prefix) if matrix else []
     for o in plain:
         k = o.vector_log2
@@ -430,16 +469,36 @@ class _Pool:
             self._key: Callable[[int], tuple | int] = key
         else:
             self._key = simplicity
-        b = self._basis
-        self._head = sorted(set(b) | {x ^ y for i, x in enumerate(b) for y in b[i + 1:]},
-                            key=self._key)
+        # The order starts with the unit basis vectors (of those in no shorter span, when
+        # there are shorter sides): every other candidate has two bits set or more (a sum of
+        # two fully reduced basis vectors holds both leading bits), so it sorts after them.
+        # Those are sorted at once; the rest of the head only when the iteration gets there.
+        units = [v for v in self._basis if not v & (v - 1)]
+        if shorter:
+            self._first = [v for k, v in sorted((key(v), v) for v in units) if not k[0]]
+        else:
+            self._first = sorted(units, key=simplicity)
+        self._head: list[int] | None = None
         self._rest: list[int] | None = None
 
+    def head(self) -> list[int]:
+        """The basis and the sums of two, sorted (the first candidates)."""
+        if self._head is None:
+            b, first = self._basis, self._first
+            taken = set(first)
+            self._head = first + sorted([v for v in b if v not in taken] +
+                                        [x ^ y for i, x in enumerate(b) for y in b[i + 1:]],
+                                        key=self._key)
+        return self._head
+
     def __iter__(self) -> Iterator[int]:
-        yield from self._head
+        first = self._first
+        yield from first
+        head = self.head()
+        yield from head[len(first):]
         if len(self._basis) > 2:
             if self._rest is None:
-                seen = set(self._head)
+                seen = set(head)
                 self._rest = sorted((v for v in f2.span_elements(self._basis)
                                      if v and v not in seen), key=self._key)
             yield from self._rest
@@ -453,7 +512,7 @@ class _Pool:
             for v in f2.span_elements(f2.intersection(self._basis, sp)):
                 if v:
                     counts[v] = counts.get(v, 0) + 1
-        head = set(self._head)
+        head = set(self.head())
 
         def order(v: int) -> tuple:
             return (-counts[v], v not in head, self._key(v))
@@ -486,7 +545,9 @@ def build_prefix(assignment: Sequence[SideOption], problem: Problem,
 def prefixes(assignment: Sequence[SideOption], problem: Problem,
              lanes: Sequence[Sequence[int]] | None = None,
              bases: dict[tuple[int, ...], tuple[int, ...]] | None = None,
-             feasible: bool = False) -> Iterable[list[int]]:
+             feasible: bool = False,
+             constraints: dict[int, list[tuple[int, ...]]] | None = None
+             ) -> Iterable[list[int]]:
     """Every vector prefix of an assignment, lazily, the preferred first.
 
     A matrix option fixes the prefix to its row; the ``ld/st.shared`` sides' prefixes are
@@ -498,19 +559,24 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
     vectors, low bits). The order of a level's bits matters only to the shorter sides, which
     is why the alternatives are worth trying (:func:`build_plan` does, while it misses its
     bound). ``bases``: a cache shared with :func:`chain_ok`; ``feasible``: the caller has
-    checked :func:`chain_dims_ok` already.
+    checked :func:`chain_dims_ok` already; ``constraints``: where to leave the
+    :func:`alignment_constraints` computed here, by their number of bits (the caller's own
+    cache of them).
     """
     sides, regs, model, spans = problem.sides, problem.regs, problem.model, problem.spans
-    matrix = [o for o in assignment if o.is_matrix]
-    plain = [o for o in assignment if not o.is_matrix]
+    matrix = [o for o in assignment if o.geometry is not None]
+    plain = [o for o in assignment if o.geometry is None]
     if not feasible and not chain_dims_ok(assignment, problem):
         return
     head: list[int] = list(matrix[0].prefix) if matrix else []
     top = max([o.vector_log2 for o in assignment], default=0)
-    cons = alignment_constraints(assignment, sides, max(top, len(head)))
+    nbits = max(top, len(head))
+    cons = alignment_constraints(assignment, sides, nbits)
+    if constraints is not None:
+        constraints[nbits] = cons
     bases = {} if bases is None else bases
     cons_t = tuple(cons)
-    if not _chain_ok(tuple(head), cons_t):
+    if head and not _chain_ok(tuple(head), cons_t):  # no prefix yet: nothing to break
         return
     w = model.within_word_bits
     levels = sorted({o.vector_log2 for o in plain if o.vector_log2 > len(head)})
@@ -554,7 +620,7 @@ def prefixes(assignment: Sequence[SideOption], problem: Problem,
             if child is not None:
                 yield from extend(prefix + [v], level, child)
 
-    if f2.rank(head) == len(head):  # a dependent prefix extends to no chain
+    if not head or f2.rank(head) == len(head):  # a dependent prefix extends to no chain
         yield from extend(head, 0, _ChainState.of(head, cons_t))
 
 
@@ -566,6 +632,20 @@ def _piv_reduce(v: int, piv: dict[int, int]) -> int:
             return v
         v ^= p
     return 0
+
+
+def _piv_plus(piv: dict[int, int], v: int) -> dict[int, int]:
+    """``_piv_with(piv, (v,))``: a new pivot table spanning ``piv`` and ``v`` (``piv`` itself
+    when ``v`` lies in its span)."""
+    get = piv.get
+    while v:
+        p = get(v.bit_length())
+        if p is None:
+            out = dict(piv)
+            out[v.bit_length()] = v
+            return out
+        v ^= p
+    return piv
 
 
 def _piv_with(piv: dict[int, int], vectors: Iterable[int]) -> dict[int, int]:
@@ -644,11 +724,10 @@ class _ChainStep:
         state, c = self.state, self.c
         groups = {}
         for g, (u, w) in state.groups.items():
-            groups[g] = (u, _piv_with(w, (v,))) if g == c else \
-                (_piv_with(u, (v,)), _piv_with(w, (v,)))
+            groups[g] = (u, _piv_plus(w, v)) if g == c else (_piv_plus(u, v), _piv_plus(w, v))
         if c and c not in groups:
-            groups[c] = (self.own, _piv_with(self.own, (v,)))
-        return _ChainState(_piv_with(state.span, (v,)), groups)
+            groups[c] = (self.own, _piv_plus(self.own, v))
+        return _ChainState(_piv_plus(state.span, v), groups)
 
 
 def within_word(prefix: list[int], lanes: Sequence[Sequence[int]], model: BankModel,
@@ -819,7 +898,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
     """
     lanes_by_side = []
     for o in assignment:
-        if o.is_matrix:
+        if o.geometry is not None:
             assert o.geometry is not None
             lanes_by_side.append([c for c in o.geometry.rows if c])
         else:
@@ -851,7 +930,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
 
     hopeless: bool | None = None  # no prefix of this assignment can meet the condition
     scan = _Scan(lanes_by_side)
-    scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible)
+    scanned = prefixes(assignment, problem, lanes_by_side, bases, feasible, scan.cons)
     for variant in itertools.islice(scanned, SCAN_PREFIXES):
         # a prefix that provably misses the rank condition gets its complement only when it
         # is built (the scan then costs a rank, not a complement)
@@ -955,7 +1034,8 @@ def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Probl
     zs = scan.zs.get(kp)
     if zs is None:
         w = model.within_word_bits
-        zs = scan.zs[kp] = [len(o.prefix) if o.is_matrix else min(max(o.vector_log2, w), kp)
+        zs = scan.zs[kp] = [len(o.prefix) if o.geometry is not None else
+                            min(max(o.vector_log2, w), kp)
                             for o in assignment]
     ready = _Prepared(full, cons, zs, None, False, scan.lanes, d)
     if defer and _misses_rank(ready, scan.missed):
@@ -972,7 +1052,8 @@ def _completed(ready: _Prepared) -> _Prepared | None:
                                 tuple(ready.zs), ready.d)
     if found is None:
         return None
-    return dataclasses.replace(ready, q=list(found[0]), fits=found[1])
+    return _Prepared(ready.full, ready.cons, ready.zs, list(found[0]), found[1], ready.lanes,
+                     ready.d)
 
 
 def _misses_rank(ready: _Prepared, cache: dict[tuple[int, ...], bool] | None = None) -> bool:
@@ -1049,11 +1130,8 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     pmask = (1 << kp) - 1
     xs = []
     for lam, z in zip(lanes_by_side, zs):
-        rows = []
-        for x in lam:
-            c = f2.apply(coords, x)
-            rows.append((((c & pmask) >> z) << m) | (c >> kp))
-        xs.append(f2.low_subspace(rows, m))
+        xs.append(f2.low_subspace([(((c & pmask) >> z) << m) | (c >> kp)
+                                   for c in f2.compose_unchecked(coords, lam, d)], m))
     nseg = min(nseg, m)
     if len(xs) == 2:
         seq = f2.avoiding_sequence_echelon(sorted(f2.echelon(xs[0])), sorted(f2.echelon(xs[1])),
@@ -1068,7 +1146,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
         seq = list(choice.sum_witness)
         proven = choice.proven
     # any basis of the segment span counts the same: take the reduced one, lowest bits first
-    seg_sorted = sorted(f2.echelon(f2.apply(q, c) for c in seq))
+    seg_sorted = sorted(f2.echelon(f2.compose_unchecked(q, seq, None)))
     # step 4: the banks, outside the register spans where possible
     nbank = row - kp
     qb = f2.echelon(q)
@@ -1086,11 +1164,11 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     reports = []
     try:
         for o in assignment:
-            if o.is_matrix:
+            if o.geometry is not None:
                 reports.append(matrix_report(o, inv, sides[o.side], model, False))
             else:
                 reports.append(side_report(cols, inv, sides[o.side], regs[o.side], model, d,
-                                           False, load=o.side > 0))
+                                           False, o.side > 0, problem.elems_log2[o.side]))
     except LayoutError:
         return None
     return Plan(cols, tuple(reports), tuple(assignment), proven)
@@ -1141,5 +1219,32 @@ def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Itera
                 n += 1
         return n
 
-    yield from sorted(basis, key=widening)
-    yield from sorted((a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]), key=widening)
+    # the sorts are stable, so the vectors in no register span come first in their given
+    # order: yielded as they are found (the caller usually takes the first), the rest after
+    later = []
+    for v in basis:
+        n = widening(v)
+        if n:
+            later.append((n, v))
+        else:
+            yield v
+    later.sort(key=_first)
+    for _, v in later:
+        yield v
+    later = []
+    for i, a in enumerate(basis):
+        for b in basis[i + 1:]:
+            v = a ^ b
+            n = widening(v)
+            if n:
+                later.append((n, v))
+            else:
+                yield v
+    later.sort(key=_first)
+    for _, v in later:
+        yield v
+
+
+def _first(pair: tuple[int, int]) -> int:
+    """The first entry of a pair (a sort key)."""
+    return pair[0]

@@ -669,11 +669,11 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
         plan = _build_plan(assignment, problem, key, variants)
         if bound_key is None:
             bound_key, bound_assignment = key, assignment
-        builds += 1 if plan is not None and plan_key(plan, weights, objective) <= key else \
-            variants
         if plan is None:
+            builds += variants
             continue
         pk = plan_key(plan, weights, objective)
+        builds += 1 if pk <= key else variants
         if best_rank is None or (pk, order) < best_rank:
             best, best_rank = plan, (pk, order)
         if pk == key:  # reached its own ideal: nothing later can beat it
@@ -715,11 +715,14 @@ def _build_plan(assignment: tuple[SideOption, ...], problem: Problem, target: tu
     orders (:func:`~.lowered.chunk_orders`) share them. The key holds the segment-search
     budget left, and a remembered construction charges the nodes it took, so the search
     goes on exactly as if it had been built again."""
-    if any(o.is_matrix for o in assignment):
+    if any(o.geometry is not None for o in assignment):
         return build_plan(assignment, problem, target=target, max_variants=variants,
                           feasible=True)
-    key = (problem.signature, problem.node_limit - problem.nodes_spent, assignment, target,
-           variants)
+    # an ld/st.shared option is these fields (its instruction, geometry, prefix and
+    # constraints are those of every ld/st.shared option): cheaper to hash than the option
+    key = (problem.signature_id, problem.node_limit - problem.nodes_spent,
+           tuple([(o.side, o.vector_log2, o.instructions_per_warp, o.phases, o.bound_exponent)
+                  for o in assignment]), target, variants)
     got = _BUILT.get(key)
     if got is not None:
         _BUILT.move_to_end(key)
@@ -823,7 +826,7 @@ def _paired(option: SideOption, other: SideOption, problem: Problem,
     ``cache``); the option's own ``bound_exponent`` when either is a matrix instruction or
     the other vector is no longer than this side's bank word (then the pairing adds
     nothing)."""
-    if option.is_matrix or other.is_matrix or \
+    if option.geometry is not None or other.geometry is not None or \
             other.vector_log2 <= max(option.vector_log2, problem.model.within_word_bits):
         return option.bound_exponent
     key = (option.side, option.vector_log2, other.side, other.vector_log2)
@@ -857,14 +860,14 @@ def _floor(assignment: Sequence[SideOption], problem: Problem,
         return _wide_floor(assignment, problem, cache if cache is not None else {}, options,
                            wide)
     if len(assignment) != 2 or len(problem.sides) != 2 or \
-            any(o.is_matrix for o in assignment) or \
+            any(o.geometry is not None for o in assignment) or \
             assignment[0].vector_log2 == assignment[1].vector_log2:
         return None
     sides, model, d = problem.sides, problem.model, problem.d
     # every ld/st.shared access of each side at least as wide as assigned (the count takes
     # the widest the layout allows, whatever options the caller asked for)
     every = [side_options(x.side, sides[x.side], problem.regs[x.side], model, d)
-             if options is None else [o for o in options[x.side] if not o.is_matrix]
+             if options is None else [o for o in options[x.side] if o.geometry is None]
              for x in assignment]
     wider = [[o for o in opts if o.vector_log2 >= x.vector_log2]
              for opts, x in zip(every, assignment)]
