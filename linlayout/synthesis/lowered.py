@@ -150,22 +150,10 @@ def matrix_requests(transfer: Transfer, target: Target) -> list[str | None] | No
     return ["auto" if target.cc >= 90 else None] + ["auto"] * len(transfer.loads)
 
 
-def _chunk_choices(layout: LinearLayout, c: int) -> list[tuple[int, ...]]:
-    """The ordered ``c``-tuples of a layout's nonzero register bases (their indices)."""
-    regs = [i for i, img in enumerate(layout.bases.get("register", [])) if any(img)]
+def _chunk_choices(register: tuple[int, ...], c: int) -> list[tuple[int, ...]]:
+    """The ordered ``c``-tuples of a side's nonzero register columns (their indices)."""
+    regs = [i for i, col in enumerate(register) if col]
     return list(itertools.permutations(regs, c)) if len(regs) >= c else [()]
-
-
-def _reordered(layout: LinearLayout, first: tuple[int, ...]) -> LinearLayout:
-    """``layout`` with the register bases ``first`` moved to the front (same elements per
-    thread: only the registers' names change)."""
-    regs = layout.bases.get("register", [])
-    if not first or list(first) == list(range(len(first))):
-        return layout
-    order = list(first) + [i for i in range(len(regs)) if i not in first]
-    bases = {k: [list(v) for v in vs] for k, vs in layout.bases.items()}
-    bases["register"] = [list(regs[i]) for i in order]
-    return LinearLayout(bases, dict(layout.out_dims))
 
 
 def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bool]:
@@ -202,9 +190,9 @@ def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bo
     if requests is None or bits not in (8, 16):
         return [transfer], True
     c = 2 if bits == 8 else 1
-    layouts = transfer.layouts
-    nsides = len(layouts)
-    choices = [_chunk_choices(ly, c) if req else [] for ly, req in zip(layouts, requests)]
+    nsides = len(transfer.sides)
+    choices = [_chunk_choices(side.register, c) if req else []
+               for side, req in zip(transfer.sides, requests)]
     combos: list[tuple[tuple[int, ...], ...]] = []
     for i, ch in enumerate(choices):
         for tup in ch:
@@ -229,12 +217,14 @@ def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bo
         combos = [tuple(t if j == i else () for j in range(nsides))
                   for i in range(nsides) for t in _common_chunk(i, transfer, c)]
     out = [transfer]
+    # two orders are the same transfer exactly when every side's registers are in the same
+    # order: keyed by the sides' register columns, each order is built once
+    seen = {tuple(s.register for s in transfer.sides)}
     for combo in combos:
-        tr = Transfer.make(_reordered(layouts[0], combo[0]),
-                           [_reordered(ly, f) for ly, f in zip(layouts[1:], combo[1:])],
-                           element_bits=transfer.element_bits, hardware=transfer.hardware,
-                           weights=transfer.weights)
-        if tr not in out:
+        tr = transfer.with_registers_first(combo)
+        key = tuple(s.register for s in tr.sides)
+        if key not in seen:
+            seen.add(key)
             out.append(tr)
     return out, complete
 
