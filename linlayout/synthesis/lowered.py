@@ -32,6 +32,9 @@ layouts with that chunk, and the least of their bounds covers them all.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from .. import f2
@@ -47,7 +50,8 @@ from .result import OptimalityBound, SideBound
 from .transfer import Objective, Transfer
 
 __all__ = ["LOWERINGS", "LoweredSide", "MAX_CHUNK_ORDERS", "chunk_orders", "lower_sides",
-           "matrix_requests", "relaxed_bound", "resolve_target"]
+           "matrix_requests", "relaxed_bound", "resolve_target", "shared_counts",
+           "sharing_counts"]
 
 #: The cost models ``synthesize_swizzle(lowering=...)`` accepts.
 LOWERINGS = ("hardware", "triton")
@@ -237,6 +241,39 @@ def _common_chunk(index: int, transfer: Transfer, c: int) -> list[tuple[int, ...
     picked = [i for i, r in enumerate(sides[index].register)
               if r and all(f2.in_span(r, o) for o in others)]
     return [tuple(picked[:c])] if len(picked) >= c else []
+
+
+#: The table of :func:`sharing_counts` in effect (None outside it).
+_COUNTS: ContextVar[dict | None] = ContextVar("linlayout_shared_counts", default=None)
+
+
+@contextmanager
+def sharing_counts() -> Iterator[dict]:
+    """Within this block, the searches of one transfer's chunk orders share their counts of
+    the simple layouts (:func:`shared_counts`): the orders differ only in the order of a
+    side's register columns, so each side of each simple layout is counted once — an
+    ``ld/st.shared`` side's count depends on its register span, lanes, warps and blocks (not
+    on its register order), a matrix side's on its instruction, geometry and columns, and the
+    hardware model and tensor are the transfer's. Every search in the block must be over the
+    same hardware model and tensor bits. Per thread and task (a context variable); nested
+    blocks start a table of their own.
+
+    Yields:
+        The table (a dict, empty at the start), for inspection.
+    """
+    table: dict = {}
+    token = _COUNTS.set(table)
+    try:
+        yield table
+    finally:
+        _COUNTS.reset(token)
+
+
+def shared_counts() -> dict | None:
+    """The table of the innermost :func:`sharing_counts` block in effect, or None outside
+    one. Keys name what was counted (a tag first, then the memory columns and the side's
+    columns that decide it); values are the counts."""
+    return _COUNTS.get()
 
 
 def relaxed_bound(transfer: Transfer, objective: Objective, target: Target

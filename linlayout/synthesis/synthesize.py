@@ -59,7 +59,7 @@ from .plans import (
 )
 from ..lowering import Target, triton_scratch_layout
 from .lowered import LOWERINGS, chunk_orders, lower_sides, matrix_requests, relaxed_bound, \
-    resolve_target
+    resolve_target, shared_counts, sharing_counts
 from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
 from .._memo import memoize, register
@@ -1083,20 +1083,42 @@ def _count(cols: Sequence[int], options: Sequence[Sequence[SideOption]], problem
     model, d, key = problem.model, problem.d, problem.objective.key
     if inv is None:
         inv = f2.inverse(cols)
+    shared = shared_counts()  # the counts a lowered synthesis's searches share, if any
+    if shared is not None:
+        cols = tuple(cols)
     reports, chosen = [], []
     for index, (opts, side, reg) in enumerate(zip(options, problem.sides, problem.regs)):
         best = None
         if any(not o.is_matrix for o in opts):
-            rep = side_report(cols, inv, side, reg, model, d, False, load=index > 0)
+            if shared is None:
+                rep = side_report(cols, inv, side, reg, model, d, False, load=index > 0)
+            else:
+                at = ("plain", cols, side.lane, side.warp, side.block, reg, index > 0)
+                rep = shared.get(at)
+                if rep is None:
+                    rep = shared[at] = side_report(cols, inv, side, reg, model, d, False,
+                                                   load=index > 0)
             plain = next(o for o in opts if not o.is_matrix)
             best = (key(rep.wavefronts_per_warp, rep.instructions_per_warp), rep, plain)
         for o in opts:
             if not o.is_matrix:
                 continue
-            try:
-                rep = matrix_report(o, inv, side, model, False)
-            except LayoutError:
-                continue
+            if shared is None:
+                try:
+                    rep = matrix_report(o, inv, side, model, False)
+                except LayoutError:
+                    continue
+            else:
+                at = ("matrix", cols, o.instruction, o.geometry, side.register, side.lane,
+                      side.warp)
+                rep = shared.get(at)
+                if rep is None:
+                    try:
+                        rep = shared[at] = matrix_report(o, inv, side, model, False)
+                    except LayoutError:
+                        rep = shared[at] = False  # the layout does not serve it
+                if rep is False:
+                    continue
             k = key(rep.wavefronts_per_warp, rep.instructions_per_warp)
             if best is None or k < best[0]:
                 best = (k, rep, o)
@@ -1144,12 +1166,19 @@ def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
     cheapest first component is needed for the least sum of first components).
     """
     objective, model, d = problem.objective, problem.model, problem.d
+    shared = shared_counts()  # the counts a lowered synthesis's searches share, if any
     total_a = total_b = 0
     for opts, reg, wt in zip(options, problem.regs, problem.weights):
         cands = [o for o in opts if o.is_matrix]
         plain = [o for o in opts if not o.is_matrix]
         if plain:
-            k = widest_vector_log2(cols, d, reg, model)
+            if shared is None:
+                k = widest_vector_log2(cols, d, reg, model)
+            else:
+                at = ("widest", tuple(cols), reg)
+                k = shared.get(at)
+                if k is None:
+                    k = shared[at] = widest_vector_log2(cols, d, reg, model)
             if k > max(o.vector_log2 for o in plain):  # a vector no option describes
                 return None
             cands += [o for o in plain if o.vector_log2 <= k]
@@ -1357,6 +1386,33 @@ def _registers_first(layout: LinearLayout, registers: Sequence[int], max_k: int
     return LinearLayout.from_columns(basis + cols[k:], layout.in_dims, layout.out_dims)
 
 
+def _lowered_search(transfer: Transfer, objective: Objective, t: Target, node_limit: int
+                    ) -> tuple[tuple[tuple[int, int], LinearLayout, tuple] | None,
+                               OptimalityBound, SwizzleResult]:
+    """The search of :func:`synthesize_lowered`: the cheapest candidate as Triton lowers it
+    (:func:`_cheapest`'s answer, None when Triton lowers none), the bound, and the plain
+    hardware result."""
+    layouts, plain = _lowered_candidates(transfer, objective, t, node_limit)
+    best = _cheapest(layouts, transfer, objective, t)
+    relaxed = relaxed_bound(transfer, objective, t)
+    loose = objective.key(relaxed.wavefronts_per_warp, relaxed.instructions_per_warp)
+    bound = relaxed if matrix_requests(transfer, t) is not None else plain.bound
+    if best is None or best[0] > loose:
+        # not proven yet: search every 32-bit lane chunk Triton may pick for a matrix
+        # instruction; the least of those searches' bounds covers them all
+        orders, complete = chunk_orders(transfer, t)
+        searched = _matrix_searches(orders, objective, t, node_limit)
+        more = [r.layout for r in searched[1:] if r.layout not in layouts]
+        extra = _cheapest([x for x in _rebased(more, transfer) if x not in layouts],
+                          transfer, objective, t)
+        if extra is not None and (best is None or extra[0] < best[0]):
+            best = extra
+        if searched and complete and len(searched) == len(orders):
+            bound = min((r.bound for r in searched), key=lambda b: objective.key(
+                b.wavefronts_per_warp, b.instructions_per_warp))
+    return best, bound, plain
+
+
 def synthesize_lowered(transfer: Transfer, objective: Objective, *,
                        target: str | Target | None = None,
                        node_limit: int = 200_000) -> SwizzleResult:
@@ -1393,24 +1449,8 @@ def synthesize_lowered(transfer: Transfer, objective: Objective, *,
     instance_of(transfer, Transfer, "transfer")
     instance_of(objective, Objective, "objective")
     t = resolve_target(target, transfer)
-    layouts, plain = _lowered_candidates(transfer, objective, t, node_limit)
-    best = _cheapest(layouts, transfer, objective, t)
-    relaxed = relaxed_bound(transfer, objective, t)
-    loose = objective.key(relaxed.wavefronts_per_warp, relaxed.instructions_per_warp)
-    bound = relaxed if matrix_requests(transfer, t) is not None else plain.bound
-    if best is None or best[0] > loose:
-        # not proven yet: search every 32-bit lane chunk Triton may pick for a matrix
-        # instruction; the least of those searches' bounds covers them all
-        orders, complete = chunk_orders(transfer, t)
-        searched = _matrix_searches(orders, objective, t, node_limit)
-        more = [r.layout for r in searched[1:] if r.layout not in layouts]
-        extra = _cheapest([x for x in _rebased(more, transfer) if x not in layouts],
-                          transfer, objective, t)
-        if extra is not None and (best is None or extra[0] < best[0]):
-            best = extra
-        if searched and complete and len(searched) == len(orders):
-            bound = min((r.bound for r in searched), key=lambda b: objective.key(
-                b.wavefronts_per_warp, b.instructions_per_warp))
+    with sharing_counts():  # the searches below count the same simple layouts
+        best, bound, plain = _lowered_search(transfer, objective, t, node_limit)
     if best is None:
         raise LayoutError(f"no candidate layout can be lowered by Triton on {t.name}")
     key, layout, sides = best
