@@ -539,7 +539,12 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
                  objective: Objective
                  ) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
     """Every assignment (one option per side) in increasing ideal key — lazily, best first
-    (a heap over index vectors: the key is additive, so a neighbour never sorts earlier)."""
+    (a heap over index vectors: the key is additive, so a neighbour never sorts earlier).
+
+    Ties go by index vector (each side's options cheapest first, ties in the options'
+    order). Each index vector enters the heap once, from its one parent — itself less one
+    at its last nonzero position, which sorts before it — so no set of the vectors seen is
+    kept, and a child's key is its parent's plus one side's step."""
     ranked = []  # each side's options, cheapest first, with their weighted keys
     for opts, wt in zip(options, weights):
         keyed = [(objective.key(wt * o.wavefronts_bound, wt * o.instructions_per_warp), o)
@@ -547,28 +552,30 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
         keyed.sort(key=lambda ko: ko[0])  # stable: equal keys keep the options' order
         ranked.append(keyed)
     nsides = len(ranked)
-    lengths = [len(r) for r in ranked]
-
-    def ideal(idx: tuple[int, ...]) -> tuple[int, int]:
-        a = b = 0
-        for r, i in zip(ranked, idx):
-            k = r[i][0]
-            a += k[0]
-            b += k[1]
-        return a, b
-
+    if not all(ranked):
+        return
     start = (0,) * nsides
-    seen = {start}
-    heap = [(ideal(start), start)]
+    first = (sum(r[0][0][0] for r in ranked), sum(r[0][0][1] for r in ranked))
+    heap = [(first, start, 0)]  # (key, index vector, its last nonzero position)
+    pop, push, get = heapq.heappop, heapq.heappush, list.__getitem__
+    chosen: list[list[SideOption]] | None = None  # the options alone, once many are taken
+    taken = 0
     while heap:
-        key, idx = heapq.heappop(heap)
-        yield key, tuple(r[i][1] for r, i in zip(ranked, idx))
-        for s in range(nsides):
-            if idx[s] + 1 < lengths[s]:
-                nxt = idx[:s] + (idx[s] + 1,) + idx[s + 1:]
-                if nxt not in seen:
-                    seen.add(nxt)
-                    heapq.heappush(heap, (ideal(nxt), nxt))
+        key, idx, last = pop(heap)
+        if chosen is None:
+            yield key, tuple([r[i][1] for r, i in zip(ranked, idx)])
+            taken += 1
+            if taken == 8:
+                chosen = [[o for _, o in r] for r in ranked]
+        else:
+            yield key, tuple(map(get, chosen, idx))
+        a, b = key
+        for s in range(last, nsides):
+            r = ranked[s]
+            i = idx[s]
+            if i + 1 < len(r):
+                (na, nb), (oa, ob) = r[i + 1][0], r[i][0]
+                push(heap, ((a + na - oa, b + nb - ob), idx[:s] + (i + 1,) + idx[s + 1:], s))
 
 
 def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bool = True,
