@@ -42,8 +42,9 @@ from ..conflicts import ConflictReport, bank_conflicts
 from .._checks import instance_of
 from ..errors import LayoutError
 from ..hardware.instructions import all_variants
+from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
-from ..lowering import Emitted, Target, access_map, predict_local
+from ..lowering import AccessMap, Emitted, Target, access_map, predict_local
 from ..lowering.target import target_for
 from .options import cost_bound, side_options
 from .result import OptimalityBound, SideBound
@@ -120,9 +121,11 @@ def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target
     out = []
     names = ["store"] + (["load"] if len(transfer.loads) == 1
                          else [f"load {i}" for i in range(len(transfer.loads))])
-    for name, dist in zip(names, (transfer.store, *transfer.loads)):
+    maps = _access_maps(layout, transfer, bits)
+    for i, (name, dist) in enumerate(zip(names, (transfer.store, *transfer.loads))):
         kind = "store" if name == "store" else "load"
-        e = predict_local(kind, access_map(dist, layout, bits), target)
+        m = access_map(dist, layout, bits) if maps is None else maps[i]
+        e = predict_local(kind, m, target)
         if e.counter == "":
             raise LayoutError(f"Triton lowers the {name} to {e.opcode}, which the bank "
                               "counter does not model")
@@ -135,6 +138,37 @@ def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target
                                  instruction="ld.shared" if kind == "load" else "st.shared")
         out.append(LoweredSide(name, e, rep))
     return tuple(out)
+
+
+def _access_maps(layout: LinearLayout, transfer: Transfer, bits: int
+                 ) -> list[AccessMap] | None:
+    """Every side's :func:`~linlayout.lowering.access_map` through ``layout``, read off the
+    transfer's flat columns: a register, lane, warp or block basis lands at the memory
+    layout's inverse applied to its tensor column (the composition ``access_map`` builds).
+    None — compute them with ``access_map``, which also raises its errors — unless ``layout``
+    is a bijection of offset bits alone (no ``block``) onto the store's tensor, with its out
+    dims named as Triton names them."""
+    store = transfer.store
+    names = store.out_dim_names
+    if sorted(layout.out_dim_names) != [f"dim{i}" for i in range(len(names))] or \
+            dict(layout.out_dims_log2) != dict(store.out_dims_log2):
+        return None
+    try:
+        cols, offset_bits = memory_columns(layout, names)
+    except LayoutError:
+        return None
+    if offset_bits != len(cols):
+        return None
+    inv = f2.inverse(cols)
+    d = len(cols)
+    out = []
+    for dist, side in zip(transfer.layouts, transfer.sides):
+        lanes = side.lane[:dist.in_dims.get("lane", 1).bit_length() - 1]  # not zero-extended
+        regs = f2.compose_unchecked(inv, [c for c in side.register if c], d)
+        out.append(AccessMap(tuple(regs), tuple(f2.compose_unchecked(inv, lanes, d)),
+                             tuple(f2.compose_unchecked(inv, side.warp, d)),
+                             tuple(f2.compose_unchecked(inv, side.block, d)), bits))
+    return out
 
 
 def matrix_requests(transfer: Transfer, target: Target) -> list[str | None] | None:

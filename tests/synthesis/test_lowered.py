@@ -212,3 +212,49 @@ def test_the_searches_of_a_lowered_synthesis_share_exact_counts(monkeypatch):
     alone = synth.synthesize_lowered(tr, WAVEFRONTS, target="cuda:90")
     assert alone.layout == shared.layout and alone.bound == shared.bound
     assert alone.reports == shared.reports and alone.optimal == shared.optimal
+
+
+@pytest.mark.parametrize("name, target", [(CHUNK_CASE, "cuda:80"),
+                                          ("rt_blocked_blocked_b16_64x64_w4_b63374_cuda90",
+                                           "cuda:90")])
+def test_lower_sides_is_the_lowering_of_each_side(name, target):
+    """lower_sides reads each side's access map off flat columns: the same instruction and
+    count as access_map, predict_local and bank_conflicts give, on random memory layouts
+    (offset or vector/bank/segment in dims, out dims in either order)."""
+    from linlayout.lowering import access_map, predict_local
+
+    tr, _ = _transfer(name)
+    t = Target.parse(target)
+    rng = random.Random(11)
+    d = tr.store.total_out_bits
+    bits = max(8, tr.element_bits)
+    lowered_count = 0
+    for trial in range(12):
+        cols = [1 << i for i in range(d)]
+        rng.shuffle(cols)
+        if trial % 3 == 2:  # a dense bijection
+            cols = [c ^ (cols[j] if rng.random() < 0.3 and j < i else 0)
+                    for i, c in enumerate(cols) for j in [rng.randrange(d)]]
+        if trial % 2:
+            layout = ll.LinearLayout.from_columns(cols, {"vector": 2, "bank": 1 << 4,
+                                                         "segment": 1 << (d - 5)},
+                                                  tr.store.out_dims)
+        else:
+            layout = ll.LinearLayout.from_columns(cols, {"offset": 1 << d}, tr.store.out_dims)
+        if trial % 4 == 3:
+            layout = layout.transpose_outs(list(reversed(layout.out_dim_names)))
+        try:
+            got = lower_sides(layout, tr, t)
+        except LayoutError:
+            continue
+        lowered_count += 1
+        for side, dist in zip(got, tr.layouts):
+            kind = "store" if side.side == "store" else "load"
+            e = predict_local(kind, access_map(dist, layout, bits), t)
+            assert side.emitted == e
+            instr = e.counter or ("ld.shared" if kind == "load" else "st.shared")
+            want = ll.bank_conflicts(dist, layout, element_bits=bits, hardware=tr.hardware,
+                                     instruction=instr,
+                                     vector_elems=None if e.counter else e.vector_elems)
+            assert side.report == want
+    assert lowered_count >= 6
