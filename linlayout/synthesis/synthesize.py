@@ -1110,6 +1110,10 @@ def _count(cols: Sequence[int], options: Sequence[Sequence[SideOption]], problem
         for o in opts:
             if not o.is_matrix:
                 continue
+            if tuple(cols[:len(o.prefix)]) != o.prefix:
+                # check_memory's first rule: the layout's first offset bits hold the row's
+                # directions in order (its inverse takes them to 1, 2, 4, …)
+                continue
             if shared is None:
                 try:
                     rep = matrix_report(o, inv, side, model, False)
