@@ -1173,14 +1173,17 @@ def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
     (:func:`~linlayout.hardware.access.widest_vector_log2`); with ``k`` elements it costs
     exactly its option's instructions and at least its option's wavefronts, so it costs at
     least the cheapest option of a vector up to that width; a matrix side at least its
-    option's bound. The sum of the sides' cheapest keys is the least total key (a side's
+    option's bound, for the options whose row the layout's first offset bits hold (the others
+    it cannot serve: :func:`_count` skips them). The sum of the sides' cheapest keys is the least total key (a side's
     cheapest first component is needed for the least sum of first components).
     """
     objective, model, d = problem.objective, problem.model, problem.d
     shared = shared_counts()  # the counts a lowered synthesis's searches share, if any
     total_a = total_b = 0
     for opts, reg, wt in zip(options, problem.regs, problem.weights):
-        cands = [o for o in opts if o.is_matrix]
+        # a matrix option counts only where the layout's first offset bits are its row
+        # (else _count does not use it)
+        cands = [o for o in opts if o.is_matrix and tuple(cols[:len(o.prefix)]) == o.prefix]
         plain = [o for o in opts if not o.is_matrix]
         if plain:
             if shared is None:
