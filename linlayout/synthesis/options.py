@@ -221,8 +221,8 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
                 geom, spare = found
                 row = geom.row
                 rest = f2.rank(reg_basis + row) - len(row) - (1 if trans else 0)
-                everywhere = tuple(c for c in geom.rows + side.warp if c)
-                from_chunk = tuple(r for r in side.register if r)
+                everywhere = tuple(filter(None, geom.rows + side.warp))  # the nonzero ones
+                from_chunk = tuple(filter(None, side.register))
                 chunk = 0 if trans else max(0, 5 - (bits.bit_length() - 1))
                 known = (geom, spare, rest, (everywhere, from_chunk), chunk)
             kinds[kind] = known
