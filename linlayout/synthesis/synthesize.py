@@ -1289,13 +1289,16 @@ _RESULT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(SwizzleResult)
 
 # ------------------------------------------------------------------------ lowered synthesis
 def _lowered_candidates(transfer: Transfer, objective: Objective, target: Target,
-                        node_limit: int) -> tuple[list[LinearLayout], SwizzleResult]:
+                        node_limit: int
+                        ) -> tuple[list[LinearLayout], SwizzleResult, list[SwizzleResult]]:
     """Hardware optima to cost under the lowering — plain accesses, the matrix instructions
     the target has (:func:`~.lowered.matrix_requests`), the common-vector layout, Triton's
-    own scratch — and the plain hardware result."""
+    own scratch — the plain hardware result, and :func:`_matrix_searches` on the given
+    register order."""
     plain = synthesize_transfer(transfer, objective, node_limit=node_limit)
     layouts = [plain.layout]
-    for res in _matrix_searches([transfer], objective, target, node_limit):
+    matrix = _matrix_searches([transfer], objective, target, node_limit)
+    for res in matrix:
         if res.layout not in layouts:
             layouts.append(res.layout)
     common = common_vector(transfer, node_limit=node_limit)
@@ -1305,7 +1308,7 @@ def _lowered_candidates(transfer: Transfer, objective: Objective, target: Target
         theirs = _triton_scratch(transfer.store, load, transfer, target)
         if theirs is not None and theirs not in layouts:
             layouts.append(theirs)
-    return _rebased(layouts, transfer), plain
+    return _rebased(layouts, transfer), plain, matrix
 
 
 def _matrix_searches(orders: Sequence[Transfer], objective: Objective, target: Target,
@@ -1406,7 +1409,7 @@ def _lowered_search(transfer: Transfer, objective: Objective, t: Target, node_li
     """The search of :func:`synthesize_lowered`: the cheapest candidate as Triton lowers it
     (:func:`_cheapest`'s answer, None when Triton lowers none), the bound, and the plain
     hardware result."""
-    layouts, plain = _lowered_candidates(transfer, objective, t, node_limit)
+    layouts, plain, first = _lowered_candidates(transfer, objective, t, node_limit)
     best = _cheapest(layouts, transfer, objective, t)
     relaxed = relaxed_bound(transfer, objective, t)
     loose = objective.key(relaxed.wavefronts_per_warp, relaxed.instructions_per_warp)
@@ -1414,8 +1417,9 @@ def _lowered_search(transfer: Transfer, objective: Objective, t: Target, node_li
     if best is None or best[0] > loose:
         # not proven yet: search every 32-bit lane chunk Triton may pick for a matrix
         # instruction; the least of those searches' bounds covers them all
-        orders, complete = chunk_orders(transfer, t)
-        searched = _matrix_searches(orders, objective, t, node_limit)
+        orders, complete = chunk_orders(transfer, t)  # the given order first: searched
+        searched = first + (_matrix_searches(orders[1:], objective, t, node_limit)
+                            if len(orders) > 1 else [])
         more = [r.layout for r in searched[1:] if r.layout not in layouts]
         extra = _cheapest([x for x in _rebased(more, transfer) if x not in layouts],
                           transfer, objective, t)
