@@ -241,7 +241,9 @@ def matrix_geometry_spare(instr: Instruction, register: Sequence[int], lane: Seq
         chunk = tuple(regs.index(x) for x in chunk_cols)
     want = len(row) + (f2.rank(list(rows)) if duplicate_rows else 3)
     rows_span = f2.echelon(list(row) + list(rows))  # reduced once: the checks below share it
-    if f2.rank(list(row)) != len(row) or len(rows_span) != want:
+    # without duplicate rows the row and rows are independent exactly when their span has
+    # full rank: the row's own rank needs checking only when rows may repeat
+    if len(rows_span) != want or (duplicate_rows and f2.rank(list(row)) != len(row)):
         if duplicate_rows:
             raise LayoutError(
                 f"{instr.name} moves 16-byte rows of distinct elements, each row apart from "

@@ -32,6 +32,9 @@ layouts with that chunk, and the least of their bounds covers them all.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from .. import f2
@@ -39,15 +42,17 @@ from ..conflicts import ConflictReport, bank_conflicts
 from .._checks import instance_of
 from ..errors import LayoutError
 from ..hardware.instructions import all_variants
+from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
-from ..lowering import Emitted, Target, access_map, predict_local
+from ..lowering import AccessMap, Emitted, Target, access_map, predict_local
 from ..lowering.target import target_for
 from .options import cost_bound, side_options
 from .result import OptimalityBound, SideBound
 from .transfer import Objective, Transfer
 
 __all__ = ["LOWERINGS", "LoweredSide", "MAX_CHUNK_ORDERS", "chunk_orders", "lower_sides",
-           "matrix_requests", "relaxed_bound", "resolve_target"]
+           "matrix_requests", "relaxed_bound", "resolve_target", "shared_counts",
+           "sharing_counts"]
 
 #: The cost models ``synthesize_swizzle(lowering=...)`` accepts.
 LOWERINGS = ("hardware", "triton")
@@ -116,9 +121,11 @@ def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target
     out = []
     names = ["store"] + (["load"] if len(transfer.loads) == 1
                          else [f"load {i}" for i in range(len(transfer.loads))])
-    for name, dist in zip(names, (transfer.store, *transfer.loads)):
+    maps = _access_maps(layout, transfer, bits)
+    for i, (name, dist) in enumerate(zip(names, (transfer.store, *transfer.loads))):
         kind = "store" if name == "store" else "load"
-        e = predict_local(kind, access_map(dist, layout, bits), target)
+        m = access_map(dist, layout, bits) if maps is None else maps[i]
+        e = predict_local(kind, m, target)
         if e.counter == "":
             raise LayoutError(f"Triton lowers the {name} to {e.opcode}, which the bank "
                               "counter does not model")
@@ -131,6 +138,37 @@ def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target
                                  instruction="ld.shared" if kind == "load" else "st.shared")
         out.append(LoweredSide(name, e, rep))
     return tuple(out)
+
+
+def _access_maps(layout: LinearLayout, transfer: Transfer, bits: int
+                 ) -> list[AccessMap] | None:
+    """Every side's :func:`~linlayout.lowering.access_map` through ``layout``, read off the
+    transfer's flat columns: a register, lane, warp or block basis lands at the memory
+    layout's inverse applied to its tensor column (the composition ``access_map`` builds).
+    None — compute them with ``access_map``, which also raises its errors — unless ``layout``
+    is a bijection of offset bits alone (no ``block``) onto the store's tensor, with its out
+    dims named as Triton names them."""
+    store = transfer.store
+    names = store.out_dim_names
+    if sorted(layout.out_dim_names) != [f"dim{i}" for i in range(len(names))] or \
+            dict(layout.out_dims_log2) != dict(store.out_dims_log2):
+        return None
+    try:
+        cols, offset_bits = memory_columns(layout, names)
+    except LayoutError:
+        return None
+    if offset_bits != len(cols):
+        return None
+    inv = f2.inverse(cols)
+    d = len(cols)
+    out = []
+    for dist, side in zip(transfer.layouts, transfer.sides):
+        lanes = side.lane[:dist.in_dims.get("lane", 1).bit_length() - 1]  # not zero-extended
+        regs = f2.compose_unchecked(inv, [c for c in side.register if c], d)
+        out.append(AccessMap(tuple(regs), tuple(f2.compose_unchecked(inv, lanes, d)),
+                             tuple(f2.compose_unchecked(inv, side.warp, d)),
+                             tuple(f2.compose_unchecked(inv, side.block, d)), bits))
+    return out
 
 
 def matrix_requests(transfer: Transfer, target: Target) -> list[str | None] | None:
@@ -150,22 +188,10 @@ def matrix_requests(transfer: Transfer, target: Target) -> list[str | None] | No
     return ["auto" if target.cc >= 90 else None] + ["auto"] * len(transfer.loads)
 
 
-def _chunk_choices(layout: LinearLayout, c: int) -> list[tuple[int, ...]]:
-    """The ordered ``c``-tuples of a layout's nonzero register bases (their indices)."""
-    regs = [i for i, img in enumerate(layout.bases.get("register", [])) if any(img)]
+def _chunk_choices(register: tuple[int, ...], c: int) -> list[tuple[int, ...]]:
+    """The ordered ``c``-tuples of a side's nonzero register columns (their indices)."""
+    regs = [i for i, col in enumerate(register) if col]
     return list(itertools.permutations(regs, c)) if len(regs) >= c else [()]
-
-
-def _reordered(layout: LinearLayout, first: tuple[int, ...]) -> LinearLayout:
-    """``layout`` with the register bases ``first`` moved to the front (same elements per
-    thread: only the registers' names change)."""
-    regs = layout.bases.get("register", [])
-    if not first or list(first) == list(range(len(first))):
-        return layout
-    order = list(first) + [i for i in range(len(regs)) if i not in first]
-    bases = {k: [list(v) for v in vs] for k, vs in layout.bases.items()}
-    bases["register"] = [list(regs[i]) for i in order]
-    return LinearLayout(bases, dict(layout.out_dims))
 
 
 def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bool]:
@@ -202,9 +228,9 @@ def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bo
     if requests is None or bits not in (8, 16):
         return [transfer], True
     c = 2 if bits == 8 else 1
-    layouts = transfer.layouts
-    nsides = len(layouts)
-    choices = [_chunk_choices(ly, c) if req else [] for ly, req in zip(layouts, requests)]
+    nsides = len(transfer.sides)
+    choices = [_chunk_choices(side.register, c) if req else []
+               for side, req in zip(transfer.sides, requests)]
     combos: list[tuple[tuple[int, ...], ...]] = []
     for i, ch in enumerate(choices):
         for tup in ch:
@@ -229,12 +255,14 @@ def chunk_orders(transfer: Transfer, target: Target) -> tuple[list[Transfer], bo
         combos = [tuple(t if j == i else () for j in range(nsides))
                   for i in range(nsides) for t in _common_chunk(i, transfer, c)]
     out = [transfer]
+    # two orders are the same transfer exactly when every side's registers are in the same
+    # order: keyed by the sides' register columns, each order is built once
+    seen = {tuple(s.register for s in transfer.sides)}
     for combo in combos:
-        tr = Transfer.make(_reordered(layouts[0], combo[0]),
-                           [_reordered(ly, f) for ly, f in zip(layouts[1:], combo[1:])],
-                           element_bits=transfer.element_bits, hardware=transfer.hardware,
-                           weights=transfer.weights)
-        if tr not in out:
+        tr = transfer.with_registers_first(combo)
+        key = tuple(s.register for s in tr.sides)
+        if key not in seen:
+            seen.add(key)
             out.append(tr)
     return out, complete
 
@@ -247,6 +275,39 @@ def _common_chunk(index: int, transfer: Transfer, c: int) -> list[tuple[int, ...
     picked = [i for i, r in enumerate(sides[index].register)
               if r and all(f2.in_span(r, o) for o in others)]
     return [tuple(picked[:c])] if len(picked) >= c else []
+
+
+#: The table of :func:`sharing_counts` in effect (None outside it).
+_COUNTS: ContextVar[dict | None] = ContextVar("linlayout_shared_counts", default=None)
+
+
+@contextmanager
+def sharing_counts() -> Iterator[dict]:
+    """Within this block, the searches of one transfer's chunk orders share their counts of
+    the simple layouts (:func:`shared_counts`): the orders differ only in the order of a
+    side's register columns, so each side of each simple layout is counted once — an
+    ``ld/st.shared`` side's count depends on its register span, lanes, warps and blocks (not
+    on its register order), a matrix side's on its instruction, geometry and columns, and the
+    hardware model and tensor are the transfer's. Every search in the block must be over the
+    same hardware model and tensor bits. Per thread and task (a context variable); nested
+    blocks start a table of their own.
+
+    Yields:
+        The table (a dict, empty at the start), for inspection.
+    """
+    table: dict = {}
+    token = _COUNTS.set(table)
+    try:
+        yield table
+    finally:
+        _COUNTS.reset(token)
+
+
+def shared_counts() -> dict | None:
+    """The table of the innermost :func:`sharing_counts` block in effect, or None outside
+    one. Keys name what was counted (a tag first, then the memory columns and the side's
+    columns that decide it); values are the counts."""
+    return _COUNTS.get()
 
 
 def relaxed_bound(transfer: Transfer, objective: Objective, target: Target

@@ -169,13 +169,9 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
                                 instructions_per_warp=1 << (rank_r - k), phases=1 << len(masks),
                                 bound_exponent=max(0, nseg - (d - dim_x)))
             out.append(opt)
-    # .x1/.x2/.x4 of one kind share their geometry: computed once per kind
-    shared: dict[tuple[bool, bool], tuple[Any, ...] | None] = {}
-    for instr in matrix or ():
-        opt = _matrix_option(index, instr, side, reg_basis, model, d, nseg,
-                             explicit=not plain and len(matrix or ()) == 1, shared=shared)
-        if opt is not None:
-            out.append(opt)
+    if matrix:
+        out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,
+                               explicit=not plain and len(matrix) == 1)
     return tuple(out)
 
 
@@ -191,52 +187,62 @@ def _geometry(instr: Instruction, register: tuple[int, ...], lane: tuple[int, ..
         return None
 
 
-def _matrix_option(index: int, instr: Instruction, side: Distributed,
-                   reg_basis: tuple[int, ...], model: BankModel, d: int, nseg: int,
-                   explicit: bool,
-                   shared: dict[tuple[bool, bool], tuple[Any, ...] | None]
-                   ) -> SideOption | None:
-    """The option of a matrix instruction, or None when the side cannot use it (LayoutError
-    instead when it was asked for explicitly: :func:`~linlayout.hardware.instructions.
-    matrix_geometry`'s own).
+def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distributed,
+                    reg_basis: tuple[int, ...], model: BankModel, d: int, nseg: int,
+                    explicit: bool) -> list[SideOption]:
+    """The options of the matrix instructions ``matrix`` (in their order) the side can use
+    (LayoutError instead when one was asked for explicitly and does not fit:
+    :func:`~linlayout.hardware.instructions.matrix_geometry`'s own).
 
-    ``shared``: per kind (``.trans`` or not, load or store), the geometry, the rank of the
-    registers outside the rows' span, the register rank beyond the row and the alignment
-    constraints — or None when the kind does not fit. Every ``.xN`` of a kind has the same geometry and fits when that
-    rank is at least ``log2(N)`` (:func:`~linlayout.hardware.instructions.
-    matrix_geometry_spare`)."""
+    Every ``.xN`` of a kind (``.trans`` or not, load or store) has the kind's geometry and
+    fits when the rank of the registers outside the rows' span is at least ``log2(N)``
+    (:func:`~linlayout.hardware.instructions.matrix_geometry_spare`), so each kind is worked
+    out once: its geometry, that rank, the register rank beyond the row (the instruction
+    count) and the alignment constraints. A ``.trans`` kind moves 16-bit elements only: it is
+    not tried for other widths (:func:`~linlayout.hardware.instructions.check_element`)."""
     if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
         if explicit:
-            raise LayoutError(f"{instr.name} needs 32-lane warps and 128-byte rows of banks")
-        return None
-    kind = (instr.trans, instr.store)
-    if kind in shared:
-        known = shared[kind]
-    else:
-        found = _geometry(instr, side.register, side.lane, model.element_bits)
-        known = None
-        if found is not None:  # what every .xN of the kind shares
-            geom, spare = found
-            rest = (f2.rank(list(reg_basis) + list(geom.row)) - len(geom.row)
-                    - (1 if instr.trans else 0))
-            everywhere = tuple(c for c in list(geom.rows) + list(side.warp) if c)
-            from_chunk = tuple(r for r in side.register if r)
-            known = (geom, spare, rest, (everywhere, from_chunk))
-        shared[kind] = known
-    mat_log2 = instr.matrices.bit_length() - 1
-    if known is None or known[1] < mat_log2:
-        if explicit:  # its own error, with its message
-            matrix_geometry(instr, side.register, side.lane, model.element_bits)
-        return None
-    geom, _, rest, constraints = known
-    row = tuple(geom.row)
-    row_bits = len(row)
-    chunk = 0 if instr.trans else max(0, 5 - (model.element_bits.bit_length() - 1))
-    return _option(
-        side=index, instruction=instr, vector_log2=row_bits,
-        instructions_per_warp=1 << max(0, rest - mat_log2), phases=instr.matrices,
-        bound_exponent=max(0, nseg - (d - (row_bits + 3))), geometry=geom, prefix=row,
-        constraints=constraints, chunk_bits=chunk)
+            raise LayoutError(f"{matrix[0].name} needs 32-lane warps and 128-byte rows of "
+                              "banks")
+        return []
+    bits = model.element_bits
+    kinds: dict[tuple[bool, bool | None], tuple[Any, ...] | None] = {}
+    out: list[SideOption] = []
+    for instr in matrix:
+        trans = instr.trans
+        kind = (trans, instr.store)
+        if kind in kinds:
+            known = kinds[kind]
+        else:
+            found = None if trans and bits != 16 and not explicit else \
+                _geometry(instr, side.register, side.lane, bits)
+            known = None
+            if found is not None:  # what every .xN of the kind shares
+                geom, spare = found
+                row = geom.row
+                rest = f2.rank(reg_basis + row) - len(row) - (1 if trans else 0)
+                everywhere = tuple(filter(None, geom.rows + side.warp))  # the nonzero ones
+                from_chunk = tuple(filter(None, side.register))
+                chunk = 0 if trans else max(0, 5 - (bits.bit_length() - 1))
+                known = (geom, spare, rest, (everywhere, from_chunk), chunk)
+            kinds[kind] = known
+        n = instr.matrices
+        mat_log2 = n.bit_length() - 1
+        if known is None or known[1] < mat_log2:
+            if explicit:  # its own error, with its message
+                matrix_geometry(instr, side.register, side.lane, bits)
+            continue
+        geom, _, rest, constraints, chunk = known
+        row = geom.row
+        row_bits = len(row)
+        opt = _new(SideOption)
+        opt.__dict__.update(
+            side=index, instruction=instr, vector_log2=row_bits,
+            instructions_per_warp=1 << max(0, rest - mat_log2), phases=n,
+            bound_exponent=max(0, nseg - (d - (row_bits + 3))), geometry=geom, prefix=row,
+            constraints=constraints, chunk_bits=chunk)
+        out.append(opt)
+    return out
 
 
 def matrix_instructions(request: object, index: int) -> tuple[list[Instruction], bool]:

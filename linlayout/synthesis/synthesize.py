@@ -59,7 +59,7 @@ from .plans import (
 )
 from ..lowering import Target, triton_scratch_layout
 from .lowered import LOWERINGS, chunk_orders, lower_sides, matrix_requests, relaxed_bound, \
-    resolve_target
+    resolve_target, shared_counts, sharing_counts
 from .result import OptimalityBound, SideBound, SwizzleResult
 from .transfer import WAVEFRONTS, Objective, Transfer
 from .._memo import memoize, register
@@ -539,7 +539,12 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
                  objective: Objective
                  ) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
     """Every assignment (one option per side) in increasing ideal key — lazily, best first
-    (a heap over index vectors: the key is additive, so a neighbour never sorts earlier)."""
+    (a heap over index vectors: the key is additive, so a neighbour never sorts earlier).
+
+    Ties go by index vector (each side's options cheapest first, ties in the options'
+    order). Each index vector enters the heap once, from its one parent — itself less one
+    at its last nonzero position, which sorts before it — so no set of the vectors seen is
+    kept, and a child's key is its parent's plus one side's step."""
     ranked = []  # each side's options, cheapest first, with their weighted keys
     for opts, wt in zip(options, weights):
         keyed = [(objective.key(wt * o.wavefronts_bound, wt * o.instructions_per_warp), o)
@@ -547,28 +552,30 @@ def _assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int]
         keyed.sort(key=lambda ko: ko[0])  # stable: equal keys keep the options' order
         ranked.append(keyed)
     nsides = len(ranked)
-    lengths = [len(r) for r in ranked]
-
-    def ideal(idx: tuple[int, ...]) -> tuple[int, int]:
-        a = b = 0
-        for r, i in zip(ranked, idx):
-            k = r[i][0]
-            a += k[0]
-            b += k[1]
-        return a, b
-
+    if not all(ranked):
+        return
     start = (0,) * nsides
-    seen = {start}
-    heap = [(ideal(start), start)]
+    first = (sum(r[0][0][0] for r in ranked), sum(r[0][0][1] for r in ranked))
+    heap = [(first, start, 0)]  # (key, index vector, its last nonzero position)
+    pop, push, get = heapq.heappop, heapq.heappush, list.__getitem__
+    chosen: list[list[SideOption]] | None = None  # the options alone, once many are taken
+    taken = 0
     while heap:
-        key, idx = heapq.heappop(heap)
-        yield key, tuple(r[i][1] for r, i in zip(ranked, idx))
-        for s in range(nsides):
-            if idx[s] + 1 < lengths[s]:
-                nxt = idx[:s] + (idx[s] + 1,) + idx[s + 1:]
-                if nxt not in seen:
-                    seen.add(nxt)
-                    heapq.heappush(heap, (ideal(nxt), nxt))
+        key, idx, last = pop(heap)
+        if chosen is None:
+            yield key, tuple([r[i][1] for r, i in zip(ranked, idx)])
+            taken += 1
+            if taken == 8:
+                chosen = [[o for _, o in r] for r in ranked]
+        else:
+            yield key, tuple(map(get, chosen, idx))
+        a, b = key
+        for s in range(last, nsides):
+            r = ranked[s]
+            i = idx[s]
+            if i + 1 < len(r):
+                (na, nb), (oa, ob) = r[i + 1][0], r[i][0]
+                push(heap, ((a + na - oa, b + nb - ob), idx[:s] + (i + 1,) + idx[s + 1:], s))
 
 
 def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bool = True,
@@ -1086,20 +1093,46 @@ def _count(cols: Sequence[int], options: Sequence[Sequence[SideOption]], problem
     model, d, key = problem.model, problem.d, problem.objective.key
     if inv is None:
         inv = f2.inverse(cols)
+    shared = shared_counts()  # the counts a lowered synthesis's searches share, if any
+    if shared is not None:
+        cols = tuple(cols)
     reports, chosen = [], []
     for index, (opts, side, reg) in enumerate(zip(options, problem.sides, problem.regs)):
         best = None
         if any(not o.is_matrix for o in opts):
-            rep = side_report(cols, inv, side, reg, model, d, False, load=index > 0)
+            if shared is None:
+                rep = side_report(cols, inv, side, reg, model, d, False, load=index > 0)
+            else:
+                at = ("plain", cols, side.lane, side.warp, side.block, reg, index > 0)
+                rep = shared.get(at)
+                if rep is None:
+                    rep = shared[at] = side_report(cols, inv, side, reg, model, d, False,
+                                                   load=index > 0)
             plain = next(o for o in opts if not o.is_matrix)
             best = (key(rep.wavefronts_per_warp, rep.instructions_per_warp), rep, plain)
         for o in opts:
             if not o.is_matrix:
                 continue
-            try:
-                rep = matrix_report(o, inv, side, model, False)
-            except LayoutError:
+            if tuple(cols[:len(o.prefix)]) != o.prefix:
+                # check_memory's first rule: the layout's first offset bits hold the row's
+                # directions in order (its inverse takes them to 1, 2, 4, …)
                 continue
+            if shared is None:
+                try:
+                    rep = matrix_report(o, inv, side, model, False)
+                except LayoutError:
+                    continue
+            else:
+                at = ("matrix", cols, o.instruction, o.geometry, side.register, side.lane,
+                      side.warp)
+                rep = shared.get(at)
+                if rep is None:
+                    try:
+                        rep = shared[at] = matrix_report(o, inv, side, model, False)
+                    except LayoutError:
+                        rep = shared[at] = False  # the layout does not serve it
+                if rep is False:
+                    continue
             k = key(rep.wavefronts_per_warp, rep.instructions_per_warp)
             if best is None or k < best[0]:
                 best = (k, rep, o)
@@ -1143,16 +1176,26 @@ def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
     (:func:`~linlayout.hardware.access.widest_vector_log2`); with ``k`` elements it costs
     exactly its option's instructions and at least its option's wavefronts, so it costs at
     least the cheapest option of a vector up to that width; a matrix side at least its
-    option's bound. The sum of the sides' cheapest keys is the least total key (a side's
+    option's bound, for the options whose row the layout's first offset bits hold (the others
+    it cannot serve: :func:`_count` skips them). The sum of the sides' cheapest keys is the least total key (a side's
     cheapest first component is needed for the least sum of first components).
     """
     objective, model, d = problem.objective, problem.model, problem.d
+    shared = shared_counts()  # the counts a lowered synthesis's searches share, if any
     total_a = total_b = 0
     for opts, reg, wt in zip(options, problem.regs, problem.weights):
-        cands = [o for o in opts if o.is_matrix]
+        # a matrix option counts only where the layout's first offset bits are its row
+        # (else _count does not use it)
+        cands = [o for o in opts if o.is_matrix and tuple(cols[:len(o.prefix)]) == o.prefix]
         plain = [o for o in opts if not o.is_matrix]
         if plain:
-            k = widest_vector_log2(cols, d, reg, model)
+            if shared is None:
+                k = widest_vector_log2(cols, d, reg, model)
+            else:
+                at = ("widest", tuple(cols), reg)
+                k = shared.get(at)
+                if k is None:
+                    k = shared[at] = widest_vector_log2(cols, d, reg, model)
             if k > max(o.vector_log2 for o in plain):  # a vector no option describes
                 return None
             cands += [o for o in plain if o.vector_log2 <= k]
@@ -1249,13 +1292,16 @@ _RESULT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(SwizzleResult)
 
 # ------------------------------------------------------------------------ lowered synthesis
 def _lowered_candidates(transfer: Transfer, objective: Objective, target: Target,
-                        node_limit: int) -> tuple[list[LinearLayout], SwizzleResult]:
+                        node_limit: int
+                        ) -> tuple[list[LinearLayout], SwizzleResult, list[SwizzleResult]]:
     """Hardware optima to cost under the lowering — plain accesses, the matrix instructions
     the target has (:func:`~.lowered.matrix_requests`), the common-vector layout, Triton's
-    own scratch — and the plain hardware result."""
+    own scratch — the plain hardware result, and :func:`_matrix_searches` on the given
+    register order."""
     plain = synthesize_transfer(transfer, objective, node_limit=node_limit)
     layouts = [plain.layout]
-    for res in _matrix_searches([transfer], objective, target, node_limit):
+    matrix = _matrix_searches([transfer], objective, target, node_limit)
+    for res in matrix:
         if res.layout not in layouts:
             layouts.append(res.layout)
     common = common_vector(transfer, node_limit=node_limit)
@@ -1265,7 +1311,7 @@ def _lowered_candidates(transfer: Transfer, objective: Objective, target: Target
         theirs = _triton_scratch(transfer.store, load, transfer, target)
         if theirs is not None and theirs not in layouts:
             layouts.append(theirs)
-    return _rebased(layouts, transfer), plain
+    return _rebased(layouts, transfer), plain, matrix
 
 
 def _matrix_searches(orders: Sequence[Transfer], objective: Objective, target: Target,
@@ -1360,6 +1406,34 @@ def _registers_first(layout: LinearLayout, registers: Sequence[int], max_k: int
     return LinearLayout.from_columns(basis + cols[k:], layout.in_dims, layout.out_dims)
 
 
+def _lowered_search(transfer: Transfer, objective: Objective, t: Target, node_limit: int
+                    ) -> tuple[tuple[tuple[int, int], LinearLayout, tuple] | None,
+                               OptimalityBound, SwizzleResult]:
+    """The search of :func:`synthesize_lowered`: the cheapest candidate as Triton lowers it
+    (:func:`_cheapest`'s answer, None when Triton lowers none), the bound, and the plain
+    hardware result."""
+    layouts, plain, first = _lowered_candidates(transfer, objective, t, node_limit)
+    best = _cheapest(layouts, transfer, objective, t)
+    relaxed = relaxed_bound(transfer, objective, t)
+    loose = objective.key(relaxed.wavefronts_per_warp, relaxed.instructions_per_warp)
+    bound = relaxed if matrix_requests(transfer, t) is not None else plain.bound
+    if best is None or best[0] > loose:
+        # not proven yet: search every 32-bit lane chunk Triton may pick for a matrix
+        # instruction; the least of those searches' bounds covers them all
+        orders, complete = chunk_orders(transfer, t)  # the given order first: searched
+        searched = first + (_matrix_searches(orders[1:], objective, t, node_limit)
+                            if len(orders) > 1 else [])
+        more = [r.layout for r in searched[1:] if r.layout not in layouts]
+        extra = _cheapest([x for x in _rebased(more, transfer) if x not in layouts],
+                          transfer, objective, t)
+        if extra is not None and (best is None or extra[0] < best[0]):
+            best = extra
+        if searched and complete and len(searched) == len(orders):
+            bound = min((r.bound for r in searched), key=lambda b: objective.key(
+                b.wavefronts_per_warp, b.instructions_per_warp))
+    return best, bound, plain
+
+
 def synthesize_lowered(transfer: Transfer, objective: Objective, *,
                        target: str | Target | None = None,
                        node_limit: int = 200_000) -> SwizzleResult:
@@ -1396,24 +1470,8 @@ def synthesize_lowered(transfer: Transfer, objective: Objective, *,
     instance_of(transfer, Transfer, "transfer")
     instance_of(objective, Objective, "objective")
     t = resolve_target(target, transfer)
-    layouts, plain = _lowered_candidates(transfer, objective, t, node_limit)
-    best = _cheapest(layouts, transfer, objective, t)
-    relaxed = relaxed_bound(transfer, objective, t)
-    loose = objective.key(relaxed.wavefronts_per_warp, relaxed.instructions_per_warp)
-    bound = relaxed if matrix_requests(transfer, t) is not None else plain.bound
-    if best is None or best[0] > loose:
-        # not proven yet: search every 32-bit lane chunk Triton may pick for a matrix
-        # instruction; the least of those searches' bounds covers them all
-        orders, complete = chunk_orders(transfer, t)
-        searched = _matrix_searches(orders, objective, t, node_limit)
-        more = [r.layout for r in searched[1:] if r.layout not in layouts]
-        extra = _cheapest([x for x in _rebased(more, transfer) if x not in layouts],
-                          transfer, objective, t)
-        if extra is not None and (best is None or extra[0] < best[0]):
-            best = extra
-        if searched and complete and len(searched) == len(orders):
-            bound = min((r.bound for r in searched), key=lambda b: objective.key(
-                b.wavefronts_per_warp, b.instructions_per_warp))
+    with sharing_counts():  # the searches below count the same simple layouts
+        best, bound, plain = _lowered_search(transfer, objective, t, node_limit)
     if best is None:
         raise LayoutError(f"no candidate layout can be lowered by Triton on {t.name}")
     key, layout, sides = best

@@ -186,6 +186,57 @@ class Transfer:
         """
         return cls(store, load, element_bits, hardware, weights)  # type: ignore[arg-type]
 
+    def with_registers_first(self, firsts: Sequence[Sequence[int]]) -> Transfer:
+        """The same transfer with, on each side (store first), the register bases ``firsts[i]``
+        (indices into that side's register dim, in order) moved to the front and the others
+        kept in their order: the same elements per thread, only the registers' names change.
+
+        Equal to :meth:`make` of the reordered layouts, built without validating again (this
+        transfer was validated; a reorder keeps every rule): the layouts from their flat
+        columns, each side's flat columns permuted.
+
+        Args:
+            firsts: one sequence per side of distinct register indices (empty: unchanged).
+
+        Raises:
+            LayoutError: not one sequence per side, or an index that is not a distinct
+                register of its side.
+        """
+        if isinstance(firsts, (str, bytes)) or not isinstance(firsts, Sequence) or \
+                len(firsts) != len(self.sides):
+            raise LayoutError(f"give one sequence of register indices per side "
+                              f"({len(self.sides)}), got {shown(firsts)}")
+        layouts, sides = [], []
+        for layout, side, first in zip(self.layouts, self.sides, firsts):
+            nregs = len(side.register)
+            first = tuple(first)
+            if len(set(first)) != len(first) or any(
+                    type(i) is not int or not 0 <= i < nregs for i in first):
+                raise LayoutError(f"register indices must be distinct, from 0 to {nregs - 1}; "
+                                  f"got {shown(first)}")
+            if first == tuple(range(len(first))):
+                layouts.append(layout)
+                sides.append(side)
+                continue
+            order = first + tuple(i for i in range(nregs) if i not in first)
+            at = 0  # the register dim's first flat column
+            for name, bits in layout.in_dims_log2:
+                if name == "register":
+                    break
+                at += bits
+            cols = list(layout.columns)
+            cols[at:at + nregs] = [cols[at + i] for i in order]
+            layouts.append(LinearLayout.unchecked(layout.in_dims_log2, layout.out_dims_log2,
+                                                  cols))
+            moved = _new(Distributed)
+            moved.__dict__.update(side.__dict__,
+                                  register=tuple(side.register[i] for i in order))
+            sides.append(moved)
+        out = _new(Transfer)
+        out.__dict__.update(self.__dict__, store=layouts[0], loads=tuple(layouts[1:]),
+                            sides=tuple(sides))
+        return out
+
     @property
     def layouts(self) -> tuple[LinearLayout, ...]:
         """Every side's layout as given: the store, then each load."""
@@ -218,3 +269,6 @@ def _weights(weights: Any, nsides: int) -> tuple[int, ...]:
         raise LayoutError(f"weights must be {nsides} positive ints (store first, then each "
                           f"load), got {list(ws)}")
     return ws
+
+
+_new = object.__new__

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from contextlib import contextmanager, nullcontext
 
 import pytest
 
@@ -15,7 +16,7 @@ from linlayout.errors import LayoutError
 from linlayout.lowering import Target
 from linlayout.synthesis import Transfer, lower_sides, lowered
 from linlayout.synthesis.lowered import (MAX_CHUNK_ORDERS, chunk_orders, matrix_requests,
-                                         relaxed_bound)
+                                         relaxed_bound, shared_counts, sharing_counts)
 from linlayout.synthesis.synthesize import synthesize_transfer
 from linlayout.synthesis.transfer import WAVEFRONTS
 from tests.check.shared_memory.triton_fixtures import entries
@@ -148,3 +149,112 @@ def test_relaxed_bound_checks_its_arguments():
     tr, _ = _transfer(CHUNK_CASE)
     with pytest.raises(LayoutError):
         relaxed_bound(tr, "wavefronts", Target.parse("cuda:80"))
+
+
+def test_shared_counts_live_only_inside_their_block():
+    assert shared_counts() is None
+    with sharing_counts() as outer:
+        assert shared_counts() is outer and outer == {}
+        with sharing_counts() as inner:
+            assert shared_counts() is inner and inner is not outer
+        assert shared_counts() is outer
+        with pytest.raises(RuntimeError), sharing_counts():
+            raise RuntimeError("left early")
+        assert shared_counts() is outer
+    assert shared_counts() is None
+
+
+def test_the_searches_of_a_lowered_synthesis_share_exact_counts(monkeypatch):
+    """Every count a lowered synthesis shares between its chunk-order searches is the one
+    counted afresh for that layout and side, and sharing changes no result (an 8-bit tile
+    stored from an mma accumulator and read by three other encodings: its plain and matrix
+    searches both count the simple layouts)."""
+    from linlayout.conflicts.closed_form import count_side
+    from linlayout.synthesis import synthesize as synth
+
+    shape = {"dim0": 64, "dim1": 32}
+    store = ll.LinearLayout({"register": [[0, 1], [8, 0], [16, 0], [32, 0]],
+                             "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]],
+                             "warp": [[0, 8], [0, 16]]}, shape)
+    loads = [ll.LinearLayout({"register": [[0, 1], [0, 2], [0, 4], [32, 0]],
+                              "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]],
+                              "warp": [[8, 0], [16, 0]]}, shape),
+             ll.LinearLayout({"register": [[0, 1], [0, 2], [8, 0], [0, 16]],
+                              "lane": [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]],
+                              "warp": [[16, 0], [32, 0]]}, shape),
+             ll.LinearLayout({"register": [[0, 1], [8, 0], [0, 16], [16, 0], [32, 0]],
+                              "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]],
+                              "warp": [[0, 8]]}, shape)]
+    tr = Transfer.make(store, loads, element_bits=8)
+    tables: list[dict] = []
+
+    @contextmanager
+    def keep():
+        with lowered.sharing_counts() as table:
+            tables.append(table)
+            yield table
+
+    monkeypatch.setattr(synth, "sharing_counts", keep)
+    ll.clear_caches()
+    shared = synth.synthesize_lowered(tr, WAVEFRONTS, target="cuda:90")
+    (table,) = tables
+    assert {k[0] for k in table} == {"plain", "matrix", "widest"}
+    for key, rep in table.items():
+        if key[0] == "plain":
+            _, cols, lane, warp, block, reg, load_side = key
+            side = next(s for s in tr.sides if (s.lane, s.warp, s.block) == (lane, warp, block)
+                        and f2.echelon(s.register) == reg)
+            assert rep == count_side(cols, f2.inverse(cols), side, reg, tr.model, False,
+                                     load_side)
+
+    monkeypatch.setattr(synth, "sharing_counts", nullcontext)
+    ll.clear_caches()
+    alone = synth.synthesize_lowered(tr, WAVEFRONTS, target="cuda:90")
+    assert alone.layout == shared.layout and alone.bound == shared.bound
+    assert alone.reports == shared.reports and alone.optimal == shared.optimal
+
+
+@pytest.mark.parametrize("name, target", [(CHUNK_CASE, "cuda:80"),
+                                          ("rt_blocked_blocked_b16_64x64_w4_b63374_cuda90",
+                                           "cuda:90")])
+def test_lower_sides_is_the_lowering_of_each_side(name, target):
+    """lower_sides reads each side's access map off flat columns: the same instruction and
+    count as access_map, predict_local and bank_conflicts give, on random memory layouts
+    (offset or vector/bank/segment in dims, out dims in either order)."""
+    from linlayout.lowering import access_map, predict_local
+
+    tr, _ = _transfer(name)
+    t = Target.parse(target)
+    rng = random.Random(11)
+    d = tr.store.total_out_bits
+    bits = max(8, tr.element_bits)
+    lowered_count = 0
+    for trial in range(12):
+        cols = [1 << i for i in range(d)]
+        rng.shuffle(cols)
+        if trial % 3 == 2:  # a dense bijection
+            cols = [c ^ (cols[j] if rng.random() < 0.3 and j < i else 0)
+                    for i, c in enumerate(cols) for j in [rng.randrange(d)]]
+        if trial % 2:
+            layout = ll.LinearLayout.from_columns(cols, {"vector": 2, "bank": 1 << 4,
+                                                         "segment": 1 << (d - 5)},
+                                                  tr.store.out_dims)
+        else:
+            layout = ll.LinearLayout.from_columns(cols, {"offset": 1 << d}, tr.store.out_dims)
+        if trial % 4 == 3:
+            layout = layout.transpose_outs(list(reversed(layout.out_dim_names)))
+        try:
+            got = lower_sides(layout, tr, t)
+        except LayoutError:
+            continue
+        lowered_count += 1
+        for side, dist in zip(got, tr.layouts):
+            kind = "store" if side.side == "store" else "load"
+            e = predict_local(kind, access_map(dist, layout, bits), t)
+            assert side.emitted == e
+            instr = e.counter or ("ld.shared" if kind == "load" else "st.shared")
+            want = ll.bank_conflicts(dist, layout, element_bits=bits, hardware=tr.hardware,
+                                     instruction=instr,
+                                     vector_elems=None if e.counter else e.vector_elems)
+            assert side.report == want
+    assert lowered_count >= 6

@@ -131,6 +131,37 @@ def test_make_refuses_bad_layouts(pair):
         Transfer.make(memory, load, element_bits=32)
 
 
+def test_with_registers_first_is_make_of_the_reordered_layouts():
+    """Reordering registers is a renaming: the transfer equals the one built (and validated)
+    from the reordered layouts, sides included, also for a load whose out dims are in
+    another order than the store's."""
+    store = LinearLayout({"register": [[0, 1], [2, 0], [0, 0], [0, 4]],
+                          "lane": [[1, 0], [0, 2], [4, 0], [8, 0], [0, 8]],
+                          "warp": [[16, 0]]}, out_dims={"dim0": 32, "dim1": 16})
+    load = LinearLayout({"register": [[2, 0], [0, 4], [16, 0]],
+                         "lane": [[1, 0], [4, 0], [0, 1], [0, 2], [8, 0]],
+                         "warp": [[0, 8]]}, out_dims={"dim0": 32, "dim1": 16})
+    load_t = load.transpose_outs(["dim1", "dim0"])
+
+    def moved(layout: LinearLayout, first: tuple[int, ...]) -> LinearLayout:
+        regs = layout.bases["register"]
+        order = list(first) + [i for i in range(len(regs)) if i not in first]
+        bases = dict(layout.bases, register=[regs[i] for i in order])
+        return LinearLayout(bases, layout.out_dims)
+
+    t = Transfer.make(store, [load, load_t], element_bits=16, weights=[1, 2, 3])
+    for firsts in [((), (), ()), ((3,), (), ()), ((1, 3), (2,), (2, 0)), ((0,), (0, 1), ())]:
+        got = t.with_registers_first(firsts)
+        want = Transfer.make(moved(store, firsts[0]),
+                             [moved(load, firsts[1]), moved(load_t, firsts[2])],
+                             element_bits=16, weights=[1, 2, 3])
+        assert got == want and got.sides == want.sides and got.model == want.model
+        assert got.weights == (1, 2, 3) and got.layouts == want.layouts
+    for bad in [((),), ((4,), (), ()), ((1, 1), (), ()), (("0",), (), ()), "abc"]:
+        with pytest.raises(LayoutError):
+            t.with_registers_first(bad)
+
+
 # --------------------------------------------------------------- the functions that use them
 def test_synthesis_through_a_transfer_is_the_keyword_call(pair):
     store, load = pair
