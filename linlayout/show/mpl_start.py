@@ -7,9 +7,10 @@ every property with ``matplotlib.artist.kwdoc`` (which reads and parses the docs
 setter), and docstrings holding ``%(Class:kwdoc)s`` substitute the same lists. A process that
 draws a picture and exits never reads them. :func:`import_for_drawing` imports the drawing
 modules while ``kwdoc`` returns a one-line note instead, then puts ``kwdoc`` back, so classes
-defined later (and every call afterwards) are documented as usual; only the ``set()``
-docstrings of the classes defined during that import read the note. Nothing else changes:
-the same classes, signatures and drawing code.
+defined later (and every call afterwards) are documented as usual; only the docstrings made
+during that import (the ``set()`` methods of its classes, and the property lists substituted
+into its functions' docstrings) read the note. Nothing else changes: the same classes,
+signatures and drawing code (a test compares the PNG bytes drawn either way).
 
 Only the CLI calls it (a fresh process per command); library functions import matplotlib
 plainly, so a Python session keeps matplotlib's full docstrings. Once matplotlib's ``Figure``
