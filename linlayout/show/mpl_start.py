@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sys
 
+from .._checks import instance_of
 from .plot_extra import INSTALL_HINT, MissingMatplotlib
 
 __all__ = ["SKIPPED_DOC", "import_for_drawing"]
@@ -44,12 +45,14 @@ def import_for_drawing(svg: bool = False) -> None:
     without building the property lists of matplotlib's docstrings (module docstring).
 
     Args:
-        svg: also import ``matplotlib.backends.backend_svg``.
+        svg: also import ``matplotlib.backends.backend_svg`` (a bool).
 
     Raises:
+        LayoutError: ``svg`` is not a bool.
         MissingMatplotlib: matplotlib is not installed (the message says how to install it);
             ``matplotlib.artist.kwdoc`` is restored whatever the import raised.
     """
+    instance_of(svg, bool, "svg")
     try:
         if "matplotlib.figure" not in sys.modules:
             import matplotlib.artist as artist
