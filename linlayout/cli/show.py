@@ -45,8 +45,10 @@ def _check_flags(args: argparse.Namespace) -> list[str]:
     if args.instruction and args.picture != "copy":
         raise CliError("--instruction goes with --picture copy")
     if pictures:
-        try:  # checked before any output
-            __import__("matplotlib")
+        from ..show.mpl_start import import_for_drawing
+
+        try:  # checked before any output; a one-shot process skips matplotlib's property docs
+            import_for_drawing(svg=bool(args.svg))
         except ImportError:
             raise CliError('pictures need matplotlib: pip install "linlayout[plot]"') from None
     elif args.picture != "layout" or args.memory or args.hierarchy:

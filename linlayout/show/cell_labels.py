@@ -47,6 +47,7 @@ def _checked(labels: Any) -> list[tuple[float, float, str, tuple[float, float, f
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
         raise LayoutError(f"labels must be a list of (x, y, text, colour), got {shown(labels)}")
     out = []
+    seen: dict[str, tuple[float, float, float]] = {}
     for item in labels:
         if len(out) >= MAX_LABELS:
             raise LayoutError(f"at most {MAX_LABELS} labels are drawn at once")
@@ -61,7 +62,11 @@ def _checked(labels: Any) -> list[tuple[float, float, str, tuple[float, float, f
             raise LayoutError(f"a label has at most {MAX_LABEL_CHARS} characters, got "
                               f"{len(text)}")
         try:
-            rgb = to_rgb(color)
+            rgb = seen.get(color) if isinstance(color, str) else None
+            if rgb is None:
+                rgb = to_rgb(color)
+                if isinstance(color, str):  # grids repeat two inks: convert each once
+                    seen[color] = rgb
         except (ValueError, TypeError):
             raise LayoutError(f"a label's colour must be a matplotlib colour, got "
                               f"{shown(color)}") from None

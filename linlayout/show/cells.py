@@ -266,7 +266,16 @@ def paint(ax: Any, win: Window, color_of, text_of=None, *, fontsize: float = 6.0
     if text_of is not None:  # one artist for every label (cell_labels lists them)
         from .cell_labels import add_cell_labels
 
-        add_cell_labels(ax, [(c + 0.5, r + 0.5, txt, ink(rgb[r, c]))
+        inks: dict[tuple[float, ...], str] = {}  # the ink of each colour, once
+
+        def ink_of(r: int, c: int) -> str:
+            key = tuple(rgb[r, c].tolist())
+            got = inks.get(key)
+            if got is None:
+                got = inks[key] = ink(key)
+            return got
+
+        add_cell_labels(ax, [(c + 0.5, r + 0.5, txt, ink_of(r, c))
                              for r in range(win.nrows) for c in range(win.ncols)
                              if (txt := text_of(win.flat(r, c)))],
                         fontsize=fontsize, linespacing=0.9)

@@ -209,24 +209,49 @@ def _fields_text(fields: list[Field], memory: LinearLayout, shown: dict[str, str
     return " + ".join(terms)
 
 
+def _flat_terms(fields: list[Field], dim_shift: Mapping[str, int],
+                dim_bits: Mapping[str, int]) -> list[tuple[int, list[tuple[int, int, int]]]]:
+    """Each field as ``(stride_log2, [(bit of the flat index, mask, shift) per part])``: the
+    parts read straight off the flat tensor index (``dim0`` bits lowest), as
+    :func:`evaluate_fields` reads them off the coordinates."""
+    return [(f.stride_log2,
+             [(dim_shift[p.dim] + p.low_bit,
+               ((1 << p.width) - 1) & (((1 << dim_bits[p.dim]) - 1) >> p.low_bit), p.shift)
+              for p in f.parts]) for f in fields]
+
+
+def _evaluate_flat(terms: list[tuple[int, list[tuple[int, int, int]]]], t: int) -> int:
+    """:func:`evaluate_fields` of :func:`_flat_terms` at the flat tensor index ``t``."""
+    total = 0
+    for stride_log2, parts in terms:
+        v = 0
+        for at, mask, shift in parts:
+            v ^= ((t >> at) & mask) << shift
+        total += v << stride_log2
+    return total
+
+
 def _self_check(memory: LinearLayout, fields: tuple[list[Field], list[Field]]) -> None:
-    """Raise RuntimeError unless the fields reproduce the layout (internal consistency)."""
-    offsets, blocks = fields
+    """Raise RuntimeError unless the fields reproduce the layout (internal consistency):
+    every element of tensors up to :data:`SELF_CHECK_ELEMENTS` elements, every basis bit
+    of larger ones, evaluated as :func:`evaluate_fields` reads the formula."""
     cols, offset_bits = memory_columns(memory, memory.out_dim_names)
-    inv = f2.inverse(list(cols))
     mask = (1 << offset_bits) - 1
     names = memory.out_dim_names
-    shifts, s = [], 0
+    dim_shift, dim_bits, s = {}, {}, 0
     for n in names:
-        shifts.append(s)
-        s += memory.out_bits(n)
-    total = 1 << s
-    points = range(total) if total <= SELF_CHECK_ELEMENTS else [0] + [1 << j for j in range(s)]
-    for t in points:
-        coords = {n: (t >> sh) & ((1 << memory.out_bits(n)) - 1) for n, sh in zip(names, shifts)}
-        real = f2.apply(inv, t)
-        if (evaluate_fields(offsets, coords) != real & mask
-                or evaluate_fields(blocks, coords) != real >> offset_bits):
+        dim_shift[n], dim_bits[n] = s, memory.out_bits(n)
+        s += dim_bits[n]
+    offsets, blocks = (_flat_terms(f, dim_shift, dim_bits) for f in fields)
+    inv = f2.inverse(list(cols))
+    if 1 << s <= SELF_CHECK_ELEMENTS:
+        points = enumerate(f2.images(inv))  # (t, the input that lands on t)
+    else:
+        points = ((t, f2.apply(inv, t)) for t in [0] + [1 << j for j in range(s)])
+    for t, real in points:
+        if (_evaluate_flat(offsets, t) != real & mask
+                or _evaluate_flat(blocks, t) != real >> offset_bits):
+            coords = {n: (t >> dim_shift[n]) & ((1 << dim_bits[n]) - 1) for n in names}
             raise RuntimeError(
                 f"offset_formula self-check failed at {coords}: this is a bug in "
                 "linlayout.show.formula, please report it with the layout"

@@ -201,16 +201,21 @@ def draw_tv(
         numbers = max(win.nrows, win.ncols) <= MAX_LABEL_CELLS and label is not None
     n_colors = {"thread": max(lanes * warps, 2), "lane": max(lanes, 2), "warp": max(warps, 2)}
 
+    palette: dict[int, tuple[float, float, float]] = {}  # colour of each bank or key, once
+    field = {"thread": 0, "lane": 2, "warp": 3}.get(color_by, 0)
+
     def color_of(t: int):
         h = held.get(t)
         if h is None:
             return EMPTY
         if zoom is not None and t not in zoom:
             return OTHER
-        if bank_of is not None:
-            return bank_color(bank_of[0](t), bank_of[1])
-        key = {"thread": h[0], "lane": h[2], "warp": h[3]}[color_by]
-        return lane_color(key, n_colors[color_by])
+        key = bank_of[0](t) if bank_of is not None else h[field]
+        rgb = palette.get(key)
+        if rgb is None:
+            rgb = palette[key] = (bank_color(key, bank_of[1]) if bank_of is not None else
+                                  lane_color(key, n_colors[color_by]))
+        return rgb
 
     def text_of(t: int) -> str:
         h = held.get(t)

@@ -232,13 +232,39 @@ def test_amd_atoms_are_tritons_encodings(name):
     assert len(A.bases["lane"]) == (6 if "mfma" in name else 5)
 
 
-def test_amd_mfma_32x32x8_isa_formula():
-    """CDNA3 ISA, MFMA operand layout of v_mfma_f32_32x32x8_f16: A: lane l, value v holds
+#: ``(lanes, values of A and B, A[m][k] and B[n][k] of lane l / value v, values of C,
+#: C[m][n] of lane l / value v)`` per AMD atom, from the operand-layout tables of the AMD
+#: CDNA3/CDNA4 ISA (MFMA; wave64) and RDNA3/RDNA4 ISA (WMMA; wave32, f32 accumulator).
+AMD_ISA = {
+    "amd_mfma_f32_16x16x16_f16": (64, 4, lambda l, v: (l % 16, 4 * (l // 16) + v), 4,
+                                  lambda l, v: (4 * (l // 16) + v, l % 16)),
+    "amd_mfma_f32_16x16x32_f16": (64, 8, lambda l, v: (l % 16, 8 * (l // 16) + v), 4,
+                                  lambda l, v: (4 * (l // 16) + v, l % 16)),
+    "amd_mfma_f32_32x32x8_f16": (64, 4, lambda l, v: (l % 32, 4 * (l // 32) + v), 16,
+                                 lambda l, v: (8 * (v // 4) + 4 * (l // 32) + v % 4, l % 32)),
+    "amd_mfma_f32_32x32x16_f16": (64, 8, lambda l, v: (l % 32, 8 * (l // 32) + v), 16,
+                                  lambda l, v: (8 * (v // 4) + 4 * (l // 32) + v % 4, l % 32)),
+    # RDNA3: lanes 16-31 hold a copy of lanes 0-15's A and B rows; C rows interleave halves
+    "amd_wmma_f32_16x16x16_f16_gfx11": (32, 16, lambda l, v: (l % 16, v), 8,
+                                        lambda l, v: (2 * v + l // 16, l % 16)),
+    "amd_wmma_f32_16x16x16_f16_gfx12": (32, 8, lambda l, v: (l % 16, 8 * (l // 16) + v), 8,
+                                        lambda l, v: (8 * (l // 16) + v, l % 16)),
+}
+
+
+def test_every_amd_atom_has_its_isa_formula():
+    assert sorted(AMD_ISA) == AMD
+
+
+@pytest.mark.parametrize("name", sorted(AMD_ISA))
+def test_amd_atom_isa_formula(name):
+    """Every lane and value of A (M x K), B (N x K, as CuTe) and C (M x N) against the ISA's
+    operand layout, e.g. CDNA3 v_mfma_f32_32x32x8_f16: A: lane l, value v holds
     A[l % 32][4·(l / 32) + v]; C/D: D[8·(v / 4) + 4·(l / 32) + v % 4][l % 32]."""
-    assert holds("amd_mfma_f32_32x32x8_f16.A") == expect(
-        lambda l, v: (l % 32, 4 * (l // 32) + v), 64, 4)
-    assert holds("amd_mfma_f32_32x32x8_f16.C") == expect(
-        lambda l, v: (8 * (v // 4) + 4 * (l // 32) + v % 4, l % 32), 64, 16)
+    lanes, ab_values, ab, c_values, c = AMD_ISA[name]
+    assert holds(f"{name}.A") == expect(ab, lanes, ab_values)
+    assert holds(f"{name}.B") == expect(ab, lanes, ab_values)
+    assert holds(f"{name}.C") == expect(c, lanes, c_values)
 
 
 def test_every_atom_name_works_in_the_cli_reader():

@@ -43,7 +43,7 @@ MODULES = [
     "linlayout.synthesis.explain", "linlayout.show.cells", "linlayout.show.cell_labels",
     "linlayout.show.plot_extra", "linlayout.show.cell_image",
     "linlayout.show.tv_pictures", "linlayout.show.mma_picture", "linlayout.show.copy_picture",
-    "linlayout.show.cute_conflicts",
+    "linlayout.show.cute_conflicts", "linlayout.show.mpl_start",
 ]
 #: trusted on purpose: F₂ arithmetic on Python ints, unchecked by design (hot path)
 EXCLUDED_MODULES = {"linlayout.f2"}
@@ -316,6 +316,7 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.show.cells.tensor_shape": ((MEM,), {}),
     "linlayout.show.cells.ink": (((0.5, 0.5, 0.5),), {}),
     "linlayout.show.cells.new_figure": ((2.0, 2.0), {}),
+    "linlayout.show.mpl_start.import_for_drawing": ((), {"svg": False}),
     "linlayout.show.cells.paint": ((_axes(), _window(), lambda t: (1, 1, 1)),
                                    {"text_of": None, "fontsize": 6.0}),
     "linlayout.show.cells.frame": ((_axes(), _window(), "m", "n"), {"two_d": True}),

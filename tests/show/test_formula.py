@@ -194,3 +194,27 @@ def test_empty_tensor_offset_is_zero():
 
 def test_latex_formula_of_the_article_layout():
     assert offset_formula_latex(ARTICLE, MN) == r"\mathrm{offset} = 32 m + \left(n \oplus 2 m\right)"
+
+
+def test_the_self_check_rejects_a_formula_that_misses_one_element(monkeypatch):
+    """offset_formula checks the fields it prints against the layout before returning them:
+    a formula wrong at one bit of one coordinate (here: the XOR term dropped) raises, on a
+    tile it checks element by element and on one it checks basis bit by basis bit."""
+    import linlayout.show.formula as formula
+    from linlayout.show.formula import Field
+
+    right = formula.offset_fields
+
+    def dropped_xor(memory):
+        offsets, blocks = right(memory)
+        return [Field(f.stride_log2, f.parts[:1]) for f in offsets], blocks
+
+    for size in (16, 512):  # 2^8 elements (every one checked) and 2^18 (basis bits)
+        bases = [[0, 1 << i] for i in range(size.bit_length() - 1)]
+        bases += [[1 << i, 1 << i] for i in range(size.bit_length() - 1)]  # swizzled rows
+        memory = LinearLayout({"offset": bases}, {"dim0": size, "dim1": size})
+        assert "⊕" in offset_formula(memory)
+        monkeypatch.setattr(formula, "offset_fields", dropped_xor)
+        with pytest.raises(RuntimeError, match="self-check failed"):
+            offset_formula(memory)
+        monkeypatch.setattr(formula, "offset_fields", right)

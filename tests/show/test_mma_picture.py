@@ -28,6 +28,14 @@ def test_cute_atom_panel(tmp_path):
     assert texts[(2, 1)] == "T5V0" and texts[(3, 1)] == "T5V1"
     save(fig, str(tmp_path / "mma.svg"))
     assert "<svg" in (tmp_path / "mma.svg").read_text(encoding="utf-8")[:2000]
+    save(fig, str(tmp_path / "mma.png"))  # PNG: the labels stamped as glyphs, not <text>
+    from PIL import Image
+
+    with Image.open(tmp_path / "mma.png") as im:
+        w, h = im.size
+        dpi = 150 if max(fig.get_size_inches()) <= 8 else 100  # save's default
+        assert (w, h) == tuple(round(x * dpi) for x in fig.get_size_inches())
+        assert len(im.getcolors(1 << 16)) > 100  # cells, labels and text, not a blank page
     assert "sm80_16x8x16" in fig._suptitle.get_text()
 
 

@@ -176,18 +176,34 @@ def test_draw_layout_of_a_64_lane_amd_wavefront():
 
 
 def test_a_large_png_is_written_whole_and_laid_out_once(tmp_path):
-    """A figure of more than FAST_PNG_PIXELS pixels (written at zlib level 1) decodes to its
-    full size, and save leaves the figure's layout engine as it was."""
+    """A large figure (5 megapixels, written by Pillow) decodes to its full size, opaque
+    RGB with matplotlib's Software text and the dpi; save leaves the figure's layout engine
+    as it was."""
     from PIL import Image
 
     from linlayout.show.cells import new_figure
-    from linlayout.show.pictures import FAST_PNG_PIXELS, save
+    from linlayout.show.pictures import save
 
     fig = new_figure(24.0, 22.0)
     fig.add_subplot(1, 1, 1).set_title("large")
-    assert 24 * 22 * 100 * 100 > FAST_PNG_PIXELS
     save(fig, str(tmp_path / "big.png"))
     with Image.open(tmp_path / "big.png") as im:
         im.load()
-        assert im.size == (2400, 2200)
+        assert im.size == (2400, 2200) and im.mode == "RGB"
+        assert im.info["Software"].startswith("Matplotlib version")
+        assert round(im.info["dpi"][0]) == 100
     assert fig.get_layout_engine().__class__.__name__ == "ConstrainedLayoutEngine"
+
+
+def test_a_png_with_transparent_pixels_keeps_its_alpha(tmp_path):
+    from PIL import Image
+
+    from linlayout.show.cells import new_figure
+    from linlayout.show.pictures import save
+
+    fig = new_figure(2.0, 2.0)
+    fig.add_subplot(1, 1, 1).set_title("clear")
+    fig.patch.set_alpha(0.0)
+    save(fig, str(tmp_path / "clear.png"))
+    with Image.open(tmp_path / "clear.png") as im:
+        assert im.mode == "RGBA" and im.getextrema()[3][0] == 0
