@@ -57,13 +57,15 @@ def import_for_drawing(svg: bool = False) -> None:
         if "matplotlib.figure" not in sys.modules:
             import matplotlib.artist as artist
 
-            kwdoc = artist.kwdoc
-            artist.kwdoc = _skipped_kwdoc
+            kwdoc = getattr(artist, "kwdoc", None)
+            if kwdoc is not None:  # a matplotlib without it is imported plainly
+                artist.kwdoc = _skipped_kwdoc
             try:
                 import matplotlib.figure  # noqa: F401 - the import is the point
                 import matplotlib.backends.backend_agg  # noqa: F401
             finally:
-                artist.kwdoc = kwdoc
+                if kwdoc is not None:
+                    artist.kwdoc = kwdoc
         import matplotlib.backends.backend_agg  # noqa: F401,F811
         if svg:
             import matplotlib.backends.backend_svg  # noqa: F401

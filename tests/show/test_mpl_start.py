@@ -91,3 +91,4 @@ def test_matplotlib_already_imported_nothing_is_patched(monkeypatch):
     import_for_drawing()
     assert artist.kwdoc is not None and calls == []
     assert artist.kwdoc.__name__ == "<lambda>"  # left as it was
+
