@@ -111,12 +111,19 @@ def _intersection(b1: list[int], b2: list[int]) -> list[int]:
 
 
 def _complement(basis: list[int], dim: int) -> list[int]:
-    """``complementBasis``: the unit vectors of the positions that are not leading bits of
-    an echelon form of ``basis``, lowest first. (Leading = highest bit: with it, the bank
-    bases of an 8-bit transpose keep the loads at the 2-element vector the 3.9.0 wheel
-    emits, ``ld.shared.v2.b8``; the whole corpus agrees.)"""
-    piv = {v.bit_length() - 1 for v in f2.echelon([b for b in basis if b])}
-    return [1 << i for i in range(dim) if i not in piv]
+    """``complementBasis``: the unit vectors of the positions that are not pivots of the
+    row-reduced echelon form of ``basis``, lowest first. The pivots are the *lowest* set bits
+    (``f2reduce::inplace_rref_strided`` eliminates on ``m & -m``, and ``complementBasis``
+    reads each row's pivot with ``__builtin_ctzll``)."""
+    piv: dict[int, int] = {}
+    for v in basis:
+        while v:
+            low = v & -v
+            if low not in piv:
+                piv[low] = v
+                break
+            v ^= piv[low]
+    return [1 << i for i in range(dim) if (1 << i) not in piv]
 
 
 def compute_segment(bank_src: list[int], bank_dst: list[int], dim: int,
@@ -249,11 +256,6 @@ def _vec_basis_ldst(src: LinearLayout, dst: LinearLayout, bits: int
                 and warp_d[i] not in block_s:
             vb.append(warp_d[i])
         i += 1
-    if len(vb) < per_bank and src_fills is False and not rd and not warp_s and not warp_d:
-        # no warp to fill the word with (one warp): the 3.9.0 wheel vectorises the loads
-        # with the destination's next register (``ld.shared.v2.b16`` after
-        # ``st.shared.b16``), as observed in its PTX; main's getVecBasisLdSt does not
-        vb = vb + [r for r in reg_d if r not in vb][:1]
     return vb[:per_bank], src_fills
 
 
