@@ -801,7 +801,8 @@ def span_elements(vectors: Sequence[int]) -> list[int]:
 
 
 def avoiding_sequence(
-    xa: Iterable[int], xb: Iterable[int], z: Iterable[int], nbits: int
+    xa: Iterable[int], xb: Iterable[int], z: Iterable[int], nbits: int,
+    count: int | None = None,
 ) -> list[int]:
     """An ordered basis of a complement of ``Z`` whose prefixes meet ``Xa`` and ``Xb`` minimally.
 
@@ -828,16 +829,50 @@ def avoiding_sequence(
         xa, xb: spanning lists of the two subspaces to avoid.
         z: a spanning list of a common subspace to complement (may be empty).
         nbits: the ambient dimension ``n``.
+        count: only the first ``count`` vectors are wanted (as in
+            :func:`avoiding_sequence_echelon`). Lists of unit vectors (most of Triton's
+            layouts) are taken as they are, with no echelon forms.
 
     Returns:
-        ``nbits - dim Z`` vectors. Choices are canonical: bases are taken from the reduced
-        echelon forms in ascending order and paired in that order.
+        ``nbits - dim Z`` vectors (the first ``count`` of them, when given). Choices are
+        canonical: bases are taken from the reduced echelon forms in ascending order and
+        paired in that order.
 
     Raises:
         LayoutError: ``span(z)`` is not inside ``span(xa) ∩ span(xb)``, or a vector of ``xa``
             or ``xb`` has a bit at or above ``nbits``.
     """
-    return avoiding_sequence_echelon(sorted(echelon(xa)), sorted(echelon(xb)), echelon(z), nbits)
+    xa = xa if isinstance(xa, (list, tuple)) else list(xa)
+    xb = xb if isinstance(xb, (list, tuple)) else list(xb)
+    ma, mb = _unit_mask(xa), _unit_mask(xb)
+    if ma is not None and mb is not None:  # spans of unit vectors: their masks say it all
+        both = ma | mb
+        if count is not None and count <= nbits - both.bit_count():
+            # part 1 holds them all: the unit vectors outside both, lowest first
+            head = []
+            i = 0
+            while len(head) < count:
+                if not both >> i & 1:
+                    head.append(1 << i)
+                i += 1
+            return head
+        ea = [1 << i for i in range(ma.bit_length()) if ma >> i & 1]
+        eb = [1 << i for i in range(mb.bit_length()) if mb >> i & 1]
+    else:
+        ea, eb = sorted(echelon(xa)), sorted(echelon(xb))
+    return avoiding_sequence_echelon(
+        ea, eb, echelon(z) if z or not isinstance(z, (list, tuple)) else (), nbits, count)
+
+
+def _unit_mask(vectors: Sequence[int]) -> int | None:
+    """The OR of ``vectors`` when each is a unit vector or zero (their span is the
+    coordinate subspace of that mask), else None."""
+    mask = 0
+    for v in vectors:
+        if v & (v - 1):
+            return None
+        mask |= v
+    return mask
 
 
 def _unit_avoiding_sequence(ea: list[int], eb: list[int], ez: Sequence[int], nbits: int,

@@ -674,6 +674,25 @@ def test_avoiding_sequence_echelon_count_is_the_sequence_prefix(case, count):
     assert f2.avoiding_sequence_echelon(ea, eb, (), n, count=count) == full[:count]
 
 
+@st.composite
+def unit_avoid_case(draw):
+    """Spans of unit vectors (Triton's usual layouts), in any order, with zeros and repeats."""
+    n = draw(st.integers(0, NMAX))
+    units = st.sampled_from([0] + [1 << i for i in range(n)])
+    return n, draw(st.lists(units, max_size=n + 2)), draw(st.lists(units, max_size=n + 2))
+
+
+@SETTINGS
+@given(st.one_of(avoid_case(), unit_avoid_case()), st.integers(0, NMAX))
+def test_avoiding_sequence_count_is_the_echelon_sequence_prefix(case, count):
+    n, xa, xb = case[:3]
+    ea, eb = sorted(f2.echelon(xa)), sorted(f2.echelon(xb))
+    full = f2.avoiding_sequence_echelon(ea, eb, (), n)
+    assert f2.avoiding_sequence(xa, xb, (), n) == full
+    assert f2.avoiding_sequence(iter(xa), iter(xb), iter(()), n, count=count) == full[:count]
+    assert f2.avoiding_sequence(xa, xb, [], n, count=count) == full[:count]
+
+
 def test_avoiding_sequence_rejects_z_outside_intersection():
     with pytest.raises(LayoutError, match="not in span"):
         f2.avoiding_sequence([1, 2], [1, 4], [2], 4)

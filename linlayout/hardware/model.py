@@ -137,6 +137,19 @@ class HardwareModel:
         # hashable and canonical (the model keys caches): ((bytes, (mask, ...)), ...)
         object.__setattr__(self, "phase_overrides",
                            tuple((int(wd), tuple(int(m) for m in ms)) for wd, ms in overrides))
+        _set_hash(self)
+
+    def __hash__(self) -> int:
+        # the model keys caches (through every BankModel): its fields are hashed once, here
+        # the hash the dataclass would compute, over the same fields
+        return self._hash  # type: ignore[attr-defined]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return _state(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        _set_hash(self)
 
     @property
     def row_bytes(self) -> int:
@@ -168,6 +181,19 @@ class HardwareModel:
             num_banks=self.num_banks if num_banks is None else num_banks,
             bank_bytes=self.bank_bytes if bank_bytes is None else bank_bytes,
         )
+
+
+def _set_hash(model: HardwareModel) -> None:
+    """Store the hash of ``model``'s fields (all of them compare) on ``model``."""
+    object.__setattr__(model, "_hash", hash(
+        (model.name, model.num_banks, model.bank_bytes, model.warp_size, model.max_access_bytes,
+         model.phase_overrides, model.packing_lanes)))
+
+
+def _state(model: Any) -> dict[str, Any]:
+    """A model's attributes for pickling and copying, without its stored hash (string
+    hashes differ between processes; :meth:`__setstate__` takes it again)."""
+    return {k: v for k, v in model.__dict__.items() if k != "_hash"}
 
 
 NVIDIA = HardwareModel(name="NVIDIA", packing_lanes=(1, 2))
@@ -222,6 +248,17 @@ class BankModel:
     def __post_init__(self) -> None:
         for name, value in _derived(self.hardware, self.element_log2).items():
             object.__setattr__(self, name, value)
+
+    def __hash__(self) -> int:
+        # the hash of (hardware, element_log2), the compared fields, taken at construction
+        # (:func:`bank_model`'s models key the synthesis caches)
+        return self._hash  # type: ignore[attr-defined]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return _state(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _hash=hash((state["hardware"], state["element_log2"])))
 
     def phase_info(self, vector_log2: int, packed: bool = False,
                    ) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
@@ -317,6 +354,7 @@ def _derived(hardware: HardwareModel, e: int) -> dict[str, Any]:
         "within_word_bits": max(0, word - e),
         "seg_lo": max(0, word + banks - e),
         "_phases": {},
+        "_hash": hash((hardware, e)),
     }
 
 

@@ -185,9 +185,11 @@ def synthesize_swizzle(
     """
     key = _cache_key(store, load, element_bits, hardware, objective, weights, instructions,
                      fixed, node_limit, lowering, target)
-    if key is not None and key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
+    if key is not None:
+        got = _CACHE.get(key)
+        if got is not None:
+            _CACHE.move_to_end(key)
+            return got
     result = _synthesize(store, load, element_bits, hardware, objective, weights, instructions,
                          fixed, node_limit, lowering, target)
     if key is not None:
@@ -221,7 +223,14 @@ _PLAIN = frozenset({str, int, type(None), LinearLayout, HardwareModel})
 
 def _cache_key(*args: Any) -> tuple | None:
     """The cache key of a call, or None when an argument is not a plain value (then the call
-    is computed, and validated, as usual)."""
+    is computed, and validated, as usual).
+
+    Every argument a plain value (the usual call): ``(types, args)``; otherwise one
+    ``(type, value)`` pair or :func:`_frozen` copy per argument (a longer tuple, so the two
+    forms never meet)."""
+    types = tuple(map(type, args))
+    if _PLAIN.issuperset(types):
+        return types, args
     key = []
     try:
         for a in args:
