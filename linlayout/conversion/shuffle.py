@@ -358,9 +358,15 @@ def plan_shuffles(problem: ConversionProblem,
     pm0 = warp_map(problem)
     if pm0 is None:
         return None
+    return _cheapest((_plan_for_map(problem, pm, weights) for pm in copy_maps(problem, pm0)),
+                     weights)
+
+
+def _cheapest(plans, weights) -> ShufflePlan | None:
+    """The first of ``plans`` (``None`` entries skipped) at the least cost under ``weights``,
+    fewer shuffles breaking ties; ``None`` when every entry is ``None``."""
     best: tuple[tuple[float, int], ShufflePlan] | None = None
-    for pm in copy_maps(problem, pm0):
-        plan = _plan_for_map(problem, pm, weights)
+    for plan in plans:
         if plan is None:
             continue
         key = (path_cost(plan.instructions, 0, weights), plan.instructions["shfl"])
@@ -420,15 +426,8 @@ def _plan_for_map(problem: ConversionProblem, pm: WarpMap,
     word_basis = f2.extend_basis(dup + slot_basis, (1 << i for i in range(nrd)),
                                  limit=nrd - len(dup) - len(slot_basis))
     layout = _Split(dup, slot_basis, word_basis)
-    best: tuple[tuple[float, int], ShufflePlan] | None = None
-    for twist in _twists(pm, word_basis, 1 << len(word_basis)):
-        plan = _build(problem, pm, layout, twist)
-        if plan is None:
-            continue
-        key = (path_cost(plan.instructions, 0, weights), plan.instructions["shfl"])
-        if best is None or key < best[0]:
-            best = (key, plan)
-    return None if best is None else best[1]
+    return _cheapest((_build(problem, pm, layout, twist)
+                      for twist in _twists(pm, word_basis, 1 << len(word_basis))), weights)
 
 
 @dataclass(frozen=True)

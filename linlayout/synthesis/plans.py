@@ -1222,25 +1222,21 @@ def _bank_candidates(q: Sequence[int], regs: Sequence[tuple[int, ...]]) -> Itera
 
     # the sorts are stable, so the vectors in no register span come first in their given
     # order: yielded as they are found (the caller usually takes the first), the rest after
+    yield from _unwidening_first(basis, widening)
+    yield from _unwidening_first((a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]),
+                                 widening)
+
+
+def _unwidening_first(vectors, widening):
+    """``vectors`` in their order where ``widening`` is 0, yielded as found, then the others by
+    ascending ``widening`` (a stable sort: ties in their given order)."""
     later = []
-    for v in basis:
+    for v in vectors:
         n = widening(v)
         if n:
             later.append((n, v))
         else:
             yield v
-    later.sort(key=_first)
-    for _, v in later:
-        yield v
-    later = []
-    for i, a in enumerate(basis):
-        for b in basis[i + 1:]:
-            v = a ^ b
-            n = widening(v)
-            if n:
-                later.append((n, v))
-            else:
-                yield v
     later.sort(key=_first)
     for _, v in later:
         yield v
