@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...lowering.target import Target
 from ...triton.axisinfo import (GlobalOp, ModuleAxisInfo, contiguity, mask_alignment,
@@ -240,6 +241,14 @@ def nvidia_atomic_name(kind: str, sem: str, scope: str, element_type: str, bits:
     return f"{'red' if red else 'atom'}.global.{scope}.{sem}.{opname}{v}.{suffix}"
 
 
+def _atomic_args(kind: object, element_type: object, bits: object) -> None:
+    """Checks the arguments the AMD atomic namers share (their docstrings)."""
+    string(kind, "kind")
+    string(element_type, "element_type")
+    if type(bits) is not int or bits not in (8, 16, 32, 64):
+        raise LayoutError(f"bits must be 8, 16, 32 or 64 (an element width), got {bits!r}")
+
+
 def amd_atomic_name(kind: str, scope: str, element_type: str, bits: int,
                     packed: bool = False) -> str | None:
     """The AMDGCN mnemonic LLVM's AMDGPU backend selects for one global atomic on gfx942/
@@ -250,7 +259,21 @@ def amd_atomic_name(kind: str, scope: str, element_type: str, bits: int,
     compare-and-swap loop. A 16-bit float add (``f16``/``bf16``) is
     ``global_atomic_pk_add_f16``/``_bf16`` when ``packed`` (two elements, ``<2 x half>``) below
     system scope; a scalar one, or a packed one at system scope, is a 32-bit
-    ``global_atomic_cmpswap`` loop. None for a kind with no mnemonic here."""
+    ``global_atomic_cmpswap`` loop. None for a kind with no mnemonic here.
+
+    Args:
+        kind: Triton's RMW kind (``add``, ``fadd``, ``max``, ``umax``, …, ``exch``) or ``cas``.
+        scope: the memory scope (``gpu``, ``cta``, ``sys``).
+        element_type: the MLIR element type (``f16``, ``bf16``, ``f32``, ``i32``, …).
+        bits: the element width in bits, 8, 16, 32 or 64.
+        packed: two 16-bit elements per instruction.
+
+    Raises:
+        LayoutError: a name not a string, ``bits`` not 8/16/32/64, ``packed`` not a bool.
+    """
+    _atomic_args(kind, element_type, bits)
+    string(scope, "scope")
+    instance_of(packed, bool, "packed")
     x2 = "_x2" if bits == 64 else ""
     if kind == "fadd" and bits == 16:
         if packed and scope != "sys" and element_type in ("f16", "bf16"):
@@ -270,14 +293,25 @@ def amd_buffer_atomic_name(kind: str, element_type: str, bits: int) -> str:
     compare-and-swap expansion; Triton converts no system-scope atomic to a buffer one):
     ``buffer_atomic_{add,smax,smin,umax,umin,and,or,xor,swap,cmpswap}`` (``_x2`` for 64
     bits), ``buffer_atomic_add_f32``/``_f64`` and the packed ``buffer_atomic_pk_add_f16``/
-    ``_bf16`` (``BufferAtomicRMWOpConversion``: two 16-bit elements per instruction)."""
+    ``_bf16`` (``BufferAtomicRMWOpConversion``: two 16-bit elements per instruction); the
+    family name ``buffer_atomic`` for a kind or width with no mnemonic here.
+
+    Args:
+        kind: Triton's RMW kind (``add``, ``fadd``, ``max``, …, ``exch``) or ``cas``.
+        element_type: the MLIR element type (``f16``, ``bf16``, ``f32``, ``i32``, …).
+        bits: the element width in bits, 8, 16, 32 or 64.
+
+    Raises:
+        LayoutError: a name not a string, or ``bits`` not 8/16/32/64.
+    """
+    _atomic_args(kind, element_type, bits)
     x2 = "_x2" if bits == 64 else ""
     if kind == "cas":
         return f"buffer_atomic_cmpswap{x2}"
     if kind == "fadd":
         if bits == 16 and element_type in ("f16", "bf16"):
             return f"buffer_atomic_pk_add_{element_type}"
-        return f"buffer_atomic_add_f{bits}"
+        return f"buffer_atomic_add_f{bits}" if bits in (32, 64) else "buffer_atomic"
     stem = _AMD_RMW.get(kind)
     return f"buffer_atomic_{stem}{x2}" if stem else "buffer_atomic"
 

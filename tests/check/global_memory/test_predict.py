@@ -74,3 +74,20 @@ def test_amd_buffer_atomic_names():
     assert amd_buffer_atomic_name("fadd", "bf16", 16) == "buffer_atomic_pk_add_bf16"
     assert amd_buffer_atomic_name("cas", "i64", 64) == "buffer_atomic_cmpswap_x2"
     assert amd_buffer_atomic_name("exch", "i32", 32) == "buffer_atomic_swap"
+
+
+def test_amd_atomic_names_refuse_bad_arguments_and_name_unknown_kinds_by_family():
+    import pytest
+
+    from linlayout.errors import LayoutError
+
+    assert amd_buffer_atomic_name("fadd", "f8E4M3FN", 8) == "buffer_atomic"
+    assert amd_buffer_atomic_name("nand", "i32", 32) == "buffer_atomic"
+    assert amd_atomic_name("nand", "gpu", "i32", 32) is None
+    for bad in [(1, "i32", 32), ("add", None, 32), ("add", "i32", 7), ("add", "i32", True)]:
+        with pytest.raises(LayoutError):
+            amd_buffer_atomic_name(*bad)
+    with pytest.raises(LayoutError):
+        amd_atomic_name("add", 3, "i32", 32)
+    with pytest.raises(LayoutError):
+        amd_atomic_name("fadd", "gpu", "f16", 16, packed="yes")
