@@ -55,7 +55,12 @@ _MATRIX = re.compile(r"^(ld|st)matrix\.x(\d)(\.trans)?$")
 
 def offset_layout(memory: LinearLayout) -> LinearLayout:
     """A scratch layout (in dims such as ``vector, bank, segment, reps``, flattened in that
-    order) as one ``offset`` in dim over the same tensor."""
+    order) as one ``offset`` in dim over the same tensor: offset bit ``i`` is the layout's
+    ``i``-th input column (the flattening Triton's ``lowerLdStShared`` addresses by).
+
+    Raises:
+        LayoutError: ``memory`` is not a :class:`~linlayout.LinearLayout`.
+    """
     instance_of(memory, LinearLayout, "memory")
     return LinearLayout.from_columns(memory.columns, {"offset": 1 << len(memory.columns)},
                                      dict(memory.out_dims))
