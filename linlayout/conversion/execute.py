@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .._checks import instance_of, shown
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from .exchange import PackedExchangePlan
 from .problem import ConversionProblem
 from .shuffle import RegisterPlan, ShufflePlan
 from .stages import StagePlan
@@ -74,8 +75,12 @@ def _compare(problem: ConversionProblem, final: list[list[list[int | None]]]) ->
 
 
 def execute_plan(problem: ConversionProblem,
-                 plan: RegisterPlan | ShufflePlan | StagePlan) -> Execution:
-    """Run a register, shuffle or stage plan on every warp and compare with ``dst``.
+                 plan: RegisterPlan | ShufflePlan | StagePlan | PackedExchangePlan
+                 ) -> Execution:
+    """Run a register, shuffle, stage or packed-exchange plan on every warp and compare
+    with ``dst``. A :class:`~.exchange.PackedExchangePlan` runs element by element: each
+    lane packs its registers into two halves, reads the packed word of its source lane, and
+    each destination register takes the half its word's table names.
 
     A :class:`~.stages.StagePlan` runs its value graph (selects, byte permutes with their
     selectors, shuffles) lane by lane on warp 0, every byte tracked
@@ -94,9 +99,11 @@ def execute_plan(problem: ConversionProblem,
     instance_of(problem, ConversionProblem, "problem")
     if isinstance(plan, StagePlan):
         return _execute_stages(problem, plan)
+    if isinstance(plan, PackedExchangePlan):
+        return _execute_exchange(problem, plan)
     if not isinstance(plan, (RegisterPlan, ShufflePlan)):
-        raise LayoutError(f"plan must be a RegisterPlan, a ShufflePlan or a StagePlan, got "
-                          f"{shown(plan)}")
+        raise LayoutError(f"plan must be a RegisterPlan, a ShufflePlan, a StagePlan or a "
+                          f"PackedExchangePlan, got {shown(plan)}")
     regs = _initial(problem)
     nrd = problem.register_bits[1]
     final: list[list[list[int | None]]] = []
@@ -122,6 +129,27 @@ def execute_plan(problem: ConversionProblem,
                 out.append(vals)
             final.append(out)
     except (IndexError, TypeError) as exc:
+        raise LayoutError(f"the plan does not fit this conversion: {exc}") from None
+    return _compare(problem, final)
+
+
+def _execute_exchange(problem: ConversionProblem, plan: PackedExchangePlan) -> Execution:
+    regs = _initial(problem)
+    nrd = problem.register_bits[1]
+    final = []
+    try:
+        for warp in regs:
+            x = [(lane_regs[plan.pack[0]], lane_regs[plan.pack[1]]) for lane_regs in warp]
+            recv = [x[s] for s in plan.source_lane]
+            out = []
+            for lane in range(len(warp)):
+                vals = []
+                for r in range(1 << nrd):
+                    which, half = plan.words[r // 2][lane][r % 2]
+                    vals.append((x if which == "x" else recv)[lane][half])
+                out.append(vals)
+            final.append(out)
+    except (IndexError, TypeError, ValueError) as exc:
         raise LayoutError(f"the plan does not fit this conversion: {exc}") from None
     return _compare(problem, final)
 

@@ -10,7 +10,9 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   (:func:`~linlayout.conversion.shuffle.plan_shuffles`) and select–shuffle–select stages
   with run-time ``prmt`` byte selection, on gfx950 ``v_permlane*_swap``
   (:func:`~linlayout.conversion.stages.plan_stages`, Triton's own construction, built for
-  any number of transpositions); against the family's bound
+  any number of transpositions) and, for 8/16-bit elements on NVIDIA, the packed exchange
+  (:func:`~linlayout.conversion.exchange.plan_packed_exchange`: a lane's elements two to a
+  word, one shuffle, a byte permute per destination word); against the family's bound
   (:func:`~linlayout.conversion.bounds.shuffle_family_bound`: shuffles from the bits and the
   lanes each lane lacks and, on NVIDIA, the selects and lane-dependent permutes, with more of
   them when the shuffles are at their minimum);
@@ -53,6 +55,7 @@ from ..lowering.convert import check_source_load
 from ..lowering.scratch import drop_broadcast_registers
 from ..synthesis import SwizzleResult, synthesize_swizzle
 from .cost import KINDS, path_cost, resolve_weights
+from .exchange import PackedExchangePlan, plan_packed_exchange
 from .execute import execute_plan
 from .problem import ConversionProblem
 from .round_trip import ScratchRoundTrip, offset_layout, round_trip_packing, side_emitted
@@ -88,11 +91,12 @@ class PathPlan:
         plan: the :class:`~linlayout.conversion.shuffle.RegisterPlan`,
             :class:`~linlayout.conversion.shuffle.ShufflePlan`,
             :class:`~linlayout.conversion.stages.StagePlan`,
+            :class:`~linlayout.conversion.exchange.PackedExchangePlan`,
             :class:`~linlayout.SwizzleResult` or
             :class:`~linlayout.conversion.round_trip.ScratchRoundTrip` (None when
             infeasible); a shared-memory plan has ``layout``, ``store`` and ``load``.
         method: which construction of the family :attr:`plan` is: ``"renaming"``;
-            ``"tables"`` or ``"stages"`` (shuffle); ``"ld/st.shared"``, ``"matrix"``
+            ``"tables"``, ``"stages"`` or ``"packed exchange"`` (shuffle); ``"ld/st.shared"``, ``"matrix"``
             (``ldmatrix``/``stmatrix`` on some side), ``"triton"`` (Triton's instruction
             choice through the synthesized layout, ``lowering="triton"``; AMD, and 8/16-bit
             elements on NVIDIA) or ``"triton scratch"`` (Triton's own scratch layout and
@@ -111,8 +115,8 @@ class PathPlan:
     cost: float | None = None
     bound: float | None = None
     bound_note: str = ""
-    plan: (RegisterPlan | ShufflePlan | StagePlan | SwizzleResult | ScratchRoundTrip
-           | None) = None
+    plan: (RegisterPlan | ShufflePlan | StagePlan | PackedExchangePlan | SwizzleResult
+           | ScratchRoundTrip | None) = None
     method: str = ""
 
     @property
@@ -124,8 +128,8 @@ class PathPlan:
         """JSON-ready: every field, with ``meets_bound``; ``plan`` is the register map or
         the shuffle or stage plan's summary (``to_dict()``), or None (shared memory: the
         layout is what ``linlayout synthesize`` prints)."""
-        plan = self.plan.to_dict() if isinstance(self.plan, (RegisterPlan, ShufflePlan,
-                                                             StagePlan)) else None
+        plan = self.plan.to_dict() if isinstance(
+            self.plan, (RegisterPlan, ShufflePlan, StagePlan, PackedExchangePlan)) else None
         return {"path": self.path, "feasible": self.feasible, "note": self.note,
                 "method": self.method, "plan": plan,
                 "instructions": dict(self.instructions), "wavefronts": self.wavefronts,
@@ -320,6 +324,10 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
         stages = None  # too large to run: not kept unproven
     if stages is not None:
         candidates.append((path_cost(stages.instructions, 0, ws), 1, "stages", stages))
+    exchange = plan_packed_exchange(problem, target)
+    if exchange is not None and execute_plan(problem, exchange).correct:
+        candidates.append((path_cost(_counts(**exchange.instructions), 0, ws), 2,
+                           "packed exchange", exchange))
     if not candidates:
         return PathPlan("shuffle", False, "no consistent plan of the modelled forms (a lane "
                         "would send two words in one round, and the conversion is not a "
@@ -331,6 +339,11 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
         n = len(plan.rounds)
         what = (f"{n} shuffle round{'' if n == 1 else 's'} by per-lane tables, {plan.slots} "
                 f"element{'' if plan.slots == 1 else 's'} per word")
+    elif isinstance(plan, PackedExchangePlan):
+        counts = _counts(**plan.instructions)
+        what = ("one shuffle of each lane's elements packed two to a word (mov), "
+                f"{plan.instructions['prmt']} byte permute"
+                f"{'' if plan.instructions['prmt'] == 1 else 's'} choosing halves by lane")
     else:
         counts = dict(plan.instructions)
         t = plan.transpositions

@@ -1,19 +1,19 @@
 """The optimality claim checked exhaustively on a small space: every pair of distributed
 layouts of a 32-element tensor over one 32-lane warp with one register bit and the top lane
 bit broadcast (5 tensor bits: the register bit any of 5, the four live lane bits any order —
-120 destinations), at 8 and 32 bits per element.
+120 destinations), at 8, 16 and 32 bits per element.
 
 For each pair the shuffle family's bound parts are recomputed by brute force — the elements
 and the other lanes each lane lacks, the source registers each destination register draws
 on, the destination registers a lane lacking the most already holds — enumerated lane by
 lane, not from ranks, and must equal the planner's; every plan that can be built (renaming,
-per-lane tables under three weightings, Triton's stages, shared memory)
-and Triton's own path must cost at least the best plan and at least its family's bound; and
-a plan marked optimal must cost no more than every family's bound, so no alternative under
-the cost model is cheaper. Every feasible plan runs on symbolic registers to the
-destination. The number proven optimal is pinned: all 120 at 32 bits; at 8 bits all but
-the four single register/lane exchanges, where a plan packing both bytes into one shuffled
-word (not built) may reach the bound."""
+per-lane tables under three weightings, Triton's stages, shared memory,
+the packed exchange) and Triton's own path must cost at least the best plan and at least its
+family's bound; and a plan marked optimal must cost no more than every family's bound, so no
+alternative under the cost model is cheaper. Every feasible plan runs on symbolic registers
+to the destination. The number proven optimal is pinned: all 120 at every width (at 8 and
+16 bits the four single register/lane exchanges meet the bound with the packed exchange:
+both elements in one shuffled word, one lane-dependent byte permute)."""
 
 from __future__ import annotations
 
@@ -23,13 +23,13 @@ import pytest
 
 from linlayout import LinearLayout, plan_conversion
 from linlayout.conversion import (ConversionProblem, execute_plan, execute_shared,
-                                  plan_shuffles, plan_stages, select_bound, shuffle_bound,
-                                  source_lanes, tight_merges)
+                                  plan_packed_exchange, plan_shuffles, plan_stages,
+                                  select_bound, shuffle_bound, source_lanes, tight_merges)
 from linlayout.conversion.cost import path_cost
 
 BITS = 5  # tensor bits: 1 register bit, 4 live lane bits, lane bit 4 broadcast
 #: pairs proven optimal, by element width
-PROVEN = {8: 116, 32: 120}
+PROVEN = {8: 120, 16: 120, 32: 120}
 #: weightings the table planner is also run under (besides the defaults, which
 #: ``plan_conversion`` uses), each plan then costed at the defaults
 WEIGHTINGS = ({"selp": 0, "prmt": 0}, {"shfl": 8})
@@ -86,7 +86,7 @@ def _brute(src: LinearLayout, dst: LinearLayout, element_bits: int) -> dict[str,
     return {"shfl": shfl, "lanes": others, "merges": merges, "tight": tight}
 
 
-@pytest.mark.parametrize("element_bits", [8, 32])
+@pytest.mark.parametrize("element_bits", [8, 16, 32])
 def test_no_plan_is_cheaper_than_the_bound_and_the_proven_count_is_pinned(element_bits):
     proven = 0
     for order in PAIRS:
@@ -113,6 +113,7 @@ def test_no_plan_is_cheaper_than_the_bound_and_the_proven_count_is_pinned(elemen
         shuffle = plan.path("shuffle")
         alternatives = [plan_shuffles(pb, w) for w in WEIGHTINGS]
         alternatives.append(plan_stages(pb, "cuda:90"))
+        alternatives.append(plan_packed_exchange(pb))
         for alt in alternatives:
             if alt is None or not execute_plan(pb, alt).correct:
                 continue
