@@ -23,7 +23,9 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   ``ds_read_tr`` on gfx950, its vectors), and Triton's own scratch layout; each priced with
   the byte permutes that pack 8/16-bit elements into its stores and out of its loads
   (:mod:`~linlayout.conversion.round_trip`, the same rule as Triton's path); against the
-  least of their proven bounds (packing counted as free there).
+  least of their proven bounds (packing counted as free there) or, on AMD where 8/16-bit
+  source elements sit one per register, the floor that makes a wide store pay its packing
+  (:func:`~linlayout.conversion.round_trip.packing_floor`), whichever is higher.
 
 Instruction names are NVIDIA's PTX; on AMD a table shuffle is one ``ds_bpermute_b32`` per
 32-bit word (the same count), a stage plan is counted as Triton emits it on the target (DPP,
@@ -58,7 +60,8 @@ from .cost import KINDS, path_cost, resolve_weights
 from .exchange import PackedExchangePlan, plan_packed_exchange
 from .execute import execute_plan
 from .problem import ConversionProblem
-from .round_trip import ScratchRoundTrip, offset_layout, round_trip_packing, side_emitted
+from .round_trip import (ScratchRoundTrip, offset_layout, packing_floor, round_trip_packing,
+                         side_emitted)
 from .triton import TritonChoice, resolve_conversion_target, triton_choice
 from .bounds import shuffle_family_bound
 from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, plan_registers,
@@ -395,6 +398,15 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
                                                           target=target.name, **common)))
         except LayoutError:
             pass  # Triton's lowering of some side is not modelled: the others stand
+    unpacked = (not target.is_nvidia and problem.element_bits < 32 and not packed_source
+                and _one_element_per_register(problem, source_load))
+    if unpacked:
+        # on AMD a wide store of unpacked 8/16-bit elements pays v_perm_b32 to pack its
+        # words and a wide load unpacks for nothing: where the wavefronts tie, the layout
+        # that gives the load the wide vector is cheaper. Synthesized with the load counted
+        # twice, it is costed like the others (its weighted bound is not a bound here)
+        variants.append(("ld/st.shared", synthesize_swizzle(problem.src, problem.dst,
+                                                            weights=(1, 2), **common)))
     cta_cols = [c for d in ("register", "lane", "warp") for c in problem.columns("src", d)]
     scratch = (1 << f2.rank(cta_cols)) * problem.element_bits // 8
     costed = []
@@ -415,7 +427,8 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
         wavefronts = store.wavefronts_per_warp + load.wavefronts_per_warp
         floor = _counts(**{"st.shared": store.instruction_floor,
                            "ld.shared": load.instruction_floor, "bar.sync": 1})
-        bound = path_cost(floor, res.bound.wavefronts_per_warp, ws)
+        bound = (path_cost(floor, res.bound.wavefronts_per_warp, ws)
+                 if res.bound.weights == (1, 1) else float("inf"))
         costed.append((path_cost(counts, wavefronts, ws), order, method, res, counts,
                        wavefronts, bound))
     low = min(costed, key=lambda c: c[6])
@@ -432,10 +445,15 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
     bound = low[6]
     note = (f"at least {lres.bound.wavefronts_per_warp} wavefronts (synthesize_swizzle's "
             f"bound, {low[2]} variant; the least over "
-            f"{', '.join(c[2] for c in costed if c[2] != 'triton scratch')}), "
+            f"{', '.join(dict.fromkeys(c[2] for c in costed if c[2] != 'triton scratch'))}), "
             f"{lres.store.instruction_floor} stores and "
             f"{lres.load.instruction_floor} loads (16 bytes per lane each) and one barrier; "
             "packing counted as free")
+    if unpacked:
+        floor = packing_floor(problem, target, ws)
+        if floor is not None and floor.cost > bound + 1e-9:
+            bound = floor.cost
+            note += f"; but with packing paid: {floor.note}"
     store, load = res.store, res.load
     where = ("Triton's own scratch layout" if method == "triton scratch"
              else "a swizzled layout")

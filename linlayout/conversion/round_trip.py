@@ -17,19 +17,27 @@ instructions and vectors.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .. import f2
 from .._checks import instance_of
 from ..conflicts import ConflictReport
 from ..layout import LinearLayout
 from ..lowering import Target, access_map
+from ..synthesis.options import side_options
+from ..synthesis.plans import Problem, chain_dims_ok
+from ..synthesis.transfer import Transfer
 from ..lowering.emitted import Emitted
 from ..lowering.local import ld_st, matrix
 from ..lowering.round_trip_pack import round_trip_permutes
 from ..lowering.scratch import drop_broadcast_registers
+from .cost import resolve_weights
 from .problem import ConversionProblem
+from .shuffle import AMD_PACK_PERMUTES
 
-__all__ = ["ScratchRoundTrip", "offset_layout", "round_trip_packing", "side_emitted"]
+__all__ = ["RoundTripFloor", "ScratchRoundTrip", "offset_layout", "packing_floor",
+           "round_trip_packing", "side_emitted"]
 
 @dataclass(frozen=True)
 class ScratchRoundTrip:
@@ -122,3 +130,103 @@ def round_trip_packing(problem: ConversionProblem, memory: LinearLayout,
     emitted = round_trip_permutes(lean, access_map(lean, memory, bits), (store,), (load,),
                                   problem.element_bits, target, source_load, packed_source)
     return sum(e.per_thread or 0 for e in emitted)
+
+
+@dataclass(frozen=True)
+class RoundTripFloor:
+    """The least cost of any round trip through shared memory once packing is paid
+    (:func:`packing_floor`).
+
+    Attributes:
+        cost: the floor, in the weights' units.
+        store_vector_elems: the store's elements per lane per instruction at which it is
+            reached.
+        permutes: the ``v_perm_b32`` (kind ``prmt``) paid there.
+        note: the argument, in words.
+    """
+
+    cost: float
+    store_vector_elems: int
+    permutes: int
+    note: str
+
+
+def packing_floor(problem: ConversionProblem, target: Target,
+                  weights: Mapping[str, float] | None = None) -> RoundTripFloor | None:
+    """A lower bound on the cost of every round trip of ``problem`` through shared memory
+    on AMD that counts the packing of 8- and 16-bit source elements held one per register.
+
+    Every round trip stores the source with some ``ds_write`` access of ``2^k`` elements per
+    lane (``k`` from 0 to the widest the registers allow:
+    :func:`~linlayout.synthesis.options.side_options`, whose bound ``W_store(k)`` no memory
+    layout giving that access beats — Lemma 9.5's dimension count, ``docs/theory.md``) and
+    loads the destination with some access of ``2^m`` (``W_load(m)``), and its layout gives
+    both sides at least those vectors, which
+    :func:`~linlayout.synthesis.plans.chain_dims_ok` rules out for some ``(k, m)`` (the first
+    ``max(k, m)`` offset bits must lie in both sides' register spans, clear of their
+    threads).
+    A store of ``2^k`` elements writes words of ``j = min(32 / element_bits, 2^k)``
+    elements, each from ``j`` different registers (one element per register), which the
+    pricing rule of :func:`round_trip_packing` assembles with
+    :data:`~linlayout.conversion.shuffle.AMD_PACK_PERMUTES` ``[element_bits][j]``
+    ``v_perm_b32`` per word (a 16-bit pair one — some instruction must write a word of two
+    registers; four bytes two; two bytes none, ``v_lshl_or_b32``), whatever the layout;
+    the load side unpacks for nothing. So every round trip costs at least
+    ``min over feasible (k, m) of (W_store(k) + W_load(m)) · w_wavefront + I_store(k) · w_st
+    + I_load(m) · w_ld + permutes(k) · w_prmt``, plus ``w_bar``. The synthesized bound
+    counts packing as free; this floor makes a wide store pay its packing and a narrow one
+    its wavefronts.
+
+    Returns None where it claims nothing: an NVIDIA target (16-bit packing is a ``mov``;
+    8-bit packing is priced on the access, not the width), elements of 32 bits or more, or a
+    source that is not one element per register (the caller decides that: see
+    :func:`~linlayout.plan_conversion`, which asks only where the producer left one element
+    per register and the source is no float truncation). Brute-force checked against every
+    memory layout of small tiles (``tests/conversion/test_round_trip.py``).
+
+    Raises:
+        LayoutError: an argument of the wrong type, or bad weights.
+
+    Source: ``transferWithinBlockSwizzling`` and ``lowerLdStShared``
+    (``ConvertLayoutOpToLLVM.cpp``, Triton 3.9) as the AMDGPU back end selects them
+    (:mod:`~linlayout.lowering.round_trip_pack`).
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    instance_of(target, Target, "target")
+    ws = resolve_weights(weights)
+    bits = problem.element_bits
+    if target.is_nvidia or bits not in (8, 16):
+        return None
+    src, dst = (drop_broadcast_registers(x) for x in (problem.src, problem.dst))
+    transfer = Transfer.make(src, dst, element_bits=bits, hardware=problem.hardware)
+    d = transfer.store.total_out_bits
+    options = [side_options(i, side, tuple(f2.echelon(side.register)), transfer.model, d)
+               for i, side in enumerate(transfer.sides)]
+    sides = transfer.sides
+    problem_ = Problem(sides=sides, regs=tuple(f2.echelon(x.register) for x in sides),
+                       model=transfer.model, d=d,
+                       dim_bits=tuple(b for _, b in transfer.store.out_dims_log2),
+                       weights=(1, 1))
+    registers = 1 << f2.rank(list(sides[0].register))
+    best = None
+    for st in options[0]:
+        j = min(32 // bits, 1 << st.vector_log2)
+        permutes = registers // j * AMD_PACK_PERMUTES[bits][j]
+        store = (st.wavefronts_bound * ws["wavefront"]
+                 + st.instructions_per_warp * ws["st.shared"] + permutes * ws["prmt"])
+        for ld in options[1]:
+            if not chain_dims_ok((st, ld), problem_):
+                continue  # no layout gives both sides these vectors
+            c = store + ld.wavefronts_bound * ws["wavefront"] \
+                + ld.instructions_per_warp * ws["ld.shared"]
+            if best is None or c < best[0]:
+                best = (c, 1 << st.vector_log2, 1 << ld.vector_log2, permutes)
+    if best is None:
+        return None
+    cost = best[0] + ws["bar.sync"]
+    note = (f"every round trip stores 2^k and loads 2^m elements per lane that some layout "
+            f"can give both sides, pays their wavefront bounds and the v_perm_b32 packing its "
+            f"stored words (one source element per register): at least {cost:g} "
+            f"({best[1]}-element stores with {best[3]} v_perm_b32, {best[2]}-element loads, "
+            "one barrier)")
+    return RoundTripFloor(cost, best[1], best[3], note)

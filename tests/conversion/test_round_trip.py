@@ -3,11 +3,16 @@ and the planner's (``linlayout.conversion.round_trip``)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from linlayout import LayoutError, LinearLayout, plan_conversion, synthesize_swizzle
+from linlayout import (LayoutError, LinearLayout, bank_conflicts, f2, plan_conversion,
+                       synthesize_swizzle)
 from linlayout.conversion import ConversionProblem, execute_shared
-from linlayout.conversion.round_trip import offset_layout, round_trip_packing, side_emitted
+from linlayout.conversion.round_trip import (offset_layout, packing_floor, round_trip_packing,
+                                             side_emitted)
+from linlayout.hardware import HardwareModel
 from linlayout.lowering import Target
 from linlayout.lowering.scratch import drop_broadcast_registers
 
@@ -67,3 +72,88 @@ def test_side_emitted_names_the_instruction():
     assert e.opcode.startswith(("ldmatrix", "ld.shared"))
     with pytest.raises(LayoutError):
         offset_layout("memory")
+
+
+# ---------------------------------------------------------------------- the packing floor
+TINY = HardwareModel(name="tiny", num_banks=4, bank_bytes=4, warp_size=4, max_access_bytes=16)
+
+
+def _tiny(cols):
+    """A 16-element tile on a 4-lane warp: two register bits, then two lane bits."""
+    return LinearLayout({"register": [[c] for c in cols[:2]],
+                         "lane": [[c] for c in cols[2:]]}, {"dim0": 16})
+
+
+def _cheapest_round_trip(src, dst, memories):
+    """The least model cost (wavefronts, 0.5 per ``v_perm_b32``, 8 per barrier) of any
+    round trip of 16-bit elements through any of ``memories``, each side at every vector the
+    memory lets it use; a store of 2 or more elements packs one word per register pair."""
+    best = None
+    for mem in memories:
+        loads = []
+        for vl in (1, 2, 4):
+            try:
+                loads.append(bank_conflicts(dst, mem, element_bits=16, hardware=TINY,
+                                            instruction="ld.shared", vector_elems=vl))
+            except LayoutError:
+                break
+        for vs in (1, 2, 4):
+            try:
+                st = bank_conflicts(src, mem, element_bits=16, hardware=TINY,
+                                    instruction="st.shared", vector_elems=vs)
+            except LayoutError:
+                break
+            permutes = 2 if vs >= 2 else 0  # four registers, two words
+            for ld in loads:
+                cost = st.wavefronts_per_warp + ld.wavefronts_per_warp + 0.5 * permutes + 8
+                best = cost if best is None else min(best, cost)
+    return best
+
+
+def test_the_packing_floor_is_below_every_round_trip_and_reached():
+    """Every memory layout of a 16-element tile (all 20160 invertible offset maps), each
+    side at every vector it can use: none costs less than the floor, and the cheapest costs
+    exactly the floor, which lies above the synthesized bound (packing counted as free):
+    both sides would be widest, and the wide store pays its two v_perm_b32."""
+    src, dst = _tiny([1, 2, 4, 8]), _tiny([1, 2, 8, 4])
+    pb = ConversionProblem.make(src, dst, 16, TINY)
+    floor = packing_floor(pb, Target.parse("hip:gfx942"))
+    synthesized = synthesize_swizzle(src, dst, element_bits=16, hardware=TINY)
+    assert floor.cost > synthesized.bound.wavefronts_per_warp + 8
+    memories = (LinearLayout({"offset": [[c] for c in cols]}, {"dim0": 16})
+                for cols in itertools.product(range(1, 16), repeat=4) if f2.rank(cols) == 4)
+    assert _cheapest_round_trip(src, dst, memories) == floor.cost
+
+
+def test_the_packing_floor_claims_nothing_where_packing_is_free():
+    src, dst = _tiny([1, 2, 4, 8]), _tiny([4, 8, 1, 2])
+    assert packing_floor(ConversionProblem.make(src, dst, 32, TINY), Target.parse(
+        "hip:gfx942")) is None
+    assert packing_floor(ConversionProblem.make(src, dst, 16, TINY), Target.parse(
+        "cuda:90")) is None
+    with pytest.raises(LayoutError):
+        packing_floor(src, Target.parse("hip:gfx942"))
+
+
+def test_amd_round_trips_of_unpacked_halves_favour_the_wide_load():
+    """A 64×64 fp16 transpose on gfx942 (the corpus's ``tt.trans``): a wide ``ds_write``
+    would pay 8 ``v_perm_b32`` to pack the registers' halves, a wide ``ds_read`` unpacks for
+    nothing, and the wavefronts tie (48 either way): the plan stores ``ds_write_b16`` and
+    loads 8 elements a lane, with no permute, at the bound."""
+    from linlayout.hardware import AMD_CDNA3
+
+    def lay(reg, lane, warp):
+        return LinearLayout({"register": reg, "lane": lane, "warp": warp},
+                            {"dim0": 64, "dim1": 64})
+
+    src = lay([[1, 0], [2, 0], [4, 0], [0, 32]],
+              [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2], [0, 4]], [[0, 8], [0, 16]])
+    dst = lay([[0, 1], [0, 2], [0, 4], [32, 0]],
+              [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [4, 0]], [[8, 0], [16, 0]])
+    plan = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target="hip:gfx942")
+    shared = plan.path("shared_memory")
+    assert shared.instructions["prmt"] == 0 and shared.wavefronts == 48
+    assert shared.plan.store.vector_elems == 1 and shared.plan.load.vector_elems == 8
+    assert shared.cost == shared.bound == 56 and plan.optimal
+    assert plan.triton.cost == 72 and plan.saving == 16
+    assert execute_shared(plan.problem, shared.plan.layout).correct
