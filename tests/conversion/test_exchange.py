@@ -1,17 +1,20 @@
 """The packed exchange (``linlayout.conversion.exchange``): built where it applies, priced
-as counted, and run to the destination by the executor."""
+as counted, run to the destination by the executor, and — compiled by NVPTX — by its PTX."""
 
 from __future__ import annotations
 
 import dataclasses
+import gzip
+import json
 
 import pytest
 
-from linlayout import LayoutError, plan_conversion
+from linlayout import LayoutError, LinearLayout, plan_conversion
 from linlayout.conversion import (ConversionProblem, PackedExchangePlan, execute_plan,
                                   plan_packed_exchange)
 
 from tests.conversion.support import warp_layout
+from tests.support import ROOT
 
 SRC = [1, 2, 4, 8, 16]  # register bit 0, then four lane bits (a 16-lane warp)
 EXCHANGE = [2, 1, 4, 8, 16]  # register bit 0 swaps with lane bit 0
@@ -72,3 +75,33 @@ def test_bad_arguments_are_refused():
     with pytest.raises(LayoutError):
         plan_packed_exchange(_problem(EXCHANGE, 16), "cuda:nope")
     assert isinstance(plan_packed_exchange(_problem(EXCHANGE, 8)), PackedExchangePlan)
+
+
+# ------------------------------------------------- compiled by NVPTX and run lane by lane
+FIXTURE = json.loads(gzip.decompress(
+    (ROOT / "tests" / "data" / "conversion_packed_exchange.json.gz").read_bytes()))
+
+
+def test_the_compiled_packed_exchange_reaches_dst_with_the_counted_instructions():
+    """``papers/conversion/packed_exchange_ptx.py``: every pair of the exhaustive space whose
+    best plan is the packed exchange (the single register/lane exchanges, 8 and 16 bits),
+    written as LLVM IR the way Triton packs and translated by Triton 3.9's NVPTX to sm_90
+    PTX, run on 32 lanes: every destination element arrives, with the plan's one
+    ``shfl.sync.idx.b32`` and one ``prmt.b32``, no ``selp``, and the packing and unpacking
+    as ``mov.b32`` vectors."""
+    probes = FIXTURE["probes"]
+    assert FIXTURE["triton_version"].startswith("3.9") and len(probes) == 8
+    for name, p in probes.items():
+        order = p["order"]
+        src = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [0]]},
+                           {"dim0": 32})
+        dst = LinearLayout({"register": [[1 << order[0]]],
+                            "lane": [[1 << b] for b in order[1:]] + [[0]]}, {"dim0": 32})
+        plan = plan_conversion(src, dst, p["element_bits"])
+        shuffle = plan.path("shuffle")
+        assert shuffle.method == "packed exchange" and plan.optimal, name
+        assert p["reaches_dst"], name
+        mine = shuffle.instructions
+        assert (p["ptx"]["shfl"], p["ptx"]["prmt"], p["ptx"]["selp"]) == \
+            (mine["shfl"], mine["prmt"], mine["selp"]), name
+        assert p["ptx"]["mov_pack"] == 2, name  # one pack, one unpack
