@@ -17,7 +17,9 @@ is a straight-line program run by every lane of a warp, on 32-bit registers, wit
   ``prmt``/``selp`` whose selector or predicate is the same in every lane — counted as free
   here, whatever the weights say, so the bound also holds for plans that pack differently.
 
-Lane-index arithmetic is not counted (as in the plans). Bitwise merges (``and``/``or``
+Lane-index arithmetic is not counted (as in the plans): an instruction whose inputs are
+only the lane index and constants — the source lane of a shuffle, a predicate, a
+lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled). Bitwise merges (``and``/``or``
 with lane masks) and predicated moves are outside the family, as in Triton's and the
 planner's plans.
 
