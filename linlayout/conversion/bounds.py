@@ -1,7 +1,8 @@
 """The lower bound of the shuffle family: the least cost any warp-shuffle conversion can have.
 
 The family (what :func:`~linlayout.conversion.shuffle.plan_shuffles`, the stage plans of
-:mod:`.stages` and Triton 3.9's ``transferWithinWarp``, ``ConvertLayoutOpToLLVM.cpp``, emit)
+:mod:`.stages`, the packed exchange of :mod:`.exchange` and Triton 3.9's
+``transferWithinWarp``, ``ConvertLayoutOpToLLVM.cpp``, emit)
 is a straight-line program run by every lane of a warp, on 32-bit registers, with:
 
 * ``shfl.sync.idx.b32`` (PTX ISA, *Data Movement and Conversion Instructions:
@@ -61,9 +62,9 @@ included every lane's lacked one, which is checked. A plan with ``S`` shuffles t
 ``F + p`` merges (``p`` that extra one), and one with more shuffles pays at least one more
 shuffle: the bound is the smaller of the two.
 
-Exhaustively checked on every pair of a 32-element, one-warp space at 8 and 32 bits
+Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits
 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than its
-family's bound) and against every ``shfl``/``selp`` program of the smallest warps by
+family's bound, and every pair's best plan meets it) and against every ``shfl``/``selp`` program of the smallest warps by
 brute force (``tests/conversion/test_bounds.py``).
 """
 
