@@ -20,9 +20,9 @@ is a straight-line program run by every lane of a warp, on 32-bit registers, wit
 
 Lane-index arithmetic is not counted (as in the plans): an instruction whose inputs are
 only the lane index and constants — the source lane of a shuffle, a predicate, a
-lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled). Bitwise merges (``and``/``or``
-with lane masks) and predicated moves are outside the family, as in Triton's and the
-planner's plans.
+lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled). Bitwise
+merges (``and``/``or`` with lane masks) and predicated moves are outside the family, as in
+Triton's and the planner's plans.
 
 **Shuffles.** :func:`~linlayout.conversion.shuffle.shuffle_bound` ``S``: the bits a lane
 lacks must arrive 32 per shuffle, and after ``t`` shuffles a lane holds data from at most
@@ -64,8 +64,8 @@ shuffle: the bound is the smaller of the two.
 
 Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits
 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than its
-family's bound, and every pair's best plan meets it) and against every ``shfl``/``selp`` program of the smallest warps by
-brute force (``tests/conversion/test_bounds.py``).
+family's bound, and every pair is proven optimal) and against every ``shfl``/``selp``
+program of the smallest warps by brute force (``tests/conversion/test_bounds.py``).
 """
 
 from __future__ import annotations

@@ -99,8 +99,8 @@ class PathPlan:
             :class:`~linlayout.conversion.round_trip.ScratchRoundTrip` (None when
             infeasible); a shared-memory plan has ``layout``, ``store`` and ``load``.
         method: which construction of the family :attr:`plan` is: ``"renaming"``;
-            ``"tables"``, ``"stages"`` or ``"packed exchange"`` (shuffle); ``"ld/st.shared"``, ``"matrix"``
-            (``ldmatrix``/``stmatrix`` on some side), ``"triton"`` (Triton's instruction
+            ``"tables"``, ``"stages"`` or ``"packed exchange"`` (shuffle);
+            ``"ld/st.shared"``, ``"matrix"`` (``ldmatrix``/``stmatrix`` on some side), ``"triton"`` (Triton's instruction
             choice through the synthesized layout, ``lowering="triton"``; AMD, and 8/16-bit
             elements on NVIDIA) or ``"triton scratch"`` (Triton's own scratch layout and
             instructions: :attr:`plan` is then a
