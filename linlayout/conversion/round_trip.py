@@ -182,7 +182,8 @@ def packing_floor(problem: ConversionProblem, target: Target,
     source that is not one element per register (the caller decides that: see
     :func:`~linlayout.plan_conversion`, which asks only where the producer left one element
     per register and the source is no float truncation). Brute-force checked against every
-    memory layout of small tiles (``tests/conversion/test_round_trip.py``).
+    memory layout of a 16-element tile, each side at every vector it can use
+    (``tests/conversion/test_round_trip.py``: never above the cheapest, and equal to it).
 
     Raises:
         LayoutError: an argument of the wrong type, or bad weights.
