@@ -55,6 +55,8 @@ __all__ = [
     "unpack",
     "echelon",
     "rank",
+    "rank_modulo",
+    "rank_outside",
     "prefix_ranks",
     "reduce",
     "in_span",
@@ -320,6 +322,61 @@ def rank(vectors: Iterable[int]) -> int:
     if not rest:
         return units.bit_count()
     return units.bit_count() + len(_pivots(rest))
+
+
+def rank_modulo(vectors: Iterable[int], basis: Iterable[int]) -> int:
+    """``rank(vectors + basis) − rank(basis)``: the dimension ``vectors`` add to ``span(basis)``
+    (the rank of their images in the quotient by it).
+
+    Unit and zero vectors on both sides (Triton's usual layouts) span coordinate subspaces:
+    the answer is the number of the vectors' coordinates outside the basis's, read off their
+    masks with no elimination.
+
+    Example: ``rank_modulo([0b011, 0b100], [0b001, 0b010]) == 1``.
+    """
+    vectors = vectors if isinstance(vectors, (list, tuple)) else list(vectors)
+    basis = basis if isinstance(basis, (list, tuple)) else list(basis)
+    m = 0
+    for b in basis:
+        if b & (b - 1):
+            break
+        m |= b
+    else:
+        v = 0
+        for x in vectors:
+            if x & (x - 1):
+                break
+            v |= x
+        else:
+            return (v & ~m).bit_count()
+    return rank(list(vectors) + list(basis)) - rank(basis)
+
+
+def rank_outside(vectors: Iterable[int], basis: Sequence[int]) -> int:
+    """The rank of those ``vectors`` that lie outside ``span(basis)`` (an :func:`echelon`
+    basis): ``rank([v for v in vectors if reduce(v, basis)])`` — not :func:`rank_modulo`, as
+    two vectors outside the span may differ by one inside it.
+
+    Unit and zero vectors on both sides (Triton's usual layouts): the unit vectors off the
+    basis's coordinates, counted off the masks with no reduction.
+
+    Example: ``rank_outside([0b001, 0b011, 0b010], (0b001,)) == 2``.
+    """
+    vectors = vectors if isinstance(vectors, (list, tuple)) else list(vectors)
+    m = 0
+    for b in basis:
+        if b & (b - 1):
+            break
+        m |= b
+    else:
+        v = 0
+        for x in vectors:
+            if x & (x - 1):
+                break
+            v |= x
+        else:
+            return (v & ~m).bit_count()
+    return rank([x for x in vectors if reduce(x, basis)])
 
 
 def prefix_ranks(vectors: Iterable[int]) -> list[int]:

@@ -139,40 +139,77 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
     nseg = max(0, d - model.seg_lo)
     w = model.within_word_bits
     lane = side.lane
-    threads = [c for c in lane + side.warp + side.block if c]
     rank_r = len(reg_basis)
     out: list[SideOption] = []
     if plain:
-        # dim(R ∩ T) = dim R + dim T − dim(R + T)
-        blocked = (rank_r + f2.rank(threads) - f2.rank(list(reg_basis) + threads)
-                   if threads and reg_basis else 0)
-        kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
-        lane_ranks = f2.prefix_ranks(lane)  # a phase by lane id holds a prefix of the lanes
+        kmax = min(rank_r - _blocked(reg_basis, lane + side.warp + side.block),
+                   model.max_vector_log2, d, model.seg_lo)
+        lane_ranks = _prefix_ranks(lane)  # a phase by lane id holds a prefix of the lanes
         lam_rank: dict[tuple[int, ...], int] = {}
         instr = _plain_instruction()
         load = index > 0
         # whether a load's return packs depends on the width only through may_pack
-        packs = model.packed(lane, kmax, load)
-        new, fields = _new, _OPTION_DEFAULTS
+        packs = load and model.packed(lane, kmax, load)
+        new, fields, info = _new, _OPTION_DEFAULTS, model.phase_info
         for k in range(kmax, -1, -1):
-            packed = packs and model.may_pack(k, load)
-            masks, phase, prefix = model.phase_info(k, packed)
+            masks, phase, prefix = info(k, packs and model.may_pack(k, load))
             if prefix is not None:
                 lam = lane_ranks[prefix]
             else:
                 lam = lam_rank.get(phase)
                 if lam is None:
                     lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
-            dim_x = max(lam + k, w)
             opt = new(SideOption)
             opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
                                 instructions_per_warp=1 << (rank_r - k), phases=1 << len(masks),
-                                bound_exponent=max(0, nseg - (d - dim_x)))
+                                bound_exponent=max(0, nseg - d + max(lam + k, w)))
             out.append(opt)
     if matrix:
         out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,
                                explicit=not plain and len(matrix) == 1)
     return tuple(out)
+
+
+def _blocked(reg_basis: tuple[int, ...], threads: tuple[int, ...]) -> int:
+    """``dim(R ∩ T)``: the register span ``R`` (``reg_basis``, an echelon basis) met with the
+    span of the thread columns ``threads`` (lanes, warps, blocks; zeros allowed) — the
+    register directions a vector cannot use (every thread's run must be its own).
+
+    Unit and zero vectors on both sides (Triton's usual layouts) span coordinate subspaces:
+    the intersection is that of their masks, read off in one pass; otherwise
+    ``dim R + dim T − dim(R + T)``."""
+    if not reg_basis:
+        return 0
+    t = 0
+    for c in threads:
+        if c & (c - 1):
+            break
+        t |= c
+    else:
+        r = 0
+        for b in reg_basis:
+            if b & (b - 1):
+                break
+            r |= b
+        else:
+            return (r & t).bit_count()
+    nonzero = [c for c in threads if c]
+    if not nonzero:
+        return 0
+    return len(reg_basis) + f2.rank(nonzero) - f2.rank(list(reg_basis) + nonzero)
+
+
+def _prefix_ranks(lane: tuple[int, ...]) -> list[int] | tuple[int, ...]:
+    """:func:`f2.prefix_ranks` of the lane columns; unit and zero lanes (the usual case) by
+    their running mask."""
+    out = [0]
+    seen = 0
+    for c in lane:
+        if c & (c - 1):
+            return f2.prefix_ranks(lane)
+        seen |= c
+        out.append(seen)
+    return [m.bit_count() for m in out]
 
 
 @memoize(1024)
@@ -208,39 +245,38 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
     bits = model.element_bits
     kinds: dict[tuple[bool, bool | None], tuple[Any, ...] | None] = {}
     out: list[SideOption] = []
+    new = _new
     for instr in matrix:
         trans = instr.trans
         kind = (trans, instr.store)
-        if kind in kinds:
-            known = kinds[kind]
-        else:
+        known = kinds.get(kind, kinds)
+        if known is kinds:  # the kind's first instruction: what every .xN of it shares
             found = None if trans and bits != 16 and not explicit else \
                 _geometry(instr, side.register, side.lane, bits)
             known = None
-            if found is not None:  # what every .xN of the kind shares
+            if found is not None:
                 geom, spare = found
                 row = geom.row
-                rest = f2.rank(reg_basis + row) - len(row) - (1 if trans else 0)
-                everywhere = tuple(filter(None, geom.rows + side.warp))  # the nonzero ones
-                from_chunk = tuple(filter(None, side.register))
-                chunk = 0 if trans else max(0, 5 - (bits.bit_length() - 1))
-                known = (geom, spare, rest, (everywhere, from_chunk), chunk)
+                row_bits = len(row)
+                known = (spare, f2.rank_modulo(reg_basis, row) - (1 if trans else 0), geom,
+                         row, row_bits, max(0, nseg - (d - (row_bits + 3))),
+                         (tuple(filter(None, geom.rows + side.warp)),  # the nonzero ones
+                          tuple(filter(None, side.register))),
+                         0 if trans else max(0, 5 - (bits.bit_length() - 1)))
             kinds[kind] = known
         n = instr.matrices
         mat_log2 = n.bit_length() - 1
-        if known is None or known[1] < mat_log2:
+        if known is None or known[0] < mat_log2:
             if explicit:  # its own error, with its message
                 matrix_geometry(instr, side.register, side.lane, bits)
             continue
-        geom, _, rest, constraints, chunk = known
-        row = geom.row
-        row_bits = len(row)
-        opt = _new(SideOption)
+        _, rest, geom, row, row_bits, bound, constraints, chunk = known
+        opt = new(SideOption)
         opt.__dict__.update(
             side=index, instruction=instr, vector_log2=row_bits,
             instructions_per_warp=1 << max(0, rest - mat_log2), phases=n,
-            bound_exponent=max(0, nseg - (d - (row_bits + 3))), geometry=geom, prefix=row,
-            constraints=constraints, chunk_bits=chunk)
+            bound_exponent=bound, geometry=geom, prefix=row, constraints=constraints,
+            chunk_bits=chunk)
         out.append(opt)
     return out
 
