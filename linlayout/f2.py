@@ -39,6 +39,7 @@ from __future__ import annotations
 import sys
 from array import array as _array
 from collections.abc import Iterable, Sequence
+from itertools import chain as _chain
 
 from ._checks import shown
 from ._memo import register
@@ -318,9 +319,16 @@ def rank(vectors: Iterable[int]) -> int:
 
     Example: ``rank([0b1100, 0b0110, 0b1010]) == 2``.
     """
-    units, rest = _split_units(vectors)
-    if not rest:
+    units = 0
+    if type(vectors) is not list and type(vectors) is not tuple:
+        vectors = list(vectors)
+    for v in vectors:  # unit and zero vectors (most of Triton's): their coordinates
+        if v & (v - 1):
+            break
+        units |= v
+    else:
         return units.bit_count()
+    units, rest = _split_units(vectors)
     return units.bit_count() + len(_pivots(rest))
 
 
@@ -410,6 +418,22 @@ def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
 
     Example: ``echelon([0b1100, 0b0110, 0b1010]) == (0b1010, 0b0110)``.
     """
+    units = 0
+    if type(vectors) is not list and type(vectors) is not tuple:
+        vectors = list(vectors)
+    for v in vectors:  # unit and zero vectors (most of Triton's) are their own basis
+        if v & (v - 1):
+            break
+        units |= v
+    else:
+        if units.bit_count() == len(vectors):  # distinct and nonzero: sorting suffices
+            return tuple(sorted(vectors, reverse=True))
+        out = []
+        while units:
+            top = 1 << (units.bit_length() - 1)
+            out.append(top)
+            units ^= top
+        return tuple(out)
     units, rest = _split_units(vectors)
     out: list[int] = []
     if rest:
@@ -575,11 +599,35 @@ def extend_basis(
     chosen: list[int] = []
     if limit is not None and limit <= 0:
         return chosen
+    if type(base) is not list and type(base) is not tuple:
+        base = list(base)
+    units = 0
+    for b in base:
+        if b & (b - 1):
+            break
+        units |= b
+    else:  # span(base) is the coordinates of ``units``: unit candidates extend it by a mask
+        candidates = iter(candidates)
+        for c in candidates:
+            if c & (c - 1):  # the first other candidate: reduced by the general loop below
+                candidates = _chain((c,), candidates)
+                break
+            if c & ~units:
+                units |= c
+                chosen.append(c)
+                if limit is not None and len(chosen) >= limit:
+                    return chosen
+        else:
+            return chosen
+        base = ()
     # span(base) = span(unit vectors of base) ⊕ span(rest): a candidate is reduced modulo the
     # units by a mask, then by the pivots of the rest (and of the candidates chosen)
-    units, rest = _split_units(base)
+    if base:
+        units, rest = _split_units(base)
+        piv = _pivots(rest)
+    else:
+        piv = {}
     keep = ~units
-    piv = _pivots(rest)
     for c in candidates:
         w = c & keep
         while w:
