@@ -833,14 +833,17 @@ def _inverse_by_units(columns: Sequence[int], n: int) -> list[int] | None:
     out = [0] * n  # the unit columns' entries first: out[t] = 1 << i for image 1 << t
     units = 0
     others: list[int] = []  # indices of the other columns
-    for i, c in enumerate(columns):
-        if c & (c - 1):
-            others.append(i)
-        elif units & c or not c or c >> n:  # a repeated, zero or too wide image
-            return None
-        else:
-            units |= c
-            out[c.bit_length() - 1] = 1 << i
+    try:
+        for i, c in enumerate(columns):
+            if c & (c - 1):
+                others.append(i)
+            else:
+                units |= c
+                out[c.bit_length() - 1] = 1 << i
+    except IndexError:  # an image beyond n bits
+        return None
+    if units.bit_count() != n - len(others):  # a repeated or zero image among the units
+        return None
     if not others:
         return out
     keep = ~units
