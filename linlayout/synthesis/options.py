@@ -126,8 +126,19 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
         LayoutError: a matrix instruction named explicitly (``matrix`` of one entry with
             ``plain`` False) that the side's registers cannot use (the message says why).
     """
-    return list(_side_options(index, side, tuple(reg_basis), model, d, tuple(matrix or ()),
-                              plain))
+    matrix = tuple(matrix) if matrix else ()
+    if len(matrix) == 6:  # every variant of one direction ("auto"): keyed by its direction
+        for token, variants in _AUTO.items():
+            if matrix == variants:
+                matrix = token  # type: ignore[assignment]
+                break
+    return list(_side_options(index, side, tuple(reg_basis), model, d, matrix, plain))
+
+
+#: :func:`~linlayout.hardware.instructions.all_variants` of each direction, under the short
+#: key :func:`side_options` caches them by (a tuple of instructions hashes field by field).
+_AUTO = {"auto store": tuple(all_variants(store=True)),
+         "auto load": tuple(all_variants(store=False))}
 
 
 @memoize(256)
@@ -135,7 +146,12 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
                   d: int, matrix: tuple[Instruction, ...],
                   plain: bool) -> tuple[SideOption, ...]:
     """:func:`side_options`, cached (the internal searches of one ``lowering="triton"``
-    synthesis ask again for the same sides; an option is immutable)."""
+    synthesis ask again for the same sides; an option is immutable); ``matrix`` may be a key
+    of :data:`_AUTO`."""
+    kinds = None
+    if type(matrix) is str:
+        kinds = _AUTO_KINDS[matrix]
+        matrix = _AUTO[matrix]
     nseg = max(0, d - model.seg_lo)
     w = model.within_word_bits
     lane = side.lane
@@ -166,7 +182,8 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
             out.append(opt)
     if matrix:
         out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,
-                               explicit=not plain and len(matrix) == 1)
+                               explicit=not plain and len(matrix) == 1,
+                               kinds=kinds or _kinds(matrix))
     return tuple(out)
 
 
@@ -226,7 +243,7 @@ def _geometry(instr: Instruction, register: tuple[int, ...], lane: tuple[int, ..
 
 def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distributed,
                     reg_basis: tuple[int, ...], model: BankModel, d: int, nseg: int,
-                    explicit: bool) -> list[SideOption]:
+                    explicit: bool, kinds: tuple[tuple[Any, ...], ...]) -> list[SideOption]:
     """The options of the matrix instructions ``matrix`` (in their order) the side can use
     (LayoutError instead when one was asked for explicitly and does not fit:
     :func:`~linlayout.hardware.instructions.matrix_geometry`'s own).
@@ -236,21 +253,21 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
     (:func:`~linlayout.hardware.instructions.matrix_geometry_spare`), so each kind is worked
     out once: its geometry, that rank, the register rank beyond the row (the instruction
     count) and the alignment constraints. A ``.trans`` kind moves 16-bit elements only: it is
-    not tried for other widths (:func:`~linlayout.hardware.instructions.check_element`)."""
+    not tried for other widths (:func:`~linlayout.hardware.instructions.check_element`).
+    ``kinds`` is :func:`_kinds` of ``matrix``."""
     if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
         if explicit:
             raise LayoutError(f"{matrix[0].name} needs 32-lane warps and 128-byte rows of "
                               "banks")
         return []
     bits = model.element_bits
-    kinds: dict[tuple[bool, bool | None], tuple[Any, ...] | None] = {}
+    seen: dict[tuple[bool, bool | None], tuple[Any, ...] | None] = {}
     out: list[SideOption] = []
     new = _new
-    for instr in matrix:
-        trans = instr.trans
-        kind = (trans, instr.store)
-        known = kinds.get(kind, kinds)
-        if known is kinds:  # the kind's first instruction: what every .xN of it shares
+    for instr, kind, n, mat_log2 in kinds:
+        known = seen.get(kind, seen)
+        if known is seen:  # the kind's first instruction: what every .xN of it shares
+            trans = kind[0]
             found = None if trans and bits != 16 and not explicit else \
                 _geometry(instr, side.register, side.lane, bits)
             known = None
@@ -263,9 +280,7 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
                          (tuple(filter(None, geom.rows + side.warp)),  # the nonzero ones
                           tuple(filter(None, side.register))),
                          0 if trans else max(0, 5 - (bits.bit_length() - 1)))
-            kinds[kind] = known
-        n = instr.matrices
-        mat_log2 = n.bit_length() - 1
+            seen[kind] = known
         if known is None or known[0] < mat_log2:
             if explicit:  # its own error, with its message
                 matrix_geometry(instr, side.register, side.lane, bits)
@@ -279,6 +294,18 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
             chunk_bits=chunk)
         out.append(opt)
     return out
+
+
+def _kinds(matrix: Sequence[Instruction]) -> tuple[tuple[Instruction, tuple[bool, bool | None],
+                                                         int, int], ...]:
+    """Each instruction with what :func:`_matrix_options` reads of it: its kind (``.trans``,
+    store), its matrices ``n`` and ``log2 n``."""
+    return tuple((i, (i.trans, i.store), i.matrices, i.matrices.bit_length() - 1)
+                 for i in matrix)
+
+
+#: :func:`_kinds` of the :data:`_AUTO` variants (constants, worked out at import).
+_AUTO_KINDS = {token: _kinds(v) for token, v in _AUTO.items()}
 
 
 def matrix_instructions(request: object, index: int) -> tuple[list[Instruction], bool]:
