@@ -579,6 +579,19 @@ def low_subspace(vectors: Iterable[int], nbits: int) -> list[int]:
 
     Example: ``low_subspace([0b110, 0b101], 2) == [0b011]``.
     """
+    if type(vectors) is not list and type(vectors) is not tuple:
+        vectors = list(vectors)
+    units = 0
+    out = []
+    for v in vectors:  # unit and zero vectors: the distinct ones below 2^nbits, in order
+        if v & (v - 1):
+            break
+        if v & ~units:
+            units |= v
+            if not v >> nbits:
+                out.append(v)
+    else:
+        return out
     return [r for t, r in _pivots(vectors).items() if t <= nbits]
 
 
@@ -964,12 +977,15 @@ def avoiding_sequence(
                     head.append(1 << i)
                 i += 1
             return head
+        ez = echelon(z) if z or not isinstance(z, (list, tuple)) else ()
+        if not ez:
+            return _mask_avoiding_sequence(ma, mb, nbits, count)
         ea = [1 << i for i in range(ma.bit_length()) if ma >> i & 1]
         eb = [1 << i for i in range(mb.bit_length()) if mb >> i & 1]
     else:
         ea, eb = sorted(echelon(xa)), sorted(echelon(xb))
-    return avoiding_sequence_echelon(
-        ea, eb, echelon(z) if z or not isinstance(z, (list, tuple)) else (), nbits, count)
+        ez = echelon(z) if z or not isinstance(z, (list, tuple)) else ()
+    return avoiding_sequence_echelon(ea, eb, ez, nbits, count)
 
 
 def _unit_mask(vectors: Sequence[int]) -> int | None:
@@ -997,6 +1013,17 @@ def _unit_avoiding_sequence(ea: list[int], eb: list[int], ez: Sequence[int], nbi
         if v & (v - 1):
             return None
         mb |= v
+    if ez:
+        both = ma | mb
+        room = nbits - both.bit_count()
+        if count is None or count > room:
+            return None
+    return _mask_avoiding_sequence(ma, mb, nbits, count)
+
+
+def _mask_avoiding_sequence(ma: int, mb: int, nbits: int, count: int | None) -> list[int]:
+    """:func:`avoiding_sequence_echelon` of the unit vectors of the masks ``ma`` and ``mb``
+    with no ``z`` (or with only part 1 wanted), part by part."""
     both = ma | mb
     room = nbits - both.bit_count()
     # part 1: the unit vectors outside both (extend_basis over the units, lowest first)
@@ -1010,17 +1037,24 @@ def _unit_avoiding_sequence(ea: list[int], eb: list[int], ez: Sequence[int], nbi
                     break
     if count is not None and count <= room:
         return c
-    if ez:
-        return None
     common = ma & mb
-    a_rest = [v for v in ea if not v & common]
-    b_rest = [v for v in eb if not v & common]
+    a_rest = _units_of(ma & ~common)
+    b_rest = _units_of(mb & ~common)
     npair = min(len(a_rest), len(b_rest))
     pairs = [a_rest[i] ^ b_rest[i] for i in range(npair)]
     longer = a_rest if len(a_rest) > len(b_rest) else b_rest
-    inter = [v for v in ea if v & common]  # ascending, as ea
-    out = c + pairs + longer[npair:] + inter + b_rest[:npair]
+    out = c + pairs + longer[npair:] + _units_of(common) + b_rest[:npair]
     return out if count is None else out[:count]
+
+
+def _units_of(mask: int) -> list[int]:
+    """The unit vectors of ``mask``'s bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],
