@@ -261,47 +261,56 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
                               "banks")
         return []
     bits = model.element_bits
-    seen: dict[tuple[bool, bool | None], tuple[Any, ...] | None] = {}
+    firsts, entries = kinds
+    # per kind: the fields its options share, the .xN fit and the register rank beyond the row
+    shared: list[tuple[dict[str, Any], int, int] | None] = []
+    for trans, instr in firsts:  # what every .xN of a kind shares, from its first one
+        found = None if trans and bits != 16 and not explicit else \
+            _geometry(instr, side.register, side.lane, bits)
+        if found is None:
+            shared.append(None)
+            continue
+        geom, spare = found
+        row = geom.row
+        row_bits = len(row)
+        fields = {
+            "side": index, "vector_log2": row_bits, "geometry": geom, "prefix": row,
+            "bound_exponent": max(0, nseg - (d - (row_bits + 3))),
+            "constraints": (tuple(filter(None, geom.rows + side.warp)),  # the nonzero ones
+                            tuple(filter(None, side.register))),
+            "chunk_bits": 0 if trans else max(0, 5 - (bits.bit_length() - 1))}
+        shared.append((fields, spare, f2.rank_modulo(reg_basis, row) - (1 if trans else 0)))
     out: list[SideOption] = []
     new = _new
-    for instr, kind, n, mat_log2 in kinds:
-        known = seen.get(kind, seen)
-        if known is seen:  # the kind's first instruction: what every .xN of it shares
-            trans = kind[0]
-            found = None if trans and bits != 16 and not explicit else \
-                _geometry(instr, side.register, side.lane, bits)
-            known = None
-            if found is not None:
-                geom, spare = found
-                row = geom.row
-                row_bits = len(row)
-                known = (spare, f2.rank_modulo(reg_basis, row) - (1 if trans else 0), geom,
-                         row, row_bits, max(0, nseg - (d - (row_bits + 3))),
-                         (tuple(filter(None, geom.rows + side.warp)),  # the nonzero ones
-                          tuple(filter(None, side.register))),
-                         0 if trans else max(0, 5 - (bits.bit_length() - 1)))
-            seen[kind] = known
-        if known is None or known[0] < mat_log2:
+    for instr, at, n, mat_log2 in entries:
+        known = shared[at]
+        if known is None or known[1] < mat_log2:
             if explicit:  # its own error, with its message
                 matrix_geometry(instr, side.register, side.lane, bits)
             continue
-        _, rest, geom, row, row_bits, bound, constraints, chunk = known
         opt = new(SideOption)
-        opt.__dict__.update(
-            side=index, instruction=instr, vector_log2=row_bits,
-            instructions_per_warp=1 << max(0, rest - mat_log2), phases=n,
-            bound_exponent=bound, geometry=geom, prefix=row, constraints=constraints,
-            chunk_bits=chunk)
+        opt.__dict__.update(known[0], instruction=instr, phases=n,
+                            instructions_per_warp=1 << max(0, known[2] - mat_log2))
         out.append(opt)
     return out
 
 
-def _kinds(matrix: Sequence[Instruction]) -> tuple[tuple[Instruction, tuple[bool, bool | None],
-                                                         int, int], ...]:
-    """Each instruction with what :func:`_matrix_options` reads of it: its kind (``.trans``,
-    store), its matrices ``n`` and ``log2 n``."""
-    return tuple((i, (i.trans, i.store), i.matrices, i.matrices.bit_length() - 1)
-                 for i in matrix)
+def _kinds(matrix: Sequence[Instruction]) -> tuple[tuple[tuple[bool, Instruction], ...],
+                                                   tuple[tuple[Instruction, int, int, int], ...]]:
+    """What :func:`_matrix_options` reads of the instructions: each kind's ``.trans`` and
+    first instruction, in the order the kinds first appear (a kind: ``.trans`` or not, load
+    or store); and each instruction with its kind's index there, its matrices ``n`` and
+    ``log2 n``."""
+    firsts: list[tuple[bool, Instruction]] = []
+    index: dict[tuple[bool, bool | None], int] = {}
+    entries = []
+    for i in matrix:
+        kind = (i.trans, i.store)
+        if kind not in index:
+            index[kind] = len(firsts)
+            firsts.append((i.trans, i))
+        entries.append((i, index[kind], i.matrices, i.matrices.bit_length() - 1))
+    return tuple(firsts), tuple(entries)
 
 
 #: :func:`_kinds` of the :data:`_AUTO` variants (constants, worked out at import).
