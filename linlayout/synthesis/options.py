@@ -158,9 +158,9 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
     rank_r = len(reg_basis)
     out: list[SideOption] = []
     if plain:
-        kmax = min(rank_r - _blocked(reg_basis, lane + side.warp + side.block),
-                   model.max_vector_log2, d, model.seg_lo)
-        lane_ranks = _prefix_ranks(lane)  # a phase by lane id holds a prefix of the lanes
+        # a phase by lane id holds a prefix of the lanes: their ranks
+        blocked, lane_ranks = _thread_ranks(reg_basis, side)
+        kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
         instr = _plain_instruction()
         load = index > 0
@@ -187,46 +187,46 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
     return tuple(out)
 
 
-def _blocked(reg_basis: tuple[int, ...], threads: tuple[int, ...]) -> int:
-    """``dim(R ∩ T)``: the register span ``R`` (``reg_basis``, an echelon basis) met with the
-    span of the thread columns ``threads`` (lanes, warps, blocks; zeros allowed) — the
-    register directions a vector cannot use (every thread's run must be its own).
+def _thread_ranks(reg_basis: tuple[int, ...], side: Distributed) -> tuple[int, list[int]]:
+    """``(dim(R ∩ T), ranks)`` in one pass over the side's thread columns: the register span
+    ``R`` (``reg_basis``, an echelon basis) met with the span ``T`` of the lanes, warps and
+    blocks — the register directions a vector cannot use (every thread's run must be its
+    own) — and the rank of every prefix of the lanes (:func:`f2.prefix_ranks`).
 
-    Unit and zero vectors on both sides (Triton's usual layouts) span coordinate subspaces:
-    the intersection is that of their masks, read off in one pass; otherwise
-    ``dim R + dim T − dim(R + T)``."""
-    if not reg_basis:
-        return 0
+    Unit and zero vectors (Triton's usual layouts) span coordinate subspaces: the
+    intersection is that of their masks and a prefix's rank its mask's bit count, read off
+    in that one pass; otherwise ``dim R + dim T − dim(R + T)`` and eliminations."""
+    masks = [0]
     t = 0
-    for c in threads:
+    for c in side.lane:
         if c & (c - 1):
             break
         t |= c
+        masks.append(t)
     else:
-        r = 0
-        for b in reg_basis:
-            if b & (b - 1):
+        lane_ranks = [m.bit_count() for m in masks]
+        for c in side.warp + side.block:
+            if c & (c - 1):
                 break
-            r |= b
+            t |= c
         else:
-            return (r & t).bit_count()
-    nonzero = [c for c in threads if c]
-    if not nonzero:
+            r = 0
+            for b in reg_basis:
+                if b & (b - 1):
+                    break
+                r |= b
+            else:
+                return (r & t).bit_count(), lane_ranks
+        return _blocked(reg_basis, side), lane_ranks
+    return _blocked(reg_basis, side), f2.prefix_ranks(side.lane)
+
+
+def _blocked(reg_basis: tuple[int, ...], side: Distributed) -> int:
+    """``dim(R ∩ T)`` of :func:`_thread_ranks` by ranks."""
+    threads = [c for c in side.lane + side.warp + side.block if c]
+    if not threads or not reg_basis:
         return 0
-    return len(reg_basis) + f2.rank(nonzero) - f2.rank(list(reg_basis) + nonzero)
-
-
-def _prefix_ranks(lane: tuple[int, ...]) -> list[int] | tuple[int, ...]:
-    """:func:`f2.prefix_ranks` of the lane columns; unit and zero lanes (the usual case) by
-    their running mask."""
-    out = [0]
-    seen = 0
-    for c in lane:
-        if c & (c - 1):
-            return f2.prefix_ranks(lane)
-        seen |= c
-        out.append(seen)
-    return [m.bit_count() for m in out]
+    return len(reg_basis) + f2.rank(threads) - f2.rank(list(reg_basis) + threads)
 
 
 @memoize(1024)
