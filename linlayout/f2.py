@@ -39,6 +39,7 @@ from __future__ import annotations
 import sys
 from array import array as _array
 from collections.abc import Iterable, Sequence
+from itertools import chain as _chain
 
 from ._checks import shown
 from ._memo import register
@@ -55,6 +56,8 @@ __all__ = [
     "unpack",
     "echelon",
     "rank",
+    "rank_modulo",
+    "rank_outside",
     "prefix_ranks",
     "reduce",
     "in_span",
@@ -316,10 +319,72 @@ def rank(vectors: Iterable[int]) -> int:
 
     Example: ``rank([0b1100, 0b0110, 0b1010]) == 2``.
     """
-    units, rest = _split_units(vectors)
-    if not rest:
+    units = 0
+    if type(vectors) is not list and type(vectors) is not tuple:
+        vectors = list(vectors)
+    for v in vectors:  # unit and zero vectors (most of Triton's): their coordinates
+        if v & (v - 1):
+            break
+        units |= v
+    else:
         return units.bit_count()
+    units, rest = _split_units(vectors)
     return units.bit_count() + len(_pivots(rest))
+
+
+def rank_modulo(vectors: Iterable[int], basis: Iterable[int]) -> int:
+    """``rank(vectors + basis) − rank(basis)``: the dimension ``vectors`` add to ``span(basis)``
+    (the rank of their images in the quotient by it).
+
+    Unit and zero vectors on both sides (Triton's usual layouts) span coordinate subspaces:
+    the answer is the number of the vectors' coordinates outside the basis's, read off their
+    masks with no elimination.
+
+    Example: ``rank_modulo([0b011, 0b100], [0b001, 0b010]) == 1``.
+    """
+    vectors = vectors if isinstance(vectors, (list, tuple)) else list(vectors)
+    basis = basis if isinstance(basis, (list, tuple)) else list(basis)
+    m = 0
+    for b in basis:
+        if b & (b - 1):
+            break
+        m |= b
+    else:
+        v = 0
+        for x in vectors:
+            if x & (x - 1):
+                break
+            v |= x
+        else:
+            return (v & ~m).bit_count()
+    return rank(list(vectors) + list(basis)) - rank(basis)
+
+
+def rank_outside(vectors: Iterable[int], basis: Sequence[int]) -> int:
+    """The rank of those ``vectors`` that lie outside ``span(basis)`` (an :func:`echelon`
+    basis): ``rank([v for v in vectors if reduce(v, basis)])`` — not :func:`rank_modulo`, as
+    two vectors outside the span may differ by one inside it.
+
+    Unit and zero vectors on both sides (Triton's usual layouts): the unit vectors off the
+    basis's coordinates, counted off the masks with no reduction.
+
+    Example: ``rank_outside([0b001, 0b011, 0b010], (0b001,)) == 2``.
+    """
+    vectors = vectors if isinstance(vectors, (list, tuple)) else list(vectors)
+    m = 0
+    for b in basis:
+        if b & (b - 1):
+            break
+        m |= b
+    else:
+        v = 0
+        for x in vectors:
+            if x & (x - 1):
+                break
+            v |= x
+        else:
+            return (v & ~m).bit_count()
+    return rank([x for x in vectors if reduce(x, basis)])
 
 
 def prefix_ranks(vectors: Iterable[int]) -> list[int]:
@@ -353,6 +418,22 @@ def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
 
     Example: ``echelon([0b1100, 0b0110, 0b1010]) == (0b1010, 0b0110)``.
     """
+    units = 0
+    if type(vectors) is not list and type(vectors) is not tuple:
+        vectors = list(vectors)
+    for v in vectors:  # unit and zero vectors (most of Triton's) are their own basis
+        if v & (v - 1):
+            break
+        units |= v
+    else:
+        if units.bit_count() == len(vectors):  # distinct and nonzero: sorting suffices
+            return tuple(sorted(vectors, reverse=True))
+        out = []
+        while units:
+            top = 1 << (units.bit_length() - 1)
+            out.append(top)
+            units ^= top
+        return tuple(out)
     units, rest = _split_units(vectors)
     out: list[int] = []
     if rest:
@@ -498,6 +579,19 @@ def low_subspace(vectors: Iterable[int], nbits: int) -> list[int]:
 
     Example: ``low_subspace([0b110, 0b101], 2) == [0b011]``.
     """
+    if type(vectors) is not list and type(vectors) is not tuple:
+        vectors = list(vectors)
+    units = 0
+    out = []
+    for v in vectors:  # unit and zero vectors: the distinct ones below 2^nbits, in order
+        if v & (v - 1):
+            break
+        if v & ~units:
+            units |= v
+            if not v >> nbits:
+                out.append(v)
+    else:
+        return out
     return [r for t, r in _pivots(vectors).items() if t <= nbits]
 
 
@@ -518,11 +612,35 @@ def extend_basis(
     chosen: list[int] = []
     if limit is not None and limit <= 0:
         return chosen
+    if type(base) is not list and type(base) is not tuple:
+        base = list(base)
+    units = 0
+    for b in base:
+        if b & (b - 1):
+            break
+        units |= b
+    else:  # span(base) is the coordinates of ``units``: unit candidates extend it by a mask
+        candidates = iter(candidates)
+        for c in candidates:
+            if c & (c - 1):  # the first other candidate: reduced by the general loop below
+                candidates = _chain((c,), candidates)
+                break
+            if c & ~units:
+                units |= c
+                chosen.append(c)
+                if limit is not None and len(chosen) >= limit:
+                    return chosen
+        else:
+            return chosen
+        base = ()
     # span(base) = span(unit vectors of base) ⊕ span(rest): a candidate is reduced modulo the
     # units by a mask, then by the pivots of the rest (and of the candidates chosen)
-    units, rest = _split_units(base)
+    if base:
+        units, rest = _split_units(base)
+        piv = _pivots(rest)
+    else:
+        piv = {}
     keep = ~units
-    piv = _pivots(rest)
     for c in candidates:
         w = c & keep
         while w:
@@ -728,14 +846,17 @@ def _inverse_by_units(columns: Sequence[int], n: int) -> list[int] | None:
     out = [0] * n  # the unit columns' entries first: out[t] = 1 << i for image 1 << t
     units = 0
     others: list[int] = []  # indices of the other columns
-    for i, c in enumerate(columns):
-        if c & (c - 1):
-            others.append(i)
-        elif units & c or not c or c >> n:  # a repeated, zero or too wide image
-            return None
-        else:
-            units |= c
-            out[c.bit_length() - 1] = 1 << i
+    try:
+        for i, c in enumerate(columns):
+            if c & (c - 1):
+                others.append(i)
+            else:
+                units |= c
+                out[c.bit_length() - 1] = 1 << i
+    except IndexError:  # an image beyond n bits
+        return None
+    if units.bit_count() != n - len(others):  # a repeated or zero image among the units
+        return None
     if not others:
         return out
     keep = ~units
@@ -856,12 +977,15 @@ def avoiding_sequence(
                     head.append(1 << i)
                 i += 1
             return head
+        ez = echelon(z) if z or not isinstance(z, (list, tuple)) else ()
+        if not ez:
+            return _mask_avoiding_sequence(ma, mb, nbits, count)
         ea = [1 << i for i in range(ma.bit_length()) if ma >> i & 1]
         eb = [1 << i for i in range(mb.bit_length()) if mb >> i & 1]
     else:
         ea, eb = sorted(echelon(xa)), sorted(echelon(xb))
-    return avoiding_sequence_echelon(
-        ea, eb, echelon(z) if z or not isinstance(z, (list, tuple)) else (), nbits, count)
+        ez = echelon(z) if z or not isinstance(z, (list, tuple)) else ()
+    return avoiding_sequence_echelon(ea, eb, ez, nbits, count)
 
 
 def _unit_mask(vectors: Sequence[int]) -> int | None:
@@ -889,6 +1013,17 @@ def _unit_avoiding_sequence(ea: list[int], eb: list[int], ez: Sequence[int], nbi
         if v & (v - 1):
             return None
         mb |= v
+    if ez:
+        both = ma | mb
+        room = nbits - both.bit_count()
+        if count is None or count > room:
+            return None
+    return _mask_avoiding_sequence(ma, mb, nbits, count)
+
+
+def _mask_avoiding_sequence(ma: int, mb: int, nbits: int, count: int | None) -> list[int]:
+    """:func:`avoiding_sequence_echelon` of the unit vectors of the masks ``ma`` and ``mb``
+    with no ``z`` (or with only part 1 wanted), part by part."""
     both = ma | mb
     room = nbits - both.bit_count()
     # part 1: the unit vectors outside both (extend_basis over the units, lowest first)
@@ -902,17 +1037,24 @@ def _unit_avoiding_sequence(ea: list[int], eb: list[int], ez: Sequence[int], nbi
                     break
     if count is not None and count <= room:
         return c
-    if ez:
-        return None
     common = ma & mb
-    a_rest = [v for v in ea if not v & common]
-    b_rest = [v for v in eb if not v & common]
+    a_rest = _units_of(ma & ~common)
+    b_rest = _units_of(mb & ~common)
     npair = min(len(a_rest), len(b_rest))
     pairs = [a_rest[i] ^ b_rest[i] for i in range(npair)]
     longer = a_rest if len(a_rest) > len(b_rest) else b_rest
-    inter = [v for v in ea if v & common]  # ascending, as ea
-    out = c + pairs + longer[npair:] + inter + b_rest[:npair]
+    out = c + pairs + longer[npair:] + _units_of(common) + b_rest[:npair]
     return out if count is None else out[:count]
+
+
+def _units_of(mask: int) -> list[int]:
+    """The unit vectors of ``mask``'s bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],

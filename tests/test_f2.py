@@ -252,6 +252,34 @@ def test_prefix_ranks_are_the_ranks_of_the_prefixes(nv):
 
 
 @SETTINGS
+@given(st.data())
+def test_rank_modulo_is_the_rank_added(data):
+    n = data.draw(st.integers(0, NMAX))
+    vs = data.draw(vectors_in(n))
+    basis = data.draw(vectors_in(n))
+    assert f2.rank_modulo(vs, basis) == gf_rank(vs + basis, n) - gf_rank(basis, n)
+    units = [1 << i if i < n else 0 for i in data.draw(st.lists(st.integers(0, NMAX)))]
+    assert f2.rank_modulo(units, basis) == f2.rank(units + basis) - f2.rank(basis)
+    assert f2.rank_modulo(iter(vs), iter(units)) == f2.rank(vs + units) - f2.rank(units)
+    assert f2.rank_modulo([0b011, 0b100], [0b001, 0b010]) == 1
+
+
+@SETTINGS
+@given(st.data())
+def test_rank_outside_counts_the_vectors_off_the_span(data):
+    n = data.draw(st.integers(0, NMAX))
+    vs = data.draw(vectors_in(n))
+    basis = f2.echelon(data.draw(vectors_in(n)))
+    units = [1 << i if i < n else 0 for i in data.draw(st.lists(st.integers(0, NMAX)))]
+    ubasis = f2.echelon(1 << i for i in data.draw(st.lists(st.integers(0, NMAX))) if i < n)
+    for xs, b in ((vs, basis), (units, basis), (units, ubasis), (vs, ubasis)):
+        off = [x for x in xs if not f2.in_span(x, b)]
+        assert f2.rank_outside(xs, b) == gf_rank(off, n)
+        assert f2.rank_outside(iter(xs), b) == f2.rank_outside(xs, b)
+    assert f2.rank_outside([0b001, 0b011, 0b010], (0b001,)) == 2
+
+
+@SETTINGS
 @given(space())
 def test_echelon_is_galois_rref(nv):
     n, vs = nv

@@ -63,9 +63,19 @@ def phase_exponent(phase: Sequence[int], z: int, seg_lo: int,
     Source: Lemma 9.4 of the Linear Layouts paper, generalised to sub-word accesses (module
     docstring).
     """
-    hi = [x >> z for x in phase]
-    bank_mask = (1 << (seg_lo - z)) - 1
-    exp = f2.rank(hi) - f2.rank([h & bank_mask for h in hi])
+    exp = -1
+    m = 0
+    for x in phase:
+        if x & (x - 1):
+            break
+        m |= x
+    else:  # unit and zero offsets (most layouts): one dimension per segment bit they hold
+        if z <= seg_lo:
+            exp = (m >> seg_lo).bit_count()
+    if exp < 0:
+        hi = [x >> z for x in phase]
+        bank_mask = (1 << (seg_lo - z)) - 1
+        exp = f2.rank(hi) - f2.rank([h & bank_mask for h in hi])
     basis: tuple[int, ...] = ()
     if exp and with_basis:
         zs = [1 << j for j in range(z)]

@@ -253,7 +253,7 @@ def matrix_geometry_spare(instr: Instruction, register: Sequence[int], lane: Seq
             f"{instr.name} needs 8 distinct rows of distinct elements; the layout's lanes or "
             "registers broadcast (repeat) elements"
         )
-    spare = f2.rank([r for r in regs if f2.reduce(r, rows_span)])
+    spare = f2.rank_outside(regs, rows_span)
     return MatrixGeometry(row=row, rows=rows, chunk_registers=chunk), spare
 
 

@@ -126,8 +126,19 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
         LayoutError: a matrix instruction named explicitly (``matrix`` of one entry with
             ``plain`` False) that the side's registers cannot use (the message says why).
     """
-    return list(_side_options(index, side, tuple(reg_basis), model, d, tuple(matrix or ()),
-                              plain))
+    matrix = tuple(matrix) if matrix else ()
+    if len(matrix) == 6:  # every variant of one direction ("auto"): keyed by its direction
+        for token, variants in _AUTO.items():
+            if matrix == variants:
+                matrix = token  # type: ignore[assignment]
+                break
+    return list(_side_options(index, side, tuple(reg_basis), model, d, matrix, plain))
+
+
+#: :func:`~linlayout.hardware.instructions.all_variants` of each direction, under the short
+#: key :func:`side_options` caches them by (a tuple of instructions hashes field by field).
+_AUTO = {"auto store": tuple(all_variants(store=True)),
+         "auto load": tuple(all_variants(store=False))}
 
 
 @memoize(256)
@@ -135,44 +146,87 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
                   d: int, matrix: tuple[Instruction, ...],
                   plain: bool) -> tuple[SideOption, ...]:
     """:func:`side_options`, cached (the internal searches of one ``lowering="triton"``
-    synthesis ask again for the same sides; an option is immutable)."""
+    synthesis ask again for the same sides; an option is immutable); ``matrix`` may be a key
+    of :data:`_AUTO`."""
+    kinds = None
+    if type(matrix) is str:
+        kinds = _AUTO_KINDS[matrix]
+        matrix = _AUTO[matrix]
     nseg = max(0, d - model.seg_lo)
     w = model.within_word_bits
     lane = side.lane
-    threads = [c for c in lane + side.warp + side.block if c]
     rank_r = len(reg_basis)
     out: list[SideOption] = []
     if plain:
-        # dim(R ∩ T) = dim R + dim T − dim(R + T)
-        blocked = (rank_r + f2.rank(threads) - f2.rank(list(reg_basis) + threads)
-                   if threads and reg_basis else 0)
+        # a phase by lane id holds a prefix of the lanes: their ranks
+        blocked, lane_ranks = _thread_ranks(reg_basis, side)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
-        lane_ranks = f2.prefix_ranks(lane)  # a phase by lane id holds a prefix of the lanes
         lam_rank: dict[tuple[int, ...], int] = {}
         instr = _plain_instruction()
         load = index > 0
         # whether a load's return packs depends on the width only through may_pack
-        packs = model.packed(lane, kmax, load)
-        new, fields = _new, _OPTION_DEFAULTS
+        packs = load and model.packed(lane, kmax, load)
+        new, fields, info = _new, _OPTION_DEFAULTS, model.phase_info
         for k in range(kmax, -1, -1):
-            packed = packs and model.may_pack(k, load)
-            masks, phase, prefix = model.phase_info(k, packed)
+            masks, phase, prefix = info(k, packs and model.may_pack(k, load))
             if prefix is not None:
                 lam = lane_ranks[prefix]
             else:
                 lam = lam_rank.get(phase)
                 if lam is None:
                     lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
-            dim_x = max(lam + k, w)
             opt = new(SideOption)
             opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
                                 instructions_per_warp=1 << (rank_r - k), phases=1 << len(masks),
-                                bound_exponent=max(0, nseg - (d - dim_x)))
+                                bound_exponent=max(0, nseg - d + max(lam + k, w)))
             out.append(opt)
     if matrix:
         out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,
-                               explicit=not plain and len(matrix) == 1)
+                               explicit=not plain and len(matrix) == 1,
+                               kinds=kinds or _kinds(matrix))
     return tuple(out)
+
+
+def _thread_ranks(reg_basis: tuple[int, ...], side: Distributed) -> tuple[int, list[int]]:
+    """``(dim(R ∩ T), ranks)`` in one pass over the side's thread columns: the register span
+    ``R`` (``reg_basis``, an echelon basis) met with the span ``T`` of the lanes, warps and
+    blocks — the register directions a vector cannot use (every thread's run must be its
+    own) — and the rank of every prefix of the lanes (:func:`f2.prefix_ranks`).
+
+    Unit and zero vectors (Triton's usual layouts) span coordinate subspaces: the
+    intersection is that of their masks and a prefix's rank its mask's bit count, read off
+    in that one pass; otherwise ``dim R + dim T − dim(R + T)`` and eliminations."""
+    masks = [0]
+    t = 0
+    for c in side.lane:
+        if c & (c - 1):
+            break
+        t |= c
+        masks.append(t)
+    else:
+        lane_ranks = [m.bit_count() for m in masks]
+        for c in side.warp + side.block:
+            if c & (c - 1):
+                break
+            t |= c
+        else:
+            r = 0
+            for b in reg_basis:
+                if b & (b - 1):
+                    break
+                r |= b
+            else:
+                return (r & t).bit_count(), lane_ranks
+        return _blocked(reg_basis, side), lane_ranks
+    return _blocked(reg_basis, side), f2.prefix_ranks(side.lane)
+
+
+def _blocked(reg_basis: tuple[int, ...], side: Distributed) -> int:
+    """``dim(R ∩ T)`` of :func:`_thread_ranks` by ranks."""
+    threads = [c for c in side.lane + side.warp + side.block if c]
+    if not threads or not reg_basis:
+        return 0
+    return len(reg_basis) + f2.rank(threads) - f2.rank(list(reg_basis) + threads)
 
 
 @memoize(1024)
@@ -189,7 +243,7 @@ def _geometry(instr: Instruction, register: tuple[int, ...], lane: tuple[int, ..
 
 def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distributed,
                     reg_basis: tuple[int, ...], model: BankModel, d: int, nseg: int,
-                    explicit: bool) -> list[SideOption]:
+                    explicit: bool, kinds: tuple[tuple[Any, ...], ...]) -> list[SideOption]:
     """The options of the matrix instructions ``matrix`` (in their order) the side can use
     (LayoutError instead when one was asked for explicitly and does not fit:
     :func:`~linlayout.hardware.instructions.matrix_geometry`'s own).
@@ -199,50 +253,68 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
     (:func:`~linlayout.hardware.instructions.matrix_geometry_spare`), so each kind is worked
     out once: its geometry, that rank, the register rank beyond the row (the instruction
     count) and the alignment constraints. A ``.trans`` kind moves 16-bit elements only: it is
-    not tried for other widths (:func:`~linlayout.hardware.instructions.check_element`)."""
+    not tried for other widths (:func:`~linlayout.hardware.instructions.check_element`).
+    ``kinds`` is :func:`_kinds` of ``matrix``."""
     if model.warp_log2 != 5 or model.hardware.row_bytes < 128:
         if explicit:
             raise LayoutError(f"{matrix[0].name} needs 32-lane warps and 128-byte rows of "
                               "banks")
         return []
     bits = model.element_bits
-    kinds: dict[tuple[bool, bool | None], tuple[Any, ...] | None] = {}
+    firsts, entries = kinds
+    # per kind: the fields its options share, the .xN fit and the register rank beyond the row
+    shared: list[tuple[dict[str, Any], int, int] | None] = []
+    for trans, instr in firsts:  # what every .xN of a kind shares, from its first one
+        found = None if trans and bits != 16 and not explicit else \
+            _geometry(instr, side.register, side.lane, bits)
+        if found is None:
+            shared.append(None)
+            continue
+        geom, spare = found
+        row = geom.row
+        row_bits = len(row)
+        fields = {
+            "side": index, "vector_log2": row_bits, "geometry": geom, "prefix": row,
+            "bound_exponent": max(0, nseg - (d - (row_bits + 3))),
+            "constraints": (tuple(filter(None, geom.rows + side.warp)),  # the nonzero ones
+                            tuple(filter(None, side.register))),
+            "chunk_bits": 0 if trans else max(0, 5 - (bits.bit_length() - 1))}
+        shared.append((fields, spare, f2.rank_modulo(reg_basis, row) - (1 if trans else 0)))
     out: list[SideOption] = []
-    for instr in matrix:
-        trans = instr.trans
-        kind = (trans, instr.store)
-        if kind in kinds:
-            known = kinds[kind]
-        else:
-            found = None if trans and bits != 16 and not explicit else \
-                _geometry(instr, side.register, side.lane, bits)
-            known = None
-            if found is not None:  # what every .xN of the kind shares
-                geom, spare = found
-                row = geom.row
-                rest = f2.rank(reg_basis + row) - len(row) - (1 if trans else 0)
-                everywhere = tuple(filter(None, geom.rows + side.warp))  # the nonzero ones
-                from_chunk = tuple(filter(None, side.register))
-                chunk = 0 if trans else max(0, 5 - (bits.bit_length() - 1))
-                known = (geom, spare, rest, (everywhere, from_chunk), chunk)
-            kinds[kind] = known
-        n = instr.matrices
-        mat_log2 = n.bit_length() - 1
+    new = _new
+    for instr, at, n, mat_log2 in entries:
+        known = shared[at]
         if known is None or known[1] < mat_log2:
             if explicit:  # its own error, with its message
                 matrix_geometry(instr, side.register, side.lane, bits)
             continue
-        geom, _, rest, constraints, chunk = known
-        row = geom.row
-        row_bits = len(row)
-        opt = _new(SideOption)
-        opt.__dict__.update(
-            side=index, instruction=instr, vector_log2=row_bits,
-            instructions_per_warp=1 << max(0, rest - mat_log2), phases=n,
-            bound_exponent=max(0, nseg - (d - (row_bits + 3))), geometry=geom, prefix=row,
-            constraints=constraints, chunk_bits=chunk)
+        opt = new(SideOption)
+        opt.__dict__.update(known[0], instruction=instr, phases=n,
+                            instructions_per_warp=1 << max(0, known[2] - mat_log2))
         out.append(opt)
     return out
+
+
+def _kinds(matrix: Sequence[Instruction]) -> tuple[tuple[tuple[bool, Instruction], ...],
+                                                   tuple[tuple[Instruction, int, int, int], ...]]:
+    """What :func:`_matrix_options` reads of the instructions: each kind's ``.trans`` and
+    first instruction, in the order the kinds first appear (a kind: ``.trans`` or not, load
+    or store); and each instruction with its kind's index there, its matrices ``n`` and
+    ``log2 n``."""
+    firsts: list[tuple[bool, Instruction]] = []
+    index: dict[tuple[bool, bool | None], int] = {}
+    entries = []
+    for i in matrix:
+        kind = (i.trans, i.store)
+        if kind not in index:
+            index[kind] = len(firsts)
+            firsts.append((i.trans, i))
+        entries.append((i, index[kind], i.matrices, i.matrices.bit_length() - 1))
+    return tuple(firsts), tuple(entries)
+
+
+#: :func:`_kinds` of the :data:`_AUTO` variants (constants, worked out at import).
+_AUTO_KINDS = {token: _kinds(v) for token, v in _AUTO.items()}
 
 
 def matrix_instructions(request: object, index: int) -> tuple[list[Instruction], bool]:

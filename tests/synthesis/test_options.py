@@ -116,3 +116,71 @@ def test_search_result_unchanged_where_unequal_vectors_are_set_aside():
     assert (bound["wavefronts_per_warp"], bound["instructions_per_warp"]) == (8, 8)
     assert bound["method"] == "paired" and "longer vector" in bound["argument"]
     assert r.optimal
+
+
+def _reference_plain(index, side, regs, model, d):
+    """The ld/st.shared options' numbers by the definitions (module docstring of options):
+    ``(k, instructions, phases, bound exponent)`` for each vector, widest first."""
+    threads = [c for c in side.lane + side.warp + side.block if c]
+    blocked = (len(regs) + f2.rank(threads) - f2.rank(list(regs) + threads)
+               if threads and regs else 0)
+    kmax = min(len(regs) - blocked, model.max_vector_log2, d, model.seg_lo)
+    nseg = max(0, d - model.seg_lo)
+    out = []
+    packs = model.packed(side.lane, kmax, index > 0)
+    for k in range(kmax, -1, -1):
+        packed = packs and model.may_pack(k, index > 0)
+        lanes = f2.compose(side.lane, model.phase_lanes(k, packed))
+        dim_x = max(f2.rank(lanes) + k, model.within_word_bits)
+        out.append((k, 1 << (len(regs) - k), 1 << len(model.phase_masks(k, packed)),
+                    max(0, nseg - (d - dim_x))))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_plain_options_match_their_definitions_on_unit_and_dense_sides(seed):
+    """The unit-vector shortcuts (thread/register overlap, lane prefix ranks off masks) give
+    the numbers of the definitions, on unit, broadcast and dense (swizzled) columns alike."""
+    from linlayout.hardware.kinds import Distributed
+    rng = random.Random(seed)
+    d = 12
+    for _ in range(60):
+        def col(dense):
+            r = rng.random()
+            if r < 0.1:
+                return 0
+            return rng.randrange(1, 1 << d) if dense and r < 0.5 else 1 << rng.randrange(d)
+        dense = rng.random() < 0.5
+        side = Distributed(register=tuple(col(dense) for _ in range(rng.randint(0, 6))),
+                           lane=tuple(col(dense) for _ in range(5)),
+                           warp=tuple(col(dense) for _ in range(rng.randint(0, 2))), block=())
+        regs = f2.echelon(side.register)
+        for bits in (8, 16, 32):
+            model = bank_model(bits)
+            for index in (0, 1):
+                got = [(o.vector_log2, o.instructions_per_warp, o.phases, o.bound_exponent)
+                       for o in side_options(index, side, regs, model, d)]
+                assert got == _reference_plain(index, side, regs, model, d)
+
+
+def test_auto_variants_give_the_options_of_the_same_instructions_listed():
+    """``all_variants`` (keyed by direction inside) and the same instructions parsed anew, in
+    another order (worked out one by one), give the same options."""
+    from linlayout.hardware.instructions import all_variants
+    from linlayout.triton.encodings.sampling import random_pair
+    rng = random.Random(7)
+    for _ in range(20):
+        store, load, bits, _ = random_pair(rng)
+        model = bank_model(bits)
+        for index, layout in enumerate((store, load)):
+            side = distributed_columns(layout, "side", model.warp_log2)
+            regs = f2.echelon(side.register)
+            variants = all_variants(store=index == 0)
+            anew = [parse_instruction(i.name) for i in reversed(variants)]  # not keyed
+            ll.clear_caches()
+            a = side_options(index, side, regs, model, store.total_out_bits, matrix=variants)
+            ll.clear_caches()
+            b = side_options(index, side, regs, model, store.total_out_bits, matrix=anew)
+            name = lambda o: (o.instruction.name, o.vector_log2)  # noqa: E731
+            assert sorted(a, key=name) == sorted(b, key=name)
+            assert [o for o in a if not o.is_matrix] == [o for o in b if not o.is_matrix]
