@@ -57,6 +57,7 @@ __all__ = [
     "prefixes",
     "chain_ok",
     "matrix_report",
+    "phase_lanes",
     "side_report",
     "totals",
     "with_conflict_offsets",
@@ -122,13 +123,19 @@ class Problem:
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
-    simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
+    _simplicity: Callable[[int], int] | None = field(default=None, init=False, repr=False,
+                                                     compare=False)
     _signature_id: int | None = field(default=None, init=False, repr=False, compare=False)
     _elems_log2: tuple[int, ...] | None = field(default=None, init=False, repr=False,
                                                 compare=False)
 
-    def __post_init__(self) -> None:
-        self.simplicity = simplicity_key(self.d, self.dim_bits)
+    @property
+    def simplicity(self) -> Callable[[int], int]:
+        """See the class docstring (derived on first use: a direct construction needs none)."""
+        got = self._simplicity
+        if got is None:
+            got = self._simplicity = simplicity_key(self.d, self.dim_bits)
+        return got
 
     @property
     def elems_log2(self) -> tuple[int, ...]:
@@ -881,6 +888,23 @@ MAX_VARIANTS = 4
 SCAN_PREFIXES = 32
 
 
+def phase_lanes(assignment: Sequence[SideOption], problem: Problem) -> list[list[int]]:
+    """Each side's phase lanes under its assigned access, as tensor columns: the lanes of
+    one phase of an ``ld/st.shared`` of the side's vector
+    (:meth:`~linlayout.hardware.model.BankModel.phase_lanes`, packed for a load where the
+    hardware packs it), or a matrix instruction's nonzero row directions."""
+    out = []
+    model, sides = problem.model, problem.sides
+    for o in assignment:
+        if o.geometry is not None:
+            out.append([c for c in o.geometry.rows if c])
+        else:
+            side = sides[o.side]
+            packed = model.packed(side.lane, o.vector_log2, o.side > 0)
+            out.append(f2.compose(side.lane, model.phase_lanes(o.vector_log2, packed)))
+    return out
+
+
 def build_plan(assignment: Sequence[SideOption], problem: Problem,
                prefix: list[int] | None = None, target: tuple[int, int] | None = None,
                max_variants: int = MAX_VARIANTS, feasible: bool = False) -> Plan | None:
@@ -896,16 +920,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
     sees inside its bank word. ``prefix`` pins the first offset bits instead (``fixed=``).
     ``feasible``: the caller has checked :func:`chain_dims_ok` already.
     """
-    lanes_by_side = []
-    for o in assignment:
-        if o.geometry is not None:
-            assert o.geometry is not None
-            lanes_by_side.append([c for c in o.geometry.rows if c])
-        else:
-            side = problem.sides[o.side]
-            packed = problem.model.packed(side.lane, o.vector_log2, o.side > 0)
-            lanes_by_side.append(f2.compose(side.lane,
-                                            problem.model.phase_lanes(o.vector_log2, packed)))
+    lanes_by_side = phase_lanes(assignment, problem)
     bases = problem.chain_bases
     if prefix is not None:
         ready = _prepare(prefix, assignment, problem, lanes_by_side, bases)

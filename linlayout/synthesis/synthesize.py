@@ -45,6 +45,7 @@ from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import memory_columns
 from ..hardware.model import BankModel, HardwareModel
 from ..layout import LinearLayout
+from .direct import direct_plan, unit_sides
 from .options import SideOption, matrix_instructions, paired_exponent, side_options
 from .plans import (
     MAX_VARIANTS,
@@ -327,6 +328,8 @@ def synthesize_transfer(
             raise LayoutError("fixed= pins the first offsets; it cannot be combined with "
                               "matrix instructions (their 16-byte rows fix the first offsets)")
         plan, bound = _pinned_plan(pinned, options, problem)
+    elif (direct := _direct(options, problem)) is not None:
+        plan, bound = direct
     else:
         start = problem.nodes_spent
         fallback = _Fallback(store, options, problem, prune=PRUNE)
@@ -343,6 +346,46 @@ def synthesize_transfer(
                           "and the sides' rows disagree (or the vectors cannot be aligned)")
     plan, bound = _expanded(plan, bound, groups)
     return _result(plan, bound, store, full_options, full_problem, ws, counted, tuple(notes))
+
+
+#: How many access assignments :func:`_direct` passes over (each one no layout can give)
+#: looking for the first one a layout can give, before it leaves the case to the search.
+DIRECT_SKIPS = 64
+
+
+def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
+            ) -> tuple[Plan, _Bound] | None:
+    """The plan and bound :func:`_search` would prove, from the direct construction
+    (:func:`~.direct.direct_plan`) alone — or None, and the search runs.
+
+    For two sides with unit-vector columns, the first assignment (cheapest ideal key first,
+    :func:`_assignments`) that :func:`~.plans.chain_dims_ok` admits gives the search's
+    bound: every cheaper one is proven impossible. When it is an ``ld/st.shared`` assignment
+    and the direct construction for it costs exactly its ideal key, that layout reaches the
+    bound, so it is optimal: the search would stop at the same key with the same bound (it
+    may build another layout of the same cost). Not used inside a lowered synthesis
+    (:func:`synthesize_lowered` costs the search's own layouts under Triton's lowering)."""
+    if len(problem.sides) != 2 or shared_counts() is not None:
+        return None
+    units = unit_sides(problem)
+    if units is None:
+        return None
+    weights, objective = problem.weights, problem.objective
+    infeasible = 0
+    for key, assignment in _assignments(options, weights, objective):
+        plain = all(o.geometry is None for o in assignment)
+        if not (units.chain_ok(assignment) if plain else chain_dims_ok(assignment, problem)):
+            infeasible += 1
+            if infeasible > DIRECT_SKIPS:
+                return None
+            continue
+        if not plain:
+            return None
+        plan = direct_plan(assignment, problem, units)
+        if plan is None or plan_key(plan, weights, objective) != key:
+            return None
+        return plan, _Bound(key, "per-side", assignment, infeasible=infeasible)
+    return None
 
 
 def _searched(options: Sequence[Sequence[SideOption]], problem: Problem, fallback: "_Fallback"

@@ -1,0 +1,221 @@
+"""The direct construction: one layout built on bit masks for the usual synthesis.
+
+Most transfers a compiler asks about have two sides (a store and a load) whose columns are
+unit vectors or zero — Triton's blocked, MMA and dot-operand layouts are permutations of
+tensor bits — and an ``ld/st.shared`` assignment that a layout can meet. For them every
+subspace the construction of :mod:`.plans` handles is spanned by tensor bits, so each step
+is a few mask operations (no echelon forms, no search over prefixes):
+
+1. **The vector prefix**: offset bits ``0 … kmin−1`` hold tensor bits in both sides' register
+   spans and in neither side's thread directions (kept in the store's register order);
+   offset bits ``kmin … K−1`` (the longer vector) the longer side's register bits outside its
+   threads — preferring the shorter side's phase lanes (they then fall in different banks of
+   its own accesses), then bits outside its register span (so it keeps the vector it was
+   assigned). For elements narrower than a bank word the within-word bits follow: lane
+   directions both sides share first, then any lane direction, then the lowest free bits.
+2. **The segment** (Lemma 9.5 of the Linear Layouts paper, arXiv 2505.23819, on unit
+   vectors): a phase of side ``s`` conflicts exactly in ``S ∩ span(Λ_s)`` (``S``: the
+   segment's tensor span, inside the bits left after the prefix; ``Λ_s``: the side's phase
+   lanes there), so ``S`` takes the bits in neither side's phase lanes first, then sums
+   ``a ^ b`` of one phase lane of each side that the other lacks (in neither span); Triton's
+   ``computeSegment`` (``lib/Tools/GenericSwizzling.cpp``) pairs bits the same way.
+3. **The banks**: the remaining bits (of each pair, the store's bit), one outside both
+   register spans first (the first bank bit decides whether a side vectorises wider than
+   assigned), then in ascending order.
+
+The layout is then counted exactly (:func:`~.plans.side_report`); the caller returns it only
+when it costs exactly the assignment's ideal key, the per-side lower bound — then it is
+optimal with the same proof the search gives, and the search is skipped. Otherwise (a
+segment needing conflicts, a side widening, any column not a unit vector) the caller falls
+back to the search of :mod:`.synthesize`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import reduce
+from operator import or_
+from typing import Any
+
+from .. import f2
+from .options import SideOption
+from .plans import Plan, Problem, side_report
+
+__all__ = ["UnitSides", "direct_plan", "unit_sides"]
+
+
+class UnitSides:
+    """Each side of a problem whose columns are all unit vectors or zero, as tensor-bit
+    masks (computed once per synthesis).
+
+    Attributes:
+        regs: each side's register bits; threads: its lane, warp and block bits; lanes: its
+            lane bits; elems_log2: ``rank(lane + register images)`` (bits of
+            ``regs | lanes``).
+    """
+
+    __slots__ = ("regs", "threads", "lanes", "elems_log2")
+
+    def __init__(self, problem: Problem) -> None:
+        self.regs = tuple(_mask(s.register) for s in problem.sides)
+        self.lanes = tuple(_mask(s.lane) for s in problem.sides)
+        self.threads = tuple(ln | _mask(s.warp) | _mask(s.block)
+                             for ln, s in zip(self.lanes, problem.sides))
+        self.elems_log2 = tuple((r | ln).bit_count() for r, ln in zip(self.regs, self.lanes))
+
+    def chain_ok(self, assignment: Sequence[SideOption]) -> bool:
+        """:func:`~.plans.chain_dims_ok` of an ``ld/st.shared`` assignment, on masks: for
+        every vector width ``k`` taken, the register bits every side with a vector of at
+        least ``k`` shares, less all those sides' thread bits, number at least ``k`` (spans
+        of unit vectors meet in the span of their common bits)."""
+        regs, threads = self.regs, self.threads
+        for o in assignment:
+            k = o.vector_log2
+            if not k:
+                continue
+            space, thr = -1, 0
+            for x in assignment:
+                if x.vector_log2 >= k:
+                    space &= regs[x.side]
+                    thr |= threads[x.side]
+            if (space & ~thr).bit_count() < k:
+                return False
+        return True
+
+
+def unit_sides(problem: Problem) -> UnitSides | None:
+    """The problem's :class:`UnitSides`, or None when some register, lane, warp or block
+    column is neither a unit vector nor zero."""
+    count = int.bit_count
+    for s in problem.sides:
+        for cols in (s.register, s.lane, s.warp, s.block):
+            # unit vectors and zeros only: as many set bits as nonzero columns
+            if sum(map(count, cols)) != len(cols) - cols.count(0):
+                return None
+    return UnitSides(problem)
+
+
+def _mask(columns: Sequence[int]) -> int:
+    """The OR of ``columns`` (the tensor bits they span, for unit vectors)."""
+    return reduce(or_, columns, 0)
+
+
+def _bits(mask: int) -> list[int]:
+    """The unit vectors of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def direct_plan(assignment: Sequence[SideOption], problem: Problem,
+                units: UnitSides) -> Plan | None:
+    """The layout of the direct construction (module docstring) for a two-side
+    ``ld/st.shared`` assignment, counted exactly; None when the construction does not apply
+    (a matrix option, other than two sides, too few register bits for a vector, or a segment
+    that cannot avoid both sides' phase lanes).
+
+    Args:
+        assignment: one ``ld/st.shared`` :class:`~.options.SideOption` per side, store first.
+        problem: the synthesis (:class:`~.plans.Problem`).
+        units: its sides as masks (:func:`unit_sides`: every column a unit vector or zero).
+
+    Returns:
+        A :class:`~.plans.Plan` with ``cols`` a basis of the ``d``-bit tensor space and each
+        side's exact report — which may miss the assignment's ideal key (the caller checks).
+
+    Source: Linear Layouts paper (arXiv 2505.23819) §5.4 and Lemma 9.5; Triton 3.9's
+    ``optimalSwizzlingLdSt`` (``lib/Tools/GenericSwizzling.cpp``) builds layouts of this kind.
+    """
+    if len(assignment) != 2 or any(o.geometry is not None for o in assignment):
+        return None
+    o0, o1 = assignment
+    sides, model, d = problem.sides, problem.model, problem.d
+    s0, s1 = sides[o0.side], sides[o1.side]
+    regs = (units.regs[o0.side], units.regs[o1.side])
+    threads = (units.threads[o0.side], units.threads[o1.side])
+    phase = (_phase_mask(o0, s0, model), _phase_mask(o1, s1, model))
+    k0, k1 = o0.vector_log2, o1.vector_log2
+    klo, top = min(k0, k1), max(k0, k1)
+    # step 1: the vector prefix
+    common = regs[0] & regs[1] & ~threads[0] & ~threads[1]
+    prefix: list[int] = []
+    used = 0
+    for c in s0.register:
+        if len(prefix) >= klo:
+            break
+        if c & common & ~used:
+            prefix.append(c)
+            used |= c
+    if len(prefix) < klo:
+        return None
+    if top > klo:
+        longer, shorter = (0, 1) if k0 > k1 else (1, 0)
+        own = (s0, s1)[longer].register
+        cands = [c for c in dict.fromkeys(own) if c & regs[longer] & ~threads[longer] & ~used]
+        # the shorter side's phase lanes first, then bits outside its register span
+        cands.sort(key=lambda c: (not c & phase[shorter], bool(c & regs[shorter])))
+        if len(cands) < top - klo:
+            return None
+        for c in cands[:top - klo]:
+            prefix.append(c)
+            used |= c
+    w = min(model.within_word_bits, d)
+    if len(prefix) < w:  # within-word bits: shared lanes, then any lane, then the lowest
+        shared = units.lanes[o0.side] & units.lanes[o1.side]
+        for c in _bits(shared) + list(s0.lane) + list(s1.lane) + _bits((1 << d) - 1):
+            if len(prefix) >= w:
+                break
+            if c and not c & used:
+                prefix.append(c)
+                used |= c
+    kp = len(prefix)
+    row = min(model.seg_lo, d)
+    nseg, nbank = d - row, row - kp
+    if nbank < 0:
+        return None
+    # step 2: the segment, avoiding both sides' phase lanes
+    rest = ((1 << d) - 1) & ~used
+    a, b = phase[0] & rest, phase[1] & rest
+    either = regs[0] | regs[1]
+    # free register bits first (in the segment they only separate instructions), high first
+    free = rest & ~(a | b)
+    units_seg = (_bits(free & either)[::-1] + _bits(free & ~either)[::-1])[:nseg]
+    paired: list[tuple[int, int]] = []
+    if len(units_seg) < nseg:
+        only_a, only_b = _bits(a & ~b), _bits(b & ~a)
+        need = nseg - len(units_seg)
+        if need > min(len(only_a), len(only_b)):
+            return None
+        paired = list(zip(only_a[:need], only_b[:need]))
+    # step 3: the banks — what the segment leaves (of a pair, the store's bit)
+    banks = _bits(rest & ~_mask(units_seg) & ~_mask([y for _, y in paired]))
+    if banks and banks[0] & either:
+        outside = next((c for c in banks if not c & either), None)
+        if outside is not None:
+            banks.remove(outside)
+            banks.insert(0, outside)
+    seg = sorted(units_seg + [x ^ y for x, y in paired])
+    cols = tuple(prefix + banks + seg)
+    # the inverse: a unit column at offset bit i takes its tensor bit to 2^i; of a pair
+    # x ^ y in the segment (x a bank bit), y goes to both offset bits
+    at = {c: 1 << i for i, c in enumerate(cols) if not c & (c - 1)}
+    for x, y in paired:
+        at[y] = at[x] | (1 << cols.index(x ^ y))
+    inv = [at[1 << t] for t in range(d)]
+    reports = tuple(side_report(cols, inv, sides[o.side], problem.regs[o.side], model, d,
+                                False, o.side > 0, units.elems_log2[o.side])
+                    for o in assignment)
+    return Plan(cols, reports, tuple(assignment), True)
+
+
+def _phase_mask(option: SideOption, side: Any, model: Any) -> int:
+    """The tensor bits of the side's lanes in one phase of its ``ld/st.shared`` access
+    (:func:`~.plans.phase_lanes`, as a mask)."""
+    packed = model.packed(side.lane, option.vector_log2, option.side > 0)
+    _, lane_ids, p = model.phase_info(option.vector_log2, packed)
+    if p is not None:
+        return _mask(side.lane[:p])
+    return _mask(f2.compose(side.lane, lane_ids))
