@@ -46,22 +46,20 @@ __all__ = ["UnitSides", "direct_plan", "unit_sides"]
 
 class UnitSides:
     """Each side of a problem whose columns are all unit vectors or zero, as tensor-bit
-    masks (computed once per synthesis).
+    masks (built by :func:`unit_sides`, once per synthesis).
 
     Attributes:
-        regs: each side's register bits; threads: its lane, warp and block bits; lanes: its
-            lane bits; elems_log2: ``rank(lane + register images)`` (bits of
-            ``regs | lanes``).
+        regs: each side's register bits; lanes: its lane bits; threads: its lane, warp and
+            block bits; elems_log2: ``rank(lane + register images)`` (the bits of
+            ``regs | lanes``, derived).
     """
 
     __slots__ = ("regs", "threads", "lanes", "elems_log2")
 
-    def __init__(self, problem: Problem) -> None:
-        self.regs = tuple(_mask(s.register) for s in problem.sides)
-        self.lanes = tuple(_mask(s.lane) for s in problem.sides)
-        self.threads = tuple(ln | _mask(s.warp) | _mask(s.block)
-                             for ln, s in zip(self.lanes, problem.sides))
-        self.elems_log2 = tuple((r | ln).bit_count() for r, ln in zip(self.regs, self.lanes))
+    def __init__(self, regs: tuple[int, ...], lanes: tuple[int, ...],
+                 threads: tuple[int, ...]) -> None:
+        self.regs, self.lanes, self.threads = regs, lanes, threads
+        self.elems_log2 = tuple(map(int.bit_count, map(or_, regs, lanes)))
 
     def chain_ok(self, assignment: Sequence[SideOption]) -> bool:
         """:func:`~.plans.chain_dims_ok` of an ``ld/st.shared`` assignment, on masks: for
@@ -87,12 +85,20 @@ def unit_sides(problem: Problem) -> UnitSides | None:
     """The problem's :class:`UnitSides`, or None when some register, lane, warp or block
     column is neither a unit vector nor zero."""
     count = int.bit_count
+    regs, lanes, threads = [], [], []
     for s in problem.sides:
-        for cols in (s.register, s.lane, s.warp, s.block):
-            # unit vectors and zeros only: as many set bits as nonzero columns
-            if sum(map(count, cols)) != len(cols) - cols.count(0):
-                return None
-    return UnitSides(problem)
+        cols = s.register + s.lane + s.warp + s.block
+        # unit vectors and zeros only: as many set bits as nonzero columns
+        if sum(map(count, cols)) != len(cols) - cols.count(0):
+            return None
+        regs.append(reduce(or_, s.register, 0))
+        lane = reduce(or_, s.lane, 0)
+        lanes.append(lane)
+        threads.append(reduce(or_, s.warp + s.block, lane))
+    return UnitSides(tuple(regs), tuple(lanes), tuple(threads))
+
+#: The unit vectors ``2^i`` (tensor bits and offset bits alike).
+_UNITS = tuple(1 << i for i in range(64))
 
 
 def _mask(columns: Sequence[int]) -> int:
@@ -102,20 +108,16 @@ def _mask(columns: Sequence[int]) -> int:
 
 def _bits(mask: int) -> list[int]:
     """The unit vectors of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
+    return list(filter(mask.__and__, _UNITS[:mask.bit_length()]))
 
 
 def direct_plan(assignment: Sequence[SideOption], problem: Problem,
                 units: UnitSides) -> Plan | None:
     """The layout of the direct construction (module docstring) for a two-side
     ``ld/st.shared`` assignment, counted exactly; None when the construction does not apply
-    (a matrix option, other than two sides, too few register bits for a vector, or a segment
-    that cannot avoid both sides' phase lanes).
+    (a matrix option, other than two sides, more than 64 tensor bits, phases that are not
+    sets of lane bits, too few register bits for a vector, or a segment that cannot avoid
+    both sides' phase lanes).
 
     Args:
         assignment: one ``ld/st.shared`` :class:`~.options.SideOption` per side, store first.
@@ -129,14 +131,18 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     Source: Linear Layouts paper (arXiv 2505.23819) §5.4 and Lemma 9.5; Triton 3.9's
     ``optimalSwizzlingLdSt`` (``lib/Tools/GenericSwizzling.cpp``) builds layouts of this kind.
     """
-    if len(assignment) != 2 or any(o.geometry is not None for o in assignment):
+    sides, model, d = problem.sides, problem.model, problem.d
+    if len(assignment) != 2 or d > len(_UNITS) or \
+            any(o.geometry is not None for o in assignment):
         return None
     o0, o1 = assignment
-    sides, model, d = problem.sides, problem.model, problem.d
     s0, s1 = sides[o0.side], sides[o1.side]
     regs = (units.regs[o0.side], units.regs[o1.side])
     threads = (units.threads[o0.side], units.threads[o1.side])
-    phase = (_phase_mask(o0, s0, model), _phase_mask(o1, s1, model))
+    p0, p1 = _phase_mask(o0, s0, model), _phase_mask(o1, s1, model)
+    if p0 is None or p1 is None:
+        return None
+    phase = (p0, p1)
     k0, k1 = o0.vector_log2, o1.vector_log2
     klo, top = min(k0, k1), max(k0, k1)
     # step 1: the vector prefix
@@ -201,21 +207,26 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     cols = tuple(prefix + banks + seg)
     # the inverse: a unit column at offset bit i takes its tensor bit to 2^i; of a pair
     # x ^ y in the segment (x a bank bit), y goes to both offset bits
-    at = {c: 1 << i for i, c in enumerate(cols) if not c & (c - 1)}
+    at = dict(zip(cols, _UNITS))  # (a pair's entry is never looked up)
     for x, y in paired:
-        at[y] = at[x] | (1 << cols.index(x ^ y))
-    inv = [at[1 << t] for t in range(d)]
+        at[y] = at[x] | at[x ^ y]
+    inv = list(map(at.__getitem__, _UNITS[:d]))
     reports = tuple(side_report(cols, inv, sides[o.side], problem.regs[o.side], model, d,
                                 False, o.side > 0, units.elems_log2[o.side])
                     for o in assignment)
     return Plan(cols, reports, tuple(assignment), True)
 
 
-def _phase_mask(option: SideOption, side: Any, model: Any) -> int:
+def _phase_mask(option: SideOption, side: Any, model: Any) -> int | None:
     """The tensor bits of the side's lanes in one phase of its ``ld/st.shared`` access
-    (:func:`~.plans.phase_lanes`, as a mask)."""
+    (:func:`~.plans.phase_lanes`, as a mask); None when a phase's lanes are not a set of
+    lane bits (a hardware whose phases group lanes otherwise, e.g. AMD's: their tensor
+    columns may be sums, which a mask does not describe)."""
     packed = model.packed(side.lane, option.vector_log2, option.side > 0)
     _, lane_ids, p = model.phase_info(option.vector_log2, packed)
     if p is not None:
         return _mask(side.lane[:p])
-    return _mask(f2.compose(side.lane, lane_ids))
+    cols = f2.compose(side.lane, lane_ids)
+    if sum(map(int.bit_count, cols)) != len(cols) - cols.count(0):
+        return None
+    return _mask(cols)

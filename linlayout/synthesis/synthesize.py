@@ -372,7 +372,7 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
         return None
     weights, objective = problem.weights, problem.objective
     infeasible = 0
-    for key, assignment in _assignments(options, weights, objective):
+    for key, assignment in _first_assignments(options, weights, objective):
         plain = all(o.geometry is None for o in assignment)
         if not (units.chain_ok(assignment) if plain else chain_dims_ok(assignment, problem)):
             infeasible += 1
@@ -386,6 +386,33 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
             return None
         return plan, _Bound(key, "per-side", assignment, infeasible=infeasible)
     return None
+
+
+def _first_assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
+                       objective: Objective
+                       ) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
+    """:func:`_assignments`, its first one found without sorting: each side's first option
+    of least weighted key (the stable sort puts it first) — usually the only one asked for."""
+    first = []
+    a = b = 0
+    waves_first = objective.key(1, 0) == (1, 0)  # the key's order (Objective.key)
+    for opts, wt in zip(options, weights):
+        best = best_key = None
+        for o in opts:
+            n = o.instructions_per_warp
+            w = n * o.phases << o.bound_exponent
+            k = (wt * w, wt * n) if waves_first else (wt * n, wt * w)
+            if best_key is None or k < best_key:
+                best, best_key = o, k
+        if best_key is None:
+            return
+        first.append(best)
+        a += best_key[0]
+        b += best_key[1]
+    yield (a, b), tuple(first)
+    rest = _assignments(options, weights, objective)
+    next(rest)
+    yield from rest
 
 
 def _searched(options: Sequence[Sequence[SideOption]], problem: Problem, fallback: "_Fallback"
