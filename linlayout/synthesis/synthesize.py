@@ -527,10 +527,20 @@ def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
              node_limit: int) -> Problem:
     """The fixed part of one synthesis (:class:`~.plans.Problem`)."""
     store, sides = transfer.store, transfer.sides
-    return Problem(sides=sides, regs=tuple(f2.echelon(s.register) for s in sides),
+    return Problem(sides=sides, regs=tuple(map(_register_basis, sides)),
                    model=transfer.model, d=store.total_out_bits,
                    dim_bits=tuple(bits for _, bits in store.out_dims_log2),
                    weights=weights, objective=objective, node_limit=node_limit)
+
+
+def _register_basis(side: Any) -> tuple[int, ...]:
+    """:func:`~linlayout.f2.echelon` of a side's register images: for unit vectors and zeros
+    (most of Triton's layouts) the distinct nonzero ones, largest first — which is what
+    ``echelon`` returns for them — without an elimination."""
+    cols = side.register
+    if sum(map(int.bit_count, cols)) == len(cols) - cols.count(0):
+        return tuple(sorted(set(cols).difference((0,)), reverse=True))
+    return f2.echelon(cols)
 
 
 def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
