@@ -18,12 +18,14 @@ The search (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, general
   (:mod:`.plans`: a vector chain, an aligned complement, a Lemma 9.5 segment, banks) and
   counted exactly; the search stops when nothing left can beat the best plan;
 * the result is ``optimal`` when it costs exactly the bound — a certificate that needs no
-  search. Otherwise simple alternatives (row-major in every dimension order, every TMA mode)
+  search. For two sides with unit-vector columns (most of Triton's layouts) the first
+  assignment's layout is built from bit masks first (:mod:`.direct`); when it costs exactly
+  that bound it is the answer and the search does not run. Otherwise simple alternatives (row-major in every dimension order, every TMA mode)
   are counted too, the cheapest layout wins, and the report gives the gap to the bound.
 
 Stages of :func:`synthesize_transfer` (:func:`synthesize_swizzle` builds its
 :class:`~.transfer.Transfer` and :class:`~.transfer.Objective`): :func:`_options`, then
-:func:`_fixed_tma`, :func:`_pinned_plan` or :func:`_search`, then :func:`_alternatives` (only
+:func:`_fixed_tma`, :func:`_pinned_plan`, :func:`_direct` or :func:`_search`, then :func:`_alternatives` (only
 when the bound was missed) and :func:`_result`.
 """
 
