@@ -390,28 +390,33 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
     return None
 
 
+def _waves_key(o: SideOption) -> tuple[int, int]:
+    """An option's key under the wavefronts objective (a sort key)."""
+    return o.wavefronts_bound, o.instructions_per_warp
+
+
+def _instrs_key(o: SideOption) -> tuple[int, int]:
+    """An option's key under the instructions objective (a sort key)."""
+    return o.instructions_per_warp, o.wavefronts_bound
+
+
 def _first_assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
                        objective: Objective
                        ) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
     """:func:`_assignments`, its first one found without sorting: each side's first option
     of least weighted key (the stable sort puts it first) — usually the only one asked for."""
     first = []
-    a = b = 0
-    waves_first = objective.key(1, 0) == (1, 0)  # the key's order (Objective.key)
+    waves = instrs = 0
+    order = _waves_key if objective.key(1, 0) == (1, 0) else _instrs_key
     for opts, wt in zip(options, weights):
-        best = best_key = None
-        for o in opts:
-            n = o.instructions_per_warp
-            w = n * o.phases << o.bound_exponent
-            k = (wt * w, wt * n) if waves_first else (wt * n, wt * w)
-            if best_key is None or k < best_key:
-                best, best_key = o, k
-        if best_key is None:
+        if not opts:
             return
+        # a positive weight scales every key alike; weight 0 ties them all (the first wins)
+        best = min(opts, key=order) if wt else opts[0]
         first.append(best)
-        a += best_key[0]
-        b += best_key[1]
-    yield (a, b), tuple(first)
+        waves += wt * best.wavefronts_bound
+        instrs += wt * best.instructions_per_warp
+    yield objective.key(waves, instrs), tuple(first)
     rest = _assignments(options, weights, objective)
     next(rest)
     yield from rest
