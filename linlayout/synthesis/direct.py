@@ -39,7 +39,7 @@ from typing import Any
 
 from .. import f2
 from .options import SideOption
-from .plans import Plan, Problem, side_report
+from .plans import Plan, Problem, segment_choice, side_report
 
 __all__ = ["UnitSides", "direct_plan", "unit_sides"]
 
@@ -132,46 +132,50 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     ``optimalSwizzlingLdSt`` (``lib/Tools/GenericSwizzling.cpp``) builds layouts of this kind.
     """
     sides, model, d = problem.sides, problem.model, problem.d
-    if len(assignment) != 2 or d > len(_UNITS) or \
+    if len(assignment) < 2 or d > len(_UNITS) or \
             any(o.geometry is not None for o in assignment):
         return None
-    o0, o1 = assignment
-    s0, s1 = sides[o0.side], sides[o1.side]
-    regs = (units.regs[o0.side], units.regs[o1.side])
-    threads = (units.threads[o0.side], units.threads[o1.side])
-    p0, p1 = _phase_mask(o0, s0, model), _phase_mask(o1, s1, model)
-    if p0 is None or p1 is None:
-        return None
-    phase = (p0, p1)
-    k0, k1 = o0.vector_log2, o1.vector_log2
-    klo, top = min(k0, k1), max(k0, k1)
-    # step 1: the vector prefix
-    common = regs[0] & regs[1] & ~threads[0] & ~threads[1]
+    phase = []
+    for o in assignment:
+        m = _phase_mask(o, sides[o.side], model)
+        if m is None:
+            return None
+        phase.append(m)
+    regs = [units.regs[o.side] for o in assignment]
+    threads = [units.threads[o.side] for o in assignment]
+    ks = [o.vector_log2 for o in assignment]
+    # step 1: the vector prefix, level by level (the sides whose vector reaches it share it)
     prefix: list[int] = []
     used = 0
-    for c in s0.register:
-        if len(prefix) >= klo:
-            break
-        if c & common & ~used:
-            prefix.append(c)
-            used |= c
-    if len(prefix) < klo:
-        return None
-    if top > klo:
-        longer, shorter = (0, 1) if k0 > k1 else (1, 0)
-        own = (s0, s1)[longer].register
-        cands = [c for c in dict.fromkeys(own) if c & regs[longer] & ~threads[longer] & ~used]
-        # the shorter side's phase lanes first, then bits outside its register span
-        cands.sort(key=lambda c: (not c & phase[shorter], bool(c & regs[shorter])))
-        if len(cands) < top - klo:
+    for k in sorted(set(ks)):
+        if k <= len(prefix):
+            continue
+        members = [i for i, ki in enumerate(ks) if ki >= k]
+        shorter = [i for i, ki in enumerate(ks) if ki < k]
+        space = ~used
+        for i in members:
+            space &= regs[i] & ~threads[i]
+        # in the first member's register order; a shorter side's phase lanes first (they
+        # fall in its banks), then bits outside its register span (it keeps its vector)
+        cands = list(filter(space.__and__,
+                            dict.fromkeys(sides[assignment[members[0]].side].register)))
+        if shorter:
+            cands.sort(key=lambda c: (sum(not c & phase[i] for i in shorter),
+                                      sum(bool(c & regs[i]) for i in shorter)))
+        take = cands[:k - len(prefix)]
+        if len(take) < k - len(prefix):
             return None
-        for c in cands[:top - klo]:
-            prefix.append(c)
-            used |= c
+        prefix += take
+        used |= reduce(or_, take, 0)
     w = min(model.within_word_bits, d)
     if len(prefix) < w:  # within-word bits: shared lanes, then any lane, then the lowest
-        shared = units.lanes[o0.side] & units.lanes[o1.side]
-        for c in _bits(shared) + list(s0.lane) + list(s1.lane) + _bits((1 << d) - 1):
+        shared = -1
+        for o in assignment:
+            shared &= units.lanes[o.side]
+        order = _bits(shared)
+        for o in assignment:
+            order += sides[o.side].lane
+        for c in order + _bits((1 << d) - 1):
             if len(prefix) >= w:
                 break
             if c and not c & used:
@@ -182,15 +186,17 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     nseg, nbank = d - row, row - kp
     if nbank < 0:
         return None
-    # step 2: the segment, avoiding both sides' phase lanes
+    # step 2: the segment, avoiding every side's phase lanes
     rest = ((1 << d) - 1) & ~used
-    a, b = phase[0] & rest, phase[1] & rest
-    either = regs[0] | regs[1]
+    either = reduce(or_, regs, 0)
     # free register bits first (in the segment they only separate instructions), high first
-    free = rest & ~(a | b)
+    free = rest & ~reduce(or_, phase, 0)
     units_seg = (_bits(free & either)[::-1] + _bits(free & ~either)[::-1])[:nseg]
     paired: list[tuple[int, int]] = []
+    if len(units_seg) < nseg and len(assignment) > 2:
+        return _searched_segment(assignment, problem, units, prefix, rest, phase, nseg)
     if len(units_seg) < nseg:
+        a, b = phase[0] & rest, phase[1] & rest
         only_a, only_b = _bits(a & ~b), _bits(b & ~a)
         need = nseg - len(units_seg)
         if need > min(len(only_a), len(only_b)):
@@ -215,6 +221,37 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
                                 False, o.side > 0, units.elems_log2[o.side])
                     for o in assignment)
     return Plan(cols, reports, tuple(assignment), True)
+
+
+def _searched_segment(assignment: Sequence[SideOption], problem: Problem, units: UnitSides,
+                      prefix: list[int], rest: int, phase: Sequence[int], nseg: int
+                      ) -> Plan | None:
+    """Steps 2–3 for three or more sides whose segment cannot avoid every phase lane with
+    free bits alone: the exact segment search (:func:`~.plans.segment_choice`, charged to the
+    problem's node budget) over the bits left after the prefix, then the banks (outside the
+    register spans first, then the lowest bits) and the exact count. ``proven``: whether the
+    segment search finished."""
+    sides, model, d = problem.sides, problem.model, problem.d
+    free = _bits(rest)  # the complement's coordinates: coordinate j is tensor bit free[j]
+    m = len(free)
+    xs = tuple(tuple(1 << j for j, c in enumerate(free) if c & ph) for ph in phase)
+    costs = tuple(wt * o.instructions_per_warp * o.phases
+                  for o, wt in zip(assignment, problem.weights))
+    choice = segment_choice(xs, m, nseg, max(0, problem.node_limit - problem.nodes_spent),
+                            costs)
+    problem.nodes_spent += choice.nodes
+    seg = sorted(f2.echelon(f2.compose(free, list(choice.sum_witness))))
+    either = reduce(or_, [units.regs[o.side] for o in assignment], 0)
+    candidates = [c for c in free if not c & either] + [c for c in free if c & either]
+    banks = f2.extend_basis(seg, candidates, limit=m - len(seg))
+    cols = tuple(prefix + banks + seg)
+    if len(cols) != d:
+        return None
+    inv = f2.inverse(list(cols), d)
+    reports = tuple(side_report(cols, inv, sides[o.side], problem.regs[o.side], model, d,
+                                False, o.side > 0, units.elems_log2[o.side])
+                    for o in assignment)
+    return Plan(cols, reports, tuple(assignment), choice.proven)
 
 
 def _phase_mask(option: SideOption, side: Any, model: Any) -> int | None:

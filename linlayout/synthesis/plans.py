@@ -56,6 +56,7 @@ __all__ = [
     "chain_dims_ok",
     "prefixes",
     "chain_ok",
+    "segment_choice",
     "matrix_report",
     "phase_lanes",
     "side_report",
@@ -1156,7 +1157,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     else:
         costs = tuple(wt * o.instructions_per_warp * o.phases
                       for o, wt in zip(assignment, weights))
-        choice = _segment(tuple(map(tuple, xs)), m, nseg,
+        choice = segment_choice(tuple(map(tuple, xs)), m, nseg,
                           max(0, node_limit - problem.nodes_spent), costs)
         problem.nodes_spent += choice.nodes
         seq = list(choice.sum_witness)
@@ -1191,12 +1192,14 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
 
 
 @memoize(1024)
-def _segment(xs: tuple[tuple[int, ...], ...], nbits: int, nseg: int, node_limit: int,
-             weights: tuple[int, ...]) -> SegmentChoice:
-    """:func:`~.segments.best_segment` of a construction's sides, cached on its inputs (the
-    prefix variants and assignments of one search often pose the same segment problem: on
-    the slowest three-load tiles about half of them; the nodes a cached answer took are
-    charged again by the caller)."""
+def segment_choice(xs: tuple[tuple[int, ...], ...], nbits: int, nseg: int, node_limit: int,
+                   weights: tuple[int, ...]) -> SegmentChoice:
+    """:func:`~.segments.best_segment` of a construction's sides (``xs``: each side's ``X``
+    in the complement's coordinates, ``nbits`` of them; ``weights``: each side's
+    instructions × phases × weight), cached on its inputs (the prefix variants and
+    assignments of one search often pose the same segment problem: on the slowest
+    three-load tiles about half of them; the nodes a cached answer took are charged again by
+    the caller)."""
     return best_segment(xs, [], nbits, nseg, node_limit=node_limit, weights=weights)
 
 

@@ -367,7 +367,7 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
     bound, so it is optimal: the search would stop at the same key with the same bound (it
     may build another layout of the same cost). Not used inside a lowered synthesis
     (:func:`synthesize_lowered` costs the search's own layouts under Triton's lowering)."""
-    if len(problem.sides) != 2 or shared_counts() is not None:
+    if len(problem.sides) < 2 or shared_counts() is not None:
         return None
     units = unit_sides(problem)
     if units is None:
@@ -383,8 +383,10 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
             continue
         if not plain:
             return None
+        spent = problem.nodes_spent
         plan = direct_plan(assignment, problem, units)
         if plan is None or plan_key(plan, weights, objective) != key:
+            problem.nodes_spent = spent  # the search gets the whole budget, as without it
             return None
         return plan, _Bound(key, "per-side", assignment, infeasible=infeasible)
     return None
