@@ -1,33 +1,36 @@
 """The direct construction: one layout built on bit masks for the usual synthesis.
 
-Most transfers a compiler asks about have two sides (a store and a load) whose columns are
+Most transfers a compiler asks about have sides (a store and its loads) whose columns are
 unit vectors or zero — Triton's blocked, MMA and dot-operand layouts are permutations of
 tensor bits — and an ``ld/st.shared`` assignment that a layout can meet. For them every
 subspace the construction of :mod:`.plans` handles is spanned by tensor bits, so each step
 is a few mask operations (no echelon forms, no search over prefixes):
 
-1. **The vector prefix**: offset bits ``0 … kmin−1`` hold tensor bits in both sides' register
-   spans and in neither side's thread directions (kept in the store's register order);
-   offset bits ``kmin … K−1`` (the longer vector) the longer side's register bits outside its
-   threads — preferring the shorter side's phase lanes (they then fall in different banks of
-   its own accesses), then bits outside its register span (so it keeps the vector it was
-   assigned). For elements narrower than a bank word the within-word bits follow: lane
-   directions both sides share first, then any lane direction, then the lowest free bits.
+1. **The vector prefix**, level by level (each distinct vector width of the assignment): the
+   offset bits up to a width hold tensor bits in the register spans of every side whose
+   vector reaches it and in none of those sides' thread directions, in the first such side's
+   register order — the shorter sides' phase lanes first (they then fall in different banks
+   of those sides' accesses), then bits outside the shorter sides' register spans (so they
+   keep the vectors they were assigned). For elements narrower than a bank word the
+   within-word bits follow: lane directions every side shares first, then any lane
+   direction, then the lowest free bits.
 2. **The segment** (Lemma 9.5 of the Linear Layouts paper, arXiv 2505.23819, on unit
    vectors): a phase of side ``s`` conflicts exactly in ``S ∩ span(Λ_s)`` (``S``: the
    segment's tensor span, inside the bits left after the prefix; ``Λ_s``: the side's phase
-   lanes there), so ``S`` takes the bits in neither side's phase lanes first, then sums
-   ``a ^ b`` of one phase lane of each side that the other lacks (in neither span); Triton's
-   ``computeSegment`` (``lib/Tools/GenericSwizzling.cpp``) pairs bits the same way.
-3. **The banks**: the remaining bits (of each pair, the store's bit), one outside both
-   register spans first (the first bank bit decides whether a side vectorises wider than
+   lanes there), so ``S`` takes the bits in no side's phase lanes first (register bits, then
+   the others, highest first); with two sides it then takes sums ``a ^ b`` of one phase lane
+   of each side that the other lacks (Triton's ``computeSegment``,
+   ``lib/Tools/GenericSwizzling.cpp``, pairs bits the same way); with more, the exact
+   segment search (:func:`~.plans.segment_choice`) over the bits left decides.
+3. **The banks**: the remaining bits (of each pair, the store's bit), one outside every
+   register span first (the first bank bit decides whether a side vectorises wider than
    assigned), then in ascending order.
 
 The layout is then counted exactly (:func:`~.plans.side_report`); the caller returns it only
 when it costs exactly the assignment's ideal key, the per-side lower bound — then it is
 optimal with the same proof the search gives, and the search is skipped. Otherwise (a
-segment needing conflicts, a side widening, any column not a unit vector) the caller falls
-back to the search of :mod:`.synthesize`.
+segment needing conflicts, a side widening, a column that is not a unit vector, phases that
+are not sets of lane bits) the caller falls back to the search of :mod:`.synthesize`.
 """
 
 from __future__ import annotations
@@ -113,11 +116,12 @@ def _bits(mask: int) -> list[int]:
 
 def direct_plan(assignment: Sequence[SideOption], problem: Problem,
                 units: UnitSides) -> Plan | None:
-    """The layout of the direct construction (module docstring) for a two-side
-    ``ld/st.shared`` assignment, counted exactly; None when the construction does not apply
-    (a matrix option, other than two sides, more than 64 tensor bits, phases that are not
-    sets of lane bits, too few register bits for a vector, or a segment that cannot avoid
-    both sides' phase lanes).
+    """The layout of the direct construction (module docstring) for an ``ld/st.shared``
+    assignment of two or more sides, counted exactly; None when the construction does not
+    apply (a matrix option, fewer than two sides, more than 64 tensor bits, phases that are
+    not sets of lane bits, too few register bits for a vector, or two sides whose segment
+    cannot avoid both sides' phase lanes). With three or more sides the exact segment search
+    may run: its nodes are charged to ``problem.nodes_spent``.
 
     Args:
         assignment: one ``ld/st.shared`` :class:`~.options.SideOption` per side, store first.

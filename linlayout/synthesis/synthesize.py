@@ -18,7 +18,7 @@ The search (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, general
   (:mod:`.plans`: a vector chain, an aligned complement, a Lemma 9.5 segment, banks) and
   counted exactly; the search stops when nothing left can beat the best plan;
 * the result is ``optimal`` when it costs exactly the bound — a certificate that needs no
-  search. For two sides with unit-vector columns (most of Triton's layouts) the first
+  search. For sides with unit-vector columns (most of Triton's layouts) the first
   assignment's layout is built from bit masks first (:mod:`.direct`); when it costs exactly
   that bound it is the answer and the search does not run. Otherwise simple alternatives (row-major in every dimension order, every TMA mode)
   are counted too, the cheapest layout wins, and the report gives the gap to the bound.
@@ -360,13 +360,15 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
     """The plan and bound :func:`_search` would prove, from the direct construction
     (:func:`~.direct.direct_plan`) alone — or None, and the search runs.
 
-    For two sides with unit-vector columns, the first assignment (cheapest ideal key first,
+    For sides with unit-vector columns, the first assignment (cheapest ideal key first,
     :func:`_assignments`) that :func:`~.plans.chain_dims_ok` admits gives the search's
     bound: every cheaper one is proven impossible. When it is an ``ld/st.shared`` assignment
     and the direct construction for it costs exactly its ideal key, that layout reaches the
     bound, so it is optimal: the search would stop at the same key with the same bound (it
-    may build another layout of the same cost). Not used inside a lowered synthesis
-    (:func:`synthesize_lowered` costs the search's own layouts under Triton's lowering)."""
+    may build another layout of the same cost). When it misses, the segment-search nodes it
+    spent are given back, so the search runs exactly as it would have. Not used inside a
+    lowered synthesis (:func:`synthesize_lowered` costs the search's own layouts under
+    Triton's lowering)."""
     if len(problem.sides) < 2 or shared_counts() is not None:
         return None
     units = unit_sides(problem)

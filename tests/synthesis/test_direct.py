@@ -3,8 +3,8 @@
 Its vector-chain test is the search's on every ``ld/st.shared`` assignment; its layouts are
 bijections counted exactly (each report is what ``bank_conflicts`` says); and a synthesis
 that returns it gives the result the search gives — the same costs, optimality and bound —
-on random Triton pairs and random unit-vector layouts, under every hardware preset, both
-objectives and uneven weights."""
+on random Triton pairs, tiles read by several loads and random unit-vector layouts, under
+every hardware preset, both objectives and uneven weights."""
 
 from __future__ import annotations
 
@@ -111,6 +111,35 @@ def test_direct_layouts_are_bijections_counted_exactly():
         assert built > 100
 
 
+def test_direct_layouts_of_tiles_are_bijections_counted_exactly():
+    """With three or four sides (the segment then from free bits or the exact segment
+    search): every direct layout is a basis, each report what bank_conflicts counts."""
+    built = 0
+    for store, loads, bits, hw, _ in _tile_cases()[:12]:
+        layouts = [store] + loads
+        problem = _problem(layouts, bits, hw)
+        units = unit_sides(problem)
+        opts = [side_options(i, s, problem.regs[i], problem.model, problem.d)
+                for i, s in enumerate(problem.sides)]
+        for assignment in list(itertools.product(*opts))[:40]:
+            if not units.chain_ok(assignment):
+                continue
+            plan = direct_plan(assignment, problem, units)
+            if plan is None:
+                continue
+            d = problem.d
+            assert f2.rank(plan.cols) == d == len(plan.cols)
+            memory = LinearLayout.from_columns(list(plan.cols), {"offset": 1 << d},
+                                               store.out_dims)
+            for i, (layout, rep) in enumerate(zip(layouts, plan.reports)):
+                want = bank_conflicts(layout, memory, element_bits=bits, hardware=hw,
+                                      instruction="ld.shared" if i else "st.shared")
+                assert (rep.wavefronts_per_warp, rep.instructions_per_warp) == \
+                    (want.wavefronts_per_warp, want.instructions_per_warp)
+            built += 1
+    assert built > 50
+
+
 def test_first_assignments_are_the_search_s_order():
     """_first_assignments finds the first assignment without sorting, then yields the rest
     of _assignments' order: the same sequence."""
@@ -145,6 +174,24 @@ def _cases():
     return out
 
 
+def _tile_cases():
+    """(store, loads, bits, hardware, kwargs): random Triton tiles read by two or three loads
+    (the exact segment search decides the direct construction's segment), with a tight
+    node budget on some."""
+    rng = random.Random(17)
+    out = []
+    while len(out) < 24:
+        store, load, bits, _ = triton_pair(rng)
+        loads = [load]
+        while len(loads) < 2 + len(out) % 2:
+            other = triton_pair(rng, element_bits=(bits,))[1]
+            if other.out_dims == store.out_dims:
+                loads.append(other)
+        kw = ({}, {"node_limit": 30}, {"weights": (1,) + (2,) * len(loads)})[len(out) % 3]
+        out.append((store, loads, bits, NVIDIA, kw))
+    return out
+
+
 def _result(store, load, bits, hw, kw):
     ll.clear_caches()
     try:
@@ -158,9 +205,10 @@ def _result(store, load, bits, hw, kw):
 
 def test_the_direct_result_is_the_search_s(monkeypatch):
     """With the direct construction and without it (the search alone), every result has the
-    same costs, optimality and bound (its method, sides and infeasible count too) — and the
+    same costs, optimality and bound (its method, sides and infeasible count too) — pairs
+    and tiles of three or four sides, a tight segment-search budget included — and the
     direct construction is taken on most of these inputs."""
-    cases = _cases()
+    cases = _cases() + _tile_cases()
     taken = [0]
     real = mod._direct
 
