@@ -150,6 +150,11 @@ def widest_vector_log2(memory_cols: Sequence[int], offset_bits: int,
     piv = register_basis
     k = 0
     limit = min(model.max_vector_log2, offset_bits, align_log2)
+    if sum(map(int.bit_count, piv)) == len(piv):  # unit vectors: the span is their bits
+        outside = ~reduce(or_, piv, 0)
+        while k < limit and not memory_cols[k] & outside:
+            k += 1
+        return k
     while k < limit and f2.reduce(memory_cols[k], piv) == 0:
         k += 1
     return k

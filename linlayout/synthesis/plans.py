@@ -56,7 +56,9 @@ __all__ = [
     "chain_dims_ok",
     "prefixes",
     "chain_ok",
+    "segment_choice",
     "matrix_report",
+    "phase_lanes",
     "side_report",
     "totals",
     "with_conflict_offsets",
@@ -122,13 +124,19 @@ class Problem:
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
-    simplicity: Callable[[int], int] = field(init=False, repr=False, compare=False)
+    _simplicity: Callable[[int], int] | None = field(default=None, init=False, repr=False,
+                                                     compare=False)
     _signature_id: int | None = field(default=None, init=False, repr=False, compare=False)
     _elems_log2: tuple[int, ...] | None = field(default=None, init=False, repr=False,
                                                 compare=False)
 
-    def __post_init__(self) -> None:
-        self.simplicity = simplicity_key(self.d, self.dim_bits)
+    @property
+    def simplicity(self) -> Callable[[int], int]:
+        """See the class docstring (derived on first use: a direct construction needs none)."""
+        got = self._simplicity
+        if got is None:
+            got = self._simplicity = simplicity_key(self.d, self.dim_bits)
+        return got
 
     @property
     def elems_log2(self) -> tuple[int, ...]:
@@ -881,6 +889,23 @@ MAX_VARIANTS = 4
 SCAN_PREFIXES = 32
 
 
+def phase_lanes(assignment: Sequence[SideOption], problem: Problem) -> list[list[int]]:
+    """Each side's phase lanes under its assigned access, as tensor columns: the lanes of
+    one phase of an ``ld/st.shared`` of the side's vector
+    (:meth:`~linlayout.hardware.model.BankModel.phase_lanes`, packed for a load where the
+    hardware packs it), or a matrix instruction's nonzero row directions."""
+    out = []
+    model, sides = problem.model, problem.sides
+    for o in assignment:
+        if o.geometry is not None:
+            out.append([c for c in o.geometry.rows if c])
+        else:
+            side = sides[o.side]
+            packed = model.packed(side.lane, o.vector_log2, o.side > 0)
+            out.append(f2.compose(side.lane, model.phase_lanes(o.vector_log2, packed)))
+    return out
+
+
 def build_plan(assignment: Sequence[SideOption], problem: Problem,
                prefix: list[int] | None = None, target: tuple[int, int] | None = None,
                max_variants: int = MAX_VARIANTS, feasible: bool = False) -> Plan | None:
@@ -896,16 +921,7 @@ def build_plan(assignment: Sequence[SideOption], problem: Problem,
     sees inside its bank word. ``prefix`` pins the first offset bits instead (``fixed=``).
     ``feasible``: the caller has checked :func:`chain_dims_ok` already.
     """
-    lanes_by_side = []
-    for o in assignment:
-        if o.geometry is not None:
-            assert o.geometry is not None
-            lanes_by_side.append([c for c in o.geometry.rows if c])
-        else:
-            side = problem.sides[o.side]
-            packed = problem.model.packed(side.lane, o.vector_log2, o.side > 0)
-            lanes_by_side.append(f2.compose(side.lane,
-                                            problem.model.phase_lanes(o.vector_log2, packed)))
+    lanes_by_side = phase_lanes(assignment, problem)
     bases = problem.chain_bases
     if prefix is not None:
         ready = _prepare(prefix, assignment, problem, lanes_by_side, bases)
@@ -1141,7 +1157,7 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
     else:
         costs = tuple(wt * o.instructions_per_warp * o.phases
                       for o, wt in zip(assignment, weights))
-        choice = _segment(tuple(map(tuple, xs)), m, nseg,
+        choice = segment_choice(tuple(map(tuple, xs)), m, nseg,
                           max(0, node_limit - problem.nodes_spent), costs)
         problem.nodes_spent += choice.nodes
         seq = list(choice.sum_witness)
@@ -1176,12 +1192,14 @@ def _build(ready: _Prepared, assignment: Sequence[SideOption], problem: Problem,
 
 
 @memoize(1024)
-def _segment(xs: tuple[tuple[int, ...], ...], nbits: int, nseg: int, node_limit: int,
-             weights: tuple[int, ...]) -> SegmentChoice:
-    """:func:`~.segments.best_segment` of a construction's sides, cached on its inputs (the
-    prefix variants and assignments of one search often pose the same segment problem: on
-    the slowest three-load tiles about half of them; the nodes a cached answer took are
-    charged again by the caller)."""
+def segment_choice(xs: tuple[tuple[int, ...], ...], nbits: int, nseg: int, node_limit: int,
+                   weights: tuple[int, ...]) -> SegmentChoice:
+    """:func:`~.segments.best_segment` of a construction's sides (``xs``: each side's ``X``
+    in the complement's coordinates, ``nbits`` of them; ``weights``: each side's
+    instructions × phases × weight), cached on its inputs (the prefix variants and
+    assignments of one search often pose the same segment problem: on the slowest
+    three-load tiles about half of them; the nodes a cached answer took are charged again by
+    the caller)."""
     return best_segment(xs, [], nbits, nseg, node_limit=node_limit, weights=weights)
 
 

@@ -18,12 +18,14 @@ The search (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, general
   (:mod:`.plans`: a vector chain, an aligned complement, a Lemma 9.5 segment, banks) and
   counted exactly; the search stops when nothing left can beat the best plan;
 * the result is ``optimal`` when it costs exactly the bound — a certificate that needs no
-  search. Otherwise simple alternatives (row-major in every dimension order, every TMA mode)
+  search. For sides with unit-vector columns (most of Triton's layouts) the first
+  assignment's layout is built from bit masks first (:mod:`.direct`); when it costs exactly
+  that bound it is the answer and the search does not run. Otherwise simple alternatives (row-major in every dimension order, every TMA mode)
   are counted too, the cheapest layout wins, and the report gives the gap to the bound.
 
 Stages of :func:`synthesize_transfer` (:func:`synthesize_swizzle` builds its
 :class:`~.transfer.Transfer` and :class:`~.transfer.Objective`): :func:`_options`, then
-:func:`_fixed_tma`, :func:`_pinned_plan` or :func:`_search`, then :func:`_alternatives` (only
+:func:`_fixed_tma`, :func:`_pinned_plan`, :func:`_direct` or :func:`_search`, then :func:`_alternatives` (only
 when the bound was missed) and :func:`_result`.
 """
 
@@ -45,6 +47,7 @@ from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import memory_columns
 from ..hardware.model import BankModel, HardwareModel
 from ..layout import LinearLayout
+from .direct import direct_plan, unit_sides
 from .options import SideOption, matrix_instructions, paired_exponent, side_options
 from .plans import (
     MAX_VARIANTS,
@@ -327,6 +330,8 @@ def synthesize_transfer(
             raise LayoutError("fixed= pins the first offsets; it cannot be combined with "
                               "matrix instructions (their 16-byte rows fix the first offsets)")
         plan, bound = _pinned_plan(pinned, options, problem)
+    elif (direct := _direct(options, problem)) is not None:
+        plan, bound = direct
     else:
         start = problem.nodes_spent
         fallback = _Fallback(store, options, problem, prune=PRUNE)
@@ -343,6 +348,82 @@ def synthesize_transfer(
                           "and the sides' rows disagree (or the vectors cannot be aligned)")
     plan, bound = _expanded(plan, bound, groups)
     return _result(plan, bound, store, full_options, full_problem, ws, counted, tuple(notes))
+
+
+#: How many access assignments :func:`_direct` passes over (each one no layout can give)
+#: looking for the first one a layout can give, before it leaves the case to the search.
+DIRECT_SKIPS = 64
+
+
+def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
+            ) -> tuple[Plan, _Bound] | None:
+    """The plan and bound :func:`_search` would prove, from the direct construction
+    (:func:`~.direct.direct_plan`) alone — or None, and the search runs.
+
+    For sides with unit-vector columns, the first assignment (cheapest ideal key first,
+    :func:`_assignments`) that :func:`~.plans.chain_dims_ok` admits gives the search's
+    bound: every cheaper one is proven impossible. When it is an ``ld/st.shared`` assignment
+    and the direct construction for it costs exactly its ideal key, that layout reaches the
+    bound, so it is optimal: the search would stop at the same key with the same bound (it
+    may build another layout of the same cost). When it misses, the segment-search nodes it
+    spent are given back, so the search runs exactly as it would have. Not used inside a
+    lowered synthesis (:func:`synthesize_lowered` costs the search's own layouts under
+    Triton's lowering)."""
+    if len(problem.sides) < 2 or shared_counts() is not None:
+        return None
+    units = unit_sides(problem)
+    if units is None:
+        return None
+    weights, objective = problem.weights, problem.objective
+    infeasible = 0
+    for key, assignment in _first_assignments(options, weights, objective):
+        plain = all(o.geometry is None for o in assignment)
+        if not (units.chain_ok(assignment) if plain else chain_dims_ok(assignment, problem)):
+            infeasible += 1
+            if infeasible > DIRECT_SKIPS:
+                return None
+            continue
+        if not plain:
+            return None
+        spent = problem.nodes_spent
+        plan = direct_plan(assignment, problem, units)
+        if plan is None or plan_key(plan, weights, objective) != key:
+            problem.nodes_spent = spent  # the search gets the whole budget, as without it
+            return None
+        return plan, _Bound(key, "per-side", assignment, infeasible=infeasible)
+    return None
+
+
+def _waves_key(o: SideOption) -> tuple[int, int]:
+    """An option's key under the wavefronts objective (a sort key)."""
+    return o.wavefronts_bound, o.instructions_per_warp
+
+
+def _instrs_key(o: SideOption) -> tuple[int, int]:
+    """An option's key under the instructions objective (a sort key)."""
+    return o.instructions_per_warp, o.wavefronts_bound
+
+
+def _first_assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
+                       objective: Objective
+                       ) -> Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]]:
+    """:func:`_assignments`, its first one found without sorting: each side's first option
+    of least weighted key (the stable sort puts it first) — usually the only one asked for."""
+    first = []
+    waves = instrs = 0
+    order = _waves_key if objective.key(1, 0) == (1, 0) else _instrs_key
+    for opts, wt in zip(options, weights):
+        if not opts:
+            return
+        # a positive weight scales every key alike; weight 0 ties them all (the first wins)
+        best = min(opts, key=order) if wt else opts[0]
+        first.append(best)
+        waves += wt * best.wavefronts_bound
+        instrs += wt * best.instructions_per_warp
+    yield objective.key(waves, instrs), tuple(first)
+    rest = _assignments(options, weights, objective)
+    next(rest)
+    yield from rest
 
 
 def _searched(options: Sequence[Sequence[SideOption]], problem: Problem, fallback: "_Fallback"
@@ -457,10 +538,20 @@ def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
              node_limit: int) -> Problem:
     """The fixed part of one synthesis (:class:`~.plans.Problem`)."""
     store, sides = transfer.store, transfer.sides
-    return Problem(sides=sides, regs=tuple(f2.echelon(s.register) for s in sides),
+    return Problem(sides=sides, regs=tuple(map(_register_basis, sides)),
                    model=transfer.model, d=store.total_out_bits,
                    dim_bits=tuple(bits for _, bits in store.out_dims_log2),
                    weights=weights, objective=objective, node_limit=node_limit)
+
+
+def _register_basis(side: Any) -> tuple[int, ...]:
+    """:func:`~linlayout.f2.echelon` of a side's register images: for unit vectors and zeros
+    (most of Triton's layouts) the distinct nonzero ones, largest first — which is what
+    ``echelon`` returns for them — without an elimination."""
+    cols = side.register
+    if sum(map(int.bit_count, cols)) == len(cols) - cols.count(0):
+        return tuple(sorted(set(cols).difference((0,)), reverse=True))
+    return f2.echelon(cols)
 
 
 def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
