@@ -158,10 +158,15 @@ def compose_unchecked(outer: Sequence[int], inner: Sequence[int],
     Raises:
         LayoutError: an inner column wider than ``width`` or a negative outer column.
     """
-    if inner and sum(map(int.bit_count, inner)) == len(inner) - inner.count(0):
-        # unit and zero columns (Triton's usual layouts): a lookup each, by bit length
+    if inner and not inner[0] & (inner[0] - 1):  # a unit or zero column first: try lookups
+        out = []
         try:
-            return list(map([0, *outer].__getitem__, map(int.bit_length, inner)))
+            for c in inner:  # unit and zero columns (Triton's usual layouts): a lookup each
+                if c & (c - 1):
+                    break
+                out.append(outer[c.bit_length() - 1] if c else 0)
+            else:
+                return out
         except IndexError:  # a bit beyond outer's columns: the general path ignores it
             pass
     elif not inner:
