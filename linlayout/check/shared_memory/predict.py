@@ -278,10 +278,11 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
 
 def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
                     target: Target, source_load: tuple[int, int] | None = None,
-                    packed_source: bool = False) -> Prediction:
+                    packed_source: bool = False, *, wide_source: bool = False) -> Prediction:
     """A ``convert_layout``: nothing, register instructions (``source_load``,
-    ``packed_source``: see :func:`~linlayout.lowering.convert_path`), or Triton's scratch
-    layout and its two sides.
+    ``packed_source``, ``wide_source``: see :func:`~linlayout.lowering.convert_path`), or
+    Triton's scratch layout and its two sides, with the byte permutes packing and unpacking
+    them (:func:`~linlayout.lowering.round_trip_pack.round_trip_permutes`).
 
     Raises:
         LayoutError: the layouts do not describe the same tensor; an argument of the wrong
@@ -291,7 +292,8 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     instance_of(target, Target, "target")
     if not needs_shared(src, dst):
-        return _in_registers(src, dst, element_bits, target, source_load, packed_source)
+        return _in_registers(src, dst, element_bits, target, source_load, packed_source,
+                             wide_source)
     plan = triton_scratch_layout(src, dst, element_bits,
                                  **target.scratch_options())
     lean_src = drop_broadcast_registers(src)
@@ -302,18 +304,18 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     packing = round_trip_permutes(
         lean_src, access_map(lean_src, to_offsets(plan.memory), element_bits),
         tuple(s.emitted for s in st), tuple(s.emitted for s in ld), element_bits, target,
-        source_load, packed_source)
+        source_load, packed_source, wide_source=wide_source)
     return Prediction(st + ld, note, plan, registers=packing)
 
 
 def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
                   target: Target, source_load: tuple[int, int] | None = None,
-                  packed_source: bool = False) -> Prediction:
+                  packed_source: bool = False, wide_source: bool = False) -> Prediction:
     """A convert that keeps each element in its warp: Triton's register or shuffle path with
     its register instructions (:func:`~linlayout.lowering.convert.convert_path`)."""
     try:
         path = convert_path(src, dst, element_bits, target, source_load,
-                            packed_source=packed_source)
+                            packed_source=packed_source, wide_source=wide_source)
     except LayoutError as exc:
         return Prediction((), f"stays within each warp: no shared memory; register "
                           f"instructions not predicted ({exc})", uses_shared=False)
