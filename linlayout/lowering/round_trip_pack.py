@@ -15,7 +15,8 @@ Triton):
 * NVIDIA, 16-bit elements: nothing (a ``<2 x i16>`` word is one ``mov.b32 {lo, hi}``) —
   unless the producer left each element in a 32-bit register (``wide_source``: the
   truncation of a ``shfl.sync`` or ``redux.sync`` result): then NVPTX builds each stored
-  32-bit word from the two registers with one ``prmt.b32`` (selector ``0x5410``).
+  32-bit word from the two registers with one ``prmt.b32`` (selector ``0x5410``), a
+  two-element vector included (stored as ``st.shared.b32``, not ``.v2.b16``).
 * NVIDIA, 8-bit elements, store: three ``prmt.b32`` per 32-bit word stored (two byte pairs
   and one join: NVPTX's ``BUILD_VECTOR`` of ``v4i8``), whenever a store moves 4 bytes or
   more (``st.shared.b32``/``.v2``/``.v4``, ``stmatrix``); a 2-byte ``st.shared.v2.b8`` packs
@@ -48,8 +49,6 @@ from .target import Target
 from .vectorise import AccessMap
 
 __all__ = ["round_trip_permutes"]
-
-_SUBWORD_STORE = re.compile(r"^st\.shared(?:::cta)?(?:\.v\d)?\.b(?:8|16)$")
 
 _WORD_LOAD = re.compile(r"^(?:ld\.shared(?:::cta)?(?:\.v(\d))?\.b32|"
                         r"ldmatrix\.sync\.aligned\.m8n8\.x(\d)(?:\.trans)?\.shared\.b16)$")
@@ -140,11 +139,8 @@ def _word(words: tuple[SourceWord, ...], base: int, columns: list[int], j: int) 
 
 def _words_stored(e: Emitted) -> int:
     """32-bit words per thread a store builds from registers (``st.shared.b32``/``.v2``/
-    ``.v4``, each register of a ``stmatrix``); a store of 16-bit elements apart
-    (``st.shared.b16``, ``st.shared.v2.b16``) builds none."""
-    if not e.per_thread or _SUBWORD_STORE.match(e.opcode):
-        return 0
-    return e.per_thread * e.bytes_per_lane // 4
+    ``.v4``, each register of a ``stmatrix``); a 2-byte store builds none."""
+    return (e.per_thread or 0) * e.bytes_per_lane // 4
 
 
 def _elems_per_vector(e: Emitted) -> int:

@@ -7,9 +7,10 @@ or reduction left them in 32-bit registers)."""
 
 from .gather import gather_shuffles, is_warp_local
 from .private import with_registers
-from .producers import load_sources, truncated_sources, wide_sources
+from .producers import load_sources, scalar_sources, truncated_sources, wide_sources
 from .reduce import reduce_shuffles
 from .scan import scan_shuffles
 
 __all__ = ["gather_shuffles", "is_warp_local", "load_sources", "reduce_shuffles",
-           "scan_shuffles", "truncated_sources", "wide_sources", "with_registers"]
+           "scalar_sources", "scan_shuffles", "truncated_sources", "wide_sources",
+           "with_registers"]

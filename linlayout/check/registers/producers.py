@@ -17,9 +17,9 @@ from ...lowering.target import Target
 from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
 from ...triton.ttgir import Access, TTGIRModule
 from .gather import gather_leaves_words
-from .reduce import reduce_leaves_words
+from .reduce import reduce_leaves_scalars, reduce_leaves_words
 
-__all__ = ["load_sources", "truncated_sources", "wide_sources"]
+__all__ = ["load_sources", "scalar_sources", "truncated_sources", "wide_sources"]
 
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
@@ -122,4 +122,37 @@ def wide_sources(accesses: Sequence[Access], target: Target) -> frozenset[str]:
             continue  # the op itself is reported as not analysed
         if wide:
             out.add(a.result)
+    return frozenset(out)
+
+
+def scalar_sources(accesses: Sequence[Access], target: Target) -> frozenset[str]:
+    """SSA names of the 16-bit results that an AMD ``tt.reduce`` over all 64 lanes leaves in
+    scalar registers (:func:`~.reduce.reduce_leaves_scalars`): a convert packs them for
+    nothing (``s_pack_ll_b32_b16``), as it does a float truncation's
+    (:func:`truncated_sources`; ``packed_source`` of :func:`linlayout.lowering.convert_path`).
+
+    Raises:
+        LayoutError: ``accesses`` not Access records or ``target`` not a Target.
+
+    Source: ``TargetInfo::warpReduce`` of the AMD backend, Triton 3.9, as LLVM's AMDGPU back
+    end selects it; measured on compiled kernels (``papers/triton_lowering/producer_probes.py``).
+    """
+    accesses = sequence_of(accesses, Access, "accesses")
+    instance_of(target, Target, "target")
+    out = set()
+    for a in accesses:
+        if a.op != "reduce" or not a.result or ":" in a.result or a.distributed is None \
+                or a.element_bits != 16 or len(a.operand_types) != 1:
+            continue
+        m = _AXIS.search(a.attrs)
+        if m is None:
+            continue
+        try:
+            result = a.destination.layout if a.destination is not None and \
+                a.destination.kind == "tensor" else None
+            if reduce_leaves_scalars(a.distributed.layout, result, int(m.group(1)),
+                                     a.element_bits, target):
+                out.add(a.result)
+        except LayoutError:
+            continue  # the op itself is reported as not analysed
     return frozenset(out)

@@ -33,8 +33,8 @@ from ...lowering.target import Target
 from ..shared_memory.reduce import inter_layout, reduce_steps, reduced_layout
 from ._args import bits_tuple, checked
 
-__all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "reduce_leaves_words", "reduce_rounds",
-           "reduce_shuffles", "redux_instructions"]
+__all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "reduce_leaves_scalars", "reduce_leaves_words",
+           "reduce_rounds", "reduce_shuffles", "redux_instructions"]
 
 #: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
 REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
@@ -267,8 +267,44 @@ def reduce_leaves_words(operand: LinearLayout, result: LinearLayout | None, axis
     if not masks or redux_instructions(combiner, element_bits, target, sum(masks),
                                        _broadcast_lanes(last)) is None:
         return False
+    return _kept_by_result(operand, result, axis, element_bits, target)
+
+
+def _kept_by_result(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                    element_bits: int, target: Target) -> bool:
+    """Whether the last round's registers are the reduce's results: no move to the result
+    layout follows it, or one that only renames registers."""
     steps = reduce_steps(operand, result, axis)
     if steps and steps[-1][0] == "result":
         _, src, dst = steps[-1]
         return convert_path(src, dst, element_bits, target).path in ("none", "registers")
     return True
+
+
+def reduce_leaves_scalars(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                          element_bits: int, target: Target) -> bool:
+    """Whether a one-operand ``tt.reduce`` on AMD leaves each 16-bit result in a scalar
+    register, so that a convert packs two results for nothing: its last round reduces all 64
+    lanes (``warpReduce``'s DPP sequence), which ends by reading the total out of lane 63
+    (``v_readlane_b32``: the value is the same in every lane), and LLVM packs two scalars
+    with ``s_pack_ll_b32_b16``, no ``v_perm_b32``. 8-bit results still pay (the byte
+    permutes stay in the IR before ``-O3``).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: ``TargetInfo::warpReduce`` (``third_party/amd/lib/TritonAMDGPUToLLVM/
+    TargetInfo.cpp``), Triton 3.9; measured on compiled gfx942/gfx950 reductions feeding
+    converts (``papers/triton_lowering/producer_probes.py``).
+    """
+    axis = checked(operand, axis, target)
+    (element_bits,) = bits_tuple((element_bits,))
+    if result is not None:
+        instance_of(result, LinearLayout, "result")
+    if element_bits != 16 or target.is_nvidia:
+        return False
+    k = _axis(operand, axis)
+    last = _round_layouts(operand, axis)[-1]
+    if len(_lane_masks(last, k)) != target.threads_per_warp.bit_length() - 1:
+        return False
+    return _kept_by_result(operand, result, axis, element_bits, target)

@@ -22,7 +22,7 @@ from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
-from ..registers import wide_sources, with_registers
+from ..registers import scalar_sources, wide_sources, with_registers
 from ..target import parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
@@ -242,7 +242,9 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     load already packed (AMD). ``packed_sources``: SSA names of float truncations to 16 bits
     (:func:`linlayout.check.registers.truncated_sources`), whose converts pack for free (AMD).
     A convert of a gather's or reduction's result that sits in 32-bit registers pays for
-    packing it (:func:`linlayout.check.registers.wide_sources`).
+    packing it (:func:`linlayout.check.registers.wide_sources`); one of an AMD reduction's
+    16-bit results held in scalar registers packs for free
+    (:func:`linlayout.check.registers.scalar_sources`).
 
     Raises:
         LayoutError: an unknown ``ttg.target`` (when ``target`` is not given).
@@ -252,6 +254,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     seen_tmem_alloc = False
     accesses = find_accesses(module)
     wide = wide_sources(accesses, target)
+    packed_sources = packed_sources | scalar_sources(accesses, target)
     for a in accesses:
         if async_vectors and a.op == "async_copy_global_to_local" and a.line in async_vectors:
             a = dataclasses.replace(a, max_vector_elems=async_vectors[a.line])
