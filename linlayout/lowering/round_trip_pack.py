@@ -140,7 +140,7 @@ def _word(words: tuple[SourceWord, ...], base: int, columns: list[int], j: int) 
 def _words_stored(e: Emitted) -> int:
     """32-bit words per thread a store builds from registers (``st.shared.b32``/``.v2``/
     ``.v4``, each register of a ``stmatrix``); a 2-byte store builds none."""
-    return (e.per_thread or 0) * e.bytes_per_lane // 4
+    return (e.per_thread or 0) * (e.bytes_per_lane // 4)
 
 
 def _elems_per_vector(e: Emitted) -> int:

@@ -60,3 +60,41 @@ def test_amd(spt, tpw, wpc, order, axis, target, want):
 def test_bad_axis():
     with pytest.raises(LayoutError, match="axis"):
         counts(blocked((32, 64), [1, 4], [4, 8], [1, 1], [1, 0]), 2, 32, "cuda:90")
+
+
+def _slice(shape, spt, tpw, wpc, order, axis):
+    keep = shape[1 - axis]
+    text = (f"tensor<{keep}xf32, #ttg.slice<{{dim = {axis}, parent = #ttg.blocked<{{"
+            f"sizePerThread = {spt}, threadsPerWarp = {tpw}, warpsPerCTA = {wpc}, "
+            f"order = {order}}}>}}>>")
+    return parse_type(text).layout
+
+
+@pytest.mark.parametrize("combiner,bits,target,want", [
+    ("arith.maxsi", 16, "cuda:80", True),    # redux.sync: the 32-bit result truncated
+    ("arith.addi", 8, "cuda:90", True),
+    ("arith.maxnumf", 16, "cuda:80", False),  # butterflies end in max.f16
+    ("arith.maxsi", 32, "cuda:80", False),   # not an 8/16-bit value
+    ("arith.maxsi", 16, "hip:gfx942", False),
+    (None, 16, "cuda:80", False),
+])
+def test_a_redux_round_leaves_32_bit_registers(combiner, bits, target, want):
+    from linlayout.check.registers.reduce import reduce_leaves_words
+
+    args = ((32, 32), [8, 1], [2, 16], [2, 1], [0, 1])
+    got = reduce_leaves_words(blocked(*args), _slice(*args, 1), 1, bits,
+                              Target.parse(target), combiner)
+    assert got is want
+
+
+def test_an_amd_reduction_over_the_whole_warp_leaves_16_bit_scalars():
+    from linlayout.check.registers.reduce import reduce_leaves_scalars
+
+    full = ((16, 64), [8, 1], [1, 64], [1, 1], [0, 1])
+    half = ((16, 64), [8, 1], [2, 32], [1, 1], [0, 1])
+    gfx = Target.parse("hip:gfx942")
+    assert reduce_leaves_scalars(blocked(*full), _slice(*full, 1), 1, 16, gfx)
+    assert not reduce_leaves_scalars(blocked(*full), _slice(*full, 1), 1, 8, gfx)
+    assert not reduce_leaves_scalars(blocked(*half), _slice(*half, 1), 1, 16, gfx)
+    assert not reduce_leaves_scalars(blocked(*full), _slice(*full, 1), 1, 16,
+                                     Target.parse("cuda:90"))
