@@ -3,7 +3,7 @@
 feeding a ``convert_layout``, the convert's register instructions compared with Triton's
 lowering.
 
-Run with Triton 3.9.0 installed (CPU only; about 10 s a probe)::
+Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles each)::
 
     python papers/triton_lowering/producer_probes.py                 # writes the fixture
     python papers/triton_lowering/producer_probes.py --check         # compile, compare with it
