@@ -34,7 +34,7 @@ from ..shared_memory.reduce import inter_layout, reduce_steps, reduced_layout
 from ._args import bits_tuple, checked
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "reduce_leaves_scalars", "reduce_leaves_words",
-           "reduce_rounds", "reduce_shuffles", "redux_instructions"]
+           "reduce_rounds", "reduce_shuffles", "redux_instructions", "redux_rounds"]
 
 #: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
 REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
@@ -255,19 +255,35 @@ def reduce_leaves_words(operand: LinearLayout, result: LinearLayout | None, axis
     Triton 3.9; measured on compiled reductions feeding converts
     (``papers/triton_lowering/producer_probes.py``).
     """
-    axis = checked(operand, axis, target)
-    (element_bits,) = bits_tuple((element_bits,))
     if result is not None:
         instance_of(result, LinearLayout, "result")
-    if element_bits not in (8, 16) or not target.is_nvidia:
-        return False
-    k = _axis(operand, axis)
-    last = _round_layouts(operand, axis)[-1]
-    masks = _lane_masks(last, k)
-    if not masks or redux_instructions(combiner, element_bits, target, sum(masks),
-                                       _broadcast_lanes(last)) is None:
+    rounds = redux_rounds(operand, axis, element_bits, target, combiner)
+    if not rounds[-1]:
         return False
     return _kept_by_result(operand, result, axis, element_bits, target)
+
+
+def redux_rounds(operand: LinearLayout, axis: int, element_bits: int, target: Target,
+                 combiner: str | None) -> list[bool]:
+    """Per in-warp round of a one-operand reduction (:func:`reduce_rounds`, in order),
+    whether it leaves its 8- or 16-bit partial results in 32-bit registers: a
+    ``redux.sync`` round (:func:`redux_instructions`) on NVIDIA. The ``convert_layout`` that
+    follows such a round (to ``getInterLayout`` or to the result layout) pays for packing
+    them (:func:`linlayout.lowering.convert_path`, ``wide_source``).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+    """
+    axis = checked(operand, axis, target)
+    (element_bits,) = bits_tuple((element_bits,))
+    k = _axis(operand, axis)
+    out = []
+    for layout in _round_layouts(operand, axis):
+        masks = _lane_masks(layout, k)
+        out.append(element_bits in (8, 16) and target.is_nvidia and bool(masks) and
+                   redux_instructions(combiner, element_bits, target, sum(masks),
+                                      _broadcast_lanes(layout)) is not None)
+    return out
 
 
 def _kept_by_result(operand: LinearLayout, result: LinearLayout | None, axis: int,

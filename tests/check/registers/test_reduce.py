@@ -98,3 +98,24 @@ def test_an_amd_reduction_over_the_whole_warp_leaves_16_bit_scalars():
     assert not reduce_leaves_scalars(blocked(*half), _slice(*half, 1), 1, 16, gfx)
     assert not reduce_leaves_scalars(blocked(*full), _slice(*full, 1), 1, 16,
                                      Target.parse("cuda:90"))
+
+
+def test_the_convert_after_a_redux_round_packs_32_bit_registers():
+    """i16 max over 32 lanes and two warps (sm_80): the redux.sync round's results move to
+    getInterLayout through shared memory in st.shared.v4.b32 words, each built with one
+    prmt.b32 (8 per thread in the compiled exploration kernel); f16 (butterflies) packs free."""
+    from linlayout.check.registers import with_registers
+    from linlayout.check.registers.reduce import redux_rounds
+    from linlayout.check.shared_memory import predict_private
+
+    args = ((16, 64), [8, 1], [1, 32], [1, 2], [0, 1])
+    operand, result, cuda = blocked(*args), _slice(*args, 1), Target.parse("cuda:80")
+    assert redux_rounds(operand, 1, 16, cuda, "arith.maxsi") == [True, False]
+    assert redux_rounds(operand, 1, 16, cuda, "arith.maxnumf") == [False, False]
+    pred = predict_private("reduce", operand, result, 16, cuda, 1)
+    got = with_registers(pred, "reduce", operand, result, 1, (16,), cuda, True,
+                         combiner="arith.maxsi")
+    assert {e.opcode: e.per_thread for e in got.registers}.get("prmt.b32") == 8
+    got = with_registers(pred, "reduce", operand, result, 1, (16,), cuda, False,
+                         combiner="arith.maxnumf")
+    assert "prmt.b32" not in {e.opcode for e in got.registers}
