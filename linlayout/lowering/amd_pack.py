@@ -10,9 +10,11 @@ bytes of two registers) and ``v_lshl_or_b32`` (a high half shifted onto a low ha
 bits are known zero), and spends nothing where the register is one the producer already
 holds. A source loaded from global memory arrives in 32-bit registers of consecutive
 addresses (LLVM merges the per-element loads of a contiguous run into one
-``global_load_dword*``); any other producer is taken to leave one element per register,
+``global_load_dword*``); a producer whose results are 32-bit shuffle results (a warp-local
+gather's ``ds_bpermute_b32`` and 32-bit selects: ``wide``) leaves one element per register
+with the upper bits unknown; any other producer is taken to leave one element per register,
 zero-extended. Counted per packed register (:func:`pack_permutes`, checked on
-``papers/triton_lowering/shuffle_probes.py``):
+``papers/triton_lowering/shuffle_probes.py`` and ``producer_probes.py``):
 
 * 16-bit pair: 0 when both halves are already one register, in order; else one
   ``v_perm_b32``;
@@ -20,9 +22,12 @@ zero-extended. Counted per packed register (:func:`pack_permutes`, checked on
   ``v_or_b32_sdwa`` picking each byte out of its register); one ``v_perm_b32`` when both
   bytes lie in one register;
 * four bytes: 0 when they are one register in order, or two 2-byte registers each in order
-  (``v_lshl_or_b32``); one ``v_perm_b32`` when they come from two registers; else one
-  ``v_perm_b32`` per 16-bit half not already in order in one register, and a
-  ``v_lshl_or_b32`` joining the halves.
+  (``v_lshl_or_b32``); one ``v_perm_b32`` when they come from two registers; 0 when each
+  is the low byte of its own register whose upper bits are unknown (a 32-bit shuffle
+  result: LLVM shifts and ors the bytes, ``v_lshlrev_b16`` and ``v_or_b32_sdwa`` with
+  ``BYTE_0``/``WORD_1`` operand selects, instead of the byte-provider ``v_perm_b32`` it
+  matches on zero-extended bytes); else one ``v_perm_b32`` per 16-bit half not already
+  in order in one register, and a ``v_lshl_or_b32`` joining the halves.
 
 Unpacking costs nothing at the convert (a store writes a high half with ``*_d16_hi``);
 where a consumer needs the elements apart, the instructions it spends are its own.
@@ -55,11 +60,15 @@ class SourceWord:
         word: identifies the 32-bit register (equal for elements in the same register).
         byte: the element's first byte in it.
         width_bytes: bytes of the register the producer filled (the rest known zero).
+        opaque: the register is a 32-bit value computed from the element (a shuffle's
+            result truncated): its bytes above the element are unknown, neither zero nor
+            loaded bytes LLVM can track (``width_bytes`` is then 4).
     """
 
     word: tuple
     byte: int
     width_bytes: int
+    opaque: bool = False
 
 
 def _register_columns(src: LinearLayout) -> list[int]:
@@ -67,7 +76,7 @@ def _register_columns(src: LinearLayout) -> list[int]:
 
 
 def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | None = None,
-                 contiguity_elems: int = 1) -> tuple[SourceWord, ...]:
+                 contiguity_elems: int = 1, *, wide: bool = False) -> tuple[SourceWord, ...]:
     """The register each non-broadcast source register (in order) arrives in.
 
     Args:
@@ -76,6 +85,8 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
         contiguous_dim: the out dim (index) along which the producer loaded consecutive
             addresses, or None when the producer is not a load from global memory.
         contiguity_elems: AxisInfo's contiguity of the load's pointer along that dim.
+        wide: (without ``contiguous_dim``) the producer leaves each element in a 32-bit
+            register whose upper bits are unknown (a 32-bit shuffle result truncated).
 
     Raises:
         LayoutError: ``src`` not a LinearLayout; ``contiguous_dim`` not one of its dims.
@@ -102,7 +113,8 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
     for i in range(1 << len(cols)):
         full = sum(1 << cols[b] for b in range(len(cols)) if i >> b & 1)
         if contiguous_dim is None:
-            out.append(SourceWord((i,), 0, elem_bytes))
+            out.append(SourceWord((i,), 0, 4, True) if wide else
+                       SourceWord((i,), 0, elem_bytes))
             continue
         coord = list(src.apply({"register": full}).values())
         x = coord[contiguous_dim]
@@ -141,6 +153,8 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
         return 0
     if len(words) <= 2:
         return 1
+    if len(words) == 4 and all(w.opaque for w in pack):
+        return 0  # low bytes of four 32-bit values: shifts and SDWA ors, no v_perm_b32
     return sum(0 if in_order(h, i == 0) else 1 for i, h in enumerate(halves))
 
 

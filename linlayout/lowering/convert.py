@@ -153,7 +153,8 @@ def _permlane_swap(low: WarpShuffleLowering) -> tuple[str, ...] | None:
 
 def shuffle_instructions(low: WarpShuffleLowering, target: Target,
                          words: tuple[SourceWord, ...] | None = None, *,
-                         packed_source: bool = False) -> tuple[Emitted, ...]:
+                         packed_source: bool = False,
+                         wide_source: bool = False) -> tuple[Emitted, ...]:
     """The register instructions of a shuffle lowering as ``Emitted`` records (count per
     thread after LLVM's clean-ups). NVIDIA: ``shfl.sync.bfly/idx.b32`` (two per 64-bit
     value), ``selp.b32``/``selp.b64`` (``selp.b16`` on 8/16-bit elements not packed into
@@ -166,7 +167,9 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
     the ``v_perm_b32`` that packing costs given where the source elements sit (``words``,
     :func:`.amd_pack.source_words`; None: one element per register) — none when
     ``packed_source``: the producer builds every packed register itself (a float truncation
-    to 16 bits, :func:`convert_path`).
+    to 16 bits, :func:`convert_path`). ``wide_source``: the producer left each 8/16-bit
+    element in a 32-bit register (:func:`convert_path`): on NVIDIA each register packing two
+    16-bit elements then costs one ``prmt.b32`` (on AMD ``words`` says it).
 
     Raises:
         LayoutError: ``target`` is not a Target.
@@ -198,6 +201,9 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
         add("shfl.sync.idx.b32", "shuffle", c.get("shuffle_idx", 0) * halves)
         add(_nvidia_select(low), "select", c.get("select", 0))
         add("prmt.b32", "permute", c.get("permute", 0))
+        if low.element_bits == 16 and low.decomposition.n_pack == 1 and wide_source:
+            # two 16-bit halves of 32-bit registers joined: one prmt.b32 (selector 0x5410)
+            add("prmt.b32", "permute", c.get("pack", 0))
         if low.element_bits == 8 and low.decomposition.n_pack == 2:
             # four bytes packed into a register: instruction selection builds it with three
             # byte permutes, and takes the four bytes of each shuffled register out with one
@@ -254,7 +260,7 @@ def check_source_load(source_load: tuple[int, int] | None, src: LinearLayout
 def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
                  target: Target | str = "cuda:90",
                  source_load: tuple[int, int] | None = None, *,
-                 packed_source: bool = False) -> ConvertPath:
+                 packed_source: bool = False, wide_source: bool = False) -> ConvertPath:
     """The path Triton 3.9 takes for ``convert_layout`` ``src`` → ``dst`` and, on the shuffle
     path, the register instructions it emits per thread.
 
@@ -272,6 +278,13 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
             (``v_cvt_pk_*_f32``, or two conversions and ``v_pack_b32_f16``), so packing costs
             no ``v_perm_b32``, whichever registers a packed register pairs (measured on
             compiled gfx942/gfx950 converts: ``papers/triton_lowering/cvt_heldout_probes.py``).
+        wide_source: the producer left each 8/16-bit element in a 32-bit register with its
+            upper bits unknown — the truncation of a 32-bit shuffle or ``redux.sync`` result
+            (:func:`linlayout.check.registers.wide_sources`). NVIDIA: packing two 16-bit
+            elements into a register costs one ``prmt.b32``; AMD: four bytes of four such
+            registers cost no ``v_perm_b32`` (:mod:`.amd_pack`). Measured on compiled
+            gathers and reductions feeding converts
+            (``papers/triton_lowering/producer_probes.py``).
 
     Returns:
         A :class:`ConvertPath`.
@@ -279,7 +292,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     Raises:
         LayoutError: the layouts describe different tensors; ``element_bits`` not a power of
             two in 1…64; an unknown target; ``source_load`` not two ints naming a dim of
-            ``src``; ``packed_source`` not a bool.
+            ``src``; ``packed_source`` or ``wide_source`` not a bool.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``),
     ``lib/Analysis/Utility.cpp`` (``minimalCvtLayout``, ``cvtNeedsWarpShuffle``,
@@ -291,6 +304,8 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     target = Target.parse(target)
     if not isinstance(packed_source, bool):
         raise LayoutError(f"packed_source must be True or False, got {packed_source!r}")
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
     source_load = check_source_load(source_load, src)
     if dict(src.out_dims) != dict(dst.out_dims):
         raise LayoutError(f"convert between different tensors: {dict(src.out_dims)} vs "
@@ -305,7 +320,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
         if bits not in (8, 16) or target.is_nvidia:
             return None
         if source_load is None:
-            return source_words(src, bits)
+            return source_words(src, bits, wide=wide_source)
         return source_words(src, bits, *source_load)
 
     if dims == ("register",):
@@ -327,7 +342,8 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     m = len(low.decomposition.transpositions)
     if m >= 2:
         return ConvertPath("shared", dims, m)
-    ems = shuffle_instructions(low, target, words(), packed_source=packed_source)
+    ems = shuffle_instructions(low, target, words(), packed_source=packed_source,
+                               wide_source=wide_source)
     return ConvertPath("shuffle", dims, m, ems, {e.opcode: e.per_thread for e in ems},
                        low.triton_counts, low)
 

@@ -12,7 +12,11 @@ back end selects from Triton's LLVM IR before ``-O3``
 (``papers/triton_lowering/lowering_reference.py``; LLVM's instruction selection, not
 Triton):
 
-* NVIDIA, 16-bit elements: nothing (a ``<2 x i16>`` word is one ``mov.b32 {lo, hi}``).
+* NVIDIA, 16-bit elements: nothing (a ``<2 x i16>`` word is one ``mov.b32 {lo, hi}``) —
+  unless the producer left each element in a 32-bit register (``wide_source``: the
+  truncation of a ``shfl.sync`` or ``redux.sync`` result): then NVPTX builds each stored
+  32-bit word from the two registers with one ``prmt.b32`` (selector ``0x5410``), a
+  two-element vector included (stored as ``st.shared.b32``, not ``.v2.b16``).
 * NVIDIA, 8-bit elements, store: three ``prmt.b32`` per 32-bit word stored (two byte pairs
   and one join: NVPTX's ``BUILD_VECTOR`` of ``v4i8``), whenever a store moves 4 bytes or
   more (``st.shared.b32``/``.v2``/``.v4``, ``stmatrix``); a 2-byte ``st.shared.v2.b8`` packs
@@ -26,8 +30,8 @@ Triton):
   re-spelling").
 * AMD: each stored 32-bit word is assembled as the shuffle path's packed registers are
   (:func:`~linlayout.lowering.amd_pack.pack_permutes`, by where the producer left the
-  elements: :func:`~linlayout.lowering.amd_pack.source_words`); a float truncation to 16
-  bits builds its words for free. Loads unpack for nothing (a consumer's extracts are its
+  elements: :func:`~linlayout.lowering.amd_pack.source_words`, ``wide`` for a 32-bit
+  shuffle result); a float truncation to 16 bits builds its words for free. Loads unpack for nothing (a consumer's extracts are its
   own). Two bytes stored as one 16-bit word (``ds_write_b16``) cost no ``v_perm_b32``,
   wherever they sit: LLVM joins them with shifts and ors (``v_lshl_or_b32``, SDWA).
 """
@@ -37,6 +41,7 @@ from __future__ import annotations
 import re
 
 from .._checks import instance_of
+from ..errors import LayoutError
 from ..layout import LinearLayout
 from .amd_pack import SourceWord, pack_permutes, source_words
 from .emitted import Emitted
@@ -53,7 +58,8 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
                         stores: tuple[Emitted, ...], loads: tuple[Emitted, ...],
                         element_bits: int, target: Target,
                         source_load: tuple[int, int] | None = None,
-                        packed_source: bool = False) -> tuple[Emitted, ...]:
+                        packed_source: bool = False, *,
+                        wide_source: bool = False) -> tuple[Emitted, ...]:
     """The byte permutes (``prmt.b32`` on NVIDIA, ``v_perm_b32`` on AMD) per thread that
     pack a convert's source into its scratch stores and unpack its loads (module docstring).
 
@@ -67,12 +73,16 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
         source_load: ``(dim, contiguity_elems)`` of the global load that produced the
             source (AMD: its words arrive packed), or None.
         packed_source: the source is a float truncation to 16 bits (AMD: packs for free).
+        wide_source: the producer left each 8/16-bit element in a 32-bit register, upper
+            bits unknown (a warp-local gather's shuffle results, a ``redux.sync`` round:
+            :func:`linlayout.check.registers.wide_sources`).
 
     Returns:
         One ``Emitted`` (side ``"permute"``) per opcode, or ``()`` when nothing is spent.
 
     Raises:
-        LayoutError: an argument of the wrong type; a bad ``source_load`` dim.
+        LayoutError: an argument of the wrong type (``wide_source`` not a bool); a bad
+            ``source_load`` dim.
 
     Source: ``transferWithinBlockSwizzling`` and ``lowerLdStShared``
     (``lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp``, ``Utility.cpp``), Triton
@@ -81,10 +91,14 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
     instance_of(src, LinearLayout, "src")
     instance_of(store_map, AccessMap, "store_map")
     instance_of(target, Target, "target")
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
     if element_bits not in (8, 16) or not stores:
         return ()
     if target.is_nvidia:
         n = 0
+        if element_bits == 16 and wide_source:
+            n += sum(_words_stored(e) for e in stores)
         if element_bits == 8:
             if all(_bytes_per_vector(e) >= 4 for e in stores):
                 n += 3 * store_map.registers_per_thread // 4
@@ -104,7 +118,8 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
             return ()  # the vector's elements are not registers of one thread
         columns.append(store_map.registers.index(1 << k))
     words = source_words(src, element_bits,
-                         *(source_load if source_load is not None else ()))
+                         *(source_load if source_load is not None else ()),
+                         wide=wide_source and source_load is None)
     if len(words) != store_map.registers_per_thread:
         return ()
     mask = sum(1 << c for c in columns)
@@ -120,6 +135,12 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
 def _word(words: tuple[SourceWord, ...], base: int, columns: list[int], j: int) -> SourceWord:
     """The source register of element ``j`` of the stored word at register ``base``."""
     return words[base | sum(1 << c for k, c in enumerate(columns) if j >> k & 1)]
+
+
+def _words_stored(e: Emitted) -> int:
+    """32-bit words per thread a store builds from registers (``st.shared.b32``/``.v2``/
+    ``.v4``, each register of a ``stmatrix``); a 2-byte store builds none."""
+    return (e.per_thread or 0) * (e.bytes_per_lane // 4)
 
 
 def _elems_per_vector(e: Emitted) -> int:

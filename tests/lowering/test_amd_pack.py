@@ -27,6 +27,9 @@ def w(word, byte, width):
     ((w(0, 0, 2), w(0, 1, 2), w(1, 0, 2), w(1, 1, 2)), 8, 0),  # v_lshl_or_b32
     ((w(0, 0, 4), w(1, 0, 4), w(0, 1, 4), w(1, 1, 4)), 8, 1),  # two dwords
     ((w(0, 0, 1), w(1, 0, 1), w(2, 0, 1), w(3, 0, 1)), 8, 2),  # four ubyte loads
+    # the low bytes of four 32-bit shuffle results: v_lshlrev_b16 and SDWA ors
+    (tuple(SourceWord((i,), 0, 4, True) for i in range(4)), 8, 0),
+    ((SourceWord((0,), 0, 4, True), SourceWord((1,), 0, 4, True)), 16, 1),
 ])
 def test_pack_permutes(pack, bits, n):
     assert pack_permutes(pack, bits) == n
@@ -84,3 +87,10 @@ def test_convert_path_refuses_a_bad_source_load(bad):
     src = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
     with pytest.raises(LayoutError, match="source_load"):
         convert_path(src, src, 16, "hip:gfx942", source_load=bad)
+
+
+def test_source_words_of_a_producer_leaving_32_bit_registers():
+    src = layout([1, 2], [4, 8, 16, 32, 64], [], 0, 7)
+    words = source_words(src, 8, wide=True)
+    assert len(words) == 4 and all(x.opaque and x.width_bytes == 4 for x in words)
+    assert not any(x.opaque for x in source_words(src, 8))

@@ -60,6 +60,31 @@ def test_nvidia_two_byte_stores_and_16_bit_elements_pack_nothing():
     assert round_trip_permutes(SRC, IN_ORDER, st32, st32, 32, Target.parse("cuda:90")) == ()
 
 
+def test_nvidia_16_bit_halves_of_32_bit_registers_cost_a_prmt_per_stored_word():
+    """A gather's shuffle results or a redux.sync's: NVPTX joins two with prmt.b32 0x5410."""
+    cuda = Target.parse("cuda:80")
+    st = (_side("st.shared.v4.b32", "store", 1, 8, 16),)
+    ld = (_side("ld.shared.v4.b32", "load", 1, 8, 16),)
+    assert _counts(round_trip_permutes(SRC, IN_ORDER, st, ld, 16, cuda, wide_source=True)) \
+        == {"prmt.b32": 4}
+    pair = (_side("st.shared.b32", "store", 4, 2, 16),)  # a two-element vector
+    assert _counts(round_trip_permutes(SRC, IN_ORDER, pair, ld, 16, cuda, wide_source=True)) \
+        == {"prmt.b32": 4}
+    alone = (_side("st.shared.b16", "store", 8, 1, 16),)
+    assert round_trip_permutes(SRC, IN_ORDER, alone, ld, 16, cuda, wide_source=True) == ()
+    # bytes cost three per word whatever registers they come from
+    st8 = (_side("st.shared.v2.b32", "store", 1, 8, 8),)
+    assert round_trip_permutes(SRC, IN_ORDER, st8, (), 8, cuda, wide_source=True) == \
+        round_trip_permutes(SRC, IN_ORDER, st8, (), 8, cuda)
+
+
+def test_amd_bytes_of_32_bit_shuffle_results_pack_with_no_permute():
+    st = (_side("ds_write_b64", "store", 1, 8, 8),)
+    gfx = Target.parse("hip:gfx942")
+    assert _counts(round_trip_permutes(SRC, IN_ORDER, st, (), 8, gfx)) == {"v_perm_b32": 4}
+    assert round_trip_permutes(SRC, IN_ORDER, st, (), 8, gfx, wide_source=True) == ()
+
+
 def test_amd_16_bit_words_pack_unless_loaded_in_order():
     st = (_side("ds_write_b32", "store", 4, 2, 16),)
     gfx = Target.parse("hip:gfx942")
@@ -81,6 +106,8 @@ def test_amd_two_byte_stores_pack_with_no_permute():
 
 
 def test_bad_arguments():
+    with pytest.raises(LayoutError):
+        round_trip_permutes(SRC, IN_ORDER, (), (), 16, Target.parse("cuda:90"), wide_source=1)
     with pytest.raises(LayoutError):
         round_trip_permutes("src", IN_ORDER, (), (), 8, Target.parse("cuda:90"))
     with pytest.raises(LayoutError):

@@ -161,6 +161,10 @@ WALK: dict[str, tuple[tuple, dict]] = {
                                                   {"integer": False, "combiner": "arith.addi"}),
     "linlayout.check.registers.scan_shuffles": ((STORE, 1, (EB,), TARGET), {}),
     "linlayout.check.registers.truncated_sources": ((MODULE,), {}),
+    "linlayout.check.registers.wide_sources": ((
+        __import__("linlayout.triton.ttgir", fromlist=["x"]).find_accesses(MODULE), TARGET), {}),
+    "linlayout.check.registers.scalar_sources": ((
+        __import__("linlayout.triton.ttgir", fromlist=["x"]).find_accesses(MODULE), TARGET), {}),
     "linlayout.check.registers.with_registers": ((
         __import__("linlayout.check.shared_memory", fromlist=["x"]).predict_private(
             "reduce", STORE, None, EB, TARGET, 1), "reduce", STORE, None, 1, (EB,), TARGET),

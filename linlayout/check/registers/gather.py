@@ -28,7 +28,7 @@ from ...lowering.target import Target
 from ..._checks import instance_of
 from ._args import bits_tuple, checked
 
-__all__ = ["gather_shuffles", "is_warp_local"]
+__all__ = ["gather_leaves_words", "gather_shuffles", "is_warp_local"]
 
 
 def _part(layout: LinearLayout, dims: tuple[str, ...], outs: list[int]) -> list[tuple]:
@@ -57,6 +57,42 @@ def is_warp_local(src: LinearLayout, idx: LinearLayout, axis: int) -> bool:
     return _part(src, ("lane",), others) == _part(idx, ("lane",), others)
 
 
+def _registers_along(src: LinearLayout, k: int) -> int:
+    return sum(1 for img in src.bases.get("register", [])
+               if img[k] and not any(v for i, v in enumerate(img) if i != k))
+
+
+def gather_leaves_words(src: LinearLayout, idx: LinearLayout, axis: int, element_bits: int,
+                        target: Target) -> bool:
+    """Whether a gather leaves each 8- or 16-bit result in a 32-bit register whose upper bits
+    are unknown (the convert that packs the results then pays for it:
+    :func:`linlayout.lowering.convert_path`, ``wide_source``).
+
+    Triton shuffles 32 bits (``shuffleIdx`` widens the element first) and truncates the
+    result. On NVIDIA a gather with one source register per column keeps that truncation as
+    its result (no select), which NVPTX leaves in the 32-bit register; with several, the
+    result is a ``selp.b16`` in a 16-bit register. On AMD, with a lane along the axis, every
+    result is a ``ds_bpermute_b32`` result or a 32-bit ``v_cndmask_b32`` of two (AMDGPU has no
+    16-bit select); with none, the shuffles fold away and the results are the source's own
+    registers. A gather through shared memory reloads its results at their width: False.
+
+    Raises:
+        LayoutError: an argument of the wrong type; ``axis`` not a dim of ``src``.
+
+    Source: ``emitWarpLocalGather`` (``lib/Conversion/TritonGPUToLLVM/GatherOpToLLVM.cpp``)
+    and ``TargetInfo::shuffleIdx`` of each backend, Triton 3.9; measured on compiled gathers
+    feeding converts (``papers/triton_lowering/producer_probes.py``).
+    """
+    axis = checked(src, axis, target, "src")
+    (element_bits,) = bits_tuple((element_bits,))
+    if element_bits not in (8, 16) or not is_warp_local(src, idx, axis):
+        return False
+    k = src.out_dim_names.index(f"dim{axis}")
+    if target.is_nvidia:
+        return _registers_along(src, k) == 0
+    return any(img[k] for img in src.bases.get("lane", []))
+
+
 def _nvidia_select(element_bits: int) -> str:
     return f"selp.b{max(16, element_bits)}"
 
@@ -74,9 +110,7 @@ def gather_shuffles(src: LinearLayout, idx: LinearLayout, axis: int, element_bit
     if not is_warp_local(src, idx, axis):
         return None
     k = src.out_dim_names.index(f"dim{axis}")
-    regs_along = sum(1 for img in src.bases.get("register", [])
-                     if img[k] and not any(v for i, v in enumerate(img) if i != k))
-    per_column = 1 << regs_along
+    per_column = 1 << _registers_along(src, k)
     idx_regs = 1 << len(idx.bases.get("register", []))
     halves = 2 if element_bits == 64 else 1
     shuffles = idx_regs * per_column * halves

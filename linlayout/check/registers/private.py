@@ -13,7 +13,7 @@ from ..shared_memory.predict import Prediction, predict_convert
 from ..shared_memory.reduce import reduce_conversions
 from ._args import bits_tuple
 from .gather import gather_shuffles
-from .reduce import reduce_shuffles
+from .reduce import reduce_shuffles, redux_rounds
 from .scan import scan_shuffles
 
 __all__ = ["with_registers"]
@@ -28,7 +28,8 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
     """``pred`` (a ``tt.reduce`` or ``tt.scan`` prediction) with its register instructions:
     a reduce's butterfly shuffles or ``redux.sync`` (:func:`.reduce.reduce_shuffles`, with
     ``combiner`` its single combine op when known) and the register
-    instructions of its in-warp ``convert_layout`` s, a scan's shuffles
+    instructions of its ``convert_layout`` s (those after a ``redux.sync`` round packing
+    32-bit registers: :func:`.reduce.redux_rounds`), a scan's shuffles
     (:func:`.scan.scan_shuffles`), a warp-local gather's indexed shuffles and selects
     (:func:`.gather.gather_shuffles`, ``operand_types`` = the source and index layouts; such a
     gather uses no shared memory). Other ops, or a missing operand or axis, are returned
@@ -61,9 +62,13 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
         return replace(pred, registers=regs, note=pred.note + (f"; {why}" if why else ""))
     regs, why = reduce_shuffles(operand, axis, operand_bits, target, integer, combiner)
     extra: list[Emitted] = list(regs)
-    for src, dst in reduce_conversions(operand, result, axis):
+    # a convert after a redux.sync round packs 32-bit registers (one operand only)
+    wide = redux_rounds(operand, axis, operand_bits[0], target, combiner) \
+        if len(operand_bits) == 1 else []
+    for j, (src, dst) in enumerate(reduce_conversions(operand, result, axis)):
         for b in operand_bits:
-            extra.extend(predict_convert(src, dst, b, target).registers)
+            extra.extend(predict_convert(src, dst, b, target,
+                                         wide_source=j < len(wide) and wide[j]).registers)
     merged: dict[tuple[str, str], int] = {}
     for e in extra:
         merged[(e.side, e.opcode)] = merged.get((e.side, e.opcode), 0) + (e.per_thread or 0)

@@ -1,17 +1,27 @@
 """Where a convert's source elements sit when it starts: for a tensor a global load
 produced, the dim along which the load read consecutive addresses and how far (AxisInfo's
 contiguity of the pointer). On AMD, packing 8/16-bit elements for a shuffle is free where the
-load already put them in one 32-bit register (:mod:`linlayout.lowering.amd_pack`)."""
+load already put them in one 32-bit register (:mod:`linlayout.lowering.amd_pack`). For a
+tensor a gather or a reduction produced, whether each 8/16-bit element was left in a 32-bit
+register (:func:`wide_sources`): packing it then costs what packing halves of 32-bit registers
+costs."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from ..._checks import instance_of
+from ..._checks import instance_of, sequence_of
+from ...errors import LayoutError
+from ...lowering.target import Target
 from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
-from ...triton.ttgir import TTGIRModule
+from ...triton.ttgir import Access, TTGIRModule
+from .gather import gather_leaves_words
+from .reduce import reduce_leaves_scalars, reduce_leaves_words
 
-__all__ = ["load_sources", "truncated_sources"]
+__all__ = ["load_sources", "scalar_sources", "truncated_sources", "wide_sources"]
+
+_AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
 _RESULT = re.compile(r"^\s*(%[\w$.-]+)\s*=")
 _LOADS = ("load", "buffer_load")
@@ -59,3 +69,90 @@ def truncated_sources(module: TTGIRModule) -> frozenset[str]:
     """
     instance_of(module, TTGIRModule, "module")
     return frozenset(m.group(1) for m in _TRUNCF.finditer(module.text))
+
+
+def wide_sources(accesses: Sequence[Access], target: Target) -> frozenset[str]:
+    """SSA names of the 8- and 16-bit results that their producer leaves one to a 32-bit
+    register with the upper bits unknown: a warp-local ``tt.gather`` whose results are
+    truncated 32-bit shuffle results (:func:`~.gather.gather_leaves_words`) and a one-operand
+    ``tt.reduce`` whose last round is a ``redux.sync`` (:func:`~.reduce.reduce_leaves_words`).
+    A convert of such a value pays for packing it (``wide_source`` of
+    :func:`linlayout.lowering.convert_path`): on NVIDIA one ``prmt.b32`` per 32-bit word of two
+    16-bit elements, where elements in 16-bit registers pack for nothing. Loads, scans,
+    butterfly reductions, gathers through shared memory and elementwise ops leave elements
+    in registers of their width (``ld.global``, ``selp.b16``, ``max.s16``), and a value
+    reached through any other op is not followed.
+
+    Args:
+        accesses: the module's accesses (:func:`linlayout.triton.find_accesses`).
+        target: the compilation target.
+
+    Raises:
+        LayoutError: ``accesses`` not Access records or ``target`` not a Target.
+
+    Source: ``GatherOpToLLVM.cpp``, ``ReduceOpToLLVM.cpp`` and NVPTX's selection of
+    ``trunc``/``build_vector`` (LLVM, not Triton); measured on compiled kernels
+    (``papers/triton_lowering/producer_probes.py``).
+    """
+    accesses = sequence_of(accesses, Access, "accesses")
+    instance_of(target, Target, "target")
+    out = set()
+    for a in accesses:
+        if a.op not in ("gather", "reduce") or not a.result or ":" in a.result \
+                or a.distributed is None or a.element_bits not in (8, 16):
+            continue
+        m = _AXIS.search(a.attrs)
+        if m is None:
+            continue
+        try:
+            operand = a.distributed.layout
+            if a.op == "gather":
+                if len(a.operand_types) != 2:
+                    continue
+                wide = gather_leaves_words(operand, a.operand_types[1].layout, int(m.group(1)),
+                                           a.element_bits, target)
+            else:
+                if len(a.operand_types) != 1:
+                    continue
+                result = a.destination.layout if a.destination is not None and \
+                    a.destination.kind == "tensor" else None
+                wide = reduce_leaves_words(operand, result, int(m.group(1)), a.element_bits,
+                                           target, a.combiner)
+        except LayoutError:
+            continue  # the op itself is reported as not analysed
+        if wide:
+            out.add(a.result)
+    return frozenset(out)
+
+
+def scalar_sources(accesses: Sequence[Access], target: Target) -> frozenset[str]:
+    """SSA names of the 16-bit results that an AMD ``tt.reduce`` over all 64 lanes leaves in
+    scalar registers (:func:`~.reduce.reduce_leaves_scalars`): a convert packs them for
+    nothing (``s_pack_ll_b32_b16``), as it does a float truncation's
+    (:func:`truncated_sources`; ``packed_source`` of :func:`linlayout.lowering.convert_path`).
+
+    Raises:
+        LayoutError: ``accesses`` not Access records or ``target`` not a Target.
+
+    Source: ``TargetInfo::warpReduce`` of the AMD backend, Triton 3.9, as LLVM's AMDGPU back
+    end selects it; measured on compiled kernels (``papers/triton_lowering/producer_probes.py``).
+    """
+    accesses = sequence_of(accesses, Access, "accesses")
+    instance_of(target, Target, "target")
+    out = set()
+    for a in accesses:
+        if a.op != "reduce" or not a.result or ":" in a.result or a.distributed is None \
+                or a.element_bits != 16 or len(a.operand_types) != 1:
+            continue
+        m = _AXIS.search(a.attrs)
+        if m is None:
+            continue
+        try:
+            result = a.destination.layout if a.destination is not None and \
+                a.destination.kind == "tensor" else None
+            if reduce_leaves_scalars(a.distributed.layout, result, int(m.group(1)),
+                                     a.element_bits, target):
+                out.add(a.result)
+        except LayoutError:
+            continue  # the op itself is reported as not analysed
+    return frozenset(out)

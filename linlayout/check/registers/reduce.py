@@ -27,14 +27,14 @@ from ... import f2
 from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
-from ...lowering.convert import amd_xor
+from ...lowering.convert import amd_xor, convert_path
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
-from ..shared_memory.reduce import inter_layout, reduced_layout
+from ..shared_memory.reduce import inter_layout, reduce_steps, reduced_layout
 from ._args import bits_tuple, checked
 
-__all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "reduce_rounds", "reduce_shuffles",
-           "redux_instructions"]
+__all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "reduce_leaves_scalars", "reduce_leaves_words",
+           "reduce_rounds", "reduce_shuffles", "redux_instructions", "redux_rounds"]
 
 #: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
 REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
@@ -232,3 +232,95 @@ def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, .
                     out[op] = out.get(op, 0) + accs * n * halves
     ems = tuple(Emitted("shuffle", op, n, None, 32, 0, "") for op, n in out.items() if n)
     return ems, "; ".join(dict.fromkeys(notes))
+
+
+def reduce_leaves_words(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                        element_bits: int, target: Target, combiner: str | None) -> bool:
+    """Whether a one-operand ``tt.reduce`` leaves each 8- or 16-bit result in a 32-bit
+    register whose upper bits are unknown (the convert that packs the results then pays for
+    it: :func:`linlayout.lowering.convert_path`, ``wide_source``).
+
+    ``redux.sync`` works on 32-bit registers: Triton widens a narrower operand, reduces and
+    truncates the result, which NVPTX leaves in the 32-bit register. That is the result when
+    the last in-warp round (:func:`reduce_rounds`) is a ``redux.sync``
+    (:func:`redux_instructions`) and no move to the result layout through shared memory or
+    shuffles follows it (a register renaming keeps the registers). Butterfly rounds end in
+    the combine op, a 16-bit register (``max.s16``, ``add.f16``): False; so on AMD.
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: ``ReduceOpConversion`` (``lib/Conversion/TritonGPUToLLVM/ReduceOpToLLVM.cpp``),
+    ``TargetInfo::warpReduce`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/TargetInfo.cpp``),
+    Triton 3.9; measured on compiled reductions feeding converts
+    (``papers/triton_lowering/producer_probes.py``).
+    """
+    if result is not None:
+        instance_of(result, LinearLayout, "result")
+    rounds = redux_rounds(operand, axis, element_bits, target, combiner)
+    if not rounds[-1]:
+        return False
+    return _kept_by_result(operand, result, axis, element_bits, target)
+
+
+def redux_rounds(operand: LinearLayout, axis: int, element_bits: int, target: Target,
+                 combiner: str | None) -> list[bool]:
+    """Per in-warp round of a one-operand reduction (:func:`reduce_rounds`, in order),
+    whether it leaves its 8- or 16-bit partial results in 32-bit registers: a
+    ``redux.sync`` round (:func:`redux_instructions`) on NVIDIA. The ``convert_layout`` that
+    follows such a round (to ``getInterLayout`` or to the result layout) pays for packing
+    them (:func:`linlayout.lowering.convert_path`, ``wide_source``).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+    """
+    axis = checked(operand, axis, target)
+    (element_bits,) = bits_tuple((element_bits,))
+    k = _axis(operand, axis)
+    out = []
+    for layout in _round_layouts(operand, axis):
+        masks = _lane_masks(layout, k)
+        out.append(element_bits in (8, 16) and target.is_nvidia and bool(masks) and
+                   redux_instructions(combiner, element_bits, target, sum(masks),
+                                      _broadcast_lanes(layout)) is not None)
+    return out
+
+
+def _kept_by_result(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                    element_bits: int, target: Target) -> bool:
+    """Whether the last round's registers are the reduce's results: no move to the result
+    layout follows it, or one that only renames registers."""
+    steps = reduce_steps(operand, result, axis)
+    if steps and steps[-1][0] == "result":
+        _, src, dst = steps[-1]
+        return convert_path(src, dst, element_bits, target).path in ("none", "registers")
+    return True
+
+
+def reduce_leaves_scalars(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                          element_bits: int, target: Target) -> bool:
+    """Whether a one-operand ``tt.reduce`` on AMD leaves each 16-bit result in a scalar
+    register, so that a convert packs two results for nothing: its last round reduces all 64
+    lanes (``warpReduce``'s DPP sequence), which ends by reading the total out of lane 63
+    (``v_readlane_b32``: the value is the same in every lane), and LLVM packs two scalars
+    with ``s_pack_ll_b32_b16``, no ``v_perm_b32``. 8-bit results still pay (the byte
+    permutes stay in the IR before ``-O3``).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: ``TargetInfo::warpReduce`` (``third_party/amd/lib/TritonAMDGPUToLLVM/
+    TargetInfo.cpp``), Triton 3.9; measured on compiled gfx942/gfx950 reductions feeding
+    converts (``papers/triton_lowering/producer_probes.py``).
+    """
+    axis = checked(operand, axis, target)
+    (element_bits,) = bits_tuple((element_bits,))
+    if result is not None:
+        instance_of(result, LinearLayout, "result")
+    if element_bits != 16 or target.is_nvidia:
+        return False
+    k = _axis(operand, axis)
+    last = _round_layouts(operand, axis)[-1]
+    if len(_lane_masks(last, k)) != target.threads_per_warp.bit_length() - 1:
+        return False
+    return _kept_by_result(operand, result, axis, element_bits, target)

@@ -255,7 +255,7 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
 
 
 def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str, bits: int,
-                  target: Target) -> tuple[Side, ...]:
+                  target: Target, wide_source: bool = False) -> tuple[Side, ...]:
     mem = to_offsets(plan.memory)
     m = access_map(layout, mem, bits)
     if tile != "ld/st":
@@ -267,7 +267,9 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
             return (Side(matrix(side, m, n, tile == "matrix.trans"), layout, plan.memory),)
     v = largest_vectorisation(m)
     e = ld_st(side, m, target, v)
-    if target.is_nvidia and bits < 32 and v == 2:  # <2 x i16>, <2 x i8> are not packed
+    # <2 x i16>, <2 x i8> are not packed, unless the two 16-bit elements are halves of 32-bit
+    # registers: NVPTX then joins them with a prmt.b32 and stores one word
+    if target.is_nvidia and bits < 32 and v == 2 and not (wide_source and bits == 16):
         op = "ld" if side == "load" else "st"
         e = Emitted(e.side, f"{op}.shared.v{v}.b{bits}", e.per_thread, v, bits,
                     e.bytes_per_lane, None)
@@ -278,10 +280,11 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
 
 def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
                     target: Target, source_load: tuple[int, int] | None = None,
-                    packed_source: bool = False) -> Prediction:
+                    packed_source: bool = False, *, wide_source: bool = False) -> Prediction:
     """A ``convert_layout``: nothing, register instructions (``source_load``,
-    ``packed_source``: see :func:`~linlayout.lowering.convert_path`), or Triton's scratch
-    layout and its two sides.
+    ``packed_source``, ``wide_source``: see :func:`~linlayout.lowering.convert_path`), or
+    Triton's scratch layout and its two sides, with the byte permutes packing and unpacking
+    them (:func:`~linlayout.lowering.round_trip_pack.round_trip_permutes`).
 
     Raises:
         LayoutError: the layouts do not describe the same tensor; an argument of the wrong
@@ -291,29 +294,37 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(dst, LinearLayout, "dst")
     instance_of(target, Target, "target")
     if not needs_shared(src, dst):
-        return _in_registers(src, dst, element_bits, target, source_load, packed_source)
+        pred = _in_registers(src, dst, element_bits, target, source_load, packed_source,
+                             wide_source)
+        if pred is not None:
+            return pred
     plan = triton_scratch_layout(src, dst, element_bits,
                                  **target.scratch_options())
     lean_src = drop_broadcast_registers(src)
-    st = _scratch_side("store", lean_src, plan, plan.store_tile, element_bits, target)
+    st = _scratch_side("store", lean_src, plan, plan.store_tile, element_bits, target,
+                       wide_source)
     ld = _scratch_side("load", drop_broadcast_registers(dst), plan, plan.load_tile,
                        element_bits, target)
     note = f"Triton's scratch layout: {plan.reps} round{'s' if plan.reps > 1 else ''}"
     packing = round_trip_permutes(
         lean_src, access_map(lean_src, to_offsets(plan.memory), element_bits),
         tuple(s.emitted for s in st), tuple(s.emitted for s in ld), element_bits, target,
-        source_load, packed_source)
+        source_load, packed_source, wide_source=wide_source)
     return Prediction(st + ld, note, plan, registers=packing)
 
 
 def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
                   target: Target, source_load: tuple[int, int] | None = None,
-                  packed_source: bool = False) -> Prediction:
+                  packed_source: bool = False, wide_source: bool = False
+                  ) -> Prediction | None:
     """A convert that keeps each element in its warp: Triton's register or shuffle path with
-    its register instructions (:func:`~linlayout.lowering.convert.convert_path`)."""
+    its register instructions (:func:`~linlayout.lowering.convert.convert_path`); None when
+    Triton's decomposition at this element width, broadcasts dropped, still has two or more
+    register/lane exchanges (it then goes through shared memory, which :func:`needs_shared`'s
+    width-blind rank test can miss for 8/16-bit elements packed into words)."""
     try:
         path = convert_path(src, dst, element_bits, target, source_load,
-                            packed_source=packed_source)
+                            packed_source=packed_source, wide_source=wide_source)
     except LayoutError as exc:
         return Prediction((), f"stays within each warp: no shared memory; register "
                           f"instructions not predicted ({exc})", uses_shared=False)
@@ -331,6 +342,8 @@ def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
     if path.path in ("none", "registers"):
         return Prediction((), "registers renamed in each thread: no instructions, no shared "
                           "memory", uses_shared=False)
+    if path.path == "shared":
+        return None
     return Prediction((), "stays within each warp: no shared memory; register instructions "
                       "not predicted", uses_shared=False)
 

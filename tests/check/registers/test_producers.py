@@ -56,3 +56,21 @@ def test_a_truncated_accumulator_is_packed_by_its_conversion():
 def test_truncated_sources_refuses_a_non_module():
     with pytest.raises(LayoutError):
         truncated_sources("not a module")
+
+
+def test_wide_and_scalar_sources_name_the_producers():
+    """A 16-bit gather with one source register per column (NVIDIA) leaves its results in
+    32-bit registers; an AMD reduction over all 64 lanes leaves 16-bit scalars."""
+    from linlayout.check.registers import scalar_sources, wide_sources
+    from linlayout.check.shared_memory.ops import module_target
+    from linlayout.triton.ttgir import find_accesses
+
+    module = read_ttgir(entries("cvt_heldout")["t_gather_b16_16x256_w2_d79a7a_cuda80"]["ttgir"])
+    accesses = find_accesses(module)
+    gathers = {a.result for a in accesses if a.op == "gather"}
+    assert wide_sources(accesses, module_target(module)) == gathers
+    assert scalar_sources(accesses, module_target(module)) == frozenset()
+    with pytest.raises(LayoutError):
+        wide_sources(accesses, "cuda:80")
+    with pytest.raises(LayoutError):
+        scalar_sources(["not an access"], module_target(module))

@@ -60,3 +60,62 @@ def test_amd(spt, tpw, wpc, order, axis, target, want):
 def test_bad_axis():
     with pytest.raises(LayoutError, match="axis"):
         counts(blocked((32, 64), [1, 4], [4, 8], [1, 1], [1, 0]), 2, 32, "cuda:90")
+
+
+def _slice(shape, spt, tpw, wpc, order, axis):
+    keep = shape[1 - axis]
+    text = (f"tensor<{keep}xf32, #ttg.slice<{{dim = {axis}, parent = #ttg.blocked<{{"
+            f"sizePerThread = {spt}, threadsPerWarp = {tpw}, warpsPerCTA = {wpc}, "
+            f"order = {order}}}>}}>>")
+    return parse_type(text).layout
+
+
+@pytest.mark.parametrize("combiner,bits,target,want", [
+    ("arith.maxsi", 16, "cuda:80", True),    # redux.sync: the 32-bit result truncated
+    ("arith.addi", 8, "cuda:90", True),
+    ("arith.maxnumf", 16, "cuda:80", False),  # butterflies end in max.f16
+    ("arith.maxsi", 32, "cuda:80", False),   # not an 8/16-bit value
+    ("arith.maxsi", 16, "hip:gfx942", False),
+    (None, 16, "cuda:80", False),
+])
+def test_a_redux_round_leaves_32_bit_registers(combiner, bits, target, want):
+    from linlayout.check.registers.reduce import reduce_leaves_words
+
+    args = ((32, 32), [8, 1], [2, 16], [2, 1], [0, 1])
+    got = reduce_leaves_words(blocked(*args), _slice(*args, 1), 1, bits,
+                              Target.parse(target), combiner)
+    assert got is want
+
+
+def test_an_amd_reduction_over_the_whole_warp_leaves_16_bit_scalars():
+    from linlayout.check.registers.reduce import reduce_leaves_scalars
+
+    full = ((16, 64), [8, 1], [1, 64], [1, 1], [0, 1])
+    half = ((16, 64), [8, 1], [2, 32], [1, 1], [0, 1])
+    gfx = Target.parse("hip:gfx942")
+    assert reduce_leaves_scalars(blocked(*full), _slice(*full, 1), 1, 16, gfx)
+    assert not reduce_leaves_scalars(blocked(*full), _slice(*full, 1), 1, 8, gfx)
+    assert not reduce_leaves_scalars(blocked(*half), _slice(*half, 1), 1, 16, gfx)
+    assert not reduce_leaves_scalars(blocked(*full), _slice(*full, 1), 1, 16,
+                                     Target.parse("cuda:90"))
+
+
+def test_the_convert_after_a_redux_round_packs_32_bit_registers():
+    """i16 max over 32 lanes and two warps (sm_80): the redux.sync round's results move to
+    getInterLayout through shared memory in st.shared.v4.b32 words, each built with one
+    prmt.b32 (8 per thread in the compiled exploration kernel); f16 (butterflies) packs free."""
+    from linlayout.check.registers import with_registers
+    from linlayout.check.registers.reduce import redux_rounds
+    from linlayout.check.shared_memory import predict_private
+
+    args = ((16, 64), [8, 1], [1, 32], [1, 2], [0, 1])
+    operand, result, cuda = blocked(*args), _slice(*args, 1), Target.parse("cuda:80")
+    assert redux_rounds(operand, 1, 16, cuda, "arith.maxsi") == [True, False]
+    assert redux_rounds(operand, 1, 16, cuda, "arith.maxnumf") == [False, False]
+    pred = predict_private("reduce", operand, result, 16, cuda, 1)
+    got = with_registers(pred, "reduce", operand, result, 1, (16,), cuda, True,
+                         combiner="arith.maxsi")
+    assert {e.opcode: e.per_thread for e in got.registers}.get("prmt.b32") == 8
+    got = with_registers(pred, "reduce", operand, result, 1, (16,), cuda, False,
+                         combiner="arith.maxnumf")
+    assert "prmt.b32" not in {e.opcode for e in got.registers}
