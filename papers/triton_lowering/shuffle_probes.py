@@ -503,8 +503,10 @@ def probe_prediction(p: dict, name: str = "", reference: str = "lowering"
     """(predicted, observed) for one probe (reductions and scans: shuffles only). Observed:
     ``reference="lowering"``, Triton's lowering — the assembly LLVM's back end selects from
     Triton's LLVM IR with ``-O3`` skipped (the probe's ``"lowering"`` record,
-    ``papers/triton_lowering/lowering_reference.py``); ``"assembly"``, the final PTX/AMDGCN."""
-    counts = p["lowering"]["counts"] if reference == "lowering" else p["counts"]
+    ``papers/triton_lowering/lowering_reference.py``); ``"assembly"``, the final PTX/AMDGCN.
+    Both on the data path (their ``"data"`` records, ``datapath.py``): an opcode that computes
+    an address or a lane index is not compared, as ``check`` does not report it."""
+    counts = (p["lowering"] if reference == "lowering" else p)["data"]["counts"]
     pred, obs = predicted(p), observed(counts)
     if name.startswith(("max_", "sum_", "cumsum_", "gather_")):
         keep = lambda d: {k: v for k, v in d.items() if SHUFFLE_OPS.match(k)}  # noqa: E731
