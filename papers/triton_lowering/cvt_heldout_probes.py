@@ -94,8 +94,8 @@ def asm_counts(asm: str, line: int | None, data: bool = False) -> dict:
     """Register-exchange and shared-memory opcodes of the assembly lines attributed to source
     ``line`` of any file (every line when None). Register opcodes inside inline assembly are
     left out (Triton's global loads are inline); shared-memory ones count (a scan's predicated
-    ``st.shared`` is inline). ``data``: the data path only (:mod:`datapath`: a register
-    opcode that computes an address or a lane index is left out)."""
+    ``st.shared`` is inline). ``data``: the data path only (:mod:`datapath`: an opcode
+    that computes an address or a lane index is left out)."""
     return _counted(asm, lambda key: line is None or key[1] == line, data=data)
 
 
@@ -131,8 +131,9 @@ def _counted(asm: str, want, by_line: dict | None = None, data: bool = False) ->
         op = s.split()[0].rstrip(",")
         if op.startswith("@"):
             op = s.split()[1]
-        if on is not None and REGISTER_OPS.match(op) and i not in on:
-            continue  # address or lane arithmetic
+        if on is not None and i not in on:
+            continue  # address or lane arithmetic (every shared-memory access of the probes
+            # is on the data path: the scratch holds the tensor's values)
         if (REGISTER_OPS.match(op) and not inline) or SHARED_OPS.match(op):
             out[op] += 1
             if by_line is not None:
