@@ -350,6 +350,9 @@ def build(seed: int = SEED) -> dict:
         probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
                         "counts": asm_counts(asm, line)}
         probes[name]["lines"] = asm_lines(asm)
+        # on the data path too (lowering_reference.py rewrites it with the lowering's)
+        probes[name]["data"] = {"counts": asm_counts(asm, line, data=True),
+                                "lines": asm_lines(asm, data=True)}
         if line is None:  # tl kernels: the TTGIR's locations (base names)
             probes[name]["ttgir"] = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"',
                                            k.asm["ttgir"])
@@ -539,11 +542,14 @@ def data_path(p: dict) -> dict:
     """The probe as ``check`` reports it: its ``"counts"``/``"lines"`` and those of its
     ``"lowering"`` replaced by their ``"data"`` records (the data-path counts written by
     ``lowering_reference.py``: ``datapath.py`` leaves out the register opcodes that compute
-    addresses or lane indices)."""
-    low = p["lowering"]
-    return {**p, "counts": p["data"]["counts"], "lines": p["data"].get("lines", p.get("lines")),
-            "lowering": {**low, "counts": low["data"]["counts"],
-                         "lines": low["data"].get("lines", low.get("lines"))}}
+    addresses or lane indices). A probe fresh from :func:`build` has its final assembly's
+    ``"data"`` only."""
+    out = {**p, "counts": p["data"]["counts"], "lines": p["data"].get("lines", p.get("lines"))}
+    if "lowering" in p:  # a fresh draw (``--seed``) has none
+        low = p["lowering"]
+        out["lowering"] = {**low, "counts": low["data"]["counts"],
+                           "lines": low["data"].get("lines", low.get("lines"))}
+    return out
 
 
 def prediction(p: dict, name: str, doc: dict | None = None) -> tuple[dict, dict, list, dict]:
