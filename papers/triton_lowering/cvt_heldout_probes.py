@@ -64,6 +64,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
+from datapath import data_path_lines, is_amdgcn  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_cvt_heldout_probes.json.gz"
 #: ``--roundtrip``: a second draw (seed, Gluon and ``tl`` probes), made after the round-trip
@@ -89,30 +90,32 @@ LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+")
 TARGETS = ("cuda80", "cuda90", "cuda100", "gfx942", "gfx950")
 
 
-def asm_counts(asm: str, line: int | None) -> dict:
+def asm_counts(asm: str, line: int | None, data: bool = False) -> dict:
     """Register-exchange and shared-memory opcodes of the assembly lines attributed to source
     ``line`` of any file (every line when None). Register opcodes inside inline assembly are
     left out (Triton's global loads are inline); shared-memory ones count (a scan's predicated
-    ``st.shared`` is inline)."""
-    return _counted(asm, lambda key: line is None or key[1] == line)
+    ``st.shared`` is inline). ``data``: the data path only (:mod:`datapath`: an opcode
+    that computes an address or a lane index is left out)."""
+    return _counted(asm, lambda key: line is None or key[1] == line, data=data)
 
 
-def asm_lines(asm: str) -> dict:
+def asm_lines(asm: str, data: bool = False) -> dict:
     """``{"file.py:line": {opcode: count}}``: the opcodes of :func:`asm_counts` by the source
-    line their ``.loc`` gives (file by base name)."""
+    line their ``.loc`` gives (file by base name); ``data`` as there."""
     out: dict = collections.defaultdict(collections.Counter)
-    _counted(asm, lambda key: True, out)
+    _counted(asm, lambda key: True, out, data=data)
     return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
 
 
-def _counted(asm: str, want, by_line: dict | None = None) -> dict:
+def _counted(asm: str, want, by_line: dict | None = None, data: bool = False) -> dict:
     # PTX: .file 1 "/dir/name.py"; AMDGCN: .file 1 "/dir" "name.py"
     files = {m.group(1): pathlib.Path(m.group(3) or m.group(2)).name
              for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?', asm,
                                   re.M)}
+    on = data_path_lines(asm, is_amdgcn(asm)) if data else None
     cur, inline = None, False
     out: collections.Counter = collections.Counter()
-    for raw in asm.splitlines():
+    for i, raw in enumerate(asm.splitlines()):
         s = raw.strip()
         if "begin inline asm" in s or s.startswith(";;#ASMSTART"):
             inline = True
@@ -128,6 +131,9 @@ def _counted(asm: str, want, by_line: dict | None = None) -> dict:
         op = s.split()[0].rstrip(",")
         if op.startswith("@"):
             op = s.split()[1]
+        if on is not None and i not in on:
+            continue  # address or lane arithmetic (every shared-memory access of the probes
+            # is on the data path: the scratch holds the tensor's values)
         if (REGISTER_OPS.match(op) and not inline) or SHARED_OPS.match(op):
             out[op] += 1
             if by_line is not None:
@@ -344,6 +350,9 @@ def build(seed: int = SEED) -> dict:
         probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
                         "counts": asm_counts(asm, line)}
         probes[name]["lines"] = asm_lines(asm)
+        # on the data path too (lowering_reference.py rewrites it with the lowering's)
+        probes[name]["data"] = {"counts": asm_counts(asm, line, data=True),
+                                "lines": asm_lines(asm, data=True)}
         if line is None:  # tl kernels: the TTGIR's locations (base names)
             probes[name]["ttgir"] = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"',
                                            k.asm["ttgir"])
@@ -529,6 +538,20 @@ def lowering(p: dict) -> dict:
     return {**p, "counts": low["counts"], "lines": low.get("lines", p.get("lines"))}
 
 
+def data_path(p: dict) -> dict:
+    """The probe as ``check`` reports it: its ``"counts"``/``"lines"`` and those of its
+    ``"lowering"`` replaced by their ``"data"`` records (the data-path counts written by
+    ``lowering_reference.py``: ``datapath.py`` leaves out the register opcodes that compute
+    addresses or lane indices). A probe fresh from :func:`build` has its final assembly's
+    ``"data"`` only."""
+    out = {**p, "counts": p["data"]["counts"], "lines": p["data"].get("lines", p.get("lines"))}
+    if "lowering" in p:  # a fresh draw (``--seed``) has none
+        low = p["lowering"]
+        out["lowering"] = {**low, "counts": low["data"]["counts"],
+                           "lines": low["data"].get("lines", low.get("lines"))}
+    return out
+
+
 def prediction(p: dict, name: str, doc: dict | None = None) -> tuple[dict, dict, list, dict]:
     """(predicted, observed, convert lines without instructions, opcodes not compared) for one
     probe, from ``check --json`` (observed: the final assembly of ``p``; pass
@@ -637,6 +660,8 @@ def compare(data: dict, known_set: str = "cvt_heldout") -> int:
     final: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
         doc = check_json(p["ttgir"])
+        if "data" in p:  # what check reports: the data path
+            p = data_path(p)
         if "lowering" in p:  # the final assembly: where it differs, listed with its LLVM pass
             low = prediction(lowering(p), name, doc)[1]
             fin = prediction(p, name, doc)[1]

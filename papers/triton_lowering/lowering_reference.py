@@ -3,13 +3,13 @@
 stored TTGIR with Triton 3.9.0, once with LLVM's middle end (``optimize_module``, the ``-O3``
 pipeline) skipped, and add what that gives to the fixture.
 
-Run with Triton 3.9.0 installed (CPU only; about 1 s a probe)::
+Run with Triton 3.9.0 installed (CPU only; two compiles a probe)::
 
     python papers/triton_lowering/lowering_reference.py shuffle          # one fixture set
     python papers/triton_lowering/lowering_reference.py cvt_heldout --check
 
-Sets: ``shuffle``, ``amd_shuffle``, ``cvt_heldout``, ``cvt_roundtrip`` (their files in
-``tests/data/fixture_sets.json``). Each probe gains ``"lowering"``:
+Sets: ``shuffle``, ``amd_shuffle``, ``cvt_heldout``, ``cvt_roundtrip``, ``cvt_lowering``
+(their files in ``tests/data/fixture_sets.json``). Each probe gains ``"lowering"``:
 
 * ``"ir"``: the register-exchange operations Triton's LLVM IR spells before ``-O3``, by the
   PTX/AMDGCN opcode each one is (:data:`IR_OPCODES`; the convert's line for one-convert
@@ -33,10 +33,21 @@ Sets: ``shuffle``, ``amd_shuffle``, ``cvt_heldout``, ``cvt_roundtrip`` (their fi
   plus the intrinsics ``-O3`` creates (``llvm.bitreverse``, ``llvm.bswap``, ``llvm.fshl``/
   ``fshr``), so a difference between ``"counts"`` and the final assembly can be traced to
   the pass that made it (``docs/triton-lowering.md``, "LLVM re-spelling").
+* ``"data"``: ``"counts"`` (and ``"lines"``) again, on the data path only (``datapath.py``:
+  a counted opcode that computes an address or a lane index — a ``selp`` of two constant
+  offsets, a ``prmt`` byte swap of lane bits — is left out, as ``check`` does not report it).
+
+and the probe gains ``"data"``: the final assembly's counts (recompiled with ``-O3``) on the
+data path, read like its own ``"counts"``/``"lines"``. Every probe is recompiled (about 0.3 s
+a probe on two CPUs); the final assembly's counts must reproduce the stored ones (on what is
+compared: the shuffles of the shuffle sets' reductions, scans and gathers), and each probe
+whose data-path counts differ from its whole counts is printed with the opcodes left out.
+``--check`` compares the records, writing nothing.
 
 The comparison (``tests/check/test_cvt_heldout_probes.py``,
-``tests/lowering/test_shuffle_probes.py``) scores ``check`` against ``"counts"``/``"lines"``
-and lists every probe whose final assembly differs (``tests/data/llvm_respelling.json``).
+``tests/lowering/test_shuffle_probes.py``) scores ``check`` against the lowering's data-path
+``"counts"``/``"lines"`` and lists every probe whose final assembly differs on the data path
+(``tests/data/llvm_respelling.json``).
 """
 
 from __future__ import annotations
@@ -59,7 +70,8 @@ sys.path.insert(0, str(ROOT))
 SETS = {"shuffle": "triton_shuffle_probes.json.gz",
         "amd_shuffle": "triton_amd_shuffle_probes.json.gz",
         "cvt_heldout": "triton_cvt_heldout_probes.json.gz",
-        "cvt_roundtrip": "triton_cvt_roundtrip_probes.json.gz"}
+        "cvt_roundtrip": "triton_cvt_roundtrip_probes.json.gz",
+        "cvt_lowering": "triton_cvt_lowering_probes.json.gz"}
 #: IR call -> the opcode it is (the whole intrinsic name after ``@llvm.``, a prefix match)
 IR_OPCODES = (
     (re.compile(r"@llvm\.nvvm\.shfl\.sync\.(idx|bfly|up|down)\."), "shfl.sync.{0}.b32"),
@@ -157,30 +169,80 @@ def _convert_line(ttgir: str) -> str | None:
     return f"probe.ttgir:{lines[0]}" if len(lines) == 1 else None
 
 
-def reference(name: str, p: dict) -> dict:
-    """The ``"lowering"`` record of one probe (module docstring)."""
-    from cvt_heldout_probes import asm_lines
-
-    amd = p["target"].startswith("gfx")
-    asm, _, pre = _compile(p["ttgir"], p["target"], o3=False)
-    isa, ir = asm_lines(asm), ir_counts(pre, amd)
+def _picker(name: str, p: dict):
+    """How a probe's counts are read off ``asm_lines``: ``(pick, relines)`` — its
+    ``"counts"`` (the convert's line for one-convert probes, else the whole kernel) and its
+    ``"lines"`` keyed like the probe's (the convert's line by the script's line)."""
     kernel = name.startswith(("t_", "max_", "sum_", "cumsum_", "gather_"))
     one = None if kernel else _convert_line(p["ttgir"]) or "?"
     whole = lambda d: dict(sorted(sum((collections.Counter(v) for v in d.values()),  # noqa: E731
                                       collections.Counter()).items()))
     pick = (lambda d: d.get(one, {})) if one else whole
+    key = next((k for k, v in p.get("lines", {}).items() if v == p["counts"]), None)
+
+    def relines(isa: dict) -> dict:
+        lines = dict(isa)
+        if one and key and one in lines:  # the fixture keys the convert's line by the script's
+            lines[key] = lines.pop(one)
+        return lines
+
+    return pick, relines
+
+
+def data_record(name: str, p: dict, asm: str) -> dict:
+    """The data-path counts of assembly ``asm`` of probe ``p`` (``datapath.py``: the register
+    opcodes that compute addresses or lane indices left out), read like the probe's own:
+    ``{"counts": ..., "lines": ...}`` (``"lines"`` where the probe has them)."""
+    from cvt_heldout_probes import asm_lines
+
+    pick, relines = _picker(name, p)
+    isa = asm_lines(asm, data=True)
+    rec = {"counts": pick(isa)}
+    if "lines" in p:
+        rec["lines"] = relines(isa)
+    return rec
+
+
+def records(name: str, p: dict) -> tuple[dict, dict, dict]:
+    """``(lowering, data, final)`` of one probe: its ``"lowering"`` record (module docstring;
+    with ``"data"``, the data-path counts of Triton's lowering), its ``"data"`` record (the
+    data-path counts of the final assembly) and the final assembly's counts recompiled
+    (``{"counts", "lines"}``, to check against the stored ones)."""
+    from cvt_heldout_probes import asm_lines
+
+    amd = p["target"].startswith("gfx")
+    asm, _, pre = _compile(p["ttgir"], p["target"], o3=False)
+    fasm, post, _ = _compile(p["ttgir"], p["target"], o3=True)
+    pick, relines = _picker(name, p)
+    isa, ir, fin = asm_lines(asm), ir_counts(pre, amd), asm_lines(fasm)
     rec = {"counts": pick(isa), "ir": pick(ir)}
     if rec["counts"] != p["counts"]:  # the final assembly differs: keep -O3's IR to trace it
-        _, post, _ = _compile(p["ttgir"], p["target"], o3=True)
         rec["llvm"] = pick(ir_counts(post, amd))
     if "lines" in p:
-        lines = dict(isa)
-        if one:  # the fixture keys the convert's line by the script's line
-            key = next((k for k, v in p["lines"].items() if v == p["counts"]), None)
-            if key and one in lines:
-                lines[key] = lines.pop(one)
-        rec["lines"] = lines
-    return rec
+        rec["lines"] = relines(isa)
+    rec["data"] = data_record(name, p, asm)
+    final = {"counts": pick(fin), **({"lines": relines(fin)} if "lines" in p else {})}
+    return rec, data_record(name, p, fasm), final
+
+
+def reference(name: str, p: dict) -> dict:
+    """The ``"lowering"`` record of one probe (module docstring)."""
+    return records(name, p)[0]
+
+
+def compared(name: str, counts: dict) -> dict:
+    """What the probe scripts compare of a probe's counts: every opcode, but only the
+    shuffles of the shuffle sets' reductions, scans and gathers (``max_``, ``sum_``,
+    ``cumsum_``, ``gather_``: counted over the whole kernel, their selects not modelled)."""
+    if name.startswith(("max_", "sum_", "cumsum_", "gather_")):
+        return {k: v for k, v in counts.items()
+                if re.match(r"^(shfl\.|redux\.|ds_bpermute|ds_swizzle|v_permlane|\w+_dpp)", k)}
+    return counts
+
+
+def _removed(raw: dict, data: dict) -> dict:
+    """The opcodes ``raw`` counts more than ``data`` (the address arithmetic left out)."""
+    return {k: v - data.get(k, 0) for k, v in raw.items() if v != data.get(k, 0)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,18 +259,26 @@ def main(argv: list[str] | None = None) -> int:
     names = sorted(data["probes"]) if args.only is None else args.only
     for i, name in enumerate(names):
         p = data["probes"][name]
-        if not args.check and "lowering" in p:
-            continue
-        rec = reference(name, p)
+        rec, sliced, final = records(name, p)
+        if compared(name, final["counts"]) != compared(name, p["counts"]):
+            bad += 1  # the recompile must give the stored assembly
+            print(f"DIFF {name}: final assembly {final['counts']} stored {p['counts']}")
+        if "lowering" in p:
+            old = {k: v for k, v in p["lowering"].items() if k != "data"}
+            new = {k: v for k, v in rec.items() if k != "data"}
+            if old != new:
+                bad += 1
+                print(f"DIFF {name}: lowering {new} stored {old}")
+        for label, raw, cut in (("lowering", rec["counts"], rec["data"]["counts"]),
+                                ("final", final["counts"], sliced["counts"])):
+            if raw != cut:
+                print(f"address arithmetic {name} ({label}): {_removed(raw, cut)}")
         if args.check:
-            bad += rec != p.get("lowering")
-            print(("same " if rec == p.get("lowering") else "DIFF ") + name)
+            same = rec == p.get("lowering") and sliced == p.get("data")
+            bad += not same
+            print(("same " if same else "DIFF ") + name)
             continue
-        p["lowering"] = rec
-        if i % 25 == 24:  # resumable: keep what is done
-            path.write_bytes(gzip.compress(json.dumps(data, sort_keys=True,
-                                                      separators=(",", ":")).encode(), mtime=0))
-            print(f"  {i + 1} of {len(names)}", flush=True)
+        p["lowering"], p["data"] = rec, sliced
     if not args.check:
         path.write_bytes(gzip.compress(json.dumps(data, sort_keys=True,
                                                   separators=(",", ":")).encode(), mtime=0))

@@ -11,7 +11,9 @@ instruction of a convert that stays in registers or shuffles (``shfl``/``selp``/
 ``ds_bpermute``/DPP/``v_permlane*``/``v_cndmask``/``v_perm``), the exchanges of the others,
 and the shared-memory instructions by width (NVIDIA) or LDS bytes per thread (AMD). No
 convert is left without its instructions. Known differences are strict xfails with their
-reason (``tests/data/known_mismatches.json``, set ``cvt_heldout``)."""
+reason (``tests/data/known_mismatches.json``, set ``cvt_heldout``). Both sides are counted on
+the data path (the probes' ``"data"`` records, ``papers/triton_lowering/datapath.py``): an
+opcode that computes an address or a lane index is not what ``check`` reports."""
 
 from __future__ import annotations
 
@@ -49,7 +51,7 @@ def _check_json(ttgir: str) -> dict:
 
 
 def _both(fixture_set: str, case: str) -> None:
-    e = entries(fixture_set)[case]
+    e = PROBES.data_path(entries(fixture_set)[case])
     follows_final = isinstance(_respelled(fixture_set).get(case), dict)  # {"check": "final"}
     pred, seen, uncounted, _ = PROBES.prediction(e if follows_final else PROBES.lowering(e),
                                                  case, _check_json(e["ttgir"]))
@@ -62,12 +64,24 @@ def test_the_final_assembly_differs_from_tritons_lowering_only_where_listed(fixt
     """Where LLVM's ``-O3`` changes what is compared, the probe is listed with the pass."""
     differ = set()
     for case, e in entries(fixture_set).items():
+        e = PROBES.data_path(e)
         doc = _check_json(e["ttgir"])
         low = PROBES.prediction(PROBES.lowering(e), case, doc)[1]
         final = PROBES.prediction(e, case, doc)[1]
         if low != final:
             differ.add(case)
     assert differ == set(_respelled(fixture_set))
+
+
+@pytest.mark.parametrize("fixture_set", ["cvt_heldout", "cvt_roundtrip", "cvt_lowering"])
+def test_the_data_path_is_part_of_tritons_lowering(fixture_set):
+    """Every probe has its data-path counts (``"data"``, ``papers/triton_lowering/datapath.py``)
+    by line, each opcode at most as often as in the whole lowering on that line."""
+    for case, e in entries(fixture_set).items():
+        low = e["lowering"]
+        assert set(e["data"]) == {"counts", "lines"}, case
+        for line, counts in low["data"]["lines"].items():
+            assert all(n <= low["lines"][line].get(op, 0) for op, n in counts.items()), case
 
 
 @pytest.mark.parametrize("case", cases("cvt_heldout"))

@@ -6,7 +6,9 @@ instructions ``check`` predicts (each convert told which global load produced it
 equal Triton's lowering (the PTX/AMDGCN LLVM's back end selects from Triton's LLVM IR with
 ``-O3`` skipped, ``papers/triton_lowering/lowering_reference.py``) on the lines attributed
 to the op — for a convert through shared memory, the byte permutes packing its round trip
-(``linlayout.lowering.round_trip_pack``) — and the final PTX/AMDGCN differs only where
+(``linlayout.lowering.round_trip_pack``) — counting the data path only (the probe's
+``"data"`` records, ``papers/triton_lowering/datapath.py``: an opcode that computes an address
+or a lane index is not what ``check`` reports), and the final PTX/AMDGCN differs only where
 ``tests/data/llvm_respelling.json`` names the LLVM pass. Known
 differences are strict xfails with their reason (``tests/data/known_mismatches.json``)."""
 
@@ -97,7 +99,7 @@ def test_register_instructions_equal_tritons_lowering(fixture_set, case):
     end selects from Triton's LLVM IR with ``-O3`` skipped."""
     e = entries(fixture_set)[case]
     follows_final = isinstance(_respelled(fixture_set).get(case), dict)  # {"check": "final"}
-    counts = e["counts"] if follows_final else e["lowering"]["counts"]
+    counts = (e if follows_final else e["lowering"])["data"]["counts"]
     a, b = _compared(case, _predicted(e["ttgir"]), _observed(counts))
     assert a == b
 
@@ -107,10 +109,21 @@ def test_the_final_assembly_differs_from_tritons_lowering_only_where_listed(fixt
     """Where LLVM's ``-O3`` changes the compared opcodes, the probe is listed with the pass."""
     differ = set()
     for case, e in entries(fixture_set).items():
-        low, final = _observed(e["lowering"]["counts"]), _observed(e["counts"])
+        low, final = _observed(e["lowering"]["data"]["counts"]), _observed(e["data"]["counts"])
         if _compared(case, low, low) != _compared(case, final, final):
             differ.add(case)
     assert differ == set(_respelled(fixture_set))
+
+
+@pytest.mark.parametrize("fixture_set", ["shuffle", "amd_shuffle"])
+def test_the_data_path_is_part_of_tritons_lowering(fixture_set):
+    """Every probe has its data-path counts (``"data"``, ``papers/triton_lowering/datapath.py``),
+    each opcode at most as often as in the whole lowering: slicing only leaves address and
+    lane-index arithmetic out."""
+    for case, e in entries(fixture_set).items():
+        low = e["lowering"]
+        assert "counts" in e["data"], case
+        assert all(n <= low["counts"].get(op, 0) for op, n in low["data"]["counts"].items()), case
 
 
 @pytest.mark.parametrize("fixture_set", ["shuffle", "amd_shuffle"])
