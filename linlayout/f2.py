@@ -344,19 +344,9 @@ def rank_modulo(vectors: Iterable[int], basis: Iterable[int]) -> int:
     """
     vectors = vectors if isinstance(vectors, (list, tuple)) else list(vectors)
     basis = basis if isinstance(basis, (list, tuple)) else list(basis)
-    m = 0
-    for b in basis:
-        if b & (b - 1):
-            break
-        m |= b
-    else:
-        v = 0
-        for x in vectors:
-            if x & (x - 1):
-                break
-            v |= x
-        else:
-            return (v & ~m).bit_count()
+    outside = _units_outside(vectors, basis)
+    if outside is not None:
+        return outside
     return rank(list(vectors) + list(basis)) - rank(basis)
 
 
@@ -371,20 +361,26 @@ def rank_outside(vectors: Iterable[int], basis: Sequence[int]) -> int:
     Example: ``rank_outside([0b001, 0b011, 0b010], (0b001,)) == 2``.
     """
     vectors = vectors if isinstance(vectors, (list, tuple)) else list(vectors)
+    outside = _units_outside(vectors, basis)
+    if outside is not None:
+        return outside
+    return rank([x for x in vectors if reduce(x, basis)])
+
+
+def _units_outside(vectors: Sequence[int], basis: Sequence[int]) -> int | None:
+    """When every vector and basis column is a unit or zero vector: how many of the vectors'
+    coordinates lie outside the basis's (read off the masks); otherwise ``None``."""
     m = 0
     for b in basis:
         if b & (b - 1):
-            break
+            return None
         m |= b
-    else:
-        v = 0
-        for x in vectors:
-            if x & (x - 1):
-                break
-            v |= x
-        else:
-            return (v & ~m).bit_count()
-    return rank([x for x in vectors if reduce(x, basis)])
+    v = 0
+    for x in vectors:
+        if x & (x - 1):
+            return None
+        v |= x
+    return (v & ~m).bit_count()
 
 
 def prefix_ranks(vectors: Iterable[int]) -> list[int]:
