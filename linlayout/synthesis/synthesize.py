@@ -302,9 +302,12 @@ def synthesize_transfer(
         raise LayoutError(f"node_limit must be a non-negative int, got {shown(node_limit)}")
     store, model, ws = transfer.store, transfer.model, transfer.weights
     requests = _requests(instructions, len(transfer.sides), fixed)
-    counted = tuple(req != TMA_STORE for req in requests)
-    problem = _problem(transfer, tuple(w if c else 0 for w, c in zip(ws, counted)),
-                       objective, node_limit)
+    if TMA_STORE in requests:  # a TMA store is not counted: its weight is 0
+        counted = tuple(req != TMA_STORE for req in requests)
+        effective = tuple(w if c else 0 for w, c in zip(ws, counted))
+    else:
+        counted, effective = (True,) * len(requests), ws
+    problem = _problem(transfer, effective, objective, node_limit)
     # each side's columns as masks when they are unit vectors or zero (Triton's usual
     # layouts): read once, by the options and the direct construction alike
     units = unit_sides(problem)
