@@ -172,7 +172,7 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         k = min(k, alignment_log2(lane_offs),
                 alignment_log2(f2.compose_unchecked(inv, side.warp + side.block, d)))
     z = max(k, model.within_word_bits)
-    packed = model.packed(lane_offs, k, load)
+    packed = load and model.packed(lane_offs, k, load)  # a store never packs
     masks, lanes, prefix = model.phase_info(k, packed)
     phase = lane_offs[:prefix] if prefix is not None else f2.compose(lane_offs, lanes)
     exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)

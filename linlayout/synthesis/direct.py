@@ -224,7 +224,13 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     reports = tuple(side_report(cols, inv, sides[o.side], problem.regs[o.side], model, d,
                                 False, o.side > 0, units.elems_log2[o.side])
                     for o in assignment)
-    return Plan(cols, reports, tuple(assignment), True)
+    plan = _new(Plan)  # the frozen dataclass, without its per-field __setattr__ calls
+    plan.__dict__.update(cols=cols, reports=reports, assignment=tuple(assignment), proven=True,
+                         source="construction")
+    return plan
+
+
+_new = object.__new__
 
 
 def _searched_segment(assignment: Sequence[SideOption], problem: Problem, units: UnitSides,
@@ -263,7 +269,8 @@ def _phase_mask(option: SideOption, side: Any, model: Any) -> int | None:
     (:func:`~.plans.phase_lanes`, as a mask); None when a phase's lanes are not a set of
     lane bits (a hardware whose phases group lanes otherwise, e.g. AMD's: their tensor
     columns may be sums, which a mask does not describe)."""
-    packed = model.packed(side.lane, option.vector_log2, option.side > 0)
+    load = option.side > 0
+    packed = load and model.packed(side.lane, option.vector_log2, load)  # stores never pack
     _, lane_ids, p = model.phase_info(option.vector_log2, packed)
     if p is not None:
         return _mask(side.lane[:p])

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .. import f2
@@ -83,9 +84,11 @@ class SideOption:
         """True for ldmatrix/stmatrix."""
         return self.geometry is not None
 
-    @property
+    @cached_property
     def wavefronts_bound(self) -> int:
-        """The least wavefronts per warp any memory layout giving this access can cost."""
+        """The least wavefronts per warp any memory layout giving this access can cost
+        (``instructions_per_warp · phases · 2^bound_exponent``; kept once read, or set when
+        :func:`side_options` builds the option: the searches read it for every option)."""
         return self.instructions_per_warp * self.phases << self.bound_exponent
 
 
@@ -104,15 +107,15 @@ def _option(**fields: object) -> SideOption:
 _new = object.__new__
 
 
-@memoize(1)
-def _plain_instruction() -> Instruction:
-    """``ld/st.shared`` as an :class:`~linlayout.hardware.Instruction` (parsed once)."""
-    return parse_instruction(DEFAULT)
+#: ``ld/st.shared`` as an :class:`~linlayout.hardware.Instruction` (immutable: parsed once,
+#: at import, like :func:`~linlayout.hardware.instructions.all_variants`).
+_PLAIN = parse_instruction(DEFAULT)
 
 
 def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], model: BankModel,
                  d: int, matrix: Sequence[Instruction] | None = None,
-                 plain: bool = True) -> list[SideOption]:
+                 plain: bool = True, unit_masks: tuple[int, int] | None = None
+                 ) -> list[SideOption]:
     """Every access option of one side (module docstring), widest ``ld/st.shared`` first.
 
     Args:
@@ -121,6 +124,10 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
         model: the bank model; d: the tensor's bit count.
         matrix: the matrix instructions to consider for this side (None: none).
         plain: include the ``ld/st.shared`` options.
+        unit_masks: when every column of the side is a unit vector or zero, the OR of its
+            register columns and of its lane, warp and block columns (what
+            :class:`~.direct.UnitSides` holds), so that the registers' meet with the
+            threads is read off them; None: worked out here.
 
     Raises:
         LayoutError: a matrix instruction named explicitly (``matrix`` of one entry with
@@ -132,7 +139,8 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
             if matrix == variants:
                 matrix = token  # type: ignore[assignment]
                 break
-    return list(_side_options(index, side, tuple(reg_basis), model, d, matrix, plain))
+    return list(_side_options(index, side, tuple(reg_basis), model, d, matrix, plain,
+                              unit_masks))
 
 
 #: :func:`~linlayout.hardware.instructions.all_variants` of each direction, under the short
@@ -143,8 +151,8 @@ _AUTO = {"auto store": tuple(all_variants(store=True)),
 
 @memoize(256)
 def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], model: BankModel,
-                  d: int, matrix: tuple[Instruction, ...],
-                  plain: bool) -> tuple[SideOption, ...]:
+                  d: int, matrix: tuple[Instruction, ...], plain: bool,
+                  unit_masks: tuple[int, int] | None = None) -> tuple[SideOption, ...]:
     """:func:`side_options`, cached (the internal searches of one ``lowering="triton"``
     synthesis ask again for the same sides; an option is immutable); ``matrix`` may be a key
     of :data:`_AUTO`."""
@@ -159,26 +167,39 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
     out: list[SideOption] = []
     if plain:
         # a phase by lane id holds a prefix of the lanes: their ranks
-        blocked, lane_ranks = _thread_ranks(reg_basis, side)
+        if unit_masks is not None:  # unit columns: the meet is the masks' common bits
+            blocked = (unit_masks[0] & unit_masks[1]).bit_count()
+            lane_ranks = [0]
+            t = 0
+            for c in lane:
+                t |= c
+                lane_ranks.append(t.bit_count())
+        else:
+            blocked, lane_ranks = _thread_ranks(reg_basis, side)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
-        instr = _plain_instruction()
+        instr = _PLAIN
         load = index > 0
         # whether a load's return packs depends on the width only through may_pack
         packs = load and model.packed(lane, kmax, load)
+        # may_pack holds from one width up (packs: it holds at kmax, so for a load on
+        # hardware that packs): the first width of two bank words per lane
+        pack_from = model.word_log2 + 1 - model.element_log2 if packs else kmax + 1
         new, fields, info = _new, _OPTION_DEFAULTS, model.phase_info
         for k in range(kmax, -1, -1):
-            masks, phase, prefix = info(k, packs and model.may_pack(k, load))
+            masks, phase, prefix = info(k, k >= pack_from)
             if prefix is not None:
                 lam = lane_ranks[prefix]
             else:
                 lam = lam_rank.get(phase)
                 if lam is None:
                     lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
+            ipw, phases, exp = 1 << (rank_r - k), 1 << len(masks), max(0, nseg - d +
+                                                                       max(lam + k, w))
             opt = new(SideOption)
             opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
-                                instructions_per_warp=1 << (rank_r - k), phases=1 << len(masks),
-                                bound_exponent=max(0, nseg - d + max(lam + k, w)))
+                                instructions_per_warp=ipw, phases=phases, bound_exponent=exp,
+                                wavefronts_bound=ipw * phases << exp)
             out.append(opt)
     if matrix:
         out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,

@@ -37,6 +37,7 @@ import itertools
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .. import f2
@@ -47,7 +48,7 @@ from ..hardware.instructions import DEFAULT
 from ..hardware.kinds import memory_columns
 from ..hardware.model import BankModel, HardwareModel
 from ..layout import LinearLayout
-from .direct import direct_plan, unit_sides
+from .direct import UnitSides, direct_plan, unit_sides
 from .options import SideOption, matrix_instructions, paired_exponent, side_options
 from .plans import (
     MAX_VARIANTS,
@@ -301,10 +302,16 @@ def synthesize_transfer(
         raise LayoutError(f"node_limit must be a non-negative int, got {shown(node_limit)}")
     store, model, ws = transfer.store, transfer.model, transfer.weights
     requests = _requests(instructions, len(transfer.sides), fixed)
-    counted = tuple(req != TMA_STORE for req in requests)
-    problem = _problem(transfer, tuple(w if c else 0 for w, c in zip(ws, counted)),
-                       objective, node_limit)
-    full_problem, full_options = problem, _options(requests, problem)
+    if TMA_STORE in requests:  # a TMA store is not counted: its weight is 0
+        counted = tuple(req != TMA_STORE for req in requests)
+        effective = tuple(w if c else 0 for w, c in zip(ws, counted))
+    else:
+        counted, effective = (True,) * len(requests), ws
+    problem = _problem(transfer, effective, objective, node_limit)
+    # each side's columns as masks when they are unit vectors or zero (Triton's usual
+    # layouts): read once, by the options and the direct construction alike
+    units = unit_sides(problem)
+    full_problem, full_options = problem, _options(requests, problem, units)
     # identical loads (same columns, same request) are one side with their summed weight: a
     # layout costs each of them the same, so the search runs on the distinct sides only
     groups = _side_groups(problem.sides, requests) if len(problem.sides) > 2 else None
@@ -330,7 +337,8 @@ def synthesize_transfer(
             raise LayoutError("fixed= pins the first offsets; it cannot be combined with "
                               "matrix instructions (their 16-byte rows fix the first offsets)")
         plan, bound = _pinned_plan(pinned, options, problem)
-    elif (direct := _direct(options, problem)) is not None:
+    elif (direct := _direct(options, problem,
+                            units if problem is full_problem else None)) is not None:
         plan, bound = direct
     else:
         start = problem.nodes_spent
@@ -355,8 +363,8 @@ def synthesize_transfer(
 DIRECT_SKIPS = 64
 
 
-def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
-            ) -> tuple[Plan, _Bound] | None:
+def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
+            units: UnitSides | None = None) -> tuple[Plan, _Bound] | None:
     """The plan and bound :func:`_search` would prove, from the direct construction
     (:func:`~.direct.direct_plan`) alone — or None, and the search runs.
 
@@ -368,10 +376,12 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
     may build another layout of the same cost). When it misses, the segment-search nodes it
     spent are given back, so the search runs exactly as it would have. Not used inside a
     lowered synthesis (:func:`synthesize_lowered` costs the search's own layouts under
-    Triton's lowering)."""
+    Triton's lowering). ``units``: :func:`~.direct.unit_sides` of ``problem`` when the
+    caller has it (None: worked out here)."""
     if len(problem.sides) < 2 or shared_counts() is not None:
         return None
-    units = unit_sides(problem)
+    if units is None:
+        units = unit_sides(problem)
     if units is None:
         return None
     weights, objective = problem.weights, problem.objective
@@ -394,14 +404,10 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem
     return None
 
 
-def _waves_key(o: SideOption) -> tuple[int, int]:
-    """An option's key under the wavefronts objective (a sort key)."""
-    return o.wavefronts_bound, o.instructions_per_warp
-
-
-def _instrs_key(o: SideOption) -> tuple[int, int]:
-    """An option's key under the instructions objective (a sort key)."""
-    return o.instructions_per_warp, o.wavefronts_bound
+#: An option's key under the wavefronts objective (a sort key, read at C speed).
+_waves_key = attrgetter("wavefronts_bound", "instructions_per_warp")
+#: An option's key under the instructions objective (a sort key).
+_instrs_key = attrgetter("instructions_per_warp", "wavefronts_bound")
 
 
 def _first_assignments(options: Sequence[Sequence[SideOption]], weights: Sequence[int],
@@ -583,14 +589,17 @@ def _requests(instructions: Any, nsides: int, fixed: Any) -> list[Any]:
     return reqs
 
 
-def _options(requests: Sequence[Any], problem: Problem) -> list[list[SideOption]]:
+def _options(requests: Sequence[Any], problem: Problem, units: UnitSides | None = None
+             ) -> list[list[SideOption]]:
     """Every side's access options, as its request allows (a TMA store: ``ld/st.shared``
-    options, used only for its — uncounted — report)."""
+    options, used only for its — uncounted — report); ``units``: the problem's sides as
+    masks (:func:`~.direct.unit_sides`) when they are unit vectors or zero."""
     out = []
     for i, (req, side) in enumerate(zip(requests, problem.sides)):
         matrix, plain = ([], True) if req in (None, TMA_STORE) else matrix_instructions(req, i)
         opts = side_options(i, side, problem.regs[i], problem.model, problem.d, matrix=matrix,
-                            plain=plain)
+                            plain=plain, unit_masks=None if units is None else
+                            (units.regs[i], units.threads[i]))
         if not opts:
             raise LayoutError(f"side {i} cannot use {shown(req)}: its registers do not hold what "
                               "the instruction moves")

@@ -156,7 +156,8 @@ class Transfer:
         for i, ld in enumerate(loads):
             name = "load" if len(loads) == 1 else f"load {i}"
             require_same_tensor(store, ld, "store", name)
-            same = ld.out_dim_names == store.out_dim_names  # checked the same tensor above
+            # the same tensor (checked above): the same order of out dims iff the same dims
+            same = ld.out_dims_log2 == store.out_dims_log2
             sides.append(distributed_columns(ld if same else ld.transpose_outs(
                 store.out_dim_names), name, model.warp_log2))
         if len(loads) > MAX_LOADS and len(
@@ -164,13 +165,11 @@ class Transfer:
             raise LayoutError(f"more than {MAX_LOADS} distinct load layouts (MAX_LOADS); "
                               "synthesize for the most frequent "
                               "loads and count the others with bank_conflicts")
-        set_ = object.__setattr__
-        set_(self, "loads", tuple(loads))
-        set_(self, "element_bits", model.element_bits)
-        set_(self, "hardware", model.hardware)
-        set_(self, "weights", _weights(self.weights, len(sides)))
-        set_(self, "model", model)
-        set_(self, "sides", tuple(sides))
+        # the frozen fields, set in one go (object.__setattr__ for each does the same)
+        self.__dict__.update(loads=tuple(loads), element_bits=model.element_bits,
+                             hardware=model.hardware,
+                             weights=_weights(self.weights, len(sides)), model=model,
+                             sides=tuple(sides))
 
     @classmethod
     def make(cls, store: LinearLayout, load: LinearLayout | Sequence[LinearLayout], *,

@@ -212,14 +212,14 @@ def test_the_direct_result_is_the_search_s(monkeypatch):
     taken = [0]
     real = mod._direct
 
-    def counted(options, problem):
-        got = real(options, problem)
+    def counted(options, problem, units=None):
+        got = real(options, problem, units)
         taken[0] += got is not None
         return got
 
     monkeypatch.setattr(mod, "_direct", counted)
     with_direct = [_result(*c) for c in cases]
-    monkeypatch.setattr(mod, "_direct", lambda options, problem: None)
+    monkeypatch.setattr(mod, "_direct", lambda options, problem, units=None: None)
     searched = [_result(*c) for c in cases]
     assert with_direct == searched
     assert taken[0] > len(cases) // 2

@@ -184,3 +184,34 @@ def test_auto_variants_give_the_options_of_the_same_instructions_listed():
             name = lambda o: (o.instruction.name, o.vector_log2)  # noqa: E731
             assert sorted(a, key=name) == sorted(b, key=name)
             assert [o for o in a if not o.is_matrix] == [o for o in b if not o.is_matrix]
+
+
+def test_unit_masks_give_the_same_options():
+    """Given a side's register and thread masks (unit columns), side_options reads the
+    registers' meet with the threads off them: the same options, bounds included, as
+    working it out from the columns — on random Triton pairs and every element width."""
+    from linlayout.synthesis.direct import unit_sides
+    from linlayout.synthesis.transfer import Transfer
+    from linlayout.triton.encodings.sampling import random_pair
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        store, load, bits, _ = random_pair(rng)
+        transfer = Transfer.make(store, load, element_bits=bits)
+        sides = transfer.sides
+        regs = tuple(tuple(f2.echelon(s.register)) for s in sides)
+        problem = Problem(sides=sides, regs=regs, model=transfer.model,
+                          d=store.total_out_bits, dim_bits=(), weights=(1, 1))
+        units = unit_sides(problem)
+        if units is None:
+            continue
+        for i, side in enumerate(sides):
+            ll.clear_caches()
+            plain = side_options(i, side, regs[i], transfer.model, problem.d)
+            masked = side_options(i, side, regs[i], transfer.model, problem.d,
+                                  unit_masks=(units.regs[i], units.threads[i]))
+            assert masked == plain and [o.wavefronts_bound for o in masked] == \
+                [o.instructions_per_warp * o.phases << o.bound_exponent for o in plain]
+            checked += 1
+    assert checked >= 40
