@@ -79,64 +79,49 @@ def test_the_mask_chain_test_is_the_search_s():
     assert checked > 500
 
 
+def _checked_direct_plans(layouts, bits, hw, limit=None) -> int:
+    """Build every direct plan of the layouts' chain-feasible assignments (the first
+    ``limit`` assignments), assert each is a basis of the tensor's bits whose per-side
+    reports are what bank_conflicts counts on it, and return how many were built."""
+    problem = _problem(layouts, bits, hw)
+    units = unit_sides(problem)
+    opts = [side_options(i, s, problem.regs[i], problem.model, problem.d)
+            for i, s in enumerate(problem.sides)]
+    built = 0
+    for assignment in itertools.islice(itertools.product(*opts), limit):
+        if not units.chain_ok(assignment):
+            continue
+        plan = direct_plan(assignment, problem, units)
+        if plan is None:
+            continue
+        assert f2.rank(plan.cols) == problem.d == len(plan.cols)
+        memory = LinearLayout.from_columns(list(plan.cols), {"offset": 1 << problem.d},
+                                           layouts[0].out_dims)
+        for i, (layout, rep) in enumerate(zip(layouts, plan.reports)):
+            want = bank_conflicts(layout, memory, element_bits=bits, hardware=hw,
+                                  instruction="ld.shared" if i else "st.shared")
+            assert (rep.wavefronts_per_warp, rep.instructions_per_warp,
+                    rep.vector_elems, rep.degree) == \
+                (want.wavefronts_per_warp, want.instructions_per_warp,
+                 want.vector_elems, want.degree)
+        built += 1
+    return built
+
+
 def test_direct_layouts_are_bijections_counted_exactly():
     """Every direct layout is a basis of the tensor's bits, and each side's report is what
     bank_conflicts counts on it (the reports come from the exact count, not the plan)."""
     for hw in (NVIDIA, AMD_CDNA3):
-        built = 0
-        for store, load, bits in _triton_pairs(30, 9):
-            problem = _problem([store, load], bits, hw)
-            units = unit_sides(problem)
-            opts = [side_options(i, s, problem.regs[i], problem.model, problem.d)
-                    for i, s in enumerate(problem.sides)]
-            for assignment in itertools.product(*opts):
-                if not units.chain_ok(assignment):
-                    continue
-                plan = direct_plan(assignment, problem, units)
-                if plan is None:
-                    continue
-                d = problem.d
-                assert f2.rank(plan.cols) == d == len(plan.cols)
-                memory = LinearLayout.from_columns(list(plan.cols), {"offset": 1 << d},
-                                                   store.out_dims)
-                for layout, rep, instr in ((store, plan.reports[0], "st.shared"),
-                                           (load, plan.reports[1], "ld.shared")):
-                    want = bank_conflicts(layout, memory, element_bits=bits, hardware=hw,
-                                          instruction=instr)
-                    assert (rep.wavefronts_per_warp, rep.instructions_per_warp,
-                            rep.vector_elems, rep.degree) == \
-                        (want.wavefronts_per_warp, want.instructions_per_warp,
-                         want.vector_elems, want.degree)
-                built += 1
+        built = sum(_checked_direct_plans([store, load], bits, hw)
+                    for store, load, bits in _triton_pairs(30, 9))
         assert built > 100
 
 
 def test_direct_layouts_of_tiles_are_bijections_counted_exactly():
     """With three or four sides (the segment then from free bits or the exact segment
     search): every direct layout is a basis, each report what bank_conflicts counts."""
-    built = 0
-    for store, loads, bits, hw, _ in _tile_cases()[:12]:
-        layouts = [store] + loads
-        problem = _problem(layouts, bits, hw)
-        units = unit_sides(problem)
-        opts = [side_options(i, s, problem.regs[i], problem.model, problem.d)
-                for i, s in enumerate(problem.sides)]
-        for assignment in list(itertools.product(*opts))[:40]:
-            if not units.chain_ok(assignment):
-                continue
-            plan = direct_plan(assignment, problem, units)
-            if plan is None:
-                continue
-            d = problem.d
-            assert f2.rank(plan.cols) == d == len(plan.cols)
-            memory = LinearLayout.from_columns(list(plan.cols), {"offset": 1 << d},
-                                               store.out_dims)
-            for i, (layout, rep) in enumerate(zip(layouts, plan.reports)):
-                want = bank_conflicts(layout, memory, element_bits=bits, hardware=hw,
-                                      instruction="ld.shared" if i else "st.shared")
-                assert (rep.wavefronts_per_warp, rep.instructions_per_warp) == \
-                    (want.wavefronts_per_warp, want.instructions_per_warp)
-            built += 1
+    built = sum(_checked_direct_plans([store] + loads, bits, hw, limit=40)
+                for store, loads, bits, hw, _ in _tile_cases()[:12])
     assert built > 50
 
 
