@@ -35,7 +35,8 @@ stores out of line, so straight-line order is not enough). A write of part of a 
 
 :func:`data_path_lines` gives the 0-based indices of the assembly lines whose instruction is
 on the data path; ``cvt_heldout_probes.asm_lines(asm, data=True)`` counts only those (the
-probes' ``"data"`` records, written by ``lowering_reference.py``).
+probes' ``"data"`` records, written by ``lowering_reference.py`` and
+``producer_probes.py``).
 """
 
 from __future__ import annotations

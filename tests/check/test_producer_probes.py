@@ -3,7 +3,9 @@
 gather or a ``redux.sync`` reduction leaves 8/16-bit results in 32-bit registers): for each
 compiled gather, reduction or scan feeding a convert, the register instructions ``linlayout
 check --json`` lists on the convert's line equal those of Triton's lowering (the assembly of
-its LLVM IR with ``-O3`` skipped). Known differences are strict xfails with their reason
+its LLVM IR with ``-O3`` skipped), both counted on the data path (the probes' ``"data"``
+records, ``papers/triton_lowering/datapath.py``: an opcode that computes an address or a lane
+index is not what ``check`` reports). Known differences are strict xfails with their reason
 (``tests/data/known_mismatches.json``, set ``producer``)."""
 
 from __future__ import annotations
@@ -32,7 +34,19 @@ PROBES = _probes()
 @pytest.mark.parametrize("case", cases("producer"))
 def test_convert_register_instructions_equal_tritons_lowering(case):
     e = entries("producer")[case]
-    assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == PROBES.observed(e["lowering"])
+    assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == \
+        PROBES.observed(e["data"]["lowering"])
+
+
+def test_the_data_path_is_part_of_each_assembly():
+    """Every probe has its data-path counts for both assemblies, on the same convert lines,
+    each opcode at most as often as in the whole assembly on that line."""
+    for case, e in entries("producer").items():
+        assert set(e["data"]) == {"lowering", "final"}, case
+        for label in ("lowering", "final"):
+            assert set(e["data"][label]) == set(e[label]), case
+            for line, counts in e["data"][label].items():
+                assert all(n <= e[label][line].get(op, 0) for op, n in counts.items()), case
 
 
 def test_the_set_reaches_every_producer_width_and_target():
