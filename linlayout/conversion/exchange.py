@@ -20,10 +20,14 @@ whole source. The plan, per lane, on NVIDIA:
    lane needs none (its registers are that word's halves, unpacked);
 4. *unpack* each word into its two registers with ``mov.b32 {lo, hi}, word`` (a ``mov``).
 
-The selector of step 3 depends only on the lane index (a constant per lane: ``selp`` of two
-immediates on a lane predicate, or ``mad`` of a lane bit), so it is lane-index arithmetic,
-which no plan of the shuffle family counts — like the shuffle's source lane
-(:mod:`~linlayout.conversion.bounds`). On the single register/lane exchange this costs one
+The selector of step 3 depends only on the lane index: the plan computes it from the lane
+id with integer arithmetic (``and``/``shl``/``xor`` of lane bits into the two selector
+constants), like the shuffle's source lane, so it costs no instruction of a counted kind
+(:mod:`~linlayout.conversion.bounds`). Triton's own lowering spells such a selector as a
+``selp`` of two constants, which ``check`` counts with Triton's path; a lowering of this
+plan that did the same would pay one ``selp`` more per distinct selector (1 ``shfl``,
+1 ``prmt``, 1 ``selp`` on the single exchange: still below the select plans, but not at the
+bound). On the single register/lane exchange this costs one
 ``shfl`` and one ``prmt`` where the select plans need one ``shfl`` and three ``selp``: the
 shuffle family's bound. On AMD packing costs a ``v_perm_b32`` per word
 (:data:`~linlayout.conversion.shuffle.AMD_PACK_PERMUTES`), which the other plans already
