@@ -7,7 +7,8 @@ with exact counts, a lower bound per path family and a symbolic check.
   (and, on AMD, the packing bound);
 * :mod:`.bounds` — the shuffle family's lower bound with its proof
   (:func:`shuffle_family_bound`);
-* :mod:`.exchange` — the packed exchange of 8/16-bit elements, two to a word, in one shuffle
+* :mod:`.exchange` — the packed exchange of 8/16-bit elements, two to a word: whole words
+  shuffled, halves chosen by lane-dependent byte permutes, on NVIDIA and AMD
   (:func:`plan_packed_exchange`);
 * :mod:`.stages` — shuffle plans as select–shuffle–select stages (Triton's construction,
   run-time ``prmt`` byte selection, gfx950 permlane swaps) for any number of transpositions;
@@ -19,7 +20,7 @@ with exact counts, a lower bound per path family and a symbolic check.
 
 from .bounds import ShuffleBound, merge_cost, shuffle_family_bound, tight_merges
 from .cost import DEFAULT_WEIGHTS, KINDS, resolve_weights
-from .exchange import PackedExchangePlan, plan_packed_exchange
+from .exchange import ExchangeRound, PackedExchangePlan, WordPermute, plan_packed_exchange
 from .execute import Execution, execute_plan, execute_shared
 from .plan import PATHS, ConversionPlan, PathPlan, plan_conversion
 from .problem import ConversionProblem
@@ -30,9 +31,9 @@ from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, amd_packing_bound
 from .stages import StagePlan, plan_stages
 
 __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionProblem",
-           "Execution", "PackedExchangePlan", "PathPlan", "RegisterPlan", "ShuffleBound",
+           "ExchangeRound", "Execution", "PackedExchangePlan", "PathPlan", "RegisterPlan", "ShuffleBound",
            "ShufflePlan", "ShuffleRound", "StagePlan",
-           "TritonChoice", "amd_packing_bound", "execute_plan", "execute_shared",
+           "TritonChoice", "WordPermute", "amd_packing_bound", "execute_plan", "execute_shared",
            "lacking_elements", "merge_cost", "plan_conversion", "plan_packed_exchange",
            "plan_registers", "plan_shuffles", "plan_stages", "resolve_weights",
            "select_bound", "shuffle_bound", "shuffle_family_bound", "source_lanes",

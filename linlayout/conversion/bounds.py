@@ -18,6 +18,24 @@ is a straight-line program run by every lane of a warp, on 32-bit registers, wit
   ``prmt``/``selp`` whose selector or predicate is the same in every lane — counted as free
   here, whatever the weights say, so the bound also holds for plans that pack differently.
 
+**On AMD** (AMD CDNA3 ISA) the same argument holds, word for word, on gfx942 for the
+family the planner and Triton 3.9 build there: the shuffles are ``ds_bpermute_b32``
+(*LDS instructions*: every lane reads one named VGPR of the lane its address names, 32
+bits, without touching LDS memory) and DPP moves that fill every lane from one register
+(``quad_perm``, ``row_ror``; Triton's xor by 4, a ``row_shr:4`` and a ``row_shl:4`` into
+complementary banks, reads one register too); the merges are ``v_cndmask_b32`` with a
+lane-dependent mask (``selp``) and ``v_perm_b32`` with a lane-dependent selector VGPR
+(``prmt``: any four bytes of two VGPRs). Left out, as predicated moves are on NVIDIA: a DPP
+move whose row or bank mask leaves some lanes holding another register's value, an
+exec-masked write, and a VALU operation with a DPP operand (``v_cndmask_b32_dpp``): each
+is a shuffle and a merge in one instruction, and can beat the bound. With 32-bit elements,
+the register bit exchanged with lane bit 2 takes two masked ``v_mov_b32_dpp`` (``row_shr:4``
+of register 1 into banks 1 and 3 of register 0, ``row_shl:4`` of register 0 into banks 0 and
+2 of register 1): 2, where every plan of the family costs at least 2.5. On gfx950
+``v_permlane16/32_swap_b32`` exchanges halves of two registers across lane bit 4 or 5 in
+one instruction, a merge the argument does not count, so only the shuffles are claimed
+there (:func:`merges_claimed`).
+
 Lane-index arithmetic is not counted (as in the plans): an instruction whose inputs are
 only the lane index and constants — the source lane of a shuffle, a predicate, a
 lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled). Bitwise
@@ -62,9 +80,10 @@ included every lane's lacked one, which is checked. A plan with ``S`` shuffles t
 ``F + p`` merges (``p`` that extra one), and one with more shuffles pays at least one more
 shuffle: the bound is the smaller of the two.
 
-Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits
-(``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than its
-family's bound, and every pair is proven optimal) and against every ``shfl``/``selp``
+Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits, on
+cuda:90, gfx942 and gfx950, and of a 16-element space on a 64-lane wavefront on gfx942 and
+gfx950 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than
+its family's bound) and against every ``shfl``/``selp``
 program of the smallest warps by brute force (``tests/conversion/test_bounds.py``).
 """
 
@@ -81,7 +100,8 @@ from .cost import resolve_weights
 from .problem import ELEMENT_BITS, ConversionProblem
 from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
 
-__all__ = ["ShuffleBound", "merge_cost", "shuffle_family_bound", "tight_merges"]
+__all__ = ["ShuffleBound", "merge_cost", "merges_claimed", "shuffle_family_bound",
+           "tight_merges"]
 
 
 @dataclass(frozen=True)
@@ -180,16 +200,31 @@ def tight_merges(problem: ConversionProblem) -> int:
     return count
 
 
+def merges_claimed(target: Target | str) -> bool:
+    """Whether the merge part of the bound holds on ``target`` (module docstring): on NVIDIA
+    and on AMD targets without ``v_permlane*_swap`` (gfx942), whose family's cross-lane moves
+    read one named register in every lane; not on gfx950, whose permlane swaps exchange
+    halves of two registers in one instruction.
+
+    Raises:
+        LayoutError: an unknown target.
+    """
+    target = Target.parse(target)
+    return target.is_nvidia or target.arch != "gfx950"
+
+
 def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                          weights: Mapping[str, float] | None = None) -> ShuffleBound:
     """The least cost of any shuffle plan on ``target`` (module docstring): shuffles
-    (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and, on NVIDIA, merges
-    (:func:`merge_cost` of :func:`~linlayout.conversion.shuffle.select_bound`; for 32- and
-    64-bit elements the smaller of ``S`` shuffles with :func:`tight_merges` merges and
-    ``S + 1`` shuffles with ``m``). On AMD only the shuffles are claimed: a
-    ``v_permlane*_swap`` or DPP move merges registers by itself. The AMD packing bound is
+    (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and, where :func:`merges_claimed`
+    (NVIDIA, gfx942), merges (:func:`merge_cost` of
+    :func:`~linlayout.conversion.shuffle.select_bound`; for 32- and 64-bit elements the
+    smaller of ``S`` shuffles with :func:`tight_merges` merges and ``S + 1`` shuffles with
+    ``m``). On gfx950 only the shuffles are claimed: a ``v_permlane*_swap`` merges two
+    registers by itself. The AMD packing bound is
     :func:`~linlayout.conversion.shuffle.amd_packing_bound` (applied by
-    :func:`~linlayout.plan_conversion` where the source is unpacked).
+    :func:`~linlayout.plan_conversion` where the source is unpacked, the higher of the two
+    kept).
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
@@ -203,8 +238,9 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
     note = (f"each lane lacks up to {n} {problem.element_bits}-bit element"
             f"{'' if n == 1 else 's'}, 32 bits per shfl, data of at most 2^t lanes after t "
             f"shfl: at least {s} shfl")
-    if not target.is_nvidia:
-        return ShuffleBound(s * ws["shfl"], s, 0, 0, note)
+    if not merges_claimed(target):
+        return ShuffleBound(s * ws["shfl"], s, 0, 0, note + " (gfx950: a v_permlane*_swap "
+                            "merges registers by itself, so no merge is claimed)")
     m = select_bound(problem)
     mc = merge_cost(m, problem.element_bits, ws)
     cost = s * ws["shfl"] + mc

@@ -1,53 +1,102 @@
-"""The packed exchange: a shuffle conversion of 8- or 16-bit elements in one round, two
-elements to a word.
+"""The packed exchange: a shuffle conversion of 8- or 16-bit elements, two to a word, on
+NVIDIA and AMD.
 
-When every lane holds at most two source elements (one or two registers, broadcast copies
-included) and some lane holds everything each lane lacks, one shuffle can carry a lane's
-whole source. The plan, per lane, on NVIDIA:
+Each lane packs its source registers in pairs as the two 16-bit halves of 32-bit words
+``x_0 … x_{W−1}`` (``W = max(1, nrs / 2)``; which source register bit picks the half is
+chosen, the cheapest kept), ships whole words, and builds the destination registers from
+the halves it holds and receives. Per lane:
 
-1. *pack* the source registers as the two 16-bit halves of one 32-bit word ``x``: one
-   ``mov.b32 x, {lo, hi}`` (PTX ISA, *Data Movement and Conversion Instructions: mov*,
-   packing a vector into a scalar). An 8-bit element already lives in a 16-bit register
-   (NVPTX keeps ``i8`` values in ``.b16`` registers), and Triton 3.9's
-   ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``) packs 8-bit elements two to a word
-   as 16-bit halves the same way; a ``mov`` is priced as a copy (weight 0);
-2. one ``shfl.sync.idx.b32`` reads ``x`` of the lane ``σ(l)`` (``recv``);
-3. each *destination word* (destination registers ``2k`` and ``2k + 1``) is one
-   ``prmt.b32`` of ``x`` and ``recv`` whose selector picks, per lane, the two halves that
-   hold that lane's elements, from ``recv`` where it has them (a lane lacking nothing reads
-   itself, so its ``recv`` is its ``x``; PTX ISA, ``prmt``: any four of the eight bytes);
-   a word that takes both halves from ``x``, or both from ``recv``, the same way in every
-   lane needs none (its registers are that word's halves, unpacked);
-4. *unpack* each word into its two registers with ``mov.b32 {lo, hi}, word`` (a ``mov``).
+1. *pack* each pair as one word ``x_c``. NVIDIA: one ``mov.b32 x, {lo, hi}`` (PTX ISA,
+   *Data Movement and Conversion Instructions: mov*, packing a vector into a scalar), priced
+   as a copy (weight 0): NVPTX keeps an ``i8`` in a ``.b16`` register, and Triton 3.9's
+   ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``) packs 8-bit elements two to a
+   word as 16-bit halves the same way. AMD: what LLVM's AMDGPU back end spends building
+   the word where the producer left the elements
+   (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a 16-bit pair from two registers is
+   one ``v_perm_b32``, an 8-bit pair none, a pair already one register in order none),
+   counted only for the words that are shipped or permuted; a lone source register (one
+   per lane) is shipped as it is, its element in the low half;
+2. *rounds*: in round ``t`` every lane reads word ``x_{c_t}`` of the lane its table names —
+   the same word in every lane, so no sender selects. NVIDIA: one ``shfl.sync.idx.b32``
+   (PTX ISA, ``shfl.sync``); AMD: one ``ds_bpermute_b32`` (AMD CDNA3 ISA, *LDS
+   instructions*: each lane reads a VGPR of the lane its address names, 32 bits, without
+   touching LDS memory). A lane lacking elements of word ``c`` in ``k`` other lanes needs
+   ``k`` rounds of ``c``; the rounds of ``c`` are the most any lane needs;
+3. *permutes*: a destination register that takes its element from the same half of the
+   same word in every lane is that half, unpacked; the others are lane-dependent choices,
+   built by byte permutes whose selector depends on the lane. NVIDIA: ``prmt.b32`` (PTX
+   ISA, ``prmt``: any four of the eight bytes of two registers); AMD: ``v_perm_b32`` (AMD
+   CDNA3 ISA, *VOP3 instructions*: any four bytes of two VGPRs by a per-lane selector
+   VGPR). A permute writes two halves, so two lane-dependent registers whose choices lie in
+   the same two words share one; a register whose lanes draw on ``k > 2`` words is a chain
+   of ``k − 1``;
+4. *unpack* each destination register from its word's half: a ``mov.b32 {lo, hi}, word``
+   on NVIDIA (weight 0); nothing at the convert on AMD (a consumer reads a high half with
+   ``op_sel``/``*_d16_hi``; :mod:`~linlayout.lowering.amd_pack`).
 
-The selector of step 3 depends only on the lane index: the plan computes it from the lane
-id with integer arithmetic (``and``/``shl``/``xor`` of lane bits into the two selector
-constants), like the shuffle's source lane, so it costs no instruction of a counted kind
-(:mod:`~linlayout.conversion.bounds`). Triton's own lowering spells such a selector as a
-``selp`` of two constants, which ``check`` counts with Triton's path; a lowering of this
-plan that did the same would pay one ``selp`` more per distinct selector (1 ``shfl``,
-1 ``prmt``, 1 ``selp`` on the single exchange: still below the select plans, but not at the
-bound). On the single register/lane exchange this costs one
-``shfl`` and one ``prmt`` where the select plans need one ``shfl`` and three ``selp``: the
-shuffle family's bound. On AMD packing costs a ``v_perm_b32`` per word
-(:data:`~linlayout.conversion.shuffle.AMD_PACK_PERMUTES`), which the other plans already
-model, so the plan is built for NVIDIA targets only.
+The shuffles' source lanes and the permutes' selectors depend only on the lane index: the
+plan computes them from the lane id with integer arithmetic, like a shuffle's source lane,
+so they cost no instruction of a counted kind (:mod:`~linlayout.conversion.bounds`).
+Triton's own lowering spells a lane-dependent selector as a select of two constants
+(``selp`` / ``v_cndmask_b32``), which ``check`` counts with Triton's path; a lowering of
+this plan that did the same would pay one select more per distinct selector.
+
+On the single register/lane exchange this costs one shuffle and one permute where the
+select plans need one shuffle and three selects; on NVIDIA that is the shuffle family's
+bound. On AMD a 16-bit source in separate registers adds the ``v_perm_b32`` that packs it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._checks import instance_of
 from ..lowering import Target
+from ..lowering.amd_pack import SourceWord, pack_permutes, source_words
+from ..lowering.convert import check_source_load
+from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 from .shuffle import warp_map
 
-__all__ = ["MAX_EXCHANGE_DST_REGISTERS", "PackedExchangePlan", "plan_packed_exchange"]
+__all__ = ["MAX_EXCHANGE_REGISTERS", "ExchangeRound", "PackedExchangePlan", "WordPermute",
+           "plan_packed_exchange"]
 
-#: Most destination registers the packed exchange builds (two words of two halves).
-MAX_EXCHANGE_DST_REGISTERS = 4
+#: Most source or destination registers per thread the packed exchange plans for (its
+#: tables are per lane and per register; far above a conversion it can win).
+MAX_EXCHANGE_REGISTERS = 64
+
+#: A 32-bit value of the plan: ``("x", c)`` the packed source word ``c``, ``("recv", t)``
+#: the word received in round ``t``, ``("perm", p)`` the result of permute ``p``.
+Ref = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class ExchangeRound:
+    """One shuffle: every lane reads packed word :attr:`word` of lane ``source_lane[l]``.
+
+    Attributes:
+        word: the index (into :attr:`PackedExchangePlan.pack`) of the word every lane sends.
+        source_lane: per lane, the lane it reads.
+    """
+
+    word: int
+    source_lane: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class WordPermute:
+    """One lane-dependent byte permute (``prmt.b32`` / ``v_perm_b32``) of two 32-bit values.
+
+    Attributes:
+        inputs: the two values (:data:`Ref`), permutes only of earlier permutes.
+        halves: per lane, the halves written to the low and the high half of the result,
+            each ``0``–``3``: low, high of ``inputs[0]``, low, high of ``inputs[1]``.
+    """
+
+    inputs: tuple[Ref, Ref]
+    halves: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -56,76 +105,199 @@ class PackedExchangePlan:
 
     Attributes:
         element_bits: 8 or 16.
-        pack: the source registers packed into the low and high halves of ``x`` (the same
-            in every lane; one register is packed into both halves when the source has one).
-        source_lane: per lane, the lane whose ``x`` it receives.
-        words: per destination word, per lane, the two halves it takes, each
-            ``("x", half)`` or ``("recv", half)`` (half 0 low, 1 high).
-        instructions: per-thread (= per-warp) count of each instruction kind.
+        target: the target the instructions are named and priced for (``"cuda:90"``,
+            ``"hip:gfx942"``).
+        pack: per packed word, the source registers in its low and high half (the same
+            register twice where the source has one register per lane).
+        rounds: the shuffles, in order (:class:`ExchangeRound`).
+        permutes: the lane-dependent byte permutes, in order (:class:`WordPermute`).
+        unpack: per destination register, the value (:data:`Ref`) and half (0 low, 1 high)
+            it is read from — the same in every lane.
+        instructions: per-thread (= per-warp) count of each instruction kind
+            (``shfl``, ``selp``, ``prmt``, ``mov``; AMD packing permutes are ``prmt``).
+        opcodes: the same by the target's opcode (``shfl.sync.idx.b32``, ``prmt.b32``;
+            ``ds_bpermute_b32``, ``v_perm_b32``).
     """
 
     element_bits: int
-    pack: tuple[int, int]
-    source_lane: tuple[int, ...]
-    words: tuple[tuple[tuple[tuple[str, int], tuple[str, int]], ...], ...]
+    target: str
+    pack: tuple[tuple[int, int], ...]
+    rounds: tuple[ExchangeRound, ...]
+    permutes: tuple[WordPermute, ...]
+    unpack: tuple[tuple[Ref, int], ...]
     instructions: dict[str, int] = field(default_factory=dict)
+    opcodes: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary: the packing, the words and their permutes."""
-        return {"pack": list(self.pack), "words": len(self.words),
-                "permutes": self.instructions.get("prmt", 0)}
+        """JSON-ready summary: the packed words, the shuffles, the lane-dependent permutes
+        and the opcodes (the per-lane tables are left out)."""
+        return {"pack": [list(p) for p in self.pack], "shuffles": len(self.rounds),
+                "permutes": len(self.permutes), "opcodes": dict(self.opcodes)}
 
 
-def plan_packed_exchange(problem: ConversionProblem,
-                         target: Target | str = "cuda:90") -> PackedExchangePlan | None:
-    """The packed exchange of ``problem`` (module docstring), or None where it does not
-    apply: elements of 32 bits or more, an AMD target, data crossing warps, more than two
-    source registers or :data:`MAX_EXCHANGE_DST_REGISTERS` destination registers, no lane
-    lacking anything, or some lane lacking elements no single lane holds.
+def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cuda:90",
+                         weights: Mapping[str, float] | None = None,
+                         source_load: tuple[int, int] | None = None,
+                         packed_source: bool = False) -> PackedExchangePlan | None:
+    """The cheapest packed exchange of ``problem`` on ``target`` under ``weights`` (module
+    docstring), trying each source register bit as the half bit; or None where it does not
+    apply: elements of 32 bits or more, data crossing warps, no lane lacking anything, or
+    more than :data:`MAX_EXCHANGE_REGISTERS` registers on a side.
+
+    ``source_load`` and ``packed_source`` say where an AMD producer left the elements, as
+    :func:`~linlayout.conversion.plan_stages` takes them: they price the ``v_perm_b32``
+    that packs each shipped word (:func:`~linlayout.lowering.amd_pack.pack_permutes`); on
+    NVIDIA packing is a ``mov``.
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or an unknown target.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, bad
+            weights, or ``source_load`` not ``(dim, contiguity)`` naming a dim of ``src``.
     """
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)
+    ws = resolve_weights(weights)
+    check_source_load(source_load, problem.src)
     nrs, nrd = problem.register_bits
-    if (not target.is_nvidia or problem.element_bits not in (8, 16) or nrs > 1
-            or (1 << nrd) > MAX_EXCHANGE_DST_REGISTERS or warp_map(problem) is None):
+    if (problem.element_bits not in (8, 16) or problem.lane_bits == 0
+            or max(1 << nrs, 1 << nrd) > MAX_EXCHANGE_REGISTERS or warp_map(problem) is None):
         return None
+    words = None
+    if not target.is_nvidia and not packed_source:
+        words = _source_words(problem, source_load)
+    best = None
+    for half_bit in range(nrs) if nrs else (None,):
+        plan = _build(problem, target, half_bit, words)
+        if plan is None:
+            return None  # nothing lacked: no shuffle to plan
+        key = (path_cost(plan.instructions, 0, ws), plan.instructions["shfl"])
+        if best is None or key < best[0]:
+            best = (key, plan)
+    return best[1]
+
+
+def _source_words(problem: ConversionProblem,
+                  source_load: tuple[int, int] | None) -> tuple[SourceWord, ...]:
+    """Where each source register (broadcast copies included) sits, for AMD packing."""
+    cols = problem.columns("src", "register")
+    live = [b for b, c in enumerate(cols) if c]
+    lean = source_words(problem.src, problem.element_bits,
+                        *(source_load if source_load is not None else ()))
+    return tuple(lean[sum((r >> b & 1) << i for i, b in enumerate(live))]
+                 for r in range(1 << len(cols)))
+
+
+def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
+           words: tuple[SourceWord, ...] | None) -> PackedExchangePlan | None:
+    nrs, nrd = problem.register_bits
     lanes = range(1 << problem.lane_bits)
-    pack = (0, 1) if nrs else (0, 0)
-    x = [tuple(problem.thread_elements("src", r, lane, 0) for r in pack) for lane in lanes]
+    if half_bit is None:
+        pack = [(0, 0)]
+    else:
+        pack = [(r, r | 1 << half_bit) for r in range(1 << nrs) if not r >> half_bit & 1]
+    x = [[tuple(problem.thread_elements("src", r, lane, 0) for r in p) for p in pack]
+         for lane in lanes]
     need = [[problem.thread_elements("dst", r, lane, 0) for r in range(1 << nrd)]
             for lane in lanes]
-    lacks = [set(need[lane]) - set(x[lane]) for lane in lanes]
+    held = [{e for w in x[lane] for e in w} for lane in lanes]
+    lacks = [set(need[lane]) - held[lane] for lane in lanes]
     if not any(lacks):
         return None
-    source = []
+    # per lane, the (word, lane) pairs it reads: a greedy cover of what it lacks
+    reads: list[list[tuple[int, int]]] = []
     for lane in lanes:
-        if not lacks[lane]:
-            source.append(lane)
+        left, chosen = set(lacks[lane]), []
+        while left:
+            c, s = max(((c, s) for s in lanes for c in range(len(pack))),
+                       key=lambda cs: (len(left & set(x[cs[1]][cs[0]])), -cs[0], -cs[1]))
+            chosen.append((c, s))
+            left -= set(x[s][c])
+        reads.append(chosen)
+    rounds: list[ExchangeRound] = []
+    for c in range(len(pack)):
+        per_lane = [[s for cc, s in reads[lane] if cc == c] for lane in lanes]
+        for k in range(max(len(p) for p in per_lane)):
+            source = tuple(p[k] if k < len(p) else lane for lane, p in zip(lanes, per_lane))
+            rounds.append(ExchangeRound(c, source))
+    options = [[[(v, h) for v, h in _places(x, rounds, lane, need[lane][r])]
+                for r in range(1 << nrd)] for lane in lanes]
+    permutes: list[WordPermute] = []
+    unpack: list[tuple[Ref, int] | None] = [None] * (1 << nrd)
+    pending: list[tuple[int, list[Ref], list[tuple[Ref, int]]]] = []
+    for r in range(1 << nrd):
+        common = set(options[0][r]).intersection(*(set(o[r]) for o in options))
+        if common:
+            unpack[r] = min(common)  # the same half of the same word in every lane
             continue
-        found = next((s for s in lanes if lacks[lane] <= set(x[s])), None)
-        if found is None:
-            return None
-        source.append(found)
-    recv = [x[s] for s in source]
-    words = []
-    prmt = 0
-    for k in range(0, 1 << nrd, 2):
-        regs = [k, k + 1] if (1 << nrd) > 1 else [k, k]
-        per_lane = []
-        for lane in lanes:
-            picks = []
-            for r in regs:
-                e = need[lane][r]
-                picks.append(("recv", recv[lane].index(e)) if e in recv[lane]
-                             else ("x", x[lane].index(e)))
-            per_lane.append(tuple(picks))
-        if len(set(per_lane)) > 1 or len({w for w, _ in per_lane[0]}) > 1:
-            prmt += 1  # halves of both words, or chosen by lane: one byte permute
-        # otherwise the word is x or recv itself, unpacked in some order: nothing
-        words.append(tuple(per_lane))
-    shfl = int(any(s != lane for lane, s in enumerate(source)))
-    return PackedExchangePlan(problem.element_bits, pack, tuple(source), tuple(words),
-                              {"shfl": shfl, "selp": 0, "prmt": prmt, "mov": 0})
+        refs = _cover([{v for v, _ in options[lane][r]} for lane in lanes])
+        picks = [next(p for ref in refs for p in options[lane][r] if p[0] == ref)
+                 for lane in lanes]
+        pending.append((r, refs, picks))
+    # lane-dependent registers: two whose choices lie in the same two words share a permute
+    while pending:
+        r, refs, picks = pending.pop(0)
+        if len(refs) == 1:
+            refs = refs * 2
+        acc: Ref = refs[0]
+        acc_picks = picks
+        for i, ref in enumerate(refs[1:]):
+            last = i == len(refs) - 2
+            mate = None
+            if last:
+                mate = next((m for m in pending if set(m[1]) <= {acc, ref}), None)
+            ins = (acc, ref)
+            low = [_half_index(ins, p) for p in acc_picks]
+            high = low if mate is None else [_half_index(ins, p) for p in mate[2]]
+            permutes.append(WordPermute(ins, tuple(zip(low, high))))
+            out: Ref = ("perm", len(permutes) - 1)
+            acc_picks = [(out, 0) if p[0] in ins else p for p in acc_picks]
+            acc = out
+            if mate is not None:
+                pending.remove(mate)
+                unpack[mate[0]] = (out, 1)
+        unpack[r] = (acc, 0)
+    used = {ins for p in permutes for ins in p.inputs} | {("x", rd.word) for rd in rounds}
+    packs = 0
+    if words is not None:
+        packs = sum(pack_permutes((words[lo], words[hi]), problem.element_bits)
+                    for c, (lo, hi) in enumerate(pack) if lo != hi and ("x", c) in used)
+    instructions = {"shfl": len(rounds), "selp": 0, "prmt": len(permutes) + packs, "mov": 0}
+    if target.is_nvidia:
+        opcodes = {"shfl.sync.idx.b32": len(rounds), "prmt.b32": len(permutes)}
+    else:
+        opcodes = {"ds_bpermute_b32": len(rounds), "v_perm_b32": len(permutes) + packs}
+    return PackedExchangePlan(problem.element_bits, target.name, tuple(pack), tuple(rounds),
+                              tuple(permutes), tuple(unpack), instructions,
+                              {k: n for k, n in opcodes.items() if n})
+
+
+def _places(x: list[list[tuple[int, int]]], rounds: list[ExchangeRound], lane: int,
+            element: int) -> list[tuple[Ref, int]]:
+    """Every (value, half) in which ``lane`` holds ``element`` after the shuffles."""
+    out = [(("x", c), h) for c, w in enumerate(x[lane]) for h, e in enumerate(w) if e == element]
+    for t, rd in enumerate(rounds):
+        w = x[rd.source_lane[lane]][rd.word]
+        out += [(("recv", t), h) for h, e in enumerate(w) if e == element]
+    return out
+
+
+def _cover(sets: list[set[Ref]]) -> list[Ref]:
+    """A few values that hold, in every lane, one of that lane's candidates (greedy)."""
+    left = list(range(len(sets)))
+    chosen: list[Ref] = []
+    while left:
+        ref = max(sorted(set().union(*(sets[i] for i in left))),
+                  key=lambda v: sum(v in sets[i] for i in left))
+        chosen.append(ref)
+        left = [i for i in left if ref not in sets[i]]
+    return chosen
+
+
+def _half_index(inputs: tuple[Ref, Ref], pick: tuple[Ref, int]) -> int:
+    """The permute half (0–3) that reads ``pick``; 0 where the lane's choice lies in
+    neither input (a lane whose element a later permute of the chain supplies)."""
+    ref, h = pick
+    if ref == inputs[0]:
+        return h
+    if ref == inputs[1]:
+        return 2 + h
+    return 0

@@ -79,8 +79,10 @@ def execute_plan(problem: ConversionProblem,
                  ) -> Execution:
     """Run a register, shuffle, stage or packed-exchange plan on every warp and compare
     with ``dst``. A :class:`~.exchange.PackedExchangePlan` runs element by element: each
-    lane packs its registers into two halves, reads the packed word of its source lane, and
-    each destination register takes the half its word's table names.
+    lane packs its registers in pairs into words of two halves, each round reads the named
+    word of the lane its table names, each permute writes the halves its per-lane table
+    picks from its two inputs, and each destination register takes the half of the value
+    its entry names (the same in every lane).
 
     A :class:`~.stages.StagePlan` runs its value graph (selects, byte permutes with their
     selectors, shuffles) lane by lane on warp 0, every byte tracked
@@ -135,21 +137,23 @@ def execute_plan(problem: ConversionProblem,
 
 def _execute_exchange(problem: ConversionProblem, plan: PackedExchangePlan) -> Execution:
     regs = _initial(problem)
-    nrd = problem.register_bits[1]
     final = []
     try:
         for warp in regs:
-            x = [(lane_regs[plan.pack[0]], lane_regs[plan.pack[1]]) for lane_regs in warp]
-            recv = [x[s] for s in plan.source_lane]
-            out = []
-            for lane in range(len(warp)):
-                vals = []
-                for r in range(1 << nrd):
-                    which, half = plan.words[r // 2][lane][r % 2]
-                    vals.append((x if which == "x" else recv)[lane][half])
-                out.append(vals)
-            final.append(out)
-    except (IndexError, TypeError, ValueError) as exc:
+            lanes = range(len(warp))
+            values: dict[tuple[str, int], list[tuple[int, int]]] = {}
+            for c, (lo, hi) in enumerate(plan.pack):
+                values[("x", c)] = [(lane_regs[lo], lane_regs[hi]) for lane_regs in warp]
+            for t, rnd in enumerate(plan.rounds):
+                sent = values[("x", rnd.word)]
+                values[("recv", t)] = [sent[s] for s in rnd.source_lane]
+            for p, perm in enumerate(plan.permutes):
+                a, b = (values[ref] for ref in perm.inputs)
+                values[("perm", p)] = [tuple((a[lane] + b[lane])[h] for h in perm.halves[lane])
+                                       for lane in lanes]
+            final.append([[values[ref][lane][half] for ref, half in plan.unpack]
+                          for lane in lanes])
+    except (IndexError, KeyError, TypeError, ValueError) as exc:
         raise LayoutError(f"the plan does not fit this conversion: {exc}") from None
     return _compare(problem, final)
 

@@ -10,9 +10,10 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   (:func:`~linlayout.conversion.shuffle.plan_shuffles`) and select–shuffle–select stages
   with run-time ``prmt`` byte selection, on gfx950 ``v_permlane*_swap``
   (:func:`~linlayout.conversion.stages.plan_stages`, Triton's own construction, built for
-  any number of transpositions) and, for 8/16-bit elements on NVIDIA, the packed exchange
-  (:func:`~linlayout.conversion.exchange.plan_packed_exchange`: a lane's elements two to a
-  word, one shuffle, a byte permute per destination word); against the family's bound
+  any number of transpositions) and, for 8/16-bit elements, the packed exchange
+  (:func:`~linlayout.conversion.exchange.plan_packed_exchange`: elements two to a word,
+  whole words shuffled, lane-dependent byte permutes choosing halves; ``ds_bpermute_b32``
+  and ``v_perm_b32`` on AMD); against the family's bound
   (:func:`~linlayout.conversion.bounds.shuffle_family_bound`: shuffles from the bits and the
   lanes each lane lacks and, on NVIDIA, the selects and lane-dependent permutes, with more of
   them when the shuffles are at their minimum);
@@ -327,7 +328,7 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
         stages = None  # too large to run: not kept unproven
     if stages is not None:
         candidates.append((path_cost(stages.instructions, 0, ws), 1, "stages", stages))
-    exchange = plan_packed_exchange(problem, target)
+    exchange = plan_packed_exchange(problem, target, ws, source_load, packed_source)
     if exchange is not None and execute_plan(problem, exchange).correct:
         candidates.append((path_cost(_counts(**exchange.instructions), 0, ws), 2,
                            "packed exchange", exchange))
@@ -344,9 +345,9 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
                 f"element{'' if plan.slots == 1 else 's'} per word")
     elif isinstance(plan, PackedExchangePlan):
         counts = _counts(**plan.instructions)
-        what = ("one shuffle of each lane's elements packed two to a word (mov), "
-                f"{plan.instructions['prmt']} byte permute"
-                f"{'' if plan.instructions['prmt'] == 1 else 's'} choosing halves by lane")
+        n, k = len(plan.rounds), len(plan.permutes)
+        what = (f"{n} shuffle{'' if n == 1 else 's'} of words packing two elements each, "
+                f"{k} byte permute{'' if k == 1 else 's'} choosing halves by lane")
     else:
         counts = dict(plan.instructions)
         t = plan.transpositions

@@ -6,12 +6,14 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import random
 
 import pytest
 
 from linlayout import LayoutError, LinearLayout, plan_conversion
-from linlayout.conversion import (ConversionProblem, PackedExchangePlan, execute_plan,
-                                  plan_packed_exchange)
+from linlayout.hardware import AMD_CDNA3
+from linlayout.conversion import (ConversionProblem, ExchangeRound, PackedExchangePlan,
+                                  execute_plan, plan_packed_exchange)
 
 from tests.conversion.support import warp_layout
 from tests.support import ROOT
@@ -31,16 +33,21 @@ def test_a_single_exchange_is_one_shuffle_and_one_permute(element_bits):
     pb = _problem(EXCHANGE, element_bits)
     plan = plan_packed_exchange(pb)
     assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 1, "mov": 0}
-    assert plan.pack == (0, 1) and len(plan.words) == 1
+    assert plan.opcodes == {"shfl.sync.idx.b32": 1, "prmt.b32": 1}
+    assert plan.pack == ((0, 1),) and len(plan.rounds) == 1 and len(plan.permutes) == 1
+    perm = plan.permutes[0]
+    assert set(perm.inputs) == {("x", 0), ("recv", 0)}
+    assert plan.unpack == ((("perm", 0), 0), (("perm", 0), 1))
     # even lanes keep their low half and take the partner's low half; odd lanes the highs
-    assert plan.words[0][0] == (("x", 0), ("recv", 0))
-    assert plan.words[0][1] == (("recv", 1), ("x", 1))
+    named = [(perm.inputs[h // 2][0], h % 2) for h in perm.halves[0] + perm.halves[1]]
+    assert named == [("x", 0), ("recv", 0), ("recv", 1), ("x", 1)]
     assert execute_plan(pb, plan).correct
     full = plan_conversion(pb.src, pb.dst, element_bits)
     shuffle = full.path("shuffle")
     assert shuffle.method == "packed exchange" and shuffle.cost == 1.5
     assert shuffle.meets_bound and full.optimal and full.best is shuffle
-    assert shuffle.to_dict()["plan"] == {"pack": [0, 1], "words": 1, "permutes": 1}
+    assert shuffle.to_dict()["plan"] == {"pack": [[0, 1]], "shuffles": 1, "permutes": 1,
+                                         "opcodes": {"shfl.sync.idx.b32": 1, "prmt.b32": 1}}
 
 
 def test_whole_words_moved_need_no_permute():
@@ -50,23 +57,85 @@ def test_whole_words_moved_need_no_permute():
     assert execute_plan(pb, plan).correct
 
 
-def test_it_applies_only_to_narrow_elements_on_nvidia_with_something_to_move():
+def test_it_applies_only_to_narrow_elements_with_something_to_move():
     assert plan_packed_exchange(_problem(EXCHANGE, 32)) is None
-    assert plan_packed_exchange(_problem(EXCHANGE, 16), "hip:gfx942") is None
     assert plan_packed_exchange(_problem(SRC, 16)) is None  # nothing lacked
+    assert plan_packed_exchange(_problem(SRC, 16), "hip:gfx942") is None
+
+
+@pytest.mark.parametrize("element_bits", [8, 16])
+def test_on_amd_it_is_ds_bpermute_and_v_perm_with_the_packing_priced(element_bits):
+    """gfx942: the same tables, as one ``ds_bpermute_b32`` and one lane-dependent
+    ``v_perm_b32``; a 16-bit source in two registers pays one more ``v_perm_b32`` to pack
+    the shipped word (an 8-bit pair packs with ``v_lshl_or_b32``); loaded as one register
+    in order, a 16-bit pair packs for nothing and an 8-bit pair pays one ``v_perm_b32`` to
+    spread its bytes into 16-bit halves."""
+    pb = _problem(EXCHANGE, element_bits)
+    plan = plan_packed_exchange(pb, "hip:gfx942")
+    pack = 1 if element_bits == 16 else 0
+    assert plan.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1 + pack}
+    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 1 + pack, "mov": 0}
+    assert plan.target == "hip:gfx942" and execute_plan(pb, plan).correct
+    loaded = plan_packed_exchange(pb, "hip:gfx942", source_load=(0, 2))
+    assert loaded.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1 + (element_bits == 8)}
+    assert plan_packed_exchange(pb, "hip:gfx950", packed_source=True).instructions["prmt"] == 1
+    # a lane permutation ships whole words: on AMD only the packing is left
+    moved = plan_packed_exchange(_problem(LANE_SWAP, element_bits), "hip:gfx942")
+    assert moved.opcodes == {"ds_bpermute_b32": 1, **({"v_perm_b32": 1} if pack else {})}
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
+@pytest.mark.parametrize("element_bits", [8, 16])
+def test_more_source_registers_ship_more_words(target, element_bits):
+    """Four or eight source registers per lane: two or four packed words, a round per word
+    and source lane a lane draws on, the halves chosen by permutes; every plan runs to
+    ``dst`` on the executor, over 32 and 64 lanes and random bit permutations."""
     wide = ConversionProblem.make(warp_layout([1, 2, 4, 8, 16], 2, 5),
-                                  warp_layout([1, 4, 2, 8, 16], 2, 5), 16)
-    assert plan_packed_exchange(wide) is None  # four source registers: two words
+                                  warp_layout([1, 4, 2, 8, 16], 2, 5), element_bits)
+    plan = plan_packed_exchange(wide, target)
+    assert len(plan.pack) == 2 and plan.instructions["shfl"] == 2
+    assert execute_plan(wide, plan).correct
+    rng = random.Random(element_bits)
+    amd = target.startswith("hip")
+    for _ in range(12):
+        regs = rng.randrange(1, 4)
+        bits = regs + rng.choice([4, 5, 6] if amd else [4, 5])
+        cols = [1 << b for b in range(bits)]
+        perm = cols[:]
+        rng.shuffle(perm)
+        pb = ConversionProblem.make(warp_layout(cols, regs, bits),
+                                    warp_layout(perm, regs, bits), element_bits,
+                                    AMD_CDNA3 if amd else None)
+        plan = plan_packed_exchange(pb, target)
+        if plan is None:
+            assert plan_conversion(pb.src, pb.dst, element_bits, hardware=pb.hardware,
+                                   target=target).path("registers").feasible
+            continue
+        assert len(plan.pack) == max(1, (1 << regs) // 2)
+        assert execute_plan(pb, plan).correct, (cols, perm, regs)
+
+
+def test_a_chain_of_permutes_joins_three_words():
+    """A destination register drawing on three words across the lanes is built by two
+    permutes in a chain, and still reaches ``dst``."""
+    pb = ConversionProblem.make(warp_layout([1, 2, 4, 8, 16, 32], 2, 6),
+                                warp_layout([4, 8, 1, 2, 16, 32], 2, 6), 16)
+    plan = plan_packed_exchange(pb)
+    assert execute_plan(pb, plan).correct
+    assert plan.instructions["prmt"] == len(plan.permutes) >= 1
 
 
 def test_the_executor_catches_a_wrong_table():
     pb = _problem(EXCHANGE, 16)
     plan = plan_packed_exchange(pb)
-    wrong = dataclasses.replace(plan, source_lane=tuple(range(len(plan.source_lane))))
+    lanes = tuple(range(len(plan.rounds[0].source_lane)))
+    wrong = dataclasses.replace(plan, rounds=(ExchangeRound(0, lanes),))
     run = execute_plan(pb, wrong)
     assert not run.correct and run.mismatches
     with pytest.raises(LayoutError):
-        execute_plan(pb, dataclasses.replace(plan, pack=(0, 7)))
+        execute_plan(pb, dataclasses.replace(plan, pack=((0, 7),)))
+    with pytest.raises(LayoutError):
+        execute_plan(pb, dataclasses.replace(plan, unpack=((("perm", 3), 0),) * 2))
 
 
 def test_bad_arguments_are_refused():
@@ -74,6 +143,10 @@ def test_bad_arguments_are_refused():
         plan_packed_exchange("not a problem")
     with pytest.raises(LayoutError):
         plan_packed_exchange(_problem(EXCHANGE, 16), "cuda:nope")
+    with pytest.raises(LayoutError):
+        plan_packed_exchange(_problem(EXCHANGE, 16), weights={"shfl": -1})
+    with pytest.raises(LayoutError):
+        plan_packed_exchange(_problem(EXCHANGE, 16), "hip:gfx942", source_load=(3, 2))
     assert isinstance(plan_packed_exchange(_problem(EXCHANGE, 8)), PackedExchangePlan)
 
 
