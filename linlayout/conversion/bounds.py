@@ -18,24 +18,6 @@ is a straight-line program run by every lane of a warp, on 32-bit registers, wit
   ``prmt``/``selp`` whose selector or predicate is the same in every lane — counted as free
   here, whatever the weights say, so the bound also holds for plans that pack differently.
 
-**On AMD** (AMD CDNA3 ISA) the same argument holds, word for word, on gfx942 for the
-family the planner and Triton 3.9 build there: the shuffles are ``ds_bpermute_b32``
-(*LDS instructions*: every lane reads one named VGPR of the lane its address names, 32
-bits, without touching LDS memory) and DPP moves that fill every lane from one register
-(``quad_perm``, ``row_ror``; Triton's xor by 4, a ``row_shr:4`` and a ``row_shl:4`` into
-complementary banks, reads one register too); the merges are ``v_cndmask_b32`` with a
-lane-dependent mask (``selp``) and ``v_perm_b32`` with a lane-dependent selector VGPR
-(``prmt``: any four bytes of two VGPRs). Left out, as predicated moves are on NVIDIA: a DPP
-move whose row or bank mask leaves some lanes holding another register's value, an
-exec-masked write, and a VALU operation with a DPP operand (``v_cndmask_b32_dpp``): each
-is a shuffle and a merge in one instruction, and can beat the bound. With 32-bit elements,
-the register bit exchanged with lane bit 2 takes two masked ``v_mov_b32_dpp`` (``row_shr:4``
-of register 1 into banks 1 and 3 of register 0, ``row_shl:4`` of register 0 into banks 0 and
-2 of register 1): 2, where every plan of the family costs at least 2.5. On gfx950
-``v_permlane16/32_swap_b32`` exchanges halves of two registers across lane bit 4 or 5 in
-one instruction, a merge the argument does not count, so only the shuffles are claimed
-there (:func:`merges_claimed`).
-
 Lane-index arithmetic is not counted (as in the plans): an instruction whose inputs are
 only the lane index and constants — the source lane of a shuffle, a predicate, a
 lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled). Bitwise
@@ -80,6 +62,32 @@ included every lane's lacked one, which is checked. A plan with ``S`` shuffles t
 ``F + p`` merges (``p`` that extra one), and one with more shuffles pays at least one more
 shuffle: the bound is the smaller of the two.
 
+**On AMD** (AMD CDNA3 ISA) the argument holds, word for word, on gfx942 for the
+family the planner and Triton 3.9 build there: the shuffles are ``ds_bpermute_b32``
+(*LDS instructions*: every lane reads one named VGPR of the lane its address names, 32
+bits, without touching LDS memory) and DPP moves that fill every lane from one register
+(``quad_perm``, ``row_ror``; Triton's xor by 4, a ``row_shr:4`` and a ``row_shl:4`` into
+complementary banks, reads one register too); the merges are ``v_cndmask_b32`` with a
+lane-dependent mask (``selp``) and ``v_perm_b32`` with a lane-dependent selector VGPR
+(``prmt``: any four bytes of two VGPRs). Left out, as predicated moves are on NVIDIA: a DPP
+move whose row or bank mask leaves some lanes holding another register's value, an
+exec-masked write, and a VALU operation with a DPP operand (``v_cndmask_b32_dpp``): each
+is a shuffle and a merge in one instruction, and can beat the bound. With 32-bit elements,
+the register bit exchanged with lane bit 2 takes two masked ``v_mov_b32_dpp`` (``row_shr:4``
+of register 1 into banks 1 and 3 of register 0, ``row_shl:4`` of register 0 into banks 0 and
+2 of register 1): 2, where every plan of the family costs at least 2.5.
+
+On gfx950 ``v_permlane16/32_swap_b32`` (AMD CDNA4 ISA, *VOP1 instructions*) swaps the
+upper lanes of one register with the lower lanes of another across lane bit 4 (5): per
+lane, one output keeps the lane's own value and the other takes 32 bits of lane
+``l ⊕ 16`` (``l ⊕ 32``), so the shuffle counts hold with a swap counted as a shuffle, and
+each of its two outputs joins two registers. Where no lane lacks what its partner lanes
+hold (:func:`swaps_bring_nothing_lacked`) a swap brings nothing lacked and is only two
+merges for the price of one shuffle: the argument above holds with a select priced at
+``min(w_selp, w_shfl / 2)``. Otherwise ``p`` swaps among the shuffles pay for up to ``2p``
+joins, and the bound is the least over ``p`` of ``w_shfl · max(S, p) + merge_cost(m − 2p)``
+(no tight merges claimed).
+
 Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits, on
 cuda:90, gfx942 and gfx950, and of a 16-element space on a 64-lane wavefront on gfx942 and
 gfx950 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than
@@ -100,7 +108,7 @@ from .cost import resolve_weights
 from .problem import ELEMENT_BITS, ConversionProblem
 from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
 
-__all__ = ["ShuffleBound", "merge_cost", "merges_claimed", "shuffle_family_bound",
+__all__ = ["ShuffleBound", "merge_cost", "shuffle_family_bound", "swaps_bring_nothing_lacked",
            "tight_merges"]
 
 
@@ -200,28 +208,38 @@ def tight_merges(problem: ConversionProblem) -> int:
     return count
 
 
-def merges_claimed(target: Target | str) -> bool:
-    """Whether the merge part of the bound holds on ``target`` (module docstring): on NVIDIA
-    and on AMD targets without ``v_permlane*_swap`` (gfx942), whose family's cross-lane moves
-    read one named register in every lane; not on gfx950, whose permlane swaps exchange
-    halves of two registers in one instruction.
+def swaps_bring_nothing_lacked(problem: ConversionProblem) -> bool:
+    """No lane lacks an element that lane ``l ⊕ 16`` or ``l ⊕ 32`` holds: a gfx950
+    ``v_permlane16/32_swap_b32`` then brings no lane anything it lacks, and is only a merge
+    (module docstring). Counted lane by lane on warp 0 (every warp runs the same plan);
+    a partner lane outside the layout's lanes holds nothing of the tensor.
 
     Raises:
-        LayoutError: an unknown target.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
     """
-    target = Target.parse(target)
-    return target.is_nvidia or target.arch != "gfx950"
+    instance_of(problem, ConversionProblem, "problem")
+    nrs, nrd = problem.register_bits
+    lanes = 1 << problem.lane_bits
+    held = [{problem.thread_elements("src", x, lane, 0) for x in range(1 << nrs)}
+            for lane in range(lanes)]
+    for lane in range(lanes):
+        lacked = {problem.thread_elements("dst", r, lane, 0)
+                  for r in range(1 << nrd)} - held[lane]
+        if any(p < lanes and lacked & held[p] for p in (lane ^ 16, lane ^ 32)):
+            return False
+    return True
 
 
 def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                          weights: Mapping[str, float] | None = None) -> ShuffleBound:
     """The least cost of any shuffle plan on ``target`` (module docstring): shuffles
-    (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and, where :func:`merges_claimed`
-    (NVIDIA, gfx942), merges (:func:`merge_cost` of
+    (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and merges (:func:`merge_cost` of
     :func:`~linlayout.conversion.shuffle.select_bound`; for 32- and 64-bit elements the
     smaller of ``S`` shuffles with :func:`tight_merges` merges and ``S + 1`` shuffles with
-    ``m``). On gfx950 only the shuffles are claimed: a ``v_permlane*_swap`` merges two
-    registers by itself. The AMD packing bound is
+    ``m``), on NVIDIA and gfx942. On gfx950 a ``v_permlane*_swap`` counts as two merges
+    for the price of a shuffle where it brings nothing lacked
+    (:func:`swaps_bring_nothing_lacked`), else as a shuffle that also joins two registers
+    in each output: the least over the number of swaps. The AMD packing bound is
     :func:`~linlayout.conversion.shuffle.amd_packing_bound` (applied by
     :func:`~linlayout.plan_conversion` where the source is unpacked, the higher of the two
     kept).
@@ -238,18 +256,31 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
     note = (f"each lane lacks up to {n} {problem.element_bits}-bit element"
             f"{'' if n == 1 else 's'}, 32 bits per shfl, data of at most 2^t lanes after t "
             f"shfl: at least {s} shfl")
-    if not merges_claimed(target):
-        return ShuffleBound(s * ws["shfl"], s, 0, 0, note + " (gfx950: a v_permlane*_swap "
-                            "merges registers by itself, so no merge is claimed)")
     m = select_bound(problem)
-    mc = merge_cost(m, problem.element_bits, ws)
+    mw = ws
+    if target.arch == "gfx950":
+        if not swaps_bring_nothing_lacked(problem):
+            # a swap is a shuffle that also joins two registers in each of its two outputs
+            cost = min(ws["shfl"] * max(s, p)
+                       + merge_cost(max(0, m - 2 * p), problem.element_bits, ws)
+                       for p in range(-(-m // 2) + 1))
+            note += (f"; some dst register draws on {m + 1} classes of src registers, and "
+                     "a v_permlane*_swap (a shfl that joins two registers in each of its "
+                     f"two outputs) or selp + {merge_positions(problem.element_bits) - 1}"
+                     f"·prmt joins them")
+            return ShuffleBound(cost, s, m, 0, note)
+        # every swap only joins registers: two merges for the price of a shuffle
+        mw = dict(ws, selp=min(ws["selp"], ws["shfl"] / 2))
+        note += ("; no lane lacks what lane l^16 or l^32 holds, so a v_permlane*_swap is "
+                 "two merges")
+    mc = merge_cost(m, problem.element_bits, mw)
     cost = s * ws["shfl"] + mc
     if m:
         note += (f"; some dst register draws on {m + 1} classes of src registers across the "
                  f"lanes: selp + {merge_positions(problem.element_bits) - 1}·prmt ≥ {m}")
     t = tight_merges(problem)
     if t > m:
-        unit = min(ws["selp"], ws["prmt"])
+        unit = min(mw["selp"], mw["prmt"])
         tight = s * ws["shfl"] + max(mc, t * unit)
         more = (s + 1) * ws["shfl"] + mc
         if min(tight, more) > cost:

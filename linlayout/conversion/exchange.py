@@ -12,8 +12,10 @@ the halves it holds and receives. Per lane:
    ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``) packs 8-bit elements two to a
    word as 16-bit halves the same way. AMD: what LLVM's AMDGPU back end spends building
    the word where the producer left the elements
-   (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a 16-bit pair from two registers is
-   one ``v_perm_b32``, an 8-bit pair none, a pair already one register in order none),
+   (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a pair from two registers is one
+   ``v_perm_b32`` — for 8-bit elements too: in this plan's IR LLVM packs the zero-extended
+   bytes with a ``v_perm_b32``, ``papers/conversion/packed_exchange_amdgcn.py`` — and a
+   16-bit pair already one register in order none),
    counted only for the words that are shipped or permuted; a lone source register (one
    per lane) is shipped as it is, its element in the low half;
 2. *rounds*: in round ``t`` every lane reads word ``x_{c_t}`` of the lane its table names —
@@ -52,7 +54,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._checks import instance_of
+from .._checks import instance_of, shown
+from ..errors import LayoutError
 from ..lowering import Target
 from ..lowering.amd_pack import SourceWord, pack_permutes, source_words
 from ..lowering.convert import check_source_load
@@ -151,9 +154,12 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, bad
-            weights, or ``source_load`` not ``(dim, contiguity)`` naming a dim of ``src``.
+            weights, ``source_load`` not ``(dim, contiguity)`` naming a dim of ``src``, or
+            ``packed_source`` not a bool.
     """
     instance_of(problem, ConversionProblem, "problem")
+    if not isinstance(packed_source, bool):
+        raise LayoutError(f"packed_source must be True or False, got {shown(packed_source)}")
     target = Target.parse(target)
     ws = resolve_weights(weights)
     check_source_load(source_load, problem.src)
@@ -258,7 +264,7 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
     used = {ins for p in permutes for ins in p.inputs} | {("x", rd.word) for rd in rounds}
     packs = 0
     if words is not None:
-        packs = sum(pack_permutes((words[lo], words[hi]), problem.element_bits)
+        packs = sum(_pack_permutes(words[lo], words[hi], problem.element_bits)
                     for c, (lo, hi) in enumerate(pack) if lo != hi and ("x", c) in used)
     instructions = {"shfl": len(rounds), "selp": 0, "prmt": len(permutes) + packs, "mov": 0}
     if target.is_nvidia:
@@ -268,6 +274,17 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
     return PackedExchangePlan(problem.element_bits, target.name, tuple(pack), tuple(rounds),
                               tuple(permutes), tuple(unpack), instructions,
                               {k: n for k, n in opcodes.items() if n})
+
+
+def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
+    """``v_perm_b32`` that build one packed word: :func:`~linlayout.lowering.amd_pack.
+    pack_permutes`, except an 8-bit pair from two registers, which LLVM's AMDGPU back end
+    packs with one ``v_perm_b32`` in this plan's IR (the zero-extended bytes as 16-bit
+    halves; ``papers/conversion/packed_exchange_amdgcn.py``, for loaded, truncated and
+    computed bytes alike)."""
+    if element_bits == 8 and lo.word != hi.word:
+        return 1
+    return pack_permutes((lo, hi), element_bits)
 
 
 def _places(x: list[list[tuple[int, int]]], rounds: list[ExchangeRound], lane: int,

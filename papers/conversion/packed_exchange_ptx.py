@@ -13,8 +13,9 @@ at 8 and 16 bits whose cheapest plan is the packed exchange, the plan's tables a
 as LLVM IR the way Triton 3.9's ``transferWithinWarp`` writes its packing
 (``ConvertLayoutOpToLLVM.cpp``: elements in a ``<2 x i16>`` vector bitcast to ``i32``, 8-bit
 ones zero-extended to 16 bits first; ``llvm.nvvm.shfl.sync.idx.i32``; ``llvm.nvvm.prmt``;
-the bitcast back and ``extractelement``), with each lane's source lane and ``prmt``
-selector read from a table (lane-index arithmetic, as the plan leaves it uncounted).
+the bitcast back and ``extractelement``; ``packed_exchange_ir.py``), with each lane's source
+lane and ``prmt`` selector read from a table (lane-index arithmetic, as the plan leaves it
+uncounted).
 Triton's LLVM translates it to PTX for sm_90 (``llvm.translate_to_asm``, as
 ``triton.backends.nvidia.compiler`` does); ``ptx_run.py`` runs it on all 32 lanes with
 distinct element values. Recorded per pair: whether every destination element arrives, and
@@ -38,6 +39,7 @@ sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
 from fixture import main_for  # noqa: E402
 
 from linlayout import LinearLayout, plan_conversion  # noqa: E402
+from packed_exchange_ir import llvm_ir  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "conversion_packed_exchange.json.gz"
 BITS = 5
@@ -52,69 +54,6 @@ def exhaustive_layout(order: tuple[int, ...]) -> LinearLayout:
     then a broadcast lane."""
     return LinearLayout({"register": [[1 << order[0]]],
                          "lane": [[1 << b] for b in order[1:]] + [[0]]}, {"dim0": 1 << BITS})
-
-
-def llvm_ir(plan, problem) -> tuple[str, list[int]]:
-    """The kernel ``k(in, out, table)`` of one plan and its table (per lane: two source
-    element indices, the source lane, one selector per destination word, two destination
-    element indices)."""
-    bits = plan.element_bits
-    ty = f"i{bits}"
-    nwords = len(plan.words)
-    row = 5 + nwords
-    table = []
-    for lane in range(LANES):
-        srcs = [problem.thread_elements("src", r, lane, 0) for r in plan.pack]
-        sels = []
-        for word in plan.words:
-            sel = 0
-            for i, (which, half) in enumerate(word[lane]):
-                base = 2 * half + (4 if which == "recv" else 0)
-                sel |= (base | (base + 1) << 4) << (8 * i)
-            sels.append(sel)
-        dsts = [problem.thread_elements("dst", r, lane, 0) for r in range(2)]
-        table += srcs + [plan.source_lane[lane]] + sels + dsts
-    lines = [
-        'target triple = "nvptx64-nvidia-cuda"',
-        "declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)",
-        "declare i32 @llvm.nvvm.prmt(i32, i32, i32)",
-        "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
-        "define void @k(ptr addrspace(1) %in, ptr addrspace(1) %out, "
-        "ptr addrspace(1) %tab) {",
-        "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
-        f"  %row = mul i32 %t, {row}",
-    ]
-
-    def field(name: str, k: int) -> None:
-        lines.extend([f"  %{name}.i = add i32 %row, {k}",
-                      f"  %{name}.p = getelementptr i32, ptr addrspace(1) %tab, i32 %{name}.i",
-                      f"  %{name} = load i32, ptr addrspace(1) %{name}.p"])
-
-    for h in range(2):
-        field(f"si{h}", h)
-        lines += [f"  %sp{h} = getelementptr {ty}, ptr addrspace(1) %in, i32 %si{h}",
-                  f"  %e{h} = load {ty}, ptr addrspace(1) %sp{h}"]
-        lines.append(f"  %h{h} = zext i8 %e{h} to i16" if bits == 8 else
-                     f"  %h{h} = add i16 %e{h}, 0")
-    lines += ["  %v0 = insertelement <2 x i16> undef, i16 %h0, i32 0",
-              "  %v1 = insertelement <2 x i16> %v0, i16 %h1, i32 1",
-              "  %x = bitcast <2 x i16> %v1 to i32"]
-    field("lane", 2)
-    lines.append("  %recv = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %x, "
-                 "i32 %lane, i32 31)")
-    for w in range(nwords):
-        field(f"sel{w}", 3 + w)
-        lines += [f"  %w{w} = call i32 @llvm.nvvm.prmt(i32 %x, i32 %recv, i32 %sel{w})",
-                  f"  %u{w} = bitcast i32 %w{w} to <2 x i16>"]
-    for r in range(2):
-        field(f"di{r}", 3 + nwords + r)
-        lines.append(f"  %o{r} = extractelement <2 x i16> %u{r // 2}, i32 {r % 2}")
-        lines.append(f"  %q{r} = trunc i16 %o{r} to i8" if bits == 8 else
-                     f"  %q{r} = add i16 %o{r}, 0")
-        lines += [f"  %dp{r} = getelementptr {ty}, ptr addrspace(1) %out, i32 %di{r}",
-                  f"  store {ty} %q{r}, ptr addrspace(1) %dp{r}"]
-    lines += ["  ret void", "}"]
-    return "\n".join(lines) + "\n", table
 
 
 def counts(ptx: str) -> dict[str, int]:
@@ -137,7 +76,7 @@ def build() -> dict:
             shuffle = plan.path("shuffle")
             if plan.best is not shuffle or shuffle.method != "packed exchange":
                 continue
-            ir, table = llvm_ir(shuffle.plan, plan.problem)
+            ir, table = llvm_ir(shuffle.plan, plan.problem, "nvptx")
             ptx = llvm.translate_to_asm(ir, "nvptx64-nvidia-cuda", "sm_90", "+ptx84", [],
                                         False, False, False)
             size = bits // 8

@@ -66,22 +66,21 @@ def test_it_applies_only_to_narrow_elements_with_something_to_move():
 @pytest.mark.parametrize("element_bits", [8, 16])
 def test_on_amd_it_is_ds_bpermute_and_v_perm_with_the_packing_priced(element_bits):
     """gfx942: the same tables, as one ``ds_bpermute_b32`` and one lane-dependent
-    ``v_perm_b32``; a 16-bit source in two registers pays one more ``v_perm_b32`` to pack
-    the shipped word (an 8-bit pair packs with ``v_lshl_or_b32``); loaded as one register
-    in order, a 16-bit pair packs for nothing and an 8-bit pair pays one ``v_perm_b32`` to
-    spread its bytes into 16-bit halves."""
+    ``v_perm_b32``; a source in two registers pays one more ``v_perm_b32`` to pack the
+    shipped word (for 8-bit elements too, as LLVM compiles the plan); loaded as one
+    register in order, a 16-bit pair packs for nothing and an 8-bit pair pays one
+    ``v_perm_b32`` to spread its bytes into 16-bit halves."""
     pb = _problem(EXCHANGE, element_bits)
     plan = plan_packed_exchange(pb, "hip:gfx942")
-    pack = 1 if element_bits == 16 else 0
-    assert plan.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1 + pack}
-    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 1 + pack, "mov": 0}
+    assert plan.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 2}
+    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 2, "mov": 0}
     assert plan.target == "hip:gfx942" and execute_plan(pb, plan).correct
     loaded = plan_packed_exchange(pb, "hip:gfx942", source_load=(0, 2))
     assert loaded.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1 + (element_bits == 8)}
     assert plan_packed_exchange(pb, "hip:gfx950", packed_source=True).instructions["prmt"] == 1
     # a lane permutation ships whole words: on AMD only the packing is left
     moved = plan_packed_exchange(_problem(LANE_SWAP, element_bits), "hip:gfx942")
-    assert moved.opcodes == {"ds_bpermute_b32": 1, **({"v_perm_b32": 1} if pack else {})}
+    assert moved.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1}
 
 
 @pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
@@ -178,3 +177,44 @@ def test_the_compiled_packed_exchange_reaches_dst_with_the_counted_instructions(
         assert (p["ptx"]["shfl"], p["ptx"]["prmt"], p["ptx"]["selp"]) == \
             (mine["shfl"], mine["prmt"], mine["selp"]), name
         assert p["ptx"]["mov_pack"] == 2, name  # one pack, one unpack
+
+
+AMDGCN = json.loads(gzip.decompress(
+    (ROOT / "tests" / "data" / "conversion_packed_exchange_amdgcn.json.gz").read_bytes()))
+
+
+def test_the_amdgcn_holds_the_counted_bpermutes_and_permutes():
+    """``papers/conversion/packed_exchange_amdgcn.py``: every packed exchange of the two AMD
+    exhaustive spaces at 8 and 16 bits and three conversions of four and eight source
+    registers, written as LLVM IR the way Triton packs and compiled by Triton 3.9's LLVM for
+    gfx942: the assembly's ``ds_bpermute_b32`` and ``v_perm_b32`` (packing included) are
+    the plan's, with no ``v_cndmask_b32``."""
+    import itertools
+
+    probes = AMDGCN["probes"]
+    assert AMDGCN["triton_version"].startswith("3.9") and len(probes) == 290
+
+    def lanes(order):
+        return LinearLayout({"register": [[1 << order[0]]],
+                             "lane": [[1 << b] for b in order[1:]] + [[0]]}, {"dim0": 32})
+
+    def wave(order):
+        return LinearLayout({"register": [[1 << order[0]]],
+                             "lane": [[0]] * 3 + [[1 << b] for b in order[1:]]}, {"dim0": 16})
+
+    checked = 0
+    for space, layout, n in (("lanes", lanes, 5), ("wave", wave, 4)):
+        for order in itertools.permutations(range(n)):
+            for bits in (8, 16):
+                p = probes.get(f"{space}_{''.join(map(str, order))}_b{bits}")
+                if p is None:
+                    continue
+                pb = ConversionProblem.make(layout(tuple(range(n))), layout(order), bits,
+                                            AMD_CDNA3)
+                plan = plan_packed_exchange(pb, "hip:gfx942")
+                asm = p["amdgcn"]
+                assert (asm["ds_bpermute_b32"], asm["v_perm_b32"], asm["v_cndmask_b32"]) == \
+                    (plan.opcodes.get("ds_bpermute_b32", 0), plan.opcodes.get("v_perm_b32", 0),
+                     0), (space, order, bits)
+                checked += 1
+    assert checked == len([k for k in probes if not k.startswith("wide")]) == 284

@@ -26,13 +26,21 @@ from linlayout.conversion import (ConversionProblem, execute_plan, execute_share
                                   plan_packed_exchange, plan_shuffles, plan_stages,
                                   select_bound, shuffle_bound, source_lanes, tight_merges)
 from linlayout.conversion.cost import path_cost
+from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
 
 BITS = 5  # tensor bits: 1 register bit, 4 live lane bits, lane bit 4 broadcast
-#: pairs proven optimal, by element width
-PROVEN = {8: 120, 16: 120, 32: 120}
+#: pairs proven optimal, by target and element width
+PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
+          ("hip:gfx942", 8): 120, ("hip:gfx942", 16): 116, ("hip:gfx942", 32): 120,
+          ("hip:gfx950", 8): None, ("hip:gfx950", 16): None, ("hip:gfx950", 32): None}
+#: the 64-lane wavefront space (4 tensor bits: 1 register bit, lane bits 3, 4, 5 live, lane
+#: bits 0–2 broadcast): pairs proven optimal by target and element width
+PROVEN_WAVE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 21, ("hip:gfx942", 32): 24,
+               ("hip:gfx950", 8): None, ("hip:gfx950", 16): None, ("hip:gfx950", 32): None}
 #: weightings the table planner is also run under (besides the defaults, which
 #: ``plan_conversion`` uses), each plan then costed at the defaults
 WEIGHTINGS = ({"selp": 0, "prmt": 0}, {"shfl": 8})
+HARDWARE = {"cuda:90": NVIDIA, "hip:gfx942": AMD_CDNA3, "hip:gfx950": AMD_CDNA4}
 
 
 def _layout(order: tuple[int, ...]) -> LinearLayout:
@@ -41,8 +49,18 @@ def _layout(order: tuple[int, ...]) -> LinearLayout:
                          "lane": [[1 << b] for b in order[1:]] + [[0]]}, {"dim0": 1 << BITS})
 
 
+def _wave_layout(order: tuple[int, ...]) -> LinearLayout:
+    """A 64-lane wavefront: register bit ``order[0]``, three broadcast lanes, then lane bits
+    3, 4, 5 on tensor bits ``order[1:]`` (DPP ``row_ror:8``, ``v_permlane16_swap``,
+    ``v_permlane32_swap`` reach exactly these)."""
+    return LinearLayout({"register": [[1 << order[0]]],
+                         "lane": [[0]] * 3 + [[1 << b] for b in order[1:]]},
+                        {"dim0": 1 << (len(order))})
+
+
 SRC = _layout(tuple(range(BITS)))
 PAIRS = list(itertools.permutations(range(BITS)))
+WAVE_PAIRS = list(itertools.permutations(range(4)))
 
 
 def _brute(src: LinearLayout, dst: LinearLayout, element_bits: int) -> dict[str, int]:
@@ -52,7 +70,7 @@ def _brute(src: LinearLayout, dst: LinearLayout, element_bits: int) -> dict[str,
     classes) and, at 32 bits, the destination registers a lane lacking the most holds that
     are no source register renamed, plus one when a lone shuffle must carry different
     registers."""
-    lanes = range(32)
+    lanes = range(1 << src.in_bits("lane"))
 
     def at(lay, r, lane):
         return lay.apply({"register": r, "lane": lane})["dim0"]
@@ -86,15 +104,18 @@ def _brute(src: LinearLayout, dst: LinearLayout, element_bits: int) -> dict[str,
     return {"shfl": shfl, "lanes": others, "merges": merges, "tight": tight}
 
 
-@pytest.mark.parametrize("element_bits", [8, 16, 32])
-def test_no_plan_is_cheaper_than_the_bound_and_the_proven_count_is_pinned(element_bits):
+def _proven(layout, pairs, target: str, element_bits: int) -> int:
+    """Plan every pair of the space on ``target``; check the bound's parts, every buildable
+    plan run to ``dst`` and none below its family's bound; return how many are proven."""
+    src = layout(pairs[0])
     proven = 0
-    for order in PAIRS:
-        dst = _layout(order)
-        plan = plan_conversion(SRC, dst, element_bits)
+    for order in pairs:
+        dst = layout(order)
+        plan = plan_conversion(src, dst, element_bits, hardware=HARDWARE[target],
+                               target=target)
         pb = plan.problem
         ws = plan.weights
-        brute = _brute(SRC, dst, element_bits)
+        brute = _brute(src, dst, element_bits)
         assert shuffle_bound(pb) == brute["shfl"], order
         assert source_lanes(pb) == brute["lanes"], order
         assert select_bound(pb) == brute["merges"], order
@@ -112,8 +133,8 @@ def test_no_plan_is_cheaper_than_the_bound_and_the_proven_count_is_pinned(elemen
             costs.append(path.cost)
         shuffle = plan.path("shuffle")
         alternatives = [plan_shuffles(pb, w) for w in WEIGHTINGS]
-        alternatives.append(plan_stages(pb, "cuda:90"))
-        alternatives.append(plan_packed_exchange(pb))
+        alternatives.append(plan_stages(pb, target))
+        alternatives.append(plan_packed_exchange(pb, target))
         for alt in alternatives:
             if alt is None or not execute_plan(pb, alt).correct:
                 continue
@@ -131,7 +152,19 @@ def test_no_plan_is_cheaper_than_the_bound_and_the_proven_count_is_pinned(elemen
             proven += 1
             assert all(p.bound >= plan.best.cost - 1e-9 for p in plan.paths
                        if p.bound is not None), order
-    assert proven == PROVEN[element_bits]
+    return proven
+
+
+@pytest.mark.parametrize("target,element_bits", sorted(PROVEN))
+def test_no_plan_is_cheaper_than_the_bound_and_the_proven_count_is_pinned(target,
+                                                                          element_bits):
+    assert _proven(_layout, PAIRS, target, element_bits) == PROVEN[target, element_bits]
+
+
+@pytest.mark.parametrize("target,element_bits", sorted(PROVEN_WAVE))
+def test_the_same_on_a_64_lane_wavefront(target, element_bits):
+    assert _proven(_wave_layout, WAVE_PAIRS, target, element_bits) == \
+        PROVEN_WAVE[target, element_bits]
 
 
 def test_the_bound_parts_match_the_hand_derivation():

@@ -135,7 +135,9 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.conversion.plan_registers": ((CPROBLEM,), {}),
     "linlayout.conversion.plan_shuffles": ((CPROBLEM,), {"weights": None}),
     "linlayout.conversion.plan_stages": ((CPROBLEM, "cuda:90"), {"source_load": None}),
-    "linlayout.conversion.plan_packed_exchange": ((CPROBLEM, "cuda:90"), {}),
+    "linlayout.conversion.plan_packed_exchange": ((CPROBLEM, "hip:gfx942"), {
+        "weights": None, "source_load": None, "packed_source": False}),
+    "linlayout.conversion.swaps_bring_nothing_lacked": ((CPROBLEM,), {}),
     "linlayout.conversion.select_bound": ((CPROBLEM,), {}),
     "linlayout.conversion.resolve_weights": (({"selp": 1},), {}),
     "linlayout.conversion.shuffle_bound": ((CPROBLEM,), {}),

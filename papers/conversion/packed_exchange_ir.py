@@ -1,0 +1,117 @@
+"""A packed exchange plan (``linlayout.conversion.exchange``) written as LLVM IR, for NVPTX
+or AMDGPU: the kernel ``k(in, out, table)`` of one plan and its per-lane table.
+
+Each lane loads its source elements from ``in`` at the indices its table row names (8-bit
+elements zero-extended to 16 bits, as Triton 3.9's ``transferWithinWarp`` packs them),
+packs each pair as a ``<2 x i16>`` bitcast to ``i32``, runs the plan's rounds
+(``llvm.nvvm.shfl.sync.idx.i32`` / ``llvm.amdgcn.ds.bpermute``, the source lane from the
+table) and permutes (``llvm.nvvm.prmt`` / ``llvm.amdgcn.perm``, the selector from the
+table: lane-index data, as the plan leaves it uncounted), then unpacks each destination
+register (bitcast back, ``extractelement``) and stores it to ``out`` at its element's index.
+"""
+
+from __future__ import annotations
+
+#: per backend: target triple, the lane id, the shuffle call (value, source lane) and the
+#: permute call (first input, second input, selector)
+BACKENDS = {
+    "nvptx": {
+        "triple": "nvptx64-nvidia-cuda",
+        "decls": ["declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)",
+                  "declare i32 @llvm.nvvm.prmt(i32, i32, i32)",
+                  "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()"],
+        "lane": "call i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
+        "define": "define void",
+        "shuffle": "call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 {v}, i32 {s}, i32 31)",
+        # prmt: bytes 0-3 of the first input, 4-7 of the second
+        "permute": "call i32 @llvm.nvvm.prmt(i32 {a}, i32 {b}, i32 {sel})",
+    },
+    "amdgcn": {
+        "triple": "amdgcn-amd-amdhsa",
+        "decls": ["declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)",
+                  "declare i32 @llvm.amdgcn.perm(i32, i32, i32)",
+                  "declare i32 @llvm.amdgcn.workitem.id.x()"],
+        "lane": "call i32 @llvm.amdgcn.workitem.id.x()",
+        "define": "define amdgpu_kernel void",
+        # ds_bpermute_b32 takes a byte address: the source lane times 4
+        "shuffle": "call i32 @llvm.amdgcn.ds.bpermute(i32 {s4}, i32 {v})",
+        # v_perm_b32 D, S0, S1: bytes 0-3 of S1, 4-7 of S0, so the first input goes second
+        "permute": "call i32 @llvm.amdgcn.perm(i32 {b}, i32 {a}, i32 {sel})",
+    },
+}
+
+
+def selector(halves: tuple[int, int], backend: str) -> int:
+    """The selector that writes halves ``(low, high)`` (0–3: low, high of the first input,
+    low, high of the second; with the operand order of :data:`BACKENDS` byte ``2h`` and
+    ``2h + 1`` on both backends): ``prmt`` takes a nibble per output byte (PTX ISA,
+    ``prmt``, default mode), ``v_perm_b32`` a byte per output byte (AMD CDNA3 ISA,
+    ``V_PERM_B32``)."""
+    width = 4 if backend == "nvptx" else 8
+    sel = 0
+    for i, h in enumerate(halves):
+        for j in range(2):
+            sel |= (2 * h + j) << (width * (2 * i + j))
+    return sel
+
+
+def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
+    """The kernel of one plan and its table: per lane, the source element index of each
+    source register, the source lane of each round, the selector of each permute, the
+    destination element index of each destination register."""
+    b = BACKENDS[backend]
+    bits = plan.element_bits
+    ty = f"i{bits}"
+    nsrc = 1 << problem.register_bits[0]
+    ndst = len(plan.unpack)
+    row = nsrc + len(plan.rounds) + len(plan.permutes) + ndst
+    table = []
+    for lane in range(1 << problem.lane_bits):
+        table += [problem.thread_elements("src", r, lane, 0) for r in range(nsrc)]
+        table += [rd.source_lane[lane] for rd in plan.rounds]
+        table += [selector(p.halves[lane], backend) for p in plan.permutes]
+        table += [problem.thread_elements("dst", r, lane, 0) for r in range(ndst)]
+    lines = [f'target triple = "{b["triple"]}"', *b["decls"],
+             f"{b['define']} @k(ptr addrspace(1) %in, ptr addrspace(1) %out, "
+             "ptr addrspace(1) %tab) {",
+             f"  %t = {b['lane']}", f"  %row = mul i32 %t, {row}"]
+
+    def field(name: str, k: int) -> str:
+        lines.extend([f"  %{name}.i = add i32 %row, {k}",
+                      f"  %{name}.p = getelementptr i32, ptr addrspace(1) %tab, i32 %{name}.i",
+                      f"  %{name} = load i32, ptr addrspace(1) %{name}.p"])
+        return f"%{name}"
+
+    for r in range(nsrc):
+        i = field(f"si{r}", r)
+        lines += [f"  %sp{r} = getelementptr {ty}, ptr addrspace(1) %in, i32 {i}",
+                  f"  %e{r} = load {ty}, ptr addrspace(1) %sp{r}",
+                  f"  %h{r} = zext i8 %e{r} to i16" if bits == 8 else
+                  f"  %h{r} = add i16 %e{r}, 0"]
+    values = {}
+    for c, (lo, hi) in enumerate(plan.pack):
+        lines += [f"  %x{c}.a = insertelement <2 x i16> undef, i16 %h{lo}, i32 0",
+                  f"  %x{c}.b = insertelement <2 x i16> %x{c}.a, i16 %h{hi}, i32 1",
+                  f"  %x{c} = bitcast <2 x i16> %x{c}.b to i32"]
+        values[("x", c)] = f"%x{c}"
+    for t, rd in enumerate(plan.rounds):
+        s = field(f"sl{t}", nsrc + t)
+        lines.append(f"  %sl{t}.4 = shl i32 {s}, 2")
+        call = b["shuffle"].format(v=values[("x", rd.word)], s=s, s4=f"%sl{t}.4")
+        lines.append(f"  %recv{t} = {call}")
+        values[("recv", t)] = f"%recv{t}"
+    for p, perm in enumerate(plan.permutes):
+        sel = field(f"sel{p}", nsrc + len(plan.rounds) + p)
+        a, c = (values[ref] for ref in perm.inputs)
+        lines.append(f"  %perm{p} = " + b["permute"].format(a=a, b=c, sel=sel))
+        values[("perm", p)] = f"%perm{p}"
+    for r, (ref, half) in enumerate(plan.unpack):
+        i = field(f"di{r}", nsrc + len(plan.rounds) + len(plan.permutes) + r)
+        lines += [f"  %u{r} = bitcast i32 {values[ref]} to <2 x i16>",
+                  f"  %o{r} = extractelement <2 x i16> %u{r}, i32 {half}",
+                  f"  %q{r} = trunc i16 %o{r} to i8" if bits == 8 else
+                  f"  %q{r} = add i16 %o{r}, 0",
+                  f"  %dp{r} = getelementptr {ty}, ptr addrspace(1) %out, i32 {i}",
+                  f"  store {ty} %q{r}, ptr addrspace(1) %dp{r}"]
+    lines += ["  ret void", "}"]
+    return "\n".join(lines) + "\n", table
