@@ -9,7 +9,8 @@ import pytest
 
 from linlayout import LayoutError, plan_conversion
 from linlayout.conversion import (ConversionProblem, merge_cost, select_bound,
-                                  shuffle_bound, shuffle_family_bound, tight_merges)
+                                  shuffle_bound, shuffle_family_bound,
+                                  swaps_bring_nothing_lacked, tight_merges)
 
 from tests.conversion.support import invertible_matrices, warp_layout
 
@@ -104,9 +105,32 @@ def test_a_single_exchange_needs_three_merges_at_one_shuffle():
     b = shuffle_family_bound(pb, "cuda:90")
     assert b.cost == 2.5 and (b.shuffles, b.merges, b.tight_merges) == (1, 1, 3)
     assert "else 2 shfl" in b.note
-    # only the shuffles are claimed on AMD; nothing tight below 32 bits
-    assert shuffle_family_bound(pb, "hip:gfx942").cost == 1
+    # the same family on gfx942 (ds_bpermute_b32, v_cndmask_b32, v_perm_b32), and on gfx950
+    # where no lane lacks what lane l^16 or l^32 holds (here there is none)
+    assert shuffle_family_bound(pb, "hip:gfx942").cost == 2.5
+    assert swaps_bring_nothing_lacked(pb)
+    assert shuffle_family_bound(pb, "hip:gfx950").cost == 2.5
     assert tight_merges(_problem([2, 1, 4], 8)) == 0
+
+
+def test_on_gfx950_a_permlane_swap_is_a_shuffle_and_two_merges():
+    """Register bit 0 exchanged with lane bit 5 of a 64-lane wavefront: on gfx942 one
+    ``ds_bpermute_b32`` and three ``v_cndmask_b32`` (2.5, the bound); on gfx950 a lane lacks
+    what lane ``l ^ 32`` holds, one ``v_permlane32_swap_b32`` does it all, and the bound —
+    the least over the swaps of shuffles plus the merges they leave — is 1, met."""
+    from linlayout.hardware import AMD_CDNA3, AMD_CDNA4
+
+    cols = [1 << b for b in range(7)]
+    dst = [cols[6], *cols[1:6], cols[0]]
+    for hw, target, cost in ((AMD_CDNA3, "hip:gfx942", 2.5), (AMD_CDNA4, "hip:gfx950", 1.0)):
+        src_l, dst_l = warp_layout(cols, 1, 7), warp_layout(dst, 1, 7)
+        pb = ConversionProblem.make(src_l, dst_l, 32, hw)
+        assert not swaps_bring_nothing_lacked(pb)
+        plan = plan_conversion(src_l, dst_l, 32, hardware=hw, target=target)
+        shuffle = plan.path("shuffle")
+        assert shuffle_family_bound(pb, target).cost == shuffle.bound == cost, target
+        assert shuffle.cost == cost and plan.optimal, target
+    assert plan.path("shuffle").plan.opcodes == {"v_permlane32_swap_b32": 1}
 
 
 def test_merge_cost_takes_the_cheapest_mix():

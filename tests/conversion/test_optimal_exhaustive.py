@@ -1,7 +1,9 @@
-"""The optimality claim checked exhaustively on a small space: every pair of distributed
+"""The optimality claim checked exhaustively on small spaces: every pair of distributed
 layouts of a 32-element tensor over one 32-lane warp with one register bit and the top lane
 bit broadcast (5 tensor bits: the register bit any of 5, the four live lane bits any order —
-120 destinations), at 8, 16 and 32 bits per element.
+120 destinations), at 8, 16 and 32 bits, on cuda:90, gfx942 and gfx950; and every pair of a
+16-element tensor on a 64-lane AMD wavefront (one register bit, lane bits 3, 4 and 5 live in
+any order, lane bits 0–2 broadcast: 24 destinations) on gfx942 and gfx950.
 
 For each pair the shuffle family's bound parts are recomputed by brute force — the elements
 and the other lanes each lane lacks, the source registers each destination register draws
@@ -11,9 +13,16 @@ per-lane tables under three weightings, Triton's stages, shared memory,
 the packed exchange) and Triton's own path must cost at least the best plan and at least its
 family's bound; and a plan marked optimal must cost no more than every family's bound, so no
 alternative under the cost model is cheaper. Every feasible plan runs on symbolic registers
-to the destination. The number proven optimal is pinned: all 120 at every width (at 8 and
-16 bits the four single register/lane exchanges meet the bound with the packed exchange:
-both elements in one shuffled word, one lane-dependent byte permute)."""
+to the destination. The number proven optimal is pinned (:data:`PROVEN`,
+:data:`PROVEN_WAVE`). On NVIDIA all 120 at every width (at 8 and 16 bits the four single
+register/lane exchanges meet the bound with the packed exchange: both elements in one
+shuffled word, one lane-dependent byte permute). On AMD, at 8 and 16 bits, single
+register/lane exchanges are not proven (four of the 32-lane space, three of the wavefront's on
+gfx942, one on gfx950, where permlane swaps do the others): packing a lane's two registers
+costs a ``v_perm_b32`` there, so the packed exchange costs 2 against a bound of 1.5 (which
+counts packing as free beside the merges); and on gfx950's wavefront 12 pairs whose lanes
+need data across lane bit 4 or 5 cost 2.5 against 2, where the bound lets a permlane swap
+stand for a shuffle and two merges at once."""
 
 from __future__ import annotations
 
@@ -31,12 +40,12 @@ from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
 BITS = 5  # tensor bits: 1 register bit, 4 live lane bits, lane bit 4 broadcast
 #: pairs proven optimal, by target and element width
 PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
-          ("hip:gfx942", 8): 120, ("hip:gfx942", 16): 116, ("hip:gfx942", 32): 120,
-          ("hip:gfx950", 8): None, ("hip:gfx950", 16): None, ("hip:gfx950", 32): None}
+          ("hip:gfx942", 8): 116, ("hip:gfx942", 16): 116, ("hip:gfx942", 32): 120,
+          ("hip:gfx950", 8): 116, ("hip:gfx950", 16): 116, ("hip:gfx950", 32): 120}
 #: the 64-lane wavefront space (4 tensor bits: 1 register bit, lane bits 3, 4, 5 live, lane
 #: bits 0–2 broadcast): pairs proven optimal by target and element width
-PROVEN_WAVE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 21, ("hip:gfx942", 32): 24,
-               ("hip:gfx950", 8): None, ("hip:gfx950", 16): None, ("hip:gfx950", 32): None}
+PROVEN_WAVE = {("hip:gfx942", 8): 21, ("hip:gfx942", 16): 21, ("hip:gfx942", 32): 24,
+               ("hip:gfx950", 8): 11, ("hip:gfx950", 16): 11, ("hip:gfx950", 32): 12}
 #: weightings the table planner is also run under (besides the defaults, which
 #: ``plan_conversion`` uses), each plan then costed at the defaults
 WEIGHTINGS = ({"selp": 0, "prmt": 0}, {"shfl": 8})
