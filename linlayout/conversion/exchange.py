@@ -63,12 +63,15 @@ from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 from .shuffle import warp_map
 
-__all__ = ["MAX_EXCHANGE_REGISTERS", "ExchangeRound", "PackedExchangePlan", "WordPermute",
+__all__ = ["MAX_EXCHANGE_REGISTERS", "MAX_EXCHANGE_ROUNDS", "ExchangeRound", "PackedExchangePlan", "WordPermute",
            "plan_packed_exchange"]
 
 #: Most source or destination registers per thread the packed exchange plans for (its
-#: tables are per lane and per register; far above a conversion it can win).
-MAX_EXCHANGE_REGISTERS = 64
+#: tables are per lane and per register; a conversion it can win has few).
+MAX_EXCHANGE_REGISTERS = 16
+#: Most shuffles a packed exchange may take: past them the builder stops (a work limit, so
+#: that planning stays fast; such a plan ships many words a lane does not need).
+MAX_EXCHANGE_ROUNDS = 16
 
 #: A 32-bit value of the plan: ``("x", c)`` the packed source word ``c``, ``("recv", t)``
 #: the word received in round ``t``, ``("perm", p)`` the result of permute ``p``.
@@ -144,8 +147,9 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
                          packed_source: bool = False) -> PackedExchangePlan | None:
     """The cheapest packed exchange of ``problem`` on ``target`` under ``weights`` (module
     docstring), trying each source register bit as the half bit; or None where it does not
-    apply: elements of 32 bits or more, data crossing warps, no lane lacking anything, or
-    more than :data:`MAX_EXCHANGE_REGISTERS` registers on a side.
+    apply: elements of 32 bits or more, data crossing warps, no lane lacking anything, more
+    than :data:`MAX_EXCHANGE_REGISTERS` registers on a side, or more than
+    :data:`MAX_EXCHANGE_ROUNDS` shuffles needed.
 
     ``source_load`` and ``packed_source`` say where an AMD producer left the elements, as
     :func:`~linlayout.conversion.plan_stages` takes them: they price the ``v_perm_b32``
@@ -174,11 +178,11 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
     for half_bit in range(nrs) if nrs else (None,):
         plan = _build(problem, target, half_bit, words)
         if plan is None:
-            return None  # nothing lacked: no shuffle to plan
+            continue  # nothing lacked, or more than MAX_EXCHANGE_ROUNDS shuffles
         key = (path_cost(plan.instructions, 0, ws), plan.instructions["shfl"])
         if best is None or key < best[0]:
             best = (key, plan)
-    return best[1]
+    return None if best is None else best[1]
 
 
 def _source_words(problem: ConversionProblem,
@@ -208,15 +212,23 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
     lacks = [set(need[lane]) - held[lane] for lane in lanes]
     if not any(lacks):
         return None
+    holders: dict[int, list[tuple[int, int]]] = {}  # element -> (word, lane) holding it
+    for lane in lanes:
+        for c, w in enumerate(x[lane]):
+            for e in set(w):
+                holders.setdefault(e, []).append((c, lane))
     # per lane, the (word, lane) pairs it reads: a greedy cover of what it lacks
     reads: list[list[tuple[int, int]]] = []
     for lane in lanes:
+        cover: dict[tuple[int, int], set[int]] = {}
+        for e in lacks[lane]:
+            for cs in holders[e]:
+                cover.setdefault(cs, set()).add(e)
         left, chosen = set(lacks[lane]), []
         while left:
-            c, s = max(((c, s) for s in lanes for c in range(len(pack))),
-                       key=lambda cs: (len(left & set(x[cs[1]][cs[0]])), -cs[0], -cs[1]))
+            c, s = max(cover, key=lambda cs: (len(left & cover[cs]), -cs[0], -cs[1]))
             chosen.append((c, s))
-            left -= set(x[s][c])
+            left -= cover.pop((c, s))
         reads.append(chosen)
     rounds: list[ExchangeRound] = []
     for c in range(len(pack)):
@@ -224,8 +236,12 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
         for k in range(max(len(p) for p in per_lane)):
             source = tuple(p[k] if k < len(p) else lane for lane, p in zip(lanes, per_lane))
             rounds.append(ExchangeRound(c, source))
-    options = [[[(v, h) for v, h in _places(x, rounds, lane, need[lane][r])]
-                for r in range(1 << nrd)] for lane in lanes]
+    if len(rounds) > MAX_EXCHANGE_ROUNDS:
+        return None
+    options = []
+    for lane in lanes:
+        have = _places(x, rounds, lane)
+        options.append([have[need[lane][r]] for r in range(1 << nrd)])
     permutes: list[WordPermute] = []
     unpack: list[tuple[Ref, int] | None] = [None] * (1 << nrd)
     pending: list[tuple[int, list[Ref], list[tuple[Ref, int]]]] = []
@@ -287,13 +303,16 @@ def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
     return pack_permutes((lo, hi), element_bits)
 
 
-def _places(x: list[list[tuple[int, int]]], rounds: list[ExchangeRound], lane: int,
-            element: int) -> list[tuple[Ref, int]]:
-    """Every (value, half) in which ``lane`` holds ``element`` after the shuffles."""
-    out = [(("x", c), h) for c, w in enumerate(x[lane]) for h, e in enumerate(w) if e == element]
+def _places(x: list[list[tuple[int, int]]], rounds: list[ExchangeRound],
+            lane: int) -> dict[int, list[tuple[Ref, int]]]:
+    """Per element, every (value, half) in which ``lane`` holds it after the shuffles."""
+    out: dict[int, list[tuple[Ref, int]]] = {}
+    for c, w in enumerate(x[lane]):
+        for h, e in enumerate(w):
+            out.setdefault(e, []).append((("x", c), h))
     for t, rd in enumerate(rounds):
-        w = x[rd.source_lane[lane]][rd.word]
-        out += [(("recv", t), h) for h, e in enumerate(w) if e == element]
+        for h, e in enumerate(x[rd.source_lane[lane]][rd.word]):
+            out.setdefault(e, []).append((("recv", t), h))
     return out
 
 

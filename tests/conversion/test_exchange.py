@@ -14,6 +14,7 @@ from linlayout import LayoutError, LinearLayout, plan_conversion
 from linlayout.hardware import AMD_CDNA3
 from linlayout.conversion import (ConversionProblem, ExchangeRound, PackedExchangePlan,
                                   execute_plan, plan_packed_exchange)
+from linlayout.conversion.exchange import MAX_EXCHANGE_REGISTERS, MAX_EXCHANGE_ROUNDS
 
 from tests.conversion.support import warp_layout
 from tests.support import ROOT
@@ -96,6 +97,7 @@ def test_more_source_registers_ship_more_words(target, element_bits):
     assert execute_plan(wide, plan).correct
     rng = random.Random(element_bits)
     amd = target.startswith("hip")
+    built = 0
     for _ in range(12):
         regs = rng.randrange(1, 4)
         bits = regs + rng.choice([4, 5, 6] if amd else [4, 5])
@@ -106,12 +108,26 @@ def test_more_source_registers_ship_more_words(target, element_bits):
                                     warp_layout(perm, regs, bits), element_bits,
                                     AMD_CDNA3 if amd else None)
         plan = plan_packed_exchange(pb, target)
-        if plan is None:
-            assert plan_conversion(pb.src, pb.dst, element_bits, hardware=pb.hardware,
-                                   target=target).path("registers").feasible
+        if plan is None:  # nothing lacked, or past MAX_EXCHANGE_ROUNDS shuffles
             continue
+        built += 1
         assert len(plan.pack) == max(1, (1 << regs) // 2)
+        assert plan.instructions["shfl"] == len(plan.rounds) <= MAX_EXCHANGE_ROUNDS
         assert execute_plan(pb, plan).correct, (cols, perm, regs)
+    assert built >= 6
+
+
+def test_work_is_bounded():
+    """More than :data:`MAX_EXCHANGE_REGISTERS` registers, or a plan past
+    :data:`MAX_EXCHANGE_ROUNDS` shuffles, is not built (planning stays fast)."""
+    cols = [1 << b for b in range(11)]
+    big = ConversionProblem.make(warp_layout(cols, 5, 11),
+                                 warp_layout(cols[5:] + cols[:5], 5, 11), 16, AMD_CDNA3)
+    assert 1 << 5 > MAX_EXCHANGE_REGISTERS and plan_packed_exchange(big, "hip:gfx942") is None
+    cols = [1 << b for b in range(10)]
+    many = ConversionProblem.make(warp_layout(cols, 4, 10),
+                                  warp_layout(cols[6:] + cols[:6], 4, 10), 16, AMD_CDNA3)
+    assert plan_packed_exchange(many, "hip:gfx942") is None  # every word from 16 lanes
 
 
 def test_a_chain_of_permutes_joins_three_words():
