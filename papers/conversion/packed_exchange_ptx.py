@@ -19,7 +19,10 @@ uncounted).
 Triton's LLVM translates it to PTX for sm_90 (``llvm.translate_to_asm``, as
 ``triton.backends.nvidia.compiler`` does); ``ptx_run.py`` runs it on all 32 lanes with
 distinct element values. Recorded per pair: whether every destination element arrives, and
-the PTX's ``shfl.sync.idx.b32``, ``prmt.b32``, ``selp`` and ``mov.b32`` packing counts.
+the PTX's ``shfl.sync.idx.b32``, ``prmt.b32``, ``selp`` and ``mov.b32`` packing counts. The
+same for three conversions of four and eight source registers per lane (:data:`WIDE`), the
+packed exchange past two source registers: several packed words, a shuffle per word and
+source lane, chained permutes.
 ``tests/conversion/test_exchange.py`` replays the fixture without Triton. Exits 1 when an
 element is missed or the counts differ from the plan's.
 """
@@ -61,11 +64,52 @@ def counts(ptx: str) -> dict[str, int]:
     return {k: len(p.findall(ptx)) for k, p in OPS.items()}
 
 
+#: conversions of four and eight source registers per lane on 32 lanes (``src`` and ``dst``
+#: columns as unit bits, the first ``registers`` of them registers): the packed exchange
+#: beyond two source registers, built by ``plan_packed_exchange`` whether or not it is the
+#: cheapest plan
+WIDE = {"wide2_lanes": ([1, 2, 4, 8, 16, 32, 64], [1, 4, 2, 8, 16, 32, 64], 2),
+        "wide2_swap": ([1, 2, 4, 8, 16, 32, 64], [4, 8, 1, 2, 16, 32, 64], 2),
+        "wide3_mix": ([1, 2, 4, 8, 16, 32, 64, 128], [8, 2, 128, 1, 16, 32, 64, 4], 3)}
+
+
+def wide_problem(name: str, bits: int):
+    """The :class:`~linlayout.conversion.ConversionProblem` of a :data:`WIDE` entry."""
+    from linlayout.conversion import ConversionProblem
+
+    src, dst, regs = WIDE[name]
+
+    def lay(cols):
+        return LinearLayout({"register": [[c] for c in cols[:regs]],
+                             "lane": [[c] for c in cols[regs:]]}, {"dim0": 1 << len(cols)})
+
+    return ConversionProblem.make(lay(src), lay(dst), bits)
+
+
+def run(plan, problem) -> dict:
+    """Compile one plan to sm_90 PTX, run it on 32 lanes: reaches dst, and its counts."""
+    from triton._C.libtriton import llvm
+
+    from ptx_run import run_kernel
+
+    ir, table = llvm_ir(plan, problem, "nvptx")
+    ptx = llvm.translate_to_asm(ir, "nvptx64-nvidia-cuda", "sm_90", "+ptx84", [], False,
+                                False, False)
+    size = plan.element_bits // 8
+    n = 1 << problem.src.total_out_bits
+    x = b"".join((i + 1).to_bytes(size, "little") for i in range(n))
+    tab = b"".join(v.to_bytes(4, "little") for v in table)
+    mem = run_kernel(ptx.replace(".func k(", ".entry k("), [x, bytes(len(x)), tab],
+                     lanes=LANES)
+    return {"element_bits": plan.element_bits, "reaches_dst": bytes(mem[1]) == x,
+            "ptx": counts(ptx)}
+
+
 def build() -> dict:
     import triton
     from triton._C.libtriton import llvm
 
-    from ptx_run import run_kernel
+    from linlayout.conversion import plan_packed_exchange
 
     llvm.init_targets()
     src = exhaustive_layout(tuple(range(BITS)))
@@ -76,27 +120,30 @@ def build() -> dict:
             shuffle = plan.path("shuffle")
             if plan.best is not shuffle or shuffle.method != "packed exchange":
                 continue
-            ir, table = llvm_ir(shuffle.plan, plan.problem, "nvptx")
-            ptx = llvm.translate_to_asm(ir, "nvptx64-nvidia-cuda", "sm_90", "+ptx84", [],
-                                        False, False, False)
-            size = bits // 8
-            x = b"".join((i + 1).to_bytes(size, "little") for i in range(1 << BITS))
-            tab = b"".join(v.to_bytes(4, "little") for v in table)
-            mem = run_kernel(ptx.replace(".func k(", ".entry k("), [x, bytes(len(x)), tab],
-                             lanes=LANES)
             probes[f"{''.join(map(str, order))}_b{bits}"] = {
-                "order": list(order), "element_bits": bits,
-                "reaches_dst": bytes(mem[1]) == x, "ptx": counts(ptx)}
+                "order": list(order), **run(shuffle.plan, plan.problem)}
+    for name, (cols, _, _) in WIDE.items():
+        # distinct non-zero 8-bit values for at most 255 elements
+        for bits in (8, 16) if len(cols) < 8 else (16,):
+            problem = wide_problem(name, bits)
+            probes[f"{name}_b{bits}"] = run(plan_packed_exchange(problem), problem)
     return {"triton_version": triton.__version__, "probes": probes}
 
 
 def compare(data: dict) -> int:
     """Print each probe beside the plan's counts; 1 on a miss or a difference."""
+    from linlayout.conversion import plan_packed_exchange
+
     src = exhaustive_layout(tuple(range(BITS)))
     bad = 0
     for name, p in sorted(data["probes"].items()):
-        plan = plan_conversion(src, exhaustive_layout(tuple(p["order"])), p["element_bits"])
-        mine = plan.path("shuffle").instructions
+        if "order" in p:
+            plan = plan_conversion(src, exhaustive_layout(tuple(p["order"])),
+                                   p["element_bits"])
+            mine = plan.path("shuffle").instructions
+        else:
+            mine = plan_packed_exchange(wide_problem(name.rsplit("_b", 1)[0],
+                                                     p["element_bits"])).instructions
         same = (p["ptx"]["shfl"], p["ptx"]["prmt"], p["ptx"]["selp"]) == \
             (mine["shfl"], mine["prmt"], mine["selp"])
         ok = p["reaches_dst"] and same

@@ -173,13 +173,25 @@ FIXTURE = json.loads(gzip.decompress(
 def test_the_compiled_packed_exchange_reaches_dst_with_the_counted_instructions():
     """``papers/conversion/packed_exchange_ptx.py``: every pair of the exhaustive space whose
     best plan is the packed exchange (the single register/lane exchanges, 8 and 16 bits),
-    written as LLVM IR the way Triton packs and translated by Triton 3.9's NVPTX to sm_90
-    PTX, run on 32 lanes: every destination element arrives, with the plan's one
-    ``shfl.sync.idx.b32`` and one ``prmt.b32``, no ``selp``, and the packing and unpacking
-    as ``mov.b32`` vectors."""
+    and five plans of four and eight source registers per lane, written as LLVM IR the way
+    Triton packs and translated by Triton 3.9's NVPTX to sm_90 PTX, run on 32 lanes: every
+    destination element arrives, with the plan's ``shfl.sync.idx.b32`` and ``prmt.b32``, no
+    ``selp``, and the packing and unpacking as ``mov.b32`` vectors."""
     probes = FIXTURE["probes"]
-    assert FIXTURE["triton_version"].startswith("3.9") and len(probes) == 8
+    assert FIXTURE["triton_version"].startswith("3.9") and len(probes) == 13
+    wide = {"wide2_lanes": ([1, 2, 4, 8, 16, 32, 64], [1, 4, 2, 8, 16, 32, 64], 2),
+            "wide2_swap": ([1, 2, 4, 8, 16, 32, 64], [4, 8, 1, 2, 16, 32, 64], 2),
+            "wide3_mix": ([1, 2, 4, 8, 16, 32, 64, 128], [8, 2, 128, 1, 16, 32, 64, 4], 3)}
     for name, p in probes.items():
+        assert p["reaches_dst"], name
+        if "order" not in p:
+            src, dst, regs = wide[name.rsplit("_b", 1)[0]]
+            pb = ConversionProblem.make(warp_layout(src, regs, len(src)),
+                                        warp_layout(dst, regs, len(dst)), p["element_bits"])
+            mine = plan_packed_exchange(pb).instructions
+            assert (p["ptx"]["shfl"], p["ptx"]["prmt"], p["ptx"]["selp"]) == \
+                (mine["shfl"], mine["prmt"], mine["selp"]), name
+            continue
         order = p["order"]
         src = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [0]]},
                            {"dim0": 32})
@@ -188,7 +200,6 @@ def test_the_compiled_packed_exchange_reaches_dst_with_the_counted_instructions(
         plan = plan_conversion(src, dst, p["element_bits"])
         shuffle = plan.path("shuffle")
         assert shuffle.method == "packed exchange" and plan.optimal, name
-        assert p["reaches_dst"], name
         mine = shuffle.instructions
         assert (p["ptx"]["shfl"], p["ptx"]["prmt"], p["ptx"]["selp"]) == \
             (mine["shfl"], mine["prmt"], mine["selp"]), name
