@@ -12,6 +12,7 @@ import pytest
 from linlayout import LayoutError, LinearLayout, plan_conversion
 from linlayout.conversion import (ConversionProblem, StagePlan, execute_plan, execute_shared,
                                   plan_stages)
+from linlayout.conversion.cost import path_cost
 from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
 
 from tests.conversion.support import probe_layout
@@ -57,14 +58,18 @@ def test_gfx942_has_no_permlane_swap():
 
 def test_packed_bytes_are_chosen_by_permutes_at_the_cost_of_tritons():
     # Triton shuffles this 8-bit pair with prmt byte selection (2 shfl, 4 selp, 16 prmt in
-    # the PTX); the stage plan is that construction, cheaper than the per-lane tables
+    # the PTX); the stage plan is that construction, at Triton's cost; the packed exchange
+    # (16-bit halves, whole words shuffled) is cheaper still: 8 shfl and 4 prmt
     p = PROBES["p08_b8_32x32_w4"]
     plan = plan_conversion(probe_layout(p["src"], p["shape"]),
                            probe_layout(p["dst"], p["shape"]), 8)
+    stages = plan_stages(plan.problem, "cuda:90")
+    assert stages.instructions["prmt"] > 0 and execute_plan(plan.problem, stages).correct
+    assert path_cost(stages.instructions, 0, plan.weights) == plan.triton.cost == 12
     shuffle = plan.path("shuffle")
-    assert shuffle.method == "stages" and shuffle.instructions["prmt"] > 0
+    assert shuffle.method == "packed exchange" and shuffle.cost == 10
     assert execute_plan(plan.problem, shuffle.plan).correct
-    assert plan.triton.path == "shuffle" and plan.saving == 0
+    assert plan.triton.path == "shuffle" and plan.saving == 2
 
 
 def test_two_transpositions_of_packed_elements_reach_dst():
