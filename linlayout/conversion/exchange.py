@@ -20,16 +20,29 @@ whole source. The plan, per lane, on NVIDIA:
    lane needs none (its registers are that word's halves, unpacked);
 4. *unpack* each word into its two registers with ``mov.b32 {lo, hi}, word`` (a ``mov``).
 
-The selector of step 3 depends only on the lane index: the plan computes it from the lane
-id with integer arithmetic (``and``/``shl``/``xor`` of lane bits into the two selector
-constants), like the shuffle's source lane, so it costs no instruction of a counted kind
-(:mod:`~linlayout.conversion.bounds`). Triton's own lowering spells such a selector as a
-``selp`` of two constants, which ``check`` counts with Triton's path; a lowering of this
-plan that did the same would pay one ``selp`` more per distinct selector (1 ``shfl``,
-1 ``prmt``, 1 ``selp`` on the single exchange: still below the select plans, but not at the
-bound). On the single register/lane exchange this costs one
-``shfl`` and one ``prmt`` where the select plans need one ``shfl`` and three ``selp``: the
-shuffle family's bound. On AMD packing costs a ``v_perm_b32`` per word
+The selector of step 3 depends only on the lane index: a per-lane constant, which a lowering
+picks as Triton 3.9's ``transferWithinWarp`` picks its own ``prmt`` selectors — a select of
+two constant selectors on a lane predicate (``selp.b32`` of two immediates), one select per
+further value a selector takes across the lanes, shared by the words whose selectors agree
+in every lane. Those selects are counted in the ``selector`` kind
+(:mod:`~linlayout.conversion.cost`), the kind Triton's selector ``selp`` is counted in when
+the planner prices Triton's path (:func:`~linlayout.conversion.triton.register_kinds`;
+``check`` still lists it as the ``selp.b32`` the PTX has): both are lane-index arithmetic,
+like a shuffle's source lane and a select's predicate, weighted 0 by default and priced
+alike when the weight is set. On the single register/lane exchange this costs one ``shfl``,
+one ``prmt`` and one selector select where the select plans need one ``shfl`` and three
+``selp`` (data selects): at the shuffle family's bound, which counts no selector.
+
+``wide_source``: the producer left each 16-bit element in a 32-bit register (a gather's or
+``redux.sync`` reduction's truncated 32-bit result,
+:func:`linlayout.check.registers.wide_sources`); step 1 then joins the two registers' low
+halves with one ``prmt.b32`` (selector ``0x5410``, NVPTX's selection, as ``check`` counts for
+Triton's packing of such a source), and a single source register is shuffled as it is (its
+low half is the element; the high half is never picked). 8-bit elements pack as before
+(NVPTX's byte packing is the same from either register width, as measured on Triton's
+converts of such sources).
+
+On AMD packing costs a ``v_perm_b32`` per word
 (:data:`~linlayout.conversion.shuffle.AMD_PACK_PERMUTES`), which the other plans already
 model, so the plan is built for NVIDIA targets only.
 """
@@ -40,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._checks import instance_of
+from ..errors import LayoutError
 from ..lowering import Target
 from .problem import ConversionProblem
 from .shuffle import warp_map
@@ -61,7 +75,8 @@ class PackedExchangePlan:
         source_lane: per lane, the lane whose ``x`` it receives.
         words: per destination word, per lane, the two halves it takes, each
             ``("x", half)`` or ``("recv", half)`` (half 0 low, 1 high).
-        instructions: per-thread (= per-warp) count of each instruction kind.
+        instructions: per-thread (= per-warp) count of each instruction kind (``selector``:
+            the selects that pick the lane-dependent ``prmt`` selectors, module docstring).
     """
 
     element_bits: int
@@ -77,16 +92,22 @@ class PackedExchangePlan:
 
 
 def plan_packed_exchange(problem: ConversionProblem,
-                         target: Target | str = "cuda:90") -> PackedExchangePlan | None:
+                         target: Target | str = "cuda:90", *,
+                         wide_source: bool = False) -> PackedExchangePlan | None:
     """The packed exchange of ``problem`` (module docstring), or None where it does not
     apply: elements of 32 bits or more, an AMD target, data crossing warps, more than two
     source registers or :data:`MAX_EXCHANGE_DST_REGISTERS` destination registers, no lane
-    lacking anything, or some lane lacking elements no single lane holds.
+    lacking anything, or some lane lacking elements no single lane holds. ``wide_source``:
+    the source's 16-bit elements sit one to a 32-bit register (module docstring): packing two
+    costs a ``prmt``.
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or an unknown target.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
+            ``wide_source`` not a bool.
     """
     instance_of(problem, ConversionProblem, "problem")
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
     target = Target.parse(target)
     nrs, nrd = problem.register_bits
     if (not target.is_nvidia or problem.element_bits not in (8, 16) or nrs > 1
@@ -111,7 +132,8 @@ def plan_packed_exchange(problem: ConversionProblem,
         source.append(found)
     recv = [x[s] for s in source]
     words = []
-    prmt = 0
+    prmt = 1 if wide_source and problem.element_bits == 16 and nrs else 0  # the pack
+    selectors: set[tuple] = set()
     for k in range(0, 1 << nrd, 2):
         regs = [k, k + 1] if (1 << nrd) > 1 else [k, k]
         per_lane = []
@@ -124,8 +146,11 @@ def plan_packed_exchange(problem: ConversionProblem,
             per_lane.append(tuple(picks))
         if len(set(per_lane)) > 1 or len({w for w, _ in per_lane[0]}) > 1:
             prmt += 1  # halves of both words, or chosen by lane: one byte permute
+        if len(set(per_lane)) > 1:
+            selectors.add(tuple(per_lane))  # its selector is chosen by lane
         # otherwise the word is x or recv itself, unpacked in some order: nothing
         words.append(tuple(per_lane))
     shfl = int(any(s != lane for lane, s in enumerate(source)))
     return PackedExchangePlan(problem.element_bits, pack, tuple(source), tuple(words),
-                              {"shfl": shfl, "selp": 0, "prmt": prmt, "mov": 0})
+                              {"shfl": shfl, "selp": 0, "prmt": prmt,
+                               "selector": sum(len(set(f)) - 1 for f in selectors), "mov": 0})
