@@ -30,7 +30,9 @@ def _problem(cols, element_bits, src=SRC):
 def test_a_single_exchange_is_one_shuffle_and_one_permute(element_bits):
     pb = _problem(EXCHANGE, element_bits)
     plan = plan_packed_exchange(pb)
-    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 1, "mov": 0}
+    # the byte permute's selector is one of two constants chosen by lane: one selector
+    # select (lane-index arithmetic, weighted 0 by default, as Triton's own selector selp)
+    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 1, "selector": 1, "mov": 0}
     assert plan.pack == (0, 1) and len(plan.words) == 1
     # even lanes keep their low half and take the partner's low half; odd lanes the highs
     assert plan.words[0][0] == (("x", 0), ("recv", 0))
@@ -41,6 +43,34 @@ def test_a_single_exchange_is_one_shuffle_and_one_permute(element_bits):
     assert shuffle.method == "packed exchange" and shuffle.cost == 1.5
     assert shuffle.meets_bound and full.optimal and full.best is shuffle
     assert shuffle.to_dict()["plan"] == {"pack": [0, 1], "words": 1, "permutes": 1}
+
+
+@pytest.mark.parametrize("element_bits, packs", [(8, 0), (16, 1)])
+def test_a_wide_source_pays_its_packing(element_bits, packs):
+    """Elements a gather or reduction left one to a 32-bit register: two 16-bit halves join
+    with a prmt (as check counts it for Triton's packing), bytes as before; the executor
+    still reaches dst; the bound (packing free) stays below, so the pair is no longer
+    claimed optimal at 16 bits."""
+    pb = _problem(EXCHANGE, element_bits)
+    plain, wide = plan_packed_exchange(pb), plan_packed_exchange(pb, wide_source=True)
+    assert wide.instructions["prmt"] == plain.instructions["prmt"] + packs
+    assert wide.instructions["selector"] == plain.instructions["selector"] == 1
+    assert execute_plan(pb, wide).correct
+    full = plan_conversion(pb.src, pb.dst, element_bits, wide_source=True)
+    shuffle = full.path("shuffle")
+    assert shuffle.cost == 1.5 + 0.5 * packs and shuffle.bound == 1.5
+    assert full.optimal == (packs == 0)
+    assert full.triton.cost >= full.best.cost
+    with pytest.raises(LayoutError, match="wide_source"):
+        plan_packed_exchange(pb, wide_source=1)
+
+
+def test_the_selector_weight_prices_the_exchange_and_tritons_selector_alike():
+    pb = _problem(EXCHANGE, 16)
+    costed = plan_conversion(pb.src, pb.dst, 16, weights={"selector": 0.5})
+    shuffle = costed.path("shuffle")
+    assert shuffle.method == "packed exchange" and shuffle.cost == 2.0
+    assert shuffle.bound == 1.5 and not costed.optimal  # the bound counts no selector
 
 
 def test_whole_words_moved_need_no_permute():
