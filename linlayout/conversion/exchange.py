@@ -77,6 +77,9 @@ class PackedExchangePlan:
             ``("x", half)`` or ``("recv", half)`` (half 0 low, 1 high).
         instructions: per-thread (= per-warp) count of each instruction kind (``selector``:
             the selects that pick the lane-dependent ``prmt`` selectors, module docstring).
+        high_unknown: ``x`` is a wide source's single 32-bit register shuffled as it is:
+            its high half holds unknown bits, which no table may pick (the executor runs it
+            so).
     """
 
     element_bits: int
@@ -84,6 +87,7 @@ class PackedExchangePlan:
     source_lane: tuple[int, ...]
     words: tuple[tuple[tuple[tuple[str, int], tuple[str, int]], ...], ...]
     instructions: dict[str, int] = field(default_factory=dict)
+    high_unknown: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary: the packing, the words and their permutes."""
@@ -153,4 +157,5 @@ def plan_packed_exchange(problem: ConversionProblem,
     shfl = int(any(s != lane for lane, s in enumerate(source)))
     return PackedExchangePlan(problem.element_bits, pack, tuple(source), tuple(words),
                               {"shfl": shfl, "selp": 0, "prmt": prmt,
-                               "selector": sum(len(set(f)) - 1 for f in selectors), "mov": 0})
+                               "selector": sum(len(set(f)) - 1 for f in selectors), "mov": 0},
+                              wide_source and not nrs)

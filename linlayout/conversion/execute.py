@@ -80,7 +80,8 @@ def execute_plan(problem: ConversionProblem,
     """Run a register, shuffle, stage or packed-exchange plan on every warp and compare
     with ``dst``. A :class:`~.exchange.PackedExchangePlan` runs element by element: each
     lane packs its registers into two halves, reads the packed word of its source lane, and
-    each destination register takes the half its word's table names.
+    each destination register takes the half its word's table names (a high half of unknown
+    bits, :attr:`~.exchange.PackedExchangePlan.high_unknown`, holds no element).
 
     A :class:`~.stages.StagePlan` runs its value graph (selects, byte permutes with their
     selectors, shuffles) lane by lane on warp 0, every byte tracked
@@ -139,7 +140,8 @@ def _execute_exchange(problem: ConversionProblem, plan: PackedExchangePlan) -> E
     final = []
     try:
         for warp in regs:
-            x = [(lane_regs[plan.pack[0]], lane_regs[plan.pack[1]]) for lane_regs in warp]
+            x = [(lane_regs[plan.pack[0]],
+                  None if plan.high_unknown else lane_regs[plan.pack[1]]) for lane_regs in warp]
             recv = [x[s] for s in plan.source_lane]
             out = []
             for lane in range(len(warp)):

@@ -135,3 +135,19 @@ def test_the_compiled_packed_exchange_reaches_dst_with_the_counted_instructions(
         assert (p["ptx"]["shfl"], p["ptx"]["prmt"], p["ptx"]["selp"]) == \
             (mine["shfl"], mine["prmt"], mine["selp"]), name
         assert p["ptx"]["mov_pack"] == 2, name  # one pack, one unpack
+
+
+def test_a_wide_single_register_is_shuffled_as_it_is():
+    """One source register: a wide source's 32-bit register is shuffled without packing
+    (no extra prmt); its high half holds unknown bits, which the executor refuses to read."""
+    src = LinearLayout({"register": [], "lane": [[1], [2], [4], [8], [16]]}, {"dim0": 32})
+    dst = LinearLayout({"register": [[16]], "lane": [[1], [2], [4], [8], [0]]}, {"dim0": 32})
+    pb = ConversionProblem.make(src, dst, 16)
+    plain, wide = plan_packed_exchange(pb), plan_packed_exchange(pb, wide_source=True)
+    assert wide.pack == (0, 0) and wide.high_unknown and not plain.high_unknown
+    assert wide.instructions == plain.instructions
+    assert execute_plan(pb, wide).correct
+    highs = tuple(tuple(tuple((w, 1) for w, _ in picks) for picks in word)
+                  for word in wide.words)
+    assert not execute_plan(pb, dataclasses.replace(wide, words=highs)).correct
+    assert execute_plan(pb, dataclasses.replace(plain, words=highs)).correct
