@@ -29,7 +29,7 @@ from ..lowering.shuffle import WarpShuffleLowering, live_prmt_selectors
 from ..lowering.target import target_for
 from ..synthesis.lowered import lower_sides
 from ..synthesis.transfer import Transfer
-from .._checks import instance_of, string
+from .._checks import instance_of, shown, string
 from .cost import KINDS, path_cost, resolve_weights
 from .problem import ConversionProblem
 from .round_trip import ScratchRoundTrip, offset_layout, round_trip_packing
@@ -130,10 +130,15 @@ def register_kinds(opcodes: Mapping[str, int], low: WarpShuffleLowering | None =
     opcodes themselves are left as emitted (``check`` reports them as the PTX has them).
 
     Raises:
-        LayoutError: an opcode that is not a string, or ``low`` of the wrong type.
+        LayoutError: ``opcodes`` not a mapping of opcode strings to counts ≥ 0, or ``low``
+            of the wrong type.
     """
+    if not isinstance(opcodes, Mapping):
+        raise LayoutError(f"opcodes must be a mapping {{opcode: count}}, got {shown(opcodes)}")
     kinds = dict.fromkeys(KINDS, 0)
     for op, n in opcodes.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise LayoutError(f"the count of {shown(op)} must be an int >= 0, got {shown(n)}")
         kinds[kind_of(op)] += n
     if low is not None:
         moved = min(kinds["selp"], selector_selects(low))
