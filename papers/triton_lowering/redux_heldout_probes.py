@@ -17,8 +17,12 @@ converts that follow it — inside the reduction (to ``getInterLayout`` before a
 round, or to the result layout) and after it — pay for packing them (``redux_rounds``,
 ``reduce_leaves_words``: one ``prmt.b32`` per word of two 16-bit elements, three per word of
 four bytes), while butterfly rounds and float sums (no ``redux.sync``) leave registers of
-the element's width. The probes were drawn (seed :data:`SEED`, not tuned) after those rules
-were written; before, they were checked on two exploration kernels only.
+the element's width. The first draw (seed :data:`SEED`, 100 probes, not tuned) was made after
+those rules were written; before, they were checked on two exploration kernels only. It
+showed two more rules (the selects that feed a ``redux.sync``: ``redux_selects``; an 8-bit
+shuffle convert unpacks only the bytes its destination keeps); a second draw
+(:data:`AFTER`) was made after them. Both are in the fixture, each probe with its
+``"seed"``.
 
 Two families of Gluon kernels on cuda:80, cuda:90 and cuda:100:
 
