@@ -13,7 +13,8 @@ warp bits. Per shuffle, by target:
   ``redux.sync``; :func:`redux_instructions`) when the reduce has one operand and its combine
   region is one integer ``add``/``and``/``or``/``xor``/``min``/``max`` — or, on sm_100, an
   f32 ``max``/``min`` — (``matchReduxKind``, ``getSingleCombiner``) on sm_80+, and
-  ``TargetInfo::warpReduce`` takes it for the round's lanes. When the combine op is not known
+  ``TargetInfo::warpReduce`` takes it for the round's lanes, with the ``selp`` s that choose
+  what each lane lets in (:func:`redux_selects`). When the combine op is not known
   (no TTGIR region), a full-warp integer round is not counted (the note says so);
 * AMD: by lane mask, as :func:`linlayout.lowering.convert` (DPP for 1, 2, 4 (two) and 8,
   ``ds_bpermute_b32`` for 16 and 32, ``v_permlane16/32_swap_b32`` on gfx950); a reduction
@@ -283,7 +284,8 @@ def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, .
                 for m in masks:
                     op, n = amd_xor(m, str(target.arch))
                     out[op] = out.get(op, 0) + accs * n * halves
-    ems = tuple(Emitted("shuffle", op, n, None, 32, 0, "") for op, n in out.items() if n)
+    ems = tuple(Emitted("select" if op.startswith("selp") else "shuffle", op, n, None, 32, 0, "")
+                for op, n in out.items() if n)
     return ems, "; ".join(dict.fromkeys(notes))
 
 
