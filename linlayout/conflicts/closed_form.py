@@ -34,7 +34,7 @@ force.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import f2
 from ..hardware.access import alignment_log2, plan_access, plan_vector, warp_bytes, \
@@ -138,7 +138,8 @@ def count_offsets(
 
 def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
                reg_basis: Sequence[int], model: BankModel, with_basis: bool = True,
-               load: bool = False, elems_log2: int | None = None) -> ConflictReport:
+               load: bool = False, elems_log2: int | None = None,
+               offset_of: Callable[[int], int] | None = None) -> ConflictReport:
     """What ``bank_conflicts(side, memory, instruction="ld.shared" if load else
     "st.shared")`` returns, from flat columns: the default vector
     (:func:`~linlayout.hardware.access.default_vector_log2`) counted by :func:`count_offsets`
@@ -153,6 +154,10 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         model: the bank model; with_basis, load: as :func:`count_offsets`.
         elems_log2: ``rank(side.lane + side.register)`` (log2 of the elements one warp
             moves), when the caller knows it (a synthesis counts each side many times).
+        offset_of: when every lane, warp and block column of ``side`` is a unit vector or
+            zero, ``inv`` as a lookup from such a column to its offset (zero to zero: e.g.
+            a dict's ``__getitem__``), so that the thread offsets are read at C speed rather
+            than composed; None: composed from ``inv``. Either gives the same offsets.
 
     Returns:
         The same :class:`ConflictReport` as :func:`count_offsets` on the offsets of the
@@ -166,11 +171,15 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
     docstring); the vector rule of :mod:`linlayout.hardware.access`.
     """
     d = len(mem_cols)
-    lane_offs = f2.compose_unchecked(inv, side.lane, d)  # memory offset of each lane bit
+    if offset_of is None:
+        lane_offs = f2.compose_unchecked(inv, side.lane, d)  # memory offset of each lane bit
+    else:
+        lane_offs = list(map(offset_of, side.lane))
     k = widest_vector_log2(mem_cols, d, reg_basis, model)
     if k:  # the runs of every thread must align to the vector (the access rule)
-        k = min(k, alignment_log2(lane_offs),
-                alignment_log2(f2.compose_unchecked(inv, side.warp + side.block, d)))
+        k = min(k, alignment_log2(lane_offs), alignment_log2(
+            f2.compose_unchecked(inv, side.warp + side.block, d) if offset_of is None
+            else map(offset_of, side.warp + side.block)))
     z = max(k, model.within_word_bits)
     packed = load and model.packed(lane_offs, k, load)  # a store never packs
     masks, lanes, prefix = model.phase_info(k, packed)

@@ -26,7 +26,8 @@ is a few mask operations (no echelon forms, no search over prefixes):
    register span first (the first bank bit decides whether a side vectorises wider than
    assigned), then in ascending order.
 
-The layout is then counted exactly (:func:`~.plans.side_report`); the caller returns it only
+The layout is then counted exactly (:func:`~.plans.side_report`, its thread offsets read off
+the construction's own table of offsets); the caller returns it only
 when it costs exactly the assignment's ideal key, the per-side lower bound — then it is
 optimal with the same proof the search gives, and the search is skipped. Otherwise (a
 segment needing conflicts, a side widening, a column that is not a unit vector, phases that
@@ -41,6 +42,7 @@ from operator import or_
 from typing import Any
 
 from .. import f2
+from ..conflicts.closed_form import count_side
 from .options import SideOption
 from .plans import Plan, Problem, segment_choice, side_report
 
@@ -221,9 +223,11 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     for x, y in paired:
         at[y] = at[x] | at[x ^ y]
     inv = list(map(at.__getitem__, _UNITS[:d]))
-    reports = tuple(side_report(cols, inv, sides[o.side], problem.regs[o.side], model, d,
-                                False, o.side > 0, units.elems_log2[o.side])
-                    for o in assignment)
+    at[0] = 0  # a broadcast thread column: offset 0
+    offset_of, regs_of, elems = at.__getitem__, problem.regs, units.elems_log2
+    reports = tuple([count_side(cols, inv, sides[i], regs_of[i], model, False, i > 0,
+                                elems[i], offset_of)
+                     for i in [o.side for o in assignment]])
     plan = _new(Plan)  # the frozen dataclass, without its per-field __setattr__ calls
     plan.__dict__.update(cols=cols, reports=reports, assignment=tuple(assignment), proven=True,
                          source="construction")
