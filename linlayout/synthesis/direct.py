@@ -143,9 +143,11 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
         return None
     phase = []
     for o in assignment:
-        m = _phase_mask(o, sides[o.side], model)
+        m = o.phase_mask  # read off the lanes when the option was built
         if m is None:
-            return None
+            m = _phase_mask(o, sides[o.side], model)
+            if m is None:
+                return None
         phase.append(m)
     regs = [units.regs[o.side] for o in assignment]
     threads = [units.threads[o.side] for o in assignment]

@@ -30,7 +30,7 @@ and 20 instructions per warp — the textbook 128-byte swizzle reaches it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -66,6 +66,11 @@ class SideOption:
         constraints: for a matrix instruction, the directions whose offsets must be clear of
             the row bits (``check_memory``'s rule), split as ``(all row bits, bits from the
             lane chunk up)``; empty otherwise.
+        phase_mask: for ``ld/st.shared`` of a side whose lane columns are unit vectors or
+            zero, on hardware whose phases split the lanes by lane id, the tensor bits of
+            one phase's lanes (the OR of the first lanes' columns: what
+            :meth:`~linlayout.hardware.model.BankModel.phase_info` puts in a phase at this
+            vector, packed or not); None otherwise. Derived, not compared.
     """
 
     side: int
@@ -78,6 +83,7 @@ class SideOption:
     prefix: tuple[int, ...] = ()
     constraints: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     chunk_bits: int = 0
+    phase_mask: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_matrix(self) -> bool:
@@ -93,7 +99,8 @@ class SideOption:
 
 
 #: The fields of :class:`SideOption` that have defaults, with them.
-_OPTION_DEFAULTS = {"geometry": None, "prefix": (), "constraints": ((), ()), "chunk_bits": 0}
+_OPTION_DEFAULTS = {"geometry": None, "prefix": (), "constraints": ((), ()), "chunk_bits": 0,
+                    "phase_mask": None}
 
 
 def _option(**fields: object) -> SideOption:
@@ -169,13 +176,15 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
         # a phase by lane id holds a prefix of the lanes: their ranks
         if unit_masks is not None:  # unit columns: the meet is the masks' common bits
             blocked = (unit_masks[0] & unit_masks[1]).bit_count()
-            lane_ranks = [0]
+            lane_masks = [0]  # the tensor bits of each prefix of the lanes
             t = 0
             for c in lane:
                 t |= c
-                lane_ranks.append(t.bit_count())
+                lane_masks.append(t)
+            lane_ranks = list(map(int.bit_count, lane_masks))
         else:
             blocked, lane_ranks = _thread_ranks(reg_basis, side)
+            lane_masks = None
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
         instr = _PLAIN
@@ -190,16 +199,18 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
             masks, phase, prefix = info(k, k >= pack_from)
             if prefix is not None:
                 lam = lane_ranks[prefix]
+                mask = lane_masks[prefix] if lane_masks is not None else None
             else:
                 lam = lam_rank.get(phase)
                 if lam is None:
                     lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
+                mask = None
             ipw, phases, exp = 1 << (rank_r - k), 1 << len(masks), max(0, nseg - d +
                                                                        max(lam + k, w))
             opt = new(SideOption)
             opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
                                 instructions_per_warp=ipw, phases=phases, bound_exponent=exp,
-                                wavefronts_bound=ipw * phases << exp)
+                                wavefronts_bound=ipw * phases << exp, phase_mask=mask)
             out.append(opt)
     if matrix:
         out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,
@@ -299,7 +310,8 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
             "bound_exponent": max(0, nseg - (d - (row_bits + 3))),
             "constraints": (tuple(filter(None, geom.rows + side.warp)),  # the nonzero ones
                             tuple(filter(None, side.register))),
-            "chunk_bits": 0 if trans else max(0, 5 - (bits.bit_length() - 1))}
+            "chunk_bits": 0 if trans else max(0, 5 - (bits.bit_length() - 1)),
+            "phase_mask": None}
         shared.append((fields, spare, f2.rank_modulo(reg_basis, row) - (1 if trans else 0)))
     out: list[SideOption] = []
     new = _new
