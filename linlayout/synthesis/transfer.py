@@ -183,7 +183,13 @@ class Transfer:
             LayoutError: as the class (the messages :func:`~linlayout.synthesize_swizzle`
                 gives).
         """
-        return cls(store, load, element_bits, hardware, weights)  # type: ignore[arg-type]
+        # the constructor's work without its per-field frozen __setattr__ calls: the given
+        # fields, then the same validation (__post_init__), which sets every field again
+        out = _new(cls)
+        out.__dict__.update(store=store, loads=load, element_bits=element_bits,
+                            hardware=hardware, weights=weights)
+        out.__post_init__()
+        return out
 
     def with_registers_first(self, firsts: Sequence[Sequence[int]]) -> Transfer:
         """The same transfer with, on each side (store first), the register bases ``firsts[i]``
