@@ -184,7 +184,7 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
             lane_ranks = list(map(int.bit_count, lane_masks))
         else:
             blocked, lane_ranks = _thread_ranks(reg_basis, side)
-            lane_masks = None
+            lane_masks = [None] * len(lane_ranks)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
         instr = _PLAIN
@@ -195,18 +195,30 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
         # hardware that packs): the first width of two bank words per lane
         pack_from = model.word_log2 + 1 - model.element_log2 if packs else kmax + 1
         new, fields, info = _new, _OPTION_DEFAULTS, model.phase_info
+        # phases split by lane id at every width (no override): phase_info's prefix in logs,
+        # p = min(warp, max(0, log2(row bits) − max(log2(bits per lane), log2(word bits))))
+        by_id = not model.hardware.phase_overrides
+        e, word, warp = model.element_log2, model.word_log2, model.warp_log2
+        row, base = word + model.banks_log2, nseg - d
         for k in range(kmax, -1, -1):
-            masks, phase, prefix = info(k, k >= pack_from)
-            if prefix is not None:
-                lam = lane_ranks[prefix]
-                mask = lane_masks[prefix] if lane_masks is not None else None
+            if by_id:
+                bits = e + k - 1 if k >= pack_from else e + k  # a packed return: half as wide
+                p = row - (bits if bits > word else word)
+                p = warp if p > warp else (p if p > 0 else 0)
+                lam, mask, phases = lane_ranks[p], lane_masks[p], 1 << (warp - p)
             else:
-                lam = lam_rank.get(phase)
-                if lam is None:
-                    lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
-                mask = None
-            ipw, phases, exp = 1 << (rank_r - k), 1 << len(masks), max(0, nseg - d +
-                                                                       max(lam + k, w))
+                masks, phase, prefix = info(k, k >= pack_from)
+                phases = 1 << len(masks)
+                if prefix is not None:
+                    lam, mask = lane_ranks[prefix], lane_masks[prefix]
+                else:
+                    lam = lam_rank.get(phase)
+                    if lam is None:
+                        lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
+                    mask = None
+            ipw = 1 << (rank_r - k)
+            exp = lam + k if lam + k > w else w
+            exp = exp + base if exp + base > 0 else 0
             opt = new(SideOption)
             opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
                                 instructions_per_warp=ipw, phases=phases, bound_exponent=exp,
