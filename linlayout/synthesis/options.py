@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import accumulate
+from operator import or_
 from typing import Any
 
 from .. import f2
@@ -176,11 +178,8 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
         # a phase by lane id holds a prefix of the lanes: their ranks
         if unit_masks is not None:  # unit columns: the meet is the masks' common bits
             blocked = (unit_masks[0] & unit_masks[1]).bit_count()
-            lane_masks = [0]  # the tensor bits of each prefix of the lanes
-            t = 0
-            for c in lane:
-                t |= c
-                lane_masks.append(t)
+            # the tensor bits of each prefix of the lanes
+            lane_masks = list(accumulate(lane, or_, initial=0))
             lane_ranks = list(map(int.bit_count, lane_masks))
         else:
             blocked, lane_ranks = _thread_ranks(reg_basis, side)
