@@ -340,6 +340,9 @@ def synthesize_transfer(
     elif (direct := _direct(options, problem,
                             units if problem is full_problem else None)) is not None:
         plan, bound = direct
+        if problem is full_problem:  # the direct plan costs exactly the bound: its key
+            return _result(plan, bound, store, full_options, full_problem, ws, counted, (),
+                           bound.key)
     else:
         start = problem.nodes_spent
         fallback = _Fallback(store, options, problem, prune=PRUNE)
@@ -1348,9 +1351,10 @@ def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
 def _result(plan: Plan, bound: _Bound, store: LinearLayout,
             options: Sequence[Sequence[SideOption]], problem: Problem,
             weights: tuple[int, ...], counted: tuple[bool, ...],
-            notes: tuple[str, ...]) -> SwizzleResult:
+            notes: tuple[str, ...], key: tuple[int, int] | None = None) -> SwizzleResult:
     """The plan as a :class:`SwizzleResult`: the layout with in dims ``vector, bank,
-    segment``, the bound and the optimality claim."""
+    segment``, the bound and the optimality claim. ``key``: the plan's key under
+    ``problem``'s weights and objective when the caller has it (None: worked out here)."""
     model, d, objective = problem.model, problem.d, problem.objective
     plan = with_conflict_offsets(plan, problem)
     eff = problem.weights
@@ -1375,7 +1379,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
             instructions_per_warp=best.instructions_per_warp,
             wavefront_floor=rep.wavefront_floor)
         side_bounds.append(side)
-    key = plan_key(plan, eff, objective)
+    if key is None:
+        key = plan_key(plan, eff, objective)
     w_bound, i_bound = objective.totals(bound.key)
     reached = key == bound.key
     ob = _new(OptimalityBound)
