@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import reduce
-from operator import or_
+from operator import attrgetter, or_
 from typing import Any
 
 from .. import f2
@@ -139,19 +139,19 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     """
     sides, model, d = problem.sides, problem.model, problem.d
     if len(assignment) < 2 or d > len(_UNITS) or \
-            any(o.geometry is not None for o in assignment):
+            list(map(_GEOMETRY, assignment)).count(None) < len(assignment):
         return None
-    phase = []
-    for o in assignment:
-        m = o.phase_mask  # read off the lanes when the option was built
-        if m is None:
-            m = _phase_mask(o, sides[o.side], model)
-            if m is None:
-                return None
-        phase.append(m)
-    regs = [units.regs[o.side] for o in assignment]
-    threads = [units.threads[o.side] for o in assignment]
-    ks = [o.vector_log2 for o in assignment]
+    phase = list(map(_PHASE_MASK, assignment))  # read off the lanes with each option
+    if None in phase:
+        for i, o in enumerate(assignment):
+            if phase[i] is None:
+                phase[i] = _phase_mask(o, sides[o.side], model)
+                if phase[i] is None:
+                    return None
+    at_side = list(map(_SIDE, assignment))
+    regs = list(map(units.regs.__getitem__, at_side))
+    threads = list(map(units.threads.__getitem__, at_side))
+    ks = list(map(_VECTOR, assignment))
     # step 1: the vector prefix, level by level (the sides whose vector reaches it share it)
     prefix: list[int] = []
     used = 0
@@ -228,8 +228,7 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     at[0] = 0  # a broadcast thread column: offset 0
     offset_of, regs_of, elems = at.__getitem__, problem.regs, units.elems_log2
     reports = tuple([count_side(cols, inv, sides[i], regs_of[i], model, False, i > 0,
-                                elems[i], offset_of)
-                     for i in [o.side for o in assignment]])
+                                elems[i], offset_of) for i in at_side])
     plan = _new(Plan)  # the frozen dataclass, without its per-field __setattr__ calls
     plan.__dict__.update(cols=cols, reports=reports, assignment=tuple(assignment), proven=True,
                          source="construction")
@@ -237,6 +236,9 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
 
 
 _new = object.__new__
+#: An option's fields, read at C speed.
+_GEOMETRY, _PHASE_MASK, _SIDE, _VECTOR = map(attrgetter, ("geometry", "phase_mask", "side",
+                                                         "vector_log2"))
 
 
 def _searched_segment(assignment: Sequence[SideOption], problem: Problem, units: UnitSides,
