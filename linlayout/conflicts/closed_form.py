@@ -35,6 +35,8 @@ force.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import reduce
+from operator import or_
 
 from .. import f2
 from ..hardware.access import alignment_log2, plan_access, plan_vector, warp_bytes, \
@@ -64,14 +66,10 @@ def phase_exponent(phase: Sequence[int], z: int, seg_lo: int,
     docstring).
     """
     exp = -1
-    m = 0
-    for x in phase:
-        if x & (x - 1):
-            break
-        m |= x
-    else:  # unit and zero offsets (most layouts): one dimension per segment bit they hold
-        if z <= seg_lo:
-            exp = (m >> seg_lo).bit_count()
+    # unit and zero offsets (most layouts; as many set bits as nonzero offsets): one
+    # dimension per segment bit they hold
+    if z <= seg_lo and sum(map(int.bit_count, phase)) == len(phase) - phase.count(0):
+        exp = (reduce(or_, phase, 0) >> seg_lo).bit_count()
     if exp < 0:
         hi = [x >> z for x in phase]
         bank_mask = (1 << (seg_lo - z)) - 1
