@@ -37,7 +37,7 @@ import itertools
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from .. import f2
@@ -551,8 +551,12 @@ def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
     store, sides = transfer.store, transfer.sides
     return Problem(sides=sides, regs=tuple(map(_register_basis, sides)),
                    model=transfer.model, d=store.total_out_bits,
-                   dim_bits=tuple(bits for _, bits in store.out_dims_log2),
+                   dim_bits=tuple(map(_width, store.out_dims_log2)),
                    weights=weights, objective=objective, node_limit=node_limit)
+
+
+#: An out dim's width, from its ``(name, bits)`` entry.
+_width = itemgetter(1)
 
 
 def _register_basis(side: Any) -> tuple[int, ...]:
