@@ -13,8 +13,6 @@ dim0 in the low bits), which is what the counting and synthesis code works on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
-from operator import itemgetter
 from typing import Any
 
 from .._checks import as_int, instance_of, shown
@@ -39,9 +37,6 @@ __all__ = [
 DISTRIBUTED_IN_DIMS = ("register", "lane", "warp", "block")
 #: Accepted in-dim sets for shared-memory layouts, each in flattening order.
 MEMORY_IN_DIMS = (("offset", "block"), ("vector", "bank", "segment", "reps"))
-#: :data:`DISTRIBUTED_IN_DIMS` as a set; an in dim's name and width (read at C speed).
-_DISTRIBUTED = frozenset(DISTRIBUTED_IN_DIMS)
-_NAME, _BITS = itemgetter(0), itemgetter(1)
 
 
 @dataclass(frozen=True)
@@ -168,20 +163,20 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
             raise LayoutError(f"warp_log2 must be log2 of the lanes per warp, from 0 to 16, "
                               f"got {warp_log2}")
     cols = layout.columns
-    dims = layout.in_dims_log2
-    # each dim's columns, by position: dim i holds the flat columns ends[i-1] … ends[i] − 1
-    ends = list(accumulate(map(_BITS, dims)))
-    found = dict(zip(map(_NAME, dims), map(cols.__getitem__, map(slice, [0, *ends], ends))))
-    if not _DISTRIBUTED.issuperset(found):
-        n = next(n for n in found if n not in _DISTRIBUTED)
-        hint = ("it is a shared-memory layout's in dim: was the memory layout given "
-                "where the threads' layout is expected?"
-                if n in ("offset", "vector", "bank", "segment")
-                else "rename it, e.g. 'thread' -> 'lane'")
-        raise LayoutError(
-            f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
-            f"{list(DISTRIBUTED_IN_DIMS)} ({hint})"
-        )
+    found = {}
+    start = 0
+    for n, bits in layout.in_dims_log2:  # one pass: each dim's columns, by position
+        if n not in DISTRIBUTED_IN_DIMS:
+            hint = ("it is a shared-memory layout's in dim: was the memory layout given "
+                    "where the threads' layout is expected?"
+                    if n in ("offset", "vector", "bank", "segment")
+                    else "rename it, e.g. 'thread' -> 'lane'")
+            raise LayoutError(
+                f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
+                f"{list(DISTRIBUTED_IN_DIMS)} ({hint})"
+            )
+        found[n] = cols[start:start + bits]
+        start += bits
     lane = found.get("lane", ())
     if len(lane) > warp_log2:
         raise LayoutError(
