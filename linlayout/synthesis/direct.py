@@ -167,7 +167,10 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
         # fall in its banks), then bits outside its register span (it keeps its vector)
         cands = list(filter(space.__and__,
                             dict.fromkeys(sides[assignment[members[0]].side].register)))
-        if shorter:
+        if len(shorter) == 1:  # (the same order as below, for one shorter side)
+            ph, rg = phase[shorter[0]], regs[shorter[0]]
+            cands.sort(key=lambda c: (not c & ph, bool(c & rg)))
+        elif shorter:
             cands.sort(key=lambda c: (sum(not c & phase[i] for i in shorter),
                                       sum(bool(c & regs[i]) for i in shorter)))
         take = cands[:k - len(prefix)]
