@@ -390,7 +390,7 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
     weights, objective = problem.weights, problem.objective
     infeasible = 0
     for key, assignment in _first_assignments(options, weights, objective):
-        plain = all(o.geometry is None for o in assignment)
+        plain = list(map(_geometry, assignment)).count(None) == len(assignment)
         if not (units.chain_ok(assignment) if plain else chain_dims_ok(assignment, problem)):
             infeasible += 1
             if infeasible > DIRECT_SKIPS:
@@ -407,6 +407,8 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
     return None
 
 
+#: An option's matrix geometry (None for ``ld/st.shared``), read at C speed.
+_geometry = attrgetter("geometry")
 #: An option's key under the wavefronts objective (a sort key, read at C speed).
 _waves_key = attrgetter("wavefronts_bound", "instructions_per_warp")
 #: An option's key under the instructions objective (a sort key).
