@@ -86,9 +86,10 @@ class UnitSides:
         return True
 
 
-def unit_sides(problem: Problem) -> UnitSides | None:
+def unit_sides(problem: Problem | Any) -> UnitSides | None:
     """The problem's :class:`UnitSides`, or None when some register, lane, warp or block
-    column is neither a unit vector nor zero."""
+    column is neither a unit vector nor zero. Only ``problem.sides`` is read (a
+    :class:`~.transfer.Transfer` has them too)."""
     count = int.bit_count
     regs, lanes, threads = [], [], []
     for s in problem.sides:

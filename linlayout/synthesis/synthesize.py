@@ -307,10 +307,10 @@ def synthesize_transfer(
         effective = tuple(w if c else 0 for w, c in zip(ws, counted))
     else:
         counted, effective = (True,) * len(requests), ws
-    problem = _problem(transfer, effective, objective, node_limit)
     # each side's columns as masks when they are unit vectors or zero (Triton's usual
-    # layouts): read once, by the options and the direct construction alike
-    units = unit_sides(problem)
+    # layouts): read once, by the register bases, the options and the direct construction
+    units = unit_sides(transfer)
+    problem = _problem(transfer, effective, objective, node_limit, units is not None)
     full_problem, full_options = problem, _options(requests, problem, units)
     # identical loads (same columns, same request) are one side with their summed weight: a
     # layout costs each of them the same, so the search runs on the distinct sides only
@@ -546,10 +546,12 @@ def common_vector(transfer: Transfer, *, node_limit: int = 200_000) -> LinearLay
 
 # ------------------------------------------------------------------------------ reading input
 def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
-             node_limit: int) -> Problem:
-    """The fixed part of one synthesis (:class:`~.plans.Problem`)."""
+             node_limit: int, units: bool = False) -> Problem:
+    """The fixed part of one synthesis (:class:`~.plans.Problem`); ``units``: every column
+    of every side is known to be a unit vector or zero (:func:`~.direct.unit_sides`)."""
     store, sides = transfer.store, transfer.sides
-    return Problem(sides=sides, regs=tuple(map(_register_basis, sides)),
+    return Problem(sides=sides, regs=tuple(map(_unit_basis if units else _register_basis,
+                                               sides)),
                    model=transfer.model, d=store.total_out_bits,
                    dim_bits=tuple(map(_width, store.out_dims_log2)),
                    weights=weights, objective=objective, node_limit=node_limit)
@@ -565,8 +567,13 @@ def _register_basis(side: Any) -> tuple[int, ...]:
     ``echelon`` returns for them — without an elimination."""
     cols = side.register
     if sum(map(int.bit_count, cols)) == len(cols) - cols.count(0):
-        return tuple(sorted(set(cols).difference((0,)), reverse=True))
+        return _unit_basis(side)
     return f2.echelon(cols)
+
+
+def _unit_basis(side: Any) -> tuple[int, ...]:
+    """:func:`_register_basis` of a side whose register columns are unit vectors or zero."""
+    return tuple(sorted(set(side.register).difference((0,)), reverse=True))
 
 
 def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
