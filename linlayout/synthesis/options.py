@@ -186,24 +186,31 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
             lane_masks = [None] * len(lane_ranks)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
-        instr = _PLAIN
         load = index > 0
         # whether a load's return packs depends on the width only through may_pack
         packs = load and model.packed(lane, kmax, load)
         # may_pack holds from one width up (packs: it holds at kmax, so for a load on
         # hardware that packs): the first width of two bank words per lane
         pack_from = model.word_log2 + 1 - model.element_log2 if packs else kmax + 1
-        new, fields, info = _new, _OPTION_DEFAULTS, model.phase_info
+        new, info = _new, model.phase_info
+        fields = {**_OPTION_DEFAULTS, "side": index, "instruction": _PLAIN}
         # phases split by lane id at every width (no override): phase_info's prefix in logs,
-        # p = min(warp, max(0, log2(row bits) − max(log2(bits per lane), log2(word bits))))
+        # p = min(warp, max(0, log2(row bits) − max(log2(bits per lane), log2(word bits))));
+        # the clamps bind only where a row has more banks than a warp lanes, or a lane
+        # moves more than a row
         by_id = not model.hardware.phase_overrides
         e, word, warp = model.element_log2, model.word_log2, model.warp_log2
-        row, base = word + model.banks_log2, nseg - d
+        row = word + model.banks_log2
+        clamp = row - word > warp or e + kmax > row
+        # exponent max(0, lam + k − (d − nseg), w − (d − nseg)): ``floor`` is its k-free part
+        base = nseg - d
+        floor = w + base if w + base > 0 else 0
         for k in range(kmax, -1, -1):
             if by_id:
                 bits = e + k - 1 if k >= pack_from else e + k  # a packed return: half as wide
                 p = row - (bits if bits > word else word)
-                p = warp if p > warp else (p if p > 0 else 0)
+                if clamp:
+                    p = warp if p > warp else (p if p > 0 else 0)
                 lam, mask, phases = lane_ranks[p], lane_masks[p], 1 << (warp - p)
             else:
                 masks, phase, prefix = info(k, k >= pack_from)
@@ -216,12 +223,13 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
                         lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
                     mask = None
             ipw = 1 << (rank_r - k)
-            exp = lam + k if lam + k > w else w
-            exp = exp + base if exp + base > 0 else 0
+            exp = lam + k + base
+            if exp < floor:
+                exp = floor
             opt = new(SideOption)
-            opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
-                                instructions_per_warp=ipw, phases=phases, bound_exponent=exp,
-                                wavefronts_bound=ipw * phases << exp, phase_mask=mask)
+            opt.__dict__.update(fields, vector_log2=k, instructions_per_warp=ipw, phases=phases,
+                                bound_exponent=exp, wavefronts_bound=ipw * phases << exp,
+                                phase_mask=mask)
             out.append(opt)
     if matrix:
         out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,

@@ -217,10 +217,12 @@ def test_unit_masks_give_the_same_options():
     assert checked >= 40
 
 
-def test_lane_id_phases_in_closed_form_match_the_model():
+@pytest.mark.parametrize("num_banks", [32, 64, 16])
+def test_lane_id_phases_in_closed_form_match_the_model(num_banks):
     """The ld/st.shared options read a lane-id split in closed form; spelling the same split
     out as phase overrides (the model's own phase_info path) gives the same options, and each
-    option's phase_mask is the OR of the lanes in one phase."""
+    option's phase_mask is the OR of the lanes in one phase (64 banks: more banks in a row
+    than lanes in a warp, the phase prefix clamped to the warp)."""
     from functools import reduce
     from operator import or_
 
@@ -229,15 +231,16 @@ def test_lane_id_phases_in_closed_form_match_the_model():
     from linlayout.synthesis.transfer import Transfer
     from linlayout.triton.encodings.sampling import random_pair
 
-    spelled = HardwareModel(name="NVIDIA, lane-id phases spelled out",
-                            packing_lanes=NVIDIA.packing_lanes,
-                            phase_overrides=tuple((w, NVIDIA.phase_masks(w * 8))
+    hardware = NVIDIA.with_banks(num_banks=num_banks)
+    spelled = HardwareModel(name="lane-id phases spelled out", num_banks=num_banks,
+                            packing_lanes=hardware.packing_lanes,
+                            phase_overrides=tuple((w, hardware.phase_masks(w * 8))
                                                   for w in (1, 2, 4, 8, 16)))
     rng = random.Random(11)
     checked = 0
     for _ in range(40):
         store, load, bits, _ = random_pair(rng)
-        transfer = Transfer.make(store, load, element_bits=bits)
+        transfer = Transfer.make(store, load, element_bits=bits, hardware=hardware)
         model, other = transfer.model, bank_model(bits, spelled)
         sides = transfer.sides
         regs = tuple(tuple(f2.echelon(s.register)) for s in sides)
