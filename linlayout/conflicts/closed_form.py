@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import reduce
+from itertools import chain
 from operator import or_
 
 from .. import f2
@@ -174,10 +175,10 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
     else:
         lane_offs = list(map(offset_of, side.lane))
     k = widest_vector_log2(mem_cols, d, reg_basis, model)
-    if k:  # the runs of every thread must align to the vector (the access rule)
-        k = min(k, alignment_log2(lane_offs), alignment_log2(
+    if k:  # the runs of every thread (lanes, warps, blocks) must align to the vector
+        k = min(k, alignment_log2(chain(lane_offs, (
             f2.compose_unchecked(inv, side.warp + side.block, d) if offset_of is None
-            else map(offset_of, side.warp + side.block)))
+            else map(offset_of, side.warp + side.block)))))
     z = max(k, model.within_word_bits)
     packed = load and model.packed(lane_offs, k, load)  # a store never packs
     masks, lanes, prefix = model.phase_info(k, packed)
@@ -199,7 +200,7 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         element_bits=model.element_bits,
         instructions_per_warp=1 << (len(reg_basis) - k),
         bytes_per_warp=-(-(model.element_bits << elems_log2) // 8),
-        row_bytes=hw.row_bytes,
+        row_bytes=1 << (model.word_log2 + model.banks_log2 - 3),  # hw.row_bytes
         max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=basis,
         instruction=DEFAULT,
