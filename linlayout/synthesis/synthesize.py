@@ -583,9 +583,9 @@ def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
 
 def _requests(instructions: Any, nsides: int, fixed: Any) -> list[Any]:
     """One instruction request per side: None, ``"auto"``, a name, or ``"tma"``."""
-    if instructions is None or instructions == "auto":
-        reqs = [instructions] * nsides
-    elif isinstance(instructions, str) or not isinstance(instructions, Sequence):
+    if instructions is None or instructions == "auto":  # the same for every side, no TMA
+        return [instructions] * nsides
+    if isinstance(instructions, str) or not isinstance(instructions, Sequence):
         raise LayoutError(
             f"instructions must be None, 'auto', or one name per side; got {shown(instructions)}")
     elif len(instructions) != nsides:
