@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import reduce
+from itertools import chain
 from operator import attrgetter, or_
 from typing import Any
 
@@ -179,20 +180,21 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
             return None
         prefix += take
         used |= reduce(or_, take, 0)
-    w = min(model.within_word_bits, d)
-    if len(prefix) < w:  # within-word bits: shared lanes, then any lane, then the lowest
+    need = min(model.within_word_bits, d) - len(prefix)
+    if need > 0:  # within-word bits: shared lanes, then any lane, then the lowest
         shared = -1
         for o in assignment:
             shared &= units.lanes[o.side]
         order = _bits(shared)
         for o in assignment:
             order += sides[o.side].lane
-        for c in order + _bits((1 << d) - 1):
-            if len(prefix) >= w:
-                break
+        for c in chain(order, _UNITS[:d]):
             if c and not c & used:
                 prefix.append(c)
                 used |= c
+                need -= 1
+                if not need:
+                    break
     kp = len(prefix)
     row = min(model.seg_lo, d)
     nseg, nbank = d - row, row - kp
