@@ -186,7 +186,8 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
     exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
     if elems_log2 is None:
         elems_log2 = f2.rank(side.lane + side.register)
-    phases = 1 << len(masks)
+    nmasks = len(masks)
+    phases = 1 << nmasks
     degree = 1 << exp
     hw = model.hardware
     report = _new(ConflictReport)  # the frozen dataclass, without its per-field __setattr__
@@ -195,7 +196,7 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         wavefronts_per_instruction=phases * degree,
         vector_elems=1 << k,
         phases=phases,
-        lanes_per_phase=1 << (model.warp_log2 - len(masks)),
+        lanes_per_phase=1 << (model.warp_log2 - nmasks),
         access_bits=model.element_bits << k,
         element_bits=model.element_bits,
         instructions_per_warp=1 << (len(reg_basis) - k),

@@ -422,7 +422,7 @@ def _first_assignments(options: Sequence[Sequence[SideOption]], weights: Sequenc
     of least weighted key (the stable sort puts it first) — usually the only one asked for."""
     first = []
     waves = instrs = 0
-    order = _waves_key if objective.key(1, 0) == (1, 0) else _instrs_key
+    order = _waves_key if objective.name == "wavefronts" else _instrs_key
     for opts, wt in zip(options, weights):
         if not opts:
             return
@@ -1379,8 +1379,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
     layout = LinearLayout.unchecked(
         (("vector", nvec), ("bank", row - nvec), ("segment", nseg)), store.out_dims_log2,
         plan.cols)
-    names = ["store"] + (["load"] if len(options) == 2 else
-                         [f"load {i}" for i in range(len(options) - 1)])
+    names = ("store", "load") if len(options) == 2 else \
+        ["store"] + [f"load {i}" for i in range(len(options) - 1)]
     side_bounds = []
     assignment = bound.assignment or plan.assignment
     # the frozen dataclasses below are filled without their per-field __setattr__ calls
