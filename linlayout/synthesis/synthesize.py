@@ -1369,7 +1369,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
     segment``, the bound and the optimality claim. ``key``: the plan's key under
     ``problem``'s weights and objective when the caller has it (None: worked out here)."""
     model, d, objective = problem.model, problem.d, problem.objective
-    plan = with_conflict_offsets(plan, problem)
+    if list(map(_degree, plan.reports)).count(1) != len(plan.reports):  # some side conflicts
+        plan = with_conflict_offsets(plan, problem)
     eff = problem.weights
     row = min(model.seg_lo, d)
     nseg = d - row
@@ -1411,6 +1412,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
 
 
 _new = object.__new__
+#: A report's conflict degree (read at C speed).
+_degree = attrgetter("degree")
 #: The fields of :class:`SwizzleResult` with defaults, with them (:func:`_result` sets the
 #: others).
 _RESULT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(SwizzleResult)
