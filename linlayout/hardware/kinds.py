@@ -167,19 +167,19 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
     cols = layout.columns
     parts = [(), (), (), ()]  # register, lane, warp, block columns
     start = 0
-    for n, bits in layout.in_dims_log2:  # one pass: each dim's columns, by position
-        slot = _SLOT.get(n)
-        if slot is None:
-            hint = ("it is a shared-memory layout's in dim: was the memory layout given "
-                    "where the threads' layout is expected?"
-                    if n in ("offset", "vector", "bank", "segment")
-                    else "rename it, e.g. 'thread' -> 'lane'")
-            raise LayoutError(
-                f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
-                f"{list(DISTRIBUTED_IN_DIMS)} ({hint})"
-            )
-        parts[slot] = cols[start:start + bits]
-        start += bits
+    try:
+        for n, bits in layout.in_dims_log2:  # one pass: each dim's columns, by position
+            parts[_SLOT[n]] = cols[start:start + bits]
+            start += bits
+    except KeyError:  # n is not a distributed in dim
+        hint = ("it is a shared-memory layout's in dim: was the memory layout given "
+                "where the threads' layout is expected?"
+                if n in ("offset", "vector", "bank", "segment")
+                else "rename it, e.g. 'thread' -> 'lane'")
+        raise LayoutError(
+            f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
+            f"{list(DISTRIBUTED_IN_DIMS)} ({hint})"
+        ) from None
     register, lane, warp, block = parts
     if len(lane) > warp_log2:
         raise LayoutError(
