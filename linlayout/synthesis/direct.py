@@ -160,8 +160,10 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     for k in sorted(set(ks)):
         if k <= len(prefix):
             continue
-        members = [i for i, ki in enumerate(ks) if ki >= k]
-        shorter = [i for i, ki in enumerate(ks) if ki < k]
+        members: list[int] = []
+        shorter: list[int] = []
+        for i, ki in enumerate(ks):
+            (members if ki >= k else shorter).append(i)
         space = ~used
         for i in members:
             space &= regs[i] & ~threads[i]

@@ -1374,9 +1374,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
     eff = problem.weights
     row = min(model.seg_lo, d)
     nseg = d - row
-    plain_k = [rep.vector_elems.bit_length() - 1 for rep in plan.reports
-               if rep.instruction == DEFAULT]
-    nvec = min(min(plain_k) if plain_k else plan.reports[0].vector_elems.bit_length() - 1, row)
+    plain = [rep.vector_elems for rep in plan.reports if rep.instruction == DEFAULT]
+    nvec = min((min(plain) if plain else plan.reports[0].vector_elems).bit_length() - 1, row)
     layout = LinearLayout.unchecked(
         (("vector", nvec), ("bank", row - nvec), ("segment", nseg)), store.out_dims_log2,
         plan.cols)
