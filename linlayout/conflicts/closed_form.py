@@ -181,12 +181,16 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
             else map(offset_of, side.warp + side.block)))))
     z = max(k, model.within_word_bits)
     packed = load and model.packed(lane_offs, k, load)  # a store never packs
-    masks, lanes, prefix = model.phase_info(k, packed)
+    prefix = model.lane_prefix(k, packed)  # the usual split by lane id: no masks needed
+    if prefix is not None:
+        nmasks = model.warp_log2 - prefix
+    else:
+        masks, lanes, prefix = model.phase_info(k, packed)
+        nmasks = len(masks)
     phase = lane_offs[:prefix] if prefix is not None else f2.compose(lane_offs, lanes)
     exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
     if elems_log2 is None:
         elems_log2 = f2.rank(side.lane + side.register)
-    nmasks = len(masks)
     phases = 1 << nmasks
     degree = 1 << exp
     hw = model.hardware

@@ -290,6 +290,23 @@ class BankModel:
             got = self._phases[key] = (masks, lanes, prefix)
         return got
 
+    def lane_prefix(self, vector_log2: int, packed: bool = False) -> int | None:
+        """``p`` of :meth:`phase_info` where the hardware splits every width by lane id (no
+        ``phase_overrides``): one phase holds the lane ids ``0 … 2^p − 1`` and there are
+        ``2^(warp_log2 − p)`` phases, with ``p = log2(row bits / max(bits per lane, word
+        bits))`` kept within ``[0, warp_log2]`` (``packed``: half the bits per lane). None
+        on hardware with overrides (ask :meth:`phase_info`). Worked out each time, in logs:
+        no masks, no cache.
+
+        Source: :meth:`HardwareModel.phase_masks` (PTX ISA / CUDA guide shared-memory
+        phases)."""
+        if self.hardware.phase_overrides:
+            return None
+        bits = self.element_log2 + vector_log2 - packed
+        word = self.word_log2
+        p = word + self.banks_log2 - (bits if bits > word else word)
+        return self.warp_log2 if p > self.warp_log2 else (p if p > 0 else 0)
+
     def phase_masks(self, vector_log2: int, packed: bool = False) -> tuple[int, ...]:
         """Phase-index lane masks for vectors of ``2^vector_log2`` elements (``packed``: a
         load whose return is packed, :meth:`packed`, which runs in the phases of an access
