@@ -194,10 +194,10 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
         pack_from = model.word_log2 + 1 - model.element_log2 if packs else kmax + 1
         new, info = _new, model.phase_info
         fields = {**_OPTION_DEFAULTS, "side": index, "instruction": _PLAIN}
-        # phases split by lane id at every width (no override): phase_info's prefix in logs,
-        # p = min(warp, max(0, log2(row bits) − max(log2(bits per lane), log2(word bits))));
-        # the clamps bind only where a row has more banks than a warp lanes, or a lane
-        # moves more than a row
+        # phases split by lane id at every width (no override): BankModel.lane_prefix
+        # inline, p = min(warp, max(0, log2(row bits) − max(log2(bits per lane), log2(word
+        # bits)))); the clamps bind only where a row has more banks than a warp lanes, or a
+        # lane moves more than a row
         by_id = not model.hardware.phase_overrides
         e, word, warp = model.element_log2, model.word_log2, model.warp_log2
         row = word + model.banks_log2
