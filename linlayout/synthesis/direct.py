@@ -219,12 +219,13 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
             return None
         paired = list(zip(only_a[:need], only_b[:need]))
     # step 3: the banks — what the segment leaves (of a pair, the store's bit)
-    banks = _bits(rest & ~_mask(units_seg) & ~_mask([y for _, y in paired]))
-    if banks and banks[0] & either:
-        outside = next((c for c in banks if not c & either), None)
-        if outside is not None:
-            banks.remove(outside)
-            banks.insert(0, outside)
+    left = rest & ~_mask(units_seg) & ~_mask([y for _, y in paired])
+    banks = _bits(left)
+    if banks and banks[0] & either and left & ~either:
+        outside = left & ~either
+        outside &= -outside  # the lowest bank bit outside every register span
+        banks.remove(outside)
+        banks.insert(0, outside)
     seg = sorted(units_seg + [x ^ y for x, y in paired])
     cols = tuple(prefix + banks + seg)
     # the inverse: a unit column at offset bit i takes its tensor bit to 2^i; of a pair

@@ -143,7 +143,7 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
             ``plain`` False) that the side's registers cannot use (the message says why).
     """
     matrix = tuple(matrix) if matrix else ()
-    if len(matrix) == 6:  # every variant of one direction ("auto"): keyed by its direction
+    if matrix and len(matrix) == 6:  # every variant of one direction ("auto"): keyed by it
         for token, variants in _AUTO.items():
             if matrix == variants:
                 matrix = token  # type: ignore[assignment]
