@@ -46,6 +46,7 @@ from .. import f2
 from ..conflicts.closed_form import count_side
 from .options import SideOption
 from .plans import Plan, Problem, segment_choice, side_report
+from .transfer import Transfer
 
 __all__ = ["UnitSides", "direct_plan", "unit_sides"]
 
@@ -87,10 +88,10 @@ class UnitSides:
         return True
 
 
-def unit_sides(problem: Problem | Any) -> UnitSides | None:
+def unit_sides(problem: Problem | Transfer) -> UnitSides | None:
     """The problem's :class:`UnitSides`, or None when some register, lane, warp or block
-    column is neither a unit vector nor zero. Only ``problem.sides`` is read (a
-    :class:`~.transfer.Transfer` has them too)."""
+    column is neither a unit vector nor zero. Only ``problem.sides`` is read: a
+    :class:`~.transfer.Transfer` serves as well."""
     count = int.bit_count
     regs, lanes, threads = [], [], []
     for s in problem.sides:
