@@ -294,8 +294,10 @@ def synthesize_transfer(
             a fixed prefix or TMA mode that no layout of this tile satisfies; ``transfer`` not
             a Transfer or ``objective`` not an Objective.
     """
-    instance_of(transfer, Transfer, "transfer")
-    instance_of(objective, Objective, "objective")
+    if type(transfer) is not Transfer:  # (the usual exact types need no call)
+        instance_of(transfer, Transfer, "transfer")
+    if type(objective) is not Objective:
+        instance_of(objective, Objective, "objective")
     if type(node_limit) is not int:
         node_limit = as_int(node_limit, "node_limit")
     if node_limit < 0:
@@ -611,11 +613,12 @@ def _options(requests: Sequence[Any], problem: Problem, units: UnitSides | None 
     options, used only for its — uncounted — report); ``units``: the problem's sides as
     masks (:func:`~.direct.unit_sides`) when they are unit vectors or zero."""
     out = []
+    regs, model, d = problem.regs, problem.model, problem.d
     for i, (req, side) in enumerate(zip(requests, problem.sides)):
-        matrix, plain = ([], True) if req in (None, TMA_STORE) else matrix_instructions(req, i)
-        opts = side_options(i, side, problem.regs[i], problem.model, problem.d, matrix=matrix,
-                            plain=plain, unit_masks=None if units is None else
-                            (units.regs[i], units.threads[i]))
+        matrix, plain = (None, True) if req in (None, TMA_STORE) else \
+            matrix_instructions(req, i)
+        opts = side_options(i, side, regs[i], model, d, matrix, plain,
+                            None if units is None else (units.regs[i], units.threads[i]))
         if not opts:
             raise LayoutError(f"side {i} cannot use {shown(req)}: its registers do not hold what "
                               "the instruction moves")
