@@ -37,7 +37,7 @@ import itertools
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from .. import f2
@@ -294,8 +294,10 @@ def synthesize_transfer(
             a fixed prefix or TMA mode that no layout of this tile satisfies; ``transfer`` not
             a Transfer or ``objective`` not an Objective.
     """
-    instance_of(transfer, Transfer, "transfer")
-    instance_of(objective, Objective, "objective")
+    if type(transfer) is not Transfer:  # (the usual exact types need no call)
+        instance_of(transfer, Transfer, "transfer")
+    if type(objective) is not Objective:
+        instance_of(objective, Objective, "objective")
     if type(node_limit) is not int:
         node_limit = as_int(node_limit, "node_limit")
     if node_limit < 0:
@@ -307,10 +309,10 @@ def synthesize_transfer(
         effective = tuple(w if c else 0 for w, c in zip(ws, counted))
     else:
         counted, effective = (True,) * len(requests), ws
-    problem = _problem(transfer, effective, objective, node_limit)
     # each side's columns as masks when they are unit vectors or zero (Triton's usual
-    # layouts): read once, by the options and the direct construction alike
-    units = unit_sides(problem)
+    # layouts): read once, by the register bases, the options and the direct construction
+    units = unit_sides(transfer)
+    problem = _problem(transfer, effective, objective, node_limit, units is not None)
     full_problem, full_options = problem, _options(requests, problem, units)
     # identical loads (same columns, same request) are one side with their summed weight: a
     # layout costs each of them the same, so the search runs on the distinct sides only
@@ -340,6 +342,9 @@ def synthesize_transfer(
     elif (direct := _direct(options, problem,
                             units if problem is full_problem else None)) is not None:
         plan, bound = direct
+        if problem is full_problem:  # the direct plan costs exactly the bound: its key
+            return _result(plan, bound, store, full_options, full_problem, ws, counted, (),
+                           bound.key)
     else:
         start = problem.nodes_spent
         fallback = _Fallback(store, options, problem, prune=PRUNE)
@@ -387,7 +392,7 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
     weights, objective = problem.weights, problem.objective
     infeasible = 0
     for key, assignment in _first_assignments(options, weights, objective):
-        plain = all(o.geometry is None for o in assignment)
+        plain = list(map(_geometry, assignment)).count(None) == len(assignment)
         if not (units.chain_ok(assignment) if plain else chain_dims_ok(assignment, problem)):
             infeasible += 1
             if infeasible > DIRECT_SKIPS:
@@ -404,6 +409,8 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
     return None
 
 
+#: An option's matrix geometry (None for ``ld/st.shared``), read at C speed.
+_geometry = attrgetter("geometry")
 #: An option's key under the wavefronts objective (a sort key, read at C speed).
 _waves_key = attrgetter("wavefronts_bound", "instructions_per_warp")
 #: An option's key under the instructions objective (a sort key).
@@ -417,7 +424,7 @@ def _first_assignments(options: Sequence[Sequence[SideOption]], weights: Sequenc
     of least weighted key (the stable sort puts it first) — usually the only one asked for."""
     first = []
     waves = instrs = 0
-    order = _waves_key if objective.key(1, 0) == (1, 0) else _instrs_key
+    order = _waves_key if objective.name == "wavefronts" else _instrs_key
     for opts, wt in zip(options, weights):
         if not opts:
             return
@@ -541,13 +548,19 @@ def common_vector(transfer: Transfer, *, node_limit: int = 200_000) -> LinearLay
 
 # ------------------------------------------------------------------------------ reading input
 def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
-             node_limit: int) -> Problem:
-    """The fixed part of one synthesis (:class:`~.plans.Problem`)."""
+             node_limit: int, units: bool = False) -> Problem:
+    """The fixed part of one synthesis (:class:`~.plans.Problem`); ``units``: every column
+    of every side is known to be a unit vector or zero (:func:`~.direct.unit_sides`)."""
     store, sides = transfer.store, transfer.sides
-    return Problem(sides=sides, regs=tuple(map(_register_basis, sides)),
+    return Problem(sides=sides, regs=tuple(map(_unit_basis if units else _register_basis,
+                                               sides)),
                    model=transfer.model, d=store.total_out_bits,
-                   dim_bits=tuple(bits for _, bits in store.out_dims_log2),
+                   dim_bits=tuple(map(_width, store.out_dims_log2)),
                    weights=weights, objective=objective, node_limit=node_limit)
+
+
+#: An out dim's width, from its ``(name, bits)`` entry.
+_width = itemgetter(1)
 
 
 def _register_basis(side: Any) -> tuple[int, ...]:
@@ -556,8 +569,13 @@ def _register_basis(side: Any) -> tuple[int, ...]:
     ``echelon`` returns for them — without an elimination."""
     cols = side.register
     if sum(map(int.bit_count, cols)) == len(cols) - cols.count(0):
-        return tuple(sorted(set(cols).difference((0,)), reverse=True))
+        return _unit_basis(side)
     return f2.echelon(cols)
+
+
+def _unit_basis(side: Any) -> tuple[int, ...]:
+    """:func:`_register_basis` of a side whose register columns are unit vectors or zero."""
+    return tuple(sorted(set(side.register).difference((0,)), reverse=True))
 
 
 def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
@@ -567,9 +585,9 @@ def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
 
 def _requests(instructions: Any, nsides: int, fixed: Any) -> list[Any]:
     """One instruction request per side: None, ``"auto"``, a name, or ``"tma"``."""
-    if instructions is None or instructions == "auto":
-        reqs = [instructions] * nsides
-    elif isinstance(instructions, str) or not isinstance(instructions, Sequence):
+    if instructions is None or instructions == "auto":  # the same for every side, no TMA
+        return [instructions] * nsides
+    if isinstance(instructions, str) or not isinstance(instructions, Sequence):
         raise LayoutError(
             f"instructions must be None, 'auto', or one name per side; got {shown(instructions)}")
     elif len(instructions) != nsides:
@@ -595,11 +613,12 @@ def _options(requests: Sequence[Any], problem: Problem, units: UnitSides | None 
     options, used only for its — uncounted — report); ``units``: the problem's sides as
     masks (:func:`~.direct.unit_sides`) when they are unit vectors or zero."""
     out = []
+    regs, model, d = problem.regs, problem.model, problem.d
     for i, (req, side) in enumerate(zip(requests, problem.sides)):
-        matrix, plain = ([], True) if req in (None, TMA_STORE) else matrix_instructions(req, i)
-        opts = side_options(i, side, problem.regs[i], problem.model, problem.d, matrix=matrix,
-                            plain=plain, unit_masks=None if units is None else
-                            (units.regs[i], units.threads[i]))
+        matrix, plain = (None, True) if req in (None, TMA_STORE) else \
+            matrix_instructions(req, i)
+        opts = side_options(i, side, regs[i], model, d, matrix, plain,
+                            None if units is None else (units.regs[i], units.threads[i]))
         if not opts:
             raise LayoutError(f"side {i} cannot use {shown(req)}: its registers do not hold what "
                               "the instruction moves")
@@ -1348,22 +1367,23 @@ def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
 def _result(plan: Plan, bound: _Bound, store: LinearLayout,
             options: Sequence[Sequence[SideOption]], problem: Problem,
             weights: tuple[int, ...], counted: tuple[bool, ...],
-            notes: tuple[str, ...]) -> SwizzleResult:
+            notes: tuple[str, ...], key: tuple[int, int] | None = None) -> SwizzleResult:
     """The plan as a :class:`SwizzleResult`: the layout with in dims ``vector, bank,
-    segment``, the bound and the optimality claim."""
+    segment``, the bound and the optimality claim. ``key``: the plan's key under
+    ``problem``'s weights and objective when the caller has it (None: worked out here)."""
     model, d, objective = problem.model, problem.d, problem.objective
-    plan = with_conflict_offsets(plan, problem)
+    if list(map(_degree, plan.reports)).count(1) != len(plan.reports):  # some side conflicts
+        plan = with_conflict_offsets(plan, problem)
     eff = problem.weights
     row = min(model.seg_lo, d)
     nseg = d - row
-    plain_k = [rep.vector_elems.bit_length() - 1 for rep in plan.reports
-               if rep.instruction == DEFAULT]
-    nvec = min(min(plain_k) if plain_k else plan.reports[0].vector_elems.bit_length() - 1, row)
+    plain = [rep.vector_elems for rep in plan.reports if rep.instruction == DEFAULT]
+    nvec = min((min(plain) if plain else plan.reports[0].vector_elems).bit_length() - 1, row)
     layout = LinearLayout.unchecked(
         (("vector", nvec), ("bank", row - nvec), ("segment", nseg)), store.out_dims_log2,
         plan.cols)
-    names = ["store"] + (["load"] if len(options) == 2 else
-                         [f"load {i}" for i in range(len(options) - 1)])
+    names = ("store", "load") if len(options) == 2 else \
+        ["store"] + [f"load {i}" for i in range(len(options) - 1)]
     side_bounds = []
     assignment = bound.assignment or plan.assignment
     # the frozen dataclasses below are filled without their per-field __setattr__ calls
@@ -1375,7 +1395,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
             instructions_per_warp=best.instructions_per_warp,
             wavefront_floor=rep.wavefront_floor)
         side_bounds.append(side)
-    key = plan_key(plan, eff, objective)
+    if key is None:
+        key = plan_key(plan, eff, objective)
     w_bound, i_bound = objective.totals(bound.key)
     reached = key == bound.key
     ob = _new(OptimalityBound)
@@ -1393,6 +1414,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
 
 
 _new = object.__new__
+#: A report's conflict degree (read at C speed).
+_degree = attrgetter("degree")
 #: The fields of :class:`SwizzleResult` with defaults, with them (:func:`_result` sets the
 #: others).
 _RESULT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(SwizzleResult)
