@@ -804,9 +804,19 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
     basis = list(prefix) + q0
     coords = f2.inverse(basis)  # tensor bit -> coordinates over (prefix, Q0)
     pmask = (1 << kp) - 1
+    apply = f2.apply
+    # each direction's coordinates, once: the constraint groups repeat the sides' thread
+    # directions, and the phase lanes are among them
+    coords_of: dict[int, int] = {}
+
+    def coord(x: int) -> int:
+        c = coords_of.get(x)
+        if c is None:
+            c = coords_of[x] = apply(coords, x)
+        return c
 
     def split(x: int) -> tuple[int, int]:
-        c = f2.apply(coords, x)
+        c = coord(x)
         return c & pmask, c >> kp
 
     # one linear system per constraint group (the bits sharing their constraint directions):
@@ -828,7 +838,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
         # one equation per distinct direction (a group lists a direction once per side that
         # constrains it; repeated equations change neither the solution nor the kernel)
         for r, t in enumerate(dict.fromkeys(key)):
-            c = f2.apply(coords, t)
+            c = coord(t)
             pps.append(c & pmask)
             q = c >> kp
             while q:
@@ -858,19 +868,22 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
                 out |= (((pp >> i) & 1) ^ ((f & q).bit_count() & 1)) << r
             return out
 
-        chosen: list[int] = []
+        # the rows chosen so far as a pivot table (leading bit -> vector): its size is their
+        # rank, and a reduction by it tells whether a row is in their span
+        chosen: dict[int, int] = {}
         for i in range(z, kp):
             v = row_vec(i, phi[i])
-            ech = f2.echelon(chosen)
-            if f2.reduce(v, ech) == 0:
+            red = _piv_reduce(v, chosen)
+            if red == 0:
                 for n in nulls[i]:
                     alt = row_vec(i, phi[i] ^ n)
-                    if f2.reduce(alt, ech):
+                    red = _piv_reduce(alt, chosen)
+                    if red:
                         phi[i] ^= n
-                        v = alt
                         break
-            chosen.append(v)
-        ok = ok and f2.rank(chosen) >= min(len(side_lanes), kp - z)
+            if red:
+                chosen[red.bit_length()] = red
+        ok = ok and len(chosen) >= min(len(side_lanes), kp - z)
     out = []
     for j, e in enumerate(q0):
         x = e

@@ -25,6 +25,8 @@ was proven (the search finished within its node budget).
 from __future__ import annotations
 
 import random
+from functools import reduce
+from operator import or_
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -314,6 +316,8 @@ def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
                     wts: Sequence[int], rng: random.Random) -> tuple[list[int], list[int]]:
     """One randomised greedy pass of :func:`_heuristic` (48 sampled vectors and the unit
     vectors per step); the kernel and its sides' exponents."""
+    if w <= _SPAN_SET_BITS:
+        return _greedy_sampled_bits(side_bases, w, kappa, wts, rng)
     kernel: list[int] = []
     k_basis: tuple[int, ...] = ()
     sums = list(side_bases)  # echelon bases of K + X_i
@@ -357,6 +361,90 @@ def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
 
 #: Largest dimension of ``K + X_i`` that :func:`_greedy_sampled` keeps as a set of elements.
 _SPAN_SET_BITS = 10
+
+
+def _greedy_sampled_bits(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
+                         wts: Sequence[int], rng: random.Random
+                         ) -> tuple[list[int], list[int]]:
+    """:func:`_greedy_sampled` for ``w`` up to :data:`_SPAN_SET_BITS` coordinates: the same
+    samples and the same pick, with the pool, ``K`` and every ``K + X_i`` kept as
+    ``2^w``-bit sets (bit ``x`` for element ``x``, as :func:`_greedy_all` does). A
+    candidate's score depends only on which ``K + X_i`` hold it (its mask), and the pick is
+    the least (score, candidate): so only each mask's lowest candidate is scored, found by
+    bit arithmetic over the masks (with at most :data:`_MASK_SIDES` sides)."""
+    low = _low_masks(w)
+    kernel: list[int] = []
+    in_kernel = 1  # {0}
+    spans = [_span_bits(sb, low) for sb in side_bases]  # K + X_i
+    exps = [0] * len(side_bases)
+    nsides = len(side_bases)
+    unit_bits = 0
+    for j in range(w):
+        unit_bits |= 1 << (1 << j)
+    shift = (1).__lshift__
+    while len(kernel) < kappa:
+        pool = {rng.getrandbits(w) for _ in range(48)}
+        free = (reduce(or_, map(shift, pool)) | unit_bits) & ~in_kernel
+        first: dict[int, int] = {}  # mask -> the lowest candidate with it
+        if nsides <= _MASK_SIDES:
+            for m in range(1 << nsides):
+                cands = free
+                for i in range(nsides):
+                    cands &= spans[i] if m >> i & 1 else ~spans[i]
+                    if not cands:
+                        break
+                if cands:
+                    first[m] = (cands & -cands).bit_length() - 1
+        else:
+            while free:
+                c = (free & -free).bit_length() - 1
+                free &= free - 1
+                m = 0
+                for i in range(nsides):
+                    if spans[i] >> c & 1:
+                        m |= 1 << i
+                if m not in first:
+                    first[m] = c
+        pick = None
+        for m, c in first.items():
+            trial = [e + (m >> i & 1) for i, e in enumerate(exps)]
+            sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
+            if pick is None or (sc, c) < (pick[0], pick[1]):
+                pick = (sc, c, trial)
+        assert pick is not None
+        _, c, exps = pick
+        kernel.append(c)
+        in_kernel |= _translated(in_kernel, c, low)
+        spans = [sp if sp >> c & 1 else sp | _translated(sp, c, low) for sp in spans]
+    return kernel, exps
+
+
+def _low_masks(w: int) -> list[int]:
+    """For each coordinate ``j < w``, the ``2^w``-bit set of the ``x`` with bit ``j`` of
+    ``x`` clear (a block of ``2^j`` ones repeated every ``2^(j+1)`` positions)."""
+    full = (1 << (1 << w)) - 1
+    return [full // ((1 << (2 << j)) - 1) * ((1 << (1 << j)) - 1) for j in range(w)]
+
+
+def _translated(bits: int, c: int, low: Sequence[int]) -> int:
+    """The ``2^w``-bit set ``{x ^ c : x in bits}`` (``low``: :func:`_low_masks`)."""
+    j = 0
+    while c:
+        if c & 1:
+            step = 1 << j
+            mask = low[j]
+            bits = ((bits & mask) << step) | ((bits >> step) & mask)
+        c >>= 1
+        j += 1
+    return bits
+
+
+def _span_bits(basis: Sequence[int], low: Sequence[int]) -> int:
+    """The ``2^w``-bit set of the elements of ``span(basis)``."""
+    bits = 1  # {0}
+    for b in basis:
+        bits |= _translated(bits, b, low)
+    return bits
 
 
 def _search(

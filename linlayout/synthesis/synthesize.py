@@ -1262,10 +1262,19 @@ def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
     best: Plan | None = None
     best_key: tuple[int, int] | None = None
     dims = tuple((n, 1 << bits) for n, bits in store.out_dims_log2)
+    # _lower_key reads only a layout's first offset bits (the widest vector, a matrix row):
+    # the simple layouts share them often, so each distinct lead is bounded once
+    lead = max([problem.model.max_vector_log2] +
+               [len(o.prefix) for opts in options for o in opts if o.is_matrix])
+    floors: dict[tuple[int, ...], tuple[int, int] | None] = {}
     for source, cols, inv in _simple_layouts(dims, problem.model.element_bits):
         limit = best_key if beat is None or (best_key is not None and best_key < beat) else beat
         if limit is not None:
-            floor = _lower_key(cols, options, problem)
+            at = cols[:lead]
+            if at in floors:
+                floor = floors[at]
+            else:
+                floor = floors[at] = _lower_key(cols, options, problem)
             if floor is not None and floor >= limit:
                 continue
         plan = _count(cols, options, problem, source, inv)
