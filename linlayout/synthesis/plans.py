@@ -1020,24 +1020,51 @@ def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> boo
     :func:`aligned_complement` — decided from what every prefix of it shares: the prefix
     length, each side's ``Z`` width and the alignment constraints.
 
-    The functionals of prefix bits ``z … kp−1`` all vanish on ``C``, the intersection of
-    those bits' constraint spans, so on a side's lanes ``Λ`` they have rank at most
-    ``dim(Λ + C) − dim C``; below ``min(|Λ|, kp − z)`` the condition fails whatever the
-    prefix.
+    The functional of prefix bit ``i`` vanishes on the span ``C_i`` of its constraints, so
+    for any set ``I`` of the bits ``z … kp−1`` the functionals of ``I`` all vanish on
+    ``C_I = ∩_{i∈I} C_i``: on a side's lanes ``Λ`` they have rank at most
+    ``dim(Λ + C_I) − dim C_I``, and the other bits add at most one each. When that total is
+    below ``min(|Λ|, kp − z)`` for some ``I`` the condition fails whatever the prefix — and
+    whatever complement :func:`aligned_complement` picks (every one vanishes on ``C_i``).
+    Every set ``I`` of the constrained bits is tried (the bits above ``z`` are few; beyond
+    :data:`NEVER_FITS_BITS` of them, each bit alone and all of them): a bit whose lanes lie
+    in its own constraints, for instance, gives a zero row on every prefix.
     """
     kp, cons = len(ready.full), ready.cons
     for lanes, z in zip(lanes_by_side, ready.zs):
         if z >= kp or not lanes:
             continue
-        spans = [cons[i] if i < len(cons) else () for i in range(z, kp)]
-        if not all(spans):
+        need = min(len(lanes), kp - z)
+        bases = [_group_basis(cons[i]) for i in range(z, min(kp, len(cons))) if cons[i]]
+        if not bases:
             continue
-        common = f2.echelon(spans[0])
-        for c in spans[1:]:
-            common = f2.intersection(common, c)
-        if f2.rank(list(lanes) + list(common)) - len(common) < min(len(lanes), kp - z):
-            return True
+        free_rows = kp - z - len(bases)  # unconstrained bits: at most one each
+        if len(bases) <= NEVER_FITS_BITS:
+            subsets = range(1, 1 << len(bases))
+        else:
+            subsets = [1 << j for j in range(len(bases))] + [(1 << len(bases)) - 1]
+        lane_list = list(lanes)
+        common: dict[int, tuple[int, ...]] = {}
+        for mask in subsets:
+            low = mask & -mask
+            rest = mask ^ low
+            c = bases[low.bit_length() - 1]
+            if rest:
+                prev = common.get(rest)
+                if prev is None:  # only with the capped subsets: intersect in full
+                    prev = _common_constraints(tuple(b for j, b in enumerate(bases)
+                                                     if rest >> j & 1))
+                c = f2.intersection(prev, c) if prev else ()
+            common[mask] = c
+            others = free_rows + len(bases) - mask.bit_count()
+            if others + f2.rank(lane_list + list(c)) - len(c) < need:
+                return True
     return False
+
+
+#: Up to this many constrained prefix bits above a side's ``Z``, :func:`_never_fits` tries
+#: every set of them.
+NEVER_FITS_BITS = 5
 
 
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,
