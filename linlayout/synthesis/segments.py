@@ -176,7 +176,9 @@ def best_segment(
     bounds_w = tuple(max(0, kappa - (w - len(sd))) for sd in sides_w)
     if tuple(exps_h) == bounds_w:  # every side at its own bound: optimal for both objectives
         seg = lift(best)
-        exps = _exponents(seg, xs)
+        # St ∩ X_i maps onto K ∩ X̄_i (X_i ⊇ Z, and St's part outside W meets no X̄_i ⊆ W),
+        # so the heuristic's exponents are the segment's
+        exps = tuple(exps_h)
         return SegmentChoice(seg, exps, bounds, proven=True,
                              min_sum_degrees=_weighted(exps, weights), sum_witness=seg)
 
