@@ -876,20 +876,22 @@ def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
     """
     weights, objective = problem.weights, problem.objective
     low: tuple[tuple[int, int], tuple[SideOption, ...]] | None = None
+    paired = True  # whether low's assignment is one whose paired floor it is
     for n, (key, assignment) in enumerate(_assignments(options, weights, objective)):
         if low is not None and key >= low[0]:
             break
         if n >= MAX_RAISE:  # nothing unexamined costs less than its ideal
-            low = (key, assignment)
+            low, paired = (key, assignment), False
             break
         if not chain_dims_ok(assignment, problem):
             continue
-        found = _paired_floor(assignment, problem, cache)
-        if low is None or found[0] < low[0]:
-            low = found
+        found = _paired_key(assignment, problem, cache)  # the raised options: for the least
+        if low is None or found < low[0]:
+            low = (found, assignment)
     if low is None or low[0] <= bound.key:
         return bound
-    return bound._replace(key=low[0], method="paired", assignment=low[1])
+    raised = _paired_floor(low[1], problem, cache)[1] if paired else low[1]
+    return bound._replace(key=low[0], method="paired", assignment=raised)
 
 
 def _paired_floor(assignment: Sequence[SideOption], problem: Problem,
