@@ -35,7 +35,7 @@ import dataclasses
 import heapq
 import itertools
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -753,7 +753,8 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
         aside[:] = keep
         lowest[0] = low
 
-    for order, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+    ordered = _Replayed(_assignments(options, weights, objective))
+    for order, (key, assignment) in enumerate(ordered):
         if lowest[0] is not None and key >= lowest[0]:
             settle(key)  # one of them might have made the search stop here
         if best_rank is not None and key >= best_rank[0]:
@@ -812,8 +813,26 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     bound = _Bound(bound_key or (0, 0), "per-side", bound_assignment, infeasible=infeasible,
                    stopped=stopped)
     if prove and best_rank is not None and best_rank[0] > bound.key:
-        bound = _raised_bound(options, problem, bound, paired)
+        bound = _raised_bound(options, problem, bound, paired, ordered)
     return best, bound
+
+
+class _Replayed:
+    """An iterable over what an iterator yields, drawn from it once: each pass replays the
+    items drawn so far, then draws more (the search and the raised bound walk the same
+    assignments in the same order, :func:`_assignments`)."""
+
+    __slots__ = ("_source", "_drawn")
+
+    def __init__(self, source: Iterator) -> None:
+        self._source, self._drawn = source, []
+
+    def __iter__(self) -> Iterator:
+        drawn = self._drawn
+        yield from drawn
+        for item in self._source:
+            drawn.append(item)
+            yield item
 
 
 #: How many constructions :func:`_build_plan` keeps.
@@ -858,7 +877,9 @@ MAX_RAISE = 1024
 
 
 def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
-                  bound: _Bound, cache: dict[tuple[int, int, int, int], int]) -> _Bound:
+                  bound: _Bound, cache: dict[tuple[int, int, int, int], int],
+                  ordered: Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]] | None = None
+                  ) -> _Bound:
     """``bound`` raised to the least paired floor over every assignment a layout can give
     (``bound`` itself when that is not higher).
 
@@ -872,12 +893,15 @@ def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
     in increasing ideal key (the paired floor is at least the ideal) until the ideal reaches
     the least floor found — then it is exact — or :data:`MAX_RAISE` were examined (the
     bound is then the lesser of that floor and the next ideal). ``cache``: :func:`_paired`'s
-    exponents.
+    exponents; ``ordered``: those assignments in that order, when the caller has drawn them
+    already (:class:`_Replayed`).
     """
     weights, objective = problem.weights, problem.objective
     low: tuple[tuple[int, int], tuple[SideOption, ...]] | None = None
     paired = True  # whether low's assignment is one whose paired floor it is
-    for n, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+    if ordered is None:
+        ordered = _assignments(options, weights, objective)
+    for n, (key, assignment) in enumerate(ordered):
         if low is not None and key >= low[0]:
             break
         if n >= MAX_RAISE:  # nothing unexamined costs less than its ideal
