@@ -335,16 +335,30 @@ def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
     every side its assigned access."""
-    matrix = [o for o in assignment if o.geometry is not None]
-    if not matrix:  # the answer depends on the sides and their vectors only
-        key = tuple((o.side, o.vector_log2) for o in assignment)
+    for o in assignment:
+        if o.geometry is not None:
+            break
+    else:  # ld/st.shared only: the answer depends on the sides and their vectors
+        key = tuple([(o.side, o.vector_log2) for o in assignment])
         got = problem.chains.get(key)
         if got is None:
-            got = problem.chains[key] = _chain_dims_ok(assignment, problem, [])
+            got = problem.chains[key] = _plain_chain_ok(key, problem)
         return got
+    matrix = [o for o in assignment if o.geometry is not None]
     if any(o.prefix != matrix[0].prefix for o in matrix):
         return False
     return _chain_dims_ok(assignment, problem, matrix)
+
+
+def _plain_chain_ok(vectors: tuple[tuple[int, int], ...], problem: Problem) -> bool:
+    """:func:`chain_dims_ok` of an ``ld/st.shared``-only assignment, given as its
+    ``(side, vector_log2)`` pairs: each vector length ``k`` is shared by the sides whose
+    vector is at least ``k``, which need ``k`` free dimensions (widest first: the fewest
+    sides, the most dimensions needed)."""
+    for k in sorted({v for _, v in vectors if v}, reverse=True):
+        if _free_dims([s for s, v in vectors if v >= k], problem) < k:
+            return False
+    return True
 
 
 def _chain_dims_ok(assignment: Sequence[SideOption], problem: Problem,
