@@ -280,15 +280,25 @@ def _greedy_pick(first: dict[int, int], exps: Sequence[int], wts: Sequence[int]
                  ) -> tuple[int, list[int]]:
     """The greedy step's pick among each mask's lowest candidate (:func:`_lowest_by_mask`):
     the least ``((max, weighted sum) of the exponents after it, candidate)``, and those
-    exponents."""
-    pick = None
+    exponents. A mask raises the exponents of its sides by one: the worst becomes the
+    larger of the worst and theirs plus one, the sum grows by their terms."""
+    adds = [wt << e for wt, e in zip(wts, exps)]
+    base, top = sum(adds), max(exps)
+    pick: tuple[tuple[int, int], int, int] | None = None
     for m, c in first.items():
-        trial = [e + (m >> i & 1) for i, e in enumerate(exps)]
-        sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
+        hi, total, x = top, base, m
+        while x:
+            i = (x & -x).bit_length() - 1
+            x &= x - 1
+            total += adds[i]
+            if exps[i] >= hi:
+                hi = exps[i] + 1
+        sc = (hi, total)
         if pick is None or (sc, c) < (pick[0], pick[1]):
-            pick = (sc, c, trial)
+            pick = (sc, c, m)
     assert pick is not None
-    return pick[1], pick[2]
+    _, c, m = pick
+    return c, [e + (m >> i & 1) for i, e in enumerate(exps)]
 
 
 def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
