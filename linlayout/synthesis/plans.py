@@ -103,8 +103,9 @@ class Problem:
             free of thread directions (filled as the search goes).
         chain_bases: the cache of :func:`chain_ok` (echelon basis of each constraint group),
             shared by every construction of the synthesis.
-        chains: the cache of :func:`chain_dims_ok` for ``ld/st.shared``-only assignments,
-            by (side, vector) of each option.
+        chains: the cache of :func:`chain_dims_ok`: by (side, vector) of each option for
+            ``ld/st.shared``-only assignments; with matrix options, by ``("matrix", their
+            row, (side, vector) of each ld/st.shared option)``.
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
         signature: what an ``ld/st.shared`` construction depends on (derived, hashable):
             each side's thread columns and register span (not the order of its register
@@ -123,7 +124,7 @@ class Problem:
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
-    chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
+    chains: dict[tuple, bool] = field(default_factory=dict)
     _simplicity: Callable[[int], int] | None = field(default=None, init=False, repr=False,
                                                      compare=False)
     _signature_id: int | None = field(default=None, init=False, repr=False, compare=False)
@@ -335,19 +336,27 @@ def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
     every side its assigned access."""
+    row = None
     for o in assignment:
         if o.geometry is not None:
-            break
-    else:  # ld/st.shared only: the answer depends on the sides and their vectors
+            if row is None:
+                row = o.prefix
+            elif o.prefix != row:  # the matrix options disagree on their row
+                return False
+    if row is None:  # ld/st.shared only: the answer depends on the sides and their vectors
         key = tuple([(o.side, o.vector_log2) for o in assignment])
         got = problem.chains.get(key)
         if got is None:
             got = problem.chains[key] = _plain_chain_ok(key, problem)
         return got
-    matrix = [o for o in assignment if o.geometry is not None]
-    if any(o.prefix != matrix[0].prefix for o in matrix):
-        return False
-    return _chain_dims_ok(assignment, problem, matrix)
+    # with matrix options: on their row and the other sides and their vectors
+    mkey = ("matrix", row, tuple([(o.side, o.vector_log2) for o in assignment
+                                  if o.geometry is None]))
+    got = problem.chains.get(mkey)
+    if got is None:
+        got = problem.chains[mkey] = _chain_dims_ok(
+            assignment, problem, [o for o in assignment if o.geometry is not None])
+    return got
 
 
 def _plain_chain_ok(vectors: tuple[tuple[int, int], ...], problem: Problem) -> bool:
