@@ -35,7 +35,7 @@ import dataclasses
 import heapq
 import itertools
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
@@ -772,7 +772,8 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
         aside[:] = keep
         lowest[0] = low
 
-    for order, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+    ordered = _Replayed(_assignments(options, weights, objective))
+    for order, (key, assignment) in enumerate(ordered):
         if lowest[0] is not None and key >= lowest[0]:
             settle(key)  # one of them might have made the search stop here
         if best_rank is not None and key >= best_rank[0]:
@@ -831,8 +832,26 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     bound = _Bound(bound_key or (0, 0), "per-side", bound_assignment, infeasible=infeasible,
                    stopped=stopped)
     if prove and best_rank is not None and best_rank[0] > bound.key:
-        bound = _raised_bound(options, problem, bound, paired)
+        bound = _raised_bound(options, problem, bound, paired, ordered)
     return best, bound
+
+
+class _Replayed:
+    """An iterable over what an iterator yields, drawn from it once: each pass replays the
+    items drawn so far, then draws more (the search and the raised bound walk the same
+    assignments in the same order, :func:`_assignments`)."""
+
+    __slots__ = ("_source", "_drawn")
+
+    def __init__(self, source: Iterator) -> None:
+        self._source, self._drawn = source, []
+
+    def __iter__(self) -> Iterator:
+        drawn = self._drawn
+        yield from drawn
+        for item in self._source:
+            drawn.append(item)
+            yield item
 
 
 #: How many constructions :func:`_build_plan` keeps.
@@ -877,7 +896,9 @@ MAX_RAISE = 1024
 
 
 def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
-                  bound: _Bound, cache: dict[tuple[int, int, int, int], int]) -> _Bound:
+                  bound: _Bound, cache: dict[tuple[int, int, int, int], int],
+                  ordered: Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]] | None = None
+                  ) -> _Bound:
     """``bound`` raised to the least paired floor over every assignment a layout can give
     (``bound`` itself when that is not higher).
 
@@ -891,24 +912,29 @@ def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
     in increasing ideal key (the paired floor is at least the ideal) until the ideal reaches
     the least floor found — then it is exact — or :data:`MAX_RAISE` were examined (the
     bound is then the lesser of that floor and the next ideal). ``cache``: :func:`_paired`'s
-    exponents.
+    exponents; ``ordered``: those assignments in that order, when the caller has drawn them
+    already (:class:`_Replayed`).
     """
     weights, objective = problem.weights, problem.objective
     low: tuple[tuple[int, int], tuple[SideOption, ...]] | None = None
-    for n, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+    paired = True  # whether low's assignment is one whose paired floor it is
+    if ordered is None:
+        ordered = _assignments(options, weights, objective)
+    for n, (key, assignment) in enumerate(ordered):
         if low is not None and key >= low[0]:
             break
         if n >= MAX_RAISE:  # nothing unexamined costs less than its ideal
-            low = (key, assignment)
+            low, paired = (key, assignment), False
             break
         if not chain_dims_ok(assignment, problem):
             continue
-        found = _paired_floor(assignment, problem, cache)
-        if low is None or found[0] < low[0]:
-            low = found
+        found = _paired_key(assignment, problem, cache)  # the raised options: for the least
+        if low is None or found < low[0]:
+            low = (found, assignment)
     if low is None or low[0] <= bound.key:
         return bound
-    return bound._replace(key=low[0], method="paired", assignment=low[1])
+    raised = _paired_floor(low[1], problem, cache)[1] if paired else low[1]
+    return bound._replace(key=low[0], method="paired", assignment=raised)
 
 
 def _paired_floor(assignment: Sequence[SideOption], problem: Problem,
@@ -1281,13 +1307,22 @@ def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
     best: Plan | None = None
     best_key: tuple[int, int] | None = None
     dims = tuple((n, 1 << bits) for n, bits in store.out_dims_log2)
-    for source, cols, inv in _simple_layouts(dims, problem.model.element_bits):
+    # _lower_key reads only a layout's first offset bits (the widest vector, a matrix row):
+    # the simple layouts share them often, so each distinct lead is bounded once
+    lead = min(problem.d, max([problem.model.max_vector_log2] +
+                              [len(o.prefix) for opts in options for o in opts if o.is_matrix]))
+    floors: dict[tuple[int, ...], tuple[int, int] | None] = {}
+    for simple in _simple_layouts(dims, problem.model.element_bits):
         limit = best_key if beat is None or (best_key is not None and best_key < beat) else beat
         if limit is not None:
-            floor = _lower_key(cols, options, problem)
+            at = simple.lead(lead)
+            if at in floors:
+                floor = floors[at]
+            else:
+                floor = floors[at] = _lower_key(at, options, problem)
             if floor is not None and floor >= limit:
                 continue
-        plan = _count(cols, options, problem, source, inv)
+        plan = _count(simple.cols(), options, problem, simple.source, simple.inv)
         if plan is not None:
             key = _key(plan, problem)
             if best_key is None or key < best_key:
@@ -1298,7 +1333,8 @@ def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
 def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
                problem: Problem) -> tuple[int, int] | None:
     """A lower bound on the key :func:`_count` gives a layout, from its first columns alone
-    (None when there is none to give).
+    (None when there is none to give): ``cols`` may stop after the first
+    ``min(d, max(max_vector_log2, longest matrix row))`` columns.
 
     An ``ld/st.shared`` side vectorises by at most the widest vector its registers back
     (:func:`~linlayout.hardware.access.widest_vector_log2`); with ``k`` elements it costs
@@ -1335,13 +1371,44 @@ def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
     return total_a, total_b
 
 
+class _Simple:
+    """One layout :func:`_alternatives` counts, known by its inverse columns (the offset of
+    each tensor bit: what TMA's address rule gives); its columns are derived only as far as
+    they are read (:meth:`lead`, :meth:`cols`): most layouts are ruled out by their first
+    ones."""
+
+    __slots__ = ("source", "inv", "_cols")
+
+    def __init__(self, source: str, inv: tuple[int, ...],
+                 cols: tuple[int, ...] | None = None) -> None:
+        self.source, self.inv, self._cols = source, inv, cols
+
+    def cols(self) -> tuple[int, ...]:
+        """The layout's columns (the tensor coordinate of each offset bit)."""
+        if self._cols is None:
+            self._cols = tuple(f2.inverse(self.inv))
+        return self._cols
+
+    def lead(self, n: int) -> tuple[int, ...]:
+        """The first ``n`` columns. Where offset ``2^j`` is the offset of one tensor bit (a
+        row-major order; a TMA layout below its 16-byte swizzle unit) column ``j`` is that
+        bit, found without the inverse."""
+        if self._cols is None:
+            try:
+                index = self.inv.index
+                return tuple([1 << index(1 << j) for j in range(n)])
+            except ValueError:  # an offset that no single tensor bit has: invert
+                pass
+        return self.cols()[:n]
+
+
 @memoize(64)
 def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
-                    ) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]:
+                    ) -> tuple[_Simple, ...]:
     """The layouts :func:`_alternatives` counts for a tile of out dims ``dims`` (name, size;
-    the store's order): ``(source, columns, inverse columns)``, row-major orders first, then
-    every TMA mode's layouts (:data:`linlayout.ptx.MATCH_ORDER`). They depend only on the
-    shape and the element width, so they are built once per pair of them."""
+    the store's order), row-major orders first, then every TMA mode's layouts
+    (:data:`linlayout.ptx.MATCH_ORDER`). They depend only on the shape and the element
+    width, so they are built once per pair of them."""
     from .. import ptx
     from ..ptx.tma import tma_offset_columns
 
@@ -1352,14 +1419,17 @@ def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
     shifts = [0]
     for b in sizes:
         shifts.append(shifts[-1] + b)
-    out: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+    out: list[_Simple] = []
     for order in orders:  # order[0] is the fastest-varying dim
         cols = tuple(1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim]))
-        out.append(("row-major", cols, tuple(f2.inverse(cols))))
+        inv = [0] * len(cols)  # a permutation of unit vectors: its inverse at once
+        for i, c in enumerate(cols):
+            inv[c.bit_length() - 1] = 1 << i
+        out.append(_Simple("row-major", tuple(inv), cols))
     for mode in ptx.MATCH_ORDER:
         # the offset of each tensor bit, straight from TMA's address rule (no layout built)
         for _, offsets in tma_offset_columns(mode, dict(dims), element_bits):
-            out.append((f"TMA {mode.value}", tuple(f2.inverse(offsets)), offsets))
+            out.append(_Simple(f"TMA {mode.value}", offsets))
     return tuple(out)
 
 
