@@ -36,9 +36,9 @@ from ..layout import LinearLayout
 from ..synthesis import synthesize_swizzle
 from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
-from ..triton.ttgir import Access, TTGIRModule, buffer_root, view_parents
+from ..triton.ttgir import Access, TTGIRModule, buffer_root, find_accesses, view_parents
 from .global_memory import check_global
-from .registers import load_sources, truncated_sources
+from .registers import load_sources, scalar_sources, truncated_sources, wide_sources
 from ..triton.axisinfo import analyse_axis_info
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
@@ -162,6 +162,11 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     shared_vectors: dict[int, int] = {}
     sources = load_sources(module, axis)
     truncated = truncated_sources(module)
+    # where a convert's operand sits, as predict_module prices its packing: the planner's
+    # saving compares Triton's path and the plan with the same packing
+    accesses = find_accesses(module)
+    wide = wide_sources(accesses, target)
+    packed = truncated | scalar_sources(accesses, target)
     for a, pred in predict_module(module, target, async_vectors, sources, truncated):
         if not isinstance(pred, LayoutError) and a.op == "async_copy_global_to_local":
             for side in pred.sides:
@@ -176,10 +181,11 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
             r = replace(r, alternative=_alternative(a, r, hw))
         if a.kind == "convert" and suggest and a.op == "convert_layout" \
                 and a.distributed is not None and a.destination is not None:
+            operand = a.operands[0] if a.operands else None
             saving = convert_saving(a.distributed.layout, a.destination.layout,
                                     max(8, a.element_bits), target, hw,
-                                    sources.get(a.operands[0]) if a.operands else None,
-                                    bool(a.operands) and a.operands[0] in truncated)
+                                    sources.get(operand) if operand else None,
+                                    operand in packed, wide_source=operand in wide)
             if saving is not None:
                 r = replace(r, convert_saving=saving)
         if a.kind in ("store", "load") and r.degree is not None \

@@ -80,7 +80,8 @@ class ConvertSaving:
 def convert_saving(src: LinearLayout, dst: LinearLayout, element_bits: int, target: Target,
                    hardware: HardwareModel,
                    source_load: tuple[int, int] | None = None,
-                   packed_source: bool = False) -> ConvertSaving | None:
+                   packed_source: bool = False, *,
+                   wide_source: bool = False) -> ConvertSaving | None:
     """linlayout's register or shuffle plan for ``src → dst`` when it costs less than
     Triton's path on ``target``, else None (also when the pair is outside
     :func:`~linlayout.plan_conversion`'s domain: data crossing warps, other element widths,
@@ -89,6 +90,10 @@ def convert_saving(src: LinearLayout, dst: LinearLayout, element_bits: int, targ
     Triton's path is costed as ``check`` counts it. ``packed_source``: the operand is a float
     truncation to 16 bits (:func:`linlayout.check.registers.truncated_sources`), whose packing
     is free on AMD — for Triton's path and the plan alike, as the convert's own prediction.
+    ``wide_source``: the operand is a gather's or reduction's result left one 8/16-bit
+    element to a 32-bit register (:func:`linlayout.check.registers.wide_sources`), whose
+    packing costs a ``prmt.b32`` per word of two 16-bit elements on NVIDIA — priced on
+    Triton's path as the convert's own prediction counts it, and on every plan that packs.
 
     Source: :func:`linlayout.plan_conversion` (its ``triton`` entry:
     :func:`linlayout.lowering.convert_path` and Triton's scratch layout as lowered).
@@ -98,10 +103,12 @@ def convert_saving(src: LinearLayout, dst: LinearLayout, element_bits: int, targ
         if warp_map(problem) is None:
             return None  # only shared memory applies: Alternative's job
         if convert_path(src, dst, element_bits, target, source_load,
-                        packed_source=packed_source).path in ("none", "registers"):
+                        packed_source=packed_source,
+                        wide_source=wide_source).path in ("none", "registers"):
             return None  # Triton moves nothing: no plan is cheaper
         plan = plan_conversion(src, dst, element_bits, hardware=hardware, target=target,
-                               source_load=source_load, packed_source=packed_source)
+                               source_load=source_load, packed_source=packed_source,
+                               wide_source=wide_source)
     except LayoutError:
         return None
     t, best, saving = plan.triton, plan.best, plan.saving

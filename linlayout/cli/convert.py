@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--element-bits is required unless a layout is a Triton tensor type "
                        "(e.g. 16 for fp16)")
     plan = plan_conversion(src, dst, bits, **hardware_kwargs(args),
-                           weights=_weights(args.weight), target=args.target)
+                           weights=_weights(args.weight), target=args.target,
+                           wide_source=args.wide_source)
     title = f"convert: {args.src} -> {args.dst}, {bits}-bit elements"
     report = conversion_report(plan, title)
     print(dumps(report.to_dict()) if args.json else report.to_text())
@@ -88,5 +89,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="Triton target whose own path is costed beside the plan: cuda:80, "
                         "cuda:90, cuda:100, hip:gfx942, hip:gfx950 (default: the hardware "
                         "preset's, cuda:90 for NVIDIA)")
+    c.add_argument("--wide-source", action="store_true",
+                   help="the source's 8/16-bit elements sit one to a 32-bit register, as a "
+                        "gather or a redux.sync reduction leaves them: packing them is "
+                        "priced on every path (NVIDIA: a prmt per word of two 16-bit "
+                        "elements), Triton's included")
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.set_defaults(func=run)

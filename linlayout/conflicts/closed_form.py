@@ -34,7 +34,10 @@ force.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import reduce
+from itertools import chain
+from operator import or_
 
 from .. import f2
 from ..hardware.access import alignment_log2, plan_access, plan_vector, warp_bytes, \
@@ -64,14 +67,10 @@ def phase_exponent(phase: Sequence[int], z: int, seg_lo: int,
     docstring).
     """
     exp = -1
-    m = 0
-    for x in phase:
-        if x & (x - 1):
-            break
-        m |= x
-    else:  # unit and zero offsets (most layouts): one dimension per segment bit they hold
-        if z <= seg_lo:
-            exp = (m >> seg_lo).bit_count()
+    # unit and zero offsets (most layouts; as many set bits as nonzero offsets): one
+    # dimension per segment bit they hold
+    if z <= seg_lo and sum(map(int.bit_count, phase)) == len(phase) - phase.count(0):
+        exp = (reduce(or_, phase, 0) >> seg_lo).bit_count()
     if exp < 0:
         hi = [x >> z for x in phase]
         bank_mask = (1 << (seg_lo - z)) - 1
@@ -138,7 +137,8 @@ def count_offsets(
 
 def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
                reg_basis: Sequence[int], model: BankModel, with_basis: bool = True,
-               load: bool = False, elems_log2: int | None = None) -> ConflictReport:
+               load: bool = False, elems_log2: int | None = None,
+               offset_of: Callable[[int], int] | None = None) -> ConflictReport:
     """What ``bank_conflicts(side, memory, instruction="ld.shared" if load else
     "st.shared")`` returns, from flat columns: the default vector
     (:func:`~linlayout.hardware.access.default_vector_log2`) counted by :func:`count_offsets`
@@ -153,6 +153,10 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         model: the bank model; with_basis, load: as :func:`count_offsets`.
         elems_log2: ``rank(side.lane + side.register)`` (log2 of the elements one warp
             moves), when the caller knows it (a synthesis counts each side many times).
+        offset_of: when every lane, warp and block column of ``side`` is a unit vector or
+            zero, ``inv`` as a lookup from such a column to its offset (zero to zero: e.g.
+            a dict's ``__getitem__``), so that the thread offsets are read at C speed rather
+            than composed; None: composed from ``inv``. Either gives the same offsets.
 
     Returns:
         The same :class:`ConflictReport` as :func:`count_offsets` on the offsets of the
@@ -166,19 +170,28 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
     docstring); the vector rule of :mod:`linlayout.hardware.access`.
     """
     d = len(mem_cols)
-    lane_offs = f2.compose_unchecked(inv, side.lane, d)  # memory offset of each lane bit
+    if offset_of is None:
+        lane_offs = f2.compose_unchecked(inv, side.lane, d)  # memory offset of each lane bit
+    else:
+        lane_offs = list(map(offset_of, side.lane))
     k = widest_vector_log2(mem_cols, d, reg_basis, model)
-    if k:  # the runs of every thread must align to the vector (the access rule)
-        k = min(k, alignment_log2(lane_offs),
-                alignment_log2(f2.compose_unchecked(inv, side.warp + side.block, d)))
+    if k:  # the runs of every thread (lanes, warps, blocks) must align to the vector
+        k = min(k, alignment_log2(chain(lane_offs, (
+            f2.compose_unchecked(inv, side.warp + side.block, d) if offset_of is None
+            else map(offset_of, side.warp + side.block)))))
     z = max(k, model.within_word_bits)
     packed = load and model.packed(lane_offs, k, load)  # a store never packs
-    masks, lanes, prefix = model.phase_info(k, packed)
+    prefix = model.lane_prefix(k, packed)  # the usual split by lane id: no masks needed
+    if prefix is not None:
+        nmasks = model.warp_log2 - prefix
+    else:
+        masks, lanes, prefix = model.phase_info(k, packed)
+        nmasks = len(masks)
     phase = lane_offs[:prefix] if prefix is not None else f2.compose(lane_offs, lanes)
     exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
     if elems_log2 is None:
         elems_log2 = f2.rank(side.lane + side.register)
-    phases = 1 << len(masks)
+    phases = 1 << nmasks
     degree = 1 << exp
     hw = model.hardware
     report = _new(ConflictReport)  # the frozen dataclass, without its per-field __setattr__
@@ -187,12 +200,12 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         wavefronts_per_instruction=phases * degree,
         vector_elems=1 << k,
         phases=phases,
-        lanes_per_phase=1 << (model.warp_log2 - len(masks)),
+        lanes_per_phase=1 << (model.warp_log2 - nmasks),
         access_bits=model.element_bits << k,
         element_bits=model.element_bits,
         instructions_per_warp=1 << (len(reg_basis) - k),
         bytes_per_warp=-(-(model.element_bits << elems_log2) // 8),
-        row_bytes=hw.row_bytes,
+        row_bytes=1 << (model.word_log2 + model.banks_log2 - 3),  # hw.row_bytes
         max_instruction_bytes=hw.warp_size * hw.max_access_bytes,
         conflict_offsets=basis,
         instruction=DEFAULT,

@@ -20,7 +20,11 @@ is a straight-line program run by every lane of a warp, on 32-bit registers, wit
 
 Lane-index arithmetic is not counted (as in the plans): an instruction whose inputs are
 only the lane index and constants — the source lane of a shuffle, a predicate, a
-lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled). Bitwise
+lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled: the cost
+model's ``selector`` kind, weighted 0 by default; with a positive weight the bound still
+counts none, so it stays a lower bound). Packing 16-bit elements that a producer left in
+32-bit registers (``wide_source``) is free here too: a lowering could join the halves with
+``mov`` (the plans pay the ``prmt`` NVPTX selects). Bitwise
 merges (``and``/``or`` with lane masks) and predicated moves are outside the family, as in
 Triton's and the planner's plans.
 

@@ -13,6 +13,16 @@ request. The defaults, and why:
   as one conflict-free wavefront.
 * ``selp``, ``prmt`` 0.5 — integer select and byte permute (PTX ISA, ``selp`` and ``prmt``) run
   on the integer pipe at 64 results per clock per SM (same table): half a wavefront's time.
+* ``selector`` 0 — an instruction that only computes a per-lane constant from the lane index:
+  the select of two constant byte selectors that gives a lane-dependent ``prmt`` its selector
+  (Triton 3.9's ``transferWithinWarp`` emits it as ``selp.b32`` of two immediates, which
+  ``check`` lists with Triton's instructions, as the PTX has it; the packed exchange of
+  :mod:`~linlayout.conversion.exchange` needs the same, one per distinct selector and lane
+  class). It is lane-index arithmetic, like a shuffle's source lane or a select's
+  predicate, which no path is charged for: so both sides of a comparison count it, in this
+  kind, and price it alike — at 0 by default, as the bound of
+  :mod:`~linlayout.conversion.bounds` does. Set it to the ``selp`` weight to charge every
+  selector as a select, on Triton's path and the plan's alike.
 * ``mov`` 0 — a register-to-register copy that ptxas removes by renaming.
 * ``ld.shared``, ``st.shared`` 0 — their time is their wavefronts, counted apart.
 * ``bar.sync`` 8 — a CTA barrier (PTX ISA, ``bar.sync``) stalls every warp until the last one
@@ -33,12 +43,13 @@ from ..errors import LayoutError
 __all__ = ["DEFAULT_WEIGHTS", "KINDS", "path_cost", "resolve_weights"]
 
 #: Every instruction kind a plan counts, in the order reports print them.
-KINDS = ("shfl", "selp", "prmt", "mov", "st.shared", "ld.shared", "bar.sync")
+KINDS = ("shfl", "selp", "prmt", "selector", "mov", "st.shared", "ld.shared", "bar.sync")
 
 #: The default weight of each kind, and of one shared-memory ``wavefront`` (see the module
 #: docstring for the reasons).
 DEFAULT_WEIGHTS: Mapping[str, float] = {
-    "shfl": 1.0, "selp": 0.5, "prmt": 0.5, "mov": 0.0, "st.shared": 0.0, "ld.shared": 0.0,
+    "shfl": 1.0, "selp": 0.5, "prmt": 0.5, "selector": 0.0, "mov": 0.0, "st.shared": 0.0,
+    "ld.shared": 0.0,
     "bar.sync": 8.0, "wavefront": 1.0,
 }
 

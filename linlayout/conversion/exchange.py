@@ -36,16 +36,35 @@ the halves it holds and receives. Per lane:
    on NVIDIA (weight 0); nothing at the convert on AMD (a consumer reads a high half with
    ``op_sel``/``*_d16_hi``; :mod:`~linlayout.lowering.amd_pack`).
 
-The shuffles' source lanes and the permutes' selectors depend only on the lane index: the
-plan computes them from the lane id with integer arithmetic, like a shuffle's source lane,
-so they cost no instruction of a counted kind (:mod:`~linlayout.conversion.bounds`).
-Triton's own lowering spells a lane-dependent selector as a select of two constants
-(``selp`` / ``v_cndmask_b32``), which ``check`` counts with Triton's path; a lowering of
-this plan that did the same would pay one select more per distinct selector.
+The shuffles' source lanes depend only on the lane index, and so do the permutes'
+selectors: per-lane constants, which a lowering picks as Triton 3.9's ``transferWithinWarp``
+picks its own byte-permute selectors — a select of two constant selectors on a lane
+predicate (``selp.b32`` of two immediates on NVIDIA, ``v_cndmask_b32`` on AMD, where
+``v_perm_b32`` takes its selector from a VGPR as well), one select per further value a
+selector takes across the lanes, shared by the permutes whose selectors agree in every lane.
+Those selects are counted in the ``selector`` kind (:mod:`~linlayout.conversion.cost`), the
+kind Triton's selector selects are counted in when the planner prices Triton's path
+(:func:`~linlayout.conversion.triton.register_kinds`; ``check`` still lists them as the
+selects the PTX has): both are lane-index arithmetic, like a shuffle's source lane and a
+select's predicate, weighted 0 by default and priced alike when the weight is set. They are
+not among :attr:`PackedExchangePlan.opcodes`, which the probes of ``papers/conversion``
+check: those read the selectors from a per-lane table instead.
 
-On the single register/lane exchange this costs one shuffle and one permute where the
-select plans need one shuffle and three selects; on NVIDIA that is the shuffle family's
-bound. On AMD a 16-bit source in separate registers adds the ``v_perm_b32`` that packs it.
+On the single register/lane exchange this costs one shuffle, one permute and one selector
+select where the select plans need one shuffle and three (data) selects; on NVIDIA that is
+the shuffle family's bound, which counts no selector. On AMD a 16-bit source in separate
+registers adds the ``v_perm_b32`` that packs it.
+
+``wide_source``: the producer left each 8/16-bit element in a 32-bit register with its upper
+bits unknown (a gather's or ``redux.sync`` reduction's truncated 32-bit result,
+:func:`linlayout.check.registers.wide_sources`). On NVIDIA step 1 then joins two such
+registers' low halves with one ``prmt.b32`` (selector ``0x5410``, NVPTX's selection, as
+``check`` counts for Triton's packing of such a source) per 16-bit word shipped or permuted;
+8-bit elements pack as before (NVPTX's byte packing is the same from either register width,
+as measured on Triton's converts of such sources). On AMD the pair costs what
+:func:`~linlayout.lowering.amd_pack.pack_permutes` says for such registers (``opaque``
+source words). A lone source register is shipped as it is: its low half is the element, its
+high half unknown bits that no table picks (:attr:`PackedExchangePlan.high_unknown`).
 """
 
 from __future__ import annotations
@@ -120,9 +139,15 @@ class PackedExchangePlan:
         unpack: per destination register, the value (:data:`Ref`) and half (0 low, 1 high)
             it is read from — the same in every lane.
         instructions: per-thread (= per-warp) count of each instruction kind
-            (``shfl``, ``selp``, ``prmt``, ``mov``; AMD packing permutes are ``prmt``).
-        opcodes: the same by the target's opcode (``shfl.sync.idx.b32``, ``prmt.b32``;
-            ``ds_bpermute_b32``, ``v_perm_b32``).
+            (``shfl``, ``selp``, ``prmt``, ``selector``, ``mov``; packing permutes, AMD's
+            and a wide NVIDIA source's, are ``prmt``; ``selector``: the selects that pick
+            the lane-dependent permutes' selectors, module docstring).
+        opcodes: the shuffles and permutes by the target's opcode (``shfl.sync.idx.b32``,
+            ``prmt.b32``; ``ds_bpermute_b32``, ``v_perm_b32``); the selector selects are
+            left out (a lowering may read selectors from a table, as the probes do).
+        high_unknown: the source has one register per lane and it holds a wide source's
+            element (``wide_source``): the high half of ``("x", 0)`` is unknown bits,
+            which no table picks (the executor runs it so).
     """
 
     element_bits: int
@@ -133,6 +158,7 @@ class PackedExchangePlan:
     unpack: tuple[tuple[Ref, int], ...]
     instructions: dict[str, int] = field(default_factory=dict)
     opcodes: dict[str, int] = field(default_factory=dict)
+    high_unknown: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary: the packed words, the shuffles, the lane-dependent permutes
@@ -144,7 +170,8 @@ class PackedExchangePlan:
 def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cuda:90",
                          weights: Mapping[str, float] | None = None,
                          source_load: tuple[int, int] | None = None,
-                         packed_source: bool = False) -> PackedExchangePlan | None:
+                         packed_source: bool = False, *,
+                         wide_source: bool = False) -> PackedExchangePlan | None:
     """The cheapest packed exchange of ``problem`` on ``target`` under ``weights`` (module
     docstring), trying each source register bit as the half bit; or None where it does not
     apply: elements of 32 bits or more, data crossing warps, no lane lacking anything, more
@@ -154,16 +181,20 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
     ``source_load`` and ``packed_source`` say where an AMD producer left the elements, as
     :func:`~linlayout.conversion.plan_stages` takes them: they price the ``v_perm_b32``
     that packs each shipped word (:func:`~linlayout.lowering.amd_pack.pack_permutes`); on
-    NVIDIA packing is a ``mov``.
+    NVIDIA packing is a ``mov``. ``wide_source``: the elements sit one to a 32-bit register
+    with unknown upper bits (module docstring): packing two 16-bit elements costs a
+    ``prmt.b32`` on NVIDIA, and AMD prices such registers' packing.
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, bad
             weights, ``source_load`` not ``(dim, contiguity)`` naming a dim of ``src``, or
-            ``packed_source`` not a bool.
+            ``packed_source`` or ``wide_source`` not a bool.
     """
     instance_of(problem, ConversionProblem, "problem")
     if not isinstance(packed_source, bool):
         raise LayoutError(f"packed_source must be True or False, got {shown(packed_source)}")
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {shown(wide_source)}")
     target = Target.parse(target)
     ws = resolve_weights(weights)
     check_source_load(source_load, problem.src)
@@ -173,10 +204,10 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
         return None
     words = None
     if not target.is_nvidia and not packed_source:
-        words = _source_words(problem, source_load)
+        words = _source_words(problem, source_load, wide_source)
     best = None
     for half_bit in range(nrs) if nrs else (None,):
-        plan = _build(problem, target, half_bit, words)
+        plan = _build(problem, target, half_bit, words, wide_source)
         if plan is None:
             continue  # nothing lacked, or more than MAX_EXCHANGE_ROUNDS shuffles
         key = (path_cost(plan.instructions, 0, ws), plan.instructions["shfl"])
@@ -185,37 +216,42 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
     return None if best is None else best[1]
 
 
-def _source_words(problem: ConversionProblem,
-                  source_load: tuple[int, int] | None) -> tuple[SourceWord, ...]:
+def _source_words(problem: ConversionProblem, source_load: tuple[int, int] | None,
+                  wide_source: bool) -> tuple[SourceWord, ...]:
     """Where each source register (broadcast copies included) sits, for AMD packing."""
     cols = problem.columns("src", "register")
     live = [b for b, c in enumerate(cols) if c]
-    lean = source_words(problem.src, problem.element_bits,
-                        *(source_load if source_load is not None else ()))
+    lean = (source_words(problem.src, problem.element_bits, *source_load)
+            if source_load is not None else
+            source_words(problem.src, problem.element_bits, wide=wide_source))
     return tuple(lean[sum((r >> b & 1) << i for i, b in enumerate(live))]
                  for r in range(1 << len(cols)))
 
 
 def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
-           words: tuple[SourceWord, ...] | None) -> PackedExchangePlan | None:
+           words: tuple[SourceWord, ...] | None,
+           wide_source: bool = False) -> PackedExchangePlan | None:
     nrs, nrd = problem.register_bits
     lanes = range(1 << problem.lane_bits)
     if half_bit is None:
         pack = [(0, 0)]
     else:
         pack = [(r, r | 1 << half_bit) for r in range(1 << nrs) if not r >> half_bit & 1]
+    high_unknown = wide_source and half_bit is None  # a lone wide register, shipped as it is
     x = [[tuple(problem.thread_elements("src", r, lane, 0) for r in p) for p in pack]
          for lane in lanes]
+    if high_unknown:
+        x = [[(w[0], None) for w in row] for row in x]
     need = [[problem.thread_elements("dst", r, lane, 0) for r in range(1 << nrd)]
             for lane in lanes]
-    held = [{e for w in x[lane] for e in w} for lane in lanes]
+    held = [{e for w in x[lane] for e in w if e is not None} for lane in lanes]
     lacks = [set(need[lane]) - held[lane] for lane in lanes]
     if not any(lacks):
         return None
     holders: dict[int, list[tuple[int, int]]] = {}  # element -> (word, lane) holding it
     for lane in lanes:
         for c, w in enumerate(x[lane]):
-            for e in set(w):
+            for e in set(w) - {None}:
                 holders.setdefault(e, []).append((c, lane))
     # per lane, the (word, lane) pairs it reads: a greedy cover of what it lacks
     reads: list[list[tuple[int, int]]] = []
@@ -282,14 +318,19 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
     if words is not None:
         packs = sum(_pack_permutes(words[lo], words[hi], problem.element_bits)
                     for c, (lo, hi) in enumerate(pack) if lo != hi and ("x", c) in used)
-    instructions = {"shfl": len(rounds), "selp": 0, "prmt": len(permutes) + packs, "mov": 0}
+    elif wide_source and problem.element_bits == 16:
+        # NVIDIA: two 16-bit elements' 32-bit registers joined by one prmt.b32 (0x5410)
+        packs = sum(1 for c, (lo, hi) in enumerate(pack) if lo != hi and ("x", c) in used)
+    selectors = {p.halves for p in permutes}  # permutes whose selectors agree share selects
+    instructions = {"shfl": len(rounds), "selp": 0, "prmt": len(permutes) + packs,
+                    "selector": sum(len(set(h)) - 1 for h in selectors), "mov": 0}
     if target.is_nvidia:
-        opcodes = {"shfl.sync.idx.b32": len(rounds), "prmt.b32": len(permutes)}
+        opcodes = {"shfl.sync.idx.b32": len(rounds), "prmt.b32": len(permutes) + packs}
     else:
         opcodes = {"ds_bpermute_b32": len(rounds), "v_perm_b32": len(permutes) + packs}
     return PackedExchangePlan(problem.element_bits, target.name, tuple(pack), tuple(rounds),
                               tuple(permutes), tuple(unpack), instructions,
-                              {k: n for k, n in opcodes.items() if n})
+                              {k: n for k, n in opcodes.items() if n}, high_unknown)
 
 
 def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
@@ -303,16 +344,18 @@ def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
     return pack_permutes((lo, hi), element_bits)
 
 
-def _places(x: list[list[tuple[int, int]]], rounds: list[ExchangeRound],
+def _places(x: list[list[tuple[int, int | None]]], rounds: list[ExchangeRound],
             lane: int) -> dict[int, list[tuple[Ref, int]]]:
     """Per element, every (value, half) in which ``lane`` holds it after the shuffles."""
     out: dict[int, list[tuple[Ref, int]]] = {}
     for c, w in enumerate(x[lane]):
         for h, e in enumerate(w):
-            out.setdefault(e, []).append((("x", c), h))
+            if e is not None:  # None: a wide lone register's unknown high half
+                out.setdefault(e, []).append((("x", c), h))
     for t, rd in enumerate(rounds):
         for h, e in enumerate(x[rd.source_lane[lane]][rd.word]):
-            out.setdefault(e, []).append((("recv", t), h))
+            if e is not None:
+                out.setdefault(e, []).append((("recv", t), h))
     return out
 
 

@@ -82,7 +82,8 @@ def execute_plan(problem: ConversionProblem,
     lane packs its registers in pairs into words of two halves, each round reads the named
     word of the lane its table names, each permute writes the halves its per-lane table
     picks from its two inputs, and each destination register takes the half of the value
-    its entry names (the same in every lane).
+    its entry names (the same in every lane); a high half of unknown bits
+    (:attr:`~.exchange.PackedExchangePlan.high_unknown`) holds no element.
 
     A :class:`~.stages.StagePlan` runs its value graph (selects, byte permutes with their
     selectors, shuffles) lane by lane on warp 0, every byte tracked
@@ -141,9 +142,10 @@ def _execute_exchange(problem: ConversionProblem, plan: PackedExchangePlan) -> E
     try:
         for warp in regs:
             lanes = range(len(warp))
-            values: dict[tuple[str, int], list[tuple[int, int]]] = {}
+            values: dict[tuple[str, int], list[tuple[int | None, ...]]] = {}
             for c, (lo, hi) in enumerate(plan.pack):
-                values[("x", c)] = [(lane_regs[lo], lane_regs[hi]) for lane_regs in warp]
+                values[("x", c)] = [(lane_regs[lo], None if plan.high_unknown else lane_regs[hi])
+                                    for lane_regs in warp]
             for t, rnd in enumerate(plan.rounds):
                 sent = values[("x", rnd.word)]
                 values[("recv", t)] = [sent[s] for s in rnd.source_lane]

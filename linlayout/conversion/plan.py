@@ -199,7 +199,8 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                     weights: Mapping[str, float] | None = None,
                     target: Target | str | None = None,
                     source_load: tuple[int, int] | None = None,
-                    packed_source: bool = False) -> ConversionPlan:
+                    packed_source: bool = False,
+                    wide_source: bool = False) -> ConversionPlan:
     """Plan a layout conversion on every path and pick the cheapest.
 
     Args:
@@ -224,6 +225,17 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
         packed_source: the source is a float truncation of 32-bit values to 16 bits (AMD:
             the truncation builds the packed registers, so packing for a shuffle is free),
             as :func:`~linlayout.lowering.convert_path` and ``check`` take it.
+        wide_source: the producer left each 8/16-bit element alone in a 32-bit register with
+            its upper bits unknown — a warp-local gather's or a ``redux.sync`` reduction's
+            truncated 32-bit result (:func:`linlayout.check.registers.wide_sources`), as
+            :func:`~linlayout.lowering.convert_path` and ``check`` take it. Packing is then
+            priced on every path that packs, Triton's and the plan's alike: on NVIDIA one
+            ``prmt`` per 32-bit word of two 16-bit elements — Triton's shuffles and the stage
+            plans (per packed register), the packed exchange (its pack), every round trip
+            (per word stored); the table plans already pay a ``prmt`` per packed word — and
+            on AMD four such bytes pack with no ``v_perm_b32`` (the packing bounds use that
+            price). A register renaming packs nothing. The bounds count packing of such
+            registers as free on NVIDIA (they stay lower bounds, and may no longer be met).
 
     Returns:
         A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path,
@@ -234,10 +246,12 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
         LayoutError: bad layouts or sizes (:meth:`ConversionProblem.make`), block bases that
             differ (a conversion across CTAs), bad weights, an unknown target or one whose
             warp size differs from the hardware model's, a bad ``source_load``, or
-            ``packed_source`` not a bool.
+            ``packed_source`` or ``wide_source`` not a bool.
     """
     if not isinstance(packed_source, bool):
         raise LayoutError(f"packed_source must be True or False, got {packed_source!r}")
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
     problem = ConversionProblem.make(src, dst, element_bits, hardware)
     ws = resolve_weights(weights)
     tgt = resolve_conversion_target(target, problem)
@@ -246,9 +260,11 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                           "differ): converting across CTAs needs distributed shared memory, "
                           "which is not modelled; give layouts with the same block bases")
     source_load = check_source_load(source_load, problem.src)
-    triton = triton_choice(problem, tgt, ws, source_load, packed_source)
-    paths = (_registers(problem, ws), _shuffle(problem, ws, tgt, source_load, packed_source),
-             _shared(problem, ws, tgt, source_load, packed_source, triton))
+    triton = triton_choice(problem, tgt, ws, source_load, packed_source,
+                           wide_source=wide_source)
+    source = _Source(source_load, packed_source, wide_source)
+    paths = (_registers(problem, ws), _shuffle(problem, ws, tgt, source),
+             _shared(problem, ws, tgt, source, triton))
     feasible = [p for p in paths if p.feasible]
     best = min(feasible, key=lambda p: p.cost)  # the shared-memory path always applies
     rivals = [p for p in paths if p.bound is not None and p.bound < best.cost - 1e-9]
@@ -269,6 +285,15 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                      f"{triton.cost:g}, less: its instructions are outside the modelled "
                      "families")
     return ConversionPlan(problem, ws, paths, best, optimal, argument, triton)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Where the producer left the source elements (:func:`plan_conversion`'s arguments)."""
+
+    load: tuple[int, int] | None = None
+    packed: bool = False
+    wide: bool = False
 
 
 def _counts(**kinds: int) -> dict[str, int]:
@@ -301,26 +326,29 @@ def _threads_hold_theirs(problem: ConversionProblem) -> bool:
 
 
 def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
-             source_load: tuple[int, int] | None = None,
-             packed_source: bool = False) -> PathPlan:
+             source: _Source) -> PathPlan:
     if warp_map(problem) is None:
         return PathPlan("shuffle", False, "some warp needs an element another warp holds "
                         "(the warp or block columns differ)", bound_note="does not apply")
     fb = shuffle_family_bound(problem, target, ws)
     bound_cost, note = fb.cost, fb.note
-    if not target.is_nvidia and problem.element_bits in (8, 16) and not packed_source \
-            and _one_element_per_register(problem, source_load):
-        packed = amd_packing_bound(problem, ws)
+    if not target.is_nvidia and problem.element_bits in (8, 16) and not source.packed \
+            and _one_element_per_register(problem, source.load):
+        packed = amd_packing_bound(problem, ws,
+                                   wide_source=source.wide and source.load is None)
         if packed > bound_cost + 1e-9:
             bound_cost = packed
             note += (f"; the source holds one element per register, so packing them into "
                      f"words costs v_perm_b32: at least {packed:g} in all")
+    if source.wide and target.is_nvidia and problem.element_bits == 16:
+        note += ("; joining two 16-bit elements held in 32-bit registers counted as free "
+                 "(the plans pay a prmt, as NVPTX selects it)")
     candidates: list[tuple[float, int, str, Any]] = []
     tables = plan_shuffles(problem, ws)
     if tables is not None:
         counts = _counts(**tables.instructions)
         candidates.append((path_cost(counts, 0, ws), 0, "tables", tables))
-    stages = plan_stages(problem, target, source_load, packed_source)
+    stages = plan_stages(problem, target, source.load, source.packed, wide_source=source.wide)
     try:
         if stages is not None and not execute_plan(problem, stages).correct:
             stages = None  # the modelled stages do not reach dst on this pair (see .stages)
@@ -328,7 +356,8 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
         stages = None  # too large to run: not kept unproven
     if stages is not None:
         candidates.append((path_cost(stages.instructions, 0, ws), 1, "stages", stages))
-    exchange = plan_packed_exchange(problem, target, ws, source_load, packed_source)
+    exchange = plan_packed_exchange(problem, target, ws, source.load, source.packed,
+                                    wide_source=source.wide)
     if exchange is not None and execute_plan(problem, exchange).correct:
         candidates.append((path_cost(_counts(**exchange.instructions), 0, ws), 2,
                            "packed exchange", exchange))
@@ -378,8 +407,7 @@ def _matrix_instructions(target: Target) -> str | tuple[str | None, str] | None:
 
 
 def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
-            source_load: tuple[int, int] | None = None,
-            packed_source: bool = False, triton: TritonChoice | None = None) -> PathPlan:
+            source: _Source, triton: TritonChoice | None = None) -> PathPlan:
     common = {"element_bits": problem.element_bits, "hardware": problem.hardware}
     variants = [("ld/st.shared", synthesize_swizzle(problem.src, problem.dst, **common))]
     matrix = _matrix_instructions(target)
@@ -399,11 +427,12 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
                                                           target=target.name, **common)))
         except LayoutError:
             pass  # Triton's lowering of some side is not modelled: the others stand
-    unpacked = (not target.is_nvidia and problem.element_bits < 32 and not packed_source
-                and _one_element_per_register(problem, source_load))
-    if unpacked:
+    unpacked = (not target.is_nvidia and problem.element_bits < 32 and not source.packed
+                and _one_element_per_register(problem, source.load))
+    if unpacked or (target.is_nvidia and problem.element_bits == 16 and source.wide):
         # on AMD a wide store of unpacked 8/16-bit elements pays v_perm_b32 to pack its
-        # words and a wide load unpacks for nothing: where the wavefronts tie, the layout
+        # words (on NVIDIA a prmt.b32 per word of 16-bit elements held in 32-bit registers)
+        # and a wide load unpacks for nothing: where the wavefronts tie, the layout
         # that gives the load the wide vector is cheaper. Synthesized with the load counted
         # twice, it is costed like the others (its weighted bound is not a bound here)
         variants.append(("ld/st.shared", synthesize_swizzle(problem.src, problem.dst,
@@ -421,7 +450,8 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
             side_emitted("store", lean_src, memory, store.instruction, store.vector_elems,
                          bits, target),
             side_emitted("load", lean_dst, memory, load.instruction, load.vector_elems,
-                         bits, target), target, source_load, packed_source)
+                         bits, target), target, source.load, source.packed,
+            wide_source=source.wide)
         counts = _counts(**{"st.shared": store.instructions_per_warp,
                             "ld.shared": load.instructions_per_warp, "bar.sync": 1,
                             "prmt": packing})
@@ -451,7 +481,8 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
             f"{lres.load.instruction_floor} loads (16 bytes per lane each) and one barrier; "
             "packing counted as free")
     if unpacked:
-        floor = packing_floor(problem, target, ws)
+        floor = packing_floor(problem, target, ws,
+                              wide_source=source.wide and source.load is None)
         if floor is not None and floor.cost > bound + 1e-9:
             bound = floor.cost
             note += f"; but with packing paid: {floor.note}"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from .. import f2
 from .._checks import instance_of
 from ..conflicts import ConflictReport
+from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..lowering import Target, access_map
 from ..synthesis.options import side_options
@@ -34,7 +35,7 @@ from ..lowering.round_trip_pack import round_trip_permutes
 from ..lowering.scratch import drop_broadcast_registers
 from .cost import resolve_weights
 from .problem import ConversionProblem
-from .shuffle import AMD_PACK_PERMUTES
+from .shuffle import AMD_PACK_PERMUTES, AMD_WIDE_PACK_PERMUTES
 
 __all__ = ["RoundTripFloor", "ScratchRoundTrip", "offset_layout", "packing_floor",
            "round_trip_packing", "side_emitted"]
@@ -106,7 +107,7 @@ def side_emitted(side: str, layout: LinearLayout, memory: LinearLayout, instruct
 def round_trip_packing(problem: ConversionProblem, memory: LinearLayout,
                        store: Emitted, load: Emitted, target: Target,
                        source_load: tuple[int, int] | None = None,
-                       packed_source: bool = False) -> int:
+                       packed_source: bool = False, *, wide_source: bool = False) -> int:
     """The byte permutes per thread (``prmt.b32``/``v_perm_b32``, kind ``prmt``) that pack
     ``problem``'s source into ``store`` and unpack ``load`` through ``memory`` (module
     docstring); 0 for 32- and 64-bit elements.
@@ -118,9 +119,14 @@ def round_trip_packing(problem: ConversionProblem, memory: LinearLayout,
         target: the compilation target.
         source_load, packed_source: where the producer left the source elements (AMD), as
             :func:`~linlayout.lowering.convert_path` takes them.
+        wide_source: the producer left each 8/16-bit element in a 32-bit register (a
+            gather's or ``redux.sync`` reduction's result): on NVIDIA each 32-bit word of two
+            16-bit elements stored costs a ``prmt.b32``, on AMD four bytes pack with no
+            ``v_perm_b32`` (:func:`~linlayout.lowering.convert_path`'s ``wide_source``).
 
     Raises:
-        LayoutError: an argument of the wrong type, or the source does not fit ``memory``.
+        LayoutError: an argument of the wrong type (``wide_source`` not a bool), or the
+            source does not fit ``memory``.
 
     Source: :func:`~linlayout.lowering.round_trip_pack.round_trip_permutes`.
     """
@@ -128,7 +134,8 @@ def round_trip_packing(problem: ConversionProblem, memory: LinearLayout,
     lean = drop_broadcast_registers(problem.src)
     bits = max(8, problem.element_bits)
     emitted = round_trip_permutes(lean, access_map(lean, memory, bits), (store,), (load,),
-                                  problem.element_bits, target, source_load, packed_source)
+                                  problem.element_bits, target, source_load, packed_source,
+                                  wide_source=wide_source)
     return sum(e.per_thread or 0 for e in emitted)
 
 
@@ -152,7 +159,8 @@ class RoundTripFloor:
 
 
 def packing_floor(problem: ConversionProblem, target: Target,
-                  weights: Mapping[str, float] | None = None) -> RoundTripFloor | None:
+                  weights: Mapping[str, float] | None = None, *,
+                  wide_source: bool = False) -> RoundTripFloor | None:
     """A lower bound on the cost of every round trip of ``problem`` through shared memory
     on AMD that counts the packing of 8- and 16-bit source elements held one per register.
 
@@ -181,12 +189,16 @@ def packing_floor(problem: ConversionProblem, target: Target,
     8-bit packing is priced on the access, not the width), elements of 32 bits or more, or a
     source that is not one element per register (the caller decides that: see
     :func:`~linlayout.plan_conversion`, which asks only where the producer left one element
-    per register and the source is no float truncation). Brute-force checked against every
+    per register and the source is no float truncation). ``wide_source``: each element is the
+    low bytes of a 32-bit register with unknown upper bits (a gather's or reduction's
+    result), whose four bytes pack for nothing
+    (:data:`~linlayout.conversion.shuffle.AMD_WIDE_PACK_PERMUTES`). Brute-force checked against every
     memory layout of a 16-element tile, each side at every vector it can use
     (``tests/conversion/test_round_trip.py``: never above the cheapest, and equal to it).
 
     Raises:
-        LayoutError: an argument of the wrong type, or bad weights.
+        LayoutError: an argument of the wrong type (``wide_source`` not a bool), or bad
+            weights.
 
     Source: ``transferWithinBlockSwizzling`` and ``lowerLdStShared``
     (``ConvertLayoutOpToLLVM.cpp``, Triton 3.9) as the AMDGPU back end selects them
@@ -195,6 +207,9 @@ def packing_floor(problem: ConversionProblem, target: Target,
     instance_of(problem, ConversionProblem, "problem")
     instance_of(target, Target, "target")
     ws = resolve_weights(weights)
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
+    table = AMD_WIDE_PACK_PERMUTES if wide_source else AMD_PACK_PERMUTES
     bits = problem.element_bits
     if target.is_nvidia or bits not in (8, 16):
         return None
@@ -212,7 +227,7 @@ def packing_floor(problem: ConversionProblem, target: Target,
     best = None
     for st in options[0]:
         j = min(32 // bits, 1 << st.vector_log2)
-        permutes = registers // j * AMD_PACK_PERMUTES[bits][j]
+        permutes = registers // j * table[bits][j]
         store = (st.wavefronts_bound * ws["wavefront"]
                  + st.instructions_per_warp * ws["st.shared"] + permutes * ws["prmt"])
         for ld in options[1]:

@@ -67,10 +67,11 @@ from collections.abc import Mapping
 
 from .. import f2
 from .._checks import instance_of
+from ..errors import LayoutError
 from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 
-__all__ = ["AMD_PACK_PERMUTES", "MAX_COPY_MAPS", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK",
+__all__ = ["AMD_PACK_PERMUTES", "AMD_WIDE_PACK_PERMUTES", "MAX_COPY_MAPS", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK",
            "RegisterPlan",
            "ShufflePlan", "ShuffleRound", "amd_packing_bound", "copy_maps", "lacking_elements",
            "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
@@ -288,10 +289,16 @@ def _lacking(problem: ConversionProblem) -> tuple[int, int]:
 #: ``v_lshl_or_b32``/``v_or_b32_sdwa``; four bytes two, one per half).
 AMD_PACK_PERMUTES: Mapping[int, Mapping[int, int]] = {
     8: {1: 0, 2: 0, 4: 2}, 16: {1: 0, 2: 1}, 32: {1: 0}, 64: {1: 0}}
+#: The same where each element sits in its own 32-bit register with the upper bits unknown
+#: (a 32-bit shuffle's result truncated: ``wide``, :func:`~linlayout.lowering.amd_pack.
+#: source_words`): four such bytes join with shifts and SDWA ors, no ``v_perm_b32``.
+AMD_WIDE_PACK_PERMUTES: Mapping[int, Mapping[int, int]] = {
+    8: {1: 0, 2: 0, 4: 0}, 16: {1: 0, 2: 1}, 32: {1: 0}, 64: {1: 0}}
 
 
 def amd_packing_bound(problem: ConversionProblem,
-                      weights: Mapping[str, float] | None = None) -> float:
+                      weights: Mapping[str, float] | None = None, *,
+                      wide_source: bool = False) -> float:
     """A lower bound on the cost of any shuffle conversion on AMD whose source elements sit
     one per register (no producer packed them): each lane receives
     :func:`lacking_elements` ``n`` elements in 32-bit words, and a word of ``j`` elements
@@ -299,15 +306,21 @@ def amd_packing_bound(problem: ConversionProblem,
     :data:`AMD_PACK_PERMUTES` permutes, so the cost is at least ``n · min_j (w_shfl · words
     + permutes(j) · w_prmt) / j``. The packing forms are the ones Triton's and linlayout's
     plans build (1, 2 or 4 elements per word); a plan that packs otherwise is not covered.
+    ``wide_source``: each element is a 32-bit register's low bytes, upper bits unknown
+    (:data:`AMD_WIDE_PACK_PERMUTES`).
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or bad weights.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, bad weights, or
+            ``wide_source`` not a bool.
     """
     ws = resolve_weights(weights)
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
+    table = AMD_WIDE_PACK_PERMUTES if wide_source else AMD_PACK_PERMUTES
     n = lacking_elements(problem)
     halves = 2 if problem.element_bits == 64 else 1
     per = min((ws["shfl"] * halves + k * ws["prmt"]) / j
-              for j, k in AMD_PACK_PERMUTES[problem.element_bits].items())
+              for j, k in table[problem.element_bits].items())
     return n * per
 
 

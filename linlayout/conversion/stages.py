@@ -39,10 +39,9 @@ from ..lowering import Target
 from ..lowering.amd_pack import source_words
 from ..lowering.convert import check_source_load, shuffle_instructions
 from ..lowering.shuffle import WarpShuffleLowering, lower_warp_shuffle
-from .cost import KINDS
 from .problem import ConversionProblem
 from .shuffle import warp_map
-from .triton import kind_of
+from .triton import register_kinds
 
 __all__ = ["StagePlan", "plan_stages"]
 
@@ -82,7 +81,8 @@ class StagePlan:
 
 def plan_stages(problem: ConversionProblem, target: Target | str,
                 source_load: tuple[int, int] | None = None,
-                packed_source: bool = False) -> StagePlan | None:
+                packed_source: bool = False, *,
+                wide_source: bool = False) -> StagePlan | None:
     """The stage plan of ``problem`` counted on ``target``, or None when data must cross
     warps or the in-warp conversion is not a permutation of register and lane bits.
 
@@ -92,10 +92,16 @@ def plan_stages(problem: ConversionProblem, target: Target | str,
     convert (:mod:`~linlayout.lowering.amd_pack`); None: one element per register.
     ``packed_source``: the source is a float truncation to 16 bits, whose packed registers
     cost nothing to build (AMD; :func:`~linlayout.lowering.convert.convert_path`).
+    ``wide_source``: the producer left each 8/16-bit element in a 32-bit register (a gather's
+    or ``redux.sync`` reduction's result): packing costs what
+    :func:`~linlayout.lowering.convert.convert_path` says for the same convert (NVIDIA: one
+    ``prmt.b32`` per word of two 16-bit elements). The selects that only pick a ``prmt``
+    selector are counted as ``selector`` (:func:`~linlayout.conversion.triton.register_kinds`).
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
-            ``source_load`` not ``(dim, contiguity)`` naming a dim of ``src``.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target,
+            ``source_load`` not ``(dim, contiguity)`` naming a dim of ``src``, or
+            ``wide_source`` not a bool.
 
     Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``) and gfx950's
     ``ConvertLayoutOpPermlaneSwap``, Triton 3.9, as modelled by
@@ -104,6 +110,8 @@ def plan_stages(problem: ConversionProblem, target: Target | str,
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)
     check_source_load(source_load, problem.src)
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
     if warp_map(problem) is None or problem.lane_bits == 0 \
             or "register" not in problem.src.in_dims or "register" not in problem.dst.in_dims:
         return None  # nothing to exchange between lanes, or not a warp shuffle
@@ -113,13 +121,13 @@ def plan_stages(problem: ConversionProblem, target: Target | str,
         return None
     words = None
     if not target.is_nvidia and problem.element_bits in (8, 16):
-        words = source_words(problem.src, problem.element_bits,
-                             *(source_load if source_load is not None else ()))
+        words = (source_words(problem.src, problem.element_bits, *source_load)
+                 if source_load is not None else
+                 source_words(problem.src, problem.element_bits, wide=wide_source))
     opcodes = {e.opcode: e.per_thread
-               for e in shuffle_instructions(low, target, words, packed_source=packed_source)}
-    kinds = dict.fromkeys(KINDS, 0)
-    for op, n in opcodes.items():
-        kinds[kind_of(op)] += n
+               for e in shuffle_instructions(low, target, words, packed_source=packed_source,
+                                             wide_source=wide_source)}
+    kinds = register_kinds(opcodes, low)
     permlane = any(op.startswith("v_permlane") for op in opcodes)
     return StagePlan(target.name, low.method, len(low.decomposition.transpositions),
                      permlane, opcodes, kinds, low)

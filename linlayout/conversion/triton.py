@@ -25,15 +25,17 @@ from typing import Any
 from ..errors import LayoutError
 from ..lowering import Target, convert_path, triton_scratch_layout
 from ..lowering.scratch import drop_broadcast_registers
+from ..lowering.shuffle import WarpShuffleLowering, live_prmt_selectors
 from ..lowering.target import target_for
 from ..synthesis.lowered import lower_sides
 from ..synthesis.transfer import Transfer
-from .._checks import instance_of, string
+from .._checks import instance_of, shown, string
 from .cost import KINDS, path_cost, resolve_weights
 from .problem import ConversionProblem
 from .round_trip import ScratchRoundTrip, offset_layout, round_trip_packing
 
-__all__ = ["TritonChoice", "kind_of", "resolve_conversion_target", "triton_choice"]
+__all__ = ["TritonChoice", "kind_of", "register_kinds", "resolve_conversion_target",
+           "selector_selects", "triton_choice"]
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,48 @@ def kind_of(opcode: str) -> str:
     return "mov"
 
 
+def selector_selects(low: WarpShuffleLowering) -> int:
+    """The selects of a shuffle lowering that only pick a lane's ``prmt`` selector: a select
+    of two constant selectors on a lane bit (``transferWithinWarp`` emits one per distinct
+    pair, shared by every register pair; ``selp.b32`` of two immediates in the PTX). They are
+    among ``low.counts["select"]`` and the emitted ``selp``/``v_cndmask_b32``.
+
+    Raises:
+        LayoutError: ``low`` is not a WarpShuffleLowering.
+
+    Source: :func:`~linlayout.lowering.shuffle.live_prmt_selectors` (two constants each).
+    """
+    instance_of(low, WarpShuffleLowering, "low")
+    return len(live_prmt_selectors(low)) // 2
+
+
+def register_kinds(opcodes: Mapping[str, int], low: WarpShuffleLowering | None = None
+                   ) -> dict[str, int]:
+    """Emitted register instructions per thread (``{"shfl.sync.idx.b32": 2, "selp.b32": 3}``)
+    by cost kind (:data:`~linlayout.conversion.cost.KINDS`, :func:`kind_of`), the selects
+    that only pick a ``prmt`` selector (:func:`selector_selects` of ``low``, the lowering
+    that emitted them) moved from ``selp`` to ``selector``: lane-index arithmetic, priced by
+    the ``selector`` weight (:mod:`~linlayout.conversion.cost`) on every path alike. The
+    opcodes themselves are left as emitted (``check`` reports them as the PTX has them).
+
+    Raises:
+        LayoutError: ``opcodes`` not a mapping of opcode strings to counts ≥ 0, or ``low``
+            of the wrong type.
+    """
+    if not isinstance(opcodes, Mapping):
+        raise LayoutError(f"opcodes must be a mapping {{opcode: count}}, got {shown(opcodes)}")
+    kinds = dict.fromkeys(KINDS, 0)
+    for op, n in opcodes.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise LayoutError(f"the count of {shown(op)} must be an int >= 0, got {shown(n)}")
+        kinds[kind_of(op)] += n
+    if low is not None:
+        moved = min(kinds["selp"], selector_selects(low))
+        kinds["selp"] -= moved
+        kinds["selector"] += moved
+    return kinds
+
+
 def resolve_conversion_target(target: Target | str | None, problem: ConversionProblem
                               ) -> Target:
     """``target`` parsed, or the hardware preset's default
@@ -119,7 +163,8 @@ def resolve_conversion_target(target: Target | str | None, problem: ConversionPr
 def triton_choice(problem: ConversionProblem, target: Target | str,
                   weights: Mapping[str, float] | None = None,
                   source_load: tuple[int, int] | None = None,
-                  packed_source: bool = False) -> TritonChoice:
+                  packed_source: bool = False, *,
+                  wide_source: bool = False) -> TritonChoice:
     """Triton 3.9's path for ``problem`` on ``target`` and its cost under ``weights``.
 
     Args:
@@ -133,13 +178,17 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
         packed_source: the source is a float truncation of 32-bit values to 16 bits, which
             builds its packed registers itself (AMD: no ``v_perm_b32`` to pack for a shuffle;
             :func:`~linlayout.lowering.convert_path`'s ``packed_source``).
+        wide_source: the producer left each 8/16-bit element in a 32-bit register (a gather's
+            or ``redux.sync`` reduction's result, :func:`linlayout.check.registers.
+            wide_sources`): Triton's packing for a shuffle or a round trip is priced as
+            ``check`` counts it (:func:`~linlayout.lowering.convert_path`'s ``wide_source``).
 
     Returns:
         A :class:`TritonChoice` (``cost`` None when Triton's instructions are not modelled).
 
     Raises:
         LayoutError: ``problem`` not a ConversionProblem, an unknown target, bad weights, a
-            bad ``source_load``, ``packed_source`` not a bool.
+            bad ``source_load``, ``packed_source`` or ``wide_source`` not a bool.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``,
     ``transferWithinBlockSwizzling``) and ``lib/Tools/GenericSwizzling.cpp``, Triton 3.9.
@@ -148,7 +197,8 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
     target = Target.parse(target)
     weights = resolve_weights(weights)
     src, dst, bits = problem.src, problem.dst, problem.element_bits
-    cp = convert_path(src, dst, bits, target, source_load, packed_source=packed_source)
+    cp = convert_path(src, dst, bits, target, source_load, packed_source=packed_source,
+                      wide_source=wide_source)
     if cp.path in ("none", "registers"):
         what = "the layouts are equal: no code" if cp.path == "none" else \
             "register renaming in each thread: no instructions"
@@ -157,9 +207,7 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
         if cp.counts is None:
             return TritonChoice(target.name, "shuffle", "warp shuffles; not counted (the "
                                 "bases are not a permutation of hardware bits)")
-        kinds = dict.fromkeys(KINDS, 0)
-        for op, n in cp.counts.items():
-            kinds[kind_of(op)] += n
+        kinds = register_kinds(cp.counts, cp.lowering)
         return TritonChoice(target.name, "shuffle",
                             "warp shuffles (transferWithinWarp)", dict(cp.counts), kinds,
                             cost=path_cost(kinds, 0, weights))
@@ -188,7 +236,7 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
             s.report.instructions_per_warp
         wavefronts += s.report.wavefronts_per_warp
     packing = round_trip_packing(problem, memory, sides[0].emitted, sides[-1].emitted, target,
-                                 source_load, packed_source)
+                                 source_load, packed_source, wide_source=wide_source)
     if packing:
         op = "prmt.b32" if target.is_nvidia else "v_perm_b32"
         opcodes[op] = packing

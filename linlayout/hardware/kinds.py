@@ -37,6 +37,8 @@ __all__ = [
 DISTRIBUTED_IN_DIMS = ("register", "lane", "warp", "block")
 #: Accepted in-dim sets for shared-memory layouts, each in flattening order.
 MEMORY_IN_DIMS = (("offset", "block"), ("vector", "bank", "segment", "reps"))
+#: Each distributed in dim's position in :data:`DISTRIBUTED_IN_DIMS`.
+_SLOT = {n: i for i, n in enumerate(DISTRIBUTED_IN_DIMS)}
 
 
 @dataclass(frozen=True)
@@ -163,21 +165,22 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
             raise LayoutError(f"warp_log2 must be log2 of the lanes per warp, from 0 to 16, "
                               f"got {warp_log2}")
     cols = layout.columns
-    found = {}
+    parts = [(), (), (), ()]  # register, lane, warp, block columns
     start = 0
-    for n, bits in layout.in_dims_log2:  # one pass: each dim's columns, by position
-        if n not in DISTRIBUTED_IN_DIMS:
-            hint = ("it is a shared-memory layout's in dim: was the memory layout given "
-                    "where the threads' layout is expected?"
-                    if n in ("offset", "vector", "bank", "segment")
-                    else "rename it, e.g. 'thread' -> 'lane'")
-            raise LayoutError(
-                f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
-                f"{list(DISTRIBUTED_IN_DIMS)} ({hint})"
-            )
-        found[n] = cols[start:start + bits]
-        start += bits
-    lane = found.get("lane", ())
+    try:
+        for n, bits in layout.in_dims_log2:  # one pass: each dim's columns, by position
+            parts[_SLOT[n]] = cols[start:start + bits]
+            start += bits
+    except KeyError:  # n is not a distributed in dim
+        hint = ("it is a shared-memory layout's in dim: was the memory layout given "
+                "where the threads' layout is expected?"
+                if n in ("offset", "vector", "bank", "segment")
+                else "rename it, e.g. 'thread' -> 'lane'")
+        raise LayoutError(
+            f"{what} has in dim {shown(n)}; a distributed layout's in dims are among "
+            f"{list(DISTRIBUTED_IN_DIMS)} ({hint})"
+        ) from None
+    register, lane, warp, block = parts
     if len(lane) > warp_log2:
         raise LayoutError(
             f"{what}'s lane dim has size {1 << len(lane)} but a warp has {1 << warp_log2} "
@@ -186,8 +189,7 @@ def distributed_columns(layout: Any, what: str = "layout", warp_log2: int = 5) -
     if len(lane) < warp_log2:
         lane = lane + (0,) * (warp_log2 - len(lane))
     side = _new(Distributed)  # the frozen dataclass, without its per-field __setattr__
-    side.__dict__.update(register=found.get("register", ()), lane=lane,
-                         warp=found.get("warp", ()), block=found.get("block", ()))
+    side.__dict__.update(register=register, lane=lane, warp=warp, block=block)
     return side
 
 

@@ -273,21 +273,39 @@ class BankModel:
         key = (vector_log2, packed)
         got = self._phases.get(key)
         if got is None:
-            bits = self.element_bits << vector_log2
-            if packed:
-                bits >>= 1
             hw = self.hardware
             warp = self.warp_log2
-            if hw.phase_overrides and any(wd * 8 == bits for wd, _ in hw.phase_overrides):
-                masks = tuple(hw.phase_masks(bits))
+            if hw.phase_overrides and any(
+                    wd * 8 == (self.element_bits << vector_log2) >> packed  # packed: half
+                    for wd, _ in hw.phase_overrides):
+                masks = tuple(hw.phase_masks((self.element_bits << vector_log2) >> packed))
                 lanes = _phase_lanes(masks, warp)
                 prefix = len(lanes) if lanes == _UNITS[:len(lanes)] else None
-            else:  # by lane id (HardwareModel.phase_masks): the first p lanes share a phase
-                per_lane = max(bits, 1 << self.word_log2)
-                p = min(warp, (max(1, (hw.row_bytes * 8) // per_lane)).bit_length() - 1)
+            else:  # by lane id (HardwareModel.phase_masks): the first p lanes share a phase,
+                # p = log2(row bits / max(bits per lane, word bits)), at least 0, at most warp
+                bits_log2 = self.element_log2 + vector_log2 - packed
+                p = min(warp, max(0, self.word_log2 + self.banks_log2 - max(bits_log2,
+                                                                             self.word_log2)))
                 masks, lanes, prefix = _UNITS[p:warp], _UNITS[:p], p
             got = self._phases[key] = (masks, lanes, prefix)
         return got
+
+    def lane_prefix(self, vector_log2: int, packed: bool = False) -> int | None:
+        """``p`` of :meth:`phase_info` where the hardware splits every width by lane id (no
+        ``phase_overrides``): one phase holds the lane ids ``0 … 2^p − 1`` and there are
+        ``2^(warp_log2 − p)`` phases, with ``p = log2(row bits / max(bits per lane, word
+        bits))`` kept within ``[0, warp_log2]`` (``packed``: half the bits per lane). None
+        on hardware with overrides (ask :meth:`phase_info`). Worked out each time, in logs:
+        no masks, no cache.
+
+        Source: :meth:`HardwareModel.phase_masks` (PTX ISA / CUDA guide shared-memory
+        phases)."""
+        if self.hardware.phase_overrides:
+            return None
+        bits = self.element_log2 + vector_log2 - packed
+        word = self.word_log2
+        p = word + self.banks_log2 - (bits if bits > word else word)
+        return self.warp_log2 if p > self.warp_log2 else (p if p > 0 else 0)
 
     def phase_masks(self, vector_log2: int, packed: bool = False) -> tuple[int, ...]:
         """Phase-index lane masks for vectors of ``2^vector_log2`` elements (``packed``: a
@@ -328,7 +346,8 @@ class BankModel:
 
         Source: :data:`NVIDIA` (measured, ``papers/hardware/``).
         """
-        if not self.may_pack(vector_log2, load):
+        # may_pack, inlined (a synthesis asks for every side it counts)
+        if not load or (self.element_bits << vector_log2) < 2 << self.word_log2:
             return False
         for m in self.hardware.packing_lanes:
             i = m.bit_length() - 1

@@ -159,8 +159,9 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
     thread after LLVM's clean-ups). NVIDIA: ``shfl.sync.bfly/idx.b32`` (two per 64-bit
     value), ``selp.b32``/``selp.b64`` (``selp.b16`` on 8/16-bit elements not packed into
     words), ``prmt.b32`` (plus three per register that packs four
-    8-bit elements and four that unpack it, as instruction selection spells Triton's LLVM IR
-    before ``-O3``). AMD: ``shuffleXor`` as a DPP move, a ``v_permlane*_swap`` or
+    8-bit elements and one per byte a destination register takes out of a shuffled one —
+    four per word unless the destination drops some —, as instruction selection spells
+    Triton's LLVM IR before ``-O3``). AMD: ``shuffleXor`` as a DPP move, a ``v_permlane*_swap`` or
     ``ds_bpermute_b32`` by lane mask, ``shuffleIdx`` as ``ds_bpermute_b32`` (two per 64-bit
     value), ``v_cndmask_b32`` (two per 64-bit select), ``v_perm_b32``; on gfx950 the
     ``v_permlane{16,32}_swap_b32`` path where it applies; plus, for 8- and 16-bit elements,
@@ -206,9 +207,11 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
             add("prmt.b32", "permute", c.get("pack", 0))
         if low.element_bits == 8 and low.decomposition.n_pack == 2:
             # four bytes packed into a register: instruction selection builds it with three
-            # byte permutes, and takes the four bytes of each shuffled register out with one
-            # each (Triton's extractelements; after -O3 LLVM folds those into the consumer)
-            add("prmt.b32", "permute", (3 + 4) * c.get("pack", 0))
+            # byte permutes, and takes each byte a destination register keeps out of the
+            # shuffled registers with one (Triton's extractelements: the live unpacks, four
+            # per word unless the destination drops some, e.g. where it broadcasts a lane
+            # bit the source spreads; after -O3 LLVM folds them into the consumer)
+            add("prmt.b32", "permute", 3 * c.get("pack", 0) + c.get("unpack", 0))
     else:
         for key, n in c.items():
             if key.startswith("shuffle_bfly_"):

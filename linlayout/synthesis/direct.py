@@ -26,7 +26,8 @@ is a few mask operations (no echelon forms, no search over prefixes):
    register span first (the first bank bit decides whether a side vectorises wider than
    assigned), then in ascending order.
 
-The layout is then counted exactly (:func:`~.plans.side_report`); the caller returns it only
+The layout is then counted exactly (:func:`~.plans.side_report`, its thread offsets read off
+the construction's own table of offsets); the caller returns it only
 when it costs exactly the assignment's ideal key, the per-side lower bound — then it is
 optimal with the same proof the search gives, and the search is skipped. Otherwise (a
 segment needing conflicts, a side widening, a column that is not a unit vector, phases that
@@ -37,12 +38,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import reduce
-from operator import or_
+from itertools import chain
+from operator import attrgetter, or_
 from typing import Any
 
 from .. import f2
+from ..conflicts.closed_form import count_side
 from .options import SideOption
 from .plans import Plan, Problem, segment_choice, side_report
+from .transfer import Transfer
 
 __all__ = ["UnitSides", "direct_plan", "unit_sides"]
 
@@ -84,9 +88,10 @@ class UnitSides:
         return True
 
 
-def unit_sides(problem: Problem) -> UnitSides | None:
+def unit_sides(problem: Problem | Transfer) -> UnitSides | None:
     """The problem's :class:`UnitSides`, or None when some register, lane, warp or block
-    column is neither a unit vector nor zero."""
+    column is neither a unit vector nor zero. Only ``problem.sides`` is read: a
+    :class:`~.transfer.Transfer` serves as well."""
     count = int.bit_count
     regs, lanes, threads = [], [], []
     for s in problem.sides:
@@ -137,25 +142,29 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     """
     sides, model, d = problem.sides, problem.model, problem.d
     if len(assignment) < 2 or d > len(_UNITS) or \
-            any(o.geometry is not None for o in assignment):
+            list(map(_GEOMETRY, assignment)).count(None) < len(assignment):
         return None
-    phase = []
-    for o in assignment:
-        m = _phase_mask(o, sides[o.side], model)
-        if m is None:
-            return None
-        phase.append(m)
-    regs = [units.regs[o.side] for o in assignment]
-    threads = [units.threads[o.side] for o in assignment]
-    ks = [o.vector_log2 for o in assignment]
+    phase = list(map(_PHASE_MASK, assignment))  # read off the lanes with each option
+    if None in phase:
+        for i, o in enumerate(assignment):
+            if phase[i] is None:
+                phase[i] = _phase_mask(o, sides[o.side], model)
+                if phase[i] is None:
+                    return None
+    at_side = list(map(_SIDE, assignment))
+    regs = list(map(units.regs.__getitem__, at_side))
+    threads = list(map(units.threads.__getitem__, at_side))
+    ks = list(map(_VECTOR, assignment))
     # step 1: the vector prefix, level by level (the sides whose vector reaches it share it)
     prefix: list[int] = []
     used = 0
     for k in sorted(set(ks)):
         if k <= len(prefix):
             continue
-        members = [i for i, ki in enumerate(ks) if ki >= k]
-        shorter = [i for i, ki in enumerate(ks) if ki < k]
+        members: list[int] = []
+        shorter: list[int] = []
+        for i, ki in enumerate(ks):
+            (members if ki >= k else shorter).append(i)
         space = ~used
         for i in members:
             space &= regs[i] & ~threads[i]
@@ -163,7 +172,10 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
         # fall in its banks), then bits outside its register span (it keeps its vector)
         cands = list(filter(space.__and__,
                             dict.fromkeys(sides[assignment[members[0]].side].register)))
-        if shorter:
+        if len(shorter) == 1:  # (the same order as below, for one shorter side)
+            ph, rg = phase[shorter[0]], regs[shorter[0]]
+            cands.sort(key=lambda c: (not c & ph, bool(c & rg)))
+        elif shorter:
             cands.sort(key=lambda c: (sum(not c & phase[i] for i in shorter),
                                       sum(bool(c & regs[i]) for i in shorter)))
         take = cands[:k - len(prefix)]
@@ -171,20 +183,21 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
             return None
         prefix += take
         used |= reduce(or_, take, 0)
-    w = min(model.within_word_bits, d)
-    if len(prefix) < w:  # within-word bits: shared lanes, then any lane, then the lowest
+    need = min(model.within_word_bits, d) - len(prefix)
+    if need > 0:  # within-word bits: shared lanes, then any lane, then the lowest
         shared = -1
         for o in assignment:
             shared &= units.lanes[o.side]
         order = _bits(shared)
         for o in assignment:
             order += sides[o.side].lane
-        for c in order + _bits((1 << d) - 1):
-            if len(prefix) >= w:
-                break
+        for c in chain(order, _UNITS[:d]):
             if c and not c & used:
                 prefix.append(c)
                 used |= c
+                need -= 1
+                if not need:
+                    break
     kp = len(prefix)
     row = min(model.seg_lo, d)
     nseg, nbank = d - row, row - kp
@@ -207,12 +220,13 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
             return None
         paired = list(zip(only_a[:need], only_b[:need]))
     # step 3: the banks — what the segment leaves (of a pair, the store's bit)
-    banks = _bits(rest & ~_mask(units_seg) & ~_mask([y for _, y in paired]))
-    if banks and banks[0] & either:
-        outside = next((c for c in banks if not c & either), None)
-        if outside is not None:
-            banks.remove(outside)
-            banks.insert(0, outside)
+    left = rest & ~_mask(units_seg) & ~_mask([y for _, y in paired])
+    banks = _bits(left)
+    if banks and banks[0] & either and left & ~either:
+        outside = left & ~either
+        outside &= -outside  # the lowest bank bit outside every register span
+        banks.remove(outside)
+        banks.insert(0, outside)
     seg = sorted(units_seg + [x ^ y for x, y in paired])
     cols = tuple(prefix + banks + seg)
     # the inverse: a unit column at offset bit i takes its tensor bit to 2^i; of a pair
@@ -221,9 +235,10 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     for x, y in paired:
         at[y] = at[x] | at[x ^ y]
     inv = list(map(at.__getitem__, _UNITS[:d]))
-    reports = tuple(side_report(cols, inv, sides[o.side], problem.regs[o.side], model, d,
-                                False, o.side > 0, units.elems_log2[o.side])
-                    for o in assignment)
+    at[0] = 0  # a broadcast thread column: offset 0
+    offset_of, regs_of, elems = at.__getitem__, problem.regs, units.elems_log2
+    reports = tuple([count_side(cols, inv, sides[i], regs_of[i], model, False, i > 0,
+                                elems[i], offset_of) for i in at_side])
     plan = _new(Plan)  # the frozen dataclass, without its per-field __setattr__ calls
     plan.__dict__.update(cols=cols, reports=reports, assignment=tuple(assignment), proven=True,
                          source="construction")
@@ -231,6 +246,9 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
 
 
 _new = object.__new__
+#: An option's fields, read at C speed.
+_GEOMETRY, _PHASE_MASK, _SIDE, _VECTOR = map(attrgetter, ("geometry", "phase_mask", "side",
+                                                         "vector_log2"))
 
 
 def _searched_segment(assignment: Sequence[SideOption], problem: Problem, units: UnitSides,

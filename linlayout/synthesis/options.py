@@ -30,8 +30,10 @@ and 20 instructions per warp — the textbook 128-byte swizzle reaches it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import accumulate
+from operator import or_
 from typing import Any
 
 from .. import f2
@@ -66,6 +68,11 @@ class SideOption:
         constraints: for a matrix instruction, the directions whose offsets must be clear of
             the row bits (``check_memory``'s rule), split as ``(all row bits, bits from the
             lane chunk up)``; empty otherwise.
+        phase_mask: for ``ld/st.shared`` of a side whose lane columns are unit vectors or
+            zero, on hardware whose phases split the lanes by lane id, the tensor bits of
+            one phase's lanes (the OR of the first lanes' columns: what
+            :meth:`~linlayout.hardware.model.BankModel.phase_info` puts in a phase at this
+            vector, packed or not); None otherwise. Derived, not compared.
     """
 
     side: int
@@ -78,6 +85,7 @@ class SideOption:
     prefix: tuple[int, ...] = ()
     constraints: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     chunk_bits: int = 0
+    phase_mask: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_matrix(self) -> bool:
@@ -93,7 +101,8 @@ class SideOption:
 
 
 #: The fields of :class:`SideOption` that have defaults, with them.
-_OPTION_DEFAULTS = {"geometry": None, "prefix": (), "constraints": ((), ()), "chunk_bits": 0}
+_OPTION_DEFAULTS = {"geometry": None, "prefix": (), "constraints": ((), ()), "chunk_bits": 0,
+                    "phase_mask": None}
 
 
 def _option(**fields: object) -> SideOption:
@@ -134,7 +143,7 @@ def side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mode
             ``plain`` False) that the side's registers cannot use (the message says why).
     """
     matrix = tuple(matrix) if matrix else ()
-    if len(matrix) == 6:  # every variant of one direction ("auto"): keyed by its direction
+    if matrix and len(matrix) == 6:  # every variant of one direction ("auto"): keyed by it
         for token, variants in _AUTO.items():
             if matrix == variants:
                 matrix = token  # type: ignore[assignment]
@@ -169,37 +178,58 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
         # a phase by lane id holds a prefix of the lanes: their ranks
         if unit_masks is not None:  # unit columns: the meet is the masks' common bits
             blocked = (unit_masks[0] & unit_masks[1]).bit_count()
-            lane_ranks = [0]
-            t = 0
-            for c in lane:
-                t |= c
-                lane_ranks.append(t.bit_count())
+            # the tensor bits of each prefix of the lanes
+            lane_masks = list(accumulate(lane, or_, initial=0))
+            lane_ranks = list(map(int.bit_count, lane_masks))
         else:
             blocked, lane_ranks = _thread_ranks(reg_basis, side)
+            lane_masks = [None] * len(lane_ranks)
         kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
         lam_rank: dict[tuple[int, ...], int] = {}
-        instr = _PLAIN
         load = index > 0
         # whether a load's return packs depends on the width only through may_pack
         packs = load and model.packed(lane, kmax, load)
         # may_pack holds from one width up (packs: it holds at kmax, so for a load on
         # hardware that packs): the first width of two bank words per lane
         pack_from = model.word_log2 + 1 - model.element_log2 if packs else kmax + 1
-        new, fields, info = _new, _OPTION_DEFAULTS, model.phase_info
+        new, info = _new, model.phase_info
+        fields = {**_OPTION_DEFAULTS, "side": index, "instruction": _PLAIN}
+        # phases split by lane id at every width (no override): BankModel.lane_prefix
+        # inline, p = min(warp, max(0, log2(row bits) − max(log2(bits per lane), log2(word
+        # bits)))); the clamps bind only where a row has more banks than a warp lanes, or a
+        # lane moves more than a row
+        by_id = not model.hardware.phase_overrides
+        e, word, warp = model.element_log2, model.word_log2, model.warp_log2
+        row = word + model.banks_log2
+        clamp = row - word > warp or e + kmax > row
+        # exponent max(0, lam + k − (d − nseg), w − (d − nseg)): ``floor`` is its k-free part
+        base = nseg - d
+        floor = w + base if w + base > 0 else 0
         for k in range(kmax, -1, -1):
-            masks, phase, prefix = info(k, k >= pack_from)
-            if prefix is not None:
-                lam = lane_ranks[prefix]
+            if by_id:
+                bits = e + k - 1 if k >= pack_from else e + k  # a packed return: half as wide
+                p = row - (bits if bits > word else word)
+                if clamp:
+                    p = warp if p > warp else (p if p > 0 else 0)
+                lam, mask, phases = lane_ranks[p], lane_masks[p], 1 << (warp - p)
             else:
-                lam = lam_rank.get(phase)
-                if lam is None:
-                    lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
-            ipw, phases, exp = 1 << (rank_r - k), 1 << len(masks), max(0, nseg - d +
-                                                                       max(lam + k, w))
+                masks, phase, prefix = info(k, k >= pack_from)
+                phases = 1 << len(masks)
+                if prefix is not None:
+                    lam, mask = lane_ranks[prefix], lane_masks[prefix]
+                else:
+                    lam = lam_rank.get(phase)
+                    if lam is None:
+                        lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
+                    mask = None
+            ipw = 1 << (rank_r - k)
+            exp = lam + k + base
+            if exp < floor:
+                exp = floor
             opt = new(SideOption)
-            opt.__dict__.update(fields, side=index, instruction=instr, vector_log2=k,
-                                instructions_per_warp=ipw, phases=phases, bound_exponent=exp,
-                                wavefronts_bound=ipw * phases << exp)
+            opt.__dict__.update(fields, vector_log2=k, instructions_per_warp=ipw, phases=phases,
+                                bound_exponent=exp, wavefronts_bound=ipw * phases << exp,
+                                phase_mask=mask)
             out.append(opt)
     if matrix:
         out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,
@@ -299,7 +329,8 @@ def _matrix_options(index: int, matrix: tuple[Instruction, ...], side: Distribut
             "bound_exponent": max(0, nseg - (d - (row_bits + 3))),
             "constraints": (tuple(filter(None, geom.rows + side.warp)),  # the nonzero ones
                             tuple(filter(None, side.register))),
-            "chunk_bits": 0 if trans else max(0, 5 - (bits.bit_length() - 1))}
+            "chunk_bits": 0 if trans else max(0, 5 - (bits.bit_length() - 1)),
+            "phase_mask": None}
         shared.append((fields, spare, f2.rank_modulo(reg_basis, row) - (1 if trans else 0)))
     out: list[SideOption] = []
     new = _new

@@ -103,8 +103,9 @@ class Problem:
             free of thread directions (filled as the search goes).
         chain_bases: the cache of :func:`chain_ok` (echelon basis of each constraint group),
             shared by every construction of the synthesis.
-        chains: the cache of :func:`chain_dims_ok` for ``ld/st.shared``-only assignments,
-            by (side, vector) of each option.
+        chains: the cache of :func:`chain_dims_ok`: by (side, vector) of each option for
+            ``ld/st.shared``-only assignments; with matrix options, by ``("matrix", their
+            row, (side, vector) of each ld/st.shared option)``.
         simplicity: the sort key of :func:`simplicity_key` for this tensor (derived).
         signature: what an ``ld/st.shared`` construction depends on (derived, hashable):
             each side's thread columns and register span (not the order of its register
@@ -123,7 +124,7 @@ class Problem:
     spans: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     free: dict[tuple[int, ...], int] = field(default_factory=dict)
     chain_bases: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
-    chains: dict[tuple[tuple[int, int], ...], bool] = field(default_factory=dict)
+    chains: dict[tuple, bool] = field(default_factory=dict)
     _simplicity: Callable[[int], int] | None = field(default=None, init=False, repr=False,
                                                      compare=False)
     _signature_id: int | None = field(default=None, init=False, repr=False, compare=False)
@@ -335,16 +336,38 @@ def chain_dims_ok(assignment: Sequence[SideOption], problem: Problem) -> bool:
     intersection of register spans, less its thread directions, has at least ``k``
     dimensions; matrix options must agree on their row. False proves that no layout gives
     every side its assigned access."""
-    matrix = [o for o in assignment if o.geometry is not None]
-    if not matrix:  # the answer depends on the sides and their vectors only
-        key = tuple((o.side, o.vector_log2) for o in assignment)
+    row = None
+    for o in assignment:
+        if o.geometry is not None:
+            if row is None:
+                row = o.prefix
+            elif o.prefix != row:  # the matrix options disagree on their row
+                return False
+    if row is None:  # ld/st.shared only: the answer depends on the sides and their vectors
+        key = tuple([(o.side, o.vector_log2) for o in assignment])
         got = problem.chains.get(key)
         if got is None:
-            got = problem.chains[key] = _chain_dims_ok(assignment, problem, [])
+            got = problem.chains[key] = _plain_chain_ok(key, problem)
         return got
-    if any(o.prefix != matrix[0].prefix for o in matrix):
-        return False
-    return _chain_dims_ok(assignment, problem, matrix)
+    # with matrix options: on their row and the other sides and their vectors
+    mkey = ("matrix", row, tuple([(o.side, o.vector_log2) for o in assignment
+                                  if o.geometry is None]))
+    got = problem.chains.get(mkey)
+    if got is None:
+        got = problem.chains[mkey] = _chain_dims_ok(
+            assignment, problem, [o for o in assignment if o.geometry is not None])
+    return got
+
+
+def _plain_chain_ok(vectors: tuple[tuple[int, int], ...], problem: Problem) -> bool:
+    """:func:`chain_dims_ok` of an ``ld/st.shared``-only assignment, given as its
+    ``(side, vector_log2)`` pairs: each vector length ``k`` is shared by the sides whose
+    vector is at least ``k``, which need ``k`` free dimensions (widest first: the fewest
+    sides, the most dimensions needed)."""
+    for k in sorted({v for _, v in vectors if v}, reverse=True):
+        if _free_dims([s for s, v in vectors if v >= k], problem) < k:
+            return False
+    return True
 
 
 def _chain_dims_ok(assignment: Sequence[SideOption], problem: Problem,
@@ -804,9 +827,19 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
     basis = list(prefix) + q0
     coords = f2.inverse(basis)  # tensor bit -> coordinates over (prefix, Q0)
     pmask = (1 << kp) - 1
+    apply = f2.apply
+    # each direction's coordinates, once: the constraint groups repeat the sides' thread
+    # directions, and the phase lanes are among them
+    coords_of: dict[int, int] = {}
+
+    def coord(x: int) -> int:
+        c = coords_of.get(x)
+        if c is None:
+            c = coords_of[x] = apply(coords, x)
+        return c
 
     def split(x: int) -> tuple[int, int]:
-        c = f2.apply(coords, x)
+        c = coord(x)
         return c & pmask, c >> kp
 
     # one linear system per constraint group (the bits sharing their constraint directions):
@@ -828,7 +861,7 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
         # one equation per distinct direction (a group lists a direction once per side that
         # constrains it; repeated equations change neither the solution nor the kernel)
         for r, t in enumerate(dict.fromkeys(key)):
-            c = f2.apply(coords, t)
+            c = coord(t)
             pps.append(c & pmask)
             q = c >> kp
             while q:
@@ -858,19 +891,22 @@ def aligned_complement(prefix: Sequence[int], cons: Sequence[tuple[int, ...]],
                 out |= (((pp >> i) & 1) ^ ((f & q).bit_count() & 1)) << r
             return out
 
-        chosen: list[int] = []
+        # the rows chosen so far as a pivot table (leading bit -> vector): its size is their
+        # rank, and a reduction by it tells whether a row is in their span
+        chosen: dict[int, int] = {}
         for i in range(z, kp):
             v = row_vec(i, phi[i])
-            ech = f2.echelon(chosen)
-            if f2.reduce(v, ech) == 0:
+            red = _piv_reduce(v, chosen)
+            if red == 0:
                 for n in nulls[i]:
                     alt = row_vec(i, phi[i] ^ n)
-                    if f2.reduce(alt, ech):
+                    red = _piv_reduce(alt, chosen)
+                    if red:
                         phi[i] ^= n
-                        v = alt
                         break
-            chosen.append(v)
-        ok = ok and f2.rank(chosen) >= min(len(side_lanes), kp - z)
+            if red:
+                chosen[red.bit_length()] = red
+        ok = ok and len(chosen) >= min(len(side_lanes), kp - z)
     out = []
     for j, e in enumerate(q0):
         x = e
@@ -1007,24 +1043,51 @@ def _never_fits(ready: _Prepared, lanes_by_side: Sequence[Sequence[int]]) -> boo
     :func:`aligned_complement` — decided from what every prefix of it shares: the prefix
     length, each side's ``Z`` width and the alignment constraints.
 
-    The functionals of prefix bits ``z … kp−1`` all vanish on ``C``, the intersection of
-    those bits' constraint spans, so on a side's lanes ``Λ`` they have rank at most
-    ``dim(Λ + C) − dim C``; below ``min(|Λ|, kp − z)`` the condition fails whatever the
-    prefix.
+    The functional of prefix bit ``i`` vanishes on the span ``C_i`` of its constraints, so
+    for any set ``I`` of the bits ``z … kp−1`` the functionals of ``I`` all vanish on
+    ``C_I = ∩_{i∈I} C_i``: on a side's lanes ``Λ`` they have rank at most
+    ``dim(Λ + C_I) − dim C_I``, and the other bits add at most one each. When that total is
+    below ``min(|Λ|, kp − z)`` for some ``I`` the condition fails whatever the prefix — and
+    whatever complement :func:`aligned_complement` picks (every one vanishes on ``C_i``).
+    Every set ``I`` of the constrained bits is tried (the bits above ``z`` are few; beyond
+    :data:`NEVER_FITS_BITS` of them, each bit alone and all of them): a bit whose lanes lie
+    in its own constraints, for instance, gives a zero row on every prefix.
     """
     kp, cons = len(ready.full), ready.cons
     for lanes, z in zip(lanes_by_side, ready.zs):
         if z >= kp or not lanes:
             continue
-        spans = [cons[i] if i < len(cons) else () for i in range(z, kp)]
-        if not all(spans):
+        need = min(len(lanes), kp - z)
+        bases = [_group_basis(cons[i]) for i in range(z, min(kp, len(cons))) if cons[i]]
+        if not bases:
             continue
-        common = f2.echelon(spans[0])
-        for c in spans[1:]:
-            common = f2.intersection(common, c)
-        if f2.rank(list(lanes) + list(common)) - len(common) < min(len(lanes), kp - z):
-            return True
+        free_rows = kp - z - len(bases)  # unconstrained bits: at most one each
+        if len(bases) <= NEVER_FITS_BITS:
+            subsets = range(1, 1 << len(bases))
+        else:
+            subsets = [1 << j for j in range(len(bases))] + [(1 << len(bases)) - 1]
+        lane_list = list(lanes)
+        common: dict[int, tuple[int, ...]] = {}
+        for mask in subsets:
+            low = mask & -mask
+            rest = mask ^ low
+            c = bases[low.bit_length() - 1]
+            if rest:
+                prev = common.get(rest)
+                if prev is None:  # only with the capped subsets: intersect in full
+                    prev = _common_constraints(tuple(b for j, b in enumerate(bases)
+                                                     if rest >> j & 1))
+                c = f2.intersection(prev, c) if prev else ()
+            common[mask] = c
+            others = free_rows + len(bases) - mask.bit_count()
+            if others + f2.rank(lane_list + list(c)) - len(c) < need:
+                return True
     return False
+
+
+#: Up to this many constrained prefix bits above a side's ``Z``, :func:`_never_fits` tries
+#: every set of them.
+NEVER_FITS_BITS = 5
 
 
 def _prepare(prefix: list[int], assignment: Sequence[SideOption], problem: Problem,

@@ -25,6 +25,8 @@ was proven (the search finished within its node budget).
 from __future__ import annotations
 
 import random
+from functools import reduce
+from operator import or_
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -174,7 +176,9 @@ def best_segment(
     bounds_w = tuple(max(0, kappa - (w - len(sd))) for sd in sides_w)
     if tuple(exps_h) == bounds_w:  # every side at its own bound: optimal for both objectives
         seg = lift(best)
-        exps = _exponents(seg, xs)
+        # St ∩ X_i maps onto K ∩ X̄_i (X_i ⊇ Z, and St's part outside W meets no X̄_i ⊆ W),
+        # so the heuristic's exponents are the segment's
+        exps = tuple(exps_h)
         return SegmentChoice(seg, exps, bounds, proven=True,
                              min_sum_degrees=_weighted(exps, weights), sum_witness=seg)
 
@@ -237,83 +241,72 @@ def _greedy_all(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
     ``F₂^w`` (``w`` at most :data:`_EXHAUSTIVE_CANDIDATES_BITS`): the spans involved have at
     most ``2^w`` elements, so each is kept as a ``2^w``-bit set (bit ``x`` for element ``x``)
     and membership is bit arithmetic. A candidate's score depends only on which spans hold it
-    (its mask): for each mask the lowest candidate with it is found at once (with at most
-    :data:`_MASK_SIDES` sides; more sides scan the candidates one by one). Returns the kernel
-    and its sides' exponents."""
-    size = 1 << w
-    full = (1 << size) - 1
-    # low[j]: the positions x with bit j of x clear (translating a set by 2^j swaps halves)
-    # (a block of `step` ones repeated every 2·step positions: full / (2^(2·step) − 1)
-    # puts a one every 2·step positions, the block's ones times that fill each block)
-    low = [full // ((1 << (2 << j)) - 1) * ((1 << (1 << j)) - 1) for j in range(w)]
-
-    def translated(bits: int, c: int) -> int:
-        """The set ``{x ^ c : x in bits}``."""
-        j = 0
-        while c:
-            if c & 1:
-                step = 1 << j
-                mask = low[j]
-                bits = ((bits & mask) << step) | ((bits >> step) & mask)
-            c >>= 1
-            j += 1
-        return bits
-
-    def span_bits(basis: Sequence[int]) -> int:
-        bits = 1  # {0}
-        for b in basis:
-            bits |= translated(bits, b)
-        return bits
-
+    (its mask): for each mask the lowest candidate with it is found at once
+    (:func:`_lowest_by_mask`). Returns the kernel and its sides' exponents."""
+    low = _low_masks(w)
     kernel: list[int] = []
     in_kernel = 1  # {0}
-    spans = [span_bits(sb) for sb in side_bases]  # K + X_i
-    nsides = len(side_bases)
-    exps = [0] * nsides
+    spans = [_span_bits(sb, low) for sb in side_bases]  # K + X_i
+    exps = [0] * len(side_bases)
+    full = (1 << (1 << w)) - 1
     while len(kernel) < kappa:
-        first: dict[int, int] = {}
-        free = full & ~in_kernel
-        if nsides <= _MASK_SIDES:
-            for m in range(1 << nsides):
-                cands = free
-                for i in range(nsides):
-                    cands &= spans[i] if m >> i & 1 else ~spans[i]
-                    if not cands:
-                        break
-                if cands:
-                    first[m] = (cands & -cands).bit_length() - 1
-        else:
-            for c in range(1, size):
-                if free >> c & 1:
-                    m = 0
-                    for i in range(nsides):
-                        if spans[i] >> c & 1:
-                            m |= 1 << i
-                    if m not in first:
-                        first[m] = c
-        pick = None
-        for m, c in first.items():
-            trial = [e + (m >> i & 1) for i, e in enumerate(exps)]
-            sc = (max(trial), sum(wt << e for wt, e in zip(wts, trial)))
-            if pick is None or (sc, c) < (pick[0], pick[1]):
-                pick = (sc, c, trial)
-        assert pick is not None
-        _, c, exps = pick
+        c, exps = _greedy_pick(_lowest_by_mask(full & ~in_kernel, spans), exps, wts)
         kernel.append(c)
-        in_kernel |= translated(in_kernel, c)
-        spans = [sp if sp >> c & 1 else sp | translated(sp, c) for sp in spans]
+        in_kernel |= _translated(in_kernel, c, low)
+        spans = [sp if sp >> c & 1 else sp | _translated(sp, c, low) for sp in spans]
     return kernel, exps
 
 
-#: Up to this many sides :func:`_greedy_all` finds each mask's first candidate by bit
-#: arithmetic over the ``2^sides`` masks.
-_MASK_SIDES = 6
+def _lowest_by_mask(free: int, spans: Sequence[int]) -> dict[int, int]:
+    """For each mask ``m`` (bit ``i``: the candidate lies in ``spans[i]``) that some
+    candidate of the set ``free`` has, the lowest such candidate — the sets are split side
+    by side, so only the masks that occur are formed."""
+    groups = [(0, free)]
+    for i, sp in enumerate(spans):
+        bit = 1 << i
+        split = []
+        for m, cands in groups:
+            outside = cands & ~sp
+            if outside:
+                split.append((m, outside))
+            inside = cands & sp
+            if inside:
+                split.append((m | bit, inside))
+        groups = split
+    return {m: (cands & -cands).bit_length() - 1 for m, cands in groups}
+
+
+def _greedy_pick(first: dict[int, int], exps: Sequence[int], wts: Sequence[int]
+                 ) -> tuple[int, list[int]]:
+    """The greedy step's pick among each mask's lowest candidate (:func:`_lowest_by_mask`):
+    the least ``((max, weighted sum) of the exponents after it, candidate)``, and those
+    exponents. A mask raises the exponents of its sides by one: the worst becomes the
+    larger of the worst and theirs plus one, the sum grows by their terms."""
+    adds = [wt << e for wt, e in zip(wts, exps)]
+    base, top = sum(adds), max(exps)
+    pick: tuple[tuple[int, int], int, int] | None = None
+    for m, c in first.items():
+        hi, total, x = top, base, m
+        while x:
+            i = (x & -x).bit_length() - 1
+            x &= x - 1
+            total += adds[i]
+            if exps[i] >= hi:
+                hi = exps[i] + 1
+        sc = (hi, total)
+        if pick is None or (sc, c) < (pick[0], pick[1]):
+            pick = (sc, c, m)
+    assert pick is not None
+    _, c, m = pick
+    return c, [e + (m >> i & 1) for i, e in enumerate(exps)]
 
 
 def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
                     wts: Sequence[int], rng: random.Random) -> tuple[list[int], list[int]]:
     """One randomised greedy pass of :func:`_heuristic` (48 sampled vectors and the unit
     vectors per step); the kernel and its sides' exponents."""
+    if w <= _SPAN_SET_BITS:
+        return _greedy_sampled_bits(side_bases, w, kappa, wts, rng)
     kernel: list[int] = []
     k_basis: tuple[int, ...] = ()
     sums = list(side_bases)  # echelon bases of K + X_i
@@ -357,6 +350,62 @@ def _greedy_sampled(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
 
 #: Largest dimension of ``K + X_i`` that :func:`_greedy_sampled` keeps as a set of elements.
 _SPAN_SET_BITS = 10
+
+
+def _greedy_sampled_bits(side_bases: Sequence[tuple[int, ...]], w: int, kappa: int,
+                         wts: Sequence[int], rng: random.Random
+                         ) -> tuple[list[int], list[int]]:
+    """:func:`_greedy_sampled` for ``w`` up to :data:`_SPAN_SET_BITS` coordinates: the same
+    samples and the same pick, with the pool, ``K`` and every ``K + X_i`` kept as
+    ``2^w``-bit sets (bit ``x`` for element ``x``, as :func:`_greedy_all` does). A
+    candidate's score depends only on which ``K + X_i`` hold it (its mask), and the pick is
+    the least (score, candidate): so only each mask's lowest candidate is scored
+    (:func:`_lowest_by_mask`)."""
+    low = _low_masks(w)
+    kernel: list[int] = []
+    in_kernel = 1  # {0}
+    spans = [_span_bits(sb, low) for sb in side_bases]  # K + X_i
+    exps = [0] * len(side_bases)
+    unit_bits = 0
+    for j in range(w):
+        unit_bits |= 1 << (1 << j)
+    shift = (1).__lshift__
+    while len(kernel) < kappa:
+        pool = {rng.getrandbits(w) for _ in range(48)}
+        free = (reduce(or_, map(shift, pool)) | unit_bits) & ~in_kernel
+        c, exps = _greedy_pick(_lowest_by_mask(free, spans), exps, wts)
+        kernel.append(c)
+        in_kernel |= _translated(in_kernel, c, low)
+        spans = [sp if sp >> c & 1 else sp | _translated(sp, c, low) for sp in spans]
+    return kernel, exps
+
+
+def _low_masks(w: int) -> list[int]:
+    """For each coordinate ``j < w``, the ``2^w``-bit set of the ``x`` with bit ``j`` of
+    ``x`` clear (a block of ``2^j`` ones repeated every ``2^(j+1)`` positions)."""
+    full = (1 << (1 << w)) - 1
+    return [full // ((1 << (2 << j)) - 1) * ((1 << (1 << j)) - 1) for j in range(w)]
+
+
+def _translated(bits: int, c: int, low: Sequence[int]) -> int:
+    """The ``2^w``-bit set ``{x ^ c : x in bits}`` (``low``: :func:`_low_masks`)."""
+    j = 0
+    while c:
+        if c & 1:
+            step = 1 << j
+            mask = low[j]
+            bits = ((bits & mask) << step) | ((bits >> step) & mask)
+        c >>= 1
+        j += 1
+    return bits
+
+
+def _span_bits(basis: Sequence[int], low: Sequence[int]) -> int:
+    """The ``2^w``-bit set of the elements of ``span(basis)``."""
+    bits = 1  # {0}
+    for b in basis:
+        bits |= _translated(bits, b, low)
+    return bits
 
 
 def _search(

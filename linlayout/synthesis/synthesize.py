@@ -35,9 +35,9 @@ import dataclasses
 import heapq
 import itertools
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from .. import f2
@@ -294,8 +294,10 @@ def synthesize_transfer(
             a fixed prefix or TMA mode that no layout of this tile satisfies; ``transfer`` not
             a Transfer or ``objective`` not an Objective.
     """
-    instance_of(transfer, Transfer, "transfer")
-    instance_of(objective, Objective, "objective")
+    if type(transfer) is not Transfer:  # (the usual exact types need no call)
+        instance_of(transfer, Transfer, "transfer")
+    if type(objective) is not Objective:
+        instance_of(objective, Objective, "objective")
     if type(node_limit) is not int:
         node_limit = as_int(node_limit, "node_limit")
     if node_limit < 0:
@@ -307,10 +309,10 @@ def synthesize_transfer(
         effective = tuple(w if c else 0 for w, c in zip(ws, counted))
     else:
         counted, effective = (True,) * len(requests), ws
-    problem = _problem(transfer, effective, objective, node_limit)
     # each side's columns as masks when they are unit vectors or zero (Triton's usual
-    # layouts): read once, by the options and the direct construction alike
-    units = unit_sides(problem)
+    # layouts): read once, by the register bases, the options and the direct construction
+    units = unit_sides(transfer)
+    problem = _problem(transfer, effective, objective, node_limit, units is not None)
     full_problem, full_options = problem, _options(requests, problem, units)
     # identical loads (same columns, same request) are one side with their summed weight: a
     # layout costs each of them the same, so the search runs on the distinct sides only
@@ -340,6 +342,9 @@ def synthesize_transfer(
     elif (direct := _direct(options, problem,
                             units if problem is full_problem else None)) is not None:
         plan, bound = direct
+        if problem is full_problem:  # the direct plan costs exactly the bound: its key
+            return _result(plan, bound, store, full_options, full_problem, ws, counted, (),
+                           bound.key)
     else:
         start = problem.nodes_spent
         fallback = _Fallback(store, options, problem, prune=PRUNE)
@@ -387,7 +392,7 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
     weights, objective = problem.weights, problem.objective
     infeasible = 0
     for key, assignment in _first_assignments(options, weights, objective):
-        plain = all(o.geometry is None for o in assignment)
+        plain = list(map(_geometry, assignment)).count(None) == len(assignment)
         if not (units.chain_ok(assignment) if plain else chain_dims_ok(assignment, problem)):
             infeasible += 1
             if infeasible > DIRECT_SKIPS:
@@ -404,6 +409,8 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
     return None
 
 
+#: An option's matrix geometry (None for ``ld/st.shared``), read at C speed.
+_geometry = attrgetter("geometry")
 #: An option's key under the wavefronts objective (a sort key, read at C speed).
 _waves_key = attrgetter("wavefronts_bound", "instructions_per_warp")
 #: An option's key under the instructions objective (a sort key).
@@ -417,7 +424,7 @@ def _first_assignments(options: Sequence[Sequence[SideOption]], weights: Sequenc
     of least weighted key (the stable sort puts it first) — usually the only one asked for."""
     first = []
     waves = instrs = 0
-    order = _waves_key if objective.key(1, 0) == (1, 0) else _instrs_key
+    order = _waves_key if objective.name == "wavefronts" else _instrs_key
     for opts, wt in zip(options, weights):
         if not opts:
             return
@@ -541,13 +548,19 @@ def common_vector(transfer: Transfer, *, node_limit: int = 200_000) -> LinearLay
 
 # ------------------------------------------------------------------------------ reading input
 def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
-             node_limit: int) -> Problem:
-    """The fixed part of one synthesis (:class:`~.plans.Problem`)."""
+             node_limit: int, units: bool = False) -> Problem:
+    """The fixed part of one synthesis (:class:`~.plans.Problem`); ``units``: every column
+    of every side is known to be a unit vector or zero (:func:`~.direct.unit_sides`)."""
     store, sides = transfer.store, transfer.sides
-    return Problem(sides=sides, regs=tuple(map(_register_basis, sides)),
+    return Problem(sides=sides, regs=tuple(map(_unit_basis if units else _register_basis,
+                                               sides)),
                    model=transfer.model, d=store.total_out_bits,
-                   dim_bits=tuple(bits for _, bits in store.out_dims_log2),
+                   dim_bits=tuple(map(_width, store.out_dims_log2)),
                    weights=weights, objective=objective, node_limit=node_limit)
+
+
+#: An out dim's width, from its ``(name, bits)`` entry.
+_width = itemgetter(1)
 
 
 def _register_basis(side: Any) -> tuple[int, ...]:
@@ -556,8 +569,13 @@ def _register_basis(side: Any) -> tuple[int, ...]:
     ``echelon`` returns for them — without an elimination."""
     cols = side.register
     if sum(map(int.bit_count, cols)) == len(cols) - cols.count(0):
-        return tuple(sorted(set(cols).difference((0,)), reverse=True))
+        return _unit_basis(side)
     return f2.echelon(cols)
+
+
+def _unit_basis(side: Any) -> tuple[int, ...]:
+    """:func:`_register_basis` of a side whose register columns are unit vectors or zero."""
+    return tuple(sorted(set(side.register).difference((0,)), reverse=True))
 
 
 def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
@@ -567,9 +585,9 @@ def _key(plan: Plan, problem: Problem) -> tuple[int, int]:
 
 def _requests(instructions: Any, nsides: int, fixed: Any) -> list[Any]:
     """One instruction request per side: None, ``"auto"``, a name, or ``"tma"``."""
-    if instructions is None or instructions == "auto":
-        reqs = [instructions] * nsides
-    elif isinstance(instructions, str) or not isinstance(instructions, Sequence):
+    if instructions is None or instructions == "auto":  # the same for every side, no TMA
+        return [instructions] * nsides
+    if isinstance(instructions, str) or not isinstance(instructions, Sequence):
         raise LayoutError(
             f"instructions must be None, 'auto', or one name per side; got {shown(instructions)}")
     elif len(instructions) != nsides:
@@ -595,11 +613,12 @@ def _options(requests: Sequence[Any], problem: Problem, units: UnitSides | None 
     options, used only for its — uncounted — report); ``units``: the problem's sides as
     masks (:func:`~.direct.unit_sides`) when they are unit vectors or zero."""
     out = []
+    regs, model, d = problem.regs, problem.model, problem.d
     for i, (req, side) in enumerate(zip(requests, problem.sides)):
-        matrix, plain = ([], True) if req in (None, TMA_STORE) else matrix_instructions(req, i)
-        opts = side_options(i, side, problem.regs[i], problem.model, problem.d, matrix=matrix,
-                            plain=plain, unit_masks=None if units is None else
-                            (units.regs[i], units.threads[i]))
+        matrix, plain = (None, True) if req in (None, TMA_STORE) else \
+            matrix_instructions(req, i)
+        opts = side_options(i, side, regs[i], model, d, matrix, plain,
+                            None if units is None else (units.regs[i], units.threads[i]))
         if not opts:
             raise LayoutError(f"side {i} cannot use {shown(req)}: its registers do not hold what "
                               "the instruction moves")
@@ -753,7 +772,8 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
         aside[:] = keep
         lowest[0] = low
 
-    for order, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+    ordered = _Replayed(_assignments(options, weights, objective))
+    for order, (key, assignment) in enumerate(ordered):
         if lowest[0] is not None and key >= lowest[0]:
             settle(key)  # one of them might have made the search stop here
         if best_rank is not None and key >= best_rank[0]:
@@ -812,8 +832,26 @@ def _search(options: Sequence[Sequence[SideOption]], problem: Problem, prove: bo
     bound = _Bound(bound_key or (0, 0), "per-side", bound_assignment, infeasible=infeasible,
                    stopped=stopped)
     if prove and best_rank is not None and best_rank[0] > bound.key:
-        bound = _raised_bound(options, problem, bound, paired)
+        bound = _raised_bound(options, problem, bound, paired, ordered)
     return best, bound
+
+
+class _Replayed:
+    """An iterable over what an iterator yields, drawn from it once: each pass replays the
+    items drawn so far, then draws more (the search and the raised bound walk the same
+    assignments in the same order, :func:`_assignments`)."""
+
+    __slots__ = ("_source", "_drawn")
+
+    def __init__(self, source: Iterator) -> None:
+        self._source, self._drawn = source, []
+
+    def __iter__(self) -> Iterator:
+        drawn = self._drawn
+        yield from drawn
+        for item in self._source:
+            drawn.append(item)
+            yield item
 
 
 #: How many constructions :func:`_build_plan` keeps.
@@ -858,7 +896,9 @@ MAX_RAISE = 1024
 
 
 def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
-                  bound: _Bound, cache: dict[tuple[int, int, int, int], int]) -> _Bound:
+                  bound: _Bound, cache: dict[tuple[int, int, int, int], int],
+                  ordered: Iterable[tuple[tuple[int, int], tuple[SideOption, ...]]] | None = None
+                  ) -> _Bound:
     """``bound`` raised to the least paired floor over every assignment a layout can give
     (``bound`` itself when that is not higher).
 
@@ -872,24 +912,29 @@ def _raised_bound(options: Sequence[Sequence[SideOption]], problem: Problem,
     in increasing ideal key (the paired floor is at least the ideal) until the ideal reaches
     the least floor found — then it is exact — or :data:`MAX_RAISE` were examined (the
     bound is then the lesser of that floor and the next ideal). ``cache``: :func:`_paired`'s
-    exponents.
+    exponents; ``ordered``: those assignments in that order, when the caller has drawn them
+    already (:class:`_Replayed`).
     """
     weights, objective = problem.weights, problem.objective
     low: tuple[tuple[int, int], tuple[SideOption, ...]] | None = None
-    for n, (key, assignment) in enumerate(_assignments(options, weights, objective)):
+    paired = True  # whether low's assignment is one whose paired floor it is
+    if ordered is None:
+        ordered = _assignments(options, weights, objective)
+    for n, (key, assignment) in enumerate(ordered):
         if low is not None and key >= low[0]:
             break
         if n >= MAX_RAISE:  # nothing unexamined costs less than its ideal
-            low = (key, assignment)
+            low, paired = (key, assignment), False
             break
         if not chain_dims_ok(assignment, problem):
             continue
-        found = _paired_floor(assignment, problem, cache)
-        if low is None or found[0] < low[0]:
-            low = found
+        found = _paired_key(assignment, problem, cache)  # the raised options: for the least
+        if low is None or found < low[0]:
+            low = (found, assignment)
     if low is None or low[0] <= bound.key:
         return bound
-    return bound._replace(key=low[0], method="paired", assignment=low[1])
+    raised = _paired_floor(low[1], problem, cache)[1] if paired else low[1]
+    return bound._replace(key=low[0], method="paired", assignment=raised)
 
 
 def _paired_floor(assignment: Sequence[SideOption], problem: Problem,
@@ -1262,13 +1307,22 @@ def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
     best: Plan | None = None
     best_key: tuple[int, int] | None = None
     dims = tuple((n, 1 << bits) for n, bits in store.out_dims_log2)
-    for source, cols, inv in _simple_layouts(dims, problem.model.element_bits):
+    # _lower_key reads only a layout's first offset bits (the widest vector, a matrix row):
+    # the simple layouts share them often, so each distinct lead is bounded once
+    lead = min(problem.d, max([problem.model.max_vector_log2] +
+                              [len(o.prefix) for opts in options for o in opts if o.is_matrix]))
+    floors: dict[tuple[int, ...], tuple[int, int] | None] = {}
+    for simple in _simple_layouts(dims, problem.model.element_bits):
         limit = best_key if beat is None or (best_key is not None and best_key < beat) else beat
         if limit is not None:
-            floor = _lower_key(cols, options, problem)
+            at = simple.lead(lead)
+            if at in floors:
+                floor = floors[at]
+            else:
+                floor = floors[at] = _lower_key(at, options, problem)
             if floor is not None and floor >= limit:
                 continue
-        plan = _count(cols, options, problem, source, inv)
+        plan = _count(simple.cols(), options, problem, simple.source, simple.inv)
         if plan is not None:
             key = _key(plan, problem)
             if best_key is None or key < best_key:
@@ -1279,7 +1333,8 @@ def _alternatives(store: LinearLayout, options: Sequence[Sequence[SideOption]],
 def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
                problem: Problem) -> tuple[int, int] | None:
     """A lower bound on the key :func:`_count` gives a layout, from its first columns alone
-    (None when there is none to give).
+    (None when there is none to give): ``cols`` may stop after the first
+    ``min(d, max(max_vector_log2, longest matrix row))`` columns.
 
     An ``ld/st.shared`` side vectorises by at most the widest vector its registers back
     (:func:`~linlayout.hardware.access.widest_vector_log2`); with ``k`` elements it costs
@@ -1316,13 +1371,44 @@ def _lower_key(cols: Sequence[int], options: Sequence[Sequence[SideOption]],
     return total_a, total_b
 
 
+class _Simple:
+    """One layout :func:`_alternatives` counts, known by its inverse columns (the offset of
+    each tensor bit: what TMA's address rule gives); its columns are derived only as far as
+    they are read (:meth:`lead`, :meth:`cols`): most layouts are ruled out by their first
+    ones."""
+
+    __slots__ = ("source", "inv", "_cols")
+
+    def __init__(self, source: str, inv: tuple[int, ...],
+                 cols: tuple[int, ...] | None = None) -> None:
+        self.source, self.inv, self._cols = source, inv, cols
+
+    def cols(self) -> tuple[int, ...]:
+        """The layout's columns (the tensor coordinate of each offset bit)."""
+        if self._cols is None:
+            self._cols = tuple(f2.inverse(self.inv))
+        return self._cols
+
+    def lead(self, n: int) -> tuple[int, ...]:
+        """The first ``n`` columns. Where offset ``2^j`` is the offset of one tensor bit (a
+        row-major order; a TMA layout below its 16-byte swizzle unit) column ``j`` is that
+        bit, found without the inverse."""
+        if self._cols is None:
+            try:
+                index = self.inv.index
+                return tuple([1 << index(1 << j) for j in range(n)])
+            except ValueError:  # an offset that no single tensor bit has: invert
+                pass
+        return self.cols()[:n]
+
+
 @memoize(64)
 def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
-                    ) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]:
+                    ) -> tuple[_Simple, ...]:
     """The layouts :func:`_alternatives` counts for a tile of out dims ``dims`` (name, size;
-    the store's order): ``(source, columns, inverse columns)``, row-major orders first, then
-    every TMA mode's layouts (:data:`linlayout.ptx.MATCH_ORDER`). They depend only on the
-    shape and the element width, so they are built once per pair of them."""
+    the store's order), row-major orders first, then every TMA mode's layouts
+    (:data:`linlayout.ptx.MATCH_ORDER`). They depend only on the shape and the element
+    width, so they are built once per pair of them."""
     from .. import ptx
     from ..ptx.tma import tma_offset_columns
 
@@ -1333,14 +1419,17 @@ def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
     shifts = [0]
     for b in sizes:
         shifts.append(shifts[-1] + b)
-    out: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+    out: list[_Simple] = []
     for order in orders:  # order[0] is the fastest-varying dim
         cols = tuple(1 << (shifts[dim] + i) for dim in order for i in range(sizes[dim]))
-        out.append(("row-major", cols, tuple(f2.inverse(cols))))
+        inv = [0] * len(cols)  # a permutation of unit vectors: its inverse at once
+        for i, c in enumerate(cols):
+            inv[c.bit_length() - 1] = 1 << i
+        out.append(_Simple("row-major", tuple(inv), cols))
     for mode in ptx.MATCH_ORDER:
         # the offset of each tensor bit, straight from TMA's address rule (no layout built)
         for _, offsets in tma_offset_columns(mode, dict(dims), element_bits):
-            out.append((f"TMA {mode.value}", tuple(f2.inverse(offsets)), offsets))
+            out.append(_Simple(f"TMA {mode.value}", offsets))
     return tuple(out)
 
 
@@ -1348,22 +1437,23 @@ def _simple_layouts(dims: tuple[tuple[str, int], ...], element_bits: int
 def _result(plan: Plan, bound: _Bound, store: LinearLayout,
             options: Sequence[Sequence[SideOption]], problem: Problem,
             weights: tuple[int, ...], counted: tuple[bool, ...],
-            notes: tuple[str, ...]) -> SwizzleResult:
+            notes: tuple[str, ...], key: tuple[int, int] | None = None) -> SwizzleResult:
     """The plan as a :class:`SwizzleResult`: the layout with in dims ``vector, bank,
-    segment``, the bound and the optimality claim."""
+    segment``, the bound and the optimality claim. ``key``: the plan's key under
+    ``problem``'s weights and objective when the caller has it (None: worked out here)."""
     model, d, objective = problem.model, problem.d, problem.objective
-    plan = with_conflict_offsets(plan, problem)
+    if list(map(_degree, plan.reports)).count(1) != len(plan.reports):  # some side conflicts
+        plan = with_conflict_offsets(plan, problem)
     eff = problem.weights
     row = min(model.seg_lo, d)
     nseg = d - row
-    plain_k = [rep.vector_elems.bit_length() - 1 for rep in plan.reports
-               if rep.instruction == DEFAULT]
-    nvec = min(min(plain_k) if plain_k else plan.reports[0].vector_elems.bit_length() - 1, row)
+    plain = [rep.vector_elems for rep in plan.reports if rep.instruction == DEFAULT]
+    nvec = min((min(plain) if plain else plan.reports[0].vector_elems).bit_length() - 1, row)
     layout = LinearLayout.unchecked(
         (("vector", nvec), ("bank", row - nvec), ("segment", nseg)), store.out_dims_log2,
         plan.cols)
-    names = ["store"] + (["load"] if len(options) == 2 else
-                         [f"load {i}" for i in range(len(options) - 1)])
+    names = ("store", "load") if len(options) == 2 else \
+        ["store"] + [f"load {i}" for i in range(len(options) - 1)]
     side_bounds = []
     assignment = bound.assignment or plan.assignment
     # the frozen dataclasses below are filled without their per-field __setattr__ calls
@@ -1375,7 +1465,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
             instructions_per_warp=best.instructions_per_warp,
             wavefront_floor=rep.wavefront_floor)
         side_bounds.append(side)
-    key = plan_key(plan, eff, objective)
+    if key is None:
+        key = plan_key(plan, eff, objective)
     w_bound, i_bound = objective.totals(bound.key)
     reached = key == bound.key
     ob = _new(OptimalityBound)
@@ -1393,6 +1484,8 @@ def _result(plan: Plan, bound: _Bound, store: LinearLayout,
 
 
 _new = object.__new__
+#: A report's conflict degree (read at C speed).
+_degree = attrgetter("degree")
 #: The fields of :class:`SwizzleResult` with defaults, with them (:func:`_result` sets the
 #: others).
 _RESULT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(SwizzleResult)

@@ -155,9 +155,11 @@ class Transfer:
             raise LayoutError("give at least one load layout")
         for i, ld in enumerate(loads):
             name = "load" if len(loads) == 1 else f"load {i}"
-            require_same_tensor(store, ld, "store", name)
-            # the same tensor (checked above): the same order of out dims iff the same dims
-            same = ld.out_dims_log2 == store.out_dims_log2
+            # the same out dims, sizes and order (the usual case), or checked to be the same
+            # tensor: then the same order of out dims iff the same dims
+            same = isinstance(ld, LinearLayout) and ld.out_dims_log2 == store.out_dims_log2
+            if not same:
+                require_same_tensor(store, ld, "store", name)
             sides.append(distributed_columns(ld if same else ld.transpose_outs(
                 store.out_dim_names), name, model.warp_log2))
         if len(loads) > MAX_LOADS and len(
@@ -183,7 +185,13 @@ class Transfer:
             LayoutError: as the class (the messages :func:`~linlayout.synthesize_swizzle`
                 gives).
         """
-        return cls(store, load, element_bits, hardware, weights)  # type: ignore[arg-type]
+        # the constructor's work without its per-field frozen __setattr__ calls: the given
+        # fields, then the same validation (__post_init__), which sets every field again
+        out = _new(cls)
+        out.__dict__.update(store=store, loads=load, element_bits=element_bits,
+                            hardware=hardware, weights=weights)
+        out.__post_init__()
+        return out
 
     def with_registers_first(self, firsts: Sequence[Sequence[int]]) -> Transfer:
         """The same transfer with, on each side (store first), the register bases ``firsts[i]``

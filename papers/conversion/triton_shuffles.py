@@ -157,7 +157,10 @@ def compare(data: dict) -> int:
             if t["shfl"] < shfl_bound or t["selp"] + (d - 1) * t["prmt"] < merges \
                     or theirs < sh.bound - 1e-9 or sh.cost > theirs + 1e-9:
                 bad += 1
-        mine = (f"{ours['shfl']:4} {ours['selp']:4} {ours['prmt']:4}, {sh.method}" if ours
+        # selp as the PTX would count it: data selects and those that pick a prmt selector
+        # (the cost kind selector, weighted apart)
+        mine = (f"{ours['shfl']:4} {ours['selp'] + ours['selector']:4} {ours['prmt']:4}, "
+                f"{sh.method}" if ours
                 else "  none")
         print(f"{name:24} | {t['shfl']:4} {t['selp']:4} {t['prmt']:4} {smem:4} | "
               f"{shfl_bound:11} {merges:5} | {mine:38} | {plan.best.path} ({plan.best.cost:g})")

@@ -3,8 +3,10 @@ cost, beside ``plan_conversion``'s cheapest plan, under the default weights.
 
 Reads the TTGIR of the ``corpus`` fixture set (``tests/data/fixture_sets.json``: tutorial and
 ``tl`` kernels compiled by Triton 3.9 for cuda:80/90/100 and gfx942/950); needs no Triton.
-One row per distinct (layouts, element width, target, producing global load): Triton's path,
-instructions and cost (with the producing load's contiguity, as ``check`` counts it);
+One row per distinct (layouts, element width, target, producer): Triton's path,
+instructions and cost (with the producing load's contiguity, a float truncation's or AMD
+scalar reduction's free packing, and a gather's or ``redux.sync`` reduction's results left one
+to a 32-bit register — ``wide_source`` —, as ``check`` counts them);
 the plan's family and construction, instructions and cost; the saving; whether the plan is
 proven optimal; and whether every feasible path's plan, run on symbolic registers
 (``execute_plan`` / ``execute_shared``), yields the destination layout.
@@ -30,7 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from linlayout import LayoutError, plan_conversion  # noqa: E402
-from linlayout.check.registers import load_sources  # noqa: E402
+from linlayout.check.registers import (load_sources, scalar_sources,  # noqa: E402
+                                       truncated_sources, wide_sources)
 from linlayout.check.shared_memory.ops import module_target  # noqa: E402
 from linlayout.conversion import execute_plan, execute_shared  # noqa: E402
 from linlayout.triton.ttgir import find_accesses, read_ttgir  # noqa: E402
@@ -47,12 +50,15 @@ def _converts(set_name: str) -> dict:
         m = read_ttgir(e["ttgir"], case)
         target = module_target(m)
         loads = load_sources(m)
-        for a in find_accesses(m):
+        accesses = find_accesses(m)
+        wide = wide_sources(accesses, target)
+        packed = truncated_sources(m) | scalar_sources(accesses, target)
+        for a in accesses:
             if a.kind != "convert" or a.distributed is None or a.destination is None:
                 continue
-            load = loads.get(a.operands[0]) if a.operands else None
+            operand = a.operands[0] if a.operands else None
             key = (a.distributed.layout, a.destination.layout, max(8, a.element_bits),
-                   target, load)
+                   target, loads.get(operand), operand in packed, operand in wide)
             seen.setdefault(key, f"{case}:{a.line}")
     return seen
 
@@ -84,12 +90,12 @@ def main() -> int:
     rows = ["| convert | target | bits | Triton: path, instructions | Triton cost | plan | "
             "plan instructions | plan cost | saving | optimal | executed |",
             "|---|---|---:|---|---:|---|---|---:|---:|---|---|"]
-    tally: collections.Counter = collections.Counter()
+    tally: collections.Counter = collections.Counter({"costlier than Triton": 0})
     bad = []
-    for (src, dst, bits, target, load), where in _converts(args.set).items():
+    for (src, dst, bits, target, load, packed, wide), where in _converts(args.set).items():
         try:
             plan = plan_conversion(src, dst, bits, hardware=target.hardware(), target=target,
-                                   source_load=load)
+                                   source_load=load, packed_source=packed, wide_source=wide)
         except LayoutError as exc:
             rows.append(f"| {where} | {target.name} | {bits} | not planned: "
                         f"{str(exc).split(';')[0]} |||||||")
@@ -103,6 +109,10 @@ def main() -> int:
         mine = _kinds(best.instructions)
         if best.path == "shared_memory":
             mine += f", {best.wavefronts} wavefronts"
+        if wide:
+            where += " (wide source)"
+        elif packed:
+            where += " (packed source)"
         rows.append(f"| {where} | {target.name} | {bits} | {t.path}: {theirs} | "
                     f"{'-' if t.cost is None else f'{t.cost:g}'} | {best.path} ({best.method}) "
                     f"| {mine} | {best.cost:g} | {'-' if saving is None else f'{saving:g}'} | "
@@ -114,6 +124,12 @@ def main() -> int:
             tally["cheaper than Triton"] += 1
         if saving is not None and abs(saving) <= 1e-9:
             tally["as cheap as Triton"] += 1
+        if saving is not None and saving < -1e-9:
+            tally["costlier than Triton"] += 1
+        if packed:
+            tally["source packed by its producer"] += 1
+        if wide:
+            tally["source one element per 32-bit register (wide_source)"] += 1
         if t.cost is None:
             tally["Triton not costed"] += 1
         if not ran:

@@ -73,3 +73,24 @@ def test_the_saving_prices_tritons_path_with_the_producing_load():
         plan = plan_conversion(src, dst, 16, hardware=AMD_CDNA3, target=target,
                                source_load=load)
         assert plan.triton.opcodes == convert_path(src, dst, 16, target, load).counts
+
+
+def test_the_saving_after_a_gather_or_reduction_prices_tritons_packing_as_check_counts_it():
+    """Converts of producer probes (``papers/triton_lowering/producer_probes.py``) whose
+    operand a ``redux.sync`` reduction or a gather left one element to a 32-bit register
+    (NVIDIA: 8 prmt.b32 join the 16-bit halves Triton's round trip stores; AMD: the bytes
+    pack for nothing) or an AMD reduction left in scalar registers (packed for nothing):
+    the planner prices Triton's path with the same packing as the convert's own
+    prediction, so the saving compares like with like."""
+    from tests.check.shared_memory.triton_fixtures import entries
+
+    probes = {"reduce_b16_i16_16x128_ax1_w1_5d37ae_cuda90": 8,
+              "gather_b8_i8_64x16_ax1_w1_145c3c_gfx950": 0,
+              "reduce_b16_i16_32x64_ax1_w1_150398_gfx950": 0}
+    for name, permutes in probes.items():
+        ops = check_module(read_ttgir(entries("producer")[name]["ttgir"], name)).ops
+        (op,) = [r for r in ops if r.access.op == "convert_layout"]
+        counted = {i.emitted.opcode: i.emitted.per_thread for i in op.instructions}
+        s = op.convert_saving
+        assert s is not None and s.triton_opcodes == counted, name
+        assert counted.get("prmt.b32", counted.get("v_perm_b32", 0)) == permutes, name

@@ -86,3 +86,19 @@ def test_target_flag_names_triton_path(capsys):
     assert d["triton"]["target"] == "cuda:80" and d["triton"]["path"] == "shared"
     assert d["saving"] == d["triton"]["cost"] - min(
         p["cost"] for p in d["paths"] if p["feasible"])
+
+
+def test_wide_source_prices_the_packing_on_every_path(capsys):
+    """``--wide-source``: 16-bit elements a gather or reduction left in 32-bit registers;
+    joining two costs a prmt, on Triton's shuffles and the plan's alike."""
+    f16 = ("tensor<8x4xf16, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], "
+           "warpsPerCTA = [1, 1], order = [1, 0]}>>")
+    f16_dst = f16.replace("[1, 2]", "[2, 1]").replace("[8, 4]", "[4, 8]") \
+        .replace("order = [1, 0]", "order = [0, 1]")
+    args = ("convert", "--src", f16, "--dst", f16_dst, "--json")
+    _, plain, _ = run_cli(capsys, *args)
+    code, wide, _ = run_cli(capsys, *args, "--wide-source")
+    plain, wide = json.loads(plain), json.loads(wide)
+    assert code == 0 and wide["weights"]["selector"] == 0
+    assert wide["paths"][2]["instructions"]["prmt"] > plain["paths"][2]["instructions"]["prmt"]
+    assert wide["paths"][2]["bound"] == plain["paths"][2]["bound"]

@@ -226,12 +226,21 @@ def test_count_side_is_bank_conflicts_on_flat_columns(hw):
         side = distributed_columns(lay, "layout", model.warp_log2)
         cols = memory_columns(mem, lay.out_dim_names)[0]
         inv = f2.inverse(cols)
+        threads = side.lane + side.warp + side.block
+        # offset_of (thread offsets looked up, not composed) where every thread column is a
+        # unit vector or zero
+        lookup = ({0: 0, **{1 << i: x for i, x in enumerate(inv)}}
+                  if all(not c & (c - 1) for c in threads) else None)
         for load in (False, True):
             got = count_side(cols, inv, side, f2.echelon(side.register), model, load=load)
             want = bank_conflicts(lay, mem, element_bits=e, hardware=hw,
                                   instruction="ld.shared" if load else "st.shared")
             assert got == want and got.conflict_offsets == want.conflict_offsets
             assert got.to_dict() == want.to_dict()
+            if lookup is not None:
+                looked = count_side(cols, inv, side, f2.echelon(side.register), model,
+                                    load=load, offset_of=lookup.__getitem__)
+                assert looked.to_dict() == want.to_dict()
 
 
 def _random_matrix_case(rng, trans):

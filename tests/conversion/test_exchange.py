@@ -33,7 +33,9 @@ def _problem(cols, element_bits, src=SRC):
 def test_a_single_exchange_is_one_shuffle_and_one_permute(element_bits):
     pb = _problem(EXCHANGE, element_bits)
     plan = plan_packed_exchange(pb)
-    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 1, "mov": 0}
+    # each byte permute's selector is one of two constants chosen by lane: one selector
+    # select (lane-index arithmetic, weighted 0 by default, as Triton's own selector selp)
+    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 1, "selector": 1, "mov": 0}
     assert plan.opcodes == {"shfl.sync.idx.b32": 1, "prmt.b32": 1}
     assert plan.pack == ((0, 1),) and len(plan.rounds) == 1 and len(plan.permutes) == 1
     perm = plan.permutes[0]
@@ -49,6 +51,34 @@ def test_a_single_exchange_is_one_shuffle_and_one_permute(element_bits):
     assert shuffle.meets_bound and full.optimal and full.best is shuffle
     assert shuffle.to_dict()["plan"] == {"pack": [[0, 1]], "shuffles": 1, "permutes": 1,
                                          "opcodes": {"shfl.sync.idx.b32": 1, "prmt.b32": 1}}
+
+
+@pytest.mark.parametrize("element_bits, packs", [(8, 0), (16, 1)])
+def test_a_wide_source_pays_its_packing(element_bits, packs):
+    """Elements a gather or reduction left one to a 32-bit register: two 16-bit halves join
+    with a prmt (as check counts it for Triton's packing), bytes as before; the executor
+    still reaches dst; the bound (packing free) stays below, so the pair is no longer
+    claimed optimal at 16 bits."""
+    pb = _problem(EXCHANGE, element_bits)
+    plain, wide = plan_packed_exchange(pb), plan_packed_exchange(pb, wide_source=True)
+    assert wide.instructions["prmt"] == plain.instructions["prmt"] + packs
+    assert wide.instructions["selector"] == plain.instructions["selector"] == 1
+    assert execute_plan(pb, wide).correct
+    full = plan_conversion(pb.src, pb.dst, element_bits, wide_source=True)
+    shuffle = full.path("shuffle")
+    assert shuffle.cost == 1.5 + 0.5 * packs and shuffle.bound == 1.5
+    assert full.optimal == (packs == 0)
+    assert full.triton.cost >= full.best.cost
+    with pytest.raises(LayoutError, match="wide_source"):
+        plan_packed_exchange(pb, wide_source=1)
+
+
+def test_the_selector_weight_prices_the_exchange_and_tritons_selector_alike():
+    pb = _problem(EXCHANGE, 16)
+    costed = plan_conversion(pb.src, pb.dst, 16, weights={"selector": 0.5})
+    shuffle = costed.path("shuffle")
+    assert shuffle.method == "packed exchange" and shuffle.cost == 2.0
+    assert shuffle.bound == 1.5 and not costed.optimal  # the bound counts no selector
 
 
 def test_whole_words_moved_need_no_permute():
@@ -74,7 +104,7 @@ def test_on_amd_it_is_ds_bpermute_and_v_perm_with_the_packing_priced(element_bit
     pb = _problem(EXCHANGE, element_bits)
     plan = plan_packed_exchange(pb, "hip:gfx942")
     assert plan.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 2}
-    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 2, "mov": 0}
+    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 2, "selector": 1, "mov": 0}
     assert plan.target == "hip:gfx942" and execute_plan(pb, plan).correct
     loaded = plan_packed_exchange(pb, "hip:gfx942", source_load=(0, 2))
     assert loaded.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1 + (element_bits == 8)}
@@ -245,3 +275,36 @@ def test_the_amdgcn_holds_the_counted_bpermutes_and_permutes():
                      0), (space, order, bits)
                 checked += 1
     assert checked == len([k for k in probes if not k.startswith("wide")]) == 284
+
+
+def test_a_wide_single_register_is_shuffled_as_it_is():
+    """One source register: a wide source's 32-bit register is shuffled without packing
+    (no extra prmt); its high half holds unknown bits, which the executor refuses to read."""
+    src = LinearLayout({"register": [], "lane": [[1], [2], [4], [8], [16]]}, {"dim0": 32})
+    dst = LinearLayout({"register": [[16]], "lane": [[1], [2], [4], [8], [0]]}, {"dim0": 32})
+    pb = ConversionProblem.make(src, dst, 16)
+    plain, wide = plan_packed_exchange(pb), plan_packed_exchange(pb, wide_source=True)
+    assert wide.pack == ((0, 0),) and wide.high_unknown and not plain.high_unknown
+    assert wide.instructions == plain.instructions
+    assert execute_plan(pb, wide).correct
+
+    def highs(plan):  # each permute reads the high half of the input it read
+        assert all(ref[0] != "perm" for p in plan.permutes for ref in p.inputs)
+        return dataclasses.replace(plan, permutes=tuple(dataclasses.replace(
+            p, halves=tuple((lo | 1, hi | 1) for lo, hi in p.halves)) for p in plan.permutes))
+    assert not execute_plan(pb, highs(wide)).correct
+    assert execute_plan(pb, highs(plain)).correct
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
+def test_a_wide_16_bit_pair_pays_its_pack(target):
+    """Two wide 16-bit registers per lane: the shipped word's pack is a byte permute on
+    both targets (NVIDIA's ``prmt.b32`` 0x5410, AMD's ``v_perm_b32``), the selector selects
+    are the same, and the plan still runs to ``dst``."""
+    pb = _problem(EXCHANGE, 16)
+    plain = plan_packed_exchange(pb, target)
+    wide = plan_packed_exchange(pb, target, wide_source=True)
+    extra = 1 if target.startswith("cuda") else 0  # AMD already packs two registers
+    assert wide.instructions["prmt"] == plain.instructions["prmt"] + extra
+    assert wide.instructions["selector"] == plain.instructions["selector"] == 1
+    assert execute_plan(pb, wide).correct

@@ -234,3 +234,67 @@ def test_a_bad_source_load_is_refused(bad):
     with pytest.raises(LayoutError, match="source_load"):
         plan_conversion(_wave(_WAVE), _wave(_WAVE_DST), 16, hardware=AMD_CDNA3,
                         source_load=bad)
+
+
+# --------------------------------------------- a source left one element per 32-bit register
+_WIDE_SRC = LinearLayout({"register": [[1], [2], [4]], "lane": [[8], [16], [32], [64], [128]],
+                          "warp": [[256]]}, {"dim0": 512})
+_WIDE_DST = LinearLayout({"register": [[256], [2], [4]], "lane": [[8], [16], [32], [64], [128]],
+                          "warp": [[1]]}, {"dim0": 512})
+
+
+def test_a_wide_source_prices_tritons_round_trip_as_check_does_and_the_plans_alike():
+    """16-bit elements a gather or reduction left in 32-bit registers, across warps: each
+    word Triton's stmatrix stores costs a prmt.b32, as check's own prediction counts it, and
+    the planner's round trips pay the same rule; the bound (packing free) stays below."""
+    from linlayout.check.shared_memory.predict import predict_convert
+    from linlayout.lowering import Target
+
+    plain = plan_conversion(_WIDE_SRC, _WIDE_DST, 16)
+    wide = _executed(plan_conversion(_WIDE_SRC, _WIDE_DST, 16, wide_source=True))
+    pred = predict_convert(_WIDE_SRC, _WIDE_DST, 16, Target.parse("cuda:90"),
+                           wide_source=True)
+    assert {e.opcode: e.per_thread for e in pred.registers} == {"prmt.b32": 4}
+    assert wide.triton.opcodes == plain.triton.opcodes | {"prmt.b32": 4}
+    assert wide.triton.cost == plain.triton.cost + 2
+    shared = wide.path("shared_memory")
+    assert shared.instructions["prmt"] == 4 and shared.cost == plain.best.cost + 2
+    assert shared.bound == plain.path("shared_memory").bound <= shared.cost
+    assert wide.saving >= 0 and not wide.optimal  # the bound counts packing as free
+
+
+def test_a_wide_source_prices_tritons_shuffles_and_the_stages_alike():
+    from linlayout.lowering import convert_path
+    from tests.conversion.support import warp_layout
+
+    src, dst = warp_layout([1, 2, 4, 8, 16], 1, 5), warp_layout([1, 4, 2, 8, 16], 1, 5)
+    plain = plan_conversion(src, dst, 16)
+    wide = _executed(plan_conversion(src, dst, 16, wide_source=True))
+    assert wide.triton.opcodes == convert_path(src, dst, 16, "cuda:90",
+                                               wide_source=True).counts
+    assert wide.triton.opcodes == {"shfl.sync.idx.b32": 1, "prmt.b32": 1}
+    assert plain.best.cost == 1 and wide.best.cost == wide.triton.cost == 1.5
+    assert wide.path("shuffle").bound == 1 and "counted as free" in \
+        wide.path("shuffle").bound_note
+    with pytest.raises(LayoutError, match="wide_source"):
+        plan_conversion(src, dst, 16, wide_source="yes")
+
+
+def test_on_amd_four_wide_bytes_pack_for_nothing():
+    # bytes in 32-bit registers join with shifts and SDWA ors: the packing bound and the
+    # stage plan's packing drop the two v_perm_b32 of every four bytes
+    from linlayout.conversion import ConversionProblem
+    from linlayout.conversion.shuffle import amd_packing_bound
+    from linlayout.hardware import AMD_CDNA3
+    from linlayout.lowering import convert_path
+
+    src, dst = _wave(_WAVE), _wave(_WAVE_DST)
+    pb = ConversionProblem.make(src, dst, 8, AMD_CDNA3)
+    assert amd_packing_bound(pb, wide_source=True) <= amd_packing_bound(pb)
+    wide = _executed(plan_conversion(src, dst, 8, hardware=AMD_CDNA3, target="hip:gfx942",
+                                     wide_source=True))
+    assert wide.triton.opcodes == convert_path(src, dst, 8, "hip:gfx942",
+                                               wide_source=True).counts
+    assert wide.path("shuffle").bound <= wide.best.cost <= wide.triton.cost
+    with pytest.raises(LayoutError, match="wide_source"):
+        amd_packing_bound(pb, wide_source=None)

@@ -58,18 +58,21 @@ def test_gfx942_has_no_permlane_swap():
 
 def test_packed_bytes_are_chosen_by_permutes_at_the_cost_of_tritons():
     # Triton shuffles this 8-bit pair with prmt byte selection (2 shfl, 4 selp, 16 prmt in
-    # the PTX); the stage plan is that construction, at Triton's cost; the packed exchange
-    # (16-bit halves, whole words shuffled) is cheaper still: 8 shfl and 4 prmt
+    # the PTX; two of the selects only pick prmt selectors, cost kind selector, weight 0);
+    # the stage plan is that construction, at Triton's cost (11); the packed exchange
+    # (16-bit halves, whole words shuffled) is cheaper still: 8 shfl, 4 prmt and 2 selector
+    # selects (10)
     p = PROBES["p08_b8_32x32_w4"]
     plan = plan_conversion(probe_layout(p["src"], p["shape"]),
                            probe_layout(p["dst"], p["shape"]), 8)
     stages = plan_stages(plan.problem, "cuda:90")
     assert stages.instructions["prmt"] > 0 and execute_plan(plan.problem, stages).correct
-    assert path_cost(stages.instructions, 0, plan.weights) == plan.triton.cost == 12
+    assert path_cost(stages.instructions, 0, plan.weights) == plan.triton.cost == 11
     shuffle = plan.path("shuffle")
     assert shuffle.method == "packed exchange" and shuffle.cost == 10
+    assert shuffle.instructions["selector"] == 2
     assert execute_plan(plan.problem, shuffle.plan).correct
-    assert plan.triton.path == "shuffle" and plan.saving == 2
+    assert plan.triton.path == "shuffle" and plan.saving == 1
 
 
 def test_two_transpositions_of_packed_elements_reach_dst():

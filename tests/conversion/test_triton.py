@@ -127,3 +127,29 @@ def test_a_truncated_source_is_priced_as_triton_packs_it():
     assert packed.best.cost <= packed.triton.cost
     with pytest.raises(LayoutError, match="packed_source"):
         plan_conversion(src, dst, 16, hardware=AMD_CDNA3, packed_source=1)
+
+
+def test_tritons_selector_selects_are_their_own_kind():
+    """A packed register bit exchanged with a lane bit: Triton's three ``prmt`` take their
+    selectors from three ``selp.b32`` of two constants each. The opcodes stay as the PTX
+    has them (what ``check`` reports); by kind they are ``selector`` — lane-index
+    arithmetic, priced by the ``selector`` weight, as the packed exchange's selectors are."""
+    from linlayout.conversion.triton import register_kinds, selector_selects
+    from linlayout.lowering import convert_path
+    from tests.conversion.support import warp_layout
+
+    src = warp_layout([1, 2, 4, 8, 16, 32, 64], 2, 7)
+    dst = warp_layout([4, 2, 1, 8, 16, 32, 64], 2, 7)
+    cp = convert_path(src, dst, 8, "cuda:90")
+    assert cp.counts == {"shfl.sync.bfly.b32": 1, "selp.b32": 3, "prmt.b32": 3}
+    assert selector_selects(cp.lowering) == 3
+    kinds = register_kinds(cp.counts, cp.lowering)
+    assert (kinds["selp"], kinds["selector"], kinds["prmt"]) == (0, 3, 3)
+    assert register_kinds(cp.counts)["selp"] == 3  # without the lowering: all data selects
+    plan = plan_conversion(src, dst, 8)
+    assert plan.triton.opcodes == cp.counts and plan.triton.instructions == kinds
+    assert plan.triton.cost == 2.5 and plan.saving >= 0
+    dear = plan_conversion(src, dst, 8, weights={"selector": 0.5})
+    assert dear.triton.cost == 4 and dear.saving >= 0
+    with pytest.raises(LayoutError):
+        selector_selects("not a lowering")

@@ -83,7 +83,8 @@ def test_junk_arguments_raise_layout_error_only():
 
 
 @pytest.mark.parametrize("hw", [NVIDIA, AMD_CDNA3, AMD_CDNA4, NVIDIA.with_banks(num_banks=16),
-                                NVIDIA.with_banks(bank_bytes=8)], ids=lambda h: h.name)
+                                NVIDIA.with_banks(bank_bytes=8),
+                                NVIDIA.with_banks(num_banks=64)], ids=lambda h: h.name)
 def test_phase_info_is_the_hardware_rule(hw):
     """BankModel.phase_info: the hardware model's phase masks for the access width (halved
     when packed), the lanes their kernel spans, and the lane prefix exactly when those lanes
@@ -107,3 +108,6 @@ def test_phase_info_is_the_hardware_rule(hw):
                 units = tuple(1 << i for i in range(len(lanes)))
                 assert (prefix is not None) == (lanes == units)
                 assert prefix is None or prefix == len(lanes)
+                # lane_prefix: the same split by lane id, worked out without masks
+                assert model.lane_prefix(k, packed) == \
+                    (None if hw.phase_overrides else prefix)

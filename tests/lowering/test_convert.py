@@ -73,3 +73,20 @@ def test_bad_arguments():
         convert_path(a, layout([1], [2, 4, 8, 16, 32], [], 1, 5), 16)
     with pytest.raises(LayoutError):
         convert_path(a, a, 16, "cuda:x")
+
+
+def test_an_8_bit_shuffle_unpacks_only_the_bytes_its_destination_keeps():
+    """A u8 reduction's 64 results (8 per thread, lanes along dim 0 holding copies) to 4 per
+    thread over 32 lanes (a lane bit broadcast): two words packed (3 prmt.b32 each), two
+    shuffled and selected, and only the word the destination keeps unpacked (4 prmt.b32),
+    as the sm_90 PTX of Triton's lowering (``redux_heldout_probes.py``)."""
+    from linlayout.triton.parse import parse_type
+
+    src = parse_type("tensor<64xi8, #ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread "
+                     "= [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [0, 1]}>"
+                     "}>>").layout
+    dst = parse_type("tensor<64xi8, #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
+                     "warpsPerCTA = [1], order = [0]}>>").layout
+    r = convert_path(src, dst, 8, "cuda:90")
+    assert r.path == "shuffle"
+    assert r.counts == {"shfl.sync.idx.b32": 2, "selp.b32": 3, "prmt.b32": 10}

@@ -215,3 +215,50 @@ def test_unit_masks_give_the_same_options():
                 [o.instructions_per_warp * o.phases << o.bound_exponent for o in plain]
             checked += 1
     assert checked >= 40
+
+
+@pytest.mark.parametrize("num_banks", [32, 64, 16])
+def test_lane_id_phases_in_closed_form_match_the_model(num_banks):
+    """The ld/st.shared options read a lane-id split in closed form; spelling the same split
+    out as phase overrides (the model's own phase_info path) gives the same options, and each
+    option's phase_mask is the OR of the lanes in one phase (64 banks: more banks in a row
+    than lanes in a warp, the phase prefix clamped to the warp)."""
+    from functools import reduce
+    from operator import or_
+
+    from linlayout.hardware.model import NVIDIA, HardwareModel
+    from linlayout.synthesis.direct import unit_sides
+    from linlayout.synthesis.transfer import Transfer
+    from linlayout.triton.encodings.sampling import random_pair
+
+    hardware = NVIDIA.with_banks(num_banks=num_banks)
+    spelled = HardwareModel(name="lane-id phases spelled out", num_banks=num_banks,
+                            packing_lanes=hardware.packing_lanes,
+                            phase_overrides=tuple((w, hardware.phase_masks(w * 8))
+                                                  for w in (1, 2, 4, 8, 16)))
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(40):
+        store, load, bits, _ = random_pair(rng)
+        transfer = Transfer.make(store, load, element_bits=bits, hardware=hardware)
+        model, other = transfer.model, bank_model(bits, spelled)
+        sides = transfer.sides
+        regs = tuple(tuple(f2.echelon(s.register)) for s in sides)
+        problem = Problem(sides=sides, regs=regs, model=model, d=store.total_out_bits,
+                          dim_bits=(), weights=(1, 1))
+        units = unit_sides(problem)
+        for i, side in enumerate(sides):
+            masks = None if units is None else (units.regs[i], units.threads[i])
+            ours = side_options(i, side, regs[i], model, problem.d, unit_masks=masks)
+            theirs = side_options(i, side, regs[i], other, problem.d, unit_masks=masks)
+            assert ours == theirs
+            assert [(o.wavefronts_bound, o.phase_mask) for o in ours] == \
+                [(o.wavefronts_bound, o.phase_mask) for o in theirs]
+            for o in ours:
+                packed = model.packed(side.lane, o.vector_log2, i > 0)
+                _, _, prefix = model.phase_info(o.vector_log2, packed)
+                assert o.phases == 1 << (model.warp_log2 - prefix)
+                if units is not None:
+                    assert o.phase_mask == reduce(or_, side.lane[:prefix], 0)
+            checked += 1
+    assert checked >= 40

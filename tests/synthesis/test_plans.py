@@ -78,6 +78,36 @@ def test_the_rank_condition_fails_whatever_the_prefix_below_its_constraint_bound
         assert found[1] is False
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_rank_condition_fails_below_the_bound_of_any_set_of_prefix_bits(data):
+    # the bound build_plan stops scanning on, per set I of the bits z … kp−1: the
+    # functionals of I vanish on the intersection C_I of their constraint spans, so on a
+    # side's lanes they have rank at most dim(lanes + C_I) − dim C_I; each other bit adds
+    # at most one
+    n = data.draw(st.integers(2, 7), label="n")
+    kp = data.draw(st.integers(1, min(n, 4)), label="prefix length")
+    prefix = data.draw(st.lists(st.integers(1, (1 << n) - 1), min_size=kp, max_size=kp))
+    if f2.rank(prefix) != kp:
+        return
+    groups = st.lists(st.integers(1, (1 << n) - 1), min_size=1, max_size=4)
+    cons = [tuple(data.draw(groups, label=f"constraints of bit {i}")) for i in range(kp)]
+    lanes = data.draw(st.lists(st.integers(0, (1 << n) - 1), min_size=1, max_size=4))
+    z = data.draw(st.integers(0, kp - 1), label="z")
+    found = aligned_complement(prefix, cons, [lanes], [z], n)
+    if found is None:
+        return
+    rows = range(z, kp)
+    for size in range(1, len(rows) + 1):
+        for chosen in itertools.combinations(rows, size):
+            common = f2.echelon(cons[chosen[0]])
+            for i in chosen[1:]:
+                common = f2.intersection(common, f2.echelon(cons[i]))
+            bound = (len(rows) - size + f2.rank(list(lanes) + list(common)) - len(common))
+            if bound < min(len(lanes), kp - z):
+                assert found[1] is False
+
+
 def _reference_prefixes(assignment, problem):
     """Every vector prefix of an assignment by brute force: each level's bits from the
     common register span of the sides that reach it, kept while :func:`chain_ok` holds

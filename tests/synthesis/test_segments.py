@@ -92,3 +92,21 @@ def test_three_lines_in_a_plane_block_each_other():
     """u, v, u^v: every line of the plane is one of them, so some side must conflict."""
     got = best_segment([[0b01], [0b10], [0b11]], [], 2, 1)
     assert got.proven and got.score == (1, 4) and got.lower_bounds == (0, 0, 0)
+
+
+def test_wide_quotients_give_valid_segments_with_their_exponents():
+    # quotients of 8-10 dimensions take the heuristic's sampled passes (kept as bit sets);
+    # the segment must avoid Z and report the exponents it has
+    rng = random.Random(17)
+    for _ in range(30):
+        n = rng.randint(9, 11)
+        z = random_subspace(rng, n, rng.randint(0, 1), [])
+        zdim = f2.rank(z)
+        xs = [random_subspace(rng, n, rng.randint(2, n - zdim - 2), z)
+              for _ in range(rng.randint(3, 5))]
+        s = rng.randint(2, n - zdim - 1)
+        got = best_segment(xs, z, n, s, node_limit=2_000)
+        assert len(got.segment) == s
+        assert f2.rank(list(got.segment) + z) == s + zdim
+        assert got.exponents == tuple(len(f2.intersection(got.segment, list(x) + z)) for x in xs)
+        assert all(e >= b for e, b in zip(got.exponents, got.lower_bounds))

@@ -13,7 +13,8 @@ warp bits. Per shuffle, by target:
   ``redux.sync``; :func:`redux_instructions`) when the reduce has one operand and its combine
   region is one integer ``add``/``and``/``or``/``xor``/``min``/``max`` — or, on sm_100, an
   f32 ``max``/``min`` — (``matchReduxKind``, ``getSingleCombiner``) on sm_80+, and
-  ``TargetInfo::warpReduce`` takes it for the round's lanes. When the combine op is not known
+  ``TargetInfo::warpReduce`` takes it for the round's lanes, with the ``selp`` s that choose
+  what each lane lets in (:func:`redux_selects`). When the combine op is not known
   (no TTGIR region), a full-warp integer round is not counted (the note says so);
 * AMD: by lane mask, as :func:`linlayout.lowering.convert` (DPP for 1, 2, 4 (two) and 8,
   ``ds_bpermute_b32`` for 16 and 32, ``v_permlane16/32_swap_b32`` on gfx950); a reduction
@@ -33,8 +34,10 @@ from ...lowering.target import Target
 from ..shared_memory.reduce import inter_layout, reduce_steps, reduced_layout
 from ._args import bits_tuple, checked
 
-__all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "reduce_leaves_scalars", "reduce_leaves_words",
-           "reduce_rounds", "reduce_shuffles", "redux_instructions", "redux_rounds"]
+__all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
+           "reduce_leaves_scalars",
+           "reduce_leaves_words", "reduce_rounds", "reduce_shuffles", "redux_instructions",
+           "redux_rounds", "redux_selects"]
 
 #: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
 REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
@@ -44,6 +47,13 @@ REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
 #: f32 combine ops ``redux.sync`` implements on sm_100 (``.NaN``: NaN-propagating).
 REDUX_FLOAT = {"arith.maxnumf": "max.f32", "arith.minnumf": "min.f32",
                "arith.maximumf": "max.NaN.f32", "arith.minimumf": "min.NaN.f32"}
+
+#: Combine ops whose identity, on the 32-bit widened value, is zero (``add``, ``or``,
+#: ``xor``, unsigned ``max``): a partitioned ``redux.sync`` round spends one select fewer.
+REDUX_ZERO_IDENTITY = frozenset({"arith.addi", "arith.ori", "arith.xori", "arith.maxui"})
+#: Combine ops that count a value held twice twice (not idempotent): where lanes hold copies,
+#: a ``redux.sync`` round lets one copy in and puts the identity in the others.
+REDUX_NOT_IDEMPOTENT = frozenset({"arith.addi", "arith.xori"})
 
 
 def _axis(layout: LinearLayout, axis: int) -> int:
@@ -178,6 +188,47 @@ def redux_instructions(combiner: str | None, bits: int, target: Target, reduce_l
     return {f"redux.sync.{kind}.{ptx_type}": 2 if partitioned else 1}
 
 
+def redux_selects(combiner: str | None, bits: int, target: Target, reduce_lanes: int,
+                  broadcast_lanes: int = 0) -> dict[str, int]:
+    """The selects per accumulator that feed the ``redux.sync`` instructions of one in-warp
+    round (:func:`redux_instructions`), ``{}`` where there are none or the round is not a
+    ``redux.sync`` round.
+
+    * **Partitioned** (one lane bit off the axis splits the warp into two groups, two
+      ``redux.sync``): each group is reduced apart. Before the first ``redux.sync`` the lanes
+      of the other group put the combine op's identity in (a select on that lane bit),
+      before the second the lanes of the first group do, and a third select picks each
+      lane's own group's result: three ``select`` s per accumulator in Triton's LLVM IR.
+      Where the identity of the widened 32-bit value is zero (:data:`REDUX_ZERO_IDENTITY`),
+      NVPTX's instruction selection spells the select that keeps the value when the lane bit
+      is set as an ``and`` with the negated lane bit (``neg.s32``, computed once), not a
+      ``selp``: two ``selp.b32`` per accumulator; otherwise three (``selp.f32`` for the f32
+      ``min``/``max`` of sm_100).
+    * **Lanes holding copies** (``broadcast_lanes``, not partitioned) and a combine op that
+      is not idempotent (:data:`REDUX_NOT_IDEMPOTENT`: ``add``, ``xor``): only the lanes
+      whose broadcast bits are zero let their value in, the others the identity: one
+      ``selp.b32`` per accumulator. ``min``/``max``/``and``/``or`` need none.
+
+    Args and errors: as :func:`redux_instructions`.
+
+    Source: ``TargetInfo::warpReduce``
+    (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/TargetInfo.cpp``) and
+    ``ReduceOpToLLVM.cpp``, Triton 3.9, as its LLVM IR before ``-O3`` and NVPTX's assembly of
+    it show; measured on held-out compiled reductions
+    (``papers/triton_lowering/redux_heldout_probes.py``).
+    """
+    redux = redux_instructions(combiner, bits, target, reduce_lanes, broadcast_lanes)
+    if redux is None or bits > 32:
+        return {}
+    if 31 & ~(reduce_lanes | broadcast_lanes):
+        if combiner in REDUX_FLOAT:
+            return {"selp.f32": 3}
+        return {"selp.b32": 2 if combiner in REDUX_ZERO_IDENTITY else 3}
+    if 31 & broadcast_lanes and combiner in REDUX_NOT_IDEMPOTENT:
+        return {"selp.b32": 1}
+    return {}
+
+
 def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...],
                     target: Target, integer: bool = False, combiner: str | None = None
                     ) -> tuple[tuple[Emitted, ...], str]:
@@ -192,7 +243,8 @@ def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, .
             NVIDIA may be ``redux.sync``: not counted, said in the note).
         combiner: the single combine op of a one-operand reduce (``"arith.addi"``), or
             None; with it, each round's ``redux.sync`` is counted where Triton uses it
-            (:func:`redux_instructions`).
+            (:func:`redux_instructions`), with the selects of a partitioned round
+            (:func:`redux_selects`).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``.
@@ -214,6 +266,8 @@ def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, .
                                        _broadcast_lanes(layout)) \
                 if len(operand_bits) == 1 else None
             if redux is not None:
+                redux = {**redux, **redux_selects(combiner, bits, target, sum(masks),
+                                                  _broadcast_lanes(layout))}
                 for op, n in redux.items():
                     out[op] = out.get(op, 0) + accs * n
                 continue
@@ -230,7 +284,8 @@ def reduce_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, .
                 for m in masks:
                     op, n = amd_xor(m, str(target.arch))
                     out[op] = out.get(op, 0) + accs * n * halves
-    ems = tuple(Emitted("shuffle", op, n, None, 32, 0, "") for op, n in out.items() if n)
+    ems = tuple(Emitted("select" if op.startswith("selp") else "shuffle", op, n, None, 32, 0, "")
+                for op, n in out.items() if n)
     return ems, "; ".join(dict.fromkeys(notes))
 
 

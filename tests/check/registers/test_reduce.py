@@ -119,3 +119,38 @@ def test_the_convert_after_a_redux_round_packs_32_bit_registers():
     got = with_registers(pred, "reduce", operand, result, 1, (16,), cuda, False,
                          combiner="arith.maxnumf")
     assert "prmt.b32" not in {e.opcode for e in got.registers}
+
+
+@pytest.mark.parametrize("combiner,bits,target,reduce_lanes,broadcast_lanes,want", [
+    # two groups (lane bit 4 off the axis): identity in, identity in, pick the result
+    ("arith.addi", 16, "cuda:80", 0b01111, 0, {"selp.b32": 2}),   # zero identity: one is an and
+    ("arith.maxui", 8, "cuda:90", 0b11110, 0, {"selp.b32": 2}),
+    ("arith.maxsi", 16, "cuda:80", 0b01111, 0, {"selp.b32": 3}),
+    ("arith.andi", 32, "cuda:90", 0b01111, 0, {"selp.b32": 3}),
+    ("arith.minui", 8, "cuda:100", 0b01111, 0, {"selp.b32": 3}),
+    ("arith.maxnumf", 32, "cuda:100", 0b01111, 0, {"selp.f32": 3}),
+    # lanes holding copies: add and xor let one copy in, idempotent ops need no select
+    ("arith.addi", 32, "cuda:80", 0b00111, 0b11000, {"selp.b32": 1}),
+    ("arith.xori", 8, "cuda:90", 0b01111, 0b10000, {"selp.b32": 1}),
+    ("arith.maxsi", 32, "cuda:80", 0b00111, 0b11000, {}),
+    ("arith.ori", 16, "cuda:90", 0b01111, 0b10000, {}),
+    # a full warp, a butterfly round, no redux.sync
+    ("arith.addi", 32, "cuda:80", 0b11111, 0, {}),
+    ("arith.addi", 16, "cuda:80", 0b00111, 0b00000, {}),
+    ("arith.addi", 32, "cuda:75", 0b01111, 0, {}),
+])
+def test_the_selects_that_feed_redux(combiner, bits, target, reduce_lanes, broadcast_lanes,
+                                     want):
+    """Checked on compiled kernels (``papers/triton_lowering/redux_heldout_probes.py``)."""
+    from linlayout.check.registers.reduce import redux_selects
+
+    assert redux_selects(combiner, bits, Target.parse(target), reduce_lanes,
+                         broadcast_lanes) == want
+
+
+def test_a_partitioned_redux_round_counts_its_selects():
+    """i16 max over 16 lanes, lane bit 4 along dim 0 (two groups), 2 accumulators per thread
+    (sm_80): two redux.sync and three selp.b32 each."""
+    got = reduce_shuffles(blocked((4, 16), [2, 1], [2, 16], [1, 1], [1, 0]), 1, (16,),
+                          Target.parse("cuda:80"), True, "arith.maxsi")[0]
+    assert {e.opcode: e.per_thread for e in got} == {"redux.sync.max.s32": 4, "selp.b32": 6}
