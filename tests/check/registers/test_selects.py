@@ -90,6 +90,10 @@ def test_errors_and_ops_without_keys_pass_unchanged():
     assert out[0][1] is err[1] and [p for _, p in out[1:]] == [p for _, p in pairs]
     with pytest.raises(LayoutError):
         region_paths(3)
+    with pytest.raises(LayoutError):
+        share_selector_selects([(1, 2)], TEXT)
+    with pytest.raises(LayoutError):
+        share_selector_selects([(pairs[0][0],)], TEXT)
 
 
 def test_the_probe_two_converts_share_their_selects():
