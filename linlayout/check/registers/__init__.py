@@ -10,7 +10,8 @@ from .private import with_registers
 from .producers import load_sources, scalar_sources, truncated_sources, wide_sources
 from .reduce import reduce_shuffles
 from .scan import scan_shuffles
+from .selects import share_selector_selects
 
 __all__ = ["gather_shuffles", "is_warp_local", "load_sources", "reduce_shuffles",
-           "scalar_sources", "scan_shuffles", "truncated_sources", "wide_sources",
-           "with_registers"]
+           "scalar_sources", "scan_shuffles", "share_selector_selects", "truncated_sources",
+           "wide_sources", "with_registers"]

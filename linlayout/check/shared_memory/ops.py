@@ -22,7 +22,8 @@ from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
-from ..registers import scalar_sources, wide_sources, with_registers
+from ..registers import (scalar_sources, share_selector_selects, wide_sources,
+                         with_registers)
 from ..target import parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
@@ -282,7 +283,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             out.append((a, exc))
     if module.warp_specialize:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
-    return out
+    return share_selector_selects(out, module.text)
 
 
 def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutError]]

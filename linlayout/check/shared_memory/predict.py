@@ -42,6 +42,7 @@ from .reduce import kept_reloads, reduce_steps
 from .scan import scan_shape, scan_sides
 from ...lowering.round_trip_pack import round_trip_permutes
 from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
+from ...lowering.shuffle import selector_select_keys
 from ...lowering.target import Target
 from ...lowering.vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
 
@@ -104,7 +105,11 @@ class Prediction:
             own reloads, as its LLVM IR has them before LLVM's optimiser), ``"llvm_loads"``
             (what LLVM leaves of them: the unused reload of the last total dropped and, on
             NVIDIA, consecutive totals merged into vectors — :mod:`.scan`) and
-            ``"loads_after_llvm"`` (the scalar reloads kept before any merge).
+            ``"loads_after_llvm"`` (the scalar reloads kept before any merge). For a
+            shuffle convert (and a reduce whose in-warp converts shuffle):
+            ``"selector_selects"``, the keys of its selector selects
+            (:func:`~linlayout.lowering.shuffle.selector_select_keys`), one per select counted
+            in ``registers``.
     """
 
     sides: tuple[Side, ...] = ()
@@ -333,8 +338,10 @@ def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
         m = len(low.decomposition.transpositions)
         how = (f"{m} register/lane exchange{'s' if m != 1 else ''}"
                + ("" if low.decomposition.lane_perm_trivial else " and a lane permutation"))
+        keys = selector_select_keys(low)
         return Prediction((), f"warp shuffles ({how}, Triton's {low.method} method): no shared "
-                          "memory", uses_shared=False, registers=path.instructions)
+                          "memory", uses_shared=False, registers=path.instructions,
+                          extra={"selector_selects": keys} if keys else {})
     if path.path == "registers" and path.instructions:
         return Prediction((), "registers renamed in each thread with byte permutes (AMD's "
                           "8-bit in-thread swap): no shared memory", uses_shared=False,
