@@ -172,8 +172,9 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
             if a.word == b.word and (a.byte, b.byte) == (0, 2):
                 return 0
             return 0 if a.canonical and b.canonical else 1  # v_pack_b32_f16
-        # bytes of two registers: v_or_b32_sdwa / v_lshl_or_b32; of one: a v_perm_b32
-        return 1 if a.word == b.word else 0
+        # zero-extended bytes of two registers: v_or_b32_sdwa / v_lshl_or_b32; of one, or
+        # computed ones (upper bits unknown): one v_perm_b32 zero-filling the other bytes
+        return 1 if a.word == b.word or a.opaque or b.opaque else 0
     words = {w.word for w in pack}
     if len(words) == 1 and [w.byte for w in pack] == [0, 1, 2, 3]:
         return 0

@@ -33,7 +33,7 @@ from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ..shared_memory.reduce import inter_layout, reduce_steps, reduced_layout
 from ._args import bits_tuple, checked
-from .scan import FLOAT_COMBINERS
+from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "reduce_leaves_scalars", "reduce_leaves_words",
            "reduce_result_values", "reduce_rounds", "reduce_shuffles", "redux_instructions",
@@ -364,7 +364,8 @@ def reduce_result_values(operand: LinearLayout, result: LinearLayout | None, axi
     if target.is_nvidia or element_bits not in (8, 16) or combiner is None or result is None:
         return None
     floating = element_type.startswith(("f", "bf"))
-    if floating and (element_type != "f16" or combiner not in FLOAT_COMBINERS):
+    if floating and (not packs_floats(element_type, target) or
+                     combiner not in FLOAT_COMBINERS):
         return None
     k = _axis(operand, axis)
     if operand.out_dims[f"dim{axis}"] == 1:

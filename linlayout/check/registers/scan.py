@@ -33,7 +33,8 @@ from ...lowering.target import Target
 from ..shared_memory.scan import scan_shape
 from ._args import bits_tuple, checked
 
-__all__ = ["FLOAT_COMBINERS", "canonical_within", "scan_result_values", "scan_shuffles"]
+__all__ = ["FLOAT_COMBINERS", "canonical_within", "float_packs", "packs_floats",
+           "scan_result_values", "scan_shuffles"]
 
 #: float combine ops whose result LLVM's AMDGPU back end takes as canonical whatever their
 #: operands (``isCanonicalized``: arithmetic flushes or keeps denormals as the mode says;
@@ -67,6 +68,26 @@ def canonical_within(value: object, depth: int = CANONICAL_DEPTH) -> bool:
     if value[0] == "comb":
         return True
     return canonical_within(value[1], depth - 1) and canonical_within(value[2], depth - 1)
+
+
+def packs_floats(element_type: str, target: Target) -> bool:
+    """Whether two 16-bit float results of ``element_type`` can pack in one instruction on
+    ``target`` (:func:`float_packs` says which): ``f16`` on any AMD target
+    (``v_pack_b32_f16``), ``bf16`` on gfx950 (``v_cvt_pk_bf16_f32``). gfx942 has no ``bf16``
+    arithmetic (Triton computes in ``f32`` and rounds with integer ops) and is not followed."""
+    return element_type == "f16" or (element_type == "bf16" and str(target.arch) == "gfx950")
+
+
+def float_packs(value: object, element_type: str) -> bool:
+    """Whether a float result of the symbolic lowering packs for free with a partner that
+    does too: an ``f16`` value :func:`canonical_within` proves canonical; a ``bf16`` value
+    that is the combine's own result (Triton computes ``bf16`` in ``f32`` and converts back;
+    gfx950 converts and packs two such in one ``v_cvt_pk_bf16_f32``, and a select of them in
+    between leaves a ``v_perm_b32``: measured on hand-written LLVM IR and on the probes of
+    ``amd_producer_probes.py``)."""
+    if element_type == "bf16":
+        return isinstance(value, tuple) and value[0] == "comb"
+    return canonical_within(value)
 
 
 def _axis_bits(operand: LinearLayout, k: int) -> tuple[list[int], list[int], int, int] | None:
@@ -131,7 +152,8 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     if target.is_nvidia or element_bits not in (8, 16) or combiner is None:
         return None
     floating = element_type.startswith(("f", "bf"))
-    if floating and (element_type != "f16" or combiner not in FLOAT_COMBINERS):
+    if floating and (not packs_floats(element_type, target) or
+                     combiner not in FLOAT_COMBINERS):
         return None
     k = operand.out_dim_names.index(f"dim{axis}")
     bits = _axis_bits(operand, k)
@@ -211,7 +233,7 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     out = []
     for v in vals:
         if floating:
-            out.append(CANONICAL if element_bits == 16 and canonical_within(v) else COMPUTED)
+            out.append(CANONICAL if float_packs(v, element_type) else COMPUTED)
         elif element_bits == 8:
             out.append(RAW if v in (_IN, _SMEM) else COMPUTED)
         else:
