@@ -21,10 +21,12 @@ what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
 
 * 16-bit pair: 0 when both halves are already one register, in order; 0 when both are
   ``f16`` values LLVM knows to be canonical (:data:`CANONICAL`: the pair is one
-  ``v_pack_b32_f16``, which LLVM selects only for such halves); else one ``v_perm_b32``;
-* 8-bit pair (in 16-bit slots): 0 from two registers (``v_lshl_or_b32``, or
-  ``v_or_b32_sdwa`` picking each byte out of its register); one ``v_perm_b32`` when both
-  bytes lie in one register;
+  ``v_pack_b32_f16``, which LLVM selects only for such halves), or two gfx950 ``bf16``
+  conversion results (one ``v_cvt_pk_bf16_f32``); else one ``v_perm_b32``;
+* 8-bit pair (in 16-bit slots): 0 from two registers of zero-extended bytes
+  (``v_lshl_or_b32``, or ``v_or_b32_sdwa`` picking each byte out of its register); one
+  ``v_perm_b32`` when both bytes lie in one register, or when either is computed (its upper
+  bits unknown: the permute zero-fills the bytes between);
 * four bytes: 0 when they are one register in order, or two 2-byte registers each in order
   (``v_lshl_or_b32``); one ``v_perm_b32`` when they come from two registers; 0 when each
   is the low byte of its own register whose upper bits are unknown (a 32-bit shuffle
@@ -64,9 +66,11 @@ RAW = "raw"
 #: a value computed in its register (an integer or float combine, a select, a shuffle
 #: result, a value of another basic block): its bits above the element are unknown
 COMPUTED = "computed"
+#: a 16-bit float value that packs with another such in one instruction, no ``v_perm_b32``:
 #: an ``f16`` value LLVM's AMDGPU back end knows to be canonical (``isCanonicalized`` of
 #: ``SIISelLowering.cpp``: a float arithmetic result, or a select of two such within its
-#: depth limit, in the same basic block): two of them pack with one ``v_pack_b32_f16``
+#: depth limit, in the same basic block; ``v_pack_b32_f16``), or a gfx950 ``bf16``
+#: conversion result (``v_cvt_pk_bf16_f32``)
 CANONICAL = "canonical"
 #: the kinds a producer may leave in a register (:func:`source_words`, ``values``)
 VALUE_KINDS = (RAW, COMPUTED, CANONICAL)
@@ -83,8 +87,7 @@ class SourceWord:
         opaque: the register is a 32-bit value computed from the element (a shuffle's
             result truncated, an arithmetic result): its bytes above the element are
             unknown, neither zero nor loaded bytes LLVM can track (``width_bytes`` is then 4).
-        canonical: the element is an ``f16`` value LLVM knows to be canonical
-            (:data:`CANONICAL`).
+        canonical: the element packs with another such for free (:data:`CANONICAL`).
     """
 
     word: tuple

@@ -1,11 +1,13 @@
 """The AMD producer probes (``tests/data/triton_amd_producer_probes.json.gz``, written by
 ``papers/triton_lowering/amd_producer_probes.py`` with Triton 3.9, drawn after the rule of
-``linlayout.check.registers.produced_values``): for each compiled gfx942/gfx950 scan or
+``linlayout.check.registers.produced_values``; and its second draw, ``--confirm``,
+``tests/data/triton_amd_producer_confirm_probes.json.gz``, made after the two rules the
+first one added): for each compiled gfx942/gfx950 scan or
 partial-warp reduction of ``f16``/``bf16``/``i16``/``i8`` feeding a convert, the register
 instructions ``linlayout check --json`` lists on the convert's line equal those of Triton's
 lowering (the assembly of its LLVM IR with ``-O3`` skipped), both on the data path. Known
-differences are strict xfails with their reason (``tests/data/known_mismatches.json``, set
-``amd_producer``)."""
+differences are strict xfails with their reason (``tests/data/known_mismatches.json``, sets
+``amd_producer`` and ``amd_producer_confirm``)."""
 
 from __future__ import annotations
 
@@ -44,6 +46,13 @@ def _modelled(ttgir: str) -> bool:
 @pytest.mark.parametrize("case", cases("amd_producer"))
 def test_convert_register_instructions_equal_tritons_lowering(case):
     e = entries("amd_producer")[case]
+    assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == \
+        PROBES.observed(e["data"]["lowering"])
+
+
+@pytest.mark.parametrize("case", cases("amd_producer_confirm"))
+def test_the_second_draw_equals_tritons_lowering(case):
+    e = entries("amd_producer_confirm")[case]
     assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == \
         PROBES.observed(e["data"]["lowering"])
 

@@ -334,14 +334,16 @@ def reduce_result_values(operand: LinearLayout, result: LinearLayout | None, axi
                          combiner: str | None) -> tuple[str, ...] | None:
     """What a one-operand ``tt.reduce`` on AMD leaves in each non-broadcast result register,
     for a convert that packs them (:data:`linlayout.lowering.amd_pack.VALUE_KINDS`), or None
-    where it is not modelled (NVIDIA; not 8/16 bits; a float type other than ``f16`` or a
-    combine op not known; a scalar result; nothing to reduce along the axis).
+    where it is not modelled (NVIDIA; not 8/16 bits; a float type other than ``f16`` and
+    gfx950's ``bf16`` (:func:`.scan.packs_floats`) or a combine op not known; a scalar
+    result; nothing to reduce along the axis).
 
     When the last in-warp round is a partial warp's (``shuffleXor`` by DPP,
     ``ds_swizzle``/``ds_bpermute`` or a permlane swap, then the combine) and no move to the
     result layout follows it (:func:`_kept_by_result`), every result is the combine op's
     own: an ``f16`` float combine (:data:`.scan.FLOAT_COMBINERS`) leaves values LLVM knows
-    canonical (:data:`CANONICAL`: two pack with ``v_pack_b32_f16``), an integer one
+    canonical (:data:`CANONICAL`: two pack with ``v_pack_b32_f16``; gfx950 ``bf16``
+    conversion results with ``v_cvt_pk_bf16_f32``), an integer one
     :data:`COMPUTED` values (bytes packed with shifts and SDWA ors). A full-warp last round
     (``warpReduce``'s DPP sequence read out to scalar registers:
     :func:`reduce_leaves_scalars`) and results moved through shared memory or shuffles are

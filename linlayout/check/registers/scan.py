@@ -117,7 +117,8 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     """What a one-operand ``tt.scan`` leaves in each result register, for an AMD convert
     that packs them (:data:`linlayout.lowering.amd_pack.VALUE_KINDS`, one per register in
     order), or None where it is not modelled (NVIDIA; not 8/16 bits; a float type other
-    than ``f16``; a combine op that is not one known op; a broadcast register, or a register
+    than ``f16`` or, on gfx950, ``bf16`` (:func:`packs_floats`); a combine op that is not
+    one known op; a broadcast register, or a register
     basis mixing the axis with another dim). A ``reverse`` scan ends by flipping the values
     back with shuffles: every result is a shuffle's, :data:`COMPUTED`.
 
@@ -133,7 +134,8 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     Each result is then:
 
     * ``f16`` with a float combine (:data:`FLOAT_COMBINERS`): :data:`CANONICAL` where
-      :func:`canonical_within` proves it, else :data:`COMPUTED`;
+      :func:`canonical_within` proves it, else :data:`COMPUTED`; gfx950 ``bf16``:
+      :data:`CANONICAL` where the value is the combine's own (:func:`float_packs`);
     * 8-bit: :data:`RAW` where it is the operand as loaded or a shared-memory reload (a
       zero-extended byte LLVM matches as a byte provider), else :data:`COMPUTED`;
     * other 16-bit values: :data:`COMPUTED` (two of them cost one ``v_perm_b32`` anyway).

@@ -119,3 +119,26 @@ def test_the_convert_after_a_redux_round_packs_32_bit_registers():
     got = with_registers(pred, "reduce", operand, result, 1, (16,), cuda, False,
                          combiner="arith.maxnumf")
     assert "prmt.b32" not in {e.opcode for e in got.registers}
+
+
+def test_an_amd_partial_warp_reduction_leaves_its_combines():
+    """gfx950, f16 add over 32 of 64 lanes (a compiled probe: eight v_pack_b32_f16, no
+    v_perm_b32): every result is the combine's, canonical; integers are computed bytes;
+    a full-warp reduction, NVIDIA and bf16 are not modelled here."""
+    from linlayout.check.registers.reduce import reduce_result_values
+    from linlayout.lowering.amd_pack import CANONICAL, COMPUTED
+
+    half = ((32, 32), [1, 4], [32, 2], [1, 1], [0, 1])
+    full = ((16, 64), [8, 1], [1, 64], [1, 1], [0, 1])
+    gfx = Target.parse("hip:gfx950")
+    got = reduce_result_values(blocked(*half, 64), _slice(*half, 0), 0, 16, "f16", gfx,
+                               "arith.addf")
+    assert got and set(got) == {CANONICAL}
+    assert set(reduce_result_values(blocked(*half, 64), _slice(*half, 0), 0, 8, "i8", gfx,
+                                    "arith.maxsi")) == {COMPUTED}
+    assert reduce_result_values(blocked(*full, 64), _slice(*full, 1), 1, 16, "f16", gfx,
+                                "arith.addf") is None
+    assert reduce_result_values(blocked(*half, 64), _slice(*half, 0), 0, 16, "bf16", gfx,
+                                "arith.addf") is None
+    assert reduce_result_values(blocked(*half), _slice(*half, 0), 0, 16, "f16",
+                                Target.parse("cuda:90"), "arith.addf") is None
