@@ -210,8 +210,8 @@ class Access:
         results_used: per result of a multi-result scratch op, whether it is used (empty:
             all are).
         combine: for a ``tt.reduce``, the operands each result depends on (None: unknown).
-        combiner: for a one-operand ``tt.reduce`` or ``tt.scan``, its single combine op (``"arith.addi"``;
-            :func:`~.combine.single_combiner`), or None.
+        combiner: for a one-operand ``tt.reduce`` or ``tt.scan``, its single combine op
+            (``"arith.addi"``; :func:`~.combine.single_combiner`), or None.
         view_offset: for a copy through a ``memdesc_subslice`` view, the element coordinates
             of the view's first element in the allocation (per dim of ``memory``'s
             allocation shape; :func:`view_offsets`), else ``()`` (at the origin, or not

@@ -43,6 +43,9 @@ FLOAT_COMBINERS = frozenset({"arith.addf", "arith.subf", "arith.mulf", "arith.ma
                              "arith.minnumf"})
 #: the depth at which LLVM's ``isCanonicalized`` stops looking through selects and answers no
 CANONICAL_DEPTH = 5
+#: registers per thread beyond ``2**MAX_REGISTER_BITS`` are not followed (no Triton kernel
+#: holds that many; the symbolic lowering is linear in them)
+MAX_REGISTER_BITS = 16
 
 # values of the symbolic lowering: leaves and two-operand nodes
 _IN, _SHFL, _SMEM, _OTHER_BLOCK = "in", "shfl", "smem", "block"
@@ -118,9 +121,9 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     that packs them (:data:`linlayout.lowering.amd_pack.VALUE_KINDS`, one per register in
     order), or None where it is not modelled (NVIDIA; not 8/16 bits; a float type other
     than ``f16`` or, on gfx950, ``bf16`` (:func:`packs_floats`); a combine op that is not
-    one known op; a broadcast register, or a register
-    basis mixing the axis with another dim). A ``reverse`` scan ends by flipping the values
-    back with shuffles: every result is a shuffle's, :data:`COMPUTED`.
+    one known op; more than ``2**MAX_REGISTER_BITS`` registers; a broadcast register, or a
+    register basis mixing the axis with another dim). A ``reverse`` scan ends by flipping
+    the values back with shuffles: every result is a shuffle's, :data:`COMPUTED`.
 
     Triton 3.9's ``ScanOpToLLVM.cpp`` is followed value by value: the in-thread prefix of
     each contiguous chunk (``scanThreadContiguousElements``), the ``warpScan`` rounds on its
@@ -159,7 +162,8 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
         return None
     k = operand.out_dim_names.index(f"dim{axis}")
     bits = _axis_bits(operand, k)
-    if bits is None or not all(any(img) for img in operand.bases.get("register", [])):
+    if bits is None or not all(any(img) for img in operand.bases.get("register", [])) \
+            or len(operand.bases.get("register", [])) > MAX_REGISTER_BITS:
         return None
     if reverse:
         return (COMPUTED,) * (1 << len(operand.bases.get("register", [])))
@@ -195,7 +199,7 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
         masked: dict[int, object] = {}
         for r in lasts:
             par, blk = chunk_of(r)
-            for i in range(warps):
+            for _ in range(warps):  # the totals of the warps along the axis, reloaded
                 if par not in acc:
                     acc[par] = masked[par] = _SMEM
                     continue

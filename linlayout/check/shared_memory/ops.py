@@ -277,10 +277,9 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             load = source_loads.get(a.operands[0]) if source_loads and a.kind == "convert" \
                 and a.operands else None
             packed = a.kind == "convert" and bool(a.operands) and a.operands[0] in packed_sources
-            pred = predict_access(a, target, load, packed,
-                                  a.kind == "convert" and bool(a.operands) and a.operands[0] in wide,
-                                  produced.get(a.operands[0]) if a.kind == "convert" and
-                                  a.operands and not packed else None)
+            operand = a.operands[0] if a.kind == "convert" and a.operands else None
+            pred = predict_access(a, target, load, packed, operand in wide,
+                                  produced.get(operand) if operand and not packed else None)
             if a.op in ("atomic_rmw", "atomic_cas") and module.num_warps == 1 \
                     and (a.destination is None or a.destination.kind != "tensor"):
                 # one warp: the old value reaches the other lanes by a shuffle (the same rule
