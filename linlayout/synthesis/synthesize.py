@@ -49,7 +49,8 @@ from ..hardware.kinds import memory_columns
 from ..hardware.model import BankModel, HardwareModel
 from ..layout import LinearLayout
 from .direct import UnitSides, direct_plan, unit_sides
-from .options import SideOption, matrix_instructions, paired_exponent, side_options
+from .options import SideOption, best_plain_option, matrix_instructions, paired_exponent, \
+    side_options
 from .plans import (
     MAX_VARIANTS,
     Plan,
@@ -313,6 +314,14 @@ def synthesize_transfer(
     # layouts): read once, by the register bases, the options and the direct construction
     units = unit_sides(transfer)
     problem = _problem(transfer, effective, objective, node_limit, units is not None)
+    first = None  # the usual call: its first assignment tried before any option list is built
+    if instructions is None and fixed is None and units is not None and \
+            len(problem.sides) == 2 and shared_counts() is None:
+        first = _direct_first(problem, units)
+        if first is not None and first[0] is not None:
+            plan, bound = first  # (_result reads only the number of option lists: 2)
+            return _result(plan, bound, store, bound.assignment, problem, ws, counted, (),
+                           bound.key)
     full_problem, full_options = problem, _options(requests, problem, units)
     # identical loads (same columns, same request) are one side with their summed weight: a
     # layout costs each of them the same, so the search runs on the distinct sides only
@@ -339,8 +348,9 @@ def synthesize_transfer(
             raise LayoutError("fixed= pins the first offsets; it cannot be combined with "
                               "matrix instructions (their 16-byte rows fix the first offsets)")
         plan, bound = _pinned_plan(pinned, options, problem)
-    elif (direct := _direct(options, problem,
-                            units if problem is full_problem else None)) is not None:
+    elif first is None and (direct := _direct(options, problem,
+                                              units if problem is full_problem else None)
+                            ) is not None:
         plan, bound = direct
         if problem is full_problem:  # the direct plan costs exactly the bound: its key
             return _result(plan, bound, store, full_options, full_problem, ws, counted, (),
@@ -407,6 +417,29 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
             return None
         return plan, _Bound(key, "per-side", assignment, infeasible=infeasible)
     return None
+
+
+def _direct_first(problem: Problem, units: UnitSides
+                  ) -> tuple[Plan | None, _Bound | None] | None:
+    """:func:`_direct` on the first assignment alone, for two ``ld/st.shared`` sides with
+    unit-vector columns (the usual call), its options built one per side
+    (:func:`~.options.best_plain_option`: the first of least key, as
+    :func:`_first_assignments` picks it; every weight is positive). ``(plan, bound)``: what
+    :func:`_direct` returns; ``(None, None)``: a layout can give that assignment but the
+    direct construction misses its key, so :func:`_direct` would return None (the search
+    runs); None: no layout gives it (:func:`_direct` goes on to the next assignments)."""
+    regs, threads, model, d, objective = units.regs, units.threads, problem.model, problem.d, \
+        problem.objective
+    assignment = tuple([best_plain_option(i, side, problem.regs[i], model, d, objective,
+                                          (regs[i], threads[i]))
+                        for i, side in enumerate(problem.sides)])
+    if not units.chain_ok(assignment):
+        return None
+    key = _ideal(assignment, problem.weights, objective)
+    plan = direct_plan(assignment, problem, units)
+    if plan is None or plan_key(plan, problem.weights, objective) != key:
+        return None, None
+    return plan, _Bound(key, "per-side", assignment)
 
 
 #: An option's matrix geometry (None for ``ld/st.shared``), read at C speed.
