@@ -195,16 +195,23 @@ def test_the_direct_result_is_the_search_s(monkeypatch):
     direct construction is taken on most of these inputs."""
     cases = _cases() + _tile_cases()
     taken = [0]
-    real = mod._direct
+    real, real_first = mod._direct, mod._direct_first
 
     def counted(options, problem, units=None):
         got = real(options, problem, units)
         taken[0] += got is not None
         return got
 
+    def counted_first(problem, units):
+        got = real_first(problem, units)
+        taken[0] += got is not None and got[0] is not None
+        return got
+
     monkeypatch.setattr(mod, "_direct", counted)
+    monkeypatch.setattr(mod, "_direct_first", counted_first)
     with_direct = [_result(*c) for c in cases]
     monkeypatch.setattr(mod, "_direct", lambda options, problem, units=None: None)
+    monkeypatch.setattr(mod, "_direct_first", lambda problem, units: None)
     searched = [_result(*c) for c in cases]
     assert with_direct == searched
     assert taken[0] > len(cases) // 2
