@@ -189,12 +189,22 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
 
 
 def _plain_rows(index: int, side: Distributed, reg_basis: tuple[int, ...], model: BankModel,
-                d: int, unit_masks: tuple[int, int] | None
+                d: int, unit_masks: tuple[int, int] | None, least: str | None = None
                 ) -> list[tuple[int, int, int, int, int, int | None]]:
     """The fields of a side's ``ld/st.shared`` options, widest vector first: one
     ``(vector_log2, instructions_per_warp, phases, bound_exponent, wavefronts_bound,
     phase_mask)`` per vector width (:func:`side_options`' arguments; the options are built
-    from these rows, or only the one a caller picks: :func:`best_plain_option`)."""
+    from these rows, or only the one a caller picks: :func:`best_plain_option`).
+
+    ``least``: an objective's name — only the rows up to the last one that can be the first
+    of least key under it (:func:`best_plain_option`). Narrower vectors issue more
+    instructions, so under ``"instructions"`` the widest row is that one. Under
+    ``"wavefronts"``, with phases split by lane id, a row costs at least ``instructions ·
+    phases · 2^floor`` wavefronts (``floor``: the exponent's vector-free part), and that
+    product never falls as the vector narrows (halving the vector doubles the instructions
+    and at most halves the phases: a lane's bits shrink by one, so a phase gains at most one
+    lane bit) — once it reaches the least wavefronts so far, no narrower row can win (a tie
+    in wavefronts goes to the fewer instructions, the wider vector)."""
     nseg = max(0, d - model.seg_lo)
     w = model.within_word_bits
     lane = side.lane
@@ -229,6 +239,13 @@ def _plain_rows(index: int, side: Distributed, reg_basis: tuple[int, ...], model
     base = nseg - d
     floor = w + base if w + base > 0 else 0
     rows = []
+    if least == "instructions":
+        kmax_only = True
+        prune = False
+    else:
+        kmax_only = False
+        prune = least == "wavefronts" and by_id
+    fewest = -1  # the least wavefronts of the rows so far (pruning)
     for k in range(kmax, -1, -1):
         if by_id:
             bits = e + k - 1 if k >= pack_from else e + k  # a packed return: half as wide
@@ -236,6 +253,8 @@ def _plain_rows(index: int, side: Distributed, reg_basis: tuple[int, ...], model
             if clamp:
                 p = warp if p > warp else (p if p > 0 else 0)
             lam, mask, phases = lane_ranks[p], lane_masks[p], 1 << (warp - p)
+            if prune and fewest >= 0 and (phases << (rank_r - k + floor)) >= fewest:
+                break
         else:
             masks, phase, prefix = info(k, k >= pack_from)
             phases = 1 << len(masks)
@@ -250,7 +269,12 @@ def _plain_rows(index: int, side: Distributed, reg_basis: tuple[int, ...], model
         exp = lam + k + base
         if exp < floor:
             exp = floor
-        rows.append((k, ipw, phases, exp, ipw * phases << exp, mask))
+        wb = ipw * phases << exp
+        rows.append((k, ipw, phases, exp, wb, mask))
+        if kmax_only:
+            break
+        if fewest < 0 or wb < fewest:
+            fewest = wb
     return rows
 
 
@@ -268,7 +292,7 @@ def best_plain_option(index: int, side: Distributed, reg_basis: tuple[int, ...],
     Returns:
         The :class:`SideOption` equal to the one ``side_options`` lists (every field alike).
     """
-    rows = _plain_rows(index, side, reg_basis, model, d, unit_masks)
+    rows = _plain_rows(index, side, reg_basis, model, d, unit_masks, objective.name)
     k, ipw, phases, exp, wb, mask = min(
         rows, key=_WAVES_FIRST if objective.name == "wavefronts" else _INSTRS_FIRST)
     opt = _new(SideOption)
