@@ -146,7 +146,8 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
 
     Args:
         mem_cols: the memory layout's ``d`` columns (tensor coordinate of each offset bit).
-        inv: its inverse's columns (offset of each tensor bit): a bijection of ``d`` bits.
+        inv: its inverse's columns (offset of each tensor bit): a bijection of ``d`` bits
+            (not read when ``offset_of`` is given).
         side: the distributed layout's flat columns (:class:`~linlayout.hardware.kinds.
             Distributed`, lanes zero-extended to the warp).
         reg_basis: the :func:`~linlayout.f2.echelon` basis of its register images.

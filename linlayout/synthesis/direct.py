@@ -234,10 +234,10 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     at = dict(zip(cols, _UNITS))  # (a pair's entry is never looked up)
     for x, y in paired:
         at[y] = at[x] | at[x ^ y]
-    inv = list(map(at.__getitem__, _UNITS[:d]))
     at[0] = 0  # a broadcast thread column: offset 0
+    # every thread offset is looked up in ``at``: count_side needs no inverse columns
     offset_of, regs_of, elems = at.__getitem__, problem.regs, units.elems_log2
-    reports = tuple([count_side(cols, inv, sides[i], regs_of[i], model, False, i > 0,
+    reports = tuple([count_side(cols, (), sides[i], regs_of[i], model, False, i > 0,
                                 elems[i], offset_of) for i in at_side])
     plan = _new(Plan)  # the frozen dataclass, without its per-field __setattr__ calls
     plan.__dict__.update(cols=cols, reports=reports, assignment=tuple(assignment), proven=True,

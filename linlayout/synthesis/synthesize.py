@@ -435,11 +435,19 @@ def _direct_first(problem: Problem, units: UnitSides
                         for i, side in enumerate(problem.sides)])
     if not units.chain_ok(assignment):
         return None
-    key = _ideal(assignment, problem.weights, objective)
     plan = direct_plan(assignment, problem, units)
-    if plan is None or plan_key(plan, problem.weights, objective) != key:
+    if plan is None:
         return None, None
-    return plan, _Bound(key, "per-side", assignment)
+    # the ideal key and the plan's, side by side (_ideal and plan_key inline)
+    waves = instrs = got_waves = got_instrs = 0
+    for o, rep, wt in zip(assignment, plan.reports, problem.weights):
+        waves += wt * o.wavefronts_bound
+        instrs += wt * o.instructions_per_warp
+        got_waves += wt * rep.wavefronts_per_warp
+        got_instrs += wt * rep.instructions_per_warp
+    if got_waves != waves or got_instrs != instrs:
+        return None, None
+    return plan, _Bound(objective.key(waves, instrs), "per-side", assignment)
 
 
 #: An option's matrix geometry (None for ``ld/st.shared``), read at C speed.
