@@ -115,8 +115,21 @@ def _mask(columns: Sequence[int]) -> int:
 
 
 def _bits(mask: int) -> list[int]:
-    """The unit vectors of ``mask``, lowest first."""
-    return list(filter(mask.__and__, _UNITS[:mask.bit_length()]))
+    """The unit vectors of ``mask`` (non-negative), lowest first (for masks of up to 16
+    bits — most tensors — read off two tables of byte values: no per-bit Python work)."""
+    if mask < 65536:
+        return [*_LOW_BYTE[mask & 255], *_HIGH_BYTE[mask >> 8]]
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+#: The unit vectors of each byte value ``b`` (lowest first), as bits 0–7 and as bits 8–15.
+_LOW_BYTE = tuple(tuple(1 << i for i in range(8) if b >> i & 1) for b in range(256))
+_HIGH_BYTE = tuple(tuple(u << 8 for u in bits) for bits in _LOW_BYTE)
 
 
 def direct_plan(assignment: Sequence[SideOption], problem: Problem,
@@ -170,8 +183,8 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
             space &= regs[i] & ~threads[i]
         # in the first member's register order; a shorter side's phase lanes first (they
         # fall in its banks), then bits outside its register span (it keeps its vector)
-        cands = list(filter(space.__and__,
-                            dict.fromkeys(sides[assignment[members[0]].side].register)))
+        cands = [c for c in dict.fromkeys(sides[assignment[members[0]].side].register)
+                 if c & space]
         if len(shorter) == 1:  # (the same order as below, for one shorter side)
             ph, rg = phase[shorter[0]], regs[shorter[0]]
             cands.sort(key=lambda c: (not c & ph, bool(c & rg)))
