@@ -24,9 +24,12 @@ The search (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, general
   are counted too, the cheapest layout wins, and the report gives the gap to the bound.
 
 Stages of :func:`synthesize_transfer` (:func:`synthesize_swizzle` builds its
-:class:`~.transfer.Transfer` and :class:`~.transfer.Objective`): :func:`_options`, then
-:func:`_fixed_tma`, :func:`_pinned_plan`, :func:`_direct` or :func:`_search`, then :func:`_alternatives` (only
-when the bound was missed) and :func:`_result`.
+:class:`~.transfer.Transfer` and :class:`~.transfer.Objective`): for the usual call (two
+sides, ``ld/st.shared``, unit-vector columns) :func:`_direct_first` — the direct construction
+on the first assignment, one option built per side — and :func:`_result` when it reaches the
+bound; otherwise :func:`_options`, then :func:`_fixed_tma`, :func:`_pinned_plan`,
+:func:`_direct` or :func:`_search`, then :func:`_alternatives` (only when the bound was
+missed) and :func:`_result`.
 """
 
 from __future__ import annotations

@@ -227,3 +227,34 @@ def test_the_built_in_examples_take_the_direct_construction(monkeypatch, name):
     ll.clear_caches()
     r = synthesize_swizzle(ex.store, ex.load, element_bits=ex.element_bits)
     assert r.optimal and r.bound.method == "per-side"
+
+
+def test_the_first_assignment_path_is_the_direct_path_s(monkeypatch):
+    """The usual call's first-assignment path gives what the direct construction over the
+    full option lists gives — the same layout, reports, bound (its assignment and infeasible
+    count too) and notes — and, where it declines, the same result as without it, on random
+    pairs under every preset, both objectives and uneven weights."""
+    cases = [c for c in _cases() if "instructions" not in c[4] or c[4]["instructions"] != "auto"]
+
+    def full(store, load, bits, hw, kw):
+        ll.clear_caches()
+        try:
+            r = synthesize_swizzle(store, load, element_bits=bits, hardware=hw, **kw)
+        except ll.LayoutError as exc:
+            return str(exc)
+        return r
+
+    taken = [0]
+    real = mod._direct_first
+
+    def counted(problem, units):
+        got = real(problem, units)
+        taken[0] += got is not None and got[0] is not None
+        return got
+
+    monkeypatch.setattr(mod, "_direct_first", counted)
+    first = [full(*c) for c in cases]
+    monkeypatch.setattr(mod, "_direct_first", lambda problem, units: None)
+    without = [full(*c) for c in cases]
+    assert first == without
+    assert taken[0] > len(cases) // 2
