@@ -68,6 +68,11 @@ class UnitSides:
         self.regs, self.lanes, self.threads = regs, lanes, threads
         self.elems_log2 = tuple(map(int.bit_count, map(or_, regs, lanes)))
 
+    def register_bases(self) -> tuple[tuple[int, ...], ...]:
+        """Each side's :func:`~linlayout.f2.echelon` basis of its register images: its
+        register bits, highest first (what ``echelon`` returns for unit vectors and zeros)."""
+        return tuple([tuple(_bits(r)[::-1]) for r in self.regs])
+
     def chain_ok(self, assignment: Sequence[SideOption]) -> bool:
         """:func:`~.plans.chain_dims_ok` of an ``ld/st.shared`` assignment, on masks: for
         every vector width ``k`` taken, the register bits every side with a vector of at

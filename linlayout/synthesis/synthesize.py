@@ -316,7 +316,7 @@ def synthesize_transfer(
     # each side's columns as masks when they are unit vectors or zero (Triton's usual
     # layouts): read once, by the register bases, the options and the direct construction
     units = unit_sides(transfer)
-    problem = _problem(transfer, effective, objective, node_limit, units is not None)
+    problem = _problem(transfer, effective, objective, node_limit, units)
     first = None  # the usual call: its first assignment tried before any option list is built
     if instructions is None and fixed is None and units is not None and \
             len(problem.sides) == 2 and shared_counts() is None:
@@ -592,12 +592,13 @@ def common_vector(transfer: Transfer, *, node_limit: int = 200_000) -> LinearLay
 
 # ------------------------------------------------------------------------------ reading input
 def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
-             node_limit: int, units: bool = False) -> Problem:
-    """The fixed part of one synthesis (:class:`~.plans.Problem`); ``units``: every column
-    of every side is known to be a unit vector or zero (:func:`~.direct.unit_sides`)."""
+             node_limit: int, units: UnitSides | None = None) -> Problem:
+    """The fixed part of one synthesis (:class:`~.plans.Problem`); ``units``: the sides as
+    masks when every column of every side is a unit vector or zero
+    (:func:`~.direct.unit_sides`: the register bases are read off them)."""
     store, sides = transfer.store, transfer.sides
-    return Problem(sides=sides, regs=tuple(map(_unit_basis if units else _register_basis,
-                                               sides)),
+    return Problem(sides=sides, regs=units.register_bases() if units is not None else
+                   tuple(map(_register_basis, sides)),
                    model=transfer.model, d=store.total_out_bits,
                    dim_bits=tuple(map(_width, store.out_dims_log2)),
                    weights=weights, objective=objective, node_limit=node_limit)

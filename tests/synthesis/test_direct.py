@@ -54,6 +54,7 @@ def test_unit_sides_only_for_unit_vector_columns():
     # flat columns: dim0 is the low bits (0b0001, 0b0010), dim1 the high ones
     assert units.regs == (0b1100, 0b1100) and units.lanes == (0b0011, 0b0011)
     assert units.threads == units.lanes and units.elems_log2 == (4, 4)
+    assert units.register_bases() == (f2.echelon([0b0100, 0b1000]),) * 2 == ((0b1000, 0b0100),) * 2
     assert unit_sides(_problem([store, mixed], 32)) is None
 
 
@@ -71,6 +72,7 @@ def test_the_mask_chain_test_is_the_search_s():
     for problem in problems:
         units = unit_sides(problem)
         assert units is not None
+        assert units.register_bases() == problem.regs  # (echelon bases, as _problem reads)
         opts = [side_options(i, s, problem.regs[i], problem.model, problem.d)
                 for i, s in enumerate(problem.sides)]
         for assignment in itertools.product(*opts):
