@@ -192,7 +192,7 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
                  if c & space]
         if len(shorter) == 1:  # (the same order as below, for one shorter side)
             ph, rg = phase[shorter[0]], regs[shorter[0]]
-            cands.sort(key=lambda c: (not c & ph, bool(c & rg)))
+            cands.sort(key=lambda c: (not c & ph) * 2 + bool(c & rg))
         elif shorter:
             cands.sort(key=lambda c: (sum(not c & phase[i] for i in shorter),
                                       sum(bool(c & regs[i]) for i in shorter)))

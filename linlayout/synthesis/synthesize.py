@@ -431,11 +431,11 @@ def _direct_first(problem: Problem, units: UnitSides
     :func:`_direct` returns; ``(None, None)``: a layout can give that assignment but the
     direct construction misses its key, so :func:`_direct` would return None (the search
     runs); None: no layout gives it (:func:`_direct` goes on to the next assignments)."""
-    regs, threads, model, d, objective = units.regs, units.threads, problem.model, problem.d, \
-        problem.objective
-    assignment = tuple([best_plain_option(i, side, problem.regs[i], model, d, objective,
-                                          (regs[i], threads[i]))
-                        for i, side in enumerate(problem.sides)])
+    (r0, r1), (t0, t1), model, d, objective = units.regs, units.threads, problem.model, \
+        problem.d, problem.objective
+    (s0, s1), (b0, b1) = problem.sides, problem.regs
+    assignment = (best_plain_option(0, s0, b0, model, d, objective, (r0, t0)),
+                  best_plain_option(1, s1, b1, model, d, objective, (r1, t1)))
     if not units.chain_ok(assignment):
         return None
     plan = direct_plan(assignment, problem, units)
