@@ -146,7 +146,8 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
 
     Args:
         mem_cols: the memory layout's ``d`` columns (tensor coordinate of each offset bit).
-        inv: its inverse's columns (offset of each tensor bit): a bijection of ``d`` bits.
+        inv: its inverse's columns (offset of each tensor bit): a bijection of ``d`` bits
+            (not read when ``offset_of`` is given).
         side: the distributed layout's flat columns (:class:`~linlayout.hardware.kinds.
             Distributed`, lanes zero-extended to the warp).
         reg_basis: the :func:`~linlayout.f2.echelon` basis of its register images.
@@ -179,28 +180,41 @@ def count_side(mem_cols: Sequence[int], inv: Sequence[int], side: Distributed,
         k = min(k, alignment_log2(chain(lane_offs, (
             f2.compose_unchecked(inv, side.warp + side.block, d) if offset_of is None
             else map(offset_of, side.warp + side.block)))))
-    z = max(k, model.within_word_bits)
-    packed = load and model.packed(lane_offs, k, load)  # a store never packs
-    prefix = model.lane_prefix(k, packed)  # the usual split by lane id: no masks needed
-    if prefix is not None:
-        nmasks = model.warp_log2 - prefix
+    w, e, word, warp = model.within_word_bits, model.element_log2, model.word_log2, \
+        model.warp_log2
+    z = k if k > w else w
+    # a store never packs, nor a load of less than two bank words per lane (the test that
+    # BankModel.packed starts with, read here before calling it)
+    packed = load and e + k > word and model.packed(lane_offs, k, load)
+    hw = model.hardware
+    if not hw.phase_overrides:  # the usual split by lane id: BankModel.lane_prefix inline
+        bits = e + k - packed
+        p = word + model.banks_log2 - (bits if bits > word else word)
+        prefix = warp if p > warp else (p if p > 0 else 0)
+        nmasks = warp - prefix
+        phase = lane_offs[:prefix]
     else:
         masks, lanes, prefix = model.phase_info(k, packed)
         nmasks = len(masks)
-    phase = lane_offs[:prefix] if prefix is not None else f2.compose(lane_offs, lanes)
-    exp, basis = phase_exponent(phase, z, model.seg_lo, with_basis)
+        phase = lane_offs[:prefix] if prefix is not None else f2.compose(lane_offs, lanes)
+    seg_lo = model.seg_lo
+    if z <= seg_lo and not with_basis and \
+            sum(map(int.bit_count, phase)) == len(phase) - phase.count(0):
+        # phase_exponent's unit-offset case inline: one dimension per segment bit held
+        exp, basis = (reduce(or_, phase, 0) >> seg_lo).bit_count(), ()
+    else:
+        exp, basis = phase_exponent(phase, z, seg_lo, with_basis)
     if elems_log2 is None:
         elems_log2 = f2.rank(side.lane + side.register)
     phases = 1 << nmasks
     degree = 1 << exp
-    hw = model.hardware
     report = _new(ConflictReport)  # the frozen dataclass, without its per-field __setattr__
     report.__dict__.update(
         degree=degree,
         wavefronts_per_instruction=phases * degree,
         vector_elems=1 << k,
         phases=phases,
-        lanes_per_phase=1 << (model.warp_log2 - nmasks),
+        lanes_per_phase=1 << (warp - nmasks),
         access_bits=model.element_bits << k,
         element_bits=model.element_bits,
         instructions_per_warp=1 << (len(reg_basis) - k),

@@ -13,21 +13,29 @@ addresses (LLVM merges the per-element loads of a contiguous run into one
 ``global_load_dword*``); a producer whose results are 32-bit shuffle results (a warp-local
 gather's ``ds_bpermute_b32`` and 32-bit selects: ``wide``) leaves one element per register
 with the upper bits unknown; any other producer is taken to leave one element per register,
-zero-extended. Counted per packed register (:func:`pack_permutes`, checked on
-``papers/triton_lowering/shuffle_probes.py`` and ``producer_probes.py``):
+zero-extended. A producer that computes its results (a scan, a reduction) says per register
+what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
+:data:`CANONICAL`). Counted per packed register (:func:`pack_permutes`, checked on
+``papers/triton_lowering/shuffle_probes.py``, ``producer_probes.py`` and
+``amd_producer_probes.py``):
 
-* 16-bit pair: 0 when both halves are already one register, in order; else one
-  ``v_perm_b32``;
-* 8-bit pair (in 16-bit slots): 0 from two registers (``v_lshl_or_b32``, or
-  ``v_or_b32_sdwa`` picking each byte out of its register); one ``v_perm_b32`` when both
-  bytes lie in one register;
+* 16-bit pair: 0 when both halves are already one register, in order; 0 when both are
+  ``f16`` values LLVM knows to be canonical (:data:`CANONICAL`: the pair is one
+  ``v_pack_b32_f16``, which LLVM selects only for such halves), or two gfx950 ``bf16``
+  conversion results (one ``v_cvt_pk_bf16_f32``); else one ``v_perm_b32``;
+* 8-bit pair (in 16-bit slots): 0 from two registers of zero-extended bytes
+  (``v_lshl_or_b32``, or ``v_or_b32_sdwa`` picking each byte out of its register); one
+  ``v_perm_b32`` when both bytes lie in one register, or when either is computed (its upper
+  bits unknown: the permute zero-fills the bytes between);
 * four bytes: 0 when they are one register in order, or two 2-byte registers each in order
   (``v_lshl_or_b32``); one ``v_perm_b32`` when they come from two registers; 0 when each
   is the low byte of its own register whose upper bits are unknown (a 32-bit shuffle
-  result: LLVM shifts and ors the bytes, ``v_lshlrev_b16`` and ``v_or_b32_sdwa`` with
-  ``BYTE_0``/``WORD_1`` operand selects, instead of the byte-provider ``v_perm_b32`` it
-  matches on zero-extended bytes); else one ``v_perm_b32`` per 16-bit half not already
-  in order in one register, and a ``v_lshl_or_b32`` joining the halves.
+  result, an arithmetic or select result: LLVM shifts and ors the bytes, ``v_lshlrev_b16``
+  and ``v_or_b32_sdwa`` with ``BYTE_0``/``WORD_1`` operand selects, instead of the
+  byte-provider ``v_perm_b32`` it matches on zero-extended bytes); from four registers of
+  which some hold zero-extended bytes, one ``v_perm_b32`` per 16-bit half whose high byte
+  is a zero-extended one; else one ``v_perm_b32`` per 16-bit half not already in order in
+  one register, and a ``v_lshl_or_b32`` joining the halves.
 
 Unpacking costs nothing at the convert (a store writes a high half with ``*_d16_hi``);
 where a consumer needs the elements apart, the instructions it spends are its own.
@@ -49,7 +57,23 @@ from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
-__all__ = ["SourceWord", "inthread_permutes", "pack_permutes", "source_words"]
+__all__ = ["CANONICAL", "COMPUTED", "RAW", "SourceWord", "VALUE_KINDS", "inthread_permutes",
+           "pack_permutes", "source_words"]
+
+#: a value as it was loaded or moved: one element per register, zero-extended (a byte that
+#: LLVM's byte-provider matching can pick with ``v_perm_b32``)
+RAW = "raw"
+#: a value computed in its register (an integer or float combine, a select, a shuffle
+#: result, a value of another basic block): its bits above the element are unknown
+COMPUTED = "computed"
+#: a 16-bit float value that packs with another such in one instruction, no ``v_perm_b32``:
+#: an ``f16`` value LLVM's AMDGPU back end knows to be canonical (``isCanonicalized`` of
+#: ``SIISelLowering.cpp``: a float arithmetic result, or a select of two such within its
+#: depth limit, in the same basic block; ``v_pack_b32_f16``), or a gfx950 ``bf16``
+#: conversion result (``v_cvt_pk_bf16_f32``)
+CANONICAL = "canonical"
+#: the kinds a producer may leave in a register (:func:`source_words`, ``values``)
+VALUE_KINDS = (RAW, COMPUTED, CANONICAL)
 
 
 @dataclass(frozen=True)
@@ -61,14 +85,16 @@ class SourceWord:
         byte: the element's first byte in it.
         width_bytes: bytes of the register the producer filled (the rest known zero).
         opaque: the register is a 32-bit value computed from the element (a shuffle's
-            result truncated): its bytes above the element are unknown, neither zero nor
-            loaded bytes LLVM can track (``width_bytes`` is then 4).
+            result truncated, an arithmetic result): its bytes above the element are
+            unknown, neither zero nor loaded bytes LLVM can track (``width_bytes`` is then 4).
+        canonical: the element packs with another such for free (:data:`CANONICAL`).
     """
 
     word: tuple
     byte: int
     width_bytes: int
     opaque: bool = False
+    canonical: bool = False
 
 
 def _register_columns(src: LinearLayout) -> list[int]:
@@ -76,7 +102,8 @@ def _register_columns(src: LinearLayout) -> list[int]:
 
 
 def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | None = None,
-                 contiguity_elems: int = 1, *, wide: bool = False) -> tuple[SourceWord, ...]:
+                 contiguity_elems: int = 1, *, wide: bool = False,
+                 values: tuple[str, ...] | None = None) -> tuple[SourceWord, ...]:
     """The register each non-broadcast source register (in order) arrives in.
 
     Args:
@@ -87,12 +114,19 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
         contiguity_elems: AxisInfo's contiguity of the load's pointer along that dim.
         wide: (without ``contiguous_dim``) the producer leaves each element in a 32-bit
             register whose upper bits are unknown (a 32-bit shuffle result truncated).
+        values: (without ``contiguous_dim``) what the producer left in each non-broadcast
+            register, in order (:data:`VALUE_KINDS`); it overrides ``wide``.
 
     Raises:
-        LayoutError: ``src`` not a LinearLayout; ``contiguous_dim`` not one of its dims.
+        LayoutError: ``src`` not a LinearLayout; ``contiguous_dim`` not one of its dims;
+            ``values`` not one known kind per non-broadcast register.
     """
     instance_of(src, LinearLayout, "src")
     cols = _register_columns(src)
+    if values is not None and (not isinstance(values, tuple) or len(values) != 1 << len(cols)
+                               or any(v not in VALUE_KINDS for v in values)):
+        raise LayoutError(f"values must be one of {VALUE_KINDS} per non-broadcast source "
+                          f"register ({1 << len(cols)}), got {values!r}")
     elem_bytes = max(1, element_bits // 8)
     images = [src.bases["register"][i] for i in cols]
     if contiguous_dim is not None and not 0 <= contiguous_dim < len(src.out_dims):
@@ -113,8 +147,9 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
     for i in range(1 << len(cols)):
         full = sum(1 << cols[b] for b in range(len(cols)) if i >> b & 1)
         if contiguous_dim is None:
-            out.append(SourceWord((i,), 0, 4, True) if wide else
-                       SourceWord((i,), 0, elem_bytes))
+            kind = values[i] if values is not None else (COMPUTED if wide else RAW)
+            out.append(SourceWord((i,), 0, elem_bytes) if kind == RAW else
+                       SourceWord((i,), 0, 4, True, kind == CANONICAL))
             continue
         coord = list(src.apply({"register": full}).values())
         x = coord[contiguous_dim]
@@ -137,9 +172,12 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
     if len(pack) == 2:
         a, b = pack
         if element_bits == 16:
-            return 0 if a.word == b.word and (a.byte, b.byte) == (0, 2) else 1
-        # bytes of two registers: v_or_b32_sdwa / v_lshl_or_b32; of one: a v_perm_b32
-        return 1 if a.word == b.word else 0
+            if a.word == b.word and (a.byte, b.byte) == (0, 2):
+                return 0
+            return 0 if a.canonical and b.canonical else 1  # v_pack_b32_f16
+        # zero-extended bytes of two registers: v_or_b32_sdwa / v_lshl_or_b32; of one, or
+        # computed ones (upper bits unknown): one v_perm_b32 zero-filling the other bytes
+        return 1 if a.word == b.word or a.opaque or b.opaque else 0
     words = {w.word for w in pack}
     if len(words) == 1 and [w.byte for w in pack] == [0, 1, 2, 3]:
         return 0
@@ -153,8 +191,10 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
         return 0
     if len(words) <= 2:
         return 1
-    if len(words) == 4 and all(w.opaque for w in pack):
-        return 0  # low bytes of four 32-bit values: shifts and SDWA ors, no v_perm_b32
+    if len(words) == 4 and any(w.opaque for w in pack):
+        # low bytes of 32-bit values are shifted and ORed in (SDWA); a half whose high byte
+        # is a zero-extended one is matched as a byte provider: one v_perm_b32
+        return sum(0 if h[1].opaque else 1 for h in halves)
     return sum(0 if in_order(h, i == 0) else 1 for i, h in enumerate(halves))
 
 

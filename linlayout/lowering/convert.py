@@ -263,7 +263,8 @@ def check_source_load(source_load: tuple[int, int] | None, src: LinearLayout
 def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
                  target: Target | str = "cuda:90",
                  source_load: tuple[int, int] | None = None, *,
-                 packed_source: bool = False, wide_source: bool = False) -> ConvertPath:
+                 packed_source: bool = False, wide_source: bool = False,
+                 source_values: tuple[str, ...] | None = None) -> ConvertPath:
     """The path Triton 3.9 takes for ``convert_layout`` ``src`` → ``dst`` and, on the shuffle
     path, the register instructions it emits per thread.
 
@@ -288,6 +289,11 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
             registers cost no ``v_perm_b32`` (:mod:`.amd_pack`). Measured on compiled
             gathers and reductions feeding converts
             (``papers/triton_lowering/producer_probes.py``).
+        source_values: (AMD, 8/16-bit, no ``source_load``) what the producer left in each
+            non-broadcast source register, in order (:data:`.amd_pack.VALUE_KINDS`: a raw,
+            computed or canonical ``f16`` value; :func:`linlayout.check.registers.produced_values`
+            for a scan's or reduction's results); it overrides ``wide_source`` there. None:
+            one raw element per register (or as ``wide_source`` says).
 
     Returns:
         A :class:`ConvertPath`.
@@ -295,7 +301,8 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     Raises:
         LayoutError: the layouts describe different tensors; ``element_bits`` not a power of
             two in 1…64; an unknown target; ``source_load`` not two ints naming a dim of
-            ``src``; ``packed_source`` or ``wide_source`` not a bool.
+            ``src``; ``packed_source`` or ``wide_source`` not a bool; ``source_values``
+            not one known kind per non-broadcast source register.
 
     Source: ``ConvertLayoutOpToLLVM.cpp`` (``matchAndRewrite``, ``transferWithinWarp``),
     ``lib/Analysis/Utility.cpp`` (``minimalCvtLayout``, ``cvtNeedsWarpShuffle``,
@@ -323,7 +330,7 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
         if bits not in (8, 16) or target.is_nvidia:
             return None
         if source_load is None:
-            return source_words(src, bits, wide=wide_source)
+            return source_words(src, bits, wide=wide_source, values=source_values)
         return source_words(src, bits, *source_load)
 
     if dims == ("register",):

@@ -59,7 +59,8 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
                         element_bits: int, target: Target,
                         source_load: tuple[int, int] | None = None,
                         packed_source: bool = False, *,
-                        wide_source: bool = False) -> tuple[Emitted, ...]:
+                        wide_source: bool = False,
+                        source_values: tuple[str, ...] | None = None) -> tuple[Emitted, ...]:
     """The byte permutes (``prmt.b32`` on NVIDIA, ``v_perm_b32`` on AMD) per thread that
     pack a convert's source into its scratch stores and unpack its loads (module docstring).
 
@@ -76,6 +77,8 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
         wide_source: the producer left each 8/16-bit element in a 32-bit register, upper
             bits unknown (a warp-local gather's shuffle results, a ``redux.sync`` round:
             :func:`linlayout.check.registers.wide_sources`).
+        source_values: (AMD) what the producer left in each source register
+            (:func:`~linlayout.lowering.amd_pack.source_words`, ``values``), or None.
 
     Returns:
         One ``Emitted`` (side ``"permute"``) per opcode, or ``()`` when nothing is spent.
@@ -119,7 +122,8 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
         columns.append(store_map.registers.index(1 << k))
     words = source_words(src, element_bits,
                          *(source_load if source_load is not None else ()),
-                         wide=wide_source and source_load is None)
+                         wide=wide_source and source_load is None,
+                         values=source_values if source_load is None else None)
     if len(words) != store_map.registers_per_thread:
         return ()
     mask = sum(1 << c for c in columns)

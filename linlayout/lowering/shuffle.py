@@ -46,7 +46,8 @@ from ..layout import LinearLayout
 from .decompose import (PLAIN_BOTTOM, PLAIN_TOP, Transposition, WarpDecomposition, decompose,
                         hardware_permutation)
 
-__all__ = ["WarpShuffleLowering", "live_prmt_selectors", "lower_warp_shuffle"]
+__all__ = ["WarpShuffleLowering", "live_prmt_selectors", "lower_warp_shuffle",
+           "selector_select_keys"]
 
 # node kinds of the value graph
 _IN, _PACK, _UNPACK, _CONST, _SELECT, _PRMT, _BFLY, _IDX = range(8)
@@ -377,6 +378,18 @@ def live_prmt_selectors(low: WarpShuffleLowering) -> list[int]:
         if isinstance(s, tuple) and s[0] == "sel" and s[2][0] == "c" and s[3][0] == "c":
             out += [s[2][1], s[3][1]]
     return sorted(out)
+
+
+def selector_select_keys(low: WarpShuffleLowering) -> tuple[tuple[int, int, int], ...]:
+    """The selects of two constant ``prmt`` selectors that survive clean-up, each as
+    ``(hardware lane bit, selector if the bit is 0, selector if it is 1)``, sorted. Two such
+    selects with the same key are one value in Triton's LLVM dialect: the common
+    subexpression elimination Triton 3.9 runs after ``ConvertTritonGPUToLLVM`` (``make_llir``
+    in ``third_party/nvidia/backend/compiler.py``) keeps the first, so a later convert in a
+    dominated block pays nothing for it (``linlayout.check.registers.selects``)."""
+    _, _, live = _cleaned(low.graph, low.outputs, low.decomposition.hardware_lane_bits)
+    return tuple(sorted((c[1][1], c[2][1], c[3][1]) for c in live
+                        if c[0] == "sel" and c[2][0] == "c" and c[3][0] == "c"))
 
 
 def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,

@@ -68,6 +68,11 @@ class UnitSides:
         self.regs, self.lanes, self.threads = regs, lanes, threads
         self.elems_log2 = tuple(map(int.bit_count, map(or_, regs, lanes)))
 
+    def register_bases(self) -> tuple[tuple[int, ...], ...]:
+        """Each side's :func:`~linlayout.f2.echelon` basis of its register images: its
+        register bits, highest first (what ``echelon`` returns for unit vectors and zeros)."""
+        return tuple([tuple(_bits(r)[::-1]) for r in self.regs])
+
     def chain_ok(self, assignment: Sequence[SideOption]) -> bool:
         """:func:`~.plans.chain_dims_ok` of an ``ld/st.shared`` assignment, on masks: for
         every vector width ``k`` taken, the register bits every side with a vector of at
@@ -115,8 +120,21 @@ def _mask(columns: Sequence[int]) -> int:
 
 
 def _bits(mask: int) -> list[int]:
-    """The unit vectors of ``mask``, lowest first."""
-    return list(filter(mask.__and__, _UNITS[:mask.bit_length()]))
+    """The unit vectors of ``mask`` (non-negative), lowest first (for masks of up to 16
+    bits — most tensors — read off two tables of byte values: no per-bit Python work)."""
+    if mask < 65536:
+        return [*_LOW_BYTE[mask & 255], *_HIGH_BYTE[mask >> 8]]
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+#: The unit vectors of each byte value ``b`` (lowest first), as bits 0–7 and as bits 8–15.
+_LOW_BYTE = tuple(tuple(1 << i for i in range(8) if b >> i & 1) for b in range(256))
+_HIGH_BYTE = tuple(tuple(u << 8 for u in bits) for bits in _LOW_BYTE)
 
 
 def direct_plan(assignment: Sequence[SideOption], problem: Problem,
@@ -170,11 +188,11 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
             space &= regs[i] & ~threads[i]
         # in the first member's register order; a shorter side's phase lanes first (they
         # fall in its banks), then bits outside its register span (it keeps its vector)
-        cands = list(filter(space.__and__,
-                            dict.fromkeys(sides[assignment[members[0]].side].register)))
+        cands = [c for c in dict.fromkeys(sides[assignment[members[0]].side].register)
+                 if c & space]
         if len(shorter) == 1:  # (the same order as below, for one shorter side)
             ph, rg = phase[shorter[0]], regs[shorter[0]]
-            cands.sort(key=lambda c: (not c & ph, bool(c & rg)))
+            cands.sort(key=lambda c: (not c & ph) * 2 + bool(c & rg))
         elif shorter:
             cands.sort(key=lambda c: (sum(not c & phase[i] for i in shorter),
                                       sum(bool(c & regs[i]) for i in shorter)))
@@ -234,10 +252,10 @@ def direct_plan(assignment: Sequence[SideOption], problem: Problem,
     at = dict(zip(cols, _UNITS))  # (a pair's entry is never looked up)
     for x, y in paired:
         at[y] = at[x] | at[x ^ y]
-    inv = list(map(at.__getitem__, _UNITS[:d]))
     at[0] = 0  # a broadcast thread column: offset 0
+    # every thread offset is looked up in ``at``: count_side needs no inverse columns
     offset_of, regs_of, elems = at.__getitem__, problem.regs, units.elems_log2
-    reports = tuple([count_side(cols, inv, sides[i], regs_of[i], model, False, i > 0,
+    reports = tuple([count_side(cols, (), sides[i], regs_of[i], model, False, i > 0,
                                 elems[i], offset_of) for i in at_side])
     plan = _new(Plan)  # the frozen dataclass, without its per-field __setattr__ calls
     plan.__dict__.update(cols=cols, reports=reports, assignment=tuple(assignment), proven=True,

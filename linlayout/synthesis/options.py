@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate
-from operator import or_
+from operator import itemgetter, or_
 from typing import Any
 
 from .. import f2
@@ -45,7 +45,8 @@ from ..hardware.model import BankModel
 from .._memo import memoize
 from .transfer import Objective
 
-__all__ = ["SideOption", "cost_bound", "paired_exponent", "side_options"]
+__all__ = ["SideOption", "best_plain_option", "cost_bound", "paired_exponent",
+           "side_options"]
 
 
 @dataclass(frozen=True)
@@ -169,73 +170,140 @@ def _side_options(index: int, side: Distributed, reg_basis: tuple[int, ...], mod
     if type(matrix) is str:
         kinds = _AUTO_KINDS[matrix]
         matrix = _AUTO[matrix]
+    out: list[SideOption] = []
+    if plain:
+        new = _new
+        fields = {**_OPTION_DEFAULTS, "side": index, "instruction": _PLAIN}
+        for k, ipw, phases, exp, wb, mask in _plain_rows(index, side, reg_basis, model, d,
+                                                          unit_masks):
+            opt = new(SideOption)
+            opt.__dict__.update(fields, vector_log2=k, instructions_per_warp=ipw, phases=phases,
+                                bound_exponent=exp, wavefronts_bound=wb, phase_mask=mask)
+            out.append(opt)
+    if matrix:
+        out += _matrix_options(index, matrix, side, reg_basis, model, d,
+                               max(0, d - model.seg_lo),
+                               explicit=not plain and len(matrix) == 1,
+                               kinds=kinds or _kinds(matrix))
+    return tuple(out)
+
+
+def _plain_rows(index: int, side: Distributed, reg_basis: tuple[int, ...], model: BankModel,
+                d: int, unit_masks: tuple[int, int] | None, least: str | None = None
+                ) -> list[tuple[int, int, int, int, int, int | None]]:
+    """The fields of a side's ``ld/st.shared`` options, widest vector first: one
+    ``(vector_log2, instructions_per_warp, phases, bound_exponent, wavefronts_bound,
+    phase_mask)`` per vector width (:func:`side_options`' arguments; the options are built
+    from these rows, or only the one a caller picks: :func:`best_plain_option`).
+
+    ``least``: an objective's name — only the rows up to the last one that can be the first
+    of least key under it (:func:`best_plain_option`). Narrower vectors issue more
+    instructions, so under ``"instructions"`` the widest row is that one. Under
+    ``"wavefronts"``, with phases split by lane id, a row costs at least ``instructions ·
+    phases · 2^floor`` wavefronts (``floor``: the exponent's vector-free part), and that
+    product never falls as the vector narrows (halving the vector doubles the instructions
+    and at most halves the phases: a lane's bits shrink by one, so a phase gains at most one
+    lane bit) — once it reaches the least wavefronts so far, no narrower row can win (a tie
+    in wavefronts goes to the fewer instructions, the wider vector)."""
     nseg = max(0, d - model.seg_lo)
     w = model.within_word_bits
     lane = side.lane
     rank_r = len(reg_basis)
-    out: list[SideOption] = []
-    if plain:
-        # a phase by lane id holds a prefix of the lanes: their ranks
-        if unit_masks is not None:  # unit columns: the meet is the masks' common bits
-            blocked = (unit_masks[0] & unit_masks[1]).bit_count()
-            # the tensor bits of each prefix of the lanes
-            lane_masks = list(accumulate(lane, or_, initial=0))
-            lane_ranks = list(map(int.bit_count, lane_masks))
+    # a phase by lane id holds a prefix of the lanes: their ranks
+    if unit_masks is not None:  # unit columns: the meet is the masks' common bits
+        blocked = (unit_masks[0] & unit_masks[1]).bit_count()
+        # the tensor bits of each prefix of the lanes
+        lane_masks = list(accumulate(lane, or_, initial=0))
+        lane_ranks = list(map(int.bit_count, lane_masks))
+    else:
+        blocked, lane_ranks = _thread_ranks(reg_basis, side)
+        lane_masks = [None] * len(lane_ranks)
+    kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
+    lam_rank: dict[tuple[int, ...], int] = {}
+    load = index > 0
+    # whether a load's return packs depends on the width only through may_pack
+    packs = load and model.packed(lane, kmax, load)
+    # may_pack holds from one width up (packs: it holds at kmax, so for a load on
+    # hardware that packs): the first width of two bank words per lane
+    pack_from = model.word_log2 + 1 - model.element_log2 if packs else kmax + 1
+    info = model.phase_info
+    # phases split by lane id at every width (no override): BankModel.lane_prefix
+    # inline, p = min(warp, max(0, log2(row bits) − max(log2(bits per lane), log2(word
+    # bits)))); the clamps bind only where a row has more banks than a warp lanes, or a
+    # lane moves more than a row
+    by_id = not model.hardware.phase_overrides
+    e, word, warp = model.element_log2, model.word_log2, model.warp_log2
+    row = word + model.banks_log2
+    clamp = row - word > warp or e + kmax > row
+    # exponent max(0, lam + k − (d − nseg), w − (d − nseg)): ``floor`` is its k-free part
+    base = nseg - d
+    floor = w + base if w + base > 0 else 0
+    rows = []
+    if least == "instructions":
+        kmax_only = True
+        prune = False
+    else:
+        kmax_only = False
+        prune = least == "wavefronts" and by_id
+    fewest = -1  # the least wavefronts of the rows so far (pruning)
+    for k in range(kmax, -1, -1):
+        if by_id:
+            bits = e + k - 1 if k >= pack_from else e + k  # a packed return: half as wide
+            p = row - (bits if bits > word else word)
+            if clamp:
+                p = warp if p > warp else (p if p > 0 else 0)
+            lam, mask, phases = lane_ranks[p], lane_masks[p], 1 << (warp - p)
+            if prune and fewest >= 0 and (phases << (rank_r - k + floor)) >= fewest:
+                break
         else:
-            blocked, lane_ranks = _thread_ranks(reg_basis, side)
-            lane_masks = [None] * len(lane_ranks)
-        kmax = min(rank_r - blocked, model.max_vector_log2, d, model.seg_lo)
-        lam_rank: dict[tuple[int, ...], int] = {}
-        load = index > 0
-        # whether a load's return packs depends on the width only through may_pack
-        packs = load and model.packed(lane, kmax, load)
-        # may_pack holds from one width up (packs: it holds at kmax, so for a load on
-        # hardware that packs): the first width of two bank words per lane
-        pack_from = model.word_log2 + 1 - model.element_log2 if packs else kmax + 1
-        new, info = _new, model.phase_info
-        fields = {**_OPTION_DEFAULTS, "side": index, "instruction": _PLAIN}
-        # phases split by lane id at every width (no override): BankModel.lane_prefix
-        # inline, p = min(warp, max(0, log2(row bits) − max(log2(bits per lane), log2(word
-        # bits)))); the clamps bind only where a row has more banks than a warp lanes, or a
-        # lane moves more than a row
-        by_id = not model.hardware.phase_overrides
-        e, word, warp = model.element_log2, model.word_log2, model.warp_log2
-        row = word + model.banks_log2
-        clamp = row - word > warp or e + kmax > row
-        # exponent max(0, lam + k − (d − nseg), w − (d − nseg)): ``floor`` is its k-free part
-        base = nseg - d
-        floor = w + base if w + base > 0 else 0
-        for k in range(kmax, -1, -1):
-            if by_id:
-                bits = e + k - 1 if k >= pack_from else e + k  # a packed return: half as wide
-                p = row - (bits if bits > word else word)
-                if clamp:
-                    p = warp if p > warp else (p if p > 0 else 0)
-                lam, mask, phases = lane_ranks[p], lane_masks[p], 1 << (warp - p)
+            masks, phase, prefix = info(k, k >= pack_from)
+            phases = 1 << len(masks)
+            if prefix is not None:
+                lam, mask = lane_ranks[prefix], lane_masks[prefix]
             else:
-                masks, phase, prefix = info(k, k >= pack_from)
-                phases = 1 << len(masks)
-                if prefix is not None:
-                    lam, mask = lane_ranks[prefix], lane_masks[prefix]
-                else:
-                    lam = lam_rank.get(phase)
-                    if lam is None:
-                        lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
-                    mask = None
-            ipw = 1 << (rank_r - k)
-            exp = lam + k + base
-            if exp < floor:
-                exp = floor
-            opt = new(SideOption)
-            opt.__dict__.update(fields, vector_log2=k, instructions_per_warp=ipw, phases=phases,
-                                bound_exponent=exp, wavefronts_bound=ipw * phases << exp,
-                                phase_mask=mask)
-            out.append(opt)
-    if matrix:
-        out += _matrix_options(index, matrix, side, reg_basis, model, d, nseg,
-                               explicit=not plain and len(matrix) == 1,
-                               kinds=kinds or _kinds(matrix))
-    return tuple(out)
+                lam = lam_rank.get(phase)
+                if lam is None:
+                    lam = lam_rank[phase] = f2.rank(f2.compose(lane, phase))
+                mask = None
+        ipw = 1 << (rank_r - k)
+        exp = lam + k + base
+        if exp < floor:
+            exp = floor
+        wb = ipw * phases << exp
+        rows.append((k, ipw, phases, exp, wb, mask))
+        if kmax_only:
+            break
+        if fewest < 0 or wb < fewest:
+            fewest = wb
+    return rows
+
+
+def best_plain_option(index: int, side: Distributed, reg_basis: tuple[int, ...],
+                      model: BankModel, d: int, objective: Objective,
+                      unit_masks: tuple[int, int] | None = None) -> SideOption:
+    """The side's first ``ld/st.shared`` option of least key — ``min`` of
+    :func:`side_options` (``ld/st.shared`` only, widest vector first) by
+    ``objective.key(wavefronts_bound, instructions_per_warp)`` — with no other option built
+    (the direct construction of a usual synthesis needs this one only).
+
+    Args: as :func:`side_options`; objective: the :class:`~.transfer.Objective` ordering
+    the keys.
+
+    Returns:
+        The :class:`SideOption` equal to the one ``side_options`` lists (every field alike).
+    """
+    rows = _plain_rows(index, side, reg_basis, model, d, unit_masks, objective.name)
+    k, ipw, phases, exp, wb, mask = min(
+        rows, key=_WAVES_FIRST if objective.name == "wavefronts" else _INSTRS_FIRST)
+    opt = _new(SideOption)
+    opt.__dict__.update(_OPTION_DEFAULTS, side=index, instruction=_PLAIN, vector_log2=k,
+                        instructions_per_warp=ipw, phases=phases, bound_exponent=exp,
+                        wavefronts_bound=wb, phase_mask=mask)
+    return opt
+
+
+#: A row's key under each objective (:func:`best_plain_option`; read at C speed).
+_WAVES_FIRST, _INSTRS_FIRST = itemgetter(4, 1), itemgetter(1, 4)
 
 
 def _thread_ranks(reg_basis: tuple[int, ...], side: Distributed) -> tuple[int, list[int]]:

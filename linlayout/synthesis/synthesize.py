@@ -24,9 +24,12 @@ The search (Linear Layouts paper, arXiv 2505.23819, §5.4 and Lemma 9.5, general
   are counted too, the cheapest layout wins, and the report gives the gap to the bound.
 
 Stages of :func:`synthesize_transfer` (:func:`synthesize_swizzle` builds its
-:class:`~.transfer.Transfer` and :class:`~.transfer.Objective`): :func:`_options`, then
-:func:`_fixed_tma`, :func:`_pinned_plan`, :func:`_direct` or :func:`_search`, then :func:`_alternatives` (only
-when the bound was missed) and :func:`_result`.
+:class:`~.transfer.Transfer` and :class:`~.transfer.Objective`): for the usual call (two
+sides, ``ld/st.shared``, unit-vector columns) :func:`_direct_first` — the direct construction
+on the first assignment, one option built per side — and :func:`_result` when it reaches the
+bound; otherwise :func:`_options`, then :func:`_fixed_tma`, :func:`_pinned_plan`,
+:func:`_direct` or :func:`_search`, then :func:`_alternatives` (only when the bound was
+missed) and :func:`_result`.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ from ..hardware.kinds import memory_columns
 from ..hardware.model import BankModel, HardwareModel
 from ..layout import LinearLayout
 from .direct import UnitSides, direct_plan, unit_sides
-from .options import SideOption, matrix_instructions, paired_exponent, side_options
+from .options import SideOption, best_plain_option, matrix_instructions, paired_exponent, \
+    side_options
 from .plans import (
     MAX_VARIANTS,
     Plan,
@@ -312,7 +316,15 @@ def synthesize_transfer(
     # each side's columns as masks when they are unit vectors or zero (Triton's usual
     # layouts): read once, by the register bases, the options and the direct construction
     units = unit_sides(transfer)
-    problem = _problem(transfer, effective, objective, node_limit, units is not None)
+    problem = _problem(transfer, effective, objective, node_limit, units)
+    first = None  # the usual call: its first assignment tried before any option list is built
+    if instructions is None and fixed is None and units is not None and \
+            len(problem.sides) == 2 and shared_counts() is None:
+        first = _direct_first(problem, units)
+        if first is not None and first[0] is not None:
+            plan, bound = first  # (_result reads only the number of option lists: 2)
+            return _result(plan, bound, store, bound.assignment, problem, ws, counted, (),
+                           bound.key)
     full_problem, full_options = problem, _options(requests, problem, units)
     # identical loads (same columns, same request) are one side with their summed weight: a
     # layout costs each of them the same, so the search runs on the distinct sides only
@@ -339,8 +351,9 @@ def synthesize_transfer(
             raise LayoutError("fixed= pins the first offsets; it cannot be combined with "
                               "matrix instructions (their 16-byte rows fix the first offsets)")
         plan, bound = _pinned_plan(pinned, options, problem)
-    elif (direct := _direct(options, problem,
-                            units if problem is full_problem else None)) is not None:
+    elif first is None and (direct := _direct(options, problem,
+                                              units if problem is full_problem else None)
+                            ) is not None:
         plan, bound = direct
         if problem is full_problem:  # the direct plan costs exactly the bound: its key
             return _result(plan, bound, store, full_options, full_problem, ws, counted, (),
@@ -407,6 +420,37 @@ def _direct(options: Sequence[Sequence[SideOption]], problem: Problem,
             return None
         return plan, _Bound(key, "per-side", assignment, infeasible=infeasible)
     return None
+
+
+def _direct_first(problem: Problem, units: UnitSides
+                  ) -> tuple[Plan | None, _Bound | None] | None:
+    """:func:`_direct` on the first assignment alone, for two ``ld/st.shared`` sides with
+    unit-vector columns (the usual call), its options built one per side
+    (:func:`~.options.best_plain_option`: the first of least key, as
+    :func:`_first_assignments` picks it; every weight is positive). ``(plan, bound)``: what
+    :func:`_direct` returns; ``(None, None)``: a layout can give that assignment but the
+    direct construction misses its key, so :func:`_direct` would return None (the search
+    runs); None: no layout gives it (:func:`_direct` goes on to the next assignments)."""
+    (r0, r1), (t0, t1), model, d, objective = units.regs, units.threads, problem.model, \
+        problem.d, problem.objective
+    (s0, s1), (b0, b1) = problem.sides, problem.regs
+    assignment = (best_plain_option(0, s0, b0, model, d, objective, (r0, t0)),
+                  best_plain_option(1, s1, b1, model, d, objective, (r1, t1)))
+    if not units.chain_ok(assignment):
+        return None
+    plan = direct_plan(assignment, problem, units)
+    if plan is None:
+        return None, None
+    # the ideal key and the plan's, side by side (_ideal and plan_key inline)
+    waves = instrs = got_waves = got_instrs = 0
+    for o, rep, wt in zip(assignment, plan.reports, problem.weights):
+        waves += wt * o.wavefronts_bound
+        instrs += wt * o.instructions_per_warp
+        got_waves += wt * rep.wavefronts_per_warp
+        got_instrs += wt * rep.instructions_per_warp
+    if got_waves != waves or got_instrs != instrs:
+        return None, None
+    return plan, _Bound(objective.key(waves, instrs), "per-side", assignment)
 
 
 #: An option's matrix geometry (None for ``ld/st.shared``), read at C speed.
@@ -548,12 +592,13 @@ def common_vector(transfer: Transfer, *, node_limit: int = 200_000) -> LinearLay
 
 # ------------------------------------------------------------------------------ reading input
 def _problem(transfer: Transfer, weights: tuple[int, ...], objective: Objective,
-             node_limit: int, units: bool = False) -> Problem:
-    """The fixed part of one synthesis (:class:`~.plans.Problem`); ``units``: every column
-    of every side is known to be a unit vector or zero (:func:`~.direct.unit_sides`)."""
+             node_limit: int, units: UnitSides | None = None) -> Problem:
+    """The fixed part of one synthesis (:class:`~.plans.Problem`); ``units``: the sides as
+    masks when every column of every side is a unit vector or zero
+    (:func:`~.direct.unit_sides`: the register bases are read off them)."""
     store, sides = transfer.store, transfer.sides
-    return Problem(sides=sides, regs=tuple(map(_unit_basis if units else _register_basis,
-                                               sides)),
+    return Problem(sides=sides, regs=units.register_bases() if units is not None else
+                   tuple(map(_register_basis, sides)),
                    model=transfer.model, d=store.total_out_bits,
                    dim_bits=tuple(map(_width, store.out_dims_log2)),
                    weights=weights, objective=objective, node_limit=node_limit)

@@ -34,7 +34,7 @@ _OPNAME = re.compile(r"^([\w.]+)\s+(.*)$")
 _NAME = re.compile(r"%[\w$.-]+")
 _ARG = re.compile(r"(%[\w$.-]+)\s*:")
 _DEF = re.compile(r"^\s*(%[\w$.-]+(?:\s*:\s*\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*(.*)$")
-_RETURN = re.compile(r"^\s*(?:\"tt\.reduce\.return\"|tt\.reduce\.return)\b(.*)$")
+_RETURN = re.compile(r"^\s*(?:\"tt\.(?:reduce|scan)\.return\"|tt\.(?:reduce|scan)\.return)\b(.*)$")
 #: Region text longer than this is not analysed (every result then depends on every operand).
 MAX_REGION_CHARS = 200_000
 
@@ -149,7 +149,8 @@ def _folded(name: str, defs: dict, deps: dict, used: frozenset[int]) -> frozense
 
 
 def single_combiner(region: str, operands: int) -> str | None:
-    """The one combine op of a single-operand ``tt.reduce`` (``"arith.addi"``), or None.
+    """The one combine op of a single-operand ``tt.reduce`` or ``tt.scan``
+    (``"arith.addi"``), or None.
 
     Triton's ``ReduceOp::getSingleCombiner`` (``lib/Dialect/Triton/IR/Ops.cpp``, Triton 3.9):
     one operand, and the returned value is defined by an op with two operands — the block's

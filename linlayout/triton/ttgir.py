@@ -122,7 +122,7 @@ class Op:
         combine: for a ``tt.reduce``, the operands each result depends on through the combine
             region as LLVM's optimiser leaves it (:func:`~.combine.combine_dependencies` with
             ``fold_equal_arms``), or None when not known.
-        combiner: for a one-operand ``tt.reduce``, its single combine op
+        combiner: for a one-operand ``tt.reduce`` or ``tt.scan``, its single combine op
             (:func:`~.combine.single_combiner`: ``"arith.addi"``), or None.
     """
 
@@ -210,8 +210,8 @@ class Access:
         results_used: per result of a multi-result scratch op, whether it is used (empty:
             all are).
         combine: for a ``tt.reduce``, the operands each result depends on (None: unknown).
-        combiner: for a one-operand ``tt.reduce``, its single combine op (``"arith.addi"``;
-            :func:`~.combine.single_combiner`), or None.
+        combiner: for a one-operand ``tt.reduce`` or ``tt.scan``, its single combine op
+            (``"arith.addi"``; :func:`~.combine.single_combiner`), or None.
         view_offset: for a copy through a ``memdesc_subslice`` view, the element coordinates
             of the view's first element in the allocation (per dim of ``memory``'s
             allocation shape; :func:`view_offsets`), else ``()`` (at the origin, or not
@@ -727,6 +727,7 @@ def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo:
         if name.endswith(".reduce") and operands:
             combine = combine_dependencies(text[end + 1:cstart], len(operands),
                                            fold_equal_arms=True)
+        if name.endswith((".reduce", ".scan")) and operands:
             combiner = single_combiner(text[end + 1:cstart], len(operands))
         return Op(lineno, name, results, operands, types, attrs, body.strip(), source,
                   combine=combine, combiner=combiner)

@@ -21,8 +21,11 @@ the element's width. The first draw (seed :data:`SEED`, 100 probes, not tuned) w
 those rules were written; before, they were checked on two exploration kernels only. It
 showed two more rules (the selects that feed a ``redux.sync``: ``redux_selects``; an 8-bit
 shuffle convert unpacks only the bytes its destination keeps); a second draw
-(:data:`AFTER`) was made after them. Both are in the fixture, each probe with its
-``"seed"``.
+(:data:`AFTER`) was made after them. A third, 8-bit heavy (:data:`BYTES`), was made after
+the selects of two constant ``prmt`` selectors shared between the converts of a function
+were modelled (``linlayout.check.registers.selects``: Triton's CSE after lowering). All three
+are in the fixture, each probe with its ``"seed"``; ``--add`` compiles only the draws the
+fixture lacks.
 
 Two families of Gluon kernels on cuda:80, cuda:90 and cuda:100:
 
@@ -72,12 +75,17 @@ SEED = 5309
 N_PROBES = int(os.environ.get("N_PROBES", 100))
 #: a second draw (seed, probes), made after the rules the first one showed were added
 AFTER = (5311, 60)
+#: the element types drawn (a probe's type is one of these, uniformly)
+MIX = ("i8", "i8", "i16", "i16", "u8", "u16", "i32", "f16", "bf16")
+#: a third draw (seed, probes, types), 8-bit heavy, made after selector selects shared between
+#: converts were modelled
+BYTES = (5317, 60, ("i8", "i8", "u8", "u8", "i16", "f16"))
 TARGETS = ("cuda80", "cuda90", "cuda100")
 #: register opcodes compared (outside inline assembly)
 REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync(?:\.\w+)+|selp\.[bfsu](?:16|32|64)|"
                           r"prmt\.b32)$")
 SHARED_OPS = re.compile(r"^(ld\.shared|st\.shared)")
-SHARED_WIDTH = re.compile(r"^(ld|st)\.shared(?:\.v(\d))?\.b(\d+)$")
+SHARED_WIDTH = re.compile(r"^(ld|st)\.shared(?:\.v(\d))?\.[bsu](\d+)$")
 LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+")
 #: (name, element type, combine ops it is drawn with)
 TYPES = {"i8": ("*i8", ("add", "max", "min", "xor", "and", "or")),
@@ -130,8 +138,8 @@ def op_lines(ttgir: str) -> list[int]:
             if "ttg.convert_layout" in s or re.search(r'"?tt\.reduce"?\(', s)]
 
 
-def build(seed: int = SEED, n: int = N_PROBES) -> dict:
-    """Compile the probes (Triton 3.9.0)."""
+def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = MIX) -> dict:
+    """Compile the probes (Triton 3.9.0), each of an element type drawn from ``types``."""
     import tempfile
 
     import triton
@@ -258,7 +266,7 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
         tname = rng.choice(TARGETS)
         family = "r3" if rng.random() < 0.3 else "r2"
         warps = rng.choice([1, 2, 4, 8])
-        ty = rng.choice(["i8", "i8", "i16", "i16", "u8", "u16", "i32", "f16", "bf16"])
+        ty = rng.choice(list(types))
         ptr, kinds = TYPES[ty]
         kind = rng.choice(kinds)
         sig = {"X": ptr, "Y": ptr}
@@ -452,13 +460,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compile, compare with the fixture")
     ap.add_argument("--compare-only", action="store_true",
                     help="compare the committed fixture with check (no Triton needed)")
+    ap.add_argument("--add", action="store_true",
+                    help="compile only the draws whose seed the fixture lacks, add them")
     args = ap.parse_args(argv)
     if args.compare_only:
         data = json.loads(gzip.decompress(OUT.read_bytes()))
     else:
         os.environ["TRITON_ALWAYS_COMPILE"] = "1"
-        data = build()
-        data["probes"].update(build(*AFTER)["probes"])
+        draws = ((SEED, N_PROBES), AFTER, BYTES)
+        if args.add:
+            data = json.loads(gzip.decompress(OUT.read_bytes()))
+            have = {p["seed"] for p in data["probes"].values()}
+            draws = tuple(d for d in draws if d[0] not in have)
+        else:
+            data = {"probes": {}}
+        for draw in draws:
+            fresh = build(*draw)
+            data["triton_version"] = fresh["triton_version"]
+            data["probes"].update(fresh["probes"])
         rc = write_or_check(OUT, data, args.check)
         if rc:
             return rc

@@ -9,7 +9,9 @@ converts) and shared-memory bytes per thread of each side, and on every convert 
 register instructions, equal those of Triton's lowering (the assembly of its LLVM IR with
 ``-O3`` skipped), counted on the data path (``papers/triton_lowering/datapath.py``). Known
 differences are strict xfails with their reason (``tests/data/known_mismatches.json``, set
-``redux_heldout``)."""
+``redux_heldout``): all are NVPTX's selection of the byte extracts Triton emits after an 8-bit
+reduction's last shared-memory load (their line, a byte 0 widened for free, stored words
+built straight from the loaded ones, a byte sign-extended a second time)."""
 
 from __future__ import annotations
 
@@ -52,11 +54,17 @@ def test_the_data_path_is_part_of_each_assembly():
 
 def test_the_set_reaches_every_target_type_and_family():
     data = entries("redux_heldout")
-    assert len(data) >= 150
+    assert len(data) >= 200
     assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "cuda100"}
     assert {n.split("_")[0] for n in data} == {"r2", "r3"}
     assert {n.split("_")[1] for n in data} == {"i8", "i16", "i32", "u8", "u16", "f16", "bf16"}
-    assert {e["seed"] for e in data.values()} == {PROBES.SEED, PROBES.AFTER[0]}
+    assert {e["seed"] for e in data.values()} == {PROBES.SEED, PROBES.AFTER[0], PROBES.BYTES[0]}
+
+
+def test_the_8_bit_heavy_draw_is_mostly_8_bit():
+    draw = [n for n, e in entries("redux_heldout").items() if e["seed"] == PROBES.BYTES[0]]
+    assert len(draw) == PROBES.BYTES[1]
+    assert sum(n.split("_")[1] in ("i8", "u8") for n in draw) >= len(draw) // 2
 
 
 def test_redux_rounds_that_leave_32_bit_registers_are_exercised_and_match():

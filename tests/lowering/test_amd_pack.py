@@ -30,6 +30,20 @@ def w(word, byte, width):
     # the low bytes of four 32-bit shuffle results: v_lshlrev_b16 and SDWA ors
     (tuple(SourceWord((i,), 0, 4, True) for i in range(4)), 8, 0),
     ((SourceWord((0,), 0, 4, True), SourceWord((1,), 0, 4, True)), 16, 1),
+    # two f16 values LLVM proves canonical: one v_pack_b32_f16; one of them alone: v_perm
+    ((SourceWord((0,), 0, 4, True, True), SourceWord((1,), 0, 4, True, True)), 16, 0),
+    ((SourceWord((0,), 0, 4, True, True), SourceWord((1,), 0, 4, True)), 16, 1),
+    ((SourceWord((0,), 0, 4, True, True), w(1, 0, 2)), 16, 1),
+    # computed and zero-extended bytes mixed: a half pays when its high byte is zero-extended
+    ((w(0, 0, 1), SourceWord((1,), 0, 4, True), w(2, 0, 1), SourceWord((3,), 0, 4, True)),
+     8, 0),
+    ((SourceWord((0,), 0, 4, True), w(1, 0, 1), SourceWord((2,), 0, 4, True),
+      SourceWord((3,), 0, 4, True)), 8, 1),
+    ((SourceWord((0,), 0, 4, True), SourceWord((1,), 0, 4, True), w(2, 0, 1), w(3, 0, 1)),
+     8, 1),
+    # two computed bytes in 16-bit slots: one v_perm_b32 zero-filling the bytes between
+    ((SourceWord((0,), 0, 4, True), SourceWord((1,), 0, 4, True)), 8, 1),
+    ((w(0, 0, 1), SourceWord((1,), 0, 4, True)), 8, 1),
 ])
 def test_pack_permutes(pack, bits, n):
     assert pack_permutes(pack, bits) == n
@@ -94,3 +108,41 @@ def test_source_words_of_a_producer_leaving_32_bit_registers():
     words = source_words(src, 8, wide=True)
     assert len(words) == 4 and all(x.opaque and x.width_bytes == 4 for x in words)
     assert not any(x.opaque for x in source_words(src, 8))
+
+
+def _flat(reg, lane, size):
+    from linlayout.layout import LinearLayout
+
+    return LinearLayout({"register": [[c] for c in reg], "lane": [[c] for c in lane],
+                         "warp": [], "block": []}, {"dim0": size})
+
+
+def test_source_words_follow_the_producer_values():
+    from linlayout.lowering.amd_pack import CANONICAL, COMPUTED, RAW
+
+    src = _flat([1, 2], [4, 8, 16, 32, 64, 128], 256)
+    words = source_words(src, 16, values=(RAW, COMPUTED, CANONICAL, CANONICAL))
+    assert words[0] == SourceWord((0,), 0, 2)
+    assert words[1] == SourceWord((1,), 0, 4, True)
+    assert words[2] == SourceWord((2,), 0, 4, True, True)
+    assert pack_permutes(words[2:], 16) == 0 and pack_permutes(words[:2], 16) == 1
+    for bad in ((RAW,) * 3, (RAW, RAW, RAW, "loaded"), [RAW] * 4):
+        with pytest.raises(LayoutError, match="values"):
+            source_words(src, 16, values=bad)
+
+
+def test_convert_path_packs_canonical_f16_for_nothing():
+    """The 16-bit register/lane swap above on gfx942: its two packed registers cost one
+    v_perm_b32 each from elements as loaded one per register, none from f16 values LLVM
+    proves canonical (v_pack_b32_f16); the swap's own permutes stay."""
+    from linlayout.lowering.amd_pack import CANONICAL, COMPUTED
+
+    src = layout([1, 32], [2, 4, 8, 16, 64], [], 1, 6)
+    dst = layout([2, 32], [1, 4, 8, 16, 64], [], 1, 6)
+    loose = convert_path(src, dst, 16, "hip:gfx942").counts
+    done = convert_path(src, dst, 16, "hip:gfx942", source_values=(CANONICAL,) * 4).counts
+    half = convert_path(src, dst, 16, "hip:gfx942",
+                        source_values=(CANONICAL, COMPUTED) * 2).counts
+    assert loose["v_perm_b32"] == done["v_perm_b32"] + 2 == half["v_perm_b32"] == 5
+    with pytest.raises(LayoutError, match="values"):
+        convert_path(src, dst, 16, "hip:gfx942", source_values=(CANONICAL,))

@@ -170,6 +170,19 @@ def test_the_r0_r1_swap_of_packed_bytes_is_folded_before_the_shuffle():
     low.execute(src, 32)  # bytes of one element stay together (raises otherwise)
 
 
+def test_selector_select_keys_name_the_lane_bit_and_both_constants():
+    # the same lowering's two selector selects, each (lane bit, selector for bit 0, for 1)
+    from linlayout.lowering.shuffle import live_prmt_selectors, selector_select_keys
+
+    src, dst = _unit_layout(range(8)), _unit_layout([1, 0, 3, 2, 4, 5, 6, 7])
+    low = lower_warp_shuffle(src, dst, 8)
+    (t,) = low.decomposition.transpositions
+    keys = selector_select_keys(low)
+    assert len(keys) == 2 and {k[0] for k in keys} == {t.lane}
+    assert sorted(c for k in keys for c in k[1:]) == live_prmt_selectors(low)
+    assert selector_select_keys(lower_warp_shuffle(src, dst, 32)) == ()
+
+
 def test_hardware_permutation_is_the_conversion():
     from linlayout.lowering.decompose import hardware_permutation
 

@@ -171,6 +171,11 @@ WALK: dict[str, tuple[tuple, dict]] = {
         __import__("linlayout.triton.ttgir", fromlist=["x"]).find_accesses(MODULE), TARGET), {}),
     "linlayout.check.registers.scalar_sources": ((
         __import__("linlayout.triton.ttgir", fromlist=["x"]).find_accesses(MODULE), TARGET), {}),
+    "linlayout.check.registers.share_selector_selects": ((
+        __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
+        "tt.func @f() {\n}"), {}),
+    "linlayout.check.registers.produced_values": ((
+        __import__("linlayout.triton.ttgir", fromlist=["x"]).find_accesses(MODULE), TARGET), {}),
     "linlayout.check.registers.with_registers": ((
         __import__("linlayout.check.shared_memory", fromlist=["x"]).predict_private(
             "reduce", STORE, None, EB, TARGET, 1), "reduce", STORE, None, 1, (EB,), TARGET),

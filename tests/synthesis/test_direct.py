@@ -54,6 +54,7 @@ def test_unit_sides_only_for_unit_vector_columns():
     # flat columns: dim0 is the low bits (0b0001, 0b0010), dim1 the high ones
     assert units.regs == (0b1100, 0b1100) and units.lanes == (0b0011, 0b0011)
     assert units.threads == units.lanes and units.elems_log2 == (4, 4)
+    assert units.register_bases() == (f2.echelon([0b0100, 0b1000]),) * 2 == ((0b1000, 0b0100),) * 2
     assert unit_sides(_problem([store, mixed], 32)) is None
 
 
@@ -71,6 +72,7 @@ def test_the_mask_chain_test_is_the_search_s():
     for problem in problems:
         units = unit_sides(problem)
         assert units is not None
+        assert units.register_bases() == problem.regs  # (echelon bases, as _problem reads)
         opts = [side_options(i, s, problem.regs[i], problem.model, problem.d)
                 for i, s in enumerate(problem.sides)]
         for assignment in itertools.product(*opts):
@@ -195,16 +197,23 @@ def test_the_direct_result_is_the_search_s(monkeypatch):
     direct construction is taken on most of these inputs."""
     cases = _cases() + _tile_cases()
     taken = [0]
-    real = mod._direct
+    real, real_first = mod._direct, mod._direct_first
 
     def counted(options, problem, units=None):
         got = real(options, problem, units)
         taken[0] += got is not None
         return got
 
+    def counted_first(problem, units):
+        got = real_first(problem, units)
+        taken[0] += got is not None and got[0] is not None
+        return got
+
     monkeypatch.setattr(mod, "_direct", counted)
+    monkeypatch.setattr(mod, "_direct_first", counted_first)
     with_direct = [_result(*c) for c in cases]
     monkeypatch.setattr(mod, "_direct", lambda options, problem, units=None: None)
+    monkeypatch.setattr(mod, "_direct_first", lambda problem, units: None)
     searched = [_result(*c) for c in cases]
     assert with_direct == searched
     assert taken[0] > len(cases) // 2
@@ -220,3 +229,34 @@ def test_the_built_in_examples_take_the_direct_construction(monkeypatch, name):
     ll.clear_caches()
     r = synthesize_swizzle(ex.store, ex.load, element_bits=ex.element_bits)
     assert r.optimal and r.bound.method == "per-side"
+
+
+def test_the_first_assignment_path_is_the_direct_path_s(monkeypatch):
+    """The usual call's first-assignment path gives what the direct construction over the
+    full option lists gives — the same layout, reports, bound (its assignment and infeasible
+    count too) and notes — and, where it declines, the same result as without it, on random
+    pairs under every preset, both objectives and uneven weights."""
+    cases = [c for c in _cases() if "instructions" not in c[4] or c[4]["instructions"] != "auto"]
+
+    def full(store, load, bits, hw, kw):
+        ll.clear_caches()
+        try:
+            r = synthesize_swizzle(store, load, element_bits=bits, hardware=hw, **kw)
+        except ll.LayoutError as exc:
+            return str(exc)
+        return r
+
+    taken = [0]
+    real = mod._direct_first
+
+    def counted(problem, units):
+        got = real(problem, units)
+        taken[0] += got is not None and got[0] is not None
+        return got
+
+    monkeypatch.setattr(mod, "_direct_first", counted)
+    first = [full(*c) for c in cases]
+    monkeypatch.setattr(mod, "_direct_first", lambda problem, units: None)
+    without = [full(*c) for c in cases]
+    assert first == without
+    assert taken[0] > len(cases) // 2

@@ -262,3 +262,44 @@ def test_lane_id_phases_in_closed_form_match_the_model(num_banks):
                     assert o.phase_mask == reduce(or_, side.lane[:prefix], 0)
             checked += 1
     assert checked >= 40
+
+
+@pytest.mark.parametrize("hardware_name", ["NVIDIA", "AMD_CDNA3", "NVIDIA16"])
+def test_best_plain_option_is_the_least_of_the_listed_options(hardware_name):
+    """best_plain_option builds the one option _first_assignments would pick from the full
+    list — the first of least key under either objective — equal field by field (its
+    phase_mask and wavefronts_bound too), with or without the unit masks, on random Triton
+    pairs."""
+    from operator import attrgetter
+
+    from linlayout.hardware import AMD_CDNA3, NVIDIA
+    from linlayout.synthesis.direct import unit_sides
+    from linlayout.synthesis.options import best_plain_option
+    from linlayout.synthesis.transfer import INSTRUCTIONS, WAVEFRONTS, Transfer
+    from linlayout.triton.encodings.sampling import random_pair
+
+    hardware = {"NVIDIA": NVIDIA, "AMD_CDNA3": AMD_CDNA3,
+                "NVIDIA16": NVIDIA.with_banks(num_banks=16)}[hardware_name]
+    keys = {WAVEFRONTS: attrgetter("wavefronts_bound", "instructions_per_warp"),
+            INSTRUCTIONS: attrgetter("instructions_per_warp", "wavefronts_bound")}
+    fields = attrgetter("wavefronts_bound", "phase_mask")
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(60):
+        store, load, bits, _ = random_pair(rng)
+        try:
+            transfer = Transfer.make(store, load, element_bits=bits, hardware=hardware)
+        except ll.LayoutError:  # (a wider warp than this hardware's)
+            continue
+        sides, model, d = transfer.sides, transfer.model, store.total_out_bits
+        regs = tuple(tuple(f2.echelon(s.register)) for s in sides)
+        units = unit_sides(transfer)
+        for i, side in enumerate(sides):
+            for masks in {None, None if units is None else (units.regs[i], units.threads[i])}:
+                listed = side_options(i, side, regs[i], model, d, unit_masks=masks)
+                for objective, key in keys.items():
+                    best = best_plain_option(i, side, regs[i], model, d, objective, masks)
+                    want = min(listed, key=key)
+                    assert best == want and fields(best) == fields(want)
+                    checked += 1
+    assert checked >= 200

@@ -65,13 +65,17 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
     # a convert after a redux.sync round packs 32-bit registers (one operand only)
     wide = redux_rounds(operand, axis, operand_bits[0], target, combiner) \
         if len(operand_bits) == 1 else []
+    keys: list = []
     for j, (src, dst) in enumerate(reduce_conversions(operand, result, axis)):
         for b in operand_bits:
-            extra.extend(predict_convert(src, dst, b, target,
-                                         wide_source=j < len(wide) and wide[j]).registers)
+            inner = predict_convert(src, dst, b, target, wide_source=j < len(wide) and wide[j])
+            extra.extend(inner.registers)
+            keys.extend(inner.extra.get("selector_selects", ()))
     merged: dict[tuple[str, str], int] = {}
     for e in extra:
         merged[(e.side, e.opcode)] = merged.get((e.side, e.opcode), 0) + (e.per_thread or 0)
     ems = tuple(Emitted(side, opcode, n, None, 32, 0, "")
                 for (side, opcode), n in merged.items() if n)
-    return replace(pred, registers=ems, note=pred.note + (f"; {why}" if why else ""))
+    return replace(pred, registers=ems, note=pred.note + (f"; {why}" if why else ""),
+                   extra={**pred.extra, "selector_selects": tuple(keys)} if keys
+                   else pred.extra)

@@ -4,7 +4,9 @@ contiguity of the pointer). On AMD, packing 8/16-bit elements for a shuffle is f
 load already put them in one 32-bit register (:mod:`linlayout.lowering.amd_pack`). For a
 tensor a gather or a reduction produced, whether each 8/16-bit element was left in a 32-bit
 register (:func:`wide_sources`): packing it then costs what packing halves of 32-bit registers
-costs."""
+costs. For a tensor an AMD scan or reduction produced, what each result register holds
+(:func:`produced_values`): ``f16`` values LLVM knows canonical pack with ``v_pack_b32_f16``,
+computed bytes with shifts and SDWA ors."""
 
 from __future__ import annotations
 
@@ -17,9 +19,12 @@ from ...lowering.target import Target
 from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
 from ...triton.ttgir import Access, TTGIRModule
 from .gather import gather_leaves_words
-from .reduce import reduce_leaves_scalars, reduce_leaves_words
+from .reduce import reduce_leaves_scalars, reduce_leaves_words, reduce_result_values
+from .scan import scan_result_values
 
-__all__ = ["load_sources", "scalar_sources", "truncated_sources", "wide_sources"]
+__all__ = ["load_sources", "produced_values", "scalar_sources", "truncated_sources",
+           "wide_sources"]
+_REVERSE = re.compile(r"reverse\s*=\s*true")
 
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
@@ -156,3 +161,53 @@ def scalar_sources(accesses: Sequence[Access], target: Target) -> frozenset[str]
         except LayoutError:
             continue  # the op itself is reported as not analysed
     return frozenset(out)
+
+
+def produced_values(accesses: Sequence[Access], target: Target) -> dict[str, tuple[str, ...]]:
+    """``{SSA name: kinds}``: for the 8- and 16-bit results of one-operand ``tt.scan`` and
+    ``tt.reduce`` ops on AMD, what each non-broadcast result register holds
+    (:data:`linlayout.lowering.amd_pack.VALUE_KINDS`, in register order:
+    :func:`~.scan.scan_result_values`, :func:`~.reduce.reduce_result_values`). A convert of
+    such a value packs as they say (``source_values`` of
+    :func:`linlayout.lowering.convert_path`): two ``f16`` values LLVM knows canonical with one
+    ``v_pack_b32_f16`` (no ``v_perm_b32``), bytes computed in 32-bit registers with shifts and
+    SDWA ors. Ops not modelled are left out (their converts count as before: one element per
+    register, as loaded).
+
+    Raises:
+        LayoutError: ``accesses`` not Access records or ``target`` not a Target.
+
+    Source: ``ScanOpToLLVM.cpp``, ``ReduceOpToLLVM.cpp`` (Triton 3.9) as LLVM's AMDGPU back
+    end selects the packing (``isCanonicalized``, ``v_pack_b32_f16``, byte-provider
+    ``v_perm_b32``); measured on compiled kernels
+    (``papers/triton_lowering/producer_probes.py``, ``amd_producer_probes.py``).
+    """
+    accesses = sequence_of(accesses, Access, "accesses")
+    instance_of(target, Target, "target")
+    out: dict[str, tuple[str, ...]] = {}
+    if target.is_nvidia:
+        return out
+    for a in accesses:
+        if a.op not in ("scan", "reduce") or not a.result or ":" in a.result \
+                or a.distributed is None or a.element_bits not in (8, 16) \
+                or len(a.operand_types) != 1:
+            continue
+        m = _AXIS.search(a.attrs)
+        if m is None:
+            continue
+        try:
+            if a.op == "scan":
+                kinds = scan_result_values(a.distributed.layout, int(m.group(1)),
+                                           a.element_bits, a.element_type, target, a.combiner,
+                                           bool(_REVERSE.search(a.attrs)))
+            else:
+                result = a.destination.layout if a.destination is not None and \
+                    a.destination.kind == "tensor" else None
+                kinds = reduce_result_values(a.distributed.layout, result, int(m.group(1)),
+                                             a.element_bits, a.element_type, target,
+                                             a.combiner)
+        except LayoutError:
+            continue  # the op itself is reported as not analysed
+        if kinds is not None:
+            out[a.result] = kinds
+    return out

@@ -28,16 +28,18 @@ from ... import f2
 from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
+from ...lowering.amd_pack import CANONICAL, COMPUTED
 from ...lowering.convert import amd_xor, convert_path
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ..shared_memory.reduce import inter_layout, reduce_steps, reduced_layout
 from ._args import bits_tuple, checked
+from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
-           "reduce_leaves_scalars",
-           "reduce_leaves_words", "reduce_rounds", "reduce_shuffles", "redux_instructions",
-           "redux_rounds", "redux_selects"]
+           "reduce_leaves_scalars", "reduce_leaves_words", "reduce_result_values",
+           "reduce_rounds", "reduce_shuffles", "redux_instructions", "redux_rounds",
+           "redux_selects"]
 
 #: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
 REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
@@ -379,3 +381,55 @@ def reduce_leaves_scalars(operand: LinearLayout, result: LinearLayout | None, ax
     if len(_lane_masks(last, k)) != target.threads_per_warp.bit_length() - 1:
         return False
     return _kept_by_result(operand, result, axis, element_bits, target)
+
+
+def reduce_result_values(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                         element_bits: int, element_type: str, target: Target,
+                         combiner: str | None) -> tuple[str, ...] | None:
+    """What a one-operand ``tt.reduce`` on AMD leaves in each non-broadcast result register,
+    for a convert that packs them (:data:`linlayout.lowering.amd_pack.VALUE_KINDS`), or None
+    where it is not modelled (NVIDIA; not 8/16 bits; a float type other than ``f16`` and
+    gfx950's ``bf16`` (:func:`.scan.packs_floats`) or a combine op not known; a scalar
+    result; nothing to reduce along the axis).
+
+    When the last in-warp round is a partial warp's (``shuffleXor`` by DPP,
+    ``ds_swizzle``/``ds_bpermute`` or a permlane swap, then the combine) and no move to the
+    result layout follows it (:func:`_kept_by_result`), every result is the combine op's
+    own: an ``f16`` float combine (:data:`.scan.FLOAT_COMBINERS`) leaves values LLVM knows
+    canonical (:data:`CANONICAL`: two pack with ``v_pack_b32_f16``; gfx950 ``bf16``
+    conversion results with ``v_cvt_pk_bf16_f32``), an integer one
+    :data:`COMPUTED` values (bytes packed with shifts and SDWA ors). A full-warp last round
+    (``warpReduce``'s DPP sequence read out to scalar registers:
+    :func:`reduce_leaves_scalars`) and results moved through shared memory or shuffles are
+    left as they are modelled today (None).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: ``ReduceOpToLLVM.cpp`` and ``TargetInfo::shuffleXor`` (AMD), Triton 3.9;
+    ``isCanonicalized`` of LLVM's AMDGPU back end; measured on compiled reductions feeding
+    converts (``papers/triton_lowering/producer_probes.py``, ``amd_producer_probes.py``).
+    """
+    axis = checked(operand, axis, target)
+    (element_bits,) = bits_tuple((element_bits,))
+    string(element_type, "element_type")
+    if combiner is not None:
+        string(combiner, "combiner")
+    if result is not None:
+        instance_of(result, LinearLayout, "result")
+    if target.is_nvidia or element_bits not in (8, 16) or combiner is None or result is None:
+        return None
+    floating = element_type.startswith(("f", "bf"))
+    if floating and (not packs_floats(element_type, target) or
+                     combiner not in FLOAT_COMBINERS):
+        return None
+    k = _axis(operand, axis)
+    if operand.out_dims[f"dim{axis}"] == 1:
+        return None
+    last = _round_layouts(operand, axis)[-1]
+    if len(_lane_masks(last, k)) == target.threads_per_warp.bit_length() - 1:
+        return None
+    if not _kept_by_result(operand, result, axis, element_bits, target):
+        return None
+    n = 1 << sum(1 for img in result.bases.get("register", []) if any(img))
+    return (CANONICAL if floating else COMPUTED,) * n

@@ -22,7 +22,8 @@ from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
-from ..registers import scalar_sources, wide_sources, with_registers
+from ..registers import (produced_values, scalar_sources, share_selector_selects,
+                         wide_sources, with_registers)
 from ..target import parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
@@ -70,9 +71,10 @@ def cached_copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, 
 @memoize(1024)
 def _convert(src: LinearLayout, dst: LinearLayout, bits: int, target: Target,
              source_load: tuple[int, int] | None = None,
-             packed_source: bool = False, wide_source: bool = False) -> Prediction:
+             packed_source: bool = False, wide_source: bool = False,
+             source_values: tuple[str, ...] | None = None) -> Prediction:
     return predict_convert(src, dst, bits, target, source_load, packed_source,
-                           wide_source=wide_source)
+                           wide_source=wide_source, source_values=source_values)
 
 
 @memoize(4096)
@@ -87,7 +89,8 @@ def layout_of(t: TritonType) -> LinearLayout:
 
 def predict_access(a: Access, target: Target,
                    source_load: tuple[int, int] | None = None,
-                   packed_source: bool = False, wide_source: bool = False) -> Prediction:
+                   packed_source: bool = False, wide_source: bool = False,
+                   source_values: tuple[str, ...] | None = None) -> Prediction:
     """The instructions one access lowers to (results cached per layouts, element width and
     target: a file with hundreds of identical accesses costs one analysis). ``source_load``:
     for a convert whose operand a global load produced, ``(dim, contiguity)`` of its
@@ -95,7 +98,9 @@ def predict_access(a: Access, target: Target,
     ``packed_source``: its operand is a float truncation to 16 bits, which packs for free
     (:func:`linlayout.check.registers.truncated_sources`); ``wide_source``: a gather or
     reduction left its 8/16-bit elements in 32-bit registers
-    (:func:`linlayout.check.registers.wide_sources`), which packing pays for.
+    (:func:`linlayout.check.registers.wide_sources`), which packing pays for;
+    ``source_values``: what a scan or reduction left in each register
+    (:func:`linlayout.check.registers.produced_values`; AMD packing depends on it).
 
     Raises:
         LayoutError: the op's layouts cannot be turned into linear layouts or do not fit.
@@ -119,7 +124,8 @@ def predict_access(a: Access, target: Target,
         assert a.distributed is not None and a.destination is not None
         bits = moved_bits(a.element_bits, a.element_type)
         return _f64_selects(_convert(layout_of(a.distributed), layout_of(a.destination), bits,
-                                     target, source_load, packed_source, wide_source),
+                                     target, source_load, packed_source, wide_source,
+                                     source_values),
                              a.element_type)
     if a.kind == "scratch":
         m = re.search(r"axis\s*=\s*(\d+)", a.attrs)
@@ -244,7 +250,9 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     A convert of a gather's or reduction's result that sits in 32-bit registers pays for
     packing it (:func:`linlayout.check.registers.wide_sources`); one of an AMD reduction's
     16-bit results held in scalar registers packs for free
-    (:func:`linlayout.check.registers.scalar_sources`).
+    (:func:`linlayout.check.registers.scalar_sources`); one of a scan's or reduction's
+    results packs as what each register holds says (AMD:
+    :func:`linlayout.check.registers.produced_values`).
 
     Raises:
         LayoutError: an unknown ``ttg.target`` (when ``target`` is not given).
@@ -255,6 +263,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     accesses = find_accesses(module)
     wide = wide_sources(accesses, target)
     packed_sources = packed_sources | scalar_sources(accesses, target)
+    produced = produced_values(accesses, target)
     for a in accesses:
         if async_vectors and a.op == "async_copy_global_to_local" and a.line in async_vectors:
             a = dataclasses.replace(a, max_vector_elems=async_vectors[a.line])
@@ -269,8 +278,9 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             load = source_loads.get(a.operands[0]) if source_loads and a.kind == "convert" \
                 and a.operands else None
             packed = a.kind == "convert" and bool(a.operands) and a.operands[0] in packed_sources
-            pred = predict_access(a, target, load, packed,
-                                  a.kind == "convert" and bool(a.operands) and a.operands[0] in wide)
+            operand = a.operands[0] if a.kind == "convert" and a.operands else None
+            pred = predict_access(a, target, load, packed, operand in wide,
+                                  produced.get(operand) if operand and not packed else None)
             if a.op in ("atomic_rmw", "atomic_cas") and module.num_warps == 1 \
                     and (a.destination is None or a.destination.kind != "tensor"):
                 # one warp: the old value reaches the other lanes by a shuffle (the same rule
@@ -282,7 +292,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             out.append((a, exc))
     if module.warp_specialize:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
-    return out
+    return share_selector_selects(out, module.text)
 
 
 def convert_scratch_bytes(predictions: list[tuple[Access, Prediction | LayoutError]]

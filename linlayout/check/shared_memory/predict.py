@@ -42,6 +42,7 @@ from .reduce import kept_reloads, reduce_steps
 from .scan import scan_shape, scan_sides
 from ...lowering.round_trip_pack import round_trip_permutes
 from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
+from ...lowering.shuffle import selector_select_keys
 from ...lowering.target import Target
 from ...lowering.vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
 
@@ -104,7 +105,11 @@ class Prediction:
             own reloads, as its LLVM IR has them before LLVM's optimiser), ``"llvm_loads"``
             (what LLVM leaves of them: the unused reload of the last total dropped and, on
             NVIDIA, consecutive totals merged into vectors — :mod:`.scan`) and
-            ``"loads_after_llvm"`` (the scalar reloads kept before any merge).
+            ``"loads_after_llvm"`` (the scalar reloads kept before any merge). For a
+            shuffle convert (and a reduce whose in-warp converts shuffle):
+            ``"selector_selects"``, the keys of its selector selects
+            (:func:`~linlayout.lowering.shuffle.selector_select_keys`), one per select counted
+            in ``registers``.
     """
 
     sides: tuple[Side, ...] = ()
@@ -280,9 +285,11 @@ def _scratch_side(side: str, layout: LinearLayout, plan: ScratchPlan, tile: str,
 
 def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
                     target: Target, source_load: tuple[int, int] | None = None,
-                    packed_source: bool = False, *, wide_source: bool = False) -> Prediction:
+                    packed_source: bool = False, *, wide_source: bool = False,
+                    source_values: tuple[str, ...] | None = None) -> Prediction:
     """A ``convert_layout``: nothing, register instructions (``source_load``,
-    ``packed_source``, ``wide_source``: see :func:`~linlayout.lowering.convert_path`), or
+    ``packed_source``, ``wide_source``, ``source_values``: see
+    :func:`~linlayout.lowering.convert_path`), or
     Triton's scratch layout and its two sides, with the byte permutes packing and unpacking
     them (:func:`~linlayout.lowering.round_trip_pack.round_trip_permutes`).
 
@@ -295,7 +302,7 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     instance_of(target, Target, "target")
     if not needs_shared(src, dst):
         pred = _in_registers(src, dst, element_bits, target, source_load, packed_source,
-                             wide_source)
+                             wide_source, source_values)
         if pred is not None:
             return pred
     plan = triton_scratch_layout(src, dst, element_bits,
@@ -309,14 +316,14 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     packing = round_trip_permutes(
         lean_src, access_map(lean_src, to_offsets(plan.memory), element_bits),
         tuple(s.emitted for s in st), tuple(s.emitted for s in ld), element_bits, target,
-        source_load, packed_source, wide_source=wide_source)
+        source_load, packed_source, wide_source=wide_source, source_values=source_values)
     return Prediction(st + ld, note, plan, registers=packing)
 
 
 def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
                   target: Target, source_load: tuple[int, int] | None = None,
-                  packed_source: bool = False, wide_source: bool = False
-                  ) -> Prediction | None:
+                  packed_source: bool = False, wide_source: bool = False,
+                  source_values: tuple[str, ...] | None = None) -> Prediction | None:
     """A convert that keeps each element in its warp: Triton's register or shuffle path with
     its register instructions (:func:`~linlayout.lowering.convert.convert_path`); None when
     Triton's decomposition at this element width, broadcasts dropped, still has two or more
@@ -324,7 +331,8 @@ def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
     width-blind rank test can miss for 8/16-bit elements packed into words)."""
     try:
         path = convert_path(src, dst, element_bits, target, source_load,
-                            packed_source=packed_source, wide_source=wide_source)
+                            packed_source=packed_source, wide_source=wide_source,
+                            source_values=source_values)
     except LayoutError as exc:
         return Prediction((), f"stays within each warp: no shared memory; register "
                           f"instructions not predicted ({exc})", uses_shared=False)
@@ -333,8 +341,10 @@ def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
         m = len(low.decomposition.transpositions)
         how = (f"{m} register/lane exchange{'s' if m != 1 else ''}"
                + ("" if low.decomposition.lane_perm_trivial else " and a lane permutation"))
+        keys = selector_select_keys(low)
         return Prediction((), f"warp shuffles ({how}, Triton's {low.method} method): no shared "
-                          "memory", uses_shared=False, registers=path.instructions)
+                          "memory", uses_shared=False, registers=path.instructions,
+                          extra={"selector_selects": keys} if keys else {})
     if path.path == "registers" and path.instructions:
         return Prediction((), "registers renamed in each thread with byte permutes (AMD's "
                           "8-bit in-thread swap): no shared memory", uses_shared=False,

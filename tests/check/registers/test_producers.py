@@ -74,3 +74,25 @@ def test_wide_and_scalar_sources_name_the_producers():
         wide_sources(accesses, "cuda:80")
     with pytest.raises(LayoutError):
         scalar_sources(["not an access"], module_target(module))
+
+
+def test_produced_values_name_amd_scans_and_reductions():
+    """The producer probes' AMD scans and partial-warp reductions of f16/i16/i8 are followed
+    register by register; NVIDIA ones are not (their packing is the element's width)."""
+    from linlayout.check.registers import produced_values
+    from linlayout.check.shared_memory.ops import module_target
+    from linlayout.triton.ttgir import find_accesses
+
+    probes = entries("producer")
+    for name in ("scan_b16_fp16_16x64_ax0_w2_a44def_gfx942",
+                 "reduce_b16_fp16_32x32_ax0_w1_233d31_gfx950"):
+        module = read_ttgir(probes[name]["ttgir"])
+        accesses = find_accesses(module)
+        made = produced_values(accesses, module_target(module))
+        assert set(made) == {a.result for a in accesses if a.op in ("scan", "reduce")}
+    nvidia = next(e for n, e in probes.items() if n.startswith("scan") and
+                  e["target"].startswith("cuda"))
+    module = read_ttgir(nvidia["ttgir"])
+    assert produced_values(find_accesses(module), module_target(module)) == {}
+    with pytest.raises(LayoutError):
+        produced_values(["not an access"], module_target(module))

@@ -154,3 +154,29 @@ def test_a_partitioned_redux_round_counts_its_selects():
     got = reduce_shuffles(blocked((4, 16), [2, 1], [2, 16], [1, 1], [1, 0]), 1, (16,),
                           Target.parse("cuda:80"), True, "arith.maxsi")[0]
     assert {e.opcode: e.per_thread for e in got} == {"redux.sync.max.s32": 4, "selp.b32": 6}
+
+
+def test_an_amd_partial_warp_reduction_leaves_its_combines():
+    """gfx950, f16 add over 32 of 64 lanes (a compiled probe: eight v_pack_b32_f16, no
+    v_perm_b32): every result is the combine's, canonical; integers are computed bytes;
+    a full-warp reduction and NVIDIA are not modelled here."""
+    from linlayout.check.registers.reduce import reduce_result_values
+    from linlayout.lowering.amd_pack import CANONICAL, COMPUTED
+
+    half = ((32, 32), [1, 4], [32, 2], [1, 1], [0, 1])
+    full = ((16, 64), [8, 1], [1, 64], [1, 1], [0, 1])
+    gfx = Target.parse("hip:gfx950")
+    got = reduce_result_values(blocked(*half, 64), _slice(*half, 0), 0, 16, "f16", gfx,
+                               "arith.addf")
+    assert got and set(got) == {CANONICAL}
+    assert set(reduce_result_values(blocked(*half, 64), _slice(*half, 0), 0, 8, "i8", gfx,
+                                    "arith.maxsi")) == {COMPUTED}
+    assert reduce_result_values(blocked(*full, 64), _slice(*full, 1), 1, 16, "f16", gfx,
+                                "arith.addf") is None
+    # bf16: gfx950 converts and packs two combine results at once; gfx942 is not followed
+    assert set(reduce_result_values(blocked(*half, 64), _slice(*half, 0), 0, 16, "bf16",
+                                    gfx, "arith.addf")) == {CANONICAL}
+    assert reduce_result_values(blocked(*half, 64), _slice(*half, 0), 0, 16, "bf16",
+                                Target.parse("hip:gfx942"), "arith.addf") is None
+    assert reduce_result_values(blocked(*half), _slice(*half, 0), 0, 16, "f16",
+                                Target.parse("cuda:90"), "arith.addf") is None

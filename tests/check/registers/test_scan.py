@@ -59,3 +59,76 @@ def test_amd(shape, spt, tpw, wpc, order, axis, bits, n):
     ems, note = scan_shuffles(blocked(shape, spt, tpw, wpc, order), axis, (bits,),
                               Target.parse("hip:gfx942"))
     assert {e.opcode: e.per_thread for e in ems} == {"ds_bpermute_b32": n} and note == ""
+
+
+GFX942 = Target.parse("hip:gfx942")
+
+
+def _values(shape, spt, tpw, wpc, order, axis, element_type="f16", combiner="arith.maxnumf",
+            target=GFX942, reverse=False):
+    from linlayout.check.registers.scan import scan_result_values
+
+    bits = 8 if element_type.endswith("8") else 16
+    return scan_result_values(blocked(shape, spt, tpw, wpc, order, 64), axis, bits,
+                              element_type, target, combiner, reverse)
+
+
+def test_amd_scan_results_canonical_where_llvm_proves_it():
+    """gfx942, f16 max along 8 lanes with two elements a thread (a compiled probe: two
+    v_perm_b32 and two v_pack_b32_f16): each chunk's first element is a select with the
+    value as loaded (unproven), its last the warpScan's three selects over combines."""
+    from linlayout.lowering.amd_pack import CANONICAL, COMPUTED
+
+    got = _values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0)
+    assert len(got) == 8 and set(got[::2]) == {COMPUTED} and set(got[1::2]) == {CANONICAL}
+    # 16 lanes: four selects, still proven; 32 lanes: five, not
+    assert _values((32, 4), [2, 1], [16, 4], [1, 1], [0, 1], 0)[1] == CANONICAL
+    assert _values((64, 2), [2, 1], [32, 2], [1, 1], [0, 1], 0)[1] == COMPUTED
+    # a reverse scan flips its results back with shuffles
+    assert set(_values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, reverse=True)) == {COMPUTED}
+
+
+def test_amd_scan_across_warps_leaves_the_first_block_unproven():
+    """Warps along the axis: the totals go through predicated shared-memory stores (new basic
+    blocks), so the first axis block's results select values of another block; the later
+    blocks are combines (a compiled gfx950 probe: one v_perm_b32 for eight pairs)."""
+    from linlayout.lowering.amd_pack import CANONICAL, COMPUTED
+
+    got = _values((16, 128), [1, 2], [16, 4], [1, 2], [1, 0], 1)
+    assert got[:2] == (COMPUTED, COMPUTED) and set(got[2:]) == {CANONICAL}
+
+
+def test_amd_scan_bytes_raw_only_as_loaded():
+    from linlayout.lowering.amd_pack import COMPUTED, RAW
+
+    # lanes along the axis: every result is a select or a combine
+    assert set(_values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, "i8", "arith.addi")) \
+        == {COMPUTED}
+    # no lane nor warp along the axis: the first element of a chunk is the value as loaded
+    got = _values((4, 64), [4, 1], [1, 64], [1, 1], [0, 1], 0, "i8", "arith.addi")
+    assert got == (RAW, COMPUTED, COMPUTED, COMPUTED)
+
+
+def test_gfx950_bf16_scan_results_pack_where_they_are_combines():
+    """gfx950 converts two bf16 combine results and packs them in one v_cvt_pk_bf16_f32; a
+    select in between (the warpScan's, the first thread's) leaves them apart."""
+    from linlayout.lowering.amd_pack import CANONICAL, COMPUTED
+
+    gfx950 = Target.parse("hip:gfx950")
+    # no lane along the axis, one warp: in-thread prefixes; the first element as loaded
+    got = _values((4, 64), [4, 1], [1, 64], [1, 1], [0, 1], 0, "bf16", "arith.addf", gfx950)
+    assert got == (COMPUTED, CANONICAL, CANONICAL, CANONICAL)
+    got = _values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, "bf16", "arith.addf", gfx950)
+    assert set(got) == {COMPUTED}  # every result is a select
+
+
+@pytest.mark.parametrize("element_type,combiner,target", [
+    ("bf16", "arith.addf", GFX942),          # bf16 not followed
+    ("f16", "arith.maximumf", GFX942),       # a float combine not known
+    ("f16", None, GFX942),
+    ("f32", "arith.addf", GFX942),           # 32 bits: nothing packs
+    ("f16", "arith.addf", Target.parse("cuda:90")),
+])
+def test_amd_scan_values_not_modelled(element_type, combiner, target):
+    assert _values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, element_type, combiner,
+                   target) is None

@@ -1,0 +1,286 @@
+#!/usr/bin/env python
+"""Held-out probes of how AMD packs a scan's or a reduction's 8/16-bit results for the
+``convert_layout`` that follows: the convert's register instructions compared with Triton's
+lowering on gfx942 and gfx950.
+
+Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles each)::
+
+    python papers/triton_lowering/amd_producer_probes.py                 # writes the fixture
+    python papers/triton_lowering/amd_producer_probes.py --check         # compile, compare
+    python papers/triton_lowering/amd_producer_probes.py --compare-only  # the committed fixture
+
+The rule under test (``linlayout.check.registers.produced_values``, written before these
+probes were drawn): ``check`` follows Triton's ``ScanOpToLLVM.cpp`` value by value (in-thread
+prefix, ``warpScan`` selects, ``AddPartialReduceOneWarp`` or, across warps, predicated
+shared-memory stores that end the basic block and ``AddPartialReduce``) and takes a
+partial-warp reduction's results to be its combine op's; an ``f16`` result that LLVM's
+``isCanonicalized`` proves canonical (a float combine, or selects of such at most four deep,
+in the same basic block) packs with ``v_pack_b32_f16``, any other 16-bit pair with one
+``v_perm_b32``; a byte computed in a 32-bit register packs with shifts and SDWA ors, a
+zero-extended one (as loaded, or reloaded from shared memory) by a byte-provider
+``v_perm_b32`` when it is a 16-bit half's high byte. The probes (seed :data:`SEED`, drawn
+after that rule) are ``gl.associative_scan`` (forward and reverse) and ``gl.reduce`` (lanes
+along the axis fewer than a warp's, warps along it or not) of ``f16``, ``bf16``, ``i16`` and
+``i8`` tiles in random ``BlockedLayout``s with an add, max or min combine, each result
+converted to another random blocked layout and stored.
+
+Each probe's TTGIR is compiled as Triton lowers it (LLVM's ``-O3`` middle end skipped) and in
+full; the fixture keeps, per convert line, the opcodes of both assemblies and the same on the
+data path (``"data"``, ``datapath.py``), as ``producer_probes.py`` does, whose comparison
+this script reuses (known differences: ``tests/data/known_mismatches.json``, set
+``amd_producer``). ``tests/check/test_amd_producer_probes.py`` replays the fixture without
+Triton.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import pathlib
+import random
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+import producer_probes as pp  # noqa: E402  (the shared comparison)
+
+OUT = ROOT / "tests" / "data" / "triton_amd_producer_probes.json.gz"
+SEED = 7741
+N_PROBES = int(os.environ.get("N_PROBES", 80))
+TARGETS = ("gfx942", "gfx950")
+TYPES = ("*fp16", "*fp16", "*bf16", "*i16", "*i8", "*i8")
+COMBINES = ("add", "max", "min")
+KNOWN_SET = "amd_producer"
+#: ``--confirm``: a second draw, made after the two rules the first one added (``bf16``
+#: conversion pairs on gfx950, computed byte pairs), weighted to the types they cover
+CONFIRM_OUT = ROOT / "tests" / "data" / "triton_amd_producer_confirm_probes.json.gz"
+CONFIRM_SEED = 7742
+CONFIRM_N = 40
+CONFIRM_TYPES = ("*bf16", "*bf16", "*bf16", "*i8", "*i8", "*i8", "*fp16", "*i16")
+
+
+def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -> dict:
+    """Compile the probes (Triton 3.9.0)."""
+    import tempfile
+
+    import triton
+    from corpus import strip_locs
+    from cvt_heldout_probes import asm_lines
+    from triton._C.libtriton import llvm
+    from triton.backends.compiler import GPUTarget
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon._runtime import GluonASTSource
+
+    @gluon.jit
+    def combine_add(a, b):
+        return a + b
+
+    @gluon.jit
+    def combine_max(a, b):
+        return gl.maximum(a, b)
+
+    @gluon.jit
+    def combine_min(a, b):
+        return gl.minimum(a, b)
+
+    @gluon.jit
+    def p_reduce(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr,
+                 AXIS: gl.constexpr, OP: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        if OP == 0:
+            r = gl.reduce(x, AXIS, combine_add)
+        elif OP == 1:
+            r = gl.reduce(x, AXIS, combine_max)
+        else:
+            r = gl.reduce(x, AXIS, combine_min)
+        y = gl.convert_layout(r, D)
+        if AXIS == 0:
+            gl.store(Y + gl.arange(0, N, layout=D), y)
+        else:
+            gl.store(Y + gl.arange(0, M, layout=D), y)
+
+    @gluon.jit
+    def p_scan(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr,
+               AXIS: gl.constexpr, OP: gl.constexpr, REV: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        if OP == 0:
+            s = gl.associative_scan(x, AXIS, combine_add, reverse=REV)
+        elif OP == 1:
+            s = gl.associative_scan(x, AXIS, combine_max, reverse=REV)
+        else:
+            s = gl.associative_scan(x, AXIS, combine_min, reverse=REV)
+        y = gl.convert_layout(s, D)
+        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
+        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
+        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+
+    T = {"gfx942": GPUTarget("hip", "gfx942", 64), "gfx950": GPUTarget("hip", "gfx950", 64)}
+    rng = random.Random(seed)
+
+    def compile_ttgir(ttgir: str, tname: str, o3: bool) -> str:
+        orig = llvm.optimize_module
+        llvm.optimize_module = (lambda mod, *a, **kw: orig(mod, *a, **kw)) if o3 else \
+            (lambda mod, *a, **kw: None)
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                path = pathlib.Path(d) / "probe.ttgir"
+                path.write_text(ttgir, encoding="utf-8")
+                k = triton.compile(str(path), target=T[tname])
+        finally:
+            llvm.optimize_module = orig
+        return k.asm["amdgcn"]
+
+    def split(total: int, along: int | None = None) -> list[int]:
+        out = [1, 1]
+        for _ in range(total.bit_length() - 1):
+            out[along if along is not None and rng.random() < 0.7 else rng.randrange(2)] *= 2
+        return out
+
+    def blocked(M: int, N: int, warps: int, axis: int | None = None, lanes_axis: int = 0):
+        """A random blocked layout of 64 lanes; with ``lanes_axis``, that many lanes along
+        ``axis`` (a partial warp)."""
+        for _ in range(300):
+            spt = [1 << rng.randint(0, 3), 1 << rng.randint(0, 3)]
+            if lanes_axis:
+                tpw = [1, 1]
+                tpw[axis] = lanes_axis
+                tpw[1 - axis] = 64 // lanes_axis
+            else:
+                tpw = split(64)
+            wpc = split(warps, axis if axis is not None and rng.random() < 0.5 else None)
+            if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
+                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
+        return gl.BlockedLayout([1, 1], [1, 64], [warps, 1], [1, 0])
+
+    probes: dict = {}
+    fails: collections.Counter = collections.Counter()
+    while len(probes) < n and sum(fails.values()) < 4 * n:
+        tname = rng.choice(TARGETS)
+        kind = rng.choice(("scan", "scan", "reduce"))
+        warps = rng.choice([1, 1, 2, 4])
+        ty = rng.choice(types)
+        bits = 8 if ty == "*i8" else 16
+        M, N = rng.choice([(16, 64), (32, 32), (64, 16), (32, 64), (64, 32), (16, 128),
+                           (128, 16), (64, 64)])
+        while M * N < 2 * 64 * warps:
+            M *= 2
+        axis = rng.randint(0, 1)
+        op = rng.randrange(len(COMBINES))
+        const = {"M": M, "N": N, "AXIS": axis, "OP": op}
+        if kind == "reduce":
+            L = blocked(M, N, warps, axis, rng.choice([2, 4, 8, 16, 32]))
+            D = gl.BlockedLayout([1 << rng.randint(0, 3)], [64], [warps], [0])
+            fn = p_reduce
+            rev = False
+        else:
+            L = blocked(M, N, warps, axis)
+            D = blocked(M, N, warps)
+            fn = p_scan
+            rev = rng.random() < 0.2
+            const["REV"] = rev
+        const.update({"L": L, "D": D})
+        sig = {"X": ty, "Y": ty, **{k: "constexpr" for k in const}}
+        name = (f"{kind}_b{bits}_{ty[1:]}_{M}x{N}_ax{axis}_w{warps}_{COMBINES[op]}"
+                f"{'_rev' if rev else ''}_{rng.getrandbits(24):06x}_{tname}")
+        try:
+            k = triton.compile(GluonASTSource(fn=fn, signature=sig, constexprs=const),
+                               target=T[tname], options={"num_warps": warps})
+            ttgir = strip_locs(k.asm["ttgir"])
+            lines = pp.convert_lines(ttgir)
+            if not lines:
+                fails["no convert"] += 1
+                continue
+            record: dict = {"data": {}}
+            for label, o3 in (("lowering", False), ("final", True)):
+                asm = compile_ttgir(ttgir, tname, o3)
+                for rec, by_line in ((record, asm_lines(asm)),
+                                     (record["data"], asm_lines(asm, data=True))):
+                    rec[label] = {str(c): by_line.get(f"probe.ttgir:{c}", {}) for c in lines}
+        except Exception as e:  # noqa: BLE001 - a layout or type Triton rejects is skipped
+            fails[type(e).__name__] += 1
+            continue
+        probes[name] = {"target": tname, "ttgir": ttgir, **record}
+        if len(probes) % 10 == 0:
+            print(f"  {len(probes)} compiled", flush=True)
+    print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
+    return {"triton_version": triton.__version__, "seed": seed, "probes": probes}
+
+
+def modelled_lines(ttgir: str) -> set[str]:
+    """The convert lines whose operand a scan or reduction produced whose result registers
+    ``check`` models (:func:`linlayout.check.registers.produced_values`)."""
+    from linlayout.check.registers import produced_values
+    from linlayout.check.shared_memory.ops import module_target
+    from linlayout.triton.ttgir import find_accesses, read_ttgir
+
+    module = read_ttgir(ttgir)
+    accesses = find_accesses(module)
+    made = produced_values(accesses, module_target(module))
+    return {str(a.line) for a in accesses
+            if a.kind == "convert" and a.operands and a.operands[0] in made}
+
+
+def compare(data: dict, known_set: str = KNOWN_SET) -> int:
+    """Print every probe whose prediction differs from the lowering on the data path, and a
+    tally by target, producer and type; return the number of differences not listed in
+    ``tests/data/known_mismatches.json`` (set ``known_set``)."""
+    known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
+        encoding="utf-8")).get(known_set, {})
+    bad = 0
+    tally: collections.Counter = collections.Counter()
+    for name, p in sorted(data["probes"].items()):
+        pred = pp.predicted(pp.check_ops(p["ttgir"]))
+        low = pp.observed(p["data"]["lowering"])
+        same = pred == low
+        kind, ty = name.split("_")[0], name.split("_")[2]
+        tally[(p["target"], kind, same)] += 1
+        tally[(ty, "", same)] += 1
+        tally[("modelled" if modelled_lines(p["ttgir"]) else "not modelled", "", same)] += 1
+        if not same:
+            bad += name not in known
+            print(f"DIFF {name}: predicted {pred} lowering {low}"
+                  + (" (known)" if name in known else ""))
+    for (a, b, _) in sorted({(a, b, 0) for a, b, _ in tally}):
+        print(f"{a} {b}".strip() + f": {tally[(a, b, True)]} equal, {tally[(a, b, False)]} not")
+    total = len(data["probes"])
+    equal = sum(n for (a, b, s), n in tally.items() if s and a in TARGETS)
+    print(f"all: {equal} of {total} equal to Triton's lowering (data path)")
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import gzip
+
+    from fixture import write_or_check
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compile, compare with the fixture")
+    ap.add_argument("--compare-only", action="store_true",
+                    help="compare the committed fixture with check (no Triton needed)")
+    ap.add_argument("--confirm", action="store_true",
+                    help=f"the second draw (seed {CONFIRM_SEED}, {CONFIRM_N} probes)")
+    args = ap.parse_args(argv)
+    out, known = (CONFIRM_OUT, KNOWN_SET + "_confirm") if args.confirm else (OUT, KNOWN_SET)
+    if args.compare_only:
+        data = json.loads(gzip.decompress(out.read_bytes()))
+    else:
+        os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+        data = build(CONFIRM_SEED, CONFIRM_N, CONFIRM_TYPES) if args.confirm else build()
+        rc = write_or_check(out, data, args.check)
+        if rc:
+            return rc
+    return 1 if compare(data, known) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The AMD producer probes (``tests/data/triton_amd_producer_probes.json.gz``, written by
+``papers/triton_lowering/amd_producer_probes.py`` with Triton 3.9, drawn after the rule of
+``linlayout.check.registers.produced_values``; and its second draw, ``--confirm``,
+``tests/data/triton_amd_producer_confirm_probes.json.gz``, made after the two rules the
+first one added): for each compiled gfx942/gfx950 scan or
+partial-warp reduction of ``f16``/``bf16``/``i16``/``i8`` feeding a convert, the register
+instructions ``linlayout check --json`` lists on the convert's line equal those of Triton's
+lowering (the assembly of its LLVM IR with ``-O3`` skipped), both on the data path. Known
+differences are strict xfails with their reason (``tests/data/known_mismatches.json``, sets
+``amd_producer`` and ``amd_producer_confirm``)."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+
+import pytest
+
+from tests.check.shared_memory.triton_fixtures import cases, entries, known_mismatches
+from tests.support import ROOT
+
+_DIR = ROOT / "papers" / "triton_lowering"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, _DIR / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # Triton is imported only when compiling
+    return mod
+
+
+PROBES = _load("producer_probes")
+
+
+def _modelled(ttgir: str) -> bool:
+    from linlayout.check.registers import produced_values
+    from linlayout.check.shared_memory.ops import module_target
+    from linlayout.triton.ttgir import find_accesses, read_ttgir
+
+    module = read_ttgir(ttgir)
+    accesses = find_accesses(module)
+    made = produced_values(accesses, module_target(module))
+    return any(a.kind == "convert" and a.operands and a.operands[0] in made for a in accesses)
+
+
+@pytest.mark.parametrize("case", cases("amd_producer"))
+def test_convert_register_instructions_equal_tritons_lowering(case):
+    e = entries("amd_producer")[case]
+    assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == \
+        PROBES.observed(e["data"]["lowering"])
+
+
+@pytest.mark.parametrize("case", cases("amd_producer_confirm"))
+def test_the_second_draw_equals_tritons_lowering(case):
+    e = entries("amd_producer_confirm")[case]
+    assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == \
+        PROBES.observed(e["data"]["lowering"])
+
+
+def test_the_set_reaches_both_targets_producers_and_types():
+    data = entries("amd_producer")
+    assert len(data) >= 60
+    assert {e["target"] for e in data.values()} == {"gfx942", "gfx950"}
+    assert {n.split("_")[0] for n in data} == {"reduce", "scan"}
+    assert {n.split("_")[2] for n in data} >= {"fp16", "i16", "i8"}
+
+
+def test_the_rule_is_exercised_on_both_targets():
+    """Scans and reductions whose result registers ``check`` models occur on gfx942 and
+    gfx950, most of them equal to the lowering."""
+    known = known_mismatches().get("amd_producer", {})
+    covered = {n: e for n, e in entries("amd_producer").items() if _modelled(e["ttgir"])}
+    assert Counter(e["target"] for e in covered.values()).keys() == {"gfx942", "gfx950"}
+    assert len(set(covered) - set(known)) >= len(covered) * 3 // 4
