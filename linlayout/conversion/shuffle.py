@@ -439,7 +439,8 @@ def _plan_for_map(problem: ConversionProblem, pm: WarpMap,
     word_basis = f2.extend_basis(dup + slot_basis, (1 << i for i in range(nrd)),
                                  limit=nrd - len(dup) - len(slot_basis))
     layout = _Split(dup, slot_basis, word_basis)
-    return _cheapest((_build(problem, pm, layout, twist)
+    tables = _Tables.make(pm, layout)
+    return _cheapest((_build(problem, pm, layout, twist, tables)
                       for twist in _twists(pm, word_basis, 1 << len(word_basis))), weights)
 
 
@@ -457,6 +458,24 @@ class _Split:
         x = f2.solve(self.dup + self.slots + self.words, register)
         x >>= len(self.dup)
         return x & ((1 << len(self.slots)) - 1), x >> len(self.slots)
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """What every twist of one map reads, worked out once: ``source[r][lane]`` is
+    ``pm.source(r, lane)``, ``parts[r]`` is ``split.parts(r)``, ``words[t]`` is the word
+    vector of index ``t``."""
+    source: list[list[tuple[int, int]]]
+    parts: list[tuple[int, int]]
+    words: list[int]
+
+    @staticmethod
+    def make(pm: WarpMap, split: _Split) -> "_Tables":
+        lanes = range(1 << pm.lane_bits)
+        registers = range(1 << pm.dst_register_bits)
+        return _Tables([[pm.source(r, lane) for lane in lanes] for r in registers],
+                       [split.parts(r) for r in registers],
+                       [split.vector(split.words, t) for t in range(1 << len(split.words))])
 
 
 def _twists(pm: WarpMap, word_basis: list[int], rounds: int):
@@ -537,18 +556,20 @@ def _invertible_twist(pm: WarpMap, cols: list[int]) -> tuple[int, ...] | None:
 
 
 def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
-           twist: tuple[int, ...]) -> ShufflePlan | None:
+           twist: tuple[int, ...], tables: _Tables) -> ShufflePlan | None:
     lanes = 1 << pm.lane_bits
     nslot = 1 << len(split.slots)
     slot_vecs = [split.vector(split.slots, j) for j in range(nslot)]
+    source = tables.source
+    shift = [f2.apply(twist, lane) for lane in range(lanes)]
     rounds: list[ShuffleRound] = []
     position: dict[int, int] = {}
     for t in range(1 << len(split.words)):
         sources, wants = [], []
         for lane in range(lanes):
-            c = split.vector(split.words, t ^ f2.apply(twist, lane))
-            sources.append(pm.source(c, lane)[1])
-            wants.append(tuple(pm.source(c ^ j, lane)[0] for j in slot_vecs))
+            c = tables.words[t ^ shift[lane]]
+            sources.append(source[c][lane][1])
+            wants.append(tuple(source[c ^ j][lane][0] for j in slot_vecs))
         if all(s == lane for lane, s in enumerate(sources)):
             continue  # a local round: the registers are read where they are
         send: list[tuple[int, ...] | None] = [None] * lanes
@@ -563,15 +584,15 @@ def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
     for lane in range(lanes):
         row = []
         for r in range(1 << pm.dst_register_bits):
-            j, c = split.parts(r)
-            t = c ^ f2.apply(twist, lane)
+            j, c = tables.parts[r]
+            t = c ^ shift[lane]
             if t in position:
                 row.append(("round", position[t], j))
             else:
-                row.append(("register", pm.source(r, lane)[0]))
+                row.append(("register", source[r][lane][0]))
         assemble.append(tuple(row))
     instructions = _count(problem.element_bits, nslot, rounds, assemble, split)
-    swaps = _swap_selects(pm, split, twist, rounds, assemble)
+    swaps = _swap_selects(pm, split, twist, rounds, assemble, tables)
     selects = "muxes"
     if swaps is not None and swaps < instructions["selp"]:
         instructions["selp"], selects = swaps, "swaps"
@@ -581,22 +602,23 @@ def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
 
 def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...],
                   rounds: list[ShuffleRound],
-                  assemble: list[tuple[tuple[Any, ...], ...]]) -> int | None:
+                  assemble: list[tuple[tuple[Any, ...], ...]], tables: _Tables) -> int | None:
     """The selects of the ``"swaps"`` way (:class:`ShufflePlan`), or None when the tables do
     not have its shape (some lane is read by two lanes, or a choice is not affine in the
     lane). Checked on the tables themselves, value by value."""
     lanes = 1 << pm.lane_bits
+    source = tables.source
     reader = {}
     for lane in range(lanes):
-        c = split.vector(split.words, f2.apply(twist, lane))
-        reader[pm.source(c, lane)[1]] = lane
+        c = tables.words[f2.apply(twist, lane)]
+        reader[source[c][lane][1]] = lane
     if len(reader) != lanes:
         return None
     q = []
     for i in range(pm.lane_bits):
         lane = reader[1 << i]
-        c = split.vector(split.words, f2.apply(twist, lane))
-        q.append(pm.source(c, lane)[0] ^ pm.source(0, 0)[0])
+        c = tables.words[f2.apply(twist, lane)]
+        q.append(source[c][lane][0] ^ source[0][0][0])
     for rnd in rounds:
         for j in range(len(rnd.send[0] or ())):
             base = rnd.send[0][j]
@@ -606,7 +628,7 @@ def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...],
     for lane, row in enumerate(assemble):
         for r, step in enumerate(row):
             if step[0] == "register":
-                j, c = split.parts(r)
+                j, c = tables.parts[r]
                 key = (c ^ f2.apply(twist, lane), j)
                 if local.setdefault(key, step[1] ^ f2.apply(q, lane)) != step[1] ^ f2.apply(q, lane):
                     return None
