@@ -161,9 +161,10 @@ class PackedExchangePlan:
     high_unknown: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary: the packed words, the shuffles, the lane-dependent permutes
-        and the opcodes (the per-lane tables are left out)."""
-        return {"pack": [list(p) for p in self.pack], "shuffles": len(self.rounds),
+        """JSON-ready summary: the packed words, the destination words, the shuffles, the
+        lane-dependent permutes and the opcodes (the per-lane tables are left out)."""
+        return {"pack": [list(p) for p in self.pack],
+                "words": len({ref for ref, _ in self.unpack}), "shuffles": len(self.rounds),
                 "permutes": len(self.permutes), "opcodes": dict(self.opcodes)}
 
 
