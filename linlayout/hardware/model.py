@@ -298,6 +298,10 @@ class BankModel:
         on hardware with overrides (ask :meth:`phase_info`). Worked out each time, in logs:
         no masks, no cache.
 
+        Raises:
+            Nothing of its own: a hot-path helper for widths the caller took from this
+            model (``p`` is clamped to ``[0, warp_log2]`` as above).
+
         Source: :meth:`HardwareModel.phase_masks` (PTX ISA / CUDA guide shared-memory
         phases)."""
         if self.hardware.phase_overrides:

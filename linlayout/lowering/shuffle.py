@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .decompose import (PLAIN_BOTTOM, PLAIN_TOP, Transposition, WarpDecomposition, decompose,
@@ -386,7 +387,17 @@ def selector_select_keys(low: WarpShuffleLowering) -> tuple[tuple[int, int, int]
     selects with the same key are one value in Triton's LLVM dialect: the common
     subexpression elimination Triton 3.9 runs after ``ConvertTritonGPUToLLVM`` (``make_llir``
     in ``third_party/nvidia/backend/compiler.py``) keeps the first, so a later convert in a
-    dominated block pays nothing for it (``linlayout.check.registers.selects``)."""
+    dominated block pays nothing for it (``linlayout.check.registers.selects``).
+
+    Args:
+        low: a warp-shuffle lowering (:func:`lower_warp_shuffle`'s result).
+
+    Returns:
+        The keys, one per distinct surviving select (empty when the convert has none).
+
+    Raises:
+        LayoutError: ``low`` is not a :class:`WarpShuffleLowering`."""
+    instance_of(low, WarpShuffleLowering, "low")
     _, _, live = _cleaned(low.graph, low.outputs, low.decomposition.hardware_lane_bits)
     return tuple(sorted((c[1][1], c[2][1], c[3][1]) for c in live
                         if c[0] == "sel" and c[2][0] == "c" and c[3][0] == "c"))

@@ -291,6 +291,11 @@ def best_plain_option(index: int, side: Distributed, reg_basis: tuple[int, ...],
 
     Returns:
         The :class:`SideOption` equal to the one ``side_options`` lists (every field alike).
+
+    Raises:
+        Nothing of its own: a hot-path helper of :func:`side_options` for inputs the
+        synthesis has already validated (``synthesize_swizzle`` checks layouts, hardware
+        and objective before it is called).
     """
     rows = _plain_rows(index, side, reg_basis, model, d, unit_masks, objective.name)
     k, ipw, phases, exp, wb, mask = min(
