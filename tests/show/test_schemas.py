@@ -71,6 +71,15 @@ def test_conflicts_json_matches_its_schema(capsys, memory):
     validate("conflicts", out)
 
 
+@pytest.mark.parametrize("memory", ["Sw<3,4,3> o _0 o (_64,_64):(_64,_1)", "(_64,_64):(_72,_1)"])
+def test_conflicts_explain_json_matches_its_schema(capsys, memory):
+    """``--explain`` adds ``"explain"`` (closed form on a swizzle, enumeration on padding)."""
+    code, out, _ = run_cli(capsys, "conflicts", "--memory", memory, "--layout",
+                           "sm80_16x8x16.A", "--element-bits", "16", "--explain", "--json")
+    assert code in (0, 1)
+    assert validate("conflicts", out)["explain"]["instructions"]
+
+
 @pytest.mark.parametrize("mode", ["128B", "64B", "32B", "none", "96B"])
 def test_ptx_json_matches_its_schema(capsys, mode):
     code, out, _ = run_cli(capsys, "ptx", mode, "--json")
