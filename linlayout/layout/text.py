@@ -271,6 +271,8 @@ def _parse_str(cls, s: str) -> LinearLayout:
 
 
 def layout_repr(self) -> str:
+    """``repr()`` of a layout: the constructor call ``LinearLayout({...}, out_dims={...})``,
+    which ``LinearLayout.parse`` (and ``eval`` with ``LinearLayout`` in scope) reads back."""
     return f"LinearLayout({self.bases!r}, out_dims={self.out_dims!r})"
 
 

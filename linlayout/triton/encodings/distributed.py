@@ -114,6 +114,7 @@ class BlockedEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return len(self.order)
 
     def build_linear_layout(self, shape: list[int]) -> LinearLayout:
@@ -186,6 +187,7 @@ class SliceEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return self.parent.rank - 1
 
     def build_linear_layout(self, shape: list[int]) -> LinearLayout:
@@ -271,6 +273,7 @@ class LinearEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return int(self.rank_)  # type: ignore[arg-type]
 
     def base_layout(self) -> LinearLayout:

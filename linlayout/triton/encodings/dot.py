@@ -133,6 +133,7 @@ class DotOperandEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return self.parent.rank
 
     @property

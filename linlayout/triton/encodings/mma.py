@@ -174,6 +174,7 @@ class NvidiaMmaEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return len(self.warps_per_cta)
 
     def build_linear_layout(self, shape: list[int]) -> LinearLayout:
@@ -288,6 +289,7 @@ class AmdMfmaEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return len(self.warps_per_cta)
 
     def build_linear_layout(self, shape: list[int]) -> LinearLayout:
@@ -429,6 +431,7 @@ class AmdWmmaEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return self.rank_
 
     def cta_layout(self) -> LinearLayout:

@@ -134,6 +134,7 @@ class PaddedSharedEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return len(self.offset[0])
 
     @property

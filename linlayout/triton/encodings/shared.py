@@ -110,6 +110,7 @@ class _XorSharedEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return len(self.order)
 
     def build_linear_layout(self, shape: list[int]) -> LinearLayout:
@@ -336,6 +337,7 @@ class NvmmaSharedEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return self.rank_
 
     def tma_block_shape(self, shape_per_cta: Sequence[int], packed: bool = True) -> list[int]:
@@ -511,6 +513,7 @@ class SharedLinearEncoding(Encoding):
 
     @property
     def rank(self) -> int:
+        """Number of tensor dims."""
         return len(self.offset[0])
 
     def base_layout(self) -> LinearLayout:
