@@ -70,6 +70,23 @@ def test_catalogue_covers_the_issue():
     assert len([c for c in CASES if c["category"] == "triton"]) >= 11
 
 
+def test_padded_plain_cases_agree_with_linlayouts_padded_count():
+    """The padded cases are predicted by the address model alone; linlayout's own padded
+    count (``PaddedLayout``) gives the same wavefronts for every ``ld/st.shared`` one
+    (``ldmatrix``/``stmatrix`` on padding it refuses)."""
+    import cases as catalogue
+    from linlayout import PaddedLayout, bank_conflicts
+
+    plain = [c for c in catalogue.catalogue()
+             if c.category == "padded" and "matrix" not in c.instruction]
+    assert len(plain) >= 5
+    for c in plain:
+        memory = PaddedLayout(c.memory, [c.padding])
+        report = bank_conflicts(c.layout, memory, element_bits=c.element_bits,
+                                instruction=c.instruction)
+        assert report.wavefronts_per_instruction == BY_NAME[c.name]["predicted_wavefronts"], c.name
+
+
 def test_sources_are_well_formed():
     """Each kernel file: the case's kernel name, a table of warps × instructions × 32 aligned
     addresses inside the buffer, and the PTX instruction the case names."""
