@@ -173,8 +173,8 @@ def main() -> None:
     report = "\n".join([
         "# Pictures of a 64×64 tile (`linlayout show --png/--svg`)",
         "",
-        f"Written by `python benchmarks/bench_pictures.py`"
-        + (f" --baseline {args.baseline}" if args.baseline else "")
+        "Written by `python benchmarks/bench_pictures.py"
+        + (" --baseline DIR` (DIR: another checkout)" if args.baseline else "`")
         + f". Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
         f"{platform.python_version()}; load average {load_before:.1f} at the start and "
         f"{load_after:.1f} at the end (other jobs share the CPUs: they inflate wall time more "

@@ -245,11 +245,12 @@ def test_dotted_names_resolve(path):
 @pytest.mark.parametrize("path", ALL_PAGES)
 def test_pages_point_only_at_the_repository(path):
     """No page sends a reader to notes outside the repository (a sibling folder of notes
-    reached by a relative path, a capitalised ``NAME.md`` the repository lacks), or names an
-    issue number."""
+    reached by a relative path, a capitalised ``NAME.md`` the repository lacks, a folder of
+    the machine it was written on), or names an issue number."""
     text = (ROOT / path).read_text(encoding="utf-8")
     ours = {p.name for p in ROOT.rglob("*.md") if ".git" not in p.parts}
-    found = re.findall(r"(?:\.\./|/)share[d]/|\bissues? ?#?\d+", text, re.I) + [
+    found = re.findall(r"(?:\.\./|/)share[d]/|\bissues? ?#?\d+|(?<![\w.~-])/(?:work|home|root|Users)/",
+                       text, re.I) + [
         name for name in re.findall(r"\b[A-Z][A-Z_]+\.md\b", text) if name not in ours]
     assert not found, f"{path}: {found}"
 
