@@ -300,3 +300,22 @@ def test_the_docs_index_links_every_page():
     linked = set(re.findall(r"\]\(([\w-]+\.md)\)", index))
     pages = {p.name for p in (ROOT / "docs").glob("*.md")} - {"README.md"}
     assert pages <= linked, f"docs/README.md does not link {sorted(pages - linked)}"
+
+
+def test_help_defaults_are_the_parsers():
+    """A ``--help`` line that says ``default N`` (a number or one of the option's choices)
+    names the default the parser really has."""
+    wrong = []
+    for name, sub in _subparsers().items():
+        for action in sub._actions:
+            m = re.search(r"default:? ([\w.]+)", action.help or "")
+            if not m:
+                continue
+            said = m.group(1).rstrip(".")
+            if re.fullmatch(r"\d+(\.\d+)?", said):
+                if action.default is None or float(said) != float(action.default):
+                    wrong.append(f"{name} {action.option_strings}: says {said}, is {action.default!r}")
+            elif (action.choices and said in action.choices and action.default is not None
+                  and said != action.default):  # None: "not given", resolved by the command
+                wrong.append(f"{name} {action.option_strings}: says {said}, is {action.default!r}")
+    assert not wrong, "\n".join(wrong)
