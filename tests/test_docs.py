@@ -319,3 +319,26 @@ def test_help_defaults_are_the_parsers():
                   and said != action.default):  # None: "not given", resolved by the command
                 wrong.append(f"{name} {action.option_strings}: says {said}, is {action.default!r}")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_script_lines_name_real_scripts_and_options(path):
+    """Every ``python papers/….py --option`` (or ``benchmarks/``, ``docs/``; or a script of the
+    page's own folder in code) a page shows is a file of the checkout whose source names each
+    ``--option``; ``bench_x.py`` is a placeholder."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    found = [(ROOT / s, a) for s, a in re.findall(
+        r"python3? ((?:papers|benchmarks|docs)/[\w/.-]+\.py)((?: +[^\s`|#)]+)*)", text)]
+    found += [((ROOT / path).parent / s, a) for s, a in re.findall(
+        r"`python3? ([\w-]+\.py)((?: +[^\s`]+)*)`", text)]
+    wrong = []
+    for script, args in found:
+        if script.name == "bench_x.py":
+            continue
+        if not script.is_file():
+            wrong.append(f"no script {script.relative_to(ROOT)}")
+            continue
+        source = script.read_text(encoding="utf-8")
+        wrong += [f"{script.name} has no {a}" for a in args.split()
+                  if a.startswith("--") and a.split("=")[0] not in source]
+    assert not wrong, f"{path}: {wrong}"
