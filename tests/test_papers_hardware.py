@@ -49,7 +49,7 @@ def test_generated_files_are_current():
     assert "up to date" in proc.stdout
 
 
-def test_catalogue_covers_the_issue():
+def test_catalogue_covers_every_access_kind():
     assert len(CASES) >= 60
     cats = {c["category"] for c in CASES}
     assert cats >= {"width", "stride", "subword", "broadcast", "warps", "matrix", "article",

@@ -21,8 +21,8 @@ shared-memory table uses the same):
   ``smsp__inst_executed_op_ldsm.sum`` (``_op_stsm``) — warp-level instructions executed, to check
   the kernel issued what it meant.
 
-The runner asks ``ncu --query-metrics`` which exist and uses those; the four the issue names are
-always requested. A kernel's baseline (zeroing the buffer: 32-bit stores, and anything else
+The runner asks ``ncu --query-metrics`` which exist and uses those; the four of
+:data:`REQUIRED` (load and store wavefronts and bank conflicts) are always requested. A kernel's baseline (zeroing the buffer: 32-bit stores, and anything else
 outside the loop) is the same in all three launches, so ``(value(N) − value(0)) / N`` is the
 access alone, per CTA iteration; the launch with 2N checks that it is linear (``linear``).
 Per warp = that / warps, per instruction = that / (warps · instructions per warp), degree =
@@ -58,7 +58,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-#: The metrics the issue names: always requested.
+#: Shared load/store wavefronts and bank conflicts: always requested.
 REQUIRED = (
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",

@@ -20,7 +20,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_conflicts_with_cute_text_and_an_atom_name(capsys):
-    """The issue's example: a swizzled CuTe memory, the mma A fragment by name; the 16x16
+    """The README's example: a swizzled CuTe memory, the mma A fragment by name; the 16x16
     fragment is counted at the 64x64 tile's origin. Sw<3,4,3> on the element index is the
     byte-address swizzle's spelling mistake for halves (2-way); Sw<3,3,3> is right."""
     code, out, _ = run(capsys, "conflicts", "--memory", "Sw<3,4,3> o _0 o (_64,_64):(_64,_1)",
