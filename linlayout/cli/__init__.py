@@ -28,9 +28,10 @@ Exit status:
 * 1 — ``conflicts`` or ``check`` found a degree above ``--max-degree``, ``coalescing`` an
   efficiency below ``--min-efficiency`` (default 1.0), or ``check`` found a
   ``MISALIGNED`` op (an instruction Triton emits has a misaligned address or a padding gap
-  inside a vector: the kernel faults or moves wrong data);
+  inside a vector: the kernel faults or moves wrong data), or ``check --strict`` found a lane
+  access it could not count or an op it could not analyse;
 * 2 — bad input: stderr holds one line ``linlayout: error: …`` (argparse usage errors also
-  exit 2, with argparse's usage text);
+  exit 2, with argparse's usage text; ``check`` reports the files it could read first);
 * 3 — an internal error, i.e. a bug in linlayout, never the user's input: stderr says so, with
   the exception, and asks for a report (``LINLAYOUT_DEBUG=1`` prints the traceback);
 * 141 — the reader of stdout went away (``linlayout … | head``): nothing is printed on stderr,
