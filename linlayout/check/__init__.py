@@ -13,8 +13,8 @@ lowers them (``linlayout check``).
 * :func:`render_text` / :func:`render_json` (:mod:`.render`) — the command line's two
   outputs, byte for byte.
 * The lowering model underneath: :mod:`.target` (``ttg.target`` → hardware),
-  :mod:`.emitted` (one instruction kind), :mod:`.shared_memory` (which shared-memory
-  instructions each op lowers to), :mod:`.count` (their exact bank conflicts, cached),
+  :mod:`linlayout.lowering.emitted` (one instruction kind), :mod:`.shared_memory` (which
+  shared-memory instructions each op lowers to), :mod:`.count` (their exact bank conflicts, cached),
   :mod:`.suggest` (the layout search for conflicting buffers).
 
 Import it explicitly (``import linlayout.check``); ``import linlayout`` does not load it.

@@ -3,8 +3,8 @@ access costs in 32-byte sectors and 128-byte lines.
 
 * :mod:`.predict` — the vector width from AxisInfo (:mod:`linlayout.triton.axisinfo`) and
   the opcode (``ld.global.v4.b32``, ``cp.async.cg.shared.global``, ``global_load_dwordx4``);
-* :mod:`.cost` — sectors and lines by :func:`linlayout.global_access` where the addresses are
-  affine in the tensor index;
+* :mod:`.cost` — sectors and lines by :func:`linlayout.global_memory.global_access` where the
+  addresses are affine in the tensor index;
 * :mod:`.suggest` — a ``tl.multiple_of``/``tl.max_contiguous`` hint or a layout order;
 * :mod:`.report` — :class:`GlobalOpReport`; :mod:`.ops` — :func:`check_global`, every op.
 """

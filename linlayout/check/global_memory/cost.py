@@ -1,8 +1,8 @@
 """The sectors and lines a warp's global access touches, where its addresses are affine.
 
 A pointer tensor that is an unknown base plus ``Σ stride_d · i_d`` (strides in elements,
-found by :mod:`linlayout.triton.axisinfo`) is a placement :func:`linlayout.global_access`
-counts exactly: dims with stride 0 (broadcast along the tensor) are dropped from the layout
+found by :mod:`linlayout.triton.axisinfo`) is a placement
+:func:`linlayout.global_memory.global_access` counts exactly: dims with stride 0 (broadcast along the tensor) are dropped from the layout
 first — every position along them reads the same address. A pointer Triton knows to be
 16-byte aligned (its argument specialisation) is taken to start an allocation (``cudaMalloc``
 aligns to 256 bytes); a smaller divisibility (an odd element offset) gives the worst placement
@@ -67,7 +67,7 @@ def global_cost(op: GlobalOp, pred: GlobalPrediction, axis: ModuleAxisInfo,
 
     Source: CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory" (32-byte
     sectors, 128-byte lines); ROCm Compute Profiler, "Vector L1 cache (vL1D)" (a 128-byte
-    vL1D line per access on MI300); the count is :func:`linlayout.global_access`.
+    vL1D line per access on MI300); the count is :func:`linlayout.global_memory.global_access`.
     """
     ptype = op.pointer_type
     strides = axis.strides.get(op.pointer)

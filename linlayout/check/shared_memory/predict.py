@@ -1,13 +1,14 @@
 """Op-by-op prediction of the shared-memory instructions Triton 3.9.0 emits for a TTGIR module.
 
-:func:`predict_access` turns one :class:`~linlayout.triton.ttgir.Access` into the instructions
-of its lowering (:class:`~.emitted.Emitted`), each with the register layout and the shared
-layout it moves (for the bank-conflict counter):
+:func:`~linlayout.check.shared_memory.ops.predict_access` turns one
+:class:`~linlayout.triton.ttgir.Access` into the instructions of its lowering
+(:class:`~linlayout.lowering.emitted.Emitted`) through the predictions here, each with the
+register layout and the shared layout it moves (for the bank-conflict counter):
 
-* ``local_alloc``/``local_store``/``local_load``/async copies: :mod:`.local`;
+* ``local_alloc``/``local_store``/``local_load``/async copies: :mod:`linlayout.lowering.local`;
 * ``convert_layout``: no shared memory when warps (and CTAs) keep their data (register moves
   and warp shuffles, Triton's ``cvtNeedsSharedMemory``), else the scratch layout of
-  :mod:`.scratch`, the source side stored and the destination side loaded;
+  :mod:`linlayout.lowering.scratch`, the source side stored and the destination side loaded;
 * private scratch (``tt.reduce`` across warps — ``ReduceOpToLLVM.cpp``
   ``storeWarpReduceToSharedMemory``/``accumulatePartialReductions``; ``tt.scan`` across warps
   — ``ScanOpToLLVM.cpp``: one predicated store of each warp's running total per chunk, then
@@ -70,7 +71,7 @@ class Side:
     """One predicted instruction with what it moves.
 
     Attributes:
-        emitted: the :class:`~.emitted.Emitted` instruction.
+        emitted: the :class:`~linlayout.lowering.emitted.Emitted` instruction.
         dist: the register layout (broadcast registers kept), or None when not a lane access.
         memory: the shared layout it reads or writes (offset or vector/bank/segment/reps in
             dims; a :class:`~linlayout.PaddedLayout` for a ``padded_shared`` buffer), or None.
