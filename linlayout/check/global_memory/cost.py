@@ -2,8 +2,9 @@
 
 A pointer tensor that is an unknown base plus ``Σ stride_d · i_d`` (strides in elements,
 found by :mod:`linlayout.triton.axisinfo`) is a placement
-:func:`linlayout.global_memory.global_access` counts exactly: dims with stride 0 (broadcast along the tensor) are dropped from the layout
-first — every position along them reads the same address. A pointer Triton knows to be
+:func:`linlayout.global_memory.global_access` counts exactly: dims with stride 0 (broadcast
+along the tensor) are dropped from the layout first — every position along them reads the same
+address. A pointer Triton knows to be
 16-byte aligned (its argument specialisation) is taken to start an allocation (``cudaMalloc``
 aligns to 256 bytes); a smaller divisibility (an odd element offset) gives the worst placement
 it allows. Negative or unknown strides are not analysed.
