@@ -342,3 +342,30 @@ def test_script_lines_name_real_scripts_and_options(path):
         wrong += [f"{script.name} has no {a}" for a in args.split()
                   if a.startswith("--") and a.split("=")[0] not in source]
     assert not wrong, f"{path}: {wrong}"
+
+
+def test_docstring_cross_references_resolve():
+    """Every ``:func:``/``:class:``/``:mod:``/… reference to an absolute ``linlayout.…`` name in
+    the package's source is a module or an attribute of one (a moved function leaves none
+    behind)."""
+    import importlib
+
+    unresolved = []
+    for path in sorted((ROOT / "linlayout").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for name in re.findall(r":(?:func|class|data|mod|meth|attr|exc):`~?(linlayout\.[\w.\s]+?)`",
+                               text):
+            name = re.sub(r"\s+", "", name).rstrip(".")
+            parts = name.split(".")
+            for i in range(len(parts), 0, -1):
+                try:
+                    obj = importlib.import_module(".".join(parts[:i]))
+                except ImportError:
+                    continue
+                try:
+                    for attr in parts[i:]:
+                        obj = getattr(obj, attr)
+                except AttributeError:
+                    unresolved.append(f"{path.relative_to(ROOT)}: {name}")
+                break
+    assert not unresolved, "\n".join(unresolved)
