@@ -114,6 +114,31 @@ def test_check_json_matches_its_schema_and_lists_each_op_once(capsys, tmp_path):
     assert spaces == {"shared", "global", "register"}
 
 
+MISALIGNED = """#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#shared = #ttg.padded_shared<[32:+1] {offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], block = []}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: tensor<32x32xf32, #blocked>) {
+    %a = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    %y = ttg.local_load %a : !ttg.memdesc<32x32xf32, #shared, #smem> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+"""
+
+
+def test_check_json_of_a_misaligned_op_matches_its_schema(capsys, tmp_path):
+    """A pad that breaks the 16-byte vector: each op's ``status`` and ``fault`` as the schema
+    says."""
+    path = tmp_path / "pad.ttgir"
+    path.write_text(MISALIGNED, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "check", "--json", str(path))
+    assert code == 1
+    ops = validate("check", out)["files"][0]["ops"]
+    assert [op["status"] for op in ops] == ["misaligned"] * 2
+    assert all(op["fault"]["byte_address"] == 132 for op in ops)
+
+
 @pytest.mark.parametrize("memory", ["row_major.json", "strides:32,1", "strides:1,16"])
 def test_coalescing_json_matches_its_schema(capsys, tmp_path, memory):
     from linlayout.examples import write_files
