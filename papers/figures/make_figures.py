@@ -1,4 +1,5 @@
-"""Draw docs/library.md's pictures into papers/figures/ (needs matplotlib: pip install "linlayout[plot]").
+"""Draw the pictures of docs/library.md into papers/figures/ (needs matplotlib:
+pip install "linlayout[plot]").
 
 * ``article_three_layouts.png`` — the 16×32 fp32 transpose of "Swizzle by hand, swizzle by
   algebra" in shared memory under the article's three swizzles (row-major, XOR m, XOR 2m),
