@@ -77,7 +77,8 @@ COMMANDS: dict[str, str] = {
     "show": "print a layout as a grid (and draw it: --png/--svg)",
     "examples": "list the built-in examples (or write them as files)",
     "ptx": "a PTX/TMA swizzle mode as an F2 layout",
-    "check": "shared-memory instructions and bank conflicts of every op in TTGIR files",
+    "check": "shared- and global-memory instructions of every op in TTGIR files, with their "
+               "bank conflicts and sectors",
     "convert": "plan a layout conversion: registers, shuffles or shared memory, each costed "
                "with its bound",
 }

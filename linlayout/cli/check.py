@@ -63,7 +63,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     from ..hardware import PRESETS
 
     c = sub.add_parser(
-        "check", help="shared-memory instructions and bank conflicts of every op in TTGIR files",
+        "check", help="shared- and global-memory instructions of every op in TTGIR files, "
+                      "with their bank conflicts and sectors",
         description="Exit status 1 when an access exceeds --max-degree or an op is "
                     "MISALIGNED (an instruction Triton emits has a misaligned address or a "
                     "padding gap inside a vector: the code faults or moves wrong data), 2 when "
