@@ -53,12 +53,12 @@ from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
 BITS = 5  # tensor bits: 1 register bit, 4 live lane bits, lane bit 4 broadcast
 #: pairs proven optimal, by target and element width
 PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
-          ("hip:gfx942", 8): 116, ("hip:gfx942", 16): 116, ("hip:gfx942", 32): 120,
-          ("hip:gfx950", 8): 116, ("hip:gfx950", 16): 116, ("hip:gfx950", 32): 120}
+          ("hip:gfx942", 8): 116, ("hip:gfx942", 16): 120, ("hip:gfx942", 32): 120,
+          ("hip:gfx950", 8): 116, ("hip:gfx950", 16): 120, ("hip:gfx950", 32): 120}
 #: the 64-lane wavefront space (4 tensor bits: 1 register bit, lane bits 3, 4, 5 live, lane
 #: bits 0–2 broadcast): pairs proven optimal by target and element width
-PROVEN_WAVE = {("hip:gfx942", 8): 21, ("hip:gfx942", 16): 21, ("hip:gfx942", 32): 24,
-               ("hip:gfx950", 8): 11, ("hip:gfx950", 16): 11, ("hip:gfx950", 32): 12}
+PROVEN_WAVE = {("hip:gfx942", 8): 21, ("hip:gfx942", 16): 24, ("hip:gfx942", 32): 24,
+               ("hip:gfx950", 8): 11, ("hip:gfx950", 16): 12, ("hip:gfx950", 32): 12}
 #: the same with the source one element to a 32-bit register (``wide_source``)
 PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 93,
                ("hip:gfx942", 8): 93, ("hip:gfx942", 16): 116,
