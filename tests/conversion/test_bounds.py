@@ -240,3 +240,34 @@ def test_the_lone_shuffle_joins_against_every_program_of_one_shuffle_and_one_joi
             claimed += 1
             assert not reachable and bound == 2.0, cols
     assert claimed
+
+
+def test_a_packed_word_shuffled_in_several_rounds_pays_its_packing_once():
+    """The packing bound holds against reuse: 16-bit elements, two source registers per
+    lane, eight destination registers holding in lane ``l`` the elements of lanes ``l ⊕ v``
+    (``v < 4``). One ``v_perm_b32`` packs the pair and three ``ds_bpermute_b32`` read the
+    word from lanes ``l ⊕ 1, 2, 3``; every destination register is one half of one word,
+    the same in every lane. That plan runs to ``dst`` and costs 3.5, below the per-element
+    form's 4.5 and not below the bound."""
+    from linlayout import LinearLayout
+    from linlayout.conversion import (ExchangeRound, PackedExchangePlan, amd_packing_bound,
+                                      execute_plan)
+    from linlayout.conversion.cost import path_cost, resolve_weights
+    from linlayout.hardware import AMD_CDNA3
+
+    lanes = [[2], [4], [8], [16], [32], [64]]
+    src = LinearLayout({"register": [[1]], "lane": lanes}, {"dim0": 128})
+    dst = LinearLayout({"register": [[1], [2], [4]], "lane": lanes}, {"dim0": 128})
+    pb = ConversionProblem.make(src, dst, 16, AMD_CDNA3)
+    rounds = tuple(ExchangeRound(0, tuple(lane ^ t for lane in range(64))) for t in (1, 2, 3))
+    unpack = tuple((("x", 0) if r >> 1 == 0 else ("recv", (r >> 1) - 1), r & 1)
+                   for r in range(8))
+    counts = {"shfl": 3, "selp": 0, "prmt": 1, "selector": 0, "mov": 0}
+    plan = PackedExchangePlan(16, "hip:gfx942", ((0, 1),), rounds, (), unpack, counts,
+                              {"ds_bpermute_b32": 3, "v_perm_b32": 1})
+    assert execute_plan(pb, plan).correct
+    cost = path_cost(counts, 0, resolve_weights(None))
+    assert cost == 3.5
+    assert amd_packing_bound(pb) == 3.5 <= cost  # ⌈6 / 2⌉ shuffles + one pair packed
+    assert plan_conversion(src, dst, 16, hardware=AMD_CDNA3,
+                           target="hip:gfx942").path("shuffle").bound <= cost
