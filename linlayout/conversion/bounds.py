@@ -92,6 +92,14 @@ merges for the price of one shuffle: the argument above holds with a select pric
 joins, and the bound is the least over ``p`` of ``w_shfl · max(S, p) + merge_cost(m − 2p)``
 (no tight merges claimed).
 
+**AMD, one element per register.** Where 8/16-bit source elements sit one to a register,
+packing them costs ``v_perm_b32`` on AMD:
+:func:`~linlayout.conversion.shuffle.amd_packing_bound` counts it (a packed word paid for
+once, however many rounds ship it), and :func:`amd_lone_shuffle_bound` shows that at 16 bits
+a plan with one shuffle needs a join before it and a lane-dependent instruction after it
+(:func:`lone_shuffle_joins`), both priced; :func:`~linlayout.plan_conversion` keeps the
+highest bound.
+
 Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits, on
 cuda:90, gfx942 and gfx950, and of a 16-element space on a 64-lane wavefront on gfx942 and
 gfx950 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than
