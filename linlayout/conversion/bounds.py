@@ -324,7 +324,8 @@ def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tupl
     shuffle holds (its swap partners' data included), and in some lane an element that
     lane lacks: then a lane-dependent instruction follows the shuffle. ``(0, 0)`` when
     :func:`~linlayout.conversion.shuffle.shuffle_bound` is not 1, data crosses warps, or
-    (gfx950) a swap could bring something lacked. Counted lane by lane on warp 0.
+    (gfx950) a swap, or two, could bring a lane something it lacks (from ``l ⊕ 16``,
+    ``l ⊕ 32`` or ``l ⊕ 48``). Counted lane by lane on warp 0.
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, or an unknown target.
@@ -332,8 +333,6 @@ def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tupl
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)
     if warp_map(problem) is None or shuffle_bound(problem) != 1:
-        return 0, 0
-    if target.arch == "gfx950" and not swaps_bring_nothing_lacked(problem):
         return 0, 0
     nrs, nrd = problem.register_bits
     lanes = 1 << problem.lane_bits
@@ -349,9 +348,12 @@ def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tupl
     # pre: is there one register x whose element, in some lane, is all a lacking lane lacks?
     pre = int(not any(all(any(lacked[t] <= {src[s][x]} for s in range(lanes))
                           for t in lacking) for x in range(1 << nrs)))
-    # post: data each lane can hold before the shuffle (its own, and its swap partners')
+    # data each lane can hold without the shuffle: its own and (gfx950) what swaps, one or
+    # two, bring it; the lemma needs none of it lacked
     reach = [set().union(*(held[p] for p in _swap_group(s, lanes, target)))
              for s in range(lanes)]
+    if any(lacked[t] & reach[t] for t in lacking):
+        return 0, 0
     servers = {t: [s for s in range(lanes) if lacked[t] <= reach[s]] for t in lacking}
     post = 0
     for r in range(1 << nrd):
@@ -367,8 +369,8 @@ def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tupl
 
 def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
                            weights: Mapping[str, float] | None = None) -> float:
-    """A lower bound on any shuffle plan on AMD (gfx942; gfx950 where swaps bring nothing
-    lacked) of 16-bit elements that the producer left one to a register, when one shuffle
+    """A lower bound on any shuffle plan on AMD (gfx942; gfx950 where no swap, nor two,
+    brings a lane anything it lacks) of 16-bit elements that the producer left one to a register, when one shuffle
     may suffice (:func:`~linlayout.conversion.shuffle.shuffle_bound` 1); 0 where it does
     not apply (other widths, NVIDIA, more shuffles needed).
 
@@ -385,15 +387,16 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
 
     **Lone shuffle.** Take a plan with exactly one shuffle ``S`` (``ds_bpermute_b32`` or a
     DPP move: every lane reads one named register of one lane; swaps, bringing nothing
-    lacked, are merges here). Before ``S`` a lane holds only its own and (gfx950) its swap
-    partners' data. *Before:* the word ``W`` that ``S`` sends must hold, in the lane each
+    lacked, are merges here). Without ``S`` a lane holds only its own data and (gfx950) what
+    swaps bring it from lanes ``l ⊕ 16``, ``l ⊕ 32``, ``l ⊕ 48`` — none of it lacked. *Before:* the word ``W`` that ``S`` sends must hold, in the lane each
     lacking lane reads, what that lane lacks. Were no byte of ``W`` rooted at a
     lane-dependent instruction, each byte position of ``W`` would come from the same
     ``src`` register in every lane; if no register serves every lacking lane
     (:func:`lone_shuffle_joins`' ``pre``), ``W`` draws on two registers: one join, before
     ``S``. *After:* suppose no lane-dependent instruction depends on ``S``'s result. Then
-    swaps carry only data held before ``S`` — nothing lacked — so each lacking lane ``t``
-    receives all it lacks through ``S``, from a lane ``s`` holding it; and every byte of a
+    swaps carry only data held without ``S`` — nothing lacked — so each lacking lane ``t``
+    receives all it lacks through ``S``, from a lane ``s`` holding it (in its own data or
+    its swap partners'); and every byte of a
     ``dst`` register is, in every lane, the same byte of the same value. A ``dst`` register
     whose element some lane lacks then takes that byte from ``S``'s result in every lane —
     in lane ``t`` a byte of lane ``s``'s data; if ``t``'s element there is one ``t`` holds
