@@ -92,6 +92,14 @@ merges for the price of one shuffle: the argument above holds with a select pric
 joins, and the bound is the least over ``p`` of ``w_shfl · max(S, p) + merge_cost(m − 2p)``
 (no tight merges claimed).
 
+**AMD, one element per register.** Where 8/16-bit source elements sit one to a register,
+packing them costs ``v_perm_b32`` on AMD:
+:func:`~linlayout.conversion.shuffle.amd_packing_bound` counts it (a packed word paid for
+once, however many rounds ship it), and :func:`amd_lone_shuffle_bound` shows that at 16 bits
+a plan with one shuffle needs a join before it and a lane-dependent instruction after it
+(:func:`lone_shuffle_joins`), both priced; :func:`~linlayout.plan_conversion` keeps the
+highest bound.
+
 Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits, on
 cuda:90, gfx942 and gfx950, and of a 16-element space on a 64-lane wavefront on gfx942 and
 gfx950 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than
@@ -112,8 +120,8 @@ from .cost import resolve_weights
 from .problem import ELEMENT_BITS, ConversionProblem
 from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
 
-__all__ = ["ShuffleBound", "merge_cost", "shuffle_family_bound", "swaps_bring_nothing_lacked",
-           "tight_merges"]
+__all__ = ["ShuffleBound", "amd_lone_shuffle_bound", "lone_shuffle_joins", "merge_cost",
+           "shuffle_family_bound", "swaps_bring_nothing_lacked", "tight_merges"]
 
 
 @dataclass(frozen=True)
@@ -294,3 +302,131 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                      "and the word a lone shfl sends where no register serves every "
                      f"lane), else {s + 1} shfl")
     return ShuffleBound(cost, s, m, t, note)
+
+
+def _swap_group(lane: int, lanes: int, target: Target) -> set[int]:
+    """The lanes whose source data may reach ``lane`` without a shuffle: itself and, on
+    gfx950, the lanes ``v_permlane16/32_swap_b32`` reach (``l ⊕ 16``, ``l ⊕ 32``, both)."""
+    if target.arch != "gfx950":
+        return {lane}
+    return {lane ^ x for x in (0, 16, 32, 48) if lane ^ x < lanes}
+
+
+def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tuple[int, int]:
+    """``(pre, post)``: the joins any plan with exactly one shuffle (one ``ds_bpermute_b32``
+    or DPP move; on gfx950 any number of ``v_permlane*_swap`` besides, where they bring
+    nothing lacked) needs before and after it, each 0 or 1 (the lone-shuffle lemma of
+    :func:`amd_lone_shuffle_bound`). ``pre`` is 1 when no single ``src`` register holds,
+    in some lane, everything each lacking lane lacks: the shipped word then takes bytes of
+    two registers (a lane-dependent merge, or a join of two registers the same in every
+    lane). ``post`` is 1 when some ``dst`` register holds, in a lane ``t`` that lacks
+    something, an element ``t`` already holds which no lane that could serve ``t``'s lone
+    shuffle holds (its swap partners' data included), and in some lane an element that
+    lane lacks: then a lane-dependent instruction follows the shuffle. ``(0, 0)`` when
+    :func:`~linlayout.conversion.shuffle.shuffle_bound` is not 1, data crosses warps, or
+    (gfx950) a swap, or two, could bring a lane something it lacks (from ``l ⊕ 16``,
+    ``l ⊕ 32`` or ``l ⊕ 48``). Counted lane by lane on warp 0.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or an unknown target.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    if warp_map(problem) is None or shuffle_bound(problem) != 1:
+        return 0, 0
+    nrs, nrd = problem.register_bits
+    lanes = 1 << problem.lane_bits
+    src = [[problem.thread_elements("src", x, lane, 0) for x in range(1 << nrs)]
+           for lane in range(lanes)]
+    held = [set(row) for row in src]
+    need = [[problem.thread_elements("dst", r, lane, 0) for r in range(1 << nrd)]
+            for lane in range(lanes)]
+    lacked = [set(need[lane]) - held[lane] for lane in range(lanes)]
+    lacking = [lane for lane in range(lanes) if lacked[lane]]
+    if not lacking:
+        return 0, 0
+    # pre: is there one register x whose element, in some lane, is all a lacking lane lacks?
+    pre = int(not any(all(any(lacked[t] <= {src[s][x]} for s in range(lanes))
+                          for t in lacking) for x in range(1 << nrs)))
+    # data each lane can hold without the shuffle: its own and (gfx950) what swaps, one or
+    # two, bring it; the lemma needs none of it lacked
+    reach = [set().union(*(held[p] for p in _swap_group(s, lanes, target)))
+             for s in range(lanes)]
+    if any(lacked[t] & reach[t] for t in lacking):
+        return 0, 0
+    servers = {t: [s for s in range(lanes) if lacked[t] <= reach[s]] for t in lacking}
+    post = 0
+    for r in range(1 << nrd):
+        column = [need[lane][r] for lane in range(lanes)]
+        if not any(column[lane] in lacked[lane] for lane in range(lanes)):
+            continue  # no lane receives this register's element
+        if any(column[t] in held[t] and all(column[t] not in reach[s] for s in servers[t])
+               for t in lacking):
+            post = 1
+            break
+    return pre, post
+
+
+def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
+                           weights: Mapping[str, float] | None = None) -> float:
+    """A lower bound on any shuffle plan on AMD (gfx942; gfx950 where no swap, nor two,
+    brings a lane anything it lacks) of 16-bit elements that the producer left one to a register, when one shuffle
+    may suffice (:func:`~linlayout.conversion.shuffle.shuffle_bound` 1); 0 where it does
+    not apply (other widths, NVIDIA, more shuffles needed).
+
+    **Lemma (joins on AMD).** Every instruction that writes, into one VGPR, bytes of two
+    different VGPRs is a VALU instruction. A lane-dependent one is a merge (``v_cndmask_b32``,
+    ``v_perm_b32`` with a per-lane selector: ``selp``/``prmt`` weights; on gfx950 a
+    ``v_permlane*_swap``: the ``shfl`` weight); one the same in every lane that joins two
+    16-bit elements held one to a register is, in the family, the packing ``v_perm_b32`` of
+    :data:`~linlayout.conversion.shuffle.AMD_PACK_PERMUTES` (as
+    :func:`~linlayout.conversion.shuffle.amd_packing_bound` prices it). Either way a join
+    costs at least ``u = min(w_selp, w_prmt, w_shfl)``. (At 8 bits the model prices a
+    same-in-every-lane join of two bytes at nothing, ``v_lshl_or_b32``, so the lemma, and
+    this bound, stop there.)
+
+    **Lone shuffle.** Take a plan with exactly one shuffle ``S`` (``ds_bpermute_b32`` or a
+    DPP move: every lane reads one named register of one lane; swaps, bringing nothing
+    lacked, are merges here). Without ``S`` a lane holds only its own data and (gfx950) what
+    swaps bring it from lanes ``l ⊕ 16``, ``l ⊕ 32``, ``l ⊕ 48`` — none of it lacked. *Before:* the word ``W`` that ``S`` sends must hold, in the lane each
+    lacking lane reads, what that lane lacks. Were no byte of ``W`` rooted at a
+    lane-dependent instruction, each byte position of ``W`` would come from the same
+    ``src`` register in every lane; if no register serves every lacking lane
+    (:func:`lone_shuffle_joins`' ``pre``), ``W`` draws on two registers: one join, before
+    ``S``. *After:* suppose no lane-dependent instruction depends on ``S``'s result. Then
+    swaps carry only data held without ``S`` — nothing lacked — so each lacking lane ``t``
+    receives all it lacks through ``S``, from a lane ``s`` holding it (in its own data or
+    its swap partners'); and every byte of a
+    ``dst`` register is, in every lane, the same byte of the same value. A ``dst`` register
+    whose element some lane lacks then takes that byte from ``S``'s result in every lane —
+    in lane ``t`` a byte of lane ``s``'s data; if ``t``'s element there is one ``t`` holds
+    and no such ``s`` holds (``post``), that is a contradiction. So a lane-dependent
+    instruction depends on ``S``: a second join, after ``S``, not the first. A one-shuffle
+    plan costs at least ``w_shfl + max(merge_cost(m), (pre + post) · u)``; any other at
+    least ``2 · w_shfl + merge_cost(m)`` (``m``:
+    :func:`~linlayout.conversion.shuffle.select_bound`; merges priced as
+    :func:`shuffle_family_bound` prices them on the target). The bound is the smaller.
+
+    On the single register/lane exchange (each lane lacks one element, held by its partner
+    in the other register) ``pre = post = 1``: ``min(1 + 2 · 0.5, 2 + 0.5) = 2`` at the
+    default weights, the packed exchange's cost.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
+            bad weights.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    ws = resolve_weights(weights)
+    if target.is_nvidia or problem.element_bits != 16:
+        return 0.0
+    pre, post = lone_shuffle_joins(problem, target)
+    if not pre + post:
+        return 0.0
+    mw = ws
+    if target.arch == "gfx950":
+        mw = dict(ws, selp=min(ws["selp"], ws["shfl"] / 2))
+    mc = merge_cost(select_bound(problem), problem.element_bits, mw)
+    u = min(ws["selp"], ws["prmt"], ws["shfl"])
+    one = ws["shfl"] + max(mc, (pre + post) * u)
+    return min(one, 2 * ws["shfl"] + mc)

@@ -300,14 +300,26 @@ def amd_packing_bound(problem: ConversionProblem,
                       weights: Mapping[str, float] | None = None, *,
                       wide_source: bool = False) -> float:
     """A lower bound on the cost of any shuffle conversion on AMD whose source elements sit
-    one per register (no producer packed them): each lane receives
-    :func:`lacking_elements` ``n`` elements in 32-bit words, and a word of ``j`` elements
-    from ``j`` registers costs one shuffle (two for 64-bit elements) plus
-    :data:`AMD_PACK_PERMUTES` permutes, so the cost is at least ``n · min_j (w_shfl · words
-    + permutes(j) · w_prmt) / j``. The packing forms are the ones Triton's and linlayout's
-    plans build (1, 2 or 4 elements per word); a plan that packs otherwise is not covered.
-    ``wide_source``: each element is a 32-bit register's low bytes, upper bits unknown
-    (:data:`AMD_WIDE_PACK_PERMUTES`).
+    one per register (no producer packed them): ``min_j (⌈n / j⌉ · h · w_shfl + permutes(j)
+    · w_prmt)`` over the word sizes ``j`` of :data:`AMD_PACK_PERMUTES` (1, 2 or 4 elements;
+    ``n``: :func:`lacking_elements`; ``h`` = 2 shuffles per 64-bit element, else 1).
+
+    Proof. Let ``j`` be the most elements any shuffled word holds, in any lane. A lane
+    lacking ``n`` elements receives at most ``j`` per shuffle (``h`` shuffles per 64-bit
+    element), so the plan issues at least ``⌈n / j⌉ · h`` shuffles; and some word of ``j``
+    elements, which sit in ``j`` registers, was built at least once: ``permutes(j)``
+    ``v_perm_b32``. Nothing is charged per round: a word built once and shuffled in several
+    rounds (from different lanes) pays its packing once. (An earlier form charged each
+    element its share of a word's packing, ``n · min_j (w_shfl + permutes(j) · w_prmt) /
+    j``; reuse refutes it: with 16-bit elements, two source registers and eight destination
+    registers that hold, in lane ``l``, the elements of lanes ``l ⊕ v`` for ``v < 4``, one
+    ``v_perm_b32`` packs a lane's pair and three ``ds_bpermute_b32`` read it from lanes
+    ``l ⊕ 1``, ``l ⊕ 2``, ``l ⊕ 3``, each destination register the same half of the same
+    word in every lane: 3.5 at the default weights, below that form's 4.5 —
+    ``tests/conversion/test_bounds.py`` runs this plan to the destination.) The packing
+    forms are the family's (1, 2 or 4 elements per word, priced as LLVM's back end builds
+    them); a plan that packs otherwise is not covered. ``wide_source``: each element is a
+    32-bit register's low bytes, upper bits unknown (:data:`AMD_WIDE_PACK_PERMUTES`).
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, bad weights, or
@@ -318,10 +330,11 @@ def amd_packing_bound(problem: ConversionProblem,
         raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
     table = AMD_WIDE_PACK_PERMUTES if wide_source else AMD_PACK_PERMUTES
     n = lacking_elements(problem)
+    if n == 0:
+        return 0.0
     halves = 2 if problem.element_bits == 64 else 1
-    per = min((ws["shfl"] * halves + k * ws["prmt"]) / j
-              for j, k in table[problem.element_bits].items())
-    return n * per
+    return min(-(-n // j) * halves * ws["shfl"] + k * ws["prmt"]
+               for j, k in table[problem.element_bits].items())
 
 
 def select_bound(problem: ConversionProblem) -> int:

@@ -2,7 +2,10 @@
 
 :func:`~linlayout.lowering.convert_path` says which path ``ConvertLayoutOpToLLVM.cpp`` takes
 (``none``, ``registers``, ``shuffle``, ``shared``) and, on the shuffle path, the register
-instructions it emits. On the shared path the scratch layout is Triton's own
+instructions it emits; on the registers path an AMD 8-bit conversion's in-thread byte
+permutes (``ConvertLayoutOpInThreadSwap``: ``v_perm_b32``, the count ``check`` reports,
+:func:`~linlayout.lowering.amd_pack.inthread_permutes`) are priced as ``prmt``, every other
+renaming at nothing. On the shared path the scratch layout is Triton's own
 (:func:`~linlayout.lowering.triton_scratch_layout`, ``transferWithinBlockSwizzling``) and each
 side is lowered through it as a ``local_store``/``local_load``
 (:func:`~linlayout.synthesis.lowered.lower_sides`: ``ld/st.shared`` at Triton's vector, or
@@ -184,7 +187,9 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
             ``check`` counts it (:func:`~linlayout.lowering.convert_path`'s ``wide_source``).
 
     Returns:
-        A :class:`TritonChoice` (``cost`` None when Triton's instructions are not modelled).
+        A :class:`TritonChoice` (``cost`` None when Triton's instructions are not modelled;
+        an AMD 8-bit register renaming priced with its in-thread ``v_perm_b32``, as
+        ``check`` counts them).
 
     Raises:
         LayoutError: ``problem`` not a ConversionProblem, an unknown target, bad weights, a
@@ -199,10 +204,19 @@ def triton_choice(problem: ConversionProblem, target: Target | str,
     src, dst, bits = problem.src, problem.dst, problem.element_bits
     cp = convert_path(src, dst, bits, target, source_load, packed_source=packed_source,
                       wide_source=wide_source)
-    if cp.path in ("none", "registers"):
-        what = "the layouts are equal: no code" if cp.path == "none" else \
-            "register renaming in each thread: no instructions"
-        return TritonChoice(target.name, cp.path, what, cost=0.0)
+    if cp.path == "none":
+        return TritonChoice(target.name, "none", "the layouts are equal: no code", cost=0.0)
+    if cp.path == "registers":
+        if not cp.counts:
+            return TritonChoice(target.name, "registers",
+                                "register renaming in each thread: no instructions", cost=0.0)
+        # AMD 8-bit: ConvertLayoutOpInThreadSwap packs and permutes bytes (v_perm_b32), the
+        # instructions check counts for the convert
+        kinds = register_kinds(cp.counts)
+        return TritonChoice(target.name, "registers",
+                            "register renaming in each thread, bytes moved by in-thread "
+                            "permutes (ConvertLayoutOpInThreadSwap)", dict(cp.counts), kinds,
+                            cost=path_cost(kinds, 0, weights))
     if cp.path == "shuffle":
         if cp.counts is None:
             return TritonChoice(target.name, "shuffle", "warp shuffles; not counted (the "

@@ -16,13 +16,14 @@ alternative under the cost model is cheaper. Every feasible plan runs on symboli
 to the destination. The number proven optimal is pinned (:data:`PROVEN`,
 :data:`PROVEN_WAVE`). On NVIDIA all 120 at every width (at 8 and 16 bits the four single
 register/lane exchanges meet the bound with the packed exchange: both elements in one
-shuffled word, one lane-dependent byte permute). On AMD, at 8 and 16 bits, single
-register/lane exchanges are not proven (four of the 32-lane space, three of the wavefront's on
-gfx942, one on gfx950, where permlane swaps do the others): packing a lane's two registers
-costs a ``v_perm_b32`` there, so the packed exchange costs 2 against a bound of 1.5 (which
-counts packing as free beside the merges); and on gfx950's wavefront 12 pairs whose lanes
-need data across lane bit 4 or 5 cost 2.5 against 2, where the bound lets a permlane swap
-stand for a shuffle and two merges at once.
+shuffled word, one lane-dependent byte permute). On AMD the packed exchange costs 2 on the
+single register/lane exchanges (a ``v_perm_b32`` packs a lane's two registers): at 16 bits
+that is the lone-shuffle bound (one shuffle needs a join before it and a lane-dependent
+instruction after it, else two shuffles), at 8 bits the bound stays 1.5, since the model
+joins two bytes for nothing (four of the 32-lane space, three of the wavefront's on gfx942,
+one on gfx950, where permlane swaps do the others, not proven); and on gfx950's wavefront 12
+pairs whose lanes need data across lane bit 4 or 5 cost 2.5 against 2, where the bound lets
+a permlane swap stand for a shuffle and two merges at once.
 
 With the source's elements one to a 32-bit register (``wide_source``: a gather's or
 reduction's result) every path that packs pays for it and the bounds count packing as free
@@ -31,7 +32,7 @@ Triton's path, on every target; the proven counts are pinned (:data:`PROVEN_WIDE
 :data:`PROVEN_WAVE_WIDE`). On NVIDIA at 16 bits 27 of the 120 pairs pay one ``prmt`` to pack
 a word, a cost the bound does not claim; bytes pack as before. On AMD at 16 bits the counts
 equal those of the default producer (one element per register, zero-extended): a pair of wide
-registers packs with the same ``v_perm_b32``. At 8 bits two computed bytes joined into a
+registers packs with the same ``v_perm_b32``, and the lone-shuffle bound holds alike. At 8 bits two computed bytes joined into a
 16-bit half cost one ``v_perm_b32`` (the AMD packing rule of
 :func:`linlayout.lowering.amd_pack.pack_permutes`, read off compiled scans and reductions),
 which the packing bound does not claim: 23 of the 120 pairs (5 of the wavefront's 24) fewer
@@ -53,19 +54,19 @@ from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
 BITS = 5  # tensor bits: 1 register bit, 4 live lane bits, lane bit 4 broadcast
 #: pairs proven optimal, by target and element width
 PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
-          ("hip:gfx942", 8): 116, ("hip:gfx942", 16): 116, ("hip:gfx942", 32): 120,
-          ("hip:gfx950", 8): 116, ("hip:gfx950", 16): 116, ("hip:gfx950", 32): 120}
+          ("hip:gfx942", 8): 116, ("hip:gfx942", 16): 120, ("hip:gfx942", 32): 120,
+          ("hip:gfx950", 8): 116, ("hip:gfx950", 16): 120, ("hip:gfx950", 32): 120}
 #: the 64-lane wavefront space (4 tensor bits: 1 register bit, lane bits 3, 4, 5 live, lane
 #: bits 0–2 broadcast): pairs proven optimal by target and element width
-PROVEN_WAVE = {("hip:gfx942", 8): 21, ("hip:gfx942", 16): 21, ("hip:gfx942", 32): 24,
-               ("hip:gfx950", 8): 11, ("hip:gfx950", 16): 11, ("hip:gfx950", 32): 12}
+PROVEN_WAVE = {("hip:gfx942", 8): 21, ("hip:gfx942", 16): 24, ("hip:gfx942", 32): 24,
+               ("hip:gfx950", 8): 11, ("hip:gfx950", 16): 12, ("hip:gfx950", 32): 12}
 #: the same with the source one element to a 32-bit register (``wide_source``)
 PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 93,
-               ("hip:gfx942", 8): 93, ("hip:gfx942", 16): 116,
-               ("hip:gfx950", 8): 93, ("hip:gfx950", 16): 116}
+               ("hip:gfx942", 8): 93, ("hip:gfx942", 16): 120,
+               ("hip:gfx950", 8): 93, ("hip:gfx950", 16): 120}
 #: the wavefront space with a wide source
-PROVEN_WAVE_WIDE = {("hip:gfx942", 8): 16, ("hip:gfx942", 16): 21,
-                    ("hip:gfx950", 8): 6, ("hip:gfx950", 16): 11}
+PROVEN_WAVE_WIDE = {("hip:gfx942", 8): 16, ("hip:gfx942", 16): 24,
+                    ("hip:gfx950", 8): 6, ("hip:gfx950", 16): 12}
 #: weightings the table planner is also run under (besides the defaults, which
 #: ``plan_conversion`` uses), each plan then costed at the defaults
 WEIGHTINGS = ({"selp": 0, "prmt": 0}, {"shfl": 8})

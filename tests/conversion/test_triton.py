@@ -153,3 +153,37 @@ def test_tritons_selector_selects_are_their_own_kind():
     assert dear.triton.cost == 4 and dear.saving >= 0
     with pytest.raises(LayoutError):
         selector_selects("not a lowering")
+
+
+def test_amd_in_thread_byte_permutes_are_priced_as_check_counts_them():
+    """AMD's 8-bit register renaming (``ConvertLayoutOpInThreadSwap``) emits ``v_perm_b32``:
+    Triton's path is priced with exactly the permutes the compiled probes show (every fifth
+    ``inthread`` probe of ``triton_amd_shuffle_probes.json.gz``), not as free."""
+    from linlayout.check.registers import load_sources
+    from linlayout.check.shared_memory.ops import module_target
+    from linlayout.check.shared_memory.predict import moved_bits
+    from linlayout.conversion import ConversionProblem
+    from linlayout.conversion.triton import triton_choice
+    from linlayout.hardware import AMD_CDNA4
+    from linlayout.triton.ttgir import find_accesses, read_ttgir
+    from tests.check.shared_memory.triton_fixtures import entries
+
+    probes = sorted(c for c in entries("amd_shuffle") if c.startswith("inthread"))[::5]
+    assert len(probes) >= 10
+    priced = 0
+    for case in probes:
+        e = entries("amd_shuffle")[case]
+        module = read_ttgir(e["ttgir"], case)
+        target = module_target(module)
+        loads = load_sources(module)
+        (a,) = [a for a in find_accesses(module) if a.kind == "convert"]
+        hardware = AMD_CDNA4 if target.arch == "gfx950" else AMD_CDNA3
+        problem = ConversionProblem.make(a.distributed.layout, a.destination.layout,
+                                         moved_bits(a.element_bits, a.element_type), hardware)
+        t = triton_choice(problem, target, None, loads.get(a.operands[0]))
+        want = {k: n for k, n in e["data"]["counts"].items() if k == "v_perm_b32"}
+        assert t.path == "registers" and t.opcodes == want, case
+        assert t.instructions["prmt"] == want.get("v_perm_b32", 0), case
+        assert t.cost == 0.5 * t.instructions["prmt"], case
+        priced += bool(want)
+    assert priced
