@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from linlayout.check import shared_memory as lowering  # noqa: E402
+from linlayout import lowering  # noqa: E402
 from linlayout.check import check_module  # noqa: E402
 import linlayout  # noqa: E402
 from linlayout.triton.ttgir import read_ttgir  # noqa: E402

@@ -456,3 +456,16 @@ def test_concurrent_excess_needs_its_serial_twin():
     table = {r["case"]: r for r in compare.rows(cases, measured, doc["iters"])}
     assert table["triton-09-st"]["status"] == "DISAGREE"  # no twin measured: not explained
     assert table["width-32bit-st"]["status"] == "agree"
+
+
+def test_readme_results_are_what_compare_writes(tmp_path, capsys):
+    """The committed README's results section (its counts, the counter sentence, the tables)
+    is exactly what ``compare.py --write-readme`` makes of the committed measurements."""
+    readme = tmp_path / "README.md"
+    readme.write_text((HW / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
+    assert compare.main(["--write-readme", "--readme", str(readme),
+                         "--repeats", str(HW / "repeats.json")]) == 0
+    capsys.readouterr()
+    assert readme.read_text(encoding="utf-8") == (HW / "README.md").read_text(encoding="utf-8")
+    assert ("counter equals the measured `wavefronts − phases` on 145 of 145 cases and "
+            "linlayout's `extra_wavefronts` on 139" in readme.read_text(encoding="utf-8"))

@@ -160,6 +160,20 @@ def text_table(table: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def counter_sentence(table: list[dict]) -> str:
+    """How the bank-conflict counter relates to the wavefronts, counted over ``table``
+    (:func:`rows`, cases with both numbers measured): on how many it equals the measured
+    ``wavefronts − phases``, on how many linlayout's ``extra_wavefronts``, and on how many the
+    measured wavefronts equal the prediction."""
+    have = [r for r in table if r["conflicts"] is not None and r["meas_instr"] is not None]
+    measured = sum(abs(r["meas_instr"] - r["phases"] - r["conflicts"]) < 1e-9 for r in have)
+    predicted = sum(abs(r["extra"] - r["conflicts"]) < 1e-9 for r in have)
+    exact = sum(abs(r["meas_instr"] - r["pred_instr"]) < 1e-9 for r in have)
+    return (f"The bank-conflict counter equals the measured `wavefronts − phases` on "
+            f"{measured} of {len(have)} cases and linlayout's `extra_wavefronts` on "
+            f"{predicted}; the measured wavefronts equal the predicted ones on {exact}.")
+
+
 def markdown(table: list[dict], meta: dict) -> str:
     counts = Counter(r["status"] for r in table)
     by_cat: dict[str, Counter] = {}
@@ -168,6 +182,7 @@ def markdown(table: list[dict], meta: dict) -> str:
     lines = [f"Measured on **{meta.get('device', '?')}** (driver {meta.get('driver', '?')}, "
              f"{meta.get('ncu', 'no ncu')}), {len(table)} cases: "
              + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + ".", "",
+             counter_sentence(table), "",
              "| category | cases | agree | explained |", "|---|---|---|---|"]
     for cat, cnt in by_cat.items():
         lines.append(f"| {cat} | {sum(cnt.values())} | {cnt['agree']} | {cnt['explained']} |")

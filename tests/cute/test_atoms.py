@@ -48,6 +48,14 @@ def test_names():
     assert atom("SM75_U32x4_LDSM_N", 16) == atom("sm75_u32x4_ldsm_n.dst", 16)
     assert atom("SM90_U32x4_STSM_N", 16) == atom("sm90_u32x4_stsm_n.src", 16)
     assert is_atom_name("sm80_cp_async_u128") and not is_atom_name("(_8):(_1)")
+    # atom_names() lists each atom once: a copy atom's bare name (docs/cli.md's
+    # `sm80_cp_async_u64`) is not listed, it is an alias of its listed RefLayout side
+    assert "sm80_cp_async_u64" not in names and "sm75_u32x4_ldsm_n" not in names
+    for bare, side in [("sm80_cp_async_u64", ".src"), ("SM75_U32x4_LDSM_N", ".dst"),
+                       ("sm90_u32x4_stsm_n", ".src")]:
+        assert is_atom_name(bare)
+        assert atom_info(bare).name == bare.lower() + side and atom_info(bare).name in names
+        assert atom(bare, 16) == atom(bare + side, 16)
     assert not is_atom_name(3)
     with pytest.raises(LayoutError, match="close: sm80_16x8x16"):
         atom("sm80_16x8x16.D")
