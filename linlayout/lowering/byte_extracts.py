@@ -27,7 +27,15 @@ sm_80/90/100; the same on each) — one loaded word, every byte read the stated 
   style), byte 0 included;
 * not read: nothing (the extract is dead).
 
-:func:`byte_extract_permutes` counts one byte, :func:`word_extract_permutes` one word.
+Bytes read by a stored word: a ``<4 x i8>`` built with ``insertelement`` from extracts of at
+most two loaded words (Triton's vector build before a ``st.shared`` of 4 bytes or more) is
+one ``prmt.b32`` of the two words (the DAG combiner turns the build into a byte shuffle of
+two ``v4i8``: selectors such as ``0x5140``, ``0x7362``), none when it is one loaded word in
+order, and its extracts die; bytes from three or more words are built byte by byte (three
+``prmt.b32``, their extracts kept), as :mod:`.round_trip_pack` counts.
+
+:func:`byte_extract_permutes` counts one byte, :func:`word_extract_permutes` one word,
+:func:`built_word_permutes` one stored word of loaded bytes.
 """
 
 from __future__ import annotations
@@ -37,8 +45,8 @@ from collections.abc import Iterable
 from .._checks import as_int
 from ..errors import LayoutError
 
-__all__ = ["BYTE_READERS", "SIGN_READERS", "ZERO_READERS", "byte_extract_permutes",
-           "word_extract_permutes"]
+__all__ = ["BYTE_READERS", "SIGN_READERS", "ZERO_READERS", "built_word_permutes",
+           "byte_extract_permutes", "word_extract_permutes"]
 
 #: Readers that take a byte zero-extended: ``"zext_arith"`` (a ``zext`` to 32 bits read only
 #: by an integer ``or``/``xor``/``add``/``mul``), ``"zext"`` (a ``zext`` read otherwise: a
@@ -97,3 +105,33 @@ def word_extract_permutes(readers: Iterable[str]) -> int:
     """
     kinds = frozenset(readers)
     return sum(byte_extract_permutes(b, kinds) for b in range(4))
+
+
+def built_word_permutes(sources: Iterable[tuple[int, int]]) -> int | None:
+    """The ``prmt.b32`` NVPTX selects for a stored ``<4 x i8>`` word built from loaded bytes,
+    or None where it builds the word byte by byte (bytes from three or more loaded words).
+
+    Args:
+        sources: per byte of the stored word (low first), ``(loaded word, byte in it)``.
+
+    Returns:
+        0 for one loaded word in order (the word itself), else 1 for bytes of at most two
+        loaded words (one byte shuffle; the extracts die).
+
+    Raises:
+        LayoutError: not four ``(word, byte)`` pairs with bytes 0 to 3.
+
+    Source: LLVM's DAG combiner and NVPTX's ``PRMT`` lowering of a ``v4i8`` vector
+    shuffle, as Triton 3.9's LLVM compiles it (``papers/triton_lowering/byte_extract_isel.py``).
+    """
+    pairs = [tuple(p) for p in sources]
+    if len(pairs) != 4 or any(len(p) != 2 for p in pairs):
+        raise LayoutError(f"sources must be four (word, byte) pairs, got {pairs!r:.80}")
+    for word, byte in pairs:
+        as_int(word, "word")
+        if not 0 <= as_int(byte, "byte") <= 3:
+            raise LayoutError(f"a byte must be 0 to 3, got {byte}")
+    words = {w for w, _ in pairs}
+    if len(words) > 2:
+        return None
+    return 0 if len(words) == 1 and [b for _, b in pairs] == [0, 1, 2, 3] else 1

@@ -167,6 +167,28 @@ def permutes_by_byte(ptx: str) -> list[int]:
     return out
 
 
+#: stored words built from the bytes of two loaded words (``ld.shared.v2.b32``): the loaded
+#: byte (0-7, word = byte // 4) of each stored byte, low first
+BUILT = ([0, 4, 1, 5], [2, 6, 3, 7], [0, 1, 4, 5], [0, 4, 2, 6], [3, 2, 1, 0], [0, 1, 2, 3],
+         [4, 5, 6, 7], [1, 1, 5, 5])
+
+
+def built_kernel(sources: list[int]) -> str:
+    """Two loaded words, one ``<4 x i8>`` built from their bytes with ``insertelement`` and
+    stored to shared memory as Triton builds a stored vector."""
+    head = HEAD.replace("%w = load <4 x i8>, ptr addrspace(3) %p, align 4",
+                        "%w = load <8 x i8>, ptr addrspace(3) %p, align 8")
+    head = re.sub(r"  %b\d = extractelement <4 x i8> %w, i32 \d\n", "", head)
+    body = "".join(f"  %e{k} = extractelement <8 x i8> %w, i32 {k}\n" for k in range(8))
+    prev = "undef"
+    for j, i in enumerate(sources):
+        body += f"  %v{j} = insertelement <4 x i8> {prev}, i8 %e{i}, i32 {j}\n"
+        prev = f"%v{j}"
+    body += ("  %d = getelementptr inbounds i8, ptr addrspace(3) @smem, i32 256\n"
+             f"  store <4 x i8> {prev}, ptr addrspace(3) %d, align 4\n")
+    return head + body + "  ret void\n}\n"
+
+
 def build() -> dict:
     import triton
     from triton._C.libtriton import llvm
@@ -181,7 +203,16 @@ def build() -> dict:
                                         sm_arch_from_capability(cc), "+ptx86", [], False,
                                         False, False)
             cases[name]["prmt_by_byte"][f"sm_{cc}"] = permutes_by_byte(ptx)
-    return {"triton_version": triton.__version__, "cases": cases}
+    built = {}
+    for sources in BUILT:
+        key = ",".join(map(str, sources))
+        built[key] = {}
+        for cc in TARGETS:
+            ptx = llvm.translate_to_asm(built_kernel(sources), "nvptx64-nvidia-cuda",
+                                        sm_arch_from_capability(cc), "+ptx86", [], False,
+                                        False, False)
+            built[key][f"sm_{cc}"] = len(re.findall(r"\bprmt\.b32\b", ptx))
+    return {"triton_version": triton.__version__, "cases": cases, "built_words": built}
 
 
 def compare(data: dict) -> int:
@@ -197,6 +228,15 @@ def compare(data: dict) -> int:
             bad += not ok
             print(f"{'ok  ' if ok else 'DIFF'} {name:24s} {target}: measured {got}, "
                   f"byte_extract_permutes {want}")
+    from linlayout.lowering.byte_extracts import built_word_permutes
+
+    for key, by_target in data["built_words"].items():
+        want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))
+        for target, got in by_target.items():
+            ok = got == want
+            bad += not ok
+            print(f"{'ok  ' if ok else 'DIFF'} stored word of loaded bytes {key:10s} {target}: "
+                  f"measured {got} prmt.b32, built_word_permutes {want}")
     print(f"{bad} difference(s)")
     return bad
 

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from linlayout.errors import LayoutError
-from linlayout.lowering.byte_extracts import (BYTE_READERS, byte_extract_permutes,
-                                              word_extract_permutes)
+from linlayout.lowering.byte_extracts import (BYTE_READERS, built_word_permutes,
+                                              byte_extract_permutes, word_extract_permutes)
 from tests.support import ROOT
 
 DATA = json.loads((ROOT / "tests" / "data" / "nvptx_byte_extracts.json").read_text(
@@ -35,6 +35,19 @@ def test_the_fixture_reaches_every_reader_kind_and_both_free_byte_zeros():
                                                                "signed_byte"}
     assert set(next(iter(DATA["cases"].values()))["prmt_by_byte"]) == {"sm_80", "sm_90",
                                                                       "sm_100"}
+
+
+@pytest.mark.parametrize("key", sorted(DATA["built_words"]))
+def test_a_stored_word_of_loaded_bytes_costs_what_nvptx_selected(key):
+    want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))
+    assert set(DATA["built_words"][key].values()) == {want}
+
+
+def test_bytes_of_three_words_are_not_one_permute():
+    assert built_word_permutes([(0, 0), (1, 0), (2, 0), (2, 1)]) is None
+    for bad in ([(0, 0)] * 3, [(0, 4)] * 4, [(0, 0, 0)] * 4, [(0, True)] * 4):
+        with pytest.raises(LayoutError):
+            built_word_permutes(bad)
 
 
 def test_words():

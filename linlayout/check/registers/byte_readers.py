@@ -22,7 +22,7 @@ from dataclasses import replace
 from ..._checks import instance_of, sequence_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
-from ...lowering.byte_extracts import byte_extract_permutes
+from ...lowering.byte_extracts import built_word_permutes, byte_extract_permutes
 from ...lowering.convert import convert_path
 from ...lowering.round_trip_pack import words_loaded
 from ...lowering.scratch import drop_broadcast_registers
@@ -32,7 +32,8 @@ from ...triton.ttgir import Access
 from ..shared_memory.predict import Prediction, predict_convert, to_offsets
 from ..shared_memory.reduce import reduce_steps
 
-__all__ = ["loaded_byte_positions", "pack_byte_readers", "widen_loaded_bytes"]
+__all__ = ["loaded_byte_positions", "pack_byte_readers", "stored_word_sources",
+           "widen_loaded_bytes"]
 
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
@@ -56,14 +57,55 @@ def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     m = access_map(lean, to_offsets(pred.plan.memory), 8)
     if 4 * words_loaded(loads) != m.registers_per_thread:
         return None
+    return tuple(offset & 3 for offset in _register_offsets(m.registers))
+
+
+def _register_offsets(images: tuple[int, ...]) -> list[int]:
+    """The element offset of every register, from the offsets of the register bases."""
     out = []
-    for r in range(m.registers_per_thread):
+    for r in range(1 << len(images)):
         offset = 0
-        for i, img in enumerate(m.registers):
+        for i, img in enumerate(images):
             if r >> i & 1:
                 offset ^= img
-        out.append(offset & 3)
-    return tuple(out)
+        out.append(offset)
+    return out
+
+
+def _loaded_words(src: LinearLayout, dst: LinearLayout, target: Target
+                  ) -> list[tuple[int, int]] | None:
+    """Per non-broadcast register of ``dst``: ``(word, byte)`` — which 32-bit word of the
+    thread's loads (by offset) and which byte of it — or None (:func:`loaded_byte_positions`)."""
+    if loaded_byte_positions(src, dst, target) is None:
+        return None
+    pred = predict_convert(src, dst, 8, target)
+    m = access_map(drop_broadcast_registers(dst), to_offsets(pred.plan.memory), 8)
+    return [(offset >> 2, offset & 3) for offset in _register_offsets(m.registers)]
+
+
+def stored_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
+                        ) -> list[tuple[int, ...]] | None:
+    """Per 32-bit word that a convert of 8-bit elements from ``src`` to ``dst`` through
+    shared memory stores, its four non-broadcast source registers, low byte first; None where
+    the convert stays in registers or stores vectors under 4 bytes (no word is built).
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+    """
+    pred = predict_convert(src, dst, 8, target)
+    if pred.plan is None:
+        return None
+    stores = [s.emitted for s in pred.sides if s.emitted.side == "store"]
+    if not stores or any((e.bytes_per_lane or 0) < 4 for e in stores):
+        return None
+    m = access_map(drop_broadcast_registers(src), to_offsets(pred.plan.memory), 8)
+    words: dict[int, list[tuple[int, int]]] = {}
+    for r, offset in enumerate(_register_offsets(m.registers)):
+        words.setdefault(offset >> 2, []).append((offset & 3, r))
+    if any(len(w) != 4 for w in words.values()):
+        return None
+    return [tuple(r for _, r in sorted(w)) for _, w in sorted(words.items())]
 
 
 def pack_byte_readers(src: LinearLayout, dst: LinearLayout, target: Target
@@ -131,27 +173,64 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
         i = index[a.operands[0]]
         reduce, rpred = out[i]
         try:
-            delta = _byte_delta(reduce, a, target)
+            built = _built_words(reduce, a, target)
+            delta = 0 if built[0] else _byte_delta(reduce, a, target)
         except LayoutError:
             continue  # either op is reported as it was analysed
         if delta:
             out[i] = (reduce, _more_permutes(rpred, delta))
+        elif built[0] and isinstance(pred, Prediction):
+            j = next(k for k, (b, _) in enumerate(out) if b is a)
+            out[i] = (reduce, _more_permutes(rpred, -built[0], _FOLDED))
+            out[j] = (a, _more_permutes(pred, -built[1], _FOLDED))
     return out
+
+
+_FOLDED = ("stored words built straight from the loaded words (NVPTX's DAG combiner: one "
+           "prmt.b32 of two words, the byte extracts dead)")
+
+
+def _last_load(reduce: Access, target: Target) -> tuple[LinearLayout, LinearLayout] | None:
+    m = _AXIS.search(reduce.attrs)
+    if m is None or reduce.distributed is None or reduce.destination is None \
+            or reduce.element_bits != 8 or len(reduce.operand_types) != 1:
+        return None
+    steps = reduce_steps(reduce.distributed.layout, reduce.destination.layout,
+                         int(m.group(1)))
+    if not steps or steps[-1][0] != "result":
+        return None
+    return steps[-1][1], steps[-1][2]
+
+
+def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, int]:
+    """``(extracts that die, permutes the stores spare)`` when ``convert`` stores, through
+    shared memory, words of the bytes the reduce's last move loaded: a stored word whose four
+    bytes come from at most two loaded words is one ``prmt.b32`` (none when it is one loaded
+    word in order), not three, and its bytes' extracts die."""
+    last = _last_load(reduce, target)
+    if last is None or convert.element_bits != 8:
+        return 0, 0
+    loaded = _loaded_words(*last, target)
+    stored = stored_word_sources(convert.distributed.layout, convert.destination.layout,
+                                 target)
+    if loaded is None or stored is None or len(loaded) != 4 * len(stored):
+        return 0, 0
+    dead = spared = 0
+    for regs in stored:
+        n = built_word_permutes(loaded[r] for r in regs)
+        if n is not None:
+            dead += 4
+            spared += 3 - n
+    return dead, spared
 
 
 def _byte_delta(reduce: Access, convert: Access, target: Target) -> int:
     """The ``prmt.b32`` the reduce's last loads spend beyond four per word, read by
     ``convert``."""
-    m = _AXIS.search(reduce.attrs)
-    if m is None or reduce.distributed is None or reduce.destination is None \
-            or reduce.element_bits != 8 or len(reduce.operand_types) != 1 \
-            or convert.element_bits != 8:
+    last = _last_load(reduce, target)
+    if last is None or convert.element_bits != 8:
         return 0
-    steps = reduce_steps(reduce.distributed.layout, reduce.destination.layout,
-                         int(m.group(1)))
-    if not steps or steps[-1][0] != "result":
-        return 0
-    _, src, dst = steps[-1]
+    src, dst = last
     bytes_at = loaded_byte_positions(src, dst, target)
     readers = pack_byte_readers(convert.distributed.layout, convert.destination.layout,
                                 target)
@@ -167,7 +246,11 @@ def _used_once(name: str, text: str) -> bool:
     return len(uses) == 2  # its definition and one use
 
 
-def _more_permutes(pred: Prediction, delta: int) -> Prediction:
+_WIDENED = "byte 0 of a loaded word widened by its reader's or (NVPTX's and.b32 0xff, on the " \
+    "reader's line)"
+
+
+def _more_permutes(pred: Prediction, delta: int, why: str = _WIDENED) -> Prediction:
     regs, done = [], False
     for e in pred.registers:
         if not done and e.opcode == "prmt.b32":
@@ -176,6 +259,4 @@ def _more_permutes(pred: Prediction, delta: int) -> Prediction:
             regs.append(e)
     if not done:
         return pred
-    return replace(pred, registers=tuple(regs),
-                   note=f"{pred.note}; byte 0 of a loaded word widened by its reader's or "
-                        "(NVPTX's and.b32 0xff, on the reader's line)")
+    return replace(pred, registers=tuple(regs), note=f"{pred.note}; {why}")
