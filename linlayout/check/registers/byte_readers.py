@@ -11,7 +11,11 @@ LLVM's instruction selection, not Triton). When the reduction's only reader is a
 register (``transferWithinWarp``: the low element zero-extended, the high one zero-extended
 and shifted by 16, joined with an ``or``), a byte 0 that is only ever the low element of
 such a pair is widened by the ``or`` alone, and NVPTX selects ``and.b32 w, 0xff`` on the
-convert's line instead of a ``prmt.b32`` on the reduce's.
+convert's line instead of a ``prmt.b32`` on the reduce's. When it is a convert through
+shared memory that stores 32-bit words, a stored word whose four bytes come from at most two
+loaded words is one byte shuffle of those words (one ``prmt.b32`` on the convert's line, not
+three) and its bytes' extracts die
+(:func:`linlayout.lowering.byte_extracts.built_word_permutes`).
 """
 
 from __future__ import annotations
@@ -143,10 +147,14 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     """``pairs`` (``(Access, Prediction | LayoutError)``, as
     :func:`~linlayout.check.shared_memory.ops.predict_module` builds them) with each NVIDIA
     8-bit one-operand ``tt.reduce`` whose move to the result layout loads 32-bit words
-    (:func:`loaded_byte_positions`) and whose result's only use is a shuffle convert packing
-    two elements per register (:func:`pack_byte_readers`) charged what NVPTX selects for its
-    loaded bytes (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`): a
-    ``prmt.b32`` fewer per byte 0 read only by the packing ``or``. Other ops pass unchanged.
+    (:func:`loaded_byte_positions`) and whose result's only use is one convert charged what
+    NVPTX selects for its loaded bytes: read by a shuffle convert packing two elements per
+    register (:func:`pack_byte_readers`), a ``prmt.b32`` fewer per byte 0 read only by the
+    packing ``or`` (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`); stored
+    by a convert through shared memory as words (:func:`stored_word_sources`), four extracts
+    fewer on the reduce and two (three for a loaded word in order) fewer permutes on the
+    convert per stored word built from at most two loaded words
+    (:func:`linlayout.lowering.byte_extracts.built_word_permutes`). Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
