@@ -48,7 +48,7 @@ from .emitted import Emitted
 from .target import Target
 from .vectorise import AccessMap
 
-__all__ = ["round_trip_permutes"]
+__all__ = ["round_trip_permutes", "words_loaded"]
 
 _WORD_LOAD = re.compile(r"^(?:ld\.shared(?:::cta)?(?:\.v(\d))?\.b32|"
                         r"ldmatrix\.sync\.aligned\.m8n8\.x(\d)(?:\.trans)?\.shared\.b16)$")
@@ -105,10 +105,7 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
         if element_bits == 8:
             if all(_bytes_per_vector(e) >= 4 for e in stores):
                 n += 3 * store_map.registers_per_thread // 4
-            for e in loads:
-                m = _WORD_LOAD.match(e.opcode)
-                if m and e.per_thread:
-                    n += 4 * int(m.group(1) or m.group(2) or 1) * e.per_thread
+            n += 4 * words_loaded(loads)
         return (Emitted("permute", "prmt.b32", n, None, 32, 0, ""),) if n else ()
     if packed_source and element_bits == 16:
         return ()
@@ -134,6 +131,23 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
         pack = tuple(_word(words, base, columns, j) for j in range(per_word))
         n += pack_permutes(pack, element_bits)
     return (Emitted("permute", "v_perm_b32", n, None, 32, 0, ""),) if n else ()
+
+
+def words_loaded(loads: tuple[Emitted, ...]) -> int:
+    """The 32-bit words per thread that NVIDIA loads of 8-bit elements bring in, each
+    unpacked with four byte extracts: ``ld.shared.b32``/``.v2.b32``/``.v4.b32`` and each
+    register of an ``ldmatrix``; sub-word loads bring none.
+
+    Raises:
+        LayoutError: ``loads`` not Emitted records.
+    """
+    n = 0
+    for e in loads:
+        instance_of(e, Emitted, "load")
+        m = _WORD_LOAD.match(e.opcode)
+        if m and e.per_thread:
+            n += int(m.group(1) or m.group(2) or 1) * e.per_thread
+    return n
 
 
 def _word(words: tuple[SourceWord, ...], base: int, columns: list[int], j: int) -> SourceWord:

@@ -25,7 +25,10 @@ shuffle convert unpacks only the bytes its destination keeps); a second draw
 the selects of two constant ``prmt`` selectors shared between the converts of a function
 were modelled (``linlayout.check.registers.selects``: Triton's CSE after lowering). All three
 are in the fixture, each probe with its ``"seed"``; ``--add`` compiles only the draws the
-fixture lacks.
+fixture lacks. A fourth draw (:data:`FRESH`, 8-bit heavy as the third) was made after NVPTX's
+selection of an 8-bit reduction's reloaded byte extracts was modelled
+(``linlayout.lowering.byte_extracts``): ``--fresh`` writes it to its own fixture
+(:data:`FRESH_OUT`, set ``redux_fresh``; ``tests/check/test_redux_fresh_probes.py``).
 
 Two families of Gluon kernels on cuda:80, cuda:90 and cuda:100:
 
@@ -80,6 +83,10 @@ MIX = ("i8", "i8", "i16", "i16", "u8", "u16", "i32", "f16", "bf16")
 #: a third draw (seed, probes, types), 8-bit heavy, made after selector selects shared between
 #: converts were modelled
 BYTES = (5317, 60, ("i8", "i8", "u8", "u8", "i16", "f16"))
+#: a fourth draw (seed, probes, types), made after NVPTX's selection of the byte extracts of an
+#: 8-bit reduction's reloaded words was modelled; its own fixture
+FRESH = (5323, 40, BYTES[2])
+FRESH_OUT = ROOT / "tests" / "data" / "triton_redux_fresh_probes.json.gz"
 TARGETS = ("cuda80", "cuda90", "cuda100")
 #: register opcodes compared (outside inline assembly)
 REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync(?:\.\w+)+|selp\.[bfsu](?:16|32|64)|"
@@ -409,12 +416,12 @@ def redux_lines(ttgir: str) -> dict[str, list[bool]]:
     return out
 
 
-def compare(data: dict) -> int:
+def compare(data: dict, known_set: str = "redux_heldout") -> int:
     """Print every probe whose prediction differs from the lowering on the data path, and a
     tally; return the number of differences not listed in
-    ``tests/data/known_mismatches.json`` (set ``redux_heldout``)."""
+    ``tests/data/known_mismatches.json`` (set ``known_set``)."""
     known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
-        encoding="utf-8")).get("redux_heldout", {})
+        encoding="utf-8")).get(known_set, {})
     bad = 0
     tally: collections.Counter = collections.Counter()
     final_differs = 0
@@ -462,7 +469,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="compare the committed fixture with check (no Triton needed)")
     ap.add_argument("--add", action="store_true",
                     help="compile only the draws whose seed the fixture lacks, add them")
+    ap.add_argument("--fresh", action="store_true",
+                    help="the fourth draw (FRESH), in its own fixture (FRESH_OUT)")
     args = ap.parse_args(argv)
+    if args.fresh:
+        if args.compare_only:
+            data = json.loads(gzip.decompress(FRESH_OUT.read_bytes()))
+        else:
+            os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+            data = build(*FRESH)
+            rc = write_or_check(FRESH_OUT, data, args.check)
+            if rc:
+                return rc
+        return 1 if compare(data, "redux_fresh") else 0
     if args.compare_only:
         data = json.loads(gzip.decompress(OUT.read_bytes()))
     else:

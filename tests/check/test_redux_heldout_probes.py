@@ -9,9 +9,11 @@ converts) and shared-memory bytes per thread of each side, and on every convert 
 register instructions, equal those of Triton's lowering (the assembly of its LLVM IR with
 ``-O3`` skipped), counted on the data path (``papers/triton_lowering/datapath.py``). Known
 differences are strict xfails with their reason (``tests/data/known_mismatches.json``, set
-``redux_heldout``): all are NVPTX's selection of the byte extracts Triton emits after an 8-bit
-reduction's last shared-memory load (their line, a byte 0 widened for free, stored words
-built straight from the loaded ones, a byte sign-extended a second time)."""
+``redux_heldout``): both left are NVPTX's selection of the byte extracts Triton emits after an
+8-bit reduction's last shared-memory load, given the line of the convert that stores them as
+single bytes (the selections that follow a rule — a byte 0 widened for free, stored words
+built straight from the loaded ones, a byte sign-extended a second time — are modelled:
+``linlayout/lowering/byte_extracts.py``)."""
 
 from __future__ import annotations
 

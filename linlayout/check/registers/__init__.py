@@ -5,6 +5,7 @@ shuffles come from :func:`linlayout.lowering.convert_path`, told by :mod:`.produ
 loaded source's elements sit (or that a float truncation packs them itself, or that a gather
 or reduction left them in 32-bit registers, or what an AMD scan or reduction left in each)."""
 
+from .byte_readers import widen_loaded_bytes
 from .gather import gather_shuffles, is_warp_local
 from .private import with_registers
 from .producers import (load_sources, produced_values, scalar_sources, truncated_sources,
@@ -15,4 +16,4 @@ from .selects import share_selector_selects
 
 __all__ = ["gather_shuffles", "is_warp_local", "load_sources", "produced_values", "reduce_shuffles",
            "scalar_sources", "scan_shuffles", "share_selector_selects", "truncated_sources",
-           "wide_sources", "with_registers"]
+           "wide_sources", "widen_loaded_bytes", "with_registers"]

@@ -7,16 +7,54 @@ from dataclasses import replace
 
 from ..._checks import instance_of, sequence_of, string
 from ...layout import LinearLayout
+from ...lowering.byte_extracts import word_extract_permutes
 from ...lowering.emitted import Emitted
+from ...lowering.round_trip_pack import words_loaded
 from ...lowering.target import Target
 from ..shared_memory.predict import Prediction, predict_convert
-from ..shared_memory.reduce import reduce_conversions
+from ..shared_memory.reduce import reduce_steps
 from ._args import bits_tuple
 from .gather import gather_shuffles
-from .reduce import reduce_shuffles, redux_rounds
+from .reduce import reduce_rounds, reduce_shuffles, redux_rounds
 from .scan import scan_shuffles
 
-__all__ = ["with_registers"]
+__all__ = ["round_byte_readers", "with_registers"]
+
+#: Signed 8-bit combine ops: NVPTX computes them on sign-extended registers.
+_SIGNED_MIN_MAX = frozenset({"arith.minsi", "arith.maxsi"})
+
+
+def round_byte_readers(operand: LinearLayout, axis: int, round_index: int, element_bits: int,
+                       target: Target, combiner: str | None) -> frozenset[str] | None:
+    """How the in-warp round ``round_index`` (:func:`.reduce.reduce_rounds`, 1 for the round
+    after the first cross-warp move) of a one-operand 8-bit reduction reads the bytes the
+    cross-warp move before it loaded from shared memory
+    (:data:`linlayout.lowering.byte_extracts.BYTE_READERS`), or None where that is not
+    modelled (not NVIDIA or not 8 bits, no combine op known, no lanes along the axis).
+
+    The round's layout (``getInterLayout``) has no register along the axis, so every loaded
+    byte is an accumulator the round reads at once: a ``redux.sync`` round widens it to 32
+    bits (``sext`` for a signed ``min``/``max``, else ``zext``; Triton's
+    ``TargetInfo::warpReduce``); a butterfly round zero-extends it for ``shfl.sync.bfly`` and
+    combines it as a byte (a signed ``min``/``max`` on a sign-extended register).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``.
+
+    Source: ``ReduceOpToLLVM.cpp`` and ``TargetInfo::warpReduce``/``shuffleXor``
+    (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/TargetInfo.cpp``), Triton 3.9, as its
+    LLVM IR before ``-O3`` shows on compiled reductions
+    (``papers/triton_lowering/redux_heldout_probes.py``).
+    """
+    if not target.is_nvidia or element_bits != 8 or combiner is None:
+        return None
+    rounds = reduce_rounds(operand, axis)
+    if not 0 < round_index < len(rounds) or not rounds[round_index][1]:
+        return None
+    signed = combiner in _SIGNED_MIN_MAX
+    if redux_rounds(operand, axis, element_bits, target, combiner)[round_index]:
+        return frozenset({"sext" if signed else "zext"})
+    return frozenset({"zext", "signed_byte" if signed else "byte"})
 
 
 def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
@@ -66,11 +104,22 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
     wide = redux_rounds(operand, axis, operand_bits[0], target, combiner) \
         if len(operand_bits) == 1 else []
     keys: list = []
-    for j, (src, dst) in enumerate(reduce_conversions(operand, result, axis)):
+    for j, (kind, src, dst) in enumerate(reduce_steps(operand, result, axis)):
         for b in operand_bits:
             inner = predict_convert(src, dst, b, target, wide_source=j < len(wide) and wide[j])
             extra.extend(inner.registers)
             keys.extend(inner.extra.get("selector_selects", ()))
+            readers = round_byte_readers(operand, axis, j + 1, b, target, combiner) \
+                if kind == "round" and len(operand_bits) == 1 and inner.plan is not None \
+                else None
+            if readers is not None:
+                # NVPTX's selection of the loaded bytes' extracts, by how the round reads
+                # them (LLVM, not Triton: linlayout.lowering.byte_extracts)
+                words = words_loaded(tuple(s.emitted for s in inner.sides
+                                           if s.emitted.side == "load"))
+                extra.append(Emitted("permute", "prmt.b32",
+                                     words * (word_extract_permutes(readers) - 4), None, 32,
+                                     0, ""))
     merged: dict[tuple[str, str], int] = {}
     for e in extra:
         merged[(e.side, e.opcode)] = merged.get((e.side, e.opcode), 0) + (e.per_thread or 0)

@@ -1,0 +1,270 @@
+"""The byte extracts of an 8-bit reduction's last shared-memory load, as its consumer widens
+them (:func:`widen_loaded_bytes`).
+
+A ``tt.reduce`` whose move to the result layout goes through shared memory unpacks each
+loaded 32-bit word of 8-bit results with four ``extractelement`` s on the reduce's line
+(Triton 3.9, ``lowerLdStShared``), which ``check`` counts as four ``prmt.b32``
+(:func:`linlayout.lowering.round_trip_pack.round_trip_permutes`). What NVPTX selects for
+them depends on how their readers widen them (:mod:`linlayout.lowering.byte_extracts`;
+LLVM's instruction selection, not Triton). When the reduction's only reader is a
+``convert_layout`` on the warp-shuffle path that packs two 8-bit elements per 32-bit
+register (``transferWithinWarp``: the low element zero-extended, the high one zero-extended
+and shifted by 16, joined with an ``or``), a byte 0 that is only ever the low element of
+such a pair is widened by the ``or`` alone, and NVPTX selects ``and.b32 w, 0xff`` on the
+convert's line instead of a ``prmt.b32`` on the reduce's. When it is a convert through
+shared memory that stores 32-bit words, a stored word whose four bytes come from at most two
+loaded words is one byte shuffle of those words (one ``prmt.b32`` on the convert's line, not
+three) and its bytes' extracts die
+(:func:`linlayout.lowering.byte_extracts.built_word_permutes`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..._checks import instance_of, sequence_of, string
+from ...errors import LayoutError
+from ...layout import LinearLayout
+from ...lowering.byte_extracts import built_word_permutes, byte_extract_permutes
+from ...lowering.convert import convert_path
+from ...lowering.round_trip_pack import words_loaded
+from ...lowering.scratch import drop_broadcast_registers
+from ...lowering.target import Target
+from ...lowering.vectorise import access_map
+from ...triton.ttgir import Access
+from ..shared_memory.predict import Prediction, predict_convert, to_offsets
+from ..shared_memory.reduce import reduce_steps
+
+__all__ = ["loaded_byte_positions", "pack_byte_readers", "stored_word_sources",
+           "widen_loaded_bytes"]
+
+_AXIS = re.compile(r"axis\s*=\s*(\d+)")
+
+
+def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
+                          ) -> tuple[int, ...] | None:
+    """Per non-broadcast register of ``dst`` (in order), the byte of its 32-bit word that a
+    convert of 8-bit elements from ``src`` through shared memory loads it into, or None when
+    that convert does not load every register as part of a 32-bit word (it stays in
+    registers, or loads sub-word vectors).
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+    """
+    pred = predict_convert(src, dst, 8, target)
+    if pred.plan is None:
+        return None
+    lean = drop_broadcast_registers(dst)
+    loads = tuple(s.emitted for s in pred.sides if s.emitted.side == "load")
+    m = access_map(lean, to_offsets(pred.plan.memory), 8)
+    if 4 * words_loaded(loads) != m.registers_per_thread:
+        return None
+    return tuple(offset & 3 for offset in _register_offsets(m.registers))
+
+
+def _register_offsets(images: tuple[int, ...]) -> list[int]:
+    """The element offset of every register, from the offsets of the register bases."""
+    out = []
+    for r in range(1 << len(images)):
+        offset = 0
+        for i, img in enumerate(images):
+            if r >> i & 1:
+                offset ^= img
+        out.append(offset)
+    return out
+
+
+def _loaded_words(src: LinearLayout, dst: LinearLayout, target: Target
+                  ) -> list[tuple[int, int]] | None:
+    """Per non-broadcast register of ``dst``: ``(word, byte)`` — which 32-bit word of the
+    thread's loads (by offset) and which byte of it — or None (:func:`loaded_byte_positions`)."""
+    if loaded_byte_positions(src, dst, target) is None:
+        return None
+    pred = predict_convert(src, dst, 8, target)
+    m = access_map(drop_broadcast_registers(dst), to_offsets(pred.plan.memory), 8)
+    return [(offset >> 2, offset & 3) for offset in _register_offsets(m.registers)]
+
+
+def stored_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
+                        ) -> list[tuple[int, ...]] | None:
+    """Per 32-bit word that a convert of 8-bit elements from ``src`` to ``dst`` through
+    shared memory stores, its four non-broadcast source registers, low byte first; None where
+    the convert stays in registers or stores vectors under 4 bytes (no word is built).
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+    """
+    pred = predict_convert(src, dst, 8, target)
+    if pred.plan is None:
+        return None
+    stores = [s.emitted for s in pred.sides if s.emitted.side == "store"]
+    if not stores or any((e.bytes_per_lane or 0) < 4 for e in stores):
+        return None
+    m = access_map(drop_broadcast_registers(src), to_offsets(pred.plan.memory), 8)
+    words: dict[int, list[tuple[int, int]]] = {}
+    for r, offset in enumerate(_register_offsets(m.registers)):
+        words.setdefault(offset >> 2, []).append((offset & 3, r))
+    if any(len(w) != 4 for w in words.values()):
+        return None
+    return [tuple(r for _, r in sorted(w)) for _, w in sorted(words.items())]
+
+
+def pack_byte_readers(src: LinearLayout, dst: LinearLayout, target: Target
+                      ) -> dict[int, frozenset[str]] | None:
+    """``{non-broadcast register of src: its reader kinds}``
+    (:data:`linlayout.lowering.byte_extracts.BYTE_READERS`) for a convert of 8-bit elements
+    on NVIDIA's warp-shuffle path that packs two elements per 32-bit register
+    (``transferWithinWarp``: ``zext``, ``shl`` by 16, ``or``): the low element of a pair is
+    read by the ``or`` (``"zext_arith"``), the high one through the shift, and an element
+    packed alone as it is (``"zext"``). None where the convert takes another path or packs
+    otherwise; registers it does not pack are left out.
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+
+    Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``), Triton 3.9, as its LLVM
+    IR before ``-O3`` shows.
+    """
+    instance_of(target, Target, "target")
+    path = convert_path(src, dst, 8, target)
+    low = path.lowering
+    if not target.is_nvidia or path.path != "shuffle" or low is None \
+            or low.decomposition.n_pack != 1:
+        return None
+    out: dict[int, set[str]] = {}
+    for pack in low.packs:
+        for slot, r in enumerate(pack):
+            kind = "zext_arith" if slot == 0 and len(pack) > 1 else "zext"
+            out.setdefault(r, set()).add(kind)
+    return {r: frozenset(k) for r, k in out.items()}
+
+
+def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
+    """``pairs`` (``(Access, Prediction | LayoutError)``, as
+    :func:`~linlayout.check.shared_memory.ops.predict_module` builds them) with each NVIDIA
+    8-bit one-operand ``tt.reduce`` whose move to the result layout loads 32-bit words
+    (:func:`loaded_byte_positions`) and whose result's only use is one convert charged what
+    NVPTX selects for its loaded bytes: read by a shuffle convert packing two elements per
+    register (:func:`pack_byte_readers`), a ``prmt.b32`` fewer per byte 0 read only by the
+    packing ``or`` (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`); stored
+    by a convert through shared memory as words (:func:`stored_word_sources`), four extracts
+    fewer on the reduce and two (three for a loaded word in order) fewer permutes on the
+    convert per stored word built from at most two loaded words
+    (:func:`linlayout.lowering.byte_extracts.built_word_permutes`). Other ops pass unchanged.
+
+    Raises:
+        LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
+            not a Target.
+
+    Source: NVPTX's instruction selection (LLVM, not Triton:
+    :mod:`linlayout.lowering.byte_extracts`), measured on compiled reductions
+    (``papers/triton_lowering/redux_heldout_probes.py``).
+    """
+    sequence_of(pairs, tuple, "pairs")
+    string(text, "text")
+    instance_of(target, Target, "target")
+    if not target.is_nvidia:
+        return list(pairs)
+    index = {a.result: i for i, (a, p) in enumerate(pairs)
+             if isinstance(a, Access) and a.op == "reduce" and a.result
+             and isinstance(p, Prediction)}
+    out = list(pairs)
+    for a, pred in pairs:
+        if a.kind != "convert" or not a.operands or a.operands[0] not in index \
+                or a.distributed is None or a.destination is None \
+                or not _used_once(a.operands[0], text):
+            continue
+        i = index[a.operands[0]]
+        reduce, rpred = out[i]
+        try:
+            built = _built_words(reduce, a, target)
+            delta = 0 if built[0] else _byte_delta(reduce, a, target)
+        except LayoutError:
+            continue  # either op is reported as it was analysed
+        if delta:
+            out[i] = (reduce, _more_permutes(rpred, delta))
+        elif built[0] and isinstance(pred, Prediction):
+            j = next(k for k, (b, _) in enumerate(out) if b is a)
+            out[i] = (reduce, _more_permutes(rpred, -built[0], _FOLDED))
+            out[j] = (a, _more_permutes(pred, -built[1], _FOLDED))
+    return out
+
+
+_FOLDED = ("stored words built straight from the loaded words (NVPTX's DAG combiner: one "
+           "prmt.b32 of two words, the byte extracts dead)")
+
+
+def _last_load(reduce: Access, target: Target) -> tuple[LinearLayout, LinearLayout] | None:
+    m = _AXIS.search(reduce.attrs)
+    if m is None or reduce.distributed is None or reduce.destination is None \
+            or reduce.element_bits != 8 or len(reduce.operand_types) != 1:
+        return None
+    steps = reduce_steps(reduce.distributed.layout, reduce.destination.layout,
+                         int(m.group(1)))
+    if not steps or steps[-1][0] != "result":
+        return None
+    return steps[-1][1], steps[-1][2]
+
+
+def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, int]:
+    """``(extracts that die, permutes the stores spare)`` when ``convert`` stores, through
+    shared memory, words of the bytes the reduce's last move loaded: a stored word whose four
+    bytes come from at most two loaded words is one ``prmt.b32`` (none when it is one loaded
+    word in order), not three, and its bytes' extracts die."""
+    last = _last_load(reduce, target)
+    if last is None or convert.element_bits != 8:
+        return 0, 0
+    loaded = _loaded_words(*last, target)
+    stored = stored_word_sources(convert.distributed.layout, convert.destination.layout,
+                                 target)
+    if loaded is None or stored is None or len(loaded) != 4 * len(stored):
+        return 0, 0
+    dead = spared = 0
+    for regs in stored:
+        n = built_word_permutes(loaded[r] for r in regs)
+        if n is not None:
+            dead += 4
+            spared += 3 - n
+    return dead, spared
+
+
+def _byte_delta(reduce: Access, convert: Access, target: Target) -> int:
+    """The ``prmt.b32`` the reduce's last loads spend beyond four per word, read by
+    ``convert``."""
+    last = _last_load(reduce, target)
+    if last is None or convert.element_bits != 8:
+        return 0
+    src, dst = last
+    bytes_at = loaded_byte_positions(src, dst, target)
+    readers = pack_byte_readers(convert.distributed.layout, convert.destination.layout,
+                                target)
+    if bytes_at is None or readers is None:
+        return 0
+    return sum(byte_extract_permutes(bytes_at[r], kinds) - 1
+               for r, kinds in readers.items() if r < len(bytes_at))
+
+
+def _used_once(name: str, text: str) -> bool:
+    """Whether SSA value ``name`` is read by exactly one operation of ``text``."""
+    uses = re.findall(rf"{re.escape(name)}(?![\w$.-])", text)
+    return len(uses) == 2  # its definition and one use
+
+
+_WIDENED = "byte 0 of a loaded word widened by its reader's or (NVPTX's and.b32 0xff, on the " \
+    "reader's line)"
+
+
+def _more_permutes(pred: Prediction, delta: int, why: str = _WIDENED) -> Prediction:
+    regs, done = [], False
+    for e in pred.registers:
+        if not done and e.opcode == "prmt.b32":
+            e, done = replace(e, per_thread=(e.per_thread or 0) + delta), True
+        if e.per_thread != 0:
+            regs.append(e)
+    if not done:
+        return pred
+    return replace(pred, registers=tuple(regs), note=f"{pred.note}; {why}")

@@ -1,0 +1,137 @@
+"""How LLVM's NVPTX back end selects the byte extracts of an 8-bit word loaded from shared
+memory — LLVM's instruction selection, not Triton's lowering.
+
+Triton 3.9 unpacks every 32-bit word of 8-bit elements it loads (``ld.shared.b32``/``.v2``/
+``.v4`` of ``<4 x i8>``) with one ``extractelement`` per byte
+(``lowerLdStShared``, ``lib/Conversion/TritonGPUToLLVM/Utility.cpp``), and then widens or
+combines each byte as the op reading it asks. NVPTX has no 8-bit registers: its instruction
+selection turns each extract *together with how its readers widen it* into one instruction,
+so the count depends on the readers, not on the extracts alone. Measured by compiling small
+LLVM IR kernels with Triton 3.9's LLVM (``papers/triton_lowering/byte_extract_isel.py``,
+sm_80/90/100; the same on each) — one loaded word, every byte read the stated way:
+
+* read zero-extended (``zext`` to 16, 32 or 64 bits, or as an 8-bit value by a sign-blind op:
+  ``umin``/``umax``, ``add``, ``xor``, ``and``, ``or``, which NVPTX computes on 16-bit
+  registers): one ``prmt.b32`` per byte, selector ``0x777k`` (byte ``k``, zero-filled);
+* byte 0 zero-extended to 32 bits when the extension is read only by an integer ``or``,
+  ``xor``, ``add`` or ``mul`` (the packing ``or`` of two bytes into one 32-bit register, say):
+  no ``prmt.b32`` — the DAG combiner folds the extension into the word's low byte and selects
+  ``and.b32 w, 0xff``, on the reader's line. Read by a shift, a select, a shuffle, a ``sub``
+  or an ``and``, it stays ``prmt.b32 0x7770``;
+* read sign-extended (``sext`` to 16, 32 or 64 bits, or by a signed ``smin``/``smax`` on the
+  byte, which NVPTX computes on sign-extended 16-bit registers): one ``prmt.b32`` per byte
+  1–3 (selectors ``0x9991``, ``0xaaa2``, ``0xbbb3``: extract and sign extension in one) and
+  none for byte 0 (``cvt.s32.s8``/``cvt.s8.s32``/``cvt.s64.s8`` of the word);
+* read both ways (zero-extended for a shuffle and sign-extended for a signed min/max, say):
+  the byte is materialised twice, one ``prmt.b32`` of each kind (``0x777k`` and ``0x888k``-
+  style), byte 0 included;
+* not read: nothing (the extract is dead).
+
+Bytes read by a stored word: a ``<4 x i8>`` built with ``insertelement`` from extracts of at
+most two loaded words (Triton's vector build before a ``st.shared`` of 4 bytes or more) is
+one ``prmt.b32`` of the two words (the DAG combiner turns the build into a byte shuffle of
+two ``v4i8``: selectors such as ``0x5140``, ``0x7362``), none when it is one loaded word in
+order, and its extracts die; bytes from three or more words are built byte by byte (three
+``prmt.b32``, their extracts kept), as :mod:`.round_trip_pack` counts.
+
+:func:`byte_extract_permutes` counts one byte, :func:`word_extract_permutes` one word,
+:func:`built_word_permutes` one stored word of loaded bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .._checks import as_int
+from ..errors import LayoutError
+
+__all__ = ["BYTE_READERS", "SIGN_READERS", "ZERO_READERS", "built_word_permutes",
+           "byte_extract_permutes", "word_extract_permutes"]
+
+#: Readers that take a byte zero-extended: ``"zext_arith"`` (a ``zext`` to 32 bits read only
+#: by an integer ``or``/``xor``/``add``/``mul``), ``"zext"`` (a ``zext`` read otherwise: a
+#: shift, select, shuffle, ``sub``, ``and``, store; or to 16/64 bits), ``"byte"`` (an 8-bit
+#: sign-blind op on the byte itself: unsigned min/max, ``add``, ``xor``, ``and``, ``or``).
+ZERO_READERS = frozenset({"zext_arith", "zext", "byte"})
+#: Readers that take a byte sign-extended: ``"sext"`` (a ``sext`` to 16, 32 or 64 bits),
+#: ``"signed_byte"`` (a signed 8-bit ``smin``/``smax``).
+SIGN_READERS = frozenset({"sext", "signed_byte"})
+#: Every reader kind :func:`byte_extract_permutes` knows.
+BYTE_READERS = ZERO_READERS | SIGN_READERS
+
+
+def byte_extract_permutes(byte: int, readers: Iterable[str]) -> int:
+    """The ``prmt.b32`` NVPTX selects for the ``extractelement`` of byte ``byte`` of a
+    loaded ``<4 x i8>`` word, given how its readers take it (module docstring).
+
+    Args:
+        byte: the byte's position in its 32-bit word, 0 to 3.
+        readers: the kinds of its readers (:data:`BYTE_READERS`; repeats do not matter).
+
+    Returns:
+        0, 1 or 2: one per kind of extension the byte is read with (zero-filled, sign-
+        replicated); byte 0 read one way only, and that way free (only ``"zext_arith"``, or
+        only sign-extending readers), costs none; a byte nobody reads costs none.
+
+    Raises:
+        LayoutError: ``byte`` not 0–3, or a reader kind not in :data:`BYTE_READERS`.
+
+    Source: LLVM's NVPTX instruction selection (``NVPTXISelLowering.cpp``: ``v4i8``
+    extracts as ``PRMT``), as Triton 3.9's LLVM compiles it
+    (``papers/triton_lowering/byte_extract_isel.py``).
+    """
+    byte = as_int(byte, "byte")
+    if not 0 <= byte <= 3:
+        raise LayoutError(f"byte must be 0 to 3 (a byte of a 32-bit word), got {byte}")
+    kinds = frozenset(readers)
+    unknown = kinds - BYTE_READERS
+    if unknown:
+        raise LayoutError(f"unknown byte reader kind(s) {sorted(unknown)}; use "
+                          f"{sorted(BYTE_READERS)}")
+    zero, sign = kinds & ZERO_READERS, kinds & SIGN_READERS
+    if byte == 0 and zero and not sign:
+        return 0 if zero == {"zext_arith"} else 1
+    if byte == 0 and sign and not zero:
+        return 0
+    return int(bool(zero)) + int(bool(sign))
+
+
+def word_extract_permutes(readers: Iterable[str]) -> int:
+    """The ``prmt.b32`` NVPTX selects unpacking one loaded word of four bytes, every byte
+    read by ``readers`` (:func:`byte_extract_permutes` of bytes 0 to 3).
+
+    Raises:
+        LayoutError: a reader kind not in :data:`BYTE_READERS`.
+    """
+    kinds = frozenset(readers)
+    return sum(byte_extract_permutes(b, kinds) for b in range(4))
+
+
+def built_word_permutes(sources: Iterable[tuple[int, int]]) -> int | None:
+    """The ``prmt.b32`` NVPTX selects for a stored ``<4 x i8>`` word built from loaded bytes,
+    or None where it builds the word byte by byte (bytes from three or more loaded words).
+
+    Args:
+        sources: per byte of the stored word (low first), ``(loaded word, byte in it)``.
+
+    Returns:
+        0 for one loaded word in order (the word itself), else 1 for bytes of at most two
+        loaded words (one byte shuffle; the extracts die).
+
+    Raises:
+        LayoutError: not four ``(word, byte)`` pairs with bytes 0 to 3.
+
+    Source: LLVM's DAG combiner and NVPTX's ``PRMT`` lowering of a ``v4i8`` vector
+    shuffle, as Triton 3.9's LLVM compiles it (``papers/triton_lowering/byte_extract_isel.py``).
+    """
+    pairs = [tuple(p) for p in sources]
+    if len(pairs) != 4 or any(len(p) != 2 for p in pairs):
+        raise LayoutError(f"sources must be four (word, byte) pairs, got {pairs!r:.80}")
+    for word, byte in pairs:
+        as_int(word, "word")
+        if not 0 <= as_int(byte, "byte") <= 3:
+            raise LayoutError(f"a byte must be 0 to 3, got {byte}")
+    words = {w for w, _ in pairs}
+    if len(words) > 2:
+        return None
+    return 0 if len(words) == 1 and [b for _, b in pairs] == [0, 1, 2, 3] else 1

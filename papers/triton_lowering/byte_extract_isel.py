@@ -1,0 +1,262 @@
+#!/usr/bin/env python
+"""How LLVM's NVPTX back end selects the byte extracts of a loaded ``<4 x i8>`` word, by how
+each byte's readers widen it: small LLVM IR kernels compiled to PTX with Triton 3.9's LLVM
+(``triton._C.libtriton.llvm.translate_to_asm``, as ``make_ptx`` does), sm_80, sm_90, sm_100.
+
+Run with Triton 3.9.0 installed (CPU only, a few seconds)::
+
+    python papers/triton_lowering/byte_extract_isel.py          # writes the fixture
+    python papers/triton_lowering/byte_extract_isel.py --check  # compile, compare
+
+Each kernel loads one 32-bit word of four bytes from shared memory, takes every byte out
+with an ``extractelement`` (as Triton's ``lowerLdStShared`` does) and reads each byte as the
+case says. The ``prmt.b32`` of each byte are counted by the selector's low nibble (the byte
+it reads: ``0x7770``…``0x7773`` zero-filled, ``0x8880``/``0x9991``/``0xaaa2``/``0xbbb3``
+sign-replicated) and compared with
+:func:`linlayout.lowering.byte_extracts.byte_extract_permutes` of the case's reader kinds;
+the script exits 1 on a difference. ``tests/lowering/test_byte_extracts.py`` replays the
+fixture (``tests/data/nvptx_byte_extracts.json``) without Triton.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+OUT = ROOT / "tests" / "data" / "nvptx_byte_extracts.json"
+TARGETS = (80, 90, 100)
+
+HEAD = """target datalayout = "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+@smem = external addrspace(3) global [0 x i8], align 16
+declare i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)
+declare i8 @llvm.umax.i8(i8, i8)
+declare i8 @llvm.smax.i8(i8, i8)
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+define ptx_kernel void @k(ptr addrspace(1) %out) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %p = getelementptr inbounds i8, ptr addrspace(3) @smem, i32 %t
+  %w = load <4 x i8>, ptr addrspace(3) %p, align 4
+  %b0 = extractelement <4 x i8> %w, i32 0
+  %b1 = extractelement <4 x i8> %w, i32 1
+  %b2 = extractelement <4 x i8> %w, i32 2
+  %b3 = extractelement <4 x i8> %w, i32 3
+"""
+
+
+def _store(ty: str, value: str, k: int, slot: int = 0) -> str:
+    return (f"  %q{k}_{slot} = getelementptr {ty}, ptr addrspace(1) %out, i32 {4 * slot + k}\n"
+            f"  store volatile {ty} {value}, ptr addrspace(1) %q{k}_{slot}\n")
+
+
+def _zext_then(op: str):
+    def body(k: int) -> str:
+        return (f"  %x{k} = zext i8 %b{k} to i32\n  %h{k} = {op.replace('{k}', str(k))}\n"
+                + _store("i32", f"%h{k}", k))
+    return body
+
+
+def _shuffle(widen: str):
+    def body(k: int) -> str:
+        return (f"  %x{k} = {widen} i8 %b{k} to i32\n"
+                f"  %s{k} = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %x{k}, i32 1, "
+                f"i32 31)\n" + _store("i32", f"%s{k}", k))
+    return body
+
+
+def _widen_store(widen: str, ty: str):
+    def body(k: int) -> str:
+        return f"  %x{k} = {widen} i8 %b{k} to {ty}\n" + _store(ty, f"%x{k}", k)
+    return body
+
+
+def _byte_op(fn: str):
+    def body(k: int) -> str:
+        return f"  %m{k} = call i8 @llvm.{fn}.i8(i8 %b{k}, i8 7)\n" + _store("i8", f"%m{k}", k, 1)
+    return body
+
+
+def _butterfly(fn: str):
+    """Triton's butterfly step on a byte: shuffle it zero-extended, combine it as a byte."""
+    def body(k: int) -> str:
+        comb = (f"call i8 @llvm.{fn}.i8(i8 %b{k}, i8 %r{k})" if fn in ("smax", "umax")
+                else f"{fn} i8 %b{k}, %r{k}")
+        return (f"  %x{k} = zext i8 %b{k} to i32\n"
+                f"  %s{k} = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %x{k}, i32 1, "
+                f"i32 31)\n  %r{k} = trunc i32 %s{k} to i8\n  %m{k} = {comb}\n"
+                + _store("i8", f"%m{k}", k, 1))
+    return body
+
+
+def _select(widen: str):
+    def body(k: int) -> str:
+        return (f"  %x{k} = {widen} i8 %b{k} to i32\n  %c{k} = icmp eq i32 %t, {k}\n"
+                f"  %h{k} = select i1 %c{k}, i32 %x{k}, i32 127\n"
+                f"  %s{k} = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %h{k}, i32 1, "
+                f"i32 31)\n" + _store("i32", f"%s{k}", k))
+    return body
+
+
+#: name: (IR reading byte k, the reader kinds of every byte)
+CASES = {
+    "zext to i32, shuffled": (_shuffle("zext"), ["zext"]),
+    "zext to i32, selected": (_select("zext"), ["zext"]),
+    "zext to i32, shifted": (_zext_then("shl i32 %x{k}, 16"), ["zext"]),
+    "zext to i32, and": (_zext_then("and i32 %x{k}, %t"), ["zext"]),
+    "zext to i32, sub": (_zext_then("sub i32 %t, %x{k}"), ["zext"]),
+    "zext to i32, or": (_zext_then("or i32 %x{k}, %t"), ["zext_arith"]),
+    "zext to i32, xor": (_zext_then("xor i32 %x{k}, %t"), ["zext_arith"]),
+    "zext to i32, add": (_zext_then("add i32 %x{k}, %t"), ["zext_arith"]),
+    "zext to i32, mul": (_zext_then("mul i32 %x{k}, %t"), ["zext_arith"]),
+    "zext to i16, stored": (_widen_store("zext", "i16"), ["zext"]),
+    "zext to i64, stored": (_widen_store("zext", "i64"), ["zext"]),
+    "sext to i32, shuffled": (_shuffle("sext"), ["sext"]),
+    "sext to i32, selected": (_select("sext"), ["sext"]),
+    "sext to i16, stored": (_widen_store("sext", "i16"), ["sext"]),
+    "sext to i64, stored": (_widen_store("sext", "i64"), ["sext"]),
+    "umax on the byte": (_byte_op("umax"), ["byte"]),
+    "smax on the byte": (_byte_op("smax"), ["signed_byte"]),
+    "butterfly umax": (_butterfly("umax"), ["zext", "byte"]),
+    "butterfly add": (_butterfly("add"), ["zext", "byte"]),
+    "butterfly xor": (_butterfly("xor"), ["zext", "byte"]),
+    "butterfly smax": (_butterfly("smax"), ["zext", "signed_byte"]),
+    "zext twice": (lambda k: _shuffle("zext")(k) + f"  %y{k} = zext i8 %b{k} to i32\n"
+                   + _store("i32", f"%y{k}", k, 2), ["zext"]),
+}
+
+
+def _packed_pairs() -> str:
+    """Triton's packing of two bytes per 32-bit register (``transferWithinWarp``): byte 0
+    and byte 2 low (read by the ``or``), bytes 1 and 3 shifted by 16."""
+    out = "".join(f"  %x{k} = zext i8 %b{k} to i32\n" for k in range(4))
+    out += ("  %h1 = shl i32 %x1, 16\n  %o0 = or i32 %x0, %h1\n"
+            "  %h3 = shl i32 %x3, 16\n  %o1 = or i32 %x2, %h3\n")
+    return out + _store("i32", "%o0", 0) + _store("i32", "%o1", 1)
+
+
+def kernel(name: str) -> str:
+    if name == "packed pairs":
+        body = _packed_pairs()
+    else:
+        body = "".join(CASES[name][0](k) for k in range(4))
+    return HEAD + body + "  ret void\n}\n"
+
+
+def readers(name: str) -> list[list[str]]:
+    """The reader kinds of bytes 0 to 3 of a case."""
+    if name == "packed pairs":
+        return [["zext_arith"], ["zext"], ["zext_arith"], ["zext"]]
+    return [CASES[name][1]] * 4
+
+
+def names() -> list[str]:
+    return list(CASES) + ["packed pairs"]
+
+
+def permutes_by_byte(ptx: str) -> list[int]:
+    """``prmt.b32`` per byte (the selector's low nibble) of a PTX text."""
+    out = [0] * 4
+    for m in re.finditer(r"prmt\.b32\s+%r\d+, %r\d+, 0, 0x([0-9a-f]{4})U;", ptx):
+        out[int(m.group(1)[-1], 16) & 3] += 1
+    return out
+
+
+#: stored words built from the bytes of two loaded words (``ld.shared.v2.b32``): the loaded
+#: byte (0-7, word = byte // 4) of each stored byte, low first
+BUILT = ([0, 4, 1, 5], [2, 6, 3, 7], [0, 1, 4, 5], [0, 4, 2, 6], [3, 2, 1, 0], [0, 1, 2, 3],
+         [4, 5, 6, 7], [1, 1, 5, 5])
+
+
+def built_kernel(sources: list[int]) -> str:
+    """Two loaded words, one ``<4 x i8>`` built from their bytes with ``insertelement`` and
+    stored to shared memory as Triton builds a stored vector."""
+    head = HEAD.replace("%w = load <4 x i8>, ptr addrspace(3) %p, align 4",
+                        "%w = load <8 x i8>, ptr addrspace(3) %p, align 8")
+    head = re.sub(r"  %b\d = extractelement <4 x i8> %w, i32 \d\n", "", head)
+    body = "".join(f"  %e{k} = extractelement <8 x i8> %w, i32 {k}\n" for k in range(8))
+    prev = "undef"
+    for j, i in enumerate(sources):
+        body += f"  %v{j} = insertelement <4 x i8> {prev}, i8 %e{i}, i32 {j}\n"
+        prev = f"%v{j}"
+    body += ("  %d = getelementptr inbounds i8, ptr addrspace(3) @smem, i32 256\n"
+             f"  store <4 x i8> {prev}, ptr addrspace(3) %d, align 4\n")
+    return head + body + "  ret void\n}\n"
+
+
+def build() -> dict:
+    import triton
+    from triton._C.libtriton import llvm
+    from triton.backends.nvidia.compiler import sm_arch_from_capability
+
+    llvm.init_targets()
+    cases = {}
+    for name in names():
+        cases[name] = {"readers": readers(name), "prmt_by_byte": {}}
+        for cc in TARGETS:
+            ptx = llvm.translate_to_asm(kernel(name), "nvptx64-nvidia-cuda",
+                                        sm_arch_from_capability(cc), "+ptx86", [], False,
+                                        False, False)
+            cases[name]["prmt_by_byte"][f"sm_{cc}"] = permutes_by_byte(ptx)
+    built = {}
+    for sources in BUILT:
+        key = ",".join(map(str, sources))
+        built[key] = {}
+        for cc in TARGETS:
+            ptx = llvm.translate_to_asm(built_kernel(sources), "nvptx64-nvidia-cuda",
+                                        sm_arch_from_capability(cc), "+ptx86", [], False,
+                                        False, False)
+            built[key][f"sm_{cc}"] = len(re.findall(r"\bprmt\.b32\b", ptx))
+    return {"triton_version": triton.__version__, "cases": cases, "built_words": built}
+
+
+def compare(data: dict) -> int:
+    """Print each case's measured and predicted ``prmt.b32`` per byte; the number of
+    differences."""
+    from linlayout.lowering.byte_extracts import byte_extract_permutes
+
+    bad = 0
+    for name, case in data["cases"].items():
+        want = [byte_extract_permutes(b, case["readers"][b]) for b in range(4)]
+        for target, got in case["prmt_by_byte"].items():
+            ok = got == want
+            bad += not ok
+            print(f"{'ok  ' if ok else 'DIFF'} {name:24s} {target}: measured {got}, "
+                  f"byte_extract_permutes {want}")
+    from linlayout.lowering.byte_extracts import built_word_permutes
+
+    for key, by_target in data["built_words"].items():
+        want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))
+        for target, got in by_target.items():
+            ok = got == want
+            bad += not ok
+            print(f"{'ok  ' if ok else 'DIFF'} stored word of loaded bytes {key:10s} {target}: "
+                  f"measured {got} prmt.b32, built_word_permutes {want}")
+    print(f"{bad} difference(s)")
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compile, compare with the fixture")
+    args = ap.parse_args(argv)
+    data = build()
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    if args.check:
+        if OUT.read_text(encoding="utf-8") != text:
+            print(f"{OUT} differs from a fresh compile")
+            return 1
+    else:
+        OUT.write_text(text, encoding="utf-8")
+    return 1 if compare(data) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""NVPTX's selection of the byte extracts of a loaded 8-bit word
+(:mod:`linlayout.lowering.byte_extracts`), replayed from small LLVM IR kernels compiled with
+Triton 3.9's LLVM (``tests/data/nvptx_byte_extracts.json``, written by
+``papers/triton_lowering/byte_extract_isel.py``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from linlayout.errors import LayoutError
+from linlayout.lowering.byte_extracts import (BYTE_READERS, built_word_permutes,
+                                              byte_extract_permutes, word_extract_permutes)
+from tests.support import ROOT
+
+DATA = json.loads((ROOT / "tests" / "data" / "nvptx_byte_extracts.json").read_text(
+    encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(DATA["cases"]))
+def test_each_byte_costs_what_nvptx_selected(name):
+    case = DATA["cases"][name]
+    want = [byte_extract_permutes(b, case["readers"][b]) for b in range(4)]
+    for target, got in case["prmt_by_byte"].items():
+        assert got == want, (name, target)
+
+
+def test_the_fixture_reaches_every_reader_kind_and_both_free_byte_zeros():
+    kinds = {k for c in DATA["cases"].values() for r in c["readers"] for k in r}
+    assert kinds == BYTE_READERS
+    zero_free = [c for c in DATA["cases"].values()
+                 if all(n[0] == 0 for n in c["prmt_by_byte"].values())]
+    assert {k for c in zero_free for k in c["readers"][0]} == {"zext_arith", "sext",
+                                                               "signed_byte"}
+    assert set(next(iter(DATA["cases"].values()))["prmt_by_byte"]) == {"sm_80", "sm_90",
+                                                                      "sm_100"}
+
+
+@pytest.mark.parametrize("key", sorted(DATA["built_words"]))
+def test_a_stored_word_of_loaded_bytes_costs_what_nvptx_selected(key):
+    want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))
+    assert set(DATA["built_words"][key].values()) == {want}
+
+
+def test_bytes_of_three_words_are_not_one_permute():
+    assert built_word_permutes([(0, 0), (1, 0), (2, 0), (2, 1)]) is None
+    for bad in ([(0, 0)] * 3, [(0, 4)] * 4, [(0, 0, 0)] * 4, [(0, True)] * 4):
+        with pytest.raises(LayoutError):
+            built_word_permutes(bad)
+
+
+def test_words():
+    assert word_extract_permutes(["zext"]) == 4
+    assert word_extract_permutes(["sext"]) == 3
+    assert word_extract_permutes(["zext_arith"]) == 3
+    assert word_extract_permutes(["zext", "signed_byte"]) == 8
+    assert word_extract_permutes([]) == 0
+
+
+@pytest.mark.parametrize("byte, readers", [(4, ["zext"]), (-1, ["zext"]), (0, ["trunc"]),
+                                           (True, ["zext"]), ("0", ["zext"])])
+def test_bad_input_is_refused(byte, readers):
+    with pytest.raises(LayoutError):
+        byte_extract_permutes(byte, readers)
