@@ -46,7 +46,7 @@ from .report import Alternative, InstructionReport, KernelReport, OpReport, OpSt
 from ..lowering.vectorise import access_map, largest_vectorisation
 from .shared_memory import Prediction
 from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
-from .suggest import BufferSide, suggest_layout
+from .suggest import BufferSide, skipped_search, suggest_layout
 from .conversion import convert_saving
 from ..lowering.target import Target
 
@@ -234,16 +234,20 @@ def _suggest_buffers(module: TTGIRModule, reports: list[OpReport],
             continue
         first = reports[members[0]].access
         assert first.memory is not None
+        skipped = skipped_search([sides[i] for i in members], first.memory.layout)
         try:
-            best = suggest_layout([sides[i] for i in members], first.memory.layout, target, hw,
-                                  root in ttng, first.memory.encoding)
+            best = None if skipped else suggest_layout(
+                [sides[i] for i in members], first.memory.layout, target, hw, root in ttng,
+                first.memory.encoding)
         except LayoutError:
             best = None
         for i in members:
             r = reports[i]
             if (r.degree or 1) <= 1:
                 continue
-            if best is None:
+            if skipped:
+                reports[i] = replace(r, note=f"{r.note}; {skipped}".lstrip("; "))
+            elif best is None:
                 reports[i] = replace(r, note=f"{r.note}; no shared layout does better for all "
                                              f"accesses of buffer {root}".lstrip("; "))
             elif best.degree >= worst:
