@@ -40,6 +40,7 @@ from ..triton.ttgir import Access, TTGIRModule, buffer_root, find_accesses, view
 from .global_memory import check_global
 from .registers import load_sources, scalar_sources, truncated_sources, wide_sources
 from ..triton.axisinfo import analyse_axis_info
+from ..triton.limits import MAX_MODULE_LINES
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
 from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
@@ -148,9 +149,15 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         the file.
 
     Raises:
-        LayoutError: an unknown ``ttg.target``; ``module`` not a TTGIR module.
+        LayoutError: an unknown ``ttg.target``; ``module`` not a TTGIR module; a module of
+            more than :data:`~linlayout.triton.limits.MAX_MODULE_LINES` lines.
     """
     target = module_target(instance_of(module, TTGIRModule, "module"))
+    lines = module.text.lstrip("\n").count("\n") + 1  # dump sections are padded with "\n"
+    if lines > MAX_MODULE_LINES:
+        raise LayoutError(f"{module.path or 'the module'}: {lines} lines; at most "
+                          f"{MAX_MODULE_LINES} (MAX_MODULE_LINES) are analysed (a real kernel's "
+                          "TTGIR has a few thousand): pass one kernel's TTGIR")
     hw = hardware or target.hardware()
     reports: list[OpReport] = []
     groups: dict[str, list[int]] = defaultdict(list)

@@ -34,8 +34,7 @@ from typing import Any
 
 from .._checks import instance_of
 from ..errors import LayoutError
-from .limits import (MAX_FILE_BYTES, MAX_MODULE_LINES, MAX_OPS, MAX_REGION_NESTING,
-                     clip)
+from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip
 from .combine import combine_dependencies, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
@@ -534,26 +533,24 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
                        mod.warp_specialize, padded)
 
 
+_BRACE_RE = re.compile(r"^[ \t]*\}|\{[ \t]*\r?$", re.MULTILINE)
+
+
 def _check_extent(body: str, first_line: int, where: str) -> None:
-    """Refuse a module (or dump section) longer than :data:`MAX_MODULE_LINES` lines or whose
-    regions (lines ending in ``{``, closed by lines starting with ``}``) nest deeper than
-    :data:`MAX_REGION_NESTING`, before any analysis reads it line by line."""
-    lines = body.count("\n") + 1
-    if lines > MAX_MODULE_LINES:
-        raise LayoutError(f"{where}the module starting at line {first_line} has {lines} lines; "
-                          f"at most {MAX_MODULE_LINES} (MAX_MODULE_LINES) are analysed (a real "
-                          "kernel's TTGIR has a few thousand): pass one kernel's TTGIR")
+    """Refuse a module (or dump section) whose regions (lines ending in ``{``, closed by lines
+    starting with ``}``) nest deeper than :data:`MAX_REGION_NESTING`, before any analysis
+    keeps each line's enclosing regions. One regex pass over the braces at line ends."""
     depth = 0
-    for i, raw in enumerate(body.split("\n")):
-        s = raw.strip()
-        if s.startswith("}") and depth:
-            depth -= 1
-        if s.endswith("{"):
-            depth += 1
-            if depth > MAX_REGION_NESTING:
-                raise LayoutError(f"{where}line {first_line + i}: regions nest more than "
-                                  f"{MAX_REGION_NESTING} deep (MAX_REGION_NESTING); real "
-                                  "kernels nest a handful of loops and branches")
+    for m in _BRACE_RE.finditer(body):
+        if m.group().endswith("}"):
+            depth = max(0, depth - 1)
+            continue
+        depth += 1
+        if depth > MAX_REGION_NESTING:
+            line = first_line + body.count("\n", 0, m.start())
+            raise LayoutError(f"{where}line {line}: regions nest more than "
+                              f"{MAX_REGION_NESTING} deep (MAX_REGION_NESTING); real "
+                              "kernels nest a handful of loops and branches")
 
 
 class _Lines:
