@@ -4,6 +4,7 @@ each case here ran for minutes or took gigabytes before its limit (docs/limits.m
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from linlayout import LayoutError, LinearLayout, plan_conversion
 from linlayout.check import check_module
@@ -12,6 +13,7 @@ from linlayout.conversion.problem import MAX_REGISTER_BITS
 from linlayout.triton import read_ttgir
 from linlayout.triton.limits import MAX_MODULE_LINES, MAX_REGION_NESTING, MAX_SUGGEST_BYTES
 
+from tests.robustness.support import FUZZ
 from tests.support import TTGIR_DIR, assert_one_line_error, write_file
 
 TRANSPOSE = (TTGIR_DIR / "transpose2.ttgir").read_text()
@@ -78,3 +80,13 @@ def test_no_layout_search_for_a_buffer_larger_than_shared_memory():
     assert loads and all(r.suggestion is None and "MAX_SUGGEST_BYTES" in r.note
                          for r in loads)
     assert 1024 * 1024 * 2 > MAX_SUGGEST_BYTES
+
+
+@settings(FUZZ, max_examples=15)
+@given(registers=st.integers(MAX_REGISTER_BITS + 1, 40), lanes=st.integers(0, 5),
+       element_bits=st.sampled_from([8, 16, 32, 64]))
+def test_any_register_count_over_the_limit_is_refused_at_once(registers, lanes, element_bits):
+    src = _warp_layout(registers, lanes, False)
+    dst = _warp_layout(registers, lanes, True)
+    with pytest.raises(LayoutError, match="registers per thread"):
+        plan_conversion(src, dst, element_bits)
