@@ -40,13 +40,14 @@ from ..triton.ttgir import Access, TTGIRModule, buffer_root, find_accesses, view
 from .global_memory import check_global
 from .registers import load_sources, scalar_sources, truncated_sources, wide_sources
 from ..triton.axisinfo import analyse_axis_info
+from ..triton.limits import MAX_MODULE_LINES
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
 from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
 from ..lowering.vectorise import access_map, largest_vectorisation
 from .shared_memory import Prediction
 from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
-from .suggest import BufferSide, suggest_layout
+from .suggest import BufferSide, skipped_search, suggest_layout
 from .conversion import convert_saving
 from ..lowering.target import Target
 
@@ -148,9 +149,15 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
         the file.
 
     Raises:
-        LayoutError: an unknown ``ttg.target``; ``module`` not a TTGIR module.
+        LayoutError: an unknown ``ttg.target``; ``module`` not a TTGIR module; a module of
+            more than :data:`~linlayout.triton.limits.MAX_MODULE_LINES` lines.
     """
     target = module_target(instance_of(module, TTGIRModule, "module"))
+    lines = module.text.lstrip("\n").count("\n") + 1  # dump sections are padded with "\n"
+    if lines > MAX_MODULE_LINES:
+        raise LayoutError(f"{module.path or 'the module'}: {lines} lines; at most "
+                          f"{MAX_MODULE_LINES} (MAX_MODULE_LINES) are analysed (a real kernel's "
+                          "TTGIR has a few thousand): pass one kernel's TTGIR")
     hw = hardware or target.hardware()
     reports: list[OpReport] = []
     groups: dict[str, list[int]] = defaultdict(list)
@@ -234,16 +241,20 @@ def _suggest_buffers(module: TTGIRModule, reports: list[OpReport],
             continue
         first = reports[members[0]].access
         assert first.memory is not None
+        skipped = skipped_search([sides[i] for i in members], first.memory.layout)
         try:
-            best = suggest_layout([sides[i] for i in members], first.memory.layout, target, hw,
-                                  root in ttng, first.memory.encoding)
+            best = None if skipped else suggest_layout(
+                [sides[i] for i in members], first.memory.layout, target, hw, root in ttng,
+                first.memory.encoding)
         except LayoutError:
             best = None
         for i in members:
             r = reports[i]
             if (r.degree or 1) <= 1:
                 continue
-            if best is None:
+            if skipped:
+                reports[i] = replace(r, note=f"{r.note}; {skipped}".lstrip("; "))
+            elif best is None:
                 reports[i] = replace(r, note=f"{r.note}; no shared layout does better for all "
                                              f"accesses of buffer {root}".lstrip("; "))
             elif best.degree >= worst:

@@ -26,10 +26,11 @@ from .count import count_side
 from .report import Suggestion
 from ..lowering.target import Target
 from .shared_memory.ops import cached_copy
-from ..triton.limits import MAX_SUGGEST_ACCESSES
+from ..triton.limits import MAX_SUGGEST_ACCESSES, MAX_SUGGEST_BYTES
 from ..triton.to_triton import to_triton_text
 
-__all__ = ["BufferSide", "MAX_SUGGEST_ACCESSES", "cost_on", "suggest_layout"]
+__all__ = ["BufferSide", "MAX_SUGGEST_ACCESSES", "MAX_SUGGEST_BYTES", "cost_on", "skipped_search",
+           "suggest_layout"]
 
 # MAX_SUGGEST_ACCESSES (linlayout.triton.limits, with the reader's other limits): the most
 # distinct accesses of one buffer for which a better layout is searched.
@@ -114,15 +115,40 @@ def _cost(distinct: list[tuple[tuple, int]], layout: LinearLayout, target: Targe
     return deg, wf, ins
 
 
+def skipped_search(sides: Sequence[BufferSide], tile: LinearLayout) -> str | None:
+    """Why :func:`suggest_layout` does not search a buffer of shape ``tile.out_dims`` with
+    these accesses, or None when it does: more than :data:`MAX_SUGGEST_ACCESSES` distinct
+    accesses, or more than :data:`MAX_SUGGEST_BYTES` bytes (no GPU's shared memory holds it:
+    228 KiB on sm_90/sm_100, CUDA C++ Programming Guide, "Compute Capabilities").
+
+    Args:
+        sides: the buffer's accesses (:class:`BufferSide`, element bits in each).
+        tile: the buffer's tile (out dims ``dim0, dim1, …``; only its size is read).
+
+    Returns:
+        A one-line note (``"no layout searched: …"``) or None. Raises nothing: both
+        arguments come checked from :func:`~linlayout.check.check_module`."""
+    distinct = len(_distinct(sides))
+    if distinct > MAX_SUGGEST_ACCESSES:
+        return (f"no layout searched: {distinct} distinct accesses, more than "
+                f"{MAX_SUGGEST_ACCESSES} (MAX_SUGGEST_ACCESSES)")
+    size = (1 << tile.total_out_bits) * max(8, sides[0].bits) // 8 if sides else 0
+    if size > MAX_SUGGEST_BYTES:
+        return (f"no layout searched: the buffer has {size} bytes, more than any GPU's shared "
+                f"memory ({MAX_SUGGEST_BYTES} bytes, MAX_SUGGEST_BYTES)")
+    return None
+
+
 def suggest_layout(sides: Sequence[BufferSide], tile: LinearLayout, target: Target,
                    hardware: HardwareModel, nvmma_only: bool = False,
                    current: Lyt.Encoding | None = None) -> Suggestion | None:
     """The cheapest layout for all ``sides`` of one buffer of shape ``tile.out_dims``, or None
     when no candidate can be lowered or the buffer has more than
-    :data:`MAX_SUGGEST_ACCESSES` distinct accesses (the search is not run)."""
-    distinct = _distinct(sides)
-    if len(distinct) > MAX_SUGGEST_ACCESSES:
+    :data:`MAX_SUGGEST_ACCESSES` distinct accesses or more than :data:`MAX_SUGGEST_BYTES`
+    bytes (the search is not run: :func:`skipped_search` says why)."""
+    if skipped_search(sides, tile) is not None:
         return None
+    distinct = _distinct(sides)
     bits = sides[0].bits
     shape = [tile.out_dims[f"dim{i}"] for i in range(len(tile.out_dims))]
     cands: list[tuple[LinearLayout, str, int]] = []

@@ -25,9 +25,11 @@ __all__ = ["DISTRIBUTED_DIMS", "ELEMENT_BITS", "MAX_LANE_BITS", "MAX_REGISTER_BI
 DISTRIBUTED_DIMS = ("register", "lane", "warp", "block")
 #: Element widths the conversion planner models (a shuffle moves 32-bit words).
 ELEMENT_BITS = (8, 16, 32, 64)
-#: Most register bits of either layout: 2^10 values per thread is far above any real kernel,
-#: and keeps the shuffle planner's per-lane tables small.
-MAX_REGISTER_BITS = 10
+#: Most register bits of either layout: 2^8 values per thread, the most registers a thread
+#: has (255 on NVIDIA, 256 VGPRs on AMD). Refused above it, before any planning: the shuffle
+#: planner merges what each lane sends round by round, work that grows with the square of the
+#: registers per thread (about a second at 2^8 values, half a minute at 2^10).
+MAX_REGISTER_BITS = 8
 #: Most lane bits (64 lanes, an AMD wavefront).
 MAX_LANE_BITS = 6
 
@@ -78,7 +80,8 @@ class ConversionProblem:
                                   "holds every element (a surjective one)")
             if dim_bits(lay, "register") > MAX_REGISTER_BITS:
                 raise LayoutError(f"{name} has {1 << dim_bits(lay, 'register')} registers per "
-                                  f"thread; the planner takes at most {1 << MAX_REGISTER_BITS}")
+                                  f"thread; the planner takes at most {1 << MAX_REGISTER_BITS} "
+                                  "(MAX_REGISTER_BITS); split the tensor or plan a sublayout")
             lanes = dim_bits(lay, "lane")
             if lanes > MAX_LANE_BITS or (1 << lanes) > hw.warp_size:
                 raise LayoutError(f"{name} has {1 << lanes} lanes; the hardware "

@@ -14,7 +14,8 @@ from ..errors import LayoutError
 from .encodings.registry import MAX_LAYOUT_DEPTH, clip, layout_depth
 
 __all__ = ["MAX_ALIASES", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS",
-           "MAX_NESTING", "MAX_OPS", "MAX_SUGGEST_ACCESSES", "MAX_TYPE_ELEMENTS", "clip",
+           "MAX_MODULE_LINES", "MAX_NESTING", "MAX_OPS", "MAX_REGION_NESTING",
+           "MAX_SUGGEST_ACCESSES", "MAX_SUGGEST_BYTES", "MAX_TYPE_ELEMENTS", "clip",
            "int_token", "layout_depth", "mlir_int"]
 
 #: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
@@ -46,6 +47,20 @@ MAX_ALIASES = 10_000
 #: on every distinct access. Real buffers have a handful; a buffer with more gets no
 #: suggestion.
 MAX_SUGGEST_ACCESSES = 16
+#: Largest shared buffer, in bytes, for which ``linlayout check`` searches a better layout
+#: (256 KiB): more than any GPU's shared memory (228 KiB on sm_90/sm_100, 160 KiB LDS on
+#: gfx950), so Triton could not allocate it; every candidate is costed per register of every
+#: access, work that grows with the buffer (about 2 s at 2^17 elements here). Larger buffers
+#: are still counted, with a note instead of a suggestion.
+MAX_SUGGEST_BYTES = 256 << 10
+#: Most lines of the one module (or dump section) ``linlayout check`` analyses: 2^18. A real
+#: kernel's TTGIR has a few thousand; the analysis reads the module line by line several
+#: times (about 4 s of CPU per million lines), so longer text is refused up front.
+MAX_MODULE_LINES = 1 << 18
+#: Deepest nesting of regions (lines ending in ``{``: the module, functions, ``scf.for``,
+#: ``scf.if``, ``warp_specialize`` partitions) in the analysed module: real kernels nest a
+#: handful; the analysis keeps each op's enclosing regions, so deeper text is refused.
+MAX_REGION_NESTING = 64
 #: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
 MAX_INT_DIGITS = 18
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from .._checks import instance_of
 from ..errors import LayoutError
-from .limits import MAX_FILE_BYTES, MAX_OPS, clip
+from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip
 from .combine import combine_dependencies, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
@@ -524,12 +524,33 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
                               "LLVM IR)")
         chosen = cands[-1]
     name, first_line, body = chosen
+    _check_extent(body, first_line, where)
     padded = "\n" * (first_line - 1) + body
     mod = _read_text(padded, path, where)
     return TTGIRModule(mod.aliases, mod.threads_per_warp, mod.num_warps, mod.target, mod.ops,
                        mod.ttng_uses, mod.iter_args, path,
                        f"IR Dump Before {name}" if name else None, names,
                        mod.warp_specialize, padded)
+
+
+_BRACE_RE = re.compile(r"^[ \t]*\}|\{[ \t]*\r?$", re.MULTILINE)
+
+
+def _check_extent(body: str, first_line: int, where: str) -> None:
+    """Refuse a module (or dump section) whose regions (lines ending in ``{``, closed by lines
+    starting with ``}``) nest deeper than :data:`MAX_REGION_NESTING`, before any analysis
+    keeps each line's enclosing regions. One regex pass over the braces at line ends."""
+    depth = 0
+    for m in _BRACE_RE.finditer(body):
+        if m.group().endswith("}"):
+            depth = max(0, depth - 1)
+            continue
+        depth += 1
+        if depth > MAX_REGION_NESTING:
+            line = first_line + body.count("\n", 0, m.start())
+            raise LayoutError(f"{where}line {line}: regions nest more than "
+                              f"{MAX_REGION_NESTING} deep (MAX_REGION_NESTING); real "
+                              "kernels nest a handful of loops and branches")
 
 
 class _Lines:
