@@ -25,8 +25,8 @@ __all__ = ["DISTRIBUTED_DIMS", "ELEMENT_BITS", "MAX_LANE_BITS", "MAX_REGISTER_BI
 DISTRIBUTED_DIMS = ("register", "lane", "warp", "block")
 #: Element widths the conversion planner models (a shuffle moves 32-bit words).
 ELEMENT_BITS = (8, 16, 32, 64)
-#: Most register bits of either layout: 2^8 values per thread, the most registers a thread
-#: has (255 on NVIDIA, 256 VGPRs on AMD). Refused above it, before any planning: the shuffle
+#: Most register bits of either layout: 2^8 values per thread (at 32 bits, a whole register
+#: file: 255 registers on NVIDIA, 256 VGPRs on AMD; narrower values fit more, but are refused). Refused above it, before any planning: the shuffle
 #: planner merges what each lane sends round by round, work that grows with the square of the
 #: registers per thread (about a second at 2^8 values, half a minute at 2^10).
 MAX_REGISTER_BITS = 8
