@@ -59,17 +59,19 @@ def main_for(doc: str, out: pathlib.Path, build, argv: list[str] | None = None,
 
 
 def main_then_compare(doc: str, out: pathlib.Path, build, compare,
-                      argv: list[str] | None = None) -> int:
+                      argv: list[str] | None = None, compare_first: bool = False) -> int:
     """The command line of a probe script that compares what it compiled whatever the
     fixture step says: ``--check`` compares ``build()`` with the fixture at ``out``,
-    otherwise writes it (:func:`write_or_check`); then ``compare(data)`` (a count of
-    differences, or an exit status) runs on the built data. Returns 1 on a difference, else
-    the fixture step's status."""
+    otherwise writes it (:func:`write_or_check`); ``compare(data)`` (a count of
+    differences, or an exit status) runs on the built data, after that step or, with
+    ``compare_first``, before it. Returns 1 on a difference, else the fixture step's
+    status."""
     import argparse
 
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare, write nothing")
     args = ap.parse_args(argv)
     data = build()
+    bad = compare(data) if compare_first else 0
     status = write_or_check(out, data, args.check)
-    return 1 if compare(data) else status
+    return 1 if bad or (not compare_first and compare(data)) else status
