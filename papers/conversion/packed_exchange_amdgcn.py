@@ -6,6 +6,7 @@ Run with Triton 3.9.0 installed (its bundled LLVM; CPU only, seconds)::
 
     python papers/conversion/packed_exchange_amdgcn.py          # writes tests/data/conversion_packed_exchange_amdgcn.json.gz
     python papers/conversion/packed_exchange_amdgcn.py --check  # compare, write nothing
+    python papers/conversion/packed_exchange_amdgcn.py --compare-only  # the committed fixture, no Triton
 
 For every pair of the two AMD exhaustive spaces of
 ``tests/conversion/test_optimal_exhaustive.py`` (a 32-element tensor on 32 lanes; a

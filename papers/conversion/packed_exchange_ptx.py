@@ -6,6 +6,7 @@ Run with Triton 3.9.0 installed (its bundled LLVM; CPU only, seconds)::
 
     python papers/conversion/packed_exchange_ptx.py          # writes tests/data/conversion_packed_exchange.json.gz
     python papers/conversion/packed_exchange_ptx.py --check  # compare, write nothing
+    python papers/conversion/packed_exchange_ptx.py --compare-only  # the committed fixture, no Triton
 
 For every pair of the exhaustive space of ``tests/conversion/test_optimal_exhaustive.py``
 (a 32-element tensor on one warp, one register bit, four live lane bits and a broadcast one)
