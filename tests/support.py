@@ -11,16 +11,20 @@
   general bases, with broadcast on request.
 * **Fixed layouts** several test files use (the article's 16×32 transpose memories, the mma
   operand of a 16×16 fp16 tile), paths to ``tests/data``, the junk values of the robustness
-  walks, and the helpers that run the ``linlayout`` command in-process.
+  walks, the helpers that run the ``linlayout`` command in-process, and
+  :func:`papers_module`, which imports a ``papers/`` script for the replay tests.
 
 Imported as ``from tests.support import …`` (``tests`` and its subfolders are packages).
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import itertools
 import json
 import random
+import sys
 from pathlib import Path
 
 import galois
@@ -465,3 +469,19 @@ def read_ttgir_fixture(name: str):
     from linlayout.triton import read_ttgir
 
     return read_ttgir((TTGIR_DIR / name).read_text(), name)
+
+
+# ============================================================================ papers scripts
+@functools.lru_cache(maxsize=None)
+def papers_module(relative: str):
+    """The ``papers/`` script at ``relative`` (to the repository root, e.g.
+    ``"papers/triton_lowering/producer_probes.py"``) imported as a module named by its file
+    stem, once per session: its helpers are what the replay tests reuse (the probe scripts
+    import Triton only when compiling). The module is registered in ``sys.modules`` while it
+    loads (dataclasses look their module up then)."""
+    path = ROOT / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

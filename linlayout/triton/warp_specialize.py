@@ -66,7 +66,12 @@ class WarpSpecialize:
 
 
 def split_types(text: str) -> list[str]:
-    """``"i32, !tt.ptr<f32>, tensor<4x4xf16, #blocked>"`` split at top-level commas."""
+    """``"i32, !tt.ptr<f32>, tensor<4x4xf16, #blocked>"`` split at top-level commas.
+
+    A comma inside ``<>``, ``()``, ``[]`` or ``{}`` is kept; each part is stripped of
+    surrounding white space and an empty last part dropped. Takes any text (MLIR type lists
+    as TTGIR prints them; assembly operand lists such as ``"%r1, [%r2+4], {%r3, %r4}"``),
+    raises nothing, and returns ``[]`` for blank text."""
     out, depth, cur = [], 0, []
     for ch in text:
         if ch in "<([{":

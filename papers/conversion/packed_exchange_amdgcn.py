@@ -6,6 +6,7 @@ Run with Triton 3.9.0 installed (its bundled LLVM; CPU only, seconds)::
 
     python papers/conversion/packed_exchange_amdgcn.py          # writes tests/data/conversion_packed_exchange_amdgcn.json.gz
     python papers/conversion/packed_exchange_amdgcn.py --check  # compare, write nothing
+    python papers/conversion/packed_exchange_amdgcn.py --compare-only  # the committed fixture, no Triton
 
 For every pair of the two AMD exhaustive spaces of
 ``tests/conversion/test_optimal_exhaustive.py`` (a 32-element tensor on 32 lanes; a
@@ -43,7 +44,7 @@ from fixture import main_for  # noqa: E402
 from linlayout import LinearLayout  # noqa: E402
 from linlayout.conversion import ConversionProblem, plan_packed_exchange  # noqa: E402
 from linlayout.hardware import AMD_CDNA3  # noqa: E402
-from packed_exchange_ir import llvm_ir  # noqa: E402
+from packed_exchange_ir import llvm_ir, unit_layout  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "conversion_packed_exchange_amdgcn.json.gz"
 TARGET = "hip:gfx942"
@@ -66,10 +67,7 @@ def wave_layout(order: tuple[int, ...]) -> LinearLayout:
 
 def wide(src: list[int], dst: list[int], registers: int) -> tuple[LinearLayout, ...]:
     """A 64-lane pair with ``2^registers`` registers per lane: columns as unit bits."""
-    def lay(cols):
-        return LinearLayout({"register": [[c] for c in cols[:registers]],
-                             "lane": [[c] for c in cols[registers:]]}, {"dim0": 1 << len(cols)})
-    return lay(src), lay(dst)
+    return unit_layout(src, registers), unit_layout(dst, registers)
 
 
 #: conversions of four and eight source registers per lane (64 lanes)
@@ -121,7 +119,7 @@ def compare(data: dict) -> int:
     for name, p in sorted(data["probes"].items()):
         src, dst, bits = by_name[name]
         plan = plan_packed_exchange(ConversionProblem.make(src, dst, bits, AMD_CDNA3), TARGET)
-        got = p["amdgcn"]
+        got = {op: p["amdgcn"][op] for op in OPS}  # in OPS order, as built
         same = plan is not None and all(
             got[op] == plan.opcodes.get(op, 0) for op in ("ds_bpermute_b32", "v_perm_b32",
                                                            "v_cndmask_b32"))
@@ -134,14 +132,7 @@ def compare(data: dict) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    data: dict = {}
-
-    def built() -> dict:
-        data.update(build())
-        return data
-
-    rc = main_for(__doc__, OUT, built, argv)
-    return rc or compare(data)
+    return main_for(__doc__, OUT, build, argv, compare)
 
 
 if __name__ == "__main__":

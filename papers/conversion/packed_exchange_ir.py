@@ -41,6 +41,16 @@ BACKENDS = {
 }
 
 
+def unit_layout(cols: list[int], registers: int):
+    """A layout of ``len(cols)`` input bits onto one dimension ``dim0`` of ``2^len(cols)``
+    elements: the first ``registers`` columns (unit bits of ``dim0``) are the register
+    bases, the rest the lane bases (the wide conversions of the packed-exchange drivers)."""
+    from linlayout import LinearLayout
+
+    return LinearLayout({"register": [[c] for c in cols[:registers]],
+                         "lane": [[c] for c in cols[registers:]]}, {"dim0": 1 << len(cols)})
+
+
 def selector(halves: tuple[int, int], backend: str) -> int:
     """The selector that writes halves ``(low, high)`` (0–3: low, high of the first input,
     low, high of the second; with the operand order of :data:`BACKENDS` byte ``2h`` and

@@ -6,6 +6,7 @@ Run with Triton 3.9.0 installed (its bundled LLVM; CPU only, seconds)::
 
     python papers/conversion/packed_exchange_ptx.py          # writes tests/data/conversion_packed_exchange.json.gz
     python papers/conversion/packed_exchange_ptx.py --check  # compare, write nothing
+    python papers/conversion/packed_exchange_ptx.py --compare-only  # the committed fixture, no Triton
 
 For every pair of the exhaustive space of ``tests/conversion/test_optimal_exhaustive.py``
 (a 32-element tensor on one warp, one register bit, four live lane bits and a broadcast one)
@@ -42,7 +43,7 @@ sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
 from fixture import main_for  # noqa: E402
 
 from linlayout import LinearLayout, plan_conversion  # noqa: E402
-from packed_exchange_ir import llvm_ir  # noqa: E402
+from packed_exchange_ir import llvm_ir, unit_layout  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "conversion_packed_exchange.json.gz"
 BITS = 5
@@ -78,12 +79,7 @@ def wide_problem(name: str, bits: int):
     from linlayout.conversion import ConversionProblem
 
     src, dst, regs = WIDE[name]
-
-    def lay(cols):
-        return LinearLayout({"register": [[c] for c in cols[:regs]],
-                             "lane": [[c] for c in cols[regs:]]}, {"dim0": 1 << len(cols)})
-
-    return ConversionProblem.make(lay(src), lay(dst), bits)
+    return ConversionProblem.make(unit_layout(src, regs), unit_layout(dst, regs), bits)
 
 
 def run(plan, problem) -> dict:
@@ -148,21 +144,15 @@ def compare(data: dict) -> int:
             (mine["shfl"], mine["prmt"], mine["selp"])
         ok = p["reaches_dst"] and same
         bad += not ok
-        print(f"{name}: PTX {p['ptx']}, reaches dst {p['reaches_dst']}; plan shfl "
+        ptx = {op: p["ptx"][op] for op in OPS}  # in OPS order, as built
+        print(f"{name}: PTX {ptx}, reaches dst {p['reaches_dst']}; plan shfl "
               f"{mine['shfl']} prmt {mine['prmt']} selp {mine['selp']}"
               + ("" if ok else "  <-- MISMATCH"))
     return 1 if bad or not data["probes"] else 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    data: dict = {}
-
-    def built() -> dict:
-        data.update(build())
-        return data
-
-    rc = main_for(__doc__, OUT, built, argv)
-    return rc or compare(data)
+    return main_for(__doc__, OUT, build, argv, compare)
 
 
 if __name__ == "__main__":

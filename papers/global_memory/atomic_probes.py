@@ -214,16 +214,9 @@ def compare(probes: dict) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
+    from fixture import main_then_compare
 
-    from fixture import write_or_check
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare with the fixture only")
-    args = ap.parse_args(argv)
-    data = build()
-    rc = write_or_check(OUT, data, args.check)
-    return 1 if compare(data["probes"]) or rc else 0
+    return main_then_compare(__doc__, OUT, build, lambda data: compare(data["probes"]), argv)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,6 @@ Triton.
 from __future__ import annotations
 
 import collections
-import json
 import os
 import pathlib
 import random
@@ -47,6 +46,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import producer_probes as pp  # noqa: E402  (the shared comparison)
+from probe_compile import (assembly_records, check_ops, compile_gluon,  # noqa: E402
+                           known_mismatches, probe_arguments, run_probes, split)
 
 OUT = ROOT / "tests" / "data" / "triton_amd_producer_probes.json.gz"
 SEED = 7741
@@ -65,16 +66,10 @@ CONFIRM_TYPES = ("*bf16", "*bf16", "*bf16", "*i8", "*i8", "*i8", "*fp16", "*i16"
 
 def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -> dict:
     """Compile the probes (Triton 3.9.0)."""
-    import tempfile
-
     import triton
-    from corpus import strip_locs
     from cvt_heldout_probes import asm_lines
-    from triton._C.libtriton import llvm
-    from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
-    from triton.experimental.gluon._runtime import GluonASTSource
 
     @gluon.jit
     def combine_add(a, b):
@@ -123,27 +118,7 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
         dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
         gl.store(Y + dm[:, None] * N + dn[None, :], y)
 
-    T = {"gfx942": GPUTarget("hip", "gfx942", 64), "gfx950": GPUTarget("hip", "gfx950", 64)}
     rng = random.Random(seed)
-
-    def compile_ttgir(ttgir: str, tname: str, o3: bool) -> str:
-        orig = llvm.optimize_module
-        llvm.optimize_module = (lambda mod, *a, **kw: orig(mod, *a, **kw)) if o3 else \
-            (lambda mod, *a, **kw: None)
-        try:
-            with tempfile.TemporaryDirectory() as d:
-                path = pathlib.Path(d) / "probe.ttgir"
-                path.write_text(ttgir, encoding="utf-8")
-                k = triton.compile(str(path), target=T[tname])
-        finally:
-            llvm.optimize_module = orig
-        return k.asm["amdgcn"]
-
-    def split(total: int, along: int | None = None) -> list[int]:
-        out = [1, 1]
-        for _ in range(total.bit_length() - 1):
-            out[along if along is not None and rng.random() < 0.7 else rng.randrange(2)] *= 2
-        return out
 
     def blocked(M: int, N: int, warps: int, axis: int | None = None, lanes_axis: int = 0):
         """A random blocked layout of 64 lanes; with ``lanes_axis``, that many lanes along
@@ -155,8 +130,9 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
                 tpw[axis] = lanes_axis
                 tpw[1 - axis] = 64 // lanes_axis
             else:
-                tpw = split(64)
-            wpc = split(warps, axis if axis is not None and rng.random() < 0.5 else None)
+                tpw = split(rng, 64)
+            wpc = split(rng, warps, along=axis if axis is not None and rng.random() < 0.5
+                        else None)
             if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
                 return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
         return gl.BlockedLayout([1, 1], [1, 64], [warps, 1], [1, 0])
@@ -192,19 +168,13 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
         name = (f"{kind}_b{bits}_{ty[1:]}_{M}x{N}_ax{axis}_w{warps}_{COMBINES[op]}"
                 f"{'_rev' if rev else ''}_{rng.getrandbits(24):06x}_{tname}")
         try:
-            k = triton.compile(GluonASTSource(fn=fn, signature=sig, constexprs=const),
-                               target=T[tname], options={"num_warps": warps})
-            ttgir = strip_locs(k.asm["ttgir"])
+            ttgir = compile_gluon(fn, sig, const, tname, warps)
             lines = pp.convert_lines(ttgir)
             if not lines:
                 fails["no convert"] += 1
                 continue
-            record: dict = {"data": {}}
-            for label, o3 in (("lowering", False), ("final", True)):
-                asm = compile_ttgir(ttgir, tname, o3)
-                for rec, by_line in ((record, asm_lines(asm)),
-                                     (record["data"], asm_lines(asm, data=True))):
-                    rec[label] = {str(c): by_line.get(f"probe.ttgir:{c}", {}) for c in lines}
+            record = assembly_records(ttgir, tname, lambda asm, data: {
+                str(c): asm_lines(asm, data).get(f"probe.ttgir:{c}", {}) for c in lines})
         except Exception as e:  # noqa: BLE001 - a layout or type Triton rejects is skipped
             fails[type(e).__name__] += 1
             continue
@@ -233,12 +203,11 @@ def compare(data: dict, known_set: str = KNOWN_SET) -> int:
     """Print every probe whose prediction differs from the lowering on the data path, and a
     tally by target, producer and type; return the number of differences not listed in
     ``tests/data/known_mismatches.json`` (set ``known_set``)."""
-    known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
-        encoding="utf-8")).get(known_set, {})
+    known = known_mismatches(known_set)
     bad = 0
     tally: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
-        pred = pp.predicted(pp.check_ops(p["ttgir"]))
+        pred = pp.predicted(check_ops(p["ttgir"]))
         low = pp.observed(p["data"]["lowering"])
         same = pred == low
         kind, ty = name.split("_")[0], name.split("_")[2]
@@ -258,28 +227,15 @@ def compare(data: dict, known_set: str = KNOWN_SET) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import gzip
-
-    from fixture import write_or_check
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compile, compare with the fixture")
-    ap.add_argument("--compare-only", action="store_true",
-                    help="compare the committed fixture with check (no Triton needed)")
+    ap = probe_arguments(__doc__)
     ap.add_argument("--confirm", action="store_true",
                     help=f"the second draw (seed {CONFIRM_SEED}, {CONFIRM_N} probes)")
     args = ap.parse_args(argv)
-    out, known = (CONFIRM_OUT, KNOWN_SET + "_confirm") if args.confirm else (OUT, KNOWN_SET)
-    if args.compare_only:
-        data = json.loads(gzip.decompress(out.read_bytes()))
-    else:
-        os.environ["TRITON_ALWAYS_COMPILE"] = "1"
-        data = build(CONFIRM_SEED, CONFIRM_N, CONFIRM_TYPES) if args.confirm else build()
-        rc = write_or_check(out, data, args.check)
-        if rc:
-            return rc
-    return 1 if compare(data, known) else 0
+    if args.confirm:
+        return run_probes(CONFIRM_OUT, args,
+                          lambda: build(CONFIRM_SEED, CONFIRM_N, CONFIRM_TYPES),
+                          lambda data: compare(data, KNOWN_SET + "_confirm"))
+    return run_probes(OUT, args, build, compare)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import re
 
+from linlayout.triton.warp_specialize import split_types
+
 #: PTX register names (``%r12``, ``%rd3``, ``%rs1``, ``%p1``, ``%f2``); special registers
 #: (``%tid.x``, ``%laneid``) are thread ids, where a slice ends
 _PTX_REG = re.compile(r"%[a-z]+\d+\b")
@@ -59,24 +61,6 @@ _AMD_NO_DEF = re.compile(r"^(ds_(write|store)|global_store|buffer_store|flat_sto
 
 #: an AMD write of part of its destination register (16-bit halves, SDWA bytes)
 _PARTIAL = re.compile(r"^\S*(d16|_sdwa)|\b(op_sel|dst_sel):")
-
-
-def _split_operands(text: str) -> list[str]:
-    """Top-level comma-separated operands (commas inside ``[]``, ``{}``, ``()`` kept)."""
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur).strip())
-    return out
 
 
 def _ptx_regs(operand: str) -> list[str]:
@@ -115,7 +99,7 @@ def _ptx_instr(i: int, stmt: str) -> _Instr | None:
         return None
     parts = stmt.split(None, 1)
     op = parts[0]
-    ops = _split_operands(parts[1]) if len(parts) > 1 else []
+    ops = split_types(parts[1]) if len(parts) > 1 else []
     mem = [o.startswith("[") for o in ops]
     if _PTX_NO_DEF.match(op) or not ops:
         defs, srcs, smem = [], ops, mem
@@ -154,7 +138,7 @@ def _amd_instr(i: int, stmt: str) -> _Instr | None:
         return None
     parts = s.split(None, 1)
     op = parts[0]
-    ops = [o.split()[0] if o.split() else o for o in _split_operands(parts[1])] \
+    ops = [o.split()[0] if o.split() else o for o in split_types(parts[1])] \
         if len(parts) > 1 else []
     if _AMD_NO_DEF.match(op) or not ops:
         defs, srcs = [], ops

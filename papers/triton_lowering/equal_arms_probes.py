@@ -39,7 +39,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from fixture import write_or_check  # noqa: E402
+from fixture import main_then_compare  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_equal_arms_probes.json.gz"
 #: (seed, probes, focused): the first batch as described; the second ("focused", seed 2603)
@@ -207,14 +207,7 @@ def compare(data: dict) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, write nothing")
-    args = ap.parse_args(argv)
-    data = build()
-    status = write_or_check(OUT, data, args.check)
-    return 1 if compare(data) else status
+    return main_then_compare(__doc__, OUT, build, compare, argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ def write_or_check(out: pathlib.Path, data: dict, check: bool) -> int:
     ``"lowering"`` records (``lowering_reference.py`` adds them afterwards), the fixture's are
     left out of the comparison."""
     if check:
-        old = json.loads(gzip.decompress(out.read_bytes()))
+        old = read_fixture(out)
         fresh = data.get("probes", {}).values()
         if not any(isinstance(p, dict) and "lowering" in p for p in fresh):
             for p in old.get("probes", {}).values():
@@ -29,12 +29,49 @@ def write_or_check(out: pathlib.Path, data: dict, check: bool) -> int:
     return 0
 
 
-def main_for(doc: str, out: pathlib.Path, build, argv: list[str] | None = None) -> int:
+def read_fixture(out: pathlib.Path) -> dict:
+    """The decoded fixture at ``out`` (gzip-compressed JSON, as :func:`write_or_check`
+    writes it)."""
+    return json.loads(gzip.decompress(out.read_bytes()))
+
+
+def main_for(doc: str, out: pathlib.Path, build, argv: list[str] | None = None,
+             compare=None) -> int:
     """The command line of a probe script: ``--check`` compares ``build()`` with the fixture
-    at ``out``, otherwise writes it; ``doc`` is the script's docstring."""
+    at ``out``, otherwise writes it; ``doc`` is the script's docstring. With ``compare`` (a
+    function of the decoded fixture returning an exit status), the fixture is then compared
+    (when the first step exits 0), and ``--compare-only`` compares the committed fixture
+    without building it (no Triton needed)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare, write nothing")
+    if compare is not None:
+        ap.add_argument("--compare-only", action="store_true",
+                        help="compare the committed fixture only (no Triton needed)")
+    args = ap.parse_args(argv)
+    if compare is not None and args.compare_only:
+        return compare(read_fixture(out))
+    status = write_or_check(out, build(), args.check)
+    if compare is None or status:
+        return status
+    return compare(read_fixture(out))
+
+
+def main_then_compare(doc: str, out: pathlib.Path, build, compare,
+                      argv: list[str] | None = None, compare_first: bool = False) -> int:
+    """The command line of a probe script that compares what it compiled whatever the
+    fixture step says: ``--check`` compares ``build()`` with the fixture at ``out``,
+    otherwise writes it (:func:`write_or_check`); ``compare(data)`` (a count of
+    differences, or an exit status) runs on the built data, after that step or, with
+    ``compare_first``, before it. Returns 1 on a difference, else the fixture step's
+    status."""
     import argparse
 
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare, write nothing")
     args = ap.parse_args(argv)
-    return write_or_check(out, build(), args.check)
+    data = build()
+    bad = compare(data) if compare_first else 0
+    status = write_or_check(out, data, args.check)
+    return 1 if bad or (not compare_first and compare(data)) else status

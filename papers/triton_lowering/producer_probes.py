@@ -39,7 +39,6 @@ without Triton.
 from __future__ import annotations
 
 import collections
-import json
 import os
 import pathlib
 import random
@@ -50,6 +49,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
+from probe_compile import (assembly_records, check_ops, compile_gluon,  # noqa: E402
+                           known_mismatches, probe_arguments, run_probes, split)
 
 OUT = ROOT / "tests" / "data" / "triton_producer_probes.json.gz"
 SEED = 9413
@@ -78,12 +79,9 @@ def convert_lines(ttgir: str) -> list[int]:
 def build(seed: int = SEED, n: int = N_PROBES) -> dict:
     """Compile the probes (Triton 3.9.0)."""
     import triton
-    from corpus import strip_locs
     from cvt_heldout_probes import asm_lines
-    from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
-    from triton.experimental.gluon._runtime import GluonASTSource
 
     @gluon.jit
     def combine_max(a, b):
@@ -136,39 +134,12 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
         dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
         gl.store(Y + dm[:, None] * N + dn[None, :], y)
 
-    T = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
-         "gfx942": GPUTarget("hip", "gfx942", 64), "gfx950": GPUTarget("hip", "gfx950", 64)}
     rng = random.Random(seed)
-
-    def compile_ttgir(ttgir: str, tname: str, o3: bool) -> str:
-        """The assembly of a TTGIR text; without ``o3``, LLVM's middle end
-        (``optimize_module``) is skipped, as ``lowering_reference.py`` does."""
-        import tempfile
-
-        from triton._C.libtriton import llvm
-
-        orig = llvm.optimize_module
-        llvm.optimize_module = (lambda mod, *a, **kw: orig(mod, *a, **kw)) if o3 else \
-            (lambda mod, *a, **kw: None)
-        try:
-            with tempfile.TemporaryDirectory() as d:
-                path = pathlib.Path(d) / "probe.ttgir"
-                path.write_text(ttgir, encoding="utf-8")
-                k = triton.compile(str(path), target=T[tname])
-        finally:
-            llvm.optimize_module = orig
-        return k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
-
-    def split(total: int, dims: int = 2, along: int | None = None) -> list[int]:
-        out = [1] * dims
-        for _ in range(total.bit_length() - 1):
-            out[along if along is not None and rng.random() < 0.7 else rng.randrange(dims)] *= 2
-        return out
 
     def blocked(M: int, N: int, lanes: int, warps: int, warp_dim: int | None = None):
         for _ in range(200):
             spt = [1 << rng.randint(0, 3), 1 << rng.randint(0, 3)]
-            tpw, wpc = split(lanes), split(warps, along=warp_dim)
+            tpw, wpc = split(rng, lanes), split(rng, warps, along=warp_dim)
             if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
                 return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
         return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
@@ -194,7 +165,7 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
             tpw[axis] = rng.choice([lanes // 2, lanes])
             tpw[1 - axis] = lanes // tpw[axis]
             spt = [1 << rng.randint(0, 3), 1 << rng.randint(0, 3)]
-            wpc = split(warps)
+            wpc = split(rng, warps)
             if all(a * b * c <= d for a, b, c, d in zip(spt, tpw, wpc, (M, N))):
                 return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
         return blocked(M, N, lanes, warps)
@@ -241,16 +212,10 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
         sig.update({k: "constexpr" for k in const})
         name = f"{kind}_b{bits}_{ty[1:]}_{M}x{N}_ax{axis}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
         try:
-            k = triton.compile(GluonASTSource(fn=fn, signature=sig, constexprs=const),
-                               target=T[tname], options={"num_warps": warps})
-            ttgir = strip_locs(k.asm["ttgir"])
-            record: dict = {"data": {}}
-            for label, o3 in (("lowering", False), ("final", True)):
-                asm = compile_ttgir(ttgir, tname, o3)
-                for rec, by_line in ((record, asm_lines(asm)),
-                                     (record["data"], asm_lines(asm, data=True))):
-                    rec[label] = {str(c): by_line.get(f"probe.ttgir:{c}", {})
-                                  for c in convert_lines(ttgir)}
+            ttgir = compile_gluon(fn, sig, const, tname, warps)
+            lines = convert_lines(ttgir)
+            record = assembly_records(ttgir, tname, lambda asm, data: {
+                str(c): asm_lines(asm, data).get(f"probe.ttgir:{c}", {}) for c in lines})
         except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
             fails[type(e).__name__] += 1
             continue
@@ -259,19 +224,6 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
             print(f"  {len(probes)} compiled", flush=True)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
     return {"triton_version": triton.__version__, "seed": seed, "probes": probes}
-
-
-def check_ops(ttgir: str) -> list[dict]:
-    """``linlayout check --json``'s ops of one TTGIR text."""
-    import tempfile
-
-    from linlayout.check import check_files, render_json
-
-    with tempfile.TemporaryDirectory() as d:
-        path = pathlib.Path(d) / "probe.ttgir"
-        path.write_text(ttgir, encoding="utf-8")
-        (doc,) = json.loads(render_json(check_files([str(path)]), 1, False))["files"]
-    return doc["ops"]
 
 
 def predicted(ops: list[dict]) -> dict[str, dict[str, int]]:
@@ -332,8 +284,7 @@ def compare(data: dict) -> int:
     """Print every probe whose prediction differs from the lowering on the data path (what
     ``check`` reports), what the data path left out, and a tally; return the number of
     differences not listed in ``tests/data/known_mismatches.json`` (set ``producer``)."""
-    known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
-        encoding="utf-8")).get("producer", {})
+    known = known_mismatches("producer")
     bad = 0
     tally: collections.Counter = collections.Counter()
     final_differs = 0
@@ -369,25 +320,7 @@ def compare(data: dict) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import gzip
-
-    from fixture import write_or_check
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compile, compare with the fixture")
-    ap.add_argument("--compare-only", action="store_true",
-                    help="compare the committed fixture with check (no Triton needed)")
-    args = ap.parse_args(argv)
-    if args.compare_only:
-        data = json.loads(gzip.decompress(OUT.read_bytes()))
-    else:
-        os.environ["TRITON_ALWAYS_COMPILE"] = "1"
-        data = build()
-        rc = write_or_check(OUT, data, args.check)
-        if rc:
-            return rc
-    return 1 if compare(data) else 0
+    return run_probes(OUT, probe_arguments(__doc__).parse_args(argv), build, compare)
 
 
 if __name__ == "__main__":

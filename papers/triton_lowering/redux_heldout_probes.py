@@ -60,7 +60,6 @@ list. ``tests/check/test_redux_heldout_probes.py`` replays the fixture without T
 from __future__ import annotations
 
 import collections
-import json
 import os
 import pathlib
 import random
@@ -72,6 +71,9 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 from datapath import data_path_lines  # noqa: E402
+from fixture import read_fixture  # noqa: E402
+from probe_compile import (assembly_records, check_ops, compile_gluon,  # noqa: E402
+                           known_mismatches, probe_arguments, run_probes, split)
 
 OUT = ROOT / "tests" / "data" / "triton_redux_heldout_probes.json.gz"
 SEED = 5309
@@ -147,15 +149,9 @@ def op_lines(ttgir: str) -> list[int]:
 
 def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = MIX) -> dict:
     """Compile the probes (Triton 3.9.0), each of an element type drawn from ``types``."""
-    import tempfile
-
     import triton
-    from corpus import strip_locs
-    from triton._C.libtriton import llvm
-    from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
-    from triton.experimental.gluon._runtime import GluonASTSource
 
     @gluon.jit
     def c_add(a, b):
@@ -222,27 +218,7 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = MIX) -> 
         y = gl.convert_layout(reduce_by(z, AX2, KIND), D1)
         gl.store(Y + gl.arange(0, R, layout=D1), y)
 
-    T = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
-         "cuda100": GPUTarget("cuda", 100, 32)}
     rng = random.Random(seed)
-
-    def compile_ttgir(ttgir: str, tname: str, o3: bool) -> str:
-        orig = llvm.optimize_module
-        llvm.optimize_module = (lambda mod, *a, **kw: orig(mod, *a, **kw)) if o3 else \
-            (lambda mod, *a, **kw: None)
-        try:
-            with tempfile.TemporaryDirectory() as d:
-                path = pathlib.Path(d) / "probe.ttgir"
-                path.write_text(ttgir, encoding="utf-8")
-                return triton.compile(str(path), target=T[tname]).asm["ptx"]
-        finally:
-            llvm.optimize_module = orig
-
-    def split(total: int, dims: int, along: int | None = None, bias: float = 0.7) -> list[int]:
-        out = [1] * dims
-        for _ in range(total.bit_length() - 1):
-            out[along if along is not None and rng.random() < bias else rng.randrange(dims)] *= 2
-        return out
 
     def blocked(shape: list[int], warps: int, axis: int | None = None, lanes_bias: bool = False,
                 warps_along: bool = False):
@@ -256,8 +232,8 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = MIX) -> 
                 tpw[axis] = rng.choice([16, 32])
                 tpw[rng.choice([d for d in range(dims) if d != axis])] *= 32 // tpw[axis]
             else:
-                tpw = split(32, dims)
-            wpc = split(warps, dims, axis if warps_along else None, 0.8)
+                tpw = split(rng, 32, dims)
+            wpc = split(rng, warps, dims, axis if warps_along else None, 0.8)
             if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, shape)):
                 order = list(range(dims))
                 rng.shuffle(order)
@@ -312,15 +288,9 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = MIX) -> 
         sig.update({k: "constexpr" for k in const})
         name = f"{family}_{ty}_{kind}_{shape}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
         try:
-            k = triton.compile(GluonASTSource(fn=fn, signature=sig, constexprs=const),
-                               target=T[tname], options={"num_warps": warps})
-            ttgir = strip_locs(k.asm["ttgir"])
-            record: dict = {"data": {}}
-            for label, o3 in (("lowering", False), ("final", True)):
-                asm = compile_ttgir(ttgir, tname, o3)
-                for rec, by_line in ((record, line_counts(asm)),
-                                     (record["data"], line_counts(asm, data=True))):
-                    rec[label] = {str(c): v for c, v in by_line.items()}
+            ttgir = compile_gluon(fn, sig, const, tname, warps)
+            record = assembly_records(ttgir, tname, lambda asm, data: {
+                str(c): v for c, v in line_counts(asm, data).items()})
         except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
             fails[type(e).__name__] += 1
             print(f"  skipped {name}: {type(e).__name__}: {str(e)[:120]}", flush=True)
@@ -330,19 +300,6 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = MIX) -> 
             print(f"  {len(probes)} compiled", flush=True)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
     return {"triton_version": triton.__version__, "probes": probes}
-
-
-def check_ops(ttgir: str) -> list[dict]:
-    """``linlayout check --json``'s ops of one TTGIR text."""
-    import tempfile
-
-    from linlayout.check import check_files, render_json
-
-    with tempfile.TemporaryDirectory() as d:
-        path = pathlib.Path(d) / "probe.ttgir"
-        path.write_text(ttgir, encoding="utf-8")
-        (doc,) = json.loads(render_json(check_files([str(path)]), 1, False))["files"]
-    return doc["ops"]
 
 
 def _compared(op: str, reduce_line: bool) -> str | None:
@@ -420,8 +377,7 @@ def compare(data: dict, known_set: str = "redux_heldout") -> int:
     """Print every probe whose prediction differs from the lowering on the data path, and a
     tally; return the number of differences not listed in
     ``tests/data/known_mismatches.json`` (set ``known_set``)."""
-    known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
-        encoding="utf-8")).get(known_set, {})
+    known = known_mismatches(known_set)
     bad = 0
     tally: collections.Counter = collections.Counter()
     final_differs = 0
@@ -458,37 +414,20 @@ def compare(data: dict, known_set: str = "redux_heldout") -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import gzip
-
-    from fixture import write_or_check
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compile, compare with the fixture")
-    ap.add_argument("--compare-only", action="store_true",
-                    help="compare the committed fixture with check (no Triton needed)")
+    ap = probe_arguments(__doc__)
     ap.add_argument("--add", action="store_true",
                     help="compile only the draws whose seed the fixture lacks, add them")
     ap.add_argument("--fresh", action="store_true",
                     help="the fourth draw (FRESH), in its own fixture (FRESH_OUT)")
     args = ap.parse_args(argv)
     if args.fresh:
-        if args.compare_only:
-            data = json.loads(gzip.decompress(FRESH_OUT.read_bytes()))
-        else:
-            os.environ["TRITON_ALWAYS_COMPILE"] = "1"
-            data = build(*FRESH)
-            rc = write_or_check(FRESH_OUT, data, args.check)
-            if rc:
-                return rc
-        return 1 if compare(data, "redux_fresh") else 0
-    if args.compare_only:
-        data = json.loads(gzip.decompress(OUT.read_bytes()))
-    else:
-        os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+        return run_probes(FRESH_OUT, args, lambda: build(*FRESH),
+                          lambda data: compare(data, "redux_fresh"))
+
+    def build_all() -> dict:
         draws = ((SEED, N_PROBES), AFTER, BYTES)
         if args.add:
-            data = json.loads(gzip.decompress(OUT.read_bytes()))
+            data = read_fixture(OUT)
             have = {p["seed"] for p in data["probes"].values()}
             draws = tuple(d for d in draws if d[0] not in have)
         else:
@@ -497,10 +436,9 @@ def main(argv: list[str] | None = None) -> int:
             fresh = build(*draw)
             data["triton_version"] = fresh["triton_version"]
             data["probes"].update(fresh["probes"])
-        rc = write_or_check(OUT, data, args.check)
-        if rc:
-            return rc
-    return 1 if compare(data) else 0
+        return data
+
+    return run_probes(OUT, args, build_all, compare)
 
 
 if __name__ == "__main__":

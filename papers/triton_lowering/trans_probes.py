@@ -17,7 +17,6 @@ and LLVM's decision for the kernel's few ops; AMD counts include LLVM's ``ds_rea
 
 from __future__ import annotations
 
-import argparse
 import collections
 import itertools
 import pathlib
@@ -25,7 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from fixture import write_or_check  # noqa: E402
+from fixture import main_for  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "data" / "triton_trans_probes.json.gz"
@@ -90,11 +89,7 @@ def build() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, write nothing")
-    args = ap.parse_args(argv)
-    data = build()
-    return write_or_check(OUT, data, args.check)
+    return main_for(__doc__, OUT, build, argv)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from fixture import write_or_check  # noqa: E402
+from fixture import main_then_compare  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_unused_result_probes.json.gz"
 SETS = (("design", 21, 36), ("design", 22, 90), ("check", 23, 90))
@@ -222,13 +222,10 @@ def build() -> dict:
     return {"triton_version": triton.__version__, "probes": probes}
 
 
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare with the fixture, write nothing")
-    args = ap.parse_args(argv)
-    data = build()
+def report(data: dict) -> int:
+    """Print each probe whose prediction differs from Triton's (known mismatches apart) and a
+    tally; return the number of differences not listed in ``tests/data/known_mismatches.json``
+    (set ``unused_result``)."""
     import json
 
     known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
@@ -249,8 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     n = len(data["probes"])
     print(f"{n - bad - hits}/{n} probes equal, {hits} known mismatches "
           f"({dropped} with reloads of an unused result dropped)")
-    status = write_or_check(OUT, data, args.check)
-    return 1 if bad else status
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_then_compare(__doc__, OUT, build, report, argv, compare_first=True)
 
 
 def _notes(ttgir: str) -> str:

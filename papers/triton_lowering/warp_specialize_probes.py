@@ -50,7 +50,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from fixture import write_or_check  # noqa: E402
+from fixture import main_then_compare  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_warp_specialize_probes.json.gz"
 SETS = (("design", 41, 60), ("check", 42, 60))
@@ -470,13 +470,9 @@ def _draw(set_name, seed, count, probes, kern, T, TY, compile_probe, strip_locs,
         made += 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare with the fixture, write nothing")
-    args = ap.parse_args(argv)
-    data = build()
+def report(data: dict) -> int:
+    """Print each probe whose prediction differs from Triton's and a tally; return the number
+    of differences."""
     bad = 0
     partial = 0
     for name, entry in sorted(data["probes"].items()):
@@ -488,8 +484,11 @@ def main(argv: list[str] | None = None) -> int:
     n = len(data["probes"])
     print(f"{n - bad}/{n} probes equal ({partial} partial: some widths not counted, "
           "their bytes accounted for)")
-    status = write_or_check(OUT, data, args.check)
-    return 1 if bad else status
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_then_compare(__doc__, OUT, build, report, argv, compare_first=True)
 
 
 if __name__ == "__main__":

@@ -11,25 +11,14 @@ differences are strict xfails with their reason (``tests/data/known_mismatches.j
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 
 import pytest
 
 from tests.check.shared_memory.triton_fixtures import cases, entries, known_mismatches
-from tests.support import ROOT
+from tests.support import papers_module
 
-_DIR = ROOT / "papers" / "triton_lowering"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, _DIR / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # Triton is imported only when compiling
-    return mod
-
-
-PROBES = _load("producer_probes")
+PROBES = papers_module("papers/triton_lowering/producer_probes.py")
 
 
 def _modelled(ttgir: str) -> bool:

@@ -17,7 +17,6 @@ opcode that computes an address or a lane index is not what ``check`` reports.""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections import Counter
 from functools import lru_cache
@@ -25,19 +24,9 @@ from functools import lru_cache
 import pytest
 
 from tests.check.shared_memory.triton_fixtures import cases, entries
-from tests.support import DATA, ROOT
+from tests.support import DATA, papers_module
 
-_SCRIPT = ROOT / "papers" / "triton_lowering" / "cvt_heldout_probes.py"
-
-
-def _probes():
-    spec = importlib.util.spec_from_file_location("cvt_heldout_probes", _SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # Triton is imported only when compiling
-    return mod
-
-
-PROBES = _probes()
+PROBES = papers_module("papers/triton_lowering/cvt_heldout_probes.py")
 
 
 def _respelled(fixture_set: str) -> dict:

@@ -5,14 +5,10 @@ Triton 3.9's."""
 
 from __future__ import annotations
 
-import importlib.util
 
-from tests.support import ROOT
+from tests.support import papers_module
 
-_SCRIPT = ROOT / "papers" / "triton_lowering" / "datapath.py"
-_spec = importlib.util.spec_from_file_location("datapath", _SCRIPT)
-DATAPATH = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(DATAPATH)
+DATAPATH = papers_module("papers/triton_lowering/datapath.py")
 
 PTX = """\
 	.reg .b32 	%r<20>;

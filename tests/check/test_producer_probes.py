@@ -10,25 +10,14 @@ index is not what ``check`` reports). Known differences are strict xfails with t
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 
 import pytest
 
 from tests.check.shared_memory.triton_fixtures import cases, entries, known_mismatches
-from tests.support import ROOT
+from tests.support import papers_module
 
-_SCRIPT = ROOT / "papers" / "triton_lowering" / "producer_probes.py"
-
-
-def _probes():
-    spec = importlib.util.spec_from_file_location("producer_probes", _SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # Triton is imported only when compiling
-    return mod
-
-
-PROBES = _probes()
+PROBES = papers_module("papers/triton_lowering/producer_probes.py")
 
 
 @pytest.mark.parametrize("case", cases("producer"))

@@ -17,24 +17,13 @@ built straight from the loaded ones, a byte sign-extended a second time — are 
 
 from __future__ import annotations
 
-import importlib.util
 
 import pytest
 
 from tests.check.shared_memory.triton_fixtures import cases, entries, known_mismatches
-from tests.support import ROOT
+from tests.support import papers_module
 
-_SCRIPT = ROOT / "papers" / "triton_lowering" / "redux_heldout_probes.py"
-
-
-def _probes():
-    spec = importlib.util.spec_from_file_location("redux_heldout_probes", _SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # Triton is imported only when compiling
-    return mod
-
-
-PROBES = _probes()
+PROBES = papers_module("papers/triton_lowering/redux_heldout_probes.py")
 
 
 @pytest.mark.parametrize("case", cases("redux_heldout"))

@@ -8,10 +8,7 @@ against the simple alternatives on random Triton-encoding pairs.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +17,7 @@ from linlayout import synthesize_swizzle
 from linlayout.hardware import bank_model
 from linlayout.triton import blocked, dot_operand, nvidia_mma
 from linlayout.triton.encodings.sampling import random_pair
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import papers_module
 
 
 def _key(reports, weights=None, objective="wavefronts"):
@@ -168,16 +164,7 @@ def test_conflicted_reports_carry_their_conflict_offsets():
 
 
 # ----------------------------------------------------------------- exhaustive, small tiles
-def _paper_module(relative: str, name: str):
-    """A papers/ script, imported (its helpers are what the tests reuse)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / relative)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
-
-
-EXHAUSTIVE = _paper_module("papers/synthesis/exhaustive_small_tiles.py", "exhaustive_small_tiles")
+EXHAUSTIVE = papers_module("papers/synthesis/exhaustive_small_tiles.py")
 TINY = EXHAUSTIVE.HARDWARE
 _layout_classes = EXHAUSTIVE.layout_classes
 _random_side = EXHAUSTIVE.random_side
@@ -214,8 +201,7 @@ def test_no_layout_of_a_small_tile_costs_less(seed):
 
 # ----------------------------------------------------------------- the simple alternatives
 def _triton_algorithm():
-    return _paper_module("papers/linear_layouts/triton_algorithm.py",
-                         "triton_algorithm_replica").triton_swizzle
+    return papers_module("papers/linear_layouts/triton_algorithm.py").triton_swizzle
 
 
 def _row_major(out_dims, fastest_first):
