@@ -80,6 +80,9 @@ LOWERING_DRAW = (5813, 200, 80)
 #: compiled after every convert rule was written and only compared (set ``cvt_fresh``)
 FRESH_OUT = ROOT / "tests" / "data" / "triton_cvt_fresh_probes.json.gz"
 FRESH_DRAW = (40961, 50, 25)
+#: ``--fresh --confirm``: a second later draw, made to confirm the first (set ``cvt_confirm``)
+CONFIRM_OUT = ROOT / "tests" / "data" / "triton_cvt_confirm_probes.json.gz"
+CONFIRM_DRAW = (48611, 40, 20)
 SEED = 2651
 N_GLUON = int(os.environ.get("N_GLUON", 180))
 N_TL = int(os.environ.get("N_TL", 90))
@@ -732,6 +735,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true",
                     help="the later held-out draw (FRESH_DRAW) instead: write it (or compare "
                          "it with --compare-only)")
+    ap.add_argument("--confirm", action="store_true",
+                    help="with --fresh: the second later draw (CONFIRM_DRAW)")
     args = ap.parse_args(argv)
     global N_GLUON, N_TL
     if args.lowering:
@@ -743,14 +748,15 @@ def main(argv: list[str] | None = None) -> int:
                 return rc
         return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), known) else 0
     if args.fresh:
+        out, draw, name = (CONFIRM_OUT, CONFIRM_DRAW, "cvt_confirm") if args.confirm else \
+            (FRESH_OUT, FRESH_DRAW, "cvt_fresh")
         if not args.compare_only:
             os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-            N_GLUON, N_TL = FRESH_DRAW[1:]
-            rc = write_or_check(FRESH_OUT, build(FRESH_DRAW[0]), args.check)
-            print("now run lowering_reference.py cvt_fresh, then --fresh --compare-only")
+            N_GLUON, N_TL = draw[1:]
+            rc = write_or_check(out, build(draw[0]), args.check)
+            print(f"now run lowering_reference.py {name}, then --fresh --compare-only")
             return rc
-        return 1 if compare(json.loads(gzip.decompress(FRESH_OUT.read_bytes())),
-                            "cvt_fresh") else 0
+        return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), name) else 0
     if args.roundtrip:
         out, known = ROUNDTRIP_OUT, "cvt_roundtrip"
         if args.compare_only:

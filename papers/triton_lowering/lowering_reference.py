@@ -75,6 +75,7 @@ SETS = {"shuffle": "triton_shuffle_probes.json.gz",
         "shuffle_fresh": "triton_shuffle_fresh_probes.json.gz",
         "amd_shuffle_fresh": "triton_amd_shuffle_fresh_probes.json.gz",
         "cvt_fresh": "triton_cvt_fresh_probes.json.gz",
+        "cvt_confirm": "triton_cvt_confirm_probes.json.gz",
         "tutorial": "triton_tutorial_probes.json.gz"}
 #: IR call -> the opcode it is (the whole intrinsic name after ``@llvm.``, a prefix match)
 IR_OPCODES = (

@@ -52,7 +52,8 @@ def _check_json(ttgir: str) -> dict:
 
 #: the sets whose ``tl`` kernels another script defines (their ops' source file)
 _SCRIPTS = {"tutorial": "tutorial_probes.py"}
-_SETS = ["cvt_heldout", "cvt_roundtrip", "cvt_lowering", "cvt_fresh", "tutorial"]
+_SETS = ["cvt_heldout", "cvt_roundtrip", "cvt_lowering", "cvt_fresh", "cvt_confirm",
+         "tutorial"]
 
 
 def _both(fixture_set: str, case: str) -> None:
@@ -151,6 +152,13 @@ def test_the_later_draw_reaches_every_target_and_width():
     assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "cuda100", "gfx942",
                                                      "gfx950"}
     assert {n.split("_")[2] for n in data} == {"b8", "b16", "b32", "b64"}
+
+
+@pytest.mark.parametrize("case", cases("cvt_confirm"))
+def test_a_second_later_draw_equals_tritons_lowering(case):
+    """A second later draw (``--fresh --confirm``, ``CONFIRM_DRAW``), made to confirm the
+    first."""
+    _both("cvt_confirm", case)
 
 
 @pytest.mark.parametrize("case", cases("tutorial"))
