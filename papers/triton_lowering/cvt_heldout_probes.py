@@ -76,6 +76,13 @@ ROUNDTRIP_DRAW = (7331, 160, 40)
 #: Triton's lowering before ``-O3``; NVIDIA probes with an 8/16-bit convert or a gather kept
 LOWERING_OUT = ROOT / "tests" / "data" / "triton_cvt_lowering_probes.json.gz"
 LOWERING_DRAW = (5813, 200, 80)
+#: ``--fresh``: a later held-out draw (seed, Gluon and ``tl`` probes) of both families,
+#: compiled after every convert rule was written and only compared (set ``cvt_fresh``)
+FRESH_OUT = ROOT / "tests" / "data" / "triton_cvt_fresh_probes.json.gz"
+FRESH_DRAW = (40961, 50, 25)
+#: ``--fresh --confirm``: a second later draw, made to confirm the first (set ``cvt_confirm``)
+CONFIRM_OUT = ROOT / "tests" / "data" / "triton_cvt_confirm_probes.json.gz"
+CONFIRM_DRAW = (48611, 40, 20)
 SEED = 2651
 N_GLUON = int(os.environ.get("N_GLUON", 180))
 N_TL = int(os.environ.get("N_TL", 90))
@@ -501,9 +508,13 @@ def summarise(counts_or_instrs, amd: bool, keep) -> dict:
 
 def _instructions(ops: list) -> list:
     """``(space, opcode, per_thread, bytes_per_thread, side)`` of ``check --json`` ops' counted
-    instructions."""
+    instructions; a pipelined loop's asynchronous copies from global into shared memory
+    (``async_copy_global_to_local``: ``cp.async``, gfx950's ``global_load_lds_*``) are left
+    out, as :func:`asm_counts` does not count them."""
     out = []
     for o in ops:
+        if o["op"] == "async_copy_global_to_local":
+            continue
         for i in o["instructions"]:
             per = i.get("per_thread")
             if per is None:
@@ -552,11 +563,13 @@ def data_path(p: dict) -> dict:
     return out
 
 
-def prediction(p: dict, name: str, doc: dict | None = None) -> tuple[dict, dict, list, dict]:
+def prediction(p: dict, name: str, doc: dict | None = None, script: str | None = None
+               ) -> tuple[dict, dict, list, dict]:
     """(predicted, observed, convert lines without instructions, opcodes not compared) for one
     probe, from ``check --json`` (observed: the final assembly of ``p``; pass
     :func:`lowering` of it to compare with Triton's lowering before ``-O3``). ``doc``: the
-    probe's :func:`check_json`, when already computed. ``g_`` probes: the convert's line. ``t_`` kernels: register
+    probe's :func:`check_json`, when already computed; ``script``: the base name of the file
+    defining the ``t_`` kernels (this script's when None). ``g_`` probes: the convert's line. ``t_`` kernels: register
     instructions on the script lines holding a convert or a gather, the exchanges of reduces
     and scans over the rest of the kernel (their selects are not modelled; Triton's
     ``tl.max``/``tl.cumsum`` bodies are attributed to the library's lines), shared memory over
@@ -576,13 +589,15 @@ def prediction(p: dict, name: str, doc: dict | None = None) -> tuple[dict, dict,
         seen["shared"] = summarise(_kernel_shared(p), amd, keep)["shared"]
         packing = {k: v for k, v in reg(p["counts"]).items() if not keep(_register(k))}
         return pred, seen, empty, packing
-    script = pathlib.Path(__file__).name
+    script = script or pathlib.Path(__file__).name
     by_line: dict = collections.defaultdict(list)
     for o in ops:
         if o.get("source") and o["source"].startswith(script + ":"):
             by_line[o["source"]].append(o)
     cvt_lines = {s for s, os_ in by_line.items()
                  if any(o["kind"] == "convert" or o["op"] == "gather" for o in os_)}
+    # tensor-memory ops broadcast a warp-uniform value with one shfl.sync.idx of their own
+    named = {s for s, os_ in by_line.items() if any(o["kind"] == "named" for o in os_)}
     pred = {"registers": collections.Counter(), "shared": collections.Counter()}
     seen = {"registers": collections.Counter(), "shared": collections.Counter()}
     packing: collections.Counter = collections.Counter()
@@ -590,6 +605,8 @@ def prediction(p: dict, name: str, doc: dict | None = None) -> tuple[dict, dict,
         keep = _keep(any(o["kind"] == "convert" and o["uses_shared_memory"]
                          for o in by_line[s]))
         counts = reg(p["lines"].get(s, {}))
+        if s in named and counts.get("shfl.sync.idx.b32"):  # a wgmma's on the convert's line
+            counts = {**counts, "shfl.sync.idx.b32": counts["shfl.sync.idx.b32"] - 1}
         pred["registers"].update(summarise(
             [i for i in _instructions(by_line[s]) if i[0] == "register"], amd, keep)["registers"])
         seen["registers"].update(summarise(counts, amd, keep)["registers"])
@@ -598,8 +615,6 @@ def prediction(p: dict, name: str, doc: dict | None = None) -> tuple[dict, dict,
     shuffles = lambda op: bool(SHUFFLE_OPS.match(op))  # noqa: E731
     pred["registers"].update(summarise(
         [i for i in _instructions(rest) if i[0] == "register"], amd, shuffles)["registers"])
-    # tensor-memory ops broadcast a warp-uniform value with one shfl.sync.idx of their own
-    named = {s for s, os_ in by_line.items() if any(o["kind"] == "named" for o in os_)}
     for s, counts in p["lines"].items():
         if s not in cvt_lines and s not in named:
             seen["registers"].update(summarise(reg(counts), amd, shuffles)["registers"])
@@ -645,9 +660,10 @@ def lowering_draw(seed: int) -> dict:
     return {**data, "probes": keep}
 
 
-def compare(data: dict, known_set: str = "cvt_heldout") -> int:
+def compare(data: dict, known_set: str = "cvt_heldout", script: str | None = None) -> int:
     """Print every probe whose prediction differs, a tally by target and family; the number of
-    differences not listed in ``tests/data/known_mismatches.json`` (set ``known_set``)."""
+    differences not listed in ``tests/data/known_mismatches.json`` (set ``known_set``).
+    ``script``: as in :func:`prediction`."""
     import json
 
     known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
@@ -663,15 +679,15 @@ def compare(data: dict, known_set: str = "cvt_heldout") -> int:
         if "data" in p:  # what check reports: the data path
             p = data_path(p)
         if "lowering" in p:  # the final assembly: where it differs, listed with its LLVM pass
-            low = prediction(lowering(p), name, doc)[1]
-            fin = prediction(p, name, doc)[1]
+            low = prediction(lowering(p), name, doc, script)[1]
+            fin = prediction(p, name, doc, script)[1]
             final[low == fin] += 1
             bad += (low != fin) != (name in respelled)
             if low != fin:
                 print(f"LLVM {name}: lowering {low} final {fin}"
                       + (f" ({respelled[name]})" if name in respelled else " (NOT LISTED)"))
         ref = lowering(p) if "lowering" in p and name not in final_form else p
-        pred, seen, empty, _ = prediction(ref, name, doc)
+        pred, seen, empty, _ = prediction(ref, name, doc, script)
         same = pred == seen and not empty
         family = "_".join(name.split("_")[:2])
         tally[(p["target"], family, same)] += 1
@@ -716,7 +732,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lowering", action="store_true",
                     help="the draw made after the lowering rules (LOWERING_DRAW, NVIDIA 8/16-bit "
                          "converts and gathers, with their lowering records) instead")
+    ap.add_argument("--fresh", action="store_true",
+                    help="the later held-out draw (FRESH_DRAW) instead: write it (or compare "
+                         "it with --compare-only)")
+    ap.add_argument("--confirm", action="store_true",
+                    help="with --fresh: the second later draw (CONFIRM_DRAW)")
     args = ap.parse_args(argv)
+    global N_GLUON, N_TL
     if args.lowering:
         out, known = LOWERING_OUT, "cvt_lowering"
         if not args.compare_only:
@@ -725,8 +747,17 @@ def main(argv: list[str] | None = None) -> int:
             if rc:
                 return rc
         return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), known) else 0
+    if args.fresh:
+        out, draw, name = (CONFIRM_OUT, CONFIRM_DRAW, "cvt_confirm") if args.confirm else \
+            (FRESH_OUT, FRESH_DRAW, "cvt_fresh")
+        if not args.compare_only:
+            os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+            N_GLUON, N_TL = draw[1:]
+            rc = write_or_check(out, build(draw[0]), args.check)
+            print(f"now run lowering_reference.py {name}, then --fresh --compare-only")
+            return rc
+        return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), name) else 0
     if args.roundtrip:
-        global N_GLUON, N_TL
         out, known = ROUNDTRIP_OUT, "cvt_roundtrip"
         if args.compare_only:
             return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), known) else 0

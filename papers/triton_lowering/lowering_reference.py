@@ -71,7 +71,12 @@ SETS = {"shuffle": "triton_shuffle_probes.json.gz",
         "amd_shuffle": "triton_amd_shuffle_probes.json.gz",
         "cvt_heldout": "triton_cvt_heldout_probes.json.gz",
         "cvt_roundtrip": "triton_cvt_roundtrip_probes.json.gz",
-        "cvt_lowering": "triton_cvt_lowering_probes.json.gz"}
+        "cvt_lowering": "triton_cvt_lowering_probes.json.gz",
+        "shuffle_fresh": "triton_shuffle_fresh_probes.json.gz",
+        "amd_shuffle_fresh": "triton_amd_shuffle_fresh_probes.json.gz",
+        "cvt_fresh": "triton_cvt_fresh_probes.json.gz",
+        "cvt_confirm": "triton_cvt_confirm_probes.json.gz",
+        "tutorial": "triton_tutorial_probes.json.gz"}
 #: IR call -> the opcode it is (the whole intrinsic name after ``@llvm.``, a prefix match)
 IR_OPCODES = (
     (re.compile(r"@llvm\.nvvm\.shfl\.sync\.(idx|bfly|up|down)\."), "shfl.sync.{0}.b32"),

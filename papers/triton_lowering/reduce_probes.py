@@ -19,7 +19,9 @@ shared-memory loads and stores of Triton's LLVM IR *before* LLVM's optimiser (by
 thread and the access types), which is what Triton's own lowering emitted.
 
 Probes of set ``"design"`` (seed 1) were the ones looked at while checking the rule;
-``"check"`` (seed 2) were generated afterwards and only compared.
+``"check"`` (seed 2) were generated afterwards and only compared; ``--fresh`` writes a later
+draw (set ``"fresh"``, seeds ``FRESH_SEEDS``, made after the convert rules) to
+``tests/data/triton_reduce_fresh_probes.json.gz``, only compared.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ from fixture import write_or_check  # noqa: E402
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 OUT = ROOT / "tests" / "data" / "triton_reduce_probes.json.gz"
+#: ``--fresh``: a later held-out draw (set ``"fresh"``: the reduce/scan seed, the convert
+#: seed), compiled after every reduce, scan and convert rule was written and only compared
+FRESH_OUT = ROOT / "tests" / "data" / "triton_reduce_fresh_probes.json.gz"
+FRESH_SEEDS = (52, 53)
 SMEM = re.compile(r"\b((?:ld|st)\.shared[\w.:]*|ldmatrix[\w.]*|stmatrix[\w.]*|"
                   r"ds_(?:read|write)\w*)")
 _LL_TYPE_BYTES = {"i8": 1, "i16": 2, "half": 2, "bfloat": 2, "i32": 4, "float": 4, "i64": 8,
@@ -140,7 +146,10 @@ def compile_probe(src, target, warps: int, set_name: str, script: str) -> tuple[
     return entry, asm
 
 
-def build(only: str | None = None) -> dict:
+def build(only: str | None = None, sets: tuple = (("design", 1), ("check", 2)),
+          cvt: tuple[str, int] = ("check", 3)) -> dict:
+    """Compile the probes: the reduces and scans of ``sets`` (``(set name, seed)`` each) and
+    the converts of ``cvt`` (set name, seed)."""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
@@ -215,7 +224,7 @@ def build(only: str | None = None) -> dict:
                "gfx950": GPUTarget("hip", "gfx950", 64)}
     types = {"i8": "*i8", "f16": "*fp16", "f32": "*fp32", "i64": "*i64"}
     probes = {}
-    for set_name, seed in (("design", 1), ("check", 2)):
+    for set_name, seed in sets:
         rng = random.Random(seed)
         jobs = []
         for tname in targets:
@@ -256,7 +265,7 @@ def build(only: str | None = None) -> dict:
             print(name, probes[name]["counts"], file=sys.stderr)
     # 8- and 16-bit converts between random blocked layouts (generated after the
     # getVecBasisLdSt rule was written: set "check")
-    rng = random.Random(3)
+    rng = random.Random(cvt[1])
     for tname in ("cuda90", "gfx942"):
         lanes = 32 if tname.startswith("cuda") else 64
         for warps in (4, 8):
@@ -273,7 +282,7 @@ def build(only: str | None = None) -> dict:
                         "M": shape[0], "N": shape[1],
                         "L": gl.BlockedLayout(*[list(x) for x in a]),
                         "D": gl.BlockedLayout(*[list(x) for x in b])})
-                    entry, _ = compile_probe(src, targets[tname], warps, "check",
+                    entry, _ = compile_probe(src, targets[tname], warps, cvt[0],
                                              "reduce_probes.py")
                     probes[name] = entry | {"target": tname}
     return {"triton_version": triton.__version__, "probes": probes}
@@ -283,11 +292,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare, write nothing")
     ap.add_argument("-k", help="only probes whose name contains this (not written)")
+    ap.add_argument("--fresh", action="store_true",
+                    help="the later held-out draw (FRESH_SEEDS): "
+                         "tests/data/triton_reduce_fresh_probes.json.gz")
     args = ap.parse_args(argv)
-    data = build(args.k)
+    if args.fresh:
+        data = build(args.k, (("fresh", FRESH_SEEDS[0]),), ("fresh", FRESH_SEEDS[1]))
+    else:
+        data = build(args.k)
     if args.k:
         return 0
-    return write_or_check(OUT, data, args.check)
+    return write_or_check(FRESH_OUT if args.fresh else OUT, data, args.check)
 
 
 if __name__ == "__main__":

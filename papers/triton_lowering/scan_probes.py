@@ -17,7 +17,9 @@ IR *before* LLVM's optimiser.
 
 Set ``"design"`` (seed 11) was looked at while deriving the rule for LLVM's merging of the
 reloads (:mod:`linlayout.check.shared_memory.scan`); set ``"check"`` (seed 12) was generated after
-the rule was written and only compared.
+the rule was written and only compared; set ``"fresh"`` (seed 13, ``--sets fresh``, written to
+``tests/data/triton_scan_fresh_probes.json.gz``) was drawn later still, after the convert
+rules, and only compared.
 """
 
 from __future__ import annotations
@@ -39,7 +41,10 @@ TYPES = {"i8": "*i8", "i16": "*i16", "i32": "*i32", "i64": "*i64", "f16": "*fp16
          "f32": "*fp32", "f64": "*fp64"}
 TARGETS = {"cuda80": ("cuda", 80, 32), "cuda90": ("cuda", 90, 32), "cuda100": ("cuda", 100, 32),
            "gfx942": ("hip", "gfx942", 64), "gfx950": ("hip", "gfx950", 64)}
-SEEDS = {"design": 11, "check": 12}
+SEEDS = {"design": 11, "check": 12, "fresh": 13}
+#: ``--sets fresh``: a later held-out draw (seed ``SEEDS["fresh"]``), compiled after every
+#: scan and convert rule was written and only compared, written here
+FRESH_OUT = ROOT / "tests" / "data" / "triton_scan_fresh_probes.json.gz"
 
 
 def _blocked_1d(rng: random.Random, size: int, lanes: int, warps: int):
@@ -193,7 +198,8 @@ def build(sets: list[str], only: str | None = None, verbose: bool = False) -> di
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare, write nothing")
-    ap.add_argument("--sets", default="design,check", help="which sets (design,check)")
+    ap.add_argument("--sets", default="design,check",
+                    help="which sets (design,check; or fresh alone: written to FRESH_OUT)")
     ap.add_argument("-k", help="only probes whose name contains this (not written)")
     ap.add_argument("-v", action="store_true", help="print each probe's shared accesses")
     args = ap.parse_args(argv)
@@ -201,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     data = build(sets, args.k, args.v)
     if args.k or args.v:
         return 0
-    return write_or_check(OUT, data, args.check)
+    return write_or_check(FRESH_OUT if sets == ["fresh"] else OUT, data, args.check)
 
 
 if __name__ == "__main__":

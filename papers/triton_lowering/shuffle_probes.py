@@ -65,6 +65,12 @@ OUT = ROOT / "tests" / "data" / "triton_shuffle_probes.json.gz"
 AMD_OUT = ROOT / "tests" / "data" / "triton_amd_shuffle_probes.json.gz"
 SEEDS = (1, 2)
 AMD_SEEDS = (31, 32, 41, 42)
+#: ``--fresh``: a later held-out draw (seed, probes per seed) of the same families, compiled
+#: after every shuffle rule was written and only compared; ``--fresh --amd`` the AMD-only one
+FRESH_OUT = ROOT / "tests" / "data" / "triton_shuffle_fresh_probes.json.gz"
+FRESH_DRAW = ((57,), 54)
+AMD_FRESH_OUT = ROOT / "tests" / "data" / "triton_amd_shuffle_fresh_probes.json.gz"
+AMD_FRESH_DRAW = ((67,), 42)
 PER_SEED = int(os.environ.get("PER_SEED", 90))
 #: opcodes compared (PTX and AMDGCN); shared-memory ones tell the path
 REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.[bfsu](?:16|32|64)|prmt\.b32|"
@@ -570,12 +576,20 @@ def main(argv: list[str] | None = None) -> int:
                     help="the AMD-only set (gfx942/gfx950, scans, sources broadcast over "
                          "warps, 8-bit in-thread swaps): tests/data/"
                          "triton_amd_shuffle_probes.json.gz")
+    ap.add_argument("--fresh", action="store_true",
+                    help="the later held-out draw (FRESH_DRAW, or AMD_FRESH_DRAW with --amd): "
+                         "tests/data/triton_[amd_]shuffle_fresh_probes.json.gz")
     args = ap.parse_args(argv)
     out, fixture_set = (AMD_OUT, "amd_shuffle") if args.amd else (OUT, "shuffle")
+    seeds, per_seed = (AMD_SEEDS if args.amd else SEEDS), PER_SEED
+    if args.fresh:
+        out, fixture_set = (AMD_FRESH_OUT, "amd_shuffle_fresh") if args.amd else \
+            (FRESH_OUT, "shuffle_fresh")
+        seeds, per_seed = AMD_FRESH_DRAW if args.amd else FRESH_DRAW
     if args.compare_only:
         return 1 if compare(json.loads(gzip.decompress(out.read_bytes())), fixture_set) else 0
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-    data = build(AMD_SEEDS, amd=True) if args.amd else build()
+    data = build(seeds, amd=args.amd, per_seed=per_seed)
     rc = write_or_check(out, data, args.check)
     print("now run lowering_reference.py on the set, then --compare-only (the comparison is "
           "against each probe's lowering)")

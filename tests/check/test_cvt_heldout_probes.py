@@ -39,30 +39,38 @@ def _check_json(ttgir: str) -> dict:
     return PROBES.check_json(ttgir)
 
 
+#: the sets whose ``tl`` kernels another script defines (their ops' source file)
+_SCRIPTS = {"tutorial": "tutorial_probes.py"}
+_SETS = ["cvt_heldout", "cvt_roundtrip", "cvt_lowering", "cvt_fresh", "cvt_confirm",
+         "tutorial"]
+
+
 def _both(fixture_set: str, case: str) -> None:
     e = PROBES.data_path(entries(fixture_set)[case])
     follows_final = isinstance(_respelled(fixture_set).get(case), dict)  # {"check": "final"}
     pred, seen, uncounted, _ = PROBES.prediction(e if follows_final else PROBES.lowering(e),
-                                                 case, _check_json(e["ttgir"]))
+                                                 case, _check_json(e["ttgir"]),
+                                                 _SCRIPTS.get(fixture_set))
     assert not uncounted
     assert pred == seen
 
 
-@pytest.mark.parametrize("fixture_set", ["cvt_heldout", "cvt_roundtrip", "cvt_lowering"])
+@pytest.mark.parametrize("fixture_set", _SETS)
 def test_the_final_assembly_differs_from_tritons_lowering_only_where_listed(fixture_set):
     """Where LLVM's ``-O3`` changes what is compared, the probe is listed with the pass."""
     differ = set()
+    script = _SCRIPTS.get(fixture_set)
     for case, e in entries(fixture_set).items():
         e = PROBES.data_path(e)
         doc = _check_json(e["ttgir"])
-        low = PROBES.prediction(PROBES.lowering(e), case, doc)[1]
-        final = PROBES.prediction(e, case, doc)[1]
+        low = PROBES.prediction(PROBES.lowering(e), case, doc, script)[1]
+        final = PROBES.prediction(e, case, doc, script)[1]
         if low != final:
             differ.add(case)
     assert differ == set(_respelled(fixture_set))
 
 
-@pytest.mark.parametrize("fixture_set", ["cvt_heldout", "cvt_roundtrip", "cvt_lowering"])
+@pytest.mark.parametrize("fixture_set", _SETS)
 def test_the_data_path_is_part_of_tritons_lowering(fixture_set):
     """Every probe has its data-path counts (``"data"``, ``papers/triton_lowering/datapath.py``)
     by line, each opcode at most as often as in the whole lowering on that line."""
@@ -118,3 +126,41 @@ def test_the_lowering_draw_reaches_both_widths_and_the_three_nvidia_targets():
     assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "cuda100"}
     assert {n.split("_")[2] for n in data} >= {"b8", "b16"}
     assert all("lowering" in e for e in data.values())
+
+
+@pytest.mark.parametrize("case", cases("cvt_fresh"))
+def test_a_later_held_out_draw_equals_tritons_lowering(case):
+    """A later draw of both families (``--fresh``, seed ``FRESH_DRAW``), compiled after every
+    convert rule was written and only compared."""
+    _both("cvt_fresh", case)
+
+
+def test_the_later_draw_reaches_every_target_and_width():
+    data = entries("cvt_fresh")
+    assert len(data) >= 70
+    assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "cuda100", "gfx942",
+                                                     "gfx950"}
+    assert {n.split("_")[2] for n in data} == {"b8", "b16", "b32", "b64"}
+
+
+@pytest.mark.parametrize("case", cases("cvt_confirm"))
+def test_a_second_later_draw_equals_tritons_lowering(case):
+    """A second later draw (``--fresh --confirm``, ``CONFIRM_DRAW``), made to confirm the
+    first."""
+    _both("cvt_confirm", case)
+
+
+@pytest.mark.parametrize("case", cases("tutorial"))
+def test_tutorial_shaped_kernels_equal_tritons_lowering(case):
+    """Kernels shaped like Triton's tutorials (``papers/triton_lowering/tutorial_probes.py``:
+    fused softmax, layer norm, a pipelined matmul whose accumulator is converted to the
+    store's layout, attention's ``P @ V``): every convert's register instructions, the
+    reductions' exchanges and the kernel's shared-memory instructions."""
+    _both("tutorial", case)
+
+
+def test_the_tutorial_set_reaches_every_kernel_and_target():
+    data = entries("tutorial")
+    assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "cuda100", "gfx942",
+                                                     "gfx950"}
+    assert {n.split("_")[1] for n in data} == {"softmax", "layernorm", "matmul", "attention"}

@@ -71,9 +71,13 @@ def _predicted(ttgir: str) -> tuple[str, dict]:
     return path, dict(regs)
 
 
+#: the two sets and their later held-out draws (``shuffle_probes.py --fresh [--amd]``)
+_SETS = ("shuffle", "amd_shuffle", "shuffle_fresh", "amd_shuffle_fresh")
+
+
 def _all_cases() -> list:
     out = []
-    for name in ("shuffle", "amd_shuffle"):
+    for name in _SETS:
         for c in cases(name):
             marks = c.marks if hasattr(c, "marks") else ()
             case = c.values[0] if hasattr(c, "values") else c
@@ -104,7 +108,7 @@ def test_register_instructions_equal_tritons_lowering(fixture_set, case):
     assert a == b
 
 
-@pytest.mark.parametrize("fixture_set", ["shuffle", "amd_shuffle"])
+@pytest.mark.parametrize("fixture_set", _SETS)
 def test_the_final_assembly_differs_from_tritons_lowering_only_where_listed(fixture_set):
     """Where LLVM's ``-O3`` changes the compared opcodes, the probe is listed with the pass."""
     differ = set()
@@ -115,7 +119,7 @@ def test_the_final_assembly_differs_from_tritons_lowering_only_where_listed(fixt
     assert differ == set(_respelled(fixture_set))
 
 
-@pytest.mark.parametrize("fixture_set", ["shuffle", "amd_shuffle"])
+@pytest.mark.parametrize("fixture_set", _SETS)
 def test_the_data_path_is_part_of_tritons_lowering(fixture_set):
     """Every probe has its data-path counts (``"data"``, ``papers/triton_lowering/datapath.py``),
     each opcode at most as often as in the whole lowering: slicing only leaves address and
@@ -126,7 +130,7 @@ def test_the_data_path_is_part_of_tritons_lowering(fixture_set):
         assert all(n <= low["counts"].get(op, 0) for op, n in low["data"]["counts"].items()), case
 
 
-@pytest.mark.parametrize("fixture_set", ["shuffle", "amd_shuffle"])
+@pytest.mark.parametrize("fixture_set", _SETS)
 def test_every_path_is_among_the_probes(fixture_set):
     paths = Counter(_predicted(e["ttgir"])[0] for e in entries(fixture_set).values())
     assert set(paths) == {"registers", "shuffle", "shared"}

@@ -24,12 +24,12 @@ from tests.check.shared_memory.asm_counts import canonical, lds_bytes
 from tests.check.shared_memory.triton_fixtures import load
 
 
-def probes() -> dict:
-    return load("reduce")
+def probes(fixture_set: str = "reduce") -> dict:
+    return load(fixture_set)
 
 
-def _predicted(name: str):
-    e = probes()["probes"][name]
+def _predicted(name: str, fixture_set: str = "reduce"):
+    e = probes(fixture_set)["probes"][name]
     got: Counter = Counter()
     nbytes = {"load": 0, "store": 0}
     preds = []
@@ -46,13 +46,15 @@ def _predicted(name: str):
 
 
 NAMES = sorted(probes()["probes"])
+#: both sets: the probes above and the later held-out draw (``reduce_probes.py --fresh``)
+CASES = [(s, n) for s in ("reduce", "reduce_fresh") for n in sorted(probes(s)["probes"])]
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_predicted_bytes_equal_tritons_llvm_ir(name):
+@pytest.mark.parametrize("fixture_set,name", CASES)
+def test_predicted_bytes_equal_tritons_llvm_ir(fixture_set, name):
     """Loads and stores per thread as Triton's lowering emitted them (before LLVM)."""
-    e = probes()["probes"][name]
-    _, nbytes, _ = _predicted(name)
+    e = probes(fixture_set)["probes"][name]
+    _, nbytes, _ = _predicted(name, fixture_set)
     assert nbytes == {k: e["preopt"][k] for k in ("load", "store")}
 
 
@@ -67,13 +69,13 @@ def _elements(counts: dict, side: str, amd: bool, elem_bytes: int) -> int:
     return n
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("cumsum")])
-def test_scan_loads_after_llvm(name):
+@pytest.mark.parametrize("fixture_set,name", [c for c in CASES if c[1].startswith("cumsum")])
+def test_scan_loads_after_llvm(fixture_set, name):
     """The assembly has Triton's stores, and its loads less the unused ones
     (``loads_after_llvm``; these 2-D probes reload totals of their own positions, so
     nothing is merged)."""
-    e = probes()["probes"][name]
-    _, nbytes, preds = _predicted(name)
+    e = probes(fixture_set)["probes"][name]
+    _, nbytes, preds = _predicted(name, fixture_set)
     ((a, p),) = [(a, p) for a, p in preds if a.op == "scan"]
     amd = e["target"].startswith("gfx")
     elem = max(8, a.element_bits) // 8
@@ -97,3 +99,10 @@ def test_the_probes_cover_what_the_rule_depends_on():
     through = [n for n, e in ps.items() if n.startswith(("max", "argmax"))
                and e["preopt"]["store"]]
     assert len(through) >= 30 and len(ps) - len(through) >= 10
+
+
+def test_the_later_draw_covers_every_kind_and_target():
+    ps = probes("reduce_fresh")["probes"]
+    assert {e["set"] for e in ps.values()} == {"fresh"}
+    assert {e["target"] for e in ps.values()} == {"cuda90", "gfx942", "gfx950"}
+    assert {n.split("_")[0] for n in ps} == {"max", "argmax", "cumsum", "cvt"}

@@ -18,16 +18,16 @@ from linlayout.triton.ttgir import read_ttgir
 from tests.check.shared_memory.triton_fixtures import load
 
 
-def probes() -> dict:
-    return load("scan")
+def probes(fixture_set: str = "scan") -> dict:
+    return load(fixture_set)
 
 
 NAMES = sorted(probes()["probes"])
 
 
-def _tritons_own(name: str) -> dict:
+def _tritons_own(name: str, fixture_set: str = "scan") -> dict:
     """Bytes per thread of Triton's own stores and reloads (before LLVM)."""
-    e = probes()["probes"][name]
+    e = probes(fixture_set)["probes"][name]
     triton = {"load": 0, "store": 0}
     for _, p in predict_module(read_ttgir(e["ttgir"], name)):
         assert not isinstance(p, Exception), p
@@ -38,10 +38,13 @@ def _tritons_own(name: str) -> dict:
     return triton
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_tritons_own_instructions_equal_its_llvm_ir(name):
-    e = probes()["probes"][name]
-    assert _tritons_own(name) == {k: e["preopt"][k] for k in ("load", "store")}
+@pytest.mark.parametrize("fixture_set,name",
+                         [(s, n) for s in ("scan", "scan_fresh")
+                          for n in sorted(probes(s)["probes"])])
+def test_tritons_own_instructions_equal_its_llvm_ir(fixture_set, name):
+    """Both sets: the probes above and the later held-out draw (``--sets fresh``)."""
+    e = probes(fixture_set)["probes"][name]
+    assert _tritons_own(name, fixture_set) == {k: e["preopt"][k] for k in ("load", "store")}
 
 
 def test_the_probes_cover_what_the_rule_depends_on():

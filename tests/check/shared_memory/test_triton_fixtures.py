@@ -24,7 +24,7 @@ from tests.check.shared_memory.triton_fixtures import SETS, cases, entries, load
 
 PROBE_SETS = ("trans", "reduce", "scan", "heldout", "convert", "padded_fault", "lds_alignment",
               "roundtrip", "unused_result", "matrix_round", "warp_specialize", "llvm_merge",
-              "equal_arms")
+              "equal_arms", "reduce_fresh", "scan_fresh")
 
 
 def _all_cases() -> list:
