@@ -321,11 +321,24 @@ def test_help_defaults_are_the_parsers():
     assert not wrong, "\n".join(wrong)
 
 
+def _script_source(script):
+    """A script's source followed by that of the papers modules it imports by bare name
+    (``from fixture import main_for``: shared command lines live there)."""
+    source = script.read_text(encoding="utf-8")
+    folders = (script.parent, ROOT / "papers" / "triton_lowering")
+    for name in re.findall(r"^\s*(?:from|import) (\w+)", source, re.M):
+        for folder in folders:
+            if (folder / f"{name}.py").is_file():
+                source += (folder / f"{name}.py").read_text(encoding="utf-8")
+                break
+    return source
+
+
 @pytest.mark.parametrize("path", ALL_PAGES)
 def test_script_lines_name_real_scripts_and_options(path):
     """Every ``python papers/….py --option`` (or ``benchmarks/``, ``docs/``; or a script of the
-    page's own folder in code) a page shows is a file of the checkout whose source names each
-    ``--option``; ``bench_x.py`` is a placeholder."""
+    page's own folder in code) a page shows is a file of the checkout whose source (or that of
+    a papers module it imports) names each ``--option``; ``bench_x.py`` is a placeholder."""
     text = (ROOT / path).read_text(encoding="utf-8")
     found = [(ROOT / s, a) for s, a in re.findall(
         r"python3? ((?:papers|benchmarks|docs)/[\w/.-]+\.py)((?: +[^\s`|#)]+)*)", text)]
@@ -338,7 +351,7 @@ def test_script_lines_name_real_scripts_and_options(path):
         if not script.is_file():
             wrong.append(f"no script {script.relative_to(ROOT)}")
             continue
-        source = script.read_text(encoding="utf-8")
+        source = _script_source(script)
         wrong += [f"{script.name} has no {a}" for a in args.split()
                   if a.startswith("--") and a.split("=")[0] not in source]
     assert not wrong, f"{path}: {wrong}"
