@@ -6,8 +6,8 @@ first one added; and its third, ``--third``,
 ``tests/data/triton_amd_producer_third_probes.json.gz``, made after the select copies of
 ``linlayout.check.registers.sunk_selects`` and gfx942's ``bf16`` high halves): for each
 compiled gfx942/gfx950 scan or partial-warp reduction of ``f16``/``bf16``/``i16``/``i8``
-feeding a convert, the register instructions ``linlayout check --json`` lists on the convert's line equal those of Triton's
-lowering (the assembly of its LLVM IR with ``-O3`` skipped), both on the data path. Known
+feeding a convert, the register instructions ``linlayout check --json`` lists on the
+convert's line equal those of Triton's lowering (the assembly of its LLVM IR with ``-O3`` skipped), both on the data path. Known
 differences are strict xfails with their reason (``tests/data/known_mismatches.json``, sets
 ``amd_producer``, ``amd_producer_confirm`` and ``amd_producer_third``)."""
 
