@@ -7,9 +7,10 @@ first one added; and its third, ``--third``,
 ``linlayout.check.registers.sunk_selects`` and gfx942's ``bf16`` high halves): for each
 compiled gfx942/gfx950 scan or partial-warp reduction of ``f16``/``bf16``/``i16``/``i8``
 feeding a convert, the register instructions ``linlayout check --json`` lists on the
-convert's line equal those of Triton's lowering (the assembly of its LLVM IR with ``-O3`` skipped), both on the data path. Known
-differences are strict xfails with their reason (``tests/data/known_mismatches.json``, sets
-``amd_producer``, ``amd_producer_confirm`` and ``amd_producer_third``)."""
+convert's line equal those of Triton's lowering (the assembly of its LLVM IR with ``-O3``
+skipped), both on the data path. Known differences are strict xfails with their reason
+(``tests/data/known_mismatches.json``, sets ``amd_producer``, ``amd_producer_confirm`` and
+``amd_producer_third``)."""
 
 from __future__ import annotations
 
