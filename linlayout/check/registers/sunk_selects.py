@@ -124,11 +124,10 @@ def copy_sunk_selects(pairs: list, module: TTGIRModule, target: Target) -> list:
     extra: dict[int, int] = {}
     for name, ops in stores.items():
         a = wanted[name]
-        if len(ops) != 1 or ops[0].pointer_type is None or ops[0].pointer_type.kind != "tensor" \
-                or not _predicated(ops[0]):
+        if len(ops) != 1 or ops[0].pointer_type is None or ops[0].pointer_type.kind != "tensor":
             continue
         try:
-            n = _copies(a, ops[0], axis, target)
+            n = _copies(a, ops[0], axis, target) if _predicated(ops[0]) else 0
         except LayoutError:
             continue  # the store or the convert is reported on its own
         if n:
