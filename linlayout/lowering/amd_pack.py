@@ -19,7 +19,9 @@ what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
 ``papers/triton_lowering/shuffle_probes.py``, ``producer_probes.py`` and
 ``amd_producer_probes.py``):
 
-* 16-bit pair: 0 when both halves are already one register, in order; 0 when both are
+* 16-bit pair: 0 when both halves are already one register, in order; 0 (one
+  ``v_bfi_b32``) when the low element sits in the low half of its register and the high one
+  in the high half of a register computed from it (:data:`HIGH`); 0 when both are
   ``f16`` values LLVM knows to be canonical (:data:`CANONICAL`: the pair is one
   ``v_pack_b32_f16``, which LLVM selects only for such halves), or two gfx950 ``bf16``
   conversion results (one ``v_cvt_pk_bf16_f32``); else one ``v_perm_b32``;
@@ -57,7 +59,7 @@ from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
-__all__ = ["CANONICAL", "COMPUTED", "RAW", "SourceWord", "VALUE_KINDS", "inthread_permutes",
+__all__ = ["CANONICAL", "COMPUTED", "HIGH", "RAW", "SourceWord", "VALUE_KINDS", "inthread_permutes",
            "pack_permutes", "source_words"]
 
 #: a value as it was loaded or moved: one element per register, zero-extended (a byte that
@@ -72,8 +74,14 @@ COMPUTED = "computed"
 #: depth limit, in the same basic block; ``v_pack_b32_f16``), or a gfx950 ``bf16``
 #: conversion result (``v_cvt_pk_bf16_f32``)
 CANONICAL = "canonical"
+#: a 16-bit value in the high half of its 32-bit register, the low half unknown: a gfx942
+#: ``bf16`` combine result (no ``bf16`` arithmetic there: Triton computes in ``f32`` and
+#: rounds with integer ops, which leave the ``bf16`` in the ``f32``'s high half). LLVM joins
+#: a value in a low half with such a high half by one ``v_bfi_b32`` (a bitfield insert, no
+#: ``v_perm_b32``), two such high halves by one ``v_perm_b32`` (selector ``0x07060302``)
+HIGH = "high"
 #: the kinds a producer may leave in a register (:func:`source_words`, ``values``)
-VALUE_KINDS = (RAW, COMPUTED, CANONICAL)
+VALUE_KINDS = (RAW, COMPUTED, CANONICAL, HIGH)
 
 
 @dataclass(frozen=True)
@@ -149,6 +157,7 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
         if contiguous_dim is None:
             kind = values[i] if values is not None else (COMPUTED if wide else RAW)
             out.append(SourceWord((i,), 0, elem_bytes) if kind == RAW else
+                       SourceWord((i,), 2, 4, True) if kind == HIGH else
                        SourceWord((i,), 0, 4, True, kind == CANONICAL))
             continue
         coord = list(src.apply({"register": full}).values())
@@ -174,6 +183,8 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
         if element_bits == 16:
             if a.word == b.word and (a.byte, b.byte) == (0, 2):
                 return 0
+            if a.byte == 0 and b.opaque and b.byte == 2:
+                return 0  # a low half under a computed high half: one v_bfi_b32
             return 0 if a.canonical and b.canonical else 1  # v_pack_b32_f16
         # zero-extended bytes of two registers: v_or_b32_sdwa / v_lshl_or_b32; of one, or
         # computed ones (upper bits unknown): one v_perm_b32 zero-filling the other bytes

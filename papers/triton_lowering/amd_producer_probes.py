@@ -8,6 +8,7 @@ Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles eac
     python papers/triton_lowering/amd_producer_probes.py                 # writes the fixture
     python papers/triton_lowering/amd_producer_probes.py --check         # compile, compare
     python papers/triton_lowering/amd_producer_probes.py --compare-only  # the committed fixture
+    python papers/triton_lowering/amd_producer_probes.py --third         # the third draw
 
 The rule under test (``linlayout.check.registers.produced_values``, written before these
 probes were drawn): ``check`` follows Triton's ``ScanOpToLLVM.cpp`` value by value (in-thread
@@ -62,6 +63,13 @@ CONFIRM_OUT = ROOT / "tests" / "data" / "triton_amd_producer_confirm_probes.json
 CONFIRM_SEED = 7742
 CONFIRM_N = 40
 CONFIRM_TYPES = ("*bf16", "*bf16", "*bf16", "*i8", "*i8", "*i8", "*fp16", "*i16")
+#: ``--third``: a third draw, made after the back end's select copies under predicated
+#: stores (``linlayout/check/registers/sunk_selects.py``) and gfx942's ``bf16`` high halves
+#: were modelled
+THIRD_OUT = ROOT / "tests" / "data" / "triton_amd_producer_third_probes.json.gz"
+THIRD_SEED = 7752
+THIRD_N = 120
+THIRD_TYPES = ("*i8", "*i16", "*fp16", "*bf16")
 
 
 def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -> dict:
@@ -230,11 +238,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = probe_arguments(__doc__)
     ap.add_argument("--confirm", action="store_true",
                     help=f"the second draw (seed {CONFIRM_SEED}, {CONFIRM_N} probes)")
+    ap.add_argument("--third", action="store_true",
+                    help=f"the third draw (seed {THIRD_SEED}, {THIRD_N} probes)")
     args = ap.parse_args(argv)
     if args.confirm:
         return run_probes(CONFIRM_OUT, args,
                           lambda: build(CONFIRM_SEED, CONFIRM_N, CONFIRM_TYPES),
                           lambda data: compare(data, KNOWN_SET + "_confirm"))
+    if args.third:
+        return run_probes(THIRD_OUT, args, lambda: build(THIRD_SEED, THIRD_N, THIRD_TYPES),
+                          lambda data: compare(data, KNOWN_SET + "_third"))
     return run_probes(OUT, args, build, compare)
 
 

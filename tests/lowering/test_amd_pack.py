@@ -44,6 +44,12 @@ def w(word, byte, width):
     # two computed bytes in 16-bit slots: one v_perm_b32 zero-filling the bytes between
     ((SourceWord((0,), 0, 4, True), SourceWord((1,), 0, 4, True)), 8, 1),
     ((w(0, 0, 1), SourceWord((1,), 0, 4, True)), 8, 1),
+    # a low half under a computed high half (a gfx942 bf16 combine): one v_bfi_b32, no
+    # v_perm_b32; two high halves, or a high half under a low one: one v_perm_b32
+    ((w(0, 0, 2), SourceWord((1,), 2, 4, True)), 16, 0),
+    ((SourceWord((0,), 0, 4, True), SourceWord((1,), 2, 4, True)), 16, 0),
+    ((SourceWord((0,), 2, 4, True), SourceWord((1,), 2, 4, True)), 16, 1),
+    ((SourceWord((0,), 2, 4, True), w(1, 0, 2)), 16, 1),
 ])
 def test_pack_permutes(pack, bits, n):
     assert pack_permutes(pack, bits) == n
@@ -126,6 +132,9 @@ def test_source_words_follow_the_producer_values():
     assert words[1] == SourceWord((1,), 0, 4, True)
     assert words[2] == SourceWord((2,), 0, 4, True, True)
     assert pack_permutes(words[2:], 16) == 0 and pack_permutes(words[:2], 16) == 1
+    from linlayout.lowering.amd_pack import HIGH
+
+    assert source_words(src, 16, values=(HIGH,) * 4)[0] == SourceWord((0,), 2, 4, True)
     for bad in ((RAW,) * 3, (RAW, RAW, RAW, "loaded"), [RAW] * 4):
         with pytest.raises(LayoutError, match="values"):
             source_words(src, 16, values=bad)

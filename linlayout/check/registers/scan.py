@@ -27,14 +27,14 @@ from __future__ import annotations
 
 from ..._checks import string
 from ...layout import LinearLayout
-from ...lowering.amd_pack import CANONICAL, COMPUTED, RAW
+from ...lowering.amd_pack import CANONICAL, COMPUTED, HIGH, RAW
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ..shared_memory.scan import scan_shape
 from ._args import bits_tuple, checked
 
-__all__ = ["FLOAT_COMBINERS", "canonical_within", "float_packs", "packs_floats",
-           "scan_result_values", "scan_shuffles"]
+__all__ = ["FLOAT_COMBINERS", "bf16_high_halves", "canonical_within", "float_packs",
+           "packs_floats", "scan_result_values", "scan_shuffles"]
 
 #: float combine ops whose result LLVM's AMDGPU back end takes as canonical whatever their
 #: operands (``isCanonicalized``: arithmetic flushes or keeps denormals as the mode says;
@@ -77,8 +77,18 @@ def packs_floats(element_type: str, target: Target) -> bool:
     """Whether two 16-bit float results of ``element_type`` can pack in one instruction on
     ``target`` (:func:`float_packs` says which): ``f16`` on any AMD target
     (``v_pack_b32_f16``), ``bf16`` on gfx950 (``v_cvt_pk_bf16_f32``). gfx942 has no ``bf16``
-    arithmetic (Triton computes in ``f32`` and rounds with integer ops) and is not followed."""
+    arithmetic (Triton computes in ``f32`` and rounds with integer ops): its ``bf16`` results
+    are followed by :func:`bf16_high_halves` instead."""
     return element_type == "f16" or (element_type == "bf16" and str(target.arch) == "gfx950")
+
+
+def bf16_high_halves(element_type: str, target: Target) -> bool:
+    """Whether the combine results of ``element_type`` sit in the high half of a 32-bit
+    register (:data:`~linlayout.lowering.amd_pack.HIGH`): ``bf16`` on an AMD target other than
+    gfx950, where Triton computes ``bf16`` in ``f32`` and rounds it with integer ops that leave
+    the result in the ``f32``'s high half (measured on gfx942 scans,
+    ``papers/triton_lowering/amd_producer_probes.py``)."""
+    return element_type == "bf16" and not target.is_nvidia and str(target.arch) != "gfx950"
 
 
 def float_packs(value: object, element_type: str) -> bool:
@@ -120,7 +130,7 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     """What a one-operand ``tt.scan`` leaves in each result register, for an AMD convert
     that packs them (:data:`linlayout.lowering.amd_pack.VALUE_KINDS`, one per register in
     order), or None where it is not modelled (NVIDIA; not 8/16 bits; a float type other
-    than ``f16`` or, on gfx950, ``bf16`` (:func:`packs_floats`); a combine op that is not
+    than ``f16`` and ``bf16``; a combine op that is not
     one known op; more than ``2**MAX_REGISTER_BITS`` registers; a broadcast register, or a
     register basis mixing the axis with another dim). A ``reverse`` scan ends by flipping
     the values back with shuffles: every result is a shuffle's, :data:`COMPUTED`.
@@ -139,6 +149,9 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     * ``f16`` with a float combine (:data:`FLOAT_COMBINERS`): :data:`CANONICAL` where
       :func:`canonical_within` proves it, else :data:`COMPUTED`; gfx950 ``bf16``:
       :data:`CANONICAL` where the value is the combine's own (:func:`float_packs`);
+      other ``bf16`` (:func:`bf16_high_halves`): :data:`HIGH` where it is the combine's own,
+      :data:`RAW` as loaded, else :data:`COMPUTED` (a select or shuffle result sits in a low
+      half);
     * 8-bit: :data:`RAW` where it is the operand as loaded or a shared-memory reload (a
       zero-extended byte LLVM matches as a byte provider), else :data:`COMPUTED`;
     * other 16-bit values: :data:`COMPUTED` (two of them cost one ``v_perm_b32`` anyway).
@@ -157,7 +170,8 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     if target.is_nvidia or element_bits not in (8, 16) or combiner is None:
         return None
     floating = element_type.startswith(("f", "bf"))
-    if floating and (not packs_floats(element_type, target) or
+    high = bf16_high_halves(element_type, target)
+    if floating and (not (packs_floats(element_type, target) or high) or
                      combiner not in FLOAT_COMBINERS):
         return None
     k = operand.out_dim_names.index(f"dim{axis}")
@@ -238,7 +252,10 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
                 vals[reg(base, e)] = lv
     out = []
     for v in vals:
-        if floating:
+        if high:
+            out.append(HIGH if isinstance(v, tuple) and v[0] == "comb" else
+                       RAW if v == _IN else COMPUTED)
+        elif floating:
             out.append(CANONICAL if float_packs(v, element_type) else COMPUTED)
         elif element_bits == 8:
             out.append(RAW if v in (_IN, _SMEM) else COMPUTED)

@@ -122,8 +122,26 @@ def test_gfx950_bf16_scan_results_pack_where_they_are_combines():
     assert set(got) == {COMPUTED}  # every result is a select
 
 
+def test_gfx942_bf16_scan_results_in_high_halves_where_they_are_combines():
+    """gfx942 rounds a bf16 combine in f32 with integer ops, leaving it in the register's
+    high half (HIGH); the value as loaded is RAW, a select or shuffle result COMPUTED (a low
+    half): a low half under a HIGH one joins with one v_bfi_b32, no v_perm_b32 (a compiled
+    probe: four v_bfi_b32 and four v_perm_b32 for eight pairs)."""
+    from linlayout.check.registers.scan import bf16_high_halves
+    from linlayout.lowering.amd_pack import COMPUTED, HIGH, RAW
+
+    got = _values((4, 64), [4, 1], [1, 64], [1, 1], [0, 1], 0, "bf16", "arith.addf")
+    assert got == (RAW, HIGH, HIGH, HIGH)
+    got = _values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, "bf16", "arith.addf")
+    assert set(got) == {COMPUTED}  # every result is a select
+    assert bf16_high_halves("bf16", GFX942)
+    assert not bf16_high_halves("bf16", Target.parse("hip:gfx950"))
+    assert not bf16_high_halves("f16", GFX942)
+    assert not bf16_high_halves("bf16", Target.parse("cuda:90"))
+
+
 @pytest.mark.parametrize("element_type,combiner,target", [
-    ("bf16", "arith.addf", GFX942),          # bf16 not followed
+    ("bf16", "arith.maximumf", GFX942),      # a float combine not known
     ("f16", "arith.maximumf", GFX942),       # a float combine not known
     ("f16", None, GFX942),
     ("f32", "arith.addf", GFX942),           # 32 bits: nothing packs
