@@ -34,8 +34,16 @@ two ``v4i8``: selectors such as ``0x5140``, ``0x7362``), none when it is one loa
 order, and its extracts die; bytes from three or more words are built byte by byte (three
 ``prmt.b32``, their extracts kept), as :mod:`.round_trip_pack` counts.
 
+Bytes read by a stored pair (``<2 x i8>``, ``st.shared.v2.b8``): when the pair is bytes
+``2j`` and ``2j+1`` of one loaded word, in order (the word's ``j``-th 16-bit half), the DAG
+combiner folds the build of the two extracts into that half of the word, and the store's
+lowering extracts both bytes again: the same two ``prmt.b32`` (``0x777k``), now under the
+*store's* line, not the load's. Any other pair (bytes of two words, reversed, ``1``/``2``,
+repeated) keeps its extracts on the load's line.
+
 :func:`byte_extract_permutes` counts one byte, :func:`word_extract_permutes` one word,
-:func:`built_word_permutes` one stored word of loaded bytes.
+:func:`built_word_permutes` one stored word of loaded bytes, :func:`pair_is_half_word`
+whether a stored pair's extracts move to the store's line.
 """
 
 from __future__ import annotations
@@ -46,7 +54,7 @@ from .._checks import as_int
 from ..errors import LayoutError
 
 __all__ = ["BYTE_READERS", "SIGN_READERS", "ZERO_READERS", "built_word_permutes",
-           "byte_extract_permutes", "word_extract_permutes"]
+           "byte_extract_permutes", "pair_is_half_word", "word_extract_permutes"]
 
 #: Readers that take a byte zero-extended: ``"zext_arith"`` (a ``zext`` to 32 bits read only
 #: by an integer ``or``/``xor``/``add``/``mul``), ``"zext"`` (a ``zext`` read otherwise: a
@@ -135,3 +143,34 @@ def built_word_permutes(sources: Iterable[tuple[int, int]]) -> int | None:
     if len(words) > 2:
         return None
     return 0 if len(words) == 1 and [b for _, b in pairs] == [0, 1, 2, 3] else 1
+
+
+def pair_is_half_word(sources: Iterable[tuple[int, int]]) -> bool:
+    """Whether a stored ``<2 x i8>`` pair of loaded bytes is one 16-bit half of one loaded
+    word, in order — then NVPTX selects its two byte extracts (``prmt.b32``) under the
+    store's line, not the load's (module docstring).
+
+    Args:
+        sources: per byte of the stored pair (low first), ``(loaded word, byte in it)``.
+
+    Returns:
+        True for bytes ``(w, 2j)``, ``(w, 2j + 1)``; False otherwise.
+
+    Raises:
+        LayoutError: not two ``(word, byte)`` pairs with bytes 0 to 3.
+
+    Source: LLVM's NVPTX instruction selection as Triton 3.9's LLVM compiles it, measured on
+    compiled kernels whose stored pairs were permuted
+    (``papers/triton_lowering/byte_extract_isel.py``); the extracts then follow the store's
+    debug location, as a fold of the pair's build into a subvector of the word would (the
+    mechanism is inferred from the PTX, not read in LLVM's source).
+    """
+    pairs = [tuple(p) for p in sources]
+    if len(pairs) != 2 or any(len(p) != 2 for p in pairs):
+        raise LayoutError(f"sources must be two (word, byte) pairs, got {pairs!r:.80}")
+    for word, byte in pairs:
+        as_int(word, "word")
+        if not 0 <= as_int(byte, "byte") <= 3:
+            raise LayoutError(f"a byte must be 0 to 3, got {byte}")
+    (w0, b0), (w1, b1) = pairs
+    return w0 == w1 and b0 % 2 == 0 and b1 == b0 + 1

@@ -14,7 +14,9 @@ case says. The ``prmt.b32`` of each byte are counted by the selector's low nibbl
 it reads: ``0x7770``…``0x7773`` zero-filled, ``0x8880``/``0x9991``/``0xaaa2``/``0xbbb3``
 sign-replicated) and compared with
 :func:`linlayout.lowering.byte_extracts.byte_extract_permutes` of the case's reader kinds;
-the script exits 1 on a difference. ``tests/lowering/test_byte_extracts.py`` replays the
+the script exits 1 on a difference. A second set of kernels stores one loaded word's bytes as
+``<2 x i8>`` pairs and counts the ``prmt.b32`` by ``.loc`` line (load on line 10, stores on
+line 20), against :func:`linlayout.lowering.byte_extracts.pair_is_half_word`. ``tests/lowering/test_byte_extracts.py`` replays the
 fixture (``tests/data/nvptx_byte_extracts.json``) without Triton.
 """
 
@@ -189,6 +191,55 @@ def built_kernel(sources: list[int]) -> str:
     return head + body + "  ret void\n}\n"
 
 
+#: stored byte pairs (``<2 x i8>``, ``st.shared.v2.b8``) of one loaded word: the loaded byte
+#: of each stored byte, low first, pair after pair
+PAIRS = ((0, 1, 2, 3), (2, 3, 0, 1), (0, 1, 3, 2), (1, 0, 3, 2), (0, 2, 1, 3), (1, 2, 3, 0),
+         (0, 3, 1, 2), (0, 1), (2, 3), (1, 2))
+
+_DEBUG = """!llvm.module.flags = !{!0}
+!llvm.dbg.cu = !{!1}
+!0 = !{i32 2, !"Debug Info Version", i32 3}
+!1 = distinct !DICompileUnit(language: DW_LANG_C, file: !2, producer: "k", isOptimized: true, \
+runtimeVersion: 0, emissionKind: LineTablesOnly)
+!2 = !DIFile(filename: "k.ttgir", directory: "")
+!3 = !DISubroutineType(cc: DW_CC_normal, types: !{})
+!4 = distinct !DISubprogram(name: "k", linkageName: "k", scope: !2, file: !2, line: 1, \
+type: !3, scopeLine: 1, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !1)
+!7 = !DILocation(line: 10, column: 1, scope: !4)
+!8 = !DILocation(line: 20, column: 1, scope: !4)
+""".replace("\\\n", "")
+
+
+def pair_kernel(bytes_: tuple[int, ...]) -> str:
+    """One loaded word (its load and extracts on line 10) stored as byte pairs built with
+    ``insertelement`` (line 20), as Triton builds a stored ``<2 x i8>``."""
+    head = HEAD.replace("define ptx_kernel void @k(ptr addrspace(1) %out) {",
+                        "define ptx_kernel void @k(ptr addrspace(1) %out) !dbg !4 {")
+    head = re.sub(r"^(  %.*)$", r"\1, !dbg !7", head, flags=re.M)
+    body = ""
+    for j in range(0, len(bytes_), 2):
+        a, b = bytes_[j], bytes_[j + 1]
+        body += (f"  %d{j} = getelementptr inbounds i8, ptr addrspace(3) @smem, "
+                 f"i32 {256 + 2 * j}, !dbg !8\n"
+                 f"  %u{j} = insertelement <2 x i8> undef, i8 %b{a}, i32 0, !dbg !8\n"
+                 f"  %v{j} = insertelement <2 x i8> %u{j}, i8 %b{b}, i32 1, !dbg !8\n"
+                 f"  store <2 x i8> %v{j}, ptr addrspace(3) %d{j}, align 2, !dbg !8\n")
+    return head + body + "  ret void, !dbg !8\n}\n" + _DEBUG
+
+
+def permutes_by_line(ptx: str) -> dict[str, int]:
+    """``{source line: prmt.b32}`` of a PTX text, by its ``.loc`` lines."""
+    out: dict[str, int] = {}
+    line = None
+    for s in ptx.splitlines():
+        m = re.match(r"\s*\.loc\s+\d+\s+(\d+)", s)
+        if m:
+            line = m.group(1)
+        elif re.match(r"\s*prmt\.b32\s", s):
+            out[line] = out.get(line, 0) + 1
+    return dict(sorted(out.items()))
+
+
 def build() -> dict:
     import triton
     from triton._C.libtriton import llvm
@@ -212,7 +263,17 @@ def build() -> dict:
                                         sm_arch_from_capability(cc), "+ptx86", [], False,
                                         False, False)
             built[key][f"sm_{cc}"] = len(re.findall(r"\bprmt\.b32\b", ptx))
-    return {"triton_version": triton.__version__, "cases": cases, "built_words": built}
+    pairs = {}
+    for bytes_ in PAIRS:
+        key = ",".join(map(str, bytes_))
+        pairs[key] = {}
+        for cc in TARGETS:
+            ptx = llvm.translate_to_asm(pair_kernel(bytes_), "nvptx64-nvidia-cuda",
+                                        sm_arch_from_capability(cc), "+ptx86", [], False,
+                                        False, False)
+            pairs[key][f"sm_{cc}"] = permutes_by_line(ptx)
+    return {"triton_version": triton.__version__, "cases": cases, "built_words": built,
+            "stored_pairs": pairs}
 
 
 def compare(data: dict) -> int:
@@ -237,6 +298,18 @@ def compare(data: dict) -> int:
             bad += not ok
             print(f"{'ok  ' if ok else 'DIFF'} stored word of loaded bytes {key:10s} {target}: "
                   f"measured {got} prmt.b32, built_word_permutes {want}")
+    from linlayout.lowering.byte_extracts import pair_is_half_word
+
+    for key, by_target in data["stored_pairs"].items():
+        b = list(map(int, key.split(",")))
+        moved = sum(2 for j in range(0, len(b), 2)
+                    if pair_is_half_word([(0, b[j]), (0, b[j + 1])]))
+        want = {k: v for k, v in (("10", len(b) - moved), ("20", moved)) if v}
+        for target, got in by_target.items():
+            ok = got == want
+            bad += not ok
+            print(f"{'ok  ' if ok else 'DIFF'} stored byte pairs {key:8s} {target}: measured "
+                  f"prmt.b32 by line {got}, pair_is_half_word {want}")
     print(f"{bad} difference(s)")
     return bad
 

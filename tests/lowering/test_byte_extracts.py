@@ -11,7 +11,8 @@ import pytest
 
 from linlayout.errors import LayoutError
 from linlayout.lowering.byte_extracts import (BYTE_READERS, built_word_permutes,
-                                              byte_extract_permutes, word_extract_permutes)
+                                              byte_extract_permutes, pair_is_half_word,
+                                              word_extract_permutes)
 from tests.support import ROOT
 
 DATA = json.loads((ROOT / "tests" / "data" / "nvptx_byte_extracts.json").read_text(
@@ -48,6 +49,28 @@ def test_bytes_of_three_words_are_not_one_permute():
     for bad in ([(0, 0)] * 3, [(0, 4)] * 4, [(0, 0, 0)] * 4, [(0, True)] * 4):
         with pytest.raises(LayoutError):
             built_word_permutes(bad)
+
+
+@pytest.mark.parametrize("key", sorted(DATA["stored_pairs"]))
+def test_a_stored_pair_half_word_has_its_extracts_on_the_stores_line(key):
+    """The kernel loads one word on line 10 and stores byte pairs on line 20."""
+    b = list(map(int, key.split(",")))
+    moved = sum(2 for j in range(0, len(b), 2) if pair_is_half_word([(0, b[j]), (0, b[j + 1])]))
+    want = {k: v for k, v in (("10", len(b) - moved), ("20", moved)) if v}
+    by_target = DATA["stored_pairs"][key]
+    assert set(by_target) == {"sm_80", "sm_90", "sm_100"}
+    for target, got in by_target.items():
+        assert got == want, (key, target)
+
+
+def test_pair_is_half_word():
+    assert pair_is_half_word([(3, 2), (3, 3)])
+    assert not pair_is_half_word([(3, 1), (3, 2)])
+    assert not pair_is_half_word([(0, 0), (1, 1)])
+    assert not pair_is_half_word([(0, 1), (0, 0)])
+    for bad in ([(0, 0)], [(0, 4), (0, 5)], [(0, 0, 0)] * 2, [(0, True), (0, 1)]):
+        with pytest.raises(LayoutError):
+            pair_is_half_word(bad)
 
 
 def test_words():

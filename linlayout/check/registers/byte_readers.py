@@ -15,7 +15,9 @@ convert's line instead of a ``prmt.b32`` on the reduce's. When it is a convert t
 shared memory that stores 32-bit words, a stored word whose four bytes come from at most two
 loaded words is one byte shuffle of those words (one ``prmt.b32`` on the convert's line, not
 three) and its bytes' extracts die
-(:func:`linlayout.lowering.byte_extracts.built_word_permutes`).
+(:func:`linlayout.lowering.byte_extracts.built_word_permutes`). When it stores byte pairs
+(``st.shared.v2.b8``), a pair that is one 16-bit half of a loaded word has its two extracts
+selected on the convert's line (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from dataclasses import replace
 from ..._checks import instance_of, sequence_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
-from ...lowering.byte_extracts import built_word_permutes, byte_extract_permutes
+from ...lowering.byte_extracts import (built_word_permutes, byte_extract_permutes,
+                                       pair_is_half_word)
+from ...lowering.emitted import Emitted
 from ...lowering.convert import convert_path
 from ...lowering.round_trip_pack import words_loaded
 from ...lowering.scratch import drop_broadcast_registers
@@ -36,8 +40,8 @@ from ...triton.ttgir import Access
 from ..shared_memory.predict import Prediction, predict_convert, to_offsets
 from ..shared_memory.reduce import reduce_steps
 
-__all__ = ["loaded_byte_positions", "pack_byte_readers", "stored_word_sources",
-           "widen_loaded_bytes"]
+__all__ = ["loaded_byte_positions", "pack_byte_readers", "stored_pair_sources",
+           "stored_word_sources", "widen_loaded_bytes"]
 
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
@@ -103,13 +107,38 @@ def stored_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
     stores = [s.emitted for s in pred.sides if s.emitted.side == "store"]
     if not stores or any((e.bytes_per_lane or 0) < 4 for e in stores):
         return None
-    m = access_map(drop_broadcast_registers(src), to_offsets(pred.plan.memory), 8)
-    words: dict[int, list[tuple[int, int]]] = {}
-    for r, offset in enumerate(_register_offsets(m.registers)):
-        words.setdefault(offset >> 2, []).append((offset & 3, r))
-    if any(len(w) != 4 for w in words.values()):
+    return _stored_groups(src, pred, 4)
+
+
+def stored_pair_sources(src: LinearLayout, dst: LinearLayout, target: Target
+                        ) -> list[tuple[int, int]] | None:
+    """Per 2-byte vector (``st.shared.v2.b8``) that a convert of 8-bit elements from ``src``
+    to ``dst`` through shared memory stores, its two non-broadcast source registers, low byte
+    first; None where the convert stays in registers or stores other widths.
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+    """
+    pred = predict_convert(src, dst, 8, target)
+    if pred.plan is None:
         return None
-    return [tuple(r for _, r in sorted(w)) for _, w in sorted(words.items())]
+    stores = [s.emitted for s in pred.sides if s.emitted.side == "store"]
+    if not stores or any(e.bytes_per_lane != 2 for e in stores):
+        return None
+    return _stored_groups(src, pred, 2)
+
+
+def _stored_groups(src: LinearLayout, pred: Prediction, n: int) -> list | None:
+    """The non-broadcast registers of ``src`` grouped by the ``n``-byte vector they are
+    stored in, low byte first; None where a group is not full."""
+    m = access_map(drop_broadcast_registers(src), to_offsets(pred.plan.memory), 8)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for r, offset in enumerate(_register_offsets(m.registers)):
+        groups.setdefault(offset // n, []).append((offset % n, r))
+    if any(len(g) != n for g in groups.values()):
+        return None
+    return [tuple(r for _, r in sorted(g)) for _, g in sorted(groups.items())]
 
 
 def pack_byte_readers(src: LinearLayout, dst: LinearLayout, target: Target
@@ -154,7 +183,10 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     by a convert through shared memory as words (:func:`stored_word_sources`), four extracts
     fewer on the reduce and two (three for a loaded word in order) fewer permutes on the
     convert per stored word built from at most two loaded words
-    (:func:`linlayout.lowering.byte_extracts.built_word_permutes`). Other ops pass unchanged.
+    (:func:`linlayout.lowering.byte_extracts.built_word_permutes`); stored as byte pairs
+    (:func:`stored_pair_sources`), two extracts moved from the reduce's line to the
+    convert's per pair that is one half of a loaded word
+    (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`). Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
@@ -191,7 +223,20 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
             j = next(k for k, (b, _) in enumerate(out) if b is a)
             out[i] = (reduce, _more_permutes(rpred, -built[0], _FOLDED))
             out[j] = (a, _more_permutes(pred, -built[1], _FOLDED))
+        elif isinstance(pred, Prediction):
+            try:
+                moved = _moved_extracts(reduce, a, target)
+            except LayoutError:
+                continue
+            if moved:
+                j = next(k for k, (b, _) in enumerate(out) if b is a)
+                out[i] = (reduce, _more_permutes(rpred, -moved, _MOVED))
+                out[j] = (a, _more_permutes(pred, moved, _MOVED, add=True))
     return out
+
+
+_MOVED = ("byte pairs stored as halves of the loaded words (NVPTX selects their extracts "
+          "on the storing convert's line)")
 
 
 _FOLDED = ("stored words built straight from the loaded words (NVPTX's DAG combiner: one "
@@ -232,6 +277,20 @@ def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, 
     return dead, spared
 
 
+def _moved_extracts(reduce: Access, convert: Access, target: Target) -> int:
+    """The byte extracts of the reduce's last load that NVPTX selects on ``convert``'s line:
+    two per stored byte pair that is one 16-bit half of a loaded word."""
+    last = _last_load(reduce, target)
+    if last is None or convert.element_bits != 8:
+        return 0
+    loaded = _loaded_words(*last, target)
+    stored = stored_pair_sources(convert.distributed.layout, convert.destination.layout,
+                                 target)
+    if loaded is None or stored is None or len(loaded) != 2 * len(stored):
+        return 0
+    return sum(2 for regs in stored if pair_is_half_word(loaded[r] for r in regs))
+
+
 def _byte_delta(reduce: Access, convert: Access, target: Target) -> int:
     """The ``prmt.b32`` the reduce's last loads spend beyond four per word, read by
     ``convert``."""
@@ -258,13 +317,17 @@ _WIDENED = "byte 0 of a loaded word widened by its reader's or (NVPTX's and.b32 
     "reader's line)"
 
 
-def _more_permutes(pred: Prediction, delta: int, why: str = _WIDENED) -> Prediction:
+def _more_permutes(pred: Prediction, delta: int, why: str = _WIDENED,
+                   add: bool = False) -> Prediction:
     regs, done = [], False
     for e in pred.registers:
         if not done and e.opcode == "prmt.b32":
             e, done = replace(e, per_thread=(e.per_thread or 0) + delta), True
         if e.per_thread != 0:
             regs.append(e)
+    if not done and add and delta > 0:
+        regs.append(Emitted("permute", "prmt.b32", delta, None, 32, 0, ""))
+        done = True
     if not done:
         return pred
     return replace(pred, registers=tuple(regs), note=f"{pred.note}; {why}")

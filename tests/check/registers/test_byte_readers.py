@@ -9,7 +9,8 @@ import re
 import pytest
 
 from linlayout.check.registers import widen_loaded_bytes
-from linlayout.check.registers.byte_readers import loaded_byte_positions, pack_byte_readers
+from linlayout.check.registers.byte_readers import (loaded_byte_positions, pack_byte_readers,
+                                                    stored_pair_sources)
 from linlayout.check.registers.private import round_byte_readers
 from linlayout.check.shared_memory.ops import module_target, predict_module
 from linlayout.check.shared_memory.reduce import reduce_steps
@@ -64,6 +65,21 @@ def test_byte_zero_packed_low_by_the_next_shuffle_convert_costs_no_permute():
             for a, p in pairs if a.op in ("reduce", "convert_layout")}
     assert prmt[reduce.line] == 13  # 6 packing the stored words, 4 + 4 - 1 unpacking
     assert "and.b32 0xff" in next(p.note for a, p in pairs if a.op == "reduce")
+
+
+@pytest.mark.parametrize("name, moved", [("r2_i8_and_8x256_ax0_w4_da8e5a_cuda90", 4),
+                                         ("r2_i8_add_64x32_ax1_w8_1ad7ca_cuda80", 8),
+                                         ("r2_u8_min_8x256_ax0_w8_58bd4e_cuda90", 0)])
+def test_byte_pairs_stored_as_half_words_have_their_extracts_on_the_converts_line(name, moved):
+    module, reduce, convert, _ = _probe(name)
+    pairs = stored_pair_sources(convert.distributed.layout, convert.destination.layout,
+                                module_target(module))
+    assert pairs is not None and all(len(p) == 2 for p in pairs)
+    prmt = {a.line: sum(e.per_thread for e in p.registers if e.opcode == "prmt.b32")
+            for a, p in predict_module(module) if a.op in ("reduce", "convert_layout")}
+    assert prmt.get(convert.line, 0) == moved
+    assert "convert's line" in next(p.note for a, p in predict_module(module)
+                                    if a.op == "reduce") or not moved
 
 
 def test_other_targets_and_bad_input():
