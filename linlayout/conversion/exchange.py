@@ -12,10 +12,14 @@ the halves it holds and receives. Per lane:
    ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``) packs 8-bit elements two to a
    word as 16-bit halves the same way. AMD: what LLVM's AMDGPU back end spends building
    the word where the producer left the elements
-   (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a pair from two registers is one
-   ``v_perm_b32`` — for 8-bit elements too: in this plan's IR LLVM packs the zero-extended
-   bytes with a ``v_perm_b32``, ``papers/conversion/packed_exchange_amdgcn.py`` — and a
-   16-bit pair already one register in order none),
+   (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a 16-bit pair from two registers
+   is one ``v_perm_b32``, one already one register in order none; two zero-extended bytes
+   from two registers none — Triton 3.9 runs LLVM's ``-O3`` before instruction selection,
+   which rewrites the ``<2 x i16>`` packing of zero-extended bytes as ``zext``, ``shl 16``,
+   ``or``, selected as one ``v_lshl_or_b32``, a VALU instruction no cost kind counts, as
+   for Triton's own packing; without ``-O3`` the same bytes take a ``v_perm_b32``:
+   ``papers/conversion/amd_byte_join.py``; bytes with unknown upper bits, or both in one
+   register, one ``v_perm_b32``),
    counted only for the words that are shipped or permuted; a lone source register (one
    per lane) is shipped as it is, its element in the low half;
 2. *rounds*: in round ``t`` every lane reads word ``x_{c_t}`` of the lane its table names —
@@ -317,7 +321,7 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
     used = {ins for p in permutes for ins in p.inputs} | {("x", rd.word) for rd in rounds}
     packs = 0
     if words is not None:
-        packs = sum(_pack_permutes(words[lo], words[hi], problem.element_bits)
+        packs = sum(pack_permutes((words[lo], words[hi]), problem.element_bits)
                     for c, (lo, hi) in enumerate(pack) if lo != hi and ("x", c) in used)
     elif wide_source and problem.element_bits == 16:
         # NVIDIA: two 16-bit elements' 32-bit registers joined by one prmt.b32 (0x5410)
@@ -332,17 +336,6 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
     return PackedExchangePlan(problem.element_bits, target.name, tuple(pack), tuple(rounds),
                               tuple(permutes), tuple(unpack), instructions,
                               {k: n for k, n in opcodes.items() if n}, high_unknown)
-
-
-def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
-    """``v_perm_b32`` that build one packed word: :func:`~linlayout.lowering.amd_pack.
-    pack_permutes`, except an 8-bit pair from two registers, which LLVM's AMDGPU back end
-    packs with one ``v_perm_b32`` in this plan's IR (the zero-extended bytes as 16-bit
-    halves; ``papers/conversion/packed_exchange_amdgcn.py``, for loaded, truncated and
-    computed bytes alike)."""
-    if element_bits == 8 and lo.word != hi.word:
-        return 1
-    return pack_permutes((lo, hi), element_bits)
 
 
 def _places(x: list[list[tuple[int, int | None]]], rounds: list[ExchangeRound],
