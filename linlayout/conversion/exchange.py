@@ -14,7 +14,7 @@ the halves it holds and receives. Per lane:
    the word where the producer left the elements
    (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a 16-bit pair from two registers
    is one ``v_perm_b32``, one already one register in order none; two zero-extended bytes
-   from two registers none — Triton 3.9 runs LLVM's ``-O3`` before instruction selection,
+   each alone in its register none — Triton 3.9 runs LLVM's ``-O3`` before instruction selection,
    which rewrites the ``<2 x i16>`` packing of zero-extended bytes as ``zext``, ``shl 16``,
    ``or``, selected as one ``v_lshl_or_b32``, a VALU instruction no cost kind counts, as
    for Triton's own packing; without ``-O3`` the same bytes take a ``v_perm_b32``:
@@ -321,7 +321,7 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
     used = {ins for p in permutes for ins in p.inputs} | {("x", rd.word) for rd in rounds}
     packs = 0
     if words is not None:
-        packs = sum(pack_permutes((words[lo], words[hi]), problem.element_bits)
+        packs = sum(_pack_permutes(words[lo], words[hi], problem.element_bits)
                     for c, (lo, hi) in enumerate(pack) if lo != hi and ("x", c) in used)
     elif wide_source and problem.element_bits == 16:
         # NVIDIA: two 16-bit elements' 32-bit registers joined by one prmt.b32 (0x5410)
@@ -336,6 +336,19 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
     return PackedExchangePlan(problem.element_bits, target.name, tuple(pack), tuple(rounds),
                               tuple(permutes), tuple(unpack), instructions,
                               {k: n for k, n in opcodes.items() if n}, high_unknown)
+
+
+def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
+    """``v_perm_b32`` that build one packed word: :func:`~linlayout.lowering.amd_pack.
+    pack_permutes` where each byte of an 8-bit pair sits alone, zero-extended, in its own
+    register (after Triton's ``-O3`` one ``v_lshl_or_b32``, no ``v_perm_b32``:
+    ``papers/conversion/amd_byte_join.py``, ``packed_exchange_amdgcn.py``); any other 8-bit
+    pair from two registers one ``v_perm_b32``, the price this plan's compiled probe
+    confirmed before."""
+    alone = all(w.byte == 0 and w.width_bytes == 1 and not w.opaque for w in (lo, hi))
+    if element_bits == 8 and lo.word != hi.word and not alone:
+        return 1
+    return pack_permutes((lo, hi), element_bits)
 
 
 def _places(x: list[list[tuple[int, int | None]]], rounds: list[ExchangeRound],
