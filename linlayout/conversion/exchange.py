@@ -12,10 +12,14 @@ the halves it holds and receives. Per lane:
    ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``) packs 8-bit elements two to a
    word as 16-bit halves the same way. AMD: what LLVM's AMDGPU back end spends building
    the word where the producer left the elements
-   (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a pair from two registers is one
-   ``v_perm_b32`` — for 8-bit elements too: in this plan's IR LLVM packs the zero-extended
-   bytes with a ``v_perm_b32``, ``papers/conversion/packed_exchange_amdgcn.py`` — and a
-   16-bit pair already one register in order none),
+   (:func:`~linlayout.lowering.amd_pack.pack_permutes`: a 16-bit pair from two registers
+   is one ``v_perm_b32``, one already one register in order none; two zero-extended bytes
+   each alone in its register none — Triton 3.9 runs LLVM's ``-O3`` before instruction selection,
+   which rewrites the ``<2 x i16>`` packing of zero-extended bytes as ``zext``, ``shl 16``,
+   ``or``, selected as one ``v_lshl_or_b32``, a VALU instruction no cost kind counts, as
+   for Triton's own packing; without ``-O3`` the same bytes take a ``v_perm_b32``:
+   ``papers/conversion/amd_byte_join.py``; bytes with unknown upper bits, or both in one
+   register, one ``v_perm_b32``),
    counted only for the words that are shipped or permuted; a lone source register (one
    per lane) is shipped as it is, its element in the low half;
 2. *rounds*: in round ``t`` every lane reads word ``x_{c_t}`` of the lane its table names —
@@ -336,11 +340,13 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
 
 def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
     """``v_perm_b32`` that build one packed word: :func:`~linlayout.lowering.amd_pack.
-    pack_permutes`, except an 8-bit pair from two registers, which LLVM's AMDGPU back end
-    packs with one ``v_perm_b32`` in this plan's IR (the zero-extended bytes as 16-bit
-    halves; ``papers/conversion/packed_exchange_amdgcn.py``, for loaded, truncated and
-    computed bytes alike)."""
-    if element_bits == 8 and lo.word != hi.word:
+    pack_permutes` where each byte of an 8-bit pair sits alone, zero-extended, in its own
+    register (after Triton's ``-O3`` one ``v_lshl_or_b32``, no ``v_perm_b32``:
+    ``papers/conversion/amd_byte_join.py``, ``packed_exchange_amdgcn.py``); any other 8-bit
+    pair from two registers one ``v_perm_b32``, the price this plan's compiled probe
+    confirmed before."""
+    alone = all(w.byte == 0 and w.width_bytes == 1 and not w.opaque for w in (lo, hi))
+    if element_bits == 8 and lo.word != hi.word and not alone:
         return 1
     return pack_permutes((lo, hi), element_bits)
 

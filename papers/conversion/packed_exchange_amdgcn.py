@@ -13,8 +13,10 @@ For every pair of the two AMD exhaustive spaces of
 16-element tensor on a 64-lane wavefront, lane bits 3–5 live) at 8 and 16 bits for which
 ``plan_packed_exchange`` builds a plan on ``hip:gfx942``, and for a few conversions of four
 and eight source registers per lane, the plan's tables are written as LLVM IR the way
-Triton 3.9 packs (``packed_exchange_ir.py``: ``<2 x i16>`` bitcast to ``i32``, 8-bit
-elements zero-extended first; ``llvm.amdgcn.ds.bpermute``; ``llvm.amdgcn.perm`` with the
+Triton 3.9 packs (``packed_exchange_ir.py``: ``<2 x i16>`` bitcast to ``i32``; two 8-bit
+elements as Triton's ``-O3`` leaves that packing, zero-extended to ``i32``, shifted and
+ORed, since this script gives the IR straight to instruction selection: ``amd_byte_join.py``;
+``llvm.amdgcn.ds.bpermute``; ``llvm.amdgcn.perm`` with the
 selector read from a per-lane table) and translated to gfx942 assembly by Triton's LLVM
 (``llvm.translate_to_asm``, as ``triton.backends.amd.compiler`` does). Each source element
 is loaded on its own (``global_load_ushort``/``ubyte``: one element per register,

@@ -3,7 +3,9 @@ or AMDGPU: the kernel ``k(in, out, table)`` of one plan and its per-lane table.
 
 Each lane loads its source elements from ``in`` at the indices its table row names (8-bit
 elements zero-extended to 16 bits, as Triton 3.9's ``transferWithinWarp`` packs them),
-packs each pair as a ``<2 x i16>`` bitcast to ``i32``, runs the plan's rounds
+packs each pair as a ``<2 x i16>`` bitcast to ``i32`` (for AMDGPU two bytes as Triton's
+``-O3`` leaves that packing, before instruction selection: each byte zero-extended to
+``i32``, the high one shifted left 16, ``or``; ``amd_byte_join.py`` shows it), runs the plan's rounds
 (``llvm.nvvm.shfl.sync.idx.i32`` / ``llvm.amdgcn.ds.bpermute``, the source lane from the
 table) and permutes (``llvm.nvvm.prmt`` / ``llvm.amdgcn.perm``, the selector from the
 table: lane-index data, as the plan leaves it uncounted), then unpacks each destination
@@ -100,9 +102,17 @@ def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
                   f"  %h{r} = add i16 %e{r}, 0"]
     values = {}
     for c, (lo, hi) in enumerate(plan.pack):
-        lines += [f"  %x{c}.a = insertelement <2 x i16> undef, i16 %h{lo}, i32 0",
-                  f"  %x{c}.b = insertelement <2 x i16> %x{c}.a, i16 %h{hi}, i32 1",
-                  f"  %x{c} = bitcast <2 x i16> %x{c}.b to i32"]
+        if backend == "amdgcn" and bits == 8 and lo != hi:
+            # as Triton 3.9's -O3 (llvm.optimize_module, before instruction selection)
+            # rewrites the <2 x i16> packing of two zero-extended bytes
+            lines += [f"  %x{c}.a = zext i8 %e{lo} to i32",
+                      f"  %x{c}.z = zext i8 %e{hi} to i32",
+                      f"  %x{c}.b = shl nuw nsw i32 %x{c}.z, 16",
+                      f"  %x{c} = or disjoint i32 %x{c}.b, %x{c}.a"]
+        else:
+            lines += [f"  %x{c}.a = insertelement <2 x i16> undef, i16 %h{lo}, i32 0",
+                      f"  %x{c}.b = insertelement <2 x i16> %x{c}.a, i16 %h{hi}, i32 1",
+                      f"  %x{c} = bitcast <2 x i16> %x{c}.b to i32"]
         values[("x", c)] = f"%x{c}"
     for t, rd in enumerate(plan.rounds):
         s = field(f"sl{t}", nsrc + t)

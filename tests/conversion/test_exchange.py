@@ -98,21 +98,25 @@ def test_it_applies_only_to_narrow_elements_with_something_to_move():
 @pytest.mark.parametrize("element_bits", [8, 16])
 def test_on_amd_it_is_ds_bpermute_and_v_perm_with_the_packing_priced(element_bits):
     """gfx942: the same tables, as one ``ds_bpermute_b32`` and one lane-dependent
-    ``v_perm_b32``; a source in two registers pays one more ``v_perm_b32`` to pack the
-    shipped word (for 8-bit elements too, as LLVM compiles the plan); loaded as one
-    register in order, a 16-bit pair packs for nothing and an 8-bit pair pays one
-    ``v_perm_b32`` to spread its bytes into 16-bit halves."""
+    ``v_perm_b32``; a 16-bit source in two registers pays one more ``v_perm_b32`` to pack
+    the shipped word, two zero-extended bytes none (after Triton's ``-O3`` one
+    ``v_lshl_or_b32``, which no cost kind counts); loaded as one register in order, a
+    16-bit pair packs for nothing and an 8-bit pair pays one ``v_perm_b32`` to spread its
+    bytes into 16-bit halves."""
     pb = _problem(EXCHANGE, element_bits)
     plan = plan_packed_exchange(pb, "hip:gfx942")
-    assert plan.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 2}
-    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 2, "selector": 1, "mov": 0}
+    packs = int(element_bits == 16)
+    assert plan.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1 + packs}
+    assert plan.instructions == {"shfl": 1, "selp": 0, "prmt": 1 + packs, "selector": 1,
+                                 "mov": 0}
     assert plan.target == "hip:gfx942" and execute_plan(pb, plan).correct
     loaded = plan_packed_exchange(pb, "hip:gfx942", source_load=(0, 2))
     assert loaded.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1 + (element_bits == 8)}
     assert plan_packed_exchange(pb, "hip:gfx950", packed_source=True).instructions["prmt"] == 1
     # a lane permutation ships whole words: on AMD only the packing is left
     moved = plan_packed_exchange(_problem(LANE_SWAP, element_bits), "hip:gfx942")
-    assert moved.opcodes == {"ds_bpermute_b32": 1, "v_perm_b32": 1}
+    assert moved.opcodes == ({"ds_bpermute_b32": 1, "v_perm_b32": 1} if packs
+                             else {"ds_bpermute_b32": 1})
 
 
 @pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
@@ -276,6 +280,36 @@ def test_the_amdgcn_holds_the_counted_bpermutes_and_permutes():
                      0), (space, order, bits)
                 checked += 1
     assert checked == len([k for k in probes if not k.startswith("wide")]) == 284
+
+
+def test_two_loaded_bytes_join_with_one_v_lshl_or_after_tritons_o3():
+    """``papers/conversion/amd_byte_join.py``: Triton 3.9's own 8-bit lane swap on gfx942
+    joins the two zero-extended bytes it ships with one ``v_lshl_or_b32`` and no
+    ``v_perm_b32`` (its ``-O3`` rewrote the ``<2 x i16>`` packing as ``shl``/``or``); the
+    ``<2 x i16>`` spelling given to instruction selection without ``-O3`` is one
+    ``v_perm_b32``. The packed exchange prices the pair as Triton's: no ``prmt``, so on the
+    8-bit single register/lane exchange it costs 1.5, the bound, and its compiled probe
+    holds one ``v_lshl_or_b32``."""
+    data = json.loads(gzip.decompress(
+        (ROOT / "tests" / "data" / "conversion_amd_byte_join.json.gz").read_bytes()))
+    assert data["triton_version"].startswith("3.9")
+    probes = data["probes"]
+    assert probes["triton_lane_swap"]["amdgcn"] == {"v_perm_b32": 0, "v_lshl_or_b32": 1,
+                                                    "ds_bpermute_b32": 1}
+    assert probes["triton_lane_swap"]["llir_pack"] == {"v2i16": False, "shl_16": True}
+    assert probes["codegen_v2i16"]["amdgcn"]["v_perm_b32"] == 1
+    assert probes["codegen_shl_or"]["amdgcn"] == {"v_perm_b32": 0, "v_lshl_or_b32": 1,
+                                                  "ds_bpermute_b32": 1}
+    swap = plan_packed_exchange(_problem(LANE_SWAP, 8), "hip:gfx942")
+    assert swap.instructions["prmt"] == 0  # as the model prices Triton's packing
+    pb = _problem(EXCHANGE, 8)
+    full = plan_conversion(pb.src, pb.dst, 8, hardware=AMD_CDNA3, target="hip:gfx942")
+    pb = full.problem
+    shuffle = full.path("shuffle")
+    assert shuffle.method == "packed exchange" and shuffle.cost == shuffle.bound == 1.5
+    assert full.optimal and execute_plan(pb, shuffle.plan).correct
+    assert AMDGCN["probes"]["lanes_10234_b8"]["amdgcn"] == {
+        "ds_bpermute_b32": 1, "v_perm_b32": 1, "v_lshl_or_b32": 1, "v_cndmask_b32": 0}
 
 
 def test_a_wide_single_register_is_shuffled_as_it_is():

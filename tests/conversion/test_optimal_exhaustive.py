@@ -17,11 +17,11 @@ to the destination. The number proven optimal is pinned (:data:`PROVEN`,
 :data:`PROVEN_WAVE`). On NVIDIA all 120 at every width (at 8 and 16 bits the four single
 register/lane exchanges meet the bound with the packed exchange: both elements in one
 shuffled word, one lane-dependent byte permute). On AMD the packed exchange costs 2 on the
-single register/lane exchanges (a ``v_perm_b32`` packs a lane's two registers): at 16 bits
-that is the lone-shuffle bound (one shuffle needs a join before it and a lane-dependent
-instruction after it, else two shuffles), at 8 bits the bound stays 1.5, since the model
-joins two bytes for nothing (four of the 32-lane space, three of the wavefront's on gfx942,
-one on gfx950, where permlane swaps do the others, not proven); and on gfx950's wavefront 12
+16-bit single register/lane exchanges (a ``v_perm_b32`` packs a lane's two registers): the
+lone-shuffle bound (one shuffle needs a join before it and a lane-dependent instruction
+after it, else two shuffles); at 8 bits it costs 1.5, the bound: after Triton's ``-O3`` the
+two zero-extended bytes join with one ``v_lshl_or_b32``, which no cost kind counts (as for
+Triton's own packing), no ``v_perm_b32``; and on gfx950's wavefront 12
 pairs whose lanes need data across lane bit 4 or 5 cost 2.5 against 2, where the bound lets
 a permlane swap stand for a shuffle and two merges at once.
 
@@ -54,12 +54,12 @@ from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
 BITS = 5  # tensor bits: 1 register bit, 4 live lane bits, lane bit 4 broadcast
 #: pairs proven optimal, by target and element width
 PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
-          ("hip:gfx942", 8): 116, ("hip:gfx942", 16): 120, ("hip:gfx942", 32): 120,
-          ("hip:gfx950", 8): 116, ("hip:gfx950", 16): 120, ("hip:gfx950", 32): 120}
+          ("hip:gfx942", 8): 120, ("hip:gfx942", 16): 120, ("hip:gfx942", 32): 120,
+          ("hip:gfx950", 8): 120, ("hip:gfx950", 16): 120, ("hip:gfx950", 32): 120}
 #: the 64-lane wavefront space (4 tensor bits: 1 register bit, lane bits 3, 4, 5 live, lane
 #: bits 0–2 broadcast): pairs proven optimal by target and element width
-PROVEN_WAVE = {("hip:gfx942", 8): 21, ("hip:gfx942", 16): 24, ("hip:gfx942", 32): 24,
-               ("hip:gfx950", 8): 11, ("hip:gfx950", 16): 12, ("hip:gfx950", 32): 12}
+PROVEN_WAVE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 24, ("hip:gfx942", 32): 24,
+               ("hip:gfx950", 8): 12, ("hip:gfx950", 16): 12, ("hip:gfx950", 32): 12}
 #: the same with the source one element to a 32-bit register (``wide_source``)
 PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 93,
                ("hip:gfx942", 8): 93, ("hip:gfx942", 16): 120,

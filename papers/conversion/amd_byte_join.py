@@ -1,0 +1,161 @@
+#!/usr/bin/env python
+"""What AMD's back end spends joining two zero-extended bytes, held one to a register, into
+the 32-bit word a ``ds_bpermute_b32`` ships: the packing step of the 8-bit packed exchange
+(``linlayout/conversion/exchange.py``) and of Triton 3.9's ``transferWithinWarp``.
+
+Run with Triton 3.9.0 installed (CPU only, seconds)::
+
+    python papers/conversion/amd_byte_join.py          # writes tests/data/conversion_amd_byte_join.json.gz
+    python papers/conversion/amd_byte_join.py --check  # compare, write nothing
+
+Three probes, each compiled for gfx942, their AMDGCN's ``v_perm_b32``, ``v_lshl_or_b32``
+and ``ds_bpermute_b32`` counted:
+
+* ``triton_lane_swap``: Triton's own pipeline (``triton.compile`` of a TTGIR kernel) on an
+  8-bit ``convert_layout`` of a 64-lane wavefront that swaps lane bits 3 and 4, the two
+  source bytes loaded one to a register (``global_load_ubyte``). Triton packs them as a
+  ``<2 x i16>`` of zero-extended bytes; its ``-O3`` (``llvm.optimize_module`` in
+  ``triton/backends/amd/compiler.py``'s ``make_llir``, before instruction selection)
+  rewrites that as ``zext`` to ``i32``, ``shl 16``, ``or``, recorded as ``llir_pack``;
+* ``codegen_v2i16`` and ``codegen_shl_or``: the same two loaded bytes joined and shipped by
+  one ``llvm.amdgcn.ds.bpermute``, written as LLVM IR in each of those two spellings and
+  given straight to instruction selection (``llvm.translate_to_asm``, as
+  ``packed_exchange_amdgcn.py`` does: no ``-O3``).
+
+Result: Triton's pipeline joins the bytes with one ``v_lshl_or_b32`` and no ``v_perm_b32``
+— a VALU instruction that no cost kind of ``linlayout.conversion.cost`` counts, for
+Triton's path as for the plans; the ``<2 x i16>`` spelling without ``-O3`` is one
+``v_perm_b32`` (selector ``0x05040100``, the bytes matched as byte providers), the
+``-O3`` spelling one ``v_lshl_or_b32``. So the packed exchange's IR probe spells its 8-bit
+pairs as ``-O3`` leaves them, and the plan prices the pair as the model prices Triton's.
+``tests/conversion/test_exchange.py`` replays the fixture without Triton. Exits 1 when a
+count differs from those.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import sys
+import tempfile
+
+os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
+from fixture import main_for  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "conversion_amd_byte_join.json.gz"
+OPS = {op: re.compile(rf"^\s*{op}\b", re.M)
+       for op in ("v_perm_b32", "v_lshl_or_b32", "ds_bpermute_b32")}
+#: the counts each probe must show
+EXPECTED = {"triton_lane_swap": {"v_perm_b32": 0, "v_lshl_or_b32": 1, "ds_bpermute_b32": 1},
+            "codegen_v2i16": {"v_perm_b32": 1, "v_lshl_or_b32": 0, "ds_bpermute_b32": 1},
+            "codegen_shl_or": {"v_perm_b32": 0, "v_lshl_or_b32": 1, "ds_bpermute_b32": 1}}
+
+TTGIR = """#src = #ttg.linear<{register = [[8]], lane = [[0], [0], [0], [1], [2], [4]], warp = [], block = []}>
+#dst = #ttg.linear<{register = [[8]], lane = [[0], [0], [0], [2], [1], [4]], warp = [], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @g_cvt(%X: !tt.ptr<i8>, %Y: !tt.ptr<i8>) attributes {noinline = false} {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #src>
+    %p = tt.splat %X : !tt.ptr<i8> -> tensor<16x!tt.ptr<i8>, #src>
+    %q = tt.addptr %p, %r : tensor<16x!tt.ptr<i8>, #src>, tensor<16xi32, #src>
+    %x = tt.load %q : tensor<16x!tt.ptr<i8>, #src>
+    %y = ttg.convert_layout %x : tensor<16xi8, #src> -> tensor<16xi8, #dst>
+    %d = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #dst>
+    %s = tt.splat %Y : !tt.ptr<i8> -> tensor<16x!tt.ptr<i8>, #dst>
+    %t = tt.addptr %s, %d : tensor<16x!tt.ptr<i8>, #dst>, tensor<16xi32, #dst>
+    tt.store %t, %y : tensor<16x!tt.ptr<i8>, #dst>
+    tt.return
+  }
+}
+"""
+
+HEAD = """target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %t8 = add i32 %t, 8
+  %p0 = getelementptr i8, ptr addrspace(1) %in, i32 %t
+  %p1 = getelementptr i8, ptr addrspace(1) %in, i32 %t8
+  %e0 = load i8, ptr addrspace(1) %p0
+  %e1 = load i8, ptr addrspace(1) %p1
+"""
+PACK = {
+    "codegen_v2i16": """  %h0 = zext i8 %e0 to i16
+  %h1 = zext i8 %e1 to i16
+  %a = insertelement <2 x i16> undef, i16 %h0, i32 0
+  %b = insertelement <2 x i16> %a, i16 %h1, i32 1
+  %w = bitcast <2 x i16> %b to i32
+""",
+    "codegen_shl_or": """  %h0 = zext i8 %e0 to i32
+  %h1 = zext i8 %e1 to i32
+  %h1s = shl nuw nsw i32 %h1, 16
+  %w = or disjoint i32 %h1s, %h0
+""",
+}
+TAIL = """  %x = xor i32 %t, 1
+  %sl = shl i32 %x, 2
+  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %sl, i32 %w)
+  %o = getelementptr i32, ptr addrspace(1) %out, i32 %t
+  store i32 %r, ptr addrspace(1) %o
+  ret void
+}
+"""
+
+
+def counts(asm: str) -> dict[str, int]:
+    """The instructions of interest in the assembly."""
+    return {k: len(p.findall(asm)) for k, p in OPS.items()}
+
+
+def build() -> dict:
+    import triton
+    from triton._C.libtriton import llvm
+    from triton.backends.compiler import GPUTarget
+
+    llvm.init_targets()
+    probes = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / "lane_swap.ttgir"
+        path.write_text(TTGIR)
+        kernel = triton.compile(str(path), target=GPUTarget("hip", "gfx942", 64))
+    llir = kernel.asm["llir"]
+    probes["triton_lane_swap"] = {
+        "amdgcn": counts(kernel.asm["amdgcn"]),
+        "llir_pack": {"v2i16": "<2 x i16>" in llir,
+                      "shl_16": bool(re.search(r"shl nuw nsw i32 %\w+, 16", llir))}}
+    for name, body in PACK.items():
+        asm = llvm.translate_to_asm(HEAD + body + TAIL, "amdgcn-amd-amdhsa", "gfx942", "", [],
+                                    False, False, False)
+        probes[name] = {"amdgcn": counts(asm)}
+    return {"triton_version": triton.__version__, "probes": probes}
+
+
+def compare(data: dict) -> int:
+    """Print each probe beside the expected counts; 1 on a difference."""
+    bad = 0
+    for name, want in EXPECTED.items():
+        got = data["probes"][name]["amdgcn"]
+        bad += got != want
+        print(f"{name}: {got}" + ("" if got == want else f"  <-- expected {want}"))
+    pack = data["probes"]["triton_lane_swap"]["llir_pack"]
+    print(f"Triton's LLVM IR after -O3: <2 x i16> left {pack['v2i16']}, shl 16 {pack['shl_16']}")
+    bad += pack != {"v2i16": False, "shl_16": True}
+    return 1 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    data: dict = {}
+
+    def built() -> dict:
+        data.update(build())
+        return data
+
+    rc = main_for(__doc__, OUT, built, argv)
+    return rc or compare(data)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
