@@ -609,18 +609,18 @@ def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
         position[t] = len(rounds)
         rounds.append(ShuffleRound(tuple(sources), tuple(send)))
     steps = {t: [("round", i, j) for j in range(nslot)] for t, i in position.items()}
-    parts, keep = tables.parts, tables.keep
-    registers = range(1 << pm.dst_register_bits)
-    assemble = []
-    for lane in range(lanes):
-        sh = shift[lane]
-        row = []
-        for r in registers:
-            j, c = parts[r]
+    columns = []  # per dst register, per lane: where its element comes from
+    for (j, c), kept in zip(tables.parts, tables.keep):
+        if not steps:
+            columns.append(kept)
+            continue
+        column = []
+        for sh, step in zip(shift, kept):
             got = steps.get(c ^ sh)
-            row.append(keep[r][lane] if got is None else got[j])
-        assemble.append(tuple(row))
-    instructions = _count(problem.element_bits, nslot, rounds, assemble, tables)
+            column.append(step if got is None else got[j])
+        columns.append(column)
+    assemble = list(zip(*columns))
+    instructions = _count(problem.element_bits, nslot, rounds, columns, tables)
     swaps = _swap_selects(pm, split, twist, shift, rounds, assemble, tables)
     selects = "muxes"
     if swaps is not None and swaps < instructions["selp"]:
@@ -671,8 +671,9 @@ def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...], shift: lis
 
 
 def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
-           assemble: list[tuple[tuple[Any, ...], ...]], tables: _Tables) -> dict[str, int]:
-    """Per-thread instruction counts of a plan's tables (module docstring)."""
+           columns: list[list[tuple[Any, ...]]], tables: _Tables) -> dict[str, int]:
+    """Per-thread instruction counts of a plan's tables (module docstring); ``columns[r]``
+    is the ``assemble`` step of ``dst`` register ``r`` in each lane."""
     words_per_element = max(1, element_bits // 32)
     shfl = len(rounds) * words_per_element
     selp = prmt = 0
@@ -686,7 +687,7 @@ def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
             prmt += 2 * (nslot - 1)  # pack at the sender, unpack at the receiver
     selp += sum(len({x for x in c if x is not None}) - 1 for c in merged)
     for r in tables.representatives:  # a copy of one is renamed, not selected
-        selp += len({row[r] for row in assemble}) - 1
+        selp += len(set(columns[r])) - 1
     return {"shfl": shfl, "selp": selp, "prmt": prmt, "mov": 0}
 
 
