@@ -46,6 +46,7 @@ def memoize(maxsize: int) -> Callable[[F], F]:
 
 def clear_caches() -> None:
     """Empty every cache of the package (layouts' derived tables, hardware phase masks,
-    encodings' layouts, lowering predictions, conflict counts, synthesis results)."""
+    encodings' layouts, lowering predictions, conflict counts, synthesis results, shuffle plan
+    searches)."""
     for clear in _CLEARERS:
         clear()

@@ -11,6 +11,7 @@ columns (the Linear Layouts paper, arXiv 2505.23819, §5: a conversion ``src →
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .. import f2
 from .._checks import instance_of, shown
@@ -136,9 +137,21 @@ class ConversionProblem:
     def thread_elements(self, which: str, register: int, lane: int, warp: int) -> int:
         """The flat element (out dims flattened, first lowest) ``which`` holds at one
         register of one thread; ``warp`` is the warp and block bits together (warp lowest)."""
-        lay = getattr(self, which)
-        rb, lb = dim_bits(lay, "register"), dim_bits(lay, "lane")
-        return lay.apply_flat(register | lane << rb | warp << (rb + lb))
+        flat = self._flat_columns.get(which)
+        if flat is None:
+            lay = getattr(self, which)
+            rb, lb = dim_bits(lay, "register"), dim_bits(lay, "lane")
+            return lay.apply_flat(register | lane << rb | warp << (rb + lb))
+        cols, rb, lb = flat
+        return f2.apply(cols, register | lane << rb | warp << (rb + lb))
+
+    @cached_property
+    def _flat_columns(self) -> dict[str, tuple[tuple[int, ...], int, int]]:
+        """Per layout, its flat columns (in dims in :data:`DISTRIBUTED_DIMS` order) and its
+        register and lane bits: what :meth:`thread_elements` reads, worked out once."""
+        return {which: (tuple(c for d in DISTRIBUTED_DIMS for c in self.columns(which, d)),
+                        dim_bits(lay, "register"), dim_bits(lay, "lane"))
+                for which, lay in (("src", self.src), ("dst", self.dst))}
 
 
 def dim_bits(layout: LinearLayout, dim: str) -> int:

@@ -66,6 +66,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from .. import f2
+from .._memo import memoize
 from .._checks import instance_of
 from ..errors import LayoutError
 from .cost import path_cost, resolve_weights
@@ -384,21 +385,36 @@ def plan_shuffles(problem: ConversionProblem,
     pm0 = warp_map(problem)
     if pm0 is None:
         return None
-    return _cheapest((_plan_for_map(problem, pm, weights) for pm in copy_maps(problem, pm0)),
-                     weights)
-
-
-def _cheapest(plans, weights) -> ShufflePlan | None:
-    """The first of ``plans`` (``None`` entries skipped) at the least cost under ``weights``,
-    fewer shuffles breaking ties; ``None`` when every entry is ``None``."""
-    best: tuple[tuple[float, int], ShufflePlan] | None = None
-    for plan in plans:
-        if plan is None:
-            continue
-        key = (path_cost(plan.instructions, 0, weights), plan.instructions["shfl"])
+    best: tuple[tuple[float, int], int, tuple[int, ...]] | None = None
+    for index, twist, counts in _candidates(problem):
+        instructions = dict(counts)
+        key = (path_cost(instructions, 0, weights), instructions["shfl"])
         if best is None or key < best[0]:
-            best = (key, plan)
-    return None if best is None else best[1]
+            best = (key, index, twist)
+    if best is None:
+        return None
+    pm = copy_maps(problem, pm0)[best[1]]
+    split, tables = _prepare(problem, pm)
+    return _build(problem, pm, split, best[2], tables, shuffle_bound(problem))
+
+
+@memoize(256)
+def _candidates(problem: ConversionProblem) -> tuple[tuple[int, tuple[int, ...],
+                                                           tuple[tuple[str, int], ...]], ...]:
+    """Every consistent plan the planner tries, in its order, as ``(index of the map in
+    copy_maps, twist, instruction counts)``: what :func:`plan_shuffles` compares under any
+    weights (the plans themselves do not depend on them), so the weightings of one problem
+    share one search and only the cheapest plan is rebuilt."""
+    pm0 = warp_map(problem)
+    bound = shuffle_bound(problem)
+    out = []
+    for index, pm in enumerate(copy_maps(problem, pm0)):
+        split, tables = _prepare(problem, pm)
+        for twist in _twists(pm, split.words, 1 << len(split.words)):
+            plan = _build(problem, pm, split, twist, tables, bound)
+            if plan is not None:
+                out.append((index, twist, tuple(plan.instructions.items())))
+    return tuple(out)
 
 
 def copy_maps(problem: ConversionProblem, pm: WarpMap) -> list[WarpMap]:
@@ -440,9 +456,9 @@ def copy_maps(problem: ConversionProblem, pm: WarpMap) -> list[WarpMap]:
     return out
 
 
-def _plan_for_map(problem: ConversionProblem, pm: WarpMap,
-                  weights: Mapping[str, float]) -> ShufflePlan | None:
-    """The cheapest plan over the twists for one solution ``pm`` of ``A ∘ P = B``."""
+def _prepare(problem: ConversionProblem, pm: WarpMap) -> tuple["_Split", "_Tables"]:
+    """The split of the ``dst`` registers into copies, slots and word indices for one
+    solution ``pm`` of ``A ∘ P = B``, and the tables every twist reads."""
     nrd = pm.dst_register_bits
     reg_cols = [pm.to_register[i] | pm.to_lane[i] << pm.src_register_bits for i in range(nrd)]
     dup = list(f2.null_space(reg_cols))
@@ -451,10 +467,8 @@ def _plan_for_map(problem: ConversionProblem, pm: WarpMap,
     slot_basis = f2.extend_basis(dup, keep_lane, limit=max_slot_bits)
     word_basis = f2.extend_basis(dup + slot_basis, (1 << i for i in range(nrd)),
                                  limit=nrd - len(dup) - len(slot_basis))
-    layout = _Split(dup, slot_basis, word_basis)
-    tables = _Tables.make(pm, layout)
-    return _cheapest((_build(problem, pm, layout, twist, tables)
-                      for twist in _twists(pm, word_basis, 1 << len(word_basis))), weights)
+    split = _Split(dup, slot_basis, word_basis)
+    return split, _Tables.make(pm, split)
 
 
 @dataclass(frozen=True)
@@ -477,18 +491,32 @@ class _Split:
 class _Tables:
     """What every twist of one map reads, worked out once: ``source[r][lane]`` is
     ``pm.source(r, lane)``, ``parts[r]`` is ``split.parts(r)``, ``words[t]`` is the word
-    vector of index ``t``."""
+    vector of index ``t``; by word index ``t``, ``lane_from[t][lane]`` is the lane holding
+    word ``t`` of ``lane`` and ``wants[t][lane]`` the ``src`` registers of its slots there;
+    ``keep[r]`` is the register a ``("register", ·)`` step of ``r`` names in each lane;
+    ``representatives`` the ``dst`` registers that are no copy of a smaller one."""
     source: list[list[tuple[int, int]]]
     parts: list[tuple[int, int]]
     words: list[int]
+    lane_from: list[list[int]]
+    wants: list[list[tuple[int, ...]]]
+    keep: list[list[tuple[str, int]]]
+    representatives: list[int]
 
     @staticmethod
     def make(pm: WarpMap, split: _Split) -> "_Tables":
         lanes = range(1 << pm.lane_bits)
         registers = range(1 << pm.dst_register_bits)
-        return _Tables([[pm.source(r, lane) for lane in lanes] for r in registers],
-                       [split.parts(r) for r in registers],
-                       [split.vector(split.words, t) for t in range(1 << len(split.words))])
+        source = [[pm.source(r, lane) for lane in lanes] for r in registers]
+        words = [split.vector(split.words, t) for t in range(1 << len(split.words))]
+        slot_vecs = [split.vector(split.slots, j) for j in range(1 << len(split.slots))]
+        dup_span = f2.span_elements(split.dup) if split.dup else [0]
+        return _Tables(source, [split.parts(r) for r in registers], words,
+                       [[source[c][lane][1] for lane in lanes] for c in words],
+                       [[tuple(source[c ^ j][lane][0] for j in slot_vecs) for lane in lanes]
+                        for c in words],
+                       [[("register", x) for x, _ in row] for row in source],
+                       [r for r in registers if r == min(r ^ d for d in dup_span)])
 
 
 def _twists(pm: WarpMap, word_basis: list[int], rounds: int):
@@ -569,90 +597,96 @@ def _invertible_twist(pm: WarpMap, cols: list[int]) -> tuple[int, ...] | None:
 
 
 def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
-           twist: tuple[int, ...], tables: _Tables) -> ShufflePlan | None:
+           twist: tuple[int, ...], tables: _Tables, bound: int) -> ShufflePlan | None:
     lanes = 1 << pm.lane_bits
     nslot = 1 << len(split.slots)
-    slot_vecs = [split.vector(split.slots, j) for j in range(nslot)]
-    source = tables.source
-    shift = [f2.apply(twist, lane) for lane in range(lanes)]
+    shift = f2.images(twist)
+    lane_from, wants = tables.lane_from, tables.wants
+    own = list(range(lanes))
     rounds: list[ShuffleRound] = []
     position: dict[int, int] = {}
     for t in range(1 << len(split.words)):
-        sources, wants = [], []
-        for lane in range(lanes):
-            c = tables.words[t ^ shift[lane]]
-            sources.append(source[c][lane][1])
-            wants.append(tuple(source[c ^ j][lane][0] for j in slot_vecs))
-        if all(s == lane for lane, s in enumerate(sources)):
+        index = [t ^ s for s in shift]
+        sources = [lane_from[w][lane] for lane, w in enumerate(index)]
+        if sources == own:
             continue  # a local round: the registers are read where they are
         send: list[tuple[int, ...] | None] = [None] * lanes
-        for lane, (s, w) in enumerate(zip(sources, wants)):
-            if send[s] is None:
-                send[s] = w
-            elif send[s] != w:
+        for lane, w in enumerate(index):
+            s = sources[lane]
+            want = wants[w][lane]
+            sent = send[s]
+            if sent is None:
+                send[s] = want
+            elif sent != want:
                 return None  # lane s would have to send two words
         position[t] = len(rounds)
         rounds.append(ShuffleRound(tuple(sources), tuple(send)))
-    assemble = []
-    for lane in range(lanes):
-        row = []
-        for r in range(1 << pm.dst_register_bits):
-            j, c = tables.parts[r]
-            t = c ^ shift[lane]
-            if t in position:
-                row.append(("round", position[t], j))
-            else:
-                row.append(("register", source[r][lane][0]))
-        assemble.append(tuple(row))
-    instructions = _count(problem.element_bits, nslot, rounds, assemble, split)
-    swaps = _swap_selects(pm, split, twist, rounds, assemble, tables)
+    steps = {t: [("round", i, j) for j in range(nslot)] for t, i in position.items()}
+    columns = []  # per dst register, per lane: where its element comes from
+    for (j, c), kept in zip(tables.parts, tables.keep):
+        if not steps:
+            columns.append(kept)
+            continue
+        column = []
+        for sh, step in zip(shift, kept):
+            got = steps.get(c ^ sh)
+            column.append(step if got is None else got[j])
+        columns.append(column)
+    assemble = list(zip(*columns))
+    instructions = _count(problem.element_bits, nslot, rounds, columns, tables)
+    swaps = _swap_selects(pm, split, twist, shift, rounds, assemble, tables)
     selects = "muxes"
     if swaps is not None and swaps < instructions["selp"]:
         instructions["selp"], selects = swaps, "swaps"
     return ShufflePlan(lanes, problem.element_bits, nslot, tuple(rounds), tuple(assemble),
-                       twist, instructions, shuffle_bound(problem), selects)
+                       twist, instructions, bound, selects)
 
 
-def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...],
+def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...], shift: list[int],
                   rounds: list[ShuffleRound],
                   assemble: list[tuple[tuple[Any, ...], ...]], tables: _Tables) -> int | None:
     """The selects of the ``"swaps"`` way (:class:`ShufflePlan`), or None when the tables do
     not have its shape (some lane is read by two lanes, or a choice is not affine in the
-    lane). Checked on the tables themselves, value by value."""
+    lane). Checked on the tables themselves, value by value. ``shift[lane]`` is
+    ``T(lane)``."""
     lanes = 1 << pm.lane_bits
     source = tables.source
     reader = {}
     for lane in range(lanes):
-        c = tables.words[f2.apply(twist, lane)]
+        c = tables.words[shift[lane]]
         reader[source[c][lane][1]] = lane
     if len(reader) != lanes:
         return None
     q = []
     for i in range(pm.lane_bits):
         lane = reader[1 << i]
-        c = tables.words[f2.apply(twist, lane)]
+        c = tables.words[shift[lane]]
         q.append(source[c][lane][0] ^ source[0][0][0])
+    qv = f2.images(q)  # Q·lane for every lane
     for rnd in rounds:
-        for j in range(len(rnd.send[0] or ())):
-            base = rnd.send[0][j]
-            if any(w is None or w[j] != base ^ f2.apply(q, s) for s, w in enumerate(rnd.send)):
+        first = rnd.send[0]
+        for j in range(len(first or ())):
+            base = first[j]
+            if any(w is None or w[j] != base ^ qv[s] for s, w in enumerate(rnd.send)):
                 return None
     local: dict[tuple[int, int], int] = {}
+    parts = tables.parts
     for lane, row in enumerate(assemble):
+        sh, ql = shift[lane], qv[lane]
         for r, step in enumerate(row):
             if step[0] == "register":
-                j, c = tables.parts[r]
-                key = (c ^ f2.apply(twist, lane), j)
-                if local.setdefault(key, step[1] ^ f2.apply(q, lane)) != step[1] ^ f2.apply(q, lane):
+                j, c = parts[r]
+                v = step[1] ^ ql
+                if local.setdefault((c ^ sh, j), v) != v:
                     return None
     values = (1 << len(split.words)) << len(split.slots)
     return f2.rank(q) * (1 << pm.src_register_bits) + f2.rank(twist) * values
 
 
-
 def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
-           assemble: list[tuple[tuple[Any, ...], ...]], split: _Split) -> dict[str, int]:
-    """Per-thread instruction counts of a plan's tables (module docstring)."""
+           columns: list[list[tuple[Any, ...]]], tables: _Tables) -> dict[str, int]:
+    """Per-thread instruction counts of a plan's tables (module docstring); ``columns[r]``
+    is the ``assemble`` step of ``dst`` register ``r`` in each lane."""
     words_per_element = max(1, element_bits // 32)
     shfl = len(rounds) * words_per_element
     selp = prmt = 0
@@ -665,11 +699,8 @@ def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
         if nslot > 1:
             prmt += 2 * (nslot - 1)  # pack at the sender, unpack at the receiver
     selp += sum(len({x for x in c if x is not None}) - 1 for c in merged)
-    dup_span = set(f2.span_elements(split.dup)) if split.dup else {0}
-    for r in range(len(assemble[0])):
-        if r != min(r ^ d for d in dup_span):
-            continue  # a copy of a representative register: renamed, not selected
-        selp += len({row[r] for row in assemble}) - 1
+    for r in tables.representatives:  # a copy of one is renamed, not selected
+        selp += len(set(columns[r])) - 1
     return {"shfl": shfl, "selp": selp, "prmt": prmt, "mov": 0}
 
 

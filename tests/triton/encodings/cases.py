@@ -7,6 +7,8 @@ Gluon source linlayout writes for them, evaluated by Triton 3.9.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from linlayout import LinearLayout
 from linlayout.triton import express, parse_encoding, recognize_distributed
 from linlayout.hardware.kinds import is_distributed
@@ -59,9 +61,12 @@ def roundtrip_of(*classes) -> list[tuple[object, list | None, str]]:
     """``(encoding, shape, Gluon source)`` of the gluon_roundtrip.json entries whose layout is
     one of ``classes`` (entries written as ``gl.DistributedLinearLayout`` have no named
     encoding and are left to the ``linear`` tests)."""
-    out = []
-    for e in ROUNDTRIP:
-        enc, shape = roundtrip_encoding(e)
-        if enc is not None and type(enc) in classes:
-            out.append((enc, shape, e["source"]))
-    return out
+    return [(enc, shape, source) for enc, shape, source in _roundtrips()
+            if enc is not None and type(enc) in classes]
+
+
+@lru_cache(maxsize=None)
+def _roundtrips() -> tuple[tuple[object, list | None, str], ...]:
+    """``(encoding, shape, Gluon source)`` of every gluon_roundtrip.json entry, worked out
+    once for the modules that each take their classes' share."""
+    return tuple((*roundtrip_encoding(e), e["source"]) for e in ROUNDTRIP)
