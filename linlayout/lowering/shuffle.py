@@ -48,7 +48,7 @@ from .decompose import (PLAIN_BOTTOM, PLAIN_TOP, Transposition, WarpDecompositio
                         hardware_permutation)
 
 __all__ = ["WarpShuffleLowering", "live_prmt_selectors", "lower_warp_shuffle",
-           "post_shuffle_selects", "selector_select_keys"]
+           "selector_select_keys"]
 
 # node kinds of the value graph
 _IN, _PACK, _UNPACK, _CONST, _SELECT, _PRMT, _BFLY, _IDX = range(8)
@@ -298,8 +298,12 @@ def _clean_counts(g: _Graph, outputs: tuple[int, ...], lane_bits: int
     return counts, packs
 
 
-def _keys(nodes, lane_bits: int, canon: dict):
-    """The canonical key of a graph node after CSE and folding (memoised in ``canon``)."""
+def _cleaned(nodes, outputs: tuple[int, ...], lane_bits: int
+             ) -> tuple[dict, tuple[tuple[int, ...], ...], set]:
+    """Instruction counts after CSE, folding and dead-code elimination, and the live packed
+    registers' source registers. A select on a lane bit at or above ``lane_bits`` (a warp
+    bit of the thread id, read from the lane id where it is 0) folds to its first arm."""
+    canon: dict[int, object] = {}
 
     def key_of(i: int):
         if i in canon:
@@ -332,15 +336,6 @@ def _keys(nodes, lane_bits: int, canon: dict):
         canon[i] = c
         return c
 
-    return key_of
-
-
-def _cleaned(nodes, outputs: tuple[int, ...], lane_bits: int
-             ) -> tuple[dict, tuple[tuple[int, ...], ...], set]:
-    """Instruction counts after CSE, folding and dead-code elimination, and the live packed
-    registers' source registers. A select on a lane bit at or above ``lane_bits`` (a warp
-    bit of the thread id, read from the lane id where it is 0) folds to its first arm."""
-    key_of = _keys(nodes, lane_bits, {})
     live: set = set()
 
     def mark(c) -> None:
@@ -406,31 +401,6 @@ def selector_select_keys(low: WarpShuffleLowering) -> tuple[tuple[int, int, int]
     _, _, live = _cleaned(low.graph, low.outputs, low.decomposition.hardware_lane_bits)
     return tuple(sorted((c[1][1], c[2][1], c[3][1]) for c in live
                         if c[0] == "sel" and c[2][0] == "c" and c[3][0] == "c"))
-
-
-def post_shuffle_selects(low: WarpShuffleLowering) -> tuple[tuple[int, ...], ...]:
-    """The selects of the Swap method's second stage that survive clean-up — each a select
-    of two shuffle results, one 32-bit register (a packed word of 8/16-bit elements) — as
-    the destination registers (indices into ``low.outputs``: non-broadcast registers, in
-    order) each one fills, sorted by the first of them. Where these registers meet the
-    consumer decides where LLVM's AMDGPU back end places the select
-    (:mod:`linlayout.check.registers.sunk_selects`).
-
-    Args:
-        low: a warp-shuffle lowering (:func:`lower_warp_shuffle`'s result).
-
-    Raises:
-        LayoutError: ``low`` is not a :class:`WarpShuffleLowering`."""
-    instance_of(low, WarpShuffleLowering, "low")
-    key_of = _keys(low.graph, low.decomposition.hardware_lane_bits, {})
-    regs: dict = {}
-    for r, o in enumerate(low.outputs):
-        c = key_of(o)
-        if c[0] == "unpack":
-            c = c[1]
-        if c[0] == "sel" and c[2][0] in ("bfly", "idx") and c[3][0] in ("bfly", "idx"):
-            regs.setdefault(c, []).append(r)
-    return tuple(sorted(tuple(v) for v in regs.values()))
 
 
 def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,

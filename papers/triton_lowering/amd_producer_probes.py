@@ -63,9 +63,7 @@ CONFIRM_OUT = ROOT / "tests" / "data" / "triton_amd_producer_confirm_probes.json
 CONFIRM_SEED = 7742
 CONFIRM_N = 40
 CONFIRM_TYPES = ("*bf16", "*bf16", "*bf16", "*i8", "*i8", "*i8", "*fp16", "*i16")
-#: ``--third``: a third draw, made after the back end's select copies under predicated
-#: stores (``linlayout/check/registers/sunk_selects.py``) and gfx942's ``bf16`` high halves
-#: were modelled
+#: ``--third``: a third draw, made after gfx942's ``bf16`` high halves were modelled
 THIRD_OUT = ROOT / "tests" / "data" / "triton_amd_producer_third_probes.json.gz"
 THIRD_SEED = 7752
 THIRD_N = 120

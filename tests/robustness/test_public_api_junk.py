@@ -180,9 +180,6 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.check.registers.widen_loaded_bytes": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
         "tt.func @f() {\n}", TARGET), {}),
-    "linlayout.check.registers.copy_sunk_selects": ((
-        __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
-        MODULE, TARGET), {}),
     "linlayout.check.registers.produced_values": ((
         __import__("linlayout.triton.ttgir", fromlist=["x"]).find_accesses(MODULE), TARGET), {}),
     "linlayout.check.registers.with_registers": ((

@@ -13,8 +13,7 @@ from .producers import (load_sources, produced_values, scalar_sources, truncated
 from .reduce import reduce_shuffles
 from .scan import scan_shuffles
 from .selects import share_selector_selects
-from .sunk_selects import copy_sunk_selects
 
-__all__ = ["copy_sunk_selects", "gather_shuffles", "is_warp_local", "load_sources", "produced_values", "reduce_shuffles",
+__all__ = ["gather_shuffles", "is_warp_local", "load_sources", "produced_values", "reduce_shuffles",
            "scalar_sources", "scan_shuffles", "share_selector_selects", "truncated_sources",
            "wide_sources", "widen_loaded_bytes", "with_registers"]
