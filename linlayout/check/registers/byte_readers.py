@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from ... import f2
 from ..._checks import instance_of, sequence_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
@@ -66,19 +67,7 @@ def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     m = access_map(lean, to_offsets(pred.plan.memory), 8)
     if 4 * words_loaded(loads) != m.registers_per_thread:
         return None
-    return tuple(offset & 3 for offset in _register_offsets(m.registers))
-
-
-def _register_offsets(images: tuple[int, ...]) -> list[int]:
-    """The element offset of every register, from the offsets of the register bases."""
-    out = []
-    for r in range(1 << len(images)):
-        offset = 0
-        for i, img in enumerate(images):
-            if r >> i & 1:
-                offset ^= img
-        out.append(offset)
-    return out
+    return tuple(offset & 3 for offset in f2.images(m.registers))
 
 
 def _loaded_words(src: LinearLayout, dst: LinearLayout, target: Target
@@ -89,7 +78,7 @@ def _loaded_words(src: LinearLayout, dst: LinearLayout, target: Target
         return None
     pred = predict_convert(src, dst, 8, target)
     m = access_map(drop_broadcast_registers(dst), to_offsets(pred.plan.memory), 8)
-    return [(offset >> 2, offset & 3) for offset in _register_offsets(m.registers)]
+    return [(offset >> 2, offset & 3) for offset in f2.images(m.registers)]
 
 
 def stored_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
@@ -132,7 +121,7 @@ def _stored_groups(src: LinearLayout, dst: LinearLayout, target: Target, n: int,
         return None
     m = access_map(drop_broadcast_registers(src), to_offsets(pred.plan.memory), 8)
     groups: dict[int, list[tuple[int, int]]] = {}
-    for r, offset in enumerate(_register_offsets(m.registers)):
+    for r, offset in enumerate(f2.images(m.registers)):
         groups.setdefault(offset // n, []).append((offset % n, r))
     if any(len(g) != n for g in groups.values()):
         return None
