@@ -219,26 +219,32 @@ def test_repository_paths_exist(path):
     assert not missing, f"{path} names paths that do not exist: {missing}"
 
 
+def _resolves(parts: list[str]) -> bool:
+    """Whether the dotted name split into ``parts`` is a module or an attribute of one: the
+    attributes below its longest importable prefix exist (True when no prefix imports)."""
+    import importlib
+
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[i:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return False
+        return True
+    return True
+
+
 @pytest.mark.parametrize("path", ALL_PAGES)
 def test_dotted_names_resolve(path):
     """Every ``linlayout.a.b`` (or ``ll.a``) a page names is a module or an attribute of one."""
-    import importlib
-
     text = (ROOT / path).read_text(encoding="utf-8")
-    unresolved = []
-    for name in sorted(set(re.findall(r"(?<![\w./])((?:linlayout|ll)(?:\.\w+)+)", text))):
-        parts = ["linlayout"] + name.split(".")[1:]
-        for i in range(len(parts), 0, -1):
-            try:
-                obj = importlib.import_module(".".join(parts[:i]))
-            except ImportError:
-                continue
-            try:
-                for attr in parts[i:]:
-                    obj = getattr(obj, attr)
-            except AttributeError:
-                unresolved.append(name)
-            break
+    unresolved = [name for name in
+                  sorted(set(re.findall(r"(?<![\w./])((?:linlayout|ll)(?:\.\w+)+)", text)))
+                  if not _resolves(["linlayout"] + name.split(".")[1:])]
     assert not unresolved, f"{path} names what does not exist: {unresolved}"
 
 
@@ -361,24 +367,12 @@ def test_docstring_cross_references_resolve():
     """Every ``:func:``/``:class:``/``:mod:``/… reference to an absolute ``linlayout.…`` name in
     the package's source is a module or an attribute of one (a moved function leaves none
     behind)."""
-    import importlib
-
     unresolved = []
     for path in sorted((ROOT / "linlayout").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         for name in re.findall(r":(?:func|class|data|mod|meth|attr|exc):`~?(linlayout\.[\w.\s]+?)`",
                                text):
             name = re.sub(r"\s+", "", name).rstrip(".")
-            parts = name.split(".")
-            for i in range(len(parts), 0, -1):
-                try:
-                    obj = importlib.import_module(".".join(parts[:i]))
-                except ImportError:
-                    continue
-                try:
-                    for attr in parts[i:]:
-                        obj = getattr(obj, attr)
-                except AttributeError:
-                    unresolved.append(f"{path.relative_to(ROOT)}: {name}")
-                break
+            if not _resolves(name.split(".")):
+                unresolved.append(f"{path.relative_to(ROOT)}: {name}")
     assert not unresolved, "\n".join(unresolved)

@@ -132,13 +132,7 @@ def built_word_permutes(sources: Iterable[tuple[int, int]]) -> int | None:
     Source: LLVM's DAG combiner and NVPTX's ``PRMT`` lowering of a ``v4i8`` vector
     shuffle, as Triton 3.9's LLVM compiles it (``papers/triton_lowering/byte_extract_isel.py``).
     """
-    pairs = [tuple(p) for p in sources]
-    if len(pairs) != 4 or any(len(p) != 2 for p in pairs):
-        raise LayoutError(f"sources must be four (word, byte) pairs, got {pairs!r:.80}")
-    for word, byte in pairs:
-        as_int(word, "word")
-        if not 0 <= as_int(byte, "byte") <= 3:
-            raise LayoutError(f"a byte must be 0 to 3, got {byte}")
+    pairs = _word_bytes(sources, 4, "four")
     words = {w for w, _ in pairs}
     if len(words) > 2:
         return None
@@ -165,12 +159,21 @@ def pair_is_half_word(sources: Iterable[tuple[int, int]]) -> bool:
     debug location, as a fold of the pair's build into a subvector of the word would (the
     mechanism is inferred from the PTX, not read in LLVM's source).
     """
+    pairs = _word_bytes(sources, 2, "two")
+    (w0, b0), (w1, b1) = pairs
+    return w0 == w1 and b0 % 2 == 0 and b1 == b0 + 1
+
+
+def _word_bytes(sources: Iterable[tuple[int, int]], n: int, n_words: str
+                ) -> list[tuple[int, int]]:
+    """``sources`` as a list of ``n`` ``(loaded word, byte in it)`` pairs (``n_words``: ``n``
+    spelt out for the message); raises LayoutError on another count or a byte outside 0 to
+    3."""
     pairs = [tuple(p) for p in sources]
-    if len(pairs) != 2 or any(len(p) != 2 for p in pairs):
-        raise LayoutError(f"sources must be two (word, byte) pairs, got {pairs!r:.80}")
+    if len(pairs) != n or any(len(p) != 2 for p in pairs):
+        raise LayoutError(f"sources must be {n_words} (word, byte) pairs, got {pairs!r:.80}")
     for word, byte in pairs:
         as_int(word, "word")
         if not 0 <= as_int(byte, "byte") <= 3:
             raise LayoutError(f"a byte must be 0 to 3, got {byte}")
-    (w0, b0), (w1, b1) = pairs
-    return w0 == w1 and b0 % 2 == 0 and b1 == b0 + 1
+    return pairs

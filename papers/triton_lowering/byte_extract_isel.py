@@ -246,32 +246,21 @@ def build() -> dict:
     from triton.backends.nvidia.compiler import sm_arch_from_capability
 
     llvm.init_targets()
-    cases = {}
-    for name in names():
-        cases[name] = {"readers": readers(name), "prmt_by_byte": {}}
-        for cc in TARGETS:
-            ptx = llvm.translate_to_asm(kernel(name), "nvptx64-nvidia-cuda",
-                                        sm_arch_from_capability(cc), "+ptx86", [], False,
-                                        False, False)
-            cases[name]["prmt_by_byte"][f"sm_{cc}"] = permutes_by_byte(ptx)
-    built = {}
-    for sources in BUILT:
-        key = ",".join(map(str, sources))
-        built[key] = {}
-        for cc in TARGETS:
-            ptx = llvm.translate_to_asm(built_kernel(sources), "nvptx64-nvidia-cuda",
-                                        sm_arch_from_capability(cc), "+ptx86", [], False,
-                                        False, False)
-            built[key][f"sm_{cc}"] = len(re.findall(r"\bprmt\.b32\b", ptx))
-    pairs = {}
-    for bytes_ in PAIRS:
-        key = ",".join(map(str, bytes_))
-        pairs[key] = {}
-        for cc in TARGETS:
-            ptx = llvm.translate_to_asm(pair_kernel(bytes_), "nvptx64-nvidia-cuda",
-                                        sm_arch_from_capability(cc), "+ptx86", [], False,
-                                        False, False)
-            pairs[key][f"sm_{cc}"] = permutes_by_line(ptx)
+
+    def ptx(module: str, cc: int) -> str:
+        return llvm.translate_to_asm(module, "nvptx64-nvidia-cuda", sm_arch_from_capability(cc),
+                                     "+ptx86", [], False, False, False)
+
+    def per_target(draws, kernel_of, count) -> dict:
+        return {",".join(map(str, d)): {f"sm_{cc}": count(ptx(kernel_of(d), cc))
+                                        for cc in TARGETS} for d in draws}
+
+    cases = {name: {"readers": readers(name),
+                    "prmt_by_byte": {f"sm_{cc}": permutes_by_byte(ptx(kernel(name), cc))
+                                     for cc in TARGETS}}
+             for name in names()}
+    built = per_target(BUILT, built_kernel, lambda text: len(re.findall(r"\bprmt\.b32\b", text)))
+    pairs = per_target(PAIRS, pair_kernel, permutes_by_line)
     return {"triton_version": triton.__version__, "cases": cases, "built_words": built,
             "stored_pairs": pairs}
 

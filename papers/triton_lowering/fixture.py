@@ -35,6 +35,24 @@ def read_fixture(out: pathlib.Path) -> dict:
     return json.loads(gzip.decompress(out.read_bytes()))
 
 
+def draw_parser(doc: str):
+    """The command line shared by the scripts that compile a seeded draw of probes
+    (``argparse.ArgumentParser``, ``doc`` the script's docstring): ``--check`` (compare,
+    write nothing), ``--compare-only`` (compare the committed fixture with check's
+    prediction, no Triton needed) and ``--seed N`` (compile and compare a fresh draw, write
+    nothing). A script adds its own options before parsing."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare, write nothing")
+    ap.add_argument("--compare-only", action="store_true",
+                    help="compare the committed fixture with check's prediction; compile "
+                         "nothing (no Triton needed)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="compile a fresh draw with this seed and compare it; write nothing")
+    return ap
+
+
 def main_for(doc: str, out: pathlib.Path, build, argv: list[str] | None = None,
              compare=None) -> int:
     """The command line of a probe script: ``--check`` compares ``build()`` with the fixture

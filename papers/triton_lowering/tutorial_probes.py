@@ -197,19 +197,12 @@ def compare(data: dict) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
     import gzip
     import json
 
-    from fixture import write_or_check
+    from fixture import draw_parser, write_or_check
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare, write nothing")
-    ap.add_argument("--compare-only", action="store_true",
-                    help="compare the committed fixture with check's prediction; compile "
-                         "nothing (no Triton needed)")
-    ap.add_argument("--seed", type=int, default=None,
-                    help="compile a fresh draw with this seed and compare it; write nothing")
+    ap = draw_parser(__doc__)
     args = ap.parse_args(argv)
     if args.compare_only:
         return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0

@@ -23,8 +23,10 @@ selected on the convert's line (:func:`linlayout.lowering.byte_extracts.pair_is_
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
+from ... import f2
 from ..._checks import instance_of, sequence_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
@@ -65,19 +67,7 @@ def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     m = access_map(lean, to_offsets(pred.plan.memory), 8)
     if 4 * words_loaded(loads) != m.registers_per_thread:
         return None
-    return tuple(offset & 3 for offset in _register_offsets(m.registers))
-
-
-def _register_offsets(images: tuple[int, ...]) -> list[int]:
-    """The element offset of every register, from the offsets of the register bases."""
-    out = []
-    for r in range(1 << len(images)):
-        offset = 0
-        for i, img in enumerate(images):
-            if r >> i & 1:
-                offset ^= img
-        out.append(offset)
-    return out
+    return tuple(offset & 3 for offset in f2.images(m.registers))
 
 
 def _loaded_words(src: LinearLayout, dst: LinearLayout, target: Target
@@ -88,7 +78,7 @@ def _loaded_words(src: LinearLayout, dst: LinearLayout, target: Target
         return None
     pred = predict_convert(src, dst, 8, target)
     m = access_map(drop_broadcast_registers(dst), to_offsets(pred.plan.memory), 8)
-    return [(offset >> 2, offset & 3) for offset in _register_offsets(m.registers)]
+    return [(offset >> 2, offset & 3) for offset in f2.images(m.registers)]
 
 
 def stored_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
@@ -101,13 +91,7 @@ def stored_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
         LayoutError: the layouts do not describe the same tensor; an argument of the wrong
             type.
     """
-    pred = predict_convert(src, dst, 8, target)
-    if pred.plan is None:
-        return None
-    stores = [s.emitted for s in pred.sides if s.emitted.side == "store"]
-    if not stores or any((e.bytes_per_lane or 0) < 4 for e in stores):
-        return None
-    return _stored_groups(src, pred, 4)
+    return _stored_groups(src, dst, target, 4, lambda n_bytes: n_bytes >= 4)
 
 
 def stored_pair_sources(src: LinearLayout, dst: LinearLayout, target: Target
@@ -120,21 +104,24 @@ def stored_pair_sources(src: LinearLayout, dst: LinearLayout, target: Target
         LayoutError: the layouts do not describe the same tensor; an argument of the wrong
             type.
     """
+    return _stored_groups(src, dst, target, 2, lambda n_bytes: n_bytes == 2)
+
+
+def _stored_groups(src: LinearLayout, dst: LinearLayout, target: Target, n: int,
+                   fits: Callable[[int], bool]) -> list | None:
+    """The non-broadcast registers of ``src`` grouped by the ``n``-byte vector a convert of
+    8-bit elements to ``dst`` through shared memory stores them in, low byte first; None where
+    the convert stays in registers, stores nothing, stores a vector whose bytes per lane (0
+    when unknown) do not satisfy ``fits``, or a group is not full."""
     pred = predict_convert(src, dst, 8, target)
     if pred.plan is None:
         return None
     stores = [s.emitted for s in pred.sides if s.emitted.side == "store"]
-    if not stores or any(e.bytes_per_lane != 2 for e in stores):
+    if not stores or not all(fits(e.bytes_per_lane or 0) for e in stores):
         return None
-    return _stored_groups(src, pred, 2)
-
-
-def _stored_groups(src: LinearLayout, pred: Prediction, n: int) -> list | None:
-    """The non-broadcast registers of ``src`` grouped by the ``n``-byte vector they are
-    stored in, low byte first; None where a group is not full."""
     m = access_map(drop_broadcast_registers(src), to_offsets(pred.plan.memory), 8)
     groups: dict[int, list[tuple[int, int]]] = {}
-    for r, offset in enumerate(_register_offsets(m.registers)):
+    for r, offset in enumerate(f2.images(m.registers)):
         groups.setdefault(offset // n, []).append((offset % n, r))
     if any(len(g) != n for g in groups.values()):
         return None
