@@ -377,7 +377,7 @@ def optimal_swizzling_ldst(src: LinearLayout, dst: LinearLayout, element_bits: i
     ts = _lane_tile(_flat(src, "lane"), 1 << len(vb), bits, num_banks)
     td = _lane_tile(_flat(dst, "lane"), 1 << len(vb), bits, num_banks, load_addr)
     parts = _build(src, dst, bits, vb, ts, td, 0, bank_bits)
-    if (1 << len(vb)) * bits < 128 and parts[2]:  # log2Vec < 2: banks in registers first
+    if (1 << len(vb)) * bits < 128 and num_banks <= 32:  # log2Vec < 2: banks in registers first
         v, b, sg, r = parts
         in_s = [i for i, x in enumerate(b) if x in reg_s]
         in_d = [i for i, x in enumerate(b) if x in reg_d]
