@@ -24,7 +24,11 @@ twin in ``lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp``) and of the
    vector), then warp bases; the lanes of one wavefront (``getLaneTile``: the first lanes, or
    the AMD 128-bit load tile of ``getSharedLdStTiles``) decide the segments; when the vector
    is under 128 bits the bank bases held in registers of the side that filled the word come
-   first, so that side vectorises further.
+   first, so that side vectorises further. That reordering is seen only with 32 banks: on
+   gfx950 (64 banks) the 3.9.0 wheel's LLVM IR shows the bank bases left in their
+   ``complementBasis`` order (one-warp 8- and 16-bit probes with no register in common:
+   ``papers/triton_lowering/gfx950_bank_order_probes.py``); the source lines that skip it
+   were not found, so this is a measured rule.
 
 Each side is then lowered on the chosen layout like a ``local_store``/``local_load``
 (``lowerLdStShared`` or ``lowerLdStMatrix``, falling back to ``ld/st`` when the matrix tile
@@ -377,7 +381,8 @@ def optimal_swizzling_ldst(src: LinearLayout, dst: LinearLayout, element_bits: i
     ts = _lane_tile(_flat(src, "lane"), 1 << len(vb), bits, num_banks)
     td = _lane_tile(_flat(dst, "lane"), 1 << len(vb), bits, num_banks, load_addr)
     parts = _build(src, dst, bits, vb, ts, td, 0, bank_bits)
-    if (1 << len(vb)) * bits < 128 and num_banks <= 32:  # log2Vec < 2: banks in registers first
+    # log2Vec < 2: banks in registers first (32 banks only: module docstring, step 4)
+    if (1 << len(vb)) * bits < 128 and num_banks <= 32:
         v, b, sg, r = parts
         in_s = [i for i, x in enumerate(b) if x in reg_s]
         in_d = [i for i, x in enumerate(b) if x in reg_d]
