@@ -24,7 +24,7 @@ what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
   in the high half of a register computed from it (:data:`HIGH`); 0 when both are
   ``f16`` values LLVM knows to be canonical (:data:`CANONICAL`: the pair is one
   ``v_pack_b32_f16``, which LLVM selects only for such halves), or two gfx950 ``bf16``
-  conversion results (one ``v_cvt_pk_bf16_f32``); else one ``v_perm_b32``;
+  conversion results (one ``v_cvt_pk_bf16_f32``: a ``bf16`` min/max); else one ``v_perm_b32``;
 * 8-bit pair (in 16-bit slots): 0 from two registers of zero-extended bytes
   (``v_lshl_or_b32``, or ``v_or_b32_sdwa`` picking each byte out of its register); one
   ``v_perm_b32`` when both bytes lie in one register, or when either is computed (its upper
@@ -72,11 +72,11 @@ COMPUTED = "computed"
 #: an ``f16`` value LLVM's AMDGPU back end knows to be canonical (``isCanonicalized`` of
 #: ``SIISelLowering.cpp``: a float arithmetic result, or a select of two such within its
 #: depth limit, in the same basic block; ``v_pack_b32_f16``), or a gfx950 ``bf16``
-#: conversion result (``v_cvt_pk_bf16_f32``)
+#: conversion result (``v_cvt_pk_bf16_f32``: of a ``bf16`` min or max)
 CANONICAL = "canonical"
 #: a 16-bit value in the high half of its 32-bit register, the low half unknown: a gfx942
-#: ``bf16`` combine result (no ``bf16`` arithmetic there: Triton computes in ``f32`` and
-#: rounds with integer ops, which leave the ``bf16`` in the ``f32``'s high half). LLVM joins
+#: ``bf16`` combine result, or a gfx950 ``bf16`` add, sub or mul (Triton computes in ``f32``
+#: and rounds with integer ops, which leave the ``bf16`` in the ``f32``'s high half). LLVM joins
 #: a value in a low half with such a high half by one ``v_bfi_b32`` (a bitfield insert, no
 #: ``v_perm_b32``), two such high halves by one ``v_perm_b32`` (selector ``0x07060302``)
 HIGH = "high"

@@ -389,7 +389,7 @@ def reduce_result_values(operand: LinearLayout, result: LinearLayout | None, axi
     """What a one-operand ``tt.reduce`` on AMD leaves in each non-broadcast result register,
     for a convert that packs them (:data:`linlayout.lowering.amd_pack.VALUE_KINDS`), or None
     where it is not modelled (NVIDIA; not 8/16 bits; a float type other than ``f16`` and
-    gfx950's ``bf16`` (:func:`.scan.packs_floats`) or a combine op not known; a scalar
+    gfx950's ``bf16`` min/max (:func:`.scan.packs_floats`) or a combine op not known; a scalar
     result; nothing to reduce along the axis).
 
     When the last in-warp round is a partial warp's (``shuffleXor`` by DPP,
@@ -420,7 +420,7 @@ def reduce_result_values(operand: LinearLayout, result: LinearLayout | None, axi
     if target.is_nvidia or element_bits not in (8, 16) or combiner is None or result is None:
         return None
     floating = element_type.startswith(("f", "bf"))
-    if floating and (not packs_floats(element_type, target) or
+    if floating and (not packs_floats(element_type, target, combiner) or
                      combiner not in FLOAT_COMBINERS):
         return None
     k = _axis(operand, axis)

@@ -33,14 +33,20 @@ from ...lowering.target import Target
 from ..shared_memory.scan import scan_shape
 from ._args import bits_tuple, checked
 
-__all__ = ["FLOAT_COMBINERS", "bf16_high_halves", "canonical_within", "float_packs",
-           "packs_floats", "scan_result_values", "scan_shuffles"]
+__all__ = ["BF16_NATIVE_COMBINERS", "FLOAT_COMBINERS", "bf16_high_halves", "canonical_within",
+           "float_packs", "packs_floats", "scan_result_values", "scan_shuffles"]
 
 #: float combine ops whose result LLVM's AMDGPU back end takes as canonical whatever their
 #: operands (``isCanonicalized``: arithmetic flushes or keeps denormals as the mode says;
 #: ``f16`` min/max too, since ``f16`` denormals are kept on gfx9)
 FLOAT_COMBINERS = frozenset({"arith.addf", "arith.subf", "arith.mulf", "arith.maxnumf",
                              "arith.minnumf"})
+#: ``bf16`` combine ops Triton 3.9 lowers for gfx950 to a native ``bf16`` LLVM intrinsic
+#: (``llvm.maxnum.bf16``/``llvm.minnum.bf16``), which the AMDGPU back end computes in ``f32``
+#: and converts back with ``v_cvt_pk_bf16_f32``; Triton emulates ``bf16`` add, sub and mul in
+#: ``f32`` with an integer rounding instead, as on gfx942 (measured on compiled gfx950
+#: scans, ``papers/triton_lowering/amd_producer_probes.py``)
+BF16_NATIVE_COMBINERS = frozenset({"arith.maxnumf", "arith.minnumf"})
 #: the depth at which LLVM's ``isCanonicalized`` stops looking through selects and answers no
 CANONICAL_DEPTH = 5
 #: registers per thread beyond ``2**MAX_REGISTER_BITS`` are not followed (no Triton kernel
@@ -73,22 +79,30 @@ def canonical_within(value: object, depth: int = CANONICAL_DEPTH) -> bool:
     return canonical_within(value[1], depth - 1) and canonical_within(value[2], depth - 1)
 
 
-def packs_floats(element_type: str, target: Target) -> bool:
-    """Whether two 16-bit float results of ``element_type`` can pack in one instruction on
-    ``target`` (:func:`float_packs` says which): ``f16`` on any AMD target
-    (``v_pack_b32_f16``), ``bf16`` on gfx950 (``v_cvt_pk_bf16_f32``). gfx942 has no ``bf16``
-    arithmetic (Triton computes in ``f32`` and rounds with integer ops): its ``bf16`` results
-    are followed by :func:`bf16_high_halves` instead."""
-    return element_type == "f16" or (element_type == "bf16" and str(target.arch) == "gfx950")
+def packs_floats(element_type: str, target: Target, combiner: str | None) -> bool:
+    """Whether two 16-bit float results of ``element_type`` combined by ``combiner`` (an
+    ``arith`` op name) can pack in one instruction on ``target`` (:func:`float_packs` says
+    which): ``f16`` on any AMD target (``v_pack_b32_f16``); ``bf16`` on gfx950 only for a
+    native ``bf16`` op (:data:`BF16_NATIVE_COMBINERS`: Triton emits ``llvm.maxnum.bf16`` /
+    ``llvm.minnum.bf16``, which LLVM computes in ``f32`` and rounds with
+    ``v_cvt_pk_bf16_f32``). Other ``bf16`` results are followed by :func:`bf16_high_halves`
+    instead."""
+    return element_type == "f16" or (element_type == "bf16" and str(target.arch) == "gfx950"
+                                     and combiner in BF16_NATIVE_COMBINERS)
 
 
-def bf16_high_halves(element_type: str, target: Target) -> bool:
-    """Whether the combine results of ``element_type`` sit in the high half of a 32-bit
-    register (:data:`~linlayout.lowering.amd_pack.HIGH`): ``bf16`` on an AMD target other than
-    gfx950, where Triton computes ``bf16`` in ``f32`` and rounds it with integer ops that leave
-    the result in the ``f32``'s high half (measured on gfx942 scans,
-    ``papers/triton_lowering/amd_producer_probes.py``)."""
-    return element_type == "bf16" and not target.is_nvidia and str(target.arch) != "gfx950"
+def bf16_high_halves(element_type: str, target: Target, combiner: str | None) -> bool:
+    """Whether the combine results of ``element_type`` combined by ``combiner`` sit in the
+    high half of a 32-bit register (:data:`~linlayout.lowering.amd_pack.HIGH`): ``bf16`` on
+    an AMD target, where Triton computes the op in ``f32`` and rounds it to ``bf16`` with
+    integer ops (the rounding bias added, ``v_bfe_u32``/``v_add3_u32``, a NaN select) that
+    leave the result in the ``f32``'s high half: on gfx942 for every op, on gfx950 for all
+    but :data:`BF16_NATIVE_COMBINERS` (``arith.addf``/``subf``/``mulf`` of ``bf16`` are
+    emulated so on gfx950 too: the LLVM IR has ``fadd float`` and the integer rounding, no
+    ``fptrunc``, and the assembly no ``v_cvt_pk_bf16_f32``). Measured on gfx942 and gfx950
+    scans (``papers/triton_lowering/amd_producer_probes.py``)."""
+    return element_type == "bf16" and not target.is_nvidia and \
+        not packs_floats(element_type, target, combiner)
 
 
 def float_packs(value: object, element_type: str) -> bool:
@@ -147,8 +161,9 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     Each result is then:
 
     * ``f16`` with a float combine (:data:`FLOAT_COMBINERS`): :data:`CANONICAL` where
-      :func:`canonical_within` proves it, else :data:`COMPUTED`; gfx950 ``bf16``:
-      :data:`CANONICAL` where the value is the combine's own (:func:`float_packs`);
+      :func:`canonical_within` proves it, else :data:`COMPUTED`; gfx950 ``bf16`` with a
+      min/max combine (:func:`packs_floats`): :data:`CANONICAL` where the value is the
+      combine's own (:func:`float_packs`);
       other ``bf16`` (:func:`bf16_high_halves`): :data:`HIGH` where it is the combine's own,
       :data:`RAW` as loaded, else :data:`COMPUTED` (a select or shuffle result sits in a low
       half);
@@ -170,8 +185,8 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     if target.is_nvidia or element_bits not in (8, 16) or combiner is None:
         return None
     floating = element_type.startswith(("f", "bf"))
-    high = bf16_high_halves(element_type, target)
-    if floating and (not (packs_floats(element_type, target) or high) or
+    high = bf16_high_halves(element_type, target, combiner)
+    if floating and (not (packs_floats(element_type, target, combiner) or high) or
                      combiner not in FLOAT_COMBINERS):
         return None
     k = operand.out_dim_names.index(f"dim{axis}")

@@ -110,15 +110,17 @@ def test_amd_scan_bytes_raw_only_as_loaded():
 
 
 def test_gfx950_bf16_scan_results_pack_where_they_are_combines():
-    """gfx950 converts two bf16 combine results and packs them in one v_cvt_pk_bf16_f32; a
+    """gfx950 converts two bf16 min/max results and packs them in one v_cvt_pk_bf16_f32; a
     select in between (the warpScan's, the first thread's) leaves them apart."""
     from linlayout.lowering.amd_pack import CANONICAL, COMPUTED
 
     gfx950 = Target.parse("hip:gfx950")
     # no lane along the axis, one warp: in-thread prefixes; the first element as loaded
-    got = _values((4, 64), [4, 1], [1, 64], [1, 1], [0, 1], 0, "bf16", "arith.addf", gfx950)
+    got = _values((4, 64), [4, 1], [1, 64], [1, 1], [0, 1], 0, "bf16", "arith.maxnumf",
+                  gfx950)
     assert got == (COMPUTED, CANONICAL, CANONICAL, CANONICAL)
-    got = _values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, "bf16", "arith.addf", gfx950)
+    got = _values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, "bf16", "arith.minnumf",
+                  gfx950)
     assert set(got) == {COMPUTED}  # every result is a select
 
 
@@ -134,10 +136,30 @@ def test_gfx942_bf16_scan_results_in_high_halves_where_they_are_combines():
     assert got == (RAW, HIGH, HIGH, HIGH)
     got = _values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, "bf16", "arith.addf")
     assert set(got) == {COMPUTED}  # every result is a select
-    assert bf16_high_halves("bf16", GFX942)
-    assert not bf16_high_halves("bf16", Target.parse("hip:gfx950"))
-    assert not bf16_high_halves("f16", GFX942)
-    assert not bf16_high_halves("bf16", Target.parse("cuda:90"))
+    assert bf16_high_halves("bf16", GFX942, "arith.addf")
+    assert bf16_high_halves("bf16", GFX942, "arith.maxnumf")
+    assert not bf16_high_halves("f16", GFX942, "arith.addf")
+    assert not bf16_high_halves("bf16", Target.parse("cuda:90"), "arith.addf")
+
+
+def test_gfx950_bf16_add_is_rounded_with_integer_ops_min_max_natively():
+    """On gfx950 Triton emulates a bf16 add, sub or mul in f32 and rounds it with integer ops
+    as on gfx942 (HIGH halves, no v_cvt_pk_bf16_f32: a compiled add scan joins its pairs with
+    v_perm_b32); only min/max lower to a native bf16 intrinsic whose results pack in one
+    v_cvt_pk_bf16_f32 (CANONICAL, the test above)."""
+    from linlayout.check.registers.scan import bf16_high_halves, packs_floats
+    from linlayout.lowering.amd_pack import HIGH, RAW
+
+    gfx950 = Target.parse("hip:gfx950")
+    for op in ("arith.addf", "arith.subf", "arith.mulf"):
+        assert bf16_high_halves("bf16", gfx950, op)
+        assert not packs_floats("bf16", gfx950, op)
+    for op in ("arith.maxnumf", "arith.minnumf"):
+        assert not bf16_high_halves("bf16", gfx950, op)
+        assert packs_floats("bf16", gfx950, op)
+    got = _values((4, 64), [4, 1], [1, 64], [1, 1], [0, 1], 0, "bf16", "arith.addf",
+                  target=gfx950)
+    assert got == (RAW, HIGH, HIGH, HIGH)
 
 
 @pytest.mark.parametrize("element_type,combiner,target", [
