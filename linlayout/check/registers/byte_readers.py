@@ -55,6 +55,10 @@ def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     that convert does not load every register as part of a 32-bit word (it stays in
     registers, or loads sub-word vectors).
 
+    Source: Triton 3.9's round trip through shared memory
+    (``ConvertLayoutOpToLLVM.cpp``, ``lowerLdStShared``) as
+    :func:`linlayout.lowering.round_trip_pack.words_loaded` predicts its loads.
+
     Raises:
         LayoutError: the layouts do not describe the same tensor; an argument of the wrong
             type.
