@@ -28,18 +28,40 @@ def listed(fixture_set: str) -> dict[str, str]:
     return {name: doc["causes"][_cause(e)] for name, e in doc["sets"].get(fixture_set, {}).items()}
 
 
+def final_marks(fixture_set: str) -> dict[str, dict]:
+    """``{probe: entry}``: the probes of ``fixture_set`` compared with the final assembly (an
+    entry ``{"cause": ..., "check": "final"}``), each entry as written. An entry of a producer
+    set (``producer``, ``amd_producer``, ...) also records where the assemblies differ:
+    ``"line"`` (the convert's TTGIR line) and ``"counts"``, ``{opcode: {"ir": n, "lowering":
+    n, "final": n}}`` — the opcode's count in Triton's LLVM IR before ``-O3``
+    (``lowering_reference.ir_counts``), in the lowering and in the final assembly, both on
+    the data path."""
+    doc = json.loads(FILE.read_text(encoding="utf-8"))
+    return {name: e for name, e in doc["sets"].get(fixture_set, {}).items()
+            if isinstance(e, dict) and e.get("check") == "final"}
+
+
 def follows_final(fixture_set: str) -> set[str]:
     """The probes of ``fixture_set`` where ``check`` models LLVM's final form on purpose (an
     entry ``{"cause": ..., "check": "final"}``): compared with the final assembly."""
-    doc = json.loads(FILE.read_text(encoding="utf-8"))
-    return {name for name, e in doc["sets"].get(fixture_set, {}).items()
-            if isinstance(e, dict) and e.get("check") == "final"}
+    return set(final_marks(fixture_set))
 
 
 def _diff(a: dict, b: dict) -> str:
     keys = sorted(set(a) | set(b))
     return ", ".join(f"{k} {b.get(k, 0) - a.get(k, 0):+d}" for k in keys
                      if a.get(k, 0) != b.get(k, 0))
+
+
+def _marked(entry: dict) -> str:
+    """A producer set's mark, as the table shows it: the final assembly against the lowering
+    on the convert's line, and the counts behind it."""
+    counts = entry["counts"]
+    d = ", ".join(f"{op} {c['final'] - c['lowering']:+d}" for op, c in sorted(counts.items()))
+    ev = ", ".join(f"{op} {c['ir']} / {c['lowering']} / {c['final']}"
+                   for op, c in sorted(counts.items()))
+    return (f"line {entry['line']}: {d}; Triton's IR / lowering / final: {ev}; "
+            "check follows the final form")
 
 
 def table() -> str:
@@ -58,6 +80,9 @@ def table() -> str:
         for probe, entry in sorted(probes.items()):
             cause = _cause(entry)
             p = data[probe]
+            if "counts" in entry:  # a producer set: by convert line, the IR's count recorded
+                by_cause[cause].append(f"`{name}/{probe}` ({_marked(entry)})")
+                continue
             # on the data path, as compared (datapath.py: address arithmetic left out)
             low = {**p["lowering"], **p["lowering"]["data"]}
             p = p["data"]
