@@ -9,6 +9,7 @@ Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles eac
     python papers/triton_lowering/amd_producer_probes.py --check         # compile, compare
     python papers/triton_lowering/amd_producer_probes.py --compare-only  # the committed fixture
     python papers/triton_lowering/amd_producer_probes.py --third         # the third draw
+    python papers/triton_lowering/amd_producer_probes.py --marks [--third]  # marked probes
 
 The rule under test (``linlayout.check.registers.produced_values``, written before these
 probes were drawn): ``check`` follows Triton's ``ScanOpToLLVM.cpp`` value by value (in-thread
@@ -29,8 +30,9 @@ Each probe's TTGIR is compiled as Triton lowers it (LLVM's ``-O3`` middle end sk
 full; the fixture keeps, per convert line, the opcodes of both assemblies and the same on the
 data path (``"data"``, ``datapath.py``), as ``producer_probes.py`` does, whose comparison
 this script reuses (known differences: ``tests/data/known_mismatches.json``, set
-``amd_producer``). ``tests/check/test_amd_producer_probes.py`` replays the fixture without
-Triton.
+``amd_producer``; the probes compared with the final assembly instead, marked in
+``tests/data/llvm_respelling.json``: ``producer_probes.reference``).
+``tests/check/test_amd_producer_probes.py`` replays the fixture without Triton.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles eac
     python papers/triton_lowering/producer_probes.py                 # writes the fixture
     python papers/triton_lowering/producer_probes.py --check         # compile, compare with it
     python papers/triton_lowering/producer_probes.py --compare-only  # the committed fixture
+    python papers/triton_lowering/producer_probes.py --marks         # recompile marked probes
 
 The rule under test (``linlayout.check.registers.wide_sources``): Triton shuffles 32-bit
 values, so a warp-local gather whose results are its shuffles' results (NVIDIA: one source
@@ -32,8 +33,14 @@ instructions on each convert line (``prmt``/``selp``/``shfl``;
 ``v_perm``/``v_cndmask``/``ds_bpermute``/DPP/``v_permlane``) next to the lowering's on the
 data path, prints every difference, the final assembly's where it differs and the opcodes the
 data path left out, and exits 1 on a difference that ``tests/data/known_mismatches.json``
-(set ``producer``) does not list. ``tests/check/test_producer_probes.py`` replays the fixture
-without Triton.
+(set ``producer``) does not list. A probe whose lowering has an instruction only the
+assembly with ``-O3`` skipped has is compared with the final assembly instead (what runs):
+``tests/data/llvm_respelling.json`` marks it ``{"check": "final"}`` with the cause, the
+convert's line and the counts of Triton's IR, the lowering and the final assembly there
+(:func:`reference`); a mark that records the difference wrongly or is not needed is counted
+as a difference (:func:`marks_differ`), and ``--marks`` recompiles the marked probes to check
+the recorded counts, the IR's included (:func:`mark_evidence`).
+``tests/check/test_producer_probes.py`` replays the fixture without Triton.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """The probes whose final PTX/AMDGCN differs from Triton's lowering (the assembly of Triton's
 LLVM IR with LLVM's ``-O3`` skipped), each with the LLVM pass that re-spelt it:
-``tests/data/llvm_respelling.json``, shared by the convert probe scripts of this folder.
+``tests/data/llvm_respelling.json``, shared by the convert probe scripts of this folder, and
+by the producer probe scripts for the probes they compare with the final assembly
+(:func:`final_marks`).
 
 ``python papers/triton_lowering/respelling.py`` prints the table of ``docs/triton-lowering.md``
 ("LLVM re-spelling") from that file and the fixtures (no Triton needed)."""
@@ -68,7 +70,8 @@ def table() -> str:
     """The markdown table: per cause, how many probes, the first with the register opcodes its
     final assembly has more (+) or fewer (-) than Triton's lowering on the data path (the
     probes' ``"data"`` records) (at the convert's line and
-    over the kernel, or by line for ``tl`` kernels) and the IR evidence, then the others."""
+    over the kernel, or by line for ``tl`` kernels; for a producer set's mark, the counts it
+    records on its line) and the IR evidence, then the others."""
     sys.path.insert(0, str(ROOT / "tests"))
     doc = json.loads(FILE.read_text(encoding="utf-8"))
     sets = json.loads((ROOT / "tests" / "data" / "fixture_sets.json").read_text(
