@@ -36,8 +36,8 @@ def final_marks(fixture_set: str) -> dict[str, dict]:
     set (``producer``, ``amd_producer``, ...) also records where the assemblies differ:
     ``"line"`` (the convert's TTGIR line) and ``"counts"``, ``{opcode: {"ir": n, "lowering":
     n, "final": n}}`` — the opcode's count in Triton's LLVM IR before ``-O3``
-    (``lowering_reference.ir_counts``), in the lowering and in the final assembly, both on
-    the data path."""
+    (``producer_probes.ir_selects``), in the lowering and in the final assembly (both on the
+    data path)."""
     doc = json.loads(FILE.read_text(encoding="utf-8"))
     return {name: e for name, e in doc["sets"].get(fixture_set, {}).items()
             if isinstance(e, dict) and e.get("check") == "final"}
