@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from tests.support import ROOT
+from tests.support import ROOT, papers_module
 
 
 FAST = [
@@ -81,3 +81,13 @@ def test_script_fails_on_a_corrupted_table(tmp_path):
     proc = _run(tmp_path / SCRIPT.name)
     assert proc.returncode == 1
     assert "MISMATCH" in proc.stdout
+
+
+def test_the_llvm_respelling_table_in_the_docs_is_the_scripts_output():
+    """``docs/triton-lowering.md``'s "LLVM re-spelling" table is what
+    ``papers/triton_lowering/respelling.py`` prints from ``tests/data/llvm_respelling.json``."""
+    table = papers_module("papers/triton_lowering/respelling.py").table()
+    lines = (ROOT / "docs" / "triton-lowering.md").read_text("utf-8").splitlines()
+    start = next(i for i, s in enumerate(lines) if s.startswith("| cause (LLVM pass)"))
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
+    assert "\n".join(lines[start:end]) == table

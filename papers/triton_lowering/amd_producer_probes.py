@@ -9,6 +9,7 @@ Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles eac
     python papers/triton_lowering/amd_producer_probes.py --check         # compile, compare
     python papers/triton_lowering/amd_producer_probes.py --compare-only  # the committed fixture
     python papers/triton_lowering/amd_producer_probes.py --third         # the third draw
+    python papers/triton_lowering/amd_producer_probes.py --marks [--third]  # marked probes
 
 The rule under test (``linlayout.check.registers.produced_values``, written before these
 probes were drawn): ``check`` follows Triton's ``ScanOpToLLVM.cpp`` value by value (in-thread
@@ -29,8 +30,9 @@ Each probe's TTGIR is compiled as Triton lowers it (LLVM's ``-O3`` middle end sk
 full; the fixture keeps, per convert line, the opcodes of both assemblies and the same on the
 data path (``"data"``, ``datapath.py``), as ``producer_probes.py`` does, whose comparison
 this script reuses (known differences: ``tests/data/known_mismatches.json``, set
-``amd_producer``). ``tests/check/test_amd_producer_probes.py`` replays the fixture without
-Triton.
+``amd_producer``; the probes compared with the final assembly instead, marked in
+``tests/data/llvm_respelling.json``: ``producer_probes.reference``).
+``tests/check/test_amd_producer_probes.py`` replays the fixture without Triton.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import producer_probes as pp  # noqa: E402  (the shared comparison)
+from fixture import read_fixture  # noqa: E402
 from probe_compile import (assembly_records, check_ops, compile_gluon,  # noqa: E402
                            known_mismatches, probe_arguments, run_probes, split)
 
@@ -206,15 +209,19 @@ def modelled_lines(ttgir: str) -> set[str]:
 
 
 def compare(data: dict, known_set: str = KNOWN_SET) -> int:
-    """Print every probe whose prediction differs from the lowering on the data path, and a
-    tally by target, producer and type; return the number of differences not listed in
-    ``tests/data/known_mismatches.json`` (set ``known_set``)."""
+    """Print every probe whose prediction differs on the data path from what it is compared
+    with (Triton's lowering, or the final assembly where ``tests/data/llvm_respelling.json``
+    marks the probe: ``producer_probes.reference``), and a tally by target, producer and
+    type; return the number of differences not listed in ``tests/data/known_mismatches.json``
+    (set ``known_set``, also the fixture set's name) plus the wrong marks
+    (``producer_probes.marks_differ``)."""
     known = known_mismatches(known_set)
-    bad = 0
+    bad = pp.marks_differ(data, known_set)
     tally: collections.Counter = collections.Counter()
     for name, p in sorted(data["probes"].items()):
         pred = pp.predicted(check_ops(p["ttgir"]))
-        low = pp.observed(p["data"]["lowering"])
+        label = pp.reference(known_set, name)
+        low = pp.observed(p["data"][label])
         same = pred == low
         kind, ty = name.split("_")[0], name.split("_")[2]
         tally[(p["target"], kind, same)] += 1
@@ -222,13 +229,14 @@ def compare(data: dict, known_set: str = KNOWN_SET) -> int:
         tally[("modelled" if modelled_lines(p["ttgir"]) else "not modelled", "", same)] += 1
         if not same:
             bad += name not in known
-            print(f"DIFF {name}: predicted {pred} lowering {low}"
+            print(f"DIFF {name}: predicted {pred} {label} {low}"
                   + (" (known)" if name in known else ""))
     for (a, b, _) in sorted({(a, b, 0) for a, b, _ in tally}):
         print(f"{a} {b}".strip() + f": {tally[(a, b, True)]} equal, {tally[(a, b, False)]} not")
     total = len(data["probes"])
     equal = sum(n for (a, b, s), n in tally.items() if s and a in TARGETS)
-    print(f"all: {equal} of {total} equal to Triton's lowering (data path)")
+    print(f"all: {equal} of {total} equal to Triton's lowering (data path; the final "
+          "assembly where marked)")
     return bad
 
 
@@ -238,7 +246,14 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"the second draw (seed {CONFIRM_SEED}, {CONFIRM_N} probes)")
     ap.add_argument("--third", action="store_true",
                     help=f"the third draw (seed {THIRD_SEED}, {THIRD_N} probes)")
+    ap.add_argument("--marks", action="store_true",
+                    help="recompile the probes llvm_respelling.json marks in the chosen set, "
+                         "check the counts it records")
     args = ap.parse_args(argv)
+    if args.marks:
+        out, name = ((CONFIRM_OUT, "_confirm") if args.confirm else
+                     (THIRD_OUT, "_third") if args.third else (OUT, ""))
+        return 1 if pp.mark_evidence(read_fixture(out), KNOWN_SET + name) else 0
     if args.confirm:
         return run_probes(CONFIRM_OUT, args,
                           lambda: build(CONFIRM_SEED, CONFIRM_N, CONFIRM_TYPES),

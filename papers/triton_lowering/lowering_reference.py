@@ -139,8 +139,11 @@ def ir_counts(ll: str, amd: bool) -> dict:
     return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
 
 
-def _compile(ttgir: str, tname: str, o3: bool) -> tuple[str, str, str]:
-    """(assembly, LLVM IR handed to the back end, LLVM IR before ``-O3``) of a TTGIR text."""
+def compile_probe(ttgir: str, tname: str, o3: bool) -> tuple[str, str, str]:
+    """(assembly, LLVM IR handed to the back end, LLVM IR before ``-O3``) of a TTGIR text
+    compiled from a file ``probe.ttgir`` for target ``tname`` (``cuda80``, ``gfx942``, ...)
+    with Triton 3.9.0; without ``o3`` the middle end (``optimize_module``) is skipped, so the
+    assembly is Triton's lowering. Raises what ``triton.compile`` raises."""
     import tempfile
 
     import triton
@@ -216,8 +219,8 @@ def records(name: str, p: dict) -> tuple[dict, dict, dict]:
     from cvt_heldout_probes import asm_lines
 
     amd = p["target"].startswith("gfx")
-    asm, _, pre = _compile(p["ttgir"], p["target"], o3=False)
-    fasm, post, _ = _compile(p["ttgir"], p["target"], o3=True)
+    asm, _, pre = compile_probe(p["ttgir"], p["target"], o3=False)
+    fasm, post, _ = compile_probe(p["ttgir"], p["target"], o3=True)
     pick, relines = _picker(name, p)
     isa, ir, fin = asm_lines(asm), ir_counts(pre, amd), asm_lines(fasm)
     rec = {"counts": pick(isa), "ir": pick(ir)}

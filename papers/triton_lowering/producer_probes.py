@@ -8,6 +8,7 @@ Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles eac
     python papers/triton_lowering/producer_probes.py                 # writes the fixture
     python papers/triton_lowering/producer_probes.py --check         # compile, compare with it
     python papers/triton_lowering/producer_probes.py --compare-only  # the committed fixture
+    python papers/triton_lowering/producer_probes.py --marks         # recompile marked probes
 
 The rule under test (``linlayout.check.registers.wide_sources``): Triton shuffles 32-bit
 values, so a warp-local gather whose results are its shuffles' results (NVIDIA: one source
@@ -32,8 +33,14 @@ instructions on each convert line (``prmt``/``selp``/``shfl``;
 ``v_perm``/``v_cndmask``/``ds_bpermute``/DPP/``v_permlane``) next to the lowering's on the
 data path, prints every difference, the final assembly's where it differs and the opcodes the
 data path left out, and exits 1 on a difference that ``tests/data/known_mismatches.json``
-(set ``producer``) does not list. ``tests/check/test_producer_probes.py`` replays the fixture
-without Triton.
+(set ``producer``) does not list. A probe whose lowering has an instruction only the
+assembly with ``-O3`` skipped has is compared with the final assembly instead (what runs):
+``tests/data/llvm_respelling.json`` marks it ``{"check": "final"}`` with the cause, the
+convert's line and the counts of Triton's IR, the lowering and the final assembly there
+(:func:`reference`); a mark that records the difference wrongly or is not needed is counted
+as a difference (:func:`marks_differ`), and ``--marks`` recompiles the marked probes to check
+the recorded counts, the IR's included (:func:`mark_evidence`).
+``tests/check/test_producer_probes.py`` replays the fixture without Triton.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
+from fixture import read_fixture  # noqa: E402
 from probe_compile import (assembly_records, check_ops, compile_gluon,  # noqa: E402
                            known_mismatches, probe_arguments, run_probes, split)
 
@@ -280,25 +288,120 @@ def address_arithmetic(p: dict, label: str) -> dict[str, dict[str, int]]:
     return out
 
 
-def compare(data: dict) -> int:
-    """Print every probe whose prediction differs from the lowering on the data path (what
-    ``check`` reports), what the data path left out, and a tally; return the number of
-    differences not listed in ``tests/data/known_mismatches.json`` (set ``producer``)."""
-    known = known_mismatches("producer")
+def reference(fixture_set: str, name: str) -> str:
+    """The assembly record (``"lowering"`` or ``"final"``) ``check`` is compared with on probe
+    ``name`` of ``fixture_set``: the final assembly where ``tests/data/llvm_respelling.json``
+    marks the probe ``{"check": "final"}`` (:func:`respelling.final_marks`: a difference that
+    only the assembly with ``-O3`` skipped has, with its cause), else Triton's lowering."""
+    from respelling import follows_final
+
+    return "final" if name in follows_final(fixture_set) else "lowering"
+
+
+def unexplained(p: dict, mark: dict) -> dict[str, list[int]]:
+    """Where probe ``p``'s final assembly differs from its lowering otherwise than ``mark``
+    (an entry of ``llvm_respelling.json``: ``"line"`` and ``"counts"``, ``{opcode:
+    {"lowering": n, "final": n, ...}}``) records, both on the data path and normalised:
+    ``{"line opcode": [lowering, final]}`` for every compared opcode on a convert line whose
+    two counts are not the recorded ones (a recorded opcode must differ as recorded; any
+    other must not differ). ``{}`` when the mark explains the whole difference."""
+    low, fin = observed(p["data"]["lowering"]), observed(p["data"]["final"])
+    out = {}
+    for line in sorted(set(low) | set(fin)):
+        a, b = low.get(line, {}), fin.get(line, {})
+        for op in sorted(set(a) | set(b) | (set(mark["counts"]) if line == mark["line"]
+                                             else set())):
+            got = [a.get(op, 0), b.get(op, 0)]
+            want = mark["counts"].get(op) if line == mark["line"] else None
+            expected = [want["lowering"], want["final"]] if want else [got[0], got[0]]
+            if got != expected:
+                out[f"{line} {op}"] = got
+    return out
+
+
+def marks_differ(data: dict, fixture_set: str) -> int:
+    """Print each probe ``llvm_respelling.json`` marks ``{"check": "final"}`` in
+    ``fixture_set`` and return how many marks are wrong: a probe not in ``data``, a final
+    assembly that differs from the lowering otherwise than the mark records
+    (:func:`unexplained`), or a mark not needed (``check`` already equals the lowering)."""
+    from respelling import final_marks
+
     bad = 0
+    for name, mark in sorted(final_marks(fixture_set).items()):
+        p = data["probes"].get(name)
+        if p is None:
+            print(f"MARK {name}: no such probe")
+            bad += 1
+            continue
+        extra = unexplained(p, mark)
+        needed = predicted(check_ops(p["ttgir"])) != observed(p["data"]["lowering"])
+        bad += bool(extra) + (not needed)
+        print(f"MARK {name} ({mark['cause']}): line {mark['line']} {mark['counts']}"
+              + (f"; NOT EXPLAINED {extra}" if extra else "")
+              + ("" if needed else "; NOT NEEDED: check equals the lowering"))
+    return bad
+
+
+def ir_selects(ll: str) -> dict[str, dict[str, int]]:
+    """``lowering_reference.ir_counts`` of AMD LLVM IR text ``ll`` (``{"file:line": {opcode:
+    n}}``), leaving out each ``select`` whose two values are the same value: it selects
+    nothing, and instruction selection folds it (no ``v_cndmask_b32`` in either assembly)."""
+    from lowering_reference import ir_counts
+
+    same = re.compile(r"= select (?:\w+ )*i1 [^,]+, ([^,]+), \1(?:,|$)")
+    return ir_counts("\n".join(s for s in ll.splitlines() if not same.search(s)), amd=True)
+
+
+def mark_evidence(data: dict, fixture_set: str) -> int:
+    """Recompile each marked probe of ``fixture_set`` (Triton 3.9.0, with and without
+    ``-O3``) and compare the counts its mark records on its line with Triton's LLVM IR before
+    ``-O3`` (:func:`ir_selects`) and the two assemblies on the data path; print them and
+    return the number of marks whose counts differ."""
+    from cvt_heldout_probes import asm_lines
+    from lowering_reference import compile_probe
+    from respelling import final_marks
+
+    bad = 0
+    for name, mark in sorted(final_marks(fixture_set).items()):
+        p = data["probes"][name]
+        key = f"probe.ttgir:{mark['line']}"
+        low, _, pre = compile_probe(p["ttgir"], p["target"], o3=False)
+        fin = compile_probe(p["ttgir"], p["target"], o3=True)[0]
+        got = {"ir": ir_selects(pre).get(key, {}),
+               "lowering": observed({key: asm_lines(low, True).get(key, {})})[key],
+               "final": observed({key: asm_lines(fin, True).get(key, {})})[key]}
+        for op, want in sorted(mark["counts"].items()):
+            seen = {label: got[label].get(op, 0) for label in ("ir", "lowering", "final")}
+            ok = seen == want
+            bad += not ok
+            print(f"{'ok' if ok else 'MISMATCH'} {name} line {mark['line']} {op}: "
+                  f"recorded {want}, compiled {seen}")
+    return bad
+
+
+def compare(data: dict, fixture_set: str = "producer") -> int:
+    """Print every probe whose prediction differs from what it is compared with on the data
+    path (what ``check`` reports; Triton's lowering, or the final assembly where
+    ``llvm_respelling.json`` marks the probe: :func:`reference`), what the data path left
+    out, and a tally; return the number of differences not listed in
+    ``tests/data/known_mismatches.json`` (set ``fixture_set``) plus the wrong marks
+    (:func:`marks_differ`)."""
+    known = known_mismatches(fixture_set)
+    bad = marks_differ(data, fixture_set)
     tally: collections.Counter = collections.Counter()
     final_differs = 0
     applies = 0
     for name, p in sorted(data["probes"].items()):
         pred = predicted(check_ops(p["ttgir"]))
         low, fin = observed(p["data"]["lowering"]), observed(p["data"]["final"])
+        ref = fin if reference(fixture_set, name) == "final" else low
         for label in ("lowering", "final"):
             gone = address_arithmetic(p, label)
             if gone:
                 print(f"address arithmetic {name} ({label}): {gone}")
         rule = bool(wide_lines(p["ttgir"]))
         applies += rule
-        same = pred == low
+        same = pred == ref
         kind = name.split("_")[0]
         tally[(p["target"], kind, same)] += 1
         tally[("rule" if rule else "other", "", same)] += 1
@@ -307,7 +410,7 @@ def compare(data: dict) -> int:
             print(f"FINAL {name}: lowering {low} final {fin}")
         if not same:
             bad += name not in known
-            print(f"DIFF {name}: predicted {pred} lowering {low}"
+            print(f"DIFF {name}: predicted {pred} {reference(fixture_set, name)} {ref}"
                   + (f" (known: {known[name]})" if name in known else ""))
     for (a, b, _) in sorted({(a, b, 0) for a, b, _ in tally}):
         print(f"{a} {b}".strip() + f": {tally[(a, b, True)]} equal, {tally[(a, b, False)]} not")
@@ -315,12 +418,19 @@ def compare(data: dict) -> int:
     print(f"producers leaving 32-bit registers in {applies} of {total} probes; final assembly "
           f"differs from the lowering in {final_differs} (data path)")
     print(f"all: {sum(n for (a, b, s), n in tally.items() if s and a not in ('rule', 'other'))}"
-          f" of {total} equal to Triton's lowering (data path)")
+          f" of {total} equal to Triton's lowering (data path; the final assembly where "
+          "marked)")
     return bad
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_probes(OUT, probe_arguments(__doc__).parse_args(argv), build, compare)
+    ap = probe_arguments(__doc__)
+    ap.add_argument("--marks", action="store_true",
+                    help="recompile the probes llvm_respelling.json marks, check its counts")
+    args = ap.parse_args(argv)
+    if args.marks:
+        return 1 if mark_evidence(read_fixture(OUT), "producer") else 0
+    return run_probes(OUT, args, build, compare)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """The probes whose final PTX/AMDGCN differs from Triton's lowering (the assembly of Triton's
 LLVM IR with LLVM's ``-O3`` skipped), each with the LLVM pass that re-spelt it:
-``tests/data/llvm_respelling.json``, shared by the convert probe scripts of this folder.
+``tests/data/llvm_respelling.json``, shared by the convert probe scripts of this folder, and
+by the producer probe scripts for the probes they compare with the final assembly
+(:func:`final_marks`).
 
 ``python papers/triton_lowering/respelling.py`` prints the table of ``docs/triton-lowering.md``
 ("LLVM re-spelling") from that file and the fixtures (no Triton needed)."""
@@ -28,12 +30,23 @@ def listed(fixture_set: str) -> dict[str, str]:
     return {name: doc["causes"][_cause(e)] for name, e in doc["sets"].get(fixture_set, {}).items()}
 
 
+def final_marks(fixture_set: str) -> dict[str, dict]:
+    """``{probe: entry}``: the probes of ``fixture_set`` compared with the final assembly (an
+    entry ``{"cause": ..., "check": "final"}``), each entry as written. An entry of a producer
+    set (``producer``, ``amd_producer``, ...) also records where the assemblies differ:
+    ``"line"`` (the convert's TTGIR line) and ``"counts"``, ``{opcode: {"ir": n, "lowering":
+    n, "final": n}}`` — the opcode's count in Triton's LLVM IR before ``-O3``
+    (``producer_probes.ir_selects``), in the lowering and in the final assembly (both on the
+    data path)."""
+    doc = json.loads(FILE.read_text(encoding="utf-8"))
+    return {name: e for name, e in doc["sets"].get(fixture_set, {}).items()
+            if isinstance(e, dict) and e.get("check") == "final"}
+
+
 def follows_final(fixture_set: str) -> set[str]:
     """The probes of ``fixture_set`` where ``check`` models LLVM's final form on purpose (an
     entry ``{"cause": ..., "check": "final"}``): compared with the final assembly."""
-    doc = json.loads(FILE.read_text(encoding="utf-8"))
-    return {name for name, e in doc["sets"].get(fixture_set, {}).items()
-            if isinstance(e, dict) and e.get("check") == "final"}
+    return set(final_marks(fixture_set))
 
 
 def _diff(a: dict, b: dict) -> str:
@@ -42,11 +55,23 @@ def _diff(a: dict, b: dict) -> str:
                      if a.get(k, 0) != b.get(k, 0))
 
 
+def _marked(entry: dict) -> str:
+    """A producer set's mark, as the table shows it: the final assembly against the lowering
+    on the convert's line, and the counts behind it."""
+    counts = entry["counts"]
+    d = ", ".join(f"{op} {c['final'] - c['lowering']:+d}" for op, c in sorted(counts.items()))
+    ev = ", ".join(f"{op} {c['ir']} / {c['lowering']} / {c['final']}"
+                   for op, c in sorted(counts.items()))
+    return (f"line {entry['line']}: {d}; Triton's IR / lowering / final: {ev}; "
+            "check follows the final form")
+
+
 def table() -> str:
     """The markdown table: per cause, how many probes, the first with the register opcodes its
     final assembly has more (+) or fewer (-) than Triton's lowering on the data path (the
     probes' ``"data"`` records) (at the convert's line and
-    over the kernel, or by line for ``tl`` kernels) and the IR evidence, then the others."""
+    over the kernel, or by line for ``tl`` kernels; for a producer set's mark, the counts it
+    records on its line) and the IR evidence, then the others."""
     sys.path.insert(0, str(ROOT / "tests"))
     doc = json.loads(FILE.read_text(encoding="utf-8"))
     sets = json.loads((ROOT / "tests" / "data" / "fixture_sets.json").read_text(
@@ -58,6 +83,9 @@ def table() -> str:
         for probe, entry in sorted(probes.items()):
             cause = _cause(entry)
             p = data[probe]
+            if "counts" in entry:  # a producer set: by convert line, the IR's count recorded
+                by_cause[cause].append(f"`{name}/{probe}` ({_marked(entry)})")
+                continue
             # on the data path, as compared (datapath.py: address arithmetic left out)
             low = {**p["lowering"], **p["lowering"]["data"]}
             p = p["data"]

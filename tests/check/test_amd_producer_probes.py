@@ -7,9 +7,13 @@ first one added; and its third, ``--third``,
 compiled gfx942/gfx950 scan or partial-warp reduction of ``f16``/``bf16``/``i16``/``i8``
 feeding a convert, the register instructions ``linlayout check --json`` lists on the
 convert's line equal those of Triton's lowering (the assembly of its LLVM IR with ``-O3``
-skipped), both on the data path. Known differences are strict xfails with their reason
-(``tests/data/known_mismatches.json``, sets ``amd_producer``, ``amd_producer_confirm`` and
-``amd_producer_third``)."""
+skipped), both on the data path — or those of the final assembly (with ``-O3``, what runs)
+where ``tests/data/llvm_respelling.json`` marks the probe ``{"check": "final"}``: there the
+lowering has an instruction only the assembly with ``-O3`` skipped has, and the mark records
+the cause and the counts (Triton's IR, the lowering, the final assembly), which the tests
+below hold to the fixture (the marks of ``producer_probes.py``'s set too). Known differences
+are strict xfails with their reason (``tests/data/known_mismatches.json``, sets
+``amd_producer``, ``amd_producer_confirm`` and ``amd_producer_third``)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from tests.check.shared_memory.triton_fixtures import cases, entries, known_mism
 from tests.support import papers_module
 
 PROBES = papers_module("papers/triton_lowering/producer_probes.py")
+RESPELLING = papers_module("papers/triton_lowering/respelling.py")
 
 
 def _modelled(ttgir: str) -> bool:
@@ -38,14 +43,14 @@ def _modelled(ttgir: str) -> bool:
 def test_convert_register_instructions_equal_tritons_lowering(case):
     e = entries("amd_producer")[case]
     assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == \
-        PROBES.observed(e["data"]["lowering"])
+        PROBES.observed(e["data"][PROBES.reference("amd_producer", case)])
 
 
 @pytest.mark.parametrize("case", cases("amd_producer_confirm"))
 def test_the_second_draw_equals_tritons_lowering(case):
     e = entries("amd_producer_confirm")[case]
     assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == \
-        PROBES.observed(e["data"]["lowering"])
+        PROBES.observed(e["data"][PROBES.reference("amd_producer_confirm", case)])
 
 
 @pytest.mark.parametrize("case", cases("amd_producer_third"))
@@ -53,7 +58,7 @@ def test_the_third_draw_equals_tritons_lowering(case):
     """Drawn after gfx942's bf16 high halves were modelled (seed 7752)."""
     e = entries("amd_producer_third")[case]
     assert PROBES.predicted(PROBES.check_ops(e["ttgir"])) == \
-        PROBES.observed(e["data"]["lowering"])
+        PROBES.observed(e["data"][PROBES.reference("amd_producer_third", case)])
 
 
 def test_the_set_reaches_both_targets_producers_and_types():
@@ -73,27 +78,49 @@ def test_the_rule_is_exercised_on_both_targets():
     assert len(set(covered) - set(known)) >= len(covered) * 3 // 4
 
 
-#: Probes whose lowering record (assembly with -O3 skipped) holds a copy of a Swap select
-#: under a predicated store, which the assembly Triton emits (with -O3) does not: check
-#: counts the instructions that run, so these equal the final assembly instead.
-SELECT_COPY_CASES = {
-    "producer": ("reduce_b16_i16_32x64_ax1_w4_6515e2_gfx942",),
-    "amd_producer": ("reduce_b16_fp16_64x64_ax1_w1_max_08ad6b_gfx942",
-                     "reduce_b8_i8_32x64_ax0_w2_max_784349_gfx942",
-                     "reduce_b8_i8_64x64_ax0_w1_max_1790c0_gfx942"),
-    "amd_producer_third": ("reduce_b8_i8_64x16_ax1_w1_max_69f512_gfx950",),
-}
+#: the producer sets, whose probes ``llvm_respelling.json`` may mark to compare with the
+#: final assembly
+PRODUCER_SETS = ("producer", "amd_producer", "amd_producer_confirm", "amd_producer_third")
 
 
-@pytest.mark.parametrize("fixture_set,case", [(s, c) for s, cs in SELECT_COPY_CASES.items()
-                                              for c in cs])
-def test_select_copies_are_absent_from_what_runs(fixture_set, case):
-    """The lowering has one v_cndmask_b32 more than check; the final assembly equals check."""
-    e = entries(fixture_set)[case]
+def _marked() -> list:
+    return [pytest.param(s, c, id=f"{s}-{c}") for s in PRODUCER_SETS
+            for c in sorted(RESPELLING.final_marks(s))]
+
+
+@pytest.mark.parametrize("fixture_set,case", _marked())
+def test_a_mark_is_the_whole_difference_and_needed(fixture_set, case):
+    """A marked probe's final assembly differs from its lowering on its convert lines exactly
+    as the mark records (those opcodes, on that line, by those counts: nothing else that
+    differs is hidden), ``check`` equals Triton's IR's count of each there and differs from
+    the lowering (else the mark is not needed), and the probe is no known mismatch."""
+    e, mark = entries(fixture_set)[case], RESPELLING.final_marks(fixture_set)[case]
+    assert PROBES.unexplained(e, mark) == {}
     predicted = PROBES.predicted(PROBES.check_ops(e["ttgir"]))
-    assert predicted == PROBES.observed(e["data"]["final"])
-    lowered = PROBES.observed(e["data"]["lowering"])
-    assert {line: {op: n - predicted[line].get(op, 0) for op, n in ops.items()
-                   if n != predicted[line].get(op, 0)} for line, ops in lowered.items()} \
-        == {line: {"v_cndmask_b32": 1} for line in predicted}
-    assert case in known_mismatches().get(fixture_set, {})
+    assert predicted != PROBES.observed(e["data"]["lowering"])
+    assert {op: predicted[mark["line"]].get(op, 0) for op in mark["counts"]} == \
+        {op: c["ir"] for op, c in mark["counts"].items()}
+    assert case not in known_mismatches().get(fixture_set, {})
+
+
+def test_the_marks_are_tail_duplicated_selects():
+    """Five probes are marked, each with one ``v_cndmask_b32`` more in the lowering than in
+    the final assembly on the convert's line."""
+    marks = {(s, c): m for s in PRODUCER_SETS for c, m in RESPELLING.final_marks(s).items()}
+    assert len(marks) == 5
+    for m in marks.values():
+        assert m["cause"] == "tail_duplicated_select"
+        (op, c), = m["counts"].items()
+        assert op == "v_cndmask_b32" and c["lowering"] - c["final"] == 1
+
+
+def test_a_wrong_mark_is_caught():
+    """:func:`unexplained` reports a difference the mark does not record, and a recorded one
+    the fixture does not have."""
+    e = entries("amd_producer")["reduce_b8_i8_32x64_ax0_w2_max_784349_gfx942"]
+    mark = RESPELLING.final_marks("amd_producer")["reduce_b8_i8_32x64_ax0_w2_max_784349_gfx942"]
+    assert PROBES.unexplained(e, {**mark, "counts": {}}) == {"26 v_cndmask_b32": [3, 2]}
+    wrong = {"v_cndmask_b32": {**mark["counts"]["v_cndmask_b32"], "final": 1}}
+    assert PROBES.unexplained(e, {**mark, "counts": wrong}) == {"26 v_cndmask_b32": [3, 2]}
+    extra = {**mark["counts"], "v_perm_b32": {"ir": 0, "lowering": 2, "final": 0}}
+    assert PROBES.unexplained(e, {**mark, "counts": extra}) == {"26 v_perm_b32": [0, 0]}
