@@ -24,11 +24,12 @@ twin in ``lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp``) and of the
    vector), then warp bases; the lanes of one wavefront (``getLaneTile``: the first lanes, or
    the AMD 128-bit load tile of ``getSharedLdStTiles``) decide the segments; when the vector
    is under 128 bits the bank bases held in registers of the side that filled the word come
-   first, so that side vectorises further. That reordering is seen only with 32 banks: on
-   gfx950 (64 banks) the 3.9.0 wheel's LLVM IR shows the bank bases left in their
-   ``complementBasis`` order (one-warp 8- and 16-bit probes with no register in common:
-   ``papers/triton_lowering/gfx950_bank_order_probes.py``); the source lines that skip it
-   were not found, so this is a measured rule.
+   first, so that side vectorises further — only on targets with at most 32 banks
+   (:func:`reorders_bank_bases`: ``optimalSwizzlingLdSt`` guards the reordering with
+   ``numBanks <= 32``, added by Triton's pull request 11169 before the 3.9 branch); on gfx950
+   (64 banks) the bank bases stay in ``complementBasis`` order. The 3.9.0 wheel's LLVM IR
+   agrees (``papers/triton_lowering/gfx950_bank_order_probes.py``: one-warp 8- and 16-bit
+   converts with no register in common, 10 of whose 16 gfx950 kernels the guard decides).
 
 Each side is then lowered on the chosen layout like a ``local_store``/``local_load``
 (``lowerLdStShared`` or ``lowerLdStMatrix``, falling back to ``ld/st`` when the matrix tile
@@ -49,7 +50,7 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 
 __all__ = ["ScratchPlan", "compute_segment", "drop_broadcast_registers", "optimal_swizzling_ldst",
-           "triton_scratch_layout"]
+           "reorders_bank_bases", "triton_scratch_layout"]
 
 #: ``LocalMemOpTile``s: (lanes that hold contiguous elements, lanes that supply addresses).
 LD_ST = ((), (0, 1, 2))
@@ -353,13 +354,36 @@ def triton_scratch_layout(src: LinearLayout, dst: LinearLayout, element_bits: in
                                   amd_load_lanes=amd_load_lanes)
 
 
+def reorders_bank_bases(vector_bits: int, num_banks: int) -> bool:
+    """Whether Triton 3.9.0's ``optimalSwizzlingLdSt`` (``lib/Tools/GenericSwizzling.cpp``)
+    moves the bank bases one side holds in registers to the front of the ``bank`` dim, so
+    that side's accesses widen past the scratch vector: when the vector is under 128 bits
+    (``log2Vec < 2``, ``log2Vec`` counting 32-bit words) and the target has at most 32 banks
+    (the ``numBanks <= 32`` guard of Triton's pull request 11169, "Restrict low-vector
+    swizzle reorder to <=32 banks": on gfx950's 64 banks the reordered layout's contiguous
+    ``ds_read_b64`` raced, so the bank bases keep their ``complementBasis`` order there).
+
+    Args:
+        vector_bits: bits in one scratch vector (``vector`` dim size × element bits).
+        num_banks: the target's shared-memory banks (32 on NVIDIA and CDNA3, 64 on CDNA4).
+
+    Raises:
+        LayoutError: either argument is not a positive power of two.
+    """
+    log2_exact(vector_bits, "vector_bits")
+    log2_exact(num_banks, "num_banks")
+    return vector_bits < 128 and num_banks <= 32
+
+
 def optimal_swizzling_ldst(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
                            bank_bits: int = 1024,
                            amd_load_lanes: tuple[int, ...] | None = None) -> ScratchPlan:
     """Triton's ``optimalSwizzlingLdSt`` (``lib/Tools/GenericSwizzling.cpp``): the
     ``ld/st.shared`` scratch layout :func:`triton_scratch_layout` falls back to when no
     instruction tile pair fits (module docstring, step 4) — also the function Triton's
-    ``unittest/Dialect/TritonGPU/SwizzleTest.cpp`` exercises on its own.
+    ``unittest/Dialect/TritonGPU/SwizzleTest.cpp`` exercises on its own. The ``bank`` bases
+    come in ``complementBasis`` order, those one side holds in registers first where
+    :func:`reorders_bank_bases` holds (vector under 128 bits, at most 32 banks).
 
     Args and errors: as :func:`triton_scratch_layout` (no matrix tiles).
 
@@ -381,8 +405,7 @@ def optimal_swizzling_ldst(src: LinearLayout, dst: LinearLayout, element_bits: i
     ts = _lane_tile(_flat(src, "lane"), 1 << len(vb), bits, num_banks)
     td = _lane_tile(_flat(dst, "lane"), 1 << len(vb), bits, num_banks, load_addr)
     parts = _build(src, dst, bits, vb, ts, td, 0, bank_bits)
-    # log2Vec < 2: banks in registers first (32 banks only: module docstring, step 4)
-    if (1 << len(vb)) * bits < 128 and num_banks <= 32:
+    if reorders_bank_bases((1 << len(vb)) * bits, num_banks):
         v, b, sg, r = parts
         in_s = [i for i, x in enumerate(b) if x in reg_s]
         in_d = [i for i, x in enumerate(b) if x in reg_d]

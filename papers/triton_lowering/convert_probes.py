@@ -40,21 +40,14 @@ PER_SEED = 80
 def build() -> dict:
     import triton
     from corpus import strip_locs
+    from gluon_kernels import convert_kernel
     from reduce_probes import compile_probe
     from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
     from triton.experimental.gluon._runtime import GluonASTSource
 
-    @gluon.jit
-    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        y = gl.convert_layout(x, D)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+    g_cvt = convert_kernel()
 
     @gluon.jit
     def g_smem(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, S: gl.constexpr, D: gl.constexpr):

@@ -11,7 +11,8 @@ from linlayout.triton import parse_encoding
 from linlayout.check.shared_memory import predict_convert
 from linlayout.lowering.scratch import triton_scratch_layout
 from linlayout.check.target import parse_target
-from linlayout.lowering.scratch import compute_segment, optimal_swizzling_ldst
+from linlayout.lowering.scratch import (compute_segment, optimal_swizzling_ldst,
+                                        reorders_bank_bases)
 
 ROW = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
 COL = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"
@@ -85,6 +86,34 @@ def test_compute_segment_avoids_both_sides_on_unit_vectors():
     assert compute_segment([1, 2], [1, 4, 8], 6, 2) == [16, 32]
     # too few free bits: the set differences are paired and XORed (2 ^ 4)
     assert compute_segment([1, 2], [1, 4], 3, 1) == [2 ^ 4]
+
+
+def test_bank_bases_are_reordered_under_128_bits_on_at_most_32_banks():
+    """``optimalSwizzlingLdSt``'s ``log2Vec < 2`` reordering, guarded by ``numBanks <= 32``."""
+    assert reorders_bank_bases(8, 32) and reorders_bank_bases(64, 32)
+    assert not reorders_bank_bases(128, 32)
+    assert not reorders_bank_bases(8, 64) and not reorders_bank_bases(64, 64)
+    for bad in ((0, 32), (24, 32), (32, 48), (32, True)):
+        with pytest.raises(LayoutError):
+            reorders_bank_bases(*bad)
+
+
+def test_a_one_warp_byte_convert_puts_the_loads_registers_first_on_32_banks_only():
+    """A convert of the ``bank_order`` fixture (``14_w1_i8_64x4``): no register in common, so
+    the vector is one byte; with 32 banks (gfx942) the destination's registers lead the bank
+    bases and its load widens (Triton's LLVM IR: one ``<4 x i8>`` load), with 64 (gfx950)
+    the bank bases stay in ``complementBasis`` order, lowest bit first (4 one-byte loads)."""
+    src = parse_encoding("#ttg.linear<{register = [[16, 0], [4, 0]], lane = [[32, 0], [0, 1], "
+                         "[1, 0], [2, 0], [0, 2], [8, 0]], warp = [], block = []}>"
+                         ).to_linear_layout([64, 4])
+    dst = parse_encoding("#ttg.linear<{register = [[1, 0], [0, 2]], lane = [[16, 0], [32, 0], "
+                         "[4, 0], [2, 0], [0, 1], [8, 0]], warp = [], block = []}>"
+                         ).to_linear_layout([64, 4])
+    banks = {bank_bits: triton_scratch_layout(src, dst, 8, bank_bits=bank_bits,
+                                              amd_load_lanes=lanes).memory.bases["bank"]
+             for bank_bits, lanes in ((1024, (0, 1, 4)), (2048, (0, 1, 3, 4)))}
+    assert banks[1024][:2] == dst.bases["register"]
+    assert banks[2048] == sorted(banks[2048], key=lambda b: (b[1], b[0]))
 
 
 def test_bad_widths_are_refused_with_a_layout_error():
