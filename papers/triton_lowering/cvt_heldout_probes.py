@@ -563,17 +563,40 @@ def data_path(p: dict) -> dict:
     return out
 
 
+#: a probe's ``"lines_by"`` when its ``"lines"`` (and those of its ``"lowering"`` and
+#: ``"data"`` records) are keyed by TTGIR op, ``probe.ttgir:N``: the assembly of its TTGIR
+#: compiled with the locations removed (``corpus.strip_locs``), so that each op's LLVM IR and
+#: assembly carry the op's own line N in that text. Without it a ``t_`` kernel's are keyed by
+#: the kernel's Python source line, which Triton gives to several ops at once: the convert it
+#: inserts after a cast takes the cast's location (``p.to(bf16)`` then
+#: ``ttg.convert_layout`` to the dot operand layout, both at the cast's line and column).
+TTGIR_OP = "ttgir_op"
+
+
+def op_line_key(o: dict, p: dict, script: str) -> str | None:
+    """The key of probe ``p``'s ``"lines"`` under which the assembly of ``check --json`` op
+    ``o`` is counted: ``probe.ttgir:<o["line"]>`` when ``p["lines_by"]`` is
+    :data:`TTGIR_OP` (the op's own TTGIR line), else the op's Python source location
+    ``o["source"]`` when it lies in ``script`` (a file base name), else None (an op of
+    Triton's library, such as ``tl.max``'s combine)."""
+    if p.get("lines_by") == TTGIR_OP:
+        return f"probe.ttgir:{o['line']}"
+    src = o.get("source")
+    return src if src and src.startswith(script + ":") else None
+
+
 def prediction(p: dict, name: str, doc: dict | None = None, script: str | None = None
                ) -> tuple[dict, dict, list, dict]:
     """(predicted, observed, convert lines without instructions, opcodes not compared) for one
     probe, from ``check --json`` (observed: the final assembly of ``p``; pass
     :func:`lowering` of it to compare with Triton's lowering before ``-O3``). ``doc``: the
     probe's :func:`check_json`, when already computed; ``script``: the base name of the file
-    defining the ``t_`` kernels (this script's when None). ``g_`` probes: the convert's line. ``t_`` kernels: register
-    instructions on the script lines holding a convert or a gather, the exchanges of reduces
-    and scans over the rest of the kernel (their selects are not modelled; Triton's
-    ``tl.max``/``tl.cumsum`` bodies are attributed to the library's lines), shared memory over
-    the whole kernel."""
+    defining the ``t_`` kernels (this script's when None). ``g_`` probes: the convert's line.
+    ``t_`` kernels: register instructions on the lines holding a convert or a gather
+    (:func:`op_line_key`: each op's own TTGIR line where the probe is keyed so, else the
+    script's source lines), the exchanges of reduces and scans over the rest of the kernel
+    (their selects are not modelled; Triton's ``tl.max``/``tl.cumsum`` bodies are attributed
+    to the library's lines), shared memory over the whole kernel."""
     amd = p["target"].startswith("gfx")
     ops = (doc or check_json(p["ttgir"]))["ops"]
     empty = [o["line"] for o in ops if o["kind"] == "convert" and (
@@ -592,8 +615,9 @@ def prediction(p: dict, name: str, doc: dict | None = None, script: str | None =
     script = script or pathlib.Path(__file__).name
     by_line: dict = collections.defaultdict(list)
     for o in ops:
-        if o.get("source") and o["source"].startswith(script + ":"):
-            by_line[o["source"]].append(o)
+        key = op_line_key(o, p, script)
+        if key:
+            by_line[key].append(o)
     cvt_lines = {s for s, os_ in by_line.items()
                  if any(o["kind"] == "convert" or o["op"] == "gather" for o in os_)}
     # tensor-memory ops broadcast a warp-uniform value with one shfl.sync.idx of their own

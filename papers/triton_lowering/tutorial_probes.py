@@ -24,11 +24,18 @@ Kernels (``tl``, one program, the whole tile in registers):
 * ``t_attention``: ``06-fused-attention.py``'s inner step: ``S = Q K^T``, a row softmax, and
   ``P @ V`` with ``P`` cast and converted to the dot operand layout, divided by the row sums.
 
-Each cast to the stored type sits on its own source line, apart from the converts (a
-``bf16`` rounding on gfx942 is integer arithmetic: ``v_cndmask_b32``, ``v_perm_b32``).
-Targets ``cuda:80/90/100``, ``gfx942`` and ``gfx950``; 1, 2, 4 or 8 warps. Counted and
-compared as the ``t_`` kernels of ``cvt_heldout_probes.py`` (:func:`cvt_heldout_probes.
-prediction` with this script's name): the register instructions on each source line holding
+Targets ``cuda:80/90/100``, ``gfx942`` and ``gfx950``; 1, 2, 4 or 8 warps. The assembly is
+counted by TTGIR op, not by Python source line: Triton gives a convert it inserts the
+location of the op that produces its operand (``p = p.to(bf16)`` on a line of its own, then
+``ttg.convert_layout`` of ``P`` to the dot operand layout: both at that line and column), and
+a ``bf16`` rounding on gfx942 is integer arithmetic (``v_cndmask_b32``) that a line would
+give to the convert. So each kernel's TTGIR (kept with its locations, file base names) is
+compiled again with the locations removed (``corpus.strip_locs``): every op is then located
+at its own line of ``probe.ttgir``, and ``"lines"`` is keyed so (``"lines_by"``:
+:data:`cvt_heldout_probes.TTGIR_OP`). That compile must have every instruction the kernel
+compiled from its Python source has (``"counts"``, the whole kernel), or the script stops.
+Compared as the ``t_`` kernels of ``cvt_heldout_probes.py`` (:func:`cvt_heldout_probes.
+prediction` with this script's name): the register instructions on each TTGIR line holding
 a convert or a gather, the exchanges of reduces and scans over the rest of the kernel, and
 the shared-memory instructions over the whole kernel. Each probe has its ``"lowering"`` and
 ``"data"`` records from ``lowering_reference.py tutorial``; ``check`` is scored against
@@ -60,7 +67,9 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
     """Compile ``n`` probes drawn with ``seed`` (Triton 3.9.0)."""
     import triton
     import triton.language as tl
-    from cvt_heldout_probes import asm_counts, asm_lines
+    from corpus import strip_locs
+    from cvt_heldout_probes import TTGIR_OP, asm_counts, asm_lines
+    from probe_compile import compile_ttgir
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
@@ -130,6 +139,7 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
     BITS = {"*fp16": 16, "*bf16": 16, "*fp32": 32, "*fp8e5": 8}
     probes: dict = {}
     fails: collections.Counter = collections.Counter()
+    moved: list = []
     rng = random.Random(seed)
     kinds = {"softmax": t_softmax, "layernorm": t_layernorm, "matmul": t_matmul,
              "attention": t_attention}
@@ -177,15 +187,23 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
             fails[type(e).__name__] += 1
             continue
         asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
+        # the TTGIR's locations kept (file base names): they show which ops share a line
+        ttgir = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"', k.asm["ttgir"])
+        # counted by op: the same TTGIR compiled with each op located at its own line
+        by_op = compile_ttgir(strip_locs(ttgir), tname, o3=True)
+        if asm_counts(by_op, None) != asm_counts(asm, None):
+            moved.append(name)
         probes[name] = {"target": tname, "num_stages": stages, "counts": asm_counts(asm, None),
-                        "lines": asm_lines(asm),
-                        "data": {"counts": asm_counts(asm, None, data=True),
-                                 "lines": asm_lines(asm, data=True)},
-                        # the TTGIR's locations kept (file base names): lines tell converts
-                        "ttgir": re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"', k.asm["ttgir"])}
+                        "lines": asm_lines(by_op), "lines_by": TTGIR_OP,
+                        "data": {"counts": asm_counts(by_op, None, data=True),
+                                 "lines": asm_lines(by_op, data=True)},
+                        "ttgir": ttgir}
         if len(probes) % 10 == 0:
             print(f"  {len(probes)} compiled", flush=True)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
+    if moved:
+        raise RuntimeError(f"the TTGIR without its locations compiles to other instructions "
+                           f"than the kernel: {moved}")
     return {"triton_version": triton.__version__, "probes": probes}
 
 
