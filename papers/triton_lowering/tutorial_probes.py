@@ -30,10 +30,11 @@ location of the op that produces its operand (``p = p.to(bf16)`` on a line of it
 ``ttg.convert_layout`` of ``P`` to the dot operand layout: both at that line and column), and
 a ``bf16`` rounding on gfx942 is integer arithmetic (``v_cndmask_b32``) that a line would
 give to the convert. So each kernel's TTGIR (kept with its locations, file base names) is
-compiled again with the locations removed (``corpus.strip_locs``): every op is then located
-at its own line of ``probe.ttgir``, and ``"lines"`` is keyed so (``"lines_by"``:
-:data:`cvt_heldout_probes.TTGIR_OP`). That compile must have every instruction the kernel
-compiled from its Python source has (``"counts"``, the whole kernel), or the script stops.
+compiled again with the locations removed (:func:`cvt_heldout_probes.op_located`): every
+op is then located at its own line of ``probe.ttgir``, and ``"lines"`` is keyed so
+(``"lines_by"``: :data:`cvt_heldout_probes.TTGIR_OP`). That compile must have every
+instruction the kernel compiled from its Python source has (``"counts"``, the whole kernel),
+or the script stops.
 Compared as the ``t_`` kernels of ``cvt_heldout_probes.py`` (:func:`cvt_heldout_probes.
 prediction` with this script's name): the register instructions on each TTGIR line holding
 a convert or a gather, the exchanges of reduces and scans over the rest of the kernel, and
@@ -67,9 +68,7 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
     """Compile ``n`` probes drawn with ``seed`` (Triton 3.9.0)."""
     import triton
     import triton.language as tl
-    from corpus import strip_locs
-    from cvt_heldout_probes import TTGIR_OP, asm_counts, asm_lines
-    from probe_compile import compile_ttgir
+    from cvt_heldout_probes import asm_counts, op_located
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
@@ -139,7 +138,6 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
     BITS = {"*fp16": 16, "*bf16": 16, "*fp32": 32, "*fp8e5": 8}
     probes: dict = {}
     fails: collections.Counter = collections.Counter()
-    moved: list = []
     rng = random.Random(seed)
     kinds = {"softmax": t_softmax, "layernorm": t_layernorm, "matmul": t_matmul,
              "attention": t_attention}
@@ -190,20 +188,11 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
         # the TTGIR's locations kept (file base names): they show which ops share a line
         ttgir = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"', k.asm["ttgir"])
         # counted by op: the same TTGIR compiled with each op located at its own line
-        by_op = compile_ttgir(strip_locs(ttgir), tname, o3=True)
-        if asm_counts(by_op, None) != asm_counts(asm, None):
-            moved.append(name)
         probes[name] = {"target": tname, "num_stages": stages, "counts": asm_counts(asm, None),
-                        "lines": asm_lines(by_op), "lines_by": TTGIR_OP,
-                        "data": {"counts": asm_counts(by_op, None, data=True),
-                                 "lines": asm_lines(by_op, data=True)},
-                        "ttgir": ttgir}
+                        "ttgir": ttgir, **op_located(ttgir, tname, asm)}
         if len(probes) % 10 == 0:
             print(f"  {len(probes)} compiled", flush=True)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
-    if moved:
-        raise RuntimeError(f"the TTGIR without its locations compiles to other instructions "
-                           f"than the kernel: {moved}")
     return {"triton_version": triton.__version__, "probes": probes}
 
 
