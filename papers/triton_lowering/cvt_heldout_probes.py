@@ -37,7 +37,10 @@ thread. Next to a convert that goes through shared memory every register instruc
 compared too: the ``prmt``/``v_perm`` packing and unpacking of its vectors is modelled
 (:mod:`linlayout.lowering.round_trip_pack`). Exits 1 on a difference not listed in
 ``tests/data/known_mismatches.json`` (set ``cvt_heldout``). ``--seed N`` compiles a fresh
-draw with another seed and compares it, writing nothing (held-out checks of a new rule);
+draw with another seed and compares it, writing nothing (held-out checks of a new rule; its
+``tl`` kernels counted by TTGIR op, :func:`op_located`: Triton gives a convert it inserts the
+location of the op that produces its operand, whose instructions a source line would mix in;
+the committed sets' ``tl`` kernels, keyed by Python line, compare the same either way);
 ``--roundtrip`` writes (or with ``--check``/``--compare-only`` compares) the round-trip set
 ``tests/data/triton_cvt_roundtrip_probes.json.gz`` (:data:`ROUNDTRIP_DRAW`, drawn after the
 round-trip packing rules; known mismatches in set ``cvt_roundtrip``); ``--lowering`` writes
@@ -148,8 +151,8 @@ def _counted(asm: str, want, by_line: dict | None = None, data: bool = False) ->
     return dict(sorted(out.items()))
 
 
-def build(seed: int = SEED) -> dict:
-    """Compile the probes (Triton 3.9.0)."""
+def build(seed: int = SEED, by_op: bool = False) -> dict:
+    """Compile the probes (Triton 3.9.0); ``by_op``: ``tl`` kernels by op (:func:`op_located`)."""
     import inspect
 
     import triton
@@ -363,6 +366,8 @@ def build(seed: int = SEED) -> dict:
         if line is None:  # tl kernels: the TTGIR's locations (base names)
             probes[name]["ttgir"] = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"',
                                            k.asm["ttgir"])
+            if by_op:
+                probes[name].update(op_located(probes[name]["ttgir"], tname, asm))
         if len(probes) % 20 == 0:
             print(f"  {len(probes)} compiled", flush=True)
 
@@ -563,17 +568,61 @@ def data_path(p: dict) -> dict:
     return out
 
 
+#: a probe's ``"lines_by"`` when its ``"lines"`` (and those of its ``"lowering"`` and
+#: ``"data"`` records) are keyed by TTGIR op, ``probe.ttgir:N``: the assembly of its TTGIR
+#: compiled with the locations removed (``corpus.strip_locs``), so that each op's LLVM IR and
+#: assembly carry the op's own line N in that text. Without it a ``t_`` kernel's are keyed by
+#: the kernel's Python source line, which Triton gives to several ops at once: the convert it
+#: inserts after a cast takes the cast's location (``p.to(bf16)`` then
+#: ``ttg.convert_layout`` to the dot operand layout, both at the cast's line and column).
+TTGIR_OP = "ttgir_op"
+
+
+def op_located(ttgir: str, tname: str, asm: str) -> dict:
+    """A ``tl`` kernel's records counted by TTGIR op (:data:`TTGIR_OP`): ``{"lines",
+    "lines_by", "data": {"counts", "lines"}}`` of its TTGIR text ``ttgir`` (Python locations
+    kept) compiled again for target ``tname`` (``probe_compile.TARGETS``) with ``-O3`` and its
+    locations removed (``corpus.strip_locs``), each op then at its own line of
+    ``probe.ttgir``. Raises ``RuntimeError`` when that compile's opcodes (:func:`asm_counts`,
+    the whole kernel) differ from those of ``asm``, the kernel compiled from its Python
+    source: locations must change no code. Needs Triton 3.9.0."""
+    from corpus import strip_locs
+    from probe_compile import compile_ttgir
+
+    by_op = compile_ttgir(strip_locs(ttgir), tname, o3=True)
+    if asm_counts(by_op, None) != asm_counts(asm, None):
+        raise RuntimeError(f"the TTGIR without its locations compiles to other instructions "
+                           f"than the kernel ({tname}): {asm_counts(by_op, None)} against "
+                           f"{asm_counts(asm, None)}")
+    return {"lines": asm_lines(by_op), "lines_by": TTGIR_OP,
+            "data": {"counts": asm_counts(by_op, None, data=True),
+                     "lines": asm_lines(by_op, data=True)}}
+
+
+def op_line_key(o: dict, p: dict, script: str) -> str | None:
+    """The key of probe ``p``'s ``"lines"`` under which the assembly of ``check --json`` op
+    ``o`` is counted: ``probe.ttgir:<o["line"]>`` when ``p["lines_by"]`` is
+    :data:`TTGIR_OP` (the op's own TTGIR line), else the op's Python source location
+    ``o["source"]`` when it lies in ``script`` (a file base name), else None (an op of
+    Triton's library, such as ``tl.max``'s combine)."""
+    if p.get("lines_by") == TTGIR_OP:
+        return f"probe.ttgir:{o['line']}"
+    src = o.get("source")
+    return src if src and src.startswith(script + ":") else None
+
+
 def prediction(p: dict, name: str, doc: dict | None = None, script: str | None = None
                ) -> tuple[dict, dict, list, dict]:
     """(predicted, observed, convert lines without instructions, opcodes not compared) for one
     probe, from ``check --json`` (observed: the final assembly of ``p``; pass
     :func:`lowering` of it to compare with Triton's lowering before ``-O3``). ``doc``: the
     probe's :func:`check_json`, when already computed; ``script``: the base name of the file
-    defining the ``t_`` kernels (this script's when None). ``g_`` probes: the convert's line. ``t_`` kernels: register
-    instructions on the script lines holding a convert or a gather, the exchanges of reduces
-    and scans over the rest of the kernel (their selects are not modelled; Triton's
-    ``tl.max``/``tl.cumsum`` bodies are attributed to the library's lines), shared memory over
-    the whole kernel."""
+    defining the ``t_`` kernels (this script's when None). ``g_`` probes: the convert's line.
+    ``t_`` kernels: register instructions on the lines holding a convert or a gather
+    (:func:`op_line_key`: each op's own TTGIR line where the probe is keyed so, else the
+    script's source lines), the exchanges of reduces and scans over the rest of the kernel
+    (their selects are not modelled; Triton's ``tl.max``/``tl.cumsum`` bodies are attributed
+    to the library's lines), shared memory over the whole kernel."""
     amd = p["target"].startswith("gfx")
     ops = (doc or check_json(p["ttgir"]))["ops"]
     empty = [o["line"] for o in ops if o["kind"] == "convert" and (
@@ -592,8 +641,9 @@ def prediction(p: dict, name: str, doc: dict | None = None, script: str | None =
     script = script or pathlib.Path(__file__).name
     by_line: dict = collections.defaultdict(list)
     for o in ops:
-        if o.get("source") and o["source"].startswith(script + ":"):
-            by_line[o["source"]].append(o)
+        key = op_line_key(o, p, script)
+        if key:
+            by_line[key].append(o)
     cvt_lines = {s for s, os_ in by_line.items()
                  if any(o["kind"] == "convert" or o["op"] == "gather" for o in os_)}
     # tensor-memory ops broadcast a warp-uniform value with one shfl.sync.idx of their own
@@ -761,7 +811,7 @@ def main(argv: list[str] | None = None) -> int:
         return write_or_check(out, data, args.check)
     if args.seed is not None:
         os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-        return 1 if compare(build(args.seed)) else 0
+        return 1 if compare(build(args.seed, by_op=True)) else 0
     if args.compare_only:
         return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")

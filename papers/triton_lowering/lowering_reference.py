@@ -27,7 +27,9 @@ Sets: ``shuffle``, ``amd_shuffle``, ``cvt_heldout``, ``cvt_roundtrip``, ``cvt_lo
   from that unoptimised IR — Triton's lowering spelled by instruction selection (NVPTX/AMDGPU
   ISel and its DAG combines), with no middle-end pass between. ``"counts"`` follows the
   probe's own ``"counts"`` (the convert's line, or the whole kernel); ``"lines"`` (the
-  ``cvt_*`` sets) is keyed like the probe's ``"lines"``.
+  ``cvt_*`` and ``tutorial`` sets) is keyed like the probe's ``"lines"``: a probe whose
+  ``"lines_by"`` is ``"ttgir_op"`` (``cvt_heldout_probes.TTGIR_OP``) is recompiled from its
+  TTGIR with the locations removed, each op then at its own TTGIR line.
 * ``"llvm"`` (only where the final assembly's ``"counts"`` differ): the same IR operations
   counted in the LLVM IR after ``-O3`` (``asm["llir"]``),
   plus the intrinsics ``-O3`` creates (``llvm.bitreverse``, ``llvm.bswap``, ``llvm.fshl``/
@@ -216,11 +218,14 @@ def records(name: str, p: dict) -> tuple[dict, dict, dict]:
     with ``"data"``, the data-path counts of Triton's lowering), its ``"data"`` record (the
     data-path counts of the final assembly) and the final assembly's counts recompiled
     (``{"counts", "lines"}``, to check against the stored ones)."""
-    from cvt_heldout_probes import asm_lines
+    from corpus import strip_locs
+    from cvt_heldout_probes import TTGIR_OP, asm_lines
 
     amd = p["target"].startswith("gfx")
-    asm, _, pre = compile_probe(p["ttgir"], p["target"], o3=False)
-    fasm, post, _ = compile_probe(p["ttgir"], p["target"], o3=True)
+    # a probe counted by TTGIR op: each op located at its own line (cvt_heldout_probes.TTGIR_OP)
+    ttgir = strip_locs(p["ttgir"]) if p.get("lines_by") == TTGIR_OP else p["ttgir"]
+    asm, _, pre = compile_probe(ttgir, p["target"], o3=False)
+    fasm, post, _ = compile_probe(ttgir, p["target"], o3=True)
     pick, relines = _picker(name, p)
     isa, ir, fin = asm_lines(asm), ir_counts(pre, amd), asm_lines(fasm)
     rec = {"counts": pick(isa), "ir": pick(ir)}

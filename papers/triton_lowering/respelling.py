@@ -49,6 +49,12 @@ def follows_final(fixture_set: str) -> set[str]:
     return set(final_marks(fixture_set))
 
 
+def _by_line(item: tuple) -> tuple:
+    """Sort key of a ``("file:line", counts)`` item: the file, then the line as a number."""
+    file, _, line = item[0].rpartition(":")
+    return file, int(line) if line.isdigit() else 0
+
+
 def _diff(a: dict, b: dict) -> str:
     keys = sorted(set(a) | set(b))
     return ", ".join(f"{k} {b.get(k, 0) - a.get(k, 0):+d}" for k in keys
@@ -91,8 +97,9 @@ def table() -> str:
             p = p["data"]
             d = _diff(low["counts"], p["counts"])
             if probe.startswith("t_"):  # tl kernels: by source line
-                d = "; ".join(f"line {k.split(':')[-1]}: {_diff(low['lines'].get(k, {}), v)}"
-                              for k, v in sorted(p["lines"].items())
+                d = "; ".join(f"{'TTGIR ' if k.startswith('probe.ttgir:') else ''}line "
+                              f"{k.split(':')[-1]}: {_diff(low['lines'].get(k, {}), v)}"
+                              for k, v in sorted(p["lines"].items(), key=_by_line)
                               if _diff(low["lines"].get(k, {}), v))
             elif "lines" in p:  # the convert's line, then the kernel's total
                 total = lambda ls: dict(sum((collections.Counter(v) for v in ls.values()),  # noqa: E731

@@ -24,11 +24,19 @@ Kernels (``tl``, one program, the whole tile in registers):
 * ``t_attention``: ``06-fused-attention.py``'s inner step: ``S = Q K^T``, a row softmax, and
   ``P @ V`` with ``P`` cast and converted to the dot operand layout, divided by the row sums.
 
-Each cast to the stored type sits on its own source line, apart from the converts (a
-``bf16`` rounding on gfx942 is integer arithmetic: ``v_cndmask_b32``, ``v_perm_b32``).
-Targets ``cuda:80/90/100``, ``gfx942`` and ``gfx950``; 1, 2, 4 or 8 warps. Counted and
-compared as the ``t_`` kernels of ``cvt_heldout_probes.py`` (:func:`cvt_heldout_probes.
-prediction` with this script's name): the register instructions on each source line holding
+Targets ``cuda:80/90/100``, ``gfx942`` and ``gfx950``; 1, 2, 4 or 8 warps. The assembly is
+counted by TTGIR op, not by Python source line: Triton gives a convert it inserts the
+location of the op that produces its operand (``p = p.to(bf16)`` on a line of its own, then
+``ttg.convert_layout`` of ``P`` to the dot operand layout: both at that line and column), and
+a ``bf16`` rounding on gfx942 is integer arithmetic (``v_cndmask_b32``) that a line would
+give to the convert. So each kernel's TTGIR (kept with its locations, file base names) is
+compiled again with the locations removed (:func:`cvt_heldout_probes.op_located`): every
+op is then located at its own line of ``probe.ttgir``, and ``"lines"`` is keyed so
+(``"lines_by"``: :data:`cvt_heldout_probes.TTGIR_OP`). That compile must have every
+instruction the kernel compiled from its Python source has (``"counts"``, the whole kernel),
+or the script stops.
+Compared as the ``t_`` kernels of ``cvt_heldout_probes.py`` (:func:`cvt_heldout_probes.
+prediction` with this script's name): the register instructions on each TTGIR line holding
 a convert or a gather, the exchanges of reduces and scans over the rest of the kernel, and
 the shared-memory instructions over the whole kernel. Each probe has its ``"lowering"`` and
 ``"data"`` records from ``lowering_reference.py tutorial``; ``check`` is scored against
@@ -60,7 +68,7 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
     """Compile ``n`` probes drawn with ``seed`` (Triton 3.9.0)."""
     import triton
     import triton.language as tl
-    from cvt_heldout_probes import asm_counts, asm_lines
+    from cvt_heldout_probes import asm_counts, op_located
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
@@ -177,12 +185,11 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
             fails[type(e).__name__] += 1
             continue
         asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
+        # the TTGIR's locations kept (file base names): they show which ops share a line
+        ttgir = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"', k.asm["ttgir"])
+        # counted by op: the same TTGIR compiled with each op located at its own line
         probes[name] = {"target": tname, "num_stages": stages, "counts": asm_counts(asm, None),
-                        "lines": asm_lines(asm),
-                        "data": {"counts": asm_counts(asm, None, data=True),
-                                 "lines": asm_lines(asm, data=True)},
-                        # the TTGIR's locations kept (file base names): lines tell converts
-                        "ttgir": re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"', k.asm["ttgir"])}
+                        "ttgir": ttgir, **op_located(ttgir, tname, asm)}
         if len(probes) % 10 == 0:
             print(f"  {len(probes)} compiled", flush=True)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")

@@ -164,3 +164,51 @@ def test_the_tutorial_set_reaches_every_kernel_and_target():
     assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "cuda100", "gfx942",
                                                      "gfx950"}
     assert {n.split("_")[1] for n in data} == {"softmax", "layernorm", "matmul", "attention"}
+
+
+def test_an_op_is_counted_on_its_own_ttgir_line_where_the_probe_is_keyed_so():
+    cast = {"line": 79, "source": "tutorial_probes.py:122", "kind": "elementwise"}
+    convert = {"line": 80, "source": "tutorial_probes.py:122", "kind": "convert"}
+    library = {"line": 60, "source": "standard.py:216", "kind": "scratch"}
+    by_op = {"lines_by": PROBES.TTGIR_OP}
+    assert [PROBES.op_line_key(o, by_op, "tutorial_probes.py")
+            for o in (cast, convert, library)] == ["probe.ttgir:79", "probe.ttgir:80",
+                                                   "probe.ttgir:60"]
+    # keyed by Python source line: the cast and its convert fall together
+    assert [PROBES.op_line_key(o, {}, "tutorial_probes.py")
+            for o in (cast, convert, library)] == ["tutorial_probes.py:122"] * 2 + [None]
+
+
+def test_the_tutorial_set_is_counted_by_ttgir_op_with_the_kernels_instructions():
+    """Each tutorial probe's assembly is counted by TTGIR op (its TTGIR compiled with the
+    locations removed, each op at its own line); that compile has every instruction the
+    kernel compiled from its Python source has (``"counts"``, the whole kernel)."""
+    for case, e in entries("tutorial").items():
+        assert e["lines_by"] == PROBES.TTGIR_OP, case
+        for lines in (e["lines"], e["data"]["lines"], e["lowering"]["lines"],
+                      e["lowering"]["data"]["lines"]):
+            assert all(k.startswith("probe.ttgir:") for k in lines), case
+        total = sum((Counter(v) for v in e["lines"].values()), Counter())
+        assert dict(total) == e["counts"], case
+
+
+def test_a_convert_located_at_a_cast_is_counted_apart_from_the_cast():
+    """Triton gives the convert of ``P`` to the dot operand layout the location of the cast
+    ``p.to(bf16)`` that produces it (same Python line and column); on gfx942 the cast's
+    rounding is integer arithmetic (``v_cndmask_b32``). Counted by op, the selects are on the
+    cast's TTGIR line and the convert's (registers renamed) has none."""
+    seen = {}
+    for case, e in entries("tutorial").items():
+        ttgir = e["ttgir"].splitlines()
+        doc = _check_json(e["ttgir"])
+        for o in doc["ops"]:
+            if o["kind"] != "convert" or o["instructions"]:
+                continue
+            before = ttgir[o["line"] - 2]
+            if "arith.truncf" in before and before.split("loc(")[-1] == \
+                    ttgir[o["line"] - 1].split("loc(")[-1]:
+                cast = e["lowering"]["data"]["lines"].get(f"probe.ttgir:{o['line'] - 1}", {})
+                assert f"probe.ttgir:{o['line']}" not in e["lowering"]["data"]["lines"], case
+                seen[case] = cast
+    assert seen["t_attention_b16_32x32x32_w4_50dc33_gfx942"] == {"v_cndmask_b32_e32": 16}
+    assert seen["t_attention_b16_64x32x64_w1_74b5b0_gfx942"] == {"v_cndmask_b32_e64": 32}
