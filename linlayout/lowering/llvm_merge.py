@@ -37,7 +37,9 @@ Not modelled: how much LLVM actually proves about ``X``. LLVM's ``computeKnownBi
 (``llvm/lib/Analysis/ValueTracking.cpp``) stops 6 instructions deep, and LLVM's SLP
 vectoriser (``SLPVectorizer.cpp``; Triton 3.9 runs it on sm_90 and later, not on sm_80) may
 turn the ``or`` of Triton's lane terms into ``llvm.vector.reduce.or`` of one ``shl <4 x
-i32>`` with a different shift per lane, whose known bits are only those all lanes share.
+i32>`` with a different shift per lane, of a vector built by one ``insertelement`` per
+lane: its known bits are only those all lanes share, each lane one level deeper.
+
 Both the alignment (``InferAlignment``) and the split of ``X ^ K`` into ``(X ^ K') + K''``
 (which NVPTX's IR passes make before the LSV, over the bits of ``K`` proven zero in ``X``)
 rest on those known bits; where the bits this model assumes go unproven, a group's first
