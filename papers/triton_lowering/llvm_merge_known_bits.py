@@ -3,11 +3,12 @@
 probes: LLVM's known-bits analysis of Triton's lane offset, with and without LLVM's SLP
 vectoriser. Evidence for what ``linlayout/lowering/llvm_merge.py`` does not model yet.
 
-Run with Triton 3.9.0 installed (CPU only; about 5 s a probe)::
+Run with Triton 3.9.0 installed (CPU only; about 15 s of CPU a probe)::
 
-    python papers/triton_lowering/llvm_merge_known_bits.py                # the llvm_merge probes LLVM merged on cuda:90/100
-    python papers/triton_lowering/llvm_merge_known_bits.py NAME ...       # these probes of the llvm_merge set
-    python papers/triton_lowering/llvm_merge_known_bits.py --seed 2611 --count 60   # a fresh draw
+    python papers/triton_lowering/llvm_merge_known_bits.py            # the llvm_merge known mismatches
+    python papers/triton_lowering/llvm_merge_known_bits.py --merged   # every llvm_merge probe LLVM merged on cuda:90/100
+    python papers/triton_lowering/llvm_merge_known_bits.py NAME ...   # these probes of the llvm_merge set
+    python papers/triton_lowering/llvm_merge_known_bits.py --seed 2611 --count 30   # a fresh draw
 
 ``check`` models LLVM's ``LoadStoreVectorizer`` (LSV) on the accesses of one thread, grouped
 by the lane/warp part of each access's XOR constant (``X ^ (c & P)``), assuming LLVM proves
@@ -59,6 +60,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 FIXTURE = ROOT / "tests" / "data" / "triton_llvm_merge_probes.json.gz"
+KNOWN = ROOT / "tests" / "data" / "known_mismatches.json"
 SMEM = re.compile(r"\b((?:ld|st)\.shared[\w.:]*)")
 
 
@@ -78,10 +80,10 @@ def _stderr_to(path: str):
         os.close(saved)
 
 
-def compile_ttgir(ttgir: str, target: str, slp: bool | None) -> dict:
+def compile_ttgir(ttgir: str, target: str, slp: bool | None, log_lsv: bool = True) -> dict:
     """Compile ``ttgir`` for ``target`` (``cuda90``…); ``slp`` None: as Triton does, else
     force LLVM's SLP vectoriser on or off. Returns the PTX's shared-memory opcode counts,
-    the LLVM IR after -O3 and the LSV's debug log."""
+    the LLVM IR after -O3 and (with ``log_lsv``) the LSV's debug log."""
     import triton
     from triton._C.libtriton import llvm as _llvm
     from triton.backends.compiler import GPUTarget
@@ -93,7 +95,7 @@ def compile_ttgir(ttgir: str, target: str, slp: bool | None) -> dict:
             k["disable_slp_vectorizer"] = not slp
         return orig(mod, *a, **k)
 
-    env = {"TRITON_ALWAYS_COMPILE": "1", "TRITON_ENABLE_LLVM_DEBUG": "1",
+    env = {"TRITON_ALWAYS_COMPILE": "1", "TRITON_ENABLE_LLVM_DEBUG": "1" if log_lsv else "0",
            "TRITON_LLVM_DEBUG_ONLY": "load-store-vectorizer"}
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
@@ -193,7 +195,7 @@ def examine(name: str, e: dict) -> str:
     ``alignment`` or ``unexplained``)."""
     got, ptx_counts = prediction(name, e)
     dflt = compile_ttgir(e["ttgir"], e["target"], None)
-    noslp = compile_ttgir(e["ttgir"], e["target"], False)
+    noslp = compile_ttgir(e["ttgir"], e["target"], False, log_lsv=False)
     ok = ptx_counts(dflt["counts"]) == got
     red = "reduce.or" in dflt["llir"]
     ok_noslp = ptx_counts(noslp["counts"]) == got
@@ -215,8 +217,10 @@ def examine(name: str, e: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("names", nargs="*", help="probes of the llvm_merge set (default: those "
-                    "LLVM merged on cuda90/cuda100)")
+    ap.add_argument("names", nargs="*", help="probes of the llvm_merge set (default: its "
+                    "known mismatches)")
+    ap.add_argument("--merged", action="store_true",
+                    help="every probe of the set where LLVM merged accesses on cuda90/cuda100")
     ap.add_argument("--seed", type=int, default=None,
                     help="compile a fresh draw (llvm_merge_probes.py's stress draw) instead")
     ap.add_argument("--count", type=int, default=40, help="probes in the fresh draw")
@@ -227,8 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from llvm_merge_probes import merged_by_llvm
         probes = json.loads(gzip.decompress(FIXTURE.read_bytes()))["probes"]
-        names = args.names or sorted(n for n, e in probes.items()
-                                     if e["target"] != "cuda80" and merged_by_llvm(e))
+        known = json.loads(KNOWN.read_text("utf-8")).get("llvm_merge", {})
+        names = args.names or (
+            sorted(n for n, e in probes.items() if e["target"] != "cuda80" and merged_by_llvm(e))
+            if args.merged else sorted(known))
         probes = {n: probes[n] for n in names}
     kinds = collections.Counter(examine(n, e) for n, e in sorted(probes.items()))
     print(f"{len(probes)} probes: {dict(kinds)}")
