@@ -61,7 +61,8 @@ sys.path.insert(0, str(ROOT))
 
 FIXTURE = ROOT / "tests" / "data" / "triton_llvm_merge_probes.json.gz"
 KNOWN = ROOT / "tests" / "data" / "known_mismatches.json"
-SMEM = re.compile(r"\b((?:ld|st)\.shared[\w.:]*)")
+
+from reduce_probes import SMEM  # noqa: E402  (the shared-memory opcodes the fixtures count)
 
 
 @contextlib.contextmanager
@@ -218,7 +219,7 @@ def examine(name: str, e: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", help="probes of the llvm_merge set (default: its "
-                    "known mismatches)")
+                    "known mismatches), or of the fresh draw")
     ap.add_argument("--merged", action="store_true",
                     help="every probe of the set where LLVM merged accesses on cuda90/cuda100")
     ap.add_argument("--seed", type=int, default=None,
@@ -228,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed is not None:
         import llvm_merge_probes
         probes = llvm_merge_probes.build(((args.seed, args.count, True),))["probes"]
+        if args.names:
+            probes = {n: probes[n] for n in args.names}
     else:
         from llvm_merge_probes import merged_by_llvm
         probes = json.loads(gzip.decompress(FIXTURE.read_bytes()))["probes"]
