@@ -23,20 +23,21 @@ Two steps of the merge rest on it:
   size (NVPTX has no misaligned shared vectors). The base ``X ^ K`` of a mixed group is one
   ``xor`` deeper than ``X``; when ``X`` is an ``or`` of many lane terms, the deepest terms
   fall past the limit and the group stays at the element's alignment.
-* **contiguity**: NVPTX's ``SeparateConstOffsetFromGEP`` splits ``X ^ K`` into
-  ``(X ^ K') + (K & known-zero bits of X)``, which is how the LSV sees that ``X ^ 148`` and
-  ``X ^ 144`` are 4 bytes apart. On sm_90 and up (Triton disables the SLP vectoriser only for
+* **contiguity**: before the LSV, NVPTX's IR passes split ``X ^ K`` into
+  ``(X ^ K') + (K & known-zero bits of X)`` (the LSV's log shows the split addresses), which
+  is how the LSV sees that ``X ^ 148`` and ``X ^ 144`` are 4 bytes apart. On sm_90 and up (Triton disables the SLP vectoriser only for
   sm_80: ``make_llir`` in ``third_party/nvidia/backend/compiler.py``), LLVM's SLP vectoriser
   may turn the ``or`` of Triton's lane terms into ``llvm.vector.reduce.or`` of one
-  ``shl <4 x i32>`` with a different shift per lane; its known bits are then those every lane
-  shares, the split loses those bits, and the sub-groups stay apart.
+  ``shl <4 x i32>`` with a different shift per lane, of a vector built by one
+  ``insertelement`` per lane; its known bits are then those every lane shares, each lane one
+  level deeper, the split loses those bits, and the sub-groups stay apart.
 
 For each probe the script compiles the TTGIR as Triton does and again with the SLP
 vectoriser off, and prints: whether ``check`` equals the PTX; whether the O3 IR has an OR
 reduction; whether the PTX without SLP equals ``check``; the LSV's chains per shared
 load/store class and how many candidate chains it dropped as misaligned (from LLVM's debug
 log, ``TRITON_ENABLE_LLVM_DEBUG``); and, for each mismatch, the IR defining its XOR group
-bases with the depth of each leaf below the ``xor``. A mismatch is ``slp`` when the PTX
+bases, each instruction tagged with its depth below the address (``@d``). A mismatch is ``slp`` when the PTX
 without SLP equals ``check``, ``alignment`` when the LSV dropped misaligned chains, and
 unexplained otherwise (exit status 1).
 """
@@ -185,16 +186,12 @@ def group_bases(ir: str) -> dict[str, list[int]]:
     return out
 
 
-def prediction(name: str, e: dict):
-    from tests.check.shared_memory.asm_counts import predicted_counts, ptx_counts
-    got, _ = predicted_counts(e["ttgir"], name)
-    return got, ptx_counts
-
-
 def examine(name: str, e: dict) -> str:
     """Compile one probe both ways, print its row; return its class (``ok``, ``slp``,
     ``alignment`` or ``unexplained``)."""
-    got, ptx_counts = prediction(name, e)
+    from tests.check.shared_memory.asm_counts import predicted_counts, ptx_counts
+
+    got, _ = predicted_counts(e["ttgir"], name)
     dflt = compile_ttgir(e["ttgir"], e["target"], None)
     noslp = compile_ttgir(e["ttgir"], e["target"], False, log_lsv=False)
     ok = ptx_counts(dflt["counts"]) == got
