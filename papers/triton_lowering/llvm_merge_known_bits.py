@@ -5,10 +5,11 @@ vectoriser. Evidence for what ``linlayout/lowering/llvm_merge.py`` does not mode
 
 Run with Triton 3.9.0 installed (CPU only; about 15 s of CPU a probe)::
 
-    python papers/triton_lowering/llvm_merge_known_bits.py            # the llvm_merge known mismatches
-    python papers/triton_lowering/llvm_merge_known_bits.py --merged   # every llvm_merge probe LLVM merged on cuda:90/100
-    python papers/triton_lowering/llvm_merge_known_bits.py NAME ...   # these probes of the llvm_merge set
-    python papers/triton_lowering/llvm_merge_known_bits.py --seed 2611 --count 30   # a fresh draw
+    cd papers/triton_lowering
+    python llvm_merge_known_bits.py              # the llvm_merge set's known mismatches
+    python llvm_merge_known_bits.py --merged     # its probes LLVM merged on cuda:90/100
+    python llvm_merge_known_bits.py NAME ...     # these probes of the set
+    python llvm_merge_known_bits.py --seed 2611 --count 30   # a fresh draw
 
 ``check`` models LLVM's ``LoadStoreVectorizer`` (LSV) on the accesses of one thread, grouped
 by the lane/warp part of each access's XOR constant (``X ^ (c & P)``), assuming LLVM proves
@@ -23,23 +24,24 @@ Two steps of the merge rest on it:
   size (NVPTX has no misaligned shared vectors). The base ``X ^ K`` of a mixed group is one
   ``xor`` deeper than ``X``; when ``X`` is an ``or`` of many lane terms, the deepest terms
   fall past the limit and the group stays at the element's alignment.
-* **contiguity**: before the LSV, NVPTX's IR passes split ``X ^ K`` into
-  ``(X ^ K') + (K & known-zero bits of X)`` (the LSV's log shows the split addresses), which
-  is how the LSV sees that ``X ^ 148`` and ``X ^ 144`` are 4 bytes apart. On sm_90 and up (Triton disables the SLP vectoriser only for
-  sm_80: ``make_llir`` in ``third_party/nvidia/backend/compiler.py``), LLVM's SLP vectoriser
-  may turn the ``or`` of Triton's lane terms into ``llvm.vector.reduce.or`` of one
-  ``shl <4 x i32>`` with a different shift per lane, of a vector built by one
-  ``insertelement`` per lane; its known bits are then those every lane shares, each lane one
-  level deeper, the split loses those bits, and the sub-groups stay apart.
+* **contiguity**: before the LSV, NVPTX's IR passes split ``X ^ K`` into ``(X ^ K') + (K &
+  known-zero bits of X)`` (the LSV's log shows the split addresses), which is how the LSV
+  sees that ``X ^ 148`` and ``X ^ 144`` are 4 bytes apart. On sm_90 and up (Triton disables
+  the SLP vectoriser only for sm_80: ``make_llir`` in
+  ``third_party/nvidia/backend/compiler.py``), LLVM's SLP vectoriser may turn the ``or`` of
+  Triton's lane terms into ``llvm.vector.reduce.or`` of one ``shl <4 x i32>`` with a
+  different shift per lane, of a vector built by one ``insertelement`` per lane; its known
+  bits are then those every lane shares, each lane one level deeper, the split loses those
+  bits, and the sub-groups stay apart.
 
 For each probe the script compiles the TTGIR as Triton does and again with the SLP
 vectoriser off, and prints: whether ``check`` equals the PTX; whether the O3 IR has an OR
 reduction; whether the PTX without SLP equals ``check``; the LSV's chains per shared
 load/store class and how many candidate chains it dropped as misaligned (from LLVM's debug
 log, ``TRITON_ENABLE_LLVM_DEBUG``); and, for each mismatch, the IR defining its XOR group
-bases, each instruction tagged with its depth below the address (``@d``). A mismatch is ``slp`` when the PTX
-without SLP equals ``check``, ``alignment`` when the LSV dropped misaligned chains, and
-unexplained otherwise (exit status 1).
+bases, each instruction tagged with its depth below the address (``@d``). A mismatch is
+``slp`` when the PTX without SLP equals ``check``, ``alignment`` when the LSV dropped
+misaligned chains, and unexplained otherwise (exit status 1).
 """
 
 from __future__ import annotations
