@@ -20,7 +20,8 @@ access's offset as ``X ⊕ c``, ``c`` the XOR of the register offsets outside th
 ``actionAdditiveStrides``). ``X`` can only have the bits ``P`` that some lane, warp or block
 offset has, so ``X ⊕ c = (X ⊕ (c ∧ P)) + (c ∧ ¬P)``, and LLVM finds that split itself
 (known bits: InstCombine turns the ``xor`` of bits known to be zero into a disjoint ``or``,
-which ScalarEvolution adds). So the accesses of one thread fall into groups, one per value
+which ScalarEvolution adds; a constant with bits of both kinds is split before the LSV, as far
+as the known bits reach: below). So the accesses of one thread fall into groups, one per value
 of ``c ∧ P``: inside a group they differ by the constants ``c ∧ ¬P``; across groups by no
 constant LLVM can prove. The alignment LLVM proves for an access (``InferAlignment``) is the
 lowest set bit of ``P`` and of its constant (in bytes), capped by the buffer's 16-byte base.
@@ -31,6 +32,20 @@ longest prefix of at most 16 bytes (``getLoadStoreVecRegBitWidth``) whose size d
 first access's alignment (NVPTX's ``isLegalToVectorizeLoad/StoreChain``: alignment ≥ size; no
 misaligned access) becomes one access, and the walk goes on after it; a first access with no
 such prefix stays alone and the walk moves one access on.
+
+Not modelled: how much LLVM actually proves about ``X``. LLVM's ``computeKnownBits``
+(``llvm/lib/Analysis/ValueTracking.cpp``) stops 6 instructions deep, and LLVM's SLP
+vectoriser (``SLPVectorizer.cpp``; Triton 3.9 runs it on sm_90 and later, not on sm_80) may
+turn the ``or`` of Triton's lane terms into ``llvm.vector.reduce.or`` of one ``shl <4 x
+i32>`` with a different shift per lane, of a vector built by one ``insertelement`` per
+lane: its known bits are only those all lanes share, each lane one level deeper.
+
+Both the alignment (``InferAlignment``) and the split of ``X ^ K`` into ``(X ^ K') + K''``
+(which NVPTX's IR passes make before the LSV, over the bits of ``K`` proven zero in ``X``)
+rest on those known bits; where the bits this model assumes go unproven, a group's first
+access keeps the element's alignment, or the group stays cut into sub-groups the LSV sees
+no constant distance between, and LLVM merges less than predicted
+(``papers/triton_lowering/llvm_merge_known_bits.py`` shows both on the probes).
 
 AMD is not modelled here: LLVM's AMDGPU back end merges LDS accesses under its own rules
 (unaligned LDS access, ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2``), which keep the

@@ -47,7 +47,8 @@ OUT = ROOT / "tests" / "data" / "triton_llvm_merge_probes.json.gz"
 BATCHES = ((2601, 80, False), (2602, 100, True))
 
 
-def build() -> dict:
+def build(batches: tuple = BATCHES) -> dict:
+    """Compile the probes of ``batches`` (``(seed, count, stress)`` each)."""
     import triton
     from corpus import strip_locs
     from gluon_kernels import convert_kernel
@@ -120,7 +121,7 @@ def build() -> dict:
                "cuda100": GPUTarget("cuda", 100, 32)}
     types = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
     probes, fails = {}, collections.Counter()
-    for seed, count, stress in BATCHES:
+    for seed, count, stress in batches:
         rng = random.Random(seed)
         for _ in range(count):
             tname = rng.choice(list(targets))
