@@ -19,7 +19,8 @@ with exact counts, a lower bound per path family and a symbolic check.
 """
 
 from .bounds import (ShuffleBound, amd_lone_shuffle_bound, lone_shuffle_joins, merge_cost,
-                     shuffle_family_bound, swaps_bring_nothing_lacked, tight_merges)
+                     shuffle_family_bound, swaps_bring_nothing_lacked, tight_merges,
+                     two_shuffles_without_merge)
 from .cost import DEFAULT_WEIGHTS, KINDS, resolve_weights
 from .exchange import ExchangeRound, PackedExchangePlan, WordPermute, plan_packed_exchange
 from .execute import Execution, execute_plan, execute_shared
@@ -39,4 +40,4 @@ __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionPro
            "plan_registers", "plan_shuffles", "plan_stages", "resolve_weights",
            "select_bound", "shuffle_bound", "shuffle_family_bound", "source_lanes",
            "swaps_bring_nothing_lacked",
-           "tight_merges", "triton_choice"]
+           "tight_merges", "triton_choice", "two_shuffles_without_merge"]

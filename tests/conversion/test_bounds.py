@@ -4,6 +4,7 @@ program of one shuffle and selects on a 4-lane warp, and the parts of the bound.
 from __future__ import annotations
 
 import itertools
+import operator
 
 import pytest
 
@@ -271,3 +272,79 @@ def test_a_packed_word_shuffled_in_several_rounds_pays_its_packing_once():
     assert amd_packing_bound(pb) == 3.5 <= cost  # ⌈6 / 2⌉ shuffles + one pair packed
     assert plan_conversion(src, dst, 16, hardware=AMD_CDNA3,
                            target="hip:gfx942").path("shuffle").bound <= cost
+
+
+def _swap(mask):
+    """A ``v_permlane*_swap`` across lane ``mask`` (4 lanes), as a function of the values
+    ``a + b`` (concatenated) giving both outputs: lane ``t`` with ``t & mask = 0`` keeps
+    ``a`` and takes ``a`` of lane ``t ^ mask`` into ``b``; the other lanes keep ``b`` and take
+    ``b`` of lane ``t ^ mask`` into ``a``."""
+    keep_a = [t if not t & mask else LANES + (t ^ mask) for t in range(LANES)]
+    keep_b = [t ^ mask if not t & mask else LANES + t for t in range(LANES)]
+    return operator.itemgetter(*keep_a), operator.itemgetter(*keep_b)
+
+
+def _two_shuffles_reach(src, goals, masks) -> bool:
+    """Whether some program of at most two shuffles — reads (one value, every source-lane
+    map) and swaps (any two values, across each of ``masks``) — and no merge computes every
+    goal (values are tuples, one element per lane; moves are free)."""
+    maps = list(itertools.product(range(LANES), repeat=LANES))
+    swaps = [_swap(m) for m in masks]
+    goals = set(goals)
+
+    def outputs(have):
+        for out_a, out_b in swaps:
+            for a in have:
+                for b in have:
+                    yield out_a(a + b), out_b(a + b)
+
+    def last(have) -> bool:  # one more shuffle makes what is still missing
+        missing = goals.difference(have)
+        if not missing:
+            return True
+        if len(missing) == 1:
+            g = next(iter(missing))
+            if any(all(g[t] in v for t in range(LANES)) for v in have):
+                return True  # a read of v, each lane picking a lane holding its element
+        return any(missing <= set(out) for out in outputs(have))
+
+    have = list(src)
+    if last(have):
+        return True
+    # a first read matters only through its value: every distinct one is tried
+    firsts = {tuple(v[s] for s in sigma) for v in have for sigma in maps}
+    return any(last(have + list(out)) for out in [(v,) for v in firsts] + list(outputs(have)))
+
+
+def test_the_two_shuffle_lemma_against_every_program_of_two_shuffles():
+    """32-bit elements on a 4-lane warp, two registers, swaps across lane bits 0 and 1 (the
+    lemma does not depend on which bits gfx950's swaps cross): every conversion whose
+    shuffle bound is two. Where ``two_shuffles_without_merge`` says no plan of two shuffles
+    and no merge reaches ``dst``, none of the programs does; it says so somewhere."""
+    from linlayout.conversion import two_shuffles_without_merge
+
+    refuted = reached = 0
+    for cols in invertible_matrices(3):
+        pb = _problem(cols)
+        if shuffle_bound(pb) != 2:
+            continue
+        src, dst = _registers(pb, "src", 2), _registers(pb, "dst", 2)
+        possible = two_shuffles_without_merge(pb, (1, 2))
+        reach = _two_shuffles_reach(src, dst, (1, 2))
+        if not possible:
+            refuted += 1
+            assert not reach, cols
+        reached += reach
+    assert refuted and reached
+
+
+def test_two_shuffles_without_merge_claims_nothing_outside_its_hypotheses():
+    from linlayout.conversion import two_shuffles_without_merge
+
+    pb = _problem([2, 1, 4])  # one shuffle suffices
+    assert two_shuffles_without_merge(pb, (1, 2))
+    assert two_shuffles_without_merge(_problem([2, 4, 1], 16), (1, 2))  # not 32-bit
+    with pytest.raises(LayoutError):
+        two_shuffles_without_merge(pb, (3,))
+    with pytest.raises(LayoutError):
+        two_shuffles_without_merge("x")
