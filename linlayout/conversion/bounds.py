@@ -95,10 +95,13 @@ shuffles are needed and the lanes lacking the most lack all they need,
 :func:`two_shuffles_without_merge` shows case by case (read or swap, then read or swap)
 when no two shuffles alone reach ``dst``: then a plan pays a merge or a third shuffle,
 ``min(2 · w_shfl + min(w_selp, w_prmt), 3 · w_shfl)`` (the ``tight_merges`` of
-:class:`ShuffleBound` is then 1). At 8 and 16 bits the lemma is not claimed: a lane lacks
-fewer bytes than two shuffles bring, so the byte count that drives it fails (at 8 bits a
-swap's output can join a lane's own byte in one word for free, ``v_lshl_or_b32``, and be
-read whole).
+:class:`ShuffleBound` is then 1). With 16-bit elements one to a register the same holds
+element by element once packing a pair counts as a join (a ``v_perm_b32``:
+:func:`amd_two_shuffle_bound`, applied by :func:`~linlayout.plan_conversion` where the
+source is unpacked). At 8 bits it is not claimed: two zero-extended bytes join for nothing
+in the model (``v_lshl_or_b32``), and a swap, one such join of its two outputs and one
+``ds_bpermute_b32`` of the joined word do reach some of these destinations with two shuffles
+and no merge.
 
 **AMD, one element per register.** Where 8/16-bit source elements sit one to a register,
 packing them costs ``v_perm_b32`` on AMD:
@@ -130,6 +133,7 @@ from .problem import ELEMENT_BITS, ConversionProblem
 from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
 
 __all__ = ["GFX950_SWAP_LANE_MASKS", "ShuffleBound", "amd_lone_shuffle_bound",
+           "amd_two_shuffle_bound",
            "lone_shuffle_joins", "merge_cost", "shuffle_family_bound",
            "swaps_bring_nothing_lacked", "tight_merges", "two_shuffles_without_merge"]
 
@@ -327,8 +331,8 @@ GFX950_SWAP_LANE_MASKS = (16, 32)
 
 
 def two_shuffles_without_merge(problem: ConversionProblem,
-                               swap_lane_masks: tuple[int, ...] = GFX950_SWAP_LANE_MASKS
-                               ) -> bool:
+                               swap_lane_masks: tuple[int, ...] = GFX950_SWAP_LANE_MASKS,
+                               *, one_element_per_register: bool = False) -> bool:
     """Whether a plan of exactly two shuffles and no lane-dependent merge may reach ``dst``
     (the *two-shuffle lemma*, below): False only where the lemma proves that none can;
     True (claiming nothing) where its hypotheses fail.
@@ -343,7 +347,12 @@ def two_shuffles_without_merge(problem: ConversionProblem,
 
     **Hypotheses.** 32-bit elements, one warp, :func:`~linlayout.conversion.shuffle.
     shuffle_bound` 2, each lane lacks at most two elements, and every lane ``t`` of ``T``
-    (the lanes lacking two) lacks every element of its ``dst`` registers.
+    (the lanes lacking two) lacks every element of its ``dst`` registers. With
+    ``one_element_per_register``, 16-bit elements the producer left one to a register
+    too, where a *merge* is then any instruction that writes bytes of two registers into one
+    (a uniform ``v_perm_b32`` packing a pair included): without one, every value holds at
+    most one element in each lane, and the argument below runs with one element in place of
+    4 bytes and one ``dst`` register in place of 4 slots.
 
     **Lemma.** Take such a plan. A lane ``t`` of ``T`` must receive 8 bytes it lacks in two
     shuffles of 4 bytes each (a read's result, or the output of a swap that takes the
@@ -385,17 +394,23 @@ def two_shuffles_without_merge(problem: ConversionProblem,
     Args:
         problem: the conversion.
         swap_lane_masks: the lane masks the swaps cross (gfx950: lane bits 4 and 5).
+        one_element_per_register: the source holds one 16-bit element per register (the
+            caller knows where the producer left them); joins then count as merges.
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or a mask is not a
-            power of two.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, a mask is not a
+            power of two, or ``one_element_per_register`` is not a bool.
     """
     instance_of(problem, ConversionProblem, "problem")
     if any(isinstance(b, bool) or not isinstance(b, int) or b <= 0 or b & (b - 1)
            for b in swap_lane_masks):
         raise LayoutError(f"swap_lane_masks must be powers of two, got {swap_lane_masks!r}")
+    if not isinstance(one_element_per_register, bool):
+        raise LayoutError("one_element_per_register must be True or False, got "
+                          f"{one_element_per_register!r}")
     lanes = 1 << problem.lane_bits
-    if (problem.element_bits != 32 or warp_map(problem) is None
+    widths = (16, 32) if one_element_per_register else (32,)
+    if (problem.element_bits not in widths or warp_map(problem) is None
             or shuffle_bound(problem) != 2 or lacking_elements(problem) != 2
             or any(b >= lanes for b in swap_lane_masks)):
         return True
@@ -557,3 +572,28 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     u = min(ws["selp"], ws["prmt"], ws["shfl"])
     one = ws["shfl"] + max(mc, (pre + post) * u)
     return min(one, 2 * ws["shfl"] + mc)
+
+
+def amd_two_shuffle_bound(problem: ConversionProblem, target: Target | str,
+                          weights: Mapping[str, float] | None = None) -> float:
+    """A lower bound on any shuffle plan on gfx950 of 16-bit elements that the producer left
+    one to a register, where two shuffles are needed and the two-shuffle lemma
+    (:func:`two_shuffles_without_merge` with ``one_element_per_register``) shows that no two
+    shuffles reach ``dst`` without a join: ``min(2 · w_shfl + min(w_selp, w_prmt),
+    3 · w_shfl)`` — a join that is not a swap is a lane-dependent merge (``v_cndmask_b32``,
+    ``v_perm_b32``) or a same-in-every-lane ``v_perm_b32`` packing a pair (the lemma on AMD
+    joins of :func:`amd_lone_shuffle_bound`), else a third shuffle. 0 where it does not
+    apply (other targets or widths, the lemma not refuting).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
+            bad weights.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    ws = resolve_weights(weights)
+    if target.arch != "gfx950" or problem.element_bits != 16:
+        return 0.0
+    if two_shuffles_without_merge(problem, one_element_per_register=True):
+        return 0.0
+    return min(2 * ws["shfl"] + min(ws["selp"], ws["prmt"]), 3 * ws["shfl"])
