@@ -398,12 +398,13 @@ def two_shuffles_without_merge(problem: ConversionProblem,
             caller knows where the producer left them); joins then count as merges.
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, a mask is not a
-            power of two, or ``one_element_per_register`` is not a bool.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, the masks are not a
+            tuple of powers of two, or ``one_element_per_register`` is not a bool.
     """
     instance_of(problem, ConversionProblem, "problem")
-    if any(isinstance(b, bool) or not isinstance(b, int) or b <= 0 or b & (b - 1)
-           for b in swap_lane_masks):
+    if not isinstance(swap_lane_masks, (tuple, list)) or any(
+            isinstance(b, bool) or not isinstance(b, int) or b <= 0 or b & (b - 1)
+            for b in swap_lane_masks):
         raise LayoutError(f"swap_lane_masks must be powers of two, got {swap_lane_masks!r}")
     if not isinstance(one_element_per_register, bool):
         raise LayoutError("one_element_per_register must be True or False, got "
