@@ -18,8 +18,10 @@ with exact counts, a lower bound per path family and a symbolic check.
 * :mod:`.execute` — the brute-force executor that runs a plan on symbolic registers.
 """
 
-from .bounds import (ShuffleBound, amd_lone_shuffle_bound, lone_shuffle_joins, merge_cost,
-                     shuffle_family_bound, swaps_bring_nothing_lacked, tight_merges)
+from .bounds import (ShuffleBound, amd_lone_shuffle_bound, amd_two_shuffle_bound,
+                     lone_shuffle_joins, merge_cost,
+                     shuffle_family_bound, swaps_bring_nothing_lacked, tight_merges,
+                     two_shuffles_without_merge)
 from .cost import DEFAULT_WEIGHTS, KINDS, resolve_weights
 from .exchange import ExchangeRound, PackedExchangePlan, WordPermute, plan_packed_exchange
 from .execute import Execution, execute_plan, execute_shared
@@ -34,9 +36,10 @@ from .stages import StagePlan, plan_stages
 __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionProblem",
            "ExchangeRound", "Execution", "PackedExchangePlan", "PathPlan", "RegisterPlan", "ShuffleBound",
            "ShufflePlan", "ShuffleRound", "StagePlan",
-           "TritonChoice", "WordPermute", "amd_lone_shuffle_bound", "amd_packing_bound", "execute_plan", "execute_shared",
+           "TritonChoice", "WordPermute", "amd_lone_shuffle_bound", "amd_two_shuffle_bound",
+           "amd_packing_bound", "execute_plan", "execute_shared",
            "lacking_elements", "lone_shuffle_joins", "merge_cost", "plan_conversion", "plan_packed_exchange",
            "plan_registers", "plan_shuffles", "plan_stages", "resolve_weights",
            "select_bound", "shuffle_bound", "shuffle_family_bound", "source_lanes",
            "swaps_bring_nothing_lacked",
-           "tight_merges", "triton_choice"]
+           "tight_merges", "triton_choice", "two_shuffles_without_merge"]

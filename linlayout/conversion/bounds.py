@@ -89,8 +89,19 @@ each of its two outputs joins two registers. Where no lane lacks what its partne
 hold (:func:`swaps_bring_nothing_lacked`) a swap brings nothing lacked and is only two
 merges for the price of one shuffle: the argument above holds with a select priced at
 ``min(w_selp, w_shfl / 2)``. Otherwise ``p`` swaps among the shuffles pay for up to ``2p``
-joins, and the bound is the least over ``p`` of ``w_shfl · max(S, p) + merge_cost(m − 2p)``
-(no tight merges claimed).
+joins, and the bound is the least over ``p`` of ``w_shfl · max(S, p) + merge_cost(m − 2p)``.
+That lets one swap be a shuffle and a merge at once; with 32-bit elements where two
+shuffles are needed and the lanes lacking the most lack all they need,
+:func:`two_shuffles_without_merge` shows case by case (read or swap, then read or swap)
+when no two shuffles alone reach ``dst``: then a plan pays a merge or a third shuffle,
+``min(2 · w_shfl + min(w_selp, w_prmt), 3 · w_shfl)`` (the ``tight_merges`` of
+:class:`ShuffleBound` is then 1). With 16-bit elements one to a register the same holds
+element by element once packing a pair counts as a join (a ``v_perm_b32``:
+:func:`amd_two_shuffle_bound`, applied by :func:`~linlayout.plan_conversion` where the
+source is unpacked). At 8 bits it is not claimed: two zero-extended bytes join for nothing
+in the model (``v_lshl_or_b32``), and a swap, one such join of its two outputs and one
+``ds_bpermute_b32`` of the joined word do reach some of these destinations with two shuffles
+and no merge.
 
 **AMD, one element per register.** Where 8/16-bit source elements sit one to a register,
 packing them costs ``v_perm_b32`` on AMD:
@@ -103,8 +114,9 @@ highest bound.
 Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits, on
 cuda:90, gfx942 and gfx950, and of a 16-element space on a 64-lane wavefront on gfx942 and
 gfx950 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than
-its family's bound) and against every ``shfl``/``selp``
-program of the smallest warps by brute force (``tests/conversion/test_bounds.py``).
+its family's bound) and against every ``shfl``/``selp`` program, every one-shuffle
+one-join program (16 bits, AMD) and every two-shuffle program with swaps of the smallest
+warps by brute force (``tests/conversion/test_bounds.py``).
 """
 
 from __future__ import annotations
@@ -120,8 +132,10 @@ from .cost import resolve_weights
 from .problem import ELEMENT_BITS, ConversionProblem
 from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
 
-__all__ = ["ShuffleBound", "amd_lone_shuffle_bound", "lone_shuffle_joins", "merge_cost",
-           "shuffle_family_bound", "swaps_bring_nothing_lacked", "tight_merges"]
+__all__ = ["GFX950_SWAP_LANE_MASKS", "ShuffleBound", "amd_lone_shuffle_bound",
+           "amd_two_shuffle_bound",
+           "lone_shuffle_joins", "merge_cost", "shuffle_family_bound",
+           "swaps_bring_nothing_lacked", "tight_merges", "two_shuffles_without_merge"]
 
 
 @dataclass(frozen=True)
@@ -280,6 +294,14 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                      "a v_permlane*_swap (a shfl that joins two registers in each of its "
                      f"two outputs) or selp + {merge_positions(problem.element_bits) - 1}"
                      f"·prmt joins them")
+            if not two_shuffles_without_merge(problem):
+                two = min(2 * ws["shfl"] + min(ws["selp"], ws["prmt"]), 3 * ws["shfl"])
+                if two > cost + 1e-12:
+                    cost = two
+                    note += ("; but no plan of two shfl, swaps included, and no selp or "
+                             "lane-dependent prmt reaches dst (the two-shuffle lemma): a "
+                             "merge, or a third shfl")
+                return ShuffleBound(cost, s, m, 1, note)
             return ShuffleBound(cost, s, m, 0, note)
         # every swap only joins registers: two merges for the price of a shuffle
         mw = dict(ws, selp=min(ws["selp"], ws["shfl"] / 2))
@@ -302,6 +324,127 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                      "and the word a lone shfl sends where no register serves every "
                      f"lane), else {s + 1} shfl")
     return ShuffleBound(cost, s, m, t, note)
+
+
+#: The lane masks a gfx950 ``v_permlane16_swap_b32`` and ``v_permlane32_swap_b32`` cross.
+GFX950_SWAP_LANE_MASKS = (16, 32)
+
+
+def two_shuffles_without_merge(problem: ConversionProblem,
+                               swap_lane_masks: tuple[int, ...] = GFX950_SWAP_LANE_MASKS,
+                               *, one_element_per_register: bool = False) -> bool:
+    """Whether a plan of exactly two shuffles and no lane-dependent merge may reach ``dst``
+    (the *two-shuffle lemma*, below): False only where the lemma proves that none can;
+    True (claiming nothing) where its hypotheses fail.
+
+    The shuffles are those of the gfx950 family (module docstring): ``ds_bpermute_b32`` and
+    DPP moves (*reads*: every lane reads one named register of a lane of its choice), and
+    swaps across each lane mask ``b`` of ``swap_lane_masks`` (``v_permlane16/32_swap_b32``:
+    of registers ``A, B``, lane ``t`` with ``t & b = 0`` keeps ``A`` and puts ``A`` of lane
+    ``t ⊕ b`` in ``B``; a lane with ``t & b ≠ 0`` keeps ``B`` and puts ``B`` of lane ``t ⊕ b``
+    in ``A``); the merges are ``v_cndmask_b32`` and ``v_perm_b32`` with a lane-dependent
+    mask or selector; everything else moves bytes alike in every lane.
+
+    **Hypotheses.** 32-bit elements, one warp, :func:`~linlayout.conversion.shuffle.
+    shuffle_bound` 2, each lane lacks at most two elements, and every lane ``t`` of ``T``
+    (the lanes lacking two) lacks every element of its ``dst`` registers. With
+    ``one_element_per_register``, 16-bit elements the producer left one to a register
+    too, where a *merge* is then any instruction that writes bytes of two registers into one
+    (a uniform ``v_perm_b32`` packing a pair included): without one, every value holds at
+    most one element in each lane, and the argument below runs with one element in place of
+    4 bytes and one ``dst`` register in place of 4 slots.
+
+    **Lemma.** Take such a plan. A lane ``t`` of ``T`` must receive 8 bytes it lacks in two
+    shuffles of 4 bytes each (a read's result, or the output of a swap that takes the
+    partner's register): every received byte is a distinct lacked byte, and every byte of
+    a ``dst`` register comes, in ``t``, from a received byte. Each byte position of each
+    ``dst`` register (a *slot*) is, through the instructions alike in every lane, one byte
+    of one register the plan wrote or read — the same in every lane. A slot taken from a
+    ``src`` register, or from a swap output that a lane of ``T`` keeps (its own data, or data
+    it held before the swap), must hold, in that lane, a lacked byte. Case by case, with
+    ``I1``, ``I2`` the two shuffles:
+
+    * read, read: each slot traces to one byte of one ``src`` register (the lane read from
+      varies, the register does not), so each ``dst`` register takes its element, in every
+      lane, from one ``src`` register (``PP``).
+    * swap on ``b``, read: a slot taken from either swap output holds a lane's own data in
+      the lanes of ``T`` that keep that output, so when ``T`` has lanes on both sides of
+      ``b`` every slot comes from the read's 4 bytes — fewer than the 8 needed. Possible
+      only when ``T`` lies on one side of ``b``.
+    * read, swap on ``b``, ``T`` on both sides of ``b``: the 4 bytes a lane of ``T`` receives
+      in the swap fill 4 slots from output ``B`` (lanes with ``t & b = 0``) and 4 from ``A``
+      (the others), so the other 4 slots of each output are, in the lanes of ``T`` keeping
+      it, the read's bytes: ``A`` and ``B`` before the swap are the read's result, bytes
+      rearranged alike in every lane. Then lanes ``t`` and ``t ⊕ b`` both end with the bytes
+      the read brought to ``t`` and to ``t ⊕ b``: they need the same elements (``PW``).
+    * swap on ``b1``, swap on ``b2``, ``T`` on both sides of ``b2``: all 8 slots come from
+      the second swap's outputs, and the register a lane of ``T`` keeps there must hold, in
+      each lane of ``T`` on that side of ``b2``, bytes the first swap brought — from the one
+      output that lane received in, which depends on the lane's side of ``b1``. So the
+      lanes of ``T`` on each side of ``b2`` lie on one side of ``b1``; with ``b1 = b2 = b``
+      every lane ``t`` of ``T`` ends with bytes of lane ``t ⊕ b``'s ``src`` registers only:
+      its ``dst`` elements are among what lane ``t ⊕ b`` holds (``WW``).
+
+    Where none of these holds for any masks, every two-shuffle plan needs a merge, so any
+    plan costs at least ``min(2 · w_shfl + min(w_selp, w_prmt), 3 · w_shfl)``
+    (:func:`shuffle_family_bound`). Brute-force checked against every program of two
+    shuffles (reads with every source-lane map, swaps across both lane bits) on a 4-lane
+    warp (``tests/conversion/test_bounds.py``).
+
+    Args:
+        problem: the conversion.
+        swap_lane_masks: the lane masks the swaps cross (gfx950: lane bits 4 and 5).
+        one_element_per_register: the source holds one 16-bit element per register (the
+            caller knows where the producer left them); joins then count as merges.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, the masks are not a
+            tuple of powers of two, or ``one_element_per_register`` is not a bool.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    if not isinstance(swap_lane_masks, (tuple, list)) or any(
+            isinstance(b, bool) or not isinstance(b, int) or b <= 0 or b & (b - 1)
+            for b in swap_lane_masks):
+        raise LayoutError(f"swap_lane_masks must be powers of two, got {swap_lane_masks!r}")
+    if not isinstance(one_element_per_register, bool):
+        raise LayoutError("one_element_per_register must be True or False, got "
+                          f"{one_element_per_register!r}")
+    lanes = 1 << problem.lane_bits
+    widths = (16, 32) if one_element_per_register else (32,)
+    if (problem.element_bits not in widths or warp_map(problem) is None
+            or shuffle_bound(problem) != 2 or lacking_elements(problem) != 2
+            or any(b >= lanes for b in swap_lane_masks)):
+        return True
+    nrs, nrd = problem.register_bits
+    src = [[problem.thread_elements("src", x, lane, 0) for x in range(1 << nrs)]
+           for lane in range(lanes)]
+    dst = [[problem.thread_elements("dst", r, lane, 0) for r in range(1 << nrd)]
+           for lane in range(lanes)]
+    held = [set(row) for row in src]
+    need = [set(row) for row in dst]
+    tight = [t for t in range(lanes) if len(need[t] - held[t]) == 2]
+    if any(need[t] & held[t] or len(need[t]) != 2 for t in tight):
+        return True  # a lane of T keeps something: the lemma does not apply
+
+    def one_side(group: list[int], b: int) -> bool:
+        return len({t & b for t in group}) <= 1
+
+    images = [{src[s][x] for s in range(lanes)} for x in range(1 << nrs)]
+    if all(any(all(dst[t][r] in image for t in range(lanes)) for image in images)
+           for r in range(1 << nrd)):
+        return True  # PP
+    for b in swap_lane_masks:
+        if one_side(tight, b):
+            return True  # a swap on b then a read, or a read then a swap, not refuted
+        if all(need[t] == need[t ^ b] for t in tight):
+            return True  # PW
+        if all(need[t] <= held[t ^ b] for t in tight):
+            return True  # WW with b1 = b2
+        for b1 in swap_lane_masks:
+            if b1 != b and all(one_side([t for t in tight if t & b == side], b1)
+                               for side in (0, b)):
+                return True  # WW with b1 != b2 = b, not refuted
+    return False
 
 
 def _swap_group(lane: int, lanes: int, target: Target) -> set[int]:
@@ -430,3 +573,28 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     u = min(ws["selp"], ws["prmt"], ws["shfl"])
     one = ws["shfl"] + max(mc, (pre + post) * u)
     return min(one, 2 * ws["shfl"] + mc)
+
+
+def amd_two_shuffle_bound(problem: ConversionProblem, target: Target | str,
+                          weights: Mapping[str, float] | None = None) -> float:
+    """A lower bound on any shuffle plan on gfx950 of 16-bit elements that the producer left
+    one to a register, where two shuffles are needed and the two-shuffle lemma
+    (:func:`two_shuffles_without_merge` with ``one_element_per_register``) shows that no two
+    shuffles reach ``dst`` without a join: ``min(2 · w_shfl + min(w_selp, w_prmt),
+    3 · w_shfl)`` — a join that is not a swap is a lane-dependent merge (``v_cndmask_b32``,
+    ``v_perm_b32``) or a same-in-every-lane ``v_perm_b32`` packing a pair (the lemma on AMD
+    joins of :func:`amd_lone_shuffle_bound`), else a third shuffle. 0 where it does not
+    apply (other targets or widths, the lemma not refuting).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
+            bad weights.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    ws = resolve_weights(weights)
+    if target.arch != "gfx950" or problem.element_bits != 16:
+        return 0.0
+    if two_shuffles_without_merge(problem, one_element_per_register=True):
+        return 0.0
+    return min(2 * ws["shfl"] + min(ws["selp"], ws["prmt"]), 3 * ws["shfl"])

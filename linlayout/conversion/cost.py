@@ -25,6 +25,19 @@ request. The defaults, and why:
   selector as a select, on Triton's path and the plan's alike.
 * ``mov`` 0 — a register-to-register copy that ptxas removes by renaming.
 * ``ld.shared``, ``st.shared`` 0 — their time is their wavefronts, counted apart.
+* no kind for ``v_lshl_or_b32`` (AMD CDNA3 ISA, *VOP3*: a shift and an or in one VALU
+  instruction, at ``v_perm_b32``'s rate): LLVM's AMDGPU back end selects it to join two
+  zero-extended bytes into a 16-bit half, or two in-order halves into a word
+  (:mod:`~linlayout.lowering.amd_pack`), and ``check`` counts only the ``v_perm_b32``
+  around it. It is priced at 0 on every path alike — Triton's and the plans' — so
+  comparisons stay like for like. The AMD packing bounds
+  (:func:`~linlayout.conversion.shuffle.amd_packing_bound`, the lone- and two-shuffle bounds
+  of :mod:`~linlayout.conversion.bounds`, :func:`~linlayout.conversion.round_trip.
+  packing_floor`) count a join as LLVM selects it: one ``v_perm_b32`` per 16-bit pair, two
+  per four bytes, none per two bytes. They bound plans lowered that way; a hand-written
+  ``v_lshl_or_b32`` joining a zero-extended 16-bit pair, or four bytes in three, would cost
+  nothing here and could undercut them. Counting it would mean counting it in Triton's
+  code as well (``check``'s AMD instruction entries and the compiled probes).
 * ``bar.sync`` 8 — a CTA barrier (PTX ISA, ``bar.sync``) stalls every warp until the last one
   arrives; priced as a fixed latency of a few wavefronts. It is the least certain weight:
   measure and override it.

@@ -64,7 +64,7 @@ from .problem import ConversionProblem
 from .round_trip import (ScratchRoundTrip, offset_layout, packing_floor, round_trip_packing,
                          side_emitted)
 from .triton import TritonChoice, resolve_conversion_target, triton_choice
-from .bounds import amd_lone_shuffle_bound, shuffle_family_bound
+from .bounds import amd_lone_shuffle_bound, amd_two_shuffle_bound, shuffle_family_bound
 from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, plan_registers,
                       plan_shuffles, warp_map)
 from .stages import StagePlan, plan_stages
@@ -347,6 +347,12 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
                      "and a lane-dependent instruction follows it (16-bit elements one to "
                      f"a register: a join costs a v_perm_b32), else two shuffles: at least "
                      f"{lone:g}")
+        two = amd_two_shuffle_bound(problem, target, ws)
+        if two > bound_cost + 1e-9:
+            bound_cost = two
+            note += ("; no two shuffles, swaps included, reach dst without a join (the "
+                     "two-shuffle lemma, 16-bit elements one to a register): a merge or a "
+                     f"v_perm_b32, or a third shuffle: at least {two:g}")
     if source.wide and target.is_nvidia and problem.element_bits == 16:
         note += ("; joining two 16-bit elements held in 32-bit registers counted as free "
                  "(the plans pay a prmt, as NVPTX selects it)")

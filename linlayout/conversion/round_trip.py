@@ -185,6 +185,22 @@ def packing_floor(problem: ConversionProblem, target: Target,
     counts packing as free; this floor makes a wide store pay its packing and a narrow one
     its wavefronts.
 
+    Why reuse cannot undercut it (the flaw that refuted the shuffle family's per-element
+    packing bound, where one packed word is read by several shuffles): the scratch layout
+    is a bijection, so a round trip stores each element of a thread once (broadcast
+    registers dropped), and the ``registers / j`` words a thread stores hold disjoint sets
+    of ``j`` elements — no word is stored twice, and no instruction writes two of them (a
+    32-bit register holds one word). So each word is built on its own, and is priced as
+    LLVM's AMDGPU back end builds it (:data:`~linlayout.conversion.shuffle.
+    AMD_PACK_PERMUTES`: one ``v_perm_b32`` per 16-bit pair, two per four bytes; the
+    ``v_lshl_or_b32`` that joins two zero-extended bytes is priced at nothing, as on every
+    path: see :mod:`~linlayout.conversion.cost`). The floor bounds round trips lowered as
+    LLVM lowers them, not every instruction sequence: a hand-written ``v_lshl_or_b32``
+    would join a 16-bit pair too. The load side unpacks for nothing, so a word loaded by
+    many lanes (a broadcast read) costs nothing more either. Where a vector's offsets are
+    reached through sums of register bases (offset 1 = ``r0 ⊕ r1``), its words still join
+    registers (:func:`round_trip_packing` prices them so).
+
     Returns None where it claims nothing: an NVIDIA target (16-bit packing is a ``mov``;
     8-bit packing is priced on the access, not the width), elements of 32 bits or more, or a
     source that is not one element per register (the caller decides that: see
@@ -193,8 +209,10 @@ def packing_floor(problem: ConversionProblem, target: Target,
     low bytes of a 32-bit register with unknown upper bits (a gather's or reduction's
     result), whose four bytes pack for nothing
     (:data:`~linlayout.conversion.shuffle.AMD_WIDE_PACK_PERMUTES`). Brute-force checked against every
-    memory layout of a 16-element tile, each side at every vector it can use
-    (``tests/conversion/test_round_trip.py``: never above the cheapest, and equal to it).
+    memory layout of a 16-element tile, each side at every vector it can use, and of an
+    8-element tile on a 2-lane warp for a third of its destinations at 8 and 16 bits, priced
+    by :func:`round_trip_packing` (``tests/conversion/test_round_trip.py``: never above the
+    cheapest round trip, and equal to it).
 
     Raises:
         LayoutError: an argument of the wrong type (``wide_source`` not a bool), or bad

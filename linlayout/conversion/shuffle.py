@@ -321,6 +321,10 @@ def amd_packing_bound(problem: ConversionProblem,
     forms are the family's (1, 2 or 4 elements per word, priced as LLVM's back end builds
     them); a plan that packs otherwise is not covered. ``wide_source``: each element is a
     32-bit register's low bytes, upper bits unknown (:data:`AMD_WIDE_PACK_PERMUTES`).
+    Joins are priced as LLVM's AMDGPU back end selects them, the ``v_lshl_or_b32`` it
+    uses for two zero-extended bytes at nothing (:mod:`~linlayout.conversion.cost`): the
+    bound holds for plans lowered that way, not for a hand-written ``v_lshl_or_b32`` join of
+    a 16-bit pair or of four bytes.
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, bad weights, or

@@ -33,7 +33,10 @@ Triton):
   elements: :func:`~linlayout.lowering.amd_pack.source_words`, ``wide`` for a 32-bit
   shuffle result); a float truncation to 16 bits builds its words for free. Loads unpack for nothing (a consumer's extracts are its
   own). Two bytes stored as one 16-bit word (``ds_write_b16``) cost no ``v_perm_b32``,
-  wherever they sit: LLVM joins them with shifts and ors (``v_lshl_or_b32``, SDWA).
+  wherever they sit: LLVM joins them with shifts and ors (``v_lshl_or_b32``, SDWA). A
+  stored word is the registers at its consecutive offsets, whichever register bases reach
+  them (offset 1 may be the sum of two register bases in a swizzled layout): it is packed
+  the same.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import re
 from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from .amd_pack import SourceWord, pack_permutes, source_words
+from .amd_pack import pack_permutes, source_words
 from .emitted import Emitted
 from .target import Target
 from .vectorise import AccessMap
@@ -112,23 +115,22 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
     per_word = min(32 // element_bits, min(_elems_per_vector(e) for e in stores))
     if per_word < 2 or (element_bits == 8 and per_word == 2):
         return ()  # a 2-byte word of bytes: shifts and ors (v_lshl_or_b32, SDWA), no v_perm
-    columns = []
-    for k in range((per_word - 1).bit_length()):
-        if (1 << k) not in store_map.registers:
-            return ()  # the vector's elements are not registers of one thread
-        columns.append(store_map.registers.index(1 << k))
     words = source_words(src, element_bits,
                          *(source_load if source_load is not None else ()),
                          wide=wide_source and source_load is None,
                          values=source_values if source_load is None else None)
     if len(words) != store_map.registers_per_thread:
         return ()
-    mask = sum(1 << c for c in columns)
+    # each stored word: the registers at offsets w, w + 1, …, w + per_word − 1 (w a multiple
+    # of per_word), whichever register bases (single offset bits or not) reach them
+    at = {_offset(store_map.registers, i): i for i in range(store_map.registers_per_thread)}
     n = 0
-    for base in range(store_map.registers_per_thread):
-        if base & mask:
+    for offset, base in at.items():
+        if offset % per_word:
             continue
-        pack = tuple(_word(words, base, columns, j) for j in range(per_word))
+        if any(offset ^ j not in at for j in range(per_word)):
+            return ()  # the vector's elements are not registers of one thread
+        pack = tuple(words[at[offset ^ j]] for j in range(per_word))
         n += pack_permutes(pack, element_bits)
     return (Emitted("permute", "v_perm_b32", n, None, 32, 0, ""),) if n else ()
 
@@ -150,9 +152,13 @@ def words_loaded(loads: tuple[Emitted, ...]) -> int:
     return n
 
 
-def _word(words: tuple[SourceWord, ...], base: int, columns: list[int], j: int) -> SourceWord:
-    """The source register of element ``j`` of the stored word at register ``base``."""
-    return words[base | sum(1 << c for k, c in enumerate(columns) if j >> k & 1)]
+def _offset(registers: tuple[int, ...], index: int) -> int:
+    """The element offset of register ``index`` (a sum of register bases, by its bits)."""
+    out = 0
+    for k, image in enumerate(registers):
+        if index >> k & 1:
+            out ^= image
+    return out
 
 
 def _words_stored(e: Emitted) -> int:

@@ -4,6 +4,7 @@ program of one shuffle and selects on a 4-lane warp, and the parts of the bound.
 from __future__ import annotations
 
 import itertools
+import operator
 
 import pytest
 
@@ -271,3 +272,119 @@ def test_a_packed_word_shuffled_in_several_rounds_pays_its_packing_once():
     assert amd_packing_bound(pb) == 3.5 <= cost  # ⌈6 / 2⌉ shuffles + one pair packed
     assert plan_conversion(src, dst, 16, hardware=AMD_CDNA3,
                            target="hip:gfx942").path("shuffle").bound <= cost
+
+
+def _swap(mask):
+    """A ``v_permlane*_swap`` across lane ``mask`` (4 lanes), as a function of the values
+    ``a + b`` (concatenated) giving both outputs: lane ``t`` with ``t & mask = 0`` keeps
+    ``a`` and takes ``a`` of lane ``t ^ mask`` into ``b``; the other lanes keep ``b`` and take
+    ``b`` of lane ``t ^ mask`` into ``a``."""
+    keep_a = [t if not t & mask else LANES + (t ^ mask) for t in range(LANES)]
+    keep_b = [t ^ mask if not t & mask else LANES + t for t in range(LANES)]
+    return operator.itemgetter(*keep_a), operator.itemgetter(*keep_b)
+
+
+def _two_shuffles_reach(src, goals, masks) -> bool:
+    """Whether some program of at most two shuffles — reads (one value, every source-lane
+    map) and swaps (any two values, across each of ``masks``) — and no merge computes every
+    goal (values are tuples, one element per lane; moves are free)."""
+    maps = list(itertools.product(range(LANES), repeat=LANES))
+    swaps = [_swap(m) for m in masks]
+    goals = set(goals)
+
+    def outputs(have):
+        for out_a, out_b in swaps:
+            for a in have:
+                for b in have:
+                    yield out_a(a + b), out_b(a + b)
+
+    def last(have) -> bool:  # one more shuffle makes what is still missing
+        missing = goals.difference(have)
+        if not missing:
+            return True
+        if len(missing) == 1:
+            g = next(iter(missing))
+            if any(all(g[t] in v for t in range(LANES)) for v in have):
+                return True  # a read of v, each lane picking a lane holding its element
+        return any(missing <= set(out) for out in outputs(have))
+
+    have = list(src)
+    if last(have):
+        return True
+    # a first read matters only through its value: every distinct one is tried
+    firsts = {tuple(v[s] for s in sigma) for v in have for sigma in maps}
+    return any(last(have + list(out)) for out in [(v,) for v in firsts] + list(outputs(have)))
+
+
+def test_the_two_shuffle_lemma_against_every_program_of_two_shuffles():
+    """A 4-lane warp, two registers, swaps across lane bits 0 and 1 (the lemma does not
+    depend on which bits gfx950's swaps cross): every conversion whose shuffle bound is two.
+    Values are whole elements — 32-bit elements, or 16-bit ones one to a register with no
+    join (a value then holds one element in each lane: the lemma's second reading). Where
+    ``two_shuffles_without_merge`` says no plan of two shuffles and no merge reaches
+    ``dst``, none of the programs does (6 of the 116 pairs); it claims nothing where one
+    does."""
+    from linlayout.conversion import two_shuffles_without_merge
+
+    refuted = reached = halves = 0
+    for cols in invertible_matrices(3):
+        pb = _problem(cols)
+        if shuffle_bound(pb) != 2:
+            continue
+        src, dst = _registers(pb, "src", 2), _registers(pb, "dst", 2)
+        possible = two_shuffles_without_merge(pb, (1, 2))
+        half = _problem(cols, 16)  # the same elements, 16 bits each, one to a register
+        if shuffle_bound(half) == 2:
+            assert possible == two_shuffles_without_merge(half, (1, 2),
+                                                          one_element_per_register=True)
+            halves += 1
+        reach = _two_shuffles_reach(src, dst, (1, 2))
+        if not possible:
+            refuted += 1
+            assert not reach, cols
+        reached += reach
+    assert refuted == 6 and reached and halves
+
+
+def test_two_shuffles_without_merge_claims_nothing_outside_its_hypotheses():
+    from linlayout.conversion import two_shuffles_without_merge
+
+    pb = _problem([2, 1, 4])  # one shuffle suffices
+    assert two_shuffles_without_merge(pb, (1, 2))
+    assert two_shuffles_without_merge(_problem([2, 4, 1], 16), (1, 2))  # not 32-bit
+    assert two_shuffles_without_merge(_problem([2, 4, 1], 8), (1, 2),
+                                      one_element_per_register=True)  # bytes join freely
+    with pytest.raises(LayoutError):
+        two_shuffles_without_merge(pb, (3,))
+    with pytest.raises(LayoutError):
+        two_shuffles_without_merge(pb, (1, 2), one_element_per_register=1)
+    with pytest.raises(LayoutError):
+        two_shuffles_without_merge("x")
+
+
+def test_at_8_bits_a_swap_a_free_byte_join_and_one_read_meet_the_swap_bound():
+    """Why the two-shuffle lemma stops at 16 bits: on gfx950's wavefront (lane bits 0–2
+    broadcast, 3–5 live, one register bit) the pair taking the register bit to lane bit 3,
+    lane bit 3 to lane bit 4 and lane bit 4 to the register bit needs, at 8 bits, no merge: one
+    ``v_permlane16_swap_b32`` of the two registers, the two swapped zero-extended bytes joined
+    in one word (``v_lshl_or_b32``, priced at nothing), one ``ds_bpermute_b32`` reading that
+    word from the right lane, and the bytes taken apart for nothing. 2, the swap bound
+    (which therefore cannot rise to 2.5 there), below the planner's 2.5."""
+    from linlayout import LinearLayout
+    from linlayout.hardware import AMD_CDNA4
+
+    def wave(order):
+        return LinearLayout({"register": [[1 << order[0]]],
+                             "lane": [[0]] * 3 + [[1 << b] for b in order[1:]]}, {"dim0": 16})
+
+    src, dst = wave((0, 1, 2, 3)), wave((2, 0, 1, 3))
+    pb = ConversionProblem.make(src, dst, 8, AMD_CDNA4)
+    lanes = range(64)
+    r0, r1 = ([pb.thread_elements("src", x, t, 0) for t in lanes] for x in range(2))
+    a = [r0[t] if not t & 16 else r1[t ^ 16] for t in lanes]  # the swap's two outputs
+    b = [r0[t ^ 16] if not t & 16 else r1[t] for t in lanes]
+    word = [(a[s], b[s]) for s in lanes]  # joined alike in every lane
+    for t in lanes:  # one read: each lane finds a lane whose word holds its two bytes
+        assert (pb.thread_elements("dst", 0, t, 0), pb.thread_elements("dst", 1, t, 0)) in word
+    plan = plan_conversion(src, dst, 8, hardware=AMD_CDNA4, target="hip:gfx950")
+    assert plan.path("shuffle").bound == 2.0 and plan.best.cost == 2.5 and not plan.optimal

@@ -21,9 +21,16 @@ shuffled word, one lane-dependent byte permute). On AMD the packed exchange cost
 lone-shuffle bound (one shuffle needs a join before it and a lane-dependent instruction
 after it, else two shuffles); at 8 bits it costs 1.5, the bound: after Triton's ``-O3`` the
 two zero-extended bytes join with one ``v_lshl_or_b32``, which no cost kind counts (as for
-Triton's own packing), no ``v_perm_b32``; and on gfx950's wavefront 12
-pairs whose lanes need data across lane bit 4 or 5 cost 2.5 against 2, where the bound lets
-a permlane swap stand for a shuffle and two merges at once.
+Triton's own packing), no ``v_perm_b32``. On gfx950's wavefront 12 pairs whose lanes need
+data across lane bit 4 or 5 cost 2.5 (two shuffles and a select) where the swap bound alone
+is 2 (a permlane swap standing for a shuffle and two merges at once); the two-shuffle
+lemma (:func:`~linlayout.conversion.bounds.two_shuffles_without_merge`: no read or swap
+followed by a read or swap reaches these destinations without a merge) raises the bound to
+2.5 at 32 bits, and at 16 bits with the elements one to a register, where a join that packs
+a pair costs a ``v_perm_b32`` too (:func:`~linlayout.conversion.bounds.
+amd_two_shuffle_bound`): all 24 proven. At 8 bits the lemma is not claimed (two
+zero-extended bytes join for nothing in the model, and a swap, one such join and one read
+reach 8 of the 12 at 2: ``tests/conversion/test_bounds.py``) and those 12 stay unproven.
 
 With the source's elements one to a 32-bit register (``wide_source``: a gather's or
 reduction's result) every path that packs pays for it and the bounds count packing as free
@@ -59,14 +66,14 @@ PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
 #: the 64-lane wavefront space (4 tensor bits: 1 register bit, lane bits 3, 4, 5 live, lane
 #: bits 0–2 broadcast): pairs proven optimal by target and element width
 PROVEN_WAVE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 24, ("hip:gfx942", 32): 24,
-               ("hip:gfx950", 8): 12, ("hip:gfx950", 16): 12, ("hip:gfx950", 32): 12}
+               ("hip:gfx950", 8): 12, ("hip:gfx950", 16): 24, ("hip:gfx950", 32): 24}
 #: the same with the source one element to a 32-bit register (``wide_source``)
 PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 93,
                ("hip:gfx942", 8): 93, ("hip:gfx942", 16): 120,
                ("hip:gfx950", 8): 93, ("hip:gfx950", 16): 120}
 #: the wavefront space with a wide source
 PROVEN_WAVE_WIDE = {("hip:gfx942", 8): 16, ("hip:gfx942", 16): 24,
-                    ("hip:gfx950", 8): 6, ("hip:gfx950", 16): 12}
+                    ("hip:gfx950", 8): 6, ("hip:gfx950", 16): 24}
 #: weightings the table planner is also run under (besides the defaults, which
 #: ``plan_conversion`` uses), each plan then costed at the defaults
 WEIGHTINGS = ({"selp": 0, "prmt": 0}, {"shfl": 8})

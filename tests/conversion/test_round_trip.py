@@ -157,3 +157,77 @@ def test_amd_round_trips_of_unpacked_halves_favour_the_wide_load():
     assert shared.cost == shared.bound == 56 and plan.optimal
     assert plan.triton.cost == 72 and plan.saving == 16
     assert execute_shared(plan.problem, shared.plan.layout).correct
+
+
+# a 2-lane warp, two register bits: 8 elements, every memory layout (168) in a few seconds
+MICRO = HardwareModel(name="micro", num_banks=2, bank_bytes=4, warp_size=2, max_access_bytes=8)
+
+
+def _micro(cols):
+    return LinearLayout({"register": [[c] for c in cols[:2]], "lane": [[c] for c in cols[2:]]},
+                        {"dim0": 8})
+
+
+def _wavefronts(layout, memory, bits, instruction):
+    """``(vector, wavefronts)`` for every vector one side can use on ``memory``."""
+    out = []
+    for vector in (1, 2, 4):
+        try:
+            out.append((vector, bank_conflicts(layout, memory, element_bits=bits,
+                                               hardware=MICRO, instruction=instruction,
+                                               vector_elems=vector).wavefronts_per_warp))
+        except LayoutError:
+            break
+    return out
+
+
+@pytest.mark.parametrize("bits", [8, 16])
+def test_the_packing_floor_is_below_every_round_trip_as_priced(bits):
+    """Every memory layout of an 8-element tile on a 2-lane warp (four registers a lane),
+    each side at every vector it can use, priced as the planner prices a round trip
+    (``round_trip_packing`` for the store's words: on AMD the load spends nothing), for a
+    third of the 168 destinations: no round trip costs less than ``packing_floor``, which
+    every one of them reaches. (Before the rule priced words whose offsets are reached by
+    sums of register bases, such a store of four bytes was priced at no ``v_perm_b32`` and
+    undercut the floor.)"""
+    target = Target.parse("hip:gfx942")
+    src = _micro([1, 2, 4])
+    memories = [LinearLayout({"offset": [[c] for c in cols]}, {"dim0": 8})
+                for cols in itertools.product(range(1, 8), repeat=3) if f2.rank(cols) == 3]
+    same = ConversionProblem.make(src, src, bits, MICRO)
+    stores = []
+    for mem in memories:
+        memory = offset_layout(mem)
+        costs = []
+        for vector, wavefronts in _wavefronts(src, mem, bits, "st.shared"):
+            store = side_emitted("store", src, memory, "ld/st.shared", vector, bits, target)
+            costs.append(wavefronts + 0.5 * round_trip_packing(same, memory, store, store,
+                                                               target))
+        stores.append(min(costs))
+    dsts = [list(d) for d in itertools.product(range(1, 8), repeat=3) if f2.rank(d) == 3]
+    for cols in dsts[::3]:
+        dst = _micro(cols)
+        floor = packing_floor(ConversionProblem.make(src, dst, bits, MICRO), target)
+        cheapest = min(store + min(w for _, w in _wavefronts(dst, mem, bits, "ld.shared"))
+                       for store, mem in zip(stores, memories)) + 8
+        assert cheapest == floor.cost, cols
+
+
+def test_a_word_reached_through_two_register_bases_pays_its_packing():
+    """16-bit elements, register bases at offsets 2 and 3: a 2-element store writes offsets
+    0 and 1, registers 0 and 3 of the thread (offset 1 = 2 ⊕ 3), a word of two registers
+    that a ``v_perm_b32`` joins, as at unit offsets."""
+    src, dst = _tiny([1, 2, 4, 8]), _tiny([1, 2, 8, 4])
+    pb = ConversionProblem.make(src, dst, 16, TINY)
+    mem = LinearLayout({"offset": [[3], [1], [4], [9]]}, {"dim0": 16})
+    memory = offset_layout(mem)
+    target = Target.parse("hip:gfx942")
+    store = side_emitted("store", src, memory, "ld/st.shared", 2, 16, target)
+    load = side_emitted("load", dst, memory, "ld/st.shared", 2, 16, target)
+    assert round_trip_packing(pb, memory, store, load, target) == 2
+    st = bank_conflicts(src, mem, element_bits=16, hardware=TINY, instruction="st.shared",
+                        vector_elems=2)
+    ld = bank_conflicts(dst, mem, element_bits=16, hardware=TINY, instruction="ld.shared",
+                        vector_elems=2)
+    assert st.wavefronts_per_warp + ld.wavefronts_per_warp + 0.5 * 2 + 8 == \
+        packing_floor(pb, target).cost == 13
