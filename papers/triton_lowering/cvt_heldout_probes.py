@@ -37,7 +37,9 @@ thread. Next to a convert that goes through shared memory every register instruc
 compared too: the ``prmt``/``v_perm`` packing and unpacking of its vectors is modelled
 (:mod:`linlayout.lowering.round_trip_pack`). Exits 1 on a difference not listed in
 ``tests/data/known_mismatches.json`` (set ``cvt_heldout``). ``--seed N`` compiles a fresh
-draw with another seed and compares it, writing nothing (held-out checks of a new rule; its
+draw with another seed and compares it, writing nothing (held-out checks of a new rule; with
+the final assembly, as it has no ``"lowering"`` records, so the LLVM re-spellings of
+``docs/triton-lowering.md`` show as differences, such as the AMD scan reload ``-O3`` deletes; its
 ``tl`` kernels counted by TTGIR op, :func:`op_located`: Triton gives a convert it inserts the
 location of the op that produces its operand, whose instructions a source line would mix in;
 the committed sets' ``tl`` kernels, keyed by Python line, compare the same either way);
