@@ -9,6 +9,7 @@ Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles eac
     python papers/triton_lowering/amd_producer_probes.py --check         # compile, compare
     python papers/triton_lowering/amd_producer_probes.py --compare-only  # the committed fixture
     python papers/triton_lowering/amd_producer_probes.py --third         # the third draw
+    python papers/triton_lowering/amd_producer_probes.py --fourth        # the fourth draw
 
 The rule under test (``linlayout.check.registers.produced_values``, written before these
 probes were drawn): ``check`` follows Triton's ``ScanOpToLLVM.cpp`` value by value (in-thread
@@ -56,6 +57,11 @@ N_PROBES = int(os.environ.get("N_PROBES", 80))
 TARGETS = ("gfx942", "gfx950")
 TYPES = ("*fp16", "*fp16", "*bf16", "*i16", "*i8", "*i8")
 COMBINES = ("add", "max", "min")
+#: every combine a probe may use; a probe's ``OP`` constexpr is its index here
+ALL_COMBINES = ("add", "max", "min", "sub", "mul")
+#: the draws of the first three sets (their fixtures depend on these exact choices)
+WARPS = (1, 1, 2, 4)
+KINDS = ("scan", "scan", "reduce")
 KNOWN_SET = "amd_producer"
 #: ``--confirm``: a second draw, made after the two rules the first one added (``bf16``
 #: conversion pairs on gfx950, computed byte pairs), weighted to the types they cover
@@ -68,10 +74,25 @@ THIRD_OUT = ROOT / "tests" / "data" / "triton_amd_producer_third_probes.json.gz"
 THIRD_SEED = 7752
 THIRD_N = 120
 THIRD_TYPES = ("*i8", "*i16", "*fp16", "*bf16")
+#: ``--fourth``: a fourth draw, made after gfx950's ``bf16`` add/sub/mul were found to round
+#: as on gfx942, weighted to ``bf16`` (gfx950 with every combine; gfx942 scans and
+#: reductions whose results leave low halves under high halves), 1 to 8 warps
+FOURTH_OUT = ROOT / "tests" / "data" / "triton_amd_producer_fourth_probes.json.gz"
+FOURTH_SEED = 7763
+FOURTH_N = 100
+FOURTH_TYPES = ("*bf16",) * 6 + ("*fp16", "*i16")
+FOURTH_COMBINES = ALL_COMBINES
+FOURTH_WARPS = (1, 2, 4, 8)
+FOURTH_KINDS = ("scan", "reduce")
 
 
-def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -> dict:
-    """Compile the probes (Triton 3.9.0)."""
+def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES,
+          combines: tuple[str, ...] = COMBINES, warp_counts: tuple[int, ...] = WARPS,
+          kinds: tuple[str, ...] = KINDS) -> dict:
+    """Compile the probes (Triton 3.9.0): ``n`` drawn with ``seed``, each choosing a target,
+    a kind, a warp count, a type and a combine uniformly from the tuples given (repeats
+    weight a choice); the defaults are the first draw's, which the ``--confirm`` and
+    ``--third`` draws share."""
     import triton
     from cvt_heldout_probes import asm_lines
     from triton.experimental import gluon
@@ -90,6 +111,14 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
         return gl.minimum(a, b)
 
     @gluon.jit
+    def combine_sub(a, b):
+        return a - b
+
+    @gluon.jit
+    def combine_mul(a, b):
+        return a * b
+
+    @gluon.jit
     def p_reduce(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr,
                  AXIS: gl.constexpr, OP: gl.constexpr):
         rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
@@ -99,8 +128,12 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
             r = gl.reduce(x, AXIS, combine_add)
         elif OP == 1:
             r = gl.reduce(x, AXIS, combine_max)
-        else:
+        elif OP == 2:
             r = gl.reduce(x, AXIS, combine_min)
+        elif OP == 3:
+            r = gl.reduce(x, AXIS, combine_sub)
+        else:
+            r = gl.reduce(x, AXIS, combine_mul)
         y = gl.convert_layout(r, D)
         if AXIS == 0:
             gl.store(Y + gl.arange(0, N, layout=D), y)
@@ -117,8 +150,12 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
             s = gl.associative_scan(x, AXIS, combine_add, reverse=REV)
         elif OP == 1:
             s = gl.associative_scan(x, AXIS, combine_max, reverse=REV)
-        else:
+        elif OP == 2:
             s = gl.associative_scan(x, AXIS, combine_min, reverse=REV)
+        elif OP == 3:
+            s = gl.associative_scan(x, AXIS, combine_sub, reverse=REV)
+        else:
+            s = gl.associative_scan(x, AXIS, combine_mul, reverse=REV)
         y = gl.convert_layout(s, D)
         dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
         dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
@@ -147,8 +184,8 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
     fails: collections.Counter = collections.Counter()
     while len(probes) < n and sum(fails.values()) < 4 * n:
         tname = rng.choice(TARGETS)
-        kind = rng.choice(("scan", "scan", "reduce"))
-        warps = rng.choice([1, 1, 2, 4])
+        kind = rng.choice(kinds)
+        warps = rng.choice(warp_counts)
         ty = rng.choice(types)
         bits = 8 if ty == "*i8" else 16
         M, N = rng.choice([(16, 64), (32, 32), (64, 16), (32, 64), (64, 32), (16, 128),
@@ -156,8 +193,8 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
         while M * N < 2 * 64 * warps:
             M *= 2
         axis = rng.randint(0, 1)
-        op = rng.randrange(len(COMBINES))
-        const = {"M": M, "N": N, "AXIS": axis, "OP": op}
+        combine = combines[rng.randrange(len(combines))]
+        const = {"M": M, "N": N, "AXIS": axis, "OP": ALL_COMBINES.index(combine)}
         if kind == "reduce":
             L = blocked(M, N, warps, axis, rng.choice([2, 4, 8, 16, 32]))
             D = gl.BlockedLayout([1 << rng.randint(0, 3)], [64], [warps], [0])
@@ -171,7 +208,7 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
             const["REV"] = rev
         const.update({"L": L, "D": D})
         sig = {"X": ty, "Y": ty, **{k: "constexpr" for k in const}}
-        name = (f"{kind}_b{bits}_{ty[1:]}_{M}x{N}_ax{axis}_w{warps}_{COMBINES[op]}"
+        name = (f"{kind}_b{bits}_{ty[1:]}_{M}x{N}_ax{axis}_w{warps}_{combine}"
                 f"{'_rev' if rev else ''}_{rng.getrandbits(24):06x}_{tname}")
         try:
             ttgir = compile_gluon(fn, sig, const, tname, warps)
@@ -238,7 +275,14 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"the second draw (seed {CONFIRM_SEED}, {CONFIRM_N} probes)")
     ap.add_argument("--third", action="store_true",
                     help=f"the third draw (seed {THIRD_SEED}, {THIRD_N} probes)")
+    ap.add_argument("--fourth", action="store_true",
+                    help=f"the fourth draw (seed {FOURTH_SEED}, {FOURTH_N} probes)")
     args = ap.parse_args(argv)
+    if args.fourth:
+        return run_probes(FOURTH_OUT, args,
+                          lambda: build(FOURTH_SEED, FOURTH_N, FOURTH_TYPES, FOURTH_COMBINES,
+                                        FOURTH_WARPS, FOURTH_KINDS),
+                          lambda data: compare(data, KNOWN_SET + "_fourth"))
     if args.confirm:
         return run_probes(CONFIRM_OUT, args,
                           lambda: build(CONFIRM_SEED, CONFIRM_N, CONFIRM_TYPES),
