@@ -40,6 +40,7 @@ import collections
 import os
 import pathlib
 import random
+import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -63,6 +64,14 @@ ALL_COMBINES = ("add", "max", "min", "sub", "mul")
 WARPS = (1, 1, 2, 4)
 KINDS = ("scan", "scan", "reduce")
 KNOWN_SET = "amd_producer"
+#: the register opcodes the fourth draw records: ``cvt_heldout_probes.REGISTER_OPS``'s AMD
+#: ones and the SDWA spelling of ``v_cndmask_b32`` (a select that reads a gfx942 ``bf16`` in
+#: the high half where the integer rounding left it, ``src1_sel:WORD_1``), one select as any
+#: other. The first three draws record ``REGISTER_OPS`` as they were made (regenerated with
+#: this one, the third's final-assembly record of ``reduce_b8_i8_64x16_ax1_w1_min_365b12_gfx950``
+#: would gain one ``v_cndmask_b32_sdwa``; the lowering records compared are the same)
+SDWA_RECORDED_OPS = re.compile(r"^(ds_bpermute_b32|ds_swizzle_b32|v_permlane\w+|v_perm_b32|"
+                               r"v_cndmask_b32(?:_e\d+|_sdwa)?|\w+_dpp)$")
 #: ``--confirm``: a second draw, made after the two rules the first one added (``bf16``
 #: conversion pairs on gfx950, computed byte pairs), weighted to the types they cover
 CONFIRM_OUT = ROOT / "tests" / "data" / "triton_amd_producer_confirm_probes.json.gz"
@@ -88,13 +97,16 @@ FOURTH_KINDS = ("scan", "reduce")
 
 def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES,
           combines: tuple[str, ...] = COMBINES, warp_counts: tuple[int, ...] = WARPS,
-          kinds: tuple[str, ...] = KINDS) -> dict:
+          kinds: tuple[str, ...] = KINDS, sdwa_selects: bool = False) -> dict:
     """Compile the probes (Triton 3.9.0): ``n`` drawn with ``seed``, each choosing a target,
     a kind, a warp count, a type and a combine uniformly from the tuples given (repeats
     weight a choice); the defaults are the first draw's, which the ``--confirm`` and
-    ``--third`` draws share."""
+    ``--third`` draws share. ``sdwa_selects``: record ``v_cndmask_b32_sdwa`` too
+    (:data:`SDWA_RECORDED_OPS`)."""
     import triton
-    from cvt_heldout_probes import asm_lines
+    from cvt_heldout_probes import REGISTER_OPS, asm_lines
+
+    recorded = SDWA_RECORDED_OPS if sdwa_selects else REGISTER_OPS
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
 
@@ -217,7 +229,8 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES,
                 fails["no convert"] += 1
                 continue
             record = assembly_records(ttgir, tname, lambda asm, data: {
-                str(c): asm_lines(asm, data).get(f"probe.ttgir:{c}", {}) for c in lines})
+                str(c): asm_lines(asm, data, recorded).get(f"probe.ttgir:{c}", {})
+                for c in lines})
         except Exception as e:  # noqa: BLE001 - a layout or type Triton rejects is skipped
             fails[type(e).__name__] += 1
             continue
@@ -281,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fourth:
         return run_probes(FOURTH_OUT, args,
                           lambda: build(FOURTH_SEED, FOURTH_N, FOURTH_TYPES, FOURTH_COMBINES,
-                                        FOURTH_WARPS, FOURTH_KINDS),
+                                        FOURTH_WARPS, FOURTH_KINDS, sdwa_selects=True),
                           lambda data: compare(data, KNOWN_SET + "_fourth"))
     if args.confirm:
         return run_probes(CONFIRM_OUT, args,
