@@ -10,6 +10,7 @@ Run with Triton 3.9.0 installed (CPU only; about 3 s a probe, three compiles eac
     python papers/triton_lowering/amd_producer_probes.py --compare-only  # the committed fixture
     python papers/triton_lowering/amd_producer_probes.py --third         # the third draw
     python papers/triton_lowering/amd_producer_probes.py --fourth        # the fourth draw
+    python papers/triton_lowering/amd_producer_probes.py --bf16-evidence # its bf16 probes' IR
 
 The rule under test (``linlayout.check.registers.produced_values``, written before these
 probes were drawn): ``check`` follows Triton's ``ScanOpToLLVM.cpp`` value by value (in-thread
@@ -42,6 +43,7 @@ import pathlib
 import random
 import re
 import sys
+import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -49,6 +51,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import producer_probes as pp  # noqa: E402  (the shared comparison)
+from fixture import read_fixture  # noqa: E402
 from probe_compile import (assembly_records, check_ops, compile_gluon,  # noqa: E402
                            known_mismatches, probe_arguments, run_probes, split)
 
@@ -282,6 +285,74 @@ def compare(data: dict, known_set: str = KNOWN_SET) -> int:
     return bad
 
 
+def low_under_high_pairs(ttgir: str) -> int:
+    """The 16-bit pairs ``check`` prices as one ``v_bfi_b32`` (a low half under a computed
+    high half, :func:`linlayout.lowering.amd_pack.pack_permutes`) on its way through a TTGIR
+    text, counted by wrapping ``pack_permutes`` where the lowering modules call it."""
+    from linlayout.conversion import exchange
+    from linlayout.lowering import amd_pack, convert, round_trip_pack
+
+    count = 0
+    original = amd_pack.pack_permutes
+
+    def counting(pack, element_bits):
+        nonlocal count
+        if element_bits == 16 and len(pack) == 2 and pack[0].word != pack[1].word \
+                and pack[0].byte == 0 and pack[1].opaque and pack[1].byte == 2:
+            count += 1
+        return original(pack, element_bits)
+
+    users = (amd_pack, convert, round_trip_pack, exchange)
+    for m in users:
+        m.pack_permutes = counting
+    try:
+        check_ops(ttgir)
+    finally:
+        for m in users:
+            m.pack_permutes = original
+    return count
+
+
+def bf16_evidence(data: dict) -> None:
+    """For each ``bf16`` probe of ``data``: how Triton's IR (``-O3`` skipped) computes the
+    combine (``llvm.maxnum/minnum.bf16``, ``f32`` arithmetic with an integer rounding,
+    ``<2 x bfloat>`` vector ops), the ``v_cvt_pk_bf16_f32`` and ``v_bfi_b32`` of its
+    assembly, and the low-under-high pairs ``check`` prices (:func:`low_under_high_pairs`);
+    then a tally (Triton 3.9.0 needed)."""
+    import triton
+    from probe_compile import gpu_target
+    from triton._C.libtriton import llvm
+
+    tally: collections.Counter = collections.Counter()
+    orig = llvm.optimize_module
+    llvm.optimize_module = lambda mod, *a, **kw: None
+    try:
+        for name, p in sorted(data["probes"].items()):
+            parts = name.split("_")
+            if parts[2] != "bf16":
+                continue
+            with tempfile.TemporaryDirectory() as d:
+                path = pathlib.Path(d) / "probe.ttgir"
+                path.write_text(p["ttgir"], encoding="utf-8")
+                k = triton.compile(str(path), target=gpu_target(p["target"]))
+            ll, asm = k.asm["llir"], k.asm["amdgcn"]
+            native = bool(re.search(r"llvm\.(maxnum|minnum)\.bf16", ll))
+            f32 = bool(re.search(r"= f(add|sub|mul) float", ll))
+            vector = bool(re.search(r"= f\w+ <2 x bfloat>", ll))
+            cvt = asm.count("v_cvt_pk_bf16_f32")
+            bfi = asm.count("v_bfi_b32")
+            pairs = low_under_high_pairs(p["ttgir"])
+            print(f"{name}: native {native}, f32 {f32}, vector {vector}, "
+                  f"v_cvt_pk_bf16_f32 {cvt}, v_bfi_b32 {bfi}, low-under-high pairs {pairs}")
+            tally[(p["target"], parts[6], "native" if native else "f32" if f32 else "?",
+                   "cvt_pk" if cvt else "no cvt_pk")] += 1
+            tally[("v_bfi_b32 == pairs", bfi == pairs)] += 1
+    finally:
+        llvm.optimize_module = orig
+    for key, n in sorted(tally.items(), key=str):
+        print(" ".join(map(str, key)), n)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = probe_arguments(__doc__)
     ap.add_argument("--confirm", action="store_true",
@@ -290,7 +361,13 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"the third draw (seed {THIRD_SEED}, {THIRD_N} probes)")
     ap.add_argument("--fourth", action="store_true",
                     help=f"the fourth draw (seed {FOURTH_SEED}, {FOURTH_N} probes)")
+    ap.add_argument("--bf16-evidence", action="store_true",
+                    help="compile the fourth draw's bf16 probes and print how Triton "
+                         "computes each combine and the v_bfi_b32 pairs (no fixture written)")
     args = ap.parse_args(argv)
+    if args.bf16_evidence:
+        bf16_evidence(read_fixture(FOURTH_OUT))
+        return 0
     if args.fourth:
         return run_probes(FOURTH_OUT, args,
                           lambda: build(FOURTH_SEED, FOURTH_N, FOURTH_TYPES, FOURTH_COMBINES,

@@ -78,6 +78,20 @@ def test_the_fourth_draw_covers_bf16_with_every_combine():
     assert {p[5] for p in bf16} == {"w1", "w2", "w4", "w8"}
 
 
+def test_the_fourth_draw_prices_low_halves_under_high_halves():
+    """The bf16 pairs check prices as one v_bfi_b32 (a low half under a rounded high half)
+    occur in three probes, whose whole assemblies (-O3 skipped) have that many v_bfi_b32
+    (``amd_producer_probes.py --bf16-evidence``) and whose convert equals the lowering."""
+    draw = papers_module("papers/triton_lowering/amd_producer_probes.py")
+    data = entries("amd_producer_fourth")
+    pairs = {n: draw.low_under_high_pairs(e["ttgir"]) for n, e in data.items()
+             if n.split("_")[2] == "bf16" and n.split("_")[0] == "scan"}
+    assert {n: k for n, k in pairs.items() if k} == {
+        "scan_b16_bf16_128x16_ax1_w4_min_cda75f_gfx942": 4,
+        "scan_b16_bf16_16x64_ax0_w1_max_008890_gfx942": 1,
+        "scan_b16_bf16_64x32_ax0_w4_sub_1dfc86_gfx950": 4}
+
+
 def test_an_sdwa_select_is_one_select():
     """A Swap select that reads a gfx942 bf16 result in its high half in place is spelled
     v_cndmask_b32_sdwa (src1_sel:WORD_1): the probes record it and count it as a select."""
