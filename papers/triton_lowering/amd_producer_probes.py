@@ -288,7 +288,10 @@ def compare(data: dict, known_set: str = KNOWN_SET) -> int:
 def low_under_high_pairs(ttgir: str) -> int:
     """The 16-bit pairs ``check`` prices as one ``v_bfi_b32`` (a low half under a computed
     high half, :func:`linlayout.lowering.amd_pack.pack_permutes`) on its way through a TTGIR
-    text, counted by wrapping ``pack_permutes`` where the lowering modules call it."""
+    text, counted by wrapping ``pack_permutes`` where the lowering modules call it (with the
+    package's caches emptied first, :func:`linlayout.clear_caches`, so that no result cached
+    before is reused uncounted)."""
+    from linlayout import clear_caches
     from linlayout.conversion import exchange
     from linlayout.lowering import amd_pack, convert, round_trip_pack
 
@@ -303,6 +306,7 @@ def low_under_high_pairs(ttgir: str) -> int:
         return original(pack, element_bits)
 
     users = (amd_pack, convert, round_trip_pack, exchange)
+    clear_caches()
     for m in users:
         m.pack_permutes = counting
     try:
