@@ -111,15 +111,17 @@ def asm_counts(asm: str, line: int | None, data: bool = False) -> dict:
     return _counted(asm, lambda key: line is None or key[1] == line, data=data)
 
 
-def asm_lines(asm: str, data: bool = False) -> dict:
+def asm_lines(asm: str, data: bool = False, register_ops: re.Pattern = REGISTER_OPS) -> dict:
     """``{"file.py:line": {opcode: count}}``: the opcodes of :func:`asm_counts` by the source
-    line their ``.loc`` gives (file by base name); ``data`` as there."""
+    line their ``.loc`` gives (file by base name); ``data`` as there; ``register_ops``: the
+    register opcodes recorded (default :data:`REGISTER_OPS`)."""
     out: dict = collections.defaultdict(collections.Counter)
-    _counted(asm, lambda key: True, out, data=data)
+    _counted(asm, lambda key: True, out, data=data, register_ops=register_ops)
     return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
 
 
-def _counted(asm: str, want, by_line: dict | None = None, data: bool = False) -> dict:
+def _counted(asm: str, want, by_line: dict | None = None, data: bool = False,
+             register_ops: re.Pattern = REGISTER_OPS) -> dict:
     # PTX: .file 1 "/dir/name.py"; AMDGCN: .file 1 "/dir" "name.py"
     files = {m.group(1): pathlib.Path(m.group(3) or m.group(2)).name
              for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?', asm,
@@ -146,7 +148,7 @@ def _counted(asm: str, want, by_line: dict | None = None, data: bool = False) ->
         if on is not None and i not in on:
             continue  # address or lane arithmetic (every shared-memory access of the probes
             # is on the data path: the scratch holds the tensor's values)
-        if (REGISTER_OPS.match(op) and not inline) or SHARED_OPS.match(op):
+        if (register_ops.match(op) and not inline) or SHARED_OPS.match(op):
             out[op] += 1
             if by_line is not None:
                 by_line[f"{cur[0]}:{cur[1]}"][op] += 1

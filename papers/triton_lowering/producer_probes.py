@@ -68,13 +68,15 @@ KINDS = ("gather", "reduce", "scan")
 #: register-exchange opcodes compared (outside inline assembly)
 REGISTER_OPS = re.compile(r"^(shfl\.sync\.\w+\.b32|redux\.sync\.\w+|selp\.[bfsu](?:16|32|64)|"
                           r"prmt\.b32|ds_bpermute_b32|ds_swizzle_b32|v_permlane\w+|"
-                          r"v_mov_b32_dpp|v_\w+_dpp|v_cndmask_b32(?:_e32|_e64)?|v_perm_b32)$")
+                          r"v_mov_b32_dpp|v_\w+_dpp|v_cndmask_b32(?:_e32|_e64|_sdwa)?|"
+                          r"v_perm_b32)$")
 
 
 def normalised(op: str) -> str:
-    """One name per instruction: ``_e32``/``_e64`` encodings and typed ``selp`` spellings
-    dropped, DPP-fused ops counted as the DPP move."""
-    op = re.sub(r"_e(32|64)$", "", op)
+    """One name per instruction: ``_e32``/``_e64``/``_sdwa`` encodings (an SDWA select reads
+    a 16-bit half in place) and typed ``selp`` spellings dropped, DPP-fused ops counted as
+    the DPP move."""
+    op = re.sub(r"_(e32|e64|sdwa)$", "", op)
     op = re.sub(r"^selp\.[fsu](\d+)$", r"selp.b\1", op)
     return re.sub(r"^v_\w+_dpp$", "v_mov_b32_dpp", op)
 

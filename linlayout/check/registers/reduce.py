@@ -401,7 +401,15 @@ def reduce_result_values(operand: LinearLayout, result: LinearLayout | None, axi
     :data:`COMPUTED` values (bytes packed with shifts and SDWA ors). A full-warp last round
     (``warpReduce``'s DPP sequence read out to scalar registers:
     :func:`reduce_leaves_scalars`) and results moved through shared memory or shuffles are
-    left as they are modelled today (None).
+    left as they are modelled today (None). So are the other ``bf16`` reductions (gfx942, and
+    gfx950's add/sub/mul): each result is the combine region's own, emulated in ``f32`` with
+    an integer rounding that leaves it in a high half
+    (:data:`linlayout.lowering.amd_pack.HIGH`). That holds for the in-thread step
+    too: Triton's AMD lowering combines a thread's registers as a tree of ``<2 x bfloat>``
+    ops, which gfx950 rounds with ``v_cvt_pk_bf16_f32``, but it ends with the combine region
+    on the last vector's two halves (measured on the fourth draw of
+    ``papers/triton_lowering/amd_producer_probes.py``, ``--bf16-evidence``). Two high halves
+    cost one ``v_perm_b32``, as two registers of loaded elements do.
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
