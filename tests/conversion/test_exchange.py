@@ -13,6 +13,7 @@ import pytest
 from linlayout import LayoutError, LinearLayout, plan_conversion
 from linlayout.hardware import AMD_CDNA3
 from linlayout.conversion import (ConversionProblem, ExchangeRound, PackedExchangePlan,
+                                  RegisterSwap,
                                   execute_plan, plan_packed_exchange)
 from linlayout.conversion.exchange import MAX_EXCHANGE_REGISTERS, MAX_EXCHANGE_ROUNDS
 
@@ -49,7 +50,8 @@ def test_a_single_exchange_is_one_shuffle_and_one_permute(element_bits):
     shuffle = full.path("shuffle")
     assert shuffle.method == "packed exchange" and shuffle.cost == 1.5
     assert shuffle.meets_bound and full.optimal and full.best is shuffle
-    assert shuffle.to_dict()["plan"] == {"pack": [[0, 1]], "words": 1, "shuffles": 1,
+    assert shuffle.to_dict()["plan"] == {"swaps": [], "pack": [[0, 1]],
+                                         "words": 1, "shuffles": 1,
                                          "permutes": 1,
                                          "opcodes": {"shfl.sync.idx.b32": 1, "prmt.b32": 1}}
 
@@ -343,3 +345,36 @@ def test_a_wide_16_bit_pair_pays_its_pack(target):
     assert wide.instructions["prmt"] == plain.instructions["prmt"] + extra
     assert wide.instructions["selector"] == plain.instructions["selector"] == 1
     assert execute_plan(pb, wide).correct
+
+
+def _wave_problem(order, element_bits, hardware):
+    """A 64-lane wavefront, one register bit, lane bits 3–5 live (0–2 broadcast)."""
+    def wave(o):
+        return LinearLayout({"register": [[1 << o[0]]],
+                             "lane": [[0]] * 3 + [[1 << b] for b in o[1:]]}, {"dim0": 16})
+    return ConversionProblem.make(wave((0, 1, 2, 3)), wave(order), element_bits, hardware)
+
+
+def test_on_gfx950_a_permlane_swap_before_the_exchange_is_executed_not_trusted():
+    """8-bit elements one to a register: one ``v_permlane16_swap_b32`` trades the register
+    bit with lane bit 4, the two swapped bytes join in one word for nothing, one
+    ``ds_bpermute_b32`` serves every lane. The executor runs the swap itself: the same
+    tables with the swap across the other lane bit, or without it, miss ``dst``."""
+    from linlayout.hardware import AMD_CDNA4
+
+    pb = _wave_problem((2, 0, 1, 3), 8, AMD_CDNA4)
+    plan = plan_packed_exchange(pb, "hip:gfx950")
+    assert plan.swaps == (RegisterSwap(0, 16),)
+    assert plan.instructions == {"shfl": 2, "selp": 0, "prmt": 0, "selector": 0, "mov": 0}
+    assert plan.opcodes == {"v_permlane16_swap_b32": 1, "ds_bpermute_b32": 1}
+    assert plan.to_dict()["swaps"] == [[0, 16]]
+    assert execute_plan(pb, plan).correct
+    for wrong in ((RegisterSwap(0, 32),), ()):
+        assert not execute_plan(pb, dataclasses.replace(plan, swaps=wrong)).correct
+    # no swap where the target has none, or where the producer packed the source
+    assert plan_packed_exchange(_wave_problem((2, 0, 1, 3), 8, AMD_CDNA3),
+                                "hip:gfx942").swaps == ()
+    assert plan_packed_exchange(pb, "hip:gfx950", packed_source=True).swaps == ()
+    # at 16 bits the swapped halves join with a v_perm_b32: no cheaper than without a swap
+    half = _wave_problem((2, 0, 1, 3), 16, AMD_CDNA4)
+    assert execute_plan(half, plan_packed_exchange(half, "hip:gfx950")).correct
