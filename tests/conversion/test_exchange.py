@@ -291,7 +291,9 @@ def test_two_loaded_bytes_join_with_one_v_lshl_or_after_tritons_o3():
     ``<2 x i16>`` spelling given to instruction selection without ``-O3`` is one
     ``v_perm_b32``. The packed exchange prices the pair as Triton's: no ``prmt``, so on the
     8-bit single register/lane exchange it costs 1.5, the bound, and its compiled probe
-    holds one ``v_lshl_or_b32``."""
+    holds one ``v_lshl_or_b32``. On gfx950 the bytes a ``v_permlane16_swap_b32`` swapped
+    join the same way: the swap plan compiles to exactly its counted opcodes and that
+    ``v_lshl_or_b32``."""
     data = json.loads(gzip.decompress(
         (ROOT / "tests" / "data" / "conversion_amd_byte_join.json.gz").read_bytes()))
     assert data["triton_version"].startswith("3.9")
@@ -304,6 +306,15 @@ def test_two_loaded_bytes_join_with_one_v_lshl_or_after_tritons_o3():
                                                   "ds_bpermute_b32": 1}
     swap = plan_packed_exchange(_problem(LANE_SWAP, 8), "hip:gfx942")
     assert swap.instructions["prmt"] == 0  # as the model prices Triton's packing
+    # after a gfx950 permlane swap the swapped bytes still join with one v_lshl_or_b32:
+    # the swap plan's opcodes, and nothing the model would price besides
+    from linlayout.hardware import AMD_CDNA4
+
+    swapped = plan_packed_exchange(_wave_problem((2, 0, 1, 3), 8, AMD_CDNA4), "hip:gfx950")
+    got = probes["codegen_swap_shl_or"]["amdgcn"]
+    assert got == {"v_perm_b32": 0, "v_lshl_or_b32": 1, "ds_bpermute_b32": 1,
+                   "v_permlane16_swap_b32": 1, "v_cndmask_b32": 0}
+    assert {op: n for op, n in got.items() if n and op != "v_lshl_or_b32"} == swapped.opcodes
     pb = _problem(EXCHANGE, 8)
     full = plan_conversion(pb.src, pb.dst, 8, hardware=AMD_CDNA3, target="hip:gfx942")
     pb = full.problem
