@@ -23,7 +23,8 @@ from .bounds import (ShuffleBound, amd_lone_shuffle_bound, amd_two_shuffle_bound
                      shuffle_family_bound, swaps_bring_nothing_lacked, tight_merges,
                      two_shuffles_without_merge)
 from .cost import DEFAULT_WEIGHTS, KINDS, resolve_weights
-from .exchange import ExchangeRound, PackedExchangePlan, WordPermute, plan_packed_exchange
+from .exchange import (ExchangeRound, PackedExchangePlan, RegisterSwap, WordPermute,
+                       plan_packed_exchange)
 from .execute import Execution, execute_plan, execute_shared
 from .plan import PATHS, ConversionPlan, PathPlan, plan_conversion
 from .problem import ConversionProblem
@@ -34,7 +35,8 @@ from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, amd_packing_bound
 from .stages import StagePlan, plan_stages
 
 __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionProblem",
-           "ExchangeRound", "Execution", "PackedExchangePlan", "PathPlan", "RegisterPlan", "ShuffleBound",
+           "ExchangeRound", "Execution", "PackedExchangePlan", "PathPlan", "RegisterPlan",
+           "RegisterSwap", "ShuffleBound",
            "ShufflePlan", "ShuffleRound", "StagePlan",
            "TritonChoice", "WordPermute", "amd_lone_shuffle_bound", "amd_two_shuffle_bound",
            "amd_packing_bound", "execute_plan", "execute_shared",

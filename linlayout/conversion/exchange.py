@@ -40,6 +40,19 @@ the halves it holds and receives. Per lane:
    on NVIDIA (weight 0); nothing at the convert on AMD (a consumer reads a high half with
    ``op_sel``/``*_d16_hi``; :mod:`~linlayout.lowering.amd_pack`).
 
+On gfx950 the exchange may start with a *swap*: one ``v_permlane16_swap_b32`` or
+``v_permlane32_swap_b32`` (AMD CDNA4 ISA, *VOP1 instructions*) per pair of source registers
+that differ in one register bit, across lane bit 4 or 5 — in each pair, the lanes without
+the lane bit trade their high register for the low register of the lane across the bit.
+That exchanges the register bit with the lane bit of ``src`` (:class:`RegisterSwap`), so
+the swapped registers are again a distributed layout and the steps above run from it. A
+swap moves whole registers, so each still holds one element as the producer left it: two
+zero-extended bytes still join for nothing, and one word carrying both swapped bytes can
+then serve every lane with one ``ds_bpermute_b32`` where the unswapped registers need two
+shuffles and a merge. The swap is a shuffle in the cost model (``shfl``, as Triton's own
+``v_permlane*_swap`` stages are counted). Only a source left one element to a register
+(no ``source_load``, not ``packed_source``) is swapped.
+
 The shuffles' source lanes depend only on the lane index, and so do the permutes'
 selectors: per-lane constants, which a lowering picks as Triton 3.9's ``transferWithinWarp``
 picks its own byte-permute selectors — a select of two constant selectors on a lane
@@ -73,21 +86,23 @@ high half unknown bits that no table picks (:attr:`PackedExchangePlan.high_unkno
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._checks import instance_of, shown
 from ..errors import LayoutError
+from ..layout import LinearLayout
 from ..lowering import Target
 from ..lowering.amd_pack import SourceWord, pack_permutes, source_words
 from ..lowering.convert import check_source_load
+from .bounds import GFX950_SWAP_LANE_MASKS
 from .cost import path_cost, resolve_weights
 from .problem import ConversionProblem
 from .shuffle import warp_map
 
-__all__ = ["MAX_EXCHANGE_REGISTERS", "MAX_EXCHANGE_ROUNDS", "ExchangeRound", "PackedExchangePlan", "WordPermute",
-           "plan_packed_exchange"]
+__all__ = ["MAX_EXCHANGE_REGISTERS", "MAX_EXCHANGE_ROUNDS", "ExchangeRound", "PackedExchangePlan",
+           "RegisterSwap", "WordPermute", "plan_packed_exchange"]
 
 #: Most source or destination registers per thread the packed exchange plans for (its
 #: tables are per lane and per register; a conversion it can win has few).
@@ -112,6 +127,24 @@ class ExchangeRound:
 
     word: int
     source_lane: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RegisterSwap:
+    """One swap stage before packing: a gfx950 ``v_permlane{lane_mask}_swap_b32`` on every
+    pair of source registers ``(r, r | 1 << register_bit)`` (``r`` without that bit). In
+    lane ``l`` without ``lane_mask``, register ``r | 1 << register_bit`` takes register
+    ``r`` of lane ``l ^ lane_mask``; in lane ``l`` with it, register ``r`` takes register
+    ``r | 1 << register_bit`` of lane ``l ^ lane_mask`` (AMD CDNA4 ISA, *VOP1
+    instructions*: the two VGPRs trade rows across 16 or 32 lanes).
+
+    Attributes:
+        register_bit: the source register bit whose pairs are swapped.
+        lane_mask: 16 or 32, the lanes the swap crosses.
+    """
+
+    register_bit: int
+    lane_mask: int
 
 
 @dataclass(frozen=True)
@@ -152,6 +185,9 @@ class PackedExchangePlan:
         high_unknown: the source has one register per lane and it holds a wide source's
             element (``wide_source``): the high half of ``("x", 0)`` is unknown bits,
             which no table picks (the executor runs it so).
+        swaps: the swap stages run on the source registers before :attr:`pack`, in order
+            (:class:`RegisterSwap`; gfx950 only); :attr:`pack` names the registers as they
+            are after them.
     """
 
     element_bits: int
@@ -163,11 +199,14 @@ class PackedExchangePlan:
     instructions: dict[str, int] = field(default_factory=dict)
     opcodes: dict[str, int] = field(default_factory=dict)
     high_unknown: bool = False
+    swaps: tuple[RegisterSwap, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary: the packed words, the destination words, the shuffles, the
-        lane-dependent permutes and the opcodes (the per-lane tables are left out)."""
-        return {"pack": [list(p) for p in self.pack],
+        """JSON-ready summary: the swaps, the packed words, the destination words, the
+        shuffles, the lane-dependent permutes and the opcodes (the per-lane tables are left
+        out)."""
+        return {"swaps": [[s.register_bit, s.lane_mask] for s in self.swaps],
+                "pack": [list(p) for p in self.pack],
                 "words": len({ref for ref, _ in self.unpack}), "shuffles": len(self.rounds),
                 "permutes": len(self.permutes), "opcodes": dict(self.opcodes)}
 
@@ -178,9 +217,11 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
                          packed_source: bool = False, *,
                          wide_source: bool = False) -> PackedExchangePlan | None:
     """The cheapest packed exchange of ``problem`` on ``target`` under ``weights`` (module
-    docstring), trying each source register bit as the half bit; or None where it does not
-    apply: elements of 32 bits or more, data crossing warps, no lane lacking anything, more
-    than :data:`MAX_EXCHANGE_REGISTERS` registers on a side, or more than
+    docstring), trying each source register bit as the half bit and, on gfx950 with the
+    source one element to a register, each swap of a register bit with lane bit 4 or 5
+    first (:class:`RegisterSwap`); or None where it does not apply: elements of 32 bits or
+    more, data crossing warps, no lane lacking anything, more than
+    :data:`MAX_EXCHANGE_REGISTERS` registers on a side, or more than
     :data:`MAX_EXCHANGE_ROUNDS` shuffles needed.
 
     ``source_load`` and ``packed_source`` say where an AMD producer left the elements, as
@@ -218,7 +259,42 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
         key = (path_cost(plan.instructions, 0, ws), plan.instructions["shfl"])
         if best is None or key < best[0]:
             best = (key, plan)
-    return None if best is None else best[1]
+    if best is None:
+        return None  # no lane lacks anything: a renaming or selects, not an exchange
+    if target.arch == "gfx950" and source_load is None and not packed_source:
+        for plan in _swapped(problem, target, wide_source):
+            key = (path_cost(plan.instructions, 0, ws), plan.instructions["shfl"])
+            if key < best[0]:
+                best = (key, plan)
+    return best[1]
+
+
+def _swapped(problem: ConversionProblem, target: Target,
+             wide_source: bool) -> Iterator[PackedExchangePlan]:
+    """Every packed exchange that starts with one swap stage (:class:`RegisterSwap`), each
+    half bit tried: the swapped registers as a new ``src`` (the register bit and the lane
+    bit trade columns), the exchange built from there, the swaps prepended and counted."""
+    nrs, _ = problem.register_bits
+    for register_bit in range(nrs):
+        for lane_mask in GFX950_SWAP_LANE_MASKS:
+            lane_bit = lane_mask.bit_length() - 1
+            if lane_bit >= problem.lane_bits:
+                continue
+            bases = {d: [list(v) for v in vs] for d, vs in problem.src.bases.items()}
+            reg, lane = bases["register"], bases["lane"]
+            reg[register_bit], lane[lane_bit] = lane[lane_bit], reg[register_bit]
+            swapped = ConversionProblem(LinearLayout(bases, dict(problem.src.out_dims)),
+                                        problem.dst, problem.element_bits, problem.hardware)
+            words = _source_words(swapped, None, wide_source)
+            n = (1 << nrs) // 2  # one instruction per register pair
+            for half_bit in range(nrs):
+                plan = _build(swapped, target, half_bit, words, wide_source, rounds_needed=False)
+                if plan is None:
+                    continue
+                counts = dict(plan.instructions, shfl=plan.instructions["shfl"] + n)
+                opcodes = {f"v_permlane{lane_mask}_swap_b32": n, **plan.opcodes}
+                yield replace(plan, instructions=counts, opcodes=opcodes,
+                              swaps=(RegisterSwap(register_bit, lane_mask),))
 
 
 def _source_words(problem: ConversionProblem, source_load: tuple[int, int] | None,
@@ -235,7 +311,7 @@ def _source_words(problem: ConversionProblem, source_load: tuple[int, int] | Non
 
 def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
            words: tuple[SourceWord, ...] | None,
-           wide_source: bool = False) -> PackedExchangePlan | None:
+           wide_source: bool = False, rounds_needed: bool = True) -> PackedExchangePlan | None:
     nrs, nrd = problem.register_bits
     lanes = range(1 << problem.lane_bits)
     if half_bit is None:
@@ -251,7 +327,7 @@ def _build(problem: ConversionProblem, target: Target, half_bit: int | None,
             for lane in lanes]
     held = [{e for w in x[lane] for e in w if e is not None} for lane in lanes]
     lacks = [set(need[lane]) - held[lane] for lane in lanes]
-    if not any(lacks):
+    if rounds_needed and not any(lacks):
         return None
     holders: dict[int, list[tuple[int, int]]] = {}  # element -> (word, lane) holding it
     for lane in lanes:

@@ -78,8 +78,9 @@ def execute_plan(problem: ConversionProblem,
                  plan: RegisterPlan | ShufflePlan | StagePlan | PackedExchangePlan
                  ) -> Execution:
     """Run a register, shuffle, stage or packed-exchange plan on every warp and compare
-    with ``dst``. A :class:`~.exchange.PackedExchangePlan` runs element by element: each
-    lane packs its registers in pairs into words of two halves, each round reads the named
+    with ``dst``. A :class:`~.exchange.PackedExchangePlan` runs element by element: its
+    swaps first trade registers across lanes as :class:`~.exchange.RegisterSwap` says, then
+    each lane packs its registers in pairs into words of two halves, each round reads the named
     word of the lane its table names, each permute writes the halves its per-lane table
     picks from its two inputs, and each destination register takes the half of the value
     its entry names (the same in every lane); a high half of unknown bits
@@ -142,6 +143,8 @@ def _execute_exchange(problem: ConversionProblem, plan: PackedExchangePlan) -> E
     try:
         for warp in regs:
             lanes = range(len(warp))
+            for swap in plan.swaps:
+                warp = _swap(warp, swap.register_bit, swap.lane_mask)
             values: dict[tuple[str, int], list[tuple[int | None, ...]]] = {}
             for c, (lo, hi) in enumerate(plan.pack):
                 values[("x", c)] = [(lane_regs[lo], None if plan.high_unknown else lane_regs[hi])
@@ -158,6 +161,21 @@ def _execute_exchange(problem: ConversionProblem, plan: PackedExchangePlan) -> E
     except (IndexError, KeyError, TypeError, ValueError) as exc:
         raise LayoutError(f"the plan does not fit this conversion: {exc}") from None
     return _compare(problem, final)
+
+
+def _swap(warp: list[list[int]], register_bit: int, lane_mask: int) -> list[list[int]]:
+    """One :class:`~.exchange.RegisterSwap` on one warp's registers (a new list)."""
+    out = [list(regs) for regs in warp]
+    for lane, regs in enumerate(warp):
+        for r in range(len(regs)):
+            if r >> register_bit & 1:
+                continue
+            hi = r | 1 << register_bit
+            if lane & lane_mask:
+                out[lane][r] = warp[lane ^ lane_mask][hi]
+            else:
+                out[lane][hi] = warp[lane ^ lane_mask][r]
+    return out
 
 
 def _flat(layout: LinearLayout, coords: tuple[int, ...]) -> int:

@@ -13,7 +13,8 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   any number of transpositions) and, for 8/16-bit elements, the packed exchange
   (:func:`~linlayout.conversion.exchange.plan_packed_exchange`: elements two to a word,
   whole words shuffled, lane-dependent byte permutes choosing halves; ``ds_bpermute_b32``
-  and ``v_perm_b32`` on AMD); against the family's bound
+  and ``v_perm_b32`` on AMD; on gfx950 possibly after a ``v_permlane*_swap`` of register
+  pairs, :class:`~linlayout.conversion.exchange.RegisterSwap`); against the family's bound
   (:func:`~linlayout.conversion.bounds.shuffle_family_bound`: shuffles from the bits and the
   lanes each lane lacks and, on NVIDIA, the selects and lane-dependent permutes, with more of
   them when the shuffles are at their minimum);
@@ -390,6 +391,8 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
         n, k = len(plan.rounds), len(plan.permutes)
         what = (f"{n} shuffle{'' if n == 1 else 's'} of words packing two elements each, "
                 f"{k} byte permute{'' if k == 1 else 's'} choosing halves by lane")
+        if plan.swaps:
+            what = "v_permlane swaps of register pairs first, then " + what
     else:
         counts = dict(plan.instructions)
         t = plan.transpositions

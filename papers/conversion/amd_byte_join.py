@@ -20,7 +20,13 @@ and ``ds_bpermute_b32`` counted:
 * ``codegen_v2i16`` and ``codegen_shl_or``: the same two loaded bytes joined and shipped by
   one ``llvm.amdgcn.ds.bpermute``, written as LLVM IR in each of those two spellings and
   given straight to instruction selection (``llvm.translate_to_asm``, as
-  ``packed_exchange_amdgcn.py`` does: no ``-O3``).
+  ``packed_exchange_amdgcn.py`` does: no ``-O3``);
+* ``codegen_swap_shl_or`` (gfx950): the packed exchange that starts with a swap
+  (``RegisterSwap``): two loaded bytes, each zero-extended to ``i32``, swapped by one
+  ``llvm.amdgcn.permlane16.swap``, its two outputs joined by ``shl 16`` and ``or`` (the
+  swap moves whole registers, so their upper bits are still zero), the word shipped by one
+  ``llvm.amdgcn.ds.bpermute`` whose per-lane address comes from a table, and its two bytes
+  stored; counted also for ``v_permlane16_swap_b32`` and ``v_cndmask_b32``.
 
 Result: Triton's pipeline joins the bytes with one ``v_lshl_or_b32`` and no ``v_perm_b32``
 — a VALU instruction that no cost kind of ``linlayout.conversion.cost`` counts, for
@@ -28,6 +34,9 @@ Triton's path as for the plans; the ``<2 x i16>`` spelling without ``-O3`` is on
 ``v_perm_b32`` (selector ``0x05040100``, the bytes matched as byte providers), the
 ``-O3`` spelling one ``v_lshl_or_b32``. So the packed exchange's IR probe spells its 8-bit
 pairs as ``-O3`` leaves them, and the plan prices the pair as the model prices Triton's.
+The swap probe holds one ``v_permlane16_swap_b32``, one ``v_lshl_or_b32``, one
+``ds_bpermute_b32``, no ``v_perm_b32`` and no ``v_cndmask_b32``: the swap and the read the
+plan counts, the join it prices at nothing.
 ``tests/conversion/test_exchange.py`` replays the fixture without Triton. Exits 1 when a
 count differs from those.
 """
@@ -51,7 +60,13 @@ OPS = {op: re.compile(rf"^\s*{op}\b", re.M)
 #: the counts each probe must show
 EXPECTED = {"triton_lane_swap": {"v_perm_b32": 0, "v_lshl_or_b32": 1, "ds_bpermute_b32": 1},
             "codegen_v2i16": {"v_perm_b32": 1, "v_lshl_or_b32": 0, "ds_bpermute_b32": 1},
-            "codegen_shl_or": {"v_perm_b32": 0, "v_lshl_or_b32": 1, "ds_bpermute_b32": 1}}
+            "codegen_shl_or": {"v_perm_b32": 0, "v_lshl_or_b32": 1, "ds_bpermute_b32": 1},
+            "codegen_swap_shl_or": {"v_perm_b32": 0, "v_lshl_or_b32": 1, "ds_bpermute_b32": 1,
+                                    "v_permlane16_swap_b32": 1, "v_cndmask_b32": 0}}
+#: the opcodes counted in the swap probe (with their ``_e32``/``_e64`` encoding suffix)
+SWAP_OPS = {op: re.compile(rf"^\s*{op}(?:_e32|_e64)?\b", re.M)
+            for op in ("v_perm_b32", "v_lshl_or_b32", "ds_bpermute_b32",
+                       "v_permlane16_swap_b32", "v_cndmask_b32")}
 
 TTGIR = """#src = #ttg.linear<{register = [[8]], lane = [[0], [0], [0], [1], [2], [4]], warp = [], block = []}>
 #dst = #ttg.linear<{register = [[8]], lane = [[0], [0], [0], [2], [1], [4]], warp = [], block = []}>
@@ -104,10 +119,43 @@ TAIL = """  %x = xor i32 %t, 1
 }
 """
 
+SWAP_IR = """target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare {i32, i32} @llvm.amdgcn.permlane16.swap(i32, i32, i1 immarg, i1 immarg)
+define amdgpu_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out,
+                             ptr addrspace(1) %table) {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %t64 = add i32 %t, 64
+  %p0 = getelementptr i8, ptr addrspace(1) %in, i32 %t
+  %p1 = getelementptr i8, ptr addrspace(1) %in, i32 %t64
+  %e0 = load i8, ptr addrspace(1) %p0
+  %e1 = load i8, ptr addrspace(1) %p1
+  %h0 = zext i8 %e0 to i32
+  %h1 = zext i8 %e1 to i32
+  %s = call {i32, i32} @llvm.amdgcn.permlane16.swap(i32 %h0, i32 %h1, i1 false, i1 false)
+  %a = extractvalue {i32, i32} %s, 0
+  %b = extractvalue {i32, i32} %s, 1
+  %bs = shl i32 %b, 16
+  %w = or i32 %bs, %a
+  %pa = getelementptr i32, ptr addrspace(1) %table, i32 %t
+  %addr = load i32, ptr addrspace(1) %pa
+  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %w)
+  %lo = trunc i32 %r to i8
+  %r16 = lshr i32 %r, 16
+  %hi = trunc i32 %r16 to i8
+  %o0 = getelementptr i8, ptr addrspace(1) %out, i32 %t
+  %o1 = getelementptr i8, ptr addrspace(1) %out, i32 %t64
+  store i8 %lo, ptr addrspace(1) %o0
+  store i8 %hi, ptr addrspace(1) %o1
+  ret void
+}
+"""
 
-def counts(asm: str) -> dict[str, int]:
-    """The instructions of interest in the assembly."""
-    return {k: len(p.findall(asm)) for k, p in OPS.items()}
+
+def counts(asm: str, ops: dict = OPS) -> dict[str, int]:
+    """The instructions of interest (``ops``) in the assembly."""
+    return {k: len(p.findall(asm)) for k, p in ops.items()}
 
 
 def build() -> dict:
@@ -130,6 +178,9 @@ def build() -> dict:
         asm = llvm.translate_to_asm(HEAD + body + TAIL, "amdgcn-amd-amdhsa", "gfx942", "", [],
                                     False, False, False)
         probes[name] = {"amdgcn": counts(asm)}
+    asm = llvm.translate_to_asm(SWAP_IR, "amdgcn-amd-amdhsa", "gfx950", "", [], False, False,
+                                False)
+    probes["codegen_swap_shl_or"] = {"amdgcn": counts(asm, SWAP_OPS)}
     return {"triton_version": triton.__version__, "probes": probes}
 
 

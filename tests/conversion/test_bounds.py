@@ -9,7 +9,7 @@ import operator
 import pytest
 
 from linlayout import LayoutError, plan_conversion
-from linlayout.conversion import (ConversionProblem, merge_cost, select_bound,
+from linlayout.conversion import (ConversionProblem, execute_plan, merge_cost, select_bound,
                                   shuffle_bound, shuffle_family_bound,
                                   swaps_bring_nothing_lacked, tight_merges)
 
@@ -369,7 +369,8 @@ def test_at_8_bits_a_swap_a_free_byte_join_and_one_read_meet_the_swap_bound():
     ``v_permlane16_swap_b32`` of the two registers, the two swapped zero-extended bytes joined
     in one word (``v_lshl_or_b32``, priced at nothing), one ``ds_bpermute_b32`` reading that
     word from the right lane, and the bytes taken apart for nothing. 2, the swap bound
-    (which therefore cannot rise to 2.5 there), below the planner's 2.5."""
+    (which therefore cannot rise to 2.5 there): the planner builds this plan (a packed
+    exchange after a :class:`~linlayout.conversion.RegisterSwap`) and proves it optimal."""
     from linlayout import LinearLayout
     from linlayout.hardware import AMD_CDNA4
 
@@ -387,4 +388,8 @@ def test_at_8_bits_a_swap_a_free_byte_join_and_one_read_meet_the_swap_bound():
     for t in lanes:  # one read: each lane finds a lane whose word holds its two bytes
         assert (pb.thread_elements("dst", 0, t, 0), pb.thread_elements("dst", 1, t, 0)) in word
     plan = plan_conversion(src, dst, 8, hardware=AMD_CDNA4, target="hip:gfx950")
-    assert plan.path("shuffle").bound == 2.0 and plan.best.cost == 2.5 and not plan.optimal
+    shuffle = plan.path("shuffle")
+    assert shuffle.bound == 2.0 == plan.best.cost and plan.optimal
+    assert shuffle.method == "packed exchange" and len(shuffle.plan.swaps) == 1
+    assert shuffle.plan.opcodes == {"v_permlane16_swap_b32": 1, "ds_bpermute_b32": 1}
+    assert execute_plan(pb, shuffle.plan).correct

@@ -13,6 +13,7 @@ import pytest
 from linlayout import LayoutError, LinearLayout, plan_conversion
 from linlayout.hardware import AMD_CDNA3
 from linlayout.conversion import (ConversionProblem, ExchangeRound, PackedExchangePlan,
+                                  RegisterSwap,
                                   execute_plan, plan_packed_exchange)
 from linlayout.conversion.exchange import MAX_EXCHANGE_REGISTERS, MAX_EXCHANGE_ROUNDS
 
@@ -49,7 +50,8 @@ def test_a_single_exchange_is_one_shuffle_and_one_permute(element_bits):
     shuffle = full.path("shuffle")
     assert shuffle.method == "packed exchange" and shuffle.cost == 1.5
     assert shuffle.meets_bound and full.optimal and full.best is shuffle
-    assert shuffle.to_dict()["plan"] == {"pack": [[0, 1]], "words": 1, "shuffles": 1,
+    assert shuffle.to_dict()["plan"] == {"swaps": [], "pack": [[0, 1]],
+                                         "words": 1, "shuffles": 1,
                                          "permutes": 1,
                                          "opcodes": {"shfl.sync.idx.b32": 1, "prmt.b32": 1}}
 
@@ -289,7 +291,9 @@ def test_two_loaded_bytes_join_with_one_v_lshl_or_after_tritons_o3():
     ``<2 x i16>`` spelling given to instruction selection without ``-O3`` is one
     ``v_perm_b32``. The packed exchange prices the pair as Triton's: no ``prmt``, so on the
     8-bit single register/lane exchange it costs 1.5, the bound, and its compiled probe
-    holds one ``v_lshl_or_b32``."""
+    holds one ``v_lshl_or_b32``. On gfx950 the bytes a ``v_permlane16_swap_b32`` swapped
+    join the same way: the swap plan compiles to exactly its counted opcodes and that
+    ``v_lshl_or_b32``."""
     data = json.loads(gzip.decompress(
         (ROOT / "tests" / "data" / "conversion_amd_byte_join.json.gz").read_bytes()))
     assert data["triton_version"].startswith("3.9")
@@ -302,6 +306,15 @@ def test_two_loaded_bytes_join_with_one_v_lshl_or_after_tritons_o3():
                                                   "ds_bpermute_b32": 1}
     swap = plan_packed_exchange(_problem(LANE_SWAP, 8), "hip:gfx942")
     assert swap.instructions["prmt"] == 0  # as the model prices Triton's packing
+    # after a gfx950 permlane swap the swapped bytes still join with one v_lshl_or_b32:
+    # the swap plan's opcodes, and nothing the model would price besides
+    from linlayout.hardware import AMD_CDNA4
+
+    swapped = plan_packed_exchange(_wave_problem((2, 0, 1, 3), 8, AMD_CDNA4), "hip:gfx950")
+    got = probes["codegen_swap_shl_or"]["amdgcn"]
+    assert got == {"v_perm_b32": 0, "v_lshl_or_b32": 1, "ds_bpermute_b32": 1,
+                   "v_permlane16_swap_b32": 1, "v_cndmask_b32": 0}
+    assert {op: n for op, n in got.items() if n and op != "v_lshl_or_b32"} == swapped.opcodes
     pb = _problem(EXCHANGE, 8)
     full = plan_conversion(pb.src, pb.dst, 8, hardware=AMD_CDNA3, target="hip:gfx942")
     pb = full.problem
@@ -343,3 +356,36 @@ def test_a_wide_16_bit_pair_pays_its_pack(target):
     assert wide.instructions["prmt"] == plain.instructions["prmt"] + extra
     assert wide.instructions["selector"] == plain.instructions["selector"] == 1
     assert execute_plan(pb, wide).correct
+
+
+def _wave_problem(order, element_bits, hardware):
+    """A 64-lane wavefront, one register bit, lane bits 3–5 live (0–2 broadcast)."""
+    def wave(o):
+        return LinearLayout({"register": [[1 << o[0]]],
+                             "lane": [[0]] * 3 + [[1 << b] for b in o[1:]]}, {"dim0": 16})
+    return ConversionProblem.make(wave((0, 1, 2, 3)), wave(order), element_bits, hardware)
+
+
+def test_on_gfx950_a_permlane_swap_before_the_exchange_is_executed_not_trusted():
+    """8-bit elements one to a register: one ``v_permlane16_swap_b32`` trades the register
+    bit with lane bit 4, the two swapped bytes join in one word for nothing, one
+    ``ds_bpermute_b32`` serves every lane. The executor runs the swap itself: the same
+    tables with the swap across the other lane bit, or without it, miss ``dst``."""
+    from linlayout.hardware import AMD_CDNA4
+
+    pb = _wave_problem((2, 0, 1, 3), 8, AMD_CDNA4)
+    plan = plan_packed_exchange(pb, "hip:gfx950")
+    assert plan.swaps == (RegisterSwap(0, 16),)
+    assert plan.instructions == {"shfl": 2, "selp": 0, "prmt": 0, "selector": 0, "mov": 0}
+    assert plan.opcodes == {"v_permlane16_swap_b32": 1, "ds_bpermute_b32": 1}
+    assert plan.to_dict()["swaps"] == [[0, 16]]
+    assert execute_plan(pb, plan).correct
+    for wrong in ((RegisterSwap(0, 32),), ()):
+        assert not execute_plan(pb, dataclasses.replace(plan, swaps=wrong)).correct
+    # no swap where the target has none, or where the producer packed the source
+    assert plan_packed_exchange(_wave_problem((2, 0, 1, 3), 8, AMD_CDNA3),
+                                "hip:gfx942").swaps == ()
+    assert plan_packed_exchange(pb, "hip:gfx950", packed_source=True).swaps == ()
+    # at 16 bits the swapped halves join with a v_perm_b32: no cheaper than without a swap
+    half = _wave_problem((2, 0, 1, 3), 16, AMD_CDNA4)
+    assert execute_plan(half, plan_packed_exchange(half, "hip:gfx950")).correct
