@@ -1,0 +1,186 @@
+#!/usr/bin/env python
+"""Fresh 8-bit AMD conversion probes for the byte packing LLVM's AMDGPU back end adds around
+a convert: ``linlayout check --json`` against the final AMDGCN Triton 3.9.0 emits (with
+``-O3``), on kernels drawn after the packing rules were written.
+
+Run with Triton 3.9.0 installed (CPU only; ~3 min)::
+
+    python papers/triton_lowering/amd_byte_pack_probes.py                 # writes the fixture
+    python papers/triton_lowering/amd_byte_pack_probes.py --check         # compare, write nothing
+    python papers/triton_lowering/amd_byte_pack_probes.py --compare-only  # the committed fixture
+    python papers/triton_lowering/amd_byte_pack_probes.py --seed N        # another draw, compared
+
+One Gluon kernel per probe (``cvt_heldout_probes.py``'s ``g_cvt``: a global load in layout
+``L``, ``gl.convert_layout`` to ``D``, a global store in ``D``) of ``i8`` elements on gfx942
+or gfx950, seed :data:`DRAW`, three families of random linear layouts:
+
+* ``g_rt_*``: a round trip through shared memory (a warp basis exchanged with a register or
+  lane basis), the destination's registers shuffled so that a 4-byte global store often takes
+  its bytes from two loaded scratch words;
+* ``g_sw_*``: in-warp register/lane exchanges (one to three), with the source's and the
+  destination's register bases permuted (gfx950's swap method, gfx942's ``ds_bpermute_b32``);
+* ``g_bl_*``: random ``BlockedLayout`` pairs.
+
+Each probe keeps its TTGIR (``loc`` removed) and the final assembly's register and LDS opcodes
+on the convert's line, on the data path (:mod:`datapath`), as ``cvt_heldout_probes.py``
+records them; :func:`cvt_heldout_probes.compare` compares them with ``check`` (the final
+assembly: there is no ``"lowering"`` record). Exits 1 on a difference not listed in
+``tests/data/known_mismatches.json`` (set ``amd_byte_pack``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import pathlib
+import random
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(HERE), str(ROOT)]
+
+from cvt_heldout_probes import asm_counts, asm_lines, compare  # noqa: E402
+from fixture import draw_parser, read_fixture, write_or_check  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_probes.json.gz"
+#: (seed, probes): drawn after the packing rules of ``linlayout.lowering.amd_pack``
+DRAW = (90217, 60)
+TARGETS = ("gfx942", "gfx950")
+
+
+def _coord(c: int, nb: list[int]) -> list[int]:
+    return [c >> nb[1], c & ((1 << nb[1]) - 1)]
+
+
+def draw_layouts(rng: random.Random, family: str, M: int, N: int, lanes: int, warps: int
+                 ) -> tuple[list, list]:
+    """``(src, dst)``, each ``(register, lane, warp)`` flat-bit bases of an ``M×N`` tensor
+    (column bits low), for ``family`` ``"rt"`` or ``"sw"``."""
+    d = (M * N).bit_length() - 1
+    lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
+    bits = [1 << i for i in range(d)]
+    if rng.random() < 0.5:
+        rng.shuffle(bits)
+    else:  # low column bits in registers: contiguous global loads and stores
+        head = bits[:d - wb - lb]
+        tail = bits[d - wb - lb:]
+        rng.shuffle(tail)
+        bits = tail[:wb] + tail[wb:] + head
+    reg, lane, warp = bits[wb + lb:], bits[wb:wb + lb], bits[:wb]
+    t_reg, t_lane, t_warp = list(reg), list(lane), list(warp)
+    if family == "rt":
+        for _ in range(rng.choice([1, 1, 2])):
+            if not t_warp:
+                break
+            k = rng.randrange(len(t_warp))
+            if rng.random() < 0.6 and t_reg:
+                i = rng.randrange(len(t_reg))
+                t_reg[i], t_warp[k] = t_warp[k], t_reg[i]
+            else:
+                i = rng.randrange(len(t_lane))
+                t_lane[i], t_warp[k] = t_warp[k], t_lane[i]
+        if rng.random() < 0.5:
+            rng.shuffle(t_lane)
+    else:
+        for _ in range(rng.choice([1, 1, 2, 3])):
+            i, j = rng.randrange(len(t_reg)), rng.randrange(len(t_lane))
+            t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+        if rng.random() < 0.3:
+            rng.shuffle(t_lane)
+        if rng.random() < 0.6:
+            rng.shuffle(reg)
+    if rng.random() < 0.8:
+        rng.shuffle(t_reg)
+    return (reg, lane, warp), (t_reg, t_lane, t_warp)
+
+
+def build(seed: int, n: int) -> dict:
+    """Compile ``n`` probes of seed ``seed`` (Triton 3.9.0)."""
+    import triton
+    from corpus import strip_locs
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon._runtime import GluonASTSource
+    from probe_compile import gpu_target
+
+    @gluon.jit
+    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        y = gl.convert_layout(x, D)
+        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
+        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
+        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+
+    lines, first = inspect.getsourcelines(g_cvt.fn)
+    cvt_line = first + next(i for i, s in enumerate(lines) if "convert_layout" in s)
+
+    def linear(bases, M, N):
+        nb = [M.bit_length() - 1, N.bit_length() - 1]
+        reg, lane, warp = ([_coord(c, nb) for c in b] for b in bases)
+        return gl.DistributedLinearLayout(reg, lane, warp, [], [M, N])
+
+    def blocked(rng, M, N, lanes, warps):
+        for _ in range(100):
+            spt = [1 << rng.randint(0, 2) for _ in range(2)]
+            tpw, wpc = [1, 1], [1, 1]
+            for _ in range(lanes.bit_length() - 1):
+                tpw[rng.randrange(2)] *= 2
+            for _ in range(warps.bit_length() - 1):
+                wpc[rng.randrange(2)] *= 2
+            if all(s * t * w <= dd for s, t, w, dd in zip(spt, tpw, wpc, (M, N))):
+                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
+        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
+
+    rng = random.Random(seed)
+    probes: dict = {}
+    fails = 0
+    while len(probes) < n:
+        tname = rng.choice(TARGETS)
+        family = rng.choices(["rt", "sw", "bl"], [4, 4, 1])[0]
+        warps = rng.choice([1, 2, 4, 8]) if family == "sw" else rng.choice([2, 4, 8])
+        M, N = rng.choice([(16, 64), (32, 32), (8, 128), (64, 32), (128, 32), (32, 128)])
+        while M * N < 64 * warps * 4:
+            M *= 2
+        if family == "bl":
+            L, D = blocked(rng, M, N, 64, warps), blocked(rng, M, N, 64, warps)
+        else:
+            src, dst = draw_layouts(rng, family, M, N, 64, warps)
+            L, D = linear(src, M, N), linear(dst, M, N)
+        name = f"g_{family}_b8_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
+        sig = {"X": "*i8", "Y": "*i8", "M": "constexpr", "N": "constexpr", "L": "constexpr",
+               "D": "constexpr"}
+        try:
+            k = triton.compile(GluonASTSource(fn=g_cvt, signature=sig,
+                                              constexprs={"M": M, "N": N, "L": L, "D": D}),
+                               target=gpu_target(tname), options={"num_warps": warps})
+        except Exception:  # noqa: BLE001 - a kernel Triton rejects is skipped
+            fails += 1
+            continue
+        asm = k.asm["amdgcn"]
+        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                        "counts": asm_counts(asm, cvt_line), "lines": asm_lines(asm),
+                        "data": {"counts": asm_counts(asm, cvt_line, data=True),
+                                 "lines": asm_lines(asm, data=True)}}
+        if len(probes) % 20 == 0:
+            print(f"  {len(probes)} compiled", flush=True)
+    print(f"{len(probes)} probes compiled; {fails} not compiled")
+    return {"triton_version": triton.__version__, "probes": probes}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = draw_parser(__doc__).parse_args(argv)
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    if args.seed is not None:
+        return 1 if compare(build(args.seed, DRAW[1]), "amd_byte_pack") else 0
+    if not args.compare_only:
+        rc = write_or_check(OUT, build(*DRAW), args.check)
+        if rc:
+            return rc
+    return 1 if compare(read_fixture(OUT), "amd_byte_pack") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
