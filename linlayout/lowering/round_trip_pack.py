@@ -34,19 +34,6 @@ Triton):
   shuffle result); a float truncation to 16 bits builds its words for free. Loads unpack for nothing (a consumer's extracts are its
   own). Two bytes stored as one 16-bit word (``ds_write_b16``) cost no ``v_perm_b32``,
   wherever they sit: LLVM joins them with shifts and ors (``v_lshl_or_b32``, SDWA).
-* AMD, 8-bit elements stored to global memory straight after the round trip
-  (:func:`stored_word_permutes`): Triton stores the destination byte by byte where its
-  registers are not in address order, and LLVM's SelectionDAG merges a thread's consecutive
-  byte stores into one ``global_store_dword`` (``DAGCombiner::mergeConsecutiveStores``).
-  A merged word whose two 16-bit halves are in-order halves of two loaded scratch registers,
-  each loaded by its own 4-byte instruction (``ds_read_b32``), is one ``v_perm_b32``
-  (selector ``0x01000504`` or ``0x03020706``: a shuffle of two loaded vectors) that carries
-  the loads' line, the convert's. Words built otherwise cost nothing there: two zero-extended
-  halves (``ds_read_u16``) join with ``v_lshl_or_b32``; bytes of one loaded register
-  reordered, single bytes of two or more, and parts of 8- and 16-byte loads are built on the
-  store's line, a consumer's instructions, which ``check`` leaves to it.
-  LLVM's AMDGPU back end, not Triton: Triton's IR before ``-O3`` stores the bytes one by
-  one (measured on the final AMDGCN, ``papers/triton_lowering/amd_byte_pack_probes.py``).
 """
 
 from __future__ import annotations
@@ -61,7 +48,7 @@ from .emitted import Emitted
 from .target import Target
 from .vectorise import AccessMap
 
-__all__ = ["round_trip_permutes", "stored_word_permutes", "words_loaded"]
+__all__ = ["round_trip_permutes", "words_loaded"]
 
 _WORD_LOAD = re.compile(r"^(?:ld\.shared(?:::cta)?(?:\.v(\d))?\.b32|"
                         r"ldmatrix\.sync\.aligned\.m8n8\.x(\d)(?:\.trans)?\.shared\.b16)$")
@@ -144,78 +131,6 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
         pack = tuple(_word(words, base, columns, j) for j in range(per_word))
         n += pack_permutes(pack, element_bits)
     return (Emitted("permute", "v_perm_b32", n, None, 32, 0, ""),) if n else ()
-
-
-def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
-                         loads: tuple[Emitted, ...], element_bits: int, target: Target,
-                         store: tuple[int, int]) -> int:
-    """``v_perm_b32`` per thread on a convert's line that LLVM's AMDGPU back end spends
-    joining the halves of the global store words that follow an 8-bit round trip through
-    shared memory (module docstring).
-
-    Args:
-        dst: the destination layout, broadcast registers dropped (the load side's registers).
-        load_map: :func:`~linlayout.lowering.vectorise.access_map` of ``dst`` into Triton's
-            scratch layout (the element offset of each register basis, rounds included).
-        loads: the load side's instructions (their bytes per lane: the bytes one load
-            instruction brings).
-        element_bits: bits per element as moved (only 8 is counted; else 0).
-        target: the compilation target (only AMD is counted; else 0).
-        store: ``(dim, contiguity_elems)`` of the global store of the convert's result: the
-            tensor dim along which its pointer runs over consecutive addresses
-            (:func:`linlayout.check.registers.store_destinations`).
-
-    Returns:
-        One per merged 4-byte store word (four registers of ``dst`` at consecutive addresses,
-        :func:`~.amd_pack.source_words`) whose two 16-bit halves are each two bytes of one
-        loaded register, in order, loaded by two different 4-byte instructions
-        (``ds_read_b32``). Other words cost none on the convert's line.
-
-    Raises:
-        LayoutError: an argument of the wrong type; ``store`` not ``(dim, contiguity)``
-            naming a dim of ``dst``.
-
-    Source: LLVM's SelectionDAG store merging (``DAGCombiner::mergeConsecutiveStores``) and
-    the AMDGPU back end's ``v_perm_b32`` selection of Triton 3.9's byte-wise ``tt.store``
-    after ``transferWithinBlockSwizzling``, measured on the final gfx942/gfx950 AMDGCN
-    (``papers/triton_lowering/amd_byte_pack_probes.py``).
-    """
-    instance_of(dst, LinearLayout, "dst")
-    instance_of(load_map, AccessMap, "load_map")
-    instance_of(target, Target, "target")
-    if not (isinstance(store, tuple) and len(store) == 2
-            and all(isinstance(v, int) for v in store)):
-        raise LayoutError(f"store must be (dim, contiguity_elems), got {store!r}")
-    for e in loads:
-        instance_of(e, Emitted, "load")
-    if target.is_nvidia or element_bits != 8 or not loads:
-        return 0
-    load_bytes = min(max(1, e.bytes_per_lane) for e in loads)
-    if load_bytes != 4:
-        return 0  # zero-extended halves (ds_read_u16) join with v_lshl_or_b32; the words of
-        # a wider load are taken apart on the store's line
-    groups: dict = {}
-    for i, w in enumerate(source_words(dst, 8, *store)):
-        groups.setdefault(w.word, []).append((w.byte, i))
-    n = 0
-    for members in groups.values():
-        if len(members) != 4:
-            continue
-        offsets = [_offset(load_map, i) for _, i in sorted(members)]
-        halves = [(offsets[0], offsets[1]), (offsets[2], offsets[3])]
-        if all(lo % 2 == 0 and hi == lo + 1 for lo, hi in halves) and \
-                offsets[0] // load_bytes != offsets[2] // load_bytes:
-            n += 1
-    return n
-
-
-def _offset(load_map: AccessMap, register: int) -> int:
-    """The scratch offset (in elements) that ``register`` of the load side reads."""
-    offset = 0
-    for b, off in enumerate(load_map.registers):
-        if register >> b & 1:
-            offset ^= off
-    return offset
 
 
 def words_loaded(loads: tuple[Emitted, ...]) -> int:
