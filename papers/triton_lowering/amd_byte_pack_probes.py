@@ -3,18 +3,17 @@
 a convert: ``linlayout check --json`` against the final AMDGCN Triton 3.9.0 emits (with
 ``-O3``), on kernels drawn after a candidate packing rule was written.
 
-The candidate rule (not adopted): after an 8-bit round trip through shared memory, LLVM's
-SelectionDAG merges a thread's four byte stores of one row into one ``global_store_dword``
-(``DAGCombiner::mergeConsecutiveStores``), and a merged word whose two 16-bit halves are
-in-order halves of two scratch words loaded by two ``ds_read_b32`` is one ``v_perm_b32``
-(selector ``0x01000504`` or ``0x03020706``) on the convert's line; words built otherwise
-cost nothing there. Drawn after it (:data:`DRAW`), it applied to 6 kernels and was exact on
-3: in the other 3, one of a thread's two such words (same alignment) stays four
-``global_store_byte`` with no ``v_perm_b32`` — whether the DAG merges a word is not
-predicted from the TTGIR — and one kernel whose words come from 8-byte loads has
-``v_perm_b32`` on the convert's line where the rule says the store's. ``check`` therefore
-leaves these permutes to the consumer; the fixture records where it differs
-(``tests/data/known_mismatches.json``, set ``amd_byte_pack``).
+The first draw (:data:`DRAW`) was made after a candidate rule that also counted byte stores:
+after an 8-bit round trip through shared memory, LLVM's SelectionDAG merges a thread's four
+byte stores of one row into one ``global_store_dword`` (``DAGCombiner::mergeConsecutiveStores``),
+and a merged word whose two 16-bit halves are in-order halves of two scratch words loaded by
+two ``ds_read_b32`` is one ``v_perm_b32`` on the convert's line. It applied to 6 kernels and
+was exact on 3: in the other 3 one of a thread's two such words (same alignment) stays four
+``global_store_byte`` — whether the DAG merges a word is not predicted from the TTGIR. The
+rule adopted (``linlayout.lowering.round_trip_pack.stored_word_permutes``) counts only the
+4-byte vectors Triton stores itself; the second draw (``--vector``, :data:`VECTOR_DRAW`) was
+made after it. Differences are listed in ``tests/data/known_mismatches.json`` (sets
+``amd_byte_pack``, ``amd_byte_pack_vector``).
 
 Run with Triton 3.9.0 installed (CPU only; ~3 min)::
 
@@ -22,6 +21,7 @@ Run with Triton 3.9.0 installed (CPU only; ~3 min)::
     python papers/triton_lowering/amd_byte_pack_probes.py --check         # compare, write nothing
     python papers/triton_lowering/amd_byte_pack_probes.py --compare-only  # the committed fixture
     python papers/triton_lowering/amd_byte_pack_probes.py --seed N        # another draw, compared
+    python papers/triton_lowering/amd_byte_pack_probes.py --vector        # the second draw
 
 One Gluon kernel per probe (``cvt_heldout_probes.py``'s ``g_cvt``: a global load in layout
 ``L``, ``gl.convert_layout`` to ``D``, a global store in ``D``) of ``i8`` elements on gfx942
@@ -41,7 +41,7 @@ Each probe keeps its TTGIR (``loc`` removed) and the final assembly's register a
 on the convert's line, on the data path (:mod:`datapath`), as ``cvt_heldout_probes.py``
 records them; :func:`cvt_heldout_probes.compare` compares them with ``check`` (the final
 assembly: there is no ``"lowering"`` record). Exits 1 on a difference not listed in
-``tests/data/known_mismatches.json`` (set ``amd_byte_pack``).
+``tests/data/known_mismatches.json``.
 """
 
 from __future__ import annotations
@@ -60,8 +60,14 @@ from cvt_heldout_probes import asm_counts, asm_lines, compare  # noqa: E402
 from fixture import draw_parser, read_fixture, write_or_check  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_probes.json.gz"
-#: (seed, probes): drawn after the packing rules of ``linlayout.lowering.amd_pack``
+#: (seed, probes): drawn after the candidate store-merge rule (not adopted)
 DRAW = (90217, 120)
+#: (seed, probes) of the second draw (``--vector``), made after the rule adopted
+#: (``linlayout.lowering.round_trip_pack.stored_word_permutes``): ``g_vs_*`` as ``g_hv_*``
+#: with the destination's column bits 0 and 1 first (Triton stores 4-byte vectors), and
+#: ``g_bl_*``
+VECTOR_DRAW = (90241, 60)
+VECTOR_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_vector_probes.json.gz"
 TARGETS = ("gfx942", "gfx950")
 
 
@@ -111,12 +117,14 @@ def draw_layouts(rng: random.Random, family: str, M: int, N: int, lanes: int, wa
     return (reg, lane, warp), (t_reg, t_lane, t_warp)
 
 
-def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int
-                ) -> tuple[list, list]:
+def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
+                in_order: bool = False) -> tuple[list, list]:
     """``(src, dst)`` as :func:`draw_layouts`, for a round trip whose scratch vector may span
     two rows: both sides hold column bit 0 and one row bit in registers, the destination
     also column bit 1 (a 4-byte store word of one row), the source another bit instead; the
-    other bits spread over lanes and warps at random on each side (warps differ)."""
+    other bits spread over lanes and warps at random on each side (warps differ). With
+    ``in_order`` the destination's first two register bases are column bits 0 and 1 (Triton
+    stores it in vectors of 4 bytes or more)."""
     d = (M * N).bit_length() - 1
     nb1 = N.bit_length() - 1
     lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
@@ -129,8 +137,13 @@ def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int
     dst_reg = [1, 2, row] + extra
     src_other = [2] + rest[n_reg - 2:]
     dst_other = rest[n_reg - 3:n_reg - 2] + rest[n_reg - 2:]
-    for regs in (src_reg, dst_reg):
-        rng.shuffle(regs)
+    rng.shuffle(src_reg)
+    if in_order:  # columns 0 and 1 first: Triton stores 4-byte vectors
+        tail = dst_reg[2:]
+        rng.shuffle(tail)
+        dst_reg[2:] = tail
+    else:
+        rng.shuffle(dst_reg)
     rng.shuffle(src_other)
     while True:
         rng.shuffle(dst_other)
@@ -140,8 +153,9 @@ def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int
             (dst_reg, dst_other[wb:], dst_other[:wb]))
 
 
-def build(seed: int, n: int) -> dict:
-    """Compile ``n`` probes of seed ``seed`` (Triton 3.9.0)."""
+def build(seed: int, n: int, vector: bool = False) -> dict:
+    """Compile ``n`` probes of seed ``seed`` (Triton 3.9.0); with ``vector``, the families of
+    :data:`VECTOR_DRAW` instead."""
     import triton
     from corpus import strip_locs
     from triton.experimental import gluon
@@ -184,15 +198,16 @@ def build(seed: int, n: int) -> dict:
     fails = 0
     while len(probes) < n:
         tname = rng.choice(TARGETS)
-        family = rng.choices(["hv", "rt", "sw", "bl"], [4, 2, 4, 1])[0]
+        family = rng.choices(["vs", "bl"], [4, 1])[0] if vector else \
+            rng.choices(["hv", "rt", "sw", "bl"], [4, 2, 4, 1])[0]
         warps = rng.choice([1, 2, 4, 8]) if family == "sw" else rng.choice([2, 4, 8])
         M, N = rng.choice([(16, 64), (32, 32), (8, 128), (64, 32), (128, 32), (32, 128)])
         while M * N < 64 * warps * 4:
             M *= 2
         if family == "bl":
             L, D = blocked(rng, M, N, 64, warps), blocked(rng, M, N, 64, warps)
-        elif family == "hv":
-            src, dst = draw_halves(rng, M, N, 64, warps)
+        elif family in ("hv", "vs"):
+            src, dst = draw_halves(rng, M, N, 64, warps, in_order=family == "vs")
             L, D = linear(src, M, N), linear(dst, M, N)
         else:
             src, dst = draw_layouts(rng, family, M, N, 64, warps)
@@ -219,15 +234,21 @@ def build(seed: int, n: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = draw_parser(__doc__).parse_args(argv)
+    ap = draw_parser(__doc__)
+    ap.add_argument("--vector", action="store_true",
+                    help="the second draw (VECTOR_DRAW, tests/data/"
+                         "triton_amd_byte_pack_vector_probes.json.gz) instead")
+    args = ap.parse_args(argv)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    out, draw, known = (VECTOR_OUT, VECTOR_DRAW, "amd_byte_pack_vector") if args.vector else \
+        (OUT, DRAW, "amd_byte_pack")
     if args.seed is not None:
-        return 1 if compare(build(args.seed, DRAW[1]), "amd_byte_pack") else 0
+        return 1 if compare(build(args.seed, draw[1], args.vector), known) else 0
     if not args.compare_only:
-        rc = write_or_check(OUT, build(*DRAW), args.check)
+        rc = write_or_check(out, build(*draw, vector=args.vector), args.check)
         if rc:
             return rc
-    return 1 if compare(read_fixture(OUT), "amd_byte_pack") else 0
+    return 1 if compare(read_fixture(out), known) else 0
 
 
 if __name__ == "__main__":
