@@ -37,6 +37,20 @@ Triton):
   stored word is the registers at its consecutive offsets, whichever register bases reach
   them (offset 1 may be the sum of two register bases in a swizzled layout): it is packed
   the same.
+* AMD, 8-bit elements stored to global memory straight after the round trip
+  (:func:`stored_word_permutes`): where Triton stores the destination in vectors of 4 bytes
+  or more (its first two register bases step 1 and 2 along the store's contiguous dim),
+  LLVM's InstCombine folds each 4-byte vector built from the loaded scratch vectors into a
+  ``shufflevector``; one whose 16-bit halves are in-order halves of two scratch words
+  loaded by separate ``ds_read_b32`` is one ``v_perm_b32`` (selector ``0x01000504`` or
+  ``0x03020706``) carrying the loads' line, the convert's. Two zero-extended halves
+  (``ds_read_u16``) join with ``v_lshl_or_b32``; other words are built on the store's line,
+  a consumer's instructions. Where Triton stores bytes, SelectionDAG may merge a thread's
+  four bytes of a row into one ``global_store_dword`` (``DAGCombiner::mergeConsecutiveStores``)
+  with the same ``v_perm_b32``, or leave them four ``global_store_byte``: not predicted from
+  the TTGIR (``papers/triton_lowering/amd_byte_pack_probes.py`` found both for one layout),
+  so nothing is counted there. LLVM, not Triton: Triton's IR before ``-O3`` has no
+  ``v_perm_b32`` for it.
 """
 
 from __future__ import annotations
@@ -51,7 +65,7 @@ from .emitted import Emitted
 from .target import Target
 from .vectorise import AccessMap
 
-__all__ = ["round_trip_permutes", "words_loaded"]
+__all__ = ["round_trip_permutes", "stored_word_permutes", "words_loaded"]
 
 _WORD_LOAD = re.compile(r"^(?:ld\.shared(?:::cta)?(?:\.v(\d))?\.b32|"
                         r"ldmatrix\.sync\.aligned\.m8n8\.x(\d)(?:\.trans)?\.shared\.b16)$")
@@ -133,6 +147,86 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
         pack = tuple(words[at[offset ^ j]] for j in range(per_word))
         n += pack_permutes(pack, element_bits)
     return (Emitted("permute", "v_perm_b32", n, None, 32, 0, ""),) if n else ()
+
+
+def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
+                         loads: tuple[Emitted, ...], element_bits: int, target: Target,
+                         store: tuple[int, int]) -> int:
+    """``v_perm_b32`` per thread on a convert's line that LLVM spends building the 4-byte
+    vectors of the global store that follows an 8-bit round trip through shared memory
+    (module docstring).
+
+    Args:
+        dst: the destination layout, broadcast registers dropped (the load side's registers).
+        load_map: :func:`~linlayout.lowering.vectorise.access_map` of ``dst`` into Triton's
+            scratch layout (the element offset of each register basis, rounds included).
+        loads: the load side's instructions (their bytes per lane: the bytes one load
+            instruction brings).
+        element_bits: bits per element as moved (only 8 is counted; else 0).
+        target: the compilation target (only AMD is counted; else 0).
+        store: ``(dim, contiguity_elems)`` of the global store of the convert's result: the
+            tensor dim along which its pointer runs over consecutive addresses
+            (:func:`linlayout.check.registers.store_destinations`).
+
+    Returns:
+        0 unless Triton stores ``dst`` in vectors of 4 bytes or more (its first two register
+        bases step 1 and 2 elements along ``store``'s dim, contiguity 4 or more); then one
+        per 4-byte word (four registers of ``dst`` at consecutive addresses,
+        :func:`~.amd_pack.source_words`) whose two 16-bit halves are each two bytes of one
+        loaded register, in order, loaded by two different 4-byte instructions
+        (``ds_read_b32``).
+
+    Raises:
+        LayoutError: an argument of the wrong type; ``store`` not ``(dim, contiguity)``.
+
+    Source: LLVM's InstCombine (``shufflevector`` of the loaded vectors) and the AMDGPU back
+    end's ``v_perm_b32`` selection of Triton 3.9's vectorised ``tt.store`` after
+    ``transferWithinBlockSwizzling``, measured on the final gfx942/gfx950 AMDGCN
+    (``papers/triton_lowering/amd_byte_pack_probes.py``).
+    """
+    instance_of(dst, LinearLayout, "dst")
+    instance_of(load_map, AccessMap, "load_map")
+    instance_of(target, Target, "target")
+    if not (isinstance(store, tuple) and len(store) == 2
+            and all(isinstance(v, int) for v in store)):
+        raise LayoutError(f"store must be (dim, contiguity_elems), got {store!r}")
+    for e in loads:
+        instance_of(e, Emitted, "load")
+    if target.is_nvidia or element_bits != 8 or not loads:
+        return 0
+    load_bytes = min(max(1, e.bytes_per_lane) for e in loads)
+    if load_bytes != 4:
+        return 0  # zero-extended halves (ds_read_u16) join with v_lshl_or_b32; the words of
+        # a wider load are taken apart on the store's line
+    if not _vectorised_words(dst, store):
+        return 0  # byte stores: whether SelectionDAG merges them is not predicted
+    groups: dict = {}
+    for i, w in enumerate(source_words(dst, 8, *store)):
+        groups.setdefault(w.word, []).append((w.byte, i))
+    n = 0
+    for members in groups.values():
+        if len(members) != 4:
+            continue
+        offsets = [_offset(load_map.registers, i) for _, i in sorted(members)]
+        halves = [(offsets[0], offsets[1]), (offsets[2], offsets[3])]
+        if all(lo % 2 == 0 and hi == lo + 1 for lo, hi in halves) and \
+                offsets[0] // load_bytes != offsets[2] // load_bytes:
+            n += 1
+    return n
+
+
+def _vectorised_words(dst: LinearLayout, store: tuple[int, int]) -> bool:
+    """Whether Triton's ``tt.store`` lowering stores ``dst`` in vectors of at least 4 bytes:
+    its first two register bases step 1 and 2 elements along the store's contiguous dim (the
+    layout's contiguity per thread, in register order) and AxisInfo's contiguity is 4 or
+    more."""
+    dim, contiguity = store
+    if contiguity < 4 or not 0 <= dim < len(dst.out_dims):
+        return False
+    regs = [img for img in dst.bases["register"] if any(img)]
+    return len(regs) >= 2 and all(
+        list(regs[k]) == [1 << k if j == dim else 0 for j in range(len(regs[k]))]
+        for k in range(2))
 
 
 def words_loaded(loads: tuple[Emitted, ...]) -> int:

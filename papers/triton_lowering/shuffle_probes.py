@@ -467,7 +467,7 @@ def observed(counts: dict) -> tuple[str, dict]:
 def predicted(p: dict) -> tuple[str, dict]:
     """The path and the register opcodes ``check`` predicts for a probe's TTGIR (the converts
     told which of their sources a global load produced, as ``linlayout check`` does)."""
-    from linlayout.check.registers import load_sources
+    from linlayout.check.registers import load_sources, store_destinations
     from linlayout.check.shared_memory.ops import module_target, predict_module
     from linlayout.lowering import convert_path
     from linlayout.check.shared_memory.predict import moved_bits
@@ -478,7 +478,8 @@ def predicted(p: dict) -> tuple[str, dict]:
     loads = load_sources(module)
     path = "registers"
     regs: collections.Counter = collections.Counter()
-    for a, pred in predict_module(module, target, source_loads=loads):
+    for a, pred in predict_module(module, target, source_loads=loads,
+                                  stored_values=store_destinations(module)):
         if isinstance(pred, Exception):
             raise pred
         if pred.uses_shared and pred.sides:

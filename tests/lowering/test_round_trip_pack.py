@@ -9,7 +9,7 @@ import pytest
 from linlayout.errors import LayoutError
 from linlayout.lowering import Target
 from linlayout.lowering.emitted import Emitted
-from linlayout.lowering.round_trip_pack import round_trip_permutes
+from linlayout.lowering.round_trip_pack import round_trip_permutes, stored_word_permutes
 from linlayout.lowering.vectorise import AccessMap
 from tests.lowering.warp_pairs import layout
 
@@ -112,3 +112,26 @@ def test_bad_arguments():
         round_trip_permutes("src", IN_ORDER, (), (), 8, Target.parse("cuda:90"))
     with pytest.raises(LayoutError):
         round_trip_permutes(SRC, IN_ORDER, (), (), 8, "cuda:90")
+
+
+# the destination: columns 0, 1 then row 1 in registers (Triton stores 4-byte vectors); the
+# scratch vector is [column 0, row 1]: each stored word takes one 16-bit half of two words
+_DST = layout([1, 2, 8], [4, 16, 32, 64, 128, 256], [], 6, 3)
+_LOAD = AccessMap((1, 4, 2), (8, 16, 32, 64, 128, 256), ())
+
+
+def test_amd_store_vectors_from_two_loaded_halves_cost_one_permute_each():
+    b32 = (_side("ds_read_b32", "load", 2, 4, 8),)
+    gfx950 = Target.parse("gfx950")
+    assert stored_word_permutes(_DST, _LOAD, b32, 8, gfx950, (1, 8)) == 2
+    # not counted: contiguity under 4 (byte stores: SelectionDAG merges them or not), 8-byte
+    # loads, zero-extended 2-byte loads, NVIDIA, 16-bit elements
+    assert stored_word_permutes(_DST, _LOAD, b32, 8, gfx950, (1, 2)) == 0
+    assert stored_word_permutes(_DST, _LOAD, (_side("ds_read_b64", "load", 1, 8, 8),), 8,
+                                gfx950, (1, 8)) == 0
+    assert stored_word_permutes(_DST, _LOAD, (_side("ds_read_u16", "load", 4, 2, 8),), 8,
+                                gfx950, (1, 8)) == 0
+    assert stored_word_permutes(_DST, _LOAD, b32, 8, Target.parse("sm_90"), (1, 8)) == 0
+    assert stored_word_permutes(_DST, _LOAD, b32, 16, gfx950, (1, 8)) == 0
+    with pytest.raises(LayoutError):
+        stored_word_permutes(_DST, _LOAD, b32, 8, gfx950, "dim 1")

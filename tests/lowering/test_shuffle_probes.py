@@ -20,7 +20,7 @@ from collections import Counter
 
 import pytest
 
-from linlayout.check.registers import load_sources
+from linlayout.check.registers import load_sources, store_destinations
 from linlayout.check.shared_memory.ops import module_target, predict_module
 from linlayout.check.shared_memory.predict import moved_bits
 from linlayout.lowering import convert_path
@@ -55,7 +55,8 @@ def _predicted(ttgir: str) -> tuple[str, dict]:
     module = read_ttgir(ttgir)
     target = module_target(module)
     path, regs = "registers", Counter()
-    for a, pred in predict_module(module, target, source_loads=load_sources(module)):
+    for a, pred in predict_module(module, target, source_loads=load_sources(module),
+                                  stored_values=store_destinations(module)):
         assert not isinstance(pred, Exception), pred
         if pred.uses_shared and pred.sides:
             path = "shared"

@@ -173,6 +173,10 @@ WALK: dict[str, tuple[tuple, dict]] = {
                                                   {"integer": False, "combiner": "arith.addi"}),
     "linlayout.check.registers.scan_shuffles": ((STORE, 1, (EB,), TARGET), {}),
     "linlayout.check.registers.truncated_sources": ((MODULE,), {}),
+    "linlayout.check.registers.store_destinations": ((MODULE,), {"axis": None}),
+    "linlayout.check.registers.pack_stored_words": ((
+        __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
+        {"%x": (1, 4)}, TARGET), {}),
     "linlayout.check.registers.wide_sources": ((
         __import__("linlayout.triton.ttgir", fromlist=["x"]).find_accesses(MODULE), TARGET), {}),
     "linlayout.check.registers.scalar_sources": ((

@@ -3,9 +3,11 @@ the butterfly shuffles of ``tt.reduce`` (:mod:`.reduce`), the shuffles of ``tt.s
 (:mod:`.scan`) and of a warp-local ``tt.gather`` (:mod:`.gather`). A ``convert_layout``'s own
 shuffles come from :func:`linlayout.lowering.convert_path`, told by :mod:`.producers` where a
 loaded source's elements sit (or that a float truncation packs them itself, or that a gather
-or reduction left them in 32-bit registers, or what an AMD scan or reduction left in each)."""
+or reduction left them in 32-bit registers, or what an AMD scan or reduction left in each),
+and by :mod:`.consumers` where a global store writes its result."""
 
 from .byte_readers import widen_loaded_bytes
+from .consumers import pack_stored_words, store_destinations
 from .gather import gather_shuffles, is_warp_local
 from .private import with_registers
 from .producers import (load_sources, produced_values, scalar_sources, truncated_sources,
@@ -14,6 +16,7 @@ from .reduce import reduce_shuffles
 from .scan import scan_shuffles
 from .selects import share_selector_selects
 
-__all__ = ["gather_shuffles", "is_warp_local", "load_sources", "produced_values", "reduce_shuffles",
-           "scalar_sources", "scan_shuffles", "share_selector_selects", "truncated_sources",
-           "wide_sources", "widen_loaded_bytes", "with_registers"]
+__all__ = ["gather_shuffles", "is_warp_local", "load_sources", "pack_stored_words",
+           "produced_values", "reduce_shuffles", "scalar_sources", "scan_shuffles",
+           "share_selector_selects", "store_destinations", "truncated_sources", "wide_sources",
+           "widen_loaded_bytes", "with_registers"]

@@ -22,8 +22,9 @@ from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
-from ..registers import (produced_values, scalar_sources, share_selector_selects,
-                         wide_sources, widen_loaded_bytes, with_registers)
+from ..registers import (pack_stored_words, produced_values, scalar_sources,
+                         share_selector_selects, wide_sources, widen_loaded_bytes,
+                         with_registers)
 from ..target import parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
@@ -236,7 +237,8 @@ def view_base(a: Access, padded: PaddedLayout) -> int:
 def predict_module(module: TTGIRModule, target: Target | None = None,
                    async_vectors: Mapping[int, int] | None = None,
                    source_loads: Mapping[str, tuple[int, int]] | None = None,
-                   packed_sources: frozenset[str] = frozenset()
+                   packed_sources: frozenset[str] = frozenset(),
+                   stored_values: Mapping[str, tuple[int, int]] | None = None
                    ) -> list[tuple[Access, Prediction | LayoutError]]:
     """Every access of ``module`` with its :class:`~.predict.Prediction`, or the
     :class:`~linlayout.LayoutError` that stopped it (one bad op does not stop the file).
@@ -252,7 +254,11 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     16-bit results held in scalar registers packs for free
     (:func:`linlayout.check.registers.scalar_sources`); one of a scan's or reduction's
     results packs as what each register holds says (AMD:
-    :func:`linlayout.check.registers.produced_values`).
+    :func:`linlayout.check.registers.produced_values`). ``stored_values`` maps the SSA
+    name of a value a global store writes to ``(dim, contiguity)`` of its addresses
+    (:func:`linlayout.check.registers.store_destinations`): an AMD 8-bit convert through
+    shared memory whose result is stored pays for the words LLVM builds for the store
+    (:func:`linlayout.check.registers.pack_stored_words`).
 
     Raises:
         LayoutError: an unknown ``ttg.target`` (when ``target`` is not given).
@@ -292,6 +298,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             out.append((a, exc))
     if module.warp_specialize:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
+    out = pack_stored_words(out, stored_values or {}, target)
     return widen_loaded_bytes(share_selector_selects(out, module.text), module.text, target)
 
 

@@ -1,0 +1,105 @@
+"""Where a convert's result goes: for a tensor a global store writes, the dim along which the
+store's pointer runs over consecutive addresses and how far (AxisInfo's contiguity). On AMD,
+LLVM builds each 4-byte vector Triton stores of an 8-bit round trip's result from the
+registers the convert loaded from shared memory, with a ``v_perm_b32`` on the convert's line
+where its halves come from two loaded words (:func:`pack_stored_words`,
+:func:`linlayout.lowering.round_trip_pack.stored_word_permutes`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from ..._checks import instance_of, sequence_of
+from ...lowering.emitted import Emitted
+from ...lowering.round_trip_pack import stored_word_permutes
+from ...lowering.scratch import drop_broadcast_registers
+from ...lowering.target import Target
+from ...lowering.vectorise import access_map
+from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
+from ...triton.ttgir import Access, TTGIRModule
+from ..shared_memory.predict import Prediction, to_offsets
+
+__all__ = ["pack_stored_words", "store_destinations"]
+
+_STORE = re.compile(r"^\s*tt\.store\s+(%[\w$.-]+)\s*,\s*(%[\w$.-]+)\s*(?::|$)")
+
+
+def store_destinations(module: TTGIRModule, axis: ModuleAxisInfo | None = None
+                       ) -> dict[str, tuple[int, int]]:
+    """``{SSA name of a value a global store writes: (dim, contiguity_elems)}``: for each
+    unmasked ``tt.store``, the tensor dim along which its pointer runs over consecutive
+    addresses (the one with the largest AxisInfo contiguity) and that contiguity. Stores
+    with a mask, and stores whose pointer is contiguous along no dim, are left out.
+
+    Raises:
+        LayoutError: ``module`` is not a TTGIR module or ``axis`` not a ModuleAxisInfo.
+
+    Source: Triton 3.9's AxisInfo (``lib/Analysis/AxisInfo.cpp``) of ``tt.store``'s pointer.
+    """
+    instance_of(module, TTGIRModule, "module")
+    if axis is not None:
+        instance_of(axis, ModuleAxisInfo, "axis")
+    axis = axis or analyse_axis_info(module)
+    out: dict[str, tuple[int, int]] = {}
+    for op in axis.global_ops:
+        if op.name != "tt.store" or op.mask is not None:
+            continue
+        m = _STORE.match(op.text)
+        info = axis.info(op.pointer)
+        if m is None or info is None or m.group(1) != op.pointer:
+            continue
+        contig = info.contiguity
+        dim = max(range(len(contig)), key=lambda d: contig[d])
+        if contig[dim] > 1:
+            out[m.group(2)] = (dim, contig[dim])
+    return out
+
+
+def pack_stored_words(pairs: list, stored: Mapping[str, tuple[int, int]],
+                      target: Target) -> list:
+    """``pairs`` (``(Access, Prediction | LayoutError)``, as
+    :func:`~linlayout.check.shared_memory.ops.predict_module` builds them) with each AMD
+    8-bit ``convert_layout`` through shared memory whose result a global store writes
+    (``stored``: :func:`store_destinations`) charged the ``v_perm_b32`` that build the
+    store's 4-byte vectors from the loaded scratch registers
+    (:func:`linlayout.lowering.round_trip_pack.stored_word_permutes`). Other ops pass
+    unchanged.
+
+    Raises:
+        LayoutError: ``pairs`` is not a sequence of pairs; ``target`` not a Target.
+
+    Source: LLVM's InstCombine and AMDGPU ``v_perm_b32`` selection (LLVM, not Triton),
+    measured on the final gfx942/gfx950 AMDGCN
+    (``papers/triton_lowering/amd_byte_pack_probes.py``).
+    """
+    sequence_of(pairs, tuple, "pairs")
+    instance_of(target, Target, "target")
+    if target.is_nvidia or not stored:
+        return list(pairs)
+    out = []
+    for a, pred in pairs:
+        store = stored.get(a.result) if isinstance(a, Access) and a.result else None
+        if store is None or a.op != "convert_layout" or a.element_bits != 8 \
+                or not isinstance(pred, Prediction) or pred.plan is None \
+                or a.destination is None:
+            out.append((a, pred))
+            continue
+        lean = drop_broadcast_registers(a.destination.layout)
+        loads = tuple(s.emitted for s in pred.sides if s.emitted.side == "load")
+        m = access_map(lean, to_offsets(pred.plan.memory), 8)
+        n = stored_word_permutes(lean, m, loads, 8, target, store)
+        out.append((a, _with_permutes(pred, n) if n else pred))
+    return out
+
+
+def _with_permutes(pred: Prediction, n: int) -> Prediction:
+    regs = list(pred.registers)
+    for k, e in enumerate(regs):
+        if e.opcode == "v_perm_b32":
+            regs[k] = replace(e, per_thread=(e.per_thread or 0) + n)
+            break
+    else:
+        regs.append(Emitted("permute", "v_perm_b32", n, None, 32, 0, ""))
+    return replace(pred, registers=tuple(regs))

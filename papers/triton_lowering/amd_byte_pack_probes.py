@@ -1,0 +1,255 @@
+#!/usr/bin/env python
+"""Fresh 8-bit AMD conversion probes for the byte packing LLVM's AMDGPU back end adds around
+a convert: ``linlayout check --json`` against the final AMDGCN Triton 3.9.0 emits (with
+``-O3``), on kernels drawn after a candidate packing rule was written.
+
+The first draw (:data:`DRAW`) was made after a candidate rule that also counted byte stores:
+after an 8-bit round trip through shared memory, LLVM's SelectionDAG merges a thread's four
+byte stores of one row into one ``global_store_dword`` (``DAGCombiner::mergeConsecutiveStores``),
+and a merged word whose two 16-bit halves are in-order halves of two scratch words loaded by
+two ``ds_read_b32`` is one ``v_perm_b32`` on the convert's line. It applied to 6 kernels and
+was exact on 3: in the other 3 one of a thread's two such words (same alignment) stays four
+``global_store_byte`` — whether the DAG merges a word is not predicted from the TTGIR. The
+rule adopted (``linlayout.lowering.round_trip_pack.stored_word_permutes``) counts only the
+4-byte vectors Triton stores itself; the second draw (``--vector``, :data:`VECTOR_DRAW`) was
+made after it. Differences are listed in ``tests/data/known_mismatches.json`` (sets
+``amd_byte_pack``, ``amd_byte_pack_vector``).
+
+Run with Triton 3.9.0 installed (CPU only; ~3 min)::
+
+    python papers/triton_lowering/amd_byte_pack_probes.py                 # writes the fixture
+    python papers/triton_lowering/amd_byte_pack_probes.py --check         # compare, write nothing
+    python papers/triton_lowering/amd_byte_pack_probes.py --compare-only  # the committed fixture
+    python papers/triton_lowering/amd_byte_pack_probes.py --seed N        # another draw, compared
+    python papers/triton_lowering/amd_byte_pack_probes.py --vector        # the second draw
+
+One Gluon kernel per probe (``cvt_heldout_probes.py``'s ``g_cvt``: a global load in layout
+``L``, ``gl.convert_layout`` to ``D``, a global store in ``D``) of ``i8`` elements on gfx942
+or gfx950, seed :data:`DRAW`, four families of random layouts:
+
+* ``g_hv_*``: a round trip whose scratch vector may span two rows (both sides hold column
+  bit 0 and a row bit in registers, the destination column bit 1 too: a 4-byte store word
+  of one row that may take its halves from two loaded scratch words; :func:`draw_halves`);
+* ``g_rt_*``: a round trip through shared memory (a warp basis exchanged with a register or
+  lane basis), the destination's registers shuffled so that a 4-byte global store often takes
+  its bytes from two loaded scratch words;
+* ``g_sw_*``: in-warp register/lane exchanges (one to three), with the source's and the
+  destination's register bases permuted (gfx950's swap method, gfx942's ``ds_bpermute_b32``);
+* ``g_bl_*``: random ``BlockedLayout`` pairs.
+
+Each probe keeps its TTGIR (``loc`` removed) and the final assembly's register and LDS opcodes
+on the convert's line, on the data path (:mod:`datapath`), as ``cvt_heldout_probes.py``
+records them; :func:`cvt_heldout_probes.compare` compares them with ``check`` (the final
+assembly: there is no ``"lowering"`` record). Exits 1 on a difference not listed in
+``tests/data/known_mismatches.json``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import pathlib
+import random
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(HERE), str(ROOT)]
+
+from cvt_heldout_probes import asm_counts, asm_lines, compare  # noqa: E402
+from fixture import draw_parser, read_fixture, write_or_check  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_probes.json.gz"
+#: (seed, probes): drawn after the candidate store-merge rule (not adopted)
+DRAW = (90217, 120)
+#: (seed, probes) of the second draw (``--vector``), made after the rule adopted
+#: (``linlayout.lowering.round_trip_pack.stored_word_permutes``): ``g_vs_*`` as ``g_hv_*``
+#: with the destination's column bits 0 and 1 first (Triton stores 4-byte vectors), and
+#: ``g_bl_*``
+VECTOR_DRAW = (90241, 60)
+VECTOR_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_vector_probes.json.gz"
+TARGETS = ("gfx942", "gfx950")
+
+
+def _coord(c: int, nb: list[int]) -> list[int]:
+    return [c >> nb[1], c & ((1 << nb[1]) - 1)]
+
+
+def draw_layouts(rng: random.Random, family: str, M: int, N: int, lanes: int, warps: int
+                 ) -> tuple[list, list]:
+    """``(src, dst)``, each ``(register, lane, warp)`` flat-bit bases of an ``M×N`` tensor
+    (column bits low), for ``family`` ``"rt"`` or ``"sw"``."""
+    d = (M * N).bit_length() - 1
+    lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
+    bits = [1 << i for i in range(d)]
+    if rng.random() < 0.5:
+        rng.shuffle(bits)
+    else:  # low column bits in registers: contiguous global loads and stores
+        head = bits[:d - wb - lb]
+        tail = bits[d - wb - lb:]
+        rng.shuffle(tail)
+        bits = tail[:wb] + tail[wb:] + head
+    reg, lane, warp = bits[wb + lb:], bits[wb:wb + lb], bits[:wb]
+    t_reg, t_lane, t_warp = list(reg), list(lane), list(warp)
+    if family == "rt":
+        for _ in range(rng.choice([1, 1, 2])):
+            if not t_warp:
+                break
+            k = rng.randrange(len(t_warp))
+            if rng.random() < 0.6 and t_reg:
+                i = rng.randrange(len(t_reg))
+                t_reg[i], t_warp[k] = t_warp[k], t_reg[i]
+            else:
+                i = rng.randrange(len(t_lane))
+                t_lane[i], t_warp[k] = t_warp[k], t_lane[i]
+        if rng.random() < 0.5:
+            rng.shuffle(t_lane)
+    else:
+        for _ in range(rng.choice([1, 1, 2, 3])):
+            i, j = rng.randrange(len(t_reg)), rng.randrange(len(t_lane))
+            t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+        if rng.random() < 0.3:
+            rng.shuffle(t_lane)
+        if rng.random() < 0.6:
+            rng.shuffle(reg)
+    if rng.random() < 0.8:
+        rng.shuffle(t_reg)
+    return (reg, lane, warp), (t_reg, t_lane, t_warp)
+
+
+def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
+                in_order: bool = False) -> tuple[list, list]:
+    """``(src, dst)`` as :func:`draw_layouts`, for a round trip whose scratch vector may span
+    two rows: both sides hold column bit 0 and one row bit in registers, the destination
+    also column bit 1 (a 4-byte store word of one row), the source another bit instead; the
+    other bits spread over lanes and warps at random on each side (warps differ). With
+    ``in_order`` the destination's first two register bases are column bits 0 and 1 (Triton
+    stores it in vectors of 4 bytes or more)."""
+    d = (M * N).bit_length() - 1
+    nb1 = N.bit_length() - 1
+    lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
+    n_reg = d - lb - wb
+    row = 1 << rng.randrange(nb1, d)
+    rest = [1 << i for i in range(2, d) if 1 << i != row]
+    rng.shuffle(rest)
+    extra = rest[:n_reg - 3]
+    src_reg = [1, row, rest[n_reg - 3]] + extra
+    dst_reg = [1, 2, row] + extra
+    src_other = [2] + rest[n_reg - 2:]
+    dst_other = rest[n_reg - 3:n_reg - 2] + rest[n_reg - 2:]
+    rng.shuffle(src_reg)
+    if in_order:  # columns 0 and 1 first: Triton stores 4-byte vectors
+        tail = dst_reg[2:]
+        rng.shuffle(tail)
+        dst_reg[2:] = tail
+    else:
+        rng.shuffle(dst_reg)
+    rng.shuffle(src_other)
+    while True:
+        rng.shuffle(dst_other)
+        if wb == 0 or set(dst_other[:wb]) != set(src_other[:wb]):
+            break
+    return ((src_reg, src_other[wb:], src_other[:wb]),
+            (dst_reg, dst_other[wb:], dst_other[:wb]))
+
+
+def build(seed: int, n: int, vector: bool = False) -> dict:
+    """Compile ``n`` probes of seed ``seed`` (Triton 3.9.0); with ``vector``, the families of
+    :data:`VECTOR_DRAW` instead."""
+    import triton
+    from corpus import strip_locs
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon._runtime import GluonASTSource
+    from probe_compile import gpu_target
+
+    @gluon.jit
+    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        y = gl.convert_layout(x, D)
+        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
+        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
+        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+
+    lines, first = inspect.getsourcelines(g_cvt.fn)
+    cvt_line = first + next(i for i, s in enumerate(lines) if "convert_layout" in s)
+
+    def linear(bases, M, N):
+        nb = [M.bit_length() - 1, N.bit_length() - 1]
+        reg, lane, warp = ([_coord(c, nb) for c in b] for b in bases)
+        return gl.DistributedLinearLayout(reg, lane, warp, [], [M, N])
+
+    def blocked(rng, M, N, lanes, warps):
+        for _ in range(100):
+            spt = [1 << rng.randint(0, 2) for _ in range(2)]
+            tpw, wpc = [1, 1], [1, 1]
+            for _ in range(lanes.bit_length() - 1):
+                tpw[rng.randrange(2)] *= 2
+            for _ in range(warps.bit_length() - 1):
+                wpc[rng.randrange(2)] *= 2
+            if all(s * t * w <= dd for s, t, w, dd in zip(spt, tpw, wpc, (M, N))):
+                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
+        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
+
+    rng = random.Random(seed)
+    probes: dict = {}
+    fails = 0
+    while len(probes) < n:
+        tname = rng.choice(TARGETS)
+        family = rng.choices(["vs", "bl"], [4, 1])[0] if vector else \
+            rng.choices(["hv", "rt", "sw", "bl"], [4, 2, 4, 1])[0]
+        warps = rng.choice([1, 2, 4, 8]) if family == "sw" else rng.choice([2, 4, 8])
+        M, N = rng.choice([(16, 64), (32, 32), (8, 128), (64, 32), (128, 32), (32, 128)])
+        while M * N < 64 * warps * 4:
+            M *= 2
+        if family == "bl":
+            L, D = blocked(rng, M, N, 64, warps), blocked(rng, M, N, 64, warps)
+        elif family in ("hv", "vs"):
+            src, dst = draw_halves(rng, M, N, 64, warps, in_order=family == "vs")
+            L, D = linear(src, M, N), linear(dst, M, N)
+        else:
+            src, dst = draw_layouts(rng, family, M, N, 64, warps)
+            L, D = linear(src, M, N), linear(dst, M, N)
+        name = f"g_{family}_b8_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
+        sig = {"X": "*i8", "Y": "*i8", "M": "constexpr", "N": "constexpr", "L": "constexpr",
+               "D": "constexpr"}
+        try:
+            k = triton.compile(GluonASTSource(fn=g_cvt, signature=sig,
+                                              constexprs={"M": M, "N": N, "L": L, "D": D}),
+                               target=gpu_target(tname), options={"num_warps": warps})
+        except Exception:  # noqa: BLE001 - a kernel Triton rejects is skipped
+            fails += 1
+            continue
+        asm = k.asm["amdgcn"]
+        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
+                        "counts": asm_counts(asm, cvt_line), "lines": asm_lines(asm),
+                        "data": {"counts": asm_counts(asm, cvt_line, data=True),
+                                 "lines": asm_lines(asm, data=True)}}
+        if len(probes) % 20 == 0:
+            print(f"  {len(probes)} compiled", flush=True)
+    print(f"{len(probes)} probes compiled; {fails} not compiled")
+    return {"triton_version": triton.__version__, "probes": probes}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = draw_parser(__doc__)
+    ap.add_argument("--vector", action="store_true",
+                    help="the second draw (VECTOR_DRAW, tests/data/"
+                         "triton_amd_byte_pack_vector_probes.json.gz) instead")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    out, draw, known = (VECTOR_OUT, VECTOR_DRAW, "amd_byte_pack_vector") if args.vector else \
+        (OUT, DRAW, "amd_byte_pack")
+    if args.seed is not None:
+        return 1 if compare(build(args.seed, draw[1], args.vector), known) else 0
+    if not args.compare_only:
+        rc = write_or_check(out, build(*draw, vector=args.vector), args.check)
+        if rc:
+            return rc
+    return 1 if compare(read_fixture(out), known) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The fresh 8-bit AMD packing probes (``tests/data/triton_amd_byte_pack_probes.json.gz`` and
+the second draw ``tests/data/triton_amd_byte_pack_vector_probes.json.gz``, made after
+``linlayout.lowering.round_trip_pack.stored_word_permutes``; written by
+``papers/triton_lowering/amd_byte_pack_probes.py [--vector]`` with Triton 3.9 on gfx942 and
+gfx950): for each compiled convert, what ``linlayout check --json`` lists — its register
+instructions (``ds_bpermute``/DPP/``v_permlane*``/``v_cndmask``/``v_perm``) on the convert's
+line and the LDS bytes per thread of the kernel — equals the final AMDGCN (with ``-O3``: what
+runs), counted on the data path. The probes whose byte packing LLVM's AMDGPU back end spells
+otherwise are strict xfails with their reason (``tests/data/known_mismatches.json``, set
+``amd_byte_pack``, ``amd_byte_pack_vector``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+import pytest
+
+from tests.check.shared_memory.triton_fixtures import cases, entries
+from tests.support import papers_module
+
+PROBES = papers_module("papers/triton_lowering/cvt_heldout_probes.py")
+
+
+@lru_cache(maxsize=None)
+def _check_json(ttgir: str) -> dict:
+    return PROBES.check_json(ttgir)
+
+
+_SETS = ("amd_byte_pack", "amd_byte_pack_vector")
+
+
+def _all_cases() -> list:
+    out = []
+    for name in _SETS:
+        for c in cases(name):
+            out.append(pytest.param(name, c.values[0], marks=c.marks,
+                                    id=f"{name}-{c.values[0]}"))
+    return out
+
+
+@pytest.mark.parametrize("fixture_set,case", _all_cases())
+def test_check_json_equals_the_final_amdgcn(fixture_set, case):
+    e = PROBES.data_path(entries(fixture_set)[case])
+    pred, seen, uncounted, _ = PROBES.prediction(e, case, _check_json(e["ttgir"]))
+    assert not uncounted
+    assert pred == seen
+
+
+def test_the_set_reaches_both_targets_and_every_family():
+    data = entries("amd_byte_pack")
+    assert len(data) >= 100
+    assert {e["target"] for e in data.values()} == {"gfx942", "gfx950"}
+    families = Counter("_".join(n.split("_")[:2]) for n in data)
+    assert set(families) == {"g_hv", "g_rt", "g_sw", "g_bl"}
+    assert {n.split("_")[2] for n in data} == {"b8"}
+
+
+def test_the_second_draw_reaches_tritons_4_byte_store_vectors():
+    """``g_vs_*``: the destination's column bits 0 and 1 are its first register bases."""
+    data = entries("amd_byte_pack_vector")
+    assert len(data) >= 50
+    assert {e["target"] for e in data.values()} == {"gfx942", "gfx950"}
+    assert {"_".join(n.split("_")[:2]) for n in data} == {"g_vs", "g_bl"}
