@@ -393,3 +393,41 @@ def test_at_8_bits_a_swap_a_free_byte_join_and_one_read_meet_the_swap_bound():
     assert shuffle.method == "packed exchange" and len(shuffle.plan.swaps) == 1
     assert shuffle.plan.opcodes == {"v_permlane16_swap_b32": 1, "ds_bpermute_b32": 1}
     assert execute_plan(pb, shuffle.plan).correct
+
+
+@pytest.mark.parametrize("order, mask", [((1, 2, 0, 3), 16), ((1, 2, 3, 0), 32),
+                                         ((1, 3, 0, 2), 16), ((1, 3, 2, 0), 32)])
+def test_at_8_bits_a_read_then_a_swap_reach_the_lane_bit_3_pairs(order, mask):
+    """Why the two-shuffle lemma cannot reach the 4 gfx950 wavefront pairs whose destination
+    register bit is the source's lane bit 3 at 8 bits: with no merge, one
+    ``ds_bpermute_b32`` of the two source bytes joined in one word (free), then one
+    ``v_permlane16/32_swap_b32`` with that word as ``A`` and its byte 1 as ``B``, gives every
+    lane its destination (register 0 from output ``A``, register 1 from output ``B``). 2,
+    the swap bound: the planner's 2.5 there is not the least (it builds no read-then-swap
+    plan), and no bound can rise above 2."""
+    from linlayout import LinearLayout
+    from linlayout.hardware import AMD_CDNA4
+
+    def wave(o):
+        return LinearLayout({"register": [[1 << o[0]]],
+                             "lane": [[0]] * 3 + [[1 << b] for b in o[1:]]}, {"dim0": 16})
+
+    src, dst = wave((0, 1, 2, 3)), wave(order)
+    pb = ConversionProblem.make(src, dst, 8, AMD_CDNA4)
+    lanes = range(64)
+    have = [[pb.thread_elements("src", x, t, 0) for x in range(2)] for t in lanes]
+    want = [[pb.thread_elements("dst", r, t, 0) for r in range(2)] for t in lanes]
+    # the read: lane t picks a lane whose word serves what the swap hands t and t ^ mask
+    sigma = {}
+    for t in lanes:
+        low = t & ~mask
+        need = (want[low][0], want[low ^ mask][0]) if t == low else \
+            (want[low][1], want[low ^ mask][1])
+        sigma[t] = next(s for s in lanes if (have[s][0], have[s][1]) == need)
+    word = [have[sigma[t]] for t in lanes]  # bytes 0 and 1 of the word each lane read
+    for t in lanes:  # the swap: side 0 keeps A and takes A of t ^ mask into B, side 1 the
+        a = word[t][0] if not t & mask else word[t ^ mask][1]  # mirror on B
+        b = word[t ^ mask][0] if not t & mask else word[t][1]
+        assert [a, b] == want[t], t
+    plan = plan_conversion(src, dst, 8, hardware=AMD_CDNA4, target="hip:gfx950")
+    assert plan.path("shuffle").bound == 2.0 <= plan.best.cost

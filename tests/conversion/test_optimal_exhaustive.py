@@ -32,7 +32,9 @@ amd_two_shuffle_bound`): all 24 proven. At 8 bits the lemma is not claimed (two
 zero-extended bytes join for nothing in the model): the packed exchange starts with a swap
 (:class:`~linlayout.conversion.RegisterSwap`), joins the two swapped bytes and reads that
 word once, 2 on 8 of the 12, the bound (20 of 24 proven); the 4 whose destination register
-bit is the source's lane bit 3, which no swap crosses, stay at 2.5 against the bound 2.
+bit is the source's lane bit 3, which no swap crosses, stay at 2.5 against the bound 2: one
+read of the two joined bytes then one swap reach them with no merge, at 2, a plan the planner
+does not build (``test_bounds.py``), so no bound rises there.
 
 With the source's elements one to a 32-bit register (``wide_source``: a gather's or
 reduction's result) every path that packs pays for it and the bounds count packing as free
