@@ -22,8 +22,9 @@ from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
-from ..registers import (produced_values, scalar_sources, share_selector_selects,
-                         wide_sources, widen_loaded_bytes, with_registers)
+from ..registers import (move_scalar_byte_permutes, produced_values, scalar_sources,
+                         share_selector_selects, wide_sources, widen_loaded_bytes,
+                         with_registers)
 from ..target import parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
@@ -292,6 +293,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             out.append((a, exc))
     if module.warp_specialize:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
+    out = move_scalar_byte_permutes(out, target)
     return widen_loaded_bytes(share_selector_selects(out, module.text), module.text, target)
 
 
