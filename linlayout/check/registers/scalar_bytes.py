@@ -5,9 +5,9 @@ A ``tt.reduce`` of one 8-bit operand whose last round covers the whole wavefront
 Triton 3.9's ``TargetInfo::warpReduce`` (AMD), by reading each total out of lane 63 with
 ``v_readlane_b32`` into a scalar register
 (:func:`~.reduce.reduce_leaves_scalar_bytes`). The ``convert_layout`` that stores these
-totals to shared memory builds each stored vector of bytes from them, and AMDGPU's
-instruction selection joins scalar bytes with ``v_perm_b32``: one per 2-byte
-``ds_write_b16`` word, and per 32-bit word as for any byte held one to a register
+totals to shared memory (or shuffles them) builds each stored (or shuffled) vector of bytes
+from them, and AMDGPU's instruction selection joins scalar bytes with ``v_perm_b32``: one
+per 2-byte ``ds_write_b16`` word, and per 32-bit word as for any byte held one to a register
 (:func:`linlayout.lowering.amd_pack.pack_permutes`), where bytes in vector registers would
 be joined with shifts and ors. Triton emits that vector build at the convert's location,
 but LLVM's ``-O3`` middle end (InstCombine) rebuilds it as one vector of the 16-bit values
@@ -35,6 +35,8 @@ __all__ = ["move_scalar_byte_permutes", "scalar_byte_reductions"]
 
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 _PERMUTE = "v_perm_b32"
+#: the opcodes that make a convert a shuffle one (with DPP, ``*_dpp``)
+_LANE_EXCHANGES = ("ds_bpermute", "ds_swizzle", "v_permlane")
 
 
 def scalar_byte_reductions(accesses: list[Access], target: Target) -> dict[str, int]:
@@ -72,11 +74,13 @@ def scalar_byte_reductions(accesses: list[Access], target: Target) -> dict[str, 
 def move_scalar_byte_permutes(pairs: list, target: Target) -> list:
     """``pairs`` (``(Access, Prediction | LayoutError)`` in file order, as
     :func:`~linlayout.check.shared_memory.ops.predict_module` builds them) with the byte
-    permutes of every convert through shared memory of a reduction's scalar byte totals
-    (:func:`scalar_byte_reductions`) counted on the reduction instead: one ``v_perm_b32`` per
-    ``ds_write_b16`` of two bytes, plus the ``v_perm_b32`` the convert's packing of 32-bit
-    words counts, taken off the convert and added to the reduce, each with a note. Errors,
-    other ops, NVIDIA, and converts whose reduce was not predicted pass unchanged.
+    permutes of every convert of a reduction's scalar byte totals
+    (:func:`scalar_byte_reductions`) that moves data (through shared memory or by warp
+    shuffles) counted on the reduction instead: one ``v_perm_b32`` per ``ds_write_b16`` of
+    two bytes, plus the ``v_perm_b32`` the convert's packing of 32-bit words (stored, or
+    shuffled) counts, taken off the convert and added to the reduce, each with a note.
+    Errors, other ops, converts that only rename registers (not measured), NVIDIA, and
+    converts whose reduce was not predicted pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of (Access, Prediction or LayoutError)
@@ -101,7 +105,9 @@ def move_scalar_byte_permutes(pairs: list, target: Target) -> list:
              if a.op == "reduce" and isinstance(p, Prediction)}
     for i, (a, pred) in enumerate(out):
         if a.kind != "convert" or not a.operands or a.operands[0] not in reductions \
-                or not isinstance(pred, Prediction) or not pred.uses_shared:
+                or not isinstance(pred, Prediction) or not (pred.uses_shared or any(
+                    e.opcode.startswith(_LANE_EXCHANGES) or e.opcode.endswith("_dpp")
+                    for e in pred.registers)):
             continue
         j = where.get(reductions[a.operands[0]])
         if j is None:
