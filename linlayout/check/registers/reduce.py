@@ -360,8 +360,8 @@ def reduce_leaves_scalars(operand: LinearLayout, result: LinearLayout | None, ax
     register, so that a convert packs two results for nothing: its last round reduces all 64
     lanes (``warpReduce``'s DPP sequence), which ends by reading the total out of lane 63
     (``v_readlane_b32``: the value is the same in every lane), and LLVM packs two scalars
-    with ``s_pack_ll_b32_b16``, no ``v_perm_b32``. 8-bit results still pay (the byte
-    permutes stay in the IR before ``-O3``).
+    with ``s_pack_ll_b32_b16``, no ``v_perm_b32``. 8-bit results still pay, on the
+    reduction's line (:func:`reduce_leaves_scalar_bytes`).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
