@@ -184,6 +184,9 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.check.registers.share_selector_selects": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
         "tt.func @f() {\n}"), {}),
+    "linlayout.check.registers.move_scalar_byte_permutes": ((
+        __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
+        TARGET), {}),
     "linlayout.check.registers.widen_loaded_bytes": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
         "tt.func @f() {\n}", TARGET), {}),

@@ -13,10 +13,11 @@ from .private import with_registers
 from .producers import (load_sources, produced_values, scalar_sources, truncated_sources,
                         wide_sources)
 from .reduce import reduce_shuffles
+from .scalar_bytes import move_scalar_byte_permutes
 from .scan import scan_shuffles
 from .selects import share_selector_selects
 
-__all__ = ["gather_shuffles", "is_warp_local", "load_sources", "pack_stored_words",
-           "produced_values", "reduce_shuffles", "scalar_sources", "scan_shuffles",
-           "share_selector_selects", "store_destinations", "truncated_sources", "wide_sources",
-           "widen_loaded_bytes", "with_registers"]
+__all__ = ["gather_shuffles", "is_warp_local", "load_sources", "move_scalar_byte_permutes",
+           "pack_stored_words", "produced_values", "reduce_shuffles", "scalar_sources",
+           "scan_shuffles", "share_selector_selects", "store_destinations", "truncated_sources",
+           "wide_sources", "widen_loaded_bytes", "with_registers"]

@@ -37,8 +37,8 @@ from ._args import bits_tuple, checked
 from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
-           "reduce_leaves_scalars", "reduce_leaves_words", "reduce_result_values",
-           "reduce_rounds", "reduce_shuffles", "redux_instructions", "redux_rounds",
+           "reduce_leaves_scalar_bytes", "reduce_leaves_scalars", "reduce_leaves_words",
+           "reduce_result_values", "reduce_rounds", "reduce_shuffles", "redux_instructions", "redux_rounds",
            "redux_selects"]
 
 #: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
@@ -360,8 +360,8 @@ def reduce_leaves_scalars(operand: LinearLayout, result: LinearLayout | None, ax
     register, so that a convert packs two results for nothing: its last round reduces all 64
     lanes (``warpReduce``'s DPP sequence), which ends by reading the total out of lane 63
     (``v_readlane_b32``: the value is the same in every lane), and LLVM packs two scalars
-    with ``s_pack_ll_b32_b16``, no ``v_perm_b32``. 8-bit results still pay (the byte
-    permutes stay in the IR before ``-O3``).
+    with ``s_pack_ll_b32_b16``, no ``v_perm_b32``. 8-bit results still pay, on the
+    reduction's line (:func:`reduce_leaves_scalar_bytes`).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
@@ -376,6 +376,38 @@ def reduce_leaves_scalars(operand: LinearLayout, result: LinearLayout | None, ax
         instance_of(result, LinearLayout, "result")
     if element_bits != 16 or target.is_nvidia:
         return False
+    return _read_out(operand, result, axis, element_bits, target)
+
+
+def reduce_leaves_scalar_bytes(operand: LinearLayout, result: LinearLayout | None, axis: int,
+                               element_bits: int, target: Target) -> bool:
+    """Whether a one-operand ``tt.reduce`` on AMD leaves each 8-bit result in a scalar
+    register: its last round reduces all 64 lanes (``warpReduce``'s DPP sequence, read out of
+    lane 63 with ``v_readlane_b32``) and no move to the result layout follows it, as
+    :func:`reduce_leaves_scalars` says of 16-bit results. Unlike those, two such bytes stored
+    as one word still cost ``v_perm_b32`` (:mod:`.scalar_bytes`), and after ``-O3`` they sit
+    on the reduction's line.
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: ``TargetInfo::warpReduce`` (``third_party/amd/lib/TritonAMDGPUToLLVM/
+    TargetInfo.cpp``), Triton 3.9, as LLVM's AMDGPU instruction selection selects it;
+    measured on compiled gfx942/gfx950 reductions
+    (``papers/triton_lowering/scalar_byte_probes.py``).
+    """
+    axis = checked(operand, axis, target)
+    (element_bits,) = bits_tuple((element_bits,))
+    if result is not None:
+        instance_of(result, LinearLayout, "result")
+    if element_bits != 8 or target.is_nvidia:
+        return False
+    return _read_out(operand, result, axis, element_bits, target)
+
+
+def _read_out(operand: LinearLayout, result: LinearLayout | None, axis: int,
+              element_bits: int, target: Target) -> bool:
+    """The last round reduces a whole wavefront and the result keeps its registers."""
     k = _axis(operand, axis)
     last = _round_layouts(operand, axis)[-1]
     if len(_lane_masks(last, k)) != target.threads_per_warp.bit_length() - 1:

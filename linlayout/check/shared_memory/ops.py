@@ -22,7 +22,8 @@ from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
 from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
-from ..registers import (pack_stored_words, produced_values, scalar_sources,
+from ..registers import (move_scalar_byte_permutes, pack_stored_words, produced_values,
+                         scalar_sources,
                          share_selector_selects, wide_sources, widen_loaded_bytes,
                          with_registers)
 from ..target import parse_target
@@ -298,6 +299,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             out.append((a, exc))
     if module.warp_specialize:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
+    out = move_scalar_byte_permutes(out, target)
     out = pack_stored_words(out, stored_values or {}, target)
     return widen_loaded_bytes(share_selector_selects(out, module.text), module.text, target)
 
