@@ -53,6 +53,19 @@ shuffles and a merge. The swap is a shuffle in the cost model (``shfl``, as Trit
 ``v_permlane*_swap`` stages are counted). Only a source left one element to a register
 (no ``source_load``, not ``packed_source``) is swapped.
 
+On gfx950 the exchange may also end with a swap (a *read-then-swap* plan,
+:attr:`PackedExchangePlan.swaps_after`): the steps above build the destination with one of
+its register bits traded with lane bit 4 or 5, then one ``v_permlane16_swap_b32`` or
+``v_permlane32_swap_b32`` per pair of destination registers trades them back. The swap takes
+two VGPRs, so where a pair's two registers are the two halves of one word the high half is
+first shifted down (one ``v_lshrrev_b32``, a VALU instruction no cost kind counts, like the
+join's ``v_lshl_or_b32``); the swap is counted as a shuffle, as above. One read of the two
+joined source bytes then one swap reaches destinations no swap-then-read plan reaches
+without a merge (the register bit from the source's lane bit 3 on a 64-lane wavefront):
+2, where the other plans need 2.5. It is kept only where it is strictly cheaper than every
+other packed exchange, and runs on symbolic registers like every plan; no compiled probe
+checks its instructions yet.
+
 The shuffles' source lanes depend only on the lane index, and so do the permutes'
 selectors: per-lane constants, which a lowering picks as Triton 3.9's ``transferWithinWarp``
 picks its own byte-permute selectors — a select of two constant selectors on a lane
@@ -188,6 +201,10 @@ class PackedExchangePlan:
         swaps: the swap stages run on the source registers before :attr:`pack`, in order
             (:class:`RegisterSwap`; gfx950 only); :attr:`pack` names the registers as they
             are after them.
+        swaps_after: the swap stages run on the destination registers after :attr:`unpack`,
+            in order (:class:`RegisterSwap` with a destination register bit; gfx950 only, a
+            read-then-swap plan, module docstring); :attr:`unpack` names the registers as
+            they are before them.
     """
 
     element_bits: int
@@ -200,12 +217,14 @@ class PackedExchangePlan:
     opcodes: dict[str, int] = field(default_factory=dict)
     high_unknown: bool = False
     swaps: tuple[RegisterSwap, ...] = ()
+    swaps_after: tuple[RegisterSwap, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary: the swaps, the packed words, the destination words, the
-        shuffles, the lane-dependent permutes and the opcodes (the per-lane tables are left
-        out)."""
+        """JSON-ready summary: the swaps before and after, the packed words, the destination
+        words, the shuffles, the lane-dependent permutes and the opcodes (the per-lane
+        tables are left out)."""
         return {"swaps": [[s.register_bit, s.lane_mask] for s in self.swaps],
+                "swaps_after": [[s.register_bit, s.lane_mask] for s in self.swaps_after],
                 "pack": [list(p) for p in self.pack],
                 "words": len({ref for ref, _ in self.unpack}), "shuffles": len(self.rounds),
                 "permutes": len(self.permutes), "opcodes": dict(self.opcodes)}
@@ -219,7 +238,9 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
     """The cheapest packed exchange of ``problem`` on ``target`` under ``weights`` (module
     docstring), trying each source register bit as the half bit and, on gfx950 with the
     source one element to a register, each swap of a register bit with lane bit 4 or 5
-    first (:class:`RegisterSwap`); or None where it does not apply: elements of 32 bits or
+    first (:class:`RegisterSwap`), and on gfx950 each swap of a destination register bit with
+    lane bit 4 or 5 last (:attr:`PackedExchangePlan.swaps_after`, kept only where strictly
+    cheaper); or None where it does not apply: elements of 32 bits or
     more, data crossing warps, no lane lacking anything, more than
     :data:`MAX_EXCHANGE_REGISTERS` registers on a side, or more than
     :data:`MAX_EXCHANGE_ROUNDS` shuffles needed.
@@ -266,6 +287,11 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
             key = (path_cost(plan.instructions, 0, ws), plan.instructions["shfl"])
             if key < best[0]:
                 best = (key, plan)
+    if target.arch == "gfx950":
+        for plan in _swapped_after(problem, target, words, wide_source):
+            key = (path_cost(plan.instructions, 0, ws), plan.instructions["shfl"])
+            if key[0] < best[0][0]:  # kept only when strictly cheaper
+                best = (key, plan)
     return best[1]
 
 
@@ -295,6 +321,38 @@ def _swapped(problem: ConversionProblem, target: Target,
                 opcodes = {f"v_permlane{lane_mask}_swap_b32": n, **plan.opcodes}
                 yield replace(plan, instructions=counts, opcodes=opcodes,
                               swaps=(RegisterSwap(register_bit, lane_mask),))
+
+
+def _swapped_after(problem: ConversionProblem, target: Target,
+                   words: tuple[SourceWord, ...] | None,
+                   wide_source: bool) -> Iterator[PackedExchangePlan]:
+    """Every read-then-swap plan (module docstring): a packed exchange to ``dst`` with one
+    destination register bit and lane bit 4 or 5 traded, then one swap stage per pair of
+    destination registers that trades them back (:class:`RegisterSwap` is its own inverse
+    on the layout's columns), each half bit tried, the swaps appended and counted."""
+    nrs, nrd = problem.register_bits
+    for register_bit in range(nrd):
+        for lane_mask in GFX950_SWAP_LANE_MASKS:
+            lane_bit = lane_mask.bit_length() - 1
+            if lane_bit >= problem.lane_bits:
+                continue
+            bases = {d: [list(v) for v in vs] for d, vs in problem.dst.bases.items()}
+            reg, lane = bases["register"], bases["lane"]
+            reg[register_bit], lane[lane_bit] = lane[lane_bit], reg[register_bit]
+            before = ConversionProblem(problem.src,
+                                       LinearLayout(bases, dict(problem.dst.out_dims)),
+                                       problem.element_bits, problem.hardware)
+            if warp_map(before) is None:
+                continue
+            n = (1 << nrd) // 2  # one instruction per destination register pair
+            for half_bit in range(nrs) if nrs else (None,):
+                plan = _build(before, target, half_bit, words, wide_source, rounds_needed=False)
+                if plan is None:
+                    continue
+                counts = dict(plan.instructions, shfl=plan.instructions["shfl"] + n)
+                opcodes = {**plan.opcodes, f"v_permlane{lane_mask}_swap_b32": n}
+                yield replace(plan, instructions=counts, opcodes=opcodes,
+                              swaps_after=(RegisterSwap(register_bit, lane_mask),))
 
 
 def _source_words(problem: ConversionProblem, source_load: tuple[int, int] | None,

@@ -83,7 +83,9 @@ def execute_plan(problem: ConversionProblem,
     each lane packs its registers in pairs into words of two halves, each round reads the named
     word of the lane its table names, each permute writes the halves its per-lane table
     picks from its two inputs, and each destination register takes the half of the value
-    its entry names (the same in every lane); a high half of unknown bits
+    its entry names (the same in every lane), and the swaps after
+    (:attr:`~.exchange.PackedExchangePlan.swaps_after`) trade destination registers across
+    lanes last; a high half of unknown bits
     (:attr:`~.exchange.PackedExchangePlan.high_unknown`) holds no element.
 
     A :class:`~.stages.StagePlan` runs its value graph (selects, byte permutes with their
@@ -156,8 +158,10 @@ def _execute_exchange(problem: ConversionProblem, plan: PackedExchangePlan) -> E
                 a, b = (values[ref] for ref in perm.inputs)
                 values[("perm", p)] = [tuple((a[lane] + b[lane])[h] for h in perm.halves[lane])
                                        for lane in lanes]
-            final.append([[values[ref][lane][half] for ref, half in plan.unpack]
-                          for lane in lanes])
+            out = [[values[ref][lane][half] for ref, half in plan.unpack] for lane in lanes]
+            for swap in plan.swaps_after:
+                out = _swap(out, swap.register_bit, swap.lane_mask)
+            final.append(out)
     except (IndexError, KeyError, TypeError, ValueError) as exc:
         raise LayoutError(f"the plan does not fit this conversion: {exc}") from None
     return _compare(problem, final)

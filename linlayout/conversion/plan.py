@@ -14,7 +14,9 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   (:func:`~linlayout.conversion.exchange.plan_packed_exchange`: elements two to a word,
   whole words shuffled, lane-dependent byte permutes choosing halves; ``ds_bpermute_b32``
   and ``v_perm_b32`` on AMD; on gfx950 possibly after a ``v_permlane*_swap`` of register
-  pairs, :class:`~linlayout.conversion.exchange.RegisterSwap`); against the family's bound
+  pairs, :class:`~linlayout.conversion.exchange.RegisterSwap`, or ending with one,
+  :attr:`~linlayout.conversion.exchange.PackedExchangePlan.swaps_after`); against the
+  family's bound
   (:func:`~linlayout.conversion.bounds.shuffle_family_bound`: shuffles from the bits and the
   lanes each lane lacks and, on NVIDIA, the selects and lane-dependent permutes, with more of
   them when the shuffles are at their minimum);

@@ -9,8 +9,8 @@ import operator
 import pytest
 
 from linlayout import LayoutError, plan_conversion
-from linlayout.conversion import (ConversionProblem, execute_plan, merge_cost, select_bound,
-                                  shuffle_bound, shuffle_family_bound,
+from linlayout.conversion import (ConversionProblem, RegisterSwap, execute_plan, merge_cost,
+                                  select_bound, shuffle_bound, shuffle_family_bound,
                                   swaps_bring_nothing_lacked, tight_merges)
 
 from tests.conversion.support import invertible_matrices, warp_layout
@@ -403,8 +403,8 @@ def test_at_8_bits_a_read_then_a_swap_reach_the_lane_bit_3_pairs(order, mask):
     ``ds_bpermute_b32`` of the two source bytes joined in one word (free), then one
     ``v_permlane16/32_swap_b32`` with that word as ``A`` and its byte 1 as ``B``, gives every
     lane its destination (register 0 from output ``A``, register 1 from output ``B``). 2,
-    the swap bound: the planner's 2.5 there is not the least (it builds no read-then-swap
-    plan), and no bound can rise above 2."""
+    the swap bound, which no bound can rise above; the planner builds this read-then-swap
+    plan and meets it."""
     from linlayout import LinearLayout
     from linlayout.hardware import AMD_CDNA4
 
@@ -430,4 +430,8 @@ def test_at_8_bits_a_read_then_a_swap_reach_the_lane_bit_3_pairs(order, mask):
         b = word[t ^ mask][0] if not t & mask else word[t][1]
         assert [a, b] == want[t], t
     plan = plan_conversion(src, dst, 8, hardware=AMD_CDNA4, target="hip:gfx950")
-    assert plan.path("shuffle").bound == 2.0 <= plan.best.cost
+    assert plan.path("shuffle").bound == 2.0 == plan.best.cost and plan.optimal
+    best = plan.best.plan
+    assert best.swaps_after == (RegisterSwap(0, mask),) and not best.swaps
+    assert best.opcodes == {"ds_bpermute_b32": 1, f"v_permlane{mask}_swap_b32": 1}
+    assert execute_plan(pb, best).correct

@@ -50,7 +50,7 @@ def test_a_single_exchange_is_one_shuffle_and_one_permute(element_bits):
     shuffle = full.path("shuffle")
     assert shuffle.method == "packed exchange" and shuffle.cost == 1.5
     assert shuffle.meets_bound and full.optimal and full.best is shuffle
-    assert shuffle.to_dict()["plan"] == {"swaps": [], "pack": [[0, 1]],
+    assert shuffle.to_dict()["plan"] == {"swaps": [], "swaps_after": [], "pack": [[0, 1]],
                                          "words": 1, "shuffles": 1,
                                          "permutes": 1,
                                          "opcodes": {"shfl.sync.idx.b32": 1, "prmt.b32": 1}}

@@ -31,10 +31,10 @@ a pair costs a ``v_perm_b32`` too (:func:`~linlayout.conversion.bounds.
 amd_two_shuffle_bound`): all 24 proven. At 8 bits the lemma is not claimed (two
 zero-extended bytes join for nothing in the model): the packed exchange starts with a swap
 (:class:`~linlayout.conversion.RegisterSwap`), joins the two swapped bytes and reads that
-word once, 2 on 8 of the 12, the bound (20 of 24 proven); the 4 whose destination register
-bit is the source's lane bit 3, which no swap crosses, stay at 2.5 against the bound 2: one
-read of the two joined bytes then one swap reach them with no merge, at 2, a plan the planner
-does not build (``test_bounds.py``), so no bound rises there.
+word once, 2 on 8 of the 12, the bound; the 4 whose destination register bit is the source's
+lane bit 3, which no swap before the read crosses, take one read of the two joined bytes
+then one swap (a read-then-swap plan, :attr:`~linlayout.conversion.PackedExchangePlan.
+swaps_after`), 2, the bound: all 24 proven.
 
 With the source's elements one to a 32-bit register (``wide_source``: a gather's or
 reduction's result) every path that packs pays for it and the bounds count packing as free
@@ -70,7 +70,7 @@ PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
 #: the 64-lane wavefront space (4 tensor bits: 1 register bit, lane bits 3, 4, 5 live, lane
 #: bits 0–2 broadcast): pairs proven optimal by target and element width
 PROVEN_WAVE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 24, ("hip:gfx942", 32): 24,
-               ("hip:gfx950", 8): 20, ("hip:gfx950", 16): 24, ("hip:gfx950", 32): 24}
+               ("hip:gfx950", 8): 24, ("hip:gfx950", 16): 24, ("hip:gfx950", 32): 24}
 #: the same with the source one element to a 32-bit register (``wide_source``)
 PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 93,
                ("hip:gfx942", 8): 93, ("hip:gfx942", 16): 120,
