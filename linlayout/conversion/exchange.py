@@ -295,32 +295,41 @@ def plan_packed_exchange(problem: ConversionProblem, target: Target | str = "cud
     return best[1]
 
 
+def _swap_trades(problem: ConversionProblem, layout: LinearLayout, register_bits: int
+                 ) -> Iterator[tuple[int, int, LinearLayout]]:
+    """``(register_bit, lane_mask, traded)`` for each gfx950 swap stage a layout of
+    ``problem`` admits: ``layout`` with that register bit's and lane bit's columns traded
+    (what one :class:`RegisterSwap` does to it)."""
+    for register_bit in range(register_bits):
+        for lane_mask in GFX950_SWAP_LANE_MASKS:
+            lane_bit = lane_mask.bit_length() - 1
+            if lane_bit >= problem.lane_bits:
+                continue
+            bases = {d: [list(v) for v in vs] for d, vs in layout.bases.items()}
+            reg, lane = bases["register"], bases["lane"]
+            reg[register_bit], lane[lane_bit] = lane[lane_bit], reg[register_bit]
+            yield register_bit, lane_mask, LinearLayout(bases, dict(layout.out_dims))
+
+
 def _swapped(problem: ConversionProblem, target: Target,
              wide_source: bool) -> Iterator[PackedExchangePlan]:
     """Every packed exchange that starts with one swap stage (:class:`RegisterSwap`), each
     half bit tried: the swapped registers as a new ``src`` (the register bit and the lane
     bit trade columns), the exchange built from there, the swaps prepended and counted."""
     nrs, _ = problem.register_bits
-    for register_bit in range(nrs):
-        for lane_mask in GFX950_SWAP_LANE_MASKS:
-            lane_bit = lane_mask.bit_length() - 1
-            if lane_bit >= problem.lane_bits:
+    for register_bit, lane_mask, traded in _swap_trades(problem, problem.src, nrs):
+        swapped = ConversionProblem(traded, problem.dst, problem.element_bits,
+                                    problem.hardware)
+        words = _source_words(swapped, None, wide_source)
+        n = (1 << nrs) // 2  # one instruction per register pair
+        for half_bit in range(nrs):
+            plan = _build(swapped, target, half_bit, words, wide_source, rounds_needed=False)
+            if plan is None:
                 continue
-            bases = {d: [list(v) for v in vs] for d, vs in problem.src.bases.items()}
-            reg, lane = bases["register"], bases["lane"]
-            reg[register_bit], lane[lane_bit] = lane[lane_bit], reg[register_bit]
-            swapped = ConversionProblem(LinearLayout(bases, dict(problem.src.out_dims)),
-                                        problem.dst, problem.element_bits, problem.hardware)
-            words = _source_words(swapped, None, wide_source)
-            n = (1 << nrs) // 2  # one instruction per register pair
-            for half_bit in range(nrs):
-                plan = _build(swapped, target, half_bit, words, wide_source, rounds_needed=False)
-                if plan is None:
-                    continue
-                counts = dict(plan.instructions, shfl=plan.instructions["shfl"] + n)
-                opcodes = {f"v_permlane{lane_mask}_swap_b32": n, **plan.opcodes}
-                yield replace(plan, instructions=counts, opcodes=opcodes,
-                              swaps=(RegisterSwap(register_bit, lane_mask),))
+            counts = dict(plan.instructions, shfl=plan.instructions["shfl"] + n)
+            opcodes = {f"v_permlane{lane_mask}_swap_b32": n, **plan.opcodes}
+            yield replace(plan, instructions=counts, opcodes=opcodes,
+                          swaps=(RegisterSwap(register_bit, lane_mask),))
 
 
 def _swapped_after(problem: ConversionProblem, target: Target,
@@ -331,28 +340,20 @@ def _swapped_after(problem: ConversionProblem, target: Target,
     destination registers that trades them back (:class:`RegisterSwap` is its own inverse
     on the layout's columns), each half bit tried, the swaps appended and counted."""
     nrs, nrd = problem.register_bits
-    for register_bit in range(nrd):
-        for lane_mask in GFX950_SWAP_LANE_MASKS:
-            lane_bit = lane_mask.bit_length() - 1
-            if lane_bit >= problem.lane_bits:
+    for register_bit, lane_mask, traded in _swap_trades(problem, problem.dst, nrd):
+        before = ConversionProblem(problem.src, traded, problem.element_bits,
+                                   problem.hardware)
+        if warp_map(before) is None:
+            continue
+        n = (1 << nrd) // 2  # one instruction per destination register pair
+        for half_bit in range(nrs) if nrs else (None,):
+            plan = _build(before, target, half_bit, words, wide_source, rounds_needed=False)
+            if plan is None:
                 continue
-            bases = {d: [list(v) for v in vs] for d, vs in problem.dst.bases.items()}
-            reg, lane = bases["register"], bases["lane"]
-            reg[register_bit], lane[lane_bit] = lane[lane_bit], reg[register_bit]
-            before = ConversionProblem(problem.src,
-                                       LinearLayout(bases, dict(problem.dst.out_dims)),
-                                       problem.element_bits, problem.hardware)
-            if warp_map(before) is None:
-                continue
-            n = (1 << nrd) // 2  # one instruction per destination register pair
-            for half_bit in range(nrs) if nrs else (None,):
-                plan = _build(before, target, half_bit, words, wide_source, rounds_needed=False)
-                if plan is None:
-                    continue
-                counts = dict(plan.instructions, shfl=plan.instructions["shfl"] + n)
-                opcodes = {**plan.opcodes, f"v_permlane{lane_mask}_swap_b32": n}
-                yield replace(plan, instructions=counts, opcodes=opcodes,
-                              swaps_after=(RegisterSwap(register_bit, lane_mask),))
+            counts = dict(plan.instructions, shfl=plan.instructions["shfl"] + n)
+            opcodes = {**plan.opcodes, f"v_permlane{lane_mask}_swap_b32": n}
+            yield replace(plan, instructions=counts, opcodes=opcodes,
+                          swaps_after=(RegisterSwap(register_bit, lane_mask),))
 
 
 def _source_words(problem: ConversionProblem, source_load: tuple[int, int] | None,
