@@ -48,6 +48,7 @@ from .report import Alternative, InstructionReport, KernelReport, OpReport, OpSt
 from ..lowering.vectorise import access_map, largest_vectorisation
 from .shared_memory import Prediction
 from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
+from .shared_memory.sunk_loads import executing_warps, sunk_loads_per_thread
 from .suggest import BufferSide, skipped_search, suggest_layout
 from .conversion import convert_saving
 from ..lowering.target import Target
@@ -96,6 +97,76 @@ def _report(a: Access, pred: Prediction, target: Target, hardware: HardwareModel
     else:
         status = OpStatus.COUNTED
     return OpReport(a, status, tuple(instrs), note, target)
+
+
+def _sink_loads(module: TTGIRModule, a: Access, r: OpReport, target: Target,
+                stores: dict[int, tuple[int, int]]) -> OpReport:
+    """Split off the ``ld.shared`` loads of ``r`` that ptxas sinks under the predicate of the
+    store ending the kernel (:mod:`.shared_memory.sunk_loads`): they become their own entry,
+    with the warps that execute them and, where free lane bits select its phases, the
+    phases only storing lanes ask for."""
+    loads = [k for k, i in enumerate(r.instructions)
+             if i.emitted.side == "load" and i.emitted.opcode.startswith("ld.shared")]
+    if len(loads) != 1:
+        return r
+    k = loads[0]
+    ins = r.instructions[k]
+    e, rep = ins.emitted, ins.report
+    if rep is None or e.per_thread is None or not e.vector_elems \
+            or rep.uneven_wavefronts_per_warp is not None:
+        return r
+    try:
+        store = executing_warps(module, a, target)
+    except LayoutError:
+        return r
+    if store is None or store.line not in stores:
+        return r
+    sunk = sunk_loads_per_thread(e.per_thread, e.vector_elems, *stores[store.line])
+    if sunk == 0:
+        return r
+    warps = module.num_warps or 1
+    per_phase = max(1, rep.lanes_per_phase)
+    inside = store.free_lanes & (per_phase - 1)
+    phase_bits = bin(store.free_lanes // per_phase).count("1")
+    note = (f"runs in {store.warps} of {warps} warps: ptxas sinks it under the predicate of "
+            "the store ending the kernel")
+    if inside and rep.access_bits > 32:
+        sunk_rep = replace(rep, instructions_per_warp=sunk,
+                           bytes_per_warp=rep.bytes_per_warp * sunk // e.per_thread)
+        note += ("; its wavefronts are counted as if every lane ran it (free lane bits inside "
+                 "a phase of an 8- or 16-byte load: not measured)")
+    else:
+        phases = max(1, rep.phases >> phase_bits)
+        sunk_rep = replace(rep, instructions_per_warp=sunk, phases=phases,
+                           wavefronts_per_instruction=rep.wavefronts_per_instruction
+                           * phases // rep.phases,
+                           bytes_per_warp=rep.bytes_per_warp * sunk // e.per_thread
+                           >> bin(store.free_lanes).count("1"))
+        if phase_bits:
+            note += (f"; only storing lanes run it: {phases} of its {rep.phases} phases")
+    sunk_ins = replace(ins, emitted=replace(e, per_thread=sunk), report=sunk_rep,
+                       warps_executing=store.warps,
+                       note=f"{ins.note}; {note}" if ins.note else note)
+    if not (sunk == e.per_thread == 1):
+        # several loads, or a load feeding one of several stores: ptxas's scheduler decides
+        # (measured both ways); count every warp running them, and give the other outcome
+        may = (f"ptxas may sink the last {sunk} of these {e.per_thread} loads under the "
+               "predicate of the store ending the kernel (its scheduler decides: measured "
+               f"both ways): then they run in {store.warps} of {warps} warps, "
+               f"{sunk_rep.wavefronts_per_warp} wavefront"
+               f"{'s' if sunk_rep.wavefronts_per_warp != 1 else ''} per such warp")
+        return replace(r, instructions=r.instructions[:k] + (
+            replace(ins, may_sink=sunk_ins, note=f"{ins.note}; {may}" if ins.note else may),)
+            + r.instructions[k + 1:])
+    rest = []
+    if e.per_thread > sunk:
+        n = e.per_thread - sunk
+        rest = [replace(ins, emitted=replace(e, per_thread=n),
+                        report=replace(rep, instructions_per_warp=n,
+                                       bytes_per_warp=rep.bytes_per_warp * n // e.per_thread))]
+    instrs = r.instructions[:k] + tuple(rest) + (sunk_ins,) + r.instructions[k + 1:]
+    op_note = f"{sunk} of its {e.opcode} per thread {note}"
+    return replace(r, instructions=instrs, note=f"{r.note}; {op_note}" if r.note else op_note)
 
 
 def fault_note(fault: AccessFault) -> str:
@@ -168,6 +239,9 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     async_vectors = {g.op.line: g.prediction.vector_elems for g in global_ops
                      if g.prediction is not None and g.op.short == "async_copy_global_to_local"}
     shared_vectors: dict[int, int] = {}
+    stores = {g.op.line: (g.prediction.per_thread, g.prediction.vector_elems)
+              for g in global_ops if g.prediction is not None and g.op.short == "store"
+              and g.prediction.per_thread and g.prediction.vector_elems}
     sources = load_sources(module, axis)
     truncated = truncated_sources(module)
     # where a convert's operand sits, as predict_module prices its packing: the planner's
@@ -186,6 +260,8 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
                                     target=target))
             continue
         r = _report(a, pred, target, hw)
+        if a.kind in ("convert", "load") and r.uses_shared:
+            r = _sink_loads(module, a, r, target, stores)
         if a.kind == "convert" and suggest and r.degree is not None:
             r = replace(r, alternative=_alternative(a, r, hw))
         if a.kind == "convert" and suggest and a.op == "convert_layout" \

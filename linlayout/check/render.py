@@ -10,7 +10,9 @@ The JSON of one file::
 or, for a file that could not be read, ``{"file": …, "error": "…"}``. Each op carries
 ``"instructions": [{"side": "store"|"load"|…, "ptx"|"isa": opcode, "per_thread": N,
 "vector_elems": v, "degree": d, "wavefronts_per_warp": w}, …]`` (``ptx`` on NVIDIA targets,
-``isa`` on AMD; a shared-memory entry has ``"space": "shared"``; an instruction that stays in registers — a convert's warp shuffles, selects
+``isa`` on AMD; ``"warps_executing": n`` where only ``n`` of the CTA's warps execute the
+instruction, ``"may_sink": {"per_thread", "warps_executing", "wavefronts_per_warp"}`` where
+ptxas's scheduler may make the last loads run in fewer warps; a shared-memory entry has ``"space": "shared"``; an instruction that stays in registers — a convert's warp shuffles, selects
 and byte permutes, ``"side": "shuffle"|"select"|"permute"`` — has ``"space": "register"``), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
 ``"alternative"`` when a better layout exists, and its ``"status"`` (the
 :class:`~linlayout.check.report.OpStatus` value: ``"counted"``, ``"misaligned"``,
@@ -65,6 +67,12 @@ def _instruction_dict(i: InstructionReport, key: str) -> dict:
         d["wavefronts_per_instruction"] = i.report.wavefronts_per_instruction
     if i.note:
         d["note"] = i.note
+    if i.warps_executing is not None:
+        d["warps_executing"] = i.warps_executing
+    if i.may_sink is not None and i.may_sink.report is not None:
+        d["may_sink"] = {"per_thread": i.may_sink.emitted.per_thread,
+                         "warps_executing": i.may_sink.warps_executing,
+                         "wavefronts_per_warp": i.may_sink.report.wavefronts_per_warp}
     if e.side in REGISTER_SIDES:
         d["space"] = "register"
     return d
@@ -256,6 +264,9 @@ def _notes(k: KernelReport) -> list[str]:
                 lines.append(f"  line {a.line}: {i.emitted.opcode} {i.note}")
             elif i.not_counted:
                 lines.append(f"  line {a.line}: {i.emitted.opcode} not counted: {i.note}")
+            if i.warps_executing is not None or i.may_sink is not None:
+                lines.append(f"  line {a.line}: {i.emitted.opcode} x{i.emitted.per_thread} "
+                             f"{i.note}")
         if r.convert_saving is not None:
             lines.append(f"  line {a.line} convert: {r.convert_saving.text()}")
         alt = r.alternative

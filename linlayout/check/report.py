@@ -66,6 +66,15 @@ class InstructionReport:
             None: a faulting instruction has no cost).
         lane_access: the lanes address shared memory through known layouts
             (:func:`linlayout.check.count.is_lane_access`), so a count is expected.
+        warps_executing: how many warps of the CTA execute it when fewer than all do (a
+            plain ``ld.shared`` ptxas sinks under the predicate of the stores that end the
+            kernel: :func:`linlayout.check.shared_memory.sunk_loads.executing_warps`), else
+            None (every warp executes it). The per-warp counts are those of a warp that
+            executes it.
+        may_sink: where ptxas may or may not sink the last of these loads below the store
+            ending the kernel (its scheduler decides), what they would be then: an
+            :class:`InstructionReport` of those loads with their ``warps_executing``; the
+            counts of this entry assume every warp runs them. None otherwise.
     """
 
     emitted: Emitted
@@ -73,6 +82,8 @@ class InstructionReport:
     note: str = ""
     fault: AccessFault | None = None
     lane_access: bool = False
+    warps_executing: int | None = None
+    may_sink: InstructionReport | None = None
 
     @property
     def not_counted(self) -> bool:

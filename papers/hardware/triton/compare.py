@@ -21,10 +21,17 @@ per kernel) and prints one row per kernel:
 
 Kernels ``generate.py`` flagged (check incomplete) are shown as ``flagged`` and not judged.
 
-Exit status: 0 every usable kernel agrees, 1 a disagreement or a usable kernel without a
-measurement, 2 unreadable input. Standard library only.
+A kernel whose measured wavefronts differ from the prediction is ``explained`` only with
+evidence: check's other outcome for loads ptxas may sink (``if_loads_sink``) gives the
+measurement exactly, or Nsight Compute's per-instruction counters
+(``source_counters.json``, from ``investigate_on_gpu.sh`` and ``source_counters.py``) sum
+to the prediction exactly, the excess on no instruction.
 
-Run:  python3 compare.py [--cases cases.json] [--measurements FILE] [--write-readme]
+Exit status: 0 every usable kernel agrees or is explained, 1 a disagreement or a usable
+kernel without a measurement, 2 unreadable input. Standard library only.
+
+Run:  python3 compare.py [--cases cases.json] [--measurements FILE]
+      [--source-counters FILE] [--write-readme]
 """
 
 from __future__ import annotations
@@ -77,8 +84,32 @@ def _add(a, b):
     return a if b is None else a + b
 
 
-def verdict(case: dict, meas: dict | None) -> tuple[str, str, dict]:
-    """``(status, reason, numbers)``: ``agree``, ``DISAGREE``, ``MISSING`` or ``flagged``."""
+def _explained(p: dict, m: dict, source: dict | None) -> str:
+    """Why a measured total other than the prediction is still the prediction's, or ``""``.
+
+    * check's other outcome: the loads ptxas's scheduler may sink below the store's early
+      exit (``if_loads_sink``, from check's ``may_sink``) give the measured loads exactly;
+    * no instruction's: Nsight Compute's per-instruction counters (``source_counters.json``,
+      ``L1 Wavefronts Shared`` of every ``LDS``/``STS``/``LDSM``/``STSM``) sum to the
+      prediction exactly, loads and stores, so the pipe counters' excess is on no
+      instruction of the kernel."""
+    alt = p.get("if_loads_sink")
+    if alt and m["load"] == alt["wavefronts_load"] and m["store"] == p["wavefronts_store"]:
+        return ("ptxas sank the last loads below the store's early exit: check's may_sink "
+                f"outcome ({alt['wavefronts_load']} load wavefronts)")
+    if source is not None:
+        sums = source["sums"]
+        if (sums["load"], sums["store"]) == (p["wavefronts_load"], p["wavefronts_store"]):
+            extra = m["total"] - p["wavefronts_total"]
+            return (f"{extra:+g} pipe wavefronts on no instruction: each instruction's own "
+                    "wavefronts (SourceCounters) sum to the prediction")
+    return ""
+
+
+def verdict(case: dict, meas: dict | None, source: dict | None = None) -> tuple[str, str, dict]:
+    """``(status, reason, numbers)``: ``agree``, ``explained`` (:func:`_explained`),
+    ``DISAGREE``, ``MISSING`` or ``flagged``. ``source``: the case's per-instruction counters
+    (``source_counters.json``), if measured."""
     p = case["predicted"]
     if meas is None or "error" in meas or "metrics" not in meas:
         why = "no measurement" if meas is None else meas.get("error", "no metrics")
@@ -89,10 +120,14 @@ def verdict(case: dict, meas: dict | None) -> tuple[str, str, dict]:
     if m["total"] is None:
         return "MISSING", "wavefront metrics missing from the report", m
     want = p["wavefronts_total"]
-    if m["total"] != want:
-        return "DISAGREE", f"{_n(m['total'])} wavefronts, predicted {want}", m
-    if m["load"] is not None and (m["load"], m["store"]) != (p["wavefronts_load"],
-                                                              p["wavefronts_store"]):
+    split_differs = m["load"] is not None and (m["load"], m["store"]) != (
+        p["wavefronts_load"], p["wavefronts_store"])
+    if m["total"] != want or split_differs:
+        why = _explained(p, m, source) if m["load"] is not None else ""
+        if why:
+            return "explained", why, m
+        if m["total"] != want:
+            return "DISAGREE", f"{_n(m['total'])} wavefronts, predicted {want}", m
         return ("DISAGREE", f"loads/stores {_n(m['load'])}/{_n(m['store'])}, predicted "
                             f"{p['wavefronts_load']}/{p['wavefronts_store']}", m)
     note = "" if m["load"] is not None else "split not readable"
@@ -104,14 +139,16 @@ def verdict(case: dict, meas: dict | None) -> tuple[str, str, dict]:
     return "agree", note, m
 
 
-def table(cases: list[dict], doc: dict) -> tuple[list[str], dict]:
+def table(cases: list[dict], doc: dict, sources: dict | None = None
+          ) -> tuple[list[str], dict]:
     by = {k["name"]: k for k in doc.get("kernels", [])}
+    sources = sources or {}
     head = ("kernel", "warps", "pred ld/st", "meas ld/st", "pred total", "meas total",
             "conflicts ld/st", "instr ld/st pred", "instr ld/st meas", "status")
     rows = [head]
     counts: dict = {}
     for c in cases:
-        status, why, m = verdict(c, by.get(c["name"]))
+        status, why, m = verdict(c, by.get(c["name"]), sources.get(c["name"]))
         counts[status] = counts.get(status, 0) + 1
         p = c["predicted"]
         rows.append((c["name"], str(c["num_warps"]),
@@ -132,8 +169,9 @@ def table(cases: list[dict], doc: dict) -> tuple[list[str], dict]:
 
 
 def summary(counts: dict, doc: dict) -> str:
-    judged = counts.get("agree", 0) + counts.get("DISAGREE", 0) + counts.get("MISSING", 0)
-    return (f"{counts.get('agree', 0)} of {judged} kernels agree, {counts.get('DISAGREE', 0)} "
+    judged = sum(counts.get(k, 0) for k in ("agree", "explained", "DISAGREE", "MISSING"))
+    return (f"{counts.get('agree', 0)} of {judged} kernels agree, "
+            f"{counts.get('explained', 0)} explained, {counts.get('DISAGREE', 0)} "
             f"disagree, {counts.get('MISSING', 0)} missing, {counts.get('flagged', 0)} flagged "
             f"(not judged); device {doc.get('device')}, {doc.get('ncu')}")
 
@@ -152,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=Path, default=HERE / "cases.json")
     ap.add_argument("--measurements", type=Path, default=HERE / "triton_measurements.json")
+    ap.add_argument("--source-counters", type=Path, default=HERE / "source_counters.json",
+                    help="per-instruction counters (source_counters.py); ignored if absent")
     ap.add_argument("--write-readme", action="store_true")
     ap.add_argument("--readme", type=Path, default=README)
     args = ap.parse_args(argv)
@@ -163,7 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"compare.py: cannot read the input: {e}", file=sys.stderr)
         return 2
-    lines, counts = table(cases, doc)
+    sources = None
+    if args.source_counters.is_file():
+        try:
+            sources = json.loads(args.source_counters.read_text(encoding="utf-8"))
+        except ValueError as e:
+            print(f"compare.py: cannot read {args.source_counters}: {e}", file=sys.stderr)
+            return 2
+    lines, counts = table(cases, doc, sources)
     summ = summary(counts, doc)
     print("\n".join(lines))
     print(summ)

@@ -13,7 +13,9 @@ writes ``kernels/<name>.cubin`` and ``kernels/<name>.ttgir`` and an entry of ``c
   each with its PTX type, bytes, and the buffer ``run.py`` should pass;
 * ``predicted``: from ``linlayout check --json``: per shared-memory instruction of each op, the
   PTX instruction, ``per_thread`` (instructions each warp issues) and ``wavefronts_per_warp``;
-  the whole kernel = sum of ``wavefronts_per_warp`` × ``num_warps`` split into loads
+  the whole kernel = sum of ``wavefronts_per_warp`` × the warps executing it (``num_warps``,
+  or check's ``warps_executing`` for a load ptxas sinks below the stores' early exit) split
+  into loads
   (``ld.shared``, ``ldmatrix``) and stores (``st.shared``, ``stmatrix``), and the instructions
   likewise; ``complete`` (check counted everything it found);
 * ``ptx_counts``: the shared-memory instructions in the PTX (static count; the kernels have no
@@ -25,6 +27,10 @@ writes ``kernels/<name>.cubin`` and ``kernels/<name>.ttgir`` and an entry of ``c
 Run with Triton 3.9 (CPU only, no GPU needed), from the repository root::
 
     PYTHONPATH=. /tmp/triton-venv/bin/python papers/hardware/triton/generate.py
+    PYTHONPATH=. /tmp/triton-venv/bin/python papers/hardware/triton/generate.py --repredict
+
+(``--repredict``: the stored cases predicted again by this checkout's check, nothing
+compiled.)
 
 A kernel for which check is incomplete (it names instructions it cannot count, e.g. the
 reloads of ``tt.scan``) is kept with ``"usable": false`` and its flags: ``run.py`` measures it
@@ -156,6 +162,15 @@ def k_join_trans(X, Z, Y, BM: tl.constexpr, BN: tl.constexpr):
     t = tl.permute(j, (1, 0, 2))                        # [BN, BM, 2]
     a, b = tl.split(t)
     tl.store(Y + rn[:, None] * BM + rm[None, :], a + b)
+
+
+@triton.jit
+def k_maxmin1(X, Y, Z, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(X + rm[:, None] * BN + rn[None, :])
+    tl.store(Y + rm, tl.max(x, axis=1))
+    tl.store(Z + rm, tl.min(x, axis=1))
 
 
 # ---------------------------------------------------------------------------- Gluon kernels
@@ -295,6 +310,63 @@ def catalogue() -> list[dict]:
         gl_case(name, g_smem, [bits, bits],
                 {"M": 64, "N": 64, "SRC": src, "SMEM": layout, "DST": dst}, 4,
                 "gl.allocate_shared_memory: " + note)
+
+    # Drawn after check learned that ptxas sinks a convert's ld.shared below the early exit
+    # of the stores ending the kernel (check/shared_memory/sunk_loads.py): reductions whose
+    # result is stored from a layout whose warps hold copies, and converts to such layouts.
+    rng = random.Random(20261128)
+    for i in range(6):
+        bits = rng.choice(["f32", "f16", "bf16"])
+        warps = rng.choice([2, 4, 8])
+        bm = rng.choice([4, 8, 16, 32])
+        bn = rng.choice([256, 512, 1024])
+        if i % 2:
+            tl_case(f"tk_sink{i}_maxmin_{bits}_w{warps}", k_maxmin1, [bits, bits, bits],
+                    {"BM": bm, "BN": bn}, warps,
+                    f"tl.max then tl.min over axis 1 of {bm}x{bn} {bits}, each stored")
+        else:
+            tl_case(f"tk_sink{i}_max_{bits}_w{warps}", k_max1, [bits, bits],
+                    {"BM": bm, "BN": bn}, warps, f"tl.max over axis 1 of {bm}x{bn} {bits}")
+    for i in range(3):
+        bits = rng.choice(["f32", "f16", "i8"])
+        warps = rng.choice([4, 8])
+        m, n = rng.choice([4, 8]), rng.choice([64, 128])
+        src = random_blocked(rng, m, n, warps)
+        t0 = rng.choice([4, 8])
+        dst = blocked([1, rng.choice([1, 2, 4])], [t0, 32 // t0], [warps, 1], [1, 0])
+        gl_case(f"tg_sink{i}_{bits}_w{warps}", g_convert, [bits, bits],
+                {"M": m, "N": n, "SRC": src, "DST": dst}, warps,
+                f"gl.convert_layout {m}x{n} {bits} to a layout whose warps hold copies")
+
+    # Drawn after the rule was narrowed to a store of one instruction per thread (the three
+    # tg_sink kernels above stored 2-8 per thread and ran their loads in every warp):
+    # converts and shared-buffer loads to layouts whose warps hold copies, stored with one
+    # or several instructions per thread, and reductions.
+    rng = random.Random(20261129)
+    for i in range(10):
+        kind = rng.choice(["convert", "convert", "smem", "max"])
+        bits = rng.choice(["f32", "f16", "bf16", "i8"])
+        warps = rng.choice([2, 4, 8])
+        if kind == "max":
+            bm, bn = rng.choice([2, 4, 8, 16]), rng.choice([128, 256, 512])
+            tl_case(f"tk_sinkb{i}_max_{bits}_w{warps}", k_max1, [bits, bits],
+                    {"BM": bm, "BN": bn}, warps, f"tl.max over axis 1 of {bm}x{bn} {bits}")
+            continue
+        m, n = rng.choice([2, 4, 8]), rng.choice([32, 64, 128])
+        n = max(n, 32 * warps // m)  # the source layout holds no copies (random_blocked)
+        src = random_blocked(rng, m, n, warps)
+        t0 = rng.choice([1, 2, 4, 8])
+        spt = rng.choice([1, 2, 4, 8]) if n >= 8 * (32 // t0) else 1
+        dst = blocked([1, spt], [t0, 32 // t0], [warps, 1], [1, 0])
+        if kind == "convert":
+            gl_case(f"tg_sinkb{i}_cvt_{bits}_w{warps}", g_convert, [bits, bits],
+                    {"M": m, "N": n, "SRC": src, "DST": dst}, warps,
+                    f"gl.convert_layout {m}x{n} {bits} to a layout whose warps hold copies")
+        else:
+            gl_case(f"tg_sinkb{i}_smem_{bits}_w{warps}", g_smem, [bits, bits],
+                    {"M": m, "N": n, "SRC": src, "SMEM": gl.SwizzledSharedLayout(1, 1, 1, [1, 0]),
+                     "DST": dst}, warps,
+                    f"a {m}x{n} {bits} shared buffer loaded in a layout whose warps hold copies")
     return cases
 
 
@@ -353,8 +425,10 @@ def run_check(ttgir: Path) -> dict:
 
 
 def predict(check: dict, warps: int) -> dict:
-    """Whole-kernel prediction from ``check --json``: wavefronts_per_warp × warps per
-    shared-memory instruction entry, summed by side."""
+    """Whole-kernel prediction from ``check --json``: wavefronts_per_warp × the warps that
+    execute it (``warps_executing`` where check gives it — a load ptxas sinks under the
+    predicate of the stores ending the kernel — else every warp) per shared-memory
+    instruction entry, summed by side."""
     f = check["files"][0]
     instrs = []
     other = []
@@ -367,21 +441,35 @@ def predict(check: dict, warps: int) -> dict:
                      "side": side or ins.get("side"), "ptx": ins.get("ptx"),
                      "per_thread": ins.get("per_thread"), "degree": ins.get("degree"),
                      "wavefronts_per_warp": ins.get("wavefronts_per_warp"),
+                     "warps": ins.get("warps_executing", warps),
+                     "may_sink": ins.get("may_sink"),
                      "status": op.get("status")}
             (instrs if side else other).append(entry)
     tot = {"load": 0, "store": 0}
     n = {"load": 0, "store": 0}
+    sunk = {"wavefronts": 0, "instructions": 0}  # the change if ptxas sinks may_sink loads
     missing = []
     for e in instrs:
         if e["wavefronts_per_warp"] is None or e["per_thread"] is None:
             missing.append(e)
             continue
-        tot[e["side"]] += e["wavefronts_per_warp"] * warps
-        n[e["side"]] += e["per_thread"] * warps
+        tot[e["side"]] += e["wavefronts_per_warp"] * e["warps"]
+        n[e["side"]] += e["per_thread"] * e["warps"]
+        may = e.get("may_sink")
+        if may:
+            each = e["wavefronts_per_warp"] // e["per_thread"]
+            sunk["wavefronts"] += (may["wavefronts_per_warp"] * may["warps_executing"]
+                                   - each * may["per_thread"] * e["warps"])
+            sunk["instructions"] += may["per_thread"] * (may["warps_executing"] - e["warps"])
+    alt = None
+    if sunk["wavefronts"] or sunk["instructions"]:
+        alt = {"wavefronts_load": tot["load"] + sunk["wavefronts"],
+               "instructions_load": n["load"] + sunk["instructions"]}
     return {"instructions": instrs, "other_shared": other,
             "wavefronts_load": tot["load"], "wavefronts_store": tot["store"],
             "wavefronts_total": tot["load"] + tot["store"],
             "instructions_load": n["load"], "instructions_store": n["store"],
+            "if_loads_sink": alt,
             "complete": bool(check.get("complete")) and not missing and not other,
             "check_complete": check.get("complete"), "not_counted": check.get("not_counted"),
             "not_analysed": check.get("not_analysed"), "uncounted_entries": missing}
@@ -470,10 +558,63 @@ def compile_one(c: dict) -> tuple[dict, object]:
     return sig, ck
 
 
+def flags_of(pred: dict, mismatch: list[str], sass_mismatch: list[str] | None) -> list[str]:
+    """Why a case is not judged: check incomplete, or its instructions differ from the PTX's
+    or the SASS's."""
+    flag = []
+    if not pred["complete"]:
+        flag.append("check incomplete")
+    if mismatch:
+        flag.append("PTX differs from check: " + "; ".join(mismatch))
+    if sass_mismatch:
+        flag.append("SASS differs from check: " + "; ".join(sass_mismatch))
+    return flag
+
+
+def repredict() -> int:
+    """Predict every case of ``cases.json`` again from its stored TTGIR with this checkout's
+    ``check`` (no compilation: the cubins, PTX and SASS counts stay as compiled), and rewrite
+    ``cases.json``. Returns 1 when a case's instructions no longer match its PTX or SASS."""
+    path = HERE / "cases.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    bad = 0
+    for entry in doc["cases"]:
+        pred = predict(run_check(HERE / entry["ttgir"]), entry["num_warps"])
+        mismatch = check_vs_ptx(pred, entry["ptx_counts"])
+        sass = entry.get("sass_counts")
+        sass_mismatch = None if sass is None else check_vs_ptx(pred, sass)
+        entry.update(predicted=pred, ptx_matches_check=not mismatch, ptx_mismatch=mismatch,
+                     sass_matches_check=None if sass is None else not sass_mismatch,
+                     sass_mismatch=sass_mismatch)
+        entry["flags"] = flags_of(pred, mismatch, sass_mismatch)
+        entry["usable"] = not entry["flags"]
+        bad += bool(mismatch or sass_mismatch)
+        print(f"{entry['name']:28s} wavefronts ld {pred['wavefronts_load']:6d} st "
+              f"{pred['wavefronts_store']:6d}  instr ld {pred['instructions_load']:5d} st "
+              f"{pred['instructions_store']:5d}")
+    doc["prediction"] = PREDICTION
+    doc["problems"] = [f"{e['name']}: " + "; ".join(e["ptx_mismatch"]) for e in doc["cases"]
+                       if e["ptx_mismatch"]]
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return 1 if bad else 0
+
+
+PREDICTION = ("per shared-memory instruction entry of linlayout check --json: "
+              "wavefronts_per_warp x the warps executing it (warps_executing, else "
+              "num_warps), summed by side (load: ld.shared, ldmatrix; store: st.shared, "
+              "stmatrix); if_loads_sink: the loads when ptxas sinks the entries' may_sink "
+              "loads below the store's early exit")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--only", nargs="*", default=None,
+                    help="compile only these cases, keeping the others of cases.json")
+    ap.add_argument("--repredict", action="store_true",
+                    help="predict the stored cases again from their TTGIR (no compiling)")
     args = ap.parse_args(argv)
+    if args.repredict:
+        return repredict()
     kdir = HERE / "kernels"
     kdir.mkdir(exist_ok=True)
     out_cases = []
@@ -520,14 +661,9 @@ def main(argv: list[str] | None = None) -> int:
                  "sass_counts": sass,
                  "sass_matches_check": None if sass is None else not sass_mismatch,
                  "sass_mismatch": sass_mismatch}
-        flag = []
-        if not pred["complete"]:
-            flag.append("check incomplete")
+        flag = flags_of(pred, mismatch, sass_mismatch)
         if mismatch:
-            flag.append("PTX differs from check: " + "; ".join(mismatch))
             problems.append(f"{c['name']}: " + "; ".join(mismatch))
-        if sass_mismatch:
-            flag.append("SASS differs from check: " + "; ".join(sass_mismatch))
         entry["usable"] = not flag
         entry["flags"] = flag
         out_cases.append(entry)
@@ -535,10 +671,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{pred['wavefronts_load']:6d} st {pred['wavefronts_store']:6d}  instr ld "
               f"{pred['instructions_load']:5d} st {pred['instructions_store']:5d}"
               f"{'  ' + '; '.join(flag) if flag else ''}", flush=True)
+    if args.only and (HERE / "cases.json").is_file():
+        # keep the cases not compiled this time, in catalogue order
+        kept = {e["name"]: e for e in json.loads((HERE / "cases.json").read_text())["cases"]}
+        kept.update({e["name"]: e for e in out_cases})
+        order = [c["name"] for c in catalogue()]
+        out_cases = [kept[n] for n in order if n in kept]
     doc = {"triton_version": triton.__version__, "target": "cuda:90 (sm_90a)",
-           "prediction": "per shared-memory instruction entry of linlayout check --json: "
-                         "wavefronts_per_warp x num_warps, summed by side (load: ld.shared, "
-                         "ldmatrix; store: st.shared, stmatrix)",
+           "prediction": PREDICTION,
            "cases": out_cases, "problems": problems}
     (HERE / "cases.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     print(f"{len(out_cases)} kernels written, {sum(e['usable'] for e in out_cases)} usable "
