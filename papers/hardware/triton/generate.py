@@ -367,6 +367,38 @@ def catalogue() -> list[dict]:
                     {"M": m, "N": n, "SRC": src, "SMEM": gl.SwizzledSharedLayout(1, 1, 1, [1, 0]),
                      "DST": dst}, warps,
                     f"a {m}x{n} {bits} shared buffer loaded in a layout whose warps hold copies")
+
+    # A third draw, after the H100 runs: random converts, swizzled buffers, reductions and
+    # transposes, to test check as a whole on kernels no rule was written from.
+    rng = random.Random(20261130)
+    shapes = [(32, 64), (64, 64), (16, 128), (64, 32), (128, 32), (32, 32)]
+    for i in range(16):
+        bits = rng.choice(["f32", "f16", "bf16", "i8"])
+        warps = rng.choice([1, 2, 4, 8])
+        m, n = rng.choice(shapes)
+        while m * n < 32 * warps:
+            m, n = rng.choice(shapes)
+        if i < 8:
+            src, dst = random_blocked(rng, m, n, warps), random_blocked(rng, m, n, warps)
+            gl_case(f"tr{i}_cvt_{bits}_w{warps}", g_convert, [bits, bits],
+                    {"M": m, "N": n, "SRC": src, "DST": dst}, warps,
+                    f"gl.convert_layout {m}x{n} {bits} between random blocked layouts")
+        elif i < 12:
+            src, dst = random_blocked(rng, m, n, warps), random_blocked(rng, m, n, warps)
+            vec = rng.choice([1, 2, 4, 8])
+            per_phase = rng.choice([1, 2, 4])
+            max_phase = rng.choice([1, 2, 4, 8])
+            smem = gl.SwizzledSharedLayout(vec, per_phase, max_phase, rng.choice([[1, 0], [0, 1]]))
+            gl_case(f"tr{i}_smem_{bits}_w{warps}", g_smem, [bits, bits],
+                    {"M": m, "N": n, "SRC": src, "SMEM": smem, "DST": dst}, warps,
+                    f"a {m}x{n} {bits} swizzled buffer (vec {vec}, perPhase {per_phase}, "
+                    f"maxPhase {max_phase}) between random blocked layouts")
+        else:
+            fn, what = rng.choice([(k_sum0, "tl.sum over axis 0"), (k_max1, "tl.max over axis 1"),
+                                   (k_trans, "tl.trans")])
+            out = "i32" if fn is k_sum0 and bits == "i8" else bits
+            tl_case(f"tr{i}_{fn.__name__}_{bits}_w{warps}", fn, [bits, out],
+                    {"BM": m, "BN": n}, warps, f"{what} of {m}x{n} {bits}")
     return cases
 
 
