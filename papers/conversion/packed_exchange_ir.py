@@ -10,6 +10,15 @@ packs each pair as a ``<2 x i16>`` bitcast to ``i32`` (for AMDGPU two bytes as T
 table) and permutes (``llvm.nvvm.prmt`` / ``llvm.amdgcn.perm``, the selector from the
 table: lane-index data, as the plan leaves it uncounted), then unpacks each destination
 register (bitcast back, ``extractelement``) and stores it to ``out`` at its element's index.
+
+A gfx950 plan's swaps (AMDGPU only) run on whole 32-bit registers
+(``llvm.amdgcn.permlane16.swap``/``permlane32.swap``, :func:`_swap_lines`): swaps before
+packing on the source elements zero-extended to ``i32`` (two swapped bytes then join by
+``shl 16``/``or``, 16-bit halves as ``<2 x i16>``); swaps after unpacking on each
+destination register's word as it is, or shifted down 16 bits where the register is a high
+half, each register's element then its low bits. A swap plan's source word that no round
+or permute reads is never built: the destination registers it feeds are the source
+registers themselves.
 """
 
 from __future__ import annotations
