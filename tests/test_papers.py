@@ -40,6 +40,8 @@ FAST = [
     # Triton's shuffle converts and the corpus converts beside plan_conversion (no Triton)
     ("papers/conversion/triton_shuffles.py", ["--compare-only"]),
     ("papers/conversion/triton_vs_plan.py", ["--check"]),
+    # the committed gfx950 swap-plan probes against the plans (no Triton)
+    ("papers/conversion/swap_plans_amdgcn.py", ["--compare-only"]),
 ]
 
 

@@ -63,8 +63,13 @@ join's ``v_lshl_or_b32``); the swap is counted as a shuffle, as above. One read 
 joined source bytes then one swap reaches destinations no swap-then-read plan reaches
 without a merge (the register bit from the source's lane bit 3 on a 64-lane wavefront):
 2, where the other plans need 2.5. It is kept only where it is strictly cheaper than every
-other packed exchange, and runs on symbolic registers like every plan; no compiled probe
-checks its instructions yet.
+other packed exchange, and runs on symbolic registers like every plan. Compiled for gfx950
+(``papers/conversion/swap_plans_amdgcn.py``, every swap plan of the AMD probe spaces) its
+AMDGCN holds exactly the counted ``ds_bpermute_b32`` and ``v_permlane*_swap_b32``, one
+``v_lshl_or_b32`` join and one ``v_lshrrev_b32`` shift (no cost kind counts either, as for
+Triton's own path, whose data path on the same converts holds three such instructions),
+and one ``s_nop 1``: gfx950's two wait states between a VALU write and a
+``v_permlane*_swap`` reading it, which Triton's own swaps pay too and no cost kind counts.
 
 The shuffles' source lanes depend only on the lane index, and so do the permutes'
 selectors: per-lane constants, which a lowering picks as Triton 3.9's ``transferWithinWarp``

@@ -51,6 +51,7 @@ import tempfile
 
 os.environ["TRITON_ALWAYS_COMPILE"] = "1"
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
 from fixture import main_for  # noqa: E402
 
@@ -68,23 +69,48 @@ SWAP_OPS = {op: re.compile(rf"^\s*{op}(?:_e32|_e64)?\b", re.M)
             for op in ("v_perm_b32", "v_lshl_or_b32", "ds_bpermute_b32",
                        "v_permlane16_swap_b32", "v_cndmask_b32")}
 
-TTGIR = """#src = #ttg.linear<{register = [[8]], lane = [[0], [0], [0], [1], [2], [4]], warp = [], block = []}>
-#dst = #ttg.linear<{register = [[8]], lane = [[0], [0], [0], [2], [1], [4]], warp = [], block = []}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
-  tt.func public @g_cvt(%X: !tt.ptr<i8>, %Y: !tt.ptr<i8>) attributes {noinline = false} {
-    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #src>
-    %p = tt.splat %X : !tt.ptr<i8> -> tensor<16x!tt.ptr<i8>, #src>
-    %q = tt.addptr %p, %r : tensor<16x!tt.ptr<i8>, #src>, tensor<16xi32, #src>
-    %x = tt.load %q : tensor<16x!tt.ptr<i8>, #src>
-    %y = ttg.convert_layout %x : tensor<16xi8, #src> -> tensor<16xi8, #dst>
-    %d = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #dst>
-    %s = tt.splat %Y : !tt.ptr<i8> -> tensor<16x!tt.ptr<i8>, #dst>
-    %t = tt.addptr %s, %d : tensor<16x!tt.ptr<i8>, #dst>, tensor<16xi32, #dst>
-    tt.store %t, %y : tensor<16x!tt.ptr<i8>, #dst>
+TEMPLATE = """#src = #ttg.linear<{src}>
+#dst = #ttg.linear<{dst}>
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:{arch}", "ttg.threads-per-warp" = 64 : i32}} {{
+  tt.func public @g_cvt(%X: !tt.ptr<{ty}>, %Y: !tt.ptr<{ty}>) attributes {{noinline = false}} {{
+    %r = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32, #src>
+    %p = tt.splat %X : !tt.ptr<{ty}> -> tensor<{n}x!tt.ptr<{ty}>, #src>
+    %q = tt.addptr %p, %r : tensor<{n}x!tt.ptr<{ty}>, #src>, tensor<{n}xi32, #src>
+    %x = tt.load %q : tensor<{n}x!tt.ptr<{ty}>, #src>
+    %y = ttg.convert_layout %x : tensor<{n}x{ty}, #src> -> tensor<{n}x{ty}, #dst>
+    %d = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32, #dst>
+    %s = tt.splat %Y : !tt.ptr<{ty}> -> tensor<{n}x!tt.ptr<{ty}>, #dst>
+    %t = tt.addptr %s, %d : tensor<{n}x!tt.ptr<{ty}>, #dst>, tensor<{n}xi32, #dst>
+    tt.store %t, %y : tensor<{n}x!tt.ptr<{ty}>, #dst>
     tt.return
-  }
-}
+  }}
+}}
 """
+
+
+def convert_ttgir(src, dst, element_bits: int = 8, arch: str = "gfx942") -> str:
+    """The TTGIR of a one-wavefront kernel that loads a 1-D ``i{element_bits}`` tensor in
+    layout ``src`` (a :class:`~linlayout.LinearLayout` onto ``dim0``, register and lane
+    bases only), converts it to ``dst`` and stores it: Triton's own lowering of that
+    ``convert_layout`` on ``arch``."""
+    def body(layout) -> str:
+        groups = ", ".join(f"{d} = {[list(v) for v in layout.bases.get(d, [])]}"
+                           for d in ("register", "lane", "warp", "block"))
+        return "{" + groups.replace("'", "") + "}"
+
+    return TEMPLATE.format(src=body(src), dst=body(dst), arch=arch, ty=f"i{element_bits}",
+                           n=src.out_dims["dim0"])
+
+
+def _lane_swap():
+    """The gfx942 probe's pair: lane bits 3 and 4 of a 64-lane wavefront swapped."""
+    from linlayout import LinearLayout
+
+    def wave(lanes):
+        return LinearLayout({"register": [[8]], "lane": [[0]] * 3 + [[b] for b in lanes]},
+                            {"dim0": 16})
+    return wave((1, 2, 4)), wave((2, 1, 4))
+
 
 HEAD = """target triple = "amdgcn-amd-amdhsa"
 declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
@@ -167,7 +193,7 @@ def build() -> dict:
     probes = {}
     with tempfile.TemporaryDirectory() as tmp:
         path = pathlib.Path(tmp) / "lane_swap.ttgir"
-        path.write_text(TTGIR)
+        path.write_text(convert_ttgir(*_lane_swap()))
         kernel = triton.compile(str(path), target=GPUTarget("hip", "gfx942", 64))
     llir = kernel.asm["llir"]
     probes["triton_lane_swap"] = {

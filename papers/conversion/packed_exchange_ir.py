@@ -10,6 +10,15 @@ packs each pair as a ``<2 x i16>`` bitcast to ``i32`` (for AMDGPU two bytes as T
 table) and permutes (``llvm.nvvm.prmt`` / ``llvm.amdgcn.perm``, the selector from the
 table: lane-index data, as the plan leaves it uncounted), then unpacks each destination
 register (bitcast back, ``extractelement``) and stores it to ``out`` at its element's index.
+
+A gfx950 plan's swaps (AMDGPU only) run on whole 32-bit registers
+(``llvm.amdgcn.permlane16.swap``/``permlane32.swap``, :func:`_swap_lines`): swaps before
+packing on the source elements zero-extended to ``i32`` (two swapped bytes then join by
+``shl 16``/``or``, 16-bit halves as ``<2 x i16>``); swaps after unpacking on each
+destination register's word as it is, or shifted down 16 bits where the register is a high
+half, each register's element then its low bits. A swap plan's source word that no round
+or permute reads is never built: the destination registers it feeds are the source
+registers themselves.
 """
 
 from __future__ import annotations
@@ -94,15 +103,39 @@ def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
                       f"  %{name} = load i32, ptr addrspace(1) %{name}.p"])
         return f"%{name}"
 
+    if (plan.swaps or plan.swaps_after) and backend != "amdgcn":
+        raise ValueError("a permlane swap is a gfx950 instruction: backend must be amdgcn")
+    if plan.swaps or plan.swaps_after:
+        lines[1:1] = [SWAP_DECLS[s.lane_mask] for s in sorted(
+            set(plan.swaps) | set(plan.swaps_after), key=lambda s: s.lane_mask)
+            if SWAP_DECLS[s.lane_mask] not in lines]
     for r in range(nsrc):
         i = field(f"si{r}", r)
         lines += [f"  %sp{r} = getelementptr {ty}, ptr addrspace(1) %in, i32 {i}",
-                  f"  %e{r} = load {ty}, ptr addrspace(1) %sp{r}",
-                  f"  %h{r} = zext i8 %e{r} to i16" if bits == 8 else
-                  f"  %h{r} = add i16 %e{r}, 0"]
+                  f"  %e{r} = load {ty}, ptr addrspace(1) %sp{r}"]
+        if not plan.swaps:
+            lines.append(f"  %h{r} = zext i8 %e{r} to i16" if bits == 8 else
+                         f"  %h{r} = add i16 %e{r}, 0")
+    word = {}  # source register -> its i32 value, after the swaps before packing
+    if plan.swaps:
+        # each element zero-extended to a whole VGPR, the registers swapped as
+        # RegisterSwap says, then each swapped register's element read back
+        word = {r: f"%s{r}" for r in range(nsrc)}
+        lines += [f"  %s{r} = zext {ty} %e{r} to i32" for r in range(nsrc)]
+        for k, swap in enumerate(plan.swaps):
+            word = _swap_lines(lines, word, swap, f"sw{k}")
+        for r in range(nsrc):
+            lines += [f"  %h{r}.t = trunc i32 {word[r]} to {ty}",
+                      f"  %h{r} = zext i8 %h{r}.t to i16" if bits == 8 else
+                      f"  %h{r} = add i16 %h{r}.t, 0"]
     values = {}
     for c, (lo, hi) in enumerate(plan.pack):
-        if backend == "amdgcn" and bits == 8 and lo != hi:
+        if backend == "amdgcn" and bits == 8 and lo != hi and plan.swaps:
+            # a swap moved whole registers: each still holds its zero-extended byte, so the
+            # two join as Triton's -O3 joins two loaded bytes (amd_byte_join.py)
+            lines += [f"  %x{c}.b = shl i32 {word[hi]}, 16",
+                      f"  %x{c} = or i32 %x{c}.b, {word[lo]}"]
+        elif backend == "amdgcn" and bits == 8 and lo != hi:
             # as Triton 3.9's -O3 (llvm.optimize_module, before instruction selection)
             # rewrites the <2 x i16> packing of two zero-extended bytes
             lines += [f"  %x{c}.a = zext i8 %e{lo} to i32",
@@ -125,8 +158,44 @@ def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
         a, c = (values[ref] for ref in perm.inputs)
         lines.append(f"  %perm{p} = " + b["permute"].format(a=a, b=c, sel=sel))
         values[("perm", p)] = f"%perm{p}"
+    first = nsrc + len(plan.rounds) + len(plan.permutes)
+    # a swap plan's source word that is neither shipped nor permuted is never built: each
+    # destination register it feeds is the source register itself (as the plan prices it)
+    used = {("x", rd.word) for rd in plan.rounds} | {i for p in plan.permutes for i in p.inputs}
+    direct = {r: plan.pack[ref[1]][half] for r, (ref, half) in enumerate(plan.unpack)
+              if (plan.swaps or plan.swaps_after) and ref[0] == "x" and ref not in used}
+    if plan.swaps_after:
+        # each destination register as a whole VGPR: a low half is its word as it is (the
+        # high bits are the other element, left unread), a high half is shifted down; then
+        # the swaps trade them, and each register's element is its low bits
+        out = {}
+        for r, (ref, half) in enumerate(plan.unpack):
+            if r in direct:
+                s = direct[r]
+                if s not in word:
+                    word[s] = f"%s{s}"
+                    lines.append(f"  %s{s} = zext {ty} %e{s} to i32")
+                out[r] = word[s]
+                continue
+            if half:
+                lines.append(f"  %d{r} = lshr i32 {values[ref]}, 16")
+            out[r] = f"%d{r}" if half else values[ref]
+        for k, swap in enumerate(plan.swaps_after):
+            out = _swap_lines(lines, out, swap, f"sa{k}")
+        for r in range(ndst):
+            i = field(f"di{r}", first + r)
+            lines += [f"  %q{r} = trunc i32 {out[r]} to {ty}",
+                      f"  %dp{r} = getelementptr {ty}, ptr addrspace(1) %out, i32 {i}",
+                      f"  store {ty} %q{r}, ptr addrspace(1) %dp{r}"]
+        lines += ["  ret void", "}"]
+        return "\n".join(lines) + "\n", table
     for r, (ref, half) in enumerate(plan.unpack):
-        i = field(f"di{r}", nsrc + len(plan.rounds) + len(plan.permutes) + r)
+        i = field(f"di{r}", first + r)
+        if r in direct:
+            lines += [f"  %q{r} = trunc i32 {word[direct[r]]} to {ty}",
+                      f"  %dp{r} = getelementptr {ty}, ptr addrspace(1) %out, i32 {i}",
+                      f"  store {ty} %q{r}, ptr addrspace(1) %dp{r}"]
+            continue
         lines += [f"  %u{r} = bitcast i32 {values[ref]} to <2 x i16>",
                   f"  %o{r} = extractelement <2 x i16> %u{r}, i32 {half}",
                   f"  %q{r} = trunc i16 %o{r} to i8" if bits == 8 else
@@ -135,3 +204,30 @@ def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
                   f"  store {ty} %q{r}, ptr addrspace(1) %dp{r}"]
     lines += ["  ret void", "}"]
     return "\n".join(lines) + "\n", table
+
+
+#: the gfx950 swap intrinsics, by the lanes they cross (LLVM's ``AMDGPUUsage``:
+#: ``llvm.amdgcn.permlane16.swap`` / ``permlane32.swap``, the two VGPRs' rows traded, the
+#: first result the first operand's register)
+SWAP_DECLS = {m: f"declare {{i32, i32}} @llvm.amdgcn.permlane{m}.swap(i32, i32, i1 immarg, "
+                 "i1 immarg)" for m in (16, 32)}
+
+
+def _swap_lines(lines: list[str], regs: dict[int, str], swap, name: str) -> dict[int, str]:
+    """One :class:`~linlayout.conversion.RegisterSwap` as LLVM IR: a
+    ``llvm.amdgcn.permlane{16,32}.swap`` of each register pair ``(r, r | 1 << bit)``, ``r``
+    the first operand (``v_permlane*_swap_b32 vdst, vsrc``: in the lanes with the lane bit,
+    ``vdst`` takes ``vsrc`` of the lane across it; in the others ``vsrc`` takes ``vdst`` of
+    the lane across). Returns the registers' values after it."""
+    out = dict(regs)
+    for r in sorted(regs):
+        if r >> swap.register_bit & 1:
+            continue
+        hi = r | 1 << swap.register_bit
+        v = f"%{name}.{r}"
+        lines += [f"  {v} = call {{i32, i32}} @llvm.amdgcn.permlane{swap.lane_mask}.swap("
+                  f"i32 {regs[r]}, i32 {regs[hi]}, i1 false, i1 false)",
+                  f"  {v}.a = extractvalue {{i32, i32}} {v}, 0",
+                  f"  {v}.b = extractvalue {{i32, i32}} {v}, 1"]
+        out[r], out[hi] = f"{v}.a", f"{v}.b"
+    return out

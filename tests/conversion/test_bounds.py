@@ -401,10 +401,12 @@ def test_at_8_bits_a_read_then_a_swap_reach_the_lane_bit_3_pairs(order, mask):
     """Why the two-shuffle lemma cannot reach the 4 gfx950 wavefront pairs whose destination
     register bit is the source's lane bit 3 at 8 bits: with no merge, one
     ``ds_bpermute_b32`` of the two source bytes joined in one word (free), then one
-    ``v_permlane16/32_swap_b32`` with that word as ``A`` and its byte 1 as ``B``, gives every
-    lane its destination (register 0 from output ``A``, register 1 from output ``B``). 2,
-    the swap bound, which no bound can rise above; the planner builds this read-then-swap
-    plan and meets it."""
+    ``v_permlane16/32_swap_b32`` with that word as ``A`` and its high half shifted down as
+    ``B`` (one ``v_lshrrev_b32``, no cost kind), gives every lane its destination (register
+    0 from output ``A``, register 1 from output ``B``). 2, the swap bound, which no bound
+    can rise above; the planner builds this read-then-swap plan and meets it (compiled for
+    gfx950 by ``papers/conversion/swap_plans_amdgcn.py``: exactly those instructions and an
+    ``s_nop 1``)."""
     from linlayout import LinearLayout
     from linlayout.hardware import AMD_CDNA4
 

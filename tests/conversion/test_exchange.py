@@ -389,3 +389,86 @@ def test_on_gfx950_a_permlane_swap_before_the_exchange_is_executed_not_trusted()
     # at 16 bits the swapped halves join with a v_perm_b32: no cheaper than without a swap
     half = _wave_problem((2, 0, 1, 3), 16, AMD_CDNA4)
     assert execute_plan(half, plan_packed_exchange(half, "hip:gfx950")).correct
+
+
+# ------------------------------------- gfx950 swap plans compiled, and their IR run lane by lane
+SWAP_PLANS = json.loads(gzip.decompress(
+    (ROOT / "tests" / "data" / "conversion_swap_plans_amdgcn.json.gz").read_bytes()))
+READ_THEN_SWAP = [((1, 2, 0, 3), 16), ((1, 2, 3, 0), 32), ((1, 3, 0, 2), 16), ((1, 3, 2, 0), 32)]
+
+
+def _swap_script():
+    from tests.support import papers_module
+
+    return papers_module("papers/conversion/swap_plans_amdgcn.py")
+
+
+def test_the_compiled_swap_plans_hold_exactly_the_counted_instructions():
+    """``papers/conversion/swap_plans_amdgcn.py``: the 34 gfx950 packed exchanges with a
+    permlane swap (26 swap-first, 8 read-then-swap), written as LLVM IR and compiled by
+    Triton 3.9's LLVM for gfx950: per cost kind the AMDGCN holds the plan's counts, and
+    besides them only the joins and shifts the plan implies. The 4 lane-bit-3 wavefront pairs
+    at 8 bits: one ``ds_bpermute_b32``, one ``v_permlane16/32_swap_b32`` (2, the bound),
+    one ``v_lshl_or_b32`` and one ``v_lshrrev_b32`` (no cost kind), one ``s_nop 1`` (the
+    gfx950 VALU-write-then-permlane hazard), no ``v_perm_b32``/``v_cndmask_b32``; Triton's
+    own lowering of the same converts: two ``ds_bpermute_b32`` and four ``v_cndmask_b32``,
+    and three vector ALU instructions no kind counts on its data path."""
+    from linlayout.hardware import AMD_CDNA4
+
+    script = _swap_script()
+    probes = SWAP_PLANS["probes"]
+    assert SWAP_PLANS["triton_version"].startswith("3.9") and len(probes) == 34
+    assert sorted(p["kind"] for p in probes.values()).count("read_then_swap") == 8
+    assert script.compare(SWAP_PLANS) == 0
+    for order, mask in READ_THEN_SWAP:
+        p = probes[f"wave_{''.join(map(str, order))}_b8"]
+        exchange = {op: n for op, n in p["amdgcn"].items() if op not in script.HARNESS}
+        assert exchange == {"ds_bpermute_b32": 1, f"v_permlane{mask}_swap_b32": 1,
+                            "v_lshl_or_b32": 1, "v_lshrrev_b32": 1}, order
+        assert p["nop_wait_states"] == 2 and p["reaches_dst"]
+        triton = p["triton"]["amdgcn_data"]
+        assert (triton["ds_bpermute_b32"], triton["v_cndmask_b32"]) == (2, 4)
+        assert script.by_kind(triton)["other"] == 3
+        plan = plan_conversion(_wave_problem(order, 8, AMD_CDNA4).src,
+                               _wave_problem(order, 8, AMD_CDNA4).dst, 8, hardware=AMD_CDNA4,
+                               target="hip:gfx950")
+        assert plan.best.cost == plan.path("shuffle").bound == 2.0 and plan.optimal
+        assert plan.triton.opcodes == {"ds_bpermute_b32": 2, "v_cndmask_b32": 4}
+    # a swap-first plan's swap reads loaded registers: no shift, no wait state
+    first = probes["wave_2013_b8"]
+    assert first["nop_wait_states"] == 0 and "v_lshrrev_b32" not in first["amdgcn"]
+
+
+def test_a_compiled_count_the_plan_does_not_have_is_a_mismatch(capsys):
+    """The comparison fails on an extra ``v_cndmask_b32`` or a missing shift."""
+    script = _swap_script()
+    for op, n in (("v_cndmask_b32", 1), ("v_lshrrev_b32", 0)):
+        data = json.loads(json.dumps(SWAP_PLANS))
+        data["probes"]["wave_1203_b8"]["amdgcn"][op] = n
+        assert script.compare(data) == 1
+        assert "MISMATCH" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("order, mask", READ_THEN_SWAP)
+def test_the_read_then_swap_ir_reaches_dst_and_a_wrong_swap_does_not(order, mask):
+    """No Triton: the read-then-swap plan's LLVM IR (``packed_exchange_ir.py``) run on 64
+    lanes by ``ir_run.py`` delivers every element; the same IR with the swap's operands
+    exchanged, or across the other lane bit, does not."""
+    from linlayout.hardware import AMD_CDNA4
+
+    script = _swap_script()
+    ir_run = __import__("ir_run")
+    pb = _wave_problem(order, 8, AMD_CDNA4)
+    plan = plan_packed_exchange(pb, "hip:gfx950")
+    assert plan.swaps_after == (RegisterSwap(0, mask),)
+    assert script.reaches_dst(plan, pb)
+    other = 48 - mask
+    assert not script.reaches_dst(dataclasses.replace(
+        plan, swaps_after=(RegisterSwap(0, other),)), pb)
+    ir, table = script.llvm_ir(plan, pb, "amdgcn")
+    call = f"permlane{mask}.swap(i32 %recv0, i32 %d1"
+    assert call in ir
+    x = list(range(1, 17))
+    out = ir_run.run_ir(ir.replace(call, f"permlane{mask}.swap(i32 %d1, i32 %recv0"),
+                        {"in": list(x), "out": [0] * 16, "tab": table}, 64)
+    assert out["out"] != x
