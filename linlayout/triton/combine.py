@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COMMUTATIVE", "combine_dependencies", "single_combiner"]
+__all__ = ["COMMUTATIVE", "combine_dependencies", "combine_op_count", "single_combiner"]
 
 #: Combine ops whose operands may come in either order (MLIR's ``Commutative`` trait).
 COMMUTATIVE = frozenset({"arith.addi", "arith.andi", "arith.ori", "arith.xori", "arith.muli",
@@ -186,3 +186,34 @@ def single_combiner(region: str, operands: int) -> str | None:
     if used == args or (used == args[::-1] and name in COMMUTATIVE):
         return name
     return None
+
+
+def combine_op_count(region: str) -> int | None:
+    """The number of ops in the one block of a ``tt.reduce``/``tt.scan`` combine region,
+    its ``tt.reduce.return`` (or ``tt.scan.return``) not counted; None when ``region`` is not
+    one block ending in a return (or is longer than :data:`MAX_REGION_CHARS`).
+
+    Triton 3.9 vectorises a reduction's in-thread step only for a region of one op and the
+    return (``ReduceOpHelper::getInThreadVectorizeOpKind``, ``lib/Analysis/Utility.cpp``:
+    the block holds two operations); :func:`single_combiner` also accepts regions with ops
+    that do not feed the result.
+    """
+    if not isinstance(region, str) or len(region) > MAX_REGION_CHARS:
+        return None
+    blocks = 0
+    ops = 0
+    returned = False
+    for raw in region.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        if line.startswith("^"):
+            blocks += 1
+            continue
+        if _RETURN.match(line):
+            returned = True
+            continue
+        if line.startswith(("})", "}")):
+            continue
+        ops += 1
+    return ops if blocks == 1 and returned else None

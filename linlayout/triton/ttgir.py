@@ -35,7 +35,7 @@ from typing import Any
 from .._checks import instance_of
 from ..errors import LayoutError
 from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip
-from .combine import combine_dependencies, single_combiner
+from .combine import combine_dependencies, combine_op_count, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
 from .warp_specialize import WarpSpecialize, find_warp_specialize
@@ -124,6 +124,8 @@ class Op:
             ``fold_equal_arms``), or None when not known.
         combiner: for a one-operand ``tt.reduce`` or ``tt.scan``, its single combine op
             (:func:`~.combine.single_combiner`: ``"arith.addi"``), or None.
+        combine_ops: for a ``tt.reduce`` or ``tt.scan``, the ops of its combine region
+            other than the return (:func:`~.combine.combine_op_count`), or None.
     """
 
     line: int
@@ -138,6 +140,7 @@ class Op:
     results_used: tuple[bool, ...] = ()
     combine: tuple[frozenset[int], ...] | None = None
     combiner: str | None = None
+    combine_ops: int | None = None
 
     @property
     def short(self) -> str:
@@ -212,6 +215,8 @@ class Access:
         combine: for a ``tt.reduce``, the operands each result depends on (None: unknown).
         combiner: for a one-operand ``tt.reduce`` or ``tt.scan``, its single combine op
             (``"arith.addi"``; :func:`~.combine.single_combiner`), or None.
+        combine_ops: for a ``tt.reduce`` or ``tt.scan``, the ops of its combine region other
+            than the return (:func:`~.combine.combine_op_count`), or None.
         view_offset: for a copy through a ``memdesc_subslice`` view, the element coordinates
             of the view's first element in the allocation (per dim of ``memory``'s
             allocation shape; :func:`view_offsets`), else ``()`` (at the origin, or not
@@ -250,6 +255,7 @@ class Access:
     view_offset: tuple[int, ...] = ()
     view_stages: tuple[int, ...] = ()
     combiner: str | None = None
+    combine_ops: int | None = None
 
 
 def _strip_loc(line: str) -> str:
@@ -744,14 +750,15 @@ def _scratch_op(text: str, lines: _Lines, start: int, end: int, lineno: int, mo:
         paren = rest[:rest.find(")") + 1] if ")" in rest else rest
         operands = tuple(_SSA_RE.findall(paren))
         attrs = rest[len(paren):]
-        combine = combiner = None
+        combine = combiner = combine_ops = None
         if name.endswith(".reduce") and operands:
             combine = combine_dependencies(text[end + 1:cstart], len(operands),
                                            fold_equal_arms=True)
         if name.endswith((".reduce", ".scan")) and operands:
             combiner = single_combiner(text[end + 1:cstart], len(operands))
+            combine_ops = combine_op_count(text[end + 1:cstart])
         return Op(lineno, name, results, operands, types, attrs, body.strip(), source,
-                  combine=combine, combiner=combiner)
+                  combine=combine, combiner=combiner, combine_ops=combine_ops)
     head, sig = _split_signature(rest)
     operand_text, attrs = _top_level_braces(head)
     sig_start = start + at + len(head) + 1
@@ -986,7 +993,7 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
                                    src.element_bits if src else 0, None, op.source, op.attrs,
                                    False, op.operands, False, op.result_used,
                                    tuple(ts[:len(op.operands)]), op.results_used, op.combine,
-                                   combiner=op.combiner))
+                                   combiner=op.combiner, combine_ops=op.combine_ops))
         elif s in _NAMED:
             res = op.results[0] if op.results else None
             # the data buffer, not an mbarrier (a 1-D i64 memdesc)

@@ -15,7 +15,8 @@ from ..shared_memory.predict import Prediction, predict_convert
 from ..shared_memory.reduce import reduce_steps
 from ._args import bits_tuple
 from .gather import gather_shuffles
-from .reduce import reduce_rounds, reduce_shuffles, redux_rounds
+from .reduce import (in_thread_pack_permutes, reduce_rounds, reduce_shuffles, redux_rounds,
+                     round_reads_out)
 from .scan import scan_shuffles
 
 __all__ = ["round_byte_readers", "with_registers"]
@@ -62,7 +63,10 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
                    operand_bits: tuple[int, ...], target: Target,
                    integer: bool = False,
                    operand_types: tuple[LinearLayout, ...] = (),
-                   combiner: str | None = None) -> Prediction:
+                   combiner: str | None = None, *, element_type: str = "",
+                   combine_ops: int | None = None,
+                   source_load: tuple[int, int] | None = None,
+                   source_values: tuple[str, ...] | None = None) -> Prediction:
     """``pred`` (a ``tt.reduce`` or ``tt.scan`` prediction) with its register instructions:
     a reduce's butterfly shuffles or ``redux.sync`` (:func:`.reduce.reduce_shuffles`, with
     ``combiner`` its single combine op when known) and the register
@@ -72,6 +76,15 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
     (:func:`.gather.gather_shuffles`, ``operand_types`` = the source and index layouts; such a
     gather uses no shared memory). Other ops, or a missing operand or axis, are returned
     unchanged.
+
+    On AMD a reduce also counts the ``v_perm_b32`` that build its in-thread step's
+    ``<2 x T>`` vectors (:func:`.reduce.in_thread_pack_permutes`: ``element_type``, the
+    combine region's op count ``combine_ops``, and where the operand sits — ``source_load``,
+    ``(dim, contiguity)`` of its global load, or ``source_values``, what a scan or reduction
+    producer left), and the converts after a round over the whole wavefront
+    (:func:`.reduce.round_reads_out`) store scalar totals: 16-bit ones pack for free
+    (``s_pack_ll_b32_b16``), 8-bit ones cost one ``v_perm_b32`` per two-byte word
+    (``ds_write_b16``) besides the word packing the convert counts.
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; layouts that do not fit; an
@@ -100,14 +113,30 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
         return replace(pred, registers=regs, note=pred.note + (f"; {why}" if why else ""))
     regs, why = reduce_shuffles(operand, axis, operand_bits, target, integer, combiner)
     extra: list[Emitted] = list(regs)
+    if len(operand_bits) == 1:
+        n = in_thread_pack_permutes(operand, axis, element_type, combiner, combine_ops,
+                                    target, source_load, source_values)
+        if n:
+            extra.append(Emitted("permute", "v_perm_b32", n, None, 32, 0, ""))
     # a convert after a redux.sync round packs 32-bit registers (one operand only)
     wide = redux_rounds(operand, axis, operand_bits[0], target, combiner) \
         if len(operand_bits) == 1 else []
+    # a convert after a whole-wavefront AMD round stores scalar totals
+    scalar = round_reads_out(operand, axis, operand_bits, target)
     keys: list = []
     for j, (kind, src, dst) in enumerate(reduce_steps(operand, result, axis)):
         for b in operand_bits:
-            inner = predict_convert(src, dst, b, target, wide_source=j < len(wide) and wide[j])
+            scalars = j < len(scalar) and scalar[j] and b in (8, 16)
+            inner = predict_convert(src, dst, b, target, wide_source=j < len(wide) and wide[j],
+                                    packed_source=scalars and b == 16)
             extra.extend(inner.registers)
+            if scalars and b == 8 and (inner.uses_shared or inner.registers):
+                # two scalar bytes per ds_write_b16 word, joined with one v_perm_b32
+                pairs = sum(sd.emitted.per_thread or 0 for sd in inner.sides
+                            if sd.emitted.opcode == "ds_write_b16"
+                            and sd.emitted.vector_elems == 2)
+                if pairs:
+                    extra.append(Emitted("permute", "v_perm_b32", pairs, None, 32, 0, ""))
             keys.extend(inner.extra.get("selector_selects", ()))
             readers = round_byte_readers(operand, axis, j + 1, b, target, combiner) \
                 if kind == "round" and len(operand_bits) == 1 and inner.plan is not None \

@@ -28,7 +28,7 @@ from ... import f2
 from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
-from ...lowering.amd_pack import CANONICAL, COMPUTED
+from ...lowering.amd_pack import CANONICAL, COMPUTED, pack_permutes, source_words
 from ...lowering.convert import amd_xor, convert_path
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
@@ -37,9 +37,11 @@ from ._args import bits_tuple, checked
 from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
-           "reduce_leaves_scalar_bytes", "reduce_leaves_scalars", "reduce_leaves_words",
-           "reduce_result_values", "reduce_rounds", "reduce_shuffles", "redux_instructions", "redux_rounds",
-           "redux_selects"]
+           "SCALARISED_16", "VECTOR_COMBINERS_16", "VECTOR_COMBINERS_F32",
+           "in_thread_pack_permutes",
+           "in_thread_vector_pairs", "reduce_leaves_scalar_bytes", "reduce_leaves_scalars",
+           "reduce_leaves_words", "reduce_result_values", "reduce_rounds", "reduce_shuffles",
+           "redux_instructions", "redux_rounds", "redux_selects", "round_reads_out"]
 
 #: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
 REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
@@ -56,6 +58,17 @@ REDUX_ZERO_IDENTITY = frozenset({"arith.addi", "arith.ori", "arith.xori", "arith
 #: Combine ops that count a value held twice twice (not idempotent): where lanes hold copies,
 #: a ``redux.sync`` round lets one copy in and puts the identity in the others.
 REDUX_NOT_IDEMPOTENT = frozenset({"arith.addi", "arith.xori"})
+
+#: Combine ops whose in-thread step Triton 3.9 vectorises on 16-bit elements
+#: (``ReduceOpHelper::getInThreadVectorizeOpKind``): float ops on ``f16``/``bf16``, integer
+#: ops on ``i16`` only.
+VECTOR_COMBINERS_16 = {"float": frozenset({"arith.addf", "arith.mulf", "arith.minnumf",
+                                           "arith.maxnumf", "arith.minimumf",
+                                           "arith.maximumf"}),
+                       "int": frozenset({"arith.addi", "arith.muli", "arith.minsi",
+                                         "arith.maxsi", "arith.minui", "arith.maxui"})}
+#: ... and on ``f32`` (where the target supports 32-bit packed ops).
+VECTOR_COMBINERS_F32 = frozenset({"arith.addf", "arith.mulf"})
 
 
 def _axis(layout: LinearLayout, axis: int) -> int:
@@ -473,3 +486,159 @@ def reduce_result_values(operand: LinearLayout, result: LinearLayout | None, axi
         return None
     n = 1 << sum(1 for img in result.bases.get("register", []) if any(img))
     return (CANONICAL if floating else COMPUTED,) * n
+
+
+def _supports_packed(target: Target, bits: int) -> bool:
+    """``TargetInfo::supportBitwidth16Elementwise``/``supportBitwidth32Elementwise``: AMD 16
+    bits always, 32 bits on CDNA2/3/4 (gfx90a, gfx942, gfx950); NVIDIA 16 bits from sm_90,
+    32 bits from sm_100."""
+    if target.is_nvidia:
+        return target.cc >= (90 if bits == 16 else 100)
+    if bits == 16:
+        return True
+    return str(target.arch) in ("gfx90a", "gfx942", "gfx950")
+
+
+def in_thread_vector_pairs(operand: LinearLayout, axis: int, element_type: str,
+                           combiner: str | None, combine_ops: int | None, target: Target
+                           ) -> tuple[tuple[int, int], ...] | None:
+    """The register pairs a one-operand ``tt.reduce``'s in-thread step packs into
+    ``<2 x T>`` vectors, or None where Triton 3.9 does not vectorise it.
+
+    ``ReduceOpConversion::reduceWithinThreads`` (``lib/Conversion/TritonGPUToLLVM/
+    ReduceOpToLLVM.cpp``) vectorises when ``ReduceOpHelper::getInThreadVectorizeOpKind``
+    (``lib/Analysis/Utility.cpp``) names a kind: a thread holds at least 4 registers along
+    the axis (broadcast registers dropped), one operand, a combine region of one op
+    (``combine_ops == 1``) among :data:`VECTOR_COMBINERS_16` on a 16-bit element (integer
+    ops on ``i16`` only) or :data:`VECTOR_COMBINERS_F32` on ``f32``, and the target supports
+    such packed ops (:func:`_supports_packed`). It then reorders the registers
+    (``moveAxisBasesToFront`` with ``isVectorized``: the first register basis stays first,
+    the other bases along the axis follow) and packs consecutive registers two by two
+    (``packVectorized``): every pair is the registers that differ in the first register
+    basis only.
+
+    Args:
+        operand: the operand's distributed layout.
+        axis: the reduced dim.
+        element_type: the operand's element type (``"i16"``, ``"f16"``, ``"bf16"``,
+            ``"f32"`` …).
+        combiner: the single combine op (:func:`linlayout.triton.combine.single_combiner`)
+            or None.
+        combine_ops: the combine region's op count
+            (:func:`linlayout.triton.combine.combine_op_count`) or None.
+        target: the compilation target.
+
+    Returns:
+        ``((low, high), …)``: indices of the non-broadcast registers (in register order,
+        as :func:`linlayout.lowering.amd_pack.source_words` numbers them), low element
+        first; one pair per two registers.
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+    """
+    axis = checked(operand, axis, target)
+    string(element_type, "element_type")
+    if combiner is not None:
+        string(combiner, "combiner")
+    if combine_ops is not None and (isinstance(combine_ops, bool) or
+                                    not isinstance(combine_ops, int)):
+        raise LayoutError(f"combine_ops must be an int or None, got {combine_ops!r}")
+    if combiner is None or combine_ops != 1:
+        return None
+    if element_type in ("f16", "bf16"):
+        ok = combiner in VECTOR_COMBINERS_16["float"] and _supports_packed(target, 16)
+    elif element_type in ("i16", "ui16"):
+        ok = combiner in VECTOR_COMBINERS_16["int"] and _supports_packed(target, 16)
+    elif element_type == "f32":
+        ok = combiner in VECTOR_COMBINERS_F32 and _supports_packed(target, 32)
+    else:
+        ok = False
+    if not ok:
+        return None
+    k = _axis(operand, axis)
+    regs = [img for img in operand.bases.get("register", []) if any(img)]
+    if sum(1 for img in regs if img[k]) < 2:  # axisPack < 4
+        return None
+    return tuple((i, i | 1) for i in range(0, 1 << len(regs), 2))
+
+
+#: combine ops whose in-thread ``<2 x i16>`` vectors LLVM's ``-O3`` takes apart:
+#: InstCombine scalarises each extract of a binary op of ``insertelement`` vectors, and the
+#: scalar ``v_add_u16`` reads the loaded halves itself (SDWA), so no ``v_perm_b32`` is left
+#: (measured on three gfx942/gfx950 ``i16`` add reductions)
+SCALARISED_16 = frozenset({"arith.addi"})
+
+
+def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
+                            combiner: str | None, combine_ops: int | None, target: Target,
+                            source_load: tuple[int, int] | None = None,
+                            source_values: tuple[str, ...] | None = None) -> int:
+    """The ``v_perm_b32`` per thread that build the ``<2 x T>`` vectors of a 16-bit AMD
+    reduction's in-thread step (:func:`in_thread_vector_pairs`); 0 where it is not
+    vectorised or not 16 bits, and on NVIDIA (two 16-bit registers join with ``mov.b32``,
+    not counted).
+
+    Each vector is an ``insertelement`` pair at the reduction's location; LLVM's AMDGPU
+    instruction selection builds it as it packs any two 16-bit elements into one register
+    (:func:`linlayout.lowering.amd_pack.pack_permutes`): nothing when the two are already
+    the halves of one register in order (a load that merged them: ``source_load`` =
+    ``(dim, contiguity)`` of the operand's global load,
+    :func:`linlayout.check.registers.load_sources`), nothing for two ``f16`` values LLVM
+    knows canonical (``source_values``, what a scan or reduction producer left:
+    :func:`linlayout.check.registers.produced_values`), else one ``v_perm_b32``. The
+    vector ops' results stay packed (``v_pk_*``) and the last one is unpacked without
+    permutes. Two cases spend none: ``bf16`` (gfx942 and gfx950 have no packed ``bf16``
+    arithmetic: instruction selection splits the vector ops, and their ``insertelement`` s
+    with them) and an ``i16`` add (:data:`SCALARISED_16`: ``-O3`` scalarises it).
+
+    What is counted is Triton's lowering as AMDGPU selects it, which is also the final
+    assembly for ``i16`` min/max (calls InstCombine leaves whole). For ``f16`` and the
+    ``i16`` mul, LLVM's ``-O3`` (its SLP vectoriser, LLVM, not Triton) re-packs the scalar
+    and cross-lane steps in its own pairs, with more ``v_perm_b32`` than Triton's vectors
+    (measured on compiled kernels): not modelled.
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type;
+            ``source_values`` not one kind per non-broadcast register.
+
+    Source: ``ReduceOpConversion::reduceWithinThreads``/``packVectorized``
+    (``ReduceOpToLLVM.cpp``) and ``ReduceOpHelper::getInThreadVectorizeOpKind``/
+    ``moveAxisBasesToFront`` (``lib/Analysis/Utility.cpp``), Triton 3.9, as its LLVM IR
+    before ``-O3`` shows; measured on compiled gfx942/gfx950 reductions
+    (``papers/triton_lowering/scalar_byte_probes.py``).
+    """
+    pairs = in_thread_vector_pairs(operand, axis, element_type, combiner, combine_ops, target)
+    if pairs is None or target.is_nvidia or element_type not in ("i16", "ui16", "f16") \
+            or combiner in SCALARISED_16:
+        return 0
+    if source_load is not None:
+        dim, contig = source_load
+        words = source_words(operand, 16, dim, contig)
+    else:
+        words = source_words(operand, 16, values=source_values)
+    return sum(pack_permutes((words[lo], words[hi]), 16) for lo, hi in pairs)
+
+
+def round_reads_out(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...],
+                    target: Target) -> list[bool]:
+    """Per in-warp round of a reduction (:func:`reduce_rounds`, in order), whether it ends
+    with each total in a scalar register: on AMD a round of one operand over the whole
+    wavefront is ``TargetInfo::warpReduce``'s DPP sequence, read out of lane 63 with
+    ``v_readlane_b32``. The ``convert_layout`` after such a round (to ``getInterLayout``, or
+    to the result layout) stores or shuffles those scalars: 16-bit totals pack with the
+    scalar ``s_pack_ll_b32_b16`` (no ``v_perm_b32``), 8-bit ones with one ``v_perm_b32`` per
+    two-byte word (:mod:`.scalar_bytes`).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: ``TargetInfo::warpReduce`` (``third_party/amd/lib/TritonAMDGPUToLLVM/
+    TargetInfo.cpp``), Triton 3.9; measured on compiled gfx942/gfx950 reductions
+    (``papers/triton_lowering/scalar_byte_probes.py``).
+    """
+    axis = checked(operand, axis, target)
+    operand_bits = bits_tuple(operand_bits)
+    k = _axis(operand, axis)
+    full = target.threads_per_warp.bit_length() - 1
+    return [not target.is_nvidia and len(operand_bits) == 1 and
+            len(_lane_masks(layout, k)) == full for layout in _round_layouts(operand, axis)]

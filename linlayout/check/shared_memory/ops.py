@@ -102,7 +102,10 @@ def predict_access(a: Access, target: Target,
     reduction left its 8/16-bit elements in 32-bit registers
     (:func:`linlayout.check.registers.wide_sources`), which packing pays for;
     ``source_values``: what a scan or reduction left in each register
-    (:func:`linlayout.check.registers.produced_values`; AMD packing depends on it).
+    (:func:`linlayout.check.registers.produced_values`; AMD packing depends on it). For a
+    ``tt.reduce``, ``source_load`` and ``source_values`` say the same of its operand (the
+    vectors of its in-thread step pack as they say:
+    :func:`linlayout.check.registers.reduce.in_thread_pack_permutes`).
 
     Raises:
         LayoutError: the op's layouts cannot be turned into linear layouts or do not fit.
@@ -148,7 +151,9 @@ def predict_access(a: Access, target: Target,
         pred = with_registers(pred, a.op, operand, result, axis,
                               bits if len(bits) == n else (elem,) * n, target,
                               a.element_type.startswith(("i", "ui")),
-                              tuple(layout_of(t) for t in a.operand_types), a.combiner)
+                              tuple(layout_of(t) for t in a.operand_types), a.combiner,
+                              element_type=a.element_type, combine_ops=a.combine_ops,
+                              source_load=source_load, source_values=source_values)
         return _f64_selects(pred, a.element_type) if a.op == "gather" else pred
     return predict_named(a.op, target)
 
@@ -282,11 +287,13 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
                 continue
             seen_tmem_alloc = True
         try:
-            load = source_loads.get(a.operands[0]) if source_loads and a.kind == "convert" \
-                and a.operands else None
+            reduce = a.op == "reduce" and len(a.operands) == 1
+            load = source_loads.get(a.operands[0]) if source_loads and \
+                (a.kind == "convert" or reduce) and a.operands else None
             packed = a.kind == "convert" and bool(a.operands) and a.operands[0] in packed_sources
-            operand = a.operands[0] if a.kind == "convert" and a.operands else None
-            pred = predict_access(a, target, load, packed, operand in wide,
+            operand = a.operands[0] if (a.kind == "convert" or reduce) and a.operands else None
+            pred = predict_access(a, target, load, packed,
+                                  operand in wide and a.kind == "convert",
                                   produced.get(operand) if operand and not packed else None)
             if a.op in ("atomic_rmw", "atomic_cas") and module.num_warps == 1 \
                     and (a.destination is None or a.destination.kind != "tensor"):
