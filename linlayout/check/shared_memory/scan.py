@@ -22,8 +22,12 @@ LLVM then changes the loads (not Triton's decision, modelled from the probes of
   them). When threads reload different addresses (totals of one position lie a whole
   number of positions apart) nothing is merged.
 
-AMD's backend merges differently (``ds_read_b96``, ``ds_read2_b32``, chains not split per
-chunk); the AMD prediction keeps Triton's own loads, which is what the corpus compares there.
+AMD's back end also drops the unused reloads (the same count), then pairs or widens the rest
+differently (``ds_read_b96``, ``ds_read2_b32``, ``ds_read2st64_b32``, chains not split per
+chunk): the AMD prediction counts the loads that remain as scalar reads at the element
+width, which moves the bytes the final AMDGCN moves (compared by LDS bytes per thread on the
+probes and the corpus) but not its opcodes. ``check`` shows the loads after LLVM on every
+target; Triton's own are kept for comparison with its LLVM IR before the optimiser.
 """
 
 from __future__ import annotations
@@ -129,7 +133,10 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
     operand and width; ``operand_bits`` the bits each operand moves. Counts per thread.
 
     On AMD the loads after LLVM are Triton's less the unused one per output and operand, at
-    the element width (LLVM's AMD merging is not modelled).
+    the element width (LLVM's AMD pairing into ``ds_read2*``/wider reads is not modelled:
+    the bytes per thread are the final AMDGCN's, the opcodes are not). Source:
+    ``ScanOpToLLVM.cpp`` (``scanAcrossWarps``, ``AddPartialReduce``) for Triton's; the
+    compiled probes of ``papers/triton_lowering/scan_probes.py`` for LLVM's.
     """
     stores, loads, after = [], [], []
     n = shape.outputs * shape.chunks

@@ -1,4 +1,5 @@
-"""``linlayout.check.shared_memory.scan``: tt.scan's reloads and what LLVM leaves of them."""
+"""``linlayout.check.shared_memory.scan``: tt.scan's reloads and what LLVM leaves of them
+(the loads ``check`` counts on NVIDIA and AMD alike)."""
 
 from __future__ import annotations
 
@@ -46,15 +47,31 @@ def test_cumsum_1d_reloads_become_two_vector_loads_on_nvidia():
     assert p.extra["loads_after_llvm"] == 7
 
 
-def test_reloads_of_parallel_lanes_stay_scalar_and_amd_keeps_tritons_loads():
+def test_reloads_of_parallel_lanes_stay_scalar_and_amd_drops_the_dead_reloads_too():
     op = _layout([1, 4], [4, 8], [4, 1], [1, 0], [128, 32])
     p = predict_private("scan", op, op, 32, parse_target("cuda:90"), 0)
     assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
         ("st.shared::cta.b32", 32), ("ld.shared.b32", 124)]  # corpus cumsum_axis0
     p = predict_private("scan", op, op, 32, parse_target("hip:gfx942"), 0)
+    # what the final AMDGCN runs: Triton's 128 reloads less the unused one per output (4)
     assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
-        ("ds_write_b32", 32), ("ds_read_b32", 128)]
+        ("ds_write_b32", 32), ("ds_read_b32", 124)]
+    assert [(e.opcode, e.per_thread) for e in p.extra["triton_loads"]] == [("ds_read_b32", 128)]
     assert [(e.opcode, e.per_thread) for e in p.extra["llvm_loads"]] == [("ds_read_b32", 124)]
+
+
+def test_an_amd_scan_counts_the_bytes_the_final_assembly_loads():
+    """``tl.cumsum`` of ``i8`` (widened to ``i32``) along axis 0 of a 32x128 tile on gfx950,
+    4 warps and 8 chunks along the axis (as ``t_cumsum_b8_32x128_w8`` of a held-out draw):
+    Triton reloads 32 totals (128 bytes); the final AMDGCN, 14 ``ds_read2st64_b32`` and 3
+    ``ds_read_b32``, loads 124 bytes — LLVM drops the last chunk's last total."""
+    op = _layout([1, 1], [1, 64], [4, 2], [1, 0], [32, 128])
+    s = scan_shape(op, 0)
+    assert (s.chunks, s.outputs, s.warps, s.uniform) == (8, 1, 4, False)
+    p = predict_private("scan", op, op, 32, parse_target("hip:gfx950"), 0)
+    assert [(x.emitted.opcode, x.emitted.per_thread, x.emitted.bytes_per_thread)
+            for x in p.sides] == [("ds_write_b32", 8, 32), ("ds_read_b32", 31, 124)]
+    assert sum(x.bytes_per_thread for x in p.extra["triton_loads"]) == 128
 
 
 def test_two_operands_merge_each_at_its_width():

@@ -8,9 +8,10 @@ Triton's assembly.
   spells one 4- or 8-byte vector of 16-bit values ``.b32``/``.v2.b16`` or
   ``.v2.b32``/``.v4.b16`` depending on how the values are used).
 * AMD: LDS bytes per thread for loads and stores (a ``ds_read2*``/``ds_write2*`` moves two of
-  its width) and the number of LDS atomics. For ``tt.scan`` the prediction keeps Triton's own
-  reloads, which AMD's LLVM rewrites inconsistently, so those kernels compare with Triton's
-  LLVM IR before the optimiser instead (``preopt``).
+  its width) and the number of LDS atomics. A ``tt.scan`` across warps is compared so too:
+  ``check`` counts the reloads the final AMDGCN runs (Triton's less the unused reload of the
+  last total, which LLVM deletes), as on NVIDIA; Triton's own reloads are compared with its
+  LLVM IR before the optimiser in ``test_scan_probes.py``.
 
 Known mismatches are strict xfails (``tests/data/known_mismatches.json``). The corpus of real
 kernels has its own op-by-op test (``test_corpus.py``)."""
@@ -43,9 +44,6 @@ def test_instructions_equal_tritons_assembly(fixture_set, case):
     got, totals = predicted_counts(e["ttgir"], case)
     if "gfx" not in e["target"]:
         assert got == ptx_counts(e["counts"])
-    elif "tt.scan" in e["ttgir"]:
-        assert {k: totals[k] for k in ("load", "store")} == \
-            {k: e["preopt"][k] for k in ("load", "store")}
     else:
         assert totals == lds_bytes(e["counts"])
 
