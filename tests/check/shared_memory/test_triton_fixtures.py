@@ -1,8 +1,9 @@
 """Every probe of the Triton 3.9.0 fixture sets (:mod:`.triton_fixtures`: ``trans``,
 ``reduce``, ``scan``, ``heldout``, ``convert``, ``padded_fault``, ``lds_alignment``,
 ``roundtrip``, ``unused_result``, ``matrix_round``, ``warp_specialize``, ``llvm_merge``,
-``equal_arms``, ``bank_order``, ``bank_order_warps``), one rule for all: the instructions ``linlayout`` predicts for the module equal the ones in
-Triton's assembly.
+``equal_arms``, ``reduce_fresh``, ``scan_fresh``, ``scan_amd_fresh``, ``bank_order``,
+``bank_order_warps``), one rule for all: the instructions ``linlayout`` predicts for the
+module equal the ones in Triton's assembly.
 
 * NVIDIA: per-thread counts by opcode, ``ld/st.shared`` compared by bytes per lane (NVPTX
   spells one 4- or 8-byte vector of 16-bit values ``.b32``/``.v2.b16`` or
@@ -25,7 +26,8 @@ from tests.check.shared_memory.triton_fixtures import SETS, cases, entries, load
 
 PROBE_SETS = ("trans", "reduce", "scan", "heldout", "convert", "padded_fault", "lds_alignment",
               "roundtrip", "unused_result", "matrix_round", "warp_specialize", "llvm_merge",
-              "equal_arms", "reduce_fresh", "scan_fresh", "bank_order", "bank_order_warps")
+              "equal_arms", "reduce_fresh", "scan_fresh", "scan_amd_fresh", "bank_order",
+              "bank_order_warps")
 
 
 def _all_cases() -> list:
