@@ -49,7 +49,7 @@ TYPES = {"i8": "*i8", "i16": "*i16", "i32": "*i32", "i64": "*i64", "f16": "*fp16
          "f32": "*fp32", "f64": "*fp64"}
 TARGETS = {"cuda80": ("cuda", 80, 32), "cuda90": ("cuda", 90, 32), "cuda100": ("cuda", 100, 32),
            "gfx942": ("hip", "gfx942", 64), "gfx950": ("hip", "gfx950", 64)}
-SEEDS = {"design": 11, "check": 12, "fresh": 13, "amd_fresh": 14}
+SEEDS = {"design": 11, "check": 12, "fresh": 13, "amd_fresh": 14, "amd_bytes": 15}
 #: ``--sets fresh``: a later held-out draw (seed ``SEEDS["fresh"]``), compiled after every
 #: scan and convert rule was written and only compared, written here
 FRESH_OUT = ROOT / "tests" / "data" / "triton_scan_fresh_probes.json.gz"
@@ -57,8 +57,12 @@ FRESH_OUT = ROOT / "tests" / "data" / "triton_scan_fresh_probes.json.gz"
 #: warps along the axis, every type, gfx942/gfx950), drawn after ``check`` switched to
 #: counting the reloads the final AMDGCN runs, and only compared, written here
 AMD_FRESH_OUT = ROOT / "tests" / "data" / "triton_scan_amd_fresh_probes.json.gz"
+#: ``--sets amd_bytes``: AMD two-operand scans of ``i8`` values across warps only (seed
+#: ``SEEDS["amd_bytes"]``), drawn after the rule for AMDGPU's dword reads of a run of byte
+#: reloads (``linlayout.check.shared_memory.scan.amd_byte_runs``), and only compared
+AMD_BYTES_OUT = ROOT / "tests" / "data" / "triton_scan_amd_bytes_probes.json.gz"
 #: the sets written to a file of their own (the others go to ``OUT`` together)
-OWN_FILE = {"fresh": FRESH_OUT, "amd_fresh": AMD_FRESH_OUT}
+OWN_FILE = {"fresh": FRESH_OUT, "amd_fresh": AMD_FRESH_OUT, "amd_bytes": AMD_BYTES_OUT}
 
 
 def _blocked_1d(rng: random.Random, size: int, lanes: int, warps: int):
@@ -95,7 +99,10 @@ def _blocked_2d(rng: random.Random, shape: list[int], lanes: int, warps: int, ax
 def jobs(set_name: str) -> list[tuple]:
     """The probes of one set: (name, target, warps, shape, layout, axis, kind, type, reverse)."""
     rng = random.Random(SEEDS[set_name])
-    amd_only = set_name == "amd_fresh"  # AMD scans across warps: 2 to 8 warps, more of them
+    # AMD scans across warps: 2 to 8 warps, more of them; amd_bytes: i8 two-operand scans
+    # only (cumsum and cumprod widen i8), the kind and type drawn as for the others
+    amd_only = set_name in ("amd_fresh", "amd_bytes")
+    eight_bit = set_name == "amd_bytes"
     out = []
     for tname, (_, _, lanes) in TARGETS.items():
         if amd_only and tname.startswith("cuda"):
@@ -105,6 +112,8 @@ def jobs(set_name: str) -> list[tuple]:
         for i in range(n1 + n2):
             kind = rng.choice(["cumsum", "cumsum", "cumprod", "argscan"])
             ty = rng.choice(list(TYPES))
+            if eight_bit:
+                kind, ty = "argscan", "i8"
             rev = rng.random() < 0.3
             warps = rng.choice([1, 2, 2, 4, 4, 8, 8] if i < n1 and not amd_only else [2, 4, 8])
             if i < n1:
@@ -124,9 +133,11 @@ def jobs(set_name: str) -> list[tuple]:
             out.append((name, tname, warps, shape, lay, axis, kind, ty, rev))
         # 2-D tiles whose lanes and warps all lie along the axis (every thread reloads the
         # same addresses) and several columns per thread
-        for _ in range(2 if tname.startswith("cuda") or amd_only else 1):
+        for _ in range(3 if eight_bit else 2 if tname.startswith("cuda") or amd_only else 1):
             kind = rng.choice(["cumsum", "argscan"])
             ty = rng.choice(list(TYPES))
+            if eight_bit:
+                kind, ty = "argscan", "i8"
             warps = rng.choice([2, 4, 8])
             cols = 1 << rng.randint(1, 2)
             spt = 1 << rng.randint(0, 2)
