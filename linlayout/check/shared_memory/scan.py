@@ -215,7 +215,8 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
                                  nbytes, ""))
             if shape.uniform and nbytes == 1:
                 single, dwords = _amd_byte_reloads(shape)
-                after.append(Emitted("load", amd_lds("load", 1), single, 1, bits, 1, ""))
+                if single:
+                    after.append(Emitted("load", amd_lds("load", 1), single, 1, bits, 1, ""))
                 if dwords:
                     after.append(Emitted("load", amd_lds("load", 4), dwords, 4, bits, 4, ""))
             else:

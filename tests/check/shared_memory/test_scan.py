@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from linlayout.check.shared_memory.predict import predict_private
-from linlayout.check.shared_memory.scan import merged_reload_bytes, scan_shape
+from linlayout.check.shared_memory.scan import (ScanShape, amd_byte_runs, merged_reload_bytes,
+                                                scan_shape)
 from linlayout.check.target import parse_target
 from linlayout.triton.parse import parse_encoding
 
@@ -72,6 +73,47 @@ def test_an_amd_scan_counts_the_bytes_the_final_assembly_loads():
     assert [(x.emitted.opcode, x.emitted.per_thread, x.emitted.bytes_per_thread)
             for x in p.sides] == [("ds_write_b32", 8, 32), ("ds_read_b32", 31, 124)]
     assert sum(x.bytes_per_thread for x in p.extra["triton_loads"]) == 128
+
+
+def test_the_runs_of_used_reloads_follow_tritons_scratch_order():
+    # 1-D: 4 chunks of 2 warps, totals at c * 2 + w; only the very last one is unused
+    s = scan_shape(_layout([1], [64], [2], [0], [512]), 0)
+    assert (s.chunks, s.outputs, s.warps) == (4, 1, 2)
+    assert amd_byte_runs(s) == [7]
+    # two outputs in the lowest register bit: chunk c, output o at group 2c + o; the last
+    # chunk's two groups each lose their last warp's total
+    s = scan_shape(_layout([2, 2], [64, 1], [4, 1], [1, 0], [1024, 2]), 0)
+    assert (s.chunks, s.outputs, s.warps, s.roles) == (2, 2, 4, ("output", "element", "chunk"))
+    assert amd_byte_runs(s) == [11, 3]
+    s = scan_shape(_layout([1, 2], [64, 1], [2, 1], [1, 0], [512, 2]), 0)
+    assert amd_byte_runs(s) == [13, 1]
+
+
+def test_amd_reads_the_tail_of_a_byte_run_of_4k_plus_3_as_a_dword():
+    """8-bit totals every thread reloads alike: a run of 15 used bytes is read as 12 + 4
+    (``ds_read_b96``, ``ds_read_b32``), the deleted total's byte included; 16-bit totals and
+    runs of another length move only the bytes used."""
+    op = _layout([4], [64], [2], [0], [4096])  # 8 chunks, 2 warps
+    p = predict_private("scan", op, op, 8, parse_target("hip:gfx950"), 0, operands=2,
+                        operand_bits=(8, 32))
+    loads = {(x.emitted.opcode, x.emitted.per_thread) for x in p.sides
+             if x.emitted.side == "load"}
+    assert loads == {("ds_read_u8", 12), ("ds_read_b32", 1), ("ds_read_b32", 15)}
+    assert sum(x.emitted.bytes_per_thread for x in p.sides if x.emitted.side == "load") == 76
+    p = predict_private("scan", op, op, 16, parse_target("hip:gfx950"), 0)
+    assert [(x.emitted.opcode, x.emitted.per_thread) for x in p.sides
+            if x.emitted.side == "load"] == [("ds_read_u16", 15)]
+    op = _layout([1, 2], [64, 1], [2, 1], [1, 0], [512, 2])  # runs of 13 and 1: no dword
+    p = predict_private("scan", op, op, 8, parse_target("hip:gfx942"), 0)
+    assert [(x.emitted.opcode, x.emitted.per_thread) for x in p.sides
+            if x.emitted.side == "load"] == [("ds_read_u8", 14)]
+
+
+def test_byte_runs_need_the_register_roles():
+    from linlayout import LayoutError
+
+    with pytest.raises(LayoutError, match="no register roles"):
+        amd_byte_runs(ScanShape(2, 1, 4, True))
 
 
 def test_two_operands_merge_each_at_its_width():

@@ -26,8 +26,8 @@ from tests.check.shared_memory.triton_fixtures import SETS, cases, entries, load
 
 PROBE_SETS = ("trans", "reduce", "scan", "heldout", "convert", "padded_fault", "lds_alignment",
               "roundtrip", "unused_result", "matrix_round", "warp_specialize", "llvm_merge",
-              "equal_arms", "reduce_fresh", "scan_fresh", "scan_amd_fresh", "bank_order",
-              "bank_order_warps")
+              "equal_arms", "reduce_fresh", "scan_fresh", "scan_amd_fresh", "scan_amd_bytes",
+              "bank_order", "bank_order_warps")
 
 
 def _all_cases() -> list:
