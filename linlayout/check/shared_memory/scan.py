@@ -26,8 +26,11 @@ AMD's back end also drops the unused reloads (the same count), then pairs or wid
 differently (``ds_read_b96``, ``ds_read2_b32``, ``ds_read2st64_b32``, chains not split per
 chunk): the AMD prediction counts the loads that remain as scalar reads at the element
 width, which moves the bytes the final AMDGCN moves (compared by LDS bytes per thread on the
-probes and the corpus) but not its opcodes. ``check`` shows the loads after LLVM on every
-target; Triton's own are kept for comparison with its LLVM IR before the optimiser.
+probes and the corpus) but not its opcodes — except 8-bit totals every thread reloads alike,
+where AMDGPU reads the last three bytes of a run of ``4k + 3`` used bytes with one
+``ds_read_b32``, the deleted total's byte included (:func:`amd_byte_runs`; modelled on
+compiled kernels). ``check`` shows the loads after LLVM on every target; Triton's own are
+kept for comparison with its LLVM IR before the optimiser.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from ...lowering.emitted import Emitted
 from ...lowering.names import amd_lds, nvidia_ld_st
 from ...lowering.target import Target
 
-__all__ = ["ScanShape", "merged_reload_bytes", "scan_shape", "scan_sides"]
+__all__ = ["ScanShape", "amd_byte_runs", "merged_reload_bytes", "scan_shape", "scan_sides"]
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,9 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
 
     On AMD the loads after LLVM are Triton's less the unused one per output and operand, at
     the element width (LLVM's AMD pairing into ``ds_read2*``/wider reads is not modelled:
-    the bytes per thread are the final AMDGCN's, the opcodes are not). Source:
+    the bytes per thread are the final AMDGCN's, the opcodes are not), an 8-bit operand
+    whose threads reload the same addresses with one ``ds_read_b32`` per run of ``4k + 3``
+    used bytes in place of its last three byte reads (:func:`amd_byte_runs`). Source:
     ``ScanOpToLLVM.cpp`` (``scanAcrossWarps``, ``AddPartialReduce``) for Triton's; the
     compiled probes of ``papers/triton_lowering/scan_probes.py`` for LLVM's.
     """
