@@ -23,7 +23,10 @@ rules, and only compared. Set ``"amd_fresh"`` (seed 14, ``--sets amd_fresh``, wr
 ``tests/data/triton_scan_amd_fresh_probes.json.gz``) holds AMD scans across warps only (2 to
 8 warps along the axis, every type, gfx942/gfx950), drawn after ``check`` switched to counting
 the AMD reloads the final AMDGCN runs (Triton's less the unused reload of the last total),
-and only compared.
+and only compared. Set ``"amd_bytes"`` (seed 15, ``--sets amd_bytes``, written to
+``tests/data/triton_scan_amd_bytes_probes.json.gz``) holds AMD two-operand scans of ``i8``
+values across warps only (``cumsum``/``cumprod`` widen ``i8``), drawn after the rule for
+AMDGPU's dword read of a byte run's last three bytes, and only compared.
 
 The AMDGCN's LDS opcodes (``"counts"``) are the final assembly's: the tests compare ``check``
 with them by LDS bytes per thread on AMD (a ``ds_read2*`` moves two of its width), and with
