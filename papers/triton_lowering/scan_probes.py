@@ -19,7 +19,18 @@ Set ``"design"`` (seed 11) was looked at while deriving the rule for LLVM's merg
 reloads (:mod:`linlayout.check.shared_memory.scan`); set ``"check"`` (seed 12) was generated after
 the rule was written and only compared; set ``"fresh"`` (seed 13, ``--sets fresh``, written to
 ``tests/data/triton_scan_fresh_probes.json.gz``) was drawn later still, after the convert
-rules, and only compared.
+rules, and only compared. Set ``"amd_fresh"`` (seed 14, ``--sets amd_fresh``, written to
+``tests/data/triton_scan_amd_fresh_probes.json.gz``) holds AMD scans across warps only (2 to
+8 warps along the axis, every type, gfx942/gfx950), drawn after ``check`` switched to counting
+the AMD reloads the final AMDGCN runs (Triton's less the unused reload of the last total),
+and only compared. Set ``"amd_bytes"`` (seed 15, ``--sets amd_bytes``, written to
+``tests/data/triton_scan_amd_bytes_probes.json.gz``) holds AMD two-operand scans of ``i8``
+values across warps only (``cumsum``/``cumprod`` widen ``i8``), drawn after the rule for
+AMDGPU's dword read of a byte run's last three bytes, and only compared.
+
+The AMDGCN's LDS opcodes (``"counts"``) are the final assembly's: the tests compare ``check``
+with them by LDS bytes per thread on AMD (a ``ds_read2*`` moves two of its width), and with
+``"preopt"`` (Triton's own accesses) through ``Prediction.extra["triton_loads"]``.
 """
 
 from __future__ import annotations
@@ -41,10 +52,20 @@ TYPES = {"i8": "*i8", "i16": "*i16", "i32": "*i32", "i64": "*i64", "f16": "*fp16
          "f32": "*fp32", "f64": "*fp64"}
 TARGETS = {"cuda80": ("cuda", 80, 32), "cuda90": ("cuda", 90, 32), "cuda100": ("cuda", 100, 32),
            "gfx942": ("hip", "gfx942", 64), "gfx950": ("hip", "gfx950", 64)}
-SEEDS = {"design": 11, "check": 12, "fresh": 13}
+SEEDS = {"design": 11, "check": 12, "fresh": 13, "amd_fresh": 14, "amd_bytes": 15}
 #: ``--sets fresh``: a later held-out draw (seed ``SEEDS["fresh"]``), compiled after every
 #: scan and convert rule was written and only compared, written here
 FRESH_OUT = ROOT / "tests" / "data" / "triton_scan_fresh_probes.json.gz"
+#: ``--sets amd_fresh``: AMD scans across warps only (seed ``SEEDS["amd_fresh"]``: 2 to 8
+#: warps along the axis, every type, gfx942/gfx950), drawn after ``check`` switched to
+#: counting the reloads the final AMDGCN runs, and only compared, written here
+AMD_FRESH_OUT = ROOT / "tests" / "data" / "triton_scan_amd_fresh_probes.json.gz"
+#: ``--sets amd_bytes``: AMD two-operand scans of ``i8`` values across warps only (seed
+#: ``SEEDS["amd_bytes"]``), drawn after the rule for AMDGPU's dword reads of a run of byte
+#: reloads (``linlayout.check.shared_memory.scan.amd_byte_runs``), and only compared
+AMD_BYTES_OUT = ROOT / "tests" / "data" / "triton_scan_amd_bytes_probes.json.gz"
+#: the sets written to a file of their own (the others go to ``OUT`` together)
+OWN_FILE = {"fresh": FRESH_OUT, "amd_fresh": AMD_FRESH_OUT, "amd_bytes": AMD_BYTES_OUT}
 
 
 def _blocked_1d(rng: random.Random, size: int, lanes: int, warps: int):
@@ -81,15 +102,23 @@ def _blocked_2d(rng: random.Random, shape: list[int], lanes: int, warps: int, ax
 def jobs(set_name: str) -> list[tuple]:
     """The probes of one set: (name, target, warps, shape, layout, axis, kind, type, reverse)."""
     rng = random.Random(SEEDS[set_name])
+    # AMD scans across warps: 2 to 8 warps, more of them; amd_bytes: i8 two-operand scans
+    # only (cumsum and cumprod widen i8), the kind and type drawn as for the others
+    amd_only = set_name in ("amd_fresh", "amd_bytes")
+    eight_bit = set_name == "amd_bytes"
     out = []
     for tname, (_, _, lanes) in TARGETS.items():
-        n1 = 14 if tname.startswith("cuda") else 6
-        n2 = 6 if tname.startswith("cuda") else 3
+        if amd_only and tname.startswith("cuda"):
+            continue
+        n1 = 14 if tname.startswith("cuda") else 8 if amd_only else 6
+        n2 = 6 if tname.startswith("cuda") or amd_only else 3
         for i in range(n1 + n2):
             kind = rng.choice(["cumsum", "cumsum", "cumprod", "argscan"])
             ty = rng.choice(list(TYPES))
+            if eight_bit:
+                kind, ty = "argscan", "i8"
             rev = rng.random() < 0.3
-            warps = rng.choice([1, 2, 2, 4, 4, 8, 8] if i < n1 else [2, 4, 8])
+            warps = rng.choice([1, 2, 2, 4, 4, 8, 8] if i < n1 and not amd_only else [2, 4, 8])
             if i < n1:
                 size = 1 << rng.randint(5, 12)
                 lay = _blocked_1d(rng, size, lanes, warps)
@@ -107,9 +136,11 @@ def jobs(set_name: str) -> list[tuple]:
             out.append((name, tname, warps, shape, lay, axis, kind, ty, rev))
         # 2-D tiles whose lanes and warps all lie along the axis (every thread reloads the
         # same addresses) and several columns per thread
-        for _ in range(2 if tname.startswith("cuda") else 1):
+        for _ in range(3 if eight_bit else 2 if tname.startswith("cuda") or amd_only else 1):
             kind = rng.choice(["cumsum", "argscan"])
             ty = rng.choice(list(TYPES))
+            if eight_bit:
+                kind, ty = "argscan", "i8"
             warps = rng.choice([2, 4, 8])
             cols = 1 << rng.randint(1, 2)
             spt = 1 << rng.randint(0, 2)
@@ -199,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare, write nothing")
     ap.add_argument("--sets", default="design,check",
-                    help="which sets (design,check; or fresh alone: written to FRESH_OUT)")
+                    help="which sets (design,check; or fresh or amd_fresh alone: written to "
+                         "FRESH_OUT or AMD_FRESH_OUT)")
     ap.add_argument("-k", help="only probes whose name contains this (not written)")
     ap.add_argument("-v", action="store_true", help="print each probe's shared accesses")
     args = ap.parse_args(argv)
@@ -207,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     data = build(sets, args.k, args.v)
     if args.k or args.v:
         return 0
-    return write_or_check(FRESH_OUT if sets == ["fresh"] else OUT, data, args.check)
+    own = OWN_FILE.get(sets[0]) if len(sets) == 1 else None
+    return write_or_check(own or OUT, data, args.check)
 
 
 if __name__ == "__main__":

@@ -104,8 +104,9 @@ class Prediction:
             shared-memory instructions).
         extra: facts beyond the instructions. For ``tt.scan``: ``"triton_loads"`` (Triton's
             own reloads, as its LLVM IR has them before LLVM's optimiser), ``"llvm_loads"``
-            (what LLVM leaves of them: the unused reload of the last total dropped and, on
-            NVIDIA, consecutive totals merged into vectors — :mod:`.scan`) and
+            (what LLVM leaves of them, the loads ``sides`` counts on every target: the unused
+            reload of the last total dropped and, on NVIDIA, consecutive totals merged into
+            vectors — :mod:`.scan`) and
             ``"loads_after_llvm"`` (the scalar reloads kept before any merge). For a
             shuffle convert (and a reduce whose in-warp converts shuffle):
             ``"selector_selects"``, the keys of its selector selects
@@ -409,19 +410,16 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         nbits = operand_bits or (element_bits,) * operands
         stores, loads, after = scan_sides(shape, nbits, target)
         kept = (shape.outputs * shape.chunks * shape.warps - shape.outputs) * len(nbits)
-        if target.is_nvidia:
-            note = ("each warp's running totals stored (one thread per warp and chunk), every "
-                    "thread reloads all warps' totals; loads as in the PTX: LLVM drops the "
-                    f"{shape.outputs * len(nbits)} unused reload(s) of the last total"
-                    + (" and merges each chunk's consecutive totals into vector loads"
-                       if shape.uniform else ""))
-            shown = after
-        else:
-            note = ("each warp's running totals stored (one thread per warp and chunk), every "
-                    "thread reloads all warps' totals: Triton's own loads (LLVM drops "
-                    f"{shape.outputs * len(nbits)} and merges others)")
-            shown = loads
-        return Prediction(tuple(Side(e) for e in stores + shown), note,
+        note = ("each warp's running totals stored (one thread per warp and chunk), every "
+                "thread reloads all warps' totals; loads as the final assembly runs them: "
+                f"LLVM drops the {shape.outputs * len(nbits)} unused reload(s) of the last "
+                "total")
+        if target.is_nvidia and shape.uniform:
+            note += " and merges each chunk's consecutive totals into vector loads"
+        elif not target.is_nvidia:
+            note += (" (counted as scalar LDS reads of the bytes AMDGPU's ds_read2*/"
+                     "ds_read_b64..b128 move)")
+        return Prediction(tuple(Side(e) for e in stores + after), note,
                           extra={"loads_after_llvm": kept,
                                  "triton_loads": tuple(loads),
                                  "llvm_loads": tuple(after)})

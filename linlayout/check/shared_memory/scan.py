@@ -22,8 +22,15 @@ LLVM then changes the loads (not Triton's decision, modelled from the probes of
   them). When threads reload different addresses (totals of one position lie a whole
   number of positions apart) nothing is merged.
 
-AMD's backend merges differently (``ds_read_b96``, ``ds_read2_b32``, chains not split per
-chunk); the AMD prediction keeps Triton's own loads, which is what the corpus compares there.
+AMD's back end also drops the unused reloads (the same count), then pairs or widens the rest
+differently (``ds_read_b96``, ``ds_read2_b32``, ``ds_read2st64_b32``, chains not split per
+chunk): the AMD prediction counts the loads that remain as scalar reads at the element
+width, which moves the bytes the final AMDGCN moves (compared by LDS bytes per thread on the
+probes and the corpus) but not its opcodes — except 8-bit totals every thread reloads alike,
+where AMDGPU reads the last three bytes of a run of ``4k + 3`` used bytes with one
+``ds_read_b32``, the deleted total's byte included (:func:`amd_byte_runs`; modelled on
+compiled kernels). ``check`` shows the loads after LLVM on every target; Triton's own are
+kept for comparison with its LLVM IR before the optimiser.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from ...lowering.emitted import Emitted
 from ...lowering.names import amd_lds, nvidia_ld_st
 from ...lowering.target import Target
 
-__all__ = ["ScanShape", "merged_reload_bytes", "scan_shape", "scan_sides"]
+__all__ = ["ScanShape", "amd_byte_runs", "merged_reload_bytes", "scan_shape", "scan_sides"]
 
 
 @dataclass(frozen=True)
@@ -50,12 +57,17 @@ class ScanShape:
         warps: warps along the axis (the totals each thread reloads per chunk and output).
         uniform: True when no lane or warp holds another position off the axis, so every
             thread reloads the same addresses.
+        roles: what each register basis that is not a broadcast is, in order: ``"element"``
+            (contiguous along the axis, within a chunk), ``"chunk"`` or ``"output"`` — the
+            order in which Triton numbers the chunks and outputs of a thread's totals in the
+            scratch (``storeWarpAccumulator`` walks the registers); empty when not given.
     """
 
     chunks: int
     outputs: int
     warps: int
     uniform: bool
+    roles: tuple[str, ...] = ()
 
 
 def scan_shape(layout: LinearLayout, axis: int) -> ScanShape:
@@ -72,15 +84,20 @@ def scan_shape(layout: LinearLayout, axis: int) -> ScanShape:
     along = [img[k] for d in ("lane", "warp") for img in layout.bases.get(d, []) if img[k]]
     top = max(along, default=0)
     chunks = outs = 0
+    roles = []
     for img in layout.bases.get("register", []):
         if img[k] and img[k] > top:
             chunks += 1
+            roles.append("chunk")
         elif not img[k] and any(img):
             outs += 1
+            roles.append("output")
+        elif img[k]:
+            roles.append("element")
     warps = 1 << sum(1 for img in layout.bases.get("warp", []) if img[k])
     uniform = not any(any(v for i, v in enumerate(img) if i != k)
                       for d in ("lane", "warp") for img in layout.bases.get(d, []))
-    return ScanShape(1 << chunks, 1 << outs, warps, uniform)
+    return ScanShape(1 << chunks, 1 << outs, warps, uniform, tuple(roles))
 
 
 def merged_reload_bytes(loads: int, element_bytes: int) -> list[int]:
@@ -123,13 +140,67 @@ def _reloads_after_llvm(shape: ScanShape, bits: int) -> dict[int, int]:
     return counts
 
 
+def amd_byte_runs(shape: ScanShape) -> list[int]:
+    """The lengths, in totals, of the runs of consecutive scratch elements a thread reloads
+    and uses, for one operand of a scan across warps whose threads all reload the same
+    addresses (``shape.uniform``), in scratch order.
+
+    Triton stores chunk ``c``'s total of warp ``w`` at element ``c * W + w``
+    (``storeWarpAccumulator``: a thread's chunks and outputs numbered together in register
+    order, ``shape.roles``), and every thread reloads all ``W`` totals of each; the reload of
+    the last warp's total of each output's last chunk feeds nothing and is deleted by LLVM,
+    which cuts the reloads into runs.
+
+    Raises:
+        LayoutError: ``shape.roles`` does not give ``chunks`` and ``outputs`` (a shape made
+            by hand without them).
+    """
+    roles = shape.roles
+    if 1 << roles.count("chunk") != shape.chunks or 1 << roles.count("output") != shape.outputs:
+        raise LayoutError(f"scan shape {shape} has no register roles for its chunks and "
+                          "outputs; build it with scan_shape(layout, axis)")
+    last_elem = [i for i, r in enumerate(roles) if r == "element"]
+    chunk_bits = [i for i, r in enumerate(roles) if r == "chunk"]
+    live: list[bool] = []
+    for reg in range(1 << len(roles)):
+        if any(not reg >> i & 1 for i in last_elem):
+            continue  # not the last element of its chunk: stores no total
+        dead_group = all(reg >> i & 1 for i in chunk_bits)
+        live += [True] * (shape.warps - 1) + [not dead_group]
+    runs, n = [], 0
+    for x in live:
+        if x:
+            n += 1
+        elif n:
+            runs.append(n)
+            n = 0
+    return runs + ([n] if n else [])
+
+
+def _amd_byte_reloads(shape: ScanShape) -> tuple[int, int]:
+    """(byte loads, dword loads) of one 8-bit operand's reloads in the final AMDGCN: AMDGPU
+    merges each run of :func:`amd_byte_runs` into LDS reads and reads the last three bytes
+    of a run of ``4k + 3`` with one ``ds_read_b32`` (the deleted total's byte included),
+    every other byte once. Modelled on compiled kernels
+    (``papers/triton_lowering/scan_probes.py``, not LLVM's code); the merging of the rest
+    into wider reads moves the same bytes and is not modelled."""
+    runs = amd_byte_runs(shape)
+    padded = sum(1 for r in runs if r % 4 == 3)
+    return sum(runs) - 3 * padded, padded
+
+
 def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
                ) -> tuple[list[Emitted], list[Emitted], list[Emitted]]:
     """(stores, Triton's loads, loads after LLVM) of a scan across warps, one entry per
     operand and width; ``operand_bits`` the bits each operand moves. Counts per thread.
 
     On AMD the loads after LLVM are Triton's less the unused one per output and operand, at
-    the element width (LLVM's AMD merging is not modelled).
+    the element width (LLVM's AMD pairing into ``ds_read2*``/wider reads is not modelled:
+    the bytes per thread are the final AMDGCN's, the opcodes are not), an 8-bit operand
+    whose threads reload the same addresses with one ``ds_read_b32`` per run of ``4k + 3``
+    used bytes in place of its last three byte reads (:func:`amd_byte_runs`). Source:
+    ``ScanOpToLLVM.cpp`` (``scanAcrossWarps``, ``AddPartialReduce``) for Triton's; the
+    compiled probes of ``papers/triton_lowering/scan_probes.py`` for LLVM's.
     """
     stores, loads, after = [], [], []
     n = shape.outputs * shape.chunks
@@ -147,6 +218,13 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
             stores.append(Emitted("store", amd_lds("store", nbytes), n, 1, bits, nbytes, ""))
             loads.append(Emitted("load", amd_lds("load", nbytes), n * shape.warps, 1, bits,
                                  nbytes, ""))
-            after.append(Emitted("load", amd_lds("load", nbytes), n * shape.warps - shape.outputs,
-                                 1, bits, nbytes, ""))
+            if shape.uniform and nbytes == 1:
+                single, dwords = _amd_byte_reloads(shape)
+                if single:
+                    after.append(Emitted("load", amd_lds("load", 1), single, 1, bits, 1, ""))
+                if dwords:
+                    after.append(Emitted("load", amd_lds("load", 4), dwords, 4, bits, 4, ""))
+            else:
+                after.append(Emitted("load", amd_lds("load", nbytes),
+                                     n * shape.warps - shape.outputs, 1, bits, nbytes, ""))
     return stores, loads, after

@@ -1,11 +1,13 @@
-"""``linlayout.check.shared_memory.scan``: tt.scan's reloads and what LLVM leaves of them."""
+"""``linlayout.check.shared_memory.scan``: tt.scan's reloads and what LLVM leaves of them
+(the loads ``check`` counts on NVIDIA and AMD alike)."""
 
 from __future__ import annotations
 
 import pytest
 
 from linlayout.check.shared_memory.predict import predict_private
-from linlayout.check.shared_memory.scan import merged_reload_bytes, scan_shape
+from linlayout.check.shared_memory.scan import (ScanShape, amd_byte_runs, merged_reload_bytes,
+                                                scan_shape)
 from linlayout.check.target import parse_target
 from linlayout.triton.parse import parse_encoding
 
@@ -46,15 +48,72 @@ def test_cumsum_1d_reloads_become_two_vector_loads_on_nvidia():
     assert p.extra["loads_after_llvm"] == 7
 
 
-def test_reloads_of_parallel_lanes_stay_scalar_and_amd_keeps_tritons_loads():
+def test_reloads_of_parallel_lanes_stay_scalar_and_amd_drops_the_dead_reloads_too():
     op = _layout([1, 4], [4, 8], [4, 1], [1, 0], [128, 32])
     p = predict_private("scan", op, op, 32, parse_target("cuda:90"), 0)
     assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
         ("st.shared::cta.b32", 32), ("ld.shared.b32", 124)]  # corpus cumsum_axis0
     p = predict_private("scan", op, op, 32, parse_target("hip:gfx942"), 0)
+    # what the final AMDGCN runs: Triton's 128 reloads less the unused one per output (4)
     assert [(s.emitted.opcode, s.emitted.per_thread) for s in p.sides] == [
-        ("ds_write_b32", 32), ("ds_read_b32", 128)]
+        ("ds_write_b32", 32), ("ds_read_b32", 124)]
+    assert [(e.opcode, e.per_thread) for e in p.extra["triton_loads"]] == [("ds_read_b32", 128)]
     assert [(e.opcode, e.per_thread) for e in p.extra["llvm_loads"]] == [("ds_read_b32", 124)]
+
+
+def test_an_amd_scan_counts_the_bytes_the_final_assembly_loads():
+    """``tl.cumsum`` of ``i8`` (widened to ``i32``) along axis 0 of a 32x128 tile on gfx950,
+    4 warps and 8 chunks along the axis (as ``t_cumsum_b8_32x128_w8`` of a held-out draw):
+    Triton reloads 32 totals (128 bytes); the final AMDGCN, 14 ``ds_read2st64_b32`` and 3
+    ``ds_read_b32``, loads 124 bytes — LLVM drops the last chunk's last total."""
+    op = _layout([1, 1], [1, 64], [4, 2], [1, 0], [32, 128])
+    s = scan_shape(op, 0)
+    assert (s.chunks, s.outputs, s.warps, s.uniform) == (8, 1, 4, False)
+    p = predict_private("scan", op, op, 32, parse_target("hip:gfx950"), 0)
+    assert [(x.emitted.opcode, x.emitted.per_thread, x.emitted.bytes_per_thread)
+            for x in p.sides] == [("ds_write_b32", 8, 32), ("ds_read_b32", 31, 124)]
+    assert sum(x.bytes_per_thread for x in p.extra["triton_loads"]) == 128
+
+
+def test_the_runs_of_used_reloads_follow_tritons_scratch_order():
+    # 1-D: 4 chunks of 2 warps, totals at c * 2 + w; only the very last one is unused
+    s = scan_shape(_layout([1], [64], [2], [0], [512]), 0)
+    assert (s.chunks, s.outputs, s.warps) == (4, 1, 2)
+    assert amd_byte_runs(s) == [7]
+    # two outputs in the lowest register bit: chunk c, output o at group 2c + o; the last
+    # chunk's two groups each lose their last warp's total
+    s = scan_shape(_layout([2, 2], [64, 1], [4, 1], [1, 0], [1024, 2]), 0)
+    assert (s.chunks, s.outputs, s.warps, s.roles) == (2, 2, 4, ("output", "element", "chunk"))
+    assert amd_byte_runs(s) == [11, 3]
+    s = scan_shape(_layout([1, 2], [64, 1], [2, 1], [1, 0], [512, 2]), 0)
+    assert amd_byte_runs(s) == [13, 1]
+
+
+def test_amd_reads_the_tail_of_a_byte_run_of_4k_plus_3_as_a_dword():
+    """8-bit totals every thread reloads alike: a run of 15 used bytes is read as 12 + 4
+    (``ds_read_b96``, ``ds_read_b32``), the deleted total's byte included; 16-bit totals and
+    runs of another length move only the bytes used."""
+    op = _layout([4], [64], [2], [0], [4096])  # 8 chunks, 2 warps
+    p = predict_private("scan", op, op, 8, parse_target("hip:gfx950"), 0, operands=2,
+                        operand_bits=(8, 32))
+    loads = {(x.emitted.opcode, x.emitted.per_thread) for x in p.sides
+             if x.emitted.side == "load"}
+    assert loads == {("ds_read_u8", 12), ("ds_read_b32", 1), ("ds_read_b32", 15)}
+    assert sum(x.emitted.bytes_per_thread for x in p.sides if x.emitted.side == "load") == 76
+    p = predict_private("scan", op, op, 16, parse_target("hip:gfx950"), 0)
+    assert [(x.emitted.opcode, x.emitted.per_thread) for x in p.sides
+            if x.emitted.side == "load"] == [("ds_read_u16", 15)]
+    op = _layout([1, 2], [64, 1], [2, 1], [1, 0], [512, 2])  # runs of 13 and 1: no dword
+    p = predict_private("scan", op, op, 8, parse_target("hip:gfx942"), 0)
+    assert [(x.emitted.opcode, x.emitted.per_thread) for x in p.sides
+            if x.emitted.side == "load"] == [("ds_read_u8", 14)]
+
+
+def test_byte_runs_need_the_register_roles():
+    from linlayout import LayoutError
+
+    with pytest.raises(LayoutError, match="no register roles"):
+        amd_byte_runs(ScanShape(2, 1, 4, True))
 
 
 def test_two_operands_merge_each_at_its_width():

@@ -39,10 +39,12 @@ def _tritons_own(name: str, fixture_set: str = "scan") -> dict:
 
 
 @pytest.mark.parametrize("fixture_set,name",
-                         [(s, n) for s in ("scan", "scan_fresh")
+                         [(s, n) for s in ("scan", "scan_fresh", "scan_amd_fresh",
+                                           "scan_amd_bytes")
                           for n in sorted(probes(s)["probes"])])
 def test_tritons_own_instructions_equal_its_llvm_ir(fixture_set, name):
-    """Both sets: the probes above and the later held-out draw (``--sets fresh``)."""
+    """Every set: the probes above, the later held-out draw (``--sets fresh``) and the AMD
+    draws across warps (``--sets amd_fresh``, ``--sets amd_bytes``)."""
     e = probes(fixture_set)["probes"][name]
     assert _tritons_own(name, fixture_set) == {k: e["preopt"][k] for k in ("load", "store")}
 
