@@ -66,7 +66,9 @@ def test_cases_are_consistent():
         assert c["usable"] == (p["complete"] and c["ptx_matches_check"]
                                and c["sass_matches_check"] is not False)
         if c["usable"]:
-            assert p["wavefronts_total"] > 0 and not c["flags"]
+            assert not c["flags"]
+    # a random draw may give a kernel without shared memory (tr12: a one-warp sum)
+    assert sum(c["predicted"]["wavefronts_total"] > 0 for c in usable) >= 15
 
 
 def test_cases_hold_this_checkouts_prediction():
