@@ -131,6 +131,23 @@ def _kernel():
     return p_reduce
 
 
+def _add_probe(probes: dict, fails: collections.Counter, name: str, p_reduce, ty: str,
+               const: dict, tname: str, warps: int) -> None:
+    """Compile one drawn reduction into ``probes[name]``, or count why not in ``fails`` (a
+    layout Triton rejects, or no convert left after compiling)."""
+    try:
+        record = _compiled(p_reduce, ty, const, tname, warps)
+    except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
+        fails[type(e).__name__] += 1
+        return
+    if record is None:
+        fails["no convert"] += 1
+        return
+    probes[name] = record
+    if len(probes) % 8 == 0:
+        print(f"  {len(probes)} compiled", flush=True)
+
+
 def _compiled(p_reduce, ty: str, const: dict, tname: str, warps: int) -> dict | None:
     """One probe's record (its TTGIR and both assemblies counted on the reduce's and the
     convert's lines), or None when the TTGIR has no convert."""
@@ -178,17 +195,7 @@ def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -
         const = {"M": M, "N": N, "AXIS": axis, "OP": op, "L": L, "D": D}
         name = (f"reduce_b{bits}_{ty[1:]}_{M}x{N}_ax{axis}_w{warps}_{COMBINES[op]}"
                 f"_{rng.getrandbits(24):06x}_{tname}")
-        try:
-            record = _compiled(p_reduce, ty, const, tname, warps)
-        except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
-            fails[type(e).__name__] += 1
-            continue
-        if record is None:
-            fails["no convert"] += 1
-            continue
-        probes[name] = record
-        if len(probes) % 8 == 0:
-            print(f"  {len(probes)} compiled", flush=True)
+        _add_probe(probes, fails, name, p_reduce, ty, const, tname, warps)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
     return {"triton_version": triton.__version__, "seed": seed, "probes": probes}
 
@@ -241,17 +248,7 @@ def build_vectors(seed: int = VECTOR_SEED, n: int = VECTOR_N) -> dict:
         const = {"M": M, "N": N, "AXIS": axis, "OP": op, "L": L, "D": D}
         name = (f"reduce_b16_{ty[1:]}_{M}x{N}_ax{axis}_w{warps}_l{lanes}"
                 f"_{VECTOR_COMBINES[op]}_{rng.getrandbits(24):06x}_{tname}")
-        try:
-            record = _compiled(p_reduce, ty, const, tname, warps)
-        except Exception as e:  # noqa: BLE001 - a layout Triton rejects is skipped
-            fails[type(e).__name__] += 1
-            continue
-        if record is None:
-            fails["no convert"] += 1
-            continue
-        probes[name] = record
-        if len(probes) % 8 == 0:
-            print(f"  {len(probes)} compiled", flush=True)
+        _add_probe(probes, fails, name, p_reduce, ty, const, tname, warps)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
     return {"triton_version": triton.__version__, "seed": seed, "probes": probes}
 
