@@ -37,7 +37,12 @@ what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
   byte-provider ``v_perm_b32`` it matches on zero-extended bytes); from four registers of
   which some hold zero-extended bytes, one ``v_perm_b32`` per 16-bit half whose high byte
   is a zero-extended one; else one ``v_perm_b32`` per 16-bit half not already in order in
-  one register, and a ``v_lshl_or_b32`` joining the halves.
+  one register, and a ``v_lshl_or_b32`` joining the halves;
+* four bytes of one ``global_load_dwordx2`` (``SourceWord.load``): as AMDGPU instruction
+  selection builds them, one ``v_perm_b32`` or 16-bit shifts and SDWA ors, by the bytes'
+  places in the load (:func:`dwordx2_pack_permutes`); the same byte of each of the four
+  words of one ``global_load_dwordx4``: :func:`dwordx4_column_permutes`. Both measured on
+  small compiled kernels (``papers/triton_lowering/swap_pack_isel.py``).
 
 Unpacking costs nothing at the convert (a store writes a high half with ``*_d16_hi``);
 where a consumer needs the elements apart, the instructions it spends are its own.
@@ -60,7 +65,8 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 
 __all__ = ["CANONICAL", "COMPUTED", "HIGH", "RAW", "SourceWord", "VALUE_KINDS",
-           "dwordx2_pack_permutes", "inthread_permutes", "pack_permutes", "source_words"]
+           "dwordx2_pack_permutes", "dwordx4_column_permutes", "inthread_permutes",
+           "pack_permutes", "source_words"]
 
 #: a value as it was loaded or moved: one element per register, zero-extended (a byte that
 #: LLVM's byte-provider matching can pick with ``v_perm_b32``)
@@ -206,9 +212,13 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
     words = {w.word for w in pack}
     if len(words) == 1 and [w.byte for w in pack] == [0, 1, 2, 3]:
         return 0
-    if all(w.load is not None and w.load == pack[0].load and w.load_bytes == 8
+    if all(w.load is not None and w.load == pack[0].load and w.load_bytes in (8, 16)
            and not w.opaque for w in pack):
-        return dwordx2_pack_permutes(tuple(w.load_byte for w in pack))
+        offsets = tuple(w.load_byte for w in pack)
+        if pack[0].load_bytes == 8:
+            return dwordx2_pack_permutes(offsets)
+        if len({o // 4 for o in offsets}) == 4 and len({o % 4 for o in offsets}) == 1:
+            return dwordx4_column_permutes(offsets)
 
     def in_order(h: tuple[SourceWord, SourceWord], low: bool) -> bool:
         return (h[0].word == h[1].word and (h[0].byte, h[1].byte) == (0, 1)
@@ -243,7 +253,8 @@ def dwordx2_pack_permutes(offsets: tuple[int, ...]) -> int:
     ``transferWithinWarp`` does), with ``papers/triton_lowering/swap_pack_isel.py``; the
     same in Triton's LLVM IR compiled with and without ``-O3``, so instruction selection,
     not the middle end, decides. Where the bytes come from a 4- or 16-byte load the rule
-    does not hold (there one 16-bit half ``(w0.b0, w1.b0)`` keeps its ``v_perm_b32``);
+    does not hold (from a ``dwordx4`` the register ``(w0.b0, w1.b0, w0.b1, w1.b1)`` keeps
+    its ``v_perm_b32``; :func:`dwordx4_column_permutes` is that load's measured case);
     :func:`pack_permutes` applies it only to 8-byte loads.
 
     Raises:
@@ -267,6 +278,31 @@ def dwordx2_pack_permutes(offsets: tuple[int, ...]) -> int:
         if lo == 0 and hi >= 4 and not all(o >= 4 for o in halves[1 - k]):
             return 0
     return 1
+
+
+def dwordx4_column_permutes(offsets: tuple[int, ...]) -> int:
+    """``v_perm_b32`` LLVM's AMDGPU instruction selection spends building one 32-bit register
+    of four bytes (low byte first) that are the same byte of each of the four words one
+    ``global_load_dwordx4`` reads (``offsets``: the bytes' offsets in the 16 loaded bytes,
+    ``4·word + k`` with one ``k``): one when the low 16-bit half pairs two words eight bytes
+    apart (words 0 and 2, or 1 and 3: a ``v_perm_b32`` zero-filling the upper half), 0
+    otherwise (16-bit shifts and SDWA ors, joined by ``v_lshl_or_b32``). Measured on all 24
+    word orders at each of the four byte offsets, gfx942 and gfx950, and on Triton's packings
+    of a 16-byte load (``papers/triton_lowering/swap_pack_isel.py``).
+
+    Raises:
+        LayoutError: not one byte of each word at one offset in ``0 … 15``.
+
+    Source: LLVM's AMDGPU SelectionDAG lowering of an ``i8`` vector build
+    (``SIISelLowering.cpp``), measured on the LLVM Triton 3.9.0 ships.
+    """
+    if not isinstance(offsets, tuple) or len(offsets) != 4 or \
+            any(isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < 16
+                for o in offsets) or \
+            len({o // 4 for o in offsets}) != 4 or len({o % 4 for o in offsets}) != 1:
+        raise LayoutError(f"a packed register of a dwordx4 load's column takes one byte at one "
+                          f"offset of each of its four words, got {offsets!r}")
+    return 1 if (offsets[0] ^ offsets[1]) == 8 else 0
 
 
 def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> int:
