@@ -12,8 +12,14 @@ was exact on 3: in the other 3 one of a thread's two such words (same alignment)
 ``global_store_byte`` — whether the DAG merges a word is not predicted from the TTGIR. The
 rule adopted (``linlayout.lowering.round_trip_pack.stored_word_permutes``) counts only the
 4-byte vectors Triton stores itself; the second draw (``--vector``, :data:`VECTOR_DRAW`) was
-made after it. Differences are listed in ``tests/data/known_mismatches.json`` (sets
-``amd_byte_pack``, ``amd_byte_pack_vector``).
+made after it. The third draw (``--swap``, :data:`SWAP_DRAW`) was made after the rule for
+four bytes of one ``global_load_dwordx2``
+(``linlayout.lowering.amd_pack.dwordx2_pack_permutes``): 38 of 40 equal as drawn, the two
+others ``dwordx4`` sources taking one byte of each loaded word, which led to
+``dwordx4_column_permutes``; the fourth (``--swap --confirm``, :data:`CONFIRM_DRAW`) was made
+after both: 37 of 40. Differences are listed in ``tests/data/known_mismatches.json`` (sets
+``amd_byte_pack``, ``amd_byte_pack_vector``, ``amd_byte_pack_swap``,
+``amd_byte_pack_swap_confirm``).
 
 Run with Triton 3.9.0 installed (CPU only; ~3 min)::
 
@@ -22,6 +28,8 @@ Run with Triton 3.9.0 installed (CPU only; ~3 min)::
     python papers/triton_lowering/amd_byte_pack_probes.py --compare-only  # the committed fixture
     python papers/triton_lowering/amd_byte_pack_probes.py --seed N        # another draw, compared
     python papers/triton_lowering/amd_byte_pack_probes.py --vector        # the second draw
+    python papers/triton_lowering/amd_byte_pack_probes.py --swap          # the third draw
+    python papers/triton_lowering/amd_byte_pack_probes.py --swap --confirm  # the fourth
 
 One Gluon kernel per probe (``cvt_heldout_probes.py``'s ``g_cvt``: a global load in layout
 ``L``, ``gl.convert_layout`` to ``D``, a global store in ``D``) of ``i8`` elements on gfx942
@@ -75,6 +83,10 @@ VECTOR_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_vector_probes.json.
 #: permuted registers, :func:`draw_swap8`) and ``g_sw_*``
 SWAP_DRAW = (90263, 40)
 SWAP_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_swap_probes.json.gz"
+#: (seed, probes) of the fourth draw (``--swap --confirm``), the same families drawn after
+#: ``dwordx4_column_permutes`` too (the third draw's two misses led to it)
+CONFIRM_DRAW = (90271, 40)
+CONFIRM_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_swap_confirm_probes.json.gz"
 TARGETS = ("gfx942", "gfx950")
 
 
@@ -280,9 +292,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--swap", action="store_true",
                     help="the third draw (SWAP_DRAW, tests/data/"
                          "triton_amd_byte_pack_swap_probes.json.gz) instead")
+    ap.add_argument("--confirm", action="store_true",
+                    help="with --swap: the fourth draw (CONFIRM_DRAW, tests/data/"
+                         "triton_amd_byte_pack_swap_confirm_probes.json.gz)")
     args = ap.parse_args(argv)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-    out, draw, known = (SWAP_OUT, SWAP_DRAW, "amd_byte_pack_swap") if args.swap else \
+    out, draw, known = \
+        (CONFIRM_OUT, CONFIRM_DRAW, "amd_byte_pack_swap_confirm") if args.swap and args.confirm \
+        else (SWAP_OUT, SWAP_DRAW, "amd_byte_pack_swap") if args.swap else \
         (VECTOR_OUT, VECTOR_DRAW, "amd_byte_pack_vector") if args.vector else \
         (OUT, DRAW, "amd_byte_pack")
     if args.seed is not None:

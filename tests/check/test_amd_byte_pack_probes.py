@@ -27,7 +27,8 @@ def _check_json(ttgir: str) -> dict:
     return PROBES.check_json(ttgir)
 
 
-_SETS = ("amd_byte_pack", "amd_byte_pack_vector", "amd_byte_pack_swap")
+_SETS = ("amd_byte_pack", "amd_byte_pack_vector", "amd_byte_pack_swap",
+         "amd_byte_pack_swap_confirm")
 
 
 def _all_cases() -> list:
@@ -66,8 +67,8 @@ def test_the_second_draw_reaches_tritons_4_byte_store_vectors():
 
 def test_the_third_draw_reaches_dwordx2_and_dwordx4_sources():
     """``g_s8_*``: 8 or 16 contiguous bytes per thread in permuted registers."""
-    data = entries("amd_byte_pack_swap")
-    assert len(data) >= 40
+    data = {**entries("amd_byte_pack_swap"), **entries("amd_byte_pack_swap_confirm")}
+    assert len(data) >= 80
     assert {e["target"] for e in data.values()} == {"gfx942", "gfx950"}
     assert {"_".join(n.split("_")[:2]) for n in data} == {"g_s8", "g_sw"}
     reg_bits = set()
