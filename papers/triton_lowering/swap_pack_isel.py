@@ -9,6 +9,7 @@ Run with Triton 3.9.0 installed (CPU only, ~3 min)::
 
     python papers/triton_lowering/swap_pack_isel.py          # writes the fixture
     python papers/triton_lowering/swap_pack_isel.py --check  # compile, compare
+    python papers/triton_lowering/swap_pack_isel.py --slots  # pairs in 16-bit slots, shown
 
 Each kernel loads eight consecutive bytes per thread as eight ``<1 x i8>`` loads (as
 Triton's global load of an 8-bit tensor reads them; LLVM's load-store vectorizer merges them
@@ -66,8 +67,10 @@ declare i32 @llvm.amdgcn.perm(i32, i32, i32)
 def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
            alone: tuple[int, ...] = ()) -> str:
     """LLVM IR: ``n_bytes`` consecutive bytes loaded per thread, each of ``packs`` (four
-    byte indices, low byte first) built into an ``i32`` and consumed as ``consumer`` says;
-    the bytes of ``alone`` stored one by one (volatile, scattered)."""
+    byte indices, low byte first; or two: a pair in 16-bit slots, zero-extended and joined by
+    ``shl``/``or`` as ``transferWithinWarp`` packs two 8-bit elements) built into an ``i32``
+    and consumed as ``consumer`` says; the bytes of ``alone`` stored one by one (volatile,
+    scattered)."""
     lines = ["define amdgpu_kernel void @k(ptr addrspace(1) inreg noalias %X, "
              "ptr addrspace(1) inreg noalias %Y, i32 inreg %s0, i32 inreg %s1) #0 {",
              "  %t = tail call i32 @llvm.amdgcn.workitem.id.x()",
@@ -81,7 +84,15 @@ def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
         add(f"  %v{i} = load <1 x i8>, ptr addrspace(1) %pp{i}, align 1")
         add(f"  %b{i} = extractelement <1 x i8> %v{i}, i64 0")
     words = []
-    for k, (b0, b1, b2, b3) in enumerate(packs):
+    for k, pk in enumerate(packs):
+        if len(pk) == 2:
+            add(f"  %z{k}a = zext i8 %b{pk[0]} to i32")
+            add(f"  %z{k}b = zext i8 %b{pk[1]} to i32")
+            add(f"  %z{k}c = shl nuw nsw i32 %z{k}b, 16")
+            add(f"  %w{k} = or disjoint i32 %z{k}c, %z{k}a")
+            words.append(f"%w{k}")
+            continue
+        b0, b1, b2, b3 = pk
         # the shufflevector chain of Triton's LLVM IR for four insertelements
         add(f"  %q{k}_1 = shufflevector <1 x i8> %v{b0}, <1 x i8> %v{b1}, <4 x i32> "
             "<i32 0, i32 1, i32 poison, i32 poison>")
@@ -233,10 +244,31 @@ def compare(data: dict) -> int:
     return 1 if bad else 0
 
 
+def slots() -> None:
+    """Print the ``v_perm_b32`` of Triton's pairs in 16-bit slots (two bytes per register) of
+    a 4- and an 8-byte load, stored whole or swapped: no rule on the bytes alone fits them
+    (``docs/triton-lowering.md``), so they are shown, not compared."""
+    for n in (4, 8):
+        for step in [1 << i for i in range(n.bit_length() - 1)]:
+            rest = [b for b in (1, 2, 4) if b < n and b != step]
+            packs = []
+            for r in range(1 << len(rest)):
+                x = sum(rest[i] for i in range(len(rest)) if r >> i & 1)
+                packs.append((x, x ^ step))
+            for t in TARGETS:
+                got = {c: measure(n, packs, c, t)["v_perm_b32"] for c in ("store", "swap")}
+                print(f"{n}-byte load, pairs {packs} on {t}: {got} v_perm_b32")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compile and compare, write nothing")
+    ap.add_argument("--slots", action="store_true",
+                    help="only print the pairs in 16-bit slots (nothing compared or written)")
     args = ap.parse_args(argv)
+    if args.slots:
+        slots()
+        return 0
     data = build()
     if not args.check:
         OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
