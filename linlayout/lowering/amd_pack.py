@@ -248,11 +248,11 @@ def dwordx2_pack_permutes(offsets: tuple[int, ...]) -> int:
     ``v_or_b32_sdwa``, ``v_and_b32_sdwa`` with ``BYTE_0``/``WORD_1`` selects; on gfx950
     also ``v_bitop3_b16``) instead of matching a ``v_perm_b32``; 1 otherwise. Measured
     on every one of the 1680 ordered choices of four of the eight bytes, on gfx942 and
-    gfx950 alike, and additive over the registers a kernel packs from one load (500 random
-    two-register kernels stored whole, shuffled by DPP or swapped as Triton's
+    gfx950 alike, and additive over the registers a kernel packs from one load (200 random
+    two-register kernels, each stored whole, shuffled by DPP and swapped as Triton's
     ``transferWithinWarp`` does), with ``papers/triton_lowering/swap_pack_isel.py``; the
-    same in Triton's LLVM IR compiled with and without ``-O3``, so instruction selection,
-    not the middle end, decides. Where the bytes come from a 4- or 16-byte load the rule
+    probes it explains compile to the same AMDGCN with Triton's ``-O3`` middle end skipped,
+    so instruction selection, not the middle end, decides. Where the bytes come from a 4- or 16-byte load the rule
     does not hold (from a ``dwordx4`` the register ``(w0.b0, w1.b0, w0.b1, w1.b1)`` keeps
     its ``v_perm_b32``; :func:`dwordx4_column_permutes` is that load's measured case);
     :func:`pack_permutes` applies it only to 8-byte loads.
