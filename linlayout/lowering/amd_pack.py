@@ -252,9 +252,10 @@ def dwordx2_pack_permutes(offsets: tuple[int, ...]) -> int:
     two-register kernels, each stored whole, shuffled by DPP and swapped as Triton's
     ``transferWithinWarp`` does), with ``papers/triton_lowering/swap_pack_isel.py``; the
     probes it explains compile to the same AMDGCN with Triton's ``-O3`` middle end skipped,
-    so instruction selection, not the middle end, decides. Where the bytes come from a 4- or 16-byte load the rule
-    does not hold (from a ``dwordx4`` the register ``(w0.b0, w1.b0, w0.b1, w1.b1)`` keeps
-    its ``v_perm_b32``; :func:`dwordx4_column_permutes` is that load's measured case);
+    so instruction selection, not the middle end, decides. Where the bytes come from a 4-
+    or 16-byte load the rule does not hold (from a ``dwordx4`` the register ``(w0.b0,
+    w1.b0, w0.b1, w1.b1)`` keeps its ``v_perm_b32``; :func:`dwordx4_column_permutes` is
+    that load's measured case);
     :func:`pack_permutes` applies it only to 8-byte loads.
 
     Raises:

@@ -139,7 +139,8 @@ def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
         add(f"  %yy{k} = getelementptr i8, ptr addrspace(1) %y, i64 {4 * k}")
         add(f"  store i32 {o}, ptr addrspace(1) %yy{k}, align 4")
     for j, i in enumerate(alone):
-        add(f"  %xb{j} = getelementptr i8, ptr addrspace(1) %y, i64 {4 * len(outs) + 1024 + 64 * j}")
+        at = 4 * len(outs) + 1024 + 64 * j
+        add(f"  %xb{j} = getelementptr i8, ptr addrspace(1) %y, i64 {at}")
         add(f"  store volatile i8 %b{i}, ptr addrspace(1) %xb{j}, align 1")
     add("  ret void")
     add("}")
