@@ -27,7 +27,8 @@ def _check_json(ttgir: str) -> dict:
     return PROBES.check_json(ttgir)
 
 
-_SETS = ("amd_byte_pack", "amd_byte_pack_vector")
+_SETS = ("amd_byte_pack", "amd_byte_pack_vector", "amd_byte_pack_swap",
+         "amd_byte_pack_swap_confirm")
 
 
 def _all_cases() -> list:
@@ -62,3 +63,17 @@ def test_the_second_draw_reaches_tritons_4_byte_store_vectors():
     assert len(data) >= 50
     assert {e["target"] for e in data.values()} == {"gfx942", "gfx950"}
     assert {"_".join(n.split("_")[:2]) for n in data} == {"g_vs", "g_bl"}
+
+
+def test_the_third_draw_reaches_dwordx2_and_dwordx4_sources():
+    """``g_s8_*``: 8 or 16 contiguous bytes per thread in permuted registers."""
+    data = {**entries("amd_byte_pack_swap"), **entries("amd_byte_pack_swap_confirm")}
+    assert len(data) >= 80
+    assert {e["target"] for e in data.values()} == {"gfx942", "gfx950"}
+    assert {"_".join(n.split("_")[:2]) for n in data} == {"g_s8", "g_sw"}
+    reg_bits = set()
+    for n in data:
+        if n.startswith("g_s8_"):
+            m, k = map(int, n.split("_")[3].split("x"))
+            reg_bits.add((m * k // (64 * int(n.split("_")[4][1:]))).bit_length() - 1)
+    assert reg_bits == {3, 4}  # 8 bytes (dwordx2) and 16 bytes (dwordx4) per thread
