@@ -46,8 +46,9 @@ def counts(ptx: str) -> dict[str, int]:
 
 
 def line_counts(ptx: str, line: int) -> dict[str, int]:
-    """The same kinds, counting only the PTX lines whose ``.loc`` is source ``line`` (what
-    ``check`` attributes to the convert)."""
+    """The same kinds, counting only the PTX lines whose ``.loc`` is line ``line`` (the
+    convert's TTGIR line, where the TTGIR is compiled without locations: what ``check``
+    attributes to the convert)."""
     keep, cur = [], None
     for raw in ptx.splitlines():
         m = re.match(r"\s*\.loc\s+\d+\s+(\d+)\s+\d+", raw)
