@@ -39,8 +39,9 @@ or gfx950, seed :data:`DRAW`, four families of random layouts:
 
 Each probe keeps its TTGIR (``loc`` removed) and the final assembly's register and LDS opcodes
 by TTGIR op and on the convert's own TTGIR line, whole and on the data path (:mod:`datapath`),
-as ``cvt_heldout_probes.py`` records them (:func:`cvt_heldout_probes.convert_located`); :func:`cvt_heldout_probes.compare` compares them with ``check`` (the final
-assembly: there is no ``"lowering"`` record). Exits 1 on a difference not listed in
+as ``cvt_heldout_probes.py`` records them (:func:`cvt_heldout_probes.convert_located`);
+:func:`cvt_heldout_probes.compare` compares them with ``check`` (the final assembly: there is no
+``"lowering"`` record). Exits 1 on a difference not listed in
 ``tests/data/known_mismatches.json``.
 """
 

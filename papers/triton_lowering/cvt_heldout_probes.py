@@ -555,13 +555,13 @@ TTGIR_OP = "ttgir_op"
 
 
 def op_located(ttgir: str, tname: str, asm: str) -> dict:
-    """A kernel's records counted by TTGIR op (:data:`TTGIR_OP`): ``{"lines",
-    "lines_by", "data": {"counts", "lines"}}`` of its TTGIR text ``ttgir`` (with or without
-    its Python locations) compiled again for target ``tname`` (``probe_compile.TARGETS``) with ``-O3`` and its
-    locations removed (``corpus.strip_locs``), each op then at its own line of
-    ``probe.ttgir``. Raises ``RuntimeError`` when that compile's opcodes (:func:`asm_counts`,
-    the whole kernel) differ from those of ``asm``, the kernel compiled from its Python
-    source: locations must change no code. Needs Triton 3.9.0."""
+    """A kernel's records counted by TTGIR op (:data:`TTGIR_OP`): ``{"lines", "lines_by", "data":
+    {"counts", "lines"}}`` of its TTGIR text ``ttgir`` (with or without its Python locations)
+    compiled again for target ``tname`` (``probe_compile.TARGETS``) with ``-O3`` and its
+    locations removed (``corpus.strip_locs``), each op then at its own line of ``probe.ttgir``.
+    Raises ``RuntimeError`` when that compile's opcodes (:func:`asm_counts`, the whole kernel)
+    differ from those of ``asm``, the kernel compiled from its Python source: locations must
+    change no code. Needs Triton 3.9.0."""
     from corpus import strip_locs
     from probe_compile import compile_ttgir
 

@@ -15,9 +15,10 @@ indices), or scans it with ``cumsum``, and stores the result in the slice (or th
 so the reduce or scan is the kernel's only op that touches shared memory; ``cvt`` probes
 convert an 8- or 16-bit tile between two random blocked layouts (``gluon_kernels.py``'s
 ``g_cvt``). The fixture keeps the TTGIR (locations removed: nothing here reads them, and the
-fixture then does not depend on the kernels' Python source lines), the static count of every shared-memory instruction of the PTX/AMDGCN, and the
-shared-memory loads and stores of Triton's LLVM IR *before* LLVM's optimiser (bytes per
-thread and the access types), which is what Triton's own lowering emitted.
+fixture then does not depend on the kernels' Python source lines), the static count of every
+shared-memory instruction of the PTX/AMDGCN, and the shared-memory loads and stores of
+Triton's LLVM IR *before* LLVM's optimiser (bytes per thread and the access types), which is
+what Triton's own lowering emitted.
 
 Probes of set ``"design"`` (seed 1) were the ones looked at while checking the rule;
 ``"check"`` (seed 2) were generated afterwards and only compared; ``--fresh`` writes a later
