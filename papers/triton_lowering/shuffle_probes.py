@@ -15,8 +15,8 @@ its warp, the destination made from the source by zero, one or two register/lane
 random lane permutation, a register permutation and broadcast lanes or registers on either side
 (or by a lane permutation alone); random ``BlockedLayout`` pairs; ``NVMMADistributedLayout``
 (mma v2) to and from its ``DotOperandLayout`` s and blocked layouts; ``SliceLayout`` s of 3-D
-blocked parents. Elements of 8, 16, 32 and 64 bits; 1, 2 or 4 warps; ``cuda:80``, ``cuda:90``, ``gfx942`` and
-``gfx950``. The instructions are read from the PTX/AMDGCN lines whose ``.loc`` is the
+blocked parents. Elements of 8, 16, 32 and 64 bits; 1, 2 or 4 warps; ``cuda:80``,
+``cuda:90``, ``gfx942`` and ``gfx950``. The instructions are read from the PTX/AMDGCN lines whose ``.loc`` is the
 convert's own TTGIR line (the TTGIR compiled again without its locations, each op at its own
 line: :func:`convert_located`, so no count depends on the kernel's Python source lines;
 inline assembly excluded: only the loads are inline). A second family
