@@ -31,7 +31,7 @@ Run with Triton 3.9.0 installed (CPU only; ~3 min)::
     python papers/triton_lowering/amd_byte_pack_probes.py --swap          # the third draw
     python papers/triton_lowering/amd_byte_pack_probes.py --swap --confirm  # the fourth
 
-One Gluon kernel per probe (``cvt_heldout_probes.py``'s ``g_cvt``: a global load in layout
+One Gluon kernel per probe (``gluon_kernels.py``'s ``g_cvt``: a global load in layout
 ``L``, ``gl.convert_layout`` to ``D``, a global store in ``D``) of ``i8`` elements on gfx942
 or gfx950, seed :data:`DRAW`, four families of random layouts:
 
@@ -46,15 +46,15 @@ or gfx950, seed :data:`DRAW`, four families of random layouts:
 * ``g_bl_*``: random ``BlockedLayout`` pairs.
 
 Each probe keeps its TTGIR (``loc`` removed) and the final assembly's register and LDS opcodes
-on the convert's line, on the data path (:mod:`datapath`), as ``cvt_heldout_probes.py``
-records them; :func:`cvt_heldout_probes.compare` compares them with ``check`` (the final
-assembly: there is no ``"lowering"`` record). Exits 1 on a difference not listed in
+by TTGIR op and on the convert's own TTGIR line, whole and on the data path (:mod:`datapath`),
+as ``cvt_heldout_probes.py`` records them (:func:`cvt_heldout_probes.convert_located`);
+:func:`cvt_heldout_probes.compare` compares them with ``check`` (the final assembly: there is no
+``"lowering"`` record). Exits 1 on a difference not listed in
 ``tests/data/known_mismatches.json``.
 """
 
 from __future__ import annotations
 
-import inspect
 import os
 import pathlib
 import random
@@ -64,7 +64,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(ROOT)]
 
-from cvt_heldout_probes import asm_counts, asm_lines, compare  # noqa: E402
+from cvt_heldout_probes import compare, convert_located  # noqa: E402
 from fixture import draw_parser, read_fixture, write_or_check  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_probes.json.gz"
@@ -88,10 +88,6 @@ SWAP_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_swap_probes.json.gz"
 CONFIRM_DRAW = (90271, 40)
 CONFIRM_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_swap_confirm_probes.json.gz"
 TARGETS = ("gfx942", "gfx950")
-
-
-def _coord(c: int, nb: list[int]) -> list[int]:
-    return [c >> nb[1], c & ((1 << nb[1]) - 1)]
 
 
 def draw_layouts(rng: random.Random, family: str, M: int, N: int, lanes: int, warps: int
@@ -202,40 +198,11 @@ def build(seed: int, n: int, vector: bool = False, swap: bool = False) -> dict:
     :data:`VECTOR_DRAW` instead; with ``swap``, those of :data:`SWAP_DRAW`."""
     import triton
     from corpus import strip_locs
-    from triton.experimental import gluon
-    from triton.experimental.gluon import language as gl
+    from gluon_kernels import convert_kernel, linear_layout, random_blocked
     from triton.experimental.gluon._runtime import GluonASTSource
     from probe_compile import gpu_target
 
-    @gluon.jit
-    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        y = gl.convert_layout(x, D)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
-
-    lines, first = inspect.getsourcelines(g_cvt.fn)
-    cvt_line = first + next(i for i, s in enumerate(lines) if "convert_layout" in s)
-
-    def linear(bases, M, N):
-        nb = [M.bit_length() - 1, N.bit_length() - 1]
-        reg, lane, warp = ([_coord(c, nb) for c in b] for b in bases)
-        return gl.DistributedLinearLayout(reg, lane, warp, [], [M, N])
-
-    def blocked(rng, M, N, lanes, warps):
-        for _ in range(100):
-            spt = [1 << rng.randint(0, 2) for _ in range(2)]
-            tpw, wpc = [1, 1], [1, 1]
-            for _ in range(lanes.bit_length() - 1):
-                tpw[rng.randrange(2)] *= 2
-            for _ in range(warps.bit_length() - 1):
-                wpc[rng.randrange(2)] *= 2
-            if all(s * t * w <= dd for s, t, w, dd in zip(spt, tpw, wpc, (M, N))):
-                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
-        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
+    g_cvt = convert_kernel()
 
     rng = random.Random(seed)
     probes: dict = {}
@@ -254,15 +221,15 @@ def build(seed: int, n: int, vector: bool = False, swap: bool = False) -> dict:
             N = rng.choice([32, 64, 128])
             M = 64 * warps * (1 << n_reg) // N
             src, dst = draw_swap8(rng, N, 64, warps, n_reg)
-            L, D = linear(src, M, N), linear(dst, M, N)
+            L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
         elif family == "bl":
-            L, D = blocked(rng, M, N, 64, warps), blocked(rng, M, N, 64, warps)
+            L, D = random_blocked(rng, M, N, 64, warps), random_blocked(rng, M, N, 64, warps)
         elif family in ("hv", "vs"):
             src, dst = draw_halves(rng, M, N, 64, warps, in_order=family == "vs")
-            L, D = linear(src, M, N), linear(dst, M, N)
+            L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
         else:
             src, dst = draw_layouts(rng, family, M, N, 64, warps)
-            L, D = linear(src, M, N), linear(dst, M, N)
+            L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
         name = f"g_{family}_b8_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
         sig = {"X": "*i8", "Y": "*i8", "M": "constexpr", "N": "constexpr", "L": "constexpr",
                "D": "constexpr"}
@@ -273,11 +240,8 @@ def build(seed: int, n: int, vector: bool = False, swap: bool = False) -> dict:
         except Exception:  # noqa: BLE001 - a kernel Triton rejects is skipped
             fails += 1
             continue
-        asm = k.asm["amdgcn"]
-        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
-                        "counts": asm_counts(asm, cvt_line), "lines": asm_lines(asm),
-                        "data": {"counts": asm_counts(asm, cvt_line, data=True),
-                                 "lines": asm_lines(asm, data=True)}}
+        probes[name] = {"target": tname, **convert_located(strip_locs(k.asm["ttgir"]), tname,
+                                                           k.asm["amdgcn"])}
         if len(probes) % 20 == 0:
             print(f"  {len(probes)} compiled", flush=True)
     print(f"{len(probes)} probes compiled; {fails} not compiled")

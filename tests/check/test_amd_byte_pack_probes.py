@@ -20,6 +20,7 @@ from tests.check.shared_memory.triton_fixtures import cases, entries
 from tests.support import papers_module
 
 PROBES = papers_module("papers/triton_lowering/cvt_heldout_probes.py")
+KERNELS = papers_module("papers/triton_lowering/gluon_kernels.py")
 
 
 @lru_cache(maxsize=None)
@@ -46,6 +47,19 @@ def test_check_json_equals_the_final_amdgcn(fixture_set, case):
     pred, seen, uncounted, _ = PROBES.prediction(e, case, _check_json(e["ttgir"]))
     assert not uncounted
     assert pred == seen
+
+
+@pytest.mark.parametrize("fixture_set", _SETS)
+def test_each_convert_is_counted_on_its_own_ttgir_line(fixture_set):
+    """The assembly is counted by TTGIR op (the TTGIR, without locations, compiled again:
+    each op at its own line), so the records do not depend on the Python source lines of the
+    kernel; ``"counts"`` are the convert's line's, whole and on the data path."""
+    for case, e in entries(fixture_set).items():
+        assert e["lines_by"] == PROBES.TTGIR_OP, case
+        key = f"probe.ttgir:{KERNELS.convert_line(e['ttgir'])}"
+        for rec in (e, e["data"]):
+            assert all(k.startswith("probe.ttgir:") for k in rec["lines"]), case
+            assert rec["lines"].get(key, {}) == rec["counts"], case
 
 
 def test_the_set_reaches_both_targets_and_every_family():
