@@ -1,16 +1,16 @@
-"""The fresh 8-bit AMD packing probes (``tests/data/triton_amd_byte_pack_probes.json.gz``;
-the second draw ``tests/data/triton_amd_byte_pack_vector_probes.json.gz``, made after
+"""The fresh 8-bit AMD packing probes (``tests/data/triton_amd_byte_pack_probes.json.gz``; the
+second draw ``tests/data/triton_amd_byte_pack_vector_probes.json.gz``, made after
 ``linlayout.lowering.round_trip_pack.stored_word_permutes``; the third and fourth,
 ``tests/data/triton_amd_byte_pack_swap_probes.json.gz`` and
 ``tests/data/triton_amd_byte_pack_swap_confirm_probes.json.gz``, made after
 ``linlayout.lowering.amd_pack``'s ``dwordx2`` and ``dwordx4`` rules; written by
-``papers/triton_lowering/amd_byte_pack_probes.py [--vector | --swap [--confirm]]`` with
-Triton 3.9 on gfx942 and gfx950): for each compiled convert, what ``linlayout check --json``
-lists — its register instructions (``ds_bpermute``/DPP/``v_permlane*``/``v_cndmask``/
-``v_perm``) on the convert's line and the LDS bytes per thread of the kernel — equals the
-final AMDGCN (with ``-O3``: what runs), counted on the data path. The probes whose byte
-packing LLVM's AMDGPU back end spells otherwise are strict xfails with their reason (``tests/data/known_mismatches.json``, sets
-``amd_byte_pack``, ``amd_byte_pack_vector``, ``amd_byte_pack_swap``,
+``papers/triton_lowering/amd_byte_pack_probes.py [--vector | --swap [--confirm]]`` with Triton
+3.9 on gfx942 and gfx950): for each compiled convert, what ``linlayout check --json`` lists —
+its register instructions (``ds_bpermute``/DPP/``v_permlane*``/``v_cndmask``/``v_perm``) on
+the convert's line and the LDS bytes per thread of the kernel — equals the final AMDGCN (with
+``-O3``: what runs), counted on the data path. The probes whose byte packing LLVM's AMDGPU back
+end spells otherwise are strict xfails with their reason (``tests/data/known_mismatches.json``,
+sets ``amd_byte_pack``, ``amd_byte_pack_vector``, ``amd_byte_pack_swap``,
 ``amd_byte_pack_swap_confirm``)."""
 
 from __future__ import annotations
