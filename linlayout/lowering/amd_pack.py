@@ -37,7 +37,12 @@ what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
   byte-provider ``v_perm_b32`` it matches on zero-extended bytes); from four registers of
   which some hold zero-extended bytes, one ``v_perm_b32`` per 16-bit half whose high byte
   is a zero-extended one; else one ``v_perm_b32`` per 16-bit half not already in order in
-  one register, and a ``v_lshl_or_b32`` joining the halves.
+  one register, and a ``v_lshl_or_b32`` joining the halves;
+* four bytes of one ``global_load_dwordx2`` (``SourceWord.load``): as AMDGPU instruction
+  selection builds them, one ``v_perm_b32`` or 16-bit shifts and SDWA ors, by the bytes'
+  places in the load (:func:`dwordx2_pack_permutes`); the same byte of each of the four
+  words of one ``global_load_dwordx4``: :func:`dwordx4_column_permutes`. Both measured on
+  small compiled kernels (``papers/triton_lowering/swap_pack_isel.py``).
 
 Unpacking costs nothing at the convert (a store writes a high half with ``*_d16_hi``);
 where a consumer needs the elements apart, the instructions it spends are its own.
@@ -59,7 +64,8 @@ from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
-__all__ = ["CANONICAL", "COMPUTED", "HIGH", "RAW", "SourceWord", "VALUE_KINDS", "inthread_permutes",
+__all__ = ["CANONICAL", "COMPUTED", "HIGH", "RAW", "SourceWord", "VALUE_KINDS",
+           "dwordx2_pack_permutes", "dwordx4_column_permutes", "inthread_permutes",
            "pack_permutes", "source_words"]
 
 #: a value as it was loaded or moved: one element per register, zero-extended (a byte that
@@ -96,6 +102,11 @@ class SourceWord:
             result truncated, an arithmetic result): its bytes above the element are
             unknown, neither zero nor loaded bytes LLVM can track (``width_bytes`` is then 4).
         canonical: the element packs with another such for free (:data:`CANONICAL`).
+        load: identifies the global load instruction that read the element (equal for
+            elements of one contiguous run, one ``global_load_*`` of ``load_bytes`` bytes),
+            None when the producer is not a load from global memory.
+        load_bytes: bytes that load reads (4, 8 or 16; 0 when ``load`` is None).
+        load_byte: the element's first byte in that load (0 … ``load_bytes - 1``).
     """
 
     word: tuple
@@ -103,6 +114,9 @@ class SourceWord:
     width_bytes: int
     opaque: bool = False
     canonical: bool = False
+    load: tuple | None = None
+    load_bytes: int = 0
+    load_byte: int = 0
 
 
 def _register_columns(src: LinearLayout) -> list[int]:
@@ -151,6 +165,8 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
     per_word_bits = max(0, (4 // elem_bytes).bit_length() - 1)
     low = min(run_bits, per_word_bits)
     width = min(4, elem_bytes << run_bits)
+    # one global_load_* reads at most 16 bytes of the run (dwordx4)
+    load_bits = min(run_bits, (16 // elem_bytes).bit_length() - 1)
     out = []
     for i in range(1 << len(cols)):
         full = sum(1 << cols[b] for b in range(len(cols)) if i >> b & 1)
@@ -163,7 +179,11 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
         coord = list(src.apply({"register": full}).values())
         x = coord[contiguous_dim]
         coord[contiguous_dim] = x >> low
-        out.append(SourceWord(tuple(coord), (x & ((1 << low) - 1)) * elem_bytes, width))
+        run = list(coord)
+        run[contiguous_dim] = x >> load_bits
+        out.append(SourceWord(tuple(coord), (x & ((1 << low) - 1)) * elem_bytes, width,
+                              load=tuple(run), load_bytes=elem_bytes << load_bits,
+                              load_byte=(x & ((1 << load_bits) - 1)) * elem_bytes))
     return tuple(out)
 
 
@@ -192,6 +212,13 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
     words = {w.word for w in pack}
     if len(words) == 1 and [w.byte for w in pack] == [0, 1, 2, 3]:
         return 0
+    if all(w.load is not None and w.load == pack[0].load and w.load_bytes in (8, 16)
+           and not w.opaque for w in pack):
+        offsets = tuple(w.load_byte for w in pack)
+        if pack[0].load_bytes == 8:
+            return dwordx2_pack_permutes(offsets)
+        if len({o // 4 for o in offsets}) == 4 and len({o % 4 for o in offsets}) == 1:
+            return dwordx4_column_permutes(offsets)
 
     def in_order(h: tuple[SourceWord, SourceWord], low: bool) -> bool:
         return (h[0].word == h[1].word and (h[0].byte, h[1].byte) == (0, 1)
@@ -207,6 +234,76 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
         # is a zero-extended one is matched as a byte provider: one v_perm_b32
         return sum(0 if h[1].opaque else 1 for h in halves)
     return sum(0 if in_order(h, i == 0) else 1 for i, h in enumerate(halves))
+
+
+def dwordx2_pack_permutes(offsets: tuple[int, ...]) -> int:
+    """``v_perm_b32`` LLVM's AMDGPU instruction selection spends building one 32-bit register
+    of four bytes (low byte first) taken from one ``global_load_dwordx2``: ``offsets`` are
+    the bytes' offsets in the 8 loaded bytes (word 0: 0-3, word 1: 4-7).
+
+    0 when the four bytes are one loaded word in order, or when a 16-bit half of the
+    register has the load's first byte (offset 0) as its high byte, or has it as its low
+    byte under a byte of word 1 while the other half is not wholly of word 1: SelectionDAG
+    then assembles the register with 16-bit shifts and SDWA ors (``v_lshlrev_b16``,
+    ``v_or_b32_sdwa``, ``v_and_b32_sdwa`` with ``BYTE_0``/``WORD_1`` selects; on gfx950
+    also ``v_bitop3_b16``) instead of matching a ``v_perm_b32``; 1 otherwise. Measured
+    on every one of the 1680 ordered choices of four of the eight bytes, on gfx942 and
+    gfx950 alike, and additive over the registers a kernel packs from one load (200 random
+    two-register kernels, each stored whole, shuffled by DPP and swapped as Triton's
+    ``transferWithinWarp`` does), with ``papers/triton_lowering/swap_pack_isel.py``; the
+    probes it explains compile to the same AMDGCN with Triton's ``-O3`` middle end skipped,
+    so instruction selection, not the middle end, decides. Where the bytes come from a 4-
+    or 16-byte load the rule does not hold (from a ``dwordx4`` the register ``(w0.b0,
+    w1.b0, w0.b1, w1.b1)`` keeps its ``v_perm_b32``; :func:`dwordx4_column_permutes` is
+    that load's measured case);
+    :func:`pack_permutes` applies it only to 8-byte loads.
+
+    Raises:
+        LayoutError: not four distinct offsets in ``0 … 7``.
+
+    Source: LLVM's AMDGPU SelectionDAG lowering of an ``i8`` vector build
+    (``SIISelLowering.cpp``: ``v_perm_b32`` is matched from byte providers of an ``or``
+    tree, ``performOrCombine``/``matchPERM``), measured on the LLVM Triton 3.9.0 ships.
+    """
+    if not isinstance(offsets, tuple) or len(offsets) != 4 or len(set(offsets)) != 4 or \
+            any(isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < 8
+                for o in offsets):
+        raise LayoutError(f"a packed register takes four distinct bytes of the eight a "
+                          f"dwordx2 load reads, got {offsets!r}")
+    if offsets in ((0, 1, 2, 3), (4, 5, 6, 7)):
+        return 0
+    halves = (offsets[:2], offsets[2:])
+    for k, (lo, hi) in enumerate(halves):
+        if hi == 0:
+            return 0
+        if lo == 0 and hi >= 4 and not all(o >= 4 for o in halves[1 - k]):
+            return 0
+    return 1
+
+
+def dwordx4_column_permutes(offsets: tuple[int, ...]) -> int:
+    """``v_perm_b32`` LLVM's AMDGPU instruction selection spends building one 32-bit register
+    of four bytes (low byte first) that are the same byte of each of the four words one
+    ``global_load_dwordx4`` reads (``offsets``: the bytes' offsets in the 16 loaded bytes,
+    ``4·word + k`` with one ``k``): one when the low 16-bit half pairs two words eight bytes
+    apart (words 0 and 2, or 1 and 3: a ``v_perm_b32`` zero-filling the upper half), 0
+    otherwise (16-bit shifts and SDWA ors, joined by ``v_lshl_or_b32``). Measured on all 24
+    word orders at each of the four byte offsets, gfx942 and gfx950, and on Triton's packings
+    of a 16-byte load (``papers/triton_lowering/swap_pack_isel.py``).
+
+    Raises:
+        LayoutError: not one byte of each word at one offset in ``0 … 15``.
+
+    Source: LLVM's AMDGPU SelectionDAG lowering of an ``i8`` vector build
+    (``SIISelLowering.cpp``), measured on the LLVM Triton 3.9.0 ships.
+    """
+    if not isinstance(offsets, tuple) or len(offsets) != 4 or \
+            any(isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < 16
+                for o in offsets) or \
+            len({o // 4 for o in offsets}) != 4 or len({o % 4 for o in offsets}) != 1:
+        raise LayoutError(f"a packed register of a dwordx4 load's column takes one byte at one "
+                          f"offset of each of its four words, got {offsets!r}")
+    return 1 if (offsets[0] ^ offsets[1]) == 8 else 0
 
 
 def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> int:

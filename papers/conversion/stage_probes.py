@@ -136,28 +136,17 @@ def build() -> dict:
     import tempfile
 
     import triton
+    from corpus import strip_locs
+    from gluon_kernels import convert_kernel, convert_line
     from triton._C.libtriton import llvm as _llvm
     from triton.backends.compiler import GPUTarget
-    from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
     from triton.experimental.gluon._runtime import GluonASTSource
 
     from ptx_run import run_kernel
     from shuffle_probes import preopt_counts
 
-    @gluon.jit
-    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        y = gl.convert_layout(x, D)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
-
-    import inspect
-    src_lines, first = inspect.getsourcelines(g_cvt.fn)
-    cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
+    g_cvt = convert_kernel()
 
     def coord(b: int) -> list[int]:
         return [0, 1 << b] if b < 4 else [1 << (b - 4), 0]
@@ -183,8 +172,9 @@ def build() -> dict:
             src = GluonASTSource(fn=g_cvt, signature=sig, constexprs={
                 "M": 16, "N": 16, "L": layout(ident), "D": layout(perm)})
             first_k = triton.compile(src, target=target, options={"num_warps": 1})
+            # locations removed: each op at its own TTGIR line, the convert's counted there
             ttgir = re.sub(r"(ttg\.convert_layout %\S+)", r"\1 {force_warp_shuffle}",
-                           first_k.asm["ttgir"], count=1)
+                           strip_locs(first_k.asm["ttgir"]), count=1)
             preopt: list[str] = []
             orig = _llvm.optimize_module
 
@@ -203,8 +193,7 @@ def build() -> dict:
             ptx = kern.asm["ptx"]
             x = b"".join(element_bytes(i, bits) for i in range(256))
             mem = run_kernel(ptx, [x, bytes(len(x)), None, None])
-            # the TTGIR compile keeps the original file's locations: the convert's line
-            line = cvt_line
+            line = convert_line(ttgir)
             probes[f"{tag}_b{bits}"] = {
                 "perm": perm, "element_bits": bits,
                 "triton": {"reaches_dst": bytes(mem[1]) == x,

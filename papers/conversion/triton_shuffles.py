@@ -46,8 +46,9 @@ def counts(ptx: str) -> dict[str, int]:
 
 
 def line_counts(ptx: str, line: int) -> dict[str, int]:
-    """The same kinds, counting only the PTX lines whose ``.loc`` is source ``line`` (what
-    ``check`` attributes to the convert)."""
+    """The same kinds, counting only the PTX lines whose ``.loc`` is line ``line`` (the
+    convert's TTGIR line, where the TTGIR is compiled without locations: what ``check``
+    attributes to the convert)."""
     keep, cur = [], None
     for raw in ptx.splitlines():
         m = re.match(r"\s*\.loc\s+\d+\s+(\d+)\s+\d+", raw)
@@ -60,25 +61,14 @@ def line_counts(ptx: str, line: int) -> dict[str, int]:
 
 def build() -> dict:
     import triton
+    from corpus import strip_locs
+    from gluon_kernels import convert_kernel, convert_line
+    from probe_compile import compile_ttgir
     from triton.backends.compiler import GPUTarget
-    from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
     from triton.experimental.gluon._runtime import GluonASTSource
 
-    @gluon.jit
-    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        y = gl.convert_layout(x, D)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
-
-    import inspect
-
-    src_lines, first = inspect.getsourcelines(g_cvt.fn)
-    cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
+    g_cvt = convert_kernel()
     ty = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
     target = GPUTarget("cuda", 90, 32)
     rng = random.Random(SEED)
@@ -86,12 +76,12 @@ def build() -> dict:
     def coord(bit: int, nb: tuple[int, int]) -> list[int]:
         return [0, 1 << bit] if bit < nb[1] else [1 << (bit - nb[1]), 0]
 
-    def compile_ptx(L, D, M, N, bits, warps) -> str:
+    def compile_ptx(L, D, M, N, bits, warps):
         sig = {"X": ty[bits], "Y": ty[bits], "M": "constexpr", "N": "constexpr",
                "L": "constexpr", "D": "constexpr"}
         src = GluonASTSource(fn=g_cvt, signature=sig,
                              constexprs={"M": M, "N": N, "L": L, "D": D})
-        return triton.compile(src, target=target, options={"num_warps": warps}).asm["ptx"]
+        return triton.compile(src, target=target, options={"num_warps": warps})
 
     probes = {}
     for i in range(PROBES):
@@ -113,13 +103,20 @@ def build() -> dict:
                                 warp=[coord(b, nb) for b in warp]))
         L, D = (gl.DistributedLinearLayout(x["reg"], x["lane"], x["warp"], [], [M, N])
                 for x in layouts)
-        ptx = compile_ptx(L, D, M, N, bits, warps)
-        with_cvt = counts(ptx)
-        without = counts(compile_ptx(D, D, M, N, bits, warps))
+        k = compile_ptx(L, D, M, N, bits, warps)
+        with_cvt = counts(k.asm["ptx"])
+        without = counts(compile_ptx(D, D, M, N, bits, warps).asm["ptx"])
+        # the convert's own instructions: its TTGIR without locations compiled again, each op
+        # at its own TTGIR line
+        ttgir = strip_locs(k.asm["ttgir"])
+        by_op = compile_ttgir(ttgir, "cuda90", o3=True)
+        if counts(by_op) != with_cvt:
+            raise RuntimeError(f"the TTGIR without its locations compiles to other "
+                               f"instructions: {counts(by_op)} against {with_cvt}")
         probes[f"p{i:02d}_b{bits}_{M}x{N}_w{warps}"] = {
             "element_bits": bits, "shape": [M, N], "src": layouts[0], "dst": layouts[1],
             "triton": {k: with_cvt[k] - without[k] for k in KINDS},
-            "triton_at_convert": line_counts(ptx, cvt_line)}
+            "triton_at_convert": line_counts(by_op, convert_line(ttgir))}
     return {"triton_version": triton.__version__, "probes": probes}
 
 

@@ -12,8 +12,14 @@ was exact on 3: in the other 3 one of a thread's two such words (same alignment)
 ``global_store_byte`` — whether the DAG merges a word is not predicted from the TTGIR. The
 rule adopted (``linlayout.lowering.round_trip_pack.stored_word_permutes``) counts only the
 4-byte vectors Triton stores itself; the second draw (``--vector``, :data:`VECTOR_DRAW`) was
-made after it. Differences are listed in ``tests/data/known_mismatches.json`` (sets
-``amd_byte_pack``, ``amd_byte_pack_vector``).
+made after it. The third draw (``--swap``, :data:`SWAP_DRAW`) was made after the rule for
+four bytes of one ``global_load_dwordx2``
+(``linlayout.lowering.amd_pack.dwordx2_pack_permutes``): 38 of 40 equal as drawn, the two
+others ``dwordx4`` sources taking one byte of each loaded word, which led to
+``dwordx4_column_permutes``; the fourth (``--swap --confirm``, :data:`CONFIRM_DRAW`) was made
+after both: 37 of 40. Differences are listed in ``tests/data/known_mismatches.json`` (sets
+``amd_byte_pack``, ``amd_byte_pack_vector``, ``amd_byte_pack_swap``,
+``amd_byte_pack_swap_confirm``).
 
 Run with Triton 3.9.0 installed (CPU only; ~3 min)::
 
@@ -22,8 +28,10 @@ Run with Triton 3.9.0 installed (CPU only; ~3 min)::
     python papers/triton_lowering/amd_byte_pack_probes.py --compare-only  # the committed fixture
     python papers/triton_lowering/amd_byte_pack_probes.py --seed N        # another draw, compared
     python papers/triton_lowering/amd_byte_pack_probes.py --vector        # the second draw
+    python papers/triton_lowering/amd_byte_pack_probes.py --swap          # the third draw
+    python papers/triton_lowering/amd_byte_pack_probes.py --swap --confirm  # the fourth
 
-One Gluon kernel per probe (``cvt_heldout_probes.py``'s ``g_cvt``: a global load in layout
+One Gluon kernel per probe (``gluon_kernels.py``'s ``g_cvt``: a global load in layout
 ``L``, ``gl.convert_layout`` to ``D``, a global store in ``D``) of ``i8`` elements on gfx942
 or gfx950, seed :data:`DRAW`, four families of random layouts:
 
@@ -38,15 +46,15 @@ or gfx950, seed :data:`DRAW`, four families of random layouts:
 * ``g_bl_*``: random ``BlockedLayout`` pairs.
 
 Each probe keeps its TTGIR (``loc`` removed) and the final assembly's register and LDS opcodes
-on the convert's line, on the data path (:mod:`datapath`), as ``cvt_heldout_probes.py``
-records them; :func:`cvt_heldout_probes.compare` compares them with ``check`` (the final
-assembly: there is no ``"lowering"`` record). Exits 1 on a difference not listed in
+by TTGIR op and on the convert's own TTGIR line, whole and on the data path (:mod:`datapath`),
+as ``cvt_heldout_probes.py`` records them (:func:`cvt_heldout_probes.convert_located`);
+:func:`cvt_heldout_probes.compare` compares them with ``check`` (the final assembly: there is no
+``"lowering"`` record). Exits 1 on a difference not listed in
 ``tests/data/known_mismatches.json``.
 """
 
 from __future__ import annotations
 
-import inspect
 import os
 import pathlib
 import random
@@ -56,7 +64,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(ROOT)]
 
-from cvt_heldout_probes import asm_counts, asm_lines, compare  # noqa: E402
+from cvt_heldout_probes import compare, convert_located  # noqa: E402
 from fixture import draw_parser, read_fixture, write_or_check  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_probes.json.gz"
@@ -68,11 +76,18 @@ DRAW = (90217, 120)
 #: ``g_bl_*``
 VECTOR_DRAW = (90241, 60)
 VECTOR_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_vector_probes.json.gz"
+#: (seed, probes) of the third draw (``--swap``), made after the rule for a register of four
+#: bytes of one ``global_load_dwordx2``
+#: (``linlayout.lowering.amd_pack.dwordx2_pack_permutes``): ``g_s8_*`` (in-warp
+#: register/lane exchanges whose source holds 8 or 16 contiguous bytes per thread in
+#: permuted registers, :func:`draw_swap8`) and ``g_sw_*``
+SWAP_DRAW = (90263, 40)
+SWAP_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_swap_probes.json.gz"
+#: (seed, probes) of the fourth draw (``--swap --confirm``), the same families drawn after
+#: ``dwordx4_column_permutes`` too (the third draw's two misses led to it)
+CONFIRM_DRAW = (90271, 40)
+CONFIRM_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_swap_confirm_probes.json.gz"
 TARGETS = ("gfx942", "gfx950")
-
-
-def _coord(c: int, nb: list[int]) -> list[int]:
-    return [c >> nb[1], c & ((1 << nb[1]) - 1)]
 
 
 def draw_layouts(rng: random.Random, family: str, M: int, N: int, lanes: int, warps: int
@@ -117,6 +132,32 @@ def draw_layouts(rng: random.Random, family: str, M: int, N: int, lanes: int, wa
     return (reg, lane, warp), (t_reg, t_lane, t_warp)
 
 
+def draw_swap8(rng: random.Random, N: int, lanes: int, warps: int, n_reg: int
+               ) -> tuple[list, list]:
+    """``(src, dst)`` as :func:`draw_layouts` for an ``M×N`` tensor with ``n_reg`` register
+    bits per thread (``M·N = lanes·warps·2**n_reg``): the source's registers are the column
+    bits ``0 … n_reg-1`` (``2**n_reg`` contiguous bytes, one ``global_load_dwordx2`` or
+    ``dwordx4``) in a random order, the other bits spread over lanes and warps; the
+    destination exchanges one register basis (two in one draw of four) with a lane basis and
+    permutes its registers (Triton's 8-bit swap or ship method, or a round trip)."""
+    lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
+    d = n_reg + lb + wb
+    reg = [1 << i for i in range(n_reg)]
+    other = [1 << i for i in range(n_reg, d)]
+    rng.shuffle(other)
+    lane, warp = other[:lb], other[lb:]
+    if rng.random() < 0.9:
+        rng.shuffle(reg)
+    t_reg, t_lane = list(reg), list(lane)
+    for _ in range(rng.choice([1, 1, 1, 2])):
+        i, j = rng.randrange(len(t_reg)), rng.randrange(len(t_lane))
+        t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+    rng.shuffle(t_reg)
+    if rng.random() < 0.3:
+        rng.shuffle(t_lane)
+    return (reg, lane, warp), (t_reg, t_lane, list(warp))
+
+
 def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
                 in_order: bool = False) -> tuple[list, list]:
     """``(src, dst)`` as :func:`draw_layouts`, for a round trip whose scratch vector may span
@@ -126,7 +167,6 @@ def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
     ``in_order`` the destination's first two register bases are column bits 0 and 1 (Triton
     stores it in vectors of 4 bytes or more)."""
     d = (M * N).bit_length() - 1
-    nb1 = N.bit_length() - 1
     lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
     n_reg = d - lb - wb
     row = 1 << rng.randrange(nb1, d)
@@ -153,65 +193,43 @@ def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
             (dst_reg, dst_other[wb:], dst_other[:wb]))
 
 
-def build(seed: int, n: int, vector: bool = False) -> dict:
+def build(seed: int, n: int, vector: bool = False, swap: bool = False) -> dict:
     """Compile ``n`` probes of seed ``seed`` (Triton 3.9.0); with ``vector``, the families of
-    :data:`VECTOR_DRAW` instead."""
+    :data:`VECTOR_DRAW` instead; with ``swap``, those of :data:`SWAP_DRAW`."""
     import triton
     from corpus import strip_locs
-    from triton.experimental import gluon
-    from triton.experimental.gluon import language as gl
+    from gluon_kernels import convert_kernel, linear_layout, random_blocked
     from triton.experimental.gluon._runtime import GluonASTSource
     from probe_compile import gpu_target
 
-    @gluon.jit
-    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        y = gl.convert_layout(x, D)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
-
-    lines, first = inspect.getsourcelines(g_cvt.fn)
-    cvt_line = first + next(i for i, s in enumerate(lines) if "convert_layout" in s)
-
-    def linear(bases, M, N):
-        nb = [M.bit_length() - 1, N.bit_length() - 1]
-        reg, lane, warp = ([_coord(c, nb) for c in b] for b in bases)
-        return gl.DistributedLinearLayout(reg, lane, warp, [], [M, N])
-
-    def blocked(rng, M, N, lanes, warps):
-        for _ in range(100):
-            spt = [1 << rng.randint(0, 2) for _ in range(2)]
-            tpw, wpc = [1, 1], [1, 1]
-            for _ in range(lanes.bit_length() - 1):
-                tpw[rng.randrange(2)] *= 2
-            for _ in range(warps.bit_length() - 1):
-                wpc[rng.randrange(2)] *= 2
-            if all(s * t * w <= dd for s, t, w, dd in zip(spt, tpw, wpc, (M, N))):
-                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
-        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
+    g_cvt = convert_kernel()
 
     rng = random.Random(seed)
     probes: dict = {}
     fails = 0
     while len(probes) < n:
         tname = rng.choice(TARGETS)
-        family = rng.choices(["vs", "bl"], [4, 1])[0] if vector else \
+        family = rng.choices(["s8", "sw"], [3, 1])[0] if swap else \
+            rng.choices(["vs", "bl"], [4, 1])[0] if vector else \
             rng.choices(["hv", "rt", "sw", "bl"], [4, 2, 4, 1])[0]
-        warps = rng.choice([1, 2, 4, 8]) if family == "sw" else rng.choice([2, 4, 8])
+        warps = rng.choice([1, 2, 4, 8]) if family in ("sw", "s8") else rng.choice([2, 4, 8])
         M, N = rng.choice([(16, 64), (32, 32), (8, 128), (64, 32), (128, 32), (32, 128)])
         while M * N < 64 * warps * 4:
             M *= 2
-        if family == "bl":
-            L, D = blocked(rng, M, N, 64, warps), blocked(rng, M, N, 64, warps)
+        if family == "s8":
+            n_reg = rng.choice([3, 3, 3, 4])
+            N = rng.choice([32, 64, 128])
+            M = 64 * warps * (1 << n_reg) // N
+            src, dst = draw_swap8(rng, N, 64, warps, n_reg)
+            L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
+        elif family == "bl":
+            L, D = random_blocked(rng, M, N, 64, warps), random_blocked(rng, M, N, 64, warps)
         elif family in ("hv", "vs"):
             src, dst = draw_halves(rng, M, N, 64, warps, in_order=family == "vs")
-            L, D = linear(src, M, N), linear(dst, M, N)
+            L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
         else:
             src, dst = draw_layouts(rng, family, M, N, 64, warps)
-            L, D = linear(src, M, N), linear(dst, M, N)
+            L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
         name = f"g_{family}_b8_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
         sig = {"X": "*i8", "Y": "*i8", "M": "constexpr", "N": "constexpr", "L": "constexpr",
                "D": "constexpr"}
@@ -222,11 +240,8 @@ def build(seed: int, n: int, vector: bool = False) -> dict:
         except Exception:  # noqa: BLE001 - a kernel Triton rejects is skipped
             fails += 1
             continue
-        asm = k.asm["amdgcn"]
-        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
-                        "counts": asm_counts(asm, cvt_line), "lines": asm_lines(asm),
-                        "data": {"counts": asm_counts(asm, cvt_line, data=True),
-                                 "lines": asm_lines(asm, data=True)}}
+        probes[name] = {"target": tname, **convert_located(strip_locs(k.asm["ttgir"]), tname,
+                                                           k.asm["amdgcn"])}
         if len(probes) % 20 == 0:
             print(f"  {len(probes)} compiled", flush=True)
     print(f"{len(probes)} probes compiled; {fails} not compiled")
@@ -238,14 +253,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vector", action="store_true",
                     help="the second draw (VECTOR_DRAW, tests/data/"
                          "triton_amd_byte_pack_vector_probes.json.gz) instead")
+    ap.add_argument("--swap", action="store_true",
+                    help="the third draw (SWAP_DRAW, tests/data/"
+                         "triton_amd_byte_pack_swap_probes.json.gz) instead")
+    ap.add_argument("--confirm", action="store_true",
+                    help="with --swap: the fourth draw (CONFIRM_DRAW, tests/data/"
+                         "triton_amd_byte_pack_swap_confirm_probes.json.gz)")
     args = ap.parse_args(argv)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-    out, draw, known = (VECTOR_OUT, VECTOR_DRAW, "amd_byte_pack_vector") if args.vector else \
+    out, draw, known = \
+        (CONFIRM_OUT, CONFIRM_DRAW, "amd_byte_pack_swap_confirm") if args.swap and args.confirm \
+        else (SWAP_OUT, SWAP_DRAW, "amd_byte_pack_swap") if args.swap else \
+        (VECTOR_OUT, VECTOR_DRAW, "amd_byte_pack_vector") if args.vector else \
         (OUT, DRAW, "amd_byte_pack")
     if args.seed is not None:
-        return 1 if compare(build(args.seed, draw[1], args.vector), known) else 0
+        return 1 if compare(build(args.seed, draw[1], args.vector, args.swap), known) else 0
     if not args.compare_only:
-        rc = write_or_check(out, build(*draw, vector=args.vector), args.check)
+        rc = write_or_check(out, build(*draw, vector=args.vector, swap=args.swap), args.check)
         if rc:
             return rc
     return 1 if compare(read_fixture(out), known) else 0

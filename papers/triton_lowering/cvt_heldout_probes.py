@@ -10,26 +10,28 @@ Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~5 min
 
 Two families, seed ``SEED`` (none of the other probe scripts' seeds):
 
-* ``g_*``: one Gluon ``gl.convert_layout`` between random distributed layouts — linear
+* ``g_*``: one Gluon ``gl.convert_layout`` (``gluon_kernels.py``'s ``g_cvt``: load a tile,
+  convert it, store it) between random distributed layouts — linear
   layouts that keep every element in its warp (zero to three register/lane exchanges, lane and
   register permutations, broadcasts), linear layouts that move data across warps (a warp
   basis exchanged with a lane or register basis, warps permuted), random ``BlockedLayout``
   pairs, slices of 3-D blocked parents, mma v2 (``NVMMADistributedLayout``) with its dot
   operands or a blocked layout on NVIDIA, and ``AMDMFMALayout`` with its dot operands or a
   blocked layout on AMD; 8/16/32/64-bit elements; 1, 2, 4 or 8 warps; cuda:80/90/100 and
-  gfx942/gfx950. The assembly lines whose ``.loc`` is the convert's source line are counted.
+  gfx942/gfx950. The convert's own instructions are counted (its TTGIR line, below).
 * ``t_*``: ``tl`` kernels whose converts Triton inserts itself: ``tl.trans``, ``tl.join``,
   ``tl.split``, a row softmax (a reduce whose result is broadcast back), ``tl.cumsum``,
   ``tl.gather`` and a ``tl.dot`` whose accumulator is stored; random shapes, types and warps
   on the same five targets. The whole kernel's assembly is counted.
 
-For each probe the fixture keeps the TTGIR (``loc`` removed, lines kept; the ``tl`` kernels
-keep theirs, file base names only) and, by source line, the assembly's register-exchange
-opcodes (``shfl``/``selp``/``prmt``/``redux``; ``ds_bpermute``/``ds_swizzle``/DPP/
+For each probe the fixture keeps the TTGIR (``loc`` removed, lines kept) and, by TTGIR op
+(``"lines_by": "ttgir_op"``: the TTGIR compiled again, each op then located at its own line
+``probe.ttgir:N``, :func:`op_located`, :func:`convert_located`), the assembly's
+register-exchange opcodes (``shfl``/``selp``/``prmt``/``redux``; ``ds_bpermute``/``ds_swizzle``/DPP/
 ``v_permlane*``/``v_cndmask``/``v_perm``; outside inline assembly) and shared-memory opcodes.
 :func:`compare` runs ``linlayout check --json`` on the TTGIR (:func:`prediction`) and
 compares the register instructions of its ``"space": "register"`` entries on each convert's
-(or gather's) source line with the assembly's on that line, the exchanges of reduces and
+(or gather's) TTGIR line with the assembly's on that line, the exchanges of reduces and
 scans with the rest of the kernel's (their selects and packing are not modelled), and the
 shared-memory instructions with the whole kernel's (LLVM may sink a convert's loads to the
 store's line): NVIDIA by width (``ld.shared/16B``, ``ldmatrix...x4``), AMD by LDS bytes per
@@ -39,15 +41,19 @@ compared too: the ``prmt``/``v_perm`` packing and unpacking of its vectors is mo
 ``tests/data/known_mismatches.json`` (set ``cvt_heldout``). ``--seed N`` compiles a fresh
 draw with another seed and compares it, writing nothing (held-out checks of a new rule; with
 the final assembly, as it has no ``"lowering"`` records, so the LLVM re-spellings of
-``docs/triton-lowering.md`` show as differences, such as the AMD scan reload ``-O3`` deletes; its
-``tl`` kernels counted by TTGIR op, :func:`op_located`: Triton gives a convert it inserts the
-location of the op that produces its operand, whose instructions a source line would mix in;
-the committed sets' ``tl`` kernels, keyed by Python line, compare the same either way);
+``docs/triton-lowering.md`` show as differences, such as the AMD scan reload ``-O3`` deletes);
 ``--roundtrip`` writes (or with ``--check``/``--compare-only`` compares) the round-trip set
 ``tests/data/triton_cvt_roundtrip_probes.json.gz`` (:data:`ROUNDTRIP_DRAW`, drawn after the
 round-trip packing rules; known mismatches in set ``cvt_roundtrip``); ``--lowering`` writes
 and compares ``tests/data/triton_cvt_lowering_probes.json.gz`` (:data:`LOWERING_DRAW`, drawn
 after the rules read off Triton's lowering, set ``cvt_lowering``).
+
+Counting by TTGIR op rather than by Python source line keeps a ``tl`` kernel's convert apart
+from the op whose location Triton gives it (a convert Triton inserts takes the location of
+the op that produces its operand, whose instructions that source line would mix in), and
+keeps the fixtures independent of where the kernels stand in the source (moving ``g_cvt`` to
+``gluon_kernels.py`` changed no count). Locations change no code: the recompiled kernel has
+the instructions of the kernel compiled from Python, or the script stops.
 
 Since ``lowering_reference.py`` gives every probe its ``"lowering"`` (the assembly of Triton's
 LLVM IR with ``-O3`` skipped), :func:`compare` scores ``check`` against that and requires the
@@ -155,29 +161,20 @@ def _counted(asm: str, want, by_line: dict | None = None, data: bool = False,
     return dict(sorted(out.items()))
 
 
-def build(seed: int = SEED, by_op: bool = False) -> dict:
-    """Compile the probes (Triton 3.9.0); ``by_op``: ``tl`` kernels by op (:func:`op_located`)."""
-    import inspect
-
+def build(seed: int = SEED) -> dict:
+    """Compile the probes (Triton 3.9.0), each counted by TTGIR op (:func:`convert_located`,
+    :func:`op_located`)."""
     import triton
     import triton.language as tl
     from corpus import strip_locs
+    from gluon_kernels import convert_kernel, linear_layout as linear, random_blocked as \
+        rand_blocked
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
     from triton.experimental.gluon.language import amd as gl_amd
     from triton.experimental.gluon._runtime import GluonASTSource
-
-    @gluon.jit
-    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        y = gl.convert_layout(x, D)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
 
     @triton.jit
     def t_trans(X, Y, M: tl.constexpr, N: tl.constexpr):
@@ -239,17 +236,7 @@ def build(seed: int = SEED, by_op: bool = False) -> dict:
         c = tl.dot(a, b)
         tl.store(C + rm[:, None] * N + rn[None, :], c.to(C.dtype.element_ty))
 
-    src_lines, first = inspect.getsourcelines(g_cvt.fn)
-    cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
-
-    def coord(c, nb):  # flat tensor bit -> [row, col] basis (col = low bits)
-        return [c >> nb[1], c & ((1 << nb[1]) - 1)]
-
-    def linear(reg, lane, warp, M, N):
-        nb = [M.bit_length() - 1, N.bit_length() - 1]
-        return gl.DistributedLinearLayout([coord(c, nb) for c in reg],
-                                          [coord(c, nb) for c in lane],
-                                          [coord(c, nb) for c in warp], [], [M, N])
+    g_cvt = convert_kernel()
 
     def split_bits(rng, M, N, lanes, warps):
         d = (M * N).bit_length() - 1
@@ -300,18 +287,6 @@ def build(seed: int = SEED, by_op: bool = False) -> dict:
             rng.shuffle(t_reg)
         return linear(reg, lane, warp, M, N), linear(t_reg, t_lane, t_warp, M, N)
 
-    def rand_blocked(rng, M, N, lanes, warps):
-        for _ in range(100):
-            spt = [1 << rng.randint(0, 2) for _ in range(2)]
-            tpw, wpc = [1, 1], [1, 1]
-            for _ in range(lanes.bit_length() - 1):
-                tpw[rng.randrange(2)] *= 2
-            for _ in range(warps.bit_length() - 1):
-                wpc[rng.randrange(2)] *= 2
-            if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
-                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
-        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
-
     def rand_slice(rng, lanes, warps):
         tpw, wpc = [1, 1], [1, 1]
         for _ in range(lanes.bit_length() - 1):
@@ -354,24 +329,21 @@ def build(seed: int = SEED, by_op: bool = False) -> dict:
     probes: dict = {}
     fails: collections.Counter = collections.Counter()
 
-    def run(name, src, tname, warps, line):
+    def run(name, src, tname, warps, gluon):
         try:
             k = triton.compile(src, target=T[tname], options={"num_warps": warps})
         except Exception as e:  # noqa: BLE001 - a kernel Triton rejects is skipped
             fails[type(e).__name__] += 1
             return
         asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
-        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
-                        "counts": asm_counts(asm, line)}
-        probes[name]["lines"] = asm_lines(asm)
-        # on the data path too (lowering_reference.py rewrites it with the lowering's)
-        probes[name]["data"] = {"counts": asm_counts(asm, line, data=True),
-                                "lines": asm_lines(asm, data=True)}
-        if line is None:  # tl kernels: the TTGIR's locations (base names)
-            probes[name]["ttgir"] = re.sub(r'loc\("[^"]*/([^"/]*)"', r'loc("\1"',
-                                           k.asm["ttgir"])
-            if by_op:
-                probes[name].update(op_located(probes[name]["ttgir"], tname, asm))
+        # the TTGIR without its Python locations, the assembly by TTGIR op (the data path
+        # too; lowering_reference.py rewrites it with the lowering's)
+        ttgir = strip_locs(k.asm["ttgir"])
+        if gluon:  # the convert's own line
+            probes[name] = {"target": tname, **convert_located(ttgir, tname, asm)}
+        else:  # tl kernels: the whole kernel
+            probes[name] = {"target": tname, "ttgir": ttgir, "counts": asm_counts(asm, None),
+                            **op_located(ttgir, tname, asm)}
         if len(probes) % 20 == 0:
             print(f"  {len(probes)} compiled", flush=True)
 
@@ -408,7 +380,7 @@ def build(seed: int = SEED, by_op: bool = False) -> dict:
                "L": "constexpr", "D": "constexpr"}
         src = GluonASTSource(fn=g_cvt, signature=sig, constexprs={"M": M, "N": N, "L": L, "D": D})
         run(f"g_{kind}_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}", src,
-            tname, warps, cvt_line)
+            tname, warps, True)
 
     TT = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*fp64"}
     kernels = {"trans": t_trans, "join": t_join, "split": t_split, "softmax": t_softmax,
@@ -443,7 +415,7 @@ def build(seed: int = SEED, by_op: bool = False) -> dict:
         sig.update({k: "constexpr" for k in const})
         src = ASTSource(fn=kernels[kind], signature=sig, constexprs=const)
         run(f"t_{kind}_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}", src, tname,
-            warps, None)
+            warps, False)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
     return {"triton_version": triton.__version__, "probes": probes}
 
@@ -583,13 +555,13 @@ TTGIR_OP = "ttgir_op"
 
 
 def op_located(ttgir: str, tname: str, asm: str) -> dict:
-    """A ``tl`` kernel's records counted by TTGIR op (:data:`TTGIR_OP`): ``{"lines",
-    "lines_by", "data": {"counts", "lines"}}`` of its TTGIR text ``ttgir`` (Python locations
-    kept) compiled again for target ``tname`` (``probe_compile.TARGETS``) with ``-O3`` and its
-    locations removed (``corpus.strip_locs``), each op then at its own line of
-    ``probe.ttgir``. Raises ``RuntimeError`` when that compile's opcodes (:func:`asm_counts`,
-    the whole kernel) differ from those of ``asm``, the kernel compiled from its Python
-    source: locations must change no code. Needs Triton 3.9.0."""
+    """A kernel's records counted by TTGIR op (:data:`TTGIR_OP`): ``{"lines", "lines_by", "data":
+    {"counts", "lines"}}`` of its TTGIR text ``ttgir`` (with or without its Python locations)
+    compiled again for target ``tname`` (``probe_compile.TARGETS``) with ``-O3`` and its
+    locations removed (``corpus.strip_locs``), each op then at its own line of ``probe.ttgir``.
+    Raises ``RuntimeError`` when that compile's opcodes (:func:`asm_counts`, the whole kernel)
+    differ from those of ``asm``, the kernel compiled from its Python source: locations must
+    change no code. Needs Triton 3.9.0."""
     from corpus import strip_locs
     from probe_compile import compile_ttgir
 
@@ -601,6 +573,22 @@ def op_located(ttgir: str, tname: str, asm: str) -> dict:
     return {"lines": asm_lines(by_op), "lines_by": TTGIR_OP,
             "data": {"counts": asm_counts(by_op, None, data=True),
                      "lines": asm_lines(by_op, data=True)}}
+
+
+def convert_located(ttgir: str, tname: str, asm: str) -> dict:
+    """A one-convert Gluon probe's records by TTGIR op: ``{"ttgir", "counts", "lines",
+    "lines_by", "data": {"counts", "lines"}}`` — :func:`op_located` of its TTGIR text
+    ``ttgir`` (locations removed) for target ``tname``, with ``"counts"`` (and the data
+    path's) those of the convert's own line, ``probe.ttgir:N``
+    (``gluon_kernels.convert_line``). ``asm``: the kernel compiled from its Python source.
+    Raises ``ValueError`` when the TTGIR has no convert or several, ``RuntimeError`` as
+    :func:`op_located`. Needs Triton 3.9.0."""
+    from gluon_kernels import convert_line
+
+    key = f"probe.ttgir:{convert_line(ttgir)}"
+    rec = op_located(ttgir, tname, asm)
+    rec["data"]["counts"] = rec["data"]["lines"].get(key, {})
+    return {"ttgir": ttgir, "counts": rec["lines"].get(key, {}), **rec}
 
 
 def op_line_key(o: dict, p: dict, script: str) -> str | None:
@@ -815,7 +803,7 @@ def main(argv: list[str] | None = None) -> int:
         return write_or_check(out, data, args.check)
     if args.seed is not None:
         os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-        return 1 if compare(build(args.seed, by_op=True)) else 0
+        return 1 if compare(build(args.seed)) else 0
     if args.compare_only:
         return 1 if compare(json.loads(gzip.decompress(OUT.read_bytes()))) else 0
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")

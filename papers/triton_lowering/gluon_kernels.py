@@ -31,3 +31,50 @@ def convert_kernel():
         gl.store(Y + dm[:, None] * N + dn[None, :], y)
 
     return g_cvt
+
+
+def convert_line(ttgir: str) -> int:
+    """The line (1-based) of the one ``ttg.convert_layout`` of TTGIR text ``ttgir``: where
+    the convert's instructions are counted once the text, its locations removed
+    (``corpus.strip_locs``), is compiled again (each op then carries its own TTGIR line, so
+    the count does not depend on the kernel's Python source lines). Raises ``ValueError``
+    when the text holds no convert or several."""
+    lines = [i + 1 for i, s in enumerate(ttgir.splitlines()) if "ttg.convert_layout" in s]
+    if len(lines) != 1:
+        raise ValueError(f"{len(lines)} ttg.convert_layout ops, not one")
+    return lines[0]
+
+
+def linear_layout(reg: list[int], lane: list[int], warp: list[int], M: int, N: int):
+    """The ``gl.DistributedLinearLayout`` of an ``M × N`` tile whose register, lane and warp
+    bases are flat tensor bits (``1 << i``; 0 broadcasts): bit ``i`` below ``log2 N`` is
+    column bit ``i``, the others row bits (bases ``[row, col]``). Needs Triton 3.9."""
+    from triton.experimental.gluon import language as gl
+
+    nb = [M.bit_length() - 1, N.bit_length() - 1]
+
+    def coord(c: int) -> list[int]:
+        return [c >> nb[1], c & ((1 << nb[1]) - 1)]
+
+    return gl.DistributedLinearLayout([coord(c) for c in reg], [coord(c) for c in lane],
+                                      [coord(c) for c in warp], [], [M, N])
+
+
+def random_blocked(rng, M: int, N: int, lanes: int, warps: int):
+    """A random 2-D ``gl.BlockedLayout`` that fits an ``M × N`` tile: 1, 2 or 4 elements a
+    thread along each dim, the ``lanes`` and ``warps`` spread over the dims one factor of two
+    at a time, either order; after 100 draws that overflow the tile, one lane row
+    (``[1, 1], [1, lanes], [warps, 1]``). Draws from ``rng`` in a fixed order (the fixtures
+    depend on it). Needs Triton 3.9."""
+    from triton.experimental.gluon import language as gl
+
+    for _ in range(100):
+        spt = [1 << rng.randint(0, 2) for _ in range(2)]
+        tpw, wpc = [1, 1], [1, 1]
+        for _ in range(lanes.bit_length() - 1):
+            tpw[rng.randrange(2)] *= 2
+        for _ in range(warps.bit_length() - 1):
+            wpc[rng.randrange(2)] *= 2
+        if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
+            return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
+    return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])

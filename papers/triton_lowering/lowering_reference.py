@@ -182,13 +182,17 @@ def _convert_line(ttgir: str) -> str | None:
 def _picker(name: str, p: dict):
     """How a probe's counts are read off ``asm_lines``: ``(pick, relines)`` — its
     ``"counts"`` (the convert's line for one-convert probes, else the whole kernel) and its
-    ``"lines"`` keyed like the probe's (the convert's line by the script's line)."""
+    ``"lines"`` keyed like the probe's (by TTGIR op where its ``"lines_by"`` says so, else
+    the convert's line by the script's line)."""
+    from cvt_heldout_probes import TTGIR_OP
+
     kernel = name.startswith(("t_", "max_", "sum_", "cumsum_", "gather_"))
     one = None if kernel else _convert_line(p["ttgir"]) or "?"
     whole = lambda d: dict(sorted(sum((collections.Counter(v) for v in d.values()),  # noqa: E731
                                       collections.Counter()).items()))
     pick = (lambda d: d.get(one, {})) if one else whole
-    key = next((k for k, v in p.get("lines", {}).items() if v == p["counts"]), None)
+    key = None if p.get("lines_by") == TTGIR_OP else \
+        next((k for k, v in p.get("lines", {}).items() if v == p["counts"]), None)
 
     def relines(isa: dict) -> dict:
         lines = dict(isa)

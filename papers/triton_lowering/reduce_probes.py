@@ -13,10 +13,12 @@ sizes per thread, lanes and warps along and across the reduced axis, 4 or 8 warp
 ``max`` (one operand; i8/f16/f32/i64) or an argmax (two operands: the values and ``i32``
 indices), or scans it with ``cumsum``, and stores the result in the slice (or the same) layout,
 so the reduce or scan is the kernel's only op that touches shared memory; ``cvt`` probes
-convert an 8- or 16-bit tile between two random blocked layouts. The fixture keeps
-the TTGIR, the static count of every shared-memory instruction of the PTX/AMDGCN, and the
-shared-memory loads and stores of Triton's LLVM IR *before* LLVM's optimiser (bytes per
-thread and the access types), which is what Triton's own lowering emitted.
+convert an 8- or 16-bit tile between two random blocked layouts (``gluon_kernels.py``'s
+``g_cvt``). The fixture keeps the TTGIR (locations removed: nothing here reads them, and the
+fixture then does not depend on the kernels' Python source lines), the static count of every
+shared-memory instruction of the PTX/AMDGCN, and the shared-memory loads and stores of
+Triton's LLVM IR *before* LLVM's optimiser (bytes per thread and the access types), which is
+what Triton's own lowering emitted.
 
 Probes of set ``"design"`` (seed 1) were the ones looked at while checking the rule;
 ``"check"`` (seed 2) were generated afterwards and only compared; ``--fresh`` writes a later
@@ -151,6 +153,8 @@ def build(only: str | None = None, sets: tuple = (("design", 1), ("check", 2)),
     """Compile the probes: the reduces and scans of ``sets`` (``(set name, seed)`` each) and
     the converts of ``cvt`` (set name, seed)."""
     import triton
+    from corpus import strip_locs
+    from gluon_kernels import convert_kernel
     from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
@@ -210,15 +214,7 @@ def build(only: str | None = None, sets: tuple = (("design", 1), ("check", 2)),
             o = a[:, None] * N + b[None, :]
         gl.store(Y + o, r)
 
-    @gluon.jit
-    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        y = gl.convert_layout(x, D)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+    g_cvt = convert_kernel()
 
     targets = {"cuda90": GPUTarget("cuda", 90, 32), "gfx942": GPUTarget("hip", "gfx942", 64),
                "gfx950": GPUTarget("hip", "gfx950", 64)}
@@ -261,7 +257,8 @@ def build(only: str | None = None, sets: tuple = (("design", 1), ("check", 2)),
                     "M": shape[0], "N": shape[1], "L": L, "AXIS": axis,
                     "KIND": {"max": 0, "argmax": 1, "cumsum": 2}[kind]})
             entry, _ = compile_probe(src, targets[tname], warps, set_name, "reduce_probes.py")
-            probes[name] = entry | {"target": tname}
+            # the TTGIR without its Python locations (nothing here reads them)
+            probes[name] = entry | {"target": tname, "ttgir": strip_locs(entry["ttgir"])}
             print(name, probes[name]["counts"], file=sys.stderr)
     # 8- and 16-bit converts between random blocked layouts (generated after the
     # getVecBasisLdSt rule was written: set "check")
@@ -284,7 +281,8 @@ def build(only: str | None = None, sets: tuple = (("design", 1), ("check", 2)),
                         "D": gl.BlockedLayout(*[list(x) for x in b])})
                     entry, _ = compile_probe(src, targets[tname], warps, cvt[0],
                                              "reduce_probes.py")
-                    probes[name] = entry | {"target": tname}
+                    probes[name] = entry | {"target": tname,
+                                            "ttgir": strip_locs(entry["ttgir"])}
     return {"triton_version": triton.__version__, "probes": probes}
 
 

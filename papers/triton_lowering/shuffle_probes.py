@@ -9,16 +9,17 @@ Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~6 min
     python papers/triton_lowering/shuffle_probes.py --amd    # the AMD set, triton_amd_shuffle_probes.json.gz
 
 Each Gluon probe loads a tile in a random distributed layout, converts it
-(``gl.convert_layout``) and stores it. The pairs are drawn (fixed seeds) to reach every path:
-``DistributedLinearLayout`` pairs that keep each element in its warp, the destination made
-from the source by zero, one or two register/lane exchanges, a random lane permutation, a
-register permutation and broadcast lanes or registers on either side (or by a lane
-permutation alone); random
-``BlockedLayout`` pairs; ``NVMMADistributedLayout`` (mma v2) to and from its
-``DotOperandLayout`` s and blocked layouts; ``SliceLayout`` s of 3-D blocked parents.
-Elements of 8, 16, 32 and 64 bits; 1, 2 or 4 warps; ``cuda:80``, ``cuda:90``, ``gfx942`` and
-``gfx950``. The instructions are read from the PTX/AMDGCN lines whose ``.loc`` is the
-convert's source line (inline assembly excluded: only the loads are inline). A second family
+(``gl.convert_layout``) and stores it (``gluon_kernels.py``'s ``g_cvt``). The pairs are drawn
+(fixed seeds) to reach every path: ``DistributedLinearLayout`` pairs that keep each element in
+its warp, the destination made from the source by zero, one or two register/lane exchanges, a
+random lane permutation, a register permutation and broadcast lanes or registers on either side
+(or by a lane permutation alone); random ``BlockedLayout`` pairs; ``NVMMADistributedLayout``
+(mma v2) to and from its ``DotOperandLayout`` s and blocked layouts; ``SliceLayout`` s of 3-D
+blocked parents. Elements of 8, 16, 32 and 64 bits; 1, 2 or 4 warps; ``cuda:80``,
+``cuda:90``, ``gfx942`` and ``gfx950``. The instructions are read from the PTX/AMDGCN lines whose ``.loc`` is the
+convert's own TTGIR line (the TTGIR compiled again without its locations, each op at its own
+line: :func:`convert_located`, so no count depends on the kernel's Python source lines;
+inline assembly excluded: only the loads are inline). A second family
 (``max_``/``sum_``/``cumsum_``) reduces or scans a random ``BlockedLayout`` tile along one
 axis (f16/f32/f64; scans on NVIDIA only), a third (``gather_``) gathers along one axis with
 an ``i32`` index tile in the same or another blocked layout; both count the whole kernel's
@@ -45,7 +46,6 @@ plus 43 while address arithmetic was counted). The final assembly's differences 
 from __future__ import annotations
 
 import collections
-import inspect
 import os
 
 os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cache hits: the pre-O3 LLVM IR must be produced
@@ -127,27 +127,48 @@ def preopt_counts(ll: str, line: int) -> dict:
     return dict(sorted(out.items()))
 
 
+def convert_located(k, tname: str, preopt: bool = False) -> dict:
+    """A one-convert probe's fixture entry counted by TTGIR op: ``{"target", "ttgir",
+    "counts"}`` (and ``"preopt"`` with ``preopt``) of kernel ``k`` (compiled from
+    ``gluon_kernels.convert_kernel`` for target ``tname``) — its TTGIR without locations
+    (``corpus.strip_locs``) compiled again (``lowering_reference.compile_probe``), so that
+    each op carries its own TTGIR line, and :func:`convert_counts` and :func:`preopt_counts`
+    read on the convert's line (``gluon_kernels.convert_line``), whatever the kernel's Python
+    source lines. Raises ``RuntimeError`` when that compile's opcodes differ from ``k``'s
+    (locations must change no code), ``ValueError`` when the TTGIR has no convert or
+    several. Needs Triton 3.9.0."""
+    from corpus import strip_locs
+    from gluon_kernels import convert_line
+    from lowering_reference import compile_probe
+
+    asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
+    ttgir = strip_locs(k.asm["ttgir"])
+    line = convert_line(ttgir)
+    by_op, _, pre = compile_probe(ttgir, tname, o3=True)
+    if convert_counts(by_op, None) != convert_counts(asm, None):
+        raise RuntimeError(f"the TTGIR without its locations compiles to other instructions "
+                           f"({tname}): {convert_counts(by_op, None)} against "
+                           f"{convert_counts(asm, None)}")
+    entry = {"target": tname, "ttgir": ttgir, "counts": convert_counts(by_op, line)}
+    if preopt:
+        entry["preopt"] = preopt_counts(pre, line)
+    return entry
+
+
 def build(seeds: tuple[int, ...] = SEEDS, amd: bool = False, per_seed: int = PER_SEED) -> dict:
     """Compile the probes. ``amd``: AMD targets only (gfx942, gfx950), scans included, and two
     more families — a source broadcast over warps (``bcast_``) and 8-bit register-only
     permutations (``inthread_``)."""
     import triton
-    from triton._C.libtriton import llvm as _llvm
     from corpus import strip_locs
+    from gluon_kernels import convert_kernel, linear_layout as linear, random_blocked as \
+        rand_blocked
     from triton.backends.compiler import GPUTarget
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
     from triton.experimental.gluon._runtime import GluonASTSource
 
-    @gluon.jit
-    def g_cvt(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, D: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        y = gl.convert_layout(x, D)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, D))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, D))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+    g_cvt = convert_kernel()
 
     @gluon.jit
     def g_red(X, Y, M: gl.constexpr, N: gl.constexpr, L: gl.constexpr, AXIS: gl.constexpr,
@@ -179,18 +200,6 @@ def build(seeds: tuple[int, ...] = SEEDS, amd: bool = False, per_seed: int = PER
         i = gl.load(I + im[:, None] * N + jn[None, :])
         y = gl.gather(x, i, AXIS)
         gl.store(Y + im[:, None] * N + jn[None, :], y)
-
-    src_lines, first = inspect.getsourcelines(g_cvt.fn)
-    cvt_line = first + next(i for i, s in enumerate(src_lines) if "convert_layout" in s)
-
-    def coord(c, nb):  # flat tensor bits -> [row, col] basis (col = low bits)
-        return [c >> nb[1], c & ((1 << nb[1]) - 1)]
-
-    def linear(reg, lane, warp, M, N):
-        nb = [M.bit_length() - 1, N.bit_length() - 1]
-        return gl.DistributedLinearLayout([coord(c, nb) for c in reg],
-                                          [coord(c, nb) for c in lane],
-                                          [coord(c, nb) for c in warp], [], [M, N])
 
     def warp_pair(rng, M, N, lanes, warps):
         d = (M * N).bit_length() - 1
@@ -225,19 +234,6 @@ def build(seeds: tuple[int, ...] = SEEDS, amd: bool = False, per_seed: int = PER
             k = t_lane.index(0)
             t_lane[k] = t_reg.pop()
         return linear(s_reg, s_lane, warp, M, N), linear(t_reg, t_lane, warp, M, N)
-
-    def rand_blocked(rng, M, N, lanes, warps, dims=2):
-        for _ in range(100):
-            spt = [1 << rng.randint(0, 2) for _ in range(2)]
-            tpw = [1, 1]
-            for _ in range(lanes.bit_length() - 1):
-                tpw[rng.randrange(2)] *= 2
-            wpc = [1, 1]
-            for _ in range(warps.bit_length() - 1):
-                wpc[rng.randrange(2)] *= 2
-            if all(s * t * w <= d for s, t, w, d in zip(spt, tpw, wpc, (M, N))):
-                return gl.BlockedLayout(spt, tpw, wpc, rng.choice([[1, 0], [0, 1]]))
-        return gl.BlockedLayout([1, 1], [1, lanes], [warps, 1], [1, 0])
 
     def rand_slice(rng, M, N, lanes, warps):
         # a 2-D slice of a 3-D blocked parent with nothing along the sliced dim
@@ -316,8 +312,7 @@ def build(seeds: tuple[int, ...] = SEEDS, amd: bool = False, per_seed: int = PER
         except Exception as e:  # noqa: BLE001 - a pair Triton rejects is skipped
             fails[type(e).__name__] += 1
             return
-        probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
-                        "counts": convert_counts(k.asm["amdgcn"], cvt_line)}
+        probes[name] = convert_located(k, tname)
 
     for seed in seeds:
         rng = random.Random(seed)
@@ -349,26 +344,12 @@ def build(seeds: tuple[int, ...] = SEEDS, amd: bool = False, per_seed: int = PER
             src = GluonASTSource(fn=g_cvt, signature=sig,
                                  constexprs={"M": M, "N": N, "L": L, "D": D})
             name = f"{kind}_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
-            preopt: list[str] = []
-            orig = _llvm.optimize_module
-
-            def capture(mod, *a, **kw):
-                preopt.append(str(mod))
-                return orig(mod, *a, **kw)
-
-            _llvm.optimize_module = capture
             try:
                 k = triton.compile(src, target=T[tname], options={"num_warps": warps})
             except Exception as e:  # noqa: BLE001 - a pair Triton rejects is skipped
                 fails[type(e).__name__] += 1
                 continue
-            finally:
-                _llvm.optimize_module = orig
-            asm = k.asm["ptx"] if cuda else k.asm["amdgcn"]
-            probes[name] = {"target": tname, "ttgir": strip_locs(k.asm["ttgir"]),
-                            "counts": convert_counts(asm, cvt_line)}
-            if cuda and preopt:
-                probes[name]["preopt"] = preopt_counts(preopt[0], cvt_line)
+            probes[name] = convert_located(k, tname, preopt=cuda)
     FTY = {16: "*fp16", 32: "*fp32", 64: "*fp64"}
     for seed in seeds:
         rng = random.Random(100 + seed)

@@ -1,13 +1,17 @@
-"""The fresh 8-bit AMD packing probes (``tests/data/triton_amd_byte_pack_probes.json.gz`` and
-the second draw ``tests/data/triton_amd_byte_pack_vector_probes.json.gz``, made after
-``linlayout.lowering.round_trip_pack.stored_word_permutes``; written by
-``papers/triton_lowering/amd_byte_pack_probes.py [--vector]`` with Triton 3.9 on gfx942 and
-gfx950): for each compiled convert, what ``linlayout check --json`` lists — its register
-instructions (``ds_bpermute``/DPP/``v_permlane*``/``v_cndmask``/``v_perm``) on the convert's
-line and the LDS bytes per thread of the kernel — equals the final AMDGCN (with ``-O3``: what
-runs), counted on the data path. The probes whose byte packing LLVM's AMDGPU back end spells
-otherwise are strict xfails with their reason (``tests/data/known_mismatches.json``, set
-``amd_byte_pack``, ``amd_byte_pack_vector``)."""
+"""The fresh 8-bit AMD packing probes (``tests/data/triton_amd_byte_pack_probes.json.gz``; the
+second draw ``tests/data/triton_amd_byte_pack_vector_probes.json.gz``, made after
+``linlayout.lowering.round_trip_pack.stored_word_permutes``; the third and fourth,
+``tests/data/triton_amd_byte_pack_swap_probes.json.gz`` and
+``tests/data/triton_amd_byte_pack_swap_confirm_probes.json.gz``, made after
+``linlayout.lowering.amd_pack``'s ``dwordx2`` and ``dwordx4`` rules; written by
+``papers/triton_lowering/amd_byte_pack_probes.py [--vector | --swap [--confirm]]`` with Triton
+3.9 on gfx942 and gfx950): for each compiled convert, what ``linlayout check --json`` lists —
+its register instructions (``ds_bpermute``/DPP/``v_permlane*``/``v_cndmask``/``v_perm``) on
+the convert's line and the LDS bytes per thread of the kernel — equals the final AMDGCN (with
+``-O3``: what runs), counted on the data path. The probes whose byte packing LLVM's AMDGPU back
+end spells otherwise are strict xfails with their reason (``tests/data/known_mismatches.json``,
+sets ``amd_byte_pack``, ``amd_byte_pack_vector``, ``amd_byte_pack_swap``,
+``amd_byte_pack_swap_confirm``)."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from tests.check.shared_memory.triton_fixtures import cases, entries
 from tests.support import papers_module
 
 PROBES = papers_module("papers/triton_lowering/cvt_heldout_probes.py")
+KERNELS = papers_module("papers/triton_lowering/gluon_kernels.py")
 
 
 @lru_cache(maxsize=None)
@@ -27,7 +32,8 @@ def _check_json(ttgir: str) -> dict:
     return PROBES.check_json(ttgir)
 
 
-_SETS = ("amd_byte_pack", "amd_byte_pack_vector")
+_SETS = ("amd_byte_pack", "amd_byte_pack_vector", "amd_byte_pack_swap",
+         "amd_byte_pack_swap_confirm")
 
 
 def _all_cases() -> list:
@@ -47,6 +53,19 @@ def test_check_json_equals_the_final_amdgcn(fixture_set, case):
     assert pred == seen
 
 
+@pytest.mark.parametrize("fixture_set", _SETS)
+def test_each_convert_is_counted_on_its_own_ttgir_line(fixture_set):
+    """The assembly is counted by TTGIR op (the TTGIR, without locations, compiled again:
+    each op at its own line), so the records do not depend on the Python source lines of the
+    kernel; ``"counts"`` are the convert's line's, whole and on the data path."""
+    for case, e in entries(fixture_set).items():
+        assert e["lines_by"] == PROBES.TTGIR_OP, case
+        key = f"probe.ttgir:{KERNELS.convert_line(e['ttgir'])}"
+        for rec in (e, e["data"]):
+            assert all(k.startswith("probe.ttgir:") for k in rec["lines"]), case
+            assert rec["lines"].get(key, {}) == rec["counts"], case
+
+
 def test_the_set_reaches_both_targets_and_every_family():
     data = entries("amd_byte_pack")
     assert len(data) >= 100
@@ -62,3 +81,17 @@ def test_the_second_draw_reaches_tritons_4_byte_store_vectors():
     assert len(data) >= 50
     assert {e["target"] for e in data.values()} == {"gfx942", "gfx950"}
     assert {"_".join(n.split("_")[:2]) for n in data} == {"g_vs", "g_bl"}
+
+
+def test_the_third_draw_reaches_dwordx2_and_dwordx4_sources():
+    """``g_s8_*``: 8 or 16 contiguous bytes per thread in permuted registers."""
+    data = {**entries("amd_byte_pack_swap"), **entries("amd_byte_pack_swap_confirm")}
+    assert len(data) >= 80
+    assert {e["target"] for e in data.values()} == {"gfx942", "gfx950"}
+    assert {"_".join(n.split("_")[:2]) for n in data} == {"g_s8", "g_sw"}
+    reg_bits = set()
+    for n in data:
+        if n.startswith("g_s8_"):
+            m, k = map(int, n.split("_")[3].split("x"))
+            reg_bits.add((m * k // (64 * int(n.split("_")[4][1:]))).bit_length() - 1)
+    assert reg_bits == {3, 4}  # 8 bytes (dwordx2) and 16 bytes (dwordx4) per thread

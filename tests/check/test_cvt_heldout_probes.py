@@ -27,6 +27,7 @@ from tests.check.shared_memory.triton_fixtures import cases, entries
 from tests.support import DATA, papers_module
 
 PROBES = papers_module("papers/triton_lowering/cvt_heldout_probes.py")
+KERNELS = papers_module("papers/triton_lowering/gluon_kernels.py")
 
 
 def _respelled(fixture_set: str) -> dict:
@@ -179,17 +180,26 @@ def test_an_op_is_counted_on_its_own_ttgir_line_where_the_probe_is_keyed_so():
             for o in (cast, convert, library)] == ["tutorial_probes.py:122"] * 2 + [None]
 
 
-def test_the_tutorial_set_is_counted_by_ttgir_op_with_the_kernels_instructions():
-    """Each tutorial probe's assembly is counted by TTGIR op (its TTGIR compiled with the
-    locations removed, each op at its own line); that compile has every instruction the
-    kernel compiled from its Python source has (``"counts"``, the whole kernel)."""
-    for case, e in entries("tutorial").items():
+@pytest.mark.parametrize("fixture_set", _SETS)
+def test_every_probe_is_counted_by_ttgir_op_with_the_kernels_instructions(fixture_set):
+    """Each probe's assembly is counted by TTGIR op (its TTGIR compiled with the locations
+    removed, each op at its own line), so no record depends on the probe script's Python
+    source lines; that compile has every instruction the kernel compiled from its Python
+    source has (a ``tl`` kernel's ``"counts"``, the whole kernel), and a Gluon convert's
+    ``"counts"`` are those of the convert's own TTGIR line."""
+    for case, e in entries(fixture_set).items():
         assert e["lines_by"] == PROBES.TTGIR_OP, case
         for lines in (e["lines"], e["data"]["lines"], e["lowering"]["lines"],
                       e["lowering"]["data"]["lines"]):
             assert all(k.startswith("probe.ttgir:") for k in lines), case
-        total = sum((Counter(v) for v in e["lines"].values()), Counter())
-        assert dict(total) == e["counts"], case
+        if case.startswith("g_"):
+            key = f"probe.ttgir:{KERNELS.convert_line(e['ttgir'])}"
+            assert e["lines"].get(key, {}) == e["counts"], case
+            assert e["lowering"]["lines"].get(key, {}) == e["lowering"]["counts"], case
+            assert "loc(" not in e["ttgir"], case
+        else:
+            total = sum((Counter(v) for v in e["lines"].values()), Counter())
+            assert dict(total) == e["counts"], case
 
 
 def test_a_convert_located_at_a_cast_is_counted_apart_from_the_cast():

@@ -8,8 +8,8 @@ import pytest
 
 from linlayout.errors import LayoutError
 from linlayout.lowering import convert_path
-from linlayout.lowering.amd_pack import (SourceWord, inthread_permutes, pack_permutes,
-                                         source_words)
+from linlayout.lowering.amd_pack import (SourceWord, dwordx2_pack_permutes, inthread_permutes,
+                                         pack_permutes, source_words)
 from tests.lowering.warp_pairs import layout
 
 
@@ -70,6 +70,41 @@ def test_source_words_follow_the_load_run():
     assert {x.width_bytes for x in source_words(src, 8)} == {1}
     with pytest.raises(LayoutError, match="contiguous_dim"):
         source_words(src, 8, 2, 8)
+
+
+@pytest.mark.parametrize("offsets,n", [
+    ((0, 1, 2, 3), 0), ((4, 5, 6, 7), 0),      # one loaded word in order
+    ((0, 4, 1, 5), 0), ((0, 4, 2, 6), 0),      # (w0.b0, w1.b0) under a half of word 0
+    ((2, 6, 3, 7), 1), ((1, 5, 3, 7), 1),      # the other register of those loads
+    ((0, 4, 5, 6), 1),                         # the other half wholly of word 1
+    ((1, 0, 2, 3), 0), ((5, 0, 6, 7), 0),      # the load's first byte as a high byte
+    ((3, 2, 1, 0), 0),                         # one word reversed: the same
+    ((0, 1, 4, 5), 1), ((0, 2, 4, 6), 1), ((2, 3, 0, 1), 1),
+])
+def test_dwordx2_pack_permutes(offsets, n):
+    assert dwordx2_pack_permutes(offsets) == n
+
+
+def test_dwordx2_pack_permutes_refuses_other_offsets():
+    for bad in ((0, 1, 2), (0, 1, 2, 8), (0, 0, 1, 2), [0, 1, 2, 3], (0, 1, 2, True)):
+        with pytest.raises(LayoutError, match="dwordx2"):
+            dwordx2_pack_permutes(bad)
+
+
+def test_source_words_name_the_load_and_pack_permutes_follows_dwordx2_loads():
+    # registers: col 4, col 1, col 2 -> 8 contiguous bytes per thread, one dwordx2
+    src = layout([4, 1, 2], [8, 16, 32, 64, 128, 256], [], 6, 3)
+    words = source_words(src, 8, 1, 8)
+    assert {x.load_bytes for x in words} == {8} and len({x.load for x in words}) == 1
+    assert [x.load_byte for x in words] == [0, 4, 1, 5, 2, 6, 3, 7]
+    # (w0.b0, w1.b0, w0.b1, w1.b1): shifts and SDWA ors; its partner: one v_perm_b32
+    assert pack_permutes(words[:4], 8) == 0 and pack_permutes(words[4:], 8) == 1
+    # the same bytes from a 16-byte run (one dwordx4): one v_perm_b32 each
+    wide = source_words(layout([4, 1, 2, 8], [16, 32, 64, 128, 256, 512], [], 6, 4), 8, 1, 16)
+    assert {x.load_bytes for x in wide} == {16}
+    assert pack_permutes(wide[:4], 8) == 1
+    # no load: no load named
+    assert {x.load for x in source_words(src, 8)} == {None}
 
 
 def test_inthread_permutes():

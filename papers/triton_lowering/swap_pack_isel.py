@@ -1,0 +1,281 @@
+#!/usr/bin/env python
+"""How LLVM's AMDGPU back end builds a 32-bit register of four bytes taken from one
+``global_load_dwordx2`` — the packing Triton 3.9's ``transferWithinWarp`` (the 8-bit swap
+and ship methods) and a round trip's stores ask for — counted in ``v_perm_b32``: small LLVM
+IR kernels compiled to AMDGCN with Triton 3.9's LLVM (``compile_amdgpu``, as the AMD
+backend's ``make_amdgcn`` does), gfx942 and gfx950.
+
+Run with Triton 3.9.0 installed (CPU only, ~3 min)::
+
+    python papers/triton_lowering/swap_pack_isel.py          # writes the fixture
+    python papers/triton_lowering/swap_pack_isel.py --check  # compile, compare
+    python papers/triton_lowering/swap_pack_isel.py --slots  # pairs in 16-bit slots, shown
+
+Each kernel loads eight consecutive bytes per thread as eight ``<1 x i8>`` loads (as
+Triton's global load of an 8-bit tensor reads them; LLVM's load-store vectorizer merges them
+into one ``global_load_dwordx2``), builds ``<4 x i8>`` registers with the ``shufflevector``
+chain Triton's LLVM IR has for ``transferWithinWarp``'s ``insertelement``s, bitcasts them to
+``i32`` and consumes them. Three sets:
+
+* ``single``: every ordered choice of four of the eight bytes (1680) as one register, stored
+  whole; the other four bytes are stored alone (``store volatile i8`` to scattered addresses,
+  so no store merge builds another register);
+* ``pairs``: 200 random splits of the eight bytes into two registers, each consumed three
+  ways: stored whole (``store``), moved by a DPP ``quad_perm`` (``dpp``), or as Triton's swap
+  method does (two selects by a lane bit, a DPP move of one, two ``llvm.amdgcn.perm`` with
+  per-lane selectors: ``swap``, whose two per-lane ``v_perm_b32`` are subtracted);
+* ``columns``: one byte of each word of a 16-byte load (``global_load_dwordx4``) at one
+  offset, in each of the 24 word orders (96 registers), stored whole, the other twelve bytes
+  alone, against :func:`linlayout.lowering.amd_pack.dwordx4_column_permutes`;
+* ``wider``: Triton's packings (register ``r`` of a pack holds byte ``x ^ a·(r&1) ^ b·(r>>1)``)
+  of 8- and 16-byte loads, to show where the rule stops: a 16-byte load
+  (``global_load_dwordx4``) does not follow it.
+
+The ``v_perm_b32`` are compared with
+:func:`linlayout.lowering.amd_pack.dwordx2_pack_permutes` (single, pairs: the sum over the
+kernel's registers); the script exits 1 on a difference. ``tests/lowering/test_swap_pack_isel.py``
+replays the fixture (``tests/data/amdgpu_dwordx2_packs.json``) without Triton.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import pathlib
+import random
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+OUT = ROOT / "tests" / "data" / "amdgpu_dwordx2_packs.json"
+TARGETS = ("gfx942", "gfx950")
+CONSUMERS = ("store", "dpp", "swap")
+#: (seed, kernels) of the ``pairs`` set
+PAIRS = (1, 200)
+
+HEAD = """target datalayout = "e-m:e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
+target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32 immarg, i32 immarg, i32 immarg, i1 immarg)
+declare i32 @llvm.amdgcn.perm(i32, i32, i32)
+"""
+
+
+def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
+           alone: tuple[int, ...] = ()) -> str:
+    """LLVM IR: ``n_bytes`` consecutive bytes loaded per thread, each of ``packs`` (four
+    byte indices, low byte first; or two: a pair in 16-bit slots, zero-extended and joined by
+    ``shl``/``or`` as ``transferWithinWarp`` packs two 8-bit elements) built into an ``i32``
+    and consumed as ``consumer`` says; the bytes of ``alone`` stored one by one (volatile,
+    scattered)."""
+    lines = ["define amdgpu_kernel void @k(ptr addrspace(1) inreg noalias %X, "
+             "ptr addrspace(1) inreg noalias %Y, i32 inreg %s0, i32 inreg %s1) #0 {",
+             "  %t = tail call i32 @llvm.amdgcn.workitem.id.x()",
+             "  %t2 = and i32 %t, 1023",
+             f"  %o = mul i32 %t2, {n_bytes}",
+             "  %oz = zext i32 %o to i64",
+             "  %p = getelementptr i8, ptr addrspace(1) %X, i64 %oz"]
+    add = lines.append
+    for i in range(n_bytes):
+        add(f"  %pp{i} = getelementptr i8, ptr addrspace(1) %p, i64 {i}")
+        add(f"  %v{i} = load <1 x i8>, ptr addrspace(1) %pp{i}, align 1")
+        add(f"  %b{i} = extractelement <1 x i8> %v{i}, i64 0")
+    words = []
+    for k, pk in enumerate(packs):
+        if len(pk) == 2:
+            add(f"  %z{k}a = zext i8 %b{pk[0]} to i32")
+            add(f"  %z{k}b = zext i8 %b{pk[1]} to i32")
+            add(f"  %z{k}c = shl nuw nsw i32 %z{k}b, 16")
+            add(f"  %w{k} = or disjoint i32 %z{k}c, %z{k}a")
+            words.append(f"%w{k}")
+            continue
+        b0, b1, b2, b3 = pk
+        # the shufflevector chain of Triton's LLVM IR for four insertelements
+        add(f"  %q{k}_1 = shufflevector <1 x i8> %v{b0}, <1 x i8> %v{b1}, <4 x i32> "
+            "<i32 0, i32 1, i32 poison, i32 poison>")
+        add(f"  %e{k}_2 = shufflevector <1 x i8> %v{b2}, <1 x i8> poison, <4 x i32> "
+            "<i32 0, i32 poison, i32 poison, i32 poison>")
+        add(f"  %q{k}_2 = shufflevector <4 x i8> %q{k}_1, <4 x i8> %e{k}_2, <4 x i32> "
+            "<i32 0, i32 1, i32 4, i32 poison>")
+        add(f"  %e{k}_3 = shufflevector <1 x i8> %v{b3}, <1 x i8> poison, <4 x i32> "
+            "<i32 0, i32 poison, i32 poison, i32 poison>")
+        add(f"  %q{k}_3 = shufflevector <4 x i8> %q{k}_2, <4 x i8> %e{k}_3, <4 x i32> "
+            "<i32 0, i32 1, i32 2, i32 4>")
+        add(f"  %w{k} = bitcast <4 x i8> %q{k}_3 to i32")
+        words.append(f"%w{k}")
+    add("  %lane = and i32 %t, 4")
+    add("  %c = icmp eq i32 %lane, 0")
+    outs: list[str] = []
+    if consumer == "store":
+        outs = words
+    elif consumer == "dpp":
+        for k, w in enumerate(words):
+            add(f"  %d{k} = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 poison, i32 {w}, "
+                "i32 27, i32 15, i32 15, i1 true)")
+            outs.append(f"%d{k}")
+    elif consumer == "swap":
+        for k in range(0, len(words), 2):
+            x, y = words[k], words[k + 1]
+            add(f"  %sa{k} = select i1 %c, i32 {x}, i32 {y}")
+            add(f"  %sb{k} = select i1 %c, i32 {y}, i32 {x}")
+            add(f"  %sh{k} = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 poison, i32 %sb{k}, "
+                "i32 27, i32 15, i32 15, i1 true)")
+            add(f"  %se{k} = select i1 %c, i32 %s0, i32 %s1")
+            add(f"  %sf{k} = select i1 %c, i32 %s1, i32 %s0")
+            add(f"  %r{k}a = tail call i32 @llvm.amdgcn.perm(i32 %sh{k}, i32 %sa{k}, "
+                f"i32 %se{k})")
+            add(f"  %r{k}b = tail call i32 @llvm.amdgcn.perm(i32 %sh{k}, i32 %sa{k}, "
+                f"i32 %sf{k})")
+            outs += [f"%r{k}a", f"%r{k}b"]
+    else:
+        raise ValueError(consumer)
+    add(f"  %oo = mul i32 %t2, {4 * len(outs)}")
+    add("  %ooz = zext i32 %oo to i64")
+    add("  %y = getelementptr i8, ptr addrspace(1) %Y, i64 %ooz")
+    for k, o in enumerate(outs):
+        add(f"  %yy{k} = getelementptr i8, ptr addrspace(1) %y, i64 {4 * k}")
+        add(f"  store i32 {o}, ptr addrspace(1) %yy{k}, align 4")
+    for j, i in enumerate(alone):
+        at = 4 * len(outs) + 1024 + 64 * j
+        add(f"  %xb{j} = getelementptr i8, ptr addrspace(1) %y, i64 {at}")
+        add(f"  store volatile i8 %b{i}, ptr addrspace(1) %xb{j}, align 1")
+    add("  ret void")
+    add("}")
+    add('attributes #0 = { "amdgpu-flat-work-group-size"="1,512" "uniform-work-group-size" }')
+    return HEAD + "\n".join(lines) + "\n"
+
+
+def compile_ir(src: str, arch: str) -> str:
+    """AMDGCN of an LLVM IR text, as Triton 3.9's AMD backend compiles its LLVM IR."""
+    from triton._C.libtriton import amd
+    from triton.backends.amd.compiler import compile_amdgpu, get_llvm_flags
+
+    return compile_amdgpu(src, amd.get_target_triple(arch), arch, "",
+                          flags=get_llvm_flags(arch), enable_fp_fusion=True,
+                          disable_optimization=False, canonicalize_gep=False,
+                          disabled_passes="", dump_ir=False, enable_timing=False)
+
+
+def opcodes(asm: str) -> list[str]:
+    """The kernel's instructions' opcodes, in order."""
+    out, on = [], False
+    for line in asm.splitlines():
+        s = line.strip()
+        if s.startswith("k:"):
+            on = True
+        elif on and s.startswith("s_endpgm"):
+            break
+        elif on and s and not s.startswith((";", ".")):
+            out.append(s.split()[0])
+    return out
+
+
+def measure(n_bytes: int, packs: list, consumer: str, arch: str, alone=()) -> dict:
+    ops = opcodes(compile_ir(kernel(n_bytes, packs, consumer, tuple(alone)), arch))
+    perms = ops.count("v_perm_b32") - (len(packs) if consumer == "swap" else 0)
+    return {"v_perm_b32": perms,
+            "loads": sorted(o for o in ops if o.startswith("global_load"))}
+
+
+def build() -> dict:
+    data: dict = {"single": {}, "pairs": [], "columns": {}, "wider": []}
+    for pk in itertools.permutations(range(8), 4):
+        alone = [i for i in range(8) if i not in pk]
+        data["single"][",".join(map(str, pk))] = {
+            t: measure(8, [pk], "store", t, alone)["v_perm_b32"] for t in TARGETS}
+    rng = random.Random(PAIRS[0])
+    for _ in range(PAIRS[1]):
+        order = list(range(8))
+        rng.shuffle(order)
+        packs = [order[:4], order[4:]]
+        data["pairs"].append({"packs": packs, "v_perm_b32": {
+            t: {c: measure(8, packs, c, t)["v_perm_b32"] for c in CONSUMERS}
+            for t in TARGETS}})
+    for order in itertools.permutations(range(4)):
+        for k in range(4):
+            pk = tuple(4 * w + k for w in order)
+            alone = [i for i in range(16) if i not in pk]
+            data["columns"][",".join(map(str, pk))] = {
+                t: measure(16, [pk], "store", t, alone)["v_perm_b32"] for t in TARGETS}
+    for n in (8, 16):
+        bits = [1 << i for i in range(n.bit_length() - 1)]
+        for a, b in itertools.permutations(bits, 2):
+            rest = [x for x in bits if x not in (a, b)]
+            packs = []
+            for r in range(1 << len(rest)):
+                x = sum(rest[i] for i in range(len(rest)) if r >> i & 1)
+                packs.append([x, x ^ a, x ^ b, x ^ a ^ b])
+            got = {t: measure(n, packs, "store", t) for t in TARGETS}
+            data["wider"].append({"bytes": n, "steps": [a, b], "packs": packs,
+                                  "v_perm_b32": {t: g["v_perm_b32"] for t, g in got.items()},
+                                  "loads": got[TARGETS[0]]["loads"]})
+    import triton
+
+    return {"triton_version": triton.__version__, **data}
+
+
+def compare(data: dict) -> int:
+    from linlayout.lowering.amd_pack import dwordx2_pack_permutes, dwordx4_column_permutes
+
+    bad = 0
+    for part, rule in (("single", dwordx2_pack_permutes), ("columns", dwordx4_column_permutes)):
+        for key, got in data[part].items():
+            want = rule(tuple(map(int, key.split(","))))
+            for t, n in got.items():
+                if n != want:
+                    bad += 1
+                    print(f"{part} {key} {t}: {n}, rule {want}")
+    for case in data["pairs"]:
+        want = sum(dwordx2_pack_permutes(tuple(p)) for p in case["packs"])
+        for t, by in case["v_perm_b32"].items():
+            for c, n in by.items():
+                if n != want:
+                    bad += 1
+                    print(f"pairs {case['packs']} {t} {c}: {n}, rule {want}")
+    print(f"{len(data['single'])} single registers x {len(TARGETS)} targets, "
+          f"{len(data['pairs'])} two-register kernels x {len(CONSUMERS)} consumers, "
+          f"{len(data['columns'])} dwordx4 columns: "
+          f"{bad} differences")
+    for case in data["wider"]:
+        print(f"  {case['bytes']}-byte load, steps {case['steps']}: "
+              f"{case['v_perm_b32']} v_perm_b32 for {len(case['packs'])} registers")
+    return 1 if bad else 0
+
+
+def slots() -> None:
+    """Print the ``v_perm_b32`` of Triton's pairs in 16-bit slots (two bytes per register) of
+    a 4- and an 8-byte load, stored whole or swapped: no rule on the bytes alone fits them
+    (``docs/triton-lowering.md``), so they are shown, not compared."""
+    for n in (4, 8):
+        for step in [1 << i for i in range(n.bit_length() - 1)]:
+            rest = [b for b in (1, 2, 4) if b < n and b != step]
+            packs = []
+            for r in range(1 << len(rest)):
+                x = sum(rest[i] for i in range(len(rest)) if r >> i & 1)
+                packs.append((x, x ^ step))
+            for t in TARGETS:
+                got = {c: measure(n, packs, c, t)["v_perm_b32"] for c in ("store", "swap")}
+                print(f"{n}-byte load, pairs {packs} on {t}: {got} v_perm_b32")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compile and compare, write nothing")
+    ap.add_argument("--slots", action="store_true",
+                    help="only print the pairs in 16-bit slots (nothing compared or written)")
+    args = ap.parse_args(argv)
+    if args.slots:
+        slots()
+        return 0
+    data = build()
+    if not args.check:
+        OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {OUT.relative_to(ROOT)}")
+    return compare(data)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
