@@ -2,7 +2,8 @@
 
 Each :class:`~linlayout.check.shared_memory.Side` is counted with :func:`linlayout.bank_conflicts`
 at its vector (``ld/st.shared``, ``cp.async``) or as its matrix instruction
-(``ldmatrix``/``stmatrix``); instructions the counter does not model (AMD ``ds_read_tr``,
+(``ldmatrix``/``stmatrix``, a ``.trans`` one with its registers in Triton's order:
+:func:`~linlayout.lowering.vectorise.triton_matrix_order`); instructions the counter does not model (AMD ``ds_read_tr``,
 direct-to-LDS copies, private scratch without a layout, named TMA/MMA ops) are not counted.
 Before counting, :func:`side_fault` checks that the instruction can run on its buffer
 (:func:`linlayout.hardware.access.access_fault`: aligned vectors, no padding gap inside).
@@ -18,6 +19,7 @@ from ..hardware.model import HardwareModel
 from ..layout import LinearLayout
 from ..layout.padded import PaddedLayout
 from ..lowering.emitted import Emitted
+from ..lowering.vectorise import triton_matrix_order
 from .shared_memory import Side
 from .._memo import memoize
 
@@ -59,7 +61,9 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
                               "allocation, not on a 4-byte bank word: its lanes' bank "
                               "pattern is not the one counted at the origin")
     if e.counter:
-        return _count(side.dist, side.memory, e.element_bits, None, e.counter, hardware)
+        # a .trans matrix pairs rows in the register Triton picks, not register 0
+        dist = triton_matrix_order(side.dist, side.memory, e.element_bits, e.counter)
+        return _count(dist, side.memory, e.element_bits, None, e.counter, hardware)
     # a plain ld.shared is counted as a load (its return may be packed); anything else that
     # writes shared memory (st.shared, cp.async) as a store
     load = e.side == "load" and e.opcode.startswith("ld.shared")

@@ -11,6 +11,8 @@ Rules follow Triton 3.9.0:
   (used by ``lowerLdSt`` in ``lib/Conversion/TritonGPUToLLVM/Utility.cpp``);
 * :func:`matrix_tile` — the tile test of ``lowerLdStMatrix`` in
   ``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Utility.cpp`` (``ldmatrix``/``stmatrix``);
+* :func:`matrix_row_register` / :func:`triton_matrix_order` — which register a ``.trans``
+  ``ldmatrix``/``stmatrix`` pairs rows with (``getLdStMatrixRowPermutation``, same file);
 * :func:`transposed_read_tile` — ``lowerDsReadTr`` / ``queryLDSTransLoadParams`` in the AMD
   backend (``ds_read_b64_tr_b16`` / ``_b8`` on CDNA4).
 """
@@ -26,8 +28,8 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 from ..hardware.kinds import to_offset_layout
 
-__all__ = ["AccessMap", "access_map", "largest_vectorisation", "matrix_tile",
-           "transposed_read_tile"]
+__all__ = ["AccessMap", "access_map", "largest_vectorisation", "matrix_row_register",
+           "matrix_tile", "transposed_read_tile", "triton_matrix_order"]
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,83 @@ def matrix_tile(m: AccessMap, trans: bool, b8_trans: bool = False) -> int | None
     if words < 1:
         return None
     return min(4, words)
+
+
+def matrix_row_register(m: AccessMap) -> int:
+    """The register (an index into ``m.registers``) whose two values Triton 3.9 puts in the
+    two 16-bit halves of one 32-bit register of a ``.trans`` ``ldmatrix``/``stmatrix``: the
+    rows ``2k`` and ``2k + 1`` of every 8×8 matrix differ in it (with lanes 0 and 1 it spans
+    a matrix's 8 rows; lanes 2, 3, 4 run along a row, :func:`matrix_tile`).
+
+    Triton does not take register 0. Among the registers (broadcasts already removed) it
+    takes the one whose 8 rows conflict least on a 128-byte row of banks — cost ``dim(span(
+    rows) ∩ span(offset bits of 128 bytes and above))``, counted in 16-byte rows — ties going
+    to register 0 (the packed order kept), then to the lowest index. The other registers
+    keep their order: the next ``log2(n)`` of them pick the matrices of one ``.xn``, the rest
+    the instructions. So the register order of the distributed layout does not decide which
+    rows form a matrix; the buffer layout does.
+
+    Returns:
+        The index; 0 when ``m`` has no register.
+
+    Raises:
+        LayoutError: ``m`` not an :class:`AccessMap`.
+
+    Source: ``getLdStMatrixRowPermutation``, called by ``lowerLdStMatrix`` (Triton
+    ``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Utility.cpp``, 3.9.0) with the cost
+    ``triton::gpu::bankConflicts`` (``lib/Tools/GenericSwizzling.cpp``). Seen in the PTX
+    Triton 3.9 emits for a 64×32 f16 ``swizzled_shared<{vec = 8, perPhase = 2, maxPhase =
+    4, order = [0, 1]}>`` buffer read into a ``blocked`` layout by ``ldmatrix.x4.trans``: the
+    address of lane 1 differs from lane 0's by register 2's offset, not register 0's.
+    """
+    instance_of(m, AccessMap, "m")
+    regs = m.registers
+    if not regs or len(m.lanes) < 2:
+        return 0
+    row_log2 = max(0, (128 // m.element_bits).bit_length() - 1)  # elements of a 16-byte row
+    l0, l1 = m.lanes[0] >> row_log2, m.lanes[1] >> row_log2
+
+    def cost(i: int) -> tuple[int, bool, int]:
+        rows = [regs[i] >> row_log2, l0, l1]
+        return f2.rank(rows) - f2.rank([x & 7 for x in rows]), i != 0, i
+
+    return min(range(len(regs)), key=cost)
+
+
+def triton_matrix_order(dist: LinearLayout, memory: LinearLayout, element_bits: int,
+                        counter: str) -> LinearLayout:
+    """``dist`` with its registers in the order Triton 3.9's ``lowerLdStMatrix`` gives them to
+    the matrix instruction ``counter`` (a :func:`linlayout.bank_conflicts` name), so that
+    :func:`linlayout.bank_conflicts` — which reads a ``.trans`` layout's register 0 as the
+    row-pair register, as PTX does — counts what Triton emits: for ``.trans`` the register
+    :func:`matrix_row_register` picks is moved first, the others keep their order
+    (broadcast registers, which Triton drops first, are never picked: a broadcast register
+    0 is moved behind the pick). Non-transposed matrix
+    instructions and plain accesses: ``dist`` unchanged (their rows do not depend on the
+    register order).
+
+    Raises:
+        LayoutError: as :func:`access_map`.
+
+    Source: as :func:`matrix_row_register`.
+    """
+    instance_of(dist, LinearLayout, "dist")
+    if not counter.endswith(".trans") or not isinstance(memory, LinearLayout) \
+            or "register" not in dist.in_dims:
+        return dist
+    m = access_map(dist, memory, element_bits)
+    # access_map drops the broadcast registers (zero columns), as Triton does first
+    kept = [i for i, c in enumerate(dist.dim_columns("register")) if c]
+    if not kept:
+        return dist
+    j = kept[matrix_row_register(m)]
+    if j == 0:
+        return dist
+    bases = dist.bases
+    regs = bases["register"]
+    bases = dict(bases)
+    bases["register"] = [regs[j]] + [b for i, b in enumerate(regs) if i != j]
+    return LinearLayout(bases, dict(dist.out_dims))
 
 
 def transposed_read_tile(m: AccessMap) -> bool:

@@ -46,6 +46,7 @@ from ..hardware.kinds import memory_columns
 from ..layout import LinearLayout
 from ..lowering import AccessMap, Emitted, Target, access_map, predict_local
 from ..lowering.target import target_for
+from ..lowering.vectorise import triton_matrix_order
 from .options import cost_bound, side_options
 from .result import OptimalityBound, SideBound
 from .transfer import Objective, Transfer
@@ -130,8 +131,9 @@ def lower_sides(layout: LinearLayout, transfer: Transfer, target: Target
             raise LayoutError(f"Triton lowers the {name} to {e.opcode}, which the bank "
                               "counter does not model")
         if e.counter:
-            rep = bank_conflicts(dist, layout, element_bits=bits, hardware=hw,
-                                 instruction=e.counter)
+            # .trans: rows pair in the register Triton picks (triton_matrix_order)
+            rep = bank_conflicts(triton_matrix_order(dist, layout, bits, e.counter), layout,
+                                 element_bits=bits, hardware=hw, instruction=e.counter)
         else:
             rep = bank_conflicts(dist, layout, element_bits=bits, hardware=hw,
                                  vector_elems=e.vector_elems,
