@@ -89,8 +89,8 @@ def executing_warps(module: TTGIRModule, access: Access, target: Target) -> Sunk
     warps and lanes that execute it; None when no load of it can sink.
 
     The rule applies when: the target is NVIDIA; the op's result is used only as the value
-    operand of one ``tt.store``; every op after it up to ``tt.return`` is that store or
-    side-effect free (:data:`PURE_OPS`, ``arith.*``, ``math.*``), at the function's top level
+    operand of one ``tt.store``, the kernel's last; every op after it up to ``tt.return`` is
+    a store or side-effect free (:data:`PURE_OPS`, ``arith.*``, ``math.*``), at the function's top level
     (no region ends before the return); and the stored layout has free warp or lane bits
     (threads holding copies of other threads' elements). Which of the op's loads sink is
     :func:`sunk_loads_per_thread`.
@@ -135,6 +135,8 @@ def executing_warps(module: TTGIRModule, access: Access, target: Target) -> Sunk
         names = _NAME.findall(text)
         if op == "tt.store":
             operands = names
+            if users:
+                return None  # another store after it: it is not the kernel's last
             if name in operands:
                 if len(operands) < 2 or operands[1] != name or operands[0] == name \
                         or operands[2:].count(name):

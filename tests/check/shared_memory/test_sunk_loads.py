@@ -100,6 +100,13 @@ def test_rule_needs_an_nvidia_target_and_pure_ops_up_to_the_return():
     assert executing_warps(m, _converts(m)[0], module_target(m)) is None
     assert _loads(m)[0][1] is None
 
+    def another_store_last(text):
+        return text.replace("    tt.return", "    tt.store %1, %4 : tensor<16x!tt.ptr<f16>, "
+                            "#blocked1>\n    tt.return", 1)
+
+    m = _module("tk_max1_f16_w8", another_store_last)
+    assert executing_warps(m, _converts(m)[0], module_target(m)) is None
+
 
 @pytest.mark.parametrize("args, sunk", [((1, 1, 1, 1), 1), ((8, 4, 8, 4), 1), ((4, 2, 2, 4), 2),
                                         ((2, 4, 8, 1), 0), ((8, 4, 4, 4), 0), ((2, 4, 1, 8), 2)])
