@@ -8,6 +8,8 @@ from ..._checks import as_int, instance_of, log2_exact, sequence_of
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...lowering.target import Target
+from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
+from ...triton.ttgir import TTGIRModule
 
 
 def checked(layout: Any, axis: Any, target: Any, what: str = "operand") -> int:
@@ -43,3 +45,16 @@ def bits_tuple(bits: Any) -> tuple[int, ...]:
             raise LayoutError(f"operand_bits must be ints, got {b!r}")
         log2_exact(b, "operand bits", 1, 64)
     return tuple(out)
+
+
+def module_axis(module: Any, axis: Any) -> ModuleAxisInfo:
+    """``axis`` (Triton's AxisInfo of ``module``), computed when None, after checking
+    ``module`` (a TTGIRModule) and ``axis`` (a ModuleAxisInfo or None).
+
+    Raises:
+        LayoutError: either of the wrong type.
+    """
+    instance_of(module, TTGIRModule, "module")
+    if axis is not None:
+        instance_of(axis, ModuleAxisInfo, "axis")
+    return axis or analyse_axis_info(module)

@@ -17,8 +17,9 @@ from ...lowering.round_trip_pack import stored_word_permutes
 from ...lowering.scratch import drop_broadcast_registers
 from ...lowering.target import Target
 from ...lowering.vectorise import access_map
-from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
+from ...triton.axisinfo import ModuleAxisInfo
 from ...triton.ttgir import Access, TTGIRModule
+from ._args import module_axis
 from ..shared_memory.predict import Prediction, to_offsets
 
 __all__ = ["pack_stored_words", "store_destinations"]
@@ -38,10 +39,7 @@ def store_destinations(module: TTGIRModule, axis: ModuleAxisInfo | None = None
 
     Source: Triton 3.9's AxisInfo (``lib/Analysis/AxisInfo.cpp``) of ``tt.store``'s pointer.
     """
-    instance_of(module, TTGIRModule, "module")
-    if axis is not None:
-        instance_of(axis, ModuleAxisInfo, "axis")
-    axis = axis or analyse_axis_info(module)
+    axis = module_axis(module, axis)
     out: dict[str, tuple[int, int]] = {}
     for op in axis.global_ops:
         if op.name != "tt.store" or op.mask is not None:

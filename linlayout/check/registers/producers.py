@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from ..._checks import instance_of, sequence_of
 from ...errors import LayoutError
 from ...lowering.target import Target
-from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
+from ...triton.axisinfo import ModuleAxisInfo
 from ...triton.ttgir import Access, TTGIRModule
+from ._args import module_axis
 from .gather import gather_leaves_words
 from .reduce import reduce_leaves_scalars, reduce_leaves_words, reduce_result_values
 from .scan import scan_result_values
@@ -44,10 +45,7 @@ def load_sources(module: TTGIRModule, axis: ModuleAxisInfo | None = None
     Raises:
         LayoutError: ``module`` is not a TTGIR module or ``axis`` not a ModuleAxisInfo.
     """
-    instance_of(module, TTGIRModule, "module")
-    if axis is not None:
-        instance_of(axis, ModuleAxisInfo, "axis")
-    axis = axis or analyse_axis_info(module)
+    axis = module_axis(module, axis)
     out: dict[str, tuple[int, int]] = {}
     for op in axis.global_ops:
         m = _RESULT.match(op.text)
