@@ -17,7 +17,8 @@ from .scalar_bytes import move_scalar_byte_permutes
 from .scan import scan_shuffles
 from .selects import share_selector_selects
 
-__all__ = ["MERGE_WORDS", "gather_shuffles", "is_warp_local", "load_sources", "move_scalar_byte_permutes",
-           "pack_stored_words", "produced_values", "reduce_shuffles", "scalar_sources",
-           "scan_shuffles", "share_selector_selects", "store_destinations", "truncated_sources",
-           "wide_sources", "widen_loaded_bytes", "with_registers"]
+__all__ = ["MERGE_WORDS", "gather_shuffles", "is_warp_local", "load_sources",
+           "move_scalar_byte_permutes", "pack_stored_words", "produced_values",
+           "reduce_shuffles", "scalar_sources", "scan_shuffles", "share_selector_selects",
+           "store_destinations", "truncated_sources", "wide_sources", "widen_loaded_bytes",
+           "with_registers"]

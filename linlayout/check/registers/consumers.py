@@ -28,10 +28,10 @@ from ..shared_memory.predict import Prediction, to_offsets
 
 __all__ = ["MERGE_WORDS", "pack_stored_words", "store_destinations"]
 
-#: The key of :attr:`~linlayout.check.shared_memory.predict.Prediction.extra` under which
-#: :func:`pack_stored_words` leaves, for a convert whose result Triton stores byte by byte,
-#: how many 4-byte words per thread would each cost one more ``v_perm_b32`` on the
-#: convert's line if LLVM's SelectionDAG merged their byte stores
+#: The key of a :class:`~linlayout.check.shared_memory.predict.Prediction`'s ``extra``
+#: under which :func:`pack_stored_words` leaves, for a convert whose result Triton stores
+#: byte by byte, how many 4-byte words per thread would each cost one more ``v_perm_b32``
+#: on the convert's line if LLVM's SelectionDAG merged their byte stores
 #: (``DAGCombiner::mergeConsecutiveStores``; each word merges or not on its own).
 MERGE_WORDS = "merge_words"
 
