@@ -142,8 +142,8 @@ class StoreMerge:
     after a round trip through shared memory): LLVM's SelectionDAG may merge a thread's
     byte stores of one 4-byte word into one wider store
     (``DAGCombiner::mergeConsecutiveStores``), word by word, or leave them
-    ``global_store_byte``; nothing in the TTGIR says which (measured: all, some and none of
-    a thread's words merged). A merged word whose 16-bit halves are in-order halves of two
+    ``global_store_byte``; nothing in the TTGIR says which (measured on gfx942/gfx950: every
+    word, or one of two, merged; ``papers/triton_lowering/amd_byte_pack_probes.py``). A merged word whose 16-bit halves are in-order halves of two
     ``ds_read_b32`` scratch words costs one ``v_perm_b32`` on the convert's line
     (:func:`linlayout.lowering.round_trip_pack.stored_word_permutes` with ``merged``).
 

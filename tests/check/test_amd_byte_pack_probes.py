@@ -103,8 +103,8 @@ def test_the_third_draw_reaches_dwordx2_and_dwordx4_sources():
 
 
 def test_the_fifth_draw_reaches_byte_stores_llvm_may_merge():
-    """``may_merge`` is named on probes of the fifth draw, and their final AMDGCN shows more
-    than the main count there (at least one word merged) and never more than every word."""
+    """``may_merge`` is named on probes of the fifth draw, and their final AMDGCN shows
+    between the main count (no word merged) and one ``v_perm_b32`` more per word."""
     named = 0
     for case, e in entries("amd_byte_merge").items():
         doc = _check_json(e["ttgir"])
