@@ -53,7 +53,12 @@ Triton):
   per thread, 9 merged both and 5 one, the other left ``global_store_byte``, for layouts of
   one family), so the main count is Triton's byte stores, none merged, and ``merged=True``
   gives the count if every word merges: ``check`` reports it as the other outcome
-  (``may_merge``).
+  (``may_merge``). Note: Triton vectorises a store only as far as AxisInfo also proves the
+  pointer's alignment (``tt.divisibility``); the probes' pointer arguments carry none, so
+  Triton's IR stores single bytes (``<1 x i8>``, ``align 1``) even where the first two
+  register bases step 1 and 2, and there too the 4-byte words are LLVM's merges — every one
+  measured merged (``papers/triton_lowering/byte_store_merges.py``), which the count above
+  assumes.
   LLVM, not Triton: Triton's IR before ``-O3`` has no ``v_perm_b32`` for it.
 """
 
@@ -229,10 +234,11 @@ def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
 
 
 def _vectorised_words(dst: LinearLayout, store: tuple[int, int]) -> bool:
-    """Whether Triton's ``tt.store`` lowering stores ``dst`` in vectors of at least 4 bytes:
+    """Whether a thread's bytes of each 4-byte word are its consecutive registers, in order:
     its first two register bases step 1 and 2 elements along the store's contiguous dim (the
     layout's contiguity per thread, in register order) and AxisInfo's contiguity is 4 or
-    more."""
+    more. Triton's ``tt.store`` lowering then stores 4-byte vectors where the pointer's
+    alignment is known too, else bytes that LLVM merged in every probe measured."""
     dim, contiguity = store
     if contiguity < 4 or not 0 <= dim < len(dst.out_dims):
         return False
