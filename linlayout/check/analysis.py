@@ -38,13 +38,14 @@ from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, find_accesses, view_parents
 from .global_memory import check_global
-from .registers import (load_sources, scalar_sources, store_destinations, truncated_sources,
-                        wide_sources)
+from .registers import (MERGE_WORDS, load_sources, scalar_sources, store_destinations,
+                        truncated_sources, wide_sources)
 from ..triton.axisinfo import analyse_axis_info
 from ..triton.limits import MAX_MODULE_LINES
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
-from .report import Alternative, InstructionReport, KernelReport, OpReport, OpStatus
+from .report import (Alternative, InstructionReport, KernelReport, OpReport, OpStatus,
+                     StoreMerge)
 from ..lowering.vectorise import access_map, largest_vectorisation
 from .shared_memory import Prediction
 from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
@@ -96,7 +97,18 @@ def _report(a: Access, pred: Prediction, target: Target, hardware: HardwareModel
         status = OpStatus.NOT_COUNTED
     else:
         status = OpStatus.COUNTED
-    return OpReport(a, status, tuple(instrs), note, target)
+    return OpReport(a, status, tuple(instrs), note, target, may_merge=_store_merge(pred))
+
+
+def _store_merge(pred: Prediction) -> StoreMerge | None:
+    """The other outcome of a convert whose byte stores LLVM's SelectionDAG may merge
+    (:func:`.registers.pack_stored_words` left the words in ``extra``)."""
+    words = pred.extra.get(MERGE_WORDS, 0)
+    if not words:
+        return None
+    now = next((e for e in pred.registers if e.opcode == "v_perm_b32"), None)
+    base = (now.per_thread or 0) if now is not None else 0
+    return StoreMerge(words, Emitted("permute", "v_perm_b32", base + words, None, 32, 0, ""))
 
 
 def _sink_loads(module: TTGIRModule, a: Access, r: OpReport, target: Target,

@@ -14,7 +14,10 @@ or, for a file that could not be read, ``{"file": …, "error": "…"}``. Each o
 instruction, ``"may_sink": {"per_thread", "warps_executing", "wavefronts_per_warp"}`` where
 ptxas's scheduler may make the last loads run in fewer warps; a shared-memory entry has ``"space": "shared"``; an instruction that stays in registers — a convert's warp shuffles, selects
 and byte permutes, ``"side": "shuffle"|"select"|"permute"`` — has ``"space": "register"``), its ``"source"`` (``file.py:line`` from ``loc``), and ``"suggestion"`` /
-``"alternative"`` when a better layout exists, and its ``"status"`` (the
+``"alternative"`` when a better layout exists, ``"may_merge": {"words", "isa", "per_thread"}``
+where LLVM's SelectionDAG may merge the byte stores of the convert's result (AMD: each of
+``words`` merged words adds one ``v_perm_b32`` on the convert's line; ``per_thread``: all
+merged, :class:`~linlayout.check.report.StoreMerge`), and its ``"status"`` (the
 :class:`~linlayout.check.report.OpStatus` value: ``"counted"``, ``"misaligned"``,
 ``"not counted"``, ``"no shared memory"``, ``"not analysed"``); a misaligned op carries
 ``"fault": {"warp", "lane", "register", "byte_address", "reason"}`` (its first illegal
@@ -96,7 +99,8 @@ def op_dict(r: OpReport) -> dict:
     element_bits, uses_shared_memory, instructions[...], vector_elems, degree,
     wavefronts_per_instruction, instructions_per_warp, wavefronts_per_warp, wavefront_floor,
     suggestion`` (+ ``suggestion_degree``, ``suggestion_instructions``, ``alternative``,
-    ``note``), ``status`` (+ ``fault`` for a misaligned op)."""
+    ``convert_saving``, ``may_merge``, ``note``), ``status`` (+ ``fault`` for a misaligned
+    op)."""
     a = r.access
     key = _opcode_key(r)
     out = {
@@ -126,6 +130,10 @@ def op_dict(r: OpReport) -> dict:
         out["alternative"] = _alternative_dict(r.alternative)
     if r.convert_saving is not None:
         out["convert_saving"] = r.convert_saving.to_dict()
+    if r.may_merge is not None:
+        e = r.may_merge.permutes
+        out["may_merge"] = {"words": r.may_merge.words, key: e.opcode,
+                            "per_thread": e.per_thread}
     if r.note:
         out["note"] = r.note
     out["status"] = r.status.value
@@ -269,6 +277,14 @@ def _notes(k: KernelReport) -> list[str]:
                              f"{i.note}")
         if r.convert_saving is not None:
             lines.append(f"  line {a.line} convert: {r.convert_saving.text()}")
+        if r.may_merge is not None:
+            m = r.may_merge
+            now = m.permutes.per_thread - m.words
+            lines.append(f"  line {a.line} convert: Triton stores its result byte by byte; "
+                         f"LLVM's SelectionDAG may merge a thread's bytes of a word into one "
+                         f"store (DAGCombiner::mergeConsecutiveStores, word by word): "
+                         f"{m.permutes.opcode} x{now} to x{m.permutes.per_thread} per thread "
+                         f"(one per merged word of {m.words})")
         alt = r.alternative
         if alt and alt.saving_wavefronts_per_warp > 0:
             lines.append(f"  line {a.line} convert: Triton's scratch costs "

@@ -22,7 +22,7 @@ from ..lowering.target import Target
 from .conversion import ConvertSaving
 
 __all__ = ["Alternative", "InstructionReport", "KernelReport", "KernelTotals", "OpReport",
-           "OpStatus", "Suggestion"]
+           "OpStatus", "StoreMerge", "Suggestion"]
 
 
 class OpStatus(enum.Enum):
@@ -137,6 +137,27 @@ class Alternative:
 
 
 @dataclass(frozen=True)
+class StoreMerge:
+    """The other outcome of a convert whose result Triton stores byte by byte (AMD, 8-bit,
+    after a round trip through shared memory): LLVM's SelectionDAG may merge a thread's
+    byte stores of one 4-byte word into one wider store
+    (``DAGCombiner::mergeConsecutiveStores``), word by word, or leave them
+    ``global_store_byte``; nothing in the TTGIR says which (measured on gfx942/gfx950: every
+    word, or one of two, merged; ``papers/triton_lowering/amd_byte_pack_probes.py``). A merged word whose 16-bit halves are in-order halves of two
+    ``ds_read_b32`` scratch words costs one ``v_perm_b32`` on the convert's line
+    (:func:`linlayout.lowering.round_trip_pack.stored_word_permutes` with ``merged``).
+
+    Attributes:
+        words: such words per thread; each one that merges adds one ``v_perm_b32``.
+        permutes: the convert's ``v_perm_b32`` per thread if every one of them merges (the
+            op's own count plus ``words``); between the two when only some do.
+    """
+
+    words: int
+    permutes: Emitted
+
+
+@dataclass(frozen=True)
 class OpReport:
     """The verdict on one op.
 
@@ -155,6 +176,10 @@ class OpReport:
             (:class:`Alternative`), else None.
         convert_saving: for converts, linlayout's register/shuffle plan where it costs less
             than Triton's path (:class:`~linlayout.check.conversion.ConvertSaving`), else None.
+        may_merge: for a convert whose result Triton stores byte by byte, the register
+            instructions if LLVM's SelectionDAG merges those bytes into words
+            (:class:`StoreMerge`), where that changes them; else None. The op's
+            ``instructions`` count no merge.
     """
 
     access: Access
@@ -166,6 +191,7 @@ class OpReport:
     suggestion_instructions: tuple[Emitted, ...] = ()
     alternative: Alternative | None = None
     convert_saving: ConvertSaving | None = None
+    may_merge: StoreMerge | None = None
 
     @property
     def uses_shared(self) -> bool:

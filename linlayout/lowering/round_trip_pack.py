@@ -45,12 +45,21 @@ Triton):
   loaded by separate ``ds_read_b32`` is one ``v_perm_b32`` (selector ``0x01000504`` or
   ``0x03020706``) carrying the loads' line, the convert's. Two zero-extended halves
   (``ds_read_u16``) join with ``v_lshl_or_b32``; other words are built on the store's line,
-  a consumer's instructions. Where Triton stores bytes, SelectionDAG may merge a thread's
-  four bytes of a row into one ``global_store_dword`` (``DAGCombiner::mergeConsecutiveStores``)
-  with the same ``v_perm_b32``, or leave them four ``global_store_byte``: not predicted from
-  the TTGIR (``papers/triton_lowering/amd_byte_pack_probes.py`` found both for one layout),
-  so nothing is counted there. LLVM, not Triton: Triton's IR before ``-O3`` has no
-  ``v_perm_b32`` for it.
+  a consumer's instructions. Where Triton stores bytes, LLVM's SelectionDAG may merge a
+  thread's consecutive byte stores (``DAGCombiner::mergeConsecutiveStores``), word by word:
+  a merged word of such halves costs the same ``v_perm_b32`` on the convert's line, a word
+  left as four ``global_store_byte`` none. Which words merge is not predicted from the TTGIR
+  (``papers/triton_lowering/amd_byte_pack_probes.py``: of 14 kernels with two such words
+  per thread, 9 merged both and 5 one, the other left ``global_store_byte``, for layouts of
+  one family), so the main count is Triton's byte stores, none merged, and ``merged=True``
+  gives the count if every word merges: ``check`` reports it as the other outcome
+  (``may_merge``). Note: Triton vectorises a store only as far as AxisInfo also proves the
+  pointer's alignment (``tt.divisibility``); the probes' pointer arguments carry none, so
+  Triton's IR stores single bytes (``<1 x i8>``, ``align 1``) even where the first two
+  register bases step 1 and 2, and there too the 4-byte words are LLVM's merges — every one
+  measured merged (``papers/triton_lowering/byte_store_merges.py``), which the count above
+  assumes.
+  LLVM, not Triton: Triton's IR before ``-O3`` has no ``v_perm_b32`` for it.
 """
 
 from __future__ import annotations
@@ -151,7 +160,7 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
 
 def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
                          loads: tuple[Emitted, ...], element_bits: int, target: Target,
-                         store: tuple[int, int]) -> int:
+                         store: tuple[int, int], *, merged: bool = False) -> int:
     """``v_perm_b32`` per thread on a convert's line that LLVM spends building the 4-byte
     vectors of the global store that follows an 8-bit round trip through shared memory
     (module docstring).
@@ -167,22 +176,29 @@ def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
         store: ``(dim, contiguity_elems)`` of the global store of the convert's result: the
             tensor dim along which its pointer runs over consecutive addresses
             (:func:`linlayout.check.registers.store_destinations`).
+        merged: where Triton stores ``dst`` byte by byte, count the words as if LLVM's
+            SelectionDAG merged every 4-byte word of them into one store
+            (``DAGCombiner::mergeConsecutiveStores``; whether it does is not predicted:
+            module docstring). Where Triton stores 4-byte vectors it changes nothing.
 
     Returns:
-        0 unless Triton stores ``dst`` in vectors of 4 bytes or more (its first two register
-        bases step 1 and 2 elements along ``store``'s dim, contiguity 4 or more); then one
-        per 4-byte word (four registers of ``dst`` at consecutive addresses,
-        :func:`~.amd_pack.source_words`) whose two 16-bit halves are each two bytes of one
-        loaded register, in order, loaded by two different 4-byte instructions
-        (``ds_read_b32``).
+        ``v_perm_b32`` per thread: one per 4-byte word (four registers of ``dst`` at
+        consecutive addresses along ``store``'s dim, the first at a multiple of 4 elements,
+        contiguity 4 or more: :func:`~.amd_pack.source_words`) whose two 16-bit halves are
+        each two bytes of one loaded register, in order, loaded by two different 4-byte
+        instructions (``ds_read_b32``) — counted where Triton stores ``dst`` in vectors of 4
+        bytes or more (its first two register bases step 1 and 2 elements along
+        ``store``'s dim), and with ``merged`` also where it stores bytes; else 0.
 
     Raises:
-        LayoutError: an argument of the wrong type; ``store`` not ``(dim, contiguity)``.
+        LayoutError: an argument of the wrong type (``merged`` not a bool); ``store`` not
+            ``(dim, contiguity)``.
 
-    Source: LLVM's InstCombine (``shufflevector`` of the loaded vectors) and the AMDGPU back
-    end's ``v_perm_b32`` selection of Triton 3.9's vectorised ``tt.store`` after
-    ``transferWithinBlockSwizzling``, measured on the final gfx942/gfx950 AMDGCN
-    (``papers/triton_lowering/amd_byte_pack_probes.py``).
+    Source: LLVM's InstCombine (``shufflevector`` of the loaded vectors), SelectionDAG's
+    ``DAGCombiner::mergeConsecutiveStores`` (byte stores) and the AMDGPU back end's
+    ``v_perm_b32`` selection of Triton 3.9's ``tt.store`` (``StoreOpConversion``,
+    ``LoadStoreOpToLLVM.cpp``) after ``transferWithinBlockSwizzling``, measured on the final
+    gfx942/gfx950 AMDGCN (``papers/triton_lowering/amd_byte_pack_probes.py``).
     """
     instance_of(dst, LinearLayout, "dst")
     instance_of(load_map, AccessMap, "load_map")
@@ -190,6 +206,8 @@ def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
     if not (isinstance(store, tuple) and len(store) == 2
             and all(isinstance(v, int) for v in store)):
         raise LayoutError(f"store must be (dim, contiguity_elems), got {store!r}")
+    if not isinstance(merged, bool):
+        raise LayoutError(f"merged must be True or False, got {merged!r}")
     for e in loads:
         instance_of(e, Emitted, "load")
     if target.is_nvidia or element_bits != 8 or not loads:
@@ -198,7 +216,7 @@ def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
     if load_bytes != 4:
         return 0  # zero-extended halves (ds_read_u16) join with v_lshl_or_b32; the words of
         # a wider load are taken apart on the store's line
-    if not _vectorised_words(dst, store):
+    if not merged and not _vectorised_words(dst, store):
         return 0  # byte stores: whether SelectionDAG merges them is not predicted
     groups: dict = {}
     for i, w in enumerate(source_words(dst, 8, *store)):
@@ -216,10 +234,11 @@ def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
 
 
 def _vectorised_words(dst: LinearLayout, store: tuple[int, int]) -> bool:
-    """Whether Triton's ``tt.store`` lowering stores ``dst`` in vectors of at least 4 bytes:
+    """Whether a thread's bytes of each 4-byte word are its consecutive registers, in order:
     its first two register bases step 1 and 2 elements along the store's contiguous dim (the
     layout's contiguity per thread, in register order) and AxisInfo's contiguity is 4 or
-    more."""
+    more. Triton's ``tt.store`` lowering then stores 4-byte vectors where the pointer's
+    alignment is known too, else bytes that LLVM merged in every probe measured."""
     dim, contiguity = store
     if contiguity < 4 or not 0 <= dim < len(dst.out_dims):
         return False

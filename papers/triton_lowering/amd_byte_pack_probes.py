@@ -17,9 +17,12 @@ four bytes of one ``global_load_dwordx2``
 (``linlayout.lowering.amd_pack.dwordx2_pack_permutes``): 38 of 40 equal as drawn, the two
 others ``dwordx4`` sources taking one byte of each loaded word, which led to
 ``dwordx4_column_permutes``; the fourth (``--swap --confirm``, :data:`CONFIRM_DRAW`) was made
-after both: 37 of 40. Differences are listed in ``tests/data/known_mismatches.json`` (sets
+after both: 37 of 40. The fifth (``--merge``, :data:`MERGE_DRAW`) was made after ``check``
+gave the byte stores' other outcome (``may_merge``: every word merged, or some;
+``linlayout.check.report.StoreMerge``), with the first draw's families weighted towards
+``g_hv_*``. Differences are listed in ``tests/data/known_mismatches.json`` (sets
 ``amd_byte_pack``, ``amd_byte_pack_vector``, ``amd_byte_pack_swap``,
-``amd_byte_pack_swap_confirm``).
+``amd_byte_pack_swap_confirm``, ``amd_byte_merge``).
 
 Run with Triton 3.9.0 installed (CPU only; ~3 min)::
 
@@ -30,6 +33,7 @@ Run with Triton 3.9.0 installed (CPU only; ~3 min)::
     python papers/triton_lowering/amd_byte_pack_probes.py --vector        # the second draw
     python papers/triton_lowering/amd_byte_pack_probes.py --swap          # the third draw
     python papers/triton_lowering/amd_byte_pack_probes.py --swap --confirm  # the fourth
+    python papers/triton_lowering/amd_byte_pack_probes.py --merge         # the fifth
 
 One Gluon kernel per probe (``gluon_kernels.py``'s ``g_cvt``: a global load in layout
 ``L``, ``gl.convert_layout`` to ``D``, a global store in ``D``) of ``i8`` elements on gfx942
@@ -87,6 +91,11 @@ SWAP_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_swap_probes.json.gz"
 #: ``dwordx4_column_permutes`` too (the third draw's two misses led to it)
 CONFIRM_DRAW = (90271, 40)
 CONFIRM_OUT = ROOT / "tests" / "data" / "triton_amd_byte_pack_swap_confirm_probes.json.gz"
+#: (seed, probes) of the fifth draw (``--merge``), made after ``check`` reported the other
+#: outcome of byte stores LLVM's SelectionDAG may merge (``may_merge``): the first draw's
+#: families, ``g_hv_*`` weighted up (where Triton stores bytes after a round trip)
+MERGE_DRAW = (90289, 48)
+MERGE_OUT = ROOT / "tests" / "data" / "triton_amd_byte_merge_probes.json.gz"
 TARGETS = ("gfx942", "gfx950")
 
 
@@ -169,6 +178,7 @@ def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
     d = (M * N).bit_length() - 1
     lb, wb = lanes.bit_length() - 1, warps.bit_length() - 1
     n_reg = d - lb - wb
+    nb1 = N.bit_length() - 1  # the first row bit
     row = 1 << rng.randrange(nb1, d)
     rest = [1 << i for i in range(2, d) if 1 << i != row]
     rng.shuffle(rest)
@@ -193,9 +203,11 @@ def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
             (dst_reg, dst_other[wb:], dst_other[:wb]))
 
 
-def build(seed: int, n: int, vector: bool = False, swap: bool = False) -> dict:
+def build(seed: int, n: int, vector: bool = False, swap: bool = False,
+          merge: bool = False) -> dict:
     """Compile ``n`` probes of seed ``seed`` (Triton 3.9.0); with ``vector``, the families of
-    :data:`VECTOR_DRAW` instead; with ``swap``, those of :data:`SWAP_DRAW`."""
+    :data:`VECTOR_DRAW` instead; with ``swap``, those of :data:`SWAP_DRAW`; with ``merge``,
+    the first draw's families weighted as :data:`MERGE_DRAW` says."""
     import triton
     from corpus import strip_locs
     from gluon_kernels import convert_kernel, linear_layout, random_blocked
@@ -211,6 +223,7 @@ def build(seed: int, n: int, vector: bool = False, swap: bool = False) -> dict:
         tname = rng.choice(TARGETS)
         family = rng.choices(["s8", "sw"], [3, 1])[0] if swap else \
             rng.choices(["vs", "bl"], [4, 1])[0] if vector else \
+            rng.choices(["hv", "rt", "sw", "bl"], [8, 2, 1, 1])[0] if merge else \
             rng.choices(["hv", "rt", "sw", "bl"], [4, 2, 4, 1])[0]
         warps = rng.choice([1, 2, 4, 8]) if family in ("sw", "s8") else rng.choice([2, 4, 8])
         M, N = rng.choice([(16, 64), (32, 32), (8, 128), (64, 32), (128, 32), (32, 128)])
@@ -259,17 +272,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--confirm", action="store_true",
                     help="with --swap: the fourth draw (CONFIRM_DRAW, tests/data/"
                          "triton_amd_byte_pack_swap_confirm_probes.json.gz)")
+    ap.add_argument("--merge", action="store_true",
+                    help="the fifth draw (MERGE_DRAW, tests/data/"
+                         "triton_amd_byte_merge_probes.json.gz) instead")
     args = ap.parse_args(argv)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     out, draw, known = \
+        (MERGE_OUT, MERGE_DRAW, "amd_byte_merge") if args.merge else \
         (CONFIRM_OUT, CONFIRM_DRAW, "amd_byte_pack_swap_confirm") if args.swap and args.confirm \
         else (SWAP_OUT, SWAP_DRAW, "amd_byte_pack_swap") if args.swap else \
         (VECTOR_OUT, VECTOR_DRAW, "amd_byte_pack_vector") if args.vector else \
         (OUT, DRAW, "amd_byte_pack")
     if args.seed is not None:
-        return 1 if compare(build(args.seed, draw[1], args.vector, args.swap), known) else 0
+        return 1 if compare(build(args.seed, draw[1], args.vector, args.swap, args.merge),
+                            known) else 0
     if not args.compare_only:
-        rc = write_or_check(out, build(*draw, vector=args.vector, swap=args.swap), args.check)
+        rc = write_or_check(out, build(*draw, vector=args.vector, swap=args.swap,
+                                       merge=args.merge), args.check)
         if rc:
             return rc
     return 1 if compare(read_fixture(out), known) else 0

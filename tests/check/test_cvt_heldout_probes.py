@@ -49,11 +49,11 @@ _SETS = ["cvt_heldout", "cvt_roundtrip", "cvt_lowering", "cvt_fresh", "cvt_confi
 def _both(fixture_set: str, case: str) -> None:
     e = PROBES.data_path(entries(fixture_set)[case])
     follows_final = isinstance(_respelled(fixture_set).get(case), dict)  # {"check": "final"}
+    doc = _check_json(e["ttgir"])
     pred, seen, uncounted, _ = PROBES.prediction(e if follows_final else PROBES.lowering(e),
-                                                 case, _check_json(e["ttgir"]),
-                                                 _SCRIPTS.get(fixture_set))
+                                                 case, doc, _SCRIPTS.get(fixture_set))
     assert not uncounted
-    assert pred == seen
+    assert PROBES.agrees(pred, seen, doc)  # or an outcome check names (may_merge)
 
 
 @pytest.mark.parametrize("fixture_set", _SETS)

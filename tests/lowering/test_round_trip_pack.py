@@ -135,3 +135,27 @@ def test_amd_store_vectors_from_two_loaded_halves_cost_one_permute_each():
     assert stored_word_permutes(_DST, _LOAD, b32, 16, gfx950, (1, 8)) == 0
     with pytest.raises(LayoutError):
         stored_word_permutes(_DST, _LOAD, b32, 8, gfx950, "dim 1")
+
+
+# the same tensor with a row first in registers: Triton stores it byte by byte; its words are
+# the same registers' bytes (offsets 0, 1 and 4, 5 of the scratch)
+_BYTES = layout([8, 1, 2], [4, 16, 32, 64, 128, 256], [], 6, 3)
+_BYTES_LOAD = AccessMap((2, 1, 4), (8, 16, 32, 64, 128, 256), ())
+
+
+def test_amd_byte_stores_cost_a_permute_per_word_only_if_merged():
+    b32 = (_side("ds_read_b32", "load", 2, 4, 8),)
+    gfx942 = Target.parse("gfx942")
+    # Triton stores bytes: no word, unless SelectionDAG merges them (each word: one v_perm)
+    assert stored_word_permutes(_BYTES, _BYTES_LOAD, b32, 8, gfx942, (1, 8)) == 0
+    assert stored_word_permutes(_BYTES, _BYTES_LOAD, b32, 8, gfx942, (1, 8), merged=True) == 2
+    # Triton's own 4-byte vectors: merged changes nothing
+    assert stored_word_permutes(_DST, _LOAD, b32, 8, gfx942, (1, 8), merged=True) == 2
+    # no word of four consecutive bytes (contiguity 2), 8-byte loads, NVIDIA: nothing
+    assert stored_word_permutes(_BYTES, _BYTES_LOAD, b32, 8, gfx942, (1, 2), merged=True) == 0
+    assert stored_word_permutes(_BYTES, _BYTES_LOAD, (_side("ds_read_b64", "load", 1, 8, 8),),
+                                8, gfx942, (1, 8), merged=True) == 0
+    assert stored_word_permutes(_BYTES, _BYTES_LOAD, b32, 8, Target.parse("sm_90"), (1, 8),
+                                merged=True) == 0
+    with pytest.raises(LayoutError):
+        stored_word_permutes(_BYTES, _BYTES_LOAD, b32, 8, gfx942, (1, 8), merged=1)

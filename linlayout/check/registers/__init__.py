@@ -7,7 +7,7 @@ or reduction left them in 32-bit registers, or what an AMD scan or reduction lef
 and by :mod:`.consumers` where a global store writes its result."""
 
 from .byte_readers import widen_loaded_bytes
-from .consumers import pack_stored_words, store_destinations
+from .consumers import MERGE_WORDS, pack_stored_words, store_destinations
 from .gather import gather_shuffles, is_warp_local
 from .private import with_registers
 from .producers import (load_sources, produced_values, scalar_sources, truncated_sources,
@@ -17,7 +17,8 @@ from .scalar_bytes import move_scalar_byte_permutes
 from .scan import scan_shuffles
 from .selects import share_selector_selects
 
-__all__ = ["gather_shuffles", "is_warp_local", "load_sources", "move_scalar_byte_permutes",
-           "pack_stored_words", "produced_values", "reduce_shuffles", "scalar_sources",
-           "scan_shuffles", "share_selector_selects", "store_destinations", "truncated_sources",
-           "wide_sources", "widen_loaded_bytes", "with_registers"]
+__all__ = ["MERGE_WORDS", "gather_shuffles", "is_warp_local", "load_sources",
+           "move_scalar_byte_permutes", "pack_stored_words", "produced_values",
+           "reduce_shuffles", "scalar_sources", "scan_shuffles", "share_selector_selects",
+           "store_destinations", "truncated_sources", "wide_sources", "widen_loaded_bytes",
+           "with_registers"]

@@ -3,7 +3,11 @@ store's pointer runs over consecutive addresses and how far (AxisInfo's contigui
 LLVM builds each 4-byte vector Triton stores of an 8-bit round trip's result from the
 registers the convert loaded from shared memory, with a ``v_perm_b32`` on the convert's line
 where its halves come from two loaded words (:func:`pack_stored_words`,
-:func:`linlayout.lowering.round_trip_pack.stored_word_permutes`)."""
+:func:`linlayout.lowering.round_trip_pack.stored_word_permutes`). Where Triton stores the
+result byte by byte, LLVM's SelectionDAG may merge a thread's bytes of a word into one store
+or not (``DAGCombiner::mergeConsecutiveStores``): the words that would then cost a
+``v_perm_b32`` are the other outcome, kept in the prediction's ``extra``
+(:data:`MERGE_WORDS`)."""
 
 from __future__ import annotations
 
@@ -22,7 +26,14 @@ from ...triton.ttgir import Access, TTGIRModule
 from ._args import module_axis
 from ..shared_memory.predict import Prediction, to_offsets
 
-__all__ = ["pack_stored_words", "store_destinations"]
+__all__ = ["MERGE_WORDS", "pack_stored_words", "store_destinations"]
+
+#: The key of a :class:`~linlayout.check.shared_memory.predict.Prediction`'s ``extra``
+#: under which :func:`pack_stored_words` leaves, for a convert whose result Triton stores
+#: byte by byte, how many 4-byte words per thread would each cost one more ``v_perm_b32``
+#: on the convert's line if LLVM's SelectionDAG merged their byte stores
+#: (``DAGCombiner::mergeConsecutiveStores``; each word merges or not on its own).
+MERGE_WORDS = "merge_words"
 
 _STORE = re.compile(r"^\s*tt\.store\s+(%[\w$.-]+)\s*,\s*(%[\w$.-]+)\s*(?::|$)")
 
@@ -62,14 +73,17 @@ def pack_stored_words(pairs: list, stored: Mapping[str, tuple[int, int]],
     8-bit ``convert_layout`` through shared memory whose result a global store writes
     (``stored``: :func:`store_destinations`) charged the ``v_perm_b32`` that build the
     store's 4-byte vectors from the loaded scratch registers
-    (:func:`linlayout.lowering.round_trip_pack.stored_word_permutes`). Other ops pass
-    unchanged.
+    (:func:`linlayout.lowering.round_trip_pack.stored_word_permutes`). Where Triton stores
+    that result byte by byte, the words that would cost a ``v_perm_b32`` each if LLVM's
+    SelectionDAG merged their bytes (``stored_word_permutes(..., merged=True)``) are left
+    in the prediction's ``extra[MERGE_WORDS]`` (words per thread, when any), the count
+    itself unchanged. Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``target`` not a Target.
 
-    Source: LLVM's InstCombine and AMDGPU ``v_perm_b32`` selection (LLVM, not Triton),
-    measured on the final gfx942/gfx950 AMDGCN
+    Source: LLVM's InstCombine, SelectionDAG (``DAGCombiner::mergeConsecutiveStores``) and
+    AMDGPU ``v_perm_b32`` selection (LLVM, not Triton), measured on the final gfx942/gfx950 AMDGCN
     (``papers/triton_lowering/amd_byte_pack_probes.py``).
     """
     sequence_of(pairs, tuple, "pairs")
@@ -88,6 +102,9 @@ def pack_stored_words(pairs: list, stored: Mapping[str, tuple[int, int]],
         loads = tuple(s.emitted for s in pred.sides if s.emitted.side == "load")
         m = access_map(lean, to_offsets(pred.plan.memory), 8)
         n = stored_word_permutes(lean, m, loads, 8, target, store)
+        words = stored_word_permutes(lean, m, loads, 8, target, store, merged=True) - n
+        if words > 0:  # byte stores: one v_perm_b32 per word SelectionDAG merges
+            pred = replace(pred, extra={**pred.extra, MERGE_WORDS: words})
         out.append((a, _with_permutes(pred, n) if n else pred))
     return out
 
