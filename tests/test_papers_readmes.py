@@ -6,7 +6,8 @@ small arguments). For the scripts that take seconds at their README's arguments,
 below names the text just before the block (a heading or a sentence) and the command; every
 line the block shows must be printed, in that order (a README may show an excerpt: the
 script's title lines or its claims left out). Timings such as ``[ok, 10.7 s]`` are not
-compared.
+compared. (``triton_shuffles.py``, ``stage_probes.py`` and ``swap_plans_amdgcn.py`` replay
+their committed fixtures; no Triton is needed.)
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ BLOCKS = [
      ["papers/conversion/triton_shuffles.py", "--compare-only"]),
     ("papers/conversion/README.md", "on the chosen ones on all 5 at 8 bits; now:",
      ["papers/conversion/stage_probes.py", "--compare-only"]),
+    ("papers/conversion/README.md",
+     "`python papers/conversion/swap_plans_amdgcn.py --compare-only` prints",
+     ["papers/conversion/swap_plans_amdgcn.py", "--compare-only"]),
 ]
 
 FENCE = re.compile(r"^```\w*\n(.*?)^```", re.S | re.M)
