@@ -14,7 +14,7 @@ links to the checkout's ``tests/`` and ``papers/`` (so paths such as
 runs from a fresh clone, with nothing installed. Other blocks — formulas, tables, diagrams,
 the quick start's ``pip`` lines — are text.
 
-Beyond the code blocks, on every page (the benchmarks' and papers' READMEs too): a
+Beyond the code blocks, on every page (the benchmarks', papers' and fixtures' READMEs too): a
 ``linlayout …`` line names real options, a repository path exists, a ``linlayout.a.b`` name
 resolves, and no page points outside the repository; ``docs/cli.md`` names every option.
 """
@@ -36,7 +36,7 @@ from tests.support import ROOT
 
 FILES = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
 #: Every page a newcomer reads: the README, ``docs/``, the benchmarks' and the papers' READMEs.
-ALL_PAGES = FILES + ["benchmarks/README.md", "papers/README.md"] + sorted(
+ALL_PAGES = FILES + ["benchmarks/README.md", "papers/README.md", "tests/data/README.md"] + sorted(
     f"papers/{p.parent.name}/README.md" for p in (ROOT / "papers").glob("*/README.md"))
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)\n(?P<body>.*?)^(?P=indent)```", re.S | re.M)
 
@@ -376,3 +376,12 @@ def test_docstring_cross_references_resolve():
             if not _resolves(name.split(".")):
                 unresolved.append(f"{path.relative_to(ROOT)}: {name}")
     assert not unresolved, "\n".join(unresolved)
+
+
+def test_the_fixture_readme_names_every_fixture():
+    """``tests/data/README.md`` describes every fixture file of ``tests/data``."""
+    data = ROOT / "tests" / "data"
+    text = (data / "README.md").read_text(encoding="utf-8")
+    missing = sorted(p.name for p in data.iterdir()
+                     if p.is_file() and p.name != "README.md" and p.name not in text)
+    assert not missing, f"tests/data/README.md does not name {missing}"

@@ -13,9 +13,10 @@ layout admits (a compiler vectorises as wide as the layout allows; docs/hardware
 * Triton's own estimate of its layout (extra wavefronts per wavefront, write/read), and the
   fewest wavefronts its layout reaches at any narrower vector width (``best wf``).
 
-The zoo: the article's transpose and linlayout's two other built-in examples; the pairs of
-Triton's ``unittest/Dialect/TritonGPU/SwizzleTest.cpp`` (explicit bases, including its two
-AMD wave64 pairs); real ``convert_layout`` pairs lowered by Triton 3.9 (``data/
+The zoo: the article's transpose; the seven pairs of Triton's
+``unittest/Dialect/TritonGPU/SwizzleTest.cpp`` (explicit bases, including its two AMD wave64
+pairs; two of them are linlayout's other built-in examples, ``blocked-mma`` and
+``transpose-128``); real ``convert_layout`` pairs lowered by Triton 3.9 (``data/
 triton_layouts.json``, written by ``extract_triton.py``); and random pairs — unit-vector
 (permutation) bases and general linear bases.
 

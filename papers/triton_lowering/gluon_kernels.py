@@ -33,6 +33,37 @@ def convert_kernel():
     return g_cvt
 
 
+@lru_cache(maxsize=None)
+def smem_kernel():
+    """The Gluon kernel ``g_smem(X, Y, M, N, SRC, SMEM, DST)``: load the ``M × N`` row-major
+    tile at ``X`` in the distributed layout ``SRC`` (constexpr), store it into a shared-memory
+    buffer of layout ``SMEM`` (``gl.allocate_shared_memory``, ``.store``), load it back
+    (``.load``) in the distributed layout ``DST`` and store that at ``Y`` — so the buffer's
+    store and load are the kernel's only shared-memory traffic. Shared by
+    ``ldmatrix_trans_rows.py`` and ``papers/hardware/triton/generate.py`` (its ``tg_smem_*``
+    and ``tg_sinkb*_smem_*`` cases).
+
+    Returns the ``gluon.jit`` function (one object per process). Raises ``ImportError``
+    without Triton 3.9 (``triton.experimental.gluon``)."""
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+
+    @gluon.jit
+    def g_smem(X, Y, M: gl.constexpr, N: gl.constexpr, SRC: gl.constexpr,
+               SMEM: gl.constexpr, DST: gl.constexpr):
+        rm = gl.arange(0, M, layout=gl.SliceLayout(1, SRC))
+        rn = gl.arange(0, N, layout=gl.SliceLayout(0, SRC))
+        x = gl.load(X + rm[:, None] * N + rn[None, :])
+        t = gl.allocate_shared_memory(X.dtype.element_ty, [M, N], SMEM)
+        t.store(x)
+        y = t.load(DST)
+        dm = gl.arange(0, M, layout=gl.SliceLayout(1, DST))
+        dn = gl.arange(0, N, layout=gl.SliceLayout(0, DST))
+        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+
+    return g_smem
+
+
 def convert_line(ttgir: str) -> int:
     """The line (1-based) of the one ``ttg.convert_layout`` of TTGIR text ``ttgir``: where
     the convert's instructions are counted once the text, its locations removed

@@ -7,7 +7,8 @@ Run with Triton 3.9.0 installed (CPU only; about a minute)::
     python papers/triton_lowering/ldmatrix_trans_rows.py           # writes tests/data/triton_ldmatrix_trans_rows.json.gz
     python papers/triton_lowering/ldmatrix_trans_rows.py --check   # compare, write nothing
 
-Each probe is a Gluon kernel that stores an ``M × N`` 16-bit tile into a random
+Each probe is the Gluon kernel ``g_smem`` (``gluon_kernels.py``, shared with
+``papers/hardware/triton/generate.py``): it stores an ``M × N`` 16-bit tile into a random
 ``swizzled_shared`` buffer and loads it back (``local_load``) into a ``blocked`` layout —
 random, or (three draws in four) one with lanes 2, 3, 4 along the buffer's contiguous
 dimension, the shape ``.trans`` needs; the draw (seed 41) keeps the kernels whose load Triton
@@ -206,22 +207,13 @@ def compile_case(m, n, warps, src, smem, dst):
     """(TTGIR, PTX) of the probe kernel."""
     import triton
     from triton.backends.compiler import GPUTarget
-    from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
     from triton.experimental.gluon._runtime import GluonASTSource
 
-    @gluon.jit
-    def g_rows(X, Y, M: gl.constexpr, N: gl.constexpr, SRC: gl.constexpr,
-               SMEM: gl.constexpr, DST: gl.constexpr):
-        rm = gl.arange(0, M, layout=gl.SliceLayout(1, SRC))
-        rn = gl.arange(0, N, layout=gl.SliceLayout(0, SRC))
-        x = gl.load(X + rm[:, None] * N + rn[None, :])
-        t = gl.allocate_shared_memory(X.dtype.element_ty, [M, N], SMEM)
-        t.store(x)
-        y = t.load(DST)
-        dm = gl.arange(0, M, layout=gl.SliceLayout(1, DST))
-        dn = gl.arange(0, N, layout=gl.SliceLayout(0, DST))
-        gl.store(Y + dm[:, None] * N + dn[None, :], y)
+    sys.path.insert(0, str(HERE))
+    from gluon_kernels import smem_kernel
+
+    g_smem = smem_kernel()
 
     def bl(p):
         return gl.BlockedLayout(size_per_thread=p[0], threads_per_warp=p[1],
@@ -230,7 +222,7 @@ def compile_case(m, n, warps, src, smem, dst):
     const = {"M": m, "N": n, "SRC": bl(src), "SMEM": gl.SwizzledSharedLayout(*smem),
              "DST": bl(dst)}
     sig = {"X": "*fp16", "Y": "*fp16", **{k: "constexpr" for k in const}}
-    src_ = GluonASTSource(fn=g_rows, signature=sig, constexprs=const,
+    src_ = GluonASTSource(fn=g_smem, signature=sig, constexprs=const,
                           attrs={(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]})
     k = triton.compile(src_, target=GPUTarget("cuda", 90, 32),
                        options={"num_warps": warps, "num_stages": 1})

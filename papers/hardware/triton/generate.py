@@ -59,6 +59,8 @@ from triton.experimental.gluon._runtime import GluonASTSource
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
+sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
+from gluon_kernels import smem_kernel  # noqa: E402
 TARGET = GPUTarget("cuda", 90, 32)
 
 
@@ -185,18 +187,9 @@ def g_convert(X, Y, M: gl.constexpr, N: gl.constexpr, SRC: gl.constexpr, DST: gl
     gl.store(Y + dm[:, None] * N + dn[None, :], y)
 
 
-@gluon.jit
-def g_smem(X, Y, M: gl.constexpr, N: gl.constexpr, SRC: gl.constexpr, SMEM: gl.constexpr,
-           DST: gl.constexpr):
-    rm = gl.arange(0, M, layout=gl.SliceLayout(1, SRC))
-    rn = gl.arange(0, N, layout=gl.SliceLayout(0, SRC))
-    x = gl.load(X + rm[:, None] * N + rn[None, :])
-    t = gl.allocate_shared_memory(X.dtype.element_ty, [M, N], SMEM)
-    t.store(x)
-    y = t.load(DST)
-    dm = gl.arange(0, M, layout=gl.SliceLayout(1, DST))
-    dn = gl.arange(0, N, layout=gl.SliceLayout(0, DST))
-    gl.store(Y + dm[:, None] * N + dn[None, :], y)
+#: store a tile into a shared-memory buffer and load it back (the kernel shared with
+#: papers/triton_lowering/ldmatrix_trans_rows.py)
+g_smem = smem_kernel()
 
 
 # ---------------------------------------------------------------------------- catalogue
