@@ -8,6 +8,7 @@ Run with Triton 3.9.0 installed (CPU only; about 2 s a probe, two compiles each)
     python papers/triton_lowering/select_placement.py                 # the AMD producer sets
     python papers/triton_lowering/select_placement.py scalar_byte     # one or more sets
     python papers/triton_lowering/select_placement.py --trace scalar_byte_confirm/NAME
+    python papers/triton_lowering/select_placement.py --file /tmp/scalar_byte_explore.json.gz
 
 For each AMD probe of the named fixture sets (``tests/data/fixture_sets.json``; default the
 reduction, scan and gather producer sets and the scalar-byte sets) whose convert has selects
@@ -34,14 +35,16 @@ which hoists a small block's cheap instructions back into its predecessor and dr
 debug locations, and the next InstCombine sinks them again. The AMDGCN then places the
 select in the store's out-of-line block with no location: under ``.loc`` line 0 when no
 located instruction comes before it in the block, otherwise under the line of the one that
-does (the store's, or the convert's after another select sunk with its location). Of the
+does (the store's, an address computation's, or the convert's after another select sunk
+with its location). Of the
 148 converts with selects of the default sets, 137 keep them all on the convert's line, 9
 move one to line 0 and 2 lose selects. Whether the hoist happens depends on the
 block's other instructions (``spec-exec-max-speculation-cost``, ``-max-not-hoisted``), so
 the line is not predicted from the TTGIR. Separately, a sunk select whose lane-bit test
 the store's own redundant-thread predicate decides can be folded away (known bits of the
 lane id under the dominating branch) — in some probes, not in others with the same
-layouts.
+layouts — or, where the predicate is the selects' very lane test, replaced under the branch
+by ``CorrelatedValuePropagation``.
 """
 
 from __future__ import annotations
@@ -160,14 +163,16 @@ def outcome(r: dict) -> str:
         else "kept in place"
 
 
-def survey(sets: list[str]) -> int:
-    """Print every probe's row and the tally; return 0."""
+def survey(sets: list[str], files: tuple[str, ...] = ()) -> int:
+    """Print every probe's row and the tally (the fixture ``sets``, then each probe file
+    of ``files``, as the probe scripts write them: ``{"probes": {name: probe}}``); return 0."""
     registry = json.loads((ROOT / "tests" / "data" / "fixture_sets.json").read_text(
         encoding="utf-8"))["sets"]
+    sources = [(name, read_fixture(ROOT / "tests" / "data" / registry[name]["files"][0])[
+        registry[name]["key"]]) for name in sets]
+    sources += [(pathlib.Path(f).name, read_fixture(pathlib.Path(f))["probes"]) for f in files]
     tally: collections.Counter = collections.Counter()
-    for name in sets:
-        spec = registry[name]
-        data = read_fixture(ROOT / "tests" / "data" / spec["files"][0])[spec["key"]]
+    for name, data in sources:
         for case, p in sorted(data.items()):
             if not str(p.get("target", "")).startswith("gfx"):
                 continue
@@ -236,11 +241,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sets", nargs="*", help=f"fixture sets (default: {' '.join(DEFAULT_SETS)})")
     ap.add_argument("--trace", metavar="SET/NAME", help="one probe's selects, pass by pass")
+    ap.add_argument("--file", action="append", default=[], metavar="PATH",
+                    help="also a probe file written by a probe script (e.g. "
+                         "scalar_byte_probes.py --explore); with it, no default sets")
     args = ap.parse_args(argv)
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"
     if args.trace:
         return trace(args.trace)
-    return survey(args.sets or list(DEFAULT_SETS))
+    sets = args.sets or ([] if args.file else list(DEFAULT_SETS))
+    return survey(sets, tuple(args.file))
 
 
 if __name__ == "__main__":
