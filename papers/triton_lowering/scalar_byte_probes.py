@@ -34,7 +34,8 @@ both assemblies (not this rule). The second draw (``--confirm``, seed :data:`CON
 8-bit only), made after that, is 20 of 24: the reduction's line equals on 23, the other one
 being the reduction's own scratch store of two scalar bytes (warps along the axis; not
 modelled), and 3 convert lines differ by ``-O3`` re-spellings that Triton's lowering does not
-have (a consumer's reordering, a folded select). Known differences:
+have (a consumer's reordering, a Swap select that ``-O3`` moves to line 0:
+``select_placement.py``). Known differences:
 ``tests/data/known_mismatches.json``, sets ``scalar_byte``, ``scalar_byte_confirm`` and
 ``scalar_byte_vector``.
 
