@@ -1,0 +1,92 @@
+"""The known mismatches (``tests/data/known_mismatches.json``) against Triton's lowering (the
+assembly LLVM's back end selects from Triton's LLVM IR with ``-O3`` skipped), as
+``papers/triton_lowering/mismatch_vs_lowering.py`` compares them, without Triton: the
+lowering of the sets whose fixture has none is ``tests/data/known_mismatches_lowering.json``
+(written by that script's ``--compile``). Each known mismatch differs from the final assembly
+(its strict xfail); here every one not in :data:`GAPS` is pinned as LLVM's doing (``check``
+equals Triton's lowering, ``-O3`` makes the difference), and :data:`GAPS` lists exactly those
+where ``check`` differs from the lowering too, so a new one shows up."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import pytest
+
+from tests.check.shared_memory.triton_fixtures import entries, known_mismatches
+from tests.support import ROOT, papers_module
+
+MVL = papers_module("papers/triton_lowering/mismatch_vs_lowering.py")
+
+#: ``(set, case)`` where ``check`` differs from Triton's lowering (papers/triton_lowering/
+#: README.md, "Known mismatches against Triton's lowering", gives the cause of each)
+GAPS = {
+    # the lowering has 0 merges; check models -O3's LoadStoreVectorizer (the set's rule)
+    ("llvm_merge", "smem_blocked_xorlinear_linear_b32_32x64_w1_8a6dda_cuda90"),
+    ("llvm_merge", "smem_linear_xorlinear_linear_b32_64x32_w1_803b78_cuda100"),
+    # the back end (-O3 skipped) copies a Swap select into an out-of-line block
+    ("amd_producer_third", "reduce_b16_bf16_64x64_ax0_w4_add_b81a65_gfx942"),
+    ("amd_producer_third", "reduce_b8_i8_128x16_ax0_w1_max_9bafc7_gfx942"),
+    ("amd_producer_fourth", "reduce_b16_bf16_32x32_ax1_w1_mul_7a9cd5_gfx950"),
+    # byte packing: the sets compare with the final AMDGCN, whose packing check models
+    ("amd_byte_merge", "g_hv_b8_128x32_w4_c685d3_gfx950"),
+    ("amd_byte_pack", "g_hv_b8_128x32_w4_fb7c13_gfx942"),
+    ("amd_byte_pack", "g_sw_b8_128x32_w1_366159_gfx942"),
+    ("amd_byte_pack", "g_sw_b8_64x32_w8_1cf6d6_gfx950"),
+    ("amd_byte_pack", "g_sw_b8_64x32_w8_d70e3f_gfx942"),
+    ("amd_byte_pack_swap_confirm", "g_sw_b8_32x64_w8_df537d_gfx950"),
+    ("amd_byte_pack_swap_confirm", "g_sw_b8_64x32_w8_5bd44b_gfx950"),
+    ("amd_byte_pack_vector", "g_vs_b8_32x128_w4_b67e90_gfx950"),
+    ("amd_byte_pack_vector", "g_vs_b8_32x128_w8_73b80d_gfx942"),
+    # 16-bit reductions: the lowering's v_perm_b32 on the reduction's line, check's 0
+    ("scalar_byte_vector", "reduce_b16_fp16_8x2048_ax1_w4_l64_min_293db7_gfx942"),
+    ("scalar_byte_vector", "reduce_b16_fp16_8x2048_ax1_w4_l64_mul_1e43c2_gfx942"),
+    ("scalar_byte_vector", "reduce_b16_i16_8x128_ax1_w2_l32_mul_a79c6c_gfx950"),
+}
+
+
+@lru_cache(maxsize=1)
+def _rows() -> dict:
+    return {(r["set"], r["case"]): r for r in MVL.rows()}
+
+
+def _known() -> list:
+    return sorted((s, c) for s, cases in known_mismatches().items() for c in cases)
+
+
+def test_every_known_mismatch_has_triton_s_lowering():
+    """In its fixture (``"data"`` -> ``"lowering"``) or in the file ``--compile`` writes,
+    whose recompiled final assembly reproduces the fixture's."""
+    assert len(_known()) >= 25
+    assert all(r["lowering"] is not None for r in _rows().values())
+    lowered = json.loads((ROOT / "tests/data/known_mismatches_lowering.json").read_text("utf-8"))
+    assert lowered["triton_version"].startswith("3.9")
+    for s in MVL.COMPILED:
+        for case, rec in lowered.get(s, {}).items():
+            counts = entries(s)[case]["counts"]
+            if s == "llvm_merge":
+                counts = {k: v for k, v in counts.items() if k.startswith(("ld.", "st."))}
+            assert rec["final"]["counts"] == counts, case
+
+
+@pytest.mark.parametrize("fixture_set,case",
+                         [k for k in _known() if k not in GAPS], ids="/".join)
+def test_check_equals_tritons_lowering_where_only_llvm_differs(fixture_set, case):
+    """``check`` equals Triton's lowering; only the final assembly (``-O3``) differs."""
+    r = _rows()[(fixture_set, case)]
+    if fixture_set in MVL.SCALAR:  # the scalar joins: check on the reduction's line (-O3's)
+        assert MVL._sum_lines(r["check"]) == MVL._sum_lines(r["lowering"])
+    else:
+        assert r["check"] == r["lowering"]
+    assert r["check"] != r["final"]
+
+
+def test_the_gaps_against_the_lowering_are_exactly_these():
+    assert {k for k, r in _rows().items() if r["verdict"] == MVL.GAP} == GAPS & set(_rows())
+    assert GAPS <= set(_known())
+
+
+def test_the_readme_table_is_the_scripts():
+    text = (ROOT / "papers/triton_lowering/README.md").read_text(encoding="utf-8")
+    assert MVL.table(list(_rows().values())) in text
