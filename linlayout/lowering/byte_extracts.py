@@ -27,12 +27,13 @@ sm_80/90/100; the same on each) — one loaded word, every byte read the stated 
   style), byte 0 included;
 * not read: nothing (the extract is dead).
 
-Bytes read by a stored word: a ``<4 x i8>`` built with ``insertelement`` from extracts of at
-most two loaded words (Triton's vector build before a ``st.shared`` of 4 bytes or more) is
-one ``prmt.b32`` of the two words (the DAG combiner turns the build into a byte shuffle of
-two ``v4i8``: selectors such as ``0x5140``, ``0x7362``), none when it is one loaded word in
-order, and its extracts die; bytes from three or more words are built byte by byte (three
-``prmt.b32``, their extracts kept), as :mod:`.round_trip_pack` counts.
+Bytes read by a stored word: a ``<4 x i8>`` built with ``insertelement`` from extracts of
+loaded words (Triton's vector build before a ``st.shared`` of 4 bytes or more) is a byte
+shuffle of those words and its extracts die: one ``prmt.b32`` for at most two words (the DAG
+combiner turns the build into a byte shuffle of two ``v4i8``: selectors such as ``0x5140``,
+``0x7362``), none when it is one loaded word in order, and one more per further word (two
+for three words, three for four: a shuffle of each pair, then one joining them, selectors
+such as ``0x4000``/``0x40``/``0x7610``).
 
 Bytes read by a stored pair (``<2 x i8>``, ``st.shared.v2.b8``): when the pair is bytes
 ``2j`` and ``2j+1`` of one loaded word, in order (the word's ``j``-th 16-bit half), the DAG
@@ -115,16 +116,17 @@ def word_extract_permutes(readers: Iterable[str]) -> int:
     return sum(byte_extract_permutes(b, kinds) for b in range(4))
 
 
-def built_word_permutes(sources: Iterable[tuple[int, int]]) -> int | None:
-    """The ``prmt.b32`` NVPTX selects for a stored ``<4 x i8>`` word built from loaded bytes,
-    or None where it builds the word byte by byte (bytes from three or more loaded words).
+def built_word_permutes(sources: Iterable[tuple[int, int]]) -> int:
+    """The ``prmt.b32`` NVPTX selects for a stored ``<4 x i8>`` word built from loaded bytes
+    (the byte extracts die).
 
     Args:
         sources: per byte of the stored word (low first), ``(loaded word, byte in it)``.
 
     Returns:
-        0 for one loaded word in order (the word itself), else 1 for bytes of at most two
-        loaded words (one byte shuffle; the extracts die).
+        0 for one loaded word in order (the word itself), 1 for bytes of at most two loaded
+        words (one byte shuffle), else one per loaded word less one (2 for three words, 3
+        for four).
 
     Raises:
         LayoutError: not four ``(word, byte)`` pairs with bytes 0 to 3.
@@ -135,7 +137,7 @@ def built_word_permutes(sources: Iterable[tuple[int, int]]) -> int | None:
     pairs = _word_bytes(sources, 4, "four")
     words = {w for w, _ in pairs}
     if len(words) > 2:
-        return None
+        return len(words) - 1
     return 0 if len(words) == 1 and [b for _, b in pairs] == [0, 1, 2, 3] else 1
 
 

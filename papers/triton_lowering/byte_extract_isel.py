@@ -169,19 +169,23 @@ def permutes_by_byte(ptx: str) -> list[int]:
     return out
 
 
-#: stored words built from the bytes of two loaded words (``ld.shared.v2.b32``): the loaded
-#: byte (0-7, word = byte // 4) of each stored byte, low first
+#: stored words built from the bytes of loaded words (``ld.shared.v2.b32``, or
+#: ``ld.shared.v4.b32`` where a byte index reaches 8): the loaded byte (word = byte // 4) of
+#: each stored byte, low first; the last five take bytes of three or four words (added after
+#: a fresh-seed reduction showed a word of four loaded words built with three ``prmt.b32``)
 BUILT = ([0, 4, 1, 5], [2, 6, 3, 7], [0, 1, 4, 5], [0, 4, 2, 6], [3, 2, 1, 0], [0, 1, 2, 3],
-         [4, 5, 6, 7], [1, 1, 5, 5])
+         [4, 5, 6, 7], [1, 1, 5, 5], [0, 8, 4, 12], [0, 5, 10, 15], [3, 9, 14, 4],
+         [0, 4, 8, 9], [4, 0, 8, 1])
 
 
 def built_kernel(sources: list[int]) -> str:
-    """Two loaded words, one ``<4 x i8>`` built from their bytes with ``insertelement`` and
-    stored to shared memory as Triton builds a stored vector."""
+    """Two (or four) loaded words, one ``<4 x i8>`` built from their bytes with
+    ``insertelement`` and stored to shared memory as Triton builds a stored vector."""
+    n = 8 if max(sources) < 8 else 16
     head = HEAD.replace("%w = load <4 x i8>, ptr addrspace(3) %p, align 4",
-                        "%w = load <8 x i8>, ptr addrspace(3) %p, align 8")
+                        f"%w = load <{n} x i8>, ptr addrspace(3) %p, align {n}")
     head = re.sub(r"  %b\d = extractelement <4 x i8> %w, i32 \d\n", "", head)
-    body = "".join(f"  %e{k} = extractelement <8 x i8> %w, i32 {k}\n" for k in range(8))
+    body = "".join(f"  %e{k} = extractelement <{n} x i8> %w, i32 {k}\n" for k in range(n))
     prev = "undef"
     for j, i in enumerate(sources):
         body += f"  %v{j} = insertelement <4 x i8> {prev}, i8 %e{i}, i32 {j}\n"

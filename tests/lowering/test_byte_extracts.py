@@ -44,8 +44,9 @@ def test_a_stored_word_of_loaded_bytes_costs_what_nvptx_selected(key):
     assert set(DATA["built_words"][key].values()) == {want}
 
 
-def test_bytes_of_three_words_are_not_one_permute():
-    assert built_word_permutes([(0, 0), (1, 0), (2, 0), (2, 1)]) is None
+def test_bytes_of_more_words_cost_one_permute_per_word_beyond_the_first():
+    assert built_word_permutes([(0, 0), (1, 0), (2, 0), (2, 1)]) == 2
+    assert built_word_permutes([(0, 0), (2, 0), (1, 0), (3, 0)]) == 3
     for bad in ([(0, 0)] * 3, [(0, 4)] * 4, [(0, 0, 0)] * 4, [(0, True)] * 4):
         with pytest.raises(LayoutError):
             built_word_permutes(bad)

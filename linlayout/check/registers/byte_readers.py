@@ -12,9 +12,10 @@ register (``transferWithinWarp``: the low element zero-extended, the high one ze
 and shifted by 16, joined with an ``or``), a byte 0 that is only ever the low element of
 such a pair is widened by the ``or`` alone, and NVPTX selects ``and.b32 w, 0xff`` on the
 convert's line instead of a ``prmt.b32`` on the reduce's. When it is a convert through
-shared memory that stores 32-bit words, a stored word whose four bytes come from at most two
-loaded words is one byte shuffle of those words (one ``prmt.b32`` on the convert's line, not
-three) and its bytes' extracts die
+shared memory that stores 32-bit words, a stored word built from the loaded bytes is a byte
+shuffle of those words (one ``prmt.b32`` on the convert's line for at most two words, one
+per further word beyond, where Triton's byte-by-byte build spends three) and its bytes'
+extracts die
 (:func:`linlayout.lowering.byte_extracts.built_word_permutes`). When it stores byte pairs
 (``st.shared.v2.b8``), a pair that is one 16-bit half of a loaded word has its two extracts
 selected on the convert's line (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`).
@@ -172,8 +173,8 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     register (:func:`pack_byte_readers`), a ``prmt.b32`` fewer per byte 0 read only by the
     packing ``or`` (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`); stored
     by a convert through shared memory as words (:func:`stored_word_sources`), four extracts
-    fewer on the reduce and two (three for a loaded word in order) fewer permutes on the
-    convert per stored word built from at most two loaded words
+    fewer on the reduce per stored word and, on the convert, three less the byte shuffles of
+    its loaded words
     (:func:`linlayout.lowering.byte_extracts.built_word_permutes`); stored as byte pairs
     (:func:`stored_pair_sources`), two extracts moved from the reduce's line to the
     convert's per pair that is one half of a loaded word
@@ -223,7 +224,74 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
                 j = next(k for k, (b, _) in enumerate(out) if b is a)
                 out[i] = (reduce, _more_permutes(rpred, -moved, _MOVED))
                 out[j] = (a, _more_permutes(pred, moved, _MOVED, add=True))
+    return _sign_extended_reads(out, text, target)
+
+
+#: Signed 8-bit combine ops: NVPTX computes them on sign-extended 16-bit registers.
+_SIGNED_MIN_MAX = frozenset({"arith.minsi", "arith.maxsi"})
+
+_SIGN_READ = ("byte 0 of each loaded word read only by the next reduction's signed in-thread "
+              "min/max (NVPTX's cvt.s8.s32 of the word, no prmt.b32)")
+
+
+def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
+    """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
+    words (:func:`loaded_byte_positions`), whose result's only use is a one-operand 8-bit
+    ``tt.reduce`` with a signed ``min``/``max`` combine that starts with an in-thread step
+    (every register of its operand shares its accumulator with another), charged one
+    ``prmt.b32`` fewer per loaded word's byte 0: every loaded byte is first read by that
+    signed combine, which NVPTX computes on a sign-extended 16-bit register, so byte 0 is a
+    ``cvt.s8.s32`` of the word (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`
+    with ``"signed_byte"``). A reduction without an in-thread step (its first reader a
+    shuffle) is left as it was.
+
+    Source: NVPTX's instruction selection (LLVM, not Triton:
+    :mod:`linlayout.lowering.byte_extracts`), seen on a compiled 8-bit ``minsi`` reduction
+    after an ``ldmatrix`` round trip (``papers/triton_lowering/README.md``, fresh-seed sweep).
+    """
+    from .reduce import reduce_rounds
+
+    converts = {a.result: i for i, (a, p) in enumerate(pairs)
+                if isinstance(a, Access) and a.kind == "convert" and a.result
+                and isinstance(p, Prediction)}
+    out = list(pairs)
+    for a, _ in pairs:
+        m = _AXIS.search(a.attrs or "") if isinstance(a, Access) else None
+        if m is None or a.op != "reduce" or a.element_bits != 8 \
+                or len(a.operand_types) != 1 or a.combiner not in _SIGNED_MIN_MAX \
+                or a.distributed is None or not a.operands or a.operands[0] not in converts \
+                or not _used_once(a.operands[0], text):
+            continue
+        j = converts[a.operands[0]]
+        convert, cpred = out[j]
+        if convert.element_bits != 8 or convert.distributed is None \
+                or convert.destination is None:
+            continue
+        try:
+            operand = a.distributed.layout
+            held = 1 << f2.rank([_flat(operand, img)
+                                 for img in operand.bases.get("register", [])])
+            if held <= reduce_rounds(operand, int(m.group(1)))[0][0]:
+                continue  # no in-thread step: the first reader is a shuffle
+            bytes_at = loaded_byte_positions(convert.distributed.layout,
+                                             convert.destination.layout, target)
+        except LayoutError:
+            continue
+        if bytes_at is None:
+            continue
+        delta = sum(byte_extract_permutes(b, {"signed_byte"}) - 1 for b in bytes_at)
+        if delta:
+            out[j] = (convert, _more_permutes(cpred, delta, _SIGN_READ))
     return out
+
+
+def _flat(layout: LinearLayout, img) -> int:
+    """A register basis image of ``layout`` as one integer (its dims side by side)."""
+    flat, shift = 0, 0
+    for v, name in zip(img, layout.out_dim_names):
+        flat |= v << shift
+        shift += layout.out_bits(name)
+    return flat
 
 
 _MOVED = ("byte pairs stored as halves of the loaded words (NVPTX selects their extracts "
@@ -248,9 +316,10 @@ def _last_load(reduce: Access, target: Target) -> tuple[LinearLayout, LinearLayo
 
 def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, int]:
     """``(extracts that die, permutes the stores spare)`` when ``convert`` stores, through
-    shared memory, words of the bytes the reduce's last move loaded: a stored word whose four
-    bytes come from at most two loaded words is one ``prmt.b32`` (none when it is one loaded
-    word in order), not three, and its bytes' extracts die."""
+    shared memory, words of the bytes the reduce's last move loaded: a stored word is a byte
+    shuffle of the loaded words its bytes come from
+    (:func:`linlayout.lowering.byte_extracts.built_word_permutes`: none for one loaded word
+    in order, one for two, one per further word), not three, and its bytes' extracts die."""
     last = _last_load(reduce, target)
     if last is None or convert.element_bits != 8:
         return 0, 0
@@ -261,10 +330,8 @@ def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, 
         return 0, 0
     dead = spared = 0
     for regs in stored:
-        n = built_word_permutes(loaded[r] for r in regs)
-        if n is not None:
-            dead += 4
-            spared += 3 - n
+        dead += 4
+        spared += 3 - built_word_permutes(loaded[r] for r in regs)
     return dead, spared
 
 
