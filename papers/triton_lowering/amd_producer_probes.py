@@ -45,7 +45,6 @@ import pathlib
 import random
 import re
 import sys
-import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -331,7 +330,7 @@ def bf16_evidence(data: dict) -> None:
     assembly, and the low-under-high pairs ``check`` prices (:func:`low_under_high_pairs`);
     then a tally (Triton 3.9.0 needed)."""
     import triton
-    from probe_compile import gpu_target
+    from probe_compile import gpu_target, private_triton_cache
     from triton._C.libtriton import llvm
 
     tally: collections.Counter = collections.Counter()
@@ -342,7 +341,7 @@ def bf16_evidence(data: dict) -> None:
             parts = name.split("_")
             if parts[2] != "bf16":
                 continue
-            with tempfile.TemporaryDirectory() as d:
+            with private_triton_cache() as d:  # the key does not see the skipped -O3
                 path = pathlib.Path(d) / "probe.ttgir"
                 path.write_text(p["ttgir"], encoding="utf-8")
                 k = triton.compile(str(path), target=gpu_target(p["target"]))

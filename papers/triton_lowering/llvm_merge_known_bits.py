@@ -101,9 +101,11 @@ def compile_ttgir(ttgir: str, target: str, slp: bool | None, log_lsv: bool = Tru
 
     env = {"TRITON_ALWAYS_COMPILE": "1", "TRITON_ENABLE_LLVM_DEBUG": "1" if log_lsv else "0",
            "TRITON_LLVM_DEBUG_ONLY": "load-store-vectorizer"}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
     with tempfile.TemporaryDirectory() as tmp:
+        # a private cache: the key does not see the replaced optimize_module's SLP switch
+        env["TRITON_CACHE_DIR"] = str(pathlib.Path(tmp) / "cache")
+        old = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
         src = pathlib.Path(tmp) / "probe.ttgir"
         src.write_text(ttgir)
         log = str(pathlib.Path(tmp) / "lsv.log")

@@ -146,8 +146,6 @@ def compile_probe(ttgir: str, tname: str, o3: bool) -> tuple[str, str, str]:
     compiled from a file ``probe.ttgir`` for target ``tname`` (``cuda80``, ``gfx942``, ...)
     with Triton 3.9.0; without ``o3`` the middle end (``optimize_module``) is skipped, so the
     assembly is Triton's lowering. Raises what ``triton.compile`` raises."""
-    import tempfile
-
     import triton
     from triton._C.libtriton import llvm as _llvm
     from triton.backends.compiler import GPUTarget
@@ -155,6 +153,8 @@ def compile_probe(ttgir: str, tname: str, o3: bool) -> tuple[str, str, str]:
     targets = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
                "cuda100": GPUTarget("cuda", 100, 32), "gfx942": GPUTarget("hip", "gfx942", 64),
                "gfx950": GPUTarget("hip", "gfx950", 64)}
+    from probe_compile import private_triton_cache
+
     pre: list[str] = []
     orig = _llvm.optimize_module
 
@@ -164,7 +164,7 @@ def compile_probe(ttgir: str, tname: str, o3: bool) -> tuple[str, str, str]:
 
     _llvm.optimize_module = capture
     try:
-        with tempfile.TemporaryDirectory() as d:
+        with private_triton_cache() as d:  # the key does not see the skipped -O3
             path = pathlib.Path(d) / "probe.ttgir"
             path.write_text(ttgir, encoding="utf-8")
             k = triton.compile(str(path), target=targets[tname])

@@ -10,6 +10,7 @@ runs without it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -56,10 +57,30 @@ def compile_gluon(fn, signature: dict, constexprs: dict, tname: str, warps: int)
     return strip_locs(k.asm["ttgir"])
 
 
+@contextlib.contextmanager
+def private_triton_cache():
+    """A fresh, empty Triton cache directory (``TRITON_CACHE_DIR``) for the compiles inside
+    the ``with`` block, removed afterwards; yields its path. Every compile that skips
+    LLVM's ``-O3`` (``llvm.optimize_module`` replaced) must run in one: Triton's cache key
+    does not see the replaced function, so a shared cache hands the unoptimised kernel to a
+    later ``-O3`` compile of the same TTGIR, or the optimised one to a later lowering."""
+    old = os.environ.get("TRITON_CACHE_DIR")
+    with tempfile.TemporaryDirectory(prefix="triton-cache-") as d:
+        os.environ["TRITON_CACHE_DIR"] = d
+        try:
+            yield d
+        finally:
+            if old is None:
+                os.environ.pop("TRITON_CACHE_DIR", None)
+            else:
+                os.environ["TRITON_CACHE_DIR"] = old
+
+
 def compile_ttgir(ttgir: str, tname: str, o3: bool) -> str:
     """The assembly (PTX or AMDGCN) of a TTGIR text compiled from a file ``probe.ttgir``;
     without ``o3``, LLVM's middle end (``llvm.optimize_module``) is skipped, as
-    ``lowering_reference.py`` does, leaving Triton's lowering."""
+    ``lowering_reference.py`` does, leaving Triton's lowering. Each call compiles into its
+    own empty Triton cache (:func:`private_triton_cache`)."""
     import triton
     from triton._C.libtriton import llvm
 
@@ -67,7 +88,7 @@ def compile_ttgir(ttgir: str, tname: str, o3: bool) -> str:
     llvm.optimize_module = (lambda mod, *a, **kw: orig(mod, *a, **kw)) if o3 else \
         (lambda mod, *a, **kw: None)
     try:
-        with tempfile.TemporaryDirectory() as d:
+        with private_triton_cache() as d:
             path = pathlib.Path(d) / "probe.ttgir"
             path.write_text(ttgir, encoding="utf-8")
             k = triton.compile(str(path), target=gpu_target(tname))

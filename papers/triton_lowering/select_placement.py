@@ -63,7 +63,7 @@ sys.path.insert(0, str(HERE))
 
 from cvt_heldout_probes import asm_lines  # noqa: E402
 from fixture import read_fixture  # noqa: E402
-from probe_compile import gpu_target  # noqa: E402
+from probe_compile import gpu_target, private_triton_cache  # noqa: E402
 
 #: the sets read by default: every AMD producer set and the scalar-byte sets
 DEFAULT_SETS = ("producer", "amd_producer", "amd_producer_confirm", "amd_producer_third",
@@ -85,7 +85,7 @@ def _compile(ttgir: str, tname: str, o3: bool) -> dict:
     llvm.optimize_module = (lambda mod, *a, **kw: orig(mod, *a, **kw)) if o3 else \
         (lambda mod, *a, **kw: None)
     try:
-        with tempfile.TemporaryDirectory() as d:
+        with private_triton_cache() as d:  # the key does not see the skipped -O3
             path = pathlib.Path(d) / "probe.ttgir"
             path.write_text(ttgir, encoding="utf-8")
             k = triton.compile(str(path), target=gpu_target(tname))
