@@ -18,7 +18,11 @@ from ..._checks import instance_of
 from ...errors import LayoutError
 from .report import GlobalOpReport
 
-__all__ = ["AMD_VARIANTS", "amd_merge_outcome", "normalise_amd_counts"]
+__all__ = ["AGREES", "AMD_VARIANTS", "amd_merge_outcome", "normalise_amd_counts"]
+
+#: the outcomes of :func:`amd_merge_outcome` that ``check``'s rows allow: Triton's count, the
+#: merged one, or between them as LLVM merges some runs or ops and not others
+AGREES = ("as counted", "merged", "some merged", "between")
 
 #: opcode spellings of one width and count that the final AMDGCN picks from how the value is
 #: used, not from the access: a sign-extending load (``global_load_sbyte``/``_sshort``) and a
