@@ -14,11 +14,11 @@ stores, and compares them with ``check``'s rows
 ``some merged``, ``between``, ``differs``), by set and by whether ``check`` names a
 ``may_merge``::
 
-    python papers/global_memory/amd_merges.py                       # the AMD fixture sets (~2 min)
-    python papers/global_memory/amd_merges.py --divisibility        # the same TTGIR, 16-divisible pointers
-    python papers/global_memory/amd_merges.py --nvidia              # NVIDIA probes' PTX against check
-    python papers/global_memory/amd_merges.py --draw 90313          # write the fresh draw (FRESH)
-    python papers/global_memory/amd_merges.py --compare-only        # replay FRESH, no Triton
+    python papers/global_memory/amd_merges.py                  # the AMD fixture sets (~2 min)
+    python papers/global_memory/amd_merges.py --divisibility   # 16-divisible pointers
+    python papers/global_memory/amd_merges.py --nvidia         # NVIDIA probes' PTX vs check
+    python papers/global_memory/amd_merges.py --draw 90313     # write the fresh draw (FRESH)
+    python papers/global_memory/amd_merges.py --compare-only   # replay FRESH, no Triton
 
 Results (Triton 3.9.0, ``linlayout`` at the commit that added ``may_merge`` to the global
 rows) are in ``docs/triton-lowering.md``.

@@ -35,13 +35,13 @@ from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...lowering.target import Target
-from ...triton.axisinfo import (AxisInfo, GlobalOp, ModuleAxisInfo, contig_per_thread,
-                                contiguity, layout_order, mask_alignment, pointee_bits,
-                                unique_registers)
+from ...triton.axisinfo import (AxisInfo, GlobalOp, ModuleAxisInfo, contiguity,
+                                mask_alignment, pointee_bits, unique_registers)
 from ...triton.parse import TritonType
 
-__all__ = ["GlobalMerge", "GlobalPrediction", "address_run", "held_block", "amd_atomic_name", "amd_buffer_atomic_name", "amd_global_name",
-           "atomic_fields", "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
+__all__ = ["GlobalMerge", "GlobalPrediction", "address_run", "amd_atomic_name",
+           "amd_buffer_atomic_name", "amd_global_name", "atomic_fields", "held_block",
+           "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,9 @@ class GlobalPrediction:
             most ops.
         run: elements of the longest run of consecutive addresses a thread holds whole
             (:func:`address_run`; 1 where not computed: atomics, scalars, ``cp.async``).
-        may_merge: on AMD, for a ``tt.load``/``tt.store`` whose vector is narrower than
-            ``run``, the instruction if LLVM's back end merges every run
+        may_merge: on AMD, for a load or store (``tt.load``/``tt.store``,
+            ``amdg.buffer_load``/``buffer_store``) whose vector is narrower than ``run`` (at
+            most 16 bytes), the instruction if LLVM's back end merges every run
             (:class:`GlobalMerge`); the final AMDGCN has between ``per_thread`` and its
             count (each run merged or not, sometimes in part). ``opcode`` and ``per_thread``
             stay Triton's IR. None otherwise.
@@ -254,18 +255,25 @@ def address_run(info: AxisInfo | None, ttype: TritonType, mask: AxisInfo | None 
 
 def held_block(layout: LinearLayout, dim: int) -> int:
     """The largest ``k`` (elements, a power of two) such that each thread holds whole aligned
-    blocks of ``k`` consecutive elements along ``dim``, in any register order: the register
-    bases include ``1, 2, …, k/2`` along ``dim`` wherever they sit (for the leading register
-    bases in order this is ``getContigPerThread``; LLVM merges by address, whatever the
-    register order)."""
-    regs = {tuple(b) for b in layout.bases["register"]}
+    blocks of ``k`` consecutive elements along output dim ``dim`` (an index into
+    ``layout.out_dim_names``), in any register order: the register bases include
+    ``1, 2, …, k/2`` along ``dim`` wherever they sit. For the leading register bases in order
+    this is Triton's ``getContigPerThread``; LLVM's back end merges by address, whatever the
+    register order.
+
+    Raises:
+        LayoutError: ``layout`` is not a :class:`~linlayout.layout.LinearLayout` or ``dim``
+            not an index of its output dims.
+    """
+    instance_of(layout, LinearLayout, "layout")
     rank = len(layout.out_dim_names)
+    if type(dim) is not int or not 0 <= dim < rank:
+        raise LayoutError(f"dim must be an output dim index below {rank}, got {dim!r}")
+    regs = {tuple(b) for b in layout.bases.get("register", [])}
     k = 1
-    while True:
-        want = tuple(k if i == dim else 0 for i in range(rank))
-        if want not in regs:
-            return k
+    while tuple(k if i == dim else 0 for i in range(rank)) in regs:
         k *= 2
+    return k
 
 
 #: the most bytes one AMD global load or store moves per lane (``global_load_dwordx4``)

@@ -53,8 +53,9 @@ def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
     "sectors_per_warp", "sector_floor", "efficiency", "coalesced"}], status`` (+ ``note``,
     ``suggestion``); on AMD an instruction LLVM's back end may merge carries
     ``"may_merge": {"isa", "per_thread", "vector_elems", "vector_bytes", "run"}`` (the
-    instruction if every thread's run merges; its own fields stay Triton's IR); an op with run-time fallback instructions (an AMD 16-bit float add) lists
-    them after its own, each with ``"fallback": true``."""
+    instruction if every thread's run merges; its own fields stay Triton's IR); an op with
+    run-time fallback instructions (an AMD 16-bit float add) lists them after its own, each
+    with ``"fallback": true``."""
     key = "ptx" if nvidia else "isa"
     p = g.prediction
     out = {"line": g.op.line, "op": g.op.short, "pointer": g.op.pointer, "mask": g.op.mask,
@@ -73,8 +74,9 @@ def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
 
 def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
     """Whole-kernel global totals: ``per_thread`` by opcode (run-time fallbacks included: the
-    static code; Triton's IR, no merge by LLVM's back end counted), ``global_bytes_per_thread`` (load/store/atomic; an op's fallbacks move the
-    same elements as its own instruction and add none), ``sectors_per_warp`` and
+    static code; Triton's IR, no merge by LLVM's back end counted),
+    ``global_bytes_per_thread`` (load/store/atomic; an op's fallbacks move the same elements
+    as its own instruction and add none), ``sectors_per_warp`` and
     ``sector_floor`` over the counted ops, ``ops`` and ``not_analysed``."""
     per: Counter = Counter()
     nbytes = {"load": 0, "store": 0, "atomic": 0}

@@ -22,8 +22,12 @@ from linlayout.triton import read_ttgir
 def _copy(target: str, warp: int, hint: str = "", bits: int = 8, size=(4,)) -> str:
     """A 1-D copy of 1024 elements, ``size`` per thread, pointers with ``hint``."""
     t = f"i{bits}"
-    return f"""#blocked = #ttg.blocked<{{sizePerThread = [{size[0]}], threadsPerWarp = [{warp}], warpsPerCTA = [4], order = [0]}}>
-module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "{target}", "ttg.threads-per-warp" = {warp} : i32}} {{
+    blocked = (f"#ttg.blocked<{{sizePerThread = [{size[0]}], threadsPerWarp = [{warp}], "
+               "warpsPerCTA = [4], order = [0]}>")
+    attrs = (f'"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "{target}", '
+             f'"ttg.threads-per-warp" = {warp} : i32')
+    return f"""#blocked = {blocked}
+module attributes {{{attrs}}} {{
   tt.func public @copy(%X: !tt.ptr<{t}>{hint}, %Y: !tt.ptr<{t}>{hint}) {{
     %r = tt.make_range {{end = 1024 : i32, start = 0 : i32}} : tensor<1024xi32, #blocked>
     %x = tt.splat %X : !tt.ptr<{t}> -> tensor<1024x!tt.ptr<{t}>, #blocked>
@@ -124,3 +128,11 @@ def test_variants_and_bad_arguments():
         normalise_amd_counts([("global_load_ubyte", 1)])
     with pytest.raises(LayoutError):
         amd_merge_outcome(["not a report"], {})
+
+
+def test_held_block_rejects_bad_arguments():
+    lay = LinearLayout({"register": [[1]]}, ["dim0"])
+    with pytest.raises(LayoutError):
+        held_block(lay, 1)
+    with pytest.raises(LayoutError):
+        held_block("layout", 0)
