@@ -294,8 +294,9 @@ def _amd_merge(pred: GlobalPrediction, buffer: bool) -> GlobalPrediction:
     per = max(1, pred.per_thread * pred.vector_bytes // nbytes)
     merge = GlobalMerge(name, per, nbytes // ebytes, nbytes, pred.run)
     why = (f"LLVM's back end may merge each run of {pred.run} consecutive elements a thread "
-           f"holds into {name} x{per} (or some runs, or none: LLVM's back end decides; the "
-           f"count is Triton's IR, {pred.opcode} x{pred.per_thread})")
+           f"holds into {name} x{per} (measured: usually every run, sometimes some or none, "
+           f"fewer where masked; LLVM's back end decides, so the count is Triton's IR, "
+           f"{pred.opcode} x{pred.per_thread})")
     return replace(pred, may_merge=merge,
                    note="; ".join(x for x in (pred.note, why) if x))
 
