@@ -29,16 +29,45 @@ vector 1, pairs lanes at run time with two scalar fallbacks (``AtomicRMWOpConver
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..._checks import instance_of, string
 from ...errors import LayoutError
+from ...layout import LinearLayout
 from ...lowering.target import Target
-from ...triton.axisinfo import (GlobalOp, ModuleAxisInfo, contiguity, mask_alignment,
-                                pointee_bits, unique_registers)
+from ...triton.axisinfo import (AxisInfo, GlobalOp, ModuleAxisInfo, contiguity,
+                                mask_alignment, pointee_bits, unique_registers)
+from ...triton.parse import TritonType
 
-__all__ = ["GlobalPrediction", "amd_atomic_name", "amd_buffer_atomic_name", "amd_global_name",
-           "atomic_fields", "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
+__all__ = ["GlobalMerge", "GlobalPrediction", "address_run", "amd_atomic_name",
+           "amd_buffer_atomic_name", "amd_global_name", "atomic_fields", "held_block",
+           "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
+
+
+@dataclass(frozen=True)
+class GlobalMerge:
+    """The other outcome of an AMD global or buffer load or store narrower than the run of
+    consecutive addresses a thread holds: LLVM's AMDGPU back end (``-O3`` code generation:
+    the ``LoadStoreVectorizer`` pass, SelectionDAG's ``DAGCombiner::mergeConsecutiveStores``
+    for stores, ``SILoadStoreOptimizer`` after selection; which of them merges a given access
+    was not separated) may join each thread's accesses of one run into wider ones whatever
+    their alignment (the measured kernels' pointers have no ``tt.divisibility``), or not;
+    nothing in the TTGIR says which (measured on Triton 3.9.0's final AMDGCN:
+    ``docs/triton-lowering.md``, "AMD global accesses LLVM may merge").
+
+    Attributes:
+        opcode: the instruction if every run merges (``global_store_dwordx4``).
+        per_thread: its count per thread.
+        vector_elems: elements per instruction and lane.
+        vector_bytes: bytes per instruction and lane (at most 16).
+        run: the run (elements) the merge spans (:func:`address_run`).
+    """
+
+    opcode: str
+    per_thread: int
+    vector_elems: int
+    vector_bytes: int
+    run: int
 
 
 @dataclass(frozen=True)
@@ -61,6 +90,14 @@ class GlobalPrediction:
             instead of ``opcode``, as ``(opcode, per_thread)``, one element each (an AMD
             16-bit float add whose lane pair cannot be packed: two scalar atomics); empty for
             most ops.
+        run: elements of the longest run of consecutive addresses a thread holds whole
+            (:func:`address_run`; 1 where not computed: atomics, scalars, ``cp.async``).
+        may_merge: on AMD, for a load or store (``tt.load``/``tt.store``,
+            ``amdg.buffer_load``/``buffer_store``) whose vector is narrower than ``run`` (at
+            most 16 bytes), the instruction if LLVM's back end merges every run
+            (:class:`GlobalMerge`); the final AMDGCN has between ``per_thread`` and its
+            count (each run merged or not, sometimes in part). ``opcode`` and ``per_thread``
+            stay Triton's IR. None otherwise.
     """
 
     side: str
@@ -73,6 +110,8 @@ class GlobalPrediction:
     mask_alignment: int | None
     note: str = ""
     fallbacks: tuple[tuple[str, int], ...] = ()
+    run: int = 1
+    may_merge: GlobalMerge | None = None
 
     def instructions(self) -> tuple[tuple[str, int], ...]:
         """Every static instruction of the op, ``(opcode, per_thread)``: ``opcode`` first,
@@ -178,12 +217,88 @@ def predict_global(op: GlobalOp, axis: ModuleAxisInfo, target: Target) -> Global
     if side == "atomic":
         return _atomic(op, target, elems, vec, bits, contig, malign, buffer)
     nbytes = vec * bits // 8
+    run = address_run(info, ptype, axis.info(op.mask) if op.mask is not None else None,
+                      op.mask is not None)
     if target.is_nvidia:
         name = nvidia_global_name(side, vec, bits, op.attrs)
     else:
         name = amd_global_name(side, nbytes, buffer)
-    return GlobalPrediction(side, name, max(1, elems // vec), vec, bits, nbytes, contig, malign,
-                            note)
+    pred = GlobalPrediction(side, name, max(1, elems // vec), vec, bits, nbytes, contig, malign,
+                            note, run=run)
+    return pred if target.is_nvidia else _amd_merge(pred, buffer)
+
+
+def address_run(info: AxisInfo | None, ttype: TritonType, mask: AxisInfo | None = None,
+                masked: bool = False) -> int:
+    """Elements of the longest run whose addresses AxisInfo proves consecutive and which one
+    thread holds whole, alignment aside — what LLVM's back end can join into one access
+    whatever Triton's vector: over the tensor's dims, the largest
+    ``min(contiguity[d], held_block(layout, d))`` (AxisInfo's ``contiguity`` of the pointer or
+    offsets, :func:`held_block`), capped for a masked op by the mask's ``constancy[d]``
+    (elements one predicate covers; ``mask`` None with ``masked``: 1). At least 1. Unlike
+    :func:`~linlayout.triton.axisinfo.contiguity` (Triton's vector), no divisibility cap, any
+    dim, any register order.
+
+    Raises:
+        LayoutError: ``ttype`` has no linear layout.
+    """
+    if info is None or ttype.kind != "tensor":
+        return 1
+    best = 1
+    for d in range(min(info.rank, len(ttype.layout.out_dim_names))):
+        run = min(info.contiguity[d], held_block(ttype.layout, d))
+        if masked:
+            run = min(run, mask.constancy[d] if mask is not None and d < mask.rank else 1)
+        best = max(best, run)
+    return best
+
+
+def held_block(layout: LinearLayout, dim: int) -> int:
+    """The largest ``k`` (elements, a power of two) such that each thread holds whole aligned
+    blocks of ``k`` consecutive elements along output dim ``dim`` (an index into
+    ``layout.out_dim_names``), in any register order: the register bases include
+    ``1, 2, …, k/2`` along ``dim`` wherever they sit. For the leading register bases in order
+    this is Triton's ``getContigPerThread``; LLVM's back end merges by address, whatever the
+    register order.
+
+    Raises:
+        LayoutError: ``layout`` is not a :class:`~linlayout.layout.LinearLayout` or ``dim``
+            not an index of its output dims.
+    """
+    instance_of(layout, LinearLayout, "layout")
+    rank = len(layout.out_dim_names)
+    if type(dim) is not int or not 0 <= dim < rank:
+        raise LayoutError(f"dim must be an output dim index below {rank}, got {dim!r}")
+    regs = {tuple(b) for b in layout.bases.get("register", [])}
+    k = 1
+    while tuple(k if i == dim else 0 for i in range(rank)) in regs:
+        k *= 2
+    return k
+
+
+#: the most bytes one AMD global load or store moves per lane (``global_load_dwordx4``)
+MAX_AMD_BYTES = 16
+
+
+def _amd_merge(pred: GlobalPrediction, buffer: bool) -> GlobalPrediction:
+    """``pred`` with :attr:`GlobalPrediction.may_merge` set where LLVM's AMDGPU back end may
+    join a thread's accesses of one :func:`address_run`: a load or store (``tt.load``/
+    ``tt.store``, ``amdg.buffer_load``/``buffer_store``) whose vector (bytes) is under
+    ``min(run · element bytes, 16)``. The merged instruction moves that many bytes; the note
+    says LLVM decides; ``buffer`` names it ``buffer_*``."""
+    ebytes = pred.element_bits // 8
+    nbytes = min(MAX_AMD_BYTES, pred.run * ebytes)
+    if ebytes == 0 or nbytes <= pred.vector_bytes:
+        return pred
+    name = amd_global_name(pred.side, nbytes, buffer)
+    per = max(1, pred.per_thread * pred.vector_bytes // nbytes)
+    merge = GlobalMerge(name, per, nbytes // ebytes, nbytes, pred.run)
+    why = (f"LLVM's back end may merge each run of {pred.run} consecutive elements a thread "
+           f"holds into {name} x{per} (measured: usually every run, sometimes some or none, "
+           f"fewer where masked; LLVM's back end decides, so the count is Triton's IR, "
+           f"{pred.opcode} x{pred.per_thread})")
+    return replace(pred, may_merge=merge,
+                   note="; ".join(x for x in (pred.note, why) if x))
 
 
 def _scalar(op: GlobalOp, target: Target) -> GlobalPrediction:

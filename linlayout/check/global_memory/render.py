@@ -24,6 +24,11 @@ def _instruction(g: GlobalOpReport, key: str) -> dict:
          "sector_floor": c.sector_floor if c else None,
          "efficiency": round(c.efficiency, 4) if c else None,
          "coalesced": c.coalesced if c else None}
+    m = p.may_merge
+    if m is not None:
+        d["may_merge"] = {key: m.opcode, "per_thread": m.per_thread,
+                          "vector_elems": m.vector_elems, "vector_bytes": m.vector_bytes,
+                          "run": m.run}
     return d
 
 
@@ -46,8 +51,11 @@ def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
     "vector_elems", "vector_bytes", "sector_bytes" (32 on NVIDIA; on AMD 128: a vector-L1
     cache line), "sectors_per_request", "lines_per_request",
     "sectors_per_warp", "sector_floor", "efficiency", "coalesced"}], status`` (+ ``note``,
-    ``suggestion``); an op with run-time fallback instructions (an AMD 16-bit float add) lists
-    them after its own, each with ``"fallback": true``."""
+    ``suggestion``); on AMD an instruction LLVM's back end may merge carries
+    ``"may_merge": {"isa", "per_thread", "vector_elems", "vector_bytes", "run"}`` (the
+    instruction if every thread's run merges; its own fields stay Triton's IR); an op with
+    run-time fallback instructions (an AMD 16-bit float add) lists them after its own, each
+    with ``"fallback": true``."""
     key = "ptx" if nvidia else "isa"
     p = g.prediction
     out = {"line": g.op.line, "op": g.op.short, "pointer": g.op.pointer, "mask": g.op.mask,
@@ -66,8 +74,9 @@ def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
 
 def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
     """Whole-kernel global totals: ``per_thread`` by opcode (run-time fallbacks included: the
-    static code), ``global_bytes_per_thread`` (load/store/atomic; an op's fallbacks move the
-    same elements as its own instruction and add none), ``sectors_per_warp`` and
+    static code; Triton's IR, no merge by LLVM's back end counted),
+    ``global_bytes_per_thread`` (load/store/atomic; an op's fallbacks move the same elements
+    as its own instruction and add none), ``sectors_per_warp`` and
     ``sector_floor`` over the counted ops, ``ops`` and ``not_analysed``."""
     per: Counter = Counter()
     nbytes = {"load": 0, "store": 0, "atomic": 0}
@@ -91,7 +100,8 @@ def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
 
 def global_rows(ops: Sequence[GlobalOpReport]) -> list[tuple]:
     """The rows of a kernel's global ops in ``check``'s one table per kernel: ``(line, source,
-    op, "global", "instruction x per thread" (run-time fallbacks after a ``+``), vector_elems,
+    op, "global", "instruction x per thread" (run-time fallbacks after a ``+``; on AMD
+    ``(may merge: wider x n)`` where LLVM's back end may merge the thread's runs), vector_elems,
     type, degree "-", instr/warp "-", wavefronts/warp "-", sectors/request, sectors/warp,
     efficiency, status)``, one per op."""
     rows = []
@@ -103,6 +113,8 @@ def global_rows(ops: Sequence[GlobalOpReport]) -> list[tuple]:
                          "-", "-", "-", "-", "-", "-", "skipped"))
             continue
         instr = " + ".join(f"{o} x{n}" for o, n in p.instructions())
+        if p.may_merge is not None:
+            instr += f" (may merge: {p.may_merge.opcode} x{p.may_merge.per_thread})"
         rows.append((g.op.line, source, g.op.short, "global", instr,
                      p.vector_elems, g.op.element_type, "-", "-", "-",
                      "-" if c is None else c.sectors_per_instruction,

@@ -50,10 +50,20 @@ def known_mismatches() -> dict[str, dict[str, str]]:
     return {k: v for k, v in data.items() if k in SETS}
 
 
-def cases(name: str, where: Callable[[str, dict], bool] = lambda n, e: True) -> list:
+@lru_cache(maxsize=None)
+def known_final(name: str) -> dict[str, str]:
+    """``{case: reason}`` of set ``name``'s differences from its final AMDGCN, where its
+    other tests compare Triton's IR (key ``NAME_amdgcn`` of ``known_mismatches.json``)."""
+    data = json.loads((DATA / "known_mismatches.json").read_text(encoding="utf-8"))
+    return data.get(f"{name}_amdgcn", {})
+
+
+def cases(name: str, where: Callable[[str, dict], bool] = lambda n, e: True,
+          final: bool = False) -> list:
     """The case names of set ``name`` (sorted) that satisfy ``where(name, entry)``, as
-    pytest parameters; known mismatches carry a strict xfail with their reason."""
-    known = known_mismatches().get(name, {})
+    pytest parameters; known mismatches carry a strict xfail with their reason (with
+    ``final``, those against the final AMDGCN: :func:`known_final`)."""
+    known = known_final(name) if final else known_mismatches().get(name, {})
     out = []
     for case, entry in sorted(entries(name).items()):
         if not where(case, entry):

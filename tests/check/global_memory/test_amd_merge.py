@@ -1,0 +1,138 @@
+"""``check``'s global ``may_merge`` on AMD (:class:`~linlayout.check.global_memory.predict.
+GlobalMerge`): where a thread holds a run of consecutive addresses longer than Triton's
+vector, the instruction LLVM's back end may merge the run into, beside Triton's count; none on
+NVIDIA or where Triton's vector already spans the run. The run (:func:`address_run`,
+:func:`held_block`) and the comparison with an assembly (:func:`amd_merge_outcome`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout import LayoutError
+from linlayout.check import check_module
+from linlayout.check.global_memory import GlobalMerge
+from linlayout.check.global_memory.compare import (AGREES, amd_merge_outcome,
+                                                   normalise_amd_counts)
+from linlayout.check.global_memory.predict import held_block
+from linlayout.check.global_memory.render import global_dict, global_rows, global_totals
+from linlayout.layout import LinearLayout
+from linlayout.triton import read_ttgir
+
+
+def _copy(target: str, warp: int, hint: str = "", bits: int = 8, size=(4,)) -> str:
+    """A 1-D copy of 1024 elements, ``size`` per thread, pointers with ``hint``."""
+    t = f"i{bits}"
+    blocked = (f"#ttg.blocked<{{sizePerThread = [{size[0]}], threadsPerWarp = [{warp}], "
+               "warpsPerCTA = [4], order = [0]}>")
+    attrs = (f'"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "{target}", '
+             f'"ttg.threads-per-warp" = {warp} : i32')
+    return f"""#blocked = {blocked}
+module attributes {{{attrs}}} {{
+  tt.func public @copy(%X: !tt.ptr<{t}>{hint}, %Y: !tt.ptr<{t}>{hint}) {{
+    %r = tt.make_range {{end = 1024 : i32, start = 0 : i32}} : tensor<1024xi32, #blocked>
+    %x = tt.splat %X : !tt.ptr<{t}> -> tensor<1024x!tt.ptr<{t}>, #blocked>
+    %xp = tt.addptr %x, %r : tensor<1024x!tt.ptr<{t}>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<{t}>, #blocked>
+    %y = tt.splat %Y : !tt.ptr<{t}> -> tensor<1024x!tt.ptr<{t}>, #blocked>
+    %yp = tt.addptr %y, %r : tensor<1024x!tt.ptr<{t}>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %yp, %v : tensor<1024x!tt.ptr<{t}>, #blocked>
+    tt.return
+  }}
+}}
+"""
+
+
+def _ops(text: str):
+    return check_module(read_ttgir(text), suggest=False).global_ops
+
+
+def test_unaligned_amd_bytes_name_the_merged_access():
+    ops = _ops(_copy("hip:gfx942", 64))
+    for g in ops:
+        p = g.prediction
+        assert p.vector_elems == 1 and p.per_thread == 4 and p.run == 4
+        assert p.opcode in ("global_load_ubyte", "global_store_byte")
+        assert p.may_merge == GlobalMerge(p.opcode.replace("ubyte", "dword")
+                                          .replace("byte", "dword"), 1, 4, 4, 4)
+        assert "LLVM's back end decides" in g.note
+
+
+def test_sixteen_bit_runs_merge_up_to_sixteen_bytes():
+    ops = _ops(_copy("hip:gfx950", 64, bits=16, size=(16,)))
+    m = ops[1].prediction.may_merge
+    assert ops[1].prediction.opcode == "global_store_short"
+    assert (m.opcode, m.per_thread, m.vector_bytes) == ("global_store_dwordx4", 2, 16)
+
+
+def test_sixteen_divisible_pointers_leave_nothing_to_merge():
+    ops = _ops(_copy("hip:gfx942", 64, " {tt.divisibility = 16 : i32}"))
+    assert [g.prediction.opcode for g in ops] == ["global_load_dword", "global_store_dword"]
+    assert all(g.prediction.may_merge is None for g in ops)
+
+
+def test_nvidia_names_no_merge():
+    """Triton's inline ``ld.global``/``st.global`` assembly, which LLVM does not merge."""
+    ops = _ops(_copy("cuda:90", 32))
+    assert all(g.prediction.run == 4 and g.prediction.may_merge is None for g in ops)
+
+
+def test_held_block_ignores_register_order():
+    lay = LinearLayout({"register": [[0, 2], [0, 1], [1, 0]], "lane": [[0, 4]]},
+                       ["dim0", "dim1"])
+    assert held_block(lay, 1) == 4 and held_block(lay, 0) == 2
+
+
+def test_json_text_and_totals_keep_tritons_count():
+    ops = _ops(_copy("hip:gfx942", 64))
+    d = global_dict(ops[1], nvidia=False)
+    (ins,) = d["instructions"]
+    assert ins["isa"] == "global_store_byte" and ins["per_thread"] == 4
+    assert ins["may_merge"] == {"isa": "global_store_dword", "per_thread": 1,
+                                "vector_elems": 4, "vector_bytes": 4, "run": 4}
+    assert global_rows(ops)[1][4] == "global_store_byte x4 (may merge: global_store_dword x1)"
+    assert global_totals(ops)["per_thread"] == {"global_load_ubyte": 4, "global_store_byte": 4}
+
+
+def test_may_merge_entries_match_the_check_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from linlayout.show.schemas import schema
+
+    s = schema("check")
+    validator = jsonschema.Draft202012Validator({"$defs": s["$defs"],
+                                                 "$ref": "#/$defs/global_op"})
+    for g in _ops(_copy("hip:gfx942", 64)):
+        validator.validate(global_dict(g, nvidia=False))
+
+
+def test_outcomes():
+    ops = _ops(_copy("hip:gfx942", 64))
+    assert amd_merge_outcome(ops, {"global_load_ubyte": 4, "global_store_byte": 4}) == \
+        "as counted"
+    assert amd_merge_outcome(ops, {"global_load_dword": 1, "global_store_dword": 1}) == \
+        "merged"
+    assert amd_merge_outcome(ops, {"global_load_dword": 1, "global_store_byte": 4}) == \
+        "some merged"
+    assert amd_merge_outcome(ops, {"global_load_dword": 1, "global_store_short": 2}) == \
+        "between"
+    assert amd_merge_outcome(ops, {"global_load_dword": 1}) == "differs"
+    assert amd_merge_outcome(ops, {"global_load_dword": 1, "global_store_byte_d16_hi": 2,
+                                   "global_store_short": 1}) == "between"
+    assert "differs" not in AGREES
+
+
+def test_variants_and_bad_arguments():
+    assert normalise_amd_counts({"global_load_sbyte": 2, "global_store_short_d16_hi": 1,
+                                 "global_atomic_add": 1, "global_load_lds_dword": 3}) == \
+        {"global_load_ubyte": 2, "global_store_short": 1}
+    with pytest.raises(LayoutError):
+        normalise_amd_counts([("global_load_ubyte", 1)])
+    with pytest.raises(LayoutError):
+        amd_merge_outcome(["not a report"], {})
+
+
+def test_held_block_rejects_bad_arguments():
+    lay = LinearLayout({"register": [[1]]}, ["dim0"])
+    with pytest.raises(LayoutError):
+        held_block(lay, 1)
+    with pytest.raises(LayoutError):
+        held_block("layout", 0)
