@@ -56,6 +56,10 @@ COMPILED = ("llvm_merge", "amd_byte_pack", "amd_byte_pack_vector", "amd_byte_pac
             "amd_byte_pack_swap_confirm", "amd_byte_merge")
 PRODUCER = ("amd_producer", "amd_producer_confirm", "amd_producer_third", "amd_producer_fourth")
 SCALAR = ("scalar_byte", "scalar_byte_confirm", "scalar_byte_vector")
+#: sets whose known mismatches are of check's global-memory rows against the final AMDGCN
+#: (tests/check/global_memory): check's count there is Triton's IR by construction and its
+#: ``may_merge`` the merged outcome, so they are not compared with a lowering here
+GLOBAL_ROWS = ("global", "heldout_traffic_amdgcn")
 LLVM_ONLY, GAP = "LLVM only", "gap vs lowering"
 
 #: the verdict of every known mismatch (``papers/triton_lowering/README.md``, "Known
@@ -156,7 +160,7 @@ def rows() -> list[dict]:
     lowered = json.loads(LOWERED.read_text(encoding="utf-8")) if LOWERED.exists() else {}
     out = []
     for s, cases in sorted(known_mismatches().items()):
-        if s == "about" or not isinstance(cases, dict):
+        if s == "about" or not isinstance(cases, dict) or s in GLOBAL_ROWS:
             continue
         for name in sorted(cases):
             e = entries(s)[name]
