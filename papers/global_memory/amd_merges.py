@@ -21,21 +21,18 @@ stores, and compares them with ``check``'s rows
     python papers/global_memory/amd_merges.py --compare-only   # replay FRESH, no Triton
 
 Results (Triton 3.9.0, ``linlayout`` at the commit that added ``may_merge`` to the global
-rows) are in ``docs/triton-lowering.md``. The script compiles into a private Triton cache
-(``TRITON_CACHE_DIR``, a fresh temporary directory unless set): Triton's cache key does not
-see ``probe_compile.compile_ttgir``'s skipped ``-O3``, so a shared cache can hand back a
-kernel another script compiled without LLVM's optimiser.
+rows) are in ``docs/triton-lowering.md``. Each TTGIR compiles into a private Triton cache
+(``probe_compile.compile_ttgir``): Triton's cache key does not see a skipped ``-O3``, so a
+shared cache can hand back a kernel another script compiled without LLVM's optimiser.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
-import os
 import pathlib
 import re
 import sys
-import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -175,7 +172,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="with --draw: compare, write nothing")
     ap.add_argument("--compare-only", action="store_true", help="replay FRESH, no Triton")
     args = ap.parse_args(argv)
-    os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="amd_merges-"))
     if args.compare_only:
         return compare(read_fixture(FRESH))
     if args.nvidia:
