@@ -29,7 +29,6 @@ def triton_generator():
 #: run alone at the end; the order changes nothing a test checks.
 _LONG_FIRST = (
     "tests/check/test_corpus_converts.py::",
-    "tests/check/test_cvt_heldout_probes.py::test_the_final_assembly_",
     "tests/conflicts/test_matrix_row_order.py::test_tritons_matrix_scratch_tiles",
     "tests/conflicts/test_matrix_duplicate_rows.py::test_tritons_repeated_row_tiles",
     "tests/synthesis/test_padding.py::test_two_pairs_and_weights",
