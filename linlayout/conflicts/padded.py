@@ -190,6 +190,9 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
         members[tuple(bin(lane & m).count("1") & 1 for m in masks)].append(lane)
     worst_degree, worst_waves = 1, 0
     totals, per_warp = set(), 0
+    two = 1 <= len(pairs) <= 2
+    if two:
+        (i0, p0), (i1, p1) = (tuple(pairs) + ((1, 0),))[:2]  # (1, 0) adds nothing
     for base in f2.images(block_offs + warp_offs):
         warp_total = 0
         for regs in groups.values():
@@ -199,7 +202,10 @@ def _enumerate(layout: LinearLayout, memory: PaddedLayout, model: BankModel,
                 for lane in phase:
                     for r in regs:
                         x = (base ^ lanes[lane] ^ r) & mask
-                        first = (x + sum((x // i) * p for i, p in pairs)) * e
+                        if two:  # one or two (interval, pad) pairs, written out
+                            first = (x + x // i0 * p0 + x // i1 * p1) * e
+                        else:
+                            first = (x + sum((x // i) * p for i, p in pairs)) * e
                         for word in range(first // word_bits, (first + e - 1) // word_bits + 1):
                             banks[word % nbanks].add(word)
                 degree = max((len(s) for s in banks.values()), default=1)

@@ -72,7 +72,14 @@ def _all_xors(cols: tuple[int, ...]) -> list[int]:
 
 def _offset_function(plan: GlobalPlan):
     if plan.memory_cols is None:
-        return lambda coord: element_offset(plan, coord)
+        memo: dict[int, int] = {}  # each coordinate is asked for many times
+
+        def off(coord: int) -> int:
+            v = memo.get(coord)
+            if v is None:
+                v = memo[coord] = element_offset(plan, coord)
+            return v
+        return off
     where = {coord: off for off, coord in enumerate(_all_xors(plan.memory_cols))}
     return where.__getitem__
 
@@ -136,12 +143,14 @@ def simulate_plan(plan: GlobalPlan, vector_elems: Any = None,
     s_log2 = plan.sector_bytes.bit_length() - 1
     l_log2 = plan.line_bytes.bit_length() - 1
     spi = lpi = sectors_w = lines_w = useful_w = useful_i = 0
+    # each warp's element offsets per instruction: the same for every base placement
+    per_warp = [[{off(w ^ ln ^ r) for ln in lanes for r in g} for g in groups]
+                for w in warps]
     for p in base_placements(plan):
-        for w in warps:
+        for insts in per_warp:
             s_total = l_total = 0
             warp_offs: set[int] = set()
-            for g in groups:
-                offs = {off(w ^ ln ^ r) for ln in lanes for r in g}
+            for offs in insts:
                 warp_offs |= offs
                 sectors = {(p + a * eb) >> s_log2 for a in offs}
                 lines = {(p + a * eb) >> l_log2 for a in offs}

@@ -121,9 +121,17 @@ class LayoutCore:
     @property
     def bases(self) -> dict[str, list[list[int]]]:
         """A fresh ``{in_dim: [[image per out dim], …]}`` copy (mutating it changes nothing)."""
-        out, i, outs = {}, 0, self._out
+        out, i, cols = {}, 0, self._cols
+        outs = self._out
+        if len(outs) == 2:  # the usual (dim0, dim1): split_flat inlined
+            b0 = outs[0][1]
+            m0, m1 = (1 << b0) - 1, (1 << outs[1][1]) - 1
+            for n, b in self._in:
+                out[n] = [[c & m0, c >> b0 & m1] for c in cols[i:i + b]]
+                i += b
+            return out
         for n, b in self._in:
-            out[n] = [list(split_flat(outs, c)) for c in self._cols[i:i + b]]
+            out[n] = [list(split_flat(outs, c)) for c in cols[i:i + b]]
             i += b
         return out
 

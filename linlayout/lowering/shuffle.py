@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .._checks import instance_of
 from ..errors import LayoutError
@@ -185,13 +186,8 @@ def _with_residual_register_perm(d: WarpDecomposition, src: LinearLayout, dst: L
         return d
     plain = WarpDecomposition(tuple(range(n_reg)), d.lane_perm, d.transpositions, d.n_pack,
                               n_reg, n_lane, d.warp_bits)
-    n = 1 << n_reg
-    g, outputs = _build(plain, n, n)
-    probe = WarpShuffleLowering(plain, "", max(element_bits, 8), {}, {}, outputs,
-                                tuple(g.nodes))
-    try:
-        held = _run(probe, 1 << n_lane, lambda i, lane: (i, lane))
-    except LayoutError:
+    held = _stage_moves(plain, max(element_bits, 8))
+    if held is None:
         return d
     # the stages move register k of lane l' to output register r of lane l: invert on the
     # unit vectors of P's images
@@ -208,6 +204,119 @@ def _with_residual_register_perm(d: WarpDecomposition, src: LinearLayout, dst: L
         return d
     return WarpDecomposition(tuple(perm), d.lane_perm, d.transpositions, d.n_pack, n_reg,
                              n_lane, d.warp_bits)
+
+
+@lru_cache(maxsize=1024)
+def _stage_moves(plain: WarpDecomposition, element_bits: int
+                 ) -> tuple[tuple[tuple, ...], ...] | None:
+    """The stages of ``plain`` (no register renaming) run on every lane, each register
+    labelled ``(index, lane)``: per output register, per lane, the label it ends up holding;
+    None when the stages do not run (an unpack of bytes that are not one element). Cached:
+    many converts share one decomposition, and the result depends on nothing else."""
+    n = 1 << plain.register_bits
+    g, outputs = _build(plain, n, n)
+    return _run_lanes(tuple(g.nodes), outputs, plain.n_pack, element_bits,
+                      1 << plain.lane_bits)
+
+
+#: the value of a (node, lane) whose evaluation by :func:`_run` raises LayoutError
+_POISON = object()
+
+
+def _run_lanes(nodes: tuple, outputs: tuple[int, ...], n_pack: int, element_bits: int,
+               lanes: int) -> tuple[tuple[tuple, ...], ...] | None:
+    """:func:`_run` in warp 0 with every source register labelled ``(index, lane)``, all
+    lanes of a node at once (nodes in index order: a node's operands come before it).
+
+    Returns None exactly where :func:`_run` raises LayoutError: a (node, lane) whose check
+    fails is poisoned, and the poison spreads through every use that :func:`_run`
+    evaluates (all operands; of a select, the arm its lane takes), so an output is
+    poisoned iff :func:`_run` evaluates a failing (node, lane) to reach it."""
+    e = 1 << n_pack
+    slot_bytes = 4 // e if e > 1 else 0
+    elem_bytes = max(1, element_bits // 8)
+    need: set[int] = set()
+    stack = list(outputs)
+    while stack:
+        i = stack.pop()
+        if i in need:
+            continue
+        need.add(i)
+        node = nodes[i]
+        kind = node[0]
+        if kind == _PACK:
+            stack += node[1]
+        elif kind == _SELECT:
+            stack += (node[2], node[3])
+        elif kind == _PRMT:
+            stack += (node[1], node[2], node[3])
+        elif kind not in (_IN, _CONST):
+            stack.append(node[1])
+    P = _POISON
+    rng = range(lanes)
+    vals: dict[int, list] = {}
+    for i in sorted(need):
+        node = nodes[i]
+        kind = node[0]
+        if kind == _IN:
+            v = [(node[1], lane) for lane in rng]
+        elif kind == _CONST:
+            v = [node[1]] * lanes
+        elif kind == _PACK:
+            parts = [vals[x] for x in node[1]]
+            v = []
+            for lane in rng:
+                bs: list = []
+                for part in parts:
+                    el = part[lane]
+                    if el is P:
+                        bs = P
+                        break
+                    for j in range(slot_bytes):
+                        bs.append((el, j) if j < elem_bytes else None)
+                v.append(bs if bs is P else tuple(bs))
+        elif kind == _UNPACK:
+            src, k = vals[node[1]], node[2]
+            v = []
+            for lane in rng:
+                w = src[lane]
+                if w is P:
+                    v.append(P)
+                    continue
+                bs = w[k * slot_bytes:(k + 1) * slot_bytes]
+                el = bs[0][0] if bs[0] else None
+                want = tuple((el, j) if j < elem_bytes else None for j in range(slot_bytes))
+                v.append(P if el is None or tuple(bs) != want else el)
+        elif kind == _SELECT:
+            bit, a, b = node[1][1], vals[node[2]], vals[node[3]]
+            v = [b[lane] if lane >> bit & 1 else a[lane] for lane in rng]
+        elif kind == _PRMT:
+            va, vb, vs = vals[node[1]], vals[node[2]], vals[node[3]]
+            v = []
+            for lane in rng:
+                a, b, sel = va[lane], vb[lane], vs[lane]
+                if a is P or b is P or sel is P:
+                    v.append(P)
+                    continue
+                both = tuple(a) + tuple(b)
+                v.append(tuple(both[(sel >> (4 * j)) & 7] for j in range(4)))
+        elif kind == _BFLY:
+            src, x = vals[node[1]], node[2]
+            v = [src[(lane ^ x) % lanes] for lane in rng]
+        else:
+            src, inv, mask = vals[node[1]], node[2], node[3]
+            v = []
+            for lane in rng:
+                perm = 0
+                for bit, img in enumerate(inv):
+                    if lane >> bit & 1:
+                        perm |= 1 << img
+                v.append(src[(perm ^ mask) % lanes])
+        vals[i] = v
+    out = tuple(tuple(vals[o]) for o in outputs)
+    if any(x is P for row in out for x in row):
+        return None
+    return out
 
 
 def _pairs(num_regs: int, r_idx: int):

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import pytest
 
-from tests.check.shared_memory.triton_fixtures import cases, entries
+from tests.check.shared_memory.triton_fixtures import cases, entries, known_mismatches
 from tests.support import DATA, papers_module
 
 PROBES = papers_module("papers/triton_lowering/cvt_heldout_probes.py")
@@ -46,7 +46,22 @@ _SETS = ["cvt_heldout", "cvt_roundtrip", "cvt_lowering", "cvt_fresh", "cvt_confi
          "tutorial"]
 
 
+def _differs(fixture_set: str, case: str) -> bool:
+    """Whether the final assembly's counts differ from Triton's lowering (before ``-O3``)
+    on what is compared."""
+    e = PROBES.data_path(entries(fixture_set)[case])
+    doc = _check_json(e["ttgir"])
+    script = _SCRIPTS.get(fixture_set)
+    low = PROBES.prediction(PROBES.lowering(e), case, doc, script)[1]
+    final = PROBES.prediction(e, case, doc, script)[1]
+    return low != final
+
+
 def _both(fixture_set: str, case: str) -> None:
+    # the final assembly differs from the lowering exactly where llvm_respelling.json lists
+    # the probe (the known mismatches, xfailed here, are checked by the per-set test below)
+    assert _differs(fixture_set, case) == (case in _respelled(fixture_set)), \
+        "final assembly vs Triton's lowering: listed in llvm_respelling.json iff they differ"
     e = PROBES.data_path(entries(fixture_set)[case])
     follows_final = isinstance(_respelled(fixture_set).get(case), dict)  # {"check": "final"}
     doc = _check_json(e["ttgir"])
@@ -58,17 +73,15 @@ def _both(fixture_set: str, case: str) -> None:
 
 @pytest.mark.parametrize("fixture_set", _SETS)
 def test_the_final_assembly_differs_from_tritons_lowering_only_where_listed(fixture_set):
-    """Where LLVM's ``-O3`` changes what is compared, the probe is listed with the pass."""
-    differ = set()
-    script = _SCRIPTS.get(fixture_set)
-    for case, e in entries(fixture_set).items():
-        e = PROBES.data_path(e)
-        doc = _check_json(e["ttgir"])
-        low = PROBES.prediction(PROBES.lowering(e), case, doc, script)[1]
-        final = PROBES.prediction(e, case, doc, script)[1]
-        if low != final:
-            differ.add(case)
-    assert differ == set(_respelled(fixture_set))
+    """Where LLVM's ``-O3`` changes what is compared, the probe is listed with the pass.
+
+    Each probe's own test checks this for its probe (:func:`_both`, so that its ``check``
+    runs once); here: every listed probe exists, and the probes whose own test is a known
+    mismatch (a strict xfail, which would hide this check) are checked."""
+    listed = set(_respelled(fixture_set))
+    assert listed <= set(entries(fixture_set)), sorted(listed - set(entries(fixture_set)))
+    for case in sorted(set(known_mismatches().get(fixture_set, {})) & set(entries(fixture_set))):
+        assert _differs(fixture_set, case) == (case in listed), case
 
 
 @pytest.mark.parametrize("fixture_set", _SETS)

@@ -112,8 +112,7 @@ def _round_layouts(operand: LinearLayout, axis: int) -> list[LinearLayout]:
     while layout.out_dims[f"dim{axis}"] != 1 and n < 3:
         tmp = inter_layout(layout, axis)
         out.append(tmp)
-        bases = {d: [list(b) for b in imgs] for d, imgs in tmp.bases.items()}
-        layout = reduced_layout(LinearLayout(bases, dict(tmp.out_dims)), axis)
+        layout = reduced_layout(tmp, axis)
         n += 1
     return out
 

@@ -24,6 +24,8 @@ round per operand), with shuffles or register moves otherwise.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...errors import LayoutError
 from ...layout import LinearLayout
 
@@ -42,9 +44,10 @@ def _axis_index(layout: LinearLayout, axis: int) -> int:
 
 def _bases(layout: LinearLayout) -> dict[str, list[list[int]]]:
     """Mutable copies of the bases, in-dims in Triton's order (register, lane, warp, block)."""
-    names = [d for d in _ORDER if d in layout.bases]
-    names += [d for d in layout.bases if d not in _ORDER]
-    return {d: [list(b) for b in layout.bases[d]] for d in names}
+    bases = layout.bases  # a fresh copy: its lists may be changed
+    names = [d for d in _ORDER if d in bases]
+    names += [d for d in bases if d not in _ORDER]
+    return {d: bases[d] for d in names}
 
 
 def _build(bases: dict[str, list[list[int]]], names: tuple[str, ...]) -> LinearLayout:
@@ -92,9 +95,15 @@ def reduced_layout(operand: LinearLayout, axis: int) -> LinearLayout:
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``.
     """
+    if type(operand) is LinearLayout and type(axis) is int:
+        return _reduced_cached(operand, axis)
+    return _reduced(operand, axis)
+
+
+def _reduced(operand: LinearLayout, axis: int) -> LinearLayout:
     k = _axis_index(operand, axis)
     layout = _drop_zero_registers(operand)
-    regs = layout.bases.get("register", [])
+    regs = layout.bases.get("register", [])  # a fresh copy
     if any(img[k] for img in regs):
         # moveAxisBasesToFront keeps the other registers in their order
         bases = _bases(layout)
@@ -106,6 +115,11 @@ def reduced_layout(operand: LinearLayout, axis: int) -> LinearLayout:
     return layout
 
 
+#: :func:`reduced_layout` and :func:`inter_layout` of a LinearLayout and an int axis, cached
+#: (both are pure, and a module asks again for each op and each round)
+_reduced_cached = lru_cache(maxsize=4096)(_reduced)
+
+
 def inter_layout(layout: LinearLayout, axis: int) -> LinearLayout:
     """``ReduceOpHelper::getInterLayout``: the warp (and block) bases along the axis swapped
     into lane bases — into broadcast lanes when there are enough of them, else into the
@@ -114,6 +128,12 @@ def inter_layout(layout: LinearLayout, axis: int) -> LinearLayout:
     Raises:
         LayoutError: ``axis`` is not a dim of ``layout``.
     """
+    if type(layout) is LinearLayout and type(axis) is int:
+        return _inter_cached(layout, axis)
+    return _inter(layout, axis)
+
+
+def _inter(layout: LinearLayout, axis: int) -> LinearLayout:
     k = _axis_index(layout, axis)
     bases = _bases(layout)
     lanes = bases.setdefault("lane", [])
@@ -137,6 +157,9 @@ def inter_layout(layout: LinearLayout, axis: int) -> LinearLayout:
             lanes[slots[j]], src[i] = src[i], lanes[slots[j]]
             j += 1
     return _build(bases, layout.out_dim_names)
+
+
+_inter_cached = lru_cache(maxsize=4096)(_inter)
 
 
 def _remove_dim(layout: LinearLayout, k: int) -> LinearLayout:
