@@ -178,7 +178,11 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     (:func:`linlayout.lowering.byte_extracts.built_word_permutes`); stored as byte pairs
     (:func:`stored_pair_sources`), two extracts moved from the reduce's line to the
     convert's per pair that is one half of a loaded word
-    (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`). Other ops pass unchanged.
+    (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`). Then each 8-bit convert
+    through shared memory whose loaded bytes the next reduction reads first: by a signed
+    in-thread ``min``/``max`` (``_sign_extended_reads``), or by its first ``redux.sync``
+    round (``_redux_round_reads``: byte 0 free for a partitioned round of identity 0; a
+    signed round's extracts on the reduction's line, byte 0 free). Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
@@ -224,7 +228,7 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
                 j = next(k for k, (b, _) in enumerate(out) if b is a)
                 out[i] = (reduce, _more_permutes(rpred, -moved, _MOVED))
                 out[j] = (a, _more_permutes(pred, moved, _MOVED, add=True))
-    return _sign_extended_reads(out, text, target)
+    return _redux_round_reads(_sign_extended_reads(out, text, target), text, target)
 
 
 #: Signed 8-bit combine ops: NVPTX computes them on sign-extended 16-bit registers.
@@ -282,6 +286,85 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
         delta = sum(byte_extract_permutes(b, {"signed_byte"}) - 1 for b in bytes_at)
         if delta:
             out[j] = (convert, _more_permutes(cpred, delta, _SIGN_READ))
+    return out
+
+
+_PARTITIONED_READ = ("byte 0 of each loaded word read only by the two arms of the next "
+                     "reduction's partitioned redux.sync round (NVPTX's and.b32 w, 255 on the "
+                     "reduction's line, no prmt.b32)")
+
+_SIGNED_REDUX_READ = ("loaded bytes read sign-extended by the next reduction's redux.sync round "
+                      "(byte 0 a cvt.s32.s8, bytes 1-3 prmt.b32 on the reduction's line)")
+
+
+def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
+    """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
+    words (:func:`loaded_byte_positions`), whose result's only use is a one-operand 8-bit
+    ``tt.reduce`` with no in-thread step (every register of its operand its own
+    accumulator) whose first in-warp round is a ``redux.sync`` round
+    (:func:`linlayout.check.registers.reduce.first_round_redux`), charged what NVPTX selects
+    for the loaded bytes that round reads, each widened to 32 bits:
+
+    * zero-extended into a partitioned round whose identity is 0 (``add``, ``or``, ``xor``,
+      unsigned ``max``: two selects per value, one against 0 on each side): byte 0 of each
+      word costs no ``prmt.b32`` (``"zext_partitioned"`` of
+      :func:`linlayout.lowering.byte_extracts.byte_extract_permutes`; NVPTX's
+      ``and.b32 w, 255`` on the reduction's line);
+    * sign-extended (signed ``min``/``max``, partitioned or not): byte 0 costs none
+      (``"sext"``: a ``cvt.s32.s8`` of the word) and the other bytes' ``prmt.b32`` move to
+      the reduction's line.
+
+    Other rounds (a full-warp zero-extended round, the partitioned ``umin``/``and`` whose
+    identity is -1, a round whose lanes hold copies) keep one ``prmt.b32`` per byte on the
+    convert's line, as before.
+
+    Source: NVPTX's instruction selection (LLVM, not Triton), measured by
+    ``papers/triton_lowering/byte_extract_isel.py`` on the round's IR as Triton 3.9's
+    ``TargetInfo::warpReduce`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
+    TargetInfo.cpp``) emits it, and on compiled reductions after a convert
+    (``papers/triton_lowering/README.md``, fresh-seed sweep).
+    """
+    from .reduce import REDUX_ZERO_IDENTITY, first_round_redux, reduce_rounds
+
+    converts = {a.result: i for i, (a, p) in enumerate(pairs)
+                if isinstance(a, Access) and a.kind == "convert" and a.result
+                and isinstance(p, Prediction)}
+    out = list(pairs)
+    for r, (a, rpred) in enumerate(pairs):
+        m = _AXIS.search(a.attrs or "") if isinstance(a, Access) else None
+        if m is None or a.op != "reduce" or a.element_bits != 8 \
+                or len(a.operand_types) != 1 or a.distributed is None \
+                or not isinstance(rpred, Prediction) \
+                or not a.operands or a.operands[0] not in converts \
+                or not _used_once(a.operands[0], text):
+            continue
+        j = converts[a.operands[0]]
+        convert, cpred = out[j]
+        if convert.element_bits != 8 or convert.distributed is None \
+                or convert.destination is None:
+            continue
+        try:
+            operand = a.distributed.layout
+            axis = int(m.group(1))
+            held = 1 << f2.rank([_flat(operand, img)
+                                 for img in operand.bases.get("register", [])])
+            if held > reduce_rounds(operand, axis)[0][0]:
+                continue  # an in-thread step reads the bytes first
+            kind = first_round_redux(operand, axis, 8, target, a.combiner)
+            bytes_at = loaded_byte_positions(convert.distributed.layout,
+                                             convert.destination.layout, target)
+        except LayoutError:
+            continue
+        if kind is None or bytes_at is None:
+            continue
+        if a.combiner in _SIGNED_MIN_MAX:
+            moved = sum(byte_extract_permutes(b, {"sext"}) for b in bytes_at)
+            out[j] = (convert, _more_permutes(cpred, -len(bytes_at), _SIGNED_REDUX_READ))
+            out[r] = (a, _more_permutes(rpred, moved, _SIGNED_REDUX_READ, add=True))
+        elif kind == "partitioned" and a.combiner in REDUX_ZERO_IDENTITY:
+            delta = sum(byte_extract_permutes(b, {"zext_partitioned"}) - 1 for b in bytes_at)
+            if delta:
+                out[j] = (convert, _more_permutes(cpred, delta, _PARTITIONED_READ))
     return out
 
 
