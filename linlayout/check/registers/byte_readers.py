@@ -182,7 +182,8 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     through shared memory whose loaded bytes the next reduction reads first: by a signed
     in-thread ``min``/``max`` (``_sign_extended_reads``), or by its first ``redux.sync``
     round (``_redux_round_reads``: byte 0 free for a partitioned round of identity 0; a
-    signed round's extracts on the reduction's line, byte 0 free). Other ops pass unchanged.
+    signed round's extracts on the reduction's line, byte 0 free; a signed butterfly round
+    two per byte). Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
@@ -297,6 +298,11 @@ _SIGNED_REDUX_READ = ("loaded bytes read sign-extended by the next reduction's r
                       "(byte 0 a cvt.s32.s8, bytes 1-3 prmt.b32 on the reduction's line)")
 
 
+_SIGNED_BUTTERFLY_READ = ("loaded bytes read by the next reduction's butterfly round of a "
+                          "signed min/max, shuffled zero-extended and combined sign-extended "
+                          "(two prmt.b32 per byte)")
+
+
 def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
     words (:func:`loaded_byte_positions`), whose result's only use is a one-operand 8-bit
@@ -314,9 +320,13 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
       (``"sext"``: a ``cvt.s32.s8`` of the word) and the other bytes' ``prmt.b32`` move to
       the reduction's line.
 
-    Other rounds (a full-warp zero-extended round, the partitioned ``umin``/``and`` whose
-    identity is -1, a round whose lanes hold copies) keep one ``prmt.b32`` per byte on the
-    convert's line, as before.
+    Other ``redux.sync`` rounds (a full-warp zero-extended round, the partitioned
+    ``umin``/``and`` whose identity is -1, a round whose lanes hold copies) keep one
+    ``prmt.b32`` per byte on the convert's line, as before. A first round of butterfly
+    shuffles of a signed ``min``/``max`` reads each byte twice, zero-extended for
+    ``shfl.sync.bfly`` and sign-extended for the combine: two ``prmt.b32`` per byte, byte
+    0 included (``{"zext", "signed_byte"}``), on the convert's line; a butterfly round of
+    another combine op, one per byte, as before.
 
     Source: NVPTX's instruction selection (LLVM, not Triton), measured by
     ``papers/triton_lowering/byte_extract_isel.py`` on the round's IR as Triton 3.9's
@@ -326,6 +336,8 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     """
     from .reduce import REDUX_ZERO_IDENTITY, first_round_redux, reduce_rounds
 
+    if not target.is_nvidia:
+        return list(pairs)
     converts = {a.result: i for i, (a, p) in enumerate(pairs)
                 if isinstance(a, Access) and a.kind == "convert" and a.result
                 and isinstance(p, Prediction)}
@@ -355,7 +367,13 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
                                              convert.destination.layout, target)
         except LayoutError:
             continue
-        if kind is None or bytes_at is None:
+        if bytes_at is None:
+            continue
+        if kind is None:
+            if a.combiner in _SIGNED_MIN_MAX and reduce_rounds(operand, axis)[0][1]:
+                delta = sum(byte_extract_permutes(b, {"zext", "signed_byte"}) - 1
+                            for b in bytes_at)
+                out[j] = (convert, _more_permutes(cpred, delta, _SIGNED_BUTTERFLY_READ))
             continue
         if a.combiner in _SIGNED_MIN_MAX:
             moved = sum(byte_extract_permutes(b, {"sext"}) for b in bytes_at)

@@ -10,7 +10,8 @@ combine op replaced: ``add``, ``or``, ``xor``, ``maxui`` 3 ``prmt.b32`` on the c
 (byte 0 is ``and.b32 w, 255``), ``andi``, ``minui`` 4, ``maxsi``, ``minsi`` none on the
 convert's line and 3 on the reduction's; with the round made full-warp (lanes holding copies:
 ``threadsPerWarp = [32, 1]``), ``add`` 8 on the convert's line, ``maxsi`` 6 on the
-reduction's."""
+reduction's. A second probe has a butterfly first round: a signed ``min``/``max`` reads each
+loaded byte twice (:data:`SIGNED_BUTTERFLY_AFTER_LDMATRIX`)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,60 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
       %r_20 = arith.addi %y_18, %y_19 : i8
       tt.reduce.return %r_20 : i8
     }) : (tensor<16x16xi8, #blocked1>) -> tensor<16xi8, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %y = ttg.convert_layout %r_17 : tensor<16xi8, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<16xi8, #blocked2>
+    %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #blocked2>
+    %1 = tt.splat %Y : !tt.ptr<i8> -> tensor<16x!tt.ptr<i8>, #blocked2>
+    %2 = tt.addptr %1, %0 : tensor<16x!tt.ptr<i8>, #blocked2>, tensor<16xi32, #blocked2>
+    tt.store %2, %y : tensor<16x!tt.ptr<i8>, #blocked2>
+    tt.return
+  }
+}
+"""
+
+#: a second compiled probe (an r3-only fresh draw): the convert goes through
+#: ``stmatrix``/``ldmatrix`` and the next reduction's first round is butterfly shuffles
+#: (8 lanes along the axis, two lane bits off it: no ``redux.sync``). Lowering and final
+#: PTX, sm_80 and sm_100: 20 ``prmt.b32`` on the convert's line for ``minsi``/``maxsi`` (12
+#: packing, each of the 4 loaded bytes twice), 16 for ``minui``/``addi``.
+SIGNED_BUTTERFLY_AFTER_LDMATRIX = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 2, 2], threadsPerWarp = [4, 4, 2], warpsPerCTA = [1, 1, 1], order = [0, 2, 1]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32, "ttng.two-ctas" = false} {
+  tt.func public @r3(%X: !tt.ptr<i8>, %Y: !tt.ptr<i8>) attributes {noinline = false} {
+    %cst = arith.constant dense<128> : tensor<8x1x1xi32, #blocked>
+    %cst_0 = arith.constant dense<16> : tensor<1x8x1xi32, #blocked>
+    %ra = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 1, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>>
+    %rb = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>>
+    %rc = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 1, parent = #blocked}>}>>
+    %x = tt.expand_dims %ra {axis = 1 : i32} : tensor<8xi32, #ttg.slice<{dim = 1, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>> -> tensor<8x1xi32, #ttg.slice<{dim = 2, parent = #blocked}>>
+    %x_1 = tt.expand_dims %x {axis = 2 : i32} : tensor<8x1xi32, #ttg.slice<{dim = 2, parent = #blocked}>> -> tensor<8x1x1xi32, #blocked>
+    %x_2 = arith.muli %x_1, %cst : tensor<8x1x1xi32, #blocked>
+    %x_3 = tt.splat %X : !tt.ptr<i8> -> tensor<8x1x1x!tt.ptr<i8>, #blocked>
+    %x_4 = tt.addptr %x_3, %x_2 : tensor<8x1x1x!tt.ptr<i8>, #blocked>, tensor<8x1x1xi32, #blocked>
+    %x_5 = tt.expand_dims %rb {axis = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>> -> tensor<1x8xi32, #ttg.slice<{dim = 2, parent = #blocked}>>
+    %x_6 = tt.expand_dims %x_5 {axis = 2 : i32} : tensor<1x8xi32, #ttg.slice<{dim = 2, parent = #blocked}>> -> tensor<1x8x1xi32, #blocked>
+    %x_7 = arith.muli %x_6, %cst_0 : tensor<1x8x1xi32, #blocked>
+    %x_8 = tt.broadcast %x_4 : tensor<8x1x1x!tt.ptr<i8>, #blocked> -> tensor<8x8x1x!tt.ptr<i8>, #blocked>
+    %x_9 = tt.broadcast %x_7 : tensor<1x8x1xi32, #blocked> -> tensor<8x8x1xi32, #blocked>
+    %x_10 = tt.addptr %x_8, %x_9 : tensor<8x8x1x!tt.ptr<i8>, #blocked>, tensor<8x8x1xi32, #blocked>
+    %x_11 = tt.expand_dims %rc {axis = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 1, parent = #blocked}>}>> -> tensor<1x16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %x_12 = tt.expand_dims %x_11 {axis = 1 : i32} : tensor<1x16xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<1x1x16xi32, #blocked>
+    %x_13 = tt.broadcast %x_10 : tensor<8x8x1x!tt.ptr<i8>, #blocked> -> tensor<8x8x16x!tt.ptr<i8>, #blocked>
+    %x_14 = tt.broadcast %x_12 : tensor<1x1x16xi32, #blocked> -> tensor<8x8x16xi32, #blocked>
+    %x_15 = tt.addptr %x_13, %x_14 : tensor<8x8x16x!tt.ptr<i8>, #blocked>, tensor<8x8x16xi32, #blocked>
+    %x_16 = tt.load %x_15 : tensor<8x8x16x!tt.ptr<i8>, #blocked>
+    %r = "tt.reduce"(%x_16) <{axis = 1 : i32}> ({
+    ^bb0(%z_18: i8, %z_19: i8):
+      %r_20 = arith.minsi %z_18, %z_19 : i8
+      tt.reduce.return %r_20 : i8
+    }) : (tensor<8x8x16xi8, #blocked>) -> tensor<8x16xi8, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %z = ttg.convert_layout %r : tensor<8x16xi8, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<8x16xi8, #blocked1>
+    %r_17 = "tt.reduce"(%z) <{axis = 0 : i32}> ({
+    ^bb0(%y_18: i8, %y_19: i8):
+      %r_20 = arith.minsi %y_18, %y_19 : i8
+      tt.reduce.return %r_20 : i8
+    }) : (tensor<8x16xi8, #blocked1>) -> tensor<16xi8, #ttg.slice<{dim = 0, parent = #blocked1}>>
     %y = ttg.convert_layout %r_17 : tensor<16xi8, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<16xi8, #blocked2>
     %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #blocked2>
     %1 = tt.splat %Y : !tt.ptr<i8> -> tensor<16x!tt.ptr<i8>, #blocked2>
@@ -121,3 +176,12 @@ def test_first_round_redux():
     assert first_round_redux(layout, 0, 8, sm90, "arith.mulf") is None
     assert first_round_redux(layout, 0, 8, sm75, "arith.addi") is None
     assert first_round_redux(layout, 1, 8, sm90, "arith.addi") is None  # 2 lanes on dim 1: under the threshold
+
+
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:100"])
+@pytest.mark.parametrize("combiner, convert", [("arith.minsi", 20), ("arith.maxsi", 20),
+                                               ("arith.minui", 16), ("arith.addi", 16)])
+def test_a_signed_butterfly_round_reads_each_byte_twice(combiner, target, convert):
+    text = SIGNED_BUTTERFLY_AFTER_LDMATRIX.replace(
+        "%r_20 = arith.minsi %y_18", f"%r_20 = {combiner} %y_18").replace("cuda:100", target)
+    assert _permutes(text) == {"%z": convert, "%r_17": 0}
