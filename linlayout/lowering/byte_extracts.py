@@ -27,6 +27,9 @@ sm_80/90/100; the same on each) — one loaded word, every byte read the stated 
   copies), a full-warp ``redux.sync`` of the extension, or the partitioned round of
   ``umin``/``and`` (identity -1) keep the ``prmt.b32 0x7770``; the second arm alone is free
   (Triton emits it only with the first);
+* stored as a byte (``store i8`` of the extract, to shared or global memory): byte 0 costs
+  no ``prmt.b32`` (``st.shared.b8``/``st.global.b8`` of the word's register writes its low
+  byte), bytes 1–3 one each;
 * read sign-extended (``sext`` to 16, 32 or 64 bits, or by a signed ``smin``/``smax`` on the
   byte, which NVPTX computes on sign-extended 16-bit registers): one ``prmt.b32`` per byte
   1–3 (selectors ``0x9991``, ``0xaaa2``, ``0xbbb3``: extract and sign extension in one) and
@@ -74,8 +77,9 @@ __all__ = ["BYTE_READERS", "SIGN_READERS", "ZERO_READERS", "built_word_permutes"
 #: second, ``select c, 0, x``, alone),
 #: ``"zext"`` (a ``zext`` read otherwise: a shift, select, shuffle, ``redux.sync``, ``sub``,
 #: ``and``, store; or to 16/64 bits), ``"byte"`` (an 8-bit sign-blind op on the byte itself:
-#: unsigned min/max, ``add``, ``xor``, ``and``, ``or``).
-ZERO_READERS = frozenset({"zext_arith", "zext_partitioned", "zext", "byte"})
+#: unsigned min/max, ``add``, ``xor``, ``and``, ``or``), ``"store_byte"`` (an 8-bit store of
+#: the byte itself, ``st.shared.b8``/``st.global.b8``: the low byte of a register).
+ZERO_READERS = frozenset({"zext_arith", "zext_partitioned", "zext", "byte", "store_byte"})
 #: Readers that take a byte sign-extended: ``"sext"`` (a ``sext`` to 16, 32 or 64 bits),
 #: ``"signed_byte"`` (a signed 8-bit ``smin``/``smax``).
 SIGN_READERS = frozenset({"sext", "signed_byte"})
@@ -94,8 +98,8 @@ def byte_extract_permutes(byte: int, readers: Iterable[str]) -> int:
     Returns:
         0, 1 or 2: one per kind of extension the byte is read with (zero-filled, sign-
         replicated); byte 0 read one way only, and that way free (only ``"zext_arith"``,
-        only ``"zext_partitioned"``, or only sign-extending readers), costs none; a byte
-        nobody reads costs none.
+        only ``"zext_partitioned"``, only ``"store_byte"``, or only sign-extending
+        readers), costs none; a byte nobody reads costs none.
 
     Raises:
         LayoutError: ``byte`` not 0–3, or a reader kind not in :data:`BYTE_READERS`.
@@ -114,7 +118,7 @@ def byte_extract_permutes(byte: int, readers: Iterable[str]) -> int:
                           f"{sorted(BYTE_READERS)}")
     zero, sign = kinds & ZERO_READERS, kinds & SIGN_READERS
     if byte == 0 and zero and not sign:
-        return 0 if zero in ({"zext_arith"}, {"zext_partitioned"}) else 1
+        return 0 if zero in ({"zext_arith"}, {"zext_partitioned"}, {"store_byte"}) else 1
     if byte == 0 and sign and not zero:
         return 0
     return int(bool(zero)) + int(bool(sign))

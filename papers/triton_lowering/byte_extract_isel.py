@@ -165,6 +165,10 @@ CASES = {
     "zext, full-warp redux.add": (_redux("zext", "add", "none"), ["zext"]),
     "sext, partitioned redux.max": (_redux("sext", "max", "both", -2147483648), ["sext"]),
     "sext, full-warp redux.max": (_redux("sext", "max", "none"), ["sext"]),
+    "stored as a byte, shared": (lambda k: (
+        f"  %d{k} = getelementptr inbounds i8, ptr addrspace(3) @smem, i32 {256 + 8 * k}\n"
+        f"  store volatile i8 %b{k}, ptr addrspace(3) %d{k}, align 1\n"), ["store_byte"]),
+    "stored as a byte, global": (lambda k: _store("i8", f"%b{k}", k, 1), ["store_byte"]),
     "zext twice": (lambda k: _shuffle("zext")(k) + f"  %y{k} = zext i8 %b{k} to i32\n"
                    + _store("i32", f"%y{k}", k, 2), ["zext"]),
 }

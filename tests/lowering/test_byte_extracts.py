@@ -33,7 +33,7 @@ def test_the_fixture_reaches_every_reader_kind_and_every_free_byte_zero():
     zero_free = [c for c in DATA["cases"].values()
                  if all(n[0] == 0 for n in c["prmt_by_byte"].values())]
     assert {k for c in zero_free for k in c["readers"][0]} == {
-        "zext_arith", "zext_partitioned", "sext", "signed_byte"}
+        "zext_arith", "zext_partitioned", "store_byte", "sext", "signed_byte"}
     assert set(next(iter(DATA["cases"].values()))["prmt_by_byte"]) == {"sm_80", "sm_90",
                                                                       "sm_100"}
 

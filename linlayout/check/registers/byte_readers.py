@@ -172,6 +172,8 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     NVPTX selects for its loaded bytes: read by a shuffle convert packing two elements per
     register (:func:`pack_byte_readers`), a ``prmt.b32`` fewer per byte 0 read only by the
     packing ``or`` (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`); stored
+    one byte at a time (``st.shared.b8``) by a convert through shared memory, a
+    ``prmt.b32`` fewer per stored byte 0 (the store writes the word's low byte); stored
     by a convert through shared memory as words (:func:`stored_word_sources`), four extracts
     fewer on the reduce per stored word and, on the convert, three less the byte shuffles of
     its loaded words
@@ -452,7 +454,8 @@ def _moved_extracts(reduce: Access, convert: Access, target: Target) -> int:
 
 def _byte_delta(reduce: Access, convert: Access, target: Target) -> int:
     """The ``prmt.b32`` the reduce's last loads spend beyond four per word, read by
-    ``convert``."""
+    ``convert``: packed two per register by a shuffle convert (:func:`pack_byte_readers`),
+    or stored one byte at a time (``st.shared.b8``: ``"store_byte"``, byte 0 free)."""
     last = _last_load(reduce, target)
     if last is None or convert.element_bits != 8:
         return 0
@@ -460,7 +463,11 @@ def _byte_delta(reduce: Access, convert: Access, target: Target) -> int:
     bytes_at = loaded_byte_positions(src, dst, target)
     readers = pack_byte_readers(convert.distributed.layout, convert.destination.layout,
                                 target)
-    if bytes_at is None or readers is None:
+    if readers is None:
+        singles = _stored_groups(convert.distributed.layout, convert.destination.layout,
+                                 target, 1, lambda n_bytes: n_bytes == 1)
+        readers = {r: frozenset({"store_byte"}) for (r,) in singles or ()}
+    if bytes_at is None or not readers:
         return 0
     return sum(byte_extract_permutes(bytes_at[r], kinds) - 1
                for r, kinds in readers.items() if r < len(bytes_at))

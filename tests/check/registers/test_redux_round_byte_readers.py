@@ -11,7 +11,8 @@ combine op replaced: ``add``, ``or``, ``xor``, ``maxui`` 3 ``prmt.b32`` on the c
 convert's line and 3 on the reduction's; with the round made full-warp (lanes holding copies:
 ``threadsPerWarp = [32, 1]``), ``add`` 8 on the convert's line, ``maxsi`` 6 on the
 reduction's. A second probe has a butterfly first round: a signed ``min``/``max`` reads each
-loaded byte twice (:data:`SIGNED_BUTTERFLY_AFTER_LDMATRIX`)."""
+loaded byte twice (:data:`SIGNED_BUTTERFLY_AFTER_LDMATRIX`); a third, a reduction's
+reloaded bytes stored one at a time by the next convert (:data:`BYTES_STORED_SINGLY`)."""
 
 from __future__ import annotations
 
@@ -125,6 +126,60 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 }
 """
 
+#: a third (same draw): the first reduction's move to its result layout reloads two words
+#: whose bytes the next convert stores one at a time (``st.shared.b8``). Lowering and final
+#: PTX, sm_80 and sm_90: the reduction's line 34 ``prmt.b32`` for ``minsi`` and 26 for
+#: ``minui``/``addi``/``xori`` (each loaded word's byte 0 stored as the register's low
+#: byte, no ``prmt.b32``; ``check`` had 36 and 28).
+BYTES_STORED_SINGLY = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [8, 2, 2], warpsPerCTA = [1, 4, 1], order = [0, 2, 1]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttng.two-ctas" = false} {
+  tt.func public @r3(%X: !tt.ptr<i8>, %Y: !tt.ptr<i8>) attributes {noinline = false} {
+    %cst = arith.constant dense<128> : tensor<8x1x1xi32, #blocked>
+    %cst_0 = arith.constant dense<16> : tensor<1x8x1xi32, #blocked>
+    %ra = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 1, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>>
+    %rb = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>>
+    %rc = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 1, parent = #blocked}>}>>
+    %x = tt.expand_dims %ra {axis = 1 : i32} : tensor<8xi32, #ttg.slice<{dim = 1, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>> -> tensor<8x1xi32, #ttg.slice<{dim = 2, parent = #blocked}>>
+    %x_1 = tt.expand_dims %x {axis = 2 : i32} : tensor<8x1xi32, #ttg.slice<{dim = 2, parent = #blocked}>> -> tensor<8x1x1xi32, #blocked>
+    %x_2 = arith.muli %x_1, %cst : tensor<8x1x1xi32, #blocked>
+    %x_3 = tt.splat %X : !tt.ptr<i8> -> tensor<8x1x1x!tt.ptr<i8>, #blocked>
+    %x_4 = tt.addptr %x_3, %x_2 : tensor<8x1x1x!tt.ptr<i8>, #blocked>, tensor<8x1x1xi32, #blocked>
+    %x_5 = tt.expand_dims %rb {axis = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>> -> tensor<1x8xi32, #ttg.slice<{dim = 2, parent = #blocked}>>
+    %x_6 = tt.expand_dims %x_5 {axis = 2 : i32} : tensor<1x8xi32, #ttg.slice<{dim = 2, parent = #blocked}>> -> tensor<1x8x1xi32, #blocked>
+    %x_7 = arith.muli %x_6, %cst_0 : tensor<1x8x1xi32, #blocked>
+    %x_8 = tt.broadcast %x_4 : tensor<8x1x1x!tt.ptr<i8>, #blocked> -> tensor<8x8x1x!tt.ptr<i8>, #blocked>
+    %x_9 = tt.broadcast %x_7 : tensor<1x8x1xi32, #blocked> -> tensor<8x8x1xi32, #blocked>
+    %x_10 = tt.addptr %x_8, %x_9 : tensor<8x8x1x!tt.ptr<i8>, #blocked>, tensor<8x8x1xi32, #blocked>
+    %x_11 = tt.expand_dims %rc {axis = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 1, parent = #blocked}>}>> -> tensor<1x16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %x_12 = tt.expand_dims %x_11 {axis = 1 : i32} : tensor<1x16xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<1x1x16xi32, #blocked>
+    %x_13 = tt.broadcast %x_10 : tensor<8x8x1x!tt.ptr<i8>, #blocked> -> tensor<8x8x16x!tt.ptr<i8>, #blocked>
+    %x_14 = tt.broadcast %x_12 : tensor<1x1x16xi32, #blocked> -> tensor<8x8x16xi32, #blocked>
+    %x_15 = tt.addptr %x_13, %x_14 : tensor<8x8x16x!tt.ptr<i8>, #blocked>, tensor<8x8x16xi32, #blocked>
+    %x_16 = tt.load %x_15 : tensor<8x8x16x!tt.ptr<i8>, #blocked>
+    %r = "tt.reduce"(%x_16) <{axis = 1 : i32}> ({
+    ^bb0(%z_18: i8, %z_19: i8):
+      %r_20 = arith.minsi %z_18, %z_19 : i8
+      tt.reduce.return %r_20 : i8
+    }) : (tensor<8x8x16xi8, #blocked>) -> tensor<8x16xi8, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %z = ttg.convert_layout %r : tensor<8x16xi8, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<8x16xi8, #blocked1>
+    %r_17 = "tt.reduce"(%z) <{axis = 1 : i32}> ({
+    ^bb0(%y_18: i8, %y_19: i8):
+      %r_20 = arith.minsi %y_18, %y_19 : i8
+      tt.reduce.return %r_20 : i8
+    }) : (tensor<8x16xi8, #blocked1>) -> tensor<8xi8, #ttg.slice<{dim = 1, parent = #blocked1}>>
+    %y = ttg.convert_layout %r_17 : tensor<8xi8, #ttg.slice<{dim = 1, parent = #blocked1}>> -> tensor<8xi8, #blocked2>
+    %0 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32, #blocked2>
+    %1 = tt.splat %Y : !tt.ptr<i8> -> tensor<8x!tt.ptr<i8>, #blocked2>
+    %2 = tt.addptr %1, %0 : tensor<8x!tt.ptr<i8>, #blocked2>, tensor<8xi32, #blocked2>
+    tt.store %2, %y : tensor<8x!tt.ptr<i8>, #blocked2>
+    tt.return
+  }
+}
+"""
+
 FULL_WARP = "threadsPerWarp = [32, 1]"
 
 
@@ -185,3 +240,16 @@ def test_a_signed_butterfly_round_reads_each_byte_twice(combiner, target, conver
     text = SIGNED_BUTTERFLY_AFTER_LDMATRIX.replace(
         "%r_20 = arith.minsi %y_18", f"%r_20 = {combiner} %y_18").replace("cuda:100", target)
     assert _permutes(text) == {"%z": convert, "%r_17": 0}
+
+
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90"])
+@pytest.mark.parametrize("combiner, reduce", [("arith.minsi", 34), ("arith.minui", 26),
+                                              ("arith.addi", 26), ("arith.xori", 26)])
+def test_reloaded_bytes_stored_singly_spare_byte_zeros_permute(combiner, target, reduce):
+    text = BYTES_STORED_SINGLY.replace("arith.minsi", combiner).replace("cuda:90", target)
+    got = {}
+    for a, p in predict_module(read_ttgir(text, "probe")):
+        if a.result == "%r":
+            got[a.result] = sum(e.per_thread or 0 for e in p.registers
+                                if e.opcode == "prmt.b32")
+    assert got == {"%r": reduce}
