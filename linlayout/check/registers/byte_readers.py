@@ -19,6 +19,14 @@ extracts die
 (:func:`linlayout.lowering.byte_extracts.built_word_permutes`). When it stores byte pairs
 (``st.shared.v2.b8``), a pair that is one 16-bit half of a loaded word has its two extracts
 selected on the convert's line (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`).
+When it stores single bytes (``st.shared.b8``), a loaded byte 0 is the register's low byte,
+no ``prmt.b32``.
+
+The other way round, an 8-bit convert through shared memory whose loaded bytes the next
+reduction reads first: by a signed in-thread ``min``/``max`` (byte 0 a ``cvt.s8.s32``), by
+a ``redux.sync`` round (byte 0 free under a partitioned round of identity 0; a signed
+round's extracts on the reduction's line, byte 0 free) or by a signed butterfly round (two
+``prmt.b32`` per byte).
 """
 
 from __future__ import annotations
