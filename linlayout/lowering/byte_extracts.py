@@ -18,10 +18,24 @@ sm_80/90/100; the same on each) — one loaded word, every byte read the stated 
   no ``prmt.b32`` — the DAG combiner folds the extension into the word's low byte and selects
   ``and.b32 w, 0xff``, on the reader's line. Read by a shift, a select, a shuffle, a ``sub``
   or an ``and``, it stays ``prmt.b32 0x7770``;
+* byte 0 zero-extended to 32 bits when the extension is read by the two arms of a
+  partitioned ``redux.sync`` round whose identity is 0 (Triton's ``TargetInfo::warpReduce``
+  for ``add``, ``or``, ``xor``, unsigned ``max``: ``select c, x, 0`` into one ``redux.sync``
+  and ``select c, 0, x`` into the other): no ``prmt.b32`` — NVPTX spells the second arm as
+  an ``and`` with the negated lane bit and selects the extension as ``and.b32 w, 255``, on
+  the reduction's line. The first arm alone (the one select of a round whose lanes hold
+  copies), a full-warp ``redux.sync`` of the extension, or the partitioned round of
+  ``umin``/``and`` (identity -1) keep the ``prmt.b32 0x7770``; the second arm alone is free
+  (Triton emits it only with the first);
+* stored as a byte (``store i8`` of the extract, to shared or global memory): byte 0 costs
+  no ``prmt.b32`` (``st.shared.b8``/``st.global.b8`` of the word's register writes its low
+  byte), bytes 1–3 one each;
 * read sign-extended (``sext`` to 16, 32 or 64 bits, or by a signed ``smin``/``smax`` on the
   byte, which NVPTX computes on sign-extended 16-bit registers): one ``prmt.b32`` per byte
   1–3 (selectors ``0x9991``, ``0xaaa2``, ``0xbbb3``: extract and sign extension in one) and
-  none for byte 0 (``cvt.s32.s8``/``cvt.s8.s32``/``cvt.s64.s8`` of the word);
+  none for byte 0 (``cvt.s32.s8``/``cvt.s8.s32``/``cvt.s64.s8`` of the word). A ``sext``
+  to 32 bits read by a ``redux.sync`` round (signed ``min``/``max``, partitioned or not) is
+  the same, the ``prmt.b32`` on the reduction's line (the ``sext``'s), not the load's;
 * read both ways (zero-extended for a shuffle and sign-extended for a signed min/max, say):
   the byte is materialised twice, one ``prmt.b32`` of each kind (``0x777k`` and ``0x888k``-
   style), byte 0 included;
@@ -58,10 +72,14 @@ __all__ = ["BYTE_READERS", "SIGN_READERS", "ZERO_READERS", "built_word_permutes"
            "byte_extract_permutes", "pair_is_half_word", "word_extract_permutes"]
 
 #: Readers that take a byte zero-extended: ``"zext_arith"`` (a ``zext`` to 32 bits read only
-#: by an integer ``or``/``xor``/``add``/``mul``), ``"zext"`` (a ``zext`` read otherwise: a
-#: shift, select, shuffle, ``sub``, ``and``, store; or to 16/64 bits), ``"byte"`` (an 8-bit
-#: sign-blind op on the byte itself: unsigned min/max, ``add``, ``xor``, ``and``, ``or``).
-ZERO_READERS = frozenset({"zext_arith", "zext", "byte"})
+#: by an integer ``or``/``xor``/``add``/``mul``), ``"zext_partitioned"`` (a ``zext`` to 32
+#: bits read by the arms of a partitioned ``redux.sync`` round with identity 0: both, or the
+#: second, ``select c, 0, x``, alone),
+#: ``"zext"`` (a ``zext`` read otherwise: a shift, select, shuffle, ``redux.sync``, ``sub``,
+#: ``and``, store; or to 16/64 bits), ``"byte"`` (an 8-bit sign-blind op on the byte itself:
+#: unsigned min/max, ``add``, ``xor``, ``and``, ``or``), ``"store_byte"`` (an 8-bit store of
+#: the byte itself, ``st.shared.b8``/``st.global.b8``: the low byte of a register).
+ZERO_READERS = frozenset({"zext_arith", "zext_partitioned", "zext", "byte", "store_byte"})
 #: Readers that take a byte sign-extended: ``"sext"`` (a ``sext`` to 16, 32 or 64 bits),
 #: ``"signed_byte"`` (a signed 8-bit ``smin``/``smax``).
 SIGN_READERS = frozenset({"sext", "signed_byte"})
@@ -79,8 +97,9 @@ def byte_extract_permutes(byte: int, readers: Iterable[str]) -> int:
 
     Returns:
         0, 1 or 2: one per kind of extension the byte is read with (zero-filled, sign-
-        replicated); byte 0 read one way only, and that way free (only ``"zext_arith"``, or
-        only sign-extending readers), costs none; a byte nobody reads costs none.
+        replicated); byte 0 read one way only, and that way free (only ``"zext_arith"``,
+        only ``"zext_partitioned"``, only ``"store_byte"``, or only sign-extending
+        readers), costs none; a byte nobody reads costs none.
 
     Raises:
         LayoutError: ``byte`` not 0–3, or a reader kind not in :data:`BYTE_READERS`.
@@ -99,7 +118,7 @@ def byte_extract_permutes(byte: int, readers: Iterable[str]) -> int:
                           f"{sorted(BYTE_READERS)}")
     zero, sign = kinds & ZERO_READERS, kinds & SIGN_READERS
     if byte == 0 and zero and not sign:
-        return 0 if zero == {"zext_arith"} else 1
+        return 0 if zero in ({"zext_arith"}, {"zext_partitioned"}, {"store_byte"}) else 1
     if byte == 0 and sign and not zero:
         return 0
     return int(bool(zero)) + int(bool(sign))

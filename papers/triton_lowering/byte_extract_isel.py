@@ -41,6 +41,9 @@ declare i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)
 declare i8 @llvm.umax.i8(i8, i8)
 declare i8 @llvm.smax.i8(i8, i8)
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.umin(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.max(i32, i32)
 define ptx_kernel void @k(ptr addrspace(1) %out) {
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %p = getelementptr inbounds i8, ptr addrspace(3) @smem, i32 %t
@@ -105,6 +108,33 @@ def _select(widen: str):
     return body
 
 
+def _redux(widen: str, fn: str, arms: str, identity: int = 0):
+    """One in-warp ``redux.sync`` round of Triton's ``TargetInfo::warpReduce`` on the byte
+    widened to 32 bits: ``arms`` ``"both"`` is the partitioned round (the lane bit 16 splits
+    the warp: one ``redux.sync`` with the other half's values replaced by ``identity``, one
+    with this half's, a select of the lane's own result; Triton 3.9's LLVM IR before
+    ``-O3``), ``"keep"``/``"drop"`` only its first/second arm, ``"none"`` a full-warp round
+    (the value itself)."""
+    def body(k: int) -> str:
+        out = (f"  %x{k} = {widen} i8 %b{k} to i32\n  %l{k} = and i32 %t, 16\n"
+               f"  %c{k} = icmp eq i32 %l{k}, 0\n")
+        call = f"call i32 @llvm.nvvm.redux.sync.{fn}"
+        if arms == "none":
+            out += f"  %r{k} = {call}(i32 %x{k}, i32 -1)\n"
+        if arms in ("both", "keep"):
+            out += (f"  %p{k} = select i1 %c{k}, i32 %x{k}, i32 {identity}\n"
+                    f"  %r{k} = {call}(i32 %p{k}, i32 -1)\n")
+        if arms in ("both", "drop"):
+            out += (f"  %q{k} = select i1 %c{k}, i32 {identity}, i32 %x{k}\n"
+                    f"  %s{k} = {call}(i32 %q{k}, i32 -1)\n")
+        if arms == "both":
+            out += f"  %u{k} = select i1 %c{k}, i32 %r{k}, i32 %s{k}\n"
+        res = {"both": "u", "keep": "r", "drop": "s", "none": "r"}[arms]
+        return (out + f"  %v{k} = trunc i32 %{res}{k} to i8\n"
+                + _store("i8", f"%v{k}", k, 1))
+    return body
+
+
 #: name: (IR reading byte k, the reader kinds of every byte)
 CASES = {
     "zext to i32, shuffled": (_shuffle("zext"), ["zext"]),
@@ -128,6 +158,17 @@ CASES = {
     "butterfly add": (_butterfly("add"), ["zext", "byte"]),
     "butterfly xor": (_butterfly("xor"), ["zext", "byte"]),
     "butterfly smax": (_butterfly("smax"), ["zext", "signed_byte"]),
+    "zext, partitioned redux.add": (_redux("zext", "add", "both"), ["zext_partitioned"]),
+    "zext, partitioned redux.umin": (_redux("zext", "umin", "both", -1), ["zext"]),
+    "zext, redux.add first arm only": (_redux("zext", "add", "keep"), ["zext"]),
+    "zext, redux.add second arm only": (_redux("zext", "add", "drop"), ["zext_partitioned"]),
+    "zext, full-warp redux.add": (_redux("zext", "add", "none"), ["zext"]),
+    "sext, partitioned redux.max": (_redux("sext", "max", "both", -2147483648), ["sext"]),
+    "sext, full-warp redux.max": (_redux("sext", "max", "none"), ["sext"]),
+    "stored as a byte, shared": (lambda k: (
+        f"  %d{k} = getelementptr inbounds i8, ptr addrspace(3) @smem, i32 {256 + 8 * k}\n"
+        f"  store volatile i8 %b{k}, ptr addrspace(3) %d{k}, align 1\n"), ["store_byte"]),
+    "stored as a byte, global": (lambda k: _store("i8", f"%b{k}", k, 1), ["store_byte"]),
     "zext twice": (lambda k: _shuffle("zext")(k) + f"  %y{k} = zext i8 %b{k} to i32\n"
                    + _store("i32", f"%y{k}", k, 2), ["zext"]),
 }

@@ -27,13 +27,13 @@ def test_each_byte_costs_what_nvptx_selected(name):
         assert got == want, (name, target)
 
 
-def test_the_fixture_reaches_every_reader_kind_and_both_free_byte_zeros():
+def test_the_fixture_reaches_every_reader_kind_and_every_free_byte_zero():
     kinds = {k for c in DATA["cases"].values() for r in c["readers"] for k in r}
     assert kinds == BYTE_READERS
     zero_free = [c for c in DATA["cases"].values()
                  if all(n[0] == 0 for n in c["prmt_by_byte"].values())]
-    assert {k for c in zero_free for k in c["readers"][0]} == {"zext_arith", "sext",
-                                                               "signed_byte"}
+    assert {k for c in zero_free for k in c["readers"][0]} == {
+        "zext_arith", "zext_partitioned", "store_byte", "sext", "signed_byte"}
     assert set(next(iter(DATA["cases"].values()))["prmt_by_byte"]) == {"sm_80", "sm_90",
                                                                       "sm_100"}
 
@@ -78,6 +78,8 @@ def test_words():
     assert word_extract_permutes(["zext"]) == 4
     assert word_extract_permutes(["sext"]) == 3
     assert word_extract_permutes(["zext_arith"]) == 3
+    assert word_extract_permutes(["zext_partitioned"]) == 3
+    assert word_extract_permutes(["zext_partitioned", "zext"]) == 4
     assert word_extract_permutes(["zext", "signed_byte"]) == 8
     assert word_extract_permutes([]) == 0
 

@@ -19,6 +19,14 @@ extracts die
 (:func:`linlayout.lowering.byte_extracts.built_word_permutes`). When it stores byte pairs
 (``st.shared.v2.b8``), a pair that is one 16-bit half of a loaded word has its two extracts
 selected on the convert's line (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`).
+When it stores single bytes (``st.shared.b8``), a loaded byte 0 is the register's low byte,
+no ``prmt.b32``.
+
+The other way round, an 8-bit convert through shared memory whose loaded bytes the next
+reduction reads first: by a signed in-thread ``min``/``max`` (byte 0 a ``cvt.s8.s32``), by
+a ``redux.sync`` round (byte 0 free under a partitioned round of identity 0; a signed
+round's extracts on the reduction's line, byte 0 free) or by a signed butterfly round (two
+``prmt.b32`` per byte).
 """
 
 from __future__ import annotations
@@ -172,13 +180,20 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     NVPTX selects for its loaded bytes: read by a shuffle convert packing two elements per
     register (:func:`pack_byte_readers`), a ``prmt.b32`` fewer per byte 0 read only by the
     packing ``or`` (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`); stored
+    one byte at a time (``st.shared.b8``) by a convert through shared memory, a
+    ``prmt.b32`` fewer per stored byte 0 (the store writes the word's low byte); stored
     by a convert through shared memory as words (:func:`stored_word_sources`), four extracts
     fewer on the reduce per stored word and, on the convert, three less the byte shuffles of
     its loaded words
     (:func:`linlayout.lowering.byte_extracts.built_word_permutes`); stored as byte pairs
     (:func:`stored_pair_sources`), two extracts moved from the reduce's line to the
     convert's per pair that is one half of a loaded word
-    (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`). Other ops pass unchanged.
+    (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`). Then each 8-bit convert
+    through shared memory whose loaded bytes the next reduction reads first: by a signed
+    in-thread ``min``/``max`` (``_sign_extended_reads``), or by its first ``redux.sync``
+    round (``_redux_round_reads``: byte 0 free for a partitioned round of identity 0; a
+    signed round's extracts on the reduction's line, byte 0 free; a signed butterfly round
+    two per byte). Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
@@ -224,7 +239,7 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
                 j = next(k for k, (b, _) in enumerate(out) if b is a)
                 out[i] = (reduce, _more_permutes(rpred, -moved, _MOVED))
                 out[j] = (a, _more_permutes(pred, moved, _MOVED, add=True))
-    return _sign_extended_reads(out, text, target)
+    return _redux_round_reads(_sign_extended_reads(out, text, target), text, target)
 
 
 #: Signed 8-bit combine ops: NVPTX computes them on sign-extended 16-bit registers.
@@ -282,6 +297,102 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
         delta = sum(byte_extract_permutes(b, {"signed_byte"}) - 1 for b in bytes_at)
         if delta:
             out[j] = (convert, _more_permutes(cpred, delta, _SIGN_READ))
+    return out
+
+
+_PARTITIONED_READ = ("byte 0 of each loaded word read only by the two arms of the next "
+                     "reduction's partitioned redux.sync round (NVPTX's and.b32 w, 255 on the "
+                     "reduction's line, no prmt.b32)")
+
+_SIGNED_REDUX_READ = ("loaded bytes read sign-extended by the next reduction's redux.sync round "
+                      "(byte 0 a cvt.s32.s8, bytes 1-3 prmt.b32 on the reduction's line)")
+
+
+_SIGNED_BUTTERFLY_READ = ("loaded bytes read by the next reduction's butterfly round of a "
+                          "signed min/max, shuffled zero-extended and combined sign-extended "
+                          "(two prmt.b32 per byte)")
+
+
+def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
+    """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
+    words (:func:`loaded_byte_positions`), whose result's only use is a one-operand 8-bit
+    ``tt.reduce`` with no in-thread step (every register of its operand its own
+    accumulator) whose first in-warp round is a ``redux.sync`` round
+    (:func:`linlayout.check.registers.reduce.first_round_redux`), charged what NVPTX selects
+    for the loaded bytes that round reads, each widened to 32 bits:
+
+    * zero-extended into a partitioned round whose identity is 0 (``add``, ``or``, ``xor``,
+      unsigned ``max``: two selects per value, one against 0 on each side): byte 0 of each
+      word costs no ``prmt.b32`` (``"zext_partitioned"`` of
+      :func:`linlayout.lowering.byte_extracts.byte_extract_permutes`; NVPTX's
+      ``and.b32 w, 255`` on the reduction's line);
+    * sign-extended (signed ``min``/``max``, partitioned or not): byte 0 costs none
+      (``"sext"``: a ``cvt.s32.s8`` of the word) and the other bytes' ``prmt.b32`` move to
+      the reduction's line.
+
+    Other ``redux.sync`` rounds (a full-warp zero-extended round, the partitioned
+    ``umin``/``and`` whose identity is -1, a round whose lanes hold copies) keep one
+    ``prmt.b32`` per byte on the convert's line, as before. A first round of butterfly
+    shuffles of a signed ``min``/``max`` reads each byte twice, zero-extended for
+    ``shfl.sync.bfly`` and sign-extended for the combine: two ``prmt.b32`` per byte, byte
+    0 included (``{"zext", "signed_byte"}``), on the convert's line; a butterfly round of
+    another combine op, one per byte, as before.
+
+    Source: NVPTX's instruction selection (LLVM, not Triton), measured by
+    ``papers/triton_lowering/byte_extract_isel.py`` on the round's IR as Triton 3.9's
+    ``TargetInfo::warpReduce`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
+    TargetInfo.cpp``) emits it, and on compiled reductions after a convert
+    (``papers/triton_lowering/README.md``, fresh-seed sweep).
+    """
+    from .reduce import REDUX_ZERO_IDENTITY, first_round_redux, reduce_rounds
+
+    if not target.is_nvidia:
+        return list(pairs)
+    converts = {a.result: i for i, (a, p) in enumerate(pairs)
+                if isinstance(a, Access) and a.kind == "convert" and a.result
+                and isinstance(p, Prediction)}
+    out = list(pairs)
+    for r, (a, rpred) in enumerate(pairs):
+        m = _AXIS.search(a.attrs or "") if isinstance(a, Access) else None
+        if m is None or a.op != "reduce" or a.element_bits != 8 \
+                or len(a.operand_types) != 1 or a.distributed is None \
+                or not isinstance(rpred, Prediction) \
+                or not a.operands or a.operands[0] not in converts \
+                or not _used_once(a.operands[0], text):
+            continue
+        j = converts[a.operands[0]]
+        convert, cpred = out[j]
+        if convert.element_bits != 8 or convert.distributed is None \
+                or convert.destination is None:
+            continue
+        try:
+            operand = a.distributed.layout
+            axis = int(m.group(1))
+            held = 1 << f2.rank([_flat(operand, img)
+                                 for img in operand.bases.get("register", [])])
+            if held > reduce_rounds(operand, axis)[0][0]:
+                continue  # an in-thread step reads the bytes first
+            kind = first_round_redux(operand, axis, 8, target, a.combiner)
+            bytes_at = loaded_byte_positions(convert.distributed.layout,
+                                             convert.destination.layout, target)
+        except LayoutError:
+            continue
+        if bytes_at is None:
+            continue
+        if kind is None:
+            if a.combiner in _SIGNED_MIN_MAX and reduce_rounds(operand, axis)[0][1]:
+                delta = sum(byte_extract_permutes(b, {"zext", "signed_byte"}) - 1
+                            for b in bytes_at)
+                out[j] = (convert, _more_permutes(cpred, delta, _SIGNED_BUTTERFLY_READ))
+            continue
+        if a.combiner in _SIGNED_MIN_MAX:
+            moved = sum(byte_extract_permutes(b, {"sext"}) for b in bytes_at)
+            out[j] = (convert, _more_permutes(cpred, -len(bytes_at), _SIGNED_REDUX_READ))
+            out[r] = (a, _more_permutes(rpred, moved, _SIGNED_REDUX_READ, add=True))
+        elif kind == "partitioned" and a.combiner in REDUX_ZERO_IDENTITY:
+            delta = sum(byte_extract_permutes(b, {"zext_partitioned"}) - 1 for b in bytes_at)
+            if delta:
+                out[j] = (convert, _more_permutes(cpred, delta, _PARTITIONED_READ))
     return out
 
 
@@ -351,7 +462,8 @@ def _moved_extracts(reduce: Access, convert: Access, target: Target) -> int:
 
 def _byte_delta(reduce: Access, convert: Access, target: Target) -> int:
     """The ``prmt.b32`` the reduce's last loads spend beyond four per word, read by
-    ``convert``."""
+    ``convert``: packed two per register by a shuffle convert (:func:`pack_byte_readers`),
+    or stored one byte at a time (``st.shared.b8``: ``"store_byte"``, byte 0 free)."""
     last = _last_load(reduce, target)
     if last is None or convert.element_bits != 8:
         return 0
@@ -359,7 +471,11 @@ def _byte_delta(reduce: Access, convert: Access, target: Target) -> int:
     bytes_at = loaded_byte_positions(src, dst, target)
     readers = pack_byte_readers(convert.distributed.layout, convert.destination.layout,
                                 target)
-    if bytes_at is None or readers is None:
+    if readers is None:
+        singles = _stored_groups(convert.distributed.layout, convert.destination.layout,
+                                 target, 1, lambda n_bytes: n_bytes == 1)
+        readers = {r: frozenset({"store_byte"}) for (r,) in singles or ()}
+    if bytes_at is None or not readers:
         return 0
     return sum(byte_extract_permutes(bytes_at[r], kinds) - 1
                for r, kinds in readers.items() if r < len(bytes_at))

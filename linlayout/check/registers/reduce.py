@@ -38,7 +38,7 @@ from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
            "SCALARISED_16", "VECTOR_COMBINERS_16", "VECTOR_COMBINERS_F32",
-           "in_thread_pack_permutes",
+           "first_round_redux", "in_thread_pack_permutes",
            "in_thread_vector_pairs", "reduce_leaves_scalar_bytes", "reduce_leaves_scalars",
            "reduce_leaves_words", "reduce_result_values", "reduce_rounds", "reduce_shuffles",
            "redux_instructions", "redux_rounds", "redux_selects", "round_reads_out"]
@@ -353,6 +353,35 @@ def redux_rounds(operand: LinearLayout, axis: int, element_bits: int, target: Ta
                    redux_instructions(combiner, element_bits, target, sum(masks),
                                       _broadcast_lanes(layout)) is not None)
     return out
+
+
+def first_round_redux(operand: LinearLayout, axis: int, element_bits: int, target: Target,
+                      combiner: str | None) -> str | None:
+    """How the first in-warp round of a one-operand reduction of ``operand`` (the round on
+    the operand's own layout, :func:`reduce_rounds`) reads its values when it is a
+    ``redux.sync`` round (:func:`redux_instructions`): ``"partitioned"`` (one lane bit off
+    the axis splits the warp into two groups; each value is read by two selects, one per
+    group's ``redux.sync``: :func:`redux_selects`) or ``"full"`` (one ``redux.sync``, the
+    value read as it is, or through one select where lanes hold copies); None where that
+    round is not a ``redux.sync`` round or the operand has no lane along ``axis``.
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: ``TargetInfo::warpReduce``
+    (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/TargetInfo.cpp``), Triton 3.9, as its
+    LLVM IR before ``-O3`` shows.
+    """
+    axis = checked(operand, axis, target)
+    (element_bits,) = bits_tuple((element_bits,))
+    k = _axis(operand, axis)
+    masks = _lane_masks(operand, k)
+    if not masks:
+        return None
+    broadcast = _broadcast_lanes(operand)
+    if redux_instructions(combiner, element_bits, target, sum(masks), broadcast) is None:
+        return None
+    return "partitioned" if 31 & ~(sum(masks) | broadcast) else "full"
 
 
 def _kept_by_result(operand: LinearLayout, result: LinearLayout | None, axis: int,
