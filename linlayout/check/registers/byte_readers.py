@@ -264,30 +264,14 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
     :mod:`linlayout.lowering.byte_extracts`), seen on a compiled 8-bit ``minsi`` reduction
     after an ``ldmatrix`` round trip (``papers/triton_lowering/README.md``, fresh-seed sweep).
     """
-    from .reduce import reduce_rounds
-
-    converts = {a.result: i for i, (a, p) in enumerate(pairs)
-                if isinstance(a, Access) and a.kind == "convert" and a.result
-                and isinstance(p, Prediction)}
     out = list(pairs)
-    for a, _ in pairs:
-        m = _AXIS.search(a.attrs or "") if isinstance(a, Access) else None
-        if m is None or a.op != "reduce" or a.element_bits != 8 \
-                or len(a.operand_types) != 1 or a.combiner not in _SIGNED_MIN_MAX \
-                or a.distributed is None or not a.operands or a.operands[0] not in converts \
-                or not _used_once(a.operands[0], text):
+    for _, a, j, convert, axis in _convert_fed_reductions(pairs, text):
+        if a.combiner not in _SIGNED_MIN_MAX:
             continue
-        j = converts[a.operands[0]]
-        convert, cpred = out[j]
-        if convert.element_bits != 8 or convert.distributed is None \
-                or convert.destination is None:
-            continue
+        cpred = out[j][1]
         try:
-            operand = a.distributed.layout
-            held = 1 << f2.rank([_flat(operand, img)
-                                 for img in operand.bases.get("register", [])])
-            if held <= reduce_rounds(operand, int(m.group(1)))[0][0]:
-                continue  # no in-thread step: the first reader is a shuffle
+            if not _in_thread_step(a.distributed.layout, axis):
+                continue  # the first reader is a shuffle
             bytes_at = loaded_byte_positions(convert.distributed.layout,
                                              convert.destination.layout, target)
         except LayoutError:
@@ -348,29 +332,14 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
 
     if not target.is_nvidia:
         return list(pairs)
-    converts = {a.result: i for i, (a, p) in enumerate(pairs)
-                if isinstance(a, Access) and a.kind == "convert" and a.result
-                and isinstance(p, Prediction)}
     out = list(pairs)
-    for r, (a, rpred) in enumerate(pairs):
-        m = _AXIS.search(a.attrs or "") if isinstance(a, Access) else None
-        if m is None or a.op != "reduce" or a.element_bits != 8 \
-                or len(a.operand_types) != 1 or a.distributed is None \
-                or not isinstance(rpred, Prediction) \
-                or not a.operands or a.operands[0] not in converts \
-                or not _used_once(a.operands[0], text):
-            continue
-        j = converts[a.operands[0]]
-        convert, cpred = out[j]
-        if convert.element_bits != 8 or convert.distributed is None \
-                or convert.destination is None:
+    for r, a, j, convert, axis in _convert_fed_reductions(pairs, text):
+        rpred, cpred = out[r][1], out[j][1]
+        if not isinstance(rpred, Prediction):
             continue
         try:
             operand = a.distributed.layout
-            axis = int(m.group(1))
-            held = 1 << f2.rank([_flat(operand, img)
-                                 for img in operand.bases.get("register", [])])
-            if held > reduce_rounds(operand, axis)[0][0]:
+            if _in_thread_step(operand, axis):
                 continue  # an in-thread step reads the bytes first
             kind = first_round_redux(operand, axis, 8, target, a.combiner)
             bytes_at = loaded_byte_positions(convert.distributed.layout,
@@ -394,6 +363,37 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
             if delta:
                 out[j] = (convert, _more_permutes(cpred, delta, _PARTITIONED_READ))
     return out
+
+
+def _convert_fed_reductions(pairs: list, text: str):
+    """``(r, reduce, j, convert, axis)`` for each one-operand 8-bit ``tt.reduce`` at
+    ``pairs[r]`` (with its operand's layout) whose operand is the result of the 8-bit convert
+    at ``pairs[j]`` (a counted prediction, with both layouts), used by nothing else."""
+    converts = {a.result: i for i, (a, p) in enumerate(pairs)
+                if isinstance(a, Access) and a.kind == "convert" and a.result
+                and isinstance(p, Prediction)}
+    for r, (a, _) in enumerate(pairs):
+        m = _AXIS.search(a.attrs or "") if isinstance(a, Access) else None
+        if m is None or a.op != "reduce" or a.element_bits != 8 \
+                or len(a.operand_types) != 1 or a.distributed is None \
+                or not a.operands or a.operands[0] not in converts \
+                or not _used_once(a.operands[0], text):
+            continue
+        j = converts[a.operands[0]]
+        convert = pairs[j][0]
+        if convert.element_bits != 8 or convert.distributed is None \
+                or convert.destination is None:
+            continue
+        yield r, a, j, convert, int(m.group(1))
+
+
+def _in_thread_step(operand: LinearLayout, axis: int) -> bool:
+    """Whether a reduction of ``operand`` along ``axis`` starts within each thread (some
+    registers share an accumulator); raises :class:`LayoutError` as ``reduce_rounds``."""
+    from .reduce import reduce_rounds
+
+    held = 1 << f2.rank([_flat(operand, img) for img in operand.bases.get("register", [])])
+    return held > reduce_rounds(operand, axis)[0][0]
 
 
 def _flat(layout: LinearLayout, img) -> int:
