@@ -265,18 +265,14 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
     after an ``ldmatrix`` round trip (``papers/triton_lowering/README.md``, fresh-seed sweep).
     """
     out = list(pairs)
-    for _, a, j, convert, axis in _convert_fed_reductions(pairs, text):
+    for _, a, j, convert, axis, bytes_at in _convert_fed_reductions(pairs, text, target):
         if a.combiner not in _SIGNED_MIN_MAX:
             continue
         cpred = out[j][1]
         try:
             if not _in_thread_step(a.distributed.layout, axis):
                 continue  # the first reader is a shuffle
-            bytes_at = loaded_byte_positions(convert.distributed.layout,
-                                             convert.destination.layout, target)
         except LayoutError:
-            continue
-        if bytes_at is None:
             continue
         delta = sum(byte_extract_permutes(b, {"signed_byte"}) - 1 for b in bytes_at)
         if delta:
@@ -333,7 +329,7 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     if not target.is_nvidia:
         return list(pairs)
     out = list(pairs)
-    for r, a, j, convert, axis in _convert_fed_reductions(pairs, text):
+    for r, a, j, convert, axis, bytes_at in _convert_fed_reductions(pairs, text, target):
         rpred, cpred = out[r][1], out[j][1]
         if not isinstance(rpred, Prediction):
             continue
@@ -342,11 +338,7 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
             if _in_thread_step(operand, axis):
                 continue  # an in-thread step reads the bytes first
             kind = first_round_redux(operand, axis, 8, target, a.combiner)
-            bytes_at = loaded_byte_positions(convert.distributed.layout,
-                                             convert.destination.layout, target)
         except LayoutError:
-            continue
-        if bytes_at is None:
             continue
         if kind is None:
             if a.combiner in _SIGNED_MIN_MAX and reduce_rounds(operand, axis)[0][1]:
@@ -365,10 +357,11 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     return out
 
 
-def _convert_fed_reductions(pairs: list, text: str):
-    """``(r, reduce, j, convert, axis)`` for each one-operand 8-bit ``tt.reduce`` at
-    ``pairs[r]`` (with its operand's layout) whose operand is the result of the 8-bit convert
-    at ``pairs[j]`` (a counted prediction, with both layouts), used by nothing else."""
+def _convert_fed_reductions(pairs: list, text: str, target: Target):
+    """``(r, reduce, j, convert, axis, bytes_at)`` for each one-operand 8-bit ``tt.reduce``
+    at ``pairs[r]`` (with its operand's layout) whose operand is the result of the 8-bit
+    convert at ``pairs[j]`` (a counted prediction, with both layouts), used by nothing else,
+    that loads 32-bit words (``bytes_at``: :func:`loaded_byte_positions`)."""
     converts = {a.result: i for i, (a, p) in enumerate(pairs)
                 if isinstance(a, Access) and a.kind == "convert" and a.result
                 and isinstance(p, Prediction)}
@@ -384,7 +377,13 @@ def _convert_fed_reductions(pairs: list, text: str):
         if convert.element_bits != 8 or convert.distributed is None \
                 or convert.destination is None:
             continue
-        yield r, a, j, convert, int(m.group(1))
+        try:
+            bytes_at = loaded_byte_positions(convert.distributed.layout,
+                                             convert.destination.layout, target)
+        except LayoutError:
+            continue
+        if bytes_at is not None:
+            yield r, a, j, convert, int(m.group(1)), bytes_at
 
 
 def _in_thread_step(operand: LinearLayout, axis: int) -> bool:
