@@ -91,6 +91,22 @@ def linear_layout(reg: list[int], lane: list[int], warp: list[int], M: int, N: i
                                       [coord(c) for c in warp], [], [M, N])
 
 
+def blocked_lists(rng, m: int, n: int, warps: int) -> list:
+    """A random blocked layout of an ``m × n`` tile for 32 lanes as ``[size_per_thread,
+    threads_per_warp, warps_per_cta, order]`` lists (powers of two, fits the tile): redrawn
+    until it fits, in a fixed draw order (``papers/hardware/triton/generate.py``'s kernels
+    and ``ldmatrix_trans_rows.py``'s fixture depend on it). No Triton needed."""
+    while True:
+        order = rng.choice([[1, 0], [0, 1]])
+        t1 = 1 << rng.randint(0, 5)
+        tpw = [32 // t1, t1]
+        w1 = 1 << rng.randint(0, warps.bit_length() - 1)
+        wpc = [warps // w1, w1]
+        spt = [1 << rng.randint(0, 2), 1 << rng.randint(0, 3)]
+        if all(spt[d] * tpw[d] * wpc[d] <= (m, n)[d] for d in range(2)):
+            return [spt, tpw, wpc, order]
+
+
 def random_blocked(rng, M: int, N: int, lanes: int, warps: int):
     """A random 2-D ``gl.BlockedLayout`` that fits an ``M × N`` tile: 1, 2 or 4 elements a
     thread along each dim, the ``lanes`` and ``warps`` spread over the dims one factor of two

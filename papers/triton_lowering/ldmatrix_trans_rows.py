@@ -39,6 +39,8 @@ from collections import defaultdict
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+from gluon_kernels import blocked_lists  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "triton_ldmatrix_trans_rows.json.gz"
 SEED = 41
@@ -169,17 +171,8 @@ def draw(rng: random.Random):
         warps = rng.choice([1, 2, 4, 8])
         if m * n < 32 * warps * 2:
             continue
-
         def blocked():
-            while True:
-                order = rng.choice([[1, 0], [0, 1]])
-                t1 = 1 << rng.randint(0, 5)
-                tpw = [32 // t1, t1]
-                w1 = 1 << rng.randint(0, warps.bit_length() - 1)
-                wpc = [warps // w1, w1]
-                spt = [1 << rng.randint(0, 2), 1 << rng.randint(0, 3)]
-                if all(spt[d] * tpw[d] * wpc[d] <= (m, n)[d] for d in range(2)):
-                    return [spt, tpw, wpc, order]
+            return blocked_lists(rng, m, n, warps)
 
         smem = [rng.choice([1, 2, 4, 8]), rng.choice([1, 2, 4]), rng.choice([1, 2, 4, 8]),
                 rng.choice([[1, 0], [0, 1]])]

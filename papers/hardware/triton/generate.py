@@ -60,7 +60,7 @@ from triton.experimental.gluon._runtime import GluonASTSource
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
-from gluon_kernels import smem_kernel  # noqa: E402
+from gluon_kernels import blocked_lists, smem_kernel  # noqa: E402
 TARGET = GPUTarget("cuda", 90, 32)
 
 
@@ -203,16 +203,9 @@ def blocked(spt, tpw, wpc, order):
 
 
 def random_blocked(rng: random.Random, m: int, n: int, warps: int) -> gl.BlockedLayout:
-    """A random blocked layout of an m×n tile (powers of two, fits the tile)."""
-    while True:
-        order = rng.choice([[1, 0], [0, 1]])
-        t1 = 1 << rng.randint(0, 5)
-        tpw = [32 // t1, t1]
-        w1 = 1 << rng.randint(0, warps.bit_length() - 1)
-        wpc = [warps // w1, w1]
-        spt = [1 << rng.randint(0, 2), 1 << rng.randint(0, 3)]
-        if all(spt[d] * tpw[d] * wpc[d] <= (m, n)[d] for d in range(2)):
-            return blocked(spt, tpw, wpc, order)
+    """A random blocked layout of an m×n tile (powers of two, fits the tile;
+    ``gluon_kernels.blocked_lists``)."""
+    return blocked(*blocked_lists(rng, m, n, warps))
 
 
 def catalogue() -> list[dict]:
