@@ -34,7 +34,8 @@ MODULES = [
     "linlayout", "linlayout.synthesis", "linlayout.conflicts", "linlayout.hardware",
     "linlayout.layout", "linlayout.ptx", "linlayout.cute", "linlayout.triton",
     "linlayout.triton.encodings", "linlayout.check", "linlayout.check.shared_memory",
-    "linlayout.check.registers", "linlayout.check.global_memory", "linlayout.lowering",
+    "linlayout.check.registers", "linlayout.check.global_memory",
+    "linlayout.check.global_memory.compare", "linlayout.lowering",
     "linlayout.examples", "linlayout.subspace", "linlayout.show", "linlayout.show.conflicts",
     "linlayout.show.formula", "linlayout.show.pictures", "linlayout.show.ptx",
     "linlayout.show.render", "linlayout.show.schemas", "linlayout.show.synthesis",
@@ -117,6 +118,10 @@ def _figure():
 WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.bank_conflicts": ((STORE, MEM), {"element_bits": EB}),
     "linlayout.clear_caches": ((), {}),
+    "linlayout.check.global_memory.compare.amd_merge_outcome":
+        (((), {"global_load_dword": 1}), {}),
+    "linlayout.check.global_memory.compare.normalise_amd_counts":
+        (({"global_load_dword_d16_hi": 1, "ds_read_b32": 2},), {}),
     "linlayout.simulate_bank_access": ((STORE, MEM), {"element_bits": EB}),
     "linlayout.synthesize_swizzle": ((STORE, LOAD), {"element_bits": EB, "weights": (1, 2),
                                                      "node_limit": 1000}),

@@ -42,9 +42,14 @@ def normalise_amd_counts(counts: Mapping[str, int]) -> dict[str, int]:
     direct-to-LDS ``global_load_lds_*``).
 
     Raises:
-        LayoutError: ``counts`` is not a mapping.
+        LayoutError: ``counts`` is not a mapping of opcode strings to non-negative ints.
     """
     instance_of(counts, Mapping, "counts")
+    for opcode, n in counts.items():
+        if not isinstance(opcode, str) or isinstance(n, bool) or not isinstance(n, int) \
+                or n < 0:
+            raise LayoutError(f"counts must map opcode strings to counts (ints >= 0), got "
+                              f"{opcode!r}: {n!r}")
     out: Counter = Counter()
     for opcode, n in counts.items():
         if not re.match(r"(global|buffer)_(load|store)_", opcode) or "_lds_" in opcode:
@@ -76,7 +81,7 @@ def amd_merge_outcome(ops: Sequence[GlobalOpReport], counts: Mapping[str, int]) 
 
     Raises:
         LayoutError: ``ops`` is not a sequence of :class:`~.report.GlobalOpReport` or
-            ``counts`` not a mapping.
+            ``counts`` not a mapping of opcode strings to non-negative ints.
     """
     if not isinstance(ops, Sequence) or not all(isinstance(g, GlobalOpReport) for g in ops):
         raise LayoutError("ops must be a sequence of GlobalOpReport")
