@@ -134,7 +134,7 @@ from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bo
 
 __all__ = ["GFX950_SWAP_LANE_MASKS", "ShuffleBound", "amd_lone_shuffle_bound",
            "amd_two_shuffle_bound",
-           "lone_shuffle_joins", "merge_cost", "shuffle_family_bound",
+           "lone_shuffle_joins", "merge_cost", "nvidia_lone_shuffle_bound", "shuffle_family_bound",
            "swaps_bring_nothing_lacked", "tight_merges", "two_shuffles_without_merge"]
 
 
@@ -573,6 +573,65 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     u = min(ws["selp"], ws["prmt"], ws["shfl"])
     one = ws["shfl"] + max(mc, (pre + post) * u)
     return min(one, 2 * ws["shfl"] + mc)
+
+
+def nvidia_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
+                              weights: Mapping[str, float] | None = None) -> float:
+    """A lower bound on any shuffle plan on NVIDIA of 16-bit elements that the producer left
+    one to a 32-bit register with unknown upper bits (``wide_source``: a gather's or
+    ``redux.sync`` reduction's result), when one shuffle may suffice
+    (:func:`~linlayout.conversion.shuffle.shuffle_bound` 1); 0 where it does not apply
+    (AMD, other widths, more shuffles needed). :func:`~linlayout.plan_conversion` applies it
+    only with ``wide_source``.
+
+    **Lemma (joins of wide registers on NVIDIA).** Each element sits in the low half of its
+    own register, so a value holding two of them in its two halves needs an instruction
+    that moves bits within a register: no renaming does that (a renaming changes which
+    register holds a value, not where its bits sit). A lane-dependent one is a merge
+    (``selp``, a ``prmt`` with a per-lane selector); one the same in every lane is a *join*,
+    which the model charges as one ``prmt.b32`` — what NVPTX selects for Triton 3.9's
+    ``<2 x i16>`` packing, a ``shufflevector`` or ``<2 x half>`` of the two, and
+    ``llvm.nvvm.prmt``; every other spelling measured takes two or three integer
+    instructions of kinds no weight counts (``shl`` and ``shf.l.wrap.b32``; ``and``,
+    ``shl``, ``or``) and no ``prmt`` (``papers/conversion/wide_join_isel.py``, sm_80 and
+    sm_90, with and without ``-O3``). So the bound holds over plans whose joins are spelled
+    as NVPTX selects Triton's packing, as every plan here and Triton's own path are; a
+    join spelled with shifts would cost nothing under the counted kinds and could undercut
+    it, though it issues more integer instructions than the ``prmt`` it replaces (as the
+    AMD packing bounds bound plans whose joins are ``v_perm_b32`` as LLVM selects them:
+    :mod:`~linlayout.conversion.cost`). Either kind of join costs at least
+    ``u = min(w_selp, w_prmt)``.
+
+    **Lone shuffle.** The argument of :func:`amd_lone_shuffle_bound`, without swaps: a
+    plan with exactly one ``shfl.sync.idx.b32`` needs a join or merge before it when no
+    single ``src`` register holds, in some lane, everything each lacking lane lacks
+    (:func:`lone_shuffle_joins`' ``pre``: the shipped word draws on two registers), and a
+    lane-dependent instruction after it when some ``dst`` register holds, in a lacking lane,
+    an element that lane already holds and no lane serving it holds (``post``). A
+    one-shuffle plan costs at least ``w_shfl + max(merge_cost(m), (pre + post) · u)``, any
+    other at least ``2 · w_shfl + merge_cost(m)``; the bound is the smaller. A lane whose
+    two ``dst`` elements both sit in another lane's two registers (a lane permutation that
+    keeps the register bit) has ``pre = 1``: ``min(1 + 0.5, 2) = 1.5`` at the default
+    weights, one join and one shuffle; the single register/lane exchange has
+    ``pre = post = 1``: ``min(1 + 2 · 0.5, 2 + 0.5) = 2``, the packed exchange's pack,
+    shuffle and lane-dependent ``prmt``. Checked against every program of one shuffle and
+    at most one join of a 4-lane warp (``tests/conversion/test_bounds.py``).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
+            bad weights.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    ws = resolve_weights(weights)
+    if not target.is_nvidia or problem.element_bits != 16:
+        return 0.0
+    pre, post = lone_shuffle_joins(problem, target)
+    if not pre + post:
+        return 0.0
+    mc = merge_cost(select_bound(problem), problem.element_bits, ws)
+    u = min(ws["selp"], ws["prmt"])
+    return min(ws["shfl"] + max(mc, (pre + post) * u), 2 * ws["shfl"] + mc)
 
 
 def amd_two_shuffle_bound(problem: ConversionProblem, target: Target | str,

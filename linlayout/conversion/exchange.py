@@ -484,7 +484,14 @@ def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
     register (after Triton's ``-O3`` one ``v_lshl_or_b32``, no ``v_perm_b32``:
     ``papers/conversion/amd_byte_join.py``, ``packed_exchange_amdgcn.py``); any other 8-bit
     pair from two registers one ``v_perm_b32``, the price this plan's compiled probe
-    confirmed before."""
+    confirmed before. Two computed bytes (``opaque``: a wide source's, upper bits unknown),
+    each the low byte of its own register, join as ``(lo & 0xffff) | (hi << 16)``: each
+    slot's high byte left unknown (no table picks it), one ``v_lshlrev_b32`` and one
+    ``v_and_or_b32``, no ``v_perm_b32`` (``papers/conversion/wide_join_isel.py``; Triton's
+    zero-extended spelling of the same pair is one ``v_perm_b32`` and two ``v_and_b32``)."""
+    if (element_bits == 8 and lo.word != hi.word
+            and all(w.opaque and w.byte == 0 for w in (lo, hi))):
+        return 0
     alone = all(w.byte == 0 and w.width_bytes == 1 and not w.opaque for w in (lo, hi))
     if element_bits == 8 and lo.word != hi.word and not alone:
         return 1

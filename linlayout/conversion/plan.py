@@ -67,7 +67,8 @@ from .problem import ConversionProblem
 from .round_trip import (ScratchRoundTrip, offset_layout, packing_floor, round_trip_packing,
                          side_emitted)
 from .triton import TritonChoice, resolve_conversion_target, triton_choice
-from .bounds import amd_lone_shuffle_bound, amd_two_shuffle_bound, shuffle_family_bound
+from .bounds import (amd_lone_shuffle_bound, amd_two_shuffle_bound, nvidia_lone_shuffle_bound,
+                     shuffle_family_bound)
 from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, plan_registers,
                       plan_shuffles, warp_map)
 from .stages import StagePlan, plan_stages
@@ -357,8 +358,13 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
                      "two-shuffle lemma, 16-bit elements one to a register): a merge or a "
                      f"v_perm_b32, or a third shuffle: at least {two:g}")
     if source.wide and target.is_nvidia and problem.element_bits == 16:
-        note += ("; joining two 16-bit elements held in 32-bit registers counted as free "
-                 "(the plans pay a prmt, as NVPTX selects it)")
+        lone = nvidia_lone_shuffle_bound(problem, target, ws)
+        if lone > bound_cost + 1e-9:
+            bound_cost = lone
+            note += ("; with one shuffle the word it sends joins two registers before it "
+                     "(16-bit elements one to a 32-bit register: a join is a prmt, as NVPTX "
+                     "selects it) and, where a lane keeps one of its own, a lane-dependent "
+                     f"instruction follows it, else two shuffles: at least {lone:g}")
     candidates: list[tuple[float, int, str, Any]] = []
     tables = plan_shuffles(problem, ws)
     if tables is not None:

@@ -219,28 +219,52 @@ def _one_shuffle_one_join(pb) -> bool:
     return False
 
 
-def test_the_lone_shuffle_joins_against_every_program_of_one_shuffle_and_one_join():
-    """16-bit elements one to a register on AMD, every conversion of a 4-lane warp with two
-    registers whose least shuffle count is one: where ``lone_shuffle_joins`` claims a join
-    before and after the shuffle, no program of one shuffle and one join reaches ``dst``
-    (so the bound of 2 at the default weights holds), and where it claims fewer, the bound
-    is below such a program's 1.5."""
-    from linlayout.conversion import amd_lone_shuffle_bound, lone_shuffle_joins
+def _one_shuffle_no_join(pb) -> bool:
+    """Whether some program of one shuffle and no join reaches ``dst`` (16-bit elements one
+    to a register): every goal is, the same in every lane, a source register or one
+    register shuffled by any source-lane map."""
+    src = [[pb.thread_elements("src", x, lane, 0) for lane in range(LANES)] for x in range(2)]
+    goals = [tuple(pb.thread_elements("dst", r, lane, 0) for lane in range(LANES))
+             for r in range(2)]
+    for x, m in itertools.product(range(2), itertools.product(range(LANES), repeat=LANES)):
+        have = {tuple(v) for v in src} | {tuple(src[x][m[lane]] for lane in range(LANES))}
+        if all(g in have for g in goals):
+            return True
+    return False
 
-    claimed = 0
+
+@pytest.mark.parametrize("target", ["hip:gfx942", "cuda:90"])
+def test_the_lone_shuffle_joins_against_every_program_of_one_shuffle_and_one_join(target):
+    """16-bit elements one to a register (on NVIDIA: a wide source, each element in the low
+    half of a 32-bit register), every conversion of a 4-lane warp with two registers whose
+    least shuffle count is one: where ``lone_shuffle_joins`` claims a join before and after
+    the shuffle, no program of one shuffle and one join reaches ``dst`` (so the bound of 2 at
+    the default weights holds), and where it claims fewer, the bound is below such a
+    program's 1.5; where it claims one, no program of one shuffle and no join reaches
+    ``dst`` (the bound of 1.5 holds), and where none, the bound claims nothing."""
+    from linlayout.conversion import (amd_lone_shuffle_bound, lone_shuffle_joins,
+                                      nvidia_lone_shuffle_bound)
+
+    lone_bound = nvidia_lone_shuffle_bound if target == "cuda:90" else amd_lone_shuffle_bound
+    claimed = {1: 0, 2: 0}
     for cols in invertible_matrices(3):
         pb = _problem(cols, 16)
         if shuffle_bound(pb) != 1:
             continue
-        pre, post = lone_shuffle_joins(pb, "hip:gfx942")
+        pre, post = lone_shuffle_joins(pb, target)
         reachable = _one_shuffle_one_join(pb)
-        bound = amd_lone_shuffle_bound(pb, "hip:gfx942")
+        bound = lone_bound(pb, target)
         if reachable:
             assert pre + post < 2 and bound <= 1.5, cols
         if pre + post == 2:
-            claimed += 1
+            claimed[2] += 1
             assert not reachable and bound == 2.0, cols
-    assert claimed
+        if pre + post == 1:
+            claimed[1] += 1
+            assert not _one_shuffle_no_join(pb) and bound == 1.5, cols
+        if pre + post == 0:
+            assert bound == 0.0, cols
+    assert claimed[1] and claimed[2]
 
 
 def test_a_packed_word_shuffled_in_several_rounds_pays_its_packing_once():

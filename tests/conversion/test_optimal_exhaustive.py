@@ -72,12 +72,12 @@ PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
 PROVEN_WAVE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 24, ("hip:gfx942", 32): 24,
                ("hip:gfx950", 8): 24, ("hip:gfx950", 16): 24, ("hip:gfx950", 32): 24}
 #: the same with the source one element to a 32-bit register (``wide_source``)
-PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 93,
-               ("hip:gfx942", 8): 93, ("hip:gfx942", 16): 120,
-               ("hip:gfx950", 8): 93, ("hip:gfx950", 16): 120}
+PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 120,
+               ("hip:gfx942", 8): 120, ("hip:gfx942", 16): 120,
+               ("hip:gfx950", 8): 120, ("hip:gfx950", 16): 120}
 #: the wavefront space with a wide source
-PROVEN_WAVE_WIDE = {("hip:gfx942", 8): 16, ("hip:gfx942", 16): 24,
-                    ("hip:gfx950", 8): 6, ("hip:gfx950", 16): 24}
+PROVEN_WAVE_WIDE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 24,
+                    ("hip:gfx950", 8): 24, ("hip:gfx950", 16): 24}
 #: weightings the table planner is also run under (besides the defaults, which
 #: ``plan_conversion`` uses), each plan then costed at the defaults
 WEIGHTINGS = ({"selp": 0, "prmt": 0}, {"shfl": 8})
