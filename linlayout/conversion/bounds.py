@@ -23,8 +23,9 @@ only the lane index and constants — the source lane of a shuffle, a predicate,
 lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled: the cost
 model's ``selector`` kind, weighted 0 by default; with a positive weight the bound still
 counts none, so it stays a lower bound). Packing 16-bit elements that a producer left in
-32-bit registers (``wide_source``) is free here too: a lowering could join the halves with
-``mov`` (the plans pay the ``prmt`` NVPTX selects). Bitwise
+32-bit registers (``wide_source``) is free here too; :func:`nvidia_lone_shuffle_bound`
+counts it where one shuffle needs such a join (a ``prmt``, as NVPTX selects it; applied by
+:func:`~linlayout.plan_conversion` with ``wide_source``, the higher bound kept). Bitwise
 merges (``and``/``or`` with lane masks) and predicated moves are outside the family, as in
 Triton's and the planner's plans.
 

@@ -96,9 +96,13 @@ bits unknown (a gather's or ``redux.sync`` reduction's truncated 32-bit result,
 registers' low halves with one ``prmt.b32`` (selector ``0x5410``, NVPTX's selection, as
 ``check`` counts for Triton's packing of such a source) per 16-bit word shipped or permuted;
 8-bit elements pack as before (NVPTX's byte packing is the same from either register width,
-as measured on Triton's converts of such sources). On AMD the pair costs what
+as measured on Triton's converts of such sources). On AMD a 16-bit pair costs what
 :func:`~linlayout.lowering.amd_pack.pack_permutes` says for such registers (``opaque``
-source words). A lone source register is shipped as it is: its low half is the element, its
+source words: one ``v_perm_b32``); two such bytes join as ``(lo & 0xffff) | (hi << 16)``,
+each slot's high byte left as the register's unknown bits (no table picks it): one
+``v_lshlrev_b32`` and one ``v_and_or_b32``, no ``v_perm_b32``
+(``papers/conversion/wide_join_isel.py``), where Triton's zero-extended ``<2 x i16>`` of the
+same bytes is one ``v_perm_b32`` and two ``v_and_b32``. A lone source register is shipped as it is: its low half is the element, its
 high half unknown bits that no table picks (:attr:`PackedExchangePlan.high_unknown`).
 """
 

@@ -238,8 +238,11 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
             plans (per packed register), the packed exchange (its pack), every round trip
             (per word stored); the table plans already pay a ``prmt`` per packed word — and
             on AMD four such bytes pack with no ``v_perm_b32`` (the packing bounds use that
-            price). A register renaming packs nothing. The bounds count packing of such
-            registers as free on NVIDIA (they stay lower bounds, and may no longer be met).
+            price; two such bytes in the packed exchange join with none, each 16-bit slot's
+            high byte left unknown). A register renaming packs nothing. On NVIDIA at 16 bits
+            the shuffle bound counts the join a lone shuffle needs as one ``prmt``
+            (:func:`~linlayout.conversion.bounds.nvidia_lone_shuffle_bound`); the
+            shared-memory bound still counts packing as free.
 
     Returns:
         A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path,

@@ -37,17 +37,19 @@ then one swap (a read-then-swap plan, :attr:`~linlayout.conversion.PackedExchang
 swaps_after`), 2, the bound: all 24 proven.
 
 With the source's elements one to a 32-bit register (``wide_source``: a gather's or
-reduction's result) every path that packs pays for it and the bounds count packing as free
-on NVIDIA (on AMD they price it as such registers pack): still below every plan and
-Triton's path, on every target; the proven counts are pinned (:data:`PROVEN_WIDE`,
-:data:`PROVEN_WAVE_WIDE`). On NVIDIA at 16 bits 27 of the 120 pairs pay one ``prmt`` to pack
-a word, a cost the bound does not claim; bytes pack as before. On AMD at 16 bits the counts
-equal those of the default producer (one element per register, zero-extended): a pair of wide
-registers packs with the same ``v_perm_b32``, and the lone-shuffle bound holds alike. At 8 bits two computed bytes joined into a
-16-bit half cost one ``v_perm_b32`` (the AMD packing rule of
-:func:`linlayout.lowering.amd_pack.pack_permutes`, read off compiled scans and reductions),
-which the packing bound does not claim: 23 of the 120 pairs (5 of the wavefront's 24) fewer
-are proven."""
+reduction's result) every path that packs pays for it, and the bounds count what such
+registers' joins cost as instruction selection spends them
+(``papers/conversion/wide_join_isel.py``): still below every plan and Triton's path, on
+every target; the proven counts are pinned (:data:`PROVEN_WIDE`, :data:`PROVEN_WAVE_WIDE`).
+On NVIDIA at 16 bits 27 of the 120 pairs pay one ``prmt`` to join two wide registers into
+the shipped word, and :func:`~linlayout.conversion.nvidia_lone_shuffle_bound` counts it (no
+spelling of the join costs NVPTX less than one instruction, the fewest a ``prmt``): all 120
+proven (93 while the bound counted the join as free); bytes pack as before. On AMD at 16
+bits the counts equal those of the default producer: a pair of wide registers packs with
+the same ``v_perm_b32``, and the lone-shuffle bound holds alike. At 8 bits two computed
+bytes join with no ``v_perm_b32`` in the packed exchange (``(a & 0xffff) | (b << 16)``:
+``v_lshlrev_b32`` and ``v_and_or_b32``), where Triton's zero-extended pair costs one: all
+120 (24 of the wavefront's 24) proven, 93 (16 and 6) while the plan paid it."""
 
 from __future__ import annotations
 

@@ -145,6 +145,8 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.conversion.amd_two_shuffle_bound": ((CPROBLEM, "hip:gfx950"), {}),
     "linlayout.conversion.amd_lone_shuffle_bound": ((CPROBLEM, "hip:gfx942"),
                                                     {"weights": None}),
+    "linlayout.conversion.nvidia_lone_shuffle_bound": ((CPROBLEM, "cuda:90"),
+                                                       {"weights": None}),
     "linlayout.conversion.plan_registers": ((CPROBLEM,), {}),
     "linlayout.conversion.plan_shuffles": ((CPROBLEM,), {"weights": None}),
     "linlayout.conversion.plan_stages": ((CPROBLEM, "cuda:90"), {"source_load": None,
