@@ -40,11 +40,23 @@ slots take a ``v_perm_b32`` when each slot is zero-extended (Triton's spelling, 
 register's unknown bits (``(a & 0xffff) | (b << 16)``: ``v_lshlrev_b32`` and
 ``v_and_or_b32``, two), nor in byte slots (``<4 x i8>`` or ``<2 x i8>`` with the other bytes
 poison or zero: ``v_lshlrev_b16``, ``v_or_b32_sdwa`` (gfx950: ``v_bitop3_b16``),
-``v_and_b32``, three). Exits 1 when a count differs from that.
+``v_and_b32``, three).
+
+``plan`` probes: the packed exchange ``plan_packed_exchange`` builds with ``wide_source`` at
+8 bits for every pair of the AMD exhaustive spaces (32 lanes: 120 pairs; 64-lane wavefront:
+24) on gfx942 and gfx950 — 284 plans — written as LLVM IR (``packed_exchange_ir.llvm_ir``
+with ``wide``: each source register a 32-bit value read through a ``ds_bpermute_b32``, so
+LLVM cannot know its upper bits, and two such bytes joined as ``(lo & 0xffff) | (hi << 16)``)
+and translated for the plan's target: each holds exactly the plan's ``ds_bpermute_b32``,
+``v_perm_b32`` and ``v_permlane*_swap_b32`` (no ``v_perm_b32`` for the joins, no
+``v_cndmask_b32``), and run on every lane by ``ir_run.py`` with garbage in every source
+register's upper 24 bits, every element reaches ``dst``. Exits 1 when a count differs from
+that.
 """
 
 from __future__ import annotations
 
+import itertools
 import pathlib
 import re
 import sys
@@ -53,6 +65,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "papers" / "triton_lowering"))
+sys.path.insert(0, str(ROOT / "papers" / "conversion"))
 from fixture import main_for  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "conversion_wide_join_isel.json.gz"
@@ -332,13 +345,85 @@ def build() -> dict:
     for name, body in AMD_SPELLINGS.items():
         probes[f"amdgcn/{name}"] = {f"{arch}{'_o3' if o3 else ''}": amdgcn(body, arch, o3)
                                     for arch in AMD_TARGETS for o3 in (False, True)}
+    probes.update(plan_probes())
     return {"triton_version": triton.__version__, "probes": probes}
+
+
+def wide_plans():
+    """``(name, arch, problem, plan)``: the packed exchange ``plan_packed_exchange`` builds
+    with ``wide_source`` at 8 bits for every pair of the AMD exhaustive spaces
+    (``packed_exchange_amdgcn.pairs``' 32-lane and 64-lane spaces) on gfx942 and gfx950."""
+    from packed_exchange_amdgcn import lane_layout, wave_layout
+
+    from linlayout.conversion import ConversionProblem, plan_packed_exchange
+    from linlayout.hardware import AMD_CDNA3, AMD_CDNA4
+
+    for arch, hw in (("gfx942", AMD_CDNA3), ("gfx950", AMD_CDNA4)):
+        for space, layout, n in (("lanes", lane_layout, 5), ("wave", wave_layout, 4)):
+            for order in itertools.permutations(range(n)):
+                problem = ConversionProblem.make(layout(tuple(range(n))), layout(order), 8, hw)
+                plan = plan_packed_exchange(problem, f"hip:{arch}", wide_source=True)
+                if plan is not None:
+                    yield f"{space}_{''.join(map(str, order))}", arch, problem, plan
+
+
+def reaches_dst(ir: str, table: list[int], problem) -> bool:
+    """Run the plan's IR on every lane (``ir_run.py``), each source register's upper 24
+    bits filled with garbage (``0xa5b6c7`` minus the element): does every element arrive?
+    Element ``i`` holds one base-255 digit of ``i`` plus 1, a run per digit, as
+    ``swap_plans_amdgcn.reaches_dst`` runs it."""
+    from ir_run import run_ir
+
+    n = 1 << problem.src.total_out_bits
+    k = 1
+    while True:
+        x = [i // k % 255 + 1 for i in range(n)]
+        words = [v | (0xA5B6C7 - i) << 8 for i, v in enumerate(x)]
+        out = run_ir(ir, {"in": words, "out": [0] * n, "tab": list(table)},
+                     1 << problem.lane_bits)
+        if out["out"] != x:
+            return False
+        if k * 255 >= n:
+            return True
+        k *= 255
+
+
+def plan_probes() -> dict:
+    """Each wide 8-bit AMD plan written as LLVM IR (``packed_exchange_ir.llvm_ir`` with
+    ``wide``), given to instruction selection (``llvm.translate_to_asm``, as the other plan
+    probes of this folder) for its target, its ``ds_bpermute_b32`` (less the producer's
+    one per source register), ``v_perm_b32`` and ``v_permlane*_swap_b32`` counted, and run
+    on every lane."""
+    from triton._C.libtriton import llvm
+    from packed_exchange_ir import llvm_ir
+
+    out = {}
+    for name, arch, problem, plan in wide_plans():
+        ir, table = llvm_ir(plan, problem, "amdgcn", wide=True)
+        asm = llvm.translate_to_asm(ir, "amdgcn-amd-amdhsa", arch, "", [], False, False,
+                                    False)
+        ops = {op: len(re.findall(rf"^\s*{op}(?:_e32|_e64)?\s", asm, re.M)) for op in
+               ("ds_bpermute_b32", "v_perm_b32", "v_permlane16_swap_b32",
+                "v_permlane32_swap_b32", "v_cndmask_b32")}
+        ops["ds_bpermute_b32"] -= 1 << problem.register_bits[0]
+        out[f"plan/{arch}/{name}"] = {"amdgcn": {k: n for k, n in ops.items() if n},
+                                      "reaches_dst": reaches_dst(ir, table, problem)}
+    return out
 
 
 def problems(data: dict) -> list[str]:
     """What in ``data`` contradicts the result the docstring states (empty: none)."""
     bad = []
+    plans = {f"plan/{arch}/{name}": plan for name, arch, _, plan in wide_plans()}
+    for key, plan in plans.items():
+        got = data["probes"].get(key)
+        if got is None or not got["reaches_dst"] or got["amdgcn"] != plan.opcodes:
+            bad.append(f"{key}: compiled {got}, planned {plan.opcodes}")
     for key, runs in data["probes"].items():
+        if key.startswith("plan/"):
+            if key not in plans:
+                bad.append(f"{key}: no longer planned")
+            continue
         backend, name = key.split("/")
         for run, ops in runs.items():
             if backend == "nvptx":

@@ -342,7 +342,8 @@ def test_wide_registers_join_as_instruction_selection_spends_it():
     probes = data["probes"]
     nv = {k.split("/")[1]: v for k, v in probes.items() if k.startswith("nvptx/")}
     amd = {k.split("/")[1]: v for k, v in probes.items() if k.startswith("amdgcn/")}
-    assert len(nv) == 13 and len(amd) == 17
+    plans = {k: v for k, v in probes.items() if k.startswith("plan/")}
+    assert len(nv) == 13 and len(amd) == 17 and len(plans) == 284
     for name, runs in nv.items():
         assert set(runs) == {"sm_80", "sm_80_o3", "sm_90", "sm_90_o3"}
         for ops in runs.values():
@@ -357,6 +358,21 @@ def test_wide_registers_join_as_instruction_selection_spends_it():
         assert "v_perm_b32" not in free and len(free) <= len(triton), free
         for name in ("v4i8_ab_poison", "v4i8_ab00"):
             assert "v_perm_b32" not in amd[name][run] and len(amd[name][run]) <= len(triton)
+    # every wide 8-bit plan of the AMD exhaustive spaces, compiled: exactly its counted
+    # opcodes (no v_perm_b32 for its joins), every element delivered
+    from linlayout.hardware import AMD_CDNA4
+    from tests.conversion.test_optimal_exhaustive import _layout as _lane_layout
+    from tests.conversion.test_optimal_exhaustive import _wave_layout
+
+    for key, probe in plans.items():
+        _, arch, name = key.split("/")
+        space, order = name.split("_")
+        order = tuple(map(int, order))
+        layout = _wave_layout if space == "wave" else _lane_layout
+        pb = ConversionProblem.make(layout(tuple(range(len(order)))), layout(order), 8,
+                                    AMD_CDNA3 if arch == "gfx942" else AMD_CDNA4)
+        plan = plan_packed_exchange(pb, f"hip:{arch}", wide_source=True)
+        assert probe["reaches_dst"] and probe["amdgcn"] == plan.opcodes, key
     # the 8-bit single register/lane exchange of a wide source: pack for nothing, one
     # ds_bpermute_b32 and one lane-dependent v_perm_b32: 1.5, the bound
     pb = _problem(EXCHANGE, 8)
