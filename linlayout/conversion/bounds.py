@@ -99,8 +99,9 @@ when no two shuffles alone reach ``dst``: then a plan pays a merge or a third sh
 :class:`ShuffleBound` is then 1). With 16-bit elements one to a register the same holds
 element by element once packing a pair counts as a join (a ``v_perm_b32``:
 :func:`amd_two_shuffle_bound`, applied by :func:`~linlayout.plan_conversion` where the
-source is unpacked). At 8 bits it is not claimed: two zero-extended bytes join for nothing
-in the model (``v_lshl_or_b32``), and a swap, one such join of its two outputs and one
+source is unpacked), and so it does at 8 bits with a wide source, whose computed bytes
+join with a ``v_perm_b32`` too. At 8 bits otherwise it is not claimed: two zero-extended
+bytes join for nothing in the model (``v_lshl_or_b32``), and a swap, one such join of its two outputs and one
 ``ds_bpermute_b32`` of the joined word do reach some of these destinations with two shuffles
 and no merge.
 
@@ -108,8 +109,8 @@ and no merge.
 packing them costs ``v_perm_b32`` on AMD:
 :func:`~linlayout.conversion.shuffle.amd_packing_bound` counts it (a packed word paid for
 once, however many rounds ship it), and :func:`amd_lone_shuffle_bound` shows that at 16 bits
-a plan with one shuffle needs a join before it and a lane-dependent instruction after it
-(:func:`lone_shuffle_joins`), both priced; :func:`~linlayout.plan_conversion` keeps the
+(at 8 bits with a wide source) a plan with one shuffle needs a join before it and a
+lane-dependent instruction after it (:func:`lone_shuffle_joins`), both priced; :func:`~linlayout.plan_conversion` keeps the
 highest bound.
 
 Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits, on
@@ -349,8 +350,9 @@ def two_shuffles_without_merge(problem: ConversionProblem,
     **Hypotheses.** 32-bit elements, one warp, :func:`~linlayout.conversion.shuffle.
     shuffle_bound` 2, each lane lacks at most two elements, and every lane ``t`` of ``T``
     (the lanes lacking two) lacks every element of its ``dst`` registers. With
-    ``one_element_per_register``, 16-bit elements the producer left one to a register
-    too, where a *merge* is then any instruction that writes bytes of two registers into one
+    ``one_element_per_register``, 8- or 16-bit elements the producer left one to a register
+    too (the caller's claim that a join of two is priced: at 8 bits, bytes with unknown
+    upper bits), where a *merge* is then any instruction that writes bytes of two registers into one
     (a uniform ``v_perm_b32`` packing a pair included): without one, every value holds at
     most one element in each lane, and the argument below runs with one element in place of
     4 bytes and one ``dst`` register in place of 4 slots.
@@ -395,8 +397,9 @@ def two_shuffles_without_merge(problem: ConversionProblem,
     Args:
         problem: the conversion.
         swap_lane_masks: the lane masks the swaps cross (gfx950: lane bits 4 and 5).
-        one_element_per_register: the source holds one 16-bit element per register (the
-            caller knows where the producer left them); joins then count as merges.
+        one_element_per_register: the source holds one 8- or 16-bit element per register
+            (the caller knows where the producer left them, and that joining two costs a
+            priced instruction); joins then count as merges.
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, the masks are not a
@@ -411,7 +414,7 @@ def two_shuffles_without_merge(problem: ConversionProblem,
         raise LayoutError("one_element_per_register must be True or False, got "
                           f"{one_element_per_register!r}")
     lanes = 1 << problem.lane_bits
-    widths = (16, 32) if one_element_per_register else (32,)
+    widths = (8, 16, 32) if one_element_per_register else (32,)
     if (problem.element_bits not in widths or warp_map(problem) is None
             or shuffle_bound(problem) != 2 or lacking_elements(problem) != 2
             or any(b >= lanes for b in swap_lane_masks)):
@@ -512,11 +515,14 @@ def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tupl
 
 
 def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
-                           weights: Mapping[str, float] | None = None) -> float:
+                           weights: Mapping[str, float] | None = None, *,
+                           wide_source: bool = False) -> float:
     """A lower bound on any shuffle plan on AMD (gfx942; gfx950 where no swap, nor two,
-    brings a lane anything it lacks) of 16-bit elements that the producer left one to a register, when one shuffle
-    may suffice (:func:`~linlayout.conversion.shuffle.shuffle_bound` 1); 0 where it does
-    not apply (other widths, NVIDIA, more shuffles needed).
+    brings a lane anything it lacks) of 16-bit elements that the producer left one to a
+    register — or, with ``wide_source``, 8-bit ones left one to a 32-bit register with
+    unknown upper bits — when one shuffle may suffice
+    (:func:`~linlayout.conversion.shuffle.shuffle_bound` 1); 0 where it does not apply
+    (other widths, NVIDIA, more shuffles needed).
 
     **Lemma (joins on AMD).** Every instruction that writes, into one VGPR, bytes of two
     different VGPRs is a VALU instruction. A lane-dependent one is a merge (``v_cndmask_b32``,
@@ -525,9 +531,18 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     16-bit elements held one to a register is, in the family, the packing ``v_perm_b32`` of
     :data:`~linlayout.conversion.shuffle.AMD_PACK_PERMUTES` (as
     :func:`~linlayout.conversion.shuffle.amd_packing_bound` prices it). Either way a join
-    costs at least ``u = min(w_selp, w_prmt, w_shfl)``. (At 8 bits the model prices a
-    same-in-every-lane join of two bytes at nothing, ``v_lshl_or_b32``, so the lemma, and
-    this bound, stop there.)
+    costs at least ``u = min(w_selp, w_prmt, w_shfl)``. At 8 bits the model prices a
+    same-in-every-lane join of two zero-extended bytes at nothing (``v_lshl_or_b32``), so the
+    lemma, and this bound, stop there; but two *computed* bytes (``wide_source``: a gather's
+    or reduction's 32-bit results, upper bits unknown) take one ``v_perm_b32`` as LLVM
+    selects Triton's zero-extended ``<2 x i16>`` spelling of the pair (with two
+    ``v_and_b32``; :func:`~linlayout.lowering.amd_pack.pack_permutes`,
+    ``papers/conversion/wide_join_isel.py``), as the plans pay it, so with ``wide_source``
+    the lemma holds at 8 bits too. Like the other AMD packing bounds it bounds plans whose
+    joins are spelled so: ``(a & 0xffff) | (b << 16)``, each slot's high byte left unknown,
+    is two VALU instructions of no counted kind (``v_lshlrev_b32``, ``v_and_or_b32``) and
+    could undercut it, as a hand-written ``v_lshl_or_b32`` could at 16 bits
+    (:mod:`~linlayout.conversion.cost`).
 
     **Lone shuffle.** Take a plan with exactly one shuffle ``S`` (``ds_bpermute_b32`` or a
     DPP move: every lane reads one named register of one lane; swaps, bringing nothing
@@ -551,20 +566,37 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     :func:`~linlayout.conversion.shuffle.select_bound`; merges priced as
     :func:`shuffle_family_bound` prices them on the target). The bound is the smaller.
 
+    On gfx950, where a swap could bring a lane something it lacks (:func:`lone_shuffle_joins`
+    claims nothing) but no single swap serves every lacking lane (for each of lane masks 16
+    and 32, some lane lacks an element its partner ``l ⊕ mask`` does not hold), a plan with
+    one shuffle-kind instruction (read, DPP move or swap) has a read as that instruction and
+    no swap, so the gfx942 argument holds for it (``pre``/``post`` without swap partners),
+    and any other plan costs at least ``2 · w_shfl``: the bound is ``min(w_shfl +
+    max(merge_cost(m), (pre + post) · u), 2 · w_shfl)``. (A lane permutation that keeps the
+    register bit and trades lane bits 4 and 5 is one: 1.5 at the default weights.)
+
     On the single register/lane exchange (each lane lacks one element, held by its partner
     in the other register) ``pre = post = 1``: ``min(1 + 2 · 0.5, 2 + 0.5) = 2`` at the
     default weights, the packed exchange's cost.
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
-            bad weights.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target,
+            bad weights, or ``wide_source`` not a bool.
     """
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)
     ws = resolve_weights(weights)
-    if target.is_nvidia or problem.element_bits != 16:
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
+    if target.is_nvidia or problem.element_bits not in ((8, 16) if wide_source else (16,)):
         return 0.0
     pre, post = lone_shuffle_joins(problem, target)
+    more = None  # the least cost of a plan with two shuffles or more, where not 2 + mc
+    if not pre + post and target.arch == "gfx950" and _no_swap_serves(problem):
+        # swaps may bring lacked data, but no single swap serves every lacking lane: a plan
+        # of one shuffle-kind instruction is one read and no swap, as on gfx942
+        pre, post = lone_shuffle_joins(problem, "hip:gfx942")
+        more = 2 * ws["shfl"]
     if not pre + post:
         return 0.0
     mw = ws
@@ -572,8 +604,28 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
         mw = dict(ws, selp=min(ws["selp"], ws["shfl"] / 2))
     mc = merge_cost(select_bound(problem), problem.element_bits, mw)
     u = min(ws["selp"], ws["prmt"], ws["shfl"])
+    if more is not None:
+        return min(ws["shfl"] + max(merge_cost(select_bound(problem), problem.element_bits,
+                                               ws), (pre + post) * u), more)
     one = ws["shfl"] + max(mc, (pre + post) * u)
     return min(one, 2 * ws["shfl"] + mc)
+
+
+def _no_swap_serves(problem: ConversionProblem) -> bool:
+    """Data crosses no warp, one shuffle may suffice, and for each gfx950 swap mask (16, 32,
+    below the lane count) some lane lacks an element its swap partner ``l ⊕ mask`` does not
+    hold: then no plan whose only shuffle-kind instruction is one ``v_permlane*_swap``
+    reaches ``dst`` (a swap gives a lane one register of its partner and nothing else)."""
+    if warp_map(problem) is None or shuffle_bound(problem) != 1:
+        return False
+    nrs, nrd = problem.register_bits
+    lanes = 1 << problem.lane_bits
+    held = [{problem.thread_elements("src", x, lane, 0) for x in range(1 << nrs)}
+            for lane in range(lanes)]
+    lacked = [{problem.thread_elements("dst", r, lane, 0) for r in range(1 << nrd)}
+              - held[lane] for lane in range(lanes)]
+    return all(any(lacked[t] - held[t ^ b] for t in range(lanes))
+               for b in GFX950_SWAP_LANE_MASKS if b < lanes)
 
 
 def nvidia_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
@@ -636,9 +688,12 @@ def nvidia_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
 
 
 def amd_two_shuffle_bound(problem: ConversionProblem, target: Target | str,
-                          weights: Mapping[str, float] | None = None) -> float:
+                          weights: Mapping[str, float] | None = None, *,
+                          wide_source: bool = False) -> float:
     """A lower bound on any shuffle plan on gfx950 of 16-bit elements that the producer left
-    one to a register, where two shuffles are needed and the two-shuffle lemma
+    one to a register (with ``wide_source`` also 8-bit ones left one to a 32-bit register,
+    whose join is a ``v_perm_b32`` as :func:`amd_lone_shuffle_bound` says), where two
+    shuffles are needed and the two-shuffle lemma
     (:func:`two_shuffles_without_merge` with ``one_element_per_register``) shows that no two
     shuffles reach ``dst`` without a join: ``min(2 · w_shfl + min(w_selp, w_prmt),
     3 · w_shfl)`` — a join that is not a swap is a lane-dependent merge (``v_cndmask_b32``,
@@ -647,13 +702,16 @@ def amd_two_shuffle_bound(problem: ConversionProblem, target: Target | str,
     apply (other targets or widths, the lemma not refuting).
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
-            bad weights.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target,
+            bad weights, or ``wide_source`` not a bool.
     """
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)
     ws = resolve_weights(weights)
-    if target.arch != "gfx950" or problem.element_bits != 16:
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
+    if target.arch != "gfx950" or problem.element_bits not in ((8, 16) if wide_source
+                                                                else (16,)):
         return 0.0
     if two_shuffles_without_merge(problem, one_element_per_register=True):
         return 0.0

@@ -44,7 +44,10 @@ request. The defaults, and why:
   instructions of no counted kind (``shl`` and ``shf.l.wrap.b32``; ``and``, ``shl``, ``or``)
   for the shift spellings (``papers/conversion/wide_join_isel.py``); the model charges a
   join as the ``prmt``, and :func:`~linlayout.conversion.bounds.nvidia_lone_shuffle_bound`
-  bounds plans whose joins are spelled so.
+  bounds plans whose joins are spelled so. Two computed bytes on AMD likewise: Triton's
+  spelling is one ``v_perm_b32`` (the lone- and two-shuffle bounds count it with
+  ``wide_source``), while ``(a & 0xffff) | (b << 16)``, two VALU instructions of no counted
+  kind, could undercut them.
 * ``bar.sync`` 8 — a CTA barrier (PTX ISA, ``bar.sync``) stalls every warp until the last one
   arrives; priced as a fixed latency of a few wavefronts. It is the least certain weight:
   measure and override it.

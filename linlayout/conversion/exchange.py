@@ -96,13 +96,15 @@ bits unknown (a gather's or ``redux.sync`` reduction's truncated 32-bit result,
 registers' low halves with one ``prmt.b32`` (selector ``0x5410``, NVPTX's selection, as
 ``check`` counts for Triton's packing of such a source) per 16-bit word shipped or permuted;
 8-bit elements pack as before (NVPTX's byte packing is the same from either register width,
-as measured on Triton's converts of such sources). On AMD a 16-bit pair costs what
+as measured on Triton's converts of such sources). On AMD the pair costs what
 :func:`~linlayout.lowering.amd_pack.pack_permutes` says for such registers (``opaque``
-source words: one ``v_perm_b32``); two such bytes join as ``(lo & 0xffff) | (hi << 16)``,
-each slot's high byte left as the register's unknown bits (no table picks it): one
-``v_lshlrev_b32`` and one ``v_and_or_b32``, no ``v_perm_b32``
-(``papers/conversion/wide_join_isel.py``), where Triton's zero-extended ``<2 x i16>`` of the
-same bytes is one ``v_perm_b32`` and two ``v_and_b32``. A lone source register is shipped as it is: its low half is the element, its
+source words): one ``v_perm_b32``, 16-bit or 8-bit, as LLVM selects Triton's zero-extended
+``<2 x i16>`` spelling (two computed bytes: two ``v_and_b32`` and the ``v_perm_b32``,
+``papers/conversion/wide_join_isel.py``). The bounds count that join
+(:mod:`~linlayout.conversion.bounds`); a pair spelled otherwise, ``(lo & 0xffff) |
+(hi << 16)`` with each slot's high byte left unknown (``v_lshlrev_b32`` and
+``v_and_or_b32``, no ``v_perm_b32``), lies outside the modelled family, as a hand-written
+``v_lshl_or_b32`` does (:mod:`~linlayout.conversion.cost`). A lone source register is shipped as it is: its low half is the element, its
 high half unknown bits that no table picks (:attr:`PackedExchangePlan.high_unknown`).
 """
 
@@ -488,14 +490,7 @@ def _pack_permutes(lo: SourceWord, hi: SourceWord, element_bits: int) -> int:
     register (after Triton's ``-O3`` one ``v_lshl_or_b32``, no ``v_perm_b32``:
     ``papers/conversion/amd_byte_join.py``, ``packed_exchange_amdgcn.py``); any other 8-bit
     pair from two registers one ``v_perm_b32``, the price this plan's compiled probe
-    confirmed before. Two computed bytes (``opaque``: a wide source's, upper bits unknown),
-    each the low byte of its own register, join as ``(lo & 0xffff) | (hi << 16)``: each
-    slot's high byte left unknown (no table picks it), one ``v_lshlrev_b32`` and one
-    ``v_and_or_b32``, no ``v_perm_b32`` (``papers/conversion/wide_join_isel.py``; Triton's
-    zero-extended spelling of the same pair is one ``v_perm_b32`` and two ``v_and_b32``)."""
-    if (element_bits == 8 and lo.word != hi.word
-            and all(w.opaque and w.byte == 0 for w in (lo, hi))):
-        return 0
+    confirmed before."""
     alone = all(w.byte == 0 and w.width_bytes == 1 and not w.opaque for w in (lo, hi))
     if element_bits == 8 and lo.word != hi.word and not alone:
         return 1

@@ -85,8 +85,9 @@ def llvm_ir(plan, problem, backend: str, wide: bool = False) -> tuple[str, list[
     value whose low byte is the element and whose upper bits LLVM cannot know — ``in`` is
     read as ``i32`` and passed through a ``llvm.amdgcn.ds.bpermute`` of the lane's own
     address (one ``ds_bpermute_b32`` per source register, the producer's, not the plan's),
-    as a gather leaves it — and two such bytes join as ``(lo & 0xffff) | (hi << 16)``, each
-    16-bit slot's high byte left unknown (``wide_join_isel.py``)."""
+    as a gather leaves it — and two such bytes join as Triton packs an 8-bit pair (each
+    truncated, zero-extended to ``i16``, a ``<2 x i16>``: one ``v_perm_b32``,
+    ``wide_join_isel.py``)."""
     b = BACKENDS[backend]
     bits = plan.element_bits
     if wide and (backend != "amdgcn" or bits != 8):
@@ -153,10 +154,15 @@ def llvm_ir(plan, problem, backend: str, wide: bool = False) -> tuple[str, list[
         if wide and lo == hi:
             lines.append(f"  %x{c} = or i32 {word[lo]}, 0")  # a lone register, as it is
         elif wide:
-            # two computed bytes: each slot's high byte left unknown, no v_perm_b32
-            lines += [f"  %x{c}.a = and i32 {word[lo]}, 65535",
-                      f"  %x{c}.b = shl i32 {word[hi]}, 16",
-                      f"  %x{c} = or i32 %x{c}.a, %x{c}.b"]
+            # two computed bytes, as Triton packs an 8-bit pair: each truncated to i8,
+            # zero-extended to i16, a <2 x i16> bitcast to i32 (one v_perm_b32)
+            lines += [f"  %x{c}.lt = trunc i32 {word[lo]} to i8",
+                      f"  %x{c}.ht = trunc i32 {word[hi]} to i8",
+                      f"  %x{c}.l = zext i8 %x{c}.lt to i16",
+                      f"  %x{c}.h = zext i8 %x{c}.ht to i16",
+                      f"  %x{c}.a = insertelement <2 x i16> undef, i16 %x{c}.l, i32 0",
+                      f"  %x{c}.b = insertelement <2 x i16> %x{c}.a, i16 %x{c}.h, i32 1",
+                      f"  %x{c} = bitcast <2 x i16> %x{c}.b to i32"]
         elif backend == "amdgcn" and bits == 8 and lo != hi and plan.swaps:
             # a swap moved whole registers: each still holds its zero-extended byte, so the
             # two join as Triton's -O3 joins two loaded bytes (amd_byte_join.py)

@@ -34,23 +34,26 @@ Result (the fixture; ``tests/conversion/test_exchange.py`` replays it without Tr
 NVPTX the vector spellings and ``llvm.nvvm.prmt`` are one ``prmt.b32`` and nothing else; the
 others take two or three integer instructions (``shl`` and ``shf.l.wrap.b32``; ``and``,
 ``shl`` and ``or``) and no ``prmt``: no spelling joins the pair in fewer than one
-instruction, and the fewest is one ``prmt.b32``. On AMDGPU two computed bytes in 16-bit
-slots take a ``v_perm_b32`` when each slot is zero-extended (Triton's spelling, with two
-``v_and_b32``: three VALU instructions), but none when each slot's high byte is left as the
-register's unknown bits (``(a & 0xffff) | (b << 16)``: ``v_lshlrev_b32`` and
-``v_and_or_b32``, two), nor in byte slots (``<4 x i8>`` or ``<2 x i8>`` with the other bytes
-poison or zero: ``v_lshlrev_b16``, ``v_or_b32_sdwa`` (gfx950: ``v_bitop3_b16``),
-``v_and_b32``, three).
+instruction, and Triton's is one ``prmt.b32``. On AMDGPU two computed bytes in zero-extended
+16-bit slots take a ``v_perm_b32`` (Triton's spelling: with two ``v_and_b32``; the
+``llvm.amdgcn.perm`` intrinsic alone: one), as do the other zero-filled forms; spellings
+that leave garbage where the shipped word's unread bits are — ``(a & 0xffff) | (b << 16)``:
+``v_lshlrev_b32`` and ``v_and_or_b32``; byte slots (``<4 x i8>`` or ``<2 x i8>`` with the
+other bytes poison or zero): ``v_lshlrev_b16``, ``v_or_b32_sdwa`` (gfx950:
+``v_bitop3_b16``), ``v_and_b32`` — take none, in no more VALU instructions than Triton's.
+The model prices a join as Triton spells it, on both targets (a ``prmt.b32``, a
+``v_perm_b32``), and the bounds bound plans lowered that way: the ``v_perm_b32``-free
+spellings, like a hand-written ``v_lshl_or_b32`` at 16 bits, lie outside that family.
 
 ``plan`` probes: the packed exchange ``plan_packed_exchange`` builds with ``wide_source`` at
 8 bits for every pair of the AMD exhaustive spaces (32 lanes: 120 pairs; 64-lane wavefront:
 24) on gfx942 and gfx950 — 284 plans — written as LLVM IR (``packed_exchange_ir.llvm_ir``
 with ``wide``: each source register a 32-bit value read through a ``ds_bpermute_b32``, so
-LLVM cannot know its upper bits, and two such bytes joined as ``(lo & 0xffff) | (hi << 16)``)
+LLVM cannot know its upper bits, and two such bytes joined as Triton packs an 8-bit pair)
 and translated for the plan's target: each holds exactly the plan's ``ds_bpermute_b32``,
-``v_perm_b32`` and ``v_permlane*_swap_b32`` (no ``v_perm_b32`` for the joins, no
-``v_cndmask_b32``), and run on every lane by ``ir_run.py`` with garbage in every source
-register's upper 24 bits, every element reaches ``dst``. Exits 1 when a count differs from
+``v_perm_b32`` (a join's included) and ``v_permlane*_swap_b32``, no ``v_cndmask_b32``, and
+run on every lane by ``ir_run.py`` with garbage in every source register's upper 24 bits,
+every element reaches ``dst``. Exits 1 when a count differs from
 that.
 """
 
@@ -74,8 +77,7 @@ AMD_TARGETS = ("gfx942", "gfx950")
 #: the spellings that ship the pair as Triton's or a vector's packing (NVPTX: one prmt)
 NV_VECTOR = ("v2i16_insertelement", "shufflevector", "v2f16", "prmt_intrinsic")
 #: spellings of the AMD 8-bit pair that take no v_perm_b32 and no more VALU instructions than
-#: Triton's: the first is the one the 8-bit packed exchange of a wide source is priced by
-#: (``linlayout.conversion.exchange``: 16-bit slots, each slot's high byte left unknown)
+#: Triton's (outside the family the bounds cover: ``linlayout.conversion.bounds``)
 AMD_FREE_JOINS = ("and_shl16_or_garbage_mid", "v4i8_ab_poison", "v4i8_ab00")
 
 NV_HEAD = '''module {

@@ -47,9 +47,10 @@ spelling of the join costs NVPTX less than one instruction, the fewest a ``prmt`
 proven (93 while the bound counted the join as free); bytes pack as before. On AMD at 16
 bits the counts equal those of the default producer: a pair of wide registers packs with
 the same ``v_perm_b32``, and the lone-shuffle bound holds alike. At 8 bits two computed
-bytes join with no ``v_perm_b32`` in the packed exchange (``(a & 0xffff) | (b << 16)``:
-``v_lshlrev_b32`` and ``v_and_or_b32``), where Triton's zero-extended pair costs one: all
-120 (24 of the wavefront's 24) proven, 93 (16 and 6) while the plan paid it."""
+bytes joined as Triton spells the pair cost one ``v_perm_b32``, which the lone- and
+two-shuffle bounds count with ``wide_source`` (on gfx950 also where a swap could bring
+lacked data but no single swap serves every lane): all 120 (24 of the wavefront's 24)
+proven, 93 (16 and 6) while the bounds counted the join as free."""
 
 from __future__ import annotations
 
