@@ -462,8 +462,9 @@ def _swap_group(lane: int, lanes: int, target: Target) -> set[int]:
 def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tuple[int, int]:
     """``(pre, post)``: the joins any plan with exactly one shuffle (one ``ds_bpermute_b32``
     or DPP move; on gfx950 any number of ``v_permlane*_swap`` besides, where they bring
-    nothing lacked) needs before and after it, each 0 or 1 (the lone-shuffle lemma of
-    :func:`amd_lone_shuffle_bound`). ``pre`` is 1 when no single ``src`` register holds,
+    nothing lacked; on NVIDIA one ``shfl.sync.idx.b32``) needs before and after it, each 0
+    or 1 (the lone-shuffle lemma of :func:`amd_lone_shuffle_bound` and
+    :func:`nvidia_lone_shuffle_bound`). ``pre`` is 1 when no single ``src`` register holds,
     in some lane, everything each lacking lane lacks: the shipped word then takes bytes of
     two registers (a lane-dependent merge, or a join of two registers the same in every
     lane). ``post`` is 1 when some ``dst`` register holds, in a lane ``t`` that lacks
