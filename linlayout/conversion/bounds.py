@@ -101,17 +101,19 @@ element by element once packing a pair counts as a join (a ``v_perm_b32``:
 :func:`amd_two_shuffle_bound`, applied by :func:`~linlayout.plan_conversion` where the
 source is unpacked), and so it does at 8 bits with a wide source, whose computed bytes
 join with a ``v_perm_b32`` too. At 8 bits otherwise it is not claimed: two zero-extended
-bytes join for nothing in the model (``v_lshl_or_b32``), and a swap, one such join of its two outputs and one
-``ds_bpermute_b32`` of the joined word do reach some of these destinations with two shuffles
-and no merge.
+bytes join for nothing in the model (``v_lshl_or_b32``), and a swap, one such join of its
+two outputs and one ``ds_bpermute_b32`` of the joined word do reach some of these
+destinations with two shuffles and no merge.
 
 **AMD, one element per register.** Where 8/16-bit source elements sit one to a register,
 packing them costs ``v_perm_b32`` on AMD:
 :func:`~linlayout.conversion.shuffle.amd_packing_bound` counts it (a packed word paid for
 once, however many rounds ship it), and :func:`amd_lone_shuffle_bound` shows that at 16 bits
 (at 8 bits with a wide source) a plan with one shuffle needs a join before it and a
-lane-dependent instruction after it (:func:`lone_shuffle_joins`), both priced; :func:`~linlayout.plan_conversion` keeps the
-highest bound.
+lane-dependent instruction after it (:func:`lone_shuffle_joins`), both priced;
+:func:`~linlayout.plan_conversion` keeps the highest bound. On NVIDIA the same lemma holds
+for 16-bit elements a producer left one to a 32-bit register (:func:`nvidia_lone_shuffle_bound`,
+a join there the ``prmt`` NVPTX selects).
 
 Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits, on
 cuda:90, gfx942 and gfx950, and of a 16-element space on a 64-lane wavefront on gfx942 and

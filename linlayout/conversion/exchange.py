@@ -104,8 +104,9 @@ source words): one ``v_perm_b32``, 16-bit or 8-bit, as LLVM selects Triton's zer
 (:mod:`~linlayout.conversion.bounds`); a pair spelled otherwise, ``(lo & 0xffff) |
 (hi << 16)`` with each slot's high byte left unknown (``v_lshlrev_b32`` and
 ``v_and_or_b32``, no ``v_perm_b32``), lies outside the modelled family, as a hand-written
-``v_lshl_or_b32`` does (:mod:`~linlayout.conversion.cost`). A lone source register is shipped as it is: its low half is the element, its
-high half unknown bits that no table picks (:attr:`PackedExchangePlan.high_unknown`).
+``v_lshl_or_b32`` does (:mod:`~linlayout.conversion.cost`). A lone source register is
+shipped as it is: its low half is the element, its high half unknown bits that no table
+picks (:attr:`PackedExchangePlan.high_unknown`).
 """
 
 from __future__ import annotations

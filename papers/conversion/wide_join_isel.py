@@ -326,8 +326,8 @@ def nvptx(body: str, cc: int, o3: bool) -> list[str]:
 
 def amdgcn(body: str, arch: str, o3: bool) -> list[str]:
     """The join's AMDGCN opcodes for one spelling."""
-    from triton._C.libtriton import llvm
     from swap_pack_isel import compile_ir
+    from triton._C.libtriton import llvm
 
     src = AMD_HEAD + body + AMD_TAIL
     asm = (compile_ir(src, arch) if o3 else
@@ -396,15 +396,15 @@ def plan_probes() -> dict:
     probes of this folder) for its target, its ``ds_bpermute_b32`` (less the producer's
     one per source register), ``v_perm_b32`` and ``v_permlane*_swap_b32`` counted, and run
     on every lane."""
-    from triton._C.libtriton import llvm
     from packed_exchange_ir import llvm_ir
+    from triton._C.libtriton import llvm
 
     out = {}
     for name, arch, problem, plan in wide_plans():
         ir, table = llvm_ir(plan, problem, "amdgcn", wide=True)
         asm = llvm.translate_to_asm(ir, "amdgcn-amd-amdhsa", arch, "", [], False, False,
                                     False)
-        ops = {op: len(re.findall(rf"^\s*{op}(?:_e32|_e64)?\s", asm, re.M)) for op in
+        ops = {op: len(re.findall(rf"^\s*{op}(?:_e32|_e64)?\s", asm, re.MULTILINE)) for op in
                ("ds_bpermute_b32", "v_perm_b32", "v_permlane16_swap_b32",
                 "v_permlane32_swap_b32", "v_cndmask_b32")}
         ops["ds_bpermute_b32"] -= 1 << problem.register_bits[0]
