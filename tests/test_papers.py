@@ -42,6 +42,8 @@ FAST = [
     ("papers/conversion/triton_vs_plan.py", ["--check"]),
     # the committed gfx950 swap-plan probes against the plans (no Triton)
     ("papers/conversion/swap_plans_amdgcn.py", ["--compare-only"]),
+    # the committed wide-register join probes and wide 8-bit AMD plans (no Triton)
+    ("papers/conversion/wide_join_isel.py", ["--compare-only"]),
 ]
 
 

@@ -23,8 +23,9 @@ only the lane index and constants — the source lane of a shuffle, a predicate,
 lane-dependent ``prmt``'s selector (a per-lane constant, however it is spelled: the cost
 model's ``selector`` kind, weighted 0 by default; with a positive weight the bound still
 counts none, so it stays a lower bound). Packing 16-bit elements that a producer left in
-32-bit registers (``wide_source``) is free here too: a lowering could join the halves with
-``mov`` (the plans pay the ``prmt`` NVPTX selects). Bitwise
+32-bit registers (``wide_source``) is free here too; :func:`nvidia_lone_shuffle_bound`
+counts it where one shuffle needs such a join (a ``prmt``, as NVPTX selects it; applied by
+:func:`~linlayout.plan_conversion` with ``wide_source``, the higher bound kept). Bitwise
 merges (``and``/``or`` with lane masks) and predicated moves are outside the family, as in
 Triton's and the planner's plans.
 
@@ -98,18 +99,21 @@ when no two shuffles alone reach ``dst``: then a plan pays a merge or a third sh
 :class:`ShuffleBound` is then 1). With 16-bit elements one to a register the same holds
 element by element once packing a pair counts as a join (a ``v_perm_b32``:
 :func:`amd_two_shuffle_bound`, applied by :func:`~linlayout.plan_conversion` where the
-source is unpacked). At 8 bits it is not claimed: two zero-extended bytes join for nothing
-in the model (``v_lshl_or_b32``), and a swap, one such join of its two outputs and one
-``ds_bpermute_b32`` of the joined word do reach some of these destinations with two shuffles
-and no merge.
+source is unpacked), and so it does at 8 bits with a wide source, whose computed bytes
+join with a ``v_perm_b32`` too. At 8 bits otherwise it is not claimed: two zero-extended
+bytes join for nothing in the model (``v_lshl_or_b32``), and a swap, one such join of its
+two outputs and one ``ds_bpermute_b32`` of the joined word do reach some of these
+destinations with two shuffles and no merge.
 
 **AMD, one element per register.** Where 8/16-bit source elements sit one to a register,
 packing them costs ``v_perm_b32`` on AMD:
 :func:`~linlayout.conversion.shuffle.amd_packing_bound` counts it (a packed word paid for
 once, however many rounds ship it), and :func:`amd_lone_shuffle_bound` shows that at 16 bits
-a plan with one shuffle needs a join before it and a lane-dependent instruction after it
-(:func:`lone_shuffle_joins`), both priced; :func:`~linlayout.plan_conversion` keeps the
-highest bound.
+(at 8 bits with a wide source) a plan with one shuffle needs a join before it and a
+lane-dependent instruction after it (:func:`lone_shuffle_joins`), both priced;
+:func:`~linlayout.plan_conversion` keeps the highest bound. On NVIDIA the same lemma holds
+for 16-bit elements a producer left one to a 32-bit register (:func:`nvidia_lone_shuffle_bound`,
+a join there the ``prmt`` NVPTX selects).
 
 Exhaustively checked on every pair of a 32-element, one-warp space at 8, 16 and 32 bits, on
 cuda:90, gfx942 and gfx950, and of a 16-element space on a 64-lane wavefront on gfx942 and
@@ -134,7 +138,7 @@ from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bo
 
 __all__ = ["GFX950_SWAP_LANE_MASKS", "ShuffleBound", "amd_lone_shuffle_bound",
            "amd_two_shuffle_bound",
-           "lone_shuffle_joins", "merge_cost", "shuffle_family_bound",
+           "lone_shuffle_joins", "merge_cost", "nvidia_lone_shuffle_bound", "shuffle_family_bound",
            "swaps_bring_nothing_lacked", "tight_merges", "two_shuffles_without_merge"]
 
 
@@ -348,8 +352,9 @@ def two_shuffles_without_merge(problem: ConversionProblem,
     **Hypotheses.** 32-bit elements, one warp, :func:`~linlayout.conversion.shuffle.
     shuffle_bound` 2, each lane lacks at most two elements, and every lane ``t`` of ``T``
     (the lanes lacking two) lacks every element of its ``dst`` registers. With
-    ``one_element_per_register``, 16-bit elements the producer left one to a register
-    too, where a *merge* is then any instruction that writes bytes of two registers into one
+    ``one_element_per_register``, 8- or 16-bit elements the producer left one to a register
+    too (the caller's claim that a join of two is priced: at 8 bits, bytes with unknown
+    upper bits), where a *merge* is then any instruction that writes bytes of two registers into one
     (a uniform ``v_perm_b32`` packing a pair included): without one, every value holds at
     most one element in each lane, and the argument below runs with one element in place of
     4 bytes and one ``dst`` register in place of 4 slots.
@@ -394,8 +399,9 @@ def two_shuffles_without_merge(problem: ConversionProblem,
     Args:
         problem: the conversion.
         swap_lane_masks: the lane masks the swaps cross (gfx950: lane bits 4 and 5).
-        one_element_per_register: the source holds one 16-bit element per register (the
-            caller knows where the producer left them); joins then count as merges.
+        one_element_per_register: the source holds one 8- or 16-bit element per register
+            (the caller knows where the producer left them, and that joining two costs a
+            priced instruction); joins then count as merges.
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, the masks are not a
@@ -410,7 +416,7 @@ def two_shuffles_without_merge(problem: ConversionProblem,
         raise LayoutError("one_element_per_register must be True or False, got "
                           f"{one_element_per_register!r}")
     lanes = 1 << problem.lane_bits
-    widths = (16, 32) if one_element_per_register else (32,)
+    widths = (8, 16, 32) if one_element_per_register else (32,)
     if (problem.element_bits not in widths or warp_map(problem) is None
             or shuffle_bound(problem) != 2 or lacking_elements(problem) != 2
             or any(b >= lanes for b in swap_lane_masks)):
@@ -458,8 +464,9 @@ def _swap_group(lane: int, lanes: int, target: Target) -> set[int]:
 def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tuple[int, int]:
     """``(pre, post)``: the joins any plan with exactly one shuffle (one ``ds_bpermute_b32``
     or DPP move; on gfx950 any number of ``v_permlane*_swap`` besides, where they bring
-    nothing lacked) needs before and after it, each 0 or 1 (the lone-shuffle lemma of
-    :func:`amd_lone_shuffle_bound`). ``pre`` is 1 when no single ``src`` register holds,
+    nothing lacked; on NVIDIA one ``shfl.sync.idx.b32``) needs before and after it, each 0
+    or 1 (the lone-shuffle lemma of :func:`amd_lone_shuffle_bound` and
+    :func:`nvidia_lone_shuffle_bound`). ``pre`` is 1 when no single ``src`` register holds,
     in some lane, everything each lacking lane lacks: the shipped word then takes bytes of
     two registers (a lane-dependent merge, or a join of two registers the same in every
     lane). ``post`` is 1 when some ``dst`` register holds, in a lane ``t`` that lacks
@@ -511,11 +518,14 @@ def lone_shuffle_joins(problem: ConversionProblem, target: Target | str) -> tupl
 
 
 def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
-                           weights: Mapping[str, float] | None = None) -> float:
+                           weights: Mapping[str, float] | None = None, *,
+                           wide_source: bool = False) -> float:
     """A lower bound on any shuffle plan on AMD (gfx942; gfx950 where no swap, nor two,
-    brings a lane anything it lacks) of 16-bit elements that the producer left one to a register, when one shuffle
-    may suffice (:func:`~linlayout.conversion.shuffle.shuffle_bound` 1); 0 where it does
-    not apply (other widths, NVIDIA, more shuffles needed).
+    brings a lane anything it lacks) of 16-bit elements that the producer left one to a
+    register — or, with ``wide_source``, 8-bit ones left one to a 32-bit register with
+    unknown upper bits — when one shuffle may suffice
+    (:func:`~linlayout.conversion.shuffle.shuffle_bound` 1); 0 where it does not apply
+    (other widths, NVIDIA, more shuffles needed).
 
     **Lemma (joins on AMD).** Every instruction that writes, into one VGPR, bytes of two
     different VGPRs is a VALU instruction. A lane-dependent one is a merge (``v_cndmask_b32``,
@@ -524,9 +534,18 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     16-bit elements held one to a register is, in the family, the packing ``v_perm_b32`` of
     :data:`~linlayout.conversion.shuffle.AMD_PACK_PERMUTES` (as
     :func:`~linlayout.conversion.shuffle.amd_packing_bound` prices it). Either way a join
-    costs at least ``u = min(w_selp, w_prmt, w_shfl)``. (At 8 bits the model prices a
-    same-in-every-lane join of two bytes at nothing, ``v_lshl_or_b32``, so the lemma, and
-    this bound, stop there.)
+    costs at least ``u = min(w_selp, w_prmt, w_shfl)``. At 8 bits the model prices a
+    same-in-every-lane join of two zero-extended bytes at nothing (``v_lshl_or_b32``), so the
+    lemma, and this bound, stop there; but two *computed* bytes (``wide_source``: a gather's
+    or reduction's 32-bit results, upper bits unknown) take one ``v_perm_b32`` as LLVM
+    selects Triton's zero-extended ``<2 x i16>`` spelling of the pair (with two
+    ``v_and_b32``; :func:`~linlayout.lowering.amd_pack.pack_permutes`,
+    ``papers/conversion/wide_join_isel.py``), as the plans pay it, so with ``wide_source``
+    the lemma holds at 8 bits too. Like the other AMD packing bounds it bounds plans whose
+    joins are spelled so: ``(a & 0xffff) | (b << 16)``, each slot's high byte left unknown,
+    is two VALU instructions of no counted kind (``v_lshlrev_b32``, ``v_and_or_b32``) and
+    could undercut it, as a hand-written ``v_lshl_or_b32`` could at 16 bits
+    (:mod:`~linlayout.conversion.cost`).
 
     **Lone shuffle.** Take a plan with exactly one shuffle ``S`` (``ds_bpermute_b32`` or a
     DPP move: every lane reads one named register of one lane; swaps, bringing nothing
@@ -550,9 +569,109 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     :func:`~linlayout.conversion.shuffle.select_bound`; merges priced as
     :func:`shuffle_family_bound` prices them on the target). The bound is the smaller.
 
+    On gfx950, where a swap could bring a lane something it lacks (:func:`lone_shuffle_joins`
+    claims nothing) but no single swap serves every lacking lane (for each of lane masks 16
+    and 32, some lane lacks an element its partner ``l ⊕ mask`` does not hold), a plan with
+    one shuffle-kind instruction (read, DPP move or swap) has a read as that instruction and
+    no swap, so the gfx942 argument holds for it (``pre``/``post`` without swap partners),
+    and any other plan costs at least ``2 · w_shfl``: the bound is ``min(w_shfl +
+    max(merge_cost(m), (pre + post) · u), 2 · w_shfl)``. (A lane permutation that keeps the
+    register bit and trades lane bits 4 and 5 is one: 1.5 at the default weights.)
+
     On the single register/lane exchange (each lane lacks one element, held by its partner
     in the other register) ``pre = post = 1``: ``min(1 + 2 · 0.5, 2 + 0.5) = 2`` at the
     default weights, the packed exchange's cost.
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target,
+            bad weights, or ``wide_source`` not a bool.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    target = Target.parse(target)
+    ws = resolve_weights(weights)
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
+    if target.is_nvidia or problem.element_bits not in ((8, 16) if wide_source else (16,)):
+        return 0.0
+    pre, post = lone_shuffle_joins(problem, target)
+    more = None  # the least cost of a plan with two shuffles or more, where not 2 + mc
+    if not pre + post and target.arch == "gfx950" and _no_swap_serves(problem):
+        # swaps may bring lacked data, but no single swap serves every lacking lane: a plan
+        # of one shuffle-kind instruction is one read and no swap, as on gfx942
+        pre, post = lone_shuffle_joins(problem, "hip:gfx942")
+        more = 2 * ws["shfl"]
+    if not pre + post:
+        return 0.0
+    mw = ws
+    if target.arch == "gfx950":
+        mw = dict(ws, selp=min(ws["selp"], ws["shfl"] / 2))
+    mc = merge_cost(select_bound(problem), problem.element_bits, mw)
+    u = min(ws["selp"], ws["prmt"], ws["shfl"])
+    if more is not None:
+        return min(ws["shfl"] + max(merge_cost(select_bound(problem), problem.element_bits,
+                                               ws), (pre + post) * u), more)
+    one = ws["shfl"] + max(mc, (pre + post) * u)
+    return min(one, 2 * ws["shfl"] + mc)
+
+
+def _no_swap_serves(problem: ConversionProblem) -> bool:
+    """Data crosses no warp, one shuffle may suffice, and for each gfx950 swap mask (16, 32,
+    below the lane count) some lane lacks an element its swap partner ``l ⊕ mask`` does not
+    hold: then no plan whose only shuffle-kind instruction is one ``v_permlane*_swap``
+    reaches ``dst`` (a swap gives a lane one register of its partner and nothing else)."""
+    if warp_map(problem) is None or shuffle_bound(problem) != 1:
+        return False
+    nrs, nrd = problem.register_bits
+    lanes = 1 << problem.lane_bits
+    held = [{problem.thread_elements("src", x, lane, 0) for x in range(1 << nrs)}
+            for lane in range(lanes)]
+    lacked = [{problem.thread_elements("dst", r, lane, 0) for r in range(1 << nrd)}
+              - held[lane] for lane in range(lanes)]
+    return all(any(lacked[t] - held[t ^ b] for t in range(lanes))
+               for b in GFX950_SWAP_LANE_MASKS if b < lanes)
+
+
+def nvidia_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
+                              weights: Mapping[str, float] | None = None) -> float:
+    """A lower bound on any shuffle plan on NVIDIA of 16-bit elements that the producer left
+    one to a 32-bit register with unknown upper bits (``wide_source``: a gather's or
+    ``redux.sync`` reduction's result), when one shuffle may suffice
+    (:func:`~linlayout.conversion.shuffle.shuffle_bound` 1); 0 where it does not apply
+    (AMD, other widths, more shuffles needed). :func:`~linlayout.plan_conversion` applies it
+    only with ``wide_source``.
+
+    **Lemma (joins of wide registers on NVIDIA).** Each element sits in the low half of its
+    own register, so a value holding two of them in its two halves needs an instruction
+    that moves bits within a register: no renaming does that (a renaming changes which
+    register holds a value, not where its bits sit). A lane-dependent one is a merge
+    (``selp``, a ``prmt`` with a per-lane selector); one the same in every lane is a *join*,
+    which the model charges as one ``prmt.b32`` — what NVPTX selects for Triton 3.9's
+    ``<2 x i16>`` packing, a ``shufflevector`` or ``<2 x half>`` of the two, and
+    ``llvm.nvvm.prmt``; every other spelling measured takes two or three integer
+    instructions of kinds no weight counts (``shl`` and ``shf.l.wrap.b32``; ``and``,
+    ``shl``, ``or``) and no ``prmt`` (``papers/conversion/wide_join_isel.py``, sm_80 and
+    sm_90, with and without ``-O3``). So the bound holds over plans whose joins are spelled
+    as NVPTX selects Triton's packing, as every plan here and Triton's own path are; a
+    join spelled with shifts would cost nothing under the counted kinds and could undercut
+    it, though it issues more integer instructions than the ``prmt`` it replaces (as the
+    AMD packing bounds bound plans whose joins are ``v_perm_b32`` as LLVM selects them:
+    :mod:`~linlayout.conversion.cost`). Either kind of join costs at least
+    ``u = min(w_selp, w_prmt)``.
+
+    **Lone shuffle.** The argument of :func:`amd_lone_shuffle_bound`, without swaps: a
+    plan with exactly one ``shfl.sync.idx.b32`` needs a join or merge before it when no
+    single ``src`` register holds, in some lane, everything each lacking lane lacks
+    (:func:`lone_shuffle_joins`' ``pre``: the shipped word draws on two registers), and a
+    lane-dependent instruction after it when some ``dst`` register holds, in a lacking lane,
+    an element that lane already holds and no lane serving it holds (``post``). A
+    one-shuffle plan costs at least ``w_shfl + max(merge_cost(m), (pre + post) · u)``, any
+    other at least ``2 · w_shfl + merge_cost(m)``; the bound is the smaller. A lane whose
+    two ``dst`` elements both sit in another lane's two registers (a lane permutation that
+    keeps the register bit) has ``pre = 1``: ``min(1 + 0.5, 2) = 1.5`` at the default
+    weights, one join and one shuffle; the single register/lane exchange has
+    ``pre = post = 1``: ``min(1 + 2 · 0.5, 2 + 0.5) = 2``, the packed exchange's pack,
+    shuffle and lane-dependent ``prmt``. Checked against every program of one shuffle and
+    at most one join of a 4-lane warp (``tests/conversion/test_bounds.py``).
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
@@ -561,24 +680,23 @@ def amd_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)
     ws = resolve_weights(weights)
-    if target.is_nvidia or problem.element_bits != 16:
+    if not target.is_nvidia or problem.element_bits != 16:
         return 0.0
     pre, post = lone_shuffle_joins(problem, target)
     if not pre + post:
         return 0.0
-    mw = ws
-    if target.arch == "gfx950":
-        mw = dict(ws, selp=min(ws["selp"], ws["shfl"] / 2))
-    mc = merge_cost(select_bound(problem), problem.element_bits, mw)
-    u = min(ws["selp"], ws["prmt"], ws["shfl"])
-    one = ws["shfl"] + max(mc, (pre + post) * u)
-    return min(one, 2 * ws["shfl"] + mc)
+    mc = merge_cost(select_bound(problem), problem.element_bits, ws)
+    u = min(ws["selp"], ws["prmt"])
+    return min(ws["shfl"] + max(mc, (pre + post) * u), 2 * ws["shfl"] + mc)
 
 
 def amd_two_shuffle_bound(problem: ConversionProblem, target: Target | str,
-                          weights: Mapping[str, float] | None = None) -> float:
+                          weights: Mapping[str, float] | None = None, *,
+                          wide_source: bool = False) -> float:
     """A lower bound on any shuffle plan on gfx950 of 16-bit elements that the producer left
-    one to a register, where two shuffles are needed and the two-shuffle lemma
+    one to a register (with ``wide_source`` also 8-bit ones left one to a 32-bit register,
+    whose join is a ``v_perm_b32`` as :func:`amd_lone_shuffle_bound` says), where two
+    shuffles are needed and the two-shuffle lemma
     (:func:`two_shuffles_without_merge` with ``one_element_per_register``) shows that no two
     shuffles reach ``dst`` without a join: ``min(2 · w_shfl + min(w_selp, w_prmt),
     3 · w_shfl)`` — a join that is not a swap is a lane-dependent merge (``v_cndmask_b32``,
@@ -587,13 +705,16 @@ def amd_two_shuffle_bound(problem: ConversionProblem, target: Target | str,
     apply (other targets or widths, the lemma not refuting).
 
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
-            bad weights.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target,
+            bad weights, or ``wide_source`` not a bool.
     """
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)
     ws = resolve_weights(weights)
-    if target.arch != "gfx950" or problem.element_bits != 16:
+    if not isinstance(wide_source, bool):
+        raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
+    if target.arch != "gfx950" or problem.element_bits not in ((8, 16) if wide_source
+                                                                else (16,)):
         return 0.0
     if two_shuffles_without_merge(problem, one_element_per_register=True):
         return 0.0

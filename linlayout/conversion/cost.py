@@ -38,6 +38,16 @@ request. The defaults, and why:
   ``v_lshl_or_b32`` joining a zero-extended 16-bit pair, or four bytes in three, would cost
   nothing here and could undercut them. Counting it would mean counting it in Triton's
   code as well (``check``'s AMD instruction entries and the compiled probes).
+  On NVIDIA the same holds for 16-bit elements left alone in 32-bit registers
+  (``wide_source``): NVPTX joins two of them into one word with one ``prmt.b32`` for
+  Triton's ``<2 x i16>`` packing and every vector spelling, and with two or three integer
+  instructions of no counted kind (``shl`` and ``shf.l.wrap.b32``; ``and``, ``shl``, ``or``)
+  for the shift spellings (``papers/conversion/wide_join_isel.py``); the model charges a
+  join as the ``prmt``, and :func:`~linlayout.conversion.bounds.nvidia_lone_shuffle_bound`
+  bounds plans whose joins are spelled so. Two computed bytes on AMD likewise: Triton's
+  spelling is one ``v_perm_b32`` (the lone- and two-shuffle bounds count it with
+  ``wide_source``), while ``(a & 0xffff) | (b << 16)``, two VALU instructions of no counted
+  kind, could undercut them.
 * ``bar.sync`` 8 — a CTA barrier (PTX ISA, ``bar.sync``) stalls every warp until the last one
   arrives; priced as a fixed latency of a few wavefronts. It is the least certain weight:
   measure and override it.

@@ -98,8 +98,15 @@ registers' low halves with one ``prmt.b32`` (selector ``0x5410``, NVPTX's select
 8-bit elements pack as before (NVPTX's byte packing is the same from either register width,
 as measured on Triton's converts of such sources). On AMD the pair costs what
 :func:`~linlayout.lowering.amd_pack.pack_permutes` says for such registers (``opaque``
-source words). A lone source register is shipped as it is: its low half is the element, its
-high half unknown bits that no table picks (:attr:`PackedExchangePlan.high_unknown`).
+source words): one ``v_perm_b32``, 16-bit or 8-bit, as LLVM selects Triton's zero-extended
+``<2 x i16>`` spelling (two computed bytes: two ``v_and_b32`` and the ``v_perm_b32``,
+``papers/conversion/wide_join_isel.py``). The bounds count that join
+(:mod:`~linlayout.conversion.bounds`); a pair spelled otherwise, ``(lo & 0xffff) |
+(hi << 16)`` with each slot's high byte left unknown (``v_lshlrev_b32`` and
+``v_and_or_b32``, no ``v_perm_b32``), lies outside the modelled family, as a hand-written
+``v_lshl_or_b32`` does (:mod:`~linlayout.conversion.cost`). A lone source register is
+shipped as it is: its low half is the element, its high half unknown bits that no table
+picks (:attr:`PackedExchangePlan.high_unknown`).
 """
 
 from __future__ import annotations

@@ -67,7 +67,8 @@ from .problem import ConversionProblem
 from .round_trip import (ScratchRoundTrip, offset_layout, packing_floor, round_trip_packing,
                          side_emitted)
 from .triton import TritonChoice, resolve_conversion_target, triton_choice
-from .bounds import amd_lone_shuffle_bound, amd_two_shuffle_bound, shuffle_family_bound
+from .bounds import (amd_lone_shuffle_bound, amd_two_shuffle_bound, nvidia_lone_shuffle_bound,
+                     shuffle_family_bound)
 from .shuffle import (RegisterPlan, ShufflePlan, amd_packing_bound, plan_registers,
                       plan_shuffles, warp_map)
 from .stages import StagePlan, plan_stages
@@ -237,8 +238,13 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
             plans (per packed register), the packed exchange (its pack), every round trip
             (per word stored); the table plans already pay a ``prmt`` per packed word — and
             on AMD four such bytes pack with no ``v_perm_b32`` (the packing bounds use that
-            price). A register renaming packs nothing. The bounds count packing of such
-            registers as free on NVIDIA (they stay lower bounds, and may no longer be met).
+            price; two such bytes, as Triton spells the pair, one ``v_perm_b32``). A
+            register renaming packs nothing. The shuffle bounds count the joins such
+            registers need as Triton's spelling is selected: on NVIDIA at 16 bits one
+            ``prmt`` (:func:`~linlayout.conversion.bounds.nvidia_lone_shuffle_bound`), on AMD
+            at 8 bits one ``v_perm_b32`` (the lone- and two-shuffle bounds with
+            ``wide_source``); the shared-memory bound still counts packing as free on
+            NVIDIA.
 
     Returns:
         A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path,
@@ -343,22 +349,28 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
             bound_cost = packed
             note += (f"; the source holds one element per register, so packing them into "
                      f"words costs v_perm_b32: at least {packed:g} in all")
-        lone = amd_lone_shuffle_bound(problem, target, ws)
+        wide = source.wide and source.load is None
+        lone = amd_lone_shuffle_bound(problem, target, ws, wide_source=wide)
         if lone > bound_cost + 1e-9:
             bound_cost = lone
             note += ("; with one shuffle the word it sends joins two registers before it "
-                     "and a lane-dependent instruction follows it (16-bit elements one to "
-                     f"a register: a join costs a v_perm_b32), else two shuffles: at least "
-                     f"{lone:g}")
-        two = amd_two_shuffle_bound(problem, target, ws)
+                     "and a lane-dependent instruction follows it (16-bit elements, or "
+                     "computed bytes, one to a register: a join costs a v_perm_b32), else "
+                     f"two shuffles: at least {lone:g}")
+        two = amd_two_shuffle_bound(problem, target, ws, wide_source=wide)
         if two > bound_cost + 1e-9:
             bound_cost = two
             note += ("; no two shuffles, swaps included, reach dst without a join (the "
-                     "two-shuffle lemma, 16-bit elements one to a register): a merge or a "
+                     "two-shuffle lemma, elements one to a register): a merge or a "
                      f"v_perm_b32, or a third shuffle: at least {two:g}")
     if source.wide and target.is_nvidia and problem.element_bits == 16:
-        note += ("; joining two 16-bit elements held in 32-bit registers counted as free "
-                 "(the plans pay a prmt, as NVPTX selects it)")
+        lone = nvidia_lone_shuffle_bound(problem, target, ws)
+        if lone > bound_cost + 1e-9:
+            bound_cost = lone
+            note += ("; with one shuffle the word it sends joins two registers before it "
+                     "(16-bit elements one to a 32-bit register: a join is a prmt, as NVPTX "
+                     "selects it) and, where a lane keeps one of its own, a lane-dependent "
+                     f"instruction follows it, else two shuffles: at least {lone:g}")
     candidates: list[tuple[float, int, str, Any]] = []
     tables = plan_shuffles(problem, ws)
     if tables is not None:

@@ -3,7 +3,7 @@ writes for AMDGPU: runs every lane of one wavefront in lock step on concrete val
 IR a probe compiles can be checked element by element without an AMD GPU or simulator.
 
 It knows only the instructions that builder emits (``add``, ``mul``, ``shl``, ``lshr``,
-``or``, ``zext``, ``trunc``, ``getelementptr``, ``load``, ``store``, ``insertelement``,
+``or``, ``and``, ``zext``, ``trunc``, ``getelementptr``, ``load``, ``store``, ``insertelement``,
 ``extractelement``, ``bitcast`` between ``i32`` and ``<2 x i16>``, ``extractvalue``, and the
 calls ``llvm.amdgcn.workitem.id.x``, ``llvm.amdgcn.ds.bpermute``, ``llvm.amdgcn.perm``,
 ``llvm.amdgcn.permlane16.swap``, ``llvm.amdgcn.permlane32.swap``) and refuses anything else
@@ -99,13 +99,13 @@ def run_ir(ir: str, buffers: dict[str, list[int]], lanes: int) -> dict[str, list
         op = rhs.split()[0]
         if rhs == "call i32 @llvm.amdgcn.workitem.id.x()":
             env[name] = list(range(lanes))
-        elif op in ("add", "mul", "shl", "lshr", "or"):
+        elif op in ("add", "mul", "shl", "lshr", "or", "and"):
             mm = re.fullmatch(r"\w+ (i\d+) ([^,]+), (.+)", rhs)
             w = width(mm.group(1))
             a, b = val(mm.group(2)), val(mm.group(3))
             f = {"add": lambda x, y: x + y, "mul": lambda x, y: x * y,
                  "shl": lambda x, y: x << y, "lshr": lambda x, y: x >> y,
-                 "or": lambda x, y: x | y}[op]
+                 "or": lambda x, y: x | y, "and": lambda x, y: x & y}[op]
             env[name] = [f(x, y) & ((1 << w) - 1) for x, y in zip(a, b)]
         elif op in ("zext", "trunc"):
             mm = re.fullmatch(r"\w+ (i\d+) (\S+) to (i\d+)", rhs)

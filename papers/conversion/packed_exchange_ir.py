@@ -76,12 +76,22 @@ def selector(halves: tuple[int, int], backend: str) -> int:
     return sel
 
 
-def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
+def llvm_ir(plan, problem, backend: str, wide: bool = False) -> tuple[str, list[int]]:
     """The kernel of one plan and its table: per lane, the source element index of each
     source register, the source lane of each round, the selector of each permute, the
-    destination element index of each destination register."""
+    destination element index of each destination register.
+
+    ``wide`` (AMDGPU, 8 bits: a ``wide_source`` plan): each source register is a 32-bit
+    value whose low byte is the element and whose upper bits LLVM cannot know — ``in`` is
+    read as ``i32`` and passed through a ``llvm.amdgcn.ds.bpermute`` of the lane's own
+    address (one ``ds_bpermute_b32`` per source register, the producer's, not the plan's),
+    as a gather leaves it — and two such bytes join as Triton packs an 8-bit pair (each
+    truncated, zero-extended to ``i16``, a ``<2 x i16>``: one ``v_perm_b32``,
+    ``wide_join_isel.py``)."""
     b = BACKENDS[backend]
     bits = plan.element_bits
+    if wide and (backend != "amdgcn" or bits != 8):
+        raise ValueError("wide is modelled for AMDGPU 8-bit plans only")
     ty = f"i{bits}"
     nsrc = 1 << problem.register_bits[0]
     ndst = len(plan.unpack)
@@ -109,15 +119,26 @@ def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
         lines[1:1] = [SWAP_DECLS[s.lane_mask] for s in sorted(
             set(plan.swaps) | set(plan.swaps_after), key=lambda s: s.lane_mask)
             if SWAP_DECLS[s.lane_mask] not in lines]
+    if wide:
+        lines.append("  %t4 = shl i32 %t, 2")
     for r in range(nsrc):
         i = field(f"si{r}", r)
+        if wide:
+            lines += [f"  %sp{r} = getelementptr i32, ptr addrspace(1) %in, i32 {i}",
+                      f"  %e{r}.l = load i32, ptr addrspace(1) %sp{r}",
+                      f"  %e{r} = call i32 @llvm.amdgcn.ds.bpermute(i32 %t4, i32 %e{r}.l)"]
+            continue
         lines += [f"  %sp{r} = getelementptr {ty}, ptr addrspace(1) %in, i32 {i}",
                   f"  %e{r} = load {ty}, ptr addrspace(1) %sp{r}"]
         if not plan.swaps:
             lines.append(f"  %h{r} = zext i8 %e{r} to i16" if bits == 8 else
                          f"  %h{r} = add i16 %e{r}, 0")
     word = {}  # source register -> its i32 value, after the swaps before packing
-    if plan.swaps:
+    if wide:
+        word = {r: f"%e{r}" for r in range(nsrc)}
+        for k, swap in enumerate(plan.swaps):
+            word = _swap_lines(lines, word, swap, f"sw{k}")
+    elif plan.swaps:
         # each element zero-extended to a whole VGPR, the registers swapped as
         # RegisterSwap says, then each swapped register's element read back
         word = {r: f"%s{r}" for r in range(nsrc)}
@@ -130,7 +151,19 @@ def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
                       f"  %h{r} = add i16 %h{r}.t, 0"]
     values = {}
     for c, (lo, hi) in enumerate(plan.pack):
-        if backend == "amdgcn" and bits == 8 and lo != hi and plan.swaps:
+        if wide and lo == hi:
+            lines.append(f"  %x{c} = or i32 {word[lo]}, 0")  # a lone register, as it is
+        elif wide:
+            # two computed bytes, as Triton packs an 8-bit pair: each truncated to i8,
+            # zero-extended to i16, a <2 x i16> bitcast to i32 (one v_perm_b32)
+            lines += [f"  %x{c}.lt = trunc i32 {word[lo]} to i8",
+                      f"  %x{c}.ht = trunc i32 {word[hi]} to i8",
+                      f"  %x{c}.l = zext i8 %x{c}.lt to i16",
+                      f"  %x{c}.h = zext i8 %x{c}.ht to i16",
+                      f"  %x{c}.a = insertelement <2 x i16> undef, i16 %x{c}.l, i32 0",
+                      f"  %x{c}.b = insertelement <2 x i16> %x{c}.a, i16 %x{c}.h, i32 1",
+                      f"  %x{c} = bitcast <2 x i16> %x{c}.b to i32"]
+        elif backend == "amdgcn" and bits == 8 and lo != hi and plan.swaps:
             # a swap moved whole registers: each still holds its zero-extended byte, so the
             # two join as Triton's -O3 joins two loaded bytes (amd_byte_join.py)
             lines += [f"  %x{c}.b = shl i32 {word[hi]}, 16",
@@ -172,6 +205,8 @@ def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
         for r, (ref, half) in enumerate(plan.unpack):
             if r in direct:
                 s = direct[r]
+                if wide:
+                    word.setdefault(s, f"%e{s}")
                 if s not in word:
                     word[s] = f"%s{s}"
                     lines.append(f"  %s{s} = zext {ty} %e{s} to i32")
@@ -191,6 +226,8 @@ def llvm_ir(plan, problem, backend: str) -> tuple[str, list[int]]:
         return "\n".join(lines) + "\n", table
     for r, (ref, half) in enumerate(plan.unpack):
         i = field(f"di{r}", first + r)
+        if r in direct and wide:
+            word.setdefault(direct[r], f"%e{direct[r]}")
         if r in direct:
             lines += [f"  %q{r} = trunc i32 {word[direct[r]]} to {ty}",
                       f"  %dp{r} = getelementptr {ty}, ptr addrspace(1) %out, i32 {i}",

@@ -219,28 +219,59 @@ def _one_shuffle_one_join(pb) -> bool:
     return False
 
 
-def test_the_lone_shuffle_joins_against_every_program_of_one_shuffle_and_one_join():
-    """16-bit elements one to a register on AMD, every conversion of a 4-lane warp with two
-    registers whose least shuffle count is one: where ``lone_shuffle_joins`` claims a join
-    before and after the shuffle, no program of one shuffle and one join reaches ``dst``
-    (so the bound of 2 at the default weights holds), and where it claims fewer, the bound
-    is below such a program's 1.5."""
-    from linlayout.conversion import amd_lone_shuffle_bound, lone_shuffle_joins
+def _one_shuffle_no_join(pb) -> bool:
+    """Whether some program of one shuffle and no join reaches ``dst`` (16-bit elements one
+    to a register): every goal is, the same in every lane, a source register or one
+    register shuffled by any source-lane map."""
+    src = [[pb.thread_elements("src", x, lane, 0) for lane in range(LANES)] for x in range(2)]
+    goals = [tuple(pb.thread_elements("dst", r, lane, 0) for lane in range(LANES))
+             for r in range(2)]
+    for x, m in itertools.product(range(2), itertools.product(range(LANES), repeat=LANES)):
+        have = {tuple(v) for v in src} | {tuple(src[x][m[lane]] for lane in range(LANES))}
+        if all(g in have for g in goals):
+            return True
+    return False
 
-    claimed = 0
+
+@pytest.mark.parametrize("target,element_bits", [("hip:gfx942", 16), ("hip:gfx942", 8),
+                                                ("cuda:90", 16)])
+def test_the_lone_shuffle_joins_against_every_program_of_one_shuffle_and_one_join(
+        target, element_bits):
+    """16-bit elements one to a register (on NVIDIA: a wide source, each element in the low
+    half of a 32-bit register; at 8 bits on AMD: a wide source's computed bytes, whose join
+    is a ``v_perm_b32``), every conversion of a 4-lane warp with two registers whose
+    least shuffle count is one: where ``lone_shuffle_joins`` claims a join before and after
+    the shuffle, no program of one shuffle and one join reaches ``dst`` (so the bound of 2 at
+    the default weights holds), and where it claims fewer, the bound is below such a
+    program's 1.5; where it claims one, no program of one shuffle and no join reaches
+    ``dst`` (the bound of 1.5 holds), and where none, the bound claims nothing."""
+    from linlayout.conversion import (amd_lone_shuffle_bound, lone_shuffle_joins,
+                                      nvidia_lone_shuffle_bound)
+
+    def lone_bound(pb, target):
+        if target == "cuda:90":
+            return nvidia_lone_shuffle_bound(pb, target)
+        return amd_lone_shuffle_bound(pb, target, wide_source=element_bits == 8)
+
+    claimed = {1: 0, 2: 0}
     for cols in invertible_matrices(3):
-        pb = _problem(cols, 16)
+        pb = _problem(cols, element_bits)
         if shuffle_bound(pb) != 1:
             continue
-        pre, post = lone_shuffle_joins(pb, "hip:gfx942")
+        pre, post = lone_shuffle_joins(pb, target)
         reachable = _one_shuffle_one_join(pb)
-        bound = amd_lone_shuffle_bound(pb, "hip:gfx942")
+        bound = lone_bound(pb, target)
         if reachable:
             assert pre + post < 2 and bound <= 1.5, cols
         if pre + post == 2:
-            claimed += 1
+            claimed[2] += 1
             assert not reachable and bound == 2.0, cols
-    assert claimed
+        if pre + post == 1:
+            claimed[1] += 1
+            assert not _one_shuffle_no_join(pb) and bound == 1.5, cols
+        if pre + post == 0:
+            assert bound == 0.0, cols
+    assert claimed[1] and claimed[2]
 
 
 def test_a_packed_word_shuffled_in_several_rounds_pays_its_packing_once():
@@ -338,6 +369,10 @@ def test_the_two_shuffle_lemma_against_every_program_of_two_shuffles():
             assert possible == two_shuffles_without_merge(half, (1, 2),
                                                           one_element_per_register=True)
             halves += 1
+        byte = _problem(cols, 8)  # 8 bits each, one to a register (a wide source's bytes)
+        if shuffle_bound(byte) == 2:
+            assert possible == two_shuffles_without_merge(byte, (1, 2),
+                                                          one_element_per_register=True)
         reach = _two_shuffles_reach(src, dst, (1, 2))
         if not possible:
             refuted += 1
@@ -437,3 +472,30 @@ def test_at_8_bits_a_read_then_a_swap_reach_the_lane_bit_3_pairs(order, mask):
     assert best.swaps_after == (RegisterSwap(0, mask),) and not best.swaps
     assert best.opcodes == {"ds_bpermute_b32": 1, f"v_permlane{mask}_swap_b32": 1}
     assert execute_plan(pb, best).correct
+
+
+@pytest.mark.parametrize("order", [(0, 1, 3, 2), (0, 2, 3, 1), (0, 3, 1, 2)])
+def test_on_gfx950_a_lone_read_is_forced_where_no_single_swap_serves(order):
+    """8-bit computed bytes one to a register (a wide source) on gfx950's wavefront, lane
+    bits 4 and 5 traded, the register bit kept: a swap could bring a lane what it lacks, so
+    ``lone_shuffle_joins`` claims nothing, but no single swap serves every lane (each lacks
+    data only lane ``l ⊕ 48`` holds), so a plan of one shuffle-kind instruction is one
+    read, whose word joins two registers: 1.5, the packed exchange's join and read."""
+    from linlayout import LinearLayout
+    from linlayout.conversion import amd_lone_shuffle_bound, lone_shuffle_joins
+    from linlayout.hardware import AMD_CDNA4
+
+    def wave(o):
+        return LinearLayout({"register": [[1 << o[0]]],
+                             "lane": [[0]] * 3 + [[1 << b] for b in o[1:]]}, {"dim0": 16})
+
+    plan = plan_conversion(wave((0, 1, 2, 3)), wave(order), 8, hardware=AMD_CDNA4,
+                           target="hip:gfx950", wide_source=True)
+    pb = plan.problem
+    assert lone_shuffle_joins(pb, "hip:gfx950") == (0, 0)
+    assert lone_shuffle_joins(pb, "hip:gfx942") == (1, 0)
+    assert amd_lone_shuffle_bound(pb, "hip:gfx950", wide_source=True) == 1.5
+    assert amd_lone_shuffle_bound(pb, "hip:gfx950") == 0.0  # zero-extended: joins free
+    shuffle = plan.path("shuffle")
+    assert shuffle.cost == shuffle.bound == 1.5 and plan.optimal
+    assert execute_plan(pb, shuffle.plan).correct

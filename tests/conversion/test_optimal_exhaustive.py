@@ -37,17 +37,20 @@ then one swap (a read-then-swap plan, :attr:`~linlayout.conversion.PackedExchang
 swaps_after`), 2, the bound: all 24 proven.
 
 With the source's elements one to a 32-bit register (``wide_source``: a gather's or
-reduction's result) every path that packs pays for it and the bounds count packing as free
-on NVIDIA (on AMD they price it as such registers pack): still below every plan and
-Triton's path, on every target; the proven counts are pinned (:data:`PROVEN_WIDE`,
-:data:`PROVEN_WAVE_WIDE`). On NVIDIA at 16 bits 27 of the 120 pairs pay one ``prmt`` to pack
-a word, a cost the bound does not claim; bytes pack as before. On AMD at 16 bits the counts
-equal those of the default producer (one element per register, zero-extended): a pair of wide
-registers packs with the same ``v_perm_b32``, and the lone-shuffle bound holds alike. At 8 bits two computed bytes joined into a
-16-bit half cost one ``v_perm_b32`` (the AMD packing rule of
-:func:`linlayout.lowering.amd_pack.pack_permutes`, read off compiled scans and reductions),
-which the packing bound does not claim: 23 of the 120 pairs (5 of the wavefront's 24) fewer
-are proven."""
+reduction's result) every path that packs pays for it, and the bounds count what such
+registers' joins cost as instruction selection spends them
+(``papers/conversion/wide_join_isel.py``): still below every plan and Triton's path, on
+every target; the proven counts are pinned (:data:`PROVEN_WIDE`, :data:`PROVEN_WAVE_WIDE`).
+On NVIDIA at 16 bits 27 of the 120 pairs pay one ``prmt`` to join two wide registers into
+the shipped word, and :func:`~linlayout.conversion.nvidia_lone_shuffle_bound` counts it (no
+spelling of the join costs NVPTX less than one instruction, the fewest a ``prmt``): all 120
+proven (93 while the bound counted the join as free); bytes pack as before. On AMD at 16
+bits the counts equal those of the default producer: a pair of wide registers packs with
+the same ``v_perm_b32``, and the lone-shuffle bound holds alike. At 8 bits two computed
+bytes joined as Triton spells the pair cost one ``v_perm_b32``, which the lone- and
+two-shuffle bounds count with ``wide_source`` (on gfx950 also where a swap could bring
+lacked data but no single swap serves every lane): all 120 (24 of the wavefront's 24)
+proven, 93 (16 and 6) while the bounds counted the join as free."""
 
 from __future__ import annotations
 
@@ -72,12 +75,12 @@ PROVEN = {("cuda:90", 8): 120, ("cuda:90", 16): 120, ("cuda:90", 32): 120,
 PROVEN_WAVE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 24, ("hip:gfx942", 32): 24,
                ("hip:gfx950", 8): 24, ("hip:gfx950", 16): 24, ("hip:gfx950", 32): 24}
 #: the same with the source one element to a 32-bit register (``wide_source``)
-PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 93,
-               ("hip:gfx942", 8): 93, ("hip:gfx942", 16): 120,
-               ("hip:gfx950", 8): 93, ("hip:gfx950", 16): 120}
+PROVEN_WIDE = {("cuda:90", 8): 120, ("cuda:90", 16): 120,
+               ("hip:gfx942", 8): 120, ("hip:gfx942", 16): 120,
+               ("hip:gfx950", 8): 120, ("hip:gfx950", 16): 120}
 #: the wavefront space with a wide source
-PROVEN_WAVE_WIDE = {("hip:gfx942", 8): 16, ("hip:gfx942", 16): 24,
-                    ("hip:gfx950", 8): 6, ("hip:gfx950", 16): 24}
+PROVEN_WAVE_WIDE = {("hip:gfx942", 8): 24, ("hip:gfx942", 16): 24,
+                    ("hip:gfx950", 8): 24, ("hip:gfx950", 16): 24}
 #: weightings the table planner is also run under (besides the defaults, which
 #: ``plan_conversion`` uses), each plan then costed at the defaults
 WEIGHTINGS = ({"selp": 0, "prmt": 0}, {"shfl": 8})
