@@ -643,22 +643,28 @@ def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
 
     Triton's ``LoadOpConversion`` (``LoadStoreOpToLLVM.cpp``) loads ``<vec x T>`` vectors,
     ``vec`` = ``load_vector`` (AxisInfo's alignment, ``getVectorSize``: a pointer argument
-    without ``tt.divisibility`` gives 1). AMDGPU's back end runs LLVM's LoadStoreVectorizer
-    even with the middle end skipped, and it joins two loads only where their addresses
-    differ by a constant it can read: along a dim that no lane, warp or block basis of
-    ``operand`` touches, Triton's index of each register is a folded constant (a
-    ``getelementptr`` by a constant: joined, as after ``-O3``), along any other dim it is
-    the thread's base ``xor`` the register's offset, which the vectoriser cannot read
-    (``-O3``'s InstCombine rewrites it as ``or disjoint``, which it can). So the contiguity
-    is ``contiguity`` along a register-only dim, else ``min(contiguity, load_vector)``.
+    without ``tt.divisibility`` gives 1). Each register's index along a dim is the thread's
+    part ``xor`` the register's offset, the thread's part built from the thread id's bits
+    (lane bits, then warp bits above them) that reach the dim, masked and shifted to their
+    place (``applyLinearLayout``, ``Utility.cpp``): ``lshr`` where a bit moves down, ``shl``
+    (no ``nuw``) where it moves up. AMDGPU's back end, with the middle end skipped, joins two
+    such loads into one wider load only when it can bound the thread's part: with no
+    ``shl`` in it (no lane or warp basis along the dim whose value's bit lies above the
+    thread id bit it comes from; a dim held in registers only has no thread part at all).
+    Measured: the same IR with that ``shl`` marked ``nuw nsw``, or with the ``xor`` an
+    ``or disjoint`` (what ``-O3``'s InstCombine makes of it), is joined. So the contiguity
+    is ``contiguity`` where the back end joins them, else ``min(contiguity, load_vector)``.
+    Block (CTA) bases along the dim are treated as not joined (not measured).
 
     Raises:
         LayoutError: ``source_load`` not ``(dim, contiguity)`` of a dim of ``operand``;
             ``load_vector`` not a positive int.
 
-    Source: Triton 3.9's LLVM IR before ``-O3`` (``emitIndices``'s ``xor`` s) and its
-    AMDGCN (``global_load_ushort`` vs ``global_load_dwordx2``) on compiled gfx942/gfx950
-    reductions (``papers/triton_lowering/scalar_byte_probes.py``).
+    Source: Triton 3.9's LLVM IR before ``-O3`` and its AMDGCN (``global_load_ushort`` vs
+    ``global_load_dword*``): the rule predicts which of 80 compiled gfx942/gfx950 16-bit
+    reductions with a register pair along the load's dim have their loads joined in the
+    lowering, all 80 (``papers/triton_lowering/README.md``, "SLP-re-packed reductions";
+    read off them, a fit, then held out).
     """
     instance_of(operand, LinearLayout, "operand")
     if not (isinstance(source_load, tuple) and len(source_load) == 2
@@ -669,9 +675,12 @@ def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
     if isinstance(load_vector, bool) or not isinstance(load_vector, int) or load_vector < 1:
         raise LayoutError(f"load_vector must be a positive int, got {load_vector!r}")
     dim, contig = source_load
-    threaded = any(img[dim] for name in ("lane", "warp", "block")
-                   for img in operand.bases.get(name, []))
-    return (dim, min(contig, load_vector)) if threaded else (dim, contig)
+    lanes = operand.bases.get("lane", [])
+    thread = [(i, img[dim]) for i, img in enumerate(lanes)] + \
+        [(len(lanes) + i, img[dim]) for i, img in enumerate(operand.bases.get("warp", []))]
+    shifted_up = any(v and v.bit_length() - 1 > bit for bit, v in thread) or \
+        any(img[dim] for img in operand.bases.get("block", []))
+    return (dim, min(contig, load_vector)) if shifted_up else (dim, contig)
 
 
 #: combine ops whose in-thread ``<2 x i16>`` vectors LLVM's ``-O3`` takes apart:

@@ -57,6 +57,21 @@ def test_triton_s_loads_join_only_along_a_dim_held_in_registers():
     assert lowered_load(COLS_IN_REGS, (1, 4), 1) == (1, 4)
 
 
+#: cff32d (held-out draw): the columns' warp bit (thread id bit 6) reaches column bit 1, a
+#: right shift: the back end bounds the thread's part and joins each row's two columns
+WARP_DOWN = blocked((512, 4), [8, 2], [64, 1], [1, 2], [1, 0], "f16")
+#: 2a74ad (exploration): lane bit 0 reaches column bit 1, a left shift: not joined
+LANE_UP = blocked((1, 256), [1, 2], [1, 64], [1, 2], [1, 0], "f16")
+
+
+def test_a_thread_part_shifted_down_is_joined_one_shifted_up_is_not():
+    assert lowered_load(WARP_DOWN, (1, 4), 1) == (1, 4)
+    assert lowered_load(LANE_UP, (1, 256), 1) == (1, 1)
+    # the same in the count: cff32d's 8 pairs are joined loads (0, as its lowering)
+    assert in_thread_pack_permutes(WARP_DOWN, 0, "f16", "arith.maxnumf", 1, GFX950,
+                                   source_load=(1, 4), load_vector=1) == 0
+
+
 @pytest.mark.parametrize("bad", [(1,), (2, 4), (1, 0), ("1", 4), (True, 4), [1, 4]])
 def test_lowered_load_refuses_a_bad_source(bad):
     with pytest.raises(LayoutError):
