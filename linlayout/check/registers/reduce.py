@@ -724,7 +724,7 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
     own pairs (not modelled), and what is counted is Triton's lowering (``-O3`` skipped),
     loads included: given ``load_vector`` (Triton's vector of the load, elements), the
     halves of a pair sit in one register only as :func:`lowered_load` says (within one of
-    Triton's vectors, or along a dim held in registers only, which the back end joins).
+    Triton's vectors, or where the back end joins Triton's loads before ``-O3``).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type;
