@@ -38,8 +38,8 @@ from ..triton.encodings.padded import PaddedSharedEncoding
 from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, find_accesses, view_parents
 from .global_memory import check_global
-from .registers import (MERGE_WORDS, load_sources, scalar_sources, store_destinations,
-                        truncated_sources, wide_sources)
+from .registers import (MERGE_WORDS, load_sources, load_vectors, scalar_sources,
+                        store_destinations, truncated_sources, wide_sources)
 from ..triton.axisinfo import analyse_axis_info
 from ..triton.limits import MAX_MODULE_LINES
 from .count import is_lane_access, side_fault, try_count
@@ -262,7 +262,8 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     wide = wide_sources(accesses, target)
     packed = truncated | scalar_sources(accesses, target)
     for a, pred in predict_module(module, target, async_vectors, sources, truncated,
-                                  store_destinations(module, axis)):
+                                  store_destinations(module, axis),
+                                  load_vectors(module, target, axis)):
         if not isinstance(pred, LayoutError) and a.op == "async_copy_global_to_local":
             for side in pred.sides:
                 if side.emitted.opcode.startswith("cp.async") and side.emitted.vector_elems:

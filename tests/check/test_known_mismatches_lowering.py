@@ -39,11 +39,21 @@ GAPS = {
     ("amd_byte_pack_swap_confirm", "g_sw_b8_64x32_w8_5bd44b_gfx950"),
     ("amd_byte_pack_vector", "g_vs_b8_32x128_w4_b67e90_gfx950"),
     ("amd_byte_pack_vector", "g_vs_b8_32x128_w8_73b80d_gfx942"),
-    # 16-bit reductions: the lowering's v_perm_b32 on the reduction's line, check's 0
-    ("scalar_byte_vector", "reduce_b16_fp16_8x2048_ax1_w4_l64_min_293db7_gfx942"),
-    ("scalar_byte_vector", "reduce_b16_fp16_8x2048_ax1_w4_l64_mul_1e43c2_gfx942"),
-    ("scalar_byte_vector", "reduce_b16_i16_8x128_ax1_w2_l32_mul_a79c6c_gfx950"),
 }
+
+
+def test_the_slp_re_packed_reductions_equal_the_lowering():
+    """The three ``scalar_byte_vector`` reductions whose lowering joins halves of Triton's own
+    16-bit loads (``linlayout.check.registers.reduce.lowered_load``): ``check`` equals the
+    lowering's ``v_perm_b32`` on the reduction's line; the final assembly (SLP's) differs."""
+    want = {"reduce_b16_fp16_8x2048_ax1_w4_l64_min_293db7_gfx942": (32, 24),
+            "reduce_b16_fp16_8x2048_ax1_w4_l64_mul_1e43c2_gfx942": (32, 24),
+            "reduce_b16_i16_8x128_ax1_w2_l32_mul_a79c6c_gfx950": (4, 6)}
+    for case, (low, fin) in want.items():
+        r = _rows()[("scalar_byte_vector", case)]
+        assert r["check"]["reduce"] == r["lowering"]["reduce"] == {"v_perm_b32": low}
+        assert r["final"]["reduce"] == {"v_perm_b32": fin}
+        assert r["verdict"] == MVL.LLVM_ONLY
 
 
 @lru_cache(maxsize=1)

@@ -177,6 +177,7 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.check.registers.gather_shuffles": ((STORE, STORE, 1, EB, TARGET), {}),
     "linlayout.check.registers.is_warp_local": ((STORE, LOAD, 0), {}),
     "linlayout.check.registers.load_sources": ((MODULE,), {"axis": None}),
+    "linlayout.check.registers.load_vectors": ((MODULE, TARGET), {"axis": None}),
     "linlayout.check.registers.reduce_shuffles": ((STORE, 1, (EB,), TARGET),
                                                   {"integer": False, "combiner": "arith.addi"}),
     "linlayout.check.registers.scan_shuffles": ((STORE, 1, (EB,), TARGET), {}),

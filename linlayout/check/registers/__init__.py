@@ -10,14 +10,14 @@ from .byte_readers import widen_loaded_bytes
 from .consumers import MERGE_WORDS, pack_stored_words, store_destinations
 from .gather import gather_shuffles, is_warp_local
 from .private import with_registers
-from .producers import (load_sources, produced_values, scalar_sources, truncated_sources,
-                        wide_sources)
+from .producers import (load_sources, load_vectors, produced_values, scalar_sources,
+                        truncated_sources, wide_sources)
 from .reduce import reduce_shuffles
 from .scalar_bytes import move_scalar_byte_permutes
 from .scan import scan_shuffles
 from .selects import share_selector_selects
 
-__all__ = ["MERGE_WORDS", "gather_shuffles", "is_warp_local", "load_sources",
+__all__ = ["MERGE_WORDS", "gather_shuffles", "is_warp_local", "load_sources", "load_vectors",
            "move_scalar_byte_permutes", "pack_stored_words", "produced_values",
            "reduce_shuffles", "scalar_sources", "scan_shuffles", "share_selector_selects",
            "store_destinations", "truncated_sources", "wide_sources", "widen_loaded_bytes",

@@ -66,7 +66,8 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
                    combiner: str | None = None, *, element_type: str = "",
                    combine_ops: int | None = None,
                    source_load: tuple[int, int] | None = None,
-                   source_values: tuple[str, ...] | None = None) -> Prediction:
+                   source_values: tuple[str, ...] | None = None,
+                   load_vector: int | None = None) -> Prediction:
     """``pred`` (a ``tt.reduce`` or ``tt.scan`` prediction) with its register instructions:
     a reduce's butterfly shuffles or ``redux.sync`` (:func:`.reduce.reduce_shuffles`, with
     ``combiner`` its single combine op when known) and the register
@@ -81,7 +82,9 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
     ``<2 x T>`` vectors (:func:`.reduce.in_thread_pack_permutes`: ``element_type``, the
     combine region's op count ``combine_ops``, and where the operand sits — ``source_load``,
     ``(dim, contiguity)`` of its global load, or ``source_values``, what a scan or reduction
-    producer left), and the converts after a round over the whole wavefront
+    producer left; ``load_vector``, the elements of each of the load's vectors in Triton's
+    IR, for the reductions whose final assembly LLVM re-packs, where Triton's lowering is
+    counted), and the converts after a round over the whole wavefront
     (:func:`.reduce.round_reads_out`) store scalar totals: 16-bit ones pack for free
     (``s_pack_ll_b32_b16``), 8-bit ones cost one ``v_perm_b32`` per two-byte word
     (``ds_write_b16``) besides the word packing the convert counts.
@@ -115,7 +118,8 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
     extra: list[Emitted] = list(regs)
     if len(operand_bits) == 1:
         n = in_thread_pack_permutes(operand, axis, element_type, combiner, combine_ops,
-                                    target, source_load, source_values)
+                                    target, source_load, source_values,
+                                    load_vector=load_vector)
         if n:
             extra.append(Emitted("permute", "v_perm_b32", n, None, 32, 0, ""))
     # a convert after a redux.sync round packs 32-bit registers (one operand only)

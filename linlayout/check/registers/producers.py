@@ -23,7 +23,7 @@ from .gather import gather_leaves_words
 from .reduce import reduce_leaves_scalars, reduce_leaves_words, reduce_result_values
 from .scan import scan_result_values
 
-__all__ = ["load_sources", "produced_values", "scalar_sources", "truncated_sources",
+__all__ = ["load_sources", "load_vectors", "produced_values", "scalar_sources", "truncated_sources",
            "wide_sources"]
 _REVERSE = re.compile(r"reverse\s*=\s*true")
 
@@ -56,6 +56,37 @@ def load_sources(module: TTGIRModule, axis: ModuleAxisInfo | None = None
         dim = max(range(len(contig)), key=lambda d: contig[d])
         if contig[dim] > 1:
             out[m.group(1)] = (dim, contig[dim])
+    return out
+
+
+def load_vectors(module: TTGIRModule, target: Target, axis: ModuleAxisInfo | None = None
+                 ) -> dict[str, int]:
+    """``{SSA name of a global load's result: elements per vector}``: the ``<vec x T>`` each
+    global load (``tt.load``, ``amdg.buffer_load``) reads in Triton's LLVM IR, before LLVM's
+    passes join any: AxisInfo's alignment and contiguity, at most 128 bits, cut by a mask's
+    alignment (:func:`linlayout.check.global_memory.predict.predict_global`; a pointer
+    argument without ``tt.divisibility`` gives 1). Loads not analysed are left out.
+
+    Raises:
+        LayoutError: ``module`` is not a TTGIR module, ``target`` not a Target or ``axis``
+            not a ModuleAxisInfo.
+
+    Source: ``LoadOpConversion``/``BufferLoadOpConversion`` (``getVectorSize``,
+    ``LoadStoreOpToLLVM.cpp``), Triton 3.9.
+    """
+    from ..global_memory.predict import predict_global
+
+    instance_of(target, Target, "target")
+    axis = module_axis(module, axis)
+    out: dict[str, int] = {}
+    for op in axis.global_ops:
+        m = _RESULT.match(op.text)
+        if op.short not in _LOADS or m is None:
+            continue
+        try:
+            out[m.group(1)] = predict_global(op, axis, target).vector_elems
+        except LayoutError:
+            continue
     return out
 
 

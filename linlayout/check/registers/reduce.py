@@ -37,11 +37,13 @@ from ._args import bits_tuple, checked
 from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
-           "SCALARISED_16", "VECTOR_COMBINERS_16", "VECTOR_COMBINERS_F32",
+           "SCALARISED_16", "SLP_REPACKED_16", "VECTOR_COMBINERS_16", "VECTOR_COMBINERS_F32",
            "first_round_redux", "in_thread_pack_permutes",
-           "in_thread_vector_pairs", "reduce_leaves_scalar_bytes", "reduce_leaves_scalars",
+           "in_thread_vector_pairs", "lowered_load", "reduce_leaves_scalar_bytes",
+           "reduce_leaves_scalars",
            "reduce_leaves_words", "reduce_result_values", "reduce_rounds", "reduce_shuffles",
-           "redux_instructions", "redux_rounds", "redux_selects", "round_reads_out"]
+           "redux_instructions", "redux_rounds", "redux_selects", "round_reads_out",
+           "slp_repacked"]
 
 #: Integer combine ops ``redux.sync`` implements: the PTX operation and 32-bit type.
 REDUX_INTEGER = {"arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"),
@@ -590,6 +592,98 @@ def in_thread_vector_pairs(operand: LinearLayout, axis: int, element_type: str,
     return tuple((i, i | 1) for i in range(0, 1 << len(regs), 2))
 
 
+#: the in-thread vectors whose final assembly LLVM's ``-O3`` re-packs in its own pairs (its SLP
+#: vectoriser, LLVM, not Triton) once a thread holds two or more accumulators: ``f16`` float
+#: combines (``arith.addf``/``mulf``/``minnumf``/``maxnumf``/``minimumf``/``maximumf``) and the
+#: ``i16`` mul; there :func:`in_thread_pack_permutes` counts Triton's lowering
+#: (:func:`slp_repacked`)
+SLP_REPACKED_16 = {"f16": VECTOR_COMBINERS_16["float"], "i16": frozenset({"arith.muli"}),
+                   "ui16": frozenset({"arith.muli"})}
+
+
+def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: str | None,
+                 target: Target) -> bool:
+    """Whether LLVM's ``-O3`` re-packs a 16-bit AMD reduction's scalar steps in its own
+    ``<2 x T>`` pairs, so that the final assembly's ``v_perm_b32`` on the reduction's line are
+    LLVM's (its SLP vectoriser), not Triton's: an ``f16`` float combine or an ``i16`` mul
+    (:data:`SLP_REPACKED_16`) with two or more accumulators a thread (:func:`reduce_rounds`:
+    registers left after the in-thread step). Each accumulator's scalar chain (the last
+    vector's two halves combined, then one cross-lane step per lane bit) is the same as the
+    others', and the SLP vectoriser bundles two such chains into one ``<2 x T>`` chain,
+    joining and splitting the pairs with permutes; with one accumulator it has nothing to
+    pair (the final assembly then keeps Triton's ``f16`` min/max/add vectors on ``-O3``'s
+    merged loads; a mul's it may scalarise: not modelled).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: the LLVM IR after ``-O3`` of compiled gfx942/gfx950 reductions (a
+    ``shufflevector`` transposing two accumulators' vectors, then ``<2 x i32>`` DPP pairs).
+    In ``papers/triton_lowering/scalar_byte_probes.py``'s ``--vector`` draw, the final
+    assembly differs from Triton's vectors on ``-O3``'s loads for all 9 ``f16``/``i16``-mul
+    reductions with two or more accumulators and for none of the 3 (``f16``) with one; so in
+    30 exploration kernels (14 of 14 with two or more; with one, the 2 ``f16`` min/max/add
+    equal, 3 of 4 muls with no ``v_perm_b32`` left).
+    A rule read off those kernels (LLVM's cost model is not modelled); held out on three
+    later draws, ``-O3`` re-packed the reduction's line of 30 of the 31 kernels it names
+    (``papers/triton_lowering/README.md``, "SLP-re-packed reductions").
+    """
+    axis = checked(operand, axis, target)
+    string(element_type, "element_type")
+    if combiner is not None:
+        string(combiner, "combiner")
+    if target.is_nvidia or combiner not in SLP_REPACKED_16.get(element_type, ()):
+        return False
+    return _accumulators(operand, _axis(operand, axis)) >= 2
+
+
+def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
+                 load_vector: int) -> tuple[int, int]:
+    """``(dim, contiguity)`` of a 16-bit operand's global load as Triton's lowering (``-O3``
+    skipped) leaves it in registers, for :func:`linlayout.lowering.amd_pack.source_words`.
+
+    Triton's ``LoadOpConversion`` (``LoadStoreOpToLLVM.cpp``) loads ``<vec x T>`` vectors,
+    ``vec`` = ``load_vector`` (AxisInfo's alignment, ``getVectorSize``: a pointer argument
+    without ``tt.divisibility`` gives 1). Each register's index along a dim is the thread's
+    part ``xor`` the register's offset, the thread's part built from the thread id's bits
+    (lane bits, then warp bits above them) that reach the dim, masked and shifted to their
+    place (``applyLinearLayout``, ``Utility.cpp``): ``lshr`` where a bit moves down, ``shl``
+    (no ``nuw``) where it moves up. AMDGPU's back end, with the middle end skipped, joins two
+    such loads into one wider load only when it can bound the thread's part: with no
+    ``shl`` in it (no lane or warp basis along the dim whose value's bit lies above the
+    thread id bit it comes from; a dim held in registers only has no thread part at all).
+    Measured: the same IR with that ``shl`` marked ``nuw nsw``, or with the ``xor`` an
+    ``or disjoint`` (what ``-O3``'s InstCombine makes of it), is joined. So the contiguity
+    is ``contiguity`` where the back end joins them, else ``min(contiguity, load_vector)``.
+    Block (CTA) bases along the dim are treated as not joined (not measured).
+
+    Raises:
+        LayoutError: ``source_load`` not ``(dim, contiguity)`` of a dim of ``operand``;
+            ``load_vector`` not a positive int.
+
+    Source: Triton 3.9's LLVM IR before ``-O3`` and its AMDGCN (``global_load_ushort`` vs
+    ``global_load_dword*``): the rule predicts which of 80 compiled gfx942/gfx950 16-bit
+    reductions with a register pair along the load's dim have their loads joined in the
+    lowering, all 80 (read off them, a fit), and all 29 of a later draw
+    (``papers/triton_lowering/README.md``, "SLP-re-packed reductions").
+    """
+    instance_of(operand, LinearLayout, "operand")
+    if not (isinstance(source_load, tuple) and len(source_load) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in source_load)
+            and 0 <= source_load[0] < len(operand.out_dims) and source_load[1] >= 1):
+        raise LayoutError(f"source_load must be (dim, contiguity) of a dim of the operand "
+                          f"({dict(operand.out_dims)}), got {source_load!r}")
+    if isinstance(load_vector, bool) or not isinstance(load_vector, int) or load_vector < 1:
+        raise LayoutError(f"load_vector must be a positive int, got {load_vector!r}")
+    dim, contig = source_load
+    lanes = operand.bases.get("lane", [])
+    thread = [(i, img[dim]) for i, img in enumerate(lanes)] + \
+        [(len(lanes) + i, img[dim]) for i, img in enumerate(operand.bases.get("warp", []))]
+    shifted_up = any(v and v.bit_length() - 1 > bit for bit, v in thread) or \
+        any(img[dim] for img in operand.bases.get("block", []))
+    return (dim, min(contig, load_vector)) if shifted_up else (dim, contig)
+
+
 #: combine ops whose in-thread ``<2 x i16>`` vectors LLVM's ``-O3`` takes apart:
 #: InstCombine scalarises each extract of a binary op of ``insertelement`` vectors, and the
 #: scalar ``v_add_u16`` reads the loaded halves itself (SDWA), so no ``v_perm_b32`` is left
@@ -600,7 +694,8 @@ SCALARISED_16 = frozenset({"arith.addi"})
 def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
                             combiner: str | None, combine_ops: int | None, target: Target,
                             source_load: tuple[int, int] | None = None,
-                            source_values: tuple[str, ...] | None = None) -> int:
+                            source_values: tuple[str, ...] | None = None, *,
+                            load_vector: int | None = None) -> int:
     """The ``v_perm_b32`` per thread that build the ``<2 x T>`` vectors of a 16-bit AMD
     reduction's in-thread step (:func:`in_thread_vector_pairs`); 0 where it is not
     vectorised or not 16 bits, and on NVIDIA (two 16-bit registers join with ``mov.b32``,
@@ -619,11 +714,17 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
     arithmetic: instruction selection splits the vector ops, and their ``insertelement`` s
     with them) and an ``i16`` add (:data:`SCALARISED_16`: ``-O3`` scalarises it).
 
-    What is counted is Triton's lowering as AMDGPU selects it, which is also the final
-    assembly for ``i16`` min/max (calls InstCombine leaves whole). For ``f16`` and the
-    ``i16`` mul, LLVM's ``-O3`` (its SLP vectoriser, LLVM, not Triton) re-packs the scalar
-    and cross-lane steps in its own pairs, with more ``v_perm_b32`` than Triton's vectors
-    (measured on compiled kernels): not modelled.
+    Where the final assembly keeps Triton's vectors, what is counted is the final assembly:
+    Triton's vectors as AMDGPU selects them, from the loads as ``-O3`` leaves them (a
+    thread's consecutive 16-bit loads joined into dwords: ``source_load``'s contiguity).
+    That is ``i16`` min/max (calls InstCombine leaves whole) and ``f16`` min/max/add with
+    one accumulator a thread (a mul with one, ``-O3`` may scalarise: not modelled, counted
+    the same). With two or more (:func:`slp_repacked`), LLVM's ``-O3``
+    (its SLP vectoriser, LLVM, not Triton) re-packs the scalar and cross-lane steps in its
+    own pairs (not modelled), and what is counted is Triton's lowering (``-O3`` skipped),
+    loads included: given ``load_vector`` (Triton's vector of the load, elements), the
+    halves of a pair sit in one register only as :func:`lowered_load` says (within one of
+    Triton's vectors, or where the back end joins Triton's loads before ``-O3``).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type;
@@ -640,6 +741,9 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
             or combiner in SCALARISED_16:
         return 0
     if source_load is not None:
+        if load_vector is not None and slp_repacked(operand, axis, element_type, combiner,
+                                                    target):
+            source_load = lowered_load(operand, source_load, load_vector)
         dim, contig = source_load
         words = source_words(operand, 16, dim, contig)
     else:

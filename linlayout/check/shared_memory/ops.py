@@ -92,7 +92,8 @@ def layout_of(t: TritonType) -> LinearLayout:
 def predict_access(a: Access, target: Target,
                    source_load: tuple[int, int] | None = None,
                    packed_source: bool = False, wide_source: bool = False,
-                   source_values: tuple[str, ...] | None = None) -> Prediction:
+                   source_values: tuple[str, ...] | None = None,
+                   load_vector: int | None = None) -> Prediction:
     """The instructions one access lowers to (results cached per layouts, element width and
     target: a file with hundreds of identical accesses costs one analysis). ``source_load``:
     for a convert whose operand a global load produced, ``(dim, contiguity)`` of its
@@ -105,7 +106,9 @@ def predict_access(a: Access, target: Target,
     (:func:`linlayout.check.registers.produced_values`; AMD packing depends on it). For a
     ``tt.reduce``, ``source_load`` and ``source_values`` say the same of its operand (the
     vectors of its in-thread step pack as they say:
-    :func:`linlayout.check.registers.reduce.in_thread_pack_permutes`).
+    :func:`linlayout.check.registers.reduce.in_thread_pack_permutes`), and ``load_vector``
+    gives the elements of each vector of that load in Triton's IR
+    (:func:`linlayout.check.registers.load_vectors`).
 
     Raises:
         LayoutError: the op's layouts cannot be turned into linear layouts or do not fit.
@@ -153,7 +156,8 @@ def predict_access(a: Access, target: Target,
                               a.element_type.startswith(("i", "ui")),
                               tuple(layout_of(t) for t in a.operand_types), a.combiner,
                               element_type=a.element_type, combine_ops=a.combine_ops,
-                              source_load=source_load, source_values=source_values)
+                              source_load=source_load, source_values=source_values,
+                              load_vector=load_vector)
         return _f64_selects(pred, a.element_type) if a.op == "gather" else pred
     return predict_named(a.op, target)
 
@@ -244,7 +248,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
                    async_vectors: Mapping[int, int] | None = None,
                    source_loads: Mapping[str, tuple[int, int]] | None = None,
                    packed_sources: frozenset[str] = frozenset(),
-                   stored_values: Mapping[str, tuple[int, int]] | None = None
+                   stored_values: Mapping[str, tuple[int, int]] | None = None,
+                   load_vectors: Mapping[str, int] | None = None
                    ) -> list[tuple[Access, Prediction | LayoutError]]:
     """Every access of ``module`` with its :class:`~.predict.Prediction`, or the
     :class:`~linlayout.LayoutError` that stopped it (one bad op does not stop the file).
@@ -264,7 +269,11 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     name of a value a global store writes to ``(dim, contiguity)`` of its addresses
     (:func:`linlayout.check.registers.store_destinations`): an AMD 8-bit convert through
     shared memory whose result is stored pays for the words LLVM builds for the store
-    (:func:`linlayout.check.registers.pack_stored_words`).
+    (:func:`linlayout.check.registers.pack_stored_words`). ``load_vectors`` maps the SSA name
+    of a global load's result to the elements of each vector Triton's IR loads
+    (:func:`linlayout.check.registers.load_vectors`): a 16-bit AMD reduction of it whose
+    final assembly LLVM re-packs counts Triton's lowering of its in-thread vectors
+    (:func:`linlayout.check.registers.reduce.in_thread_pack_permutes`).
 
     Raises:
         LayoutError: an unknown ``ttg.target`` (when ``target`` is not given).
@@ -292,9 +301,12 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
                 (a.kind == "convert" or reduce) and a.operands else None
             packed = a.kind == "convert" and bool(a.operands) and a.operands[0] in packed_sources
             operand = a.operands[0] if (a.kind == "convert" or reduce) and a.operands else None
+            vector = load_vectors.get(operand) if load_vectors and reduce and operand \
+                else None
             pred = predict_access(a, target, load, packed,
                                   operand in wide and a.kind == "convert",
-                                  produced.get(operand) if operand and not packed else None)
+                                  produced.get(operand) if operand and not packed else None,
+                                  vector)
             if a.op in ("atomic_rmw", "atomic_cas") and module.num_warps == 1 \
                     and (a.destination is None or a.destination.kind != "tensor"):
                 # one warp: the old value reaches the other lanes by a shuffle (the same rule

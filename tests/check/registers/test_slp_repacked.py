@@ -1,0 +1,177 @@
+"""The in-thread ``<2 x T>`` vectors of a 16-bit AMD reduction whose final assembly LLVM's
+``-O3`` re-packs (``linlayout/check/registers/reduce.py``: :func:`slp_repacked`,
+:func:`lowered_load`, ``in_thread_pack_permutes``'s ``load_vector``): there ``check`` counts
+Triton's lowering, whose loads are Triton's own vectors (joined by the back end only along a
+dim held in registers alone), not ``-O3``'s merged dwords. The TTGIR below is the shape of the
+``scalar_byte_vector`` probes 293db7/1e43c2 (``papers/triton_lowering/scalar_byte_probes.py``),
+whose lowering has 32 ``v_perm_b32`` on the reduction's line."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout.check import check_module
+from linlayout.check.registers import load_vectors
+from linlayout.check.registers.reduce import (in_thread_pack_permutes, lowered_load,
+                                              slp_repacked)
+from linlayout.errors import LayoutError
+from linlayout.lowering import Target
+from linlayout.triton.ttgir import read_ttgir
+from tests.check.registers.test_in_thread_vectors import blocked
+
+GFX942 = Target.parse("gfx942")
+GFX950 = Target.parse("gfx950")
+
+#: 293db7: 8 rows a thread (4 registers, the tile twice), 8 columns along the reduced axis,
+#: the first register basis along it (pairs of neighbouring columns); lanes along the columns
+ROWS8 = blocked((8, 2048), [4, 8], [1, 64], [1, 4], [1, 0], "f16")
+#: f1613a: one column, one accumulator a thread
+ONE = blocked((1024, 1), [4, 1], [64, 1], [4, 1], [1, 0], "f16")
+#: cb4e1f: the columns (the loads' contiguous dim) held in registers only
+COLS_IN_REGS = blocked((1024, 4), [4, 4], [64, 1], [4, 1], [1, 0], "f16")
+
+
+@pytest.mark.parametrize("layout,axis,ty,combiner,target,want", [
+    (ROWS8, 1, "f16", "arith.minnumf", GFX942, True),   # 8 accumulators
+    (ROWS8, 1, "f16", "arith.mulf", GFX950, True),
+    (ROWS8, 1, "i16", "arith.muli", GFX942, True),
+    (ONE, 0, "f16", "arith.minnumf", GFX942, False),    # one accumulator: nothing to pair
+    (ONE, 0, "i16", "arith.muli", GFX942, False),
+    (ROWS8, 1, "i16", "arith.maxsi", GFX942, False),    # -O3 keeps Triton's i16 min/max
+    (ROWS8, 1, "i16", "arith.addi", GFX942, False),     # scalarised instead
+    (ROWS8, 1, "bf16", "arith.minnumf", GFX942, False),  # no packed bf16 ops
+    (ROWS8, 1, "f16", None, GFX942, False),
+    (ROWS8, 1, "f16", "arith.minnumf", Target.parse("cuda:90"), False),
+])
+def test_which_reductions_llvm_re_packs(layout, axis, ty, combiner, target, want):
+    assert slp_repacked(layout, axis, ty, combiner, target) is want
+
+
+def test_triton_s_loads_join_only_along_a_dim_held_in_registers():
+    # the columns carry lane bits: Triton's index is the thread's base xor the register's
+    # offset, which the back end's LoadStoreVectorizer cannot read before -O3
+    assert lowered_load(ROWS8, (1, 2048), 1) == (1, 1)
+    assert lowered_load(ROWS8, (1, 2048), 8) == (1, 8)   # a vectorised load keeps its vector
+    assert lowered_load(ROWS8, (1, 4), 8) == (1, 4)
+    # along a dim no lane or warp touches, the offsets are constants: joined
+    assert lowered_load(COLS_IN_REGS, (1, 4), 1) == (1, 4)
+
+
+#: cff32d (held-out draw): the columns' warp bit (thread id bit 6) reaches column bit 1, a
+#: right shift: the back end bounds the thread's part and joins each row's two columns
+WARP_DOWN = blocked((512, 4), [8, 2], [64, 1], [1, 2], [1, 0], "f16")
+#: 2a74ad (exploration): lane bit 0 reaches column bit 1, a left shift: not joined
+LANE_UP = blocked((1, 256), [1, 2], [1, 64], [1, 2], [1, 0], "f16")
+
+
+def test_a_thread_part_shifted_down_is_joined_one_shifted_up_is_not():
+    assert lowered_load(WARP_DOWN, (1, 4), 1) == (1, 4)
+    assert lowered_load(LANE_UP, (1, 256), 1) == (1, 1)
+    # the same in the count: cff32d's 8 pairs are joined loads (0, as its lowering)
+    assert in_thread_pack_permutes(WARP_DOWN, 0, "f16", "arith.maxnumf", 1, GFX950,
+                                   source_load=(1, 4), load_vector=1) == 0
+
+
+@pytest.mark.parametrize("bad", [(1,), (2, 4), (1, 0), ("1", 4), (True, 4), [1, 4]])
+def test_lowered_load_refuses_a_bad_source(bad):
+    with pytest.raises(LayoutError):
+        lowered_load(ROWS8, bad, 1)
+
+
+@pytest.mark.parametrize("vector", [0, -1, 1.0, True, None])
+def test_lowered_load_refuses_a_bad_vector(vector):
+    with pytest.raises(LayoutError):
+        lowered_load(ROWS8, (1, 4), vector)
+
+
+def test_the_lowering_s_pairs_of_separate_loads_cost_a_permute_each():
+    # 32 pairs of neighbouring columns: halves of one -O3-merged dword (0) in the final
+    # assembly's loads, two global_load_ushort (one v_perm_b32 each) in Triton's lowering
+    args = (ROWS8, 1, "f16", "arith.minnumf", 1, GFX942)
+    assert in_thread_pack_permutes(*args, source_load=(1, 2048)) == 0
+    assert in_thread_pack_permutes(*args, source_load=(1, 2048), load_vector=1) == 32
+    assert in_thread_pack_permutes(*args, source_load=(1, 2048), load_vector=8) == 0
+    i16_mul = (ROWS8, 1, "i16", "arith.muli", 1, GFX950)
+    assert in_thread_pack_permutes(*i16_mul, source_load=(1, 2048), load_vector=1) == 32
+
+
+def test_where_the_final_keeps_triton_s_vectors_the_merged_loads_count():
+    # i16 max: -O3 keeps the vectors, and its merged dwords hold each pair (0)
+    assert in_thread_pack_permutes(ROWS8, 1, "i16", "arith.maxsi", 1, GFX942,
+                                   source_load=(1, 2048), load_vector=1) == 0
+    # one accumulator: the final assembly is Triton's vectors on -O3's loads (0)
+    assert in_thread_pack_permutes(ONE, 0, "f16", "arith.minnumf", 1, GFX942,
+                                   source_load=(0, 1024), load_vector=1) == 0
+    # the columns in registers only: the back end joins them even before -O3 (0)
+    assert in_thread_pack_permutes(COLS_IN_REGS, 0, "f16", "arith.minnumf", 1, GFX942,
+                                   source_load=(1, 4), load_vector=1) == 0
+
+
+TTGIR = """#blocked = #ttg.blocked<{{sizePerThread = [4, 8], threadsPerWarp = [1, 64], warpsPerCTA = [1, 4], order = [1, 0]}}>
+#blocked1 = #ttg.blocked<{{sizePerThread = [8], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}}>
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:{arch}", "ttg.threads-per-warp" = 64 : i32}} {{
+  tt.func public @p(%X: !tt.ptr<{t}>{div}, %Y: !tt.ptr<{t}>) {{
+    %cst = arith.constant dense<2048> : tensor<8x1xi32, #blocked>
+    %rm = tt.make_range {{end = 8 : i32, start = 0 : i32}} : tensor<8xi32, #ttg.slice<{{dim = 1, parent = #blocked}}>>
+    %rn = tt.make_range {{end = 2048 : i32, start = 0 : i32}} : tensor<2048xi32, #ttg.slice<{{dim = 0, parent = #blocked}}>>
+    %a = tt.expand_dims %rm {{axis = 1 : i32}} : tensor<8xi32, #ttg.slice<{{dim = 1, parent = #blocked}}>> -> tensor<8x1xi32, #blocked>
+    %b = arith.muli %a, %cst : tensor<8x1xi32, #blocked>
+    %c = tt.splat %X : !tt.ptr<{t}> -> tensor<8x1x!tt.ptr<{t}>, #blocked>
+    %d = tt.addptr %c, %b : tensor<8x1x!tt.ptr<{t}>, #blocked>, tensor<8x1xi32, #blocked>
+    %e = tt.expand_dims %rn {{axis = 0 : i32}} : tensor<2048xi32, #ttg.slice<{{dim = 0, parent = #blocked}}>> -> tensor<1x2048xi32, #blocked>
+    %f = tt.broadcast %d : tensor<8x1x!tt.ptr<{t}>, #blocked> -> tensor<8x2048x!tt.ptr<{t}>, #blocked>
+    %g = tt.broadcast %e : tensor<1x2048xi32, #blocked> -> tensor<8x2048xi32, #blocked>
+    %h = tt.addptr %f, %g : tensor<8x2048x!tt.ptr<{t}>, #blocked>, tensor<8x2048xi32, #blocked>
+    %x = tt.load %h : tensor<8x2048x!tt.ptr<{t}>, #blocked>
+    %r = "tt.reduce"(%x) <{{axis = 1 : i32}}> ({{
+    ^bb0(%p0: {t}, %p1: {t}):
+      %s = {op} %p0, %p1 : {t}
+      tt.reduce.return %s : {t}
+    }}) : (tensor<8x2048x{t}, #blocked>) -> tensor<8x{t}, #ttg.slice<{{dim = 1, parent = #blocked}}>>
+    %y = ttg.convert_layout %r : tensor<8x{t}, #ttg.slice<{{dim = 1, parent = #blocked}}>> -> tensor<8x{t}, #blocked1>
+    %o = tt.make_range {{end = 8 : i32, start = 0 : i32}} : tensor<8xi32, #blocked1>
+    %q = tt.splat %Y : !tt.ptr<{t}> -> tensor<8x!tt.ptr<{t}>, #blocked1>
+    %z = tt.addptr %q, %o : tensor<8x!tt.ptr<{t}>, #blocked1>, tensor<8xi32, #blocked1>
+    tt.store %z, %y : tensor<8x!tt.ptr<{t}>, #blocked1>
+    tt.return
+  }}
+}}
+"""
+
+
+def _reduce_permutes(text: str) -> int:
+    report = check_module(read_ttgir(text))
+    (op,) = [r for r in report.ops if r.access.op == "reduce"]
+    return sum(i.emitted.per_thread or 0 for i in op.instructions
+               if i.emitted.opcode == "v_perm_b32")
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
+@pytest.mark.parametrize("t,op", [("f16", "arith.minnumf"), ("f16", "arith.mulf"),
+                                  ("i16", "arith.muli")])
+def test_check_counts_the_lowering_s_permutes(arch, t, op):
+    """No ``tt.divisibility`` on ``%X``: Triton loads one element at a time (64
+    ``global_load_ushort`` in the lowering), and each of the 32 pairs is one ``v_perm_b32``."""
+    assert _reduce_permutes(TTGIR.format(arch=arch, t=t, op=op, div="")) == 32
+
+
+def test_aligned_pointers_load_the_pairs_whole():
+    """With ``tt.divisibility = 16`` Triton loads ``<8 x half>``: each pair is one register."""
+    div = " {tt.divisibility = 16 : i32}"
+    assert _reduce_permutes(TTGIR.format(arch="gfx942", t="f16", op="arith.minnumf",
+                                         div=div)) == 0
+
+
+def test_i16_max_keeps_the_final_assembly_s_count():
+    assert _reduce_permutes(TTGIR.format(arch="gfx942", t="i16", op="arith.maxsi",
+                                         div="")) == 0
+
+
+def test_load_vectors_are_triton_s():
+    module = read_ttgir(TTGIR.format(arch="gfx942", t="f16", op="arith.minnumf", div=""))
+    assert load_vectors(module, GFX942) == {"%x": 1}
+    aligned = read_ttgir(TTGIR.format(arch="gfx942", t="f16", op="arith.minnumf",
+                                      div=" {tt.divisibility = 16 : i32}"))
+    assert load_vectors(aligned, GFX942) == {"%x": 8}
+    with pytest.raises(LayoutError):
+        load_vectors(module, "gfx942")
