@@ -16,7 +16,7 @@ from ..shared_memory.reduce import reduce_steps
 from ._args import bits_tuple
 from .gather import gather_shuffles
 from .reduce import (in_thread_pack_permutes, reduce_rounds, reduce_shuffles, redux_rounds,
-                     round_reads_out)
+                     round_reads_out, slp_repacked)
 from .scan import scan_shuffles
 
 __all__ = ["round_byte_readers", "with_registers"]
@@ -56,6 +56,13 @@ def round_byte_readers(operand: LinearLayout, axis: int, round_index: int, eleme
     if redux_rounds(operand, axis, element_bits, target, combiner)[round_index]:
         return frozenset({"sext" if signed else "zext"})
     return frozenset({"zext", "signed_byte" if signed else "byte"})
+
+
+#: what ``check`` says of a reduction whose final assembly LLVM's SLP vectoriser re-packs
+#: (:func:`.reduce.slp_repacked`)
+SLP_NOTE = ("v_perm_b32 on this line counted as Triton's lowering (-O3 skipped): LLVM's -O3 "
+            "SLP vectoriser re-packs this 16-bit reduction in its own pairs, a count not "
+            "modelled")
 
 
 def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
@@ -122,6 +129,8 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
                                     load_vector=load_vector)
         if n:
             extra.append(Emitted("permute", "v_perm_b32", n, None, 32, 0, ""))
+        if slp_repacked(operand, axis, element_type, combiner, target):
+            why = "; ".join(w for w in (why, SLP_NOTE) if w)
     # a convert after a redux.sync round packs 32-bit registers (one operand only)
     wide = redux_rounds(operand, axis, operand_bits[0], target, combiner) \
         if len(operand_bits) == 1 else []

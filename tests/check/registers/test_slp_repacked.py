@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from linlayout.check import check_module
+from linlayout.check.registers.private import SLP_NOTE
 from linlayout.check.registers import load_vectors
 from linlayout.check.registers.reduce import (in_thread_pack_permutes, lowered_load,
                                               slp_repacked)
@@ -175,3 +176,19 @@ def test_load_vectors_are_triton_s():
     assert load_vectors(aligned, GFX942) == {"%x": 8}
     with pytest.raises(LayoutError):
         load_vectors(module, "gfx942")
+
+
+def _reduce_note(text: str) -> str:
+    report = check_module(read_ttgir(text))
+    (op,) = [r for r in report.ops if r.access.op == "reduce"]
+    return op.note
+
+
+@pytest.mark.parametrize("div", ["", " {tt.divisibility = 16 : i32}"])
+def test_check_says_where_llvm_re_packs_the_count(div):
+    """Where ``-O3``'s SLP vectoriser re-packs the reduction, the count is Triton's lowering,
+    and the report says so; an ``i16`` max (not re-packed) says nothing of it."""
+    note = _reduce_note(TTGIR.format(arch="gfx942", t="f16", op="arith.minnumf", div=div))
+    assert SLP_NOTE in note
+    assert SLP_NOTE not in _reduce_note(TTGIR.format(arch="gfx942", t="i16",
+                                                     op="arith.maxsi", div=div))
