@@ -349,9 +349,10 @@ def pack_permute_bounds(pack: tuple[SourceWord, ...], element_bits: int, *,
     * measured at 1, with ``vectorisable`` (the convert packs two or more registers, which
       LLVM's SLP vectoriser may build together as ``<2 x i32>`` operations): 0 or 1 — the
       vector build is selected as shifts and SDWA ors, no ``v_perm_b32`` (measured on
-      gfx950 converts whose ``-O3`` IR has the vector build:
-      ``papers/triton_lowering/amd_byte_pack_probes.py``); SLP's cost model, not the
-      TTGIR, decides whether it does.
+      gfx942 and gfx950 converts whose ``-O3`` IR has the vector build: 2 of the fixture
+      probes and 13 of 40 of a fresh draw of shuffles packing two bytes a register, every
+      one at this low end; ``papers/triton_lowering/amd_byte_pack_probes.py``); SLP's cost
+      model, not the TTGIR, decides whether it does.
 
     Raises:
         LayoutError: as :func:`pack_permutes`; ``vectorisable`` not a bool.
