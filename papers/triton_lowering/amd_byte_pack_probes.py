@@ -22,7 +22,12 @@ gave the byte stores' other outcome (``may_merge``: every word merged, or some;
 ``linlayout.check.report.StoreMerge``), with the first draw's families weighted towards
 ``g_hv_*``. Differences are listed in ``tests/data/known_mismatches.json`` (sets
 ``amd_byte_pack``, ``amd_byte_pack_vector``, ``amd_byte_pack_swap``,
-``amd_byte_pack_swap_confirm``, ``amd_byte_merge``).
+``amd_byte_pack_swap_confirm``, ``amd_byte_merge``). After ``check`` priced 8-bit pairs in
+16-bit slots (``linlayout.lowering.amd_pack.slot_pair_permutes``) and named the range LLVM's
+packing may take (``may_pack``), three draws were held out in ``/tmp`` (not committed; seeds
+and results in ``papers/triton_lowering/README.md``), the third of ``--slots``: ``g_s2_*``,
+the ``g_sw_*`` draw kept where ``linlayout`` models a shuffle packing two bytes a register
+(:func:`packs_pairs`).
 
 Run with Triton 3.9.0 installed (CPU only; ~3 min)::
 
