@@ -33,9 +33,9 @@ from .files import (FileError, check_file, check_files, complete, misaligned_ops
                     not_analysed_ops, not_counted_instructions, passes, worst_degree)
 from .render import render_json, render_text, to_json
 from .report import (Alternative, InstructionReport, KernelReport, KernelTotals, OpReport,
-                     OpStatus, StoreMerge, Suggestion)
+                     OpStatus, PermuteRange, StoreMerge, Suggestion)
 
 __all__ = ["Alternative", "FileError", "InstructionReport", "KernelReport", "KernelTotals",
-           "OpReport", "OpStatus", "StoreMerge", "Suggestion", "check_file", "check_files", "check_module",
+           "OpReport", "OpStatus", "PermuteRange", "StoreMerge", "Suggestion", "check_file", "check_files", "check_module",
            "complete", "misaligned_ops", "not_analysed_ops", "not_counted_instructions", "passes", "render_json", "render_text",
            "to_json", "triton_vector_elems", "worst_degree"]

@@ -25,6 +25,7 @@ Better layouts:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import replace
 
@@ -39,20 +40,24 @@ from ..triton.to_triton import to_triton_text
 from ..triton.ttgir import Access, TTGIRModule, buffer_root, find_accesses, view_parents
 from .global_memory import check_global
 from .registers import (MERGE_WORDS, load_sources, load_vectors, scalar_sources,
-                        store_destinations, truncated_sources, wide_sources)
+                        store_destinations, truncated_sources, wide_sources,
+                        widen_split_loads)
 from ..triton.axisinfo import analyse_axis_info
 from ..triton.limits import MAX_MODULE_LINES
 from .count import is_lane_access, side_fault, try_count
 from ..lowering.emitted import Emitted
 from .report import (Alternative, InstructionReport, KernelReport, OpReport, OpStatus,
-                     StoreMerge)
+                     PermuteRange, StoreMerge)
 from ..lowering.vectorise import access_map, largest_vectorisation
 from .shared_memory import Prediction
+from .shared_memory.predict import PERMUTE_BOUNDS
 from .shared_memory.ops import cached_copy, embed_in_buffer, module_target, predict_module
 from .shared_memory.sunk_loads import executing_warps, sunk_loads_per_thread
 from .suggest import BufferSide, skipped_search, suggest_layout
 from .conversion import convert_saving
 from ..lowering.target import Target
+
+_RESULT = re.compile(r"^\s*(%[\w$.-]+)\s*=")
 
 __all__ = ["check_module", "fault_note", "triton_vector_elems"]
 
@@ -97,7 +102,8 @@ def _report(a: Access, pred: Prediction, target: Target, hardware: HardwareModel
         status = OpStatus.NOT_COUNTED
     else:
         status = OpStatus.COUNTED
-    return OpReport(a, status, tuple(instrs), note, target, may_merge=_store_merge(pred))
+    return OpReport(a, status, tuple(instrs), note, target, may_merge=_store_merge(pred),
+                    may_pack=_permute_range(pred))
 
 
 def _store_merge(pred: Prediction) -> StoreMerge | None:
@@ -109,6 +115,23 @@ def _store_merge(pred: Prediction) -> StoreMerge | None:
     now = next((e for e in pred.registers if e.opcode == "v_perm_b32"), None)
     base = (now.per_thread or 0) if now is not None else 0
     return StoreMerge(words, Emitted("permute", "v_perm_b32", base + words, None, 32, 0, ""))
+
+
+def _result_name(text: str) -> str | None:
+    """The SSA name an op's text defines (``%x = …``), or None."""
+    m = _RESULT.match(text)
+    return m.group(1) if m else None
+
+
+def _permute_range(pred: Prediction) -> PermuteRange | None:
+    """The range of the convert's ``v_perm_b32`` LLVM may spend (``pred.extra`` holds its
+    :data:`~.shared_memory.predict.PERMUTE_BOUNDS`), or None."""
+    fewer, more, why = pred.extra.get(PERMUTE_BOUNDS, (0, 0, ()))
+    if not fewer and not more:
+        return None
+    now = next((e for e in pred.registers if e.opcode == "v_perm_b32"), None)
+    base = (now.per_thread or 0) if now is not None else 0
+    return PermuteRange(base, max(0, base - fewer), base + more, tuple(why))
 
 
 def _sink_loads(module: TTGIRModule, a: Access, r: OpReport, target: Target,
@@ -261,9 +284,16 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     accesses = find_accesses(module)
     wide = wide_sources(accesses, target)
     packed = truncated | scalar_sources(accesses, target)
-    for a, pred in predict_module(module, target, async_vectors, sources, truncated,
-                                  store_destinations(module, axis),
-                                  load_vectors(module, target, axis)):
+    # loads Triton emits narrower than a thread's run: LLVM may merge the runs or not, and
+    # a convert of the result packs its bytes either way (AMD: its v_perm_b32 range)
+    split = {name: sources[name] for g in global_ops
+             if g.prediction is not None and g.prediction.may_merge is not None
+             and g.op.short in ("load", "buffer_load")
+             for name in [_result_name(g.op.text)] if name in sources}
+    for a, pred in widen_split_loads(
+            predict_module(module, target, async_vectors, sources, truncated,
+                           store_destinations(module, axis),
+                           load_vectors(module, target, axis)), split, target):
         if not isinstance(pred, LayoutError) and a.op == "async_copy_global_to_local":
             for side in pred.sides:
                 if side.emitted.opcode.startswith("cp.async") and side.emitted.vector_elems:

@@ -17,7 +17,10 @@ and byte permutes, ``"side": "shuffle"|"select"|"permute"`` — has ``"space": "
 ``"alternative"`` when a better layout exists, ``"may_merge": {"words", "isa", "per_thread"}``
 where LLVM's SelectionDAG may merge the byte stores of the convert's result (AMD: each of
 ``words`` merged words adds one ``v_perm_b32`` on the convert's line; ``per_thread``: all
-merged, :class:`~linlayout.check.report.StoreMerge`), and its ``"status"`` (the
+merged, :class:`~linlayout.check.report.StoreMerge`), ``"may_pack": {"isa", "per_thread",
+"low", "high", "reasons"}`` where LLVM may pack the convert's bytes with fewer or more
+``v_perm_b32`` than counted (AMD: the final count lies in ``low … high``, plus any
+``may_merge`` words; :class:`~linlayout.check.report.PermuteRange`), and its ``"status"`` (the
 :class:`~linlayout.check.report.OpStatus` value: ``"counted"``, ``"misaligned"``,
 ``"not counted"``, ``"no shared memory"``, ``"not analysed"``); a misaligned op carries
 ``"fault": {"warp", "lane", "register", "byte_address", "reason"}`` (its first illegal
@@ -99,7 +102,7 @@ def op_dict(r: OpReport) -> dict:
     element_bits, uses_shared_memory, instructions[...], vector_elems, degree,
     wavefronts_per_instruction, instructions_per_warp, wavefronts_per_warp, wavefront_floor,
     suggestion`` (+ ``suggestion_degree``, ``suggestion_instructions``, ``alternative``,
-    ``convert_saving``, ``may_merge``, ``note``), ``status`` (+ ``fault`` for a misaligned
+    ``convert_saving``, ``may_merge``, ``may_pack``, ``note``), ``status`` (+ ``fault`` for a misaligned
     op)."""
     a = r.access
     key = _opcode_key(r)
@@ -134,6 +137,10 @@ def op_dict(r: OpReport) -> dict:
         e = r.may_merge.permutes
         out["may_merge"] = {"words": r.may_merge.words, key: e.opcode,
                             "per_thread": e.per_thread}
+    if r.may_pack is not None:
+        e = r.may_pack
+        out["may_pack"] = {key: "v_perm_b32", "per_thread": e.per_thread, "low": e.low,
+                           "high": e.high, "reasons": list(e.reasons)}
     if r.note:
         out["note"] = r.note
     out["status"] = r.status.value
@@ -285,6 +292,11 @@ def _notes(k: KernelReport) -> list[str]:
                          f"store (DAGCombiner::mergeConsecutiveStores, word by word): "
                          f"{m.permutes.opcode} x{now} to x{m.permutes.per_thread} per thread "
                          f"(one per merged word of {m.words})")
+        if r.may_pack is not None:
+            p = r.may_pack
+            lines.append(f"  line {a.line} convert: v_perm_b32 x{p.per_thread} counted; LLVM "
+                         f"may spend x{p.low} to x{p.high} per thread ("
+                         + "; ".join(p.reasons) + ")")
         alt = r.alternative
         if alt and alt.saving_wavefronts_per_warp > 0:
             lines.append(f"  line {a.line} convert: Triton's scratch costs "

@@ -22,7 +22,7 @@ from ..lowering.target import Target
 from .conversion import ConvertSaving
 
 __all__ = ["Alternative", "InstructionReport", "KernelReport", "KernelTotals", "OpReport",
-           "OpStatus", "StoreMerge", "Suggestion"]
+           "OpStatus", "PermuteRange", "StoreMerge", "Suggestion"]
 
 
 class OpStatus(enum.Enum):
@@ -158,6 +158,29 @@ class StoreMerge:
 
 
 @dataclass(frozen=True)
+class PermuteRange:
+    """The range of ``v_perm_b32`` per thread LLVM may spend on a convert's line where it
+    packs bytes in ways the TTGIR does not decide (AMD, 8-bit): which of two spellings its
+    instruction selection picks for a pair of loaded bytes in 16-bit slots
+    (:func:`linlayout.lowering.amd_pack.pack_permute_bounds`), or whether it builds a
+    round trip's stored words on the convert's line or on the store's
+    (:func:`linlayout.lowering.round_trip_pack.stored_word_bounds`). The op's own count
+    (``per_thread``) lies between ``low`` and ``high``; a byte-store merge
+    (:class:`StoreMerge`) adds its words on top.
+
+    Attributes:
+        per_thread: the op's ``v_perm_b32`` as ``check`` counts them.
+        low, high: the fewest and the most the final AMDGCN may have.
+        reasons: why, one text per kind of packing left open.
+    """
+
+    per_thread: int
+    low: int
+    high: int
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class OpReport:
     """The verdict on one op.
 
@@ -180,6 +203,8 @@ class OpReport:
             instructions if LLVM's SelectionDAG merges those bytes into words
             (:class:`StoreMerge`), where that changes them; else None. The op's
             ``instructions`` count no merge.
+        may_pack: for an AMD 8-bit convert whose byte packing LLVM may spell with more or
+            fewer ``v_perm_b32`` than counted (:class:`PermuteRange`), else None.
     """
 
     access: Access
@@ -192,6 +217,7 @@ class OpReport:
     alternative: Alternative | None = None
     convert_saving: ConvertSaving | None = None
     may_merge: StoreMerge | None = None
+    may_pack: PermuteRange | None = None
 
     @property
     def uses_shared(self) -> bool:

@@ -28,7 +28,12 @@ what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
 * 8-bit pair (in 16-bit slots): 0 from two registers of zero-extended bytes
   (``v_lshl_or_b32``, or ``v_or_b32_sdwa`` picking each byte out of its register); one
   ``v_perm_b32`` when both bytes lie in one register, or when either is computed (its upper
-  bits unknown: the permute zero-fills the bytes between);
+  bits unknown: the permute zero-fills the bytes between). Where a byte is a loaded one
+  sharing its register with other loaded bytes, LLVM builds the pair either with that one
+  ``v_perm_b32`` or with shifts and masks (``v_alignbit_b32`` + ``v_and_b32``,
+  ``v_bfe_u32``, ``v_lshl_or_b32``, SDWA ors), by the pair's place in the load, the load's
+  width and the consumer; no rule on the bytes alone predicts which
+  (:func:`pack_permute_bounds`: 0 to 1, the count above the upper end);
 * four bytes: 0 when they are one register in order, or two 2-byte registers each in order
   (``v_lshl_or_b32``); one ``v_perm_b32`` when they come from two registers; 0 when each
   is the low byte of its own register whose upper bits are unknown (a 32-bit shuffle
@@ -64,9 +69,10 @@ from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
-__all__ = ["CANONICAL", "COMPUTED", "HIGH", "RAW", "SourceWord", "VALUE_KINDS",
-           "dwordx2_pack_permutes", "dwordx4_column_permutes", "inthread_permutes",
-           "pack_permutes", "source_words"]
+__all__ = ["CANONICAL", "COMPUTED", "HIGH", "RAW", "SLOT_PAIR_REASON", "SourceWord",
+           "VALUE_KINDS", "dwordx2_pack_permutes", "dwordx4_column_permutes",
+           "inthread_permutes", "pack_permutes", "pack_permute_bounds", "pair_permutes",
+           "slot_pair_permutes", "source_words"]
 
 #: a value as it was loaded or moved: one element per register, zero-extended (a byte that
 #: LLVM's byte-provider matching can pick with ``v_perm_b32``)
@@ -107,6 +113,10 @@ class SourceWord:
             None when the producer is not a load from global memory.
         load_bytes: bytes that load reads (4, 8 or 16; 0 when ``load`` is None).
         load_byte: the element's first byte in that load (0 … ``load_bytes - 1``).
+        rank: the order in which Triton's IR loads the element (its register index: Triton
+            emits a tensor's loads register by register), 0 when ``load`` is None.
+        ordered: Triton's IR loads the bytes of the element's load in address order (the
+            source's first register bases are the load's unit steps, lowest first).
     """
 
     word: tuple
@@ -117,6 +127,8 @@ class SourceWord:
     load: tuple | None = None
     load_bytes: int = 0
     load_byte: int = 0
+    rank: int = 0
+    ordered: bool = False
 
 
 def _register_columns(src: LinearLayout) -> list[int]:
@@ -167,6 +179,9 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
     width = min(4, elem_bytes << run_bits)
     # one global_load_* reads at most 16 bytes of the run (dwordx4)
     load_bits = min(run_bits, (16 // elem_bytes).bit_length() - 1)
+    ordered = contiguous_dim is not None and all(
+        list(images[b]) == [1 << b if j == contiguous_dim else 0 for j in range(len(images[b]))]
+        for b in range(load_bits))
     out = []
     for i in range(1 << len(cols)):
         full = sum(1 << cols[b] for b in range(len(cols)) if i >> b & 1)
@@ -183,7 +198,8 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
         run[contiguous_dim] = x >> load_bits
         out.append(SourceWord(tuple(coord), (x & ((1 << low) - 1)) * elem_bytes, width,
                               load=tuple(run), load_bytes=elem_bytes << load_bits,
-                              load_byte=(x & ((1 << load_bits) - 1)) * elem_bytes))
+                              load_byte=(x & ((1 << load_bits) - 1)) * elem_bytes,
+                              rank=i, ordered=ordered))
     return tuple(out)
 
 
@@ -234,6 +250,125 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
         # is a zero-extended one is matched as a byte provider: one v_perm_b32
         return sum(0 if h[1].opaque else 1 for h in halves)
     return sum(0 if in_order(h, i == 0) else 1 for i, h in enumerate(halves))
+
+
+#: why an 8-bit pair in 16-bit slots of loaded bytes has a range (:func:`pack_permute_bounds`)
+SLOT_PAIR_REASON = (
+    "8-bit pairs in 16-bit slots of loaded bytes: LLVM's SLP vectoriser may build two or "
+    "more such registers as <2 x i32> vector ops (shifts and SDWA ors, no v_perm_b32) "
+    "instead of one by one (slot_pair_permutes); its cost model decides, not the TTGIR")
+
+
+def slot_pair_permutes(lo: SourceWord, hi: SourceWord) -> int | None:
+    """``v_perm_b32`` LLVM's AMDGPU instruction selection spends building one 8-bit pair in
+    16-bit slots, ``zext(lo) | zext(hi) << 16``, from loaded bytes, when the pair is built as
+    scalar ``i32`` operations; None where not measured (then :func:`pack_permutes`).
+
+    Measured by the loads' width ``w`` (``load_bytes``, the same for both) and the bytes'
+    offsets ``i`` (``lo``) and ``j`` (``hi``) in them, ``a = i mod 4``, ``b = j mod 4``; for
+    8- and 16-byte loads only where Triton's IR loads each load's bytes in address order
+    (``ordered``), "``hi`` later" meaning it loads ``hi`` after ``lo`` (``rank``):
+
+    * ``w = 1`` (each byte alone, zero-extended): 0 (``v_lshl_or_b32``);
+    * ``w = 2``, one load or two: 0 when ``i = 1`` (the top byte: a shift right leaves it
+      zero-extended); else 1;
+    * ``w = 4``, one load or two: 0 when ``i = 2`` and ``b`` is 0 or 3 (``v_alignbit_b32``
+      + ``v_and_b32``); else 1;
+    * ``w = 8`` or ``16``: 0 when ``a = 2`` and ``b = 0``, or ``a`` is 2 or 3, ``b = 1`` and
+      ``hi`` later, or ``a = 2``, ``b = 3`` and ``hi`` earlier (a ``v_alignbit_b32`` funnel
+      shift of two loaded words, masked), or, in one load, ``j = i + 2`` with ``a`` 0 or 1
+      (a ``v_and_b32`` mask of 0x00ff00ff); else 1.
+
+    Measured exhaustively on small kernels compiled by Triton 3.9's LLVM back end
+    (``papers/triton_lowering/swap_pack_isel.py --slot-table``: every ordered pair of one
+    2-, 4-, 8- and 16-byte load and of two such loads, gfx942 and gfx950 alike), additive
+    over the pairs of one kernel (random pairings of 4, 8 and 16 loaded bytes, stored whole
+    or swapped as ``transferWithinWarp`` does). For 2- and 4-byte loads the order in which
+    the IR loads the bytes changes nothing (every pair re-measured with the loads reversed
+    and with each load's bytes reversed: 108 kernels, all equal); for 8- and 16-byte loads
+    it changes most counts (10 of 17 pairs re-measured in reverse order differ), so bytes
+    loaded out of address order are not predicted (None). The pattern is SelectionDAG's (which byte extracts it folds into a mask or
+    a funnel shift before ``SIISelLowering.cpp``'s ``v_perm_b32`` matching), read off the
+    measurement, not derived from LLVM's source.
+
+    Raises:
+        LayoutError: ``lo`` or ``hi`` not a SourceWord.
+    """
+    instance_of(lo, SourceWord, "lo")
+    instance_of(hi, SourceWord, "hi")
+    if lo.opaque or hi.opaque or lo.canonical or hi.canonical:
+        return None
+    if lo.load is None or hi.load is None:
+        return 0 if (lo.word != hi.word and lo.width_bytes == hi.width_bytes == 1) else None
+    w = lo.load_bytes
+    if hi.load_bytes != w or w not in (1, 2, 4, 8, 16):
+        return None
+    i, j = lo.load_byte, hi.load_byte
+    a, b = i % 4, j % 4
+    if w == 1:
+        return 0
+    if w == 2:
+        return 0 if i == 1 else 1
+    if w == 4:
+        return 0 if i == 2 and b in (0, 3) else 1
+    if not (lo.ordered and hi.ordered):
+        return None
+    later = hi.rank > lo.rank
+    zero = ((a == 2 and b == 0) or (a in (2, 3) and b == 1 and later)
+            or (a == 2 and b == 3 and not later)
+            or (lo.load == hi.load and j == i + 2 and a in (0, 1)))
+    return 0 if zero else 1
+
+
+def pair_permutes(lo: SourceWord, hi: SourceWord) -> int:
+    """``v_perm_b32`` of one 8-bit pair in 16-bit slots as ``check`` counts it:
+    :func:`slot_pair_permutes` where measured, else :func:`pack_permutes`.
+
+    Raises:
+        LayoutError: ``lo`` or ``hi`` not a SourceWord.
+    """
+    n = slot_pair_permutes(lo, hi)
+    return pack_permutes((lo, hi), 8) if n is None else n
+
+
+def pack_permute_bounds(pack: tuple[SourceWord, ...], element_bits: int, *,
+                        vectorisable: bool = False) -> tuple[int, int]:
+    """``(low, high)``: the fewest and the most ``v_perm_b32`` LLVM may spend assembling one
+    packed register where ``check``'s count (:func:`pair_permutes` for an 8-bit pair,
+    else :func:`pack_permutes`, between the two) is not decided by the TTGIR; ``(n, n)``
+    where it is.
+
+    An 8-bit pair in 16-bit slots of loaded bytes (not computed, not each alone in a
+    zero-extended register):
+
+    * not measured (:func:`slot_pair_permutes` None: loads of unequal widths, bytes Triton
+      loads out of address order): 0 or 1. Shifts and masks build any such pair with no
+      ``v_perm_b32``; one ``v_perm_b32`` (zero bytes by selector ``0x0c``) builds it whole
+      from its at most two registers, and LLVM's matching (``matchPERM`` on an ``or`` of
+      byte providers) makes at most one for one ``or`` tree;
+    * measured at 1, with ``vectorisable`` (the convert packs two or more registers, which
+      LLVM's SLP vectoriser may build together as ``<2 x i32>`` operations): 0 or 1 — the
+      vector build is selected as shifts and SDWA ors, no ``v_perm_b32`` (measured on
+      gfx942 and gfx950 converts whose ``-O3`` IR has the vector build: 2 of the fixture
+      probes and 13 of 40 of a fresh draw of shuffles packing two bytes a register, every
+      one at this low end; ``papers/triton_lowering/amd_byte_pack_probes.py``); SLP's cost
+      model, not the TTGIR, decides whether it does.
+
+    Raises:
+        LayoutError: as :func:`pack_permutes`; ``vectorisable`` not a bool.
+    """
+    if not isinstance(vectorisable, bool):
+        raise LayoutError(f"vectorisable must be True or False, got {vectorisable!r}")
+    if element_bits == 8 and len(pack) == 2:
+        a, b = pack
+        n = pair_permutes(a, b)
+        loaded = not (a.opaque or b.opaque) and not (
+            a.word != b.word and a.width_bytes == 1 and b.width_bytes == 1)
+        if loaded and (slot_pair_permutes(a, b) is None or (n and vectorisable)):
+            return 0, 1
+        return n, n
+    n = pack_permutes(pack, element_bits)
+    return n, n
 
 
 def dwordx2_pack_permutes(offsets: tuple[int, ...]) -> int:

@@ -31,13 +31,15 @@ from .._checks import instance_of, log2_exact, sequence_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from .emitted import Emitted
-from .amd_pack import SourceWord, inthread_permutes, pack_permutes, source_words
+from .amd_pack import (SourceWord, inthread_permutes, pack_permute_bounds, pack_permutes,
+                       pair_permutes, source_words)
 from .decompose import warp_broadcast_bits
 from .shuffle import WarpShuffleLowering, lower_warp_shuffle
 from .target import Target
 
 __all__ = ["PATHS", "REGISTER_SIDES", "ConvertPath", "amd_xor", "check_source_load",
-           "convert_path", "minimal_conversion", "shuffle_instructions"]
+           "convert_path", "minimal_conversion", "shuffle_instructions",
+           "shuffle_permute_bounds"]
 
 #: The paths a conversion can take, cheapest first.
 PATHS = ("none", "registers", "shuffle", "shared")
@@ -67,6 +69,10 @@ class ConvertPath:
             ``"unpack"``); ``lowering.counts`` has them after, as Triton's LLVM IR before
             ``-O3`` does.
         lowering: the :class:`~.shuffle.WarpShuffleLowering` (the value graph), or None.
+        permute_bounds: on AMD's shuffle path, ``(low, high)`` of the ``v_perm_b32`` per
+            thread where LLVM may pack 8-bit pairs in 16-bit slots either way
+            (:func:`~.amd_pack.pack_permute_bounds`; ``counts`` holds a count between them),
+            else None.
     """
 
     path: str
@@ -76,6 +82,7 @@ class ConvertPath:
     counts: dict | None = None
     triton_counts: dict | None = None
     lowering: WarpShuffleLowering | None = None
+    permute_bounds: tuple[int, int] | None = None
 
     @property
     def uses_shared(self) -> bool:
@@ -190,7 +197,9 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
             n_src = max(max(pk) for pk in low.packs) + 1
             words = tuple(SourceWord((i,), 0, low.element_bits // 8) for i in range(n_src))
         add("v_perm_b32", "permute",
-            sum(pack_permutes(tuple(words[i] for i in pk), low.element_bits)
+            sum(pair_permutes(words[pk[0]], words[pk[1]])
+                if low.element_bits == 8 and len(pk) == 2 else
+                pack_permutes(tuple(words[i] for i in pk), low.element_bits)
                 for pk in low.packs))
     if swap is not None:
         d = low.decomposition
@@ -352,10 +361,66 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
     m = len(low.decomposition.transpositions)
     if m >= 2:
         return ConvertPath("shared", dims, m)
-    ems = shuffle_instructions(low, target, words(), packed_source=packed_source,
+    w = words()
+    ems = shuffle_instructions(low, target, w, packed_source=packed_source,
                                wide_source=wide_source)
-    return ConvertPath("shuffle", dims, m, ems, {e.opcode: e.per_thread for e in ems},
-                       low.triton_counts, low)
+    counts = {e.opcode: e.per_thread for e in ems}
+    return ConvertPath("shuffle", dims, m, ems, counts, low.triton_counts, low,
+                       _permute_bounds(low, w, counts.get("v_perm_b32", 0), packed_source))
+
+
+def _permute_bounds(low: WarpShuffleLowering, words: tuple[SourceWord, ...] | None,
+                    count: int, packed_source: bool) -> tuple[int, int] | None:
+    """``(low, high)`` of the shuffle path's ``v_perm_b32`` (``count`` of them predicted)
+    where packing some register is not predicted (:func:`.amd_pack.pack_permute_bounds`),
+    else None."""
+    if words is None or packed_source or not low.packs or low.element_bits != 8:
+        return None
+    lo = hi = 0
+    for pk in low.packs:
+        pack = tuple(words[i] for i in pk)
+        n = pair_permutes(*pack) if len(pack) == 2 else pack_permutes(pack, 8)
+        a, b = pack_permute_bounds(pack, 8, vectorisable=len(low.packs) > 1)
+        lo += n - a
+        hi += b - n
+    return (count - lo, count + hi) if lo or hi else None
+
+
+def shuffle_permute_bounds(src: LinearLayout, dst: LinearLayout, element_bits: int,
+                           target: Target | str, source_load: tuple[int, int] | None,
+                           *, split: bool = False) -> tuple[int, int] | None:
+    """``(low, high)`` of the AMD shuffle path's ``v_perm_b32`` per thread
+    (:func:`convert_path`'s count between them) where LLVM may pack the source's 8-bit pairs
+    in 16-bit slots in more than one way (:func:`.amd_pack.pack_permute_bounds`) and, with
+    ``split``, where the source's global load may have its runs merged or left apart
+    (each pair then costs between its two prices:
+    :data:`.round_trip_pack.SPLIT_LOAD_REASON`); None off that path or where nothing is open.
+
+    Raises:
+        LayoutError: as :func:`convert_path`.
+    """
+    path = convert_path(src, dst, element_bits, target, source_load)
+    t = Target.parse(target)
+    low = path.lowering
+    if path.path != "shuffle" or low is None or t.is_nvidia or element_bits != 8 \
+            or not low.packs:
+        return None
+    n = (path.counts or {}).get("v_perm_b32", 0)
+    merged = source_words(src, 8, *source_load) if source_load is not None else \
+        source_words(src, 8)
+    apart = source_words(src, 8) if split else merged
+    lo = hi = 0
+    for pk in low.packs:
+        counts = []
+        for words in (merged, apart):
+            pack = tuple(words[i] for i in pk)
+            c = pair_permutes(*pack) if len(pack) == 2 else pack_permutes(pack, 8)
+            a, b = pack_permute_bounds(pack, 8, vectorisable=len(low.packs) > 1)
+            counts.append((c, a, b))
+        base = counts[0][0]
+        lo += base - min(a for _, a, _ in counts)
+        hi += max(b for _, _, b in counts) - base
+    return (n - lo, n + hi) if lo or hi else None
 
 
 def _inthread_swap(comp: LinearLayout,

@@ -60,6 +60,17 @@ Triton):
   measured merged (``papers/triton_lowering/byte_store_merges.py``), which the count above
   assumes.
   LLVM, not Triton: Triton's IR before ``-O3`` has no ``v_perm_b32`` for it.
+* AMD, the other 4-byte words of such a store (:func:`stored_word_bounds`): a word whose
+  bytes are not in-order halves of two ``ds_read_b32`` words — in-order halves of two
+  32-bit registers of one ``ds_read_b64``/``ds_read_b128``, single bytes of two loaded
+  registers, or the bytes of one register out of order — is built with ``v_perm_b32`` on
+  the convert's line in some kernels and on the store's line (or with shifts and ors) in
+  others: measured on gfx942/gfx950 probes both ways for layouts of one family
+  (``amd_byte_pack_probes.py``: 3 ``v_perm_b32`` on the convert's line for such words of
+  ``ds_read_b64`` loads in two kernels, none in five others). Not predicted: ``check``
+  counts none and names the range (0 to one ``v_perm_b32`` per source register beyond the
+  first, at least one where the word is not a loaded register in order; for byte stores,
+  only if the word merges).
 """
 
 from __future__ import annotations
@@ -74,7 +85,9 @@ from .emitted import Emitted
 from .target import Target
 from .vectorise import AccessMap
 
-__all__ = ["round_trip_permutes", "stored_word_permutes", "words_loaded"]
+__all__ = ["SPLIT_LOAD_REASON", "STORED_WORD_REASON", "round_trip_permute_bounds",
+           "round_trip_permutes", "stored_word_bounds",
+           "stored_word_permutes", "words_loaded"]
 
 _WORD_LOAD = re.compile(r"^(?:ld\.shared(?:::cta)?(?:\.v(\d))?\.b32|"
                         r"ldmatrix\.sync\.aligned\.m8n8\.x(\d)(?:\.trans)?\.shared\.b16)$")
@@ -158,6 +171,58 @@ def round_trip_permutes(src: LinearLayout, store_map: AccessMap,
     return (Emitted("permute", "v_perm_b32", n, None, 32, 0, ""),) if n else ()
 
 
+#: why a convert of a global load's bytes has a range (:func:`round_trip_permute_bounds`,
+#: :func:`linlayout.lowering.convert.shuffle_permute_bounds`)
+SPLIT_LOAD_REASON = (
+    "the source's global load: Triton loads it narrower than the run of consecutive bytes a "
+    "thread holds and LLVM may merge each run into one register or leave its bytes apart, "
+    "each then alone in its register (the load's may_merge); the packing follows")
+
+
+def round_trip_permute_bounds(src: LinearLayout, store_map: AccessMap,
+                              stores: tuple[Emitted, ...], loads: tuple[Emitted, ...],
+                              element_bits: int, target: Target,
+                              source_load: tuple[int, int]) -> tuple[int, int]:
+    """``(low, high)`` of :func:`round_trip_permutes`' ``v_perm_b32`` where the source's
+    global load may or may not have its runs merged by LLVM (the load's ``may_merge``:
+    :func:`linlayout.check.global_memory.predict.predict_global`): each stored word costs
+    between what it costs from merged runs (``source_load``, as
+    :func:`round_trip_permutes` counts) and from bytes each alone in a register
+    (:func:`~.amd_pack.source_words` without ``source_load``), whichever is fewer; summed
+    over the stored words. ``(n, n)`` where nothing packs.
+
+    Raises:
+        LayoutError: as :func:`round_trip_permutes`.
+
+    Source: measured on gfx942 converts whose source runs LLVM left as
+    ``global_load_ubyte`` (``papers/triton_lowering/amd_byte_pack_probes.py``).
+    """
+    n = sum(e.per_thread or 0 for e in round_trip_permutes(
+        src, store_map, stores, loads, element_bits, target, source_load))
+    if target.is_nvidia or element_bits not in (8, 16) or not stores:
+        return n, n
+    per_word = min(32 // element_bits, min(_elems_per_vector(e) for e in stores))
+    if per_word < 2 or (element_bits == 8 and per_word == 2):
+        return n, n
+    merged = source_words(src, element_bits, *source_load)
+    apart = source_words(src, element_bits)
+    if len(merged) != store_map.registers_per_thread:
+        return n, n
+    at = {_offset(store_map.registers, i): i for i in range(store_map.registers_per_thread)}
+    low = high = 0
+    for offset in at:
+        if offset % per_word:
+            continue
+        if any(offset ^ j not in at for j in range(per_word)):
+            return n, n
+        idx = [at[offset ^ j] for j in range(per_word)]
+        a = pack_permutes(tuple(merged[i] for i in idx), element_bits)
+        b = pack_permutes(tuple(apart[i] for i in idx), element_bits)
+        low += min(a, b)
+        high += max(a, b)
+    return min(low, n), max(high, n)
+
+
 def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
                          loads: tuple[Emitted, ...], element_bits: int, target: Target,
                          store: tuple[int, int], *, merged: bool = False) -> int:
@@ -231,6 +296,65 @@ def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
                 offsets[0] // load_bytes != offsets[2] // load_bytes:
             n += 1
     return n
+
+
+#: why a round trip's stored words have a range (:func:`stored_word_bounds`)
+STORED_WORD_REASON = (
+    "the 4-byte words of the global store after an 8-bit round trip, other than in-order "
+    "halves of two ds_read_b32 words: LLVM builds each on the convert's line (v_perm_b32) "
+    "or on the store's line; not predicted")
+
+
+def stored_word_bounds(dst: LinearLayout, load_map: AccessMap, loads: tuple[Emitted, ...],
+                       element_bits: int, target: Target, store: tuple[int, int]) -> int:
+    """The most ``v_perm_b32`` per thread, beyond :func:`stored_word_permutes` (with
+    ``merged``), that LLVM may spend on a convert's line building the other 4-byte words of
+    the global store after an 8-bit round trip through shared memory (module docstring);
+    the fewest is 0 (LLVM builds them on the store's line, or with shifts and ors).
+
+    Args:
+        as :func:`stored_word_permutes` (without ``merged``: a word Triton stores byte by
+        byte counts as if it merged, the most it may cost).
+
+    Returns:
+        For each 4-byte word (four registers of ``dst`` at consecutive addresses along
+        ``store``'s dim, contiguity 4 or more) loaded by instructions of 4 bytes or more and
+        not counted by :func:`stored_word_permutes`: ``k − 1`` for a word whose bytes lie in
+        ``k ≥ 2`` loaded 32-bit registers (one ``v_perm_b32`` takes any four bytes of two
+        registers, so ``k − 1`` join ``k``), 1 for the bytes of one register out of order,
+        0 for a loaded register in order; summed. 0 off AMD, for other widths, or for
+        sub-word loads (``ds_read_u8``/``u16``: zero-extended, joined by ``v_lshl_or_b32``).
+
+    Raises:
+        LayoutError: as :func:`stored_word_permutes`.
+
+    Source: LLVM's InstCombine and AMDGPU ``v_perm_b32`` selection of Triton 3.9's
+    ``tt.store`` after ``transferWithinBlockSwizzling``; where the instructions land is
+    measured on the final gfx942/gfx950 AMDGCN
+    (``papers/triton_lowering/amd_byte_pack_probes.py``), not predicted.
+    """
+    counted = stored_word_permutes(dst, load_map, loads, element_bits, target, store,
+                                   merged=True)
+    if target.is_nvidia or element_bits != 8 or not loads:
+        return 0
+    load_bytes = min(max(1, e.bytes_per_lane) for e in loads)
+    if load_bytes < 4 or store[1] < 4:
+        return 0
+    groups: dict = {}
+    for i, w in enumerate(source_words(dst, 8, *store)):
+        groups.setdefault(w.word, []).append((w.byte, i))
+    n = 0
+    for members in groups.values():
+        if len(members) != 4:
+            continue
+        offsets = [_offset(load_map.registers, i) for _, i in sorted(members)]
+        regs = {o // 4 for o in offsets}
+        if len(regs) == 2:
+            n += 1
+        elif len(regs) == 1 and (offsets != list(range(offsets[0], offsets[0] + 4))
+                                 or offsets[0] % 4):
+            n += 1
+    return max(0, n - counted)
 
 
 def _vectorised_words(dst: LinearLayout, store: tuple[int, int]) -> bool:

@@ -22,7 +22,12 @@ gave the byte stores' other outcome (``may_merge``: every word merged, or some;
 ``linlayout.check.report.StoreMerge``), with the first draw's families weighted towards
 ``g_hv_*``. Differences are listed in ``tests/data/known_mismatches.json`` (sets
 ``amd_byte_pack``, ``amd_byte_pack_vector``, ``amd_byte_pack_swap``,
-``amd_byte_pack_swap_confirm``, ``amd_byte_merge``).
+``amd_byte_pack_swap_confirm``, ``amd_byte_merge``). After ``check`` priced 8-bit pairs in
+16-bit slots (``linlayout.lowering.amd_pack.slot_pair_permutes``) and named the range LLVM's
+packing may take (``may_pack``), three draws were held out in ``/tmp`` (not committed; seeds
+and results in ``papers/triton_lowering/README.md``), the third of ``--slots``: ``g_s2_*``,
+the ``g_sw_*`` draw kept where ``linlayout`` models a shuffle packing two bytes a register
+(:func:`packs_pairs`).
 
 Run with Triton 3.9.0 installed (CPU only; ~3 min)::
 
@@ -34,6 +39,7 @@ Run with Triton 3.9.0 installed (CPU only; ~3 min)::
     python papers/triton_lowering/amd_byte_pack_probes.py --swap          # the third draw
     python papers/triton_lowering/amd_byte_pack_probes.py --swap --confirm  # the fourth
     python papers/triton_lowering/amd_byte_pack_probes.py --merge         # the fifth
+    python papers/triton_lowering/amd_byte_pack_probes.py --seed N --slots  # pairs in slots
 
 One Gluon kernel per probe (``gluon_kernels.py``'s ``g_cvt``: a global load in layout
 ``L``, ``gl.convert_layout`` to ``D``, a global store in ``D``) of ``i8`` elements on gfx942
@@ -203,11 +209,38 @@ def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
             (dst_reg, dst_other[wb:], dst_other[:wb]))
 
 
+def packs_pairs(src: tuple, dst: tuple, M: int, N: int, target: str) -> bool:
+    """Whether ``linlayout``'s model of Triton's lowering of ``src`` → ``dst`` (flat-bit bases
+    as :func:`draw_layouts` returns them, an ``M×N`` tile of bytes) is a warp shuffle that
+    packs two bytes per register (8-bit pairs in 16-bit slots) on ``target``. No Triton
+    needed."""
+    from linlayout import LinearLayout
+    from linlayout.lowering import convert_path
+
+    nb = N.bit_length() - 1
+
+    def lay(bases: tuple) -> LinearLayout:
+        img = lambda c: [c >> nb, c & ((1 << nb) - 1)]  # noqa: E731
+        return LinearLayout({"register": [img(c) for c in bases[0]],
+                             "lane": [img(c) for c in bases[1]],
+                             "warp": [img(c) for c in bases[2]], "block": []},
+                            {"dim0": M, "dim1": N})
+
+    try:
+        path = convert_path(lay(src), lay(dst), 8, f"hip:{target}")
+    except Exception:  # noqa: BLE001 - a pair linlayout refuses is not drawn
+        return False
+    low = path.lowering
+    return path.path == "shuffle" and low is not None and any(len(p) == 2 for p in low.packs)
+
+
 def build(seed: int, n: int, vector: bool = False, swap: bool = False,
-          merge: bool = False) -> dict:
+          merge: bool = False, slots: bool = False) -> dict:
     """Compile ``n`` probes of seed ``seed`` (Triton 3.9.0); with ``vector``, the families of
     :data:`VECTOR_DRAW` instead; with ``swap``, those of :data:`SWAP_DRAW`; with ``merge``,
-    the first draw's families weighted as :data:`MERGE_DRAW` says."""
+    the first draw's families weighted as :data:`MERGE_DRAW` says; with ``slots``, ``g_s2_*``:
+    the ``g_sw_*`` family kept where ``linlayout`` models a shuffle packing two bytes per
+    register (:func:`packs_pairs`; drawn after ``check``'s slot-pair rule and ``may_pack``)."""
     import triton
     from corpus import strip_locs
     from gluon_kernels import convert_kernel, linear_layout, random_blocked
@@ -221,11 +254,13 @@ def build(seed: int, n: int, vector: bool = False, swap: bool = False,
     fails = 0
     while len(probes) < n:
         tname = rng.choice(TARGETS)
-        family = rng.choices(["s8", "sw"], [3, 1])[0] if swap else \
+        family = "s2" if slots else \
+            rng.choices(["s8", "sw"], [3, 1])[0] if swap else \
             rng.choices(["vs", "bl"], [4, 1])[0] if vector else \
             rng.choices(["hv", "rt", "sw", "bl"], [8, 2, 1, 1])[0] if merge else \
             rng.choices(["hv", "rt", "sw", "bl"], [4, 2, 4, 1])[0]
-        warps = rng.choice([1, 2, 4, 8]) if family in ("sw", "s8") else rng.choice([2, 4, 8])
+        warps = rng.choice([1, 2, 4, 8]) if family in ("sw", "s8", "s2") else \
+            rng.choice([2, 4, 8])
         M, N = rng.choice([(16, 64), (32, 32), (8, 128), (64, 32), (128, 32), (32, 128)])
         while M * N < 64 * warps * 4:
             M *= 2
@@ -239,6 +274,11 @@ def build(seed: int, n: int, vector: bool = False, swap: bool = False,
             L, D = random_blocked(rng, M, N, 64, warps), random_blocked(rng, M, N, 64, warps)
         elif family in ("hv", "vs"):
             src, dst = draw_halves(rng, M, N, 64, warps, in_order=family == "vs")
+            L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
+        elif family == "s2":
+            src, dst = draw_layouts(rng, "sw", M, N, 64, warps)
+            if not packs_pairs(src, dst, M, N, tname):
+                continue
             L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
         else:
             src, dst = draw_layouts(rng, family, M, N, 64, warps)
@@ -272,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--confirm", action="store_true",
                     help="with --swap: the fourth draw (CONFIRM_DRAW, tests/data/"
                          "triton_amd_byte_pack_swap_confirm_probes.json.gz)")
+    ap.add_argument("--slots", action="store_true",
+                    help="with --seed: the g_s2_* family (shuffles packing two bytes per "
+                         "register), compared, nothing written")
     ap.add_argument("--merge", action="store_true",
                     help="the fifth draw (MERGE_DRAW, tests/data/"
                          "triton_amd_byte_merge_probes.json.gz) instead")
@@ -284,8 +327,8 @@ def main(argv: list[str] | None = None) -> int:
         (VECTOR_OUT, VECTOR_DRAW, "amd_byte_pack_vector") if args.vector else \
         (OUT, DRAW, "amd_byte_pack")
     if args.seed is not None:
-        return 1 if compare(build(args.seed, draw[1], args.vector, args.swap, args.merge),
-                            known) else 0
+        return 1 if compare(build(args.seed, draw[1], args.vector, args.swap, args.merge,
+                                  args.slots), known) else 0
     if not args.compare_only:
         rc = write_or_check(out, build(*draw, vector=args.vector, swap=args.swap,
                                        merge=args.merge), args.check)

@@ -684,11 +684,35 @@ def merge_outcomes(pred: dict, doc: dict) -> list[dict]:
     return out
 
 
+def permute_range(pred: dict, doc: dict) -> tuple[int, int] | None:
+    """``(low, high)``: the ``v_perm_b32`` ``check`` allows for one probe where an op carries
+    ``"may_pack"`` (LLVM packs bytes with fewer or more ``v_perm_b32`` than counted:
+    ``linlayout.check.report.PermuteRange``): ``pred``'s count moved by each such op's
+    ``low``/``high`` against its own ``per_thread``, plus every ``may_merge`` word on top.
+    None when no op carries it."""
+    packs = [o["may_pack"] for o in doc["ops"] if o.get("may_pack")]
+    if not packs:
+        return None
+    n = pred["registers"].get("v_perm_b32", 0)
+    words = sum(o["may_merge"]["words"] for o in doc["ops"] if o.get("may_merge"))
+    return (n - sum(p["per_thread"] - p["low"] for p in packs),
+            n + sum(p["high"] - p["per_thread"] for p in packs) + words)
+
+
 def agrees(pred: dict, seen: dict, doc: dict) -> bool:
     """Whether the assembly's counts ``seen`` are the prediction ``pred`` or one of the
-    other outcomes ``check`` names for that probe (:func:`merge_outcomes`); ``doc``: the
-    probe's :func:`check_json`."""
-    return pred == seen or seen in merge_outcomes(pred, doc)
+    other outcomes ``check`` names for that probe (:func:`merge_outcomes`; where an op
+    carries ``"may_pack"``, any ``v_perm_b32`` count in :func:`permute_range` with every
+    other count equal); ``doc``: the probe's :func:`check_json`."""
+    if pred == seen or seen in merge_outcomes(pred, doc):
+        return True
+    span = permute_range(pred, doc)
+    if span is None:
+        return False
+    drop = lambda d: {**d, "registers": {k: v for k, v in d["registers"].items()  # noqa: E731
+                                         if k != "v_perm_b32"}}
+    return drop(pred) == drop(seen) and \
+        span[0] <= seen["registers"].get("v_perm_b32", 0) <= span[1]
 
 
 def round_trips(data: dict) -> dict:

@@ -10,6 +10,7 @@ Run with Triton 3.9.0 installed (CPU only, ~3 min)::
     python papers/triton_lowering/swap_pack_isel.py          # writes the fixture
     python papers/triton_lowering/swap_pack_isel.py --check  # compile, compare
     python papers/triton_lowering/swap_pack_isel.py --slots  # pairs in 16-bit slots, shown
+    python papers/triton_lowering/swap_pack_isel.py --slot-table  # pairs measured (~6 min)
 
 Each kernel loads eight consecutive bytes per thread as eight ``<1 x i8>`` loads (as
 Triton's global load of an 8-bit tensor reads them; LLVM's load-store vectorizer merges them
@@ -35,6 +36,17 @@ The ``v_perm_b32`` are compared with
 :func:`linlayout.lowering.amd_pack.dwordx2_pack_permutes` (single, pairs: the sum over the
 kernel's registers); the script exits 1 on a difference. ``tests/lowering/test_swap_pack_isel.py``
 replays the fixture (``tests/data/amdgpu_dwordx2_packs.json``) without Triton.
+
+``--slot-table`` measures 8-bit pairs in 16-bit slots (``zext(lo) | zext(hi) << 16``, as
+``transferWithinWarp`` packs two bytes) and writes ``tests/data/amdgpu_slot_pairs.json``
+(:data:`SLOT_OUT`), compared with
+:func:`linlayout.lowering.amd_pack.slot_pair_permutes`: ``one``, every ordered pair of one
+load of 2, 4, 8 and 16 bytes (the other bytes stored alone); ``two``, every ordered pair of
+bytes of two such loads (:data:`RUN_STRIDE` apart, the first loaded first), 1 to 16 bytes;
+``reversed``, the 2- and 4-byte pairs again with the loads in reverse order and with each
+load's bytes in reverse order (the order changes nothing there), and some 8- and 16-byte
+pairs in reverse order (it changes most: not predicted); ``random``, random pairings of all
+the bytes of one load, stored whole or swapped (additive).
 """
 
 from __future__ import annotations
@@ -51,6 +63,9 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 OUT = ROOT / "tests" / "data" / "amdgpu_dwordx2_packs.json"
+SLOT_OUT = ROOT / "tests" / "data" / "amdgpu_slot_pairs.json"
+#: (seed, kernels) of the ``random`` set of ``--slot-table``
+SLOT_RANDOM = (7, 60)
 TARGETS = ("gfx942", "gfx950")
 CONSUMERS = ("store", "dpp", "swap")
 #: (seed, kernels) of the ``pairs`` set
@@ -64,13 +79,20 @@ declare i32 @llvm.amdgcn.perm(i32, i32, i32)
 """
 
 
+#: bytes between the runs of a kernel with several (``kernel``'s ``runs``): far enough apart
+#: that LLVM's load-store vectorizer merges each run alone
+RUN_STRIDE = 4096
+
+
 def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
-           alone: tuple[int, ...] = ()) -> str:
-    """LLVM IR: ``n_bytes`` consecutive bytes loaded per thread, each of ``packs`` (four
-    byte indices, low byte first; or two: a pair in 16-bit slots, zero-extended and joined by
-    ``shl``/``or`` as ``transferWithinWarp`` packs two 8-bit elements) built into an ``i32``
-    and consumed as ``consumer`` says; the bytes of ``alone`` stored one by one (volatile,
-    scattered)."""
+           alone: tuple[int, ...] = (), runs: int = 1, run_stride: int = RUN_STRIDE) -> str:
+    """LLVM IR: ``n_bytes`` consecutive bytes loaded per thread (``runs`` such runs,
+    :data:`RUN_STRIDE` bytes apart: byte ``r·n_bytes + i`` is byte ``i`` of run ``r``), each
+    of ``packs`` (four byte indices, low byte first; or two: a pair in 16-bit slots,
+    zero-extended and joined by ``shl``/``or`` as ``transferWithinWarp`` packs two 8-bit
+    elements) built into an ``i32`` and consumed as ``consumer`` says; the bytes of ``alone``
+    stored one by one (volatile, scattered). ``run_stride``: the runs' distance in bytes
+    (negative: run 1 lies below run 0, loaded after it)."""
     lines = ["define amdgpu_kernel void @k(ptr addrspace(1) inreg noalias %X, "
              "ptr addrspace(1) inreg noalias %Y, i32 inreg %s0, i32 inreg %s1) #0 {",
              "  %t = tail call i32 @llvm.amdgcn.workitem.id.x()",
@@ -79,8 +101,10 @@ def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
              "  %oz = zext i32 %o to i64",
              "  %p = getelementptr i8, ptr addrspace(1) %X, i64 %oz"]
     add = lines.append
-    for i in range(n_bytes):
-        add(f"  %pp{i} = getelementptr i8, ptr addrspace(1) %p, i64 {i}")
+    for i in range(n_bytes * runs):
+        # run r at address r·RUN_STRIDE; with a negative stride the later runs lie lower
+        add(f"  %pp{i} = getelementptr i8, ptr addrspace(1) %p, i64 "
+            f"{(i // n_bytes) * run_stride + i % n_bytes}")
         add(f"  %v{i} = load <1 x i8>, ptr addrspace(1) %pp{i}, align 1")
         add(f"  %b{i} = extractelement <1 x i8> %v{i}, i64 0")
     words = []
@@ -173,8 +197,10 @@ def opcodes(asm: str) -> list[str]:
     return out
 
 
-def measure(n_bytes: int, packs: list, consumer: str, arch: str, alone=()) -> dict:
-    ops = opcodes(compile_ir(kernel(n_bytes, packs, consumer, tuple(alone)), arch))
+def measure(n_bytes: int, packs: list, consumer: str, arch: str, alone=(), runs: int = 1,
+            run_stride: int = RUN_STRIDE) -> dict:
+    ops = opcodes(compile_ir(kernel(n_bytes, packs, consumer, tuple(alone), runs, run_stride),
+                             arch))
     perms = ops.count("v_perm_b32") - (len(packs) if consumer == "swap" else 0)
     return {"v_perm_b32": perms,
             "loads": sorted(o for o in ops if o.startswith("global_load"))}
@@ -261,12 +287,127 @@ def slots() -> None:
                 print(f"{n}-byte load, pairs {packs} on {t}: {got} v_perm_b32")
 
 
+def _reordered(src: str, order: str, n_bytes: int, runs: int) -> str:
+    """``src`` (a :func:`kernel` text) with its byte loads emitted in another order:
+    ``"reverse"`` (last byte first) or ``"within"`` (each run's bytes last first)."""
+    lines = src.split("\n")
+    at = [i for i, x in enumerate(lines) if "%pp" in x and "getelementptr" in x]
+    blocks = [lines[i:i + 3] for i in at]
+    if order == "reverse":
+        blocks = blocks[::-1]
+    else:
+        blocks = [b for r in range(runs) for b in blocks[r * n_bytes:(r + 1) * n_bytes][::-1]]
+    start = at[0]
+    return "\n".join(lines[:start] + [x for b in blocks for x in b]
+                     + lines[start + 3 * len(at):])
+
+
+def slot_table() -> dict:
+    """The ``--slot-table`` measurements (module docstring). Needs Triton 3.9.0."""
+    data: dict = {"one": {}, "two": {}, "reversed": {}, "random": []}
+    for n in (2, 4, 8, 16):
+        for p in itertools.permutations(range(n), 2):
+            alone = tuple(i for i in range(n) if i not in p)
+            data["one"][f"{n}:{p[0]},{p[1]}"] = {
+                t: measure(n, [p], "store", t, alone)["v_perm_b32"] for t in TARGETS}
+    for n in (1, 2, 4, 8, 16):
+        for i, j in itertools.product(range(n), repeat=2):
+            for p in ((i, n + j), (n + j, i)):
+                alone = tuple(k for k in range(2 * n) if k not in p)
+                data["two"][f"{n}:{p[0]},{p[1]}"] = {
+                    t: measure(n, [p], "store", t, alone, runs=2)["v_perm_b32"]
+                    for t in TARGETS}
+    cases = [(n, runs, p) for n, runs in ((2, 1), (4, 1), (2, 2), (4, 2))
+             for p in itertools.permutations(range(n * runs), 2)
+             if runs == 1 or (p[0] < n) != (p[1] < n)]
+    cases += [(n, 1, p) for n in (8, 16) for p in ((2, 5), (5, 2), (2, 1), (6, 3), (0, 2),
+                                                   (6, 0), (3, 5), (2, 3))]
+    for n, runs, p in cases:
+        alone = tuple(k for k in range(n * runs) if k not in p)
+        for order in ("reverse", "within"):
+            if order == "within" and runs == 1 and n > 4:
+                continue
+            src = _reordered(kernel(n, [p], "store", alone, runs), order, n, runs)
+            data["reversed"][f"{n}x{runs}:{p[0]},{p[1]}:{order}"] = \
+                opcodes(compile_ir(src, "gfx942")).count("v_perm_b32")
+    rng = random.Random(SLOT_RANDOM[0])
+    for _ in range(SLOT_RANDOM[1]):
+        n = rng.choice([4, 8, 16])
+        order = list(range(n))
+        rng.shuffle(order)
+        packs = [(order[2 * i], order[2 * i + 1]) for i in range(n // 2)]
+        c, t = rng.choice(["store", "swap"]), rng.choice(TARGETS)
+        data["random"].append({"bytes": n, "packs": packs, "consumer": c, "target": t,
+                               "v_perm_b32": measure(n, packs, c, t)["v_perm_b32"]})
+    import triton
+
+    return {"triton_version": triton.__version__, **data}
+
+
+def slot_words(n: int, runs: int, index: int, rank: int | None = None):
+    """The :class:`~linlayout.lowering.amd_pack.SourceWord` of byte ``index`` of a
+    :func:`kernel` with ``runs`` loads of ``n`` bytes, loaded in address order (``rank``:
+    its place in the IR's load order, default ``index``)."""
+    from linlayout.lowering.amd_pack import SourceWord
+
+    run, byte = divmod(index, n)
+    return SourceWord((run, byte // 4), byte % 4, min(4, n), load=(run,), load_bytes=n,
+                      load_byte=byte, rank=index if rank is None else rank, ordered=True)
+
+
+def compare_slots(data: dict) -> int:
+    """Differences between ``--slot-table`` data and ``slot_pair_permutes`` (printed)."""
+    from linlayout.lowering.amd_pack import slot_pair_permutes
+
+    bad = 0
+    for part, runs in (("one", 1), ("two", 2)):
+        for key, got in data[part].items():
+            n, pair = key.split(":")
+            n, (i, j) = int(n), map(int, pair.split(","))
+            want = slot_pair_permutes(slot_words(n, runs, i), slot_words(n, runs, j))
+            for t, c in got.items():
+                if c != want:
+                    bad += 1
+                    print(f"{part} {key} {t}: {c}, rule {want}")
+    for key, c in data["reversed"].items():
+        shape, pair, order = key.split(":")
+        n, runs = map(int, shape.split("x"))
+        if n > 4:
+            continue  # the order matters there: not predicted
+        i, j = map(int, pair.split(","))
+        want = data["one" if runs == 1 else "two"][f"{n}:{i},{j}"]["gfx942"]
+        if c != want:
+            bad += 1
+            print(f"reversed {key}: {c}, in order {want}")
+    for case in data["random"]:
+        n = case["bytes"]
+        want = sum(slot_pair_permutes(slot_words(n, 1, a), slot_words(n, 1, b))
+                   for a, b in case["packs"])
+        if case["v_perm_b32"] != want:
+            bad += 1
+            print(f"random {case['packs']}: {case['v_perm_b32']}, rule {want}")
+    print(f"{len(data['one'])} pairs of one load, {len(data['two'])} of two, "
+          f"{len(data['reversed'])} reordered, {len(data['random'])} random pairings: "
+          f"{bad} differences")
+    return 1 if bad else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compile and compare, write nothing")
     ap.add_argument("--slots", action="store_true",
                     help="only print the pairs in 16-bit slots (nothing compared or written)")
+    ap.add_argument("--slot-table", action="store_true",
+                    help="measure pairs in 16-bit slots, write tests/data/amdgpu_slot_pairs.json "
+                         "(with --check: compare only)")
     args = ap.parse_args(argv)
+    if args.slot_table:
+        data = slot_table()
+        if not args.check:
+            SLOT_OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n",
+                                encoding="utf-8")
+            print(f"wrote {SLOT_OUT.relative_to(ROOT)}")
+        return compare_slots(data)
     if args.slots:
         slots()
         return 0

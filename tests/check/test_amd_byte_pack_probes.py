@@ -126,3 +126,66 @@ def test_merge_outcomes_add_one_permute_per_merged_word():
     assert not PROBES.agrees(pred, {**pred, "registers": {"v_perm_b32": 4}}, doc)
     assert not PROBES.agrees(pred, {**pred, "registers": {"v_perm_b32": 2}}, {"ops": []})
     assert PROBES.merge_outcomes(pred, {"ops": [{}]}) == []
+
+
+def test_packing_ranges_are_named_with_their_reasons():
+    """``may_pack``: the convert's ``v_perm_b32`` count with the range LLVM may spend (8-bit
+    pairs in 16-bit slots the SLP vectoriser may build together; a round trip's stored words;
+    a source load LLVM may leave apart), its count inside it, in ``check --json`` and text."""
+    import tempfile
+    from pathlib import Path
+
+    from linlayout.check import check_files, render_text
+
+    e = entries("amd_byte_pack")["g_sw_b8_64x32_w8_1cf6d6_gfx950"]
+    (op,) = [o for o in _check_json(e["ttgir"])["ops"] if o.get("may_pack")]
+    pack = op["may_pack"]
+    assert set(pack) == {"isa", "per_thread", "low", "high", "reasons"}
+    assert pack["isa"] == "v_perm_b32"
+    assert pack["low"] <= pack["per_thread"] <= pack["high"]
+    perms = [i for i in op["instructions"] if i.get("isa") == "v_perm_b32"]
+    assert perms and perms[0]["per_thread"] == pack["per_thread"]
+    assert any("SLP" in r for r in pack["reasons"])
+    pred, seen, _, _ = PROBES.prediction(PROBES.data_path(e), "g_sw_b8_64x32_w8_1cf6d6_gfx950")
+    assert pred != seen and PROBES.agrees(pred, seen, _check_json(e["ttgir"]))
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "probe.ttgir"
+        path.write_text(e["ttgir"], encoding="utf-8")
+        text = render_text(check_files([str(path)]))
+    assert f"v_perm_b32 x{pack['per_thread']} counted; LLVM may spend x{pack['low']} to " \
+           f"x{pack['high']} per thread" in text
+
+
+def test_packing_ranges_bound_the_final_count_with_merges_on_top():
+    doc = {"ops": [{"may_pack": {"isa": "v_perm_b32", "per_thread": 3, "low": 1, "high": 4,
+                                 "reasons": ["r"]}},
+                   {"may_merge": {"words": 2, "isa": "v_perm_b32", "per_thread": 5}}]}
+    pred = {"registers": {"v_cndmask_b32": 2, "v_perm_b32": 3}, "shared": {}}
+    assert PROBES.permute_range(pred, doc) == (1, 6)
+    for n in range(1, 7):
+        assert PROBES.agrees(pred, {**pred, "registers": {"v_cndmask_b32": 2,
+                                                          "v_perm_b32": n}}, doc)
+    assert not PROBES.agrees(pred, {**pred, "registers": {"v_cndmask_b32": 2,
+                                                          "v_perm_b32": 7}}, doc)
+    assert not PROBES.agrees(pred, {**pred, "registers": {"v_cndmask_b32": 2}}, doc)
+    # another opcode off: no range helps
+    assert not PROBES.agrees(pred, {**pred, "registers": {"v_cndmask_b32": 3,
+                                                          "v_perm_b32": 3}}, doc)
+    assert PROBES.permute_range(pred, {"ops": [{}]}) is None
+
+
+def test_the_ranges_stay_tight_on_the_fixture_sets():
+    """How often ``check`` names a range, and how the final counts fall: most probes are
+    still exact, and every count in a range (the strict xfails aside)."""
+    exact = ranged = 0
+    for name in _SETS:
+        known = {c.values[0] for c in cases(name) if c.marks}
+        for case, e in entries(name).items():
+            if case in known:
+                continue
+            e = PROBES.data_path(e)
+            doc = _check_json(e["ttgir"])
+            pred, seen, _, _ = PROBES.prediction(e, case, doc)
+            exact += pred == seen
+            ranged += pred != seen and PROBES.agrees(pred, seen, doc)
+    assert exact >= 280 and ranged <= 20

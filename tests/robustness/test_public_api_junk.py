@@ -186,6 +186,9 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.check.registers.pack_stored_words": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
         {"%x": (1, 4)}, TARGET), {}),
+    "linlayout.check.registers.widen_split_loads": ((
+        __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
+        {"%x": (1, 4)}, parse_target("hip:gfx942")), {}),
     "linlayout.check.registers.wide_sources": ((
         __import__("linlayout.triton.ttgir", fromlist=["x"]).find_accesses(MODULE), TARGET), {}),
     "linlayout.check.registers.scalar_sources": ((

@@ -7,7 +7,7 @@ or reduction left them in 32-bit registers, or what an AMD scan or reduction lef
 and by :mod:`.consumers` where a global store writes its result."""
 
 from .byte_readers import widen_loaded_bytes
-from .consumers import MERGE_WORDS, pack_stored_words, store_destinations
+from .consumers import MERGE_WORDS, pack_stored_words, store_destinations, widen_split_loads
 from .gather import gather_shuffles, is_warp_local
 from .private import with_registers
 from .producers import (load_sources, load_vectors, produced_values, scalar_sources,
@@ -21,4 +21,4 @@ __all__ = ["MERGE_WORDS", "gather_shuffles", "is_warp_local", "load_sources", "l
            "move_scalar_byte_permutes", "pack_stored_words", "produced_values",
            "reduce_shuffles", "scalar_sources", "scan_shuffles", "share_selector_selects",
            "store_destinations", "truncated_sources", "wide_sources", "widen_loaded_bytes",
-           "with_registers"]
+           "widen_split_loads", "with_registers"]

@@ -17,16 +17,21 @@ from dataclasses import replace
 
 from ..._checks import instance_of, sequence_of
 from ...lowering.emitted import Emitted
-from ...lowering.round_trip_pack import stored_word_permutes
+from ...errors import LayoutError
+from ...lowering.convert import shuffle_permute_bounds
+from ...lowering.round_trip_pack import (SPLIT_LOAD_REASON, STORED_WORD_REASON,
+                                        round_trip_permute_bounds, round_trip_permutes,
+                                        stored_word_bounds, stored_word_permutes)
 from ...lowering.scratch import drop_broadcast_registers
 from ...lowering.target import Target
 from ...lowering.vectorise import access_map
 from ...triton.axisinfo import ModuleAxisInfo
 from ...triton.ttgir import Access, TTGIRModule
 from ._args import module_axis
-from ..shared_memory.predict import Prediction, to_offsets
+from ..shared_memory.predict import (PERMUTE_BOUNDS, Prediction, add_permute_bounds,
+                                     to_offsets)
 
-__all__ = ["MERGE_WORDS", "pack_stored_words", "store_destinations"]
+__all__ = ["MERGE_WORDS", "pack_stored_words", "store_destinations", "widen_split_loads"]
 
 #: The key of a :class:`~linlayout.check.shared_memory.predict.Prediction`'s ``extra``
 #: under which :func:`pack_stored_words` leaves, for a convert whose result Triton stores
@@ -77,7 +82,9 @@ def pack_stored_words(pairs: list, stored: Mapping[str, tuple[int, int]],
     that result byte by byte, the words that would cost a ``v_perm_b32`` each if LLVM's
     SelectionDAG merged their bytes (``stored_word_permutes(..., merged=True)``) are left
     in the prediction's ``extra[MERGE_WORDS]`` (words per thread, when any), the count
-    itself unchanged. Other ops pass unchanged.
+    itself unchanged. The other words LLVM may build on the convert's line or on the
+    store's (:func:`linlayout.lowering.round_trip_pack.stored_word_bounds`) widen its
+    :data:`~linlayout.check.shared_memory.predict.PERMUTE_BOUNDS`. Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``target`` not a Target.
@@ -105,6 +112,8 @@ def pack_stored_words(pairs: list, stored: Mapping[str, tuple[int, int]],
         words = stored_word_permutes(lean, m, loads, 8, target, store, merged=True) - n
         if words > 0:  # byte stores: one v_perm_b32 per word SelectionDAG merges
             pred = replace(pred, extra={**pred.extra, MERGE_WORDS: words})
+        more = stored_word_bounds(lean, m, loads, 8, target, store)
+        pred = add_permute_bounds(pred, 0, more, STORED_WORD_REASON)
         out.append((a, _with_permutes(pred, n) if n else pred))
     return out
 
@@ -118,3 +127,64 @@ def _with_permutes(pred: Prediction, n: int) -> Prediction:
     else:
         regs.append(Emitted("permute", "v_perm_b32", n, None, 32, 0, ""))
     return replace(pred, registers=tuple(regs))
+
+
+def widen_split_loads(pairs: list, split: Mapping[str, tuple[int, int]],
+                      target: Target) -> list:
+    """``pairs`` (as :func:`pack_stored_words` takes them) with each AMD 8-bit
+    ``convert_layout`` of a global load's result whose runs LLVM may merge or leave apart
+    (``split``: ``{SSA name: (dim, contiguity)}`` of loads Triton emits narrower than the
+    run a thread holds — their global ``may_merge``) given the range of ``v_perm_b32`` its
+    packing then spans (:func:`linlayout.lowering.round_trip_pack.round_trip_permute_bounds`
+    for a round trip's stores, :func:`linlayout.lowering.convert.shuffle_permute_bounds` on
+    the shuffle path), in its
+    :data:`~linlayout.check.shared_memory.predict.PERMUTE_BOUNDS`; the count itself (runs
+    merged) unchanged. Other ops pass unchanged.
+
+    Raises:
+        LayoutError: ``pairs`` is not a sequence of pairs; ``split`` not such a mapping;
+            ``target`` not a Target.
+
+    Source: LLVM's load-store vectoriser and AMDGPU instruction selection, measured on the
+    final gfx942/gfx950 AMDGCN (``papers/triton_lowering/amd_byte_pack_probes.py``).
+    """
+    sequence_of(pairs, tuple, "pairs")
+    instance_of(target, Target, "target")
+    if not isinstance(split, Mapping) or not all(
+            isinstance(v, tuple) and len(v) == 2 and all(type(x) is int for x in v)
+            for v in split.values()):
+        raise LayoutError(f"split must map SSA names to (dim, contiguity), got {split!r}")
+    if target.is_nvidia or not split:
+        return list(pairs)
+    out = []
+    for a, pred in pairs:
+        load = split.get(a.operands[0]) if isinstance(a, Access) and a.operands else None
+        if load is None or a.op != "convert_layout" or a.element_bits != 8 \
+                or not isinstance(pred, Prediction) or a.distributed is None \
+                or a.destination is None:
+            out.append((a, pred))
+            continue
+        src = a.distributed.layout
+        try:
+            if pred.plan is not None:
+                lean = drop_broadcast_registers(src)
+                stores = tuple(s.emitted for s in pred.sides if s.emitted.side == "store")
+                loads = tuple(s.emitted for s in pred.sides if s.emitted.side == "load")
+                m = access_map(lean, to_offsets(pred.plan.memory), 8)
+                n = sum(e.per_thread or 0 for e in round_trip_permutes(
+                    lean, m, stores, loads, 8, target, load))
+                low, high = round_trip_permute_bounds(lean, m, stores, loads, 8, target, load)
+                pred = add_permute_bounds(pred, n - low, high - n, SPLIT_LOAD_REASON)
+            else:
+                span = shuffle_permute_bounds(src, a.destination.layout, 8, target, load,
+                                              split=True)
+                if span is not None:
+                    now = next((e.per_thread or 0 for e in pred.registers
+                                if e.opcode == "v_perm_b32"), 0)
+                    f0, m0, _ = pred.extra.get(PERMUTE_BOUNDS, (0, 0, ()))
+                    pred = add_permute_bounds(pred, max(0, now - span[0] - f0),
+                                              max(0, span[1] - now - m0), SPLIT_LOAD_REASON)
+        except LayoutError:
+            pass
+        out.append((a, pred))
+    return out

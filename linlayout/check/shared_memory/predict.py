@@ -32,6 +32,7 @@ from ..._checks import as_int, instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout
+from ...lowering.amd_pack import SLOT_PAIR_REASON
 from ...lowering.convert import convert_path
 from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
@@ -47,7 +48,7 @@ from ...lowering.shuffle import selector_select_keys
 from ...lowering.target import Target
 from ...lowering.vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
 
-__all__ = ["Prediction", "Side", "moved_bits", "predict_convert", "predict_copy",
+__all__ = ["PERMUTE_BOUNDS", "Prediction", "Side", "add_permute_bounds", "moved_bits", "predict_convert", "predict_copy",
            "predict_named", "predict_private", "to_offsets"]
 
 _NAMED_OPCODES = {
@@ -111,7 +112,9 @@ class Prediction:
             shuffle convert (and a reduce whose in-warp converts shuffle):
             ``"selector_selects"``, the keys of its selector selects
             (:func:`~linlayout.lowering.shuffle.selector_select_keys`), one per select counted
-            in ``registers``.
+            in ``registers``. Where LLVM may spend fewer or more ``v_perm_b32`` than
+            ``registers`` counts (AMD byte packing it does not decide from the TTGIR):
+            :data:`PERMUTE_BOUNDS`, ``(fewer, more, reasons)`` (:func:`add_permute_bounds`).
     """
 
     sides: tuple[Side, ...] = ()
@@ -121,6 +124,34 @@ class Prediction:
     extra: dict = field(default_factory=dict)
     analysed: bool = True
     registers: tuple[Emitted, ...] = ()
+
+
+#: ``Prediction.extra`` key: ``(fewer, more, reasons)`` — the op's ``v_perm_b32`` per thread
+#: in the final AMDGCN may be as few as its count minus ``fewer`` and as many as its count plus
+#: ``more``, for the reasons named (a tuple of texts): LLVM packing bytes one way or another
+#: (:func:`linlayout.lowering.amd_pack.pack_permute_bounds`,
+#: :func:`linlayout.lowering.round_trip_pack.stored_word_bounds`)
+PERMUTE_BOUNDS = "permute_bounds"
+
+
+def add_permute_bounds(pred: Prediction, fewer: int, more: int, reason: str) -> Prediction:
+    """``pred`` with ``fewer``/``more`` added to its :data:`PERMUTE_BOUNDS` (and ``reason``
+    to its reasons, once); ``pred`` itself when both are 0.
+
+    Raises:
+        LayoutError: ``pred`` not a Prediction; ``fewer`` or ``more`` not an int >= 0;
+            ``reason`` not a string.
+    """
+    instance_of(pred, Prediction, "pred")
+    fewer, more = as_int(fewer, "fewer"), as_int(more, "more")
+    string(reason, "reason")
+    if fewer < 0 or more < 0:
+        raise LayoutError(f"fewer and more must be >= 0, got {fewer}, {more}")
+    if not fewer and not more:
+        return pred
+    f0, m0, why = pred.extra.get(PERMUTE_BOUNDS, (0, 0, ()))
+    why = why if reason in why else (*why, reason)
+    return replace(pred, extra={**pred.extra, PERMUTE_BOUNDS: (f0 + fewer, m0 + more, why)})
 
 
 def moved_bits(element_bits: int, element_type: str = "") -> int:
@@ -344,9 +375,14 @@ def _in_registers(src: LinearLayout, dst: LinearLayout, element_bits: int,
         how = (f"{m} register/lane exchange{'s' if m != 1 else ''}"
                + ("" if low.decomposition.lane_perm_trivial else " and a lane permutation"))
         keys = selector_select_keys(low)
-        return Prediction((), f"warp shuffles ({how}, Triton's {low.method} method): no shared "
+        pred = Prediction((), f"warp shuffles ({how}, Triton's {low.method} method): no shared "
                           "memory", uses_shared=False, registers=path.instructions,
                           extra={"selector_selects": keys} if keys else {})
+        if path.permute_bounds is not None:
+            n = (path.counts or {}).get("v_perm_b32", 0)
+            lo, hi = path.permute_bounds
+            pred = add_permute_bounds(pred, n - lo, hi - n, SLOT_PAIR_REASON)
+        return pred
     if path.path == "registers" and path.instructions:
         return Prediction((), "registers renamed in each thread with byte permutes (AMD's "
                           "8-bit in-thread swap): no shared memory", uses_shared=False,
