@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from .._checks import as_int, sequence_of
 from ..show.schemas import versioned
 from ..show.text import dumps, table
+from .registers.private import SLP_NOTE
 from ..lowering.convert import REGISTER_SIDES
 from ..lowering.emitted import Emitted
 from .global_memory.render import global_dict, global_notes, global_rows, global_totals
@@ -297,6 +298,8 @@ def _notes(k: KernelReport) -> list[str]:
             lines.append(f"  line {a.line} convert: v_perm_b32 x{p.per_thread} counted; LLVM "
                          f"may spend x{p.low} to x{p.high} per thread ("
                          + "; ".join(p.reasons) + ")")
+        if SLP_NOTE in r.note:
+            lines.append(f"  line {a.line} reduce: {SLP_NOTE}")
         alt = r.alternative
         if alt and alt.saving_wavefronts_per_warp > 0:
             lines.append(f"  line {a.line} convert: Triton's scratch costs "

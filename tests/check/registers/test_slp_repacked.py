@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from linlayout.check import check_module
+from linlayout.check import check_module, render_text
 from linlayout.check.registers.private import SLP_NOTE
 from linlayout.check.registers import load_vectors
 from linlayout.check.registers.reduce import (in_thread_pack_permutes, lowered_load,
@@ -192,3 +192,10 @@ def test_check_says_where_llvm_re_packs_the_count(div):
     assert SLP_NOTE in note
     assert SLP_NOTE not in _reduce_note(TTGIR.format(arch="gfx942", t="i16",
                                                      op="arith.maxsi", div=div))
+
+
+def test_the_text_report_says_so_too():
+    text = TTGIR.format(arch="gfx950", t="i16", op="arith.muli", div="")
+    assert f"reduce: {SLP_NOTE}" in render_text([check_module(read_ttgir(text))])
+    text = TTGIR.format(arch="gfx950", t="i16", op="arith.maxsi", div="")
+    assert SLP_NOTE not in render_text([check_module(read_ttgir(text))])
