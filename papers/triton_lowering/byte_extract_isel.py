@@ -16,8 +16,14 @@ sign-replicated) and compared with
 :func:`linlayout.lowering.byte_extracts.byte_extract_permutes` of the case's reader kinds;
 the script exits 1 on a difference. A second set of kernels stores one loaded word's bytes as
 ``<2 x i8>`` pairs and counts the ``prmt.b32`` by ``.loc`` line (load on line 10, stores on
-line 20), against :func:`linlayout.lowering.byte_extracts.pair_is_half_word`. ``tests/lowering/test_byte_extracts.py`` replays the
-fixture (``tests/data/nvptx_byte_extracts.json``) without Triton.
+line 20), against :func:`linlayout.lowering.byte_extracts.pair_is_half_word`. A third set
+(``"moved_words"``) repeats every case on a word that is not loaded but moved in registers,
+as a warp-shuffle convert packing four bytes per register leaves it (``transferWithinWarp``:
+a ``bitcast`` of the moved ``i32`` to ``<4 x i8>``, one ``extractelement`` per byte): the
+result of a ``shfl.sync.bfly`` (``"shuffled"``) or of a ``select`` between a shuffled and a
+kept word (``"selected"``); each is compared with the same reader kinds.
+``tests/lowering/test_byte_extracts.py`` replays the fixture
+(``tests/data/nvptx_byte_extracts.json``) without Triton.
 """
 
 from __future__ import annotations
@@ -191,6 +197,26 @@ def kernel(name: str) -> str:
     return HEAD + body + "  ret void\n}\n"
 
 
+_LOADED = "  %w = load <4 x i8>, ptr addrspace(3) %p, align 4\n"
+#: the moved words (``"moved_words"``): how the word each case unpacks is made
+MOVED = {
+    "shuffled": ("  %l = load i32, ptr addrspace(3) %p, align 4\n"
+                 "  %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %l, i32 16, "
+                 "i32 31)\n  %w = bitcast i32 %sh to <4 x i8>\n"),
+    "selected": ("  %l = load i32, ptr addrspace(3) %p, align 4\n"
+                 "  %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %l, i32 16, "
+                 "i32 31)\n  %ce = icmp eq i32 %t, 0\n"
+                 "  %sl = select i1 %ce, i32 %l, i32 %sh\n  %w = bitcast i32 %sl to <4 x i8>\n"),
+}
+
+
+def moved_kernel(name: str, source: str) -> str:
+    """:func:`kernel` with its loaded word replaced by a moved one (:data:`MOVED`)."""
+    text = kernel(name)
+    assert _LOADED in text
+    return text.replace(_LOADED, MOVED[source])
+
+
 def readers(name: str) -> list[list[str]]:
     """The reader kinds of bytes 0 to 3 of a case."""
     if name == "packed pairs":
@@ -306,8 +332,10 @@ def build() -> dict:
              for name in names()}
     built = per_target(BUILT, built_kernel, lambda text: len(re.findall(r"\bprmt\.b32\b", text)))
     pairs = per_target(PAIRS, pair_kernel, permutes_by_line)
+    moved = {src: {name: {f"sm_{cc}": permutes_by_byte(ptx(moved_kernel(name, src), cc))
+                          for cc in TARGETS} for name in names()} for src in MOVED}
     return {"triton_version": triton.__version__, "cases": cases, "built_words": built,
-            "stored_pairs": pairs}
+            "stored_pairs": pairs, "moved_words": moved}
 
 
 def compare(data: dict) -> int:
@@ -344,6 +372,15 @@ def compare(data: dict) -> int:
             bad += not ok
             print(f"{'ok  ' if ok else 'DIFF'} stored byte pairs {key:8s} {target}: measured "
                   f"prmt.b32 by line {got}, pair_is_half_word {want}")
+    for src, by_case in data["moved_words"].items():
+        for name, by_target in by_case.items():
+            want = [byte_extract_permutes(b, data["cases"][name]["readers"][b])
+                    for b in range(4)]
+            for target, got in by_target.items():
+                ok = got == want
+                bad += not ok
+                print(f"{'ok  ' if ok else 'DIFF'} {src} word, {name:24s} {target}: measured "
+                      f"{got}, byte_extract_permutes {want}")
     print(f"{bad} difference(s)")
     return bad
 

@@ -26,7 +26,11 @@ The other way round, an 8-bit convert through shared memory whose loaded bytes t
 reduction reads first: by a signed in-thread ``min``/``max`` (byte 0 a ``cvt.s8.s32``), by
 a ``redux.sync`` round (byte 0 free under a partitioned round of identity 0; a signed
 round's extracts on the reduction's line, byte 0 free) or by a signed butterfly round (two
-``prmt.b32`` per byte).
+``prmt.b32`` per byte). The same rules read the bytes of an 8-bit convert that stays in
+registers on NVIDIA's warp-shuffle path with four elements per shuffled register
+(:func:`shuffled_byte_positions`): it unpacks each moved word with a ``bitcast`` to
+``<4 x i8>`` and one ``extractelement`` per byte, as a load's unpacking, and NVPTX selects
+those extracts the same way for every reader kind (measured on shuffled and selected words).
 """
 
 from __future__ import annotations
@@ -45,14 +49,15 @@ from ...lowering.emitted import Emitted
 from ...lowering.convert import convert_path
 from ...lowering.round_trip_pack import words_loaded
 from ...lowering.scratch import drop_broadcast_registers
+from ...lowering.shuffle import unpacked_bytes
 from ...lowering.target import Target
 from ...lowering.vectorise import access_map
 from ...triton.ttgir import Access
 from ..shared_memory.predict import Prediction, predict_convert, to_offsets
 from ..shared_memory.reduce import reduce_steps
 
-__all__ = ["loaded_byte_positions", "pack_byte_readers", "stored_pair_sources",
-           "stored_word_sources", "widen_loaded_bytes"]
+__all__ = ["loaded_byte_positions", "pack_byte_readers", "shuffled_byte_positions",
+           "stored_pair_sources", "stored_word_sources", "widen_loaded_bytes"]
 
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
@@ -81,6 +86,38 @@ def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     if 4 * words_loaded(loads) != m.registers_per_thread:
         return None
     return tuple(offset & 3 for offset in f2.images(m.registers))
+
+
+def shuffled_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
+                            ) -> tuple[int, ...] | None:
+    """The bytes a convert of 8-bit elements from ``src`` to ``dst`` on NVIDIA's warp-shuffle
+    path takes out of its moved 32-bit registers: per destination register unpacked from a
+    shuffled or selected word of four bytes (``transferWithinWarp`` with ``n_pack`` 2: a
+    ``bitcast`` to ``<4 x i8>`` and one ``extractelement`` per byte, the same IR as a
+    shared-memory load's unpacking), its byte of that word, in order; None where the
+    convert takes another path, packs fewer than four elements per register, or moves no
+    packed word (registers it does not unpack from a moved word are left out).
+
+    NVPTX selects these extracts as it selects a loaded word's, reader by reader
+    (:mod:`linlayout.lowering.byte_extracts`; measured by
+    ``papers/triton_lowering/byte_extract_isel.py`` on shuffled and selected words).
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+
+    Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``), Triton 3.9, as its LLVM
+    IR before ``-O3`` shows (:func:`linlayout.lowering.shuffle.unpacked_bytes`).
+    """
+    instance_of(target, Target, "target")
+    if not target.is_nvidia:
+        return None
+    path = convert_path(src, dst, 8, target)
+    low = path.lowering
+    if path.path != "shuffle" or low is None or low.decomposition.n_pack != 2:
+        return None
+    bytes_at = tuple(b for b in unpacked_bytes(low) if b is not None)
+    return bytes_at or None
 
 
 def _loaded_words(src: LinearLayout, dst: LinearLayout, target: Target
@@ -193,7 +230,9 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     in-thread ``min``/``max`` (``_sign_extended_reads``), or by its first ``redux.sync``
     round (``_redux_round_reads``: byte 0 free for a partitioned round of identity 0; a
     signed round's extracts on the reduction's line, byte 0 free; a signed butterfly round
-    two per byte). Other ops pass unchanged.
+    two per byte) — or, where the convert stays in registers on the warp-shuffle path with
+    four bytes per shuffled register, whose unpacked bytes it reads first
+    (:func:`shuffled_byte_positions`), the same. Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
@@ -251,8 +290,9 @@ _SIGN_READ = ("byte 0 of each loaded word read only by the next reduction's sign
 
 def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
     """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
-    words (:func:`loaded_byte_positions`), whose result's only use is a one-operand 8-bit
-    ``tt.reduce`` with a signed ``min``/``max`` combine that starts with an in-thread step
+    words (:func:`loaded_byte_positions`) or on the warp-shuffle path with four bytes per
+    shuffled register (:func:`shuffled_byte_positions`), whose result's only use is a
+    one-operand 8-bit ``tt.reduce`` with a signed ``min``/``max`` combine that starts with an in-thread step
     (every register of its operand shares its accumulator with another), charged one
     ``prmt.b32`` fewer per loaded word's byte 0: every loaded byte is first read by that
     signed combine, which NVPTX computes on a sign-extended 16-bit register, so byte 0 is a
@@ -262,7 +302,8 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
 
     Source: NVPTX's instruction selection (LLVM, not Triton:
     :mod:`linlayout.lowering.byte_extracts`), seen on a compiled 8-bit ``minsi`` reduction
-    after an ``ldmatrix`` round trip (``papers/triton_lowering/README.md``, fresh-seed sweep).
+    after an ``ldmatrix`` round trip (``papers/triton_lowering/README.md``, fresh-seed sweep),
+    and after a warp-shuffle convert (``tests/check/registers/test_shuffled_byte_readers.py``).
     """
     out = list(pairs)
     for _, a, j, convert, axis, bytes_at in _convert_fed_reductions(pairs, text, target):
@@ -295,8 +336,9 @@ _SIGNED_BUTTERFLY_READ = ("loaded bytes read by the next reduction's butterfly r
 
 def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
-    words (:func:`loaded_byte_positions`), whose result's only use is a one-operand 8-bit
-    ``tt.reduce`` with no in-thread step (every register of its operand its own
+    words (:func:`loaded_byte_positions`) or on the warp-shuffle path with four bytes per
+    shuffled register (:func:`shuffled_byte_positions`: the same extracts, selected alike),
+    whose result's only use is a one-operand 8-bit ``tt.reduce`` with no in-thread step (every register of its operand its own
     accumulator) whose first in-warp round is a ``redux.sync`` round
     (:func:`linlayout.check.registers.reduce.first_round_redux`), charged what NVPTX selects
     for the loaded bytes that round reads, each widened to 32 bits:
@@ -321,8 +363,10 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     Source: NVPTX's instruction selection (LLVM, not Triton), measured by
     ``papers/triton_lowering/byte_extract_isel.py`` on the round's IR as Triton 3.9's
     ``TargetInfo::warpReduce`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
-    TargetInfo.cpp``) emits it, and on compiled reductions after a convert
-    (``papers/triton_lowering/README.md``, fresh-seed sweep).
+    TargetInfo.cpp``) emits it, and on compiled reductions after a convert through shared
+    memory (``papers/triton_lowering/README.md``, fresh-seed sweep) and after a warp-shuffle
+    convert (``tests/check/registers/test_shuffled_byte_readers.py``; the butterfly case
+    there on the small kernels only: no compiled shuffle convert reached it).
     """
     from .reduce import REDUX_ZERO_IDENTITY, first_round_redux, reduce_rounds
 
@@ -361,7 +405,8 @@ def _convert_fed_reductions(pairs: list, text: str, target: Target):
     """``(r, reduce, j, convert, axis, bytes_at)`` for each one-operand 8-bit ``tt.reduce``
     at ``pairs[r]`` (with its operand's layout) whose operand is the result of the 8-bit
     convert at ``pairs[j]`` (a counted prediction, with both layouts), used by nothing else,
-    that loads 32-bit words (``bytes_at``: :func:`loaded_byte_positions`)."""
+    that loads 32-bit words (``bytes_at``: :func:`loaded_byte_positions`) or unpacks moved
+    words on the warp-shuffle path (:func:`shuffled_byte_positions`)."""
     converts = {a.result: i for i, (a, p) in enumerate(pairs)
                 if isinstance(a, Access) and a.kind == "convert" and a.result
                 and isinstance(p, Prediction)}
@@ -380,6 +425,9 @@ def _convert_fed_reductions(pairs: list, text: str, target: Target):
         try:
             bytes_at = loaded_byte_positions(convert.distributed.layout,
                                              convert.destination.layout, target)
+            if bytes_at is None:
+                bytes_at = shuffled_byte_positions(convert.distributed.layout,
+                                                   convert.destination.layout, target)
         except LayoutError:
             continue
         if bytes_at is not None:

@@ -1,0 +1,124 @@
+"""NVPTX's byte extracts of a warp-shuffle convert's moved words (four 8-bit elements per
+32-bit register) read by the next reduction (``shuffled_byte_positions`` and the reader rules
+of ``linlayout/check/registers/byte_readers.py``): the convert unpacks each shuffled or
+selected word with a ``bitcast`` to ``<4 x i8>`` and four ``extractelement`` s, the IR a
+shared-memory load's unpacking has, and NVPTX selects them alike
+(``papers/triton_lowering/byte_extract_isel.py``, ``"moved_words"``).
+
+The expected counts are Triton 3.9.0's lowering (``-O3`` skipped) of the ``r3`` probe
+``r3_i8_min_4x8x32_ax01_w1_2cf076_cuda80`` of an ``r3``-only draw
+(``papers/triton_lowering/README.md``) and of variants of it with the second layout, the
+warps and the combine op replaced, each compiled for sm_80, sm_90 and sm_100 (the same on
+all three). The kernels here keep only the two reductions and the convert between them."""
+
+from __future__ import annotations
+
+import pytest
+
+from linlayout.check.registers.byte_readers import (loaded_byte_positions,
+                                                    shuffled_byte_positions)
+from linlayout.check.shared_memory.ops import predict_module
+from linlayout.errors import LayoutError
+from linlayout.lowering.convert import convert_path
+from linlayout.lowering.shuffle import unpacked_bytes
+from linlayout.lowering.target import Target
+from linlayout.triton.ttgir import find_accesses, read_ttgir
+
+KERNEL = """\
+#blocked = #ttg.blocked<{sizePerThread = [4, 4, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [1, WB, WC], order = [2, 1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [S0, S1], threadsPerWarp = [T0, T1], warpsPerCTA = [W0, W1], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = WARPS : i32, ttg.target = "TARGET", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: tensor<4x8x32xi8, #blocked>) -> tensor<8xi8, #ttg.slice<{dim = 1, parent = #blocked1}>> {
+    %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: i8, %b: i8):
+      %m = COMBINE %a, %b : i8
+      tt.reduce.return %m : i8
+    }) : (tensor<4x8x32xi8, #blocked>) -> tensor<8x32xi8, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %z = ttg.convert_layout %r : tensor<8x32xi8, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<8x32xi8, #blocked1>
+    %s = "tt.reduce"(%z) <{axis = 1 : i32}> ({
+    ^bb0(%c: i8, %d: i8):
+      %n = COMBINE %c, %d : i8
+      tt.reduce.return %n : i8
+    }) : (tensor<8x32xi8, #blocked1>) -> tensor<8xi8, #ttg.slice<{dim = 1, parent = #blocked1}>>
+    tt.return %s : tensor<8xi8, #ttg.slice<{dim = 1, parent = #blocked1}>>
+  }
+}
+"""
+
+#: the layouts of the second reduction's operand: (sizePerThread, threadsPerWarp,
+#: warpsPerCTA, the first layout's warps along its dims 1 and 2)
+FULL_WARP = ((1, 1), (1, 32), (1, 1), (1, 1))       # the probe: a full-warp redux.sync round
+PARTITIONED = ((4, 1), (2, 16), (1, 2), (1, 2))     # a partitioned round, then across warps
+IN_THREAD = ((2, 1), (4, 8), (1, 2), (2, 1))        # an in-thread step first, then butterflies
+
+
+def kernel(shape, combiner: str, target: str) -> str:
+    (s0, s1), (t0, t1), (w0, w1), (wb, wc) = shape
+    subs = {"S0": s0, "S1": s1, "T0": t0, "T1": t1, "W0": w0, "W1": w1, "WB": wb, "WC": wc,
+            "WARPS": w0 * w1, "TARGET": target, "COMBINE": combiner}
+    text = KERNEL
+    for key, value in subs.items():
+        text = text.replace(key, str(value))
+    return text
+
+
+def permutes(text: str) -> dict[str, int]:
+    """``prmt.b32`` per thread that ``check`` puts on the convert and the second reduction."""
+    out = {}
+    for a, p in predict_module(read_ttgir(text, "probe")):
+        assert not isinstance(p, Exception), p
+        if a.result in ("%z", "%s"):
+            out[a.result] = sum(e.per_thread or 0 for e in p.registers
+                                if e.opcode == "prmt.b32")
+    return out
+
+
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90", "cuda:100"])
+@pytest.mark.parametrize("combiner", ["arith.minsi", "arith.maxsi"])
+def test_a_signed_round_takes_the_shuffled_bytes_sign_extending_extracts(combiner, target):
+    """6 packing the two shuffled words; each unpacked byte 0 a cvt.s32.s8, bytes 1-3 a
+    prmt.b32 on the reduction's line (the probe: check had 14 and 0)."""
+    assert permutes(kernel(FULL_WARP, combiner, target)) == {"%z": 6, "%s": 6}
+
+
+@pytest.mark.parametrize("combiner", ["arith.minui", "arith.addi", "arith.xori", "arith.andi"])
+def test_a_full_warp_zero_extending_round_keeps_every_extract(combiner):
+    assert permutes(kernel(FULL_WARP, combiner, "cuda:90")) == {"%z": 14, "%s": 0}
+
+
+@pytest.mark.parametrize("combiner, convert, reduce", [
+    ("arith.minsi", 3, 14), ("arith.maxsi", 3, 14),   # 4 extracts: 3 moved, byte 0 free
+    ("arith.addi", 6, 7), ("arith.ori", 6, 7), ("arith.xori", 6, 7), ("arith.maxui", 6, 7),
+    ("arith.minui", 7, 7), ("arith.andi", 7, 7)])
+def test_a_partitioned_round_reads_shuffled_bytes_as_loaded_ones(combiner, convert, reduce):
+    """Zero identity: byte 0 free (and.b32 w, 255 on the reduction's line); identity -1:
+    every extract kept; signed: the extracts on the reduction's line."""
+    assert permutes(kernel(PARTITIONED, combiner, "cuda:80")) == {"%z": convert, "%s": reduce}
+
+
+@pytest.mark.parametrize("combiner, convert", [("arith.minsi", 11), ("arith.maxsi", 11),
+                                               ("arith.addi", 12)])
+def test_a_signed_in_thread_step_reads_byte_zero_for_free(combiner, convert):
+    """cvt.s8.s32 of the shuffled word for its byte 0 (8 packing, 4 extracts less one)."""
+    assert permutes(kernel(IN_THREAD, combiner, "cuda:100")) == {"%z": convert, "%s": 0}
+
+
+def _convert(text: str):
+    (a,) = [a for a in find_accesses(read_ttgir(text, "probe")) if a.result == "%z"]
+    return a.distributed.layout, a.destination.layout
+
+
+def test_shuffled_byte_positions():
+    src, dst = _convert(kernel(FULL_WARP, "arith.minsi", "cuda:80"))
+    sm80 = Target.parse("cuda:80")
+    assert shuffled_byte_positions(src, dst, sm80) == (0, 1, 2, 3, 0, 1, 2, 3)
+    assert loaded_byte_positions(src, dst, sm80) is None       # no shared memory
+    assert shuffled_byte_positions(src, dst, Target.parse("hip:gfx942")) is None
+    assert shuffled_byte_positions(dst, dst, sm80) is None     # no move at all
+    low = convert_path(src, dst, 8, sm80).lowering
+    assert unpacked_bytes(low) == (0, 1, 2, 3, 0, 1, 2, 3)
+    assert convert_path(src, dst, 16, sm80).lowering.decomposition.n_pack == 1
+    with pytest.raises(LayoutError):
+        shuffled_byte_positions(src, dst, "cuda:80")
+    with pytest.raises(LayoutError):
+        unpacked_bytes(None)
