@@ -52,6 +52,18 @@ def test_a_shuffled_or_selected_word_costs_what_a_loaded_one_does(source):
             assert got == want, (source, name, target)
 
 
+@pytest.mark.parametrize("read", sorted(DATA["built_moved_words"]))
+def test_a_shuffled_word_of_loaded_bytes_costs_what_a_stored_one_does(read):
+    """A warp-shuffle convert packing four loaded bytes into a register builds the word as a
+    store does: the same byte shuffles."""
+    by_key = DATA["built_moved_words"][read]
+    assert set(by_key) == set(DATA["built_words"])
+    for key, by_target in by_key.items():
+        want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))
+        assert set(by_target) == {"sm_80", "sm_90", "sm_100"}
+        assert set(by_target.values()) == {want}, (read, key)
+
+
 @pytest.mark.parametrize("key", sorted(DATA["built_words"]))
 def test_a_stored_word_of_loaded_bytes_costs_what_nvptx_selected(key):
     want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))

@@ -57,7 +57,8 @@ from ..shared_memory.predict import Prediction, predict_convert, to_offsets
 from ..shared_memory.reduce import reduce_steps
 
 __all__ = ["loaded_byte_positions", "pack_byte_readers", "shuffled_byte_positions",
-           "stored_pair_sources", "stored_word_sources", "widen_loaded_bytes"]
+           "shuffled_word_sources", "stored_pair_sources", "stored_word_sources",
+           "widen_loaded_bytes"]
 
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
@@ -144,6 +145,32 @@ def stored_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
     return _stored_groups(src, dst, target, 4, lambda n_bytes: n_bytes >= 4)
 
 
+def shuffled_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
+                          ) -> list[tuple[int, ...]] | None:
+    """Per 32-bit register that a convert of 8-bit elements from ``src`` to ``dst`` on
+    NVIDIA's warp-shuffle path packs four elements into (``transferWithinWarp``, ``n_pack``
+    2: an ``insertelement`` build of a ``<4 x i8>`` and a ``bitcast`` to ``i32``), its four
+    non-broadcast source registers, low byte first — the same build a convert through shared
+    memory makes of a stored word (:func:`stored_word_sources`); None where the convert
+    takes another path or packs fewer elements per register.
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+
+    Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``), Triton 3.9, as its LLVM
+    IR before ``-O3`` shows (:attr:`linlayout.lowering.shuffle.WarpShuffleLowering.packs`).
+    """
+    instance_of(target, Target, "target")
+    if not target.is_nvidia:
+        return None
+    path = convert_path(src, dst, 8, target)
+    low = path.lowering
+    if path.path != "shuffle" or low is None or low.decomposition.n_pack != 2:
+        return None
+    return [tuple(p) for p in low.packs]
+
+
 def stored_pair_sources(src: LinearLayout, dst: LinearLayout, target: Target
                         ) -> list[tuple[int, int]] | None:
     """Per 2-byte vector (``st.shared.v2.b8``) that a convert of 8-bit elements from ``src``
@@ -219,8 +246,9 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     packing ``or`` (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`); stored
     one byte at a time (``st.shared.b8``) by a convert through shared memory, a
     ``prmt.b32`` fewer per stored byte 0 (the store writes the word's low byte); stored
-    by a convert through shared memory as words (:func:`stored_word_sources`), four extracts
-    fewer on the reduce per stored word and, on the convert, three less the byte shuffles of
+    by a convert through shared memory as words (:func:`stored_word_sources`) or packed four
+    to a register by a shuffle convert (:func:`shuffled_word_sources`), four extracts
+    fewer on the reduce per built word and, on the convert, three less the byte shuffles of
     its loaded words
     (:func:`linlayout.lowering.byte_extracts.built_word_permutes`); stored as byte pairs
     (:func:`stored_pair_sources`), two extracts moved from the reduce's line to the
@@ -456,8 +484,8 @@ _MOVED = ("byte pairs stored as halves of the loaded words (NVPTX selects their 
           "on the storing convert's line)")
 
 
-_FOLDED = ("stored words built straight from the loaded words (NVPTX's DAG combiner: one "
-           "prmt.b32 of two words, the byte extracts dead)")
+_FOLDED = ("stored or shuffled words built straight from the loaded words (NVPTX's DAG "
+           "combiner: one prmt.b32 of two words, the byte extracts dead)")
 
 
 def _last_load(reduce: Access, target: Target) -> tuple[LinearLayout, LinearLayout] | None:
@@ -474,8 +502,9 @@ def _last_load(reduce: Access, target: Target) -> tuple[LinearLayout, LinearLayo
 
 def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, int]:
     """``(extracts that die, permutes the stores spare)`` when ``convert`` stores, through
-    shared memory, words of the bytes the reduce's last move loaded: a stored word is a byte
-    shuffle of the loaded words its bytes come from
+    shared memory, words of the bytes the reduce's last move loaded, or packs them four to a
+    register on the warp-shuffle path (:func:`shuffled_word_sources`): a built word is a
+    byte shuffle of the loaded words its bytes come from
     (:func:`linlayout.lowering.byte_extracts.built_word_permutes`: none for one loaded word
     in order, one for two, one per further word), not three, and its bytes' extracts die."""
     last = _last_load(reduce, target)
@@ -484,6 +513,9 @@ def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, 
     loaded = _loaded_words(*last, target)
     stored = stored_word_sources(convert.distributed.layout, convert.destination.layout,
                                  target)
+    if stored is None:
+        stored = shuffled_word_sources(convert.distributed.layout,
+                                       convert.destination.layout, target)
     if loaded is None or stored is None or len(loaded) != 4 * len(stored):
         return 0, 0
     dead = spared = 0

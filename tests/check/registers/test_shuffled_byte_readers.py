@@ -16,7 +16,8 @@ from __future__ import annotations
 import pytest
 
 from linlayout.check.registers.byte_readers import (loaded_byte_positions,
-                                                    shuffled_byte_positions)
+                                                    shuffled_byte_positions,
+                                                    shuffled_word_sources)
 from linlayout.check.shared_memory.ops import predict_module
 from linlayout.errors import LayoutError
 from linlayout.lowering.convert import convert_path
@@ -25,8 +26,8 @@ from linlayout.lowering.target import Target
 from linlayout.triton.ttgir import find_accesses, read_ttgir
 
 KERNEL = """\
-#blocked = #ttg.blocked<{sizePerThread = [4, 4, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [1, WB, WC], order = [2, 1, 0]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [S0, S1], threadsPerWarp = [T0, T1], warpsPerCTA = [W0, W1], order = [0, 1]}>
+#blocked = #ttg.blocked<{sizePerThread = [FIRST_SIZE], threadsPerWarp = [FIRST_LANES], warpsPerCTA = [WA, WB, WC], order = [2, 1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [S0, S1], threadsPerWarp = [T0, T1], warpsPerCTA = [W0, W1], order = [ORDER]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = WARPS : i32, ttg.target = "TARGET", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @k(%x: tensor<4x8x32xi8, #blocked>) -> tensor<8xi8, #ttg.slice<{dim = 1, parent = #blocked1}>> {
     %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({
@@ -46,28 +47,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = WARPS : i32, ttg.
 """
 
 #: the layouts of the second reduction's operand: (sizePerThread, threadsPerWarp,
-#: warpsPerCTA, the first layout's warps along its dims 1 and 2)
-FULL_WARP = ((1, 1), (1, 32), (1, 1), (1, 1))       # the probe: a full-warp redux.sync round
-PARTITIONED = ((4, 1), (2, 16), (1, 2), (1, 2))     # a partitioned round, then across warps
-IN_THREAD = ((2, 1), (4, 8), (1, 2), (2, 1))        # an in-thread step first, then butterflies
+#: warpsPerCTA, the first layout's warps along its dims 0, 1 and 2)
+FULL_WARP = ((1, 1), (1, 32), (1, 1), (1, 1, 1))       # the probe: a full-warp redux.sync round
+PARTITIONED = ((4, 1), (2, 16), (1, 2), (1, 1, 2))     # a partitioned round, then across warps
+IN_THREAD = ((2, 1), (4, 8), (1, 2), (1, 2, 1))        # an in-thread step first, then butterflies
+#: the first layout of the probe (sizePerThread, threadsPerWarp)
+PROBE_FIRST = ((4, 4, 1), (1, 2, 16))
 
 
-def kernel(shape, combiner: str, target: str) -> str:
-    (s0, s1), (t0, t1), (w0, w1), (wb, wc) = shape
-    subs = {"S0": s0, "S1": s1, "T0": t0, "T1": t1, "W0": w0, "W1": w1, "WB": wb, "WC": wc,
-            "WARPS": w0 * w1, "TARGET": target, "COMBINE": combiner}
+def kernel(shape, combiner: str, target: str, first=PROBE_FIRST, order=(0, 1)) -> str:
+    (s0, s1), (t0, t1), (w0, w1), (wa, wb, wc) = shape
+    subs = {"FIRST_SIZE": ", ".join(map(str, first[0])),
+            "FIRST_LANES": ", ".join(map(str, first[1])), "ORDER": ", ".join(map(str, order)),
+            "S0": s0, "S1": s1, "T0": t0, "T1": t1, "W0": w0, "W1": w1, "WA": wa, "WB": wb,
+            "WC": wc, "WARPS": w0 * w1, "TARGET": target, "COMBINE": combiner}
     text = KERNEL
     for key, value in subs.items():
         text = text.replace(key, str(value))
     return text
 
 
-def permutes(text: str) -> dict[str, int]:
-    """``prmt.b32`` per thread that ``check`` puts on the convert and the second reduction."""
+def permutes(text: str, ops=("%z", "%s")) -> dict[str, int]:
+    """``prmt.b32`` per thread that ``check`` puts on the convert and the second reduction
+    (or the ops ``ops`` name)."""
     out = {}
     for a, p in predict_module(read_ttgir(text, "probe")):
         assert not isinstance(p, Exception), p
-        if a.result in ("%z", "%s"):
+        if a.result in ops:
             out[a.result] = sum(e.per_thread or 0 for e in p.registers
                                 if e.opcode == "prmt.b32")
     return out
@@ -101,6 +107,43 @@ def test_a_partitioned_round_reads_shuffled_bytes_as_loaded_ones(combiner, conve
 def test_a_signed_in_thread_step_reads_byte_zero_for_free(combiner, convert):
     """cvt.s8.s32 of the shuffled word for its byte 0 (8 packing, 4 extracts less one)."""
     assert permutes(kernel(IN_THREAD, combiner, "cuda:100")) == {"%z": convert, "%s": 0}
+
+
+#: the compiled probe ``r3_u8_max_4x8x32_ax01_w2_b2804a_cuda90`` (a draw kept to the
+#: reader site above): the first reduction's move to its result layout reloads two words
+#: (``ld.shared.v2.b32``) whose bytes the shuffle convert packs back four to a register, each
+#: packed register the bytes of one loaded word in order
+REPACKED = ((1, 4), (4, 8), (2, 1), (2, 1, 1))
+REPACKED_FIRST = ((1, 2, 4), (1, 4, 8))
+
+
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90", "cuda:100"])
+@pytest.mark.parametrize("combiner", ["arith.maxui", "arith.minui", "arith.addi",
+                                      "arith.xori", "arith.ori"])
+def test_a_reduction_s_reloaded_words_repacked_by_a_shuffle_convert_fold(combiner, target):
+    """The DAG combiner folds each packed register's build into the loaded word (none for one
+    word in order): the reduction's 8 byte extracts die (28 -> 20) and the convert's 6
+    packing permutes (10 -> 4; check had 28 and 10)."""
+    text = kernel(REPACKED, combiner, target, REPACKED_FIRST, (1, 0))
+    assert permutes(text, ("%r", "%z")) == {"%r": 20, "%z": 4}
+
+
+@pytest.mark.parametrize("combiner", ["arith.maxsi", "arith.minsi"])
+def test_a_signed_first_reduction_leaves_no_loaded_words_to_fold(combiner):
+    """Measured the same way: 28 and 3 (byte 0 of the convert's moved word read by the
+    signed in-thread step)."""
+    text = kernel(REPACKED, combiner, "cuda:90", REPACKED_FIRST, (1, 0))
+    assert permutes(text, ("%r", "%z")) == {"%r": 28, "%z": 3}
+
+
+def test_shuffled_word_sources():
+    src, dst = _convert(kernel(REPACKED, "arith.maxui", "cuda:90", REPACKED_FIRST, (1, 0)))
+    sm90 = Target.parse("cuda:90")
+    assert shuffled_word_sources(src, dst, sm90) == [(0, 1, 2, 3), (4, 5, 6, 7)]
+    assert shuffled_word_sources(src, dst, Target.parse("hip:gfx950")) is None
+    assert shuffled_word_sources(dst, dst, sm90) is None
+    with pytest.raises(LayoutError):
+        shuffled_word_sources(src, dst, "cuda:90")
 
 
 def _convert(text: str):
