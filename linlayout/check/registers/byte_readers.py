@@ -306,7 +306,8 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
                 j = next(k for k, (b, _) in enumerate(out) if b is a)
                 out[i] = (reduce, _more_permutes(rpred, -moved, _MOVED))
                 out[j] = (a, _more_permutes(pred, moved, _MOVED, add=True))
-    return _redux_round_reads(_sign_extended_reads(out, text, target), text, target)
+    return _redux_round_reads(_in_thread_zero_reads(_sign_extended_reads(out, text, target),
+                                                    text, target), text, target)
 
 
 #: Signed 8-bit combine ops: NVPTX computes them on sign-extended 16-bit registers.
@@ -346,6 +347,56 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
         delta = sum(byte_extract_permutes(b, {"signed_byte"}) - 1 for b in bytes_at)
         if delta:
             out[j] = (convert, _more_permutes(cpred, delta, _SIGN_READ))
+    return out
+
+
+#: Sign-blind combine ops whose in-thread step, read by a partitioned ``redux.sync`` round
+#: of identity 0, leaves byte 0 of each word free (measured: see :func:`_in_thread_zero_reads`).
+_LOW_BYTE_TREES = frozenset({"arith.addi", "arith.xori", "arith.ori"})
+
+_IN_THREAD_READ = ("byte 0 of each word read only by the next reduction's in-thread and (or "
+                   "add/xor/or before a partitioned redux.sync round of identity 0): NVPTX "
+                   "combines the words' low bytes, no prmt.b32")
+
+
+def _in_thread_zero_reads(pairs: list, text: str, target: Target) -> list:
+    """``pairs`` with each NVIDIA 8-bit convert whose loaded (:func:`loaded_byte_positions`)
+    or shuffled (:func:`shuffled_byte_positions`) bytes the next reduction reads first in an
+    in-thread step charged one ``prmt.b32`` fewer per word's byte 0 where compiled kernels
+    show NVPTX combining the words themselves: an ``arith.andi`` step followed by an in-warp
+    round (butterfly or ``redux.sync``), or an ``arith.addi``/``xori``/``ori`` step whose
+    in-warp round is a partitioned ``redux.sync`` round (identity 0). Other combine ops
+    (``maxui``, ``minui``, ``muli``), those ops before other rounds, and steps with no
+    in-warp round after them are left as they were.
+
+    This is a rule read off compiled kernels, not derived from LLVM's source: byte 0's
+    extract is a truncation of the word, and the steps measured here let NVPTX's
+    demanded-bits combines use the word in its place, but the small LLVM IR kernels of
+    ``byte_extract_isel.py`` do not reproduce Triton's tree (an ``add`` step before a
+    butterfly round keeps byte 0's ``prmt.b32`` in the compiled kernels).
+
+    Source: Triton 3.9.0's lowering of compiled ``r3`` reductions and their variants on
+    sm_80/90/100 (``papers/triton_lowering/README.md``, the ``r3`` draws after the
+    shuffle-path reader rule).
+    """
+    from .reduce import first_round_redux, reduce_rounds
+
+    out = list(pairs)
+    for _, a, j, convert, axis, bytes_at in _convert_fed_reductions(pairs, text, target):
+        if a.combiner != "arith.andi" and a.combiner not in _LOW_BYTE_TREES:
+            continue
+        try:
+            operand = a.distributed.layout
+            if not _in_thread_step(operand, axis) or not reduce_rounds(operand, axis)[0][1]:
+                continue  # no in-thread step, or no in-warp round after it
+            if a.combiner in _LOW_BYTE_TREES and first_round_redux(
+                    operand, axis, 8, target, a.combiner) != "partitioned":
+                continue
+        except LayoutError:
+            continue
+        delta = -sum(1 for b in bytes_at if b == 0)
+        if delta:
+            out[j] = (convert, _more_permutes(out[j][1], delta, _IN_THREAD_READ))
     return out
 
 

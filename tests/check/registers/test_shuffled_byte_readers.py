@@ -9,7 +9,13 @@ The expected counts are Triton 3.9.0's lowering (``-O3`` skipped) of the ``r3`` 
 ``r3_i8_min_4x8x32_ax01_w1_2cf076_cuda80`` of an ``r3``-only draw
 (``papers/triton_lowering/README.md``) and of variants of it with the second layout, the
 warps and the combine op replaced, each compiled for sm_80, sm_90 and sm_100 (the same on
-all three). The kernels here keep only the two reductions and the convert between them."""
+all three). The kernels here keep only the two reductions and the convert between them.
+
+Also here: a reduction's reloaded words packed back four to a register by a shuffle convert
+(``shuffled_word_sources``: the build folds into the words), and the in-thread reader of
+``_in_thread_zero_reads`` (an ``and`` step, or ``add``/``xor``/``or`` before a partitioned
+round of identity 0: byte 0 of each word free), on shuffled and on loaded words — a rule
+read off compiled kernels (``papers/triton_lowering/README.md``)."""
 
 from __future__ import annotations
 
@@ -26,7 +32,7 @@ from linlayout.lowering.target import Target
 from linlayout.triton.ttgir import find_accesses, read_ttgir
 
 KERNEL = """\
-#blocked = #ttg.blocked<{sizePerThread = [FIRST_SIZE], threadsPerWarp = [FIRST_LANES], warpsPerCTA = [WA, WB, WC], order = [2, 1, 0]}>
+#blocked = #ttg.blocked<{sizePerThread = [FIRST_SIZE], threadsPerWarp = [FIRST_LANES], warpsPerCTA = [WA, WB, WC], order = [FIRST_ORDER]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [S0, S1], threadsPerWarp = [T0, T1], warpsPerCTA = [W0, W1], order = [ORDER]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = WARPS : i32, ttg.target = "TARGET", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @k(%x: tensor<4x8x32xi8, #blocked>) -> tensor<8xi8, #ttg.slice<{dim = 1, parent = #blocked1}>> {
@@ -55,9 +61,11 @@ IN_THREAD = ((2, 1), (4, 8), (1, 2), (1, 2, 1))        # an in-thread step first
 PROBE_FIRST = ((4, 4, 1), (1, 2, 16))
 
 
-def kernel(shape, combiner: str, target: str, first=PROBE_FIRST, order=(0, 1)) -> str:
+def kernel(shape, combiner: str, target: str, first=PROBE_FIRST, order=(0, 1),
+           first_order=(2, 1, 0)) -> str:
     (s0, s1), (t0, t1), (w0, w1), (wa, wb, wc) = shape
     subs = {"FIRST_SIZE": ", ".join(map(str, first[0])),
+            "FIRST_ORDER": ", ".join(map(str, first_order)),
             "FIRST_LANES": ", ".join(map(str, first[1])), "ORDER": ", ".join(map(str, order)),
             "S0": s0, "S1": s1, "T0": t0, "T1": t1, "W0": w0, "W1": w1, "WA": wa, "WB": wb,
             "WC": wc, "WARPS": w0 * w1, "TARGET": target, "COMBINE": combiner}
@@ -102,11 +110,27 @@ def test_a_partitioned_round_reads_shuffled_bytes_as_loaded_ones(combiner, conve
     assert permutes(kernel(PARTITIONED, combiner, "cuda:80")) == {"%z": convert, "%s": reduce}
 
 
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90", "cuda:100"])
 @pytest.mark.parametrize("combiner, convert", [("arith.minsi", 11), ("arith.maxsi", 11),
-                                               ("arith.addi", 12)])
-def test_a_signed_in_thread_step_reads_byte_zero_for_free(combiner, convert):
-    """cvt.s8.s32 of the shuffled word for its byte 0 (8 packing, 4 extracts less one)."""
-    assert permutes(kernel(IN_THREAD, combiner, "cuda:100")) == {"%z": convert, "%s": 0}
+                                               ("arith.andi", 11), ("arith.addi", 12)])
+def test_an_in_thread_step_before_butterflies(combiner, convert, target):
+    """A signed step: cvt.s8.s32 of the shuffled word for its byte 0 (8 packing, 4 extracts
+    less one); an and step: byte 0 free too; an add step keeps it."""
+    assert permutes(kernel(IN_THREAD, combiner, target)) == {"%z": convert, "%s": 0}
+
+
+#: an in-thread step, then a partitioned redux.sync round (one lane bit off the axis)
+IN_THREAD_PARTITIONED = ((2, 1), (2, 16), (2, 1), (1, 2, 1))
+
+
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90", "cuda:100"])
+@pytest.mark.parametrize("combiner, convert", [
+    ("arith.addi", 11), ("arith.xori", 11), ("arith.ori", 11), ("arith.andi", 11),
+    ("arith.maxui", 12), ("arith.minui", 12), ("arith.muli", 12)])
+def test_an_in_thread_step_before_a_partitioned_round(combiner, convert, target):
+    """Byte 0 of each shuffled word free under add/xor/or (identity 0) and and steps, kept
+    under maxui/minui (and muli, whose round is butterflies)."""
+    assert permutes(kernel(IN_THREAD_PARTITIONED, combiner, target))["%z"] == convert
 
 
 #: the compiled probe ``r3_u8_max_4x8x32_ax01_w2_b2804a_cuda90`` (a draw kept to the
@@ -144,6 +168,23 @@ def test_shuffled_word_sources():
     assert shuffled_word_sources(dst, dst, sm90) is None
     with pytest.raises(LayoutError):
         shuffled_word_sources(src, dst, "cuda:90")
+
+
+#: the compiled probe ``r3_i8_add_4x8x32_ax01_w1_926b3a_cuda80`` (a later ``r3`` draw): a
+#: convert through shared memory (two ``ld.shared.b32`` per thread) read by an in-thread step,
+#: then a partitioned round — the same reader on loaded words
+LOADED_IN_THREAD = ((4, 1), (2, 16), (1, 1), (1, 1, 1))
+LOADED_FIRST = ((1, 1, 1), (4, 1, 8))
+
+
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90", "cuda:100"])
+@pytest.mark.parametrize("combiner, convert", [
+    ("arith.addi", 30), ("arith.xori", 30), ("arith.ori", 30), ("arith.andi", 30),
+    ("arith.maxui", 32), ("arith.minui", 32), ("arith.muli", 32)])
+def test_an_in_thread_step_reads_loaded_words_alike(combiner, convert, target):
+    text = kernel(LOADED_IN_THREAD, combiner, target, LOADED_FIRST, (0, 1), (0, 2, 1))
+    assert loaded_byte_positions(*_convert(text), Target.parse(target)) is not None
+    assert permutes(text)["%z"] == convert
 
 
 def _convert(text: str):
