@@ -16,7 +16,9 @@ shared memory that stores 32-bit words, a stored word built from the loaded byte
 shuffle of those words (one ``prmt.b32`` on the convert's line for at most two words, one
 per further word beyond, where Triton's byte-by-byte build spends three) and its bytes'
 extracts die
-(:func:`linlayout.lowering.byte_extracts.built_word_permutes`). When it stores byte pairs
+(:func:`linlayout.lowering.byte_extracts.built_word_permutes`); the same holds for a
+warp-shuffle convert that packs four of those bytes into each register it moves
+(:func:`shuffled_word_sources`). When it stores byte pairs
 (``st.shared.v2.b8``), a pair that is one 16-bit half of a loaded word has its two extracts
 selected on the convert's line (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`).
 When it stores single bytes (``st.shared.b8``), a loaded byte 0 is the register's low byte,
@@ -31,6 +33,9 @@ registers on NVIDIA's warp-shuffle path with four elements per shuffled register
 (:func:`shuffled_byte_positions`): it unpacks each moved word with a ``bitcast`` to
 ``<4 x i8>`` and one ``extractelement`` per byte, as a load's unpacking, and NVPTX selects
 those extracts the same way for every reader kind (measured on shuffled and selected words).
+Read first by an in-thread ``and`` step, or an ``add``/``xor``/``or`` step before a
+partitioned ``redux.sync`` round of identity 0, byte 0 of each word is free (read off
+compiled kernels: ``_in_thread_zero_reads``).
 """
 
 from __future__ import annotations
@@ -258,9 +263,11 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     in-thread ``min``/``max`` (``_sign_extended_reads``), or by its first ``redux.sync``
     round (``_redux_round_reads``: byte 0 free for a partitioned round of identity 0; a
     signed round's extracts on the reduction's line, byte 0 free; a signed butterfly round
-    two per byte) — or, where the convert stays in registers on the warp-shuffle path with
-    four bytes per shuffled register, whose unpacked bytes it reads first
-    (:func:`shuffled_byte_positions`), the same. Other ops pass unchanged.
+    two per byte), or by an in-thread ``and`` step, or ``add``/``xor``/``or`` step before a
+    partitioned round of identity 0 (``_in_thread_zero_reads``: byte 0 free) — or, where
+    the convert stays in registers on the warp-shuffle path with four bytes per shuffled
+    register, whose unpacked bytes it reads first (:func:`shuffled_byte_positions`), the
+    same. Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
@@ -321,8 +328,9 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
     """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
     words (:func:`loaded_byte_positions`) or on the warp-shuffle path with four bytes per
     shuffled register (:func:`shuffled_byte_positions`), whose result's only use is a
-    one-operand 8-bit ``tt.reduce`` with a signed ``min``/``max`` combine that starts with an in-thread step
-    (every register of its operand shares its accumulator with another), charged one
+    one-operand 8-bit ``tt.reduce`` with a signed ``min``/``max`` combine that starts with
+    an in-thread step (every register of its operand shares its accumulator with another),
+    charged one
     ``prmt.b32`` fewer per loaded word's byte 0: every loaded byte is first read by that
     signed combine, which NVPTX computes on a sign-extended 16-bit register, so byte 0 is a
     ``cvt.s8.s32`` of the word (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`
@@ -363,9 +371,13 @@ def _in_thread_zero_reads(pairs: list, text: str, target: Target) -> list:
     """``pairs`` with each NVIDIA 8-bit convert whose loaded (:func:`loaded_byte_positions`)
     or shuffled (:func:`shuffled_byte_positions`) bytes the next reduction reads first in an
     in-thread step charged one ``prmt.b32`` fewer per word's byte 0 where compiled kernels
-    show NVPTX combining the words themselves: an ``arith.andi`` step followed by an in-warp
-    round (butterfly or ``redux.sync``), or an ``arith.addi``/``xori``/``ori`` step whose
-    in-warp round is a partitioned ``redux.sync`` round (identity 0). Other combine ops
+    show NVPTX combining the words themselves: an ``arith.addi``/``xori``/``ori`` step
+    whose in-warp round is a partitioned ``redux.sync`` round (identity 0: the round's
+    ``and`` with 255 makes the result zero-extended, and every byte 0 is the word itself),
+    or an ``arith.andi`` step followed by an in-warp round (butterfly or ``redux.sync``):
+    an ``and`` is zero-extended when one of its operands is (LLVM's demanded-bits
+    simplification of an ``and``), so per accumulator every byte-0 leaf is the word itself
+    but one where all its leaves are bytes 0 (:func:`_accumulator_leaves`). Other combine ops
     (``maxui``, ``minui``, ``muli``), those ops before other rounds, and steps with no
     in-warp round after them are left as they were.
 
@@ -392,12 +404,43 @@ def _in_thread_zero_reads(pairs: list, text: str, target: Target) -> list:
             if a.combiner in _LOW_BYTE_TREES and first_round_redux(
                     operand, axis, 8, target, a.combiner) != "partitioned":
                 continue
+            groups = _accumulator_leaves(operand, axis, bytes_at)
         except LayoutError:
             continue
-        delta = -sum(1 for b in bytes_at if b == 0)
+        if a.combiner == "arith.andi":
+            if groups is None:
+                continue
+            # an and is zero-extended when one operand is: all byte-0 leaves of an
+            # accumulator but one are free when no other leaf is zero-extended already
+            delta = -sum(leaves.count(0) - (leaves.count(0) == len(leaves))
+                         for leaves in groups)
+        else:
+            delta = -sum(1 for b in bytes_at if b == 0)
         if delta:
             out[j] = (convert, _more_permutes(out[j][1], delta, _IN_THREAD_READ))
     return out
+
+
+def _accumulator_leaves(operand: LinearLayout, axis: int, bytes_at: tuple[int, ...]
+                        ) -> list[list[int]] | None:
+    """The bytes ``bytes_at`` (one per non-broadcast register of ``operand``, in order)
+    grouped by the accumulator of the in-thread step along ``axis`` that reads them
+    (registers at the same position off the axis), or None when ``bytes_at`` does not
+    cover every register."""
+    lean = drop_broadcast_registers(operand)
+    regs = lean.bases.get("register", [])
+    if len(bytes_at) != 1 << len(regs):
+        return None
+    k = lean.out_dim_names.index(f"dim{axis}")
+    groups: dict[tuple, list[int]] = {}
+    for i, byte in enumerate(bytes_at):
+        pos = [0] * len(lean.out_dim_names)
+        for bit, img in enumerate(regs):
+            if i >> bit & 1:
+                pos = [x ^ y for x, y in zip(pos, img)]
+        pos[k] = 0
+        groups.setdefault(tuple(pos), []).append(byte)
+    return list(groups.values())
 
 
 _PARTITIONED_READ = ("byte 0 of each loaded word read only by the two arms of the next "
@@ -417,8 +460,8 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
     words (:func:`loaded_byte_positions`) or on the warp-shuffle path with four bytes per
     shuffled register (:func:`shuffled_byte_positions`: the same extracts, selected alike),
-    whose result's only use is a one-operand 8-bit ``tt.reduce`` with no in-thread step (every register of its operand its own
-    accumulator) whose first in-warp round is a ``redux.sync`` round
+    whose result's only use is a one-operand 8-bit ``tt.reduce`` with no in-thread step
+    (every register of its operand its own accumulator) whose first in-warp round is a ``redux.sync`` round
     (:func:`linlayout.check.registers.reduce.first_round_redux`), charged what NVPTX selects
     for the loaded bytes that round reads, each widened to 32 bits:
 
