@@ -206,3 +206,61 @@ def test_shuffled_byte_positions():
         shuffled_byte_positions(src, dst, "cuda:80")
     with pytest.raises(LayoutError):
         unpacked_bytes(None)
+
+
+GENERAL = """\
+#blocked = #ttg.blocked<{FIRST}>
+#blocked1 = #ttg.blocked<{SECOND}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = WARPS : i32, ttg.target = "TARGET", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: tensor<SHAPE3xi8, #blocked>) -> tensor<RESULTxi8, #ttg.slice<{dim = AX2, parent = #blocked1}>> {
+    %r = "tt.reduce"(%x) <{axis = AX1 : i32}> ({
+    ^bb0(%a: i8, %b: i8):
+      %m = COMBINE %a, %b : i8
+      tt.reduce.return %m : i8
+    }) : (tensor<SHAPE3xi8, #blocked>) -> tensor<SHAPE2xi8, #ttg.slice<{dim = AX1, parent = #blocked}>>
+    %z = ttg.convert_layout %r : tensor<SHAPE2xi8, #ttg.slice<{dim = AX1, parent = #blocked}>> -> tensor<SHAPE2xi8, #blocked1>
+    %s = "tt.reduce"(%z) <{axis = AX2 : i32}> ({
+    ^bb0(%c: i8, %d: i8):
+      %n = COMBINE %c, %d : i8
+      tt.reduce.return %n : i8
+    }) : (tensor<SHAPE2xi8, #blocked1>) -> tensor<RESULTxi8, #ttg.slice<{dim = AX2, parent = #blocked1}>>
+    tt.return %s : tensor<RESULTxi8, #ttg.slice<{dim = AX2, parent = #blocked1}>>
+  }
+}
+"""
+
+
+def general(first: str, second: str, shape, ax1: int, ax2: int, combiner: str,
+            target: str, warps: int = 1) -> str:
+    rest = [n for d, n in enumerate(shape) if d != ax1]
+    subs = {"FIRST": first, "SECOND": second, "SHAPE3": "x".join(map(str, shape)),
+            "SHAPE2": "x".join(map(str, rest)), "RESULT": str(rest[1 - ax2]), "AX1": ax1,
+            "AX2": ax2, "WARPS": warps, "TARGET": target, "COMBINE": combiner}
+    text = GENERAL
+    for key, value in subs.items():
+        text = text.replace(key, str(value))
+    return text
+
+
+#: compiled probes of a later ``r3`` draw whose convert's loaded words (two, and four) are
+#: read by an in-thread ``and`` step: each accumulator ands two bytes 0 of two words
+#: (``r3_i8_and_16x4x16_ax10_w1_f90a83_cuda90``: lowering 31, check had 32; and
+#: ``r3_i8_and_2x16x32_ax01_w1_4297d5_cuda90``: lowering 38, check had 40) — one of the two
+#: is the word itself, the other stays a ``prmt.b32 0x7770`` (NVPTX's ``and.b32 w1, b0(w2)``)
+AND_PAIRS = [
+    ("sizePerThread = [4, 1, 2], threadsPerWarp = [4, 4, 2], warpsPerCTA = [1, 1, 1], "
+     "order = [1, 0, 2]",
+     "sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]",
+     (16, 4, 16), 1, 0, 31),
+    ("sizePerThread = [1, 1, 4], threadsPerWarp = [2, 2, 8], warpsPerCTA = [1, 1, 1], "
+     "order = [0, 1, 2]",
+     "sizePerThread = [4, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]",
+     (2, 16, 32), 0, 1, 38),
+]
+
+
+@pytest.mark.parametrize("first, second, shape, ax1, ax2, convert", AND_PAIRS)
+def test_an_and_step_of_two_bytes_0_keeps_one_extract(first, second, shape, ax1, ax2,
+                                                       convert):
+    text = general(first, second, shape, ax1, ax2, "arith.andi", "cuda:90")
+    assert permutes(text)["%z"] == convert
