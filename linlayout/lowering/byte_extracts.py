@@ -41,6 +41,13 @@ sm_80/90/100; the same on each) — one loaded word, every byte read the stated 
   style), byte 0 included;
 * not read: nothing (the extract is dead).
 
+The same holds, reader kind by reader kind and byte by byte, for a word that was not loaded
+but moved in registers: a warp-shuffle convert packing four 8-bit elements per 32-bit
+register unpacks each shuffled (``shfl.sync``) or selected word with a ``bitcast`` to
+``<4 x i8>`` and one ``extractelement`` per byte (``transferWithinWarp``), and NVPTX selects
+those extracts exactly as a loaded word's (every case above, measured on both kinds of moved
+word, sm_80/90/100).
+
 Bytes read by a stored word: a ``<4 x i8>`` built with ``insertelement`` from extracts of
 loaded words (Triton's vector build before a ``st.shared`` of 4 bytes or more) is a byte
 shuffle of those words and its extracts die: one ``prmt.b32`` for at most two words (the DAG

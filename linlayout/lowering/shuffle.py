@@ -49,7 +49,7 @@ from .decompose import (PLAIN_BOTTOM, PLAIN_TOP, Transposition, WarpDecompositio
                         hardware_permutation)
 
 __all__ = ["WarpShuffleLowering", "live_prmt_selectors", "lower_warp_shuffle",
-           "selector_select_keys"]
+           "selector_select_keys", "unpacked_bytes"]
 
 # node kinds of the value graph
 _IN, _PACK, _UNPACK, _CONST, _SELECT, _PRMT, _BFLY, _IDX = range(8)
@@ -412,7 +412,12 @@ def _cleaned(nodes, outputs: tuple[int, ...], lane_bits: int
     """Instruction counts after CSE, folding and dead-code elimination, and the live packed
     registers' source registers. A select on a lane bit at or above ``lane_bits`` (a warp
     bit of the thread id, read from the lane id where it is 0) folds to its first arm."""
-    canon: dict[int, object] = {}
+    return _cleaned_keys(nodes, outputs, lane_bits, {})
+
+
+def _cleaned_keys(nodes, outputs: tuple[int, ...], lane_bits: int, canon: dict
+                  ) -> tuple[dict, tuple[tuple[int, ...], ...], set]:
+    """:func:`_cleaned`, filling ``canon`` with each visited node's canonical key."""
 
     def key_of(i: int):
         if i in canon:
@@ -510,6 +515,41 @@ def selector_select_keys(low: WarpShuffleLowering) -> tuple[tuple[int, int, int]
     _, _, live = _cleaned(low.graph, low.outputs, low.decomposition.hardware_lane_bits)
     return tuple(sorted((c[1][1], c[2][1], c[3][1]) for c in live
                         if c[0] == "sel" and c[2][0] == "c" and c[3][0] == "c"))
+
+
+def unpacked_bytes(low: WarpShuffleLowering) -> tuple[int | None, ...]:
+    """Per destination register (broadcast removed, in order) of a lowering that packs
+    several elements per 32-bit register, the byte of the moved register its element is
+    unpacked from — Triton's ``extractelement`` of that byte from the ``<4 x i8>`` (or
+    ``<2 x i16>``) ``bitcast`` of a shuffled or selected word — or None where the word
+    moved through no shuffle, select or byte permute (the unpack reads the packing's own
+    build, which LLVM folds back to the element) or nothing is packed.
+
+    Args:
+        low: a warp-shuffle lowering (:func:`lower_warp_shuffle`'s result).
+
+    Returns:
+        One entry per destination register: an int ``0 <= k < 2**n_pack``, or None.
+
+    Raises:
+        LayoutError: ``low`` is not a :class:`WarpShuffleLowering`.
+
+    Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``), Triton 3.9, as its LLVM
+    IR before ``-O3`` shows (a ``bitcast`` of each moved ``i32`` to ``<4 x i8>``, one
+    ``extractelement`` per live byte).
+    """
+    instance_of(low, WarpShuffleLowering, "low")
+    if low.decomposition.n_pack == 0:
+        return (None,) * len(low.outputs)
+    canon: dict = {}
+    nodes = low.graph
+    _cleaned_keys(nodes, low.outputs, low.decomposition.hardware_lane_bits, canon)
+    out: list[int | None] = []
+    for o in low.outputs:
+        c = canon.get(o)
+        moved = isinstance(c, tuple) and c[0] == "unpack" and c[1][0] != "pack"
+        out.append(c[2] if moved else None)
+    return tuple(out)
 
 
 def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,

@@ -16,8 +16,18 @@ sign-replicated) and compared with
 :func:`linlayout.lowering.byte_extracts.byte_extract_permutes` of the case's reader kinds;
 the script exits 1 on a difference. A second set of kernels stores one loaded word's bytes as
 ``<2 x i8>`` pairs and counts the ``prmt.b32`` by ``.loc`` line (load on line 10, stores on
-line 20), against :func:`linlayout.lowering.byte_extracts.pair_is_half_word`. ``tests/lowering/test_byte_extracts.py`` replays the
-fixture (``tests/data/nvptx_byte_extracts.json``) without Triton.
+line 20), against :func:`linlayout.lowering.byte_extracts.pair_is_half_word`. A third set
+(``"moved_words"``) repeats every case on a word that is not loaded but moved in registers,
+as a warp-shuffle convert packing four bytes per register leaves it (``transferWithinWarp``:
+a ``bitcast`` of the moved ``i32`` to ``<4 x i8>``, one ``extractelement`` per byte): the
+result of a ``shfl.sync.bfly`` (``"shuffled"``) or of a ``select`` between a shuffled and a
+kept word (``"selected"``); each is compared with the same reader kinds. A fourth
+(``"built_moved_words"``) builds the words of :data:`BUILT` from loaded bytes as a
+warp-shuffle convert packs four bytes per register (the ``<4 x i8>`` build, a ``bitcast``
+to ``i32``, then a ``shfl.sync.bfly``, or a ``select`` and one) and counts every
+``prmt.b32``, against :func:`linlayout.lowering.byte_extracts.built_word_permutes`.
+``tests/lowering/test_byte_extracts.py`` replays the fixture
+(``tests/data/nvptx_byte_extracts.json``) without Triton.
 """
 
 from __future__ import annotations
@@ -191,6 +201,26 @@ def kernel(name: str) -> str:
     return HEAD + body + "  ret void\n}\n"
 
 
+_LOADED = "  %w = load <4 x i8>, ptr addrspace(3) %p, align 4\n"
+#: the moved words (``"moved_words"``): how the word each case unpacks is made
+MOVED = {
+    "shuffled": ("  %l = load i32, ptr addrspace(3) %p, align 4\n"
+                 "  %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %l, i32 16, "
+                 "i32 31)\n  %w = bitcast i32 %sh to <4 x i8>\n"),
+    "selected": ("  %l = load i32, ptr addrspace(3) %p, align 4\n"
+                 "  %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %l, i32 16, "
+                 "i32 31)\n  %ce = icmp eq i32 %t, 0\n"
+                 "  %sl = select i1 %ce, i32 %l, i32 %sh\n  %w = bitcast i32 %sl to <4 x i8>\n"),
+}
+
+
+def moved_kernel(name: str, source: str) -> str:
+    """:func:`kernel` with its loaded word replaced by a moved one (:data:`MOVED`)."""
+    text = kernel(name)
+    assert _LOADED in text
+    return text.replace(_LOADED, MOVED[source])
+
+
 def readers(name: str) -> list[list[str]]:
     """The reader kinds of bytes 0 to 3 of a case."""
     if name == "packed pairs":
@@ -234,6 +264,31 @@ def built_kernel(sources: list[int]) -> str:
     body += ("  %d = getelementptr inbounds i8, ptr addrspace(3) @smem, i32 256\n"
              f"  store <4 x i8> {prev}, ptr addrspace(3) %d, align 4\n")
     return head + body + "  ret void\n}\n"
+
+
+#: how a built word is read in :func:`built_shuffled_kernel`: a warp-shuffle convert packing
+#: four bytes per register shuffles it (``"shuffled"``) or selects it first (``"selected"``)
+BUILT_READS = {
+    "shuffled": "  %bw = bitcast <4 x i8> {v} to i32\n"
+                "  %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %bw, i32 1, i32 31)\n",
+    "selected": "  %bw = bitcast <4 x i8> {v} to i32\n  %ce = icmp eq i32 %t, 0\n"
+                "  %sl = select i1 %ce, i32 %bw, i32 7\n"
+                "  %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %sl, i32 1, i32 31)\n",
+}
+
+
+def built_shuffled_kernel(sources: list[int], read: str) -> str:
+    """:func:`built_kernel` with the built ``<4 x i8>`` packed into an ``i32`` and moved as a
+    warp-shuffle convert moves a register of four bytes (``transferWithinWarp``, ``n_pack``
+    2; :data:`BUILT_READS`), the shuffled word stored to global memory."""
+    text = built_kernel(sources)
+    m = re.search(r"  %d = getelementptr inbounds i8, ptr addrspace\(3\) @smem, i32 256\n"
+                  r"  store <4 x i8> (%v\d), ptr addrspace\(3\) %d, align 4\n", text)
+    assert m
+    body = (BUILT_READS[read].format(v=m.group(1))
+            + "  %o = getelementptr i32, ptr addrspace(1) %out, i32 0\n"
+              "  store volatile i32 %sh, ptr addrspace(1) %o\n")
+    return text.replace(m.group(0), body)
 
 
 #: stored byte pairs (``<2 x i8>``, ``st.shared.v2.b8``) of one loaded word: the loaded byte
@@ -306,8 +361,13 @@ def build() -> dict:
              for name in names()}
     built = per_target(BUILT, built_kernel, lambda text: len(re.findall(r"\bprmt\.b32\b", text)))
     pairs = per_target(PAIRS, pair_kernel, permutes_by_line)
+    built_moved = {read: per_target(BUILT, lambda d, r=read: built_shuffled_kernel(d, r),
+                                    lambda text: len(re.findall(r"\bprmt\.b32\b", text)))
+                   for read in BUILT_READS}
+    moved = {src: {name: {f"sm_{cc}": permutes_by_byte(ptx(moved_kernel(name, src), cc))
+                          for cc in TARGETS} for name in names()} for src in MOVED}
     return {"triton_version": triton.__version__, "cases": cases, "built_words": built,
-            "stored_pairs": pairs}
+            "stored_pairs": pairs, "moved_words": moved, "built_moved_words": built_moved}
 
 
 def compare(data: dict) -> int:
@@ -344,6 +404,23 @@ def compare(data: dict) -> int:
             bad += not ok
             print(f"{'ok  ' if ok else 'DIFF'} stored byte pairs {key:8s} {target}: measured "
                   f"prmt.b32 by line {got}, pair_is_half_word {want}")
+    for read, by_key in data["built_moved_words"].items():
+        for key, by_target in by_key.items():
+            want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))
+            for target, got in by_target.items():
+                ok = got == want
+                bad += not ok
+                print(f"{'ok  ' if ok else 'DIFF'} {read} word of loaded bytes {key:10s} "
+                      f"{target}: measured {got} prmt.b32, built_word_permutes {want}")
+    for src, by_case in data["moved_words"].items():
+        for name, by_target in by_case.items():
+            want = [byte_extract_permutes(b, data["cases"][name]["readers"][b])
+                    for b in range(4)]
+            for target, got in by_target.items():
+                ok = got == want
+                bad += not ok
+                print(f"{'ok  ' if ok else 'DIFF'} {src} word, {name:24s} {target}: measured "
+                      f"{got}, byte_extract_permutes {want}")
     print(f"{bad} difference(s)")
     return bad
 

@@ -38,6 +38,32 @@ def test_the_fixture_reaches_every_reader_kind_and_every_free_byte_zero():
                                                                       "sm_100"}
 
 
+@pytest.mark.parametrize("source", sorted(DATA["moved_words"]))
+def test_a_shuffled_or_selected_word_costs_what_a_loaded_one_does(source):
+    """A warp-shuffle convert's moved word (a shfl.sync.bfly result, or a select of it),
+    unpacked as Triton does, read by every case's readers: the same selection."""
+    by_case = DATA["moved_words"][source]
+    assert set(by_case) == set(DATA["cases"])
+    for name, by_target in by_case.items():
+        readers = DATA["cases"][name]["readers"]
+        want = [byte_extract_permutes(b, readers[b]) for b in range(4)]
+        assert set(by_target) == {"sm_80", "sm_90", "sm_100"}
+        for target, got in by_target.items():
+            assert got == want, (source, name, target)
+
+
+@pytest.mark.parametrize("read", sorted(DATA["built_moved_words"]))
+def test_a_shuffled_word_of_loaded_bytes_costs_what_a_stored_one_does(read):
+    """A warp-shuffle convert packing four loaded bytes into a register builds the word as a
+    store does: the same byte shuffles."""
+    by_key = DATA["built_moved_words"][read]
+    assert set(by_key) == set(DATA["built_words"])
+    for key, by_target in by_key.items():
+        want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))
+        assert set(by_target) == {"sm_80", "sm_90", "sm_100"}
+        assert set(by_target.values()) == {want}, (read, key)
+
+
 @pytest.mark.parametrize("key", sorted(DATA["built_words"]))
 def test_a_stored_word_of_loaded_bytes_costs_what_nvptx_selected(key):
     want = built_word_permutes((i // 4, i % 4) for i in map(int, key.split(",")))

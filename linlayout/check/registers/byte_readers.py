@@ -16,7 +16,9 @@ shared memory that stores 32-bit words, a stored word built from the loaded byte
 shuffle of those words (one ``prmt.b32`` on the convert's line for at most two words, one
 per further word beyond, where Triton's byte-by-byte build spends three) and its bytes'
 extracts die
-(:func:`linlayout.lowering.byte_extracts.built_word_permutes`). When it stores byte pairs
+(:func:`linlayout.lowering.byte_extracts.built_word_permutes`); the same holds for a
+warp-shuffle convert that packs four of those bytes into each register it moves
+(:func:`shuffled_word_sources`). When it stores byte pairs
 (``st.shared.v2.b8``), a pair that is one 16-bit half of a loaded word has its two extracts
 selected on the convert's line (:func:`linlayout.lowering.byte_extracts.pair_is_half_word`).
 When it stores single bytes (``st.shared.b8``), a loaded byte 0 is the register's low byte,
@@ -26,7 +28,14 @@ The other way round, an 8-bit convert through shared memory whose loaded bytes t
 reduction reads first: by a signed in-thread ``min``/``max`` (byte 0 a ``cvt.s8.s32``), by
 a ``redux.sync`` round (byte 0 free under a partitioned round of identity 0; a signed
 round's extracts on the reduction's line, byte 0 free) or by a signed butterfly round (two
-``prmt.b32`` per byte).
+``prmt.b32`` per byte). The same rules read the bytes of an 8-bit convert that stays in
+registers on NVIDIA's warp-shuffle path with four elements per shuffled register
+(:func:`shuffled_byte_positions`): it unpacks each moved word with a ``bitcast`` to
+``<4 x i8>`` and one ``extractelement`` per byte, as a load's unpacking, and NVPTX selects
+those extracts the same way for every reader kind (measured on shuffled and selected words).
+Read first by an in-thread ``and`` step, or an ``add``/``xor``/``or`` step before a
+partitioned ``redux.sync`` round of identity 0, byte 0 of each word is free (read off
+compiled kernels: ``_in_thread_zero_reads``).
 """
 
 from __future__ import annotations
@@ -45,14 +54,16 @@ from ...lowering.emitted import Emitted
 from ...lowering.convert import convert_path
 from ...lowering.round_trip_pack import words_loaded
 from ...lowering.scratch import drop_broadcast_registers
+from ...lowering.shuffle import unpacked_bytes
 from ...lowering.target import Target
 from ...lowering.vectorise import access_map
 from ...triton.ttgir import Access
 from ..shared_memory.predict import Prediction, predict_convert, to_offsets
 from ..shared_memory.reduce import reduce_steps
 
-__all__ = ["loaded_byte_positions", "pack_byte_readers", "stored_pair_sources",
-           "stored_word_sources", "widen_loaded_bytes"]
+__all__ = ["loaded_byte_positions", "pack_byte_readers", "shuffled_byte_positions",
+           "shuffled_word_sources", "stored_pair_sources", "stored_word_sources",
+           "widen_loaded_bytes"]
 
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
@@ -83,6 +94,38 @@ def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     return tuple(offset & 3 for offset in f2.images(m.registers))
 
 
+def shuffled_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
+                            ) -> tuple[int, ...] | None:
+    """The bytes a convert of 8-bit elements from ``src`` to ``dst`` on NVIDIA's warp-shuffle
+    path takes out of its moved 32-bit registers: per destination register unpacked from a
+    shuffled or selected word of four bytes (``transferWithinWarp`` with ``n_pack`` 2: a
+    ``bitcast`` to ``<4 x i8>`` and one ``extractelement`` per byte, the same IR as a
+    shared-memory load's unpacking), its byte of that word, in order; None where the
+    convert takes another path, packs fewer than four elements per register, or moves no
+    packed word (registers it does not unpack from a moved word are left out).
+
+    NVPTX selects these extracts as it selects a loaded word's, reader by reader
+    (:mod:`linlayout.lowering.byte_extracts`; measured by
+    ``papers/triton_lowering/byte_extract_isel.py`` on shuffled and selected words).
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+
+    Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``), Triton 3.9, as its LLVM
+    IR before ``-O3`` shows (:func:`linlayout.lowering.shuffle.unpacked_bytes`).
+    """
+    instance_of(target, Target, "target")
+    if not target.is_nvidia:
+        return None
+    path = convert_path(src, dst, 8, target)
+    low = path.lowering
+    if path.path != "shuffle" or low is None or low.decomposition.n_pack != 2:
+        return None
+    bytes_at = tuple(b for b in unpacked_bytes(low) if b is not None)
+    return bytes_at or None
+
+
 def _loaded_words(src: LinearLayout, dst: LinearLayout, target: Target
                   ) -> list[tuple[int, int]] | None:
     """Per non-broadcast register of ``dst``: ``(word, byte)`` — which 32-bit word of the
@@ -105,6 +148,32 @@ def stored_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
             type.
     """
     return _stored_groups(src, dst, target, 4, lambda n_bytes: n_bytes >= 4)
+
+
+def shuffled_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
+                          ) -> list[tuple[int, ...]] | None:
+    """Per 32-bit register that a convert of 8-bit elements from ``src`` to ``dst`` on
+    NVIDIA's warp-shuffle path packs four elements into (``transferWithinWarp``, ``n_pack``
+    2: an ``insertelement`` build of a ``<4 x i8>`` and a ``bitcast`` to ``i32``), its four
+    non-broadcast source registers, low byte first — the same build a convert through shared
+    memory makes of a stored word (:func:`stored_word_sources`); None where the convert
+    takes another path or packs fewer elements per register.
+
+    Raises:
+        LayoutError: the layouts do not describe the same tensor; an argument of the wrong
+            type.
+
+    Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``), Triton 3.9, as its LLVM
+    IR before ``-O3`` shows (:attr:`linlayout.lowering.shuffle.WarpShuffleLowering.packs`).
+    """
+    instance_of(target, Target, "target")
+    if not target.is_nvidia:
+        return None
+    path = convert_path(src, dst, 8, target)
+    low = path.lowering
+    if path.path != "shuffle" or low is None or low.decomposition.n_pack != 2:
+        return None
+    return [tuple(p) for p in low.packs]
 
 
 def stored_pair_sources(src: LinearLayout, dst: LinearLayout, target: Target
@@ -182,8 +251,9 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     packing ``or`` (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`); stored
     one byte at a time (``st.shared.b8``) by a convert through shared memory, a
     ``prmt.b32`` fewer per stored byte 0 (the store writes the word's low byte); stored
-    by a convert through shared memory as words (:func:`stored_word_sources`), four extracts
-    fewer on the reduce per stored word and, on the convert, three less the byte shuffles of
+    by a convert through shared memory as words (:func:`stored_word_sources`) or packed four
+    to a register by a shuffle convert (:func:`shuffled_word_sources`), four extracts
+    fewer on the reduce per built word and, on the convert, three less the byte shuffles of
     its loaded words
     (:func:`linlayout.lowering.byte_extracts.built_word_permutes`); stored as byte pairs
     (:func:`stored_pair_sources`), two extracts moved from the reduce's line to the
@@ -193,7 +263,11 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
     in-thread ``min``/``max`` (``_sign_extended_reads``), or by its first ``redux.sync``
     round (``_redux_round_reads``: byte 0 free for a partitioned round of identity 0; a
     signed round's extracts on the reduction's line, byte 0 free; a signed butterfly round
-    two per byte). Other ops pass unchanged.
+    two per byte), or by an in-thread ``and`` step, or ``add``/``xor``/``or`` step before a
+    partitioned round of identity 0 (``_in_thread_zero_reads``: byte 0 free) — or, where
+    the convert stays in registers on the warp-shuffle path with four bytes per shuffled
+    register, whose unpacked bytes it reads first (:func:`shuffled_byte_positions`), the
+    same. Other ops pass unchanged.
 
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` not a string; ``target``
@@ -239,7 +313,8 @@ def widen_loaded_bytes(pairs: list, text: str, target: Target) -> list:
                 j = next(k for k, (b, _) in enumerate(out) if b is a)
                 out[i] = (reduce, _more_permutes(rpred, -moved, _MOVED))
                 out[j] = (a, _more_permutes(pred, moved, _MOVED, add=True))
-    return _redux_round_reads(_sign_extended_reads(out, text, target), text, target)
+    return _redux_round_reads(_in_thread_zero_reads(_sign_extended_reads(out, text, target),
+                                                    text, target), text, target)
 
 
 #: Signed 8-bit combine ops: NVPTX computes them on sign-extended 16-bit registers.
@@ -251,9 +326,11 @@ _SIGN_READ = ("byte 0 of each loaded word read only by the next reduction's sign
 
 def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
     """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
-    words (:func:`loaded_byte_positions`), whose result's only use is a one-operand 8-bit
-    ``tt.reduce`` with a signed ``min``/``max`` combine that starts with an in-thread step
-    (every register of its operand shares its accumulator with another), charged one
+    words (:func:`loaded_byte_positions`) or on the warp-shuffle path with four bytes per
+    shuffled register (:func:`shuffled_byte_positions`), whose result's only use is a
+    one-operand 8-bit ``tt.reduce`` with a signed ``min``/``max`` combine that starts with
+    an in-thread step (every register of its operand shares its accumulator with another),
+    charged one
     ``prmt.b32`` fewer per loaded word's byte 0: every loaded byte is first read by that
     signed combine, which NVPTX computes on a sign-extended 16-bit register, so byte 0 is a
     ``cvt.s8.s32`` of the word (:func:`linlayout.lowering.byte_extracts.byte_extract_permutes`
@@ -262,7 +339,8 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
 
     Source: NVPTX's instruction selection (LLVM, not Triton:
     :mod:`linlayout.lowering.byte_extracts`), seen on a compiled 8-bit ``minsi`` reduction
-    after an ``ldmatrix`` round trip (``papers/triton_lowering/README.md``, fresh-seed sweep).
+    after an ``ldmatrix`` round trip (``papers/triton_lowering/README.md``, fresh-seed sweep),
+    and after a warp-shuffle convert (``tests/check/registers/test_shuffled_byte_readers.py``).
     """
     out = list(pairs)
     for _, a, j, convert, axis, bytes_at in _convert_fed_reductions(pairs, text, target):
@@ -280,6 +358,91 @@ def _sign_extended_reads(pairs: list, text: str, target: Target) -> list:
     return out
 
 
+#: Sign-blind combine ops whose in-thread step, read by a partitioned ``redux.sync`` round
+#: of identity 0, leaves byte 0 of each word free (measured: see :func:`_in_thread_zero_reads`).
+_LOW_BYTE_TREES = frozenset({"arith.addi", "arith.xori", "arith.ori"})
+
+_IN_THREAD_READ = ("byte 0 of each word read only by the next reduction's in-thread and (or "
+                   "add/xor/or before a partitioned redux.sync round of identity 0): NVPTX "
+                   "combines the words' low bytes, no prmt.b32")
+
+
+def _in_thread_zero_reads(pairs: list, text: str, target: Target) -> list:
+    """``pairs`` with each NVIDIA 8-bit convert whose loaded (:func:`loaded_byte_positions`)
+    or shuffled (:func:`shuffled_byte_positions`) bytes the next reduction reads first in an
+    in-thread step charged one ``prmt.b32`` fewer per word's byte 0 where compiled kernels
+    show NVPTX combining the words themselves: an ``arith.addi``/``xori``/``ori`` step
+    whose in-warp round is a partitioned ``redux.sync`` round (identity 0: the round's
+    ``and`` with 255 makes the result zero-extended, and every byte 0 is the word itself),
+    or an ``arith.andi`` step followed by an in-warp round (butterfly or ``redux.sync``):
+    an ``and`` is zero-extended when one of its operands is (LLVM's demanded-bits
+    simplification of an ``and``), so per accumulator every byte-0 leaf is the word itself
+    but one where all its leaves are bytes 0 (:func:`_accumulator_leaves`). Other combine ops
+    (``maxui``, ``minui``, ``muli``), those ops before other rounds, and steps with no
+    in-warp round after them are left as they were.
+
+    This is a rule read off compiled kernels, not derived from LLVM's source: byte 0's
+    extract is a truncation of the word, and the steps measured here let NVPTX's
+    demanded-bits combines use the word in its place, but the small LLVM IR kernels of
+    ``byte_extract_isel.py`` do not reproduce Triton's tree (an ``add`` step before a
+    butterfly round keeps byte 0's ``prmt.b32`` in the compiled kernels).
+
+    Source: Triton 3.9.0's lowering of compiled ``r3`` reductions and their variants on
+    sm_80/90/100 (``papers/triton_lowering/README.md``, the ``r3`` draws after the
+    shuffle-path reader rule).
+    """
+    from .reduce import first_round_redux, reduce_rounds
+
+    out = list(pairs)
+    for _, a, j, convert, axis, bytes_at in _convert_fed_reductions(pairs, text, target):
+        if a.combiner != "arith.andi" and a.combiner not in _LOW_BYTE_TREES:
+            continue
+        try:
+            operand = a.distributed.layout
+            if not _in_thread_step(operand, axis) or not reduce_rounds(operand, axis)[0][1]:
+                continue  # no in-thread step, or no in-warp round after it
+            if a.combiner in _LOW_BYTE_TREES and first_round_redux(
+                    operand, axis, 8, target, a.combiner) != "partitioned":
+                continue
+            groups = _accumulator_leaves(operand, axis, bytes_at)
+        except LayoutError:
+            continue
+        if a.combiner == "arith.andi":
+            if groups is None:
+                continue
+            # an and is zero-extended when one operand is: all byte-0 leaves of an
+            # accumulator but one are free when no other leaf is zero-extended already
+            delta = -sum(leaves.count(0) - (leaves.count(0) == len(leaves))
+                         for leaves in groups)
+        else:
+            delta = -sum(1 for b in bytes_at if b == 0)
+        if delta:
+            out[j] = (convert, _more_permutes(out[j][1], delta, _IN_THREAD_READ))
+    return out
+
+
+def _accumulator_leaves(operand: LinearLayout, axis: int, bytes_at: tuple[int, ...]
+                        ) -> list[list[int]] | None:
+    """The bytes ``bytes_at`` (one per non-broadcast register of ``operand``, in order)
+    grouped by the accumulator of the in-thread step along ``axis`` that reads them
+    (registers at the same position off the axis), or None when ``bytes_at`` does not
+    cover every register."""
+    lean = drop_broadcast_registers(operand)
+    regs = lean.bases.get("register", [])
+    if len(bytes_at) != 1 << len(regs):
+        return None
+    k = lean.out_dim_names.index(f"dim{axis}")
+    groups: dict[tuple, list[int]] = {}
+    for i, byte in enumerate(bytes_at):
+        pos = [0] * len(lean.out_dim_names)
+        for bit, img in enumerate(regs):
+            if i >> bit & 1:
+                pos = [x ^ y for x, y in zip(pos, img)]
+        pos[k] = 0
+        groups.setdefault(tuple(pos), []).append(byte)
+    return list(groups.values())
+
+
 _PARTITIONED_READ = ("byte 0 of each loaded word read only by the two arms of the next "
                      "reduction's partitioned redux.sync round (NVPTX's and.b32 w, 255 on the "
                      "reduction's line, no prmt.b32)")
@@ -295,9 +458,10 @@ _SIGNED_BUTTERFLY_READ = ("loaded bytes read by the next reduction's butterfly r
 
 def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     """``pairs`` with each NVIDIA 8-bit convert through shared memory that loads 32-bit
-    words (:func:`loaded_byte_positions`), whose result's only use is a one-operand 8-bit
-    ``tt.reduce`` with no in-thread step (every register of its operand its own
-    accumulator) whose first in-warp round is a ``redux.sync`` round
+    words (:func:`loaded_byte_positions`) or on the warp-shuffle path with four bytes per
+    shuffled register (:func:`shuffled_byte_positions`: the same extracts, selected alike),
+    whose result's only use is a one-operand 8-bit ``tt.reduce`` with no in-thread step
+    (every register of its operand its own accumulator) whose first in-warp round is a ``redux.sync`` round
     (:func:`linlayout.check.registers.reduce.first_round_redux`), charged what NVPTX selects
     for the loaded bytes that round reads, each widened to 32 bits:
 
@@ -321,8 +485,10 @@ def _redux_round_reads(pairs: list, text: str, target: Target) -> list:
     Source: NVPTX's instruction selection (LLVM, not Triton), measured by
     ``papers/triton_lowering/byte_extract_isel.py`` on the round's IR as Triton 3.9's
     ``TargetInfo::warpReduce`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
-    TargetInfo.cpp``) emits it, and on compiled reductions after a convert
-    (``papers/triton_lowering/README.md``, fresh-seed sweep).
+    TargetInfo.cpp``) emits it, and on compiled reductions after a convert through shared
+    memory (``papers/triton_lowering/README.md``, fresh-seed sweep) and after a warp-shuffle
+    convert (``tests/check/registers/test_shuffled_byte_readers.py``; the butterfly case
+    there on the small kernels only: no compiled shuffle convert reached it).
     """
     from .reduce import REDUX_ZERO_IDENTITY, first_round_redux, reduce_rounds
 
@@ -361,7 +527,8 @@ def _convert_fed_reductions(pairs: list, text: str, target: Target):
     """``(r, reduce, j, convert, axis, bytes_at)`` for each one-operand 8-bit ``tt.reduce``
     at ``pairs[r]`` (with its operand's layout) whose operand is the result of the 8-bit
     convert at ``pairs[j]`` (a counted prediction, with both layouts), used by nothing else,
-    that loads 32-bit words (``bytes_at``: :func:`loaded_byte_positions`)."""
+    that loads 32-bit words (``bytes_at``: :func:`loaded_byte_positions`) or unpacks moved
+    words on the warp-shuffle path (:func:`shuffled_byte_positions`)."""
     converts = {a.result: i for i, (a, p) in enumerate(pairs)
                 if isinstance(a, Access) and a.kind == "convert" and a.result
                 and isinstance(p, Prediction)}
@@ -380,6 +547,9 @@ def _convert_fed_reductions(pairs: list, text: str, target: Target):
         try:
             bytes_at = loaded_byte_positions(convert.distributed.layout,
                                              convert.destination.layout, target)
+            if bytes_at is None:
+                bytes_at = shuffled_byte_positions(convert.distributed.layout,
+                                                   convert.destination.layout, target)
         except LayoutError:
             continue
         if bytes_at is not None:
@@ -408,8 +578,8 @@ _MOVED = ("byte pairs stored as halves of the loaded words (NVPTX selects their 
           "on the storing convert's line)")
 
 
-_FOLDED = ("stored words built straight from the loaded words (NVPTX's DAG combiner: one "
-           "prmt.b32 of two words, the byte extracts dead)")
+_FOLDED = ("stored or shuffled words built straight from the loaded words (NVPTX's DAG "
+           "combiner: one prmt.b32 of two words, the byte extracts dead)")
 
 
 def _last_load(reduce: Access, target: Target) -> tuple[LinearLayout, LinearLayout] | None:
@@ -426,8 +596,9 @@ def _last_load(reduce: Access, target: Target) -> tuple[LinearLayout, LinearLayo
 
 def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, int]:
     """``(extracts that die, permutes the stores spare)`` when ``convert`` stores, through
-    shared memory, words of the bytes the reduce's last move loaded: a stored word is a byte
-    shuffle of the loaded words its bytes come from
+    shared memory, words of the bytes the reduce's last move loaded, or packs them four to a
+    register on the warp-shuffle path (:func:`shuffled_word_sources`): a built word is a
+    byte shuffle of the loaded words its bytes come from
     (:func:`linlayout.lowering.byte_extracts.built_word_permutes`: none for one loaded word
     in order, one for two, one per further word), not three, and its bytes' extracts die."""
     last = _last_load(reduce, target)
@@ -436,6 +607,9 @@ def _built_words(reduce: Access, convert: Access, target: Target) -> tuple[int, 
     loaded = _loaded_words(*last, target)
     stored = stored_word_sources(convert.distributed.layout, convert.destination.layout,
                                  target)
+    if stored is None:
+        stored = shuffled_word_sources(convert.distributed.layout,
+                                       convert.destination.layout, target)
     if loaded is None or stored is None or len(loaded) != 4 * len(stored):
         return 0, 0
     dead = spared = 0
