@@ -93,8 +93,9 @@ class GlobalPrediction:
         run: elements of the longest run of consecutive addresses a thread holds whole
             (:func:`address_run`; 1 where not computed: atomics, scalars, ``cp.async``).
         may_merge: on AMD, for a load or store (``tt.load``/``tt.store``,
-            ``amdg.buffer_load``/``buffer_store``) whose vector is narrower than ``run`` (at
-            most 16 bytes), the instruction if LLVM's back end merges every run
+            ``amdg.buffer_load``/``buffer_store``, the latter only with a vector of 4 bytes or
+            more) whose vector is narrower than ``run`` (at most 16 bytes), the instruction if
+            LLVM's back end merges every run
             (:class:`GlobalMerge`); the final AMDGCN has between ``per_thread`` and its
             count (each run merged or not, sometimes in part). ``opcode`` and ``per_thread``
             stay Triton's IR. None otherwise.
@@ -280,16 +281,34 @@ def held_block(layout: LinearLayout, dim: int) -> int:
 MAX_AMD_BYTES = 16
 
 
+#: the narrowest buffer access LLVM's AMDGPU back end merges (bytes): buffer loads and stores
+#: are intrinsic calls, which the IR ``LoadStoreVectorizer`` (plain loads and stores only)
+#: leaves alone, and ``SILoadStoreOptimizer`` (``getInstClass``) pairs only the
+#: ``BUFFER_LOAD_DWORD``/``BUFFER_STORE_DWORD`` families, never ``_ubyte``/``_ushort``
+MIN_MERGED_BUFFER_BYTES = 4
+
+
 def _amd_merge(pred: GlobalPrediction, buffer: bool) -> GlobalPrediction:
     """``pred`` with :attr:`GlobalPrediction.may_merge` set where LLVM's AMDGPU back end may
     join a thread's accesses of one :func:`address_run`: a load or store (``tt.load``/
     ``tt.store``, ``amdg.buffer_load``/``buffer_store``) whose vector (bytes) is under
     ``min(run · element bytes, 16)``. The merged instruction moves that many bytes; the note
-    says LLVM decides; ``buffer`` names it ``buffer_*``."""
+    says LLVM decides; ``buffer`` names it ``buffer_*``. A buffer op whose vector is under
+    :data:`MIN_MERGED_BUFFER_BYTES` gets none (no LLVM pass merges it; its note says so).
+
+    Source: ``llvm/lib/Transforms/Vectorize/LoadStoreVectorizer.cpp`` (``LoadInst``/
+    ``StoreInst`` only) and ``llvm/lib/Target/AMDGPU/SILoadStoreOptimizer.cpp``
+    (``getInstClass``: MUBUF only in the ``BUFFER_LOAD_DWORD``/``BUFFER_STORE_DWORD``
+    families)."""
     ebytes = pred.element_bits // 8
     nbytes = min(MAX_AMD_BYTES, pred.run * ebytes)
     if ebytes == 0 or nbytes <= pred.vector_bytes:
         return pred
+    if buffer and pred.vector_bytes < MIN_MERGED_BUFFER_BYTES:
+        why = (f"a thread holds runs of {pred.run} consecutive elements, but LLVM's back end "
+               f"merges no buffer access under {MIN_MERGED_BUFFER_BYTES} bytes, so "
+               f"{pred.opcode} x{pred.per_thread} stays")
+        return replace(pred, note="; ".join(x for x in (pred.note, why) if x))
     name = amd_global_name(pred.side, nbytes, buffer)
     per = max(1, pred.per_thread * pred.vector_bytes // nbytes)
     merge = GlobalMerge(name, per, nbytes // ebytes, nbytes, pred.run)

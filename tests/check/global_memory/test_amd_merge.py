@@ -136,3 +136,48 @@ def test_held_block_rejects_bad_arguments():
         held_block(lay, 1)
     with pytest.raises(LayoutError):
         held_block("layout", 0)
+
+
+def _buffer_copy(bits: int, size: int = 4) -> str:
+    """A 1-D ``amdg.buffer_load``/``buffer_store`` copy of 1024 ``bits``-bit elements on
+    gfx942, ``size`` per thread, pointers without ``tt.divisibility`` (Triton's vector 1)."""
+    t = f"i{bits}"
+    blocked = (f"#ttg.blocked<{{sizePerThread = [{size}], threadsPerWarp = [64], "
+               "warpsPerCTA = [4], order = [0]}>")
+    attrs = ('"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", '
+             '"ttg.threads-per-warp" = 64 : i32')
+    return f"""#blocked = {blocked}
+module attributes {{{attrs}}} {{
+  tt.func public @copy(%X: !tt.ptr<{t}>, %Y: !tt.ptr<{t}>) {{
+    %r = tt.make_range {{end = 1024 : i32, start = 0 : i32}} : tensor<1024xi32, #blocked>
+    %v = amdg.buffer_load %X[%r] : !tt.ptr<{t}> -> tensor<1024x{t}, #blocked>
+    amdg.buffer_store %v, %Y[%r] : !tt.ptr<{t}> -> tensor<1024x{t}, #blocked>
+    tt.return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("bits", [8, 16])
+def test_sub_dword_buffer_accesses_name_no_merge(bits):
+    """LLVM merges no buffer access under 32 bits (the IR vectoriser skips the intrinsics,
+    ``SILoadStoreOptimizer`` pairs only the dword families): Triton's count, with a note."""
+    ops = _ops(_buffer_copy(bits))
+    assert [g.prediction.opcode for g in ops] == \
+        (["buffer_load_ubyte", "buffer_store_byte"] if bits == 8
+         else ["buffer_load_ushort", "buffer_store_short"])
+    for g in ops:
+        p = g.prediction
+        assert p.run == 4 and p.per_thread == 4 and p.may_merge is None
+        assert "merges no buffer access under 4 bytes" in g.note
+    assert amd_merge_outcome(ops, {"buffer_load_ushort": 4, "buffer_store_short": 4}) == \
+        ("as counted" if bits == 16 else "differs")
+
+
+def test_dword_buffer_accesses_may_merge():
+    ops = _ops(_buffer_copy(32))
+    for g in ops:
+        p = g.prediction
+        assert p.opcode in ("buffer_load_dword", "buffer_store_dword") and p.per_thread == 4
+        assert p.may_merge is not None and p.may_merge.opcode.endswith("_dwordx4")
+        assert p.may_merge.per_thread == 1
