@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any

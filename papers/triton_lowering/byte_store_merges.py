@@ -97,7 +97,7 @@ def main() -> int:
             else "some merged"
         merged[kind] += 1
         print(f"{set_name:26s} {name:40s} {kind:11s} v_perm {seen} (check {pred}"
-              + (f", may_merge {words} word(s)" if words else "") + f") "
+              + (f", may_merge {words} word(s)" if words else "") + ") "
               + ("ok" if ok else "DIFF") + f"  {stores}; global rows: {glob}")
     print(f"{len(table)} probes stored byte by byte by Triton: {dict(merged)}; "
           f"{sum(r[6] for r in table)} agree with check; may_merge named on "

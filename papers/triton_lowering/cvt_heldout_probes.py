@@ -171,7 +171,6 @@ def build(seed: int = SEED) -> dict:
         rand_blocked
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
-    from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
     from triton.experimental.gluon.language import amd as gl_amd
     from triton.experimental.gluon._runtime import GluonASTSource
@@ -621,7 +620,6 @@ def prediction(p: dict, name: str, doc: dict | None = None, script: str | None =
         not o["instructions"] and "no instructions" not in (o.get("note") or "")
         or any(i.get("per_thread") is None for i in o["instructions"]))]
     reg = lambda x: {k: v for k, v in x.items() if REGISTER_OPS.match(k)}  # noqa: E731
-    shr = lambda x: {k: v for k, v in x.items() if not REGISTER_OPS.match(k)}  # noqa: E731
     if name.startswith("g_"):
         via_shared = any(o["kind"] == "convert" and o["uses_shared_memory"] for o in ops)
         keep = _keep(via_shared)

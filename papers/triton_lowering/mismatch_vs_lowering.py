@@ -42,7 +42,6 @@ from __future__ import annotations
 import collections
 import json
 import pathlib
-import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent

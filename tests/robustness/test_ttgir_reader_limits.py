@@ -122,8 +122,8 @@ def test_more_operations_than_the_limit_are_refused(monkeypatch):
 
 def test_more_aliases_than_the_limit_are_refused(monkeypatch):
     monkeypatch.setattr(parse, "MAX_ALIASES", 10)
-    text = "".join(f"#a = #ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [32], "
-                   f"warpsPerCTA = [4], order = [0]}}>\n" for _ in range(11)) + "module {}\n"
+    text = "".join("#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+                   "warpsPerCTA = [4], order = [0]}>\n" for _ in range(11)) + "module {}\n"
     with pytest.raises(LayoutError, match="more than 10 layout aliases"):
         read_ttgir(text)
 

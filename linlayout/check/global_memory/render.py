@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ...show.text import table
 from .report import GlobalOpReport
 
 __all__ = ["global_dict", "global_notes", "global_rows", "global_totals"]

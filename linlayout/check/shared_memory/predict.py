@@ -46,7 +46,7 @@ from ...lowering.round_trip_pack import round_trip_permutes
 from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_scratch_layout
 from ...lowering.shuffle import selector_select_keys
 from ...lowering.target import Target
-from ...lowering.vectorise import AccessMap, access_map, largest_vectorisation, matrix_tile
+from ...lowering.vectorise import AccessMap, matrix_tile
 
 __all__ = ["PERMUTE_BOUNDS", "Prediction", "Side", "add_permute_bounds", "moved_bits", "predict_convert", "predict_copy",
            "predict_named", "predict_private", "to_offsets"]

@@ -9,7 +9,6 @@ the index), and that without the fold the deciding cases would not match."""
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
