@@ -45,6 +45,12 @@ class ConvertSaving:
         triton_barriers: Triton's ``bar.sync`` per conversion.
         triton_cost: Triton's weighted cost per warp.
         saving: ``triton_cost − cost`` (positive).
+
+    Both sides are priced as :func:`~linlayout.plan_conversion` prices the convert alone:
+    each byte extract one ``prmt.b32``, before the byte-reader rules by which ``check``'s
+    own rows spare the extracts the next op's reads make free
+    (:mod:`linlayout.check.registers.byte_readers`); ``triton_opcodes`` may therefore show
+    more ``prmt.b32`` than the op's instructions.
     """
 
     path: str
