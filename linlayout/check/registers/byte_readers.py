@@ -94,6 +94,19 @@ def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     return tuple(offset & 3 for offset in f2.images(m.registers))
 
 
+def _byte_shuffle(src: LinearLayout, dst: LinearLayout, target: Target):
+    """Triton's warp-shuffle lowering of an 8-bit convert on NVIDIA that packs four bytes
+    to a shuffled register (``n_pack == 2``), else None."""
+    instance_of(target, Target, "target")
+    if not target.is_nvidia:
+        return None
+    path = convert_path(src, dst, 8, target)
+    low = path.lowering
+    if path.path != "shuffle" or low is None or low.decomposition.n_pack != 2:
+        return None
+    return low
+
+
 def shuffled_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
                             ) -> tuple[int, ...] | None:
     """The bytes a convert of 8-bit elements from ``src`` to ``dst`` on NVIDIA's warp-shuffle
@@ -115,12 +128,8 @@ def shuffled_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``), Triton 3.9, as its LLVM
     IR before ``-O3`` shows (:func:`linlayout.lowering.shuffle.unpacked_bytes`).
     """
-    instance_of(target, Target, "target")
-    if not target.is_nvidia:
-        return None
-    path = convert_path(src, dst, 8, target)
-    low = path.lowering
-    if path.path != "shuffle" or low is None or low.decomposition.n_pack != 2:
+    low = _byte_shuffle(src, dst, target)
+    if low is None:
         return None
     bytes_at = tuple(b for b in unpacked_bytes(low) if b is not None)
     return bytes_at or None
@@ -166,12 +175,8 @@ def shuffled_word_sources(src: LinearLayout, dst: LinearLayout, target: Target
     Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``), Triton 3.9, as its LLVM
     IR before ``-O3`` shows (:attr:`linlayout.lowering.shuffle.WarpShuffleLowering.packs`).
     """
-    instance_of(target, Target, "target")
-    if not target.is_nvidia:
-        return None
-    path = convert_path(src, dst, 8, target)
-    low = path.lowering
-    if path.path != "shuffle" or low is None or low.decomposition.n_pack != 2:
+    low = _byte_shuffle(src, dst, target)
+    if low is None:
         return None
     return [tuple(p) for p in low.packs]
 

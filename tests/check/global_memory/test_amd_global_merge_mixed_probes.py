@@ -18,20 +18,15 @@ import collections
 
 import pytest
 
-from linlayout.check import check_module
-from linlayout.check.global_memory.compare import AGREES, amd_merge_outcome
-from linlayout.triton import read_ttgir
+from linlayout.check.global_memory.compare import AGREES
+from tests.check.global_memory.merge_draws import outcome
 from tests.check.shared_memory.triton_fixtures import cases, entries
 
 SET = "amd_global_merge_mixed"
 
 
 def _outcome(case: str) -> tuple[bool, str]:
-    e = entries(SET)[case]
-    rep = check_module(read_ttgir(e["ttgir"]), suggest=False)
-    named = any(g.prediction is not None and g.prediction.may_merge is not None
-                for g in rep.global_ops)
-    return named, amd_merge_outcome(rep.global_ops, e["amdgcn"])
+    return outcome(SET, case)
 
 
 @pytest.mark.parametrize("case", cases(SET))
