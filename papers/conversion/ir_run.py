@@ -152,3 +152,24 @@ def run_ir(ir: str, buffers: dict[str, list[int]], lanes: int) -> dict[str, list
         else:
             raise IrError(f"not modelled: {s}")
     return buffers
+
+
+def every_element_arrives(ir: str, table: list[int], n: int, lanes: int,
+                          garbage: bool = False) -> bool:
+    """Run ``ir`` (a plan moving ``n`` 8-bit elements from buffer ``in`` to ``out``, with the
+    lane table ``tab``) on ``lanes`` lanes: does every element arrive? Element ``i`` holds
+    one base-255 digit of ``i`` plus 1, a run per digit: the IR moves data by tables alone
+    (no value decides where an element goes), so element ``i`` arriving with every digit
+    right in every run is element ``i`` arriving. ``garbage``: each source register's upper
+    24 bits hold junk (``0xa5b6c7`` minus the element's index), as a wide source's do."""
+    k = 1
+    while True:
+        x = [i // k % 255 + 1 for i in range(n)]
+        words = [v | (0xA5B6C7 - i) << 8 for i, v in enumerate(x)] if garbage else list(x)
+        out = run_ir(ir, {"in": words, "out": [0] * n, "tab": list(table)}, lanes)
+        if out["out"] != x:
+            return False
+        if k * 255 >= n:
+            return True
+        k *= 255
+

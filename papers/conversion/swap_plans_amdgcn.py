@@ -61,7 +61,7 @@ from datapath import data_path_lines  # noqa: E402
 from fixture import main_for  # noqa: E402
 
 from amd_byte_join import convert_ttgir  # noqa: E402
-from ir_run import run_ir  # noqa: E402
+from ir_run import every_element_arrives  # noqa: E402
 from linlayout.conversion import ConversionProblem, plan_packed_exchange  # noqa: E402
 from linlayout.hardware import AMD_CDNA4  # noqa: E402
 from packed_exchange_amdgcn import pairs  # noqa: E402
@@ -116,22 +116,11 @@ def swap_plans():
 
 
 def reaches_dst(plan, problem) -> bool:
-    """Run the plan's IR on every lane (``ir_run.py``): does every element arrive? Element
-    ``i`` holds one base-255 digit of ``i`` plus 1, a run per digit: the IR moves data by
-    tables alone (no value decides where an element goes), so element ``i`` arriving with
-    every digit right in every run is element ``i`` arriving."""
+    """Run the plan's IR on every lane (``ir_run.every_element_arrives``): does every
+    element arrive?"""
     ir, table = llvm_ir(plan, problem, "amdgcn")
-    n = 1 << problem.src.total_out_bits
-    k = 1
-    while True:
-        x = [i // k % 255 + 1 for i in range(n)]
-        out = run_ir(ir, {"in": list(x), "out": [0] * n, "tab": list(table)},
-                     1 << problem.lane_bits)
-        if out["out"] != x:
-            return False
-        if k * 255 >= n:
-            return True
-        k *= 255
+    return every_element_arrives(ir, table, 1 << problem.src.total_out_bits,
+                                 1 << problem.lane_bits)
 
 
 def wait_states(asm: str) -> int:

@@ -370,24 +370,12 @@ def wide_plans():
 
 
 def reaches_dst(ir: str, table: list[int], problem) -> bool:
-    """Run the plan's IR on every lane (``ir_run.py``), each source register's upper 24
-    bits filled with garbage (``0xa5b6c7`` minus the element): does every element arrive?
-    Element ``i`` holds one base-255 digit of ``i`` plus 1, a run per digit, as
-    ``swap_plans_amdgcn.reaches_dst`` runs it."""
-    from ir_run import run_ir
+    """Run the plan's IR on every lane, each source register's upper 24 bits filled with
+    garbage (``ir_run.every_element_arrives``): does every element arrive?"""
+    from ir_run import every_element_arrives
 
-    n = 1 << problem.src.total_out_bits
-    k = 1
-    while True:
-        x = [i // k % 255 + 1 for i in range(n)]
-        words = [v | (0xA5B6C7 - i) << 8 for i, v in enumerate(x)]
-        out = run_ir(ir, {"in": words, "out": [0] * n, "tab": list(table)},
-                     1 << problem.lane_bits)
-        if out["out"] != x:
-            return False
-        if k * 255 >= n:
-            return True
-        k *= 255
+    return every_element_arrives(ir, table, 1 << problem.src.total_out_bits,
+                                 1 << problem.lane_bits, garbage=True)
 
 
 def plan_probes() -> dict:
