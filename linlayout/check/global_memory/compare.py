@@ -80,7 +80,7 @@ def amd_merge_outcome(ops: Sequence[GlobalOpReport], counts: Mapping[str, int]) 
     Atomics, ``cp.async`` and AMD direct-to-LDS copies are left out on both sides, but the
     load each compare-and-swap loop of an atomic begins with
     (:attr:`~.predict.GlobalPrediction.loop_load`) counts on ``check``'s side in every
-    outcome; opcode variants are :func:`normalise_amd_counts`'s.
+    outcome (a vector-memory one: not a scalar ``s_load_dword``); opcode variants are :func:`normalise_amd_counts`'s.
 
     Raises:
         LayoutError: ``ops`` is not a sequence of :class:`~.report.GlobalOpReport` or
@@ -93,7 +93,8 @@ def amd_merge_outcome(ops: Sequence[GlobalOpReport], counts: Mapping[str, int]) 
     merges = []
     for g in ops:
         p = g.prediction
-        if p is not None and p.loop_load is not None:
+        if p is not None and p.loop_load is not None and \
+                p.loop_load[0].startswith(("global_", "buffer_")):
             base[p.loop_load[0]] += p.loop_load[1]
         if p is None or p.side not in ("load", "store") or p.opcode.startswith("cp.async"):
             continue

@@ -104,7 +104,8 @@ class GlobalPrediction:
         loop_load: on AMD, for an atomic LLVM expands into compare-and-swap loops
             (:func:`amd_cas_loop_load`), ``(opcode, per_thread)`` of the plain load of the
             containing aligned word each loop begins with (``global_load_dword``,
-            ``global_load_dwordx2`` for 64 bits): one per expanded atomic and thread, added by
+            ``global_load_dwordx2`` for 64 bits; ``s_load_dword`` for a scalar pointer's
+            uniform address): one per expanded atomic and thread, added by
             LLVM's ``AtomicExpand`` pass, so not in Triton's IR, :meth:`instructions` or the
             totals; the final AMDGCN has it. None otherwise.
     """
@@ -468,8 +469,8 @@ def amd_buffer_atomic_name(kind: str, element_type: str, bits: int) -> str:
     return f"buffer_atomic_{stem}{x2}" if stem else "buffer_atomic"
 
 
-def amd_cas_loop_load(kind: str, bits: int,
-                      instructions: Sequence[tuple[str, int]]) -> tuple[str, int] | None:
+def amd_cas_loop_load(kind: str, bits: int, instructions: Sequence[tuple[str, int]],
+                      uniform: bool = False) -> tuple[str, int] | None:
     """The loads an AMD global atomic's compare-and-swap loops begin with, ``(opcode,
     per_thread)``, or None when it has no loop.
 
@@ -481,17 +482,23 @@ def amd_cas_loop_load(kind: str, bits: int,
     ``global_atomic_cmpswap[_x2]`` in ``instructions`` (as :func:`amd_atomic_name` names them)
     is such a loop except a native 32/64-bit ``cas`` (``shouldExpandAtomicCmpXchgInIR`` leaves
     a global ``cmpxchg`` alone). Buffer atomics (``llvm.amdgcn.raw.ptr.buffer.atomic.*``
-    intrinsics, not ``atomicrmw``) are never expanded: pass none.
+    intrinsics, not ``atomicrmw``) are never expanded: pass none. ``uniform``: the address
+    is the same in every lane (an atomic on a scalar ``!tt.ptr``); AMDGPU then selects the
+    load through scalar memory, ``s_load_dword`` (``s_load_dwordx2``), as it does a uniform
+    load nothing before it may write (``AMDGPUAnnotateUniformValues``: ``amdgpu.noclobber``;
+    measured on 3 of 3 fresh scalar 16-bit float adds, a fit: a store to global memory before
+    the atomic may make it a ``global_load_dword`` instead).
 
     Args:
         kind: Triton's RMW kind or ``cas``.
         bits: the element width, 8, 16, 32 or 64.
         instructions: the op's ``(opcode, per_thread)`` pairs
             (:meth:`GlobalPrediction.instructions`).
+        uniform: the atomic's address is uniform (a scalar pointer).
 
     Raises:
-        LayoutError: ``kind`` not a string, ``bits`` not 8/16/32/64, or ``instructions`` not
-            pairs of an opcode string and a count (an int >= 0).
+        LayoutError: ``kind`` not a string, ``bits`` not 8/16/32/64, ``instructions`` not
+            pairs of an opcode string and a count (an int >= 0), or ``uniform`` not a bool.
     """
     string(kind, "kind")
     if type(bits) is not int or bits not in (8, 16, 32, 64):
@@ -501,23 +508,30 @@ def amd_cas_loop_load(kind: str, bits: int,
             and type(i[1]) is int and i[1] >= 0 for i in instructions):
         raise LayoutError(f"instructions must be (opcode, per_thread) pairs, got "
                           f"{instructions!r}")
+    instance_of(uniform, bool, "uniform")
     if kind == "cas" and bits >= 32:
         return None
     n = sum(c for o, c in instructions if o.startswith("global_atomic_cmpswap"))
     if n == 0:
         return None
-    return ("global_load_dwordx2" if bits == 64 else "global_load_dword", n)
+    width = "dwordx2" if bits == 64 else "dword"
+    return (f"s_load_{width}" if uniform else f"global_load_{width}", n)
 
 
-def _with_loop_load(pred: GlobalPrediction, kind: str, buffer: bool) -> GlobalPrediction:
-    """``pred`` (an AMD atomic) with :attr:`GlobalPrediction.loop_load` set
-    (:func:`amd_cas_loop_load`) and said in its note."""
-    load = None if buffer else amd_cas_loop_load(kind, pred.element_bits, pred.instructions())
+def _with_loop_load(pred: GlobalPrediction, kind: str, buffer: bool,
+                    op: GlobalOp) -> GlobalPrediction:
+    """``pred`` (an AMD atomic ``op``) with :attr:`GlobalPrediction.loop_load` set
+    (:func:`amd_cas_loop_load`; uniform for a scalar pointer) and said in its note."""
+    uniform = op.pointer_type is None or op.pointer_type.kind != "tensor"
+    load = None if buffer else amd_cas_loop_load(kind, pred.element_bits,
+                                                 pred.instructions(), uniform)
     if load is None:
         return pred
     why = (f"each compare-and-swap loop LLVM expands this atomic into begins with a load of "
            f"the {'64' if pred.element_bits == 64 else '32'}-bit word: {load[0]} x{load[1]} "
-           f"in the final AMDGCN, not in Triton's IR")
+           f"in the final AMDGCN, not in Triton's IR"
+           + (" (a uniform address: through scalar memory, unless a store before it may "
+              "write the word)" if uniform else ""))
     return replace(pred, loop_load=load, note="; ".join(x for x in (pred.note, why) if x))
 
 
@@ -537,7 +551,8 @@ def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, conti
     if (not target.is_nvidia and kind == "fadd" and element_type in ("f16", "bf16")
             and op.short in ("atomic_rmw", "buffer_atomic_rmw")):
         return _with_loop_load(
-            _amd_half_add(op, elems, vec, bits, contig, malign, buffer, scope), kind, buffer)
+            _amd_half_add(op, elems, vec, bits, contig, malign, buffer, scope), kind, buffer,
+            op)
     per, packed, note = vec, 1, ""
     if op.short in ("atomic_cas", "buffer_atomic_cas"):
         per = 1
@@ -569,7 +584,7 @@ def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, conti
                     f"LLVM expands a {bits}-bit atomic into")
     pred = GlobalPrediction("atomic", name, max(1, elems // per), per, bits, per * bits // 8,
                             contig, malign, note)
-    return pred if target.is_nvidia else _with_loop_load(pred, kind, buffer)
+    return pred if target.is_nvidia else _with_loop_load(pred, kind, buffer, op)
 
 
 def _amd_half_add(op: GlobalOp, elems: int, vec: int, bits: int, contig: int,

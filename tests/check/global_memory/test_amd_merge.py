@@ -230,3 +230,21 @@ def test_native_atomics_name_no_loop_load():
     assert a.prediction.opcode == "global_atomic_cmpswap" and a.prediction.loop_load is None
     (n,) = [g for g in _ops(_cas16("cuda:90")) if g.prediction.side == "atomic"]
     assert n.prediction.loop_load is None
+
+
+def test_a_scalar_sixteen_bit_add_loads_its_word_through_scalar_memory():
+    """A scalar pointer's address is uniform: the loop's load is an ``s_load_dword``, which
+    the final AMDGCN's vector-memory counts do not hold."""
+    text = """module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @add(%X: !tt.ptr<f16>, %Y: !tt.ptr<f16>) {
+    %v = tt.load %X : !tt.ptr<f16>
+    %o = tt.atomic_rmw fadd, acq_rel, gpu, %Y, %v : (!tt.ptr<f16>, f16) -> f16
+    tt.return
+  }
+}
+"""
+    ops = _ops(text)
+    (a,) = [g for g in ops if g.prediction.side == "atomic"]
+    assert a.prediction.opcode == "global_atomic_cmpswap"
+    assert a.prediction.loop_load == ("s_load_dword", 1)
+    assert amd_merge_outcome(ops, {"global_load_ushort": 1}) == "as counted"

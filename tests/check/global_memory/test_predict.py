@@ -125,6 +125,11 @@ def test_amd_cas_loop_loads():
     assert amd_cas_loop_load("max", 64, (("global_atomic_cmpswap_x2", 2),)) == \
         ("global_load_dwordx2", 2)
     assert amd_cas_loop_load("add", 32, (("global_atomic_add", 4),)) is None
+    # a scalar pointer's uniform address: the load goes through scalar memory
+    assert amd_cas_loop_load("fadd", 16, (("global_atomic_cmpswap", 1),), uniform=True) == \
+        ("s_load_dword", 1)
+    with pytest.raises(LayoutError):
+        amd_cas_loop_load("fadd", 16, (), uniform="yes")
     for bad in [(3, 16, ()), ("cas", 12, ()), ("cas", 16, [("x", -1)]),
                 ("cas", 16, "global_atomic_cmpswap")]:
         with pytest.raises(LayoutError):
