@@ -41,8 +41,8 @@ from ...triton.axisinfo import (AxisInfo, GlobalOp, ModuleAxisInfo, contiguity,
 from ...triton.parse import TritonType
 
 __all__ = ["GlobalMerge", "GlobalPrediction", "address_run", "amd_atomic_name",
-           "amd_cas_loop_load",
-           "amd_buffer_atomic_name", "amd_global_name", "atomic_fields", "held_block",
+           "amd_buffer_atomic_name", "amd_cas_loop_load", "amd_global_name", "atomic_fields",
+           "held_block",
            "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
 
 
