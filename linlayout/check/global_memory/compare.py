@@ -4,7 +4,8 @@
 ``check`` counts Triton's IR (:attr:`GlobalPrediction.per_thread`) and, where LLVM's back end
 may merge a thread's run of consecutive accesses, the merged instruction
 (:attr:`GlobalPrediction.may_merge`). The final AMDGCN then has, per op, Triton's count, the
-merged one, or (some runs merged) one between.
+merged one, or (some runs merged) one between; an atomic LLVM expands into compare-and-swap
+loops adds the load each loop begins with (:attr:`GlobalPrediction.loop_load`).
 """
 
 from __future__ import annotations
@@ -76,8 +77,10 @@ def amd_merge_outcome(ops: Sequence[GlobalOpReport], counts: Mapping[str, int]) 
       between the all-merged one and Triton's (runs merged in part, or to a narrower width);
     * ``"differs"``: none of these.
 
-    Atomics, ``cp.async`` and AMD direct-to-LDS copies are left out on both sides; opcode
-    variants are :func:`normalise_amd_counts`'s.
+    Atomics, ``cp.async`` and AMD direct-to-LDS copies are left out on both sides, but the
+    load each compare-and-swap loop of an atomic begins with
+    (:attr:`~.predict.GlobalPrediction.loop_load`) counts on ``check``'s side in every
+    outcome (a vector-memory one: not a scalar ``s_load_dword``); opcode variants are :func:`normalise_amd_counts`'s.
 
     Raises:
         LayoutError: ``ops`` is not a sequence of :class:`~.report.GlobalOpReport` or
@@ -90,6 +93,9 @@ def amd_merge_outcome(ops: Sequence[GlobalOpReport], counts: Mapping[str, int]) 
     merges = []
     for g in ops:
         p = g.prediction
+        if p is not None and p.loop_load is not None and \
+                p.loop_load[0].startswith(("global_", "buffer_")):
+            base[p.loop_load[0]] += p.loop_load[1]
         if p is None or p.side not in ("load", "store") or p.opcode.startswith("cp.async"):
             continue
         if p.may_merge is None:

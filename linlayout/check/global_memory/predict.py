@@ -29,6 +29,7 @@ vector 1, pairs lanes at run time with two scalar fallbacks (``AtomicRMWOpConver
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..._checks import instance_of, string
@@ -40,7 +41,8 @@ from ...triton.axisinfo import (AxisInfo, GlobalOp, ModuleAxisInfo, contiguity,
 from ...triton.parse import TritonType
 
 __all__ = ["GlobalMerge", "GlobalPrediction", "address_run", "amd_atomic_name",
-           "amd_buffer_atomic_name", "amd_global_name", "atomic_fields", "held_block",
+           "amd_buffer_atomic_name", "amd_cas_loop_load", "amd_global_name", "atomic_fields",
+           "held_block",
            "nvidia_atomic_name", "nvidia_global_name", "predict_global"]
 
 
@@ -99,6 +101,13 @@ class GlobalPrediction:
             (:class:`GlobalMerge`); the final AMDGCN has between ``per_thread`` and its
             count (each run merged or not, sometimes in part). ``opcode`` and ``per_thread``
             stay Triton's IR. None otherwise.
+        loop_load: on AMD, for an atomic LLVM expands into compare-and-swap loops
+            (:func:`amd_cas_loop_load`), ``(opcode, per_thread)`` of the plain load of the
+            containing aligned word each loop begins with (``global_load_dword``,
+            ``global_load_dwordx2`` for 64 bits; ``s_load_dword`` for a scalar pointer's
+            uniform address): one per expanded atomic and thread, added by
+            LLVM's ``AtomicExpand`` pass, so not in Triton's IR, :meth:`instructions` or the
+            totals; the final AMDGCN has it. None otherwise.
     """
 
     side: str
@@ -113,6 +122,7 @@ class GlobalPrediction:
     fallbacks: tuple[tuple[str, int], ...] = ()
     run: int = 1
     may_merge: GlobalMerge | None = None
+    loop_load: tuple[str, int] | None = None
 
     def instructions(self) -> tuple[tuple[str, int], ...]:
         """Every static instruction of the op, ``(opcode, per_thread)``: ``opcode`` first,
@@ -393,7 +403,15 @@ def amd_atomic_name(kind: str, scope: str, element_type: str, bits: int,
     compare-and-swap loop. A 16-bit float add (``f16``/``bf16``) is
     ``global_atomic_pk_add_f16``/``_bf16`` when ``packed`` (two elements, ``<2 x half>``) below
     system scope; a scalar one, or a packed one at system scope, is a 32-bit
-    ``global_atomic_cmpswap`` loop. None for a kind with no mnemonic here.
+    ``global_atomic_cmpswap`` loop. An 8- or 16-bit atomic of any other kind but ``and``/
+    ``or``/``xor`` (integer ``add``, ``max``, ``min``, ``umax``, ``umin``, ``exch``, ``cas``)
+    is a 32-bit ``global_atomic_cmpswap`` loop on the containing aligned word: LLVM's
+    ``AtomicExpand`` (``expandPartwordAtomicRMW``/``expandPartwordCmpXchg``) because
+    ``SITargetLowering::shouldExpandAtomicRMWInIR`` asks for a compare-and-swap expansion of
+    every integer type but i32/i64 (``atomicSupportedIfLegalIntType``, exchange:
+    ``isAtomicRMWLegalXChgTy``) and AMDGPU's narrowest ``cmpxchg`` is 32 bits; ``and``/``or``/
+    ``xor`` are widened to a 32-bit atomic of the word instead (``widenPartwordAtomicRMW``),
+    named as the 32-bit one. None for a kind with no mnemonic here.
 
     Args:
         kind: Triton's RMW kind (``add``, ``fadd``, ``max``, ``umax``, …, ``exch``) or ``cas``.
@@ -413,7 +431,8 @@ def amd_atomic_name(kind: str, scope: str, element_type: str, bits: int,
         if packed and scope != "sys" and element_type in ("f16", "bf16"):
             return f"global_atomic_pk_add_{element_type}"
         return "global_atomic_cmpswap"
-    if kind == "cas" or (scope == "sys" and kind not in ("add", "exch")):
+    if kind == "cas" or (scope == "sys" and kind not in ("add", "exch")) or \
+            (bits < 32 and kind not in ("and", "or", "xor")):
         return f"global_atomic_cmpswap{x2}"
     if kind == "fadd":
         return f"global_atomic_add_f{bits}" if bits in (32, 64) else None
@@ -450,6 +469,72 @@ def amd_buffer_atomic_name(kind: str, element_type: str, bits: int) -> str:
     return f"buffer_atomic_{stem}{x2}" if stem else "buffer_atomic"
 
 
+def amd_cas_loop_load(kind: str, bits: int, instructions: Sequence[tuple[str, int]],
+                      uniform: bool = False) -> tuple[str, int] | None:
+    """The loads an AMD global atomic's compare-and-swap loops begin with, ``(opcode,
+    per_thread)``, or None when it has no loop.
+
+    LLVM's ``AtomicExpand`` pass (``insertRMWCmpXchgLoop`` for an ``atomicrmw``, also under
+    ``expandPartwordAtomicRMW``; ``expandPartwordCmpXchg`` for an 8/16-bit ``cmpxchg``) puts
+    one plain load of the word the loop swaps (the containing aligned 32-bit word for 8/16-bit
+    elements, else the element's own width) before each loop: ``global_load_dword``
+    (``global_load_dwordx2`` for 64 bits), one per expanded atomic and thread. Every
+    ``global_atomic_cmpswap[_x2]`` in ``instructions`` (as :func:`amd_atomic_name` names them)
+    is such a loop except a native 32/64-bit ``cas`` (``shouldExpandAtomicCmpXchgInIR`` leaves
+    a global ``cmpxchg`` alone). Buffer atomics (``llvm.amdgcn.raw.ptr.buffer.atomic.*``
+    intrinsics, not ``atomicrmw``) are never expanded: pass none. ``uniform``: the address
+    is the same in every lane (an atomic on a scalar ``!tt.ptr``); AMDGPU then selects the
+    load through scalar memory, ``s_load_dword`` (``s_load_dwordx2``), as it does a uniform
+    load nothing before it may write (``AMDGPUAnnotateUniformValues``: ``amdgpu.noclobber``;
+    measured on 3 of 3 fresh scalar 16-bit float adds, a fit: a store to global memory before
+    the atomic may make it a ``global_load_dword`` instead).
+
+    Args:
+        kind: Triton's RMW kind or ``cas``.
+        bits: the element width, 8, 16, 32 or 64.
+        instructions: the op's ``(opcode, per_thread)`` pairs
+            (:meth:`GlobalPrediction.instructions`).
+        uniform: the atomic's address is uniform (a scalar pointer).
+
+    Raises:
+        LayoutError: ``kind`` not a string, ``bits`` not 8/16/32/64, ``instructions`` not
+            pairs of an opcode string and a count (an int >= 0), or ``uniform`` not a bool.
+    """
+    string(kind, "kind")
+    if type(bits) is not int or bits not in (8, 16, 32, 64):
+        raise LayoutError(f"bits must be 8, 16, 32 or 64 (an element width), got {bits!r}")
+    if not isinstance(instructions, Sequence) or not all(
+            isinstance(i, tuple) and len(i) == 2 and isinstance(i[0], str)
+            and type(i[1]) is int and i[1] >= 0 for i in instructions):
+        raise LayoutError(f"instructions must be (opcode, per_thread) pairs, got "
+                          f"{instructions!r}")
+    instance_of(uniform, bool, "uniform")
+    if kind == "cas" and bits >= 32:
+        return None
+    n = sum(c for o, c in instructions if o.startswith("global_atomic_cmpswap"))
+    if n == 0:
+        return None
+    width = "dwordx2" if bits == 64 else "dword"
+    return (f"s_load_{width}" if uniform else f"global_load_{width}", n)
+
+
+def _with_loop_load(pred: GlobalPrediction, kind: str, buffer: bool,
+                    op: GlobalOp) -> GlobalPrediction:
+    """``pred`` (an AMD atomic ``op``) with :attr:`GlobalPrediction.loop_load` set
+    (:func:`amd_cas_loop_load`; uniform for a scalar pointer) and said in its note."""
+    uniform = op.pointer_type is None or op.pointer_type.kind != "tensor"
+    load = None if buffer else amd_cas_loop_load(kind, pred.element_bits,
+                                                 pred.instructions(), uniform)
+    if load is None:
+        return pred
+    why = (f"each compare-and-swap loop LLVM expands this atomic into begins with a load of "
+           f"the {'64' if pred.element_bits == 64 else '32'}-bit word: {load[0]} x{load[1]} "
+           f"in the final AMDGCN, not in Triton's IR"
+           + (" (a uniform address: through scalar memory, unless a store before it may "
+              "write the word)" if uniform else ""))
+    return replace(pred, loop_load=load, note="; ".join(x for x in (pred.note, why) if x))
+
+
 def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, contig: int,
             malign: int | None, buffer: bool) -> GlobalPrediction:
     """``tt.atomic_rmw``/``tt.atomic_cas`` (``AtomicRMWOpConversion``/
@@ -465,7 +550,9 @@ def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, conti
     element_type = op.element_type
     if (not target.is_nvidia and kind == "fadd" and element_type in ("f16", "bf16")
             and op.short in ("atomic_rmw", "buffer_atomic_rmw")):
-        return _amd_half_add(op, elems, vec, bits, contig, malign, buffer, scope)
+        return _with_loop_load(
+            _amd_half_add(op, elems, vec, bits, contig, malign, buffer, scope), kind, buffer,
+            op)
     per, packed, note = vec, 1, ""
     if op.short in ("atomic_cas", "buffer_atomic_cas"):
         per = 1
@@ -491,10 +578,13 @@ def _atomic(op: GlobalOp, target: Target, elems: int, vec: int, bits: int, conti
         name = exact or "global_atomic"
         if exact is None or exact == "buffer_atomic":
             note = "named by family (LLVM's expansion of this atomic is not modelled)"
-        elif exact.startswith("global_atomic_cmpswap") and kind != "cas":
-            note = "a compare-and-swap loop LLVM expands a system-scope atomic into"
-    return GlobalPrediction("atomic", name, max(1, elems // per), per, bits, per * bits // 8,
+        elif exact.startswith("global_atomic_cmpswap") and (kind != "cas" or bits < 32):
+            note = ("a compare-and-swap loop LLVM expands a system-scope atomic into"
+                    if bits >= 32 else f"a compare-and-swap loop on the containing 32-bit word "
+                    f"LLVM expands a {bits}-bit atomic into")
+    pred = GlobalPrediction("atomic", name, max(1, elems // per), per, bits, per * bits // 8,
                             contig, malign, note)
+    return pred if target.is_nvidia else _with_loop_load(pred, kind, buffer, op)
 
 
 def _amd_half_add(op: GlobalOp, elems: int, vec: int, bits: int, contig: int,

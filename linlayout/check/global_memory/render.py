@@ -28,6 +28,8 @@ def _instruction(g: GlobalOpReport, key: str) -> dict:
         d["may_merge"] = {key: m.opcode, "per_thread": m.per_thread,
                           "vector_elems": m.vector_elems, "vector_bytes": m.vector_bytes,
                           "run": m.run}
+    if p.loop_load is not None:
+        d["loop_load"] = {key: p.loop_load[0], "per_thread": p.loop_load[1]}
     return d
 
 
@@ -52,7 +54,9 @@ def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
     "sectors_per_warp", "sector_floor", "efficiency", "coalesced"}], status`` (+ ``note``,
     ``suggestion``); on AMD an instruction LLVM's back end may merge carries
     ``"may_merge": {"isa", "per_thread", "vector_elems", "vector_bytes", "run"}`` (the
-    instruction if every thread's run merges; its own fields stay Triton's IR); an op with
+    instruction if every thread's run merges; its own fields stay Triton's IR); an AMD atomic
+    LLVM expands into compare-and-swap loops carries ``"loop_load": {"isa", "per_thread"}``
+    (the load of the word each loop begins with, not in Triton's IR); an op with
     run-time fallback instructions (an AMD 16-bit float add) lists them after its own, each
     with ``"fallback": true``."""
     key = "ptx" if nvidia else "isa"
@@ -73,7 +77,8 @@ def global_dict(g: GlobalOpReport, nvidia: bool) -> dict:
 
 def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
     """Whole-kernel global totals: ``per_thread`` by opcode (run-time fallbacks included: the
-    static code; Triton's IR, no merge by LLVM's back end counted),
+    static code; Triton's IR, no merge by LLVM's back end and no compare-and-swap loop's load
+    counted),
     ``global_bytes_per_thread`` (load/store/atomic; an op's fallbacks move the same elements
     as its own instruction and add none), ``sectors_per_warp`` and
     ``sector_floor`` over the counted ops, ``ops`` and ``not_analysed``."""
@@ -100,7 +105,8 @@ def global_totals(ops: Sequence[GlobalOpReport]) -> dict:
 def global_rows(ops: Sequence[GlobalOpReport]) -> list[tuple]:
     """The rows of a kernel's global ops in ``check``'s one table per kernel: ``(line, source,
     op, "global", "instruction x per thread" (run-time fallbacks after a ``+``; on AMD
-    ``(may merge: wider x n)`` where LLVM's back end may merge the thread's runs), vector_elems,
+    ``(may merge: wider x n)`` where LLVM's back end may merge the thread's runs, ``(loop
+    load: global_load_dword x n)`` for an atomic's compare-and-swap loops), vector_elems,
     type, degree "-", instr/warp "-", wavefronts/warp "-", sectors/request, sectors/warp,
     efficiency, status)``, one per op."""
     rows = []
@@ -114,6 +120,8 @@ def global_rows(ops: Sequence[GlobalOpReport]) -> list[tuple]:
         instr = " + ".join(f"{o} x{n}" for o, n in p.instructions())
         if p.may_merge is not None:
             instr += f" (may merge: {p.may_merge.opcode} x{p.may_merge.per_thread})"
+        if p.loop_load is not None:
+            instr += f" (loop load: {p.loop_load[0]} x{p.loop_load[1]})"
         rows.append((g.op.line, source, g.op.short, "global", instr,
                      p.vector_elems, g.op.element_type, "-", "-", "-",
                      "-" if c is None else c.sectors_per_instruction,

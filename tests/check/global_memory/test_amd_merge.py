@@ -181,3 +181,70 @@ def test_dword_buffer_accesses_may_merge():
         assert p.opcode in ("buffer_load_dword", "buffer_store_dword") and p.per_thread == 4
         assert p.may_merge is not None and p.may_merge.opcode.endswith("_dwordx4")
         assert p.may_merge.per_thread == 1
+
+
+def _cas16(target: str = "hip:gfx942") -> str:
+    """A 16-bit ``tt.atomic_cas`` of 1024 elements, 4 per thread, after a 16-bit load."""
+    blocked = ("#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], "
+               "order = [0]}>")
+    attrs = (f'"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "{target}", '
+             '"ttg.threads-per-warp" = 64 : i32')
+    return f"""#blocked = {blocked}
+module attributes {{{attrs}}} {{
+  tt.func public @cas(%X: !tt.ptr<f16>, %Y: !tt.ptr<f16>) {{
+    %r = tt.make_range {{end = 1024 : i32, start = 0 : i32}} : tensor<1024xi32, #blocked>
+    %x = tt.splat %X : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #blocked>
+    %xp = tt.addptr %x, %r : tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<f16>, #blocked>
+    %y = tt.splat %Y : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #blocked>
+    %yp = tt.addptr %y, %r : tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xi32, #blocked>
+    %c = tt.atomic_cas acq_rel, gpu, %yp, %v, %v : (tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xf16, #blocked>, tensor<1024xf16, #blocked>) -> tensor<1024xf16, #blocked>
+    tt.return
+  }}
+}}
+"""
+
+
+def test_a_sixteen_bit_cas_names_its_loops_loads_and_the_outcome_counts_them():
+    ops = _ops(_cas16())
+    (a,) = [g for g in ops if g.prediction.side == "atomic"]
+    p = a.prediction
+    assert p.opcode == "global_atomic_cmpswap" and p.per_thread == 4
+    assert p.loop_load == ("global_load_dword", 4)
+    assert "begins with a load" in a.note
+    assert global_dict(a, nvidia=False)["instructions"][0]["loop_load"] == \
+        {"isa": "global_load_dword", "per_thread": 4}
+    assert global_rows(ops)[1][4] == \
+        "global_atomic_cmpswap x4 (loop load: global_load_dword x4)"
+    # Triton's IR has no loop, so the totals leave the loads out
+    assert "global_load_dword" not in global_totals(ops)["per_thread"]
+    (ld,) = [g for g in ops if g.prediction.side == "load"]
+    counted = {ld.prediction.opcode: ld.prediction.per_thread}
+    assert amd_merge_outcome(ops, {**counted, "global_load_dword": 4}) == "as counted"
+    assert amd_merge_outcome(ops, counted) == "differs"
+
+
+def test_native_atomics_name_no_loop_load():
+    text = _cas16().replace("f16", "f32")
+    (a,) = [g for g in _ops(text) if g.prediction.side == "atomic"]
+    assert a.prediction.opcode == "global_atomic_cmpswap" and a.prediction.loop_load is None
+    (n,) = [g for g in _ops(_cas16("cuda:90")) if g.prediction.side == "atomic"]
+    assert n.prediction.loop_load is None
+
+
+def test_a_scalar_sixteen_bit_add_loads_its_word_through_scalar_memory():
+    """A scalar pointer's address is uniform: the loop's load is an ``s_load_dword``, which
+    the final AMDGCN's vector-memory counts do not hold."""
+    text = """module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @add(%X: !tt.ptr<f16>, %Y: !tt.ptr<f16>) {
+    %v = tt.load %X : !tt.ptr<f16>
+    %o = tt.atomic_rmw fadd, acq_rel, gpu, %Y, %v : (!tt.ptr<f16>, f16) -> f16
+    tt.return
+  }
+}
+"""
+    ops = _ops(text)
+    (a,) = [g for g in ops if g.prediction.side == "atomic"]
+    assert a.prediction.opcode == "global_atomic_cmpswap"
+    assert a.prediction.loop_load == ("s_load_dword", 1)
+    assert amd_merge_outcome(ops, {"global_load_ushort": 1}) == "as counted"

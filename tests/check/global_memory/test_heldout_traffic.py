@@ -20,7 +20,8 @@ Per kernel, ``linlayout check``'s report equals Triton's instructions:
   line left out, as in the corpus);
 * AMD global loads and stores against the final AMDGCN: Triton's IR counts with, op by op,
   each ``may_merge`` (LLVM's back end merging a thread's run) taken or not; the differences
-  (scalar loads LLVM merges or moves, compare-and-swap loops' loads, code LLVM duplicates)
+  (scalar loads LLVM merges or moves, code LLVM duplicates; the load each compare-and-swap
+  loop of an atomic begins with is counted, ``loop_load``)
   strict xfails with their reason (``known_mismatches.json``, key
   ``heldout_traffic_amdgcn``);
 * every sector count ``check`` makes in closed form equals the brute-force simulator's on the

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from linlayout.check.global_memory.predict import (amd_atomic_name, amd_buffer_atomic_name,
-                                                   amd_global_name, nvidia_atomic_name,
-                                                   nvidia_global_name)
+                                                   amd_cas_loop_load, amd_global_name,
+                                                   nvidia_atomic_name, nvidia_global_name)
 
 
 def test_nvidia_names_follow_the_word_rule():
@@ -91,3 +91,46 @@ def test_amd_atomic_names_refuse_bad_arguments_and_name_unknown_kinds_by_family(
         amd_atomic_name("add", 3, "i32", 32)
     with pytest.raises(LayoutError):
         amd_atomic_name("fadd", "gpu", "f16", 16, packed="yes")
+
+
+def test_amd_sub_word_atomics_are_compare_and_swap_loops_but_and_or_xor():
+    """8/16-bit atomics: LLVM expands every kind but and/or/xor into a 32-bit compare-and-swap
+    loop on the containing word; and/or/xor are widened to a 32-bit atomic of the word."""
+    for kind in ("add", "max", "min", "umax", "umin", "exch", "cas"):
+        for bits in (8, 16):
+            assert amd_atomic_name(kind, "gpu", f"i{bits}", bits) == "global_atomic_cmpswap"
+    for kind, stem in (("and", "and"), ("or", "or"), ("xor", "xor")):
+        assert amd_atomic_name(kind, "gpu", "i16", 16) == f"global_atomic_{stem}"
+        assert amd_atomic_name(kind, "sys", "i16", 16) == "global_atomic_cmpswap"
+    assert amd_atomic_name("exch", "gpu", "f16", 16) == "global_atomic_cmpswap"
+
+
+def test_amd_cas_loop_loads():
+    import pytest
+
+    from linlayout.errors import LayoutError
+
+    # a 16-bit cas: one loop per element, each begins with a load of the 32-bit word
+    assert amd_cas_loop_load("cas", 16, (("global_atomic_cmpswap", 16),)) == \
+        ("global_load_dword", 16)
+    # a native 32/64-bit cas: no loop
+    assert amd_cas_loop_load("cas", 32, (("global_atomic_cmpswap", 4),)) is None
+    assert amd_cas_loop_load("cas", 64, (("global_atomic_cmpswap_x2", 4),)) is None
+    # a 16-bit float add with vector 1: the packed add is native, its two scalar fallbacks
+    # are loops
+    assert amd_cas_loop_load("fadd", 16, (("global_atomic_pk_add_bf16", 2),
+                                          ("global_atomic_cmpswap", 4))) == \
+        ("global_load_dword", 4)
+    # a system-scope 64-bit max: a loop on the 64-bit element
+    assert amd_cas_loop_load("max", 64, (("global_atomic_cmpswap_x2", 2),)) == \
+        ("global_load_dwordx2", 2)
+    assert amd_cas_loop_load("add", 32, (("global_atomic_add", 4),)) is None
+    # a scalar pointer's uniform address: the load goes through scalar memory
+    assert amd_cas_loop_load("fadd", 16, (("global_atomic_cmpswap", 1),), uniform=True) == \
+        ("s_load_dword", 1)
+    with pytest.raises(LayoutError):
+        amd_cas_loop_load("fadd", 16, (), uniform="yes")
+    for bad in [(3, 16, ()), ("cas", 12, ()), ("cas", 16, [("x", -1)]),
+                ("cas", 16, "global_atomic_cmpswap")]:
+        with pytest.raises(LayoutError):
+            amd_cas_loop_load(*bad)

@@ -44,7 +44,17 @@ def test_fallbacks_appear_in_json_rows_and_totals():
     # the fallbacks add instructions, not bytes: each element is added once
     assert totals["global_bytes_per_thread"]["atomic"] == elems * 2
     (row,) = [r for r in global_rows(rep.global_ops) if r[0] == g.op.line]
-    assert row[4] == f"global_atomic_pk_add_bf16 x{elems} + global_atomic_cmpswap x{2 * elems}"
+    assert row[4] == (f"global_atomic_pk_add_bf16 x{elems} + global_atomic_cmpswap "
+                      f"x{2 * elems} (loop load: global_load_dword x{2 * elems})")
+    # each scalar fallback is a compare-and-swap loop that begins with a load of its word:
+    # named on the first entry, left out of the totals (Triton's IR has none)
+    assert pred.loop_load == ("global_load_dword", 2 * elems)
+    assert first["loop_load"] == {"isa": "global_load_dword", "per_thread": 2 * elems}
+    assert "loop_load" not in second
+    assert "global_load_dword" not in totals["per_thread"] or \
+        totals["per_thread"]["global_load_dword"] == sum(
+            h.prediction.per_thread for h in rep.global_ops
+            if h.prediction.opcode == "global_load_dword")
 
 
 def test_fallback_entries_match_the_check_schema():
