@@ -561,7 +561,10 @@ def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,
         for b, pos in enumerate(reg_cols):
             if i >> b & 1:
                 full |= 1 << pos
-        out = src.apply({"register": full, "lane": lane})
+        where = {"register": full, "lane": lane}
+        if "warp" in src.in_dim_names:  # a source broadcast over only some warp bits
+            where["warp"] = warp
+        out = src.apply(where)
         return tuple(out.values())
 
     return _run(low, lanes, element, warp)
