@@ -21,8 +21,9 @@ differ only by what the source's lanes hold stay in each warp) was committed, se
   lanes (or, in a third of the draws, registers) hold.
 
 Targets cuda:90 and gfx942; 8/16/32-bit elements. The comparison is
-``cvt_heldout_probes.compare`` (convert line, register and shared-memory instructions,
-against the final assembly: these probes have no ``"lowering"`` records).
+``cvt_heldout_probes.compare`` (convert line, register and shared-memory instructions)
+against Triton's lowering (``lowering_reference.py``: the assembly of Triton's LLVM IR with
+``-O3`` skipped, in a private cache), and the final assembly's differences from it listed.
 """
 
 from __future__ import annotations
@@ -160,7 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare_only:
         data = json.loads(gzip.decompress(OUT.read_bytes()))
     else:
+        from lowering_reference import reference
+
         data = build()
+        for name, p in data["probes"].items():  # Triton's lowering (before -O3) too
+            p["lowering"] = reference(name, p)
         if args.write:
             OUT.write_bytes(gzip.compress(json.dumps(data, sort_keys=True).encode(), mtime=0))
     return 1 if compare(data, "cvt_warp_slice") else 0
