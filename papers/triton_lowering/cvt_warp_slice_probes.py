@@ -20,6 +20,12 @@ differ only by what the source's lanes hold stay in each warp) was committed, se
   other warp bases kept, and a destination whose zero warp bits are given bits the source's
   lanes (or, in a third of the draws, registers) hold.
 
+* ``sliced`` (seed :data:`SLICED_SEED`, drawn after the first two families were compared,
+  where every ``slice`` probe happened to need another warp): the source a
+  ``SliceLayout`` as in ``slice``, the destination a ``DistributedLinearLayout`` of the
+  same bits in which each broadcast warp bit is given a bit the source's lanes (two draws
+  in three) or registers hold.
+
 Targets cuda:90 and gfx942; 8/16/32-bit elements. The comparison is
 ``cvt_heldout_probes.compare`` (convert line, register and shared-memory instructions)
 against Triton's lowering (``lowering_reference.py``: the assembly of Triton's LLVM IR with
@@ -42,6 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 #: the draw's seed and size (probes per family and target)
 SEED = 60917
+#: the second family's seed (``sliced``, drawn after the first two families were compared)
+SLICED_SEED = 60919
 PER = int(os.environ.get("PER", 7))
 OUT = ROOT / "tests" / "data" / "triton_cvt_warp_slice_probes.json.gz"
 
@@ -145,8 +153,77 @@ def build(seed: int = SEED) -> dict:
                     probes[name] = {"target": tname,
                                     **convert_located(strip_locs(k.asm["ttgir"]), tname, asm)}
                     print(f"  {name}", flush=True)
+        # a second family on its own seed (drawn after the first was compared): the source a
+        # gl.SliceLayout with warps (and maybe lanes) along the sliced dim, the destination
+        # the same bits with each broadcast warp bit given a bit the source's lanes (two
+        # draws in three) or registers hold
+        from linlayout.triton.encodings.distributed import blocked as ll_blocked, \
+            slice as ll_slice
+
+        rng2 = random.Random(SLICED_SEED)
+        for tname in T:
+            lanes = 64 if tname.startswith("gfx") else 32
+            for _ in range(PER):
+                warps = rng2.choice([2, 4, 4, 8])
+                bits = rng2.choice([8, 16, 32])
+                d = rng2.randrange(3)
+                others = [k for k in range(3) if k != d]
+                tpw, wpc, spt = [1, 1, 1], [1, 1, 1], [1, 1, 1]
+                wpc[d] = rng2.choice([2, 2, 4]) if warps >= 4 else 2
+                for _ in range((warps // wpc[d]).bit_length() - 1):
+                    wpc[rng2.choice(others)] *= 2
+                if rng2.random() < 0.5:
+                    tpw[d] = 2
+                for _ in range((lanes // tpw[d]).bit_length() - 1):
+                    tpw[rng2.choice(others)] *= 2
+                for k in others:
+                    spt[k] = 1 << rng2.randint(0, 1)
+                order = list(range(3))
+                rng2.shuffle(order)
+                M, N = (spt[k] * tpw[k] * wpc[k] for k in others)
+                M, N = M * 2, N * 2
+                while M * N < lanes * warps * 4:
+                    M, N = (M * 2, N) if rng2.random() < 0.5 else (M, N * 2)
+                ll = ll_slice(d, ll_blocked(spt, tpw, wpc, order)).to_linear_layout([M, N])
+                nb = N.bit_length() - 1
+
+                def flat(v):
+                    return (v[0] << nb) | v[1]
+
+                s_reg = [flat(v) for v in ll.bases["register"] if any(v)]
+                s_lane = [flat(v) for v in ll.bases["lane"]]
+                s_warp = [flat(v) for v in ll.bases["warp"]]
+                t_reg, t_lane, t_warp = list(s_reg), list(s_lane), list(s_warp)
+                for i, c in enumerate(s_warp):
+                    if c or not t_reg:
+                        continue
+                    nz = [j for j, x in enumerate(t_lane) if x]
+                    if rng2.random() < 1 / 3:
+                        t_warp[i] = t_reg.pop(rng2.randrange(len(t_reg)))
+                    else:
+                        j = rng2.choice(nz)
+                        t_warp[i], t_lane[j] = t_lane[j], t_reg.pop(rng2.randrange(len(t_reg)))
+                if rng2.random() < 0.5:
+                    rng2.shuffle(t_lane)
+                L = gl.SliceLayout(d, gl.BlockedLayout(spt, tpw, wpc, order))
+                D = linear(t_reg, t_lane, t_warp, M, N)
+                sig = {"X": TY[bits], "Y": TY[bits], "M": "constexpr", "N": "constexpr",
+                       "L": "constexpr", "D": "constexpr"}
+                src = GluonASTSource(fn=g_cvt, signature=sig,
+                                     constexprs={"M": M, "N": N, "L": L, "D": D})
+                name = f"g_sliced_b{bits}_{M}x{N}_w{warps}_{rng2.getrandbits(24):06x}_{tname}"
+                try:
+                    k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+                except Exception as e:  # noqa: BLE001 - a kernel Triton rejects is skipped
+                    fails[type(e).__name__] += 1
+                    continue
+                asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
+                probes[name] = {"target": tname,
+                                **convert_located(strip_locs(k.asm["ttgir"]), tname, asm)}
+                print(f"  {name}", flush=True)
     print(f"{len(probes)} probes compiled; not compiled: {dict(fails)}")
-    return {"triton_version": triton.__version__, "seed": seed, "probes": probes}
+    return {"triton_version": triton.__version__, "seed": seed, "sliced_seed": SLICED_SEED,
+            "probes": probes}
 
 
 def main(argv: list[str] | None = None) -> int:
