@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 SEED = 60917
 #: the second family's seed (``sliced``, drawn after the first two families were compared)
 SLICED_SEED = 60919
-PER = int(os.environ.get("PER", 7))
+PER = int(os.environ.get("PER", "7"))
 OUT = ROOT / "tests" / "data" / "triton_cvt_warp_slice_probes.json.gz"
 
 
@@ -61,7 +61,8 @@ def build(seed: int = SEED) -> dict:
     import triton
     from corpus import strip_locs
     from cvt_heldout_probes import convert_located
-    from gluon_kernels import convert_kernel, linear_layout as linear, random_blocked
+    from gluon_kernels import convert_kernel, random_blocked
+    from gluon_kernels import linear_layout as linear
     from probe_compile import private_triton_cache
     from triton.backends.compiler import GPUTarget
     from triton.experimental.gluon import language as gl
@@ -157,11 +158,11 @@ def build(seed: int = SEED) -> dict:
         # gl.SliceLayout with warps (and maybe lanes) along the sliced dim, the destination
         # the same bits with each broadcast warp bit given a bit the source's lanes (two
         # draws in three) or registers hold
-        from linlayout.triton.encodings.distributed import blocked as ll_blocked, \
-            slice as ll_slice
+        from linlayout.triton.encodings.distributed import blocked as ll_blocked
+        from linlayout.triton.encodings.distributed import slice as ll_slice
 
         rng2 = random.Random(SLICED_SEED)
-        for tname in T:
+        for tname, target in T.items():
             lanes = 64 if tname.startswith("gfx") else 32
             for _ in range(PER):
                 warps = rng2.choice([2, 4, 4, 8])
@@ -187,7 +188,7 @@ def build(seed: int = SEED) -> dict:
                 ll = ll_slice(d, ll_blocked(spt, tpw, wpc, order)).to_linear_layout([M, N])
                 nb = N.bit_length() - 1
 
-                def flat(v):
+                def flat(v, nb=nb):
                     return (v[0] << nb) | v[1]
 
                 s_reg = [flat(v) for v in ll.bases["register"] if any(v)]
@@ -213,7 +214,7 @@ def build(seed: int = SEED) -> dict:
                                      constexprs={"M": M, "N": N, "L": L, "D": D})
                 name = f"g_sliced_b{bits}_{M}x{N}_w{warps}_{rng2.getrandbits(24):06x}_{tname}"
                 try:
-                    k = triton.compile(src, target=T[tname], options={"num_warps": warps})
+                    k = triton.compile(src, target=target, options={"num_warps": warps})
                 except Exception as e:  # noqa: BLE001 - a kernel Triton rejects is skipped
                     fails[type(e).__name__] += 1
                     continue
