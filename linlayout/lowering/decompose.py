@@ -88,7 +88,8 @@ class WarpDecomposition:
         register_bits: register bits after padding (broadcast removed).
         lane_bits: lane bits after padding, the destination's warp bits included.
         warp_bits: how many of the last ``lane_bits`` are the destination's warp bits — a
-            source broadcast over warps (every warp holds the whole tensor) is converted
+            conversion whose warp bases differ only by source lanes (a source broadcast
+            over all or some warp bits, :func:`warp_broadcast_bits`) is converted
             within each warp as if the warp id were the high bits of the lane id (the
             thread id ``lane + warp·lanes``): the shuffle index reads them, while a select on
             such a bit reads the lane id, where it is always 0. Zero otherwise.

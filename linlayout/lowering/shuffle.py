@@ -107,9 +107,10 @@ class WarpShuffleLowering:
     def execute(self, src: LinearLayout, lanes: int, warp: int = 0) -> list[list[tuple]]:
         """Run the graph on every lane of warp ``warp``: ``result[r][lane]`` is the tensor
         element (out-dim coordinates) destination register ``r`` of ``lane`` ends up
-        holding. The warp matters only when the source is broadcast over warps
-        (``decomposition.warp_bits``): the indexed shuffles then read the warp id as the
-        high bits of the thread id.
+        holding. The warp matters only when the warp bases differ by source lanes
+        (``decomposition.warp_bits``; a source broadcast over all or some warp bits): the
+        indexed shuffles then read the warp id as the high bits of the thread id, and the
+        source's kept warp bits select its elements.
 
         Raises:
             LayoutError: a byte permute or unpack mixes bytes of different elements (the
