@@ -13,8 +13,9 @@ conversion is trivial over each. What is left decides:
 * ``register`` and ``lane`` with fewer than two mixed register/lane transpositions
   (``cvtNeedsWarpShuffle``) — warp shuffles (``transferWithinWarp``, :mod:`.shuffle`):
   ``"shuffle"``;
-* ``register``, ``lane`` and ``warp`` where the source is broadcast over warps (each warp
-  holds the whole tensor) — the same warp shuffles, the destination's warp bits read as high
+* ``register``, ``lane`` and ``warp`` where the warp bases differ only by what the source's
+  lanes hold (a source broadcast over all or some warp bits, each warp holding the elements
+  its threads need) — the same warp shuffles, the destination's warp bits read as high
   bits of the thread id (:func:`.decompose.warp_broadcast_bits`): ``"shuffle"``;
 * anything else (two or more transpositions, other warps or CTAs) — a round trip through
   shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):

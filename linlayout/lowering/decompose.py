@@ -34,7 +34,7 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 
 __all__ = ["PLAIN_BOTTOM", "PLAIN_TOP", "Transposition", "WarpDecomposition", "decompose",
-           "hardware_permutation", "warp_broadcast_bits"]
+           "hardware_permutation", "warp_broadcast_bits", "warp_lane_columns"]
 
 #: ``prmt`` selectors that keep both halves in place: a ``selp`` does the job.
 PLAIN_TOP = 0x3210
@@ -88,7 +88,8 @@ class WarpDecomposition:
         register_bits: register bits after padding (broadcast removed).
         lane_bits: lane bits after padding, the destination's warp bits included.
         warp_bits: how many of the last ``lane_bits`` are the destination's warp bits — a
-            source broadcast over warps (every warp holds the whole tensor) is converted
+            conversion whose warp bases differ only by source lanes (a source broadcast
+            over all or some warp bits, :func:`warp_broadcast_bits`) is converted
             within each warp as if the warp id were the high bits of the lane id (the
             thread id ``lane + warp·lanes``): the shuffle index reads them, while a select on
             such a bit reads the lane id, where it is always 0. Zero otherwise.
@@ -148,11 +149,13 @@ def decompose(src: LinearLayout, dst: LinearLayout, element_bits: int) -> WarpDe
     ``src`` and ``dst`` are distributed layouts of one tensor (in dims register/lane/…);
     only their register and lane bases are read: call it for conversions that keep data in
     each warp. Broadcast (zero) register bases are removed first; the register and lane dims
-    are padded with zero bases to the larger side. When ``src`` is broadcast over warps
-    (every warp base zero) and ``dst`` is not, the destination's warp bases join its lane
-    bases as the high bits of the thread id (``WarpDecomposition.warp_bits``): what the
-    3.9 wheel's code for such converts computes (checked on compiled kernels,
-    ``papers/triton_lowering/shuffle_probes.py``).
+    are padded with zero bases to the larger side. When the warp bases differ only by what
+    the source's lanes hold (:func:`warp_broadcast_bits`: a source broadcast over all or
+    some warp bits), the destination's warp bits join its lane bits as the high bits of
+    the thread id (``WarpDecomposition.warp_bits``), each with the column
+    ``dst.warp[i] ^ src.warp[i]`` (:func:`warp_lane_columns`): what the 3.9 wheel's code
+    for such converts computes (checked on compiled kernels,
+    ``papers/triton_lowering/shuffle_probes.py``, ``cvt_warp_slice_probes.py``).
 
     Raises:
         LayoutError: the register/lane conversion is not a permutation of hardware bits
@@ -208,7 +211,7 @@ def hardware_permutation(src: LinearLayout, dst: LinearLayout
     Returns:
         ``(image, register_bits, lane_bits, warp_bits)``: ``image[b]`` is the destination
         bit that source bit ``b`` becomes, bits numbered registers first, then lanes (the
-        destination's warp bits, when the source is broadcast over warps, last).
+        destination's warp bits, when :func:`warp_broadcast_bits` is nonzero, last).
 
     Raises:
         LayoutError: as :func:`decompose`.
@@ -220,7 +223,7 @@ def hardware_permutation(src: LinearLayout, dst: LinearLayout
     if n_warp:
         width = max(len(s_lane), len(t_lane))
         s_lane = _padded(s_lane, width + n_warp)
-        t_lane = _padded(t_lane, width) + list(dst.dim_columns("warp"))
+        t_lane = _padded(t_lane, width) + list(warp_lane_columns(src, dst))
     n_reg = max(len(s_reg), len(t_reg))
     n_lane = max(len(s_lane), len(t_lane))
     s_cols = _padded(s_reg, n_reg) + _padded(s_lane, n_lane)
@@ -250,19 +253,50 @@ def hardware_permutation(src: LinearLayout, dst: LinearLayout
 
 
 def warp_broadcast_bits(src: LinearLayout, dst: LinearLayout) -> int:
-    """The destination's warp bits when ``src`` is broadcast over warps (each warp holds
-    the whole of it), ``dst`` is not, and every destination warp basis is held by the
-    source's lanes: such a convert stays within each warp, the warp id picking which lanes
-    a thread reads. 0 otherwise — also when a destination warp basis is held by the
-    source's registers, which the 3.9 wheel moves through shared memory (both checked on
-    compiled kernels, ``papers/triton_lowering/shuffle_probes.py``)."""
+    """The destination's warp bits (all of them) when the convert stays within each warp
+    although the warp bases differ: every destination warp basis differs from the source's
+    warp basis of the same index by a vector the source's **lanes** hold
+    (``dst.warp[i] ^ src.warp[i]`` in the span of ``src.lane``), and at least one differs.
+    Each destination thread then finds its elements in the lanes of its own warp — the
+    source is broadcast over the warp bits where its basis is zero, so every warp holds
+    those elements — and the warp id only picks which lanes it reads (the destination's
+    warp bits join the lane bits as the high bits of the thread id, with the columns
+    ``dst.warp[i] ^ src.warp[i]``; see :func:`hardware_permutation`).
+
+    0 otherwise: the warp bases are equal (the minimal conversion drops the warp dim), the
+    layouts have different warp counts, or a difference needs the source's registers
+    (Triton's decomposition requires that source registers do not depend on the warp:
+    shared memory) or another warp.
+
+    A source broadcast over every warp (each warp holds the whole tensor) is the case
+    first measured; a source broadcast over some warp bits (a slice of a blocked layout
+    whose sliced dim had warps) follows the same rule. Both checked on compiled kernels
+    (``papers/triton_lowering/shuffle_probes.py``, ``papers/triton_lowering/cvt_warp_slice_probes.py``);
+    the rule is read from Triton's description of ``getWarpLayoutConvertDecomposition``
+    (``include/triton/Analysis/Utility.h``: "warp/CTA-dependent lane selection", "source
+    registers must not depend on warp/CTA coordinates") and the held-out compiles, not from
+    the 3.9 source of ``cvtNeedsWarpShuffle``, which was not available.
+
+    Raises:
+        LayoutError: never for layouts of one tensor (other inputs as ``f2``).
+    """
     s_warp, t_warp = src.dim_columns("warp"), dst.dim_columns("warp")
-    if any(s_warp) or not any(t_warp):
+    if len(s_warp) != len(t_warp) or tuple(s_warp) == tuple(t_warp):
         return 0
     lanes = f2.echelon(list(src.dim_columns("lane")))
-    if not all(f2.in_span(c, lanes) for c in t_warp):
+    if not all(f2.in_span(s ^ t, lanes) for s, t in zip(s_warp, t_warp)):
         return 0
     return len(t_warp)
+
+
+def warp_lane_columns(src: LinearLayout, dst: LinearLayout) -> tuple[int, ...]:
+    """Per destination warp basis, the tensor offset its warp bit adds to the source lanes
+    a thread reads (``dst.warp[i] ^ src.warp[i]``, 0 where the bases are equal) — the
+    destination columns :func:`hardware_permutation` appends to the lane columns when
+    :func:`warp_broadcast_bits` is nonzero; () when it is 0."""
+    if not warp_broadcast_bits(src, dst):
+        return ()
+    return tuple(s ^ t for s, t in zip(src.dim_columns("warp"), dst.dim_columns("warp")))
 
 
 def _permute_selector(sel: int, bit: int, n_pack: int) -> int:

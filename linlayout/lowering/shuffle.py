@@ -107,9 +107,10 @@ class WarpShuffleLowering:
     def execute(self, src: LinearLayout, lanes: int, warp: int = 0) -> list[list[tuple]]:
         """Run the graph on every lane of warp ``warp``: ``result[r][lane]`` is the tensor
         element (out-dim coordinates) destination register ``r`` of ``lane`` ends up
-        holding. The warp matters only when the source is broadcast over warps
-        (``decomposition.warp_bits``): the indexed shuffles then read the warp id as the
-        high bits of the thread id.
+        holding. The warp matters only when the warp bases differ by source lanes
+        (``decomposition.warp_bits``; a source broadcast over all or some warp bits): the
+        indexed shuffles then read the warp id as the high bits of the thread id, and the
+        source's kept warp bits select its elements.
 
         Raises:
             LayoutError: a byte permute or unpack mixes bytes of different elements (the
@@ -561,7 +562,10 @@ def _execute(low: WarpShuffleLowering, src: LinearLayout, lanes: int,
         for b, pos in enumerate(reg_cols):
             if i >> b & 1:
                 full |= 1 << pos
-        out = src.apply({"register": full, "lane": lane})
+        where = {"register": full, "lane": lane}
+        if "warp" in src.in_dim_names:  # a source broadcast over only some warp bits
+            where["warp"] = warp
+        out = src.apply(where)
         return tuple(out.values())
 
     return _run(low, lanes, element, warp)

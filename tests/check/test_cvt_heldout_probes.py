@@ -43,7 +43,7 @@ def _check_json(ttgir: str) -> dict:
 #: the sets whose ``tl`` kernels another script defines (their ops' source file)
 _SCRIPTS = {"tutorial": "tutorial_probes.py"}
 _SETS = ["cvt_heldout", "cvt_roundtrip", "cvt_lowering", "cvt_fresh", "cvt_confirm",
-         "tutorial"]
+         "tutorial", "cvt_warp_slice"]
 
 
 def _differs(fixture_set: str, case: str) -> bool:
@@ -162,6 +162,15 @@ def test_a_second_later_draw_equals_tritons_lowering(case):
     """A second later draw (``--fresh --confirm``, ``CONFIRM_DRAW``), made to confirm the
     first."""
     _both("cvt_confirm", case)
+
+
+@pytest.mark.parametrize("case", cases("cvt_warp_slice"))
+def test_sources_broadcast_over_some_warp_bits_equal_tritons_lowering(case):
+    """The warp-rule draw (``papers/triton_lowering/cvt_warp_slice_probes.py``, seed 60917,
+    made after ``warp_broadcast_bits`` covered sources broadcast over some warp bits):
+    slices of 3-d blocked layouts with warps along the sliced dim, and linear sources with
+    zero and kept warp bases, cuda:90 and gfx942."""
+    _both("cvt_warp_slice", case)
 
 
 @pytest.mark.parametrize("case", cases("tutorial"))

@@ -90,3 +90,19 @@ def test_an_8_bit_shuffle_unpacks_only_the_bytes_its_destination_keeps():
     r = convert_path(src, dst, 8, "cuda:90")
     assert r.path == "shuffle"
     assert r.counts == {"shfl.sync.idx.b32": 2, "selp.b32": 3, "prmt.b32": 10}
+
+
+def test_a_source_broadcast_over_some_warp_bits_shuffles():
+    """Warp bit 0 broadcast, warp bit 1 kept; the destination's warp bit 0 is the source's
+    lane 4: shuffles (Triton 3.9, cuda:90: 2 shfl.sync.idx.b32 and 1 selp.b32 for i8);
+    the same with that bit in the source's registers goes through shared memory."""
+    src = layout([4 << 5, 8 << 5, 16], [1 << 5, 2 << 5, 1, 2, 4], [0, 8], 4, 5)
+    dst = layout([16, 8 << 5], [1, 2, 1 << 5, 2 << 5, 4 << 5], [4, 8], 4, 5)
+    r = convert_path(src, dst, 8, "cuda:90")
+    assert r.path == "shuffle" and "warp" in r.remaining_dims
+    assert r.counts["shfl.sync.idx.b32"] == 2 and r.counts["selp.b32"] == 1
+    assert not needs_shared(src, dst)
+    reg = layout([4, 8 << 5], [1, 2, 1 << 5, 2 << 5, 4 << 5], [16, 8], 4, 5)
+    assert convert_path(src, reg, 8).path == "shared" and needs_shared(src, reg)
+    moved = layout([16, 8 << 5], [1, 2, 1 << 5, 2 << 5, 4 << 5], [8, 4], 4, 5)
+    assert convert_path(src, moved, 8).path == "shared" and needs_shared(src, moved)

@@ -50,3 +50,24 @@ def test_warp_broadcast_bits():
                                layout([], [1, 2, 4, 8, 16, 32], [64, 0], 6, 1)) == 0
     d = decompose(src, layout([], [1, 2, 4, 8, 16, 32], [64, 0], 6, 1), 32)
     assert d.warp_bits == 2 and d.hardware_lane_bits == 6 and d.lane_bits == 8
+
+
+def test_warp_broadcast_bits_of_a_source_broadcast_over_some_warp_bits():
+    from linlayout.lowering.decompose import warp_broadcast_bits, warp_lane_columns
+
+    # warp bit 0 broadcast, warp bit 1 kept (a slice of a blocked layout with warps along
+    # the sliced dim): the destination's warp bit 0 is the source's lane 4
+    src = layout([4 << 5, 8 << 5, 16], [1 << 5, 2 << 5, 1, 2, 4], [0, 8], 4, 5)
+    dst = layout([16, 8 << 5], [1, 2, 1 << 5, 2 << 5, 4 << 5], [4, 8], 4, 5)
+    assert warp_broadcast_bits(src, dst) == 2
+    assert warp_lane_columns(src, dst) == (dst.dim_columns("warp")[0], 0)
+    d = decompose(src, dst, 8)
+    assert d.warp_bits == 2 and d.hardware_lane_bits == 5
+    # the kept warp bit moved elsewhere: another warp holds those elements
+    assert warp_broadcast_bits(src, layout([16, 8 << 5], [1, 2, 1 << 5, 2 << 5, 4 << 5],
+                                           [8, 4], 4, 5)) == 0
+    # the destination's warp bit 0 held by the source's registers: shared memory
+    assert warp_broadcast_bits(src, layout([4, 8 << 5], [1, 2, 1 << 5, 2 << 5, 4 << 5],
+                                           [16, 8], 4, 5)) == 0
+    # equal warp bases: not this rule (the minimal conversion drops the warp dim)
+    assert warp_broadcast_bits(src, src) == 0

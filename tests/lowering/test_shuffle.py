@@ -191,3 +191,44 @@ def test_hardware_permutation_is_the_conversion():
     assert (n_reg, n_lane, n_warp) == (3, 5, 0)
     # source bit b holds tensor bit b; the destination holds it at the bit order lists it
     assert image == [[7, 4, 2, 0, 3, 1, 5, 6].index(b) for b in range(8)]
+
+
+# A slice of a 3-d blocked layout whose sliced dim had 2 warps (warpsPerCTA [2, 1, 2]):
+# warp 0 broadcast, warp 1 kept; the destination's warp 0 is held by the source's lane 4
+# (the 16x32 i8 convert of /tmp/cvt3bf782, cuda:90: shfl.sync.idx.b32 x2, selp.b32 x1)
+SLICE_SRC = layout([4 << 5, 8 << 5, 16], [1 << 5, 2 << 5, 1, 2, 4], [0, 8], 4, 5)
+SLICE_DST = layout([16, 8 << 5], [1, 2, 1 << 5, 2 << 5, 4 << 5], [4, 8], 4, 5)
+
+
+@pytest.mark.parametrize("bits", [8, 16, 32, 64])
+def test_source_broadcast_over_some_warp_bits_reads_the_warp_id(bits):
+    low = lower_warp_shuffle(SLICE_SRC, SLICE_DST, bits)
+    assert low.decomposition.warp_bits == 2
+    if bits == 8:  # four bytes per register: the counts compiled
+        assert low.counts["shuffle_idx"] == 2 and low.counts["select"] == 1
+    assert _reaches_every_warp(SLICE_SRC, SLICE_DST, bits, 32)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_sources_broadcast_over_some_warp_bits(seed):
+    """A source with one broadcast warp bit and one kept: the kept bit stays where it is,
+    the destination's other warp bit is one the source's lanes hold."""
+    rng = random.Random(3000 + seed)
+    n_reg = rng.randint(2, 4)
+    bits = [1 << i for i in range(n_reg + 6)]
+    rng.shuffle(bits)
+    kept, reg, lane = bits[0], bits[1:n_reg + 1], bits[n_reg + 1:]
+    assert len(lane) == 5
+    t_reg, t_lane = list(reg), list(lane)
+    if rng.random() < 0.7:  # one register/lane exchange
+        i, j = rng.randrange(n_reg), rng.randrange(5)
+        t_reg[i], t_lane[j] = t_lane[j], t_reg[i]
+    rng.shuffle(t_lane)
+    j = rng.choice([k for k, c in enumerate(t_lane) if c in lane])
+    warp, t_lane[j] = t_lane[j], t_reg.pop(rng.randrange(len(t_reg)))
+    order = rng.random() < 0.5
+    src = layout(reg, lane, [0, kept] if order else [kept, 0], 5, n_reg + 1)
+    dst = layout(t_reg, t_lane, [warp, kept] if order else [kept, warp], 5, n_reg + 1)
+    element_bits = rng.choice([8, 16, 32, 64])
+    if len(decompose(src, dst, element_bits).transpositions) < 2:
+        assert _reaches_every_warp(src, dst, element_bits, 32)

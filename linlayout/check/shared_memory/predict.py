@@ -264,9 +264,9 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
     or more register bases have to trade places with lanes (more than one mixed
     transposition in ``getWarpLayoutConvertDecomposition``: shuffles no longer pay).
     Registers only renamed, or one register/lane exchange and lane permutations, are done
-    with registers and warp shuffles. A source broadcast over warps goes through shared
-    memory when a destination warp basis is held in its registers, and stays in each warp
-    when the source's lanes hold it (:func:`~linlayout.lowering.decompose.warp_broadcast_bits`).
+    with registers and warp shuffles. Warp bases that differ (a source broadcast over some
+    or all warp bits) stay in each warp only when each difference is held by the source's
+    lanes, not its registers (:func:`~linlayout.lowering.decompose.warp_broadcast_bits`).
     """
     def cols(layout: LinearLayout, dim: str) -> list[int]:
         return list(layout.dim_columns(dim))
@@ -283,9 +283,8 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
         for x, y in zip(a, b):
             if not f2.in_span(x ^ y, span):
                 return True
-    if any(cols(dst, "warp")) and not any(cols(src, "warp")) \
-            and not warp_broadcast_bits(src, dst):
-        return True  # a source broadcast over warps, a warp basis held in its registers
+    if cols(src, "warp") != cols(dst, "warp") and not warp_broadcast_bits(src, dst):
+        return True  # warp bases that differ by more than the source's lanes hold
     rs = [c for c in cols(src, "register") if c]
     rd = [c for c in cols(dst, "register") if c]
     mixed = f2.rank(rs + rd) - f2.rank(rd)
