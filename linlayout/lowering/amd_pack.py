@@ -46,7 +46,10 @@ what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
 * four bytes of one ``global_load_dwordx2`` (``SourceWord.load``): as AMDGPU instruction
   selection builds them, one ``v_perm_b32`` or 16-bit shifts and SDWA ors, by the bytes'
   places in the load (:func:`dwordx2_pack_permutes`); the same byte of each of the four
-  words of one ``global_load_dwordx4``: :func:`dwordx4_column_permutes`. Both measured on
+  words of one ``global_load_dwordx4``: :func:`dwordx4_column_permutes`; four bytes of
+  four words of two 8- or 16-byte loads, each 16-bit half the same word of both loads and all
+  at one byte offset (a round trip's stored word of two ``dwordx4`` rows): the measured table
+  :func:`load_pair_column_permutes` (0, 1 or 2 by the words and the offset). All measured on
   small compiled kernels (``papers/triton_lowering/swap_pack_isel.py``).
 
 Unpacking costs nothing at the convert (a store writes a high half with ``*_d16_hi``);
