@@ -13,8 +13,11 @@ import json
 import pytest
 
 from linlayout.errors import LayoutError
-from linlayout.lowering.amd_pack import (SourceWord, load_pair_column_permutes,
-                                         pack_permutes)
+from linlayout.lowering.amd_pack import (
+    SourceWord,
+    load_pair_column_permutes,
+    pack_permutes,
+)
 from tests.support import ROOT
 
 DATA = json.loads((ROOT / "tests" / "data" / "amdgpu_load_pair_columns.json").read_text(
