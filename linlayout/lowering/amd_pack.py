@@ -468,8 +468,10 @@ def load_pair_column_permutes(load_bytes: int, words: tuple[int, int], byte: int
     A.wj, B.wj)`` or with either half's two bytes the other way round: each 16-bit half
     holds the same word of both loads (``words = (i, j)``, the words' indices in their
     loads, ``i != j``), and all four bytes sit at one byte offset ``byte`` (``k``) of their
-    words. None where not measured or where the count depends on which of the two loads lies
-    at the lower address (``(i, j)`` of ``(0, 2)`` and ``(1, 2)`` of a 16-byte load).
+    words. None where not measured or where the count depends on which of the two loads, the
+    lower-addressed or the other, gives the upper half's low byte (``(i, j)`` of ``(0, 2)``
+    and ``(1, 2)`` of a 16-byte load: 1 or 2; the source words do not say which load is
+    lower).
 
     A table read off the measurement, not a derived rule: 8-byte loads, 0 at ``k = 0`` and
     1 otherwise; 16-byte loads, 1 for ``(i, j)`` of ``(0, 1)``, ``(1, 0)``, ``(0, 3)``,
