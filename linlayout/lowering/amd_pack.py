@@ -46,7 +46,10 @@ what it left (``values`` of :func:`source_words`: :data:`RAW`, :data:`COMPUTED`,
 * four bytes of one ``global_load_dwordx2`` (``SourceWord.load``): as AMDGPU instruction
   selection builds them, one ``v_perm_b32`` or 16-bit shifts and SDWA ors, by the bytes'
   places in the load (:func:`dwordx2_pack_permutes`); the same byte of each of the four
-  words of one ``global_load_dwordx4``: :func:`dwordx4_column_permutes`. Both measured on
+  words of one ``global_load_dwordx4``: :func:`dwordx4_column_permutes`; four bytes of
+  four words of two 8- or 16-byte loads, each 16-bit half the same word of both loads and all
+  at one byte offset (a round trip's stored word of two ``dwordx4`` rows): the measured table
+  :func:`load_pair_column_permutes` (0, 1 or 2 by the words and the offset). All measured on
   small compiled kernels (``papers/triton_lowering/swap_pack_isel.py``).
 
 Unpacking costs nothing at the convert (a store writes a high half with ``*_d16_hi``);
@@ -71,7 +74,7 @@ from ..layout import LinearLayout
 
 __all__ = ["CANONICAL", "COMPUTED", "HIGH", "RAW", "SLOT_PAIR_REASON", "SourceWord",
            "VALUE_KINDS", "dwordx2_pack_permutes", "dwordx4_column_permutes",
-           "inthread_permutes", "pack_permutes", "pack_permute_bounds", "pair_permutes",
+           "inthread_permutes", "load_pair_column_permutes", "pack_permutes", "pack_permute_bounds", "pair_permutes",
            "slot_pair_permutes", "source_words"]
 
 #: a value as it was loaded or moved: one element per register, zero-extended (a byte that
@@ -235,6 +238,11 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
             return dwordx2_pack_permutes(offsets)
         if len({o // 4 for o in offsets}) == 4 and len({o % 4 for o in offsets}) == 1:
             return dwordx4_column_permutes(offsets)
+
+    if len(words) == 4:
+        n = _load_pair_column(pack)
+        if n is not None:
+            return n
 
     def in_order(h: tuple[SourceWord, SourceWord], low: bool) -> bool:
         return (h[0].word == h[1].word and (h[0].byte, h[1].byte) == (0, 1)
@@ -439,6 +447,80 @@ def dwordx4_column_permutes(offsets: tuple[int, ...]) -> int:
         raise LayoutError(f"a packed register of a dwordx4 load's column takes one byte at one "
                           f"offset of each of its four words, got {offsets!r}")
     return 1 if (offsets[0] ^ offsets[1]) == 8 else 0
+
+
+#: :func:`load_pair_column_permutes`'s measured counts: ``(load_bytes, i, j)`` -> the count
+#: for byte offset ``k = 0 … 3``; pairs of words whose count depends on which load is at the
+#: lower address are left out (not predicted)
+_LOAD_PAIR_COLUMNS = {
+    (8, 0, 1): (0, 1, 1, 1), (8, 1, 0): (0, 1, 1, 1),
+    (16, 0, 1): (1, 1, 1, 1), (16, 0, 3): (1, 1, 1, 1), (16, 1, 0): (1, 1, 1, 1),
+    (16, 1, 3): (1, 0, 1, 0), (16, 2, 0): (2, 2, 2, 2), (16, 2, 1): (1, 1, 1, 1),
+    (16, 2, 3): (1, 1, 1, 1), (16, 3, 0): (2, 1, 2, 1), (16, 3, 1): (1, 0, 1, 0),
+    (16, 3, 2): (1, 1, 1, 1),
+}
+
+
+def load_pair_column_permutes(load_bytes: int, words: tuple[int, int], byte: int) -> int | None:
+    """``v_perm_b32`` LLVM's AMDGPU instruction selection spends building one 32-bit register
+    of four bytes, each from its own loaded word, taken from two loads ``A`` and ``B`` of
+    ``load_bytes`` bytes each (``global_load_dwordx2`` or ``dwordx4``) as ``(A.wi, B.wi,
+    A.wj, B.wj)`` or with either half's two bytes the other way round: each 16-bit half
+    holds the same word of both loads (``words = (i, j)``, the words' indices in their
+    loads, ``i != j``), and all four bytes sit at one byte offset ``byte`` (``k``) of their
+    words. None where not measured or where the count depends on which of the two loads, the
+    lower-addressed or the other, gives the upper half's low byte (``(i, j)`` of ``(0, 2)``
+    and ``(1, 2)`` of a 16-byte load: 1 or 2; the source words do not say which load is
+    lower).
+
+    A table read off the measurement, not a derived rule: 8-byte loads, 0 at ``k = 0`` and
+    1 otherwise; 16-byte loads, 1 for ``(i, j)`` of ``(0, 1)``, ``(1, 0)``, ``(0, 3)``,
+    ``(2, 1)``, ``(2, 3)``, ``(3, 2)``; 2 for ``(2, 0)``; ``2, 1, 2, 1`` by ``k`` for
+    ``(3, 0)``; ``1, 0, 1, 0`` for ``(1, 3)`` and ``(3, 1)``. Measured on every such word pair,
+    half orientation and ``k`` (``papers/triton_lowering/swap_pack_isel.py --load-pairs``,
+    224 registers), gfx942 and gfx950 alike, and with the loads' bytes loaded in reverse
+    order alike (unlike :func:`slot_pair_permutes`, the IR's load order changes nothing).
+    SelectionDAG builds one half with ``v_perm_b32`` or with a 16-bit shift and an SDWA or
+    (``v_lshlrev_b16`` + ``v_or_b32_sdwa``) and joins the halves with ``v_lshl_or_b32``;
+    which half gets which follows no rule on the bytes found here.
+
+    Raises:
+        LayoutError: ``load_bytes`` not 8 or 16; ``words`` not two distinct word indices of
+            such a load; ``byte`` not 0 … 3.
+
+    Source: LLVM's AMDGPU SelectionDAG lowering of an ``i8`` vector build
+    (``SIISelLowering.cpp``), measured on the LLVM Triton 3.9.0 ships.
+    """
+    if load_bytes not in (8, 16) or isinstance(load_bytes, bool):
+        raise LayoutError(f"load_bytes must be 8 or 16, got {load_bytes!r}")
+    if not isinstance(words, tuple) or len(words) != 2 or words[0] == words[1] or any(
+            isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < load_bytes // 4
+            for w in words):
+        raise LayoutError(f"words must be two distinct word indices of a {load_bytes}-byte "
+                          f"load, got {words!r}")
+    if isinstance(byte, bool) or not isinstance(byte, int) or not 0 <= byte < 4:
+        raise LayoutError(f"byte must be 0 … 3, got {byte!r}")
+    row = _LOAD_PAIR_COLUMNS.get((load_bytes, *words))
+    return None if row is None else row[byte]
+
+
+def _load_pair_column(pack: tuple[SourceWord, ...]) -> int | None:
+    """:func:`load_pair_column_permutes` of four loaded bytes in that shape, else None."""
+    if any(w.load is None or w.opaque or w.canonical for w in pack):
+        return None
+    n = pack[0].load_bytes
+    if n not in (8, 16) or any(w.load_bytes != n for w in pack):
+        return None
+    loads = {w.load for w in pack}
+    if len(loads) != 2 or len({w.load_byte % 4 for w in pack}) != 1:
+        return None
+    halves = ((pack[0], pack[1]), (pack[2], pack[3]))
+    if any(lo.load == hi.load or lo.load_byte != hi.load_byte for lo, hi in halves):
+        return None
+    i, j = (h[0].load_byte // 4 for h in halves)
+    if i == j:
+        return None
+    return load_pair_column_permutes(n, (i, j), pack[0].load_byte % 4)
 
 
 def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> int:

@@ -11,6 +11,7 @@ Run with Triton 3.9.0 installed (CPU only, ~3 min)::
     python papers/triton_lowering/swap_pack_isel.py --check  # compile, compare
     python papers/triton_lowering/swap_pack_isel.py --slots  # pairs in 16-bit slots, shown
     python papers/triton_lowering/swap_pack_isel.py --slot-table  # pairs measured (~6 min)
+    python papers/triton_lowering/swap_pack_isel.py --load-pairs  # four-register words (~1 min)
 
 Each kernel loads eight consecutive bytes per thread as eight ``<1 x i8>`` loads (as
 Triton's global load of an 8-bit tensor reads them; LLVM's load-store vectorizer merges them
@@ -47,6 +48,14 @@ bytes of two such loads (:data:`RUN_STRIDE` apart, the first loaded first), 1 to
 load's bytes in reverse order (the order changes nothing there), and some 8- and 16-byte
 pairs in reverse order (it changes most: not predicted); ``random``, random pairings of all
 the bytes of one load, stored whole or swapped (additive).
+
+``--load-pairs`` measures four-register words of two loads of 8 or 16 bytes, ``A`` and ``B``
+(:data:`RUN_STRIDE` apart): each 16-bit half one byte of the same word of both loads
+(``A.wi, B.wi`` then ``A.wj, B.wj``, either half either way round), all four bytes at one
+byte offset ``k`` of their words, every ``(i, j)``, orientation and ``k``, gfx942 and gfx950,
+and on gfx942 with the loads' bytes loaded in reverse order; it writes
+``tests/data/amdgpu_load_pair_columns.json`` (:data:`LOAD_PAIR_OUT`), compared with
+:func:`linlayout.lowering.amd_pack.load_pair_column_permutes` (where that gives a count).
 """
 
 from __future__ import annotations
@@ -64,6 +73,7 @@ sys.path.insert(0, str(ROOT))
 
 OUT = ROOT / "tests" / "data" / "amdgpu_dwordx2_packs.json"
 SLOT_OUT = ROOT / "tests" / "data" / "amdgpu_slot_pairs.json"
+LOAD_PAIR_OUT = ROOT / "tests" / "data" / "amdgpu_load_pair_columns.json"
 #: (seed, kernels) of the ``random`` set of ``--slot-table``
 SLOT_RANDOM = (7, 60)
 TARGETS = ("gfx942", "gfx950")
@@ -392,6 +402,47 @@ def compare_slots(data: dict) -> int:
     return 1 if bad else 0
 
 
+def load_pairs() -> dict:
+    """The ``--load-pairs`` measurements (module docstring). Needs Triton 3.9.0."""
+    data: dict = {}
+    for n in (8, 16):
+        for i, j in itertools.permutations(range(n // 4), 2):
+            for lo0, lo1 in itertools.product(range(2), repeat=2):
+                for k in range(4):
+                    regs = ((lo0, i), (1 - lo0, i), (lo1, j), (1 - lo1, j))
+                    pk = tuple(r * n + 4 * w + k for r, w in regs)
+                    alone = tuple(x for x in range(2 * n) if x not in pk)
+                    src = kernel(n, [pk], "store", alone, 2)
+                    got = {t: opcodes(compile_ir(src, t)).count("v_perm_b32") for t in TARGETS}
+                    got["gfx942_reversed"] = opcodes(compile_ir(
+                        _reordered(src, "reverse", n, 2), "gfx942")).count("v_perm_b32")
+                    data[f"{n}:{i},{j}:{lo0}{lo1}:{k}"] = got
+    import triton
+
+    return {"triton_version": triton.__version__, "words": data}
+
+
+def compare_load_pairs(data: dict) -> int:
+    """Differences between ``--load-pairs`` data and ``load_pair_column_permutes``."""
+    from linlayout.lowering.amd_pack import load_pair_column_permutes
+
+    bad = unpredicted = 0
+    for key, got in data["words"].items():
+        n, ij, _, k = key.split(":")
+        i, j = map(int, ij.split(","))
+        want = load_pair_column_permutes(int(n), (i, j), int(k))
+        if want is None:
+            unpredicted += 1
+            continue
+        for t, c in got.items():
+            if c != want:
+                bad += 1
+                print(f"{key} {t}: {c}, table {want}")
+    print(f"{len(data['words'])} four-register words of two loads, {unpredicted} not "
+          f"predicted: {bad} differences")
+    return 1 if bad else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compile and compare, write nothing")
@@ -400,7 +451,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slot-table", action="store_true",
                     help="measure pairs in 16-bit slots, write tests/data/amdgpu_slot_pairs.json "
                          "(with --check: compare only)")
+    ap.add_argument("--load-pairs", action="store_true",
+                    help="measure four-register words of two loads, write "
+                         "tests/data/amdgpu_load_pair_columns.json (with --check: compare only)")
     args = ap.parse_args(argv)
+    if args.load_pairs:
+        data = load_pairs()
+        if not args.check:
+            LOAD_PAIR_OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n",
+                                     encoding="utf-8")
+            print(f"wrote {LOAD_PAIR_OUT.relative_to(ROOT)}")
+        return compare_load_pairs(data)
     if args.slot_table:
         data = slot_table()
         if not args.check:
