@@ -206,7 +206,10 @@ def hardware_permutation(src: LinearLayout, dst: LinearLayout
     """The permutation ``P`` of hardware index bits that a conversion within each warp is,
     as :func:`decompose` builds it (``getWarpLayoutConvertDecomposition``: broadcast
     registers removed, register and lane dims padded with zero bases, zero columns paired
-    in order).
+    in order — the source's zero warp columns, when the destination's warp bits join the
+    lanes, before its zero register and lane columns: measured, Triton's lowering then
+    folds the transpositions' lane conditions where the other order would condition them
+    on a lane bit the source broadcasts).
 
     Returns:
         ``(image, register_bits, lane_bits, warp_bits)``: ``image[b]`` is the destination
@@ -240,6 +243,12 @@ def hardware_permutation(src: LinearLayout, dst: LinearLayout
         perm.append(x)
     src_zero = [i for i in range(n) if s_cols[i] == 0 and t_cols[i] != 0]
     dst_zero = [i for i in range(n) if t_cols[i] == 0 and s_cols[i] != 0]
+    # the source's warp bits (appended last, all zero there) pair first: with a broadcast
+    # source lane bit, the other order conditions the transpositions on that lane bit
+    # where Triton's lowering folds them (papers/triton_lowering/README.md, "Sources
+    # broadcast over some warp bits": 8f9dfd, then 16 of 16 held-out kernels)
+    first = n - n_warp
+    src_zero = [i for i in src_zero if i >= first] + [i for i in src_zero if i < first]
     for i in range(n):
         if s_cols[i] == 0 and t_cols[i] == 0:
             perm[i] = 1 << i

@@ -29,8 +29,6 @@ GAPS = {
     ("amd_producer_third", "reduce_b16_bf16_64x64_ax0_w4_add_b81a65_gfx942"),
     ("amd_producer_third", "reduce_b8_i8_128x16_ax0_w1_max_9bafc7_gfx942"),
     ("amd_producer_fourth", "reduce_b16_bf16_32x32_ax1_w1_mul_7a9cd5_gfx950"),
-    # a shuffle convert from a source broadcast over a warp bit: 6 selp.b32, Triton 4
-    ("cvt_warp_slice", "g_sliced_b16_16x16_w2_8f9dfd_cuda90"),
 }
 
 
