@@ -510,7 +510,7 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
             f"{lres.store.instruction_floor} stores and "
             f"{lres.load.instruction_floor} loads (16 bytes per lane each) and one barrier; "
             "packing counted as free")
-    if unpacked or (target.is_nvidia and source.wide):
+    if unpacked:
         floor = packing_floor(problem, target, ws,
                               wide_source=source.wide and source.load is None)
         if floor is not None and floor.cost > bound + 1e-9:

@@ -139,14 +139,6 @@ def round_trip_packing(problem: ConversionProblem, memory: LinearLayout,
     return sum(e.per_thread or 0 for e in emitted)
 
 
-#: ``{element_bits: {elements a stored word holds: prmt.b32 per word}}`` on NVIDIA for a
-#: wide source (each 16-bit element the low half of its own 32-bit register, upper bits
-#: unknown): a word of two such elements is joined by one ``prmt.b32``, as NVPTX selects
-#: Triton's ``<2 x i16>`` packing (every other spelling measured takes two or three integer
-#: instructions: ``papers/conversion/wide_join_isel.py``)
-NVIDIA_WIDE_PACK_PERMUTES: Mapping[int, Mapping[int, int]] = {16: {1: 0, 2: 1}}
-
-
 @dataclass(frozen=True)
 class RoundTripFloor:
     """The least cost of any round trip through shared memory once packing is paid
@@ -170,8 +162,7 @@ def packing_floor(problem: ConversionProblem, target: Target,
                   weights: Mapping[str, float] | None = None, *,
                   wide_source: bool = False) -> RoundTripFloor | None:
     """A lower bound on the cost of every round trip of ``problem`` through shared memory
-    that counts the packing of 8- and 16-bit source elements held one per register (on AMD;
-    on NVIDIA of 16-bit elements left in 32-bit registers).
+    on AMD that counts the packing of 8- and 16-bit source elements held one per register.
 
     Every round trip stores the source with some ``ds_write`` access of ``2^k`` elements per
     lane (``k`` from 0 to the widest the registers allow:
@@ -210,18 +201,8 @@ def packing_floor(problem: ConversionProblem, target: Target,
     reached through sums of register bases (offset 1 = ``r0 ⊕ r1``), its words still join
     registers (:func:`round_trip_packing` prices them so).
 
-    On NVIDIA it claims something only for a wide 16-bit source (``wide_source``: each
-    element the low half of a 32-bit register, as a gather or ``redux.sync`` reduction
-    leaves it): every stored word of two elements joins two registers, one ``prmt.b32``
-    as NVPTX selects Triton's packing (:data:`NVIDIA_WIDE_PACK_PERMUTES`; at the machine
-    level too, a 32-bit store takes one register); the argument above then holds with
-    ``st.shared``/``stmatrix`` for ``ds_write``, ``stmatrix`` storing 16 bytes a lane as a
-    16-byte vector does. It bounds round trips whose joins are spelled so (a join with
-    shifts costs nothing under the counted kinds, though more instructions), as the
-    shuffle bounds do (``nvidia_lone_shuffle_bound``).
-
-    Returns None where it claims nothing: an NVIDIA target otherwise (16-bit packing is a
-    ``mov``; 8-bit packing is priced on the access, not the width), elements of 32 bits or more, or a
+    Returns None where it claims nothing: an NVIDIA target (16-bit packing is a ``mov``;
+    8-bit packing is priced on the access, not the width), elements of 32 bits or more, or a
     source that is not one element per register (the caller decides that: see
     :func:`~linlayout.plan_conversion`, which asks only where the producer left one element
     per register and the source is no float truncation). ``wide_source``: each element is the
@@ -246,14 +227,9 @@ def packing_floor(problem: ConversionProblem, target: Target,
     ws = resolve_weights(weights)
     if not isinstance(wide_source, bool):
         raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
+    table = AMD_WIDE_PACK_PERMUTES if wide_source else AMD_PACK_PERMUTES
     bits = problem.element_bits
-    if target.is_nvidia:
-        if not (wide_source and bits == 16):
-            return None
-        table = NVIDIA_WIDE_PACK_PERMUTES
-    else:
-        table = AMD_WIDE_PACK_PERMUTES if wide_source else AMD_PACK_PERMUTES
-    if bits not in (8, 16):
+    if target.is_nvidia or bits not in (8, 16):
         return None
     src, dst = (drop_broadcast_registers(x) for x in (problem.src, problem.dst))
     transfer = Transfer.make(src, dst, element_bits=bits, hardware=problem.hardware)
@@ -282,10 +258,9 @@ def packing_floor(problem: ConversionProblem, target: Target,
     if best is None:
         return None
     cost = best[0] + ws["bar.sync"]
-    permute = "prmt.b32" if target.is_nvidia else "v_perm_b32"
     note = (f"every round trip stores 2^k and loads 2^m elements per lane that some layout "
-            f"can give both sides, pays their wavefront bounds and the {permute} packing its "
+            f"can give both sides, pays their wavefront bounds and the v_perm_b32 packing its "
             f"stored words (one source element per register): at least {cost:g} "
-            f"({best[1]}-element stores with {best[3]} {permute}, {best[2]}-element loads, "
+            f"({best[1]}-element stores with {best[3]} v_perm_b32, {best[2]}-element loads, "
             "one barrier)")
     return RoundTripFloor(cost, best[1], best[3], note)

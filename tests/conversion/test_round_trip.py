@@ -125,22 +125,6 @@ def test_the_packing_floor_is_below_every_round_trip_and_reached():
     assert _cheapest_round_trip(src, dst, memories) == floor.cost
 
 
-def test_on_nvidia_a_wide_source_s_floor_is_the_same_argument():
-    """16-bit elements left in 32-bit registers on NVIDIA: every stored word of two
-    registers is one prmt.b32 (as on AMD a 16-bit pair is one v_perm_b32), so the floor is
-    the same and the cheapest round trip over every memory layout reaches it."""
-    src, dst = _tiny([1, 2, 4, 8]), _tiny([1, 2, 8, 4])
-    pb = ConversionProblem.make(src, dst, 16, TINY)
-    floor = packing_floor(pb, Target.parse("cuda:90"), wide_source=True)
-    assert floor.cost == packing_floor(pb, Target.parse("hip:gfx942")).cost
-    assert "prmt.b32" in floor.note and floor.permutes == 2
-    memories = (LinearLayout({"offset": [[c] for c in cols]}, {"dim0": 16})
-                for cols in itertools.product(range(1, 16), repeat=4) if f2.rank(cols) == 4)
-    assert _cheapest_round_trip(src, dst, memories) == floor.cost
-    assert packing_floor(ConversionProblem.make(src, dst, 8, TINY), Target.parse("cuda:90"),
-                         wide_source=True) is None
-
-
 def test_the_packing_floor_claims_nothing_where_packing_is_free():
     src, dst = _tiny([1, 2, 4, 8]), _tiny([4, 8, 1, 2])
     assert packing_floor(ConversionProblem.make(src, dst, 32, TINY), Target.parse(
@@ -197,19 +181,16 @@ def _wavefronts(layout, memory, bits, instruction):
     return out
 
 
-@pytest.mark.parametrize("arch,bits,wide", [("hip:gfx942", 8, False),
-                                            ("hip:gfx942", 16, False),
-                                            ("cuda:90", 16, True)])
-def test_the_packing_floor_is_below_every_round_trip_as_priced(arch, bits, wide):
+@pytest.mark.parametrize("bits", [8, 16])
+def test_the_packing_floor_is_below_every_round_trip_as_priced(bits):
     """Every memory layout of an 8-element tile on a 2-lane warp (four registers a lane),
     each side at every vector it can use, priced as the planner prices a round trip
     (``round_trip_packing`` for the store's words: on AMD the load spends nothing), for a
     third of the 168 destinations: no round trip costs less than ``packing_floor``, which
     every one of them reaches. (Before the rule priced words whose offsets are reached by
     sums of register bases, such a store of four bytes was priced at no ``v_perm_b32`` and
-    undercut the floor.) On NVIDIA the same for 16-bit elements left in 32-bit registers
-    (``wide``: a ``prmt.b32`` per stored word of two registers)."""
-    target = Target.parse(arch)
+    undercut the floor.)"""
+    target = Target.parse("hip:gfx942")
     src = _micro([1, 2, 4])
     memories = [LinearLayout({"offset": [[c] for c in cols]}, {"dim0": 8})
                 for cols in itertools.product(range(1, 8), repeat=3) if f2.rank(cols) == 3]
@@ -221,13 +202,12 @@ def test_the_packing_floor_is_below_every_round_trip_as_priced(arch, bits, wide)
         for vector, wavefronts in _wavefronts(src, mem, bits, "st.shared"):
             store = side_emitted("store", src, memory, "ld/st.shared", vector, bits, target)
             costs.append(wavefronts + 0.5 * round_trip_packing(same, memory, store, store,
-                                                               target, wide_source=wide))
+                                                               target))
         stores.append(min(costs))
     dsts = [list(d) for d in itertools.product(range(1, 8), repeat=3) if f2.rank(d) == 3]
     for cols in dsts[::3]:
         dst = _micro(cols)
-        floor = packing_floor(ConversionProblem.make(src, dst, bits, MICRO), target,
-                              wide_source=wide)
+        floor = packing_floor(ConversionProblem.make(src, dst, bits, MICRO), target)
         cheapest = min(store + min(w for _, w in _wavefronts(dst, mem, bits, "ld.shared"))
                        for store, mem in zip(stores, memories)) + 8
         assert cheapest == floor.cost, cols
