@@ -283,14 +283,8 @@ def stored_word_permutes(dst: LinearLayout, load_map: AccessMap,
         # a wider load are taken apart on the store's line
     if not merged and not _vectorised_words(dst, store):
         return 0  # byte stores: whether SelectionDAG merges them is not predicted
-    groups: dict = {}
-    for i, w in enumerate(source_words(dst, 8, *store)):
-        groups.setdefault(w.word, []).append((w.byte, i))
     n = 0
-    for members in groups.values():
-        if len(members) != 4:
-            continue
-        offsets = [_offset(load_map.registers, i) for _, i in sorted(members)]
+    for offsets in _stored_word_offsets(dst, load_map, store):
         halves = [(offsets[0], offsets[1]), (offsets[2], offsets[3])]
         if all(lo % 2 == 0 and hi == lo + 1 for lo, hi in halves) and \
                 offsets[0] // load_bytes != offsets[2] // load_bytes:
@@ -340,14 +334,8 @@ def stored_word_bounds(dst: LinearLayout, load_map: AccessMap, loads: tuple[Emit
     load_bytes = min(max(1, e.bytes_per_lane) for e in loads)
     if load_bytes < 4 or store[1] < 4:
         return 0
-    groups: dict = {}
-    for i, w in enumerate(source_words(dst, 8, *store)):
-        groups.setdefault(w.word, []).append((w.byte, i))
     n = 0
-    for members in groups.values():
-        if len(members) != 4:
-            continue
-        offsets = [_offset(load_map.registers, i) for _, i in sorted(members)]
+    for offsets in _stored_word_offsets(dst, load_map, store):
         regs = {o // 4 for o in offsets}
         if len(regs) == 2:
             n += 1
@@ -355,6 +343,18 @@ def stored_word_bounds(dst: LinearLayout, load_map: AccessMap, loads: tuple[Emit
                                  or offsets[0] % 4):
             n += 1
     return max(0, n - counted)
+
+
+def _stored_word_offsets(dst: LinearLayout, load_map: AccessMap,
+                         store: tuple[int, int]) -> list[list[int]]:
+    """For each whole 4-byte word a thread stores (four bytes of ``dst`` at consecutive
+    addresses along ``store``'s dim), the scratch byte offsets its bytes were loaded from, in
+    byte order."""
+    groups: dict = {}
+    for i, w in enumerate(source_words(dst, 8, *store)):
+        groups.setdefault(w.word, []).append((w.byte, i))
+    return [[_offset(load_map.registers, i) for _, i in sorted(members)]
+            for members in groups.values() if len(members) == 4]
 
 
 def _vectorised_words(dst: LinearLayout, store: tuple[int, int]) -> bool:

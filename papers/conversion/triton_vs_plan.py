@@ -134,6 +134,10 @@ def main() -> int:
             tally["Triton not costed"] += 1
         if not ran:
             bad.append(f"{where}: a plan does not reach the destination")
+        for path in plan.paths:
+            if path.feasible and path.bound is not None and path.bound > path.cost + 1e-9:
+                bad.append(f"{where}: the {path.path} bound {path.bound:g} is above its "
+                           f"plan's cost {path.cost:g}")
         if saving is not None and saving < -1e-9:
             bad.append(f"{where}: the plan costs {-saving:g} more than Triton's path")
             if plan.optimal:
