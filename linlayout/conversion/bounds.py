@@ -676,6 +676,9 @@ def nvidia_lone_shuffle_bound(problem: ConversionProblem, target: Target | str,
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`, an unknown target, or
             bad weights.
+
+    Source: the lone-shuffle argument above (``amd_lone_shuffle_bound``'s, with NVPTX's
+    ``prmt.b32`` for a join: ``papers/conversion/wide_join_isel.py``, Triton 3.9's LLVM).
     """
     instance_of(problem, ConversionProblem, "problem")
     target = Target.parse(target)

@@ -68,7 +68,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._checks import instance_of
+from .._checks import instance_of, sequence_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
@@ -211,8 +211,10 @@ def pack_permutes(pack: tuple[SourceWord, ...], element_bits: int) -> int:
     (low bytes first) sit where ``pack`` says (module docstring).
 
     Raises:
-        LayoutError: not 2 or 4 elements of 8 or 16 bits.
+        LayoutError: not 2 or 4 elements of 8 or 16 bits, or ``pack`` not a list of
+            :class:`SourceWord`.
     """
+    pack = sequence_of(pack, SourceWord, "pack")
     if element_bits not in (8, 16) or len(pack) not in (2, 4) or \
             (element_bits == 16 and len(pack) != 2):
         raise LayoutError(f"a packed register holds 2 16-bit or 2 or 4 8-bit elements, got "
@@ -364,9 +366,14 @@ def pack_permute_bounds(pack: tuple[SourceWord, ...], element_bits: int, *,
 
     Raises:
         LayoutError: as :func:`pack_permutes`; ``vectorisable`` not a bool.
+
+    Source: the AMDGPU instruction selection measured above (LLVM's ``v_perm_b32``
+    matching and SLP vectoriser, Triton 3.9's LLVM; ``papers/triton_lowering/
+    swap_pack_isel.py`` and ``amd_byte_pack_probes.py``).
     """
     if not isinstance(vectorisable, bool):
         raise LayoutError(f"vectorisable must be True or False, got {vectorisable!r}")
+    pack = sequence_of(pack, SourceWord, "pack")
     if element_bits == 8 and len(pack) == 2:
         a, b = pack
         n = pair_permutes(a, b)

@@ -197,7 +197,11 @@ def _word_bytes(sources: Iterable[tuple[int, int]], n: int, n_words: str
     """``sources`` as a list of ``n`` ``(loaded word, byte in it)`` pairs (``n_words``: ``n``
     spelt out for the message); raises LayoutError on another count or a byte outside 0 to
     3."""
-    pairs = [tuple(p) for p in sources]
+    try:
+        pairs = [tuple(p) for p in sources]
+    except TypeError:
+        raise LayoutError(f"sources must be {n_words} (word, byte) pairs, got "
+                          f"{sources!r:.80}") from None
     if len(pairs) != n or any(len(p) != 2 for p in pairs):
         raise LayoutError(f"sources must be {n_words} (word, byte) pairs, got {pairs!r:.80}")
     for word, byte in pairs:

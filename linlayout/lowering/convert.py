@@ -399,6 +399,9 @@ def shuffle_permute_bounds(src: LinearLayout, dst: LinearLayout, element_bits: i
 
     Raises:
         LayoutError: as :func:`convert_path`.
+
+    Source: ``transferWithinWarp`` (``ConvertLayoutOpToLLVM.cpp``, Triton 3.9) as the
+    AMDGPU back end packs it (:func:`.amd_pack.pack_permute_bounds`).
     """
     path = convert_path(src, dst, element_bits, target, source_load)
     t = Target.parse(target)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import f2
+from .._checks import instance_of
 from ..errors import LayoutError
 from ..layout import LinearLayout
 
@@ -287,8 +288,11 @@ def warp_broadcast_bits(src: LinearLayout, dst: LinearLayout) -> int:
     the 3.9 source of ``cvtNeedsWarpShuffle``, which was not available.
 
     Raises:
-        LayoutError: never for layouts of one tensor (other inputs as ``f2``).
+        LayoutError: ``src`` or ``dst`` not a LinearLayout; never for layouts of one
+            tensor (other inputs as ``f2``).
     """
+    instance_of(src, LinearLayout, "src")
+    instance_of(dst, LinearLayout, "dst")
     s_warp, t_warp = src.dim_columns("warp"), dst.dim_columns("warp")
     if len(s_warp) != len(t_warp) or tuple(s_warp) == tuple(t_warp):
         return 0
@@ -302,7 +306,14 @@ def warp_lane_columns(src: LinearLayout, dst: LinearLayout) -> tuple[int, ...]:
     """Per destination warp basis, the tensor offset its warp bit adds to the source lanes
     a thread reads (``dst.warp[i] ^ src.warp[i]``, 0 where the bases are equal) — the
     destination columns :func:`hardware_permutation` appends to the lane columns when
-    :func:`warp_broadcast_bits` is nonzero; () when it is 0."""
+    :func:`warp_broadcast_bits` is nonzero; () when it is 0.
+
+    Raises:
+        LayoutError: as :func:`warp_broadcast_bits`.
+
+    Source: as :func:`warp_broadcast_bits` (compiled kernels,
+    ``papers/triton_lowering/cvt_warp_slice_probes.py``).
+    """
     if not warp_broadcast_bits(src, dst):
         return ()
     return tuple(s ^ t for s, t in zip(src.dim_columns("warp"), dst.dim_columns("warp")))

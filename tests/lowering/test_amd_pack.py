@@ -190,3 +190,13 @@ def test_convert_path_packs_canonical_f16_for_nothing():
     assert loose["v_perm_b32"] == done["v_perm_b32"] + 2 == half["v_perm_b32"] == 5
     with pytest.raises(LayoutError, match="values"):
         convert_path(src, dst, 16, "hip:gfx942", source_values=(CANONICAL,))
+
+
+@pytest.mark.parametrize("junk", [None, 1.5, "ab", [None, None], {"x": 1}])
+def test_a_pack_that_is_not_source_words_is_a_layout_error(junk):
+    from linlayout.lowering.amd_pack import pack_permute_bounds, pack_permutes
+
+    with pytest.raises(LayoutError, match="pack"):
+        pack_permutes(junk, 8)
+    with pytest.raises(LayoutError, match="pack"):
+        pack_permute_bounds(junk, 8)

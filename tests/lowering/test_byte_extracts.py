@@ -115,3 +115,11 @@ def test_words():
 def test_bad_input_is_refused(byte, readers):
     with pytest.raises(LayoutError):
         byte_extract_permutes(byte, readers)
+
+
+@pytest.mark.parametrize("junk", [None, 1.5, True])
+def test_sources_that_are_not_pairs_are_a_layout_error(junk):
+    from linlayout.lowering.byte_extracts import built_word_permutes
+
+    with pytest.raises(LayoutError, match="pairs"):
+        built_word_permutes(junk)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from linlayout.errors import LayoutError
 from linlayout.lowering.decompose import decompose
 from tests.lowering.warp_pairs import layout
 
@@ -71,3 +72,13 @@ def test_warp_broadcast_bits_of_a_source_broadcast_over_some_warp_bits():
                                            [16, 8], 4, 5)) == 0
     # equal warp bases: not this rule (the minimal conversion drops the warp dim)
     assert warp_broadcast_bits(src, src) == 0
+
+
+@pytest.mark.parametrize("junk", [None, "layout", 3, {"register": []}])
+def test_the_warp_rule_refuses_what_is_not_a_layout(junk):
+    from linlayout.lowering.decompose import warp_broadcast_bits, warp_lane_columns
+
+    with pytest.raises(LayoutError, match="LinearLayout"):
+        warp_broadcast_bits(junk, junk)
+    with pytest.raises(LayoutError, match="LinearLayout"):
+        warp_lane_columns(junk, junk)

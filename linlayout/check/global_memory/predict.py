@@ -499,6 +499,10 @@ def amd_cas_loop_load(kind: str, bits: int, instructions: Sequence[tuple[str, in
     Raises:
         LayoutError: ``kind`` not a string, ``bits`` not 8/16/32/64, ``instructions`` not
             pairs of an opcode string and a count (an int >= 0), or ``uniform`` not a bool.
+
+    Source: LLVM's ``AtomicExpand`` pass (``expandPartwordCmpXchg``,
+    ``insertRMWCmpXchgLoop``) as AMDGPU's ``SIISelLowering`` asks for it, measured on the
+    final gfx942/gfx950 AMDGCN (``papers/global_memory/amd_cas_loop_probes.py``).
     """
     string(kind, "kind")
     if type(bits) is not int or bits not in (8, 16, 32, 64):

@@ -141,6 +141,10 @@ def add_permute_bounds(pred: Prediction, fewer: int, more: int, reason: str) -> 
     Raises:
         LayoutError: ``pred`` not a Prediction; ``fewer`` or ``more`` not an int >= 0;
             ``reason`` not a string.
+
+    Source: bookkeeping for the ranges of :func:`linlayout.lowering.amd_pack.
+    pack_permute_bounds` and :func:`linlayout.lowering.round_trip_pack.
+    round_trip_permute_bounds`.
     """
     instance_of(pred, Prediction, "pred")
     fewer, more = as_int(fewer, "fewer"), as_int(more, "more")
