@@ -205,55 +205,15 @@ def build() -> dict:
     """Compile the draw (Triton 3.9.0); each probe counted on its convert's TTGIR line."""
     import cvt_heldout_probes as cvt
     import triton
-    from corpus import strip_locs
-    from gluon_kernels import convert_kernel, linear_layout
-    from probe_compile import gpu_target, private_triton_cache
+    from probe_compile import private_triton_cache
 
     cvt.N_GLUON, cvt.N_TL = N_MIXED, 0
     with private_triton_cache():  # no kernel of another run's cache (a skipped -O3)
         probes = dict(cvt.build(SEED, DRAW_TARGETS)["probes"])
-        probes.update(_lane_warp(cvt, strip_locs, convert_kernel, linear_layout, gpu_target,
-                                 triton))
+        probes.update(_pairs("lanewarp", lane_warp_bases, LANE_WARP_SEED, PER_TARGET,
+                             (2, 4, 4, 8)))
     return {"triton_version": triton.__version__, "seed": SEED,
             "lane_warp_seed": LANE_WARP_SEED, "probes": probes}
-
-
-def _lane_warp(cvt, strip_locs, convert_kernel, linear_layout, gpu_target, triton) -> dict:
-    from triton.experimental.gluon._runtime import GluonASTSource
-
-    probes: dict = {}
-    g_cvt = convert_kernel()
-    TY = {8: "*i8", 16: "*fp16", 32: "*fp32", 64: "*i64"}
-    rng = random.Random(LANE_WARP_SEED)
-    fails: collections.Counter = collections.Counter()
-    for tname in DRAW_TARGETS:
-        lanes = 64 if tname.startswith("gfx") else 32
-        for _ in range(PER_TARGET):
-            warps = rng.choice([2, 4, 4, 8])
-            bits = rng.choice([8, 16, 32, 64])
-            M, N = rng.choice([(16, 32), (32, 32), (16, 64), (64, 32), (32, 64)])
-            while M * N < lanes * warps * 2:
-                M *= 2
-            (s_reg, s_lane, s_warp), (t_reg, t_lane, t_warp) = lane_warp_bases(
-                rng, M, N, lanes, warps)
-            L = linear_layout(s_reg, s_lane, s_warp, M, N)
-            D = linear_layout(t_reg, t_lane, t_warp, M, N)
-            sig = {"X": TY[bits], "Y": TY[bits], "M": "constexpr", "N": "constexpr",
-                   "L": "constexpr", "D": "constexpr"}
-            name = f"g_lanewarp_b{bits}_{M}x{N}_w{warps}_{rng.getrandbits(24):06x}_{tname}"
-            try:
-                k = triton.compile(GluonASTSource(fn=g_cvt, signature=sig, constexprs={
-                    "M": M, "N": N, "L": L, "D": D}), target=gpu_target(tname),
-                    options={"num_warps": warps})
-            except Exception as e:  # noqa: BLE001 - a kernel Triton rejects is skipped
-                fails[type(e).__name__] += 1
-                continue
-            asm = k.asm["ptx"] if tname.startswith("cuda") else k.asm["amdgcn"]
-            probes[name] = {"target": tname,
-                            **cvt.convert_located(strip_locs(k.asm["ttgir"]), tname, asm)}
-            print(f"  {name}", flush=True)
-    print(f"{len(probes)} g_lanewarp probes compiled; not compiled: {dict(fails)}")
-    return probes
 
 
 def main(argv: list[str] | None = None) -> int:
