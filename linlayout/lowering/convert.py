@@ -13,13 +13,14 @@ conversion is trivial over each. What is left decides:
 * ``register`` and ``lane`` with fewer than two mixed register/lane transpositions
   (``cvtNeedsWarpShuffle``) — warp shuffles (``transferWithinWarp``, :mod:`.shuffle`):
   ``"shuffle"``;
-* ``register``, ``lane`` and ``warp`` where the warp bases differ only by what the source's
-  lanes hold (a source broadcast over all or some warp bits, each warp holding the elements
-  its threads need) — the same warp shuffles, the destination's warp bits read as high
-  bits of the thread id (:func:`.decompose.warp_broadcast_bits`): ``"shuffle"``;
-* anything else (two or more transpositions, other warps or CTAs) — a round trip through
-  shared memory (``transferWithinBlockSwizzling``, :mod:`.scratch`):
-  ``"shared"``.
+* ``register``, ``lane`` and ``warp`` where the warp bases differ only on warp bits the
+  source is broadcast over (its basis zero) and only by what the source's lanes hold (each
+  warp holding the elements its threads need) — the same warp shuffles, the destination's
+  warp bits read as high bits of the thread id (:func:`.decompose.warp_broadcast_bits`):
+  ``"shuffle"``;
+* anything else (two or more transpositions, other warps or CTAs, a warp basis the source
+  does not broadcast changed, even by source lanes) — a round trip through shared memory
+  (``transferWithinBlockSwizzling``, :mod:`.scratch`): ``"shared"``.
 
 :func:`convert_path` is the public entry point.
 """

@@ -264,8 +264,9 @@ def hardware_permutation(src: LinearLayout, dst: LinearLayout
 
 def warp_broadcast_bits(src: LinearLayout, dst: LinearLayout) -> int:
     """The destination's warp bits (all of them) when the convert stays within each warp
-    although the warp bases differ: every destination warp basis differs from the source's
-    warp basis of the same index by a vector the source's **lanes** hold
+    although the warp bases differ: the warp bases differ only where the **source's** is
+    zero (the source is broadcast over that warp bit), every destination warp basis
+    differs from the source's of the same index by a vector the source's **lanes** hold
     (``dst.warp[i] ^ src.warp[i]`` in the span of ``src.lane``), and at least one differs.
     Each destination thread then finds its elements in the lanes of its own warp — the
     source is broadcast over the warp bits where its basis is zero, so every warp holds
@@ -274,9 +275,13 @@ def warp_broadcast_bits(src: LinearLayout, dst: LinearLayout) -> int:
     ``dst.warp[i] ^ src.warp[i]``; see :func:`hardware_permutation`).
 
     0 otherwise: the warp bases are equal (the minimal conversion drops the warp dim), the
-    layouts have different warp counts, or a difference needs the source's registers
+    layouts have different warp counts, a difference needs the source's registers
     (Triton's decomposition requires that source registers do not depend on the warp:
-    shared memory) or another warp.
+    shared memory) or another warp, or a warp basis the source does not broadcast
+    differs: even where the difference is held by the source's lanes (every element then
+    stays in its warp), Triton 3.9 goes through shared memory (measured, not read from
+    its source: ``papers/triton_lowering/cvt_lane_warp_probes.py``, 13 of 13 compiled
+    kernels whose destination changes such a warp basis by source lanes).
 
     A source broadcast over every warp (each warp holds the whole tensor) is the case
     first measured; a source broadcast over some warp bits (a slice of a blocked layout
@@ -296,6 +301,8 @@ def warp_broadcast_bits(src: LinearLayout, dst: LinearLayout) -> int:
     s_warp, t_warp = src.dim_columns("warp"), dst.dim_columns("warp")
     if len(s_warp) != len(t_warp) or tuple(s_warp) == tuple(t_warp):
         return 0
+    if any(s and s != t for s, t in zip(s_warp, t_warp)):
+        return 0  # a warp bit the source does not broadcast changes: shared memory
     lanes = f2.echelon(list(src.dim_columns("lane")))
     if not all(f2.in_span(s ^ t, lanes) for s, t in zip(s_warp, t_warp)):
         return 0

@@ -2,8 +2,8 @@
 
 * :mod:`~linlayout.triton.encodings` — the encodings (:func:`blocked`, :func:`slice`,
   :func:`nvidia_mma`, :func:`dot_operand`, :func:`amd_mfma`, :func:`amd_wmma`, :func:`linear`,
-  :func:`swizzled_shared`, :func:`nvmma_shared`, :func:`amd_rotating_shared`,
-  :func:`shared_linear`) and ``enc.to_linear_layout(shape)``, bit-exact with Triton 3.9's
+  :func:`generic_linear`, :func:`swizzled_shared`, :func:`nvmma_shared`,
+  :func:`amd_rotating_shared`, :func:`shared_linear`) and ``enc.to_linear_layout(shape)``, bit-exact with Triton 3.9's
   ``toLinearLayout``.
 * :mod:`~linlayout.triton.parse` — :func:`parse_type` / :func:`parse_attribute` for MLIR text
   (``tensor<64x64xf16, #ttg.blocked<{…}>>``, ``!ttg.memdesc<…>``).

@@ -4,11 +4,11 @@ Accepted syntax (Triton 3.9 as printed by its compiler, plus the older spellings
 dumps):
 
 * attributes ``#ttg.<mnemonic><{key = value, …}>`` for ``blocked``, ``slice``,
-  ``nvidia_mma``, ``dot_op``, ``amd_mfma``, ``amd_wmma``, ``linear``, ``swizzled_shared``,
-  ``nvmma_shared``, ``amd_rotating_shared``, ``shared_linear``; the ``#triton_gpu.`` prefix
-  and ``CTAsPerCGA / CTASplitNum / CTAOrder`` (Triton ≤ 3.5); ``#ttg.shared`` with
-  ``hasLeadingOffset`` (Triton ≤ 3.2); ``amd_wmma`` / ``amd_mfma`` with ``warpsPerCTA`` or
-  ``versionMajor`` (pre-3.9);
+  ``nvidia_mma``, ``dot_op``, ``amd_mfma``, ``amd_wmma``, ``linear``, ``generic_linear``,
+  ``swizzled_shared``, ``nvmma_shared``, ``amd_rotating_shared``, ``shared_linear``; the
+  ``#triton_gpu.`` prefix and ``CTAsPerCGA / CTASplitNum / CTAOrder`` (Triton ≤ 3.5);
+  ``#ttg.shared`` with ``hasLeadingOffset`` (Triton ≤ 3.2); ``amd_wmma`` / ``amd_mfma`` with
+  ``warpsPerCTA`` or ``versionMajor`` (pre-3.9);
 * alias references ``#blocked1`` once ``#blocked1 = …`` is known (pass ``aliases``);
 * types ``tensor<64x64xf16, #enc>``, ``tensor<64x!tt.ptr<f16>, #enc>``,
   ``!ttg.memdesc<2x64x64xf16, #shared, #smem, mutable[, allocShape]>`` (also ``!tt.memdesc``

@@ -161,9 +161,10 @@ def _counted(asm: str, want, by_line: dict | None = None, data: bool = False,
     return dict(sorted(out.items()))
 
 
-def build(seed: int = SEED) -> dict:
+def build(seed: int = SEED, targets: tuple[str, ...] = TARGETS) -> dict:
     """Compile the probes (Triton 3.9.0), each counted by TTGIR op (:func:`convert_located`,
-    :func:`op_located`)."""
+    :func:`op_located`); each probe's target drawn from ``targets`` (names of
+    ``probe_compile.TARGETS``; the fixtures of this script draw from :data:`TARGETS`)."""
     import triton
     import triton.language as tl
     from corpus import strip_locs
@@ -348,7 +349,7 @@ def build(seed: int = SEED) -> dict:
 
     rng = random.Random(seed)
     for _ in range(N_GLUON):
-        tname = rng.choice(TARGETS)
+        tname = rng.choice(targets)
         amd = tname.startswith("gfx")
         lanes = 64 if amd else 32
         warps = rng.choice([1, 2, 4, 4, 8])
@@ -385,7 +386,7 @@ def build(seed: int = SEED) -> dict:
     kernels = {"trans": t_trans, "join": t_join, "split": t_split, "softmax": t_softmax,
                "cumsum": t_cumsum, "gather": t_gather, "dot": t_dot}
     for _ in range(N_TL):
-        tname = rng.choice(TARGETS)
+        tname = rng.choice(targets)
         kind = rng.choices(list(kernels), [3, 2, 2, 2, 2, 2, 2])[0]
         warps = rng.choice([1, 2, 4, 4, 8])
         bits = rng.choice([8, 16, 16, 32, 32, 64])

@@ -54,6 +54,31 @@ PER = int(os.environ.get("PER", "7"))
 OUT = ROOT / "tests" / "data" / "triton_cvt_warp_slice_probes.json.gz"
 
 
+def slice_parent(rng: random.Random, lanes: int, warps: int
+                 ) -> tuple[int, list[int], list[int], list[int], list[int], list[int]]:
+    """``(d, others, size_per_thread, threads_per_warp, warps_per_cta, order)``: a random
+    3-d blocked parent for a slice along dim ``d`` (``others``: the two kept dims) with
+    ``lanes`` lanes and ``warps`` warps, 2 or 4 warps (and, in half the draws, 2 lanes) along
+    ``d``, the rest spread over the kept dims one factor of two at a time, 1 or 2 elements
+    a thread along each kept dim, a random order. Both families draw it from their own
+    ``rng`` in this fixed order (the fixture depends on it)."""
+    d = rng.randrange(3)
+    others = [k for k in range(3) if k != d]
+    tpw, wpc, spt = [1, 1, 1], [1, 1, 1], [1, 1, 1]
+    wpc[d] = rng.choice([2, 2, 4]) if warps >= 4 else 2
+    for _ in range((warps // wpc[d]).bit_length() - 1):
+        wpc[rng.choice(others)] *= 2
+    if rng.random() < 0.5:
+        tpw[d] = 2
+    for _ in range((lanes // tpw[d]).bit_length() - 1):
+        tpw[rng.choice(others)] *= 2
+    for k in others:
+        spt[k] = 1 << rng.randint(0, 1)
+    order = list(range(3))
+    rng.shuffle(order)
+    return d, others, spt, tpw, wpc, order
+
+
 def build(seed: int = SEED) -> dict:
     """Compile the draw; each probe counted on its convert's TTGIR line."""
     import collections
@@ -76,21 +101,7 @@ def build(seed: int = SEED) -> dict:
     fails: collections.Counter = collections.Counter()
 
     def slice_pair(lanes, warps):
-        d = rng.randrange(3)
-        others = [k for k in range(3) if k != d]
-        tpw, wpc = [1, 1, 1], [1, 1, 1]
-        wpc[d] = rng.choice([2, 2, 4]) if warps >= 4 else 2
-        for _ in range((warps // wpc[d]).bit_length() - 1):
-            wpc[rng.choice(others)] *= 2
-        if rng.random() < 0.5:
-            tpw[d] = 2
-        for _ in range((lanes // tpw[d]).bit_length() - 1):
-            tpw[rng.choice(others)] *= 2
-        spt = [1, 1, 1]
-        for k in others:
-            spt[k] = 1 << rng.randint(0, 1)
-        order = list(range(3))
-        rng.shuffle(order)
+        d, others, spt, tpw, wpc, order = slice_parent(rng, lanes, warps)
         parent = gl.BlockedLayout(spt, tpw, wpc, order)
         src = gl.SliceLayout(d, parent)
         shape = [max(spt[k] * tpw[k] * wpc[k], 1) * rng.choice([1, 2]) for k in others]
@@ -167,20 +178,7 @@ def build(seed: int = SEED) -> dict:
             for _ in range(PER):
                 warps = rng2.choice([2, 4, 4, 8])
                 bits = rng2.choice([8, 16, 32])
-                d = rng2.randrange(3)
-                others = [k for k in range(3) if k != d]
-                tpw, wpc, spt = [1, 1, 1], [1, 1, 1], [1, 1, 1]
-                wpc[d] = rng2.choice([2, 2, 4]) if warps >= 4 else 2
-                for _ in range((warps // wpc[d]).bit_length() - 1):
-                    wpc[rng2.choice(others)] *= 2
-                if rng2.random() < 0.5:
-                    tpw[d] = 2
-                for _ in range((lanes // tpw[d]).bit_length() - 1):
-                    tpw[rng2.choice(others)] *= 2
-                for k in others:
-                    spt[k] = 1 << rng2.randint(0, 1)
-                order = list(range(3))
-                rng2.shuffle(order)
+                d, others, spt, tpw, wpc, order = slice_parent(rng2, lanes, warps)
                 M, N = (spt[k] * tpw[k] * wpc[k] for k in others)
                 M, N = M * 2, N * 2
                 while M * N < lanes * warps * 4:

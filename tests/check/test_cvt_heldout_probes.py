@@ -43,7 +43,7 @@ def _check_json(ttgir: str) -> dict:
 #: the sets whose ``tl`` kernels another script defines (their ops' source file)
 _SCRIPTS = {"tutorial": "tutorial_probes.py"}
 _SETS = ["cvt_heldout", "cvt_roundtrip", "cvt_lowering", "cvt_fresh", "cvt_confirm",
-         "tutorial", "cvt_warp_slice"]
+         "tutorial", "cvt_warp_slice", "cvt_lane_warp", "cvt_lane_warp_confirm"]
 
 
 def _differs(fixture_set: str, case: str) -> bool:
@@ -171,6 +171,58 @@ def test_sources_broadcast_over_some_warp_bits_equal_tritons_lowering(case):
     slices of 3-d blocked layouts with warps along the sliced dim, and linear sources with
     zero and kept warp bases, cuda:90 and gfx942."""
     _both("cvt_warp_slice", case)
+
+
+@pytest.mark.parametrize("case", cases("cvt_lane_warp"))
+def test_a_draw_with_warp_bases_changed_by_source_lanes_equals_tritons_lowering(case):
+    """The lane-warp draw (``papers/triton_lowering/cvt_lane_warp_probes.py``, seeds 71453
+    and 71459, made after every convert rule was committed): Gluon converts of
+    ``cvt_heldout_probes.build``'s families on cuda:80/90 and gfx942/950, and ``g_lanewarp``
+    converts whose source has no broadcast warp basis while the destination's warp bases
+    differ from it by source lanes (Triton prints such destinations as
+    ``#ttg.generic_linear``), which Triton sends through shared memory."""
+    _both("cvt_lane_warp", case)
+
+
+def test_the_lane_warp_draw_reaches_every_target_width_and_family():
+    data = entries("cvt_lane_warp")
+    assert len(data) >= 45
+    assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "gfx942", "gfx950"}
+    assert {n.split("_")[2] for n in data} == {"b8", "b16", "b32", "b64"}
+    families = Counter(n.split("_")[1] for n in data)
+    assert set(families) == {"warp", "cross", "blocked", "slice", "mma", "lanewarp"}
+    assert families["lanewarp"] >= 15
+    lanewarp = [e for n, e in data.items() if n.startswith("g_lanewarp")]
+    assert all("#ttg.generic_linear" in e["ttgir"] for e in lanewarp)
+    for e in lanewarp:  # every one a round trip through shared memory
+        ops = _check_json(e["ttgir"])["ops"]
+        (op,) = [o for o in ops if o["kind"] == "convert"]
+        assert op["uses_shared_memory"] and op["status"] == "counted"
+
+
+@pytest.mark.parametrize("case", cases("cvt_lane_warp_confirm"))
+def test_a_draw_after_the_lane_warp_fixes_equals_tritons_lowering(case):
+    """The second lane-warp draw (``cvt_lane_warp_probes.py --confirm``, seeds 83117, 83119
+    and 83123, made after ``#ttg.generic_linear`` was read and the warp rule refined):
+    the mixed families, ``g_lanewarp`` again, and ``g_mixwarp``: sources broadcast over
+    some warp bits that keep others, the destination changing a kept warp basis by source
+    lanes in half the draws."""
+    _both("cvt_lane_warp_confirm", case)
+
+
+def test_the_confirm_draw_reaches_both_sides_of_the_warp_rule():
+    data = entries("cvt_lane_warp_confirm")
+    assert len(data) >= 45
+    assert {e["target"] for e in data.values()} == {"cuda80", "cuda90", "gfx942", "gfx950"}
+    paths = Counter()
+    for name, e in data.items():
+        if name.startswith("g_mixwarp"):
+            (op,) = [o for o in _check_json(e["ttgir"])["ops"] if o["kind"] == "convert"]
+            # a kept warp basis changed by lanes: Triton prints #ttg.generic_linear
+            paths[("generic_linear" in e["ttgir"], op["uses_shared_memory"])] += 1
+    # unchanged kept bases shuffle, changed ones take shared memory, none the other way
+    assert set(paths) == {(False, False), (True, True)}
+    assert min(paths.values()) >= 5
 
 
 @pytest.mark.parametrize("case", cases("tutorial"))

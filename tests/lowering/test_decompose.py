@@ -74,6 +74,38 @@ def test_warp_broadcast_bits_of_a_source_broadcast_over_some_warp_bits():
     assert warp_broadcast_bits(src, src) == 0
 
 
+def test_a_warp_basis_the_source_does_not_broadcast_changed_by_its_lanes_needs_shared_memory():
+    """Triton 3.9 sends a convert through shared memory when a destination warp basis
+    differs from a nonzero source warp basis, even by a vector the source's lanes hold
+    (every element stays in its warp): 13 of 13 compiled kernels
+    (``papers/triton_lowering/cvt_lane_warp_probes.py``, family ``g_lanewarp``). A basis
+    the source broadcasts (zero) may still be given source lanes."""
+    from linlayout.check.shared_memory.predict import needs_shared
+    from linlayout.lowering import convert_path
+    from linlayout.lowering.decompose import warp_broadcast_bits
+    from linlayout.lowering.target import Target
+
+    # 32 x 32 tile (flat bits: the low 5 are dim1); no zero warp basis in the source
+    src = layout([1, 2, 4], [8, 16, 32, 64, 128], [256, 512], 5, 5)
+    dst = layout([1, 2, 4], [8, 16, 32, 64, 128], [256 ^ 8, 512], 5, 5)
+    assert warp_broadcast_bits(src, dst) == 0 and needs_shared(src, dst)
+    assert convert_path(src, dst, 16, Target("cuda", 90)).path == "shared"
+    wide = layout([1, 2, 4], [8, 16, 32, 64, 128, 256], [512, 1024 ^ 16], 6, 5)  # 64 lanes
+    assert convert_path(layout([1, 2, 4], [8, 16, 32, 64, 128, 256], [512, 1024], 6, 5), wide,
+                        8, Target("hip", "gfx942", 64)).path == "shared"
+    # two lanes' worth on both warp bits, lanes permuted: still shared memory
+    dst = layout([1, 2, 4], [16, 8, 32, 64, 128], [256 ^ 8 ^ 32, 512 ^ 128], 5, 5)
+    assert warp_broadcast_bits(src, dst) == 0 and needs_shared(src, dst)
+    # a source broadcast over warp bit 0, its warp bit 1 kept: bit 0 may take a lane's
+    # vector (shuffles, as cvt_warp_slice_probes.py measured) ...
+    half = layout([1, 2, 4, 256], [8, 16, 32, 64, 128], [0, 512], 5, 5)
+    assert warp_broadcast_bits(half, layout([1, 2, 4, 256], [8, 16, 32, 64, 128],
+                                            [8, 512], 5, 5)) == 2
+    # ... but changing the kept bit 1 by a lane takes shared memory
+    moved = layout([1, 2, 4, 256], [8, 16, 32, 64, 128], [8, 512 ^ 16], 5, 5)
+    assert warp_broadcast_bits(half, moved) == 0 and needs_shared(half, moved)
+
+
 @pytest.mark.parametrize("junk", [None, "layout", 3, {"register": []}])
 def test_the_warp_rule_refuses_what_is_not_a_layout(junk):
     from linlayout.lowering.decompose import warp_broadcast_bits, warp_lane_columns

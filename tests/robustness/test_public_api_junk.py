@@ -426,6 +426,7 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.triton.cga_layout_from_split": (([1, 1], [1, 1], [1, 0]), {}),
     "linlayout.triton.dot_operand": ((0, BLOCKED), {"k_width": 0}),
     "linlayout.triton.linear": (([[0, 1]], [[1, 0]], [[2, 0]]), {"rank": 2}),
+    "linlayout.triton.generic_linear": (([[0, 1]], [[1, 0]], [[3, 0]]), {"rank": 2}),
     "linlayout.triton.nvidia_mma": ((2, [1, 1], [16, 8]), {}),
     "linlayout.triton.nvidia_mma_tile": (([16, 16], 2, [1, 0], [1, 0]), {}),
     "linlayout.triton.nvmma_shared": ((128, 16), {"rank": 2}),

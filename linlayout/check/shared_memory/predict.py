@@ -269,8 +269,10 @@ def needs_shared(src: LinearLayout, dst: LinearLayout) -> bool:
     transposition in ``getWarpLayoutConvertDecomposition``: shuffles no longer pay).
     Registers only renamed, or one register/lane exchange and lane permutations, are done
     with registers and warp shuffles. Warp bases that differ (a source broadcast over some
-    or all warp bits) stay in each warp only when each difference is held by the source's
-    lanes, not its registers (:func:`~linlayout.lowering.decompose.warp_broadcast_bits`).
+    or all warp bits) stay in each warp only when they differ on broadcast warp bits alone
+    and each difference is held by the source's lanes, not its registers
+    (:func:`~linlayout.lowering.decompose.warp_broadcast_bits`; a warp basis the source
+    does not broadcast, changed by source lanes, goes through shared memory in Triton 3.9).
     """
     def cols(layout: LinearLayout, dim: str) -> list[int]:
         return list(layout.dim_columns(dim))

@@ -28,7 +28,7 @@ Modules:
   prints itself (``text()``) and its Gluon constructor (``gluon()``);
 * :mod:`~linlayout.triton.encodings.construct` — Triton's layout-building helpers
   (``identity1D`` of size 0, ``ensureLayoutNotLargerThan``, ``identityStandardND``, …);
-* :mod:`~linlayout.triton.encodings.distributed` — blocked, slice, linear;
+* :mod:`~linlayout.triton.encodings.distributed` — blocked, slice, linear, generic_linear;
 * :mod:`~linlayout.triton.encodings.mma` — nvidia_mma, amd_mfma, amd_wmma;
 * :mod:`~linlayout.triton.encodings.dot` — dot_operand;
 * :mod:`~linlayout.triton.encodings.padded` — padded_shared (no linear layout:

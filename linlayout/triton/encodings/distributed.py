@@ -46,9 +46,11 @@ from .registry import AttributeBody, register_encoding
 
 __all__ = [
     "BlockedEncoding",
+    "GenericLinearEncoding",
     "LinearEncoding",
     "SliceEncoding",
     "blocked",
+    "generic_linear",
     "linear",
     "slice",
 ]
@@ -324,6 +326,28 @@ class LinearEncoding(Encoding):
                 f"block_bases={gluon_list(self.block)}, shape={gluon_list(list(shape))})")
 
 
+@register_encoding
+@dataclass(frozen=True)
+class GenericLinearEncoding(LinearEncoding):
+    """``#ttg.generic_linear``: an explicit layout with ``register, lane, warp, block``
+    bases, as ``#ttg.linear``, that Triton 3.9 prints for a distributed linear layout whose
+    bases are not all single powers of two (a Gluon ``DistributedLinearLayout`` with a basis
+    such as ``[17, 9]``: several tensor bits at once).
+
+    Read and sized as :class:`LinearEncoding` (Triton 3.9 gives both attributes the same
+    ``LinearEncodingTrait``); at the tensor's own shape the bases are the layout, checked
+    on compiled kernels (``papers/triton_lowering/cvt_lane_warp_probes.py``).
+
+    Source: ``GenericLinearEncodingAttr`` (the 3.9 wheel's ``libtriton`` symbols:
+    ``parse``/``print``/``getLinearLayout``, ``LinearEncodingTraitTrait``).
+    """
+
+    mnemonic = "generic_linear"
+
+    def text(self) -> str:
+        return "#ttg.generic_linear" + super().text()[len("#ttg.linear"):]
+
+
 # ----------------------------------------------------------------------------- constructors
 def blocked(size_per_thread: Sequence[int], threads_per_warp: Sequence[int],
             warps_per_cta: Sequence[int], order: Sequence[int], *,
@@ -369,3 +393,17 @@ def linear(register: Sequence[Sequence[int]], lane: Sequence[Sequence[int]],
     Source: ``LinearEncodingAttr``.
     """
     return LinearEncoding(register, lane, warp, block, rank)
+
+
+def generic_linear(register: Sequence[Sequence[int]], lane: Sequence[Sequence[int]],
+                   warp: Sequence[Sequence[int]], block: Sequence[Sequence[int]] = (), *,
+                   rank: int | None = None) -> GenericLinearEncoding:
+    """``#ttg.generic_linear<{register, lane, warp, block}>``: explicit bases, any sum of
+    tensor bits each (:class:`GenericLinearEncoding`).
+
+    Raises:
+        LayoutError: bases of differing length or negative entries.
+
+    Source: ``GenericLinearEncodingAttr`` (Triton 3.9).
+    """
+    return GenericLinearEncoding(register, lane, warp, block, rank)

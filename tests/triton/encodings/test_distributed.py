@@ -1,5 +1,6 @@
-"""linlayout.triton.encodings.distributed: #ttg.blocked, #ttg.slice and #ttg.linear, bit-exact
-with Triton 3.9 (tests/data/triton_layouts.json), their text and their Gluon source."""
+"""linlayout.triton.encodings.distributed: #ttg.blocked, #ttg.slice, #ttg.linear and
+#ttg.generic_linear, bit-exact with Triton 3.9 (tests/data/triton_layouts.json), their text and
+their Gluon source."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from linlayout import LayoutError, LinearLayout
 from linlayout.triton import parse_encoding, to_gluon
 from linlayout.triton.encodings import (
     BlockedEncoding,
+    GenericLinearEncoding,
     LinearEncoding,
     SliceEncoding,
     blocked,
+    generic_linear,
     linear,
     slice,
 )
@@ -75,6 +78,29 @@ def test_constructors_equal_parsed_encodings():
         [1, 4], [8, 4], [4, 1], [1, 0], cga_layout=[[0, 1]])
     assert LinearEncoding.from_attribute({"register": [[0, 1]], "lane": [[1, 0]]}) == \
         linear([[0, 1]], [[1, 0]], [])
+
+
+#: the destination of g_lanewarp_b64_64x32_w4_a590c7_cuda80 as Triton 3.9 prints it (Gluon's
+#: ``DistributedLinearLayout`` with warp bases that are sums of tensor bits;
+#: tests/data/triton_cvt_lane_warp_probes.json.gz)
+GENERIC = ("#ttg.generic_linear<{register = [[2, 0], [1, 0], [0, 2], [32, 0]], lane = [[0, 8], "
+           "[8, 0], [0, 1], [0, 16], [0, 4]], warp = [[17, 9], [4, 13]], block = []}>")
+
+
+def test_generic_linear_is_its_bases_at_the_tensor_shape():
+    enc = parse_encoding(GENERIC)
+    assert isinstance(enc, GenericLinearEncoding) and enc.text() == GENERIC
+    assert enc == generic_linear([[2, 0], [1, 0], [0, 2], [32, 0]],
+                                 [[0, 8], [8, 0], [0, 1], [0, 16], [0, 4]],
+                                 [[17, 9], [4, 13]])
+    lay = enc.to_linear_layout([64, 32])
+    assert lay.out_dims == {"dim0": 64, "dim1": 32}
+    assert lay.bases["warp"] == [[17, 9], [4, 13]]
+    assert lay.bases["register"] == [[2, 0], [1, 0], [0, 2], [32, 0]]
+    # the same bases as #ttg.linear: the same layout, another attribute
+    plain = parse_encoding(GENERIC.replace("generic_linear", "linear"))
+    assert plain != enc and plain.to_linear_layout([64, 32]) == lay
+    assert enc.gluon([64, 32]) == plain.gluon([64, 32])
 
 
 def test_slice_of_blocked_drops_the_dim():

@@ -29,6 +29,7 @@ MNEMONICS = {
     "blocked": encodings.BlockedEncoding,
     "slice": encodings.SliceEncoding,
     "linear": encodings.LinearEncoding,
+    "generic_linear": encodings.GenericLinearEncoding,
     "nvidia_mma": encodings.NvidiaMmaEncoding,
     "mma": encodings.NvidiaMmaEncoding,
     "amd_mfma": encodings.AmdMfmaEncoding,
@@ -88,8 +89,8 @@ def test_every_encodings_module_is_tested_here():
 
 def test_the_unknown_mnemonic_message_lists_the_dict_body_layouts():
     assert dict_body_mnemonics() == [
-        "amd_mfma", "amd_rotating_shared", "amd_wmma", "blocked", "dot_op", "linear",
-        "nvidia_mma", "nvmma_shared", "shared", "shared_linear", "slice", "swizzled_shared"]
+        "amd_mfma", "amd_rotating_shared", "amd_wmma", "blocked", "dot_op", "generic_linear",
+        "linear", "nvidia_mma", "nvmma_shared", "shared", "shared_linear", "slice", "swizzled_shared"]
     with pytest.raises(LayoutError, match=r"^#ttg.foo at line 1, column 1 is not a layout "
                                           r"linlayout knows; supported: amd_mfma, "):
         parse_encoding("#ttg.foo<{a = 1}>")
