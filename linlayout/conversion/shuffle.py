@@ -442,11 +442,13 @@ def copy_maps(problem: ConversionProblem, pm: WarpMap) -> list[WarpMap]:
     if not lane_kernel or nrs == 0:
         return out
     choices = [[None, *range(nrs)] for _ in lane_kernel]
-    # the picks that tell a sender the most register bits come first: with every register
-    # bit told by a lane bit of the copy read, a sender knows from its lane alone which
-    # register each reader asks for
-    picks = sorted((p for p in itertools.product(*choices) if any(b is not None for b in p)),
-                   key=lambda p: -len({b for b in p if b is not None}))
+    # the picks that tell a sender the most register bits come first (each pass in the
+    # product's order, lazily: only the first few are used): with every register bit told
+    # by a lane bit of the copy read, a sender knows from its lane alone which register
+    # each reader asks for
+    picks = (p for told in range(min(len(lane_kernel), nrs), 0, -1)
+             for p in itertools.product(*choices)
+             if len({b for b in p if b is not None}) == told)
     for pick in picks:
         to_reg, to_lane = list(pm.to_register), list(pm.to_lane)
         for k, b in zip(lane_kernel, pick):
