@@ -158,8 +158,8 @@ class RoundTripFloor:
     Attributes:
         cost: the floor, in the weights' units.
         store_vector_elems: the store's elements per lane per instruction at which it is
-            reached.
-        permutes: the ``v_perm_b32`` (kind ``prmt``) paid there.
+            reached (``ld/st.shared``); 0 where a ``stmatrix`` reaches it.
+        permutes: the ``v_perm_b32`` (``prmt.b32`` on NVIDIA; kind ``prmt``) paid there.
         note: the argument, in words.
     """
 
