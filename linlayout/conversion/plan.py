@@ -28,8 +28,10 @@ Three families of paths (the three ways Triton 3.9 lowers ``ttg.convert_layout``
   the byte permutes that pack 8/16-bit elements into its stores and out of its loads
   (:mod:`~linlayout.conversion.round_trip`, the same rule as Triton's path); against the
   least of their proven bounds (packing counted as free there) or, on AMD where 8/16-bit
-  source elements sit one per register, the floor that makes a wide store pay its packing
-  (:func:`~linlayout.conversion.round_trip.packing_floor`), whichever is higher.
+  source elements sit one per register and on NVIDIA where 16-bit ones sit one to a 32-bit
+  register (``wide_source``), the floor that makes a wide store pay its packing
+  (:func:`~linlayout.conversion.round_trip.packing_floor`, ``stmatrix``/``ldmatrix`` among
+  its options on NVIDIA), whichever is higher.
 
 Instruction names are NVIDIA's PTX; on AMD a table shuffle is one ``ds_bpermute_b32`` per
 32-bit word (the same count), a stage plan is counted as Triton emits it on the target (DPP,
@@ -243,8 +245,9 @@ def plan_conversion(src: LinearLayout, dst: LinearLayout, element_bits: int, *,
             registers need as Triton's spelling is selected: on NVIDIA at 16 bits one
             ``prmt`` (:func:`~linlayout.conversion.bounds.nvidia_lone_shuffle_bound`), on AMD
             at 8 bits one ``v_perm_b32`` (the lone- and two-shuffle bounds with
-            ``wide_source``); the shared-memory bound still counts packing as free on
-            NVIDIA.
+            ``wide_source``); the shared-memory bound, on NVIDIA at 16 bits, a ``prmt``
+            per stored word of two registers
+            (:func:`~linlayout.conversion.round_trip.packing_floor`).
 
     Returns:
         A :class:`ConversionPlan`: each path's counts, cost and bound, the cheapest path,
@@ -510,7 +513,7 @@ def _shared(problem: ConversionProblem, ws: dict[str, float], target: Target,
             f"{lres.store.instruction_floor} stores and "
             f"{lres.load.instruction_floor} loads (16 bytes per lane each) and one barrier; "
             "packing counted as free")
-    if unpacked:
+    if unpacked or (target.is_nvidia and source.wide):
         floor = packing_floor(problem, target, ws,
                               wide_source=source.wide and source.load is None)
         if floor is not None and floor.cost > bound + 1e-9:

@@ -19,26 +19,29 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .. import f2
 from .._checks import instance_of
 from ..conflicts import ConflictReport
 from ..errors import LayoutError
+from ..hardware.kinds import Distributed
+from ..hardware.model import BankModel
 from ..layout import LinearLayout
 from ..lowering import Target, access_map
-from ..synthesis.options import side_options
-from ..synthesis.plans import Problem, chain_dims_ok
-from ..synthesis.transfer import Transfer
 from ..lowering.emitted import Emitted
 from ..lowering.local import ld_st, matrix
 from ..lowering.round_trip_pack import round_trip_permutes
 from ..lowering.scratch import drop_broadcast_registers
+from ..synthesis.options import side_options
+from ..synthesis.plans import Problem, chain_dims_ok
+from ..synthesis.transfer import Transfer
 from .cost import resolve_weights
-from .problem import ConversionProblem
+from .problem import ELEMENT_BITS, ConversionProblem
 from .shuffle import AMD_PACK_PERMUTES, AMD_WIDE_PACK_PERMUTES
 
-__all__ = ["RoundTripFloor", "ScratchRoundTrip", "offset_layout", "packing_floor",
-           "round_trip_packing", "side_emitted"]
+__all__ = ["RoundTripFloor", "ScratchRoundTrip", "matrix_floor", "offset_layout",
+           "packing_floor", "round_trip_packing", "side_emitted"]
 
 @dataclass(frozen=True)
 class ScratchRoundTrip:
@@ -139,6 +142,14 @@ def round_trip_packing(problem: ConversionProblem, memory: LinearLayout,
     return sum(e.per_thread or 0 for e in emitted)
 
 
+#: ``{element_bits: {elements a stored word holds: prmt.b32 per word}}`` on NVIDIA for a
+#: wide source (each 16-bit element the low half of its own 32-bit register, upper bits
+#: unknown): a word of two such elements is joined by one ``prmt.b32``, as NVPTX selects
+#: Triton's ``<2 x i16>`` packing (every other spelling measured takes two or three integer
+#: instructions: ``papers/conversion/wide_join_isel.py``)
+NVIDIA_WIDE_PACK_PERMUTES: Mapping[int, Mapping[int, int]] = {16: {1: 0, 2: 1}}
+
+
 @dataclass(frozen=True)
 class RoundTripFloor:
     """The least cost of any round trip through shared memory once packing is paid
@@ -147,8 +158,8 @@ class RoundTripFloor:
     Attributes:
         cost: the floor, in the weights' units.
         store_vector_elems: the store's elements per lane per instruction at which it is
-            reached.
-        permutes: the ``v_perm_b32`` (kind ``prmt``) paid there.
+            reached (``ld/st.shared``); 0 where a ``stmatrix`` reaches it.
+        permutes: the ``v_perm_b32`` (``prmt.b32`` on NVIDIA; kind ``prmt``) paid there.
         note: the argument, in words.
     """
 
@@ -162,7 +173,8 @@ def packing_floor(problem: ConversionProblem, target: Target,
                   weights: Mapping[str, float] | None = None, *,
                   wide_source: bool = False) -> RoundTripFloor | None:
     """A lower bound on the cost of every round trip of ``problem`` through shared memory
-    on AMD that counts the packing of 8- and 16-bit source elements held one per register.
+    that counts the packing of 8- and 16-bit source elements held one per register (on AMD;
+    on NVIDIA of 16-bit elements left in 32-bit registers).
 
     Every round trip stores the source with some ``ds_write`` access of ``2^k`` elements per
     lane (``k`` from 0 to the widest the registers allow:
@@ -201,8 +213,32 @@ def packing_floor(problem: ConversionProblem, target: Target,
     reached through sums of register bases (offset 1 = ``r0 ⊕ r1``), its words still join
     registers (:func:`round_trip_packing` prices them so).
 
-    Returns None where it claims nothing: an NVIDIA target (16-bit packing is a ``mov``;
-    8-bit packing is priced on the access, not the width), elements of 32 bits or more, or a
+    On NVIDIA it claims something only for a wide 16-bit source (``wide_source``: each
+    element the low half of a 32-bit register, as a gather or ``redux.sync`` reduction
+    leaves it): every stored word of two elements joins two registers, one ``prmt.b32``
+    as NVPTX selects Triton's packing (:data:`NVIDIA_WIDE_PACK_PERMUTES`; at the machine
+    level too, a 32-bit store takes one register); the argument above then holds for the
+    ``st.shared`` vectors. The matrix instructions the target has are options too
+    (``stmatrix`` on sm_90+, ``ldmatrix`` on sm_75+, every ``.x1/.x2/.x4`` and ``.trans``
+    variant), and their accesses are not the vector options: a ``.trans`` store puts a
+    register's two elements at offsets a row apart, so it needs no vector chain with the
+    load, and Triton's lowering uses an ``.x1`` on tiles smaller than its 8×8 matrix with
+    lanes repeated. Each is priced at what no access can beat (:func:`matrix_floor`: the
+    16 bytes a lane an instruction moves, one bank row a wavefront) and, as a store, at
+    ``registers / 2`` ``prmt.b32`` — every ``stmatrix`` operand is a 32-bit register of two
+    16-bit elements, each element stored once — and paired with any option of the other
+    side, no chain asked (a ``stmatrix.x1.trans`` round trip of 1 wavefront and 1 ``prmt``
+    each way is 10.5, which the ``ld/st.shared`` options alone floored at 11). It bounds
+    round trips whose joins are spelled so (a join with shifts costs nothing under the
+    counted kinds, though more instructions), as the shuffle bounds do
+    (``nvidia_lone_shuffle_bound``). Checked, besides the ``ld/st.shared`` brute force (on
+    sm_70, where no matrix instruction exists), against every ``stmatrix``/``ldmatrix``
+    variant on every offset-bit permutation and 300 random memory layouts of 8×8 to 16×16
+    tiles, and against the round trips the planner builds for seeded random layouts on
+    sm_80 and sm_90 (``tests/conversion/test_round_trip.py``).
+
+    Returns None where it claims nothing: an NVIDIA target otherwise (16-bit packing is a
+    ``mov``; 8-bit packing is priced on the access, not the width), elements of 32 bits or more, or a
     source that is not one element per register (the caller decides that: see
     :func:`~linlayout.plan_conversion`, which asks only where the producer left one element
     per register and the source is no float truncation). ``wide_source``: each element is the
@@ -227,9 +263,14 @@ def packing_floor(problem: ConversionProblem, target: Target,
     ws = resolve_weights(weights)
     if not isinstance(wide_source, bool):
         raise LayoutError(f"wide_source must be True or False, got {wide_source!r}")
-    table = AMD_WIDE_PACK_PERMUTES if wide_source else AMD_PACK_PERMUTES
     bits = problem.element_bits
-    if target.is_nvidia or bits not in (8, 16):
+    if target.is_nvidia:
+        if not (wide_source and bits == 16):
+            return None
+        table = NVIDIA_WIDE_PACK_PERMUTES
+    else:
+        table = AMD_WIDE_PACK_PERMUTES if wide_source else AMD_PACK_PERMUTES
+    if bits not in (8, 16):
         return None
     src, dst = (drop_broadcast_registers(x) for x in (problem.src, problem.dst))
     transfer = Transfer.make(src, dst, element_bits=bits, hardware=problem.hardware)
@@ -242,25 +283,75 @@ def packing_floor(problem: ConversionProblem, target: Target,
                        dim_bits=tuple(b for _, b in transfer.store.out_dims_log2),
                        weights=(1, 1))
     registers = 1 << f2.rank(list(sides[0].register))
+    # each side as (wavefronts, instructions, elements per lane per access, the option for
+    # chain_dims_ok or None): its ld/st.shared options and, on NVIDIA where the target has
+    # them (stmatrix on sm_90+, ldmatrix on sm_75+), any matrix instruction, priced at what
+    # no access can beat (matrix_floor)
+    ways: list[list[tuple[int, int, int | None, Any]]] = [
+        [(o.wavefronts_bound, o.instructions_per_warp, 1 << o.vector_log2, o) for o in opts]
+        for opts in options]
+    if target.is_nvidia:
+        for i, has in ((0, target.cc >= 90), (1, target.cc >= 75)):
+            if has:
+                ways[i].append((*matrix_floor(sides[i], transfer.model, bits), None, None))
     best = None
-    for st in options[0]:
-        j = min(32 // bits, 1 << st.vector_log2)
+    for st_w, st_i, st_v, st in ways[0]:
+        # a stmatrix stores 32-bit registers of two 16-bit elements each: words of two
+        j = 2 if st is None else min(32 // bits, st_v)
         permutes = registers // j * table[bits][j]
-        store = (st.wavefronts_bound * ws["wavefront"]
-                 + st.instructions_per_warp * ws["st.shared"] + permutes * ws["prmt"])
-        for ld in options[1]:
-            if not chain_dims_ok((st, ld), problem_):
+        store = st_w * ws["wavefront"] + st_i * ws["st.shared"] + permutes * ws["prmt"]
+        for ld_w, ld_i, ld_v, ld in ways[1]:
+            if st is not None and ld is not None and not chain_dims_ok((st, ld), problem_):
                 continue  # no layout gives both sides these vectors
-            c = store + ld.wavefronts_bound * ws["wavefront"] \
-                + ld.instructions_per_warp * ws["ld.shared"]
+            c = store + ld_w * ws["wavefront"] + ld_i * ws["ld.shared"]
             if best is None or c < best[0]:
-                best = (c, 1 << st.vector_log2, 1 << ld.vector_log2, permutes)
+                best = (c, 0 if st is None else st_v, 0 if ld is None else ld_v, permutes)
     if best is None:
         return None
     cost = best[0] + ws["bar.sync"]
-    note = (f"every round trip stores 2^k and loads 2^m elements per lane that some layout "
-            f"can give both sides, pays their wavefront bounds and the v_perm_b32 packing its "
+    permute = "prmt.b32" if target.is_nvidia else "v_perm_b32"
+    note = ("every round trip stores 2^k and loads 2^m elements per lane that some layout "
+            "can give both sides"
+            + (", or uses a matrix instruction (stmatrix/ldmatrix)" if target.is_nvidia else "")
+            + f", pays their wavefront bounds and the {permute} packing its "
             f"stored words (one source element per register): at least {cost:g} "
-            f"({best[1]}-element stores with {best[3]} v_perm_b32, {best[2]}-element loads, "
-            "one barrier)")
+            f"({f'{best[1]}-element stores' if best[1] else 'stmatrix'} with {best[3]} "
+            f"{permute}, {f'{best[2]}-element loads' if best[2] else 'ldmatrix'}, one barrier)")
     return RoundTripFloor(cost, best[1], best[3], note)
+
+
+def matrix_floor(side: Distributed, model: BankModel, element_bits: int) -> tuple[int, int]:
+    """``(wavefronts, instructions)`` per warp that no access of ``side`` by any
+    instruction moving at most 16 bytes per lane — ``ld/st.shared`` up to ``.v4.b32``,
+    ``ldmatrix``/``stmatrix`` up to ``.x4`` (four 32-bit registers a lane) — can beat,
+    whatever the memory layout.
+
+    **Lemma.** A thread holds ``2^rank(registers)`` distinct elements of the side (broadcast
+    registers dropped) and each instruction moves at most 16 of its bytes, so a warp issues
+    at least ``I = ⌈2^rank(registers) · element_bits / 128⌉`` instructions; each takes at
+    least one wavefront, and one wavefront serves at most one bank row (``2^banks`` words
+    of ``2^word`` bits: 128 bytes on NVIDIA) of distinct bytes, while the warp moves
+    ``2^rank(registers + lanes)`` distinct elements. So ``wavefronts ≥ max(I, ⌈distinct
+    bytes / row bytes⌉)``. Used by :func:`packing_floor` for the matrix instructions, whose
+    access (``.x1/.x2/.x4``, ``.trans``, a tile smaller than the 8×8 matrices with lanes
+    repeated, as Triton's lowering picks it) the ``ld/st.shared`` options do not describe.
+
+    Raises:
+        LayoutError: ``side`` not a :class:`~linlayout.hardware.kinds.Distributed`,
+            ``model`` not a :class:`~linlayout.hardware.model.BankModel`, or an element
+            width not in :data:`~linlayout.conversion.problem.ELEMENT_BITS`.
+
+    Source: the PTX ISA (``ldmatrix``/``stmatrix``: ``.x4`` moves four 32-bit registers a
+    lane; ``ld``/``st``: at most ``.v4.b32``) and the bank model (one bank row per
+    wavefront).
+    """
+    instance_of(side, Distributed, "side")
+    instance_of(model, BankModel, "model")
+    if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
+        raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
+                          f"{element_bits!r}")
+    per_lane = 1 << f2.rank([c for c in side.register if c])
+    per_warp = 1 << f2.rank([c for c in (*side.register, *side.lane) if c])
+    instructions = -(-per_lane * element_bits // 128)
+    row_bits = 1 << (model.word_log2 + model.banks_log2)
+    return max(instructions, -(-per_warp * element_bits // row_bits)), instructions

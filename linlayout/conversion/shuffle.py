@@ -427,7 +427,9 @@ def copy_maps(problem: ConversionProblem, pm: WarpMap) -> list[WarpMap]:
     with a lane part), ``P + k · g`` reads the copy whose coordinate along ``k`` (the top bit
     of ``k``) equals one bit of the ``src`` register asked for. A sender can then tell from its own lane
     index which register each reader wants, so one select of its registers serves every
-    round that reads it (:func:`_count`). At most :data:`MAX_COPY_MAPS` maps, ``pm`` first.
+    round that reads it (:func:`_count`). At most :data:`MAX_COPY_MAPS` maps, ``pm`` first,
+    then the picks that tie the most distinct register bits to kernel vectors (with every
+    register bit tied, no two readers of one sender ask for different registers).
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`.
@@ -440,9 +442,14 @@ def copy_maps(problem: ConversionProblem, pm: WarpMap) -> list[WarpMap]:
     if not lane_kernel or nrs == 0:
         return out
     choices = [[None, *range(nrs)] for _ in lane_kernel]
-    for pick in itertools.product(*choices):
-        if all(b is None for b in pick):
-            continue
+    # the picks that tell a sender the most register bits come first (each pass in the
+    # product's order, lazily: only the first few are used): with every register bit told
+    # by a lane bit of the copy read, a sender knows from its lane alone which register
+    # each reader asks for
+    picks = (p for told in range(min(len(lane_kernel), nrs), 0, -1)
+             for p in itertools.product(*choices)
+             if len({b for b in p if b is not None}) == told)
+    for pick in picks:
         to_reg, to_lane = list(pm.to_register), list(pm.to_lane)
         for k, b in zip(lane_kernel, pick):
             if b is None:

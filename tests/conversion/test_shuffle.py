@@ -126,6 +126,22 @@ def test_broadcast_layouts_are_planned_and_executed():
     assert plan.instructions["shfl"] == shuffle_bound(pb) == 12
 
 
+def test_copies_on_two_lane_bits_tell_the_sender_both_register_bits():
+    # a reduction's result shape (reduce_axis0 on a 64-lane wavefront, scaled to 16 lanes):
+    # src holds 4 elements per lane and is broadcast over lane bits 2 and 3; dst holds one
+    # per lane. Reading the copy whose lane bits 2, 3 equal the register bits asked for,
+    # every sender knows from its own lane which register to send: one shuffle after a
+    # 4-way select (3 selp), the family's bound
+    src = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [0], [0]]}, {"dim0": 16})
+    dst = LinearLayout({"register": [], "lane": [[1], [2], [4], [8]]}, {"dim0": 16})
+    pb = ConversionProblem.make(src, dst, 32)
+    plan = plan_shuffles(pb, resolve_weights(None))
+    assert plan.instructions == {"shfl": 1, "selp": 3, "prmt": 0, "mov": 0}
+    assert execute_plan(pb, plan).correct
+    best = plan_conversion(src, dst, 32)
+    assert best.best.path == "shuffle" and best.best.cost == 2.5 and best.optimal
+
+
 def test_register_plan_only_when_threads_keep_their_elements():
     src = warp_layout([1, 2, 4, 8], 2, 4)
     pb = ConversionProblem.make(src, warp_layout([2, 1, 4, 8], 2, 4), 32)
