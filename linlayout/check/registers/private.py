@@ -16,7 +16,7 @@ from ..shared_memory.reduce import reduce_steps
 from ._args import bits_tuple
 from .gather import gather_shuffles
 from .reduce import (in_thread_pack_permutes, reduce_rounds, reduce_shuffles, redux_rounds,
-                     round_reads_out, slp_repacked)
+                     round_reads_out, round_result_kinds, slp_repacked)
 from .scan import scan_shuffles
 
 __all__ = ["round_byte_readers", "with_registers"]
@@ -136,12 +136,18 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
         if len(operand_bits) == 1 else []
     # a convert after a whole-wavefront AMD round stores scalar totals
     scalar = round_reads_out(operand, axis, operand_bits, target)
+    # what each round's combine left in the registers its convert packs (one operand only)
+    left = round_result_kinds(operand, axis, operand_bits[0], element_type, target,
+                              combiner) if len(operand_bits) == 1 and element_type else []
     keys: list = []
     for j, (kind, src, dst) in enumerate(reduce_steps(operand, result, axis)):
+        values = None
+        if j < len(left) and left[j] is not None:
+            values = (left[j],) * (1 << sum(1 for c in src.dim_columns("register") if c))
         for b in operand_bits:
             scalars = j < len(scalar) and scalar[j] and b in (8, 16)
             inner = predict_convert(src, dst, b, target, wide_source=j < len(wide) and wide[j],
-                                    packed_source=scalars and b == 16)
+                                    packed_source=scalars and b == 16, source_values=values)
             extra.extend(inner.registers)
             if scalars and b == 8 and (inner.uses_shared or inner.registers):
                 # two scalar bytes per ds_write_b16 word, joined with one v_perm_b32
