@@ -26,8 +26,8 @@ with warps along the reduced axis (so a cross-warp round exists), 16 or 32 lanes
 (partial wavefronts; 64 with probability 0.2), converted to a random 1-D blocked layout and
 stored, on gfx942/gfx950. Each is compiled twice (Triton's lowering with ``-O3`` skipped,
 in a private cache, and the final assembly); ``v_perm_b32``, ``v_pack_b32_f16`` and
-``v_cvt_pk_bf16_f32`` are counted on the reduction's line (data path) and compared with
-``check`` against both. Where ``check`` follows the lowering by design (16-bit reductions
+``v_cvt_pk_bf16_f32`` are recorded on the reduction's line (data path) and compared with
+``check`` against both (``v_perm_b32`` and ``v_pack_b32_f16``). Where ``check`` follows the lowering by design (16-bit reductions
 LLVM's SLP vectoriser re-packs: ``slp_repacked``), the final assembly is not expected to
 agree; the tally says which.
 
@@ -64,8 +64,13 @@ COMBINES = ("add", "max", "min", "mul")
 KNOWN_SET = "reduce_pack"
 PERMUTE = "v_perm_b32"
 PACK_F16 = "v_pack_b32_f16"
-#: the packing instructions counted
+#: the packing instructions recorded (``v_cvt_pk_bf16_f32`` too: on gfx950 it is also the
+#: rounding of ``bf16`` arithmetic, e.g. the in-thread ``<2 x bfloat>`` vectors)
 PACK_OPS = re.compile(r"^(v_perm_b32|v_pack_b32_f16|v_cvt_pk_bf16_f32)$")
+#: the instructions compared: those ``check`` counts for packing (``v_cvt_pk_bf16_f32`` is
+#: left out: ``check`` does not count ``bf16`` rounding; the held-out draw, seed 52819, was
+#: first compared with it, see the README)
+COMPARED = re.compile(r"^(v_perm_b32|v_pack_b32_f16)$")
 
 
 def build(seed: int = SEED, n: int = N_PROBES) -> dict:
@@ -139,7 +144,7 @@ def predicted(ttgir: str) -> dict[str, int]:
         if str(o["line"]) != line:
             continue
         for i in o["instructions"]:
-            if i.get("per_thread") and PACK_OPS.match(i.get("isa") or ""):
+            if i.get("per_thread") and COMPARED.match(i.get("isa") or ""):
                 out[i["isa"]] += i["per_thread"]
     return dict(sorted(out.items()))
 
@@ -148,7 +153,7 @@ def observed(p: dict, label: str) -> dict[str, int]:
     """The same counts off a probe's ``label`` assembly (data path)."""
     return dict(sorted((op, n) for op, n in
                        p["data"][label].get(reduce_line(p["ttgir"]), {}).items()
-                       if PACK_OPS.match(op)))
+                       if COMPARED.match(op)))
 
 
 def slp_domain(ttgir: str) -> bool:
