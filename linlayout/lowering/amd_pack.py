@@ -120,11 +120,6 @@ class SourceWord:
             emits a tensor's loads register by register), 0 when ``load`` is None.
         ordered: Triton's IR loads the bytes of the element's load in address order (the
             source's first register bases are the load's unit steps, lowest first).
-        address: a sort key of the address of the element's load (loads compare as their
-            addresses do), ``()`` when not known: a 2-D source loaded along one dim, with the
-            other dim's stride at least the tile's extent along it (row-major or
-            column-major pointers, as Triton kernels index tiles), keys by the other dim's
-            coordinate, then the load's run along the loaded dim.
     """
 
     word: tuple
@@ -137,7 +132,6 @@ class SourceWord:
     load_byte: int = 0
     rank: int = 0
     ordered: bool = False
-    address: tuple = ()
 
 
 def _register_columns(src: LinearLayout) -> list[int]:
@@ -205,11 +199,10 @@ def source_words(src: LinearLayout, element_bits: int, contiguous_dim: int | Non
         coord[contiguous_dim] = x >> low
         run = list(coord)
         run[contiguous_dim] = x >> load_bits
-        address = (run[1 - contiguous_dim], run[contiguous_dim]) if len(run) == 2 else ()
         out.append(SourceWord(tuple(coord), (x & ((1 << low) - 1)) * elem_bytes, width,
                               load=tuple(run), load_bytes=elem_bytes << load_bits,
                               load_byte=(x & ((1 << load_bits) - 1)) * elem_bytes,
-                              rank=i, ordered=ordered, address=address))
+                              rank=i, ordered=ordered))
     return tuple(out)
 
 
@@ -501,28 +494,17 @@ _LOAD_PAIR_COLUMNS = {
 }
 
 
-#: the rows of :data:`_LOAD_PAIR_COLUMNS` that depend on which load gives the upper half's
-#: low byte: ``(from the lower-addressed load, from the other)``, by byte offset
-_LOAD_PAIR_BY_ADDRESS = {
-    (16, 0, 2): ((2, 2, 2, 2), (1, 2, 1, 2)),
-    (16, 1, 2): ((2, 1, 2, 1), (1, 1, 1, 1)),
-}
-
-
-def load_pair_column_permutes(load_bytes: int, words: tuple[int, int], byte: int,
-                              upper_from_higher: bool | None = None) -> int | None:
+def load_pair_column_permutes(load_bytes: int, words: tuple[int, int], byte: int) -> int | None:
     """``v_perm_b32`` LLVM's AMDGPU instruction selection spends building one 32-bit register
     of four bytes, each from its own loaded word, taken from two loads ``A`` and ``B`` of
     ``load_bytes`` bytes each (``global_load_dwordx2`` or ``dwordx4``) as ``(A.wi, B.wi,
     A.wj, B.wj)`` or with either half's two bytes the other way round: each 16-bit half
     holds the same word of both loads (``words = (i, j)``, the words' indices in their
     loads, ``i != j``), and all four bytes sit at one byte offset ``byte`` (``k``) of their
-    words. For ``(i, j)`` of ``(0, 2)`` and ``(1, 2)`` of a 16-byte load the count depends
-    on which of the two loads gives the upper half's low byte: ``upper_from_higher`` (the
-    higher-addressed one; None where that is not known: then None); ``(0, 2)``: 2 from the
-    lower, ``1, 2, 1, 2`` by ``k`` from the higher; ``(1, 2)``: ``2, 1, 2, 1`` from the
-    lower, 1 from the higher (the lower half's orientation and the IR's load order change
-    nothing). None where not measured.
+    words. None where not measured or where the count depends on which of the two loads, the
+    lower-addressed or the other, gives the upper half's low byte (``(i, j)`` of ``(0, 2)``
+    and ``(1, 2)`` of a 16-byte load: 1 or 2; the source words do not say which load is
+    lower).
 
     A table read off the measurement, not a derived rule: 8-byte loads, 0 at ``k = 0`` and
     1 otherwise; 16-byte loads, 1 for ``(i, j)`` of ``(0, 1)``, ``(1, 0)``, ``(0, 3)``,
@@ -551,12 +533,6 @@ def load_pair_column_permutes(load_bytes: int, words: tuple[int, int], byte: int
                           f"load, got {words!r}")
     if isinstance(byte, bool) or not isinstance(byte, int) or not 0 <= byte < 4:
         raise LayoutError(f"byte must be 0 … 3, got {byte!r}")
-    if upper_from_higher is not None and not isinstance(upper_from_higher, bool):
-        raise LayoutError(f"upper_from_higher must be True, False or None, got "
-                          f"{upper_from_higher!r}")
-    by_address = _LOAD_PAIR_BY_ADDRESS.get((load_bytes, *words))
-    if by_address is not None:
-        return None if upper_from_higher is None else by_address[upper_from_higher][byte]
     row = _LOAD_PAIR_COLUMNS.get((load_bytes, *words))
     return None if row is None else row[byte]
 
@@ -577,9 +553,7 @@ def _load_pair_column(pack: tuple[SourceWord, ...]) -> int | None:
     i, j = (h[0].load_byte // 4 for h in halves)
     if i == j:
         return None
-    upper, other = pack[2], pack[3]
-    higher = upper.address > other.address if upper.address and other.address else None
-    return load_pair_column_permutes(n, (i, j), pack[0].load_byte % 4, higher)
+    return load_pair_column_permutes(n, (i, j), pack[0].load_byte % 4)
 
 
 def inthread_permutes(conversion: list[int], words: tuple[SourceWord, ...]) -> int:
