@@ -31,10 +31,10 @@ in a private cache, and the final assembly); ``v_perm_b32``, ``v_pack_b32_f16`` 
 LLVM's SLP vectoriser re-packs: ``slp_repacked``), the final assembly is not expected to
 agree; the tally says which.
 
-Seeds: :data:`SEED` (the exploration draw the rule's scope was read from, after the rule was
-read off three kernels of an earlier exploration draw), :data:`HELD_OUT_SEED` (drawn after
-the rule was committed). See ``papers/triton_lowering/README.md``, "Cross-warp packing of
-partial results".
+Seeds: :data:`SEED` (the committed fixture) and :data:`HELD_OUT_SEED` (compiled to ``/tmp``),
+both drawn after the rule was committed; the rule was read off three ``f16`` kernels of an
+exploration draw (``scalar_byte_probes.py --explore 405517``). See
+``papers/triton_lowering/README.md``, "Cross-warp packing of partial results".
 """
 
 from __future__ import annotations
