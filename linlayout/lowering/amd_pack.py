@@ -75,7 +75,7 @@ from ..layout import LinearLayout
 __all__ = ["CANONICAL", "COMPUTED", "HIGH", "RAW", "SLOT_PAIR_REASON", "SourceWord",
            "VALUE_KINDS", "dwordx2_pack_permutes", "dwordx4_column_permutes",
            "inthread_permutes", "load_pair_column_permutes", "pack_permutes", "pack_permute_bounds", "pair_permutes",
-           "slot_pair_permutes", "source_words"]
+           "permlane_pair_permutes", "slot_pair_permutes", "source_words"]
 
 #: a value as it was loaded or moved: one element per register, zero-extended (a byte that
 #: LLVM's byte-provider matching can pick with ``v_perm_b32``)
@@ -328,6 +328,32 @@ def slot_pair_permutes(lo: SourceWord, hi: SourceWord) -> int | None:
             or (a == 2 and b == 3 and not later)
             or (lo.load == hi.load and j == i + 2 and a in (0, 1)))
     return 0 if zero else 1
+
+
+def permlane_pair_permutes(lo: SourceWord, hi: SourceWord) -> int:
+    """``v_perm_b32`` LLVM's AMDGPU instruction selection spends building one 8-bit pair in
+    16-bit slots as gfx950's ``ConvertLayoutOpPermlaneSwap`` asks for it: one, wherever the
+    two bytes sit.
+
+    That lowering zero-extends each byte to ``i16`` and joins the two with
+    ``insertelement <2 x i16>`` (after ``-O3``: a ``shufflevector`` of the two ``<1 x i8>``
+    loads and ``zext <2 x i8> to <2 x i16>``), a ``v2i16`` ``build_vector`` of two
+    zero-extended bytes, which the back end matches as one byte-selecting ``v_perm_b32``.
+    ``transferWithinWarp`` builds its pairs as scalar ``i32`` operations instead
+    (``zext``/``shl``/``or``), which the back end may build with shifts and masks
+    (:func:`slot_pair_permutes`: 0 for some byte places). Measured with
+    ``papers/triton_lowering/swap_pack_isel.py --permlane-pairs`` on gfx950: every ordered
+    pair of bytes of one 2-, 4-, 8- and 16-byte load (310) and of two 1- or 2-byte loads
+    (10), stored whole: one ``v_perm_b32`` each in the ``insertelement`` form (and in the
+    ``-O3`` form, measured for the 2- and 4-byte loads and the two loads), where the scalar
+    form costs 0 for 62 of them; the same with the pair moved by ``v_permlane16_swap``.
+
+    Raises:
+        LayoutError: ``lo`` or ``hi`` not a SourceWord.
+    """
+    instance_of(lo, SourceWord, "lo")
+    instance_of(hi, SourceWord, "hi")
+    return 1
 
 
 def pair_permutes(lo: SourceWord, hi: SourceWord) -> int:

@@ -34,7 +34,7 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 from .emitted import Emitted
 from .amd_pack import (SourceWord, inthread_permutes, pack_permute_bounds, pack_permutes,
-                       pair_permutes, source_words)
+                       pair_permutes, permlane_pair_permutes, source_words)
 from .decompose import warp_broadcast_bits
 from .shuffle import WarpShuffleLowering, lower_warp_shuffle
 from .target import Target
@@ -198,8 +198,9 @@ def shuffle_instructions(low: WarpShuffleLowering, target: Target,
         if words is None:
             n_src = max(max(pk) for pk in low.packs) + 1
             words = tuple(SourceWord((i,), 0, low.element_bits // 8) for i in range(n_src))
+        pair = permlane_pair_permutes if swap is not None else pair_permutes
         add("v_perm_b32", "permute",
-            sum(pair_permutes(words[pk[0]], words[pk[1]])
+            sum(pair(words[pk[0]], words[pk[1]])
                 if low.element_bits == 8 and len(pk) == 2 else
                 pack_permutes(tuple(words[i] for i in pk), low.element_bits)
                 for pk in low.packs))
@@ -368,19 +369,31 @@ def convert_path(src: LinearLayout, dst: LinearLayout, element_bits: int,
                                wide_source=wide_source)
     counts = {e.opcode: e.per_thread for e in ems}
     return ConvertPath("shuffle", dims, m, ems, counts, low.triton_counts, low,
-                       _permute_bounds(low, w, counts.get("v_perm_b32", 0), packed_source))
+                       _permute_bounds(low, w, counts.get("v_perm_b32", 0), packed_source,
+                                       _permlane_pairs(low, target)))
+
+
+def _permlane_pairs(low: WarpShuffleLowering, target: Target) -> bool:
+    """Whether the shuffle lowering is gfx950's permlane swap of 8-bit pairs, whose pairs
+    cost one ``v_perm_b32`` each (:func:`.amd_pack.permlane_pair_permutes`)."""
+    return target.arch == "gfx950" and low.element_bits == 8 and \
+        _permlane_swap(low) is not None
 
 
 def _permute_bounds(low: WarpShuffleLowering, words: tuple[SourceWord, ...] | None,
-                    count: int, packed_source: bool) -> tuple[int, int] | None:
+                    count: int, packed_source: bool, permlane: bool = False
+                    ) -> tuple[int, int] | None:
     """``(low, high)`` of the shuffle path's ``v_perm_b32`` (``count`` of them predicted)
     where packing some register is not predicted (:func:`.amd_pack.pack_permute_bounds`),
-    else None."""
+    else None (also for ``permlane``: gfx950's permlane swap, whose 8-bit pairs each cost
+    one)."""
     if words is None or packed_source or not low.packs or low.element_bits != 8:
         return None
     lo = hi = 0
     for pk in low.packs:
         pack = tuple(words[i] for i in pk)
+        if permlane and len(pack) == 2:
+            continue
         n = pair_permutes(*pack) if len(pack) == 2 else pack_permutes(pack, 8)
         a, b = pack_permute_bounds(pack, 8, vectorisable=len(low.packs) > 1)
         lo += n - a
@@ -414,8 +427,11 @@ def shuffle_permute_bounds(src: LinearLayout, dst: LinearLayout, element_bits: i
     merged = source_words(src, 8, *source_load) if source_load is not None else \
         source_words(src, 8)
     apart = source_words(src, 8) if split else merged
+    permlane = _permlane_pairs(low, t)
     lo = hi = 0
     for pk in low.packs:
+        if permlane and len(pk) == 2:
+            continue  # one v_perm_b32 wherever the bytes sit
         counts = []
         for words in (merged, apart):
             pack = tuple(words[i] for i in pk)

@@ -234,13 +234,43 @@ def packs_pairs(src: tuple, dst: tuple, M: int, N: int, target: str) -> bool:
     return path.path == "shuffle" and low is not None and any(len(p) == 2 for p in low.packs)
 
 
+def permlane_pairs(src: tuple, dst: tuple, M: int, N: int) -> bool:
+    """Whether ``linlayout``'s model of ``src`` → ``dst`` (as :func:`packs_pairs`) on gfx950 is
+    the permlane swap (``v_permlane16/32_swap_b32``) of registers packing two bytes each (the
+    pairs :func:`linlayout.lowering.amd_pack.permlane_pair_permutes` prices). No Triton
+    needed."""
+    from linlayout import LinearLayout
+    from linlayout.lowering import convert_path
+
+    nb = N.bit_length() - 1
+
+    def lay(bases: tuple) -> LinearLayout:
+        img = lambda c: [c >> nb, c & ((1 << nb) - 1)]  # noqa: E731
+        return LinearLayout({"register": [img(c) for c in bases[0]],
+                             "lane": [img(c) for c in bases[1]],
+                             "warp": [img(c) for c in bases[2]], "block": []},
+                            {"dim0": M, "dim1": N})
+
+    try:
+        path = convert_path(lay(src), lay(dst), 8, "hip:gfx950")
+    except Exception:  # noqa: BLE001 - a pair linlayout refuses is not drawn
+        return False
+    low = path.lowering
+    return path.path == "shuffle" and low is not None and \
+        any(len(p) == 2 for p in low.packs) and \
+        any(op.startswith("v_permlane") for op in (path.counts or {}))
+
+
 def build(seed: int, n: int, vector: bool = False, swap: bool = False,
-          merge: bool = False, slots: bool = False) -> dict:
+          merge: bool = False, slots: bool = False, permlane: bool = False) -> dict:
     """Compile ``n`` probes of seed ``seed`` (Triton 3.9.0); with ``vector``, the families of
     :data:`VECTOR_DRAW` instead; with ``swap``, those of :data:`SWAP_DRAW`; with ``merge``,
     the first draw's families weighted as :data:`MERGE_DRAW` says; with ``slots``, ``g_s2_*``:
     the ``g_sw_*`` family kept where ``linlayout`` models a shuffle packing two bytes per
-    register (:func:`packs_pairs`; drawn after ``check``'s slot-pair rule and ``may_pack``)."""
+    register (:func:`packs_pairs`; drawn after ``check``'s slot-pair rule and ``may_pack``);
+    with ``permlane``, ``g_p2_*``: the ``g_sw_*`` family on gfx950 kept where ``linlayout``
+    models a permlane swap of such registers (:func:`permlane_pairs`; drawn after
+    ``permlane_pair_permutes``)."""
     import triton
     from corpus import strip_locs
     from gluon_kernels import convert_kernel, linear_layout, random_blocked
@@ -253,13 +283,13 @@ def build(seed: int, n: int, vector: bool = False, swap: bool = False,
     probes: dict = {}
     fails = 0
     while len(probes) < n:
-        tname = rng.choice(TARGETS)
-        family = "s2" if slots else \
+        tname = "gfx950" if permlane else rng.choice(TARGETS)
+        family = "p2" if permlane else "s2" if slots else \
             rng.choices(["s8", "sw"], [3, 1])[0] if swap else \
             rng.choices(["vs", "bl"], [4, 1])[0] if vector else \
             rng.choices(["hv", "rt", "sw", "bl"], [8, 2, 1, 1])[0] if merge else \
             rng.choices(["hv", "rt", "sw", "bl"], [4, 2, 4, 1])[0]
-        warps = rng.choice([1, 2, 4, 8]) if family in ("sw", "s8", "s2") else \
+        warps = rng.choice([1, 2, 4, 8]) if family in ("sw", "s8", "s2", "p2") else \
             rng.choice([2, 4, 8])
         M, N = rng.choice([(16, 64), (32, 32), (8, 128), (64, 32), (128, 32), (32, 128)])
         while M * N < 64 * warps * 4:
@@ -278,6 +308,11 @@ def build(seed: int, n: int, vector: bool = False, swap: bool = False,
         elif family == "s2":
             src, dst = draw_layouts(rng, "sw", M, N, 64, warps)
             if not packs_pairs(src, dst, M, N, tname):
+                continue
+            L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
+        elif family == "p2":
+            src, dst = draw_layouts(rng, "sw", M, N, 64, warps)
+            if not permlane_pairs(src, dst, M, N):
                 continue
             L, D = linear_layout(*src, M, N), linear_layout(*dst, M, N)
         else:
@@ -315,6 +350,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slots", action="store_true",
                     help="with --seed: the g_s2_* family (shuffles packing two bytes per "
                          "register), compared, nothing written")
+    ap.add_argument("--permlane", action="store_true",
+                    help="with --seed: the g_p2_* family (gfx950 permlane swaps of registers "
+                         "packing two bytes), compared, nothing written")
     ap.add_argument("--merge", action="store_true",
                     help="the fifth draw (MERGE_DRAW, tests/data/"
                          "triton_amd_byte_merge_probes.json.gz) instead")
@@ -328,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         (OUT, DRAW, "amd_byte_pack")
     if args.seed is not None:
         return 1 if compare(build(args.seed, draw[1], args.vector, args.swap, args.merge,
-                                  args.slots), known) else 0
+                                  args.slots, args.permlane), known) else 0
     if not args.compare_only:
         rc = write_or_check(out, build(*draw, vector=args.vector, swap=args.swap,
                                        merge=args.merge), args.check)

@@ -55,6 +55,8 @@ COMPILED = ("llvm_merge", "amd_byte_pack", "amd_byte_pack_vector", "amd_byte_pac
             "amd_byte_pack_swap_confirm", "amd_byte_merge")
 PRODUCER = ("amd_producer", "amd_producer_confirm", "amd_producer_third", "amd_producer_fourth")
 SCALAR = ("scalar_byte", "scalar_byte_confirm", "scalar_byte_vector")
+#: sets compared on the reduction's line only (``reduce_pack_probes.py``)
+REDUCE_PACK = ("reduce_pack",)
 #: sets whose known mismatches are of check's global-memory rows against the final AMDGCN
 #: (tests/check/global_memory): check's count there is Triton's IR by construction and its
 #: ``may_merge`` the merged outcome, so they are not compared with a lowering here
@@ -155,6 +157,7 @@ def rows() -> list[dict]:
 
     pp = papers_module("papers/triton_lowering/producer_probes.py")
     sb = papers_module("papers/triton_lowering/scalar_byte_probes.py")
+    rp = papers_module("papers/triton_lowering/reduce_pack_probes.py")
     cvt = papers_module("papers/triton_lowering/cvt_heldout_probes.py")
     lowered = json.loads(LOWERED.read_text(encoding="utf-8")) if LOWERED.exists() else {}
     out = []
@@ -174,6 +177,11 @@ def rows() -> list[dict]:
                 low = sb.observed(e, "lowering")
                 row.update(check=pred, final=sb.observed(e), lowering=low,
                            same=_sum_lines(pred) == _sum_lines(low))
+            elif s in REDUCE_PACK:
+                pred = rp.predicted(e["ttgir"])
+                low = rp.observed(e, "lowering")
+                row.update(check=pred, final=rp.observed(e, "final"), lowering=low,
+                           same=pred == low)
             elif s == "llvm_merge":
                 from tests.check.shared_memory.asm_counts import predicted_counts, ptx_counts
 

@@ -12,6 +12,7 @@ Run with Triton 3.9.0 installed (CPU only, ~3 min)::
     python papers/triton_lowering/swap_pack_isel.py --slots  # pairs in 16-bit slots, shown
     python papers/triton_lowering/swap_pack_isel.py --slot-table  # pairs measured (~6 min)
     python papers/triton_lowering/swap_pack_isel.py --load-pairs  # four-register words (~1 min)
+    python papers/triton_lowering/swap_pack_isel.py --permlane-pairs  # gfx950 swap pairs (~5 min)
 
 Each kernel loads eight consecutive bytes per thread as eight ``<1 x i8>`` loads (as
 Triton's global load of an 8-bit tensor reads them; LLVM's load-store vectorizer merges them
@@ -74,6 +75,7 @@ sys.path.insert(0, str(ROOT))
 OUT = ROOT / "tests" / "data" / "amdgpu_dwordx2_packs.json"
 SLOT_OUT = ROOT / "tests" / "data" / "amdgpu_slot_pairs.json"
 LOAD_PAIR_OUT = ROOT / "tests" / "data" / "amdgpu_load_pair_columns.json"
+PERMLANE_OUT = ROOT / "tests" / "data" / "amdgpu_permlane_pairs.json"
 #: (seed, kernels) of the ``random`` set of ``--slot-table``
 SLOT_RANDOM = (7, 60)
 TARGETS = ("gfx942", "gfx950")
@@ -95,14 +97,21 @@ RUN_STRIDE = 4096
 
 
 def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
-           alone: tuple[int, ...] = (), runs: int = 1, run_stride: int = RUN_STRIDE) -> str:
+           alone: tuple[int, ...] = (), runs: int = 1, run_stride: int = RUN_STRIDE,
+           pair_form: str = "i32") -> str:
     """LLVM IR: ``n_bytes`` consecutive bytes loaded per thread (``runs`` such runs,
     :data:`RUN_STRIDE` bytes apart: byte ``r·n_bytes + i`` is byte ``i`` of run ``r``), each
     of ``packs`` (four byte indices, low byte first; or two: a pair in 16-bit slots,
     zero-extended and joined by ``shl``/``or`` as ``transferWithinWarp`` packs two 8-bit
     elements) built into an ``i32`` and consumed as ``consumer`` says; the bytes of ``alone``
     stored one by one (volatile, scattered). ``run_stride``: the runs' distance in bytes
-    (negative: run 1 lies below run 0, loaded after it)."""
+    (negative: run 1 lies below run 0, loaded after it). ``pair_form``: how a pair is built
+    — ``"i32"`` as ``transferWithinWarp`` does (``zext``/``shl``/``or`` in ``i32``),
+    ``"v2i16"`` as gfx950's ``ConvertLayoutOpPermlaneSwap`` does (each byte ``zext`` to
+    ``i16``, ``insertelement <2 x i16>``, ``bitcast``), ``"zext2"`` as ``-O3`` leaves that
+    (``shufflevector`` of the two ``<1 x i8>`` loads, ``zext <2 x i8> to <2 x i16>``); with
+    the consumer ``"permlane16"``, the words are swapped pairwise by
+    ``llvm.amdgcn.permlane16.swap`` and stored."""
     lines = ["define amdgpu_kernel void @k(ptr addrspace(1) inreg noalias %X, "
              "ptr addrspace(1) inreg noalias %Y, i32 inreg %s0, i32 inreg %s1) #0 {",
              "  %t = tail call i32 @llvm.amdgcn.workitem.id.x()",
@@ -119,6 +128,21 @@ def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
         add(f"  %b{i} = extractelement <1 x i8> %v{i}, i64 0")
     words = []
     for k, pk in enumerate(packs):
+        if len(pk) == 2 and pair_form == "v2i16":
+            add(f"  %z{k}a = zext i8 %b{pk[0]} to i16")
+            add(f"  %z{k}b = zext i8 %b{pk[1]} to i16")
+            add(f"  %z{k}c = insertelement <2 x i16> undef, i16 %z{k}a, i32 0")
+            add(f"  %z{k}d = insertelement <2 x i16> %z{k}c, i16 %z{k}b, i32 1")
+            add(f"  %w{k} = bitcast <2 x i16> %z{k}d to i32")
+            words.append(f"%w{k}")
+            continue
+        if len(pk) == 2 and pair_form == "zext2":
+            add(f"  %z{k}s = shufflevector <1 x i8> %v{pk[0]}, <1 x i8> %v{pk[1]}, "
+                "<2 x i32> <i32 0, i32 1>")
+            add(f"  %z{k}d = zext <2 x i8> %z{k}s to <2 x i16>")
+            add(f"  %w{k} = bitcast <2 x i16> %z{k}d to i32")
+            words.append(f"%w{k}")
+            continue
         if len(pk) == 2:
             add(f"  %z{k}a = zext i8 %b{pk[0]} to i32")
             add(f"  %z{k}b = zext i8 %b{pk[1]} to i32")
@@ -150,6 +174,13 @@ def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
             add(f"  %d{k} = tail call i32 @llvm.amdgcn.update.dpp.i32(i32 poison, i32 {w}, "
                 "i32 27, i32 15, i32 15, i1 true)")
             outs.append(f"%d{k}")
+    elif consumer == "permlane16":
+        for k in range(0, len(words), 2):
+            add(f"  %pl{k} = call {{i32, i32}} @llvm.amdgcn.permlane16.swap(i32 {words[k]}, "
+                f"i32 {words[k + 1]}, i1 false, i1 false)")
+            add(f"  %pl{k}a = extractvalue {{i32, i32}} %pl{k}, 0")
+            add(f"  %pl{k}b = extractvalue {{i32, i32}} %pl{k}, 1")
+            outs += [f"%pl{k}a", f"%pl{k}b"]
     elif consumer == "swap":
         for k in range(0, len(words), 2):
             x, y = words[k], words[k + 1]
@@ -179,6 +210,8 @@ def kernel(n_bytes: int, packs: list[tuple[int, ...]], consumer: str = "store",
     add("  ret void")
     add("}")
     add('attributes #0 = { "amdgpu-flat-work-group-size"="1,512" "uniform-work-group-size" }')
+    if consumer == "permlane16":
+        add("declare {i32, i32} @llvm.amdgcn.permlane16.swap(i32, i32, i1 immarg, i1 immarg)")
     return HEAD + "\n".join(lines) + "\n"
 
 
@@ -354,6 +387,77 @@ def slot_table() -> dict:
     return {"triton_version": triton.__version__, **data}
 
 
+#: the ``--permlane-pairs`` measurement: every ordered pair of one load of these widths, and
+#: of two loads of these widths, in these IR forms (gfx950, the target with permlane swaps)
+PERMLANE_ONE = (2, 4, 8, 16)
+PERMLANE_TWO = (1, 2)
+PERMLANE_FORMS = ("i32", "v2i16", "zext2")
+
+
+def permlane_pairs() -> dict:
+    """``--permlane-pairs``: ``v_perm_b32`` of one 8-bit pair in 16-bit slots per IR form
+    (``kernel``'s ``pair_form``), stored whole; the ``-O3`` form (``zext2``) for loads of up
+    to 4 bytes and two loads only, and a random sample of two pairs of one load moved by
+    ``llvm.amdgcn.permlane16.swap``. Needs Triton 3.9.0 (about 5 min)."""
+    data: dict = {"one": {}, "two": {}, "swapped": []}
+    for n in PERMLANE_ONE:
+        for p in itertools.permutations(range(n), 2):
+            alone = tuple(i for i in range(n) if i not in p)
+            forms = PERMLANE_FORMS if n <= 4 else ("i32", "v2i16")
+            data["one"][f"{n}:{p[0]},{p[1]}"] = {
+                f: opcodes(compile_ir(kernel(n, [p], "store", alone, pair_form=f),
+                                      "gfx950")).count("v_perm_b32") for f in forms}
+    for n in PERMLANE_TWO:
+        for i, j in itertools.product(range(n), repeat=2):
+            for p in ((i, n + j), (n + j, i)):
+                alone = tuple(k for k in range(2 * n) if k not in p)
+                data["two"][f"{n}:{p[0]},{p[1]}"] = {
+                    f: opcodes(compile_ir(kernel(n, [p], "store", alone, runs=2, pair_form=f),
+                                          "gfx950")).count("v_perm_b32")
+                    for f in PERMLANE_FORMS}
+    rng = random.Random(SLOT_RANDOM[0])
+    for _ in range(20):
+        n = rng.choice([4, 8, 16])
+        order = list(range(n))
+        rng.shuffle(order)
+        packs = [(order[0], order[1]), (order[2], order[3])]
+        alone = tuple(order[4:])
+        data["swapped"].append({"bytes": n, "packs": packs, "v_perm_b32": {
+            f: opcodes(compile_ir(kernel(n, packs, "permlane16", alone, pair_form=f),
+                                  "gfx950")).count("v_perm_b32") for f in ("v2i16", "zext2")}})
+    import triton
+
+    return {"triton_version": triton.__version__, **data}
+
+
+def compare_permlane_pairs(data: dict) -> int:
+    """Differences between ``--permlane-pairs`` data and
+    :func:`linlayout.lowering.amd_pack.permlane_pair_permutes` (printed; the ``i32`` form is
+    shown beside it, it is :func:`~linlayout.lowering.amd_pack.slot_pair_permutes`'s)."""
+    from linlayout.lowering.amd_pack import permlane_pair_permutes
+
+    bad = cheaper = 0
+    for part, runs in (("one", 1), ("two", 2)):
+        for key, by in data[part].items():
+            n, pair = key.split(":")
+            lo, hi = (int(x) for x in pair.split(","))
+            want = permlane_pair_permutes(slot_words(int(n), runs, lo),
+                                          slot_words(int(n), runs, hi))
+            got = {f: c for f, c in by.items() if f != "i32"}
+            cheaper += by["i32"] < want
+            if set(got.values()) != {want}:
+                bad += 1
+                print(f"DIFF {part} {key}: {by}, rule {want}")
+    for case in data["swapped"]:
+        if set(case["v_perm_b32"].values()) != {len(case["packs"])}:
+            bad += 1
+            print(f"DIFF swapped {case}")
+    total = len(data["one"]) + len(data["two"])
+    print(f"{total} pairs: {total - bad} as the rule says in Triton's forms; the i32 form is "
+          f"cheaper for {cheaper}; swapped: {len(data['swapped'])} kernels")
+    return bad
+
+
 def slot_words(n: int, runs: int, index: int, rank: int | None = None):
     """The :class:`~linlayout.lowering.amd_pack.SourceWord` of byte ``index`` of a
     :func:`kernel` with ``runs`` loads of ``n`` bytes, loaded in address order (``rank``:
@@ -454,7 +558,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--load-pairs", action="store_true",
                     help="measure four-register words of two loads, write "
                          "tests/data/amdgpu_load_pair_columns.json (with --check: compare only)")
+    ap.add_argument("--permlane-pairs", action="store_true",
+                    help="measure 8-bit pairs as gfx950's permlane swap builds them, write "
+                         "tests/data/amdgpu_permlane_pairs.json (with --check: compare only)")
     args = ap.parse_args(argv)
+    if args.permlane_pairs:
+        data = permlane_pairs()
+        if not args.check:
+            PERMLANE_OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n",
+                                    encoding="utf-8")
+            print(f"wrote {PERMLANE_OUT.relative_to(ROOT)}")
+        return compare_permlane_pairs(data)
     if args.load_pairs:
         data = load_pairs()
         if not args.check:

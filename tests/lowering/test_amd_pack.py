@@ -200,3 +200,13 @@ def test_a_pack_that_is_not_source_words_is_a_layout_error(junk):
         pack_permutes(junk, 8)
     with pytest.raises(LayoutError, match="pack"):
         pack_permute_bounds(junk, 8)
+
+
+def test_a_permlane_pair_is_one_permute_and_refuses_junk():
+    from linlayout.errors import LayoutError
+    from linlayout.lowering.amd_pack import SourceWord, permlane_pair_permutes
+
+    a, b = SourceWord((0,), 2, 4), SourceWord((0,), 3, 4)
+    assert permlane_pair_permutes(a, b) == 1
+    with pytest.raises(LayoutError):
+        permlane_pair_permutes(a, "b")

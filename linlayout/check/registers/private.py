@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from ..._checks import instance_of, sequence_of, string
 from ...layout import LinearLayout
+from ...lowering.amd_pack import CANONICAL
 from ...lowering.byte_extracts import word_extract_permutes
 from ...lowering.emitted import Emitted
 from ...lowering.round_trip_pack import words_loaded
@@ -16,7 +17,7 @@ from ..shared_memory.reduce import reduce_steps
 from ._args import bits_tuple
 from .gather import gather_shuffles
 from .reduce import (in_thread_pack_permutes, reduce_rounds, reduce_shuffles, redux_rounds,
-                     round_reads_out, slp_repacked)
+                     round_reads_out, round_result_kinds, slp_repacked)
 from .scan import scan_shuffles
 
 __all__ = ["round_byte_readers", "with_registers"]
@@ -63,6 +64,14 @@ def round_byte_readers(operand: LinearLayout, axis: int, round_index: int, eleme
 SLP_NOTE = ("v_perm_b32 on this line counted as Triton's lowering (-O3 skipped): LLVM's -O3 "
             "SLP vectoriser re-packs this 16-bit reduction in its own pairs, a count not "
             "modelled")
+
+
+#: the AMDGPU instruction packing two canonical ``f16`` values into one register
+PACK_F16 = "v_pack_b32_f16"
+
+
+def _permutes(ems) -> int:
+    return sum(e.per_thread or 0 for e in ems if e.opcode == "v_perm_b32")
 
 
 def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
@@ -136,13 +145,26 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
         if len(operand_bits) == 1 else []
     # a convert after a whole-wavefront AMD round stores scalar totals
     scalar = round_reads_out(operand, axis, operand_bits, target)
+    # what each round's combine left in the registers its convert packs (one operand only)
+    left = round_result_kinds(operand, axis, operand_bits[0], element_type, target,
+                              combiner) if len(operand_bits) == 1 and element_type else []
     keys: list = []
     for j, (kind, src, dst) in enumerate(reduce_steps(operand, result, axis)):
+        values = None
+        if j < len(left) and left[j] is not None:
+            values = (left[j],) * (1 << sum(1 for c in src.dim_columns("register") if c))
         for b in operand_bits:
             scalars = j < len(scalar) and scalar[j] and b in (8, 16)
             inner = predict_convert(src, dst, b, target, wide_source=j < len(wide) and wide[j],
-                                    packed_source=scalars and b == 16)
+                                    packed_source=scalars and b == 16, source_values=values)
             extra.extend(inner.registers)
+            if values is not None and values[0] == CANONICAL and element_type == "f16":
+                # each word of two canonical f16 values is one v_pack_b32_f16 where loaded
+                # values would cost a v_perm_b32 (every pair here is of two registers)
+                raw = predict_convert(src, dst, b, target)
+                packs = _permutes(raw.registers) - _permutes(inner.registers)
+                if packs:
+                    extra.append(Emitted("permute", PACK_F16, packs, None, 32, 0, ""))
             if scalars and b == 8 and (inner.uses_shared or inner.registers):
                 # two scalar bytes per ds_write_b16 word, joined with one v_perm_b32
                 pairs = sum(sd.emitted.per_thread or 0 for sd in inner.sides

@@ -41,7 +41,8 @@ __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_I
            "first_round_redux", "in_thread_pack_permutes",
            "in_thread_vector_pairs", "lowered_load", "reduce_leaves_scalar_bytes",
            "reduce_leaves_scalars",
-           "reduce_leaves_words", "reduce_result_values", "reduce_rounds", "reduce_shuffles",
+           "reduce_leaves_words", "reduce_result_values", "reduce_rounds",
+           "round_result_kinds", "reduce_shuffles",
            "redux_instructions", "redux_rounds", "redux_selects", "round_reads_out",
            "slp_repacked"]
 
@@ -516,6 +517,66 @@ def reduce_result_values(operand: LinearLayout, result: LinearLayout | None, axi
         return None
     n = 1 << sum(1 for img in result.bases.get("register", []) if any(img))
     return (CANONICAL if floating else COMPUTED,) * n
+
+
+def round_result_kinds(operand: LinearLayout, axis: int, element_bits: int,
+                       element_type: str, target: Target, combiner: str | None
+                       ) -> list[str | None]:
+    """Per in-warp round of a one-operand AMD reduction (:func:`reduce_rounds`, in order),
+    what that round leaves in every register its ``convert_layout`` packs — the move of the
+    partial results to ``getInterLayout`` for the next round, or the last round's move to
+    the result layout (:func:`linlayout.check.shared_memory.reduce.reduce_steps`, the same
+    index) — as a kind of :data:`linlayout.lowering.amd_pack.VALUE_KINDS`, or None where
+    they are not followed (the convert then counts them as loaded: one element per
+    register).
+
+    A round that combines something — two or more registers along the axis (the in-thread
+    step) or a lane bit along it (``shuffleXor``, then the combine) — leaves the combine op's
+    own results, as :func:`reduce_result_values` says of a reduction's results: an ``f16``
+    float combine (:data:`.scan.FLOAT_COMBINERS`) or a gfx950 ``bf16`` min/max
+    (:func:`.scan.packs_floats`) :data:`CANONICAL` values, so that two of them stored as one
+    word (``store <2 x half>``, Triton's ``insertelement`` pair) are one
+    ``v_pack_b32_f16`` (one ``v_cvt_pk_bf16_f32``) and no ``v_perm_b32`` — LLVM's AMDGPU
+    instruction selection takes ``V_PACK_B32_F16`` for a ``v2f16`` ``build_vector`` only
+    when ``SITargetLowering::isCanonicalized`` proves both halves canonical (a float
+    arithmetic, min or max result is); an integer combine :data:`COMPUTED` values. None:
+    NVIDIA, not 8/16 bits, the combine op not known, other ``bf16`` combines (their
+    results sit in high halves and pack as loaded values do), a round that only moves values
+    (one register and no lane along the axis: the values are the operand's, or those
+    loaded from the scratch), and a round over the whole wavefront (its totals are read out
+    to scalar registers: :func:`round_reads_out`).
+
+    Raises:
+        LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
+
+    Source: ``ReduceOpConversion`` (``ReduceOpToLLVM.cpp``: ``reduceWithinWarps``, then
+    ``convert_layout`` to ``getInterLayout``), Triton 3.9, as its LLVM IR before ``-O3``
+    shows (``insertelement <2 x half>`` of two ``fadd``/``minnum`` results, ``store <2 x
+    half>``); ``is_canonicalized_2`` (``AMDGPUInstructions.td``) and ``isCanonicalized``
+    (``SIISelLowering.cpp``); measured on compiled gfx942/gfx950 reductions
+    (``papers/triton_lowering/reduce_pack_probes.py``).
+    """
+    axis = checked(operand, axis, target)
+    (element_bits,) = bits_tuple((element_bits,))
+    string(element_type, "element_type")
+    if combiner is not None:
+        string(combiner, "combiner")
+    layouts = _round_layouts(operand, axis)
+    if target.is_nvidia or element_bits not in (8, 16) or combiner is None:
+        return [None] * len(layouts)
+    floating = element_type.startswith(("f", "bf"))
+    if floating and (not packs_floats(element_type, target, combiner) or
+                     combiner not in FLOAT_COMBINERS):
+        return [None] * len(layouts)
+    kind = CANONICAL if floating else COMPUTED
+    k = _axis(operand, axis)
+    full = target.threads_per_warp.bit_length() - 1
+    out: list[str | None] = []
+    for layout in layouts:
+        masks = _lane_masks(layout, k)
+        regs = sum(1 for img in layout.bases.get("register", []) if img[k])
+        out.append(kind if (masks or regs) and len(masks) != full else None)
+    return out
 
 
 def _supports_packed(target: Target, bits: int) -> bool:

@@ -183,3 +183,36 @@ def test_an_amd_partial_warp_reduction_leaves_its_combines():
                                 Target.parse("hip:gfx942"), "arith.addf") is None
     assert reduce_result_values(blocked(*half), _slice(*half, 0), 0, 16, "f16",
                                 Target.parse("cuda:90"), "arith.addf") is None
+
+
+def test_each_round_leaves_its_combines_for_the_convert_after_it():
+    """round_result_kinds: a round that combines (registers or lanes along the axis) leaves
+    canonical f16 results (a cross-warp word of two is one v_pack_b32_f16: the compiled
+    2048x4 gfx950 add of papers/triton_lowering/reduce_pack_probes.py's first draw), computed
+    integer bytes; a round that only moves values, a whole-wavefront round (read out to
+    scalars), gfx942 bf16 and NVIDIA leave nothing followed (None)."""
+    from linlayout.check.registers.reduce import round_result_kinds
+    from linlayout.lowering.amd_pack import CANONICAL, COMPUTED
+
+    gfx950, gfx942 = Target.parse("hip:gfx950"), Target.parse("hip:gfx942")
+    two_rounds = blocked((2048, 4), [8, 2], [32, 2], [8, 1], [1, 0], 64)
+    assert round_result_kinds(two_rounds, 0, 16, "f16", gfx950, "arith.addf") == \
+        [CANONICAL, CANONICAL]
+    assert round_result_kinds(two_rounds, 0, 8, "i8", gfx942, "arith.maxsi") == \
+        [COMPUTED, COMPUTED]
+    assert round_result_kinds(two_rounds, 0, 16, "bf16", gfx942, "arith.addf") == [None, None]
+    assert round_result_kinds(two_rounds, 0, 16, "bf16", gfx950, "arith.maxnumf") == \
+        [CANONICAL, CANONICAL]
+    assert round_result_kinds(two_rounds, 0, 16, "f16", gfx950, None) == [None, None]
+    # warps only along the axis: the first round moves the loaded values as they are
+    moves = blocked((4, 64), [1, 1], [1, 64], [4, 1], [1, 0], 64)
+    assert round_result_kinds(moves, 0, 16, "f16", gfx942, "arith.addf") == \
+        [None, CANONICAL]
+    # all 64 lanes along the axis: the first round's totals are read out to scalars
+    full = blocked((256, 4), [1, 1], [64, 1], [4, 1], [1, 0], 64)
+    assert round_result_kinds(full, 0, 16, "f16", gfx942, "arith.addf")[0] is None
+    cuda = blocked((64, 4), [2, 1], [16, 2], [2, 1], [1, 0])
+    assert set(round_result_kinds(cuda, 0, 16, "f16", Target.parse("cuda:90"),
+                                  "arith.addf")) == {None}
+    with pytest.raises(LayoutError, match="axis"):
+        round_result_kinds(two_rounds, 2, 16, "f16", gfx950, "arith.addf")
