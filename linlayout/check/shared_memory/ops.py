@@ -23,7 +23,7 @@ from .predict import (Prediction, Side, moved_bits, predict_convert, predict_cop
                       predict_private)
 from ...lowering.target import Target
 from ..registers import (move_scalar_byte_permutes, pack_stored_words, produced_values,
-                         scalar_sources,
+                         scalar_sources, share_broadcast_shuffles,
                          share_selector_selects, wide_sources, widen_loaded_bytes,
                          with_registers)
 from ..target import parse_target
@@ -157,7 +157,8 @@ def predict_access(a: Access, target: Target,
                               tuple(layout_of(t) for t in a.operand_types), a.combiner,
                               element_type=a.element_type, combine_ops=a.combine_ops,
                               source_load=source_load, source_values=source_values,
-                              load_vector=load_vector)
+                              load_vector=load_vector,
+                              reverse=bool(re.search(r"reverse\s*=\s*true", a.attrs)))
         return _f64_selects(pred, a.element_type) if a.op == "gather" else pred
     return predict_named(a.op, target)
 
@@ -319,6 +320,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     if module.warp_specialize:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
     out = move_scalar_byte_permutes(out, target)
+    out = share_broadcast_shuffles(out, module.text, target)
     out = pack_stored_words(out, stored_values or {}, target)
     return widen_loaded_bytes(share_selector_selects(out, module.text), module.text, target)
 
