@@ -196,6 +196,9 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.check.registers.share_selector_selects": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
         "tt.func @f() {\n}"), {}),
+    "linlayout.check.registers.share_broadcast_shuffles": ((
+        __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
+        "tt.func @f() {\n}", parse_target("hip:gfx942")), {}),
     "linlayout.check.registers.move_scalar_byte_permutes": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
         TARGET), {}),

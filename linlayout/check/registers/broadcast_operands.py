@@ -39,7 +39,7 @@ from ..shared_memory.predict import Prediction, moved_bits
 __all__ = ["broadcast_dims", "first_round_copies", "share_broadcast_shuffles"]
 
 _BROADCAST = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*tt\.broadcast\s+%[\w.$-]+\s*:\s*"
-                        r"tensor<([0-9x]+)x[^,>]+(?:,[^>]*)?>\s*->\s*tensor<([0-9x]+)x", re.M)
+                        r"tensor<((?:\d+x)+).*?->\s*tensor<((?:\d+x)+)", re.M)
 _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
 
@@ -53,8 +53,8 @@ def broadcast_dims(text: str) -> dict[str, frozenset[int]]:
     string(text, "text")
     out = {}
     for m in _BROADCAST.finditer(text):
-        src = [int(x) for x in m.group(2).split("x")]
-        dst = [int(x) for x in m.group(3).split("x")[:len(src)]]
+        src = [int(x) for x in m.group(2).split("x") if x]
+        dst = [int(x) for x in m.group(3).split("x") if x]
         dims = frozenset(i for i, (s, d) in enumerate(zip(src, dst)) if s == 1 and d > 1)
         if dims:
             out[m.group(1)] = dims
@@ -119,6 +119,7 @@ def share_broadcast_shuffles(pairs: list, text: str, target: Target) -> list:
             ``target`` not a Target.
     """
     sequence_of(pairs, tuple, "pairs")
+    string(text, "text")
     instance_of(target, Target, "target")
     for pair in pairs:
         if len(pair) != 2 or not isinstance(pair[1], (Prediction, LayoutError)):
