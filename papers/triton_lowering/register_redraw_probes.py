@@ -49,8 +49,13 @@ sys.path.insert(0, str(ROOT))
 OUT = ROOT / "tests" / "data" / "triton_reg_redraw_probes.json.gz"
 #: (seed, probes): drawn once, after the register rules; never tuned
 DRAW = (71293, 56)
+#: ``--confirm``: a second draw of the same families (set ``reg_confirm``), made after the
+#: rules the first one showed (reverse-scan flips, AMD broadcast operands) were committed
+CONFIRM_OUT = ROOT / "tests" / "data" / "triton_reg_confirm_probes.json.gz"
+CONFIRM_DRAW = (71317, 56)
 TARGETS = ("cuda80", "cuda90", "gfx942", "gfx950")
 SET = "reg_redraw"
+CONFIRM_SET = "reg_confirm"
 
 
 def build(seed: int = DRAW[0], count: int = DRAW[1]) -> dict:
@@ -237,19 +242,23 @@ def main(argv: list[str] | None = None) -> int:
     from fixture import draw_parser, read_fixture, write_or_check
 
     ap = draw_parser(__doc__)
+    ap.add_argument("--confirm", action="store_true",
+                    help="the second draw (CONFIRM_DRAW, set reg_confirm) instead")
     args = ap.parse_args(argv)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    out, (seed, count), name = (CONFIRM_OUT, CONFIRM_DRAW, CONFIRM_SET) if args.confirm else \
+        (OUT, DRAW, SET)
     if args.seed is not None:
         data = build(args.seed)
         print(score(data))
-        return 1 if compare(data, SET) else 0
+        return 1 if compare(data, name) else 0
     if args.compare_only:
-        data = read_fixture(OUT)
-        bad = compare(data, SET)
+        data = read_fixture(out)
+        bad = compare(data, name)
         print("agree:", score(data))
         return 1 if bad else 0
-    rc = write_or_check(OUT, build(), args.check)
-    print(f"now run lowering_reference.py {SET}, then --compare-only")
+    rc = write_or_check(out, build(seed, count), args.check)
+    print(f"now run lowering_reference.py {name}, then --compare-only")
     return rc
 
 
