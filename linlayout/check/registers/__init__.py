@@ -14,7 +14,7 @@ from .consumers import MERGE_WORDS, pack_stored_words, store_destinations, widen
 from .gather import gather_shuffles, is_warp_local
 from .private import with_registers
 from .producers import (load_sources, load_vectors, produced_values, scalar_sources,
-                        truncated_sources, wide_sources)
+                        truncated_sources, truncated_words, wide_sources)
 from .reduce import reduce_shuffles
 from .scalar_bytes import move_scalar_byte_permutes
 from .scan import scan_shuffles
@@ -24,5 +24,6 @@ __all__ = ["MERGE_WORDS", "gather_shuffles", "is_warp_local", "load_sources", "l
            "move_scalar_byte_permutes", "pack_stored_words", "produced_values",
            "reduce_shuffles", "scalar_sources", "scan_shuffles", "share_broadcast_shuffles",
            "share_selector_selects",
-           "store_destinations", "truncated_sources", "wide_sources", "widen_loaded_bytes",
+           "store_destinations", "truncated_sources", "truncated_words", "wide_sources",
+           "widen_loaded_bytes",
            "widen_split_loads", "with_registers"]

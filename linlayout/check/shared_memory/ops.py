@@ -24,7 +24,8 @@ from .predict import (Prediction, Side, moved_bits, predict_convert, predict_cop
 from ...lowering.target import Target
 from ..registers import (move_scalar_byte_permutes, pack_stored_words, produced_values,
                          scalar_sources, share_broadcast_shuffles,
-                         share_selector_selects, wide_sources, widen_loaded_bytes,
+                         share_selector_selects, truncated_words, wide_sources,
+                         widen_loaded_bytes,
                          with_registers)
 from ..target import parse_target
 from ..._memo import memoize
@@ -262,7 +263,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     load already packed (AMD). ``packed_sources``: SSA names of float truncations to 16 bits
     (:func:`linlayout.check.registers.truncated_sources`), whose converts pack for free (AMD).
     A convert of a gather's or reduction's result that sits in 32-bit registers pays for
-    packing it (:func:`linlayout.check.registers.wide_sources`); one of an AMD reduction's
+    packing it (:func:`linlayout.check.registers.wide_sources`), as does one of an ``i32``
+    tensor truncated to ``i16`` on NVIDIA (:func:`linlayout.check.registers.truncated_words`); one of an AMD reduction's
     16-bit results held in scalar registers packs for free
     (:func:`linlayout.check.registers.scalar_sources`); one of a scan's or reduction's
     results packs as what each register holds says (AMD:
@@ -283,7 +285,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     out: list[tuple[Access, Prediction | LayoutError]] = []
     seen_tmem_alloc = False
     accesses = find_accesses(module)
-    wide = wide_sources(accesses, target)
+    wide = wide_sources(accesses, target) | truncated_words(module, target)
     packed_sources = packed_sources | scalar_sources(accesses, target)
     produced = produced_values(accesses, target)
     for a in accesses:
