@@ -112,14 +112,16 @@ def truncated_words(module: TTGIRModule, target: Target) -> frozenset[str]:
     NVIDIA: each element stays the low half of its 32-bit register (NVPTX selects such a
     ``trunc`` as no instruction), so a convert that packs two of them into a word pays one
     ``prmt.b32`` (``build_vector`` of two truncations), as for the producers of
-    :func:`wide_sources`. Empty on AMD (not measured). Measured on the lowering of compiled
-    Gluon converts of an ``i32`` tile truncated to ``i16`` (cuda:80/90, through shared memory
-    and by shuffles), found on a held-out draw
-    (``papers/triton_lowering/register_redraw_probes.py --confirm``: a promoted ``i16`` sum
-    truncated back).
+    :func:`wide_sources`. Empty on AMD (not measured).
 
     Raises:
         LayoutError: ``module`` is not a TTGIR module or ``target`` not a Target.
+
+    Source: NVPTX's selection of ``trunc i32 to i16`` and ``build_vector`` (LLVM, not
+    Triton); measured on the lowering of 70 compiled Gluon converts of ``i32`` tiles
+    truncated to ``i16`` (cuda:80/90, through shared memory and by shuffles), found on a
+    held-out draw (``papers/triton_lowering/register_redraw_probes.py --confirm``: a
+    promoted ``i16`` sum truncated back).
     """
     instance_of(module, TTGIRModule, "module")
     instance_of(target, Target, "target")
