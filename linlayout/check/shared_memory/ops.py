@@ -31,6 +31,7 @@ from ..target import parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
 from .reduce import reduce_steps
+from .truncated_readout import narrow_truncated_readouts
 from .warp_specialize import predict_warp_specialize
 
 __all__ = ["atomic_scratch_bytes", "cached_copy", "convert_scratch_bytes", "embed_in_buffer",
@@ -323,6 +324,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
     out = move_scalar_byte_permutes(out, target)
     out = share_broadcast_shuffles(out, module.text, target)
+    out = narrow_truncated_readouts(out, module.text, target)
     out = pack_stored_words(out, stored_values or {}, target)
     return widen_loaded_bytes(share_selector_selects(out, module.text), module.text, target)
 
