@@ -53,9 +53,14 @@ DRAW = (71293, 56)
 #: rules the first one showed (reverse-scan flips, AMD broadcast operands) were committed
 CONFIRM_OUT = ROOT / "tests" / "data" / "triton_reg_confirm_probes.json.gz"
 CONFIRM_DRAW = (71317, 56)
+#: ``--third``: a third draw (set ``reg_third``), made after the ``i32``-to-``i16`` truncation
+#: rule the second one showed was committed
+THIRD_OUT = ROOT / "tests" / "data" / "triton_reg_third_probes.json.gz"
+THIRD_DRAW = (71333, 56)
 TARGETS = ("cuda80", "cuda90", "gfx942", "gfx950")
 SET = "reg_redraw"
 CONFIRM_SET = "reg_confirm"
+THIRD_SET = "reg_third"
 
 
 def build(seed: int = DRAW[0], count: int = DRAW[1]) -> dict:
@@ -244,10 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = draw_parser(__doc__)
     ap.add_argument("--confirm", action="store_true",
                     help="the second draw (CONFIRM_DRAW, set reg_confirm) instead")
+    ap.add_argument("--third", action="store_true",
+                    help="the third draw (THIRD_DRAW, set reg_third) instead")
     args = ap.parse_args(argv)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     out, (seed, count), name = (CONFIRM_OUT, CONFIRM_DRAW, CONFIRM_SET) if args.confirm else \
-        (OUT, DRAW, SET)
+        (THIRD_OUT, THIRD_DRAW, THIRD_SET) if args.third else (OUT, DRAW, SET)
     if args.seed is not None:
         data = build(args.seed)
         print(score(data))

@@ -18,7 +18,14 @@ A second draw (``--confirm``, seed 71317, set ``reg_confirm``) was made after th
 committed: as drawn 50 of 56 equalled the lowering and 55 of 56 the final assembly — five
 scans whose dead reload ``-O3`` deletes (listed, ``dead_reload``) and one convert of an ``i32``
 sum truncated to ``i16`` that packs its words with ``prmt.b32`` (now
-``linlayout.check.registers.truncated_words``); after: 56 of 56."""
+``linlayout.check.registers.truncated_words``); after: 56 of 56.
+
+A third draw (``--third``, seed 71333, set ``reg_third``), made after that rule was committed:
+as drawn 49 of 56 equalled the lowering and 54 of 56 the final assembly — six scans with
+their dead reload (listed), one ``i64`` gather whose 64-bit selects ``-O3`` re-spells
+(``check`` equals the lowering; listed, pass not traced) and one cuda:80 ``i8`` min reduction
+whose result is only used truncated, which NVPTX reads out with ``ld.shared.b8`` (now
+``linlayout.check.shared_memory.truncated_readout``); after: 56 of 56."""
 
 from __future__ import annotations
 
@@ -60,3 +67,19 @@ def test_the_confirming_draw_has_reverse_scans_argmax_and_a_truncated_sum():
     assert sum(n.startswith("t_scan") and n.split("_")[3].endswith("r") for n in data) >= 3
     assert any("arith.trunci" in e["ttgir"] and e["target"].startswith("cuda")
                for e in data.values())
+
+
+@pytest.mark.parametrize("case", cases("reg_third"))
+def test_the_third_redraw_equals_tritons_lowering(case):
+    _both("reg_third", case)
+
+
+def test_the_third_draw_has_a_truncated_reduction_read_out_narrowed():
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+
+    e = entries("reg_third")["t_reduce_i8_minb_a0_64x16_w8_681b28_cuda80"]
+    (op,) = [o for o in check_module(read_ttgir(e["ttgir"])).ops if o.access.op == "reduce"]
+    loads = [i.emitted.opcode for i in op.instructions if i.emitted.side == "load"]
+    assert loads == ["ld.shared.b32", "ld.shared.b8"]
+    assert e["lowering"]["data"]["counts"]["ld.shared.b8"] == 1
