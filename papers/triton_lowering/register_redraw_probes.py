@@ -57,10 +57,15 @@ CONFIRM_DRAW = (71317, 56)
 #: rule the second one showed was committed
 THIRD_OUT = ROOT / "tests" / "data" / "triton_reg_third_probes.json.gz"
 THIRD_DRAW = (71333, 56)
+#: ``--fourth``: a fourth draw (set ``reg_fourth``), made after the truncated read-out rule the
+#: third one showed was committed
+FOURTH_OUT = ROOT / "tests" / "data" / "triton_reg_fourth_probes.json.gz"
+FOURTH_DRAW = (71347, 56)
 TARGETS = ("cuda80", "cuda90", "gfx942", "gfx950")
 SET = "reg_redraw"
 CONFIRM_SET = "reg_confirm"
 THIRD_SET = "reg_third"
+FOURTH_SET = "reg_fourth"
 
 
 def build(seed: int = DRAW[0], count: int = DRAW[1]) -> dict:
@@ -251,10 +256,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="the second draw (CONFIRM_DRAW, set reg_confirm) instead")
     ap.add_argument("--third", action="store_true",
                     help="the third draw (THIRD_DRAW, set reg_third) instead")
+    ap.add_argument("--fourth", action="store_true",
+                    help="the fourth draw (FOURTH_DRAW, set reg_fourth) instead")
     args = ap.parse_args(argv)
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     out, (seed, count), name = (CONFIRM_OUT, CONFIRM_DRAW, CONFIRM_SET) if args.confirm else \
-        (THIRD_OUT, THIRD_DRAW, THIRD_SET) if args.third else (OUT, DRAW, SET)
+        (THIRD_OUT, THIRD_DRAW, THIRD_SET) if args.third else \
+        (FOURTH_OUT, FOURTH_DRAW, FOURTH_SET) if args.fourth else (OUT, DRAW, SET)
     if args.seed is not None:
         data = build(args.seed)
         print(score(data))
