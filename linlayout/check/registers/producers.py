@@ -118,10 +118,11 @@ def truncated_words(module: TTGIRModule, target: Target) -> frozenset[str]:
         LayoutError: ``module`` is not a TTGIR module or ``target`` not a Target.
 
     Source: NVPTX's selection of ``trunc i32 to i16`` and ``build_vector`` (LLVM, not
-    Triton); measured on the lowering of 70 compiled Gluon converts of ``i32`` tiles
-    truncated to ``i16`` (cuda:80/90, through shared memory and by shuffles), found on a
-    held-out draw (``papers/triton_lowering/register_redraw_probes.py --confirm``: a
-    promoted ``i16`` sum truncated back).
+    Triton); measured on the lowering of compiled Gluon converts of ``i32`` tiles truncated
+    to ``i16`` or ``i8`` (cuda:80/90, through shared memory and by shuffles: written from 20,
+    then 50 more all equal), found on a held-out draw
+    (``papers/triton_lowering/register_redraw_probes.py --confirm``: a promoted ``i16`` sum
+    truncated back).
     """
     instance_of(module, TTGIRModule, "module")
     instance_of(target, Target, "target")

@@ -15,9 +15,10 @@ already has it (instruction selection, no ``-O3``); a cross-warp round's reload,
 feeds the combine at full width, is not narrowed, nor is a vector read-out (not measured),
 nor anything on AMD (whose read-outs stay ``ds_read_b32`` on the probes).
 
-Measured on 30 compiled ``i8``/``i16`` reductions over axis 0 with 2 to 8 warps (cuda:80,
-cuda:90, gfx942; the 15 NVIDIA ones with a scalar read-out narrowed, the others unchanged),
-found on a held-out draw (``papers/triton_lowering/register_redraw_probes.py``, seed 71333).
+Written from 30 compiled ``i8``/``i16`` reductions over axis 0 with 2 to 8 warps (cuda:80,
+cuda:90, gfx942; the 15 NVIDIA ones with a scalar read-out narrowed, the others unchanged)
+and checked on 30 more of another seed, all equal; found on a held-out draw
+(``papers/triton_lowering/register_redraw_probes.py --third``, seed 71333).
 """
 
 from __future__ import annotations
