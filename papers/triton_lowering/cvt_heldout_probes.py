@@ -491,7 +491,10 @@ def _instructions(ops: list) -> list:
     """``(space, opcode, per_thread, bytes_per_thread, side)`` of ``check --json`` ops' counted
     instructions; a pipelined loop's asynchronous copies from global into shared memory
     (``async_copy_global_to_local``: ``cp.async``, gfx950's ``global_load_lds_*``) are left
-    out, as :func:`asm_counts` does not count them."""
+    out, as :func:`asm_counts` does not count them. An LDS access's bytes are its opcode's
+    (``ds_write_b32``: 4 a lane), as the assembly's are read (:func:`_lds_side`): the
+    operands of a multi-operand ``tt.reduce`` (an argmax's ``i16`` values and ``i32``
+    indices) move with their own widths, not the op's ``element_bits``."""
     out = []
     for o in ops:
         if o["op"] == "async_copy_global_to_local":
@@ -501,7 +504,9 @@ def _instructions(ops: list) -> list:
             if per is None:
                 continue
             vec = i.get("vector_elems")
-            nbytes = per * vec * o["element_bits"] // 8 if vec else 0
+            side = _lds_side(i.get("isa") or "")
+            nbytes = per * side[1] if side else \
+                per * vec * o["element_bits"] // 8 if vec else 0
             out.append((i.get("space"), i.get("ptx") or i.get("isa"), per, nbytes, i.get("side")))
     return out
 

@@ -78,7 +78,11 @@ SETS = {"shuffle": "triton_shuffle_probes.json.gz",
         "amd_shuffle_fresh": "triton_amd_shuffle_fresh_probes.json.gz",
         "cvt_fresh": "triton_cvt_fresh_probes.json.gz",
         "cvt_confirm": "triton_cvt_confirm_probes.json.gz",
-        "tutorial": "triton_tutorial_probes.json.gz"}
+        "tutorial": "triton_tutorial_probes.json.gz",
+        "reg_redraw": "triton_reg_redraw_probes.json.gz",
+        "reg_confirm": "triton_reg_confirm_probes.json.gz",
+        "reg_third": "triton_reg_third_probes.json.gz",
+        "reg_fourth": "triton_reg_fourth_probes.json.gz"}
 #: IR call -> the opcode it is (the whole intrinsic name after ``@llvm.``, a prefix match)
 IR_OPCODES = (
     (re.compile(r"@llvm\.nvvm\.shfl\.sync\.(idx|bfly|up|down)\."), "shfl.sync.{0}.b32"),

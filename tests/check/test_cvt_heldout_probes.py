@@ -43,7 +43,8 @@ def _check_json(ttgir: str) -> dict:
 #: the sets whose ``tl`` kernels another script defines (their ops' source file)
 _SCRIPTS = {"tutorial": "tutorial_probes.py"}
 _SETS = ["cvt_heldout", "cvt_roundtrip", "cvt_lowering", "cvt_fresh", "cvt_confirm",
-         "tutorial", "cvt_warp_slice", "cvt_lane_warp", "cvt_lane_warp_confirm"]
+         "tutorial", "cvt_warp_slice", "cvt_lane_warp", "cvt_lane_warp_confirm",
+         "reg_redraw", "reg_confirm", "reg_third", "reg_fourth"]
 
 
 def _differs(fixture_set: str, case: str) -> bool:

@@ -182,6 +182,7 @@ WALK: dict[str, tuple[tuple, dict]] = {
                                                   {"integer": False, "combiner": "arith.addi"}),
     "linlayout.check.registers.scan_shuffles": ((STORE, 1, (EB,), TARGET), {}),
     "linlayout.check.registers.truncated_sources": ((MODULE,), {}),
+    "linlayout.check.registers.truncated_words": ((MODULE, TARGET), {}),
     "linlayout.check.registers.store_destinations": ((MODULE,), {"axis": None}),
     "linlayout.check.registers.pack_stored_words": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
@@ -196,6 +197,9 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.check.registers.share_selector_selects": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
         "tt.func @f() {\n}"), {}),
+    "linlayout.check.registers.share_broadcast_shuffles": ((
+        __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
+        "tt.func @f() {\n}", parse_target("hip:gfx942")), {}),
     "linlayout.check.registers.move_scalar_byte_permutes": ((
         __import__("linlayout.check.shared_memory.ops", fromlist=["x"]).predict_module(MODULE),
         TARGET), {}),

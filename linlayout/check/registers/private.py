@@ -83,13 +83,14 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
                    combine_ops: int | None = None,
                    source_load: tuple[int, int] | None = None,
                    source_values: tuple[str, ...] | None = None,
-                   load_vector: int | None = None) -> Prediction:
+                   load_vector: int | None = None, reverse: bool = False) -> Prediction:
     """``pred`` (a ``tt.reduce`` or ``tt.scan`` prediction) with its register instructions:
     a reduce's butterfly shuffles or ``redux.sync`` (:func:`.reduce.reduce_shuffles`, with
     ``combiner`` its single combine op when known) and the register
     instructions of its ``convert_layout`` s (those after a ``redux.sync`` round packing
     32-bit registers: :func:`.reduce.redux_rounds`), a scan's shuffles
-    (:func:`.scan.scan_shuffles`), a warp-local gather's indexed shuffles and selects
+    (:func:`.scan.scan_shuffles`; ``reverse``: the scan is ``reverse = true``, its two flips
+    counted too), a warp-local gather's indexed shuffles and selects
     (:func:`.gather.gather_shuffles`, ``operand_types`` = the source and index layouts; such a
     gather uses no shared memory). Other ops, or a missing operand or axis, are returned
     unchanged.
@@ -128,7 +129,7 @@ def with_registers(pred: Prediction, op: str, operand: LinearLayout | None,
         return replace(pred, registers=ems, uses_shared=False,
                        note="warp-local gather: indexed shuffles and selects, no shared memory")
     if op == "scan":
-        regs, why = scan_shuffles(operand, axis, operand_bits, target)
+        regs, why = scan_shuffles(operand, axis, operand_bits, target, reverse)
         return replace(pred, registers=regs, note=pred.note + (f"; {why}" if why else ""))
     regs, why = reduce_shuffles(operand, axis, operand_bits, target, integer, combiner)
     extra: list[Emitted] = list(regs)

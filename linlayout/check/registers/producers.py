@@ -31,6 +31,8 @@ _AXIS = re.compile(r"axis\s*=\s*(\d+)")
 
 _RESULT = re.compile(r"^\s*(%[\w$.-]+)\s*=")
 _LOADS = ("load", "buffer_load")
+_TRUNCI = re.compile(r"^\s*(%[\w$.-]+)\s*=\s*arith\.trunci\s+%[\w$.-]+\s*:\s*"
+                     r"tensor<(?:\d+x)+i32\b[^\n]*?\s+to\s+tensor<(?:\d+x)+i16\b", re.M)
 _TRUNCF = re.compile(r"^\s*(%[\w$.-]+)\s*=\s*arith\.truncf\s+%[\w$.-]+\s*:\s*"
                      r"tensor<[^>]*xf32\b[^>]*>\s+to\s+tensor<[^>]*x(?:f16|bf16)\b", re.M)
 
@@ -103,6 +105,30 @@ def truncated_sources(module: TTGIRModule) -> frozenset[str]:
     """
     instance_of(module, TTGIRModule, "module")
     return frozenset(m.group(1) for m in _TRUNCF.finditer(module.text))
+
+
+def truncated_words(module: TTGIRModule, target: Target) -> frozenset[str]:
+    """SSA names of ``arith.trunci`` results that narrow ``i32`` tensors to ``i16``, on
+    NVIDIA: each element stays the low half of its 32-bit register (NVPTX selects such a
+    ``trunc`` as no instruction), so a convert that packs two of them into a word pays one
+    ``prmt.b32`` (``build_vector`` of two truncations), as for the producers of
+    :func:`wide_sources`. Empty on AMD (not measured).
+
+    Raises:
+        LayoutError: ``module`` is not a TTGIR module or ``target`` not a Target.
+
+    Source: NVPTX's selection of ``trunc i32 to i16`` and ``build_vector`` (LLVM, not
+    Triton); measured on the lowering of compiled Gluon converts of ``i32`` tiles truncated
+    to ``i16`` or ``i8`` (cuda:80/90, through shared memory and by shuffles: written from 20,
+    then 50 more all equal), found on a held-out draw
+    (``papers/triton_lowering/register_redraw_probes.py --confirm``: a promoted ``i16`` sum
+    truncated back).
+    """
+    instance_of(module, TTGIRModule, "module")
+    instance_of(target, Target, "target")
+    if not target.is_nvidia:
+        return frozenset()
+    return frozenset(m.group(1) for m in _TRUNCI.finditer(module.text))
 
 
 def wide_sources(accesses: Sequence[Access], target: Target) -> frozenset[str]:

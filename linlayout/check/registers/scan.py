@@ -19,13 +19,21 @@ LLVM, unlike NVPTX with ``shfl.sync``, deletes where its result is dead: the ext
 thread holds one), and the last chunk's ``shuffleIdx`` of each output feeds no later chunk.
 Checked on compiled kernels (``papers/triton_lowering/shuffle_probes.py``).
 
+A ``reverse`` scan (``reverse = true``) runs the forward scan between two flips
+(``reverseValues``): each flip reads every register in reverse order through one
+``shuffleXor`` by ``warpSize - 1`` (every lane bit, whatever lies along the axis), one per
+32-bit piece of each operand's value (:func:`flip_shuffles`): ``shfl.sync.bfly.b32`` on
+NVIDIA, ``ds_bpermute_b32`` on gfx942, and on gfx950 ``v_permlane32_swap_b32``,
+``v_permlane16_swap_b32`` and one DPP move (``row_mirror``) each. Measured on compiled
+forward and reverse scans of the same tiles, ``papers/triton_lowering/register_redraw_probes.py``.
+
 :func:`scan_result_values` follows the same lowering value by value to say what each result
 register holds when a convert packs it on AMD (:mod:`linlayout.lowering.amd_pack`).
 """
 
 from __future__ import annotations
 
-from ..._checks import string
+from ..._checks import instance_of, string
 from ...layout import LinearLayout
 from ...lowering.amd_pack import CANONICAL, COMPUTED, HIGH, RAW
 from ...lowering.emitted import Emitted
@@ -34,7 +42,8 @@ from ..shared_memory.scan import scan_shape
 from ._args import bits_tuple, checked
 
 __all__ = ["BF16_NATIVE_COMBINERS", "FLOAT_COMBINERS", "bf16_high_halves", "canonical_within",
-           "float_packs", "packs_floats", "scan_result_values", "scan_shuffles"]
+           "flip_shuffles", "float_packs", "packs_floats", "scan_result_values",
+           "scan_shuffles"]
 
 #: float combine ops whose result LLVM's AMDGPU back end takes as canonical whatever their
 #: operands (``isCanonicalized``: arithmetic flushes or keeps denormals as the mode says;
@@ -279,13 +288,56 @@ def scan_result_values(operand: LinearLayout, axis: int, element_bits: int,
     return tuple(out)
 
 
+def flip_shuffles(operand: LinearLayout, operand_bits: tuple[int, ...], target: Target
+                  ) -> dict[str, int]:
+    """``{opcode: per_thread}`` of the two flips around a ``reverse`` ``tt.scan`` of
+    ``operand`` (each operand's width in ``operand_bits``): Triton 3.9's ``reverseValues``
+    (``ScanOpToLLVM.cpp``), before and after the forward scan, reads each register in reverse
+    order through one ``shuffleXor`` by ``warpSize - 1``, for every register that holds its
+    own element and every operand, one per 32 bits. A ``shuffleXor`` by 63 on AMD is
+    ``ds_bpermute_b32`` on gfx942 and three instructions on gfx950
+    (``v_permlane32_swap_b32``, ``v_permlane16_swap_b32`` and a ``row_mirror`` DPP move).
+
+    Raises:
+        LayoutError: an argument of the wrong type.
+
+    Source: ``ScanOpToLLVM.cpp`` (``reverseValues``); measured on forward and reverse scans
+    of the same tiles on cuda:90, gfx942 and gfx950 (the lowering's ``reverse - forward``
+    difference, 27 pairs) and on the reverse scans of
+    ``papers/triton_lowering/register_redraw_probes.py``.
+    """
+    instance_of(operand, LinearLayout, "operand")
+    instance_of(target, Target, "target")
+    operand_bits = bits_tuple(operand_bits)
+    registers = 1 << sum(1 for img in operand.bases.get("register", []) if any(img))
+    pieces = 2 * registers * sum(2 if bits == 64 else 1 for bits in operand_bits)
+    if target.is_nvidia:
+        return {"shfl.sync.bfly.b32": pieces}
+    if str(target.arch) == "gfx950":
+        return {"v_permlane32_swap_b32": pieces, "v_permlane16_swap_b32": pieces,
+                "v_mov_b32_dpp": pieces}
+    return {"ds_bpermute_b32": pieces}
+
+
 def scan_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...],
-                  target: Target) -> tuple[tuple[Emitted, ...], str]:
-    """The shuffles per thread of a ``tt.scan`` of ``operand`` along ``axis`` and a note.
+                  target: Target, reverse: bool = False) -> tuple[tuple[Emitted, ...], str]:
+    """The shuffles per thread of a ``tt.scan`` of ``operand`` along ``axis`` and a note;
+    a ``reverse`` scan adds its two flips (:func:`flip_shuffles`).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
     """
+    ems, note = _forward_shuffles(operand, axis, operand_bits, target)
+    if not reverse:
+        return ems, note
+    counts = {e.opcode: e.per_thread for e in ems}
+    for op, n in flip_shuffles(operand, operand_bits, target).items():
+        counts[op] = counts.get(op, 0) + n
+    return tuple(Emitted("shuffle", op, n, None, 32, 0, "") for op, n in counts.items()), note
+
+
+def _forward_shuffles(operand: LinearLayout, axis: int, operand_bits: tuple[int, ...],
+                      target: Target) -> tuple[tuple[Emitted, ...], str]:
     axis = checked(operand, axis, target)
     operand_bits = bits_tuple(operand_bits)
     shape = scan_shape(operand, axis)

@@ -23,13 +23,15 @@ from .predict import (Prediction, Side, moved_bits, predict_convert, predict_cop
                       predict_private)
 from ...lowering.target import Target
 from ..registers import (move_scalar_byte_permutes, pack_stored_words, produced_values,
-                         scalar_sources,
-                         share_selector_selects, wide_sources, widen_loaded_bytes,
+                         scalar_sources, share_broadcast_shuffles,
+                         share_selector_selects, truncated_words, wide_sources,
+                         widen_loaded_bytes,
                          with_registers)
 from ..target import parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
 from .reduce import reduce_steps
+from .truncated_readout import narrow_truncated_readouts
 from .warp_specialize import predict_warp_specialize
 
 __all__ = ["atomic_scratch_bytes", "cached_copy", "convert_scratch_bytes", "embed_in_buffer",
@@ -157,7 +159,8 @@ def predict_access(a: Access, target: Target,
                               tuple(layout_of(t) for t in a.operand_types), a.combiner,
                               element_type=a.element_type, combine_ops=a.combine_ops,
                               source_load=source_load, source_values=source_values,
-                              load_vector=load_vector)
+                              load_vector=load_vector,
+                              reverse=bool(re.search(r"reverse\s*=\s*true", a.attrs)))
         return _f64_selects(pred, a.element_type) if a.op == "gather" else pred
     return predict_named(a.op, target)
 
@@ -261,7 +264,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     load already packed (AMD). ``packed_sources``: SSA names of float truncations to 16 bits
     (:func:`linlayout.check.registers.truncated_sources`), whose converts pack for free (AMD).
     A convert of a gather's or reduction's result that sits in 32-bit registers pays for
-    packing it (:func:`linlayout.check.registers.wide_sources`); one of an AMD reduction's
+    packing it (:func:`linlayout.check.registers.wide_sources`), as does one of an ``i32``
+    tensor truncated to ``i16`` on NVIDIA (:func:`linlayout.check.registers.truncated_words`); one of an AMD reduction's
     16-bit results held in scalar registers packs for free
     (:func:`linlayout.check.registers.scalar_sources`); one of a scan's or reduction's
     results packs as what each register holds says (AMD:
@@ -282,7 +286,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     out: list[tuple[Access, Prediction | LayoutError]] = []
     seen_tmem_alloc = False
     accesses = find_accesses(module)
-    wide = wide_sources(accesses, target)
+    wide = wide_sources(accesses, target) | truncated_words(module, target)
     packed_sources = packed_sources | scalar_sources(accesses, target)
     produced = produced_values(accesses, target)
     for a in accesses:
@@ -319,6 +323,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     if module.warp_specialize:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
     out = move_scalar_byte_permutes(out, target)
+    out = share_broadcast_shuffles(out, module.text, target)
+    out = narrow_truncated_readouts(out, module.text, target)
     out = pack_stored_words(out, stored_values or {}, target)
     return widen_loaded_bytes(share_selector_selects(out, module.text), module.text, target)
 

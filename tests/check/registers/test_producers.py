@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from linlayout.check.analysis import check_module
-from linlayout.check.registers import load_sources, truncated_sources
+from linlayout.check.registers import load_sources, truncated_sources, truncated_words
+from linlayout.lowering import Target
 from linlayout.errors import LayoutError
 from linlayout.triton.ttgir import read_ttgir
 from tests.check.shared_memory.triton_fixtures import entries
@@ -52,6 +53,22 @@ def test_a_truncated_accumulator_is_packed_by_its_conversion():
         {"v_permlane32_swap_b32": 8}
     # the probe's assembly is counted by TTGIR op: the convert's own line
     assert e["lines"][f"probe.ttgir:{op.access.line}"] == {"v_permlane32_swap_b32_e32": 8}
+
+
+def test_an_i32_sum_truncated_to_i16_packs_its_words_with_prmt_on_nvidia():
+    # the confirm draw's cuda:80 probe: an i16 sum promoted to i32, truncated back, converted
+    # through shared memory: two truncations per 32-bit word, one prmt.b32 each (4 words)
+    e = entries("reg_confirm")["t_reduce_i16_sum_a1_8x256_w2_b35714_cuda80"]
+    module = read_ttgir(e["ttgir"])
+    (name,) = truncated_words(module, Target.parse("cuda:80"))
+    assert truncated_words(module, Target.parse("hip:gfx942")) == frozenset()
+    report = check_module(module)
+    (op,) = [r for r in report.ops if r.access.kind == "convert"]
+    assert op.access.operands[0] == name
+    regs = {i.emitted.opcode: i.emitted.per_thread for i in op.instructions
+            if i.emitted.side not in ("load", "store")}
+    assert regs == {"prmt.b32": 4}
+    assert e["lowering"]["data"]["lines"][f"probe.ttgir:{op.access.line}"]["prmt.b32"] == 4
 
 
 def test_truncated_sources_refuses_a_non_module():

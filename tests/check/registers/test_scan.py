@@ -172,3 +172,42 @@ def test_gfx950_bf16_add_is_rounded_with_integer_ops_min_max_natively():
 def test_amd_scan_values_not_modelled(element_type, combiner, target):
     assert _values((16, 64), [2, 2], [8, 8], [1, 2], [0, 1], 0, element_type, combiner,
                    target) is None
+
+
+# reverse scans (reverse = true): the lowering's reverse-minus-forward difference of the same
+# tiles (papers/triton_lowering/register_redraw_probes.py and its exploration): two flips, one
+# shuffleXor by warpSize - 1 per register and 32 bits, whatever lies along the axis
+@pytest.mark.parametrize("shape,tpw,wpc,axis,bits,regs", [
+    ((16, 16), [2, 16], [1, 1], 0, 32, 8),
+    ((64, 64), [1, 32], [2, 2], 1, 32, 32),
+    ((256, 8), [4, 8], [1, 1], 0, 64, 64),
+    ((8, 256), [1, 32], [1, 2], 1, 16, 32),
+    ((256, 2), [16, 2], [4, 1], 1, 32, 4),
+])
+def test_a_reverse_scan_flips_every_register_twice_on_nvidia(shape, tpw, wpc, axis, bits, regs):
+    lay = blocked(shape, [1, 1], tpw, wpc, [1, 0])
+    cuda = Target.parse("cuda:90")
+    fwd = {e.opcode: e.per_thread for e in scan_shuffles(lay, axis, (bits,), cuda)[0]}
+    rev = {e.opcode: e.per_thread for e in scan_shuffles(lay, axis, (bits,), cuda, True)[0]}
+    halves = 2 if bits == 64 else 1
+    assert rev == {**fwd, "shfl.sync.bfly.b32": 2 * regs * halves}
+
+
+@pytest.mark.parametrize("shape,tpw,wpc,axis,bits,regs", [
+    ((16, 16), [4, 16], [1, 1], 0, 32, 4),
+    ((256, 8), [8, 8], [1, 1], 0, 64, 32),
+    ((128, 32), [2, 32], [4, 1], 1, 8, 16),
+    ((256, 2), [32, 2], [4, 1], 1, 32, 2),
+])
+def test_a_reverse_scan_flips_with_bpermute_on_gfx942_and_three_moves_on_gfx950(
+        shape, tpw, wpc, axis, bits, regs):
+    lay = blocked(shape, [1, 1], tpw, wpc, [1, 0])
+    n = 2 * regs * (2 if bits == 64 else 1)
+    gfx942, gfx950 = Target.parse("hip:gfx942"), Target.parse("hip:gfx950")
+    fwd = {e.opcode: e.per_thread for e in scan_shuffles(lay, axis, (bits,), gfx942)[0]}
+    rev = {e.opcode: e.per_thread for e in scan_shuffles(lay, axis, (bits,), gfx942, True)[0]}
+    assert rev == {**fwd, "ds_bpermute_b32": fwd.get("ds_bpermute_b32", 0) + n}
+    fwd = {e.opcode: e.per_thread for e in scan_shuffles(lay, axis, (bits,), gfx950)[0]}
+    rev = {e.opcode: e.per_thread for e in scan_shuffles(lay, axis, (bits,), gfx950, True)[0]}
+    assert rev == {**fwd, "v_permlane32_swap_b32": n, "v_permlane16_swap_b32": n,
+                   "v_mov_b32_dpp": fwd.get("v_mov_b32_dpp", 0) + n}
