@@ -6,7 +6,7 @@ from ...global_memory import GlobalAccessReport
 from ...triton.axisinfo import GlobalOp, ModuleAxisInfo, contig_per_thread, layout_order
 from .predict import GlobalPrediction
 
-__all__ = ["suggest_global"]
+__all__ = ["fastest_dim", "suggest_global"]
 
 
 def suggest_global(op: GlobalOp, pred: GlobalPrediction, cost: GlobalAccessReport | None,
@@ -19,7 +19,8 @@ def suggest_global(op: GlobalOp, pred: GlobalPrediction, cost: GlobalAccessRepor
       ``tl.max_contiguous`` on the offsets (or a 16-divisible argument), or a mask that is
       constant over each run (e.g. a bound that is a multiple of the vector);
     * the warp touches more sectors than its bytes need and the contiguous dim is not the
-      layout's fastest: a blocked layout with ``order`` starting at the contiguous dim.
+      layout's fastest (:func:`fastest_dim`: the thread's consecutive registers, else its
+      lanes): a blocked layout with ``order`` starting at the contiguous dim.
 
     Source: Triton's ``tl.multiple_of``/``tl.max_contiguous`` (``triton/language/core.py``)
     feed AxisInfo through the ``tt.divisibility``/``tt.contiguity`` attributes.
@@ -54,8 +55,32 @@ def suggest_global(op: GlobalOp, pred: GlobalPrediction, cost: GlobalAccessRepor
         strides = axis.strides.get(op.pointer)
         if strides:
             unit = [d for d, s in enumerate(strides) if s == 1]
-            if unit and unit[0] != order[0]:
+            fastest = fastest_dim(lay, order, held)
+            if unit and unit[0] != fastest:
                 return (f"dim {unit[0]} is contiguous in memory but the layout's fastest dim "
-                        f"is {order[0]}: a blocked layout with order starting at {unit[0]} "
+                        f"is {fastest}: a blocked layout with order starting at {unit[0]} "
                         f"coalesces the access")
     return ""
+
+
+def fastest_dim(layout, order: list[int], held: int) -> int:
+    """The dim along which a warp's consecutive elements run: ``order[0]`` (the register
+    order, :func:`~linlayout.triton.axisinfo.layout_order`) when each thread holds ``held``
+    > 1 consecutive elements along it; otherwise the dim of the first lane basis that moves
+    (lane 1's neighbour), since the thread's registers then step along ``order[0]`` with a
+    stride and the lanes carry the access; ``order[0]`` when no lane moves.
+
+    A ``#ttg.blocked`` layout with ``sizePerThread`` 1 along its ``order[0]`` — e.g.
+    ``sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]``
+    on a 32x32 tile — has its registers along dim 0 first (the rows each warp repeats),
+    so ``order[0]`` of its linear encoding is 0 while its lanes run along dim 1: the
+    layout already has the order the suggestion would name. Source: Triton's
+    ``BlockedEncodingAttr`` (``order`` ranks dims for ``sizePerThread`` then
+    ``threadsPerWarp``), ``LinearEncodingAttr::getOrder``."""
+    if held > 1:
+        return order[0]
+    for b in layout.bases.get("lane", ()):
+        for d, v in enumerate(b):
+            if v:
+                return d
+    return order[0]
