@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from ...global_memory import GlobalAccessReport
-from ...triton.axisinfo import GlobalOp, ModuleAxisInfo, contig_per_thread, layout_order
-from .predict import GlobalPrediction
+from dataclasses import replace
 
-__all__ = ["fastest_dim", "suggest_global"]
+from ...errors import LayoutError
+from ...global_memory import GlobalAccessReport
+from ...lowering.target import Target
+from ...triton.axisinfo import GlobalOp, ModuleAxisInfo, contig_per_thread, layout_order
+from ...triton.encodings.distributed import BlockedEncoding
+from .cost import global_cost
+from .predict import GlobalPrediction, predict_global
+
+__all__ = ["fastest_dim", "filled_blocked", "suggest_global"]
 
 
 def suggest_global(op: GlobalOp, pred: GlobalPrediction, cost: GlobalAccessReport | None,
-                   axis: ModuleAxisInfo) -> str:
+                   axis: ModuleAxisInfo, target: Target | None = None) -> str:
     """A suggestion for ``op``, or ``""`` when its access is already as wide as its layout
     allows and coalesced.
 
@@ -20,7 +26,10 @@ def suggest_global(op: GlobalOp, pred: GlobalPrediction, cost: GlobalAccessRepor
       constant over each run (e.g. a bound that is a multiple of the vector);
     * the warp touches more sectors than its bytes need and the contiguous dim is not the
       layout's fastest (:func:`fastest_dim`: the thread's consecutive registers, else its
-      lanes): a blocked layout with ``order`` starting at the contiguous dim.
+      lanes): for a ``#ttg.blocked`` layout, the same layout with ``order`` starting at the
+      contiguous dim, as Triton text with the sectors per warp it touches — only when that
+      is fewer (costed as the op itself: :func:`~.predict.predict_global`,
+      :func:`~.cost.global_cost` on ``target``); for another layout, the hint in words.
 
     Source: Triton's ``tl.multiple_of``/``tl.max_contiguous`` (``triton/language/core.py``)
     feed AxisInfo through the ``tt.divisibility``/``tt.contiguity`` attributes.
@@ -57,10 +66,70 @@ def suggest_global(op: GlobalOp, pred: GlobalPrediction, cost: GlobalAccessRepor
             unit = [d for d, s in enumerate(strides) if s == 1]
             fastest = fastest_dim(lay, order, held)
             if unit and unit[0] != fastest:
-                return (f"dim {unit[0]} is contiguous in memory but the layout's fastest dim "
-                        f"is {fastest}: a blocked layout with order starting at {unit[0]} "
-                        f"coalesces the access")
+                return _order_suggestion(op, cost, axis, target, unit[0], fastest)
     return ""
+
+
+def _order_suggestion(op: GlobalOp, cost: GlobalAccessReport, axis: ModuleAxisInfo,
+                      target: Target | None, unit: int, fastest: int) -> str:
+    """The layout-order suggestion for ``op``: for a ``#ttg.blocked`` pointer layout, the same
+    layout with ``order`` starting at ``unit`` (the other dims in their order), and that
+    order with the lanes and warps laid out again along it (:func:`filled_blocked`), each
+    costed by the same prediction and sector count — the cheaper suggested, as Triton text
+    with its sectors per warp, only when it touches fewer sectors than ``cost`` (else
+    ``""``: e.g. a tile smaller than the warp, broadcast over lanes; an order alone keeps
+    each instruction's lane box, so it rarely helps); for another layout, the hint in words
+    (not costed)."""
+    enc = op.pointer_type.encoding
+    head = f"dim {unit} is contiguous in memory but the layout's fastest dim is {fastest}"
+    if not isinstance(enc, BlockedEncoding):
+        return f"{head}: a blocked layout with order starting at {unit} coalesces the access"
+    order = (unit,) + tuple(d for d in enc.order if d != unit)
+    best = None
+    for cand in (replace(enc, order=order),
+                 filled_blocked(enc, order, op.pointer_type.shape)):
+        alt_op = replace(op, pointer_type=replace(op.pointer_type, encoding=cand))
+        try:
+            alt, _ = global_cost(alt_op, predict_global(alt_op, axis, target), axis, target)
+        except LayoutError:
+            continue
+        if alt is not None and (best is None or alt.sectors_per_warp < best[1]):
+            best = (cand, alt.sectors_per_warp)
+    if best is None or best[1] >= cost.sectors_per_warp:
+        return ""
+    return (f"{head}: {best[0].text()} touches {best[1]} sectors per warp instead of "
+            f"{cost.sectors_per_warp}")
+
+
+def filled_blocked(enc: BlockedEncoding, order: tuple[int, ...],
+                   shape: tuple[int, ...]) -> BlockedEncoding:
+    """``enc``'s ``sizePerThread``, lanes and warps laid out again along ``order`` for a tensor
+    of ``shape``: each dim but the last of ``order`` takes as many threads as its extent
+    (over ``sizePerThread``) and what is left allows, lanes before warps; the last dim takes
+    the remaining lanes and warps. Source: Triton's ``BlockedEncodingAttr::get`` builder
+    from a shape, ``sizePerThread``, ``order``, ``numWarps`` and ``threadsPerWarp``
+    (``TritonGPUAttrDefs.td``), which its coalescing pass uses."""
+    rank = len(order)
+    lanes = warps = 1
+    for t in enc.threads_per_warp:
+        lanes *= t
+    for w in enc.warps_per_cta:
+        warps *= w
+    tpw, wpc = [1] * rank, [1] * rank
+    left_lanes, left_warps, left_threads = lanes, warps, lanes * warps
+    prev_lanes = prev_warps = 1
+    for i in order[:-1]:
+        per_cta = min(max(left_threads, 1), max(1, shape[i] // enc.size_per_thread[i]))
+        tpw[i] = min(max(per_cta, 1), left_lanes)
+        wpc[i] = min(max(per_cta // tpw[i], 1), left_warps)
+        left_warps //= wpc[i]
+        left_lanes //= tpw[i]
+        left_threads //= per_cta
+        prev_lanes *= tpw[i]
+        prev_warps *= wpc[i]
+    tpw[order[-1]] = lanes // prev_lanes
+    wpc[order[-1]] = warps // prev_warps
+    return replace(enc, threads_per_warp=tuple(tpw), warps_per_cta=tuple(wpc), order=order)
 
 
 def fastest_dim(layout, order: list[int], held: int) -> int:

@@ -5,9 +5,10 @@ thread's consecutive registers) do not already run along the contiguous dim
 from __future__ import annotations
 
 from linlayout.check import check_module
-from linlayout.check.global_memory.suggest import fastest_dim
+from linlayout.check.global_memory.suggest import fastest_dim, filled_blocked
 from linlayout.triton import read_ttgir
 from linlayout.triton.axisinfo import layout_order
+from linlayout.triton.encodings.distributed import BlockedEncoding
 
 KERNEL = """#blocked = #ttg.blocked<{BLOCKED}>
 module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
@@ -50,10 +51,28 @@ def test_lanes_along_the_contiguous_dim_get_no_order_suggestion():
     assert "order starting" not in g.suggestion
 
 
-def test_lanes_across_the_contiguous_dim_get_the_order_suggestion():
-    # 32 lanes down dim 0 (runtime row stride: 32 sectors per request); the registers run
-    # along dim 1, so the linear encoding's order starts at dim 1: the lanes decide
+def test_lanes_across_the_contiguous_dim_get_a_costed_blocked_layout():
+    # 32 lanes down dim 0 (runtime row stride: a sector per lane); the registers run along
+    # dim 1, so the linear encoding's order starts at dim 1: the lanes decide. The order
+    # alone keeps each instruction's 32x1 lane box; the lanes laid out again along dim 1
+    # (Triton's blocked builder) touch 8 sectors per warp, and that layout, written back,
+    # costs exactly that
     g = _load("{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], "
               "order = [0, 1]}")
-    assert not g.cost.coalesced
-    assert "order starting at 1" in g.suggestion and "fastest dim is 0" in g.suggestion
+    assert not g.cost.coalesced and g.cost.sectors_per_warp == 256
+    want = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+            "warpsPerCTA = [4, 1], order = [1, 0]}>")
+    assert g.suggestion.endswith(f"{want} touches 8 sectors per warp instead of 256")
+    assert "fastest dim is 0" in g.suggestion
+    after = _load(want[len("#ttg.blocked<"):-1])
+    assert after.cost.sectors_per_warp == 8 and "order" not in after.suggestion
+
+
+def test_filled_blocked_follows_tritons_builder():
+    enc = BlockedEncoding((1, 4), (32, 1), (1, 4), (0, 1))
+    # 64x16 over 4 elements per thread along dim 1: 4 threads fill dim 1, the rest dim 0
+    got = filled_blocked(enc, (1, 0), (64, 16))
+    assert (got.threads_per_warp, got.warps_per_cta, got.order) == ((8, 4), (4, 1), (1, 0))
+    # a tile smaller than the CTA: the last dim of the order takes what is left
+    got = filled_blocked(enc, (1, 0), (2, 8))
+    assert (got.threads_per_warp, got.warps_per_cta) == ((16, 2), (4, 1))
