@@ -66,6 +66,9 @@ import tempfile
 import traceback
 from collections import Counter, defaultdict
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from ttgir_text import strip_locs  # noqa: E402,F401 - the probe scripts import it from here
+
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "corpus"
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -323,40 +326,6 @@ _SMEM_OPS = ("ttg.local_alloc", "ttg.local_load", "ttg.local_store", "ttg.async_
              "tt.histogram", "tt.gather", "ttng.", "amdg.", "ttg.async_", "tt.atomic", "tt.dot",
              "tt.trans", "ttg.memdesc", "ttg.barrier", "gpu.barrier", "tt.descriptor")
 _OPNAME = re.compile(r"^\s*(?:%[^=]+=\s*)?\"?([a-z_]+\.[\w.]+)\"?")
-
-
-def strip_locs(text: str) -> str:
-    """Remove every loc(...) (balanced) and blank the '#locN = loc(...)' lines; keep line count."""
-    out = []
-    for line in text.split("\n"):
-        if re.match(r"^#loc\d*\s*=", line):
-            out.append("")
-            continue
-        res, i = [], 0
-        while True:
-            j = line.find("loc(", i)
-            if j < 0:
-                res.append(line[i:])
-                break
-            if j > 0 and (line[j - 1].isalnum() or line[j - 1] in "_."):
-                res.append(line[i:j + 4])
-                i = j + 4
-                continue
-            res.append(line[i:j].rstrip(" "))
-            depth, k = 0, j + 3
-            while k < len(line):
-                if line[k] == "(":
-                    depth += 1
-                elif line[k] == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                elif line[k] == '"':  # skip quoted strings (file names may contain parens)
-                    k = line.index('"', k + 1)
-                k += 1
-            i = k + 1
-        out.append("".join(res).rstrip())
-    return "\n".join(out)
 
 
 def op_lines(ttgir: str) -> dict[int, dict]:

@@ -7,7 +7,7 @@ access costs in 32-byte sectors and 128-byte lines.
   (:class:`GlobalMerge`);
 * :mod:`.cost` — sectors and lines by :func:`linlayout.global_memory.global_access` where the
   addresses are affine in the tensor index;
-* :mod:`.suggest` — a ``tl.multiple_of``/``tl.max_contiguous`` hint or a layout order;
+* :mod:`.suggest` — a ``tl.multiple_of``/``tl.max_contiguous`` hint or a costed blocked layout;
 * :mod:`.report` — :class:`GlobalOpReport`; :mod:`.ops` — :func:`check_global`, every op.
 """
 

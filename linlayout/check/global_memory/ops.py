@@ -63,5 +63,5 @@ def check_global(module: TTGIRModule, target: Target, axis: ModuleAxisInfo | Non
                                 "layout's contiguity")
         cost, why = global_cost(op, pred, axis, target)
         note = "; ".join(x for x in (pred.note, why) if x)
-        out.append(GlobalOpReport(op, pred, cost, note, suggest_global(op, pred, cost, axis)))
+        out.append(GlobalOpReport(op, pred, cost, note, suggest_global(op, pred, cost, axis, target)))
     return tuple(out)
