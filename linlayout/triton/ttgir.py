@@ -158,7 +158,8 @@ class TTGIRModule:
         target: ``ttg.target`` such as ``"cuda:90"`` (None if absent).
         ops: the operations that touch shared memory, in file order.
         ttng_uses: SSA names used by ``ttng.*`` operations (TMA copies, wgmma, tcgen05).
-        iter_args: ``{loop-carried name: initial value}`` from ``scf.for``.
+        iter_args: ``{loop-carried name: initial value}`` from ``scf.for``, and each loop
+            result (``%r#i``, or ``%r`` for one) to its iter_arg's initial value.
         path: the file name, when read from a file.
         section: the ``MLIR_ENABLE_DUMP`` pass section analysed (``"IR Dump Before
             ConvertTritonGPUToLLVM"`` …), None for a plain TTGIR file.
@@ -650,9 +651,11 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
                               types, attrs, body.strip(), source), where)
             continue
         if short == "for" and dialect == "scf":
-            for a, b in re.findall(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+(?:#\d+)?)",
-                                   body[body.find("iter_args"):] if "iter_args" in body else ""):
+            pairs = re.findall(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+(?:#\d+)?)",
+                               body[body.find("iter_args"):] if "iter_args" in body else "")
+            for a, b in pairs:
                 iter_args[a] = b
+            iter_args.update(_loop_results(results, [b for _, b in pairs]))
             continue
         if dialect == "tt" and short in _SCRATCH:
             op = _scratch_op(text, lines, start, end, lineno, mo, name, results, aliases,
@@ -825,14 +828,40 @@ def _base(name: str) -> str:
     return name.split("#", 1)[0]
 
 
+def _loop_results(results: tuple[str, ...], inits: list[str]) -> dict[str, str]:
+    """``{result of an scf.for: the initial value of its iter_arg}``: a loop printed
+    ``%r:3 = scf.for … iter_args(%a = %x, %b = %y, %c = %z)`` gives ``%r#0 -> %x``,
+    ``%r#1 -> %y``, ``%r#2 -> %z``; a one-result loop ``%r = scf.for`` gives ``%r -> %x``.
+    Result ``i`` is the value yielded for iter_arg ``i``; for a memdesc, Triton's pipelined
+    loops yield views of the buffer the initial value views (``memdesc_index`` of one
+    allocation), so the initial value names its allocation, as for the loop's own block
+    arguments (MLIR ``scf.for``: results match ``iter_args`` in order)."""
+    if len(results) != 1 or not inits:
+        return {}
+    name, _, count = results[0].partition(":")
+    if not count:
+        return {name: inits[0]}
+    if not count.isdigit():
+        return {}
+    return {f"{name}#{i}": b for i, b in enumerate(inits[:int(count)])}
+
+
+def _ref(name: str, parents: Mapping[str, str]) -> str:
+    """``name`` as a key of ``parents``: a loop result ``%r#2`` keeps its index where the
+    loop maps it (:func:`_loop_results`); any other ``%x#2`` is its op's ``%x``."""
+    return name if name in parents else _base(name)
+
+
 def view_parents(module: TTGIRModule) -> ViewParents:
-    """``{view: the buffer it views}`` for ``memdesc_index``/``subview``/``subslice`` results and
-    loop-carried memdescs; follow it to the allocation with :func:`buffer_root` (amortised
+    """``{view: the buffer it views}`` for ``memdesc_index``/``subview``/``subslice`` results,
+    loop-carried memdescs and a loop's memdesc results (``%r#i``); follow it to the allocation with :func:`buffer_root` (amortised
     constant time per lookup: :class:`ViewParents` remembers each root)."""
-    parents = ViewParents({a: _base(b) for a, b in module.iter_args.items()})
+    parents = ViewParents(module.iter_args)
+    for a, b in module.iter_args.items():
+        parents[a] = _ref(b, module.iter_args)
     for op in module.ops:
         if op.short in _VIEW_SAME and op.results and op.operands:
-            parents[op.results[0]] = _base(op.operands[0])
+            parents[op.results[0]] = _ref(op.operands[0], parents)
     return parents
 
 
@@ -897,7 +926,7 @@ def buffer_root(name: str, parents: Mapping[str, str]) -> str:
     """The allocation a memdesc SSA name views (itself if it is not a view). Amortised
     constant time when ``parents`` is a :class:`ViewParents` (from :func:`view_parents`),
     the length of the chain otherwise."""
-    root = _root(_base(name), parents)
+    root = _root(_ref(name, parents), parents)
     return root if root is not None else name
 
 
@@ -942,7 +971,8 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
                 raise bad(op, "needs 'value, memdesc : tensor<…> -> !ttg.memdesc<…>'")
             md = _base(op.operands[1])
             accesses.append(dataclasses.replace(
-                _make(op, "store", None, md, _root(md, parents), ts[0], ms[0]),
+                _make(op, "store", None, md, buffer_root(op.operands[1], parents), ts[0],
+                      ms[0]),
                 view_offset=offsets.get(md, ()),
                 view_stages=stages.get(md, ())))
         elif s == "local_load":
@@ -952,7 +982,7 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             md = _base(op.operands[0])
             res = op.results[0] if op.results else None
             accesses.append(dataclasses.replace(
-                _make(op, "load", res, md, _root(md, parents), ts[0], ms[0]),
+                _make(op, "load", res, md, buffer_root(op.operands[0], parents), ts[0], ms[0]),
                 view_offset=offsets.get(md, ()),
                 view_stages=stages.get(md, ())))
         elif s in ("async_copy_global_to_local", "buffer_load_to_local"):
@@ -960,15 +990,17 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             if not ts or not ms or len(op.operands) < 2:
                 raise bad(op, "needs 'pointers, memdesc : tensor<…x!tt.ptr<…>> -> <…>'")
             if s == "buffer_load_to_local":  # %base[%offsets] into %buffer
-                mi = re.search(r"\binto\s+(%[\w$.-]+)", op.text)
-                md = _base(mi.group(1)) if mi else _base(op.operands[-1])
+                mi = re.search(r"\binto\s+(%[\w$.-]+(?:#\d+)?)", op.text)
+                raw = mi.group(1) if mi else op.operands[-1]
             else:
-                md = _base(op.operands[1])
+                raw = op.operands[1]
+            md = _base(raw)
             m = re.search(r"contiguity\s*=\s*(\d+)", op.attrs)
             cap = mlir_int(m.group(1), "contiguity") if m else None
             res = op.results[0] if op.results else None
             other = bool(re.search(r"\bother\s+%", op.text))
-            a = _make(op, "store", res, md, _root(md, parents), ts[0], ms[0], cap, other)
+            a = _make(op, "store", res, md, buffer_root(raw, parents), ts[0], ms[0], cap,
+                      other)
             accesses.append(dataclasses.replace(
                 a, masked=bool(re.search(r"\bmask\s+%", op.text)),
                 view_offset=offsets.get(md, ()),

@@ -139,3 +139,41 @@ module attributes {"ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threa
     m = read_ttgir(text)
     assert view_offsets(m) == {"%d": (32, 0), "%e": (48, 16)}
     assert view_stages(m) == {"%b": (2,), "%c": (0, 1, 2), "%d": (2,), "%e": (2,)}
+
+
+def test_a_loop_result_is_rooted_at_its_own_iter_arg_s_buffer():
+    """A pipelined loop's memdesc results (``%r#1``, ``%r#2``) are the buffers their
+    iter_args carry: loads after the loop group with their own allocation, not with every
+    other result of the loop (``%r``), so a suggestion covers all of a buffer's accesses."""
+    from linlayout.triton.ttgir import buffer_root, view_parents
+    md = "!ttg.memdesc<32x32xf16, #shared, #smem, mutable>"
+    t = "tensor<32x32xf16, #blocked>"
+    text = f"""#blocked = #ttg.blocked<{{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}}>
+#shared = #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}}>
+#smem = #ttg.shared_memory
+module attributes {{"ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32}} {{
+  tt.func public @k(%n: i32, %v: {t}) {{
+    %a = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+    %a0 = ttg.memdesc_index %a[%c0_i32] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> {md}
+    %b0 = ttg.memdesc_index %b[%c0_i32] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> {md}
+    %r:3 = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%k = %c0_i32, %x = %a0, %y = %b0) -> (i32, {md}, {md}) : i32 {{
+      ttg.local_store %v, %x : {t} -> {md}
+      scf.yield %k, %x, %y : i32, {md}, {md}
+    }}
+    %s = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%z = %b0) -> ({md}) : i32 {{
+      scf.yield %z : {md}
+    }}
+    %la = ttg.local_load %r#1 : {md} -> {t}
+    %lb = ttg.local_load %r#2 : {md} -> {t}
+    %ls = ttg.local_load %s : {md} -> {t}
+    tt.return
+  }}
+}}
+"""
+    m = read_ttgir(text)
+    parents = view_parents(m)
+    assert [buffer_root(n, parents) for n in ("%r#1", "%r#2", "%s", "%x", "%r")] == \
+        ["%a", "%b", "%b", "%a", "%r"]
+    loads = {a.result: a.root for a in find_accesses(m) if a.kind == "load"}
+    assert loads == {"%la": "%a", "%lb": "%b", "%ls": "%b"}
