@@ -26,7 +26,7 @@ from ..registers import (move_scalar_byte_permutes, pack_stored_words, produced_
                          scalar_sources,
                          share_selector_selects, wide_sources, widen_loaded_bytes,
                          with_registers)
-from ..target import parse_target
+from ..target import check_lanes, parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
 from .reduce import reduce_steps
@@ -111,8 +111,12 @@ def predict_access(a: Access, target: Target,
     (:func:`linlayout.check.registers.load_vectors`).
 
     Raises:
-        LayoutError: the op's layouts cannot be turned into linear layouts or do not fit.
+        LayoutError: the op's layouts cannot be turned into linear layouts or do not fit, or a
+            tensor layout covers another number of lanes than the target's warp
+            (:func:`~linlayout.check.target.check_lanes`).
     """
+    for t in (a.distributed, a.destination):
+        check_lanes(t, target)
     if a.kind in ("store", "load"):
         assert a.memory is not None and a.distributed is not None
         if isinstance(a.memory.encoding, PaddedSharedEncoding):
