@@ -83,7 +83,7 @@ def test_show_cute_text(text):
 SMALL_TTGIR = [(TTGIR_DIR / n).read_text() for n in ("transpose2.ttgir", "tma_sm90.ttgir")]
 
 
-@settings(FUZZ, max_examples=8, deadline=20_000)  # a whole check per example
+@settings(FUZZ, max_examples=max(8, FUZZ.max_examples // 8), deadline=20_000)  # a whole check
 @given(semantically_mutated(SMALL_TTGIR))
 def test_check_on_semantically_mutated_ttgir(text):
     # shapes, element types, layout parameters and module attributes changed to values no
