@@ -226,6 +226,8 @@ def fuzz_check(n: int, rng: random.Random, out: Path, stats: dict) -> None:
         kind, code, err, dt = run_forked(argv)
         key = f"{kind}{code}"
         stats[key] = stats.get(key, 0) + 1
+        if (i + 1) % 50 == 0:
+            print(f"[{i + 1}] {json.dumps(stats)}", flush=True)
         if kind != "ok" or dt > 10:
             k = len(list(out.glob("finding*.ttgir")))
             (out / f"finding{k}.ttgir").write_text(text)

@@ -61,7 +61,7 @@ def parse_target(text: str | None, threads_per_warp: int | None = None) -> Targe
     return target
 
 
-def check_lanes(t: object, target: Target) -> None:
+def check_lanes(t: object, target: Target, ctas: int | None = None) -> None:
     """Refuse a tensor type whose layout spreads over another number of lanes than the
     target's warp has.
 
@@ -69,11 +69,14 @@ def check_lanes(t: object, target: Target) -> None:
     ``ttg.threads-per-warp``); counted anyway, a 16-lane layout was costed as a half-warp
     with the other lanes idle, and a 64-lane layout on CUDA not at all — numbers for code no
     compiler emits. ``t`` is a :class:`~linlayout.triton.parse.TritonType`; memdescs and
-    types without an encoding pass.
+    types without an encoding pass. With ``ctas`` (the module's ``ttg.num-ctas``), the
+    layout's ``block`` dim must hold that many CTAs, as the verifier also requires
+    (``CTAsPerCGA = [1048576, 1048576]`` in a one-CTA module was counted as one element per
+    thread, conflict-free).
 
     Raises:
-        LayoutError: a tensor layout whose ``lane`` dim is not ``target.threads_per_warp``
-            (also any error building the layout).
+        LayoutError: a tensor layout whose ``lane`` dim is not ``target.threads_per_warp``,
+            or whose ``block`` dim is not ``ctas`` (also any error building the layout).
     """
     if getattr(t, "kind", None) != "tensor" or getattr(t, "encoding", None) is None:
         return
@@ -83,3 +86,8 @@ def check_lanes(t: object, target: Target) -> None:
                           f"{target.threads_per_warp} (ttg.threads-per-warp): the encoding's "
                           "threadsPerWarp (or lane bases) must cover exactly one warp, as "
                           "Triton's verifier requires")
+    blocks = t.layout.in_dims.get("block", 1)  # type: ignore[attr-defined]
+    if ctas is not None and blocks != ctas:
+        raise LayoutError(f"a tensor layout over {blocks} CTAs in a module of {ctas} "
+                          "(ttg.num-ctas): the encoding's CTAsPerCGA (or block bases) must "
+                          "cover exactly the cluster, as Triton's verifier requires")

@@ -91,3 +91,34 @@ def test_layouts_over_another_lane_count_are_not_analysed(tpw):
     assert [r.access.line for r in bad] == [26, 40]
     assert all(r.degree is None for r in bad)
     assert [g.op.line for g in report.global_ops if "lanes" in (g.note or "")] == [37, 45]
+
+
+@pytest.mark.parametrize("cta, attrs, blocks", [
+    # a 2^40-CTA layout in a one-CTA module was counted as one element per thread, 1-way
+    ("CTAsPerCGA = [1048576, 1048576], CTASplitNum = [1048576, 1048576], CTAOrder = [1, 0]",
+     None, 1 << 40),
+    ("CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]", None, 2),
+    ("", ('"ttg.num-ctas" = 1', '"ttg.num-ctas" = 2'), 1),
+])
+def test_layouts_over_another_cta_count_are_not_analysed(cta, attrs, blocks):
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+    from tests.support import TTGIR_DIR
+
+    text = (TTGIR_DIR / "transpose2.ttgir").read_text()
+    if cta:
+        text = _module(text, "order = [0, 1]}>", f"order = [0, 1], {cta}}}>")
+    if attrs:
+        text = _module(text, *attrs)
+    report = check_module(read_ttgir(text))
+    bad = [r for r in report.ops if r.note and f"over {blocks} CTAs" in r.note]
+    assert bad and all(r.degree is None for r in bad)
+
+
+def test_num_ctas_must_be_a_power_of_two():
+    from linlayout.triton import read_ttgir
+    from tests.support import TTGIR_DIR
+
+    text = (TTGIR_DIR / "transpose2.ttgir").read_text()
+    with pytest.raises(LayoutError, match="ttg.num-ctas is 3"):
+        read_ttgir(_module(text, '"ttg.num-ctas" = 1', '"ttg.num-ctas" = 3'))

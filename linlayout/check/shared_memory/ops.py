@@ -307,6 +307,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             operand = a.operands[0] if (a.kind == "convert" or reduce) and a.operands else None
             vector = load_vectors.get(operand) if load_vectors and reduce and operand \
                 else None
+            for t in (a.distributed, a.destination):
+                check_lanes(t, target, module.num_ctas)
             pred = predict_access(a, target, load, packed,
                                   operand in wide and a.kind == "convert",
                                   produced.get(operand) if operand and not packed else None,
