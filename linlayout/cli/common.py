@@ -69,7 +69,8 @@ def _load_json(path: str, what: str) -> LinearLayout:
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh, parse_int=lambda t: _cli_int(t, f"{what} file {path!r}"),
-                             parse_constant=_no_constant)
+                             parse_constant=_no_constant,
+                             object_pairs_hook=lambda p: _unique_keys(p, f"{what} file {path!r}"))
     except OSError as exc:
         raise CliError(f"cannot read {what} file {path!r}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
@@ -82,6 +83,18 @@ def _load_json(path: str, what: str) -> LinearLayout:
         return LinearLayout.from_dict(data)
     except LayoutError as exc:
         raise CliError(f"{what} file {path!r}: {exc}") from None
+
+
+def _unique_keys(pairs: list[tuple[str, object]], what: str) -> dict:
+    """A JSON object as a dict; CliError when a key repeats (Python's ``json`` keeps the last
+    one without a word, so ``{"register": …, "register": …}`` silently lost a dim's bases)."""
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise CliError(f"{what} gives the key {shown(key)} twice in one object; give it "
+                           "once")
+        out[key] = value
+    return out
 
 
 #: Most digits of an integer read from a layout file or argument: far above any size or basis,

@@ -63,7 +63,7 @@ from typing import Any
 from .._checks import shown
 from ..errors import LayoutError
 
-__all__ = ["DEFAULT_WEIGHTS", "KINDS", "path_cost", "resolve_weights"]
+__all__ = ["DEFAULT_WEIGHTS", "KINDS", "MAX_WEIGHT", "path_cost", "resolve_weights"]
 
 #: Every instruction kind a plan counts, in the order reports print them.
 KINDS = ("shfl", "selp", "prmt", "selector", "mov", "st.shared", "ld.shared", "bar.sync")
@@ -76,13 +76,20 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {
     "bar.sync": 8.0, "wavefront": 1.0,
 }
 
+#: The largest weight accepted: 10^9 wavefronts per instruction, far above any real price
+#: ratio. It keeps every path's cost finite (a weight near ``sys.float_info.max`` made costs
+#: ``inf``, and every path then tied, so "cheapest" and "provably optimal" meant nothing) and
+#: exact enough to rank paths (a cost of at most 2^30 counted instructions times 10^9 stays
+#: below 2^60).
+MAX_WEIGHT = 1e9
+
 
 def resolve_weights(weights: Mapping[str, Any] | None) -> dict[str, float]:
     """The defaults with ``weights`` applied.
 
     Raises:
         LayoutError: ``weights`` is not a mapping, names an unknown kind, or gives a weight
-            that is not a finite non-negative number.
+            that is not a number in ``[0, MAX_WEIGHT]`` (:data:`MAX_WEIGHT`: 10^9).
     """
     out = dict(DEFAULT_WEIGHTS)
     if weights is None:
@@ -92,9 +99,10 @@ def resolve_weights(weights: Mapping[str, Any] | None) -> dict[str, float]:
     for kind, w in weights.items():
         if kind not in out:
             raise LayoutError(f"unknown weight {shown(kind)}; the kinds are {sorted(out)}")
-        if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w < float("inf"):
-            raise LayoutError(f"weight of {kind!r} must be a finite number >= 0, got {shown(w)}")
-        out[kind] = float(w)
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w <= MAX_WEIGHT:
+            raise LayoutError(f"weight of {kind!r} must be a number from 0 to {MAX_WEIGHT:g} "
+                              f"(MAX_WEIGHT), got {shown(w)}")
+        out[kind] = float(w) + 0.0  # -0.0 -> 0.0
     return out
 
 

@@ -49,7 +49,10 @@ def check_global_work(plan: GlobalPlan, limit: Any = None) -> int:
     """
     limit = MAX_GLOBAL_STEPS if limit is None else as_int(limit, "limit")
     threads = 1 << (len(plan.block) + len(plan.warp) + len(plan.lane) + len(plan.register))
-    passes = len(base_placements(plan)) + plan.max_vector_log2 + 1
+    # counted, not listed: a 2^40-byte line made the list itself exhaust memory
+    placements = 1 if plan.base_alignment_bytes >= plan.line_bytes else \
+        plan.line_bytes // plan.base_alignment_bytes
+    passes = placements + plan.max_vector_log2 + 1
     locations = 1 << len(plan.memory_cols) if plan.memory_cols is not None else 0
     steps = locations + passes * threads
     if steps > limit:

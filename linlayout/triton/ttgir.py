@@ -153,8 +153,10 @@ class TTGIRModule:
 
     Attributes:
         aliases: ``{name: Encoding or MemorySpace}`` from the ``#name = …`` lines.
-        threads_per_warp: ``ttg.threads-per-warp`` (32 if absent).
+        threads_per_warp: ``ttg.threads-per-warp`` (if absent: 64 for a ``hip:`` target,
+            else 32).
         num_warps: ``ttg.num-warps`` (None if absent).
+        num_ctas: ``ttg.num-ctas``, the CTAs of a cluster (1 if absent).
         target: ``ttg.target`` such as ``"cuda:90"`` (None if absent).
         ops: the operations that touch shared memory, in file order.
         ttng_uses: SSA names used by ``ttng.*`` operations (TMA copies, wgmma, tcgen05).
@@ -182,6 +184,7 @@ class TTGIRModule:
     sections: tuple[str, ...] = ()
     warp_specialize: tuple[WarpSpecialize, ...] = ()
     text: str = field(default="", repr=False, compare=False)
+    num_ctas: int = 1
 
 
 @dataclass(frozen=True)
@@ -510,7 +513,9 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
             text has no ``module``/``tt.func`` and no
             shared-memory operation (it is probably not TTGIR); no section matches
             ``pass_name`` (the message lists the passes); an alias or a type of a kept
-            operation is malformed (the message names the line and column).
+            operation is malformed (the message names the line and column);
+            ``ttg.num-warps`` or ``ttg.num-ctas`` is not a power of two (Triton's verifier
+            requires one).
     """
     text, path = _source_text(source, path)
     where = f"{path}: " if path else ""
@@ -536,7 +541,7 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
     return TTGIRModule(mod.aliases, mod.threads_per_warp, mod.num_warps, mod.target, mod.ops,
                        mod.ttng_uses, mod.iter_args, path,
                        f"IR Dump Before {name}" if name else None, names,
-                       mod.warp_specialize, padded)
+                       mod.warp_specialize, padded, mod.num_ctas)
 
 
 _BRACE_RE = re.compile(r"^[ \t]*\}|\{[ \t]*\r?$", re.MULTILINE)
@@ -609,13 +614,24 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
         raise LayoutError(f"{where}{exc}") from None
     locs = {m.group(1): m.group(2) for m in _LOC_DEF_RE.finditer(text)}
     loc_memo: dict[str, str | None] = {}
-    m = re.search(r'"?ttg\.threads-per-warp"?\s*=\s*(\d+)', text) or re.search(
-        r'"?triton_gpu\.threads-per-warp"?\s*=\s*(\d+)', text)
-    tpw = mlir_int(m.group(1), f"{where}ttg.threads-per-warp") if m else 32
-    m = re.search(r'"?(?:ttg|triton_gpu)\.num-warps"?\s*=\s*(\d+)', text)
-    nw = mlir_int(m.group(1), f"{where}ttg.num-warps") if m else None
     m = re.search(r'(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"\n]*)"', text)
     target = m.group(1) if m else None
+    m = re.search(r'"?ttg\.threads-per-warp"?\s*=\s*(-?\d+)', text) or re.search(
+        r'"?triton_gpu\.threads-per-warp"?\s*=\s*(-?\d+)', text)
+    tpw = mlir_int(m.group(1), f"{where}ttg.threads-per-warp") if m else \
+        64 if target is not None and target.strip().startswith("hip:") else 32
+    m = re.search(r'"?(?:ttg|triton_gpu)\.num-warps"?\s*=\s*(-?\d+)', text)
+    nw = mlir_int(m.group(1), f"{where}ttg.num-warps") if m else None
+    if nw is not None and (nw < 1 or nw & (nw - 1)):
+        # Triton's verifier: num_warps is a power of two; the sunk-load and allocation
+        # replays divide by it and size scratch with it
+        raise LayoutError(f"{where}ttg.num-warps is {nw}; a CTA has a power-of-two number of "
+                          "warps (1, 2, 4, …)")
+    m = re.search(r'"?(?:ttg|triton_gpu)\.num-ctas"?\s*=\s*(-?\d+)', text)
+    ctas = mlir_int(m.group(1), f"{where}ttg.num-ctas") if m else 1
+    if ctas < 1 or ctas & (ctas - 1):
+        raise LayoutError(f"{where}ttg.num-ctas is {ctas}; a cluster has a power-of-two number "
+                          "of CTAs (1, 2, 4, …)")
     ops: list[Op] = []
     ttng_uses: list[str] = []
     iter_args: dict[str, str] = {}
@@ -683,7 +699,7 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
                           "pass a TTGIR dump (e.g. kernel.asm['ttgir'] or MLIR_ENABLE_DUMP=1 "
                           "output)")
     return TTGIRModule(aliases, tpw, nw, target, tuple(ops), tuple(ttng_uses), iter_args, path,
-                       warp_specialize=find_warp_specialize(text))
+                       warp_specialize=find_warp_specialize(text), num_ctas=ctas)
 
 
 def _keep(ops: list[Op], op: Op, where: str) -> None:

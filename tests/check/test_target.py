@@ -37,3 +37,88 @@ def test_opcode_spellings():
                 lambda: nvidia_ld_st("load", 4, 64)):
         with pytest.raises(LayoutError):
             bad()
+
+
+@pytest.mark.parametrize("text, lanes, match", [
+    ("cuda:90", 64, "CUDA warps have 32 lanes"),       # was costed with AMD's bank model
+    ("hip:gfx1100", 32, "only AMD CDNA wavefronts"),   # was costed as a 64-lane wavefront
+    ("hip:gfx942", 32, "only AMD CDNA wavefronts"),
+    ("cuda:90", 16, "no other warp size"),
+    ("cuda:90", 0, "no other warp size"),
+    (None, 33, "no other warp size"),
+])
+def test_lanes_per_warp_must_be_the_targets(text, lanes, match):
+    with pytest.raises(LayoutError, match=match):
+        parse_target(text, lanes)
+
+
+def test_lanes_default_to_the_targets():
+    assert parse_target("hip:gfx942").threads_per_warp == 64
+    assert parse_target("cuda:80").threads_per_warp == 32
+
+
+def _module(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new)
+
+
+@pytest.mark.parametrize("old, new", [
+    ('"ttg.threads-per-warp" = 32', '"ttg.threads-per-warp" = 64'),
+    ('"ttg.threads-per-warp" = 32', '"ttg.threads-per-warp" = 16'),
+    ('ttg.target = "cuda:90"', 'ttg.target = "hip:gfx1100"'),
+])
+def test_check_refuses_a_warp_size_the_target_lacks(tmp_path, capsys, old, new):
+    from linlayout.cli import main
+    from tests.support import TTGIR_DIR, assert_one_line_error, write_file
+
+    text = _module((TTGIR_DIR / "transpose2.ttgir").read_text(), old, new)
+    code = main(["check", write_file(tmp_path, "k.ttgir", text)])
+    assert_one_line_error(code, *capsys.readouterr())
+
+
+@pytest.mark.parametrize("tpw", ["[4, 4]", "[8, 8]"])
+def test_layouts_over_another_lane_count_are_not_analysed(tpw):
+    # Triton's verifier rejects them; counted, a 16-lane layout was costed as a half warp
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+    from tests.support import TTGIR_DIR
+
+    text = _module((TTGIR_DIR / "transpose2.ttgir").read_text(), "threadsPerWarp = [8, 4]",
+                   f"threadsPerWarp = {tpw}")
+    report = check_module(read_ttgir(text))
+    lanes = 16 if tpw == "[4, 4]" else 64
+    bad = [r for r in report.ops if r.note and f"over {lanes} lanes" in r.note]
+    assert [r.access.line for r in bad] == [26, 40]
+    assert all(r.degree is None for r in bad)
+    assert [g.op.line for g in report.global_ops if "lanes" in (g.note or "")] == [37, 45]
+
+
+@pytest.mark.parametrize("cta, attrs, blocks", [
+    # a 2^40-CTA layout in a one-CTA module was counted as one element per thread, 1-way
+    ("CTAsPerCGA = [1048576, 1048576], CTASplitNum = [1048576, 1048576], CTAOrder = [1, 0]",
+     None, 1 << 40),
+    ("CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]", None, 2),
+    ("", ('"ttg.num-ctas" = 1', '"ttg.num-ctas" = 2'), 1),
+])
+def test_layouts_over_another_cta_count_are_not_analysed(cta, attrs, blocks):
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+    from tests.support import TTGIR_DIR
+
+    text = (TTGIR_DIR / "transpose2.ttgir").read_text()
+    if cta:
+        text = _module(text, "order = [0, 1]}>", f"order = [0, 1], {cta}}}>")
+    if attrs:
+        text = _module(text, *attrs)
+    report = check_module(read_ttgir(text))
+    bad = [r for r in report.ops if r.note and f"over {blocks} CTAs" in r.note]
+    assert bad and all(r.degree is None for r in bad)
+
+
+def test_num_ctas_must_be_a_power_of_two():
+    from linlayout.triton import read_ttgir
+    from tests.support import TTGIR_DIR
+
+    text = (TTGIR_DIR / "transpose2.ttgir").read_text()
+    with pytest.raises(LayoutError, match="ttg.num-ctas is 3"):
+        read_ttgir(_module(text, '"ttg.num-ctas" = 1', '"ttg.num-ctas" = 3'))

@@ -3,11 +3,13 @@ every plan run on symbolic registers."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import linlayout
 from linlayout import LayoutError, LinearLayout, plan_conversion
-from linlayout.conversion import PATHS, execute_plan, execute_shared
+from linlayout.conversion import DEFAULT_WEIGHTS, PATHS, execute_plan, execute_shared
 from linlayout.triton import blocked, nvidia_mma
 
 
@@ -97,6 +99,15 @@ def test_in_warp_transpose_has_both_paths_and_states_the_gap():
     assert not plan.optimal and "shuffle's bound is 9.5" in plan.argument
 
 
+def test_the_largest_weights_keep_costs_finite():
+    from linlayout.conversion.cost import MAX_WEIGHT
+
+    src, dst = _lay(ROW, [32, 32]), _lay(MMA, [32, 32])
+    plan = plan_conversion(src, dst, 16, weights=dict.fromkeys(DEFAULT_WEIGHTS, MAX_WEIGHT))
+    assert all(math.isfinite(p.cost) for p in plan.paths if p.feasible)
+    assert plan_conversion(src, dst, 16, weights={"bar.sync": -0.0}).weights["bar.sync"] == 0
+
+
 def test_to_dict_lists_every_path():
     lay = _lay(ROW, [32, 32])
     d = plan_conversion(lay, lay, 16).to_dict()
@@ -107,8 +118,13 @@ def test_to_dict_lists_every_path():
 @pytest.mark.parametrize("kwargs,match", [
     ({"element_bits": 12}, "element_bits"),
     ({"element_bits": 16, "weights": {"shuffle": 1}}, "unknown weight"),
-    ({"element_bits": 16, "weights": {"shfl": -1}}, "finite number"),
+    ({"element_bits": 16, "weights": {"shfl": -1}}, "MAX_WEIGHT"),
     ({"element_bits": 16, "weights": [1]}, "mapping"),
+    # an int too large for a float raised OverflowError; one near the float maximum made
+    # every cost inf, so every path tied and "provably optimal" meant nothing
+    ({"element_bits": 16, "weights": {"shfl": 10 ** 400}}, "MAX_WEIGHT"),
+    ({"element_bits": 16, "weights": {"wavefront": 1e308}}, "MAX_WEIGHT"),
+    ({"element_bits": 16, "weights": {"bar.sync": float("nan")}}, "MAX_WEIGHT"),
 ])
 def test_bad_arguments(kwargs, match):
     lay = _lay(ROW, [32, 32])

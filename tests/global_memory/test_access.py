@@ -187,6 +187,15 @@ def test_oversize_enumeration_is_refused_up_front():
         simulate_global_access(ALONG_ROWS, ROW_MAJOR, element_bits=32, limit=100)
 
 
+def test_a_huge_line_is_refused_without_listing_its_placements():
+    # the work check listed every base placement first: 2^40-byte lines at 16-byte
+    # alignment (2^36 placements) raised MemoryError instead of the limit's LayoutError
+    lay = LinearLayout({"lane": [[1 << i] for i in range(5)]}, out_dims={"dim0": 32})
+    with pytest.raises(LayoutError, match="limit"):
+        global_access(lay, (3,), element_bits=16, sector_bytes=16, line_bytes=1 << 40,
+                      base_alignment_bytes=16)
+
+
 # ---------------------------------------------------------------------------- closed form = simulator
 def _random_case(seed: int):
     rng = random.Random(seed)

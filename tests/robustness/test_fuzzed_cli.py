@@ -11,13 +11,14 @@ import json
 import os
 import tempfile
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from linlayout import examples
 from linlayout.cli import main
 
-from tests.robustness.support import FUZZ, mutated
+from tests.robustness.support import FUZZ, mutated, semantically_mutated
 from tests.robustness.test_fuzzed_parsers import CUTE_TEXTS, TTGIR_FILES
+from tests.support import TTGIR_DIR
 
 EX = examples.get("transpose")
 JSON_LAYOUTS = [json.dumps(EX.store.to_dict()), json.dumps(EX.load.to_dict())]
@@ -76,4 +77,17 @@ def test_conflicts(text, bits):
 @given(mutated(CUTE_TEXTS))
 def test_show_cute_text(text):
     code, _, err = _run(["show", "--", text])
+    _assert_clean(code, err)
+
+
+SMALL_TTGIR = [(TTGIR_DIR / n).read_text() for n in ("transpose2.ttgir", "tma_sm90.ttgir")]
+
+
+@settings(FUZZ, max_examples=max(8, FUZZ.max_examples // 8), deadline=20_000)  # a whole check
+@given(semantically_mutated(SMALL_TTGIR))
+def test_check_on_semantically_mutated_ttgir(text):
+    # shapes, element types, layout parameters and module attributes changed to values no
+    # compiler prints (a 64-lane CUDA module, 3 warps, 0-sized dims, i128 …): a report or
+    # one error line, never a traceback
+    code, _, err = _with_file(text, ".ttgir", lambda p: ["check", p])
     _assert_clean(code, err)

@@ -11,6 +11,7 @@ from ...lowering.target import Target
 from ...triton.axisinfo import ModuleAxisInfo, analyse_axis_info
 from ...triton.ttgir import TTGIRModule
 from .cost import global_cost
+from ..target import check_lanes
 from .predict import predict_global
 from .report import GlobalOpReport
 from .suggest import suggest_global
@@ -48,6 +49,7 @@ def check_global(module: TTGIRModule, target: Target, axis: ModuleAxisInfo | Non
                                                  "async_copy_global_to_local"):
             continue
         try:
+            check_lanes(op.pointer_type, target, module.num_ctas)
             pred = predict_global(op, axis, target)
         except LayoutError as exc:
             out.append(GlobalOpReport(op, None, None, f"not analysed: {exc}"))

@@ -36,6 +36,7 @@ from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...lowering.target import Target
+from ..target import check_lanes
 from ...triton.axisinfo import (AxisInfo, GlobalOp, ModuleAxisInfo, contiguity,
                                 mask_alignment, pointee_bits, unique_registers)
 from ...triton.parse import TritonType
@@ -176,9 +177,11 @@ def predict_global(op: GlobalOp, axis: ModuleAxisInfo, target: Target) -> Global
 
     Raises:
         LayoutError: the op is a scalar buffer op, has no encoding, or its layout has no
-            linear form.
+            linear form, or covers another number of lanes than the target's warp
+            (:func:`~linlayout.check.target.check_lanes`).
     """
     ptype = op.pointer_type
+    check_lanes(ptype, target)
     if (ptype is None or ptype.kind != "tensor") and op.short in ("load", "store"):
         return _scalar(op, target)
     if (ptype is None or ptype.kind != "tensor") and op.short in ("atomic_rmw", "atomic_cas"):

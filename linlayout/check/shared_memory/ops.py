@@ -27,7 +27,7 @@ from ..registers import (move_scalar_byte_permutes, pack_stored_words, produced_
                          share_selector_selects, truncated_words, wide_sources,
                          widen_loaded_bytes,
                          with_registers)
-from ..target import parse_target
+from ..target import check_lanes, parse_target
 from ..._memo import memoize
 from ...triton.allocation import SharedAllocation, shared_allocation
 from .reduce import reduce_steps
@@ -113,8 +113,12 @@ def predict_access(a: Access, target: Target,
     (:func:`linlayout.check.registers.load_vectors`).
 
     Raises:
-        LayoutError: the op's layouts cannot be turned into linear layouts or do not fit.
+        LayoutError: the op's layouts cannot be turned into linear layouts or do not fit, or a
+            tensor layout covers another number of lanes than the target's warp
+            (:func:`~linlayout.check.target.check_lanes`).
     """
+    for t in (a.distributed, a.destination):
+        check_lanes(t, target)
     if a.kind in ("store", "load"):
         assert a.memory is not None and a.distributed is not None
         if isinstance(a.memory.encoding, PaddedSharedEncoding):
@@ -307,6 +311,8 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             operand = a.operands[0] if (a.kind == "convert" or reduce) and a.operands else None
             vector = load_vectors.get(operand) if load_vectors and reduce and operand \
                 else None
+            for t in (a.distributed, a.destination):
+                check_lanes(t, target, module.num_ctas)
             pred = predict_access(a, target, load, packed,
                                   operand in wide and a.kind == "convert",
                                   produced.get(operand) if operand and not packed else None,

@@ -185,10 +185,11 @@ def test_dword_buffer_accesses_may_merge():
 
 def _cas16(target: str = "hip:gfx942") -> str:
     """A 16-bit ``tt.atomic_cas`` of 1024 elements, 4 per thread, after a 16-bit load."""
-    blocked = ("#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], "
-               "order = [0]}>")
+    lanes = 32 if target.startswith("cuda") else 64  # the target's warp (check_lanes)
+    blocked = (f"#ttg.blocked<{{sizePerThread = [4], threadsPerWarp = [{lanes}], "
+               "warpsPerCTA = [4], order = [0]}>")
     attrs = (f'"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "{target}", '
-             '"ttg.threads-per-warp" = 64 : i32')
+             f'"ttg.threads-per-warp" = {lanes} : i32')
     return f"""#blocked = {blocked}
 module attributes {{{attrs}}} {{
   tt.func public @cas(%X: !tt.ptr<f16>, %Y: !tt.ptr<f16>) {{
