@@ -28,13 +28,12 @@ import re
 from dataclasses import replace
 
 from ... import f2
-from ..._checks import instance_of, sequence_of, string
+from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...lowering.convert import amd_xor
 from ...lowering.target import Target
-from ...triton.ttgir import Access
-from ..shared_memory.predict import Prediction, moved_bits
+from ..shared_memory.predict import Prediction, moved_bits, prediction_pairs
 
 __all__ = ["broadcast_dims", "first_round_copies", "share_broadcast_shuffles"]
 
@@ -127,14 +126,9 @@ def share_broadcast_shuffles(pairs: list, text: str, target: Target) -> list:
     Source: LLVM's SelectionDAG (identical nodes without a chain are one node) on Triton
     3.9's AMD ``shuffleXor``; measured on gfx942/gfx950 argmax reductions (module docstring).
     """
-    sequence_of(pairs, tuple, "pairs")
+    prediction_pairs(pairs)
     string(text, "text")
     instance_of(target, Target, "target")
-    for pair in pairs:
-        if len(pair) != 2 or not isinstance(pair[1], (Prediction, LayoutError)):
-            raise LayoutError(f"pairs must hold (Access, Prediction or LayoutError) pairs, got "
-                              f"{pair!r:.80}")
-        instance_of(pair[0], Access, "an access of pairs")
     if target.is_nvidia:
         return list(pairs)
     dims = broadcast_dims(text)

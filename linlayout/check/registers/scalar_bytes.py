@@ -29,7 +29,7 @@ from ...errors import LayoutError
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ...triton.ttgir import Access
-from ..shared_memory.predict import Prediction
+from ..shared_memory.predict import Prediction, prediction_pairs
 from .reduce import reduce_leaves_scalar_bytes
 
 __all__ = ["move_scalar_byte_permutes", "scalar_byte_reductions"]
@@ -91,13 +91,8 @@ def move_scalar_byte_permutes(pairs: list, target: Target) -> list:
     bytes (``ConvertLayoutOpToLLVM.cpp``) and LLVM's InstCombine; measured on compiled
     gfx942/gfx950 kernels (``papers/triton_lowering/scalar_byte_probes.py``).
     """
-    sequence_of(pairs, tuple, "pairs")
+    prediction_pairs(pairs)
     instance_of(target, Target, "target")
-    for pair in pairs:
-        if len(pair) != 2 or not isinstance(pair[1], (Prediction, LayoutError)):
-            raise LayoutError(f"pairs must hold (Access, Prediction or LayoutError) pairs, got "
-                              f"{pair!r:.80}")
-        instance_of(pair[0], Access, "an access of pairs")
     reductions = scalar_byte_reductions([a for a, _ in pairs], target)
     if not reductions:
         return list(pairs)

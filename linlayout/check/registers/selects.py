@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..._checks import instance_of, sequence_of, string
-from ...errors import LayoutError
-from ...triton.ttgir import Access
-from ..shared_memory.predict import Prediction
+from ..._checks import string
+from ..shared_memory.predict import Prediction, prediction_pairs
 
 __all__ = ["region_paths", "share_selector_selects"]
 
@@ -64,12 +62,7 @@ def share_selector_selects(pairs: list, text: str) -> list:
     Raises:
         LayoutError: ``pairs`` is not a sequence of pairs; ``text`` is not a string.
     """
-    sequence_of(pairs, tuple, "pairs")
-    for pair in pairs:
-        if len(pair) != 2 or not isinstance(pair[1], (Prediction, LayoutError)):
-            raise LayoutError(f"pairs must hold (Access, Prediction or LayoutError) pairs, got "
-                              f"{pair!r:.80}")
-        instance_of(pair[0], Access, "an access of pairs")
+    prediction_pairs(pairs)
     paths = region_paths(text)
     seen: list[tuple[tuple[int, ...], tuple]] = []
     out = []

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ... import f2
-from ..._checks import as_int, instance_of, string
+from ..._checks import as_int, instance_of, sequence_of, string
 from ...errors import LayoutError
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout
@@ -47,9 +47,10 @@ from ...lowering.scratch import ScratchPlan, drop_broadcast_registers, triton_sc
 from ...lowering.shuffle import selector_select_keys
 from ...lowering.target import Target
 from ...lowering.vectorise import AccessMap, matrix_tile
+from ...triton.ttgir import Access
 
 __all__ = ["PERMUTE_BOUNDS", "Prediction", "Side", "add_permute_bounds", "moved_bits", "predict_convert", "predict_copy",
-           "predict_named", "predict_private", "to_offsets"]
+           "predict_named", "predict_private", "prediction_pairs", "to_offsets"]
 
 _NAMED_OPCODES = {
     "async_tma_copy_global_to_local":
@@ -132,6 +133,26 @@ class Prediction:
 #: (:func:`linlayout.lowering.amd_pack.pack_permute_bounds`,
 #: :func:`linlayout.lowering.round_trip_pack.stored_word_bounds`)
 PERMUTE_BOUNDS = "permute_bounds"
+
+
+def prediction_pairs(pairs) -> list:
+    """``pairs`` checked as the ``(Access, Prediction or LayoutError)`` pairs a kernel's
+    predictions pass through (each rule that revises them takes and returns such a list),
+    as a list.
+
+    Raises:
+        LayoutError: ``pairs`` is not a sequence, or an item is not such a pair.
+
+    Source: this package's own convention (``linlayout.check.shared_memory.ops``).
+    """
+    sequence_of(pairs, tuple, "pairs")
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2 \
+                or not isinstance(pair[1], (Prediction, LayoutError)):
+            raise LayoutError(f"pairs must hold (Access, Prediction or LayoutError) pairs, got "
+                              f"{pair!r:.80}")
+        instance_of(pair[0], Access, "an access of pairs")
+    return list(pairs)
 
 
 def add_permute_bounds(pred: Prediction, fewer: int, more: int, reason: str) -> Prediction:

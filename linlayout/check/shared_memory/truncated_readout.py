@@ -26,13 +26,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..._checks import instance_of, sequence_of, string
+from ..._checks import instance_of, string
 from ...errors import LayoutError
 from ...lowering.emitted import Emitted
 from ...lowering.names import nvidia_ld_st
 from ...lowering.target import Target
 from ...triton.ttgir import Access
-from .predict import Prediction, predict_convert
+from .predict import Prediction, predict_convert, prediction_pairs
 from .reduce import reduce_steps
 
 __all__ = ["narrow_truncated_readouts", "truncated_use_bits"]
@@ -106,14 +106,9 @@ def narrow_truncated_readouts(pairs: list, text: str, target: Target) -> list:
     Source: NVPTX's DAG combine of ``trunc (load)`` (LLVM's ``DAGCombiner::ReduceLoadWidth``)
     on Triton 3.9's reduce read-out (``ReduceOpToLLVM.cpp``); measured (module docstring).
     """
-    sequence_of(pairs, tuple, "pairs")
+    prediction_pairs(pairs)
     string(text, "text")
     instance_of(target, Target, "target")
-    for pair in pairs:
-        if len(pair) != 2 or not isinstance(pair[1], (Prediction, LayoutError)):
-            raise LayoutError(f"pairs must hold (Access, Prediction or LayoutError) pairs, got "
-                              f"{pair!r:.80}")
-        instance_of(pair[0], Access, "an access of pairs")
     if not target.is_nvidia:
         return list(pairs)
     out = []
