@@ -77,6 +77,10 @@ def check_lanes(t: object, target: Target, ctas: int | None = None) -> None:
     Raises:
         LayoutError: a tensor layout whose ``lane`` dim is not ``target.threads_per_warp``,
             or whose ``block`` dim is not ``ctas`` (also any error building the layout).
+
+    Source: Triton 3.9's layout verifier (``TritonGPUAttrDefs.td`` / ``Dialect.cpp``:
+    ``threadsPerWarp`` multiplies to the module's ``ttg.threads-per-warp``, ``CTAsPerCGA`` to
+    its ``ttg.num-ctas``).
     """
     if getattr(t, "kind", None) != "tensor" or getattr(t, "encoding", None) is None:
         return

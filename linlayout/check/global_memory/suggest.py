@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..._checks import as_int, instance_of, sequence_of
 from ...errors import LayoutError
 from ...global_memory import GlobalAccessReport
+from ...layout import LinearLayout
 from ...lowering.target import Target
 from ...triton.axisinfo import GlobalOp, ModuleAxisInfo, contig_per_thread, layout_order
 from ...triton.encodings.distributed import BlockedEncoding
@@ -108,8 +110,20 @@ def filled_blocked(enc: BlockedEncoding, order: tuple[int, ...],
     (over ``sizePerThread``) and what is left allows, lanes before warps; the last dim takes
     the remaining lanes and warps. Source: Triton's ``BlockedEncodingAttr::get`` builder
     from a shape, ``sizePerThread``, ``order``, ``numWarps`` and ``threadsPerWarp``
-    (``TritonGPUAttrDefs.td``), which its coalescing pass uses."""
-    rank = len(order)
+    (``TritonGPUAttrDefs.td``), which its coalescing pass uses.
+
+    Raises:
+        LayoutError: ``enc`` not a :class:`BlockedEncoding`; ``order`` not a permutation of
+            its dims; ``shape`` not positive ints, one per dim.
+    """
+    instance_of(enc, BlockedEncoding, "enc")
+    order = sequence_of(order, int, "order")
+    shape = sequence_of(shape, int, "shape")
+    rank = len(enc.size_per_thread)
+    if sorted(order) != list(range(rank)):
+        raise LayoutError(f"order must be a permutation of 0..{rank - 1}, got {list(order)}")
+    if len(shape) != rank or any(x < 1 for x in shape):
+        raise LayoutError(f"shape must be {rank} positive ints, got {list(shape)}")
     lanes = warps = 1
     for t in enc.threads_per_warp:
         lanes *= t
@@ -145,7 +159,17 @@ def fastest_dim(layout, order: list[int], held: int) -> int:
     so ``order[0]`` of its linear encoding is 0 while its lanes run along dim 1: the
     layout already has the order the suggestion would name. Source: Triton's
     ``BlockedEncodingAttr`` (``order`` ranks dims for ``sizePerThread`` then
-    ``threadsPerWarp``), ``LinearEncodingAttr::getOrder``."""
+    ``threadsPerWarp``), ``LinearEncodingAttr::getOrder``.
+
+    Raises:
+        LayoutError: ``layout`` not a LinearLayout; ``order`` not a non-empty list of ints;
+            ``held`` not an int.
+    """
+    instance_of(layout, LinearLayout, "layout")
+    order = sequence_of(order, int, "order")
+    if not order:
+        raise LayoutError("order must name at least one dim")
+    held = as_int(held, "held")
     if held > 1:
         return order[0]
     for b in layout.bases.get("lane", ()):
