@@ -12,8 +12,9 @@ Run with Triton 3.9.0 installed (CPU only; a few minutes)::
     python papers/triton_lowering/cvt_lane_warp_probes.py --compare-only   # the fixture
     python papers/triton_lowering/cvt_lane_warp_probes.py --confirm [--write|--compare-only]
 
-Drawn after every convert rule of ``linlayout.lowering`` was committed, with seeds
-:data:`SEED` and :data:`LANE_WARP_SEED` (used by no other script), on cuda:80, cuda:90,
+Drawn after every convert rule of ``linlayout.lowering`` was committed, with the random
+number generator started at :data:`SEED` and :data:`LANE_WARP_SEED` (values no other script
+uses), on cuda:80, cuda:90,
 gfx942 and gfx950 (:data:`DRAW_TARGETS`), 8/16/32/64-bit elements:
 
 * ``g_warp``/``g_cross``/``g_blocked``/``g_slice``/``g_mma``: :data:`N_MIXED` Gluon
@@ -27,10 +28,11 @@ gfx942 and gfx950 (:data:`DRAW_TARGETS`), 8/16/32/64-bit elements:
   memory); then, in half the draws, one destination register
   basis and lane basis trade places, and in half the destination lanes are permuted.
 
-``--confirm``: a second draw, made after the two fixes the first one led to (``check`` reads
-``#ttg.generic_linear``; the warp rule sends a changed warp basis the source does not
-broadcast through shared memory) were committed, seeds :data:`CONFIRM_SEEDS` (used by no
-other script): :data:`N_CONFIRM_MIXED` converts of the mixed families, ``g_lanewarp``
+``--confirm``: a second draw, made after the two fixes the first one led to were committed
+(``check`` reads ``#ttg.generic_linear``; the warp rule routes a changed warp basis that the
+source does not broadcast through a round trip in memory). Its random number generators
+start at :data:`CONFIRM_SEEDS` (values no other script uses). It holds
+:data:`N_CONFIRM_MIXED` converts of the mixed families, ``g_lanewarp``
 again (:data:`CONFIRM_PER_TARGET` per target), and ``g_mixwarp``
 (:data:`CONFIRM_PER_TARGET` + 1 per target, 4 or 8 warps): a source broadcast over one or
 more warp bits (their tensor bits in its registers) that keeps at least one warp basis; the
@@ -69,7 +71,8 @@ N_MIXED = int(os.environ.get("N_MIXED", "32"))
 PER_TARGET = int(os.environ.get("PER_TARGET", "5"))
 DRAW_TARGETS = ("cuda80", "cuda90", "gfx942", "gfx950")
 OUT = ROOT / "tests" / "data" / "triton_cvt_lane_warp_probes.json.gz"
-#: ``--confirm``: the seeds of the mixed families, ``g_lanewarp`` and ``g_mixwarp``
+#: ``--confirm``: the generators' start values for the mixed families, ``g_lanewarp`` and
+#: ``g_mixwarp``
 CONFIRM_SEEDS = (83117, 83119, 83123)
 N_CONFIRM_MIXED = int(os.environ.get("N_CONFIRM_MIXED", "24"))
 CONFIRM_PER_TARGET = int(os.environ.get("CONFIRM_PER_TARGET", "3"))
