@@ -209,11 +209,10 @@ def draw_halves(rng: random.Random, M: int, N: int, lanes: int, warps: int,
             (dst_reg, dst_other[wb:], dst_other[:wb]))
 
 
-def packs_pairs(src: tuple, dst: tuple, M: int, N: int, target: str) -> bool:
-    """Whether ``linlayout``'s model of Triton's lowering of ``src`` → ``dst`` (flat-bit bases
-    as :func:`draw_layouts` returns them, an ``M×N`` tile of bytes) is a warp shuffle that
-    packs two bytes per register (8-bit pairs in 16-bit slots) on ``target``. No Triton
-    needed."""
+def _byte_path(src: tuple, dst: tuple, M: int, N: int, target: str):
+    """``linlayout``'s model of Triton's lowering of ``src`` → ``dst`` (flat-bit bases as
+    :func:`draw_layouts` returns them, an ``M×N`` tile of bytes) on ``hip:<target>``: its
+    ``ConvertPath``, or None where linlayout refuses the pair. No Triton needed."""
     from linlayout import LinearLayout
     from linlayout.lowering import convert_path
 
@@ -227,8 +226,17 @@ def packs_pairs(src: tuple, dst: tuple, M: int, N: int, target: str) -> bool:
                             {"dim0": M, "dim1": N})
 
     try:
-        path = convert_path(lay(src), lay(dst), 8, f"hip:{target}")
+        return convert_path(lay(src), lay(dst), 8, f"hip:{target}")
     except Exception:  # noqa: BLE001 - a pair linlayout refuses is not drawn
+        return None
+
+
+def packs_pairs(src: tuple, dst: tuple, M: int, N: int, target: str) -> bool:
+    """Whether ``linlayout``'s model of Triton's lowering of ``src`` → ``dst`` (as
+    :func:`_byte_path`) is a warp shuffle that packs two bytes per register (8-bit pairs in
+    16-bit slots) on ``target``. No Triton needed."""
+    path = _byte_path(src, dst, M, N, target)
+    if path is None:
         return False
     low = path.lowering
     return path.path == "shuffle" and low is not None and any(len(p) == 2 for p in low.packs)
@@ -239,21 +247,8 @@ def permlane_pairs(src: tuple, dst: tuple, M: int, N: int) -> bool:
     the permlane swap (``v_permlane16/32_swap_b32``) of registers packing two bytes each (the
     pairs :func:`linlayout.lowering.amd_pack.permlane_pair_permutes` prices). No Triton
     needed."""
-    from linlayout import LinearLayout
-    from linlayout.lowering import convert_path
-
-    nb = N.bit_length() - 1
-
-    def lay(bases: tuple) -> LinearLayout:
-        img = lambda c: [c >> nb, c & ((1 << nb) - 1)]  # noqa: E731
-        return LinearLayout({"register": [img(c) for c in bases[0]],
-                             "lane": [img(c) for c in bases[1]],
-                             "warp": [img(c) for c in bases[2]], "block": []},
-                            {"dim0": M, "dim1": N})
-
-    try:
-        path = convert_path(lay(src), lay(dst), 8, "hip:gfx950")
-    except Exception:  # noqa: BLE001 - a pair linlayout refuses is not drawn
+    path = _byte_path(src, dst, M, N, "gfx950")
+    if path is None:
         return False
     low = path.lowering
     return path.path == "shuffle" and low is not None and \
