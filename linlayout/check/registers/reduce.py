@@ -37,7 +37,8 @@ from ._args import bits_tuple, checked
 from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
-           "SCALARISED_16", "SLP_REPACKED_16", "VECTOR_COMBINERS_16", "VECTOR_COMBINERS_F32",
+           "SCALARISED_16", "SLP_REPACKED_16", "SLP_REPACKED_16_FOUR",
+           "VECTOR_COMBINERS_16", "VECTOR_COMBINERS_F32",
            "first_round_redux", "in_thread_pack_permutes",
            "in_thread_vector_pairs", "lowered_load", "reduce_leaves_scalar_bytes",
            "reduce_leaves_scalars",
@@ -660,20 +661,48 @@ def in_thread_vector_pairs(operand: LinearLayout, axis: int, element_type: str,
 #: (:func:`slp_repacked`)
 SLP_REPACKED_16 = {"f16": VECTOR_COMBINERS_16["float"], "i16": frozenset({"arith.muli"}),
                    "ui16": frozenset({"arith.muli"})}
+#: the ``i16`` min and max, which ``-O3`` re-packs only with four or more accumulators a
+#: thread, or two or more with a vectorised in-thread step and a gfx950 ``v_permlane*_swap``
+#: round (:func:`slp_repacked`)
+SLP_REPACKED_16_FOUR = frozenset({"arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"})
+
+
+def _permlane_round(operand: LinearLayout, k: int, target: Target) -> bool:
+    """Whether the first in-warp round of a reduction along out dim ``k`` exchanges over lane
+    bit 4 or 5 by gfx950's ``v_permlane16/32_swap_b32`` (:func:`linlayout.lowering.convert.
+    amd_xor`: ``shuffleXor`` by 16 or 32, a swap and a select of its two results): a partial
+    wavefront round (the whole wavefront's is ``warpReduce``'s DPP sequence instead)."""
+    masks = _lane_masks(operand, k)
+    full = len(masks) == target.threads_per_warp.bit_length() - 1
+    return str(target.arch) == "gfx950" and not full and any(m in (16, 32) for m in masks)
 
 
 def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: str | None,
                  target: Target) -> bool:
     """Whether LLVM's ``-O3`` re-packs a 16-bit AMD reduction's scalar steps in its own
     ``<2 x T>`` pairs, so that the final assembly's ``v_perm_b32`` on the reduction's line are
-    LLVM's (its SLP vectoriser), not Triton's: an ``f16`` float combine or an ``i16`` mul
-    (:data:`SLP_REPACKED_16`) with two or more accumulators a thread (:func:`reduce_rounds`:
-    registers left after the in-thread step). Each accumulator's scalar chain (the last
+    LLVM's (its SLP vectoriser), not Triton's. Each accumulator's scalar chain (the last
     vector's two halves combined, then one cross-lane step per lane bit) is the same as the
-    others', and the SLP vectoriser bundles two such chains into one ``<2 x T>`` chain,
-    joining and splitting the pairs with permutes; with one accumulator it has nothing to
-    pair (the final assembly then keeps Triton's ``f16`` min/max/add vectors on ``-O3``'s
-    merged loads; a mul's it may scalarise: not modelled).
+    others', and the SLP vectoriser bundles such chains into ``<2 x T>`` chains, joining and
+    splitting the pairs with permutes. It does so (accumulators: :func:`reduce_rounds`,
+    registers left after the in-thread step):
+
+    * an ``f16`` float combine or an ``i16`` mul (:data:`SLP_REPACKED_16`): two or more
+      accumulators;
+    * an ``i16`` min or max (:data:`SLP_REPACKED_16_FOUR`): four or more accumulators;
+      or two or more where the in-thread step is vectorised (two or more register bits
+      along the axis, :func:`in_thread_vector_pairs`) and the first round exchanges over
+      lane bit 4 or 5 by a gfx950 ``v_permlane*_swap`` (a partial-wavefront round; the
+      swap's select of its two results is then paired too). With two accumulators
+      otherwise (gfx942, 16 lanes or the whole wavefront along the axis, or no in-thread
+      vectors) the final assembly keeps Triton's scalar chains.
+
+    With one accumulator there is nothing to pair (the final assembly then keeps Triton's
+    ``f16`` min/max/add and ``i16`` min/max vectors on ``-O3``'s merged loads; a mul's it
+    may scalarise: not modelled). The ``i16`` add is left out: InstCombine scalarises its
+    vectors (:data:`SCALARISED_16`), and what the SLP vectoriser then makes of several
+    accumulators' scalar adds varies (the final assembly has more ``v_perm_b32`` than Triton's
+    lowering in some such kernels, none in others: not modelled).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
@@ -684,18 +713,33 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     assembly differs from Triton's vectors on ``-O3``'s loads for all 9 ``f16``/``i16``-mul
     reductions with two or more accumulators and for none of the 3 (``f16``) with one; so in
     30 exploration kernels (14 of 14 with two or more; with one, the 2 ``f16`` min/max/add
-    equal, 3 of 4 muls with no ``v_perm_b32`` left).
-    A rule read off those kernels (LLVM's cost model is not modelled); held out on three
-    later draws, ``-O3`` re-packed the reduction's line of 30 of the 31 kernels it names
-    (``papers/triton_lowering/README.md``, "SLP-re-packed reductions").
+    equal, 3 of 4 muls with no ``v_perm_b32`` left). The ``i16`` min/max condition was
+    read off 25 exploration ``i16`` min/max kernels compiled for it
+    (``reduce_pack_probes.py``'s kernel, not committed: ``<2 x i16>`` operations added by
+    ``-O3``, and the final assembly's ``v_perm_b32``) and the ``reduce_pack`` probe dd0f21
+    (gfx950, a permlane16 swap round; the same kernel for gfx942 is not re-packed). Rules
+    read off those kernels
+    (LLVM's cost model is not modelled); the ``f16``/mul rule held out on three later draws,
+    ``-O3`` re-packed the reduction's line of 30 of the 31 kernels it names
+    (``papers/triton_lowering/README.md``, "SLP-re-packed reductions"; the ``i16``
+    min/max condition's held-out draw: "Cross-warp packing of partial results").
     """
     axis = checked(operand, axis, target)
     string(element_type, "element_type")
     if combiner is not None:
         string(combiner, "combiner")
-    if target.is_nvidia or combiner not in SLP_REPACKED_16.get(element_type, ()):
+    if target.is_nvidia:
         return False
-    return _accumulators(operand, _axis(operand, axis)) >= 2
+    k = _axis(operand, axis)
+    accs = _accumulators(operand, k)
+    if combiner in SLP_REPACKED_16.get(element_type, ()):
+        return accs >= 2
+    if element_type not in ("i16", "ui16") or combiner not in SLP_REPACKED_16_FOUR:
+        return False
+    if accs >= 4:
+        return True
+    vectorised = sum(1 for img in operand.bases.get("register", []) if img[k]) >= 2
+    return accs >= 2 and vectorised and _permlane_round(operand, k, target)
 
 
 def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
@@ -780,7 +824,8 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
     thread's consecutive 16-bit loads joined into dwords: ``source_load``'s contiguity).
     That is ``i16`` min/max (calls InstCombine leaves whole) and ``f16`` min/max/add with
     one accumulator a thread (a mul with one, ``-O3`` may scalarise: not modelled, counted
-    the same). With two or more (:func:`slp_repacked`), LLVM's ``-O3``
+    the same), and ``i16`` min/max with two or three outside :func:`slp_repacked`'s
+    domain. Where :func:`slp_repacked` says so, LLVM's ``-O3``
     (its SLP vectoriser, LLVM, not Triton) re-packs the scalar and cross-lane steps in its
     own pairs (not modelled), and what is counted is Triton's lowering (``-O3`` skipped),
     loads included: given ``load_vector`` (Triton's vector of the load, elements), the
@@ -798,8 +843,9 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
     (``papers/triton_lowering/scalar_byte_probes.py``).
     """
     pairs = in_thread_vector_pairs(operand, axis, element_type, combiner, combine_ops, target)
-    if pairs is None or target.is_nvidia or element_type not in ("i16", "ui16", "f16") \
-            or combiner in SCALARISED_16:
+    if pairs is None or target.is_nvidia or element_type not in ("i16", "ui16", "f16"):
+        return 0
+    if combiner in SCALARISED_16:
         return 0
     if source_load is not None:
         if load_vector is not None and slp_repacked(operand, axis, element_type, combiner,

@@ -32,14 +32,57 @@ ONE = blocked((1024, 1), [4, 1], [64, 1], [4, 1], [1, 0], "f16")
 COLS_IN_REGS = blocked((1024, 4), [4, 4], [64, 1], [4, 1], [1, 0], "f16")
 
 
+#: dd0f21 (``reduce_pack``): 2 accumulators, 4 columns a thread (a vectorised in-thread step),
+#: 32 lanes along the reduced axis (lane bit 4: a gfx950 permlane16 swap)
+DD0F21 = blocked((4, 512), [2, 4], [2, 32], [1, 4], [1, 0], "i16")
+#: the same with 16 lanes along the axis (no lane bit 4 there)
+LANES16 = blocked((8, 256), [2, 4], [4, 16], [1, 4], [1, 0], "i16")
+#: e3d2dc (``scalar_byte_vector``): 2 accumulators, the whole wavefront along the axis
+WHOLE = blocked((2, 512), [2, 4], [1, 64], [1, 2], [1, 0], "i16")
+#: 2 accumulators, 2 columns a thread (no in-thread vectors)
+NO_VECTORS = blocked((4, 256), [2, 2], [2, 32], [1, 4], [1, 0], "i16")
+#: 4 accumulators, one column a thread
+FOUR = blocked((8, 64), [4, 1], [2, 32], [1, 2], [1, 0], "i16")
+
+
+@pytest.mark.parametrize("layout,target,want", [
+    (DD0F21, GFX950, True),
+    (DD0F21, GFX942, False),     # no permlane swap: ds_bpermute for lane bit 4
+    (LANES16, GFX950, False),
+    (WHOLE, GFX950, False),      # warpReduce's DPP sequence
+    (WHOLE, GFX942, False),
+    (NO_VECTORS, GFX950, False),
+    (FOUR, GFX942, True),        # four accumulators: re-packed on either target
+    (FOUR, GFX950, True),
+])
+def test_which_i16_min_max_reductions_llvm_re_packs(layout, target, want):
+    """Measured on compiled kernels of these shapes (``papers/triton_lowering/README.md``,
+    "Cross-warp packing of partial results"): ``-O3`` adds ``<2 x i16>`` min/max operations
+    (and the final assembly's ``v_perm_b32`` differ from Triton's on ``-O3``'s loads) exactly
+    where these say True."""
+    for combiner in ("arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui"):
+        assert slp_repacked(layout, 1, "i16", combiner, target) is want
+    assert not slp_repacked(layout, 1, "i16", "arith.addi", target)
+
+
+def test_dd0f21_counts_triton_s_lowering():
+    """Its lowering joins 8 unmerged ``global_load_ushort`` with 4 ``v_perm_b32`` (lane bits
+    reach the columns by a left shift, :func:`lowered_load`); ``-O3``'s merged dwords would
+    need none."""
+    assert in_thread_pack_permutes(DD0F21, 1, "i16", "arith.maxsi", 1, GFX950,
+                                   source_load=(1, 512), load_vector=1) == 4
+    assert in_thread_pack_permutes(DD0F21, 1, "i16", "arith.maxsi", 1, GFX942,
+                                   source_load=(1, 512), load_vector=1) == 0
+
+
 @pytest.mark.parametrize("layout,axis,ty,combiner,target,want", [
     (ROWS8, 1, "f16", "arith.minnumf", GFX942, True),   # 8 accumulators
     (ROWS8, 1, "f16", "arith.mulf", GFX950, True),
     (ROWS8, 1, "i16", "arith.muli", GFX942, True),
     (ONE, 0, "f16", "arith.minnumf", GFX942, False),    # one accumulator: nothing to pair
     (ONE, 0, "i16", "arith.muli", GFX942, False),
-    (ROWS8, 1, "i16", "arith.maxsi", GFX942, False),    # -O3 keeps Triton's i16 min/max
-    (ROWS8, 1, "i16", "arith.addi", GFX942, False),     # scalarised instead
+    (ROWS8, 1, "i16", "arith.maxsi", GFX942, True),     # i16 min/max: four or more
+    (ROWS8, 1, "i16", "arith.addi", GFX942, False),     # scalarised instead (not modelled)
     (ROWS8, 1, "bf16", "arith.minnumf", GFX942, False),  # no packed bf16 ops
     (ROWS8, 1, "f16", None, GFX942, False),
     (ROWS8, 1, "f16", "arith.minnumf", Target.parse("cuda:90"), False),
@@ -97,9 +140,13 @@ def test_the_lowering_s_pairs_of_separate_loads_cost_a_permute_each():
 
 
 def test_where_the_final_keeps_triton_s_vectors_the_merged_loads_count():
-    # i16 max: -O3 keeps the vectors, and its merged dwords hold each pair (0)
+    # i16 min with two accumulators over the whole wavefront (e3d2dc): -O3 keeps the
+    # vectors, and its merged dwords hold each pair (0; Triton's lowering has 4)
+    assert in_thread_pack_permutes(WHOLE, 1, "i16", "arith.minsi", 1, GFX942,
+                                   source_load=(1, 512), load_vector=1) == 0
+    # with eight (four or more: re-packed by -O3): Triton's lowering's pairs
     assert in_thread_pack_permutes(ROWS8, 1, "i16", "arith.maxsi", 1, GFX942,
-                                   source_load=(1, 2048), load_vector=1) == 0
+                                   source_load=(1, 2048), load_vector=1) == 32
     # one accumulator: the final assembly is Triton's vectors on -O3's loads (0)
     assert in_thread_pack_permutes(ONE, 0, "f16", "arith.minnumf", 1, GFX942,
                                    source_load=(0, 1024), load_vector=1) == 0
@@ -149,7 +196,7 @@ def _reduce_permutes(text: str) -> int:
 
 @pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
 @pytest.mark.parametrize("t,op", [("f16", "arith.minnumf"), ("f16", "arith.mulf"),
-                                  ("i16", "arith.muli")])
+                                  ("i16", "arith.muli"), ("i16", "arith.maxsi")])
 def test_check_counts_the_lowering_s_permutes(arch, t, op):
     """No ``tt.divisibility`` on ``%X``: Triton loads one element at a time (64
     ``global_load_ushort`` in the lowering), and each of the 32 pairs is one ``v_perm_b32``."""
@@ -163,8 +210,9 @@ def test_aligned_pointers_load_the_pairs_whole():
                                          div=div)) == 0
 
 
-def test_i16_max_keeps_the_final_assembly_s_count():
-    assert _reduce_permutes(TTGIR.format(arch="gfx942", t="i16", op="arith.maxsi",
+def test_i16_add_keeps_the_final_assembly_s_count():
+    # InstCombine scalarises the add's vectors: no v_perm_b32 (SCALARISED_16)
+    assert _reduce_permutes(TTGIR.format(arch="gfx942", t="i16", op="arith.addi",
                                          div="")) == 0
 
 
@@ -187,15 +235,17 @@ def _reduce_note(text: str) -> str:
 @pytest.mark.parametrize("div", ["", " {tt.divisibility = 16 : i32}"])
 def test_check_says_where_llvm_re_packs_the_count(div):
     """Where ``-O3``'s SLP vectoriser re-packs the reduction, the count is Triton's lowering,
-    and the report says so; an ``i16`` max (not re-packed) says nothing of it."""
+    and the report says so; an ``i16`` add (not modelled as re-packed) says nothing of it."""
     note = _reduce_note(TTGIR.format(arch="gfx942", t="f16", op="arith.minnumf", div=div))
     assert SLP_NOTE in note
+    assert SLP_NOTE in _reduce_note(TTGIR.format(arch="gfx942", t="i16",
+                                                 op="arith.maxsi", div=div))
     assert SLP_NOTE not in _reduce_note(TTGIR.format(arch="gfx942", t="i16",
-                                                     op="arith.maxsi", div=div))
+                                                     op="arith.addi", div=div))
 
 
 def test_the_text_report_says_so_too():
     text = TTGIR.format(arch="gfx950", t="i16", op="arith.muli", div="")
     assert f"reduce: {SLP_NOTE}" in render_text([check_module(read_ttgir(text))])
-    text = TTGIR.format(arch="gfx950", t="i16", op="arith.maxsi", div="")
+    text = TTGIR.format(arch="gfx950", t="i16", op="arith.addi", div="")
     assert SLP_NOTE not in render_text([check_module(read_ttgir(text))])
