@@ -662,19 +662,20 @@ def in_thread_vector_pairs(operand: LinearLayout, axis: int, element_type: str,
 SLP_REPACKED_16 = {"f16": VECTOR_COMBINERS_16["float"], "i16": frozenset({"arith.muli"}),
                    "ui16": frozenset({"arith.muli"})}
 #: the ``i16`` min and max, which ``-O3`` re-packs only with four or more accumulators a
-#: thread, or two or more with a vectorised in-thread step and a gfx950 ``v_permlane*_swap``
-#: round (:func:`slp_repacked`)
+#: thread, or two or more with two of: a vectorised in-thread step, a gfx950
+#: ``v_permlane16_swap`` step, a ``v_permlane32_swap`` step (:func:`slp_repacked`)
 SLP_REPACKED_16_FOUR = frozenset({"arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"})
 
 
-def _permlane_round(operand: LinearLayout, k: int, target: Target) -> bool:
-    """Whether the first in-warp round of a reduction along out dim ``k`` exchanges over lane
-    bit 4 or 5 by gfx950's ``v_permlane16/32_swap_b32`` (:func:`linlayout.lowering.convert.
-    amd_xor`: ``shuffleXor`` by 16 or 32, a swap and a select of its two results): a partial
-    wavefront round (the whole wavefront's is ``warpReduce``'s DPP sequence instead)."""
+def _permlane_steps(operand: LinearLayout, k: int, target: Target) -> int:
+    """How many steps of the first in-warp round of a reduction along out dim ``k`` exchange
+    over lane bit 4 or 5 by gfx950's ``v_permlane16/32_swap_b32`` (:func:`linlayout.lowering.
+    convert.amd_xor`: ``shuffleXor`` by 16 or 32, a swap and a select of its two results):
+    0, 1 or 2; 0 off gfx950 and for a whole-wavefront round (``warpReduce``'s DPP sequence)."""
     masks = _lane_masks(operand, k)
-    full = len(masks) == target.threads_per_warp.bit_length() - 1
-    return str(target.arch) == "gfx950" and not full and any(m in (16, 32) for m in masks)
+    if str(target.arch) != "gfx950" or len(masks) == target.threads_per_warp.bit_length() - 1:
+        return 0
+    return sum(1 for m in masks if m in (16, 32))
 
 
 def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: str | None,
@@ -690,12 +691,13 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     * an ``f16`` float combine or an ``i16`` mul (:data:`SLP_REPACKED_16`): two or more
       accumulators;
     * an ``i16`` min or max (:data:`SLP_REPACKED_16_FOUR`): four or more accumulators;
-      or two or more where the in-thread step is vectorised (two or more register bits
-      along the axis, :func:`in_thread_vector_pairs`) and the first round exchanges over
-      lane bit 4 or 5 by a gfx950 ``v_permlane*_swap`` (a partial-wavefront round; the
-      swap's select of its two results is then paired too). With two accumulators
-      otherwise (gfx942, 16 lanes or the whole wavefront along the axis, or no in-thread
-      vectors) the final assembly keeps Triton's scalar chains.
+      or two or more with at least two of: a vectorised in-thread step (two or more
+      register bits along the axis, :func:`in_thread_vector_pairs`), a step of the first
+      round over lane bit 4, one over lane bit 5 — each by a gfx950 ``v_permlane*_swap``
+      (a partial-wavefront round), whose select of its two results SLP pairs too. With
+      two accumulators otherwise (gfx942, 16 or fewer lanes or the whole wavefront along
+      the axis, one swap step and no in-thread vectors) the final assembly keeps Triton's
+      scalar chains.
 
     With one accumulator there is nothing to pair (the final assembly then keeps Triton's
     ``f16`` min/max/add and ``i16`` min/max vectors on ``-O3``'s merged loads; a mul's it
@@ -717,12 +719,14 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     read off 25 exploration ``i16`` min/max kernels compiled for it
     (``reduce_pack_probes.py``'s kernel, not committed: ``<2 x i16>`` operations added by
     ``-O3``, and the final assembly's ``v_perm_b32``) and the ``reduce_pack`` probe dd0f21
-    (gfx950, a permlane16 swap round; the same kernel for gfx942 is not re-packed). Rules
+    (gfx950, a permlane16 swap round; the same kernel for gfx942 is not re-packed), then
+    refined on two later draws (three kernels with two accumulators, no in-thread vectors
+    and two swap steps re-packed; ``papers/triton_lowering/README.md``). Rules
     read off those kernels
     (LLVM's cost model is not modelled); the ``f16``/mul rule held out on three later draws,
     ``-O3`` re-packed the reduction's line of 30 of the 31 kernels it names
     (``papers/triton_lowering/README.md``, "SLP-re-packed reductions"; the ``i16``
-    min/max condition's held-out draw: "Cross-warp packing of partial results").
+    min/max condition's held-out draws: "`i16` min/max re-packed by `-O3`").
     """
     axis = checked(operand, axis, target)
     string(element_type, "element_type")
@@ -739,7 +743,7 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     if accs >= 4:
         return True
     vectorised = sum(1 for img in operand.bases.get("register", []) if img[k]) >= 2
-    return accs >= 2 and vectorised and _permlane_round(operand, k, target)
+    return accs >= 2 and vectorised + _permlane_steps(operand, k, target) >= 2
 
 
 def lowered_load(operand: LinearLayout, source_load: tuple[int, int],

@@ -43,6 +43,9 @@ WHOLE = blocked((2, 512), [2, 4], [1, 64], [1, 2], [1, 0], "i16")
 NO_VECTORS = blocked((4, 256), [2, 2], [2, 32], [1, 4], [1, 0], "i16")
 #: 4 accumulators, one column a thread
 FOUR = blocked((8, 64), [4, 1], [2, 32], [1, 2], [1, 0], "i16")
+#: 36ab7c (held-out draw, seed 614337): 2 accumulators, no in-thread vectors, lane bits 2 to
+#: 5 along the reduced axis (two swap steps on gfx950: permlane16 and permlane32)
+TWO_SWAPS = blocked((32, 8), [1, 1], [16, 4], [2, 1], [1, 0], "i16")
 
 
 @pytest.mark.parametrize("layout,target,want", [
@@ -56,13 +59,22 @@ FOUR = blocked((8, 64), [4, 1], [2, 32], [1, 2], [1, 0], "i16")
     (FOUR, GFX950, True),
 ])
 def test_which_i16_min_max_reductions_llvm_re_packs(layout, target, want):
+    _re_packed(layout, 1, target, want)
+
+
+@pytest.mark.parametrize("target,want", [(GFX950, True), (GFX942, False)])
+def test_two_swap_steps_are_re_packed_without_in_thread_vectors(target, want):
+    _re_packed(TWO_SWAPS, 0, target, want)
+
+
+def _re_packed(layout, axis, target, want):
     """Measured on compiled kernels of these shapes (``papers/triton_lowering/README.md``,
     "Cross-warp packing of partial results"): ``-O3`` adds ``<2 x i16>`` min/max operations
     (and the final assembly's ``v_perm_b32`` differ from Triton's on ``-O3``'s loads) exactly
     where these say True."""
     for combiner in ("arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui"):
-        assert slp_repacked(layout, 1, "i16", combiner, target) is want
-    assert not slp_repacked(layout, 1, "i16", "arith.addi", target)
+        assert slp_repacked(layout, axis, "i16", combiner, target) is want
+    assert not slp_repacked(layout, axis, "i16", "arith.addi", target)
 
 
 def test_dd0f21_counts_triton_s_lowering():
