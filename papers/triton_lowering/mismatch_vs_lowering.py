@@ -16,7 +16,16 @@ Run without Triton (reads the fixtures; exits 1 when a verdict differs from
 The compared counts are those of each set's test:
 
 * ``amd_producer_*``: the register instructions on the convert's line, on the data path
-  (``producer_probes.predicted``/``observed``).
+  (``producer_probes.predicted``/``observed``). Against the lowering, the convert line's
+  ``v_cndmask_b32`` are Triton's LLVM IR's selects there before ``-O3`` (one per 32 bits,
+  ``producer_probes.ir_selects``: a select of a value with itself left out, instruction
+  selection folds it), not the lowering assembly's: the back end with ``-O3`` skipped sinks
+  a Swap select feeding the vector stores of a predicated ``tt.store`` into a join block and
+  tail-duplicates it into the out-of-line store block before it (``tail_duplicated_select``
+  in ``tests/data/llvm_respelling.json``), copies that are neither Triton's nor in the
+  assembly that runs. ``--compile`` (or ``--compile-ir``, those alone) records those IR
+  counts (:data:`LOWERED`, ``"ir"``); the table shows the assembly's count beside them
+  where it differs.
 * ``scalar_byte*``: the ``v_perm_b32`` of the reduction's line and the register instructions
   of the convert's line (``scalar_byte_probes.predicted``/``observed``). Against the lowering
   the two lines are summed by opcode: ``check`` places the permutes joining scalar byte
@@ -27,7 +36,8 @@ The compared counts are those of each set's test:
 * ``llvm_merge``: the kernel's ``ld.shared``/``st.shared`` by width
   (``tests/check/shared_memory/asm_counts.py``).
 
-The first two families carry their lowering in the fixture (``"data"`` -> ``"lowering"``).
+The first two families carry their lowering in the fixture (``"data"`` -> ``"lowering"``;
+the producers' IR selects are in :data:`LOWERED`).
 The others do not; ``--compile`` (Triton 3.9.0 installed, CPU only, two compiles a case)
 recompiles their stored TTGIR with ``-O3`` skipped and with it, as
 ``lowering_reference.py`` does, and writes ``tests/data/known_mismatches_lowering.json``:
@@ -119,6 +129,30 @@ def _fixture(fixture_set: str) -> dict:
     return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)["probes"]
 
 
+def compile_ir(fixture_set: str, p: dict) -> dict:
+    """``{"lines": {convert line: {"v_cndmask_b32": n}}}``: the selects of Triton's LLVM IR
+    before ``-O3`` on each convert line of a producer probe (``producer_probes.ir_selects``,
+    one ``v_cndmask_b32`` per 32 bits). Needs Triton 3.9.0."""
+    import lowering_reference as lr
+    from producer_probes import convert_lines, ir_selects
+
+    _, _, pre = lr.compile_probe(p["ttgir"], p["target"], o3=False)
+    ir = ir_selects(pre)
+    return {"lines": {str(c): {"v_cndmask_b32": ir.get(f"probe.ttgir:{c}", {}).get(
+        "v_cndmask_b32", 0)} for c in convert_lines(p["ttgir"])}}
+
+
+def compile_irs(known: dict) -> dict:
+    """``{set: {case: compile_ir(...)}}`` of the producer sets' known mismatches."""
+    out: dict = {}
+    for s in PRODUCER:
+        for name in sorted(known.get(s, {})):
+            got = compile_ir(s, _fixture(s)[name])
+            print(f"ir   {s} {name}: {got['lines']}")
+            out.setdefault(s, {})[name] = got
+    return out
+
+
 def compile_all() -> int:
     """Write :data:`LOWERED` (module docstring); the number of cases whose recompiled final
     assembly differs from the stored one."""
@@ -140,9 +174,28 @@ def compile_all() -> int:
             print(f"{'ok  ' if same else 'DIFF'} {s} {name}: lowering {got['lowering']['counts']}"
                   f" final {got['final']['counts']} stored {want}")
             out.setdefault(s, {})[name] = got
+    out["ir"] = compile_irs(known)
     LOWERED.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {LOWERED}")
     return bad
+
+
+def _ir_selects(low: dict, ir: dict) -> tuple[dict, dict]:
+    """The lowering's convert lines with their ``v_cndmask_b32`` replaced by Triton's IR
+    selects ``ir`` (``{line: {"v_cndmask_b32": n}}``), and the assembly's counts where they
+    differ (``{line: {"v_cndmask_b32": n}}``, for the table)."""
+    out, asm = {}, {}
+    for line, counts in low.items():
+        c = dict(counts)
+        if line in ir:
+            n, was = ir[line]["v_cndmask_b32"], c.get("v_cndmask_b32", 0)
+            if n != was:
+                asm[line] = {"v_cndmask_b32": was}
+            c.pop("v_cndmask_b32", None)
+            if n:
+                c["v_cndmask_b32"] = n
+        out[line] = dict(sorted(c.items()))
+    return out, asm
 
 
 def _fmt(d: dict) -> str:
@@ -175,6 +228,9 @@ def rows() -> list[dict]:
                 pred = pp.predicted(pp.check_ops(e["ttgir"]))
                 row.update(check=pred, final=pp.observed(e["data"]["final"]))
                 low = pp.observed(e["data"]["lowering"])
+                ir = lowered.get("ir", {}).get(s, {}).get(name)
+                if ir:
+                    low, row["asm"] = _ir_selects(low, ir["lines"])
                 row.update(lowering=low, same=pred == low)
             elif s in SCALAR:
                 pred = sb.predicted(e["ttgir"])
@@ -221,6 +277,8 @@ def table(rs: list[dict]) -> str:
     lines = ["| case | set | check | lowering | final | verdict |", "|---|---|---|---|---|---|"]
     for r in rs:
         low = "—" if r["lowering"] is None else _fmt(r["lowering"])
+        if r.get("asm"):
+            low += f" (selects from Triton's IR; its assembly: {_fmt(r['asm'])})"
         lines.append(f"| `{r['case']}` | `{r['set']}` | {_fmt(r['check'])} | {low} | "
                      f"{_fmt(r['final'])} | {r['verdict']} |")
     return "\n".join(lines)
@@ -232,9 +290,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--compile", action="store_true",
                     help="recompile the cases without a lowering record (needs Triton 3.9.0)")
+    ap.add_argument("--compile-ir", action="store_true",
+                    help="recompute only the producer sets' IR selects in the lowering file "
+                         "(needs Triton 3.9.0)")
     args = ap.parse_args(argv)
     if args.compile:
         return 1 if compile_all() else 0
+    if args.compile_ir:
+        known = json.loads((ROOT / "tests" / "data" / "known_mismatches.json").read_text(
+            "utf-8"))
+        out = json.loads(LOWERED.read_text(encoding="utf-8"))
+        out["ir"] = compile_irs(known)
+        LOWERED.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {LOWERED}")
+        return 0
     _load_expected()
     rs = rows()
     print(table(rs))

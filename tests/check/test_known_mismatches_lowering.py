@@ -25,11 +25,31 @@ GAPS = {
     # the lowering has 0 merges; check models -O3's LoadStoreVectorizer (the set's rule)
     ("llvm_merge", "smem_blocked_xorlinear_linear_b32_32x64_w1_8a6dda_cuda90"),
     ("llvm_merge", "smem_linear_xorlinear_linear_b32_64x32_w1_803b78_cuda100"),
-    # the back end (-O3 skipped) copies a Swap select into an out-of-line block
-    ("amd_producer_third", "reduce_b16_bf16_64x64_ax0_w4_add_b81a65_gfx942"),
-    ("amd_producer_third", "reduce_b8_i8_128x16_ax0_w1_max_9bafc7_gfx942"),
-    ("amd_producer_fourth", "reduce_b16_bf16_32x32_ax1_w1_mul_7a9cd5_gfx950"),
 }
+
+
+def test_the_producers_selects_are_triton_s_ir_s():
+    """The three producer mismatches: against the lowering their convert line's
+    ``v_cndmask_b32`` are Triton's LLVM IR's selects (recorded by ``--compile-ir``), which
+    ``check`` equals; the lowering's assembly has 1 or 3 more (tail-duplicated copies)."""
+    want = {("amd_producer_third", "reduce_b16_bf16_64x64_ax0_w4_add_b81a65_gfx942"): (4, 5),
+            ("amd_producer_third", "reduce_b8_i8_128x16_ax0_w1_max_9bafc7_gfx942"): (2, 3),
+            ("amd_producer_fourth", "reduce_b16_bf16_32x32_ax1_w1_mul_7a9cd5_gfx950"): (8, 11)}
+    for key, (ir, asm) in want.items():
+        r = _rows()[key]
+        assert r["check"]["26"]["v_cndmask_b32"] == r["lowering"]["26"]["v_cndmask_b32"] == ir
+        assert r["asm"] == {"26": {"v_cndmask_b32": asm}}
+        assert r["verdict"] == MVL.LLVM_ONLY
+
+
+def test_ir_selects_replace_only_the_selects():
+    low = {"26": {"ds_bpermute_b32": 2, "v_cndmask_b32": 3}, "27": {"v_perm_b32": 1}}
+    got, asm = MVL._ir_selects(low, {"26": {"v_cndmask_b32": 2}})
+    assert got == {"26": {"ds_bpermute_b32": 2, "v_cndmask_b32": 2}, "27": {"v_perm_b32": 1}}
+    assert asm == {"26": {"v_cndmask_b32": 3}}
+    got, asm = MVL._ir_selects(low, {"26": {"v_cndmask_b32": 0}})
+    assert got["26"] == {"ds_bpermute_b32": 2} and asm == {"26": {"v_cndmask_b32": 3}}
+    assert MVL._ir_selects(low, {"26": {"v_cndmask_b32": 3}}) == (low, {})
 
 
 def test_the_slp_re_packed_reductions_equal_the_lowering():
