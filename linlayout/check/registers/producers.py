@@ -34,7 +34,8 @@ _LOADS = ("load", "buffer_load")
 _TRUNCI = re.compile(r"^\s*(%[\w$.-]+)\s*=\s*arith\.trunci\s+%[\w$.-]+\s*:\s*"
                      r"tensor<(?:\d+x)+i32\b[^\n]*?\s+to\s+tensor<(?:\d+x)+i16\b", re.M)
 _TRUNCF = re.compile(r"^\s*(%[\w$.-]+)\s*=\s*arith\.truncf\s+%[\w$.-]+\s*:\s*"
-                     r"tensor<[^>]*xf32\b[^>]*>\s+to\s+tensor<[^>]*x(?:f16|bf16)\b", re.M)
+                     r"tensor<(?:\d+x)+f32\b[^\n]*?\s+to\s+tensor<(?:\d+x)+(?:f16|bf16)\b",
+                     re.M)
 
 
 def load_sources(module: TTGIRModule, axis: ModuleAxisInfo | None = None
@@ -93,12 +94,14 @@ def load_vectors(module: TTGIRModule, target: Target, axis: ModuleAxisInfo | Non
 
 
 def truncated_sources(module: TTGIRModule) -> frozenset[str]:
-    """SSA names of ``arith.truncf`` results that narrow ``f32`` tensors to ``f16``/``bf16``.
+    """SSA names of ``arith.truncf`` results that narrow ``f32`` tensors to ``f16``/``bf16``,
+    whatever their encoding (a ``#ttg.slice<{...}>`` written inline included).
     On AMD a convert of such a value packs for free: LLVM converts each pair of 32-bit values
     and packs them in one step (``v_cvt_pk_f16_f32``, or two conversions and
     ``v_pack_b32_f16``), so no ``v_perm_b32`` assembles the packed registers
     (:func:`linlayout.lowering.convert_path`, ``packed_source``; measured on compiled
-    gfx942/gfx950 converts, ``papers/triton_lowering/cvt_heldout_probes.py``).
+    gfx942/gfx950 converts, ``papers/triton_lowering/cvt_heldout_probes.py``, and on 5
+    exploration converts of a truncated ``f32`` reduction result, a slice layout).
 
     Raises:
         LayoutError: ``module`` is not a TTGIR module.

@@ -71,6 +71,39 @@ def test_an_i32_sum_truncated_to_i16_packs_its_words_with_prmt_on_nvidia():
     assert e["lowering"]["data"]["lines"][f"probe.ttgir:{op.access.line}"]["prmt.b32"] == 4
 
 
+#: the shape of an exploration kernel: an f32 sum (a slice layout) truncated to f16 and
+#: converted on gfx942; both assemblies pack the pairs without v_perm_b32 (the lowering with
+#: v_pack_b32_f16), where check counted one v_perm_b32 per word before it followed a truncf
+#: whose type has a nested slice encoding
+SLICE_TRUNCF = """#blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 2], warpsPerCTA = [2, 1], order = [0, 1]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @k(%X: !tt.ptr<f32>, %Y: !tt.ptr<f16>) {
+    %x = tt.splat %X : !tt.ptr<f32> -> tensor<128x4x!tt.ptr<f32>, #blocked>
+    %v = tt.load %x : tensor<128x4x!tt.ptr<f32>, #blocked>
+    %r = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<128x4xf32, #blocked>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %h = arith.truncf %r : tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked}>> to tensor<128xf16, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %y = ttg.convert_layout %h : tensor<128xf16, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<128xf16, #blocked1>
+    %p = tt.splat %Y : !tt.ptr<f16> -> tensor<128x!tt.ptr<f16>, #blocked1>
+    tt.store %p, %y : tensor<128x!tt.ptr<f16>, #blocked1>
+    tt.return
+  }
+}
+"""
+
+
+def test_a_truncated_slice_is_followed():
+    module = read_ttgir(SLICE_TRUNCF)
+    assert truncated_sources(module) == {"%h"}
+    report = check_module(module)
+    (op,) = [r for r in report.ops if r.access.kind == "convert"]
+    assert "v_perm_b32" not in {i.emitted.opcode for i in op.instructions}
+
+
 def test_truncated_sources_refuses_a_non_module():
     with pytest.raises(LayoutError):
         truncated_sources("not a module")
