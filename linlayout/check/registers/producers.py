@@ -115,7 +115,10 @@ def truncated_words(module: TTGIRModule, target: Target) -> frozenset[str]:
     NVIDIA: each element stays the low half of its 32-bit register (NVPTX selects such a
     ``trunc`` as no instruction), so a convert that packs two of them into a word pays one
     ``prmt.b32`` (``build_vector`` of two truncations), as for the producers of
-    :func:`wide_sources`. Empty on AMD (not measured).
+    :func:`wide_sources`. Empty on AMD: AMDGPU builds a word of two truncations with one
+    ``v_perm_b32``, as it does two loaded 16-bit elements in separate registers, which a
+    convert counts without this (8 exploration gfx942/gfx950 converts equal to Triton's
+    lowering; ``docs/triton-lowering.md``).
 
     Raises:
         LayoutError: ``module`` is not a TTGIR module or ``target`` not a Target.
