@@ -63,10 +63,94 @@ from .._memo import memoize
 from ..errors import LayoutError
 from .vectorise import AccessMap
 
-__all__ = ["MergedAccess", "llvm_merged_accesses", "merged_opcode"]
+__all__ = ["MergedAccess", "NO_SLP_CC", "SLP_MIN_OPERANDS", "llvm_merged_accesses", "merged_opcode",
+           "or_operands"]
 
 #: NVPTX's widest shared-memory access (``getLoadStoreVecRegBitWidth``: 128 bits).
 MAX_ACCESS_BYTES = 16
+
+
+#: The CUDA compute capability for which Triton 3.9 turns LLVM's SLP vectoriser off
+#: (``make_llir`` in ``third_party/nvidia/backend/compiler.py``: ``disable_slp_vectorizer=
+#: capability == 80``, a ptxas work-around); every other NVIDIA target runs it.
+NO_SLP_CC = 80
+
+#: The fewest operands of the OR building Triton's lane/warp offset ``X`` that LLVM's SLP
+#: vectoriser turns into ``llvm.vector.reduce.or`` of a ``<4 x i32>`` (four 32-bit lanes, a
+#: 128-bit vector; seen on the probes with 4, 5 and 7 operands, never with 3 or fewer).
+SLP_MIN_OPERANDS = 4
+
+
+def or_operands(columns: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """The operands of the OR tree Triton builds for a thread's byte offset ``X`` from its
+    lane, warp and block ids, as LLVM's ``-O3`` sees it: each operand given by the offset bits
+    it can set, in no particular order.
+
+    ``columns``: the byte offset of each bit of Triton's input ``x`` (the lane id's bits, then
+    the warp id's, then the block id's; 0 for a broadcast bit).
+
+    Triton's ``matrixVectorProd`` (``lib/Conversion/TritonGPUToLLVM/Utility.cpp``) walks the
+    diagonals of the matrix (the columns whose offset has bit ``col - shift``): a column alone
+    on a diagonal (after removing those already taken, to a fixed point) becomes its own term
+    — ``x & bit`` shifted, or a ``select`` of its offset when that has several bits — the
+    other columns of a diagonal one ``(x & mask) << shift`` term. Terms whose rows no other
+    column reaches are ORed (``or disjoint``), the others XORed; InstCombine turns an XOR of
+    terms with no common bit into an ``or disjoint`` (``haveNoCommonBitsSet``), so the OR's
+    operands are the terms grouped by shared bits: each group one operand.
+
+    Raises:
+        LayoutError: ``columns`` not a sequence of non-negative ints.
+    """
+    cols = [as_int(c, "column") for c in columns]
+    if any(c < 0 for c in cols):
+        raise LayoutError(f"columns must be non-negative byte offsets, got {cols}")
+    return _or_operands(tuple(cols))
+
+
+@memoize(1024)
+def _or_operands(cols: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`or_operands` on checked columns."""
+    ncol = len(cols)
+    nrow = max([c.bit_length() for c in cols] + [1])
+
+    def diagonal(shift: int) -> int:
+        """The columns (a mask) whose offset has bit ``col - shift``."""
+        return sum(1 << c for c in range(max(shift, 0), ncol)
+                   if 0 <= c - shift < nrow and cols[c] >> (c - shift) & 1)
+
+    masks = [diagonal(i) for i in range(-nrow + 1, ncol)]
+    alone = 0
+    grew = True
+    while grew:
+        grew = False
+        for mask in masks:
+            rest = mask & ~alone
+            if rest and not rest & (rest - 1):
+                alone |= rest
+                grew = True
+    terms = [cols[c] for c in range(ncol) if alone >> c & 1 and cols[c]]
+    for shift, mask in zip(range(-nrow + 1, ncol), masks):
+        bits = 0
+        for c in range(ncol):
+            if (mask & ~alone) >> c & 1:
+                bits |= 1 << (c - shift)
+        if bits:
+            terms.append(bits)
+    # terms sharing a bit stay XORed together: one operand per connected group
+    groups: list[int] = []
+    for t in terms:
+        joined = [g for g in groups if g & t]
+        merged = t
+        for g in joined:
+            merged |= g
+            groups.remove(g)
+        groups.append(merged)
+    return tuple(groups)
+
+
+def _thread_columns(m: AccessMap) -> list[int]:
+    """The element offsets of the bits of Triton's ``x`` (lane, warp, block ids)."""
+    return list(m.lanes) + list(m.warps) + list(m.blocks)
 
 
 @dataclass(frozen=True)
@@ -92,13 +176,19 @@ def _lowbit(x: int) -> int:
 
 
 def llvm_merged_accesses(m: AccessMap, vector_elems: int,
-                         base_align_bytes: int = MAX_ACCESS_BYTES) -> MergedAccess:
+                         base_align_bytes: int = MAX_ACCESS_BYTES, *,
+                         slp: bool = False) -> MergedAccess:
     """The ``ld.shared``/``st.shared`` accesses one thread makes once LLVM's NVPTX back end
     has merged Triton's ``vector_elems``-wide vectors of the access ``m``.
 
     ``m.registers`` are the register offsets (elements) in Triton's order; the vector's own
     registers are the ones reaching ``1, 2, …, vector_elems/2``. ``base_align_bytes``: the
     alignment of the buffer's start (Triton's shared allocation: 16 bytes or more).
+    ``slp``: whether LLVM's SLP vectoriser runs on Triton's IR (Triton 3.9: every NVIDIA
+    target but sm_80, :data:`NO_SLP_CC`). With it, an
+    ``X`` built from at least :data:`SLP_MIN_OPERANDS` OR operands (:func:`or_operands`)
+    becomes a vector reduction whose bits LLVM no longer proves, and accesses whose XOR
+    constants share their lane/warp bits but differ elsewhere are not joined (module doc).
 
     Source: ``lowerLdSt`` and ``actionAdditiveStrides`` (Triton 3.9) for the addresses;
     ``Vectorizer::splitChainByContiguity``/``splitChainByAlignment`` (LLVM
@@ -107,19 +197,21 @@ def llvm_merged_accesses(m: AccessMap, vector_elems: int,
 
     Raises:
         LayoutError: ``m`` not an :class:`~.vectorise.AccessMap`; ``vector_elems`` not a power
-            of two whose registers ``m`` has; ``base_align_bytes`` not a positive power of two.
+            of two whose registers ``m`` has; ``base_align_bytes`` not a positive power of two;
+            ``slp`` not a bool.
     """
     instance_of(m, AccessMap, "m")
     v = as_int(vector_elems, "vector_elems")
     align0 = as_int(base_align_bytes, "base_align_bytes")
+    instance_of(slp, bool, "slp")
     if v < 1 or v & (v - 1) or align0 < 1 or align0 & (align0 - 1):
         raise LayoutError(f"vector_elems and base_align_bytes must be powers of two, got "
                           f"{v} and {align0}")
-    return _merged(m, v, align0)
+    return _merged(m, v, align0, slp)
 
 
 @memoize(4096)
-def _merged(m: AccessMap, v: int, align0: int) -> MergedAccess:
+def _merged(m: AccessMap, v: int, align0: int, slp: bool = False) -> MergedAccess:
     """:func:`llvm_merged_accesses` on checked arguments, cached per access map (a layout
     search meets the same thread addresses on many candidate buffers)."""
     regs = list(m.registers)
@@ -137,9 +229,17 @@ def _merged(m: AccessMap, v: int, align0: int) -> MergedAccess:
         lane_bits |= o
     base_align = min([align0, MAX_ACCESS_BYTES] + [_lowbit(o * ebytes) for o in others])
     width_bytes = v * ebytes
-    groups: dict[int, list[int]] = {}
-    for c in f2.images(rest):
-        groups.setdefault(c & lane_bits, []).append((c & ~lane_bits) * ebytes)
+    xors, adds = _xor_and_added(rest, lane_bits)
+    unsplit = slp and len(or_operands([o * ebytes for o in _thread_columns(m)])) \
+        >= SLP_MIN_OPERANDS
+    groups: dict[tuple[int, int], list[int]] = {}
+    for k in f2.images(xors):
+        # the XOR constant's bits outside P: split off by LLVM (module doc) unless SLP has
+        # left X's bits unproven; then a mixed constant keeps its own chain
+        apart = k & ~lane_bits if unsplit and k & lane_bits else 0
+        for a in f2.images(adds):
+            c = k ^ a
+            groups.setdefault((c & lane_bits, apart), []).append((c & ~lane_bits) * ebytes)
     widths: Counter = Counter()
     for starts in groups.values():
         for run in _runs(sorted(starts), width_bytes):
@@ -152,6 +252,26 @@ def _merged(m: AccessMap, v: int, align0: int) -> MergedAccess:
         w = out[0][0]
         offsets = tuple(1 << i for i in range(w.bit_length() - 1))
     return MergedAccess(out, offsets, merged)
+
+
+def _xor_and_added(registers: list[int], lane_bits: int) -> tuple[list[int], list[int]]:
+    """The register offsets Triton XORs into ``X`` and those it adds (``actionAdditiveStrides``
+    in ``lowerLdSt``): a register offset is added when it shares no bit with any lane, warp or
+    block offset (``lane_bits``) nor with an XORed register offset — to a fixed point, as
+    Triton 3.9's IR shows on the probes (``papers/triton_lowering/llvm_merge_known_bits.py``:
+    ``X ^ 16`` and ``X ^ 20`` where the 4-byte register offset shares a bit with ``X ^ 148``'s
+    register offset only)."""
+    bits = lane_bits
+    xors: list[int] = []
+    grew = True
+    while grew:
+        grew = False
+        for r in registers:
+            if r & bits and r not in xors:
+                xors.append(r)
+                bits |= r
+                grew = True
+    return xors, [r for r in registers if r not in xors]
 
 
 def _runs(starts: list[int], size: int) -> list[list[int]]:

@@ -36,7 +36,7 @@ from ...lowering.amd_pack import SLOT_PAIR_REASON
 from ...lowering.convert import convert_path
 from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
-from ...lowering.llvm_merge import llvm_merged_accesses, merged_opcode
+from ...lowering.llvm_merge import NO_SLP_CC, llvm_merged_accesses, merged_opcode
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
 from ...lowering.vectorise import access_map, largest_vectorisation
@@ -239,7 +239,7 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     if not target.is_nvidia or e.counter or not e.opcode.startswith(("ld.shared", "st.shared")) \
             or e.vector_elems is None:
         return (side,)
-    merged = llvm_merged_accesses(m, e.vector_elems)
+    merged = llvm_merged_accesses(m, e.vector_elems, slp=target.cc != NO_SLP_CC)
     if not merged.merged:
         return (side,)
     out = []
