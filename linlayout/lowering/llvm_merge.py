@@ -16,8 +16,8 @@ them.
 The addresses LLVM sees. Triton's ``lowerLdSt`` (``lib/Conversion/TritonGPUToLLVM/
 Utility.cpp``) computes the lane, warp and block part ``X`` of the offset once, then each
 access's offset as ``X ⊕ c``, ``c`` the XOR of the register offsets outside the vector (as an
-``xor`` or, for registers it finds disjoint from the lane bits, an ``add``:
-``actionAdditiveStrides``). ``X`` can only have the bits ``P`` that some lane, warp or block
+``xor`` or, for registers disjoint from the lane bits and from the XORed registers, an
+``add``: ``actionAdditiveStrides``). ``X`` can only have the bits ``P`` that some lane, warp or block
 offset has, so ``X ⊕ c = (X ⊕ (c ∧ P)) + (c ∧ ¬P)``, and LLVM finds that split itself
 (known bits: InstCombine turns the ``xor`` of bits known to be zero into a disjoint ``or``,
 which ScalarEvolution adds; a constant with bits of both kinds is split before the LSV, as far
@@ -33,19 +33,34 @@ first access's alignment (NVPTX's ``isLegalToVectorizeLoad/StoreChain``: alignme
 misaligned access) becomes one access, and the walk goes on after it; a first access with no
 such prefix stays alone and the walk moves one access on.
 
-Not modelled: how much LLVM actually proves about ``X``. LLVM's ``computeKnownBits``
-(``llvm/lib/Analysis/ValueTracking.cpp``) stops 6 instructions deep, and LLVM's SLP
-vectoriser (``SLPVectorizer.cpp``; Triton 3.9 runs it on sm_90 and later, not on sm_80) may
-turn the ``or`` of Triton's lane terms into ``llvm.vector.reduce.or`` of one ``shl <4 x
-i32>`` with a different shift per lane, of a vector built by one ``insertelement`` per
-lane: its known bits are only those all lanes share, each lane one level deeper.
+Where LLVM proves less about ``X``. Both the alignment (``InferAlignment``) and the split of
+``X ^ K`` into ``(X ^ K') + K''`` (which NVPTX's IR passes make before the LSV, over the bits
+of ``K`` proven zero in ``X``) rest on LLVM's ``computeKnownBits`` (``llvm/lib/Analysis/
+ValueTracking.cpp``), which stops 6 instructions deep (``MaxAnalysisRecursionDepth``).
 
-Both the alignment (``InferAlignment``) and the split of ``X ^ K`` into ``(X ^ K') + K''``
-(which NVPTX's IR passes make before the LSV, over the bits of ``K`` proven zero in ``X``)
-rest on those known bits; where the bits this model assumes go unproven, a group's first
-access keeps the element's alignment, or the group stays cut into sub-groups the LSV sees
-no constant distance between, and LLVM merges less than predicted
-(``papers/triton_lowering/llvm_merge_known_bits.py`` shows both on the probes).
+* Modelled: LLVM's SLP vectoriser (``SLPVectorizer.cpp``; Triton 3.9 runs it on every
+  NVIDIA target but sm_80: ``make_llir``, ``disable_slp_vectorizer=capability == 80``)
+  turns an OR of at least four operands (:func:`or_operands`: Triton's terms for ``X``,
+  ``matrixVectorProd``) into ``llvm.vector.reduce.or`` of one ``shl <4 x i32>`` with a shift
+  per lane. Through a vector shift ``computeKnownBits`` keeps only what holds for every
+  shift amount the lanes' common bits allow, so on that ``X`` the split no longer finds the
+  bits of ``K`` outside ``P``: two accesses whose XOR constants agree on ``P`` but differ
+  elsewhere (``X ^ 16`` and ``X ^ 20``) stay in separate groups (``slp=True``). A constant
+  with no bit in ``P`` is folded into an addition earlier (InstCombine, before SLP) and
+  joins ``X``'s own group either way. Which register offsets Triton XORs and which it adds
+  is ``actionAdditiveStrides``'s choice: an offset sharing no bit with a lane, warp or block
+  offset nor with an XORed register offset is added. The threshold of four operands is a
+  fit to the probes (SLP built the reduction from 4, 5 and 7 operands; its cost model is not
+  modelled), and so is "no bit outside ``P`` proven" (the bits a vector shift keeps depend
+  on how SLP builds the vector: a splat of the thread id, or one ``insertelement`` per
+  operand, each a level deeper).
+* Not modelled: the alignment LLVM proves for a group's base when ``X``'s OR tree is deep.
+  ``InferAlignment`` runs before SLP (after LoopVectorize), on the tree ``-O3`` has left:
+  Triton's balanced one, or — seen where the load's ``X`` shares lane terms with the
+  store's — a re-associated left-leaning chain whose deepest operands lie past the depth
+  limit; the base then keeps the element's alignment and NVPTX merges none of the group's
+  accesses (``papers/triton_lowering/llvm_merge_known_bits.py``; one known mismatch of the
+  ``llvm_merge`` probes).
 
 AMD is not modelled here: LLVM's AMDGPU back end merges LDS accesses under its own rules
 (unaligned LDS access, ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2``), which keep the
@@ -77,7 +92,8 @@ NO_SLP_CC = 80
 
 #: The fewest operands of the OR building Triton's lane/warp offset ``X`` that LLVM's SLP
 #: vectoriser turns into ``llvm.vector.reduce.or`` of a ``<4 x i32>`` (four 32-bit lanes, a
-#: 128-bit vector; seen on the probes with 4, 5 and 7 operands, never with 3 or fewer).
+#: 128-bit vector). A fit: the probes examined show the reduction from 4, 5 and 7 operands,
+#: not from a 3-operand OR; SLP's cost model itself is not modelled.
 SLP_MIN_OPERANDS = 4
 
 
