@@ -138,6 +138,8 @@ def test_tritons_lane_offset_is_an_or_of_one_operand_per_shift_or_multi_bit_lane
     assert or_operands([]) == ()
     with pytest.raises(LayoutError):
         or_operands([-1])
+    with pytest.raises(LayoutError):
+        or_operands(4)
 
 
 def test_without_slp_mixed_xor_constants_are_split_and_paired():
