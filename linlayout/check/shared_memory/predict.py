@@ -228,9 +228,11 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     Triton's). Matrix instructions, AMD and unmerged accesses come back unchanged. When every
     access merges to one width, the side's register layout is re-based so that its first
     registers make the merged vector (the bank counter then sees the accesses LLVM emits);
-    mixed widths (not seen on any probe) come back as one side per width, their bank
-    conflicts not counted (no one register layout has every width's vectors). A view of a
-    larger buffer is taken to start on a 16-byte boundary (its offset is not in ``m``).
+    mixed widths (where LLVM's SLP vectoriser keeps some accesses apart: ``slp``, on every
+    NVIDIA target but sm_80) come back as one side per width, their bank conflicts not
+    counted (no one register layout has every width's vectors; a layout suggestion then
+    ranks the buffer without that op). A view of a larger buffer is taken to start on a
+    16-byte boundary (its offset is not in ``m``).
 
     Raises:
         LayoutError: ``m`` does not fit the side's vector (the model's message).
