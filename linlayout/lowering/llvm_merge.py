@@ -16,9 +16,9 @@ them.
 The addresses LLVM sees. Triton's ``lowerLdSt`` (``lib/Conversion/TritonGPUToLLVM/
 Utility.cpp``) computes the lane, warp and block part ``X`` of the offset once, then each
 access's offset as ``X ⊕ c``, ``c`` the XOR of the register offsets outside the vector (as an
-``xor`` or, for registers it finds disjoint from the lane bits, an ``add``:
-``actionAdditiveStrides``). ``X`` can only have the bits ``P`` that some lane, warp or block
-offset has, so ``X ⊕ c = (X ⊕ (c ∧ P)) + (c ∧ ¬P)``, and LLVM finds that split itself
+``xor`` or, for registers disjoint from the lane bits and from the XORed registers, an
+``add``: ``actionAdditiveStrides``). ``X`` can only have the bits ``P`` that some lane, warp
+or block offset has, so ``X ⊕ c = (X ⊕ (c ∧ P)) + (c ∧ ¬P)``, and LLVM finds that split itself
 (known bits: InstCombine turns the ``xor`` of bits known to be zero into a disjoint ``or``,
 which ScalarEvolution adds; a constant with bits of both kinds is split before the LSV, as far
 as the known bits reach: below). So the accesses of one thread fall into groups, one per value
@@ -33,19 +33,37 @@ first access's alignment (NVPTX's ``isLegalToVectorizeLoad/StoreChain``: alignme
 misaligned access) becomes one access, and the walk goes on after it; a first access with no
 such prefix stays alone and the walk moves one access on.
 
-Not modelled: how much LLVM actually proves about ``X``. LLVM's ``computeKnownBits``
-(``llvm/lib/Analysis/ValueTracking.cpp``) stops 6 instructions deep, and LLVM's SLP
-vectoriser (``SLPVectorizer.cpp``; Triton 3.9 runs it on sm_90 and later, not on sm_80) may
-turn the ``or`` of Triton's lane terms into ``llvm.vector.reduce.or`` of one ``shl <4 x
-i32>`` with a different shift per lane, of a vector built by one ``insertelement`` per
-lane: its known bits are only those all lanes share, each lane one level deeper.
+Where LLVM proves less about ``X``. Both the alignment (``InferAlignment``) and the split of
+``X ^ K`` into ``(X ^ K') + K''`` (which NVPTX's IR passes make before the LSV, over the bits
+of ``K`` proven zero in ``X``) rest on LLVM's ``computeKnownBits`` (``llvm/lib/Analysis/
+ValueTracking.cpp``), which stops 6 instructions deep (``MaxAnalysisRecursionDepth``).
 
-Both the alignment (``InferAlignment``) and the split of ``X ^ K`` into ``(X ^ K') + K''``
-(which NVPTX's IR passes make before the LSV, over the bits of ``K`` proven zero in ``X``)
-rest on those known bits; where the bits this model assumes go unproven, a group's first
-access keeps the element's alignment, or the group stays cut into sub-groups the LSV sees
-no constant distance between, and LLVM merges less than predicted
-(``papers/triton_lowering/llvm_merge_known_bits.py`` shows both on the probes).
+* Modelled: LLVM's SLP vectoriser (``SLPVectorizer.cpp``; Triton 3.9 runs it on every
+  NVIDIA target but sm_80: ``make_llir``, ``disable_slp_vectorizer=capability == 80``)
+  turns an OR of at least four operands (:func:`or_operands`: Triton's terms for ``X``,
+  ``matrixVectorProd``) into ``llvm.vector.reduce.or`` of one ``shl <4 x i32>`` with a shift
+  per lane. Through a vector shift ``computeKnownBits`` keeps only what holds for every
+  shift amount the lanes' common bits allow, so on that ``X`` the split no longer finds the
+  bits of ``K`` outside ``P``: two accesses whose XOR constants agree on ``P`` but differ
+  elsewhere (``X ^ 16`` and ``X ^ 20``) stay in separate groups (``slp=True``). A constant
+  with no bit in ``P`` is folded into an addition earlier (InstCombine, before SLP) and
+  joins ``X``'s own group either way. Which register offsets Triton XORs and which it adds
+  is ``actionAdditiveStrides``'s choice: an offset sharing no bit with a lane, warp or block
+  offset nor with an XORed register offset is added. The threshold of four operands is a
+  fit to the probes (SLP built the reduction from 4, 5 and 7 operands; its cost model is not
+  modelled), and so is "no bit outside ``P`` proven" (the bits a vector shift keeps depend
+  on how SLP builds the vector: a splat of the thread id, or one ``insertelement`` per
+  operand, each a level deeper). Where it changes a prediction it is right on 7 of 12
+  probes drawn for it, the prediction without it on 1 (``papers/triton_lowering/
+  README.md``): SLP may also build no reduction for ``X`` (one of its operands taken into
+  another vector) or keep more apart than the mixed constants.
+* Not modelled: the alignment LLVM proves for a group's base when ``X``'s OR tree is deep.
+  ``InferAlignment`` runs before SLP (after LoopVectorize), on the tree ``-O3`` has left:
+  Triton's balanced one, or — seen where the load's ``X`` shares lane terms with the
+  store's — a re-associated left-leaning chain whose deepest operands lie past the depth
+  limit; the base then keeps the element's alignment and NVPTX merges none of the group's
+  accesses (``papers/triton_lowering/llvm_merge_known_bits.py``; one known mismatch of the
+  ``llvm_merge`` probes).
 
 AMD is not modelled here: LLVM's AMDGPU back end merges LDS accesses under its own rules
 (unaligned LDS access, ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2``), which keep the
@@ -63,10 +81,104 @@ from .._memo import memoize
 from ..errors import LayoutError
 from .vectorise import AccessMap
 
-__all__ = ["MergedAccess", "llvm_merged_accesses", "merged_opcode"]
+__all__ = [
+    "NO_SLP_CC",
+    "SLP_MIN_OPERANDS",
+    "MergedAccess",
+    "llvm_merged_accesses",
+    "merged_opcode",
+    "or_operands",
+]
 
 #: NVPTX's widest shared-memory access (``getLoadStoreVecRegBitWidth``: 128 bits).
 MAX_ACCESS_BYTES = 16
+
+
+#: The CUDA compute capability for which Triton 3.9 turns LLVM's SLP vectoriser off
+#: (``make_llir`` in ``third_party/nvidia/backend/compiler.py``: ``disable_slp_vectorizer=
+#: capability == 80``, a ptxas work-around); every other NVIDIA target runs it.
+NO_SLP_CC = 80
+
+#: The fewest operands of the OR building Triton's lane/warp offset ``X`` that LLVM's SLP
+#: vectoriser turns into ``llvm.vector.reduce.or`` of a ``<4 x i32>`` (four 32-bit lanes, a
+#: 128-bit vector). A fit: the probes examined show the reduction from 4, 5 and 7 operands,
+#: not from a 3-operand OR; SLP's cost model itself is not modelled.
+SLP_MIN_OPERANDS = 4
+
+
+def or_operands(columns: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """The operands of the OR tree Triton builds for a thread's byte offset ``X`` from its
+    lane, warp and block ids, as LLVM's ``-O3`` sees it: each operand given by the offset bits
+    it can set, in no particular order.
+
+    ``columns``: the byte offset of each bit of Triton's input ``x`` (the lane id's bits, then
+    the warp id's, then the block id's; 0 for a broadcast bit).
+
+    Triton's ``matrixVectorProd`` (``lib/Conversion/TritonGPUToLLVM/Utility.cpp``) walks the
+    diagonals of the matrix (the columns whose offset has bit ``col - shift``): a column alone
+    on a diagonal (after removing those already taken, to a fixed point) becomes its own term
+    — ``x & bit`` shifted, or a ``select`` of its offset when that has several bits — the
+    other columns of a diagonal one ``(x & mask) << shift`` term. Terms whose rows no other
+    column reaches are ORed (``or disjoint``), the others XORed; InstCombine turns an XOR of
+    terms with no common bit into an ``or disjoint`` (``haveNoCommonBitsSet``), so the OR's
+    operands are the terms grouped by shared bits: each group one operand.
+
+    Raises:
+        LayoutError: ``columns`` not a sequence of non-negative ints.
+    """
+    if not isinstance(columns, (list, tuple)):
+        raise LayoutError(f"columns must be a list or tuple of byte offsets, got "
+                          f"{type(columns).__name__}")
+    cols = [as_int(c, "column") for c in columns]
+    if any(c < 0 for c in cols):
+        raise LayoutError(f"columns must be non-negative byte offsets, got {cols}")
+    return _or_operands(tuple(cols))
+
+
+@memoize(1024)
+def _or_operands(cols: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`or_operands` on checked columns."""
+    ncol = len(cols)
+    nrow = max([c.bit_length() for c in cols] + [1])
+
+    def diagonal(shift: int) -> int:
+        """The columns (a mask) whose offset has bit ``col - shift``."""
+        return sum(1 << c for c in range(max(shift, 0), ncol)
+                   if 0 <= c - shift < nrow and cols[c] >> (c - shift) & 1)
+
+    masks = [diagonal(i) for i in range(-nrow + 1, ncol)]
+    alone = 0
+    grew = True
+    while grew:
+        grew = False
+        for mask in masks:
+            rest = mask & ~alone
+            if rest and not rest & (rest - 1):
+                alone |= rest
+                grew = True
+    terms = [cols[c] for c in range(ncol) if alone >> c & 1 and cols[c]]
+    for shift, mask in zip(range(-nrow + 1, ncol), masks):
+        bits = 0
+        for c in range(ncol):
+            if (mask & ~alone) >> c & 1:
+                bits |= 1 << (c - shift)
+        if bits:
+            terms.append(bits)
+    # terms sharing a bit stay XORed together: one operand per connected group
+    groups: list[int] = []
+    for t in terms:
+        joined = [g for g in groups if g & t]
+        merged = t
+        for g in joined:
+            merged |= g
+            groups.remove(g)
+        groups.append(merged)
+    return tuple(groups)
+
+
+def _thread_columns(m: AccessMap) -> list[int]:
+    """The element offsets of the bits of Triton's ``x`` (lane, warp, block ids)."""
+    return list(m.lanes) + list(m.warps) + list(m.blocks)
 
 
 @dataclass(frozen=True)
@@ -92,13 +204,19 @@ def _lowbit(x: int) -> int:
 
 
 def llvm_merged_accesses(m: AccessMap, vector_elems: int,
-                         base_align_bytes: int = MAX_ACCESS_BYTES) -> MergedAccess:
+                         base_align_bytes: int = MAX_ACCESS_BYTES, *,
+                         slp: bool = False) -> MergedAccess:
     """The ``ld.shared``/``st.shared`` accesses one thread makes once LLVM's NVPTX back end
     has merged Triton's ``vector_elems``-wide vectors of the access ``m``.
 
     ``m.registers`` are the register offsets (elements) in Triton's order; the vector's own
     registers are the ones reaching ``1, 2, …, vector_elems/2``. ``base_align_bytes``: the
     alignment of the buffer's start (Triton's shared allocation: 16 bytes or more).
+    ``slp``: whether LLVM's SLP vectoriser runs on Triton's IR (Triton 3.9: every NVIDIA
+    target but sm_80, :data:`NO_SLP_CC`). With it, an
+    ``X`` built from at least :data:`SLP_MIN_OPERANDS` OR operands (:func:`or_operands`)
+    becomes a vector reduction whose bits LLVM no longer proves, and accesses whose XOR
+    constants share their lane/warp bits but differ elsewhere are not joined (module doc).
 
     Source: ``lowerLdSt`` and ``actionAdditiveStrides`` (Triton 3.9) for the addresses;
     ``Vectorizer::splitChainByContiguity``/``splitChainByAlignment`` (LLVM
@@ -107,19 +225,21 @@ def llvm_merged_accesses(m: AccessMap, vector_elems: int,
 
     Raises:
         LayoutError: ``m`` not an :class:`~.vectorise.AccessMap`; ``vector_elems`` not a power
-            of two whose registers ``m`` has; ``base_align_bytes`` not a positive power of two.
+            of two whose registers ``m`` has; ``base_align_bytes`` not a positive power of two;
+            ``slp`` not a bool.
     """
     instance_of(m, AccessMap, "m")
     v = as_int(vector_elems, "vector_elems")
     align0 = as_int(base_align_bytes, "base_align_bytes")
+    instance_of(slp, bool, "slp")
     if v < 1 or v & (v - 1) or align0 < 1 or align0 & (align0 - 1):
         raise LayoutError(f"vector_elems and base_align_bytes must be powers of two, got "
                           f"{v} and {align0}")
-    return _merged(m, v, align0)
+    return _merged(m, v, align0, slp)
 
 
 @memoize(4096)
-def _merged(m: AccessMap, v: int, align0: int) -> MergedAccess:
+def _merged(m: AccessMap, v: int, align0: int, slp: bool = False) -> MergedAccess:
     """:func:`llvm_merged_accesses` on checked arguments, cached per access map (a layout
     search meets the same thread addresses on many candidate buffers)."""
     regs = list(m.registers)
@@ -137,9 +257,17 @@ def _merged(m: AccessMap, v: int, align0: int) -> MergedAccess:
         lane_bits |= o
     base_align = min([align0, MAX_ACCESS_BYTES] + [_lowbit(o * ebytes) for o in others])
     width_bytes = v * ebytes
-    groups: dict[int, list[int]] = {}
-    for c in f2.images(rest):
-        groups.setdefault(c & lane_bits, []).append((c & ~lane_bits) * ebytes)
+    xors, adds = _xor_and_added(rest, lane_bits)
+    unsplit = slp and len(or_operands([o * ebytes for o in _thread_columns(m)])) \
+        >= SLP_MIN_OPERANDS
+    groups: dict[tuple[int, int], list[int]] = {}
+    for k in f2.images(xors):
+        # the XOR constant's bits outside P: split off by LLVM (module doc) unless SLP has
+        # left X's bits unproven; then a mixed constant keeps its own chain
+        apart = k & ~lane_bits if unsplit and k & lane_bits else 0
+        for a in f2.images(adds):
+            c = k ^ a
+            groups.setdefault((c & lane_bits, apart), []).append((c & ~lane_bits) * ebytes)
     widths: Counter = Counter()
     for starts in groups.values():
         for run in _runs(sorted(starts), width_bytes):
@@ -152,6 +280,26 @@ def _merged(m: AccessMap, v: int, align0: int) -> MergedAccess:
         w = out[0][0]
         offsets = tuple(1 << i for i in range(w.bit_length() - 1))
     return MergedAccess(out, offsets, merged)
+
+
+def _xor_and_added(registers: list[int], lane_bits: int) -> tuple[list[int], list[int]]:
+    """The register offsets Triton XORs into ``X`` and those it adds (``actionAdditiveStrides``
+    in ``lowerLdSt``): a register offset is added when it shares no bit with any lane, warp or
+    block offset (``lane_bits``) nor with an XORed register offset — to a fixed point, as
+    Triton 3.9's IR shows on the probes (``papers/triton_lowering/llvm_merge_known_bits.py``:
+    ``X ^ 16`` and ``X ^ 20`` where the 4-byte register offset shares a bit with ``X ^ 148``'s
+    register offset only)."""
+    bits = lane_bits
+    xors: list[int] = []
+    grew = True
+    while grew:
+        grew = False
+        for r in registers:
+            if r & bits and r not in xors:
+                xors.append(r)
+                bits |= r
+                grew = True
+    return xors, [r for r in registers if r not in xors]
 
 
 def _runs(starts: list[int], size: int) -> list[list[int]]:

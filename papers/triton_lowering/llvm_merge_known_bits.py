@@ -10,6 +10,7 @@ Run with Triton 3.9.0 installed (CPU only; about 15 s of CPU a probe)::
     python llvm_merge_known_bits.py --merged     # its probes LLVM merged on cuda:90/100
     python llvm_merge_known_bits.py NAME ...     # these probes of the set
     python llvm_merge_known_bits.py --seed 2611 --count 30   # a fresh draw
+    python llvm_merge_known_bits.py --slp-targeted --seed 2657 --count 1500
 
 ``check`` models LLVM's ``LoadStoreVectorizer`` (LSV) on the accesses of one thread, grouped
 by the lane/warp part of each access's XOR constant (``X ^ (c & P)``), assuming LLVM proves
@@ -33,6 +34,14 @@ Two steps of the merge rest on it:
   different shift per lane, of a vector built by one ``insertelement`` per lane; its known
   bits are then those every lane shares, each lane one level deeper, the split loses those
   bits, and the sub-groups stay apart.
+
+``--slp-targeted`` tests the rule the model took from these probes (``slp`` in
+``llvm_merge.py``: on a target with SLP, an ``X`` of four or more OR operands keeps XOR
+constants that agree on ``P`` apart): it draws ``--count`` stress probes with ``--seed``,
+stops Triton after the TTGIR (a stage inspection hook: no LLVM, a fraction of a second a
+probe), keeps those where ``check``'s prediction with the rule differs from its prediction
+without it, compiles those fully (with SLP as Triton does, and without) and prints, per
+probe, whether each prediction equals the PTX, then the totals.
 
 For each probe the script compiles the TTGIR as Triton does and again with the SLP
 vectoriser off, and prints: whether ``check`` equals the PTX; whether the O3 IR has an OR
@@ -217,6 +226,93 @@ def examine(name: str, e: dict) -> str:
     return kind
 
 
+def ttgir_only_draw(seed: int, count: int) -> dict:
+    """``llvm_merge_probes.py``'s stress draw of ``count`` probes with ``seed``, each compiled
+    only as far as its TTGIR (Triton's ``add_stages_inspection_hook`` replaces the LLVM IR
+    stage by one that stops): ``{name: {"ttgir", "target", ...}}`` without counts."""
+    import reduce_probes
+    import triton
+    from triton import knobs
+
+    class Stop(Exception):
+        pass
+
+    def hook(*args):
+        if not args:  # the key Triton's cache adds for the hook
+            return "llvm-merge-ttgir-only", "llvm-merge-ttgir-only"
+
+        def stop(src, metadata):
+            raise Stop(str(src))
+        args[1]["llir"] = stop
+
+    def ttgir(src, target, warps, *_a, **_k):
+        knobs.runtime.add_stages_inspection_hook = hook
+        try:
+            triton.compile(src, target=target, options={"num_warps": warps})
+        except Stop as e:
+            return {"ttgir": e.args[0], "set": "x", "counts": {}, "preopt": {"types": {}}}, ""
+        finally:
+            knobs.runtime.add_stages_inspection_hook = None
+        raise RuntimeError("Triton compiled past the TTGIR")
+
+    import llvm_merge_probes
+    real = reduce_probes.compile_probe
+    reduce_probes.compile_probe = ttgir
+    try:
+        return llvm_merge_probes.build(((seed, count, True),))["probes"]
+    finally:
+        reduce_probes.compile_probe = real
+
+
+def predicted_with_and_without_slp(ttgir: str, name: str) -> tuple[dict, dict]:
+    """``check``'s counts (as the fixtures compare them) with the SLP rule and with it turned
+    off (``llvm_merged_accesses(..., slp=False)`` everywhere); caches cleared around each."""
+    import linlayout.check.shared_memory.predict as pr
+    from linlayout._memo import clear_caches
+    from tests.check.shared_memory.asm_counts import predicted_counts
+
+    real = pr.llvm_merged_accesses
+
+    def no_slp(m, v, *a, **k):
+        return real(m, v, *a, **{**k, "slp": False})
+
+    clear_caches()
+    with_rule, _ = predicted_counts(ttgir, name)
+    pr.llvm_merged_accesses = no_slp
+    try:
+        clear_caches()
+        without, _ = predicted_counts(ttgir, name)
+    finally:
+        pr.llvm_merged_accesses = real
+        clear_caches()
+    return with_rule, without
+
+
+def slp_targeted(seed: int, count: int) -> int:
+    """The ``--slp-targeted`` run (module docstring); exits 0."""
+    from tests.check.shared_memory.asm_counts import ptx_counts
+
+    probes = ttgir_only_draw(seed, count)
+    cands = {}
+    for n, e in sorted(probes.items()):
+        a, b = predicted_with_and_without_slp(e["ttgir"], n)
+        if a != b:
+            cands[n] = (e, a, b)
+    print(f"{len(probes)} drawn; the SLP rule changes check's prediction on {len(cands)}")
+    right = {"rule": 0, "without": 0}
+    for n, (e, a, b) in sorted(cands.items()):
+        got = ptx_counts(compile_ttgir(e["ttgir"], e["target"], None, log_lsv=False)["counts"])
+        off = ptx_counts(compile_ttgir(e["ttgir"], e["target"], False, log_lsv=False)["counts"])
+        right["rule"] += a == got
+        right["without"] += b == got
+        print(f"rule {'ok ' if a == got else 'BAD'} without {'ok ' if b == got else 'BAD'} {n}\n"
+              f"    with the rule {a}\n    without it    {b}\n    PTX           {got}\n"
+              f"    PTX, SLP off  {off}")
+    print(f"of {len(cands)}: the rule's prediction equals the PTX on {right['rule']}, the "
+          f"prediction without it on {right['without']}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", help="probes of the llvm_merge set (default: its "
@@ -226,7 +322,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=None,
                     help="compile a fresh draw (llvm_merge_probes.py's stress draw) instead")
     ap.add_argument("--count", type=int, default=40, help="probes in the fresh draw")
+    ap.add_argument("--slp-targeted", action="store_true",
+                    help="with --seed: draw TTGIR only, compile the probes where the SLP rule "
+                         "changes check's prediction, compare both predictions")
     args = ap.parse_args(argv)
+    if args.slp_targeted:
+        if args.seed is None:
+            ap.error("--slp-targeted needs --seed")
+        return slp_targeted(args.seed, args.count)
     if args.seed is not None:
         import llvm_merge_probes
         probes = llvm_merge_probes.build(((args.seed, args.count, True),))["probes"]

@@ -7,6 +7,7 @@ Run with Triton 3.9.0 installed (``pip install triton==3.9.0``; CPU only; ~7 min
 
     python papers/triton_lowering/llvm_merge_probes.py          # writes tests/data/triton_llvm_merge_probes.json.gz
     python papers/triton_lowering/llvm_merge_probes.py --check  # compare, write nothing
+    python papers/triton_lowering/llvm_merge_probes.py --confirm  # the held-out draw below
 
 Each Gluon probe loads a tile (8- to 64-bit elements, 32x64 to 128x128) in a random register
 layout — a ``BlockedLayout`` with 1 to 8 elements per thread along each dim, or a
@@ -22,6 +23,10 @@ offset bits XORed in). The fixture keeps the TTGIR, the static
 count of each shared-memory instruction of the PTX and Triton's LLVM IR accesses before
 LLVM's optimiser (``preopt``), so the probes where LLVM merged something are visible
 (fewer instructions in the PTX than in the LLVM IR).
+
+``--confirm`` writes ``tests/data/triton_llvm_merge_confirm_probes.json.gz`` instead: a
+fresh stress draw of 30 (seed 2641), made after the rule for LLVM's SLP vectoriser
+(``slp`` in ``linlayout/lowering/llvm_merge.py``) was committed.
 
 It prints, per probe, whether ``linlayout``'s prediction equals the PTX's counts by opcode
 width, and exits 1 on any mismatch.
@@ -45,6 +50,9 @@ OUT = ROOT / "tests" / "data" / "triton_llvm_merge_probes.json.gz"
 #: ("stress") favours what makes LLVM merge — 2 to 8 elements per thread along each dim, 1 or
 #: 2 warps, XORs of the three lowest offset bits.
 BATCHES = ((2601, 80, False), (2602, 100, True))
+#: ``--confirm``: the draw held out from the SLP rule (a stress batch)
+CONFIRM_OUT = ROOT / "tests" / "data" / "triton_llvm_merge_confirm_probes.json.gz"
+CONFIRM_BATCHES = ((2641, 30, True),)
 
 
 def build(batches: tuple = BATCHES) -> dict:
@@ -188,6 +196,11 @@ def compare(data: dict) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--confirm" in argv:
+        argv.remove("--confirm")
+        return main_then_compare(__doc__, CONFIRM_OUT, lambda: build(CONFIRM_BATCHES), compare,
+                                 argv)
     return main_then_compare(__doc__, OUT, build, compare, argv)
 
 

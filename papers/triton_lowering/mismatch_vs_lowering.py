@@ -33,7 +33,7 @@ The compared counts are those of each set's test:
   line (``tests/check/test_scalar_byte_probes.py``, a move, not a different count).
 * ``amd_byte_*``: the register instructions on the convert's line and the LDS instructions of
   the kernel (``cvt_heldout_probes.prediction``; ``agrees``, with ``may_merge``'s outcomes).
-* ``llvm_merge``: the kernel's ``ld.shared``/``st.shared`` by width
+* ``llvm_merge``, ``llvm_merge_confirm``: the kernel's ``ld.shared``/``st.shared`` by width
   (``tests/check/shared_memory/asm_counts.py``).
 
 The first two families carry their lowering in the fixture (``"data"`` -> ``"lowering"``;
@@ -61,8 +61,11 @@ sys.path.insert(0, str(ROOT))
 
 LOWERED = ROOT / "tests" / "data" / "known_mismatches_lowering.json"
 #: sets whose fixture has no lowering record (``--compile`` writes it to :data:`LOWERED`)
-COMPILED = ("llvm_merge", "amd_byte_pack", "amd_byte_pack_vector", "amd_byte_pack_swap",
+COMPILED = ("llvm_merge", "llvm_merge_confirm", "amd_byte_pack", "amd_byte_pack_vector",
+            "amd_byte_pack_swap",
             "amd_byte_pack_swap_confirm", "amd_byte_merge")
+#: the sets of ``llvm_merge_probes.py`` (compared by the kernel's shared-memory opcodes)
+MERGE_SETS = ("llvm_merge", "llvm_merge_confirm")
 PRODUCER = ("amd_producer", "amd_producer_confirm", "amd_producer_third", "amd_producer_fourth")
 SCALAR = ("scalar_byte", "scalar_byte_confirm", "scalar_byte_vector")
 #: sets compared on the reduction's line only (``reduce_pack_probes.py``)
@@ -108,7 +111,7 @@ def compile_case(fixture_set: str, name: str, p: dict) -> dict:
     import lowering_reference as lr
     from cvt_heldout_probes import asm_lines
 
-    if fixture_set == "llvm_merge":
+    if fixture_set in MERGE_SETS:
         shared = lambda asm: {k: v for k, v in _sum_lines(asm_lines(asm)).items()  # noqa: E731
                               if k.startswith(("ld.shared", "st.shared"))}
         low, _, _ = lr.compile_probe(p["ttgir"], p["target"], o3=False)
@@ -168,7 +171,7 @@ def compile_all() -> int:
             p = _fixture(s)[name]
             got = compile_case(s, name, p)
             want = {k: v for k, v in p["counts"].items()
-                    if s != "llvm_merge" or k.startswith(("ld.shared", "st.shared"))}
+                    if s not in MERGE_SETS or k.startswith(("ld.shared", "st.shared"))}
             same = got["final"]["counts"] == want
             bad += not same
             print(f"{'ok  ' if same else 'DIFF'} {s} {name}: lowering {got['lowering']['counts']}"
@@ -242,7 +245,7 @@ def rows() -> list[dict]:
                 low = rp.observed(e, "lowering")
                 row.update(check=pred, final=rp.observed(e, "final"), lowering=low,
                            same=pred == low)
-            elif s == "llvm_merge":
+            elif s in MERGE_SETS:
                 from tests.check.shared_memory.asm_counts import predicted_counts, ptx_counts
 
                 pred, _ = predicted_counts(e["ttgir"], name)

@@ -120,3 +120,60 @@ def test_merged_vectors_are_spelled_as_nvptx_prints_them():
         merged_opcode("store", 4, 64)
     with pytest.raises(LayoutError):
         merged_opcode("copy", 2, 8)
+
+
+# the sm_90 load of smem_blocked_xorlinear_linear_b32_32x64_w1_8a6dda (llvm_merge set): its
+# XOR constants 16, 20, 144 and 148 bytes share their lane bits (16) and differ elsewhere
+_MIXED = AccessMap(registers=(1024, 8, 128, 37, 5, 1), lanes=(20, 64, 512, 256, 2), warps=(),
+                   element_bits=32)
+
+
+def test_tritons_lane_offset_is_an_or_of_one_operand_per_shift_or_multi_bit_lane():
+    from linlayout.lowering.llvm_merge import or_operands
+
+    # lanes at bytes 80 (a select), 256 and 1024 (one shift: one term), 2048 and 8
+    assert sorted(or_operands([o * 4 for o in _MIXED.lanes])) == [8, 80, 1280, 2048]
+    # terms sharing a bit stay one XOR operand
+    assert or_operands([4, 6]) == (6,)
+    assert or_operands([]) == ()
+    with pytest.raises(LayoutError):
+        or_operands([-1])
+    with pytest.raises(LayoutError):
+        or_operands(4)
+
+
+def test_without_slp_mixed_xor_constants_are_split_and_paired():
+    r = llvm_merged_accesses(_MIXED, 1)
+    assert r.widths == ((2, 32),)
+
+
+def test_with_slp_mixed_xor_constants_stay_apart():
+    # LLVM's SLP vectoriser makes X a vector OR reduction of its four operands: the 4-byte
+    # steps between X ^ 16 and X ^ 20 (and X ^ 144, X ^ 148) go unproven; X's own group
+    # (16 loads, constants outside the lane bits) still pairs
+    r = llvm_merged_accesses(_MIXED, 1, slp=True)
+    assert r.widths == ((2, 16), (1, 32)) and r.merged and r.vector_offsets == ()
+
+
+def test_slp_changes_nothing_below_four_or_operands_or_without_mixed_constants():
+    m = AccessMap(registers=(1, 3), lanes=(4, 8, 16, 32, 64), warps=(), element_bits=16)
+    assert llvm_merged_accesses(m, 1, slp=True) == llvm_merged_accesses(m, 1)
+    rng = random.Random(11)
+    for _ in range(200):
+        cols = [1 << i for i in range(10)]
+        rng.shuffle(cols)
+        for _ in range(rng.randint(0, 3)):
+            i, j = rng.sample(range(10), 2)
+            cols[i] ^= cols[j]
+        m = AccessMap(tuple(cols[:3]), tuple(cols[3:8]), tuple(cols[8:]), (), 32)
+        v = largest_vectorisation(m)
+        p = 0
+        for o in m.lanes + m.warps:
+            p |= o
+        if all(not r & p for r in m.registers):  # no XOR constant at all
+            assert llvm_merged_accesses(m, v, slp=True) == llvm_merged_accesses(m, v)
+
+
+def test_slp_must_be_a_bool():
+    with pytest.raises(LayoutError):
+        llvm_merged_accesses(_MIXED, 1, slp=1)

@@ -36,7 +36,7 @@ from ...lowering.amd_pack import SLOT_PAIR_REASON
 from ...lowering.convert import convert_path
 from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
-from ...lowering.llvm_merge import llvm_merged_accesses, merged_opcode
+from ...lowering.llvm_merge import NO_SLP_CC, llvm_merged_accesses, merged_opcode
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
 from ...lowering.vectorise import access_map, largest_vectorisation
@@ -228,9 +228,11 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     Triton's). Matrix instructions, AMD and unmerged accesses come back unchanged. When every
     access merges to one width, the side's register layout is re-based so that its first
     registers make the merged vector (the bank counter then sees the accesses LLVM emits);
-    mixed widths (not seen on any probe) come back as one side per width, their bank
-    conflicts not counted (no one register layout has every width's vectors). A view of a
-    larger buffer is taken to start on a 16-byte boundary (its offset is not in ``m``).
+    mixed widths (where LLVM's SLP vectoriser keeps some accesses apart: ``slp``, on every
+    NVIDIA target but sm_80) come back as one side per width, their bank conflicts not
+    counted (no one register layout has every width's vectors; a layout suggestion then
+    ranks the buffer without that op). A view of a larger buffer is taken to start on a
+    16-byte boundary (its offset is not in ``m``).
 
     Raises:
         LayoutError: ``m`` does not fit the side's vector (the model's message).
@@ -239,7 +241,7 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     if not target.is_nvidia or e.counter or not e.opcode.startswith(("ld.shared", "st.shared")) \
             or e.vector_elems is None:
         return (side,)
-    merged = llvm_merged_accesses(m, e.vector_elems)
+    merged = llvm_merged_accesses(m, e.vector_elems, slp=target.cc != NO_SLP_CC)
     if not merged.merged:
         return (side,)
     out = []

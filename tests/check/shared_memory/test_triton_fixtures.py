@@ -1,7 +1,7 @@
 """Every probe of the Triton 3.9.0 fixture sets (:mod:`.triton_fixtures`: ``trans``,
 ``reduce``, ``scan``, ``heldout``, ``convert``, ``padded_fault``, ``lds_alignment``,
 ``roundtrip``, ``unused_result``, ``matrix_round``, ``warp_specialize``, ``llvm_merge``,
-``equal_arms``, ``reduce_fresh``, ``scan_fresh``, ``scan_amd_fresh``, ``bank_order``,
+``llvm_merge_confirm``, ``equal_arms``, ``reduce_fresh``, ``scan_fresh``, ``scan_amd_fresh``, ``bank_order``,
 ``bank_order_warps``), one rule for all: the instructions ``linlayout`` predicts for the
 module equal the ones in Triton's assembly.
 
@@ -26,7 +26,7 @@ from tests.check.shared_memory.triton_fixtures import SETS, cases, entries, load
 
 PROBE_SETS = ("trans", "reduce", "scan", "heldout", "convert", "padded_fault", "lds_alignment",
               "roundtrip", "unused_result", "matrix_round", "warp_specialize", "llvm_merge",
-              "equal_arms", "reduce_fresh", "scan_fresh", "scan_amd_fresh", "scan_amd_bytes",
+              "llvm_merge_confirm", "equal_arms", "reduce_fresh", "scan_fresh", "scan_amd_fresh", "scan_amd_bytes",
               "bank_order", "bank_order_warps")
 
 
