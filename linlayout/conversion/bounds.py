@@ -67,6 +67,27 @@ included every lane's lacked one, which is checked. A plan with ``S`` shuffles t
 ``F + p`` merges (``p`` that extra one), and one with more shuffles pays at least one more
 shuffle: the bound is the smaller of the two.
 
+**Merge volume** (:func:`merge_volume`, every element width, however many shuffles).
+Follow each byte position of a ``dst`` register back as above: through the free
+instructions and the shuffles the path is the same in every lane, so it ends at one byte
+of one ``src`` register or at one byte of one merge's output — the same root in every
+lane, and the byte the register holds in lane ``l`` is the byte the root held in lane
+``π(l)``, ``π`` the composition of the shuffles' source-lane maps on the path (the
+identity without shuffles). Call a ``dst`` register *mixed* when no ``src`` register holds
+(in some lane) every element it asks of the lanes; a byte of a mixed register cannot root
+at a ``src`` register (that register would hold all of them), so it roots at a merge. A
+merge writes one register: ``L`` lanes of ``B = max(32, element_bits)`` bits, so its
+output holds at most ``L · B / 8`` distinct bytes, and every byte any mixed register holds
+in any lane is one of them for its root's merge. So the merges hold, between them, every
+distinct byte of the mixed registers: ``merges ≥ ⌈N · element_bits / (L · B)⌉``, ``N`` the
+distinct elements of the mixed registers over the lanes. Unlike ``tight_merges`` this does
+not depend on the number of shuffles, so it also bounds plans that spend more shuffles
+than the least: any plan costs at least ``S · w_shfl + max(merge_cost(m), V · u)`` with
+``u = min(w_selp, w_prmt)`` (each merge is a ``selp`` or a lane-dependent ``prmt``; with a
+swap, below, two outputs for one ``w_shfl``). With 32-bit elements, ``8`` registers that
+each hold every lane's own element of another register (32 distinct elements each) need
+8 merges however the plan is built, where ``select_bound`` sees 1.
+
 **On AMD** (AMD CDNA3 ISA) the argument holds, word for word, on gfx942 for the
 family the planner and Triton 3.9 build there: the shuffles are ``ds_bpermute_b32``
 (*LDS instructions*: every lane reads one named VGPR of the lane its address names, 32
@@ -138,7 +159,7 @@ from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bo
 
 __all__ = ["GFX950_SWAP_LANE_MASKS", "ShuffleBound", "amd_lone_shuffle_bound",
            "amd_two_shuffle_bound",
-           "lone_shuffle_joins", "merge_cost", "nvidia_lone_shuffle_bound", "shuffle_family_bound",
+           "lone_shuffle_joins", "merge_cost", "merge_volume", "nvidia_lone_shuffle_bound", "shuffle_family_bound",
            "swaps_bring_nothing_lacked", "tight_merges", "two_shuffles_without_merge"]
 
 
@@ -155,6 +176,8 @@ class ShuffleBound:
         tight_merges: merges a plan with exactly :attr:`shuffles` shuffles needs
             (:func:`tight_merges`; 0 where not claimed).
         note: the argument, in words.
+        volume: merges any plan needs by the merge volume lemma (:func:`merge_volume`),
+            however many shuffles it issues.
     """
 
     cost: float
@@ -162,6 +185,7 @@ class ShuffleBound:
     merges: int
     tight_merges: int
     note: str
+    volume: int = 0
 
 
 def merge_cost(merges: int, element_bits: int,
@@ -238,6 +262,37 @@ def tight_merges(problem: ConversionProblem) -> int:
     return count
 
 
+def merge_volume(problem: ConversionProblem) -> int:
+    """``V``: the fewest merges any shuffle plan needs, however many shuffles it issues, by
+    the *merge volume lemma* (module docstring): ``⌈N · element_bits / (L · B)⌉`` with ``N``
+    the distinct elements that the *mixed* ``dst`` registers hold across the lanes (a
+    ``dst`` register is mixed when no ``src`` register holds, in some lane, the element it
+    asks of every lane; copies of a register counted once), ``L`` the lanes of a warp and
+    ``B = max(32, element_bits)`` the bits one merge writes per lane. 0 when data must cross
+    warps. Counted lane by lane on warp 0 (every warp runs the same plan).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    if warp_map(problem) is None:
+        return 0
+    nrs, nrd = problem.register_bits
+    lanes = range(1 << problem.lane_bits)
+    images = [{problem.thread_elements("src", x, lane, 0) for lane in lanes}
+              for x in range(1 << nrs)]
+    dup = f2.null_space(problem.columns("dst", "register"))
+    mixed: set[int] = set()
+    for r in range(1 << nrd):
+        if f2.reduce(r, dup) != r:
+            continue  # a copy of a register already counted
+        column = {problem.thread_elements("dst", r, lane, 0) for lane in lanes}
+        if not any(column <= image for image in images):
+            mixed |= column
+    per_merge = max(32, problem.element_bits) << problem.lane_bits
+    return -(-len(mixed) * problem.element_bits // per_merge)
+
+
 def swaps_bring_nothing_lacked(problem: ConversionProblem) -> bool:
     """No lane lacks an element that lane ``l ⊕ 16`` or ``l ⊕ 32`` holds: a gfx950
     ``v_permlane16/32_swap_b32`` then brings no lane anything it lacks, and is only a merge
@@ -264,9 +319,10 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                          weights: Mapping[str, float] | None = None) -> ShuffleBound:
     """The least cost of any shuffle plan on ``target`` (module docstring): shuffles
     (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and merges (:func:`merge_cost` of
-    :func:`~linlayout.conversion.shuffle.select_bound`; for 32- and 64-bit elements the
+    :func:`~linlayout.conversion.shuffle.select_bound`, or :func:`merge_volume` merges at
+    ``u = min(w_selp, w_prmt)`` each where that is more; for 32- and 64-bit elements the
     smaller of ``S`` shuffles with :func:`tight_merges` merges and ``S + 1`` shuffles with
-    ``m``), on NVIDIA and gfx942. On gfx950 a ``v_permlane*_swap`` counts as two merges
+    those), on NVIDIA and gfx942. On gfx950 a ``v_permlane*_swap`` counts as two merges
     for the price of a shuffle where it brings nothing lacked
     (:func:`swaps_bring_nothing_lacked`), else as a shuffle that also joins two registers
     in each output: the least over the number of swaps. The AMD packing bound is
@@ -287,17 +343,24 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
             f"{'' if n == 1 else 's'}, 32 bits per shfl, data of at most 2^t lanes after t "
             f"shfl: at least {s} shfl")
     m = select_bound(problem)
+    v = merge_volume(problem)
     mw = ws
     if target.arch == "gfx950":
         if not swaps_bring_nothing_lacked(problem):
             # a swap is a shuffle that also joins two registers in each of its two outputs
+            # (and writes two merge outputs: the volume lemma counts both)
+            u = min(ws["selp"], ws["prmt"])
             cost = min(ws["shfl"] * max(s, p)
-                       + merge_cost(max(0, m - 2 * p), problem.element_bits, ws)
-                       for p in range(-(-m // 2) + 1))
+                       + max(merge_cost(max(0, m - 2 * p), problem.element_bits, ws),
+                             max(0, v - 2 * p) * u)
+                       for p in range(max(-(-m // 2), -(-v // 2)) + 1))
             note += (f"; some dst register draws on {m + 1} classes of src registers, and "
                      "a v_permlane*_swap (a shfl that joins two registers in each of its "
                      f"two outputs) or selp + {merge_positions(problem.element_bits) - 1}"
                      f"·prmt joins them")
+            if v > 1:
+                note += (f"; the mixed dst registers hold bytes that only {v} merge outputs "
+                         "can hold (the merge volume lemma; a swap writes two)")
             if not two_shuffles_without_merge(problem):
                 two = min(2 * ws["shfl"] + min(ws["selp"], ws["prmt"]), 3 * ws["shfl"])
                 if two > cost + 1e-12:
@@ -305,20 +368,24 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                     note += ("; but no plan of two shfl, swaps included, and no selp or "
                              "lane-dependent prmt reaches dst (the two-shuffle lemma): a "
                              "merge, or a third shfl")
-                return ShuffleBound(cost, s, m, 1, note)
-            return ShuffleBound(cost, s, m, 0, note)
+                return ShuffleBound(cost, s, m, 1, note, v)
+            return ShuffleBound(cost, s, m, 0, note, v)
         # every swap only joins registers: two merges for the price of a shuffle
         mw = dict(ws, selp=min(ws["selp"], ws["shfl"] / 2))
         note += ("; no lane lacks what lane l^16 or l^32 holds, so a v_permlane*_swap is "
                  "two merges")
+    unit = min(mw["selp"], mw["prmt"])
     mc = merge_cost(m, problem.element_bits, mw)
-    cost = s * ws["shfl"] + mc
     if m:
         note += (f"; some dst register draws on {m + 1} classes of src registers across the "
                  f"lanes: selp + {merge_positions(problem.element_bits) - 1}·prmt ≥ {m}")
+    if v * unit > mc + 1e-12:
+        mc = v * unit
+        note += (f"; the mixed dst registers hold bytes that only {v} merge outputs can hold "
+                 "(the merge volume lemma), however many shfl")
+    cost = s * ws["shfl"] + mc
     t = tight_merges(problem)
-    if t > m:
-        unit = min(mw["selp"], mw["prmt"])
+    if t * unit > mc + 1e-12:
         tight = s * ws["shfl"] + max(mc, t * unit)
         more = (s + 1) * ws["shfl"] + mc
         if min(tight, more) > cost:
@@ -327,7 +394,7 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                      "lane lacking the most already holds that no src register renames, "
                      "and the word a lone shfl sends where no register serves every "
                      f"lane), else {s + 1} shfl")
-    return ShuffleBound(cost, s, m, t, note)
+    return ShuffleBound(cost, s, m, t, note, v)
 
 
 #: The lane masks a gfx950 ``v_permlane16_swap_b32`` and ``v_permlane32_swap_b32`` cross.

@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import itertools
 import operator
+import random
 
 import pytest
 
 from linlayout import LayoutError, plan_conversion
 from linlayout.conversion import (ConversionProblem, RegisterSwap, execute_plan, merge_cost,
+                                  merge_volume, plan_packed_exchange, plan_shuffles,
+                                  plan_stages,
                                   select_bound, shuffle_bound, shuffle_family_bound,
                                   swaps_bring_nothing_lacked, tight_merges)
 
-from tests.conversion.support import invertible_matrices, warp_layout
+from linlayout.conversion.cost import path_cost
+from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
+
+from tests.conversion.support import invertible_matrices, random_invertible, warp_layout
 
 LANES = 4
 
@@ -499,3 +505,115 @@ def test_on_gfx950_a_lone_read_is_forced_where_no_single_swap_serves(order):
     shuffle = plan.path("shuffle")
     assert shuffle.cost == shuffle.bound == 1.5 and plan.optimal
     assert execute_plan(pb, shuffle.plan).correct
+
+
+# ------------------------------------------------------------------- the merge volume lemma
+def _byte_volume(src, dst, lanes: int) -> int:
+    """The merge volume lemma on byte tables, computed here from scratch: ``src`` and ``dst``
+    are lists of registers, each a list (one entry per lane) of 4-tuples of byte contents. A
+    ``dst`` byte position is *mixed* when no ``src`` byte position (register, byte) holds, in
+    some lane, every lane's content of it; the distinct contents of the mixed positions fill
+    at least this many 4-byte merge outputs of ``lanes`` lanes."""
+    classes = [{reg[lane][q] for lane in range(lanes)} for reg in src for q in range(4)]
+    mixed = set()
+    for reg in dst:
+        for p in range(4):
+            column = {reg[lane][p] for lane in range(lanes)}
+            if not any(column <= c for c in classes):
+                mixed |= column
+    return -(-len(mixed) // (4 * lanes))
+
+
+def _random_program(rng, src, lanes: int, steps: int):
+    """A random straight-line program of the family on byte tables: shuffles (one register
+    read from any lane, per lane), selects and byte permutes of two registers, each with a
+    per-lane predicate or selector (a *merge* when it differs between lanes) or the same in
+    every lane (free). Returns every register it computed and its count of merges."""
+    values = list(src)
+    merges = 0
+    for _ in range(steps):
+        kind = rng.choice(("shfl", "shfl", "selp", "prmt", "uniform"))
+        a, b = rng.choice(values), rng.choice(values)
+        if kind == "shfl":
+            sigma = [rng.randrange(lanes) for _ in range(lanes)]
+            out = [a[sigma[lane]] for lane in range(lanes)]
+        elif kind == "selp":
+            mask = [rng.random() < 0.5 for _ in range(lanes)]
+            out = [a[lane] if mask[lane] else b[lane] for lane in range(lanes)]
+            merges += len(set(mask)) > 1
+        else:
+            if kind == "uniform":
+                sel = [tuple(rng.randrange(8) for _ in range(4))] * lanes
+            else:
+                pool = [tuple(rng.randrange(8) for _ in range(4)) for _ in range(2)]
+                sel = [rng.choice(pool) for _ in range(lanes)]
+            out = [tuple((a[lane] + b[lane])[k] for k in sel[lane]) for lane in range(lanes)]
+            merges += len(set(sel)) > 1
+        values.append(out)
+    return values, merges
+
+
+@pytest.mark.parametrize("lanes", [2, 4, 8])
+def test_the_merge_volume_lemma_against_random_programs(lanes):
+    """The lemma itself, falsified if it can be: seeded random programs of 2 to 9
+    instructions (shuffles with any source lanes, lane-dependent and uniform selects and
+    byte permutes) on 1–3 source registers of ``lanes`` lanes, some sources broadcasting one
+    lane's bytes to others; every subset of the registers a program computed, taken as the
+    ``dst`` registers, needs at least :func:`merge_volume`'s count of merges — so the
+    program, which reaches them, must hold that many. Drawn once with a new seed after the
+    lemma was written."""
+    rng = random.Random(83_219 + lanes)
+    tested = raised = 0
+    for _ in range(400):
+        nsrc = rng.randint(1, 3)
+        span = rng.choice([lanes, max(1, lanes // 2)])  # lanes // 2: broadcast copies
+        src = [[tuple((x, lane % span, q) for q in range(4)) for lane in range(lanes)]
+               for x in range(nsrc)]
+        values, merges = _random_program(rng, src, lanes, rng.randint(2, 9))
+        for _ in range(6):
+            dst = rng.sample(values, rng.randint(1, min(4, len(values))))
+            v = _byte_volume(src, dst, lanes)
+            assert merges >= v, (lanes, merges, v)
+            tested += 1
+            raised += v >= 2
+    assert tested == 2400 and raised > 0
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942", "hip:gfx950"])
+def test_the_shuffle_bound_with_merge_volume_is_below_every_plan_built(target):
+    """Seeded random one-warp pairs (1–3 register bits, 3–5 live lane bits, a broadcast lane
+    now and then, 8 to 64 bits): the shuffle family's bound, merge volume included, is at
+    most the cost of every plan the model builds — the planner's, the per-lane tables under
+    three weightings, Triton's stages and the packed exchange — each run on symbolic
+    registers to ``dst``; and on some pairs the volume is what raises it. Drawn once with a
+    new seed after the lemma was written."""
+    hardware = {"cuda:90": NVIDIA, "hip:gfx942": AMD_CDNA3, "hip:gfx950": AMD_CDNA4}[target]
+    rng = random.Random(74_603 + len(target))
+    checked = raised = 0
+    for _ in range(60):
+        regs, live = rng.randint(1, 3), rng.randint(3, 5)
+        n = regs + live
+        broadcast = [0] * rng.choice([0, 0, 1]) if live < 5 else []
+        src_cols, dst_cols = random_invertible(n, rng), random_invertible(n, rng)
+        src = warp_layout(src_cols + broadcast, regs, n)
+        dst = warp_layout(dst_cols + broadcast, regs, n)
+        bits = rng.choice([8, 16, 32, 32, 64])
+        plan = plan_conversion(src, dst, bits, hardware=hardware, target=target)
+        pb, ws = plan.problem, plan.weights
+        shuffle = plan.path("shuffle")
+        if not shuffle.feasible:
+            continue
+        built = [shuffle.plan]
+        built += [plan_shuffles(pb, w) for w in ({"selp": 0, "prmt": 0}, {"shfl": 8}, None)]
+        built += [plan_stages(pb, target), plan_packed_exchange(pb, target)]
+        for alt in built:
+            if alt is None:
+                continue
+            assert execute_plan(pb, alt).correct, (src_cols, dst_cols, bits)
+            cost = path_cost(dict(alt.instructions), 0, ws)
+            assert shuffle.bound <= cost + 1e-9, (src_cols, dst_cols, bits, alt.instructions)
+            checked += 1
+        unit = min(ws["selp"], ws["prmt"])
+        raised += merge_volume(pb) * unit > merge_cost(
+            select_bound(pb), bits, ws) + 1e-9
+    assert checked > 200 and raised > 30  # 258/42, 269/38, 269/38 as drawn

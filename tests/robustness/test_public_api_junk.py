@@ -139,6 +139,7 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.conversion.shuffle_family_bound": ((CPROBLEM, "cuda:90"), {"weights": None}),
     "linlayout.conversion.source_lanes": ((CPROBLEM,), {}),
     "linlayout.conversion.tight_merges": ((CPROBLEM,), {}),
+    "linlayout.conversion.merge_volume": ((CPROBLEM,), {}),
     "linlayout.conversion.lone_shuffle_joins": ((CPROBLEM, "hip:gfx942"), {}),
     "linlayout.conversion.two_shuffles_without_merge": ((CPROBLEM, (1, 2)),
                                                         {"one_element_per_register": True}),
