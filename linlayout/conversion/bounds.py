@@ -41,10 +41,24 @@ shuffles: it ends at a byte of a ``src`` register or at a byte a merge wrote (it
 and along the way every instruction treats all lanes alike. So a value none of whose
 bytes roots at a merge takes each byte from the same ``src`` register in every lane.
 :func:`~linlayout.conversion.shuffle.select_bound` ``m``: some ``dst`` register draws on
-``m + 1`` classes of ``src`` registers across the lanes, a ``selp`` joins two classes and a
-lane-dependent ``prmt`` at most ``d`` byte positions
-(:func:`~linlayout.conversion.shuffle.merge_positions`), so ``selp + (d − 1)·prmt ≥ m``;
-:func:`merge_cost` is the cheapest such mix under the weights.
+``m + 1`` classes of ``src`` registers across the lanes. Count the joins byte by byte
+(the *byte-join lemma*): each byte position of that register (``e = element_bits / 8`` of
+them, 8 for 64-bit elements) roots at a merge's output byte, and following, lane by lane,
+the input byte each merge byte took leads to a byte of a ``src`` register; the nodes (a
+merge's output byte) and leaves (a ``src`` register's byte) reached from the register's
+``e`` roots form a graph with at least ``e · (m + 1)`` leaves (the ``m + 1`` classes, at
+each byte position). A spanning forest of it from the ``e`` roots has at most ``e +
+Σ (children − 1)`` leaves over its nodes, so ``Σ (children − 1) ≥ e · m``. A ``selp.b32``
+(or a gfx950 swap output, a ``v_cndmask_b32``) writes 4 bytes, each with 2 children: at
+most 4 (8 for ``selp.b64``); a lane-dependent ``prmt`` (``v_perm_b32``) writes 4 bytes
+chosen from 8 input bytes, which its output bytes share: at most ``8 − 1 = 7``. So
+``c · selp + 7 · prmt ≥ e · m`` (``c`` = 4, 8 for 64-bit elements), and
+:func:`merge_cost` is the cheapest such mix under the weights. (An earlier form counted a
+32-bit element as one position a ``prmt`` chooses among two of, ``selp + prmt ≥ m``;
+packing is free in the family — ``mov.b32 {lo, hi}`` — so a ``prmt`` can choose each
+16-bit half among four: a register that takes its element from one of 16 registers by
+lane takes 10 lane-dependent ``prmt``, two 4-way levels per half, where that form
+charged 15 merges. ``tests/conversion/test_bounds.py`` runs that plan on symbolic bytes.)
 
 **Merges when the shuffles are at their minimum** (:func:`tight_merges`, elements of 32 or
 64 bits). Let ``n`` elements be the most a lane lacks, ``T`` the lanes lacking ``n``, and
@@ -110,8 +124,10 @@ lane, one output keeps the lane's own value and the other takes 32 bits of lane
 each of its two outputs joins two registers. Where no lane lacks what its partner lanes
 hold (:func:`swaps_bring_nothing_lacked`) a swap brings nothing lacked and is only two
 merges for the price of one shuffle: the argument above holds with a select priced at
-``min(w_selp, w_shfl / 2)``. Otherwise ``p`` swaps among the shuffles pay for up to ``2p``
-joins, and the bound is the least over ``p`` of ``w_shfl · max(S, p) + merge_cost(m − 2p)``.
+``min(w_selp, w_shfl / 2)``. Otherwise ``p`` swaps among the shuffles pay for up to ``8p``
+byte joins (two outputs of 4 bytes, each byte a lane-dependent choice of two) and ``2p``
+merge outputs, and the bound is the least over ``p`` of ``w_shfl · max(S, p) +
+max(join_cost(e·m − 8p), (V − 2p) · min(w_selp, w_prmt))``.
 That lets one swap be a shuffle and a merge at once; with 32-bit elements where two
 shuffles are needed and the lanes lacking the most lack all they need,
 :func:`two_shuffles_without_merge` shows case by case (read or swap, then read or swap)
@@ -155,11 +171,11 @@ from ..errors import LayoutError
 from ..lowering import Target
 from .cost import resolve_weights
 from .problem import ELEMENT_BITS, ConversionProblem
-from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
+from .shuffle import lacking_elements, select_bound, shuffle_bound, warp_map
 
 __all__ = ["GFX950_SWAP_LANE_MASKS", "ShuffleBound", "amd_lone_shuffle_bound",
            "amd_two_shuffle_bound",
-           "lone_shuffle_joins", "merge_cost", "merge_volume", "nvidia_lone_shuffle_bound", "shuffle_family_bound",
+           "join_cost", "lone_shuffle_joins", "merge_cost", "merge_volume", "nvidia_lone_shuffle_bound", "shuffle_family_bound",
            "swaps_bring_nothing_lacked", "tight_merges", "two_shuffles_without_merge"]
 
 
@@ -191,9 +207,10 @@ class ShuffleBound:
 def merge_cost(merges: int, element_bits: int,
                weights: Mapping[str, float] | None = None) -> float:
     """The least ``a · w_selp + b · w_prmt`` over whole ``a, b ≥ 0`` with
-    ``a + (d − 1) · b ≥ merges`` (``d``: :func:`~linlayout.conversion.shuffle.merge_positions`):
-    the cheapest mix of selects and lane-dependent byte permutes that joins ``merges + 1``
-    classes of registers (module docstring).
+    ``c · a + 7 · b ≥ e · merges`` (``e = element_bits / 8`` bytes per element; ``c`` = 4
+    bytes a ``selp.b32`` writes, 8 for 64-bit elements): the cheapest mix of selects and
+    lane-dependent byte permutes that joins ``merges + 1`` classes of registers at every
+    byte position of one register (the byte-join lemma, module docstring; :func:`join_cost`).
 
     Raises:
         LayoutError: ``merges`` not an int ≥ 0 (at most 2^20), an element width not in
@@ -205,13 +222,32 @@ def merge_cost(merges: int, element_bits: int,
     if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
         raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
                           f"{shown(element_bits)}")
+    return join_cost(merges * (element_bits // 8), element_bits, weights)
+
+
+def join_cost(joins: int, element_bits: int,
+              weights: Mapping[str, float] | None = None) -> float:
+    """The least ``a · w_selp + b · w_prmt`` over whole ``a, b ≥ 0`` with
+    ``c · a + 7 · b ≥ joins`` (``c`` = 4, 8 for 64-bit elements): the cheapest merges that
+    supply ``joins`` byte joins (the byte-join lemma, module docstring: a select supplies
+    at most ``c``, a lane-dependent byte permute at most 7).
+
+    Raises:
+        LayoutError: ``joins`` not an int ≥ 0 (at most 2^24), an element width not in
+            :data:`~linlayout.conversion.problem.ELEMENT_BITS`, or bad weights.
+    """
+    joins = as_int(joins, "joins")
+    if not 0 <= joins <= 1 << 24:
+        raise LayoutError(f"joins must be between 0 and {1 << 24}, got {joins}")
+    if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
+        raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
+                          f"{shown(element_bits)}")
     ws = resolve_weights(weights)
-    d = merge_positions(element_bits)
-    if merges <= 0:
+    if joins <= 0:
         return 0.0
-    most = -(-merges // (d - 1))
-    return min(b * ws["prmt"] + max(0, merges - (d - 1) * b) * ws["selp"]
-               for b in range(most + 1))
+    c = 8 if element_bits == 64 else 4
+    return min(b * ws["prmt"] + -(-max(0, joins - 7 * b) // c) * ws["selp"]
+               for b in range(-(-joins // 7) + 1))
 
 
 def tight_merges(problem: ConversionProblem) -> int:
@@ -350,14 +386,15 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
             # a swap is a shuffle that also joins two registers in each of its two outputs
             # (and writes two merge outputs: the volume lemma counts both)
             u = min(ws["selp"], ws["prmt"])
+            joins = m * (problem.element_bits // 8)
             cost = min(ws["shfl"] * max(s, p)
-                       + max(merge_cost(max(0, m - 2 * p), problem.element_bits, ws),
+                       + max(join_cost(max(0, joins - 8 * p), problem.element_bits, ws),
                              max(0, v - 2 * p) * u)
-                       for p in range(max(-(-m // 2), -(-v // 2)) + 1))
+                       for p in range(max(-(-joins // 8), -(-v // 2)) + 1))
             note += (f"; some dst register draws on {m + 1} classes of src registers, and "
                      "a v_permlane*_swap (a shfl that joins two registers in each of its "
-                     f"two outputs) or selp + {merge_positions(problem.element_bits) - 1}"
-                     f"·prmt joins them")
+                     "two outputs: 8 byte joins), a select (4) or a lane-dependent byte "
+                     "permute (7) joins them byte by byte")
             if v > 1:
                 note += (f"; the mixed dst registers hold bytes that only {v} merge outputs "
                          "can hold (the merge volume lemma; a swap writes two)")
@@ -378,7 +415,9 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
     mc = merge_cost(m, problem.element_bits, mw)
     if m:
         note += (f"; some dst register draws on {m + 1} classes of src registers across the "
-                 f"lanes: selp + {merge_positions(problem.element_bits) - 1}·prmt ≥ {m}")
+                 f"lanes: {m * (problem.element_bits // 8)} byte joins, at most "
+                 f"{8 if problem.element_bits == 64 else 4} per selp and 7 per "
+                 "lane-dependent prmt")
     if v * unit > mc + 1e-12:
         mc = v * unit
         note += (f"; the mixed dst registers hold bytes that only {v} merge outputs can hold "

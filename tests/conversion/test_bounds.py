@@ -9,8 +9,9 @@ import random
 
 import pytest
 
-from linlayout import LayoutError, plan_conversion
-from linlayout.conversion import (ConversionProblem, RegisterSwap, execute_plan, merge_cost,
+from linlayout import LayoutError, LinearLayout, plan_conversion
+from linlayout.conversion import (ConversionProblem, RegisterSwap, execute_plan, join_cost,
+                                  merge_cost,
                                   merge_volume, plan_packed_exchange, plan_shuffles,
                                   plan_stages,
                                   select_bound, shuffle_bound, shuffle_family_bound,
@@ -141,13 +142,82 @@ def test_on_gfx950_a_permlane_swap_is_a_shuffle_and_two_merges():
 
 
 def test_merge_cost_takes_the_cheapest_mix():
+    """Byte joins: ``element_bits / 8`` per merge, at most 4 per select (8 for 64-bit
+    elements), 7 per lane-dependent byte permute."""
     assert merge_cost(0, 32) == 0
     assert merge_cost(1, 8) == 0.5  # one select or one byte permute
     assert merge_cost(7, 8) == 0.5  # a byte permute joins 8 positions
     assert merge_cost(8, 8) == 1.0
-    assert merge_cost(3, 32) == 1.5
-    assert merge_cost(3, 32, {"selp": 2}) == 1.5  # byte permutes of whole words
-    assert merge_cost(2, 8, {"prmt": 4, "selp": 1}) == 2
+    assert merge_cost(1, 32) == merge_cost(2, 32) / 2 == 0.5  # 4 and 8 byte joins
+    assert merge_cost(3, 32) == 1.0  # 12 byte joins: two byte permutes (14)
+    assert merge_cost(3, 32, {"prmt": 2}) == 1.5  # or three selects (12)
+    assert merge_cost(15, 32) == 4.5  # 60 byte joins: nine byte permutes
+    assert merge_cost(2, 8, {"prmt": 4, "selp": 1}) == 1  # one select writes 4 bytes
+    assert merge_cost(3, 64) == 1.5  # 24 byte joins: three selp.b64
+    assert merge_cost(3, 64, {"selp": 1}) == 2.0  # or four byte permutes (28)
+    assert join_cost(8, 16) == 1.0 and join_cost(7, 16) == 0.5
+
+
+def _run_bytes(program, registers, lanes):
+    """Run a straight-line program on symbolic bytes: each register is a list (one entry per
+    lane) of 4 byte contents. ``("mov", a, ha, b, hb)`` packs the 16-bit half ``ha`` of
+    ``a`` and half ``hb`` of ``b`` (``mov.b32 {lo, hi}``, alike in every lane);
+    ``("prmt", a, b, selectors)`` takes, in lane ``l``, the 4 bytes ``selectors[l]`` of the
+    8 bytes of ``a`` and ``b``. Returns the registers and the lane-dependent ``prmt``
+    count."""
+    regs = dict(registers)
+    merges = 0
+    for i, (op, *args) in enumerate(program):
+        if op == "mov":
+            a, ha, b, hb = args
+            regs[i] = [regs[a][lane][2 * ha:2 * ha + 2] + regs[b][lane][2 * hb:2 * hb + 2]
+                       for lane in range(lanes)]
+        else:
+            a, b, sel = args
+            regs[i] = [tuple((regs[a][lane] + regs[b][lane])[k] for k in sel[lane])
+                       for lane in range(lanes)]
+            merges += len(set(sel)) > 1
+    return regs, merges
+
+
+def test_a_16_way_register_choice_takes_ten_byte_permutes():
+    """The byte-join lemma's example (``argmax_axis1``'s convert on NVIDIA: every lane holds
+    16 registers, lane ``l`` wants register ``l mod 16``): choosing each 16-bit half among
+    four with one lane-dependent ``prmt`` (two halves packed per word by a free
+    ``mov.b32 {lo, hi}``), two levels per half, reaches the destination with 10 lane-
+    dependent ``prmt`` — 5 at the default weights, below the 15 selects (7.5) that the
+    whole-element form of the merge bound charged, and at least the byte-join bound
+    (60 byte joins, 7 per ``prmt``: 4.5)."""
+    lanes = 32
+    src = {("x", i): [tuple((i, b) for b in range(4))] * lanes for i in range(16)}
+    want = [tuple((lane % 16, b) for b in range(4)) for lane in range(lanes)]
+    program: list = []
+
+    def at(i):
+        return len(program) - 1 if i is None else i
+
+    def choose(cands, pick):  # cands: 4 (register, half) pairs; pick(lane) in 0..3
+        lo_word = len(program)
+        program.append(("mov", *cands[0], *cands[1]))
+        program.append(("mov", *cands[2], *cands[3]))
+        halves = [(0, 1), (2, 3), (4, 5), (6, 7)]
+        program.append(("prmt", lo_word, lo_word + 1,
+                        [halves[pick(lane)] * 2 for lane in range(lanes)]))
+        return len(program) - 1
+
+    out = {}
+    for h in (0, 1):
+        level = [choose([(("x", 4 * g + k), h) for k in range(4)],
+                        lambda lane, g=g: lane % 4) for g in range(4)]
+        out[h] = choose([(r, 0) for r in level], lambda lane: lane % 16 // 4)
+    program.append(("mov", out[0], 0, out[1], 0))
+    regs, merges = _run_bytes(program, src, lanes)
+    assert regs[len(program) - 1] == want and merges == 10
+    assert merge_cost(15, 32) <= 10 * 0.5 < 15 * 0.5
+    pb = ConversionProblem.make(
+        LinearLayout({"register": [[1], [2], [4], [8]], "lane": [[0]] * 5}, {"dim0": 16}),
+        LinearLayout({"register": [], "lane": [[1], [2], [4], [8], [0]]}, {"dim0": 16}), 32)
+    assert select_bound(pb) == 15 and shuffle_family_bound(pb, "cuda:90").cost <= 5.0
 
 
 @pytest.mark.parametrize("bad", [-1, None, 1.5, True])
