@@ -181,7 +181,8 @@ from .shuffle import lacking_elements, select_bound, shuffle_bound, warp_map
 
 __all__ = ["GFX950_SWAP_LANE_MASKS", "ShuffleBound", "amd_lone_shuffle_bound",
            "amd_two_shuffle_bound",
-           "join_cost", "lone_shuffle_joins", "merge_cost", "merge_volume", "nvidia_lone_shuffle_bound", "shuffle_family_bound",
+           "join_cost", "lone_shuffle_joins", "merge_cost", "merge_volume",
+           "nvidia_lone_shuffle_bound", "shuffle_family_bound",
            "swaps_bring_nothing_lacked", "tight_merges", "two_shuffles_without_merge"]
 
 

@@ -55,7 +55,8 @@ byte-join lemma of :mod:`~linlayout.conversion.bounds`, which counts bytes becau
 is free in the family: a ``prmt`` may choose among four 16-bit halves of 32-bit elements);
 :func:`~linlayout.conversion.bounds.merge_cost` prices the cheapest such mix. Plans that
 keep elements whole (the planner's, Triton's) also have ``selp + (d − 1) · prmt ≥ m`` with
-``d = 2 · max(1, 32 / element_bits)`` (:func:`merge_positions`). The argument assumes the instruction set of the
+``d = 2 · max(1, 32 / element_bits)`` (:func:`merge_positions`). The argument assumes the
+instruction set of the
 family (``shfl``, ``selp``, ``prmt``, ``mov``; no predicated moves or bitwise merges); on AMD
 a ``v_permlane*_swap`` or a DPP move merges two registers by itself, so the bound is not
 claimed there.
