@@ -601,6 +601,7 @@ def _random_program(rng, src, lanes: int, steps: int):
     every lane (free). Returns every register it computed and its count of merges."""
     values = list(src)
     merges = 0
+    kinds = {"selp": 0, "prmt": 0}
     for _ in range(steps):
         kind = rng.choice(("shfl", "shfl", "selp", "prmt", "uniform"))
         a, b = rng.choice(values), rng.choice(values)
@@ -611,6 +612,7 @@ def _random_program(rng, src, lanes: int, steps: int):
             mask = [rng.random() < 0.5 for _ in range(lanes)]
             out = [a[lane] if mask[lane] else b[lane] for lane in range(lanes)]
             merges += len(set(mask)) > 1
+            kinds["selp"] += len(set(mask)) > 1
         else:
             if kind == "uniform":
                 sel = [tuple(rng.randrange(8) for _ in range(4))] * lanes
@@ -619,7 +621,9 @@ def _random_program(rng, src, lanes: int, steps: int):
                 sel = [rng.choice(pool) for _ in range(lanes)]
             out = [tuple((a[lane] + b[lane])[k] for k in sel[lane]) for lane in range(lanes)]
             merges += len(set(sel)) > 1
+            kinds["prmt"] += len(set(sel)) > 1
         values.append(out)
+    _random_program.kinds = kinds  # the last program's lane-dependent selects and permutes
     return values, merges
 
 
@@ -687,3 +691,42 @@ def test_the_shuffle_bound_with_merge_volume_is_below_every_plan_built(target):
         raised += merge_volume(pb) * unit > merge_cost(
             select_bound(pb), bits, ws) + 1e-9
     assert checked > 200 and raised > 30  # 258/42, 269/38, 269/38 as drawn
+
+
+def _least_cover(contents: set, classes: list[set]) -> int:
+    """The fewest classes whose union holds ``contents`` (brute force; ``len(classes)`` is
+    at most 12 here)."""
+    useful = [c & contents for c in classes if c & contents]
+    for k in range(len(useful) + 1):
+        if any(set().union(*pick) >= contents for pick in itertools.combinations(useful, k)):
+            return k
+    raise AssertionError("contents no class holds")
+
+
+@pytest.mark.parametrize("lanes", [2, 4, 8])
+def test_the_byte_join_lemma_against_random_programs(lanes):
+    """The byte-join lemma behind :func:`merge_cost`, falsified if it can be: for every
+    register a seeded random program computed (the generator of the merge volume test), the
+    classes of ``src`` bytes — (register, byte), each holding its contents over the lanes —
+    needed to cover the bytes it holds over its 4 byte positions and the lanes, less the 4
+    roots, are joins that its lane-dependent selects (4 each) and byte permutes (7 each)
+    must supply: ``4·selp + 7·prmt ≥ cover − 4``. Drawn once with a new seed after the
+    lemma was written."""
+    rng = random.Random(52_907 + lanes)
+    tested = tight = 0
+    for _ in range(300):
+        nsrc = rng.randint(1, 3)
+        span = rng.choice([lanes, max(1, lanes // 2)])
+        src = [[tuple((x, lane % span, q) for q in range(4)) for lane in range(lanes)]
+               for x in range(nsrc)]
+        values, _ = _random_program(rng, src, lanes, rng.randint(2, 10))
+        kinds = _random_program.kinds
+        supply = 4 * kinds["selp"] + 7 * kinds["prmt"]
+        classes = [{reg[lane][q] for lane in range(lanes)} for reg in src for q in range(4)]
+        for reg in values[nsrc:]:
+            contents = {reg[lane][p] for lane in range(lanes) for p in range(4)}
+            need = _least_cover(contents, classes) - 4
+            assert supply >= need, (lanes, kinds, need)
+            tested += 1
+            tight += need > 0 and supply == need
+    assert tested > 1000 and tight > 0
