@@ -19,7 +19,8 @@ with exact counts, a lower bound per path family and a symbolic check.
 """
 
 from .bounds import (ShuffleBound, amd_lone_shuffle_bound, amd_two_shuffle_bound,
-                     lone_shuffle_joins, merge_cost, nvidia_lone_shuffle_bound,
+                     join_cost, lone_shuffle_joins, merge_cost, merge_volume,
+                     nvidia_lone_shuffle_bound,
                      shuffle_family_bound, swaps_bring_nothing_lacked, tight_merges,
                      two_shuffles_without_merge)
 from .cost import DEFAULT_WEIGHTS, KINDS, resolve_weights
@@ -40,7 +41,8 @@ __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionPro
            "ShufflePlan", "ShuffleRound", "StagePlan",
            "TritonChoice", "WordPermute", "amd_lone_shuffle_bound", "amd_two_shuffle_bound",
            "amd_packing_bound", "execute_plan", "execute_shared",
-           "lacking_elements", "lone_shuffle_joins", "merge_cost", "nvidia_lone_shuffle_bound",
+           "join_cost", "lacking_elements", "lone_shuffle_joins", "merge_cost", "merge_volume",
+           "nvidia_lone_shuffle_bound",
            "plan_conversion", "plan_packed_exchange",
            "plan_registers", "plan_shuffles", "plan_stages", "resolve_weights",
            "select_bound", "shuffle_bound", "shuffle_family_bound", "source_lanes",

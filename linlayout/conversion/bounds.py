@@ -41,10 +41,24 @@ shuffles: it ends at a byte of a ``src`` register or at a byte a merge wrote (it
 and along the way every instruction treats all lanes alike. So a value none of whose
 bytes roots at a merge takes each byte from the same ``src`` register in every lane.
 :func:`~linlayout.conversion.shuffle.select_bound` ``m``: some ``dst`` register draws on
-``m + 1`` classes of ``src`` registers across the lanes, a ``selp`` joins two classes and a
-lane-dependent ``prmt`` at most ``d`` byte positions
-(:func:`~linlayout.conversion.shuffle.merge_positions`), so ``selp + (d − 1)·prmt ≥ m``;
-:func:`merge_cost` is the cheapest such mix under the weights.
+``m + 1`` classes of ``src`` registers across the lanes. Count the joins byte by byte
+(the *byte-join lemma*): each byte position of that register (``e = element_bits / 8`` of
+them, 8 for 64-bit elements) roots at a merge's output byte, and following, lane by lane,
+the input byte each merge byte took leads to a byte of a ``src`` register; the nodes (a
+merge's output byte) and leaves (a ``src`` register's byte) reached from the register's
+``e`` roots form a graph with at least ``e · (m + 1)`` leaves (the ``m + 1`` classes, at
+each byte position). A spanning forest of it from the ``e`` roots has at most ``e +
+Σ (children − 1)`` leaves over its nodes, so ``Σ (children − 1) ≥ e · m``. A ``selp.b32``
+(or a gfx950 swap output, a ``v_cndmask_b32``) writes 4 bytes, each with 2 children: at
+most 4 (8 for ``selp.b64``); a lane-dependent ``prmt`` (``v_perm_b32``) writes 4 bytes
+chosen from 8 input bytes, which its output bytes share: at most ``8 − 1 = 7``. So
+``c · selp + 7 · prmt ≥ e · m`` (``c`` = 4, 8 for 64-bit elements), and
+:func:`merge_cost` is the cheapest such mix under the weights. (An earlier form counted a
+32-bit element as one position a ``prmt`` chooses among two of, ``selp + prmt ≥ m``;
+packing is free in the family — ``mov.b32 {lo, hi}`` — so a ``prmt`` can choose each
+16-bit half among four: a register that takes its element from one of 16 registers by
+lane takes 10 lane-dependent ``prmt``, two 4-way levels per half, where that form
+charged 15 merges. ``tests/conversion/test_bounds.py`` runs that plan on symbolic bytes.)
 
 **Merges when the shuffles are at their minimum** (:func:`tight_merges`, elements of 32 or
 64 bits). Let ``n`` elements be the most a lane lacks, ``T`` the lanes lacking ``n``, and
@@ -66,6 +80,27 @@ come after the shuffle; one that every lane holds could be shuffled only if its 
 included every lane's lacked one, which is checked. A plan with ``S`` shuffles thus needs
 ``F + p`` merges (``p`` that extra one), and one with more shuffles pays at least one more
 shuffle: the bound is the smaller of the two.
+
+**Merge volume** (:func:`merge_volume`, every element width, however many shuffles).
+Follow each byte position of a ``dst`` register back as above: through the free
+instructions and the shuffles the path is the same in every lane, so it ends at one byte
+of one ``src`` register or at one byte of one merge's output — the same root in every
+lane, and the byte the register holds in lane ``l`` is the byte the root held in lane
+``π(l)``, ``π`` the composition of the shuffles' source-lane maps on the path (the
+identity without shuffles). Call a ``dst`` register *mixed* when no ``src`` register holds
+(in some lane) every element it asks of the lanes; a byte of a mixed register cannot root
+at a ``src`` register (that register would hold all of them), so it roots at a merge. A
+merge writes one register: ``L`` lanes of ``B = max(32, element_bits)`` bits, so its
+output holds at most ``L · B / 8`` distinct bytes, and every byte any mixed register holds
+in any lane is one of them for its root's merge. So the merges hold, between them, every
+distinct byte of the mixed registers: ``merges ≥ ⌈N · element_bits / (L · B)⌉``, ``N`` the
+distinct elements of the mixed registers over the lanes. Unlike ``tight_merges`` this does
+not depend on the number of shuffles, so it also bounds plans that spend more shuffles
+than the least: any plan costs at least ``S · w_shfl + max(merge_cost(m), V · u)`` with
+``u = min(w_selp, w_prmt)`` (each merge is a ``selp`` or a lane-dependent ``prmt``; with a
+swap, below, two outputs for one ``w_shfl``). With 32-bit elements, ``8`` registers that
+each hold every lane's own element of another register (32 distinct elements each) need
+8 merges however the plan is built, where ``select_bound`` sees 1.
 
 **On AMD** (AMD CDNA3 ISA) the argument holds, word for word, on gfx942 for the
 family the planner and Triton 3.9 build there: the shuffles are ``ds_bpermute_b32``
@@ -89,8 +124,10 @@ lane, one output keeps the lane's own value and the other takes 32 bits of lane
 each of its two outputs joins two registers. Where no lane lacks what its partner lanes
 hold (:func:`swaps_bring_nothing_lacked`) a swap brings nothing lacked and is only two
 merges for the price of one shuffle: the argument above holds with a select priced at
-``min(w_selp, w_shfl / 2)``. Otherwise ``p`` swaps among the shuffles pay for up to ``2p``
-joins, and the bound is the least over ``p`` of ``w_shfl · max(S, p) + merge_cost(m − 2p)``.
+``min(w_selp, w_shfl / 2)``. Otherwise ``p`` swaps among the shuffles pay for up to ``8p``
+byte joins (two outputs of 4 bytes, each byte a lane-dependent choice of two) and ``2p``
+merge outputs, and the bound is the least over ``p`` of ``w_shfl · max(S, p) +
+max(join_cost(e·m − 8p), (V − 2p) · min(w_selp, w_prmt))``.
 That lets one swap be a shuffle and a merge at once; with 32-bit elements where two
 shuffles are needed and the lanes lacking the most lack all they need,
 :func:`two_shuffles_without_merge` shows case by case (read or swap, then read or swap)
@@ -120,7 +157,15 @@ cuda:90, gfx942 and gfx950, and of a 16-element space on a 64-lane wavefront on 
 gfx950 (``tests/conversion/test_optimal_exhaustive.py``: no buildable plan costs less than
 its family's bound) and against every ``shfl``/``selp`` program, every one-shuffle
 one-join program (16 bits, AMD) and every two-shuffle program with swaps of the smallest
-warps by brute force (``tests/conversion/test_bounds.py``).
+warps by brute force (``tests/conversion/test_bounds.py``). The merge volume lemma is
+also checked against 400 seeded random byte-level programs (shuffles, selects and byte
+permutes, lane-dependent and uniform) on each of 2, 4 and 8 lanes, six choices of ``dst``
+among the registers of each — none holds a ``dst`` with fewer merges than
+:func:`merge_volume` says — and the whole bound against every plan the model builds on 60
+seeded random one-warp pairs per target. The byte-join lemma is checked against 300 such
+programs on each of 2, 4 and 8 lanes, every register they compute (``4 · selp + 7 · prmt``
+at least the ``src`` byte classes that cover its bytes, less its 4 byte positions), and its
+example (a 16-way register choice in 10 lane-dependent ``prmt``) is run on symbolic bytes.
 """
 
 from __future__ import annotations
@@ -134,11 +179,12 @@ from ..errors import LayoutError
 from ..lowering import Target
 from .cost import resolve_weights
 from .problem import ELEMENT_BITS, ConversionProblem
-from .shuffle import lacking_elements, merge_positions, select_bound, shuffle_bound, warp_map
+from .shuffle import lacking_elements, select_bound, shuffle_bound, warp_map
 
 __all__ = ["GFX950_SWAP_LANE_MASKS", "ShuffleBound", "amd_lone_shuffle_bound",
            "amd_two_shuffle_bound",
-           "lone_shuffle_joins", "merge_cost", "nvidia_lone_shuffle_bound", "shuffle_family_bound",
+           "join_cost", "lone_shuffle_joins", "merge_cost", "merge_volume",
+           "nvidia_lone_shuffle_bound", "shuffle_family_bound",
            "swaps_bring_nothing_lacked", "tight_merges", "two_shuffles_without_merge"]
 
 
@@ -155,6 +201,8 @@ class ShuffleBound:
         tight_merges: merges a plan with exactly :attr:`shuffles` shuffles needs
             (:func:`tight_merges`; 0 where not claimed).
         note: the argument, in words.
+        volume: merges any plan needs by the merge volume lemma (:func:`merge_volume`),
+            however many shuffles it issues.
     """
 
     cost: float
@@ -162,14 +210,16 @@ class ShuffleBound:
     merges: int
     tight_merges: int
     note: str
+    volume: int = 0
 
 
 def merge_cost(merges: int, element_bits: int,
                weights: Mapping[str, float] | None = None) -> float:
     """The least ``a · w_selp + b · w_prmt`` over whole ``a, b ≥ 0`` with
-    ``a + (d − 1) · b ≥ merges`` (``d``: :func:`~linlayout.conversion.shuffle.merge_positions`):
-    the cheapest mix of selects and lane-dependent byte permutes that joins ``merges + 1``
-    classes of registers (module docstring).
+    ``c · a + 7 · b ≥ e · merges`` (``e = element_bits / 8`` bytes per element; ``c`` = 4
+    bytes a ``selp.b32`` writes, 8 for 64-bit elements): the cheapest mix of selects and
+    lane-dependent byte permutes that joins ``merges + 1`` classes of registers at every
+    byte position of one register (the byte-join lemma, module docstring; :func:`join_cost`).
 
     Raises:
         LayoutError: ``merges`` not an int ≥ 0 (at most 2^20), an element width not in
@@ -181,13 +231,32 @@ def merge_cost(merges: int, element_bits: int,
     if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
         raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
                           f"{shown(element_bits)}")
+    return join_cost(merges * (element_bits // 8), element_bits, weights)
+
+
+def join_cost(joins: int, element_bits: int,
+              weights: Mapping[str, float] | None = None) -> float:
+    """The least ``a · w_selp + b · w_prmt`` over whole ``a, b ≥ 0`` with
+    ``c · a + 7 · b ≥ joins`` (``c`` = 4, 8 for 64-bit elements): the cheapest merges that
+    supply ``joins`` byte joins (the byte-join lemma, module docstring: a select supplies
+    at most ``c``, a lane-dependent byte permute at most 7).
+
+    Raises:
+        LayoutError: ``joins`` not an int ≥ 0 (at most 2^24), an element width not in
+            :data:`~linlayout.conversion.problem.ELEMENT_BITS`, or bad weights.
+    """
+    joins = as_int(joins, "joins")
+    if not 0 <= joins <= 1 << 24:
+        raise LayoutError(f"joins must be between 0 and {1 << 24}, got {joins}")
+    if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
+        raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
+                          f"{shown(element_bits)}")
     ws = resolve_weights(weights)
-    d = merge_positions(element_bits)
-    if merges <= 0:
+    if joins <= 0:
         return 0.0
-    most = -(-merges // (d - 1))
-    return min(b * ws["prmt"] + max(0, merges - (d - 1) * b) * ws["selp"]
-               for b in range(most + 1))
+    c = 8 if element_bits == 64 else 4
+    return min(b * ws["prmt"] + -(-max(0, joins - 7 * b) // c) * ws["selp"]
+               for b in range(-(-joins // 7) + 1))
 
 
 def tight_merges(problem: ConversionProblem) -> int:
@@ -238,6 +307,37 @@ def tight_merges(problem: ConversionProblem) -> int:
     return count
 
 
+def merge_volume(problem: ConversionProblem) -> int:
+    """``V``: the fewest merges any shuffle plan needs, however many shuffles it issues, by
+    the *merge volume lemma* (module docstring): ``⌈N · element_bits / (L · B)⌉`` with ``N``
+    the distinct elements that the *mixed* ``dst`` registers hold across the lanes (a
+    ``dst`` register is mixed when no ``src`` register holds, in some lane, the element it
+    asks of every lane; copies of a register counted once), ``L`` the lanes of a warp and
+    ``B = max(32, element_bits)`` the bits one merge writes per lane. 0 when data must cross
+    warps. Counted lane by lane on warp 0 (every warp runs the same plan).
+
+    Raises:
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+    """
+    instance_of(problem, ConversionProblem, "problem")
+    if warp_map(problem) is None:
+        return 0
+    nrs, nrd = problem.register_bits
+    lanes = range(1 << problem.lane_bits)
+    images = [{problem.thread_elements("src", x, lane, 0) for lane in lanes}
+              for x in range(1 << nrs)]
+    dup = f2.null_space(problem.columns("dst", "register"))
+    mixed: set[int] = set()
+    for r in range(1 << nrd):
+        if f2.reduce(r, dup) != r:
+            continue  # a copy of a register already counted
+        column = {problem.thread_elements("dst", r, lane, 0) for lane in lanes}
+        if not any(column <= image for image in images):
+            mixed |= column
+    per_merge = max(32, problem.element_bits) << problem.lane_bits
+    return -(-len(mixed) * problem.element_bits // per_merge)
+
+
 def swaps_bring_nothing_lacked(problem: ConversionProblem) -> bool:
     """No lane lacks an element that lane ``l ⊕ 16`` or ``l ⊕ 32`` holds: a gfx950
     ``v_permlane16/32_swap_b32`` then brings no lane anything it lacks, and is only a merge
@@ -264,9 +364,10 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                          weights: Mapping[str, float] | None = None) -> ShuffleBound:
     """The least cost of any shuffle plan on ``target`` (module docstring): shuffles
     (:func:`~linlayout.conversion.shuffle.shuffle_bound`) and merges (:func:`merge_cost` of
-    :func:`~linlayout.conversion.shuffle.select_bound`; for 32- and 64-bit elements the
+    :func:`~linlayout.conversion.shuffle.select_bound`, or :func:`merge_volume` merges at
+    ``u = min(w_selp, w_prmt)`` each where that is more; for 32- and 64-bit elements the
     smaller of ``S`` shuffles with :func:`tight_merges` merges and ``S + 1`` shuffles with
-    ``m``), on NVIDIA and gfx942. On gfx950 a ``v_permlane*_swap`` counts as two merges
+    those), on NVIDIA and gfx942. On gfx950 a ``v_permlane*_swap`` counts as two merges
     for the price of a shuffle where it brings nothing lacked
     (:func:`swaps_bring_nothing_lacked`), else as a shuffle that also joins two registers
     in each output: the least over the number of swaps. The AMD packing bound is
@@ -287,17 +388,25 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
             f"{'' if n == 1 else 's'}, 32 bits per shfl, data of at most 2^t lanes after t "
             f"shfl: at least {s} shfl")
     m = select_bound(problem)
+    v = merge_volume(problem)
     mw = ws
     if target.arch == "gfx950":
         if not swaps_bring_nothing_lacked(problem):
             # a swap is a shuffle that also joins two registers in each of its two outputs
+            # (and writes two merge outputs: the volume lemma counts both)
+            u = min(ws["selp"], ws["prmt"])
+            joins = m * (problem.element_bits // 8)
             cost = min(ws["shfl"] * max(s, p)
-                       + merge_cost(max(0, m - 2 * p), problem.element_bits, ws)
-                       for p in range(-(-m // 2) + 1))
+                       + max(join_cost(max(0, joins - 8 * p), problem.element_bits, ws),
+                             max(0, v - 2 * p) * u)
+                       for p in range(max(-(-joins // 8), -(-v // 2)) + 1))
             note += (f"; some dst register draws on {m + 1} classes of src registers, and "
                      "a v_permlane*_swap (a shfl that joins two registers in each of its "
-                     f"two outputs) or selp + {merge_positions(problem.element_bits) - 1}"
-                     f"·prmt joins them")
+                     "two outputs: 8 byte joins), a select (4) or a lane-dependent byte "
+                     "permute (7) joins them byte by byte")
+            if v > 1:
+                note += (f"; the mixed dst registers hold bytes that only {v} merge outputs "
+                         "can hold (the merge volume lemma; a swap writes two)")
             if not two_shuffles_without_merge(problem):
                 two = min(2 * ws["shfl"] + min(ws["selp"], ws["prmt"]), 3 * ws["shfl"])
                 if two > cost + 1e-12:
@@ -305,20 +414,26 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                     note += ("; but no plan of two shfl, swaps included, and no selp or "
                              "lane-dependent prmt reaches dst (the two-shuffle lemma): a "
                              "merge, or a third shfl")
-                return ShuffleBound(cost, s, m, 1, note)
-            return ShuffleBound(cost, s, m, 0, note)
+                return ShuffleBound(cost, s, m, 1, note, v)
+            return ShuffleBound(cost, s, m, 0, note, v)
         # every swap only joins registers: two merges for the price of a shuffle
         mw = dict(ws, selp=min(ws["selp"], ws["shfl"] / 2))
         note += ("; no lane lacks what lane l^16 or l^32 holds, so a v_permlane*_swap is "
                  "two merges")
+    unit = min(mw["selp"], mw["prmt"])
     mc = merge_cost(m, problem.element_bits, mw)
-    cost = s * ws["shfl"] + mc
     if m:
         note += (f"; some dst register draws on {m + 1} classes of src registers across the "
-                 f"lanes: selp + {merge_positions(problem.element_bits) - 1}·prmt ≥ {m}")
+                 f"lanes: {m * (problem.element_bits // 8)} byte joins, at most "
+                 f"{8 if problem.element_bits == 64 else 4} per selp and 7 per "
+                 "lane-dependent prmt")
+    if v * unit > mc + 1e-12:
+        mc = v * unit
+        note += (f"; the mixed dst registers hold bytes that only {v} merge outputs can hold "
+                 "(the merge volume lemma), however many shfl")
+    cost = s * ws["shfl"] + mc
     t = tight_merges(problem)
-    if t > m:
-        unit = min(mw["selp"], mw["prmt"])
+    if t * unit > mc + 1e-12:
         tight = s * ws["shfl"] + max(mc, t * unit)
         more = (s + 1) * ws["shfl"] + mc
         if min(tight, more) > cost:
@@ -327,7 +442,7 @@ def shuffle_family_bound(problem: ConversionProblem, target: Target | str,
                      "lane lacking the most already holds that no src register renames, "
                      "and the word a lone shfl sends where no register serves every "
                      f"lane), else {s + 1} shfl")
-    return ShuffleBound(cost, s, m, t, note)
+    return ShuffleBound(cost, s, m, t, note, v)
 
 
 #: The lane masks a gfx950 ``v_permlane16_swap_b32`` and ``v_permlane32_swap_b32`` cross.

@@ -47,11 +47,16 @@ lane merge values from different registers. Follow each ``dst`` register ``r`` b
 ``src`` registers: the elements ``r`` holds across the lanes lie in some set of ``src``
 registers, at least one per class of registers modulo ``K`` (the register parts of the
 kernel of ``[A_register | A_lane]``: two places that hold the same element differ by it).
-The data-flow tree behind ``r`` reaches each of those registers; a ``selp`` joins two values
-and a lane-dependent ``prmt`` joins at most ``d = 2 · max(1, 32 / element_bits)`` element
-positions (two words of packed elements), so ``selp + (d − 1) · prmt ≥ m`` with
-``m = max_r classes(r) − 1``; :func:`~linlayout.conversion.bounds.merge_cost` prices the
-cheapest such mix. The argument assumes the instruction set of the
+The data-flow tree behind ``r`` reaches each of those registers, at each of the
+``element_bits / 8`` byte positions of ``r``'s element; with ``m = max_r classes(r) − 1``,
+a ``selp.b32`` supplies at most 4 of the byte joins needed (8 for ``selp.b64``) and a
+lane-dependent ``prmt`` at most 7, so ``4 · selp + 7 · prmt ≥ (element_bits / 8) · m`` (the
+byte-join lemma of :mod:`~linlayout.conversion.bounds`, which counts bytes because packing
+is free in the family: a ``prmt`` may choose among four 16-bit halves of 32-bit elements);
+:func:`~linlayout.conversion.bounds.merge_cost` prices the cheapest such mix. Plans that
+keep elements whole (the planner's, Triton's) also have ``selp + (d − 1) · prmt ≥ m`` with
+``d = 2 · max(1, 32 / element_bits)`` (:func:`merge_positions`). The argument assumes the
+instruction set of the
 family (``shfl``, ``selp``, ``prmt``, ``mov``; no predicated moves or bitwise merges); on AMD
 a ``v_permlane*_swap`` or a DPP move merges two registers by itself, so the bound is not
 claimed there.
@@ -346,8 +351,10 @@ def select_bound(problem: ConversionProblem) -> int:
     """``m``, the least number of register merges any shuffle conversion needs (module
     docstring): the most classes of ``src`` registers (modulo the registers that hold the
     same elements as other lanes do) that one ``dst`` register draws on across the lanes,
-    minus one. Any plan of the family on NVIDIA has ``selp + (d − 1) · prmt ≥ m`` with
-    ``d = 2 · max(1, 32 / element_bits)``. 0 when data must cross warps.
+    minus one. Any plan of the family on NVIDIA has ``4 · selp + 7 · prmt ≥ (element_bits
+    / 8) · m`` (byte joins, :func:`~linlayout.conversion.bounds.merge_cost`); plans that keep
+    elements whole also ``selp + (d − 1) · prmt ≥ m`` with ``d = 2 · max(1, 32 /
+    element_bits)``. 0 when data must cross warps.
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`.
@@ -370,8 +377,10 @@ def select_bound(problem: ConversionProblem) -> int:
 
 
 def merge_positions(element_bits: int) -> int:
-    """``d``: the element positions one lane-dependent ``prmt`` chooses among (two 32-bit
-    words of packed elements; 2 for 32- and 64-bit elements)."""
+    """``d``: the element positions one lane-dependent ``prmt`` chooses among when elements
+    stay whole (two 32-bit words of packed elements; 2 for 32- and 64-bit elements). The
+    family's bound does not use it: packing is free there, so it counts byte joins
+    (:func:`~linlayout.conversion.bounds.merge_cost`)."""
     return 2 * max(1, 32 // element_bits)
 
 

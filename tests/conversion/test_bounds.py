@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import itertools
 import operator
+import random
 
 import pytest
 
-from linlayout import LayoutError, plan_conversion
-from linlayout.conversion import (ConversionProblem, RegisterSwap, execute_plan, merge_cost,
+from linlayout import LayoutError, LinearLayout, plan_conversion
+from linlayout.conversion import (ConversionProblem, RegisterSwap, execute_plan, join_cost,
+                                  merge_cost,
+                                  merge_volume, plan_packed_exchange, plan_shuffles,
+                                  plan_stages,
                                   select_bound, shuffle_bound, shuffle_family_bound,
                                   swaps_bring_nothing_lacked, tight_merges)
 
-from tests.conversion.support import invertible_matrices, warp_layout
+from linlayout.conversion.cost import path_cost
+from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
+
+from tests.conversion.support import invertible_matrices, random_invertible, warp_layout
 
 LANES = 4
 
@@ -135,13 +142,82 @@ def test_on_gfx950_a_permlane_swap_is_a_shuffle_and_two_merges():
 
 
 def test_merge_cost_takes_the_cheapest_mix():
+    """Byte joins: ``element_bits / 8`` per merge, at most 4 per select (8 for 64-bit
+    elements), 7 per lane-dependent byte permute."""
     assert merge_cost(0, 32) == 0
     assert merge_cost(1, 8) == 0.5  # one select or one byte permute
     assert merge_cost(7, 8) == 0.5  # a byte permute joins 8 positions
     assert merge_cost(8, 8) == 1.0
-    assert merge_cost(3, 32) == 1.5
-    assert merge_cost(3, 32, {"selp": 2}) == 1.5  # byte permutes of whole words
-    assert merge_cost(2, 8, {"prmt": 4, "selp": 1}) == 2
+    assert merge_cost(1, 32) == merge_cost(2, 32) / 2 == 0.5  # 4 and 8 byte joins
+    assert merge_cost(3, 32) == 1.0  # 12 byte joins: two byte permutes (14)
+    assert merge_cost(3, 32, {"prmt": 2}) == 1.5  # or three selects (12)
+    assert merge_cost(15, 32) == 4.5  # 60 byte joins: nine byte permutes
+    assert merge_cost(2, 8, {"prmt": 4, "selp": 1}) == 1  # one select writes 4 bytes
+    assert merge_cost(3, 64) == 1.5  # 24 byte joins: three selp.b64
+    assert merge_cost(3, 64, {"selp": 1}) == 2.0  # or four byte permutes (28)
+    assert join_cost(8, 16) == 1.0 and join_cost(7, 16) == 0.5
+
+
+def _run_bytes(program, registers, lanes):
+    """Run a straight-line program on symbolic bytes: each register is a list (one entry per
+    lane) of 4 byte contents. ``("mov", a, ha, b, hb)`` packs the 16-bit half ``ha`` of
+    ``a`` and half ``hb`` of ``b`` (``mov.b32 {lo, hi}``, alike in every lane);
+    ``("prmt", a, b, selectors)`` takes, in lane ``l``, the 4 bytes ``selectors[l]`` of the
+    8 bytes of ``a`` and ``b``. Returns the registers and the lane-dependent ``prmt``
+    count."""
+    regs = dict(registers)
+    merges = 0
+    for i, (op, *args) in enumerate(program):
+        if op == "mov":
+            a, ha, b, hb = args
+            regs[i] = [regs[a][lane][2 * ha:2 * ha + 2] + regs[b][lane][2 * hb:2 * hb + 2]
+                       for lane in range(lanes)]
+        else:
+            a, b, sel = args
+            regs[i] = [tuple((regs[a][lane] + regs[b][lane])[k] for k in sel[lane])
+                       for lane in range(lanes)]
+            merges += len(set(sel)) > 1
+    return regs, merges
+
+
+def test_a_16_way_register_choice_takes_ten_byte_permutes():
+    """The byte-join lemma's example (``argmax_axis1``'s convert on NVIDIA: every lane holds
+    16 registers, lane ``l`` wants register ``l mod 16``): choosing each 16-bit half among
+    four with one lane-dependent ``prmt`` (two halves packed per word by a free
+    ``mov.b32 {lo, hi}``), two levels per half, reaches the destination with 10 lane-
+    dependent ``prmt`` — 5 at the default weights, below the 15 selects (7.5) that the
+    whole-element form of the merge bound charged, and at least the byte-join bound
+    (60 byte joins, 7 per ``prmt``: 4.5)."""
+    lanes = 32
+    src = {("x", i): [tuple((i, b) for b in range(4))] * lanes for i in range(16)}
+    want = [tuple((lane % 16, b) for b in range(4)) for lane in range(lanes)]
+    program: list = []
+
+    def at(i):
+        return len(program) - 1 if i is None else i
+
+    def choose(cands, pick):  # cands: 4 (register, half) pairs; pick(lane) in 0..3
+        lo_word = len(program)
+        program.append(("mov", *cands[0], *cands[1]))
+        program.append(("mov", *cands[2], *cands[3]))
+        halves = [(0, 1), (2, 3), (4, 5), (6, 7)]
+        program.append(("prmt", lo_word, lo_word + 1,
+                        [halves[pick(lane)] * 2 for lane in range(lanes)]))
+        return len(program) - 1
+
+    out = {}
+    for h in (0, 1):
+        level = [choose([(("x", 4 * g + k), h) for k in range(4)],
+                        lambda lane, g=g: lane % 4) for g in range(4)]
+        out[h] = choose([(r, 0) for r in level], lambda lane: lane % 16 // 4)
+    program.append(("mov", out[0], 0, out[1], 0))
+    regs, merges = _run_bytes(program, src, lanes)
+    assert regs[len(program) - 1] == want and merges == 10
+    assert merge_cost(15, 32) <= 10 * 0.5 < 15 * 0.5
+    pb = ConversionProblem.make(
+        LinearLayout({"register": [[1], [2], [4], [8]], "lane": [[0]] * 5}, {"dim0": 16}),
+        LinearLayout({"register": [], "lane": [[1], [2], [4], [8], [0]]}, {"dim0": 16}), 32)
+    assert select_bound(pb) == 15 and shuffle_family_bound(pb, "cuda:90").cost <= 5.0
 
 
 @pytest.mark.parametrize("bad", [-1, None, 1.5, True])
@@ -499,3 +575,158 @@ def test_on_gfx950_a_lone_read_is_forced_where_no_single_swap_serves(order):
     shuffle = plan.path("shuffle")
     assert shuffle.cost == shuffle.bound == 1.5 and plan.optimal
     assert execute_plan(pb, shuffle.plan).correct
+
+
+# ------------------------------------------------------------------- the merge volume lemma
+def _byte_volume(src, dst, lanes: int) -> int:
+    """The merge volume lemma on byte tables, computed here from scratch: ``src`` and ``dst``
+    are lists of registers, each a list (one entry per lane) of 4-tuples of byte contents. A
+    ``dst`` byte position is *mixed* when no ``src`` byte position (register, byte) holds, in
+    some lane, every lane's content of it; the distinct contents of the mixed positions fill
+    at least this many 4-byte merge outputs of ``lanes`` lanes."""
+    classes = [{reg[lane][q] for lane in range(lanes)} for reg in src for q in range(4)]
+    mixed = set()
+    for reg in dst:
+        for p in range(4):
+            column = {reg[lane][p] for lane in range(lanes)}
+            if not any(column <= c for c in classes):
+                mixed |= column
+    return -(-len(mixed) // (4 * lanes))
+
+
+def _random_program(rng, src, lanes: int, steps: int):
+    """A random straight-line program of the family on byte tables: shuffles (one register
+    read from any lane, per lane), selects and byte permutes of two registers, each with a
+    per-lane predicate or selector (a *merge* when it differs between lanes) or the same in
+    every lane (free). Returns every register it computed and its count of merges."""
+    values = list(src)
+    merges = 0
+    kinds = {"selp": 0, "prmt": 0}
+    for _ in range(steps):
+        kind = rng.choice(("shfl", "shfl", "selp", "prmt", "uniform"))
+        a, b = rng.choice(values), rng.choice(values)
+        if kind == "shfl":
+            sigma = [rng.randrange(lanes) for _ in range(lanes)]
+            out = [a[sigma[lane]] for lane in range(lanes)]
+        elif kind == "selp":
+            mask = [rng.random() < 0.5 for _ in range(lanes)]
+            out = [a[lane] if mask[lane] else b[lane] for lane in range(lanes)]
+            merges += len(set(mask)) > 1
+            kinds["selp"] += len(set(mask)) > 1
+        else:
+            if kind == "uniform":
+                sel = [tuple(rng.randrange(8) for _ in range(4))] * lanes
+            else:
+                pool = [tuple(rng.randrange(8) for _ in range(4)) for _ in range(2)]
+                sel = [rng.choice(pool) for _ in range(lanes)]
+            out = [tuple((a[lane] + b[lane])[k] for k in sel[lane]) for lane in range(lanes)]
+            merges += len(set(sel)) > 1
+            kinds["prmt"] += len(set(sel)) > 1
+        values.append(out)
+    _random_program.kinds = kinds  # the last program's lane-dependent selects and permutes
+    return values, merges
+
+
+@pytest.mark.parametrize("lanes", [2, 4, 8])
+def test_the_merge_volume_lemma_against_random_programs(lanes):
+    """The lemma itself, falsified if it can be: seeded random programs of 2 to 9
+    instructions (shuffles with any source lanes, lane-dependent and uniform selects and
+    byte permutes) on 1–3 source registers of ``lanes`` lanes, some sources broadcasting one
+    lane's bytes to others; every subset of the registers a program computed, taken as the
+    ``dst`` registers, needs at least :func:`merge_volume`'s count of merges — so the
+    program, which reaches them, must hold that many. Drawn once with a new seed after the
+    lemma was written."""
+    rng = random.Random(83_219 + lanes)
+    tested = raised = 0
+    for _ in range(400):
+        nsrc = rng.randint(1, 3)
+        span = rng.choice([lanes, max(1, lanes // 2)])  # lanes // 2: broadcast copies
+        src = [[tuple((x, lane % span, q) for q in range(4)) for lane in range(lanes)]
+               for x in range(nsrc)]
+        values, merges = _random_program(rng, src, lanes, rng.randint(2, 9))
+        for _ in range(6):
+            dst = rng.sample(values, rng.randint(1, min(4, len(values))))
+            v = _byte_volume(src, dst, lanes)
+            assert merges >= v, (lanes, merges, v)
+            tested += 1
+            raised += v >= 2
+    assert tested == 2400 and raised > 0
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942", "hip:gfx950"])
+def test_the_shuffle_bound_with_merge_volume_is_below_every_plan_built(target):
+    """Seeded random one-warp pairs (1–3 register bits, 3–5 live lane bits, a broadcast lane
+    now and then, 8 to 64 bits): the shuffle family's bound, merge volume included, is at
+    most the cost of every plan the model builds — the planner's, the per-lane tables under
+    three weightings, Triton's stages and the packed exchange — each run on symbolic
+    registers to ``dst``; and on some pairs the volume is what raises it. Drawn once with a
+    new seed after the lemma was written."""
+    hardware = {"cuda:90": NVIDIA, "hip:gfx942": AMD_CDNA3, "hip:gfx950": AMD_CDNA4}[target]
+    rng = random.Random(74_603 + len(target))
+    checked = raised = 0
+    for _ in range(60):
+        regs, live = rng.randint(1, 3), rng.randint(3, 5)
+        n = regs + live
+        broadcast = [0] * rng.choice([0, 0, 1]) if live < 5 else []
+        src_cols, dst_cols = random_invertible(n, rng), random_invertible(n, rng)
+        src = warp_layout(src_cols + broadcast, regs, n)
+        dst = warp_layout(dst_cols + broadcast, regs, n)
+        bits = rng.choice([8, 16, 32, 32, 64])
+        plan = plan_conversion(src, dst, bits, hardware=hardware, target=target)
+        pb, ws = plan.problem, plan.weights
+        shuffle = plan.path("shuffle")
+        if not shuffle.feasible:
+            continue
+        built = [shuffle.plan]
+        built += [plan_shuffles(pb, w) for w in ({"selp": 0, "prmt": 0}, {"shfl": 8}, None)]
+        built += [plan_stages(pb, target), plan_packed_exchange(pb, target)]
+        for alt in built:
+            if alt is None:
+                continue
+            assert execute_plan(pb, alt).correct, (src_cols, dst_cols, bits)
+            cost = path_cost(dict(alt.instructions), 0, ws)
+            assert shuffle.bound <= cost + 1e-9, (src_cols, dst_cols, bits, alt.instructions)
+            checked += 1
+        unit = min(ws["selp"], ws["prmt"])
+        raised += merge_volume(pb) * unit > merge_cost(
+            select_bound(pb), bits, ws) + 1e-9
+    assert checked > 200 and raised > 30  # 258/42, 269/38, 269/38 as drawn
+
+
+def _least_cover(contents: set, classes: list[set]) -> int:
+    """The fewest classes whose union holds ``contents`` (brute force; ``len(classes)`` is
+    at most 12 here)."""
+    useful = [c & contents for c in classes if c & contents]
+    for k in range(len(useful) + 1):
+        if any(set().union(*pick) >= contents for pick in itertools.combinations(useful, k)):
+            return k
+    raise AssertionError("contents no class holds")
+
+
+@pytest.mark.parametrize("lanes", [2, 4, 8])
+def test_the_byte_join_lemma_against_random_programs(lanes):
+    """The byte-join lemma behind :func:`merge_cost`, falsified if it can be: for every
+    register a seeded random program computed (the generator of the merge volume test), the
+    classes of ``src`` bytes — (register, byte), each holding its contents over the lanes —
+    needed to cover the bytes it holds over its 4 byte positions and the lanes, less the 4
+    roots, are joins that its lane-dependent selects (4 each) and byte permutes (7 each)
+    must supply: ``4·selp + 7·prmt ≥ cover − 4``. Drawn once with a new seed after the
+    lemma was written."""
+    rng = random.Random(52_907 + lanes)
+    tested = tight = 0
+    for _ in range(300):
+        nsrc = rng.randint(1, 3)
+        span = rng.choice([lanes, max(1, lanes // 2)])
+        src = [[tuple((x, lane % span, q) for q in range(4)) for lane in range(lanes)]
+               for x in range(nsrc)]
+        values, _ = _random_program(rng, src, lanes, rng.randint(2, 10))
+        kinds = _random_program.kinds
+        supply = 4 * kinds["selp"] + 7 * kinds["prmt"]
+        classes = [{reg[lane][q] for lane in range(lanes)} for reg in src for q in range(4)]
+        for reg in values[nsrc:]:
+            contents = {reg[lane][p] for lane in range(lanes) for p in range(4)}
+            need = _least_cover(contents, classes) - 4
+            assert supply >= need, (lanes, kinds, need)
+            tested += 1
+            tight += need > 0 and supply == need
+    assert tested > 1000 and tight > 0

@@ -60,7 +60,7 @@ import pytest
 
 from linlayout import LinearLayout, plan_conversion
 from linlayout.conversion import (ConversionProblem, execute_plan, execute_shared,
-                                  plan_packed_exchange, plan_shuffles, plan_stages,
+                                  merge_volume, plan_packed_exchange, plan_shuffles, plan_stages,
                                   select_bound, shuffle_bound, source_lanes, tight_merges)
 from linlayout.conversion.cost import path_cost
 from linlayout.hardware import AMD_CDNA3, AMD_CDNA4, NVIDIA
@@ -145,7 +145,17 @@ def _brute(src: LinearLayout, dst: LinearLayout, element_bits: int) -> dict[str,
             common = set.intersection(*({r for r, _ in where[e]} for e in lost))
             local = [c for c in merged if all(c[lane] in held[lane] for lane in lanes)]
             tight += not common and all(any(e not in c for e in lost) for c in local)
-    return {"shfl": shfl, "lanes": others, "merges": merges, "tight": tight}
+    # merge volume: the distinct elements of the destination registers no source register
+    # serves in every lane, in merge outputs of 32 bits (or one 64-bit element) per lane
+    images = [{at(src, r, lane) for lane in lanes} for r in range(2)]
+    mixed = set()
+    for d in range(2):
+        column = {need[lane][d] for lane in lanes}
+        if not any(column <= image for image in images):
+            mixed |= column
+    per_merge = len(lanes) * max(32, element_bits)
+    volume = -(-len(mixed) * element_bits // per_merge)
+    return {"shfl": shfl, "lanes": others, "merges": merges, "tight": tight, "volume": volume}
 
 
 def _proven(layout, pairs, target: str, element_bits: int, wide: bool = False) -> int:
@@ -168,6 +178,7 @@ def _proven(layout, pairs, target: str, element_bits: int, wide: bool = False) -
         assert source_lanes(pb) == brute["lanes"], order
         assert select_bound(pb) == brute["merges"], order
         assert tight_merges(pb) == brute["tight"], order
+        assert merge_volume(pb) == brute["volume"], order
         # every alternative the model can build, each run to dst, none below its bound
         costs = []
         for path in plan.paths:

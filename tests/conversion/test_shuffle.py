@@ -131,7 +131,10 @@ def test_copies_on_two_lane_bits_tell_the_sender_both_register_bits():
     # src holds 4 elements per lane and is broadcast over lane bits 2 and 3; dst holds one
     # per lane. Reading the copy whose lane bits 2, 3 equal the register bits asked for,
     # every sender knows from its own lane which register to send: one shuffle after a
-    # 4-way select (3 selp), the family's bound
+    # 4-way select (3 selp). The family's bound is 2: a 4-way choice of a 32-bit element
+    # is 12 byte joins, and two lane-dependent prmt (7 each) may supply them, each choosing
+    # a 16-bit half among four once packing (free in the family) pairs the halves — so 2.5
+    # is not proven optimal
     src = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [0], [0]]}, {"dim0": 16})
     dst = LinearLayout({"register": [], "lane": [[1], [2], [4], [8]]}, {"dim0": 16})
     pb = ConversionProblem.make(src, dst, 32)
@@ -139,7 +142,8 @@ def test_copies_on_two_lane_bits_tell_the_sender_both_register_bits():
     assert plan.instructions == {"shfl": 1, "selp": 3, "prmt": 0, "mov": 0}
     assert execute_plan(pb, plan).correct
     best = plan_conversion(src, dst, 32)
-    assert best.best.path == "shuffle" and best.best.cost == 2.5 and best.optimal
+    assert best.best.path == "shuffle" and best.best.cost == 2.5 and not best.optimal
+    assert best.path("shuffle").bound == 2.0
 
 
 def test_register_plan_only_when_threads_keep_their_elements():
