@@ -88,3 +88,49 @@ def test_two_width_ops_are_counted_as_the_brute_force_simulation_of_each_instruc
                 seen.append(name)
     # the draws hold one such op (the SLP rule's probe); the test covers whatever they hold
     assert "smem_blocked_xorlinear_linear_b32_32x64_w1_8a6dda_cuda90" in seen
+
+
+def test_two_width_accesses_of_random_layouts_are_counted_as_the_brute_force_simulation():
+    """Random register layouts on random XOR-of-low-bits buffers (sm_90, LLVM's SLP rule on):
+    every access :func:`after_llvm` splits into two widths is counted, width by width, as the
+    brute-force simulation of each merged instruction's exact lane offsets."""
+    import random
+
+    from linlayout.errors import LayoutError
+    from linlayout.layout import LinearLayout
+    from linlayout.lowering.target import Target
+    from linlayout.check.shared_memory.predict import predict_copy
+
+    rng = random.Random(4481)
+    target = Target.parse("cuda:90")
+    out = {"dim0": 32, "dim1": 64}
+    seen = 0
+    for _ in range(1200):
+        cols = [1 << i for i in range(11)]
+        mem = list(cols)
+        for _ in range(rng.randint(1, 4)):
+            i, j = rng.sample(range(11), 2)
+            mem[i] ^= mem[j]
+        d = list(cols)
+        rng.shuffle(d)
+        for _ in range(rng.randint(0, 3)):
+            i, j = rng.sample(range(11), 2)
+            d[i] ^= d[j]
+        nw = rng.choice((0, 1, 2))
+        dist = LinearLayout.from_columns(d, {"register": 1 << (6 - nw), "lane": 32,
+                                             "warp": 1 << nw}, out)
+        memory = LinearLayout.from_columns(mem, {"offset": 1 << 11}, out)
+        bits = rng.choice((8, 16, 32, 64))
+        for kind in ("store", "load"):
+            try:
+                sides = predict_copy(kind, dist, memory, bits, target).sides
+            except LayoutError:
+                continue
+            for side in sides:
+                if not side.starts:
+                    continue
+                seen += 1
+                rep = count_side(side, NVIDIA)
+                assert rep.instructions_per_warp == side.emitted.per_thread
+                assert (rep.wavefronts_per_warp, rep.degree) == _brute_force(side, NVIDIA)
+    assert seen >= 20
