@@ -11,7 +11,9 @@ Before counting, :func:`side_fault` checks that the instruction can run on its b
 
 from __future__ import annotations
 
+from dataclasses import replace
 
+from .._checks import as_int, instance_of
 from ..conflicts import ConflictReport, bank_conflicts
 from ..errors import LayoutError
 from ..hardware.access import AccessFault, access_fault
@@ -21,9 +23,11 @@ from ..layout.padded import PaddedLayout
 from ..lowering.emitted import Emitted
 from ..lowering.vectorise import triton_matrix_order
 from .shared_memory import Side
+from .shared_memory.predict import to_offsets
 from .._memo import memoize
 
-__all__ = ["access_kind", "count_side", "is_lane_access", "side_fault", "try_count"]
+__all__ = ["access_kind", "count_side", "is_lane_access", "one_instruction_layout", "side_fault",
+           "try_count"]
 
 
 @memoize(8192)
@@ -44,9 +48,22 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
     the allocation's origin: its addresses are the origin's plus one constant (the padded
     start), which keeps every lane's bank when it is a whole number of 4-byte words.
 
+    One width of an access LLVM merged to several widths (:attr:`Side.starts`, from
+    :func:`~linlayout.check.shared_memory.predict.after_llvm`) is counted instruction by
+    instruction: each is one warp-wide ``ld/st.shared`` of ``vector_elems`` elements whose
+    lane ``X`` (its lane/warp/block offset) moves the offsets ``X ⊕ start + j``; the counter
+    sees it as a layout whose registers are the memory's offsets ``1, 2, …, vector_elems/2``
+    (:func:`one_instruction_layout`). Its ``start`` is XORed into every lane's offset alike,
+    which on a linear buffer moves each word to one fixed other word and each bank to one
+    fixed other bank (bank and word are bits of the offset), so every instruction costs what
+    the one at ``start = 0`` costs; the report is that instruction's, with
+    ``instructions_per_warp`` the number of starts and ``bytes_per_warp`` their bytes.
+
     Raises:
         LayoutError: the layouts do not fit (the counter's message); a padded view starting
-            inside a 4-byte word (its bank pattern differs from the origin's).
+            inside a 4-byte word (its bank pattern differs from the origin's); merged
+            instructions (``starts``) on a padded buffer (not modelled: padding is not linear,
+            so instructions at different starts may differ).
     """
     e = side.emitted
     if side.dist is None or side.memory is None or e.counter == "" or e.per_thread is None:
@@ -60,6 +77,8 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
             raise LayoutError(f"the view starts at bit {start * e.element_bits} of its "
                               "allocation, not on a 4-byte bank word: its lanes' bank "
                               "pattern is not the one counted at the origin")
+    if side.starts:
+        return _count_starts(side, hardware)
     if e.counter:
         # a .trans matrix pairs rows in the register Triton picks, not register 0
         dist = triton_matrix_order(side.dist, side.memory, e.element_bits, e.counter)
@@ -69,6 +88,67 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
     load = e.side == "load" and e.opcode.startswith("ld.shared")
     return _count(side.dist, side.memory, e.element_bits, e.vector_elems,
                   "ld.shared" if load else None, hardware)
+
+
+def one_instruction_layout(dist: LinearLayout, memory: LinearLayout,
+                           vector_elems: int) -> LinearLayout:
+    """The register layout of one warp-wide instruction whose lanes move ``vector_elems``
+    consecutive offsets from their own lane/warp/block offset: ``dist``'s lanes, warps and
+    blocks, and ``log2 vector_elems`` registers reaching the tensor elements at memory
+    offsets ``1, 2, …, vector_elems/2`` (the columns of ``memory``'s first offset bits).
+
+    Args:
+        dist: a register layout (in dims among ``register, lane, warp, block``).
+        memory: the buffer's linear layout (``offset`` in dim, or ``vector, bank, segment``
+            [+ ``reps``], flattened in that order: :func:`~.shared_memory.predict.to_offsets`).
+        vector_elems: a power of two, at most the buffer's size.
+
+    Raises:
+        LayoutError: ``vector_elems`` not a power of two within the buffer; arguments of the
+            wrong type.
+
+    Source: the address of lane ``X``'s element ``j`` in a vector aligned to its size is
+    ``X ⊕ j`` (``j < vector_elems``), as ``lowerLdSt`` (Triton 3.9) and LLVM's merged access
+    (:mod:`linlayout.lowering.llvm_merge`) address it.
+    """
+    instance_of(dist, LinearLayout, "dist")
+    instance_of(memory, LinearLayout, "memory")
+    v = as_int(vector_elems, "vector_elems")
+    k = v.bit_length() - 1
+    offs = list(to_offsets(memory).dim_columns("offset"))
+    if v < 1 or v & (v - 1) or k > len(offs):
+        raise LayoutError(f"vector_elems must be a power of two within the buffer's "
+                          f"{1 << len(offs)} offsets, got {v}")
+    columns: list[int] = []
+    sizes: dict[str, int] = {}
+    for name in dist.in_dim_names:
+        if name == "register":
+            columns += offs[:k]
+            sizes[name] = v
+        else:
+            columns += list(dist.dim_columns(name))
+            sizes[name] = dist.in_dims[name]
+    if "register" not in sizes:
+        columns = offs[:k] + columns
+        sizes = {"register": v, **sizes}
+    return LinearLayout.from_columns(columns, sizes, dict(dist.out_dims))
+
+
+def _count_starts(side: Side, hardware: HardwareModel) -> ConflictReport:
+    """:func:`count_side` of merged instructions (``side.starts``)."""
+    e = side.emitted
+    if not isinstance(side.memory, LinearLayout):
+        raise LayoutError("instructions LLVM merged to several widths on a padded buffer are "
+                          "not counted: padding is not linear, so instructions at different "
+                          "starts may cost differently")
+    assert side.dist is not None and e.vector_elems is not None
+    one = one_instruction_layout(side.dist, side.memory, e.vector_elems)
+    load = e.side == "load" and e.opcode.startswith("ld.shared")
+    rep = _count(one, side.memory, e.element_bits, e.vector_elems,
+                 "ld.shared" if load else None, hardware)
+    n = len(side.starts)
+    return replace(rep, instructions_per_warp=n * rep.instructions_per_warp,
+                   bytes_per_warp=n * rep.bytes_per_warp)
 
 
 def is_lane_access(side: Side) -> bool:
@@ -114,6 +194,9 @@ def side_fault(side: Side, hardware: HardwareModel) -> AccessFault | None:
     instruction has no alignment rule to check (:func:`access_kind`)."""
     e = side.emitted
     kind = access_kind(e)
+    if side.starts:
+        # LLVM merges only accesses it proves aligned to the merged size (llvm_merge)
+        return None
     if not is_lane_access(side) or kind is None or e.vector_elems is None \
             or e.element_bits not in (8, 16, 32, 64):
         return None

@@ -192,11 +192,18 @@ class MergedAccess:
             ``1, 2, …, w/2`` (so a register basis can be chosen whose first ``log2 w``
             vectors make the merged vector), else ``()``.
         merged: whether LLVM changed anything (False: Triton's own vectors stay).
+        instructions: ``((start, vector_elems), …)``, one per access the thread makes after
+            the merge, sorted: ``start`` the element offset constant of its first element (the
+            XOR constant ``c`` of the module doc, register offsets only: the access reads
+            or writes the ``vector_elems`` elements at ``X ⊕ start, X ⊕ start + 1, …`` for a
+            thread whose lane/warp/block part is ``X``; ``start`` is a multiple of
+            ``vector_elems``).
     """
 
     widths: tuple[tuple[int, int], ...]
     vector_offsets: tuple[int, ...] = ()
     merged: bool = False
+    instructions: tuple[tuple[int, int], ...] = ()
 
 
 def _lowbit(x: int) -> int:
@@ -269,17 +276,21 @@ def _merged(m: AccessMap, v: int, align0: int, slp: bool = False) -> MergedAcces
             c = k ^ a
             groups.setdefault((c & lane_bits, apart), []).append((c & ~lane_bits) * ebytes)
     widths: Counter = Counter()
-    for starts in groups.values():
+    accesses: list[tuple[int, int]] = []
+    for (on_p, _), starts in groups.items():
         for run in _runs(sorted(starts), width_bytes):
+            at = run[0]
             for size in _split(run, width_bytes, base_align):
                 widths[size // ebytes] += 1
+                accesses.append((on_p | at // ebytes, size // ebytes))
+                at += size
     out = tuple(sorted(widths.items(), reverse=True))
     merged = out != ((v, 1 << len(rest)),)
     offsets: tuple[int, ...] = ()
     if len(out) == 1 and merged:
         w = out[0][0]
         offsets = tuple(1 << i for i in range(w.bit_length() - 1))
-    return MergedAccess(out, offsets, merged)
+    return MergedAccess(out, offsets, merged, tuple(sorted(accesses)))
 
 
 def _xor_and_added(registers: list[int], lane_bits: int) -> tuple[list[int], list[int]]:

@@ -177,3 +177,38 @@ def test_slp_changes_nothing_below_four_or_operands_or_without_mixed_constants()
 def test_slp_must_be_a_bool():
     with pytest.raises(LayoutError):
         llvm_merged_accesses(_MIXED, 1, slp=1)
+
+
+def _moved(r) -> list[int]:
+    return [s ^ j for s, n in r.instructions for j in range(n)]
+
+
+def test_each_merged_access_is_listed_with_its_start():
+    r = llvm_merged_accesses(_MIXED, 1, slp=True)
+    assert Counter(n for _, n in r.instructions) == {2: 16, 1: 32}
+    assert all(s % n == 0 for s, n in r.instructions)
+    # the pairs are X's own group (constants outside the lane bits); the singles the
+    # constants sharing lane bit 16 bytes (element 4) with X ^ 20 bytes (element 5)
+    assert all(s & 4 == 0 for s, n in r.instructions if n == 2)
+    assert all(s & 4 for s, n in r.instructions if n == 1)
+    # together they move each element of the thread once
+    assert sorted(_moved(r)) == sorted(images(list(_MIXED.registers)))
+
+
+def test_the_listed_accesses_move_every_element_once_and_agree_with_the_widths():
+    rng = random.Random(2711)
+    for _ in range(300):
+        cols = [1 << i for i in range(11)]
+        rng.shuffle(cols)
+        for _ in range(rng.randint(0, 4)):
+            i, j = rng.sample(range(11), 2)
+            cols[i] ^= cols[j]
+        nreg = rng.randint(1, 4)
+        m = AccessMap(tuple(cols[:nreg]), tuple(cols[nreg:nreg + 5]), tuple(cols[nreg + 5:]),
+                      (), rng.choice((8, 16, 32, 64)))
+        v = largest_vectorisation(m)
+        for slp in (False, True):
+            r = llvm_merged_accesses(m, v, slp=slp)
+            assert Counter(n for _, n in r.instructions) == dict(r.widths)
+            assert all(s % n == 0 for s, n in r.instructions)
+            assert sorted(_moved(r)) == sorted(images(list(m.registers)))

@@ -82,6 +82,13 @@ class Side:
             at the origin); 0 otherwise.
         stage_shift_elems: for a pipeline stage (``memdesc_index``) of a ``padded_shared``
             buffer, the padded element where its buffer starts; 0 otherwise.
+        starts: for one width of an access LLVM merged to several widths (:func:`after_llvm`):
+            the element offset constant of each of these instructions' first element in a
+            thread's access (:attr:`~linlayout.lowering.llvm_merge.MergedAccess.instructions`:
+            lane ``X`` moves ``X ⊕ start … X ⊕ start + vector_elems - 1``), one per
+            instruction; ``dist`` then gives the lanes, warps and blocks only
+            (:func:`linlayout.check.count.count_side` counts each instruction). ``()``
+            otherwise: ``dist``'s registers make the instructions.
     """
 
     emitted: Emitted
@@ -89,6 +96,7 @@ class Side:
     memory: LinearLayout | PaddedLayout | None = None
     base_offset_elems: int = 0
     stage_shift_elems: int = 0
+    starts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -229,10 +237,10 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     access merges to one width, the side's register layout is re-based so that its first
     registers make the merged vector (the bank counter then sees the accesses LLVM emits);
     mixed widths (where LLVM's SLP vectoriser keeps some accesses apart: ``slp``, on every
-    NVIDIA target but sm_80) come back as one side per width, their bank conflicts not
-    counted (no one register layout has every width's vectors; a layout suggestion then
-    ranks the buffer without that op). A view of a larger buffer is taken to start on a
-    16-byte boundary (its offset is not in ``m``).
+    NVIDIA target but sm_80) come back as one side per width, each with the start of each of
+    its instructions (:attr:`Side.starts`; no one register layout has every width's vectors,
+    so :func:`linlayout.check.count.count_side` counts those instructions one by one). A view
+    of a larger buffer is taken to start on a 16-byte boundary (its offset is not in ``m``).
 
     Raises:
         LayoutError: ``m`` does not fit the side's vector (the model's message).
@@ -245,15 +253,17 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     if not merged.merged:
         return (side,)
     out = []
+    mixed = len(merged.widths) > 1
     for w, per in merged.widths:
         em = ld_st(e.side, m, target, w)
         name = e.opcode if w == e.vector_elems else merged_opcode(e.side, w, e.element_bits)
-        counter = em.counter if merged.vector_offsets else ""
-        em = Emitted(em.side, name, per, w, em.element_bits, em.bytes_per_lane, counter)
+        em = Emitted(em.side, name, per, w, em.element_bits, em.bytes_per_lane, em.counter)
         dist = side.dist
         if merged.vector_offsets and dist is not None:
             dist = _rebased(dist, m, merged.vector_offsets)
-        out.append(Side(em, dist, side.memory, side.base_offset_elems, side.stage_shift_elems))
+        starts = tuple(s for s, n in merged.instructions if n == w) if mixed else ()
+        out.append(Side(em, dist, side.memory, side.base_offset_elems, side.stage_shift_elems,
+                        starts))
     return tuple(out)
 
 
