@@ -9,7 +9,18 @@ exit 0/1, or exit 2 with exactly one ``linlayout: error:`` line.
 
     PYTHONPATH=. python benchmarks/fuzz_cli.py --n 500 --seed 11 --out /tmp/fuzz
 
-Each finding's argv and input files are kept under ``--out``.
+Each finding's argv and input files are kept under ``--out``. ``--what api-cli`` runs
+``linlayout convert``/``synthesize`` with odd layout texts, weights and flags the same way.
+
+``--what census`` is not a fuzz: it checks every seed (each distinct TTGIR text once) with the
+checkout named by ``--checkout`` (default this one) and writes, per seed, how many ops and
+global ops were analysed, to ``--out`` (a JSON file). ``--compare BEFORE.json AFTER.json``
+lists the seeds whose analysed counts fell (a rule that turns real kernels into "not
+analysed") and the totals:
+
+    python benchmarks/fuzz_cli.py --what census --checkout /tmp/base --out /tmp/before.json
+    python benchmarks/fuzz_cli.py --what census --out /tmp/after.json
+    python benchmarks/fuzz_cli.py --compare /tmp/before.json /tmp/after.json
 """
 
 from __future__ import annotations
@@ -29,6 +40,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+if "--checkout" in sys.argv[:-1]:  # import linlayout (and the fixtures) from that checkout
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--checkout") + 1]).resolve()))
 
 from linlayout.cli import main  # noqa: E402
 
@@ -236,13 +249,76 @@ def fuzz_check(n: int, rng: random.Random, out: Path, stats: dict) -> None:
                   flush=True)
 
 
+def census(out: Path) -> None:
+    """Per distinct seed: ops by status and global ops analysed, or the error raised."""
+    import hashlib
+
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+
+    seeds = {hashlib.sha1(t.encode()).hexdigest()[:16]: t for t in ttgir_seeds()}
+    rows: dict = {}
+    for key, text in sorted(seeds.items()):
+        try:
+            report = check_module(read_ttgir(text), suggest=False)
+        except Exception as exc:  # noqa: BLE001
+            rows[key] = {"error": f"{type(exc).__name__}: {str(exc)[:160]}"}
+            continue
+        ops: dict = {}
+        for r in report.ops:
+            ops[r.status.value] = ops.get(r.status.value, 0) + 1
+        rows[key] = {"ops": ops,
+                     "global": sum(g.prediction is not None for g in report.global_ops),
+                     "global_not": sum(g.prediction is None for g in report.global_ops)}
+    out.write_text(json.dumps(rows, indent=0, sort_keys=True))
+    print(f"{len(rows)} seeds -> {out}", flush=True)
+
+
+def compare(before: Path, after: Path) -> int:
+    """Seeds whose analysed op or global-op counts fell, or that now fail; returns their
+    number."""
+    a, b = json.loads(before.read_text()), json.loads(after.read_text())
+    fell = 0
+    tot = {"ops": [0, 0], "global": [0, 0]}
+    for key in sorted(set(a) & set(b)):
+        x, y = a[key], b[key]
+        if "error" in x:
+            continue
+        if "error" in y:
+            fell += 1
+            print(f"{key}: now fails: {y['error']}")
+            continue
+        nx = sum(n for s, n in x["ops"].items() if s != "not analysed")
+        ny = sum(n for s, n in y["ops"].items() if s != "not analysed")
+        tot["ops"][0] += nx
+        tot["ops"][1] += ny
+        tot["global"][0] += x["global"]
+        tot["global"][1] += y["global"]
+        if ny < nx or y["global"] < x["global"]:
+            fell += 1
+            print(f"{key}: analysed ops {nx} -> {ny}, global ops {x['global']} -> "
+                  f"{y['global']}")
+    print(f"{len(set(a) & set(b))} seeds in both; analysed ops {tot['ops'][0]} -> "
+          f"{tot['ops'][1]}, analysed global ops {tot['global'][0]} -> {tot['global'][1]}; "
+          f"{fell} seed(s) lost analysed ops or now fail")
+    return fell
+
+
 def main_() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", default="/tmp/fuzz")
-    ap.add_argument("--what", default="check")
+    ap.add_argument("--what", default="check", choices=["check", "api-cli", "census"])
+    ap.add_argument("--checkout", help="census: the checkout whose linlayout is imported")
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
+                    help="compare two census files")
     a = ap.parse_args()
+    if a.compare:
+        sys.exit(1 if compare(Path(a.compare[0]), Path(a.compare[1])) else 0)
+    if a.what == "census":
+        census(Path(a.out))
+        return
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(a.seed)

@@ -22,7 +22,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["WarpSpecialize", "find_warp_specialize", "split_types"]
+from ..errors import LayoutError
+from .limits import mlir_int
+
+__all__ = ["Partition", "WarpSpecialize", "find_partitions", "find_warp_specialize",
+           "split_types"]
 
 _WS = re.compile(r"^[ \t]*(?:%[^=\n]*=[ \t]*)?ttg\.warp_specialize\((?P<ops>[^)\n]*)\)", re.M)
 _PARTITION = re.compile(r"^[ \t]*partition(\d+)\((?P<args>.*)\)[ \t]*num_warps\((\d+)\)[ \t]*\{",
@@ -39,6 +43,8 @@ _PURE_OPS = {"tt.get_program_id", "tt.get_num_programs", "tt.addptr", "tt.int_to
              "tt.ptr_to_int", "tt.bitcast", "ttg.local_alloc", "ttg.memdesc_index",
              "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
              "ttg.memdesc_reinterpret"}
+#: A line that closes a region (starts with ``}``) or opens one (ends with ``{``).
+_BRACE = re.compile(r"^[ \t]*\}|\{[ \t]*\r?$", re.M)
 #: ``findTrivialSubcomputation`` gives up beyond this many operations.
 MAX_REMAT_OPS = 16
 #: At most this many regions are read from one file.
@@ -63,6 +69,86 @@ class WarpSpecialize:
     capture_types: tuple[str, ...]
     trivial: tuple[bool, ...]
     used: tuple[tuple[bool, ...], ...]
+
+
+@dataclass(frozen=True)
+class Partition:
+    """One worker partition region of a ``ttg.warp_specialize``: the lines its ops occupy and
+    the warps that run them.
+
+    Attributes:
+        index: ``k`` of ``partition<k>``.
+        warps: its ``num_warps(…)`` (an entry of the op's ``partitionNumWarps``).
+        first_line: 1-based line of the ``partition<k>(…) num_warps(…) {`` header.
+        last_line: 1-based line of the ``}`` closing its region.
+    """
+
+    index: int
+    warps: int
+    first_line: int
+    last_line: int
+
+
+def find_partitions(text: str) -> tuple[Partition, ...]:
+    """Every worker partition region of a TTGIR text, in file order, with its line span.
+
+    Found from the partition headers and the braces at line ends alone (a line ending in
+    ``{`` opens a region, one starting with ``}`` closes one, ``} else {`` does both), so a
+    partition is placed even where :func:`find_warp_specialize` skips its region (captures
+    it cannot read). A header whose region is never closed (a truncated file) spans to the
+    end of the text. One pass over the text; at most :data:`MAX_REGIONS` × 16 partitions.
+
+    An op inside a partition runs on that partition's warps: Triton 3.9's layout verifier
+    takes the warp count of an op's context from the enclosing partition's ``num_warps``
+    before the module's ``ttg.num-warps`` (``lookupNumWarps``, ``TritonGPU/IR/Dialect.cpp``;
+    ``test/TritonGPU/invalid.mlir``: "the context requires 2 warps per CTA").
+
+    Raises:
+        LayoutError: a ``num_warps(…)`` that is not a power of two (``WarpSpecializeOp::
+            verify``: "number of warps … must be a power of 2") or has more than
+            :data:`~.limits.MAX_INT_DIGITS` digits.
+    """
+    if not isinstance(text, str) or "num_warps(" not in text:
+        return ()
+    heads = {}
+    for m in _PARTITION.finditer(text):
+        if len(heads) >= MAX_REGIONS * 16:
+            break
+        warps = mlir_int(m.group(3), f"partition{clip_digits(m.group(1))} num_warps")
+        if warps < 1 or warps & (warps - 1):
+            raise LayoutError(f"partition{clip_digits(m.group(1))} has num_warps({warps}); a "
+                              "partition runs a power-of-two number of warps (1, 2, 4, …), "
+                              "as Triton's verifier requires")
+        heads[m.end() - 1] = m  # the offset of the header's '{'
+    if not heads:
+        return ()
+    out: list[Partition] = []
+    stack: list[tuple[re.Match, int] | None] = []
+    line, counted = 1, 0
+    for b in _BRACE.finditer(text):
+        line += text.count("\n", counted, b.start())
+        counted = b.start()
+        if b.group().lstrip().startswith("}"):
+            if stack:
+                top = stack.pop()
+                if top is not None:
+                    out.append(_partition(top[0], top[1], line))
+            continue
+        brace = text.rfind("{", b.start(), b.end())
+        stack.append((heads[brace], line) if brace in heads else None)
+    last = line + text.count("\n", counted)
+    out.extend(_partition(t[0], t[1], last) for t in stack if t is not None)
+    return tuple(sorted(out, key=lambda p: p.first_line))
+
+
+def clip_digits(digits: str) -> str:
+    """A run of digits short enough for a message (``"12345…"`` past 8 digits)."""
+    return digits if len(digits) <= 8 else digits[:8] + "…"
+
+
+def _partition(m: re.Match, first: int, last: int) -> Partition:
+    return Partition(mlir_int(m.group(1), "partition index"),
+                     mlir_int(m.group(3), "partition num_warps"), first, last)
 
 
 def split_types(text: str) -> list[str]:
@@ -126,6 +212,11 @@ def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:
     Source: ``WarpSpecializeOp`` (``include/triton/Dialect/TritonGPU/IR/TritonGPUOps.td``)
     and ``elideTrivialCaptures`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
     ConvertWarpSpecializeToLLVM.cpp``), Triton 3.9.
+
+    Raises:
+        LayoutError: a partition's ``num_warps(…)`` of more than
+            :data:`~.limits.MAX_INT_DIGITS` digits (was a ``ValueError`` past Python's
+            4,300-digit limit).
     """
     if not isinstance(text, str) or "ttg.warp_specialize" not in text:
         return ()
@@ -164,6 +255,7 @@ def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:
             used.append(tuple(a in body for a in args[:len(captures)])
                         + (False,) * max(0, len(captures) - len(args)))
         trivial = tuple(_trivial(c, func_args, defs) for c in captures)
-        out.append(WarpSpecialize(line, tuple(int(p.group(3)) for p in parts), tuple(types),
+        out.append(WarpSpecialize(line, tuple(mlir_int(p.group(3), "partition num_warps")
+                                              for p in parts), tuple(types),
                                   trivial, tuple(used)))
     return tuple(out)
