@@ -89,6 +89,10 @@ def run_forked(argv: list[str]) -> tuple[str, int, str, float]:
         lines = err.splitlines()
         if len(lines) == 1 and lines[0].startswith("linlayout: error: "):
             return "ok", 2, err, dt
+        if lines and re.match(r"linlayout \w+: error: ", lines[-1]) and \
+                lines[0].startswith("usage: ") and \
+                all(x.startswith(" ") for x in lines[1:-1]):
+            return "usage", 2, err, dt  # argparse's usage error: usage lines, one error
         return "bad-stderr", 2, err, dt
     return "crash", code, err, dt
 
@@ -220,6 +224,213 @@ def mutate_ttgir(text: str, rng: random.Random) -> tuple[str, str]:
     return text, "+".join(done)
 
 
+def mutate_more(text: str, rng: random.Random) -> tuple[str, str]:
+    """Edits the first round lacked: warp_specialize partitions' warps, memdesc and copy
+    shapes, huge numbers anywhere, deep nesting, unicode, a cut inside a line, CRLF."""
+    kind = rng.choice(["pwarps", "pwarps", "ldshape", "ldshape", "huge", "nest", "unicode",
+                       "cut", "crlf", "wpc", "nul", "longline", "subslice", "index"])
+    if kind == "pwarps":
+        v = rng.choice(["0", "2", "3", "8", "16", "64", "4294967296", "9" * rng.choice([19, 5000]),
+                        "-1", ""])
+        text = _sub_nth(r"num_warps\(\d+\)", text, lambda m: f"num_warps({v})", rng)
+    elif kind == "ldshape":  # the tensor side of a local copy
+        v = rng.choice(["32x64", "1x64", "64x32", "2x64x64", "0x64", "1", "64x64x1", "128x128"])
+        text = _sub_nth(r"(?<=-> tensor<)[\dx]+(?=x[a-z])|(?<=: tensor<)[\dx]+(?=x[a-z])", text,
+                        lambda m: v, rng)
+    elif kind == "huge":
+        v = rng.choice(["9" * 19, "9" * 400, "18446744073709551616", "4294967296",
+                        "9" * 5000, "-9223372036854775809"])
+        text = _sub_nth(r"(?<![\w#%])\d+(?![\w])", text, lambda m: v, rng)
+    elif kind == "nest":
+        depth = rng.choice([10, 70, 500, 5000])
+        body = "".join("  scf.if %c {\n" for _ in range(depth)) + \
+            "".join("  }\n" for _ in range(depth))
+        i = text.find("tt.return")
+        text = text[:i] + body + text[i:] if i >= 0 else text + body
+    elif kind == "unicode":
+        u = rng.choice(["é", "\u202e", "𝕏", "\ufeff", "\u0000", "ß" * 1000, "\u2028"])
+        i = rng.randrange(len(text) + 1)
+        text = text[:i] + u + text[i:]
+    elif kind == "cut":
+        text = text[:rng.randrange(len(text) + 1)]
+    elif kind == "crlf":
+        text = text.replace("\n", "\r\n")
+    elif kind == "wpc":
+        v = rng.choice(["[8, 1]", "[2, 1]", "[1, 1]", "[1048576, 1]", "[0, 4]", "[1, 2, 2]"])
+        text = _sub_nth(r"warpsPerCTA = \[[^\]]*\]", text, lambda m: f"warpsPerCTA = {v}", rng)
+    elif kind == "nul":
+        text = text.replace("\n", "\x00", 1)
+    elif kind == "longline":
+        lines = text.split("\n")
+        i = rng.randrange(len(lines))
+        lines[i] = lines[i] + " " + "x" * rng.choice([10 ** 5, 10 ** 6])
+        text = "\n".join(lines)
+    elif kind == "subslice":
+        v = rng.choice(["[0, 0]", "[32, 0]", "[64, 0]", "[999999, 0]", "[0]", "[1, 2, 3]",
+                        "[-1, 0]"])
+        text = _sub_nth(r"(?<=memdesc_subslice %)[\w$.-]+ ?\[[^\]]*\]", text,
+                        lambda m: m.group(0).split("[")[0] + v, rng)
+    elif kind == "index":
+        v = rng.choice(["%c0_i32", "%c7_i32", "%c99999999999999999999_i32", "%nope"])
+        text = _sub_nth(r"(?<=memdesc_index %)[\w$.-]+\[[^\]]*\]", text,
+                        lambda m: m.group(0).split("[")[0] + f"[{v}]", rng)
+    return text, kind
+
+
+# ------------------------------------------------------------- synthesize / convert arguments
+
+def _tensor_types(seeds: list[str], rng: random.Random, n: int = 400) -> list[str]:
+    """Tensor types of the seeds with their encodings written out (``--src`` text)."""
+    out = []
+    for text in rng.sample(seeds, min(len(seeds), 200)):
+        aliases = dict(re.findall(r"^(#\w+) = (#ttg\.\w+<.*>)\s*$", text, re.M))
+        for t in re.findall(r"tensor<[\dx]+x(?:f16|bf16|f32|i32|i8|f8E4M3FN|i64|f64)"
+                            r", #\w+>", text):
+            enc = t.split(", ")[1][:-1]
+            if enc in aliases:
+                out.append(t.replace(enc, aliases[enc]))
+        if len(out) >= n:
+            break
+    return out or ["tensor<16x16xf16, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = "
+                   "[4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>>"]
+
+
+def _odd_layout_json(rng: random.Random) -> str:
+    """A layout file: a random layout, or one broken in a way a person might write it."""
+    from linlayout import LinearLayout
+
+    lanes = rng.choice([32, 32, 64, 16, 1])
+    ins = {"register": 1 << rng.choice([0, 1, 3, 6, 10]), "lane": lanes,
+           "warp": 1 << rng.choice([0, 2, 5])}
+    bits = rng.randint(0, 12)
+    out = {"dim0": 1 << (bits // 2), "dim1": 1 << (bits - bits // 2)}
+    try:
+        d = LinearLayout.random(ins, out, kind=rng.choice(["unit", "general"]),
+                                broadcast=rng.choice([0.0, 0.5]),
+                                surjective=rng.random() < 0.7,
+                                rng=rng.randrange(1 << 30)).to_dict()
+    except Exception:  # noqa: BLE001
+        d = {"bases": {"register": [[1, 0]]}, "out_dims": {"dim0": 2, "dim1": 1}}
+    edit = rng.choice(["none", "none", "huge", "negative", "float", "name", "unicode", "deep",
+                       "outsize", "empty", "nonpow2", "string", "null", "many"])
+    if edit == "huge":
+        d["out_dims"]["dim0"] = rng.choice([1 << 40, 1 << 64, 10 ** 400])
+    elif edit == "negative":
+        d["out_dims"]["dim1"] = -4
+    elif edit == "float":
+        d["out_dims"]["dim0"] = 2.5
+    elif edit == "name":
+        d["bases"]["thread"] = d["bases"].pop("lane", [])
+    elif edit == "unicode":
+        d["out_dims"] = {"dïm0" if k == "dim0" else k: v for k, v in d["out_dims"].items()}
+    elif edit == "deep":
+        x: object = 1
+        for _ in range(rng.choice([50, 5000])):
+            x = [x]
+        d["bases"]["register"] = x
+    elif edit == "outsize":
+        d["out_dims"]["dim0"] *= 2
+    elif edit == "empty":
+        d = {"bases": {}, "out_dims": {}}
+    elif edit == "nonpow2":
+        d["out_dims"]["dim1"] = 3
+    elif edit == "string":
+        return rng.choice(["", "{", "[]", "null", "\ufeff{}", "{" * 100000, "1e999"])
+    elif edit == "null":
+        d["bases"]["lane"] = None
+    elif edit == "many":
+        d["bases"]["register"] = [[0, 0]] * rng.choice([40, 70])
+    return json.dumps(d)
+
+
+def _odd_layout_arg(rng: random.Random, types: list[str], out: Path, name: str) -> str:
+    from linlayout.cute.atoms import atom_names
+
+    kind = rng.choice(["json", "json", "tensor", "tensor", "atom", "cute", "junk"])
+    if kind == "json":
+        p = out / f"{name}.json"
+        p.write_text(_odd_layout_json(rng))
+        return str(p)
+    if kind == "tensor":
+        t = rng.choice(types)
+        if rng.random() < 0.5:  # the first round's TTGIR edits, on the type alone
+            t = mutate_ttgir(t, rng)[0]
+        return t
+    if kind == "atom":
+        a = rng.choice(atom_names())
+        return a if rng.random() < 0.8 else a + rng.choice(["x", ".", "é"])
+    if kind == "cute":
+        return rng.choice(["(_8,_64):(_64,_1) on 16x16", "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"
+                           " on 16x16", "(_32,_4):(_1,_32) on 0x0", "(_1048576):(_1) on "
+                           "1048576x1", "((_2,_2),_2):((_1,_2),_4) on 3x3"])
+    return rng.choice(["", " ", "tensor<", "#ttg.blocked<{}>", "x" * 5000, "/nonexistent.json",
+                       "tensor<64x64xf16, #blocked>", "\x00"])
+
+
+def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
+    """``linlayout synthesize`` and ``convert`` with odd layouts, widths, weights and flags."""
+    types = _tensor_types(ttgir_seeds(), rng)
+    print(f"{len(types)} tensor types", flush=True)
+    bits = ["8", "16", "32", "64", "0", "7", "128", "-8", "1e3", "99999999999999999999"]
+    weights = ["1", "0", "-1", "1", "4", "1000000", "2147483648", "9" * 19, "9" * 5000,
+               "nan", "inf", "1e308", "2.5"]
+    for i in range(n):
+        src = _odd_layout_arg(rng, types, out, "src")
+        dst = _odd_layout_arg(rng, types, out, "dst")
+        if rng.random() < 0.5:
+            argv = ["convert", "--src", src, "--dst", dst]
+            if rng.random() < 0.4:
+                argv += ["--weight", rng.choice(["shfl", "selp", "bar.sync", "wavefront",
+                                                 "nope", ""]) + "=" + rng.choice(weights)]
+            if rng.random() < 0.3:
+                argv += ["--wide-source"]
+        else:
+            argv = ["synthesize", "--src", src, "--dst", dst]
+            if rng.random() < 0.3:
+                argv += ["--dst", _odd_layout_arg(rng, types, out, "dst2")]
+            if rng.random() < 0.3:
+                argv += ["--weights"] + [rng.choice(weights) for _ in range(rng.randint(1, 3))]
+            if rng.random() < 0.2:
+                argv += ["--instructions", rng.choice(["auto", "none,none", "ldmatrix.x4",
+                                                       "stmatrix.x2.trans,auto", "tma,none",
+                                                       "x,y,z", ""])]
+            if rng.random() < 0.2:
+                argv += ["--fixed", rng.choice(["none", "32B", "128B", "7B", "", "1024B"])]
+            for flag in ("--padding", "--explain"):
+                if rng.random() < 0.2:
+                    argv.append(flag)
+            if rng.random() < 0.3:
+                argv += ["--lowering", rng.choice(["hardware", "triton"])]
+            if rng.random() < 0.2:
+                argv += ["--objective", "instructions"]
+        if rng.random() < 0.7:
+            argv += ["--element-bits", rng.choice(bits)]
+        if rng.random() < 0.3:
+            argv += ["--hardware", rng.choice(["NVIDIA", "AMD_CDNA3", "AMD_CDNA4"])]
+        if rng.random() < 0.2:
+            argv += ["--num-banks", rng.choice(["16", "64", "3", "0", "1048576"])]
+        if rng.random() < 0.2:
+            argv += ["--bank-bytes", rng.choice(["8", "2", "3", "0", "4"])]
+        if rng.random() < 0.3:
+            argv += ["--target", rng.choice(TARGETS + ["cuda:80", "cuda:100", "hip:gfx950"])]
+        if rng.random() < 0.3:
+            argv.append("--json")
+        kind, code, err, dt = run_forked(argv)
+        key = f"{argv[0]}-{kind}{code}"
+        stats[key] = stats.get(key, 0) + 1
+        if (i + 1) % 50 == 0:
+            print(f"[{i + 1}] {json.dumps(stats)}", flush=True)
+        if kind not in ("ok", "usage") or dt > 10:
+            k = len(list(out.glob("finding*.argv.json")))
+            files = {a: Path(a).read_text() for a in argv if a.endswith(".json")
+                     and Path(a).is_file()}
+            (out / f"finding{k}.argv.json").write_text(json.dumps({"argv": argv,
+                                                                   "files": files}))
+            tail = err.strip().splitlines()[-3:] if err.strip() else []
+            print(f"[{i}] {kind} code={code} {dt:.1f}s {argv[:6]} -> finding{k}: {tail}",
+                  flush=True)
+
+
 # ---------------------------------------------------------------------------------- main loop
 
 def fuzz_check(n: int, rng: random.Random, out: Path, stats: dict) -> None:
@@ -227,7 +438,10 @@ def fuzz_check(n: int, rng: random.Random, out: Path, stats: dict) -> None:
     print(f"{len(seeds)} TTGIR seeds", flush=True)
     for i in range(n):
         seed = rng.choice(seeds)
-        text, what = mutate_ttgir(seed, rng)
+        if rng.random() < 0.5:
+            text, what = mutate_ttgir(seed, rng)
+        else:
+            text, what = mutate_more(seed, rng)
         path = out / "cur.ttgir"
         path.write_text(text)
         argv = ["check", str(path)] + rng.choice([[], [], ["--json"], ["--strict"],
@@ -241,7 +455,7 @@ def fuzz_check(n: int, rng: random.Random, out: Path, stats: dict) -> None:
         stats[key] = stats.get(key, 0) + 1
         if (i + 1) % 50 == 0:
             print(f"[{i + 1}] {json.dumps(stats)}", flush=True)
-        if kind != "ok" or dt > 10:
+        if kind not in ("ok", "usage") or dt > 10:
             k = len(list(out.glob("finding*.ttgir")))
             (out / f"finding{k}.ttgir").write_text(text)
             tail = err.strip().splitlines()[-3:] if err.strip() else []
@@ -326,6 +540,8 @@ def main_() -> None:
     t0 = time.time()
     if a.what == "check":
         fuzz_check(a.n, rng, out, stats)
+    elif a.what == "api-cli":
+        fuzz_api_cli(a.n, rng, out, stats)
     print(json.dumps(stats), f"{time.time() - t0:.0f}s", flush=True)
 
 
