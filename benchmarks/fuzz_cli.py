@@ -323,11 +323,10 @@ def _odd_layout_json(rng: random.Random) -> str:
         d["bases"]["thread"] = d["bases"].pop("lane", [])
     elif edit == "unicode":
         d["out_dims"] = {"dïm0" if k == "dim0" else k: v for k, v in d["out_dims"].items()}
-    elif edit == "deep":
-        x: object = 1
-        for _ in range(rng.choice([50, 5000])):
-            x = [x]
-        d["bases"]["register"] = x
+    elif edit == "deep":  # written as text: json.dumps itself recurses
+        depth = rng.choice([50, 5000])
+        d["bases"]["register"] = "@DEEP@"
+        return json.dumps(d).replace('"@DEEP@"', "[" * depth + "1" + "]" * depth)
     elif edit == "outsize":
         d["out_dims"]["dim0"] *= 2
     elif edit == "empty":
