@@ -15,7 +15,8 @@ from .encodings.registry import MAX_LAYOUT_DEPTH, clip, layout_depth
 
 __all__ = ["MAX_ALIASES", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS",
            "MAX_MODULE_LINES", "MAX_NESTING", "MAX_OPS", "MAX_REGION_NESTING",
-           "MAX_SUGGEST_ACCESSES", "MAX_SUGGEST_BYTES", "MAX_TYPE_ELEMENTS", "clip",
+           "MAX_PARTITION_WARPS", "MAX_SUGGEST_ACCESSES", "MAX_SUGGEST_BYTES",
+           "MAX_TYPE_ELEMENTS", "clip",
            "int_token", "layout_depth", "mlir_int"]
 
 #: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
@@ -61,6 +62,11 @@ MAX_MODULE_LINES = 1 << 18
 #: ``scf.if``, ``warp_specialize`` partitions) in the analysed module: real kernels nest a
 #: handful; the analysis keeps each op's enclosing regions, so deeper text is refused.
 MAX_REGION_NESTING = 64
+#: Most warps one ``ttg.warp_specialize`` partition may run (``num_warps(…)``): 1024, far above
+#: the 32 warps (1,024 threads) a CTA holds on NVIDIA and the 16 wavefronts on AMD CDNA. The
+#: default warps store one state byte per worker warp, which ``linlayout check`` lists store by
+#: store: a partition of 2^32 warps ran for minutes.
+MAX_PARTITION_WARPS = 1 << 10
 #: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
 MAX_INT_DIGITS = 18
 

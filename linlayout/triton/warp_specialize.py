@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import LayoutError
-from .limits import mlir_int
+from .limits import MAX_PARTITION_WARPS, mlir_int
 
 __all__ = ["Partition", "WarpSpecialize", "find_partitions", "find_warp_specialize",
            "split_types"]
@@ -105,7 +105,8 @@ def find_partitions(text: str) -> tuple[Partition, ...]:
 
     Raises:
         LayoutError: a ``num_warps(…)`` that is not a power of two (``WarpSpecializeOp::
-            verify``: "number of warps … must be a power of 2") or has more than
+            verify``: "number of warps … must be a power of 2"), is above
+            :data:`~.limits.MAX_PARTITION_WARPS` or has more than
             :data:`~.limits.MAX_INT_DIGITS` digits.
     """
     if not isinstance(text, str) or "num_warps(" not in text:
@@ -114,11 +115,7 @@ def find_partitions(text: str) -> tuple[Partition, ...]:
     for m in _PARTITION.finditer(text):
         if len(heads) >= MAX_REGIONS * 16:
             break
-        warps = mlir_int(m.group(3), f"partition{clip_digits(m.group(1))} num_warps")
-        if warps < 1 or warps & (warps - 1):
-            raise LayoutError(f"partition{clip_digits(m.group(1))} has num_warps({warps}); a "
-                              "partition runs a power-of-two number of warps (1, 2, 4, …), "
-                              "as Triton's verifier requires")
+        _partition_warps(m)
         heads[m.end() - 1] = m  # the offset of the header's '{'
     if not heads:
         return ()
@@ -146,9 +143,22 @@ def clip_digits(digits: str) -> str:
     return digits if len(digits) <= 8 else digits[:8] + "…"
 
 
+def _partition_warps(m: re.Match) -> int:
+    """The ``num_warps(…)`` of a partition header, checked as :func:`find_partitions` says."""
+    warps = mlir_int(m.group(3), f"partition{clip_digits(m.group(1))} num_warps")
+    if warps < 1 or warps & (warps - 1):
+        raise LayoutError(f"partition{clip_digits(m.group(1))} has num_warps({warps}); a "
+                          "partition runs a power-of-two number of warps (1, 2, 4, …), as "
+                          "Triton's verifier requires")
+    if warps > MAX_PARTITION_WARPS:
+        raise LayoutError(f"partition{clip_digits(m.group(1))} has num_warps({warps}); at most "
+                          f"{MAX_PARTITION_WARPS} (MAX_PARTITION_WARPS) are read: a CTA holds "
+                          "32 warps")
+    return warps
+
+
 def _partition(m: re.Match, first: int, last: int) -> Partition:
-    return Partition(mlir_int(m.group(1), "partition index"),
-                     mlir_int(m.group(3), "partition num_warps"), first, last)
+    return Partition(mlir_int(m.group(1), "partition index"), _partition_warps(m), first, last)
 
 
 def split_types(text: str) -> list[str]:
@@ -214,9 +224,9 @@ def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:
     ConvertWarpSpecializeToLLVM.cpp``), Triton 3.9.
 
     Raises:
-        LayoutError: a partition's ``num_warps(…)`` of more than
-            :data:`~.limits.MAX_INT_DIGITS` digits (was a ``ValueError`` past Python's
-            4,300-digit limit).
+        LayoutError: a partition's ``num_warps(…)`` refused as :func:`find_partitions`
+            refuses it (more than :data:`~.limits.MAX_INT_DIGITS` digits was a ``ValueError``
+            past Python's 4,300-digit limit; 2^32 warps a hang).
     """
     if not isinstance(text, str) or "ttg.warp_specialize" not in text:
         return ()
@@ -255,7 +265,7 @@ def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:
             used.append(tuple(a in body for a in args[:len(captures)])
                         + (False,) * max(0, len(captures) - len(args)))
         trivial = tuple(_trivial(c, func_args, defs) for c in captures)
-        out.append(WarpSpecialize(line, tuple(mlir_int(p.group(3), "partition num_warps")
-                                              for p in parts), tuple(types),
+        out.append(WarpSpecialize(line, tuple(_partition_warps(p) for p in parts),
+                                  tuple(types),
                                   trivial, tuple(used)))
     return tuple(out)

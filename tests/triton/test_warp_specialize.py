@@ -77,6 +77,8 @@ def test_a_nested_region_inside_a_partition_stays_inside_it():
     ("0", r"num_warps\(0\)"),
     # was a ValueError (Python's 4,300-digit limit): exit 3
     ("9" * 5000, "an integer with 5000 digits"),
+    # fuzz (seed 7391): 2^32 worker warps, one state byte each, listed store by store: a hang
+    ("4294967296", r"at most 1024 \(MAX_PARTITION_WARPS\)"),
 ])
 def test_a_partition_s_warps_must_be_a_power_of_two(warps, match):
     from linlayout import LayoutError
@@ -86,5 +88,7 @@ def test_a_partition_s_warps_must_be_a_power_of_two(warps, match):
     text = TEXT.replace("num_warps(1)", f"num_warps({warps})")
     with pytest.raises(LayoutError, match=match):
         find_partitions(text)
+    with pytest.raises(LayoutError, match=match):
+        find_warp_specialize(text)
     with pytest.raises(LayoutError, match=match):
         read_ttgir(text)
