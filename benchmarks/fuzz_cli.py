@@ -366,6 +366,28 @@ def _odd_layout_arg(rng: random.Random, types: list[str], out: Path, name: str) 
                        "tensor<64x64xf16, #blocked>", "\x00"])
 
 
+def _pair_json(rng: random.Random, out: Path) -> tuple[str, str]:
+    """Two layout files over one tensor (``fuzz_api.random_pair``), so that the planners run
+    rather than the argument checks."""
+    from fuzz_api import random_pair
+
+    hw = rng.choice(["NVIDIA", "AMD_CDNA3", "AMD_CDNA4"])
+    try:
+        a, b = random_pair(rng, hw)
+    except Exception:  # noqa: BLE001
+        return _odd_layout_arg(rng, [], out, "src"), _odd_layout_arg(rng, [], out, "dst")
+    (out / "src.json").write_text(json.dumps(a.to_dict()))
+    (out / "dst.json").write_text(json.dumps(b.to_dict()))
+    return str(out / "src.json"), str(out / "dst.json")
+
+
+def _same_tensor(t: str, types: list[str], rng: random.Random) -> str:
+    """Another type of ``types`` over the same shape and element type as ``t``, if any."""
+    head = t.split(", ", 1)[0]
+    same = [u for u in types if u.split(", ", 1)[0] == head]
+    return rng.choice(same) if same else t
+
+
 def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
     """``linlayout synthesize`` and ``convert`` with odd layouts, widths, weights and flags."""
     types = _tensor_types(ttgir_seeds(), rng)
@@ -374,8 +396,17 @@ def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
     weights = ["1", "0", "-1", "1", "4", "1000000", "2147483648", "9" * 19, "9" * 5000,
                "nan", "inf", "1e308", "2.5"]
     for i in range(n):
-        src = _odd_layout_arg(rng, types, out, "src")
-        dst = _odd_layout_arg(rng, types, out, "dst")
+        r = rng.random()
+        if r < 0.3:  # a real pair over one tensor, then maybe one side spoilt
+            src = rng.choice(types)
+            dst = _same_tensor(src, types, rng)
+            if rng.random() < 0.3:
+                dst = mutate_ttgir(dst, rng)[0]
+        elif r < 0.6:
+            src, dst = _pair_json(rng, out)
+        else:
+            src = _odd_layout_arg(rng, types, out, "src")
+            dst = _odd_layout_arg(rng, types, out, "dst")
         if rng.random() < 0.5:
             argv = ["convert", "--src", src, "--dst", dst]
             if rng.random() < 0.4:
