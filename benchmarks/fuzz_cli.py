@@ -366,7 +366,7 @@ def _odd_layout_arg(rng: random.Random, types: list[str], out: Path, name: str) 
                        "tensor<64x64xf16, #blocked>", "\x00"])
 
 
-def _pair_json(rng: random.Random, out: Path) -> tuple[str, str]:
+def _pair_json(rng: random.Random, out: Path) -> tuple[str, str, str | None]:
     """Two layout files over one tensor (``fuzz_api.random_pair``), so that the planners run
     rather than the argument checks."""
     from fuzz_api import random_pair
@@ -375,10 +375,11 @@ def _pair_json(rng: random.Random, out: Path) -> tuple[str, str]:
     try:
         a, b = random_pair(rng, hw)
     except Exception:  # noqa: BLE001
-        return _odd_layout_arg(rng, [], out, "src"), _odd_layout_arg(rng, [], out, "dst")
+        return (_odd_layout_arg(rng, [], out, "src"), _odd_layout_arg(rng, [], out, "dst"),
+                None)
     (out / "src.json").write_text(json.dumps(a.to_dict()))
     (out / "dst.json").write_text(json.dumps(b.to_dict()))
-    return str(out / "src.json"), str(out / "dst.json")
+    return str(out / "src.json"), str(out / "dst.json"), hw
 
 
 def _same_tensor(t: str, types: list[str], rng: random.Random) -> str:
@@ -392,40 +393,52 @@ def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
     """``linlayout synthesize`` and ``convert`` with odd layouts, widths, weights and flags."""
     types = _tensor_types(ttgir_seeds(), rng)
     print(f"{len(types)} tensor types", flush=True)
-    bits = ["8", "16", "32", "64", "0", "7", "128", "-8", "1e3", "99999999999999999999"]
-    weights = ["1", "0", "-1", "1", "4", "1000000", "2147483648", "9" * 19, "9" * 5000,
-               "nan", "inf", "1e308", "2.5"]
+    good = {"bits": ["8", "16", "32", "64"], "weight": ["1", "0", "4", "1000000"],
+            "banks": ["16", "32", "64"], "bank_bytes": ["4", "8"],
+            "target": ["cuda:80", "cuda:90", "cuda:100", "hip:gfx942", "hip:gfx950"],
+            "instructions": ["auto", "none,none", "auto,ldmatrix.x4", "stmatrix.x4,auto"],
+            "fixed": ["none", "32B", "64B", "128B"], "wkind": ["shfl", "selp", "bar.sync",
+                                                                 "wavefront", "ld.shared"]}
+    odd = {"bits": ["0", "7", "128", "-8", "1e3", "99999999999999999999"],
+           "weight": ["-1", "2147483648", "9" * 19, "9" * 5000, "nan", "inf", "1e308", "2.5"],
+           "banks": ["3", "0", "1048576", "1"], "bank_bytes": ["2", "3", "0", "1024"],
+           "target": TARGETS, "instructions": ["x,y,z", "", "tma,none", "ldmatrix.x4"],
+           "fixed": ["7B", "", "1024B"], "wkind": ["nope", "", "shfl.sync"]}
     for i in range(n):
+        spoil = rng.choice(list(odd)) if rng.random() < 0.35 else None
+
+        def val(key: str) -> str:
+            return rng.choice(odd[key] if key == spoil else good[key])
+
         r = rng.random()
+        hw = None
         if r < 0.3:  # a real pair over one tensor, then maybe one side spoilt
             src = rng.choice(types)
             dst = _same_tensor(src, types, rng)
-            if rng.random() < 0.3:
+            if rng.random() < 0.2:
                 dst = mutate_ttgir(dst, rng)[0]
-        elif r < 0.6:
-            src, dst = _pair_json(rng, out)
+        elif r < 0.7:
+            src, dst, hw = _pair_json(rng, out)
         else:
             src = _odd_layout_arg(rng, types, out, "src")
             dst = _odd_layout_arg(rng, types, out, "dst")
         if rng.random() < 0.5:
             argv = ["convert", "--src", src, "--dst", dst]
-            if rng.random() < 0.4:
-                argv += ["--weight", rng.choice(["shfl", "selp", "bar.sync", "wavefront",
-                                                 "nope", ""]) + "=" + rng.choice(weights)]
+            if rng.random() < 0.4 or spoil in ("weight", "wkind"):
+                argv += ["--weight", val("wkind") + "=" + val("weight")]
             if rng.random() < 0.3:
                 argv += ["--wide-source"]
         else:
             argv = ["synthesize", "--src", src, "--dst", dst]
             if rng.random() < 0.3:
                 argv += ["--dst", _odd_layout_arg(rng, types, out, "dst2")]
-            if rng.random() < 0.3:
-                argv += ["--weights"] + [rng.choice(weights) for _ in range(rng.randint(1, 3))]
-            if rng.random() < 0.2:
-                argv += ["--instructions", rng.choice(["auto", "none,none", "ldmatrix.x4",
-                                                       "stmatrix.x2.trans,auto", "tma,none",
-                                                       "x,y,z", ""])]
-            if rng.random() < 0.2:
-                argv += ["--fixed", rng.choice(["none", "32B", "128B", "7B", "", "1024B"])]
+            if rng.random() < 0.3 or spoil == "weight":
+                argv += ["--weights"] + [val("weight") for _ in
+                                         range(argv.count("--dst") + 1)]
+            if rng.random() < 0.2 or spoil == "instructions":
+                argv += ["--instructions", val("instructions")]
+            if rng.random() < 0.2 or spoil == "fixed":
+                argv += ["--fixed", val("fixed")]
             for flag in ("--padding", "--explain"):
                 if rng.random() < 0.2:
                     argv.append(flag)
@@ -433,16 +446,19 @@ def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
                 argv += ["--lowering", rng.choice(["hardware", "triton"])]
             if rng.random() < 0.2:
                 argv += ["--objective", "instructions"]
-        if rng.random() < 0.7:
-            argv += ["--element-bits", rng.choice(bits)]
-        if rng.random() < 0.3:
+        if argv[0] == "synthesize" or not src.startswith("tensor<") or rng.random() < 0.3 \
+                or spoil == "bits":
+            argv += ["--element-bits", val("bits")]
+        if hw is not None and rng.random() < 0.9:
+            argv += ["--hardware", hw]
+        elif rng.random() < 0.3:
             argv += ["--hardware", rng.choice(["NVIDIA", "AMD_CDNA3", "AMD_CDNA4"])]
-        if rng.random() < 0.2:
-            argv += ["--num-banks", rng.choice(["16", "64", "3", "0", "1048576"])]
-        if rng.random() < 0.2:
-            argv += ["--bank-bytes", rng.choice(["8", "2", "3", "0", "4"])]
-        if rng.random() < 0.3:
-            argv += ["--target", rng.choice(TARGETS + ["cuda:80", "cuda:100", "hip:gfx950"])]
+        if rng.random() < 0.2 or spoil == "banks":
+            argv += ["--num-banks", val("banks")]
+        if rng.random() < 0.2 or spoil == "bank_bytes":
+            argv += ["--bank-bytes", val("bank_bytes")]
+        if rng.random() < 0.3 or spoil == "target":
+            argv += ["--target", val("target")]
         if rng.random() < 0.3:
             argv.append("--json")
         kind, code, err, dt = run_forked(argv)
