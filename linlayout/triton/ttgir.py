@@ -24,7 +24,9 @@ Both ``ttg.`` and the older ``triton_gpu.`` spellings are accepted.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -37,7 +39,8 @@ from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip
 from .combine import combine_dependencies, combine_op_count, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
-from .warp_specialize import Partition, WarpSpecialize, find_partitions, find_warp_specialize
+from .warp_specialize import (Partition, WarpSpecialize, find_partitions, find_warp_specialize,
+                              partition_segments)
 
 __all__ = ["Access", "Op", "TTGIRModule", "ViewParents", "buffer_root", "find_accesses",
            "read_ttgir", "split_sections", "view_offsets", "view_parents",
@@ -195,10 +198,16 @@ class TTGIRModule:
         module's ``ttg.num-warps`` (None when the module has none). Triton 3.9's layout
         verifier requires every tensor layout of an op to cover exactly these warps
         (``lookupNumWarps``, ``TritonGPU/IR/Dialect.cpp``)."""
-        for p in self.partitions:
-            if p.first_line < line <= p.last_line:
+        if self.partitions:
+            starts, owners = self._segments
+            p = owners[bisect.bisect_right(starts, line) - 1]
+            if p is not None:
                 return p.warps, f"partition{p.index}'s num_warps"
         return self.num_warps, "ttg.num-warps"
+
+    @functools.cached_property
+    def _segments(self) -> tuple[tuple[int, ...], tuple[Partition | None, ...]]:
+        return partition_segments(self.partitions)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from ..errors import LayoutError
 from .limits import MAX_PARTITION_WARPS, mlir_int
 
 __all__ = ["Partition", "WarpSpecialize", "find_partitions", "find_warp_specialize",
-           "split_types"]
+           "partition_segments", "split_types"]
 
 _WS = re.compile(r"^[ \t]*(?:%[^=\n]*=[ \t]*)?ttg\.warp_specialize\((?P<ops>[^)\n]*)\)", re.M)
 _PARTITION = re.compile(r"^[ \t]*partition(\d+)\((?P<args>.*)\)[ \t]*num_warps\((\d+)\)[ \t]*\{",
@@ -136,6 +136,40 @@ def find_partitions(text: str) -> tuple[Partition, ...]:
     last = line + text.count("\n", counted)
     out.extend(_partition(t[0], t[1], last) for t in stack if t is not None)
     return tuple(sorted(out, key=lambda p: p.first_line))
+
+
+def partition_segments(partitions: tuple[Partition, ...]
+                       ) -> tuple[tuple[int, ...], tuple[Partition | None, ...]]:
+    """``(starts, owners)``: from line ``starts[i]`` up to the next start, the ops belong to
+    partition ``owners[i]`` (None: to no partition) — the innermost partition whose region
+    holds the line (its header excluded, its closing line included). Look a line up with
+    ``bisect.bisect_right(starts, line) - 1``: logarithmic, where scanning every partition
+    for every op cost ``ops × partitions`` (thousands of each in hostile text). Partitions
+    from :func:`find_partitions` nest or are disjoint (braces match); any others are taken
+    in order, a later start inside an earlier one being the inner one."""
+    events = []
+    for k, p in enumerate(partitions):
+        events.append((p.first_line + 1, 1, k))
+        events.append((p.last_line + 1, 0, k))
+    events.sort()
+    starts: list[int] = [0]
+    owners: list[Partition | None] = [None]
+    stack: list[int] = []
+    i = 0
+    while i < len(events):
+        at = events[i][0]
+        while i < len(events) and events[i][0] == at:
+            _, kind, k = events[i]
+            if kind:
+                stack.append(k)
+            elif k in stack:
+                stack.remove(k)
+            i += 1
+        owner = partitions[stack[-1]] if stack else None
+        if owners[-1] is not owner:
+            starts.append(at)
+            owners.append(owner)
+    return tuple(starts), tuple(owners)
 
 
 def clip_digits(digits: str) -> str:

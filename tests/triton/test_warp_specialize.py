@@ -92,3 +92,29 @@ def test_a_partition_s_warps_must_be_a_power_of_two(warps, match):
         find_warp_specialize(text)
     with pytest.raises(LayoutError, match=match):
         read_ttgir(text)
+
+
+def test_partition_segments_give_the_innermost_partition_of_every_line():
+    import bisect
+    import random
+
+    from linlayout.triton.warp_specialize import Partition, partition_segments
+
+    rng = random.Random(9157)
+    for _ in range(200):
+        # a laminar family, as matched braces give (nested only in hostile text)
+        parts, free = [], [(1, 400)]
+        for k in range(rng.randint(0, 12)):
+            lo, hi = free.pop(rng.randrange(len(free)))
+            if hi - lo < 3:
+                continue
+            a = rng.randint(lo, hi - 2)
+            b = rng.randint(a + 1, hi)
+            parts.append(Partition(k, 1 << rng.randint(0, 5), a, b))
+            free += [(lo, a - 1), (a + 1, b - 1), (b + 1, hi)]
+        parts.sort(key=lambda p: p.first_line)
+        starts, owners = partition_segments(tuple(parts))
+        for line in range(0, 402):
+            inside = [p for p in parts if p.first_line < line <= p.last_line]
+            want = max(inside, key=lambda p: p.first_line) if inside else None
+            assert owners[bisect.bisect_right(starts, line) - 1] == want
