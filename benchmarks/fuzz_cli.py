@@ -366,7 +366,8 @@ def _odd_layout_arg(rng: random.Random, types: list[str], out: Path, name: str) 
                        "tensor<64x64xf16, #blocked>", "\x00"])
 
 
-def _pair_json(rng: random.Random, out: Path) -> tuple[str, str, str | None]:
+def _pair_json(rng: random.Random, out: Path, types: list[str]
+               ) -> tuple[str, str, str | None]:
     """Two layout files over one tensor (``fuzz_api.random_pair``), so that the planners run
     rather than the argument checks."""
     from fuzz_api import random_pair
@@ -375,8 +376,8 @@ def _pair_json(rng: random.Random, out: Path) -> tuple[str, str, str | None]:
     try:
         a, b = random_pair(rng, hw)
     except Exception:  # noqa: BLE001
-        return (_odd_layout_arg(rng, [], out, "src"), _odd_layout_arg(rng, [], out, "dst"),
-                None)
+        return (_odd_layout_arg(rng, types, out, "src"),
+                _odd_layout_arg(rng, types, out, "dst"), None)
     (out / "src.json").write_text(json.dumps(a.to_dict()))
     (out / "dst.json").write_text(json.dumps(b.to_dict()))
     return str(out / "src.json"), str(out / "dst.json"), hw
@@ -418,7 +419,7 @@ def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
             if rng.random() < 0.2:
                 dst = mutate_ttgir(dst, rng)[0]
         elif r < 0.7:
-            src, dst, hw = _pair_json(rng, out)
+            src, dst, hw = _pair_json(rng, out, types)
         else:
             src = _odd_layout_arg(rng, types, out, "src")
             dst = _odd_layout_arg(rng, types, out, "dst")
