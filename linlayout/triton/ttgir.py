@@ -35,7 +35,7 @@ from typing import Any
 
 from .._checks import instance_of
 from ..errors import LayoutError
-from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip
+from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip, result_count
 from .combine import combine_dependencies, combine_op_count, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
@@ -887,7 +887,8 @@ def _loop_results(results: tuple[str, ...], inits: list[str]) -> dict[str, str]:
         return {name: inits[0]}
     if not count.isdigit():
         return {}
-    return {f"{name}#{i}": b for i, b in enumerate(inits[:int(count)])}
+    return {f"{name}#{i}": b
+            for i, b in enumerate(inits[:result_count(count, f"{name}:{count[:20]}")])}
 
 
 def _ref(name: str, parents: Mapping[str, str]) -> str:

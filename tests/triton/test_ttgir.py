@@ -246,3 +246,14 @@ def test_a_copy_whose_tensor_and_memdesc_differ_is_refused(old, new, line, match
     with pytest.raises(LayoutError, match=f"line {line}: ttg.local_(load|store|alloc) moves "
                                           f".*{match}.*Triton's verifier rejects"):
         find_accesses(read_ttgir(_COPIES.replace(old, new, 1)))
+
+
+@pytest.mark.parametrize("count, match", [
+    ("9" * 5000, "an integer with 5000 digits"),  # was a ValueError (exit 3)
+    ("900000000", r"900000000 results; at most 4096 \(MAX_OP_RESULTS\)"),
+], ids=["5000 digits", "9e8 results"])
+def test_a_loop_result_count_no_loop_has_is_refused(count, match):
+    text = (TTGIR_DIR / "matmul_sm80.ttgir").read_text()
+    assert "%acc_49:15 = scf.for" in text
+    with pytest.raises(LayoutError, match=match):
+        read_ttgir(text.replace("%acc_49:15 = scf.for", f"%acc_49:{count} = scf.for"))

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from ...errors import LayoutError
 from ...hardware.kinds import embed_at_origin
 from ...layout import LinearLayout
-from ...triton.limits import mlir_int
+from ...triton.limits import mlir_int, result_count
 from ...triton.parse import TritonType
 from ...triton.ttgir import Access, TTGIRModule, find_accesses
 from ...layout.padded import PaddedLayout
@@ -155,7 +155,8 @@ def predict_access(a: Access, target: Target,
         operand = layout_of(a.distributed) if a.distributed is not None else None
         result = layout_of(a.destination) if a.destination is not None else None
         count = a.result.split(":", 1)[1] if a.result and ":" in a.result else ""
-        n = max(1, mlir_int(count, "result count")) if count.isdigit() else 1
+        n = max(1, result_count(count, f"line {a.line}: result count")) \
+            if count.isdigit() else 1
         if a.op in ("atomic_rmw", "atomic_cas") and not a.result_used:
             return Prediction((), "the old value is not used: no shared memory",
                               uses_shared=False)
