@@ -104,3 +104,15 @@ def test_an_async_copy_of_another_shape_than_its_buffer_is_not_analysed():
     (r,) = [r for r in bad.ops if r.access.line == 7]
     assert r.status.value == "not analysed" and r.degree is None
     assert "a copy of a [32, 64] tensor into a memdesc of shape [64, 64]" in r.note
+
+
+def test_a_scratch_op_of_more_results_than_any_op_has_is_not_analysed():
+    # `%0:10^17`: each result's width was repeated 10^17 times (MemoryError); reached
+    # through predict_module (check_module's AxisInfo refuses the file first)
+    from linlayout.triton.limits import MAX_OP_RESULTS
+
+    text = entries("reduce")["argmax_f32_128x16_a1_s41_t16.2_w24_o10_cuda90"]["ttgir"]
+    assert '%0:2 = "tt.reduce"' in text
+    module = read_ttgir(text.replace('%0:2 = "tt.reduce"', '%0:100000000000000000 = "tt.reduce"'))
+    (a, err), = [(a, p) for a, p in predict_module(module) if a.op == "reduce"]
+    assert f"at most {MAX_OP_RESULTS} (MAX_OP_RESULTS)" in str(err)
