@@ -480,8 +480,9 @@ def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
 
 # ---------------------------------------------------------------------------------- main loop
 
-def fuzz_check(n: int, rng: random.Random, out: Path, stats: dict) -> None:
-    seeds = ttgir_seeds()
+def fuzz_check(n: int, rng: random.Random, out: Path, stats: dict,
+               containing: str | None = None) -> None:
+    seeds = [t for t in ttgir_seeds() if containing is None or containing in t]
     print(f"{len(seeds)} TTGIR seeds", flush=True)
     for i in range(n):
         seed = rng.choice(seeds)
@@ -572,6 +573,8 @@ def main_() -> None:
     ap.add_argument("--out", default="/tmp/fuzz")
     ap.add_argument("--what", default="check", choices=["check", "api-cli", "census"])
     ap.add_argument("--checkout", help="census: the checkout whose linlayout is imported")
+    ap.add_argument("--containing", metavar="TEXT",
+                    help="check: only seeds containing TEXT (e.g. ttg.warp_specialize)")
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                     help="compare two census files")
     a = ap.parse_args()
@@ -586,7 +589,7 @@ def main_() -> None:
     stats: dict = {}
     t0 = time.time()
     if a.what == "check":
-        fuzz_check(a.n, rng, out, stats)
+        fuzz_check(a.n, rng, out, stats, a.containing)
     elif a.what == "api-cli":
         fuzz_api_cli(a.n, rng, out, stats)
     print(json.dumps(stats), f"{time.time() - t0:.0f}s", flush=True)
