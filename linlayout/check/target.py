@@ -61,7 +61,8 @@ def parse_target(text: str | None, threads_per_warp: int | None = None) -> Targe
     return target
 
 
-def check_lanes(t: object, target: Target, ctas: int | None = None) -> None:
+def check_lanes(t: object, target: Target, ctas: int | None = None,
+                warps: tuple[int | None, str] | None = None) -> None:
     """Refuse a tensor type whose layout spreads over another number of lanes than the
     target's warp has.
 
@@ -72,15 +73,23 @@ def check_lanes(t: object, target: Target, ctas: int | None = None) -> None:
     types without an encoding pass. With ``ctas`` (the module's ``ttg.num-ctas``), the
     layout's ``block`` dim must hold that many CTAs, as the verifier also requires
     (``CTAsPerCGA = [1048576, 1048576]`` in a one-CTA module was counted as one element per
-    thread, conflict-free).
+    thread, conflict-free). With ``warps`` (``(count, where it comes from)``, as
+    :meth:`~linlayout.triton.ttgir.TTGIRModule.warps_at` gives for the op's line: the
+    ``num_warps`` of its ``warp_specialize`` partition, else ``ttg.num-warps``; a count of
+    None checks nothing), the layout's ``warp`` dim must be that count: a layout over 8 warps
+    in a 4-warp kernel was counted for warps that do not exist, and one over the module's 4
+    warps inside a 1-warp partition for warps that do not run the partition.
 
     Raises:
         LayoutError: a tensor layout whose ``lane`` dim is not ``target.threads_per_warp``,
-            or whose ``block`` dim is not ``ctas`` (also any error building the layout).
+            whose ``block`` dim is not ``ctas``, or whose ``warp`` dim is not the count of
+            ``warps`` (also any error building the layout).
 
     Source: Triton 3.9's layout verifier (``TritonGPUAttrDefs.td`` / ``Dialect.cpp``:
     ``threadsPerWarp`` multiplies to the module's ``ttg.threads-per-warp``, ``CTAsPerCGA`` to
-    its ``ttg.num-ctas``).
+    its ``ttg.num-ctas``, ``warpsPerCTA`` to the warps of the op's context — the enclosing
+    partition's ``num_warps`` or the module's ``ttg.num-warps`` — checked by parsing with
+    Triton 3.9: "Layout has 8 warps per CTA, but the context requires 4 warps per CTA").
     """
     if getattr(t, "kind", None) != "tensor" or getattr(t, "encoding", None) is None:
         return
@@ -95,3 +104,11 @@ def check_lanes(t: object, target: Target, ctas: int | None = None) -> None:
         raise LayoutError(f"a tensor layout over {blocks} CTAs in a module of {ctas} "
                           "(ttg.num-ctas): the encoding's CTAsPerCGA (or block bases) must "
                           "cover exactly the cluster, as Triton's verifier requires")
+    if warps is not None and warps[0] is not None:
+        have = t.layout.in_dims.get("warp", 1)  # type: ignore[attr-defined]
+        if have != warps[0]:
+            raise LayoutError(f"a tensor layout over {have} warp{'s' if have != 1 else ''} "
+                              f"where the op runs on "
+                              f"{warps[0]} ({warps[1]}): the encoding's warpsPerCTA (or warp "
+                              "bases) must cover exactly those warps, as Triton's verifier "
+                              "requires")

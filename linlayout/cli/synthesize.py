@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .. import examples
+from ..lowering.target import target_for
 from ..show.synthesis import synthesis_report
 from ..synthesis import Transfer, synthesize_padding, synthesize_swizzle
 from .common import (CliError, add_hardware_args, check_roles, dumps, hardware_kwargs,
@@ -49,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
         title = None  # the report's: the example's name and description
     nsides = 1 + (len(load) if isinstance(load, list) else 1)
     triton = args.lowering == "triton"
+    if args.target is not None:
+        # refused before the search, not after it (an empty or AMD-on-NVIDIA --target was
+        # an error only once the swizzle and padding searches had run: 12 s)
+        target_for(args.target, hardware_kwargs(args)["hardware"])
     result = synthesize_swizzle(store, load, element_bits=element_bits, **hardware_kwargs(args),
                                 objective=args.objective, weights=args.weights,
                                 instructions=_instructions(args.instructions, nsides),

@@ -55,6 +55,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .limits import mlir_int, result_count
 from .warp_specialize import WarpSpecialize, split_types
 
 __all__ = ["SharedAllocation", "SharedBuffer", "padded_elems", "place_buffers",
@@ -265,7 +266,7 @@ def _read_ops(text: str) -> tuple[list[_Op], dict[str, _Op], int, int]:
         if s.startswith(("default", "partition")) and s.endswith("{"):
             owner = _ws_owner(ops)
             pm = re.match(r"partition(\d+)", s)
-            k = int(pm.group(1)) + 1 if pm else 0
+            k = mlir_int(pm.group(1), "partition index") + 1 if pm else 0
             if owner is not None:
                 for a in re.findall(r"(%[\w$.-]+)\s*:", s):
                     args[a] = owner
@@ -291,7 +292,7 @@ def _read_ops(text: str) -> tuple[list[_Op], dict[str, _Op], int, int]:
                 r = r.strip()
                 if ":" in r:
                     base, k = r.split(":", 1)
-                    results += [f"{base}#{i}" for i in range(int(k))]
+                    results += [f"{base}#{i}" for i in range(result_count(k, f"{base}:{k[:20]}"))]
                 else:
                     results.append(r)
         operands = _SSA.findall(body.split(" : ")[0])
@@ -364,13 +365,14 @@ def _memdesc(sig: str, aliases: dict[str, str]) -> tuple[list[int], int, str, st
     if len(parts) < 3:
         return None
     dims = parts[0].split("x")
-    shape, elem = [int(d) for d in dims[:-1] if d.isdigit()], dims[-1]
+    shape = [mlir_int(d, "a memdesc shape") for d in dims[:-1] if d.isdigit()]
+    elem = dims[-1]
     bits = _BITS.get(elem, 64 if elem.startswith("!tt.ptr") else 0)
     if not bits:
         return None
     alloc = [p for p in parts[3:] if re.fullmatch(r"\d+(x\d+)*", p)]
     if alloc:
-        shape = [int(d) for d in alloc[0].split("x")]
+        shape = [mlir_int(d, "a memdesc allocation shape") for d in alloc[0].split("x")]
     enc = _resolve(parts[1], aliases)
     space = _resolve(parts[2], aliases)
     return shape, bits, enc, space
@@ -379,17 +381,17 @@ def _memdesc(sig: str, aliases: dict[str, str]) -> tuple[list[int], int, str, st
 def _alloc_alignment(op: _Op, enc: str) -> int | None:
     m = re.search(r"\balignment\s*=\s*(\d+)", op.text.split(" : ")[0])
     if m:
-        return int(m.group(1))
+        return mlir_int(m.group(1), "alignment")
     if "swizzled_shared" in enc:
         return 16
     if "shared_linear" in enc:
         m = re.search(r"\balignment\s*=\s*(\d+)", enc)
-        return int(m.group(1)) if m else None
+        return mlir_int(m.group(1), "alignment") if m else None
     if "padded_shared" in enc:
         return 16
     if "nvmma_shared" in enc:
         w = re.search(r"swizzlingByteWidth\s*=\s*(\d+)", enc)
-        width = int(w.group(1)) if w else 0
+        width = mlir_int(w.group(1), "swizzlingByteWidth") if w else 0
         return 128 * max(1, width // 16)
     return None
 
@@ -407,7 +409,8 @@ def _capture_bytes(t: str, aliases: dict[str, str]) -> int | None:
         return 8 + 4 * rank if "shared_memory" in md[3] else 8
     m = re.fullmatch(r"[if](\d+)|bf16|index", t)
     if m:
-        return 2 if t == "bf16" else 4 if t == "index" else math.ceil(int(m.group(1)) / 8)
+        return 2 if t == "bf16" else 4 if t == "index" else \
+            -(-mlir_int(m.group(1), f"element type {t[:24]}") // 8)
     return None
 
 
@@ -419,7 +422,8 @@ def padded_elems(elems: int, enc: str) -> int | None:
     pairs = re.findall(r"(\d+)\s*:\s*\+\s*(\d+)", m.group(1)) if m else []
     if not pairs:
         return None
-    return elems + sum((elems - 1) // int(i) * int(p) for i, p in pairs if int(i) > 0)
+    ints = [(mlir_int(i, "padding interval"), mlir_int(p, "padding")) for i, p in pairs]
+    return elems + sum((elems - 1) // i * p for i, p in ints if i > 0)
 
 
 def scalar_atomic_bytes(op_text: str) -> int | None:
@@ -452,6 +456,11 @@ def shared_allocation(text: str, default_warps: int,
             ``tt.histogram``'s or a tensor atomic's with a used result, 0 where none is
             needed); such an op at a line not given makes the module not placed.
 
+    Raises:
+        LayoutError: an integer of more than :data:`~.limits.MAX_INT_DIGITS` digits (a
+            result count, a memdesc dim, ``ttg.num-ctas``), or an op of more than
+            :data:`~.limits.MAX_OP_RESULTS` results (``%r:N``).
+
     Source: ``AllocationAnalysis`` (``lib/Analysis/Allocation.cpp``),
     ``LocalAllocOp::getAlignmentOrDefault``, ``WarpSpecializeOp::getCaptureSize``,
     ``AllocateWarpGroups`` (Triton 3.9).
@@ -459,8 +468,8 @@ def shared_allocation(text: str, default_warps: int,
     if not isinstance(text, str):
         return None, "no TTGIR text"
     aliases = {m.group(1): m.group(2).strip() for m in _ALIAS.finditer(text)}
-    if re.search(r'"ttg\.num-ctas"\s*=\s*(\d+)', text) and \
-            int(re.search(r'"ttg\.num-ctas"\s*=\s*(\d+)', text).group(1)) != 1:
+    ctas = re.search(r'"ttg\.num-ctas"\s*=\s*(\d+)', text)
+    if ctas and mlir_int(ctas.group(1), "ttg.num-ctas") != 1:
         return None, "more than one CTA: cluster layouts are not placed"
     ops, region_args, func_line, funcs = _read_ops(text)
     if funcs != 1:

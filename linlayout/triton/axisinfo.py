@@ -47,6 +47,7 @@ from .._checks import instance_of
 from .._memo import memoize
 from ..errors import LayoutError
 from ..layout import LinearLayout
+from .limits import mlir_int, result_count
 from .parse import TritonType, parse_type
 from .ttgir import TTGIRModule
 
@@ -280,7 +281,7 @@ def _shape_elem(t: str) -> tuple[tuple[int, ...], str]:
     m = _DIMS.match(t)
     if not m:
         return (), t.split(" ")[0]
-    shape = tuple(int(x) for x in m.group(1).split("x") if x)
+    shape = tuple(mlir_int(x, "a tensor shape") for x in m.group(1).split("x") if x)
     rest = t[m.end():]
     depth, j = 0, 0
     while j < len(rest):
@@ -307,7 +308,7 @@ def pointee_bits(element_type: str) -> int:
         return 64
     m = re.fullmatch(r"[su]?i(\d+)", t)
     if m:
-        return int(m.group(1))
+        return mlir_int(m.group(1), f"element type {t[:24]}")
     if t in ("f16", "bf16"):
         return 16
     if t in ("f32", "tf32"):
@@ -336,7 +337,13 @@ class _Node:
     yields: list[list[str]] = field(default_factory=list)
 
 
-def _results(res: str | None) -> list[str]:
+def _results(res: str | None, line: int = 0) -> list[str]:
+    """The names an op defines: ``%r:3`` gives ``%r#0 … %r#2``.
+
+    Raises:
+        LayoutError: a count above :data:`~.limits.MAX_OP_RESULTS` (or of more than 18
+            digits).
+    """
     if not res:
         return []
     out = []
@@ -344,7 +351,8 @@ def _results(res: str | None) -> list[str]:
         r = r.strip()
         if ":" in r:
             name, n = r.split(":", 1)
-            out.extend(f"{name}#{i}" for i in range(int(n)))
+            out.extend(f"{name}#{i}"
+                       for i in range(result_count(n, f"line {line}: {name}:{n[:20]}")))
         else:
             out.append(r)
     return out
@@ -398,7 +406,7 @@ def _read(text: str) -> tuple[list[_Node], dict[str, AxisInfo], dict[str, tuple[
             operand_text = head[:b] + head[e + 1:]
         if name in ("scf.for", "scf.if", "scf.while") and "->" in rest:
             sig = rest[rest.rfind("->") + 2:]  # the result types
-        node = _Node(lineno, name, _results(m.group("res")), _SSA.findall(operand_text),
+        node = _Node(lineno, name, _results(m.group("res"), lineno), _SSA.findall(operand_text),
                      attrs, _sig_types(sig.rstrip("{ ").rstrip()), body)
         if name == "scf.yield" and stack[-1][0] is not None:
             stack[-1][0].yields.append(node.operands)
@@ -438,11 +446,15 @@ def _hinted(info: AxisInfo, attrs: str) -> AxisInfo:
             "constancy": info.constancy}
     for m in _HINT.finditer(attrs):
         if m.group(2) is not None:
-            v = tuple(int(x) for x in m.group(2).replace(" ", "").split(",") if x)
+            v = tuple(mlir_int(x, f"tt.{m.group(1)}") for x in
+                      m.group(2).replace(" ", "").split(",") if x)
             if len(v) == 1 and m.group(3) is not None:
-                v = v * int(m.group(3))
+                n = mlir_int(m.group(3), f"tt.{m.group(1)}")
+                if n != info.rank:
+                    return info  # one value per dim of another rank (and never 10^11 copies)
+                v = v * n
         else:
-            v = (int(m.group(4)),)
+            v = (mlir_int(m.group(4), f"tt.{m.group(1)}"),)
         if v:
             vals[m.group(1)] = v
     if any(len(v) != info.rank for v in vals.values()):
@@ -599,13 +611,14 @@ class _Eval:
         if name == "tt.make_range":
             return (1,)
         if name in ("arith.constant", "tt.splat", "tt.get_program_id", "tt.get_num_programs"):
-            return zero if name != "arith.constant" or _constant(n.text, shape) else None
+            return zero if name != "arith.constant" or _constant(n.text, shape, n.line) \
+                else None
         if name == "tt.expand_dims" and ops:
             m = _AXIS.search(n.attrs)
             src = self.strides.get(ops[0])
             if m is None or src is None:
                 return None
-            a = int(m.group(1))
+            a = mlir_int(m.group(1), f"line {n.line}: axis")
             return src[:a] + (0,) + src[a:] if len(shape) > 1 or len(src) == 0 else None
         if name == "tt.broadcast" and ops:
             src = self.strides.get(ops[0])
@@ -647,10 +660,11 @@ class _Eval:
             m = _RANGE.search(n.attrs)
             if not m:
                 return None
-            end, start = int(m.group(1)), int(m.group(2))
+            end = mlir_int(m.group(1), f"line {n.line}: end")
+            start = mlir_int(m.group(2), f"line {n.line}: start")
             return AxisInfo((end - start,), (_pow2_divisor(start),), (1,))
         if name == "arith.constant":
-            return _constant(n.text, shape)
+            return _constant(n.text, shape, n.line)
         if name == "tt.splat" and ops:
             src = self.get(ops[0], 0)
             return AxisInfo((1,) * rank, (src.divisibility[0],) * rank, tuple(shape) or (1,),
@@ -659,7 +673,7 @@ class _Eval:
             m = _AXIS.search(n.attrs)
             if not m:
                 return None
-            axis = int(m.group(1))
+            axis = mlir_int(m.group(1), f"line {n.line}: axis")
             src = self.get(ops[0], rank - 1)
             if src.constant is not None:
                 nd = _pow2_divisor(src.constant)
@@ -750,12 +764,18 @@ def _compare(pred: str, a: int, b: int) -> bool:
 
 def _int_bits(elem: str) -> int:
     m = re.fullmatch(r"i(\d+)", elem)
-    return int(m.group(1)) if m else 64
+    return mlir_int(m.group(1), f"element type {elem[:24]}") if m else 64
 
 
-def _constant(text: str, shape: tuple[int, ...]) -> AxisInfo | None:
+def _constant(text: str, shape: tuple[int, ...], line: int = 0) -> AxisInfo | None:
     """``arith.constant``: an integer or bool scalar, or a splat integer tensor (Triton reads
-    the value zero-extended from its width)."""
+    the value zero-extended from its width). A type wider than 64 bits gives None (unknown):
+    Triton's AxisInfo holds constants as ``int64_t``.
+
+    Raises:
+        LayoutError: a literal of more than :data:`~.limits.MAX_INT_DIGITS` digits (was a
+            ``ValueError`` past Python's 4,300-digit limit).
+    """
     m = _INT_CONST.search(text)
     if not m:
         return None
@@ -763,10 +783,12 @@ def _constant(text: str, shape: tuple[int, ...]) -> AxisInfo | None:
     ty = m.group(3) or m.group(4)
     if "dense<" in text and m.group(1) is None:
         return None
+    bits = 64 if ty == "index" else mlir_int(ty[1:], f"line {line}: element type {ty[:24]}")
+    if bits > 64:
+        return None  # an i99999… constant: 1 << bits ran out of memory
     v = {"true": 1, "false": 0}.get(lit)
     if v is None:
-        v = int(lit)
-    bits = 64 if ty == "index" else int(ty[1:])
+        v = mlir_int(lit, f"line {line}: arith.constant")
     v %= 1 << bits
     if not shape:
         return AxisInfo((1,), (_pow2_divisor(v),), (1,), v)
@@ -810,16 +832,23 @@ def _const_value(name: str, a: int | None, b: int | None, ptr_bytes: int) -> int
     if a is None or b is None:
         return None
     try:
-        return {"tt.addptr": lambda: a + b * ptr_bytes, "arith.addi": lambda: a + b,
+        return _int64({"tt.addptr": lambda: a + b * ptr_bytes, "arith.addi": lambda: a + b,
                 "arith.subi": lambda: a - b, "arith.muli": lambda: a * b,
                 "arith.divsi": lambda: int(a / b), "arith.divui": lambda: a // b,
                 "arith.remsi": lambda: int(math.fmod(a, b)), "arith.remui": lambda: a % b,
                 "arith.andi": lambda: a & b, "arith.ori": lambda: a | b,
                 "arith.xori": lambda: a ^ b, "arith.shli": lambda: a << b if 0 <= b < 64 else 0,
                 "arith.shrsi": lambda: a >> b if 0 <= b < 64 else 0,
-                "arith.shrui": lambda: a >> b if 0 <= b < 64 else 0}[name]()
+                "arith.shrui": lambda: a >> b if 0 <= b < 64 else 0}[name]())
     except (ZeroDivisionError, KeyError):
         return None
+
+
+def _int64(v: int) -> int:
+    """``v`` wrapped to a signed 64-bit integer, as Triton's AxisInfo holds constants
+    (``std::optional<int64_t>``): unwrapped, 40 chained ``arith.muli`` of a constant with
+    itself built an integer of 2^40 digits (a hang)."""
+    return ((v + (1 << 63)) & ((1 << 64) - 1)) - (1 << 63)
 
 
 def _is_contig_dim(x: AxisInfo, shape: tuple[int, ...], d: int) -> bool:

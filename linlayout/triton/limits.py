@@ -15,8 +15,9 @@ from .encodings.registry import MAX_LAYOUT_DEPTH, clip, layout_depth
 
 __all__ = ["MAX_ALIASES", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "MAX_LAYOUT_DEPTH", "MAX_NAME_CHARS",
            "MAX_MODULE_LINES", "MAX_NESTING", "MAX_OPS", "MAX_REGION_NESTING",
-           "MAX_SUGGEST_ACCESSES", "MAX_SUGGEST_BYTES", "MAX_TYPE_ELEMENTS", "clip",
-           "int_token", "layout_depth", "mlir_int"]
+           "MAX_OP_RESULTS", "MAX_PARTITION_WARPS", "MAX_SUGGEST_ACCESSES", "MAX_SUGGEST_BYTES",
+           "MAX_TYPE_ELEMENTS", "clip",
+           "int_token", "layout_depth", "mlir_int", "result_count"]
 
 #: Deepest nesting of ``[…]``, ``{…}`` and attributes inside one attribute or type. Triton's
 #: deepest real attribute (a slice of a dot operand of an mma layout, with list-of-list bases)
@@ -61,6 +62,15 @@ MAX_MODULE_LINES = 1 << 18
 #: ``scf.if``, ``warp_specialize`` partitions) in the analysed module: real kernels nest a
 #: handful; the analysis keeps each op's enclosing regions, so deeper text is refused.
 MAX_REGION_NESTING = 64
+#: Most results of one op (``%r:N = …``): real multi-result ops (loops carrying their
+#: ``iter_args``, reductions of several operands) have tens. Each result gets a name
+#: (``%r#0`` …), so ``%r:900000000`` took minutes and gigabytes.
+MAX_OP_RESULTS = 1 << 12
+#: Most warps one ``ttg.warp_specialize`` partition may run (``num_warps(…)``): 1024, far above
+#: the 32 warps (1,024 threads) a CTA holds on NVIDIA and the 16 wavefronts on AMD CDNA. The
+#: default warps store one state byte per worker warp, which ``linlayout check`` lists store by
+#: store: a partition of 2^32 warps ran for minutes.
+MAX_PARTITION_WARPS = 1 << 10
 #: Most decimal digits of one integer; no shape, basis or parameter needs more (2^63 has 19).
 MAX_INT_DIGITS = 18
 
@@ -72,6 +82,21 @@ def int_token(digits: str, where: Callable[[], str]) -> int:
         raise LayoutError(f"malformed MLIR at {where()}: an integer with {len(digits.lstrip('-'))} "
                           f"digits; at most {MAX_INT_DIGITS} digits are accepted")
     return int(digits)
+
+
+def result_count(digits: str, what: str) -> int:
+    """The ``N`` of ``%r:N`` (an op's number of results): :func:`mlir_int`, at most
+    :data:`MAX_OP_RESULTS`.
+
+    Raises:
+        LayoutError: more than :data:`MAX_INT_DIGITS` digits or more than
+            :data:`MAX_OP_RESULTS` results.
+    """
+    n = mlir_int(digits, what)
+    if n > MAX_OP_RESULTS:
+        raise LayoutError(f"{what}: {n} results; at most {MAX_OP_RESULTS} (MAX_OP_RESULTS) are "
+                          "read (real ops have tens)")
+    return n
 
 
 def mlir_int(digits: str, what: str) -> int:

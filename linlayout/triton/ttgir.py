@@ -24,7 +24,9 @@ Both ``ttg.`` and the older ``triton_gpu.`` spellings are accepted.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -33,11 +35,12 @@ from typing import Any
 
 from .._checks import instance_of
 from ..errors import LayoutError
-from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip
+from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip, result_count
 from .combine import combine_dependencies, combine_op_count, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
-from .warp_specialize import WarpSpecialize, find_warp_specialize
+from .warp_specialize import (Partition, WarpSpecialize, find_partitions, find_warp_specialize,
+                              partition_segments)
 
 __all__ = ["Access", "Op", "TTGIRModule", "ViewParents", "buffer_root", "find_accesses",
            "read_ttgir", "split_sections", "view_offsets", "view_parents",
@@ -170,6 +173,8 @@ class TTGIRModule:
             (:func:`~.warp_specialize.find_warp_specialize`).
         text: the analysed module's text (padded with empty lines to its line numbers), for
             analyses that read every op (:mod:`linlayout.triton.axisinfo`).
+        partitions: the worker partition regions of its ``ttg.warp_specialize`` ops, with
+            their lines and warps (:func:`~.warp_specialize.find_partitions`).
     """
 
     aliases: Mapping[str, Any]
@@ -185,6 +190,24 @@ class TTGIRModule:
     warp_specialize: tuple[WarpSpecialize, ...] = ()
     text: str = field(default="", repr=False, compare=False)
     num_ctas: int = 1
+    partitions: tuple[Partition, ...] = ()
+
+    def warps_at(self, line: int) -> tuple[int | None, str]:
+        """The warps that run the op at ``line`` and where that number comes from: the
+        ``num_warps`` of the ``ttg.warp_specialize`` partition holding the line, else the
+        module's ``ttg.num-warps`` (None when the module has none). Triton 3.9's layout
+        verifier requires every tensor layout of an op to cover exactly these warps
+        (``lookupNumWarps``, ``TritonGPU/IR/Dialect.cpp``)."""
+        if self.partitions:
+            starts, owners = self._segments
+            p = owners[bisect.bisect_right(starts, line) - 1]
+            if p is not None:
+                return p.warps, f"partition{p.index}'s num_warps"
+        return self.num_warps, "ttg.num-warps"
+
+    @functools.cached_property
+    def _segments(self) -> tuple[tuple[int, ...], tuple[Partition | None, ...]]:
+        return partition_segments(self.partitions)
 
 
 @dataclass(frozen=True)
@@ -514,8 +537,8 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
             shared-memory operation (it is probably not TTGIR); no section matches
             ``pass_name`` (the message lists the passes); an alias or a type of a kept
             operation is malformed (the message names the line and column);
-            ``ttg.num-warps`` or ``ttg.num-ctas`` is not a power of two (Triton's verifier
-            requires one).
+            ``ttg.num-warps``, ``ttg.num-ctas`` or a ``warp_specialize`` partition's
+            ``num_warps`` is not a power of two (Triton's verifier requires one).
     """
     text, path = _source_text(source, path)
     where = f"{path}: " if path else ""
@@ -541,7 +564,7 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
     return TTGIRModule(mod.aliases, mod.threads_per_warp, mod.num_warps, mod.target, mod.ops,
                        mod.ttng_uses, mod.iter_args, path,
                        f"IR Dump Before {name}" if name else None, names,
-                       mod.warp_specialize, padded, mod.num_ctas)
+                       mod.warp_specialize, padded, mod.num_ctas, mod.partitions)
 
 
 _BRACE_RE = re.compile(r"^[ \t]*\}|\{[ \t]*\r?$", re.MULTILINE)
@@ -698,8 +721,13 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
         raise LayoutError(f"{where}no MLIR module, function or shared-memory operation found; "
                           "pass a TTGIR dump (e.g. kernel.asm['ttgir'] or MLIR_ENABLE_DUMP=1 "
                           "output)")
+    try:
+        partitions = find_partitions(text)
+        regions = find_warp_specialize(text)
+    except LayoutError as exc:
+        raise LayoutError(f"{where}{exc}") from None
     return TTGIRModule(aliases, tpw, nw, target, tuple(ops), tuple(ttng_uses), iter_args, path,
-                       warp_specialize=find_warp_specialize(text), num_ctas=ctas)
+                       warp_specialize=regions, num_ctas=ctas, partitions=partitions)
 
 
 def _keep(ops: list[Op], op: Op, where: str) -> None:
@@ -859,7 +887,8 @@ def _loop_results(results: tuple[str, ...], inits: list[str]) -> dict[str, str]:
         return {name: inits[0]}
     if not count.isdigit():
         return {}
-    return {f"{name}#{i}": b for i, b in enumerate(inits[:int(count)])}
+    return {f"{name}#{i}": b
+            for i, b in enumerate(inits[:result_count(count, f"{name}:{count[:20]}")])}
 
 
 def _ref(name: str, parents: Mapping[str, str]) -> str:
@@ -951,7 +980,9 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
 
     Raises:
         LayoutError: an access operation lacks the types it needs (a malformed line), naming
-            the line; ``module`` not a :class:`TTGIRModule`.
+            the line; a ``local_alloc`` (with a value), ``local_store`` or ``local_load``
+            whose tensor and memdesc differ in shape or element type (:func:`_same_types`);
+            ``module`` not a :class:`TTGIRModule`.
     """
     instance_of(module, TTGIRModule, "module")
     where = f"{module.path}: " if module.path else ""
@@ -980,12 +1011,14 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
             if not ts or not ms:
                 raise bad(op, "needs a tensor operand type and a memdesc result type")
             res = op.results[0] if op.results else None
+            _same_types(op, ts[0], ms[-1], where)
             accesses.append(_make(op, "store", res, res, _root(res, parents), ts[0], ms[-1]))
         elif s == "local_store":
             ts, ms = tensors(op), memdescs(op)
             if not ts or not ms or len(op.operands) < 2:
                 raise bad(op, "needs 'value, memdesc : tensor<…> -> !ttg.memdesc<…>'")
             md = _base(op.operands[1])
+            _same_types(op, ts[0], ms[0], where)
             accesses.append(dataclasses.replace(
                 _make(op, "store", None, md, buffer_root(op.operands[1], parents), ts[0],
                       ms[0]),
@@ -997,6 +1030,7 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
                 raise bad(op, "needs 'memdesc : !ttg.memdesc<…> -> tensor<…>'")
             md = _base(op.operands[0])
             res = op.results[0] if op.results else None
+            _same_types(op, ts[0], ms[0], where)
             accesses.append(dataclasses.replace(
                 _make(op, "load", res, md, buffer_root(op.operands[0], parents), ts[0], ms[0]),
                 view_offset=offsets.get(md, ()),
@@ -1051,6 +1085,32 @@ def find_accesses(module: TTGIRModule) -> list[Access]:
                                    ms[0].element_bits if ms else 0, None, op.source, op.attrs,
                                    False, op.operands))
     return accesses
+
+
+def _same_types(op: Op, tensor: TritonType, memdesc: TritonType, where: str) -> None:
+    """Refuse a register ⇄ shared copy whose tensor does not have its memdesc's shape and
+    element type. The memdesc is the operand's own type — a ``memdesc_subslice`` or
+    ``memdesc_index`` view's shape, not its allocation's — so a view legitimately smaller than
+    its buffer passes; a copy of another shape was counted as if it moved part of the buffer
+    (or more than it).
+
+    Raises:
+        LayoutError: the shapes or element types differ, naming the line.
+
+    Source: Triton 3.9 ``verifyMemoryOpTypes`` (``lib/Dialect/TritonGPU/IR/Ops.cpp``, called
+    by ``LocalLoadOp``, ``LocalStoreOp`` and ``LocalAllocOp::verify``): "source shape […] must
+    match [destination shape …]"; checked by parsing such modules with Triton 3.9, whose
+    verifier rejects them.
+    """
+    if tensor.shape != memdesc.shape:
+        raise LayoutError(f"{where}line {op.line}: {op.name} moves a tensor of shape "
+                          f"{list(tensor.shape)} through a memdesc of shape "
+                          f"{list(memdesc.shape)}; they must match (Triton's verifier "
+                          "rejects the module)")
+    if tensor.element_type != memdesc.element_type:
+        raise LayoutError(f"{where}line {op.line}: {op.name} moves {tensor.element_type} "
+                          f"elements through a memdesc of {memdesc.element_type}; they must "
+                          "match (Triton's verifier rejects the module)")
 
 
 def _make(op: Op, kind: str, result: str | None, memdesc: str | None, root: str | None,

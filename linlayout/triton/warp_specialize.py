@@ -22,7 +22,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["WarpSpecialize", "find_warp_specialize", "split_types"]
+from ..errors import LayoutError
+from .limits import MAX_PARTITION_WARPS, mlir_int
+
+__all__ = ["Partition", "WarpSpecialize", "find_partitions", "find_warp_specialize",
+           "partition_segments", "split_types"]
 
 _WS = re.compile(r"^[ \t]*(?:%[^=\n]*=[ \t]*)?ttg\.warp_specialize\((?P<ops>[^)\n]*)\)", re.M)
 _PARTITION = re.compile(r"^[ \t]*partition(\d+)\((?P<args>.*)\)[ \t]*num_warps\((\d+)\)[ \t]*\{",
@@ -39,6 +43,8 @@ _PURE_OPS = {"tt.get_program_id", "tt.get_num_programs", "tt.addptr", "tt.int_to
              "tt.ptr_to_int", "tt.bitcast", "ttg.local_alloc", "ttg.memdesc_index",
              "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
              "ttg.memdesc_reinterpret"}
+#: A line that closes a region (starts with ``}``) or opens one (ends with ``{``).
+_BRACE = re.compile(r"^[ \t]*\}|\{[ \t]*\r?$", re.M)
 #: ``findTrivialSubcomputation`` gives up beyond this many operations.
 MAX_REMAT_OPS = 16
 #: At most this many regions are read from one file.
@@ -63,6 +69,130 @@ class WarpSpecialize:
     capture_types: tuple[str, ...]
     trivial: tuple[bool, ...]
     used: tuple[tuple[bool, ...], ...]
+
+
+@dataclass(frozen=True)
+class Partition:
+    """One worker partition region of a ``ttg.warp_specialize``: the lines its ops occupy and
+    the warps that run them.
+
+    Attributes:
+        index: ``k`` of ``partition<k>``.
+        warps: its ``num_warps(…)`` (an entry of the op's ``partitionNumWarps``).
+        first_line: 1-based line of the ``partition<k>(…) num_warps(…) {`` header.
+        last_line: 1-based line of the ``}`` closing its region.
+    """
+
+    index: int
+    warps: int
+    first_line: int
+    last_line: int
+
+
+def find_partitions(text: str) -> tuple[Partition, ...]:
+    """Every worker partition region of a TTGIR text, in file order, with its line span.
+
+    Found from the partition headers and the braces at line ends alone (a line ending in
+    ``{`` opens a region, one starting with ``}`` closes one, ``} else {`` does both), so a
+    partition is placed even where :func:`find_warp_specialize` skips its region (captures
+    it cannot read). A header whose region is never closed (a truncated file) spans to the
+    end of the text. One pass over the text; at most :data:`MAX_REGIONS` × 16 partitions.
+
+    An op inside a partition runs on that partition's warps: Triton 3.9's layout verifier
+    takes the warp count of an op's context from the enclosing partition's ``num_warps``
+    before the module's ``ttg.num-warps`` (``lookupNumWarps``, ``TritonGPU/IR/Dialect.cpp``;
+    ``test/TritonGPU/invalid.mlir``: "the context requires 2 warps per CTA").
+
+    Raises:
+        LayoutError: a ``num_warps(…)`` that is not a power of two (``WarpSpecializeOp::
+            verify``: "number of warps … must be a power of 2"), is above
+            :data:`~.limits.MAX_PARTITION_WARPS` or has more than
+            :data:`~.limits.MAX_INT_DIGITS` digits.
+    """
+    if not isinstance(text, str) or "num_warps(" not in text:
+        return ()
+    heads = {}
+    for m in _PARTITION.finditer(text):
+        if len(heads) >= MAX_REGIONS * 16:
+            break
+        _partition_warps(m)
+        heads[m.end() - 1] = m  # the offset of the header's '{'
+    if not heads:
+        return ()
+    out: list[Partition] = []
+    stack: list[tuple[re.Match, int] | None] = []
+    line, counted = 1, 0
+    for b in _BRACE.finditer(text):
+        line += text.count("\n", counted, b.start())
+        counted = b.start()
+        if b.group().lstrip().startswith("}"):
+            if stack:
+                top = stack.pop()
+                if top is not None:
+                    out.append(_partition(top[0], top[1], line))
+            continue
+        brace = text.rfind("{", b.start(), b.end())
+        stack.append((heads[brace], line) if brace in heads else None)
+    last = line + text.count("\n", counted)
+    out.extend(_partition(t[0], t[1], last) for t in stack if t is not None)
+    return tuple(sorted(out, key=lambda p: p.first_line))
+
+
+def partition_segments(partitions: tuple[Partition, ...]
+                       ) -> tuple[tuple[int, ...], tuple[Partition | None, ...]]:
+    """``(starts, owners)``: from line ``starts[i]`` up to the next start, the ops belong to
+    partition ``owners[i]`` (None: to no partition) — the innermost partition whose region
+    holds the line (its header excluded, its closing line included). Look a line up with
+    ``bisect.bisect_right(starts, line) - 1``: logarithmic, where scanning every partition
+    for every op cost ``ops × partitions`` (thousands of each in hostile text). Partitions
+    from :func:`find_partitions` nest or are disjoint (braces match); any others are taken
+    in order, a later start inside an earlier one being the inner one."""
+    events = []
+    for k, p in enumerate(partitions):
+        events.append((p.first_line + 1, 1, k))
+        events.append((p.last_line + 1, 0, k))
+    events.sort()
+    starts: list[int] = [0]
+    owners: list[Partition | None] = [None]
+    stack: list[int] = []
+    i = 0
+    while i < len(events):
+        at = events[i][0]
+        while i < len(events) and events[i][0] == at:
+            _, kind, k = events[i]
+            if kind:
+                stack.append(k)
+            elif k in stack:
+                stack.remove(k)
+            i += 1
+        owner = partitions[stack[-1]] if stack else None
+        if owners[-1] is not owner:
+            starts.append(at)
+            owners.append(owner)
+    return tuple(starts), tuple(owners)
+
+
+def clip_digits(digits: str) -> str:
+    """A run of digits short enough for a message (``"12345…"`` past 8 digits)."""
+    return digits if len(digits) <= 8 else digits[:8] + "…"
+
+
+def _partition_warps(m: re.Match) -> int:
+    """The ``num_warps(…)`` of a partition header, checked as :func:`find_partitions` says."""
+    warps = mlir_int(m.group(3), f"partition{clip_digits(m.group(1))} num_warps")
+    if warps < 1 or warps & (warps - 1):
+        raise LayoutError(f"partition{clip_digits(m.group(1))} has num_warps({warps}); a "
+                          "partition runs a power-of-two number of warps (1, 2, 4, …), as "
+                          "Triton's verifier requires")
+    if warps > MAX_PARTITION_WARPS:
+        raise LayoutError(f"partition{clip_digits(m.group(1))} has num_warps({warps}); at most "
+                          f"{MAX_PARTITION_WARPS} (MAX_PARTITION_WARPS) are read: a CTA holds "
+                          "32 warps")
+    return warps
+
+
+def _partition(m: re.Match, first: int, last: int) -> Partition:
+    return Partition(mlir_int(m.group(1), "partition index"), _partition_warps(m), first, last)
 
 
 def split_types(text: str) -> list[str]:
@@ -126,6 +256,11 @@ def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:
     Source: ``WarpSpecializeOp`` (``include/triton/Dialect/TritonGPU/IR/TritonGPUOps.td``)
     and ``elideTrivialCaptures`` (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
     ConvertWarpSpecializeToLLVM.cpp``), Triton 3.9.
+
+    Raises:
+        LayoutError: a partition's ``num_warps(…)`` refused as :func:`find_partitions`
+            refuses it (more than :data:`~.limits.MAX_INT_DIGITS` digits was a ``ValueError``
+            past Python's 4,300-digit limit; 2^32 warps a hang).
     """
     if not isinstance(text, str) or "ttg.warp_specialize" not in text:
         return ()
@@ -164,6 +299,7 @@ def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:
             used.append(tuple(a in body for a in args[:len(captures)])
                         + (False,) * max(0, len(captures) - len(args)))
         trivial = tuple(_trivial(c, func_args, defs) for c in captures)
-        out.append(WarpSpecialize(line, tuple(int(p.group(3)) for p in parts), tuple(types),
+        out.append(WarpSpecialize(line, tuple(_partition_warps(p) for p in parts),
+                                  tuple(types),
                                   trivial, tuple(used)))
     return tuple(out)

@@ -122,3 +122,58 @@ def test_num_ctas_must_be_a_power_of_two():
     text = (TTGIR_DIR / "transpose2.ttgir").read_text()
     with pytest.raises(LayoutError, match="ttg.num-ctas is 3"):
         read_ttgir(_module(text, '"ttg.num-ctas" = 1', '"ttg.num-ctas" = 3'))
+
+
+@pytest.mark.parametrize("wpc, warps", [("[8, 1]", 8), ("[2, 1]", 2), ("[64, 2]", 128)])
+def test_layouts_over_another_warp_count_are_not_analysed(wpc, warps):
+    # Triton's verifier rejects them ("Layout has 8 warps per CTA, but the context requires
+    # 4"); counted, an 8-warp layout in a 4-warp kernel priced warps that do not exist
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+    from tests.support import TTGIR_DIR
+
+    text = _module((TTGIR_DIR / "transpose2.ttgir").read_text(), "warpsPerCTA = [4, 1]",
+                   f"warpsPerCTA = {wpc}")
+    report = check_module(read_ttgir(text))
+    bad = [r for r in report.ops if r.note and f"over {warps} warps where the op runs on 4 "
+           "(ttg.num-warps)" in r.note]
+    assert [r.access.line for r in bad] == [25, 39]  # local_alloc, local_store of #blocked
+    assert all(r.status.value == "not analysed" and r.degree is None for r in bad)
+    assert [g.op.line for g in report.global_ops if g.prediction is None] == [24]
+    assert all(r.status.value != "not analysed" for r in report.ops if r not in bad)
+
+
+def _ws_kernel() -> str:
+    from tests.check.shared_memory.triton_fixtures import entries
+
+    return entries("warp_specialize")["ws_d4_p1_a-_bi64_u00_cuda90"]["ttgir"]
+
+
+def test_a_partition_checks_its_layouts_against_its_own_warps():
+    # a real Triton 3.9 warp-specialised kernel: 4 default warps, partition0 of 1 warp whose
+    # store's layout covers 1 warp (not the module's 4): analysed
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+
+    module = read_ttgir(_ws_kernel())
+    assert module.warps_at(33) == (1, "partition0's num_warps")
+    assert module.warps_at(20) == (4, "ttg.num-warps")
+    report = check_module(module)
+    assert {g.op.line: g.prediction is not None for g in report.global_ops} == \
+        {20: True, 33: True}
+
+
+@pytest.mark.parametrize("old, new, have, runs", [
+    # the module's 4 warps inside a 1-warp partition (Triton: "Layout has 4 warps per CTA,
+    # but the context requires 1")
+    ("warpsPerCTA = [1]", "warpsPerCTA = [4]", "4 warps", 1),
+    ("num_warps(1)", "num_warps(2)", "1 warp", 2),
+])
+def test_a_partition_layout_over_other_warps_is_not_analysed(old, new, have, runs):
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+
+    report = check_module(read_ttgir(_module(_ws_kernel(), old, new)))
+    notes = {g.op.line: g.note for g in report.global_ops if g.prediction is None}
+    assert list(notes) == [33]
+    assert f"over {have} where the op runs on {runs} (partition0's num_warps)" in notes[33]

@@ -535,3 +535,41 @@ def test_the_read_then_swap_ir_reaches_dst_and_a_wrong_swap_does_not(order, mask
     out = ir_run.run_ir(ir.replace(call, f"permlane{mask}.swap(i32 %d1, i32 %recv0"),
                         {"in": list(x), "out": [0] * 16, "tab": table}, 64)
     assert out["out"] != x
+
+
+def test_the_lazy_greedy_reads_choose_as_a_full_scan_does():
+    # fuzz (seed 61129): a 16-register, 64-lane 16-bit conversion on gfx950 spent 20 s
+    # rescanning every (word, lane) pair per choice; the lazy greedy must pick the same pairs
+    import random
+
+    from linlayout.conversion.exchange import _cover, _greedy_reads
+
+    def scan(cover, left):
+        cover, left, chosen = dict(cover), set(left), []
+        while left:
+            c, s = max(cover, key=lambda cs: (len(left & cover[cs]), -cs[0], -cs[1]))
+            chosen.append((c, s))
+            left -= cover.pop((c, s))
+        return chosen
+
+    def scan_cover(sets):
+        left, chosen = list(range(len(sets))), []
+        while left:
+            ref = max(sorted(set().union(*(sets[i] for i in left))),
+                      key=lambda v: sum(v in sets[i] for i in left))
+            chosen.append(ref)
+            left = [i for i in left if ref not in sets[i]]
+        return chosen
+
+    rng = random.Random(7717)
+    for _ in range(300):
+        elems = list(range(rng.randint(1, 16)))
+        cover = {}
+        for e in elems:  # every element has a holder
+            for _ in range(rng.randint(1, 4)):
+                cover.setdefault((rng.randrange(8), rng.randrange(64)), set()).add(e)
+        left = set(rng.sample(elems, rng.randint(1, len(elems))))
+        assert _greedy_reads(cover, set(left)) == scan(cover, left)
+        sets = [{(rng.choice("xy"), rng.randrange(6)) for _ in range(rng.randint(1, 4))}
+                for _ in range(rng.randint(1, 64))]
+        assert _cover(sets) == scan_cover(sets)

@@ -168,3 +168,28 @@ def test_kernels_with_loop_carried_buffers_are_placed_as_triton_places_them(name
     got["state"] = placed.offset("state")
     got["size"] = placed.size_bytes
     assert got == e["allocation"]
+
+
+@pytest.mark.parametrize("res, match", [
+    # %q:900000000 named 9·10^8 results one by one (minutes, gigabytes)
+    ("%q:900000000", r"900000000 results; at most 4096 \(MAX_OP_RESULTS\)"),
+    ("%q:" + "9" * 5000, "an integer with 5000 digits"),  # was a ValueError
+])
+def test_a_result_count_no_op_has_is_refused(res, match):
+    from linlayout import LayoutError
+    from linlayout.triton.allocation import shared_allocation
+
+    text = TEXT.replace("%pid = tt.get_program_id x : i32", f"{res} = tt.get_program_id x : i32")
+    with pytest.raises(LayoutError, match=match):
+        shared_allocation(text, 4)
+
+
+def test_a_memdesc_dim_of_5000_digits_is_refused():
+    from linlayout import LayoutError
+    from linlayout.triton.allocation import shared_allocation
+
+    text = TEXT.replace("%pid = tt.get_program_id x : i32",
+                        "%b = ttg.local_alloc : () -> !ttg.memdesc<" + "9" * 5000
+                        + "xf16, #shared, #smem, mutable>")
+    with pytest.raises(LayoutError, match="an integer with 5000 digits"):
+        shared_allocation(text, 4)

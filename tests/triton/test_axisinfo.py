@@ -189,3 +189,43 @@ def test_malformed_text_is_no_crash(junk):
     except LayoutError:
         return
     analyse_axis_info(module)
+
+
+def test_constants_wrap_to_64_bits_as_triton_holds_them():
+    # 40 squarings of 2^40: unwrapped, an integer of 2^40 digits (the analysis hung); Triton's
+    # AxisInfo holds constants as int64_t
+    body = "    %m0 = arith.constant 1099511627776 : i64\n" + "".join(
+        f"    %m{k + 1} = arith.muli %m{k}, %m{k} : i64\n" for k in range(40))
+    assert _info(body, "%m1").constant == 0  # 2^80 wraps to 0
+    assert _info(body, "%m40").constant == 0
+    body = ("    %a = arith.constant 576460752303423488 : i64\n"
+            "    %c = arith.constant 16 : i64\n"
+            "    %b = arith.muli %a, %c : i64\n")  # 2^59 · 16 = 2^63 wraps to -2^63
+    assert _info(body, "%b").constant == -(1 << 63)
+
+
+def test_a_constant_wider_than_64_bits_is_unknown():
+    # was `1 << 99999999999999`: MemoryError (exit 3)
+    info = analyse_axis_info(_module("    %q = arith.constant 5 : i99999999999999\n"))
+    assert info.values.get("%q") is None or info.values["%q"].constant is None
+
+
+@pytest.mark.parametrize("body, match", [
+    # fuzz (seed 7391): a 5000-digit literal was a ValueError (Python's 4,300-digit limit)
+    ("    %q = arith.constant " + "9" * 5000 + " : i32\n",
+     "line 5: arith.constant: an integer with 5000 digits"),
+    # %q:900000000 named 9·10^8 results one by one: minutes and gigabytes
+    ("    %q:900000000 = arith.constant 1 : i32\n", r"900000000 results; at most 4096 "
+     r"\(MAX_OP_RESULTS\)"),
+], ids=["5000 digits", "9e8 results"])
+def test_numbers_no_module_holds_are_refused(body, match):
+    with pytest.raises(LayoutError, match=match):
+        analyse_axis_info(_module(body))
+
+
+def test_a_hint_repeated_over_another_rank_is_ignored():
+    # dense<16> : tensor<99999999999xi32> repeated 16 once per element: MemoryError (exit 3)
+    text = (BLOCKED + HEAD.replace("%m: i32)", "%m: i32 {tt.divisibility = dense<16> : "
+                                   "tensor<99999999999xi32>})") + TAIL)
+    assert analyse_axis_info(read_ttgir(text)).values["%m"] == \
+        analyse_axis_info(_module("")).values["%m"]

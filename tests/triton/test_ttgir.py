@@ -191,3 +191,69 @@ def test_threads_per_warp_defaults_to_the_targets():
     text = (TTGIR_DIR / "transpose2.ttgir").read_text().replace(
         '"ttg.threads-per-warp" = 32 : i32, ', "").replace("cuda:90", "hip:gfx942")
     assert read_ttgir(text).threads_per_warp == 64
+
+
+_COPIES = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%a: tensor<64x64xf16, #blocked>) {
+    %t = ttg.local_alloc %a : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %y = ttg.local_load %t : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf16, #blocked>
+    ttg.local_store %a, %t : tensor<64x64xf16, #blocked> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>
+    %c0 = arith.constant 0 : i32
+    %v = ttg.memdesc_index %b[%c0] : !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %w = ttg.local_load %v : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf16, #blocked>
+    %s = ttg.memdesc_subslice %t[32, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable, 64x64>
+    %z = ttg.local_load %s : !ttg.memdesc<32x64xf16, #shared, #smem, mutable, 64x64> -> tensor<32x64xf16, #blocked>
+    tt.return
+  }
+}
+"""
+
+
+def test_views_smaller_than_their_buffer_are_copied_at_their_own_shape():
+    # a subslice (32x64 of a 64x64 buffer) and a stage of a 2-buffer allocation: valid
+    # (Triton 3.9 parses and verifies this module), every copy analysed
+    report = check_module(read_ttgir(_COPIES))
+    assert [(r.access.line, r.status.value) for r in report.ops] == [
+        (6, "counted"), (7, "counted"), (8, "counted"), (12, "counted"), (14, "counted")]
+
+
+@pytest.mark.parametrize("old, new, line, match", [
+    # each was counted; Triton 3.9's verifier rejects it: "'ttg.local_load' op source shape
+    # [64, 64] must match [destination shape 32, 64]"
+    ("%t : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf16",
+     "%t : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16", 7,
+     r"shape \[32, 64\] through a memdesc of shape \[64, 64\]"),
+    # the view's own shape, not its allocation's: a 32x64 subslice read as 64x64
+    ("64x64> -> tensor<32x64xf16", "64x64> -> tensor<64x64xf16", 14,
+     r"shape \[64, 64\] through a memdesc of shape \[32, 64\]"),
+    ("ttg.local_store %a, %t : tensor<64x64xf16, #blocked>",
+     "ttg.local_store %a, %t : tensor<64x32xf16, #blocked>", 8, r"shape \[64, 32\]"),
+    ("%t = ttg.local_alloc %a : (tensor<64x64xf16, #blocked>)",
+     "%t = ttg.local_alloc %a : (tensor<64x64xf32, #blocked>)", 6,
+     "f32 elements through a memdesc of f16"),
+    # the whole two-buffer allocation read as one buffer
+    ("%w = ttg.local_load %v : !ttg.memdesc<64x64xf16, #shared, #smem, mutable>",
+     "%w = ttg.local_load %b : !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>", 12,
+     r"shape \[64, 64\] through a memdesc of shape \[2, 64, 64\]"),
+])
+def test_a_copy_whose_tensor_and_memdesc_differ_is_refused(old, new, line, match):
+    assert old in _COPIES
+    with pytest.raises(LayoutError, match=f"line {line}: ttg.local_(load|store|alloc) moves "
+                                          f".*{match}.*Triton's verifier rejects"):
+        find_accesses(read_ttgir(_COPIES.replace(old, new, 1)))
+
+
+@pytest.mark.parametrize("count, match", [
+    ("9" * 5000, "an integer with 5000 digits"),  # was a ValueError (exit 3)
+    ("900000000", r"900000000 results; at most 4096 \(MAX_OP_RESULTS\)"),
+], ids=["5000 digits", "9e8 results"])
+def test_a_loop_result_count_no_loop_has_is_refused(count, match):
+    text = (TTGIR_DIR / "matmul_sm80.ttgir").read_text()
+    assert "%acc_49:15 = scf.for" in text
+    with pytest.raises(LayoutError, match=match):
+        read_ttgir(text.replace("%acc_49:15 = scf.for", f"%acc_49:{count} = scf.for"))

@@ -49,7 +49,7 @@ def check_global(module: TTGIRModule, target: Target, axis: ModuleAxisInfo | Non
                                                  "async_copy_global_to_local"):
             continue
         try:
-            check_lanes(op.pointer_type, target, module.num_ctas)
+            check_lanes(op.pointer_type, target, module.num_ctas, module.warps_at(op.line))
             pred = predict_global(op, axis, target)
         except LayoutError as exc:
             out.append(GlobalOpReport(op, None, None, f"not analysed: {exc}"))

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from ...errors import LayoutError
 from ...hardware.kinds import embed_at_origin
 from ...layout import LinearLayout
-from ...triton.limits import mlir_int
+from ...triton.limits import mlir_int, result_count
 from ...triton.parse import TritonType
 from ...triton.ttgir import Access, TTGIRModule, find_accesses
 from ...layout.padded import PaddedLayout
@@ -113,14 +113,22 @@ def predict_access(a: Access, target: Target,
     (:func:`linlayout.check.registers.load_vectors`).
 
     Raises:
-        LayoutError: the op's layouts cannot be turned into linear layouts or do not fit, or a
+        LayoutError: the op's layouts cannot be turned into linear layouts or do not fit, a
             tensor layout covers another number of lanes than the target's warp
-            (:func:`~linlayout.check.target.check_lanes`).
+            (:func:`~linlayout.check.target.check_lanes`), or a copy's tensor and memdesc
+            differ in shape (an async copy: Triton's verifier lets it through, its lowering
+            is not modelled).
     """
     for t in (a.distributed, a.destination):
         check_lanes(t, target)
     if a.kind in ("store", "load"):
         assert a.memory is not None and a.distributed is not None
+        if a.distributed.shape != a.memory.shape:
+            # local copies of another shape are refused by the reader (Triton's verifier
+            # rejects them); an async copy's verifier does not compare the shapes
+            raise LayoutError(f"a copy of a {list(a.distributed.shape)} tensor into a memdesc "
+                              f"of shape {list(a.memory.shape)}: the lowering of a copy whose "
+                              "shapes differ is not modelled")
         if isinstance(a.memory.encoding, PaddedSharedEncoding):
             return _padded(a, target)
         memory = layout_of(a.memory)
@@ -147,7 +155,8 @@ def predict_access(a: Access, target: Target,
         operand = layout_of(a.distributed) if a.distributed is not None else None
         result = layout_of(a.destination) if a.destination is not None else None
         count = a.result.split(":", 1)[1] if a.result and ":" in a.result else ""
-        n = max(1, mlir_int(count, "result count")) if count.isdigit() else 1
+        n = max(1, result_count(count, f"line {a.line}: result count")) \
+            if count.isdigit() else 1
         if a.op in ("atomic_rmw", "atomic_cas") and not a.result_used:
             return Prediction((), "the old value is not used: no shared memory",
                               uses_shared=False)
@@ -312,7 +321,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             vector = load_vectors.get(operand) if load_vectors and reduce and operand \
                 else None
             for t in (a.distributed, a.destination):
-                check_lanes(t, target, module.num_ctas)
+                check_lanes(t, target, module.num_ctas, module.warps_at(a.line))
             pred = predict_access(a, target, load, packed,
                                   operand in wide and a.kind == "convert",
                                   produced.get(operand) if operand and not packed else None,

@@ -77,3 +77,42 @@ def test_histogram_and_atomic_scratch():
     ops = _scratch_accesses("1, 4")
     assert histogram_scratch_bytes(ops["histogram"]) == 32 * 4  # max(16 bins, 32 lanes)
     assert atomic_scratch_bytes(ops["atomic_rmw"]) == 0  # 128 lanes own 128 elements
+
+
+_ASYNC = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%p: tensor<PTRSx!tt.ptr<f16>, #blocked>) {
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %p, %b : tensor<PTRSx!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+"""
+
+
+def test_an_async_copy_of_another_shape_than_its_buffer_is_not_analysed():
+    # Triton 3.9's verifier accepts 32x64 pointers into a 64x64 buffer (it does not compare
+    # the shapes); it was counted as a copy of part of the buffer, a lowering not modelled
+    from linlayout.check import check_module
+
+    ok = check_module(read_ttgir(_ASYNC.replace("PTRS", "64x64")))
+    assert [r.status.value for r in ok.ops if r.access.line == 7] == ["counted"]
+    bad = check_module(read_ttgir(_ASYNC.replace("PTRS", "32x64")))
+    (r,) = [r for r in bad.ops if r.access.line == 7]
+    assert r.status.value == "not analysed" and r.degree is None
+    assert "a copy of a [32, 64] tensor into a memdesc of shape [64, 64]" in r.note
+
+
+def test_a_scratch_op_of_more_results_than_any_op_has_is_not_analysed():
+    # `%0:10^17`: each result's width was repeated 10^17 times (MemoryError); reached
+    # through predict_module (check_module's AxisInfo refuses the file first)
+    from linlayout.triton.limits import MAX_OP_RESULTS
+
+    text = entries("reduce")["argmax_f32_128x16_a1_s41_t16.2_w24_o10_cuda90"]["ttgir"]
+    assert '%0:2 = "tt.reduce"' in text
+    module = read_ttgir(text.replace('%0:2 = "tt.reduce"', '%0:100000000000000000 = "tt.reduce"'))
+    (a, err), = [(a, p) for a, p in predict_module(module) if a.op == "reduce"]
+    assert f"at most {MAX_OP_RESULTS} (MAX_OP_RESULTS)" in str(err)
