@@ -375,7 +375,7 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
                      "selects it) and, where a lane keeps one of its own, a lane-dependent "
                      f"instruction follows it, else two shuffles: at least {lone:g}")
     candidates: list[tuple[float, int, str, Any]] = []
-    tables = plan_shuffles(problem, ws)
+    tables = plan_shuffles(problem, ws, free_packing=target.is_nvidia)
     if tables is not None:
         counts = _counts(**tables.instructions)
         candidates.append((path_cost(counts, 0, ws), 0, "tables", tables))
