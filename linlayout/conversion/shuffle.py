@@ -17,9 +17,13 @@ packed into one word) and ``c`` the *word index*. In round ``t`` lane ``l`` fetc
 ``c = t ⊕ T(l)`` from lane ``P_lane(c, l)``, for a linear *twist* ``T`` from lane bits to
 word indices; the sender packs the slots it is asked for (``prmt``), choosing per slot among
 its registers by lane (``selp``); the receiver unpacks (``prmt``) and each ``dst`` register
-picks, by lane, the round or the local register that holds its element (``selp``; or, when
-these choices are affine in the lane, layers of lane-conditional swaps, whichever needs fewer
-selects: :attr:`ShufflePlan.selects`). A round in which every lane reads itself is no
+picks, by lane, the round or the local register that holds its element: among ``m``
+candidates, ``m − 1`` selects (``selp``) or a tree of lane-dependent byte permutes
+(``prmt``), whichever is cheaper under the weights (:func:`choice_instructions`; on NVIDIA a
+``prmt`` chooses each 16-bit half among four, packed two to a word by a free ``mov.b32 {lo,
+hi}``; the trees are :attr:`ShufflePlan.choices`, run byte by byte by the executor); or,
+when these choices are affine in the lane, layers of lane-conditional swaps, when they cost
+less (:attr:`ShufflePlan.selects`). A round in which every lane reads itself is no
 shuffle. Lane-index arithmetic and predicates are not counted; a sent slot whose per-lane
 choice agrees, wherever both are read, with one already built in an earlier round reuses it
 (the sender selects once and shuffles the value in both rounds). The planner tries the
@@ -725,7 +729,8 @@ def choice_instructions(m: int, element_bits: int, weights: Mapping[str, float],
     per ``prmt`` (6 of the 7 possible at 16 and 32 bits, 3 at 8 bits).
 
     Raises:
-        LayoutError: ``m`` below 1 or an element width the family does not take.
+        LayoutError: ``m`` below 1 or an element width the family does not take, or bad
+            weights.
     """
     if isinstance(m, bool) or not isinstance(m, int) or m < 1:
         raise LayoutError(f"m must be an int ≥ 1, got {m!r}")
@@ -869,7 +874,11 @@ def run_choice(program: tuple[Any, ...], leaf_values: list[list[Any]],
     unknown), and every instruction moves bytes as its table says, lane by lane. Returns
     per lane the element the result's bytes spell, or None when they are not one element's
     bytes in order. ``pack2`` joins 32-bit words into a 64-bit value (free, ``mov.b64``);
-    ``prmt64`` is the two ``prmt`` of a 64-bit two-way choice."""
+    ``prmt64`` is the two ``prmt`` of a 64-bit two-way choice.
+
+    Raises:
+        LayoutError: an instruction of a kind not listed in :func:`choice_program`.
+    """
     leaves, ops, result = program
     nb = max(1, element_bits // 8)
     out = []
