@@ -729,19 +729,25 @@ def choice_instructions(m: int, element_bits: int, weights: Mapping[str, float],
     per ``prmt`` (6 of the 7 possible at 16 and 32 bits, 3 at 8 bits).
 
     Raises:
-        LayoutError: ``m`` below 1 or an element width the family does not take, or bad
-            weights.
+        LayoutError: ``m`` not an int from 1 to 2^20, an element width the family does not
+            take, bad weights, or ``free_packing`` not a bool.
     """
-    if isinstance(m, bool) or not isinstance(m, int) or m < 1:
-        raise LayoutError(f"m must be an int ≥ 1, got {m!r}")
-    if element_bits not in (8, 16, 32, 64):
+    if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 1 << 20:
+        raise LayoutError(f"m must be an int from 1 to {1 << 20}, got {m!r}")
+    if isinstance(element_bits, bool) or not isinstance(element_bits, int) \
+            or element_bits not in (8, 16, 32, 64):
         raise LayoutError(f"element_bits must be 8, 16, 32 or 64, got {element_bits!r}")
+    if not isinstance(free_packing, bool):
+        raise LayoutError(f"free_packing must be True or False, got {free_packing!r}")
     ws = resolve_weights(weights)
     halves = max(1, element_bits // 16)
     words = max(1, element_bits // 32)
     two_by_prmt = words * ws["prmt"] < ws["selp"]
     best = None
-    for four in range((m - 1) // 3 + 1 if free_packing else 1):
+    # the cost and the instruction count are linear in ``four`` for each ``three``: its
+    # least and most values decide
+    fours = {0, (m - 1) // 3, max(0, (m - 3) // 3)} if free_packing else {0}
+    for four in sorted(fours):
         for three in ((0, 1) if free_packing and m - 1 - 3 * four >= 2 else (0,)):
             rest = m - 1 - 3 * four - 2 * three
             prmt = halves * (four + three) + (words * rest if two_by_prmt else 0)
