@@ -31,7 +31,7 @@ from .plan import PATHS, ConversionPlan, PathPlan, plan_conversion
 from .problem import ConversionProblem
 from .triton import TritonChoice, triton_choice
 from .shuffle import (RegisterPlan, ShufflePlan, ShuffleRound, amd_packing_bound,
-                      lacking_elements, plan_registers, plan_shuffles, select_bound,
+                      choice_instructions, lacking_elements, plan_registers, plan_shuffles, select_bound,
                       shuffle_bound, source_lanes)
 from .stages import StagePlan, plan_stages
 
@@ -40,7 +40,7 @@ __all__ = ["DEFAULT_WEIGHTS", "KINDS", "PATHS", "ConversionPlan", "ConversionPro
            "RegisterSwap", "ShuffleBound",
            "ShufflePlan", "ShuffleRound", "StagePlan",
            "TritonChoice", "WordPermute", "amd_lone_shuffle_bound", "amd_two_shuffle_bound",
-           "amd_packing_bound", "execute_plan", "execute_shared",
+           "amd_packing_bound", "choice_instructions", "execute_plan", "execute_shared",
            "join_cost", "lacking_elements", "lone_shuffle_joins", "merge_cost", "merge_volume",
            "nvidia_lone_shuffle_bound",
            "plan_conversion", "plan_packed_exchange",

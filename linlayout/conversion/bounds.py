@@ -58,7 +58,10 @@ chosen from 8 input bytes, which its output bytes share: at most ``8 − 1 = 7``
 packing is free in the family — ``mov.b32 {lo, hi}`` — so a ``prmt`` can choose each
 16-bit half among four: a register that takes its element from one of 16 registers by
 lane takes 10 lane-dependent ``prmt``, two 4-way levels per half, where that form
-charged 15 merges. ``tests/conversion/test_bounds.py`` runs that plan on symbolic bytes.)
+charged 15 merges. ``tests/conversion/test_bounds.py`` runs that plan on symbolic bytes;
+the table planner builds such trees, :func:`~linlayout.conversion.shuffle.
+choice_instructions`, whose half nodes supply 6 of a ``prmt``'s 7 byte joins, so that plan
+stays above this bound's 9 ``prmt``.)
 
 **Merges when the shuffles are at their minimum** (:func:`tight_merges`, elements of 32 or
 64 bits). Let ``n`` elements be the most a lane lacks, ``T`` the lanes lacking ``n``, and

@@ -18,7 +18,7 @@ from ..errors import LayoutError
 from ..layout import LinearLayout
 from .exchange import PackedExchangePlan
 from .problem import ConversionProblem
-from .shuffle import RegisterPlan, ShufflePlan
+from .shuffle import RegisterPlan, ShufflePlan, run_choice
 from .stages import StagePlan
 
 __all__ = ["MAX_EXECUTED_VALUES", "Execution", "execute_plan", "execute_shared"]
@@ -123,16 +123,20 @@ def execute_plan(problem: ConversionProblem,
                 words = [None if sel is None else tuple(lane_regs[x] for x in sel)
                          for lane_regs, sel in zip(warp, rnd.send)]
                 received.append([words[s] for s in rnd.source_lane])
-            out = []
-            for lane, row in enumerate(plan.assemble):
-                vals: list[int | None] = []
-                for step in row[:1 << nrd]:
-                    if step[0] == "register":
-                        vals.append(warp[lane][step[1]])
-                    else:
-                        word = received[step[1]][lane]
-                        vals.append(None if word is None else word[step[2]])
-                out.append(vals)
+            def value(lane: int, step: tuple) -> int | None:
+                if step[0] == "register":
+                    return warp[lane][step[1]]
+                word = received[step[1]][lane]
+                return None if word is None else word[step[2]]
+
+            out = [[value(lane, step) for step in row[:1 << nrd]]
+                   for lane, row in enumerate(plan.assemble)]
+            for r, program in plan.choices:  # byte-permute trees, run byte by byte
+                leaves = program[0]
+                got = run_choice(program, [[value(lane, step) for step in leaves]
+                                           for lane in range(len(warp))], plan.element_bits)
+                for lane, e in enumerate(got):
+                    out[lane][r] = e
             final.append(out)
     except (IndexError, TypeError) as exc:
         raise LayoutError(f"the plan does not fit this conversion: {exc}") from None

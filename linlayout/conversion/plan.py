@@ -375,7 +375,7 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
                      "selects it) and, where a lane keeps one of its own, a lane-dependent "
                      f"instruction follows it, else two shuffles: at least {lone:g}")
     candidates: list[tuple[float, int, str, Any]] = []
-    tables = plan_shuffles(problem, ws)
+    tables = plan_shuffles(problem, ws, free_packing=target.is_nvidia)
     if tables is not None:
         counts = _counts(**tables.instructions)
         candidates.append((path_cost(counts, 0, ws), 0, "tables", tables))
@@ -403,6 +403,10 @@ def _shuffle(problem: ConversionProblem, ws: dict[str, float], target: Target,
         n = len(plan.rounds)
         what = (f"{n} shuffle round{'' if n == 1 else 's'} by per-lane tables, {plan.slots} "
                 f"element{'' if plan.slots == 1 else 's'} per word")
+        if plan.choices:
+            k = len(plan.choices)
+            what += (f"; {k} register{'' if k == 1 else 's'} chosen by lane-dependent byte "
+                     "permutes")
     elif isinstance(plan, PackedExchangePlan):
         counts = _counts(**plan.instructions)
         n, k = len(plan.rounds), len(plan.permutes)

@@ -17,9 +17,13 @@ packed into one word) and ``c`` the *word index*. In round ``t`` lane ``l`` fetc
 ``c = t ⊕ T(l)`` from lane ``P_lane(c, l)``, for a linear *twist* ``T`` from lane bits to
 word indices; the sender packs the slots it is asked for (``prmt``), choosing per slot among
 its registers by lane (``selp``); the receiver unpacks (``prmt``) and each ``dst`` register
-picks, by lane, the round or the local register that holds its element (``selp``; or, when
-these choices are affine in the lane, layers of lane-conditional swaps, whichever needs fewer
-selects: :attr:`ShufflePlan.selects`). A round in which every lane reads itself is no
+picks, by lane, the round or the local register that holds its element: among ``m``
+candidates, ``m − 1`` selects (``selp``) or a tree of lane-dependent byte permutes
+(``prmt``), whichever is cheaper under the weights (:func:`choice_instructions`; on NVIDIA a
+``prmt`` chooses each 16-bit half among four, packed two to a word by a free ``mov.b32 {lo,
+hi}``; the trees are :attr:`ShufflePlan.choices`, run byte by byte by the executor); or,
+when these choices are affine in the lane, layers of lane-conditional swaps, when they cost
+less (:attr:`ShufflePlan.selects`). A round in which every lane reads itself is no
 shuffle. Lane-index arithmetic and predicates are not counted; a sent slot whose per-lane
 choice agrees, wherever both are read, with one already built in an earlier round reuses it
 (the sender selects once and shuffles the value in both rounds). The planner tries the
@@ -80,7 +84,8 @@ from .problem import ConversionProblem
 __all__ = ["AMD_PACK_PERMUTES", "AMD_WIDE_PACK_PERMUTES", "MAX_COPY_MAPS", "MAX_TWIST_SEARCH_BITS", "MAX_TWIST_WORK",
            "RegisterPlan",
            "ShufflePlan", "ShuffleRound", "amd_packing_bound", "copy_maps", "lacking_elements",
-           "merge_positions", "plan_registers", "plan_shuffles", "select_bound",
+           "choice_instructions", "choice_program", "merge_positions", "plan_registers",
+           "plan_shuffles", "run_choice", "select_bound",
            "shuffle_bound", "source_lanes", "warp_map"]
 
 #: The planner tries every twist when it has at most this many bits (lane bits × word-index
@@ -209,6 +214,10 @@ class ShufflePlan:
             at ``c ⊕ T·lane``: one layer of lane-conditional pair swaps per dimension of
             ``Q`` over the ``src`` registers and per dimension of ``T`` over the received
             values, one select per value per layer).
+        choices: the ``dst`` registers (copies included) whose per-lane choice among their
+            candidates is a byte-permute tree rather than a select tree (``"muxes"`` only):
+            ``(register, program)`` pairs, each program as :func:`run_choice` runs it. The
+            other registers' choices are select trees, counted ``candidates − 1``.
     """
 
     lanes: int
@@ -220,6 +229,7 @@ class ShufflePlan:
     instructions: dict[str, int]
     bound: int
     selects: str = "muxes"
+    choices: tuple[tuple[int, tuple[Any, ...]], ...] = ()
 
     @property
     def meets_bound(self) -> bool:
@@ -230,7 +240,7 @@ class ShufflePlan:
         """JSON-ready summary: rounds, slots per word, the twist and the select scheme (the
         per-lane tables are left out: they are large)."""
         return {"rounds": len(self.rounds), "slots": self.slots, "twist": list(self.twist),
-                "selects": self.selects}
+                "selects": self.selects, "permute_choices": len(self.choices)}
 
 
 def shuffle_bound(problem: ConversionProblem) -> int:
@@ -385,22 +395,35 @@ def merge_positions(element_bits: int) -> int:
 
 
 def plan_shuffles(problem: ConversionProblem,
-                  weights: Mapping[str, float] | None = None) -> ShufflePlan | None:
+                  weights: Mapping[str, float] | None = None, *,
+                  free_packing: bool = True) -> ShufflePlan | None:
     """The cheapest shuffle plan of the family in the module docstring under ``weights``
     (overrides of :data:`~linlayout.conversion.cost.DEFAULT_WEIGHTS`), or None when data
     must cross warps (:func:`warp_map` is None) or no twist gives a consistent plan (some
     lane would have to send two different words in one round).
 
+    Each ``dst`` register's per-lane choice among its ``m`` candidates is the cheaper under
+    the weights of a select tree (``m − 1`` selects) and a byte-permute tree
+    (:func:`choice_instructions`); ``free_packing``: packing two 16-bit halves into a word is
+    free (NVIDIA's ``mov.b32 {lo, hi}``, PTX ISA *mov*), so one lane-dependent ``prmt``
+    chooses each half among four. On AMD (``free_packing=False``) such a pack costs a
+    ``v_perm_b32`` (:data:`AMD_PACK_PERMUTES`), and only two-way permutes of whole
+    registers are built.
+
     Raises:
-        LayoutError: ``problem`` is not a :class:`ConversionProblem`, or bad weights.
+        LayoutError: ``problem`` is not a :class:`ConversionProblem`, bad weights, or
+            ``free_packing`` not a bool.
     """
     weights = resolve_weights(weights)
+    if not isinstance(free_packing, bool):
+        raise LayoutError(f"free_packing must be True or False, got {free_packing!r}")
     pm0 = warp_map(problem)
     if pm0 is None:
         return None
     best: tuple[tuple[float, int], int, tuple[int, ...]] | None = None
-    for index, twist, counts in _candidates(problem):
-        instructions = dict(counts)
+    for index, twist, base, ms, swaps in _candidates(problem):
+        instructions = _price(dict(base), ms, swaps, problem.element_bits, weights,
+                              free_packing)[0]
         key = (path_cost(instructions, 0, weights), instructions["shfl"])
         if best is None or key < best[0]:
             best = (key, index, twist)
@@ -408,15 +431,16 @@ def plan_shuffles(problem: ConversionProblem,
         return None
     pm = copy_maps(problem, pm0)[best[1]]
     split, tables = _prepare(problem, pm)
-    return _build(problem, pm, split, best[2], tables, shuffle_bound(problem))
+    return _build(problem, pm, split, best[2], tables, shuffle_bound(problem), weights,
+                  free_packing)
 
 
 @memoize(256)
-def _candidates(problem: ConversionProblem) -> tuple[tuple[int, tuple[int, ...],
-                                                           tuple[tuple[str, int], ...]], ...]:
+def _candidates(problem: ConversionProblem) -> tuple[tuple[Any, ...], ...]:
     """Every consistent plan the planner tries, in its order, as ``(index of the map in
-    copy_maps, twist, instruction counts)``: what :func:`plan_shuffles` compares under any
-    weights (the plans themselves do not depend on them), so the weightings of one problem
+    copy_maps, twist, instruction counts without the dst choices, candidates per dst
+    choice, selects of the swaps way or None)``: what :func:`plan_shuffles` prices under any
+    weights (the tables themselves do not depend on them), so the weightings of one problem
     share one search and only the cheapest plan is rebuilt."""
     pm0 = warp_map(problem)
     bound = shuffle_bound(problem)
@@ -424,9 +448,10 @@ def _candidates(problem: ConversionProblem) -> tuple[tuple[int, tuple[int, ...],
     for index, pm in enumerate(copy_maps(problem, pm0)):
         split, tables = _prepare(problem, pm)
         for twist in _twists(pm, split.words, 1 << len(split.words)):
-            plan = _build(problem, pm, split, twist, tables, bound)
-            if plan is not None:
-                out.append((index, twist, tuple(plan.instructions.items())))
+            got = _tables_of(problem, pm, split, twist, tables, bound)
+            if got is not None:
+                base, ms, swaps = got[3], got[4], got[5]
+                out.append((index, twist, tuple(base.items()), ms, swaps))
     return tuple(out)
 
 
@@ -616,8 +641,11 @@ def _invertible_twist(pm: WarpMap, cols: list[int]) -> tuple[int, ...] | None:
     return tuple(twist)
 
 
-def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
-           twist: tuple[int, ...], tables: _Tables, bound: int) -> ShufflePlan | None:
+def _tables_of(problem: ConversionProblem, pm: WarpMap, split: _Split,
+               twist: tuple[int, ...], tables: _Tables, bound: int):
+    """The tables of one twist: ``(rounds, assemble, columns, base counts, candidates per
+    representative dst register with a choice, selects of the swaps way or None)``, or None
+    when some lane would send two words in one round."""
     lanes = 1 << pm.lane_bits
     nslot = 1 << len(split.slots)
     shift = f2.images(twist)
@@ -653,13 +681,237 @@ def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
             column.append(step if got is None else got[j])
         columns.append(column)
     assemble = list(zip(*columns))
-    instructions = _count(problem.element_bits, nslot, rounds, columns, tables)
+    base = _count(problem.element_bits, nslot, rounds)
+    ms = tuple(m for m in (len(set(columns[r])) for r in tables.representatives) if m > 1)
     swaps = _swap_selects(pm, split, twist, shift, rounds, assemble, tables)
-    selects = "muxes"
-    if swaps is not None and swaps < instructions["selp"]:
-        instructions["selp"], selects = swaps, "swaps"
-    return ShufflePlan(lanes, problem.element_bits, nslot, tuple(rounds), tuple(assemble),
-                       twist, instructions, bound, selects)
+    return rounds, assemble, columns, base, ms, swaps
+
+
+def _build(problem: ConversionProblem, pm: WarpMap, split: _Split,
+           twist: tuple[int, ...], tables: _Tables, bound: int,
+           weights: Mapping[str, float], free_packing: bool) -> ShufflePlan | None:
+    got = _tables_of(problem, pm, split, twist, tables, bound)
+    if got is None:
+        return None
+    rounds, assemble, columns, base, ms, swaps = got
+    eb = problem.element_bits
+    instructions, selects, ways = _price(base, ms, swaps, eb, weights, free_packing)
+    choices = []
+    if selects == "muxes":
+        dup_span = f2.span_elements(split.dup) if split.dup else [0]
+        for r in tables.representatives:
+            way = ways.get(len(set(columns[r])))
+            if way is None or way[0] == way[1] == way[2] == 0:
+                continue  # a select tree
+            program = choice_program(columns[r], eb, *way)
+            for d in dup_span:  # its copies run the same program (renamed)
+                choices.append((r ^ d, program))
+    return ShufflePlan(1 << pm.lane_bits, eb, 1 << len(split.slots), tuple(rounds),
+                       tuple(assemble), twist, instructions, bound, selects,
+                       tuple(sorted(choices, key=lambda c: c[0])))
+
+
+def choice_instructions(m: int, element_bits: int, weights: Mapping[str, float],
+                        free_packing: bool = True) -> tuple[int, int, int, int, int, int]:
+    """The cheapest way, under ``weights``, to give each lane one of ``m ≥ 1`` candidate
+    values (each holding one element of ``element_bits``), chosen by lane:
+    ``(selp, prmt, four-way nodes, three-way nodes, two-way permutes, two-way selects)``.
+
+    A tree whose nodes are: *half nodes* (only with ``free_packing``) — one lane-dependent
+    ``prmt`` per 16-bit half of the element (``h = max(1, element_bits / 16)`` of them; an
+    8-bit element sits in the low byte of its half) choosing that half among the halves of
+    four (three) items packed two to a word for free (``mov.b32 {lo, hi}``): ``h`` ``prmt``
+    join four (three) items; then *two-way nodes* on whole values, each a ``selp`` or a
+    ``prmt`` of the two registers (``max(1, element_bits / 32)`` of them), whichever is
+    cheaper (a tie keeps the select). ``m − 1`` joins in all; the fewest instructions at the
+    least cost are kept (ties: more selects, the plain select tree). Against the byte-join
+    lemma (:mod:`~linlayout.conversion.bounds`): a half node supplies ``3·e/h`` byte joins
+    per ``prmt`` (6 of the 7 possible at 16 and 32 bits, 3 at 8 bits).
+
+    Raises:
+        LayoutError: ``m`` not an int from 1 to 2^20, an element width the family does not
+            take, bad weights, or ``free_packing`` not a bool.
+    """
+    if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 1 << 20:
+        raise LayoutError(f"m must be an int from 1 to {1 << 20}, got {m!r}")
+    if isinstance(element_bits, bool) or not isinstance(element_bits, int) \
+            or element_bits not in (8, 16, 32, 64):
+        raise LayoutError(f"element_bits must be 8, 16, 32 or 64, got {element_bits!r}")
+    if not isinstance(free_packing, bool):
+        raise LayoutError(f"free_packing must be True or False, got {free_packing!r}")
+    ws = resolve_weights(weights)
+    halves = max(1, element_bits // 16)
+    words = max(1, element_bits // 32)
+    two_by_prmt = words * ws["prmt"] < ws["selp"]
+    best = None
+    # the cost and the instruction count are linear in ``four`` for each ``three``: its
+    # least and most values decide
+    fours = {0, (m - 1) // 3, max(0, (m - 3) // 3)} if free_packing else {0}
+    for four in sorted(fours):
+        for three in ((0, 1) if free_packing and m - 1 - 3 * four >= 2 else (0,)):
+            rest = m - 1 - 3 * four - 2 * three
+            prmt = halves * (four + three) + (words * rest if two_by_prmt else 0)
+            selp = 0 if two_by_prmt else rest
+            cost = prmt * ws["prmt"] + selp * ws["selp"]
+            key = (cost, prmt + selp, -selp)
+            if best is None or key < best[0]:
+                best = (key, (selp, prmt, four, three, rest if two_by_prmt else 0,
+                              0 if two_by_prmt else rest))
+    return best[1]
+
+
+def _price(base: dict[str, int], ms: tuple[int, ...], swaps: int | None, element_bits: int,
+           weights: Mapping[str, float], free_packing: bool
+           ) -> tuple[dict[str, int], str, dict[int, tuple[int, int, int, int]]]:
+    """The instruction counts of a plan's tables under ``weights``: the dst choices (``ms``,
+    candidates per representative register) each the cheaper tree
+    (:func:`choice_instructions`), or every select made by the swaps way (``swaps``) when
+    that costs less. Also the scheme and, per candidate count, ``(four-way nodes,
+    three-way nodes, two-way permutes, two-way selects)``."""
+    muxes = dict(base)
+    ways = {}
+    for m in set(ms):
+        selp, prmt, four, three, two_p, two_s = choice_instructions(
+            m, element_bits, weights, free_packing)
+        ways[m] = (four, three, two_p, two_s)
+    for m in ms:
+        selp, prmt = _way_counts(ways[m], element_bits)
+        muxes["selp"] += selp
+        muxes["prmt"] += prmt
+    if swaps is not None:
+        swapped = dict(base, selp=swaps)
+        if path_cost(swapped, 0, weights) < path_cost(muxes, 0, weights) - 1e-12:
+            return swapped, "swaps", {}
+    return muxes, "muxes", ways
+
+
+def _way_counts(way: tuple[int, int, int, int], element_bits: int) -> tuple[int, int]:
+    four, three, two_p, two_s = way
+    return two_s, (max(1, element_bits // 16) * (four + three)
+                   + max(1, element_bits // 32) * two_p)
+
+
+def choice_program(column: list[Any], element_bits: int, four: int, three: int,
+                   two_p: int, two_s: int) -> tuple[Any, ...]:
+    """The instructions that give each lane the candidate ``column[lane]`` names (any
+    hashable step, the same candidate list in every lane), as :func:`run_choice` runs them:
+    ``four`` four-way and ``three`` three-way half nodes, then ``two_p`` two-way permutes
+    and ``two_s`` selects of whole values (:func:`choice_instructions`).
+
+    The program is ``(leaves, ops, result)``: value ``k < len(leaves)`` is candidate
+    ``leaves[k]``; op ``j`` makes value ``len(leaves) + j``: ``("pack", (v, h), (w, g))``
+    (``mov.b32 {lo, hi}``: half ``h`` of ``v`` low, half ``g`` of ``w`` high), ``("prmt", a,
+    b, selectors)`` (per lane four byte indices into the eight bytes of ``a`` then ``b``, as
+    ``prmt.b32`` reads them, PTX ISA *prmt*; AMD ``v_perm_b32`` likewise) or ``("selp", a, b,
+    picks)`` (per lane 0 for ``a``, 1 for ``b``); ``result`` is the halves ``(v, h)`` that
+    make the element, lowest first.
+
+    Raises:
+        LayoutError: the node counts do not make ``len(set(column)) − 1`` joins.
+    """
+    leaves = list(dict.fromkeys(column))
+    m = len(leaves)
+    if 3 * four + 2 * three + two_p + two_s != m - 1:
+        raise LayoutError(f"{four} four-way, {three} three-way and {two_p + two_s} two-way "
+                          f"nodes do not join {m} candidates")
+    lanes = len(column)
+    pick = [leaves.index(c) for c in column]
+    halves = max(1, element_bits // 16)
+    ops: list[tuple[Any, ...]] = []
+
+    def new(op: tuple[Any, ...]) -> int:
+        ops.append(op)
+        return m + len(ops) - 1
+
+    # items: (per half position, the value holding that half at half 0 or at its own
+    # position), the leaves covered
+    items = [([(k, h) for h in range(halves)], {k}) for k in range(m)]
+    for c in [4] * four + [3] * three:
+        chunk, items = items[:c], items[c:]
+        roots = []
+        for h in range(halves):
+            parts = [item[0][h] for item in chunk]
+            a = new(("pack", parts[0], parts[1]))
+            b = new(("pack", parts[2], parts[3] if c == 4 else parts[2]))
+            sel = []
+            for lane in range(lanes):
+                p = next((i for i, item in enumerate(chunk) if pick[lane] in item[1]), 0)
+                sel.append((2 * p, 2 * p + 1, 2 * p, 2 * p + 1))
+            roots.append((new(("prmt", a, b, tuple(sel))), 0))
+        items.append((roots, set().union(*(item[1] for item in chunk))))
+
+    def whole(item) -> int:
+        parts = item[0]
+        if all(v == parts[0][0] and g == h for h, (v, g) in enumerate(parts)):
+            return parts[0][0]  # already one value, halves in place
+        if halves == 1:
+            return parts[0][0] if parts[0][1] == 0 else new(("pack", parts[0], parts[0]))
+        words = []
+        for w in range(0, halves, 2):
+            words.append(new(("pack", parts[w], parts[w + 1])))
+        if len(words) == 1:
+            return words[0]
+        return new(("pack2", tuple(words)))
+
+    for kind in ["prmt"] * two_p + ["selp"] * two_s:
+        (x, y), items = items[:2], items[2:]
+        a, b = whole(x), whole(y)
+        which = [0 if pick[lane] in x[1] else 1 for lane in range(lanes)]
+        if kind == "selp":
+            v = new(("selp", a, b, tuple(which)))
+        else:
+            nbytes = max(4, element_bits // 8)
+            sel = tuple(tuple((4 if w else 0) + i for i in range(4)) for w in which)
+            if nbytes == 8:  # two permutes, one per 32-bit word: as one op here
+                v = new(("prmt64", a, b, tuple(which)))
+            else:
+                v = new(("prmt", a, b, sel))
+        items.append(([(v, h) for h in range(halves)], x[1] | y[1]))
+    (result, _), = items
+    return tuple(leaves), tuple(ops), tuple(result)
+
+
+def run_choice(program: tuple[Any, ...], leaf_values: list[list[Any]],
+               element_bits: int) -> list[Any]:
+    """Run a :func:`choice_program` on symbolic bytes: ``leaf_values[lane][k]`` is the
+    element candidate ``k`` holds in that lane (None: unwritten). Each element is its
+    ``max(1, element_bits / 8)`` bytes ``(element, i)``, registers are 32-bit words of four
+    bytes (an element below 16 bits sits in the low byte of its half, the other byte
+    unknown), and every instruction moves bytes as its table says, lane by lane. Returns
+    per lane the element the result's bytes spell, or None when they are not one element's
+    bytes in order. ``pack2`` joins 32-bit words into a 64-bit value (free, ``mov.b64``);
+    ``prmt64`` is the two ``prmt`` of a 64-bit two-way choice.
+
+    Raises:
+        LayoutError: an instruction of a kind not listed in :func:`choice_program`.
+    """
+    leaves, ops, result = program
+    nb = max(1, element_bits // 8)
+    out = []
+    for lane, cands in enumerate(leaf_values):
+        vals: list[tuple[Any, ...]] = []
+        for e in cands:
+            b = tuple((e, i) if e is not None else None for i in range(nb))
+            vals.append(b + (None,) * (max(2, nb) - nb) if nb < 2 else b)
+        for op in ops:
+            kind = op[0]
+            if kind == "pack":
+                (v, h), (w, g) = op[1], op[2]
+                vals.append(tuple(vals[v][2 * h:2 * h + 2]) + tuple(vals[w][2 * g:2 * g + 2]))
+            elif kind == "pack2":
+                vals.append(sum((vals[v] for v in op[1]), ()))
+            elif kind == "prmt":
+                both = (tuple(vals[op[1]]) + (None,) * 4)[:4] + \
+                    (tuple(vals[op[2]]) + (None,) * 4)[:4]
+                vals.append(tuple(both[i] for i in op[3][lane]))
+            elif kind in ("selp", "prmt64"):
+                vals.append(vals[op[2]] if op[3][lane] else vals[op[1]])
+            else:
+                raise LayoutError(f"unknown choice instruction {kind!r}")
+        got = sum((tuple(vals[v][2 * h:2 * h + 2]) for v, h in result), ())[:nb]
+        e = got[0][0] if got and got[0] is not None else None
+        out.append(e if e is not None and got == tuple((e, i) for i in range(nb)) else None)
+    return out
 
 
 def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...], shift: list[int],
@@ -703,13 +955,12 @@ def _swap_selects(pm: WarpMap, split: _Split, twist: tuple[int, ...], shift: lis
     return f2.rank(q) * (1 << pm.src_register_bits) + f2.rank(twist) * values
 
 
-def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
-           columns: list[list[tuple[Any, ...]]], tables: _Tables) -> dict[str, int]:
-    """Per-thread instruction counts of a plan's tables (module docstring); ``columns[r]``
-    is the ``assemble`` step of ``dst`` register ``r`` in each lane."""
+def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound]) -> dict[str, int]:
+    """Per-thread instruction counts of a plan's tables without the dst registers' choices
+    (:func:`_price` adds those): shuffles, the send-side selects and the packing."""
     words_per_element = max(1, element_bits // 32)
     shfl = len(rounds) * words_per_element
-    selp = prmt = 0
+    prmt = 0
     merged: list[list[Any]] = []
     for rnd in rounds:
         for j in range(nslot):
@@ -718,9 +969,7 @@ def _count(element_bits: int, nslot: int, rounds: list[ShuffleRound],
                 _share(merged, column)
         if nslot > 1:
             prmt += 2 * (nslot - 1)  # pack at the sender, unpack at the receiver
-    selp += sum(len({x for x in c if x is not None}) - 1 for c in merged)
-    for r in tables.representatives:  # a copy of one is renamed, not selected
-        selp += len(set(columns[r])) - 1
+    selp = sum(len({x for x in c if x is not None}) - 1 for c in merged)
     return {"shfl": shfl, "selp": selp, "prmt": prmt, "mov": 0}
 
 

@@ -170,9 +170,12 @@ def test_broadcast_source_needs_no_shuffle():
     shuffle = plan.path("shuffle")
     # no shfl, but dst's register draws on 4 classes of src registers: 12 byte joins, at
     # most 4 per selp and 7 per lane-dependent prmt (a prmt may choose among four 16-bit
-    # halves, packing being free), so at least two merges
+    # halves, packing being free), so at least two merges; the planner chooses each
+    # register's two halves by one 4-way prmt each (2 per register, where 3 selects)
     assert plan.best is shuffle and shuffle.instructions["shfl"] == 0
-    assert shuffle.bound == 2 * 0.5 and shuffle.instructions["selp"] >= 3
+    assert shuffle.bound == 2 * 0.5
+    assert shuffle.instructions["prmt"] == 4 and shuffle.instructions["selp"] == 0
+    assert shuffle.cost == 2.0 and len(shuffle.plan.choices) == 2
 
 
 def test_register_only_and_lane_only_layouts():

@@ -137,6 +137,7 @@ WALK: dict[str, tuple[tuple, dict]] = {
     "linlayout.conversion.lacking_elements": ((CPROBLEM,), {}),
     "linlayout.conversion.merge_cost": ((1, 32), {"weights": None}),
     "linlayout.conversion.join_cost": ((4, 32), {"weights": None}),
+    "linlayout.conversion.choice_instructions": ((4, 32, None), {"free_packing": True}),
     "linlayout.conversion.shuffle_family_bound": ((CPROBLEM, "cuda:90"), {"weights": None}),
     "linlayout.conversion.source_lanes": ((CPROBLEM,), {}),
     "linlayout.conversion.tight_merges": ((CPROBLEM,), {}),
