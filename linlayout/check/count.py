@@ -82,12 +82,37 @@ def count_side(side: Side, hardware: HardwareModel) -> ConflictReport | None:
     if e.counter:
         # a .trans matrix pairs rows in the register Triton picks, not register 0
         dist = triton_matrix_order(side.dist, side.memory, e.element_bits, e.counter)
-        return _count(dist, side.memory, e.element_bits, None, e.counter, hardware)
+        return _shared(_count(dist, side.memory, e.element_bits, None, e.counter, hardware),
+                       side.share)
     # a plain ld.shared is counted as a load (its return may be packed); anything else that
     # writes shared memory (st.shared, cp.async) as a store
     load = e.side == "load" and e.opcode.startswith("ld.shared")
-    return _count(side.dist, side.memory, e.element_bits, e.vector_elems,
-                  "ld.shared" if load else None, hardware)
+    return _shared(_count(side.dist, side.memory, e.element_bits, e.vector_elems,
+                          "ld.shared" if load else None, hardware), side.share)
+
+
+def _shared(rep: ConflictReport, share: tuple[int, int]) -> ConflictReport:
+    """``rep`` (the whole access) cut to the ``share = (part, whole)`` of its instructions one
+    predicted kind makes (an AMD access of which LLVM pairs some: the singles and the halves
+    of the ``ds_read2*``/``ds_write2*``). Every instruction of a linear buffer costs the
+    same, so the part's wavefronts are its share of the whole's; a padded buffer whose
+    instructions cost unevenly has no such share.
+
+    Raises:
+        LayoutError: the whole's instructions cost unevenly, or the share is not a whole
+            number of instructions.
+    """
+    part, whole = share
+    if part == whole:
+        return rep
+    if rep.uneven_wavefronts_per_warp is not None:
+        raise LayoutError("its instructions cost unevenly on the padded buffer, so the "
+                          "share LLVM paired has no one cost")
+    if (rep.instructions_per_warp * part) % whole or (rep.bytes_per_warp * part) % whole:
+        raise LayoutError(f"{part}/{whole} of {rep.instructions_per_warp} instructions is "
+                          "not a whole number")
+    return replace(rep, instructions_per_warp=rep.instructions_per_warp * part // whole,
+                   bytes_per_warp=rep.bytes_per_warp * part // whole)
 
 
 def one_instruction_layout(dist: LinearLayout, memory: LinearLayout,

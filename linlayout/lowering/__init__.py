@@ -16,7 +16,10 @@ lowering="triton")`` costs each side as Triton will emit it).
   (``GenericSwizzling.cpp``: :func:`triton_scratch_layout`);
 * :mod:`.convert` — which path a ``convert_layout`` takes (:func:`convert_path`: none,
   registers, warp shuffles, shared memory), with :mod:`.decompose` (Triton's warp
-  decomposition) and :mod:`.shuffle` (the shuffle lowering, counted and executable).
+  decomposition) and :mod:`.shuffle` (the shuffle lowering, counted and executable);
+* after Triton, what LLVM's back ends do to the accesses: :mod:`.llvm_merge` (NVPTX's
+  ``LoadStoreVectorizer``) and :mod:`.lds_pairs` (AMDGPU's ``SILoadStoreOptimizer`` pairs:
+  ``ds_read2*``/``ds_write2*``).
 """
 
 from .convert import ConvertPath, convert_path

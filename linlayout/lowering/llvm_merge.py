@@ -65,9 +65,9 @@ ValueTracking.cpp``), which stops 6 instructions deep (``MaxAnalysisRecursionDep
   accesses (``papers/triton_lowering/llvm_merge_known_bits.py``; one known mismatch of the
   ``llvm_merge`` probes).
 
-AMD is not modelled here: LLVM's AMDGPU back end merges LDS accesses under its own rules
-(unaligned LDS access, ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2``), which keep the
-bytes each thread moves.
+AMD is not modelled here: LLVM's AMDGPU back end merges LDS accesses under its own rules,
+which keep the bytes each thread moves — ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2``
+pairs (:mod:`.lds_pairs`); its ``LoadStoreVectorizer`` widening on AMD is not modelled.
 """
 
 from __future__ import annotations

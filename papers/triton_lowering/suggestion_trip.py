@@ -751,8 +751,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = probe_arguments(__doc__)
     ap.add_argument("--limit", type=int, default=None, help="at most N kernels per set")
     ap.add_argument("--out", type=pathlib.Path, default=OUT, help="fixture path")
+    ap.add_argument("--repromise", action="store_true",
+                    help="no Triton: re-record each kernel's promise (check's output on the "
+                         "old TTGIR) after a deliberate change in what check reports; the "
+                         "suggested TTGIR and its compiled lines are kept")
     args = ap.parse_args(argv)
-    if args.compare_only:
+    if args.repromise:
+        data = read_fixture(args.out)
+        for rec in data["probes"].values():
+            if "skipped" not in rec:
+                rec["promise"] = promises(check_kernel(texts(rec)[0])[0])
+        write_or_check(args.out, data, False)
+    elif args.compare_only:
         data = read_fixture(args.out)
     else:
         data = build(args.limit)

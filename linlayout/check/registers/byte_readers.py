@@ -58,7 +58,7 @@ from ...lowering.shuffle import unpacked_bytes
 from ...lowering.target import Target
 from ...lowering.vectorise import access_map
 from ...triton.ttgir import Access
-from ..shared_memory.predict import Prediction, predict_convert, to_offsets
+from ..shared_memory.predict import Prediction, predict_convert, to_offsets, triton_emitted
 from ..shared_memory.reduce import reduce_steps
 
 __all__ = ["loaded_byte_positions", "pack_byte_readers", "shuffled_byte_positions",
@@ -87,7 +87,7 @@ def loaded_byte_positions(src: LinearLayout, dst: LinearLayout, target: Target
     if pred.plan is None:
         return None
     lean = drop_broadcast_registers(dst)
-    loads = tuple(s.emitted for s in pred.sides if s.emitted.side == "load")
+    loads = triton_emitted(pred.sides, "load")
     m = access_map(lean, to_offsets(pred.plan.memory), 8)
     if 4 * words_loaded(loads) != m.registers_per_thread:
         return None
@@ -203,7 +203,7 @@ def _stored_groups(src: LinearLayout, dst: LinearLayout, target: Target, n: int,
     pred = predict_convert(src, dst, 8, target)
     if pred.plan is None:
         return None
-    stores = [s.emitted for s in pred.sides if s.emitted.side == "store"]
+    stores = list(triton_emitted(pred.sides, "store"))
     if not stores or not all(fits(e.bytes_per_lane or 0) for e in stores):
         return None
     m = access_map(drop_broadcast_registers(src), to_offsets(pred.plan.memory), 8)

@@ -29,7 +29,7 @@ from ...triton.axisinfo import ModuleAxisInfo
 from ...triton.ttgir import Access, TTGIRModule
 from ._args import module_axis
 from ..shared_memory.predict import (PERMUTE_BOUNDS, Prediction, add_permute_bounds,
-                                     to_offsets)
+                                     to_offsets, triton_emitted)
 
 __all__ = ["MERGE_WORDS", "pack_stored_words", "store_destinations", "widen_split_loads"]
 
@@ -106,7 +106,7 @@ def pack_stored_words(pairs: list, stored: Mapping[str, tuple[int, int]],
             out.append((a, pred))
             continue
         lean = drop_broadcast_registers(a.destination.layout)
-        loads = tuple(s.emitted for s in pred.sides if s.emitted.side == "load")
+        loads = triton_emitted(pred.sides, "load")
         m = access_map(lean, to_offsets(pred.plan.memory), 8)
         n = stored_word_permutes(lean, m, loads, 8, target, store)
         words = stored_word_permutes(lean, m, loads, 8, target, store, merged=True) - n
@@ -168,8 +168,8 @@ def widen_split_loads(pairs: list, split: Mapping[str, tuple[int, int]],
         try:
             if pred.plan is not None:
                 lean = drop_broadcast_registers(src)
-                stores = tuple(s.emitted for s in pred.sides if s.emitted.side == "store")
-                loads = tuple(s.emitted for s in pred.sides if s.emitted.side == "load")
+                stores = triton_emitted(pred.sides, "store")
+                loads = triton_emitted(pred.sides, "load")
                 m = access_map(lean, to_offsets(pred.plan.memory), 8)
                 n = sum(e.per_thread or 0 for e in round_trip_permutes(
                     lean, m, stores, loads, 8, target, load))

@@ -29,7 +29,7 @@ from ...errors import LayoutError
 from ...lowering.emitted import Emitted
 from ...lowering.target import Target
 from ...triton.ttgir import Access
-from ..shared_memory.predict import Prediction, prediction_pairs
+from ..shared_memory.predict import Prediction, prediction_pairs, triton_emitted
 from .reduce import reduce_leaves_scalar_bytes
 
 __all__ = ["move_scalar_byte_permutes", "scalar_byte_reductions"]
@@ -108,9 +108,9 @@ def move_scalar_byte_permutes(pairs: list, target: Target) -> list:
         j = where.get(reductions[a.operands[0]])
         if j is None:
             continue
-        pairs_stored = sum(s.emitted.per_thread or 0 for s in pred.sides
-                           if s.emitted.opcode == "ds_write_b16"
-                           and s.emitted.element_bits == 8 and s.emitted.vector_elems == 2)
+        pairs_stored = sum(e.per_thread or 0 for e in triton_emitted(pred.sides)
+                           if e.opcode == "ds_write_b16"
+                           and e.element_bits == 8 and e.vector_elems == 2)
         words = sum(e.per_thread or 0 for e in pred.registers if e.opcode == _PERMUTE)
         n = pairs_stored + words
         if not n:

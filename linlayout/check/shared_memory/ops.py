@@ -19,7 +19,7 @@ from ...lowering.local import predict_async_copy, predict_padded_local
 from ...lowering.vectorise import access_map
 from ...lowering.emitted import Emitted
 from ...lowering.scratch import drop_broadcast_registers, triton_scratch_layout
-from .predict import (Prediction, Side, moved_bits, predict_convert, predict_copy, predict_named,
+from .predict import (Prediction, Side, amd_paired, moved_bits, predict_convert, predict_copy, predict_named,
                       predict_private)
 from ...lowering.target import Target
 from ..registers import (move_scalar_byte_permutes, pack_stored_words, produced_values,
@@ -220,7 +220,10 @@ def _padded(a: Access, target: Target) -> Prediction:
         return Prediction(tuple(Side(e, dist, padded, base, stage_shift(a, padded, e))
                                 for e in ems), note)
     e = predict_padded_local(a.kind, m, target, interval)
-    return Prediction((Side(e, dist, padded, base, stage_shift(a, padded, e)),), note)
+    side = Side(e, dist, padded, base, stage_shift(a, padded, e))
+    if target.is_nvidia:
+        return Prediction((side,), note)
+    return Prediction(amd_paired(side, m, tuple(padded.pairs)), note)
 
 
 def stage_shift(a: Access, padded: PaddedLayout, e: Emitted) -> int:

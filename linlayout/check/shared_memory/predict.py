@@ -36,6 +36,7 @@ from ...lowering.amd_pack import SLOT_PAIR_REASON
 from ...lowering.convert import convert_path
 from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
+from ...lowering.lds_pairs import lds_paired_accesses
 from ...lowering.llvm_merge import NO_SLP_CC, llvm_merged_accesses, merged_opcode
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
@@ -49,7 +50,8 @@ from ...lowering.target import Target
 from ...lowering.vectorise import AccessMap, matrix_tile
 from ...triton.ttgir import Access
 
-__all__ = ["PERMUTE_BOUNDS", "Prediction", "Side", "add_permute_bounds", "moved_bits", "predict_convert", "predict_copy",
+__all__ = ["PERMUTE_BOUNDS", "Prediction", "Side", "add_permute_bounds", "amd_paired",
+           "triton_emitted", "moved_bits", "predict_convert", "predict_copy",
            "predict_named", "predict_private", "prediction_pairs", "to_offsets"]
 
 _NAMED_OPCODES = {
@@ -89,6 +91,10 @@ class Side:
             instruction; ``dist`` then gives the lanes, warps and blocks only
             (:func:`linlayout.check.count.count_side` counts each instruction). ``()``
             otherwise: ``dist``'s registers make the instructions.
+        share: ``(part, whole)``: this instruction makes ``part`` of the ``whole`` accesses
+            (halves of a paired instruction counted as two) that ``dist`` describes — an AMD
+            access of which LLVM pairs some (:func:`amd_paired`); ``(1, 1)`` otherwise. The
+            bank counter counts ``dist`` and gives this side its share.
     """
 
     emitted: Emitted
@@ -97,6 +103,7 @@ class Side:
     base_offset_elems: int = 0
     stage_shift_elems: int = 0
     starts: tuple[int, ...] = ()
+    share: tuple[int, int] = (1, 1)
 
 
 @dataclass(frozen=True)
@@ -246,7 +253,9 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
         LayoutError: ``m`` does not fit the side's vector (the model's message).
     """
     e = side.emitted
-    if not target.is_nvidia or e.counter or not e.opcode.startswith(("ld.shared", "st.shared")) \
+    if not target.is_nvidia:
+        return amd_paired(side, m)
+    if e.counter or not e.opcode.startswith(("ld.shared", "st.shared")) \
             or e.vector_elems is None:
         return (side,)
     merged = llvm_merged_accesses(m, e.vector_elems, slp=target.cc != NO_SLP_CC)
@@ -265,6 +274,82 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
         out.append(Side(em, dist, side.memory, side.base_offset_elems, side.stage_shift_elems,
                         starts))
     return tuple(out)
+
+
+def amd_paired(side: Side, m: AccessMap,
+               pads: tuple[tuple[int, int], ...] = ()) -> tuple[Side, ...]:
+    """``side`` as LLVM's AMDGPU back end leaves it: two ``ds_read_b32``/``b64``
+    (``ds_write_b32``/``b64``) of one thread through one address register paired into a
+    ``ds_read2*``/``ds_write2*`` by ``SILoadStoreOptimizer``
+    (:func:`~linlayout.lowering.lds_pairs.lds_paired_accesses`; LLVM's doing, not Triton's).
+    Other instructions come back unchanged. Each kind made is one side with its count per
+    thread, its share of the side's accesses in ``share`` (the bank counter counts the whole
+    access once and gives each kind its share of instructions, halves for the paired forms).
+    """
+    e = side.emitted
+    if e.vector_elems is None or e.per_thread is None \
+            or e.opcode not in ("ds_read_b32", "ds_read_b64", "ds_write_b32", "ds_write_b64"):
+        return (side,)
+    p = lds_paired_accesses(m, e.vector_elems, pads)
+    if not p.paired:
+        return (side,)
+    total = p.single + 2 * (p.pairs + p.pairs_st64)
+    op, bits = e.opcode.rsplit("_", 1)
+    out = []
+    for name, per, halves in ((e.opcode, p.single, p.single),
+                              (f"{op}2_{bits}", p.pairs, 2 * p.pairs),
+                              (f"{op}2st64_{bits}", p.pairs_st64, 2 * p.pairs_st64)):
+        if not per:
+            continue
+        # a paired instruction moves two of Triton's vectors per lane (vector_elems stays the
+        # half's); its halves are counted as the accesses they were (Triton's mnemonic as the
+        # counter: module docstring of linlayout.lowering.lds_pairs)
+        em = Emitted(e.side, name, per, e.vector_elems, e.element_bits,
+                     e.bytes_per_lane * halves // per, e.counter)
+        out.append(replace(side, emitted=em, share=(halves, total)))
+    return tuple(out)
+
+
+def triton_emitted(sides, side: str | None = None) -> tuple[Emitted, ...]:
+    """The instructions Triton emitted for ``sides`` (of one ``side``, ``"load"`` or
+    ``"store"``, when given): LLVM's AMD pairs taken apart again (a ``ds_read2_b32`` two
+    ``ds_read_b32``) and the kinds :func:`amd_paired` split one access into joined back —
+    what the register models, which follow Triton's vectors, read.
+
+    Raises:
+        LayoutError: a side that is not a :class:`Side`.
+    """
+    out: list[Emitted] = []
+    part = 0
+    for s in sides:
+        instance_of(s, Side, "side")
+        e = s.emitted
+        if side is not None and e.side != side:
+            continue
+        got, whole = s.share
+        if got == whole and not part:
+            out.append(_unpaired(e))
+            continue
+        if part:
+            prev = out[-1]
+            out[-1] = replace(prev, per_thread=(prev.per_thread or 0) + got)
+        else:
+            u = _unpaired(e)
+            out.append(replace(u, per_thread=got))
+        part = (part + got) % whole
+    return tuple(out)
+
+
+def _unpaired(e: Emitted) -> Emitted:
+    """``e`` as Triton emitted it, before ``SILoadStoreOptimizer`` paired it."""
+    for st64 in ("2st64_", "2_"):
+        for op in ("ds_read", "ds_write"):
+            if e.opcode.startswith(op + st64):
+                name = op + "_" + e.opcode[len(op + st64):]
+                return Emitted(e.side, name, (e.per_thread or 0) * 2 if e.per_thread
+                               else e.per_thread, e.vector_elems, e.element_bits,
+                               e.bytes_per_lane // 2, e.counter)
+    return e
 
 
 def _rebased(dist: LinearLayout, m: AccessMap, offsets: tuple[int, ...]) -> LinearLayout:
@@ -386,7 +471,7 @@ def predict_convert(src: LinearLayout, dst: LinearLayout, element_bits: int,
     note = f"Triton's scratch layout: {plan.reps} round{'s' if plan.reps > 1 else ''}"
     packing = round_trip_permutes(
         lean_src, access_map(lean_src, to_offsets(plan.memory), element_bits),
-        tuple(s.emitted for s in st), tuple(s.emitted for s in ld), element_bits, target,
+        triton_emitted(st), triton_emitted(ld), element_bits, target,
         source_load, packed_source, wide_source=wide_source, source_values=source_values)
     return Prediction(st + ld, note, plan, registers=packing)
 

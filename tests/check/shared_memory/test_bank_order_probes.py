@@ -37,8 +37,11 @@ def _predicted_vectors(ttgir: str, name: str) -> dict:
     for _, p in predict_module(read_ttgir(ttgir, name)):
         assert not isinstance(p, Exception), p
         for s in p.sides:
-            k = (s.emitted.side, s.emitted.vector_elems)
-            out[k] = out.get(k, 0) + s.emitted.per_thread
+            e = s.emitted
+            k = (e.side, e.vector_elems)
+            # a ds_read2*/ds_write2* LLVM made stands for two of Triton's accesses
+            out[k] = out.get(k, 0) + e.per_thread * e.bytes_per_lane // (
+                e.vector_elems * max(8, e.element_bits) // 8)
     return out
 
 

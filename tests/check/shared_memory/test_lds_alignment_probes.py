@@ -44,8 +44,9 @@ def test_triton_claims_natural_alignment_and_check_predicts_the_full_width(case)
         side = e["sides"][op.access.kind]
         widths = {_ir_vector(a) for a in side["ir"]}
         assert all(align == nbytes for nbytes, align in widths), side["ir"]
-        (ins,) = op.instructions
-        assert ins.emitted.bytes_per_lane == side["vector_bytes"], op.access.op
+        (ins,) = op.instructions  # Triton's vector (a half of a ds_read2*/ds_write2*)
+        assert ins.emitted.vector_elems * max(8, ins.emitted.element_bits) // 8 \
+            == side["vector_bytes"], op.access.op
         got[op.access.kind] += ins.emitted.bytes_per_thread
         assert not side["gap"]
         if side["misaligned"]:

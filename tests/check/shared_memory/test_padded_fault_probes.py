@@ -29,8 +29,9 @@ def test_check_fails_exactly_the_probes_whose_vectors_fault(case):
     nvidia = e["target"].startswith("cuda")
     for op in report.ops:
         side = e["sides"][op.access.kind]
-        (ins,) = op.instructions
-        assert ins.emitted.bytes_per_lane == side["vector_bytes"], op.access.op
+        (ins,) = op.instructions  # Triton's vector (a half of a ds_read2*/ds_write2*)
+        assert ins.emitted.vector_elems * max(8, ins.emitted.element_bits) // 8 \
+            == side["vector_bytes"], op.access.op
         illegal = side["gap"] or (nvidia and side["misaligned"])
         assert (op.status is OpStatus.MISALIGNED) == illegal, (op.access.op, op.note)
         if illegal:
