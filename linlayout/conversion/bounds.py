@@ -231,10 +231,16 @@ def merge_cost(merges: int, element_bits: int,
     merges = as_int(merges, "merges")
     if not 0 <= merges <= 1 << 20:
         raise LayoutError(f"merges must be between 0 and {1 << 20}, got {merges}")
+    _check_element_bits(element_bits)
+    return join_cost(merges * (element_bits // 8), element_bits, weights)
+
+
+def _check_element_bits(element_bits: object) -> None:
+    """Raise :class:`LayoutError` unless ``element_bits`` is one of
+    :data:`~linlayout.conversion.problem.ELEMENT_BITS`."""
     if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
         raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
                           f"{shown(element_bits)}")
-    return join_cost(merges * (element_bits // 8), element_bits, weights)
 
 
 def join_cost(joins: int, element_bits: int,
@@ -251,9 +257,7 @@ def join_cost(joins: int, element_bits: int,
     joins = as_int(joins, "joins")
     if not 0 <= joins <= 1 << 24:
         raise LayoutError(f"joins must be between 0 and {1 << 24}, got {joins}")
-    if isinstance(element_bits, bool) or element_bits not in ELEMENT_BITS:
-        raise LayoutError(f"element_bits must be one of {list(ELEMENT_BITS)}, got "
-                          f"{shown(element_bits)}")
+    _check_element_bits(element_bits)
     ws = resolve_weights(weights)
     if joins <= 0:
         return 0.0
