@@ -285,6 +285,14 @@ def amd_paired(side: Side, m: AccessMap,
     Other instructions come back unchanged. Each kind made is one side with its count per
     thread, its share of the side's accesses in ``share`` (the bank counter counts the whole
     access once and gives each kind its share of instructions, halves for the paired forms).
+
+    Raises:
+        LayoutError: ``m`` not an access map, or the side's vector not a power of two
+            whose registers ``m`` has (:func:`~linlayout.lowering.lds_pairs.
+            lds_paired_accesses`' message).
+
+    Source: ``SILoadStoreOptimizer.cpp`` (LLVM's AMDGPU back end), as modelled in
+    :mod:`linlayout.lowering.lds_pairs`.
     """
     e = side.emitted
     if e.vector_elems is None or e.per_thread is None \
