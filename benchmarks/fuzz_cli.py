@@ -15,7 +15,7 @@ Each finding's argv and input files are kept under ``--out``. ``--what api-cli``
 ``--what census`` is not a fuzz: it checks every seed (each distinct TTGIR text once) with the
 checkout named by ``--checkout`` (default this one) and writes, per seed, how many ops and
 global ops were analysed, to ``--out`` (a JSON file). ``--compare BEFORE.json AFTER.json``
-lists the seeds whose analysed counts fell (a rule that turns real kernels into "not
+lists the input kernels whose analysed counts fell (a rule that turns real kernels into "not
 analysed") and the totals:
 
     python benchmarks/fuzz_cli.py --what census --checkout /tmp/base --out /tmp/before.json
@@ -280,7 +280,7 @@ def mutate_more(text: str, rng: random.Random) -> tuple[str, str]:
 # ------------------------------------------------------------- synthesize / convert arguments
 
 def _tensor_types(seeds: list[str], rng: random.Random, n: int = 400) -> list[str]:
-    """Tensor types of the seeds with their encodings written out (``--src`` text)."""
+    """Tensor types of the input kernels with their encodings written out (``--src`` text)."""
     out = []
     for text in rng.sample(seeds, min(len(seeds), 200)):
         aliases = dict(re.findall(r"^(#\w+) = (#ttg\.\w+<.*>)\s*$", text, re.M))
