@@ -514,6 +514,23 @@ def _source_text(source: str | os.PathLike, path: str | None) -> tuple[str, str 
     return strip_bom(source), path
 
 
+def _module_int(text: str, name: str, where: str) -> int | None:
+    """The integer of the module attribute ``ttg.<name>`` (or ``triton_gpu.<name>``), None
+    when the text has none.
+
+    Raises:
+        LayoutError: the value is not a decimal integer (``"ttg.num-warps" = 4x : i32``),
+            or has too many digits (:func:`~.limits.mlir_int`).
+    """
+    m = re.search(r'"?(?:ttg|triton_gpu)\.' + re.escape(name) + r'"?\s*=\s*(-?[\w.]+)', text)
+    if m is None:
+        return None
+    if not re.fullmatch(r"-?\d+", m.group(1)):
+        raise LayoutError(f"{where}ttg.{name} is {m.group(1)[:20]!r}, not an integer: write "
+                          f'it as MLIR does ("ttg.{name}" = 4 : i32)')
+    return mlir_int(m.group(1), f"{where}ttg.{name}")
+
+
 def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
                pass_name: str | None = None) -> TTGIRModule:
     """Parse TTGIR text or a TTGIR file.
@@ -639,19 +656,17 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
     loc_memo: dict[str, str | None] = {}
     m = re.search(r'(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"\n]*)"', text)
     target = m.group(1) if m else None
-    m = re.search(r'"?ttg\.threads-per-warp"?\s*=\s*(-?\d+)', text) or re.search(
-        r'"?triton_gpu\.threads-per-warp"?\s*=\s*(-?\d+)', text)
-    tpw = mlir_int(m.group(1), f"{where}ttg.threads-per-warp") if m else \
-        64 if target is not None and target.strip().startswith("hip:") else 32
-    m = re.search(r'"?(?:ttg|triton_gpu)\.num-warps"?\s*=\s*(-?\d+)', text)
-    nw = mlir_int(m.group(1), f"{where}ttg.num-warps") if m else None
+    tpw = _module_int(text, "threads-per-warp", where)
+    if tpw is None:
+        tpw = 64 if target is not None and target.strip().startswith("hip:") else 32
+    nw = _module_int(text, "num-warps", where)
     if nw is not None and (nw < 1 or nw & (nw - 1)):
         # Triton's verifier: num_warps is a power of two; the sunk-load and allocation
         # replays divide by it and size scratch with it
         raise LayoutError(f"{where}ttg.num-warps is {nw}; a CTA has a power-of-two number of "
                           "warps (1, 2, 4, …)")
-    m = re.search(r'"?(?:ttg|triton_gpu)\.num-ctas"?\s*=\s*(-?\d+)', text)
-    ctas = mlir_int(m.group(1), f"{where}ttg.num-ctas") if m else 1
+    ctas = _module_int(text, "num-ctas", where)
+    ctas = 1 if ctas is None else ctas
     if ctas < 1 or ctas & (ctas - 1):
         raise LayoutError(f"{where}ttg.num-ctas is {ctas}; a cluster has a power-of-two number "
                           "of CTAs (1, 2, 4, …)")

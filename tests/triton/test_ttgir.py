@@ -5,6 +5,8 @@ resolved to their allocation.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from linlayout import LayoutError
@@ -186,6 +188,16 @@ def test_num_warps_must_be_a_power_of_two(warps):
     with pytest.raises(LayoutError, match=f"ttg.num-warps is {warps}; a CTA has a power-of-two"):
         read_ttgir(text.replace('"ttg.num-warps" = 4', f'"ttg.num-warps" = {warps}'))
 
+
+
+@pytest.mark.parametrize("attr", ["num-warps", "num-ctas", "threads-per-warp"])
+def test_a_module_count_that_is_not_an_integer_is_refused(attr):
+    # "4RPS" (a template placeholder half filled in) was read as 4
+    text = (TTGIR_DIR / "transpose2.ttgir").read_text()
+    bad = re.sub(rf'"ttg\.{attr}" = (\d+)', rf'"ttg.{attr}" = \1RPS', text, count=1)
+    assert bad != text
+    with pytest.raises(LayoutError, match=rf"ttg\.{attr} is '\d+RPS', not an integer"):
+        read_ttgir(bad)
 
 def test_threads_per_warp_defaults_to_the_targets():
     text = (TTGIR_DIR / "transpose2.ttgir").read_text().replace(

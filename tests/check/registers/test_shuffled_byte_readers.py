@@ -70,8 +70,9 @@ def kernel(shape, combiner: str, target: str, first=PROBE_FIRST, order=(0, 1),
             "S0": s0, "S1": s1, "T0": t0, "T1": t1, "W0": w0, "W1": w1, "WA": wa, "WB": wb,
             "WC": wc, "WARPS": w0 * w1, "TARGET": target, "COMBINE": combiner}
     text = KERNEL
-    for key, value in subs.items():
-        text = text.replace(key, str(value))
+    # longest placeholder first: "WA" is a prefix of "WARPS"
+    for key in sorted(subs, key=len, reverse=True):
+        text = text.replace(key, str(subs[key]))
     return text
 
 
