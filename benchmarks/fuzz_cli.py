@@ -464,10 +464,7 @@ def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
             argv.append("--json")
         kind, code, err, dt = run_forked(argv)
         key = f"{argv[0]}-{kind}{code}"
-        stats[key] = stats.get(key, 0) + 1
-        if (i + 1) % 50 == 0:
-            print(f"[{i + 1}] {json.dumps(stats)}", flush=True)
-        if kind not in ("ok", "usage") or dt > 10:
+        if _tally(stats, key, i, kind, dt):
             k = len(list(out.glob("finding*.argv.json")))
             files = {a: Path(a).read_text() for a in argv if a.endswith(".json")
                      and Path(a).is_file()}
@@ -477,6 +474,14 @@ def fuzz_api_cli(n: int, rng: random.Random, out: Path, stats: dict) -> None:
             print(f"[{i}] {kind} code={code} {dt:.1f}s {argv[:6]} -> finding{k}: {tail}",
                   flush=True)
 
+
+def _tally(stats: dict, key: str, i: int, kind: str, seconds: float) -> bool:
+    """Count run ``i``'s outcome under ``key``, print the tally every 50 runs, and say
+    whether the run is a finding (not a clean exit or usage error, or over 10 s)."""
+    stats[key] = stats.get(key, 0) + 1
+    if (i + 1) % 50 == 0:
+        print(f"[{i + 1}] {json.dumps(stats)}", flush=True)
+    return kind not in ("ok", "usage") or seconds > 10
 
 # ---------------------------------------------------------------------------------- main loop
 
@@ -500,10 +505,7 @@ def fuzz_check(n: int, rng: random.Random, out: Path, stats: dict,
                                                   ["--pass", "x"]])
         kind, code, err, dt = run_forked(argv)
         key = f"{kind}{code}"
-        stats[key] = stats.get(key, 0) + 1
-        if (i + 1) % 50 == 0:
-            print(f"[{i + 1}] {json.dumps(stats)}", flush=True)
-        if kind not in ("ok", "usage") or dt > 10:
+        if _tally(stats, key, i, kind, dt):
             k = len(list(out.glob("finding*.ttgir")))
             (out / f"finding{k}.ttgir").write_text(text)
             tail = err.strip().splitlines()[-3:] if err.strip() else []

@@ -155,16 +155,22 @@ def test_with_slp_mixed_xor_constants_stay_apart():
     assert r.widths == ((2, 16), (1, 32)) and r.merged and r.vector_offsets == ()
 
 
+def _random_columns(rng: random.Random, n: int, most_mixes: int) -> list[int]:
+    """``n`` independent offset columns: the unit bits shuffled, then up to ``most_mixes``
+    of them XORed into another (still a basis)."""
+    cols = [1 << i for i in range(n)]
+    rng.shuffle(cols)
+    for _ in range(rng.randint(0, most_mixes)):
+        i, j = rng.sample(range(n), 2)
+        cols[i] ^= cols[j]
+    return cols
+
 def test_slp_changes_nothing_below_four_or_operands_or_without_mixed_constants():
     m = AccessMap(registers=(1, 3), lanes=(4, 8, 16, 32, 64), warps=(), element_bits=16)
     assert llvm_merged_accesses(m, 1, slp=True) == llvm_merged_accesses(m, 1)
     rng = random.Random(11)
     for _ in range(200):
-        cols = [1 << i for i in range(10)]
-        rng.shuffle(cols)
-        for _ in range(rng.randint(0, 3)):
-            i, j = rng.sample(range(10), 2)
-            cols[i] ^= cols[j]
+        cols = _random_columns(rng, 10, 3)
         m = AccessMap(tuple(cols[:3]), tuple(cols[3:8]), tuple(cols[8:]), (), 32)
         v = largest_vectorisation(m)
         p = 0
@@ -198,11 +204,7 @@ def test_each_merged_access_is_listed_with_its_start():
 def test_the_listed_accesses_move_every_element_once_and_agree_with_the_widths():
     rng = random.Random(2711)
     for _ in range(300):
-        cols = [1 << i for i in range(11)]
-        rng.shuffle(cols)
-        for _ in range(rng.randint(0, 4)):
-            i, j = rng.sample(range(11), 2)
-            cols[i] ^= cols[j]
+        cols = _random_columns(rng, 11, 4)
         nreg = rng.randint(1, 4)
         m = AccessMap(tuple(cols[:nreg]), tuple(cols[nreg:nreg + 5]), tuple(cols[nreg + 5:]),
                       (), rng.choice((8, 16, 32, 64)))
