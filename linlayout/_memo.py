@@ -47,6 +47,13 @@ def memoize(maxsize: int) -> Callable[[F], F]:
 def clear_caches() -> None:
     """Empty every cache of the package (layouts' derived tables, hardware phase masks,
     encodings' layouts, lowering predictions, conflict counts, synthesis results, shuffle plan
-    searches)."""
+    searches).
+
+    Results are unchanged (every cached function is pure); only the next calls are cold.
+    Source: the memoisation policy of this module (``docs/architecture.md``).
+
+    Raises:
+        nothing.
+    """
     for clear in _CLEARERS:
         clear()

@@ -119,7 +119,10 @@ def simulate_bank_access(
 
     For ldmatrix/stmatrix it replays the instruction: every lane's elements must sit where the
     instruction delivers them (16-byte rows, lane ``4r + j`` holding bytes ``4j…4j+3`` of row
-    ``r``, or the ``.trans`` arrangement), and each matrix's 8 rows are one phase.
+    ``r``, or the ``.trans`` arrangement: PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16
+    "stmatrix"), and each matrix's 8 rows are one phase. The bank words and phases are those of
+    the hardware model (``docs/hardware-model.md``); the count checks Lemma 9.4 of the Linear
+    Layouts paper (arXiv 2505.23819) as :func:`linlayout.bank_conflicts` generalises it.
 
     ``limit`` (default :data:`~.simulate.MAX_SIMULATION_STEPS`) caps that work: memory locations plus
     (block, warp, register, lane) combinations; a larger access is refused up front.

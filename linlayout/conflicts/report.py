@@ -35,6 +35,12 @@ __all__ = ["ConflictReport"]
 class ConflictReport:
     """The cost of one warp-level shared-memory access pattern (one side of a transfer).
 
+    Made by :func:`linlayout.bank_conflicts` (Lemma 9.4 of the Linear Layouts paper, arXiv
+    2505.23819, generalised to sub-word accesses: ``docs/theory.md`` §2) and
+    :func:`linlayout.simulate_bank_access`; wavefronts and phases are those of the hardware
+    model (``docs/hardware-model.md``). Counts are per warp or per instruction as named; sizes
+    in bits or bytes as named.
+
     Attributes:
         degree: n-way conflict degree: the largest number of distinct bank words any bank is
             asked for within one phase (max over warps, instructions and phases). 1 means

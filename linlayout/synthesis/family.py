@@ -38,6 +38,7 @@ from ..errors import LayoutError
 from ..hardware.model import HardwareModel
 from ..hardware.kinds import distributed_columns
 from ..layout import LinearLayout
+from ..subspace import MAX_NBITS
 from .result import OptimalityBound
 from .space import QuotientSpace, project_along
 from .synthesize import common_vector, synthesize_transfer
@@ -53,9 +54,31 @@ __all__ = ["MAX_ENUMERATION", "Certificate", "OptimalFamily", "gaussian_binomial
 MAX_ENUMERATION = 1 << 20
 
 
-@memoize(4096)
 def gaussian_binomial(n: int, k: int) -> int:
-    """The number of ``k``-dim subspaces of F₂ⁿ (``[n, k]₂``); 0 when ``k`` is out of range."""
+    """The number of ``k``-dim subspaces of F₂ⁿ (``[n, k]₂``); 0 when ``k`` is out of range.
+
+    The Gaussian binomial coefficient at ``q = 2``: ``∏_{j<k} (2^{n−j} − 1) / (2^{j+1} − 1)``
+    (the count :func:`optimal_swizzles` is built from; ``docs/theory.md`` §7).
+
+    Args:
+        n: the ambient dimension, ``0 <= n <=`` :data:`~linlayout.subspace.MAX_NBITS`
+            (a negative ``n`` gives 0).
+        k: the subspace dimension (any int).
+
+    Raises:
+        LayoutError: ``n`` or ``k`` is not an int (a bool included), or ``n`` exceeds
+            :data:`~linlayout.subspace.MAX_NBITS`.
+    """
+    n, k = as_int(n, "n"), as_int(k, "k")
+    if n > MAX_NBITS:
+        raise LayoutError(f"n = {n}: gaussian_binomial counts subspaces of F2^n for n up to "
+                          f"{MAX_NBITS}")
+    return _gaussian_binomial(n, k)
+
+
+@memoize(4096)
+def _gaussian_binomial(n: int, k: int) -> int:
+    """:func:`gaussian_binomial` on checked ints."""
     if k < 0 or k > n or n < 0:
         return 0
     num, den = 1, 1
@@ -409,7 +432,9 @@ def is_optimal(
 
     Every side is counted as :func:`linlayout.bank_conflicts` counts it (``ld/st.shared``
     at the widest vector the layout admits) and the weighted totals are compared with
-    :func:`linlayout.synthesize_swizzle`'s bound for the same objective.
+    :func:`linlayout.synthesize_swizzle`'s bound for the same objective (the whole-tile
+    bound of ``docs/theory.md`` §5: each side at its conflict-free cost or its Lemma 9.5
+    count, Linear Layouts paper, arXiv 2505.23819).
 
     Args:
         memory: the shared-memory layout to check (in dims ``offset`` or

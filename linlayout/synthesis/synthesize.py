@@ -552,12 +552,17 @@ def common_vector_layout(store: LinearLayout, load: LinearLayout | Sequence[Line
                          node_limit: int = 200_000) -> LinearLayout:
     """The layout built when every side uses the same, widest possible ``ld/st.shared``
     vector — the Linear Layouts paper's objective (widest common vector, then the fewest
-    conflicts per instruction), the reference of :mod:`.family`.
+    conflicts per instruction), the reference of :mod:`.family`. Source: the optimal swizzle of
+    the Linear Layouts paper (arXiv 2505.23819, Lemmas 9.4 and 9.5), built by the
+    construction of ``docs/theory.md`` §4 (correct for bases that are not unit vectors).
 
-    Args and errors: as :func:`synthesize_swizzle`.
+    Args: as :func:`synthesize_swizzle`.
 
     Returns:
         A layout with in dims ``vector, bank, segment``; its ``vector`` is the common one.
+
+    Raises:
+        LayoutError: as :func:`synthesize_swizzle`.
     """
     transfer = Transfer.make(store, load, element_bits=element_bits, hardware=hardware)
     return common_vector(transfer, node_limit=node_limit)

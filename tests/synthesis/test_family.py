@@ -22,6 +22,19 @@ def test_gaussian_binomial_values():
     assert gaussian_binomial(3, 4) == 0
 
 
+def test_gaussian_binomial_refuses_what_is_not_a_small_int():
+    """A float, a string or a bool is refused (a float equal to a cached int used to return
+    that int's count), and so is an ``n`` past ``MAX_NBITS`` (its product would take seconds
+    per call and grow without bound)."""
+    from linlayout.subspace import MAX_NBITS
+
+    assert gaussian_binomial(4, 2) == 35
+    for n, k in [(4.0, 2), ("4", 2), (True, 1), (4, 2.0), (MAX_NBITS + 1, 1)]:
+        with pytest.raises(LayoutError):
+            gaussian_binomial(n, k)
+    assert gaussian_binomial(-1, 0) == 0 and gaussian_binomial(MAX_NBITS, 0) == 1
+
+
 def _all_subspaces(q, s):
     seen = set()
     for combo in itertools.combinations(range(1, 1 << q), s):
