@@ -32,6 +32,11 @@ bit length. Anything else gives a meaningless answer rather than an error (``sol
 then call in here. The only errors raised here are the ones about the mathematics:
 :class:`~linlayout.NotInvertibleError` from :func:`inverse`, :class:`~linlayout.LayoutError`
 where a documented precondition on the *values* fails.
+
+Sources: textbook linear algebra over F₂ (Gaussian elimination; Zassenhaus' algorithm for
+:func:`intersection`); the columns convention is Triton's ``LinearLayout``
+(``include/triton/Tools/LinearLayout.h``); :func:`avoiding_sequence` is the construction of
+``docs/theory.md`` §4 behind Lemma 9.5 of the Linear Layouts paper (arXiv 2505.23819).
 """
 
 from __future__ import annotations
@@ -89,6 +94,9 @@ def apply(columns: Sequence[int], x: int) -> int:
 
     Returns:
         The XOR of ``columns[i]`` over the set bits ``i`` of ``x``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     out = 0
     n = len(columns)
@@ -112,6 +120,10 @@ def compose(outer: Sequence[int], inner: Sequence[int]) -> list[int]:
 
     Returns:
         ``n`` columns of the composite map F₂ⁿ → F₂ᵏ.
+
+    Raises:
+        LayoutError: some negative columns (a negative inner column; an outer one where the
+            product meets it); the caller is otherwise trusted (module docstring).
     """
     return list(compose_unchecked(outer, inner, None))
 
@@ -318,6 +330,9 @@ def rank(vectors: Iterable[int]) -> int:
     """Dimension of the span of ``vectors``.
 
     Example: ``rank([0b1100, 0b0110, 0b1010]) == 2``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     units = 0
     if type(vectors) is not list and type(vectors) is not tuple:
@@ -341,6 +356,9 @@ def rank_modulo(vectors: Iterable[int], basis: Iterable[int]) -> int:
     masks with no elimination.
 
     Example: ``rank_modulo([0b011, 0b100], [0b001, 0b010]) == 1``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     vectors = vectors if isinstance(vectors, (list, tuple)) else list(vectors)
     basis = basis if isinstance(basis, (list, tuple)) else list(basis)
@@ -359,6 +377,9 @@ def rank_outside(vectors: Iterable[int], basis: Sequence[int]) -> int:
     basis's coordinates, counted off the masks with no reduction.
 
     Example: ``rank_outside([0b001, 0b011, 0b010], (0b001,)) == 2``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     vectors = vectors if isinstance(vectors, (list, tuple)) else list(vectors)
     outside = _units_outside(vectors, basis)
@@ -388,6 +409,9 @@ def prefix_ranks(vectors: Iterable[int]) -> list[int]:
     elimination for all of them, e.g. the lanes of phases of every width).
 
     Example: ``prefix_ranks([0b01, 0b10, 0b11, 0b100]) == [0, 1, 2, 2, 3]``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     piv: dict[int, int] = {}
     get = piv.get
@@ -413,6 +437,9 @@ def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
     compared and hashed. Zero vectors and dependent vectors are dropped.
 
     Example: ``echelon([0b1100, 0b0110, 0b1010]) == (0b1010, 0b0110)``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     units = 0
     if type(vectors) is not list and type(vectors) is not tuple:
@@ -467,6 +494,9 @@ def reduce(v: int, basis: Sequence[int]) -> int:
     A fully reduced basis's unit vectors hold bits no other basis vector has, so they are
     cleared by one mask; a tuple basis keeps its mask and its other vectors in a small table
     (a synthesis reduces by the same few register spans many times).
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     try:
         split = _REDUCERS.get(basis)  # type: ignore[call-overload]
@@ -507,7 +537,11 @@ register(_REDUCERS.clear)
 
 
 def in_span(v: int, vectors: Iterable[int]) -> bool:
-    """Whether ``v`` lies in ``span(vectors)``."""
+    """Whether ``v`` lies in ``span(vectors)``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
+    """
     units, rest = _split_units(vectors)
     v &= ~units
     if not v:
@@ -522,7 +556,11 @@ def in_span(v: int, vectors: Iterable[int]) -> bool:
 
 
 def span_sum(*spaces: Iterable[int]) -> tuple[int, ...]:
-    """Echelon basis of ``U + V + …`` (the span of the union of the given spanning lists)."""
+    """Echelon basis of ``U + V + …`` (the span of the union of the given spanning lists).
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
+    """
     allv: list[int] = []
     for s in spaces:
         allv.extend(s)
@@ -536,6 +574,9 @@ def intersection(u: Iterable[int], v: Iterable[int]) -> tuple[int, ...]:
     Rows ``(a | a)`` for ``a`` in ``u`` and ``(b | 0)`` for ``b`` in ``v`` are reduced with the
     left half in the high bits; the reduced rows whose left half vanished carry, in their
     right half, a basis of the intersection.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     u = list(u)
     v = list(v)
@@ -574,6 +615,9 @@ def low_subspace(vectors: Iterable[int], nbits: int) -> list[int]:
     ``nbits`` span exactly those).
 
     Example: ``low_subspace([0b110, 0b101], 2) == [0b011]``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     if type(vectors) is not list and type(vectors) is not tuple:
         vectors = list(vectors)
@@ -604,6 +648,9 @@ def extend_basis(
     Returns:
         The chosen candidates (not reduced): together with ``base`` they are linearly
         independent, and, without ``limit``, ``span(base + chosen) == span(base + candidates)``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     chosen: list[int] = []
     if limit is not None and limit <= 0:
@@ -702,7 +749,11 @@ def _eliminate(columns: Sequence[int]) -> tuple[dict[int, int], list[int], int]:
 
 
 def null_space(columns: Sequence[int]) -> tuple[int, ...]:
-    """Echelon basis of the kernel ``{x : apply(columns, x) == 0}`` (vectors over input bits)."""
+    """Echelon basis of the kernel ``{x : apply(columns, x) == 0}`` (vectors over input bits).
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
+    """
     return echelon(_eliminate(columns)[1])
 
 
@@ -715,6 +766,9 @@ def basic_columns(columns: Sequence[int]) -> int:
     form a basis of the image, so ``popcount(result) == rank(columns)``.
 
     Example: ``basic_columns([0b01, 0b01, 0b10, 0b11]) == 0b0101``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     # The pivot created while processing column i has a combination whose top bit is i.
     piv, _, n = _eliminate(columns)
@@ -734,6 +788,9 @@ def solve(columns: Sequence[int], target: int) -> int | None:
 
     Returns:
         The input vector ``x``, or ``None`` when ``target`` is not in the image.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     piv, _, n = _eliminate(columns)
     return _solve_with(piv, n, target)
@@ -752,7 +809,11 @@ def _solve_with(piv: dict[int, int], n: int, target: int) -> int | None:
 
 
 def solve_many(columns: Sequence[int], targets: Sequence[int]) -> list[int | None]:
-    """:func:`solve` for several targets, sharing one elimination."""
+    """:func:`solve` for several targets, sharing one elimination.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
+    """
     piv, _, n = _eliminate(columns)
     return [_solve_with(piv, n, t) for t in targets]
 
@@ -764,6 +825,9 @@ def solve_with_kernel(columns: Sequence[int], targets: Sequence[int]
     Returns:
         ``(solutions, kernel)``: one :func:`solve` answer per target (None when not in the
         image) and the echelon basis of ``{x : apply(columns, x) == 0}``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     piv, kernel, n = _eliminate(columns)
     return [_solve_with(piv, n, t) for t in targets], echelon(kernel)
@@ -894,6 +958,9 @@ def images(columns: Sequence[int]) -> list[int]:
     warp's lanes reach).
 
     Example: ``images([0b01, 0b11]) == [0b00, 0b01, 0b11, 0b10]``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     out = [0]
     for c in columns:
@@ -909,6 +976,9 @@ def span_elements(vectors: Sequence[int]) -> list[int]:
     force); the list has 2^rank entries.
 
     Example: ``span_elements([0b01, 0b10]) == [0b00, 0b10, 0b11, 0b01]``.
+
+    Raises:
+        nothing: the caller is trusted (module docstring).
     """
     basis = echelon(vectors)
     out = [0]
@@ -1061,6 +1131,9 @@ def avoiding_sequence_echelon(ea: list[int], eb: list[int], ez: Sequence[int],
     ``count``: only the first ``count`` vectors are wanted (the result is the full
     sequence's first ``count``); when they all come from part 1, the complement of
     ``Xa + Xb``, the intersection is not computed (``z`` is then not checked).
+
+    Raises:
+        LayoutError: ``ez`` is not inside ``span(xa) ∩ span(xb)`` (as :func:`avoiding_sequence`).
     """
     fast = _unit_avoiding_sequence(ea, eb, ez, nbits, count)
     if fast is not None:
