@@ -49,7 +49,11 @@ def _data() -> dict:
 
 
 def names() -> list[str]:
-    """Names of the built-in examples, default first."""
+    """Names of the built-in examples, default first.
+
+    Raises:
+        nothing.
+    """
     keys = list(_data())
     keys.remove(DEFAULT)
     return [DEFAULT] + keys
@@ -79,7 +83,11 @@ def get(name: str = DEFAULT) -> Example:
 
 def listing() -> str:
     """What ``linlayout examples`` prints: one line per built-in example, default first,
-    ``name: description (N-bit elements)``; lines joined by newlines, no final newline."""
+    ``name: description (N-bit elements)``; lines joined by newlines, no final newline.
+
+    Raises:
+        nothing.
+    """
     lines = []
     for name in names():
         ex = get(name)

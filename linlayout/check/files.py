@@ -62,7 +62,12 @@ def check_file(path: str, *, hardware: HardwareModel | None = None,
 
 def check_files(paths: Sequence[str], *, hardware: HardwareModel | None = None,
                 pass_name: str | None = None) -> list[KernelReport | FileError]:
-    """:func:`check_file` for each path, in order."""
+    """:func:`check_file` for each path, in order.
+
+    Raises:
+        LayoutError: ``paths`` not a list of paths (a file that cannot be read or checked is a
+            :class:`FileError` in the list, never an exception).
+    """
     if isinstance(paths, (str, bytes)) or not isinstance(paths, Sequence):
         raise LayoutError(f"paths must be a list of file paths, got {type(paths).__name__}")
     paths = [file_path(p, f"paths[{i}]") for i, p in enumerate(paths)]
@@ -80,21 +85,36 @@ def _results(results: Sequence[KernelReport | FileError]) -> tuple[KernelReport 
 
 
 def worst_degree(results: Sequence[KernelReport | FileError]) -> int:
-    """The worst conflict degree over every counted op of the readable files (1 when none)."""
+    """The worst conflict degree over every counted op of the readable files (1 when none).
+
+    Raises:
+        LayoutError: ``results`` not a list of :class:`~linlayout.check.report.KernelReport` /
+            :class:`FileError` (what :func:`check_files` returns).
+    """
     results = _results(results)
     return max((r.worst_degree or 1 for r in results if isinstance(r, KernelReport)), default=1)
 
 
 def misaligned_ops(results: Sequence[KernelReport | FileError]) -> int:
     """How many ops of the readable files are misaligned
-    (:attr:`~linlayout.check.report.KernelReport.misaligned`: an emitted instruction faults)."""
+    (:attr:`~linlayout.check.report.KernelReport.misaligned`: an emitted instruction faults).
+
+    Raises:
+        LayoutError: ``results`` not a list of :class:`~linlayout.check.report.KernelReport` /
+            :class:`FileError` (what :func:`check_files` returns).
+    """
     results = _results(results)
     return sum(len(r.misaligned) for r in results if isinstance(r, KernelReport))
 
 
 def not_counted_instructions(results: Sequence[KernelReport | FileError]) -> int:
     """How many legal lane accesses of the readable files the bank counter could not count
-    (:attr:`~linlayout.check.report.KernelReport.not_counted`)."""
+    (:attr:`~linlayout.check.report.KernelReport.not_counted`).
+
+    Raises:
+        LayoutError: ``results`` not a list of :class:`~linlayout.check.report.KernelReport` /
+            :class:`FileError` (what :func:`check_files` returns).
+    """
     results = _results(results)
     return sum(len(r.not_counted) for r in results if isinstance(r, KernelReport))
 
@@ -102,7 +122,12 @@ def not_counted_instructions(results: Sequence[KernelReport | FileError]) -> int
 def not_analysed_ops(results: Sequence[KernelReport | FileError]) -> int:
     """How many ops of the readable files could not be analysed
     (:attr:`~linlayout.check.report.OpStatus.NOT_ANALYSED`: their layouts could not be read
-    or lowered)."""
+    or lowered).
+
+    Raises:
+        LayoutError: ``results`` not a list of :class:`~linlayout.check.report.KernelReport` /
+            :class:`FileError` (what :func:`check_files` returns).
+    """
     results = _results(results)
     return sum(r.totals.not_analysed for r in results if isinstance(r, KernelReport))
 
@@ -113,7 +138,12 @@ def complete(results: Sequence[KernelReport | FileError]) -> bool:
     (:func:`not_analysed_ops`). Ops that are only named (TMA copies, wgmma/tcgen05 operand
     reads through descriptors) and private scratch without a layout have no lane access to
     count and do not make a run incomplete. ``"complete"`` in JSON; the text verdict of an
-    incomplete run starts with ``incomplete:``, never ``ok:``."""
+    incomplete run starts with ``incomplete:``, never ``ok:``.
+
+    Raises:
+        LayoutError: ``results`` not a list of :class:`~linlayout.check.report.KernelReport` /
+            :class:`FileError` (what :func:`check_files` returns).
+    """
     return not_counted_instructions(results) == 0 and not_analysed_ops(results) == 0
 
 

@@ -204,7 +204,11 @@ def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1,
 
 def render_json(results: Sequence[KernelReport | FileError], max_degree: int = 1,
                 strict: bool = False) -> str:
-    """:func:`to_json` as text (indented; lists of ints on one line)."""
+    """:func:`to_json` as text (indented; lists of ints on one line).
+
+    Raises:
+        LayoutError: as :func:`to_json`.
+    """
     return dumps(to_json(results, max_degree, strict))
 
 

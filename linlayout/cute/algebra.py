@@ -742,6 +742,11 @@ def rank(layout: Any) -> int:
 
         >>> rank("((_8,_8),_64):((_64,_512),_1)"), rank(8)
         (2, 1)
+
+    Source: CuTe's ``rank`` (``include/cute/layout.hpp``; pycute ``Layout.__len__``).
+
+    Raises:
+        LayoutError: ``layout`` is not CuTe text, a layout or an IntTuple, or does not parse.
     """
     if isinstance(layout, (int, tuple)) and not isinstance(layout, bool):
         _shape(layout)

@@ -279,6 +279,12 @@ def byte_swizzle_hint(layout: Any, element_bits: int) -> str | None:
         >>> byte_swizzle_hint("Sw<3,4,3> o _0 o (_64,_64):(_64,_1)", 16) is not None
         True
         >>> byte_swizzle_hint("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", 16)
+
+    Source: CuTe's ``ComposedLayout`` printing (``Sw<B,M,S> o smem_ptr[Nb](unset) o …`` for a
+    swizzle on byte addresses, ``include/cute/pointer_swizzle.hpp``).
+
+    Raises:
+        nothing: a hint is None for any input it cannot read.
     """
     try:
         cl = parse_cute(layout)

@@ -96,7 +96,11 @@ LDS_INSTRUCTIONS: dict[str, LdsInstruction] = _table()
 
 
 def is_lds_instruction(name: object) -> bool:
-    """True when ``name`` is an AMD LDS mnemonic (or an :class:`LdsInstruction`)."""
+    """True when ``name`` is an AMD LDS mnemonic (or an :class:`LdsInstruction`).
+
+    Raises:
+        nothing: any other value gives False.
+    """
     return isinstance(name, LdsInstruction) or (isinstance(name, str) and
                                                  name in LDS_INSTRUCTIONS)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import examples
-from .._checks import instance_of, sequence_of
+from .._checks import instance_of, log2_exact, sequence_of
 from ..conflicts import ConflictReport
 from ..cute import NoCuteFormError, to_cute
 from ..errors import LayoutError
@@ -98,7 +98,16 @@ def interop(memory: LinearLayout, element_bits: int, *, tma: bool = False) -> di
     Returns:
         ``{"triton", "gluon", "cute"}``, each None where the layout has no such form (Triton
         and Gluon together); when CuTe has none, also ``"cute_reason"``, the reason.
+
+    Source: :func:`~linlayout.triton.to_triton_text` / :func:`~linlayout.triton.to_gluon`
+    (Triton 3.9's shared encodings) and :func:`~linlayout.cute.to_cute`.
+
+    Raises:
+        LayoutError: ``memory`` is not a LinearLayout, or ``element_bits`` is not a positive
+            power of two (a layout Triton or CuTe cannot name is None, not an error).
     """
+    instance_of(memory, LinearLayout, "memory")
+    log2_exact(element_bits, "element_bits")
     out: dict[str, Any] = {}
     try:
         prefer = "nvmma" if tma else "swizzled"

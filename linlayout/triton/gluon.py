@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._checks import instance_of
+from .._checks import instance_of, log2_exact
 from ..errors import LayoutError
 from ..hardware.kinds import is_distributed
 from ..layout import LinearLayout
@@ -74,7 +74,8 @@ def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
         layout: a distributed layout (in dims among ``register, lane, warp, block``) or a
             shared-memory layout (``offset`` [+ ``block``], or ``vector, bank, segment``
             [+ ``reps``]); out dims ``dim0 … dim{r-1}``.
-        element_bits: element width, needed to name an ``NVMMASharedLayout`` (8, 16, 32, 64).
+        element_bits: element width (None, or a positive power of two), needed to name an
+            ``NVMMASharedLayout`` (8, 16, 32, 64).
         prefer: ``"swizzled"`` or ``"nvmma"`` when both name a shared layout (as
             :func:`linlayout.triton.express`).
         module: the name of the Gluon language module in the kernel (``gl``).
@@ -92,7 +93,8 @@ def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
         max_phase=8, order=[1, 0])``.
 
     Raises:
-        LayoutError: ``target`` not a target, not a layout of either kind, out dims not
+        LayoutError: ``target`` not a target, ``element_bits`` neither None nor a positive
+            power of two, not a layout of either kind, out dims not
             ``dim0 …``, a shared layout
             that is not a bijection, or a distributed layout no Gluon layout expresses: Triton
             3.9 verifies that a distributed layout is surjective and, for
@@ -111,6 +113,8 @@ def to_gluon(layout: LinearLayout, element_bits: int | None = None, *,
         raise LayoutError(f"layout must be a LinearLayout, got {type(layout).__name__}")
     if target is not None:
         Target.parse(target)  # a malformed target is refused for either kind of layout
+    if element_bits is not None:
+        log2_exact(element_bits, "element_bits")
     if is_distributed(layout):
         if not layout.is_surjective:
             raise LayoutError("Triton requires a distributed layout to be surjective (every "

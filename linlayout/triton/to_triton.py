@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._checks import shown
+from .._checks import log2_exact, shown
 from ..errors import LayoutError
 from ..hardware.kinds import to_offset_layout
 from ..layout import LinearLayout
@@ -98,8 +98,8 @@ def express(memory: LinearLayout | PaddedLayout, element_bits: int | None = None
             segment[, reps]``; out dims ``dim0 …``), or a
             :class:`~linlayout.layout.padded.PaddedLayout`, expressed as
             ``#ttg.padded_shared`` (short form when its remap is the identity).
-        element_bits: element width, needed to try ``nvmma_shared`` (8, 16, 32 or 64); None
-            skips it.
+        element_bits: element width, a power of two, needed to try ``nvmma_shared`` (8, 16,
+            32 or 64: other widths skip it, as does None).
         prefer: ``"swizzled"`` (default) or ``"nvmma"``: which to return when both express
             the layout.
 
@@ -109,11 +109,14 @@ def express(memory: LinearLayout | PaddedLayout, element_bits: int | None = None
 
     Raises:
         LayoutError: ``memory`` is not a bijective shared-memory layout over ``dim0 …``,
-            ``prefer`` is unknown, or a padded layout's remap is not one Triton accepts
-            (every basis along one dim by a power of two).
+            ``element_bits`` is neither None nor a positive power of two, ``prefer`` is
+            unknown, or a padded layout's remap is not one Triton accepts (every basis along
+            one dim by a power of two).
     """
     if prefer not in ("swizzled", "nvmma"):
         raise LayoutError(f"prefer must be 'swizzled' or 'nvmma', got {shown(prefer)}")
+    if element_bits is not None:
+        log2_exact(element_bits, "element_bits")
     if isinstance(memory, PaddedLayout):
         return Lyt.PaddedSharedEncoding.from_padded_layout(memory)
     layout = to_offset_layout(memory)

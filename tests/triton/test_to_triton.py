@@ -68,3 +68,22 @@ def test_bad_layouts_raise_layout_error():
         to_triton_text(L.nvmma_shared(0, 16).to_linear_layout([8, 8]), 16, prefer="fastest")
     with pytest.raises(LayoutError, match="LinearLayout"):
         to_triton_text("#ttg.swizzled_shared<{}>")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bits", ["16", 16.0, True, 0, -16, 12])
+def test_an_element_width_that_is_not_a_power_of_two_is_refused(bits):
+    """``element_bits`` None or a positive power of two; anything else was silently ignored
+    (the nvmma candidates skipped, a ``shared_linear`` printed), in the Triton text, the Gluon
+    source and the synthesis report's interop forms alike."""
+    from linlayout.show.synthesis import interop
+    from linlayout.triton import to_gluon
+
+    memory = L.nvmma_shared(128, 16).to_linear_layout([64, 64])
+    for call in (lambda: to_triton_text(memory, bits), lambda: to_gluon(memory, bits),
+                 lambda: interop(memory, bits)):
+        with pytest.raises(LayoutError, match="element_bits"):
+            call()
+    assert to_triton_text(memory, 16, prefer="nvmma").startswith("#ttg.nvmma_shared")
+    # 4-bit elements: no nvmma candidate, no error
+    assert to_triton_text(memory, 4, prefer="nvmma").startswith("#ttg.swizzled_shared")
+    assert interop(memory, 16, tma=True)["triton"].startswith("#ttg.nvmma_shared")
