@@ -65,6 +65,9 @@ def get(name: str = DEFAULT) -> Example:
     Raises:
         LayoutError: ``name`` is not a string, or no such example (the message lists the
             names).
+
+    Source: the article "Swizzle by hand, swizzle by algebra" (``transpose``) and
+    Triton-style layouts (:func:`listing` describes each).
     """
     string(name, "name")
     data = _data()
@@ -106,6 +109,8 @@ def row_major(out_dims: dict[str, int]) -> LinearLayout:
 
     Raises:
         LayoutError: ``out_dims`` is not a mapping of dim names to power-of-two sizes.
+
+    Source: C (row-major) order, the unswizzled layout of the article's table.
     """
     need_mapping(out_dims, "out_dims")
     out_dims = {dim_name(k, "out-dim"): 1 << log2_exact(v, f"size of out dim {shown(k)}")

@@ -187,6 +187,9 @@ def simulate_global_access(layout: LinearLayout, memory: Any, *, element_bits: i
     Raises:
         LayoutError: as :func:`~linlayout.global_memory.global_access`, or the work over
             ``limit``.
+
+    Source: CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory" (32-byte
+    sectors, 128-byte lines; ``docs/hardware-model.md`` §9).
     """
     plan = plan_global(layout, memory, element_bits=element_bits, sector_bytes=sector_bytes,
                        line_bytes=line_bytes, base_alignment_bytes=base_alignment_bytes,

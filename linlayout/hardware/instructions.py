@@ -76,6 +76,9 @@ def parse_instruction(name: str | Instruction | None) -> Instruction:
 
     Raises:
         LayoutError: an unknown name (the message lists the accepted forms).
+
+    Source: PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16 "stmatrix" for the matrix
+    forms.
     """
     if isinstance(name, Instruction):
         return name

@@ -403,6 +403,8 @@ def bank_model(element_bits: Any, hardware: HardwareModel | None = None) -> Bank
     Raises:
         LayoutError: ``element_bits`` is not a power of two in range, or ``hardware`` is not a
             HardwareModel.
+
+    Source: the presets' bank model (module docstring; ``docs/hardware-model.md``).
     """
     if hardware is None:
         hardware = NVIDIA

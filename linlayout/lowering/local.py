@@ -68,6 +68,9 @@ def predict_local(side: str, m: AccessMap, target: Target) -> Emitted:
     Raises:
         LayoutError: an element width the backend cannot move; ``m`` not an
             :class:`~.vectorise.AccessMap` or ``target`` not a :class:`~.target.Target`.
+
+    Source: Triton 3.9's ``lowerLocalLdSt`` and the matrix and AMD paths (module docstring:
+    ``MemoryOpToLLVM.cpp`` of each backend).
     """
     instance_of(m, AccessMap, "m")
     instance_of(target, Target, "target")
@@ -118,6 +121,9 @@ def predict_async_copy(m: AccessMap, target: Target, contiguity: int | None,
     Raises:
         LayoutError: a vector no asynchronous copy can move (under 4 bytes per lane); an
             argument of the wrong type.
+
+    Source: Triton 3.9's ``AsyncCopyGlobalToLocalOpConversion`` (``LoadStoreOpToLLVM.cpp``
+    of each backend; module docstring).
     """
     instance_of(m, AccessMap, "m")
     instance_of(target, Target, "target")

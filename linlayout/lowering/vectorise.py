@@ -63,6 +63,9 @@ def access_map(dist: LinearLayout, memory: LinearLayout, element_bits: int) -> A
     Raises:
         LayoutError: the layouts do not describe the same tensor, or ``memory`` is not a
             bijection; an argument of the wrong type, or ``element_bits`` not a positive int.
+
+    Source: Triton's ``regLayout.invertAndCompose(sharedLayout)`` with broadcast registers
+    removed (``actionRemoveBroadcastedRegs``; module docstring).
     """
     instance_of(dist, LinearLayout, "dist")
     instance_of(memory, LinearLayout, "memory")

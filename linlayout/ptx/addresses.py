@@ -117,6 +117,8 @@ def address_formula(mode: Any) -> str:
 
         >>> address_formula("128B_atom_32B_flip_8B")
         'swizzled(a) = a ⊕ 32·(⌊a/128⌋ & 3) ⊕ 8·(⌊a/128⌋ & 1)'
+
+    Source: as :func:`swizzled_address` (PTX ISA §5.5.7 "Swizzling Modes").
     """
     m = swizzle_mode(mode)
     runs: list[list[tuple[int, int]]] = []
@@ -265,6 +267,9 @@ def buffer_offset(mode: Any, base: int, offset: int) -> int:
 
         >>> buffer_offset("128B", 256, 0)      # base offset 2: row 0 uses phase 2
         32
+
+    Source: PTX ISA §5.5.7 (the base offset ``(dstMem / 128) % m``); CUDA C++ Programming
+    Guide §10.29.3.2, Table 11.
     """
     m = swizzle_mode(mode)
     b, o = as_int(base, "base"), as_int(offset, "offset")
@@ -342,6 +347,9 @@ def swizzle96_cell(row: int, cell: int, base: int = 0) -> tuple[int, int]:
 
         >>> [swizzle96_cell(1, c)[1] for c in range(6)]
         [0, 1, 3, 2, 5, 4]
+
+    Source: PTX ISA §5.5.7 "Swizzling Modes" (the 96B table, boundary and base offset are
+    32B's).
     """
     r2, byte = divmod(swizzle96_address(row, cell, base), 96)
     return r2, byte // 16

@@ -44,6 +44,8 @@ class AffineLayout:
         >>> a = buffer_layout("32B", 128, 256)
         >>> a.constant, a.apply({"offset": 0}), a.is_linear
         ((16,), {'offset': 16}, False)
+
+    Source: PTX ISA §5.5.7 (base offsets), as :func:`buffer_layout`.
     """
 
     linear: LinearLayout

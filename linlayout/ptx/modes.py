@@ -338,6 +338,9 @@ def swizzle_mode(mode: Any) -> SwizzleMode:
 
         >>> swizzle_mode("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B").value
         '128B_atom_32B'
+
+    Source: PTX ISA §5.5.7 "Swizzling Modes" (the modes and their atomicities); the CUDA
+    driver API's ``CUtensorMapSwizzle`` (``cuda.h``) for the driver names.
     """
     if isinstance(mode, SwizzleMode):
         return mode

@@ -299,6 +299,9 @@ class TmaMatch:
         boxes: TMA copies along the inner dimension (``inner bytes / box_inner_bytes``); box
             ``j`` is written right after box ``j − 1``.
         element_bits: bits per element.
+
+    Source: as :func:`match_tma_mode` (CUDA C++ Programming Guide §10.29.3.2, Table 12;
+    PTX ISA §5.5.7).
     """
 
     mode: SwizzleMode
@@ -352,6 +355,9 @@ def tma_matches(memory_layout: LinearLayout, element_bits: int) -> list[TmaMatch
 
     Raises:
         LayoutError, NotInvertibleError: as :func:`match_tma_mode`.
+
+    Source: as :func:`match_tma_mode` (CUDA C++ Programming Guide §10.29.3.2, Table 12;
+    PTX ISA §5.5.7).
     """
     eb = check_element_bits(element_bits)
     cols, offset_bits = memory_columns(memory_layout)

@@ -599,6 +599,9 @@ def parse_encoding(text: str, aliases: Mapping[str, Any] | None = None) -> Encod
     Raises:
         LayoutError: malformed text (with line and column), unknown attribute or key,
             invalid parameters, or trailing text.
+
+    Source: the attribute syntax of Triton 3.9's TritonGPU dialects (``TritonGPUAttrDefs.td``
+    and each attribute's ``parse`` in ``Dialect.cpp``).
     """
     p = _Parser(text, _resolve_aliases(aliases))
     start = p.i
@@ -681,6 +684,9 @@ def parse_aliases(text: str, *, tolerant: bool = False,
     Raises:
         LayoutError: a layout alias is malformed (with its line and column), or there are
             more than :data:`~linlayout.triton.limits.MAX_ALIASES` of them.
+
+    Source: MLIR's attribute aliases (``#name = <attribute>``), as Triton prints them
+    at the top of a TTGIR file.
     """
     if not isinstance(text, str):
         raise LayoutError(f"expected MLIR text (a str), got {type(text).__name__}")
