@@ -258,6 +258,9 @@ def check_module(module: TTGIRModule, *, hardware: HardwareModel | None = None,
     Raises:
         LayoutError: an unknown ``ttg.target``; ``module`` not a TTGIR module; a module of
             more than :data:`~linlayout.triton.limits.MAX_MODULE_LINES` lines.
+
+    Source: Triton 3.9.0's lowering of each op (module docstring; the rules and their checks
+    against compiled kernels are in ``docs/triton-lowering.md``).
     """
     target = module_target(instance_of(module, TTGIRModule, "module"))
     lines = module.text.lstrip("\n").count("\n") + 1  # dump sections are padded with "\n"

@@ -90,6 +90,8 @@ def resolve_weights(weights: Mapping[str, Any] | None) -> dict[str, float]:
     Raises:
         LayoutError: ``weights`` is not a mapping, names an unknown kind, or gives a weight
             that is not a number in ``[0, MAX_WEIGHT]`` (:data:`MAX_WEIGHT`: 10^9).
+
+    Source: the cost kinds and their default weights (module docstring).
     """
     out = dict(DEFAULT_WEIGHTS)
     if weights is None:

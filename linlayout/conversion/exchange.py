@@ -150,6 +150,8 @@ class ExchangeRound:
     Attributes:
         word: the index (into :attr:`PackedExchangePlan.pack`) of the word every lane sends.
         source_lane: per lane, the lane it reads.
+
+    Source: module docstring (PTX ISA, ``shfl.sync``; AMD ``ds_bpermute_b32``).
     """
 
     word: int
@@ -182,6 +184,8 @@ class WordPermute:
         inputs: the two values (:data:`Ref`), permutes only of earlier permutes.
         halves: per lane, the halves written to the low and the high half of the result,
             each ``0``–``3``: low, high of ``inputs[0]``, low, high of ``inputs[1]``.
+
+    Source: PTX ISA, ``prmt``; AMD's ``v_perm_b32`` (module docstring).
     """
 
     inputs: tuple[Ref, Ref]

@@ -37,6 +37,8 @@ class Execution:
         checked: how many ``(thread, dst register)`` values were compared.
         mismatches: up to 8 ``(warp, lane, register, got, expected)`` where they differ
             (``got`` None: the value was never written).
+
+    Source: the symbolic executor (module docstring).
     """
 
     correct: bool
@@ -229,6 +231,8 @@ def execute_shared(problem: ConversionProblem, memory: LinearLayout) -> Executio
     Raises:
         LayoutError: ``memory`` does not cover the tensor's out dims, the run is too big, or
             an argument has the wrong type.
+
+    Source: the symbolic executor (module docstring).
     """
     instance_of(problem, ConversionProblem, "problem")
     instance_of(memory, LinearLayout, "memory")

@@ -44,6 +44,9 @@ class ConversionProblem:
         dst: the layout they must end in, its out dims reordered to ``src``'s.
         element_bits: bits per element, one of :data:`ELEMENT_BITS`.
         hardware: the hardware model (warp size, banks) for the shared-memory path.
+
+    Source: the Linear Layouts paper (arXiv 2505.23819) §5 and Triton 3.9's
+    ``ConvertLayoutOpToLLVM.cpp`` (module docstring).
     """
 
     src: LinearLayout

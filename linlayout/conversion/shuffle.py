@@ -150,7 +150,10 @@ def warp_map(problem: ConversionProblem) -> WarpMap | None:
 class RegisterPlan:
     """A conversion that only renames registers: ``dst`` register ``r`` of every thread is
     ``src`` register ``source_register[r]`` of the same thread. No instruction is issued
-    (ptxas renames the values)."""
+    (ptxas renames the values).
+
+    Source: module docstring (a conversion whose lane, warp and block columns agree).
+    """
 
     source_register: tuple[int, ...]
     instructions: dict[str, int] = field(default_factory=dict)
@@ -167,6 +170,8 @@ def plan_registers(problem: ConversionProblem) -> RegisterPlan | None:
 
     Raises:
         LayoutError: ``problem`` is not a :class:`ConversionProblem`.
+
+    Source: module docstring (a conversion whose lane, warp and block columns agree).
     """
     instance_of(problem, ConversionProblem, "problem")
     if not problem.within(("register",), ("lane", "warp", "block")):
@@ -184,6 +189,8 @@ class ShuffleRound:
         source_lane: per lane, the lane it reads.
         send: per lane, the ``src`` registers it packs into its word, slot by slot; None when
             no lane reads it (it sends whatever it likes).
+
+    Source: PTX ISA, ``shfl.sync`` (module docstring).
     """
 
     source_lane: tuple[int, ...]
@@ -218,6 +225,9 @@ class ShufflePlan:
             candidates is a byte-permute tree rather than a select tree (``"muxes"`` only):
             ``(register, program)`` pairs, each program as :func:`run_choice` runs it. The
             other registers' choices are select trees, counted ``candidates − 1``.
+
+    Source: module docstring (the Linear Layouts paper, arXiv 2505.23819, §5.3; PTX ISA,
+    ``shfl.sync``).
     """
 
     lanes: int

@@ -53,6 +53,8 @@ class Instruction:
         store: True for stmatrix and ``st.shared``, False for ldmatrix and ``ld.shared``,
             None for the plain access of unstated direction (``ld/st.shared``), which is
             counted as a store (no return packing, :meth:`~linlayout.hardware.model.BankModel.packed`).
+
+    Source: PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16 "stmatrix" (module docstring).
     """
 
     name: str
@@ -117,6 +119,8 @@ class MatrixGeometry:
         rows: the three directions spanning the 8 rows of one matrix (the phase).
         chunk_registers: register bit positions forming the lane's 32-bit chunk (non-trans)
             or the row-selecting register (trans).
+
+    Source: PTX ISA §9.7.14.5.15 "ldmatrix" and §9.7.14.5.16 "stmatrix" (module docstring).
     """
 
     row: tuple[int, ...]

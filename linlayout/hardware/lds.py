@@ -112,6 +112,9 @@ def lds_instruction(name: str | LdsInstruction) -> LdsInstruction:
         LayoutError: an unknown mnemonic (the message lists the known ones). ``ds_read_b96``,
             ``ds_read_b96_tr_b6`` and ``global_load_lds_dwordx3`` move 12 bytes, which the
             power-of-two bank model cannot express.
+
+    Source: the LDS instruction table (module docstring: Triton's AMD backend, LLVM's
+    ``SILoadStoreOptimizer``, published LDS measurements).
     """
     if isinstance(name, LdsInstruction):
         return name

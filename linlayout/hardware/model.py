@@ -71,6 +71,10 @@ class HardwareModel:
         LayoutError: a size that is not a power of two, a row narrower than the widest
             access, or phase masks that are not independent functionals on the lane bits
             or do not give rows' worth of lanes per phase.
+
+    Source: the presets' sources (module docstring: the PTX ISA and CUDA guide for NVIDIA,
+    Triton's ``SwizzleTest.cpp`` and published LDS measurements for AMD);
+    ``docs/hardware-model.md``.
     """
 
     name: str = "custom"
@@ -231,6 +235,8 @@ class BankModel:
 
     The derived numbers are computed once, at construction (the counters read them in their
     inner loops), as are the phase masks and lanes of each vector width, on first use.
+
+    Source: :class:`HardwareModel` (``docs/hardware-model.md`` §1–§4).
     """
 
     hardware: HardwareModel
