@@ -241,13 +241,16 @@ def file_path(value: Any, what: str) -> str:
     """``value`` as a str path: a str or an ``os.PathLike`` giving one.
 
     Raises:
-        LayoutError: anything else (bytes paths included).
+        LayoutError: anything else (bytes paths included), or a path with a NUL character
+            (which the operating system's calls refuse with a bare ``ValueError``).
     """
-    if isinstance(value, str):
-        return value
+    p = value
     if isinstance(value, os.PathLike):
         p = os.fspath(value)
-        if isinstance(p, str):
-            return p
+    if isinstance(p, str):
+        if "\0" in p:
+            raise LayoutError(f"{what} {shown(p)} contains a NUL character; no file has such "
+                              "a name")
+        return p
     raise LayoutError(f"{what} must be a file path (a str or a pathlib.Path), got {shown(value)}")
 

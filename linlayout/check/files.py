@@ -3,6 +3,7 @@ readable file, one :class:`FileError` per file that could not be read or parsed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,6 +38,19 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _path_name(path: object, what: str) -> str:
+    """``path`` as a str (a str, or an ``os.PathLike`` giving one), whatever characters it
+    holds: a name no file has is a :class:`FileError` of its own, not an argument error.
+
+    Raises:
+        LayoutError: not a path.
+    """
+    name = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if not isinstance(name, str):
+        file_path(path, what)  # raises
+    return name
+
+
 def check_file(path: str, *, hardware: HardwareModel | None = None,
                pass_name: str | None = None) -> KernelReport | FileError:
     """Read and check one TTGIR file (text or ``MLIR_ENABLE_DUMP=1`` output).
@@ -50,9 +64,13 @@ def check_file(path: str, *, hardware: HardwareModel | None = None,
         The :class:`~linlayout.check.report.KernelReport`, or a :class:`FileError` when the
         file cannot be read or parsed (never raises for a bad file): not a regular file (a
         FIFO, ``/dev/zero``), larger than :data:`~linlayout.triton.limits.MAX_FILE_BYTES`,
-        not UTF-8, not TTGIR, or over another limit of the reader (README, "Limits").
+        not UTF-8, not TTGIR, or over another limit of the reader (``docs/limits.md``); a
+        name with a NUL character too.
+
+    Raises:
+        LayoutError: ``path`` is not a path (a str or an ``os.PathLike`` giving one).
     """
-    path = file_path(path, "path")
+    path = _path_name(path, "path")
     try:
         text = read_text_file(path)
         return check_module(read_ttgir(text, path, pass_name=pass_name), hardware=hardware)
@@ -70,7 +88,7 @@ def check_files(paths: Sequence[str], *, hardware: HardwareModel | None = None,
     """
     if isinstance(paths, (str, bytes)) or not isinstance(paths, Sequence):
         raise LayoutError(f"paths must be a list of file paths, got {type(paths).__name__}")
-    paths = [file_path(p, f"paths[{i}]") for i, p in enumerate(paths)]
+    paths = [_path_name(p, f"paths[{i}]") for i, p in enumerate(paths)]
     return [check_file(p, hardware=hardware, pass_name=pass_name) for p in paths]
 
 

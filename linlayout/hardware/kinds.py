@@ -60,6 +60,9 @@ def require_same_tensor(a: Any, b: Any, name_a: str, name_b: str) -> None:
     """Raise LayoutError unless ``b`` is a LinearLayout over ``a``'s out dims, same sizes.
 
     The out dims may come in another order (callers transpose); names and sizes must match.
+
+    Raises:
+        LayoutError: as above, or ``name_a``/``name_b`` not strings.
     """
     if not isinstance(name_a, str) or not isinstance(name_b, str):
         raise LayoutError(f"name_a and name_b must be strings (the layouts' names in the "

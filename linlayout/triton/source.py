@@ -61,6 +61,8 @@ def read_text_file(path: str | os.PathLike, what: str = "TTGIR file") -> str:
             data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise LayoutError(f"cannot read {what} {shown}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL character in the name: os.stat refuses it
+        raise LayoutError(f"cannot read {what} {shown}: {exc}") from None
     if len(data) > MAX_FILE_BYTES:
         raise _too_big(what, shown, None)
     try:

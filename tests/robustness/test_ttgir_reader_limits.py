@@ -216,3 +216,23 @@ def test_text_over_the_cap_is_refused(monkeypatch):
     monkeypatch.setattr(ttgir, "MAX_FILE_BYTES", 100)
     with pytest.raises(LayoutError, match="at most 100"):
         read_ttgir(HEAD + TAIL)
+
+
+def test_a_path_with_a_nul_character_is_a_file_error_not_a_value_error(tmp_path):
+    """``os.stat`` refuses a NUL in a path with a bare ValueError: ``check_file`` gives a
+    FileError for it (as for any file it cannot read), the reader and every other path
+    argument a LayoutError."""
+    from linlayout import examples
+
+    for bad in ("a\0b", Path("a\0b")):
+        result = check_file(bad)
+        assert isinstance(result, FileError) and "a\\x00b" in result.message
+    from linlayout.check import check_files
+
+    assert all(isinstance(r, FileError) for r in check_files(["a\0b", Path("c\0")]))
+    with pytest.raises(LayoutError, match="NUL|null"):
+        read_ttgir(Path("a\0b"))
+    with pytest.raises(LayoutError, match="NUL"):
+        examples.write_files(str(tmp_path / "a\0b"))
+    with pytest.raises(LayoutError, match="file path"):
+        check_file(b"x")  # type: ignore[arg-type]
