@@ -37,6 +37,9 @@ FAST = [
     # the committed warp-shuffle probes against the prediction (no Triton needed)
     ("papers/triton_lowering/shuffle_probes.py", ["--compare-only"]),
     ("papers/triton_lowering/shuffle_probes.py", ["--amd", "--compare-only"]),
+    # the gfx950/gfx942 bank-order probes: Triton's LLVM IR against check (no Triton)
+    ("papers/triton_lowering/gfx950_bank_order_probes.py", ["--compare-only"]),
+    ("papers/triton_lowering/gfx950_bank_order_probes.py", ["--warps", "--compare-only"]),
     # Triton's shuffle converts and the corpus converts beside plan_conversion (no Triton)
     ("papers/conversion/triton_shuffles.py", ["--compare-only"]),
     ("papers/conversion/triton_vs_plan.py", ["--check"]),
