@@ -523,6 +523,8 @@ def atom_info(name: Any) -> Atom:
 
     Raises:
         LayoutError: an unknown name (the message lists close matches and how to list all).
+
+    Source: the CUTLASS headers each atom is transcribed from (module docstring).
     """
     if not isinstance(name, str):
         raise LayoutError(f"an atom name is a string, got {type(name).__name__}")

@@ -176,6 +176,8 @@ def apply_xor_pairs(pairs: XorPairs, value: int) -> int:
 
         >>> apply_xor_pairs(((4, 7),), 0x80)   # bit 7 set: bit 4 flips
         144
+
+    Source: CUTLASS ``include/cute/swizzle.hpp`` (``Swizzle::apply``), one XOR per pair.
     """
     value = bit_vector(value, "value")
     checked = _checked_pairs(pairs)
@@ -215,6 +217,8 @@ def xor_pairs_layout(pairs: XorPairs, size: int) -> LinearLayout:
 
         >>> xor_pairs_layout(((4, 7),), 256).columns   # the 32B TMA swizzle on 256 bytes
         (1, 2, 4, 8, 16, 32, 64, 144)
+
+    Source: CUTLASS ``include/cute/swizzle.hpp`` (``Swizzle::apply``), one XOR per pair.
     """
     n = log2_exact(size, "size")
     checked = _checked_pairs(pairs)

@@ -30,6 +30,8 @@ class Target:
         backend: ``"cuda"`` or ``"hip"``.
         arch: compute capability as an int for CUDA (80, 90, 100), the gfx name for HIP.
         threads_per_warp: lanes per warp.
+
+    Source: Triton's ``GPUTarget`` (backend, arch, warp size; module docstring).
     """
 
     backend: str

@@ -42,6 +42,8 @@ class AccessMap:
         warps: element offsets of the warp bases.
         blocks: element offsets of the block (CTA) bases inside the CTA's buffer.
         element_bits: bits per element in memory.
+
+    Source: Triton's ``regLayout.invertAndCompose(sharedLayout)`` (module docstring).
     """
 
     registers: tuple[int, ...]

@@ -154,6 +154,8 @@ class OptimalFamily:
     members; :meth:`members` refuses (LayoutError, before yielding) when the search would
     examine more than :data:`MAX_ENUMERATION` candidates (see :attr:`enumeration_size`), and
     :meth:`layout` turns a member into a memory layout.
+
+    Source: the closed-form count of the module docstring (``docs/theory.md`` §7).
     """
 
     reference: LinearLayout
@@ -402,6 +404,8 @@ class Certificate:
         store, loads: the memory layout's :class:`ConflictReport` per side.
         bound: the :class:`linlayout.synthesis.OptimalityBound` it was compared with.
         wavefronts_per_warp, instructions_per_warp: its weighted totals.
+
+    Source: the whole-tile bound of ``docs/theory.md`` §5, as :func:`is_optimal` applies it.
     """
 
     optimal: bool

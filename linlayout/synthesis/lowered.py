@@ -74,6 +74,9 @@ class LoweredSide:
             (:class:`~linlayout.lowering.Emitted`).
         report: its exact :class:`~linlayout.ConflictReport` (at that instruction and
             vector).
+
+    Source: Triton 3.9's ``local_store``/``local_load`` lowering (module docstring;
+    :mod:`linlayout.lowering`).
     """
 
     side: str

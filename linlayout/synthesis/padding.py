@@ -55,6 +55,9 @@ class PaddingResult:
         overhead_bytes: bytes of padding per CTA (:meth:`PaddedLayout.overhead_bytes`).
         candidates: how many padded layouts were counted.
         element_bits: bits per element.
+
+    Source: Triton's ``#ttg.padded_shared`` (``docs/padding.md``), counted by
+    :func:`~linlayout.bank_conflicts`.
     """
 
     memory: PaddedLayout
@@ -169,6 +172,8 @@ def pad_transfer(transfer: Transfer, objective: Objective = WAVEFRONTS, *,
             a tile of more than :data:`MAX_PADDING_ELEMENTS` elements;
             as :func:`~linlayout.bank_conflicts` for a side on a candidate; ``transfer`` not a
             Transfer or ``objective`` not an Objective.
+
+    Source: Triton's ``#ttg.padded_shared`` (``docs/padding.md``; module docstring).
     """
     instance_of(transfer, Transfer, "transfer")
     instance_of(objective, Objective, "objective")
@@ -225,6 +230,9 @@ class PaddingChoice:
         choice: ``"swizzle"`` or ``"padding"``: the cheaper by the objective; the swizzle
             on a tie (it needs no extra shared memory).
         reason: one sentence saying why.
+
+    Source: the objective of :func:`~linlayout.synthesize_swizzle` (module docstring;
+    ``docs/padding.md``).
     """
 
     swizzle: SwizzleResult
@@ -258,6 +266,9 @@ def choose_padding_or_swizzle(swizzle: SwizzleResult, padding: PaddingResult,
     Raises:
         LayoutError: an unknown objective; ``swizzle`` not a SwizzleResult or ``padding`` not a
             PaddingResult.
+
+    Source: the objective of :func:`~linlayout.synthesize_swizzle` (module docstring;
+    ``docs/padding.md``).
     """
     instance_of(swizzle, SwizzleResult, "swizzle")
     instance_of(padding, PaddingResult, "padding")

@@ -297,6 +297,9 @@ def synthesize_transfer(
         LayoutError: ``node_limit`` not a non-negative int; an instruction a side cannot use;
             a fixed prefix or TMA mode that no layout of this tile satisfies; ``transfer`` not
             a Transfer or ``objective`` not an Objective.
+
+    Source: as :func:`synthesize_swizzle` (the whole-tile bound and search of
+    ``docs/theory.md`` §5–§6; Lemmas 9.4 and 9.5 of the Linear Layouts paper, arXiv 2505.23819).
     """
     if type(transfer) is not Transfer:  # (the usual exact types need no call)
         instance_of(transfer, Transfer, "transfer")

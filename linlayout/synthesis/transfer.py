@@ -133,6 +133,8 @@ class Transfer:
             distinct loads; wrong in dims, more lanes than a warp,
             or out dims / sizes that differ between the sides; ``weights`` not one positive
             int per side.
+
+    Source: the whole-tile cost of ``docs/theory.md`` §5 (module docstring).
     """
 
     store: LinearLayout

@@ -66,7 +66,11 @@ _TMEM_DIALECTS = ("ttng", "triton_nvidia_gpu")
 
 @dataclass(frozen=True)
 class MemorySpace:
-    """A non-layout attribute such as ``#ttg.shared_memory`` (kept by name)."""
+    """A non-layout attribute such as ``#ttg.shared_memory`` (kept by name).
+
+    Source: the TritonGPU dialects' memory-space attributes (``#ttg.shared_memory``,
+    ``#ttng.tensor_memory``).
+    """
 
     name: str
 
