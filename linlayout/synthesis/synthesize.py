@@ -299,7 +299,8 @@ def synthesize_transfer(
             a Transfer or ``objective`` not an Objective.
 
     Source: as :func:`synthesize_swizzle` (the whole-tile bound and search of
-    ``docs/theory.md`` §5–§6; Lemmas 9.4 and 9.5 of the Linear Layouts paper, arXiv 2505.23819).
+    ``docs/theory.md`` §5–§6; Lemmas 9.4 and 9.5 of the Linear Layouts paper, arXiv
+    2505.23819).
     """
     if type(transfer) is not Transfer:  # (the usual exact types need no call)
         instance_of(transfer, Transfer, "transfer")
