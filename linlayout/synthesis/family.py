@@ -58,7 +58,8 @@ def gaussian_binomial(n: int, k: int) -> int:
     """The number of ``k``-dim subspaces of F₂ⁿ (``[n, k]₂``); 0 when ``k`` is out of range.
 
     The Gaussian binomial coefficient at ``q = 2``,
-    ``∏_{j<k} (2^{n−j} − 1) / (2^{j+1} − 1)`` (the count :func:`optimal_swizzles` is built from; ``docs/theory.md`` §7).
+    ``∏_{j<k} (2^{n−j} − 1) / (2^{j+1} − 1)`` (the count :func:`optimal_swizzles` is built
+    from; ``docs/theory.md`` §7).
 
     Args:
         n: the ambient dimension, ``0 <= n <=`` :data:`~linlayout.subspace.MAX_NBITS`
