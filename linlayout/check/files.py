@@ -161,6 +161,8 @@ def complete(results: Sequence[KernelReport | FileError]) -> bool:
     Raises:
         LayoutError: ``results`` not a list of :class:`~linlayout.check.report.KernelReport` /
             :class:`FileError` (what :func:`check_files` returns).
+
+    Source: the verdict of ``linlayout check`` (``docs/cli.md``, "check" and "Exit status").
     """
     return not_counted_instructions(results) == 0 and not_analysed_ops(results) == 0
 
@@ -175,6 +177,8 @@ def passes(results: Sequence[KernelReport | FileError], max_degree: int,
 
     Raises:
         LayoutError: ``max_degree`` not an int; ``results`` not reports.
+
+    Source: the verdict of ``linlayout check`` (``docs/cli.md``, "check" and "Exit status").
     """
     max_degree = as_int(max_degree, "max_degree")
     ok = misaligned_ops(results) == 0 and worst_degree(results) <= max_degree

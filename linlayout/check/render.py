@@ -188,6 +188,9 @@ def to_json(results: Sequence[KernelReport | FileError], max_degree: int = 1,
 
     Raises:
         LayoutError: ``results`` not reports, or ``max_degree`` not an int.
+
+    Source: the versioned document of ``docs/cli.md``, "JSON output" (its JSON Schema ships in
+    ``linlayout/data/schemas/check.json``).
     """
     results = sequence_of(results, (KernelReport, FileError), "results")
     max_degree = as_int(max_degree, "max_degree")
@@ -356,6 +359,8 @@ def render_text(results: Sequence[KernelReport | FileError], max_degree: int = 1
 
     Raises:
         LayoutError: ``results`` not reports, or ``max_degree`` not an int.
+
+    Source: what ``linlayout check`` prints (``docs/cli.md``, "check").
     """
     results = sequence_of(results, (KernelReport, FileError), "results")
     max_degree = as_int(max_degree, "max_degree")
