@@ -9,7 +9,6 @@ import importlib
 import inspect
 import re
 
-import linlayout
 
 #: The packages whose ``__all__`` is the public API (``docs/library.md``).
 PACKAGES = ["linlayout", "linlayout.synthesis", "linlayout.synthesis.family", "linlayout.ptx",
