@@ -25,8 +25,6 @@ GAPS = {
     # the lowering has 0 merges; check models -O3's LoadStoreVectorizer (the set's rule)
     ("llvm_merge", "smem_linear_xorlinear_linear_b32_64x32_w1_803b78_cuda100"),
     ("llvm_merge_confirm", "smem_blocked_xorlinear_linear_b32_64x32_w1_e8688c_cuda100"),
-    # an i16 add: check follows -O3's InstCombine scalarising its in-thread vectors (by design)
-    ("reduce_pack_confirm", "rpack_b16_i16_512x8_ax0_w4_l32_add_5ffdd9_gfx950"),
 }
 
 

@@ -37,7 +37,7 @@ from ._args import bits_tuple, checked
 from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
-           "SCALARISED_16", "SLP_REPACKED_16", "SLP_REPACKED_16_FOUR",
+           "SCALARISED_16", "SLP_REPACKED_16", "SLP_REPACKED_16_FOUR", "SLP_REPACKED_16_SWAP",
            "VECTOR_COMBINERS_16", "VECTOR_COMBINERS_F32",
            "first_round_redux", "in_thread_pack_permutes",
            "in_thread_vector_pairs", "lowered_load", "reduce_leaves_scalar_bytes",
@@ -665,6 +665,9 @@ SLP_REPACKED_16 = {"f16": VECTOR_COMBINERS_16["float"], "i16": frozenset({"arith
 #: thread, or two or more with two of: a vectorised in-thread step, a gfx950
 #: ``v_permlane16_swap`` step, a ``v_permlane32_swap`` step (:func:`slp_repacked`)
 SLP_REPACKED_16_FOUR = frozenset({"arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"})
+#: the ``i16`` add, which ``-O3`` re-packs with two or more accumulators a thread and a step
+#: of the first round by a gfx950 ``v_permlane*_swap`` (:func:`slp_repacked`)
+SLP_REPACKED_16_SWAP = frozenset({"arith.addi"})
 
 
 def _permlane_steps(operand: LinearLayout, k: int, target: Target) -> int:
@@ -699,12 +702,23 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
       the axis, one swap step and no in-thread vectors) the final assembly keeps Triton's
       scalar chains.
 
+    * an ``i16`` add (:data:`SLP_REPACKED_16_SWAP`): two or more accumulators and a step
+      of the first round by a gfx950 ``v_permlane*_swap`` (over lane bit 4 or 5 in a
+      partial-wavefront round). InstCombine first scalarises the add's in-thread vectors
+      (:data:`SCALARISED_16`); the SLP vectoriser then pairs the accumulators' chains from
+      the swap's ``select`` of its two ``i32`` results (an ``icmp``/``select`` of ``<2 x
+      i32>``, then ``<2 x i16>`` adds at every later step). Without a swap step the
+      accumulators' scalar adds stay scalar on gfx950; on gfx942 (no swap; its lane
+      exchanges are DPP and ``ds_bpermute``) some kernels are paired all the same (four
+      accumulators with two ``ds_bpermute`` steps; a cross-warp round of one step whose two
+      partial results are reloaded as one word) and most are not: not modelled.
+
     With one accumulator there is nothing to pair (the final assembly then keeps Triton's
     ``f16`` min/max/add and ``i16`` min/max vectors on ``-O3``'s merged loads; a mul's it
-    may scalarise: not modelled). The ``i16`` add is left out: InstCombine scalarises its
-    vectors (:data:`SCALARISED_16`), and what the SLP vectoriser then makes of several
-    accumulators' scalar adds varies (the final assembly has more ``v_perm_b32`` than Triton's
-    lowering in some such kernels, none in others: not modelled).
+    may scalarise: not modelled). SLP's pairing of gfx942 ``i16`` min/max with two
+    accumulators outside the condition above (a cross-warp round of one step, or a first
+    round with a ``ds_bpermute`` step; not in other kernels of the same counts) is not
+    modelled either.
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
@@ -721,7 +735,13 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     ``-O3``, and the final assembly's ``v_perm_b32``) and the ``reduce_pack`` probe dd0f21
     (gfx950, a permlane16 swap round; the same kernel for gfx942 is not re-packed), then
     refined on two later draws (three kernels with two accumulators, no in-thread vectors
-    and two swap steps re-packed; ``papers/triton_lowering/README.md``). Rules
+    and two swap steps re-packed; ``papers/triton_lowering/README.md``). The ``i16`` add
+    condition was read off the ``-O3`` LLVM IR and the reduction's line of 22 compiled
+    ``i16`` add reductions of the committed fixtures and two ``i16`` draws (on gfx950, all 8
+    with two or more accumulators and a swap step re-packed, none of the 8 others; all with
+    two swap steps or four accumulators: two accumulators with one swap step were not
+    among them), then held out on a later draw (``papers/triton_lowering/README.md``,
+    "`i16` add re-packed by `-O3`"). Rules
     read off those kernels
     (LLVM's cost model is not modelled); the ``f16``/mul rule held out on three later draws,
     ``-O3`` re-packed the reduction's line of 30 of the 31 kernels it names
@@ -738,6 +758,8 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     accs = _accumulators(operand, k)
     if combiner in SLP_REPACKED_16.get(element_type, ()):
         return accs >= 2
+    if element_type in ("i16", "ui16") and combiner in SLP_REPACKED_16_SWAP:
+        return accs >= 2 and _permlane_steps(operand, k, target) >= 1
     if element_type not in ("i16", "ui16") or combiner not in SLP_REPACKED_16_FOUR:
         return False
     if accs >= 4:
@@ -821,7 +843,8 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
     vector ops' results stay packed (``v_pk_*``) and the last one is unpacked without
     permutes. Two cases spend none: ``bf16`` (gfx942 and gfx950 have no packed ``bf16``
     arithmetic: instruction selection splits the vector ops, and their ``insertelement`` s
-    with them) and an ``i16`` add (:data:`SCALARISED_16`: ``-O3`` scalarises it).
+    with them) and an ``i16`` add (:data:`SCALARISED_16`: ``-O3`` scalarises it), but where
+    :func:`slp_repacked` names it (Triton's lowering is counted there, below).
 
     Where the final assembly keeps Triton's vectors, what is counted is the final assembly:
     Triton's vectors as AMDGPU selects them, from the loads as ``-O3`` leaves them (a
@@ -849,7 +872,9 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
     pairs = in_thread_vector_pairs(operand, axis, element_type, combiner, combine_ops, target)
     if pairs is None or target.is_nvidia or element_type not in ("i16", "ui16", "f16"):
         return 0
-    if combiner in SCALARISED_16:
+    if combiner in SCALARISED_16 and (load_vector is None or source_load is None or
+                                      not slp_repacked(operand, axis, element_type, combiner,
+                                                       target)):
         return 0
     if source_load is not None:
         if load_vector is not None and slp_repacked(operand, axis, element_type, combiner,
