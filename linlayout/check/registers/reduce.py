@@ -665,8 +665,9 @@ SLP_REPACKED_16 = {"f16": VECTOR_COMBINERS_16["float"], "i16": frozenset({"arith
 #: thread, or two or more with two of: a vectorised in-thread step, a gfx950
 #: ``v_permlane16_swap`` step, a ``v_permlane32_swap`` step (:func:`slp_repacked`)
 SLP_REPACKED_16_FOUR = frozenset({"arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"})
-#: the ``i16`` add, which ``-O3`` re-packs with two or more accumulators a thread and a step
-#: of the first round by a gfx950 ``v_permlane*_swap`` (:func:`slp_repacked`)
+#: the ``i16`` add, which ``-O3`` re-packs with two or more accumulators a thread and two
+#: steps of the first round by gfx950's ``v_permlane16_swap``/``v_permlane32_swap``
+#: (:func:`slp_repacked`)
 SLP_REPACKED_16_SWAP = frozenset({"arith.addi"})
 
 
@@ -702,23 +703,28 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
       the axis, one swap step and no in-thread vectors) the final assembly keeps Triton's
       scalar chains.
 
-    * an ``i16`` add (:data:`SLP_REPACKED_16_SWAP`): two or more accumulators and a step
-      of the first round by a gfx950 ``v_permlane*_swap`` (over lane bit 4 or 5 in a
-      partial-wavefront round). InstCombine first scalarises the add's in-thread vectors
-      (:data:`SCALARISED_16`); the SLP vectoriser then pairs the accumulators' chains from
-      the swap's ``select`` of its two ``i32`` results (an ``icmp``/``select`` of ``<2 x
-      i32>``, then ``<2 x i16>`` adds at every later step). Without a swap step the
-      accumulators' scalar adds stay scalar on gfx950; on gfx942 (no swap; its lane
-      exchanges are DPP and ``ds_bpermute``) some kernels are paired all the same (four
-      accumulators with two ``ds_bpermute`` steps; a cross-warp round of one step whose two
-      partial results are reloaded as one word) and most are not: not modelled.
+    * an ``i16`` add (:data:`SLP_REPACKED_16_SWAP`): two or more accumulators and two
+      steps of the first round by gfx950's swaps (lane bits 4 and 5 both along the axis
+      in a partial-wavefront round: a ``v_permlane32_swap`` and a ``v_permlane16_swap``).
+      InstCombine first scalarises the add's in-thread vectors (:data:`SCALARISED_16`);
+      the SLP vectoriser then pairs the accumulators' first rounds from the swaps'
+      ``select`` s of their two ``i32`` results on (an ``icmp``/``select`` of ``<2 x
+      i32>``, then ``<2 x i16>`` adds at every step). With one swap step (even with four
+      accumulators) or none the first round stays scalar on gfx950.
+
+    Not modelled: a cross-warp round of one step (two warps along the axis) whose two
+    partial results a thread reloads as one ``<2 x i16>`` word, which SLP pairs in some
+    ``i16`` kernels (min, max and add; gfx942 and gfx950) and not in others of the same
+    counts; and on gfx942 (no swap; its lane exchanges are DPP and ``ds_bpermute``) first
+    rounds of ``i16`` min/max or add with two or four accumulators and a ``ds_bpermute``
+    step, paired in some kernels and not in others.
 
     With one accumulator there is nothing to pair (the final assembly then keeps Triton's
     ``f16`` min/max/add and ``i16`` min/max vectors on ``-O3``'s merged loads; a mul's it
     may scalarise: not modelled). SLP's pairing of gfx942 ``i16`` min/max with two
     accumulators outside the condition above (a cross-warp round of one step, or a first
     round with a ``ds_bpermute`` step; not in other kernels of the same counts) is not
-    modelled either.
+    modelled either (see above).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
@@ -736,12 +742,12 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     (gfx950, a permlane16 swap round; the same kernel for gfx942 is not re-packed), then
     refined on two later draws (three kernels with two accumulators, no in-thread vectors
     and two swap steps re-packed; ``papers/triton_lowering/README.md``). The ``i16`` add
-    condition was read off the ``-O3`` LLVM IR and the reduction's line of 22 compiled
-    ``i16`` add reductions of the committed fixtures and two ``i16`` draws (on gfx950, all 8
-    with two or more accumulators and a swap step re-packed, none of the 8 others; all with
-    two swap steps or four accumulators: two accumulators with one swap step were not
-    among them), then held out on a later draw (``papers/triton_lowering/README.md``,
-    "`i16` add re-packed by `-O3`"). Rules
+    condition was read off the ``-O3`` LLVM IR and the reduction's line of gfx950 ``i16``
+    add reductions of the committed fixtures and three ``i16`` draws (the first round paired
+    in all 9 with two or more accumulators and two swap steps; not in the 2 with one swap
+    step, 13f884 and 3f6ef4, whose final assembly differs by their cross-warp round, nor in
+    the 9 without a swap step) — a fit, held out on a later draw
+    (``papers/triton_lowering/README.md``, "`i16` add re-packed by `-O3`"). Rules
     read off those kernels
     (LLVM's cost model is not modelled); the ``f16``/mul rule held out on three later draws,
     ``-O3`` re-packed the reduction's line of 30 of the 31 kernels it names
@@ -759,7 +765,7 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     if combiner in SLP_REPACKED_16.get(element_type, ()):
         return accs >= 2
     if element_type in ("i16", "ui16") and combiner in SLP_REPACKED_16_SWAP:
-        return accs >= 2 and _permlane_steps(operand, k, target) >= 1
+        return accs >= 2 and _permlane_steps(operand, k, target) >= 2
     if element_type not in ("i16", "ui16") or combiner not in SLP_REPACKED_16_FOUR:
         return False
     if accs >= 4:

