@@ -665,8 +665,9 @@ SLP_REPACKED_16 = {"f16": VECTOR_COMBINERS_16["float"], "i16": frozenset({"arith
 #: thread, or two or more with two of: a vectorised in-thread step, a gfx950
 #: ``v_permlane16_swap`` step, a ``v_permlane32_swap`` step (:func:`slp_repacked`)
 SLP_REPACKED_16_FOUR = frozenset({"arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"})
-#: the ``i16`` add, which ``-O3`` re-packs with two or more accumulators a thread and two
-#: steps of the first round by gfx950's ``v_permlane16_swap``/``v_permlane32_swap``
+#: the ``i16`` add, which ``-O3`` re-packs with two or more accumulators a thread and two of:
+#: a vectorised in-thread step, a gfx950 ``v_permlane16_swap`` step, a ``v_permlane32_swap``
+#: step — the ``i16`` min/max condition without its four-accumulator case
 #: (:func:`slp_repacked`)
 SLP_REPACKED_16_SWAP = frozenset({"arith.addi"})
 
@@ -703,14 +704,14 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
       the axis, one swap step and no in-thread vectors) the final assembly keeps Triton's
       scalar chains.
 
-    * an ``i16`` add (:data:`SLP_REPACKED_16_SWAP`): two or more accumulators and two
-      steps of the first round by gfx950's swaps (lane bits 4 and 5 both along the axis
-      in a partial-wavefront round: a ``v_permlane32_swap`` and a ``v_permlane16_swap``).
-      InstCombine first scalarises the add's in-thread vectors (:data:`SCALARISED_16`);
-      the SLP vectoriser then pairs the accumulators' first rounds from the swaps'
-      ``select`` s of their two ``i32`` results on (an ``icmp``/``select`` of ``<2 x
-      i32>``, then ``<2 x i16>`` adds at every step). With one swap step (even with four
-      accumulators) or none the first round stays scalar on gfx950.
+    * an ``i16`` add (:data:`SLP_REPACKED_16_SWAP`): two or more accumulators with at
+      least two of the same three (a vectorised in-thread step, a permlane16 swap step, a
+      permlane32 swap step), whatever the number of accumulators. InstCombine first
+      scalarises the add's in-thread vectors (:data:`SCALARISED_16`); the SLP vectoriser
+      then pairs the accumulators' first rounds (from the in-thread step's vectors or the
+      swaps' ``select`` s of their two ``i32`` results on: an ``icmp``/``select`` of ``<2
+      x i32>``, then ``<2 x i16>`` adds at every step). With one of the three (even with
+      four accumulators) the first round stays scalar.
 
     Not modelled: a cross-warp round of one step (two warps along the axis) whose two
     partial results a thread reloads as one ``<2 x i16>`` word, which SLP pairs in some
@@ -743,11 +744,12 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     refined on two later draws (three kernels with two accumulators, no in-thread vectors
     and two swap steps re-packed; ``papers/triton_lowering/README.md``). The ``i16`` add
     condition was read off the ``-O3`` LLVM IR and the reduction's line of gfx950 ``i16``
-    add reductions of the committed fixtures and three ``i16`` draws (the first round paired
-    in all 9 with two or more accumulators and two swap steps; not in the 2 with one swap
-    step, 13f884 and 3f6ef4, whose final assembly differs by their cross-warp round, nor in
-    the 9 without a swap step) — a fit, held out on a later draw
-    (``papers/triton_lowering/README.md``, "`i16` add re-packed by `-O3`"). Rules
+    add reductions of the committed fixtures and four ``i16`` draws (the first round paired
+    in all 10 with two or more accumulators and two of the three; in none of the others:
+    one of the three, e.g. 13f884 and 3f6ef4 with one swap step, whose final assembly
+    differs by their cross-warp round, or 4b8e80 with four accumulators and one swap step)
+    — a fit, held out on a later draw (``papers/triton_lowering/README.md``, "`i16` add
+    re-packed by `-O3`"). Rules
     read off those kernels
     (LLVM's cost model is not modelled); the ``f16``/mul rule held out on three later draws,
     ``-O3`` re-packed the reduction's line of 30 of the 31 kernels it names
@@ -764,11 +766,10 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     accs = _accumulators(operand, k)
     if combiner in SLP_REPACKED_16.get(element_type, ()):
         return accs >= 2
-    if element_type in ("i16", "ui16") and combiner in SLP_REPACKED_16_SWAP:
-        return accs >= 2 and _permlane_steps(operand, k, target) >= 2
-    if element_type not in ("i16", "ui16") or combiner not in SLP_REPACKED_16_FOUR:
+    if element_type not in ("i16", "ui16") or combiner not in (SLP_REPACKED_16_FOUR |
+                                                                 SLP_REPACKED_16_SWAP):
         return False
-    if accs >= 4:
+    if accs >= 4 and combiner in SLP_REPACKED_16_FOUR:
         return True
     vectorised = sum(1 for img in operand.bases.get("register", []) if img[k]) >= 2
     return accs >= 2 and vectorised + _permlane_steps(operand, k, target) >= 2

@@ -86,7 +86,12 @@ ADD_6B9127 = blocked((8, 128), [1, 2], [4, 16], [1, 4], [0, 1], "i16")
 ADD_13F884 = blocked((8, 64), [2, 1], [2, 32], [1, 2], [1, 0], "i16")
 #: 90bb2b: two accumulators, lane bits 0 to 3 along the axis (DPP only: no swap step)
 ADD_90BB2B = blocked((8, 256), [2, 4], [4, 16], [1, 4], [1, 0], "i16")
-#: 951b9a (``amd_producer_third``): four accumulators, no swap step
+#: f64fa1 (held-out draw): two accumulators, 4 columns a thread (a vectorised in-thread step)
+#: and one permlane16 swap step
+ADD_F64FA1 = blocked((4, 1024), [2, 4], [2, 32], [1, 8], [1, 0], "i16")
+#: 4b8e80 (held-out draw): four accumulators, 2 columns a thread, one permlane16 swap step
+ADD_4B8E80 = blocked((8, 256), [2, 2], [2, 32], [1, 4], [1, 0], "i16")
+#: 951b9a (``amd_producer_third``): four accumulators, in-thread vectors, no swap step
 ADD_951B9A = blocked((16, 64), [4, 2], [4, 16], [1, 1], [0, 1], "i16")
 
 
@@ -94,6 +99,8 @@ ADD_951B9A = blocked((16, 64), [4, 2], [4, 16], [1, 1], [0, 1], "i16")
     (ADD_5FFDD9, 0, GFX950, True),
     (ADD_6B9127, 1, GFX950, True),
     (ADD_13F884, 1, GFX950, False),    # one swap step
+    (ADD_F64FA1, 1, GFX950, True),     # in-thread vectors and one swap step
+    (ADD_4B8E80, 1, GFX950, False),    # four accumulators do not suffice for the add
     (ADD_90BB2B, 1, GFX950, False),    # no permlane swap step
     (ADD_951B9A, 0, GFX950, False),
     (ADD_5FFDD9, 0, GFX942, False),    # gfx942 has no permlane swap (not modelled there)
@@ -103,8 +110,8 @@ ADD_951B9A = blocked((16, 64), [4, 2], [4, 16], [1, 1], [0, 1], "i16")
 def test_which_i16_adds_llvm_re_packs(layout, axis, target, want):
     """Measured: ``-O3`` pairs the first round in ``<2 x i16>`` adds (the final assembly's
     ``v_perm_b32`` on the reduction's line differ from Triton's) on gfx950 with two or more
-    accumulators and two permlane swap steps (SLP pairs the swaps' selects), not with one
-    or none."""
+    accumulators and two of: in-thread vectors, a permlane16 swap step, a permlane32 one;
+    not with one of them, whatever the accumulators."""
     assert slp_repacked(layout, axis, "i16", "arith.addi", target) is want
     assert slp_repacked(layout, axis, "ui16", "arith.addi", target) is want
 
