@@ -786,14 +786,19 @@ def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
     part ``xor`` the register's offset, the thread's part built from the thread id's bits
     (lane bits, then warp bits above them) that reach the dim, masked and shifted to their
     place (``applyLinearLayout``, ``Utility.cpp``): ``lshr`` where a bit moves down, ``shl``
-    (no ``nuw``) where it moves up. AMDGPU's back end, with the middle end skipped, joins two
-    such loads into one wider load only when it can bound the thread's part: with no
-    ``shl`` in it (no lane or warp basis along the dim whose value's bit lies above the
-    thread id bit it comes from; a dim held in registers only has no thread part at all).
-    Measured: the same IR with that ``shl`` marked ``nuw nsw``, or with the ``xor`` an
-    ``or disjoint`` (what ``-O3``'s InstCombine makes of it), is joined. So the contiguity
-    is ``contiguity`` where the back end joins them, else ``min(contiguity, load_vector)``.
-    Block (CTA) bases along the dim are treated as not joined (not measured).
+    (no ``nuw``) where it moves up, and ``lshr`` by 0 where it stays in place. AMDGPU's back
+    end, with the middle end skipped, joins two such loads into one wider load only when
+    every thread id bit along the dim moves down (a dim held in registers only has no
+    thread part at all, and is joined too): not with a ``shl`` in the thread's part (a lane
+    or warp basis whose value's bit lies above the thread id bit it comes from), and not
+    with an ``lshr`` by 0 (a bit kept in place: lane bits 2 to 5 reaching column bits 2 to
+    5 under 4 columns a thread). Measured: the same IR with that ``shl`` marked ``nuw
+    nsw``, with the ``xor`` an ``or disjoint`` (what ``-O3``'s InstCombine makes of it),
+    or without the ``lshr`` by 0 (the mask fed on directly), is joined; an ``lshr`` by 1
+    in its place joins the pairs its known bits allow (why LLVM does not see through the
+    shift by 0 is not traced). So the contiguity is ``contiguity`` where the back end
+    joins them, else ``min(contiguity, load_vector)``. Block (CTA) bases along the dim are
+    treated as not joined (not measured).
 
     Raises:
         LayoutError: ``source_load`` not ``(dim, contiguity)`` of a dim of ``operand``;
@@ -803,7 +808,10 @@ def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
     ``global_load_dword*``): the rule predicts which of 80 compiled gfx942/gfx950 16-bit
     reductions with a register pair along the load's dim have their loads joined in the
     lowering, all 80 (read off them, a fit), and all 29 of a later draw
-    (``papers/triton_lowering/README.md``, "SLP-re-packed reductions").
+    (``papers/triton_lowering/README.md``, "SLP-re-packed reductions"); the bit kept in
+    place was read off two ``i16`` min kernels of later draws (c4dd21, 856460: 8
+    ``global_load_ushort`` where the rule had said joined) and the back end run on their
+    edited LLVM IR (``papers/triton_lowering/README.md``, "`i16` add re-packed by `-O3`").
     """
     instance_of(operand, LinearLayout, "operand")
     if not (isinstance(source_load, tuple) and len(source_load) == 2
@@ -817,9 +825,9 @@ def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
     lanes = operand.bases.get("lane", [])
     thread = [(i, img[dim]) for i, img in enumerate(lanes)] + \
         [(len(lanes) + i, img[dim]) for i, img in enumerate(operand.bases.get("warp", []))]
-    shifted_up = any(v and v.bit_length() - 1 > bit for bit, v in thread) or \
+    not_down = any(v and v.bit_length() - 1 >= bit for bit, v in thread) or \
         any(img[dim] for img in operand.bases.get("block", []))
-    return (dim, min(contig, load_vector)) if shifted_up else (dim, contig)
+    return (dim, min(contig, load_vector)) if not_down else (dim, contig)
 
 
 #: combine ops whose in-thread ``<2 x i16>`` vectors LLVM's ``-O3`` takes apart:

@@ -162,6 +162,14 @@ def test_triton_s_loads_join_only_along_a_dim_held_in_registers():
     assert lowered_load(ROWS8, (1, 4), 8) == (1, 4)
     # along a dim no lane or warp touches, the offsets are constants: joined
     assert lowered_load(COLS_IN_REGS, (1, 4), 1) == (1, 4)
+    # c4dd21: lane bits 2 to 5 and the warp bits reach column bits 2 to 7 in place (an lshr by
+    # 0 in Triton's index), under 4 columns a thread: 8 global_load_ushort, not joined
+    assert lowered_load(KEPT_IN_PLACE, (1, 4), 1) == (1, 1)
+
+
+#: c4dd21 (held-out ``i16`` draw): 4 columns a thread along the reduced axis, lane bits 2 to 5
+#: and the warp bits along the columns at their own bit positions
+KEPT_IN_PLACE = blocked((8, 256), [1, 4], [4, 16], [1, 4], [0, 1], "i16")
 
 
 #: cff32d (held-out draw): the columns' warp bit (thread id bit 6) reaches column bit 1, a
