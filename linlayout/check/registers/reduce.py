@@ -744,7 +744,7 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     refined on two later draws (three kernels with two accumulators, no in-thread vectors
     and two swap steps re-packed; ``papers/triton_lowering/README.md``). The ``i16`` add
     condition was read off the ``-O3`` LLVM IR and the reduction's line of gfx950 ``i16``
-    add reductions of the committed fixtures and four ``i16`` draws (the first round paired
+    add reductions of the committed fixtures and five ``i16`` draws (the first round paired
     in all 10 with two or more accumulators and two of the three; in none of the others:
     one of the three, e.g. 13f884 and 3f6ef4 with one swap step, whose final assembly
     differs by their cross-warp round, or 4b8e80 with four accumulators and one swap step)
