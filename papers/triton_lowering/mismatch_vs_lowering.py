@@ -69,7 +69,7 @@ MERGE_SETS = ("llvm_merge", "llvm_merge_confirm")
 PRODUCER = ("amd_producer", "amd_producer_confirm", "amd_producer_third", "amd_producer_fourth")
 SCALAR = ("scalar_byte", "scalar_byte_confirm", "scalar_byte_vector")
 #: sets compared on the reduction's line only (``reduce_pack_probes.py``)
-REDUCE_PACK = ("reduce_pack",)
+REDUCE_PACK = ("reduce_pack", "reduce_pack_confirm")
 #: sets whose known mismatches are of check's global-memory rows against the final AMDGCN
 #: (tests/check/global_memory): check's count there is Triton's IR by construction and its
 #: ``may_merge`` the merged outcome, so they are not compared with a lowering here

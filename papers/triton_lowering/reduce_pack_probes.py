@@ -9,6 +9,7 @@ Run with Triton 3.9.0 installed (CPU only; about 4 s a probe, two compiles each)
     python papers/triton_lowering/reduce_pack_probes.py --check         # compile, compare
     python papers/triton_lowering/reduce_pack_probes.py --compare-only  # the committed fixture
     python papers/triton_lowering/reduce_pack_probes.py --seed N --out /tmp/x.json.gz
+    python papers/triton_lowering/reduce_pack_probes.py --confirm       # the i16 draw below
 
 The rule under test (``linlayout.check.registers.reduce.round_result_kinds``): a round of a
 one-operand AMD reduction that combines something (two or more registers or a lane bit along
@@ -30,6 +31,12 @@ in a private cache, and the final assembly); ``v_perm_b32``, ``v_pack_b32_f16`` 
 ``check`` against both (``v_perm_b32`` and ``v_pack_b32_f16``). Where ``check`` follows the lowering by design (16-bit reductions
 LLVM's SLP vectoriser re-packs: ``slp_repacked``), the final assembly is not expected to
 agree; the tally says which.
+
+``--confirm`` writes ``tests/data/triton_reduce_pack_confirm_probes.json.gz`` instead (set
+``reduce_pack_confirm``): :data:`CONFIRM_SEED` with ``i16`` tiles only (:data:`CONFIRM_TYPES`),
+drawn after the refined condition of ``slp_repacked`` for ``i16`` min/max was committed (with
+``--check``/``--compare-only`` as above; ``--seed N --types i16`` draws the same mix to
+``/tmp``).
 
 Seeds: :data:`SEED` (the committed fixture) and :data:`HELD_OUT_SEED` (compiled to ``/tmp``),
 both drawn after the rule was committed; the rule was read off three ``f16`` kernels of an
@@ -62,6 +69,12 @@ TARGETS = ("gfx942", "gfx950")
 TYPES = ("*fp16", "*fp16", "*fp16", "*fp16", "*bf16", "*bf16", "*i16", "*i8")
 COMBINES = ("add", "max", "min", "mul")
 KNOWN_SET = "reduce_pack"
+#: ``--confirm``: the ``i16``-only draw held out from ``slp_repacked``'s refined ``i16`` min/max
+#: condition (``papers/triton_lowering/README.md``, "``i16`` min/max re-packed by ``-O3``")
+CONFIRM_OUT = ROOT / "tests" / "data" / "triton_reduce_pack_confirm_probes.json.gz"
+CONFIRM_SEED = 733901
+CONFIRM_TYPES = ("*i16",)
+CONFIRM_SET = "reduce_pack_confirm"
 PERMUTE = "v_perm_b32"
 PACK_F16 = "v_pack_b32_f16"
 #: the packing instructions recorded (``v_cvt_pk_bf16_f32`` too: on gfx950 it is also the
@@ -73,8 +86,9 @@ PACK_OPS = re.compile(r"^(v_perm_b32|v_pack_b32_f16|v_cvt_pk_bf16_f32)$")
 COMPARED = re.compile(r"^(v_perm_b32|v_pack_b32_f16)$")
 
 
-def build(seed: int = SEED, n: int = N_PROBES) -> dict:
-    """Compile the probes (Triton 3.9.0)."""
+def build(seed: int = SEED, n: int = N_PROBES, types: tuple[str, ...] = TYPES) -> dict:
+    """Compile ``n`` probes drawn with ``seed`` from the element types ``types`` (Triton
+    3.9.0)."""
     import triton
     from scalar_byte_probes import _kernel, op_lines
     from triton.experimental.gluon import language as gl
@@ -87,7 +101,7 @@ def build(seed: int = SEED, n: int = N_PROBES) -> dict:
     fails: collections.Counter = collections.Counter()
     while len(probes) < n and sum(fails.values()) < 4 * n:
         tname = rng.choice(TARGETS)
-        ty = rng.choice(TYPES)
+        ty = rng.choice(types)
         bits = 8 if ty == "*i8" else 16
         op = rng.randrange(len(COMBINES))
         axis = rng.randint(0, 1)
@@ -206,10 +220,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=None,
                     help="draw with this seed instead (written to --out, not the fixture)")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--types", choices=("mix", "i16"), default="mix",
+                    help="with --seed: the usual type mix, or i16 tiles only")
+    ap.add_argument("--confirm", action="store_true",
+                    help="the i16 draw held out from slp_repacked (set reduce_pack_confirm)")
     args = ap.parse_args(argv)
+    if args.confirm:
+        return run_probes(CONFIRM_OUT, args,
+                          lambda: build(CONFIRM_SEED, N_PROBES, CONFIRM_TYPES),
+                          lambda data: compare(data, CONFIRM_SET))
     if args.seed is not None:
         out = pathlib.Path(args.out or f"/tmp/reduce_pack_{args.seed}.json.gz")
-        return run_probes(out, args, lambda: build(args.seed, N_PROBES), compare)
+        types = CONFIRM_TYPES if args.types == "i16" else TYPES
+        return run_probes(out, args, lambda: build(args.seed, N_PROBES, types), compare)
     return run_probes(OUT, args, build, compare)
 
 

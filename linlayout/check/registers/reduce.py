@@ -37,7 +37,7 @@ from ._args import bits_tuple, checked
 from .scan import FLOAT_COMBINERS, packs_floats
 
 __all__ = ["REDUX_INTEGER", "REDUX_FLOAT", "REDUX_NOT_IDEMPOTENT", "REDUX_ZERO_IDENTITY",
-           "SCALARISED_16", "SLP_REPACKED_16", "SLP_REPACKED_16_FOUR",
+           "SCALARISED_16", "SLP_REPACKED_16", "SLP_REPACKED_16_FOUR", "SLP_REPACKED_16_SWAP",
            "VECTOR_COMBINERS_16", "VECTOR_COMBINERS_F32",
            "first_round_redux", "in_thread_pack_permutes",
            "in_thread_vector_pairs", "lowered_load", "reduce_leaves_scalar_bytes",
@@ -665,6 +665,11 @@ SLP_REPACKED_16 = {"f16": VECTOR_COMBINERS_16["float"], "i16": frozenset({"arith
 #: thread, or two or more with two of: a vectorised in-thread step, a gfx950
 #: ``v_permlane16_swap`` step, a ``v_permlane32_swap`` step (:func:`slp_repacked`)
 SLP_REPACKED_16_FOUR = frozenset({"arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"})
+#: the ``i16`` add, which ``-O3`` re-packs with two or more accumulators a thread and two of:
+#: a vectorised in-thread step, a gfx950 ``v_permlane16_swap`` step, a ``v_permlane32_swap``
+#: step — the ``i16`` min/max condition without its four-accumulator case
+#: (:func:`slp_repacked`)
+SLP_REPACKED_16_SWAP = frozenset({"arith.addi"})
 
 
 def _permlane_steps(operand: LinearLayout, k: int, target: Target) -> int:
@@ -699,12 +704,28 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
       the axis, one swap step and no in-thread vectors) the final assembly keeps Triton's
       scalar chains.
 
+    * an ``i16`` add (:data:`SLP_REPACKED_16_SWAP`): two or more accumulators with at
+      least two of the same three (a vectorised in-thread step, a permlane16 swap step, a
+      permlane32 swap step), whatever the number of accumulators. InstCombine first
+      scalarises the add's in-thread vectors (:data:`SCALARISED_16`); the SLP vectoriser
+      then pairs the accumulators' first rounds (from the in-thread step's vectors or the
+      swaps' ``select`` s of their two ``i32`` results on: an ``icmp``/``select`` of ``<2
+      x i32>``, then ``<2 x i16>`` adds at every step). With one of the three (even with
+      four accumulators) the first round stays scalar.
+
+    Not modelled: a cross-warp round of one step (two warps along the axis) whose two
+    partial results a thread reloads as one ``<2 x i16>`` word, which SLP pairs in some
+    ``i16`` kernels (min, max and add; gfx942 and gfx950) and not in others of the same
+    counts; and on gfx942 (no swap; its lane exchanges are DPP and ``ds_bpermute``) first
+    rounds of ``i16`` min/max or add with two or four accumulators and a ``ds_bpermute``
+    step, paired in some kernels and not in others.
+
     With one accumulator there is nothing to pair (the final assembly then keeps Triton's
     ``f16`` min/max/add and ``i16`` min/max vectors on ``-O3``'s merged loads; a mul's it
-    may scalarise: not modelled). The ``i16`` add is left out: InstCombine scalarises its
-    vectors (:data:`SCALARISED_16`), and what the SLP vectoriser then makes of several
-    accumulators' scalar adds varies (the final assembly has more ``v_perm_b32`` than Triton's
-    lowering in some such kernels, none in others: not modelled).
+    may scalarise: not modelled). SLP's pairing of gfx942 ``i16`` min/max with two
+    accumulators outside the condition above (a cross-warp round of one step, or a first
+    round with a ``ds_bpermute`` step; not in other kernels of the same counts) is not
+    modelled either (see above).
 
     Raises:
         LayoutError: ``axis`` is not a dim of ``operand``; an argument of the wrong type.
@@ -721,7 +742,14 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     ``-O3``, and the final assembly's ``v_perm_b32``) and the ``reduce_pack`` probe dd0f21
     (gfx950, a permlane16 swap round; the same kernel for gfx942 is not re-packed), then
     refined on two later draws (three kernels with two accumulators, no in-thread vectors
-    and two swap steps re-packed; ``papers/triton_lowering/README.md``). Rules
+    and two swap steps re-packed; ``papers/triton_lowering/README.md``). The ``i16`` add
+    condition was read off the ``-O3`` LLVM IR and the reduction's line of gfx950 ``i16``
+    add reductions of the committed fixtures and five ``i16`` draws (the first round paired
+    in all 10 with two or more accumulators and two of the three; in none of the others:
+    one of the three, e.g. 13f884 and 3f6ef4 with one swap step, whose final assembly
+    differs by their cross-warp round, or 4b8e80 with four accumulators and one swap step)
+    — a fit, held out on a later draw (``papers/triton_lowering/README.md``, "`i16` add
+    re-packed by `-O3`"). Rules
     read off those kernels
     (LLVM's cost model is not modelled); the ``f16``/mul rule held out on three later draws,
     ``-O3`` re-packed the reduction's line of 30 of the 31 kernels it names
@@ -738,9 +766,10 @@ def slp_repacked(operand: LinearLayout, axis: int, element_type: str, combiner: 
     accs = _accumulators(operand, k)
     if combiner in SLP_REPACKED_16.get(element_type, ()):
         return accs >= 2
-    if element_type not in ("i16", "ui16") or combiner not in SLP_REPACKED_16_FOUR:
+    if element_type not in ("i16", "ui16") or combiner not in (SLP_REPACKED_16_FOUR |
+                                                                 SLP_REPACKED_16_SWAP):
         return False
-    if accs >= 4:
+    if accs >= 4 and combiner in SLP_REPACKED_16_FOUR:
         return True
     vectorised = sum(1 for img in operand.bases.get("register", []) if img[k]) >= 2
     return accs >= 2 and vectorised + _permlane_steps(operand, k, target) >= 2
@@ -757,14 +786,19 @@ def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
     part ``xor`` the register's offset, the thread's part built from the thread id's bits
     (lane bits, then warp bits above them) that reach the dim, masked and shifted to their
     place (``applyLinearLayout``, ``Utility.cpp``): ``lshr`` where a bit moves down, ``shl``
-    (no ``nuw``) where it moves up. AMDGPU's back end, with the middle end skipped, joins two
-    such loads into one wider load only when it can bound the thread's part: with no
-    ``shl`` in it (no lane or warp basis along the dim whose value's bit lies above the
-    thread id bit it comes from; a dim held in registers only has no thread part at all).
-    Measured: the same IR with that ``shl`` marked ``nuw nsw``, or with the ``xor`` an
-    ``or disjoint`` (what ``-O3``'s InstCombine makes of it), is joined. So the contiguity
-    is ``contiguity`` where the back end joins them, else ``min(contiguity, load_vector)``.
-    Block (CTA) bases along the dim are treated as not joined (not measured).
+    (no ``nuw``) where it moves up, and ``lshr`` by 0 where it stays in place. AMDGPU's back
+    end, with the middle end skipped, joins two such loads into one wider load only when
+    every thread id bit along the dim moves down (a dim held in registers only has no
+    thread part at all, and is joined too): not with a ``shl`` in the thread's part (a lane
+    or warp basis whose value's bit lies above the thread id bit it comes from), and not
+    with an ``lshr`` by 0 (a bit kept in place: lane bits 2 to 5 reaching column bits 2 to
+    5 under 4 columns a thread). Measured: the same IR with that ``shl`` marked ``nuw
+    nsw``, with the ``xor`` an ``or disjoint`` (what ``-O3``'s InstCombine makes of it),
+    or without the ``lshr`` by 0 (the mask fed on directly), is joined; an ``lshr`` by 1
+    in its place joins the pairs its known bits allow (why LLVM does not see through the
+    shift by 0 is not traced). So the contiguity is ``contiguity`` where the back end
+    joins them, else ``min(contiguity, load_vector)``. Block (CTA) bases along the dim are
+    treated as not joined (not measured).
 
     Raises:
         LayoutError: ``source_load`` not ``(dim, contiguity)`` of a dim of ``operand``;
@@ -774,7 +808,10 @@ def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
     ``global_load_dword*``): the rule predicts which of 80 compiled gfx942/gfx950 16-bit
     reductions with a register pair along the load's dim have their loads joined in the
     lowering, all 80 (read off them, a fit), and all 29 of a later draw
-    (``papers/triton_lowering/README.md``, "SLP-re-packed reductions").
+    (``papers/triton_lowering/README.md``, "SLP-re-packed reductions"); the bit kept in
+    place was read off two ``i16`` min kernels of later draws (c4dd21, 856460: 8
+    ``global_load_ushort`` where the rule had said joined) and the back end run on their
+    edited LLVM IR (``papers/triton_lowering/README.md``, "`i16` add re-packed by `-O3`").
     """
     instance_of(operand, LinearLayout, "operand")
     if not (isinstance(source_load, tuple) and len(source_load) == 2
@@ -788,9 +825,9 @@ def lowered_load(operand: LinearLayout, source_load: tuple[int, int],
     lanes = operand.bases.get("lane", [])
     thread = [(i, img[dim]) for i, img in enumerate(lanes)] + \
         [(len(lanes) + i, img[dim]) for i, img in enumerate(operand.bases.get("warp", []))]
-    shifted_up = any(v and v.bit_length() - 1 > bit for bit, v in thread) or \
+    not_down = any(v and v.bit_length() - 1 >= bit for bit, v in thread) or \
         any(img[dim] for img in operand.bases.get("block", []))
-    return (dim, min(contig, load_vector)) if shifted_up else (dim, contig)
+    return (dim, min(contig, load_vector)) if not_down else (dim, contig)
 
 
 #: combine ops whose in-thread ``<2 x i16>`` vectors LLVM's ``-O3`` takes apart:
@@ -821,7 +858,8 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
     vector ops' results stay packed (``v_pk_*``) and the last one is unpacked without
     permutes. Two cases spend none: ``bf16`` (gfx942 and gfx950 have no packed ``bf16``
     arithmetic: instruction selection splits the vector ops, and their ``insertelement`` s
-    with them) and an ``i16`` add (:data:`SCALARISED_16`: ``-O3`` scalarises it).
+    with them) and an ``i16`` add (:data:`SCALARISED_16`: ``-O3`` scalarises it), but where
+    :func:`slp_repacked` names it (Triton's lowering is counted there, below).
 
     Where the final assembly keeps Triton's vectors, what is counted is the final assembly:
     Triton's vectors as AMDGPU selects them, from the loads as ``-O3`` leaves them (a
@@ -849,7 +887,9 @@ def in_thread_pack_permutes(operand: LinearLayout, axis: int, element_type: str,
     pairs = in_thread_vector_pairs(operand, axis, element_type, combiner, combine_ops, target)
     if pairs is None or target.is_nvidia or element_type not in ("i16", "ui16", "f16"):
         return 0
-    if combiner in SCALARISED_16:
+    if combiner in SCALARISED_16 and (load_vector is None or source_load is None or
+                                      not slp_repacked(operand, axis, element_type, combiner,
+                                                       target)):
         return 0
     if source_load is not None:
         if load_vector is not None and slp_repacked(operand, axis, element_type, combiner,

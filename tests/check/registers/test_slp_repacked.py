@@ -74,7 +74,58 @@ def _re_packed(layout, axis, target, want):
     where these say True."""
     for combiner in ("arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui"):
         assert slp_repacked(layout, axis, "i16", combiner, target) is want
-    assert not slp_repacked(layout, axis, "i16", "arith.addi", target)
+
+
+#: i16 adds (``reduce_pack``/``reduce_pack_confirm`` and an earlier ``i16`` draw): 5ffdd9,
+#: four accumulators, 4 rows a thread along the axis, lane bits 1 to 5 along it
+ADD_5FFDD9 = blocked((512, 8), [4, 2], [32, 2], [4, 1], [1, 0], "i16")
+#: 6b9127: two accumulators, lane bits 2 to 5 along the axis (permlane32 and permlane16 swaps)
+ADD_6B9127 = blocked((8, 128), [1, 2], [4, 16], [1, 4], [0, 1], "i16")
+#: 13f884: four accumulators, lane bits 0 to 4 along the axis (one permlane16 swap step: its
+#: first round stays scalar; -O3 pairs its one-step cross-warp round, not modelled)
+ADD_13F884 = blocked((8, 64), [2, 1], [2, 32], [1, 2], [1, 0], "i16")
+#: 90bb2b: two accumulators, lane bits 0 to 3 along the axis (DPP only: no swap step)
+ADD_90BB2B = blocked((8, 256), [2, 4], [4, 16], [1, 4], [1, 0], "i16")
+#: f64fa1 (held-out draw): two accumulators, 4 columns a thread (a vectorised in-thread step)
+#: and one permlane16 swap step
+ADD_F64FA1 = blocked((4, 1024), [2, 4], [2, 32], [1, 8], [1, 0], "i16")
+#: 4b8e80 (held-out draw): four accumulators, 2 columns a thread, one permlane16 swap step
+ADD_4B8E80 = blocked((8, 256), [2, 2], [2, 32], [1, 4], [1, 0], "i16")
+#: 951b9a (``amd_producer_third``): four accumulators, in-thread vectors, no swap step
+ADD_951B9A = blocked((16, 64), [4, 2], [4, 16], [1, 1], [0, 1], "i16")
+
+
+@pytest.mark.parametrize("layout,axis,target,want", [
+    (ADD_5FFDD9, 0, GFX950, True),
+    (ADD_6B9127, 1, GFX950, True),
+    (ADD_13F884, 1, GFX950, False),    # one swap step
+    (ADD_F64FA1, 1, GFX950, True),     # in-thread vectors and one swap step
+    (ADD_4B8E80, 1, GFX950, False),    # four accumulators do not suffice for the add
+    (ADD_90BB2B, 1, GFX950, False),    # no permlane swap step
+    (ADD_951B9A, 0, GFX950, False),
+    (ADD_5FFDD9, 0, GFX942, False),    # gfx942 has no permlane swap (not modelled there)
+    (ADD_6B9127, 1, GFX942, False),
+    (ONE, 0, GFX950, False),           # one accumulator
+])
+def test_which_i16_adds_llvm_re_packs(layout, axis, target, want):
+    """Measured: ``-O3`` pairs the first round in ``<2 x i16>`` adds (the final assembly's
+    ``v_perm_b32`` on the reduction's line differ from Triton's) on gfx950 with two or more
+    accumulators and two of: in-thread vectors, a permlane16 swap step, a permlane32 one;
+    not with one of them, whatever the accumulators."""
+    assert slp_repacked(layout, axis, "i16", "arith.addi", target) is want
+    assert slp_repacked(layout, axis, "ui16", "arith.addi", target) is want
+
+
+def test_a_re_packed_i16_add_counts_triton_s_in_thread_vectors():
+    """5ffdd9: Triton's lowering adds the 4 rows a thread as ``<2 x i16>`` vectors of its own
+    unjoined 16-bit loads (one ``v_perm_b32`` per vector, 8); outside the domain (gfx942)
+    InstCombine scalarises them and nothing is counted."""
+    for target, want in ((GFX950, 8), (GFX942, 0)):
+        assert in_thread_pack_permutes(ADD_5FFDD9, 0, "i16", "arith.addi", 1, target,
+                                       source_load=(1, 2), load_vector=1) == want
+    # without Triton's load vector (no load feeding it) the final assembly's 0 is counted
+    assert in_thread_pack_permutes(ADD_5FFDD9, 0, "i16", "arith.addi", 1, GFX950,
+                                   source_load=(1, 2)) == 0
 
 
 def test_dd0f21_counts_triton_s_lowering():
@@ -94,7 +145,7 @@ def test_dd0f21_counts_triton_s_lowering():
     (ONE, 0, "f16", "arith.minnumf", GFX942, False),    # one accumulator: nothing to pair
     (ONE, 0, "i16", "arith.muli", GFX942, False),
     (ROWS8, 1, "i16", "arith.maxsi", GFX942, True),     # i16 min/max: four or more
-    (ROWS8, 1, "i16", "arith.addi", GFX942, False),     # scalarised instead (not modelled)
+    (ROWS8, 1, "i16", "arith.addi", GFX942, False),     # i16 add: gfx950 swap steps only
     (ROWS8, 1, "bf16", "arith.minnumf", GFX942, False),  # no packed bf16 ops
     (ROWS8, 1, "f16", None, GFX942, False),
     (ROWS8, 1, "f16", "arith.minnumf", Target.parse("cuda:90"), False),
@@ -111,6 +162,14 @@ def test_triton_s_loads_join_only_along_a_dim_held_in_registers():
     assert lowered_load(ROWS8, (1, 4), 8) == (1, 4)
     # along a dim no lane or warp touches, the offsets are constants: joined
     assert lowered_load(COLS_IN_REGS, (1, 4), 1) == (1, 4)
+    # c4dd21: lane bits 2 to 5 and the warp bits reach column bits 2 to 7 in place (an lshr by
+    # 0 in Triton's index), under 4 columns a thread: 8 global_load_ushort, not joined
+    assert lowered_load(KEPT_IN_PLACE, (1, 4), 1) == (1, 1)
+
+
+#: c4dd21 (held-out ``i16`` draw): 4 columns a thread along the reduced axis, lane bits 2 to 5
+#: and the warp bits along the columns at their own bit positions
+KEPT_IN_PLACE = blocked((8, 256), [1, 4], [4, 16], [1, 4], [0, 1], "i16")
 
 
 #: cff32d (held-out draw): the columns' warp bit (thread id bit 6) reaches column bit 1, a
