@@ -50,9 +50,10 @@ from dataclasses import dataclass
 from .. import f2
 from .._checks import as_int, instance_of
 from ..errors import LayoutError
+from .llvm_merge import MAX_ACCESS_BYTES, _runs, _split_amd, _xor_and_added
 from .vectorise import AccessMap
 
-__all__ = ["PairedAccesses", "lds_paired_accesses"]
+__all__ = ["LdsKind", "PairedAccesses", "lds_instructions", "lds_paired_accesses"]
 
 #: ``offset0``/``offset1`` of ``ds_read2*``/``ds_write2*``: 8 bits each, in units of the size
 #: (or of 64 sizes for ``st64``).
@@ -167,3 +168,192 @@ def lds_paired_accesses(m: AccessMap, vector_elems: int,
                 pairs += 1
             k += 2
     return PairedAccesses(n - 2 * (pairs + st64), pairs, st64)
+
+
+@dataclass(frozen=True)
+class LdsKind:
+    """One kind of LDS instruction a thread executes for an access, once LLVM has merged and
+    paired Triton's vectors.
+
+    Attributes:
+        form: ``""`` (one address), ``"2"`` (``ds_read2_b*``/``ds_write2_b*``) or
+            ``"2st64"``.
+        nbytes: the bytes one address moves (a half's, for the paired forms): 1, 2, 4, 8,
+            12 or 16.
+        count: instructions per thread.
+        starts: the element offset constant of each address's first element (two per paired
+            instruction), sorted: lane ``X`` moves ``X ⊕ start …`` (as
+            :attr:`~.llvm_merge.MergedAccess.instructions`).
+    """
+
+    form: str
+    nbytes: int
+    count: int
+    starts: tuple[int, ...]
+
+    def opcode(self, side: str) -> str:
+        """The AMDGCN mnemonic (``ds_write2st64_b32``, ``ds_read_u16``, …) for ``side``
+        (``"load"``/``"store"``)."""
+        from .names import amd_lds
+
+        if not self.form:
+            return amd_lds(side, self.nbytes)
+        op = "ds_read" if side == "load" else "ds_write"
+        return f"{op}{self.form}_b{8 * self.nbytes}"
+
+
+def _pieces(nbytes: int) -> list[int]:
+    """A merged access of ``nbytes`` as instruction selection emits it: one access of a size
+    an LDS instruction has (1, 2, 4, 8, 12, 16), else power-of-two pieces, largest first
+    (a 3-byte chain: ``ds_write_b16`` and ``ds_write_b8``)."""
+    if nbytes in (1, 2, 4, 8, 12, 16):
+        return [nbytes]
+    out = []
+    p = 16
+    while nbytes:
+        while p > nbytes:
+            p //= 2
+        out.append(p)
+        nbytes -= p
+    return out
+
+
+def lds_instructions(m: AccessMap, vector_elems: int,
+                     pads: tuple[tuple[int, int], ...] = (), *,
+                     store: bool = False) -> tuple[LdsKind, ...]:
+    """The LDS instructions one thread executes for Triton's ``vector_elems``-wide accesses of
+    ``m`` once LLVM's AMDGPU back end has merged them (``LoadStoreVectorizer``) and paired
+    them (``SILoadStoreOptimizer``), one :class:`LdsKind` per kind, in a fixed order.
+
+    1. **Merge.** The ``LoadStoreVectorizer`` (run by AMDGPU's code generator before
+       instruction selection) joins the accesses of one address register (the same ``c ∧ P``,
+       :func:`lds_paired_accesses`) that are contiguous, as NVPTX's
+       (:func:`~.llvm_merge.llvm_merged_accesses`), but under AMDGPU's legality: from each
+       start the longest run of at most 16 bytes that is aligned to its size, or that
+       ``allowsMisalignedMemoryAccesses`` allows and ranks no slower than its elements
+       (:func:`~.llvm_merge.lds_speed`: two dwords at 4-byte alignment, four at 8, three at
+       16). The alignment is the start's (the lowest set bit of ``P`` and of the immediate,
+       in bytes, at most 16: ``InferAlignment``). Not modelled on a ``padded_shared``
+       buffer (``pads``): Triton's vectors are kept there.
+    2. **Select.** An 8-byte access aligned to 4 (not 8) is one ``ds_*2_b32`` with adjacent
+       offsets, a 16-byte one aligned to 8 (not 16) one ``ds_*2_b64``
+       (``DS64Bit4ByteAligned``/``DS128Bit8ByteAligned`` patterns); other sizes are one
+       ``ds_*_b<bits>`` (``ds_read_u8``/``u16`` for narrow reads), a 3-byte chain a 2- and a
+       1-byte access.
+    3. **Pair.** The single ``b32``/``b64`` accesses are paired as
+       :func:`lds_paired_accesses` describes: one list per address register, sorted by
+       immediate offset, in which a ``b32`` and a ``b64`` neighbour do not pair (one list per
+       instruction class: ``DS_READ``/``DS_WRITE``; two of one opcode only).
+
+    Source: ``LoadStoreVectorizer.cpp`` (``splitChainByContiguity``,
+    ``splitChainByAlignment``, ``accessIsAllowedAndFast``), ``GCNTTIImpl::
+    getLoadStoreVecRegBitWidth``, ``SITargetLowering::allowsMisalignedMemoryAccessesImpl``,
+    AMDGPU's ``DSInstructions.td`` patterns and ``SILoadStoreOptimizer.cpp`` (LLVM); Triton
+    3.9's ``lowerLdSt`` for the addresses.
+
+    Raises:
+        LayoutError: as :func:`lds_paired_accesses`.
+    """
+    instance_of(m, AccessMap, "m")
+    instance_of(store, bool, "store")
+    v = as_int(vector_elems, "vector_elems")
+    if v < 1 or v & (v - 1):
+        raise LayoutError(f"vector_elems must be a power of two, got {v}")
+    rest = list(m.registers)
+    for i in range(v.bit_length() - 1):
+        if (1 << i) not in rest:
+            raise LayoutError(f"no register of the access reaches offset {1 << i}: not a "
+                              f"{v}-element vector")
+        rest.remove(1 << i)
+    ebytes = max(8, m.element_bits) // 8
+    width = v * ebytes
+    others = [o for o in list(m.lanes) + list(m.warps) + list(m.blocks) if o]
+    lane_bits = 0
+    for o in others:
+        lane_bits |= o
+    group_align = min([MAX_ACCESS_BYTES] + [(o * ebytes) & -(o * ebytes) for o in others])
+    # Triton's program order of its vectors (element constants): lowerLdSt's loop over the
+    # registers it adds (inner) inside the loop over those it XORs (actionAdditiveStrides)
+    xors, adds = _xor_and_added(rest, lane_bits)
+    order = f2.images(adds + xors)
+
+    # 1. the LoadStoreVectorizer: (position, start, elements) per access it leaves
+    merged: list[tuple[int, int, int]] = []
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for pos, c in enumerate(order):
+        groups.setdefault(c & lane_bits, []).append((pos, c & ~lane_bits))
+    for g, members in groups.items():
+        segments = [[members[0]]]
+        for prev, cur in zip(members, members[1:]):
+            # a store chain ends at a store through another address register, which alias
+            # analysis does not prove apart (splitChainByMayAliasInstrs)
+            if store and cur[0] != prev[0] + 1:
+                segments.append([cur])
+            else:
+                segments[-1].append(cur)
+        for seg in segments:
+            if pads:
+                merged.extend((pos, g | imm, v) for pos, imm in seg)
+                continue
+            at_pos = {imm * ebytes: pos for pos, imm in seg}
+            for run in _runs(sorted(at_pos), width):
+                k = 0
+                for size in _split_amd(run, width, group_align, ebytes):
+                    n = size // width
+                    poss = [at_pos[b] for b in run[k:k + n]]
+                    # stores sink to the chain's last, loads rise to its first (vectorizeChain)
+                    merged.append((max(poss) if store else min(poss),
+                                   g | run[k] // ebytes, n * v))
+                    k += n
+
+    # 2. instruction selection: (position, group, immediate bytes, bytes, start, form)
+    instrs: list[list] = []
+    for pos, start, w in sorted(merged):
+        g = start & lane_bits
+        imm = _padded(start & ~lane_bits, pads) * ebytes
+        # the IR alignment: Triton's own (its vector's size) or what LLVM infers, if more
+        align = max(width, min(group_align, imm & -imm) if imm else group_align)
+        nbytes = w * ebytes
+        if w > v and (nbytes == 8 and align == 4 or nbytes == 16 and align == 8):
+            half = nbytes // 2 // ebytes
+            instrs.append([pos, g, imm, nbytes // 2, (start, start + half), "2"])
+            continue
+        at = start
+        for piece in _pieces(nbytes):
+            instrs.append([pos, g, _padded(at & ~lane_bits, pads) * ebytes, piece, (at,), ""])
+            at += piece // ebytes
+
+    # 3. SILoadStoreOptimizer: one list per address register, in order of appearance
+    lists: dict[int, list[list]] = {}
+    for ins in instrs:
+        if ins[3] in (4, 8) and not ins[5]:
+            lists.setdefault(ins[1], []).append(ins)
+    for members in lists.values():
+        members.sort(key=lambda t: (t[2], t[0]))  # by offset, stable in program order
+        k = 0
+        while k + 1 < len(members):
+            a, b = members[k], members[k + 1]
+            kind = _pair_kind(a[2], b[2], a[3]) if a[3] == b[3] else None
+            first, second = (a, b) if a[0] <= b[0] else (b, a)
+            if kind is not None and store and any(
+                    x[1] != first[1] and first[0] < x[0] < second[0] for x in instrs):
+                # a write is sunk to its partner only past writes alias analysis proves
+                # apart: not those through another address register (checkAndPrepareMerge)
+                kind = None
+            if kind is None:
+                k += 1
+                continue
+            instrs.remove(first)
+            second[4] = tuple(sorted(a[4] + b[4]))
+            second[5] = "2st64" if kind == "st64" else "2"
+            if not store:
+                second[0] = first[0]  # a read rises to its partner
+            k += 2
+    kinds: dict[tuple[str, int], list[int]] = {}
+    for ins in instrs:
+        kinds.setdefault((ins[5], ins[3]), []).extend(ins[4])
+    out = []
+    for (form, nbytes), starts in sorted(kinds.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+        n = len(starts) // (2 if form else 1)
+        out.append(LdsKind(form, nbytes, n, tuple(sorted(starts))))
+    return tuple(out)

@@ -71,20 +71,15 @@ _SETS = ("convert", "roundtrip", "lds_alignment", "padded_fault", "bank_order",
 
 #: Where the compiled AMDGCN's LDS opcodes differ from ``check``'s, and why.
 _KNOWN = {
-    "smem_linear_linear_blocked_b64_128x32_w4_45b5d3_gfx942":
-        "LLVM pairs 4 of the 8 predicted ds_write2_b64 (8 b64 writes stay): an intervening "
-        "write through another address register it cannot prove apart (not modelled)",
     "smem_linear_linear_linear_b64_128x128_w8_f376fb_gfx950":
-        "LLVM pairs 8 of the 16 predicted ds_write2_b64 (not modelled, as above)",
-    "smem_linear_linear_blocked_b64_128x32_w4_671d58_gfx950":
-        "LLVM's LoadStoreVectorizer widens pairs of b64 writes into ds_write_b128 first "
-        "(not modelled on AMD)",
-    "smem_blocked_linear_blocked_b16_64x64_w8_ba3f93_gfx942":
-        "b16 writes widened to b32 by LLVM, then paired (widening not modelled on AMD)",
-    "smem_blocked_linear_blocked_b8_32x128_w1_a2bb83_gfx950":
-        "b8 writes widened to ds_write_b16 by LLVM (not modelled on AMD)",
-    "smem_blocked_linear_linear_b16_16x256_w2_8fa09f_gfx942":
-        "b32 writes widened to b64 by LLVM, then paired (widening not modelled on AMD)",
+        "LLVM pairs 8 of the 16 predicted ds_write2_b64: its instruction selection puts "
+        "writes of X ^ 520 through X's register (known bits the IR lacks) and offsets past "
+        "the 16-bit immediate through another (CodeGenPrepare's splitLargeGEPOffsets); "
+        "neither is modelled",
+    "smem_blocked_linear_linear_b16_32x128_w8_6b52fd_gfx942":
+        "LLVM proves only 2-byte alignment for the reads' base (its known bits stop 6 "
+        "levels into the OR tree -O3 leaves), so it does not merge two ds_read_u16 into "
+        "one b32 as predicted (the depth limit is not modelled)",
 }
 
 _LDS = re.compile(r"ds_(read|write)(2st64|2)?_[biu]\d+")
