@@ -53,7 +53,7 @@ from ..errors import LayoutError
 from .llvm_merge import MAX_ACCESS_BYTES, _runs, _split_amd, _xor_and_added
 from .vectorise import AccessMap
 
-__all__ = ["LdsKind", "PairedAccesses", "lds_instructions", "lds_paired_accesses"]
+__all__ = ["LdsKind", "PairedAccesses", "lds_instructions", "lds_lowered", "lds_paired_accesses"]
 
 #: ``offset0``/``offset1`` of ``ds_read2*``/``ds_write2*``: 8 bits each, in units of the size
 #: (or of 64 sizes for ``st64``).
@@ -277,11 +277,30 @@ def lds_instructions(m: AccessMap, vector_elems: int,
     xors, adds = _xor_and_added(rest, lane_bits)
     order = f2.images(adds + xors)
 
-    # 1. the LoadStoreVectorizer: (position, start, elements) per access it leaves
-    merged: list[tuple[int, int, int]] = []
-    groups: dict[int, list[tuple[int, int]]] = {}
-    for pos, c in enumerate(order):
-        groups.setdefault(c & lane_bits, []).append((pos, c & ~lane_bits))
+    accs = [(c & lane_bits, _padded(c & ~lane_bits, pads) * ebytes, c) for c in order]
+    instrs = _lowered(accs, width, ebytes, group_align, store, not pads)
+    kinds: dict[tuple[str, int], list[int]] = {}
+    for ins in instrs:
+        kinds.setdefault((ins[5], ins[3]), []).extend(ins[4])
+    out = []
+    for (form, nbytes), starts in sorted(kinds.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+        n = len(starts) // (2 if form else 1)
+        out.append(LdsKind(form, nbytes, n, tuple(sorted(starts))))
+    return tuple(out)
+
+
+def _lowered(accs: list[tuple[int, int, int]], width: int, ebytes: int, group_align: int,
+             store: bool, merge: bool) -> list[list]:
+    """The machine LDS instructions of Triton's ``width``-byte accesses ``accs`` (program
+    order; each ``(address register, immediate bytes, start element)``) after LLVM's
+    ``LoadStoreVectorizer`` (when ``merge``), instruction selection and
+    ``SILoadStoreOptimizer``, as :func:`lds_instructions` describes; each
+    ``[position, register, immediate, bytes per address, starts, form]``."""
+    # 1. the LoadStoreVectorizer: (position, register, immediate, bytes, start) per access
+    merged: list[tuple[int, int, int, int, int]] = []
+    groups: dict[int, list[tuple[int, int, int]]] = {}
+    for pos, (g, imm, start) in enumerate(accs):
+        groups.setdefault(g, []).append((pos, imm, start))
     for g, members in groups.items():
         segments = [[members[0]]]
         for prev, cur in zip(members, members[1:]):
@@ -292,38 +311,41 @@ def lds_instructions(m: AccessMap, vector_elems: int,
             else:
                 segments[-1].append(cur)
         for seg in segments:
-            if pads:
-                merged.extend((pos, g | imm, v) for pos, imm in seg)
+            if not merge:
+                merged.extend((pos, g, imm, width, start) for pos, imm, start in seg)
                 continue
-            at_pos = {imm * ebytes: pos for pos, imm in seg}
-            for run in _runs(sorted(at_pos), width):
+            at = {imm: (pos, start) for pos, imm, start in seg}
+            for run in _runs(sorted(at), width):
                 k = 0
                 for size in _split_amd(run, width, group_align, ebytes):
                     n = size // width
-                    poss = [at_pos[b] for b in run[k:k + n]]
+                    poss = [at[b][0] for b in run[k:k + n]]
                     # stores sink to the chain's last, loads rise to its first (vectorizeChain)
-                    merged.append((max(poss) if store else min(poss),
-                                   g | run[k] // ebytes, n * v))
+                    merged.append((max(poss) if store else min(poss), g, run[k], size,
+                                   at[run[k]][1]))
                     k += n
 
-    # 2. instruction selection: (position, group, immediate bytes, bytes, start, form)
+    # 2. instruction selection: [position, register, immediate, bytes, starts, form]
     instrs: list[list] = []
-    for pos, start, w in sorted(merged):
-        g = start & lane_bits
-        imm = _padded(start & ~lane_bits, pads) * ebytes
+    for pos, g, imm, nbytes, start in sorted(merged):
         # the IR alignment: Triton's own (its vector's size) or what LLVM infers, if more
         align = max(width, min(group_align, imm & -imm) if imm else group_align)
-        nbytes = w * ebytes
-        if w > v and (nbytes == 8 and align == 4 or nbytes == 16 and align == 8):
-            half = nbytes // 2 // ebytes
-            instrs.append([pos, g, imm, nbytes // 2, (start, start + half), "2"])
+        if nbytes > width and (nbytes == 8 and align == 4 or nbytes == 16 and align == 8):
+            half = nbytes // 2
+            instrs.append([pos, g, imm, half, (start, start + half // ebytes), "2"])
             continue
-        at = start
+        at_b, at_e = imm, start
+        if not store and nbytes == 3 and align >= 4:
+            # a 3-byte load aligned to 4 is widened to the dword (type legalisation): one
+            # ds_read_b32, its fourth byte read too
+            instrs.append([pos, g, imm, 4, (start,), ""])
+            continue
         for piece in _pieces(nbytes):
-            instrs.append([pos, g, _padded(at & ~lane_bits, pads) * ebytes, piece, (at,), ""])
-            at += piece // ebytes
+            instrs.append([pos, g, at_b, piece, (at_e,), ""])
+            at_b += piece
+            at_e += piece // ebytes
 
-    # 3. SILoadStoreOptimizer: one list per address register, in order of appearance
+    # 3. SILoadStoreOptimizer: one list per address register
     lists: dict[int, list[list]] = {}
     for ins in instrs:
         if ins[3] in (4, 8) and not ins[5]:
@@ -349,11 +371,34 @@ def lds_instructions(m: AccessMap, vector_elems: int,
             if not store:
                 second[0] = first[0]  # a read rises to its partner
             k += 2
-    kinds: dict[tuple[str, int], list[int]] = {}
-    for ins in instrs:
-        kinds.setdefault((ins[5], ins[3]), []).extend(ins[4])
-    out = []
-    for (form, nbytes), starts in sorted(kinds.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
-        n = len(starts) // (2 if form else 1)
-        out.append(LdsKind(form, nbytes, n, tuple(sorted(starts))))
-    return tuple(out)
+    return instrs
+
+
+def lds_lowered(accesses, width: int, element_bits: int, base_align: int, *,
+                store: bool) -> tuple[tuple[str, int, int], ...]:
+    """The LDS instructions one thread executes for Triton's ``width``-byte accesses of
+    ``element_bits``-bit elements at ``accesses`` — ``(address register, immediate byte
+    offset)`` pairs in program order, the register any hashable key, its address aligned to
+    ``base_align`` bytes — once LLVM has merged and paired them (the rules of
+    :func:`lds_instructions`): ``((form, bytes per address, count), …)``.
+
+    Raises:
+        LayoutError: ``width`` or ``base_align`` not a positive power of two, an immediate
+            not a non-negative int.
+    """
+    w = as_int(width, "width")
+    a = as_int(base_align, "base_align")
+    ebytes = max(8, as_int(element_bits, "element_bits")) // 8
+    if w < 1 or w & (w - 1) or a < 1 or a & (a - 1):
+        raise LayoutError(f"width and base_align must be powers of two, got {w} and {a}")
+    accs = []
+    for g, imm in accesses:
+        imm = as_int(imm, "immediate")
+        if imm < 0:
+            raise LayoutError(f"immediate offsets are non-negative, got {imm}")
+        accs.append((g, imm, imm // ebytes))
+    kinds: dict[tuple[str, int], int] = {}
+    for ins in _lowered(accs, w, ebytes, min(a, MAX_ACCESS_BYTES), store, True):
+        kinds[(ins[5], ins[3])] = kinds.get((ins[5], ins[3]), 0) + 1
+    return tuple((f, n, c) for (f, n), c in sorted(kinds.items(),
+                                                     key=lambda kv: (-kv[0][1], kv[0][0])))

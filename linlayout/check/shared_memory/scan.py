@@ -61,6 +61,8 @@ class ScanShape:
             (contiguous along the axis, within a chunk), ``"chunk"`` or ``"output"`` — the
             order in which Triton numbers the chunks and outputs of a thread's totals in the
             scratch (``storeWarpAccumulator`` walks the registers); empty when not given.
+        parallel: the positions off the axis the lanes and warps hold (Triton's
+            ``getNonAxisNumThreadsPerCTA``: the scratch stride between a position's totals).
     """
 
     chunks: int
@@ -68,6 +70,7 @@ class ScanShape:
     warps: int
     uniform: bool
     roles: tuple[str, ...] = ()
+    parallel: int = 1
 
 
 def scan_shape(layout: LinearLayout, axis: int) -> ScanShape:
@@ -97,7 +100,9 @@ def scan_shape(layout: LinearLayout, axis: int) -> ScanShape:
     warps = 1 << sum(1 for img in layout.bases.get("warp", []) if img[k])
     uniform = not any(any(v for i, v in enumerate(img) if i != k)
                       for d in ("lane", "warp") for img in layout.bases.get(d, []))
-    return ScanShape(1 << chunks, 1 << outs, warps, uniform, tuple(roles))
+    parallel = 1 << sum(1 for d in ("lane", "warp") for img in layout.bases.get(d, [])
+                        if any(v for i, v in enumerate(img) if i != k))
+    return ScanShape(1 << chunks, 1 << outs, warps, uniform, tuple(roles), parallel)
 
 
 def merged_reload_bytes(loads: int, element_bytes: int) -> list[int]:
@@ -159,14 +164,7 @@ def amd_byte_runs(shape: ScanShape) -> list[int]:
     if 1 << roles.count("chunk") != shape.chunks or 1 << roles.count("output") != shape.outputs:
         raise LayoutError(f"scan shape {shape} has no register roles for its chunks and "
                           "outputs; build it with scan_shape(layout, axis)")
-    last_elem = [i for i, r in enumerate(roles) if r == "element"]
-    chunk_bits = [i for i, r in enumerate(roles) if r == "chunk"]
-    live: list[bool] = []
-    for reg in range(1 << len(roles)):
-        if any(not reg >> i & 1 for i in last_elem):
-            continue  # not the last element of its chunk: stores no total
-        dead_group = all(reg >> i & 1 for i in chunk_bits)
-        live += [True] * (shape.warps - 1) + [not dead_group]
+    live = _live(shape)
     runs, n = [], 0
     for x in live:
         if x:
@@ -175,6 +173,23 @@ def amd_byte_runs(shape: ScanShape) -> list[int]:
             runs.append(n)
             n = 0
     return runs + ([n] if n else [])
+
+
+def _live(shape: ScanShape) -> list[bool]:
+    """Per scratch total a thread reloads, in scratch order (chunk ``c`` of warp ``w`` at
+    ``c * W + w``, a thread's chunks and outputs numbered in register order): whether the
+    reload is used (LLVM deletes the reload of the last warp's total of each output's last
+    chunk, :func:`amd_byte_runs`)."""
+    roles = shape.roles
+    last_elem = [i for i, r in enumerate(roles) if r == "element"]
+    chunk_bits = [i for i, r in enumerate(roles) if r == "chunk"]
+    live: list[bool] = []
+    for reg in range(1 << len(roles)):
+        if any(not reg >> i & 1 for i in last_elem):
+            continue  # not the last element of its chunk: stores no total
+        dead_group = all(reg >> i & 1 for i in chunk_bits)
+        live += [True] * (shape.warps - 1) + [not dead_group]
+    return live
 
 
 def _amd_byte_reloads(shape: ScanShape) -> tuple[int, int]:
@@ -214,6 +229,12 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
                 v = max(1, vb * 8 // max(8, bits))
                 name = nvidia_ld_st("load", v, bits)
                 after.append(Emitted("load", name, count, v, bits, vb, ""))
+        elif 1 << shape.roles.count("chunk") == shape.chunks \
+                and 1 << shape.roles.count("output") == shape.outputs:
+            stores += _amd_lowered(shape, bits, True, len(operand_bits))
+            loads.append(Emitted("load", amd_lds("load", nbytes), n * shape.warps, 1, bits,
+                                 nbytes, ""))
+            after += _amd_lowered(shape, bits, False)
         else:
             stores.append(Emitted("store", amd_lds("store", nbytes), n, 1, bits, nbytes, ""))
             loads.append(Emitted("load", amd_lds("load", nbytes), n * shape.warps, 1, bits,
@@ -228,3 +249,42 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
                 after.append(Emitted("load", amd_lds("load", nbytes),
                                      n * shape.warps - shape.outputs, 1, bits, nbytes, ""))
     return stores, loads, after
+
+
+def _amd_lowered(shape: ScanShape, bits: int, store: bool, operands: int = 1
+                 ) -> list[Emitted]:
+    """One 32- or 64-bit operand's stores (``store``) or reloads after LLVM on AMD, merged and
+    paired as LLVM's AMDGPU back end does (:func:`~linlayout.lowering.lds_pairs.
+    lds_lowered`): the totals a thread stores lie ``parallel · W`` elements apart
+    (``storeWarpAccumulator``: element ``p + w · parallel + k · parallel · W`` for its
+    position ``p``, warp ``w`` and ``k``-th chunk or output), the totals it reloads
+    ``parallel`` apart in scratch order, less the reloads LLVM deletes (:func:`_live`); one
+    address register, aligned to the element (to 16 bytes when ``parallel`` is 1 and the
+    reloads' address is the scratch's own). With ``operands`` operands Triton stores each
+    chunk's total of every operand in turn, through each operand's own scratch pointer:
+    alias analysis does not prove those stores apart, so none is sunk past another
+    operand's and the stores stay unpaired (modelled on compiled argscans)."""
+    from ...lowering.lds_pairs import lds_lowered
+
+    nbytes = bits // 8
+    n = shape.outputs * shape.chunks
+    if store:
+        accs = [(i, k * shape.parallel * shape.warps * nbytes) for k in range(n)
+                for i in range(operands)]
+        align = nbytes
+    else:
+        accs = [(0, j * shape.parallel * nbytes) for j, used in enumerate(_live(shape)) if used]
+        align = 16 if shape.parallel == 1 else nbytes
+    side = "store" if store else "load"
+    out = []
+    kinds = lds_lowered(accs, nbytes, bits, align, store=store)
+    if store:  # this operand's share (each operand's accesses alike)
+        kinds = tuple((f, size, c // operands) for f, size, c in kinds)
+    for form, size, count in kinds:
+        if form:
+            op = "ds_read" if side == "load" else "ds_write"
+            name, per_lane = f"{op}{form}_b{8 * size}", 2 * size
+        else:
+            name, per_lane = amd_lds(side, size), size
+        out.append(Emitted(side, name, count, max(1, per_lane * 8 // bits), bits, per_lane, ""))
+    return out
