@@ -1,6 +1,9 @@
-"""What LLVM's AMDGPU back end makes of Triton's LDS accesses: ``SILoadStoreOptimizer`` pairs
-two ``ds_read_b32``/``ds_read_b64`` (``ds_write_b32``/``ds_write_b64``) of one thread into one
-``ds_read2*``/``ds_write2*`` — LLVM's doing, not Triton's.
+"""What LLVM's AMDGPU back end makes of Triton's LDS accesses — LLVM's doing, not Triton's:
+its ``LoadStoreVectorizer`` merges a thread's contiguous accesses (:func:`lds_instructions`)
+and ``SILoadStoreOptimizer`` pairs two ``ds_read_b32``/``ds_read_b64``
+(``ds_write_b32``/``ds_write_b64``) of one thread into one ``ds_read2*``/``ds_write2*``
+(:func:`lds_paired_accesses` alone; :func:`lds_instructions` both, with Triton's program
+order and the writes alias analysis cannot move past).
 
 Triton 3.9 emits each register ⇄ LDS copy at its own vector width, one LLVM ``load``/``store``
 per vector, and the AMDGPU code generator selects ``ds_read_b32``/``b64``/… for each. The
@@ -25,10 +28,13 @@ pairs accesses under these rules (read from the LLVM source):
   merged again; the walk goes on after it, and an access that pairs with neither neighbour
   stays alone (``optimizeInstsWithSameBaseAddr``);
 * a write is moved down to its partner (``checkAndPrepareMerge``) only past writes LLVM's
-  alias analysis proves apart; reads are moved up past reads freely. Not modelled: the
-  model takes every intervening write of a convert or local store as proven apart (on the
-  committed fixtures, 2 of 110 AMD converts pair fewer writes than that predicts, a
-  write through another address register lying between the two of a pair).
+  alias analysis proves apart; reads are moved up past reads freely. :func:`lds_paired_accesses`
+  takes every intervening write as proven apart; :func:`lds_instructions` takes writes
+  through another address register as not (their addresses differ by an ``xor`` of lane
+  bits, which alias analysis cannot decompose) in Triton's program order (``lowerLdSt``:
+  the register offsets it adds in the inner loop, those it XORs outside,
+  ``actionAdditiveStrides``) — on the committed fixtures that matches the writes LLVM
+  pairs.
 
 The address registers. As for NVIDIA (:mod:`.llvm_merge`), a thread's accesses sit at
 ``X ⊕ c`` with ``X`` the lane/warp/block part, which has only the bits ``P`` some lane, warp

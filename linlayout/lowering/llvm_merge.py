@@ -65,9 +65,10 @@ ValueTracking.cpp``), which stops 6 instructions deep (``MaxAnalysisRecursionDep
   accesses (``papers/triton_lowering/llvm_merge_known_bits.py``; one known mismatch of the
   ``llvm_merge`` probes).
 
-AMD is not modelled here: LLVM's AMDGPU back end merges LDS accesses under its own rules,
-which keep the bytes each thread moves — ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2``
-pairs (:mod:`.lds_pairs`); its ``LoadStoreVectorizer`` widening on AMD is not modelled.
+On AMD the same pass runs with AMDGPU's legality (:func:`_split_amd`, :func:`lds_speed`:
+misaligned runs the back end ranks no slower than their elements merge too), followed by
+instruction selection and ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2`` pairs: the
+whole AMD model is :mod:`.lds_pairs`.
 """
 
 from __future__ import annotations

@@ -589,8 +589,8 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         if target.is_nvidia and shape.uniform:
             note += " and merges each chunk's consecutive totals into vector loads"
         elif not target.is_nvidia:
-            note += (" (counted as scalar LDS reads of the bytes AMDGPU's ds_read2*/"
-                     "ds_read_b64..b128 move)")
+            note += (", stores and reloads merged and paired as AMDGPU's back end does "
+                     "(ds_read2*, ds_read_b96/b128)")
         return Prediction(tuple(Side(e) for e in stores + after), note,
                           extra={"loads_after_llvm": kept,
                                  "triton_loads": tuple(loads),

@@ -22,15 +22,17 @@ LLVM then changes the loads (not Triton's decision, modelled from the probes of
   them). When threads reload different addresses (totals of one position lie a whole
   number of positions apart) nothing is merged.
 
-AMD's back end also drops the unused reloads (the same count), then pairs or widens the rest
-differently (``ds_read_b96``, ``ds_read2_b32``, ``ds_read2st64_b32``, chains not split per
-chunk): the AMD prediction counts the loads that remain as scalar reads at the element
-width, which moves the bytes the final AMDGCN moves (compared by LDS bytes per thread on the
-probes and the corpus) but not its opcodes — except 8-bit totals every thread reloads alike,
-where AMDGPU reads the last three bytes of a run of ``4k + 3`` used bytes with one
-``ds_read_b32``, the deleted total's byte included (:func:`amd_byte_runs`; modelled on
-compiled kernels). ``check`` shows the loads after LLVM on every target; Triton's own are
-kept for comparison with its LLVM IR before the optimiser.
+AMD's back end also drops the unused reloads (the same count), then merges and pairs the
+stores and the rest of the reloads under its own rules (:func:`_amd_lowered`, through
+:func:`linlayout.lowering.lds_pairs.lds_lowered`: the ``LoadStoreVectorizer`` joins the
+contiguous reloads of a scan whose threads all reload the same addresses into
+``ds_read_b128``/``ds_read_b96``, a 3-byte tail aligned to 4 read as one ``ds_read_b32`` —
+the deleted total's byte included, :func:`amd_byte_runs`; ``SILoadStoreOptimizer`` pairs
+the single dword and quadword accesses into ``ds_read2*``/``ds_write2*``; the stores of
+several operands interleave and stay unpaired, a fit to compiled argscans). Not modelled:
+where threads reload different addresses LLVM leaves a few more reloads single than the
+model. ``check`` shows the loads after LLVM on every target; Triton's own are kept for
+comparison with its LLVM IR before the optimiser.
 """
 
 from __future__ import annotations
@@ -209,11 +211,9 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
     """(stores, Triton's loads, loads after LLVM) of a scan across warps, one entry per
     operand and width; ``operand_bits`` the bits each operand moves. Counts per thread.
 
-    On AMD the loads after LLVM are Triton's less the unused one per output and operand, at
-    the element width (LLVM's AMD pairing into ``ds_read2*``/wider reads is not modelled:
-    the bytes per thread are the final AMDGCN's, the opcodes are not), an 8-bit operand
-    whose threads reload the same addresses with one ``ds_read_b32`` per run of ``4k + 3``
-    used bytes in place of its last three byte reads (:func:`amd_byte_runs`). Source:
+    On AMD the stores and the loads after LLVM (Triton's less the unused one per output and
+    operand) are merged and paired as LLVM's AMDGPU back end does (:func:`_amd_lowered`;
+    the module docstring). Source:
     ``ScanOpToLLVM.cpp`` (``scanAcrossWarps``, ``AddPartialReduce``) for Triton's; the
     compiled probes of ``papers/triton_lowering/scan_probes.py`` for LLVM's.
     """
