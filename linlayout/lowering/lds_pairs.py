@@ -388,6 +388,9 @@ def lds_lowered(accesses, width: int, element_bits: int, base_align: int, *,
     ``base_align`` bytes — once LLVM has merged and paired them (the rules of
     :func:`lds_instructions`): ``((form, bytes per address, count), …)``.
 
+    Source: as :func:`lds_instructions` (LLVM's ``LoadStoreVectorizer.cpp``,
+    ``SIISelLowering.cpp``, ``SILoadStoreOptimizer.cpp``).
+
     Raises:
         LayoutError: ``width`` or ``base_align`` not a positive power of two, an immediate
             not a non-negative int.
