@@ -194,18 +194,6 @@ def _live(shape: ScanShape) -> list[bool]:
     return live
 
 
-def _amd_byte_reloads(shape: ScanShape) -> tuple[int, int]:
-    """(byte loads, dword loads) of one 8-bit operand's reloads in the final AMDGCN: AMDGPU
-    merges each run of :func:`amd_byte_runs` into LDS reads and reads the last three bytes
-    of a run of ``4k + 3`` with one ``ds_read_b32`` (the deleted total's byte included),
-    every other byte once. Modelled on compiled kernels
-    (``papers/triton_lowering/scan_probes.py``, not LLVM's code); the merging of the rest
-    into wider reads moves the same bytes and is not modelled."""
-    runs = amd_byte_runs(shape)
-    padded = sum(1 for r in runs if r % 4 == 3)
-    return sum(runs) - 3 * padded, padded
-
-
 def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
                ) -> tuple[list[Emitted], list[Emitted], list[Emitted]]:
     """(stores, Triton's loads, loads after LLVM) of a scan across warps, one entry per
@@ -239,21 +227,15 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
             stores.append(Emitted("store", amd_lds("store", nbytes), n, 1, bits, nbytes, ""))
             loads.append(Emitted("load", amd_lds("load", nbytes), n * shape.warps, 1, bits,
                                  nbytes, ""))
-            if shape.uniform and nbytes == 1:
-                single, dwords = _amd_byte_reloads(shape)
-                if single:
-                    after.append(Emitted("load", amd_lds("load", 1), single, 1, bits, 1, ""))
-                if dwords:
-                    after.append(Emitted("load", amd_lds("load", 4), dwords, 4, bits, 4, ""))
-            else:
-                after.append(Emitted("load", amd_lds("load", nbytes),
-                                     n * shape.warps - shape.outputs, 1, bits, nbytes, ""))
+            # a shape without its register roles: scratch order unknown, scalar reloads
+            after.append(Emitted("load", amd_lds("load", nbytes),
+                                 n * shape.warps - shape.outputs, 1, bits, nbytes, ""))
     return stores, loads, after
 
 
 def _amd_lowered(shape: ScanShape, bits: int, store: bool, operands: int = 1
                  ) -> list[Emitted]:
-    """One 32- or 64-bit operand's stores (``store``) or reloads after LLVM on AMD, merged and
+    """One operand's stores (``store``) or reloads after LLVM on AMD, merged and
     paired as LLVM's AMDGPU back end does (:func:`~linlayout.lowering.lds_pairs.
     lds_lowered`): the totals a thread stores lie ``parallel · W`` elements apart
     (``storeWarpAccumulator``: element ``p + w · parallel + k · parallel · W`` for its
