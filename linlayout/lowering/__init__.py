@@ -18,7 +18,8 @@ lowering="triton")`` costs each side as Triton will emit it).
   registers, warp shuffles, shared memory), with :mod:`.decompose` (Triton's warp
   decomposition) and :mod:`.shuffle` (the shuffle lowering, counted and executable);
 * after Triton, what LLVM's back ends do to the accesses: :mod:`.llvm_merge` (NVPTX's
-  ``LoadStoreVectorizer``) and :mod:`.lds_pairs` (AMDGPU's ``SILoadStoreOptimizer`` pairs:
+  ``LoadStoreVectorizer``) and :mod:`.lds_pairs` (AMDGPU's ``LoadStoreVectorizer`` merges
+  and ``SILoadStoreOptimizer`` pairs: ``ds_write_b128`` from narrow writes,
   ``ds_read2*``/``ds_write2*``).
 """
 

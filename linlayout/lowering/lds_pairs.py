@@ -1,6 +1,9 @@
-"""What LLVM's AMDGPU back end makes of Triton's LDS accesses: ``SILoadStoreOptimizer`` pairs
-two ``ds_read_b32``/``ds_read_b64`` (``ds_write_b32``/``ds_write_b64``) of one thread into one
-``ds_read2*``/``ds_write2*`` — LLVM's doing, not Triton's.
+"""What LLVM's AMDGPU back end makes of Triton's LDS accesses — LLVM's doing, not Triton's:
+its ``LoadStoreVectorizer`` merges a thread's contiguous accesses (:func:`lds_instructions`)
+and ``SILoadStoreOptimizer`` pairs two ``ds_read_b32``/``ds_read_b64``
+(``ds_write_b32``/``ds_write_b64``) of one thread into one ``ds_read2*``/``ds_write2*``
+(:func:`lds_paired_accesses` alone; :func:`lds_instructions` both, with Triton's program
+order and the writes alias analysis cannot move past).
 
 Triton 3.9 emits each register ⇄ LDS copy at its own vector width, one LLVM ``load``/``store``
 per vector, and the AMDGPU code generator selects ``ds_read_b32``/``b64``/… for each. The
@@ -25,10 +28,13 @@ pairs accesses under these rules (read from the LLVM source):
   merged again; the walk goes on after it, and an access that pairs with neither neighbour
   stays alone (``optimizeInstsWithSameBaseAddr``);
 * a write is moved down to its partner (``checkAndPrepareMerge``) only past writes LLVM's
-  alias analysis proves apart; reads are moved up past reads freely. Not modelled: the
-  model takes every intervening write of a convert or local store as proven apart (on the
-  committed fixtures, 2 of 110 AMD converts pair fewer writes than that predicts, a
-  write through another address register lying between the two of a pair).
+  alias analysis proves apart; reads are moved up past reads freely. :func:`lds_paired_accesses`
+  takes every intervening write as proven apart; :func:`lds_instructions` takes writes
+  through another address register as not (their addresses differ by an ``xor`` of lane
+  bits, which alias analysis cannot decompose) in Triton's program order (``lowerLdSt``:
+  the register offsets it adds in the inner loop, those it XORs outside,
+  ``actionAdditiveStrides``) — on the committed fixtures that matches the writes LLVM
+  pairs.
 
 The address registers. As for NVIDIA (:mod:`.llvm_merge`), a thread's accesses sit at
 ``X ⊕ c`` with ``X`` the lane/warp/block part, which has only the bits ``P`` some lane, warp
@@ -50,9 +56,10 @@ from dataclasses import dataclass
 from .. import f2
 from .._checks import as_int, instance_of
 from ..errors import LayoutError
+from .llvm_merge import MAX_ACCESS_BYTES, _runs, _split_amd, _xor_and_added
 from .vectorise import AccessMap
 
-__all__ = ["PairedAccesses", "lds_paired_accesses"]
+__all__ = ["LdsKind", "PairedAccesses", "lds_instructions", "lds_lowered", "lds_paired_accesses"]
 
 #: ``offset0``/``offset1`` of ``ds_read2*``/``ds_write2*``: 8 bits each, in units of the size
 #: (or of 64 sizes for ``st64``).
@@ -167,3 +174,240 @@ def lds_paired_accesses(m: AccessMap, vector_elems: int,
                 pairs += 1
             k += 2
     return PairedAccesses(n - 2 * (pairs + st64), pairs, st64)
+
+
+@dataclass(frozen=True)
+class LdsKind:
+    """One kind of LDS instruction a thread executes for an access, once LLVM has merged and
+    paired Triton's vectors.
+
+    Attributes:
+        form: ``""`` (one address), ``"2"`` (``ds_read2_b*``/``ds_write2_b*``) or
+            ``"2st64"``.
+        nbytes: the bytes one address moves (a half's, for the paired forms): 1, 2, 4, 8,
+            12 or 16.
+        count: instructions per thread.
+        starts: the element offset constant of each address's first element (two per paired
+            instruction), sorted: lane ``X`` moves ``X ⊕ start …`` (as
+            :attr:`~.llvm_merge.MergedAccess.instructions`).
+    """
+
+    form: str
+    nbytes: int
+    count: int
+    starts: tuple[int, ...]
+
+    def opcode(self, side: str) -> str:
+        """The AMDGCN mnemonic (``ds_write2st64_b32``, ``ds_read_u16``, …) for ``side``
+        (``"load"``/``"store"``)."""
+        from .names import amd_lds
+
+        if not self.form:
+            return amd_lds(side, self.nbytes)
+        op = "ds_read" if side == "load" else "ds_write"
+        return f"{op}{self.form}_b{8 * self.nbytes}"
+
+
+def _pieces(nbytes: int) -> list[int]:
+    """A merged access of ``nbytes`` as instruction selection emits it: one access of a size
+    an LDS instruction has (1, 2, 4, 8, 12, 16), else power-of-two pieces, largest first
+    (a 3-byte chain: ``ds_write_b16`` and ``ds_write_b8``)."""
+    if nbytes in (1, 2, 4, 8, 12, 16):
+        return [nbytes]
+    out = []
+    p = 16
+    while nbytes:
+        while p > nbytes:
+            p //= 2
+        out.append(p)
+        nbytes -= p
+    return out
+
+
+def lds_instructions(m: AccessMap, vector_elems: int,
+                     pads: tuple[tuple[int, int], ...] = (), *,
+                     store: bool = False) -> tuple[LdsKind, ...]:
+    """The LDS instructions one thread executes for Triton's ``vector_elems``-wide accesses of
+    ``m`` once LLVM's AMDGPU back end has merged them (``LoadStoreVectorizer``) and paired
+    them (``SILoadStoreOptimizer``), one :class:`LdsKind` per kind, in a fixed order.
+
+    1. **Merge.** The ``LoadStoreVectorizer`` (run by AMDGPU's code generator before
+       instruction selection) joins the accesses of one address register (the same ``c ∧ P``,
+       :func:`lds_paired_accesses`) that are contiguous, as NVPTX's
+       (:func:`~.llvm_merge.llvm_merged_accesses`), but under AMDGPU's legality: from each
+       start the longest run of at most 16 bytes that is aligned to its size, or that
+       ``allowsMisalignedMemoryAccesses`` allows and ranks no slower than its elements
+       (:func:`~.llvm_merge.lds_speed`: two dwords at 4-byte alignment, four at 8, three at
+       16). The alignment is the start's (the lowest set bit of ``P`` and of the immediate,
+       in bytes, at most 16: ``InferAlignment``). Not modelled on a ``padded_shared``
+       buffer (``pads``): Triton's vectors are kept there.
+    2. **Select.** An 8-byte access aligned to 4 (not 8) is one ``ds_*2_b32`` with adjacent
+       offsets, a 16-byte one aligned to 8 (not 16) one ``ds_*2_b64``
+       (``DS64Bit4ByteAligned``/``DS128Bit8ByteAligned`` patterns); other sizes are one
+       ``ds_*_b<bits>`` (``ds_read_u8``/``u16`` for narrow reads), a 3-byte chain a 2- and a
+       1-byte access.
+    3. **Pair.** The single ``b32``/``b64`` accesses are paired as
+       :func:`lds_paired_accesses` describes: one list per address register, sorted by
+       immediate offset, in which a ``b32`` and a ``b64`` neighbour do not pair (one list per
+       instruction class: ``DS_READ``/``DS_WRITE``; two of one opcode only).
+
+    Source: ``LoadStoreVectorizer.cpp`` (``splitChainByContiguity``,
+    ``splitChainByAlignment``, ``accessIsAllowedAndFast``), ``GCNTTIImpl::
+    getLoadStoreVecRegBitWidth``, ``SITargetLowering::allowsMisalignedMemoryAccessesImpl``,
+    AMDGPU's ``DSInstructions.td`` patterns and ``SILoadStoreOptimizer.cpp`` (LLVM); Triton
+    3.9's ``lowerLdSt`` for the addresses.
+
+    Raises:
+        LayoutError: as :func:`lds_paired_accesses`.
+    """
+    instance_of(m, AccessMap, "m")
+    instance_of(store, bool, "store")
+    v = as_int(vector_elems, "vector_elems")
+    if v < 1 or v & (v - 1):
+        raise LayoutError(f"vector_elems must be a power of two, got {v}")
+    rest = list(m.registers)
+    for i in range(v.bit_length() - 1):
+        if (1 << i) not in rest:
+            raise LayoutError(f"no register of the access reaches offset {1 << i}: not a "
+                              f"{v}-element vector")
+        rest.remove(1 << i)
+    ebytes = max(8, m.element_bits) // 8
+    width = v * ebytes
+    others = [o for o in list(m.lanes) + list(m.warps) + list(m.blocks) if o]
+    lane_bits = 0
+    for o in others:
+        lane_bits |= o
+    group_align = min([MAX_ACCESS_BYTES] + [(o * ebytes) & -(o * ebytes) for o in others])
+    # Triton's program order of its vectors (element constants): lowerLdSt's loop over the
+    # registers it adds (inner) inside the loop over those it XORs (actionAdditiveStrides)
+    xors, adds = _xor_and_added(rest, lane_bits)
+    order = f2.images(adds + xors)
+
+    accs = [(c & lane_bits, _padded(c & ~lane_bits, pads) * ebytes, c) for c in order]
+    instrs = _lowered(accs, width, ebytes, group_align, store, not pads)
+    kinds: dict[tuple[str, int], list[int]] = {}
+    for ins in instrs:
+        kinds.setdefault((ins[5], ins[3]), []).extend(ins[4])
+    out = []
+    for (form, nbytes), starts in sorted(kinds.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+        n = len(starts) // (2 if form else 1)
+        out.append(LdsKind(form, nbytes, n, tuple(sorted(starts))))
+    return tuple(out)
+
+
+def _lowered(accs: list[tuple[int, int, int]], width: int, ebytes: int, group_align: int,
+             store: bool, merge: bool) -> list[list]:
+    """The machine LDS instructions of Triton's ``width``-byte accesses ``accs`` (program
+    order; each ``(address register, immediate bytes, start element)``) after LLVM's
+    ``LoadStoreVectorizer`` (when ``merge``), instruction selection and
+    ``SILoadStoreOptimizer``, as :func:`lds_instructions` describes; each
+    ``[position, register, immediate, bytes per address, starts, form]``."""
+    # 1. the LoadStoreVectorizer: (position, register, immediate, bytes, start) per access
+    merged: list[tuple[int, int, int, int, int]] = []
+    groups: dict[int, list[tuple[int, int, int]]] = {}
+    for pos, (g, imm, start) in enumerate(accs):
+        groups.setdefault(g, []).append((pos, imm, start))
+    for g, members in groups.items():
+        segments = [[members[0]]]
+        for prev, cur in zip(members, members[1:]):
+            # a store chain ends at a store through another address register, which alias
+            # analysis does not prove apart (splitChainByMayAliasInstrs)
+            if store and cur[0] != prev[0] + 1:
+                segments.append([cur])
+            else:
+                segments[-1].append(cur)
+        for seg in segments:
+            if not merge:
+                merged.extend((pos, g, imm, width, start) for pos, imm, start in seg)
+                continue
+            at = {imm: (pos, start) for pos, imm, start in seg}
+            for run in _runs(sorted(at), width):
+                k = 0
+                for size in _split_amd(run, width, group_align, ebytes):
+                    n = size // width
+                    poss = [at[b][0] for b in run[k:k + n]]
+                    # stores sink to the chain's last, loads rise to its first (vectorizeChain)
+                    merged.append((max(poss) if store else min(poss), g, run[k], size,
+                                   at[run[k]][1]))
+                    k += n
+
+    # 2. instruction selection: [position, register, immediate, bytes, starts, form]
+    instrs: list[list] = []
+    for pos, g, imm, nbytes, start in sorted(merged):
+        # the IR alignment: Triton's own (its vector's size) or what LLVM infers, if more
+        align = max(width, min(group_align, imm & -imm) if imm else group_align)
+        if nbytes > width and (nbytes == 8 and align == 4 or nbytes == 16 and align == 8):
+            half = nbytes // 2
+            instrs.append([pos, g, imm, half, (start, start + half // ebytes), "2"])
+            continue
+        at_b, at_e = imm, start
+        if not store and nbytes == 3 and align >= 4:
+            # a 3-byte load aligned to 4 is widened to the dword (type legalisation): one
+            # ds_read_b32, its fourth byte read too
+            instrs.append([pos, g, imm, 4, (start,), ""])
+            continue
+        for piece in _pieces(nbytes):
+            instrs.append([pos, g, at_b, piece, (at_e,), ""])
+            at_b += piece
+            at_e += piece // ebytes
+
+    # 3. SILoadStoreOptimizer: one list per address register
+    lists: dict[int, list[list]] = {}
+    for ins in instrs:
+        if ins[3] in (4, 8) and not ins[5]:
+            lists.setdefault(ins[1], []).append(ins)
+    for members in lists.values():
+        members.sort(key=lambda t: (t[2], t[0]))  # by offset, stable in program order
+        k = 0
+        while k + 1 < len(members):
+            a, b = members[k], members[k + 1]
+            kind = _pair_kind(a[2], b[2], a[3]) if a[3] == b[3] else None
+            first, second = (a, b) if a[0] <= b[0] else (b, a)
+            if kind is not None and store and any(
+                    x[1] != first[1] and first[0] < x[0] < second[0] for x in instrs):
+                # a write is sunk to its partner only past writes alias analysis proves
+                # apart: not those through another address register (checkAndPrepareMerge)
+                kind = None
+            if kind is None:
+                k += 1
+                continue
+            instrs.remove(first)
+            second[4] = tuple(sorted(a[4] + b[4]))
+            second[5] = "2st64" if kind == "st64" else "2"
+            if not store:
+                second[0] = first[0]  # a read rises to its partner
+            k += 2
+    return instrs
+
+
+def lds_lowered(accesses, width: int, element_bits: int, base_align: int, *,
+                store: bool) -> tuple[tuple[str, int, int], ...]:
+    """The LDS instructions one thread executes for Triton's ``width``-byte accesses of
+    ``element_bits``-bit elements at ``accesses`` — ``(address register, immediate byte
+    offset)`` pairs in program order, the register any hashable key, its address aligned to
+    ``base_align`` bytes — once LLVM has merged and paired them (the rules of
+    :func:`lds_instructions`): ``((form, bytes per address, count), …)``.
+
+    Source: as :func:`lds_instructions` (LLVM's ``LoadStoreVectorizer.cpp``,
+    ``SIISelLowering.cpp``, ``SILoadStoreOptimizer.cpp``).
+
+    Raises:
+        LayoutError: ``width`` or ``base_align`` not a positive power of two, an immediate
+            not a non-negative int.
+    """
+    w = as_int(width, "width")
+    a = as_int(base_align, "base_align")
+    ebytes = max(8, as_int(element_bits, "element_bits")) // 8
+    if w < 1 or w & (w - 1) or a < 1 or a & (a - 1):
+        raise LayoutError(f"width and base_align must be powers of two, got {w} and {a}")
+    accs = []
+    for g, imm in accesses:
+        imm = as_int(imm, "immediate")
+        if imm < 0:
+            raise LayoutError(f"immediate offsets are non-negative, got {imm}")
+        accs.append((g, imm, imm // ebytes))
+    kinds: dict[tuple[str, int], int] = {}
+    for ins in _lowered(accs, w, ebytes, min(a, MAX_ACCESS_BYTES), store, True):
+        kinds[(ins[5], ins[3])] = kinds.get((ins[5], ins[3]), 0) + 1
+    return tuple((f, n, c) for (f, n), c in sorted(kinds.items(),
+                                                     key=lambda kv: (-kv[0][1], kv[0][0])))

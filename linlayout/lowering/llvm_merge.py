@@ -65,9 +65,10 @@ ValueTracking.cpp``), which stops 6 instructions deep (``MaxAnalysisRecursionDep
   accesses (``papers/triton_lowering/llvm_merge_known_bits.py``; one known mismatch of the
   ``llvm_merge`` probes).
 
-AMD is not modelled here: LLVM's AMDGPU back end merges LDS accesses under its own rules,
-which keep the bytes each thread moves — ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2``
-pairs (:mod:`.lds_pairs`); its ``LoadStoreVectorizer`` widening on AMD is not modelled.
+On AMD the same pass runs with AMDGPU's legality (:func:`_split_amd`, :func:`lds_speed`:
+misaligned runs the back end ranks no slower than their elements merge too), followed by
+instruction selection and ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2`` pairs: the
+whole AMD model is :mod:`.lds_pairs`.
 """
 
 from __future__ import annotations
@@ -246,9 +247,12 @@ def llvm_merged_accesses(m: AccessMap, vector_elems: int,
 
 
 @memoize(4096)
-def _merged(m: AccessMap, v: int, align0: int, slp: bool = False) -> MergedAccess:
+def _merged(m: AccessMap, v: int, align0: int, slp: bool = False,
+            amdgpu: bool = False) -> MergedAccess:
     """:func:`llvm_merged_accesses` on checked arguments, cached per access map (a layout
-    search meets the same thread addresses on many candidate buffers)."""
+    search meets the same thread addresses on many candidate buffers); ``amdgpu``: the
+    AMDGPU back end's rule for which runs become one access (:func:`_split_amd`) instead of
+    NVPTX's."""
     regs = list(m.registers)
     k = v.bit_length() - 1
     rest = list(regs)
@@ -280,7 +284,9 @@ def _merged(m: AccessMap, v: int, align0: int, slp: bool = False) -> MergedAcces
     for (on_p, _), starts in groups.items():
         for run in _runs(sorted(starts), width_bytes):
             at = run[0]
-            for size in _split(run, width_bytes, base_align):
+            pieces = _split_amd(run, width_bytes, base_align, ebytes) if amdgpu \
+                else _split(run, width_bytes, base_align)
+            for size in pieces:
                 widths[size // ebytes] += 1
                 accesses.append((on_p | at // ebytes, size // ebytes))
                 at += size
@@ -334,6 +340,65 @@ def _split(run: list[int], size: int, group_align: int) -> list[int]:
         for n in range(len(run) - i, 1, -1):
             total = n * size
             if total <= MAX_ACCESS_BYTES and align % total == 0:
+                best = n
+                break
+        out.append(best * size)
+        i += best
+    return out
+
+
+def lds_speed(bits: int, align: int) -> int | None:
+    """The relative speed the AMDGPU back end reports for one LDS access of ``bits`` bits at
+    a byte alignment ``align`` on a target with unaligned DS access (gfx90a and later, in
+    ROCm's unaligned access mode): None when it refuses the access, 0 or 1 for "slow", else
+    the bits of a naturally aligned access of comparable speed.
+
+    Source: ``SITargetLowering::allowsMisalignedMemoryAccessesImpl`` (LLVM
+    ``SIISelLowering.cpp``, local address space): 64 bits are fast at 4-byte alignment (one
+    ``ds_write2_b32``), 96 bits at 16, 128 bits at 8 (one ``ds_write2_b64``); a wider access
+    below 4-byte alignment ranks as one dword; 32 bits or less rank their size when
+    naturally aligned, else 0; other sizes are refused.
+    """
+    natural = 1
+    while natural * 8 < bits:
+        natural *= 2
+    if bits == 64:
+        return 64 if align >= 4 else 32
+    if bits in (96, 128):
+        need = 16 if bits == 96 else 8
+        return bits if align >= need else (32 if align < 4 else 1)
+    if bits > 32:
+        return None
+    return bits if align >= natural else 0
+
+
+def _allowed_and_fast(size: int, align: int, elem_bits: int) -> bool:
+    """LLVM's ``Vectorizer::accessIsAllowedAndFast`` for an LDS chain of ``size`` bytes whose
+    first access is ``align``-aligned, of ``elem_bits``-bit elements: aligned to its size, or
+    allowed and no slower than the elements one by one (:func:`lds_speed`)."""
+    if align % size == 0:
+        return True
+    vec = lds_speed(8 * size, align)
+    if vec is None:
+        return False
+    return vec >= (lds_speed(elem_bits, align) or 0)
+
+
+def _split_amd(run: list[int], size: int, group_align: int, elem_bytes: int) -> list[int]:
+    """The access sizes (bytes) LLVM's ``splitChainByAlignment`` makes of one run of
+    contiguous ``size``-byte accesses on AMDGPU's LDS: from each start the longest prefix of
+    at most 16 bytes (``getLoadStoreVecRegBitWidth``: 128 bits; any number of accesses, not
+    only powers of two) that :func:`_allowed_and_fast` accepts at the start's alignment;
+    a start with none stays alone."""
+    out = []
+    i = 0
+    while i < len(run):
+        # the first access's IR alignment: Triton's (its size) or LLVM's inferred, if more
+        align = max(size, min(group_align, _lowbit(run[i])) if run[i] else group_align)
+        best = 1
+        for n in range(len(run) - i, 1, -1):
+            total = n * size
+            if total <= MAX_ACCESS_BYTES and _allowed_and_fast(total, align, 8 * elem_bytes):
                 best = n
                 break
         out.append(best * size)

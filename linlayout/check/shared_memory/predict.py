@@ -30,13 +30,14 @@ from dataclasses import dataclass, field, replace
 from ... import f2
 from ..._checks import as_int, instance_of, sequence_of, string
 from ...errors import LayoutError
+from ...hardware.lds import is_lds_instruction
 from ...layout import LinearLayout
 from ...layout.padded import PaddedLayout
 from ...lowering.amd_pack import SLOT_PAIR_REASON
 from ...lowering.convert import convert_path
 from ...lowering.decompose import warp_broadcast_bits
 from ...lowering.emitted import Emitted
-from ...lowering.lds_pairs import lds_paired_accesses
+from ...lowering.lds_pairs import lds_instructions
 from ...lowering.llvm_merge import NO_SLP_CC, llvm_merged_accesses, merged_opcode
 from ...lowering.local import ld_st, matrix, predict_async_copy, predict_local
 from ...lowering.names import amd_lds, nvidia_ld_st
@@ -95,6 +96,9 @@ class Side:
             (halves of a paired instruction counted as two) that ``dist`` describes — an AMD
             access of which LLVM pairs some (:func:`amd_paired`); ``(1, 1)`` otherwise. The
             bank counter counts ``dist`` and gives this side its share.
+        triton: for an AMD access LLVM merged or paired (:func:`amd_paired`): the
+            instruction Triton emitted for the whole access, the same object on every kind
+            made of it (:func:`triton_emitted` joins them back); None otherwise.
     """
 
     emitted: Emitted
@@ -104,6 +108,7 @@ class Side:
     stage_shift_elems: int = 0
     starts: tuple[int, ...] = ()
     share: tuple[int, int] = (1, 1)
+    triton: Emitted | None = None
 
 
 @dataclass(frozen=True)
@@ -276,88 +281,88 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     return tuple(out)
 
 
+#: Triton's plain AMD LDS accesses, which LLVM may merge and pair (:func:`amd_paired`).
+_PLAIN_LDS = frozenset(amd_lds(side, n) for side in ("load", "store")
+                       for n in (1, 2, 4, 8, 16))
+
+
 def amd_paired(side: Side, m: AccessMap,
                pads: tuple[tuple[int, int], ...] = ()) -> tuple[Side, ...]:
-    """``side`` as LLVM's AMDGPU back end leaves it: two ``ds_read_b32``/``b64``
-    (``ds_write_b32``/``b64``) of one thread through one address register paired into a
-    ``ds_read2*``/``ds_write2*`` by ``SILoadStoreOptimizer``
-    (:func:`~linlayout.lowering.lds_pairs.lds_paired_accesses`; LLVM's doing, not Triton's).
-    Other instructions come back unchanged. Each kind made is one side with its count per
-    thread, its share of the side's accesses in ``share`` (the bank counter counts the whole
-    access once and gives each kind its share of instructions, halves for the paired forms).
+    """``side`` as LLVM's AMDGPU back end leaves it: Triton's ``ds_read``/``ds_write`` vectors
+    of one thread merged where contiguous (``LoadStoreVectorizer``), and two ``b32``/``b64``
+    accesses through one address register paired into a ``ds_read2*``/``ds_write2*``
+    (``SILoadStoreOptimizer``) — :func:`~linlayout.lowering.lds_pairs.lds_instructions`;
+    LLVM's doing, not Triton's. Other instructions come back unchanged. Each kind made is one
+    side with its count per thread and :attr:`Side.triton` the access Triton emitted. When
+    every kind moves one width per address, each side's ``share`` is its part of the
+    accesses (halves of a paired instruction counted as two) and ``dist`` is re-based so
+    that its first registers make that width's vector (the bank counter counts the whole
+    access once and gives each kind its share); mixed widths come back with
+    :attr:`Side.starts` (each address counted on its own).
 
     Raises:
         LayoutError: ``m`` not an access map, or the side's vector not a power of two
             whose registers ``m`` has (:func:`~linlayout.lowering.lds_pairs.
-            lds_paired_accesses`' message).
+            lds_instructions`' message).
 
-    Source: ``SILoadStoreOptimizer.cpp`` (LLVM's AMDGPU back end), as modelled in
-    :mod:`linlayout.lowering.lds_pairs`.
+    Source: ``LoadStoreVectorizer.cpp`` and ``SILoadStoreOptimizer.cpp`` (LLVM's AMDGPU
+    back end), as modelled in :mod:`linlayout.lowering.lds_pairs`.
     """
     e = side.emitted
-    if e.vector_elems is None or e.per_thread is None \
-            or e.opcode not in ("ds_read_b32", "ds_read_b64", "ds_write_b32", "ds_write_b64"):
+    if e.vector_elems is None or e.per_thread is None or e.opcode not in _PLAIN_LDS:
         return (side,)
-    p = lds_paired_accesses(m, e.vector_elems, pads)
-    if not p.paired:
+    kinds = lds_instructions(m, e.vector_elems, pads, store=e.side == "store")
+    ebytes = e.bytes_per_lane // e.vector_elems
+    if len(kinds) == 1 and not kinds[0].form and kinds[0].nbytes == e.bytes_per_lane:
         return (side,)
-    total = p.single + 2 * (p.pairs + p.pairs_st64)
-    op, bits = e.opcode.rsplit("_", 1)
+    widths = {k.nbytes for k in kinds}
+    total = sum(len(k.starts) for k in kinds)
+    dist = side.dist
+    if len(widths) == 1 and dist is not None:
+        (w,) = widths
+        if w != e.bytes_per_lane and w // ebytes & (w // ebytes - 1) == 0:
+            dist = _rebased(dist, m, tuple(1 << i for i in range((w // ebytes).bit_length()
+                                                                  - 1)))
     out = []
-    for name, per, halves in ((e.opcode, p.single, p.single),
-                              (f"{op}2_{bits}", p.pairs, 2 * p.pairs),
-                              (f"{op}2st64_{bits}", p.pairs_st64, 2 * p.pairs_st64)):
-        if not per:
-            continue
-        # a paired instruction moves two of Triton's vectors per lane (vector_elems stays the
-        # half's); its halves are counted as the accesses they were (Triton's mnemonic as the
-        # counter: module docstring of linlayout.lowering.lds_pairs)
-        em = Emitted(e.side, name, per, e.vector_elems, e.element_bits,
-                     e.bytes_per_lane * halves // per, e.counter)
-        out.append(replace(side, emitted=em, share=(halves, total)))
+    for k in kinds:
+        halves = len(k.starts)
+        # a paired instruction is counted as its halves (the half's mnemonic as the
+        # counter, as for Triton's own accesses: linlayout.lowering.lds_pairs)
+        half = amd_lds(e.side, k.nbytes)
+        em = Emitted(e.side, k.opcode(e.side), k.count, k.nbytes // ebytes, e.element_bits,
+                     k.nbytes * halves // k.count,
+                     e.counter if half == e.opcode else
+                     (half if is_lds_instruction(half) else None))
+        if len(widths) == 1:
+            out.append(replace(side, emitted=em, dist=dist, share=(halves, total), triton=e))
+        else:
+            out.append(replace(side, emitted=em, starts=k.starts, triton=e))
     return tuple(out)
 
 
 def triton_emitted(sides, side: str | None = None) -> tuple[Emitted, ...]:
     """The instructions Triton emitted for ``sides`` (of one ``side``, ``"load"`` or
-    ``"store"``, when given): LLVM's AMD pairs taken apart again (a ``ds_read2_b32`` two
-    ``ds_read_b32``) and the kinds :func:`amd_paired` split one access into joined back —
-    what the register models, which follow Triton's vectors, read.
+    ``"store"``, when given): the kinds :func:`amd_paired` made of one AMD access (LLVM's
+    merges and ``ds_read2*``/``ds_write2*`` pairs) joined back into Triton's access — what
+    the register models, which follow Triton's vectors, read.
 
     Raises:
         LayoutError: a side that is not a :class:`Side`.
     """
     out: list[Emitted] = []
-    part = 0
+    last: Emitted | None = None
     for s in sides:
         instance_of(s, Side, "side")
         e = s.emitted
         if side is not None and e.side != side:
             continue
-        got, whole = s.share
-        if got == whole and not part:
-            out.append(_unpaired(e))
-            continue
-        if part:
-            prev = out[-1]
-            out[-1] = replace(prev, per_thread=(prev.per_thread or 0) + got)
-        else:
-            u = _unpaired(e)
-            out.append(replace(u, per_thread=got))
-        part = (part + got) % whole
+        if s.triton is None:
+            out.append(e)
+            last = None
+        elif s.triton is not last:
+            out.append(s.triton)
+            last = s.triton
     return tuple(out)
-
-
-def _unpaired(e: Emitted) -> Emitted:
-    """``e`` as Triton emitted it, before ``SILoadStoreOptimizer`` paired it."""
-    for st64 in ("2st64_", "2_"):
-        for op in ("ds_read", "ds_write"):
-            if e.opcode.startswith(op + st64):
-                name = op + "_" + e.opcode[len(op + st64):]
-                return Emitted(e.side, name, (e.per_thread or 0) * 2 if e.per_thread
-                               else e.per_thread, e.vector_elems, e.element_bits,
-                               e.bytes_per_lane // 2, e.counter)
-    return e
 
 
 def _rebased(dist: LinearLayout, m: AccessMap, offsets: tuple[int, ...]) -> LinearLayout:
@@ -584,8 +589,8 @@ def predict_private(op: str, operand: LinearLayout | None, result: LinearLayout 
         if target.is_nvidia and shape.uniform:
             note += " and merges each chunk's consecutive totals into vector loads"
         elif not target.is_nvidia:
-            note += (" (counted as scalar LDS reads of the bytes AMDGPU's ds_read2*/"
-                     "ds_read_b64..b128 move)")
+            note += (", stores and reloads merged and paired as AMDGPU's back end does "
+                     "(ds_read2*, ds_read_b96/b128)")
         return Prediction(tuple(Side(e) for e in stores + after), note,
                           extra={"loads_after_llvm": kept,
                                  "triton_loads": tuple(loads),

@@ -22,15 +22,17 @@ LLVM then changes the loads (not Triton's decision, modelled from the probes of
   them). When threads reload different addresses (totals of one position lie a whole
   number of positions apart) nothing is merged.
 
-AMD's back end also drops the unused reloads (the same count), then pairs or widens the rest
-differently (``ds_read_b96``, ``ds_read2_b32``, ``ds_read2st64_b32``, chains not split per
-chunk): the AMD prediction counts the loads that remain as scalar reads at the element
-width, which moves the bytes the final AMDGCN moves (compared by LDS bytes per thread on the
-probes and the corpus) but not its opcodes — except 8-bit totals every thread reloads alike,
-where AMDGPU reads the last three bytes of a run of ``4k + 3`` used bytes with one
-``ds_read_b32``, the deleted total's byte included (:func:`amd_byte_runs`; modelled on
-compiled kernels). ``check`` shows the loads after LLVM on every target; Triton's own are
-kept for comparison with its LLVM IR before the optimiser.
+AMD's back end also drops the unused reloads (the same count), then merges and pairs the
+stores and the rest of the reloads under its own rules (:func:`_amd_lowered`, through
+:func:`linlayout.lowering.lds_pairs.lds_lowered`: the ``LoadStoreVectorizer`` joins the
+contiguous reloads of a scan whose threads all reload the same addresses into
+``ds_read_b128``/``ds_read_b96``, a 3-byte tail aligned to 4 read as one ``ds_read_b32`` —
+the deleted total's byte included, :func:`amd_byte_runs`; ``SILoadStoreOptimizer`` pairs
+the single dword and quadword accesses into ``ds_read2*``/``ds_write2*``; the stores of
+several operands interleave and stay unpaired, a fit to compiled argscans). Not modelled:
+where threads reload different addresses LLVM leaves a few more reloads single than the
+model. ``check`` shows the loads after LLVM on every target; Triton's own are kept for
+comparison with its LLVM IR before the optimiser.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ class ScanShape:
             (contiguous along the axis, within a chunk), ``"chunk"`` or ``"output"`` — the
             order in which Triton numbers the chunks and outputs of a thread's totals in the
             scratch (``storeWarpAccumulator`` walks the registers); empty when not given.
+        parallel: the positions off the axis the lanes and warps hold (Triton's
+            ``getNonAxisNumThreadsPerCTA``: the scratch stride between a position's totals).
     """
 
     chunks: int
@@ -68,6 +72,7 @@ class ScanShape:
     warps: int
     uniform: bool
     roles: tuple[str, ...] = ()
+    parallel: int = 1
 
 
 def scan_shape(layout: LinearLayout, axis: int) -> ScanShape:
@@ -97,7 +102,9 @@ def scan_shape(layout: LinearLayout, axis: int) -> ScanShape:
     warps = 1 << sum(1 for img in layout.bases.get("warp", []) if img[k])
     uniform = not any(any(v for i, v in enumerate(img) if i != k)
                       for d in ("lane", "warp") for img in layout.bases.get(d, []))
-    return ScanShape(1 << chunks, 1 << outs, warps, uniform, tuple(roles))
+    parallel = 1 << sum(1 for d in ("lane", "warp") for img in layout.bases.get(d, [])
+                        if any(v for i, v in enumerate(img) if i != k))
+    return ScanShape(1 << chunks, 1 << outs, warps, uniform, tuple(roles), parallel)
 
 
 def merged_reload_bytes(loads: int, element_bytes: int) -> list[int]:
@@ -159,14 +166,7 @@ def amd_byte_runs(shape: ScanShape) -> list[int]:
     if 1 << roles.count("chunk") != shape.chunks or 1 << roles.count("output") != shape.outputs:
         raise LayoutError(f"scan shape {shape} has no register roles for its chunks and "
                           "outputs; build it with scan_shape(layout, axis)")
-    last_elem = [i for i, r in enumerate(roles) if r == "element"]
-    chunk_bits = [i for i, r in enumerate(roles) if r == "chunk"]
-    live: list[bool] = []
-    for reg in range(1 << len(roles)):
-        if any(not reg >> i & 1 for i in last_elem):
-            continue  # not the last element of its chunk: stores no total
-        dead_group = all(reg >> i & 1 for i in chunk_bits)
-        live += [True] * (shape.warps - 1) + [not dead_group]
+    live = _live(shape)
     runs, n = [], 0
     for x in live:
         if x:
@@ -177,16 +177,21 @@ def amd_byte_runs(shape: ScanShape) -> list[int]:
     return runs + ([n] if n else [])
 
 
-def _amd_byte_reloads(shape: ScanShape) -> tuple[int, int]:
-    """(byte loads, dword loads) of one 8-bit operand's reloads in the final AMDGCN: AMDGPU
-    merges each run of :func:`amd_byte_runs` into LDS reads and reads the last three bytes
-    of a run of ``4k + 3`` with one ``ds_read_b32`` (the deleted total's byte included),
-    every other byte once. Modelled on compiled kernels
-    (``papers/triton_lowering/scan_probes.py``, not LLVM's code); the merging of the rest
-    into wider reads moves the same bytes and is not modelled."""
-    runs = amd_byte_runs(shape)
-    padded = sum(1 for r in runs if r % 4 == 3)
-    return sum(runs) - 3 * padded, padded
+def _live(shape: ScanShape) -> list[bool]:
+    """Per scratch total a thread reloads, in scratch order (chunk ``c`` of warp ``w`` at
+    ``c * W + w``, a thread's chunks and outputs numbered in register order): whether the
+    reload is used (LLVM deletes the reload of the last warp's total of each output's last
+    chunk, :func:`amd_byte_runs`)."""
+    roles = shape.roles
+    last_elem = [i for i, r in enumerate(roles) if r == "element"]
+    chunk_bits = [i for i, r in enumerate(roles) if r == "chunk"]
+    live: list[bool] = []
+    for reg in range(1 << len(roles)):
+        if any(not reg >> i & 1 for i in last_elem):
+            continue  # not the last element of its chunk: stores no total
+        dead_group = all(reg >> i & 1 for i in chunk_bits)
+        live += [True] * (shape.warps - 1) + [not dead_group]
+    return live
 
 
 def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
@@ -194,11 +199,9 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
     """(stores, Triton's loads, loads after LLVM) of a scan across warps, one entry per
     operand and width; ``operand_bits`` the bits each operand moves. Counts per thread.
 
-    On AMD the loads after LLVM are Triton's less the unused one per output and operand, at
-    the element width (LLVM's AMD pairing into ``ds_read2*``/wider reads is not modelled:
-    the bytes per thread are the final AMDGCN's, the opcodes are not), an 8-bit operand
-    whose threads reload the same addresses with one ``ds_read_b32`` per run of ``4k + 3``
-    used bytes in place of its last three byte reads (:func:`amd_byte_runs`). Source:
+    On AMD the stores and the loads after LLVM (Triton's less the unused one per output and
+    operand) are merged and paired as LLVM's AMDGPU back end does (:func:`_amd_lowered`;
+    the module docstring). Source:
     ``ScanOpToLLVM.cpp`` (``scanAcrossWarps``, ``AddPartialReduce``) for Triton's; the
     compiled probes of ``papers/triton_lowering/scan_probes.py`` for LLVM's.
     """
@@ -214,17 +217,56 @@ def scan_sides(shape: ScanShape, operand_bits: tuple[int, ...], target: Target
                 v = max(1, vb * 8 // max(8, bits))
                 name = nvidia_ld_st("load", v, bits)
                 after.append(Emitted("load", name, count, v, bits, vb, ""))
+        elif 1 << shape.roles.count("chunk") == shape.chunks \
+                and 1 << shape.roles.count("output") == shape.outputs:
+            stores += _amd_lowered(shape, bits, True, len(operand_bits))
+            loads.append(Emitted("load", amd_lds("load", nbytes), n * shape.warps, 1, bits,
+                                 nbytes, ""))
+            after += _amd_lowered(shape, bits, False)
         else:
             stores.append(Emitted("store", amd_lds("store", nbytes), n, 1, bits, nbytes, ""))
             loads.append(Emitted("load", amd_lds("load", nbytes), n * shape.warps, 1, bits,
                                  nbytes, ""))
-            if shape.uniform and nbytes == 1:
-                single, dwords = _amd_byte_reloads(shape)
-                if single:
-                    after.append(Emitted("load", amd_lds("load", 1), single, 1, bits, 1, ""))
-                if dwords:
-                    after.append(Emitted("load", amd_lds("load", 4), dwords, 4, bits, 4, ""))
-            else:
-                after.append(Emitted("load", amd_lds("load", nbytes),
-                                     n * shape.warps - shape.outputs, 1, bits, nbytes, ""))
+            # a shape without its register roles: scratch order unknown, scalar reloads
+            after.append(Emitted("load", amd_lds("load", nbytes),
+                                 n * shape.warps - shape.outputs, 1, bits, nbytes, ""))
     return stores, loads, after
+
+
+def _amd_lowered(shape: ScanShape, bits: int, store: bool, operands: int = 1
+                 ) -> list[Emitted]:
+    """One operand's stores (``store``) or reloads after LLVM on AMD, merged and
+    paired as LLVM's AMDGPU back end does (:func:`~linlayout.lowering.lds_pairs.
+    lds_lowered`): the totals a thread stores lie ``parallel · W`` elements apart
+    (``storeWarpAccumulator``: element ``p + w · parallel + k · parallel · W`` for its
+    position ``p``, warp ``w`` and ``k``-th chunk or output), the totals it reloads
+    ``parallel`` apart in scratch order, less the reloads LLVM deletes (:func:`_live`); one
+    address register, aligned to the element (to 16 bytes when ``parallel`` is 1 and the
+    reloads' address is the scratch's own). With ``operands`` operands Triton stores each
+    chunk's total of every operand in turn, through each operand's own scratch pointer:
+    alias analysis does not prove those stores apart, so none is sunk past another
+    operand's and the stores stay unpaired (modelled on compiled argscans)."""
+    from ...lowering.lds_pairs import lds_lowered
+
+    nbytes = bits // 8
+    n = shape.outputs * shape.chunks
+    if store:
+        accs = [(i, k * shape.parallel * shape.warps * nbytes) for k in range(n)
+                for i in range(operands)]
+        align = nbytes
+    else:
+        accs = [(0, j * shape.parallel * nbytes) for j, used in enumerate(_live(shape)) if used]
+        align = 16 if shape.parallel == 1 else nbytes
+    side = "store" if store else "load"
+    out = []
+    kinds = lds_lowered(accs, nbytes, bits, align, store=store)
+    if store:  # this operand's share (each operand's accesses alike)
+        kinds = tuple((f, size, c // operands) for f, size, c in kinds)
+    for form, size, count in kinds:
+        if form:
+            op = "ds_read" if side == "load" else "ds_write"
+            name, per_lane = f"{op}{form}_b{8 * size}", 2 * size
+        else:
+            name, per_lane = amd_lds(side, size), size
+        out.append(Emitted(side, name, count, max(1, per_lane * 8 // bits), bits, per_lane, ""))
+    return out
