@@ -329,8 +329,20 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
                                   operand in wide and a.kind == "convert",
                                   produced.get(operand) if operand and not packed else None,
                                   vector)
-            if a.op in ("atomic_rmw", "atomic_cas") and module.num_warps == 1 \
-                    and (a.destination is None or a.destination.kind != "tensor"):
+            scalar_atomic = a.op in ("atomic_rmw", "atomic_cas") and \
+                (a.destination is None or a.destination.kind != "tensor")
+            if scalar_atomic and a.result_used and module.num_warps not in (None, 1) \
+                    and module.function_warps_at(a.line)[0] == 1:
+                # Triton 3.9 sizes the op's scratch with the function's warps (1: none) and
+                # lowers it with the module's (more: through shared memory), and its lowering
+                # asserts (broadcastScalarAtomicResult: no allocation.offset)
+                raise LayoutError(
+                    f"a scalar atomic whose result is used, in a function of 1 warp "
+                    f"({module.function_warps_at(a.line)[1]}) in a module of "
+                    f"{module.num_warps} (ttg.num-warps): Triton 3.9 fails to compile it "
+                    "(it allocates no scratch for one warp but lowers for the module's "
+                    "warps); give the function and the module the same ttg.num-warps")
+            if scalar_atomic and module.num_warps == 1:
                 # one warp: the old value reaches the other lanes by a shuffle (the same rule
                 # as a tensor atomic whose copies stay within a warp)
                 pred = Prediction((), "one warp: the old value is broadcast by a shuffle, "
@@ -522,8 +534,9 @@ def module_allocation(module: TTGIRModule,
     (:func:`~linlayout.triton.allocation.shared_allocation`), its converts' scratch sized
     from their ``predictions`` (:func:`convert_scratch_bytes`); ``(None, why)`` where the
     replay does not place the module."""
+    own = module.functions[0].warps if len(module.functions) == 1 else None
     return shared_allocation(module.text, module.num_warps or 4, module.warp_specialize,
-                             convert_scratch_bytes(predictions))
+                             convert_scratch_bytes(predictions), own)
 
 
 def _warp_specialize(module: TTGIRModule, target: Target,

@@ -155,7 +155,7 @@ def executing_warps(module: TTGIRModule, access: Access, target: Target) -> Sunk
     warp_mask, lane_mask = masks.get("warp", 0), masks.get("lane", 0)
     if not (warp_mask or lane_mask):
         return None
-    warps = module.num_warps or stored.layout.in_dims.get("warp", 1)
+    warps = module.warps_at(access.line)[0] or stored.layout.in_dims.get("warp", 1)
     return SunkStore(users[0], warps >> bin(warp_mask).count("1"), lane_mask)
 
 
