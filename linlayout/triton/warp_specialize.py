@@ -26,7 +26,8 @@ from ..errors import LayoutError
 from .limits import MAX_PARTITION_WARPS, mlir_int
 
 __all__ = ["FunctionWarps", "Partition", "WarpSpecialize", "find_function_warps",
-           "find_partitions", "find_warp_specialize", "partition_segments", "split_types"]
+           "find_partitions", "find_warp_specialize", "partition_segments", "split_types",
+           "warp_specialize_lines"]
 
 _WS = re.compile(r"^[ \t]*(?:%[^=\n]*=[ \t]*)?ttg\.warp_specialize\((?P<ops>[^)\n]*)\)", re.M)
 _PARTITION = re.compile(r"^[ \t]*partition(\d+)\((?P<args>.*)\)[ \t]*num_warps\((\d+)\)[ \t]*\{",
@@ -335,6 +336,23 @@ def _trivial(name: str, func_args: set[str], defs: dict[str, tuple[str, str]]) -
             return False
         todo.extend(operands)
     return True
+
+
+def warp_specialize_lines(text: str) -> tuple[int, ...]:
+    """The 1-based line of every ``ttg.warp_specialize`` op of a TTGIR text (at most
+    :data:`MAX_REGIONS`), read or not by :func:`find_warp_specialize`: a line missing from
+    its regions is a region it skipped. Raises nothing; one pass over the text."""
+    if not isinstance(text, str) or "ttg.warp_specialize" not in text:
+        return ()
+    out: list[int] = []
+    line, counted = 1, 0
+    for m in _WS.finditer(text):
+        if len(out) >= MAX_REGIONS:
+            break
+        line += text.count("\n", counted, m.start())
+        counted = m.start()
+        out.append(line)
+    return tuple(out)
 
 
 def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:

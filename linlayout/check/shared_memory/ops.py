@@ -33,6 +33,7 @@ from ...triton.allocation import SharedAllocation, shared_allocation
 from .reduce import reduce_steps
 from .truncated_readout import narrow_truncated_readouts
 from .warp_specialize import predict_warp_specialize
+from ...triton.warp_specialize import warp_specialize_lines
 
 __all__ = ["atomic_scratch_bytes", "cached_copy", "convert_scratch_bytes", "embed_in_buffer",
            "gather_scratch_bytes", "histogram_scratch_bytes", "layout_of",
@@ -350,7 +351,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             out.append((a, pred))
         except LayoutError as exc:
             out.append((a, exc))
-    if module.warp_specialize:
+    if module.warp_specialize or "ttg.warp_specialize" in module.text:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
     out = move_scalar_byte_permutes(out, target)
     out = share_broadcast_shuffles(out, module.text, target)
@@ -549,5 +550,18 @@ def _warp_specialize(module: TTGIRModule, target: Target,
     regions = module.warp_specialize
     allocation, _ = module_allocation(module, predictions)
     preds = predict_warp_specialize(regions, module.num_warps or 4, target, allocation)
-    return [(Access(r.line, "warp_specialize", "named", None, None, None, None, None, None,
-                    "", 0), p) for r, p in zip(regions, preds)]
+    out: list[tuple[Access, Prediction | LayoutError]] = [
+        (Access(r.line, "warp_specialize", "named", None, None, None, None, None, None, "", 0),
+         p) for r, p in zip(regions, preds)]
+    read = {r.line for r in regions}
+    for line in warp_specialize_lines(module.text):
+        if line not in read:
+            # its state bytes and captures move through shared memory too: say so rather
+            # than leave the op out of the report
+            out.append((Access(line, "warp_specialize", "named", None, None, None, None, None,
+                               None, "", 0),
+                        LayoutError("its region was not read: each capture needs one type in "
+                                    "the '} : (…) -> ()' after its last partition, and each "
+                                    "partition a 'partitionN(…) num_warps(N) {' header, as "
+                                    "Triton prints them")))
+    return out
