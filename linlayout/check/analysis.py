@@ -159,7 +159,7 @@ def _sink_loads(module: TTGIRModule, a: Access, r: OpReport, target: Target,
     sunk = sunk_loads_per_thread(e.per_thread, e.vector_elems, *stores[store.line])
     if sunk == 0:
         return r
-    warps = module.num_warps or 1
+    warps = module.warps_at(a.line)[0] or 1
     per_phase = max(1, rep.lanes_per_phase)
     inside = store.free_lanes & (per_phase - 1)
     phase_bits = bin(store.free_lanes // per_phase).count("1")

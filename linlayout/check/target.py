@@ -75,8 +75,8 @@ def check_lanes(t: object, target: Target, ctas: int | None = None,
     (``CTAsPerCGA = [1048576, 1048576]`` in a one-CTA module was counted as one element per
     thread, conflict-free). With ``warps`` (``(count, where it comes from)``, as
     :meth:`~linlayout.triton.ttgir.TTGIRModule.warps_at` gives for the op's line: the
-    ``num_warps`` of its ``warp_specialize`` partition, else ``ttg.num-warps``; a count of
-    None checks nothing), the layout's ``warp`` dim must be that count: a layout over 8 warps
+    ``num_warps`` of its ``warp_specialize`` partition, else its function's ``ttg.num-warps``,
+    else the module's; a count of None checks nothing), the layout's ``warp`` dim must be that count: a layout over 8 warps
     in a 4-warp kernel was counted for warps that do not exist, and one over the module's 4
     warps inside a 1-warp partition for warps that do not run the partition.
 
@@ -88,8 +88,8 @@ def check_lanes(t: object, target: Target, ctas: int | None = None,
     Source: Triton 3.9's layout verifier (``TritonGPUAttrDefs.td`` / ``Dialect.cpp``:
     ``threadsPerWarp`` multiplies to the module's ``ttg.threads-per-warp``, ``CTAsPerCGA`` to
     its ``ttg.num-ctas``, ``warpsPerCTA`` to the warps of the op's context — the enclosing
-    partition's ``num_warps`` or the module's ``ttg.num-warps`` — checked by parsing with
-    Triton 3.9: "Layout has 8 warps per CTA, but the context requires 4 warps per CTA").
+    partition's ``num_warps``, the function's or the module's ``ttg.num-warps`` — checked by
+    parsing with Triton 3.9: "Layout has 8 warps per CTA, but the context requires 4 warps per CTA").
     """
     if getattr(t, "kind", None) != "tensor" or getattr(t, "encoding", None) is None:
         return

@@ -70,4 +70,16 @@ def read_layout(text: Any, element_bits: int | None = None) -> LinearLayout | Pa
     if m:
         tile = [int(x) for x in re.split(r"\s*x\s*", m.group("tile"))]
         return tv_layout(m.group("text"), tile)
+    m = _LONG_TILE.match(text)
+    if m:
+        # a tile of more digits than any tensor needs: say so rather than read "on …" as
+        # more layout text ("unexpected 'o' after the layout")
+        tile = m.group("tile")
+        shown_tile = tile if len(tile) <= 40 else tile[:40] + "…"
+        raise LayoutError(f"the tile 'on {shown_tile}' has a size of more than 9 "
+                          "digits; a tile is a tensor's shape, e.g. 'on 16x8'")
     return parse_layout(text)
+
+
+#: ``… on MxN`` whose sizes are too long for :data:`TILE_SUFFIX`.
+_LONG_TILE = re.compile(r"^.*\S\s+on\s+(?P<tile>\d+(?:\s*x\s*\d+)*)\s*$", re.S)

@@ -441,7 +441,8 @@ def scalar_atomic_bytes(op_text: str) -> int | None:
 
 def shared_allocation(text: str, default_warps: int,
                       regions: tuple[WarpSpecialize, ...] = (),
-                      scratch: Mapping[int, int] | None = None
+                      scratch: Mapping[int, int] | None = None,
+                      function_warps: int | None = None
                       ) -> tuple[SharedAllocation | None, str]:
     """Triton 3.9's shared-memory offsets for the one ``tt.func`` of a TTGIR ``text``, or
     ``(None, why)`` when the module holds a buffer this replay does not size.
@@ -455,6 +456,12 @@ def shared_allocation(text: str, default_warps: int,
             ``ttg.convert_layout``'s, ``tt.reduce``'s, ``tt.scan``'s, ``tt.gather``'s,
             ``tt.histogram``'s or a tensor atomic's with a used result, 0 where none is
             needed); such an op at a line not given makes the module not placed.
+        function_warps: the function's own ``ttg.num-warps``, if it sets one
+            (:func:`~.warp_specialize.find_function_warps`): a scalar atomic's scratch is
+            sized with the op's warps (none for one warp), the worker-warp state bytes with
+            the module's (``AllocateWarpGroups`` reads the module; a probe compile with
+            Triton 3.9 allocated a used scalar atomic's scratch in a 4-warp function of a
+            1-warp module, and none in a 1-warp function of a 4-warp module).
 
     Raises:
         LayoutError: an integer of more than :data:`~.limits.MAX_INT_DIGITS` digits (a
@@ -498,7 +505,8 @@ def shared_allocation(text: str, default_warps: int,
                 sized.add(id(op))
                 continue
             nbytes = scalar_atomic_bytes(op.text)
-            if nbytes is not None and default_warps == 1 and not regions:
+            op_warps = default_warps if function_warps is None else function_warps
+            if nbytes is not None and op_warps == 1 and not regions:
                 nbytes = 0  # one warp: the old value is broadcast by a shuffle
             if nbytes is not None:
                 scratch = {**scratch, op.line: nbytes}

@@ -39,8 +39,8 @@ from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip, result_co
 from .combine import combine_dependencies, combine_op_count, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
 from .source import LineIndex, read_text_file, strip_bom
-from .warp_specialize import (Partition, WarpSpecialize, find_partitions, find_warp_specialize,
-                              partition_segments)
+from .warp_specialize import (FunctionWarps, Partition, WarpSpecialize, find_function_warps,
+                              find_partitions, find_warp_specialize, partition_segments)
 
 __all__ = ["Access", "Op", "TTGIRModule", "ViewParents", "buffer_root", "find_accesses",
            "read_ttgir", "split_sections", "view_offsets", "view_parents",
@@ -158,7 +158,8 @@ class TTGIRModule:
         aliases: ``{name: Encoding or MemorySpace}`` from the ``#name = …`` lines.
         threads_per_warp: ``ttg.threads-per-warp`` (if absent: 64 for a ``hip:`` target,
             else 32).
-        num_warps: ``ttg.num-warps`` (None if absent).
+        num_warps: the module's ``ttg.num-warps`` (None if absent); a function's own
+            ``ttg.num-warps`` is in ``functions``.
         num_ctas: ``ttg.num-ctas``, the CTAs of a cluster (1 if absent).
         target: ``ttg.target`` such as ``"cuda:90"`` (None if absent).
         ops: the operations that touch shared memory, in file order.
@@ -175,6 +176,8 @@ class TTGIRModule:
             analyses that read every op (:mod:`linlayout.triton.axisinfo`).
         partitions: the worker partition regions of its ``ttg.warp_specialize`` ops, with
             their lines and warps (:func:`~.warp_specialize.find_partitions`).
+        functions: the ``tt.func`` bodies that set their own ``ttg.num-warps``, with their
+            lines and warps (:func:`~.warp_specialize.find_function_warps`).
     """
 
     aliases: Mapping[str, Any]
@@ -191,23 +194,43 @@ class TTGIRModule:
     text: str = field(default="", repr=False, compare=False)
     num_ctas: int = 1
     partitions: tuple[Partition, ...] = ()
+    functions: tuple[FunctionWarps, ...] = ()
 
     def warps_at(self, line: int) -> tuple[int | None, str]:
         """The warps that run the op at ``line`` and where that number comes from: the
         ``num_warps`` of the ``ttg.warp_specialize`` partition holding the line, else the
-        module's ``ttg.num-warps`` (None when the module has none). Triton 3.9's layout
-        verifier requires every tensor layout of an op to cover exactly these warps
-        (``lookupNumWarps``, ``TritonGPU/IR/Dialect.cpp``)."""
+        ``ttg.num-warps`` of the ``tt.func`` holding it, else the module's ``ttg.num-warps``
+        (None when the module has none) — :meth:`function_warps_at` outside partitions.
+        Triton 3.9's layout verifier requires every tensor layout of an op to cover exactly
+        these warps (``lookupNumWarps``, ``TritonGPU/IR/Dialect.cpp``: the innermost count
+        from the op outwards)."""
         if self.partitions:
             starts, owners = self._segments
             p = owners[bisect.bisect_right(starts, line) - 1]
             if p is not None:
                 return p.warps, f"partition{p.index}'s num_warps"
+        return self.function_warps_at(line)
+
+    def function_warps_at(self, line: int) -> tuple[int | None, str]:
+        """The warps of the function holding ``line`` and where that number comes from: the
+        function's own ``ttg.num-warps`` (``("8", "@k's ttg.num-warps")``), else the module's
+        (``"ttg.num-warps"``; None when it has none). Partitions are not looked at
+        (:meth:`warps_at` does)."""
+        if self.functions:
+            starts, owners = self._function_segments
+            f = owners[bisect.bisect_right(starts, line) - 1]
+            if f is not None:
+                return f.warps, f"@{f.name}'s ttg.num-warps"
         return self.num_warps, "ttg.num-warps"
 
     @functools.cached_property
     def _segments(self) -> tuple[tuple[int, ...], tuple[Partition | None, ...]]:
         return partition_segments(self.partitions)
+
+    @functools.cached_property
+    def _function_segments(self) -> tuple[tuple[int, ...], tuple[FunctionWarps | None, ...]]:
+        # a function's header line holds no op, so its body starts the line after
+        return partition_segments(self.functions)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -392,6 +415,7 @@ def _type_at(text: str, i: int, aliases: Mapping[str, Any], where: str,
 _SECTION_RE = re.compile(rf"^//{_WS}-----//{_WS}IR Dump (?:Before|After) ", re.M)
 _LOC_DEF_RE = re.compile(rf"^#(loc\d*){_WS}={_WS}(loc\(.*\)){_WS}$", re.M)
 _TTGIR_FUNC_RE = re.compile(rf"^{_WS}tt\.func\b", re.M)
+_FUNC_LINE_RE = re.compile(r"[ \t]*tt\.func\b")
 
 
 def _resolve_loc(text: str, locs: Mapping[str, str], depth: int = 0,
@@ -516,15 +540,27 @@ def _source_text(source: str | os.PathLike, path: str | None) -> tuple[str, str 
 
 def _module_int(text: str, name: str, where: str) -> int | None:
     """The integer of the module attribute ``ttg.<name>`` (or ``triton_gpu.<name>``), None
-    when the text has none.
+    when the text has none. The same attribute on a ``tt.func`` line is the function's, not
+    the module's (:func:`~.warp_specialize.find_function_warps`), and is skipped.
 
     Raises:
         LayoutError: the value is not a decimal integer (``"ttg.num-warps" = 4x : i32``),
             or has too many digits (:func:`~.limits.mlir_int`).
     """
-    m = re.search(r'"?(?:ttg|triton_gpu)\.' + re.escape(name) + r'"?\s*=\s*(-?[\w.]+)', text)
-    if m is None:
-        return None
+    pattern = re.compile(r'"?(?:ttg|triton_gpu)\.' + re.escape(name) + r'"?\s*=\s*(-?[\w.]+)')
+    at = 0
+    while True:
+        m = pattern.search(text, at)
+        if m is None:
+            return None
+        start = text.rfind("\n", 0, m.start()) + 1
+        if not _FUNC_LINE_RE.match(text, start):
+            break
+        # a function's attribute: go on after its line (each line is looked at once)
+        end = text.find("\n", m.end())
+        if end < 0:
+            return None
+        at = end + 1
     if not re.fullmatch(r"-?\d+", m.group(1)):
         raise LayoutError(f"{where}ttg.{name} is {m.group(1)[:20]!r}, not an integer: write "
                           f'it as MLIR does ("ttg.{name}" = 4 : i32)')
@@ -554,8 +590,10 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
             shared-memory operation (it is probably not TTGIR); no section matches
             ``pass_name`` (the message lists the passes); an alias or a type of a kept
             operation is malformed (the message names the line and column);
-            ``ttg.num-warps``, ``ttg.num-ctas`` or a ``warp_specialize`` partition's
-            ``num_warps`` is not a power of two (Triton's verifier requires one).
+            ``ttg.num-warps``, ``ttg.num-ctas``, a ``warp_specialize`` partition's
+            ``num_warps`` or a ``tt.func``'s own ``ttg.num-warps`` is not a power of two
+            (Triton's verifier requires one), or a module or function count is not an
+            integer.
     """
     text, path = _source_text(source, path)
     where = f"{path}: " if path else ""
@@ -581,7 +619,8 @@ def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
     return TTGIRModule(mod.aliases, mod.threads_per_warp, mod.num_warps, mod.target, mod.ops,
                        mod.ttng_uses, mod.iter_args, path,
                        f"IR Dump Before {name}" if name else None, names,
-                       mod.warp_specialize, padded, mod.num_ctas, mod.partitions)
+                       mod.warp_specialize, padded, mod.num_ctas, mod.partitions,
+                       mod.functions)
 
 
 _BRACE_RE = re.compile(r"^[ \t]*\}|\{[ \t]*\r?$", re.MULTILINE)
@@ -739,10 +778,12 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
     try:
         partitions = find_partitions(text)
         regions = find_warp_specialize(text)
+        functions = find_function_warps(text)
     except LayoutError as exc:
         raise LayoutError(f"{where}{exc}") from None
     return TTGIRModule(aliases, tpw, nw, target, tuple(ops), tuple(ttng_uses), iter_args, path,
-                       warp_specialize=regions, num_ctas=ctas, partitions=partitions)
+                       warp_specialize=regions, num_ctas=ctas, partitions=partitions,
+                       functions=functions)
 
 
 def _keep(ops: list[Op], op: Op, where: str) -> None:

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from ..errors import LayoutError
 from .limits import MAX_PARTITION_WARPS, mlir_int
 
-__all__ = ["Partition", "WarpSpecialize", "find_partitions", "find_warp_specialize",
-           "partition_segments", "split_types"]
+__all__ = ["FunctionWarps", "Partition", "WarpSpecialize", "find_function_warps",
+           "find_partitions", "find_warp_specialize", "partition_segments", "split_types",
+           "warp_specialize_lines"]
 
 _WS = re.compile(r"^[ \t]*(?:%[^=\n]*=[ \t]*)?ttg\.warp_specialize\((?P<ops>[^)\n]*)\)", re.M)
 _PARTITION = re.compile(r"^[ \t]*partition(\d+)\((?P<args>.*)\)[ \t]*num_warps\((\d+)\)[ \t]*\{",
@@ -35,6 +36,10 @@ _CLOSE = re.compile(r"^[ \t]*\}[ \t]*:[ \t]*\((?P<types>.*)\)[ \t]*->", re.M)
 _NAME = re.compile(r"%[\w$.-]+")
 _DEF = re.compile(r"^[ \t]*(%[\w$.-]+)(?::\d+)?[ \t]*=[ \t]*\"?([\w.]+)\"?(.*)$", re.M)
 _FUNC = re.compile(r"^[ \t]*tt\.func\b(.*)$", re.M)
+#: A ``tt.func`` header line, and a ``ttg.num-warps`` attribute on it.
+_FUNC_HEAD = re.compile(r"^[ \t]*tt\.func\b[^\n]*", re.M)
+_FUNC_WARPS = re.compile(r'"?(?:ttg|triton_gpu)\.num-warps"?[ \t]*=[ \t]*(-?[\w.]+)')
+_FUNC_NAME = re.compile(r'@([\w$.-]+|"[^"\n]*")')
 #: Operations Triton's ``elideTrivialCaptures`` can rematerialise (pure once lowered to the
 #: LLVM dialect): integer/float arithmetic and constants, program ids, pointer arithmetic on
 #: scalars and shared allocations (an address inside the shared-memory base).
@@ -89,6 +94,100 @@ class Partition:
     last_line: int
 
 
+@dataclass(frozen=True)
+class FunctionWarps:
+    """A ``tt.func`` carrying its own ``ttg.num-warps`` attribute (``tt.func public @k(…)
+    attributes {"ttg.num-warps" = 8 : i32} {``): the lines of its body and its warps.
+
+    Attributes:
+        name: the function's symbol (``"k"``).
+        warps: its ``ttg.num-warps``.
+        first_line: 1-based line of the ``tt.func`` header.
+        last_line: 1-based line of the ``}`` closing its body.
+    """
+
+    name: str
+    warps: int
+    first_line: int
+    last_line: int
+
+
+def find_function_warps(text: str) -> tuple[FunctionWarps, ...]:
+    """Every ``tt.func`` of a TTGIR text that sets its own ``ttg.num-warps``, in file order,
+    with the line span of its body.
+
+    An op inside such a function runs on the function's warps, not the module's: Triton
+    3.9's ``lookupNumWarps`` walks from the op outwards and takes the first count it meets —
+    an enclosing ``warp_specialize`` partition's ``num_warps``, then a ``ttg.num-warps`` on
+    the function, then the module's (``TritonGPU/IR/Dialect.cpp``; checked by parsing with
+    Triton 3.9: a layout over the module's 4 warps inside a function of 8 is refused, "the
+    context requires 8 warps per CTA", one over 8 accepted, and a partition inside the
+    function still uses its own ``num_warps``). Spans come from the braces at line ends as
+    in :func:`find_partitions`; a header without a body (a declaration) spans nothing, one
+    whose body is never closed spans to the end of the text. One pass over the text.
+
+    Raises:
+        LayoutError: the attribute is not a decimal integer (``"ttg.num-warps" = 8.5``), has
+            more than :data:`~.limits.MAX_INT_DIGITS` digits, or is not a power of two
+            (Triton's verifier requires one of the module's, and a function's count stands
+            in for it).
+    """
+    if not isinstance(text, str) or "num-warps" not in text:
+        return ()
+    heads = {}
+    for m in _FUNC_HEAD.finditer(text):
+        head = m.group()
+        a = _FUNC_WARPS.search(head)
+        if a is None:
+            continue
+        n = _FUNC_NAME.search(head)
+        name = n.group(1).strip('"') if n else "?"
+        warps = function_warps(a.group(1), name)
+        body = head.rstrip(" \t\r")
+        if body.endswith("{"):
+            heads[m.start() + len(body) - 1] = (name, warps)
+    return tuple(FunctionWarps(name, warps, first, last)
+                 for (name, warps), first, last in _region_spans(text, heads))
+
+
+def function_warps(value: str, name: str) -> int:
+    """The ``ttg.num-warps`` text ``value`` of function ``@name``, checked as
+    :func:`find_function_warps` says."""
+    label = f"@{clip_digits(name)}'s ttg.num-warps"
+    if not re.fullmatch(r"-?\d+", value):
+        raise LayoutError(f"{label} is {value[:20]!r}, not an integer: write it as MLIR does "
+                          '(attributes {"ttg.num-warps" = 4 : i32})')
+    warps = mlir_int(value, label)
+    if warps < 1 or warps & (warps - 1):
+        raise LayoutError(f"{label} is {warps}; a function runs a power-of-two number of "
+                          "warps (1, 2, 4, …)")
+    return warps
+
+
+def _region_spans(text: str, heads: dict) -> list[tuple[object, int, int]]:
+    """``(payload, first line, last line)`` of each region opened at an offset of ``heads``
+    (the offset of its header's final ``{`` → payload), from the braces at line ends: a line
+    ending in ``{`` opens a region, one starting with ``}`` closes one; a region never closed
+    ends at the text's last line. One pass over the text."""
+    out: list[tuple[object, int, int]] = []
+    stack: list[tuple[object, int] | None] = []
+    line, counted = 1, 0
+    for b in _BRACE.finditer(text):
+        line += text.count("\n", counted, b.start())
+        counted = b.start()
+        if b.group().lstrip().startswith("}"):
+            if stack:
+                top = stack.pop()
+                if top is not None:
+                    out.append((top[0], top[1], line))
+            continue
+        brace = text.rfind("{", b.start(), b.end())
+        stack.append((heads[brace], line) if brace in heads else None)
+    last = line + text.count("\n", counted)
+    out.extend((t[0], t[1], last) for t in stack if t is not None)
+    return out
+
+
 def find_partitions(text: str) -> tuple[Partition, ...]:
     """Every worker partition region of a TTGIR text, in file order, with its line span.
 
@@ -119,22 +218,7 @@ def find_partitions(text: str) -> tuple[Partition, ...]:
         heads[m.end() - 1] = m  # the offset of the header's '{'
     if not heads:
         return ()
-    out: list[Partition] = []
-    stack: list[tuple[re.Match, int] | None] = []
-    line, counted = 1, 0
-    for b in _BRACE.finditer(text):
-        line += text.count("\n", counted, b.start())
-        counted = b.start()
-        if b.group().lstrip().startswith("}"):
-            if stack:
-                top = stack.pop()
-                if top is not None:
-                    out.append(_partition(top[0], top[1], line))
-            continue
-        brace = text.rfind("{", b.start(), b.end())
-        stack.append((heads[brace], line) if brace in heads else None)
-    last = line + text.count("\n", counted)
-    out.extend(_partition(t[0], t[1], last) for t in stack if t is not None)
+    out = [_partition(m, first, last) for m, first, last in _region_spans(text, heads)]
     return tuple(sorted(out, key=lambda p: p.first_line))
 
 
@@ -146,7 +230,8 @@ def partition_segments(partitions: tuple[Partition, ...]
     ``bisect.bisect_right(starts, line) - 1``: logarithmic, where scanning every partition
     for every op cost ``ops × partitions`` (thousands of each in hostile text). Partitions
     from :func:`find_partitions` nest or are disjoint (braces match); any others are taken
-    in order, a later start inside an earlier one being the inner one.
+    in order, a later start inside an earlier one being the inner one. Any objects with
+    ``first_line`` and ``last_line`` are placed the same way (:class:`FunctionWarps` too).
 
     Raises nothing: any tuple of :class:`Partition` is placed. Source: Triton 3.9's warp
     count of an op's context (:func:`find_partitions`).
@@ -177,7 +262,8 @@ def partition_segments(partitions: tuple[Partition, ...]
 
 
 def clip_digits(digits: str) -> str:
-    """A run of digits short enough for a message (``"12345…"`` past 8 digits)."""
+    """A run of digits (or a name) short enough for a message (``"12345…"`` past 8
+    characters)."""
     return digits if len(digits) <= 8 else digits[:8] + "…"
 
 
@@ -250,6 +336,23 @@ def _trivial(name: str, func_args: set[str], defs: dict[str, tuple[str, str]]) -
             return False
         todo.extend(operands)
     return True
+
+
+def warp_specialize_lines(text: str) -> tuple[int, ...]:
+    """The 1-based line of every ``ttg.warp_specialize`` op of a TTGIR text (at most
+    :data:`MAX_REGIONS`), read or not by :func:`find_warp_specialize`: a line missing from
+    its regions is a region it skipped. Raises nothing; one pass over the text."""
+    if not isinstance(text, str) or "ttg.warp_specialize" not in text:
+        return ()
+    out: list[int] = []
+    line, counted = 1, 0
+    for m in _WS.finditer(text):
+        if len(out) >= MAX_REGIONS:
+            break
+        line += text.count("\n", counted, m.start())
+        counted = m.start()
+        out.append(line)
+    return tuple(out)
 
 
 def find_warp_specialize(text: str) -> tuple[WarpSpecialize, ...]:

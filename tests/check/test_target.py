@@ -177,3 +177,19 @@ def test_a_partition_layout_over_other_warps_is_not_analysed(old, new, have, run
     notes = {g.op.line: g.note for g in report.global_ops if g.prediction is None}
     assert list(notes) == [33]
     assert f"over {have} where the op runs on {runs} (partition0's num_warps)" in notes[33]
+
+
+@pytest.mark.parametrize("old, new", [
+    (": (!tt.ptr<f32>, i32) -> ()", ": (!tt.ptr<f32>) -> ()"),  # 2 captures, 1 type
+    ("ttg.warp_specialize(%Y, %pid)", "ttg.warp_specialize(%Y, %pid, %nope)"),
+])
+def test_a_warp_specialize_region_not_read_is_reported_not_left_out(old, new):
+    # Triton's verifier rejects these; the op was left out of the report, its state bytes
+    # uncounted, and the kernel read "ok" with no shared-memory access
+    from linlayout.check import check_module
+    from linlayout.triton import read_ttgir
+
+    text = _module(_ws_kernel(), old, new)
+    report = check_module(read_ttgir(text))
+    [ws] = [r for r in report.ops if r.access.op == "warp_specialize"]
+    assert ws.status.value == "not analysed" and "its region was not read" in ws.note

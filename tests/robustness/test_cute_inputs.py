@@ -72,3 +72,10 @@ def test_random_trees_parse_or_raise_layout_error(shape, stride):
             fn(cl)
         except LayoutError:
             pass
+
+
+@pytest.mark.parametrize("tile", ["99999999999999999999x8", "16x" + "1" * 600])
+def test_a_tile_of_too_many_digits_is_named(tile):
+    # it was read as more layout text: "column 39: unexpected 'o' after the layout"
+    with pytest.raises(LayoutError, match=r"the tile 'on .*' has a size of more than 9 digits"):
+        cute.read_layout(f"((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) on {tile}")

@@ -236,3 +236,18 @@ def test_a_path_with_a_nul_character_is_a_file_error_not_a_value_error(tmp_path)
         examples.write_files(str(tmp_path / "a\0b"))
     with pytest.raises(LayoutError, match="file path"):
         check_file(b"x")  # type: ignore[arg-type]
+
+
+def test_function_warp_counts_are_read_in_linear_time():
+    # the module's ttg.num-warps is looked for past every tt.func line that carries its own
+    # (a function's count, not the module's): each line is looked at once, however many
+    # counts it repeats, and a module with only function counts has none of its own
+    decls = "".join(f'  tt.func private @d{i}() attributes {{"ttg.num-warps" = 2 : i32}}\n'
+                    for i in range(20_000))
+    long_line = '  tt.func private @w() attributes {' + '"ttg.num-warps" = 2 : i32, ' * 40_000 \
+        + "}\n"
+    text = HEAD.replace('"ttg.num-warps" = 4 : i32, ', "").replace(
+        "  tt.func @f", decls + long_line + "  tt.func @f") + TAIL
+    module = within_deadline(lambda: read_ttgir(text))
+    assert module.num_warps is None and module.functions == ()  # declarations have no body
+    assert [op.short for op in module.ops] == ["local_alloc"]

@@ -33,6 +33,7 @@ from ...triton.allocation import SharedAllocation, shared_allocation
 from .reduce import reduce_steps
 from .truncated_readout import narrow_truncated_readouts
 from .warp_specialize import predict_warp_specialize
+from ...triton.warp_specialize import warp_specialize_lines
 
 __all__ = ["atomic_scratch_bytes", "cached_copy", "convert_scratch_bytes", "embed_in_buffer",
            "gather_scratch_bytes", "histogram_scratch_bytes", "layout_of",
@@ -329,8 +330,20 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
                                   operand in wide and a.kind == "convert",
                                   produced.get(operand) if operand and not packed else None,
                                   vector)
-            if a.op in ("atomic_rmw", "atomic_cas") and module.num_warps == 1 \
-                    and (a.destination is None or a.destination.kind != "tensor"):
+            scalar_atomic = a.op in ("atomic_rmw", "atomic_cas") and \
+                (a.destination is None or a.destination.kind != "tensor")
+            if scalar_atomic and a.result_used and module.num_warps not in (None, 1) \
+                    and module.function_warps_at(a.line)[0] == 1:
+                # Triton 3.9 sizes the op's scratch with the function's warps (1: none) and
+                # lowers it with the module's (more: through shared memory), and its lowering
+                # asserts (broadcastScalarAtomicResult: no allocation.offset)
+                raise LayoutError(
+                    f"a scalar atomic whose result is used, in a function of 1 warp "
+                    f"({module.function_warps_at(a.line)[1]}) in a module of "
+                    f"{module.num_warps} (ttg.num-warps): Triton 3.9 fails to compile it "
+                    "(it allocates no scratch for one warp but lowers for the module's "
+                    "warps); give the function and the module the same ttg.num-warps")
+            if scalar_atomic and module.num_warps == 1:
                 # one warp: the old value reaches the other lanes by a shuffle (the same rule
                 # as a tensor atomic whose copies stay within a warp)
                 pred = Prediction((), "one warp: the old value is broadcast by a shuffle, "
@@ -338,7 +351,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             out.append((a, pred))
         except LayoutError as exc:
             out.append((a, exc))
-    if module.warp_specialize:
+    if module.warp_specialize or "ttg.warp_specialize" in module.text:
         out = sorted(out + _warp_specialize(module, target, out), key=lambda ap: ap[0].line)
     out = move_scalar_byte_permutes(out, target)
     out = share_broadcast_shuffles(out, module.text, target)
@@ -522,8 +535,9 @@ def module_allocation(module: TTGIRModule,
     (:func:`~linlayout.triton.allocation.shared_allocation`), its converts' scratch sized
     from their ``predictions`` (:func:`convert_scratch_bytes`); ``(None, why)`` where the
     replay does not place the module."""
+    own = module.functions[0].warps if len(module.functions) == 1 else None
     return shared_allocation(module.text, module.num_warps or 4, module.warp_specialize,
-                             convert_scratch_bytes(predictions))
+                             convert_scratch_bytes(predictions), own)
 
 
 def _warp_specialize(module: TTGIRModule, target: Target,
@@ -536,5 +550,18 @@ def _warp_specialize(module: TTGIRModule, target: Target,
     regions = module.warp_specialize
     allocation, _ = module_allocation(module, predictions)
     preds = predict_warp_specialize(regions, module.num_warps or 4, target, allocation)
-    return [(Access(r.line, "warp_specialize", "named", None, None, None, None, None, None,
-                    "", 0), p) for r, p in zip(regions, preds)]
+    out: list[tuple[Access, Prediction | LayoutError]] = [
+        (Access(r.line, "warp_specialize", "named", None, None, None, None, None, None, "", 0),
+         p) for r, p in zip(regions, preds)]
+    read = {r.line for r in regions}
+    for line in warp_specialize_lines(module.text):
+        if line not in read:
+            # its state bytes and captures move through shared memory too: say so rather
+            # than leave the op out of the report
+            out.append((Access(line, "warp_specialize", "named", None, None, None, None, None,
+                               None, "", 0),
+                        LayoutError("its region was not read: each capture needs one type in "
+                                    "the '} : (…) -> ()' after its last partition, and each "
+                                    "partition a 'partitionN(…) num_warps(N) {' header, as "
+                                    "Triton prints them")))
+    return out

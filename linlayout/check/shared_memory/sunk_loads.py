@@ -42,6 +42,7 @@ not modelled here (no measurement).
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -65,6 +66,73 @@ _LOC = re.compile(r"\s+loc\(.*\)\s*$")
 def _op_name(line: str) -> str | None:
     m = _OP.match(line)
     return m.group(1) if m else None
+
+
+@dataclass(frozen=True)
+class _TailIndex:
+    """What :func:`executing_warps` asks of every line of a module, found in one pass (a scan
+    from each op to the kernel's end cost ops × lines: 20,000 loads took minutes).
+
+    ``stop[j]``: the first line index at or after ``j`` that is ``tt.return`` or an op other
+    than a store or a pure op (``len(stop)`` if none); ``returns[j]``: line ``j`` is a
+    ``tt.return``; ``last_store[j]``: the last ``tt.store`` in ``[j, stop[j])`` (-1 if none);
+    ``names[j]``: the SSA names of a store line; ``uses``: per SSA name, the line indices of
+    the pure ops and stores that name it, ascending."""
+
+    stop: tuple[int, ...]
+    returns: tuple[bool, ...]
+    last_store: tuple[int, ...]
+    names: dict[int, list[str]]
+    uses: dict[str, list[int]]
+
+
+def _tail_index(module: TTGIRModule) -> _TailIndex:
+    """The module's :class:`_TailIndex`, built once and kept on the module."""
+    index = module.__dict__.get("_sunk_tail_index")
+    if index is None:
+        index = _build_tail_index(module.text)
+        object.__setattr__(module, "_sunk_tail_index", index)  # a cache, not a field
+    return index
+
+
+def _build_tail_index(text: str) -> _TailIndex:
+    lines = text.split("\n")
+    n = len(lines)
+    kinds = bytearray(n)  # 0 skipped, 1 pure, 2 store, 3 return, 4 anything else
+    names: dict[int, list[str]] = {}
+    uses: dict[str, list[int]] = {}
+    for j, line in enumerate(lines):
+        line = _LOC.sub("", line).strip()
+        if not line or line.startswith("//"):
+            continue
+        op = _op_name(line)
+        if op == "tt.return":
+            kinds[j] = 3
+            continue
+        if op == "tt.store":
+            kinds[j] = 2
+        elif op is not None and (op in PURE_OPS or op.startswith(_PURE_PREFIXES)):
+            kinds[j] = 1
+        else:
+            kinds[j] = 4
+            continue
+        found = _NAME.findall(line)
+        if kinds[j] == 2:
+            names[j] = found
+        for x in dict.fromkeys(found if kinds[j] == 2 else found[1:]):
+            uses.setdefault(x, []).append(j)
+    stop = [n] * n
+    last_store = [-1] * n
+    at, seg_last = n, -1
+    for j in range(n - 1, -1, -1):
+        if kinds[j] >= 3:
+            at, seg_last = j, -1
+        elif kinds[j] == 2 and seg_last < 0:
+            seg_last = j
+        stop[j] = at
+        last_store[j] = seg_last
+    return _TailIndex(tuple(stop), tuple(k == 3 for k in kinds), tuple(last_store), names,
+                      uses)
 
 
 @dataclass(frozen=True)
@@ -123,39 +191,34 @@ def executing_warps(module: TTGIRModule, access: Access, target: Target) -> Sunk
     if stored is None or stored.kind != "tensor":
         return None
     name = access.result
-    lines = module.text.split("\n")
-    users = []
-    for k, text in enumerate(lines[access.line:], access.line + 1):  # the lines after the op
-        text = _LOC.sub("", text).strip()
-        if not text or text.startswith("//"):
-            continue
-        op = _op_name(text)
-        if op == "tt.return":
-            break
-        names = _NAME.findall(text)
-        if op == "tt.store":
-            operands = names
-            if users:
-                return None  # another store after it: it is not the kernel's last
-            if name in operands:
-                if len(operands) < 2 or operands[1] != name or operands[0] == name \
-                        or operands[2:].count(name):
-                    return None  # used as a pointer or mask
-                users.append(k)
-            continue
-        if op is None or not (op in PURE_OPS or op.startswith(_PURE_PREFIXES)):
-            return None  # a region end, a barrier, another memory op …
-        if name in names[1:]:
-            return None  # used by something other than a store
-    else:
-        return None  # no tt.return found
+    tail = _tail_index(module)
+    start = access.line  # index of the line after the op
+    if start >= len(tail.stop):
+        return None
+    end = tail.stop[start]
+    if end == len(tail.stop) or not tail.returns[end]:
+        return None  # a region end, a barrier, another memory op … before tt.return
+    last = tail.last_store[start]
+    if last < 0:
+        return None
+    uses = tail.uses.get(name, ())
+    k = bisect.bisect_left(uses, start)
+    if k + 1 > len(uses) or uses[k] != last or (k + 1 < len(uses) and uses[k + 1] < end):
+        # no use, a use by something other than the last store, or a store after the one
+        # using it
+        return None
+    operands = tail.names[last]
+    if len(operands) < 2 or operands[1] != name or operands[0] == name \
+            or operands[2:].count(name):
+        return None  # used as a pointer or mask
+    users = [last + 1]
     if len(users) != 1:
         return None
     masks = stored.layout.free_variable_masks()
     warp_mask, lane_mask = masks.get("warp", 0), masks.get("lane", 0)
     if not (warp_mask or lane_mask):
         return None
-    warps = module.num_warps or stored.layout.in_dims.get("warp", 1)
+    warps = module.warps_at(access.line)[0] or stored.layout.in_dims.get("warp", 1)
     return SunkStore(users[0], warps >> bin(warp_mask).count("1"), lane_mask)
 
 

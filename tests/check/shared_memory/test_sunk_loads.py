@@ -118,3 +118,71 @@ def test_sunk_loads_per_thread(args, sunk):
 def test_sunk_loads_per_thread_rejects_junk(bad):
     with pytest.raises(LayoutError, match="positive int"):
         sunk_loads_per_thread(*bad)
+
+
+def _plain_walk(module, access):
+    """The scan executing_warps made before its one-pass index: from the op's line to
+    ``tt.return``, line by line (a reference for the index; ops × lines on big files)."""
+    from linlayout.check.shared_memory import sunk_loads as sl
+
+    name = access.result
+    users = []
+    for k, text in enumerate(module.text.split("\n")[access.line:], access.line + 1):
+        text = sl._LOC.sub("", text).strip()
+        if not text or text.startswith("//"):
+            continue
+        op = sl._op_name(text)
+        if op == "tt.return":
+            break
+        names = sl._NAME.findall(text)
+        if op == "tt.store":
+            if users:
+                return None
+            if name in names:
+                if len(names) < 2 or names[1] != name or names[0] == name \
+                        or names[2:].count(name):
+                    return None
+                users.append(k)
+            continue
+        if op is None or not (op in sl.PURE_OPS or op.startswith(sl._PURE_PREFIXES)):
+            return None
+        if name in names[1:]:
+            return None
+    else:
+        return None
+    return users[0] if len(users) == 1 else None
+
+
+def test_the_one_pass_index_finds_the_stores_a_plain_walk_finds():
+    found = 0
+    for path in sorted(KERNELS.glob("*.ttgir")):
+        module = read_ttgir(path.read_text(encoding="utf-8"))
+        target = module_target(module)
+        for a in find_accesses(module):
+            if a.kind not in ("convert", "load") or not a.result:
+                continue
+            got = executing_warps(module, a, target)
+            want = _plain_walk(module, a)
+            if got is not None:
+                assert got.line == want
+                found += 1
+            elif want is not None:  # a store found, but no free bits (or not NVIDIA)
+                stored = a.destination if a.kind == "convert" else a.distributed
+                masks = stored.layout.free_variable_masks()
+                assert not (masks.get("warp") or masks.get("lane")) or not target.is_nvidia
+    assert found >= 10
+
+
+def test_the_index_is_built_once_per_module(monkeypatch):
+    # 400 loads of one buffer: each scanned the text from its line (20,000 took minutes)
+    from linlayout.check.shared_memory import sunk_loads as sl
+
+    built = []
+    real = sl._build_tail_index
+    monkeypatch.setattr(sl, "_build_tail_index", lambda text: built.append(1) or real(text))
+    tr = (Path(__file__).resolve().parents[2] / "data" / "ttgir" / "transpose2.ttgir").read_text()
+    load = ("%yy = ttg.local_load %tile : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> "
+            "tensor<64x64xf16, #blocked1>\n")
+    module = read_ttgir(tr.replace("    tt.return", ("    " + load) * 400 + "    tt.return"))
+    report = check_module(module, suggest=False)
+    assert len(report.ops) > 400 and len(built) == 1
