@@ -74,9 +74,10 @@ ValueTracking.cpp``), which stops 6 instructions deep (``MaxAnalysisRecursionDep
   ``X`` one instruction below ``X``'s own group's address and two below a group at
   ``X ^ K``, and stops at depth 6: ``(x & m) << s`` with its ``shl`` 5 deep proves only its
   ``s`` low zeros, a term 6 deep nothing. A group whose base is proven less than its first
-  vector's size is not merged (NVPTX merges no misaligned shared access). Reassociate,
-  which turns the ``or disjoint`` into ``add`` and InstCombine back, kept every term's
-  depth on the probes traced; that it always does is not proven. Not modelled: terms
+  vector's size is not merged (NVPTX merges no misaligned shared access). Reassociate
+  re-ranks the tree (its ``or disjoint`` into ``add``, InstCombine back) and InstCombine
+  re-applies ``reassociateForUses``; which fixed point that reaches is not modelled (on the
+  probes traced its deepest terms were the model's). Not modelled either: terms
   shared with converts through scratch, with global address arithmetic other than a
   ``tt.make_range``'s index, and the block (CTA) part of ``X``.
 
@@ -459,8 +460,9 @@ def known_low_zeros(m: AccessMap, depth: int, kernel_terms: frozenset = frozense
     expression computes too up and the single-use rest one level down (``(A | B) | (C | D)``
     with ``B`` shared becomes ``(A | (C | D)) | B``), and its ``FoldShiftByConstant`` turns
     ``(x & m) << s`` into ``(x << s) & (m << s)`` when nothing else uses ``x & m``;
-    Reassociate, which turns these ``or disjoint`` into ``add`` and InstCombine back, kept
-    every term's depth on the probes traced. Then ``computeKnownBits`` stops
+    Reassociate re-ranks the tree and the next InstCombine re-applies ``reassociateForUses``
+    (which fixed point it reaches is not modelled: on the probes traced the deepest terms,
+    and so the proven bits, were those of this model). Then ``computeKnownBits`` stops
     :data:`KNOWN_BITS_DEPTH` deep: ``(x & m) << s`` with its ``shl`` 5 deep gives only its
     ``s`` low zeros (``(x << s) & (m << s)`` all of them), a term 6 deep none, and an ``or``
     keeps the fewest of its operands'. ``gep_split``: the address is ``gep(smem, X)`` and
