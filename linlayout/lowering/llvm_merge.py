@@ -77,7 +77,9 @@ ValueTracking.cpp``), which stops 6 instructions deep (``MaxAnalysisRecursionDep
   vector's size is not merged (NVPTX merges no misaligned shared access). Reassociate
   re-ranks the tree (its ``or disjoint`` into ``add``, InstCombine back) and InstCombine
   re-applies ``reassociateForUses``; which fixed point that reaches is not modelled (on the
-  probes traced its deepest terms were the model's). Not modelled either: terms
+  probes traced its deepest terms were the model's). On 22 probes drawn for it, it equals
+  the PTX on 16, the exact alignment on 3 (``papers/triton_lowering/README.md``). Not
+  modelled either: terms
   shared with converts through scratch, with global address arithmetic other than a
   ``tt.make_range``'s index, and the block (CTA) part of ``X``.
 
