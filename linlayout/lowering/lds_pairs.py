@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from .. import f2
 from .._checks import as_int, instance_of
 from ..errors import LayoutError
-from .llvm_merge import MAX_ACCESS_BYTES, _runs, _split_amd, _xor_and_added
+from .llvm_merge import MAX_ACCESS_BYTES, contiguous_runs, split_amd_run, xor_and_added
 from .vectorise import AccessMap
 
 __all__ = ["LdsKind", "PairedAccesses", "lds_instructions", "lds_lowered", "lds_paired_accesses"]
@@ -280,7 +280,7 @@ def lds_instructions(m: AccessMap, vector_elems: int,
     group_align = min([MAX_ACCESS_BYTES] + [(o * ebytes) & -(o * ebytes) for o in others])
     # Triton's program order of its vectors (element constants): lowerLdSt's loop over the
     # registers it adds (inner) inside the loop over those it XORs (actionAdditiveStrides)
-    xors, adds = _xor_and_added(rest, lane_bits)
+    xors, adds = xor_and_added(rest, lane_bits)
     order = f2.images(adds + xors)
 
     accs = [(c & lane_bits, _padded(c & ~lane_bits, pads) * ebytes, c) for c in order]
@@ -321,9 +321,9 @@ def _lowered(accs: list[tuple[int, int, int]], width: int, ebytes: int, group_al
                 merged.extend((pos, g, imm, width, start) for pos, imm, start in seg)
                 continue
             at = {imm: (pos, start) for pos, imm, start in seg}
-            for run in _runs(sorted(at), width):
+            for run in contiguous_runs(sorted(at), width):
                 k = 0
-                for size in _split_amd(run, width, group_align, ebytes):
+                for size in split_amd_run(run, width, group_align, ebytes):
                     n = size // width
                     poss = [at[b][0] for b in run[k:k + n]]
                     # stores sink to the chain's last, loads rise to its first (vectorizeChain)

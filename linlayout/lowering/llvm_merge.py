@@ -23,8 +23,9 @@ or block offset has, so ``X ⊕ c = (X ⊕ (c ∧ P)) + (c ∧ ¬P)``, and LLVM 
 which ScalarEvolution adds; a constant with bits of both kinds is split before the LSV, as far
 as the known bits reach: below). So the accesses of one thread fall into groups, one per value
 of ``c ∧ P``: inside a group they differ by the constants ``c ∧ ¬P``; across groups by no
-constant LLVM can prove. The alignment LLVM proves for an access (``InferAlignment``) is the
-lowest set bit of ``P`` and of its constant (in bytes), capped by the buffer's 16-byte base.
+constant LLVM can prove. The alignment LLVM proves for an access (``InferAlignment``) is at
+most the lowest set bit of ``P`` and of its constant (in bytes), capped by the buffer's
+16-byte base; less where ``X``'s tree is deep (below).
 
 Per group, LLVM (``splitChainByContiguity``, ``splitChainByAlignment``) sorts the accesses by
 address, cuts them into runs of contiguous ones, and walks each run from its start: the
@@ -57,15 +58,32 @@ ValueTracking.cpp``), which stops 6 instructions deep (``MaxAnalysisRecursionDep
   probes drawn for it, the prediction without it on 1 (``papers/triton_lowering/
   README.md``): SLP may also build no reduction for ``X`` (one of its operands taken into
   another vector) or keep more apart than the mixed constants.
-* Not modelled: the alignment LLVM proves for a group's base when ``X``'s OR tree is deep.
-  ``InferAlignment`` runs before SLP (after LoopVectorize), on the tree ``-O3`` has left:
-  Triton's balanced one, or — seen where the load's ``X`` shares lane terms with the
-  store's — a re-associated left-leaning chain whose deepest operands lie past the depth
-  limit; the base then keeps the element's alignment and NVPTX merges none of the group's
-  accesses (``papers/triton_lowering/llvm_merge_known_bits.py``; one known mismatch of the
-  ``llvm_merge`` probes).
+* Modelled: the alignment LLVM proves for a group's base (:func:`known_low_zeros`).
+  ``InferAlignment`` runs after LoopVectorize, before SLP (its later run adds nothing
+  through SLP's reduction), on the tree ``-O3`` has left of Triton's (``matrixVectorProd``:
+  pairwise ``treeReduce`` of the OR terms, of the XOR terms, the two ORed). Three steps
+  shape it, each read in LLVM's source and seen in the IR after each pass
+  (``papers/triton_lowering/llvm_merge_known_bits.py --passes``): EarlyCSE makes a term
+  that the kernel's other lane/warp expressions compute too one value with several uses
+  (``kernel_terms``: the other copies' ``X``, the ``tt.make_range`` indices), and
+  InstCombine's ``reassociateForUses`` then moves it up the ``or`` tree, pushing the
+  single-use rest a level down; InstCombine's ``FoldShiftByConstant`` turns ``(x & m) << s``
+  into ``(x << s) & (m << s)`` when nothing else uses ``x & m`` (a constant, proven at any
+  depth); and when no group at ``X ^ K`` uses ``X``, InstCombine splits ``gep(smem, X)``
+  at ``X``'s top ``or disjoint`` nodes into a chain of GEPs. ``computeKnownBits`` asks
+  ``X`` one instruction below ``X``'s own group's address and two below a group at
+  ``X ^ K``, and stops at depth 6: ``(x & m) << s`` with its ``shl`` 5 deep proves only its
+  ``s`` low zeros, a term 6 deep nothing. A group whose base is proven less than its first
+  vector's size is not merged (NVPTX merges no misaligned shared access). Reassociate
+  re-ranks the tree (its ``or disjoint`` into ``add``, InstCombine back) and InstCombine
+  re-applies ``reassociateForUses``; which fixed point that reaches is not modelled (on the
+  probes traced its deepest terms were the model's). On 22 probes drawn for it, it equals
+  the PTX on 16, the exact alignment on 3 (``papers/triton_lowering/README.md``). Not
+  modelled either: terms
+  shared with converts through scratch, with global address arithmetic other than a
+  ``tt.make_range``'s index, and the block (CTA) part of ``X``.
 
-On AMD the same pass runs with AMDGPU's legality (:func:`_split_amd`, :func:`lds_speed`:
+On AMD the same pass runs with AMDGPU's legality (:func:`split_amd_run`, :func:`lds_speed`:
 misaligned runs the back end ranks no slower than their elements merge too), followed by
 instruction selection and ``SILoadStoreOptimizer``'s ``ds_read2``/``ds_write2`` pairs: the
 whole AMD model is :mod:`.lds_pairs`.
@@ -83,12 +101,16 @@ from ..errors import LayoutError
 from .vectorise import AccessMap
 
 __all__ = [
+    "KNOWN_BITS_DEPTH",
     "NO_SLP_CC",
     "SLP_MIN_OPERANDS",
     "MergedAccess",
+    "expression_terms",
+    "known_low_zeros",
     "llvm_merged_accesses",
     "merged_opcode",
     "or_operands",
+    "thread_terms",
 ]
 
 #: NVPTX's widest shared-memory access (``getLoadStoreVecRegBitWidth``: 128 bits).
@@ -177,6 +199,319 @@ def _or_operands(cols: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(groups)
 
 
+#: How deep LLVM's ``computeKnownBits`` looks below the value it is asked about
+#: (``MaxAnalysisRecursionDepth`` in ``llvm/include/llvm/Analysis/ValueTracking.h``): an
+#: instruction that deep is not looked into (a constant still is).
+KNOWN_BITS_DEPTH = 6
+
+
+def _tz(x: int) -> int:
+    return (x & -x).bit_length() - 1 if x else 32
+
+
+def _term_bits(t: tuple) -> int:
+    """The offset bits a leaf term of Triton's tree can set."""
+    kind, mask, s = t
+    return mask << s if kind == "shl" else mask >> s if kind == "lshr" else \
+        s if kind == "select" else mask
+
+
+def _triton_tree(cols: tuple[int, ...], nrow: int):
+    """Triton 3.9's expression for ``X`` (``matrixVectorProd``): leaves ``(kind, mask,
+    shift)`` — ``("shl", m, s)`` is ``(x & m) << s``, ``("lshr", m, s)`` ``(x & m) >> s``,
+    ``("and", m, 0)`` ``x & m``, ``("select", bit, offset)`` ``x & bit ? offset : 0`` —
+    and nodes ``[op, left, right]`` (``op`` ``"or"`` or ``"xor"``); ``None`` when no lane
+    or warp moves the address. Diagonal terms first (diagonal order), then the columns
+    alone on a diagonal (column order; one of a single-bit offset is the shift InstCombine
+    makes of Triton's ``select``); terms whose rows no other column reaches are ORed, the
+    others XORed, each list by ``treeReduce`` (pairs of neighbours, round after round), and
+    the two results ORed. An ``xor`` of terms sharing no bit is InstCombine's ``or
+    disjoint``."""
+    ncol = len(cols)
+    unique = {r for r in range(nrow) if sum(c >> r & 1 for c in cols) == 1}
+
+    def diagonal(i: int) -> tuple[int, bool]:
+        mask, all_unique = 0, True
+        row, col = (-i, 0) if i < 0 else (0, i)
+        while row < nrow and col < ncol:
+            mask |= (cols[col] >> row & 1) << col
+            all_unique = all_unique and row in unique
+            row += 1
+            col += 1
+        return mask, all_unique
+
+    diags = [(i, *diagonal(i)) for i in range(-nrow + 1, ncol)]
+    alone = 0
+    grew = True
+    while grew:
+        grew = False
+        for _, mask, _u in diags:
+            rest = mask & ~alone
+            if rest and not rest & (rest - 1):
+                alone |= rest
+                grew = True
+    ors: list = []
+    xors: list = []
+    for i, mask, all_unique in diags:
+        mask &= ~alone
+        if mask:
+            t = ("lshr", mask, i) if i > 0 else ("shl", mask, -i) if i < 0 else ("and", mask, 0)
+            (ors if all_unique else xors).append(t)
+    for c in range(ncol):
+        basis = cols[c]
+        if not (alone >> c & 1 and basis):
+            continue
+        if basis & (basis - 1):
+            t = ("select", 1 << c, basis)
+        else:
+            s = basis.bit_length() - 1 - c
+            t = ("shl", 1 << c, s) if s > 0 else ("lshr", 1 << c, -s) if s < 0 \
+                else ("and", 1 << c, 0)
+        rows_unique = all(r in unique for r in range(nrow) if basis >> r & 1)
+        (ors if rows_unique else xors).append(t)
+
+    def reduce(terms: list, op: str):
+        while len(terms) > 1:
+            nxt = [[op, terms[k], terms[k + 1]] for k in range(0, len(terms) - 1, 2)]
+            if len(terms) % 2:
+                nxt.append(terms[-1])
+            terms = nxt
+        return terms[0] if terms else None
+
+    parts = [p for p in (reduce(ors, "or"), reduce(xors, "xor")) if p is not None]
+    tree = parts[0] if len(parts) == 1 else ["or", *parts] if parts else None
+    _disjoint_xors(tree)
+    return tree
+
+
+def _is_node(n) -> bool:
+    return isinstance(n, list)
+
+
+def _bits(n) -> int:
+    return _bits(n[1]) | _bits(n[2]) if _is_node(n) else _term_bits(n)
+
+
+def _disjoint_xors(n) -> None:
+    """InstCombine: an ``xor`` of operands with no common bit is an ``or disjoint``."""
+    if _is_node(n):
+        _disjoint_xors(n[1])
+        _disjoint_xors(n[2])
+        if n[0] == "xor" and not _bits(n[1]) & _bits(n[2]):
+            n[0] = "or"
+
+
+def _reassociate_for_uses(root, shared: frozenset) -> None:
+    """InstCombine's ``reassociateForUses`` (``InstCombineAndOrXor.cpp``) to a fixed point:
+    ``(X op Y) op Z`` with the inner ``op`` and ``Z`` used once becomes ``(Y op Z) op X`` when
+    ``X`` has other uses, else ``(X op Z) op Y`` when ``Y`` has. A term other shared-memory
+    accesses of the kernel compute too (``shared``: EarlyCSE made it one value) has other
+    uses; inner nodes have one."""
+    def once(n) -> bool:
+        return _is_node(n) or n not in shared
+
+    def post(n):
+        if _is_node(n):
+            yield from post(n[1])
+            yield from post(n[2])
+            yield n
+
+    changed = root is not None
+    while changed:
+        changed = False
+        for n in post(root):
+            for inner, z in ((n[1], n[2]), (n[2], n[1])):
+                if not (_is_node(inner) and inner[0] == n[0] and once(z)):
+                    continue
+                x, y = inner[1], inner[2]
+                if not once(x):
+                    n[1:] = [[n[0], y, z], x]
+                elif not once(y):
+                    n[1:] = [[n[0], x, z], y]
+                else:
+                    continue
+                changed = True
+                break
+            if changed:
+                break
+
+
+def _known_tz(n, depth: int, lone: frozenset = frozenset()) -> int:
+    """The low zero bits ``computeKnownBits`` proves for ``n`` asked ``depth`` deep; a shift
+    whose ``x & m`` has no other user (mask in ``lone``) is InstCombine's ``(x << s) & (m <<
+    s)`` (``FoldShiftByConstant``), whose constant is known at any depth."""
+    if n is None:
+        return 32
+    if depth >= KNOWN_BITS_DEPTH:
+        return 0
+    if _is_node(n):
+        return min(_known_tz(n[1], depth + 1, lone), _known_tz(n[2], depth + 1, lone))
+    kind, mask, s = n
+    if kind == "select":          # both arms are constants
+        return _tz(s)
+    if kind == "and":             # its constant operand is known at any depth
+        return _tz(mask)
+    inner_known = depth + 1 < KNOWN_BITS_DEPTH or mask in lone  # the mask under the shift
+    if kind == "shl":
+        return _tz(mask) + s if inner_known else s
+    return max(_tz(mask) - s, 0) if inner_known else 0
+
+
+def _user(t: tuple) -> tuple:
+    """What uses ``x & mask`` for a leaf term: the term itself, or for a ``select`` its
+    ``icmp`` (one per bit, shared by every select on that bit)."""
+    return ("icmp", t[1], 0) if t[0] == "select" else t
+
+
+def _lone_masks(own: frozenset, kernel_terms: frozenset) -> frozenset:
+    """The masks ``m`` of ``own``'s shift terms whose ``x & m`` (one value after EarlyCSE)
+    has that shift as its only user among ``own`` and ``kernel_terms``."""
+    users: dict[int, set] = {}
+    for t in own | kernel_terms:
+        users.setdefault(t[1], set()).add(_user(t))
+    return frozenset(t[1] for t in own if t[0] in ("shl", "lshr") and len(users[t[1]]) == 1)
+
+
+def _tree_columns(m: AccessMap, ebytes: int) -> tuple[tuple[int, ...], int]:
+    """The byte offsets of the bits of the ``x`` Triton's ``lowerLdSt`` multiplies (the lane
+    id's bits, then the warp id's when the module has several warps), and the rows of its
+    matrix (the bits of the buffer's byte offsets)."""
+    cols = tuple(o * ebytes for o in list(m.lanes) + list(m.warps))
+    every = [o * ebytes for o in list(m.registers) + list(m.lanes) + list(m.warps)]
+    nrow = max([o.bit_length() for o in every] + [1])
+    return cols, nrow
+
+
+def expression_terms(columns: tuple[int, ...] | list[int], rows: int) -> frozenset:
+    """The leaf terms of Triton's ``matrixVectorProd`` of ``x`` (the lane id's bits, then the
+    warp id's) with a matrix of these ``columns`` (the value each bit of ``x`` sets; ``rows``
+    bits): ``(kind, mask, shift)`` with kinds ``shl``, ``lshr``, ``and``, ``select`` (see
+    :func:`known_low_zeros`). Triton computes the lane/warp part of a shared-memory address
+    so (:func:`thread_terms`), and the index of a ``tt.make_range`` (``emitIndices``); LLVM's
+    EarlyCSE makes equal terms, and equal ``x & m``, one value.
+
+    Raises:
+        LayoutError: ``columns`` not a sequence of non-negative ints, ``rows`` not a
+            non-negative int.
+    """
+    if not isinstance(columns, (list, tuple)):
+        raise LayoutError(f"columns must be a list or tuple, got {type(columns).__name__}")
+    cols = tuple(as_int(c, "column") for c in columns)
+    nrow = as_int(rows, "rows")
+    if any(c < 0 for c in cols) or nrow < 0:
+        raise LayoutError(f"columns and rows must be non-negative, got {cols} and {nrow}")
+    return _leaves(_triton_tree(cols, max(nrow, max([c.bit_length() for c in cols] + [1]))))
+
+
+def _leaves(tree) -> frozenset:
+    out: list = []
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if _is_node(n):
+            stack += [n[1], n[2]]
+        elif n is not None:
+            out.append(n)
+    return frozenset(out)
+
+
+def thread_terms(m: AccessMap) -> frozenset:
+    """The leaf terms of Triton's expression for the lane/warp part ``X`` of the access
+    ``m``'s byte offset (:func:`expression_terms` of its byte offsets; each ``(kind, mask,
+    shift)``, kinds ``shl``, ``lshr``, ``and``, ``select``: see :func:`known_low_zeros`). Two
+    accesses of one kernel with a term in common compute it once after LLVM's EarlyCSE.
+
+    Raises:
+        LayoutError: ``m`` not an :class:`~.vectorise.AccessMap`.
+    """
+    instance_of(m, AccessMap, "m")
+    ebytes = max(8, m.element_bits) // 8
+    return _leaves(_triton_tree(*_tree_columns(m, ebytes)))
+
+
+def known_low_zeros(m: AccessMap, depth: int, kernel_terms: frozenset = frozenset(), *,
+                    gep_split: bool = False) -> int:
+    """How many low bits of the lane/warp part ``X`` of the access ``m``'s byte offset LLVM
+    proves zero when it asks ``depth`` instructions below the address (the address of an
+    access at ``X`` is ``gep(smem, X)``: ``X`` at depth 1; one at ``X ^ K``:
+    ``gep(smem, xor(X, K))``, depth 2). 32 when no lane or warp moves the address.
+
+    ``kernel_terms``: the leaf terms (:func:`expression_terms`) of the kernel's other
+    lane/warp expressions — other shared-memory accesses' ``X``, ``tt.make_range`` indices.
+    ``X`` is Triton's tree (``matrixVectorProd``: :func:`thread_terms`) as ``-O3`` leaves it
+    before ``InferAlignment``: InstCombine's ``reassociateForUses`` moves a term that another
+    expression computes too up and the single-use rest one level down (``(A | B) | (C | D)``
+    with ``B`` shared becomes ``(A | (C | D)) | B``), and its ``FoldShiftByConstant`` turns
+    ``(x & m) << s`` into ``(x << s) & (m << s)`` when nothing else uses ``x & m``;
+    Reassociate re-ranks the tree and the next InstCombine re-applies ``reassociateForUses``
+    (which fixed point it reaches is not modelled: on the probes traced the deepest terms,
+    and so the proven bits, were those of this model). Then ``computeKnownBits`` stops
+    :data:`KNOWN_BITS_DEPTH` deep: ``(x & m) << s`` with its ``shl`` 5 deep gives only its
+    ``s`` low zeros (``(x << s) & (m << s)`` all of them), a term 6 deep none, and an ``or``
+    keeps the fewest of its operands'. ``gep_split``: the address is ``gep(smem, X)`` and
+    nothing else uses ``X`` (no group at ``X ^ K``): InstCombine then splits the GEP at each
+    of ``X``'s top ``or disjoint`` nodes (``gep(p, a | b)`` → ``gep(gep(p, a), b)``), and
+    the subtrees left are asked 1, 2, … deep from the last (``depth`` ignored). Source:
+    ``InstCombineAndOrXor.cpp``
+    (``reassociateForUses``), ``InstCombineShifts.cpp`` (``FoldShiftByConstant``),
+    ``ValueTracking.cpp`` (``computeKnownBits``), the IR after each pass
+    (``papers/triton_lowering/llvm_merge_known_bits.py --passes``), and the IR's
+    ``InstCombinerImpl::visitGetElementPtrInst`` (the GEP split).
+
+    Raises:
+        LayoutError: ``m`` not an :class:`~.vectorise.AccessMap`, ``depth`` not a
+            non-negative int, ``kernel_terms`` not a frozenset, ``gep_split`` not a bool.
+    """
+    instance_of(m, AccessMap, "m")
+    d = as_int(depth, "depth")
+    instance_of(kernel_terms, frozenset, "kernel_terms")
+    instance_of(gep_split, bool, "gep_split")
+    if d < 0:
+        raise LayoutError(f"depth must be a non-negative int, got {d}")
+    return _known_low_zeros(m, d, _relevant(m, kernel_terms), gep_split)
+
+
+def _relevant(m: AccessMap, kernel_terms: frozenset) -> frozenset:
+    """The terms of ``kernel_terms`` that matter to ``m``'s tree: those sharing a mask with
+    one of its terms (the cache then sees equal keys for equal trees)."""
+    masks = {t[1] for t in thread_terms(m)}
+    return frozenset(t for t in kernel_terms if t[1] in masks)
+
+
+@memoize(4096)
+def _known_low_zeros(m: AccessMap, depth: int, kernel_terms: frozenset,
+                     gep_split: bool = False) -> int:
+    """:func:`known_low_zeros` on checked arguments; ``gep_split``: the address is
+    ``gep(smem, X)`` with no other use of ``X``, which InstCombine splits at ``X``'s top
+    ``or disjoint`` nodes (``depth`` is then ignored: :func:`_gep_chain`)."""
+    ebytes = max(8, m.element_bits) // 8
+    tree = _triton_tree(*_tree_columns(m, ebytes))
+    own = _leaves(tree)
+    _reassociate_for_uses(tree, own & kernel_terms)
+    lone = _lone_masks(own, kernel_terms)
+    if gep_split:
+        return min([_known_tz(t, d, lone) for t, d in _gep_chain(tree)] + [32])
+    return _known_tz(tree, depth, lone)
+
+
+def _gep_chain(tree) -> list:
+    """``gep(smem, X)`` as InstCombine leaves it when nothing else uses ``X``: each ``or
+    disjoint`` index split into two GEPs (``gep(p, a | b)`` → ``gep(gep(p, a), b)``, again
+    on the new indices), so ``X``'s top ``or`` nodes become a chain of GEPs, its other
+    subtrees their indices in order: the last one asked 1 deep, the one before 2, …
+    Returns ``[(subtree, depth), …]``."""
+    parts: list = []
+
+    def walk(n) -> None:
+        if _is_node(n) and n[0] == "or":
+            walk(n[1])
+            walk(n[2])
+        elif n is not None:
+            parts.append(n)
+    walk(tree)
+    return [(t, len(parts) - i) for i, t in enumerate(parts)]
+
+
 def _thread_columns(m: AccessMap) -> list[int]:
     """The element offsets of the bits of Triton's ``x`` (lane, warp, block ids)."""
     return list(m.lanes) + list(m.warps) + list(m.blocks)
@@ -213,7 +548,8 @@ def _lowbit(x: int) -> int:
 
 def llvm_merged_accesses(m: AccessMap, vector_elems: int,
                          base_align_bytes: int = MAX_ACCESS_BYTES, *,
-                         slp: bool = False) -> MergedAccess:
+                         slp: bool = False, kernel_terms: frozenset = frozenset()
+                         ) -> MergedAccess:
     """The ``ld.shared``/``st.shared`` accesses one thread makes once LLVM's NVPTX back end
     has merged Triton's ``vector_elems``-wide vectors of the access ``m``.
 
@@ -225,6 +561,9 @@ def llvm_merged_accesses(m: AccessMap, vector_elems: int,
     ``X`` built from at least :data:`SLP_MIN_OPERANDS` OR operands (:func:`or_operands`)
     becomes a vector reduction whose bits LLVM no longer proves, and accesses whose XOR
     constants share their lane/warp bits but differ elsewhere are not joined (module doc).
+    ``kernel_terms``: the leaf terms of the kernel's other lane/warp expressions
+    (:func:`known_low_zeros`); the alignment LLVM proves for each group's base is
+    :func:`known_low_zeros`' (module doc), at most the lowest lane/warp offset.
 
     Source: ``lowerLdSt`` and ``actionAdditiveStrides`` (Triton 3.9) for the addresses;
     ``Vectorizer::splitChainByContiguity``/``splitChainByAlignment`` (LLVM
@@ -234,25 +573,24 @@ def llvm_merged_accesses(m: AccessMap, vector_elems: int,
     Raises:
         LayoutError: ``m`` not an :class:`~.vectorise.AccessMap`; ``vector_elems`` not a power
             of two whose registers ``m`` has; ``base_align_bytes`` not a positive power of two;
-            ``slp`` not a bool.
+            ``slp`` not a bool; ``kernel_terms`` not a frozenset.
     """
     instance_of(m, AccessMap, "m")
     v = as_int(vector_elems, "vector_elems")
     align0 = as_int(base_align_bytes, "base_align_bytes")
     instance_of(slp, bool, "slp")
+    instance_of(kernel_terms, frozenset, "kernel_terms")
     if v < 1 or v & (v - 1) or align0 < 1 or align0 & (align0 - 1):
         raise LayoutError(f"vector_elems and base_align_bytes must be powers of two, got "
                           f"{v} and {align0}")
-    return _merged(m, v, align0, slp)
+    return _merged(m, v, align0, slp, _relevant(m, kernel_terms))
 
 
 @memoize(4096)
 def _merged(m: AccessMap, v: int, align0: int, slp: bool = False,
-            amdgpu: bool = False) -> MergedAccess:
+            kernel_terms: frozenset = frozenset()) -> MergedAccess:
     """:func:`llvm_merged_accesses` on checked arguments, cached per access map (a layout
-    search meets the same thread addresses on many candidate buffers); ``amdgpu``: the
-    AMDGPU back end's rule for which runs become one access (:func:`_split_amd`) instead of
-    NVPTX's."""
+    search meets the same thread addresses on many candidate buffers)."""
     regs = list(m.registers)
     k = v.bit_length() - 1
     rest = list(regs)
@@ -268,7 +606,7 @@ def _merged(m: AccessMap, v: int, align0: int, slp: bool = False,
         lane_bits |= o
     base_align = min([align0, MAX_ACCESS_BYTES] + [_lowbit(o * ebytes) for o in others])
     width_bytes = v * ebytes
-    xors, adds = _xor_and_added(rest, lane_bits)
+    xors, adds = xor_and_added(rest, lane_bits)
     unsplit = slp and len(or_operands([o * ebytes for o in _thread_columns(m)])) \
         >= SLP_MIN_OPERANDS
     groups: dict[tuple[int, int], list[int]] = {}
@@ -281,12 +619,18 @@ def _merged(m: AccessMap, v: int, align0: int, slp: bool = False,
             groups.setdefault((c & lane_bits, apart), []).append((c & ~lane_bits) * ebytes)
     widths: Counter = Counter()
     accesses: list[tuple[int, int]] = []
+    # the alignment InferAlignment proves for a group's base: ``X`` one instruction below
+    # the address of X's own group (``gep(smem, X)``), two below a group at ``X ^ K``
+    # X's own group is ``gep(smem, X)``: X one below the address, or, when no group at
+    # ``X ^ K`` uses X too, split into a chain of GEPs by InstCombine
+    gep_split = not any(on_p for on_p, _ in groups)
+    known = {d: 1 << min(_known_low_zeros(m, d, kernel_terms, gep_split and d == 1), 31)
+             for d in (1, 2)}
     for (on_p, _), starts in groups.items():
-        for run in _runs(sorted(starts), width_bytes):
+        group_align = max(min(base_align, known[2 if on_p else 1]), ebytes)
+        for run in contiguous_runs(sorted(starts), width_bytes):
             at = run[0]
-            pieces = _split_amd(run, width_bytes, base_align, ebytes) if amdgpu \
-                else _split(run, width_bytes, base_align)
-            for size in pieces:
+            for size in _split(run, width_bytes, group_align):
                 widths[size // ebytes] += 1
                 accesses.append((on_p | at // ebytes, size // ebytes))
                 at += size
@@ -299,13 +643,18 @@ def _merged(m: AccessMap, v: int, align0: int, slp: bool = False,
     return MergedAccess(out, offsets, merged, tuple(sorted(accesses)))
 
 
-def _xor_and_added(registers: list[int], lane_bits: int) -> tuple[list[int], list[int]]:
+def xor_and_added(registers: list[int], lane_bits: int) -> tuple[list[int], list[int]]:
     """The register offsets Triton XORs into ``X`` and those it adds (``actionAdditiveStrides``
     in ``lowerLdSt``): a register offset is added when it shares no bit with any lane, warp or
     block offset (``lane_bits``) nor with an XORed register offset — to a fixed point, as
     Triton 3.9's IR shows on the probes (``papers/triton_lowering/llvm_merge_known_bits.py``:
     ``X ^ 16`` and ``X ^ 20`` where the 4-byte register offset shares a bit with ``X ^ 148``'s
-    register offset only)."""
+    register offset only).
+
+    Raises:
+        nothing: the callers (:func:`llvm_merged_accesses`, :mod:`.lds_pairs`) check the
+        access first.
+    """
     bits = lane_bits
     xors: list[int] = []
     grew = True
@@ -319,8 +668,14 @@ def _xor_and_added(registers: list[int], lane_bits: int) -> tuple[list[int], lis
     return xors, [r for r in registers if r not in xors]
 
 
-def _runs(starts: list[int], size: int) -> list[list[int]]:
-    """Sorted access starts (bytes) cut into runs of contiguous accesses of ``size`` bytes."""
+def contiguous_runs(starts: list[int], size: int) -> list[list[int]]:
+    """Sorted access starts (bytes) cut into runs of contiguous accesses of ``size`` bytes
+    (the chains ``Vectorizer::splitChainByContiguity`` of LLVM's ``LoadStoreVectorizer.cpp``
+    keeps).
+
+    Raises:
+        nothing: the callers pass checked starts.
+    """
     runs: list[list[int]] = []
     for s in starts:
         if runs and runs[-1][-1] + size == s:
@@ -384,12 +739,17 @@ def _allowed_and_fast(size: int, align: int, elem_bits: int) -> bool:
     return vec >= (lds_speed(elem_bits, align) or 0)
 
 
-def _split_amd(run: list[int], size: int, group_align: int, elem_bytes: int) -> list[int]:
+def split_amd_run(run: list[int], size: int, group_align: int,
+                  elem_bytes: int) -> list[int]:
     """The access sizes (bytes) LLVM's ``splitChainByAlignment`` makes of one run of
     contiguous ``size``-byte accesses on AMDGPU's LDS: from each start the longest prefix of
     at most 16 bytes (``getLoadStoreVecRegBitWidth``: 128 bits; any number of accesses, not
     only powers of two) that :func:`_allowed_and_fast` accepts at the start's alignment;
-    a start with none stays alone."""
+    a start with none stays alone.
+
+    Raises:
+        nothing: the callers pass checked runs.
+    """
     out = []
     i = 0
     while i < len(run):

@@ -11,6 +11,8 @@ Run with Triton 3.9.0 installed (CPU only; about 15 s of CPU a probe)::
     python llvm_merge_known_bits.py NAME ...     # these probes of the set
     python llvm_merge_known_bits.py --seed 2611 --count 30   # a fresh draw
     python llvm_merge_known_bits.py --slp-targeted --seed 2657 --count 1500
+    python llvm_merge_known_bits.py --align-targeted --seed N --count K
+    python llvm_merge_known_bits.py --passes NAME ...   # X's tree after each LLVM pass
 
 ``check`` models LLVM's ``LoadStoreVectorizer`` (LSV) on the accesses of one thread, grouped
 by the lane/warp part of each access's XOR constant (``X ^ (c & P)``), assuming LLVM proves
@@ -34,6 +36,11 @@ Two steps of the merge rest on it:
   different shift per lane, of a vector built by one ``insertelement`` per lane; its known
   bits are then those every lane shares, each lane one level deeper, the split loses those
   bits, and the sub-groups stay apart.
+
+``--align-targeted`` does the same for the rule for the alignment of a deep ``X``
+(``known_low_zeros`` in ``llvm_merge.py``), turned off by proving every group's base as
+aligned as its lowest lane/warp offset. ``--passes`` prints, for each probe, ``X``'s tree
+after every LLVM pass that changed it (``LLVM_IR_ENABLE_DUMP``).
 
 ``--slp-targeted`` tests the rule the model took from these probes (``slp`` in
 ``llvm_merge.py``: on a target with SLP, an ``X`` of four or more OR operands keeps XOR
@@ -199,6 +206,43 @@ def group_bases(ir: str) -> dict[str, list[int]]:
     return out
 
 
+def pass_trace(ttgir: str, target: str) -> list[tuple[str, dict[str, list[int]]]]:
+    """Compile ``ttgir`` for ``target`` with LLVM's IR printed after every pass
+    (``LLVM_IR_ENABLE_DUMP``: ``print-after-all``) and return, for each pass after which
+    they changed, ``(pass name, group_bases(IR))``: how ``-O3`` re-shapes each XOR group
+    base ``X`` (EarlyCSE sharing terms, InstCombine's ``reassociateForUses`` and
+    ``FoldShiftByConstant``, Reassociate's ``or`` → ``add`` and back, SLP's reduction).
+    A private cache, as every compile here."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    env = {"TRITON_ALWAYS_COMPILE": "1", "LLVM_IR_ENABLE_DUMP": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        env["TRITON_CACHE_DIR"] = str(pathlib.Path(tmp) / "cache")
+        old = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        src = pathlib.Path(tmp) / "probe.ttgir"
+        src.write_text(ttgir)
+        log = str(pathlib.Path(tmp) / "passes.log")
+        try:
+            with _stderr_to(log):
+                triton.compile(str(src), target=GPUTarget("cuda", int(target[4:]), 32))
+        finally:
+            for key, v in old.items():
+                if v is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = v
+        text = pathlib.Path(log).read_text(errors="replace")
+    parts = re.split(r"\n;? ?\*\*\* IR Dump After (.*?) \*\*\*:?\n", text)
+    out: list = []
+    for i in range(1, len(parts), 2):
+        bases = {k: sorted(set(v)) for k, v in group_bases(parts[i + 1]).items()}
+        if bases and (not out or out[-1][1] != bases):
+            out.append((parts[i], bases))
+    return out
+
+
 def examine(name: str, e: dict) -> str:
     """Compile one probe both ways, print its row; return its class (``ok``, ``slp``,
     ``alignment`` or ``unexplained``)."""
@@ -288,17 +332,41 @@ def predicted_with_and_without_slp(ttgir: str, name: str) -> tuple[dict, dict]:
     return with_rule, without
 
 
-def slp_targeted(seed: int, count: int) -> int:
-    """The ``--slp-targeted`` run (module docstring); exits 0."""
+def predicted_with_and_without_alignment(ttgir: str, name: str) -> tuple[dict, dict]:
+    """``check``'s counts with the rule for the alignment of a deep ``X``
+    (``llvm_merge.known_low_zeros``) and with it turned off (every group's base proven as
+    aligned as its lowest lane/warp offset); caches cleared around each."""
+    import linlayout.lowering.llvm_merge as lm
+    from linlayout._memo import clear_caches
+    from tests.check.shared_memory.asm_counts import predicted_counts
+
+    real = lm._known_low_zeros
+    clear_caches()
+    with_rule, _ = predicted_counts(ttgir, name)
+    lm._known_low_zeros = lambda *a, **k: 32
+    try:
+        clear_caches()
+        without, _ = predicted_counts(ttgir, name)
+    finally:
+        lm._known_low_zeros = real
+        clear_caches()
+    return with_rule, without
+
+
+def slp_targeted(seed: int, count: int, rule: str = "SLP") -> int:
+    """The ``--slp-targeted`` run (module docstring), or with ``rule="alignment"`` the
+    ``--align-targeted`` one (the same for the alignment of a deep ``X``); exits 0."""
     from tests.check.shared_memory.asm_counts import ptx_counts
 
+    both = predicted_with_and_without_slp if rule == "SLP" else \
+        predicted_with_and_without_alignment
     probes = ttgir_only_draw(seed, count)
     cands = {}
     for n, e in sorted(probes.items()):
-        a, b = predicted_with_and_without_slp(e["ttgir"], n)
+        a, b = both(e["ttgir"], n)
         if a != b:
             cands[n] = (e, a, b)
-    print(f"{len(probes)} drawn; the SLP rule changes check's prediction on {len(cands)}")
+    print(f"{len(probes)} drawn; the {rule} rule changes check's prediction on {len(cands)}")
     right = {"rule": 0, "without": 0}
     for n, (e, a, b) in sorted(cands.items()):
         got = ptx_counts(compile_ttgir(e["ttgir"], e["target"], None, log_lsv=False)["counts"])
@@ -325,11 +393,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slp-targeted", action="store_true",
                     help="with --seed: draw TTGIR only, compile the probes where the SLP rule "
                          "changes check's prediction, compare both predictions")
+    ap.add_argument("--passes", action="store_true",
+                    help="for each probe, the XOR group bases after every LLVM pass that "
+                         "changed them (LLVM_IR_ENABLE_DUMP), instead of the comparison")
+    ap.add_argument("--align-targeted", action="store_true",
+                    help="as --slp-targeted, for the rule for the alignment of a deep X")
     args = ap.parse_args(argv)
-    if args.slp_targeted:
+    if args.slp_targeted or args.align_targeted:
         if args.seed is None:
-            ap.error("--slp-targeted needs --seed")
-        return slp_targeted(args.seed, args.count)
+            ap.error("--slp-targeted and --align-targeted need --seed")
+        return slp_targeted(args.seed, args.count,
+                            "SLP" if args.slp_targeted else "alignment")
     if args.seed is not None:
         import llvm_merge_probes
         probes = llvm_merge_probes.build(((args.seed, args.count, True),))["probes"]
@@ -343,6 +417,14 @@ def main(argv: list[str] | None = None) -> int:
             sorted(n for n, e in probes.items() if e["target"] != "cuda80" and merged_by_llvm(e))
             if args.merged else sorted(known))
         probes = {n: probes[n] for n in names}
+    if args.passes:
+        for n, e in sorted(probes.items()):
+            print(n)
+            for step, bases in pass_trace(e["ttgir"], e["target"]):
+                print(f"  after {step}")
+                for tree, ks in bases.items():
+                    print(f"    X ^ {ks}, X = {tree}")
+        return 0
     kinds = collections.Counter(examine(n, e) for n, e in sorted(probes.items()))
     print(f"{len(probes)} probes: {dict(kinds)}")
     return 1 if kinds["unexplained"] else 0

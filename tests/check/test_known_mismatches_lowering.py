@@ -21,11 +21,10 @@ MVL = papers_module("papers/triton_lowering/mismatch_vs_lowering.py")
 
 #: ``(set, case)`` where ``check`` differs from Triton's lowering (papers/triton_lowering/
 #: README.md, "Known mismatches against Triton's lowering", gives the cause of each)
-GAPS = {
-    # the lowering has 0 merges; check models -O3's LoadStoreVectorizer (the set's rule)
-    ("llvm_merge", "smem_linear_xorlinear_linear_b32_64x32_w1_803b78_cuda100"),
-    ("llvm_merge_confirm", "smem_blocked_xorlinear_linear_b32_64x32_w1_e8688c_cuda100"),
-}
+#: (none left: the two llvm_merge ones, where the lowering merges nothing and check models
+#: -O3's LoadStoreVectorizer, left the known mismatches when the alignment of a deep X was
+#: modelled)
+GAPS: set[tuple[str, str]] = set()
 
 
 def test_the_producers_selects_are_triton_s_ir_s():
@@ -79,7 +78,7 @@ def _known() -> list:
 def test_every_known_mismatch_has_triton_s_lowering():
     """In its fixture (``"data"`` -> ``"lowering"``) or in the file ``--compile`` writes,
     whose recompiled final assembly reproduces the fixture's."""
-    assert len(_known()) >= 21
+    assert len(_known()) >= 19
     assert all(r["lowering"] is not None for r in _rows().values())
     lowered = json.loads((ROOT / "tests/data/known_mismatches_lowering.json").read_text("utf-8"))
     assert lowered["triton_version"].startswith("3.9")

@@ -12,7 +12,7 @@ import pytest
 
 from linlayout import LayoutError
 from linlayout.f2 import images
-from linlayout.lowering.llvm_merge import llvm_merged_accesses
+from linlayout.lowering.llvm_merge import known_low_zeros, llvm_merged_accesses
 from linlayout.lowering.vectorise import AccessMap, largest_vectorisation
 
 
@@ -20,7 +20,9 @@ def _simulate(m: AccessMap, v: int) -> Counter:
     """Every access of one thread as LLVM sees it, from the definition: the address
     ``X ⊕ c`` of each register combination ``c`` (the vector's registers fixed at 0), split
     into the part only lanes/warps can set and the constant rest; per part, contiguous runs
-    merged greedily under the alignment NVPTX requires."""
+    merged greedily under the alignment NVPTX requires: the lowest lane/warp offset, capped
+    by what LLVM proves of the part's base (``known_low_zeros``: ``X`` one below the address
+    of X's own part, split into GEPs when no other part uses it, two below ``X ^ K``)."""
     eb = max(8, m.element_bits) // 8
     lanes = [o for o in m.lanes + m.warps if o]
     p = 0
@@ -32,16 +34,20 @@ def _simulate(m: AccessMap, v: int) -> Counter:
     groups: dict = {}
     for c in images(rest):
         groups.setdefault(c & p, set()).add((c & ~p) * eb)
+    alone = set(groups) == {0}
+    proven = {k: max(eb, 1 << min(31, known_low_zeros(m, 2 if k else 1, gep_split=alone)))
+              for k in groups}
     out: Counter = Counter()
     size = v * eb
-    for starts in groups.values():
+    for key, starts in groups.items():
         todo = sorted(starts)
         while todo:
             s = todo[0]
             run = 1
             while s + run * size in starts and s + run * size in todo:
                 run += 1
-            align = min(align0, s & -s) if s else align0
+            base = min(align0, proven[key])
+            align = min(base, s & -s) if s else base
             n = run
             while n > 1 and (n * size > 16 or align % (n * size)):
                 n -= 1
@@ -214,3 +220,79 @@ def test_the_listed_accesses_move_every_element_once_and_agree_with_the_widths()
             assert Counter(n for _, n in r.instructions) == dict(r.widths)
             assert all(s % n == 0 for s, n in r.instructions)
             assert sorted(_moved(r)) == sorted(images(list(m.registers)))
+
+
+# the load of smem_linear_xorlinear_linear_b32_64x32_w1_803b78_cuda100 (llvm_merge set): five
+# lane terms, two of them (the lanes at 16 and 32 bytes) computed by the store too
+_DEEP = AccessMap(registers=(1, 36, 2, 18, 128, 64), lanes=(512, 4, 1024, 256, 8), warps=(),
+                  element_bits=32)
+
+
+def test_triton_s_tree_for_x_and_the_terms_other_expressions_share():
+    from linlayout.lowering.llvm_merge import expression_terms, thread_terms
+
+    # lanes at bytes 2048, 16, 4096, 1024, 32: each alone on its diagonal, one shift each
+    assert thread_terms(_DEEP) == {("shl", 1, 11), ("shl", 2, 3), ("shl", 4, 10),
+                                   ("shl", 8, 7), ("shl", 16, 1)}
+    # a multi-bit offset is a select; a diagonal of several columns one term
+    assert expression_terms([20, 0], 8) == {("select", 1, 20)}
+    assert expression_terms([2, 4, 8], 4) == {("shl", 7, 1)}
+    assert expression_terms([], 0) == frozenset()
+    with pytest.raises(LayoutError):
+        expression_terms([-1], 3)
+    with pytest.raises(LayoutError):
+        expression_terms("x", 3)
+
+
+def test_a_term_shared_with_another_expression_pushes_the_rest_past_the_depth_limit():
+    from linlayout.lowering.llvm_merge import known_low_zeros
+
+    store = frozenset({("shl", 2, 3), ("shl", 16, 1), ("shl", 1, 2), ("select", 4, 260),
+                       ("and", 8, 0)})  # the store's terms
+    # alone: Triton's balanced tree; no ``tid & m`` has another user, so each shift is
+    # InstCombine's (tid << s) & (m << s): every bit proven, the lowest lane's 16 bytes
+    assert known_low_zeros(_DEEP, 2) == 4
+    # with the store: (t1 | t16) | (t4 | t8) -> (t1 | (t4 | t8)) | t16 (reassociateForUses):
+    # t4 and t8 6 below the mixed base's address, nothing proven
+    assert known_low_zeros(_DEEP, 2, store) == 0
+    # X's own group (one xor shallower) is still proven 16-byte aligned
+    assert known_low_zeros(_DEEP, 1, store) == 4
+    # so the mixed group's loads stay 4-byte (the PTX of 803b78), X's merge into 16 bytes
+    assert llvm_merged_accesses(_DEEP, 1, kernel_terms=store).widths == ((4, 8), (1, 32))
+    assert llvm_merged_accesses(_DEEP, 1).widths == ((4, 16),)
+    with pytest.raises(LayoutError):
+        known_low_zeros(_DEEP, -1)
+    with pytest.raises(LayoutError):
+        known_low_zeros(_DEEP, 1, {("shl", 2, 3)})
+    with pytest.raises(LayoutError):
+        llvm_merged_accesses(_DEEP, 1, kernel_terms=[("shl", 2, 3)])
+
+
+def test_a_shift_whose_and_has_another_user_proves_only_the_shift():
+    from linlayout.lowering.llvm_merge import known_low_zeros
+
+    # e8688c's load (llvm_merge_confirm): lanes at bytes 8, 32, 512, 16, 4096; the lane at
+    # 16 bytes is (tid & 8) << 1, 5 below the mixed base's address
+    m = AccessMap(registers=(1, 64, 16, 256, 32, 512), lanes=(2, 8, 128, 4, 1024), warps=(),
+                  element_bits=32)
+    # nothing else uses tid & 8: InstCombine makes it (tid << 1) & 16, all bits proven
+    assert known_low_zeros(m, 2) == 3
+    # a make_range index uses tid & 8 too ((tid & 8) >> 1): only the shift's bit 0
+    assert known_low_zeros(m, 2, frozenset({("lshr", 8, 1)})) == 1
+
+
+def test_x_used_by_one_address_is_split_into_geps():
+    from linlayout.lowering.llvm_merge import known_low_zeros
+
+    # the load of a suggested layout for 6c9209 (llvm_merge, sm_80, 8 warps): every register
+    # offset is added, so gep(smem, X) is X's only use and InstCombine splits it into
+    # gep(gep(smem, (tid & 16) << 3), rest); the rest's (tid & 8) << 1, 5 deep in X's tree,
+    # is 4 deep there
+    m = AccessMap(registers=(1, 1025, 128), lanes=(258, 4, 8, 2, 16), warps=(516, 32, 64),
+                  element_bits=64)
+    kernel = frozenset({("lshr", 16, 1), ("shl", 8, 3), ("select", 4, 4128)})
+    assert known_low_zeros(m, 1, kernel) == 1
+    assert known_low_zeros(m, 1, kernel, gep_split=True) == 4
+    assert llvm_merged_accesses(m, 1, kernel_terms=kernel).widths == ((2, 4),)
+    with pytest.raises(LayoutError):
+        known_low_zeros(m, 1, gep_split=1)

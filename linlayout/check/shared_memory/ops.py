@@ -35,7 +35,8 @@ from .truncated_readout import narrow_truncated_readouts
 from .warp_specialize import predict_warp_specialize
 from ...triton.warp_specialize import warp_specialize_lines
 
-__all__ = ["atomic_scratch_bytes", "cached_copy", "convert_scratch_bytes", "embed_in_buffer",
+__all__ = ["atomic_scratch_bytes", "cached_copy", "convert_scratch_bytes", "kernel_terms",
+           "embed_in_buffer",
            "gather_scratch_bytes", "histogram_scratch_bytes", "layout_of",
            "module_allocation", "module_target", "predict_access", "predict_module",
            "reduce_scratch_bytes", "scan_scratch_bytes"]
@@ -65,12 +66,13 @@ def embed_in_buffer(dist: LinearLayout, memory: LinearLayout) -> LinearLayout:
 @memoize(4096)
 def cached_copy(kind: str, dist: LinearLayout, memory: LinearLayout, bits: int, target: Target,
                 async_copy: bool = False, contiguity: int | None = None, other: bool = False,
-                buffer_op: bool = False) -> Prediction:
+                buffer_op: bool = False, kernel_terms: frozenset = frozenset()) -> Prediction:
     """:func:`~.predict.predict_copy`, cached per arguments (a file with hundreds of
     identical accesses, or a layout search costing the same access on many candidates, pays
     once)."""
     return predict_copy(kind, dist, memory, bits, target, async_copy=async_copy,
-                        contiguity=contiguity, has_other=other, buffer_op=buffer_op)
+                        contiguity=contiguity, has_other=other, buffer_op=buffer_op,
+                        kernel_terms=kernel_terms)
 
 
 @memoize(1024)
@@ -96,7 +98,8 @@ def predict_access(a: Access, target: Target,
                    source_load: tuple[int, int] | None = None,
                    packed_source: bool = False, wide_source: bool = False,
                    source_values: tuple[str, ...] | None = None,
-                   load_vector: int | None = None) -> Prediction:
+                   load_vector: int | None = None,
+                   kernel_terms: frozenset = frozenset()) -> Prediction:
     """The instructions one access lowers to (results cached per layouts, element width and
     target: a file with hundreds of identical accesses costs one analysis). ``source_load``:
     for a convert whose operand a global load produced, ``(dim, contiguity)`` of its
@@ -111,7 +114,9 @@ def predict_access(a: Access, target: Target,
     vectors of its in-thread step pack as they say:
     :func:`linlayout.check.registers.reduce.in_thread_pack_permutes`), and ``load_vector``
     gives the elements of each vector of that load in Triton's IR
-    (:func:`linlayout.check.registers.load_vectors`).
+    (:func:`linlayout.check.registers.load_vectors`). ``kernel_terms``: for a register ⇄
+    shared copy, the leaf terms of the module's other lane/warp expressions (the function
+    :func:`kernel_terms`).
 
     Raises:
         LayoutError: the op's layouts cannot be turned into linear layouts or do not fit, a
@@ -142,7 +147,7 @@ def predict_access(a: Access, target: Target,
             # own contiguity (the layout's) unless a mask of unknown alignment cuts it to 1
             cap = a.max_vector_elems or (1 if a.masked else 0)
         return cached_copy(a.kind, dist, memory, bits, target, async_copy, cap, a.has_other,
-                     a.op == "buffer_load_to_local")
+                           a.op == "buffer_load_to_local", kernel_terms)
     if a.kind == "convert":
         assert a.distributed is not None and a.destination is not None
         bits = moved_bits(a.element_bits, a.element_type)
@@ -264,6 +269,65 @@ def view_base(a: Access, padded: PaddedLayout) -> int:
     return padded.linear.invert().apply(point)["offset"]
 
 
+def kernel_terms(module: TTGIRModule, accesses, target: Target) -> dict[int, frozenset]:
+    """For each register ⇄ shared copy among ``accesses`` (``id`` of the access → terms): the
+    leaf terms (:func:`~linlayout.lowering.llvm_merge.expression_terms`) of the module's
+    other lane/warp expressions that LLVM sees in one function — the other copies' offsets
+    with a different expression, and the index of every ``tt.make_range`` (``emitIndices``
+    of its layout's lane and warp bases along its one dimension). NVIDIA only (empty
+    elsewhere). Left out (not modelled): async copies, padded buffers, accesses whose layouts
+    do not fit, the offsets of converts through scratch and of other ops that compute
+    indices.
+
+    Raises:
+        LayoutError: ``target`` not a :class:`~linlayout.lowering.target.Target`.
+    """
+    from ...lowering.llvm_merge import expression_terms, thread_terms
+    from ...triton.parse import parse_type
+
+    if not isinstance(target, Target):
+        raise LayoutError(f"target must be a Target, got {type(target).__name__}")
+    if not target.is_nvidia:
+        return {}
+    terms: dict[int, frozenset] = {}
+    for a in accesses:
+        if a.kind not in ("store", "load") or a.memory is None or a.distributed is None \
+                or a.op in ("async_copy_global_to_local", "buffer_load_to_local") \
+                or isinstance(a.memory.encoding, PaddedSharedEncoding):
+            continue
+        try:
+            memory = layout_of(a.memory)
+            dist = embed_in_buffer(layout_of(a.distributed), memory)
+            terms[id(a)] = thread_terms(access_map(dist, memory,
+                                                   moved_bits(a.element_bits, a.element_type)))
+        except LayoutError:
+            continue
+    if not terms:
+        return {}
+    ranges: set = set()
+    for m in _MAKE_RANGE.finditer(module.text):
+        try:
+            layout = layout_of(parse_type(m.group(1), module.aliases))
+        except LayoutError:
+            continue
+        if len(layout.out_dims) != 1:
+            continue
+        (size,) = layout.out_dims.values()
+        cols = list(layout.dim_columns("lane"))
+        if (module.num_warps or 1) > 1:
+            cols += list(layout.dim_columns("warp"))
+        ranges |= expression_terms(cols, max(size.bit_length() - 1, 0))
+    out: dict[int, frozenset] = {}
+    for k, mine in terms.items():
+        others = [t for j, t in terms.items() if j != k and t != mine]
+        out[k] = frozenset().union(ranges, *others)
+    return out
+
+
+#: ``tt.make_range {…} : tensor<…>``: the result type of a ``tt.make_range``
+_MAKE_RANGE = re.compile(r"tt\.make_range\b.*\}\s*:\s*(tensor<.*)$", re.M)
+
+
 def predict_module(module: TTGIRModule, target: Target | None = None,
                    async_vectors: Mapping[int, int] | None = None,
                    source_loads: Mapping[str, tuple[int, int]] | None = None,
@@ -306,6 +370,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
     wide = wide_sources(accesses, target) | truncated_words(module, target)
     packed_sources = packed_sources | scalar_sources(accesses, target)
     produced = produced_values(accesses, target)
+    shared = kernel_terms(module, accesses, target)
     for a in accesses:
         if async_vectors and a.op == "async_copy_global_to_local" and a.line in async_vectors:
             a = dataclasses.replace(a, max_vector_elems=async_vectors[a.line])
@@ -329,7 +394,7 @@ def predict_module(module: TTGIRModule, target: Target | None = None,
             pred = predict_access(a, target, load, packed,
                                   operand in wide and a.kind == "convert",
                                   produced.get(operand) if operand and not packed else None,
-                                  vector)
+                                  vector, shared.get(id(a), frozenset()))
             scalar_atomic = a.op in ("atomic_rmw", "atomic_cas") and \
                 (a.destination is None or a.destination.kind != "tensor")
             if scalar_atomic and a.result_used and module.num_warps not in (None, 1) \

@@ -223,9 +223,14 @@ def to_offsets(memory: LinearLayout) -> LinearLayout:
 
 def predict_copy(kind: str, dist: LinearLayout, memory: LinearLayout, element_bits: int,
                  target: Target, *, async_copy: bool = False, contiguity: int | None = None,
-                 has_other: bool = False, buffer_op: bool = False) -> Prediction:
+                 has_other: bool = False, buffer_op: bool = False,
+                 kernel_terms: frozenset = frozenset()) -> Prediction:
     """A register ⇄ shared copy: ``kind`` ``"store"`` or ``"load"``; ``memory`` the whole
-    allocation's layout (``dist`` already embedded in it).
+    allocation's layout (``dist`` already embedded in it). ``kernel_terms``: the leaf terms
+    of the kernel's other lane/warp expressions (other copies' offsets, ``tt.make_range``
+    indices: :func:`~linlayout.lowering.llvm_merge.expression_terms`); they decide the
+    shape ``-O3`` gives this copy's, hence the alignment LLVM proves
+    (:func:`~linlayout.lowering.llvm_merge.known_low_zeros`).
 
     Raises:
         LayoutError: the layouts do not fit together, or no instruction can move the access;
@@ -238,10 +243,11 @@ def predict_copy(kind: str, dist: LinearLayout, memory: LinearLayout, element_bi
         return Prediction(tuple(Side(e, dist, memory) for e in ems),
                           f"vector capped by contiguity {contiguity or 1}")
     return Prediction(after_llvm(Side(predict_local(kind, m, target), dist, memory), m,
-                                 target))
+                                 target, kernel_terms))
 
 
-def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
+def after_llvm(side: Side, m: AccessMap, target: Target,
+               kernel_terms: frozenset = frozenset()) -> tuple[Side, ...]:
     """``side`` as LLVM's NVPTX back end leaves it: Triton's ``ld/st.shared`` vectors merged
     by LLVM's ``LoadStoreVectorizer`` where a thread's neighbouring accesses line up
     (:func:`~linlayout.lowering.llvm_merge.llvm_merged_accesses`; LLVM's doing, not
@@ -253,6 +259,7 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     its instructions (:attr:`Side.starts`; no one register layout has every width's vectors,
     so :func:`linlayout.check.count.count_side` counts those instructions one by one). A view
     of a larger buffer is taken to start on a 16-byte boundary (its offset is not in ``m``).
+    ``kernel_terms``: as :func:`predict_copy` says.
 
     Raises:
         LayoutError: ``m`` does not fit the side's vector (the model's message).
@@ -263,7 +270,8 @@ def after_llvm(side: Side, m: AccessMap, target: Target) -> tuple[Side, ...]:
     if e.counter or not e.opcode.startswith(("ld.shared", "st.shared")) \
             or e.vector_elems is None:
         return (side,)
-    merged = llvm_merged_accesses(m, e.vector_elems, slp=target.cc != NO_SLP_CC)
+    merged = llvm_merged_accesses(m, e.vector_elems, slp=target.cc != NO_SLP_CC,
+                                  kernel_terms=kernel_terms)
     if not merged.merged:
         return (side,)
     out = []
