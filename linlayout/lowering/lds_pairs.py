@@ -135,15 +135,7 @@ def lds_paired_accesses(m: AccessMap, vector_elems: int,
             power of two whose registers ``m`` has.
     """
     instance_of(m, AccessMap, "m")
-    v = as_int(vector_elems, "vector_elems")
-    if v < 1 or v & (v - 1):
-        raise LayoutError(f"vector_elems must be a power of two, got {v}")
-    rest = list(m.registers)
-    for i in range(v.bit_length() - 1):
-        if (1 << i) not in rest:
-            raise LayoutError(f"no register of the access reaches offset {1 << i}: not a "
-                              f"{v}-element vector")
-        rest.remove(1 << i)
+    v, rest = _vector_and_rest(m, vector_elems)
     n = 1 << len(rest)
     ebytes = max(8, m.element_bits) // 8
     size = v * ebytes
@@ -262,15 +254,7 @@ def lds_instructions(m: AccessMap, vector_elems: int,
     """
     instance_of(m, AccessMap, "m")
     instance_of(store, bool, "store")
-    v = as_int(vector_elems, "vector_elems")
-    if v < 1 or v & (v - 1):
-        raise LayoutError(f"vector_elems must be a power of two, got {v}")
-    rest = list(m.registers)
-    for i in range(v.bit_length() - 1):
-        if (1 << i) not in rest:
-            raise LayoutError(f"no register of the access reaches offset {1 << i}: not a "
-                              f"{v}-element vector")
-        rest.remove(1 << i)
+    v, rest = _vector_and_rest(m, vector_elems)
     ebytes = max(8, m.element_bits) // 8
     width = v * ebytes
     others = [o for o in list(m.lanes) + list(m.warps) + list(m.blocks) if o]
@@ -411,3 +395,18 @@ def lds_lowered(accesses, width: int, element_bits: int, base_align: int, *,
         kinds[(ins[5], ins[3])] = kinds.get((ins[5], ins[3]), 0) + 1
     return tuple((f, n, c) for (f, n), c in sorted(kinds.items(),
                                                      key=lambda kv: (-kv[0][1], kv[0][0])))
+
+
+def _vector_and_rest(m: AccessMap, vector_elems) -> tuple[int, list[int]]:
+    """``vector_elems`` checked (a power of two whose registers ``m`` has) and the register
+    offsets of ``m`` outside the vector's own (``1, 2, …, vector_elems/2``)."""
+    v = as_int(vector_elems, "vector_elems")
+    if v < 1 or v & (v - 1):
+        raise LayoutError(f"vector_elems must be a power of two, got {v}")
+    rest = list(m.registers)
+    for i in range(v.bit_length() - 1):
+        if (1 << i) not in rest:
+            raise LayoutError(f"no register of the access reaches offset {1 << i}: not a "
+                              f"{v}-element vector")
+        rest.remove(1 << i)
+    return v, rest
