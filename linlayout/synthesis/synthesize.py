@@ -122,7 +122,10 @@ def synthesize_swizzle(
 
     Args:
         store: distributed layout that writes the tile (in dims among ``register, lane, warp,
-            block``); bases may be any linear maps, including broadcasts (zero bases).
+            block``); bases may be any linear maps, including broadcasts (zero bases). It
+            need not write every element of the tile (an all-zero basis writes one): the
+            counts and the bound are exact for the accesses as given, and whether every
+            element a load reads was written is not checked.
         load: distributed layout that reads it — or a sequence of them, for a tile read by
             several loads — over the same out dims with the same sizes (the order of out dims
             may differ; the result uses ``store``'s).

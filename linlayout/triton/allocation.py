@@ -56,6 +56,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .limits import mlir_int, result_count
+from .source import module_attribute
 from .warp_specialize import WarpSpecialize, split_types
 
 __all__ = ["SharedAllocation", "SharedBuffer", "padded_elems", "place_buffers",
@@ -475,8 +476,8 @@ def shared_allocation(text: str, default_warps: int,
     if not isinstance(text, str):
         return None, "no TTGIR text"
     aliases = {m.group(1): m.group(2).strip() for m in _ALIAS.finditer(text)}
-    ctas = re.search(r'"ttg\.num-ctas"\s*=\s*(\d+)', text)
-    if ctas and mlir_int(ctas.group(1), "ttg.num-ctas") != 1:
+    ctas = module_attribute(text, "num-ctas", r"(\d+)")  # not in a // comment
+    if ctas and mlir_int(ctas, "ttg.num-ctas") != 1:
         return None, "more than one CTA: cluster layouts are not placed"
     ops, region_args, func_line, funcs = _read_ops(text)
     if funcs != 1:

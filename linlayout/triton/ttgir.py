@@ -38,7 +38,8 @@ from ..errors import LayoutError
 from .limits import MAX_FILE_BYTES, MAX_OPS, MAX_REGION_NESTING, clip, result_count
 from .combine import combine_dependencies, combine_op_count, single_combiner
 from .parse import TritonType, mlir_int, parse_aliases, parse_type_at
-from .source import LineIndex, read_text_file, strip_bom
+from .source import (LineIndex, module_attribute, normalize_line_breaks, read_text_file,
+                     strip_bom)
 from .warp_specialize import (FunctionWarps, Partition, WarpSpecialize, find_function_warps,
                               find_partitions, find_warp_specialize, partition_segments)
 
@@ -415,7 +416,6 @@ def _type_at(text: str, i: int, aliases: Mapping[str, Any], where: str,
 _SECTION_RE = re.compile(rf"^//{_WS}-----//{_WS}IR Dump (?:Before|After) ", re.M)
 _LOC_DEF_RE = re.compile(rf"^#(loc\d*){_WS}={_WS}(loc\(.*\)){_WS}$", re.M)
 _TTGIR_FUNC_RE = re.compile(rf"^{_WS}tt\.func\b", re.M)
-_FUNC_LINE_RE = re.compile(r"[ \t]*tt\.func\b")
 
 
 def _resolve_loc(text: str, locs: Mapping[str, str], depth: int = 0,
@@ -535,36 +535,26 @@ def _source_text(source: str | os.PathLike, path: str | None) -> tuple[str, str 
     if len(source) > MAX_FILE_BYTES:
         raise LayoutError(f"TTGIR text of {len(source)} characters; at most {MAX_FILE_BYTES} "
                           f"({MAX_FILE_BYTES >> 20} MiB) are read")
-    return strip_bom(source), path
+    return normalize_line_breaks(strip_bom(source)), path
 
 
 def _module_int(text: str, name: str, where: str) -> int | None:
     """The integer of the module attribute ``ttg.<name>`` (or ``triton_gpu.<name>``), None
     when the text has none. The same attribute on a ``tt.func`` line is the function's, not
-    the module's (:func:`~.warp_specialize.find_function_warps`), and is skipped.
+    the module's (:func:`~.warp_specialize.find_function_warps`), and is skipped, as is one
+    inside a ``//`` comment (:func:`~.source.module_attribute`).
 
     Raises:
         LayoutError: the value is not a decimal integer (``"ttg.num-warps" = 4x : i32``),
             or has too many digits (:func:`~.limits.mlir_int`).
     """
-    pattern = re.compile(r'"?(?:ttg|triton_gpu)\.' + re.escape(name) + r'"?\s*=\s*(-?[\w.]+)')
-    at = 0
-    while True:
-        m = pattern.search(text, at)
-        if m is None:
-            return None
-        start = text.rfind("\n", 0, m.start()) + 1
-        if not _FUNC_LINE_RE.match(text, start):
-            break
-        # a function's attribute: go on after its line (each line is looked at once)
-        end = text.find("\n", m.end())
-        if end < 0:
-            return None
-        at = end + 1
-    if not re.fullmatch(r"-?\d+", m.group(1)):
-        raise LayoutError(f"{where}ttg.{name} is {m.group(1)[:20]!r}, not an integer: write "
+    value = module_attribute(text, name)
+    if value is None:
+        return None
+    if not re.fullmatch(r"-?\d+", value):
+        raise LayoutError(f"{where}ttg.{name} is {value[:20]!r}, not an integer: write "
                           f'it as MLIR does ("ttg.{name}" = 4 : i32)')
-    return mlir_int(m.group(1), f"{where}ttg.{name}")
+    return mlir_int(value, f"{where}ttg.{name}")
 
 
 def read_ttgir(source: str | os.PathLike, path: str | None = None, *,
@@ -693,8 +683,7 @@ def _read_text(text: str, path: str | None, where: str) -> TTGIRModule:
         raise LayoutError(f"{where}{exc}") from None
     locs = {m.group(1): m.group(2) for m in _LOC_DEF_RE.finditer(text)}
     loc_memo: dict[str, str | None] = {}
-    m = re.search(r'(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"\n]*)"', text)
-    target = m.group(1) if m else None
+    target = module_attribute(text, "target", r'"([^"\n]*)"')
     tpw = _module_int(text, "threads-per-warp", where)
     if tpw is None:
         tpw = 64 if target is not None and target.strip().startswith("hip:") else 32

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ..errors import LayoutError
 from .limits import MAX_PARTITION_WARPS, mlir_int
+from .source import code_end
 
 __all__ = ["FunctionWarps", "Partition", "WarpSpecialize", "find_function_warps",
            "find_partitions", "find_warp_specialize", "partition_segments", "split_types",
@@ -137,7 +138,7 @@ def find_function_warps(text: str) -> tuple[FunctionWarps, ...]:
     heads = {}
     for m in _FUNC_HEAD.finditer(text):
         head = m.group()
-        a = _FUNC_WARPS.search(head)
+        a = _FUNC_WARPS.search(head, 0, code_end(head))  # not in a // comment
         if a is None:
             continue
         n = _FUNC_NAME.search(head)
