@@ -280,11 +280,12 @@ def lds_instructions(m: AccessMap, vector_elems: int,
 
 
 def _lowered(accs: list[tuple[int, int, int]], width: int, ebytes: int, group_align: int,
-             store: bool, merge: bool) -> list[list]:
+             store: bool, merge: bool, pair_narrow_reads: bool = True) -> list[list]:
     """The machine LDS instructions of Triton's ``width``-byte accesses ``accs`` (program
     order; each ``(address register, immediate bytes, start element)``) after LLVM's
     ``LoadStoreVectorizer`` (when ``merge``), instruction selection and
-    ``SILoadStoreOptimizer``, as :func:`lds_instructions` describes; each
+    ``SILoadStoreOptimizer``, as :func:`lds_instructions` describes (without
+    ``pair_narrow_reads``, a dword read of elements under 32 bits stays single); each
     ``[position, register, immediate, bytes per address, starts, form]``."""
     # 1. the LoadStoreVectorizer: (position, register, immediate, bytes, start) per access
     merged: list[tuple[int, int, int, int, int]] = []
@@ -317,6 +318,7 @@ def _lowered(accs: list[tuple[int, int, int]], width: int, ebytes: int, group_al
 
     # 2. instruction selection: [position, register, immediate, bytes, starts, form]
     instrs: list[list] = []
+    single: set[int] = set()  # dword reads of narrow elements, when they are not paired
     for pos, g, imm, nbytes, start in sorted(merged):
         # the IR alignment: Triton's own (its vector's size) or what LLVM infers, if more
         align = max(width, min(group_align, imm & -imm) if imm else group_align)
@@ -329,16 +331,20 @@ def _lowered(accs: list[tuple[int, int, int]], width: int, ebytes: int, group_al
             # a 3-byte load aligned to 4 is widened to the dword (type legalisation): one
             # ds_read_b32, its fourth byte read too
             instrs.append([pos, g, imm, 4, (start,), ""])
+            if not pair_narrow_reads:
+                single.add(id(instrs[-1]))
             continue
         for piece in _pieces(nbytes):
             instrs.append([pos, g, at_b, piece, (at_e,), ""])
+            if not (store or pair_narrow_reads) and piece == 4 and ebytes < 4:
+                single.add(id(instrs[-1]))
             at_b += piece
             at_e += piece // ebytes
 
     # 3. SILoadStoreOptimizer: one list per address register
     lists: dict[int, list[list]] = {}
     for ins in instrs:
-        if ins[3] in (4, 8) and not ins[5]:
+        if ins[3] in (4, 8) and not ins[5] and id(ins) not in single:
             lists.setdefault(ins[1], []).append(ins)
     for members in lists.values():
         members.sort(key=lambda t: (t[2], t[0]))  # by offset, stable in program order
@@ -365,12 +371,16 @@ def _lowered(accs: list[tuple[int, int, int]], width: int, ebytes: int, group_al
 
 
 def lds_lowered(accesses, width: int, element_bits: int, base_align: int, *,
-                store: bool) -> tuple[tuple[str, int, int], ...]:
+                store: bool, pair_narrow_reads: bool = True
+                ) -> tuple[tuple[str, int, int], ...]:
     """The LDS instructions one thread executes for Triton's ``width``-byte accesses of
     ``element_bits``-bit elements at ``accesses`` — ``(address register, immediate byte
     offset)`` pairs in program order, the register any hashable key, its address aligned to
     ``base_align`` bytes — once LLVM has merged and paired them (the rules of
-    :func:`lds_instructions`): ``((form, bytes per address, count), …)``.
+    :func:`lds_instructions`): ``((form, bytes per address, count), …)``. Without
+    ``pair_narrow_reads`` a ``ds_read_b32`` of elements under 32 bits (a merged vector of
+    them, or a 3-byte load widened to the dword) is left single, as in every compiled AMD
+    ``tt.scan`` reload seen (a fit: :func:`linlayout.check.shared_memory.scan` passes it).
 
     Source: as :func:`lds_instructions` (LLVM's ``LoadStoreVectorizer.cpp``,
     ``SIISelLowering.cpp``, ``SILoadStoreOptimizer.cpp``).
@@ -391,7 +401,8 @@ def lds_lowered(accesses, width: int, element_bits: int, base_align: int, *,
             raise LayoutError(f"immediate offsets are non-negative, got {imm}")
         accs.append((g, imm, imm // ebytes))
     kinds: dict[tuple[str, int], int] = {}
-    for ins in _lowered(accs, w, ebytes, min(a, MAX_ACCESS_BYTES), store, True):
+    for ins in _lowered(accs, w, ebytes, min(a, MAX_ACCESS_BYTES), store, True,
+                        pair_narrow_reads):
         kinds[(ins[5], ins[3])] = kinds.get((ins[5], ins[3]), 0) + 1
     return tuple((f, n, c) for (f, n), c in sorted(kinds.items(),
                                                      key=lambda kv: (-kv[0][1], kv[0][0])))

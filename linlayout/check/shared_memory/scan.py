@@ -28,8 +28,10 @@ stores and the rest of the reloads under its own rules (:func:`_amd_lowered`, th
 contiguous reloads of a scan whose threads all reload the same addresses into
 ``ds_read_b128``/``ds_read_b96``, a 3-byte tail aligned to 4 read as one ``ds_read_b32`` —
 the deleted total's byte included, :func:`amd_byte_runs`; ``SILoadStoreOptimizer`` pairs
-the single dword and quadword accesses into ``ds_read2*``/``ds_write2*``; the stores of
-several operands interleave and stay unpaired, a fit to compiled argscans). Not modelled:
+the single dword and quadword accesses into ``ds_read2*``/``ds_write2*``, but not a dword
+reload of totals under 32 bits, a fit to compiled scans; the stores of several operands
+interleave and stay unpaired, a fit to compiled argscans that a later draw of ``tl`` scans
+contradicts: those pair as often as one operand's). Not modelled:
 where threads reload different addresses LLVM leaves a few more reloads single than the
 model. ``check`` shows the loads after LLVM on every target; Triton's own are kept for
 comparison with its LLVM IR before the optimiser.
@@ -245,7 +247,9 @@ def _amd_lowered(shape: ScanShape, bits: int, store: bool, operands: int = 1
     reloads' address is the scratch's own). With ``operands`` operands Triton stores each
     chunk's total of every operand in turn, through each operand's own scratch pointer:
     alias analysis does not prove those stores apart, so none is sunk past another
-    operand's and the stores stay unpaired (modelled on compiled argscans)."""
+    operand's and the stores stay unpaired (modelled on compiled Gluon argscans; compiled
+    ``tl`` argscans often pair them). A dword reload of totals under 32 bits (four merged,
+    or the widened 3-byte tail) stays single (a fit: no compiled scan pairs one)."""
     from ...lowering.lds_pairs import lds_lowered
 
     nbytes = bits // 8
@@ -259,7 +263,8 @@ def _amd_lowered(shape: ScanShape, bits: int, store: bool, operands: int = 1
         align = 16 if shape.parallel == 1 else nbytes
     side = "store" if store else "load"
     out = []
-    kinds = lds_lowered(accs, nbytes, bits, align, store=store)
+    # a dword reload of narrow totals stays single (a fit: no compiled scan pairs one)
+    kinds = lds_lowered(accs, nbytes, bits, align, store=store, pair_narrow_reads=False)
     if store:  # this operand's share (each operand's accesses alike)
         kinds = tuple((f, size, c // operands) for f, size, c in kinds)
     for form, size, count in kinds:

@@ -173,3 +173,16 @@ def test_the_fixtures_pair_often():
                                                            ["counts"]))
                  for p in _cases())
     assert paired >= 200
+
+
+def test_narrow_dword_reads_can_be_left_single():
+    from linlayout.lowering.lds_pairs import lds_lowered
+
+    # 7 bytes of i8 at 0..6, 16-byte aligned: a dword and the 3-byte tail widened to a
+    # dword, paired unless narrow reads are left single (as a tt.scan's reloads)
+    seven = [(0, i) for i in range(7)]
+    assert lds_lowered(seven, 1, 8, 16, store=False) == (("2", 4, 1),)
+    assert lds_lowered(seven, 1, 8, 16, store=False, pair_narrow_reads=False) == (("", 4, 2),)
+    # 32-bit elements are paired either way
+    two = [(0, 0), (0, 4)]
+    assert lds_lowered(two, 4, 32, 4, store=False, pair_narrow_reads=False) == (("2", 4, 1),)

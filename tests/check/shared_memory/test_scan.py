@@ -118,6 +118,22 @@ def test_amd_reads_the_tail_of_a_byte_run_of_4k_plus_3_as_a_dword():
             if x.emitted.side == "load"] == [("ds_read_b96", 1), ("ds_read_u8", 2)]
 
 
+def test_amd_leaves_dword_reloads_of_narrow_totals_single():
+    """A dword reload of 8-bit totals (a merged run of four, or the widened 3-byte tail) is
+    not paired by LLVM (a fit: no compiled scan pairs one). ``tl.associative_scan`` maxima of
+    ``i8`` on gfx942 (the compiled ``s_max_i8_512_w4`` and ``s_max_i8_2x512_ax1_w2`` of
+    ``lds_heldout.py --scans``): 7 used bytes per run, read as a dword and the widened tail,
+    two ``ds_read_b32`` per run where pairing would give one ``ds_read2_b32``."""
+    op = _layout([1], [64], [4], [0], [512])
+    p = predict_private("scan", op, op, 8, parse_target("hip:gfx942"), 0)
+    assert [(x.emitted.opcode, x.emitted.per_thread) for x in p.sides] == [
+        ("ds_write_b8", 2), ("ds_read_b32", 2)]
+    op = _layout([1, 1], [1, 64], [1, 2], [1, 0], [2, 512])  # two rows: two runs
+    p = predict_private("scan", op, op, 8, parse_target("hip:gfx942"), 1)
+    assert [(x.emitted.opcode, x.emitted.per_thread) for x in p.sides] == [
+        ("ds_write_b8", 8), ("ds_read_b32", 4)]
+
+
 def test_byte_runs_need_the_register_roles():
     from linlayout import LayoutError
 
