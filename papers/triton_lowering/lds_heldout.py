@@ -146,8 +146,8 @@ def build_scans(seed: int, targets: tuple[str, ...] = ("gfx942", "gfx950")) -> d
     import random
 
     import triton
-    from cvt_heldout_probes import asm_counts, op_located
     from corpus import strip_locs
+    from cvt_heldout_probes import asm_counts, op_located
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
