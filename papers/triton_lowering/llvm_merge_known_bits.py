@@ -306,28 +306,38 @@ def ttgir_only_draw(seed: int, count: int) -> dict:
         reduce_probes.compile_probe = real
 
 
+def _predicted_with_and_without(ttgir: str, name: str, owner, attr: str,
+                                replacement) -> tuple[dict, dict]:
+    """``check``'s counts (as the fixtures compare them) as the package has them, then with
+    ``owner.attr`` replaced by ``replacement`` (restored afterwards); caches cleared around
+    each."""
+    from linlayout._memo import clear_caches
+    from tests.check.shared_memory.asm_counts import predicted_counts
+
+    real = getattr(owner, attr)
+    clear_caches()
+    with_rule, _ = predicted_counts(ttgir, name)
+    setattr(owner, attr, replacement)
+    try:
+        clear_caches()
+        without, _ = predicted_counts(ttgir, name)
+    finally:
+        setattr(owner, attr, real)
+        clear_caches()
+    return with_rule, without
+
+
 def predicted_with_and_without_slp(ttgir: str, name: str) -> tuple[dict, dict]:
     """``check``'s counts (as the fixtures compare them) with the SLP rule and with it turned
     off (``llvm_merged_accesses(..., slp=False)`` everywhere); caches cleared around each."""
     import linlayout.check.shared_memory.predict as pr
-    from linlayout._memo import clear_caches
-    from tests.check.shared_memory.asm_counts import predicted_counts
 
     real = pr.llvm_merged_accesses
 
     def no_slp(m, v, *a, **k):
         return real(m, v, *a, **{**k, "slp": False})
 
-    clear_caches()
-    with_rule, _ = predicted_counts(ttgir, name)
-    pr.llvm_merged_accesses = no_slp
-    try:
-        clear_caches()
-        without, _ = predicted_counts(ttgir, name)
-    finally:
-        pr.llvm_merged_accesses = real
-        clear_caches()
-    return with_rule, without
+    return _predicted_with_and_without(ttgir, name, pr, "llvm_merged_accesses", no_slp)
 
 
 def predicted_with_and_without_alignment(ttgir: str, name: str) -> tuple[dict, dict]:
@@ -335,20 +345,9 @@ def predicted_with_and_without_alignment(ttgir: str, name: str) -> tuple[dict, d
     (``llvm_merge.known_low_zeros``) and with it turned off (every group's base proven as
     aligned as its lowest lane/warp offset); caches cleared around each."""
     import linlayout.lowering.llvm_merge as lm
-    from linlayout._memo import clear_caches
-    from tests.check.shared_memory.asm_counts import predicted_counts
 
-    real = lm._known_low_zeros
-    clear_caches()
-    with_rule, _ = predicted_counts(ttgir, name)
-    lm._known_low_zeros = lambda *a, **k: 32
-    try:
-        clear_caches()
-        without, _ = predicted_counts(ttgir, name)
-    finally:
-        lm._known_low_zeros = real
-        clear_caches()
-    return with_rule, without
+    return _predicted_with_and_without(ttgir, name, lm, "_known_low_zeros",
+                                       lambda *a, **k: 32)
 
 
 def slp_targeted(seed: int, count: int, rule: str = "SLP") -> int:
