@@ -228,11 +228,18 @@ def merge_cost(merges: int, element_bits: int,
         LayoutError: ``merges`` not an int ≥ 0 (at most 2^20), an element width not in
             :data:`~linlayout.conversion.problem.ELEMENT_BITS`, or bad weights.
     """
-    merges = as_int(merges, "merges")
-    if not 0 <= merges <= 1 << 20:
-        raise LayoutError(f"merges must be between 0 and {1 << 20}, got {merges}")
+    merges = _count_in_range(merges, "merges", 1 << 20)
     _check_element_bits(element_bits)
     return join_cost(merges * (element_bits // 8), element_bits, weights)
+
+
+def _count_in_range(value: object, what: str, limit: int) -> int:
+    """``value`` as an int (:func:`~linlayout._checks.as_int`) between 0 and ``limit``
+    inclusive; raise :class:`LayoutError` naming ``what`` otherwise."""
+    value = as_int(value, what)
+    if not 0 <= value <= limit:
+        raise LayoutError(f"{what} must be between 0 and {limit}, got {value}")
+    return value
 
 
 def _check_element_bits(element_bits: object) -> None:
@@ -254,9 +261,7 @@ def join_cost(joins: int, element_bits: int,
         LayoutError: ``joins`` not an int ≥ 0 (at most 2^24), an element width not in
             :data:`~linlayout.conversion.problem.ELEMENT_BITS`, or bad weights.
     """
-    joins = as_int(joins, "joins")
-    if not 0 <= joins <= 1 << 24:
-        raise LayoutError(f"joins must be between 0 and {1 << 24}, got {joins}")
+    joins = _count_in_range(joins, "joins", 1 << 24)
     _check_element_bits(element_bits)
     ws = resolve_weights(weights)
     if joins <= 0:

@@ -71,7 +71,6 @@ import os
 import pathlib
 import re
 import sys
-import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -81,6 +80,7 @@ sys.path.insert(0, str(ROOT))
 FIXTURE = ROOT / "tests" / "data" / "triton_llvm_merge_probes.json.gz"
 KNOWN = ROOT / "tests" / "data" / "known_mismatches.json"
 
+from probe_compile import private_triton_cache
 from reduce_probes import SMEM  # noqa: E402  (the shared-memory opcodes the fixtures count)
 
 
@@ -100,13 +100,44 @@ def _stderr_to(path: str):
         os.close(saved)
 
 
+@contextlib.contextmanager
+def _environ(values: dict[str, str]):
+    """Set the environment variables ``values`` inside the ``with`` block; restore each
+    (or remove it, where it was unset) afterwards."""
+    old = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, v in old.items():
+            if v is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = v
+
+
+def _compile_logged(ttgir: str, target: str, env: dict[str, str]) -> tuple[object, str]:
+    """Compile ``ttgir`` (written to a file ``probe.ttgir``) for the CUDA ``target``
+    (``cuda90``…) with ``TRITON_ALWAYS_COMPILE`` and the variables ``env`` set, in a private,
+    empty Triton cache (``probe_compile.private_triton_cache``); return the compiled kernel
+    and what the compile wrote to this process's C-level stderr (LLVM's debug output)."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    with private_triton_cache() as tmp, _environ({"TRITON_ALWAYS_COMPILE": "1", **env}):
+        src = pathlib.Path(tmp) / "probe.ttgir"
+        src.write_text(ttgir)
+        log = pathlib.Path(tmp) / "stderr.log"
+        with _stderr_to(str(log)):
+            k = triton.compile(str(src), target=GPUTarget("cuda", int(target[4:]), 32))
+        return k, log.read_text(errors="replace")
+
+
 def compile_ttgir(ttgir: str, target: str, slp: bool | None, log_lsv: bool = True) -> dict:
     """Compile ``ttgir`` for ``target`` (``cuda90``…); ``slp`` None: as Triton does, else
     force LLVM's SLP vectoriser on or off. Returns the PTX's shared-memory opcode counts,
     the LLVM IR after -O3 and (with ``log_lsv``) the LSV's debug log."""
-    import triton
     from triton._C.libtriton import llvm as _llvm
-    from triton.backends.compiler import GPUTarget
 
     orig = _llvm.optimize_module
 
@@ -115,28 +146,15 @@ def compile_ttgir(ttgir: str, target: str, slp: bool | None, log_lsv: bool = Tru
             k["disable_slp_vectorizer"] = not slp
         return orig(mod, *a, **k)
 
-    env = {"TRITON_ALWAYS_COMPILE": "1", "TRITON_ENABLE_LLVM_DEBUG": "1" if log_lsv else "0",
-           "TRITON_LLVM_DEBUG_ONLY": "load-store-vectorizer"}
-    with tempfile.TemporaryDirectory() as tmp:
-        # a private cache: the key does not see the replaced optimize_module's SLP switch
-        env["TRITON_CACHE_DIR"] = str(pathlib.Path(tmp) / "cache")
-        old = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        src = pathlib.Path(tmp) / "probe.ttgir"
-        src.write_text(ttgir)
-        log = str(pathlib.Path(tmp) / "lsv.log")
-        _llvm.optimize_module = patched
-        try:
-            with _stderr_to(log):
-                k = triton.compile(str(src), target=GPUTarget("cuda", int(target[4:]), 32))
-        finally:
-            _llvm.optimize_module = orig
-            for key, v in old.items():
-                if v is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = v
-        lsv = pathlib.Path(log).read_text(errors="replace")
+    # a private cache (_compile_logged): the key does not see the replaced
+    # optimize_module's SLP switch
+    _llvm.optimize_module = patched
+    try:
+        k, lsv = _compile_logged(ttgir, target, {
+            "TRITON_ENABLE_LLVM_DEBUG": "1" if log_lsv else "0",
+            "TRITON_LLVM_DEBUG_ONLY": "load-store-vectorizer"})
+    finally:
+        _llvm.optimize_module = orig
     return {"counts": dict(collections.Counter(SMEM.findall(k.asm["ptx"]))),
             "llir": k.asm["llir"], "lsv": lsv}
 
@@ -213,27 +231,7 @@ def pass_trace(ttgir: str, target: str) -> list[tuple[str, dict[str, list[int]]]
     base ``X`` (EarlyCSE sharing terms, InstCombine's ``reassociateForUses`` and
     ``FoldShiftByConstant``, Reassociate's ``or`` → ``add`` and back, SLP's reduction).
     A private cache, as every compile here."""
-    import triton
-    from triton.backends.compiler import GPUTarget
-
-    env = {"TRITON_ALWAYS_COMPILE": "1", "LLVM_IR_ENABLE_DUMP": "1"}
-    with tempfile.TemporaryDirectory() as tmp:
-        env["TRITON_CACHE_DIR"] = str(pathlib.Path(tmp) / "cache")
-        old = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        src = pathlib.Path(tmp) / "probe.ttgir"
-        src.write_text(ttgir)
-        log = str(pathlib.Path(tmp) / "passes.log")
-        try:
-            with _stderr_to(log):
-                triton.compile(str(src), target=GPUTarget("cuda", int(target[4:]), 32))
-        finally:
-            for key, v in old.items():
-                if v is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = v
-        text = pathlib.Path(log).read_text(errors="replace")
+    _, text = _compile_logged(ttgir, target, {"LLVM_IR_ENABLE_DUMP": "1"})
     parts = re.split(r"\n;? ?\*\*\* IR Dump After (.*?) \*\*\*:?\n", text)
     out: list = []
     for i in range(1, len(parts), 2):
@@ -308,28 +306,38 @@ def ttgir_only_draw(seed: int, count: int) -> dict:
         reduce_probes.compile_probe = real
 
 
+def _predicted_with_and_without(ttgir: str, name: str, owner, attr: str,
+                                replacement) -> tuple[dict, dict]:
+    """``check``'s counts (as the fixtures compare them) as the package has them, then with
+    ``owner.attr`` replaced by ``replacement`` (restored afterwards); caches cleared around
+    each."""
+    from linlayout._memo import clear_caches
+    from tests.check.shared_memory.asm_counts import predicted_counts
+
+    real = getattr(owner, attr)
+    clear_caches()
+    with_rule, _ = predicted_counts(ttgir, name)
+    setattr(owner, attr, replacement)
+    try:
+        clear_caches()
+        without, _ = predicted_counts(ttgir, name)
+    finally:
+        setattr(owner, attr, real)
+        clear_caches()
+    return with_rule, without
+
+
 def predicted_with_and_without_slp(ttgir: str, name: str) -> tuple[dict, dict]:
     """``check``'s counts (as the fixtures compare them) with the SLP rule and with it turned
     off (``llvm_merged_accesses(..., slp=False)`` everywhere); caches cleared around each."""
     import linlayout.check.shared_memory.predict as pr
-    from linlayout._memo import clear_caches
-    from tests.check.shared_memory.asm_counts import predicted_counts
 
     real = pr.llvm_merged_accesses
 
     def no_slp(m, v, *a, **k):
         return real(m, v, *a, **{**k, "slp": False})
 
-    clear_caches()
-    with_rule, _ = predicted_counts(ttgir, name)
-    pr.llvm_merged_accesses = no_slp
-    try:
-        clear_caches()
-        without, _ = predicted_counts(ttgir, name)
-    finally:
-        pr.llvm_merged_accesses = real
-        clear_caches()
-    return with_rule, without
+    return _predicted_with_and_without(ttgir, name, pr, "llvm_merged_accesses", no_slp)
 
 
 def predicted_with_and_without_alignment(ttgir: str, name: str) -> tuple[dict, dict]:
@@ -337,20 +345,9 @@ def predicted_with_and_without_alignment(ttgir: str, name: str) -> tuple[dict, d
     (``llvm_merge.known_low_zeros``) and with it turned off (every group's base proven as
     aligned as its lowest lane/warp offset); caches cleared around each."""
     import linlayout.lowering.llvm_merge as lm
-    from linlayout._memo import clear_caches
-    from tests.check.shared_memory.asm_counts import predicted_counts
 
-    real = lm._known_low_zeros
-    clear_caches()
-    with_rule, _ = predicted_counts(ttgir, name)
-    lm._known_low_zeros = lambda *a, **k: 32
-    try:
-        clear_caches()
-        without, _ = predicted_counts(ttgir, name)
-    finally:
-        lm._known_low_zeros = real
-        clear_caches()
-    return with_rule, without
+    return _predicted_with_and_without(ttgir, name, lm, "_known_low_zeros",
+                                       lambda *a, **k: 32)
 
 
 def slp_targeted(seed: int, count: int, rule: str = "SLP") -> int:
