@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping
 
 from ...errors import LayoutError
@@ -317,11 +318,18 @@ def kernel_terms(module: TTGIRModule, accesses, target: Target) -> dict[int, fro
         if (module.num_warps or 1) > 1:
             cols += list(layout.dim_columns("warp"))
         ranges |= expression_terms(cols, max(size.bit_length() - 1, 0))
-    out: dict[int, frozenset] = {}
-    for k, mine in terms.items():
-        others = [t for j, t in terms.items() if j != k and t != mine]
-        out[k] = frozenset().union(ranges, *others)
-    return out
+    return _other_copies_terms(terms, frozenset(ranges))
+
+
+def _other_copies_terms(terms: dict[int, frozenset], ranges: frozenset
+                        ) -> dict[int, frozenset]:
+    """``ranges`` and the terms of every distinct expression of ``terms`` but each copy's own,
+    per copy: linear in the copies (a leaf counted once per distinct expression holding
+    it), where a union over every pair of copies is quadratic."""
+    holders = Counter(t for expression in set(terms.values()) for t in expression)
+    every = frozenset(holders)
+    return {k: ranges | (every - frozenset(t for t in mine if holders[t] == 1))
+            for k, mine in terms.items()}
 
 
 #: ``tt.make_range {…} : tensor<…>``: the result type of a ``tt.make_range``

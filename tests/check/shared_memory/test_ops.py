@@ -116,3 +116,22 @@ def test_a_scratch_op_of_more_results_than_any_op_has_is_not_analysed():
     module = read_ttgir(text.replace('%0:2 = "tt.reduce"', '%0:100000000000000000 = "tt.reduce"'))
     (a, err), = [(a, p) for a, p in predict_module(module) if a.op == "reduce"]
     assert f"at most {MAX_OP_RESULTS} (MAX_OP_RESULTS)" in str(err)
+
+
+def test_the_other_copies_terms_equal_the_plain_union():
+    # each copy sees the terms of every other distinct expression: counted once per distinct
+    # expression (a union over every pair of copies took minutes on 20,000 loads)
+    import random
+
+    from linlayout.check.shared_memory.ops import _other_copies_terms
+
+    rng = random.Random(5)
+    for _ in range(300):
+        pool = [("shl", rng.randrange(1, 64), rng.randrange(6)) for _ in range(8)]
+        terms = {k: frozenset(rng.sample(pool, rng.randrange(0, 5)))
+                 for k in range(rng.randrange(1, 9))}
+        ranges = frozenset(rng.sample(pool, rng.randrange(0, 3)))
+        plain = {k: frozenset().union(ranges, *[t for j, t in terms.items()
+                                                if j != k and t != mine])
+                 for k, mine in terms.items()}
+        assert _other_copies_terms(terms, ranges) == plain
