@@ -713,6 +713,10 @@ def lds_speed(bits: int, align: int) -> int | None:
     ``ds_write2_b32``), 96 bits at 16, 128 bits at 8 (one ``ds_write2_b64``); a wider access
     below 4-byte alignment ranks as one dword; 32 bits or less rank their size when
     naturally aligned, else 0; other sizes are refused.
+
+    Raises:
+        nothing: ``bits`` and ``align`` come from checked accesses (a size the back end
+        refuses is None, not an error).
     """
     natural = 1
     while natural * 8 < bits:

@@ -40,6 +40,9 @@ def normalize_line_breaks(text: str) -> str:
     break, and a lone ``\\r`` among ``\\n`` lines stays a character of its line, as MLIR counts
     lines. In a file of ``\\r`` lines only, MLIR would put everything on line 1; here each
     ``\\r`` ends a line, as an editor that shows such a file numbers them.
+
+    Raises:
+        nothing: any ``str`` is accepted.
     """
     if "\r" not in text:
         return text
@@ -53,7 +56,11 @@ def code_end(line: str) -> int:
     starts outside a quoted string (``loc("a//b.py":3:1)`` holds no comment), or
     ``len(line)`` when there is none. A string runs to its closing ``"``, a ``\\`` escaping
     the next character (MLIR's string literals, ``Lexer::lexString``); an unclosed string
-    runs to the end of the line. Linear in the line's length."""
+    runs to the end of the line. Linear in the line's length.
+
+    Raises:
+        nothing: any ``str`` is accepted.
+    """
     i, n = 0, len(line)
     while i < n:
         j = line.find("/", i)
@@ -89,7 +96,11 @@ def module_attribute(text: str, name: str, value: str = r"(-?[\w.]+)") -> str | 
     Skipped: an occurrence inside a ``//`` comment (:func:`code_end`), which MLIR does not
     read, and one on a ``tt.func`` line, which is the function's own attribute
     (:func:`~.warp_specialize.find_function_warps`). Each line is looked at once: linear in
-    the text's size.
+    the text's size. Source: the module attributes Triton 3.9 writes (``TritonGPUDialect``'s
+    ``ttg.num-warps``, ``ttg.num-ctas``, ``ttg.threads-per-warp``, ``ttg.target``).
+
+    Raises:
+        nothing: a value that is not the attribute's is the caller's to refuse.
     """
     pattern = re.compile(r'"?(?:ttg|triton_gpu)\.' + re.escape(name)
                          + r'"?\s*=\s*' + value)
