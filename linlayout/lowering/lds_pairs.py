@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 from .. import f2
 from .._checks import as_int, instance_of
+from .._memo import memoize
 from ..errors import LayoutError
 from .llvm_merge import MAX_ACCESS_BYTES, contiguous_runs, split_amd_run, xor_and_added
 from .vectorise import AccessMap
@@ -255,6 +256,14 @@ def lds_instructions(m: AccessMap, vector_elems: int,
     instance_of(m, AccessMap, "m")
     instance_of(store, bool, "store")
     v, rest = _vector_and_rest(m, vector_elems)
+    return _lds_instructions(m, v, tuple(rest), _checked_pads(pads), store)
+
+
+@memoize(4096)
+def _lds_instructions(m: AccessMap, v: int, rest: tuple[int, ...],
+                      pads: tuple[tuple[int, int], ...], store: bool) -> tuple[LdsKind, ...]:
+    """:func:`lds_instructions` on checked arguments, cached per access map (a kernel and the
+    layout search meet the same accesses many times)."""
     ebytes = max(8, m.element_bits) // 8
     width = v * ebytes
     others = [o for o in list(m.lanes) + list(m.warps) + list(m.blocks) if o]
@@ -264,7 +273,7 @@ def lds_instructions(m: AccessMap, vector_elems: int,
     group_align = min([MAX_ACCESS_BYTES] + [(o * ebytes) & -(o * ebytes) for o in others])
     # Triton's program order of its vectors (element constants): lowerLdSt's loop over the
     # registers it adds (inner) inside the loop over those it XORs (actionAdditiveStrides)
-    xors, adds = xor_and_added(rest, lane_bits)
+    xors, adds = xor_and_added(list(rest), lane_bits)
     order = f2.images(adds + xors)
 
     accs = [(c & lane_bits, _padded(c & ~lane_bits, pads) * ebytes, c) for c in order]
@@ -421,3 +430,18 @@ def _vector_and_rest(m: AccessMap, vector_elems) -> tuple[int, list[int]]:
                               f"{v}-element vector")
         rest.remove(1 << i)
     return v, rest
+
+
+def _checked_pads(pads: object) -> tuple[tuple[int, int], ...]:
+    """``pads`` as a tuple of ``(interval, pad)`` element counts (intervals positive powers
+    of two, pads non-negative), else a LayoutError."""
+    try:
+        out = tuple((as_int(iv, "interval"), as_int(pad, "pad")) for iv, pad in pads)
+    except (TypeError, ValueError) as exc:
+        raise LayoutError(f"pads must be (interval, pad) pairs of element counts, got "
+                          f"{pads!r}") from exc
+    for iv, pad in out:
+        if iv < 1 or iv & (iv - 1) or pad < 0:
+            raise LayoutError(f"a pad interval must be a positive power of two and a pad "
+                              f"non-negative, got ({iv}, {pad})")
+    return out

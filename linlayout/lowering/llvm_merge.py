@@ -400,7 +400,14 @@ def expression_terms(columns: tuple[int, ...] | list[int], rows: int) -> frozens
     nrow = as_int(rows, "rows")
     if any(c < 0 for c in cols) or nrow < 0:
         raise LayoutError(f"columns and rows must be non-negative, got {cols} and {nrow}")
-    return _leaves(_triton_tree(cols, max(nrow, max([c.bit_length() for c in cols] + [1]))))
+    return _tree_leaves(cols, max(nrow, max([c.bit_length() for c in cols] + [1])))
+
+
+@memoize(4096)
+def _tree_leaves(cols: tuple[int, ...], nrow: int) -> frozenset:
+    """:func:`_leaves` of :func:`_triton_tree`, cached: every copy of a kernel and every
+    ``tt.make_range`` asks for it, and kernels repeat their layouts."""
+    return _leaves(_triton_tree(cols, nrow))
 
 
 def _leaves(tree) -> frozenset:
@@ -426,7 +433,7 @@ def thread_terms(m: AccessMap) -> frozenset:
     """
     instance_of(m, AccessMap, "m")
     ebytes = max(8, m.element_bits) // 8
-    return _leaves(_triton_tree(*_tree_columns(m, ebytes)))
+    return _tree_leaves(*_tree_columns(m, ebytes))
 
 
 def known_low_zeros(m: AccessMap, depth: int, kernel_terms: frozenset = frozenset(), *,

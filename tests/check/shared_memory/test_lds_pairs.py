@@ -78,6 +78,17 @@ def test_contiguous_halves_are_merged_then_paired():
     assert _kinds(lds_instructions(m, 1, ((1 << 20, 1),))) == {("", 2): 4}
 
 
+@pytest.mark.parametrize("pads", [[[8]], [(3, 1)], [(8, -1)], [("a", 1)], 5])
+def test_bad_pads_are_refused(pads):
+    with pytest.raises(LayoutError, match="pad"):
+        lds_instructions(_m([1, 64], lanes=(2, 4, 8), bits=16), 1, pads)
+
+
+def test_pads_as_lists_are_read_as_pairs():
+    m = _m([1, 64], lanes=(2, 4, 8), bits=16)
+    assert lds_instructions(m, 1, [[1 << 20, 1]]) == lds_instructions(m, 1, ((1 << 20, 1),))
+
+
 def test_an_aligned_run_of_sixteen_bytes_is_one_b128():
     # two b64 at offsets 0 and 8 of a 16-byte aligned base: ds_write_b128, not a write2_b64
     m = _m([1, 2], lanes=(4, 8, 16))
